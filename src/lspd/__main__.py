@@ -1,0 +1,3 @@
+from lspd.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,43 @@
+"""The `lspd` command line. Each module in `COMMAND_MODULES` adds its subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from lspd import __version__
+from lspd.errors import LspdError
+
+# Each module has `register(subparsers)`; its subcommands set `func(args) -> int`.
+COMMAND_MODULES = [
+    "lspd.cli.query",
+    "lspd.cli.servers",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lspd",
+        description="Warm language servers for coding agents: MCP over HTTP, and this CLI.",
+    )
+    parser.add_argument("--version", action="version", version=f"lspd {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        code: int = args.func(args)
+    except LspdError as exc:
+        print(f"lspd: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return code

@@ -1,0 +1,1 @@
+"""Talking to one language server: process, JSON-RPC, initialize, documents, positions."""

@@ -1,0 +1,383 @@
+"""One running language server: start, initialize, documents, diagnostics, crash, shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
+from lspd.lsp import diagnostics
+from lspd.lsp.capabilities import client_capabilities
+from lspd.lsp.documents import Document
+from lspd.lsp.positions import Encoding
+from lspd.lsp.process import kill_group, spawn
+from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
+from lspd.lsp.text import path_to_uri
+from lspd.ops.models import ServerState
+from lspd.servers.registry import ServerDefinition
+
+log = logging.getLogger(__name__)
+
+# A pushed diagnostics list may be followed by a completing one (typescript-language-server
+# publishes syntax, then semantic diagnostics); wait this long for silence after the last one.
+PUSH_QUIET_S = 0.08
+
+
+@dataclass
+class PublishedDiagnostics:
+    version: int | None
+    items: list[dict[str, Any]]
+    received: float
+
+
+class Session:
+    """A language server process and the LSP conversation with it.
+
+    A crashed session fails its pending requests at once and is started afresh by the
+    next call to `start`.
+    """
+
+    def __init__(
+        self,
+        definition: ServerDefinition,
+        root: Path,
+        log_dir: Path,
+        request_timeout: float = 30.0,
+        start_timeout: float = 60.0,
+    ) -> None:
+        self.definition = definition
+        self.root = root
+        self.log_path = log_dir / f"{definition.name}.log"
+        self.request_timeout = request_timeout
+        self.start_timeout = start_timeout
+        self.state: ServerState = "stopped"
+        self.pid: int | None = None
+        self.encoding: Encoding = "utf-16"
+        self.capabilities: dict[str, Any] = {}
+        self.documents: dict[str, Document] = {}
+        self.registrations: dict[str, dict[str, Any]] = {}
+        self.last_used = time.monotonic()
+        self._process: asyncio.subprocess.Process | None = None
+        self._connection: JsonRpcConnection | None = None
+        self._start_lock = asyncio.Lock()
+        self._progress: set[str | int] = set()
+        self._progress_idle = asyncio.Event()
+        self._progress_idle.set()
+        self._published: dict[str, PublishedDiagnostics] = {}
+        self._publish_event = asyncio.Event()
+        self._first_diagnostics = asyncio.Event()
+        self._crash_reason: str | None = None
+        self._watch_task: asyncio.Task[None] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def display_state(self) -> ServerState:
+        if self.state == "ready" and not self._progress_idle.is_set():
+            return "indexing"
+        return self.state
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start and initialize the server unless it is already running."""
+        async with self._start_lock:
+            if self.state in ("starting", "indexing", "ready"):
+                return
+            await self._start()
+
+    async def _start(self) -> None:
+        missing = self.definition.missing()
+        if missing is not None:
+            hint = self.definition.install_hint()
+            how = f"install it with: {hint}" if hint else "install it and make it reachable"
+            raise ServerNotInstalled(
+                self.name, f"language server {self.name} is not available ({missing}); {how}"
+            )
+        self.state = "starting"
+        self._reset()
+        env = {**os.environ, **self.definition.env}
+        command = self.definition.resolved_command()
+        log.info("starting %s: %s", self.name, " ".join(command))
+        try:
+            process = await spawn(command, self.root, env, self.log_path)
+        except OSError as exc:
+            self.state = "crashed"
+            raise ServerNotInstalled(self.name, f"cannot start {self.name}: {exc}") from None
+        assert process.stdout is not None and process.stdin is not None
+        self._process = process
+        self.pid = process.pid
+        connection = JsonRpcConnection(
+            process.stdout, process.stdin, self._on_request, self._on_notification  # type: ignore[arg-type]
+        )
+        self._connection = connection
+        connection.start()
+        self._watch_task = asyncio.create_task(self._watch(process, connection))
+        try:
+            result = await self.send(
+                "initialize", self._initialize_params(), timeout=self.start_timeout
+            )
+        except ServerError:
+            await self.stop()
+            self.state = "crashed"
+            raise
+        self.capabilities = dict(result.get("capabilities", {})) if result else {}
+        encoding = self.capabilities.get("positionEncoding", "utf-16")
+        self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
+        connection.notify("initialized", {})
+        if self.definition.settings:
+            connection.notify("workspace/didChangeConfiguration", {"settings": self.definition.settings})
+        self.state = "indexing"
+        if self.definition.ready == "progress":
+            self.state = "ready"
+
+    def _reset(self) -> None:
+        self.documents.clear()
+        self.registrations.clear()
+        self._published.clear()
+        self._progress.clear()
+        self._progress_idle.set()
+        self._first_diagnostics.clear()
+        self._crash_reason = None
+
+    def _initialize_params(self) -> dict[str, Any]:
+        return {
+            "processId": os.getpid(),
+            "clientInfo": {"name": "lspd"},
+            "rootUri": path_to_uri(self.root),
+            "rootPath": str(self.root),
+            "workspaceFolders": [{"uri": path_to_uri(self.root), "name": self.root.name}],
+            "capabilities": client_capabilities(),
+            "initializationOptions": self.definition.resolved_initialization_options(),
+        }
+
+    async def _watch(self, process: asyncio.subprocess.Process, connection: JsonRpcConnection) -> None:
+        """Notice the server's death (or its connection's) and fail everything pending."""
+        exit_wait = asyncio.create_task(process.wait())
+        closed_wait = asyncio.create_task(connection.closed.wait())
+        await asyncio.wait({exit_wait, closed_wait}, return_when=asyncio.FIRST_COMPLETED)
+        if not exit_wait.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(exit_wait), 0.5)
+        closed_wait.cancel()
+        if self._process is not process or self.state == "stopped":
+            exit_wait.cancel()
+            return
+        code = process.returncode
+        why = connection._closed or "it exited"
+        if code is None:
+            kill_group(process.pid)
+            why = f"it broke the protocol ({why}) and was stopped"
+        else:
+            why = f"it exited with code {code}"
+        self._crash_reason = (
+            f"language server {self.name} crashed: {why}. It restarts on the next request; "
+            f"its log is {self.log_path}"
+        )
+        log.warning(self._crash_reason)
+        self.state = "crashed"
+        connection.close(self._crash_reason)
+        self._progress_idle.set()
+        self._publish_event.set()
+        self._first_diagnostics.set()
+
+    async def stop(self) -> None:
+        """Shut the server down politely, then make sure nothing of it is left."""
+        process, connection = self._process, self._connection
+        was_running = self.state in ("indexing", "ready")
+        self.state = "stopped"
+        if process is None or connection is None:
+            return
+        if was_running and process.returncode is None:
+            with contextlib.suppress(Exception):
+                await connection.request("shutdown", None, timeout=2.0)
+                connection.notify("exit")
+                await asyncio.wait_for(process.wait(), 1.0)
+        connection.close("the session was stopped")
+        kill_group(process.pid)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(process.wait(), 2.0)
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+        self._process = None
+        self._connection = None
+        self.pid = None
+        self.documents.clear()
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def request(self, method: str, params: Any, timeout: float | None = None) -> Any:
+        """Send a request once the server is ready; errors name the server and what to do."""
+        await self.start()
+        await self.wait_ready()
+        self.last_used = time.monotonic()
+        return await self.send(method, params, timeout or self.request_timeout)
+
+    async def send(self, method: str, params: Any, timeout: float) -> Any:
+        """Send without waiting for readiness (for use once the caller has waited)."""
+        connection = self._connection
+        if connection is None or self.state in ("crashed", "stopped"):
+            raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
+        try:
+            return await connection.request(method, params, timeout)
+        except RequestTimeout as exc:
+            raise ServerTimeout(
+                self.name,
+                f"language server {self.name} timed out: {exc}. It may still be indexing; "
+                f"try again, or see its log {self.log_path}",
+            ) from None
+        except ConnectionClosed as exc:
+            raise ServerCrashed(self.name, self._crash_reason or str(exc)) from None
+        except RpcError as exc:
+            raise ServerError(self.name, f"{self.name} refused {method}: {exc.message}") from None
+
+    def notify(self, method: str, params: Any) -> None:
+        if self._connection is not None:
+            self._connection.notify(method, params)
+
+    def supports(self, capability: str) -> bool:
+        value = self.capabilities.get(capability)
+        return value is not None and value is not False
+
+    async def wait_ready(self, timeout: float | None = None) -> None:
+        """Wait until the server answers completely (not while it is loading a project)."""
+        limit = timeout or self.start_timeout
+        if self.state == "indexing" and self.definition.ready == "diagnostics" and self.documents:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._first_diagnostics.wait(), limit)
+            if self.state == "indexing":
+                self.state = "ready"
+        if not self._progress_idle.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._progress_idle.wait(), limit)
+        if self.state == "crashed":
+            raise ServerCrashed(self.name, self._crash_reason or f"{self.name} crashed")
+
+    # -- documents -------------------------------------------------------------------------
+
+    async def sync_document(self, path: Path, text: str, language_id: str) -> Document:
+        """Make the server hold `text` for `path`: open it, or send the new full text."""
+        await self.start()
+        uri = path_to_uri(path)
+        document = self.documents.get(uri)
+        if document is None:
+            document = Document(path, uri, language_id, 1, text)
+            self.documents[uri] = document
+            self.notify(
+                "textDocument/didOpen",
+                {"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}},
+            )
+        elif document.text != text:
+            document.replace(text)
+            self.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": document.version},
+                    "contentChanges": [{"text": text}],
+                },
+            )
+        else:
+            return document
+        self._published.pop(uri, None)
+        return document
+
+    def close_document(self, path: Path) -> None:
+        uri = path_to_uri(path)
+        if self.documents.pop(uri, None) is not None:
+            self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        self._published.pop(uri, None)
+
+    # -- diagnostics -----------------------------------------------------------------------
+
+    async def diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
+        """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
+        await self.wait_ready()
+        self.last_used = time.monotonic()
+        return await diagnostics.fetch(self, document, timeout)
+
+    async def pushed_diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        version = document.version
+        while True:
+            entry = self._published.get(document.uri)
+            if entry is not None and (entry.version is None or entry.version >= version):
+                quiet = entry.received + PUSH_QUIET_S - time.monotonic()
+                if quiet <= 0:
+                    return entry.items
+                await asyncio.sleep(quiet)
+                continue
+            if self.state == "crashed":
+                raise ServerCrashed(self.name, self._crash_reason or f"{self.name} crashed")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ServerTimeout(
+                    self.name,
+                    f"language server {self.name} sent no diagnostics for {document.path.name} "
+                    f"(version {version}) within {timeout:g} s; the answer is unknown, not clean. "
+                    f"Try again; its log is {self.log_path}",
+                )
+            self._publish_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._publish_event.wait(), remaining)
+
+    # -- what the server sends us ----------------------------------------------------------
+
+    async def _on_request(self, method: str, params: Any) -> Any:
+        if method == "workspace/configuration":
+            return [self._setting(item.get("section")) for item in (params or {}).get("items", [])]
+        if method == "client/registerCapability":
+            for registration in (params or {}).get("registrations", []):
+                self.registrations[registration["id"]] = registration
+            return None
+        if method == "client/unregisterCapability":
+            for registration in (params or {}).get("unregisterations", []):
+                self.registrations.pop(registration.get("id"), None)
+            return None
+        if method == "window/workDoneProgress/create":
+            return None
+        if method == "workspace/workspaceFolders":
+            return [{"uri": path_to_uri(self.root), "name": self.root.name}]
+        if method == "workspace/applyEdit":
+            return {"applied": False, "failureReason": "lspd is read-only"}
+        if method == "window/showDocument":
+            return {"success": False}
+        # workspace/diagnostic/refresh, */refresh, window/showMessageRequest and anything
+        # newer: an empty success. An error reply makes some servers exit (basedpyright).
+        return None
+
+    def _setting(self, section: str | None) -> Any:
+        value: Any = self.definition.settings
+        for key in (section or "").split(".") if section else ():
+            if not isinstance(value, dict) or key not in value:
+                return None
+            value = value[key]
+        return value
+
+    def _on_notification(self, method: str, params: Any) -> None:
+        if method == "textDocument/publishDiagnostics":
+            uri = params.get("uri", "")
+            self._published[uri] = PublishedDiagnostics(
+                params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
+            )
+            self._publish_event.set()
+            self._first_diagnostics.set()
+        elif method == "$/progress":
+            token, value = params.get("token"), params.get("value") or {}
+            kind = value.get("kind")
+            if kind == "begin":
+                self._progress.add(token)
+                self._progress_idle.clear()
+            elif kind == "end":
+                self._progress.discard(token)
+                if not self._progress:
+                    self._progress_idle.set()
+        elif method == "window/logMessage":
+            log.debug("%s: %s", self.name, (params or {}).get("message"))

@@ -1,0 +1,24 @@
+"""Text as LSP sees it: lines split on \\n, \\r\\n and \\r only, and file URIs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    return _LINE_BREAK.split(text)
+
+
+def path_to_uri(path: Path) -> str:
+    return path.as_uri()
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))

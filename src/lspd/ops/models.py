@@ -1,0 +1,227 @@
+"""The result models of every operation: the one shape MCP, the CLI and the schemas share.
+
+Lines and columns are 1-based; a column counts Unicode code points. Paths are POSIX and
+relative to the workspace root, or absolute when the location lies outside it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = "1"
+
+Severity = Literal["error", "warning"]
+ServerState = Literal["starting", "indexing", "ready", "crashed", "stopped"]
+Direction = Literal["incoming", "outgoing"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Span(Model):
+    """A range of text: start and end, 1-based lines, columns in code points."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+class Location(Span):
+    path: str = Field(description="Relative to the workspace root, or absolute outside it.")
+    text: str = Field(description="The source line at `line`, without its line break.")
+
+
+class Diagnostic(Span):
+    severity: Severity
+    message: str
+    code: str | None = None
+    source: str | None = None
+
+
+class DiagnosticsResult(Model):
+    path: str
+    server: str
+    fresh: bool = Field(description="True when the diagnostics are for the file's current content.")
+    errors: int
+    warnings: int
+    diagnostics: list[Diagnostic]
+    total: int
+    truncated: bool
+
+
+class FileDiagnosticCounts(Model):
+    path: str
+    errors: int
+    warnings: int
+
+
+class WorkspaceDiagnosticsResult(Model):
+    files_checked: int
+    errors: int
+    warnings: int
+    files: list[FileDiagnosticCounts] = Field(description="Files with problems, worst first.")
+    diagnostics: list[Diagnostic | FileDiagnostic]
+    total: int
+    truncated: bool
+
+
+class FileDiagnostic(Diagnostic):
+    path: str
+
+
+class HoverResult(Model):
+    path: str
+    line: int
+    column: int
+    found: bool
+    contents: str = Field(description="Markdown: the type, signature and docs at the position.")
+    range: Span | None = None
+
+
+class LocationsResult(Model):
+    """Answer of definition, type_definition and implementation."""
+
+    locations: list[Location]
+    total: int
+    truncated: bool
+
+
+class FileReferences(Model):
+    path: str
+    count: int
+    references: list[Location] = Field(
+        description="Empty when shortened to counts per file (see `truncated`)."
+    )
+
+
+class ReferencesResult(Model):
+    files: list[FileReferences]
+    total: int
+    truncated: bool
+    detail: Literal["lines", "locations", "counts"] = Field(
+        "lines",
+        description=(
+            "How much each reference carries: `lines` (location and source line), `locations`"
+            " (source lines dropped to fit), `counts` (only counts per file)."
+        ),
+    )
+
+
+class Symbol(Model):
+    name: str
+    kind: str
+    name_path: str = Field(description="Dotted path of names from the file's top level.")
+    detail: str | None = None
+    path: str
+    line: int = Field(description="Line of the symbol's name.")
+    column: int = Field(description="Column of the symbol's name.")
+    end_line: int = Field(description="Last line of the symbol's whole body.")
+    children: list[Symbol] = Field(default_factory=list)
+
+
+class DocumentSymbolsResult(Model):
+    path: str
+    symbols: list[Symbol]
+    total: int
+    truncated: bool
+
+
+class WorkspaceSymbol(Model):
+    name: str
+    kind: str
+    name_path: str
+    container: str | None = None
+    path: str
+    line: int
+    column: int
+
+
+class WorkspaceSymbolsResult(Model):
+    query: str
+    symbols: list[WorkspaceSymbol]
+    total: int
+    truncated: bool
+
+
+class CallItem(Model):
+    name: str
+    kind: str
+    detail: str | None = None
+    path: str
+    line: int
+    column: int
+    text: str
+
+
+class Call(Model):
+    item: CallItem = Field(description="The caller (incoming) or the callee (outgoing).")
+    call_sites: list[Location] = Field(description="Where the call happens.")
+
+
+class CallHierarchyResult(Model):
+    item: CallItem | None
+    direction: Direction
+    calls: list[Call]
+    total: int
+    truncated: bool
+
+
+class ServerStatus(Model):
+    language: str
+    server: str
+    state: ServerState
+    pid: int | None
+    open_documents: int = 0
+
+
+class StatusResult(Model):
+    status: Literal["ok"] = "ok"
+    workspace: str
+    pid: int
+    version: str
+    uptime_s: float
+    servers: list[ServerStatus]
+
+
+class ServerInfo(Model):
+    """One configured language server: whether it is found and how to install it."""
+
+    server: str
+    languages: list[str]
+    found: bool
+    version: str | None
+    command: list[str]
+    install: str | None = Field(description="The command that installs it, if it can be.")
+
+
+class ServersResult(Model):
+    servers: list[ServerInfo]
+
+
+class SymbolCandidate(Model):
+    name_path: str
+    kind: str
+    path: str
+    line: int
+
+
+WorkspaceDiagnosticsResult.model_rebuild()
+
+RESULT_MODELS: dict[str, type[BaseModel]] = {
+    "diagnostics": DiagnosticsResult,
+    "workspace_diagnostics": WorkspaceDiagnosticsResult,
+    "hover": HoverResult,
+    "definition": LocationsResult,
+    "type_definition": LocationsResult,
+    "implementation": LocationsResult,
+    "references": ReferencesResult,
+    "document_symbols": DocumentSymbolsResult,
+    "workspace_symbols": WorkspaceSymbolsResult,
+    "call_hierarchy": CallHierarchyResult,
+    "status": StatusResult,
+    "servers": ServersResult,
+}

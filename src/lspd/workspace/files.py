@@ -1,0 +1,33 @@
+"""Reading source files as text, with clear errors for what is not a readable source file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_source(path: Path, shown: str) -> str:
+    if not path.exists():
+        raise InvalidInput(f"{shown} does not exist; send the path of an existing file")
+    if path.is_dir():
+        raise InvalidInput(f"{shown} is a directory; send the path of a file inside it")
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InvalidInput(f"{shown} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInput(f"{shown} cannot be read: {exc.strerror}") from None
+    return decode_source(data, shown)
+
+
+def decode_source(data: bytes, shown: str) -> str:
+    if b"\x00" in data[:8192]:
+        raise InvalidInput(f"{shown} is a binary file; send a source file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{shown} is not UTF-8 text; send a UTF-8 source file") from None

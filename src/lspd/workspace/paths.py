@@ -1,0 +1,34 @@
+"""Confining input paths to the workspace root, and showing output paths relative to it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+
+
+def confine(root: Path, raw: str) -> Path:
+    """The absolute, symlink-resolved path of `raw` (relative to `root`), inside `root`."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidInput("`path` is empty; send a file path relative to the workspace root")
+    if "\x00" in raw:
+        raise InvalidInput("`path` contains a NUL byte; send a plain file path")
+    candidate = Path(os.path.expanduser(raw))
+    if not candidate.is_absolute():
+        candidate = root / candidate
+    resolved = candidate.resolve()
+    if resolved != root and root not in resolved.parents:
+        raise InvalidInput(
+            f"{raw} is outside the workspace {root}; send a path inside it "
+            "(relative to the root, or absolute), without `..` or symlinks leading out"
+        )
+    return resolved
+
+
+def display(root: Path, path: Path) -> str:
+    """POSIX path relative to `root`, or absolute when `path` lies outside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,168 @@
+"""One workspace root: its sessions (one per server, started on demand), files and paths."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+
+from lspd.dirs import state_dir
+from lspd.errors import InvalidInput
+from lspd.lsp.documents import Document
+from lspd.lsp.session import Session
+from lspd.ops.models import ServerStatus
+from lspd.servers.registry import ServerDefinition, definition_for_path, known_extensions
+from lspd.workspace import files, paths
+
+log = logging.getLogger(__name__)
+
+# Directories never scanned for languages (nor, later, watched).
+IGNORED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
+     ".ruff_cache", ".pytest_cache", ".tox", "dist", "build", "target", ".next", ".cache"}
+)
+
+
+class Workspace:
+    """Language intelligence for the files under `root`.
+
+    Sessions start on first need and stay warm; a crashed one is restarted by the next call.
+    Every answer is about the file as it is on disk now: each call re-reads the file and
+    sends the server the new text when it changed.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        request_timeout: float = 30.0,
+        diagnostics_timeout: float = 20.0,
+        log_dir: Path | None = None,
+    ) -> None:
+        self.root = root.resolve()
+        if not self.root.is_dir():
+            raise InvalidInput(f"workspace root {root} is not a directory")
+        self.request_timeout = request_timeout
+        self.diagnostics_timeout = diagnostics_timeout
+        self.log_dir = log_dir or state_dir(self.root) / "logs"
+        self.started = time.monotonic()
+        self.sessions: dict[str, Session] = {}
+        self._file_locks: dict[Path, asyncio.Lock] = {}
+
+    # -- paths -----------------------------------------------------------------------------
+
+    def resolve(self, raw: str) -> Path:
+        return paths.confine(self.root, raw)
+
+    def display(self, path: Path) -> str:
+        return paths.display(self.root, path)
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def definition_for(self, path: Path) -> ServerDefinition:
+        definition = definition_for_path(path)
+        if definition is None:
+            raise InvalidInput(
+                f"no language server handles {self.display(path)} ('{path.suffix or 'no extension'}'); "
+                f"lspd knows these extensions: {', '.join(known_extensions())}"
+            )
+        return definition
+
+    def session(self, definition: ServerDefinition) -> Session:
+        session = self.sessions.get(definition.name)
+        if session is None:
+            session = Session(
+                definition, self.root, self.log_dir, request_timeout=self.request_timeout
+            )
+            self.sessions[definition.name] = session
+        return session
+
+    def session_for(self, path: Path) -> Session:
+        return self.session(self.definition_for(path))
+
+    async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]:
+        """The session for `raw_path` holding the file's current text (or `content`)."""
+        path = self.resolve(raw_path)
+        shown = self.display(path)
+        definition = self.definition_for(path)
+        text = files.read_source(path, shown) if content is None else content
+        if content is not None and not path.is_file():
+            files.read_source(path, shown)  # same errors for a missing file or a directory
+        session = self.session(definition)
+        document = await session.sync_document(path, text, definition.extensions[path.suffix.lower()])
+        return session, document
+
+    @contextlib.asynccontextmanager
+    async def file_lock(self, path: Path) -> AsyncIterator[None]:
+        """Serialize calls that temporarily replace a file's text (unsaved content)."""
+        lock = self._file_locks.setdefault(path, asyncio.Lock())
+        async with lock:
+            yield
+
+    async def refresh_open_documents(self) -> None:
+        """Send every open document's current disk text, so cross-file answers are current."""
+        for session in list(self.sessions.values()):
+            for document in list(session.documents.values()):
+                try:
+                    text = files.read_source(document.path, self.display(document.path))
+                except InvalidInput:
+                    session.close_document(document.path)
+                    continue
+                if text != document.text:
+                    await session.sync_document(document.path, text, document.language_id)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def languages_present(self, limit: int = 20000) -> list[ServerDefinition]:
+        """The servers for the languages found under the root (a bounded scan)."""
+        found: dict[str, ServerDefinition] = {}
+        for path in _walk(self.root, limit):
+            definition = definition_for_path(path)
+            if definition is not None:
+                found.setdefault(definition.name, definition)
+        return list(found.values())
+
+    async def prewarm(self) -> None:
+        """Start the servers of the languages present; a missing server is only logged."""
+        for definition in self.languages_present():
+            try:
+                await self.session(definition).start()
+            except Exception as exc:
+                log.warning("prewarm of %s failed: %s", definition.name, exc)
+
+    def status(self) -> list[ServerStatus]:
+        return [
+            ServerStatus(
+                language=session.definition.language,
+                server=session.name,
+                state=session.display_state,
+                pid=session.pid,
+                open_documents=len(session.documents),
+            )
+            for session in self.sessions.values()
+        ]
+
+    async def stop_idle(self, idle_s: float) -> None:
+        now = time.monotonic()
+        for session in self.sessions.values():
+            if session.state in ("ready", "indexing") and now - session.last_used > idle_s:
+                log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
+                await session.stop()
+
+    async def close(self) -> None:
+        await asyncio.gather(*(session.stop() for session in self.sessions.values()))
+
+
+def _walk(root: Path, limit: int) -> Iterable[Path]:
+    count = 0
+    for directory, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".")]
+        for name in filenames:
+            count += 1
+            if count > limit:
+                return
+            yield Path(directory) / name
