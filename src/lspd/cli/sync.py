@@ -1,0 +1,133 @@
+"""`lspd sync`: write the running daemon's endpoint into each agent's MCP config."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from lspd.agents.descriptor import load_descriptors
+from lspd.agents.endpoint import endpoint_url, find_root, read_port, read_token
+from lspd.agents.sync import DEFAULT_NAME, SyncReport, sync_agents
+
+
+def register(subparsers: Any) -> None:
+    names = ", ".join(load_descriptors())
+    parser = subparsers.add_parser(
+        "sync",
+        help="register the daemon's MCP endpoint with coding agents",
+        description=(
+            "Merge http://127.0.0.1:<port>/mcp (from ROOT/.vscode/.mcp-port) into each agent's "
+            "MCP config, keeping every other entry. A second run changes nothing. "
+            f"Known agents: {names}."
+        ),
+    )
+    parser.add_argument(
+        "root",
+        nargs="?",
+        type=Path,
+        help="workspace (default: nearest ancestor with .vscode/.mcp-port, else the cwd)",
+    )
+    parser.add_argument(
+        "--agent",
+        action="append",
+        dest="agents",
+        metavar="NAME",
+        help="agent to configure (repeatable; default: every agent detected here)",
+    )
+    parser.add_argument(
+        "--scope",
+        help="config scope to write instead of each agent's default, e.g. `project` for "
+        "Claude Code's .mcp.json",
+    )
+    parser.add_argument("--name", default=DEFAULT_NAME, help="MCP server name (default: lspd)")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the diff of each change, write nothing"
+    )
+    parser.add_argument(
+        "--skill",
+        action="store_true",
+        help="also install the lspd skill text in CLAUDE.md / AGENTS.md / GEMINI.md at ROOT",
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="list known agents, their config files and detection"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    root = args.root.resolve() if args.root else find_root(Path.cwd())
+    if args.list:
+        return _list_agents(root)
+    url = endpoint_url(read_port(root))
+    token = read_token(root)
+    if warning := probe(url, root, token):
+        print(f"lspd sync: warning: {warning}", file=sys.stderr)
+    report = sync_agents(
+        root,
+        url,
+        args.agents,
+        name=args.name,
+        scope=args.scope,
+        token=token,
+        dry_run=args.dry_run,
+        skill=args.skill,
+    )
+    return print_report(report, dry_run=args.dry_run)
+
+
+def print_report(report: SyncReport, *, dry_run: bool) -> int:
+    if not report.results:
+        known = ", ".join(load_descriptors())
+        print(
+            f"lspd sync: no agent detected here; name one with --agent (known: {known})",
+            file=sys.stderr,
+        )
+        return 1
+    for result in report.results:
+        for warning in result.warnings:
+            print(f"lspd sync: warning: {result.agent}: {warning}", file=sys.stderr)
+        if result.error:
+            print(f"lspd sync: error: {result.agent}: {result.error}", file=sys.stderr)
+            continue
+        if dry_run and result.diff:
+            sys.stdout.write(result.diff)
+        line = f"{result.agent}: {result.status} {result.path}"
+        if result.backup:
+            line += f" (previous version in {result.backup})"
+        print(line)
+    return 0 if report.ok else 1
+
+
+def probe(url: str, root: Path, token: str | None) -> str | None:
+    """Why the sentinel's daemon looks wrong, or None. Only a warning: the config is still
+    written, since the daemon may be restarting and will sync again after its bind."""
+    health = url.removesuffix("/mcp") + "/health"
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        response = httpx.get(health, headers=headers, timeout=2.0)
+    except httpx.HTTPError:
+        return f"nothing answers at {health} (stale sentinel?); start it with `lspd serve --detach`"
+    if response.status_code != 200:
+        return f"{health} answered HTTP {response.status_code}"
+    try:
+        workspace = response.json().get("workspace")
+    except ValueError:
+        return f"{health} did not answer JSON"
+    if workspace and Path(workspace).resolve() != root:
+        return f"{health} is the daemon of {workspace}, not of {root}"
+    return None
+
+
+def _list_agents(root: Path) -> int:
+    home = Path.home()
+    for descriptor in load_descriptors().values():
+        mark = "detected" if descriptor.detected(root, home) else "not detected"
+        print(f"{descriptor.name} ({descriptor.title}, {mark})")
+        for scope in descriptor.scopes.values():
+            default = " [default]" if scope.name == descriptor.default_scope else ""
+            print(f"  {scope.name}{default}: {scope.resolve_path(root, home)}")
+    return 0
