@@ -6,27 +6,32 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
 from lspd.lsp import diagnostics
 from lspd.lsp.capabilities import client_capabilities
 from lspd.lsp.documents import Document
 from lspd.lsp.positions import Encoding
-from lspd.lsp.process import kill_group, spawn
+from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
 from lspd.lsp.text import path_to_uri
-from lspd.ops.models import ServerState
 from lspd.servers.registry import ServerDefinition
+
+if TYPE_CHECKING:  # lspd.ops imports this module: no import of it at run time
+    from lspd.lsp.state import ServerState
 
 log = logging.getLogger(__name__)
 
 # A pushed diagnostics list may be followed by a completing one (typescript-language-server
 # publishes syntax, then semantic diagnostics); wait this long for silence after the last one.
 PUSH_QUIET_S = 0.08
+# A server whose readiness shows by progress is taken as ready if none begins this soon.
+PROGRESS_GRACE_S = 0.3
 
 
 @dataclass
@@ -71,7 +76,10 @@ class Session:
         self._progress_idle.set()
         self._published: dict[str, PublishedDiagnostics] = {}
         self._publish_event = asyncio.Event()
-        self._first_diagnostics = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._ready_pattern = (
+            re.compile(definition.ready_pattern) if definition.ready_pattern else None
+        )
         self._crash_reason: str | None = None
         self._watch_task: asyncio.Task[None] | None = None
 
@@ -102,6 +110,8 @@ class Session:
             raise ServerNotInstalled(
                 self.name, f"language server {self.name} is not available ({missing}); {how}"
             )
+        if self._process is not None:  # what is left of a crashed server: reap it
+            await self.stop()
         self.state = "starting"
         self._reset()
         env = {**os.environ, **self.definition.env}
@@ -116,7 +126,7 @@ class Session:
         self._process = process
         self.pid = process.pid
         connection = JsonRpcConnection(
-            process.stdout, process.stdin, self._on_request, self._on_notification  # type: ignore[arg-type]
+            process.stdout, process.stdin, self._on_request, self._on_notification
         )
         self._connection = connection
         connection.start()
@@ -134,10 +144,12 @@ class Session:
         self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
         connection.notify("initialized", {})
         if self.definition.settings:
-            connection.notify("workspace/didChangeConfiguration", {"settings": self.definition.settings})
+            connection.notify(
+                "workspace/didChangeConfiguration", {"settings": self.definition.settings}
+            )
         self.state = "indexing"
         if self.definition.ready == "progress":
-            self.state = "ready"
+            asyncio.get_running_loop().call_later(PROGRESS_GRACE_S, self._ready_if_idle)
 
     def _reset(self) -> None:
         self.documents.clear()
@@ -145,7 +157,7 @@ class Session:
         self._published.clear()
         self._progress.clear()
         self._progress_idle.set()
-        self._first_diagnostics.clear()
+        self._ready.clear()
         self._crash_reason = None
 
     def _initialize_params(self) -> dict[str, Any]:
@@ -159,9 +171,11 @@ class Session:
             "initializationOptions": self.definition.resolved_initialization_options(),
         }
 
-    async def _watch(self, process: asyncio.subprocess.Process, connection: JsonRpcConnection) -> None:
+    async def _watch(
+        self, process: asyncio.subprocess.Process, connection: JsonRpcConnection
+    ) -> None:
         """Notice the server's death (or its connection's) and fail everything pending."""
-        exit_wait = asyncio.create_task(process.wait())
+        exit_wait = asyncio.create_task(exited(process))
         closed_wait = asyncio.create_task(connection.closed.wait())
         await asyncio.wait({exit_wait, closed_wait}, return_when=asyncio.FIRST_COMPLETED)
         if not exit_wait.done():
@@ -172,10 +186,11 @@ class Session:
             exit_wait.cancel()
             return
         code = process.returncode
-        why = connection._closed or "it exited"
-        if code is None:
-            kill_group(process.pid)
-            why = f"it broke the protocol ({why}) and was stopped"
+        kill_group(process.pid)  # also whatever it started, which may still hold its stdout
+        if connection.protocol_error is not None:  # it may exit once we close its input
+            why = f"it broke the protocol ({connection.protocol_error}) and was stopped"
+        elif code is None:
+            why = f"it stopped answering ({connection._closed}) and was stopped"
         else:
             why = f"it exited with code {code}"
         self._crash_reason = (
@@ -187,7 +202,11 @@ class Session:
         connection.close(self._crash_reason)
         self._progress_idle.set()
         self._publish_event.set()
-        self._first_diagnostics.set()
+        self._ready.set()
+
+    def _ready_if_idle(self) -> None:
+        if self.definition.ready == "progress" and self._progress_idle.is_set():
+            self._ready.set()
 
     async def stop(self) -> None:
         """Shut the server down politely, then make sure nothing of it is left."""
@@ -200,7 +219,7 @@ class Session:
             with contextlib.suppress(Exception):
                 await connection.request("shutdown", None, timeout=2.0)
                 connection.notify("exit")
-                await asyncio.wait_for(process.wait(), 1.0)
+                await asyncio.wait_for(exited(process), 1.0)
         connection.close("the session was stopped")
         kill_group(process.pid)
         with contextlib.suppress(Exception):
@@ -235,7 +254,13 @@ class Session:
                 f"try again, or see its log {self.log_path}",
             ) from None
         except ConnectionClosed as exc:
-            raise ServerCrashed(self.name, self._crash_reason or str(exc)) from None
+            # The connection notices first (end of output, garbage); let the watcher find out
+            # why (exit code) and mark the session crashed, so that the next call restarts it.
+            if self._watch_task is not None and not self._watch_task.done():
+                await asyncio.wait({self._watch_task}, timeout=2.0)
+            raise ServerCrashed(
+                self.name, self._crash_reason or f"language server {self.name} stopped: {exc}"
+            ) from None
         except RpcError as exc:
             raise ServerError(self.name, f"{self.name} refused {method}: {exc.message}") from None
 
@@ -248,16 +273,21 @@ class Session:
         return value is not None and value is not False
 
     async def wait_ready(self, timeout: float | None = None) -> None:
-        """Wait until the server answers completely (not while it is loading a project)."""
-        limit = timeout or self.start_timeout
-        if self.state == "indexing" and self.definition.ready == "diagnostics" and self.documents:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._first_diagnostics.wait(), limit)
+        """Wait until the server answers completely, not partially while it loads the project.
+
+        How a server shows it has loaded is data (`ready` in servers.toml): a log line, its
+        first diagnostics, or the end of its work-done progress. Past `timeout` we go on and
+        the answer is the server's best.
+        """
+        if self.state == "indexing":
+            if self.definition.ready == "diagnostics" and not self.documents:
+                return  # it loads a project only once a file is open
+            try:
+                await asyncio.wait_for(self._ready.wait(), timeout or self.start_timeout)
+            except TimeoutError:
+                log.warning("%s did not say it was ready; going on", self.name)
             if self.state == "indexing":
                 self.state = "ready"
-        if not self._progress_idle.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._progress_idle.wait(), limit)
         if self.state == "crashed":
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} crashed")
 
@@ -273,7 +303,14 @@ class Session:
             self.documents[uri] = document
             self.notify(
                 "textDocument/didOpen",
-                {"textDocument": {"uri": uri, "languageId": language_id, "version": 1, "text": text}},
+                {
+                    "textDocument": {
+                        "uri": uri,
+                        "languageId": language_id,
+                        "version": 1,
+                        "text": text,
+                    }
+                },
             )
         elif document.text != text:
             document.replace(text)
@@ -368,7 +405,8 @@ class Session:
                 params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
             )
             self._publish_event.set()
-            self._first_diagnostics.set()
+            if self.definition.ready == "diagnostics":
+                self._ready.set()
         elif method == "$/progress":
             token, value = params.get("token"), params.get("value") or {}
             kind = value.get("kind")
@@ -379,5 +417,9 @@ class Session:
                 self._progress.discard(token)
                 if not self._progress:
                     self._progress_idle.set()
+                    self._ready_if_idle()
         elif method == "window/logMessage":
-            log.debug("%s: %s", self.name, (params or {}).get("message"))
+            message = str((params or {}).get("message", ""))
+            log.debug("%s: %s", self.name, message)
+            if self._ready_pattern is not None and self._ready_pattern.search(message):
+                self._ready.set()

@@ -10,10 +10,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lspd.lsp.state import ServerState
+
 SCHEMA_VERSION = "1"
 
 Severity = Literal["error", "warning"]
-ServerState = Literal["starting", "indexing", "ready", "crashed", "stopped"]
 Direction = Literal["incoming", "outgoing"]
 
 
@@ -103,7 +104,7 @@ class ReferencesResult(Model):
     total: int
     truncated: bool
     detail: Literal["lines", "locations", "counts"] = Field(
-        "lines",
+        default="lines",
         description=(
             "How much each reference carries: `lines` (location and source line), `locations`"
             " (source lines dropped to fit), `counts` (only counts per file)."

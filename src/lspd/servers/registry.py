@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from lspd.dirs import cache_dir
 
-ReadyRule = Literal["progress", "diagnostics"]
+ReadyRule = Literal["progress", "diagnostics", "log"]
 DiagnosticsRule = Literal["standard", "tsserver"]
 
 
@@ -30,6 +30,7 @@ class ServerDefinition:
     version_source: dict[str, str] = field(default_factory=dict)
     requires: tuple[str, ...] = ()
     ready: ReadyRule = "progress"
+    ready_pattern: str | None = None
     diagnostics: DiagnosticsRule = "standard"
     settings: dict[str, Any] = field(default_factory=dict)
     initialization_options: dict[str, Any] = field(default_factory=dict)
@@ -137,6 +138,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         version_source=dict(table.get("version", {})),
         requires=tuple(table.get("requires", ())),
         ready=table.get("ready", "progress"),
+        ready_pattern=table.get("ready_pattern"),
         diagnostics=table.get("diagnostics", "standard"),
         settings=dict(table.get("settings", {})),
         initialization_options=dict(table.get("initialization_options", {})),

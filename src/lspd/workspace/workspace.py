@@ -14,7 +14,6 @@ from lspd.dirs import state_dir
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
-from lspd.ops.models import ServerStatus
 from lspd.servers.registry import ServerDefinition, definition_for_path, known_extensions
 from lspd.workspace import files, paths
 
@@ -22,8 +21,24 @@ log = logging.getLogger(__name__)
 
 # Directories never scanned for languages (nor, later, watched).
 IGNORED_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache",
-     ".ruff_cache", ".pytest_cache", ".tox", "dist", "build", "target", ".next", ".cache"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".tox",
+        "dist",
+        "build",
+        "target",
+        ".next",
+        ".cache",
+    }
 )
 
 
@@ -66,8 +81,9 @@ class Workspace:
     def definition_for(self, path: Path) -> ServerDefinition:
         definition = definition_for_path(path)
         if definition is None:
+            suffix = path.suffix or "no extension"
             raise InvalidInput(
-                f"no language server handles {self.display(path)} ('{path.suffix or 'no extension'}'); "
+                f"no language server handles {self.display(path)} ({suffix}); "
                 f"lspd knows these extensions: {', '.join(known_extensions())}"
             )
         return definition
@@ -93,7 +109,8 @@ class Workspace:
         if content is not None and not path.is_file():
             files.read_source(path, shown)  # same errors for a missing file or a directory
         session = self.session(definition)
-        document = await session.sync_document(path, text, definition.extensions[path.suffix.lower()])
+        language_id = definition.extensions[path.suffix.lower()]
+        document = await session.sync_document(path, text, language_id)
         return session, document
 
     @contextlib.asynccontextmanager
@@ -120,7 +137,7 @@ class Workspace:
     def languages_present(self, limit: int = 20000) -> list[ServerDefinition]:
         """The servers for the languages found under the root (a bounded scan)."""
         found: dict[str, ServerDefinition] = {}
-        for path in _walk(self.root, limit):
+        for path in walk(self.root, limit):
             definition = definition_for_path(path)
             if definition is not None:
                 found.setdefault(definition.name, definition)
@@ -134,18 +151,6 @@ class Workspace:
             except Exception as exc:
                 log.warning("prewarm of %s failed: %s", definition.name, exc)
 
-    def status(self) -> list[ServerStatus]:
-        return [
-            ServerStatus(
-                language=session.definition.language,
-                server=session.name,
-                state=session.display_state,
-                pid=session.pid,
-                open_documents=len(session.documents),
-            )
-            for session in self.sessions.values()
-        ]
-
     async def stop_idle(self, idle_s: float) -> None:
         now = time.monotonic()
         for session in self.sessions.values():
@@ -157,7 +162,8 @@ class Workspace:
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
 
 
-def _walk(root: Path, limit: int) -> Iterable[Path]:
+def walk(root: Path, limit: int = 200_000) -> Iterable[Path]:
+    """Files under `root`, skipping ignored and hidden directories, at most `limit`."""
     count = 0
     for directory, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".")]

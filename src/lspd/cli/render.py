@@ -1,0 +1,131 @@
+"""Readable text for each result; `--json` prints the model itself instead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from lspd.ops import models as m
+
+
+def render(result: BaseModel) -> str:
+    renderer = _RENDERERS.get(type(result))
+    return renderer(result) if renderer else result.model_dump_json(indent=2)
+
+
+def _truncation(total: int, shown: int, truncated: bool) -> list[str]:
+    return [f"… {shown} of {total} shown (raise --limit for more)"] if truncated else []
+
+
+def _diagnostics(r: m.DiagnosticsResult) -> str:
+    if not r.diagnostics:
+        return f"{r.path}: no errors or warnings ({r.server})"
+    lines = [
+        f"{r.path}:{d.line}:{d.column}: {d.severity}: {d.message}"
+        + (f" [{d.code}]" if d.code else "")
+        for d in r.diagnostics
+    ]
+    lines.append(f"{r.errors} error(s), {r.warnings} warning(s) ({r.server})")
+    return "\n".join(lines + _truncation(r.total, len(r.diagnostics), r.truncated))
+
+
+def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
+    lines = [f"{c.path}: {c.errors} error(s), {c.warnings} warning(s)" for c in r.files]
+    lines += [
+        f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}"
+        for d in r.diagnostics
+        if isinstance(d, m.FileDiagnostic)
+    ]
+    lines.append(f"{r.files_checked} file(s) checked: {r.errors} error(s), {r.warnings} warning(s)")
+    return "\n".join(lines + _truncation(r.total, len(r.diagnostics), r.truncated))
+
+
+def _hover(r: m.HoverResult) -> str:
+    return r.contents.strip() if r.found else f"{r.path}:{r.line}:{r.column}: nothing to show"
+
+
+def _locations(r: m.LocationsResult) -> str:
+    if not r.locations:
+        return "no location found"
+    lines = [f"{loc.path}:{loc.line}:{loc.column}: {loc.text}" for loc in r.locations]
+    return "\n".join(lines + _truncation(r.total, len(r.locations), r.truncated))
+
+
+def _references(r: m.ReferencesResult) -> str:
+    lines: list[str] = []
+    for f in r.files:
+        if not f.references:
+            lines.append(f"{f.path}: {f.count} reference(s)")
+        for loc in f.references:
+            lines.append(f"{loc.path}:{loc.line}:{loc.column}: {loc.text}".rstrip(": "))
+    shown = sum(f.count for f in r.files)
+    lines.append(f"{r.total} reference(s) in {len(r.files)} file(s)")
+    return "\n".join(lines + _truncation(r.total, shown, r.truncated))
+
+
+def _symbol_lines(symbols: list[m.Symbol], indent: int = 0) -> list[str]:
+    lines: list[str] = []
+    for s in symbols:
+        lines.append(f"{'  ' * indent}{s.kind} {s.name}  {s.path}:{s.line}:{s.column}")
+        lines += _symbol_lines(s.children, indent + 1)
+    return lines
+
+
+def _document_symbols(r: m.DocumentSymbolsResult) -> str:
+    more = [f"… shortened: {r.total} symbols in all (raise --limit or --depth)"]
+    return "\n".join(_symbol_lines(r.symbols) + (more if r.truncated else []))
+
+
+def _workspace_symbols(r: m.WorkspaceSymbolsResult) -> str:
+    if not r.symbols:
+        return f"no symbol matches {r.query!r}"
+    lines = [f"{s.kind} {s.name_path}  {s.path}:{s.line}:{s.column}" for s in r.symbols]
+    return "\n".join(lines + _truncation(r.total, len(r.symbols), r.truncated))
+
+
+def _call_hierarchy(r: m.CallHierarchyResult) -> str:
+    if r.item is None:
+        return "no callable symbol at this position"
+    word = "called by" if r.direction == "incoming" else "calls"
+    lines = [f"{r.item.kind} {r.item.name} ({r.item.path}:{r.item.line}) {word}:"]
+    for call in r.calls:
+        sites = ", ".join(str(s.line) for s in call.call_sites)
+        lines.append(
+            f"  {call.item.kind} {call.item.name}  {call.item.path}:{call.item.line}"
+            + (f"  (line {sites})" if sites else "")
+        )
+    if not r.calls:
+        lines.append("  nothing")
+    return "\n".join(lines + _truncation(r.total, len(r.calls), r.truncated))
+
+
+def _status(r: m.StatusResult) -> str:
+    lines = [f"lspd {r.version} for {r.workspace} (pid {r.pid}, up {r.uptime_s:.0f} s)"]
+    for s in r.servers:
+        lines.append(f"  {s.language}: {s.server} {s.state} pid={s.pid} open={s.open_documents}")
+    if not r.servers:
+        lines.append("  no language server running")
+    return "\n".join(lines)
+
+
+def _servers(r: m.ServersResult) -> str:
+    lines = []
+    for s in r.servers:
+        state = f"found {s.version or ''}".strip() if s.found else f"missing; install: {s.install}"
+        lines.append(f"{s.server:28} {', '.join(s.languages):40} {state}")
+    return "\n".join(lines)
+
+
+_RENDERERS: dict[type[BaseModel], Callable[..., str]] = {
+    m.DiagnosticsResult: _diagnostics,
+    m.WorkspaceDiagnosticsResult: _workspace_diagnostics,
+    m.HoverResult: _hover,
+    m.LocationsResult: _locations,
+    m.ReferencesResult: _references,
+    m.DocumentSymbolsResult: _document_symbols,
+    m.WorkspaceSymbolsResult: _workspace_symbols,
+    m.CallHierarchyResult: _call_hierarchy,
+    m.StatusResult: _status,
+    m.ServersResult: _servers,
+}

@@ -1,0 +1,5 @@
+"""The life states of a language-server session, as `/health` and `status` report them."""
+
+from typing import Literal
+
+ServerState = Literal["starting", "indexing", "ready", "crashed", "stopped"]

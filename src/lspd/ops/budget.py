@@ -1,0 +1,46 @@
+"""Keeping answers small enough for an agent's context, and saying when they were shortened."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from lspd.ops.models import FileReferences, Location, ReferencesResult
+
+# Claude Code cuts or refuses results over ~25k tokens; stay well below 20,000 characters.
+BUDGET_CHARS = 16_000
+
+
+def size(model: BaseModel) -> int:
+    return len(model.model_dump_json())
+
+
+def fits(model: BaseModel) -> bool:
+    return size(model) <= BUDGET_CHARS
+
+
+def fit_references(result: ReferencesResult, found: list[Location]) -> ReferencesResult:
+    """Shorten progressively: drop source lines, then keep only counts per file."""
+    if fits(result):
+        return result
+    without_text = result.model_copy(
+        update={
+            "detail": "locations",
+            "truncated": True,
+            "files": [
+                f.model_copy(
+                    update={"references": [r.model_copy(update={"text": ""}) for r in f.references]}
+                )
+                for f in result.files
+            ],
+        }
+    )
+    if fits(without_text):
+        return without_text
+    counts: dict[str, int] = {}
+    for location in found:
+        counts[location.path] = counts.get(location.path, 0) + 1
+    files = [FileReferences(path=p, count=c, references=[]) for p, c in counts.items()]
+    shortened = ReferencesResult(files=files, total=len(found), truncated=True, detail="counts")
+    while not fits(shortened) and len(shortened.files) > 1:
+        shortened.files = shortened.files[: len(shortened.files) * 3 // 4]
+    return shortened

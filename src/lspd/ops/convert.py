@@ -1,0 +1,87 @@
+"""LSP answers to lspd's models: 1-based code-point positions, relative paths, source lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lspd.lsp.positions import Encoding, from_units
+from lspd.lsp.text import split_lines, uri_to_path
+from lspd.ops.models import Location, Span
+from lspd.workspace import Workspace
+
+
+class Converter:
+    """Converts ranges of any file, reading each file's lines once per answer."""
+
+    def __init__(self, ws: Workspace, encoding: Encoding) -> None:
+        self.ws = ws
+        self.encoding = encoding
+        self._lines: dict[Path, list[str]] = {}
+
+    def lines(self, path: Path) -> list[str]:
+        cached = self._lines.get(path)
+        if cached is not None:
+            return cached
+        lines: list[str] = []
+        for session in self.ws.sessions.values():
+            document = session.documents.get(path.as_uri())
+            if document is not None:
+                lines = document.lines
+                break
+        else:
+            try:
+                lines = split_lines(path.read_text("utf-8-sig", errors="replace"))
+            except OSError:
+                lines = []
+        self._lines[path] = lines
+        return lines
+
+    def line_text(self, path: Path, line: int) -> str:
+        lines = self.lines(path)
+        return lines[line] if 0 <= line < len(lines) else ""
+
+    def column(self, path: Path, line: int, units: int) -> int:
+        return from_units(self.line_text(path, line), units, self.encoding) + 1
+
+    def span(self, path: Path, lsp_range: dict[str, Any]) -> Span:
+        start, end = lsp_range["start"], lsp_range["end"]
+        return Span(
+            line=start["line"] + 1,
+            column=self.column(path, start["line"], start["character"]),
+            end_line=end["line"] + 1,
+            end_column=self.column(path, end["line"], end["character"]),
+        )
+
+    def location(self, uri: str, lsp_range: dict[str, Any]) -> Location | None:
+        path = uri_to_path(uri)
+        if path is None:
+            return None
+        span = self.span(path, lsp_range)
+        return Location(
+            path=self.ws.display(path),
+            text=self.line_text(path, span.line - 1).strip(),
+            **span.model_dump(),
+        )
+
+    def locations(self, result: Any) -> list[Location]:
+        """`Location | Location[] | LocationLink[] | null` to a list, duplicates dropped."""
+        if result is None:
+            return []
+        items = result if isinstance(result, list) else [result]
+        out: list[Location] = []
+        seen: set[tuple[str, int, int]] = set()
+        for item in items:
+            if "targetUri" in item:
+                location = self.location(
+                    item["targetUri"], item.get("targetSelectionRange") or item["targetRange"]
+                )
+            else:
+                location = self.location(item["uri"], item["range"])
+            if location is None:
+                continue
+            key = (location.path, location.line, location.column)
+            if key not in seen:
+                seen.add(key)
+                out.append(location)
+        return out

@@ -1,0 +1,147 @@
+"""Errors and warnings of a file as it is now (or of unsaved text), and of the workspace."""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import InvalidInput, LspdError
+from lspd.ops.budget import fits
+from lspd.ops.convert import Converter
+from lspd.ops.models import (
+    Diagnostic,
+    DiagnosticsResult,
+    FileDiagnostic,
+    FileDiagnosticCounts,
+    Severity,
+    WorkspaceDiagnosticsResult,
+)
+from lspd.servers.registry import definition_for_path
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_source
+from lspd.workspace.workspace import walk
+
+_SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
+MAX_WORKSPACE_FILES = 2000
+
+
+async def diagnostics(
+    ws: Workspace, path: str, content: str | None = None, limit: int = 100
+) -> DiagnosticsResult:
+    """Diagnostics of `path` as it is on disk, or of `content` when given (then restored)."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    if content is not None and not isinstance(content, str):
+        raise InvalidInput("`content` must be the file's full text as a string")
+    resolved = ws.resolve(path)
+    async with ws.file_lock(resolved):
+        await ws.refresh_open_documents()
+        session, document = await ws.open(path, content)
+        try:
+            raw = await session.diagnostics(document, ws.diagnostics_timeout)
+            convert = Converter(ws, session.encoding)
+            items = _convert(convert, document.path, raw, document.lines)
+        finally:
+            if content is not None:
+                await ws.open(path)  # the server sees the disk again
+    items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
+    result = DiagnosticsResult(
+        path=ws.display(document.path),
+        server=session.name,
+        fresh=True,
+        errors=sum(d.severity == "error" for d in items),
+        warnings=sum(d.severity == "warning" for d in items),
+        diagnostics=items[:limit],
+        total=len(items),
+        truncated=len(items) > limit,
+    )
+    while not fits(result) and len(result.diagnostics) > 1:
+        result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
+        result.truncated = True
+    return result
+
+
+def _convert(
+    convert: Converter, path: Path, raw: list[dict[str, Any]], lines: list[str]
+) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for item in raw:
+        severity = _SEVERITIES.get(item.get("severity") or 1)
+        if severity is None:
+            continue  # hints and information are not problems
+        span = convert.span(path, item["range"])
+        code = item.get("code")
+        out.append(
+            Diagnostic(
+                severity=severity,
+                message=str(item.get("message", "")),
+                code=None if code is None else str(code),
+                source=item.get("source"),
+                **span.model_dump(),
+            )
+        )
+    return out
+
+
+async def workspace_diagnostics(
+    ws: Workspace, paths: list[str] | None = None, limit: int = 50
+) -> WorkspaceDiagnosticsResult:
+    """Diagnostics of every source file (or of those matching the globs), counted per file."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    if paths is not None and (
+        not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)
+    ):
+        raise InvalidInput("`paths` must be a list of glob patterns such as ['src/**/*.py']")
+    targets = [
+        p
+        for p in walk(ws.root)
+        if definition_for_path(p) is not None and _selected(ws.display(p), paths)
+    ]
+    if len(targets) > MAX_WORKSPACE_FILES:
+        raise InvalidInput(
+            f"{len(targets)} files match, over the {MAX_WORKSPACE_FILES}-file limit; "
+            "narrow `paths` (e.g. ['src/pkg/**/*.py'])"
+        )
+    counts: list[FileDiagnosticCounts] = []
+    first: list[FileDiagnostic] = []
+    total = 0
+    for target in targets:
+        shown = ws.display(target)
+        try:
+            read_source(target, shown)
+        except InvalidInput:
+            continue
+        try:
+            result = await diagnostics(ws, shown, limit=10_000)
+        except LspdError:
+            raise
+        total += result.total
+        if result.total:
+            counts.append(
+                FileDiagnosticCounts(path=shown, errors=result.errors, warnings=result.warnings)
+            )
+            first += [FileDiagnostic(path=shown, **d.model_dump()) for d in result.diagnostics]
+    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
+    first.sort(key=lambda d: (d.severity != "error", d.path, d.line))
+    answer = WorkspaceDiagnosticsResult(
+        files_checked=len(targets),
+        errors=sum(c.errors for c in counts),
+        warnings=sum(c.warnings for c in counts),
+        files=counts,
+        diagnostics=list(first[:limit]),
+        total=total,
+        truncated=total > limit,
+    )
+    while not fits(answer) and (len(answer.diagnostics) > 1 or len(answer.files) > 1):
+        answer.diagnostics = answer.diagnostics[: len(answer.diagnostics) // 2]
+        answer.files = answer.files[: max(1, len(answer.files) * 3 // 4)]
+        answer.truncated = True
+    return answer
+
+
+def _selected(shown: str, globs: list[str] | None) -> bool:
+    if not globs:
+        return True
+    return any(fnmatch.fnmatch(shown, g) or Path(shown).match(g) for g in globs)

@@ -1,0 +1,237 @@
+"""Symbols: a file's symbol tree and a search across the workspace."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import InvalidInput, LspdError
+from lspd.lsp.capabilities import symbol_kind_name
+from lspd.lsp.session import Session
+from lspd.lsp.text import uri_to_path
+from lspd.ops.budget import fits
+from lspd.ops.convert import Converter
+from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
+from lspd.workspace import Workspace
+from lspd.workspace.workspace import walk
+
+log = logging.getLogger(__name__)
+
+
+async def document_symbols(
+    ws: Workspace, path: str, depth: int | None = None, limit: int = 500
+) -> DocumentSymbolsResult:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise InvalidInput(
+            f"`depth` must be a positive integer (1 = top level only), not {depth!r}"
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    session, document = await ws.open(path)
+    tree = await symbol_tree(ws, session, document.path)
+    total = _count(tree, None)
+    pruned, kept = _prune(tree, depth, limit)
+    result = DocumentSymbolsResult(
+        path=ws.display(document.path), symbols=pruned, total=total, truncated=kept < total
+    )
+    while not fits(result) and depth != 1:
+        depth = max(1, (depth or _max_depth(tree)) - 1)
+        pruned, kept = _prune(tree, depth, limit)
+        result = DocumentSymbolsResult(
+            path=result.path, symbols=pruned, total=total, truncated=True
+        )
+    return result
+
+
+async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Symbol]:
+    """The file's symbols as a tree with name paths (from flat answers too)."""
+    uri = path.as_uri()
+    answer = await session.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    convert = Converter(ws, session.encoding)
+    shown = ws.display(path)
+    if not answer:
+        return []
+    if "location" in answer[0]:  # flat SymbolInformation[]
+        return [_from_information(convert, shown, item) for item in answer]
+    return [_from_document_symbol(convert, path, shown, item, "") for item in answer]
+
+
+def _from_document_symbol(
+    convert: Converter, path: Path, shown: str, item: dict[str, Any], parent: str
+) -> Symbol:
+    name_path = f"{parent}.{item['name']}" if parent else item["name"]
+    selection = item.get("selectionRange") or item["range"]
+    start = selection["start"]
+    return Symbol(
+        name=item["name"],
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=name_path,
+        detail=item.get("detail") or None,
+        path=shown,
+        line=start["line"] + 1,
+        column=convert.column(path, start["line"], start["character"]),
+        end_line=item["range"]["end"]["line"] + 1,
+        children=[
+            _from_document_symbol(convert, path, shown, child, name_path)
+            for child in item.get("children") or []
+        ],
+    )
+
+
+def _from_information(convert: Converter, shown: str, item: dict[str, Any]) -> Symbol:
+    location = item["location"]
+    path = uri_to_path(location["uri"])
+    start = location["range"]["start"]
+    container = item.get("containerName")
+    return Symbol(
+        name=item["name"],
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=f"{container}.{item['name']}" if container else item["name"],
+        path=shown,
+        line=start["line"] + 1,
+        column=convert.column(path, start["line"], start["character"]) if path else 1,
+        end_line=location["range"]["end"]["line"] + 1,
+    )
+
+
+def _count(symbols: list[Symbol], depth: int | None) -> int:
+    if depth == 0:
+        return 0
+    return sum(1 + _count(s.children, None if depth is None else depth - 1) for s in symbols)
+
+
+def _max_depth(symbols: list[Symbol]) -> int:
+    return 1 + max((_max_depth(s.children) for s in symbols), default=0) if symbols else 0
+
+
+def _prune(symbols: list[Symbol], depth: int | None, limit: int) -> tuple[list[Symbol], int]:
+    """At most `limit` symbols, `depth` levels deep; returns the tree and how many it holds."""
+    kept = 0
+    out: list[Symbol] = []
+    for symbol in symbols:
+        if kept >= limit:
+            break
+        kept += 1
+        children: list[Symbol] = []
+        if depth is None or depth > 1:
+            children, count = _prune(
+                symbol.children, None if depth is None else depth - 1, limit - kept
+            )
+            kept += count
+        out.append(symbol.model_copy(update={"children": children}))
+    return out, kept
+
+
+def flatten(symbols: list[Symbol]) -> list[Symbol]:
+    out: list[Symbol] = []
+    for symbol in symbols:
+        out.append(symbol)
+        out.extend(flatten(symbol.children))
+    return out
+
+
+async def workspace_symbols(
+    ws: Workspace, query: str, kind: str | None = None, limit: int = 50
+) -> WorkspaceSymbolsResult:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidInput(
+            "`query` is empty; send part of a symbol name (e.g. `Greeter`): several language "
+            "servers return nothing for an empty query. To list a file's symbols use "
+            "`document_symbols`"
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    query = query.strip()
+    found = await search_symbols(ws, query)
+    if kind is not None:
+        wanted = kind.strip().lower()
+        found = [s for s in found if s.kind == wanted]
+    found.sort(key=lambda s: _rank(s, query))
+    return WorkspaceSymbolsResult(
+        query=query, symbols=found[:limit], total=len(found), truncated=len(found) > limit
+    )
+
+
+def _rank(symbol: WorkspaceSymbol, query: str) -> tuple[int, int, str, int]:
+    name = symbol.name
+    closeness = (
+        0
+        if name == query
+        else 1
+        if name.lower() == query.lower()
+        else (2 if name.lower().startswith(query.lower()) else 3)
+    )
+    return (closeness, symbol.path.startswith("/"), symbol.path, symbol.line)
+
+
+async def search_symbols(ws: Workspace, query: str) -> list[WorkspaceSymbol]:
+    """`workspace/symbol` on the server of every language present in the workspace."""
+    sessions = await _workspace_sessions(ws)
+    answers = await asyncio.gather(
+        *(s.request("workspace/symbol", {"query": query}) for s in sessions),
+        return_exceptions=True,
+    )
+    found: list[WorkspaceSymbol] = []
+    errors: list[str] = []
+    for session, answer in zip(sessions, answers, strict=True):
+        if isinstance(answer, BaseException):
+            if not isinstance(answer, LspdError):
+                raise answer
+            errors.append(str(answer))
+            continue
+        convert = Converter(ws, session.encoding)
+        for item in answer or []:
+            symbol = _workspace_symbol(ws, convert, item)
+            if symbol is not None:
+                found.append(symbol)
+    if errors and not found:
+        raise LspdError("; ".join(errors))
+    return found
+
+
+async def _workspace_sessions(ws: Workspace) -> list[Session]:
+    """Sessions for the languages present, each holding one open file (tsserver needs one)."""
+    sessions: list[Session] = []
+    for definition in ws.languages_present():
+        session = ws.session(definition)
+        if not session.documents:
+            sample = _first_file(ws.root, set(definition.extensions))
+            if sample is not None:
+                try:
+                    await ws.open(str(sample))
+                except LspdError as exc:
+                    log.warning("cannot open %s: %s", sample, exc)
+                    continue
+        sessions.append(session)
+    if not sessions:
+        raise InvalidInput(f"no source file of a known language was found under {ws.root}")
+    return sessions
+
+
+def _first_file(root: Path, extensions: set[str]) -> Path | None:
+    for path in walk(root):
+        if path.suffix.lower() in extensions:
+            return path
+    return None
+
+
+def _workspace_symbol(
+    ws: Workspace, convert: Converter, item: dict[str, Any]
+) -> WorkspaceSymbol | None:
+    location = item.get("location") or {}
+    path = uri_to_path(location.get("uri", ""))
+    if path is None:
+        return None
+    start = (location.get("range") or {}).get("start", {"line": 0, "character": 0})
+    container = item.get("containerName") or None
+    return WorkspaceSymbol(
+        name=item["name"],
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=f"{container}.{item['name']}" if container else item["name"],
+        container=container,
+        path=ws.display(path),
+        line=start["line"] + 1,
+        column=convert.column(path, start["line"], start["character"]),
+    )

@@ -1,0 +1,86 @@
+"""From what an agent sends (path + 1-based line/column, or a symbol name) to an LSP position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lspd.errors import InvalidInput
+from lspd.lsp.documents import Document
+from lspd.lsp.positions import to_units
+from lspd.lsp.session import Session
+from lspd.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Target:
+    session: Session
+    document: Document
+    line: int  # 1-based, as the caller sent it
+    column: int  # 1-based code points
+
+    @property
+    def text_document(self) -> dict[str, str]:
+        return {"uri": self.document.uri}
+
+    @property
+    def position(self) -> dict[str, int]:
+        line_text = self.document.lines[self.line - 1]
+        character = to_units(line_text, self.column - 1, self.session.encoding)
+        return {"line": self.line - 1, "character": character}
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        return {"textDocument": self.text_document, "position": self.position, **extra}
+
+
+async def resolve_target(
+    ws: Workspace,
+    path: str | None,
+    line: int | None,
+    column: int | None,
+    symbol: str | None,
+) -> Target:
+    """A position from `path`+`line`+`column`, or from `symbol` (optionally within `path`)."""
+    if symbol is not None and (line is not None or column is not None):
+        raise InvalidInput("send either `symbol` or `line` and `column`, not both")
+    if symbol is not None:
+        from lspd.ops.resolve import find_symbol
+
+        found = await find_symbol(ws, symbol, path)
+        session, document = await ws.open(found.path)
+        return Target(session, document, found.line, found.column)
+    if path is None:
+        raise InvalidInput(
+            "send `path` with `line` and `column` (1-based), or `symbol` (e.g. `Greeter.greet`)"
+        )
+    if line is None or column is None:
+        raise InvalidInput(
+            "send both `line` and `column` (1-based; the column counts characters), "
+            "or `symbol` instead of a position"
+        )
+    check_int("line", line)
+    check_int("column", column)
+    session, document = await ws.open(path)
+    check_position(document, ws.display(document.path), line, column)
+    return Target(session, document, line, column)
+
+
+def check_int(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"`{name}` must be an integer (1-based), not {value!r}")
+
+
+def check_position(document: Document, shown: str, line: int, column: int) -> None:
+    lines = document.lines
+    if line < 1:
+        raise InvalidInput(f"line {line} is invalid: lines start at 1")
+    if column < 1:
+        raise InvalidInput(f"column {column} is invalid: columns start at 1")
+    if line > len(lines):
+        raise InvalidInput(f"line {line} is past the end of {shown}, which has {len(lines)} lines")
+    length = len(lines[line - 1])
+    if column > length + 1:
+        raise InvalidInput(
+            f"column {column} is past the end of line {line} of {shown}, which has {length} "
+            f"characters; columns count characters from 1: {lines[line - 1].strip()[:80]!r}"
+        )
