@@ -1,0 +1,137 @@
+"""`lspd serve`, `lspd stop`, `lspd status` and `lspd health`: the daemon's own commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from lspd.daemon import client
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the daemon for a workspace (MCP at http://127.0.0.1:PORT/mcp)",
+        description=(
+            "Run the daemon for ROOT in the foreground (or with --detach in the background). "
+            "It listens on 127.0.0.1 only and writes its port to ROOT/.vscode/.mcp-port. "
+            "If one already runs for ROOT, print its URL and exit 0."
+        ),
+    )
+    serve.add_argument("root", nargs="?", default=".", help="workspace root (default: .)")
+    serve.add_argument("--detach", action="store_true", help="return once ready; print the URL")
+    serve.add_argument("--port", type=int, help="listen on this port (default: last one, or any)")
+    serve.add_argument(
+        "--token",
+        action="store_true",
+        help="require 'Authorization: Bearer <token>'; the token goes to ROOT/.vscode/.mcp-token",
+    )
+    serve.add_argument(
+        "--no-prewarm",
+        dest="prewarm",
+        action="store_false",
+        help="start language servers on first use, not at boot",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=1800.0,
+        metavar="SECONDS",
+        help="stop a language server unused this long (default 1800; 0 = never)",
+    )
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="level of the log file under the state directory (default: info)",
+    )
+    serve.set_defaults(func=_serve)
+
+    stop = subparsers.add_parser("stop", help="stop the daemon of a workspace")
+    stop.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    stop.set_defaults(func=_stop)
+
+    status = subparsers.add_parser("status", help="the daemon and its language servers")
+    status.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    status.add_argument("--json", action="store_true", help="print the status tool's JSON")
+    status.set_defaults(func=_status)
+
+    health = subparsers.add_parser(
+        "health", help="exit 0 if the daemon of a workspace is healthy, else 1 with the reason"
+    )
+    health.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    health.set_defaults(func=_health)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from lspd.daemon import run
+    from lspd.errors import InvalidInput
+
+    root = client.resolve_root(args.root)
+    if not root.is_dir():
+        raise InvalidInput(f"workspace root {root} is not a directory")
+    options = run.Options(
+        root=root,
+        port=args.port,
+        token=args.token,
+        prewarm=args.prewarm,
+        idle_timeout=args.idle_timeout,
+        log_level=args.log_level,
+    )
+    if args.detach:
+        found = client.find_daemon(root)
+        print(found.url if found is not None else run.spawn_detached(options), flush=True)
+        return 0
+
+    def announce(url: str) -> None:
+        print(url, flush=True)
+        print(f"lspd: serving {root} (log: {run.log_path(root)})", file=sys.stderr, flush=True)
+
+    running = run.serve(options, announce)
+    if running is not None:
+        print(running, flush=True)
+        print(f"lspd: a daemon already serves {root}", file=sys.stderr)
+    return 0
+
+
+def _stop(args: argparse.Namespace) -> int:
+    root = client.resolve_root(args.root)
+    found = client.stop(root)
+    print(f"lspd: stopped the daemon of {root} (pid {found.health.get('pid')})", file=sys.stderr)
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    root = client.resolve_root(args.root)
+    found = client.find_daemon(root)
+    if found is None:
+        print(f"lspd: {client.probe(root).reason}", file=sys.stderr)
+        return 1
+    result = client.call_on(found, "status", {})
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"workspace  {result['workspace']}")
+    print(f"url        {found.url}")
+    print(
+        f"pid        {result['pid']}   version {result['version']}   up {result['uptime_s']:.0f} s"
+    )
+    servers = result.get("servers", [])
+    if not servers:
+        print("servers    none running (they start on first use)")
+    for server in servers:
+        print(
+            f"server     {server['server']:<28} {server['language']:<12} {server['state']:<9} "
+            f"pid {server['pid'] or '-':<8} open {server.get('open_documents', 0)}"
+        )
+    return 0
+
+
+def _health(args: argparse.Namespace) -> int:
+    root = client.resolve_root(args.root)
+    found = client.probe(root)
+    healthy = found.ok and not any(s.get("state") == "crashed" for s in found.health["servers"])
+    print(f"{'ok' if healthy else 'unhealthy'}: {found.reason}", file=sys.stdout)
+    return 0 if healthy else 1

@@ -1,0 +1,133 @@
+"""The ASGI app: `GET /health`, the MCP SDK's streamable-HTTP app at `/mcp`, and a guard.
+
+The guard runs before every route (not only `/mcp`): a browser page must not reach the
+daemon through DNS rebinding (Host check, 421) nor cross-origin (Origin check, 403), and in
+token mode nothing answers without `Authorization: Bearer <token>` (401).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from lspd import ops
+from lspd.workspace import Workspace
+
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+Lifespan = Callable[[], AbstractAsyncContextManager[None]]
+
+
+def _host_name(host: str) -> str | None:
+    """The name in a Host header (`name`, `name:port`, `[v6]:port`), or None if malformed."""
+    if host.startswith("["):
+        name, bracket, rest = host[1:].partition("]")
+        if not bracket or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+        return name
+    name, colon, port = host.partition(":")
+    if colon and not port.isdigit():
+        return None
+    return name
+
+
+def is_loopback_host(host: str | None) -> bool:
+    if not host:
+        return False
+    name = _host_name(host.strip())
+    return name is not None and name.lower() in LOOPBACK_NAMES
+
+
+def is_loopback_origin(origin: str | None) -> bool:
+    """An absent Origin (not a browser) is fine; a present one must be a loopback page."""
+    if origin is None:
+        return True
+    try:
+        parts = urlsplit(origin.strip())
+        hostname = parts.hostname
+        parts.port  # noqa: B018  (raises on a malformed port)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and hostname in LOOPBACK_NAMES
+
+
+class Guard:
+    """Refuse non-loopback Host (421) or Origin (403), and requests without the token (401)."""
+
+    def __init__(self, app: ASGIApp, token: str | None = None) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        response = self.check(headers)
+        if response is not None:
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def check(self, headers: Headers) -> Response | None:
+        if not is_loopback_host(headers.get("host")):
+            return PlainTextResponse("Invalid Host header: lspd answers loopback only", 421)
+        if not is_loopback_origin(headers.get("origin")):
+            return PlainTextResponse("Invalid Origin header: lspd answers loopback only", 403)
+        if self.expected is not None:
+            given = headers.get("authorization", "").encode()
+            if not secrets.compare_digest(given, self.expected):
+                return PlainTextResponse(
+                    "Unauthorized: send 'Authorization: Bearer <token>' with the token from "
+                    ".vscode/.mcp-token",
+                    401,
+                    headers={"WWW-Authenticate": "Bearer"},
+                )
+        return None
+
+
+def build_app(
+    ws: Workspace,
+    server: MCPServer[Any],
+    *,
+    token: str | None = None,
+    lifespan: Lifespan | None = None,
+) -> ASGIApp:
+    """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime."""
+    # Our Guard does the Host/Origin checks for every route; the SDK's copy would only
+    # cover /mcp (and accepts less: no portless Host), so it is off to keep one rule.
+    mcp_app = server.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+
+    async def health(request: Request) -> Response:
+        return JSONResponse(ops.status(ws).model_dump(mode="json"))
+
+    @contextlib.asynccontextmanager
+    async def run(app: Starlette) -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            if lifespan is None:
+                yield
+            else:
+                async with lifespan():
+                    yield
+
+    app = Starlette(
+        routes=[Route("/health", health, methods=["GET"]), Mount("/", app=mcp_app)],
+        lifespan=run,
+    )
+    return Guard(app, token)

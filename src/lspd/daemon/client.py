@@ -1,0 +1,232 @@
+"""Finding and calling the daemon of a workspace, for the CLI and scripts.
+
+Light on purpose: only `httpx`, no MCP SDK (importing it costs about a second, more than a
+warm answer). A tool call is one stateless MCP request (protocol 2026-07-28: a single POST,
+no handshake), answered with the same `structuredContent` an agent gets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from lspd.daemon import sentinel
+from lspd.daemon.binding import HOST
+from lspd.errors import DaemonError, LspdError
+
+PROTOCOL_VERSION = "2026-07-28"
+HEALTH_TIMEOUT_S = 2.0
+CALL_TIMEOUT_S = 120.0
+
+
+def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
+    """The workspace of a command (spec §5): `root` when given, else the nearest ancestor
+    of `cwd` holding `.vscode/.mcp-port`, else `cwd` itself."""
+    base = (cwd or Path.cwd()).resolve()
+    if root is not None:
+        return (base / root).resolve()
+    for directory in (base, *base.parents):
+        if sentinel.port_path(directory).is_file():
+            return directory
+    return base
+
+
+@dataclass
+class Probe:
+    """What answers for a workspace: `ok` with the daemon's /health, or why not."""
+
+    root: Path
+    ok: bool
+    reason: str
+    port: int | None = None
+    token: str | None = None
+    health: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The MCP endpoint, as agents are configured with it."""
+        return f"{self.base_url}/mcp"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+
+def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
+    """Ask the port in the sentinel whether a daemon serves `root` (else the sentinel is stale)."""
+    root = root.resolve()
+    port = sentinel.read_port(root)
+    if port is None:
+        where = sentinel.port_path(root)
+        return Probe(root, False, f"no daemon runs for {root} (no port in {where})")
+    found = Probe(root, False, "", port, sentinel.read_token(root))
+    try:
+        response = httpx.get(f"{found.base_url}/health", headers=found.headers, timeout=timeout)
+    except httpx.HTTPError as exc:
+        found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
+        return found
+    if response.status_code == 401:
+        found.reason = f"the daemon on port {port} refused the token in {sentinel.token_path(root)}"
+        return found
+    if response.status_code != 200:
+        found.reason = f"port {port} answered /health with HTTP {response.status_code}"
+        return found
+    try:
+        health = response.json()
+    except ValueError:
+        found.reason = f"port {port} answered /health with something that is not JSON"
+        return found
+    if not isinstance(health, dict) or health.get("workspace") != str(root):
+        other = health.get("workspace") if isinstance(health, dict) else None
+        found.reason = f"port {port} serves another workspace ({other}): stale sentinel"
+        return found
+    found.health = health
+    crashed = [s["server"] for s in health.get("servers", []) if s.get("state") == "crashed"]
+    found.ok = health.get("status") == "ok"
+    if not found.ok:
+        found.reason = f"the daemon reports status {health.get('status')!r}"
+    elif crashed:
+        found.reason = f"daemon up, but crashed: {', '.join(crashed)} (restarts on next request)"
+    else:
+        found.reason = f"daemon pid {health.get('pid')} serves {root} at {found.url}"
+    return found
+
+
+def find_daemon(root: Path) -> Probe | None:
+    """The running daemon of `root`, or None."""
+    found = probe(root)
+    return found if found.ok else None
+
+
+class ToolFailed(LspdError):
+    """The daemon's tool refused the request; the message is the operation's own."""
+
+
+def call_tool(
+    root: Path, tool: str, arguments: dict[str, Any], timeout: float = CALL_TIMEOUT_S
+) -> dict[str, Any] | None:
+    """Call an MCP tool on the daemon of `root`; its `structuredContent`, or None when no
+    daemon runs (the caller then runs the operation in-process). A tool error raises
+    `ToolFailed` with the operation's message, exactly as the operation would have."""
+    found = find_daemon(root)
+    if found is None:
+        return None
+    return call_on(found, tool, arguments, timeout)
+
+
+def call_on(
+    found: Probe, tool: str, arguments: dict[str, Any], timeout: float = CALL_TIMEOUT_S
+) -> dict[str, Any]:
+    """One stateless MCP `tools/call` POST to a daemon known to be up."""
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": tool,
+            "arguments": arguments,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
+                "io.modelcontextprotocol/clientInfo": {"name": "lspd-cli", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            },
+        },
+    }
+    headers = {
+        **found.headers,
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": PROTOCOL_VERSION,
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": tool,
+    }
+    try:
+        response = httpx.post(found.url, json=request, headers=headers, timeout=timeout)
+    except httpx.HTTPError as exc:
+        raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
+    message = _json_rpc_message(response)
+    if "error" in message:
+        error = message["error"]
+        raise DaemonError(f"the daemon refused {tool}: {error.get('message', error)}")
+    result = message.get("result") or {}
+    if result.get("isError"):
+        texts = [c.get("text", "") for c in result.get("content", []) if c.get("type") == "text"]
+        text = "\n".join(texts) or f"{tool} failed"
+        raise ToolFailed(_strip_prefix(text, tool))
+    structured = result.get("structuredContent")
+    if not isinstance(structured, dict):
+        raise DaemonError(f"the daemon's {tool} answered without structuredContent")
+    return structured
+
+
+def _strip_prefix(text: str, tool: str) -> str:
+    prefix = f"Error executing tool {tool}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def _json_rpc_message(response: httpx.Response) -> dict[str, Any]:
+    """The JSON-RPC response in a JSON body or in an SSE stream (after any notifications)."""
+    if response.status_code >= 400 and "json" not in response.headers.get("content-type", ""):
+        raise DaemonError(f"the daemon answered HTTP {response.status_code}: {response.text[:200]}")
+    content_type = response.headers.get("content-type", "")
+    if content_type.startswith("text/event-stream"):
+        for block in response.text.split("\n\n"):
+            data = "\n".join(
+                line[5:].lstrip() for line in block.splitlines() if line.startswith("data:")
+            )
+            if not data:
+                continue
+            message = json.loads(data)
+            if isinstance(message, dict) and ("result" in message or "error" in message):
+                return message
+        raise DaemonError("the daemon's answer held no JSON-RPC response")
+    message = response.json()
+    if not isinstance(message, dict):
+        raise DaemonError("the daemon's answer is not a JSON-RPC message")
+    return message
+
+
+def stop(root: Path, timeout: float = 15.0) -> Probe:
+    """Stop the daemon of `root` with SIGTERM (a clean shutdown) and wait until it is gone."""
+    found = find_daemon(root)
+    if found is None:
+        raise DaemonError(probe(root).reason)
+    pid = int(found.health["pid"])
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return found
+    except PermissionError as exc:
+        raise DaemonError(f"cannot signal the daemon (pid {pid}): {exc}") from None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not _alive(pid):
+            return found
+        time.sleep(0.05)
+    raise DaemonError(f"the daemon (pid {pid}) did not stop within {timeout:g} s")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child of ours counts as gone.
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True

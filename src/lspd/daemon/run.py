@@ -1,0 +1,310 @@
+"""Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
+
+Order matters. The sentinel is written only once uvicorn accepts connections, so a client
+that reads it can connect at once; language servers are prewarmed after that, so they never
+delay the sentinel. On SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client
+finds a dying daemon), then the language servers are stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from lspd.daemon import binding, sentinel
+from lspd.dirs import state_dir
+from lspd.errors import DaemonError
+from lspd.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+DEFAULT_IDLE_TIMEOUT_S = 1800.0
+SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+@dataclass
+class Options:
+    root: Path
+    port: int | None = None
+    token: bool = False
+    prewarm: bool = True
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S  # 0 or less: never stop idle servers
+    log_level: str = "info"
+
+
+def log_path(root: Path) -> Path:
+    return state_dir(root) / "daemon.log"
+
+
+def url_for(port: int) -> str:
+    return f"http://{binding.HOST}:{port}/mcp"
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn with a readiness hook and signal handling that never re-raises the signal.
+
+    Stock uvicorn re-raises a caught SIGTERM after shutdown, which would kill the process
+    with the default handler; we want a clean exit code after our own cleanup.
+    """
+
+    def __init__(
+        self, config: uvicorn.Config, on_ready: Callable[[], None], on_stop: Callable[[], None]
+    ) -> None:
+        super().__init__(config)
+        self._on_ready = on_ready
+        self._on_stop = on_stop
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and not self.should_exit:
+            self._on_ready()
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        self._on_stop()  # before draining connections: no new client finds a dying daemon
+        await super().shutdown(sockets=sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        for sig in SHUTDOWN_SIGNALS:
+            loop.add_signal_handler(sig, self._on_signal, sig)
+        try:
+            yield
+        finally:
+            for sig in SHUTDOWN_SIGNALS:
+                loop.remove_signal_handler(sig)
+
+    def _on_signal(self, sig: int) -> None:
+        log.info("received %s, shutting down", signal.Signals(sig).name)
+        if self.should_exit and sig == signal.SIGINT:
+            self.force_exit = True
+        self.should_exit = True
+
+
+class Daemon:
+    """One workspace's daemon; `serve` runs it until `stop` or a signal.
+
+    The caller holds the instance lock. `ready` (a thread-safe event) is set once the
+    sentinel names the listening port, so tests can run a daemon in a thread.
+    """
+
+    def __init__(self, options: Options, *, announce: Callable[[str], None] | None = None) -> None:
+        self.options = options
+        self.root = options.root.resolve()
+        self.ready = threading.Event()
+        self.port: int | None = None
+        self.token: str | None = None
+        self.started_at = time.monotonic()
+        self._announce = announce
+        self._server: _Uvicorn | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.ws: Workspace | None = None
+
+    @property
+    def url(self) -> str:
+        assert self.port is not None, "the daemon is not listening yet"
+        return url_for(self.port)
+
+    def stop(self) -> None:
+        """Ask the daemon to shut down (from any thread)."""
+        if self._server is not None:
+            self._server.should_exit = True
+
+    async def serve(self) -> None:
+        from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
+        from lspd.tools import build_server
+
+        ws = Workspace(self.root)
+        ws.started = self.started_at
+        self.ws = ws
+        sock = binding.bind(self.root, self.options.port)
+        self.port = sock.getsockname()[1]
+        if self.options.token:
+            self.token = sentinel.new_token(self.root)
+        else:
+            sentinel.remove_token(self.root)  # a stale one would only mislead clients
+        app = build_app(ws, build_server(ws), token=self.token, lifespan=self._lifespan)
+        config = uvicorn.Config(
+            app,
+            log_config=None,
+            access_log=self.options.log_level == "debug",
+            lifespan="on",
+            ws="none",
+            timeout_graceful_shutdown=3,
+            server_header=False,
+        )
+        self._server = _Uvicorn(config, self._on_ready, self._cleanup_files)
+        try:
+            await self._server.serve(sockets=[sock])
+        finally:
+            self._cleanup_files()
+            sock.close()
+            await ws.close()  # idempotent; the lifespan may not have run
+            log.info("daemon for %s stopped", self.root)
+
+    def _on_ready(self) -> None:
+        assert self.port is not None
+        sentinel.write_port(self.root, self.port)
+        binding.remember_port(self.root, self.port)
+        log.info("serving %s at %s (pid %d)", self.root, self.url, os.getpid())
+        self.ready.set()
+        if self._announce is not None:
+            self._announce(self.url)
+
+    def _cleanup_files(self) -> None:
+        if self.port is not None:
+            sentinel.remove_port(self.root, self.port)
+        if self.token is not None:
+            sentinel.remove_token(self.root, self.token)
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self) -> AsyncIterator[None]:
+        assert self.ws is not None
+        ws = self.ws
+        if self.options.prewarm:
+            self._tasks.append(asyncio.create_task(self._prewarm(ws)))
+        if self.options.idle_timeout > 0:
+            self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.options.idle_timeout)))
+        try:
+            yield
+        finally:
+            self._cleanup_files()
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await ws.close()
+
+    async def _prewarm(self, ws: Workspace) -> None:
+        while not self.ready.is_set():  # after the sentinel: never delay it
+            await asyncio.sleep(0.01)
+        started = time.monotonic()
+        await ws.prewarm()
+        names = ", ".join(ws.sessions) or "none"
+        log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)
+
+    async def _stop_idle(self, ws: Workspace, idle_s: float) -> None:
+        period = max(0.05, min(idle_s / 4, 30.0))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await ws.stop_idle(idle_s)
+            except Exception:
+                log.exception("stopping idle servers failed")
+
+
+def configure_logging(root: Path, level: str) -> Path:
+    """Log to a file under the state directory (the terminal may be long gone)."""
+    path = log_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    )
+    root_logger = logging.getLogger()
+    for old in list(root_logger.handlers):
+        root_logger.removeHandler(old)
+    root_logger.addHandler(handler)
+    root_logger.setLevel(level.upper())
+    return path
+
+
+def run(options: Options, announce: Callable[[str], None] | None = None) -> None:
+    """Run the daemon in this process until a signal (the caller holds the lock)."""
+    daemon = Daemon(options, announce=announce)
+    asyncio.run(daemon.serve())
+
+
+def python_command() -> list[str]:
+    return [sys.executable, "-m", "lspd"]
+
+
+# -- one daemon per root -------------------------------------------------------------------
+
+LOCK_WAIT_S = 60.0
+
+
+def serve(options: Options, announce: Callable[[str], None]) -> str | None:
+    """Serve `options.root` in this process until a signal; or, when a daemon already
+    serves it, return that daemon's URL at once (a lock decides, not a race)."""
+    from lspd.daemon import client
+    from lspd.daemon.lock import InstanceLock
+
+    root = options.root.resolve()
+    lock = InstanceLock(root)
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while not lock.acquire():
+        # Another `serve` holds the lock: it is starting, or running. Wait for its answer.
+        found = client.find_daemon(root)
+        if found is not None:
+            return found.url
+        if time.monotonic() > deadline:
+            raise DaemonError(
+                f"another lspd holds {lock.path} but no daemon answers for {root}; "
+                f"see {log_path(root)}"
+            )
+        time.sleep(0.05)
+    try:
+        found = client.find_daemon(root)  # one started with another state directory
+        if found is not None:
+            return found.url
+        configure_logging(root, options.log_level)
+        run(options, announce)
+        return None
+    finally:
+        lock.release()
+
+
+def spawn_detached(options: Options, timeout: float = 60.0) -> str:
+    """Start `lspd serve` in the background and return its URL once it answers."""
+    import subprocess
+
+    from lspd.daemon import client
+
+    root = options.root.resolve()
+    command = [*python_command(), "serve", str(root), "--log-level", options.log_level]
+    if options.port is not None:
+        command += ["--port", str(options.port)]
+    if options.token:
+        command.append("--token")
+    if not options.prewarm:
+        command.append("--no-prewarm")
+    command += ["--idle-timeout", f"{options.idle_timeout:g}"]
+    output = state_dir(root) / "daemon.out"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with open(output, "ab") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,  # no SIGHUP when the terminal closes
+            close_fds=True,
+        )
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = client.find_daemon(root)
+        if found is not None:
+            return found.url
+        if process.poll() is not None and process.returncode != 0:
+            raise DaemonError(
+                f"the daemon exited with code {process.returncode}; see {output} and "
+                f"{log_path(root)}"
+            )
+        time.sleep(0.02)
+    raise DaemonError(f"the daemon did not answer within {timeout:g} s; see {log_path(root)}")
