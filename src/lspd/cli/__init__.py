@@ -15,6 +15,7 @@ from lspd.errors import LspdError
 COMMAND_MODULES = [
     "lspd.cli.query",
     "lspd.cli.servers",
+    "lspd.cli.daemon",
     "lspd.cli.sync",
 ]
 
