@@ -44,6 +44,17 @@ async def spawn(
         )
 
 
+async def exited(process: asyncio.subprocess.Process, poll: float = 0.05) -> int:
+    """Wait until `process` has exited and return its exit code.
+
+    Unlike `process.wait()`, this does not also wait for the process's pipes to close: a child
+    the server started inherits its stdout and keeps it open after the server itself died.
+    """
+    while process.returncode is None:
+        await asyncio.sleep(poll)
+    return process.returncode
+
+
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by `pid` (the server and anything it started)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

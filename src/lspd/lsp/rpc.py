@@ -55,6 +55,7 @@ class JsonRpcConnection:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._closed: str | None = None
+        self.protocol_error: str | None = None  # what the server wrote that is not LSP
         self._reader_task: asyncio.Task[None] | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self.closed = asyncio.Event()
@@ -124,7 +125,7 @@ class JsonRpcConnection:
                     break
                 self._dispatch(message)
         except FramingError as exc:
-            reason = f"the server wrote garbage: {exc}"
+            reason = self.protocol_error = f"the server wrote garbage: {exc}"
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             reason = f"the connection broke: {exc}"
         self.close(reason)
@@ -150,7 +151,9 @@ class JsonRpcConnection:
         error = message.get("error")
         if error is not None:
             future.set_exception(
-                RpcError(int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))
+                RpcError(
+                    int(error.get("code", 0)), str(error.get("message", "")), error.get("data")
+                )
             )
         else:
             future.set_result(message.get("result"))

@@ -223,7 +223,9 @@ class Session:
         connection.close("the session was stopped")
         kill_group(process.pid)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(process.wait(), 2.0)
+            await asyncio.wait_for(exited(process), 2.0)
+            if process.stdout is not None:  # until whatever else held it open is gone too
+                await asyncio.wait_for(process.stdout.read(), 1.0)
         if self._watch_task is not None:
             self._watch_task.cancel()
         self._process = None

@@ -1,0 +1,271 @@
+"""`Session` against a scripted fake server: crashes, hangs, garbage, slow starts, cleanup.
+
+Real servers cannot be made to crash or hang on demand; `tests/fake_lsp_server.py` can.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.lsp.session import Session
+from lspd.servers.registry import ServerDefinition
+
+FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"
+
+
+def fake_session(
+    tmp_path: Path, mode: str, *args: str, request_timeout: float = 5.0, start_timeout: float = 5.0
+) -> Session:
+    definition = ServerDefinition(
+        name="fake-ls",
+        language="fake",
+        command=(sys.executable, str(FAKE_SERVER), "--mode", mode, *args),
+        extensions={".fake": "fake"},
+    )
+    return Session(
+        definition,
+        tmp_path,
+        tmp_path / "logs",
+        request_timeout=request_timeout,
+        start_timeout=start_timeout,
+    )
+
+
+def run(scenario: Callable[[], Awaitable[None]], session: Session) -> None:
+    """Run `scenario` in a fresh event loop, then stop the session whatever happened."""
+
+    async def main() -> None:
+        try:
+            await scenario()
+        finally:
+            await session.stop()
+
+    asyncio.run(main())
+
+
+async def hover(session: Session, path: Path, line: int = 0, character: int = 0) -> Any:
+    params = {
+        "textDocument": {"uri": path.as_uri()},
+        "position": {"line": line, "character": character},
+    }
+    return await session.request("textDocument/hover", params)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie waiting to be reaped counts as dead)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # not Linux
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    state = stat.rsplit(")", 1)[1].split()[0]
+    return state not in ("Z", "X")
+
+
+def test_normal_server_answers_hover_and_all_its_requests_get_results(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "normal")
+
+    async def scenario() -> None:
+        result = await hover(session, tmp_path / "a.fake")
+        assert result == {"contents": {"kind": "markdown", "value": "**fake** hover"}}
+        assert session.state == "ready"
+        assert session.supports("hoverProvider")
+        replies = await session.request("fake/replies", None)
+        assert {reply["method"]: reply["result"] for reply in replies} == {
+            "workspace/configuration": [None, None],
+            "client/registerCapability": None,
+            "window/workDoneProgress/create": None,
+            "workspace/diagnostic/refresh": None,
+            "fake/somethingNoClientKnows": None,
+        }
+        assert "watch-1" in session.registrations
+
+    run(scenario, session)
+    assert session.state == "stopped"
+
+
+def test_crash_mid_request_is_reported_at_once_and_the_next_call_restarts(
+    tmp_path: Path,
+) -> None:
+    session = fake_session(tmp_path, "crash-on-hover", "--once", str(tmp_path / "crashed"))
+
+    async def scenario() -> None:
+        await session.start()
+        first_pid = session.pid
+        began = time.monotonic()
+        with pytest.raises(ServerCrashed) as crash:
+            await hover(session, tmp_path / "a.fake")
+        assert time.monotonic() - began < 2.0  # not the 5 s request timeout
+        message = str(crash.value)
+        assert crash.value.server == "fake-ls"
+        assert "fake-ls" in message and "code 3" in message and str(session.log_path) in message
+        assert session.state == "crashed"
+
+        result = await hover(session, tmp_path / "a.fake")
+        assert result["contents"]["value"] == "**fake** hover"
+        assert session.state == "ready"
+        assert session.pid != first_pid
+
+    run(scenario, session)
+
+
+def test_hang_times_out_and_the_server_stays_usable(tmp_path: Path) -> None:
+    session = fake_session(
+        tmp_path, "hang-on-hover", "--once", str(tmp_path / "hung"), request_timeout=0.5
+    )
+
+    async def scenario() -> None:
+        await session.start()
+        pid = session.pid
+        with pytest.raises(ServerTimeout) as timeout:
+            await hover(session, tmp_path / "a.fake")
+        assert "fake-ls" in str(timeout.value) and "0.5 s" in str(timeout.value)
+        result = await hover(session, tmp_path / "a.fake")
+        assert result["contents"]["value"] == "**fake** hover"
+        assert session.pid == pid  # the same process: a slow answer is not a crash
+
+    run(scenario, session)
+
+
+def test_garbage_on_stdout_is_a_clear_error_then_recovers(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "garbage", "--once", str(tmp_path / "garbled"))
+
+    async def scenario() -> None:
+        await session.start()
+        first_pid = session.pid
+        assert first_pid is not None
+        began = time.monotonic()
+        with pytest.raises(ServerCrashed) as crash:
+            await hover(session, tmp_path / "a.fake")
+        assert time.monotonic() - began < 2.0
+        assert "fake-ls" in str(crash.value) and "not an LSP header" in str(crash.value)
+        await asyncio.sleep(0.2)
+        assert not alive(first_pid)  # it kept running, so the session killed it
+
+        result = await hover(session, tmp_path / "a.fake")
+        assert result["contents"]["value"] == "**fake** hover"
+
+    run(scenario, session)
+
+
+def test_exit_during_initialize_is_a_clear_error(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "exit-during-initialize")
+
+    async def scenario() -> None:
+        began = time.monotonic()
+        with pytest.raises(ServerCrashed) as crash:
+            await session.start()
+        assert time.monotonic() - began < 2.0
+        assert "fake-ls" in str(crash.value) and "code 2" in str(crash.value)
+        assert session.state == "crashed"
+        assert "giving up during initialize" in session.log_path.read_text()
+
+    run(scenario, session)
+
+
+def test_slow_start_within_the_start_timeout_works(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "slow-start", "--delay", "0.5", request_timeout=0.2)
+
+    async def scenario() -> None:
+        result = await hover(session, tmp_path / "a.fake")
+        assert result["contents"]["value"] == "**fake** hover"
+
+    run(scenario, session)
+
+
+def test_start_that_takes_too_long_times_out_and_leaves_nothing_running(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "slow-start", "--delay", "30", start_timeout=0.5)
+
+    async def scenario() -> None:
+        start = asyncio.create_task(session.start())
+        while session.pid is None:
+            await asyncio.sleep(0.01)
+        pid = session.pid
+        with pytest.raises(ServerTimeout, match="fake-ls"):
+            await start
+        assert session.state == "crashed"
+        assert not alive(pid)
+
+    run(scenario, session)
+
+
+def test_stop_leaves_no_process_of_the_session_alive(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    session = fake_session(tmp_path, "spawn-child", "--pid-file", str(pid_file))
+    pids: list[int] = []
+
+    async def scenario() -> None:
+        await session.start()
+        assert session.pid is not None
+        pids.extend([session.pid, int(pid_file.read_text())])
+        assert all(alive(pid) for pid in pids)
+        assert os.getpgid(pids[1]) == session.pid  # the grandchild is in the server's group
+
+    run(scenario, session)  # stops the session: polite shutdown, then the group is killed
+    deadline = time.monotonic() + 2.0
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [pid for pid in pids if alive(pid)] == []
+    assert session.pid is None and session.state == "stopped"
+
+
+def test_a_crash_is_noticed_and_cleaned_up_though_a_grandchild_holds_stdout(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    session = fake_session(tmp_path, "spawn-child,crash-on-hover", "--pid-file", str(pid_file))
+
+    async def scenario() -> None:
+        await session.start()
+        grandchild = int(pid_file.read_text())
+        began = time.monotonic()
+        with pytest.raises(ServerCrashed, match="code 3"):
+            await hover(session, tmp_path / "a.fake")
+        assert time.monotonic() - began < 2.0  # the open stdout does not hide the exit
+        deadline = time.monotonic() + 2.0
+        while alive(grandchild) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert not alive(grandchild)  # killed with the crashed server's group, not orphaned
+
+    run(scenario, session)
+
+
+def test_non_ascii_text_crosses_both_ways(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "non-ascii")
+    path = tmp_path / "a.fake"
+    text = "naïve = 'Grüße 🎉'\nsecond line\n"
+
+    async def scenario() -> None:
+        await session.sync_document(path, text, "fake")
+        result = await hover(session, path)
+        assert (
+            result["contents"]["value"] == "Grüße aus Köln — café ☕ 🎉 naïve\nnaïve = 'Grüße 🎉'"
+        )
+
+    run(scenario, session)
+
+
+def test_a_chatty_stderr_never_blocks_the_server(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "chatty-stderr", request_timeout=3.0)
+
+    async def scenario() -> None:
+        for _ in range(3):
+            result = await hover(session, tmp_path / "a.fake")
+            assert result["contents"]["value"] == "**fake** hover"
+
+    run(scenario, session)
+    assert session.log_path.stat().st_size >= 14 * 1024 * 1024  # 8 MB + 3 x 2 MB
