@@ -36,7 +36,7 @@ def test_sync_writes_and_reports(
     out, err = capsys.readouterr()
     assert f"vscode: created {root / '.vscode' / 'mcp.json'}" in out
     assert "codex: created" in out
-    assert "nothing answers" in err  # the sentinel's port is not a live daemon here
+    assert "stale sentinel" in err  # the sentinel's port is not a live daemon here
     assert json.loads((root / ".vscode" / "mcp.json").read_text())["servers"]["lspd"]["url"] == URL
 
     assert main(["sync", str(root), "--agent", "vscode"]) == 0

@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from lspd.agents.descriptor import load_descriptors
-from lspd.agents.endpoint import endpoint_url, find_root, read_port, read_token
+from lspd.agents.endpoint import endpoint_url, read_port, read_token
 from lspd.agents.sync import DEFAULT_NAME, SyncReport, sync_agents
+from lspd.daemon import client
 
 
 def register(subparsers: Any) -> None:
@@ -59,13 +58,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = args.root.resolve() if args.root else find_root(Path.cwd())
+    root = client.resolve_root(args.root)
     if args.list:
         return _list_agents(root)
     url = endpoint_url(read_port(root))
     token = read_token(root)
-    if warning := probe(url, root, token):
-        print(f"lspd sync: warning: {warning}", file=sys.stderr)
+    found = client.probe(root)
+    if not found.ok:
+        # Only a warning: the daemon may be restarting, and `serve --sync` syncs after its bind.
+        print(f"lspd sync: warning: {found.reason}", file=sys.stderr)
     report = sync_agents(
         root,
         url,
@@ -100,26 +101,6 @@ def print_report(report: SyncReport, *, dry_run: bool) -> int:
             line += f" (previous version in {result.backup})"
         print(line)
     return 0 if report.ok else 1
-
-
-def probe(url: str, root: Path, token: str | None) -> str | None:
-    """Why the sentinel's daemon looks wrong, or None. Only a warning: the config is still
-    written, since the daemon may be restarting and will sync again after its bind."""
-    health = url.removesuffix("/mcp") + "/health"
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    try:
-        response = httpx.get(health, headers=headers, timeout=2.0)
-    except httpx.HTTPError:
-        return f"nothing answers at {health} (stale sentinel?); start it with `lspd serve --detach`"
-    if response.status_code != 200:
-        return f"{health} answered HTTP {response.status_code}"
-    try:
-        workspace = response.json().get("workspace")
-    except ValueError:
-        return f"{health} did not answer JSON"
-    if workspace and Path(workspace).resolve() != root:
-        return f"{health} is the daemon of {workspace}, not of {root}"
-    return None
 
 
 def _list_agents(root: Path) -> int:
