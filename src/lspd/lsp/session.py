@@ -20,6 +20,7 @@ from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
 from lspd.lsp.text import path_to_uri
+from lspd.servers.install import install
 from lspd.servers.registry import ServerDefinition
 
 if TYPE_CHECKING:  # lspd.ops imports this module: no import of it at run time
@@ -104,6 +105,10 @@ class Session:
 
     async def _start(self) -> None:
         missing = self.definition.missing()
+        if missing is not None and self.definition.install.get("npm"):
+            log.info("installing %s on first need", self.name)
+            await asyncio.to_thread(install, self.definition)
+            missing = self.definition.missing()
         if missing is not None:
             hint = self.definition.install_hint()
             how = f"install it with: {hint}" if hint else "install it and make it reachable"

@@ -104,10 +104,9 @@ class Workspace:
         """The session for `raw_path` holding the file's current text (or `content`)."""
         path = self.resolve(raw_path)
         shown = self.display(path)
+        on_disk = files.read_source(path, shown)  # missing file, directory, binary: clear errors
         definition = self.definition_for(path)
-        text = files.read_source(path, shown) if content is None else content
-        if content is not None and not path.is_file():
-            files.read_source(path, shown)  # same errors for a missing file or a directory
+        text = on_disk if content is None else content
         session = self.session(definition)
         language_id = definition.extensions[path.suffix.lower()]
         document = await session.sync_document(path, text, language_id)

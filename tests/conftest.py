@@ -1,0 +1,62 @@
+"""Shared fixtures: copies of the fixture projects and warm workspaces on real servers."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Coroutine, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from lspd.workspace import Workspace
+
+FIXTURES = Path(__file__).parent / "fixtures"
+T = TypeVar("T")
+
+
+def copy_fixture(name: str, destination: Path) -> Path:
+    """A private copy of a fixture project, so tests may write files and sentinels in it."""
+    target = destination / name
+    shutil.copytree(FIXTURES / name, target)
+    return target.resolve()
+
+
+@dataclass
+class Warm:
+    """A workspace whose servers stay warm across a test module, on one event loop."""
+
+    ws: Workspace
+    runner: asyncio.Runner
+
+    @property
+    def root(self) -> Path:
+        return self.ws.root
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self.runner.run(coroutine)
+
+
+def warm_workspace(name: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    root = copy_fixture(name, tmp_path_factory.mktemp(name))
+    runner = asyncio.Runner()
+    warm = Warm(Workspace(root, log_dir=root.parent / "logs"), runner)
+    try:
+        yield warm
+    finally:
+        runner.run(warm.ws.close())
+        runner.close()
+
+
+@pytest.fixture(scope="module")
+def py(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The Python fixture project on basedpyright."""
+    yield from warm_workspace("py", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The TypeScript fixture project on typescript-language-server."""
+    yield from warm_workspace("ts", tmp_path_factory)

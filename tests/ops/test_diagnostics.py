@@ -1,0 +1,65 @@
+"""Diagnostics of the file as it is now, of unsaved content, and of the workspace."""
+
+from __future__ import annotations
+
+from lspd import ops
+from tests.conftest import Warm
+
+
+def test_python_type_error_is_reported(py: Warm) -> None:
+    result = py.run(ops.diagnostics(py.ws, "pkg/broken.py"))
+    assert result.fresh and result.errors == 1 and result.server == "basedpyright"
+    [problem] = result.diagnostics
+    assert (problem.line, problem.column, problem.severity) == (2, 12, "error")
+    assert "not assignable" in problem.message and problem.code == "reportReturnType"
+
+
+def test_python_error_just_written_then_fixed(py: Warm) -> None:
+    path = py.root / "pkg/edited.py"
+    path.write_text("x: int = 1\n")
+    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 0
+    path.write_text('x: int = "one"\n')
+    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 1
+    path.write_text("x: int = 2\n")
+    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 0
+
+
+def test_unsaved_content_is_checked_and_not_kept(py: Warm) -> None:
+    planned = py.run(ops.diagnostics(py.ws, "pkg/app.py", content="def f() -> int:\n    return ''\n"))
+    assert planned.errors == 1
+    assert py.run(ops.diagnostics(py.ws, "pkg/app.py")).errors == 0
+
+
+def test_hints_are_not_reported(py: Warm) -> None:
+    (py.root / "pkg/unused.py").write_text("import os\n")
+    result = py.run(ops.diagnostics(py.ws, "pkg/unused.py"))
+    assert result.diagnostics == []
+
+
+def test_typescript_type_error_and_clean_edit(ts: Warm) -> None:
+    broken = ts.run(ops.diagnostics(ts.ws, "src/broken.ts"))
+    assert broken.errors == 1 and broken.diagnostics[0].code == "2322"
+    clean = ts.root / "src/clean.ts"
+    clean.write_text("export const one: number = 1;\n")
+    assert ts.run(ops.diagnostics(ts.ws, "src/clean.ts")).errors == 0
+    clean.write_text("export const two: number = 2;\n")  # clean stays clean: still an answer
+    assert ts.run(ops.diagnostics(ts.ws, "src/clean.ts")).errors == 0
+
+
+def test_typescript_caller_sees_a_changed_signature(ts: Warm) -> None:
+    shapes = ts.root / "src/shapes.ts"
+    original = shapes.read_text()
+    try:
+        shapes.write_text(original.replace("add(a: number, b: number)", "add(a: number)"))
+        result = ts.run(ops.diagnostics(ts.ws, "src/more.ts"))
+        assert result.errors == 1 and "Expected 1 argument" in result.diagnostics[0].message
+    finally:
+        shapes.write_text(original)
+    assert ts.run(ops.diagnostics(ts.ws, "src/more.ts")).errors == 0
+
+
+def test_workspace_diagnostics_counts_by_file(py: Warm) -> None:
+    result = py.run(ops.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
+    assert result.errors >= 1
+    assert result.files[0].path == "pkg/broken.py"
+    assert result.files_checked >= 5

@@ -1,0 +1,75 @@
+"""Symbol trees, workspace search and addressing by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd import ops
+from lspd.errors import InvalidInput
+from tests.conftest import Warm
+
+
+def test_document_symbols_tree_with_kinds_and_name_paths(py: Warm) -> None:
+    result = py.run(ops.document_symbols(py.ws, "pkg/greeting.py"))
+    top = {s.name: s for s in result.symbols}
+    assert top["Greeter"].kind == "class"
+    assert top["make_greeter"].kind == "function"
+    methods = {c.name_path: c.kind for c in top["Greeter"].children}
+    assert methods["Greeter.greet"] == "method"
+    assert (top["Greeter"].line, top["Greeter"].column) == (12, 7)
+    assert not result.truncated
+
+
+def test_document_symbols_depth_and_limit(py: Warm) -> None:
+    shallow = py.run(ops.document_symbols(py.ws, "pkg/greeting.py", depth=1))
+    assert all(not s.children for s in shallow.symbols)
+    assert shallow.truncated
+    limited = py.run(ops.document_symbols(py.ws, "pkg/greeting.py", limit=2))
+    assert limited.truncated and limited.total > 2
+
+
+def test_typescript_document_symbols(ts: Warm) -> None:
+    result = ts.run(ops.document_symbols(ts.ws, "src/shapes.ts"))
+    kinds = {s.name: s.kind for s in result.symbols}
+    assert kinds["Shape"] == "interface" and kinds["Circle"] == "class"
+    assert kinds["add"] == "function"
+
+
+def test_workspace_symbols_with_kind_filter(py: Warm) -> None:
+    result = py.run(ops.workspace_symbols(py.ws, "Greeter", kind="class"))
+    assert [s.name for s in result.symbols][:2] == ["Greeter", "LoudGreeter"] or (
+        result.symbols[0].name == "Greeter"
+    )
+    assert all(s.kind == "class" for s in result.symbols)
+
+
+def test_workspace_symbols_refuses_an_empty_query(py: Warm) -> None:
+    with pytest.raises(InvalidInput, match="query"):
+        py.run(ops.workspace_symbols(py.ws, "  "))
+
+
+def test_definition_by_name_equals_definition_by_position(py: Warm) -> None:
+    by_name = py.run(ops.definition(py.ws, symbol="Greeter.greet"))
+    by_position = py.run(ops.definition(py.ws, "pkg/app.py", 6, 20))
+    assert by_name.locations == by_position.locations
+
+
+def test_symbol_with_module_path(py: Warm) -> None:
+    result = py.run(ops.hover(py.ws, symbol="pkg.greeting.make_greeter"))
+    assert "def make_greeter" in result.contents
+
+
+def test_ambiguous_symbol_lists_candidates(py: Warm) -> None:
+    with pytest.raises(InvalidInput) as error:
+        py.run(ops.definition(py.ws, symbol="greet"))
+    assert "Greeter.greet" in str(error.value) and "LoudGreeter.greet" in str(error.value)
+
+
+def test_unknown_symbol_suggests_close_names(py: Warm) -> None:
+    with pytest.raises(InvalidInput, match="Greeter"):
+        py.run(ops.definition(py.ws, symbol="Greeter.gret"))
+
+
+def test_typescript_symbol_by_name(ts: Warm) -> None:
+    result = ts.run(ops.definition(ts.ws, symbol="Circle.area"))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 8)]
