@@ -165,3 +165,16 @@ def test_a_timeout_raises_and_cancels_the_request_on_the_server() -> None:
         assert await answer is None
 
     asyncio.run(scenario())
+
+
+def test_a_malformed_reply_closes_the_connection_instead_of_leaving_it_hanging() -> None:
+    async def scenario() -> None:
+        peer = Peer()
+        answer = asyncio.create_task(peer.connection.request("textDocument/hover"))
+        request = await peer.receive()
+        peer.send({"jsonrpc": "2.0", "id": request["id"], "error": "not an error object"})
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(answer, 1.0)
+        assert peer.connection.protocol_error is not None
+
+    asyncio.run(scenario())

@@ -128,6 +128,9 @@ class JsonRpcConnection:
             reason = self.protocol_error = f"the server wrote garbage: {exc}"
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             reason = f"the connection broke: {exc}"
+        except Exception as exc:  # a message of the wrong shape: never die silently
+            log.exception("cannot handle a message from the server")
+            reason = self.protocol_error = f"the server sent a malformed message: {exc!r}"
         self.close(reason)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
