@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from .live import Clients, install_clients
+
 PORT = 45678
 URL = f"http://127.0.0.1:{PORT}/mcp"
 
@@ -27,3 +29,9 @@ def root(tmp_path: Path) -> Path:
     (path / ".vscode").mkdir(parents=True)
     (path / ".vscode" / ".mcp-port").write_text(f"{PORT}\n")
     return path.resolve()
+
+
+@pytest.fixture(scope="session")
+def clients() -> Clients:
+    """Claude Code, Codex and the MCP Inspector from npm (installed once, then cached)."""
+    return install_clients()
