@@ -1,0 +1,145 @@
+"""Running real daemons in tests: in a thread (fast) or as `python -m lspd serve` (signals)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from lspd.daemon import sentinel
+from lspd.daemon.run import Daemon, Options
+
+
+class ThreadDaemon:
+    """A real daemon (uvicorn on 127.0.0.1, real language servers) on its own thread."""
+
+    def __init__(self, options: Options) -> None:
+        self.daemon = Daemon(options)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="lspd-daemon", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self.daemon.serve())
+        except BaseException as exc:  # surfaced by start()
+            self.error = exc
+
+    def start(self, timeout: float = 30.0) -> ThreadDaemon:
+        self.thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.daemon.ready.wait(0.05):
+            if self.error is not None:
+                raise self.error
+            assert time.monotonic() < deadline, "daemon did not become ready"
+        return self
+
+    def stop(self) -> None:
+        self.daemon.stop()
+        self.thread.join(30)
+        assert not self.thread.is_alive(), "daemon thread did not stop"
+
+    @property
+    def url(self) -> str:
+        return self.daemon.url
+
+    @property
+    def base(self) -> str:
+        return self.url.removesuffix("/mcp")
+
+
+@contextlib.contextmanager
+def thread_daemon(root: Path, **options: Any) -> Iterator[ThreadDaemon]:
+    running = ThreadDaemon(Options(root=root, **options)).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def serve_command(root: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "lspd", "serve", str(root), *args]
+
+
+def env_for(state: Path) -> dict[str, str]:
+    return {**os.environ, "LSPD_STATE_DIR": str(state)}
+
+
+def spawn(root: Path, state: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        serve_command(root, *args),
+        env=env_for(state),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def wait_for_port(root: Path, timeout: float = 30.0, not_port: int | None = None) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        port = sentinel.read_port(root)
+        if port is not None and port != not_port:
+            return port
+        time.sleep(0.02)
+    raise AssertionError(f"no sentinel in {root} within {timeout} s")
+
+
+def health(port: int, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    response = httpx.get(f"http://127.0.0.1:{port}/health", headers=headers or {}, timeout=5)
+    response.raise_for_status()
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def wait_for_servers(
+    port: int, states: Sequence[str] = ("indexing", "ready"), timeout: float = 60.0
+) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        servers = health(port)["servers"]
+        if servers and all(s["state"] in states and s["pid"] for s in servers):
+            return servers
+        time.sleep(0.05)
+    raise AssertionError("language servers did not become ready")
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` runs (a zombie counts as dead)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def wait_dead(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def kill(process: subprocess.Popen[str], pids: Sequence[int] = ()) -> None:
+    """Leave nothing behind: the daemon's process group, then any server pid we know of."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        process.communicate(timeout=10)
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
