@@ -96,11 +96,13 @@ async def test_token_mode(root: Path) -> None:
         assert httpx.post(daemon.url, json=INIT, headers=MCP_HEADERS).status_code == 401
         good = {"Authorization": f"Bearer {token}"}
         assert httpx.get(f"{daemon.base}/health", headers=good).status_code == 200
-        async with httpx2.AsyncClient(headers=good) as http:
-            async with Client(streamable_http_client(daemon.url, http_client=http)) as mcp:
-                result = await mcp.call_tool("status", {})
-                assert result.structured_content is not None
-                assert result.structured_content["workspace"] == str(root)
+        async with (
+            httpx2.AsyncClient(headers=good) as http,
+            Client(streamable_http_client(daemon.url, http_client=http)) as mcp,
+        ):
+            result = await mcp.call_tool("status", {})
+            assert result.structured_content is not None
+            assert result.structured_content["workspace"] == str(root)
         # The CLI client reads the token file by itself.
         assert client.call_tool(root, "status", {}) is not None
     assert not path.exists()
@@ -108,10 +110,12 @@ async def test_token_mode(root: Path) -> None:
 
 @pytest.mark.anyio
 async def test_unauthenticated_sdk_client_fails(root: Path) -> None:
-    with thread_daemon(root, prewarm=False, token=True) as daemon:
-        with pytest.raises(BaseException):  # noqa: B017 (the SDK wraps it in an exception group)
-            async with Client(daemon.url) as mcp:
-                await mcp.call_tool("status", {})
+    with (
+        thread_daemon(root, prewarm=False, token=True) as daemon,
+        pytest.raises(BaseException),  # noqa: B017 (the SDK wraps it in an exception group)
+    ):
+        async with Client(daemon.url) as mcp:
+            await mcp.call_tool("status", {})
 
 
 def test_stale_token_file_is_removed_without_token_mode(root: Path) -> None:
