@@ -42,4 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `lspd ... | head`
+        sys.stderr.close()
+        return 0
     return code

@@ -36,7 +36,7 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
         symbols = flatten(await symbol_tree(ws, session, document.path))
         files = {document.path}
     else:
-        found = await search_symbols(ws, parts[-1])
+        found, _ = await search_symbols(ws, parts[-1])
         files = {ws.resolve(s.path) for s in found if s.name == parts[-1]}
         files = {f for f in files if f == ws.root or ws.root in f.parents}
         symbols = []

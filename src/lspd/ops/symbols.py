@@ -32,7 +32,10 @@ async def document_symbols(
     session, document = await ws.open(path)
     tree = await symbol_tree(ws, session, document.path)
     total = _count(tree, None)
-    pruned, kept = _prune(tree, depth, limit)
+    if depth is None and total <= limit:
+        pruned, kept = tree, total
+    else:
+        pruned, kept = _prune(tree, depth, limit)
     result = DocumentSymbolsResult(
         path=ws.display(document.path), symbols=pruned, total=total, truncated=kept < total
     )
@@ -64,7 +67,9 @@ def _from_document_symbol(
     name_path = f"{parent}.{item['name']}" if parent else item["name"]
     selection = item.get("selectionRange") or item["range"]
     start = selection["start"]
-    return Symbol(
+    # model_construct: these values are built here from checked types; validation would
+    # triple the cost of a large file's tree.
+    return Symbol.model_construct(
         name=item["name"],
         kind=symbol_kind_name(item.get("kind", 0)),
         name_path=name_path,
@@ -144,18 +149,15 @@ async def workspace_symbols(
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
     query = query.strip()
-    found = await search_symbols(ws, query)
-    if kind is not None:
-        wanted = kind.strip().lower()
-        found = [s for s in found if s.kind == wanted]
-    found.sort(key=lambda s: _rank(s, query))
+    wanted = kind.strip().lower() if kind is not None else None
+    found, total = await search_symbols(ws, query, wanted, limit)
     return WorkspaceSymbolsResult(
-        query=query, symbols=found[:limit], total=len(found), truncated=len(found) > limit
+        query=query, symbols=found, total=total, truncated=total > len(found)
     )
 
 
-def _rank(symbol: WorkspaceSymbol, query: str) -> tuple[int, int, str, int]:
-    name = symbol.name
+def _rank(item: dict[str, Any], root: str, query: str) -> tuple[int, bool, str, int]:
+    name = item["name"]
     closeness = (
         0
         if name == query
@@ -163,17 +165,26 @@ def _rank(symbol: WorkspaceSymbol, query: str) -> tuple[int, int, str, int]:
         if name.lower() == query.lower()
         else (2 if name.lower().startswith(query.lower()) else 3)
     )
-    return (closeness, symbol.path.startswith("/"), symbol.path, symbol.line)
+    location = item.get("location") or {}
+    uri = str(location.get("uri", ""))
+    line = (location.get("range") or {}).get("start", {}).get("line", 0)
+    return (closeness, not uri.startswith(root), uri, line)
 
 
-async def search_symbols(ws: Workspace, query: str) -> list[WorkspaceSymbol]:
-    """`workspace/symbol` on the server of every language present in the workspace."""
+async def search_symbols(
+    ws: Workspace, query: str, kind: str | None = None, limit: int | None = None
+) -> tuple[list[WorkspaceSymbol], int]:
+    """`workspace/symbol` on the server of every language present, best matches first.
+
+    Ranking and the kind filter work on the raw answers, so only the kept ones pay for the
+    conversion (which reads each file for its source columns). Returns them and the total.
+    """
     sessions = await _workspace_sessions(ws)
     answers = await asyncio.gather(
         *(s.request("workspace/symbol", {"query": query}) for s in sessions),
         return_exceptions=True,
     )
-    found: list[WorkspaceSymbol] = []
+    raw: list[tuple[Session, dict[str, Any]]] = []
     errors: list[str] = []
     for session, answer in zip(sessions, answers, strict=True):
         if isinstance(answer, BaseException):
@@ -181,14 +192,20 @@ async def search_symbols(ws: Workspace, query: str) -> list[WorkspaceSymbol]:
                 raise answer
             errors.append(str(answer))
             continue
-        convert = Converter(ws, session.encoding)
         for item in answer or []:
-            symbol = _workspace_symbol(ws, convert, item)
-            if symbol is not None:
-                found.append(symbol)
-    if errors and not found:
+            if kind is None or symbol_kind_name(item.get("kind", 0)) == kind:
+                raw.append((session, item))
+    if errors and not raw:
         raise LspdError("; ".join(errors))
-    return found
+    root = ws.root.as_uri() + "/"
+    raw.sort(key=lambda pair: _rank(pair[1], root, query))
+    found: list[WorkspaceSymbol] = []
+    converters = {s.name: Converter(ws, s.encoding) for s in sessions}
+    for session, item in raw[:limit]:
+        symbol = _workspace_symbol(ws, converters[session.name], item)
+        if symbol is not None:
+            found.append(symbol)
+    return found, len(raw)
 
 
 async def _workspace_sessions(ws: Workspace) -> list[Session]:
