@@ -113,6 +113,7 @@ class Daemon:
         self._announce = announce
         self._server: _Uvicorn | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.activity: Any = None
         self.ws: Workspace | None = None
 
     @property
@@ -127,7 +128,7 @@ class Daemon:
 
     async def serve(self) -> None:
         from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
-        from lspd.tools import build_server
+        from lspd.tools import Activity, build_server
 
         ws = Workspace(self.root)
         ws.started = self.started_at
@@ -138,7 +139,9 @@ class Daemon:
             self.token = sentinel.new_token(self.root)
         else:
             sentinel.remove_token(self.root)  # a stale one would only mislead clients
-        app = build_app(ws, build_server(ws), token=self.token, lifespan=self._lifespan)
+        self.activity = Activity()
+        mcp = build_server(ws, self.activity)
+        app = build_app(ws, mcp, token=self.token, lifespan=self._lifespan)
         config = uvicorn.Config(
             app,
             log_config=None,
@@ -201,6 +204,8 @@ class Daemon:
         period = max(0.05, min(idle_s / 4, 30.0))
         while True:
             await asyncio.sleep(period)
+            if self.activity.in_flight:  # a server starting for a call is not idle
+                continue
             try:
                 await ws.stop_idle(idle_s)
             except Exception:

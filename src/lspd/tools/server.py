@@ -73,15 +73,24 @@ def _limit(default: int) -> Any:
     return Field(description="Return at most this many items; the result says `truncated`.")
 
 
-def build_server(ws: Workspace) -> MCPServer[Any]:
+class Activity:
+    """Tool calls in flight: the daemon stops no idle server while one runs."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+
+
+def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[Any]:
     """The MCP server for one workspace (call `streamable_http_app` on it once)."""
     server: MCPServer[Any] = MCPServer(
         name="lspd", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
+    activity = activity or Activity()
 
     async def run(ctx: Context[Any, Any] | None, call: Awaitable[T]) -> T:
         """Await an operation: errors become tool errors; slow starts send progress."""
         task = asyncio.ensure_future(call)
+        activity.in_flight += 1
         try:
             ticks = 0
             while True:
@@ -102,6 +111,7 @@ def build_server(ws: Workspace) -> MCPServer[Any]:
                 f"the daemon log under {ws.log_dir.parent} has the details"
             ) from None
         finally:
+            activity.in_flight -= 1
             if not task.done():
                 task.cancel()
 

@@ -1,0 +1,75 @@
+"""Language servers under the daemon: progress while starting, idle stop, crash restart."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from lspd.tools import server as tools_server
+from tests.conftest import copy_fixture
+from tests.daemon.support import health, thread_daemon, wait_dead
+
+pytestmark = pytest.mark.anyio
+
+HOVER = {"path": "pkg/app.py", "line": 1, "column": 26}
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    return copy_fixture("py", tmp_path)
+
+
+async def test_progress_while_the_server_starts(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tools_server, "PROGRESS_INTERVAL_S", 0.1)
+    messages: list[str | None] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        messages.append(message)
+
+    with thread_daemon(fresh, prewarm=False) as daemon:
+        async with Client(daemon.url) as client:
+            result = await client.call_tool("hover", HOVER, progress_callback=on_progress)
+    assert not result.is_error
+    assert messages, "no progress notification during a cold start"
+    assert any(m and "basedpyright" in m for m in messages), messages
+
+
+async def test_idle_servers_stop_and_come_back(fresh: Path) -> None:
+    with thread_daemon(fresh, prewarm=False, idle_timeout=0.5) as daemon:
+        port = daemon.daemon.port or 0
+        async with Client(daemon.url) as client:
+            assert not (await client.call_tool("hover", HOVER)).is_error
+            pid = health(port)["servers"][0]["pid"]
+            deadline = time.monotonic() + 15
+            while health(port)["servers"][0]["state"] != "stopped":
+                assert time.monotonic() < deadline, "idle server was not stopped"
+                time.sleep(0.1)
+            assert wait_dead(pid)
+            assert not (await client.call_tool("hover", HOVER)).is_error
+            assert health(port)["servers"][0]["pid"] not in (None, pid)
+
+
+async def test_a_crashed_server_is_restarted(fresh: Path) -> None:
+    with thread_daemon(fresh) as daemon:
+        port = daemon.daemon.port or 0
+        async with Client(daemon.url) as client:
+            assert not (await client.call_tool("hover", HOVER)).is_error
+            pid = health(port)["servers"][0]["pid"]
+            os.killpg(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while health(port)["servers"][0]["state"] != "crashed":
+                assert time.monotonic() < deadline, "crash not noticed"
+                time.sleep(0.05)
+            result = await client.call_tool("hover", HOVER)
+            assert not result.is_error, result.content
+            servers = health(port)["servers"]
+            assert servers[0]["state"] in ("ready", "indexing")
+            assert servers[0]["pid"] != pid

@@ -1,0 +1,146 @@
+"""The MCP tools over a real daemon, with the SDK's real client, on basedpyright."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp_types import CallToolResult
+
+from lspd.ops.models import RESULT_MODELS
+from lspd.tools import TOOL_NAMES
+from tests.daemon.support import ThreadDaemon, health
+
+pytestmark = pytest.mark.anyio
+
+MODES = ["auto", "legacy"]  # auto = protocol 2026-07-28 (no handshake); legacy = initialize
+
+# One call of every tool, with inputs that have an answer in the fixture project.
+CALLS: dict[str, dict[str, Any]] = {
+    "hover": {"path": "pkg/app.py", "line": 1, "column": 26},
+    "definition": {"path": "pkg/app.py", "line": 5, "column": 15},
+    "type_definition": {"path": "pkg/app.py", "line": 6, "column": 12},
+    "implementation": {"symbol": "Greeter.greet"},
+    "references": {"symbol": "Greeter"},
+    "document_symbols": {"path": "pkg/greeting.py"},
+    "workspace_symbols": {"query": "Greeter"},
+    "call_hierarchy": {"symbol": "make_greeter", "direction": "incoming"},
+    "diagnostics": {"path": "pkg/broken.py"},
+    "workspace_diagnostics": {},
+    "status": {},
+}
+
+POSITION_TOOLS = {
+    "hover",
+    "definition",
+    "type_definition",
+    "implementation",
+    "references",
+    "call_hierarchy",
+}
+
+
+def _text(result: CallToolResult) -> str:
+    return "\n".join(getattr(c, "text", "") for c in result.content)
+
+
+async def test_tools_are_read_only_with_output_schemas(served: ThreadDaemon) -> None:
+    async with Client(served.url) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    assert set(tools) == set(TOOL_NAMES) == set(CALLS)
+    for name, tool in tools.items():
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True, name
+        assert tool.annotations.open_world_hint is False, name
+        assert tool.output_schema is not None, name
+        assert set(RESULT_MODELS[name].model_json_schema()["properties"]) == set(
+            tool.output_schema["properties"]
+        ), name
+        assert tool.description and len(tool.description) > 80, name
+        if name in POSITION_TOOLS:
+            assert "1-based" in tool.description and "symbol" in tool.description, name
+            assert {"path", "line", "column", "symbol"} <= set(tool.input_schema["properties"])
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_every_tool_answers_in_both_protocol_modes(served: ThreadDaemon, mode: str) -> None:
+    async with Client(served.url, mode=mode) as client:
+        if mode == "legacy":
+            assert client.protocol_version.startswith("2025-")
+        else:
+            assert client.protocol_version == "2026-07-28"
+        for name, arguments in CALLS.items():
+            result = await client.call_tool(name, arguments)
+            assert not result.is_error, (name, _text(result))
+            assert result.structured_content is not None, name
+            RESULT_MODELS[name].model_validate(result.structured_content)
+            hover = await client.call_tool("hover", CALLS["hover"])
+    assert hover.structured_content is not None
+    assert "class Greeter" in hover.structured_content["contents"]
+
+
+async def test_answers_are_right(served: ThreadDaemon) -> None:
+    async with Client(served.url) as client:
+        definition = (await client.call_tool("definition", CALLS["definition"])).structured_content
+        assert definition is not None
+        assert definition["locations"][0]["path"] == "pkg/greeting.py"
+        assert "def make_greeter" in definition["locations"][0]["text"]
+        broken = (await client.call_tool("diagnostics", CALLS["diagnostics"])).structured_content
+        assert broken is not None and broken["fresh"] and broken["errors"] >= 1
+        by_symbol = await client.call_tool("hover", {"symbol": "Greeter.greet"})
+        assert by_symbol.structured_content is not None
+        assert "greet" in by_symbol.structured_content["contents"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"path": "pkg/missing.py", "line": 1, "column": 1}, "missing.py"),
+        ({"path": "pkg/app.py", "line": 999, "column": 1}, "999"),
+        ({"path": "../outside.py", "line": 1, "column": 1}, "outside"),
+        ({"path": "pkg", "line": 1, "column": 1}, "director"),
+        ({"path": "pkg/app.py", "line": "one", "column": 1}, "line"),
+        ({"symbol": "NoSuchThingAnywhere"}, "NoSuchThingAnywhere"),
+        ({}, "symbol"),
+    ],
+)
+@pytest.mark.parametrize("mode", MODES)
+async def test_bad_input_is_a_tool_error_and_the_daemon_keeps_serving(
+    served: ThreadDaemon, mode: str, arguments: dict[str, Any], expected: str
+) -> None:
+    async with Client(served.url, mode=mode) as client:
+        result = await client.call_tool("hover", arguments)
+        assert result.is_error
+        assert expected in _text(result)
+        again = await client.call_tool("hover", CALLS["hover"])
+        assert not again.is_error
+    assert health(served.daemon.port or 0)["status"] == "ok"
+
+
+async def test_eight_concurrent_clients_times_100_calls(served: ThreadDaemon) -> None:
+    calls = [("hover", CALLS["hover"]), ("definition", CALLS["definition"]), ("status", {})]
+    failures: list[str] = []
+    done = 0
+
+    async def one_client(index: int) -> None:
+        nonlocal done
+        mode = MODES[index % 2]
+        async with Client(served.url, mode=mode) as client:
+            for i in range(100):
+                name, arguments = calls[(index + i) % len(calls)]
+                result = await client.call_tool(name, arguments)
+                if result.is_error or result.structured_content is None:
+                    failures.append(f"{name}: {_text(result)}")
+                done += 1
+
+    started = time.monotonic()
+    async with anyio.create_task_group() as group:
+        for index in range(8):
+            group.start_soon(one_client, index)
+    elapsed = time.monotonic() - started
+    assert failures == []
+    assert done == 800
+    assert elapsed < 60, f"800 calls took {elapsed:.1f} s"
