@@ -15,7 +15,7 @@ from typing import Any
 
 from lspd import ops
 from lspd.cli.render import render
-from lspd.cli.workspace_root import find_root
+from lspd.daemon.client import call_tool, resolve_root
 from lspd.errors import InvalidInput
 from lspd.ops.models import RESULT_MODELS
 from lspd.workspace import Workspace
@@ -113,7 +113,7 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace, tool: str) -> int:
-    root = find_root(args.root)
+    root = resolve_root(args.root)
     result = run_tool(root, tool, arguments(args, tool))
     model = RESULT_MODELS[tool].model_validate(result)
     if args.json:
@@ -125,6 +125,9 @@ def _run(args: argparse.Namespace, tool: str) -> int:
 
 def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The result of `tool` as JSON data: from the running daemon, else computed here."""
+    warm = call_tool(root, tool, arguments)
+    if warm is not None:
+        return warm
     return asyncio.run(_in_process(root, tool, arguments))
 
 

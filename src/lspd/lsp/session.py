@@ -242,10 +242,14 @@ class Session:
 
     async def request(self, method: str, params: Any, timeout: float | None = None) -> Any:
         """Send a request once the server is ready; errors name the server and what to do."""
+        self.last_used = time.monotonic()
         await self.start()
         await self.wait_ready()
         self.last_used = time.monotonic()
-        return await self.send(method, params, timeout or self.request_timeout)
+        try:
+            return await self.send(method, params, timeout or self.request_timeout)
+        finally:
+            self.last_used = time.monotonic()
 
     async def send(self, method: str, params: Any, timeout: float) -> Any:
         """Send without waiting for readiness (for use once the caller has waited)."""

@@ -153,7 +153,7 @@ class Workspace:
     async def stop_idle(self, idle_s: float) -> None:
         now = time.monotonic()
         for session in self.sessions.values():
-            if session.state in ("ready", "indexing") and now - session.last_used > idle_s:
+            if session.state == "ready" and now - session.last_used > idle_s:
                 log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
                 await session.stop()
 
