@@ -26,6 +26,19 @@ HEALTH_TIMEOUT_S = 2.0
 CALL_TIMEOUT_S = 120.0
 
 
+_http: httpx.Client | None = None
+
+
+def _client() -> httpx.Client:
+    """One keep-alive client for loopback HTTP. No proxies from the environment (a
+    configured HTTP_PROXY must not see localhost calls) and no TLS context: creating the
+    default one loads the CA bundle, ~20 ms per request."""
+    global _http
+    if _http is None:
+        _http = httpx.Client(trust_env=False, verify=False)
+    return _http
+
+
 def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
     """The workspace of a command (spec §5): `root` when given, else the nearest ancestor
     of `cwd` holding `.vscode/.mcp-port`, else `cwd` itself."""
@@ -72,7 +85,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
         return Probe(root, False, f"no daemon runs for {root} (no port in {where})")
     found = Probe(root, False, "", port, sentinel.read_token(root))
     try:
-        response = httpx.get(f"{found.base_url}/health", headers=found.headers, timeout=timeout)
+        response = _client().get(f"{found.base_url}/health", headers=found.headers, timeout=timeout)
     except httpx.HTTPError as exc:
         found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
         return found
@@ -152,7 +165,7 @@ def call_on(
         "Mcp-Name": tool,
     }
     try:
-        response = httpx.post(found.url, json=request, headers=headers, timeout=timeout)
+        response = _client().post(found.url, json=request, headers=headers, timeout=timeout)
     except httpx.HTTPError as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     message = _json_rpc_message(response)

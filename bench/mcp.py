@@ -1,0 +1,213 @@
+"""Benchmark of the daemon: MCP round trip vs the same operation in-process vs raw LSP.
+
+    .venv/bin/python bench/mcp.py [--iterations N]
+
+Runs on a temporary copy of tests/fixtures/py with basedpyright. Prints one table:
+per tool, p50/p99 of (a) an MCP `tools/call` through the SDK client to a real daemon
+(`python -m lspd serve`), (b) the same `lspd.ops` call in this process on a warm
+workspace, (c) the raw LSP request on that workspace's session. Then the daemon's start
+to sentinel time, its RSS without language servers, and 8 concurrent clients' throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+# This file is named mcp.py: drop its directory from the path so `import mcp` is the SDK.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import httpx  # noqa: E402
+from mcp import Client  # noqa: E402
+
+from lspd import ops  # noqa: E402
+from lspd.lsp.text import path_to_uri  # noqa: E402
+from lspd.workspace import Workspace  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURE = REPO / "tests" / "fixtures" / "py"
+
+# tool -> (MCP arguments, raw LSP method and params builder or None)
+APP, GREETING = "pkg/app.py", "pkg/greeting.py"
+
+
+def position(root: Path, path: str, line: int, column: int) -> dict[str, Any]:
+    return {
+        "textDocument": {"uri": path_to_uri(root / path)},
+        "position": {"line": line - 1, "character": column - 1},
+    }
+
+
+CASES: list[tuple[str, dict[str, Any], str | None, Callable[[Path], Any] | None]] = [
+    ("hover", {"path": APP, "line": 1, "column": 26}, "textDocument/hover",
+     lambda r: position(r, APP, 1, 26)),
+    ("definition", {"path": APP, "line": 5, "column": 15}, "textDocument/definition",
+     lambda r: position(r, APP, 5, 15)),
+    ("type_definition", {"path": APP, "line": 6, "column": 12}, "textDocument/typeDefinition",
+     lambda r: position(r, APP, 6, 12)),
+    ("references", {"path": GREETING, "line": 12, "column": 7}, "textDocument/references",
+     lambda r: {**position(r, GREETING, 12, 7), "context": {"includeDeclaration": True}}),
+    ("implementation", {"path": GREETING, "line": 18, "column": 9}, None, None),
+    ("document_symbols", {"path": GREETING}, "textDocument/documentSymbol",
+     lambda r: {"textDocument": {"uri": path_to_uri(r / GREETING)}}),
+    ("workspace_symbols", {"query": "Greeter"}, "workspace/symbol", lambda r: {"query": "Greeter"}),
+    ("call_hierarchy", {"path": GREETING, "line": 28, "column": 5},
+     "textDocument/prepareCallHierarchy", lambda r: position(r, GREETING, 28, 5)),
+    ("diagnostics", {"path": "pkg/broken.py"}, "textDocument/diagnostic",
+     lambda r: {"textDocument": {"uri": path_to_uri(r / "pkg/broken.py")}}),
+    ("workspace_diagnostics", {}, None, None),
+    ("status", {}, None, None),
+]
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000
+
+
+async def timed(call: Callable[[], Awaitable[Any]], n: int) -> list[float]:
+    for _ in range(3):
+        await call()  # warm up
+    samples = []
+    for _ in range(n):
+        started = time.perf_counter()
+        await call()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def start_daemon(root: Path, state: Path, *args: str) -> tuple[subprocess.Popen[bytes], int, float]:
+    env = {**os.environ, "LSPD_STATE_DIR": str(state)}
+    sentinel = root / ".vscode" / ".mcp-port"
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lspd", "serve", str(root), *args],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    while not sentinel.exists():
+        if process.poll() is not None:
+            raise SystemExit("daemon exited")
+        time.sleep(0.002)
+    elapsed = time.perf_counter() - started
+    return process, int(sentinel.read_text()), elapsed
+
+
+def stop_daemon(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def throughput(url: str, clients: int, calls: int) -> tuple[float, int]:
+    failures = 0
+
+    async def one() -> None:
+        nonlocal failures
+        async with Client(url) as client:
+            for _ in range(calls):
+                result = await client.call_tool("hover", CASES[0][1])
+                failures += bool(result.is_error)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(clients)))
+    return clients * calls / (time.perf_counter() - started), failures
+
+
+async def main(iterations: int) -> None:
+    base = Path(tempfile.mkdtemp(prefix="lspd-bench-"))
+    root = base / "py"
+    shutil.copytree(FIXTURE, root)
+    state = base / "state"
+    rows: list[str] = []
+    try:
+        # Start -> sentinel and RSS without servers (median of 3 starts).
+        starts, rss = [], []
+        for _ in range(3):
+            process, port, elapsed = start_daemon(root, state, "--no-prewarm")
+            starts.append(elapsed)
+            time.sleep(0.3)
+            rss.append(rss_mb(process.pid))
+            stop_daemon(process)
+
+        process, port, _ = start_daemon(root, state)
+        url = f"http://127.0.0.1:{port}/mcp"
+        ws = Workspace(root, log_dir=base / "logs")
+        try:
+            session = ws.session_for(root / APP)
+            header = (f"{'tool':<22}{'MCP p50':>9}{'MCP p99':>9}{'ops p50':>9}{'ops p99':>9}"
+                      f"{'LSP p50':>9}{'LSP p99':>9}{'MCP-LSP':>9}   (ms)")
+            rows += [header, "-" * len(header)]
+            async with Client(url) as client, Client(url, mode="legacy") as legacy:
+                for tool, arguments, method, params in CASES:
+                    n = max(10, iterations // 10) if tool == "workspace_diagnostics" else iterations
+
+                    async def mcp_call(c: Client = client) -> None:
+                        result = await c.call_tool(tool, arguments)  # noqa: B023
+                        assert not result.is_error, result.content  # noqa: B023
+
+                    mcp = await timed(mcp_call, n)
+                    inproc = await timed(lambda: getattr(ops, tool)(ws, **arguments)  # noqa: B023
+                                         if tool != "status" else _status(ws), n)
+                    raw: list[float] = []
+                    if method is not None and params is not None:
+                        raw_params = params(root)
+                        raw = await timed(
+                            lambda: session.send(method, raw_params, 30.0), n  # noqa: B023
+                        )
+                    cells = [pct(mcp, 0.5), pct(mcp, 0.99), pct(inproc, 0.5), pct(inproc, 0.99)]
+                    cells += [pct(raw, 0.5), pct(raw, 0.99), pct(mcp, 0.5) - pct(raw, 0.5)] if raw \
+                        else [float("nan")] * 3
+                    rows.append(f"{tool:<22}" + "".join(f"{c:>9.2f}" for c in cells))
+
+                    if tool == "hover":
+                        async def legacy_call() -> None:
+                            await legacy.call_tool("hover", arguments)  # noqa: B023
+
+                        lg = await timed(legacy_call, n)
+                        rows.append(f"{'hover (legacy mode)':<22}{pct(lg, 0.5):>9.2f}{pct(lg, 0.99):>9.2f}")
+            rate, failures = await throughput(url, 8, max(50, iterations // 2))
+        finally:
+            await ws.close()
+            stop_daemon(process)
+        rows += [
+            "",
+            f"daemon start -> sentinel: median {statistics.median(starts) * 1000:.0f} ms "
+            f"(runs: {', '.join(f'{s * 1000:.0f}' for s in starts)})",
+            f"daemon RSS without language servers: {statistics.median(rss):.1f} MB",
+            f"8 concurrent clients, hover: {rate:.0f} calls/s ({failures} failures)",
+        ]
+        print("\n".join(rows))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+async def _status(ws: Workspace) -> Any:
+    return ops.status(ws)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=200)
+    asyncio.run(main(parser.parse_args().iterations))
+    _ = httpx  # the daemon's client library, imported to count like the CLI
