@@ -78,7 +78,8 @@ def test_wrong_types(py: Warm) -> None:
     assert "integer" in error_of(py, ops.hover(py.ws, "pkg/app.py", "5", 5))  # type: ignore[arg-type]
     assert "limit" in error_of(py, ops.references(py.ws, "pkg/app.py", 5, 5, limit=0))
     assert "direction" in error_of(
-        py, ops.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="sideways")  # type: ignore[arg-type]
+        py,
+        ops.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="sideways"),  # type: ignore[arg-type]
     )
 
 

@@ -25,7 +25,9 @@ def test_python_error_just_written_then_fixed(py: Warm) -> None:
 
 
 def test_unsaved_content_is_checked_and_not_kept(py: Warm) -> None:
-    planned = py.run(ops.diagnostics(py.ws, "pkg/app.py", content="def f() -> int:\n    return ''\n"))
+    planned = py.run(
+        ops.diagnostics(py.ws, "pkg/app.py", content="def f() -> int:\n    return ''\n")
+    )
     assert planned.errors == 1
     assert py.run(ops.diagnostics(py.ws, "pkg/app.py")).errors == 0
 

@@ -62,8 +62,13 @@ def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
     assert hover.range is not None and hover.range.column == column
     assert hover.range.end_column == column + len("Greeter")
     refs = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
-    [ref] = [r for f in refs.files if f.path == "pkg/unicode_names.py" for r in f.references
-             if r.line == 3]
+    [ref] = [
+        r
+        for f in refs.files
+        if f.path == "pkg/unicode_names.py"
+        for r in f.references
+        if r.line == 3
+    ]
     assert ref.column == column
 
 
