@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from lsprotocol import types
-from lsprotocol.converters import get_converter
-
-_SYMBOL_KINDS = [kind.value for kind in types.SymbolKind]
+# LSP's SymbolKind numbers 1..26, by name. A table rather than lsprotocol's enum: importing
+# lsprotocol.types costs ~0.4 s, which a warm CLI call must not pay.
+SYMBOL_KINDS = (
+    "file", "module", "namespace", "package", "class", "method", "property", "field",
+    "constructor", "enum", "interface", "function", "variable", "constant", "string", "number",
+    "boolean", "array", "object", "key", "null", "enum_member", "struct", "event", "operator",
+    "type_parameter",
+)  # fmt: skip
 
 
 def client_capabilities() -> dict[str, Any]:
+    from lsprotocol import types
+    from lsprotocol.converters import get_converter
+
     capabilities = types.ClientCapabilities(
         general=types.GeneralClientCapabilities(
             position_encodings=[
@@ -61,17 +68,4 @@ def client_capabilities() -> dict[str, Any]:
 
 def symbol_kind_name(kind: int) -> str:
     """`SymbolKind` number to the lower-case name agents read (`class`, `method`, ...)."""
-    try:
-        name = types.SymbolKind(kind).name
-    except ValueError:
-        return "unknown"
-    return "type_parameter" if name == "TypeParameter" else _snake(name)
-
-
-def _snake(name: str) -> str:
-    out = []
-    for index, char in enumerate(name):
-        if char.isupper() and index:
-            out.append("_")
-        out.append(char.lower())
-    return "".join(out)
+    return SYMBOL_KINDS[kind - 1] if 1 <= kind <= len(SYMBOL_KINDS) else "unknown"
