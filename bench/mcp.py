@@ -1,11 +1,13 @@
-"""Benchmark of the daemon: MCP round trip vs the same operation in-process vs raw LSP.
+"""Benchmark of the daemon: MCP round trip vs the operation in-process vs raw LSP.
 
     .venv/bin/python bench/mcp.py [--iterations N]
 
 Runs on a temporary copy of tests/fixtures/py with basedpyright. Prints one table:
 per tool, p50/p99 of (a) an MCP `tools/call` through the SDK client to a real daemon
-(`python -m lspd serve`), (b) the same `lspd.ops` call in this process on a warm
-workspace, (c) the raw LSP request on that workspace's session. Then the daemon's start
+(`python -m lspd serve`), (a') the same call as one raw JSON-RPC POST (the CLI's warm
+path, `lspd.daemon.client`: shows what the SDK client adds), (b) the same `lspd.ops`
+call in this process on a warm workspace, (c) the raw LSP request on that workspace's
+session. Then the daemon's start
 to sentinel time, its RSS without language servers, and 8 concurrent clients' throughput.
 """
 
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ import httpx  # noqa: E402
 from mcp import Client  # noqa: E402
 
 from lspd import ops  # noqa: E402
+from lspd.daemon import client as daemon_client  # noqa: E402
 from lspd.lsp.text import path_to_uri  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 
@@ -50,22 +54,50 @@ def position(root: Path, path: str, line: int, column: int) -> dict[str, Any]:
 
 
 CASES: list[tuple[str, dict[str, Any], str | None, Callable[[Path], Any] | None]] = [
-    ("hover", {"path": APP, "line": 1, "column": 26}, "textDocument/hover",
-     lambda r: position(r, APP, 1, 26)),
-    ("definition", {"path": APP, "line": 5, "column": 15}, "textDocument/definition",
-     lambda r: position(r, APP, 5, 15)),
-    ("type_definition", {"path": APP, "line": 6, "column": 12}, "textDocument/typeDefinition",
-     lambda r: position(r, APP, 6, 12)),
-    ("references", {"path": GREETING, "line": 12, "column": 7}, "textDocument/references",
-     lambda r: {**position(r, GREETING, 12, 7), "context": {"includeDeclaration": True}}),
+    (
+        "hover",
+        {"path": APP, "line": 1, "column": 26},
+        "textDocument/hover",
+        lambda r: position(r, APP, 1, 26),
+    ),
+    (
+        "definition",
+        {"path": APP, "line": 5, "column": 15},
+        "textDocument/definition",
+        lambda r: position(r, APP, 5, 15),
+    ),
+    (
+        "type_definition",
+        {"path": APP, "line": 6, "column": 12},
+        "textDocument/typeDefinition",
+        lambda r: position(r, APP, 6, 12),
+    ),
+    (
+        "references",
+        {"path": GREETING, "line": 12, "column": 7},
+        "textDocument/references",
+        lambda r: {**position(r, GREETING, 12, 7), "context": {"includeDeclaration": True}},
+    ),
     ("implementation", {"path": GREETING, "line": 18, "column": 9}, None, None),
-    ("document_symbols", {"path": GREETING}, "textDocument/documentSymbol",
-     lambda r: {"textDocument": {"uri": path_to_uri(r / GREETING)}}),
+    (
+        "document_symbols",
+        {"path": GREETING},
+        "textDocument/documentSymbol",
+        lambda r: {"textDocument": {"uri": path_to_uri(r / GREETING)}},
+    ),
     ("workspace_symbols", {"query": "Greeter"}, "workspace/symbol", lambda r: {"query": "Greeter"}),
-    ("call_hierarchy", {"path": GREETING, "line": 28, "column": 5},
-     "textDocument/prepareCallHierarchy", lambda r: position(r, GREETING, 28, 5)),
-    ("diagnostics", {"path": "pkg/broken.py"}, "textDocument/diagnostic",
-     lambda r: {"textDocument": {"uri": path_to_uri(r / "pkg/broken.py")}}),
+    (
+        "call_hierarchy",
+        {"path": GREETING, "line": 28, "column": 5},
+        "textDocument/prepareCallHierarchy",
+        lambda r: position(r, GREETING, 28, 5),
+    ),
+    (
+        "diagnostics",
+        {"path": "pkg/broken.py"},
+        "textDocument/diagnostic",
+        lambda r: {"textDocument": {"uri": path_to_uri(r / "pkg/broken.py")}},
+    ),
     ("workspace_diagnostics", {}, None, None),
     ("status", {}, None, None),
 ]
@@ -93,7 +125,10 @@ def start_daemon(root: Path, state: Path, *args: str) -> tuple[subprocess.Popen[
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "lspd", "serve", str(root), *args],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     while not sentinel.exists():
         if process.poll() is not None:
@@ -119,14 +154,14 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def throughput(url: str, clients: int, calls: int) -> tuple[float, int]:
+async def throughput(url: str, clients: int, calls: int, tool: str = "hover") -> tuple[float, int]:
     failures = 0
 
     async def one() -> None:
         nonlocal failures
         async with Client(url) as client:
             for _ in range(calls):
-                result = await client.call_tool("hover", CASES[0][1])
+                result = await client.call_tool(tool, CASES[0][1] if tool == "hover" else {})
                 failures += bool(result.is_error)
 
     started = time.perf_counter()
@@ -154,39 +189,28 @@ async def main(iterations: int) -> None:
         url = f"http://127.0.0.1:{port}/mcp"
         ws = Workspace(root, log_dir=base / "logs")
         try:
-            session = ws.session_for(root / APP)
-            header = (f"{'tool':<22}{'MCP p50':>9}{'MCP p99':>9}{'ops p50':>9}{'ops p99':>9}"
-                      f"{'LSP p50':>9}{'LSP p99':>9}{'MCP-LSP':>9}   (ms)")
+            found = daemon_client.find_daemon(root)
+            assert found is not None
+            header = (
+                f"{'tool':<22}{'MCP p50':>9}{'MCP p99':>9}{'HTTP p50':>9}{'HTTP p99':>9}"
+                f"{'ops p50':>9}{'ops p99':>9}{'LSP p50':>9}{'LSP p99':>9}{'MCP-LSP':>9}"
+                f"{'HTTP-LSP':>9}   (ms)"
+            )
             rows += [header, "-" * len(header)]
             async with Client(url) as client, Client(url, mode="legacy") as legacy:
                 for tool, arguments, method, params in CASES:
                     n = max(10, iterations // 10) if tool == "workspace_diagnostics" else iterations
-
-                    async def mcp_call(c: Client = client) -> None:
-                        result = await c.call_tool(tool, arguments)  # noqa: B023
-                        assert not result.is_error, result.content  # noqa: B023
-
-                    mcp = await timed(mcp_call, n)
-                    inproc = await timed(lambda: getattr(ops, tool)(ws, **arguments)  # noqa: B023
-                                         if tool != "status" else _status(ws), n)
-                    raw: list[float] = []
-                    if method is not None and params is not None:
-                        raw_params = params(root)
-                        raw = await timed(
-                            lambda: session.send(method, raw_params, 30.0), n  # noqa: B023
-                        )
-                    cells = [pct(mcp, 0.5), pct(mcp, 0.99), pct(inproc, 0.5), pct(inproc, 0.99)]
-                    cells += [pct(raw, 0.5), pct(raw, 0.99), pct(mcp, 0.5) - pct(raw, 0.5)] if raw \
-                        else [float("nan")] * 3
-                    rows.append(f"{tool:<22}" + "".join(f"{c:>9.2f}" for c in cells))
-
+                    raw = None if method is None or params is None else (method, params(root))
+                    rows.append(await measure(client, found, ws, tool, arguments, raw, n))
                     if tool == "hover":
-                        async def legacy_call() -> None:
-                            await legacy.call_tool("hover", arguments)  # noqa: B023
-
-                        lg = await timed(legacy_call, n)
-                        rows.append(f"{'hover (legacy mode)':<22}{pct(lg, 0.5):>9.2f}{pct(lg, 0.99):>9.2f}")
+                        lg = await timed(partial(legacy.call_tool, "hover", arguments), n)
+                        rows.append(
+                            f"{'hover (legacy mode)':<22}{pct(lg, 0.5):>9.2f}{pct(lg, 0.99):>9.2f}"
+                        )
             rate, failures = await throughput(url, 8, max(50, iterations // 2))
+            status_rate, status_failures = await throughput(
+                url, 8, max(50, iterations // 2), "status"
+            )
         finally:
             await ws.close()
             stop_daemon(process)
@@ -195,7 +219,9 @@ async def main(iterations: int) -> None:
             f"daemon start -> sentinel: median {statistics.median(starts) * 1000:.0f} ms "
             f"(runs: {', '.join(f'{s * 1000:.0f}' for s in starts)})",
             f"daemon RSS without language servers: {statistics.median(rss):.1f} MB",
-            f"8 concurrent clients, hover: {rate:.0f} calls/s ({failures} failures)",
+            f"8 concurrent SDK clients in one process, hover: {rate:.0f} calls/s "
+            f"({failures} failures); status: {status_rate:.0f} calls/s "
+            f"({status_failures} failures)",
         ]
         print("\n".join(rows))
     finally:
@@ -204,6 +230,42 @@ async def main(iterations: int) -> None:
 
 async def _status(ws: Workspace) -> Any:
     return ops.status(ws)
+
+
+async def measure(
+    client: Client,
+    found: daemon_client.Probe,
+    ws: Workspace,
+    tool: str,
+    arguments: dict[str, Any],
+    raw: tuple[str, Any] | None,
+    n: int,
+) -> str:
+    """One table row: SDK client, raw HTTP, in-process and raw LSP timings of one tool."""
+
+    async def mcp_call() -> None:
+        result = await client.call_tool(tool, arguments)
+        assert not result.is_error, result.content
+
+    async def http_call() -> None:
+        daemon_client.call_on(found, tool, arguments)
+
+    async def in_process() -> None:
+        await (getattr(ops, tool)(ws, **arguments) if tool != "status" else _status(ws))
+
+    mcp = await timed(mcp_call, n)
+    http = await timed(http_call, n)
+    inproc = await timed(in_process, n)
+    cells = [pct(mcp, 0.5), pct(mcp, 0.99), pct(http, 0.5), pct(http, 0.99)]
+    cells += [pct(inproc, 0.5), pct(inproc, 0.99)]
+    if raw is not None:
+        session = ws.session_for(ws.root / APP)
+        lsp = await timed(partial(session.send, raw[0], raw[1], 30.0), n)
+        lsp50 = pct(lsp, 0.5)
+        cells += [lsp50, pct(lsp, 0.99), pct(mcp, 0.5) - lsp50, pct(http, 0.5) - lsp50]
+    else:
+        cells += [float("nan")] * 4
+    return f"{tool:<22}" + "".join(f"{c:>9.2f}" for c in cells)
 
 
 if __name__ == "__main__":
