@@ -24,6 +24,7 @@ from typing import Any
 import uvicorn
 
 from lspd.daemon import binding, sentinel
+from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError
 from lspd.workspace import Workspace
@@ -31,6 +32,7 @@ from lspd.workspace import Workspace
 log = logging.getLogger(__name__)
 
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
+WATCH_PERIOD_S = 0.2
 SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
@@ -183,6 +185,9 @@ class Daemon:
             self._tasks.append(asyncio.create_task(self._prewarm(ws)))
         if self.options.idle_timeout > 0:
             self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.options.idle_timeout)))
+        watchdog = Watchdog()
+        watchdog.start()
+        self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
         try:
             yield
         finally:
@@ -191,6 +196,13 @@ class Daemon:
                 task.cancel()
             await asyncio.gather(*self._tasks, return_exceptions=True)
             await ws.close()
+            watchdog.stop()
+
+    async def _watch_servers(self, ws: Workspace, watchdog: Watchdog) -> None:
+        """Keep the watchdog told of the servers' process groups (each leads its own)."""
+        while True:
+            watchdog.watch(s.pid for s in list(ws.sessions.values()) if s.pid is not None)
+            await asyncio.sleep(WATCH_PERIOD_S)
 
     async def _prewarm(self, ws: Workspace) -> None:
         while not self.ready.is_set():  # after the sentinel: never delay it
