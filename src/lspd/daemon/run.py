@@ -150,7 +150,7 @@ class Daemon:
             access_log=self.options.log_level == "debug",
             lifespan="on",
             ws="none",
-            timeout_graceful_shutdown=3,
+            timeout_graceful_shutdown=1,  # open SSE streams of handshake clients end here
             server_header=False,
         )
         self._server = _Uvicorn(config, self._on_ready, self._cleanup_files)
