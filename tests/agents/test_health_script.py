@@ -132,15 +132,16 @@ def test_script_another_workspace(tmp_path: Path, fake: tuple[int, type[FakeDaem
     assert "another workspace (/somewhere/else)" in out
 
 
-def test_script_healthy_fake_for_this_root(
+def test_script_health_without_mcp_is_unhealthy(
     tmp_path: Path, fake: tuple[int, type[FakeDaemon]]
 ) -> None:
+    # /health right for this root, but no MCP behind it: agents could not use it.
     port, handler = fake
     root = workspace(tmp_path, port)
     handler.workspace = str(root)
     code, out = health_script(root)
-    assert code == 0, out
-    assert out.startswith("ok: ")
+    assert code == 1, out
+    assert out.startswith("unhealthy: ") and "tools/list" in out
 
 
 # The function behind `lspd health`, with pytest-httpx ---------------------------------
@@ -222,6 +223,24 @@ def test_health_ok(
         url=HEALTH_URL,
         json={"status": "ok", "workspace": str(sentinel_root), "pid": 7, "servers": []},
     )
+    httpx_mock.add_response(
+        url="http://127.0.0.1:47001/mcp",
+        method="POST",
+        json={"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "hover"}]}},
+    )
     code, out = health_cli(sentinel_root, capsys)
     assert code == 0, out
-    assert out.startswith("ok: daemon pid 7 serves")
+    assert out.startswith("ok: daemon pid 7 serves") and "tools/list: 1 tools" in out
+
+
+def test_health_mcp_failing(
+    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    httpx_mock.add_response(
+        url=HEALTH_URL,
+        json={"status": "ok", "workspace": str(sentinel_root), "pid": 7, "servers": []},
+    )
+    httpx_mock.add_response(url="http://127.0.0.1:47001/mcp", method="POST", status_code=500)
+    code, out = health_cli(sentinel_root, capsys)
+    assert code == 1
+    assert "MCP tools/list fails" in out

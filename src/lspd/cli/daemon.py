@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from lspd.daemon import client
+from lspd.errors import LspdError
 
 
 def register(subparsers: Any) -> None:
@@ -47,6 +48,14 @@ def register(subparsers: Any) -> None:
         choices=["debug", "info", "warning", "error"],
         help="level of the log file under the state directory (default: info)",
     )
+    serve.add_argument(
+        "--sync",
+        action="append",
+        default=[],
+        metavar="AGENTS",
+        help="after every bind, write the URL into these agents' configs "
+        "(comma-separated names as in `lspd sync --list`, or 'all' for those detected)",
+    )
     serve.set_defaults(func=_serve)
 
     stop = subparsers.add_parser("stop", help="stop the daemon of a workspace")
@@ -79,6 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
         prewarm=args.prewarm,
         idle_timeout=args.idle_timeout,
         log_level=args.log_level,
+        sync_agents=_sync_list(args.sync),
     )
     if args.detach:
         found = client.find_daemon(root)
@@ -94,6 +104,17 @@ def _serve(args: argparse.Namespace) -> int:
         print(running, flush=True)
         print(f"lspd: a daemon already serves {root}", file=sys.stderr)
     return 0
+
+
+def _sync_list(values: list[str]) -> tuple[str, ...]:
+    """Agent names from `--sync a,b --sync c`, checked now rather than after the bind."""
+    from lspd.agents import get_descriptor
+
+    names = tuple(n.strip() for value in values for n in value.split(",") if n.strip())
+    if names != ("all",):
+        for name in names:
+            get_descriptor(name)  # raises with the list of known agents
+    return names
 
 
 def _stop(args: argparse.Namespace) -> int:
@@ -133,5 +154,16 @@ def _health(args: argparse.Namespace) -> int:
     root = client.resolve_root(args.root)
     found = client.probe(root)
     healthy = found.ok and not any(s.get("state") == "crashed" for s in found.health["servers"])
-    print(f"{'ok' if healthy else 'unhealthy'}: {found.reason}", file=sys.stdout)
+    reason = found.reason
+    if healthy:
+        try:  # what an agent does first: the tool list over MCP
+            tools = client.list_tools(found)
+        except LspdError as exc:
+            healthy, reason = False, f"/health answers but MCP tools/list fails: {exc}"
+        else:
+            if not tools:
+                healthy, reason = False, "/health answers but MCP tools/list is empty"
+            else:
+                reason = f"{reason}; MCP tools/list: {len(tools)} tools"
+    print(f"{'ok' if healthy else 'unhealthy'}: {reason}", file=sys.stdout)
     return 0 if healthy else 1

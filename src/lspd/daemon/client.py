@@ -142,13 +142,32 @@ def call_on(
     found: Probe, tool: str, arguments: dict[str, Any], timeout: float = CALL_TIMEOUT_S
 ) -> dict[str, Any]:
     """One stateless MCP `tools/call` POST to a daemon known to be up."""
+    result = _request(found, "tools/call", {"name": tool, "arguments": arguments}, timeout, tool)
+    if result.get("isError"):
+        texts = [c.get("text", "") for c in result.get("content", []) if c.get("type") == "text"]
+        text = "\n".join(texts) or f"{tool} failed"
+        raise ToolFailed(_strip_prefix(text, tool))
+    structured = result.get("structuredContent")
+    if not isinstance(structured, dict):
+        raise DaemonError(f"the daemon's {tool} answered without structuredContent")
+    return structured
+
+
+def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:
+    """The names of the daemon's MCP tools (an MCP `tools/list`, as an agent would ask)."""
+    result = _request(found, "tools/list", {}, timeout)
+    return [str(tool.get("name")) for tool in result.get("tools", [])]
+
+
+def _request(
+    found: Probe, method: str, params: dict[str, Any], timeout: float, name: str | None = None
+) -> dict[str, Any]:
     request = {
         "jsonrpc": "2.0",
         "id": 1,
-        "method": "tools/call",
+        "method": method,
         "params": {
-            "name": tool,
-            "arguments": arguments,
+            **params,
             "_meta": {
                 "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
                 "io.modelcontextprotocol/clientInfo": {"name": "lspd-cli", "version": "1"},
@@ -161,8 +180,8 @@ def call_on(
         "Accept": "application/json, text/event-stream",
         "Content-Type": "application/json",
         "MCP-Protocol-Version": PROTOCOL_VERSION,
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": tool,
+        "Mcp-Method": method,
+        **({"Mcp-Name": name} if name else {}),
     }
     try:
         response = _client().post(found.url, json=request, headers=headers, timeout=timeout)
@@ -171,16 +190,9 @@ def call_on(
     message = _json_rpc_message(response)
     if "error" in message:
         error = message["error"]
-        raise DaemonError(f"the daemon refused {tool}: {error.get('message', error)}")
-    result = message.get("result") or {}
-    if result.get("isError"):
-        texts = [c.get("text", "") for c in result.get("content", []) if c.get("type") == "text"]
-        text = "\n".join(texts) or f"{tool} failed"
-        raise ToolFailed(_strip_prefix(text, tool))
-    structured = result.get("structuredContent")
-    if not isinstance(structured, dict):
-        raise DaemonError(f"the daemon's {tool} answered without structuredContent")
-    return structured
+        raise DaemonError(f"the daemon refused {name or method}: {error.get('message', error)}")
+    result: dict[str, Any] = message.get("result") or {}
+    return result
 
 
 def _strip_prefix(text: str, tool: str) -> str:

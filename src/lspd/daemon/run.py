@@ -44,6 +44,9 @@ class Options:
     prewarm: bool = True
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S  # 0 or less: never stop idle servers
     log_level: str = "info"
+    # Agents whose configs get the URL after every bind (`--sync`); empty: none,
+    # ("all",): every agent detected on this machine.
+    sync_agents: tuple[str, ...] = ()
 
 
 def log_path(root: Path) -> Path:
@@ -170,6 +173,21 @@ class Daemon:
         self.ready.set()
         if self._announce is not None:
             self._announce(self.url)
+        if self.options.sync_agents:
+            asyncio.get_running_loop().run_in_executor(None, self._sync_agents)
+
+    def _sync_agents(self) -> None:
+        """Tell the agents the new URL: the port may have changed since the last run."""
+        from lspd.agents import sync_agents
+
+        wanted = None if self.options.sync_agents == ("all",) else list(self.options.sync_agents)
+        try:
+            report = sync_agents(self.root, self.url, wanted)
+        except Exception:
+            log.exception("syncing agent configs failed")
+            return
+        for result in report.results:
+            log.info("sync: %s", result)
 
     def _cleanup_files(self) -> None:
         if self.port is not None:
@@ -301,6 +319,8 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
     if not options.prewarm:
         command.append("--no-prewarm")
     command += ["--idle-timeout", f"{options.idle_timeout:g}"]
+    if options.sync_agents:
+        command += ["--sync", ",".join(options.sync_agents)]
     output = state_dir(root) / "daemon.out"
     output.parent.mkdir(parents=True, exist_ok=True)
     with open(output, "ab") as out:
