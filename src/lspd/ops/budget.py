@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from lspd.ops.models import FileReferences, Location, ReferencesResult
+from lspd.ops.models import CallHierarchyResult, FileReferences, Location, ReferencesResult
 
 # Claude Code cuts or refuses results over ~25k tokens; stay well below 20,000 characters.
 BUDGET_CHARS = 16_000
@@ -43,4 +43,34 @@ def fit_references(result: ReferencesResult, found: list[Location]) -> Reference
     shortened = ReferencesResult(files=files, total=len(found), truncated=True, detail="counts")
     while not fits(shortened) and len(shortened.files) > 1:
         shortened.files = shortened.files[: len(shortened.files) * 3 // 4]
+    return shortened
+
+
+def fit_calls(result: CallHierarchyResult) -> CallHierarchyResult:
+    """Shorten progressively: drop the call sites' source lines, then the call sites, then calls."""
+    if fits(result):
+        return result
+    without_text = result.model_copy(
+        update={
+            "detail": "locations",
+            "truncated": True,
+            "calls": [
+                c.model_copy(
+                    update={"call_sites": [s.model_copy(update={"text": ""}) for s in c.call_sites]}
+                )
+                for c in result.calls
+            ],
+        }
+    )
+    if fits(without_text):
+        return without_text
+    shortened = result.model_copy(
+        update={
+            "detail": "calls",
+            "truncated": True,
+            "calls": [c.model_copy(update={"call_sites": []}) for c in result.calls],
+        }
+    )
+    while not fits(shortened) and len(shortened.calls) > 1:
+        shortened.calls = shortened.calls[: len(shortened.calls) * 3 // 4]
     return shortened

@@ -169,6 +169,14 @@ class CallHierarchyResult(Model):
     calls: list[Call]
     total: int
     truncated: bool
+    detail: Literal["lines", "locations", "calls"] = Field(
+        default="lines",
+        description=(
+            "How much each call carries: `lines` (call sites with their source lines),"
+            " `locations` (source lines of the call sites dropped to fit), `calls` (only the"
+            " callers or callees, call sites dropped to fit)."
+        ),
+    )
 
 
 class ServerStatus(Model):

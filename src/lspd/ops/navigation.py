@@ -7,7 +7,7 @@ from typing import Any
 from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
-from lspd.ops.budget import fit_references
+from lspd.ops.budget import fit_calls, fit_references
 from lspd.ops.convert import Converter
 from lspd.ops.models import (
     Call,
@@ -213,13 +213,14 @@ async def call_hierarchy(
         calls.append(
             Call(item=_call_item(convert, other), call_sites=[s for s in sites if s is not None])
         )
-    return CallHierarchyResult(
+    result = CallHierarchyResult(
         item=_call_item(convert, root_item),
         direction=direction,
         calls=calls[:limit],
         total=len(calls),
         truncated=len(calls) > limit,
     )
+    return fit_calls(result)
 
 
 def _call_item(convert: Converter, item: dict[str, Any]) -> CallItem:
