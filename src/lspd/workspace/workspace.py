@@ -67,6 +67,8 @@ class Workspace:
         self.started = time.monotonic()
         self.sessions: dict[str, Session] = {}
         self._file_locks: dict[Path, asyncio.Lock] = {}
+        # (mtime_ns, size) of the disk text each open document was last synced from.
+        self._stamps: dict[Path, tuple[int, int]] = {}
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -104,12 +106,18 @@ class Workspace:
         """The session for `raw_path` holding the file's current text (or `content`)."""
         path = self.resolve(raw_path)
         shown = self.display(path)
+        stamp = _stamp(path)
         on_disk = files.read_source(path, shown)  # missing file, directory, binary: clear errors
         definition = self.definition_for(path)
-        text = on_disk if content is None else content
         session = self.session(definition)
         language_id = definition.extensions[path.suffix.lower()]
-        document = await session.sync_document(path, text, language_id)
+        if content is None:
+            document = await session.sync_document(path, on_disk, language_id)
+            if stamp is not None:
+                self._stamps[path] = stamp
+        else:
+            document = await session.sync_document(path, content, language_id)
+            self._stamps.pop(path, None)  # the server does not hold the disk text
         return session, document
 
     @contextlib.asynccontextmanager
@@ -120,16 +128,27 @@ class Workspace:
             yield
 
     async def refresh_open_documents(self) -> None:
-        """Send every open document's current disk text, so cross-file answers are current."""
+        """Send every open document's current disk text, so cross-file answers are current.
+
+        A `stat` per document; a file is read again only when its size or mtime changed, or
+        when its mtime is too recent to tell two writes apart (see `_settled`).
+        """
         for session in list(self.sessions.values()):
             for document in list(session.documents.values()):
+                path = document.path
+                stamp = _stamp(path)
+                if stamp is not None and stamp == self._stamps.get(path) and _settled(stamp):
+                    continue
                 try:
-                    text = files.read_source(document.path, self.display(document.path))
+                    text = files.read_source(path, self.display(path))
                 except InvalidInput:
-                    session.close_document(document.path)
+                    session.close_document(path)
+                    self._stamps.pop(path, None)
                     continue
                 if text != document.text:
-                    await session.sync_document(document.path, text, document.language_id)
+                    await session.sync_document(path, text, document.language_id)
+                if stamp is not None:
+                    self._stamps[path] = stamp
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -159,6 +178,23 @@ class Workspace:
 
     async def close(self) -> None:
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
+
+
+# Two writes this close to each other can leave the same size and mtime (the file system's
+# clock ticks coarsely), so a stamp this young proves nothing: read the file.
+RACY_NS = 2_000_000_000
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size)
+
+
+def _settled(stamp: tuple[int, int]) -> bool:
+    return time.time_ns() - stamp[0] > RACY_NS
 
 
 def walk(root: Path, limit: int = 200_000) -> Iterable[Path]:
