@@ -8,6 +8,7 @@ from typing import Any
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.ops.budget import fits
+from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import (
     Diagnostic,
@@ -30,8 +31,7 @@ async def diagnostics(
     ws: Workspace, path: str, content: str | None = None, limit: int = 100
 ) -> DiagnosticsResult:
     """Diagnostics of `path` as it is on disk, or of `content` when given (then restored)."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    check_positive("limit", limit)
     if content is not None and not isinstance(content, str):
         raise InvalidInput("`content` must be the file's full text as a string")
     resolved = ws.resolve(path)
@@ -88,8 +88,7 @@ async def workspace_diagnostics(
     ws: Workspace, paths: list[str] | None = None, limit: int = 50
 ) -> WorkspaceDiagnosticsResult:
     """Diagnostics of every source file (or of those matching the globs), counted per file."""
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    check_positive("limit", limit)
     if paths is not None and (
         not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)
     ):

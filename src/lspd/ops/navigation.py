@@ -8,6 +8,7 @@ from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
 from lspd.ops.budget import fit_calls, fit_references
+from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import (
     Call,
@@ -30,11 +31,6 @@ async def _target(
     target = await resolve_target(ws, path, line, column, symbol)
     await ws.refresh_open_documents()
     return target
-
-
-def _check_limit(limit: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
 
 
 async def hover(
@@ -85,7 +81,7 @@ async def _locations(
     symbol: str | None,
     limit: int,
 ) -> LocationsResult:
-    _check_limit(limit)
+    check_positive("limit", limit)
     target = await _target(ws, path, line, column, symbol)
     if not target.session.supports(capability):
         raise InvalidInput(
@@ -159,7 +155,7 @@ async def references(
     include_declaration: bool = True,
     limit: int = 200,
 ) -> ReferencesResult:
-    _check_limit(limit)
+    check_positive("limit", limit)
     if not isinstance(include_declaration, bool):
         raise InvalidInput("`include_declaration` must be true or false")
     target = await _target(ws, path, line, column, symbol)
@@ -188,7 +184,7 @@ async def call_hierarchy(
     direction: Direction = "incoming",
     limit: int = 100,
 ) -> CallHierarchyResult:
-    _check_limit(limit)
+    check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
     target = await _target(ws, path, line, column, symbol)

@@ -12,6 +12,7 @@ from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
 from lspd.ops.budget import fits
+from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
 from lspd.workspace import Workspace
@@ -23,12 +24,9 @@ log = logging.getLogger(__name__)
 async def document_symbols(
     ws: Workspace, path: str, depth: int | None = None, limit: int = 500
 ) -> DocumentSymbolsResult:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise InvalidInput(
-            f"`depth` must be a positive integer (1 = top level only), not {depth!r}"
-        )
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    if depth is not None:
+        check_positive("depth", depth, " (1 = top level only)")
+    check_positive("limit", limit)
     session, document = await ws.open(path)
     tree = await symbol_tree(ws, session, document.path)
     total = _count(tree, None)
@@ -146,8 +144,7 @@ async def workspace_symbols(
             "servers return nothing for an empty query. To list a file's symbols use "
             "`document_symbols`"
         )
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    check_positive("limit", limit)
     query = query.strip()
     wanted = kind.strip().lower() if kind is not None else None
     found, total = await search_symbols(ws, query, wanted, limit)

@@ -9,6 +9,7 @@ from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
+from lspd.ops.checks import check_int
 from lspd.workspace import Workspace
 
 
@@ -63,11 +64,6 @@ async def resolve_target(
     session, document = await ws.open(path)
     check_position(document, ws.display(document.path), line, column)
     return Target(session, document, line, column)
-
-
-def check_int(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"`{name}` must be an integer (1-based), not {value!r}")
 
 
 def check_position(document: Document, shown: str, line: int, column: int) -> None:
