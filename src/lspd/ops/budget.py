@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from pydantic import BaseModel
 
 from lspd.ops.models import CallHierarchyResult, FileReferences, Location, ReferencesResult
 
 # Claude Code cuts or refuses results over ~25k tokens; stay well below 20,000 characters.
 BUDGET_CHARS = 16_000
+
+T = TypeVar("T")
 
 
 def size(model: BaseModel) -> int:
@@ -27,9 +31,7 @@ def fit_references(result: ReferencesResult, found: list[Location]) -> Reference
             "detail": "locations",
             "truncated": True,
             "files": [
-                f.model_copy(
-                    update={"references": [r.model_copy(update={"text": ""}) for r in f.references]}
-                )
+                f.model_copy(update={"references": _without_text(f.references)})
                 for f in result.files
             ],
         }
@@ -42,7 +44,7 @@ def fit_references(result: ReferencesResult, found: list[Location]) -> Reference
     files = [FileReferences(path=p, count=c, references=[]) for p, c in counts.items()]
     shortened = ReferencesResult(files=files, total=len(found), truncated=True, detail="counts")
     while not fits(shortened) and len(shortened.files) > 1:
-        shortened.files = shortened.files[: len(shortened.files) * 3 // 4]
+        shortened.files = _cut(shortened.files)
     return shortened
 
 
@@ -55,9 +57,7 @@ def fit_calls(result: CallHierarchyResult) -> CallHierarchyResult:
             "detail": "locations",
             "truncated": True,
             "calls": [
-                c.model_copy(
-                    update={"call_sites": [s.model_copy(update={"text": ""}) for s in c.call_sites]}
-                )
+                c.model_copy(update={"call_sites": _without_text(c.call_sites)})
                 for c in result.calls
             ],
         }
@@ -72,5 +72,14 @@ def fit_calls(result: CallHierarchyResult) -> CallHierarchyResult:
         }
     )
     while not fits(shortened) and len(shortened.calls) > 1:
-        shortened.calls = shortened.calls[: len(shortened.calls) * 3 // 4]
+        shortened.calls = _cut(shortened.calls)
     return shortened
+
+
+def _without_text(locations: list[Location]) -> list[Location]:
+    return [location.model_copy(update={"text": ""}) for location in locations]
+
+
+def _cut(items: list[T]) -> list[T]:
+    """The first three quarters: the next try at fitting a list into the budget."""
+    return items[: len(items) * 3 // 4]
