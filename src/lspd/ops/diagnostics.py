@@ -6,7 +6,7 @@ import fnmatch
 from pathlib import Path
 from typing import Any
 
-from lspd.errors import InvalidInput, LspdError
+from lspd.errors import InvalidInput
 from lspd.ops.budget import fits
 from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
@@ -20,7 +20,6 @@ from lspd.ops.models import (
 )
 from lspd.servers.registry import definition_for_path
 from lspd.workspace import Workspace
-from lspd.workspace.files import read_source
 from lspd.workspace.workspace import walk
 
 _SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
@@ -109,13 +108,9 @@ async def workspace_diagnostics(
     for target in targets:
         shown = ws.display(target)
         try:
-            read_source(target, shown)
-        except InvalidInput:
-            continue
-        try:
             result = await diagnostics(ws, shown, limit=10_000)
-        except LspdError:
-            raise
+        except InvalidInput:
+            continue  # not a readable source file (binary, not UTF-8, a link leading out)
         total += result.total
         if result.total:
             counts.append(
