@@ -69,6 +69,7 @@ class Workspace:
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
+        self._languages: tuple[float, list[ServerDefinition]] | None = None  # (when, which)
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -152,14 +153,21 @@ class Workspace:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def languages_present(self, limit: int = 20000) -> list[ServerDefinition]:
-        """The servers for the languages found under the root (a bounded scan)."""
-        found: dict[str, ServerDefinition] = {}
-        for path in walk(self.root, limit):
-            definition = definition_for_path(path)
-            if definition is not None:
-                found.setdefault(definition.name, definition)
-        return list(found.values())
+    def languages_present(self) -> list[ServerDefinition]:
+        """The servers for the languages found under the root (a bounded scan).
+
+        Workspace-wide questions ask this on every call; the scan is redone only when it
+        is older than `LANGUAGES_TTL_S`, so a big tree is not walked per call.
+        """
+        now = time.monotonic()
+        if self._languages is None or now - self._languages[0] > LANGUAGES_TTL_S:
+            found: dict[str, ServerDefinition] = {}
+            for path in walk(self.root, LANGUAGE_SCAN_LIMIT):
+                definition = definition_for_path(path)
+                if definition is not None:
+                    found.setdefault(definition.name, definition)
+            self._languages = (now, list(found.values()))
+        return self._languages[1]
 
     async def prewarm(self) -> None:
         """Start the servers of the languages present; a missing server is only logged."""
@@ -179,6 +187,9 @@ class Workspace:
     async def close(self) -> None:
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
 
+
+LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
+LANGUAGES_TTL_S = 30.0
 
 # Two writes this close to each other can leave the same size and mtime (the file system's
 # clock ticks coarsely), so a stamp this young proves nothing: read the file.
