@@ -60,6 +60,11 @@ class JsonRpcConnection:
         self._handlers: set[asyncio.Task[None]] = set()
         self.closed = asyncio.Event()
 
+    @property
+    def close_reason(self) -> str | None:
+        """Why the connection closed, or None while it is open."""
+        return self._closed
+
     def start(self) -> None:
         self._reader_task = asyncio.create_task(self._read_loop(), name="lsp-reader")
 

@@ -10,7 +10,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
 from lspd.lsp import diagnostics
@@ -19,17 +19,15 @@ from lspd.lsp.documents import Document
 from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
+from lspd.lsp.state import ServerState
 from lspd.lsp.text import path_to_uri
 from lspd.servers.install import install
 from lspd.servers.registry import ServerDefinition
 
-if TYPE_CHECKING:  # lspd.ops imports this module: no import of it at run time
-    from lspd.lsp.state import ServerState
-
 log = logging.getLogger(__name__)
 
-# A pushed diagnostics list may be followed by a completing one (typescript-language-server
-# publishes syntax, then semantic diagnostics); wait this long for silence after the last one.
+# A pushed diagnostics list may be followed by a completing one (a server may publish its
+# syntax, then its semantic diagnostics); wait this long for silence after the last one.
 PUSH_QUIET_S = 0.08
 # A server whose readiness shows by progress is taken as ready if none begins this soon.
 PROGRESS_GRACE_S = 0.3
@@ -195,7 +193,7 @@ class Session:
         if connection.protocol_error is not None:  # it may exit once we close its input
             why = f"it broke the protocol ({connection.protocol_error}) and was stopped"
         elif code is None:
-            why = f"it stopped answering ({connection._closed}) and was stopped"
+            why = f"it stopped answering ({connection.close_reason}) and was stopped"
         else:
             why = f"it exited with code {code}"
         self._crash_reason = (
@@ -245,7 +243,6 @@ class Session:
         self.last_used = time.monotonic()
         await self.start()
         await self.wait_ready()
-        self.last_used = time.monotonic()
         try:
             return await self.send(method, params, timeout or self.request_timeout)
         finally:

@@ -43,14 +43,14 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
         for file in sorted(files):
             session, document = await ws.open(str(file))
             symbols += flatten(await symbol_tree(ws, session, document.path))
-    matches = [s for s in symbols if _matches(ws, s, parts)]
+    matches = [s for s in symbols if _matches(s, parts)]
     unique = {(s.path, s.line, s.column): s for s in matches}
     if len(unique) == 1:
         symbol = next(iter(unique.values()))
         return FoundSymbol(symbol.path, symbol.line, symbol.column)
     if unique:
         candidates = [
-            SymbolCandidate(name_path=_qualified(ws, s), kind=s.kind, path=s.path, line=s.line)
+            SymbolCandidate(name_path=_qualified(s), kind=s.kind, path=s.path, line=s.line)
             for s in list(unique.values())[:MAX_CANDIDATES]
         ]
         listing = "; ".join(f"{c.name_path} ({c.kind}, {c.path}:{c.line})" for c in candidates)
@@ -59,7 +59,7 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
             "Send a longer name path (e.g. `Class.method` or `module.Class.method`) or a `path`",
             candidates,
         )
-    names = sorted({_qualified(ws, s) for s in symbols} | {s.name_path for s in symbols})
+    names = sorted({_qualified(s) for s in symbols} | {s.name_path for s in symbols})
     close = difflib.get_close_matches(name_path, names, n=5, cutoff=0.5)
     hint = f" Closest names: {', '.join(close)}." if close else ""
     where = f" in {path}" if path else ""
@@ -69,7 +69,7 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     )
 
 
-def _module(ws: Workspace, shown: str) -> list[str]:
+def _module(shown: str) -> list[str]:
     path = Path(shown)
     parts = list(path.with_suffix("").parts)
     if parts and parts[-1] in ("__init__", "index"):
@@ -77,12 +77,13 @@ def _module(ws: Workspace, shown: str) -> list[str]:
     return parts
 
 
-def _qualified(ws: Workspace, symbol: Symbol) -> str:
-    return ".".join([*_module(ws, symbol.path), symbol.name_path])
+def _qualified(symbol: Symbol) -> str:
+    """`pkg.module.Class.method`: the file's module path, then the name path in the file."""
+    return ".".join([*_module(symbol.path), symbol.name_path])
 
 
-def _matches(ws: Workspace, symbol: Symbol, parts: list[str]) -> bool:
+def _matches(symbol: Symbol, parts: list[str]) -> bool:
+    """Whether the name path the caller sent is the end of the symbol's qualified name."""
     if symbol.name != parts[-1]:
         return False
-    full = [*_module(ws, symbol.path), *symbol.name_path.split(".")]
-    return full[-len(parts) :] == parts
+    return _qualified(symbol).split(".")[-len(parts) :] == parts
