@@ -86,4 +86,5 @@ def _matches(symbol: Symbol, parts: list[str]) -> bool:
     """Whether the name path the caller sent is the end of the symbol's qualified name."""
     if symbol.name != parts[-1]:
         return False
-    return _qualified(symbol).split(".")[-len(parts) :] == parts
+    full = [*_module(symbol.path), *symbol.name_path.split(".")]
+    return full[-len(parts) :] == parts
