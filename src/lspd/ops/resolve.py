@@ -36,9 +36,9 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
         symbols = flatten(await symbol_tree(ws, session, document.path))
         files = {document.path}
     else:
-        found, _ = await search_symbols(ws, parts[-1])
-        files = {ws.resolve(s.path) for s in found if s.name == parts[-1]}
-        files = {f for f in files if f == ws.root or ws.root in f.parents}
+        found, _ = await search_symbols(ws, parts[-1], exact=True)
+        # Outside the root a path is absolute: libraries are not searched by name.
+        files = {ws.root / s.path for s in found if not s.path.startswith("/")}
         symbols = []
         for file in sorted(files):
             session, document = await ws.open(str(file))

@@ -169,12 +169,17 @@ def _rank(item: dict[str, Any], root: str, query: str) -> tuple[int, bool, str, 
 
 
 async def search_symbols(
-    ws: Workspace, query: str, kind: str | None = None, limit: int | None = None
+    ws: Workspace,
+    query: str,
+    kind: str | None = None,
+    limit: int | None = None,
+    exact: bool = False,
 ) -> tuple[list[WorkspaceSymbol], int]:
     """`workspace/symbol` on the server of every language present, best matches first.
 
-    Ranking and the kind filter work on the raw answers, so only the kept ones pay for the
-    conversion (which reads each file for its source columns). Returns them and the total.
+    Ranking and the filters (`kind`; `exact`: only symbols named `query`) work on the raw
+    answers, so only the kept ones pay for the conversion (which reads each file for its
+    source columns). Returns them and the total.
     """
     sessions = await _workspace_sessions(ws)
     answers = await asyncio.gather(
@@ -190,6 +195,8 @@ async def search_symbols(
             errors.append(str(answer))
             continue
         for item in answer or []:
+            if exact and item.get("name") != query:
+                continue
             if kind is None or symbol_kind_name(item.get("kind", 0)) == kind:
                 raw.append((session, item))
     if errors and not raw:
