@@ -14,10 +14,6 @@ from lspd.daemon import sentinel
 from lspd.errors import DaemonError
 
 
-def endpoint_url(port: int) -> str:
-    return f"http://127.0.0.1:{port}/mcp"
-
-
 def read_port(root: Path) -> int:
     """The sentinel's port; a missing or garbled sentinel says how to start the daemon."""
     path = sentinel.port_path(root)

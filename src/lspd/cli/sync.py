@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from lspd.agents.descriptor import load_descriptors
-from lspd.agents.endpoint import endpoint_url, read_port, read_token
+from lspd.agents.endpoint import read_port, read_token
 from lspd.agents.sync import DEFAULT_NAME, SyncReport, sync_agents
 from lspd.daemon import client
+from lspd.daemon.binding import mcp_url
 
 
 def register(subparsers: Any) -> None:
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     root = client.resolve_root(args.root)
     if args.list:
         return _list_agents(root)
-    url = endpoint_url(read_port(root))
+    url = mcp_url(read_port(root))
     token = read_token(root)
     found = client.probe(root)
     if not found.ok:

@@ -18,6 +18,11 @@ LAST_PORT_FILE = "last-port"
 BACKLOG = 2048
 
 
+def mcp_url(port: int) -> str:
+    """The MCP endpoint of a daemon on `port`: what agents are given."""
+    return f"http://{HOST}:{port}/mcp"
+
+
 def last_port_path(root: Path) -> Path:
     return state_dir(root) / LAST_PORT_FILE
 

@@ -53,10 +53,6 @@ def log_path(root: Path) -> Path:
     return state_dir(root) / "daemon.log"
 
 
-def url_for(port: int) -> str:
-    return f"http://{binding.HOST}:{port}/mcp"
-
-
 class _Uvicorn(uvicorn.Server):
     """uvicorn with a readiness hook and signal handling that never re-raises the signal.
 
@@ -124,7 +120,7 @@ class Daemon:
     @property
     def url(self) -> str:
         assert self.port is not None, "the daemon is not listening yet"
-        return url_for(self.port)
+        return binding.mcp_url(self.port)
 
     def stop(self) -> None:
         """Ask the daemon to shut down (from any thread)."""
