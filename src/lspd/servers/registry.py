@@ -35,6 +35,8 @@ class ServerDefinition:
     settings: dict[str, Any] = field(default_factory=dict)
     initialization_options: dict[str, Any] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    # Files that mark a project's root for this server (nearest ancestor holding one wins).
+    roots: tuple[str, ...] = ()
 
     def resolved_command(self) -> list[str]:
         argv = [expand(part) for part in self.command]
@@ -143,6 +145,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         settings=dict(table.get("settings", {})),
         initialization_options=dict(table.get("initialization_options", {})),
         env=dict(table.get("env", {})),
+        roots=tuple(table.get("roots", ())),
     )
 
 
