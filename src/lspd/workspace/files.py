@@ -10,8 +10,11 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
 def read_source(path: Path, shown: str) -> str:
-    if not path.exists():
-        raise InvalidInput(f"{shown} does not exist; send the path of an existing file")
+    try:
+        if not path.exists():
+            raise InvalidInput(f"{shown} does not exist; send the path of an existing file")
+    except OSError as exc:  # e.g. a name too long for the file system
+        raise InvalidInput(f"{shown[:200]} cannot be read: {exc.strerror}") from None
     if path.is_dir():
         raise InvalidInput(f"{shown} is a directory; send the path of a file inside it")
     try:
