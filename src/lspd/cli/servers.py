@@ -11,6 +11,7 @@ from lspd.errors import InvalidInput
 from lspd.ops.models import RESULT_MODELS, SCHEMA_VERSION
 from lspd.servers.install import install
 from lspd.servers.registry import definitions
+from lspd.servers.versions import installed_version
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +43,7 @@ def _install(args: argparse.Namespace) -> int:
         raise InvalidInput(f"no server for {args.language!r}; languages: {', '.join(names)}")
     definition = matches[0]
     print(f"installing {definition.name}: {install(definition)}")
-    print(f"{definition.name} {definition.version() or ''} is ready".replace("  ", " "))
+    print(f"{definition.name} {installed_version(definition) or ''} is ready".replace("  ", " "))
     return 0
 
 

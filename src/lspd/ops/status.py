@@ -8,6 +8,7 @@ import time
 from lspd import __version__
 from lspd.ops.models import ServerInfo, ServersResult, ServerStatus, StatusResult
 from lspd.servers.registry import definitions
+from lspd.servers.versions import installed_version
 from lspd.workspace import Workspace
 
 
@@ -39,7 +40,7 @@ def servers() -> ServersResult:
                 server=definition.name,
                 languages=sorted(set(definition.extensions.values())),
                 found=missing is None,
-                version=definition.version() if missing is None else None,
+                version=installed_version(definition) if missing is None else None,
                 command=definition.resolved_command(),
                 install=definition.install_hint(),
             )

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from lspd.errors import ServerNotInstalled
-from lspd.servers.registry import ServerDefinition, node_executable, npm_root
+from lspd.servers.registry import ServerDefinition, node_executable
 
 
 def install(definition: ServerDefinition) -> str:
@@ -25,7 +25,7 @@ def install(definition: ServerDefinition) -> str:
 
 
 def _npm_install(definition: ServerDefinition, packages: list[str]) -> str:
-    prefix = npm_root().parent
+    prefix = definition.npm_root().parent
     prefix.mkdir(parents=True, exist_ok=True)
     npm_cli = _npm_cli()
     command = [node_executable(), npm_cli, "install", "--prefix", str(prefix)]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib.metadata
-import json
 import os
 import shutil
 import sys
@@ -27,7 +25,7 @@ class ServerDefinition:
     command: tuple[str, ...]
     extensions: dict[str, str]
     install: dict[str, Any] = field(default_factory=dict)
-    version_source: dict[str, str] = field(default_factory=dict)
+    version_source: dict[str, Any] = field(default_factory=dict)
     requires: tuple[str, ...] = ()
     ready: ReadyRule = "progress"
     ready_pattern: str | None = None
@@ -37,37 +35,31 @@ class ServerDefinition:
     env: dict[str, str] = field(default_factory=dict)
     # Files that mark a project's root for this server (nearest ancestor holding one wins).
     roots: tuple[str, ...] = ()
+    # Its npm prefix under lspd's cache dir: servers whose packages conflict get one each.
+    npm_prefix: str = "npm"
+
+    def npm_root(self) -> Path:
+        return npm_root(self.npm_prefix)
+
+    def expand(self, text: str) -> str:
+        return expand(text, self.npm_prefix)
 
     def resolved_command(self) -> list[str]:
-        argv = [expand(part) for part in self.command]
+        argv = [self.expand(part) for part in self.command]
         argv[0] = find_executable(argv[0]) or argv[0]
         return argv
 
     def resolved_initialization_options(self) -> Any:
-        return _expand_all(self.initialization_options)
+        return _expand_all(self.initialization_options, self.npm_prefix)
 
     def missing(self) -> str | None:
         """What is missing to run this server, or None when it can run."""
-        executable = expand(self.command[0])
+        executable = self.expand(self.command[0])
         if find_executable(executable) is None:
             return f"`{executable}` was not found"
         for required in self.requires:
-            if not Path(expand(required)).exists():
-                return f"{expand(required)} does not exist"
-        return None
-
-    def version(self) -> str | None:
-        if package := self.version_source.get("python"):
-            try:
-                return importlib.metadata.version(package)
-            except importlib.metadata.PackageNotFoundError:
-                return None
-        if package := self.version_source.get("npm"):
-            manifest = npm_root() / package / "package.json"
-            try:
-                return str(json.loads(manifest.read_text())["version"])
-            except (OSError, ValueError, KeyError):
-                return None
+            if not Path(self.expand(required)).exists():
+                return f"{self.expand(required)} does not exist"
         return None
 
     def install_hint(self) -> str | None:
@@ -79,8 +71,8 @@ class ServerDefinition:
         return str(manual) if manual else None
 
 
-def npm_root() -> Path:
-    return cache_dir() / "npm" / "node_modules"
+def npm_root(prefix: str = "npm") -> Path:
+    return cache_dir() / prefix / "node_modules"
 
 
 def node_executable() -> str:
@@ -98,19 +90,21 @@ def node_executable() -> str:
     return shutil.which("node") or "node"
 
 
-def expand(text: str) -> str:
+def expand(text: str, npm_prefix: str = "npm") -> str:
     if "{" not in text:
         return text
-    return text.replace("{node}", node_executable()).replace("{npm_root}", str(npm_root()))
+    return text.replace("{node}", node_executable()).replace(
+        "{npm_root}", str(npm_root(npm_prefix))
+    )
 
 
-def _expand_all(value: Any) -> Any:
+def _expand_all(value: Any, npm_prefix: str) -> Any:
     if isinstance(value, str):
-        return expand(value)
+        return expand(value, npm_prefix)
     if isinstance(value, dict):
-        return {key: _expand_all(item) for key, item in value.items()}
+        return {key: _expand_all(item, npm_prefix) for key, item in value.items()}
     if isinstance(value, list):
-        return [_expand_all(item) for item in value]
+        return [_expand_all(item, npm_prefix) for item in value]
     return value
 
 
@@ -145,6 +139,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         settings=dict(table.get("settings", {})),
         initialization_options=dict(table.get("initialization_options", {})),
         env=dict(table.get("env", {})),
+        npm_prefix=table.get("npm_prefix", "npm"),
         roots=tuple(table.get("roots", ())),
     )
 
