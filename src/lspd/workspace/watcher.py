@@ -1,0 +1,208 @@
+"""Following file changes under the root: one watchfiles watcher per workspace.
+
+Events come in batches (watchfiles debounces them), are filtered by `Ignore`, folded to one
+event per path and handed to a callback that tells the servers.
+
+`catch_up()` is a barrier: it writes a marker file into a folder watched by the same
+watcher and returns once the batch holding the marker has been handled. inotify reports
+events in order, so every change made before the call has then reached the servers —
+freshness without guessing how long the watcher might take.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import os
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+import watchfiles
+
+log = logging.getLogger(__name__)
+logging.getLogger("watchfiles.main").setLevel(logging.WARNING)  # not one line per batch
+
+STEP_MS = 10  # a batch ends after this long without new events...
+DEBOUNCE_MS = 300  # ...or after this long in all, so a long burst is handled in parts
+RUST_TIMEOUT_MS = 5_000
+CATCH_UP_TIMEOUT_S = 2.0
+
+
+class Change(enum.IntEnum):
+    """The LSP `FileChangeType` numbers."""
+
+    created = 1
+    changed = 2
+    deleted = 3
+
+
+@dataclass(frozen=True)
+class FileEvent:
+    change: Change
+    path: Path
+
+
+Deliver = Callable[[list[FileEvent]], Awaitable[None]]
+
+
+class Watcher:
+    """Watch `root` (minus what `ignored` says) and hand batches of events to `deliver`."""
+
+    def __init__(
+        self, root: Path, marker_dir: Path, ignored: Callable[[Path], bool], deliver: Deliver
+    ) -> None:
+        self.root = root
+        self.marker = marker_dir / "catch-up"
+        self._ignored = ignored
+        self._deliver = deliver
+        self._task: asyncio.Task[None] | None = None
+        self._stop = anyio.Event()
+        self._ready = False  # the watch is in place: a marker has come back
+        self._finished = False  # the watch loop has ended
+        self._written = 0  # the last number written to the marker
+        self._seen = 0  # the last number read back after its batch was delivered
+        self._progress = asyncio.Condition()
+
+    @property
+    def running(self) -> bool:
+        return self._ready and self._task is not None and not self._task.done()
+
+    async def start(self, timeout: float = 30.0) -> bool:
+        """Start watching; True once the watch is in place (a marker came back)."""
+        if self._task is not None:
+            return self.running
+        self.marker.parent.mkdir(parents=True, exist_ok=True)
+        self._task = asyncio.create_task(self._run(), name="lspd-watcher")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        # A marker written before inotify is in place is never reported: write until one is.
+        while not self._task.done() and loop.time() < deadline:
+            if await self._round_trip(timeout=0.25):
+                self._ready = True
+                log.info("watching %s for changes", self.root)
+                return True
+        log.warning("the file watcher did not start; answers still re-check open files")
+        return False
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        self._ready = False
+
+    def _stopped(self) -> bool:
+        return self._finished or self._task is None or self._task.done()
+
+    async def catch_up(self, timeout: float = CATCH_UP_TIMEOUT_S) -> bool:
+        """Return once every change made before this call has been delivered.
+
+        False (and a log line) when the watcher is not running or too slow; callers still
+        hold the stat-checked open documents, only unopened files may then lag.
+        """
+        if not self.running:
+            return False
+        return await self._round_trip(timeout)
+
+    async def _round_trip(self, timeout: float) -> bool:
+        self._written += 1
+        number = self._written
+        try:
+            await asyncio.to_thread(self.marker.write_text, str(number))
+        except OSError as exc:
+            log.warning("cannot write the watcher's marker %s: %s", self.marker, exc)
+            return False
+        async with self._progress:
+            try:
+                await asyncio.wait_for(
+                    self._progress.wait_for(lambda: self._seen >= number or self._stopped()),
+                    timeout,
+                )
+            except TimeoutError:
+                if self._ready:
+                    log.warning("the file watcher did not catch up within %.1f s", timeout)
+                return False
+        return self._seen >= number
+
+    async def _run(self) -> None:
+        try:
+            async for raw in watchfiles.awatch(
+                self.root,
+                self.marker.parent,
+                watch_filter=None,
+                debounce=DEBOUNCE_MS,
+                step=STEP_MS,
+                stop_event=self._stop,
+                rust_timeout=RUST_TIMEOUT_MS,
+                yield_on_timeout=True,
+                ignore_permission_denied=True,
+            ):
+                await self._handle(raw)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the file watcher stopped; answers still re-check open files")
+        finally:
+            self._ready = False
+            self._finished = True
+            async with self._progress:
+                self._progress.notify_all()
+
+    async def _handle(self, raw: set[tuple[watchfiles.Change, str]]) -> None:
+        marked = False
+        changes: list[tuple[watchfiles.Change, Path]] = []
+        for change, name in raw:
+            path = Path(name)
+            if path.parent == self.marker.parent:
+                marked = True
+            elif not self._ignored(path):
+                changes.append((change, path))
+        events = fold(changes)
+        if events:
+            try:
+                await self._deliver(events)
+            except Exception:
+                log.exception("telling the servers of %d file changes failed", len(events))
+        number = self._read_marker() if marked else self._seen
+        async with self._progress:
+            self._seen = max(self._seen, number)
+            self._progress.notify_all()
+
+    def _read_marker(self) -> int:
+        try:
+            return int(self.marker.read_text() or 0)
+        except (OSError, ValueError):
+            return self._seen
+
+
+_CHANGES = {
+    watchfiles.Change.added: Change.created,
+    watchfiles.Change.modified: Change.changed,
+    watchfiles.Change.deleted: Change.deleted,
+}
+
+
+def fold(changes: Iterable[tuple[watchfiles.Change, Path]]) -> list[FileEvent]:
+    """One event per path. A path both added and deleted in one batch is judged by the disk."""
+    seen: dict[Path, set[watchfiles.Change]] = {}
+    for raw, path in changes:
+        seen.setdefault(path, set()).add(raw)
+    events = []
+    for path, raws in sorted(seen.items()):
+        kind: Change
+        if len(raws) == 1:
+            kind = _CHANGES[next(iter(raws))]
+        elif os.path.lexists(path):
+            kind = Change.created if watchfiles.Change.added in raws else Change.changed
+        else:
+            kind = Change.deleted
+        if kind is not Change.deleted and os.path.isdir(path):
+            continue  # servers learn of the files inside
+        events.append(FileEvent(kind, path))
+    return events

@@ -1,0 +1,119 @@
+"""The file watcher on a real file system: batches, ignore rules, and the catch-up barrier."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+import watchfiles
+
+from lspd.workspace.ignore import Ignore
+from lspd.workspace.watcher import Change, FileEvent, Watcher, fold
+
+
+class Recorder:
+    """Collects what the watcher delivers."""
+
+    def __init__(self) -> None:
+        self.events: list[FileEvent] = []
+
+    async def __call__(self, events: list[FileEvent]) -> None:
+        self.events += events
+
+    def changes(self, root: Path) -> set[tuple[Change, str]]:
+        return {(e.change, e.path.relative_to(root).as_posix()) for e in self.events}
+
+
+def run(body: Callable[[Watcher, Recorder, Path], Coroutine[Any, Any, None]], root: Path) -> None:
+    async def main() -> None:
+        recorder = Recorder()
+        watcher = Watcher(root, root.parent / "marker", Ignore(root), recorder)
+        assert await watcher.start()
+        try:
+            await body(watcher, recorder, root)
+        finally:
+            await watcher.stop()
+
+    asyncio.run(main())
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "kept.py").write_text("x = 1\n")
+    return project
+
+
+def test_catch_up_returns_after_every_earlier_write_was_delivered(root: Path) -> None:
+    async def body(watcher: Watcher, recorder: Recorder, root: Path) -> None:
+        (root / "src" / "kept.py").write_text("x = 2\n")
+        (root / "src" / "new.py").write_text("y = 1\n")
+        (root / "src" / "gone.py").write_text("z = 1\n")
+        (root / "src" / "gone.py").unlink()
+        assert await watcher.catch_up()  # no sleep: the barrier is the synchronisation
+        changes = recorder.changes(root)
+        assert (Change.changed, "src/kept.py") in changes
+        assert (Change.created, "src/new.py") in changes
+        assert not any(path == "src/gone.py" and c is not Change.deleted for c, path in changes)
+
+    run(body, root)
+
+
+def test_ignored_paths_are_not_delivered(root: Path) -> None:
+    (root / ".gitignore").write_text("generated/\n*.log\n")
+    (root / "node_modules" / "dep").mkdir(parents=True)
+    (root / ".venv-custom").mkdir()
+    (root / "env").mkdir()
+    (root / "env" / "pyvenv.cfg").write_text("home = /usr\n")
+    (root / "generated").mkdir()
+
+    async def body(watcher: Watcher, recorder: Recorder, root: Path) -> None:
+        (root / "node_modules" / "dep" / "index.js").write_text("1\n")
+        (root / ".git").mkdir()
+        (root / ".git" / "HEAD").write_text("ref\n")
+        (root / "env" / "lib.py").write_text("1\n")
+        (root / "generated" / "out.py").write_text("1\n")
+        (root / "debug.log").write_text("1\n")
+        (root / "src" / "seen.py").write_text("1\n")
+        assert await watcher.catch_up()
+        assert recorder.changes(root) == {(Change.created, "src/seen.py")}
+
+    run(body, root)
+
+
+def test_a_burst_is_delivered_in_batches_and_nothing_is_lost(root: Path) -> None:
+    async def body(watcher: Watcher, recorder: Recorder, root: Path) -> None:
+        for index in range(500):
+            (root / "src" / f"m{index}.py").write_text(f"v = {index}\n")
+        assert await watcher.catch_up(timeout=10)
+        created = {path for change, path in recorder.changes(root) if change is Change.created}
+        assert created == {f"src/m{index}.py" for index in range(500)}
+
+    run(body, root)
+
+
+def test_catch_up_without_a_running_watcher_says_so(tmp_path: Path) -> None:
+    async def main() -> None:
+        watcher = Watcher(tmp_path, tmp_path / "marker", Ignore(tmp_path), Recorder())
+        assert await watcher.catch_up() is False
+
+    asyncio.run(main())
+
+
+def test_fold_keeps_one_event_per_path_and_asks_the_disk_when_in_doubt(tmp_path: Path) -> None:
+    present, absent = tmp_path / "present.py", tmp_path / "absent.py"
+    present.write_text("1\n")
+    events = fold(
+        [
+            (watchfiles.Change.deleted, present),
+            (watchfiles.Change.added, present),  # replaced: an editor's atomic save
+            (watchfiles.Change.added, absent),
+            (watchfiles.Change.deleted, absent),  # a temporary file, gone again
+            (watchfiles.Change.modified, tmp_path),  # directories are not reported
+        ]
+    )
+    assert events == [FileEvent(Change.deleted, absent), FileEvent(Change.created, present)]
