@@ -31,5 +31,9 @@ class ServerTimeout(ServerError):
     pass
 
 
+class ConfigError(LspdError):
+    """`lspd.toml` is not valid: the message names the key and what is allowed."""
+
+
 class DaemonError(LspdError):
     """The daemon cannot start, or cannot be reached."""

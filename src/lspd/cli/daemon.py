@@ -38,9 +38,9 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--idle-timeout",
         type=float,
-        default=1800.0,
         metavar="SECONDS",
-        help="stop a language server unused this long (default 1800; 0 = never)",
+        help="stop a language server unused this long (default: idle_timeout in "
+        "ROOT/lspd.toml, else 1800; 0 = never)",
     )
     serve.add_argument(
         "--log-level",
@@ -77,10 +77,12 @@ def register(subparsers: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from lspd.daemon import run
     from lspd.errors import InvalidInput
+    from lspd.workspace.config import load_config
 
     root = client.resolve_root(args.root)
     if not root.is_dir():
         raise InvalidInput(f"workspace root {root} is not a directory")
+    load_config(root)  # a bad lspd.toml stops here with its message, detached or not
     options = run.Options(
         root=root,
         port=args.port,

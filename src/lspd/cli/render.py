@@ -103,7 +103,10 @@ def _call_hierarchy(r: m.CallHierarchyResult) -> str:
 def _status(r: m.StatusResult) -> str:
     lines = [f"lspd {r.version} for {r.workspace} (pid {r.pid}, up {r.uptime_s:.0f} s)"]
     for s in r.servers:
-        lines.append(f"  {s.language}: {s.server} {s.state} pid={s.pid} open={s.open_documents}")
+        lines.append(
+            f"  {s.language}: {s.server} [{s.project}] {s.state} pid={s.pid} "
+            f"open={s.open_documents}"
+        )
     if not r.servers:
         lines.append("  no language server running")
     return "\n".join(lines)

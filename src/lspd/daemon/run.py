@@ -42,11 +42,21 @@ class Options:
     port: int | None = None
     token: bool = False
     prewarm: bool = True
-    idle_timeout: float = DEFAULT_IDLE_TIMEOUT_S  # 0 or less: never stop idle servers
+    # Seconds before an unused server is stopped; 0 or less: never. None: lspd.toml's
+    # `idle_timeout`, else DEFAULT_IDLE_TIMEOUT_S.
+    idle_timeout: float | None = None
     log_level: str = "info"
     # Agents whose configs get the URL after every bind (`--sync`); empty: none,
     # ("all",): every agent detected on this machine.
     sync_agents: tuple[str, ...] = ()
+
+
+def idle_timeout(options: Options, ws: Workspace) -> float:
+    """The command line's idle timeout, else the workspace's lspd.toml's, else the default."""
+    for value in (options.idle_timeout, ws.config.idle_timeout):
+        if value is not None:
+            return value
+    return DEFAULT_IDLE_TIMEOUT_S
 
 
 def log_path(root: Path) -> Path:
@@ -116,6 +126,7 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
         self.ws: Workspace | None = None
+        self.idle_timeout = DEFAULT_IDLE_TIMEOUT_S  # settled once lspd.toml is read
 
     @property
     def url(self) -> str:
@@ -131,7 +142,8 @@ class Daemon:
         from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
         from lspd.tools import Activity, build_server
 
-        ws = Workspace(self.root)
+        ws = Workspace(self.root)  # reads lspd.toml: a bad one stops the daemon here
+        self.idle_timeout = idle_timeout(self.options, ws)
         ws.started = self.started_at
         self.ws = ws
         sock = binding.bind(self.root, self.options.port)
@@ -197,8 +209,8 @@ class Daemon:
         ws = self.ws
         if self.options.prewarm:
             self._tasks.append(asyncio.create_task(self._prewarm(ws)))
-        if self.options.idle_timeout > 0:
-            self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.options.idle_timeout)))
+        if self.idle_timeout > 0:
+            self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.idle_timeout)))
         watchdog = Watchdog()
         watchdog.start()
         self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
@@ -223,7 +235,8 @@ class Daemon:
             await asyncio.sleep(0.01)
         started = time.monotonic()
         await ws.prewarm()
-        names = ", ".join(ws.sessions) or "none"
+        names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
+        names = names or "none"
         log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)
 
     async def _stop_idle(self, ws: Workspace, idle_s: float) -> None:
@@ -314,7 +327,8 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
         command.append("--token")
     if not options.prewarm:
         command.append("--no-prewarm")
-    command += ["--idle-timeout", f"{options.idle_timeout:g}"]
+    if options.idle_timeout is not None:
+        command += ["--idle-timeout", f"{options.idle_timeout:g}"]
     if options.sync_agents:
         command += ["--sync", ",".join(options.sync_agents)]
     output = state_dir(root) / "daemon.out"

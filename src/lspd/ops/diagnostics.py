@@ -18,7 +18,6 @@ from lspd.ops.models import (
     Severity,
     WorkspaceDiagnosticsResult,
 )
-from lspd.servers.registry import definition_for_path
 from lspd.workspace import Workspace
 from lspd.workspace.workspace import walk
 
@@ -94,8 +93,8 @@ async def workspace_diagnostics(
         raise InvalidInput("`paths` must be a list of glob patterns such as ['src/**/*.py']")
     targets = [
         p
-        for p in walk(ws.root)
-        if definition_for_path(p) is not None and _selected(ws.display(p), paths)
+        for p in walk(ws.root, ignore=ws.ignore)
+        if ws.handler(p) is not None and _selected(ws.display(p), paths)
     ]
     if len(targets) > MAX_WORKSPACE_FILES:
         raise InvalidInput(

@@ -182,6 +182,8 @@ class CallHierarchyResult(Model):
 class ServerStatus(Model):
     language: str
     server: str
+    # The session's project root, relative to the workspace root ("." for the root itself).
+    project: str = "."
     state: ServerState
     pid: int | None
     open_documents: int = 0

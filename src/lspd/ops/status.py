@@ -22,6 +22,7 @@ def status(ws: Workspace) -> StatusResult:
             ServerStatus(
                 language=session.definition.language,
                 server=session.name,
+                project=ws.display(session.root),
                 state=session.display_state,
                 pid=session.pid,
                 open_documents=len(session.documents),

@@ -16,7 +16,6 @@ from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
 from lspd.workspace import Workspace
-from lspd.workspace.workspace import walk
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +187,7 @@ async def search_symbols(
     )
     raw: list[tuple[Session, dict[str, Any]]] = []
     errors: list[str] = []
+    seen: set[tuple[str, str, int, int]] = set()  # a parent project's server sees nested ones
     for session, answer in zip(sessions, answers, strict=True):
         if isinstance(answer, BaseException):
             if not isinstance(answer, LspdError):
@@ -197,6 +197,9 @@ async def search_symbols(
         for item in answer or []:
             if exact and item.get("name") != query:
                 continue
+            if (key := _identity(item)) in seen:
+                continue
+            seen.add(key)
             if kind is None or symbol_kind_name(item.get("kind", 0)) == kind:
                 raw.append((session, item))
     if errors and not raw:
@@ -204,38 +207,41 @@ async def search_symbols(
     root = ws.root.as_uri() + "/"
     raw.sort(key=lambda pair: _rank(pair[1], root, query))
     found: list[WorkspaceSymbol] = []
-    converters = {s.name: Converter(ws, s.encoding) for s in sessions}
+    converters = {s.encoding: Converter(ws, s.encoding) for s in sessions}
     for session, item in raw[:limit]:
-        symbol = _workspace_symbol(ws, converters[session.name], item)
+        symbol = _workspace_symbol(ws, converters[session.encoding], item)
         if symbol is not None:
             found.append(symbol)
     return found, len(raw)
 
 
 async def _workspace_sessions(ws: Workspace) -> list[Session]:
-    """Sessions for the languages present, each holding one open file (tsserver needs one)."""
+    """The session of every project present (nested ones too), each holding one open file
+    (tsserver searches only the projects of its open files)."""
     sessions: list[Session] = []
-    for definition in ws.languages_present():
-        session = ws.session(definition)
+    for project in ws.projects_present():
+        session = ws.session(project.definition, project.root)
         if not session.documents:
-            sample = _first_file(ws.root, set(definition.extensions))
-            if sample is not None:
-                try:
-                    await ws.open(str(sample))
-                except LspdError as exc:
-                    log.warning("cannot open %s: %s", sample, exc)
-                    continue
+            try:
+                await ws.open(str(project.sample))
+            except LspdError as exc:
+                log.warning("cannot open %s: %s", project.sample, exc)
+                continue
         sessions.append(session)
     if not sessions:
         raise InvalidInput(f"no source file of a known language was found under {ws.root}")
     return sessions
 
 
-def _first_file(root: Path, extensions: set[str]) -> Path | None:
-    for path in walk(root):
-        if path.suffix.lower() in extensions:
-            return path
-    return None
+def _identity(item: dict[str, Any]) -> tuple[str, str, int, int]:
+    location = item.get("location") or {}
+    start = (location.get("range") or {}).get("start") or {}
+    return (
+        item.get("name", ""),
+        location.get("uri", ""),
+        start.get("line", 0),
+        start.get("character", 0),
+    )
 
 
 def _workspace_symbol(

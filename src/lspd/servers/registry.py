@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -144,12 +145,34 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
     )
 
 
-def definition_for_path(path: Path) -> ServerDefinition | None:
-    suffix = path.suffix.lower()
+def definition_for_path(
+    path: Path, chosen: Mapping[str, str] | None = None
+) -> ServerDefinition | None:
+    """The server for `path`: the one `chosen` for its language (language -> server name,
+    from lspd.toml) when it handles the extension, else the first one listing it."""
+    candidates = _by_extension().get(path.suffix.lower(), ())
+    if chosen:
+        for definition in candidates:
+            if chosen.get(definition.language) == definition.name:
+                return definition
+    return candidates[0] if candidates else None
+
+
+@functools.cache
+def _by_extension() -> dict[str, tuple[ServerDefinition, ...]]:
+    found: dict[str, list[ServerDefinition]] = {}
     for definition in definitions().values():
-        if suffix in definition.extensions:
-            return definition
-    return None
+        for extension in definition.extensions:
+            found.setdefault(extension, []).append(definition)
+    return {extension: tuple(items) for extension, items in found.items()}
+
+
+def servers_by_language() -> dict[str, list[str]]:
+    """Each language and the names of the servers defined for it, in file order."""
+    found: dict[str, list[str]] = {}
+    for definition in definitions().values():
+        found.setdefault(definition.language, []).append(definition.name)
+    return found
 
 
 def known_extensions() -> list[str]:

@@ -1,45 +1,31 @@
-"""One workspace root: its sessions (one per server, started on demand), files and paths."""
+"""One workspace root: its sessions (one per server and project, started on demand), files
+and paths."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.dirs import state_dir
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
-from lspd.servers.registry import ServerDefinition, definition_for_path, known_extensions
+from lspd.servers.registry import (
+    ServerDefinition,
+    definition_for_path,
+    definitions,
+    known_extensions,
+)
 from lspd.workspace import files, paths
+from lspd.workspace.config import Config, load_config
+from lspd.workspace.ignore import Ignore
 
 log = logging.getLogger(__name__)
-
-# Directories never scanned for languages (nor, later, watched).
-IGNORED_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        "node_modules",
-        ".venv",
-        "venv",
-        "__pycache__",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".pytest_cache",
-        ".tox",
-        "dist",
-        "build",
-        "target",
-        ".next",
-        ".cache",
-    }
-)
 
 
 class Workspace:
@@ -64,12 +50,17 @@ class Workspace:
         self.request_timeout = request_timeout
         self.diagnostics_timeout = diagnostics_timeout
         self.log_dir = log_dir or state_dir(self.root) / "logs"
+        self.config: Config = load_config(self.root)  # a bad lspd.toml fails here, at once
+        # The servers as this workspace runs them: lspd.toml's arguments and settings applied.
+        self.definitions = {name: self.config.apply(d) for name, d in definitions().items()}
         self.started = time.monotonic()
-        self.sessions: dict[str, Session] = {}
+        # One session per (server, project root): nested projects each get their own.
+        self.sessions: dict[tuple[str, Path], Session] = {}
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
-        self._languages: tuple[float, list[ServerDefinition]] | None = None  # (when, which)
+        self._languages: tuple[float, list[Project]] | None = None  # (when, which)
+        self.ignore = Ignore(self.root, self.config.ignore)
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -81,8 +72,13 @@ class Workspace:
 
     # -- sessions --------------------------------------------------------------------------
 
+    def handler(self, path: Path) -> ServerDefinition | None:
+        """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
+        definition = definition_for_path(path, self.config.chosen)
+        return None if definition is None else self.definitions[definition.name]
+
     def definition_for(self, path: Path) -> ServerDefinition:
-        definition = definition_for_path(path)
+        definition = self.handler(path)
         if definition is None:
             suffix = path.suffix or "no extension"
             raise InvalidInput(
@@ -91,17 +87,38 @@ class Workspace:
             )
         return definition
 
-    def session(self, definition: ServerDefinition) -> Session:
-        session = self.sessions.get(definition.name)
+    def project_root(self, path: Path, definition: ServerDefinition) -> Path:
+        """The nearest directory above `path`, up to the root, holding one of the server's
+        project markers (`roots` in servers.toml); the workspace root when none does.
+
+        Ignored directories (node_modules, ...) are passed over: a library's own
+        package.json must not start a server for it.
+        """
+        if definition.roots:
+            for directory in path.parents:
+                if directory == self.root or self.root not in directory.parents:
+                    break
+                if not self.ignore(directory) and any(
+                    (directory / marker).is_file() for marker in definition.roots
+                ):
+                    return directory
+        return self.root
+
+    def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
+        """The session of `definition` rooted at `project` (default: the workspace root)."""
+        project = project or self.root
+        session = self.sessions.get((definition.name, project))
         if session is None:
-            session = Session(
-                definition, self.root, self.log_dir, request_timeout=self.request_timeout
-            )
-            self.sessions[definition.name] = session
+            logs = self.log_dir
+            if project != self.root:
+                logs = logs / "projects" / project.relative_to(self.root)
+            session = Session(definition, project, logs, request_timeout=self.request_timeout)
+            self.sessions[definition.name, project] = session
         return session
 
     def session_for(self, path: Path) -> Session:
-        return self.session(self.definition_for(path))
+        definition = self.definition_for(path)
+        return self.session(definition, self.project_root(path, definition))
 
     async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]:
         """The session for `raw_path` holding the file's current text (or `content`)."""
@@ -110,7 +127,7 @@ class Workspace:
         stamp = _stamp(path)
         on_disk = files.read_source(path, shown)  # missing file, directory, binary: clear errors
         definition = self.definition_for(path)
-        session = self.session(definition)
+        session = self.session(definition, self.project_root(path, definition))
         language_id = definition.extensions[path.suffix.lower()]
         if content is None:
             document = await session.sync_document(path, on_disk, language_id)
@@ -154,38 +171,73 @@ class Workspace:
     # -- lifecycle -------------------------------------------------------------------------
 
     def languages_present(self) -> list[ServerDefinition]:
-        """The servers for the languages found under the root (a bounded scan).
+        """The servers for the languages found under the root."""
+        found = {project.definition.name: project.definition for project in self.projects_present()}
+        return list(found.values())
 
-        Workspace-wide questions ask this on every call; the scan is redone only when it
-        is older than `LANGUAGES_TTL_S`, so a big tree is not walked per call.
+    def projects_present(self) -> list[Project]:
+        """Each (server, project root) that files under the root need (a bounded scan).
+
+        A file's project is its nearest directory holding one of its server's markers, as
+        in `project_root`. Workspace-wide questions ask this on every call; the scan is
+        redone only when it is older than `LANGUAGES_TTL_S` (or files came or went).
         """
         now = time.monotonic()
         if self._languages is None or now - self._languages[0] > LANGUAGES_TTL_S:
-            found: dict[str, ServerDefinition] = {}
-            for path in walk(self.root, LANGUAGE_SCAN_LIMIT):
-                definition = definition_for_path(path)
-                if definition is not None:
-                    found.setdefault(definition.name, definition)
+            found: dict[tuple[str, Path], Project] = {}
+            homes: dict[Path, dict[str, Path]] = {}  # directory -> server -> project root
+            for directory, names in self.ignore.walk(LANGUAGE_SCAN_LIMIT):
+                above = homes.get(directory.parent, {})
+                here = set(names)
+                home = homes[directory] = {
+                    name: directory
+                    if here.intersection(definition.roots)
+                    else above.get(name, self.root)
+                    for name, definition in self.definitions.items()
+                }
+                for name in names:
+                    definition = self.handler(directory / name)
+                    if definition is not None:
+                        project = home[definition.name]
+                        found.setdefault(
+                            (definition.name, project),
+                            Project(definition, project, directory / name),
+                        )
             self._languages = (now, list(found.values()))
         return self._languages[1]
 
     async def prewarm(self) -> None:
-        """Start the servers of the languages present; a missing server is only logged."""
-        for definition in self.languages_present():
+        """Start the server of each project present; a missing server is only logged."""
+        for project in self.projects_present():
             try:
-                await self.session(definition).start()
+                await self.session(project.definition, project.root).start()
             except Exception as exc:
-                log.warning("prewarm of %s failed: %s", definition.name, exc)
+                log.warning("prewarm of %s failed: %s", project.definition.name, exc)
 
     async def stop_idle(self, idle_s: float) -> None:
         now = time.monotonic()
-        for session in self.sessions.values():
+        for session in list(self.sessions.values()):
             if session.state == "ready" and now - session.last_used > idle_s:
-                log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
+                log.info(
+                    "stopping %s for %s after %.0f s idle",
+                    session.name,
+                    self.display(session.root),
+                    now - session.last_used,
+                )
                 await session.stop()
 
     async def close(self) -> None:
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
+
+
+@dataclass(frozen=True)
+class Project:
+    """A server's project under the root: where its session is rooted, and one of its files
+    (a server such as tsserver answers workspace-wide questions only once a file is open)."""
+
+    definition: ServerDefinition
+    root: Path
+    sample: Path
 
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
@@ -208,13 +260,8 @@ def _settled(stamp: tuple[int, int]) -> bool:
     return time.time_ns() - stamp[0] > RACY_NS
 
 
-def walk(root: Path, limit: int = 200_000) -> Iterable[Path]:
-    """Files under `root`, skipping ignored and hidden directories, at most `limit`."""
-    count = 0
-    for directory, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS and not d.startswith(".")]
-        for name in filenames:
-            count += 1
-            if count > limit:
-                return
-            yield Path(directory) / name
+def walk(root: Path, limit: int = 200_000, ignore: Ignore | None = None) -> Iterable[Path]:
+    """Source candidates under `root` that `ignore` keeps, at most `limit`."""
+    for directory, names in (ignore or Ignore(root)).walk(limit):
+        for name in names:
+            yield directory / name

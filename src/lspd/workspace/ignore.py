@@ -1,0 +1,158 @@
+"""Which paths under a workspace root are never scanned (nor watched).
+
+Built in: hidden directories, the usual dependency, cache and build directories, virtual
+environments (a directory holding `pyvenv.cfg`) and what the root's `.gitignore` ignores.
+Added by `lspd.toml`'s `ignore`: globs relative to the root, where `*` and `?` stay inside
+one path part, `**` spans any number of directories, and a glob without `/` matches a file
+or directory name at any depth (`*.min.js`, `generated`). A matching directory hides
+everything under it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import pathspec
+
+log = logging.getLogger(__name__)
+
+# Directories never scanned for languages (nor watched), wherever they are.
+IGNORED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".tox",
+        "dist",
+        "build",
+        "target",
+        ".next",
+        ".cache",
+    }
+)
+
+
+class Ignore:
+    """The ignore rules of one root: `ignore(path)` says whether `path` is left out."""
+
+    def __init__(self, root: Path, globs: Sequence[str] = ()) -> None:
+        self.root = root
+        self.globs = tuple(globs)
+        names = [g for g in self.globs if "/" not in g.strip("/")]
+        paths = [g for g in self.globs if "/" in g.strip("/")]
+        self._name = _compile(_segment(g.strip("/")) for g in names)
+        self._path = _compile(_translate(g) for g in paths)
+        self._gitignore = _gitignore(root)
+        self._venvs: set[str] = set()  # relative paths of directories found to be venvs
+
+    def __call__(self, path: Path) -> bool:
+        """Whether `path` (absolute) is ignored; a path outside the root always is."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
+            return True
+        for depth in range(1, len(parts) + 1):
+            is_dir = depth < len(parts)
+            if self.hides("/".join(parts[:depth]), parts[depth - 1], is_dir):
+                return True
+        return False
+
+    def hides(self, relative: str, name: str, is_dir: bool) -> bool:
+        """Whether the entry `name` at `relative` (POSIX, from the root) is ignored itself."""
+        if is_dir and (name in IGNORED_DIRS or name.startswith(".") or self._is_venv(relative)):
+            return True
+        if self._name is not None and self._name.fullmatch(name):
+            return True
+        if self._path is not None and self._path.fullmatch(relative) is not None:
+            return True
+        return self._gitignore is not None and self._gitignore.match_file(
+            relative + "/" if is_dir else relative
+        )
+
+    def _is_venv(self, relative: str) -> bool:
+        if relative in self._venvs:
+            return True
+        if os.path.exists(os.path.join(self.root, relative, "pyvenv.cfg")):
+            self._venvs.add(relative)
+            return True
+        return False
+
+    def walk(self, limit: int = 200_000) -> Iterator[tuple[Path, list[str]]]:
+        """Each directory kept, top down, with its kept file names; at most `limit` files."""
+        count = 0
+        for directory, dirnames, filenames in os.walk(self.root):
+            base = Path(directory)
+            prefix = base.relative_to(self.root).as_posix()
+            prefix = "" if prefix == "." else prefix + "/"
+            dirnames[:] = [d for d in dirnames if not self.hides(prefix + d, d, True)]
+            kept = [f for f in filenames if not self.hides(prefix + f, f, False)]
+            if count + len(kept) > limit:
+                kept = kept[: limit - count]
+            count += len(kept)
+            yield base, kept
+            if count >= limit:
+                return
+
+
+def _gitignore(root: Path) -> pathspec.GitIgnoreSpec | None:
+    """The root's `.gitignore` rules (nested .gitignore files are not read)."""
+    try:
+        lines = (root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception as exc:  # a malformed .gitignore must not stop the daemon
+        log.warning("ignoring %s: %s", root / ".gitignore", exc)
+        return None
+
+
+def _compile(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    joined = "|".join(f"(?:{p})" for p in patterns)
+    return re.compile(joined) if joined else None
+
+
+def _translate(glob: str) -> str:
+    """A root-relative path glob as a regular expression over POSIX paths."""
+    parts = glob.strip("/").split("/")
+    out = []
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            out.append(".*" if last else "(?:[^/]+/)*")
+        else:
+            out.append(_segment(part) + ("" if last else "/"))
+    return "".join(out)
+
+
+def _segment(glob: str) -> str:
+    """One path part's glob (`*`, `?`, `[...]`) as a regular expression that never spans `/`."""
+    out = []
+    index = 0
+    while index < len(glob):
+        char = glob[index]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (close := glob.find("]", index + 2)) != -1:
+            body = glob[index + 1 : close]
+            negate = body.startswith("!")
+            body = re.escape(body[1:] if negate else body).replace("\\-", "-")
+            out.append(f"[{'^' if negate else ''}{body}]")
+            index = close
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return "".join(out)
