@@ -20,8 +20,9 @@ Every mode behaves like a well-mannered server except for its one fault:
   document the client opened (so miscounted lengths either way break the conversation).
 - `chatty-stderr`: writes megabytes to stderr at start and on every hover.
 
-With `--once FILE` the fault of a hover happens only while FILE does not exist (it is
-created when the fault fires), so a restarted server behaves normally.
+With `--once FILE` the fault (of a hover, or of `initialize` for the two start modes) happens
+only while FILE does not exist (it is created when the fault fires), so a restarted server
+behaves normally.
 """
 
 from __future__ import annotations
@@ -145,11 +146,11 @@ class FakeServer:
 
     def on_request(self, request_id: Any, method: str, params: Any) -> None:
         if method == "initialize":
-            if "exit-during-initialize" in self.modes:
+            if self.fault("exit-during-initialize"):
                 sys.stderr.write("fake server: giving up during initialize\n")
                 sys.stderr.flush()
                 os._exit(2)
-            if "slow-start" in self.modes:
+            if self.fault("slow-start"):
                 time.sleep(self.delay)
             capabilities = {"hoverProvider": True, "textDocumentSync": 1}
             self.reply(request_id, {"capabilities": capabilities, "serverInfo": {"name": "fake"}})

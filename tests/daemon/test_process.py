@@ -80,6 +80,16 @@ def test_sigkill_leaves_no_language_server(root: Path, state: Path) -> None:
             assert wait_group_empty(pid), f"process group {pid} outlived the daemon"
         # The sentinel is left behind, and is stale: the next serve replaces it.
         assert sentinel.read_port(root) == port
+        assert lspd(state, "health", str(root)).returncode == 1
+        successor = spawn(root, state, "--no-prewarm")
+        try:
+            assert successor.stdout is not None
+            url = successor.stdout.readline().strip()  # printed once it listens
+            new_port = sentinel.read_port(root)
+            assert url == f"http://127.0.0.1:{new_port}/mcp"
+            assert health(new_port or 0)["pid"] == successor.pid
+        finally:
+            kill(successor)
     finally:
         kill(process, pids)
 
@@ -163,6 +173,8 @@ def test_two_serves_at_the_same_moment_give_one_daemon(root: Path, state: Path) 
             time.sleep(0.05)
         running = [p for p in processes if p.poll() is None]
         assert len(running) == 1
+        assert running[0].stdout is not None
+        assert running[0].stdout.readline().strip() == url  # every serve prints the same URL
         for loser in processes:
             if loser is running[0]:
                 continue

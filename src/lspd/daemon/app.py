@@ -25,8 +25,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd import ops
 from lspd.workspace import Workspace
+from lspd.workspace.files import MAX_FILE_BYTES
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+# Room for the largest file `diagnostics` accepts as `content` (escaped as JSON), so the tool
+# answers an oversized one with its own message; beyond this the SDK answers 413.
+MAX_REQUEST_BYTES = 3 * MAX_FILE_BYTES
 
 Lifespan = Callable[[], AbstractAsyncContextManager[None]]
 
@@ -112,6 +117,7 @@ def build_app(
     mcp_app = server.streamable_http_app(
         streamable_http_path="/mcp",
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        max_request_body_size=MAX_REQUEST_BYTES,
     )
 
     async def health(request: Request) -> Response:

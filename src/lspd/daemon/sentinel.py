@@ -13,6 +13,8 @@ import os
 import secrets
 from pathlib import Path
 
+from lspd.errors import DaemonError
+
 PORT_FILE = ".mcp-port"
 TOKEN_FILE = ".mcp-token"
 
@@ -26,17 +28,24 @@ def token_path(root: Path) -> Path:
 
 
 def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write `path` whole or not at all; a read-only or full disk is a `DaemonError`."""
     temp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         with os.fdopen(fd, "w", encoding="ascii") as handle:
             handle.write(text)
         os.chmod(temp, mode)  # the umask may have narrowed or (for 0600) not mattered
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             temp.unlink()
+        if isinstance(exc, OSError):
+            raise DaemonError(
+                f"cannot write {path}: {exc.strerror or exc}. Clients find the daemon through "
+                f"this file: make {path.parent} a writable directory (or free space on its "
+                "disk) and start lspd again"
+            ) from None
         raise
 
 

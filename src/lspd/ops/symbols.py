@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.lsp.capabilities import symbol_kind_name
+from lspd.lsp.capabilities import SYMBOL_KINDS, symbol_kind_name
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
 from lspd.ops.budget import fits
@@ -146,6 +146,10 @@ async def workspace_symbols(
     check_positive("limit", limit)
     query = query.strip()
     wanted = kind.strip().lower() if kind is not None else None
+    if wanted is not None and wanted not in SYMBOL_KINDS:
+        raise InvalidInput(
+            f"`kind` {kind!r:.60} is not a symbol kind; send one of {', '.join(SYMBOL_KINDS)}"
+        )
     found, total = await search_symbols(ws, query, wanted, limit)
     return WorkspaceSymbolsResult(
         query=query, symbols=found, total=total, truncated=total > len(found)

@@ -19,6 +19,7 @@ from pydantic import Field
 
 from lspd import __version__, ops
 from lspd.errors import LspdError
+from lspd.ops.checks import check_content, check_globs
 from lspd.ops.models import (
     CallHierarchyResult,
     DiagnosticsResult,
@@ -31,7 +32,9 @@ from lspd.ops.models import (
     WorkspaceDiagnosticsResult,
     WorkspaceSymbolsResult,
 )
+from lspd.tools.arguments import LspdServer
 from lspd.workspace import Workspace
+from lspd.workspace.files import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,7 @@ class Activity:
 
 def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[Any]:
     """The MCP server for one workspace (call `streamable_http_app` on it once)."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = LspdServer(
         name="lspd", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     activity = activity or Activity()
@@ -134,6 +137,10 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         limit: Annotated[int, _limit(100)] = 100,
         ctx: Context[Any, Any] | None = None,
     ) -> DiagnosticsResult:
+        try:
+            check_content(content, MAX_FILE_BYTES)
+        except LspdError as exc:
+            raise ToolError(str(exc)) from None
         return await run(ctx, ops.diagnostics(ws, path, content=content, limit=limit))
 
     @server.tool(
@@ -152,6 +159,10 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         limit: Annotated[int, _limit(50)] = 50,
         ctx: Context[Any, Any] | None = None,
     ) -> WorkspaceDiagnosticsResult:
+        try:
+            check_globs(paths)
+        except LspdError as exc:
+            raise ToolError(str(exc)) from None
         return await run(ctx, ops.workspace_diagnostics(ws, paths=paths, limit=limit))
 
     @server.tool(
