@@ -39,8 +39,13 @@ class Warm:
         return self.runner.run(coroutine)
 
 
-def warm_workspace(name: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+def warm_workspace(
+    name: str, tmp_path_factory: pytest.TempPathFactory, config: str | None = None
+) -> Iterator[Warm]:
+    """A warm workspace on a copy of fixture `name`, with `config` as its lspd.toml if given."""
     root = copy_fixture(name, tmp_path_factory.mktemp(name))
+    if config is not None:
+        (root / "lspd.toml").write_text(config)
     runner = asyncio.Runner()
     warm = Warm(Workspace(root, log_dir=root.parent / "logs"), runner)
     try:

@@ -1,0 +1,56 @@
+"""C and C++ on clangd, configured by the fixture's compile_flags.txt.
+
+clangd runs without its background index (which would write `.cache/clangd` into the
+workspace), so it knows the files it has open and the headers they include.
+"""
+
+from __future__ import annotations
+
+from lspd import ops
+from tests.conftest import Warm
+from tests.languages.conftest import error_counts
+
+
+def test_hover_shows_signature_and_comment(c: Warm) -> None:
+    result = c.run(ops.hover(c.ws, "main.c", 6, 18))  # add(1, 2)
+    assert "int add(int a, int b)" in result.contents
+    assert "The sum of a and b." in result.contents
+
+
+def test_definition_in_the_header(c: Warm) -> None:
+    result = c.run(ops.definition(c.ws, "main.c", 6, 18))
+    [location] = result.locations
+    assert (location.path, location.line, location.column) == ("shapes.h", 10, 5)
+
+
+def test_type_definition_of_a_struct_variable(c: Warm) -> None:
+    result = c.run(ops.type_definition(c.ws, "main.c", 7, 19))  # shape
+    assert [(loc.path, loc.text) for loc in result.locations] == [("shapes.h", "struct circle {")]
+
+
+def test_type_error_is_reported_fresh(c: Warm) -> None:
+    result = c.run(ops.diagnostics(c.ws, "broken.c"))
+    assert result.server == "clangd" and result.fresh
+    [problem] = result.diagnostics
+    assert (problem.line, problem.column, problem.severity) == (5, 16, "error")
+    assert "incompatible type 'int'" in problem.message
+
+
+def test_error_just_written_then_fixed(c: Warm) -> None:
+    source = "struct point {{ int x; }};\nint answer(struct point p) {{ return {}; }}\n"
+    versions = (source.format("p.x"), source.format("p"), source.format("p.x + 1"))
+    assert error_counts(c, "edited.c", *versions) == [0, 1, 0]
+
+
+def test_outgoing_calls_reach_the_header(c: Warm) -> None:
+    # Without an index clangd knows the declarations main.c includes, not shapes.c.
+    result = c.run(ops.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
+    callees = {(call.item.name, call.item.path) for call in result.calls}
+    assert {("add", "shapes.h"), ("circle_area", "shapes.h")} <= callees
+
+
+def test_cpp_method_hover_and_definition(c: Warm) -> None:
+    hover = c.run(ops.hover(c.ws, "app.cpp", 5, 20))  # greeter.greet(3)
+    assert "int greet(int times) const" in hover.contents
+    definition = c.run(ops.definition(c.ws, "app.cpp", 5, 20))
+    assert [(loc.path, loc.line) for loc in definition.locations] == [("greeter.hpp", 9)]

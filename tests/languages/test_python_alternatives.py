@@ -1,0 +1,56 @@
+"""Python on ty (`ty server`) and on pyrefly (`pyrefly lsp`), each chosen in lspd.toml.
+
+The same questions as basedpyright answers in tests/ops, on the same fixture. pyrefly shows
+type errors only when asked to: servers.toml answers its configuration request (section
+`python`) with `pyrefly.displayTypeErrors = "force-on"`.
+"""
+
+from __future__ import annotations
+
+from lspd import ops
+from tests.conftest import Warm
+from tests.languages.conftest import error_counts
+
+# What each server says where its wording differs.
+HOVER = {"ty": "Greeter", "pyrefly": "greeter: pkg.greeting.Greeter"}
+RETURN_TYPE_CODE = {"ty": "invalid-explicit-return", "pyrefly": "bad-return"}
+
+
+def server(warm: Warm) -> str:
+    return warm.ws.session_for(warm.root / "pkg/app.py").name
+
+
+def test_hover_shows_the_type(python_alternative: Warm) -> None:
+    warm = python_alternative
+    result = warm.run(ops.hover(warm.ws, "pkg/app.py", 5, 5))  # greeter = make_greeter(...)
+    assert HOVER[server(warm)] in result.contents
+
+
+def test_definition_across_files(python_alternative: Warm) -> None:
+    warm = python_alternative
+    result = warm.run(ops.definition(warm.ws, "pkg/app.py", 6, 20))
+    [location] = result.locations
+    assert (location.path, location.line, location.column) == ("pkg/greeting.py", 18, 9)
+
+
+def test_type_error_is_reported_fresh(python_alternative: Warm) -> None:
+    warm = python_alternative
+    result = warm.run(ops.diagnostics(warm.ws, "pkg/broken.py"))
+    assert result.server == server(warm) and result.fresh
+    [problem] = result.diagnostics
+    assert (problem.line, problem.column, problem.severity) == (2, 12, "error")
+    assert problem.code == RETURN_TYPE_CODE[result.server]
+
+
+def test_error_just_written_then_fixed(python_alternative: Warm) -> None:
+    versions = ("x: int = 1\n", 'x: int = "one"\n', "x: int = 2\n")
+    assert error_counts(python_alternative, "pkg/edited.py", *versions) == [0, 1, 0]
+
+
+def test_references_and_callers_across_files(python_alternative: Warm) -> None:
+    warm = python_alternative
+    references = warm.run(ops.references(warm.ws, "pkg/greeting.py", 12, 7))
+    files = {f.path for f in references.files}
+    assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
+    callers = warm.run(ops.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
+    assert [(c.item.name, c.item.path) for c in callers.calls] == [("main", "pkg/app.py")]

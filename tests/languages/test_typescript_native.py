@@ -1,0 +1,63 @@
+"""TypeScript on TypeScript 7 native (`tsc --lsp --stdio`), chosen in lspd.toml.
+
+It offers diagnostics only by pull, so freshness needs no wait for a push; it lives in its
+own npm prefix because typescript-language-server needs typescript 5.
+"""
+
+from __future__ import annotations
+
+from lspd import ops
+from tests.conftest import Warm
+
+
+def test_the_workspace_uses_the_chosen_server(ts_native: Warm) -> None:
+    result = ts_native.run(ops.diagnostics(ts_native.ws, "src/main.ts"))
+    assert result.server == "typescript-native" and result.fresh and result.errors == 0
+
+
+def test_hover_shows_the_signature(ts_native: Warm) -> None:
+    result = ts_native.run(ops.hover(ts_native.ws, "src/main.ts", 3, 23))
+    assert "function add(a: number, b: number): number" in result.contents
+
+
+def test_definition_across_files(ts_native: Warm) -> None:
+    result = ts_native.run(ops.definition(ts_native.ws, "src/main.ts", 3, 23))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 21)]
+
+
+def test_type_error_is_reported_fresh(ts_native: Warm) -> None:
+    result = ts_native.run(ops.diagnostics(ts_native.ws, "src/broken.ts"))
+    assert result.fresh
+    [problem] = result.diagnostics
+    assert (problem.line, problem.column, problem.code) == (1, 14, "2322")
+    assert "not assignable to type 'number'" in problem.message
+
+
+def test_caller_sees_a_changed_signature_of_an_open_file(ts_native: Warm) -> None:
+    # Every call sends the server the current text of the files it has open.
+    ts_native.run(ops.hover(ts_native.ws, "src/shapes.ts", 21, 17))
+    shapes = ts_native.root / "src/shapes.ts"
+    original = shapes.read_text()
+    try:
+        shapes.write_text(original.replace("add(a: number, b: number)", "add(a: number)"))
+        result = ts_native.run(ops.diagnostics(ts_native.ws, "src/more.ts"))
+        assert result.errors == 1 and "Expected 1 argument" in result.diagnostics[0].message
+    finally:
+        shapes.write_text(original)
+    assert ts_native.run(ops.diagnostics(ts_native.ws, "src/more.ts")).errors == 0
+
+
+def test_implementation_of_an_interface(ts_native: Warm) -> None:
+    result = ts_native.run(ops.implementation(ts_native.ws, "src/shapes.ts", 1, 18))
+    assert {loc.line for loc in result.locations} == {5, 13}
+
+
+def test_stops_cleanly_and_starts_again(ts_native: Warm) -> None:
+    # It refuses a `shutdown` carrying `"params": null` and exits 1 after `exit`: neither
+    # may count as a crash.
+    session = ts_native.ws.session_for(ts_native.root / "src/main.ts")
+    assert session.name == "typescript-native"
+    ts_native.run(session.stop())
+    assert session.state == "stopped" and session.pid is None
+    result = ts_native.run(ops.hover(ts_native.ws, "src/main.ts", 3, 23))
+    assert "function add" in result.contents and session.state == "ready"
