@@ -3,9 +3,9 @@
 Built in: hidden directories, the usual dependency, cache and build directories, virtual
 environments (a directory holding `pyvenv.cfg`) and what the root's `.gitignore` ignores.
 Added by `lspd.toml`'s `ignore`: globs relative to the root, where `*` and `?` stay inside
-one path part, `**` spans any number of directories, and a glob without `/` matches a file
-or directory name at any depth (`*.min.js`, `generated`). A matching directory hides
-everything under it.
+one path part, `**` spans any number of directories, and a glob without `/` (but for a
+trailing one) matches a file or directory name at any depth (`*.min.js`, `generated`); a
+leading `/` ties it to the root (`/tmp`). A matching directory hides everything under it.
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ class Ignore:
     def __init__(self, root: Path, globs: Sequence[str] = ()) -> None:
         self.root = root
         self.globs = tuple(globs)
-        names = [g for g in self.globs if "/" not in g.strip("/")]
-        paths = [g for g in self.globs if "/" in g.strip("/")]
-        self._name = _compile(_segment(g.strip("/")) for g in names)
+        names = [g for g in self.globs if "/" not in g.rstrip("/")]
+        paths = [g for g in self.globs if "/" in g.rstrip("/")]
+        self._name = _compile(_segment(g.rstrip("/")) for g in names)
         self._path = _compile(_translate(g) for g in paths)
         self._gitignore = _gitignore(root)
         self._venvs: set[str] = set()  # relative paths of directories found to be venvs

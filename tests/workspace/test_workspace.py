@@ -1,0 +1,123 @@
+"""A repository of several projects: each file is answered by a server rooted at its own.
+
+The `mixed` fixture holds two TypeScript projects (`web/`, `admin/`, each with its own
+tsconfig.json and a different `Settings`), a Python package with its own pyproject.toml
+(`service/`) and a loose script outside every project (`scripts/`, answered from the root).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from lspd import ops
+from lspd.ops.resolve import AmbiguousSymbol
+from tests.conftest import Warm, warm_workspace
+
+# The `Settings` of `settings: Settings` on line 3 of each project's main.ts.
+WEB_SETTINGS = ("web/src/main.ts", 3, 35)
+ADMIN_SETTINGS = ("admin/src/main.ts", 3, 35)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    yield from warm_workspace("mixed", tmp_path_factory)
+
+
+def project_of(warm: Warm, path: str) -> str:
+    return warm.ws.display(warm.ws.session_for(warm.root / path).root)
+
+
+def test_each_file_goes_to_the_nearest_project(mixed: Warm) -> None:
+    assert project_of(mixed, "web/src/main.ts") == "web"
+    assert project_of(mixed, "admin/src/config.ts") == "admin"
+    assert project_of(mixed, "service/service_pkg/app.py") == "service"
+    assert project_of(mixed, "scripts/release.py") == "."  # no marker above it: the root
+
+
+def test_the_scan_finds_every_project(mixed: Warm) -> None:
+    found = {(p.definition.name, mixed.ws.display(p.root)) for p in mixed.ws.projects_present()}
+    assert found == {
+        ("typescript-language-server", "web"),
+        ("typescript-language-server", "admin"),
+        ("basedpyright", "service"),
+        ("basedpyright", "."),
+    }
+
+
+def test_same_name_means_different_things_per_project(mixed: Warm) -> None:
+    web = mixed.run(ops.hover(mixed.ws, *WEB_SETTINGS))
+    admin = mixed.run(ops.hover(mixed.ws, *ADMIN_SETTINGS))
+    assert "interface Settings" in web.contents and "How the web server listens" in web.contents
+    assert "class Settings" in admin.contents and "admin console" in admin.contents
+
+
+def test_definition_stays_in_the_project(mixed: Warm) -> None:
+    web = mixed.run(ops.definition(mixed.ws, *WEB_SETTINGS))
+    admin = mixed.run(ops.definition(mixed.ws, *ADMIN_SETTINGS))
+    assert [(loc.path, loc.line) for loc in web.locations] == [("web/src/config.ts", 2)]
+    assert [(loc.path, loc.line) for loc in admin.locations] == [("admin/src/config.ts", 2)]
+    python = mixed.run(ops.definition(mixed.ws, "service/service_pkg/app.py", 4, 24))
+    assert [(loc.path, loc.line) for loc in python.locations] == [
+        ("service/service_pkg/models.py", 1)
+    ]
+
+
+def test_diagnostics_come_from_each_projects_server(mixed: Warm) -> None:
+    web = mixed.run(ops.diagnostics(mixed.ws, "web/src/broken.ts"))
+    admin = mixed.run(ops.diagnostics(mixed.ws, "admin/src/broken.ts"))
+    assert [d.message for d in web.diagnostics] == [
+        "Type 'string' is not assignable to type 'number'."
+    ]
+    assert [d.message for d in admin.diagnostics] == [
+        "Property 'port' does not exist on type 'Settings'."
+    ]
+    python = mixed.run(ops.diagnostics(mixed.ws, "service/service_pkg/broken.py"))
+    assert python.errors == 1 and python.diagnostics[0].code == "reportAssignmentType"
+
+
+def test_a_project_config_applies_to_its_files_only(mixed: Warm) -> None:
+    # service/pyproject.toml makes a missing parameter annotation an error; basedpyright
+    # reads it only when rooted at service/. The same code in scripts/ is not checked so.
+    (mixed.root / "scripts/loose.py").write_text("def double(value):\n    return value * 2\n")
+    inside = mixed.run(ops.diagnostics(mixed.ws, "service/service_pkg/loose.py"))
+    outside = mixed.run(ops.diagnostics(mixed.ws, "scripts/loose.py"))
+    assert "reportMissingParameterType" in {d.code for d in inside.diagnostics}
+    assert outside.errors == 0
+
+
+def test_workspace_symbols_ask_every_project(mixed: Warm) -> None:
+    result = mixed.run(ops.workspace_symbols(mixed.ws, "Settings"))
+    found = {(s.path, s.kind) for s in result.symbols if s.name == "Settings"}
+    assert found == {
+        ("web/src/config.ts", "interface"),
+        ("admin/src/config.ts", "class"),
+        ("service/service_pkg/models.py", "class"),
+    }
+    places = [(s.path, s.line, s.column, s.name) for s in result.symbols]
+    assert len(places) == len(set(places)), "a symbol two projects' servers see is listed once"
+
+
+def test_symbol_names_resolve_across_projects(mixed: Warm) -> None:
+    with pytest.raises(AmbiguousSymbol) as ambiguous:
+        mixed.run(ops.hover(mixed.ws, symbol="Settings"))
+    assert {c.path for c in ambiguous.value.candidates} == {
+        "web/src/config.ts",
+        "admin/src/config.ts",
+        "service/service_pkg/models.py",
+    }
+    admin = mixed.run(ops.hover(mixed.ws, symbol="admin.src.config.Settings"))
+    assert "class Settings" in admin.contents
+
+
+def test_status_shows_each_sessions_project(mixed: Warm) -> None:
+    mixed.run(ops.hover(mixed.ws, *WEB_SETTINGS))
+    mixed.run(ops.hover(mixed.ws, *ADMIN_SETTINGS))
+    servers = ops.status(mixed.ws).servers
+    projects = {(s.server, s.project) for s in servers}
+    assert {("typescript-language-server", "web"), ("typescript-language-server", "admin")} <= (
+        projects
+    )
+    pids = [s.pid for s in servers if s.server == "typescript-language-server"]
+    assert len(set(pids)) == 2, "one server process per project"
