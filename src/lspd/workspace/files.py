@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from lspd.errors import InvalidInput
@@ -18,7 +19,10 @@ def read_source(path: Path, shown: str) -> str:
     if path.is_dir():
         raise InvalidInput(f"{shown} is a directory; send the path of a file inside it")
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a FIFO or device would block the daemon
+            raise InvalidInput(f"{shown} is not a regular file; send the path of a source file")
+        size = status.st_size
         if size > MAX_FILE_BYTES:
             raise InvalidInput(f"{shown} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit")
         data = path.read_bytes()
