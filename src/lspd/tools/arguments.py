@@ -45,27 +45,48 @@ class LspdServer(MCPServer[Any]):
 
 
 def check(name: str, schema: Schema, arguments: dict[str, Any]) -> None:
-    """What pydantic lets through: unknown arguments, and `true`/`false` for an integer."""
+    """What pydantic lets through: unknown arguments, text that is not Unicode, and
+    `true`/`false` for an integer."""
     properties: dict[str, Schema] = schema.get("properties", {})
     unknown = [key for key in arguments if key not in properties]
     if unknown:
         names = ", ".join(f"`{key[:60]}`" for key in unknown)
         raise ToolError(f"{name} has no argument {names}. {takes(name, schema)}")
     for key, value in arguments.items():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and (at := _lone_surrogate(text)) is not None:
+                raise ToolError(
+                    f"`{key}` is not valid Unicode (a lone surrogate at character {at + 1}); "
+                    "send UTF-8 text"
+                )
         if isinstance(value, bool) and "integer" in _types(properties[key]):
             problem = f"`{key}` must be an integer, not {_show(value)}"
             raise ToolError(f"{problem}. {takes(name, schema)}")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Where `text` cannot be encoded as UTF-8 (JSON may carry `\\ud800` alone)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
 
 
 def explain(name: str, schema: Schema, error: ValidationError) -> str:
     """One short sentence per wrong argument, then the tool's arguments and their types."""
     problems = []
     for item in error.errors(include_url=False):
-        field = ".".join(str(part) for part in item["loc"]) or "arguments"
+        field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"])
+        field = field.removeprefix(".") or "arguments"
         if item["type"] == "missing":
             problems.append(f"`{field}` is required")
             continue
-        wanted = item["msg"].replace("Input should be", "must be").replace("a valid ", "")
+        wanted = item["msg"].split(",")[0]  # "Input should be a valid integer[, unable to ...]"
+        wanted = wanted.replace("Input should be a valid ", "must be a ").replace(
+            "Input should be ", "must be "
+        )
+        wanted = wanted.replace("must be a integer", "must be an integer")
         problems.append(f"`{field}` {wanted}, not {_show(item.get('input'))}")
     return f"{'; '.join(problems)}. {takes(name, schema)}"
 
