@@ -113,10 +113,16 @@ def _status(r: m.StatusResult) -> str:
 
 
 def _servers(r: m.ServersResult) -> str:
+    """One line per server under its language; `*` marks the one answering the language."""
     lines = []
     for s in r.servers:
-        state = f"found {s.version or ''}".strip() if s.found else f"missing; install: {s.install}"
-        lines.append(f"{s.server:28} {', '.join(s.languages):40} {state}")
+        language = s.language if s.selected else ""
+        mark = "*" if s.selected else " "
+        if s.found:
+            state = f"found {s.version or '(version unknown)'}"
+        else:
+            state = f"missing ({s.missing}); install: {s.install or 'see docs'}"
+        lines.append(f"{language:11} {mark} {s.server:27} {state}")
     return "\n".join(lines)
 
 

@@ -1,4 +1,5 @@
-"""`lspd servers` (what is configured and found) and `lspd schema` (JSON Schemas of results)."""
+"""`lspd servers` (each language's servers: selected, found, version, how to install),
+`lspd servers install` and `lspd schema` (JSON Schemas of results)."""
 
 from __future__ import annotations
 
@@ -7,44 +8,84 @@ import json
 
 from lspd import __version__, ops
 from lspd.cli.render import render
-from lspd.errors import InvalidInput
+from lspd.daemon.client import resolve_root
+from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.ops.models import RESULT_MODELS, SCHEMA_VERSION
 from lspd.servers.install import install
-from lspd.servers.registry import definitions
-from lspd.servers.versions import installed_version
+from lspd.servers.registry import ServerDefinition, definitions
+from lspd.servers.versions import inspect
+from lspd.workspace.config import load_config
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "servers", help="configured language servers: found or missing, version, install command"
+        "servers",
+        help="each language's servers: which one this workspace uses, found or missing, "
+        "version, install command",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--root", help="workspace whose lspd.toml selects servers (default: .)")
     parser.set_defaults(func=_list)
     actions = parser.add_subparsers(dest="action")
-    installer = actions.add_parser("install", help="install the server of a language")
-    installer.add_argument("language", help="a language (python, typescript, ...) or server name")
+    installer = actions.add_parser(
+        "install",
+        help="install servers: a language (its server in this workspace) or a server name",
+        description="pip installs into lspd's own Python, npm into lspd's cache, apt-get only "
+        "as root; a server found already is left as it is (unless --reinstall).",
+    )
+    installer.add_argument("names", nargs="+", metavar="LANGUAGE|SERVER")
+    installer.add_argument("--root", help="workspace whose lspd.toml selects servers")
+    installer.add_argument("--reinstall", action="store_true", help="install even when found")
     installer.set_defaults(func=_install)
 
     schema = subparsers.add_parser("schema", help="JSON Schemas of every result, with a version")
     schema.set_defaults(func=_schema)
 
 
+def _chosen(args: argparse.Namespace) -> dict[str, str]:
+    return load_config(resolve_root(args.root)).chosen
+
+
 def _list(args: argparse.Namespace) -> int:
-    result = ops.servers()
+    result = ops.servers(_chosen(args))
     print(result.model_dump_json(indent=2) if args.json else render(result))
     return 0
 
 
 def _install(args: argparse.Namespace) -> int:
-    wanted = args.language.lower()
-    matches = [d for d in definitions().values() if wanted in (d.name, d.language)]
-    if not matches:
-        names = sorted({d.language for d in definitions().values()})
-        raise InvalidInput(f"no server for {args.language!r}; languages: {', '.join(names)}")
-    definition = matches[0]
-    print(f"installing {definition.name}: {install(definition)}")
-    print(f"{definition.name} {installed_version(definition) or ''} is ready".replace("  ", " "))
+    chosen = _chosen(args)
+    for definition in [_definition(name, chosen) for name in args.names]:
+        if inspect(definition).missing is None and not args.reinstall:
+            print(f"{_named(definition)} is installed")
+            continue
+        print(f"installing {definition.name}: {install(definition)}", flush=True)
+        if missing := inspect(definition).missing:
+            raise ServerNotInstalled(
+                definition.name,
+                f"{definition.name} is still not usable after installing: {missing}",
+            )
+        print(f"{_named(definition)} is installed")
     return 0
+
+
+def _definition(name: str, chosen: dict[str, str]) -> ServerDefinition:
+    """A server by name, or the server of a language (or of an LSP language id, e.g. cpp)."""
+    wanted = name.lower()
+    known = definitions()
+    if wanted in known:
+        return known[wanted]
+    for definition in known.values():  # file order: the default first
+        if wanted == definition.language or wanted in definition.extensions.values():
+            return known[chosen.get(definition.language, definition.name)]
+    languages = sorted({d.language for d in known.values()})
+    raise InvalidInput(
+        f"no language or server named {name!r}; languages: {', '.join(languages)}; "
+        f"servers: {', '.join(known)}"
+    )
+
+
+def _named(definition: ServerDefinition) -> str:
+    return f"{definition.name} {inspect(definition).version or ''}".strip()
 
 
 def _schema(args: argparse.Namespace) -> int:

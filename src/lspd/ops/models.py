@@ -199,17 +199,25 @@ class StatusResult(Model):
 
 
 class ServerInfo(Model):
-    """One configured language server: whether it is found and how to install it."""
+    """One defined language server: whether it is found and how to install it."""
 
     server: str
-    languages: list[str]
+    language: str = Field(description="The language it serves (python, typescript, go, ...).")
+    languages: list[str] = Field(description="The LSP language ids of the files it handles.")
+    selected: bool = Field(
+        description="True when it answers its language here: chosen in lspd.toml, else the "
+        "default (the first server defined for the language)."
+    )
     found: bool
+    missing: str | None = Field(description="What is missing to run it, when it is not found.")
     version: str | None
     command: list[str]
     install: str | None = Field(description="The command that installs it, if it can be.")
 
 
 class ServersResult(Model):
+    """Every defined server, grouped by language, the selected one first in each."""
+
     servers: list[ServerInfo]
 
 

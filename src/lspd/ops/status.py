@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 
 from lspd import __version__
 from lspd.ops.models import ServerInfo, ServersResult, ServerStatus, StatusResult
-from lspd.servers.registry import definitions
-from lspd.servers.versions import installed_version
+from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
+from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
 
 
@@ -32,18 +33,27 @@ def status(ws: Workspace) -> StatusResult:
     )
 
 
-def servers() -> ServersResult:
+def servers(chosen: Mapping[str, str] | None = None) -> ServersResult:
+    """Each language's servers, the one answering it first: `chosen` (language -> server,
+    from lspd.toml) else the first defined."""
     infos = []
-    for definition in definitions().values():
-        missing = definition.missing()
-        infos.append(
-            ServerInfo(
-                server=definition.name,
-                languages=sorted(set(definition.extensions.values())),
-                found=missing is None,
-                version=installed_version(definition) if missing is None else None,
-                command=definition.resolved_command(),
-                install=definition.install_hint(),
-            )
-        )
+    for language, names in servers_by_language().items():
+        selected = (chosen or {}).get(language, names[0])
+        for name in sorted(names, key=lambda n: n != selected):
+            infos.append(_server_info(definitions()[name], selected=name == selected))
     return ServersResult(servers=infos)
+
+
+def _server_info(definition: ServerDefinition, selected: bool) -> ServerInfo:
+    installed = inspect(definition)
+    return ServerInfo(
+        server=definition.name,
+        language=definition.language,
+        languages=sorted(set(definition.extensions.values())),
+        selected=selected,
+        found=installed.missing is None,
+        missing=installed.missing,
+        version=installed.version,
+        command=definition.resolved_command(),
+        install=definition.install_hint(),
+    )

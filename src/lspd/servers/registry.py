@@ -67,7 +67,10 @@ class ServerDefinition:
         if packages := self.install.get("python"):
             return f"{sys.executable} -m pip install {' '.join(packages)}"
         if self.install.get("npm"):
-            return f"lspd servers install {self.language}"
+            return f"lspd servers install {self.name}"
+        if packages := self.install.get("apt"):
+            sudo = "" if os.geteuid() == 0 else "sudo "
+            return f"{sudo}apt-get install -y {' '.join(packages)}"
         manual = self.install.get("manual")
         return str(manual) if manual else None
 

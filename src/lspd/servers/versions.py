@@ -1,8 +1,10 @@
-"""Which version of a server is installed, by the lookup its definition names (data).
+"""Whether a server is installed and which version, by the lookup its definition names (data).
 
 `version` in servers.toml: `python` (a distribution's metadata), `npm` (a package.json in
 the server's npm prefix), `command` (argv whose output holds the version; `pattern` picks
-it, its first group if it has one) and `dpkg` (a Debian package), tried in that order.
+it, its first group if it has one) and `dpkg` (a Debian package), tried in that order. A
+version command that fails means the server cannot run either (e.g. a rustup proxy for a
+component that is not installed), so it counts as missing.
 """
 
 from __future__ import annotations
@@ -11,25 +13,40 @@ import importlib.metadata
 import json
 import re
 import subprocess
+from dataclasses import dataclass
 
 from lspd.servers.registry import ServerDefinition, find_executable
 
 COMMAND_TIMEOUT_S = 10.0
 
 
-def installed_version(definition: ServerDefinition) -> str | None:
+@dataclass(frozen=True)
+class Installed:
+    missing: str | None  # why it cannot run, or None
+    version: str | None
+
+
+def inspect(definition: ServerDefinition) -> Installed:
+    missing = definition.missing()
+    if missing is not None:
+        return Installed(missing, None)
     source = definition.version_source
     if package := source.get("python"):
-        return _python(package)
+        return Installed(None, _python(package))
     if package := source.get("npm"):
-        return _npm(definition, package)
-    if (command := source.get("command")) and (
-        found := _command(definition, command, source.get("pattern"))
-    ):
-        return found
+        return Installed(None, _npm(definition, package))
+    if command := source.get("command"):
+        argv = [definition.expand(part) for part in command]
+        argv[0] = find_executable(argv[0]) or argv[0]
+        ok, output = _output(argv)
+        if not ok:
+            return Installed(f"`{' '.join(command)}` failed: {output}", None)
+        if found := _pick(output, source.get("pattern")):
+            return Installed(None, found)
     if package := source.get("dpkg"):
-        return _output(["dpkg-query", "--show", "--showformat=${Version}", package])
-    return None
+        ok, output = _output(["dpkg-query", "--show", "--showformat=${Version}", package])
+        return Installed(None, output if ok and output else None)
+    return Installed(None, None)
 
 
 def _python(package: str) -> str | None:
@@ -47,28 +64,24 @@ def _npm(definition: ServerDefinition, package: str) -> str | None:
         return None
 
 
-def _command(definition: ServerDefinition, command: list[str], pattern: str | None) -> str | None:
-    argv = [definition.expand(part) for part in command]
-    argv[0] = find_executable(argv[0]) or argv[0]
-    output = _output(argv)
-    if output is None:
-        return None
+def _pick(output: str, pattern: str | None) -> str | None:
     if pattern is None:
-        return output.splitlines()[0].strip() or None
+        return output.splitlines()[0].strip() if output else None
     match = re.search(pattern, output)
     if match is None:
         return None
     return match.group(1) if match.groups() else match.group(0)
 
 
-def _output(argv: list[str]) -> str | None:
-    """What `argv` prints (stdout, else stderr), or None when it cannot run or fails."""
+def _output(argv: list[str]) -> tuple[bool, str]:
+    """Whether `argv` succeeded, and what it printed (stdout, else the first line of stderr)."""
     try:
         done = subprocess.run(
             argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S, check=False
         )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, str(exc)
     if done.returncode != 0:
-        return None
-    return (done.stdout or done.stderr).strip() or None
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return False, lines[0] if lines else f"exit code {done.returncode}"
+    return True, (done.stdout or done.stderr).strip()

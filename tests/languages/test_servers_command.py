@@ -1,0 +1,102 @@
+"""`lspd servers` and `lspd servers install`, on the servers the test command installed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.cli import main
+
+INSTALLED_BY_THE_TEST_COMMAND = [
+    "basedpyright",
+    "ty",
+    "pyrefly",
+    "typescript-language-server",
+    "typescript-native",
+    "gopls",
+    "clangd",
+]
+
+
+def servers_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, dict]:
+    assert main(["servers", "--json", *args]) == 0
+    return {s["server"]: s for s in json.loads(capsys.readouterr().out)["servers"]}
+
+
+def test_every_installed_server_is_found_with_its_version(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    servers = servers_json(capsys, "--root", str(tmp_path))
+    for name in INSTALLED_BY_THE_TEST_COMMAND:
+        assert servers[name]["found"], servers[name]["missing"]
+        assert servers[name]["version"], f"{name} has no version"
+    assert servers["gopls"]["install"].endswith("apt-get install -y gopls golang-go")
+    assert servers["typescript-native"]["install"] == "lspd servers install typescript-native"
+
+
+def test_rust_analyzer_is_defined_but_not_installed_here(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rust = servers_json(capsys, "--root", str(tmp_path))["rust-analyzer"]
+    assert not rust["found"] and rust["missing"] and rust["version"] is None
+    assert rust["install"] == "rustup component add rust-analyzer"
+
+
+def test_defaults_are_selected_unless_lspd_toml_chooses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def selected(servers: dict[str, dict]) -> dict[str, str]:
+        return {s["language"]: name for name, s in servers.items() if s["selected"]}
+
+    defaults = selected(servers_json(capsys, "--root", str(tmp_path)))
+    assert defaults["python"] == "basedpyright"
+    assert defaults["typescript"] == "typescript-language-server"
+    (tmp_path / "lspd.toml").write_text(
+        '[languages.python]\nserver = "pyrefly"\n\n[languages.typescript]\n'
+        'server = "typescript-native"\n'
+    )
+    chosen = selected(servers_json(capsys, "--root", str(tmp_path)))
+    assert chosen == {**defaults, "python": "pyrefly", "typescript": "typescript-native"}
+
+
+def test_text_form_marks_the_selected_server(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["servers", "--root", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["python", "*", "basedpyright", "found"]
+    assert lines[1].split()[:2] == ["ty", "found"]  # an alternative: no language, no mark
+
+
+def test_install_leaves_a_found_server_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # By language (Go), by LSP language id (cpp: clangd) and by server name.
+    assert main(["servers", "install", "go", "cpp", "ty", "--root", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("gopls ") and "installing" not in out
+    assert [line.split()[0] for line in out.splitlines()] == ["gopls", "clangd", "ty"]
+
+
+def test_typescript_7_installs_into_its_own_npm_prefix(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # typescript-language-server needs typescript 5 beside it; TypeScript 7 lives apart.
+    monkeypatch.setenv("LSPD_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["servers", "install", "typescript-native", "--root", str(tmp_path)]) == 0
+    assert "typescript-native 7." in capsys.readouterr().out
+    assert (tmp_path / "cache/npm-typescript-native/node_modules/typescript/bin/tsc").exists()
+    assert not (tmp_path / "cache/npm").exists()
+    servers = servers_json(capsys, "--root", str(tmp_path))
+    assert servers["typescript-native"]["found"]
+    assert not servers["typescript-language-server"]["found"]
+
+
+def test_unknown_language_names_the_choices(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["servers", "install", "cobol", "--root", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert "no language or server named 'cobol'" in error and "languages: c, go, python" in error
