@@ -288,6 +288,9 @@ def serve(options: Options, announce: Callable[[str], None]) -> str | None:
     from lspd.daemon import client
     from lspd.daemon.lock import InstanceLock
 
+    # Nothing the daemon (or a server it starts) writes may be writable by others: the
+    # sentinel and the state directory tell agents where to connect and what to trust.
+    os.umask(os.umask(0) | 0o022)
     root = options.root.resolve()
     lock = InstanceLock(root)
     deadline = time.monotonic() + LOCK_WAIT_S

@@ -27,11 +27,19 @@ def token_path(root: Path) -> Path:
     return root / ".vscode" / TOKEN_FILE
 
 
+def _make_dir(directory: Path) -> None:
+    """`.vscode/` if missing, writable by its owner only (whatever the umask): whoever can
+    write in it can send agents to another server."""
+    if not directory.is_dir():
+        directory.mkdir(parents=True, exist_ok=True)
+        directory.chmod(0o755)
+
+
 def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write `path` whole or not at all; a read-only or full disk is a `DaemonError`."""
     temp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_dir(path.parent)
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         with os.fdopen(fd, "w", encoding="ascii") as handle:
             handle.write(text)
