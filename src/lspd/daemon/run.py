@@ -207,8 +207,7 @@ class Daemon:
     async def _lifespan(self) -> AsyncIterator[None]:
         assert self.ws is not None
         ws = self.ws
-        if self.options.prewarm:
-            self._tasks.append(asyncio.create_task(self._prewarm(ws)))
+        self._tasks.append(asyncio.create_task(self._watch_and_prewarm(ws)))
         if self.idle_timeout > 0:
             self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.idle_timeout)))
         watchdog = Watchdog()
@@ -230,9 +229,19 @@ class Daemon:
             watchdog.watch(s.pid for s in list(ws.sessions.values()) if s.pid is not None)
             await asyncio.sleep(WATCH_PERIOD_S)
 
-    async def _prewarm(self, ws: Workspace) -> None:
-        while not self.ready.is_set():  # after the sentinel: never delay it
+    async def _watch_and_prewarm(self, ws: Workspace) -> None:
+        """After the sentinel: watch the files, then (servers then know of it) prewarm."""
+        await self._after_ready()
+        await ws.watch()
+        if self.options.prewarm:
+            await self._prewarm(ws)
+
+    async def _after_ready(self) -> None:
+        """Wait until the sentinel is written: background work must never delay it."""
+        while not self.ready.is_set():
             await asyncio.sleep(0.01)
+
+    async def _prewarm(self, ws: Workspace) -> None:
         started = time.monotonic()
         await ws.prewarm()
         names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())

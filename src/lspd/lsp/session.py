@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTi
 from lspd.lsp import diagnostics
 from lspd.lsp.capabilities import client_capabilities
 from lspd.lsp.documents import Document
+from lspd.lsp.globs import WATCH_CHANGE, WATCH_CREATE, WATCH_DELETE, FileWatcher, file_watchers
 from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
@@ -29,6 +31,8 @@ log = logging.getLogger(__name__)
 # A pushed diagnostics list may be followed by a completing one (a server may publish its
 # syntax, then its semantic diagnostics); wait this long for silence after the last one.
 PUSH_QUIET_S = 0.08
+# How long diagnostics wait for a server to take in watched-file changes before answering.
+WATCHED_FILES_SETTLE_S = 5.0
 # A server whose readiness shows by progress is taken as ready if none begins this soon.
 PROGRESS_GRACE_S = 0.3
 
@@ -66,6 +70,7 @@ class Session:
         self.capabilities: dict[str, Any] = {}
         self.documents: dict[str, Document] = {}
         self.registrations: dict[str, dict[str, Any]] = {}
+        self.file_watchers: list[FileWatcher] = []  # what it asked to hear of (by registration)
         self.last_used = time.monotonic()
         self._process: asyncio.subprocess.Process | None = None
         self._connection: JsonRpcConnection | None = None
@@ -75,6 +80,9 @@ class Session:
         self._progress_idle.set()
         self._published: dict[str, PublishedDiagnostics] = {}
         self._publish_event = asyncio.Event()
+        self._last_publish = 0.0  # monotonic time of the last publishDiagnostics
+        self._watched_sent: float | None = None  # when watched-file changes were last sent
+        self._last_document_sent = 0.0  # monotonic time of our last didOpen / didChange
         self._ready = asyncio.Event()
         self._ready_pattern = (
             re.compile(definition.ready_pattern) if definition.ready_pattern else None
@@ -157,6 +165,8 @@ class Session:
     def _reset(self) -> None:
         self.documents.clear()
         self.registrations.clear()
+        self.file_watchers = []
+        self._watched_sent = None
         self._published.clear()
         self._progress.clear()
         self._progress_idle.set()
@@ -276,6 +286,57 @@ class Session:
         if self._connection is not None:
             self._connection.notify(method, params)
 
+    async def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
+        """Send `workspace/didChangeWatchedFiles`; diagnostics then wait until it is taken in.
+
+        For a server that shows this by publishing, whatever it is still analysing is let
+        finish first, so that the publish awaited afterwards cannot be an older one.
+        """
+        settles_by_publish = self.definition.watched_files_settle == "publish"
+        if settles_by_publish and self._analysing():
+            await self._next_publish(WATCHED_FILES_SETTLE_S)
+        self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
+        if settles_by_publish:
+            self._watched_sent = time.monotonic()
+
+    def _analysing(self) -> bool:
+        """Something was sent that the server has not published diagnostics for yet."""
+        return self._last_publish < max(self._watched_sent or 0.0, self._last_document_sent)
+
+    async def _next_publish(self, timeout: float) -> None:
+        after = time.monotonic()
+        await self._await_publish(lambda: self._last_publish > after, timeout, "published nothing")
+
+    async def settle_watched_files(self, document: Document, timeout: float) -> None:
+        """Wait until the server has taken in the watched-file changes sent to it.
+
+        A server that re-analyses in the background after such changes (basedpyright: about
+        100 ms for a change, 300 ms for a new or deleted file) would otherwise answer from
+        before them. It shows it is done by publishing the diagnostics of its open files
+        again, one by one: we wait for `document`'s.
+        """
+        sent = self._watched_sent
+        if sent is None:
+            return
+
+        def published_since() -> bool:
+            entry = self._published.get(document.uri)
+            return entry is not None and entry.received > sent
+
+        await self._await_publish(published_since, timeout, "did not take in file changes")
+
+    async def _await_publish(self, done: Callable[[], bool], timeout: float, what: str) -> None:
+        """Wait for publishDiagnostics until `done()`; past `timeout`, log `what` and go on."""
+        deadline = time.monotonic() + timeout
+        while not done() and self.state in ("indexing", "ready"):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log.warning("%s %s within %g s", self.name, what, timeout)
+                return
+            self._publish_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._publish_event.wait(), remaining)
+
     def supports(self, capability: str) -> bool:
         value = self.capabilities.get(capability)
         return value is not None and value is not False
@@ -331,6 +392,7 @@ class Session:
             )
         else:
             return document
+        self._last_document_sent = time.monotonic()
         self._published.pop(uri, None)
         return document
 
@@ -346,6 +408,7 @@ class Session:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
+        await self.settle_watched_files(document, min(timeout, WATCHED_FILES_SETTLE_S))
         return await diagnostics.fetch(self, document, timeout)
 
     async def pushed_diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
@@ -381,10 +444,12 @@ class Session:
         if method == "client/registerCapability":
             for registration in (params or {}).get("registrations", []):
                 self.registrations[registration["id"]] = registration
+            self._update_file_watchers()
             return None
         if method == "client/unregisterCapability":
             for registration in (params or {}).get("unregisterations", []):
                 self.registrations.pop(registration.get("id"), None)
+            self._update_file_watchers()
             return None
         if method == "window/workDoneProgress/create":
             return None
@@ -397,6 +462,18 @@ class Session:
         # workspace/diagnostic/refresh, */refresh, window/showMessageRequest and anything
         # newer: an empty success. An error reply makes some servers exit (basedpyright).
         return None
+
+    def _update_file_watchers(self) -> None:
+        self.file_watchers = [
+            watcher
+            for registration in self.registrations.values()
+            for watcher in file_watchers(registration, self.root)
+        ]
+
+    def watches(self, path: Path, change: int) -> bool:
+        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
+        kind = {1: WATCH_CREATE, 2: WATCH_CHANGE, 3: WATCH_DELETE}.get(change, 0)
+        return any(watcher.matches(path, kind) for watcher in self.file_watchers)
 
     def _setting(self, section: str | None) -> Any:
         value: Any = self.definition.settings
@@ -412,6 +489,7 @@ class Session:
             self._published[uri] = PublishedDiagnostics(
                 params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
             )
+            self._last_publish = time.monotonic()
             self._publish_event.set()
             if self.definition.ready == "diagnostics":
                 self._ready.set()

@@ -34,7 +34,7 @@ async def diagnostics(
         raise InvalidInput("`content` must be the file's full text as a string")
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
-        await ws.refresh_open_documents()
+        await ws.refresh_open_documents(catch_up=True)
         session, document = await ws.open(path, content)
         try:
             raw = await session.diagnostics(document, ws.diagnostics_timeout)

@@ -17,6 +17,7 @@ from lspd.dirs import cache_dir
 
 ReadyRule = Literal["progress", "diagnostics", "log"]
 DiagnosticsRule = Literal["standard", "tsserver"]
+WatchedFilesSettle = Literal["none", "publish"]
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,12 @@ class ServerDefinition:
     ready: ReadyRule = "progress"
     ready_pattern: str | None = None
     diagnostics: DiagnosticsRule = "standard"
+    watched_files_settle: WatchedFilesSettle = "none"
     settings: dict[str, Any] = field(default_factory=dict)
     initialization_options: dict[str, Any] = field(default_factory=dict)
+    # Merged into initialization_options when lspd's file watcher runs: the server may then
+    # leave file watching to lspd (whose events reach it before the next question).
+    watching_options: dict[str, Any] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     # Files that mark a project's root for this server (nearest ancestor holding one wins).
     roots: tuple[str, ...] = ()
@@ -140,8 +145,10 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         ready=table.get("ready", "progress"),
         ready_pattern=table.get("ready_pattern"),
         diagnostics=table.get("diagnostics", "standard"),
+        watched_files_settle=table.get("watched_files_settle", "none"),
         settings=dict(table.get("settings", {})),
         initialization_options=dict(table.get("initialization_options", {})),
+        watching_options=dict(table.get("watching_options", {})),
         env=dict(table.get("env", {})),
         npm_prefix=table.get("npm_prefix", "npm"),
         roots=tuple(table.get("roots", ())),

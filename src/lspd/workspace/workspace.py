@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator, Iterable
@@ -15,6 +16,7 @@ from lspd.dirs import state_dir
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri
 from lspd.servers.registry import (
     ServerDefinition,
     definition_for_path,
@@ -22,8 +24,9 @@ from lspd.servers.registry import (
     known_extensions,
 )
 from lspd.workspace import files, paths
-from lspd.workspace.config import Config, load_config
+from lspd.workspace.config import Config, load_config, merge
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,9 @@ class Workspace:
         self._stamps: dict[Path, tuple[int, int]] = {}
         self._languages: tuple[float, list[Project]] | None = None  # (when, which)
         self.ignore = Ignore(self.root, self.config.ignore)
+        self.watcher: Watcher | None = None
+        # Open documents whose file was deleted: reopened if the file comes back.
+        self._deleted: dict[Path, tuple[Session, str]] = {}
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -98,10 +104,9 @@ class Workspace:
             for directory in path.parents:
                 if directory == self.root or self.root not in directory.parents:
                     break
-                if not self.ignore(directory) and any(
-                    (directory / marker).is_file() for marker in definition.roots
-                ):
-                    return directory
+                if any((directory / marker).is_file() for marker in definition.roots):
+                    if not self.ignore(directory):
+                        return directory
         return self.root
 
     def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
@@ -112,6 +117,9 @@ class Workspace:
             logs = self.log_dir
             if project != self.root:
                 logs = logs / "projects" / project.relative_to(self.root)
+            if self.watcher is not None and self.watcher.running and definition.watching_options:
+                options = merge(definition.initialization_options, definition.watching_options)
+                definition = dataclasses.replace(definition, initialization_options=options)
             session = Session(definition, project, logs, request_timeout=self.request_timeout)
             self.sessions[definition.name, project] = session
         return session
@@ -145,12 +153,16 @@ class Workspace:
         async with lock:
             yield
 
-    async def refresh_open_documents(self) -> None:
+    async def refresh_open_documents(self, catch_up: bool = False) -> None:
         """Send every open document's current disk text, so cross-file answers are current.
 
         A `stat` per document; a file is read again only when its size or mtime changed, or
-        when its mtime is too recent to tell two writes apart (see `_settled`).
+        when its mtime is too recent to tell two writes apart (see `_settled`). With
+        `catch_up`, first wait until the watcher has told the servers of every change made
+        before this call (files they have not opened included).
         """
+        if catch_up and self.watcher is not None:
+            await self.watcher.catch_up()
         for session in list(self.sessions.values()):
             for document in list(session.documents.values()):
                 path = document.path
@@ -167,6 +179,70 @@ class Workspace:
                     await session.sync_document(path, text, document.language_id)
                 if stamp is not None:
                     self._stamps[path] = stamp
+
+    # -- file changes ----------------------------------------------------------------------
+
+    async def watch(self) -> bool:
+        """Follow changes under the root (the daemon does; a one-shot CLI call need not)."""
+        if self.watcher is None:
+            marker_dir = self.log_dir.parent / "watch"
+            self.watcher = Watcher(self.root, marker_dir, self.ignore, self.apply_changes)
+        return await self.watcher.start()
+
+    async def apply_changes(self, events: list[FileEvent]) -> None:
+        """Tell each running server of changed files, the way an editor would.
+
+        Open documents get their new full text (`didChange`), are closed when deleted and
+        reopened when they come back; the rest (and deletions) go to the servers that
+        registered for them as `workspace/didChangeWatchedFiles`. A file whose lock is held
+        (unsaved content being checked) is left alone: its check restores the disk text.
+        """
+        if any(event.change is not Change.changed for event in events):
+            self._languages = None  # files came or went: rescan the languages
+        for session in list(self.sessions.values()):
+            if session.state not in ("indexing", "ready"):
+                continue
+            watched = []
+            for event in events:
+                if self._locked(event.path):
+                    continue
+                uri = path_to_uri(event.path)
+                held = uri in session.documents and event.change is not Change.deleted
+                await self._apply_to_document(session, event)
+                if not held and session.watches(event.path, event.change):
+                    watched.append({"uri": uri, "type": int(event.change)})
+            if watched:
+                await session.notify_watched_files(watched)
+
+    async def _apply_to_document(self, session: Session, event: FileEvent) -> None:
+        path = event.path
+        document = session.documents.get(path_to_uri(path))
+        if event.change is Change.deleted:
+            if document is not None:
+                session.close_document(path)
+                self._stamps.pop(path, None)
+                self._deleted[path] = (session, document.language_id)
+            return
+        if document is None:
+            reopen = self._deleted.get(path)
+            if reopen is None or reopen[0] is not session:
+                return
+            del self._deleted[path]
+            language_id = reopen[1]
+        else:
+            language_id = document.language_id
+        stamp = _stamp(path)
+        try:
+            text = files.read_source(path, self.display(path))
+        except InvalidInput:
+            return  # not readable as source (any more): the next question says why
+        await session.sync_document(path, text, language_id)
+        if stamp is not None:
+            self._stamps[path] = stamp
+
+    def _locked(self, path: Path) -> bool:
+        lock = self._file_locks.get(path)
+        return lock is not None and lock.locked()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -227,6 +303,8 @@ class Workspace:
                 await session.stop()
 
     async def close(self) -> None:
+        if self.watcher is not None:
+            await self.watcher.stop()
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
 
 
