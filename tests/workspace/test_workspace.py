@@ -7,13 +7,16 @@ tsconfig.json and a different `Settings`), a Python package with its own pyproje
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from lspd import ops
 from lspd.ops.resolve import AmbiguousSymbol
-from tests.conftest import Warm, warm_workspace
+from tests.conftest import Warm, copy_fixture, warm_workspace
+from tests.daemon.support import health, thread_daemon
 
 # The `Settings` of `settings: Settings` on line 3 of each project's main.ts.
 WEB_SETTINGS = ("web/src/main.ts", 3, 35)
@@ -121,3 +124,25 @@ def test_status_shows_each_sessions_project(mixed: Warm) -> None:
     )
     pids = [s.pid for s in servers if s.server == "typescript-language-server"]
     assert len(set(pids)) == 2, "one server process per project"
+
+
+def test_the_daemon_prewarms_every_project_and_reports_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("mixed", tmp_path)
+    expected = {
+        ("typescript-language-server", "web"),
+        ("typescript-language-server", "admin"),
+        ("basedpyright", "service"),
+        ("basedpyright", "."),
+    }
+    with thread_daemon(root) as daemon:
+        deadline = time.monotonic() + 60
+        while True:
+            servers = health(daemon.daemon.port or 0)["servers"]
+            running = {(s["server"], s["project"]) for s in servers if s["pid"]}
+            if running == expected:
+                break
+            assert time.monotonic() < deadline, f"prewarmed: {running}"
+            time.sleep(0.1)
