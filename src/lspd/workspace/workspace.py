@@ -246,11 +246,6 @@ class Workspace:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    def languages_present(self) -> list[ServerDefinition]:
-        """The servers for the languages found under the root."""
-        found = {project.definition.name: project.definition for project in self.projects_present()}
-        return list(found.values())
-
     def projects_present(self) -> list[Project]:
         """Each (server, project root) that files under the root need (a bounded scan).
 
