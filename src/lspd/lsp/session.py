@@ -443,7 +443,9 @@ class Session:
             return [self._setting(item.get("section")) for item in (params or {}).get("items", [])]
         if method == "client/registerCapability":
             for registration in (params or {}).get("registrations", []):
-                self.registrations[registration["id"]] = registration
+                self.registrations[registration["id"]] = _joined(
+                    self.registrations.get(registration["id"]), registration
+                )
             self._update_file_watchers()
             return None
         if method == "client/unregisterCapability":
@@ -509,3 +511,15 @@ class Session:
             log.debug("%s: %s", self.name, message)
             if self._ready_pattern is not None and self._ready_pattern.search(message):
                 self._ready.set()
+
+
+def _joined(earlier: dict[str, Any] | None, registration: dict[str, Any]) -> dict[str, Any]:
+    """A file-watcher registration reusing a live id adds its watchers, as VS Code does:
+    pyrefly registers its workspace's globs, then its library globs, under one id."""
+    method = "workspace/didChangeWatchedFiles"
+    if earlier is None or earlier.get("method") != method or registration.get("method") != method:
+        return registration
+    options = registration.get("registerOptions") or {}
+    watchers = [*(earlier.get("registerOptions") or {}).get("watchers", [])]
+    watchers += [w for w in options.get("watchers", []) if w not in watchers]
+    return {**registration, "registerOptions": {**options, "watchers": watchers}}
