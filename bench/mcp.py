@@ -1,6 +1,6 @@
 """Benchmark of the daemon: MCP round trip vs the operation in-process vs raw LSP.
 
-    .venv/bin/python bench/mcp.py [--iterations N]
+    .venv/bin/python bench/mcp.py [--iterations N] [--json FILE]
 
 Runs on a temporary copy of tests/fixtures/py with basedpyright. Prints one table:
 per tool, p50/p99 of (a) an MCP `tools/call` through the SDK client to a real daemon
@@ -9,12 +9,14 @@ path, `lspd.daemon.client`: shows what the SDK client adds), (b) the same `lspd.
 call in this process on a warm workspace, (c) the raw LSP request on that workspace's
 session. Then the daemon's start
 to sentinel time, its RSS without language servers, and 8 concurrent clients' throughput.
+`--json FILE` also writes the figures and the MCP round-trip samples of every tool.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -169,12 +171,13 @@ async def throughput(url: str, clients: int, calls: int, tool: str = "hover") ->
     return clients * calls / (time.perf_counter() - started), failures
 
 
-async def main(iterations: int) -> None:
+async def main(iterations: int, json_path: Path | None = None) -> None:
     base = Path(tempfile.mkdtemp(prefix="lspd-bench-"))
     root = base / "py"
     shutil.copytree(FIXTURE, root)
     state = base / "state"
     rows: list[str] = []
+    samples: dict[str, list[float]] = {}  # MCP round trips (ms) per tool
     try:
         # Start -> sentinel and RSS without servers (median of 3 starts).
         starts, rss = [], []
@@ -201,7 +204,8 @@ async def main(iterations: int) -> None:
                 for tool, arguments, method, params in CASES:
                     n = max(10, iterations // 10) if tool == "workspace_diagnostics" else iterations
                     raw = None if method is None or params is None else (method, params(root))
-                    rows.append(await measure(client, found, ws, tool, arguments, raw, n))
+                    row, samples[tool] = await measure(client, found, ws, tool, arguments, raw, n)
+                    rows.append(row)
                     if tool == "hover":
                         lg = await timed(partial(legacy.call_tool, "hover", arguments), n)
                         rows.append(
@@ -224,6 +228,15 @@ async def main(iterations: int) -> None:
             f"({status_failures} failures)",
         ]
         print("\n".join(rows))
+        if json_path is not None:
+            figures = {
+                "start_to_sentinel_ms": statistics.median(starts) * 1000,
+                "rss_without_servers_mb": statistics.median(rss),
+                "hover_calls_per_s_8_clients": rate,
+                "status_calls_per_s_8_clients": status_rate,
+                "failures": failures + status_failures,
+            }
+            json_path.write_text(json.dumps({**figures, "samples_ms": samples}))
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -240,8 +253,9 @@ async def measure(
     arguments: dict[str, Any],
     raw: tuple[str, Any] | None,
     n: int,
-) -> str:
-    """One table row: SDK client, raw HTTP, in-process and raw LSP timings of one tool."""
+) -> tuple[str, list[float]]:
+    """One table row: SDK client, raw HTTP, in-process and raw LSP timings of one tool;
+    and the SDK client's samples (ms)."""
 
     async def mcp_call() -> None:
         result = await client.call_tool(tool, arguments)
@@ -265,11 +279,13 @@ async def measure(
         cells += [lsp50, pct(lsp, 0.99), pct(mcp, 0.5) - lsp50, pct(http, 0.5) - lsp50]
     else:
         cells += [float("nan")] * 4
-    return f"{tool:<22}" + "".join(f"{c:>9.2f}" for c in cells)
+    return f"{tool:<22}" + "".join(f"{c:>9.2f}" for c in cells), [s * 1000 for s in mcp]
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=200)
-    asyncio.run(main(parser.parse_args().iterations))
+    parser.add_argument("--json", type=Path, help="also write the figures and samples here")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.iterations, arguments.json))
     _ = httpx  # the daemon's client library, imported to count like the CLI

@@ -1,17 +1,18 @@
 """Cost of each operation over its raw LSP request, on real code; and cold start per server.
 
-    .venv/bin/python bench/ops.py [--rounds 40] [--library rich]
+    .venv/bin/python bench/ops.py [--rounds 40] [--library rich] [--json FILE]
 
 Workspaces: lspd's own source, a pure-Python library downloaded from the package index into a
 temp dir, and the TypeScript fixture project. For every operation the same request is also sent
 raw through the session (no lspd conversion) in the same run, interleaved, so the difference
-is what lspd adds. Prints a table.
+is what lspd adds. Prints a table; `--json FILE` also writes the rows and every sample.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import subprocess
 import sys
@@ -79,7 +80,10 @@ async def cold_start(root: Path, path: str, line: int, column: int) -> float:
         await ws.close()
 
 
-async def bench_workspace(label: str, root: Path, file: str, rounds: int) -> list[list[str]]:
+async def bench_workspace(
+    label: str, root: Path, file: str, rounds: int, samples: dict[str, list[float]]
+) -> list[list[str]]:
+    """Table rows of one workspace; each operation's latencies (ms) go into `samples`."""
     rows: list[list[str]] = []
     ws = Workspace(root)
     try:
@@ -138,6 +142,7 @@ async def bench_workspace(label: str, root: Path, file: str, rounds: int) -> lis
                     raw_ms += await timed(lambda m=method, p=params: session.send(m, p, 60), 1)
                 else:
                     raw_ms += await timed(lambda: session.diagnostics(document, 60), 1)
+            samples[f"{label}: {name}"] = op_ms
             p50, raw50 = statistics.median(op_ms), statistics.median(raw_ms)
             rows.append(
                 [
@@ -165,7 +170,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--library", default="rich", help="a pure-Python library to download")
+    parser.add_argument("--json", type=Path, help="also write the figures and samples here")
     args = parser.parse_args()
+    samples: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as temp:
         library = download_library(args.library, Path(temp))
         package = args.library.replace("-", "_")
@@ -179,7 +186,7 @@ async def main() -> None:
         ]
         rows: list[list[str]] = []
         for label, root, file in workspaces:
-            rows += await bench_workspace(label, root, file, args.rounds)
+            rows += await bench_workspace(label, root, file, args.rounds, samples)
         library_lines = library_file.read_text().splitlines()
         class_line = next(i for i, text in enumerate(library_lines, 1) if text.startswith("class "))
         relative = str(library_file.relative_to(library))
@@ -198,6 +205,8 @@ async def main() -> None:
     )
     print("\ncold start to first correct hover (ms)\n")
     print(table(["server", "cold ms"], cold))
+    if args.json is not None:
+        args.json.write_text(json.dumps({"rows": rows, "cold": cold, "samples_ms": samples}))
 
 
 if __name__ == "__main__":

@@ -179,3 +179,18 @@ def test_a_vscode_dir_that_cannot_take_the_sentinel_stops_serve_with_a_clear_err
     assert str(sentinel.port_path(root)) in err and reason in err, err
     assert "writable" in err and "Traceback" not in err
     assert wait_group_empty(process.pid), "the failed start left a process behind"
+
+
+@pytest.mark.parametrize("how", ["read-only", "full"])
+def test_serve_detach_reports_the_same_error(root: Path, state: Path, how: str) -> None:
+    with unwritable(root / ".vscode", how) as reason:
+        detached = subprocess.run(
+            [sys.executable, "-m", "lspd", "serve", str(root), "--detach", "--no-prewarm"],
+            env=env_for(state),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert detached.returncode == 2 and detached.stdout == ""
+    assert "the daemon exited with code 2: cannot write" in detached.stderr, detached.stderr
+    assert reason in detached.stderr and "daemon.out" in detached.stderr

@@ -361,9 +361,22 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
         if found is not None:
             return found.url
         if process.poll() is not None and process.returncode != 0:
+            said = _last_line(output).removeprefix("lspd: ")  # e.g. the sentinel's error
             raise DaemonError(
-                f"the daemon exited with code {process.returncode}; see {output} and "
-                f"{log_path(root)}"
+                f"the daemon exited with code {process.returncode}"
+                + (f": {said}" if said else "")
+                + f"; see {output} and {log_path(root)}"
             )
         time.sleep(0.02)
     raise DaemonError(f"the daemon did not answer within {timeout:g} s; see {log_path(root)}")
+
+
+def _last_line(path: Path) -> str:
+    """The last line a detached daemon wrote to its output file (its error, if it failed)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - 4096))
+            lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""

@@ -1,0 +1,273 @@
+"""Run every benchmark in bench/ and write docs/benchmarks.md with a plot of the latencies.
+
+    scripts/bench [--quick] [--only NAME ...]
+
+Every `bench/*.py` but this one runs in turn, on this machine, with `--json FILE` when its
+`--help` offers it (the samples for the plot). Its printed tables go into the document as
+they are, with the machine, the load average while it ran (other work on the machine shows
+there) and how long it took. The distributions of every sampled latency go into
+docs/benchmarks.png. `--quick` runs shorter versions (for checking this script, not for
+publishing figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+DOC = REPO / "docs" / "benchmarks.md"
+PLOT = REPO / "docs" / "benchmarks.png"
+
+ORDER = ["ops", "mcp", "languages", "freshness", "soak"]  # others follow by name
+QUICK = {
+    "ops": ["--rounds", "5"],
+    "mcp": ["--iterations", "30"],
+    "languages": ["--iterations", "5"],
+    "soak": ["--calls", "1000"],
+}
+
+
+@dataclass
+class Result:
+    name: str
+    command: list[str]
+    summary: str
+    output: str
+    errors: str
+    code: int
+    seconds: float
+    load: tuple[float, float]  # 1-minute load average at start and at the end
+    data: dict[str, Any] | None
+
+
+def scripts(only: list[str]) -> list[Path]:
+    found = {p.stem: p for p in BENCH.glob("*.py") if p.name != Path(__file__).name}
+    names = [n for n in ORDER if n in found] + sorted(set(found) - set(ORDER))
+    return [found[n] for n in names if not only or n in only]
+
+
+def summary(script: Path) -> str:
+    """The docstring of the script without its usage line (the command is shown apart)."""
+    doc = ast.get_docstring(ast.parse(script.read_text())) or ""
+    lines = [line for line in doc.splitlines() if not line.strip().startswith(".venv/")]
+    return "\n".join(lines).strip()
+
+
+def run(script: Path, quick: bool, temp: Path) -> Result:
+    python = sys.executable
+    help_text = subprocess.run(
+        [python, str(script), "--help"], capture_output=True, text=True, cwd=REPO, check=False
+    ).stdout
+    args = QUICK.get(script.stem, []) if quick else []
+    json_path = temp / f"{script.stem}.json"
+    if "--json" in help_text:
+        args += ["--json", str(json_path)]
+    command = [python, str(script.relative_to(REPO)), *args]
+    print(f"running {' '.join(command[1:])} ...", file=sys.stderr, flush=True)
+    load_before = os.getloadavg()[0]
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=False)
+    seconds = time.monotonic() - started
+    data = json.loads(json_path.read_text()) if json_path.exists() else None
+    shown = [c for c in command[1:] if not c.startswith(str(temp))]
+    shown = [c for c in shown if c != "--json"]
+    return Result(
+        name=script.stem,
+        command=["python", *shown],
+        summary=summary(script),
+        output=done.stdout.rstrip(),
+        errors=done.stderr.rstrip(),
+        code=done.returncode,
+        seconds=seconds,
+        load=(load_before, os.getloadavg()[0]),
+        data=data,
+    )
+
+
+# -- the plot --------------------------------------------------------------------------------
+
+
+def plot(results: list[Result]) -> bool:
+    """One panel per benchmark that kept samples: a box per tool or operation, log scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [(r, r.data["samples_ms"]) for r in results if r.data and r.data.get("samples_ms")]
+    panels = [(r, {k: v for k, v in s.items() if v}) for r, s in panels]
+    if not panels:
+        return False
+    heights = [max(2.0, 0.32 * len(samples) + 1.0) for _, samples in panels]
+    figure, axes = plt.subplots(
+        len(panels), 1, figsize=(10, sum(heights)), gridspec_kw={"height_ratios": heights}
+    )
+    for axis, (result, samples) in zip(axes if len(panels) > 1 else [axes], panels, strict=True):
+        labels = list(samples)[::-1]
+        axis.boxplot(
+            [samples[label] for label in labels],
+            vert=False,
+            whis=(1, 99),
+            showfliers=True,
+            flierprops={"markersize": 2, "alpha": 0.3},
+        )
+        axis.set_yticks(range(1, len(labels) + 1), labels, fontsize=8)
+        axis.set_xscale("log")
+        axis.set_xlabel("ms (box: p25-p75, line: p50, whiskers: p1-p99)", fontsize=8)
+        axis.set_title(f"bench/{result.name}.py", fontsize=10, loc="left")
+        axis.grid(axis="x", which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(PLOT, dpi=110)
+    return True
+
+
+# -- the document ----------------------------------------------------------------------------
+
+
+def machine() -> list[str]:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown CPU",
+    )
+    memory_kb = next(
+        int(line.split()[1])
+        for line in Path("/proc/meminfo").read_text().splitlines()
+        if line.startswith("MemTotal:")
+    )
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+    ).stdout.strip()
+    versions = subprocess.run(
+        [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    installed = {p["name"].lower(): p["version"] for p in json.loads(versions or "[]")}
+    names = [name for name in ("mcp", "basedpyright", "uvicorn") if name in installed]
+    tools = ", ".join(f"{name} {installed[name]}" for name in names)
+    return [
+        f"- CPU: {cpu}, {os.cpu_count()} cores; memory {memory_kb / 1024 / 1024:.1f} GB; "
+        f"{platform.system()} {platform.release()}",
+        f"- Python {platform.python_version()}; {tools}; lspd at commit `{commit}`",
+    ]
+
+
+def headlines(results: list[Result]) -> list[str]:
+    lines = []
+    by_name = {r.name: r for r in results}
+    soak = by_name.get("soak")
+    if soak and soak.data:
+        samples = [s for v in soak.data["samples_ms"].values() for s in v]
+        samples.sort()
+        failures = sum(soak.data["failures"].values())
+        rss = soak.data["rss_mb"]
+        growth = ", ".join(
+            f"{name} {rss['warm'][name]:.0f} → {rss['end'][name]:.0f} MB" for name in rss["warm"]
+        )
+        lines.append(
+            f"- **Soak**: {soak.data['calls']} mixed calls from {soak.data['clients']} clients "
+            f"in {soak.data['seconds']:.0f} s, **{failures} failures**, p50 "
+            f"{samples[len(samples) // 2]:.1f} ms, p99 {samples[int(len(samples) * 0.99)]:.0f} ms; "
+            f"memory after warm-up → end: {growth}."
+        )
+    mcp = by_name.get("mcp")
+    if mcp and mcp.data:
+        hover = sorted(mcp.data["samples_ms"].get("hover", []))
+        if hover:
+            lines.append(
+                f"- **MCP round trip** (SDK client → daemon → basedpyright), hover p50 "
+                f"{hover[len(hover) // 2]:.2f} ms; 8 clients: "
+                f"{mcp.data['hover_calls_per_s_8_clients']:.0f} hovers/s; daemon start → "
+                f"sentinel {mcp.data['start_to_sentinel_ms']:.0f} ms."
+            )
+    return lines
+
+
+def document(results: list[Result], quick: bool, plotted: bool, started: datetime) -> str:
+    parts = [
+        "# Benchmarks",
+        "",
+        f"Measured on {started:%Y-%m-%d %H:%M} UTC by `scripts/bench`"
+        + (" **--quick (shortened runs, not for comparison)**" if quick else "")
+        + ", which runs every script in `bench/` and rewrites this page and its plot. "
+        "Regenerate them with `scripts/bench`.",
+        "",
+        *machine(),
+        "- The load average (1 min) while each script ran is shown beside it: this machine "
+        "has 2 cores and was shared with other work (test suites of other changes), so "
+        "figures measured under load are slower than on an idle machine.",
+        "",
+    ]
+    if headlines(results):
+        parts += ["## Headlines", "", *headlines(results), ""]
+    if plotted:
+        parts += [
+            "## Latency distributions",
+            "",
+            "![latency distributions of every benchmark](benchmarks.png)",
+            "",
+        ]
+    if "freshness" not in {r.name for r in results}:
+        parts += [
+            "## Freshness",
+            "",
+            "> **Missing:** `bench/freshness.py` is not in this checkout yet. `scripts/bench` runs "
+            "every `bench/*.py`, so its table (and its samples, if it offers `--json`) appear "
+            "here the next time it runs.",
+            "",
+        ]
+    for result in results:
+        status = "" if result.code == 0 else f", **exit code {result.code}**"
+        parts += [
+            f"## bench/{result.name}.py",
+            "",
+            result.summary,
+            "",
+            f"`{' '.join(result.command)}` — {result.seconds:.0f} s, load average "
+            f"{result.load[0]:.1f} at start, {result.load[1]:.1f} at the end{status}",
+            "",
+            "```",
+            result.output or "(no output)",
+            "```",
+            "",
+        ]
+        if result.code != 0:
+            last = result.errors.splitlines()[-15:]
+            parts += ["Its last error lines:", "", "```", *last, "```", ""]
+    return "\n".join(parts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs, to check the script")
+    parser.add_argument("--only", nargs="*", default=[], help="only these scripts (by name)")
+    args = parser.parse_args()
+    started = datetime.now(UTC)
+    with tempfile.TemporaryDirectory(prefix="lspd-bench-") as temp:
+        results = [run(script, args.quick, Path(temp)) for script in scripts(args.only)]
+    plotted = plot(results)
+    DOC.write_text(document(results, args.quick, plotted, started))
+    print(f"wrote {DOC.relative_to(REPO)}" + (f" and {PLOT.relative_to(REPO)}" if plotted else ""))
+    return max((r.code for r in results), default=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
