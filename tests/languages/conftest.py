@@ -1,6 +1,7 @@
 """Fixture projects answered by the server a test names, chosen the way users choose: lspd.toml.
 
-Each fixture is module-scoped, so one warm server answers every test of a language.
+Each fixture is module-scoped, so one warm server answers every test of a language, and runs
+the file watcher as the daemon does.
 """
 
 from __future__ import annotations
@@ -13,30 +14,36 @@ from lspd import ops
 from tests.conftest import Warm, warm_workspace
 
 
-def chosen(
-    fixture: str, language: str, server: str, tmp_path_factory: pytest.TempPathFactory
+def watched(
+    fixture: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    language: str | None = None,
+    server: str | None = None,
 ) -> Iterator[Warm]:
-    """A copy of `fixture` whose lspd.toml picks `server` for `language`."""
-    config = f'[languages.{language}]\nserver = "{server}"\n'
-    yield from warm_workspace(fixture, tmp_path_factory, config)
+    """A copy of `fixture` (with an lspd.toml picking `server` for `language`, if given)
+    whose file watcher runs."""
+    config = f'[languages.{language}]\nserver = "{server}"\n' if server else None
+    for warm in warm_workspace(fixture, tmp_path_factory, config):
+        assert warm.run(warm.ws.watch())
+        yield warm
 
 
 @pytest.fixture(scope="module")
 def go(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The Go fixture module on gopls (the default for Go)."""
-    yield from warm_workspace("go", tmp_path_factory)
+    yield from watched("go", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The C and C++ fixture (compile_flags.txt) on clangd (the default for C/C++)."""
-    yield from warm_workspace("c", tmp_path_factory)
+    yield from watched("c", tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def ts_native(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The TypeScript fixture on TypeScript 7 native (`tsc --lsp`), an alternative server."""
-    yield from chosen("ts", "typescript", "typescript-native", tmp_path_factory)
+    yield from watched("ts", tmp_path_factory, "typescript", "typescript-native")
 
 
 @pytest.fixture(scope="module", params=["ty", "pyrefly"])
@@ -44,15 +51,16 @@ def python_alternative(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Warm]:
     """The Python fixture on ty, then on pyrefly: the alternatives to basedpyright."""
-    yield from chosen("py", "python", request.param, tmp_path_factory)
+    yield from watched("py", tmp_path_factory, "python", request.param)
 
 
-def error_counts(warm: Warm, path: str, *versions: str) -> list[int]:
-    """Write each version of `path` in turn and count the errors lspd reports for it."""
+def error_counts(warm: Warm, path: str, *versions: str, checked: str | None = None) -> list[int]:
+    """Write each version of `path` in turn and count the errors lspd reports for `checked`
+    (default: `path` itself). Nothing waits between a write and the question."""
     counts = []
     for text in versions:
         (warm.root / path).write_text(text)
-        result = warm.run(ops.diagnostics(warm.ws, path))
+        result = warm.run(ops.diagnostics(warm.ws, checked or path))
         assert result.fresh
         counts.append(result.errors)
     return counts

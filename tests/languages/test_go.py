@@ -34,6 +34,15 @@ def test_error_just_written_then_fixed(go: Warm) -> None:
     assert error_counts(go, "edited.go", *versions) == [0, 1, 0]
 
 
+def test_a_changed_signature_in_an_unopened_package_reaches_the_caller(go: Warm) -> None:
+    (go.root / "calc").mkdir()
+    caller = 'package main\n\nimport "example.com/fixture/calc"\n\nvar six = calc.Twice(3)\n'
+    (go.root / "usecalc.go").write_text(caller)
+    callee = "package calc\n\n// Twice doubles a.\nfunc Twice({}) int {{ return 2 * a }}\n"
+    versions = (callee.format("a int"), callee.format("a, b int"), callee.format("a int"))
+    assert error_counts(go, "calc/calc.go", *versions, checked="usecalc.go") == [0, 1, 0]
+
+
 def test_references_and_callers_across_packages(go: Warm) -> None:
     references = go.run(ops.references(go.ws, "shapes/shapes.go", 22, 6))
     assert {f.path for f in references.files} == {"main.go", "shapes/shapes.go"}

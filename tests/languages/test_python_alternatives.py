@@ -47,6 +47,17 @@ def test_error_just_written_then_fixed(python_alternative: Warm) -> None:
     assert error_counts(python_alternative, "pkg/edited.py", *versions) == [0, 1, 0]
 
 
+def test_a_changed_signature_in_an_unopened_file_reaches_the_caller(
+    python_alternative: Warm,
+) -> None:
+    one = "def f(a: int) -> int:\n    return a\n"
+    two = "def f(a: int, b: int) -> int:\n    return b\n"
+    (python_alternative.root / "pkg/lib.py").write_text(one)
+    (python_alternative.root / "pkg/caller.py").write_text("from pkg.lib import f\n\nf(1)\n")
+    counts = error_counts(python_alternative, "pkg/lib.py", one, two, one, checked="pkg/caller.py")
+    assert counts == [0, 1, 0]
+
+
 def test_references_and_callers_across_files(python_alternative: Warm) -> None:
     warm = python_alternative
     references = warm.run(ops.references(warm.ws, "pkg/greeting.py", 12, 7))

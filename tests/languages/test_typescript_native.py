@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from lspd import ops
 from tests.conftest import Warm
+from tests.languages.conftest import error_counts
 
 
 def test_the_workspace_uses_the_chosen_server(ts_native: Warm) -> None:
@@ -33,18 +34,12 @@ def test_type_error_is_reported_fresh(ts_native: Warm) -> None:
     assert "not assignable to type 'number'" in problem.message
 
 
-def test_caller_sees_a_changed_signature_of_an_open_file(ts_native: Warm) -> None:
-    # Every call sends the server the current text of the files it has open.
-    ts_native.run(ops.hover(ts_native.ws, "src/shapes.ts", 21, 17))
-    shapes = ts_native.root / "src/shapes.ts"
-    original = shapes.read_text()
-    try:
-        shapes.write_text(original.replace("add(a: number, b: number)", "add(a: number)"))
-        result = ts_native.run(ops.diagnostics(ts_native.ws, "src/more.ts"))
-        assert result.errors == 1 and "Expected 1 argument" in result.diagnostics[0].message
-    finally:
-        shapes.write_text(original)
-    assert ts_native.run(ops.diagnostics(ts_native.ws, "src/more.ts")).errors == 0
+def test_a_changed_signature_in_an_unopened_file_reaches_the_caller(ts_native: Warm) -> None:
+    (ts_native.root / "src/caller.ts").write_text('import { f } from "./lib";\n\nf(1);\n')
+    callee = "export function f({}): number {{ return a; }}\n"
+    versions = (callee.format("a: number"), callee.format("a: number, b: number"))
+    counts = error_counts(ts_native, "src/lib.ts", *versions, versions[0], checked="src/caller.ts")
+    assert counts == [0, 1, 0]
 
 
 def test_implementation_of_an_interface(ts_native: Warm) -> None:
