@@ -7,6 +7,7 @@ tsconfig.json and a different `Settings`), a Python package with its own pyproje
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 
 from lspd import ops
 from lspd.ops.resolve import AmbiguousSymbol
+from lspd.workspace import Workspace
+from lspd.workspace.workspace import PREWARM_PROJECTS
 from tests.conftest import Warm, copy_fixture, warm_workspace
 from tests.daemon.support import health, thread_daemon
 
@@ -146,3 +149,24 @@ def test_the_daemon_prewarms_every_project_and_reports_each(
                 break
             assert time.monotonic() < deadline, f"prewarmed: {running}"
             time.sleep(0.1)
+
+
+def test_prewarm_starts_a_few_projects_of_each_server(tmp_path: Path) -> None:
+    (tmp_path / "lspd.toml").write_text('[languages.python]\nserver = "ty"\n')  # starts fast
+    for index in range(PREWARM_PROJECTS + 2):
+        package = tmp_path / f"packages/p{index}"
+        package.mkdir(parents=True)
+        (package / "pyproject.toml").write_text(f'[project]\nname = "p{index}"\n')
+        (package / "main.py").write_text("x = 1\n")
+    ws = Workspace(tmp_path, log_dir=tmp_path.parent / "logs")
+
+    async def prewarm() -> list[str]:
+        try:
+            await ws.prewarm()
+            return [s.state for s in ws.sessions.values()]
+        finally:
+            await ws.close()
+
+    assert len(ws.projects_present()) == PREWARM_PROJECTS + 2
+    states = asyncio.run(prewarm())
+    assert len(states) == PREWARM_PROJECTS and "crashed" not in states

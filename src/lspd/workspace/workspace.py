@@ -104,9 +104,9 @@ class Workspace:
             for directory in path.parents:
                 if directory == self.root or self.root not in directory.parents:
                     break
-                if any((directory / marker).is_file() for marker in definition.roots):
-                    if not self.ignore(directory):
-                        return directory
+                marked = any((directory / marker).is_file() for marker in definition.roots)
+                if marked and not self.ignore(directory):  # rules only where a marker is
+                    return directory
         return self.root
 
     def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
@@ -278,12 +278,20 @@ class Workspace:
         return self._languages[1]
 
     async def prewarm(self) -> None:
-        """Start the server of each project present; a missing server is only logged."""
+        """Start the server of each project present, the first `PREWARM_PROJECTS` of each
+        server in scan order: a monorepo must not start a hundred servers at boot; the rest
+        start when asked. A missing server is only logged."""
+        started: dict[str, int] = {}
         for project in self.projects_present():
+            name = project.definition.name
+            started[name] = started.get(name, 0) + 1
+            if started[name] > PREWARM_PROJECTS:
+                log.info("not prewarming %s for %s", name, self.display(project.root))
+                continue
             try:
                 await self.session(project.definition, project.root).start()
             except Exception as exc:
-                log.warning("prewarm of %s failed: %s", project.definition.name, exc)
+                log.warning("prewarm of %s failed: %s", name, exc)
 
     async def stop_idle(self, idle_s: float) -> None:
         now = time.monotonic()
@@ -315,6 +323,7 @@ class Project:
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
 LANGUAGES_TTL_S = 30.0
+PREWARM_PROJECTS = 4  # per server
 
 # Two writes this close to each other can leave the same size and mtime (the file system's
 # clock ticks coarsely), so a stamp this young proves nothing: read the file.
