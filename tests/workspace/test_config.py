@@ -89,6 +89,13 @@ def test_a_bad_config_is_refused_with_the_key_and_what_is_allowed(
     assert any(line.startswith(message) for line in str(refused.value).splitlines())
 
 
+def test_a_file_language_points_to_the_key_that_covers_it(tmp_path: Path) -> None:
+    root = workspace_with(tmp_path, '[languages.javascript]\nserver = "typescript-native"\n')
+    with pytest.raises(ConfigError) as refused:
+        Workspace(root)
+    assert str(refused.value).endswith("(javascript files belong to [languages.typescript])")
+
+
 def test_every_mistake_is_named_at_once(tmp_path: Path) -> None:
     root = workspace_with(tmp_path, 'idle_timeout = "soon"\ncolour = "blue"\n')
     with pytest.raises(ConfigError) as refused:

@@ -101,7 +101,7 @@ def _check_names(config: Config) -> list[str]:
         if names is None:
             problems.append(
                 f"languages.{language}: no server is defined for '{language}'; "
-                f"languages are {', '.join(by_language)}"
+                f"languages are {', '.join(by_language)}{_served_by(language)}"
             )
         elif options.server not in names:
             problems.append(
@@ -116,6 +116,14 @@ def _check_names(config: Config) -> list[str]:
             )
     problems += [f"ignore: {glob!r} is empty; remove it" for glob in config.ignore if not glob]
     return problems
+
+
+def _served_by(language_id: str) -> str:
+    """A hint when `language_id` is a file language another key covers (javascript: typescript)."""
+    for definition in definitions().values():
+        if language_id in definition.extensions.values():
+            return f" ({language_id} files belong to [languages.{definition.language}])"
+    return ""
 
 
 # What each key holds, by its place: "*" stands for a language or server name, "#" for an
