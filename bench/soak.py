@@ -7,8 +7,9 @@ the package index, unpacked into a temp dir; or `--workspace DIR`, used in place
 positions from `document_symbols`, then spreads `--calls` calls of every read tool over
 `--clients` SDK clients. Every answer must be a result (no tool error). Prints per-tool
 latency, failures, and the resident memory of the daemon and of each language server's
-process tree at start, after the warm-up (the first 10 % of calls) and at the end; growth
-after warm-up must stay under 10 %. Exits 1 when a call failed or memory grew more.
+process tree at start, after a warm-up (every tool once on every target, then tenths of a
+mixed run until memory settles), after every tenth of the calls and at the end; growth
+after the warm-up must stay under 10 %. Exits 1 when a call failed or memory grew more.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ from mcp import Client  # noqa: E402
 
 BENCH = Path(__file__).resolve().parent
 LIBRARY = "rich==13.9.4"
-WARM_UP = 0.10  # share of the calls before the "after warm-up" memory reading
 MAX_GROWTH = 0.10
+SETTLED = 0.02  # the warm-up ends when a tenth of the calls moves memory less than this
+MAX_WARM_UP_ROUNDS = 10
 FILES = 24  # source files whose symbols give the positions
 
 # tool -> weight in the mix (roughly what agents ask most)
@@ -213,13 +215,58 @@ class Run:
     done: int = 0
 
 
-async def soak(url: str, base: str, targets: Targets, calls: int, clients: int, seed: int) -> Any:
+Plan = list[tuple[str, dict[str, Any]]]
+
+
+def mixed(targets: Targets, calls: int, seed: int) -> Plan:
+    """`calls` calls of the tools in the proportions of `MIX`, about random targets."""
     pick = random.Random(seed)
     tools = pick.choices(list(MIX), weights=list(MIX.values()), k=calls)
-    plan = [(tool, arguments(tool, targets, pick)) for tool in tools]
+    return [(tool, arguments(tool, targets, pick)) for tool in tools]
+
+
+def warm_up(targets: Targets) -> Plan:
+    """Every tool once on every target it takes, so that later growth is what the calls
+    leave behind, not the server loading more of the program into its caches."""
+    plan: Plan = []
+    for path in targets.files:
+        plan += [("diagnostics", {"path": path}), ("document_symbols", {"path": path})]
+    for position in targets.positions:
+        for tool in ("hover", "definition", "type_definition", "references"):
+            plan.append((tool, dict(position)))
+    for call in targets.callables:
+        plan += [("implementation", dict(call))]
+        plan += [("call_hierarchy", {**call, "direction": d}) for d in ("incoming", "outgoing")]
+    plan += [("workspace_symbols", {"query": name}) for name in sorted(set(targets.names))]
+    return plan
+
+
+async def settle(url: str, base: str, targets: Targets, args: argparse.Namespace) -> Any:
+    """Warm up: every tool on every target, then tenths of a mixed run until the memory of
+    every process changes less than `SETTLED` from one tenth to the next."""
+    print(f"warm-up: every tool on every target ({len(warm_up(targets))} calls)", file=sys.stderr)
+    warming, _, seconds = await drive(url, base, warm_up(targets), args.clients)
+    before = memory(base)
+    for round in range(1, MAX_WARM_UP_ROUNDS + 1):
+        plan = mixed(targets, max(1, args.calls // 10), args.seed + round)
+        more, _, more_seconds = await drive(url, base, plan, args.clients)
+        warming.done += more.done
+        for tool, failures in more.failures.items():
+            warming.failures[tool] += failures
+        seconds += more_seconds
+        after = memory(base)
+        if all(abs(after.get(k, 0) - v) <= SETTLED * v for k, v in before.items()):
+            break
+        before = after
+    return warming, seconds
+
+
+async def drive(url: str, base: str, plan: Plan, clients: int) -> Any:
+    """Run `plan` over `clients` clients; memory is read after every tenth of it."""
+    calls = len(plan)
     run = Run()
-    warm_at = int(calls * WARM_UP)
-    warmed = asyncio.Event()
+    step = max(1, calls // 10)
+    readings: list[asyncio.Task[dict[str, float]]] = []
     queue = iter(plan)
 
     async def client_loop() -> None:
@@ -235,18 +282,14 @@ async def soak(url: str, base: str, targets: Targets, calls: int, clients: int, 
                 if error is not None:
                     run.failures[tool].append(f"{args}: {getattr(error, 'content', error)}")
                 run.done += 1
-                if run.done == warm_at:
-                    warmed.set()
-
-    async def sample_memory() -> dict[str, float]:
-        await warmed.wait()
-        return await asyncio.to_thread(memory, base)
+                if run.done % step == 0:
+                    readings.append(asyncio.create_task(asyncio.to_thread(memory, base)))
+                    print(f"{run.done}/{calls} calls", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    after_warm_up = asyncio.create_task(sample_memory())
     await asyncio.gather(*(client_loop() for _ in range(clients)))
     elapsed = time.perf_counter() - started
-    return run, await after_warm_up, elapsed
+    return run, list(await asyncio.gather(*readings)), elapsed
 
 
 # -- report ----------------------------------------------------------------------------------
@@ -265,7 +308,13 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     )
 
 
-def report(run: Run, rss: dict[str, dict[str, float]], elapsed: float, label: str) -> bool:
+def report(
+    run: Run,
+    rss: dict[str, dict[str, float]],
+    series: list[dict[str, float]],
+    elapsed: float,
+    label: str,
+) -> bool:
     all_samples = [s for samples in run.samples.values() for s in samples]
     failures = sum(len(f) for f in run.failures.values())
     rows = [
@@ -303,6 +352,9 @@ def report(run: Run, rss: dict[str, dict[str, float]], elapsed: float, label: st
         )
     print("\nresident memory (MB): at start, after warm-up, at the end; growth after warm-up\n")
     print(table(["process", "start", "warm", "end", "growth"], memory_rows))
+    print("\nresident memory (MB) after every tenth of the calls\n")
+    for name in rss["start"]:
+        print(f"{name:>24}: " + " ".join(f"{reading.get(name, 0):.0f}" for reading in series))
     for tool, messages in run.failures.items():
         for message in messages[:3]:
             print(f"FAILED {tool}: {message[:300]}")
@@ -319,6 +371,7 @@ async def main() -> int:
     parser.add_argument("--library", default=LIBRARY, help="a pure-Python wheel to download")
     parser.add_argument("--workspace", type=Path, help="serve this directory instead")
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--files", type=int, default=FILES, help="files the calls are about")
     parser.add_argument("--json", type=Path, help="also write the figures and samples here")
     args = parser.parse_args()
     temp = Path(tempfile.mkdtemp(prefix="lspd-soak-"))
@@ -330,13 +383,19 @@ async def main() -> int:
             root, label = download_library(args.library, temp), args.library
         process, base = start_daemon(root, temp / "state")
         url = f"{base}/mcp"
-        targets = await learn(url, root, FILES)
+        targets = await learn(url, root, args.files)
         rss = {"start": memory(base)}
-        run, rss["warm"], elapsed = await soak(
-            url, base, targets, args.calls, args.clients, args.seed
-        )
+        warming, warm_seconds = await settle(url, base, targets, args)
+        rss["warm"] = memory(base)
+        plan = mixed(targets, args.calls, args.seed)
+        run, series, elapsed = await drive(url, base, plan, args.clients)
         rss["end"] = memory(base)
-        ok = report(run, rss, elapsed, label)
+        warm_failures = [m for messages in warming.failures.values() for m in messages]
+        print(
+            f"warm-up: {warming.done} calls in {warm_seconds:.0f} s, "
+            f"{len(warm_failures)} failures {warm_failures[:3]}\n"
+        )
+        ok = report(run, rss, series, elapsed, label) and not warm_failures
         if args.json is not None:
             data = {
                 "workspace": label,
@@ -344,8 +403,10 @@ async def main() -> int:
                 "clients": args.clients,
                 "seconds": elapsed,
                 "failures": {t: len(f) for t, f in run.failures.items()},
+                "warm_up": {"calls": warming.done, "failures": len(warm_failures)},
                 "samples_ms": run.samples,
                 "rss_mb": rss,
+                "rss_series_mb": series,
                 "ok": ok,
             }
             args.json.write_text(json.dumps(data))
