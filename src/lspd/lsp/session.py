@@ -78,6 +78,7 @@ class Session:
         self._progress: set[str | int] = set()
         self._progress_idle = asyncio.Event()
         self._progress_idle.set()
+        self._progress_ended = 0.0  # when the server last finished all its work in progress
         self._published: dict[str, PublishedDiagnostics] = {}
         self._publish_event = asyncio.Event()
         self._last_publish = 0.0  # monotonic time of the last publishDiagnostics
@@ -313,7 +314,9 @@ class Session:
         A server that re-analyses in the background after such changes (basedpyright: about
         100 ms for a change, 300 ms for a new or deleted file) would otherwise answer from
         before them. It shows it is done by publishing the diagnostics of its open files
-        again, one by one: we wait for `document`'s.
+        again, one by one: we wait for `document`'s. A publish made while the server reports
+        work in progress (pyrefly's "Rechecking") can still be from before the changes, so
+        then we wait for the work to end and a publish after it.
         """
         sent = self._watched_sent
         if sent is None:
@@ -321,7 +324,8 @@ class Session:
 
         def published_since() -> bool:
             entry = self._published.get(document.uri)
-            return entry is not None and entry.received > sent
+            after = max(sent, self._progress_ended)
+            return entry is not None and entry.received > after and self._progress_idle.is_set()
 
         await self._await_publish(published_since, timeout, "did not take in file changes")
 
@@ -504,6 +508,7 @@ class Session:
             elif kind == "end":
                 self._progress.discard(token)
                 if not self._progress:
+                    self._progress_ended = time.monotonic()
                     self._progress_idle.set()
                     self._ready_if_idle()
         elif method == "window/logMessage":
