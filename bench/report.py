@@ -6,8 +6,9 @@ Every `bench/*.py` but this one runs in turn, on this machine, with `--json FILE
 `--help` offers it (the samples for the plot). Its printed tables go into the document as
 they are, with the machine, the load average while it ran (other work on the machine shows
 there) and how long it took. The distributions of every sampled latency go into
-docs/benchmarks.png. `--quick` runs shorter versions (for checking this script, not for
-publishing figures).
+docs/benchmarks.png. Every result is also kept in docs/benchmarks.json, so `--only NAME`
+reruns one script and keeps the others' last results. `--quick` runs shorter versions (for
+checking this script, not for publishing figures).
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import ast
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 DOC = REPO / "docs" / "benchmarks.md"
 PLOT = REPO / "docs" / "benchmarks.png"
+RESULTS = REPO / "docs" / "benchmarks.json"
 
 ORDER = ["ops", "mcp", "languages", "freshness", "soak"]  # others follow by name
 QUICK = {
@@ -51,6 +54,15 @@ class Result:
     seconds: float
     load: tuple[float, float]  # 1-minute load average at start and at the end
     data: dict[str, Any] | None
+    when: str  # UTC, minutes
+
+
+def kept() -> dict[str, Result]:
+    """The results of the last runs, by script name."""
+    try:
+        return {r["name"]: Result(**r) for r in json.loads(RESULTS.read_text())}
+    except (OSError, ValueError, TypeError):
+        return {}
 
 
 def scripts(only: list[str]) -> list[Path]:
@@ -63,7 +75,7 @@ def summary(script: Path) -> str:
     """The docstring of the script without its usage line (the command is shown apart)."""
     doc = ast.get_docstring(ast.parse(script.read_text())) or ""
     lines = [line for line in doc.splitlines() if not line.strip().startswith(".venv/")]
-    return "\n".join(lines).strip()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def run(script: Path, quick: bool, temp: Path) -> Result:
@@ -94,6 +106,7 @@ def run(script: Path, quick: bool, temp: Path) -> Result:
         seconds=seconds,
         load=(load_before, os.getloadavg()[0]),
         data=data,
+        when=f"{datetime.now(UTC):%Y-%m-%d %H:%M}",
     )
 
 
@@ -119,7 +132,7 @@ def plot(results: list[Result]) -> bool:
         labels = list(samples)[::-1]
         axis.boxplot(
             [samples[label] for label in labels],
-            vert=False,
+            orientation="horizontal",
             whis=(1, 99),
             showfliers=True,
             flierprops={"markersize": 2, "alpha": 0.3},
@@ -205,15 +218,15 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
     parts = [
         "# Benchmarks",
         "",
-        f"Measured on {started:%Y-%m-%d %H:%M} UTC by `scripts/bench`"
+        f"Written at {started:%Y-%m-%d %H:%M} UTC by `scripts/bench`"
         + (" **--quick (shortened runs, not for comparison)**" if quick else "")
-        + ", which runs every script in `bench/` and rewrites this page and its plot. "
-        "Regenerate them with `scripts/bench`.",
+        + ", which runs every script in `bench/` on this machine and rewrites this page, "
+        "its plot and `benchmarks.json` (`scripts/bench --only NAME` reruns one script).",
         "",
         *machine(),
-        "- The load average (1 min) while each script ran is shown beside it: this machine "
-        "has 2 cores and was shared with other work (test suites of other changes), so "
-        "figures measured under load are slower than on an idle machine.",
+        f"- Each section gives the 1-minute load average while its script ran: above "
+        f"{os.cpu_count()} (the cores) the machine was also busy with other work, and the "
+        "figures are slower than on an idle machine.",
         "",
     ]
     if headlines(results):
@@ -241,7 +254,7 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
             "",
             result.summary,
             "",
-            f"`{' '.join(result.command)}` — {result.seconds:.0f} s, load average "
+            f"`{' '.join(result.command)}` at {result.when} UTC — {result.seconds:.0f} s, load "
             f"{result.load[0]:.1f} at start, {result.load[1]:.1f} at the end{status}",
             "",
             "```",
@@ -261,12 +274,16 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=[], help="only these scripts (by name)")
     args = parser.parse_args()
     started = datetime.now(UTC)
+    previous = kept() if args.only else {}
     with tempfile.TemporaryDirectory(prefix="lspd-bench-") as temp:
-        results = [run(script, args.quick, Path(temp)) for script in scripts(args.only)]
+        fresh = {s.stem: run(s, args.quick, Path(temp)) for s in scripts(args.only)}
+    names = [s.stem for s in scripts([]) if s.stem in fresh or s.stem in previous]
+    results = [fresh.get(name) or previous[name] for name in names]
+    RESULTS.write_text(json.dumps([asdict(r) for r in results], separators=(",", ":")))
     plotted = plot(results)
     DOC.write_text(document(results, args.quick, plotted, started))
     print(f"wrote {DOC.relative_to(REPO)}" + (f" and {PLOT.relative_to(REPO)}" if plotted else ""))
-    return max((r.code for r in results), default=0)
+    return max((r.code for r in fresh.values()), default=0)
 
 
 if __name__ == "__main__":
