@@ -54,3 +54,13 @@ def test_cpp_method_hover_and_definition(c: Warm) -> None:
     assert "int greet(int times) const" in hover.contents
     definition = c.run(ops.definition(c.ws, "app.cpp", 5, 20))
     assert [(loc.path, loc.line) for loc in definition.locations] == [("greeter.hpp", 9)]
+
+
+def test_symbols_of_a_file_and_a_symbol_by_name(c: Warm) -> None:
+    symbols = c.run(ops.document_symbols(c.ws, "shapes.c"))
+    assert [(s.name, s.kind) for s in symbols.symbols] == [
+        ("add", "function"),
+        ("circle_area", "function"),
+    ]
+    hover = c.run(ops.hover(c.ws, symbol="circle_area"))
+    assert "double circle_area(const struct circle *c)" in hover.contents

@@ -55,3 +55,13 @@ def test_implementation_of_an_interface(go: Warm) -> None:
     assert [(loc.path, loc.text) for loc in result.locations] == [
         ("shapes/shapes.go", "type Circle struct {")
     ]
+
+
+def test_symbols_of_a_file_and_a_symbol_by_name(go: Warm) -> None:
+    symbols = go.run(ops.document_symbols(go.ws, "main.go"))
+    assert [(s.name, s.kind) for s in symbols.symbols] == [
+        ("main", "function"),
+        ("describe", "function"),
+    ]
+    result = go.run(ops.definition(go.ws, symbol="shapes.Add"))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("shapes/shapes.go", 22)]

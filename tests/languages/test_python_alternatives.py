@@ -65,3 +65,16 @@ def test_references_and_callers_across_files(python_alternative: Warm) -> None:
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
     callers = warm.run(ops.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
     assert [(c.item.name, c.item.path) for c in callers.calls] == [("main", "pkg/app.py")]
+
+
+def test_symbols_of_a_file_and_a_symbol_by_name(python_alternative: Warm) -> None:
+    warm = python_alternative
+    symbols = warm.run(ops.document_symbols(warm.ws, "pkg/greeting.py"))
+    assert [(s.name, s.kind) for s in symbols.symbols] == [
+        ("Speaker", "class"),
+        ("Greeter", "class"),
+        ("LoudGreeter", "class"),
+        ("make_greeter", "function"),
+    ]
+    result = warm.run(ops.definition(warm.ws, symbol="Greeter.greet"))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("pkg/greeting.py", 18)]

@@ -56,3 +56,10 @@ def test_stops_cleanly_and_starts_again(ts_native: Warm) -> None:
     assert session.state == "stopped" and session.pid is None
     result = ts_native.run(ops.hover(ts_native.ws, "src/main.ts", 3, 23))
     assert "function add" in result.contents and session.state == "ready"
+
+
+def test_symbols_of_a_file_and_a_symbol_by_name(ts_native: Warm) -> None:
+    symbols = ts_native.run(ops.document_symbols(ts_native.ws, "src/shapes.ts"))
+    assert [s.name for s in symbols.symbols] == ["Shape", "Circle", "Square", "add"]
+    hover = ts_native.run(ops.hover(ts_native.ws, symbol="Circle.area"))
+    assert "Circle.area(): number" in hover.contents
