@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
+import pytest
+
 from lspd import ops
 from tests.conftest import Warm
 
@@ -65,3 +69,11 @@ def test_workspace_diagnostics_counts_by_file(py: Warm) -> None:
     assert result.errors >= 1
     assert result.files[0].path == "pkg/broken.py"
     assert result.files_checked >= 5
+
+
+def test_workspace_diagnostics_are_capped_and_say_so(
+    py: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.modules["lspd.ops.diagnostics"], "MAX_WORKSPACE_FILES", 2)
+    result = py.run(ops.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
+    assert result.files_checked == 2 and result.files_matched > 2 and result.truncated

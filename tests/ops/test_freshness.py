@@ -197,3 +197,20 @@ def test_a_diagnostics_timeout_is_an_error_naming_the_server(tmp_path: Path) -> 
             await ws.close()
 
     asyncio.run(scenario())
+
+
+def test_workspace_diagnostics_are_fresh_and_leave_no_files_open(
+    watched: tuple[Warm, Language],
+) -> None:
+    warm, language = watched
+    folder = warm.root / language.folder / "scan"
+    folder.mkdir()
+    (folder / f"bad{language.suffix}").write_text(language.broken)
+    (folder / f"good{language.suffix}").write_text(language.fine)
+    glob = f"{language.folder}/scan/*"
+    result = warm.run(ops.workspace_diagnostics(warm.ws, paths=[glob]))
+    assert (result.files_matched, result.files_checked, result.errors) == (2, 2, 1)
+    assert result.files[0].path == f"{language.folder}/scan/bad{language.suffix}"
+    assert not warm.ws.holds(folder / f"bad{language.suffix}")  # opened for the scan only
+    (folder / f"good{language.suffix}").write_text(language.broken)  # no sleep
+    assert warm.run(ops.workspace_diagnostics(warm.ws, paths=[glob])).errors == 2

@@ -37,7 +37,10 @@ def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
         for d in r.diagnostics
         if isinstance(d, m.FileDiagnostic)
     ]
-    lines.append(f"{r.files_checked} file(s) checked: {r.errors} error(s), {r.warnings} warning(s)")
+    checked = f"{r.files_checked} file(s) checked"
+    if r.files_checked < r.files_matched:
+        checked += f" (the first of {r.files_matched}; narrow the globs for the rest)"
+    lines.append(f"{checked}: {r.errors} error(s), {r.warnings} warning(s)")
     return "\n".join(lines + _truncation(r.total, len(r.diagnostics), r.truncated))
 
 

@@ -81,9 +81,11 @@ class Session:
         self._progress_ended = 0.0  # when the server last finished all its work in progress
         self._published: dict[str, PublishedDiagnostics] = {}
         self._publish_event = asyncio.Event()
-        self._last_publish = 0.0  # monotonic time of the last publishDiagnostics
         self._watched_sent: float | None = None  # when watched-file changes were last sent
-        self._last_document_sent = 0.0  # monotonic time of our last didOpen / didChange
+        # Open documents to send again (same text, next version) before their diagnostics:
+        # the server re-checks them against the watched-file changes it was told of.
+        self._resync: set[str] = set()
+        self._versioned = False  # it has sent a publishDiagnostics with a version
         self._ready = asyncio.Event()
         self._ready_pattern = (
             re.compile(definition.ready_pattern) if definition.ready_pattern else None
@@ -168,6 +170,7 @@ class Session:
         self.registrations.clear()
         self.file_watchers = []
         self._watched_sent = None
+        self._resync.clear()
         self._published.clear()
         self._progress.clear()
         self._progress_idle.set()
@@ -288,25 +291,18 @@ class Session:
             self._connection.notify(method, params)
 
     async def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
-        """Send `workspace/didChangeWatchedFiles`; diagnostics then wait until it is taken in.
+        """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in.
 
-        For a server that shows this by publishing, whatever it is still analysing is let
-        finish first, so that the publish awaited afterwards cannot be an older one.
+        How depends on the server (`watched_files_settle`): "resync" marks the open
+        documents to be sent again before their next diagnostics, "publish" makes
+        diagnostics wait for the server's next publish (see `settle_watched_files`).
         """
-        settles_by_publish = self.definition.watched_files_settle == "publish"
-        if settles_by_publish and self._analysing():
-            await self._next_publish(WATCHED_FILES_SETTLE_S)
         self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
-        if settles_by_publish:
+        settle = self.definition.watched_files_settle
+        if settle == "resync":
+            self._resync.update(self.documents)
+        elif settle == "publish":
             self._watched_sent = time.monotonic()
-
-    def _analysing(self) -> bool:
-        """Something was sent that the server has not published diagnostics for yet."""
-        return self._last_publish < max(self._watched_sent or 0.0, self._last_document_sent)
-
-    async def _next_publish(self, timeout: float) -> None:
-        after = time.monotonic()
-        await self._await_publish(lambda: self._last_publish > after, timeout, "published nothing")
 
     async def settle_watched_files(self, document: Document, timeout: float) -> None:
         """Wait until the server has taken in the watched-file changes sent to it.
@@ -386,19 +382,22 @@ class Session:
                 },
             )
         elif document.text != text:
-            document.replace(text)
-            self.notify(
-                "textDocument/didChange",
-                {
-                    "textDocument": {"uri": uri, "version": document.version},
-                    "contentChanges": [{"text": text}],
-                },
-            )
+            self._send_change(document, text)
         else:
             return document
-        self._last_document_sent = time.monotonic()
+        self._resync.discard(uri)
         self._published.pop(uri, None)
         return document
+
+    def _send_change(self, document: Document, text: str) -> None:
+        document.replace(text)
+        self.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": document.uri, "version": document.version},
+                "contentChanges": [{"text": text}],
+            },
+        )
 
     def close_document(self, path: Path) -> None:
         uri = path_to_uri(path)
@@ -412,6 +411,10 @@ class Session:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
+        if document.uri in self._resync:  # same text, next version: checked afresh
+            self._resync.discard(document.uri)
+            self._published.pop(document.uri, None)
+            self._send_change(document, document.text)
         await self.settle_watched_files(document, min(timeout, WATCHED_FILES_SETTLE_S))
         return await diagnostics.fetch(self, document, timeout)
 
@@ -420,7 +423,8 @@ class Session:
         version = document.version
         while True:
             entry = self._published.get(document.uri)
-            if entry is not None and (entry.version is None or entry.version >= version):
+            unversioned = entry is not None and entry.version is None and not self._versioned
+            if entry is not None and (unversioned or (entry.version or 0) >= version):
                 quiet = entry.received + PUSH_QUIET_S - time.monotonic()
                 if quiet <= 0:
                     return entry.items
@@ -492,10 +496,13 @@ class Session:
     def _on_notification(self, method: str, params: Any) -> None:
         if method == "textDocument/publishDiagnostics":
             uri = params.get("uri", "")
+            if params.get("version") is not None:
+                # It versions its diagnostics: one without a version (the empty list it
+                # sends when a file closes) says nothing about a file reopened since.
+                self._versioned = True
             self._published[uri] = PublishedDiagnostics(
                 params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
             )
-            self._last_publish = time.monotonic()
             self._publish_event.set()
             if self.definition.ready == "diagnostics":
                 self._ready.set()

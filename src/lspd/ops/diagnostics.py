@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 from pathlib import Path
 from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.ops.budget import fits
-from lspd.ops.checks import check_positive
+from lspd.ops.checks import check_content, check_globs, check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import (
     Diagnostic,
@@ -19,10 +20,12 @@ from lspd.ops.models import (
     WorkspaceDiagnosticsResult,
 )
 from lspd.workspace import Workspace
+from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.workspace import walk
 
 _SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
-MAX_WORKSPACE_FILES = 2000
+MAX_WORKSPACE_FILES = 500  # files checked by one workspace_diagnostics call
+WORKSPACE_CONCURRENCY = 4  # files asked about at once
 
 
 async def diagnostics(
@@ -30,11 +33,15 @@ async def diagnostics(
 ) -> DiagnosticsResult:
     """Diagnostics of `path` as it is on disk, or of `content` when given (then restored)."""
     check_positive("limit", limit)
-    if content is not None and not isinstance(content, str):
-        raise InvalidInput("`content` must be the file's full text as a string")
+    check_content(content, MAX_FILE_BYTES)
+    await ws.refresh_open_documents(catch_up=True)
+    return await _check(ws, path, content, limit)
+
+
+async def _check(ws: Workspace, path: str, content: str | None, limit: int) -> DiagnosticsResult:
+    """One file's diagnostics, once the servers hold every change made before the call."""
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
-        await ws.refresh_open_documents(catch_up=True)
         session, document = await ws.open(path, content)
         try:
             raw = await session.diagnostics(document, ws.diagnostics_timeout)
@@ -85,47 +92,53 @@ def _convert(
 async def workspace_diagnostics(
     ws: Workspace, paths: list[str] | None = None, limit: int = 50
 ) -> WorkspaceDiagnosticsResult:
-    """Diagnostics of every source file (or of those matching the globs), counted per file."""
+    """Diagnostics of every source file (or of those matching the globs), counted per file.
+
+    At most `MAX_WORKSPACE_FILES` files are checked (the first in path order), and the
+    answer says how many matched. Files opened only for this are closed again, so a
+    workspace scan does not leave the servers holding the whole tree.
+    """
     check_positive("limit", limit)
-    if paths is not None and (
-        not isinstance(paths, list) or not all(isinstance(p, str) for p in paths)
-    ):
-        raise InvalidInput("`paths` must be a list of glob patterns such as ['src/**/*.py']")
-    targets = [
+    check_globs(paths)
+    matched = sorted(
         p
         for p in walk(ws.root, ignore=ws.ignore)
         if ws.handler(p) is not None and _selected(ws.display(p), paths)
+    )
+    targets = matched[:MAX_WORKSPACE_FILES]
+    await ws.refresh_open_documents(catch_up=True)
+    gate = asyncio.Semaphore(WORKSPACE_CONCURRENCY)
+
+    async def check(target: Path) -> DiagnosticsResult | None:
+        async with gate:
+            was_open = ws.holds(target)
+            try:
+                return await _check(ws, ws.display(target), None, 10_000)
+            except InvalidInput:
+                return None  # not a readable source file (binary, not UTF-8, a link leading out)
+            finally:
+                if not was_open:
+                    ws.close_document(target)
+
+    results = [r for r in await asyncio.gather(*(check(t) for t in targets)) if r is not None]
+    counts = [
+        FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
+        for r in results
+        if r.total
     ]
-    if len(targets) > MAX_WORKSPACE_FILES:
-        raise InvalidInput(
-            f"{len(targets)} files match, over the {MAX_WORKSPACE_FILES}-file limit; "
-            "narrow `paths` (e.g. ['src/pkg/**/*.py'])"
-        )
-    counts: list[FileDiagnosticCounts] = []
-    first: list[FileDiagnostic] = []
-    total = 0
-    for target in targets:
-        shown = ws.display(target)
-        try:
-            result = await diagnostics(ws, shown, limit=10_000)
-        except InvalidInput:
-            continue  # not a readable source file (binary, not UTF-8, a link leading out)
-        total += result.total
-        if result.total:
-            counts.append(
-                FileDiagnosticCounts(path=shown, errors=result.errors, warnings=result.warnings)
-            )
-            first += [FileDiagnostic(path=shown, **d.model_dump()) for d in result.diagnostics]
+    first = [FileDiagnostic(path=r.path, **d.model_dump()) for r in results for d in r.diagnostics]
+    total = sum(r.total for r in results)
     counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
     first.sort(key=lambda d: (d.severity != "error", d.path, d.line))
     answer = WorkspaceDiagnosticsResult(
+        files_matched=len(matched),
         files_checked=len(targets),
         errors=sum(c.errors for c in counts),
         warnings=sum(c.warnings for c in counts),
         files=counts,
         diagnostics=list(first[:limit]),
         total=total,
-        truncated=total > limit,
+        truncated=total > limit or len(targets) < len(matched),
     )
     while not fits(answer) and (len(answer.diagnostics) > 1 or len(answer.files) > 1):
         answer.diagnostics = answer.diagnostics[: len(answer.diagnostics) // 2]

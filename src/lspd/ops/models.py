@@ -61,7 +61,8 @@ class FileDiagnosticCounts(Model):
 
 
 class WorkspaceDiagnosticsResult(Model):
-    files_checked: int
+    files_matched: int = Field(description="Source files matching the globs (or all of them).")
+    files_checked: int = Field(description="Files checked; fewer than matched means capped.")
     errors: int
     warnings: int
     files: list[FileDiagnosticCounts] = Field(description="Files with problems, worst first.")

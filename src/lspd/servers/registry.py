@@ -17,7 +17,7 @@ from lspd.dirs import cache_dir
 
 ReadyRule = Literal["progress", "diagnostics", "log"]
 DiagnosticsRule = Literal["standard", "tsserver"]
-WatchedFilesSettle = Literal["none", "publish"]
+WatchedFilesSettle = Literal["none", "publish", "resync"]
 
 
 @dataclass(frozen=True)

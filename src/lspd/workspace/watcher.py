@@ -113,8 +113,8 @@ class Watcher:
     async def _round_trip(self, timeout: float) -> bool:
         self._written += 1
         number = self._written
-        try:
-            await asyncio.to_thread(self.marker.write_text, str(number))
+        try:  # in the loop, not a thread: numbers must reach the file in order
+            self.marker.write_text(str(number))
         except OSError as exc:
             log.warning("cannot write the watcher's marker %s: %s", self.marker, exc)
             return False

@@ -146,6 +146,17 @@ class Workspace:
             self._stamps.pop(path, None)  # the server does not hold the disk text
         return session, document
 
+    def holds(self, path: Path) -> bool:
+        """Whether a server has `path` open."""
+        uri = path_to_uri(path)
+        return any(uri in session.documents for session in self.sessions.values())
+
+    def close_document(self, path: Path) -> None:
+        """Close `path` wherever it is open (the servers read it from disk again)."""
+        for session in self.sessions.values():
+            session.close_document(path)
+        self._stamps.pop(path, None)
+
     @contextlib.asynccontextmanager
     async def file_lock(self, path: Path) -> AsyncIterator[None]:
         """Serialize calls that temporarily replace a file's text (unsaved content)."""
@@ -166,6 +177,8 @@ class Workspace:
         for session in list(self.sessions.values()):
             for document in list(session.documents.values()):
                 path = document.path
+                if self._locked(path):
+                    continue  # it holds unsaved content being checked, restored after
                 stamp = _stamp(path)
                 if stamp is not None and stamp == self._stamps.get(path) and _settled(stamp):
                     continue
