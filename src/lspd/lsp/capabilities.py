@@ -59,7 +59,10 @@ def client_capabilities() -> dict[str, Any]:
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
                 version_support=True, related_information=False
             ),
-            diagnostic=types.DiagnosticClientCapabilities(related_document_support=False),
+            # basedpyright offers pull diagnostics only to a client that can register them.
+            diagnostic=types.DiagnosticClientCapabilities(
+                dynamic_registration=True, related_document_support=False
+            ),
         ),
     )
     result: dict[str, Any] = get_converter().unstructure(capabilities, types.ClientCapabilities)

@@ -82,9 +82,6 @@ class Session:
         self._published: dict[str, PublishedDiagnostics] = {}
         self._publish_event = asyncio.Event()
         self._watched_sent: float | None = None  # when watched-file changes were last sent
-        # Open documents to send again (same text, next version) before their diagnostics:
-        # the server re-checks them against the watched-file changes it was told of.
-        self._resync: set[str] = set()
         self._versioned = False  # it has sent a publishDiagnostics with a version
         self._ready = asyncio.Event()
         self._ready_pattern = (
@@ -170,7 +167,6 @@ class Session:
         self.registrations.clear()
         self.file_watchers = []
         self._watched_sent = None
-        self._resync.clear()
         self._published.clear()
         self._progress.clear()
         self._progress_idle.set()
@@ -293,15 +289,11 @@ class Session:
     async def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
         """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in.
 
-        How depends on the server (`watched_files_settle`): "resync" marks the open
-        documents to be sent again before their next diagnostics, "publish" makes
-        diagnostics wait for the server's next publish (see `settle_watched_files`).
+        A server that re-analyses in the background and then publishes
+        (`watched_files_settle = "publish"`) is waited for (see `settle_watched_files`).
         """
         self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
-        settle = self.definition.watched_files_settle
-        if settle == "resync":
-            self._resync.update(self.documents)
-        elif settle == "publish":
+        if self.definition.watched_files_settle == "publish":
             self._watched_sent = time.monotonic()
 
     async def settle_watched_files(self, document: Document, timeout: float) -> None:
@@ -382,22 +374,18 @@ class Session:
                 },
             )
         elif document.text != text:
-            self._send_change(document, text)
+            document.replace(text)
+            self.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": uri, "version": document.version},
+                    "contentChanges": [{"text": text}],
+                },
+            )
         else:
             return document
-        self._resync.discard(uri)
         self._published.pop(uri, None)
         return document
-
-    def _send_change(self, document: Document, text: str) -> None:
-        document.replace(text)
-        self.notify(
-            "textDocument/didChange",
-            {
-                "textDocument": {"uri": document.uri, "version": document.version},
-                "contentChanges": [{"text": text}],
-            },
-        )
 
     def close_document(self, path: Path) -> None:
         uri = path_to_uri(path)
@@ -411,10 +399,6 @@ class Session:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
-        if document.uri in self._resync:  # same text, next version: checked afresh
-            self._resync.discard(document.uri)
-            self._published.pop(document.uri, None)
-            self._send_change(document, document.text)
         await self.settle_watched_files(document, min(timeout, WATCHED_FILES_SETTLE_S))
         return await diagnostics.fetch(self, document, timeout)
 

@@ -17,7 +17,7 @@ from lspd.dirs import cache_dir
 
 ReadyRule = Literal["progress", "diagnostics", "log"]
 DiagnosticsRule = Literal["standard", "tsserver"]
-WatchedFilesSettle = Literal["none", "publish", "resync"]
+WatchedFilesSettle = Literal["none", "publish"]
 
 
 @dataclass(frozen=True)
