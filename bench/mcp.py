@@ -19,7 +19,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -30,11 +29,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-# This file is named mcp.py: drop its directory from the path so `import mcp` is the SDK.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# This directory goes last on the path, so `import mcp` is the SDK, not bench/mcp.py.
+HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
 
 import httpx  # noqa: E402
 from mcp import Client  # noqa: E402
+from processes import rss_mb, stop  # noqa: E402
 
 from lspd import ops  # noqa: E402
 from lspd.daemon import client as daemon_client  # noqa: E402
@@ -140,22 +141,6 @@ def start_daemon(root: Path, state: Path, *args: str) -> tuple[subprocess.Popen[
     return process, int(sentinel.read_text()), elapsed
 
 
-def stop_daemon(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 async def throughput(url: str, clients: int, calls: int, tool: str = "hover") -> tuple[float, int]:
     failures = 0
 
@@ -186,7 +171,7 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
             starts.append(elapsed)
             time.sleep(0.3)
             rss.append(rss_mb(process.pid))
-            stop_daemon(process)
+            stop(process)
 
         process, port, _ = start_daemon(root, state)
         url = f"http://127.0.0.1:{port}/mcp"
@@ -217,7 +202,7 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
             )
         finally:
             await ws.close()
-            stop_daemon(process)
+            stop(process)
         rows += [
             "",
             f"daemon start -> sentinel: median {statistics.median(starts) * 1000:.0f} ms "

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -31,13 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Drop this directory from the path so `import mcp` is the SDK, not bench/mcp.py.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+# This directory goes last on the path, so `import mcp` is the SDK, not bench/mcp.py.
+HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
 
 import httpx  # noqa: E402
 from mcp import Client  # noqa: E402
+from processes import descendants, rss_mb, stop  # noqa: E402
 
-BENCH = Path(__file__).resolve().parent
+from ops import download_library  # noqa: E402
+
 LIBRARY = "rich==13.9.4"
 MAX_GROWTH = 0.10
 SETTLED = 0.02  # the warm-up ends when a tenth of the calls moves memory less than this
@@ -59,47 +60,7 @@ MIX = {
 }
 
 
-def download_library(spec: str, into: Path) -> Path:
-    """bench/ops.py's download (a wheel from the package index, unpacked)."""
-    loader = importlib.util.spec_from_file_location("bench_ops", BENCH / "ops.py")
-    assert loader is not None and loader.loader is not None
-    module = importlib.util.module_from_spec(loader)
-    loader.loader.exec_module(module)
-    root: Path = module.download_library(spec, into)
-    return root
-
-
 # -- processes and memory --------------------------------------------------------------------
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def tree(pid: int) -> list[int]:
-    """`pid` and its descendants (a server's wrapper and the `node` it runs)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                    ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo += children.get(current, [])
-    return found
 
 
 def memory(base: str) -> dict[str, float]:
@@ -110,7 +71,7 @@ def memory(base: str) -> dict[str, float]:
     for server in health["servers"]:
         if server["pid"]:
             label = f"{server['server']} ({server['project']})"
-            out[label] = sum(rss_mb(pid) for pid in tree(int(server["pid"])))
+            out[label] = sum(rss_mb(pid) for pid in descendants(int(server["pid"])))
     return out
 
 
@@ -137,14 +98,6 @@ def start_daemon(root: Path, state: Path) -> tuple[subprocess.Popen[bytes], str]
         if time.monotonic() > deadline:
             raise SystemExit(f"the language servers did not become ready: {servers}")
         time.sleep(0.1)
-
-
-def stop_daemon(process: subprocess.Popen[bytes]) -> None:
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 # -- the calls -----------------------------------------------------------------------------
@@ -413,7 +366,7 @@ async def main() -> int:
         return 0 if ok else 1
     finally:
         if process is not None:
-            stop_daemon(process)
+            stop(process)
         shutil.rmtree(temp, ignore_errors=True)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bench.processes import descendants
 from mcp import Client
 
 from lspd.daemon import sentinel
@@ -216,25 +217,6 @@ async def test_the_tools_only_read(root: Path) -> None:
 
 
 # -- sockets ---------------------------------------------------------------------------------
-
-
-def descendants(pid: int) -> list[int]:
-    """`pid` and every process below it (servers, their children, the watchdog)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                    ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo += children.get(current, [])
-    return found
 
 
 def socket_inodes(pid: int) -> set[str]:
