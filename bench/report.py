@@ -8,7 +8,8 @@ they are, with the machine, the load average while it ran (other work on the mac
 there) and how long it took. The distributions of every sampled latency go into
 docs/benchmarks.png. Every result is also kept in docs/benchmarks.json, so `--only NAME`
 reruns one script and keeps the others' last results. `--quick` runs shorter versions (for
-checking this script, not for publishing figures).
+checking the scripts, not for publishing figures; they are written to a temp dir unless
+`--out DIR` says where).
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-DOC = REPO / "docs" / "benchmarks.md"
-PLOT = REPO / "docs" / "benchmarks.png"
-RESULTS = REPO / "docs" / "benchmarks.json"
+DOCS = REPO / "docs"
+NAME = "benchmarks"  # .md, .png and .json in the output directory
 
 ORDER = ["ops", "mcp", "languages", "freshness", "soak"]  # others follow by name
 QUICK = {
@@ -55,6 +55,7 @@ class Result:
     load: tuple[float, float]  # 1-minute load average at start and at the end
     data: dict[str, Any] | None
     when: str  # UTC, minutes
+    commit: str = ""  # of lspd, when the script ran
 
 
 def rounded(value: Any) -> Any:
@@ -68,10 +69,10 @@ def rounded(value: Any) -> Any:
     return value
 
 
-def kept() -> dict[str, Result]:
+def kept(out: Path) -> dict[str, Result]:
     """The results of the last runs, by script name."""
     try:
-        return {r["name"]: Result(**r) for r in json.loads(RESULTS.read_text())}
+        return {r["name"]: Result(**r) for r in json.loads((out / f"{NAME}.json").read_text())}
     except (OSError, ValueError, TypeError):
         return {}
 
@@ -118,13 +119,20 @@ def run(script: Path, quick: bool, temp: Path) -> Result:
         load=(load_before, os.getloadavg()[0]),
         data=data,
         when=f"{datetime.now(UTC):%Y-%m-%d %H:%M}",
+        commit=head(),
     )
+
+
+def head() -> str:
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
+    ).stdout.strip()
 
 
 # -- the plot --------------------------------------------------------------------------------
 
 
-def plot(results: list[Result]) -> bool:
+def plot(results: list[Result], path: Path) -> bool:
     """One panel per benchmark that kept samples: a box per tool or operation, log scale."""
     import matplotlib
 
@@ -157,7 +165,7 @@ def plot(results: list[Result]) -> bool:
         axis.set_title(title, fontsize=10, loc="left")
         axis.grid(axis="x", which="both", alpha=0.3)
     figure.tight_layout()
-    figure.savefig(PLOT, dpi=110)
+    figure.savefig(path, dpi=110)
     return True
 
 
@@ -178,9 +186,6 @@ def machine() -> list[str]:
         for line in Path("/proc/meminfo").read_text().splitlines()
         if line.startswith("MemTotal:")
     )
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO
-    ).stdout.strip()
     versions = subprocess.run(
         [sys.executable, "-m", "pip", "list", "--format=json", "--disable-pip-version-check"],
         capture_output=True,
@@ -193,7 +198,7 @@ def machine() -> list[str]:
     return [
         f"- CPU: {cpu}, {os.cpu_count()} cores; memory {memory_kb / 1024 / 1024:.1f} GB; "
         f"{platform.system()} {platform.release()}",
-        f"- Python {platform.python_version()}; {tools}; lspd at commit `{commit}`",
+        f"- Python {platform.python_version()}; {tools}",
     ]
 
 
@@ -268,7 +273,8 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
             "",
             result.summary,
             "",
-            f"`{' '.join(result.command)}` at {result.when} UTC — {result.seconds:.0f} s, load "
+            f"`{' '.join(result.command)}` at {result.when} UTC on commit `{result.commit}` — "
+            f"{result.seconds:.0f} s, load "
             f"{result.load[0]:.1f} at start, {result.load[1]:.1f} at the end{status}",
             "",
             "```",
@@ -284,24 +290,29 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs, to check the script")
+    parser.add_argument(
+        "--quick", action="store_true", help="shorter runs into a temp dir, to check the scripts"
+    )
+    parser.add_argument("--out", type=Path, help="write here instead of docs/")
     parser.add_argument("--only", nargs="*", default=[], help="only these scripts (by name)")
     parser.add_argument(
         "--render", action="store_true", help="run nothing: rewrite the page from the last results"
     )
     args = parser.parse_args()
     started = datetime.now(UTC)
-    previous = kept() if args.only or args.render else {}
+    out: Path = args.out or (Path(tempfile.mkdtemp(prefix="lspd-bench-")) if args.quick else DOCS)
+    previous = kept(out) if args.only or args.render else {}
     fresh: dict[str, Result] = {}
     if not args.render:
         with tempfile.TemporaryDirectory(prefix="lspd-bench-") as temp:
             fresh = {s.stem: run(s, args.quick, Path(temp)) for s in scripts(args.only)}
     names = [s.stem for s in scripts([]) if s.stem in fresh or s.stem in previous]
     results = [fresh.get(name) or previous[name] for name in names]
-    RESULTS.write_text(json.dumps([rounded(asdict(r)) for r in results], separators=(",", ":")))
-    plotted = plot(results)
-    DOC.write_text(document(results, args.quick, plotted, started))
-    print(f"wrote {DOC.relative_to(REPO)}" + (f" and {PLOT.relative_to(REPO)}" if plotted else ""))
+    kept_json = json.dumps([rounded(asdict(r)) for r in results], separators=(",", ":"))
+    (out / f"{NAME}.json").write_text(kept_json)
+    plotted = plot(results, out / f"{NAME}.png")
+    (out / f"{NAME}.md").write_text(document(results, args.quick, plotted, started))
+    print(f"wrote {out}/{NAME}.md, .json" + (" and .png" if plotted else ""))
     return max((r.code for r in fresh.values()), default=0)
 
 
