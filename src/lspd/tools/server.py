@@ -19,7 +19,6 @@ from pydantic import Field
 
 from lspd import __version__, ops
 from lspd.errors import LspdError
-from lspd.ops.checks import check_content, check_globs
 from lspd.ops.models import (
     CallHierarchyResult,
     DiagnosticsResult,
@@ -34,7 +33,6 @@ from lspd.ops.models import (
 )
 from lspd.tools.arguments import LspdServer
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +135,6 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         limit: Annotated[int, _limit(100)] = 100,
         ctx: Context[Any, Any] | None = None,
     ) -> DiagnosticsResult:
-        try:
-            check_content(content, MAX_FILE_BYTES)
-        except LspdError as exc:
-            raise ToolError(str(exc)) from None
         return await run(ctx, ops.diagnostics(ws, path, content=content, limit=limit))
 
     @server.tool(
@@ -159,10 +153,6 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         limit: Annotated[int, _limit(50)] = 50,
         ctx: Context[Any, Any] | None = None,
     ) -> WorkspaceDiagnosticsResult:
-        try:
-            check_globs(paths)
-        except LspdError as exc:
-            raise ToolError(str(exc)) from None
         return await run(ctx, ops.workspace_diagnostics(ws, paths=paths, limit=limit))
 
     @server.tool(
