@@ -39,6 +39,7 @@ QUICK = {
     "ops": ["--rounds", "5"],
     "mcp": ["--iterations", "30"],
     "languages": ["--iterations", "5"],
+    "freshness": ["--rounds", "4", "--idle", "5"],
     "soak": ["--calls", "1000"],
 }
 
