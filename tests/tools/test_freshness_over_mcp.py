@@ -19,9 +19,7 @@ async def errors(client: Client, path: str) -> int:
     return int(result.structured_content["errors"])
 
 
-async def test_written_files_are_answered_as_they_are_now(
-    served: ThreadDaemon, root: Path
-) -> None:
+async def test_written_files_are_answered_as_they_are_now(served: ThreadDaemon, root: Path) -> None:
     callee, caller = root / "pkg" / "mcp_lib.py", root / "pkg" / "mcp_caller.py"
     callee.write_text("def f(a: int) -> int:\n    return a\n")
     caller.write_text("from pkg.mcp_lib import f\n\nf(1)\n")
