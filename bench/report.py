@@ -2,14 +2,14 @@
 
     scripts/bench [--quick] [--only NAME ...]
 
-Every `bench/*.py` but this one runs in turn, on this machine, with `--json FILE` when its
-`--help` offers it (the samples for the plot). Its printed tables go into the document as
-they are, with the machine, the load average while it ran (other work on the machine shows
-there) and how long it took. The distributions of every sampled latency go into
-docs/benchmarks.png. Every result is also kept in docs/benchmarks.json, so `--only NAME`
-reruns one script and keeps the others' last results. `--quick` runs shorter versions (for
-checking the scripts, not for publishing figures; they are written to a temp dir unless
-`--out DIR` says where).
+Every script in bench/ (a `bench/*.py` with a `__main__` block) but this one runs in turn,
+on this machine, with `--json FILE` when its `--help` offers it (the samples for the plot).
+Its printed tables go into the document as they are, with the machine, the load average
+while it ran (other work on the machine shows there) and how long it took. The
+distributions of every sampled latency go into docs/benchmarks.png. Every result is also
+kept in docs/benchmarks.json, so `--only NAME` reruns one script and keeps the others' last
+results. `--quick` runs shorter versions (for checking the scripts, not for publishing
+figures; they are written to a temp dir unless `--out DIR` says where).
 """
 
 from __future__ import annotations
@@ -79,7 +79,11 @@ def kept(out: Path) -> dict[str, Result]:
 
 
 def scripts(only: list[str]) -> list[Path]:
-    found = {p.stem: p for p in BENCH.glob("*.py") if p.name != Path(__file__).name}
+    found = {
+        p.stem: p
+        for p in BENCH.glob("*.py")
+        if p.name != Path(__file__).name and '__name__ == "__main__"' in p.read_text()
+    }  # scripts, not the helpers they share
     names = [n for n in ORDER if n in found] + sorted(set(found) - set(ORDER))
     return [found[n] for n in names if not only or n in only]
 
