@@ -143,6 +143,7 @@ def plot(results: list[Result], path: Path) -> bool:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     panels = [(r, r.data["samples_ms"]) for r in results if r.data and r.data.get("samples_ms")]
     panels = [(r, {k: v for k, v in s.items() if v}) for r, s in panels]
@@ -163,6 +164,9 @@ def plot(results: list[Result], path: Path) -> bool:
         )
         axis.set_yticks(range(1, len(labels) + 1), labels, fontsize=8)
         axis.set_xscale("log")
+        axis.xaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        axis.xaxis.set_minor_formatter(NullFormatter())
         axis.set_xlabel("ms (box: p25-p75, line: p50, whiskers: p1-p99)", fontsize=8)
         title = f"bench/{result.name}.py"
         if result.data and result.data.get("clients", 1) > 1:
