@@ -23,7 +23,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -39,6 +38,12 @@ from lspd import ops
 from lspd.lsp import diagnostics as lsp_diagnostics
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
+
+# This directory goes last on the path, so `import mcp` is the SDK, not bench/mcp.py.
+HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
+
+from processes import descendants, stop  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -159,24 +164,6 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
-def descendants(pid: int) -> list[int]:
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
-                    ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            parents.setdefault(ppid, []).append(int(entry))
-    found, queue = [], [pid]
-    while queue:
-        children = parents.get(queue.pop(), [])
-        found += children
-        queue += children
-    return found
-
-
 def idle_cpu(into: Path, seconds: float) -> dict[str, float]:
     """CPU % of a real daemon, servers warm, on an idle tree of 10,000 source files."""
     root = into / "idle"
@@ -206,7 +193,7 @@ def idle_cpu(into: Path, seconds: float) -> dict[str, float]:
                 break
             time.sleep(0.5)
         time.sleep(3)  # let the first analysis end
-        servers = descendants(daemon.pid)
+        servers = descendants(daemon.pid)[1:]  # without the daemon itself
         tick = os.sysconf("SC_CLK_TCK")
         before_daemon = cpu_ticks(daemon.pid)
         before_all = before_daemon + sum(cpu_ticks(p) for p in servers)
@@ -220,11 +207,7 @@ def idle_cpu(into: Path, seconds: float) -> dict[str, float]:
             "seconds": seconds,
         }
     finally:
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            daemon.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(daemon.pid, signal.SIGKILL)
+        stop(daemon)
 
 
 async def run_workspace(root: Path, cases: list[Case], rounds: int) -> dict[str, dict[str, Any]]:

@@ -77,3 +77,11 @@ def test_workspace_diagnostics_are_capped_and_say_so(
     monkeypatch.setattr(sys.modules["lspd.ops.diagnostics"], "MAX_WORKSPACE_FILES", 2)
     result = py.run(ops.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
     assert result.files_checked == 2 and result.files_matched > 2 and result.truncated
+
+
+def test_a_huge_message_is_shortened_and_the_answer_stays_small(py: Warm) -> None:
+    name = "n" * 50_000
+    result = py.run(ops.diagnostics(py.ws, "pkg/app.py", content=f"x: int = {name}\n"))
+    [problem] = result.diagnostics
+    assert problem.severity == "error" and "more characters)" in problem.message
+    assert len(result.model_dump_json()) < 20_000

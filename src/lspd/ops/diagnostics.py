@@ -26,6 +26,7 @@ from lspd.workspace.workspace import walk
 _SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
 MAX_WORKSPACE_FILES = 500  # files checked by one workspace_diagnostics call
 WORKSPACE_CONCURRENCY = 4  # files asked about at once
+MAX_MESSAGE_CHARS = 2000  # of one diagnostic's message
 
 
 async def diagnostics(
@@ -80,13 +81,21 @@ def _convert(
         out.append(
             Diagnostic(
                 severity=severity,
-                message=str(item.get("message", "")),
+                message=_shorten(str(item.get("message", ""))),
                 code=None if code is None else str(code),
                 source=item.get("source"),
                 **span.model_dump(),
             )
         )
     return out
+
+
+def _shorten(message: str) -> str:
+    """A message quoting a huge identifier or type must not blow the answer's budget."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    cut = len(message) - MAX_MESSAGE_CHARS
+    return f"{message[:MAX_MESSAGE_CHARS]}… ({cut} more characters)"
 
 
 async def workspace_diagnostics(
