@@ -87,6 +87,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
     # symbols
     ("definition", {"symbol": ""}, "`symbol` is empty"),
     ("definition", {"symbol": "NoSuchThing.anywhere"}, "NoSuchThing"),
+    ("references", {"symbol": "x" * 10_000}, "10000 characters long"),
     ("call_hierarchy", {"symbol": "nothing_is_called_this"}, "nothing_is_called_this"),
     ("workspace_symbols", {"query": "  "}, "`query` is empty"),
     ("workspace_symbols", {"query": "Greeter", "kind": "spaceship"}, "not a symbol kind"),

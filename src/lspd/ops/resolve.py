@@ -12,6 +12,7 @@ from lspd.ops.symbols import flatten, search_symbols, symbol_tree
 from lspd.workspace import Workspace
 
 MAX_CANDIDATES = 10
+MAX_NAME_PATH_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,11 @@ class AmbiguousSymbol(InvalidInput):
 
 
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:
+    if len(name_path) > MAX_NAME_PATH_CHARS:
+        raise InvalidInput(
+            f"`symbol` is {len(name_path)} characters long; send a name path such as "
+            f"`Greeter.greet` (at most {MAX_NAME_PATH_CHARS} characters)"
+        )
     parts = [part for part in name_path.strip().replace("::", ".").split(".") if part]
     if not parts:
         raise InvalidInput("`symbol` is empty; send a name such as `Greeter.greet`")
