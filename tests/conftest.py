@@ -40,15 +40,21 @@ class Warm:
 
 
 def warm_workspace(
-    name: str, tmp_path_factory: pytest.TempPathFactory, config: str | None = None
+    name: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    config: str | None = None,
+    watch: bool = False,
 ) -> Iterator[Warm]:
-    """A warm workspace on a copy of fixture `name`, with `config` as its lspd.toml if given."""
+    """A warm workspace on a copy of fixture `name`, with `config` as its lspd.toml if given;
+    with `watch`, its file watcher runs as in the daemon."""
     root = copy_fixture(name, tmp_path_factory.mktemp(name))
     if config is not None:
         (root / "lspd.toml").write_text(config)
     runner = asyncio.Runner()
     warm = Warm(Workspace(root, log_dir=root.parent / "logs"), runner)
     try:
+        if watch:
+            assert warm.run(warm.ws.watch())
         yield warm
     finally:
         runner.run(warm.ws.close())

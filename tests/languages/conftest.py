@@ -23,9 +23,7 @@ def watched(
     """A copy of `fixture` (with an lspd.toml picking `server` for `language`, if given)
     whose file watcher runs."""
     config = f'[languages.{language}]\nserver = "{server}"\n' if server else None
-    for warm in warm_workspace(fixture, tmp_path_factory, config):
-        assert warm.run(warm.ws.watch())
-        yield warm
+    yield from warm_workspace(fixture, tmp_path_factory, config, watch=True)
 
 
 @pytest.fixture(scope="module")

@@ -74,8 +74,7 @@ def watched(
 ) -> Iterator[tuple[Warm, Language]]:
     """A warm workspace whose file watcher runs, as in the daemon."""
     language: Language = request.param
-    for warm in warm_workspace(language.fixture, tmp_path_factory):
-        assert warm.run(warm.ws.watch())
+    for warm in warm_workspace(language.fixture, tmp_path_factory, watch=True):
         yield warm, language
 
 

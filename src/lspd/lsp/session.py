@@ -290,7 +290,7 @@ class Session:
         if self._connection is not None:
             self._connection.notify(method, params)
 
-    async def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
+    def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
         """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in.
 
         A server that re-analyses in the background and then publishes

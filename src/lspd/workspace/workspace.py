@@ -183,15 +183,20 @@ class Workspace:
                 if stamp is not None and stamp == self._stamps.get(path) and _settled(stamp):
                     continue
                 try:
-                    text = files.read_source(path, self.display(path))
+                    await self._sync_from_disk(session, path, document.language_id, stamp)
                 except InvalidInput:
                     session.close_document(path)
                     self._stamps.pop(path, None)
-                    continue
-                if text != document.text:
-                    await session.sync_document(path, text, document.language_id)
-                if stamp is not None:
-                    self._stamps[path] = stamp
+
+    async def _sync_from_disk(
+        self, session: Session, path: Path, language_id: str, stamp: tuple[int, int] | None
+    ) -> None:
+        """Send the server `path`'s text on disk (nothing when it holds it already) and
+        remember `stamp`, taken before the read. Raises `InvalidInput` for an unreadable file."""
+        text = files.read_source(path, self.display(path))
+        await session.sync_document(path, text, language_id)
+        if stamp is not None:
+            self._stamps[path] = stamp
 
     # -- file changes ----------------------------------------------------------------------
 
@@ -225,7 +230,7 @@ class Workspace:
                 if not held and session.watches(event.path, event.change):
                     watched.append({"uri": uri, "type": int(event.change)})
             if watched:
-                await session.notify_watched_files(watched)
+                session.notify_watched_files(watched)
 
     async def _apply_to_document(self, session: Session, event: FileEvent) -> None:
         path = event.path
@@ -244,14 +249,8 @@ class Workspace:
             language_id = reopen[1]
         else:
             language_id = document.language_id
-        stamp = _stamp(path)
-        try:
-            text = files.read_source(path, self.display(path))
-        except InvalidInput:
-            return  # not readable as source (any more): the next question says why
-        await session.sync_document(path, text, language_id)
-        if stamp is not None:
-            self._stamps[path] = stamp
+        with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
+            await self._sync_from_disk(session, path, language_id, _stamp(path))
 
     def _locked(self, path: Path) -> bool:
         lock = self._file_locks.get(path)
