@@ -13,7 +13,6 @@ import contextlib
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Generator
@@ -27,6 +26,7 @@ from lspd.daemon import binding, sentinel
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError
+from lspd.pyexec import python_argv
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -283,7 +283,8 @@ def run(options: Options, announce: Callable[[str], None] | None = None) -> None
 
 
 def python_command() -> list[str]:
-    return [sys.executable, "-m", "lspd"]
+    """How lspd starts itself: isolated, so no module of the workspace shadows its own."""
+    return python_argv("-m", "lspd")
 
 
 # -- one daemon per root -------------------------------------------------------------------
@@ -348,7 +349,7 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
     with open(output, "ab") as out:
         process = subprocess.Popen(
             command,
-            cwd=root,
+            cwd=output.parent,  # never the workspace: see lspd.pyexec
             stdin=subprocess.DEVNULL,
             stdout=out,
             stderr=out,

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 log = logging.getLogger(__name__)
 
-# Runs with `python -S -c`: no site, no lspd import; a few MB and ~20 ms to start.
+# Runs with `python -I -S -c`: no site, no lspd import; a few MB and ~20 ms to start.
 _PROGRAM = r"""
 import os, signal, sys
 for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
@@ -49,7 +49,7 @@ class Watchdog:
 
     def start(self) -> None:
         self._process = subprocess.Popen(
-            [sys.executable, "-S", "-c", _PROGRAM],
+            [sys.executable, "-I", "-S", "-c", _PROGRAM],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from lspd.errors import ServerNotInstalled
+from lspd.pyexec import python_argv
 from lspd.servers.registry import ServerDefinition, node_executable
 
 TIMEOUT_S = 600
@@ -21,7 +22,7 @@ def install(definition: ServerDefinition) -> str:
     if packages := definition.install.get("npm"):
         return _npm_install(definition, list(packages))
     if packages := definition.install.get("python"):
-        return _run(definition, [sys.executable, "-m", "pip", "install", "-q", *packages])
+        return _run(definition, python_argv("-m", "pip", "install", "-q", *packages))
     if packages := definition.install.get("apt"):
         return _apt_install(definition, list(packages))
     hint = definition.install_hint() or "no install command is known"
