@@ -38,7 +38,7 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         (
             "idle_timout = 60\n",
             "lspd.toml: idle_timout: unknown key; allowed here: idle_timeout, ignore, "
-            "languages, servers",
+            "python, typescript, languages, servers",
         ),
         (
             'idle_timeout = "ten"\n',

@@ -43,6 +43,14 @@ def register(subparsers: Any) -> None:
         "ROOT/lspd.toml, else 1800; 0 = never)",
     )
     serve.add_argument(
+        "--restricted",
+        action="store_true",
+        default=None,
+        help="run only lspd's own servers and settings: not the project's TypeScript, Python "
+        "environment or installed checker, nor lspd.toml's servers and arguments (default: "
+        "off, or `restricted = true` in ~/.config/lspd/config.toml)",
+    )
+    serve.add_argument(
         "--log-level",
         default="info",
         choices=["debug", "info", "warning", "error"],
@@ -91,6 +99,7 @@ def _serve(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         log_level=args.log_level,
         sync_agents=_sync_list(args.sync),
+        restricted=args.restricted,
     )
     if args.detach:
         found = client.find_daemon(root)

@@ -49,6 +49,8 @@ class Options:
     # Agents whose configs get the URL after every bind (`--sync`); empty: none,
     # ("all",): every agent detected on this machine.
     sync_agents: tuple[str, ...] = ()
+    # Run no code that came with the repository (None: the user-level default).
+    restricted: bool | None = None
 
 
 def idle_timeout(options: Options, ws: Workspace) -> float:
@@ -142,7 +144,9 @@ class Daemon:
         from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
         from lspd.tools import Activity, build_server
 
-        ws = Workspace(self.root)  # reads lspd.toml: a bad one stops the daemon here
+        ws = Workspace(
+            self.root, restricted=self.options.restricted
+        )  # reads lspd.toml: a bad one stops the daemon here
         self.idle_timeout = idle_timeout(self.options, ws)
         ws.started = self.started_at
         self.ws = ws
@@ -344,6 +348,8 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
         command += ["--idle-timeout", f"{options.idle_timeout:g}"]
     if options.sync_agents:
         command += ["--sync", ",".join(options.sync_agents)]
+    if options.restricted:
+        command.append("--restricted")
     output = state_dir(root) / "daemon.out"
     output.parent.mkdir(parents=True, exist_ok=True)
     with open(output, "ab") as out:

@@ -60,8 +60,11 @@ class Session:
         log_dir: Path,
         request_timeout: float = 30.0,
         start_timeout: float = 60.0,
+        toolchain: str | None = None,
     ) -> None:
         self.definition = definition
+        # The project's toolchain it runs, as a user reads it: "typescript 5.4.5, project".
+        self.toolchain = toolchain
         self.root = root
         self.log_path = log_dir / f"{definition.name}.log"
         self.request_timeout = request_timeout

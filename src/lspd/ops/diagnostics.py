@@ -55,6 +55,8 @@ async def _check(ws: Workspace, path: str, content: str | None, limit: int) -> D
     result = DiagnosticsResult(
         path=ws.display(document.path),
         server=session.name,
+        toolchain=session.toolchain,
+        environment=_environment_hint(session.toolchain, items),
         fresh=True,
         errors=sum(d.severity == "error" for d in items),
         warnings=sum(d.severity == "warning" for d in items),
@@ -88,6 +90,27 @@ def _convert(
             )
         )
     return out
+
+
+# Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).
+_UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
+
+
+def _environment_hint(toolchain: str | None, items: list[Diagnostic]) -> str | None:
+    """Said once when imports did not resolve: which interpreter answered, how to change it."""
+    unresolved = any(
+        d.code in _UNRESOLVED_IMPORT
+        or d.code == "missing-import"
+        or "Cannot find module" in d.message
+        for d in items
+    )
+    if not unresolved:
+        return None
+    used = toolchain or "the server's default"
+    return (
+        f"imports did not resolve with {used}; install the project's dependencies there, "
+        'or set `python = "path/to/venv"` in lspd.toml (a TypeScript project: `npm install`)'
+    )
 
 
 def _shorten(message: str) -> str:

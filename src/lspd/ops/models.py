@@ -46,6 +46,14 @@ class Diagnostic(Span):
 class DiagnosticsResult(Model):
     path: str
     server: str
+    toolchain: str | None = Field(
+        default=None,
+        description="The project's TypeScript or Python the server ran, and where it came from.",
+    )
+    environment: str | None = Field(
+        default=None,
+        description="When imports did not resolve: the interpreter used, how to choose another.",
+    )
     fresh: bool = Field(description="True when the diagnostics are for the file's current content.")
     errors: int
     warnings: int
@@ -188,6 +196,10 @@ class ServerStatus(Model):
     state: ServerState
     pid: int | None
     open_documents: int = 0
+    toolchain: str | None = Field(
+        default=None,
+        description="The project's TypeScript or Python it runs, e.g. `typescript 5.4.5, project`.",
+    )
 
 
 class StatusResult(Model):
@@ -196,6 +208,10 @@ class StatusResult(Model):
     pid: int
     version: str
     uptime_s: float
+    restricted: bool = Field(
+        default=False,
+        description="Restricted mode: only lspd's own servers and settings run, no project code.",
+    )
     servers: list[ServerStatus]
 
 

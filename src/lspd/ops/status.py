@@ -19,6 +19,7 @@ def status(ws: Workspace) -> StatusResult:
         pid=os.getpid(),
         version=__version__,
         uptime_s=round(time.monotonic() - ws.started, 3),
+        restricted=ws.restricted,
         servers=[
             ServerStatus(
                 language=session.definition.language,
@@ -27,6 +28,7 @@ def status(ws: Workspace) -> StatusResult:
                 state=session.display_state,
                 pid=session.pid,
                 open_documents=len(session.documents),
+                toolchain=session.toolchain,
             )
             for session in ws.sessions.values()
         ],

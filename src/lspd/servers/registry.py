@@ -43,6 +43,8 @@ class ServerDefinition:
     roots: tuple[str, ...] = ()
     # Its npm prefix under lspd's cache dir: servers whose packages conflict get one each.
     npm_prefix: str = "npm"
+    # Which of the project's toolchains it runs ("typescript", "python"): workspace/toolchain.py.
+    toolchain: str | None = None
 
     def npm_root(self) -> Path:
         return npm_root(self.npm_prefix)
@@ -152,6 +154,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         env=dict(table.get("env", {})),
         npm_prefix=table.get("npm_prefix", "npm"),
         roots=tuple(table.get("roots", ())),
+        toolchain=table.get("toolchain"),
     )
 
 

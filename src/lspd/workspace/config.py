@@ -8,6 +8,7 @@ stops `lspd serve` and the CLI with a message naming the key and what it may hol
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ class ServerOptions(_Table):
 class Config(_Table):
     idle_timeout: float | None = Field(default=None, ge=0)
     ignore: list[str] = []
+    python: str | None = None
+    typescript: str = "project"
     languages: dict[str, LanguageOptions] = {}
     servers: dict[str, ServerOptions] = {}
 
@@ -115,7 +118,20 @@ def _check_names(config: Config) -> list[str]:
                 f"servers.{name}: no server is named '{name}'; servers are {', '.join(known)}"
             )
     problems += [f"ignore: {glob!r} is empty; remove it" for glob in config.ignore if not glob]
+    if config.python == "":
+        problems.append("python: empty; name an interpreter or environment, or remove the key")
     return problems
+
+
+def user_restricted() -> bool:
+    """The user-level default for restricted mode (`restricted = true` in
+    `~/.config/lspd/config.toml`): never read from the workspace, which it guards against."""
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    try:
+        data = tomllib.loads((base / "lspd" / "config.toml").read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return data.get("restricted") is True
 
 
 def _served_by(language_id: str) -> str:
@@ -132,6 +148,8 @@ _EXPECTED: dict[tuple[str, ...], str] = {
     ("idle_timeout",): "a number of seconds, 0 or more (0 = never stop idle servers)",
     ("ignore",): 'a list of globs, e.g. ["generated/**", "*.min.js"]',
     ("ignore", "#"): 'a glob string, e.g. "generated/**"',
+    ("python",): 'the project\'s interpreter or environment, e.g. ".venv" or "/opt/py/bin/python"',
+    ("typescript",): '"project", "lspd" or the path of a typescript package',
     ("languages",): 'a table of languages, e.g. [languages.python] server = "basedpyright"',
     ("languages", "*"): 'a table with `server = "NAME"`',
     ("languages", "*", "server"): "a server name (a string)",

@@ -24,8 +24,9 @@ from lspd.servers.registry import (
     known_extensions,
 )
 from lspd.workspace import files, paths
-from lspd.workspace.config import Config, load_config, merge
+from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.toolchain import Choice, adapt
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class Workspace:
         request_timeout: float = 30.0,
         diagnostics_timeout: float = 20.0,
         log_dir: Path | None = None,
+        restricted: bool | None = None,
     ) -> None:
         self.root = root.resolve()
         if not self.root.is_dir():
@@ -54,8 +56,18 @@ class Workspace:
         self.diagnostics_timeout = diagnostics_timeout
         self.log_dir = log_dir or state_dir(self.root) / "logs"
         self.config: Config = load_config(self.root)  # a bad lspd.toml fails here, at once
+        # Restricted: nothing that came with the repository runs (its toolchain, lspd.toml's
+        # servers and arguments); the user decides it, never the workspace.
+        self.restricted = user_restricted() if restricted is None else restricted
+        self.choice = Choice(
+            typescript=self.config.typescript,
+            python=None if self.config.python is None else self.root / self.config.python,
+            restricted=self.restricted,
+        )
         # The servers as this workspace runs them: lspd.toml's arguments and settings applied.
-        self.definitions = {name: self.config.apply(d) for name, d in definitions().items()}
+        apply = (lambda d: d) if self.restricted else self.config.apply
+        self.definitions = {name: apply(d) for name, d in definitions().items()}
+        self.chosen = {} if self.restricted else self.config.chosen
         self.started = time.monotonic()
         # One session per (server, project root): nested projects each get their own.
         self.sessions: dict[tuple[str, Path], Session] = {}
@@ -80,7 +92,7 @@ class Workspace:
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
-        definition = definition_for_path(path, self.config.chosen)
+        definition = definition_for_path(path, self.chosen)
         return None if definition is None else self.definitions[definition.name]
 
     def definition_for(self, path: Path) -> ServerDefinition:
@@ -120,7 +132,14 @@ class Workspace:
             if self.watcher is not None and self.watcher.running and definition.watching_options:
                 options = merge(definition.initialization_options, definition.watching_options)
                 definition = dataclasses.replace(definition, initialization_options=options)
-            session = Session(definition, project, logs, request_timeout=self.request_timeout)
+            definition, toolchain = adapt(definition, project, self.root, self.choice)
+            session = Session(
+                definition,
+                project,
+                logs,
+                request_timeout=self.request_timeout,
+                toolchain=None if toolchain is None else toolchain.label(),
+            )
             self.sessions[definition.name, project] = session
         return session
 

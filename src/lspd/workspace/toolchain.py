@@ -1,0 +1,242 @@
+"""The project's own toolchain: the TypeScript and the Python a project's gate runs with.
+
+An answer that disagrees with the project's own `tsc` or type checker is worse than none, so a
+session runs what the project runs, as VS Code's "Use Workspace Version" does:
+
+- TypeScript: the nearest `node_modules/typescript` from the project up to the workspace root
+  (npm, yarn's node_modules and pnpm's symlinks; Yarn PnP is not supported), else lspd's own.
+- Python: `python` in lspd.toml, else a virtual environment in the project or the workspace
+  root, else `python3` on PATH; never lspd's own environment.
+- The checker: a language server the project installs itself (`basedpyright-langserver` in its
+  environment, `typescript-language-server` in its node_modules) is run instead of lspd's.
+
+All of it came with the repository; restricted mode (`lspd serve --restricted`) turns it off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.servers.registry import ServerDefinition
+
+VENV_NAMES = (".venv", "venv", "env")
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """What a session runs of the project: its TypeScript or Python, and where it came from."""
+
+    kind: str  # "typescript" or "python"
+    path: Path  # the typescript package directory, or the interpreter
+    version: str | None
+    origin: str  # "project", "lspd", "lspd.toml" or "PATH"
+    server: str | None = None  # the project's own copy of the language server, if it runs
+
+    def label(self) -> str:
+        """E.g. `typescript 5.4.5, project` or `python 3.11.7 .venv/bin/python, project`."""
+        name = self.kind if self.version is None else f"{self.kind} {self.version}"
+        if self.kind == "python":
+            name += f" {self.path}"
+        return f"{name}, {self.origin}" + (", its own server" if self.server else "")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The toolchain settings of lspd.toml: `typescript` and `python` (None = find it)."""
+
+    typescript: str = "project"  # "project", "lspd" or a path to a typescript package
+    python: Path | None = None  # an interpreter or an environment directory
+    restricted: bool = False  # run lspd's own servers and settings only
+
+
+def adapt(
+    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+) -> tuple[ServerDefinition, Toolchain | None]:
+    """`definition` set up to run the project's toolchain, and that toolchain."""
+    if definition.toolchain == "typescript":
+        return _typescript(definition, project, root, choice)
+    if definition.toolchain == "python":
+        return _python(definition, project, root, choice)
+    return definition, None
+
+
+# -- TypeScript ----------------------------------------------------------------------------
+
+
+def find_typescript(project: Path, root: Path) -> Path | None:
+    """The nearest `node_modules/typescript` from `project` up to `root` (symlinks resolved)."""
+    for directory in (project, *project.parents):
+        package = directory / "node_modules" / "typescript"
+        if (package / "package.json").is_file():
+            return package.resolve()
+        if directory == root or root not in directory.parents:
+            break
+    return None
+
+
+def package_version(package: Path) -> str | None:
+    try:
+        return str(json.loads((package / "package.json").read_text("utf-8"))["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _typescript(
+    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+) -> tuple[ServerDefinition, Toolchain | None]:
+    native = "--lsp" in definition.command
+    if choice.restricted or choice.typescript == "lspd":
+        return definition, _lspd_typescript(definition, native)
+    if choice.typescript != "project":
+        package: Path | None = (root / choice.typescript).resolve()
+        origin = "lspd.toml"
+    else:
+        package, origin = find_typescript(project, root), "project"
+    version = package_version(package) if package is not None else None
+    if package is None or version is None:
+        return definition, _lspd_typescript(definition, native)
+    major = int(version.split(".")[0]) if version.split(".")[0].isdigit() else 0
+    if native:  # only TypeScript 7 has the native language server (`tsc --lsp`)
+        if major < 7:
+            return definition, _lspd_typescript(definition, native)
+        command = (definition.command[0], str(package / "bin" / "tsc"), *definition.command[2:])
+        adapted = dataclasses.replace(definition, command=command, requires=())
+        return adapted, Toolchain("typescript", package, version, origin)
+    if major >= 7:  # typescript-language-server needs tsserver.js, which 7 no longer has
+        return definition, _lspd_typescript(definition, native)
+    options = dict(definition.initialization_options)
+    options["tsserver"] = {**options.get("tsserver", {}), "path": str(package / "lib/tsserver.js")}
+    requires = tuple(r for r in definition.requires if "/typescript/" not in r)
+    adapted = dataclasses.replace(definition, initialization_options=options, requires=requires)
+    own_server = _own_typescript_server(project, root)
+    if own_server is not None:
+        adapted = dataclasses.replace(
+            adapted, command=(adapted.command[0], str(own_server), *adapted.command[2:])
+        )
+    return adapted, Toolchain(
+        "typescript", package, version, origin, str(own_server) if own_server else None
+    )
+
+
+def _own_typescript_server(project: Path, root: Path) -> Path | None:
+    for directory in (project, *project.parents):
+        cli = directory / "node_modules" / "typescript-language-server" / "lib" / "cli.mjs"
+        if cli.is_file():
+            return cli.resolve()
+        if directory == root or root not in directory.parents:
+            break
+    return None
+
+
+def _lspd_typescript(definition: ServerDefinition, native: bool) -> Toolchain:
+    package = definition.npm_root() / "typescript"
+    return Toolchain("typescript", package, package_version(package), "lspd")
+
+
+# -- Python --------------------------------------------------------------------------------
+
+
+def find_python(project: Path, root: Path, configured: Path | None) -> tuple[Path, str] | None:
+    """The interpreter for `project` and where it came from, or None when there is none."""
+    if configured is not None:
+        interpreter = interpreter_of(configured)
+        return (interpreter, "lspd.toml") if interpreter is not None else None
+    for directory in dict.fromkeys((project, root)):
+        for env in _environments(directory):
+            interpreter = interpreter_of(env)
+            if interpreter is not None:
+                return interpreter, "project"
+    on_path = _python_on_path()
+    return (on_path, "PATH") if on_path is not None else None
+
+
+def _environments(directory: Path) -> list[Path]:
+    """Virtual environments directly in `directory`: the usual names first, then any other."""
+    named = [directory / name for name in VENV_NAMES if (directory / name / "pyvenv.cfg").is_file()]
+    try:
+        others = sorted(
+            child
+            for child in directory.iterdir()
+            if child.name not in VENV_NAMES and (child / "pyvenv.cfg").is_file()
+        )
+    except OSError:
+        others = []
+    return named + others
+
+
+def interpreter_of(path: Path) -> Path | None:
+    """The interpreter at `path`, or in the environment directory `path`."""
+    if path.is_dir():
+        for name in ("bin/python", "bin/python3", "Scripts/python.exe"):
+            if os.access(path / name, os.X_OK):
+                return path / name
+        return None
+    return path if os.access(path, os.X_OK) else None
+
+
+def _python_on_path() -> Path | None:
+    """`python3` on PATH, skipping lspd's own virtual environment."""
+    own = Path(sys.prefix) / "bin" if sys.prefix != sys.base_prefix else None
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if not entry or (own is not None and Path(entry) == own):
+            continue
+        found = shutil.which("python3", path=entry)
+        if found:
+            return Path(found)
+    return None
+
+
+def environment_of(interpreter: Path) -> Path | None:
+    """The virtual environment holding `interpreter` (its `pyvenv.cfg`), if any."""
+    env = interpreter.parent.parent
+    return env if (env / "pyvenv.cfg").is_file() else None
+
+
+def python_version(interpreter: Path) -> str | None:
+    """The version from `pyvenv.cfg` (cheap: no process), else None."""
+    env = environment_of(interpreter)
+    if env is None:
+        return None
+    try:
+        for line in (env / "pyvenv.cfg").read_text("utf-8").splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() in ("version", "version_info"):
+                return value.strip()
+    except OSError:
+        pass
+    return None
+
+
+def _python(
+    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+) -> tuple[ServerDefinition, Toolchain | None]:
+    # Restricted: never an interpreter of the repository (pyright runs it to learn its paths).
+    if choice.restricted:
+        on_path = _python_on_path()
+        found = (on_path, "PATH") if on_path is not None else None
+    else:
+        found = find_python(project, root, choice.python)
+    if found is None:
+        return definition, None
+    interpreter, origin = found
+    bin_dir = interpreter.parent
+    env = {**definition.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    if (venv := environment_of(interpreter)) is not None:
+        env["VIRTUAL_ENV"] = str(venv)
+    # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
+    python_settings = {**definition.settings.get("python", {}), "pythonPath": str(interpreter)}
+    settings = {**definition.settings, "python": python_settings}
+    adapted = dataclasses.replace(definition, env=env, settings=settings)
+    own_server = bin_dir / definition.command[0]
+    server: str | None = None
+    own = origin != "PATH" and os.sep not in definition.command[0]
+    if own and os.access(own_server, os.X_OK):
+        adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
+        server = str(own_server)
+    return adapted, Toolchain("python", interpreter, python_version(interpreter), origin, server)

