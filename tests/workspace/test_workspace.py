@@ -32,7 +32,11 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 
 
 def project_of(warm: Warm, path: str) -> str:
-    return warm.ws.display(warm.ws.session_for(warm.root / path).root)
+    """The project answering `path`: one of its session's workspace folders."""
+    file = warm.root / path
+    project = warm.ws.project_root(file, warm.ws.definition_for(file))
+    assert project in warm.ws.session_for(file).folders
+    return warm.ws.display(project)
 
 
 def test_each_file_goes_to_the_nearest_project(mixed: Warm) -> None:
@@ -121,12 +125,9 @@ def test_status_shows_each_sessions_project(mixed: Warm) -> None:
     mixed.run(ops.hover(mixed.ws, *WEB_SETTINGS))
     mixed.run(ops.hover(mixed.ws, *ADMIN_SETTINGS))
     servers = ops.status(mixed.ws).servers
-    projects = {(s.server, s.project) for s in servers}
-    assert {("typescript-language-server", "web"), ("typescript-language-server", "admin")} <= (
-        projects
-    )
-    pids = [s.pid for s in servers if s.server == "typescript-language-server"]
-    assert len(set(pids)) == 2, "one server process per project"
+    (typescript,) = [s for s in servers if s.server == "typescript-language-server"]
+    assert {"web", "admin"} <= set(typescript.projects), "one process serves both projects"
+    assert typescript.pid is not None
 
 
 def test_the_daemon_prewarms_every_project_and_reports_each(
@@ -134,17 +135,16 @@ def test_the_daemon_prewarms_every_project_and_reports_each(
 ) -> None:
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
     root = copy_fixture("mixed", tmp_path)
+    # One process per server and toolchain, serving each of its projects as a folder.
     expected = {
-        ("typescript-language-server", "web"),
-        ("typescript-language-server", "admin"),
-        ("basedpyright", "service"),
-        ("basedpyright", "."),
+        ("typescript-language-server", ("admin", "web")),
+        ("basedpyright", (".", "service")),
     }
     with thread_daemon(root) as daemon:
         deadline = time.monotonic() + 60
         while True:
             servers = health(daemon.daemon.port or 0)["servers"]
-            running = {(s["server"], s["project"]) for s in servers if s["pid"]}
+            running = {(s["server"], tuple(sorted(s["projects"]))) for s in servers if s["pid"]}
             if running == expected:
                 break
             assert time.monotonic() < deadline, f"prewarmed: {running}"

@@ -22,7 +22,7 @@ from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
 from lspd.lsp.state import ServerState
-from lspd.lsp.text import path_to_uri
+from lspd.lsp.text import path_to_uri, uri_to_path
 from lspd.servers.install import install
 from lspd.servers.registry import ServerDefinition
 
@@ -63,6 +63,12 @@ class Session:
         toolchain: str | None = None,
     ) -> None:
         self.definition = definition
+        # The projects it serves as workspace folders (several when their toolchain is shared).
+        self.folders: list[Path] = [root]
+        # Per folder, set once the server has published diagnostics of a file in it: tsserver
+        # loads a tsconfig's project when a file of it opens, and answers before that are
+        # partial (`import Settings`). Only for servers whose readiness is "diagnostics".
+        self._loaded: dict[Path, asyncio.Event] = {root: asyncio.Event()}
         # The project's toolchain it runs, as a user reads it: "typescript 5.4.5, project".
         self.toolchain = toolchain
         self.root = root
@@ -167,7 +173,41 @@ class Session:
         if self.definition.ready == "progress":
             asyncio.get_running_loop().call_later(PROGRESS_GRACE_S, self._ready_if_idle)
 
+    def add_folder(self, folder: Path) -> None:
+        """Serve another project too: a workspace folder, told at once to a running server
+        that takes folder changes (the pyright family, gopls), else at its next start."""
+        if folder in self.folders:
+            return
+        self.folders.append(folder)
+        self._loaded[folder] = asyncio.Event()
+        changes = self.capabilities.get("workspace", {}).get("workspaceFolders", {})
+        running = self.state in ("indexing", "ready") and self._connection is not None
+        if running and isinstance(changes, dict) and changes.get("changeNotifications"):
+            assert self._connection is not None
+            event = {"added": [_folder(folder)], "removed": []}
+            self._connection.notify("workspace/didChangeWorkspaceFolders", {"event": event})
+
+    async def wait_loaded(self, path: Path, timeout: float | None = None) -> None:
+        """Once a file of `path`'s project is open: wait until the server has loaded that
+        project (its first diagnostics there), for servers whose readiness shows that way."""
+        if self.definition.ready != "diagnostics" or (folder := self._folder_of(path)) is None:
+            return
+        loaded = self._loaded[folder]
+        if loaded.is_set():
+            return
+        try:
+            await asyncio.wait_for(loaded.wait(), timeout or self.start_timeout)
+        except TimeoutError:
+            log.warning("%s did not load %s in time; going on", self.name, folder)
+            loaded.set()
+
+    def _folder_of(self, path: Path) -> Path | None:
+        """The innermost folder holding `path`."""
+        holding = [folder for folder in self.folders if path.is_relative_to(folder)]
+        return max(holding, key=lambda folder: len(folder.parts)) if holding else None
+
     def _reset(self) -> None:
+        self._loaded = {folder: asyncio.Event() for folder in self.folders}
         self.documents.clear()
         self.registrations.clear()
         self.file_watchers = []
@@ -184,7 +224,7 @@ class Session:
             "clientInfo": {"name": "lspd"},
             "rootUri": path_to_uri(self.root),
             "rootPath": str(self.root),
-            "workspaceFolders": [{"uri": path_to_uri(self.root), "name": self.root.name}],
+            "workspaceFolders": [_folder(folder) for folder in self.folders],
             "capabilities": client_capabilities(),
             "initializationOptions": self.definition.resolved_initialization_options(),
         }
@@ -394,6 +434,25 @@ class Session:
         self._published.pop(uri, None)
         return document
 
+    def touch(self, path: Path) -> None:
+        """Make `path` the server's most recently opened document (closed and opened again,
+        same text, next version): tsserver's workspace symbol search covers only the project
+        of that document."""
+        uri = path_to_uri(path)
+        document = self.documents.get(uri)
+        if document is None:
+            return
+        document.version += 1
+        self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        item = {
+            "uri": uri,
+            "languageId": document.language_id,
+            "version": document.version,
+            "text": document.text,
+        }
+        self.notify("textDocument/didOpen", {"textDocument": item})
+        self._published.pop(uri, None)
+
     def close_document(self, path: Path) -> None:
         uri = path_to_uri(path)
         if self.documents.pop(uri, None) is not None:
@@ -497,6 +556,10 @@ class Session:
             self._publish_event.set()
             if self.definition.ready == "diagnostics":
                 self._ready.set()
+                published = uri_to_path(uri)
+                folder = None if published is None else self._folder_of(published)
+                if folder is not None:
+                    self._loaded[folder].set()
         elif method == "$/progress":
             token, value = params.get("token"), params.get("value") or {}
             kind = value.get("kind")
@@ -514,6 +577,10 @@ class Session:
             log.debug("%s: %s", self.name, message)
             if self._ready_pattern is not None and self._ready_pattern.search(message):
                 self._ready.set()
+
+
+def _folder(path: Path) -> dict[str, str]:
+    return {"uri": path_to_uri(path), "name": path.name}
 
 
 def _joined(earlier: dict[str, Any] | None, registration: dict[str, Any]) -> dict[str, Any]:

@@ -191,8 +191,12 @@ class CallHierarchyResult(Model):
 class ServerStatus(Model):
     language: str
     server: str
-    # The session's project root, relative to the workspace root ("." for the root itself).
+    # The session's first project root, relative to the workspace root ("." for the root).
     project: str = "."
+    projects: list[str] = Field(
+        default_factory=list,
+        description="Every project it serves (projects of one toolchain share a process).",
+    )
     state: ServerState
     pid: int | None
     open_documents: int = 0

@@ -25,6 +25,7 @@ def status(ws: Workspace) -> StatusResult:
                 language=session.definition.language,
                 server=session.name,
                 project=ws.display(session.root),
+                projects=[ws.display(folder) for folder in session.folders],
                 state=session.display_state,
                 pid=session.pid,
                 open_documents=len(session.documents),

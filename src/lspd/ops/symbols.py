@@ -184,9 +184,10 @@ async def search_symbols(
     answers, so only the kept ones pay for the conversion (which reads each file for its
     source columns). Returns them and the total.
     """
-    sessions = await _workspace_sessions(ws)
+    searches = await _workspace_searches(ws)
+    sessions = [session for session, _ in searches]
     answers = await asyncio.gather(
-        *(s.request("workspace/symbol", {"query": query}) for s in sessions),
+        *(_search(session, samples, query) for session, samples in searches),
         return_exceptions=True,
     )
     raw: list[tuple[Session, dict[str, Any]]] = []
@@ -219,22 +220,37 @@ async def search_symbols(
     return found, len(raw)
 
 
-async def _workspace_sessions(ws: Workspace) -> list[Session]:
-    """The session of every project present (nested ones too), each holding one open file
-    (tsserver searches only the projects of its open files)."""
-    sessions: list[Session] = []
+async def _workspace_searches(ws: Workspace) -> list[tuple[Session, list[Path]]]:
+    """The session of every project present (nested ones too; projects of one toolchain
+    share one), with an open file of each of its projects (tsserver searches only the
+    projects of its open files)."""
+    searches: dict[Session, list[Path]] = {}
     for project in ws.projects_present():
         session = ws.session(project.definition, project.root)
-        if not session.documents:
+        held = [d.path for d in session.documents.values() if d.path.is_relative_to(project.root)]
+        if not held:
             try:
                 await ws.open(str(project.sample))
             except LspdError as exc:
                 log.warning("cannot open %s: %s", project.sample, exc)
                 continue
-        sessions.append(session)
-    if not sessions:
+            held = [project.sample]
+        searches.setdefault(session, []).append(held[0])
+    if not searches:
         raise InvalidInput(f"no source file of a known language was found under {ws.root}")
-    return sessions
+    return list(searches.items())
+
+
+async def _search(session: Session, samples: list[Path], query: str) -> list[Any]:
+    """`workspace/symbol` on one session: once, or once per project for a server that
+    searches only the project of the document opened last."""
+    if session.definition.symbol_search != "last-file" or len(samples) == 1:
+        return list(await session.request("workspace/symbol", {"query": query}) or [])
+    found: list[Any] = []
+    for sample in samples:
+        session.touch(sample)
+        found += await session.request("workspace/symbol", {"query": query}) or []
+    return found
 
 
 def _identity(item: dict[str, Any]) -> tuple[str, str, int, int]:

@@ -45,6 +45,12 @@ class ServerDefinition:
     npm_prefix: str = "npm"
     # Which of the project's toolchains it runs ("typescript", "python"): workspace/toolchain.py.
     toolchain: str | None = None
+    # Takes several projects in one process (workspace folders, or its own discovery of each
+    # file's project): one session per toolchain instead of one per project.
+    shared: bool = False
+    # "last-file": its workspace/symbol searches only the project of the document opened
+    # last (typescript-language-server's navto), so a shared session is asked per project.
+    symbol_search: Literal["workspace", "last-file"] = "workspace"
 
     def npm_root(self) -> Path:
         return npm_root(self.npm_prefix)
@@ -155,6 +161,8 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         npm_prefix=table.get("npm_prefix", "npm"),
         roots=tuple(table.get("roots", ())),
         toolchain=table.get("toolchain"),
+        shared=table.get("shared", False),
+        symbol_search=table.get("symbol_search", "workspace"),
     )
 
 

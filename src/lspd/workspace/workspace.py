@@ -1,5 +1,5 @@
-"""One workspace root: its sessions (one per server and project, started on demand), files
-and paths."""
+"""One workspace root: its sessions (one per server and toolchain, or per project for servers
+that take one project only; started on demand), files and paths."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from lspd.servers.registry import (
 from lspd.workspace import files, paths
 from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
-from lspd.workspace.toolchain import Choice, adapt
+from lspd.workspace.toolchain import Choice, Toolchain, adapt
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,9 @@ class Workspace:
         self.chosen = {} if self.restricted else self.config.chosen
         self.started = time.monotonic()
         # One session per (server, project root): nested projects each get their own.
-        self.sessions: dict[tuple[str, Path], Session] = {}
+        # By (server, toolchain) for servers taking several projects, else (server, project).
+        self.sessions: dict[tuple[str, str], Session] = {}
+        self._toolchains: dict[tuple[str, Path], tuple[ServerDefinition, Toolchain | None]] = {}
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
@@ -122,25 +124,42 @@ class Workspace:
         return self.root
 
     def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
-        """The session of `definition` rooted at `project` (default: the workspace root)."""
+        """The session answering `project` (default: the workspace root) for `definition`.
+
+        A server that takes several projects (`shared` in servers.toml: workspace folders, or
+        its own project discovery as tsserver's) runs once per toolchain: projects with the
+        same TypeScript or interpreter share its process. Others run once per project.
+        """
         project = project or self.root
-        session = self.sessions.get((definition.name, project))
+        found = self._toolchains.get((definition.name, project))
+        if found is None:
+            # Looked up once per project: a toolchain installed later needs a restart.
+            found = self._toolchains[definition.name, project] = adapt(
+                definition, project, self.root, self.choice
+            )
+        adapted, toolchain = found
+        if definition.shared:
+            key = (definition.name, f"toolchain:{toolchain.path if toolchain else ''}")
+        else:
+            key = (definition.name, f"project:{project}")
+        session = self.sessions.get(key)
         if session is None:
             logs = self.log_dir
             if project != self.root:
                 logs = logs / "projects" / project.relative_to(self.root)
-            if self.watcher is not None and self.watcher.running and definition.watching_options:
-                options = merge(definition.initialization_options, definition.watching_options)
-                definition = dataclasses.replace(definition, initialization_options=options)
-            definition, toolchain = adapt(definition, project, self.root, self.choice)
+            if self.watcher is not None and self.watcher.running and adapted.watching_options:
+                options = merge(adapted.initialization_options, adapted.watching_options)
+                adapted = dataclasses.replace(adapted, initialization_options=options)
             session = Session(
-                definition,
+                adapted,
                 project,
                 logs,
                 request_timeout=self.request_timeout,
                 toolchain=None if toolchain is None else toolchain.label(),
             )
-            self.sessions[definition.name, project] = session
+            self.sessions[key] = session
+        else:
+            session.add_folder(project)
         return session
 
     def session_for(self, path: Path) -> Session:
@@ -163,6 +182,7 @@ class Workspace:
         else:
             document = await session.sync_document(path, content, language_id)
             self._stamps.pop(path, None)  # the server does not hold the disk text
+        await session.wait_loaded(path)
         return session, document
 
     def holds(self, path: Path) -> bool:
