@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
-import pytest
+import asyncio
+from pathlib import Path
 
 from lspd import ops
-from tests.conftest import Warm
+from lspd.workspace import Workspace
+from tests.conftest import Warm, copy_fixture
 
 
 def test_python_type_error_is_reported(py: Warm) -> None:
@@ -71,12 +71,31 @@ def test_workspace_diagnostics_counts_by_file(py: Warm) -> None:
     assert result.files_checked >= 5
 
 
-def test_workspace_diagnostics_are_capped_and_say_so(
-    py: Warm, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sys.modules["lspd.ops.diagnostics"], "MAX_WORKSPACE_FILES", 2)
-    result = py.run(ops.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
-    assert result.files_checked == 2 and result.files_matched > 2 and result.truncated
+def test_workspace_diagnostics_pages_every_diagnostic_exactly_once(tmp_path: Path) -> None:
+    root = copy_fixture("py", tmp_path)
+    (root / "pkg" / "many.py").write_text("".join(f"v{i}: int = '{i}'\n" for i in range(700)))
+
+    async def pages(limit: int) -> list[list[tuple[str, int]]]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        try:
+            out: list[list[tuple[str, int]]] = []
+            offset: int | None = 0
+            while offset is not None:
+                page = await ops.workspace_diagnostics(ws, limit=limit, offset=offset)
+                assert page.total == 701 and page.files_with_problems == 2
+                out.append([(d.path, d.line) for d in page.diagnostics])  # type: ignore[union-attr]
+                offset = page.next_offset
+                assert page.truncated == (offset is not None)
+            return out
+        finally:
+            await ws.close()
+
+    small, large = asyncio.run(pages(100)), asyncio.run(pages(1000))
+    everything = [item for page in small for item in page]
+    assert len(everything) == len(set(everything)) == 701
+    assert everything == [item for page in large for item in page]
+    assert all(0 < len(page) <= 100 for page in small)
+    assert len(large[0]) >= len(small[0]), "a larger limit never returns fewer"
 
 
 def test_a_huge_message_is_shortened_and_the_answer_stays_small(py: Warm) -> None:

@@ -14,6 +14,7 @@ from lspd.errors import LspdError
 # Each module has `register(subparsers)`; its subcommands set `func(args) -> int`.
 COMMAND_MODULES = [
     "lspd.cli.query",
+    "lspd.cli.check",
     "lspd.cli.servers",
     "lspd.cli.daemon",
     "lspd.cli.sync",

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     p = command("workspace-diagnostics", "workspace_diagnostics", "problems of the whole workspace")
     p.add_argument("globs", nargs="*", help="only files matching these globs")
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=int, default=50, help="diagnostics per page (default: 50)")
+    p.add_argument("--offset", type=int, help="first diagnostic of the page (default: 0)")
 
     for name, tool, help in [
         ("hover", "hover", "type, signature and docs at a position"),
@@ -84,7 +85,7 @@ def arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
         out.update(parse_position(args.position, args.symbol))
     if hasattr(args, "path"):
         out["path"] = _absolute(args.path)
-    for name in ("limit", "depth", "query", "kind", "direction"):
+    for name in ("limit", "offset", "depth", "query", "kind", "direction"):
         if getattr(args, name, None) is not None:
             out[name] = getattr(args, name)
     if getattr(args, "no_declaration", False):

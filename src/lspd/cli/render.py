@@ -37,11 +37,13 @@ def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
         for d in r.diagnostics
         if isinstance(d, m.FileDiagnostic)
     ]
-    checked = f"{r.files_checked} file(s) checked"
-    if r.files_checked < r.files_matched:
-        checked += f" (the first of {r.files_matched}; narrow the globs for the rest)"
-    lines.append(f"{checked}: {r.errors} error(s), {r.warnings} warning(s)")
-    return "\n".join(lines + _truncation(r.total, len(r.diagnostics), r.truncated))
+    if len(r.files) < r.files_with_problems:
+        lines.append(f"... {r.files_with_problems - len(r.files)} more file(s) with problems")
+    lines.append(f"{r.files_checked} file(s) checked: {r.errors} error(s), {r.warnings} warning(s)")
+    if r.next_offset is not None:
+        shown = f"diagnostics {r.offset + 1}-{r.next_offset} of {r.total}"
+        lines.append(f"{shown}; the rest: --offset {r.next_offset}, or `lspd check` for all")
+    return "\n".join(lines)
 
 
 def _hover(r: m.HoverResult) -> str:

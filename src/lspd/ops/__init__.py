@@ -3,7 +3,8 @@
 MCP tools and CLI commands are thin transports over these; they add no logic.
 """
 
-from lspd.ops.diagnostics import diagnostics, workspace_diagnostics
+from lspd.ops.check import workspace_diagnostics
+from lspd.ops.diagnostics import diagnostics
 from lspd.ops.navigation import (
     call_hierarchy,
     definition,

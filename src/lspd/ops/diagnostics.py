@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import fnmatch
 from pathlib import Path
 from typing import Any
 
-from lspd.errors import InvalidInput
 from lspd.ops.budget import fits
-from lspd.ops.checks import check_content, check_globs, check_positive
+from lspd.ops.checks import check_content, check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.models import (
     Diagnostic,
     DiagnosticsResult,
-    FileDiagnostic,
-    FileDiagnosticCounts,
     Severity,
-    WorkspaceDiagnosticsResult,
 )
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
-from lspd.workspace.workspace import walk
 
 _SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
-MAX_WORKSPACE_FILES = 500  # files checked by one workspace_diagnostics call
-WORKSPACE_CONCURRENCY = 4  # files asked about at once
 MAX_MESSAGE_CHARS = 2000  # of one diagnostic's message
 
 
@@ -36,10 +28,12 @@ async def diagnostics(
     check_positive("limit", limit)
     check_content(content, MAX_FILE_BYTES)
     await ws.refresh_open_documents(catch_up=True)
-    return await _check(ws, path, content, limit)
+    return await check_file(ws, path, content, limit)
 
 
-async def _check(ws: Workspace, path: str, content: str | None, limit: int) -> DiagnosticsResult:
+async def check_file(
+    ws: Workspace, path: str, content: str | None, limit: int, budget: bool = True
+) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call."""
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
@@ -64,7 +58,7 @@ async def _check(ws: Workspace, path: str, content: str | None, limit: int) -> D
         total=len(items),
         truncated=len(items) > limit,
     )
-    while not fits(result) and len(result.diagnostics) > 1:
+    while budget and not fits(result) and len(result.diagnostics) > 1:
         result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
         result.truncated = True
     return result
@@ -121,65 +115,8 @@ def _shorten(message: str) -> str:
     return f"{message[:MAX_MESSAGE_CHARS]}… ({cut} more characters)"
 
 
-async def workspace_diagnostics(
-    ws: Workspace, paths: list[str] | None = None, limit: int = 50
-) -> WorkspaceDiagnosticsResult:
-    """Diagnostics of every source file (or of those matching the globs), counted per file.
-
-    At most `MAX_WORKSPACE_FILES` files are checked (the first in path order), and the
-    answer says how many matched. Files opened only for this are closed again, so a
-    workspace scan does not leave the servers holding the whole tree.
-    """
-    check_positive("limit", limit)
-    check_globs(paths)
-    matched = sorted(
-        p
-        for p in walk(ws.root, ignore=ws.ignore)
-        if ws.handler(p) is not None and _selected(ws.display(p), paths)
-    )
-    targets = matched[:MAX_WORKSPACE_FILES]
-    await ws.refresh_open_documents(catch_up=True)
-    gate = asyncio.Semaphore(WORKSPACE_CONCURRENCY)
-
-    async def check(target: Path) -> DiagnosticsResult | None:
-        async with gate:
-            was_open = ws.holds(target)
-            try:
-                return await _check(ws, ws.display(target), None, 10_000)
-            except InvalidInput:
-                return None  # not a readable source file (binary, not UTF-8, a link leading out)
-            finally:
-                if not was_open:
-                    ws.close_document(target)
-
-    results = [r for r in await asyncio.gather(*(check(t) for t in targets)) if r is not None]
-    counts = [
-        FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
-        for r in results
-        if r.total
-    ]
-    first = [FileDiagnostic(path=r.path, **d.model_dump()) for r in results for d in r.diagnostics]
-    total = sum(r.total for r in results)
-    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
-    first.sort(key=lambda d: (d.severity != "error", d.path, d.line))
-    answer = WorkspaceDiagnosticsResult(
-        files_matched=len(matched),
-        files_checked=len(targets),
-        errors=sum(c.errors for c in counts),
-        warnings=sum(c.warnings for c in counts),
-        files=counts,
-        diagnostics=list(first[:limit]),
-        total=total,
-        truncated=total > limit or len(targets) < len(matched),
-    )
-    while not fits(answer) and (len(answer.diagnostics) > 1 or len(answer.files) > 1):
-        answer.diagnostics = answer.diagnostics[: len(answer.diagnostics) // 2]
-        answer.files = answer.files[: max(1, len(answer.files) * 3 // 4)]
-        answer.truncated = True
-    return answer
-
-
-def _selected(shown: str, globs: list[str] | None) -> bool:
+def selected(shown: str, globs: list[str] | None) -> bool:
+    """Whether the root-relative path `shown` matches one of `globs` (all when none)."""
     if not globs:
         return True
     return any(fnmatch.fnmatch(shown, g) or Path(shown).match(g) for g in globs)

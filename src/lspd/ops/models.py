@@ -69,14 +69,26 @@ class FileDiagnosticCounts(Model):
 
 
 class WorkspaceDiagnosticsResult(Model):
+    """Errors and warnings of every source file (or of those matching the globs): complete
+    counts, and the diagnostics themselves one page at a time."""
+
     files_matched: int = Field(description="Source files matching the globs (or all of them).")
-    files_checked: int = Field(description="Files checked; fewer than matched means capped.")
-    errors: int
-    warnings: int
-    files: list[FileDiagnosticCounts] = Field(description="Files with problems, worst first.")
-    diagnostics: list[Diagnostic | FileDiagnostic]
-    total: int
-    truncated: bool
+    files_checked: int = Field(description="Files checked: every matched source file.")
+    errors: int = Field(description="Errors in all checked files.")
+    warnings: int = Field(description="Warnings in all checked files.")
+    files: list[FileDiagnosticCounts] = Field(
+        description="Files with problems, worst first (all of them unless `files_shown` says)."
+    )
+    files_with_problems: int = Field(default=0, description="How many files have problems.")
+    diagnostics: list[Diagnostic | FileDiagnostic] = Field(
+        description="This page of the diagnostics, errors first, by path and line."
+    )
+    total: int = Field(description="All diagnostics of the checked files.")
+    offset: int = Field(default=0, description="Index of this page's first diagnostic.")
+    truncated: bool = Field(description="True when diagnostics or files were left out.")
+    next_offset: int | None = Field(
+        default=None, description="Pass as `offset` to get the next page; absent on the last."
+    )
 
 
 class FileDiagnostic(Diagnostic):

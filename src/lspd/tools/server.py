@@ -141,8 +141,9 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         annotations=READ_ONLY,
         description=(
             "Errors and warnings across the workspace (or the files matching `paths` globs): "
-            "counts per file, worst first, and the first diagnostics. Use it to see whether a "
-            "change broke other files. Slower than `diagnostics` on one file."
+            "complete counts per file, worst first, and the diagnostics a page at a time "
+            "(`next_offset` says where the next page starts). Use it to see whether a change "
+            "broke other files. Slower than `diagnostics` on one file."
         ),
     )
     async def workspace_diagnostics(
@@ -150,10 +151,18 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
             list[str] | None,
             Field(description="Glob patterns relative to the root, e.g. `src/**/*.py`."),
         ] = None,
-        limit: Annotated[int, _limit(50)] = 50,
+        limit: Annotated[
+            int,
+            Field(description="Diagnostics per page, at most 1000 (the answer may stop sooner)."),
+        ] = 50,
+        offset: Annotated[
+            int, Field(description="0-based index of the first diagnostic: a `next_offset`.")
+        ] = 0,
         ctx: Context[Any, Any] | None = None,
     ) -> WorkspaceDiagnosticsResult:
-        return await run(ctx, ops.workspace_diagnostics(ws, paths=paths, limit=limit))
+        return await run(
+            ctx, ops.workspace_diagnostics(ws, paths=paths, limit=limit, offset=offset)
+        )
 
     @server.tool(
         annotations=READ_ONLY,

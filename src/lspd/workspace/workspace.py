@@ -79,6 +79,7 @@ class Workspace:
         self._languages: tuple[float, list[Project]] | None = None  # (when, which)
         self.ignore = Ignore(self.root, self.config.ignore)
         self.watcher: Watcher | None = None
+        self._changes = 0  # batches of file changes the watcher has applied
         # Open documents whose file was deleted: reopened if the file comes back.
         self._deleted: dict[Path, tuple[Session, str]] = {}
 
@@ -239,6 +240,14 @@ class Workspace:
 
     # -- file changes ----------------------------------------------------------------------
 
+    @property
+    def changes_seen(self) -> int | None:
+        """How many batches of file changes the watcher has applied; None when no watcher
+        runs (then nothing about the disk may be assumed unchanged between calls)."""
+        if self.watcher is None or not self.watcher.running:
+            return None
+        return self._changes
+
     async def watch(self) -> bool:
         """Follow changes under the root (the daemon does; a one-shot CLI call need not)."""
         if self.watcher is None:
@@ -254,6 +263,7 @@ class Workspace:
         registered for them as `workspace/didChangeWatchedFiles`. A file whose lock is held
         (unsaved content being checked) is left alone: its check restores the disk text.
         """
+        self._changes += 1
         if any(event.change is not Change.changed for event in events):
             self._languages = None  # files came or went: rescan the languages
         for session in list(self.sessions.values()):

@@ -1,0 +1,150 @@
+"""`lspd check [PATH|GLOB ...]`: the whole-workspace gate from warm servers.
+
+Every error and warning of every source file (or of the given paths), none left out, as
+`path:line:col: severity: message [code]` lines and a summary; exit 0 without errors, 1 with
+errors, 2 when lspd itself failed. Through the workspace's daemon when one runs (its servers
+are warm and it pages the answer), else in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from lspd.daemon.client import call_on, find_daemon, resolve_root
+from lspd.errors import LspdError
+
+PROGRESS_AFTER_S = 1.0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    help = "every error and warning of the workspace (or PATHs): the gate, from warm servers"
+    parser = subparsers.add_parser("check", help=help, description=help)
+    parser.add_argument(
+        "targets", nargs="*", metavar="PATH|GLOB", help="files, directories or globs (default: all)"
+    )
+    parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
+    parser.add_argument("--json", action="store_true", help="print the workspace_diagnostics JSON")
+    parser.set_defaults(func=_check)
+
+
+def globs(targets: list[str], root: Path, cwd: Path) -> list[str] | None:
+    """Each PATH (a file or directory, from the current directory) or GLOB as a root-relative
+    glob; None for the whole workspace."""
+    out: list[str] = []
+    for target in targets:
+        path = (cwd / target).resolve()
+        if path.exists():
+            relative = path.relative_to(root).as_posix() if path != root else ""
+            out.append(f"{relative}/**" if path.is_dir() and relative else relative or "**")
+        else:
+            base = cwd.resolve().relative_to(root).as_posix() if cwd.resolve() != root else ""
+            out.append(f"{base}/{target}" if base else target)
+    return out or None
+
+
+def _check(args: argparse.Namespace) -> int:
+    root = resolve_root(args.root)
+    paths = globs(args.targets, root, Path.cwd())
+    try:
+        result = _result(root, paths)
+    except LspdError:
+        raise  # exit 2 with its message (lspd.cli.main)
+    except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
+        print(f"lspd: check failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+    else:
+        for d in result["diagnostics"]:
+            code = f" [{d['code']}]" if d.get("code") else ""
+            print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}")
+        print(
+            f"{result['errors']} error(s), {result['warnings']} warning(s) in "
+            f"{result['files_with_problems']} of {result['files_checked']} file(s)"
+        )
+    return 1 if result["errors"] else 0
+
+
+def _result(root: Path, paths: list[str] | None) -> dict[str, Any]:
+    """The whole check as workspace_diagnostics JSON, every diagnostic in it."""
+    found = find_daemon(root)
+    with _Progress() as progress:
+        if found is not None:
+            arguments: dict[str, Any] = {"limit": 1000, **({"paths": paths} if paths else {})}
+            first = call_on(found, "workspace_diagnostics", arguments)
+            diagnostics = list(first["diagnostics"])
+            offset = first.get("next_offset")
+            while offset is not None:
+                progress.say(f"{len(diagnostics)} of {first['total']} diagnostics")
+                page = call_on(found, "workspace_diagnostics", {**arguments, "offset": offset})
+                diagnostics += page["diagnostics"]
+                offset = page.get("next_offset")
+            return {**first, "diagnostics": diagnostics, "truncated": False, "next_offset": None}
+        return asyncio.run(_in_process(root, paths, progress))
+
+
+async def _in_process(root: Path, paths: list[str] | None, progress: _Progress) -> dict[str, Any]:
+    from lspd.ops.check import check_all, summary
+    from lspd.workspace import Workspace
+
+    ws = Workspace(root)
+    try:
+        checked = await check_all(ws, paths, lambda done, of: progress.say(f"{done}/{of} files"))
+        return summary(checked).model_dump(mode="json", exclude_none=True)
+    finally:
+        await ws.close()
+
+
+class _Progress:
+    """`lspd: checking ... 120/255 files` on stderr, once the check has taken a second."""
+
+    def __init__(self) -> None:
+        self._what = ""
+        self._shown = False
+        self._timer = threading.Timer(PROGRESS_AFTER_S, self._show)
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> _Progress:
+        self._timer.daemon = True
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+        with self._lock:
+            if self._shown and sys.stderr.isatty():
+                sys.stderr.write("\n")
+
+    def say(self, what: str) -> None:
+        with self._lock:
+            self._what = what
+            if self._shown:
+                self._write()
+
+    def _show(self) -> None:
+        with self._lock:
+            self._shown = True
+            self._write()
+
+    def _write(self) -> None:
+        end = "\r" if sys.stderr.isatty() else "\n"
+        if not self._what:
+            return
+        if sys.stderr.isatty() or not self._what.endswith("files") or self._milestone():
+            sys.stderr.write(f"lspd: checking ... {self._what}{end}")
+            sys.stderr.flush()
+
+    def _milestone(self) -> bool:
+        """Without a terminal, a line per tenth of the files, not one per file."""
+        done, _, of = self._what.partition(" ")[0].partition("/")
+        return (
+            done.isdigit()
+            and of.isdigit()
+            and (int(done) * 10 // int(of)) != ((int(done) - 1) * 10 // int(of))
+        )

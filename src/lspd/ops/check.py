@@ -1,0 +1,171 @@
+"""The whole-workspace check: every error and warning of every source file, complete.
+
+`lspd check` prints all of it; the MCP `workspace_diagnostics` tool pages it (`offset` in,
+`next_offset` out) and never drops a file or a diagnostic without saying so. A daemon keeps
+the last complete check while no file changes (its watcher counts changes), so paging
+through it costs one check, not one per page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.ops.budget import fits
+from lspd.ops.checks import check_globs, check_positive
+from lspd.ops.diagnostics import check_file, selected
+from lspd.ops.models import (
+    DiagnosticsResult,
+    FileDiagnostic,
+    FileDiagnosticCounts,
+    WorkspaceDiagnosticsResult,
+)
+from lspd.workspace import Workspace
+from lspd.workspace.workspace import walk
+
+CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
+MAX_LIMIT = 1000  # diagnostics per page; the answer budget may stop a page sooner
+PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
+
+Progress = Callable[[int, int], None]  # (files checked, files matched)
+
+
+@dataclass
+class Checked:
+    """A complete check: every matched file's diagnostics, in path order."""
+
+    matched: int
+    results: list[DiagnosticsResult]
+    changes: int  # the workspace's change count it was made at
+
+
+# The last complete check per workspace and globs.
+_last: weakref.WeakKeyDictionary[Workspace, dict[tuple[str, ...], Checked]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def check_all(
+    ws: Workspace, paths: list[str] | None = None, progress: Progress | None = None
+) -> Checked:
+    """Diagnostics of every source file under the root (or matching `paths` globs).
+
+    Fresh: after the catch-up, so every change made before the call is in. Files opened
+    only for the check are closed again, so a scan does not leave the servers holding the
+    whole tree. Reused while no file under the root has changed since.
+    """
+    check_globs(paths)
+    await ws.refresh_open_documents(catch_up=True)
+    key = tuple(paths or ())
+    changes = ws.changes_seen
+    cached = _last.get(ws, {}).get(key)
+    if cached is not None and changes is not None and cached.changes == changes:
+        return cached
+    matched = sorted(
+        p
+        for p in walk(ws.root, limit=10_000_000, ignore=ws.ignore)
+        if ws.handler(p) is not None and selected(ws.display(p), paths)
+    )
+    gate = asyncio.Semaphore(CONCURRENCY)
+    done = 0
+
+    async def one(target: Path) -> DiagnosticsResult | None:
+        nonlocal done
+        async with gate:
+            was_open = ws.holds(target)
+            try:
+                return await check_file(ws, ws.display(target), None, PER_FILE, budget=False)
+            except InvalidInput:
+                return None  # not a readable source file (binary, not UTF-8, a link leading out)
+            finally:
+                if not was_open:
+                    ws.close_document(target)
+                done += 1
+                if progress is not None:
+                    progress(done, len(matched))
+
+    results = [r for r in await asyncio.gather(*(one(t) for t in matched)) if r is not None]
+    checked = Checked(len(matched), results, changes if changes is not None else -1)
+    if changes is not None:
+        _last.setdefault(ws, {})[key] = checked
+    return checked
+
+
+def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
+    """The whole check as one result: every file's counts and every diagnostic."""
+    return _result(checked, _all(checked), 0, None)
+
+
+async def workspace_diagnostics(
+    ws: Workspace, paths: list[str] | None = None, limit: int = 50, offset: int = 0
+) -> WorkspaceDiagnosticsResult:
+    """Counts per file (complete) and one page of the diagnostics of the whole workspace.
+
+    `limit` (up to `MAX_LIMIT`) diagnostics from `offset`, fewer only when the answer budget
+    is reached: then, and whenever more remain, `next_offset` says where to go on. A larger
+    limit never returns fewer diagnostics.
+    """
+    check_positive("limit", limit)
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InvalidInput(f"`offset` must be 0 or a positive integer, not {offset!r}")
+    checked = await check_all(ws, paths)
+    everything = _all(checked)
+    if offset > len(everything):
+        raise InvalidInput(f"`offset` {offset} is past the last diagnostic ({len(everything)})")
+    count = min(limit, MAX_LIMIT, len(everything) - offset)
+    answer = _result(checked, everything, offset, count)
+    if fits(answer):
+        return answer
+    low, high = 0, count  # the most diagnostics that fit: at least one, to make progress
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(_result(checked, everything, offset, middle)):
+            low = middle
+        else:
+            high = middle - 1
+    return _result(checked, everything, offset, max(low, 1))
+
+
+def _all(checked: Checked) -> list[FileDiagnostic]:
+    found = [
+        FileDiagnostic(path=r.path, **d.model_dump())
+        for r in checked.results
+        for d in r.diagnostics
+    ]
+    found.sort(key=lambda d: (d.severity != "error", d.path, d.line, d.column))
+    return found
+
+
+def _result(
+    checked: Checked, everything: list[FileDiagnostic], offset: int, count: int | None
+) -> WorkspaceDiagnosticsResult:
+    counts = [
+        FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
+        for r in checked.results
+        if r.total
+    ]
+    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
+    page = everything[offset:] if count is None else everything[offset : offset + count]
+    end = offset + len(page)
+    result = WorkspaceDiagnosticsResult(
+        files_matched=checked.matched,
+        files_checked=len(checked.results),
+        errors=sum(c.errors for c in counts),
+        warnings=sum(c.warnings for c in counts),
+        files=counts,
+        files_with_problems=len(counts),
+        diagnostics=list(page),
+        total=len(everything),
+        offset=offset,
+        truncated=end < len(everything),
+        next_offset=end if end < len(everything) else None,
+    )
+    if count is not None:  # a page: the counts list may not crowd out the diagnostics
+        while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):
+            result.files = result.files[: len(result.files) * 3 // 4]
+            result.truncated = True
+    return result

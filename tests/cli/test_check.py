@@ -1,0 +1,114 @@
+"""`lspd check`: the whole-workspace gate, agreeing with the project's own checker CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import copy_fixture
+from tests.daemon.support import thread_daemon
+
+LSPD = str(Path(sys.executable).parent / "lspd")
+BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
+
+
+def lspd_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LSPD, "check", "--root", str(root), *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def gate_errors(root: Path) -> set[tuple[str, int, int, str]]:
+    """The project's own checker: basedpyright's CLI, its errors as (path, line, col, rule)."""
+    done = subprocess.run(
+        [BASEDPYRIGHT, "--outputjson", "."], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    report: dict[str, Any] = json.loads(done.stdout)
+    return {
+        (
+            Path(d["file"]).relative_to(root).as_posix(),
+            d["range"]["start"]["line"] + 1,
+            d["range"]["start"]["character"] + 1,
+            d.get("rule", ""),
+        )
+        for d in report["generalDiagnostics"]
+        if d["severity"] == "error"
+    }
+
+
+def errors_of(result: dict[str, Any]) -> set[tuple[str, int, int, str]]:
+    return {
+        (d["path"], d["line"], d["column"], d.get("code", ""))
+        for d in result["diagnostics"]
+        if d["severity"] == "error"
+    }
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = copy_fixture("py", tmp_path)
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "fixture"\nversion = "0"\n\n'
+        '[tool.basedpyright]\ntypeCheckingMode = "standard"\n'
+    )
+    (root / "pkg" / "more_broken.py").write_text(
+        "def f(x: int) -> str:\n    return x\n\n\nf('a')\n"
+    )
+    return root
+
+
+def test_check_in_process_matches_the_projects_checker(project: Path) -> None:
+    gate = gate_errors(project)
+    assert len(gate) == 3
+    done = lspd_check(project, "--json")
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert errors_of(result) == gate
+    assert result["files_checked"] == result["files_matched"] == 7
+    assert result["total"] == len(result["diagnostics"]) and "next_offset" not in result
+
+    text = lspd_check(project)
+    assert text.returncode == 1
+    lines = text.stdout.splitlines()
+    assert any(line.startswith("pkg/more_broken.py:2:12: error: ") for line in lines)
+    assert lines[-1].startswith("3 error(s), ")
+
+
+def test_check_of_clean_paths_exits_0(project: Path) -> None:
+    done = lspd_check(project, "pkg/app.py", "pkg/greeting.py")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1].startswith("0 error(s), ")
+    assert done.stdout.splitlines()[-1].endswith("of 2 file(s)")
+
+
+def test_check_through_the_daemon_pages_everything(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    many = "\n".join(f"v{i}: int = '{i}'" for i in range(1500)) + "\n"
+    (project / "pkg" / "many.py").write_text(many)
+    with thread_daemon(project, prewarm=False):
+        done = lspd_check(project, "--json")
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert result["errors"] == 1503 == len(errors_of(result))
+    assert {("pkg/many.py", i + 1) for i in range(1500)} <= {
+        (d["path"], d["line"]) for d in result["diagnostics"]
+    }
+
+
+def test_a_failure_of_lspd_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "lspd.toml").write_text("idle_timout = 1\n")
+    done = lspd_check(tmp_path)
+    assert done.returncode == 2
+    assert "lspd.toml: idle_timout: unknown key" in done.stderr
