@@ -37,9 +37,11 @@ def test_typescript_document_symbols(ts: Warm) -> None:
 
 def test_workspace_symbols_with_kind_filter(py: Warm) -> None:
     result = py.run(ops.workspace_symbols(py.ws, "Greeter", kind="class"))
-    assert [s.name for s in result.symbols][:2] == ["Greeter", "LoudGreeter"] or (
-        result.symbols[0].name == "Greeter"
-    )
+    # The exact name first, then the longer ones: only classes, never `make_greeter`.
+    assert [(s.name, s.path, s.line) for s in result.symbols] == [
+        ("Greeter", "pkg/greeting.py", 12),
+        ("LoudGreeter", "pkg/greeting.py", 23),
+    ]
     assert all(s.kind == "class" for s in result.symbols)
 
 

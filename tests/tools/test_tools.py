@@ -10,11 +10,12 @@ import pytest
 from mcp import Client
 from mcp_types import CallToolResult
 
-from lspd.ops.models import RESULT_MODELS
-from lspd.tools import TOOL_NAMES
+from lspd.surface.table import TOOL_NAMES, result_models
 from tests.daemon.support import ThreadDaemon, health
 
 pytestmark = pytest.mark.anyio
+
+RESULT_MODELS = result_models()
 
 MODES = ["auto", "legacy"]  # auto = protocol 2026-07-28 (no handshake); legacy = initialize
 
@@ -72,14 +73,24 @@ async def test_every_tool_answers_in_both_protocol_modes(served: ThreadDaemon, m
             assert client.protocol_version.startswith("2025-")
         else:
             assert client.protocol_version == "2026-07-28"
+        answers = {}
         for name, arguments in CALLS.items():
             result = await client.call_tool(name, arguments)
             assert not result.is_error, (name, _text(result))
             assert result.structured_content is not None, name
-            RESULT_MODELS[name].model_validate(result.structured_content)
-            hover = await client.call_tool("hover", CALLS["hover"])
-    assert hover.structured_content is not None
-    assert "class Greeter" in hover.structured_content["contents"]
+            answers[name] = RESULT_MODELS[name].model_validate(result.structured_content)
+    assert "class Greeter" in answers["hover"].contents
+    assert [loc.path for loc in answers["definition"].locations] == ["pkg/greeting.py"]
+    by_file = {f.path: f.count for f in answers["references"].files}
+    assert by_file == {
+        "pkg/app.py": 2,
+        "pkg/extra.py": 3,
+        "pkg/greeting.py": 4,
+        "pkg/unicode_names.py": 2,
+    }
+    assert answers["workspace_symbols"].symbols[0].name_path == "Greeter"
+    assert [c.item.name for c in answers["call_hierarchy"].calls] == ["main"]
+    assert answers["diagnostics"].errors >= 1 and answers["diagnostics"].fresh
 
 
 async def test_answers_are_right(served: ThreadDaemon) -> None:

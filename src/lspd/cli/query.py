@@ -1,106 +1,106 @@
 """The query commands: `lspd hover PATH:LINE:COL`, `lspd diagnostics PATH`, ... (spec §5).
 
-Each builds the arguments of one operation, runs it (through the workspace's daemon when one
-runs, else in-process) and prints the model as text or, with `--json`, as JSON.
+One subcommand per operation of the table (`lspd.surface.table`) that has a `command`, with
+its parameters as arguments. Each runs through the workspace's daemon when one runs, else
+in-process with the same argument checks as MCP, and prints the model as text or, with
+`--json`, as JSON. Importing this module imports neither pydantic nor the workspace.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
+import types
+import typing
 from pathlib import Path
 from typing import Any
 
-from lspd import ops
-from lspd.cli.render import render
 from lspd.daemon.client import call_tool, resolve_root
 from lspd.errors import InvalidInput
-from lspd.ops.models import RESULT_MODELS
-from lspd.workspace import Workspace
-
-POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
+from lspd.surface.table import OPERATIONS, POSITION_HELP, Operation, Param
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    def command(name: str, tool: str, help: str) -> argparse.ArgumentParser:
-        parser = subparsers.add_parser(name, help=help, description=help)
+    for op in OPERATIONS:
+        if op.command is not None:
+            _command(subparsers, op)
+
+
+def _command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], op: Operation
+) -> None:
+    parser = subparsers.add_parser(op.command or op.name, help=op.summary, description=op.summary)
+    parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=lambda args: _run(args, op))
+    if op.position:
+        parser.add_argument("position", nargs="?", help=POSITION_HELP)
         parser.add_argument(
-            "--root", help="workspace root (default: nearest with a daemon, else .)"
+            "--symbol", help="a name path such as Greeter.greet instead of a position"
         )
-        parser.add_argument("--json", action="store_true", help="print the result as JSON")
-        parser.set_defaults(func=lambda args: _run(args, tool))
-        return parser
+    for param in op.params:
+        _argument(parser, param)
 
-    p = command("diagnostics", "diagnostics", "errors and warnings of a file, as it is now")
-    p.add_argument("path")
-    p.add_argument("--content-file", help="check this file's text as if it were PATH ('-': stdin)")
-    p.add_argument("--limit", type=int, default=100)
 
-    p = command("workspace-diagnostics", "workspace_diagnostics", "problems of the whole workspace")
-    p.add_argument("globs", nargs="*", help="only files matching these globs")
-    p.add_argument("--limit", type=int, default=50, help="diagnostics per page (default: 50)")
-    p.add_argument("--offset", type=int, help="first diagnostic of the page (default: 0)")
+def _argument(parser: argparse.ArgumentParser, param: Param) -> None:
+    """The parameter as a positional (required, or a list) or a flag; unset flags send
+    nothing, so the operation's own default applies."""
+    kind, choices = _scalar(param.annotation)
+    help = param.cli_help or param.description
+    if param.cli_form == "negate":
+        flag = param.cli or f"--no-{param.name.replace('_', '-')}"
+        parser.add_argument(flag, dest=param.name, action="store_const", const=False, help=help)
+    elif param.cli_form == "file":
+        flag = param.cli or f"--{param.name.replace('_', '-')}-file"
+        parser.add_argument(flag, dest=param.name, help=help)
+    elif kind is list:
+        parser.add_argument(param.name, metavar=param.cli or param.name, nargs="*", help=help)
+    elif param.required:
+        parser.add_argument(param.name, metavar=param.cli or param.name, help=help)
+    else:
+        flag = param.cli or f"--{param.name.replace('_', '-')}"
+        if param.default is not None:
+            help += f" (default: {param.default})"
+        parser.add_argument(flag, dest=param.name, type=kind, choices=choices, help=help)
 
-    for name, tool, help in [
-        ("hover", "hover", "type, signature and docs at a position"),
-        ("definition", "definition", "where the symbol at a position is defined"),
-        ("type-definition", "type_definition", "where the type of the symbol is defined"),
-        ("implementation", "implementation", "implementations of an interface or method"),
-        ("references", "references", "every reference to the symbol"),
-        ("call-hierarchy", "call_hierarchy", "callers (incoming) or callees (outgoing)"),
-    ]:
-        p = command(name, tool, help)
-        p.add_argument("position", nargs="?", help=POSITION_HELP)
-        p.add_argument("--symbol", help="a name path such as Greeter.greet instead of a position")
-        if tool in ("definition", "type_definition", "implementation"):
-            p.add_argument("--limit", type=int, default=50)
-        if tool == "references":
-            p.add_argument("--limit", type=int, default=200)
-            p.add_argument("--no-declaration", action="store_true", help="omit the declaration")
-        if tool == "call_hierarchy":
-            p.add_argument("--direction", choices=["incoming", "outgoing"], default="incoming")
-            p.add_argument("--limit", type=int, default=100)
 
-    p = command("symbols", "document_symbols", "the symbol tree of a file")
-    p.add_argument("path")
-    p.add_argument("--depth", type=int)
-    p.add_argument("--limit", type=int, default=500)
-
-    p = command("workspace-symbols", "workspace_symbols", "search symbols by name")
-    p.add_argument("query")
-    p.add_argument("--kind", help="only this kind (class, function, method, ...)")
-    p.add_argument("--limit", type=int, default=50)
+def _scalar(annotation: Any) -> tuple[Any, list[Any] | None]:
+    """The argparse type of an annotation (`int | None` -> int) and its choices (Literal)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return str, list(typing.get_args(annotation))
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return _scalar(options[0])
+    if origin is list:
+        return list, None
+    return annotation, None
 
 
 def _absolute(raw: str) -> str:
     return str(Path(raw).expanduser().absolute())
 
 
-def arguments(args: argparse.Namespace, tool: str) -> dict[str, Any]:
+def arguments(args: argparse.Namespace, op: Operation) -> dict[str, Any]:
     """The operation's arguments from the command line; paths made absolute from the cwd."""
     out: dict[str, Any] = {}
-    if hasattr(args, "position"):
+    if op.position:
         out.update(parse_position(args.position, args.symbol))
-    if hasattr(args, "path"):
-        out["path"] = _absolute(args.path)
-    for name in ("limit", "offset", "depth", "query", "kind", "direction"):
-        if getattr(args, name, None) is not None:
-            out[name] = getattr(args, name)
-    if getattr(args, "no_declaration", False):
-        out["include_declaration"] = False
-    if getattr(args, "globs", None):
-        out["paths"] = args.globs
-    if getattr(args, "content_file", None):
-        if args.content_file == "-":
-            out["content"] = sys.stdin.read()
-        else:
-            out["content"] = Path(args.content_file).read_text(encoding="utf-8")
+    for param in op.params:
+        value = getattr(args, param.name, None)
+        if value is None or value == []:
+            continue
+        if param.cli_form == "file":
+            value = sys.stdin.read() if value == "-" else Path(value).read_text(encoding="utf-8")
+        elif param.name == "path":
+            value = _absolute(value)
+        out[param.name] = value
     return out
 
 
 def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
+    """`PATH:LINE:COLUMN`, or `--symbol NAME` (with PATH to look in that file only)."""
     if position is None:
         if symbol is None:
             raise InvalidInput(f"send a position ({POSITION_HELP}) or --symbol NAME")
@@ -113,14 +113,15 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
     return {"path": _absolute(parts[0]), "line": int(parts[1]), "column": int(parts[2])}
 
 
-def _run(args: argparse.Namespace, tool: str) -> int:
+def _run(args: argparse.Namespace, op: Operation) -> int:
     root = resolve_root(args.root)
-    result = run_tool(root, tool, arguments(args, tool))
-    model = RESULT_MODELS[tool].model_validate(result)
+    result = run_tool(root, op.name, arguments(args, op))
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
-        print(render(model))
+        from lspd.cli.render import render
+
+        print(render(op.result_model().model_validate(result)))
     return 0
 
 
@@ -129,13 +130,22 @@ def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]
     warm = call_tool(root, tool, arguments)
     if warm is not None:
         return warm
+    import asyncio
+
     return asyncio.run(_in_process(root, tool, arguments))
 
 
 async def _in_process(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The operation run here, its arguments checked exactly as the MCP tool checks them."""
+    from lspd.surface.arguments import validate
+    from lspd.surface.table import call, operation
+    from lspd.workspace import Workspace
+
+    op = operation(tool)
+    checked = validate(op, arguments)
     ws = Workspace(root)
     try:
-        result = await getattr(ops, tool)(ws, **arguments)
+        result = await call(op, ws, checked)
         data: dict[str, Any] = result.model_dump(mode="json")
         return data
     finally:

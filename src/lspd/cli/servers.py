@@ -10,10 +10,12 @@ from lspd import __version__, ops
 from lspd.cli.render import render
 from lspd.daemon.client import resolve_root
 from lspd.errors import InvalidInput, ServerNotInstalled
-from lspd.ops.models import RESULT_MODELS, SCHEMA_VERSION
+from lspd.ops.models import SCHEMA_VERSION
 from lspd.servers.install import install
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.servers.versions import inspect
+from lspd.surface.arguments import input_schema
+from lspd.surface.table import OPERATIONS, result_models
 from lspd.workspace.config import load_config
 
 
@@ -92,7 +94,8 @@ def _schema(args: argparse.Namespace) -> int:
     document = {
         "schema_version": SCHEMA_VERSION,
         "lspd_version": __version__,
-        "results": {name: model.model_json_schema() for name, model in RESULT_MODELS.items()},
+        "results": {name: model.model_json_schema() for name, model in result_models().items()},
+        "inputs": {op.name: input_schema(op) for op in OPERATIONS if op.tool or op.command},
     }
     print(json.dumps(document, indent=2))
     return 0

@@ -262,18 +262,3 @@ class SymbolCandidate(Model):
 
 
 WorkspaceDiagnosticsResult.model_rebuild()
-
-RESULT_MODELS: dict[str, type[BaseModel]] = {
-    "diagnostics": DiagnosticsResult,
-    "workspace_diagnostics": WorkspaceDiagnosticsResult,
-    "hover": HoverResult,
-    "definition": LocationsResult,
-    "type_definition": LocationsResult,
-    "implementation": LocationsResult,
-    "references": ReferencesResult,
-    "document_symbols": DocumentSymbolsResult,
-    "workspace_symbols": WorkspaceSymbolsResult,
-    "call_hierarchy": CallHierarchyResult,
-    "status": StatusResult,
-    "servers": ServersResult,
-}

@@ -1,0 +1,108 @@
+"""The query commands (`lspd hover`, `lspd references`, ...): derived from the table of
+operations, the same answers and the same argument checks in-process and through a daemon."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.cli import build_parser, main
+from lspd.cli.query import arguments, run_tool
+from lspd.errors import InvalidInput
+from lspd.surface.table import OPERATIONS, operation
+from tests.conftest import copy_fixture
+from tests.daemon.support import thread_daemon
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def test_every_operation_with_a_command_is_a_subcommand_with_its_parameters() -> None:
+    commands = _subcommands()
+    for op in OPERATIONS:
+        if op.command is None:
+            continue
+        parser = commands[op.command]
+        dests = {a.dest for a in parser._actions}
+        assert {p.name for p in op.params} <= dests, op.name
+        assert ("position" in dests and "symbol" in dests) == op.position, op.name
+
+
+def test_command_line_to_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "new.py").write_text("x = 1\n")
+    parse = build_parser().parse_args
+    refs = parse(["references", "pkg/app.py:5:15", "--no-declaration", "--limit", "3"])
+    assert arguments(refs, operation("references")) == {
+        "path": str(tmp_path / "pkg/app.py"),
+        "line": 5,
+        "column": 15,
+        "include_declaration": False,
+        "limit": 3,
+    }
+    calls = parse(["call-hierarchy", "--symbol", "make_greeter", "--direction", "outgoing"])
+    assert arguments(calls, operation("call_hierarchy")) == {
+        "symbol": "make_greeter",
+        "direction": "outgoing",
+    }
+    check = parse(["diagnostics", "pkg/app.py", "--content-file", "new.py"])
+    assert arguments(check, operation("diagnostics")) == {
+        "path": str(tmp_path / "pkg/app.py"),
+        "content": "x = 1\n",
+    }
+    scan = parse(["workspace-diagnostics", "pkg/*.py", "--limit", "5"])
+    assert arguments(scan, operation("workspace_diagnostics")) == {
+        "paths": ["pkg/*.py"],
+        "limit": 5,
+    }
+    assert arguments(parse(["workspace-diagnostics"]), operation("workspace_diagnostics")) == {}
+
+
+@pytest.mark.parametrize(
+    ("tool", "given", "message"),
+    [
+        ("hover", {"col": 3}, "hover has no argument `col`. hover takes path (string)"),
+        ("references", {"symbol": "Greeter", "limit": True}, "`limit` must be an integer, not true"),
+        ("workspace_symbols", {}, "`query` is required"),
+        ("call_hierarchy", {"symbol": "main", "direction": "up"}, "`direction` must be 'incoming'"),
+    ],
+)
+def test_in_process_calls_check_arguments_as_mcp_does(
+    tmp_path: Path, tool: str, given: dict[str, object], message: str
+) -> None:
+    root = copy_fixture("py", tmp_path)
+    with pytest.raises(InvalidInput) as error:
+        run_tool(root, tool, given)
+    assert message in str(error.value)
+
+
+def test_json_is_the_same_in_process_and_through_the_daemon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)
+    command = ["definition", str(root / "pkg/app.py:5:15"), "--root", str(root), "--json"]
+    assert main(command) == 0
+    cold = capsys.readouterr().out
+    with thread_daemon(root, prewarm=False):
+        assert main(command) == 0
+        warm = capsys.readouterr().out
+        assert main(command[:-1]) == 0
+        text = capsys.readouterr().out
+    assert cold == warm
+    [location] = json.loads(warm)["locations"]
+    assert (location["path"], location["line"]) == ("pkg/greeting.py", 28)
+    assert text == "pkg/greeting.py:28:5: def make_greeter(name: str) -> Greeter:\n"
+
+
+def test_a_bad_position_is_exit_2_with_what_to_send(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["hover", "pkg/app.py:five", "--root", str(tmp_path)]) == 2
+    assert "is not PATH:LINE:COLUMN" in capsys.readouterr().err
