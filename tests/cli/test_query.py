@@ -68,7 +68,7 @@ def test_command_line_to_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ("tool", "given", "message"),
     [
         ("hover", {"col": 3}, "hover has no argument `col`. hover takes path (string)"),
-        ("references", {"symbol": "Greeter", "limit": True}, "`limit` must be an integer, not true"),
+        ("references", {"symbol": "Greeter", "limit": True}, "`limit` must be an integer"),
         ("workspace_symbols", {}, "`query` is required"),
         ("call_hierarchy", {"symbol": "main", "direction": "up"}, "`direction` must be 'incoming'"),
     ],

@@ -15,10 +15,12 @@ T = TypeVar("T")
 
 
 def size(model: BaseModel) -> int:
+    """The characters of the model as compact JSON."""
     return len(model.model_dump_json())
 
 
 def fits(model: BaseModel) -> bool:
+    """Whether the model fits the answer budget."""
     return size(model) <= BUDGET_CHARS
 
 

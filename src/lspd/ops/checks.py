@@ -8,6 +8,7 @@ from lspd.errors import InvalidInput
 
 
 def check_int(name: str, value: object) -> None:
+    """`value` is an int (a bool is not)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"`{name}` must be an integer (1-based), not {value!r}")
 

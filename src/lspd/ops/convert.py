@@ -20,6 +20,7 @@ class Converter:
         self._lines: dict[Path, list[str]] = {}
 
     def lines(self, path: Path) -> list[str]:
+        """The file's lines: an open document's text, else the disk's."""
         cached = self._lines.get(path)
         if cached is not None:
             return cached
@@ -38,13 +39,16 @@ class Converter:
         return lines
 
     def line_text(self, path: Path, line: int) -> str:
+        """One 0-based line of the file, empty past its end."""
         lines = self.lines(path)
         return lines[line] if 0 <= line < len(lines) else ""
 
     def column(self, path: Path, line: int, units: int) -> int:
+        """The 1-based code-point column of an LSP character offset."""
         return from_units(self.line_text(path, line), units, self.encoding) + 1
 
     def span(self, path: Path, lsp_range: dict[str, Any]) -> Span:
+        """An LSP range as a 1-based span."""
         start, end = lsp_range["start"], lsp_range["end"]
         return Span(
             line=start["line"] + 1,
@@ -54,6 +58,7 @@ class Converter:
         )
 
     def location(self, uri: str, lsp_range: dict[str, Any]) -> Location | None:
+        """An LSP location with its source line; None for a URI that is not a file."""
         path = uri_to_path(uri)
         if path is None:
             return None

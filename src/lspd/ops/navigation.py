@@ -40,6 +40,7 @@ async def hover(
     column: int | None = None,
     symbol: str | None = None,
 ) -> HoverResult:
+    """The type, signature and docs at a position (or at the symbol named), as markdown."""
     target = await _target(ws, path, line, column, symbol)
     answer = await target.session.request("textDocument/hover", target.params())
     shown = ws.display(target.document.path)
@@ -101,6 +102,7 @@ async def definition(
     symbol: str | None = None,
     limit: int = 50,
 ) -> LocationsResult:
+    """Where the name at a position is defined."""
     return await _locations(
         "textDocument/definition", "definitionProvider", ws, path, line, column, symbol, limit
     )
@@ -114,6 +116,7 @@ async def type_definition(
     symbol: str | None = None,
     limit: int = 50,
 ) -> LocationsResult:
+    """Where the type of the name at a position is defined."""
     return await _locations(
         "textDocument/typeDefinition",
         "typeDefinitionProvider",
@@ -134,6 +137,7 @@ async def implementation(
     symbol: str | None = None,
     limit: int = 50,
 ) -> LocationsResult:
+    """The implementations of the interface or method at a position."""
     return await _locations(
         "textDocument/implementation",
         "implementationProvider",
@@ -155,6 +159,7 @@ async def references(
     include_declaration: bool = True,
     limit: int = 200,
 ) -> ReferencesResult:
+    """Every use of the name at a position, grouped by file, shortened to fit the budget."""
     check_positive("limit", limit)
     if not isinstance(include_declaration, bool):
         raise InvalidInput("`include_declaration` must be true or false")
@@ -184,6 +189,7 @@ async def call_hierarchy(
     direction: Direction = "incoming",
     limit: int = 100,
 ) -> CallHierarchyResult:
+    """The callers (`incoming`) or callees (`outgoing`) of the function at a position."""
     check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")

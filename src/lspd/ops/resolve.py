@@ -17,18 +17,24 @@ MAX_NAME_PATH_CHARS = 500
 
 @dataclass(frozen=True)
 class FoundSymbol:
+    """Where a symbol named by its name path is: its file and the 1-based start of its name."""
+
     path: str
     line: int
     column: int
 
 
 class AmbiguousSymbol(InvalidInput):
+    """A name path that matches several symbols; the message and `candidates` list them."""
+
     def __init__(self, message: str, candidates: list[SymbolCandidate]) -> None:
         super().__init__(message)
         self.candidates = candidates
 
 
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:
+    """The one symbol a name path means (in `path` when given); otherwise an error that
+    lists the candidates or the closest names."""
     if len(name_path) > MAX_NAME_PATH_CHARS:
         raise InvalidInput(
             f"`symbol` is {len(name_path)} characters long; send a name path such as "

@@ -14,6 +14,7 @@ from lspd.workspace import Workspace
 
 
 def status(ws: Workspace) -> StatusResult:
+    """The daemon's state and each language server's."""
     return StatusResult(
         workspace=str(ws.root),
         pid=os.getpid(),

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 async def document_symbols(
     ws: Workspace, path: str, depth: int | None = None, limit: int = 500
 ) -> DocumentSymbolsResult:
+    """The symbol tree of one file, `depth` levels and `limit` symbols at most."""
     if depth is not None:
         check_positive("depth", depth, " (1 = top level only)")
     check_positive("limit", limit)
@@ -127,6 +128,7 @@ def _prune(symbols: list[Symbol], depth: int | None, limit: int) -> tuple[list[S
 
 
 def flatten(symbols: list[Symbol]) -> list[Symbol]:
+    """Every symbol of a tree, parents before their members."""
     out: list[Symbol] = []
     for symbol in symbols:
         out.append(symbol)
@@ -137,6 +139,7 @@ def flatten(symbols: list[Symbol]) -> list[Symbol]:
 async def workspace_symbols(
     ws: Workspace, query: str, kind: str | None = None, limit: int = 50
 ) -> WorkspaceSymbolsResult:
+    """Symbols whose name matches `query` in every project, best matches first."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput(
             "`query` is empty; send part of a symbol name (e.g. `Greeter`): several language "

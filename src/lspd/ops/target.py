@@ -15,6 +15,8 @@ from lspd.workspace import Workspace
 
 @dataclass(frozen=True)
 class Target:
+    """A checked position in an open document, and the session that answers for it."""
+
     session: Session
     document: Document
     line: int  # 1-based, as the caller sent it
@@ -67,6 +69,7 @@ async def resolve_target(
 
 
 def check_position(document: Document, shown: str, line: int, column: int) -> None:
+    """The 1-based position lies inside the document; an error saying where it ends otherwise."""
     lines = document.lines
     if line < 1:
         raise InvalidInput(f"line {line} is invalid: lines start at 1")
