@@ -37,3 +37,23 @@ class ConfigError(LspdError):
 
 class DaemonError(LspdError):
     """The daemon cannot start, or cannot be reached."""
+
+
+# A stable name per error class, for scripts (`lspd ... --json` prints `{"error", "kind"}`).
+KINDS: dict[type[LspdError], str] = {
+    InvalidInput: "invalid_input",
+    ServerNotInstalled: "server_not_installed",
+    ServerCrashed: "server_crashed",
+    ServerTimeout: "server_timeout",
+    ServerError: "server_error",
+    ConfigError: "config_error",
+    DaemonError: "daemon_error",
+}
+
+
+def kind_of(error: LspdError) -> str:
+    """The stable kind of `error`: its class's, else the nearest base's, else `error`."""
+    for cls in type(error).__mro__:
+        if cls in KINDS:
+            return KINDS[cls]
+    return getattr(error, "kind", "error")

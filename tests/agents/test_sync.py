@@ -419,3 +419,10 @@ def test_new_token_replaces_the_old_one(home: Path, root: Path) -> None:
     assert result.status == "updated"
     text = (home / ".codex" / "config.toml").read_text()
     assert "Bearer two" in text and "Bearer one" not in text
+
+
+def test_a_dry_run_never_prints_the_token(home: Path, root: Path) -> None:
+    write_token(root)
+    [result] = sync_agents(root, URL, ["claude-code"], dry_run=True).results
+    assert "Bearer <token redacted>" in result.diff
+    assert "s3cret" not in result.diff

@@ -214,7 +214,8 @@ def test_cli_detach_status_health_stop(root: Path, state: Path) -> None:
         assert not sentinel.port_path(root).exists()
         gone = lspd(state, "health", str(root))
         assert gone.returncode == 1 and "no daemon" in gone.stdout
-        assert lspd(state, "stop", str(root)).returncode != 0
+        again = lspd(state, "stop", str(root))
+        assert again.returncode == 0 and "nothing to stop" in again.stderr
     finally:
         if alive(pid):
             os.kill(pid, signal.SIGKILL)

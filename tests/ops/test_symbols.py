@@ -75,3 +75,11 @@ def test_unknown_symbol_suggests_close_names(py: Warm) -> None:
 def test_typescript_symbol_by_name(ts: Warm) -> None:
     result = ts.run(ops.definition(ts.ws, symbol="Circle.area"))
     assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 8)]
+
+
+def test_typescript_workspace_symbols_point_at_the_name(ts: Warm) -> None:
+    result = ts.run(ops.workspace_symbols(ts.ws, "Circle", kind="class"))
+    [circle] = [s for s in result.symbols if s.name == "Circle"]
+    assert (circle.path, circle.line, circle.column) == ("src/shapes.ts", 5, 14)
+    hover = ts.run(ops.hover(ts.ws, circle.path, circle.line, circle.column))
+    assert "class Circle" in hover.contents

@@ -8,6 +8,7 @@ or unparsable file behind, and never put a secret in a file inside the repositor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +198,8 @@ def _write(
     private: bool = False,
 ) -> FileResult:
     diff = files.unified_diff(path, old, new)
+    if private:  # a diff is printed: the bearer token must not be
+        diff = re.sub(r"(Bearer )[A-Za-z0-9_\-.~+/=]+", r"\1<token redacted>", diff)
     if dry_run:
         status: Status = "would create" if old is None else "would update"
         return FileResult(agent, path, status, diff=diff, warnings=warnings)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import sys
 from collections.abc import Sequence
 
 from lspd import __version__
-from lspd.errors import LspdError
+from lspd.errors import LspdError, kind_of
 
 # Each module has `register(subparsers)`; its subcommands set `func(args) -> int`.
 COMMAND_MODULES = [
@@ -39,7 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
     except LspdError as exc:
-        print(f"lspd: {exc}", file=sys.stderr)
+        if getattr(args, "json", False):  # a script parses stdout: the error goes there too
+            print(json.dumps({"error": str(exc), "kind": kind_of(exc)}, ensure_ascii=False))
+        else:
+            print("\n".join(f"lspd: {line}" for line in str(exc).splitlines()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from lspd.daemon import client
@@ -21,7 +22,7 @@ def register(subparsers: Any) -> None:
             "If one already runs for ROOT, print its URL and exit 0."
         ),
     )
-    serve.add_argument("root", nargs="?", default=".", help="workspace root (default: .)")
+    add_root(serve, "workspace root (default: .)")
     serve.add_argument("--detach", action="store_true", help="return once ready; print the URL")
     serve.add_argument("--port", type=int, help="listen on this port (default: last one, or any)")
     serve.add_argument(
@@ -67,19 +68,25 @@ def register(subparsers: Any) -> None:
     serve.set_defaults(func=_serve)
 
     stop = subparsers.add_parser("stop", help="stop the daemon of a workspace")
-    stop.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    add_root(stop, "workspace root (default: the nearest with a daemon, else .)")
     stop.set_defaults(func=_stop)
 
     status = subparsers.add_parser("status", help="the daemon and its language servers")
-    status.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    add_root(status, "workspace root (default: the nearest with a daemon, else .)")
     status.add_argument("--json", action="store_true", help="print the status tool's JSON")
     status.set_defaults(func=_status)
 
     health = subparsers.add_parser(
         "health", help="exit 0 if the daemon of a workspace is healthy, else 1 with the reason"
     )
-    health.add_argument("root", nargs="?", help="workspace root (default: found from cwd)")
+    add_root(health, "workspace root (default: the nearest with a daemon, else .)")
     health.set_defaults(func=_health)
+
+
+def add_root(parser: argparse.ArgumentParser, help: str) -> None:
+    """`--root DIR`, as on every command, and the positional ROOT kept as its alias."""
+    parser.add_argument("--root", dest="root_option", metavar="DIR", help=help)
+    parser.add_argument("root", nargs="?", help="the same as --root")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -87,7 +94,7 @@ def _serve(args: argparse.Namespace) -> int:
     from lspd.errors import InvalidInput
     from lspd.workspace.config import load_config
 
-    root = client.resolve_root(args.root)
+    root = client.resolve_root(args.root_option or args.root or ".")
     if not root.is_dir():
         raise InvalidInput(f"workspace root {root} is not a directory")
     load_config(root)  # a bad lspd.toml stops here with its message, detached or not
@@ -101,19 +108,45 @@ def _serve(args: argparse.Namespace) -> int:
         sync_agents=_sync_list(args.sync),
         restricted=args.restricted,
     )
+    asked = {
+        "token": args.token,
+        "port": args.port,
+        "idle_timeout": args.idle_timeout,
+        "restricted": args.restricted,
+    }
+    found = client.enclosing_daemon(root)
+    if found is not None:
+        return _already_served(found, root, asked)
     if args.detach:
-        found = client.find_daemon(root)
-        print(found.url if found is not None else run.spawn_detached(options), flush=True)
+        print(run.spawn_detached(options), flush=True)
         return 0
 
     def announce(url: str) -> None:
         print(url, flush=True)
         print(f"lspd: serving {root} (log: {run.log_path(root)})", file=sys.stderr, flush=True)
 
-    running = run.serve(options, announce)
-    if running is not None:
-        print(running, flush=True)
-        print(f"lspd: a daemon already serves {root}", file=sys.stderr)
+    if run.serve(options, announce) is not None:  # another serve won the race for the lock
+        found = client.find_daemon(root)
+        if found is not None:
+            return _already_served(found, root, asked)
+    return 0
+
+
+def _already_served(found: client.Probe, root: Path, asked: dict[str, object]) -> int:
+    """A daemon serves `root` (or a directory above it): its URL, exit 0 when the options
+    asked match it, else exit 1 naming the difference."""
+    served = found.root
+    inside = f" (inside {served})" if served != root else ""
+    differ = client.differences(found.health, asked)
+    if differ:
+        print(
+            f"lspd: a daemon already serves {root}{inside} at {found.url}, but not with "
+            f"{'; '.join(differ)}; to change it: lspd stop --root {served}, then serve again",
+            file=sys.stderr,
+        )
+        return 1
+    print(found.url, flush=True)
+    print(f"lspd: a daemon already serves {root}{inside}", file=sys.stderr)
     return 0
 
 
@@ -129,14 +162,22 @@ def _sync_list(values: list[str]) -> tuple[str, ...]:
 
 
 def _stop(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root)
+    root = client.resolve_root(args.root_option or args.root)
+    probed = client.probe(root)
+    if probed.stale:
+        client.remove_stale(probed)
+        print(f"lspd: no daemon ran for {root}; removed its stale sentinel", file=sys.stderr)
+        return 0
+    if not probed.ok and probed.port is None:
+        print(f"lspd: {probed.reason}: nothing to stop", file=sys.stderr)
+        return 0
     found = client.stop(root)
     print(f"lspd: stopped the daemon of {root} (pid {found.health.get('pid')})", file=sys.stderr)
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root)
+    root = client.resolve_root(args.root_option or args.root)
     found = client.find_daemon(root)
     if found is None:
         print(f"lspd: {client.probe(root).reason}", file=sys.stderr)
@@ -162,7 +203,7 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _health(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root)
+    root = client.resolve_root(args.root_option or args.root)
     found = client.probe(root)
     healthy = found.ok and not any(s.get("state") == "crashed" for s in found.health["servers"])
     reason = found.reason

@@ -16,7 +16,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon.client import call_tool, resolve_root
+from lspd.daemon.client import call_tool, probe, resolve_root
 from lspd.errors import InvalidInput
 from lspd.surface.table import OPERATIONS, POSITION_HELP, Operation, Param
 
@@ -132,6 +132,12 @@ def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]
         return warm
     import asyncio
 
+    stale = probe(root)
+    if stale.stale:  # say why this is slow, once: a killed daemon left its sentinel
+        print(
+            f"lspd: {stale.reason} (`lspd stop` clears it); answering in-process, slower",
+            file=sys.stderr,
+        )
     return asyncio.run(_in_process(root, tool, arguments))
 
 

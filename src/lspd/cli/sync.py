@@ -26,11 +26,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "root",
-        nargs="?",
-        type=Path,
+        "--root",
+        dest="root_option",
+        metavar="DIR",
         help="workspace (default: nearest ancestor with .vscode/.mcp-port, else the cwd)",
     )
+    parser.add_argument("root", nargs="?", type=Path, help="the same as --root")
     parser.add_argument(
         "--agent",
         action="append",
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root)
+    root = client.resolve_root(args.root_option or args.root)
     if args.list:
         return _list_agents(root)
     url = mcp_url(read_port(root))

@@ -110,6 +110,7 @@ def build_app(
     *,
     token: str | None = None,
     lifespan: Lifespan | None = None,
+    options: dict[str, Any] | None = None,
 ) -> ASGIApp:
     """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime."""
     # Our Guard does the Host/Origin checks for every route; the SDK's copy would only
@@ -121,7 +122,8 @@ def build_app(
     )
 
     async def health(request: Request) -> Response:
-        return JSONResponse(ops.status(ws).model_dump(mode="json"))
+        # `options`: what the daemon was started with, so a second `serve` can compare.
+        return JSONResponse({**ops.status(ws).model_dump(mode="json"), "options": options or {}})
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:

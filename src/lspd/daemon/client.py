@@ -61,6 +61,7 @@ class Probe:
     port: int | None = None
     token: str | None = None
     health: dict[str, Any] = field(default_factory=dict)
+    stale: bool = False  # a sentinel that no daemon of this workspace answers for
 
     @property
     def base_url(self) -> str:
@@ -88,6 +89,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
         response = _client().get(f"{found.base_url}/health", headers=found.headers, timeout=timeout)
     except httpx.HTTPError as exc:
         found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
+        found.stale = True
         return found
     if response.status_code == 401:
         found.reason = f"the daemon on port {port} refused the token in {sentinel.token_path(root)}"
@@ -103,6 +105,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
     if not isinstance(health, dict) or health.get("workspace") != str(root):
         other = health.get("workspace") if isinstance(health, dict) else None
         found.reason = f"port {port} serves another workspace ({other}): stale sentinel"
+        found.stale = True
         return found
     found.health = health
     crashed = [s["server"] for s in health.get("servers", []) if s.get("state") == "crashed"]
@@ -122,8 +125,35 @@ def find_daemon(root: Path) -> Probe | None:
     return found if found.ok else None
 
 
+def enclosing_daemon(root: Path) -> Probe | None:
+    """The running daemon serving `root` or a directory above it (which answers for `root`)."""
+    root = root.resolve()
+    for directory in (root, *root.parents):
+        if sentinel.port_path(directory).is_file() and (found := find_daemon(directory)):
+            return found
+    return None
+
+
+def differences(health: dict[str, Any], asked: dict[str, Any]) -> list[str]:
+    """How the options `asked` of a new `serve` differ from a running daemon's: only those
+    given (an option left out takes whatever runs), e.g. `--token (it runs without)`."""
+    running = health.get("options", {})
+    out = []
+    for name, value in asked.items():
+        if value is None or value is False or running.get(name) == value:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            out.append(f"{flag} (it runs without)")
+        else:
+            out.append(f"{flag} {value:g} (it runs with {running.get(name)})")
+    return out
+
+
 class ToolFailed(LspdError):
     """The daemon's tool refused the request; the message is the operation's own."""
+
+    kind = "refused"
 
 
 def call_tool(
@@ -220,6 +250,14 @@ def _json_rpc_message(response: httpx.Response) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise DaemonError("the daemon's answer is not a JSON-RPC message")
     return message
+
+
+def remove_stale(found: Probe) -> None:
+    """Remove the sentinel (and token) a killed daemon left behind."""
+    if found.stale and found.port is not None:
+        sentinel.remove_port(found.root, found.port)
+        sentinel.remove_token(found.root, found.token)
+        sentinel.remove_created_dir(found.root)
 
 
 def stop(root: Path, timeout: float = 15.0) -> Probe:

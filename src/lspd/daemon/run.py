@@ -144,9 +144,8 @@ class Daemon:
         from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
         from lspd.tools import Activity, build_server
 
-        ws = Workspace(
-            self.root, restricted=self.options.restricted
-        )  # reads lspd.toml: a bad one stops the daemon here
+        # Reads lspd.toml: a bad one stops the daemon here.
+        ws = Workspace(self.root, restricted=self.options.restricted)
         self.idle_timeout = idle_timeout(self.options, ws)
         ws.started = self.started_at
         self.ws = ws
@@ -158,7 +157,13 @@ class Daemon:
             sentinel.remove_token(self.root)  # a stale one would only mislead clients
         self.activity = Activity()
         mcp = build_server(ws, self.activity)
-        app = build_app(ws, mcp, token=self.token, lifespan=self._lifespan)
+        started_with = {
+            "token": self.token is not None,
+            "port": self.port,
+            "idle_timeout": self.idle_timeout,
+            "restricted": ws.restricted,
+        }
+        app = build_app(ws, mcp, token=self.token, lifespan=self._lifespan, options=started_with)
         config = uvicorn.Config(
             app,
             log_config=None,
@@ -206,6 +211,7 @@ class Daemon:
             sentinel.remove_port(self.root, self.port)
         if self.token is not None:
             sentinel.remove_token(self.root, self.token)
+        sentinel.remove_created_dir(self.root)  # what lspd created goes with it
 
     @contextlib.asynccontextmanager
     async def _lifespan(self) -> AsyncIterator[None]:
@@ -248,6 +254,10 @@ class Daemon:
     async def _prewarm(self, ws: Workspace) -> None:
         started = time.monotonic()
         await ws.prewarm()
+        # Until they answer completely (their readiness), not just until their processes run.
+        await asyncio.gather(
+            *(s.wait_ready() for s in ws.sessions.values()), return_exceptions=True
+        )
         names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
         names = names or "none"
         log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)

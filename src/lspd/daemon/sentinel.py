@@ -27,12 +27,72 @@ def token_path(root: Path) -> Path:
     return root / ".vscode" / TOKEN_FILE
 
 
+# The marker lspd leaves in a `.vscode/` it created, so that whoever stops the daemon (this
+# process, or `lspd stop` after a kill) knows it may remove the directory once it is empty.
+CREATED_MARK = ".lspd-created"
+# lspd's files in `.vscode/`, hidden from `git status` through the repository's info/exclude.
+OWN_FILES = (PORT_FILE, TOKEN_FILE, CREATED_MARK, f"{PORT_FILE}.*.tmp", f"{TOKEN_FILE}.*.tmp")
+
+
 def _make_dir(directory: Path) -> None:
     """`.vscode/` if missing, writable by its owner only (whatever the umask): whoever can
-    write in it can send agents to another server."""
+    write in it can send agents to another server. lspd's files never show in `git status`."""
     if not directory.is_dir():
         directory.mkdir(parents=True, exist_ok=True)
         directory.chmod(0o755)
+        (directory / CREATED_MARK).touch()
+    hide_from_git(directory)
+
+
+def hide_from_git(directory: Path) -> None:
+    """Add lspd's files in `directory` to the enclosing repository's `info/exclude` (once),
+    so they never show as untracked changes; the work tree and `.gitignore` stay untouched."""
+    found = _git_dir(directory)
+    if found is None:
+        return
+    top, git_dir = found
+    exclude = git_dir / "info" / "exclude"
+    relative = directory.relative_to(top).as_posix()
+    wanted = [f"/{relative}/{name}" for name in OWN_FILES]
+    try:
+        present = exclude.read_text("utf-8").splitlines() if exclude.is_file() else []
+        missing = [line for line in wanted if line not in present]
+        if missing:
+            exclude.parent.mkdir(parents=True, exist_ok=True)
+            with open(exclude, "a", encoding="utf-8") as handle:
+                if present and present[-1].strip():
+                    handle.write("\n")
+                handle.write("# lspd's runtime files (lspd serve)\n" + "\n".join(missing) + "\n")
+    except OSError:
+        pass  # not ours to insist on: the sentinel matters more than a clean `git status`
+
+
+def _git_dir(directory: Path) -> tuple[Path, Path] | None:
+    """The work tree holding `directory` and the git directory whose info/exclude it reads
+    (a linked worktree's `.git` file points into the common directory)."""
+    for top in directory.parents:
+        dot_git = top / ".git"
+        if dot_git.is_dir():
+            return top, dot_git
+        if dot_git.is_file():
+            text = dot_git.read_text("utf-8", errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                return None
+            git_dir = (top / text.removeprefix("gitdir:").strip()).resolve()
+            common = git_dir / "commondir"
+            if common.is_file():
+                git_dir = (git_dir / common.read_text("utf-8").strip()).resolve()
+            return top, git_dir
+    return None
+
+
+def remove_created_dir(root: Path) -> None:
+    """Remove `.vscode/` when lspd created it and nothing but its mark is left in it."""
+    directory = port_path(root).parent
+    with contextlib.suppress(OSError):
+        if {p.name for p in directory.iterdir()} == {CREATED_MARK}:
+            (directory / CREATED_MARK).unlink()
+            directory.rmdir()
 
 
 def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:

@@ -276,6 +276,10 @@ def _workspace_symbol(
         return None
     start = (location.get("range") or {}).get("start", {"line": 0, "character": 0})
     container = item.get("containerName") or None
+    column = convert.column(path, start["line"], start["character"])
+    # tsserver's range starts at the declaration (`export class Greeter` at column 1): point
+    # at the name, so the position can be fed back to hover or references as it is.
+    at_name = convert.line_text(path, start["line"]).find(item["name"], column - 1)
     return WorkspaceSymbol(
         name=item["name"],
         kind=symbol_kind_name(item.get("kind", 0)),
@@ -283,5 +287,5 @@ def _workspace_symbol(
         container=container,
         path=ws.display(path),
         line=start["line"] + 1,
-        column=convert.column(path, start["line"], start["character"]),
+        column=at_name + 1 if at_name >= 0 else column,
     )

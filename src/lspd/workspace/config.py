@@ -72,13 +72,18 @@ def load_config(root: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{CONFIG_NAME}: not valid TOML: {exc}") from None
+    problems: list[str] = []
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(
-            "\n".join(f"{CONFIG_NAME}: {_explain(error)}" for error in exc.errors())
-        ) from None
-    problems = _check_names(config)
+        problems = [_explain(error) for error in exc.errors()]
+        # Every mistake at once: the names in the well-formed keys are checked too.
+        wrong = {error["loc"][0] for error in exc.errors() if error["loc"]}
+        try:
+            config = Config.model_validate({k: v for k, v in data.items() if k not in wrong})
+        except ValidationError:
+            config = Config()
+    problems += _check_names(config)
     if problems:
         raise ConfigError("\n".join(f"{CONFIG_NAME}: {problem}" for problem in problems))
     return config

@@ -339,12 +339,16 @@ class Workspace:
         return self._languages[1]
 
     async def prewarm(self) -> None:
-        """Start the server of each project present, the first `PREWARM_PROJECTS` of each
-        server in scan order: a monorepo must not start a hundred servers at boot; the rest
-        start when asked. A missing server is only logged."""
+        """Start the server of each project present (a directory holding one of its markers:
+        a Python project's docs/*.js start no TypeScript server), the first
+        `PREWARM_PROJECTS` of each server in scan order; the rest start when asked. A
+        missing server is only logged."""
         started: dict[str, int] = {}
         for project in self.projects_present():
             name = project.definition.name
+            markers = project.definition.roots
+            if markers and not any((project.root / m).is_file() for m in markers):
+                continue  # stray files (a docs/ script), no project: they start when asked
             started[name] = started.get(name, 0) + 1
             if started[name] > PREWARM_PROJECTS:
                 log.info("not prewarming %s for %s", name, self.display(project.root))

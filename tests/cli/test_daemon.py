@@ -1,0 +1,130 @@
+"""The daemon commands as a new user meets them: a second serve, a served parent, a killed
+daemon, a git repository kept clean, and errors a script can parse."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.daemon import sentinel
+from tests.conftest import copy_fixture
+from tests.daemon.support import env_for, wait_dead
+
+LSPD = str(Path(sys.executable).parent / "lspd")
+
+
+class Cli:
+    """`lspd` run as a user would, with a private state directory."""
+
+    def __init__(self, state: Path) -> None:
+        self.state = state
+
+    def __call__(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [LSPD, *args],
+            cwd=cwd,
+            env=env_for(self.state),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return copy_fixture("py", tmp_path)
+
+
+@pytest.fixture
+def lspd(tmp_path: Path, root: Path) -> Iterator[Cli]:
+    cli = Cli(tmp_path / "state")
+    yield cli
+    cli("stop", "--root", str(root))
+
+
+def _serve(lspd: Cli, root: Path, *args: str) -> str:
+    done = lspd("serve", "--detach", "--no-prewarm", "--root", str(root), *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_second_serve_with_other_options_says_so_and_fails(lspd: Cli, root: Path) -> None:
+    url = _serve(lspd, root)
+    same = lspd("serve", "--detach", "--no-prewarm", "--root", str(root))
+    assert same.returncode == 0 and same.stdout.strip() == url
+    other = lspd("serve", "--detach", "--root", str(root), "--token", "--idle-timeout", "5")
+    assert other.returncode == 1
+    assert "--token (it runs without)" in other.stderr
+    assert "--idle-timeout 5 (it runs with 1800" in other.stderr
+    assert f"lspd stop --root {root}" in other.stderr
+
+
+def test_serve_inside_a_served_root_answers_with_that_daemon(lspd: Cli, root: Path) -> None:
+    url = _serve(lspd, root)
+    inner = lspd("serve", "--detach", "--root", str(root / "pkg"))
+    assert inner.returncode == 0, inner.stderr
+    assert inner.stdout.strip() == url
+    assert f"inside {root}" in inner.stderr
+    assert not sentinel.port_path(root / "pkg").exists()
+
+
+def test_a_git_repository_stays_clean_and_vscode_goes_with_the_daemon(
+    lspd: Cli, root: Path
+) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    commit = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t", "commit"]
+    subprocess.run([*commit, "-qm", "start"], check=True)
+    assert not (root / ".vscode").exists()
+    _serve(lspd, root, "--token")
+    assert sentinel.port_path(root).is_file() and sentinel.token_path(root).is_file()
+    status = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout == ""
+    assert lspd("stop", "--root", str(root)).returncode == 0
+    assert not (root / ".vscode").exists()
+
+
+def test_stop_after_kill_9_removes_the_stale_sentinel(lspd: Cli, root: Path) -> None:
+    _serve(lspd, root)
+    health = json.loads(lspd("status", "--root", str(root), "--json").stdout)
+    os.kill(health["pid"], signal.SIGKILL)
+    assert wait_dead(health["pid"])
+    assert sentinel.port_path(root).is_file()
+    hover = lspd("hover", "pkg/app.py:1:1", "--json", cwd=root)
+    assert hover.returncode == 0
+    assert "stale sentinel" in hover.stderr and "in-process" in hover.stderr
+    stopped = lspd("stop", "--root", str(root))
+    assert stopped.returncode == 0
+    assert "removed its stale sentinel" in stopped.stderr
+    assert not sentinel.port_path(root).exists()
+
+
+def test_json_errors_are_json_on_stdout(lspd: Cli, root: Path) -> None:
+    done = lspd("hover", "pkg/missing.py:1:1", "--json", cwd=root)
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "pkg/missing.py does not exist; send the path of an existing file",
+        "kind": "invalid_input",
+    }
+
+
+def test_every_lspd_toml_mistake_is_reported_at_once(lspd: Cli, root: Path) -> None:
+    (root / "lspd.toml").write_text('idle_timout = 1\n[languages.typescript]\nserver = "tsgo"\n')
+    done = lspd("serve", "--root", str(root))
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 2 and all(line.startswith("lspd: lspd.toml: ") for line in lines)
+    assert "idle_timout: unknown key" in lines[0] and "'tsgo' is not a server" in lines[1]
