@@ -128,3 +128,17 @@ def test_every_lspd_toml_mistake_is_reported_at_once(lspd: Cli, root: Path) -> N
     lines = done.stderr.splitlines()
     assert len(lines) == 2 and all(line.startswith("lspd: lspd.toml: ") for line in lines)
     assert "idle_timout: unknown key" in lines[0] and "'tsgo' is not a server" in lines[1]
+
+
+def test_a_file_in_another_served_workspace_is_answered_by_its_daemon(
+    lspd: Cli, root: Path, tmp_path: Path
+) -> None:
+    url = _serve(lspd, root)
+    port = url.split(":")[2].split("/")[0]
+    outside = tmp_path  # the parent of the served root, itself served by nobody
+    done = lspd("hover", "py/pkg/app.py:1:1", "--json", cwd=outside)
+    assert done.returncode == 0, done.stderr
+    assert "in-process" not in done.stderr
+    status = json.loads(lspd("status", "--root", str(root), "--json").stdout)
+    opened = [s["open_documents"] for s in status["servers"]]
+    assert opened and opened[0] >= 1, f"the daemon on port {port} answered the hover"

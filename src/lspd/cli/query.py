@@ -16,7 +16,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon.client import call_tool, probe, resolve_root
+from lspd.daemon.client import call_tool, find_daemon, probe, resolve_root
+from lspd.daemon.sentinel import port_path
 from lspd.errors import InvalidInput
 from lspd.surface.table import OPERATIONS, POSITION_HELP, Operation, Param
 
@@ -114,8 +115,8 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
 
 
 def _run(args: argparse.Namespace, op: Operation) -> int:
-    root = resolve_root(args.root)
-    result = run_tool(root, op.name, arguments(args, op))
+    given = arguments(args, op)
+    result = run_tool(root_for(args.root, given.get("path")), op.name, given)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
@@ -123,6 +124,17 @@ def _run(args: argparse.Namespace, op: Operation) -> int:
 
         print(render(op.result_model().model_validate(result)))
     return 0
+
+
+def root_for(root: str | None, path: str | None) -> Path:
+    """The workspace of a query: `--root`; else the nearest ancestor of the file asked about
+    whose daemon runs (a file in another served project is answered warm by its daemon);
+    else the one found from the current directory."""
+    if root is None and path is not None:
+        for directory in Path(path).parents:
+            if port_path(directory).is_file() and find_daemon(directory) is not None:
+                return directory
+    return resolve_root(root)
 
 
 def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -7,13 +7,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import threading
 from pathlib import Path
 
 from lspd.errors import ServerNotInstalled
 from lspd.pyexec import python_argv
 from lspd.servers.registry import ServerDefinition, node_executable
 
-TIMEOUT_S = 600
+TIMEOUT_S = 180  # then give up with the command to run by hand: never minutes of silence
 
 
 def install(definition: ServerDefinition) -> str:
@@ -76,21 +78,35 @@ def _apt_knows(package: str) -> bool:
 def _run(
     definition: ServerDefinition, command: list[str], env: dict[str, str] | None = None
 ) -> str:
+    """Run an install command, its output shown on stderr as it comes (npm and apt take a
+    while); past `TIMEOUT_S` it is stopped and the error gives the command to run by hand."""
     shown = " ".join(command)
+    print(f"lspd: installing {definition.name}: {shown}", file=sys.stderr, flush=True)
+    tail: list[str] = []
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=TIMEOUT_S, check=False, env=env
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
         raise ServerNotInstalled(
             definition.name,
             f"installing {definition.name} failed ({exc}); run it yourself: {shown}",
         ) from None
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+    timer = threading.Timer(TIMEOUT_S, process.kill)
+    timer.start()
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(f"  {line.rstrip()}", file=sys.stderr, flush=True)
+            tail = [*tail[-4:], line.strip()]
+        code = process.wait()
+    finally:
+        timer.cancel()
+    if code != 0:
+        why = f"gave up after {TIMEOUT_S} s" if code == -9 else f"exit {code}"
         raise ServerNotInstalled(
             definition.name,
-            f"installing {definition.name} failed (exit {done.returncode}): {' / '.join(tail)}\n"
+            f"installing {definition.name} failed ({why}): {' / '.join(tail)}\n"
             f"run it yourself: {shown}",
         )
     return shown
