@@ -338,6 +338,10 @@ class StatusResult(Model):
         default=False,
         description="Restricted mode: only lspd's own servers and settings run, no project code.",
     )
+    watches: int | None = None
+    """Directories the file watcher watches (ignored ones never are)."""
+    watch_problem: str | None = None
+    """Why file changes are not (all) followed, e.g. the system's watch limit."""
     servers: list[ServerStatus]
     """Its language servers."""
 

@@ -21,6 +21,8 @@ def status(ws: Workspace) -> StatusResult:
         version=__version__,
         uptime_s=round(time.monotonic() - ws.started, 3),
         restricted=ws.restricted,
+        watches=None if ws.watcher is None else ws.watcher.watches,
+        watch_problem=None if ws.watcher is None else ws.watcher.problem,
         servers=[
             ServerStatus(
                 language=session.definition.language,

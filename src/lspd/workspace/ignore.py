@@ -68,6 +68,17 @@ class Ignore:
                 return True
         return False
 
+    def directory(self, path: Path) -> bool:
+        """Whether the directory `path` (absolute) is ignored: not watched, not scanned."""
+        try:
+            parts = path.relative_to(self.root).parts
+        except ValueError:
+            return True
+        return any(
+            self.hides("/".join(parts[:depth]), parts[depth - 1], True)
+            for depth in range(1, len(parts) + 1)
+        )
+
     def hides(self, relative: str, name: str, is_dir: bool) -> bool:
         """Whether the entry `name` at `relative` (POSIX, from the root) is ignored itself."""
         if is_dir and (name in IGNORED_DIRS or name.startswith(".") or self._is_venv(relative)):
