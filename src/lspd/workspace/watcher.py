@@ -139,10 +139,20 @@ class Watcher:
         return self._seen >= number
 
     async def _run(self) -> None:
-        if sys.platform.startswith("linux") and os.environ.get("LSPD_WATCHER") != "watchfiles":
-            await self._run_inotify()
-        else:
-            await self._run_watchfiles()
+        try:
+            if sys.platform.startswith("linux") and os.environ.get("LSPD_WATCHER") != "watchfiles":
+                await self._run_inotify()
+            else:
+                await self._run_watchfiles()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the file watcher stopped; answers still re-check open files")
+        finally:
+            self._ready = False
+            self._finished = True
+            async with self._progress:
+                self._progress.notify_all()
 
     async def _run_inotify(self) -> None:
         limit = os.environ.get("LSPD_MAX_WATCHES")  # a cap of lspd's own, below the system's
@@ -181,42 +191,24 @@ class Watcher:
                 self.watches, self.problem = notify.watches, notify.problem
                 if raw:
                     await self._handle(raw)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the file watcher stopped; answers still re-check open files")
         finally:
             with contextlib.suppress(Exception):
                 loop.remove_reader(notify.fd)
             notify.close()
-            self._ready = False
-            self._finished = True
-            async with self._progress:
-                self._progress.notify_all()
 
     async def _run_watchfiles(self) -> None:
-        try:
-            async for raw in watchfiles.awatch(
-                self.root,
-                self.marker.parent,
-                watch_filter=None,
-                debounce=DEBOUNCE_MS,
-                step=STEP_MS,
-                stop_event=self._stop,
-                rust_timeout=RUST_TIMEOUT_MS,
-                yield_on_timeout=True,
-                ignore_permission_denied=True,
-            ):
-                await self._handle(raw)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the file watcher stopped; answers still re-check open files")
-        finally:
-            self._ready = False
-            self._finished = True
-            async with self._progress:
-                self._progress.notify_all()
+        async for raw in watchfiles.awatch(
+            self.root,
+            self.marker.parent,
+            watch_filter=None,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            stop_event=self._stop,
+            rust_timeout=RUST_TIMEOUT_MS,
+            yield_on_timeout=True,
+            ignore_permission_denied=True,
+        ):
+            await self._handle(raw)
 
     async def _handle(self, raw: set[tuple[watchfiles.Change, str]]) -> None:
         marked = False
