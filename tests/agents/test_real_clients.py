@@ -149,7 +149,13 @@ def test_inspector_calls_hover_on_the_fixture(live: Live, clients: Clients) -> N
         "--tool-arg",
         "symbol=Greeter.greet",
     )
-    assert by_symbol["structuredContent"] == content
+    # Named by symbol, the answer also says where the name led.
+    assert by_symbol["structuredContent"] == {
+        **content,
+        "path": "pkg/greeting.py",
+        "line": 18,
+        "column": 9,
+    }
 
 
 def test_inspector_with_the_token_header(live_token: Live, clients: Clients) -> None:

@@ -98,7 +98,7 @@ def test_json_is_the_same_in_process_and_through_the_daemon(
     assert cold == warm
     [location] = json.loads(warm)["locations"]
     assert (location["path"], location["line"]) == ("pkg/greeting.py", 28)
-    assert text == "pkg/greeting.py:28:5: def make_greeter(name: str) -> Greeter:\n"
+    assert text == "pkg/greeting.py:28:5: def make_greeter(name: str) -> Greeter:  [make_greeter]\n"
 
 
 def test_a_bad_position_is_exit_2_with_what_to_send(

@@ -81,8 +81,8 @@ def test_detached_daemon_and_queries_import_nothing_of_the_workspace(
     url = _lspd(root, state, "serve", "--detach", "--no-prewarm").strip().splitlines()[-1]
     assert url.startswith("http://127.0.0.1:")
     try:
-        hover = json.loads(_lspd(root, state, "hover", "pkg/greeting.py:1:1", "--json"))
-        assert "found" in hover
+        hover = json.loads(_lspd(root, state, "hover", "pkg/greeting.py:12:7", "--json"))
+        assert "class Greeter" in hover["contents"]
         assert json.loads(_lspd(root, state, "status", "--json"))["workspace"] == str(root)
     finally:
         _lspd(root, state, "stop")

@@ -45,8 +45,8 @@ def test_error_just_written_then_fixed(c: Warm) -> None:
 def test_outgoing_calls_reach_the_header(c: Warm) -> None:
     # Without an index clangd knows the declarations main.c includes, not shapes.c.
     result = c.run(ops.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
-    callees = {(call.item.name, call.item.path) for call in result.calls}
-    assert {("add", "shapes.h"), ("circle_area", "shapes.h")} <= callees
+    callees = {(call.symbol, call.defined) for call in result.calls}
+    assert {("add", "shapes.h:10"), ("circle_area", "shapes.h:12")} <= callees
 
 
 def test_cpp_method_hover_and_definition(c: Warm) -> None:
@@ -58,7 +58,7 @@ def test_cpp_method_hover_and_definition(c: Warm) -> None:
 
 def test_symbols_of_a_file_and_a_symbol_by_name(c: Warm) -> None:
     symbols = c.run(ops.document_symbols(c.ws, "shapes.c"))
-    assert [(s.name, s.kind) for s in symbols.symbols] == [
+    assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("add", "function"),
         ("circle_area", "function"),
     ]

@@ -47,7 +47,7 @@ def test_references_and_callers_across_packages(go: Warm) -> None:
     references = go.run(ops.references(go.ws, "shapes/shapes.go", 22, 6))
     assert {f.path for f in references.files} == {"main.go", "shapes/shapes.go"}
     callers = go.run(ops.call_hierarchy(go.ws, "shapes/shapes.go", 22, 6))
-    assert [(c.item.name, c.item.path) for c in callers.calls] == [("main", "main.go")]
+    assert [(c.symbol, c.path) for c in callers.calls] == [("main", "main.go")]
 
 
 def test_implementation_of_an_interface(go: Warm) -> None:
@@ -59,7 +59,7 @@ def test_implementation_of_an_interface(go: Warm) -> None:
 
 def test_symbols_of_a_file_and_a_symbol_by_name(go: Warm) -> None:
     symbols = go.run(ops.document_symbols(go.ws, "main.go"))
-    assert [(s.name, s.kind) for s in symbols.symbols] == [
+    assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("main", "function"),
         ("describe", "function"),
     ]

@@ -64,13 +64,13 @@ def test_references_and_callers_across_files(python_alternative: Warm) -> None:
     files = {f.path for f in references.files}
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
     callers = warm.run(ops.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
-    assert [(c.item.name, c.item.path) for c in callers.calls] == [("main", "pkg/app.py")]
+    assert [(c.symbol, c.path) for c in callers.calls] == [("main", "pkg/app.py")]
 
 
 def test_symbols_of_a_file_and_a_symbol_by_name(python_alternative: Warm) -> None:
     warm = python_alternative
     symbols = warm.run(ops.document_symbols(warm.ws, "pkg/greeting.py"))
-    assert [(s.name, s.kind) for s in symbols.symbols] == [
+    assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("Speaker", "class"),
         ("Greeter", "class"),
         ("LoudGreeter", "class"),

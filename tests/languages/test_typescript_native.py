@@ -60,6 +60,6 @@ def test_stops_cleanly_and_starts_again(ts_native: Warm) -> None:
 
 def test_symbols_of_a_file_and_a_symbol_by_name(ts_native: Warm) -> None:
     symbols = ts_native.run(ops.document_symbols(ts_native.ws, "src/shapes.ts"))
-    assert [s.name for s in symbols.symbols] == ["Shape", "Circle", "Square", "add"]
+    assert [s.name_path for s in symbols.symbols] == ["Shape", "Circle", "Square", "add"]
     hover = ts_native.run(ops.hover(ts_native.ws, symbol="Circle.area"))
     assert "Circle.area(): number" in hover.contents

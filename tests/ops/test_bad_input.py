@@ -70,7 +70,7 @@ def test_symlink_escape(py: Warm, tmp_path_factory: pytest.TempPathFactory) -> N
 
 
 def test_absolute_path_inside_is_accepted(py: Warm) -> None:
-    result = py.run(ops.hover(py.ws, str(py.root / "pkg/app.py"), 5, 5))
+    result = py.run(ops.diagnostics(py.ws, str(py.root / "pkg/app.py")))
     assert result.path == "pkg/app.py"
 
 

@@ -172,7 +172,7 @@ def test_unsaved_content_never_leaks_into_other_answers(watched: tuple[Warm, Lan
     assert warm.run(mixed()) == [0, 1] * 5  # each caller sees its own text, never another's
     assert errors(warm, target) == 0
     symbols = warm.run(ops.document_symbols(warm.ws, target))
-    assert [s.name for s in symbols.symbols] == ["x"]
+    assert [s.name_path for s in symbols.symbols] == ["x"]
 
 
 def test_a_diagnostics_timeout_is_an_error_naming_the_server(tmp_path: Path) -> None:

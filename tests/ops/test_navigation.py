@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from lspd import ops
+from lspd.errors import InvalidInput
 from tests.conftest import Warm
 
 
@@ -10,7 +13,7 @@ def test_python_hover_shows_the_type(py: Warm) -> None:
     result = py.run(ops.hover(py.ws, "pkg/app.py", 5, 5))
     assert result.found
     assert "greeter: Greeter" in result.contents
-    assert result.range is not None and (result.range.line, result.range.column) == (5, 5)
+    assert result.path is None  # asked by position: the position is not repeated
 
 
 def test_python_definition_across_files(py: Warm) -> None:
@@ -38,8 +41,28 @@ def test_python_references_without_declaration(py: Warm) -> None:
 
 def test_python_references_limit_says_truncated(py: Warm) -> None:
     result = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7, limit=2))
-    assert result.truncated and result.total > 2
-    assert sum(f.count for f in result.files) == 2
+    assert result.truncated and result.total > 2 and result.next_offset == 2
+    assert sum(len(f.references) for f in result.files) == 2
+    assert sum(f.count for f in result.files) == result.total  # counts stay complete
+    rest = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7, offset=2, limit=1000))
+    paged = [
+        (f.path, r.line, r.column)
+        for page in (result, rest)
+        for f in page.files
+        for r in f.references
+    ]
+    whole = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
+    assert paged == [(f.path, r.line, r.column) for f in whole.files for r in f.references]
+
+
+def test_references_name_their_enclosing_symbol(py: Warm) -> None:
+    result = py.run(ops.references(py.ws, symbol="make_greeter"))
+    uses = {(f.path, r.line, r.symbol) for f in result.files for r in f.references}
+    assert uses == {
+        ("pkg/app.py", 1, None),
+        ("pkg/app.py", 5, "main"),
+        ("pkg/greeting.py", 28, "make_greeter"),
+    }
 
 
 def test_python_type_definition(py: Warm) -> None:
@@ -49,7 +72,10 @@ def test_python_type_definition(py: Warm) -> None:
 
 def test_python_implementation_of_a_method(py: Warm) -> None:
     result = py.run(ops.implementation(py.ws, "pkg/greeting.py", 18, 9))
-    assert {(loc.path, loc.line) for loc in result.locations} >= {("pkg/greeting.py", 24)}
+    named = [(loc.path, loc.line, loc.symbol) for loc in result.locations]
+    assert ("pkg/greeting.py", 24, "LoudGreeter.greet") in named
+    if result.asked is not None:  # the declaration asked about, when the server lists it
+        assert named[result.asked][:2] == ("pkg/greeting.py", 18)
 
 
 def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
@@ -59,8 +85,6 @@ def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
     assert column == 35
     hover = py.run(ops.hover(py.ws, "pkg/unicode_names.py", 3, column + 2))
     assert "class Greeter" in hover.contents
-    assert hover.range is not None and hover.range.column == column
-    assert hover.range.end_column == column + len("Greeter")
     refs = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
     [ref] = [
         r
@@ -100,8 +124,27 @@ def test_typescript_type_definition(ts: Warm) -> None:
 
 def test_call_hierarchy_incoming_and_outgoing(py: Warm) -> None:
     incoming = py.run(ops.call_hierarchy(py.ws, "pkg/greeting.py", 28, 5))
-    assert incoming.item is not None and incoming.item.name == "make_greeter"
-    assert [(c.item.name, c.item.path) for c in incoming.calls] == [("main", "pkg/app.py")]
-    assert incoming.calls[0].call_sites[0].line == 5
+    assert (incoming.item.symbol, incoming.item.kind) == ("make_greeter", "function")
+    assert [(c.symbol, c.path, c.line) for c in incoming.calls] == [("main", "pkg/app.py", 5)]
     outgoing = py.run(ops.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="outgoing"))
-    assert {c.item.name for c in outgoing.calls} >= {"make_greeter", "greet"}
+    assert [(c.symbol, c.line, c.defined) for c in outgoing.calls] == [
+        ("make_greeter", 5, "pkg/greeting.py:28"),
+        ("Greeter.greet", 6, "pkg/greeting.py:18"),
+    ]
+
+
+def test_call_hierarchy_lists_each_call_site_once_with_methods_named(py: Warm) -> None:
+    result = py.run(ops.call_hierarchy(py.ws, symbol="Greeter.greet"))
+    assert (result.item.symbol, result.item.kind) == ("Greeter.greet", "method")
+    assert [(c.symbol, c.kind, c.path, c.line) for c in result.calls] == [
+        ("main", "function", "pkg/app.py", 6),
+        ("shout", "function", "pkg/app.py", 10),
+        ("LoudGreeter.greet", "method", "pkg/greeting.py", 25),
+        ("résumé", "function", "pkg/unicode_names.py", 7),
+    ]
+
+
+def test_call_hierarchy_of_a_variable_says_it_is_not_callable(py: Warm) -> None:
+    with pytest.raises(InvalidInput) as error:
+        py.run(ops.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
+    assert str(error.value).startswith("`main.greeter` (variable) at pkg/app.py:5:5 is not a ")

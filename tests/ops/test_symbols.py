@@ -11,7 +11,7 @@ from tests.conftest import Warm
 
 def test_document_symbols_tree_with_kinds_and_name_paths(py: Warm) -> None:
     result = py.run(ops.document_symbols(py.ws, "pkg/greeting.py"))
-    top = {s.name: s for s in result.symbols}
+    top = {s.name_path: s for s in result.symbols}
     assert top["Greeter"].kind == "class"
     assert top["make_greeter"].kind == "function"
     methods = {c.name_path: c.kind for c in top["Greeter"].children}
@@ -22,15 +22,23 @@ def test_document_symbols_tree_with_kinds_and_name_paths(py: Warm) -> None:
 
 def test_document_symbols_depth_and_limit(py: Warm) -> None:
     shallow = py.run(ops.document_symbols(py.ws, "pkg/greeting.py", depth=1))
-    assert all(not s.children for s in shallow.symbols)
-    assert shallow.truncated
+    # depth is asked for, so nothing is left out: the top level, complete.
+    assert all(not s.children for s in shallow.symbols) and not shallow.truncated
+    assert [s.name_path for s in shallow.symbols] == [
+        "Speaker",
+        "Greeter",
+        "LoudGreeter",
+        "make_greeter",
+    ]
     limited = py.run(ops.document_symbols(py.ws, "pkg/greeting.py", limit=2))
-    assert limited.truncated and limited.total > 2
+    assert limited.truncated and limited.total > 2 and limited.next_offset == 2
+    [speaker] = limited.symbols
+    assert [c.name_path for c in speaker.children] == ["Speaker.speak"]
 
 
 def test_typescript_document_symbols(ts: Warm) -> None:
     result = ts.run(ops.document_symbols(ts.ws, "src/shapes.ts"))
-    kinds = {s.name: s.kind for s in result.symbols}
+    kinds = {s.name_path: s.kind for s in result.symbols}
     assert kinds["Shape"] == "interface" and kinds["Circle"] == "class"
     assert kinds["add"] == "function"
 
@@ -38,7 +46,7 @@ def test_typescript_document_symbols(ts: Warm) -> None:
 def test_workspace_symbols_with_kind_filter(py: Warm) -> None:
     result = py.run(ops.workspace_symbols(py.ws, "Greeter", kind="class"))
     # The exact name first, then the longer ones: only classes, never `make_greeter`.
-    assert [(s.name, s.path, s.line) for s in result.symbols] == [
+    assert [(s.name_path, s.path, s.line) for s in result.symbols] == [
         ("Greeter", "pkg/greeting.py", 12),
         ("LoudGreeter", "pkg/greeting.py", 23),
     ]
@@ -79,7 +87,7 @@ def test_typescript_symbol_by_name(ts: Warm) -> None:
 
 def test_typescript_workspace_symbols_point_at_the_name(ts: Warm) -> None:
     result = ts.run(ops.workspace_symbols(ts.ws, "Circle", kind="class"))
-    [circle] = [s for s in result.symbols if s.name == "Circle"]
+    [circle] = [s for s in result.symbols if s.name_path == "Circle"]
     assert (circle.path, circle.line, circle.column) == ("src/shapes.ts", 5, 14)
     hover = ts.run(ops.hover(ts.ws, circle.path, circle.line, circle.column))
     assert "class Circle" in hover.contents

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -11,6 +12,7 @@ from mcp import Client
 from mcp_types import CallToolResult
 
 from lspd.surface.table import TOOL_NAMES, result_models
+from lspd.tools.server import INSTRUCTIONS
 from tests.daemon.support import ThreadDaemon, health
 
 pytestmark = pytest.mark.anyio
@@ -60,10 +62,30 @@ async def test_tools_are_read_only_with_output_schemas(served: ThreadDaemon) -> 
         assert set(RESULT_MODELS[name].model_json_schema()["properties"]) == set(
             tool.output_schema["properties"]
         ), name
-        assert tool.description and len(tool.description) > 80, name
+        assert tool.description and len(tool.description) > 40, name
         if name in POSITION_TOOLS:
-            assert "1-based" in tool.description and "symbol" in tool.description, name
+            # The position rule is said once, in the server instructions.
+            assert tool.description.endswith(" Position or `symbol`."), name
             assert {"path", "line", "column", "symbol"} <= set(tool.input_schema["properties"])
+
+
+def test_the_instructions_say_the_position_rule_once() -> None:
+    assert (
+        "1-based" in INSTRUCTIONS and "`symbol`" in INSTRUCTIONS and "next_offset" in INSTRUCTIONS
+    )
+
+
+async def test_the_tool_list_is_small(served: ThreadDaemon) -> None:
+    async with Client(served.url) as client:
+        listed = await client.list_tools()
+    read = [
+        {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+        for t in listed.tools
+    ]
+    # What a model reads of every tool, and the whole tools/list result, as compact JSON.
+    assert len(json.dumps(read, separators=(",", ":"))) <= 5_000
+    whole = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert len(json.dumps(whole, separators=(",", ":"))) <= 15_000
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -89,7 +111,7 @@ async def test_every_tool_answers_in_both_protocol_modes(served: ThreadDaemon, m
         "pkg/unicode_names.py": 2,
     }
     assert answers["workspace_symbols"].symbols[0].name_path == "Greeter"
-    assert [c.item.name for c in answers["call_hierarchy"].calls] == ["main"]
+    assert [c.symbol for c in answers["call_hierarchy"].calls] == ["main"]
     assert answers["diagnostics"].errors >= 1 and answers["diagnostics"].fresh
 
 
@@ -100,7 +122,8 @@ async def test_answers_are_right(served: ThreadDaemon) -> None:
         assert definition["locations"][0]["path"] == "pkg/greeting.py"
         assert "def make_greeter" in definition["locations"][0]["text"]
         broken = (await client.call_tool("diagnostics", CALLS["diagnostics"])).structured_content
-        assert broken is not None and broken["fresh"] and broken["errors"] >= 1
+        # Compact: `fresh` holds its default (true), so it is left out.
+        assert broken is not None and "fresh" not in broken and broken["errors"] >= 1
         by_symbol = await client.call_tool("hover", {"symbol": "Greeter.greet"})
         assert by_symbol.structured_content is not None
         assert "greet" in by_symbol.structured_content["contents"]

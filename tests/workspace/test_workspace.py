@@ -99,13 +99,13 @@ def test_a_project_config_applies_to_its_files_only(mixed: Warm) -> None:
 
 def test_workspace_symbols_ask_every_project(mixed: Warm) -> None:
     result = mixed.run(ops.workspace_symbols(mixed.ws, "Settings"))
-    found = {(s.path, s.kind) for s in result.symbols if s.name == "Settings"}
+    found = {(s.path, s.kind) for s in result.symbols if s.name_path == "Settings"}
     assert found == {
         ("web/src/config.ts", "interface"),
         ("admin/src/config.ts", "class"),
         ("service/service_pkg/models.py", "class"),
     }
-    places = [(s.path, s.line, s.column, s.name) for s in result.symbols]
+    places = [(s.path, s.line, s.column, s.name_path) for s in result.symbols]
     assert len(places) == len(set(places)), "a symbol two projects' servers see is listed once"
 
 

@@ -116,13 +116,21 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
 
 def _run(args: argparse.Namespace, op: Operation) -> int:
     given = arguments(args, op)
-    result = run_tool(root_for(args.root, given.get("path")), op.name, given)
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        from lspd.cli.render import render
+    root = root_for(args.root, given.get("path"))
+    if args.json:  # the same bytes as the MCP text block: one page
+        result = run_tool(root, op.name, given)
+        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+        return 0
+    from lspd.cli.render import render
 
-        print(render(op.result_model().model_validate(result)))
+    limit = next((p for p in op.params if p.name == "limit"), None)
+    if limit is not None and any(p.name == "offset" for p in op.params):
+        from lspd.cli.pages import follow
+
+        result = follow(lambda page: run_tool(root, op.name, page), given, int(limit.default))
+    else:
+        result = run_tool(root, op.name, given)
+    print(render(op.result_model().model_validate(result)))
     return 0
 
 
@@ -155,6 +163,7 @@ def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]
 
 async def _in_process(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The operation run here, its arguments checked exactly as the MCP tool checks them."""
+    from lspd.ops.budget import compact
     from lspd.surface.arguments import validate
     from lspd.surface.table import call, operation
     from lspd.workspace import Workspace
@@ -163,8 +172,6 @@ async def _in_process(root: Path, tool: str, arguments: dict[str, Any]) -> dict[
     checked = validate(op, arguments)
     ws = Workspace(root)
     try:
-        result = await call(op, ws, checked)
-        data: dict[str, Any] = result.model_dump(mode="json")
-        return data
+        return compact(await call(op, ws, checked))
     finally:
         await ws.close()

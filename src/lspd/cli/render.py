@@ -46,15 +46,28 @@ def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
     return "\n".join(lines)
 
 
+def _more(r: m.Paged, shown: int) -> list[str]:
+    """The paging line: how many of how many, and the offset of the rest."""
+    if r.next_offset is None:
+        return []
+    return [f"… {shown} of {r.total} shown; the rest: --offset {r.next_offset}"]
+
+
 def _hover(r: m.HoverResult) -> str:
-    return r.contents.strip() if r.found else f"{r.path}:{r.line}:{r.column}: nothing to show"
+    where = f"{r.path}:{r.line}:{r.column}: " if r.path else ""
+    return r.contents.strip() if r.found else f"{where}nothing to show"
 
 
 def _locations(r: m.LocationsResult) -> str:
     if not r.locations:
         return "no location found"
-    lines = [f"{loc.path}:{loc.line}:{loc.column}: {loc.text}" for loc in r.locations]
-    return "\n".join(lines + _truncation(r.total, len(r.locations), r.truncated))
+    lines = [
+        f"{loc.path}:{loc.line}:{loc.column}: {loc.text}"
+        + (f"  [{loc.symbol}]" if loc.symbol else "")
+        + ("  (asked)" if i == r.asked else "")
+        for i, loc in enumerate(r.locations)
+    ]
+    return "\n".join(lines + _more(r, len(r.locations)))
 
 
 def _references(r: m.ReferencesResult) -> str:
@@ -62,47 +75,50 @@ def _references(r: m.ReferencesResult) -> str:
     for f in r.files:
         if not f.references:
             lines.append(f"{f.path}: {f.count} reference(s)")
-        for loc in f.references:
-            lines.append(f"{loc.path}:{loc.line}:{loc.column}: {loc.text}".rstrip(": "))
-    shown = sum(f.count for f in r.files)
+        for ref in f.references:
+            where = f"  [{ref.symbol}]" if ref.symbol else ""
+            lines.append(f"{f.path}:{ref.line}:{ref.column}: {ref.text}{where}")
+    shown = sum(len(f.references) for f in r.files)
     lines.append(f"{r.total} reference(s) in {len(r.files)} file(s)")
-    return "\n".join(lines + _truncation(r.total, shown, r.truncated))
+    return "\n".join(lines + _more(r, shown))
 
 
 def _symbol_lines(symbols: list[m.Symbol], indent: int = 0) -> list[str]:
     lines: list[str] = []
     for s in symbols:
-        lines.append(f"{'  ' * indent}{s.kind} {s.name}  {s.path}:{s.line}:{s.column}")
+        lines.append(f"{'  ' * indent}{s.kind} {s.name_path}  :{s.line}:{s.column}")
         lines += _symbol_lines(s.children, indent + 1)
     return lines
 
 
 def _document_symbols(r: m.DocumentSymbolsResult) -> str:
-    more = [f"… shortened: {r.total} symbols in all (raise --limit or --depth)"]
-    return "\n".join(_symbol_lines(r.symbols) + (more if r.truncated else []))
+    shown = _count(r.symbols)
+    return "\n".join([r.path, *_symbol_lines(r.symbols, 1), *_more(r, shown)])
+
+
+def _count(symbols: list[m.Symbol]) -> int:
+    return sum(1 + _count(s.children) for s in symbols)
 
 
 def _workspace_symbols(r: m.WorkspaceSymbolsResult) -> str:
     if not r.symbols:
-        return f"no symbol matches {r.query!r}"
+        return "no symbol matches"
     lines = [f"{s.kind} {s.name_path}  {s.path}:{s.line}:{s.column}" for s in r.symbols]
-    return "\n".join(lines + _truncation(r.total, len(r.symbols), r.truncated))
+    return "\n".join(lines + _more(r, len(r.symbols)))
 
 
 def _call_hierarchy(r: m.CallHierarchyResult) -> str:
-    if r.item is None:
-        return "no callable symbol at this position"
     word = "called by" if r.direction == "incoming" else "calls"
-    lines = [f"{r.item.kind} {r.item.name} ({r.item.path}:{r.item.line}) {word}:"]
+    lines = [f"{r.item.kind} {r.item.symbol} ({r.item.path}:{r.item.line}) {word}:"]
     for call in r.calls:
-        sites = ", ".join(str(s.line) for s in call.call_sites)
+        defined = f" (defined {call.defined})" if call.defined else ""
         lines.append(
-            f"  {call.item.kind} {call.item.name}  {call.item.path}:{call.item.line}"
-            + (f"  (line {sites})" if sites else "")
+            f"  {call.kind} {call.symbol}{defined} at {call.path}:{call.line}:{call.column}: "
+            f"{call.text}"
         )
     if not r.calls:
         lines.append("  nothing")
-    return "\n".join(lines + _truncation(r.total, len(r.calls), r.truncated))
+    return "\n".join(lines + _more(r, len(r.calls)))
 
 
 def _status(r: m.StatusResult) -> str:

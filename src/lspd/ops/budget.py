@@ -1,22 +1,56 @@
-"""Keeping answers small enough for an agent's context, and saying when they were shortened."""
+"""Keeping answers small and honest: the compact wire form, its budget, and paging.
+
+The wire form (`compact`) is the model's JSON without the fields that hold their default
+(nulls, empty lists, `false`, offset 0): the output schema states every default, so an
+omitted field still says what it is. MCP sends it as `structuredContent` and, as compact
+JSON (`compact_json`), as the text block; the CLI's `--json` prints the same bytes.
+
+Paging, for every list an operation returns (`page`):
+
+    return page(len(items), offset, limit, lambda w: Result(
+        items=items[w.offset : w.end], total=w.total,
+        truncated=w.truncated, next_offset=w.next_offset))
+
+`limit` is honoured up to `maximum`; fewer items come back only when the answer would pass
+`BUDGET_CHARS`, and then `next_offset` says where the rest starts. A larger `limit` never
+returns fewer items (the count is min(limit, maximum, what is left, what fits)), and pages
+taken by following `next_offset` hold every item exactly once.
+"""
 
 from __future__ import annotations
 
-from typing import TypeVar
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from lspd.ops.models import CallHierarchyResult, FileReferences, Location, ReferencesResult
+from lspd.errors import InvalidInput
 
 # Claude Code cuts or refuses results over ~25k tokens; stay well below 20,000 characters.
 BUDGET_CHARS = 16_000
+MAX_LIMIT = 1000  # items of one page, whatever `limit` asks
 
-T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+def compact(model: BaseModel) -> dict[str, Any]:
+    """The model as JSON data without the fields that hold their default."""
+    data: dict[str, Any] = model.model_dump(mode="json", exclude_defaults=True)
+    return data
+
+
+def compact_json(data: BaseModel | dict[str, Any]) -> str:
+    """Compact JSON text (no indentation, no ASCII escapes) of a model or its wire form."""
+    if isinstance(data, BaseModel):
+        data = compact(data)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def size(model: BaseModel) -> int:
-    """The characters of the model as compact JSON."""
-    return len(model.model_dump_json())
+    """The characters of the model's compact JSON, as an agent reads it."""
+    return len(compact_json(model))
 
 
 def fits(model: BaseModel) -> bool:
@@ -24,64 +58,62 @@ def fits(model: BaseModel) -> bool:
     return size(model) <= BUDGET_CHARS
 
 
-def fit_references(result: ReferencesResult, found: list[Location]) -> ReferencesResult:
-    """Shorten progressively: drop source lines, then keep only counts per file."""
-    if fits(result):
-        return result
-    without_text = result.model_copy(
-        update={
-            "detail": "locations",
-            "truncated": True,
-            "files": [
-                f.model_copy(update={"references": _without_text(f.references)})
-                for f in result.files
-            ],
-        }
-    )
-    if fits(without_text):
-        return without_text
-    counts: dict[str, int] = {}
-    for location in found:
-        counts[location.path] = counts.get(location.path, 0) + 1
-    files = [FileReferences(path=p, count=c, references=[]) for p, c in counts.items()]
-    shortened = ReferencesResult(files=files, total=len(found), truncated=True, detail="counts")
-    while not fits(shortened) and len(shortened.files) > 1:
-        shortened.files = _cut(shortened.files)
-    return shortened
+@dataclass(frozen=True)
+class Window:
+    """One page of a list: `count` items from `offset`, of `total`."""
+
+    offset: int
+    count: int
+    total: int
+
+    @property
+    def end(self) -> int:
+        """Index after the page's last item."""
+        return self.offset + self.count
+
+    @property
+    def next_offset(self) -> int | None:
+        """Where the next page starts; None on the last page."""
+        return self.end if self.end < self.total else None
+
+    @property
+    def truncated(self) -> bool:
+        """True when items remain after this page."""
+        return self.end < self.total
 
 
-def fit_calls(result: CallHierarchyResult) -> CallHierarchyResult:
-    """Shorten progressively: drop the call sites' source lines, then the call sites, then calls."""
-    if fits(result):
-        return result
-    without_text = result.model_copy(
-        update={
-            "detail": "locations",
-            "truncated": True,
-            "calls": [
-                c.model_copy(update={"call_sites": _without_text(c.call_sites)})
-                for c in result.calls
-            ],
-        }
-    )
-    if fits(without_text):
-        return without_text
-    shortened = result.model_copy(
-        update={
-            "detail": "calls",
-            "truncated": True,
-            "calls": [c.model_copy(update={"call_sites": []}) for c in result.calls],
-        }
-    )
-    while not fits(shortened) and len(shortened.calls) > 1:
-        shortened.calls = _cut(shortened.calls)
-    return shortened
+def check_paging(offset: object, limit: object, total: int | None = None) -> None:
+    """`offset` ≥ 0 (not past the end when `total` is known) and `limit` ≥ 1."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"`limit` must be a positive integer, not {limit!r}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InvalidInput(f"`offset` must be 0 or a positive integer, not {offset!r}")
+    if total is not None and offset > total and offset > 0:
+        raise InvalidInput(
+            f"`offset` {offset} is past the end: there are {total} items; send an offset "
+            f"below {total}, or 0 to start again"
+        )
 
 
-def _without_text(locations: list[Location]) -> list[Location]:
-    return [location.model_copy(update={"text": ""}) for location in locations]
-
-
-def _cut(items: list[T]) -> list[T]:
-    """The first three quarters: the next try at fitting a list into the budget."""
-    return items[: len(items) * 3 // 4]
+def page(
+    total: int,
+    offset: int,
+    limit: int,
+    build: Callable[[Window], M],
+    maximum: int = MAX_LIMIT,
+) -> M:
+    """The largest page from `offset` that honours `limit` and `maximum` and fits the
+    budget (at least one item, to make progress), built by `build`."""
+    check_paging(offset, limit, total)
+    count = min(limit, maximum, total - offset)
+    answer = build(Window(offset, count, total))
+    if count <= 1 or fits(answer):
+        return answer
+    low, high = 1, count - 1  # the most items that fit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(build(Window(offset, middle, total))):
+            low = middle
+        else:
+            high = middle - 1
+    return build(Window(offset, low, total))

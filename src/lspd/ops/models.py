@@ -40,8 +40,10 @@ class Span(Model):
 class Location(Span):
     """A place in a file, with its source line."""
 
-    path: str = Field(description="Relative to the workspace root, or absolute outside it.")
-    text: str = Field(description="The source line at `line`, without its line break.")
+    path: str
+    """Relative to the workspace root, or absolute outside it."""
+    text: str
+    """The source line at `line`."""
 
 
 class Diagnostic(Span):
@@ -64,24 +66,21 @@ class DiagnosticsResult(Model):
     """The file."""
     server: str
     """The language server that answered."""
-    toolchain: str | None = Field(
-        default=None,
-        description="The project's TypeScript or Python the server ran, and where it came from.",
-    )
-    environment: str | None = Field(
-        default=None,
-        description="When imports did not resolve: the interpreter used, how to choose another.",
-    )
-    fresh: bool = Field(description="True when the diagnostics are for the file's current content.")
+    toolchain: str | None = None
+    """The project's TypeScript or Python the server ran."""
+    environment: str | None = None
+    """When imports did not resolve: which interpreter, how to change it."""
+    fresh: bool = True
+    """True when they are for the file's current content."""
     errors: int
     """Errors in the file."""
     warnings: int
     """Warnings in the file."""
-    diagnostics: list[Diagnostic]
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
     """Errors first, then by line."""
     total: int
     """All diagnostics of the file."""
-    truncated: bool
+    truncated: bool = False
     """True when `diagnostics` stops short of `total`."""
 
 
@@ -97,26 +96,30 @@ class FileDiagnosticCounts(Model):
 
 
 class WorkspaceDiagnosticsResult(Model):
-    """Errors and warnings of every source file (or of those matching the globs): complete
-    counts, and the diagnostics themselves one page at a time."""
+    """Problems of every matched file: complete counts, diagnostics a page at a time."""
 
-    files_matched: int = Field(description="Source files matching the globs (or all of them).")
-    files_checked: int = Field(description="Files checked: every matched source file.")
-    errors: int = Field(description="Errors in all checked files.")
-    warnings: int = Field(description="Warnings in all checked files.")
-    files: list[FileDiagnosticCounts] = Field(
-        description="Files with problems, worst first (all of them unless `files_shown` says)."
-    )
-    files_with_problems: int = Field(default=0, description="How many files have problems.")
-    diagnostics: list[Diagnostic | FileDiagnostic] = Field(
-        description="This page of the diagnostics, errors first, by path and line."
-    )
-    total: int = Field(description="All diagnostics of the checked files.")
-    offset: int = Field(default=0, description="Index of this page's first diagnostic.")
-    truncated: bool = Field(description="True when diagnostics or files were left out.")
-    next_offset: int | None = Field(
-        default=None, description="Pass as `offset` to get the next page; absent on the last."
-    )
+    files_matched: int
+    """Source files matching the globs (or all)."""
+    files_checked: int
+    """Files checked (every matched file)."""
+    errors: int
+    """Errors in all files."""
+    warnings: int
+    """Warnings in all files."""
+    files: list[FileDiagnosticCounts] = Field(default_factory=list)
+    """Files with problems, worst first."""
+    files_with_problems: int = 0
+    """How many files have problems."""
+    diagnostics: list[FileDiagnostic] = Field(default_factory=list)
+    """This page: errors first, by path and line."""
+    total: int
+    """All diagnostics."""
+    offset: int = 0
+    """This page's first index."""
+    truncated: bool = False
+    """True when diagnostics or files were left out."""
+    next_offset: int | None = None
+    """The `offset` of the next page."""
 
 
 class FileDiagnostic(Diagnostic):
@@ -129,28 +132,56 @@ class FileDiagnostic(Diagnostic):
 class HoverResult(Model):
     """What an editor's hover shows at a position."""
 
-    path: str
-    """The file asked about."""
-    line: int
-    """The line asked about (or of the symbol named)."""
-    column: int
-    """The column asked about (or of the symbol named)."""
-    found: bool
+    contents: str = ""
+    """Markdown: the type, signature and docs (empty when there is nothing to show)."""
+    found: bool = True
     """False when the server has nothing to show there."""
-    contents: str = Field(description="Markdown: the type, signature and docs at the position.")
-    range: Span | None = None
-    """The span of the name hovered."""
+    path: str | None = None
+    """The symbol's file (when it was named by `symbol`)."""
+    line: int | None = None
+    """The symbol's line (when it was named by `symbol`)."""
+    column: int | None = None
+    """The symbol's column (when it was named by `symbol`)."""
 
 
-class LocationsResult(Model):
-    """Answer of definition, type_definition and implementation."""
+class Paged(Model):
+    """The paging fields every list answer shares."""
 
-    locations: list[Location]
-    """The places found."""
     total: int
-    """How many were found."""
-    truncated: bool
-    """True when `locations` stops short of `total`."""
+    """All items, on every page."""
+    truncated: bool = False
+    """True when more items remain."""
+    next_offset: int | None = None
+    """The `offset` of the next page."""
+
+
+class SymbolLocation(Location):
+    """A place and the symbol it stands for."""
+
+    symbol: str | None = None
+    """Its name path (`Class.method`)."""
+
+
+class LocationsResult(Paged):
+    """Places found."""
+
+    locations: list[SymbolLocation] = Field(default_factory=list)
+    """The places found."""
+    asked: int | None = None
+    """Index of the declaration asked about."""
+
+
+class Reference(Model):
+    """One use of a name, in the file of its group."""
+
+    line: int
+    """Line of the use."""
+    column: int
+    """Column of the use."""
+    text: str
+    """The source line."""
+    symbol: str | None = None
+    """Name path of the enclosing symbol; absent at module level."""
 
 
 class FileReferences(Model):
@@ -159,141 +190,111 @@ class FileReferences(Model):
     path: str
     """The file."""
     count: int
-    """References in it."""
-    references: list[Location] = Field(
-        description="Empty when shortened to counts per file (see `truncated`)."
-    )
+    """All references in it (on every page)."""
+    references: list[Reference] = Field(default_factory=list)
+    """Those on this page."""
 
 
-class ReferencesResult(Model):
-    """Every use of a name, grouped by file."""
+class ReferencesResult(Paged):
+    """Every use of a name, grouped by file (files in path order, workspace first)."""
 
-    files: list[FileReferences]
-    """Files in path order, workspace first."""
-    total: int
-    """All references found."""
-    truncated: bool
-    """True when some were left out."""
-    detail: Literal["lines", "locations", "counts"] = Field(
-        default="lines",
-        description=(
-            "How much each reference carries: `lines` (location and source line), `locations`"
-            " (source lines dropped to fit), `counts` (only counts per file)."
-        ),
-    )
+    files: list[FileReferences] = Field(default_factory=list)
+    """Every file with references, with its count; this page's references in them."""
 
 
 class Symbol(Model):
     """A symbol of a file, with its members."""
 
-    name: str
-    """Its name."""
+    name_path: str
+    """Dotted path of names from the file's top level: pass it as `symbol`."""
     kind: str
     """`class`, `function`, `method`, `variable`, ..."""
-    name_path: str = Field(description="Dotted path of names from the file's top level.")
+    line: int
+    """Line of its name."""
+    column: int
+    """Column of its name."""
+    end_line: int
+    """Last line of its body."""
     detail: str | None = None
     """The server's extra detail (e.g. a signature)."""
-    path: str
-    """The file."""
-    line: int = Field(description="Line of the symbol's name.")
-    column: int = Field(description="Column of the symbol's name.")
-    end_line: int = Field(description="Last line of the symbol's whole body.")
     children: list[Symbol] = Field(default_factory=list)
-    """Its members."""
+    """Its members (on this page)."""
 
 
-class DocumentSymbolsResult(Model):
-    """The symbol tree of one file."""
+class DocumentSymbolsResult(Paged):
+    """A file's symbol tree (or a symbol's members), paged in file order, every level kept."""
 
     path: str
     """The file."""
-    symbols: list[Symbol]
-    """Top-level symbols, in file order."""
-    total: int
-    """All symbols of the file, at every depth."""
-    truncated: bool
-    """True when some were left out."""
+    symbols: list[Symbol] = Field(default_factory=list)
+    """This page's symbols (a page may begin inside a class: name paths say where)."""
 
 
 class WorkspaceSymbol(Model):
     """A symbol found by name."""
 
-    name: str
-    """Its name."""
+    name_path: str
+    """`Container.name`: pass it as `symbol`."""
     kind: str
     """`class`, `function`, `method`, ..."""
-    name_path: str
-    """`Container.name`."""
-    container: str | None = None
-    """The enclosing symbol, as the server names it."""
-    path: str
-    """The file."""
-    line: int
-    """Line of its name."""
-    column: int
-    """Column of its name."""
-
-
-class WorkspaceSymbolsResult(Model):
-    """Symbols matching a query, best matches first."""
-
-    query: str
-    """The query."""
-    symbols: list[WorkspaceSymbol]
-    """The matches."""
-    total: int
-    """All matches."""
-    truncated: bool
-    """True when `symbols` stops short of `total`."""
-
-
-class CallItem(Model):
-    """A function or method in a call hierarchy."""
-
-    name: str
-    """Its name."""
-    kind: str
-    """`function`, `method`, `constructor`, ..."""
-    detail: str | None = None
-    """The server's extra detail."""
     path: str
     """Its file."""
     line: int
     """Line of its name."""
     column: int
     """Column of its name."""
-    text: str
-    """The source line at `line`."""
+
+
+class WorkspaceSymbolsResult(Paged):
+    """Symbols matching a query, best matches first (or a container's members)."""
+
+    symbols: list[WorkspaceSymbol] = Field(default_factory=list)
+    """The matches on this page."""
+
+
+class CallItem(Model):
+    """The function or method asked about."""
+
+    symbol: str
+    """Its qualified name path (`Class.method`)."""
+    kind: str
+    """`function`, `method`, `constructor`, ..."""
+    path: str
+    """Its file."""
+    line: int
+    """Line of its name."""
+    column: int
+    """Column of its name."""
 
 
 class Call(Model):
-    """One caller or callee."""
+    """One call site: who calls (incoming) or what is called (outgoing), and where."""
 
-    item: CallItem = Field(description="The caller (incoming) or the callee (outgoing).")
-    call_sites: list[Location] = Field(description="Where the call happens.")
+    symbol: str
+    """Name path of the caller (incoming) or callee (outgoing)."""
+    kind: str
+    """Its kind as the server reports it."""
+    path: str
+    """The file of the call."""
+    line: int
+    """Line of the call."""
+    column: int
+    """Column of the call."""
+    text: str
+    """The source line of the call."""
+    defined: str | None = None
+    """Where the callee is defined, `path:line` (outgoing)."""
 
 
-class CallHierarchyResult(Model):
-    """Callers or callees of a function."""
+class CallHierarchyResult(Paged):
+    """Callers or callees of a function, one entry per call site."""
 
-    item: CallItem | None
-    """The function asked about; null when nothing callable is there."""
+    item: CallItem
+    """The function asked about."""
     direction: Direction
     """`incoming` (callers) or `outgoing` (callees)."""
-    calls: list[Call]
-    """The callers or callees."""
-    total: int
-    """All of them."""
-    truncated: bool
-    """True when some were left out."""
-    detail: Literal["lines", "locations", "calls"] = Field(
-        default="lines",
-        description=(
-            "How much each call carries: `lines` (call sites with their source lines),"
-            " `locations` (source lines of the call sites dropped to fit), `calls` (only the"
-            " callers or callees, call sites dropped to fit)."
-        ),
-    )
+    calls: list[Call] = Field(default_factory=list)
+    """This page's call sites, by file and line."""
 
 
 class ServerStatus(Model):
@@ -304,21 +305,17 @@ class ServerStatus(Model):
     server: str
     """Its name."""
     project: str = "."
-    """Its first project root, relative to the workspace root (`.` for the root)."""
-    projects: list[str] = Field(
-        default_factory=list,
-        description="Every project it serves (projects of one toolchain share a process).",
-    )
+    """Its first project root (`.`: the workspace root)."""
+    projects: list[str] = Field(default_factory=list)
+    """Every project it serves."""
     state: ServerState
     """`starting`, `indexing`, `ready`, `crashed` or `stopped`."""
     pid: int | None
     """Its process id, while it runs."""
     open_documents: int = 0
     """Files it holds open."""
-    toolchain: str | None = Field(
-        default=None,
-        description="The project's TypeScript or Python it runs, e.g. `typescript 5.4.5, project`.",
-    )
+    toolchain: str | None = None
+    """The project's TypeScript or Python it runs."""
 
 
 class StatusResult(Model):
@@ -334,10 +331,8 @@ class StatusResult(Model):
     """lspd's version."""
     uptime_s: float
     """Seconds since it started."""
-    restricted: bool = Field(
-        default=False,
-        description="Restricted mode: only lspd's own servers and settings run, no project code.",
-    )
+    restricted: bool = False
+    """True in restricted mode: only lspd's own servers and settings run, no project code."""
     watches: int | None = None
     """Directories the file watcher watches (ignored ones never are)."""
     watch_problem: str | None = None

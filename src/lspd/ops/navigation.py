@@ -1,4 +1,9 @@
-"""Position questions: hover, definition, type definition, implementation, references, calls."""
+"""Position questions: hover, definition, type definition, implementation, references, calls.
+
+Every location that stands for a symbol carries its name path (`Console.print`), so an
+agent can tell two `__init__`s apart without asking for symbols. Lists are paged
+(`lspd.ops.budget.page`).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,10 @@ from typing import Any
 from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
-from lspd.ops.budget import fit_calls, fit_references
+from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.checks import check_positive
 from lspd.ops.convert import Converter
+from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (
     Call,
     CallHierarchyResult,
@@ -17,10 +23,12 @@ from lspd.ops.models import (
     Direction,
     FileReferences,
     HoverResult,
-    Location,
     LocationsResult,
+    Reference,
     ReferencesResult,
+    SymbolLocation,
 )
+from lspd.ops.outline import Namer
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 
@@ -43,47 +51,22 @@ async def hover(
     """The type, signature and docs at a position (or at the symbol named), as markdown."""
     target = await _target(ws, path, line, column, symbol)
     answer = await target.session.request("textDocument/hover", target.params())
-    shown = ws.display(target.document.path)
-    contents = _markdown(answer.get("contents")) if answer else ""
-    span = None
-    if answer and answer.get("range"):
-        span = Converter(ws, target.session.encoding).span(target.document.path, answer["range"])
-    return HoverResult(
-        path=shown,
-        line=target.line,
-        column=target.column,
-        found=bool(contents.strip()),
-        contents=contents,
-        range=span,
-    )
-
-
-def _markdown(contents: Any) -> str:
-    if contents is None:
-        return ""
-    if isinstance(contents, str):
-        return contents
-    if isinstance(contents, list):
-        return "\n\n".join(part for part in (_markdown(item) for item in contents) if part)
-    if "kind" in contents:  # MarkupContent
-        return str(contents.get("value", ""))
-    if "language" in contents:  # MarkedString with a language
-        return f"```{contents['language']}\n{contents.get('value', '')}\n```"
-    return str(contents.get("value", ""))
+    contents = clean(markdown(answer.get("contents"))) if answer else ""
+    result = HoverResult(contents=contents, found=bool(contents.strip()))
+    if symbol is not None:  # where the name led: not implied by the request
+        result.path = ws.display(target.document.path)
+        result.line, result.column = target.line, target.column
+    return result
 
 
 async def _locations(
     method: str,
     capability: str,
     ws: Workspace,
-    path: str | None,
-    line: int | None,
-    column: int | None,
-    symbol: str | None,
+    target: Target,
     limit: int,
+    offset: int,
 ) -> LocationsResult:
-    check_positive("limit", limit)
-    target = await _target(ws, path, line, column, symbol)
     if not target.session.supports(capability):
         raise InvalidInput(
             f"{target.session.name} does not offer {method.split('/')[-1]}; "
@@ -91,7 +74,22 @@ async def _locations(
         )
     answer = await target.session.request(method, target.params())
     found = Converter(ws, target.session.encoding).locations(answer)
-    return LocationsResult(locations=found[:limit], total=len(found), truncated=len(found) > limit)
+    check_paging(offset, limit, len(found))
+    namer = Namer(ws)
+    named = [
+        SymbolLocation(**loc.model_dump(), symbol=await namer.name(loc.path, loc.line, loc.column))
+        for loc in found[offset : offset + limit]
+    ]
+
+    def build(w: Window) -> LocationsResult:
+        return LocationsResult(
+            locations=named[: w.count],
+            total=w.total,
+            truncated=w.truncated,
+            next_offset=w.next_offset,
+        )
+
+    return page(len(found), offset, limit, build)
 
 
 async def definition(
@@ -101,11 +99,15 @@ async def definition(
     column: int | None = None,
     symbol: str | None = None,
     limit: int = 50,
+    offset: int = 0,
 ) -> LocationsResult:
-    """Where the name at a position is defined."""
-    return await _locations(
-        "textDocument/definition", "definitionProvider", ws, path, line, column, symbol, limit
+    """Where the name at a position is defined, each place named by its name path."""
+    check_positive("limit", limit)
+    target = await _target(ws, path, line, column, symbol)
+    result = await _locations(
+        "textDocument/definition", "definitionProvider", ws, target, limit, offset
     )
+    return result
 
 
 async def type_definition(
@@ -115,18 +117,15 @@ async def type_definition(
     column: int | None = None,
     symbol: str | None = None,
     limit: int = 50,
+    offset: int = 0,
 ) -> LocationsResult:
     """Where the type of the name at a position is defined."""
-    return await _locations(
-        "textDocument/typeDefinition",
-        "typeDefinitionProvider",
-        ws,
-        path,
-        line,
-        column,
-        symbol,
-        limit,
+    check_positive("limit", limit)
+    target = await _target(ws, path, line, column, symbol)
+    result = await _locations(
+        "textDocument/typeDefinition", "typeDefinitionProvider", ws, target, limit, offset
     )
+    return result
 
 
 async def implementation(
@@ -136,18 +135,24 @@ async def implementation(
     column: int | None = None,
     symbol: str | None = None,
     limit: int = 50,
+    offset: int = 0,
 ) -> LocationsResult:
-    """The implementations of the interface or method at a position."""
-    return await _locations(
-        "textDocument/implementation",
-        "implementationProvider",
-        ws,
-        path,
-        line,
-        column,
-        symbol,
-        limit,
+    """The implementations of the interface or method at a position, each named by its
+    name path; `asked` marks the declaration the question was about when it is listed."""
+    check_positive("limit", limit)
+    target = await _target(ws, path, line, column, symbol)
+    result = await _locations(
+        "textDocument/implementation", "implementationProvider", ws, target, limit, offset
     )
+    declared = await target.session.request("textDocument/definition", target.params())
+    places = {
+        (loc.path, loc.line) for loc in Converter(ws, target.session.encoding).locations(declared)
+    }
+    for index, location in enumerate(result.locations):
+        if (location.path, location.line) in places:
+            result.asked = index
+            break
+    return result
 
 
 async def references(
@@ -158,8 +163,10 @@ async def references(
     symbol: str | None = None,
     include_declaration: bool = True,
     limit: int = 200,
+    offset: int = 0,
 ) -> ReferencesResult:
-    """Every use of the name at a position, grouped by file, shortened to fit the budget."""
+    """Every use of the name at a position, grouped by file with complete counts per file;
+    each use names its enclosing symbol. Paged in path order."""
     check_positive("limit", limit)
     if not isinstance(include_declaration, bool):
         raise InvalidInput("`include_declaration` must be true or false")
@@ -170,14 +177,31 @@ async def references(
     )
     found = Converter(ws, target.session.encoding).locations(answer)
     found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
-    by_file: dict[str, list[Location]] = {}
-    for location in found[:limit]:
-        by_file.setdefault(location.path, []).append(location)
-    files = [
-        FileReferences(path=p, count=len(refs), references=refs) for p, refs in by_file.items()
+    check_paging(offset, limit, len(found))
+    counts: dict[str, int] = {}
+    for location in found:
+        counts[location.path] = counts.get(location.path, 0) + 1
+    namer = Namer(ws)
+    uses = [
+        Reference(
+            line=loc.line,
+            column=loc.column,
+            text=loc.text,
+            symbol=await namer.name(loc.path, loc.line, loc.column),
+        )
+        for loc in found[offset : offset + limit]
     ]
-    result = ReferencesResult(files=files, total=len(found), truncated=len(found) > limit)
-    return fit_references(result, found)
+
+    def build(w: Window) -> ReferencesResult:
+        by_file: dict[str, list[Reference]] = {p: [] for p in counts}
+        for location, use in zip(found[w.offset : w.end], uses, strict=False):
+            by_file[location.path].append(use)
+        files = [FileReferences(path=p, count=counts[p], references=by_file[p]) for p in counts]
+        return ReferencesResult(
+            files=files, total=w.total, truncated=w.truncated, next_offset=w.next_offset
+        )
+
+    return page(len(found), offset, limit, build)
 
 
 async def call_hierarchy(
@@ -188,8 +212,10 @@ async def call_hierarchy(
     symbol: str | None = None,
     direction: Direction = "incoming",
     limit: int = 100,
+    offset: int = 0,
 ) -> CallHierarchyResult:
-    """The callers (`incoming`) or callees (`outgoing`) of the function at a position."""
+    """The callers (`incoming`) or callees (`outgoing`) of the function at a position:
+    one entry per call site, each naming the caller or callee by its name path."""
     check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
@@ -198,44 +224,74 @@ async def call_hierarchy(
     if not session.supports("callHierarchyProvider"):
         raise InvalidInput(f"{session.name} does not offer a call hierarchy; try `references`")
     items = await session.request("textDocument/prepareCallHierarchy", target.params())
+    namer = Namer(ws)
     if not items:
-        return CallHierarchyResult(
-            item=None, direction=direction, calls=[], total=0, truncated=False
-        )
+        raise await _not_callable(ws, namer, target)
     convert = Converter(ws, session.encoding)
-    root_item = items[0]
-    calls_answer = (
-        await session.request(f"callHierarchy/{direction}Calls", {"item": root_item}) or []
-    )
-    calls: list[Call] = []
-    for call in calls_answer:
+    root = items[0]
+    answer = await session.request(f"callHierarchy/{direction}Calls", {"item": root}) or []
+    calls: dict[tuple[str, int, int], Call] = {}
+    for call in answer:
         other = call["from"] if direction == "incoming" else call["to"]
-        sites_uri = other["uri"] if direction == "incoming" else root_item["uri"]
-        sites = [convert.location(sites_uri, r) for r in call.get("fromRanges", [])]
-        calls.append(
-            Call(item=_call_item(convert, other), call_sites=[s for s in sites if s is not None])
+        end = await _call_item(convert, namer, other)
+        sites_uri = other["uri"] if direction == "incoming" else root["uri"]
+        for site_range in call.get("fromRanges", []):
+            site = convert.location(sites_uri, site_range)
+            if site is None or (site.path, site.line, site.column) in calls:
+                continue
+            calls[(site.path, site.line, site.column)] = Call(
+                symbol=end.symbol,
+                kind=end.kind,
+                path=site.path,
+                line=site.line,
+                column=site.column,
+                text=site.text,
+                defined=f"{end.path}:{end.line}" if direction == "outgoing" else None,
+            )
+    ordered = [calls[key] for key in sorted(calls)]
+    check_paging(offset, limit, len(ordered))
+    item = await _call_item(convert, namer, root)
+
+    def build(w: Window) -> CallHierarchyResult:
+        return CallHierarchyResult(
+            item=item,
+            direction=direction,
+            calls=ordered[w.offset : w.end],
+            total=w.total,
+            truncated=w.truncated,
+            next_offset=w.next_offset,
         )
-    result = CallHierarchyResult(
-        item=_call_item(convert, root_item),
-        direction=direction,
-        calls=calls[:limit],
-        total=len(calls),
-        truncated=len(calls) > limit,
-    )
-    return fit_calls(result)
+
+    return page(len(ordered), offset, limit, build)
 
 
-def _call_item(convert: Converter, item: dict[str, Any]) -> CallItem:
+async def _call_item(convert: Converter, namer: Namer, item: dict[str, Any]) -> CallItem:
+    """The function of a call hierarchy item, named and kinded from its file's symbols
+    (servers name a method just `__init__` and may call it a function)."""
     path = uri_to_path(item["uri"])
-    selection = item.get("selectionRange") or item["range"]
-    start = selection["start"]
-    line_text = convert.line_text(path, start["line"]) if path else ""
+    start = (item.get("selectionRange") or item["range"])["start"]
+    shown = convert.ws.display(path) if path else item["uri"]
+    line = start["line"] + 1
+    column = convert.column(path, start["line"], start["character"]) if path else 1
+    node = await namer.at(shown, line, column) if path else None
+    exact = node is not None and node.line == line and node.name == item["name"]
     return CallItem(
-        name=item["name"],
-        kind=symbol_kind_name(item.get("kind", 0)),
-        detail=item.get("detail") or None,
-        path=convert.ws.display(path) if path else item["uri"],
-        line=start["line"] + 1,
-        column=convert.column(path, start["line"], start["character"]) if path else 1,
-        text=line_text.strip(),
+        symbol=node.name_path if node is not None and exact else item["name"],
+        kind=node.kind if node is not None and exact else symbol_kind_name(item.get("kind", 0)),
+        path=shown,
+        line=line,
+        column=column,
+    )
+
+
+async def _not_callable(ws: Workspace, namer: Namer, target: Target) -> InvalidInput:
+    """Why there is no call hierarchy here: what the position holds instead."""
+    shown = ws.display(target.document.path)
+    where = f"{shown}:{target.line}:{target.column}"
+    node = await namer.at(shown, target.line, target.column)
+    exact = node is not None and node.line == target.line
+    what = f"`{node.name_path}` ({node.kind})" if node is not None and exact else "what is there"
+    return InvalidInput(
+        f"{what} at {where} is not a function or method, so it has no callers or callees "
+        f"to list; use `references` for its uses, or point at a function's name"
     )

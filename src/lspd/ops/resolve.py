@@ -1,18 +1,31 @@
-"""Finding a symbol by its name path (`Greeter.greet`, `pkg.module.func`) instead of a position."""
+"""Finding a symbol by its name path (`Greeter.greet`, `pkg.module.func`) instead of a position.
+
+A name that matches nothing gets the closest names that exist, segment by segment
+(`Console.prnt`: Console exists, so its members are compared with `prnt`). A name that
+matches several symbols lists them, declarations (classes, functions, methods) before
+variables and parameters.
+"""
 
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.ops.models import Symbol, SymbolCandidate
-from lspd.ops.symbols import flatten, search_symbols, symbol_tree
+from lspd.ops.models import SymbolCandidate
+from lspd.ops.outline import (
+    DECLARATIONS,
+    Node,
+    flatten,
+    matches_name,
+    name_parts,
+    qualified,
+    symbol_tree,
+)
+from lspd.ops.search import search_symbols
 from lspd.workspace import Workspace
 
 MAX_CANDIDATES = 10
-MAX_NAME_PATH_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -32,48 +45,54 @@ class AmbiguousSymbol(InvalidInput):
         self.candidates = candidates
 
 
+async def _symbols_named(ws: Workspace, name: str, path: str | None) -> list[Node]:
+    """Every symbol (of `path`, or of the workspace files declaring `name`) as a flat list."""
+    if path is not None:
+        session, document = await ws.open(path)
+        return flatten(await symbol_tree(ws, session, document.path))
+    found, _ = await search_symbols(ws, name, exact=True)
+    # Outside the root a path is absolute: libraries are not searched by name.
+    files = {ws.root / s.path for s in found if not s.path.startswith("/")}
+    symbols: list[Node] = []
+    for file in sorted(files):
+        session, document = await ws.open(str(file))
+        symbols += flatten(await symbol_tree(ws, session, document.path))
+    return symbols
+
+
+async def find_nodes(ws: Workspace, name_path: str, path: str | None = None) -> list[Node]:
+    """Every symbol the name path means (in `path` when given), declarations first."""
+    parts = name_parts(name_path)
+    symbols = await _symbols_named(ws, parts[-1], path)
+    unique = {(s.path, s.line, s.column): s for s in symbols if matches_name(s, parts)}
+    return sorted(unique.values(), key=lambda s: DECLARATIONS.get(s.kind, 1))
+
+
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:
     """The one symbol a name path means (in `path` when given); otherwise an error that
     lists the candidates or the closest names."""
-    if len(name_path) > MAX_NAME_PATH_CHARS:
-        raise InvalidInput(
-            f"`symbol` is {len(name_path)} characters long; send a name path such as "
-            f"`Greeter.greet` (at most {MAX_NAME_PATH_CHARS} characters)"
-        )
-    parts = [part for part in name_path.strip().replace("::", ".").split(".") if part]
-    if not parts:
-        raise InvalidInput("`symbol` is empty; send a name such as `Greeter.greet`")
-    if path is not None:
-        session, document = await ws.open(path)
-        symbols = flatten(await symbol_tree(ws, session, document.path))
-        files = {document.path}
-    else:
-        found, _ = await search_symbols(ws, parts[-1], exact=True)
-        # Outside the root a path is absolute: libraries are not searched by name.
-        files = {ws.root / s.path for s in found if not s.path.startswith("/")}
-        symbols = []
-        for file in sorted(files):
-            session, document = await ws.open(str(file))
-            symbols += flatten(await symbol_tree(ws, session, document.path))
-    matches = [s for s in symbols if _matches(s, parts)]
-    unique = {(s.path, s.line, s.column): s for s in matches}
-    if len(unique) == 1:
-        symbol = next(iter(unique.values()))
-        return FoundSymbol(symbol.path, symbol.line, symbol.column)
-    if unique:
+    matches = await find_nodes(ws, name_path, path)
+    if len(matches) == 1:
+        return FoundSymbol(matches[0].path, matches[0].line, matches[0].column)
+    if matches:
+        shown = matches[:MAX_CANDIDATES]
         candidates = [
-            SymbolCandidate(name_path=_qualified(s), kind=s.kind, path=s.path, line=s.line)
-            for s in list(unique.values())[:MAX_CANDIDATES]
+            SymbolCandidate(name_path=qualified(s), kind=s.kind, path=s.path, line=s.line)
+            for s in shown
         ]
         listing = "; ".join(f"{c.name_path} ({c.kind}, {c.path}:{c.line})" for c in candidates)
+        more = (
+            f" (the first {len(shown)}; `workspace_symbols` with this name lists them all, "
+            "`offset` pages)"
+            if len(matches) > len(shown)
+            else ""
+        )
         raise AmbiguousSymbol(
-            f"`{name_path}` matches {len(unique)} symbols: {listing}. "
+            f"`{name_path}` matches {len(matches)} symbols{more}: {listing}. "
             "Send a longer name path (e.g. `Class.method` or `module.Class.method`) or a `path`",
             candidates,
         )
-    names = sorted({_qualified(s) for s in symbols} | {s.name_path for s in symbols})
-    close = difflib.get_close_matches(name_path, names, n=5, cutoff=0.5)
-    hint = f" Closest names: {', '.join(close)}." if close else ""
+    hint = await _closest(ws, name_parts(name_path), path)
     where = f" in {path}" if path else ""
     raise InvalidInput(
         f"no symbol named `{name_path}` was found{where}.{hint} "
@@ -81,22 +100,31 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     )
 
 
-def _module(shown: str) -> list[str]:
-    path = Path(shown)
-    parts = list(path.with_suffix("").parts)
-    if parts and parts[-1] in ("__init__", "index"):
-        parts.pop()
-    return parts
-
-
-def _qualified(symbol: Symbol) -> str:
-    """`pkg.module.Class.method`: the file's module path, then the name path in the file."""
-    return ".".join([*_module(symbol.path), symbol.name_path])
-
-
-def _matches(symbol: Symbol, parts: list[str]) -> bool:
-    """Whether the name path the caller sent is the end of the symbol's qualified name."""
-    if symbol.name != parts[-1]:
-        return False
-    full = [*_module(symbol.path), *symbol.name_path.split(".")]
-    return full[-len(parts) :] == parts
+async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
+    """ "Did you mean" from the names that exist: the longest prefix of the name path that
+    resolves, then its members closest to the next segment (or, when even the first
+    segment is unknown, the workspace's names closest to it)."""
+    for cut in range(len(parts) - 1, 0, -1):
+        parents = await find_nodes(ws, ".".join(parts[:cut]), path)
+        members = {c.name: c for p in parents for c in p.children}
+        close = difflib.get_close_matches(parts[cut], list(members), n=3, cutoff=0.6)
+        if parents:
+            rest = ".".join(parts[cut + 1 :])
+            names = [".".join(filter(None, [members[c].name_path, rest])) for c in close]
+            if names:
+                return f" Did you mean {', '.join(f'`{n}`' for n in names)}?"
+            owner = parents[0]
+            return (
+                f" `{owner.name_path}` ({owner.path}:{owner.line}) has no member "
+                f"`{parts[cut]}`; `document_symbols` with `symbol` lists its members."
+            )
+    if path is not None:
+        session, document = await ws.open(path)
+        pool = [s.name_path for s in flatten(await symbol_tree(ws, session, document.path))]
+    else:
+        found, _ = await search_symbols(ws, parts[0][:3] or parts[0], limit=200)
+        pool = [s.name_path.rpartition(".")[2] for s in found]
+    tops = [p.rpartition(".")[2] for p in pool] if path is None else pool
+    close = difflib.get_close_matches(parts[0], sorted(set(tops)), n=3, cutoff=0.6)
+    names = [".".join([c, *parts[1:]]) for c in close]
+    return f" Did you mean {', '.join(f'`{n}`' for n in names)}?" if names else ""

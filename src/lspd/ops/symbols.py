@@ -1,145 +1,108 @@
-"""Symbols: a file's symbol tree and a search across the workspace."""
+"""Symbols: a file's symbol tree (or a class's members), and a search across the workspace.
+
+Both are paged (`lspd.ops.budget.page`). A file's tree is paged in file order with every
+level kept: a page holds a run of symbols, nested under their parents when the parent is
+on the page too, so a big file never collapses to its top level.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
 
-from lspd.errors import InvalidInput, LspdError
-from lspd.lsp.capabilities import SYMBOL_KINDS, symbol_kind_name
-from lspd.lsp.session import Session
-from lspd.lsp.text import uri_to_path
-from lspd.ops.budget import fits
+from lspd.errors import InvalidInput
+from lspd.lsp.capabilities import SYMBOL_KINDS
+from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.checks import check_positive
-from lspd.ops.convert import Converter
 from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
+from lspd.ops.outline import Node, flatten, member_of, symbol_tree
+from lspd.ops.resolve import find_nodes
+from lspd.ops.search import search_symbols
 from lspd.workspace import Workspace
 
-log = logging.getLogger(__name__)
+__all__ = ["document_symbols", "flatten", "search_symbols", "symbol_tree", "workspace_symbols"]
 
 
 async def document_symbols(
-    ws: Workspace, path: str, depth: int | None = None, limit: int = 500
+    ws: Workspace,
+    path: str,
+    symbol: str | None = None,
+    depth: int | None = None,
+    limit: int = 500,
+    offset: int = 0,
 ) -> DocumentSymbolsResult:
-    """The symbol tree of one file, `depth` levels and `limit` symbols at most."""
+    """The symbol tree of one file, or the members of one of its symbols (`symbol`, a name
+    path in the file), `depth` levels deep, paged in file order."""
     if depth is not None:
         check_positive("depth", depth, " (1 = top level only)")
     check_positive("limit", limit)
     session, document = await ws.open(path)
+    shown = ws.display(document.path)
     tree = await symbol_tree(ws, session, document.path)
-    total = _count(tree, None)
-    if depth is None and total <= limit:
-        pruned, kept = tree, total
-    else:
-        pruned, kept = _prune(tree, depth, limit)
-    result = DocumentSymbolsResult(
-        path=ws.display(document.path), symbols=pruned, total=total, truncated=kept < total
-    )
-    while not fits(result) and depth != 1:
-        depth = max(1, (depth or _max_depth(tree)) - 1)
-        pruned, kept = _prune(tree, depth, limit)
-        result = DocumentSymbolsResult(
-            path=result.path, symbols=pruned, total=total, truncated=True
+    if symbol is not None:
+        tree = member_of(tree, symbol, shown).children
+    rows = _rows(tree, depth)
+    check_paging(offset, limit, len(rows))
+
+    def build(w: Window) -> DocumentSymbolsResult:
+        return DocumentSymbolsResult(
+            path=shown,
+            symbols=_nest(rows[w.offset : w.end]),
+            total=w.total,
+            truncated=w.truncated,
+            next_offset=w.next_offset,
         )
-    return result
+
+    return page(len(rows), offset, limit, build)
 
 
-async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Symbol]:
-    """The file's symbols as a tree with name paths (from flat answers too)."""
-    uri = path.as_uri()
-    answer = await session.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
-    convert = Converter(ws, session.encoding)
-    shown = ws.display(path)
-    if not answer:
-        return []
-    if "location" in answer[0]:  # flat SymbolInformation[]
-        return [_from_information(convert, shown, item) for item in answer]
-    return [_from_document_symbol(convert, path, shown, item, "") for item in answer]
+@dataclass(frozen=True)
+class _Row:
+    node: Node
+    parent: Node | None
 
 
-def _from_document_symbol(
-    convert: Converter, path: Path, shown: str, item: dict[str, Any], parent: str
-) -> Symbol:
-    name_path = f"{parent}.{item['name']}" if parent else item["name"]
-    selection = item.get("selectionRange") or item["range"]
-    start = selection["start"]
-    # model_construct: these values are built here from checked types; validation would
-    # triple the cost of a large file's tree.
-    return Symbol.model_construct(
-        name=item["name"],
-        kind=symbol_kind_name(item.get("kind", 0)),
-        name_path=name_path,
-        detail=item.get("detail") or None,
-        path=shown,
-        line=start["line"] + 1,
-        column=convert.column(path, start["line"], start["character"]),
-        end_line=item["range"]["end"]["line"] + 1,
-        children=[
-            _from_document_symbol(convert, path, shown, child, name_path)
-            for child in item.get("children") or []
-        ],
-    )
+def _rows(tree: list[Node], depth: int | None) -> list[_Row]:
+    """The symbols in file order (parents first), `depth` levels deep."""
+    out: list[_Row] = []
 
+    def visit(nodes: list[Node], parent: Node | None, level: int) -> None:
+        for node in nodes:
+            out.append(_Row(node, parent))
+            if depth is None or level < depth:
+                visit(node.children, node, level + 1)
 
-def _from_information(convert: Converter, shown: str, item: dict[str, Any]) -> Symbol:
-    location = item["location"]
-    path = uri_to_path(location["uri"])
-    start = location["range"]["start"]
-    container = item.get("containerName")
-    return Symbol(
-        name=item["name"],
-        kind=symbol_kind_name(item.get("kind", 0)),
-        name_path=f"{container}.{item['name']}" if container else item["name"],
-        path=shown,
-        line=start["line"] + 1,
-        column=convert.column(path, start["line"], start["character"]) if path else 1,
-        end_line=location["range"]["end"]["line"] + 1,
-    )
-
-
-def _count(symbols: list[Symbol], depth: int | None) -> int:
-    if depth == 0:
-        return 0
-    return sum(1 + _count(s.children, None if depth is None else depth - 1) for s in symbols)
-
-
-def _max_depth(symbols: list[Symbol]) -> int:
-    return 1 + max((_max_depth(s.children) for s in symbols), default=0) if symbols else 0
-
-
-def _prune(symbols: list[Symbol], depth: int | None, limit: int) -> tuple[list[Symbol], int]:
-    """At most `limit` symbols, `depth` levels deep; returns the tree and how many it holds."""
-    kept = 0
-    out: list[Symbol] = []
-    for symbol in symbols:
-        if kept >= limit:
-            break
-        kept += 1
-        children: list[Symbol] = []
-        if depth is None or depth > 1:
-            children, count = _prune(
-                symbol.children, None if depth is None else depth - 1, limit - kept
-            )
-            kept += count
-        out.append(symbol.model_copy(update={"children": children}))
-    return out, kept
-
-
-def flatten(symbols: list[Symbol]) -> list[Symbol]:
-    """Every symbol of a tree, parents before their members."""
-    out: list[Symbol] = []
-    for symbol in symbols:
-        out.append(symbol)
-        out.extend(flatten(symbol.children))
+    visit(tree, None, 1)
     return out
 
 
+def _nest(rows: list[_Row]) -> list[Symbol]:
+    """A run of rows as trees: each under its parent when the parent is in the run."""
+    made: dict[int, Symbol] = {}
+    top: list[Symbol] = []
+    for row in rows:
+        n = row.node
+        # model_construct: built here from checked values; validation would triple the cost
+        # of a large file's page.
+        symbol = Symbol.model_construct(
+            name_path=n.name_path,
+            kind=n.kind,
+            line=n.line,
+            column=n.column,
+            end_line=n.end_line,
+            detail=n.detail,
+            children=[],
+        )
+        made[id(n)] = symbol
+        parent = made.get(id(row.parent)) if row.parent is not None else None
+        (parent.children if parent is not None else top).append(symbol)
+    return top
+
+
 async def workspace_symbols(
-    ws: Workspace, query: str, kind: str | None = None, limit: int = 50
+    ws: Workspace, query: str, kind: str | None = None, limit: int = 50, offset: int = 0
 ) -> WorkspaceSymbolsResult:
-    """Symbols whose name matches `query` in every project, best matches first."""
+    """Symbols whose name matches `query` in every project, best matches first; a
+    container-qualified query (`Console.` or `Console.pri`) lists that container's members."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidInput(
             "`query` is empty; send part of a symbol name (e.g. `Greeter`): several language "
@@ -153,139 +116,51 @@ async def workspace_symbols(
         raise InvalidInput(
             f"`kind` {kind!r:.60} is not a symbol kind; send one of {', '.join(SYMBOL_KINDS)}"
         )
-    found, total = await search_symbols(ws, query, wanted, limit)
-    return WorkspaceSymbolsResult(
-        query=query, symbols=found, total=total, truncated=total > len(found)
-    )
+    if "." in query.strip("."):
+        container, _, prefix = query.rpartition(".")
+    elif query.endswith("."):
+        container, prefix = query.rstrip("."), ""
+    else:
+        container, prefix = "", query
+    if container:
+        found = await _members(ws, container, prefix, wanted)
+        total = len(found)
+        check_paging(offset, limit, total)
+        found = found[offset : offset + limit]
+    else:
+        check_paging(offset, limit)
+        found, total = await search_symbols(ws, query, wanted, limit, offset=offset)
+
+    def build(w: Window) -> WorkspaceSymbolsResult:
+        return WorkspaceSymbolsResult(
+            symbols=found[: w.count],
+            total=w.total,
+            truncated=w.truncated,
+            next_offset=w.next_offset,
+        )
+
+    return page(total, min(offset, total), limit, build)
 
 
-def _rank(item: dict[str, Any], root: str, query: str) -> tuple[int, bool, str, int]:
-    name = item["name"]
-    closeness = (
-        0
-        if name == query
-        else 1
-        if name.lower() == query.lower()
-        else (2 if name.lower().startswith(query.lower()) else 3)
-    )
-    location = item.get("location") or {}
-    uri = str(location.get("uri", ""))
-    line = (location.get("range") or {}).get("start", {}).get("line", 0)
-    return (closeness, not uri.startswith(root), uri, line)
-
-
-async def search_symbols(
-    ws: Workspace,
-    query: str,
-    kind: str | None = None,
-    limit: int | None = None,
-    exact: bool = False,
-) -> tuple[list[WorkspaceSymbol], int]:
-    """`workspace/symbol` on the server of every language present, best matches first.
-
-    Ranking and the filters (`kind`; `exact`: only symbols named `query`) work on the raw
-    answers, so only the kept ones pay for the conversion (which reads each file for its
-    source columns). Returns them and the total.
-    """
-    searches = await _workspace_searches(ws)
-    sessions = [session for session, _ in searches]
-    answers = await asyncio.gather(
-        *(_search(session, samples, query) for session, samples in searches),
-        return_exceptions=True,
-    )
-    raw: list[tuple[Session, dict[str, Any]]] = []
-    errors: list[str] = []
-    seen: set[tuple[str, str, int, int]] = set()  # a parent project's server sees nested ones
-    for session, answer in zip(sessions, answers, strict=True):
-        if isinstance(answer, BaseException):
-            if not isinstance(answer, LspdError):
-                raise answer
-            errors.append(str(answer))
-            continue
-        for item in answer or []:
-            if exact and item.get("name") != query:
+async def _members(
+    ws: Workspace, container: str, prefix: str, kind: str | None
+) -> list[WorkspaceSymbol]:
+    """The members of every symbol the container name path means, whose names start with
+    `prefix` (any case)."""
+    out: list[WorkspaceSymbol] = []
+    for parent in await find_nodes(ws, container):
+        for child in parent.children:
+            if not child.name.lower().startswith(prefix.lower()):
                 continue
-            if (key := _identity(item)) in seen:
+            if kind is not None and child.kind != kind:
                 continue
-            seen.add(key)
-            if kind is None or symbol_kind_name(item.get("kind", 0)) == kind:
-                raw.append((session, item))
-    if errors and not raw:
-        raise LspdError("; ".join(errors))
-    root = ws.root.as_uri() + "/"
-    raw.sort(key=lambda pair: _rank(pair[1], root, query))
-    found: list[WorkspaceSymbol] = []
-    converters = {s.encoding: Converter(ws, s.encoding) for s in sessions}
-    for session, item in raw[:limit]:
-        symbol = _workspace_symbol(ws, converters[session.encoding], item)
-        if symbol is not None:
-            found.append(symbol)
-    return found, len(raw)
-
-
-async def _workspace_searches(ws: Workspace) -> list[tuple[Session, list[Path]]]:
-    """The session of every project present (nested ones too; projects of one toolchain
-    share one), with an open file of each of its projects (tsserver searches only the
-    projects of its open files)."""
-    searches: dict[Session, list[Path]] = {}
-    for project in ws.projects_present():
-        session = ws.session(project.definition, project.root)
-        held = [d.path for d in session.documents.values() if d.path.is_relative_to(project.root)]
-        if not held:
-            try:
-                await ws.open(str(project.sample))
-            except LspdError as exc:
-                log.warning("cannot open %s: %s", project.sample, exc)
-                continue
-            held = [project.sample]
-        searches.setdefault(session, []).append(held[0])
-    if not searches:
-        raise InvalidInput(f"no source file of a known language was found under {ws.root}")
-    return list(searches.items())
-
-
-async def _search(session: Session, samples: list[Path], query: str) -> list[Any]:
-    """`workspace/symbol` on one session: once, or once per project for a server that
-    searches only the project of the document opened last."""
-    if session.definition.symbol_search != "last-file" or len(samples) == 1:
-        return list(await session.request("workspace/symbol", {"query": query}) or [])
-    found: list[Any] = []
-    for sample in samples:
-        session.touch(sample)
-        found += await session.request("workspace/symbol", {"query": query}) or []
-    return found
-
-
-def _identity(item: dict[str, Any]) -> tuple[str, str, int, int]:
-    location = item.get("location") or {}
-    start = (location.get("range") or {}).get("start") or {}
-    return (
-        item.get("name", ""),
-        location.get("uri", ""),
-        start.get("line", 0),
-        start.get("character", 0),
-    )
-
-
-def _workspace_symbol(
-    ws: Workspace, convert: Converter, item: dict[str, Any]
-) -> WorkspaceSymbol | None:
-    location = item.get("location") or {}
-    path = uri_to_path(location.get("uri", ""))
-    if path is None:
-        return None
-    start = (location.get("range") or {}).get("start", {"line": 0, "character": 0})
-    container = item.get("containerName") or None
-    column = convert.column(path, start["line"], start["character"])
-    # tsserver's range starts at the declaration (`export class Greeter` at column 1): point
-    # at the name, so the position can be fed back to hover or references as it is.
-    at_name = convert.line_text(path, start["line"]).find(item["name"], column - 1)
-    return WorkspaceSymbol(
-        name=item["name"],
-        kind=symbol_kind_name(item.get("kind", 0)),
-        name_path=f"{container}.{item['name']}" if container else item["name"],
-        container=container,
-        path=ws.display(path),
-        line=start["line"] + 1,
-        column=at_name + 1 if at_name >= 0 else column,
-    )
+            out.append(
+                WorkspaceSymbol(
+                    name_path=child.name_path,
+                    kind=child.kind,
+                    path=child.path,
+                    line=child.line,
+                    column=child.column,
+                )
+            )
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,8 @@ from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.ops.checks import check_int
 from lspd.workspace import Workspace
+
+_NAME = re.compile(r"[\w$]+")
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ async def resolve_target(
     check_int("column", column)
     session, document = await ws.open(path)
     check_position(document, ws.display(document.path), line, column)
+    check_on_name(document, ws.display(document.path), line, column)
     return Target(session, document, line, column)
 
 
@@ -83,3 +87,31 @@ def check_position(document: Document, shown: str, line: int, column: int) -> No
             f"column {column} is past the end of line {line} of {shown}, which has {length} "
             f"characters; columns count characters from 1: {lines[line - 1].strip()[:80]!r}"
         )
+
+
+def check_on_name(document: Document, shown: str, line: int, column: int) -> None:
+    """The position touches a name (on it, or just after it as an editor's cursor may be):
+    on whitespace or punctuation a server answers "nothing", which reads like "none exist",
+    so it is an error naming the nearest name on the line instead."""
+    text = document.lines[line - 1]
+    names = list(_NAME.finditer(text))
+    if any(m.start() <= column - 1 <= m.end() for m in names):
+        return
+    where = f"{shown}:{line}:{column}"
+    if not names:
+        raise InvalidInput(
+            f"{where} is not on a name: line {line} has none ({text.strip()[:80]!r}); "
+            "send the line and column of a name, or `symbol`"
+        )
+    near = min(names, key=lambda m: min(abs(m.start() - (column - 1)), abs(m.end() - column)))
+    raise InvalidInput(
+        f"{where} is on {_what(text, column)}, not on a name; the nearest name on line {line} "
+        f"is `{near.group()[:80]}` at column {near.start() + 1}"
+    )
+
+
+def _what(text: str, column: int) -> str:
+    char = text[column - 1] if column <= len(text) else ""
+    if not char:
+        return "the end of the line"
+    return "whitespace" if char.isspace() else f"`{char}`"

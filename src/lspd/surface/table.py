@@ -99,37 +99,33 @@ class Operation:
 
 POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
-_POSITION_RULES = """
-Say where with `path` + `line` + `column` (1-based, as an editor shows them; the column
-counts characters of the line), or instead with `symbol`: a name path such as
-`Greeter.greet` or `pkg.module.Greeter.greet` (an ambiguous name returns its candidates as
-an error, so you can pick one)."""
+# Said once, in the server instructions, instead of in every tool's description.
+RULES = """\
+Positions: `path` + `line` + `column` (1-based, as an editor shows them; the column counts
+characters), or instead `symbol`, a name path such as `Greeter.greet` or
+`pkg.module.Greeter.greet` (an ambiguous name lists its candidates; a misspelt one gets the
+closest names). Paths are relative to the workspace root. Lists are paged: an answer that
+stops short has `truncated: true` and `next_offset`; send that as `offset` for the rest
+(`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
+a location stands for.
+Fields at their default (null, empty, false, 0) are left out of answers."""
+
+_AT = " Position or `symbol`."
 
 POSITION = (
-    Param(
-        "path",
-        str | None,
-        "File path, relative to the workspace root (or absolute inside it).",
-        default=None,
-    ),
-    Param("line", int | None, "1-based line number.", default=None),
-    Param("column", int | None, "1-based column (characters of the line).", default=None),
-    Param(
-        "symbol",
-        str | None,
-        "Instead of a position: a name path such as `Greeter.greet`.",
-        default=None,
-    ),
+    Param("path", str | None, "File.", default=None),
+    Param("line", int | None, "1-based.", default=None),
+    Param("column", int | None, "1-based, in characters.", default=None),
+    Param("symbol", str | None, "Name path instead of a position.", default=None),
 )
 
-_LIMIT_TEXT = "Return at most this many items; the result says `truncated`."
+
+def _limit(default: int, maximum: int = 1000) -> Param:
+    return Param("limit", int, f"Items per page (at most {maximum}).", default=default)
 
 
-def _limit(default: int) -> Param:
-    return Param("limit", int, _LIMIT_TEXT, default=default)
-
-
-_FILE = "File path, relative to the workspace root."
+_OFFSET = Param("offset", int, "0-based index of the first item: a `next_offset`.", default=0)
+_FILE = "File, relative to the root."
 _CLI_FILE = "the file (a relative path starts at the current directory)"
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -140,24 +136,21 @@ OPERATIONS: tuple[Operation, ...] = (
         command="diagnostics",
         summary="errors and warnings of a file, as it is now",
         description=(
-            "Errors and warnings of one file from its language server (no hints). Use it after "
-            "editing a file, or with `content` to check unsaved text before writing it. "
-            "`fresh: true` means they are for the current content; a server that does not "
-            "answer in time gives an error, never an empty list that only means 'not ready'. "
-            "Positions are 1-based."
+            "Errors and warnings of one file (or of unsaved `content`), fresh for its current "
+            "text; a server that is not ready gives an error, never an empty list."
         ),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
             Param(
                 "content",
                 str | None,
-                "Unsaved full text to check instead of the file on disk.",
+                "Unsaved full text to check instead of the file.",
                 default=None,
                 cli="--content-file",
                 cli_form="file",
                 cli_help="check this file's text as if it were PATH ('-': stdin)",
             ),
-            _limit(100),
+            Param("limit", int, "At most this many diagnostics.", default=100),
         ),
     ),
     Operation(
@@ -167,34 +160,20 @@ OPERATIONS: tuple[Operation, ...] = (
         command="workspace-diagnostics",
         summary="problems of the whole workspace",
         description=(
-            "Errors and warnings across the workspace (or the files matching `paths` globs): "
-            "complete counts per file, worst first, and the diagnostics a page at a time "
-            "(`next_offset` says where the next page starts). Use it to see whether a change "
-            "broke other files. Slower than `diagnostics` on one file."
+            "Errors and warnings of the whole workspace (or of `paths` globs): complete counts "
+            "per file, worst first, and the diagnostics a page at a time."
         ),
         params=(
             Param(
                 "paths",
                 list[str] | None,
-                "Glob patterns relative to the root, e.g. `src/**/*.py`.",
+                "Globs relative to the root, e.g. `src/**/*.py`.",
                 default=None,
                 cli="globs",
                 cli_help="only files matching these globs",
             ),
-            Param(
-                "limit",
-                int,
-                "Diagnostics per page, at most 1000 (the answer may stop sooner).",
-                default=50,
-                cli_help="diagnostics per page",
-            ),
-            Param(
-                "offset",
-                int,
-                "0-based index of the first diagnostic: a `next_offset`.",
-                default=0,
-                cli_help="first diagnostic of the page",
-            ),
+            _limit(50),
+            _OFFSET,
         ),
     ),
     Operation(
@@ -204,11 +183,7 @@ OPERATIONS: tuple[Operation, ...] = (
         command="hover",
         summary="type, signature and docs at a position",
         position=True,
-        description=(
-            "The type, signature and documentation of the name at a position (markdown), "
-            "as an editor's hover shows it. Use it to learn what a variable, call or "
-            "parameter is without opening other files." + _POSITION_RULES
-        ),
+        description="Type, signature and docs of the name at a position (markdown)." + _AT,
     ),
     Operation(
         name="definition",
@@ -217,12 +192,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="definition",
         summary="where the symbol at a position is defined",
         position=True,
-        description=(
-            "Where the name at a position is defined: locations with path, 1-based range and "
-            "the source line. Use it to jump from a use to its definition, across files and "
-            "into libraries (paths outside the workspace are absolute)." + _POSITION_RULES
-        ),
-        params=(_limit(50),),
+        description="Where the name at a position is defined, with the symbol's name path." + _AT,
+        params=(_limit(50), _OFFSET),
     ),
     Operation(
         name="type_definition",
@@ -231,11 +202,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="type-definition",
         summary="where the type of the symbol is defined",
         position=True,
-        description=(
-            "Where the *type* of the name at a position is defined (e.g. the class of a "
-            "variable): locations with path, 1-based range and source line." + _POSITION_RULES
-        ),
-        params=(_limit(50),),
+        description="Where the type of the name at a position is defined." + _AT,
+        params=(_limit(50), _OFFSET),
     ),
     Operation(
         name="implementation",
@@ -245,11 +213,10 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="implementations of an interface or method",
         position=True,
         description=(
-            "The implementations of an interface, abstract method or protocol at a position "
-            "(subclasses, overriding methods): locations with path, 1-based range and source "
-            "line." + _POSITION_RULES
+            "Implementations of the interface, protocol or method at a position (subclasses, "
+            "overrides), each with its name path." + _AT
         ),
-        params=(_limit(50),),
+        params=(_limit(50), _OFFSET),
     ),
     Operation(
         name="references",
@@ -259,21 +226,21 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="every reference to the symbol",
         position=True,
         description=(
-            "Every use of the name at a position, grouped by file, with `total` and "
-            "`truncated`. Use it before renaming or changing a signature, to find every "
-            "caller; more precise than grep (no false matches on equal names)." + _POSITION_RULES
+            "Every use of the name at a position, by file, each with its enclosing symbol; "
+            "exact where grep matches equal names." + _AT
         ),
         params=(
             Param(
                 "include_declaration",
                 bool,
-                "Count the definition itself as a reference.",
+                "Count the definition itself.",
                 default=True,
                 cli="--no-declaration",
                 cli_form="negate",
                 cli_help="omit the declaration",
             ),
             _limit(200),
+            _OFFSET,
         ),
     ),
     Operation(
@@ -281,21 +248,22 @@ OPERATIONS: tuple[Operation, ...] = (
         function="lspd.ops.symbols:document_symbols",
         result="DocumentSymbolsResult",
         command="symbols",
-        summary="the symbol tree of a file",
+        summary="the symbol tree of a file, or a class's members",
         description=(
-            "The symbols of one file as a tree (classes, functions, methods, ...) with kinds, "
-            "name paths and 1-based lines. Use it to get an outline of a file without reading "
-            "it all, or to find the name path to pass as `symbol` to other tools."
+            "Outline of a file (or, with `symbol`, of a class's members): kinds, name paths, "
+            "lines, in file order."
         ),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
             Param(
-                "depth",
-                int | None,
-                "Levels to return: 1 = top level only; default all.",
+                "symbol",
+                str | None,
+                "List only this symbol's members, e.g. `Console`.",
                 default=None,
             ),
-            _limit(500),
+            Param("depth", int | None, "Levels: 1 = top level only; default all.", default=None),
+            _limit(300),
+            _OFFSET,
         ),
     ),
     Operation(
@@ -305,20 +273,20 @@ OPERATIONS: tuple[Operation, ...] = (
         command="workspace-symbols",
         summary="search symbols by name",
         description=(
-            "Find classes, functions, methods, ... by name anywhere in the workspace: matching "
-            "symbols with name paths and 1-based locations. Use it when you know a name but "
-            "not its file. `query` must not be empty."
+            "Find symbols by name anywhere in the workspace; `Console.` lists Console's "
+            "members, `Console.pr` those starting with `pr`."
         ),
         params=(
-            Param("query", str, "A name or part of one, e.g. `Greeter`."),
+            Param("query", str, "A name or part of one; `Class.` for members."),
             Param(
                 "kind",
                 str | None,
-                "Only this kind: `class`, `function`, `method`, `variable`, ...",
+                "Only this kind: `class`, `function`, `method`, ...",
                 default=None,
                 cli_help="only this kind (class, function, method, ...)",
             ),
             _limit(50),
+            _OFFSET,
         ),
     ),
     Operation(
@@ -329,9 +297,8 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="callers (incoming) or callees (outgoing)",
         position=True,
         description=(
-            "Who calls the function at a position (`incoming`) or what it calls (`outgoing`), "
-            "with the call sites. Use it to trace the impact of a change up or down the call "
-            "graph, one level per call." + _POSITION_RULES
+            "Callers (`incoming`) or callees (`outgoing`) of the function at a position, one "
+            "entry per call site, each with its name path." + _AT
         ),
         params=(
             Param(
@@ -341,6 +308,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 default="incoming",
             ),
             _limit(100),
+            _OFFSET,
         ),
     ),
     Operation(
@@ -348,11 +316,7 @@ OPERATIONS: tuple[Operation, ...] = (
         function="lspd.ops.status:status",
         result="StatusResult",
         summary="the daemon's state and its language servers",
-        description=(
-            "The daemon's state: workspace root, pid, version, uptime and each language "
-            "server's state (`starting`, `indexing`, `ready`, `crashed`, `stopped`) with its "
-            "open documents. Use it when answers are slow or a server seems missing."
-        ),
+        description="The daemon and each language server's state; for slow or missing answers.",
     ),
     Operation(
         name="servers",

@@ -12,6 +12,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
 from lspd.errors import InvalidInput
@@ -19,9 +20,26 @@ from lspd.surface.arguments import Schema, check, explain
 
 
 class LspdServer(MCPServer[Any]):
-    """`MCPServer` whose tools answer wrong arguments with a short, actionable error."""
+    """`MCPServer` whose tools answer wrong arguments with a short, actionable error, and
+    whose tool list carries schemas without what a model does not need to read."""
 
     _schemas: dict[str, Schema] | None = None
+    _listed: list[MCPTool] | None = None
+
+    async def list_tools(self) -> list[MCPTool]:
+        if self._listed is None:
+            self._listed = [
+                tool.model_copy(
+                    update={
+                        "input_schema": minify(tool.input_schema),
+                        "output_schema": _output(tool.output_schema)
+                        if tool.output_schema is not None
+                        else None,
+                    }
+                )
+                for tool in await super().list_tools()
+            ]
+        return self._listed
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -42,3 +60,79 @@ class LspdServer(MCPServer[Any]):
             if schema is not None and isinstance(exc.__cause__, ValidationError):
                 raise ToolError(explain(name, schema, exc.__cause__)) from None
             raise
+
+
+# Output fields the server instructions explain once for every tool (positions, paths,
+# paging): their descriptions stay in `lspd schema`, not in each tool's output schema.
+EXPLAINED = {
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "path",
+    "text",
+    "kind",
+    "total",
+    "truncated",
+    "next_offset",
+    "offset",
+    "symbol",
+    "errors",
+    "warnings",
+}
+
+
+# Inputs the server instructions explain once (positions, paging): their descriptions stay
+# in `lspd schema` and the CLI's help, not in each tool's input schema.
+INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset"}
+
+
+def _output(schema: Schema) -> Schema:
+    """A minified output schema without its own description (the tool's says it)."""
+    out = minify(schema, output=True)
+    out.pop("description", None)
+    out["type"] = "object"  # MCP requires it at the top level
+    return out
+
+
+def minify(schema: Schema, output: bool = False) -> Schema:
+    """The schema without titles (the names say it), with `X or null` defaulting to null
+    written as `X` (leaving a field out means null), and without `default: null`. An
+    output schema also drops `additionalProperties`, `required` (a field without a
+    default is always there), defaults of 0 or false (left out of answers, as the
+    instructions say), `type: object` and the descriptions of `EXPLAINED` and of enums;
+    an input schema, the descriptions of `INPUT_EXPLAINED`."""
+    out: Schema = {}
+    for key, value in schema.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key == "default" and value is None:
+            continue
+        if output and key in ("additionalProperties", "required"):
+            continue  # a field without a default in the schema is always present
+        if output and key == "default" and value in (0, False) and not isinstance(value, str):
+            continue  # the instructions say a field left out is null, empty, false or 0
+        if output and key == "type" and value == "object":
+            continue  # `properties` says it
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: minify(field, output) for name, field in value.items()}
+            for name, field in out[key].items():
+                if output and (name in EXPLAINED or "enum" in field or "const" in field):
+                    field.pop("description", None)
+                if not output and name in INPUT_EXPLAINED:
+                    field.pop("description", None)
+        elif key == "$defs" and isinstance(value, dict):
+            out[key] = {name: minify(model, output) for name, model in value.items()}
+        elif isinstance(value, dict):
+            out[key] = minify(value, output)
+        elif isinstance(value, list):
+            out[key] = [minify(v, output) if isinstance(v, dict) else v for v in value]
+        else:
+            out[key] = value
+    options = out.get("anyOf")
+    if isinstance(options, list) and schema.get("default", 0) is None:
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == 1:
+            del out["anyOf"]
+            out.update(kept[0])
+    return out

@@ -1,8 +1,9 @@
 """The MCP server: the tools an agent reads, derived from the table of operations.
 
 One tool per operation of `lspd.surface.table` (its name, description, parameters and result
-model); each returns the operation's pydantic model, so the SDK publishes its JSON Schema as
-the tool's `outputSchema` and sends the result as `structuredContent`. An `LspdError`
+model): the SDK publishes the model's JSON Schema as the tool's `outputSchema`; the answer is
+its compact wire form (`lspd.ops.budget.compact`) as `structuredContent` and, as compact
+JSON, as the text block. An `LspdError`
 becomes a tool error carrying the same message, which says what to send instead.
 """
 
@@ -16,13 +17,14 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from lspd import __version__
 from lspd.errors import LspdError
+from lspd.ops.budget import compact, compact_json
 from lspd.ops.status import status
-from lspd.surface.table import OPERATIONS, TOOL_NAMES, Operation, call
+from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
 from lspd.workspace import Workspace
 
@@ -37,13 +39,12 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 # A call still running after this long reports progress while a server starts or indexes.
 PROGRESS_INTERVAL_S = 1.0
 
-INSTRUCTIONS = """\
+INSTRUCTIONS = f"""\
 lspd answers code-intelligence questions about this workspace from warm language servers:
 types and docs (hover), definitions, references, implementations, call hierarchies, symbols
-and errors. Everything is read-only. Lines and columns are 1-based (as an editor shows them);
-instead of a position you can name a symbol (`Greeter.greet`). Paths are relative to the
-workspace root. Prefer these tools over grep when you need what a name *refers to*.\
-"""
+and errors. Everything is read-only. Prefer these tools over grep when you need what a name
+*refers to*.
+{RULES}"""
 
 
 class Activity:
@@ -117,9 +118,11 @@ def _tool_function(
     """A function with the operation's parameters as its signature: the SDK reads the
     input schema (with each parameter's description) and the output schema from it."""
 
-    async def tool(**arguments: Any) -> Any:
+    async def tool(**arguments: Any) -> CallToolResult:
         ctx = arguments.pop("ctx", None)
-        return await run(ctx, call(op, ws, arguments))
+        data = compact(await run(ctx, call(op, ws, arguments)))
+        text = TextContent(type="text", text=compact_json(data))
+        return CallToolResult(content=[text], structured_content=data)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [

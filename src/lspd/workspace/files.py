@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from lspd.errors import InvalidInput
@@ -10,10 +11,11 @@ from lspd.errors import InvalidInput
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
-def read_source(path: Path, shown: str) -> str:
+def read_source(path: Path, shown: str, ending_like: Callable[[], Iterable[str]] = tuple) -> str:
+    """The file's text; for a missing file, an error naming the files `ending_like` finds."""
     try:
         if not path.exists():
-            raise InvalidInput(f"{shown} does not exist; send the path of an existing file")
+            raise missing(shown, ending_like())
     except OSError as exc:  # e.g. a name too long for the file system
         raise InvalidInput(f"{shown[:200]} cannot be read: {exc.strerror}") from None
     if path.is_dir():
@@ -38,3 +40,18 @@ def decode_source(data: bytes, shown: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInput(f"{shown} is not UTF-8 text; send a UTF-8 source file") from None
+
+
+def missing(shown: str, found: Iterable[str]) -> InvalidInput:
+    """The error for a path that does not exist, naming the files that end like it (a bare
+    `console.py` for `rich/console.py`)."""
+    matches = sorted(found)
+    if not matches:
+        return InvalidInput(f"{shown} does not exist; send the path of an existing file")
+    listed = ", ".join(matches[:10]) + (
+        f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+    )
+    return InvalidInput(
+        f"{shown} does not exist; files ending in {Path(shown).name}: {listed}. "
+        "Send the path relative to the workspace root"
+    )

@@ -163,6 +163,16 @@ class Workspace:
             session.add_folder(project)
         return session
 
+    def _ending_like(self, path: Path) -> Iterable[str]:
+        """Workspace files whose path ends like `path`'s part inside the root."""
+        if not path.is_relative_to(self.root):
+            return
+        asked = path.relative_to(self.root)
+        for directory, names in self.ignore.walk():
+            for name in names:
+                if name == asked.name and (directory / name).match(asked.as_posix()):
+                    yield self.display(directory / name)
+
     def session_for(self, path: Path) -> Session:
         definition = self.definition_for(path)
         return self.session(definition, self.project_root(path, definition))
@@ -172,7 +182,9 @@ class Workspace:
         path = self.resolve(raw_path)
         shown = self.display(path)
         stamp = _stamp(path)
-        on_disk = files.read_source(path, shown)  # missing file, directory, binary: clear errors
+        on_disk = files.read_source(
+            path, shown, lambda: self._ending_like(path)
+        )  # missing file, directory, binary: clear errors
         definition = self.definition_for(path)
         session = self.session(definition, self.project_root(path, definition))
         language_id = definition.extensions[path.suffix.lower()]

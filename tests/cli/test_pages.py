@@ -1,0 +1,52 @@
+"""The CLI's text output follows next_offset until it has printed what --limit asks for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.cli import main
+from tests.conftest import copy_fixture
+
+METHODS = 200
+
+
+@pytest.fixture
+def big(tmp_path: Path) -> Path:
+    """The Python fixture with a class of 200 methods (600 symbols with their parameters)."""
+    root = copy_fixture("py", tmp_path)
+    body = "".join(
+        f"    def method_{i:03}(self, value: int) -> int:\n        return value\n\n"
+        for i in range(METHODS)
+    )
+    (root / "pkg" / "big.py").write_text(f"class Big:\n{body}")
+    return root
+
+
+def test_text_output_pages_until_the_limit_and_json_stays_one_page(
+    big: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(big / "pkg" / "big.py")
+    assert main(["symbols", path, "--root", str(big), "--json", "--limit", "1000"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    # One MCP page: the answer budget stops it short and says where the rest starts.
+    assert first["total"] == 1 + 2 * METHODS and first["next_offset"] < first["total"]
+    assert main(["symbols", path, "--root", str(big), "--limit", "1000"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    # Every symbol, nested once under Big, and no paging line: nothing was left out.
+    assert text[0] == "pkg/big.py" and text[1] == "  class Big  :1:7"
+    methods = [line.strip().split()[1] for line in text if line.startswith("    method ")]
+    assert methods == [f"Big.method_{i:03}" for i in range(METHODS)]
+    assert len(text) == 2 + 2 * METHODS and not any("shown" in line for line in text)
+
+
+def test_text_output_stops_at_the_limit_and_says_where_the_rest_starts(
+    big: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(big / "pkg" / "big.py")
+    assert main(["symbols", path, "--root", str(big), "--limit", "250", "--offset", "1"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert len(text) == 1 + 250 + 1
+    assert text[-1] == f"… 250 of {1 + 2 * METHODS} shown; the rest: --offset 251"

@@ -1,0 +1,104 @@
+"""Paging: a larger limit never gives fewer items, and following next_offset gives each once."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, compact_json, page, size
+from lspd.ops.models import WorkspaceSymbol, WorkspaceSymbolsResult
+
+# Long enough that about a hundred of them fill the answer budget.
+ITEMS = [
+    WorkspaceSymbol(
+        name_path=f"Container.method_{i:04}_" + "x" * 60,
+        kind="method",
+        path="pkg/module.py",
+        line=i + 1,
+        column=9,
+    )
+    for i in range(2500)
+]
+
+
+def symbols_page(offset: int, limit: int) -> WorkspaceSymbolsResult:
+    def build(w: Window) -> WorkspaceSymbolsResult:
+        return WorkspaceSymbolsResult(
+            symbols=ITEMS[w.offset : w.end],
+            total=w.total,
+            truncated=w.truncated,
+            next_offset=w.next_offset,
+        )
+
+    return page(len(ITEMS), offset, limit, build)
+
+
+def test_a_larger_limit_never_returns_fewer_items() -> None:
+    counts = [len(symbols_page(0, limit).symbols) for limit in (1, 5, 20, 50, 100, 500, 1000)]
+    assert counts == sorted(counts)
+    assert counts[:3] == [1, 5, 20]  # honoured exactly while it fits
+
+
+def test_a_page_fits_the_budget_and_says_where_the_rest_starts() -> None:
+    first = symbols_page(0, 1000)
+    assert size(first) <= BUDGET_CHARS
+    assert first.truncated and first.total == 2500
+    assert first.next_offset == len(first.symbols)
+    # One more item would not have fitted: the page is as large as the budget allows.
+    bigger = WorkspaceSymbolsResult(
+        symbols=ITEMS[: len(first.symbols) + 1], total=2500, truncated=True, next_offset=1
+    )
+    assert size(bigger) > BUDGET_CHARS
+
+
+def test_following_next_offset_returns_every_item_exactly_once() -> None:
+    seen: list[str] = []
+    offset: int | None = 0
+    pages = 0
+    while offset is not None:
+        answer = symbols_page(offset, 1000)
+        seen += [s.name_path for s in answer.symbols]
+        offset = answer.next_offset
+        pages += 1
+    assert seen == [s.name_path for s in ITEMS]
+    assert pages > 2
+
+
+def test_the_last_page_is_not_truncated_and_omits_next_offset() -> None:
+    last = symbols_page(2490, 50)
+    assert [s.line for s in last.symbols] == list(range(2491, 2501))
+    assert not last.truncated and last.next_offset is None
+    assert '"truncated"' not in compact_json(last) and '"next_offset"' not in compact_json(last)
+
+
+def test_the_maximum_caps_a_limit_without_error() -> None:
+    small = [ITEMS[0].model_copy(update={"name_path": f"f{i}"}) for i in range(MAX_LIMIT + 5)]
+
+    def build(w: Window) -> WorkspaceSymbolsResult:
+        return WorkspaceSymbolsResult(
+            symbols=small[w.offset : w.end], total=w.total, truncated=w.truncated
+        )
+
+    answer = page(len(small), 0, 5000, build, maximum=10)
+    assert len(answer.symbols) == 10 and answer.truncated
+
+
+@pytest.mark.parametrize(
+    ("offset", "limit", "message"),
+    [
+        (-1, 10, "`offset` must be 0 or a positive integer"),
+        (0, 0, "`limit` must be a positive integer"),
+        (2501, 10, "`offset` 2501 is past the end: there are 2500 items"),
+    ],
+)
+def test_bad_paging_arguments_say_what_to_send(offset: int, limit: int, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        symbols_page(offset, limit)
+
+
+def test_compact_json_drops_defaults_and_indentation() -> None:
+    answer = WorkspaceSymbolsResult(symbols=ITEMS[:1], total=1)
+    assert compact_json(answer) == (
+        '{"total":1,"symbols":[{"name_path":"' + ITEMS[0].name_path + '","kind":"method",'
+        '"path":"pkg/module.py","line":1,"column":9}]}'
+    )
