@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from tests.conftest import copy_fixture
 from tests.daemon.support import env_for, wait_dead
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from lspd.daemon.run import Daemon, Options
 
 
@@ -143,3 +143,24 @@ def kill(process: subprocess.Popen[str], pids: Sequence[int] = ()) -> None:
             os.killpg(pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
+
+
+def wait_group_empty(pgid: int, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        members = [
+            pid
+            for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if _pgid(pid) == pgid and alive(pid)
+        ]
+        if not members:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None

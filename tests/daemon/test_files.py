@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.daemon import binding, sentinel
+from lspd import sentinel
+from lspd.daemon import binding
 from lspd.daemon.lock import InstanceLock
 from lspd.errors import DaemonError
 

@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from lspd import __version__
-from lspd.daemon import client, sentinel
+from lspd import __version__, sentinel
+from lspd.daemon import client
 from tests.daemon.support import thread_daemon
 
 INIT = {

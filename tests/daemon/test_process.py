@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from lspd.daemon import binding, sentinel
+from lspd import sentinel
+from lspd.daemon import binding
 from tests.daemon.support import (
     alive,
     env_for,
@@ -20,6 +21,7 @@ from tests.daemon.support import (
     wait_dead,
     wait_for_port,
     wait_for_servers,
+    wait_group_empty,
 )
 
 
@@ -92,27 +94,6 @@ def test_sigkill_leaves_no_language_server(root: Path, state: Path) -> None:
             kill(successor)
     finally:
         kill(process, pids)
-
-
-def wait_group_empty(pgid: int, timeout: float = 15.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        members = [
-            pid
-            for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
-            if _pgid(pid) == pgid and alive(pid)
-        ]
-        if not members:
-            return True
-        time.sleep(0.1)
-    return False
-
-
-def _pgid(pid: int) -> int | None:
-    try:
-        return os.getpgid(pid)
-    except OSError:
-        return None
 
 
 def test_stale_sentinel_is_replaced(root: Path, state: Path) -> None:

@@ -24,11 +24,19 @@ def _children(pid: int) -> list[int]:
         return [int(word) for word in handle.read().split()]
 
 
+def _first_child(pid: int, timeout: float = 5.0) -> int:
+    """The first child of `pid`, once the shell has started it."""
+    deadline = time.monotonic() + timeout
+    while not (children := _children(pid)):
+        assert time.monotonic() < deadline, f"{pid} started no child"
+        time.sleep(0.01)
+    return children[0]
+
+
 def test_a_dead_daemon_takes_its_servers_along() -> None:
     server = _group_leader()
     try:
-        time.sleep(0.2)
-        grandchild = _children(server.pid)[0]
+        grandchild = _first_child(server.pid)
         watchdog = Watchdog()
         watchdog.start()
         watchdog.watch([server.pid])
@@ -49,8 +57,7 @@ def test_a_clean_stop_leaves_the_groups_alone() -> None:
         watchdog = Watchdog()
         watchdog.start()
         watchdog.watch([server.pid])
-        watchdog.stop()
-        time.sleep(0.2)
+        watchdog.stop()  # returns once the watchdog process has exited
         assert alive(server.pid)
     finally:
         os.killpg(server.pid, signal.SIGKILL)

@@ -18,6 +18,7 @@ import pytest
 from lspd.errors import ServerCrashed, ServerTimeout
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
+from tests.daemon.support import alive, wait_dead
 
 FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"
 
@@ -58,22 +59,6 @@ async def hover(session: Session, path: Path, line: int = 0, character: int = 0)
         "position": {"line": line, "character": character},
     }
     return await session.request("textDocument/hover", params)
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie waiting to be reaped counts as dead)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:  # not Linux
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    state = stat.rsplit(")", 1)[1].split()[0]
-    return state not in ("Z", "X")
 
 
 def test_normal_server_answers_hover_and_all_its_requests_get_results(tmp_path: Path) -> None:
@@ -153,8 +138,8 @@ def test_garbage_on_stdout_is_a_clear_error_then_recovers(tmp_path: Path) -> Non
             await hover(session, tmp_path / "a.fake")
         assert time.monotonic() - began < 2.0
         assert "fake-ls" in str(crash.value) and "not an LSP header" in str(crash.value)
-        await asyncio.sleep(0.2)
-        assert not alive(first_pid)  # it kept running, so the session killed it
+        # It kept running after the garbage, so the session killed it.
+        assert await asyncio.to_thread(wait_dead, first_pid)
 
         result = await hover(session, tmp_path / "a.fake")
         assert result["contents"]["value"] == "**fake** hover"

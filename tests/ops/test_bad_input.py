@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
 from lspd import ops
 from lspd.errors import InvalidInput
-from tests.conftest import Warm
+from tests.conftest import Warm, warm_workspace
+
+
+@pytest.fixture
+def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """A private copy of the Python fixture, for tests that write into it (the refusals
+    come before any server starts)."""
+    yield from warm_workspace("py", tmp_path_factory)
 
 
 def error_of(py: Warm, coroutine: object) -> str:
@@ -25,9 +33,9 @@ def test_directory(py: Warm) -> None:
     assert "is a directory" in error_of(py, ops.diagnostics(py.ws, "pkg"))
 
 
-def test_binary_file(py: Warm) -> None:
-    (py.root / "pkg/blob.py").write_bytes(b"\x00\x01\x02binary")
-    assert "binary" in error_of(py, ops.diagnostics(py.ws, "pkg/blob.py"))
+def test_binary_file(own: Warm) -> None:
+    (own.root / "pkg/blob.py").write_bytes(b"\x00\x01\x02binary")
+    assert "binary" in error_of(own, ops.diagnostics(own.ws, "pkg/blob.py"))
 
 
 def test_line_zero(py: Warm) -> None:
@@ -48,9 +56,9 @@ def test_column_past_the_end_of_the_line(py: Warm) -> None:
     assert "past the end of line 1" in message and "characters" in message
 
 
-def test_unknown_language(py: Warm) -> None:
-    (py.root / "notes.txt").write_text("hello\n")
-    message = error_of(py, ops.hover(py.ws, "notes.txt", 1, 1))
+def test_unknown_language(own: Warm) -> None:
+    (own.root / "notes.txt").write_text("hello\n")
+    message = error_of(own, ops.hover(own.ws, "notes.txt", 1, 1))
     assert "no language server handles notes.txt" in message and ".py" in message
 
 
@@ -62,11 +70,11 @@ def test_absolute_path_outside(py: Warm) -> None:
     assert "outside the workspace" in error_of(py, ops.diagnostics(py.ws, "/etc/hostname"))
 
 
-def test_symlink_escape(py: Warm, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_symlink_escape(own: Warm, tmp_path_factory: pytest.TempPathFactory) -> None:
     outside = tmp_path_factory.mktemp("outside") / "secret.py"
     outside.write_text("x = 1\n")
-    os.symlink(outside, py.root / "pkg/link.py")
-    assert "outside the workspace" in error_of(py, ops.diagnostics(py.ws, "pkg/link.py"))
+    os.symlink(outside, own.root / "pkg/link.py")
+    assert "outside the workspace" in error_of(own, ops.diagnostics(own.ws, "pkg/link.py"))
 
 
 def test_absolute_path_inside_is_accepted(py: Warm) -> None:

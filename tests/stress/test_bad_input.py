@@ -19,9 +19,8 @@ from mcp import Client
 
 from lspd.daemon.client import PROTOCOL_VERSION
 from tests.daemon.support import ThreadDaemon, health, wait_for_servers
-from tests.stress.test_faults import text_of
+from tests.tools.calls import CALLS, text_of
 from tests.tools.conftest import served
-from tests.tools.test_tools import CALLS
 
 __all__ = ["served"]
 

@@ -18,22 +18,17 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp_types import CallToolResult
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from lspd.tools import server as tools_server
-from tests.daemon.support import env_for, health, thread_daemon
-from tests.daemon.test_process import wait_group_empty
+from tests.daemon.support import env_for, health, thread_daemon, wait_group_empty
 from tests.stress.conftest import SCRIPTED, SOURCE, ScriptedServer
+from tests.tools.calls import text_of
 
 pytestmark = pytest.mark.anyio
 
 HOVER = {"path": SOURCE, "line": 1, "column": 4}
 ANSWER = "**fake** hover"
-
-
-def text_of(result: CallToolResult) -> str:
-    return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
 def scripted_state(port: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import pytest
 from bench.processes import descendants
 from mcp import Client
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from lspd.daemon.lock import lock_path
 from lspd.tools import TOOL_NAMES
 from tests.daemon.support import (
@@ -31,8 +31,7 @@ from tests.daemon.support import (
     wait_for_port,
     wait_for_servers,
 )
-from tests.stress.test_faults import text_of
-from tests.tools.test_tools import CALLS
+from tests.tools.calls import CALLS, text_of
 
 pytestmark = pytest.mark.anyio
 

@@ -9,32 +9,17 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from mcp_types import CallToolResult
 
 from lspd.surface.table import TOOL_NAMES, result_models
 from lspd.tools.server import INSTRUCTIONS
 from tests.daemon.support import ThreadDaemon, health
+from tests.tools.calls import CALLS, text_of
 
 pytestmark = pytest.mark.anyio
 
 RESULT_MODELS = result_models()
 
 MODES = ["auto", "legacy"]  # auto = protocol 2026-07-28 (no handshake); legacy = initialize
-
-# One call of every tool, with inputs that have an answer in the fixture project.
-CALLS: dict[str, dict[str, Any]] = {
-    "hover": {"path": "pkg/app.py", "line": 1, "column": 26},
-    "definition": {"path": "pkg/app.py", "line": 5, "column": 15},
-    "type_definition": {"path": "pkg/app.py", "line": 6, "column": 12},
-    "implementation": {"symbol": "Greeter.greet"},
-    "references": {"symbol": "Greeter"},
-    "document_symbols": {"path": "pkg/greeting.py"},
-    "workspace_symbols": {"query": "Greeter"},
-    "call_hierarchy": {"symbol": "make_greeter", "direction": "incoming"},
-    "diagnostics": {"path": "pkg/broken.py"},
-    "workspace_diagnostics": {},
-    "status": {},
-}
 
 POSITION_TOOLS = {
     "hover",
@@ -44,10 +29,6 @@ POSITION_TOOLS = {
     "references",
     "call_hierarchy",
 }
-
-
-def _text(result: CallToolResult) -> str:
-    return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
 async def test_tools_are_read_only_with_output_schemas(served: ThreadDaemon) -> None:
@@ -98,7 +79,7 @@ async def test_every_tool_answers_in_both_protocol_modes(served: ThreadDaemon, m
         answers = {}
         for name, arguments in CALLS.items():
             result = await client.call_tool(name, arguments)
-            assert not result.is_error, (name, _text(result))
+            assert not result.is_error, (name, text_of(result))
             assert result.structured_content is not None, name
             answers[name] = RESULT_MODELS[name].model_validate(result.structured_content)
     assert "class Greeter" in answers["hover"].contents
@@ -148,7 +129,7 @@ async def test_bad_input_is_a_tool_error_and_the_daemon_keeps_serving(
     async with Client(served.url, mode=mode) as client:
         result = await client.call_tool("hover", arguments)
         assert result.is_error
-        assert expected in _text(result)
+        assert expected in text_of(result)
         again = await client.call_tool("hover", CALLS["hover"])
         assert not again.is_error
     assert health(served.daemon.port or 0)["status"] == "ok"
@@ -167,7 +148,7 @@ async def test_eight_concurrent_clients_times_100_calls(served: ThreadDaemon) ->
                 name, arguments = calls[(index + i) % len(calls)]
                 result = await client.call_tool(name, arguments)
                 if result.is_error or result.structured_content is None:
-                    failures.append(f"{name}: {_text(result)}")
+                    failures.append(f"{name}: {text_of(result)}")
                 done += 1
 
     started = time.monotonic()

@@ -12,9 +12,8 @@ from typing import TypeVar
 
 import pytest
 
-from lspd import ops
+from lspd import ops, sentinel
 from lspd.cli import main
-from lspd.daemon import sentinel
 from lspd.errors import ConfigError
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture

@@ -14,7 +14,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.watcher import Change, Watcher
 from tests.conftest import copy_fixture
-from tests.workspace.test_watcher import Recorder
+from tests.workspace.support import Recorder
 
 
 def _tree(root: Path) -> int:

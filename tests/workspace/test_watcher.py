@@ -12,19 +12,7 @@ import watchfiles
 
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.watcher import Change, FileEvent, Watcher, fold
-
-
-class Recorder:
-    """Collects what the watcher delivers."""
-
-    def __init__(self) -> None:
-        self.events: list[FileEvent] = []
-
-    async def __call__(self, events: list[FileEvent]) -> None:
-        self.events += events
-
-    def changes(self, root: Path) -> set[tuple[Change, str]]:
-        return {(e.change, e.path.relative_to(root).as_posix()) for e in self.events}
+from tests.workspace.support import Recorder
 
 
 def run(body: Callable[[Watcher, Recorder, Path], Coroutine[Any, Any, None]], root: Path) -> None:

@@ -2,7 +2,7 @@
 
 The daemon writes `ROOT/.vscode/.mcp-port` (digits + newline) once it accepts
 connections, and in token mode `ROOT/.vscode/.mcp-token` (0600) beside it
-(`lspd.daemon.sentinel`). These files are the only contract between the daemon
+(`lspd.sentinel`). These files are the only contract between the daemon
 and `lspd sync`, which may run while no daemon does.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from lspd.errors import DaemonError
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.client import call_tool, find_daemon, probe, resolve_root
-from lspd.daemon.sentinel import port_path
 from lspd.errors import InvalidInput
+from lspd.sentinel import port_path
 from lspd.surface.table import OPERATIONS, POSITION_HELP, Operation, Param
 
 

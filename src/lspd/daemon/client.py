@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from lspd.daemon import sentinel
+from lspd import sentinel
 from lspd.daemon.binding import HOST
 from lspd.errors import DaemonError, LspdError
 

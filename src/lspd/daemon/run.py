@@ -22,7 +22,8 @@ from typing import Any
 
 import uvicorn
 
-from lspd.daemon import binding, sentinel
+from lspd import sentinel
+from lspd.daemon import binding
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError

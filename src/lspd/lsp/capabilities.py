@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
+
+from lspd.lsp.folders import workspace_folder
+from lspd.lsp.text import path_to_uri
 
 # LSP's SymbolKind numbers 1..26, by name. A table rather than lsprotocol's enum: importing
 # lsprotocol.types costs ~0.4 s, which a warm CLI call must not pay.
@@ -12,6 +17,19 @@ SYMBOL_KINDS = (
     "boolean", "array", "object", "key", "null", "enum_member", "struct", "event", "operator",
     "type_parameter",
 )  # fmt: skip
+
+
+def initialize_params(root: Path, folders: list[Path], options: Any) -> dict[str, Any]:
+    """The `initialize` request of a server run at `root` for `folders`."""
+    return {
+        "processId": os.getpid(),
+        "clientInfo": {"name": "lspd"},
+        "rootUri": path_to_uri(root),
+        "rootPath": str(root),
+        "workspaceFolders": [workspace_folder(folder) for folder in folders],
+        "capabilities": client_capabilities(),
+        "initializationOptions": options,
+    }
 
 
 def client_capabilities() -> dict[str, Any]:

@@ -5,54 +5,167 @@
   tsserver for the syntactic and semantic diagnostics synchronously. Its pushed diagnostics
   cannot prove freshness: it publishes nothing when a clean file stays clean;
 - push: wait for `publishDiagnostics` of this version (or, when the server sends no version,
-  one received after the change), then for a short silence.
+  one received after the change), then for a short silence (`Inbox`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-if TYPE_CHECKING:
-    from lspd.lsp.documents import Document
-    from lspd.lsp.session import Session
+from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.lsp.progress import Progress
+
+log = logging.getLogger(__name__)
+
+# A pushed diagnostics list may be followed by a completing one (a server may publish its
+# syntax, then its semantic diagnostics); wait this long for silence after the last one.
+PUSH_QUIET_S = 0.08
+
+Send = Callable[[str, Any, float], Awaitable[Any]]
+Items = list[dict[str, Any]]
 
 _TSSERVER_SEVERITY = {"error": 1, "warning": 2, "suggestion": 4, "message": 3}
 
 
-def offers_pull(session: Session) -> bool:
-    if session.supports("diagnosticProvider"):
+def offers_pull(capabilities: dict[str, Any], registrations: dict[str, dict[str, Any]]) -> bool:
+    """Whether the server answers `textDocument/diagnostic` (statically or by registration)."""
+    provider = capabilities.get("diagnosticProvider")
+    if provider is not None and provider is not False:
         return True
-    return any(
-        registration.get("method") == "textDocument/diagnostic"
-        for registration in session.registrations.values()
-    )
+    return any(r.get("method") == "textDocument/diagnostic" for r in registrations.values())
 
 
-async def fetch(session: Session, document: Document, timeout: float) -> list[dict[str, Any]]:
-    if session.definition.diagnostics == "tsserver":
-        return await _tsserver(session, document, timeout)
-    if offers_pull(session):
-        report = await session.send(
-            "textDocument/diagnostic", {"textDocument": {"uri": document.uri}}, timeout
-        )
-        return list((report or {}).get("items", []))
-    return await session.pushed_diagnostics(document, timeout)
+async def pull(send: Send, uri: str, timeout: float) -> Items:
+    report = await send("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout)
+    return list((report or {}).get("items", []))
 
 
-async def _tsserver(session: Session, document: Document, timeout: float) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
+async def tsserver(send: Send, path: Path, timeout: float) -> Items:
+    items: Items = []
     for command in ("syntacticDiagnosticsSync", "semanticDiagnosticsSync"):
-        response = await session.send(
+        response = await send(
             "workspace/executeCommand",
             {
                 "command": "typescript.tsserverRequest",
-                "arguments": [command, {"file": str(document.path), "includeLinePosition": False}],
+                "arguments": [command, {"file": str(path), "includeLinePosition": False}],
             },
             timeout,
         )
         for entry in (response or {}).get("body") or []:
             items.append(_from_tsserver(entry))
     return items
+
+
+@dataclass
+class Published:
+    """The last `publishDiagnostics` of one document."""
+
+    version: int | None
+    items: Items
+    received: float
+
+
+class Inbox:
+    """The diagnostics a server pushes, and waiting for the ones of a document version.
+
+    `crashed()` gives the session's crash reason while it is crashed (None otherwise), so a
+    wait ends at once when the server dies.
+    """
+
+    def __init__(
+        self, server: str, log_path: Path, progress: Progress, crashed: Callable[[], str | None]
+    ) -> None:
+        self.server = server
+        self.log_path = log_path
+        self.progress = progress
+        self.crashed = crashed
+        self.published: dict[str, Published] = {}
+        self.event = asyncio.Event()
+        self.versioned = False  # the server has sent a publishDiagnostics with a version
+        self.watched_sent: float | None = None  # when watched-file changes were last sent
+
+    def reset(self) -> None:
+        self.published.clear()
+        self.watched_sent = None
+
+    def receive(self, params: dict[str, Any]) -> str:
+        """Take in a `publishDiagnostics`; returns its document's URI."""
+        uri = str(params.get("uri", ""))
+        if params.get("version") is not None:
+            # It versions its diagnostics: one without a version (the empty list it sends
+            # when a file closes) says nothing about a file reopened since.
+            self.versioned = True
+        self.published[uri] = Published(
+            params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
+        )
+        self.event.set()
+        return uri
+
+    def forget(self, uri: str) -> None:
+        """The document changed, opened or closed: what it published no longer holds."""
+        self.published.pop(uri, None)
+
+    async def pushed(self, uri: str, name: str, version: int, timeout: float) -> Items:
+        """The published diagnostics of `version` of the document, once the server is quiet."""
+        deadline = time.monotonic() + timeout
+        while True:
+            entry = self.published.get(uri)
+            unversioned = entry is not None and entry.version is None and not self.versioned
+            if entry is not None and (unversioned or (entry.version or 0) >= version):
+                quiet = entry.received + PUSH_QUIET_S - time.monotonic()
+                if quiet <= 0:
+                    return entry.items
+                await asyncio.sleep(quiet)
+                continue
+            if (reason := self.crashed()) is not None:
+                raise ServerCrashed(self.server, reason)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ServerTimeout(
+                    self.server,
+                    f"language server {self.server} sent no diagnostics for {name} "
+                    f"(version {version}) within {timeout:g} s; the answer is unknown, not "
+                    f"clean. Try again; its log is {self.log_path}",
+                )
+            await self._next(remaining)
+
+    async def settle(self, uri: str, timeout: float) -> None:
+        """Wait until the server has taken in the watched-file changes sent to it.
+
+        A server that re-analyses in the background after such changes (basedpyright: about
+        100 ms for a change, 300 ms for a new or deleted file) would otherwise answer from
+        before them. It shows it is done by publishing the diagnostics of its open files
+        again, one by one: we wait for this document's. A publish made while the server
+        reports work in progress (pyrefly's "Rechecking") can still be from before the
+        changes, so then we wait for the work to end and a publish after it.
+        """
+        sent = self.watched_sent
+        if sent is None:
+            return
+        deadline = time.monotonic() + timeout
+        while self.crashed() is None:
+            entry = self.published.get(uri)
+            after = max(sent, self.progress.ended)
+            if entry is not None and entry.received > after and self.progress.idle.is_set():
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                log.warning("%s did not take in file changes within %g s", self.server, timeout)
+                return
+            await self._next(remaining)
+
+    async def _next(self, timeout: float) -> None:
+        """Until the next publish (or a crash), at most `timeout` seconds."""
+        self.event.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), timeout)
 
 
 def _from_tsserver(entry: dict[str, Any]) -> dict[str, Any]:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from lspd.lsp.text import split_lines
+from lspd.lsp.text import path_to_uri, split_lines
+
+Notify = Callable[[str, Any], None]
 
 
 @dataclass
 class Document:
+    """One open document: the text the server holds, and its version."""
+
     path: Path
     uri: str
     language_id: str
@@ -27,3 +33,54 @@ class Document:
         self.text = text
         self.version += 1
         self._lines = None
+
+    def item(self) -> dict[str, Any]:
+        """The `TextDocumentItem` that opens it."""
+        return {
+            "uri": self.uri,
+            "languageId": self.language_id,
+            "version": self.version,
+            "text": self.text,
+        }
+
+
+class Documents(dict[str, Document]):
+    """The open documents by URI; each method tells the server through `notify`."""
+
+    def sync(
+        self, path: Path, text: str, language_id: str, notify: Notify
+    ) -> tuple[Document, bool]:
+        """Make the server hold `text` for `path`: open it, or send the new full text.
+        Returns the document and whether the server was told anything."""
+        uri = path_to_uri(path)
+        document = self.get(uri)
+        if document is None:
+            document = self[uri] = Document(path, uri, language_id, 1, text)
+            notify("textDocument/didOpen", {"textDocument": document.item()})
+            return document, True
+        if document.text == text:
+            return document, False
+        document.replace(text)
+        notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": document.version},
+                "contentChanges": [{"text": text}],
+            },
+        )
+        return document, True
+
+    def reopen(self, path: Path, notify: Notify) -> bool:
+        """Close and open `path` again (same text, next version); False if it is not open."""
+        document = self.get(path_to_uri(path))
+        if document is None:
+            return False
+        document.version += 1
+        notify("textDocument/didClose", {"textDocument": {"uri": document.uri}})
+        notify("textDocument/didOpen", {"textDocument": document.item()})
+        return True
+
+    def close(self, path: Path, notify: Notify) -> None:
+        uri = path_to_uri(path)
+        if self.pop(uri, None) is not None:
+            notify("textDocument/didClose", {"textDocument": {"uri": uri}})

@@ -8,29 +8,25 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
-from lspd.lsp import diagnostics
-from lspd.lsp.capabilities import client_capabilities
-from lspd.lsp.documents import Document
-from lspd.lsp.globs import WATCH_CHANGE, WATCH_CREATE, WATCH_DELETE, FileWatcher, file_watchers
+from lspd.lsp import diagnostics, requests
+from lspd.lsp.capabilities import initialize_params
+from lspd.lsp.documents import Document, Documents
+from lspd.lsp.folders import Folders, workspace_folder
 from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
+from lspd.lsp.progress import Progress
 from lspd.lsp.rpc import ConnectionClosed, JsonRpcConnection, RequestTimeout, RpcError
 from lspd.lsp.state import ServerState
 from lspd.lsp.text import path_to_uri, uri_to_path
-from lspd.servers.install import install
 from lspd.servers.registry import ServerDefinition
 
 log = logging.getLogger(__name__)
 
-# A pushed diagnostics list may be followed by a completing one (a server may publish its
-# syntax, then its semantic diagnostics); wait this long for silence after the last one.
-PUSH_QUIET_S = 0.08
 # How long diagnostics wait for a server to take in watched-file changes before answering.
 WATCHED_FILES_SETTLE_S = 5.0
 # How often a running server's exit is polled for (see `_watch`).
@@ -39,18 +35,12 @@ EXIT_POLL_S = 0.25
 PROGRESS_GRACE_S = 0.3
 
 
-@dataclass
-class PublishedDiagnostics:
-    version: int | None
-    items: list[dict[str, Any]]
-    received: float
-
-
 class Session:
     """A language server process and the LSP conversation with it.
 
     A crashed session fails its pending requests at once and is started afresh by the
-    next call to `start`.
+    next call to `start`. `prepare` runs before each start (the workspace installs a
+    missing server there).
     """
 
     def __init__(
@@ -61,14 +51,10 @@ class Session:
         request_timeout: float = 30.0,
         start_timeout: float = 60.0,
         toolchain: str | None = None,
+        prepare: Callable[[ServerDefinition], Awaitable[None]] | None = None,
     ) -> None:
         self.definition = definition
-        # The projects it serves as workspace folders (several when their toolchain is shared).
-        self.folders: list[Path] = [root]
-        # Per folder, set once the server has published diagnostics of a file in it: tsserver
-        # loads a tsconfig's project when a file of it opens, and answers before that are
-        # partial (`import Settings`). Only for servers whose readiness is "diagnostics".
-        self._loaded: dict[Path, asyncio.Event] = {root: asyncio.Event()}
+        self._folders = Folders(root)
         # The project's toolchain it runs, as a user reads it: "typescript 5.4.5, project".
         self.toolchain = toolchain
         self.root = root
@@ -79,21 +65,15 @@ class Session:
         self.pid: int | None = None
         self.encoding: Encoding = "utf-16"
         self.capabilities: dict[str, Any] = {}
-        self.documents: dict[str, Document] = {}
-        self.registrations: dict[str, dict[str, Any]] = {}
-        self.file_watchers: list[FileWatcher] = []  # what it asked to hear of (by registration)
+        self.documents = Documents()
+        self.requests = requests.Registrations(root)
         self.last_used = time.monotonic()
+        self._prepare = prepare
         self._process: asyncio.subprocess.Process | None = None
         self._connection: JsonRpcConnection | None = None
         self._start_lock = asyncio.Lock()
-        self._progress: set[str | int] = set()
-        self._progress_idle = asyncio.Event()
-        self._progress_idle.set()
-        self._progress_ended = 0.0  # when the server last finished all its work in progress
-        self._published: dict[str, PublishedDiagnostics] = {}
-        self._publish_event = asyncio.Event()
-        self._watched_sent: float | None = None  # when watched-file changes were last sent
-        self._versioned = False  # it has sent a publishDiagnostics with a version
+        self._progress = Progress()
+        self.inbox = diagnostics.Inbox(definition.name, self.log_path, self._progress, self._down)
         self._ready = asyncio.Event()
         self._ready_pattern = (
             re.compile(definition.ready_pattern) if definition.ready_pattern else None
@@ -107,9 +87,24 @@ class Session:
 
     @property
     def display_state(self) -> ServerState:
-        if self.state == "ready" and not self._progress_idle.is_set():
+        if self.state == "ready" and not self._progress.idle.is_set():
             return "indexing"
         return self.state
+
+    @property
+    def registrations(self) -> dict[str, dict[str, Any]]:
+        """What the server registered, by registration id."""
+        return self.requests.by_id
+
+    def watches(self, path: Path, change: int) -> bool:
+        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
+        return self.requests.watches(path, change)
+
+    def _down(self) -> str | None:
+        """Why the server is not running (None while it is)."""
+        if self.state in ("indexing", "ready"):
+            return None
+        return self._crash_reason or f"{self.name} is not running"
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -121,11 +116,9 @@ class Session:
             await self._start()
 
     async def _start(self) -> None:
+        if self._prepare is not None:
+            await self._prepare(self.definition)
         missing = self.definition.missing()
-        if missing is not None and self.definition.install.get("npm"):
-            log.info("installing %s on first need", self.name)
-            await asyncio.to_thread(install, self.definition)
-            missing = self.definition.missing()
         if missing is not None:
             hint = self.definition.install_hint()
             how = f"install it with: {hint}" if hint else "install it and make it reachable"
@@ -155,7 +148,11 @@ class Session:
         self._watch_task = asyncio.create_task(self._watch(process, connection))
         try:
             result = await self.send(
-                "initialize", self._initialize_params(), timeout=self.start_timeout
+                "initialize",
+                initialize_params(
+                    self.root, self.folders, self.definition.resolved_initialization_options()
+                ),
+                timeout=self.start_timeout,
             )
         except ServerError:
             await self.stop()
@@ -176,58 +173,34 @@ class Session:
     def add_folder(self, folder: Path) -> None:
         """Serve another project too: a workspace folder, told at once to a running server
         that takes folder changes (the pyright family, gopls), else at its next start."""
-        if folder in self.folders:
+        if not self._folders.add(folder):
             return
-        self.folders.append(folder)
-        self._loaded[folder] = asyncio.Event()
         changes = self.capabilities.get("workspace", {}).get("workspaceFolders", {})
         running = self.state in ("indexing", "ready") and self._connection is not None
         if running and isinstance(changes, dict) and changes.get("changeNotifications"):
             assert self._connection is not None
-            event = {"added": [_folder(folder)], "removed": []}
+            event = {"added": [workspace_folder(folder)], "removed": []}
             self._connection.notify("workspace/didChangeWorkspaceFolders", {"event": event})
 
     async def wait_loaded(self, path: Path, timeout: float | None = None) -> None:
         """Once a file of `path`'s project is open: wait until the server has loaded that
         project (its first diagnostics there), for servers whose readiness shows that way."""
-        if self.definition.ready != "diagnostics" or (folder := self._folder_of(path)) is None:
-            return
-        loaded = self._loaded[folder]
-        if loaded.is_set():
-            return
-        try:
-            await asyncio.wait_for(loaded.wait(), timeout or self.start_timeout)
-        except TimeoutError:
-            log.warning("%s did not load %s in time; going on", self.name, folder)
-            loaded.set()
+        if self.definition.ready == "diagnostics":
+            await self._folders.wait_loaded(path, timeout or self.start_timeout, self.name)
 
-    def _folder_of(self, path: Path) -> Path | None:
-        """The innermost folder holding `path`."""
-        holding = [folder for folder in self.folders if path.is_relative_to(folder)]
-        return max(holding, key=lambda folder: len(folder.parts)) if holding else None
+    @property
+    def folders(self) -> list[Path]:
+        """The projects it serves as workspace folders."""
+        return self._folders.paths
 
     def _reset(self) -> None:
-        self._loaded = {folder: asyncio.Event() for folder in self.folders}
+        self._folders.reset()
         self.documents.clear()
-        self.registrations.clear()
-        self.file_watchers = []
-        self._watched_sent = None
-        self._published.clear()
-        self._progress.clear()
-        self._progress_idle.set()
+        self.requests.clear()
+        self.inbox.reset()
+        self._progress.reset()
         self._ready.clear()
         self._crash_reason = None
-
-    def _initialize_params(self) -> dict[str, Any]:
-        return {
-            "processId": os.getpid(),
-            "clientInfo": {"name": "lspd"},
-            "rootUri": path_to_uri(self.root),
-            "rootPath": str(self.root),
-            "workspaceFolders": [_folder(folder) for folder in self.folders],
-            "capabilities": client_capabilities(),
-            "initializationOptions": self.definition.resolved_initialization_options(),
-        }
 
     async def _watch(
         self, process: asyncio.subprocess.Process, connection: JsonRpcConnection
@@ -260,12 +233,12 @@ class Session:
         log.warning(self._crash_reason)
         self.state = "crashed"
         connection.close(self._crash_reason)
-        self._progress_idle.set()
-        self._publish_event.set()
+        self._progress.idle.set()
+        self.inbox.event.set()  # wake whoever waits for diagnostics
         self._ready.set()
 
     def _ready_if_idle(self) -> None:
-        if self.definition.ready == "progress" and self._progress_idle.is_set():
+        if self.definition.ready == "progress" and self._progress.idle.is_set():
             self._ready.set()
 
     async def stop(self) -> None:
@@ -337,44 +310,11 @@ class Session:
         """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in.
 
         A server that re-analyses in the background and then publishes
-        (`watched_files_settle = "publish"`) is waited for (see `settle_watched_files`).
+        (`watched_files_settle = "publish"`) is waited for (see `Inbox.settle`).
         """
         self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
         if self.definition.watched_files_settle == "publish":
-            self._watched_sent = time.monotonic()
-
-    async def settle_watched_files(self, document: Document, timeout: float) -> None:
-        """Wait until the server has taken in the watched-file changes sent to it.
-
-        A server that re-analyses in the background after such changes (basedpyright: about
-        100 ms for a change, 300 ms for a new or deleted file) would otherwise answer from
-        before them. It shows it is done by publishing the diagnostics of its open files
-        again, one by one: we wait for `document`'s. A publish made while the server reports
-        work in progress (pyrefly's "Rechecking") can still be from before the changes, so
-        then we wait for the work to end and a publish after it.
-        """
-        sent = self._watched_sent
-        if sent is None:
-            return
-
-        def published_since() -> bool:
-            entry = self._published.get(document.uri)
-            after = max(sent, self._progress_ended)
-            return entry is not None and entry.received > after and self._progress_idle.is_set()
-
-        await self._await_publish(published_since, timeout, "did not take in file changes")
-
-    async def _await_publish(self, done: Callable[[], bool], timeout: float, what: str) -> None:
-        """Wait for publishDiagnostics until `done()`; past `timeout`, log `what` and go on."""
-        deadline = time.monotonic() + timeout
-        while not done() and self.state in ("indexing", "ready"):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                log.warning("%s %s within %g s", self.name, what, timeout)
-                return
-            self._publish_event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._publish_event.wait(), remaining)
+            self.inbox.watched_sent = time.monotonic()
 
     def supports(self, capability: str) -> bool:
         value = self.capabilities.get(capability)
@@ -404,60 +344,21 @@ class Session:
     async def sync_document(self, path: Path, text: str, language_id: str) -> Document:
         """Make the server hold `text` for `path`: open it, or send the new full text."""
         await self.start()
-        uri = path_to_uri(path)
-        document = self.documents.get(uri)
-        if document is None:
-            document = Document(path, uri, language_id, 1, text)
-            self.documents[uri] = document
-            self.notify(
-                "textDocument/didOpen",
-                {
-                    "textDocument": {
-                        "uri": uri,
-                        "languageId": language_id,
-                        "version": 1,
-                        "text": text,
-                    }
-                },
-            )
-        elif document.text != text:
-            document.replace(text)
-            self.notify(
-                "textDocument/didChange",
-                {
-                    "textDocument": {"uri": uri, "version": document.version},
-                    "contentChanges": [{"text": text}],
-                },
-            )
-        else:
-            return document
-        self._published.pop(uri, None)
+        document, told = self.documents.sync(path, text, language_id, self.notify)
+        if told:
+            self.inbox.forget(document.uri)
         return document
 
     def touch(self, path: Path) -> None:
         """Make `path` the server's most recently opened document (closed and opened again,
         same text, next version): tsserver's workspace symbol search covers only the project
         of that document."""
-        uri = path_to_uri(path)
-        document = self.documents.get(uri)
-        if document is None:
-            return
-        document.version += 1
-        self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-        item = {
-            "uri": uri,
-            "languageId": document.language_id,
-            "version": document.version,
-            "text": document.text,
-        }
-        self.notify("textDocument/didOpen", {"textDocument": item})
-        self._published.pop(uri, None)
+        if self.documents.reopen(path, self.notify):
+            self.inbox.forget(path_to_uri(path))
 
     def close_document(self, path: Path) -> None:
-        uri = path_to_uri(path)
-        if self.documents.pop(uri, None) is not None:
-            self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-        self._published.pop(uri, None)
+        self.documents.close(path, self.notify)
+        self.inbox.forget(path_to_uri(path))
 
     # -- diagnostics -----------------------------------------------------------------------
 
@@ -465,131 +366,31 @@ class Session:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
-        await self.settle_watched_files(document, min(timeout, WATCHED_FILES_SETTLE_S))
-        return await diagnostics.fetch(self, document, timeout)
-
-    async def pushed_diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + timeout
-        version = document.version
-        while True:
-            entry = self._published.get(document.uri)
-            unversioned = entry is not None and entry.version is None and not self._versioned
-            if entry is not None and (unversioned or (entry.version or 0) >= version):
-                quiet = entry.received + PUSH_QUIET_S - time.monotonic()
-                if quiet <= 0:
-                    return entry.items
-                await asyncio.sleep(quiet)
-                continue
-            if self.state == "crashed":
-                raise ServerCrashed(self.name, self._crash_reason or f"{self.name} crashed")
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ServerTimeout(
-                    self.name,
-                    f"language server {self.name} sent no diagnostics for {document.path.name} "
-                    f"(version {version}) within {timeout:g} s; the answer is unknown, not clean. "
-                    f"Try again; its log is {self.log_path}",
-                )
-            self._publish_event.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._publish_event.wait(), remaining)
+        await self.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
+        if self.definition.diagnostics == "tsserver":
+            return await diagnostics.tsserver(self.send, document.path, timeout)
+        if diagnostics.offers_pull(self.capabilities, self.registrations):
+            return await diagnostics.pull(self.send, document.uri, timeout)
+        name = document.path.name
+        return await self.inbox.pushed(document.uri, name, document.version, timeout)
 
     # -- what the server sends us ----------------------------------------------------------
 
     async def _on_request(self, method: str, params: Any) -> Any:
-        if method == "workspace/configuration":
-            return [self._setting(item.get("section")) for item in (params or {}).get("items", [])]
-        if method == "client/registerCapability":
-            for registration in (params or {}).get("registrations", []):
-                self.registrations[registration["id"]] = _joined(
-                    self.registrations.get(registration["id"]), registration
-                )
-            self._update_file_watchers()
-            return None
-        if method == "client/unregisterCapability":
-            for registration in (params or {}).get("unregisterations", []):
-                self.registrations.pop(registration.get("id"), None)
-            self._update_file_watchers()
-            return None
-        if method == "window/workDoneProgress/create":
-            return None
-        if method == "workspace/workspaceFolders":
-            return [{"uri": path_to_uri(self.root), "name": self.root.name}]
-        if method == "workspace/applyEdit":
-            return {"applied": False, "failureReason": "lspd is read-only"}
-        if method == "window/showDocument":
-            return {"success": False}
-        # workspace/diagnostic/refresh, */refresh, window/showMessageRequest and anything
-        # newer: an empty success. An error reply makes some servers exit (basedpyright).
-        return None
-
-    def _update_file_watchers(self) -> None:
-        self.file_watchers = [
-            watcher
-            for registration in self.registrations.values()
-            for watcher in file_watchers(registration, self.root)
-        ]
-
-    def watches(self, path: Path, change: int) -> bool:
-        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
-        kind = {1: WATCH_CREATE, 2: WATCH_CHANGE, 3: WATCH_DELETE}.get(change, 0)
-        return any(watcher.matches(path, kind) for watcher in self.file_watchers)
-
-    def _setting(self, section: str | None) -> Any:
-        value: Any = self.definition.settings
-        for key in (section or "").split(".") if section else ():
-            if not isinstance(value, dict) or key not in value:
-                return None
-            value = value[key]
-        return value
+        return requests.answer(method, params, self.definition.settings, self.requests)
 
     def _on_notification(self, method: str, params: Any) -> None:
         if method == "textDocument/publishDiagnostics":
-            uri = params.get("uri", "")
-            if params.get("version") is not None:
-                # It versions its diagnostics: one without a version (the empty list it
-                # sends when a file closes) says nothing about a file reopened since.
-                self._versioned = True
-            self._published[uri] = PublishedDiagnostics(
-                params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
-            )
-            self._publish_event.set()
+            uri = self.inbox.receive(params or {})
             if self.definition.ready == "diagnostics":
                 self._ready.set()
-                published = uri_to_path(uri)
-                folder = None if published is None else self._folder_of(published)
-                if folder is not None:
-                    self._loaded[folder].set()
+                self._folders.published(uri_to_path(uri))
         elif method == "$/progress":
-            token, value = params.get("token"), params.get("value") or {}
-            kind = value.get("kind")
-            if kind == "begin":
-                self._progress.add(token)
-                self._progress_idle.clear()
-            elif kind == "end":
-                self._progress.discard(token)
-                if not self._progress:
-                    self._progress_ended = time.monotonic()
-                    self._progress_idle.set()
-                    self._ready_if_idle()
+            value = params.get("value") or {}
+            if self._progress.report(params.get("token"), value.get("kind")):
+                self._ready_if_idle()
         elif method == "window/logMessage":
             message = str((params or {}).get("message", ""))
             log.debug("%s: %s", self.name, message)
             if self._ready_pattern is not None and self._ready_pattern.search(message):
                 self._ready.set()
-
-
-def _folder(path: Path) -> dict[str, str]:
-    return {"uri": path_to_uri(path), "name": path.name}
-
-
-def _joined(earlier: dict[str, Any] | None, registration: dict[str, Any]) -> dict[str, Any]:
-    """A file-watcher registration reusing a live id adds its watchers, as VS Code does:
-    pyrefly registers its workspace's globs, then its library globs, under one id."""
-    method = "workspace/didChangeWatchedFiles"
-    if earlier is None or earlier.get("method") != method or registration.get("method") != method:
-        return registration
-    options = registration.get("registerOptions") or {}
-    watchers = [*(earlier.get("registerOptions") or {}).get("watchers", [])]
-    watchers += [w for w in options.get("watchers", []) if w not in watchers]
-    return {**registration, "registerOptions": {**options, "watchers": watchers}}

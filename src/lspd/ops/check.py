@@ -25,7 +25,6 @@ from lspd.ops.models import (
     WorkspaceDiagnosticsResult,
 )
 from lspd.workspace import Workspace
-from lspd.workspace.workspace import walk
 
 CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
 MAX_LIMIT = 1000  # diagnostics per page; the answer budget may stop a page sooner
@@ -66,9 +65,7 @@ async def check_all(
     if cached is not None and changes is not None and cached.changes == changes:
         return cached
     matched = sorted(
-        p
-        for p in walk(ws.root, limit=10_000_000, ignore=ws.ignore)
-        if ws.handler(p) is not None and selected(ws.display(p), paths)
+        p for p in ws.projects.source_files(limit=10_000_000) if selected(ws.display(p), paths)
     )
     gate = asyncio.Semaphore(CONCURRENCY)
     done = 0

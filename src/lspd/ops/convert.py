@@ -24,12 +24,9 @@ class Converter:
         cached = self._lines.get(path)
         if cached is not None:
             return cached
-        lines: list[str] = []
-        for session in self.ws.sessions.values():
-            document = session.documents.get(path.as_uri())
-            if document is not None:
-                lines = document.lines
-                break
+        document = self.ws.document(path)
+        if document is not None:
+            lines = document.lines
         else:
             try:
                 lines = split_lines(path.read_text("utf-8-sig", errors="replace"))

@@ -4,6 +4,8 @@ a command for the user."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import shutil
 import subprocess
@@ -15,7 +17,17 @@ from lspd.errors import ServerNotInstalled
 from lspd.pyexec import python_argv
 from lspd.servers.registry import ServerDefinition, node_executable
 
+log = logging.getLogger(__name__)
+
 TIMEOUT_S = 180  # then give up with the command to run by hand: never minutes of silence
+
+
+async def install_on_need(definition: ServerDefinition) -> None:
+    """Before a server starts: install it when it is missing and npm can (a few seconds,
+    into lspd's cache); other missing servers stay missing with a hint to install them."""
+    if definition.missing() is not None and definition.install.get("npm"):
+        log.info("installing %s on first need", definition.name)
+        await asyncio.to_thread(install, definition)
 
 
 def install(definition: ServerDefinition) -> str:

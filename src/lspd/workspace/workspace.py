@@ -9,7 +9,6 @@ import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.dirs import state_dir
@@ -17,15 +16,16 @@ from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
+from lspd.servers.install import install_on_need
 from lspd.servers.registry import (
     ServerDefinition,
-    definition_for_path,
     definitions,
     known_extensions,
 )
 from lspd.workspace import files, paths
 from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.projects import Project, Projects
 from lspd.workspace.toolchain import Choice, Toolchain, adapt
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -76,8 +76,8 @@ class Workspace:
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
-        self._languages: tuple[float, list[Project]] | None = None  # (when, which)
         self.ignore = Ignore(self.root, self.config.ignore)
+        self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
         self._changes = 0  # batches of file changes the watcher has applied
         # Open documents whose file was deleted: reopened if the file comes back.
@@ -95,8 +95,7 @@ class Workspace:
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
-        definition = definition_for_path(path, self.chosen)
-        return None if definition is None else self.definitions[definition.name]
+        return self.projects.handler(path)
 
     def definition_for(self, path: Path) -> ServerDefinition:
         definition = self.handler(path)
@@ -109,20 +108,8 @@ class Workspace:
         return definition
 
     def project_root(self, path: Path, definition: ServerDefinition) -> Path:
-        """The nearest directory above `path`, up to the root, holding one of the server's
-        project markers (`roots` in servers.toml); the workspace root when none does.
-
-        Ignored directories (node_modules, ...) are passed over: a library's own
-        package.json must not start a server for it.
-        """
-        if definition.roots:
-            for directory in path.parents:
-                if directory == self.root or self.root not in directory.parents:
-                    break
-                marked = any((directory / marker).is_file() for marker in definition.roots)
-                if marked and not self.ignore(directory):  # rules only where a marker is
-                    return directory
-        return self.root
+        """The nearest directory above `path` holding one of the server's project markers."""
+        return self.projects.project_root(path, definition)
 
     def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
         """The session answering `project` (default: the workspace root) for `definition`.
@@ -157,6 +144,7 @@ class Workspace:
                 logs,
                 request_timeout=self.request_timeout,
                 toolchain=None if toolchain is None else toolchain.label(),
+                prepare=install_on_need,
             )
             self.sessions[key] = session
         else:
@@ -200,8 +188,15 @@ class Workspace:
 
     def holds(self, path: Path) -> bool:
         """Whether a server has `path` open."""
+        return self.document(path) is not None
+
+    def document(self, path: Path) -> Document | None:
+        """The open document of `path` (the text its server holds), if any."""
         uri = path_to_uri(path)
-        return any(uri in session.documents for session in self.sessions.values())
+        for session in self.sessions.values():
+            if (document := session.documents.get(uri)) is not None:
+                return document
+        return None
 
     def close_document(self, path: Path) -> None:
         """Close `path` wherever it is open (the servers read it from disk again)."""
@@ -277,7 +272,7 @@ class Workspace:
         """
         self._changes += 1
         if any(event.change is not Change.changed for event in events):
-            self._languages = None  # files came or went: rescan the languages
+            self.projects.forget()  # files came or went: rescan the languages
         for session in list(self.sessions.values()):
             if session.state not in ("indexing", "ready"):
                 continue
@@ -320,35 +315,8 @@ class Workspace:
     # -- lifecycle -------------------------------------------------------------------------
 
     def projects_present(self) -> list[Project]:
-        """Each (server, project root) that files under the root need (a bounded scan).
-
-        A file's project is its nearest directory holding one of its server's markers, as
-        in `project_root`. Workspace-wide questions ask this on every call; the scan is
-        redone only when it is older than `LANGUAGES_TTL_S` (or files came or went).
-        """
-        now = time.monotonic()
-        if self._languages is None or now - self._languages[0] > LANGUAGES_TTL_S:
-            found: dict[tuple[str, Path], Project] = {}
-            homes: dict[Path, dict[str, Path]] = {}  # directory -> server -> project root
-            for directory, names in self.ignore.walk(LANGUAGE_SCAN_LIMIT):
-                above = homes.get(directory.parent, {})
-                here = set(names)
-                home = homes[directory] = {
-                    name: directory
-                    if here.intersection(definition.roots)
-                    else above.get(name, self.root)
-                    for name, definition in self.definitions.items()
-                }
-                for name in names:
-                    definition = self.handler(directory / name)
-                    if definition is not None:
-                        project = home[definition.name]
-                        found.setdefault(
-                            (definition.name, project),
-                            Project(definition, project, directory / name),
-                        )
-            self._languages = (now, list(found.values()))
-        return self._languages[1]
+        """Each (server, project root) that files under the root need (see `Projects`)."""
+        return self.projects.present()
 
     async def prewarm(self) -> None:
         """Start the server of each project present (a directory holding one of its markers:
@@ -388,18 +356,6 @@ class Workspace:
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
 
 
-@dataclass(frozen=True)
-class Project:
-    """A server's project under the root: where its session is rooted, and one of its files
-    (a server such as tsserver answers workspace-wide questions only once a file is open)."""
-
-    definition: ServerDefinition
-    root: Path
-    sample: Path
-
-
-LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
-LANGUAGES_TTL_S = 30.0
 PREWARM_PROJECTS = 4  # per server
 
 # Two writes this close to each other can leave the same size and mtime (the file system's
@@ -417,10 +373,3 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 def _settled(stamp: tuple[int, int]) -> bool:
     return time.time_ns() - stamp[0] > RACY_NS
-
-
-def walk(root: Path, limit: int = 200_000, ignore: Ignore | None = None) -> Iterable[Path]:
-    """Source candidates under `root` that `ignore` keeps, at most `limit`."""
-    for directory, names in (ignore or Ignore(root)).walk(limit):
-        for name in names:
-            yield directory / name
