@@ -1,5 +1,6 @@
 """Failure branches of the health check: `scripts/lspd-health` end to end, and the function
-behind `lspd health` (`lspd.daemon.client.probe`, the daemon's code) with pytest-httpx.
+behind `lspd health` (`lspd.daemon.client.probe`, the daemon's code), both against a real
+HTTP server on 127.0.0.1 that answers as a broken or foreign daemon would.
 
 Each branch must exit 1 with a reason a person can act on: stale sentinel, a port that
 hangs, a server error, or a daemon that serves another workspace.
@@ -7,6 +8,7 @@ hangs, a server error, or a daemon that serves another workspace.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -16,9 +18,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
-from pytest_httpx import HTTPXMock
 
 from lspd.cli import main
 
@@ -26,33 +26,53 @@ from .live import SCRIPTS, run
 
 
 class FakeDaemon(BaseHTTPRequestHandler):
-    """Answers /health the way a broken or foreign daemon would."""
+    """Answers /health (and MCP's tools/list) the way a broken or foreign daemon would: a
+    real HTTP server on 127.0.0.1, so the client's own error handling is what is tested."""
 
-    mode = "ok"
+    mode = "ok"  # or "hang", "500", "html"
+    mcp = "none"  # or "ok", "500"
     workspace = "/"
+    servers: tuple[dict[str, str], ...] = ()
 
     def do_GET(self) -> None:
         if self.mode == "hang":
             time.sleep(5)
-        status = 500 if self.mode == "500" else 200
-        body = json.dumps(
-            {
-                "status": "ok",
-                "workspace": self.workspace,
-                "pid": 1,
-                "version": "0",
-                "uptime_s": 1.0,
-                "servers": [],
-            }
-        ).encode()
+        if self.mode == "html":
+            self._send(200, "text/html", b"<html>")
+            return
+        health = {
+            "status": "ok",
+            "workspace": self.workspace,
+            "pid": 1,
+            "version": "0",
+            "uptime_s": 1.0,
+            "servers": list(self.servers),
+        }
+        self._send(500 if self.mode == "500" else 200, "application/json", json.dumps(health))
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.mcp == "ok":
+            answer = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "hover"}]}}
+            self._send(200, "application/json", json.dumps(answer))
+        else:
+            self._send(500 if self.mcp == "500" else 404, "text/plain", b"no MCP here")
+
+    def _send(self, status: int, content_type: str, body: str | bytes) -> None:
+        data = body.encode() if isinstance(body, str) else body
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(body)
+        self.wfile.write(data)
 
     def log_message(self, *args: object) -> None:
         pass
+
+    def handle(self) -> None:
+        # The client gave up on a hanging answer, as it should.
+        with contextlib.suppress(BrokenPipeError):
+            super().handle()
 
 
 @pytest.fixture
@@ -144,15 +164,7 @@ def test_script_health_without_mcp_is_unhealthy(
     assert out.startswith("unhealthy: ") and "tools/list" in out
 
 
-# The function behind `lspd health`, with pytest-httpx ---------------------------------
-
-
-@pytest.fixture
-def sentinel_root(tmp_path: Path) -> Path:
-    return workspace(tmp_path, 47001)
-
-
-HEALTH_URL = "http://127.0.0.1:47001/health"
+# The function behind `lspd health`, against the same real HTTP stand-in -------------
 
 
 def health_cli(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -162,85 +174,76 @@ def health_cli(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str
 
 
 def test_health_timeout(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_exception(httpx.ReadTimeout("timed out"), url=HEALTH_URL)
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    handler.mode = "hang"
+    code, out = health_cli(workspace(tmp_path, port), capsys)
     assert code == 1
-    assert "unhealthy: nothing answers on port 47001 (ReadTimeout): stale sentinel" in out
+    assert f"unhealthy: nothing answers on port {port} (TimeoutError): stale sentinel" in out
 
 
 def test_health_500(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(url=HEALTH_URL, status_code=500, text="boom")
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    handler.mode = "500"
+    code, out = health_cli(workspace(tmp_path, port), capsys)
     assert code == 1
-    assert "port 47001 answered /health with HTTP 500" in out
+    assert f"port {port} answered /health with HTTP 500" in out
 
 
 def test_health_other_workspace(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(
-        url=HEALTH_URL, json={"status": "ok", "workspace": "/other", "servers": []}
-    )
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    handler.workspace = "/other"
+    code, out = health_cli(workspace(tmp_path, port), capsys)
     assert code == 1
     assert "serves another workspace (/other)" in out
 
 
 def test_health_not_json(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(url=HEALTH_URL, text="<html>")
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    handler.mode = "html"
+    code, out = health_cli(workspace(tmp_path, port), capsys)
     assert code == 1
     assert "not JSON" in out
 
 
 def test_health_crashed_server(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(
-        url=HEALTH_URL,
-        json={
-            "status": "ok",
-            "workspace": str(sentinel_root),
-            "pid": 7,
-            "servers": [{"language": "python", "server": "basedpyright", "state": "crashed"}],
-        },
-    )
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    root = workspace(tmp_path, port)
+    handler.workspace = str(root)
+    handler.servers = ({"language": "python", "server": "basedpyright", "state": "crashed"},)
+    code, out = health_cli(root, capsys)
     assert code == 1
     assert "crashed: basedpyright" in out
 
 
 def test_health_ok(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(
-        url=HEALTH_URL,
-        json={"status": "ok", "workspace": str(sentinel_root), "pid": 7, "servers": []},
-    )
-    httpx_mock.add_response(
-        url="http://127.0.0.1:47001/mcp",
-        method="POST",
-        json={"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "hover"}]}},
-    )
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    root = workspace(tmp_path, port)
+    handler.workspace = str(root)
+    handler.mcp = "ok"
+    code, out = health_cli(root, capsys)
     assert code == 0, out
-    assert out.startswith("ok: daemon pid 7 serves") and "tools/list: 1 tools" in out
+    assert out.startswith("ok: daemon pid 1 serves") and "tools/list: 1 tools" in out
 
 
 def test_health_mcp_failing(
-    sentinel_root: Path, httpx_mock: HTTPXMock, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    httpx_mock.add_response(
-        url=HEALTH_URL,
-        json={"status": "ok", "workspace": str(sentinel_root), "pid": 7, "servers": []},
-    )
-    httpx_mock.add_response(url="http://127.0.0.1:47001/mcp", method="POST", status_code=500)
-    code, out = health_cli(sentinel_root, capsys)
+    port, handler = fake
+    root = workspace(tmp_path, port)
+    handler.workspace = str(root)
+    handler.mcp = "500"
+    code, out = health_cli(root, capsys)
     assert code == 1
     assert "MCP tools/list fails" in out

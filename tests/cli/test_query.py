@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,28 @@ def test_a_bad_position_is_exit_2_with_what_to_send(
 ) -> None:
     assert main(["hover", "pkg/app.py:five", "--root", str(tmp_path)]) == 2
     assert "is not PATH:LINE:COLUMN" in capsys.readouterr().err
+
+
+# What a query through a running daemon must not import: the CLI is what agents' hooks run
+# on every edit, and each of these costs tens of milliseconds of start-up.
+HEAVY = ("pydantic", "httpx", "mcp", "lspd.workspace", "lspd.lsp.session", "lspd.ops.navigation")
+
+
+def test_a_json_query_through_the_daemon_imports_nothing_heavy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)
+    probe = (
+        "import sys\n"
+        "from lspd.cli import main\n"
+        f"code = main(['diagnostics', {str(root / 'pkg/broken.py')!r}, '--json'])\n"
+        f"print(code, [m for m in {HEAVY!r} if m in sys.modules])\n"
+    )
+    with thread_daemon(root, prewarm=False):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, timeout=60
+        )
+    *answer, last = done.stdout.strip().splitlines()
+    assert json.loads(answer[0])["errors"] >= 1, done.stderr
+    assert last == "0 []"

@@ -1,22 +1,24 @@
 """`lspd servers` (each language's servers: selected, found, version, how to install),
-`lspd servers install` and `lspd schema` (JSON Schemas of results)."""
+`lspd servers install` and `lspd schema` (JSON Schemas of results).
+
+The operations, pydantic and the workspace are imported by the commands that use them, not
+when the parser is built: every `lspd` call (an agent's hook on each edit) builds it.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from lspd import __version__, ops
-from lspd.cli.render import render
+from lspd import __version__
 from lspd.daemon.client import resolve_root
 from lspd.errors import InvalidInput, ServerNotInstalled
-from lspd.ops.models import SCHEMA_VERSION
-from lspd.servers.install import install
-from lspd.servers.registry import ServerDefinition, definitions
+from lspd.servers.registry import definitions
 from lspd.servers.versions import inspect
-from lspd.surface.arguments import input_schema
-from lspd.surface.table import OPERATIONS, result_models
-from lspd.workspace.config import load_config
+
+if TYPE_CHECKING:
+    from lspd.servers.registry import ServerDefinition
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,16 +47,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _chosen(args: argparse.Namespace) -> dict[str, str]:
+    from lspd.workspace.config import load_config
+
     return load_config(resolve_root(args.root)).chosen
 
 
 def _list(args: argparse.Namespace) -> int:
+    from lspd import ops
+    from lspd.cli.render import render
+
     result = ops.servers(_chosen(args))
     print(result.model_dump_json(indent=2) if args.json else render(result))
     return 0
 
 
 def _install(args: argparse.Namespace) -> int:
+    from lspd.servers.install import install
+
     chosen = _chosen(args)
     for definition in [_definition(name, chosen) for name in args.names]:
         if inspect(definition).missing is None and not args.reinstall:
@@ -91,6 +100,10 @@ def _named(definition: ServerDefinition) -> str:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    from lspd.ops.models import SCHEMA_VERSION
+    from lspd.surface.arguments import input_schema
+    from lspd.surface.table import OPERATIONS, result_models
+
     document = {
         "schema_version": SCHEMA_VERSION,
         "lspd_version": __version__,

@@ -17,7 +17,7 @@ from pathlib import Path
 from lspd.errors import InvalidInput
 from lspd.ops.budget import fits
 from lspd.ops.checks import check_globs, check_positive
-from lspd.ops.diagnostics import check_file, selected
+from lspd.ops.file_diagnostics import check_file, selected
 from lspd.ops.models import (
     DiagnosticsResult,
     FileDiagnostic,

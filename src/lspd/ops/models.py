@@ -21,7 +21,7 @@ Direction = Literal["incoming", "outgoing"]
 class Model(BaseModel):
     """Base of every result: unknown fields refused; a string under a field documents it."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class Span(Model):

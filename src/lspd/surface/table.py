@@ -131,7 +131,7 @@ _CLI_FILE = "the file (a relative path starts at the current directory)"
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
         name="diagnostics",
-        function="lspd.ops.diagnostics:diagnostics",
+        function="lspd.ops.file_diagnostics:diagnostics",
         result="DiagnosticsResult",
         command="diagnostics",
         summary="errors and warnings of a file, as it is now",
@@ -313,14 +313,14 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         name="status",
-        function="lspd.ops.status:status",
+        function="lspd.ops.state:status",
         result="StatusResult",
         summary="the daemon's state and its language servers",
         description="The daemon and each language server's state; for slow or missing answers.",
     ),
     Operation(
         name="servers",
-        function="lspd.ops.status:servers",
+        function="lspd.ops.state:servers",
         result="ServersResult",
         summary="each language's servers: selected, found, version, install command",
         description="Every defined language server, whether it is found, and how to install it.",

@@ -23,7 +23,7 @@ from pydantic import Field
 from lspd import __version__
 from lspd.errors import LspdError
 from lspd.ops.budget import compact, compact_json
-from lspd.ops.status import status
+from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
 from lspd.workspace import Workspace
