@@ -112,3 +112,40 @@ def test_a_failure_of_lspd_exits_2(tmp_path: Path) -> None:
     done = lspd_check(tmp_path)
     assert done.returncode == 2
     assert "lspd.toml: idle_timout: unknown key" in done.stderr
+
+
+def test_check_with_a_baseline_prints_only_what_is_new(project: Path) -> None:
+    author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(project), *command], check=True)
+    assert lspd_check(project, "--baseline", "HEAD").stdout.startswith("0 new since HEAD")
+    greeting = project / "pkg" / "greeting.py"
+    greeting.write_text(
+        greeting.read_text().replace("(name: str) -> Greeter:", "(name: str, n: int) -> Greeter:")
+    )
+    done = lspd_check(project, "--baseline", "HEAD")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert (
+        lines[0] == 'pkg/app.py:5:15: error: Argument missing for parameter "n" [reportCallIssue]'
+    )
+    assert lines[1].startswith("1 new since HEAD (1 error(s)), 0 fixed, 0 unchanged; ")
+
+
+def test_preview_reads_the_changes_from_stdin(project: Path) -> None:
+    changes = [{"path": "pkg/app.py", "content": "from pkg.greeting import make_greeter\n"
+                "x: int = make_greeter('a')\n"}]  # fmt: skip
+    done = subprocess.run(
+        [LSPD, "preview", "--changes", "-", "--root", str(project), "--json"],
+        cwd=project / "pkg",  # the paths are taken from the current directory
+        input=json.dumps([{**changes[0], "path": "app.py"}]),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert [(d["path"], d["line"], d["code"]) for d in result["changes"]["introduced"]] == [
+        ("pkg/app.py", 2, "reportAssignmentType")
+    ]
+    assert "x: int" not in (project / "pkg" / "app.py").read_text()

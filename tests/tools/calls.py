@@ -19,6 +19,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "diagnostics": {"path": "pkg/broken.py"},
     "workspace_diagnostics": {},
     "status": {},
+    "preview": {"changes": [{"path": "pkg/app.py", "content": "x: int = 1\n"}]},
 }
 
 

@@ -30,6 +30,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
     parser.add_argument("--json", action="store_true", help="print the workspace_diagnostics JSON")
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="only what is new since REV (HEAD, a git revision, or `session`): checks the "
+        "changed files and those naming what changed; exit 1 when it introduced errors",
+    )
     parser.set_defaults(func=_check)
 
 
@@ -52,7 +58,7 @@ def _check(args: argparse.Namespace) -> int:
     root = resolve_root(args.root)
     paths = globs(args.targets, root, Path.cwd())
     try:
-        result = _result(root, paths)
+        result = _result(root, paths, args.baseline)
     except LspdError:
         raise  # exit 2 with its message (lspd.cli.main)
     except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
@@ -60,6 +66,8 @@ def _check(args: argparse.Namespace) -> int:
         return 2
     if args.json:
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+    elif args.baseline is not None:
+        return _print_changes(result.get("changes") or {})
     else:
         for d in result["diagnostics"]:
             code = f" [{d['code']}]" if d.get("code") else ""
@@ -71,10 +79,27 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if result["errors"] else 0
 
 
-def _result(root: Path, paths: list[str] | None) -> dict[str, Any]:
+def _print_changes(changes: dict[str, Any]) -> int:
+    """What the change introduced, one line each, then a summary; exit 1 on new errors."""
+    introduced = changes.get("introduced", [])
+    for d in introduced:
+        code = f" [{d['code']}]" if d.get("code") else ""
+        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}")
+    errors = sum(d["severity"] == "error" for d in introduced)
+    print(
+        f"{len(introduced)} new since {changes.get('baseline')} ({errors} error(s)), "
+        f"{len(changes.get('fixed', []))} fixed, {changes.get('unchanged', 0)} unchanged; "
+        f"{changes.get('scope', '')}"
+    )
+    return 1 if errors else 0
+
+
+def _result(root: Path, paths: list[str] | None, baseline: str | None = None) -> dict[str, Any]:
     """The whole check as workspace_diagnostics JSON, every diagnostic in it."""
     found = find_daemon(root)
     with _Progress() as progress:
+        if baseline is not None:
+            return _with_baseline(root, paths, baseline, found)
         if found is not None:
             arguments: dict[str, Any] = {"limit": 1000, **({"paths": paths} if paths else {})}
             first = call_on(found, "workspace_diagnostics", arguments)
@@ -87,6 +112,20 @@ def _result(root: Path, paths: list[str] | None) -> dict[str, Any]:
                 offset = page.get("next_offset")
             return {**first, "diagnostics": diagnostics, "truncated": False, "next_offset": None}
         return asyncio.run(_in_process(root, paths, progress))
+
+
+def _with_baseline(
+    root: Path, paths: list[str] | None, baseline: str, found: Any
+) -> dict[str, Any]:
+    """One scoped comparison (the changed files and their dependents), warm or cold."""
+    arguments: dict[str, Any] = {"limit": 1000, "baseline": baseline}
+    if paths:
+        arguments["paths"] = paths
+    if found is not None:
+        return call_on(found, "workspace_diagnostics", arguments)
+    from lspd.cli.query import run_tool
+
+    return run_tool(root, "workspace_diagnostics", arguments)
 
 
 async def _in_process(root: Path, paths: list[str] | None, progress: _Progress) -> dict[str, Any]:

@@ -52,9 +52,9 @@ def _argument(parser: argparse.ArgumentParser, param: Param) -> None:
     if param.cli_form == "negate":
         flag = param.cli or f"--no-{param.name.replace('_', '-')}"
         parser.add_argument(flag, dest=param.name, action="store_const", const=False, help=help)
-    elif param.cli_form == "file":
+    elif param.cli_form in ("file", "json"):
         flag = param.cli or f"--{param.name.replace('_', '-')}-file"
-        parser.add_argument(flag, dest=param.name, help=help)
+        parser.add_argument(flag, dest=param.name, required=param.required, help=help)
     elif kind is list:
         parser.add_argument(param.name, metavar=param.cli or param.name, nargs="*", help=help)
     elif param.required:
@@ -92,12 +92,31 @@ def arguments(args: argparse.Namespace, op: Operation) -> dict[str, Any]:
         value = getattr(args, param.name, None)
         if value is None or value == []:
             continue
-        if param.cli_form == "file":
+        if param.cli_form in ("file", "json"):
             value = sys.stdin.read() if value == "-" else Path(value).read_text(encoding="utf-8")
+            if param.cli_form == "json":
+                value = _json(value, param.cli or param.name)
+            if param.name == "changes" and isinstance(value, list):  # paths from the cwd
+                value = [
+                    {**c, "path": _absolute(c["path"])}
+                    if isinstance(c, dict) and isinstance(c.get("path"), str)
+                    else c
+                    for c in value
+                ]
         elif param.name == "path":
             value = _absolute(value)
         out[param.name] = value
     return out
+
+
+def _json(text: str, flag: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise InvalidInput(
+            f"{flag} is not JSON ({exc}); send e.g. "
+            '[{"path": "src/a.py", "content": "..."}, {"path": "src/old.py", "content": null}]'
+        ) from None
 
 
 def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:

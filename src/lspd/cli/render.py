@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from lspd.ops import models as m
+from lspd.ops import state_models as st
 
 
 def render(result: BaseModel) -> str:
@@ -18,16 +19,41 @@ def _truncation(total: int, shown: int, truncated: bool) -> list[str]:
     return [f"… {shown} of {total} shown (raise --limit for more)"] if truncated else []
 
 
+def _changes(c: m.Changes | None) -> list[str]:
+    """What a change introduced (in full) and a one-line summary."""
+    if c is None:
+        return []
+    lines = [f"new: {_problem(d)}" for d in c.introduced]
+    lines.append(
+        f"{len(c.introduced)} new since {c.baseline}, {len(c.fixed)} fixed, {c.unchanged} "
+        f"unchanged ({c.scope})"
+    )
+    return lines
+
+
+def _problem(d: m.Diagnostic) -> str:
+    code = f" [{d.code}]" if d.code else ""
+    return f"{d.path}:{d.line}:{d.column}: {d.severity}: {d.message}{code}"
+
+
+def _preview(r: m.PreviewResult) -> str:
+    lines = [_problem(d) for d in r.diagnostics]
+    if r.truncated:
+        lines.append("… more diagnostics of the proposed files (see `files` in --json)")
+    return "\n".join(lines + _changes(r.changes))
+
+
 def _diagnostics(r: m.DiagnosticsResult) -> str:
     if not r.diagnostics:
-        return f"{r.path}: no errors or warnings ({r.server})"
+        return "\n".join([f"{r.path}: no errors or warnings ({r.server})", *_changes(r.changes)])
     lines = [
         f"{r.path}:{d.line}:{d.column}: {d.severity}: {d.message}"
         + (f" [{d.code}]" if d.code else "")
         for d in r.diagnostics
     ]
     lines.append(f"{r.errors} error(s), {r.warnings} warning(s) ({r.server})")
-    return "\n".join(lines + _truncation(r.total, len(r.diagnostics), r.truncated))
+    lines += _truncation(r.total, len(r.diagnostics), r.truncated)
+    return "\n".join(lines + _changes(r.changes))
 
 
 def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
@@ -43,7 +69,7 @@ def _workspace_diagnostics(r: m.WorkspaceDiagnosticsResult) -> str:
     if r.next_offset is not None:
         shown = f"diagnostics {r.offset + 1}-{r.next_offset} of {r.total}"
         lines.append(f"{shown}; the rest: --offset {r.next_offset}, or `lspd check` for all")
-    return "\n".join(lines)
+    return "\n".join(lines + _changes(r.changes))
 
 
 def _more(r: m.Paged, shown: int) -> list[str]:
@@ -121,7 +147,7 @@ def _call_hierarchy(r: m.CallHierarchyResult) -> str:
     return "\n".join(lines + _more(r, len(r.calls)))
 
 
-def _status(r: m.StatusResult) -> str:
+def _status(r: st.StatusResult) -> str:
     lines = [f"lspd {r.version} for {r.workspace} (pid {r.pid}, up {r.uptime_s:.0f} s)"]
     for s in r.servers:
         lines.append(
@@ -133,7 +159,7 @@ def _status(r: m.StatusResult) -> str:
     return "\n".join(lines)
 
 
-def _servers(r: m.ServersResult) -> str:
+def _servers(r: st.ServersResult) -> str:
     """One line per server under its language; `*` marks the one answering the language."""
     lines = []
     for s in r.servers:
@@ -151,11 +177,12 @@ _RENDERERS: dict[type[BaseModel], Callable[..., str]] = {
     m.DiagnosticsResult: _diagnostics,
     m.WorkspaceDiagnosticsResult: _workspace_diagnostics,
     m.HoverResult: _hover,
+    m.PreviewResult: _preview,
     m.LocationsResult: _locations,
     m.ReferencesResult: _references,
     m.DocumentSymbolsResult: _document_symbols,
     m.WorkspaceSymbolsResult: _workspace_symbols,
     m.CallHierarchyResult: _call_hierarchy,
-    m.StatusResult: _status,
-    m.ServersResult: _servers,
+    st.StatusResult: _status,
+    st.ServersResult: _servers,
 }

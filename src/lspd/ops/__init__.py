@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         references,
         type_definition,
     )
+    from lspd.ops.preview import preview
     from lspd.ops.state import servers, status
     from lspd.ops.symbols import document_symbols, workspace_symbols
 
@@ -32,6 +33,7 @@ _WHERE = {
     "document_symbols": "symbols",
     "hover": "navigation",
     "implementation": "navigation",
+    "preview": "preview",
     "references": "navigation",
     "servers": "state",
     "status": "state",
@@ -47,6 +49,7 @@ __all__ = [
     "document_symbols",
     "hover",
     "implementation",
+    "preview",
     "references",
     "servers",
     "status",

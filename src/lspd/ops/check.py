@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
+from lspd.ops.baseline import changes_since, check_baseline
 from lspd.ops.budget import fits
 from lspd.ops.checks import check_globs, check_positive
 from lspd.ops.file_diagnostics import check_file, selected
 from lspd.ops.models import (
+    Changes,
     DiagnosticsResult,
     FileDiagnostic,
     FileDiagnosticCounts,
@@ -98,47 +100,62 @@ def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
 
 
 async def workspace_diagnostics(
-    ws: Workspace, paths: list[str] | None = None, limit: int = 50, offset: int = 0
+    ws: Workspace,
+    paths: list[str] | None = None,
+    limit: int = 50,
+    offset: int = 0,
+    baseline: str | None = None,
 ) -> WorkspaceDiagnosticsResult:
     """Counts per file (complete) and one page of the diagnostics of the whole workspace.
 
     `limit` (up to `MAX_LIMIT`) diagnostics from `offset`, fewer only when the answer budget
     is reached: then, and whenever more remain, `next_offset` says where to go on. A larger
-    limit never returns fewer diagnostics.
+    limit never returns fewer diagnostics. With `baseline`, only the files changed since it
+    (matching `paths`) and the files naming what changed are checked, and `changes` says
+    which diagnostics the change introduced and fixed.
     """
     check_positive("limit", limit)
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise InvalidInput(f"`offset` must be 0 or a positive integer, not {offset!r}")
-    checked = await check_all(ws, paths)
+    check_baseline(baseline)
+    changes = None
+    if baseline is None:
+        checked = await check_all(ws, paths)
+    else:
+        check_globs(paths)
+        await ws.refresh_open_documents(catch_up=True)
+        compared = await changes_since(ws, baseline, lambda p: selected(ws.display(p), paths))
+        checked = Checked(len(compared.after), compared.after, -1)
+        changes = compared.changes
     everything = _all(checked)
     if offset > len(everything):
         raise InvalidInput(f"`offset` {offset} is past the last diagnostic ({len(everything)})")
     count = min(limit, MAX_LIMIT, len(everything) - offset)
-    answer = _result(checked, everything, offset, count)
+    answer = _result(checked, everything, offset, count, changes)
     if fits(answer):
         return answer
     low, high = 0, count  # the most diagnostics that fit: at least one, to make progress
     while low < high:
         middle = (low + high + 1) // 2
-        if fits(_result(checked, everything, offset, middle)):
+        if fits(_result(checked, everything, offset, middle, changes)):
             low = middle
         else:
             high = middle - 1
-    return _result(checked, everything, offset, max(low, 1))
+    return _result(checked, everything, offset, max(low, 1), changes)
 
 
 def _all(checked: Checked) -> list[FileDiagnostic]:
-    found = [
-        FileDiagnostic(path=r.path, **d.model_dump())
-        for r in checked.results
-        for d in r.diagnostics
-    ]
+    found = [d.model_copy(update={"path": r.path}) for r in checked.results for d in r.diagnostics]
     found.sort(key=lambda d: (d.severity != "error", d.path, d.line, d.column))
     return found
 
 
 def _result(
-    checked: Checked, everything: list[FileDiagnostic], offset: int, count: int | None
+    checked: Checked,
+    everything: list[FileDiagnostic],
+    offset: int,
+    count: int | None,
+    changes: Changes | None = None,
 ) -> WorkspaceDiagnosticsResult:
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
@@ -160,6 +177,7 @@ def _result(
         offset=offset,
         truncated=end < len(everything),
         next_offset=end if end < len(everything) else None,
+        changes=changes,
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
         while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):

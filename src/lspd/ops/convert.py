@@ -7,8 +7,11 @@ from typing import Any
 
 from lspd.lsp.positions import Encoding, from_units
 from lspd.lsp.text import split_lines, uri_to_path
-from lspd.ops.models import Location, Span
+from lspd.ops.models import Diagnostic, Location, Severity, Span
 from lspd.workspace import Workspace
+
+_SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
+MAX_MESSAGE_CHARS = 2000  # of one diagnostic's message
 
 
 class Converter:
@@ -87,3 +90,32 @@ class Converter:
                 seen.add(key)
                 out.append(location)
         return out
+
+
+def convert_items(convert: Converter, path: Path, raw: list[dict[str, Any]]) -> list[Diagnostic]:
+    """The errors and warnings of a server's diagnostics (hints and information dropped)."""
+    out: list[Diagnostic] = []
+    for item in raw:
+        severity = _SEVERITIES.get(item.get("severity") or 1)
+        if severity is None:
+            continue  # hints and information are not problems
+        span = convert.span(path, item["range"])
+        code = item.get("code")
+        out.append(
+            Diagnostic(
+                severity=severity,
+                message=_shorten(str(item.get("message", "")).replace("\xa0", " ")),
+                code=None if code is None else str(code),
+                source=item.get("source"),
+                **span.model_dump(),
+            )
+        )
+    return out
+
+
+def _shorten(message: str) -> str:
+    """A message quoting a huge identifier or type must not blow the answer's budget."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    cut = len(message) - MAX_MESSAGE_CHARS
+    return f"{message[:MAX_MESSAGE_CHARS]}… ({cut} more characters)"

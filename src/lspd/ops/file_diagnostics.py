@@ -4,31 +4,36 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import Any
 
+from lspd.ops.baseline import check_baseline, file_changes
 from lspd.ops.budget import fits
 from lspd.ops.checks import check_content, check_positive
-from lspd.ops.convert import Converter
+from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import (
     Diagnostic,
     DiagnosticsResult,
-    Severity,
 )
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
-_SEVERITIES: dict[int, Severity] = {1: "error", 2: "warning"}
-MAX_MESSAGE_CHARS = 2000  # of one diagnostic's message
-
 
 async def diagnostics(
-    ws: Workspace, path: str, content: str | None = None, limit: int = 100
+    ws: Workspace,
+    path: str,
+    content: str | None = None,
+    limit: int = 100,
+    baseline: str | None = None,
 ) -> DiagnosticsResult:
-    """Diagnostics of `path` as it is on disk, or of `content` when given (then restored)."""
+    """Diagnostics of `path` as it is on disk, or of `content` when given (then restored;
+    the file need not exist yet); with `baseline`, also which of them are new since then."""
     check_positive("limit", limit)
     check_content(content, MAX_FILE_BYTES)
+    check_baseline(baseline)
     await ws.refresh_open_documents(catch_up=True)
-    return await check_file(ws, path, content, limit)
+    result = await check_file(ws, path, content, limit)
+    if baseline is not None:
+        result.changes = await file_changes(ws, ws.resolve(path), content, baseline)
+    return result
 
 
 async def check_file(
@@ -41,7 +46,7 @@ async def check_file(
         try:
             raw = await session.diagnostics(document, ws.diagnostics_timeout)
             convert = Converter(ws, session.encoding)
-            items = _convert(convert, document.path, raw, document.lines)
+            items = convert_items(convert, document.path, raw)
         finally:
             if content is not None:
                 await ws.open(path)  # the server sees the disk again
@@ -64,28 +69,6 @@ async def check_file(
     return result
 
 
-def _convert(
-    convert: Converter, path: Path, raw: list[dict[str, Any]], lines: list[str]
-) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
-    for item in raw:
-        severity = _SEVERITIES.get(item.get("severity") or 1)
-        if severity is None:
-            continue  # hints and information are not problems
-        span = convert.span(path, item["range"])
-        code = item.get("code")
-        out.append(
-            Diagnostic(
-                severity=severity,
-                message=_shorten(str(item.get("message", ""))),
-                code=None if code is None else str(code),
-                source=item.get("source"),
-                **span.model_dump(),
-            )
-        )
-    return out
-
-
 # Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).
 _UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
 
@@ -105,14 +88,6 @@ def _environment_hint(toolchain: str | None, items: list[Diagnostic]) -> str | N
         f"imports did not resolve with {used}; install the project's dependencies there, "
         'or set `python = "path/to/venv"` in lspd.toml (a TypeScript project: `npm install`)'
     )
-
-
-def _shorten(message: str) -> str:
-    """A message quoting a huge identifier or type must not blow the answer's budget."""
-    if len(message) <= MAX_MESSAGE_CHARS:
-        return message
-    cut = len(message) - MAX_MESSAGE_CHARS
-    return f"{message[:MAX_MESSAGE_CHARS]}… ({cut} more characters)"
 
 
 def selected(shown: str, globs: list[str] | None) -> bool:

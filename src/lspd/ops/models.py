@@ -10,8 +10,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lspd.lsp.state import ServerState
-
 SCHEMA_VERSION = "1"
 
 Severity = Literal["error", "warning"]
@@ -57,6 +55,11 @@ class Diagnostic(Span):
     """The server's rule or error code."""
     source: str | None = None
     """Which checker said it (e.g. `basedpyright`)."""
+    path: str | None = None
+    """Its file, in lists that span files."""
+
+
+FileDiagnostic = Diagnostic  # a diagnostic in a list spanning files: `path` is set
 
 
 class DiagnosticsResult(Model):
@@ -69,7 +72,7 @@ class DiagnosticsResult(Model):
     toolchain: str | None = None
     """The project's TypeScript or Python the server ran."""
     environment: str | None = None
-    """When imports did not resolve: which interpreter, how to change it."""
+    """When imports did not resolve: how to fix it."""
     fresh: bool = True
     """True when they are for the file's current content."""
     errors: int
@@ -82,6 +85,8 @@ class DiagnosticsResult(Model):
     """All diagnostics of the file."""
     truncated: bool = False
     """True when `diagnostics` stops short of `total`."""
+    changes: Changes | None = None
+    """With `baseline`: what changed since it."""
 
 
 class FileDiagnosticCounts(Model):
@@ -99,9 +104,9 @@ class WorkspaceDiagnosticsResult(Model):
     """Problems of every matched file: complete counts, diagnostics a page at a time."""
 
     files_matched: int
-    """Source files matching the globs (or all)."""
+    """Files matching the globs."""
     files_checked: int
-    """Files checked (every matched file)."""
+    """Files checked."""
     errors: int
     """Errors in all files."""
     warnings: int
@@ -111,7 +116,7 @@ class WorkspaceDiagnosticsResult(Model):
     files_with_problems: int = 0
     """How many files have problems."""
     diagnostics: list[FileDiagnostic] = Field(default_factory=list)
-    """This page: errors first, by path and line."""
+    """This page, errors first."""
     total: int
     """All diagnostics."""
     offset: int = 0
@@ -120,20 +125,45 @@ class WorkspaceDiagnosticsResult(Model):
     """True when diagnostics or files were left out."""
     next_offset: int | None = None
     """The `offset` of the next page."""
+    changes: Changes | None = None
+    """With `baseline`: what changed (changed files and dependents only)."""
 
 
-class FileDiagnostic(Diagnostic):
-    """A diagnostic and its file."""
+class Changes(Model):
+    """Diagnostics a change introduced and fixed, against a baseline."""
 
-    path: str
-    """The file."""
+    baseline: str
+    """`HEAD`, a git revision, `session` or `disk`."""
+    introduced: list[FileDiagnostic] = Field(default_factory=list)
+    """New since the baseline (all)."""
+    fixed: list[FileDiagnostic] = Field(default_factory=list)
+    """Gone since the baseline (all)."""
+    unchanged: int = 0
+    """In both (matched by text, not line)."""
+    changed: list[str] = Field(default_factory=list)
+    """Files that differ from the baseline."""
+    scope: str
+    """Which files were compared."""
+
+
+class PreviewResult(Model):
+    """Diagnostics of proposed changes, and what they would break elsewhere."""
+
+    files: list[FileDiagnosticCounts] = Field(default_factory=list)
+    """Counts after the change."""
+    diagnostics: list[FileDiagnostic] = Field(default_factory=list)
+    """The proposed files' diagnostics."""
+    truncated: bool = False
+    """True when `diagnostics` was cut (the counts in `files` stay complete)."""
+    changes: Changes
+    """What it would introduce and fix."""
 
 
 class HoverResult(Model):
     """What an editor's hover shows at a position."""
 
     contents: str = ""
-    """Markdown: the type, signature and docs (empty when there is nothing to show)."""
+    """Markdown: type, signature and docs."""
     found: bool = True
     """False when the server has nothing to show there."""
     path: str | None = None
@@ -168,7 +198,7 @@ class LocationsResult(Paged):
     locations: list[SymbolLocation] = Field(default_factory=list)
     """The places found."""
     asked: int | None = None
-    """Index of the declaration asked about."""
+    """Index of the one asked about."""
 
 
 class Reference(Model):
@@ -199,14 +229,14 @@ class ReferencesResult(Paged):
     """Every use of a name, grouped by file (files in path order, workspace first)."""
 
     files: list[FileReferences] = Field(default_factory=list)
-    """Every file with references, with its count; this page's references in them."""
+    """Each file, its count, this page's uses."""
 
 
 class Symbol(Model):
     """A symbol of a file, with its members."""
 
     name_path: str
-    """Dotted path of names from the file's top level: pass it as `symbol`."""
+    """Name path in the file: pass it as `symbol`."""
     kind: str
     """`class`, `function`, `method`, `variable`, ..."""
     line: int
@@ -227,7 +257,7 @@ class DocumentSymbolsResult(Paged):
     path: str
     """The file."""
     symbols: list[Symbol] = Field(default_factory=list)
-    """This page's symbols (a page may begin inside a class: name paths say where)."""
+    """This page's symbols (name paths say where a page begins)."""
 
 
 class WorkspaceSymbol(Model):
@@ -297,78 +327,6 @@ class CallHierarchyResult(Paged):
     """This page's call sites, by file and line."""
 
 
-class ServerStatus(Model):
-    """One language server process."""
-
-    language: str
-    """The language it serves."""
-    server: str
-    """Its name."""
-    project: str = "."
-    """Its first project root (`.`: the workspace root)."""
-    projects: list[str] = Field(default_factory=list)
-    """Every project it serves."""
-    state: ServerState
-    """`starting`, `indexing`, `ready`, `crashed` or `stopped`."""
-    pid: int | None
-    """Its process id, while it runs."""
-    open_documents: int = 0
-    """Files it holds open."""
-    toolchain: str | None = None
-    """The project's TypeScript or Python it runs."""
-
-
-class StatusResult(Model):
-    """The daemon and its language servers."""
-
-    status: Literal["ok"] = "ok"
-    """Always `ok` when it answers."""
-    workspace: str
-    """The workspace root."""
-    pid: int
-    """The daemon's process id."""
-    version: str
-    """lspd's version."""
-    uptime_s: float
-    """Seconds since it started."""
-    restricted: bool = False
-    """True in restricted mode: only lspd's own servers and settings run, no project code."""
-    watches: int | None = None
-    """Directories the file watcher watches (ignored ones never are)."""
-    watch_problem: str | None = None
-    """Why file changes are not (all) followed, e.g. the system's watch limit."""
-    servers: list[ServerStatus]
-    """Its language servers."""
-
-
-class ServerInfo(Model):
-    """One defined language server: whether it is found and how to install it."""
-
-    server: str
-    """Its name."""
-    language: str = Field(description="The language it serves (python, typescript, go, ...).")
-    languages: list[str] = Field(description="The LSP language ids of the files it handles.")
-    selected: bool = Field(
-        description="True when it answers its language here: chosen in lspd.toml, else the "
-        "default (the first server defined for the language)."
-    )
-    found: bool
-    """True when it can run."""
-    missing: str | None = Field(description="What is missing to run it, when it is not found.")
-    version: str | None
-    """Its version, when found."""
-    command: list[str]
-    """How lspd starts it."""
-    install: str | None = Field(description="The command that installs it, if it can be.")
-
-
-class ServersResult(Model):
-    """Every defined server, grouped by language, the selected one first in each."""
-
-    servers: list[ServerInfo]
-    """The servers."""
-
-
 class SymbolCandidate(Model):
     """One of several symbols a name matched."""
 
@@ -382,4 +340,5 @@ class SymbolCandidate(Model):
     """Line of its name."""
 
 
+DiagnosticsResult.model_rebuild()
 WorkspaceDiagnosticsResult.model_rebuild()

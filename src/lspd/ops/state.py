@@ -7,7 +7,7 @@ import time
 from collections.abc import Mapping
 
 from lspd import __version__
-from lspd.ops.models import ServerInfo, ServersResult, ServerStatus, StatusResult
+from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, StatusResult
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect
 from lspd.workspace import Workspace

@@ -18,83 +18,20 @@ How to add an operation:
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 
-class _Required:
-    """The default of a parameter that has none."""
-
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of an operation, as MCP, the CLI and the schema show it.
-
-    `annotation` is a plain Python type (`str`, `int | None`, `list[str] | None`, a
-    `Literal`); pydantic turns it into the JSON Schema. `cli` is the CLI spelling: a flag
-    (`--limit`), a positional name (`query`), or None for the default (`--name-with-dashes`,
-    positional when required). `cli_form` says how the command line gives the value:
-    `value` (as typed), `file` (the text of a file, `-` for stdin), `negate` (a flag
-    that sends false).
-    """
-
-    name: str
-    annotation: Any
-    description: str
-    default: Any = REQUIRED
-    cli: str | None = None
-    cli_form: Literal["value", "file", "negate"] = "value"
-    cli_help: str | None = None
-
-    @property
-    def required(self) -> bool:
-        return self.default is REQUIRED
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One question: its ops function, its parameters and its result model.
-
-    `function` and `result` are named (`module:function`, a class of `lspd.ops.models`)
-    and imported on first use. `position`: the operation takes `path`/`line`/`column` or
-    `symbol` (the CLI reads them as `PATH:LINE:COLUMN` and `--symbol`). `tool`: published
-    as an MCP tool. `command`: the CLI subcommand, or None when the CLI has none here.
-    """
-
-    name: str
-    function: str
-    result: str
-    description: str
-    summary: str
-    params: tuple[Param, ...] = ()
-    position: bool = False
-    tool: bool = True
-    command: str | None = None
-    takes_workspace: bool = True
-
-    @property
-    def all_params(self) -> tuple[Param, ...]:
-        """The parameters in call order: the position ones first for a position operation."""
-        return (*POSITION, *self.params) if self.position else self.params
-
-    def resolve(self) -> Callable[..., Any]:
-        """The ops function (imported now)."""
-        module, _, name = self.function.partition(":")
-        function: Callable[..., Any] = getattr(importlib.import_module(module), name)
-        return function
-
-    def result_model(self) -> Any:
-        """The result model class (imported now)."""
-        return getattr(importlib.import_module("lspd.ops.models"), self.result)
+__all__ = [
+    "OPERATIONS",
+    "POSITION",
+    "REQUIRED",
+    "Operation",
+    "Param",
+    "call",
+    "operation",
+    "result_models",
+]
 
 
 POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
@@ -107,17 +44,12 @@ characters), or instead `symbol`, a name path such as `Greeter.greet` or
 closest names). Paths are relative to the workspace root. Lists are paged: an answer that
 stops short has `truncated: true` and `next_offset`; send that as `offset` for the rest
 (`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
-a location stands for.
+a location stands for. `baseline` (`HEAD`, a git revision, or `session`) on diagnostics adds
+`changes`: the diagnostics new since then (`introduced`) and gone (`fixed`). `fresh` is true
+when the answer is for the file's current text; `total` counts all items of a list.
 Fields at their default (null, empty, false, 0) are left out of answers."""
 
 _AT = " Position or `symbol`."
-
-POSITION = (
-    Param("path", str | None, "File.", default=None),
-    Param("line", int | None, "1-based.", default=None),
-    Param("column", int | None, "1-based, in characters.", default=None),
-    Param("symbol", str | None, "Name path instead of a position.", default=None),
-)
 
 
 def _limit(default: int, maximum: int = 1000) -> Param:
@@ -125,6 +57,12 @@ def _limit(default: int, maximum: int = 1000) -> Param:
 
 
 _OFFSET = Param("offset", int, "0-based index of the first item: a `next_offset`.", default=0)
+_BASELINE = Param(
+    "baseline",
+    str | None,
+    "`HEAD` (or a git revision) or `session`: also say which diagnostics are new since then.",
+    default=None,
+)
 _FILE = "File, relative to the root."
 _CLI_FILE = "the file (a relative path starts at the current directory)"
 
@@ -136,8 +74,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="diagnostics",
         summary="errors and warnings of a file, as it is now",
         description=(
-            "Errors and warnings of one file (or of unsaved `content`), fresh for its current "
-            "text; a server that is not ready gives an error, never an empty list."
+            "Errors and warnings of one file (or of unsaved `content`), fresh; a server not "
+            "ready gives an error, never an empty list."
         ),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
@@ -151,7 +89,9 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="check this file's text as if it were PATH ('-': stdin)",
             ),
             Param("limit", int, "At most this many diagnostics.", default=100),
+            _BASELINE,
         ),
+        exclusive=("content", "baseline"),
     ),
     Operation(
         name="workspace_diagnostics",
@@ -160,8 +100,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="workspace-diagnostics",
         summary="problems of the whole workspace",
         description=(
-            "Errors and warnings of the whole workspace (or of `paths` globs): complete counts "
-            "per file, worst first, and the diagnostics a page at a time."
+            "Errors and warnings of the workspace (or `paths` globs): counts per file, worst "
+            "first, diagnostics paged."
         ),
         params=(
             Param(
@@ -174,7 +114,31 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             _limit(50),
             _OFFSET,
+            _BASELINE,
         ),
+        exclusive=("baseline",),
+    ),
+    Operation(
+        name="preview",
+        function="lspd.ops.preview:preview",
+        result="PreviewResult",
+        command="preview",
+        summary="diagnostics of proposed changes, before writing them",
+        description=(
+            "Diagnostics of proposed changes to several files (new, changed, deleted) and what "
+            "they would break or fix elsewhere, before writing. Nothing is written."
+        ),
+        params=(
+            Param(
+                "changes",
+                list[dict[str, str | None]],
+                "`[{path, content}]`: each file's whole new text; content null deletes it.",
+                cli="--changes",
+                cli_form="json",
+                cli_help="a JSON file of [{path, content}] ('-': stdin)",
+            ),
+        ),
+        exclusive=("*",),
     ),
     Operation(
         name="hover",
@@ -213,8 +177,8 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="implementations of an interface or method",
         position=True,
         description=(
-            "Implementations of the interface, protocol or method at a position (subclasses, "
-            "overrides), each with its name path." + _AT
+            "Implementations (subclasses, overrides) of the interface or method at a "
+            "position, with name paths." + _AT
         ),
         params=(_limit(50), _OFFSET),
     ),
@@ -226,8 +190,7 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="every reference to the symbol",
         position=True,
         description=(
-            "Every use of the name at a position, by file, each with its enclosing symbol; "
-            "exact where grep matches equal names." + _AT
+            "Every use of the name at a position, by file, with its enclosing symbol." + _AT
         ),
         params=(
             Param(
@@ -249,10 +212,7 @@ OPERATIONS: tuple[Operation, ...] = (
         result="DocumentSymbolsResult",
         command="symbols",
         summary="the symbol tree of a file, or a class's members",
-        description=(
-            "Outline of a file (or, with `symbol`, of a class's members): kinds, name paths, "
-            "lines, in file order."
-        ),
+        description=("Outline of a file (or, with `symbol`, of a class's members), in file order."),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
             Param(
@@ -272,10 +232,7 @@ OPERATIONS: tuple[Operation, ...] = (
         result="WorkspaceSymbolsResult",
         command="workspace-symbols",
         summary="search symbols by name",
-        description=(
-            "Find symbols by name anywhere in the workspace; `Console.` lists Console's "
-            "members, `Console.pr` those starting with `pr`."
-        ),
+        description=("Symbols by name in the whole workspace; `Console.` lists Console's members."),
         params=(
             Param("query", str, "A name or part of one; `Class.` for members."),
             Param(
@@ -297,8 +254,8 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="callers (incoming) or callees (outgoing)",
         position=True,
         description=(
-            "Callers (`incoming`) or callees (`outgoing`) of the function at a position, one "
-            "entry per call site, each with its name path." + _AT
+            "Callers (`incoming`) or callees (`outgoing`) of the function at a position: "
+            "each call site, with name paths." + _AT
         ),
         params=(
             Param(
@@ -314,14 +271,15 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         name="status",
         function="lspd.ops.state:status",
-        result="StatusResult",
+        result="state_models:StatusResult",
         summary="the daemon's state and its language servers",
         description="The daemon and each language server's state; for slow or missing answers.",
+        output_schema=False,
     ),
     Operation(
         name="servers",
         function="lspd.ops.state:servers",
-        result="ServersResult",
+        result="state_models:ServersResult",
         summary="each language's servers: selected, found, version, install command",
         description="Every defined language server, whether it is found, and how to install it.",
         tool=False,
@@ -346,12 +304,3 @@ def operation(name: str) -> Operation:
         return BY_NAME[name]
     except KeyError:
         raise KeyError(f"no operation {name!r}; operations: {', '.join(BY_NAME)}") from None
-
-
-async def call(op: Operation, ws: Any, arguments: dict[str, Any]) -> Any:
-    """Run the operation with checked arguments (`ws` is the `Workspace`); its model."""
-    function = op.resolve()
-    result = function(ws, **arguments) if op.takes_workspace else function(**arguments)
-    if inspect.isawaitable(result):
-        result = await result
-    return result

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from lspd.errors import InvalidInput
 from lspd.surface.arguments import Schema, check, explain
+from lspd.surface.table import operation
 
 
 class LspdServer(MCPServer[Any]):
@@ -33,7 +34,7 @@ class LspdServer(MCPServer[Any]):
                     update={
                         "input_schema": minify(tool.input_schema),
                         "output_schema": _output(tool.output_schema)
-                        if tool.output_schema is not None
+                        if tool.output_schema is not None and operation(tool.name).output_schema
                         else None,
                     }
                 )
@@ -79,18 +80,34 @@ EXPLAINED = {
     "symbol",
     "errors",
     "warnings",
+    "message",
+    "code",
+    "source",
+    "server",
+    "baseline",
+    "language",
+    "pid",
+    "version",
+    "workspace",
+    "uptime_s",
+    "projects",
+    "open_documents",
+    "fresh",
 }
 
 
 # Inputs the server instructions explain once (positions, paging): their descriptions stay
 # in `lspd schema` and the CLI's help, not in each tool's input schema.
-INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset"}
+INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset", "baseline"}
 
 
 def _output(schema: Schema) -> Schema:
-    """A minified output schema without its own description (the tool's says it)."""
+    """A minified output schema without the descriptions of its models (the tool's and
+    the fields' say what they are)."""
     out = minify(schema, output=True)
     out.pop("description", None)
+    for model in out.get("$defs", {}).values():  # the field holding it says what it is
+        model.pop("description", None)
     out["type"] = "object"  # MCP requires it at the top level
     return out
 

@@ -25,6 +25,7 @@ from lspd.servers.registry import (
 from lspd.workspace import files, paths
 from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
 from lspd.workspace.toolchain import Choice, Toolchain, adapt
 from lspd.workspace.watcher import Change, FileEvent, Watcher
@@ -80,6 +81,9 @@ class Workspace:
         self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
         self._changes = 0  # batches of file changes the watcher has applied
+        # The text of each file when lspd first read it: the `session` baseline.
+        self.first_seen: dict[Path, str] = {}
+        self.gate = Gate()  # calls share the servers; an overlay has them alone
         # Open documents whose file was deleted: reopened if the file comes back.
         self._deleted: dict[Path, tuple[Session, str]] = {}
 
@@ -170,13 +174,16 @@ class Workspace:
         path = self.resolve(raw_path)
         shown = self.display(path)
         stamp = _stamp(path)
-        on_disk = files.read_source(
-            path, shown, lambda: self._ending_like(path)
-        )  # missing file, directory, binary: clear errors
+        on_disk = None
+        if content is None or path.exists():  # unsaved content may be a file still to come
+            # A missing file, a directory, a binary: clear errors.
+            on_disk = files.read_source(path, shown, lambda: self._ending_like(path))
+            self.first_seen.setdefault(path, on_disk)
         definition = self.definition_for(path)
         session = self.session(definition, self.project_root(path, definition))
         language_id = definition.extensions[path.suffix.lower()]
         if content is None:
+            assert on_disk is not None
             document = await session.sync_document(path, on_disk, language_id)
             if stamp is not None:
                 self._stamps[path] = stamp

@@ -1,0 +1,145 @@
+"""Baselines: "which errors did my change introduce?" against HEAD, a revision, or the session.
+
+`HEAD` (or any git revision) is the committed text, read with `git show` and held by the
+servers as unsaved content: the work tree and the index are never touched. `session` is the
+text of each file when lspd first read it (for a workspace without git). Only the changed
+files and the files naming what changed are compared (see `lspd.ops.changes`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.ops.changes import Texts, compare, dependents, diagnose, scope_note
+from lspd.ops.models import Changes, DiagnosticsResult
+from lspd.workspace import Workspace
+
+GIT_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A comparison: what changed, and the files compared as they are after."""
+
+    changes: Changes
+    after: list[DiagnosticsResult]
+
+
+@dataclass(frozen=True)
+class Delta:
+    """The files that differ from a baseline: their text then and now (None: absent)."""
+
+    before: dict[Path, str | None]
+    after: dict[Path, str | None]
+
+
+def check_baseline(baseline: object) -> None:
+    """`baseline` is None, `session` or a git revision name."""
+    if baseline is None:
+        return
+    if not isinstance(baseline, str) or not baseline.strip() or baseline.startswith("-"):
+        raise InvalidInput(
+            f"`baseline` {baseline!r:.80} is not a baseline; send HEAD (or another git "
+            'revision such as HEAD~1), or "session" (the files as lspd first read them)'
+        )
+
+
+async def changes_since(
+    ws: Workspace, baseline: str, keep: Callable[[Path], bool] = lambda _: True
+) -> Compared:
+    """What changed since `baseline` in the files that differ from it (those `keep`
+    accepts), and in the files naming what changed."""
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    before = {p: t for p, t in delta.before.items() if keep(p)}
+    after = {p: t for p, t in delta.after.items() if keep(p)}
+    return await compare_states(ws, baseline, before, after)
+
+
+async def compare_states(ws: Workspace, baseline: str, before: Texts, after: Texts) -> Compared:
+    """Diagnostics with `before` held (the baseline) against those with `after` held, of
+    the changed files and the files naming what changed."""
+    changed = sorted(set(before) | set(after))
+    depending, more = await asyncio.to_thread(dependents, ws, before, after)
+    files = sorted({*changed, *depending})
+    old = await diagnose(ws, files, before)
+    new = await diagnose(ws, files, after)
+    note = scope_note(len(changed), len(depending), more)
+    changes = compare(old.found, new.found, baseline, [ws.display(p) for p in changed], note)
+    return Compared(changes, new.results)
+
+
+async def file_changes(ws: Workspace, path: Path, content: str | None, baseline: str) -> Changes:
+    """What changed in one file since `baseline`, every changed file held as it was then
+    (a change elsewhere may be what broke it); `content` stands for the file's text now."""
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    old = await diagnose(ws, [path], delta.before)
+    new = await diagnose(ws, [path], {} if content is None else {path: content})
+    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
+    return compare(old.found, new.found, baseline, changed, "this file")
+
+
+def differences(ws: Workspace, baseline: str) -> Delta:
+    """The source files whose text differs from `baseline`, with both texts."""
+    if baseline == "session":
+        return _since_session(ws)
+    top = _git(ws.root, "rev-parse", "--show-toplevel")
+    if top is None:
+        raise InvalidInput(
+            f"{ws.root} is not in a git repository, so there is no {baseline!r}; send "
+            '`baseline: "session"` (the files as lspd first read them since the daemon started)'
+        )
+    if _git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}") is None:
+        raise InvalidInput(f"{baseline!r} is not a git revision here; send e.g. HEAD or HEAD~1")
+    names = _git(ws.root, "diff", "--name-only", "-z", "--relative", baseline, "--") or ""
+    untracked = _git(ws.root, "ls-files", "--others", "--exclude-standard", "-z") or ""
+    before: dict[Path, str | None] = {}
+    after: dict[Path, str | None] = {}
+    for name in {*names.split("\0"), *untracked.split("\0")} - {""}:
+        path = ws.root / name
+        if ws.handler(path) is None or ws.ignore(path.parent):
+            continue
+        before[path] = _git(ws.root, "show", f"{baseline}:./{name}")
+        after[path] = read_text(path)
+    return Delta(before, after)
+
+
+def _since_session(ws: Workspace) -> Delta:
+    before: dict[Path, str | None] = {}
+    after: dict[Path, str | None] = {}
+    for path, seen in ws.first_seen.items():
+        now = read_text(path)
+        if now != seen:
+            before[path], after[path] = seen, now
+    return Delta(before, after)
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, or None when it is missing or unreadable."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the daemon
+            return None
+        return path.read_text("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _git(root: Path, *args: str) -> str | None:
+    """Git's output, or None when it fails (no repository, no such revision or file)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args],
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", errors="replace")

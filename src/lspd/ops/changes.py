@@ -1,0 +1,172 @@
+"""Diagnostics before and after a change, and which of them the change introduced.
+
+Both states are asked of the warm servers: one with the changed files' other text held as
+unsaved content (an overlay: the text at a git revision, or a proposal), one with the disk's.
+A diagnostic is the same one in both when its file, severity, code, message and the source
+text it points at agree, so lines shifted by an edit above it do not make it new.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.ops.convert import Converter, convert_items
+from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
+from lspd.workspace import Workspace
+from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.overlay import overlaid
+
+MAX_DEPENDENTS = 200  # files naming what changed, checked beside the changed ones
+# A name a changed line declares: `def f`, `class C`, `function f`, `const X =`, `X = ...`.
+_DECLARED = re.compile(
+    r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?"
+    r"(?:def|class|function|interface|type|enum|const|let|var|func|struct)\s+([A-Za-z_]\w*)"
+    r"|^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]"
+)
+
+Texts = Mapping[Path, str | None]  # a file's text in one state; None: it does not exist
+
+
+@dataclass(frozen=True)
+class Found:
+    """One diagnostic and what identifies it across the two states."""
+
+    diagnostic: FileDiagnostic
+    key: tuple[str, str, str | None, str, str]
+
+
+@dataclass(frozen=True)
+class Diagnosed:
+    """The diagnostics of some files in one state: for comparing, and per file."""
+
+    found: list[Found]
+    results: list[DiagnosticsResult]
+
+
+async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
+    """The diagnostics of `files` while the servers hold `texts` for those files (the disk
+    for the rest); files that do not exist in that state have none. Files opened only for
+    this are closed again."""
+    present = [f for f in files if (texts[f] is not None if f in texts else f.is_file())]
+    opened_before = {f for f in present if ws.holds(f)}
+    found: list[Found] = []
+    results: list[DiagnosticsResult] = []
+    overlay = {path: text for path, text in texts.items()}
+    async with overlaid(ws, overlay):
+        try:
+            for file in present:
+                session, document = await ws.open(str(file), overlay.get(file))
+                raw = await session.diagnostics(document, ws.diagnostics_timeout)
+                convert = Converter(ws, session.encoding)
+                shown = ws.display(file)
+                items = convert_items(convert, document.path, raw)
+                items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
+                results.append(
+                    DiagnosticsResult(
+                        path=shown,
+                        server=session.name,
+                        toolchain=session.toolchain,
+                        errors=sum(d.severity == "error" for d in items),
+                        warnings=sum(d.severity == "warning" for d in items),
+                        diagnostics=items,
+                        total=len(items),
+                    )
+                )
+                for item in items:
+                    line = document.lines[item.line - 1] if item.line <= len(document.lines) else ""
+                    snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
+                    diagnostic = item.model_copy(update={"path": shown})
+                    key = (shown, item.severity, item.code, item.message, snippet)
+                    found.append(Found(diagnostic, key))
+        finally:
+            for file in present:
+                if file not in opened_before and file not in overlay:
+                    ws.close_document(file)
+    return Diagnosed(found, results)
+
+
+def compare(before: list[Found], after: list[Found], baseline: str, changed: list[str],
+            scope: str) -> Changes:  # fmt: skip
+    """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets."""
+    remaining = Counter(f.key for f in before)
+    introduced: list[FileDiagnostic] = []
+    for found in after:
+        if remaining[found.key] > 0:
+            remaining[found.key] -= 1
+        else:
+            introduced.append(found.diagnostic)
+    fixed: list[FileDiagnostic] = []
+    for found in before:
+        if remaining[found.key] > 0:
+            remaining[found.key] -= 1
+            fixed.append(found.diagnostic)
+    order = _worst_first
+    return Changes(
+        baseline=baseline,
+        introduced=sorted(introduced, key=order),
+        fixed=sorted(fixed, key=order),
+        unchanged=len(after) - len(introduced),
+        changed=changed,
+        scope=scope,
+    )
+
+
+def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
+    return (d.severity != "error", d.path or "", d.line, d.column)
+
+
+def dependents(ws: Workspace, before: Texts, after: Texts) -> tuple[list[Path], bool]:
+    """Files other than the changed ones that name something the change touched: a name
+    declared on a changed line (before or after), or a changed file's module. Only they can
+    gain or lose errors in practice. Returns them (at most `MAX_DEPENDENTS`) and whether
+    there were more."""
+    names: set[str] = set()
+    for path in set(before) | set(after):
+        old = (before.get(path) or "").splitlines()
+        new = (after.get(path) or "").splitlines()
+        names |= _declared(set(old) ^ set(new))
+        names.add(path.stem)
+    names -= {"__init__", "index", "main", "mod"}
+    if not names:
+        return [], False
+    pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
+    changed = set(before) | set(after)
+    found: list[Path] = []
+    for file in ws.projects.source_files():
+        if file in changed:
+            continue
+        try:
+            status = file.stat()
+            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+                continue  # a FIFO would block; a huge generated file names nothing of ours
+            text = file.read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        if pattern.search(text):
+            if len(found) == MAX_DEPENDENTS:
+                return found, True
+            found.append(file)
+    return found, False
+
+
+def _declared(lines: set[str]) -> set[str]:
+    names = set()
+    for line in lines:
+        match = _DECLARED.match(line)
+        if match:
+            names.add(match.group(1) or match.group(2))
+    return names
+
+
+def scope_note(changed: int, dependents: int, more: bool) -> str:
+    """How the compared files were chosen, as the answer says it."""
+    cut = f" (the first {MAX_DEPENDENTS}; more name it)" if more else ""
+    return (
+        f"{changed} changed file(s) and {dependents} file(s) naming what changed{cut}; "
+        "other files cannot gain errors from it in practice (`lspd check` checks everything)"
+    )

@@ -1,0 +1,73 @@
+"""Previewing a change before writing it: several files at once, new and deleted ones too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import InvalidInput
+from lspd.ops.baseline import compare_states, read_text
+from lspd.ops.budget import fits
+from lspd.ops.models import FileDiagnosticCounts, PreviewResult
+from lspd.workspace import Workspace
+from lspd.workspace.files import MAX_FILE_BYTES
+
+MAX_CHANGES = 50  # files in one preview
+
+
+async def preview(ws: Workspace, changes: list[dict[str, Any]]) -> PreviewResult:
+    """Diagnostics the proposed files would have, and what the change would introduce and
+    fix in them and in the files naming what it changes, against the disk as it is. The
+    disk is never written; no other call sees the proposed text (it runs alone); the
+    servers get the disk's text back even when the call is cancelled."""
+    proposed = _proposed(ws, changes)
+    await ws.refresh_open_documents(catch_up=True)
+    on_disk = {path: read_text(path) for path in proposed}
+    compared = await compare_states(ws, "disk", on_disk, proposed)
+    counts = [
+        FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
+        for r in compared.after
+        if r.total or ws.resolve(r.path) in proposed
+    ]
+    shown = {ws.display(p) for p in proposed}
+    own = [
+        d.model_copy(update={"path": r.path})
+        for r in compared.after
+        if r.path in shown
+        for d in r.diagnostics
+    ]
+    result = PreviewResult(files=counts, diagnostics=own, changes=compared.changes)
+    while not fits(result) and result.diagnostics:
+        result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
+        result.truncated = True
+    return result
+
+
+def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:
+    """The changes as {file: its proposed text, or None to delete it}, checked."""
+    example = '[{"path": "src/a.py", "content": "..."}, {"path": "src/old.py", "content": null}]'
+    if not isinstance(changes, list) or not changes:
+        raise InvalidInput(f"`changes` must be a non-empty list, e.g. {example}")
+    if len(changes) > MAX_CHANGES:
+        raise InvalidInput(f"{len(changes)} changes; send at most {MAX_CHANGES} at once")
+    proposed: dict[Path, str | None] = {}
+    for change in changes:
+        if (
+            not isinstance(change, dict)
+            or set(change) - {"path", "content"}
+            or "path" not in change
+        ):
+            raise InvalidInput(f"each change is {{path, content}}, e.g. {example}")
+        content = change.get("content")
+        if content is not None and not isinstance(content, str):
+            raise InvalidInput("`content` is the file's whole new text, or null to delete it")
+        if content is not None and len(content.encode()) > MAX_FILE_BYTES:
+            raise InvalidInput(f"{change['path']}: content over {MAX_FILE_BYTES} bytes")
+        path = ws.resolve(change["path"])
+        ws.definition_for(path)  # a file of no served language: say so now
+        if path in proposed:
+            raise InvalidInput(f"{change['path']} is changed twice; send each file once")
+        if content is None and not path.is_file():
+            raise InvalidInput(f"{change['path']} does not exist, so it cannot be deleted")
+        proposed[path] = content
+    return proposed

@@ -1,0 +1,82 @@
+"""The result models of `status` and `servers`: the daemon, its servers, the servers defined."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from lspd.lsp.state import ServerState
+from lspd.ops.models import Model
+
+
+class ServerStatus(Model):
+    """One language server process."""
+
+    language: str
+    """The language it serves."""
+    server: str
+    """Its name."""
+    project: str = "."
+    """Its first project root."""
+    projects: list[str] = Field(default_factory=list)
+    """Every project it serves."""
+    state: ServerState
+    """`starting`, `indexing`, `ready`, `crashed` or `stopped`."""
+    pid: int | None
+    """Its process id, while it runs."""
+    open_documents: int = 0
+    """Files it holds open."""
+    toolchain: str | None = None
+    """The TypeScript or Python it runs."""
+
+
+class StatusResult(Model):
+    """The daemon and its language servers."""
+
+    status: Literal["ok"] = "ok"
+    """Always `ok` when it answers."""
+    workspace: str
+    """The workspace root."""
+    pid: int
+    """The daemon's process id."""
+    version: str
+    """lspd's version."""
+    uptime_s: float
+    """Seconds since it started."""
+    restricted: bool = False
+    """Restricted mode: no project code runs."""
+    watches: int | None = None
+    """Directories watched."""
+    watch_problem: str | None = None
+    """Why file changes are not all followed."""
+    servers: list[ServerStatus]
+    """Its language servers."""
+
+
+class ServerInfo(Model):
+    """One defined language server: whether it is found and how to install it."""
+
+    server: str
+    """Its name."""
+    language: str = Field(description="The language it serves (python, typescript, go, ...).")
+    languages: list[str] = Field(description="The LSP language ids of the files it handles.")
+    selected: bool = Field(
+        description="True when it answers its language here: chosen in lspd.toml, else the "
+        "default (the first server defined for the language)."
+    )
+    found: bool
+    """True when it can run."""
+    missing: str | None = Field(description="What is missing to run it, when it is not found.")
+    version: str | None
+    """Its version, when found."""
+    command: list[str]
+    """How lspd starts it."""
+    install: str | None = Field(description="The command that installs it, if it can be.")
+
+
+class ServersResult(Model):
+    """Every defined server, grouped by language, the selected one first in each."""
+
+    servers: list[ServerInfo]
+    """The servers."""

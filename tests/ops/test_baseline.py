@@ -1,0 +1,135 @@
+"""Baselines on a real git repository and basedpyright: only what the change introduced."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd import ops
+from lspd.errors import InvalidInput
+from lspd.workspace import Workspace
+from tests.conftest import Warm, copy_fixture
+
+SIGNATURE = "def make_greeter(name: str) -> Greeter:"
+TWO_ARGUMENTS = "def make_greeter(name: str, loud: bool) -> Greeter:"
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def committed(root: Path) -> Path:
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+    return root
+
+
+def warm(root: Path) -> Iterator[Warm]:
+    runner = asyncio.Runner()
+    ws = Workspace(root, log_dir=root.parent / "logs")
+    try:
+        yield Warm(ws, runner)
+    finally:
+        runner.run(ws.close())
+        runner.close()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Warm]:
+    """The Python fixture committed in a git repository of its own."""
+    yield from warm(committed(copy_fixture("py", tmp_path)))
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_a_pre_existing_error_stays_out_of_introduced(repo: Warm) -> None:
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    result = repo.run(ops.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
+    assert result.errors == 1 and result.changes is not None
+    assert (result.changes.introduced, result.changes.fixed) == ([], [])
+    assert result.changes.unchanged == 1
+    assert result.changes.changed == ["pkg/greeting.py"]
+
+
+def test_a_line_shift_does_not_turn_an_old_error_into_a_new_one(repo: Warm) -> None:
+    broken = repo.root / "pkg/broken.py"
+    broken.write_text("\n\n\n" + broken.read_text())
+    result = repo.run(ops.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
+    assert result.diagnostics[0].line == 5  # it moved down three lines
+    assert result.changes is not None
+    assert (result.changes.introduced, result.changes.fixed, result.changes.unchanged) == (
+        [],
+        [],
+        1,
+    )
+
+
+def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> None:
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    assert result.changes is not None
+    assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
+        ("pkg/app.py", 5, "reportCallIssue")
+    ]
+    assert result.changes.changed == ["pkg/greeting.py"]
+    assert "naming what changed" in result.changes.scope
+    # Only the changed file and those naming what changed were checked, not broken.py.
+    assert "pkg/broken.py" not in {f.path for f in result.files}
+    # Committed, then fixed in the caller: against the new HEAD the error is fixed.
+    git(repo.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")
+    edit(repo.root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
+    again = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    assert again.changes is not None and again.changes.introduced == []
+    assert [(d.path, d.code) for d in again.changes.fixed] == [("pkg/app.py", "reportCallIssue")]
+
+
+def test_the_work_tree_and_the_index_are_never_touched(repo: Warm) -> None:
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    (repo.root / "pkg/new.py").write_text("x: int = 'no'\n")
+    status = git(repo.root, "status", "--porcelain")
+    text = (repo.root / "pkg/greeting.py").read_text()
+    result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    assert result.changes is not None
+    assert [(d.path, d.code) for d in result.changes.introduced] == [
+        ("pkg/app.py", "reportCallIssue"),
+        ("pkg/new.py", "reportAssignmentType"),
+    ]
+    assert git(repo.root, "status", "--porcelain") == status
+    assert (repo.root / "pkg/greeting.py").read_text() == text
+    # And the servers hold the disk's text again, not the committed one.
+    document = repo.ws.document(repo.root / "pkg/greeting.py")
+    assert document is None or document.text == text
+
+
+def test_session_baseline_without_git(tmp_path: Path) -> None:
+    root = copy_fixture("py", tmp_path)
+    for plain in warm(root):
+        with pytest.raises(InvalidInput, match=r'not in a git repository.*"session"'):
+            plain.run(ops.diagnostics(plain.ws, "pkg/app.py", baseline="HEAD"))
+        first = plain.run(ops.diagnostics(plain.ws, "pkg/greeting.py"))  # lspd reads it now
+        assert first.errors == 0
+        edit(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+        result = plain.run(ops.workspace_diagnostics(plain.ws, baseline="session"))
+        assert result.changes is not None
+        assert [(d.path, d.code) for d in result.changes.introduced] == [
+            ("pkg/app.py", "reportCallIssue")
+        ]
+
+
+def test_a_bad_baseline_says_what_to_send(repo: Warm) -> None:
+    with pytest.raises(InvalidInput, match=r"is not a git revision here; send e\.g\. HEAD"):
+        repo.run(ops.diagnostics(repo.ws, "pkg/app.py", baseline="no-such-branch"))
+    with pytest.raises(InvalidInput, match="is not a baseline"):
+        repo.run(ops.diagnostics(repo.ws, "pkg/app.py", baseline="--output=x"))
