@@ -37,6 +37,19 @@ class Scope:
 
 
 @dataclass(frozen=True)
+class Hooks:
+    """Where an agent reads its post-edit hooks, and which of its tools edit files."""
+
+    path: str  # a JSON file: {"hooks": {event: [{"matcher", "hooks": [{"type", "command"}]}]}}
+    matcher: str  # the agent's names of its editing tools, as a regex
+    event: str = "PostToolUse"
+    timeout: int = 10  # seconds the agent gives the hook; lspd answers within its own bound
+
+    def resolve_path(self, root: Path, home: Path) -> Path:
+        return Path(expand(self.path, root=root, home=home))
+
+
+@dataclass(frozen=True)
 class AgentDescriptor:
     name: str
     title: str
@@ -48,6 +61,7 @@ class AgentDescriptor:
     instructions: str | None = None
     detect_paths: tuple[str, ...] = ()
     detect_binaries: tuple[str, ...] = ()
+    hooks: Hooks | None = None  # agents that run a command after each edit
     source: str = field(default="", compare=False)
 
     def scope(self, name: str | None = None) -> Scope:
@@ -111,6 +125,7 @@ def parse_descriptor(data: Mapping[str, Any], source: str) -> AgentDescriptor:
             instructions=data.get("instructions"),
             detect_paths=tuple(data.get("detect", {}).get("paths", ())),
             detect_binaries=tuple(data.get("detect", {}).get("binaries", ())),
+            hooks=Hooks(**data["hooks"]) if "hooks" in data else None,
             source=source,
         )
         descriptor.scope()

@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "lspd.cli.servers",
     "lspd.cli.daemon",
     "lspd.cli.sync",
+    "lspd.cli.hook",
 ]
 
 

@@ -54,6 +54,17 @@ def register(subparsers: Any) -> None:
         help="also install the lspd skill text in CLAUDE.md / AGENTS.md / GEMINI.md at ROOT",
     )
     parser.add_argument(
+        "--hooks",
+        action="store_true",
+        help="also install the post-edit hook (`lspd hook AGENT`) for agents that have hooks: "
+        "Claude Code's .claude/settings.local.json, Codex's .codex/hooks.json",
+    )
+    parser.add_argument(
+        "--remove",
+        action="store_true",
+        help="take lspd's post-edit hooks out again (the MCP entries stay)",
+    )
+    parser.add_argument(
         "--list", action="store_true", help="list known agents, their config files and detection"
     )
     parser.set_defaults(func=run)
@@ -63,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     root = client.resolve_root(args.root_option or args.root)
     if args.list:
         return _list_agents(root)
+    if args.remove:
+        return _hooks(root, args.agents, remove=True, dry_run=args.dry_run)
     url = mcp_url(read_port(root))
     token = read_token(root)
     found = client.probe(root)
@@ -79,7 +92,33 @@ def run(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         skill=args.skill,
     )
-    return print_report(report, dry_run=args.dry_run)
+    code = print_report(report, dry_run=args.dry_run)
+    if args.hooks:
+        code = max(code, _hooks(root, args.agents, remove=False, dry_run=args.dry_run))
+    return code
+
+
+def _hooks(root: Path, agents: list[str] | None, *, remove: bool, dry_run: bool) -> int:
+    """Install or remove the post-edit hook of each selected agent that has hooks."""
+    from lspd.agents.hooks import sync_hooks
+    from lspd.agents.sync import select_agents
+
+    home = Path.home()
+    results = [
+        r
+        for d in select_agents(agents, root, home)
+        if (r := sync_hooks(d, root, home, remove=remove, dry_run=dry_run)) is not None
+    ]
+    if not results:
+        print(
+            "lspd sync: none of these agents runs hooks (Claude Code and Codex do)", file=sys.stderr
+        )
+        return 1
+    for result in results:
+        if dry_run and result.diff:
+            sys.stdout.write(result.diff)
+        print(f"{result.agent} hooks: {result.status} {result.path}")
+    return 0
 
 
 def print_report(report: SyncReport, *, dry_run: bool) -> int:
