@@ -11,15 +11,15 @@ own start-up is measured beside it: what no CLI written in Python can go below.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from latency import print_table
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "py"
@@ -59,13 +59,7 @@ def main(runs: int, json_path: Path | None) -> None:
             rows = {name: timed(command, root, env, runs) for name, command in commands.items()}
         finally:
             subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
-    print(f"CLI wall time with a warm daemon, {runs} runs each (ms)\n")
-    print(f"{'command':34}  {'p50':>6}  {'max':>6}")
-    print(f"{'-' * 34}  {'-' * 6}  {'-' * 6}")
-    for name, samples in rows.items():
-        print(f"{name:34}  {statistics.median(samples):6.0f}  {max(samples):6.0f}")
-    if json_path is not None:
-        json_path.write_text(json.dumps({"samples_ms": rows}, indent=1))
+    print_table(f"CLI wall time with a warm daemon, {runs} runs each (ms)", rows, json_path)
 
 
 if __name__ == "__main__":

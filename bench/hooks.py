@@ -16,12 +16,13 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from latency import print_table
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "py"
@@ -105,13 +106,11 @@ def main(rounds: int, json_path: Path | None) -> None:
             rows["check --baseline HEAD"] = [timed(check, root, env)[0] for _ in range(rounds)]
         finally:
             subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
-    print(f"edit → hook message, preview and baseline, {rounds} rounds (ms, wall time)\n")
-    print(f"{'what':34}  {'p50':>6}  {'max':>6}")
-    print(f"{'-' * 34}  {'-' * 6}  {'-' * 6}")
-    for name, samples in rows.items():
-        print(f"{name:34}  {statistics.median(samples):6.0f}  {max(samples):6.0f}")
-    if json_path is not None:
-        json_path.write_text(json.dumps({"samples_ms": rows}, indent=1))
+    print_table(
+        f"edit → hook message, preview and baseline, {rounds} rounds (ms, wall time)",
+        rows,
+        json_path,
+    )
 
 
 if __name__ == "__main__":
