@@ -44,7 +44,8 @@ def main(runs: int, json_path: Path | None) -> None:
         shutil.copytree(FIXTURE, root)
         env = {**os.environ, "LSPD_STATE_DIR": str(Path(temp) / "state")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: byte code is cached
-        subprocess.run([*LSPD, "serve", str(root), "--detach"], env=env, check=True)
+        serve = [*LSPD, "serve", str(root), "--detach"]
+        subprocess.run(serve, env=env, check=True, stdout=subprocess.DEVNULL)
         try:
             file = str(root / "pkg" / "broken.py")
             commands = {

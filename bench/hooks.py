@@ -60,7 +60,8 @@ def main(rounds: int, json_path: Path | None) -> None:
             subprocess.run(["git", "-C", str(root), *args], check=True)
         env = {**os.environ, "LSPD_STATE_DIR": str(Path(temp) / "state")}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        subprocess.run([*LSPD, "serve", str(root), "--detach"], env=env, check=True)
+        serve = [*LSPD, "serve", str(root), "--detach"]
+        subprocess.run(serve, env=env, check=True, stdout=subprocess.DEVNULL)
         rows: dict[str, list[float]] = {}
         try:
             greeting = root / "pkg" / "greeting.py"

@@ -4,6 +4,7 @@ operations, the same answers and the same argument checks in-process and through
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import subprocess
 import sys
@@ -23,6 +24,15 @@ def _subcommands() -> dict[str, argparse.ArgumentParser]:
     parser = build_parser()
     [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return dict(action.choices)
+
+
+def test_the_tables_defaults_are_the_operations_own() -> None:
+    # MCP sends the table's defaults, a direct call the function's: they must not differ.
+    for op in OPERATIONS:
+        signature = inspect.signature(op.resolve())
+        for param in op.all_params:
+            if not param.required:
+                assert signature.parameters[param.name].default == param.default, (op.name, param)
 
 
 def test_every_operation_with_a_command_is_a_subcommand_with_its_parameters() -> None:

@@ -29,7 +29,9 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 
 
 def test_a_class_with_130_methods_lists_them_all(big: Warm) -> None:
-    result = big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1))
+    first = big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1))
+    assert len(first.symbols) == 100 and first.next_offset == 100  # the default page
+    result = big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1, limit=1000))
     assert [s.name_path for s in result.symbols] == [f"Big.method_{i:03}" for i in range(METHODS)]
     assert result.total == METHODS and not result.truncated
     assert all(s.kind == "method" and not s.children for s in result.symbols)

@@ -162,7 +162,7 @@ async def references(
     column: int | None = None,
     symbol: str | None = None,
     include_declaration: bool = True,
-    limit: int = 200,
+    limit: int = 25,
     offset: int = 0,
 ) -> ReferencesResult:
     """Every use of the name at a position, grouped by file with complete counts per file;
@@ -211,7 +211,7 @@ async def call_hierarchy(
     column: int | None = None,
     symbol: str | None = None,
     direction: Direction = "incoming",
-    limit: int = 100,
+    limit: int = 50,
     offset: int = 0,
 ) -> CallHierarchyResult:
     """The callers (`incoming`) or callees (`outgoing`) of the function at a position:

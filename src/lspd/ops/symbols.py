@@ -27,7 +27,7 @@ async def document_symbols(
     path: str,
     symbol: str | None = None,
     depth: int | None = None,
-    limit: int = 500,
+    limit: int = 100,
     offset: int = 0,
 ) -> DocumentSymbolsResult:
     """The symbol tree of one file, or the members of one of its symbols (`symbol`, a name
