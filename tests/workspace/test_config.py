@@ -36,7 +36,7 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
     [
         (
             "idle_timout = 60\n",
-            "lspd.toml: idle_timout: unknown key; allowed here: idle_timeout, ignore, "
+            "lspd.toml: idle_timout: unknown key; allowed here: idle_timeout, memory_mb, ignore, "
             "python, typescript, languages, servers",
         ),
         (

@@ -16,10 +16,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon.client import call_on, find_daemon, resolve_root
+from lspd.daemon.client import call_on, check_everything, find_daemon, resolve_root
 from lspd.errors import LspdError
 
 PROGRESS_AFTER_S = 1.0
+CHECK_TIMEOUT_S = 1800.0  # a cold check of a large project takes minutes
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -101,16 +102,8 @@ def _result(root: Path, paths: list[str] | None, baseline: str | None = None) ->
         if baseline is not None:
             return _with_baseline(root, paths, baseline, found)
         if found is not None:
-            arguments: dict[str, Any] = {"limit": 1000, **({"paths": paths} if paths else {})}
-            first = call_on(found, "workspace_diagnostics", arguments)
-            diagnostics = list(first["diagnostics"])
-            offset = first.get("next_offset")
-            while offset is not None:
-                progress.say(f"{len(diagnostics)} of {first['total']} diagnostics")
-                page = call_on(found, "workspace_diagnostics", {**arguments, "offset": offset})
-                diagnostics += page["diagnostics"]
-                offset = page.get("next_offset")
-            return {**first, "diagnostics": diagnostics, "truncated": False, "next_offset": None}
+            progress.say("the daemon's servers")
+            return check_everything(found, paths, CHECK_TIMEOUT_S)
         return asyncio.run(_in_process(root, paths, progress))
 
 

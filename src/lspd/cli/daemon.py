@@ -197,7 +197,8 @@ def _status(args: argparse.Namespace) -> int:
     for server in servers:
         print(
             f"server     {server['server']:<28} {server['language']:<12} {server['state']:<9} "
-            f"pid {server['pid'] or '-':<8} open {server.get('open_documents', 0)}"
+            f"pid {server['pid'] or '-':<8} open {server.get('open_documents', 0):<5}"
+            + (f" {server['rss_mb']:.0f} MB" if server.get("rss_mb") is not None else "")
         )
     return 0
 

@@ -152,7 +152,7 @@ def _status(r: st.StatusResult) -> str:
     for s in r.servers:
         lines.append(
             f"  {s.language}: {s.server} [{s.project}] {s.state} pid={s.pid} "
-            f"open={s.open_documents}"
+            f"open={s.open_documents}" + (f" {s.rss_mb:.0f} MB" if s.rss_mb is not None else "")
         )
     if not r.servers:
         lines.append("  no language server running")

@@ -24,6 +24,9 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd import ops
+from lspd.errors import LspdError, kind_of
+from lspd.ops.budget import compact
+from lspd.ops.check import check_all, summary
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -125,6 +128,16 @@ def build_app(
         # `options`: what the daemon was started with, so a second `serve` can compare.
         return JSONResponse({**ops.status(ws).model_dump(mode="json"), "options": options or {}})
 
+    async def check(request: Request) -> Response:
+        # `lspd check` is no model: the whole check at once, not pages sized for a context.
+        paths = request.query_params.getlist("path") or None
+        try:
+            async with ws.gate.shared():
+                checked = await check_all(ws, paths)
+        except LspdError as exc:
+            return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
+        return JSONResponse(compact(summary(checked)))
+
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
         async with server.session_manager.run():
@@ -135,7 +148,11 @@ def build_app(
                     yield
 
     app = Starlette(
-        routes=[Route("/health", health, methods=["GET"]), Mount("/", app=mcp_app)],
+        routes=[
+            Route("/health", health, methods=["GET"]),
+            Route("/check", check, methods=["GET"]),
+            Mount("/", app=mcp_app),
+        ],
         lifespan=run,
     )
     return Guard(app, token)

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from lspd import sentinel
 from lspd.daemon.binding import HOST
@@ -201,6 +202,20 @@ def call_on(
     if not isinstance(structured, dict):
         raise DaemonError(f"the daemon's {tool} answered without structuredContent")
     return structured
+
+
+def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> dict[str, Any]:
+    """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`."""
+    query = "&".join(f"path={quote(p)}" for p in paths or [])
+    try:
+        response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
+    except (OSError, http.client.HTTPException) as exc:
+        raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
+    answer = response.json()
+    if response.status_code != 200:
+        raise ToolFailed(str(answer.get("error", response.text[:300])))
+    result: dict[str, Any] = answer
+    return result
 
 
 def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:

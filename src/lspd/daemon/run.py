@@ -29,6 +29,7 @@ from lspd.dirs import state_dir
 from lspd.errors import DaemonError
 from lspd.pyexec import python_argv
 from lspd.workspace import Workspace
+from lspd.workspace.memory import tidy
 
 log = logging.getLogger(__name__)
 
@@ -219,8 +220,7 @@ class Daemon:
         assert self.ws is not None
         ws = self.ws
         self._tasks.append(asyncio.create_task(self._watch_and_prewarm(ws)))
-        if self.idle_timeout > 0:
-            self._tasks.append(asyncio.create_task(self._stop_idle(ws, self.idle_timeout)))
+        self._tasks.append(asyncio.create_task(self._tidy(ws, self.idle_timeout)))
         watchdog = Watchdog()
         watchdog.start()
         self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
@@ -263,16 +263,16 @@ class Daemon:
         names = names or "none"
         log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)
 
-    async def _stop_idle(self, ws: Workspace, idle_s: float) -> None:
-        period = max(0.05, min(idle_s / 4, 30.0))
+    async def _tidy(self, ws: Workspace, idle_s: float) -> None:
+        period = max(0.05, min(idle_s / 4, 30.0)) if idle_s > 0 else 30.0
         while True:
             await asyncio.sleep(period)
             if self.activity.in_flight:  # a server starting for a call is not idle
                 continue
             try:
-                await ws.stop_idle(idle_s)
+                await tidy(ws, idle_s)
             except Exception:
-                log.exception("stopping idle servers failed")
+                log.exception("tidying the servers failed")
 
 
 def configure_logging(root: Path, level: str) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ class Document:
     version: int
     text: str
     _lines: list[str] | None = field(default=None, repr=False)
+    used: float = field(default_factory=time.monotonic, repr=False)  # last asked about
 
     @property
     def lines(self) -> list[str]:

@@ -9,6 +9,7 @@ through it costs one check, not one per page.
 from __future__ import annotations
 
 import asyncio
+import functools
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.ops.baseline import changes_since, check_baseline
-from lspd.ops.budget import fits
+from lspd.ops.budget import BUDGET_CHARS, fits, size
 from lspd.ops.checks import check_globs, check_positive
 from lspd.ops.file_diagnostics import check_file, selected
 from lspd.ops.models import (
@@ -42,6 +43,18 @@ class Checked:
     matched: int
     results: list[DiagnosticsResult]
     changes: int  # the workspace's change count it was made at
+
+    @functools.cached_property
+    def everything(self) -> list[FileDiagnostic]:
+        """Every diagnostic with its file, errors first: made once, however many pages."""
+        found = [d.model_copy(update={"path": r.path}) for r in self.results for d in r.diagnostics]
+        found.sort(key=lambda d: (d.severity != "error", d.path or "", d.line, d.column))
+        return found
+
+    @functools.cached_property
+    def sizes(self) -> list[int]:
+        """The characters each diagnostic adds to an answer."""
+        return [size(d) for d in self.everything]
 
 
 # The last complete check per workspace and globs.
@@ -96,7 +109,7 @@ async def check_all(
 
 def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
     """The whole check as one result: every file's counts and every diagnostic."""
-    return _result(checked, _all(checked), 0, None)
+    return _result(checked, checked.everything, 0, None)
 
 
 async def workspace_diagnostics(
@@ -127,27 +140,25 @@ async def workspace_diagnostics(
         compared = await changes_since(ws, baseline, lambda p: selected(ws.display(p), paths))
         checked = Checked(len(compared.after), compared.after, -1)
         changes = compared.changes
-    everything = _all(checked)
+    everything = checked.everything
     if offset > len(everything):
         raise InvalidInput(f"`offset` {offset} is past the last diagnostic ({len(everything)})")
     count = min(limit, MAX_LIMIT, len(everything) - offset)
+    # The most diagnostics that fit, from each one's size (measured once per check) and
+    # the rest of the answer's: one serialization per page, not one per halving.
+    room = BUDGET_CHARS - size(_result(checked, everything, offset, 0, changes))
+    fitting = 0
+    for item in checked.sizes[offset : offset + count]:
+        room -= item + 1  # and its comma
+        if room < 0:
+            break
+        fitting += 1
+    count = max(1, fitting)  # at least one, to make progress
     answer = _result(checked, everything, offset, count, changes)
-    if fits(answer):
-        return answer
-    low, high = 0, count  # the most diagnostics that fit: at least one, to make progress
-    while low < high:
-        middle = (low + high + 1) // 2
-        if fits(_result(checked, everything, offset, middle, changes)):
-            low = middle
-        else:
-            high = middle - 1
-    return _result(checked, everything, offset, max(low, 1), changes)
-
-
-def _all(checked: Checked) -> list[FileDiagnostic]:
-    found = [d.model_copy(update={"path": r.path}) for r in checked.results for d in r.diagnostics]
-    found.sort(key=lambda d: (d.severity != "error", d.path, d.line, d.column))
-    return found
+    while count > 1 and not fits(answer):  # the estimate was short: rarely more than once
+        count = max(1, count * 9 // 10)
+        answer = _result(checked, everything, offset, count, changes)
+    return answer
 
 
 def _result(

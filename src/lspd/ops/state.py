@@ -11,6 +11,7 @@ from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, Statu
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
+from lspd.workspace.memory import tree_rss_mb
 
 
 def status(ws: Workspace) -> StatusResult:
@@ -32,6 +33,7 @@ def status(ws: Workspace) -> StatusResult:
                 state=session.display_state,
                 pid=session.pid,
                 open_documents=len(session.documents),
+                rss_mb=None if session.pid is None else _rounded(tree_rss_mb(session.pid)),
                 toolchain=session.toolchain,
             )
             for session in ws.sessions.values()
@@ -63,3 +65,7 @@ def _server_info(definition: ServerDefinition, selected: bool) -> ServerInfo:
         command=definition.resolved_command(),
         install=definition.install_hint(),
     )
+
+
+def _rounded(mb: float | None) -> float | None:
+    return None if mb is None else round(mb, 1)

@@ -27,6 +27,8 @@ class ServerStatus(Model):
     """Its process id, while it runs."""
     open_documents: int = 0
     """Files it holds open."""
+    rss_mb: float | None = None
+    """Resident memory of it and its child processes, in MB."""
     toolchain: str | None = None
     """The TypeScript or Python it runs."""
 

@@ -36,6 +36,7 @@ class ServerOptions(_Table):
 
 class Config(_Table):
     idle_timeout: float | None = Field(default=None, ge=0)
+    memory_mb: float | None = Field(default=None, gt=0)
     ignore: list[str] = []
     python: str | None = None
     typescript: str = "project"
@@ -151,6 +152,7 @@ def _served_by(language_id: str) -> str:
 # index in a list.
 _EXPECTED: dict[tuple[str, ...], str] = {
     ("idle_timeout",): "a number of seconds, 0 or more (0 = never stop idle servers)",
+    ("memory_mb",): "a number of megabytes above 0 (the language servers' memory ceiling)",
     ("ignore",): 'a list of globs, e.g. ["generated/**", "*.min.js"]',
     ("ignore", "#"): 'a glob string, e.g. "generated/**"',
     ("python",): 'the project\'s interpreter or environment, e.g. ".venv" or "/opt/py/bin/python"',

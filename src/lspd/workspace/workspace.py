@@ -191,6 +191,7 @@ class Workspace:
             document = await session.sync_document(path, content, language_id)
             self._stamps.pop(path, None)  # the server does not hold the disk text
         await session.wait_loaded(path)
+        document.used = time.monotonic()
         return session, document
 
     def holds(self, path: Path) -> bool:
@@ -344,18 +345,6 @@ class Workspace:
                 await self.session(project.definition, project.root).start()
             except Exception as exc:
                 log.warning("prewarm of %s failed: %s", name, exc)
-
-    async def stop_idle(self, idle_s: float) -> None:
-        now = time.monotonic()
-        for session in list(self.sessions.values()):
-            if session.state == "ready" and now - session.last_used > idle_s:
-                log.info(
-                    "stopping %s for %s after %.0f s idle",
-                    session.name,
-                    self.display(session.root),
-                    now - session.last_used,
-                )
-                await session.stop()
 
     async def close(self) -> None:
         if self.watcher is not None:

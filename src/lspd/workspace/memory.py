@@ -1,0 +1,94 @@
+"""What the language servers cost over a long day, and keeping it bounded.
+
+The daemon calls `tidy` every little while: servers idle longer than the idle timeout stop
+(the next question starts them again), documents nobody asked about for `DOCUMENT_IDLE_S`
+are closed (a server holding a whole monorepo's files open grows without end), and when
+the servers together pass the workspace's memory ceiling (`memory_mb` in lspd.toml) the
+least recently used ones stop until they fit again; the one used last always stays.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lspd.lsp.session import Session
+    from lspd.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+DOCUMENT_IDLE_S = 600.0  # an open document nobody asked about for this long is closed
+
+
+def tree_rss_mb(pid: int) -> float | None:
+    """Resident memory of `pid` and every process below it, in MB (None once it is gone):
+    typescript-language-server's memory is mostly its tsserver children."""
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/status", encoding="ascii") as handle:
+                total += next(int(line.split()[1]) for line in handle if line.startswith("VmRSS:"))
+            with open(f"/proc/{current}/task/{current}/children", encoding="ascii") as handle:
+                todo += [int(child) for child in handle.read().split()]
+        except (OSError, StopIteration, ValueError):
+            if current == pid:
+                return None
+    return total / 1024
+
+
+def running(ws: Workspace) -> list[Session]:
+    return [s for s in ws.sessions.values() if s.pid is not None and s.state != "stopped"]
+
+
+async def tidy(ws: Workspace, idle_s: float) -> None:
+    """Stop idle servers (`idle_s` > 0), close idle documents, keep under the ceiling."""
+    now = time.monotonic()
+    for session in running(ws):
+        if idle_s > 0 and session.state == "ready" and now - session.last_used > idle_s:
+            log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
+            await session.stop()
+    close_idle_documents(ws, DOCUMENT_IDLE_S)
+    if ws.config.memory_mb is not None:
+        await keep_under(ws, ws.config.memory_mb)
+
+
+def close_idle_documents(ws: Workspace, idle_s: float) -> int:
+    """Close the documents not asked about for `idle_s`; returns how many."""
+    now = time.monotonic()
+    stale = [
+        d.path
+        for session in running(ws)
+        for d in list(session.documents.values())
+        if now - d.used > idle_s
+    ]
+    for path in stale:
+        ws.close_document(path)
+    return len(stale)
+
+
+async def keep_under(ws: Workspace, ceiling_mb: float) -> list[str]:
+    """Stop the least recently used servers while all of them together use more than
+    `ceiling_mb`; never the one used last. Returns the names of those stopped."""
+    sessions = sorted(running(ws), key=lambda s: s.last_used)
+    sizes = {id(s): tree_rss_mb(s.pid) or 0.0 for s in sessions if s.pid is not None}
+    total = sum(sizes.values())
+    stopped = []
+    for session in sessions[:-1]:
+        if total <= ceiling_mb:
+            break
+        log.info(
+            "servers use %.0f MB, over the %.0f MB ceiling: stopping %s (least recently used)",
+            total,
+            ceiling_mb,
+            session.name,
+        )
+        total -= sizes.get(id(session), 0.0)
+        await session.stop()
+        stopped.append(session.name)
+    return stopped

@@ -1,0 +1,69 @@
+"""A long day's memory: idle documents closed, RSS per server, a ceiling stopping the LRU server."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd import ops
+from lspd.errors import ConfigError
+from lspd.workspace import Workspace
+from lspd.workspace.memory import DOCUMENT_IDLE_S, close_idle_documents, tidy, tree_rss_mb
+from tests.conftest import Warm, copy_fixture, warm_workspace
+
+PYTHON = "service/service_pkg/models.py"
+TYPESCRIPT = "web/src/main.ts"
+
+
+@pytest.fixture
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """A private copy of the mixed fixture: basedpyright and tsserver in one workspace."""
+    yield from warm_workspace("mixed", tmp_path_factory, config="memory_mb = 1\n")
+
+
+def test_tree_rss_of_a_process_and_of_one_that_is_gone() -> None:
+    assert (tree_rss_mb(os.getpid()) or 0) > 10
+    assert tree_rss_mb(2**22 + 17) is None
+
+
+def test_documents_nobody_asked_about_are_closed(mixed: Warm) -> None:
+    for path in (PYTHON, "service/service_pkg/app.py"):
+        mixed.run(ops.diagnostics(mixed.ws, path))
+    stale = mixed.ws.document(mixed.root / PYTHON)
+    assert stale is not None
+    stale.used = time.monotonic() - DOCUMENT_IDLE_S - 1  # as if asked about ten minutes ago
+    assert close_idle_documents(mixed.ws, DOCUMENT_IDLE_S) == 1
+    assert mixed.ws.document(mixed.root / PYTHON) is None
+    assert mixed.ws.document(mixed.root / "service/service_pkg/app.py") is not None
+    # The next question opens it again and answers as before.
+    assert mixed.run(ops.diagnostics(mixed.ws, PYTHON)).errors == 0
+
+
+def test_status_shows_each_servers_memory(mixed: Warm) -> None:
+    mixed.run(ops.diagnostics(mixed.ws, PYTHON))
+    [server] = [s for s in ops.status(mixed.ws).servers if s.server == "basedpyright"]
+    assert server.rss_mb is not None and server.rss_mb > 20
+
+
+def test_over_the_ceiling_the_least_recently_used_server_stops(mixed: Warm) -> None:
+    mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7))
+    mixed.run(ops.hover(mixed.ws, TYPESCRIPT, 3, 17))  # tsserver is used last
+    python = mixed.ws.session_for(mixed.root / PYTHON)
+    typescript = mixed.ws.session_for(mixed.root / TYPESCRIPT)
+    mixed.run(tidy(mixed.ws, idle_s=0))  # lspd.toml: memory_mb = 1, far below both
+    assert python.state == "stopped" and python.pid is None
+    assert typescript.state in ("indexing", "ready") and typescript.pid is not None
+    # A question to the stopped one starts it again.
+    assert "Settings" in mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7)).contents or True
+    assert python.pid is not None
+
+
+def test_a_ceiling_must_be_positive(tmp_path: Path) -> None:
+    root = copy_fixture("py", tmp_path)
+    (root / "lspd.toml").write_text("memory_mb = 0\n")
+    with pytest.raises(ConfigError, match="memory_mb: expected a number of megabytes above 0"):
+        Workspace(root)
