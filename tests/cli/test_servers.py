@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lspd.cli import main
+from tests.workspace.toolchains import make_venv
 
 INSTALLED_BY_THE_TEST_COMMAND = [
     "basedpyright",
@@ -100,3 +101,17 @@ def test_unknown_language_names_the_choices(
     assert main(["servers", "install", "cobol", "--root", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert "no language or server named 'cobol'" in error and "languages: c, go, python" in error
+
+
+def test_servers_shows_the_toolchain_each_language_runs_here(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    python = make_venv(tmp_path / ".venv")
+    (tmp_path / "app.py").write_text("x = 1\n")
+    servers = servers_json(capsys, "--root", str(tmp_path))
+    assert servers["basedpyright"]["toolchain"].endswith(f" {python}, project")
+    assert servers["basedpyright"]["toolchain"].startswith("python 3.")
+    assert servers["ty"]["toolchain"] is None  # only the server answering the language
+    assert main(["servers", "--root", str(tmp_path)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "basedpyright" in x)
+    assert line.endswith(f"; runs {servers['basedpyright']['toolchain']}")

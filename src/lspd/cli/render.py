@@ -169,7 +169,8 @@ def _servers(r: st.ServersResult) -> str:
             state = f"found {s.version or '(version unknown)'}"
         else:
             state = f"missing ({s.missing}); install: {s.install or 'see docs'}"
-        lines.append(f"{language:11} {mark} {s.server:27} {state}")
+        runs = f"; runs {s.toolchain}" if s.toolchain else ""
+        lines.append(f"{language:11} {mark} {s.server:27} {state}{runs}")
     return "\n".join(lines)
 
 

@@ -55,8 +55,15 @@ def _chosen(args: argparse.Namespace) -> dict[str, str]:
 def _list(args: argparse.Namespace) -> int:
     from lspd import ops
     from lspd.cli.render import render
+    from lspd.workspace.config import load_config, user_restricted
+    from lspd.workspace.toolchain import Choice
 
-    result = ops.servers(_chosen(args))
+    root = resolve_root(args.root)
+    config = load_config(root)
+    restricted = user_restricted()  # then only lspd's own toolchains and servers run
+    python = None if config.python is None else root / config.python
+    choice = Choice(typescript=config.typescript, python=python, restricted=restricted)
+    result = ops.servers({} if restricted else config.chosen, root, choice)
     print(result.model_dump_json(indent=2) if args.json else render(result))
     return 0
 

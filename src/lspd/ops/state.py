@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
 from lspd import __version__
 from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, StatusResult
@@ -12,6 +13,7 @@ from lspd.servers.registry import ServerDefinition, definitions, servers_by_lang
 from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
 from lspd.workspace.memory import tree_rss_mb
+from lspd.workspace.toolchain import Choice, adapt
 
 
 def status(ws: Workspace) -> StatusResult:
@@ -41,14 +43,21 @@ def status(ws: Workspace) -> StatusResult:
     )
 
 
-def servers(chosen: Mapping[str, str] | None = None) -> ServersResult:
+def servers(
+    chosen: Mapping[str, str] | None = None, root: Path | None = None, choice: Choice | None = None
+) -> ServersResult:
     """Each language's servers, the one answering it first: `chosen` (language -> server,
-    from lspd.toml) else the first defined."""
+    from lspd.toml) else the first defined; with `root`, the toolchain each selected server
+    runs for the root's project (`choice`: lspd.toml's toolchain settings)."""
     infos = []
     for language, names in servers_by_language().items():
         selected = (chosen or {}).get(language, names[0])
         for name in sorted(names, key=lambda n: n != selected):
-            infos.append(_server_info(definitions()[name], selected=name == selected))
+            info = _server_info(definitions()[name], selected=name == selected)
+            if root is not None and name == selected:
+                _, toolchain = adapt(definitions()[name], root, root, choice or Choice())
+                info.toolchain = None if toolchain is None else toolchain.label()
+            infos.append(info)
     return ServersResult(servers=infos)
 
 

@@ -75,6 +75,8 @@ class ServerInfo(Model):
     command: list[str]
     """How lspd starts it."""
     install: str | None = Field(description="The command that installs it, if it can be.")
+    toolchain: str | None = None
+    """What it runs for the workspace's root project: its TypeScript or Python, from where."""
 
 
 class ServersResult(Model):
