@@ -13,6 +13,7 @@ Every mode behaves like a well-mannered server except for its one fault:
 - `crash-on-hover`: writes half an answer to a hover, then exits with code 3.
 - `hang-on-hover`: never answers a hover (answers its `$/cancelRequest` with an error).
 - `garbage`: writes a line of non-LSP text to stdout on hover, and keeps running.
+- `malformed-hover`: answers a hover with `{"contents": 42}` (valid JSON-RPC, wrong shape).
 - `exit-during-initialize`: exits with code 2 on `initialize`.
 - `slow-start`: sleeps `--delay` seconds before answering `initialize`.
 - `spawn-child`: starts a grandchild that sleeps for a minute and writes its pid to `--pid-file`.
@@ -177,6 +178,9 @@ class FakeServer:
         if self.fault("garbage"):
             self.stdout.write(b"Traceback (most recent call last): this is not LSP\n")
             self.stdout.flush()
+            return
+        if self.fault("malformed-hover"):
+            self.reply(request_id, {"contents": 42})
             return
         value = HOVER_TEXT
         if "non-ascii" in self.modes:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.errors import ServerCrashed, ServerError, ServerTimeout
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from tests.daemon.support import alive, wait_dead
@@ -254,3 +254,20 @@ def test_a_chatty_stderr_never_blocks_the_server(tmp_path: Path) -> None:
 
     run(scenario, session)
     assert session.log_path.stat().st_size >= 14 * 1024 * 1024  # 8 MB + 3 x 2 MB
+
+
+def test_a_malformed_answer_is_an_error_naming_the_server_and_the_request(
+    tmp_path: Path,
+) -> None:
+    session = fake_session(tmp_path, "malformed-hover")
+
+    async def scenario() -> None:
+        with pytest.raises(ServerError) as error:
+            await hover(session, tmp_path / "a.fake")
+        assert str(error.value).startswith(
+            "language server fake-ls answered textDocument/hover with a malformed result "
+            "(result.contents is not markdown or marked strings)"
+        )
+        assert session.state == "ready"  # one bad answer; the server keeps serving
+
+    run(scenario, session)

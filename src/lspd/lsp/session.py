@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
-from lspd.lsp import diagnostics, requests
+from lspd.lsp import answers, diagnostics, requests
 from lspd.lsp.capabilities import initialize_params
 from lspd.lsp.documents import Document, Documents
 from lspd.lsp.folders import Folders, workspace_folder
@@ -284,7 +284,7 @@ class Session:
         if connection is None or self.state in ("crashed", "stopped"):
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
         try:
-            return await connection.request(method, params, timeout)
+            answer = await connection.request(method, params, timeout)
         except RequestTimeout as exc:
             raise ServerTimeout(
                 self.name,
@@ -301,6 +301,7 @@ class Session:
             ) from None
         except RpcError as exc:
             raise ServerError(self.name, f"{self.name} refused {method}: {exc.message}") from None
+        return answers.checked(self.name, method, answer, self.log_path)
 
     def notify(self, method: str, params: Any) -> None:
         if self._connection is not None:
