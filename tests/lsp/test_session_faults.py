@@ -271,3 +271,22 @@ def test_a_malformed_answer_is_an_error_naming_the_server_and_the_request(
         assert session.state == "ready"  # one bad answer; the server keeps serving
 
     run(scenario, session)
+
+
+def test_a_question_during_a_stop_waits_for_it_and_gets_a_new_server(tmp_path: Path) -> None:
+    # The daemon stops idle servers on its own; a question arriving meanwhile must start a
+    # new process after the stop, never have the stop's cleanup clear the new one.
+    session = fake_session(tmp_path, "normal")
+
+    async def scenario() -> None:
+        await session.start()
+        first = session.pid
+        stopping = asyncio.create_task(session.stop())
+        await asyncio.sleep(0)  # let the stop begin
+        result = await hover(session, tmp_path / "a.fake")
+        await stopping
+        assert result == {"contents": {"kind": "markdown", "value": "**fake** hover"}}
+        assert session.pid not in (None, first) and alive(session.pid)
+        assert session.state == "ready"
+
+    run(scenario, session)

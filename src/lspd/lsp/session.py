@@ -126,7 +126,7 @@ class Session:
                 self.name, f"language server {self.name} is not available ({missing}); {how}"
             )
         if self._process is not None:  # what is left of a crashed server: reap it
-            await self.stop()
+            await self._stop()
         self.state = "starting"
         self._reset()
         env = {**os.environ, **self.definition.env}
@@ -155,7 +155,7 @@ class Session:
                 timeout=self.start_timeout,
             )
         except ServerError:
-            await self.stop()
+            await self._stop()
             self.state = "crashed"
             raise
         self.capabilities = dict(result.get("capabilities", {})) if result else {}
@@ -243,6 +243,10 @@ class Session:
 
     async def stop(self) -> None:
         """Shut the server down politely, then make sure nothing of it is left."""
+        async with self._start_lock:  # a start waits for it: never a stop clearing a new process
+            await self._stop()
+
+    async def _stop(self) -> None:
         process, connection = self._process, self._connection
         was_running = self.state in ("indexing", "ready")
         self.state = "stopped"
@@ -360,8 +364,6 @@ class Session:
     def close_document(self, path: Path) -> None:
         self.documents.close(path, self.notify)
         self.inbox.forget(path_to_uri(path))
-
-    # -- diagnostics -----------------------------------------------------------------------
 
     async def diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
