@@ -125,15 +125,17 @@ def test_a_bad_position_is_exit_2_with_what_to_send(
 HEAVY = ("pydantic", "httpx", "mcp", "lspd.workspace", "lspd.lsp.session", "lspd.ops.navigation")
 
 
-def test_a_json_query_through_the_daemon_imports_nothing_heavy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("form", [["--json"], []], ids=["json", "text"])
+def test_a_query_through_the_daemon_imports_nothing_heavy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: list[str]
 ) -> None:
+    # The text form is rendered from the wire form (lspd.cli.render), not from the models.
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
     root = copy_fixture("py", tmp_path)
     probe = (
         "import sys\n"
         "from lspd.cli import main\n"
-        f"code = main(['diagnostics', {str(root / 'pkg/broken.py')!r}, '--json'])\n"
+        f"code = main(['diagnostics', {str(root / 'pkg/broken.py')!r}, *{form!r}])\n"
         f"print(code, [m for m in {HEAVY!r} if m in sys.modules])\n"
     )
     with thread_daemon(root, prewarm=False):
@@ -141,5 +143,59 @@ def test_a_json_query_through_the_daemon_imports_nothing_heavy(
             [sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, timeout=60
         )
     *answer, last = done.stdout.strip().splitlines()
-    assert json.loads(answer[0])["errors"] >= 1, done.stderr
-    assert last == "0 []"
+    assert last == "0 []", done.stderr
+    if form:
+        assert json.loads(answer[0])["errors"] == 1
+    else:
+        assert answer[0].startswith("pkg/broken.py:2:12: error: Type ")
+        assert answer[-1] == "1 error(s), 0 warning(s) (basedpyright)"
+
+
+def test_text_through_the_daemon_is_the_text_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)
+    greeting = str(root / "pkg/greeting.py")
+    commands = {
+        ("references", f"{greeting}:12:7", "--limit", "2"): [
+            "pkg/app.py:1:26: from pkg.greeting import Greeter, make_greeter",
+            'pkg/app.py:10:12: return Greeter("you").greet("!!")  [shout]',
+            "pkg/extra.py: 3 reference(s)",
+            "pkg/greeting.py: 4 reference(s)",
+            "pkg/unicode_names.py: 2 reference(s)",
+            "11 reference(s) in 4 file(s)",
+            "… 2 of 11 shown; the rest: --offset 2",
+        ],
+        ("symbols", greeting, "--limit", "3"): [
+            "pkg/greeting.py",
+            "  class Speaker  :8:7",
+            "    method Speaker.speak  :9:9",
+            "  class Greeter  :12:7",
+            "… 3 of 13 shown; the rest: --offset 3",
+        ],
+        ("call-hierarchy", "--symbol", "main", "--direction", "outgoing"): [
+            "function main (pkg/app.py:4) calls:",
+            "  function make_greeter (defined pkg/greeting.py:28) at pkg/app.py:5:15: "
+            'greeter = make_greeter("world")',
+            "  method Greeter.greet (defined pkg/greeting.py:18) at pkg/app.py:6:20: "
+            "return greeter.greet()",
+        ],
+        ("hover", str(root / "pkg/app.py:5:15")): [
+            "```python",
+            "(function) def make_greeter(name: str) -> Greeter",
+            "```",
+        ],
+        ("workspace-symbols", "zzzzqqq"): ["no symbol matches"],
+        ("diagnostics", str(root / "pkg/app.py")): [
+            "pkg/app.py: no errors or warnings (basedpyright)"
+        ],
+    }
+    cold = {}
+    for command in commands:
+        assert main([*command, "--root", str(root)]) == 0
+        cold[command] = capsys.readouterr().out.splitlines()
+    with thread_daemon(root, prewarm=False):
+        for command, expected in commands.items():
+            assert main([*command, "--root", str(root)]) == 0
+            assert capsys.readouterr().out.splitlines() == expected == cold[command], command

@@ -2,8 +2,8 @@
 
 One subcommand per operation of the table (`lspd.surface.table`) that has a `command`, with
 its parameters as arguments. Each runs through the workspace's daemon when one runs, else
-in-process with the same argument checks as MCP, and prints the model as text or, with
-`--json`, as JSON. Importing this module imports neither pydantic nor the workspace.
+in-process with the same argument checks as MCP, and prints the answer as text or, with
+`--json`, as JSON. Through a daemon neither form imports pydantic nor the workspace.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def _run(args: argparse.Namespace, op: Operation) -> int:
         result = follow(lambda page: run_tool(root, op.name, page), given, int(limit.default))
     else:
         result = run_tool(root, op.name, given)
-    print(render(op.result_model().model_validate(result)))
+    print(render(op.result, result))
     return 0
 
 

@@ -64,7 +64,10 @@ def _list(args: argparse.Namespace) -> int:
     python = None if config.python is None else root / config.python
     choice = Choice(typescript=config.typescript, python=python, restricted=restricted)
     result = ops.servers({} if restricted else config.chosen, root, choice)
-    print(result.model_dump_json(indent=2) if args.json else render(result))
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(render("ServersResult", result.model_dump(mode="json")))
     return 0
 
 

@@ -1,0 +1,217 @@
+"""Text output rendered from the wire form: fields left out at their default read as the
+model's default, every branch of each renderer says exactly what it said from the model."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from lspd.cli.render import render
+from lspd.ops import models as m
+from lspd.ops import state_models as st
+from lspd.ops.budget import compact
+from lspd.surface.table import OPERATIONS
+
+
+def _problem(**given: object) -> m.Diagnostic:
+    fields: dict[str, object] = {
+        "line": 3,
+        "column": 5,
+        "end_line": 3,
+        "end_column": 9,
+        "severity": "error",
+        "message": "bad thing",
+    }
+    return m.Diagnostic.model_validate({**fields, **given})
+
+
+CHANGES = m.Changes(
+    baseline="HEAD",
+    introduced=[
+        _problem(path="a.py", code="X1"),
+        _problem(path="b.py", severity="warning", line=7),
+    ],
+    fixed=[_problem(path="c.py")],
+    unchanged=4,
+    changed=["a.py"],
+    scope="1 changed file(s)",
+)
+CHANGE_LINES = (
+    "new: a.py:3:5: error: bad thing [X1]\nnew: b.py:7:5: warning: bad thing\n"
+    "2 new since HEAD, 1 fixed, 4 unchanged (1 changed file(s))"
+)
+SYMBOL_LOCATIONS = [
+    m.SymbolLocation(path="a.py", line=1, column=2, end_line=1, end_column=3, text="x = 1"),
+    m.SymbolLocation(
+        path="/abs/b.py", line=4, column=1, end_line=4, end_column=2, text="def f():", symbol="f"
+    ),
+]
+METHOD = m.Symbol(name_path="C.f", kind="method", line=2, column=9, end_line=3, detail="(self)")
+PYTHON = st.ServerStatus(
+    language="python", server="basedpyright", state="ready", pid=40, open_documents=2, rss_mb=180.4
+)
+GO = st.ServerStatus(language="go", server="gopls", project="svc", state="stopped", pid=None)
+
+
+def _server(name: str, language: str, **given: object) -> st.ServerInfo:
+    fields = {"missing": None, "version": None, "install": None, "found": True, "selected": True}
+    return st.ServerInfo.model_validate(
+        {"server": name, "language": language, "languages": [language], "command": [name]}
+        | fields
+        | given
+    )
+
+
+CASES: list[tuple[BaseModel, str]] = [
+    (
+        m.DiagnosticsResult(
+            path="a.py",
+            server="basedpyright",
+            errors=3,
+            warnings=0,
+            diagnostics=[_problem(code="E1"), _problem(line=4)],
+            total=3,
+            truncated=True,
+        ),
+        "a.py:3:5: error: bad thing [E1]\na.py:4:5: error: bad thing\n"
+        "3 error(s), 0 warning(s) (basedpyright)\n… 2 of 3 shown (raise --limit for more)",
+    ),
+    (
+        m.DiagnosticsResult(
+            path="a.py", server="ty", errors=0, warnings=0, total=0, changes=CHANGES
+        ),
+        f"a.py: no errors or warnings (ty)\n{CHANGE_LINES}",
+    ),
+    (
+        m.WorkspaceDiagnosticsResult(
+            files_matched=9,
+            files_checked=8,
+            errors=5,
+            warnings=1,
+            files=[m.FileDiagnosticCounts(path="a.py", errors=5, warnings=1)],
+            files_with_problems=3,
+            diagnostics=[_problem(path="a.py", code="E9")],
+            total=6,
+            offset=2,
+            truncated=True,
+            next_offset=3,
+            changes=CHANGES,
+        ),
+        "a.py: 5 error(s), 1 warning(s)\na.py:3:5: error: bad thing\n"
+        "... 2 more file(s) with problems\n8 file(s) checked: 5 error(s), 1 warning(s)\n"
+        f"diagnostics 3-3 of 6; the rest: --offset 3, or `lspd check` for all\n{CHANGE_LINES}",
+    ),
+    (
+        m.PreviewResult(
+            files=[m.FileDiagnosticCounts(path="a.py", errors=1, warnings=0)],
+            diagnostics=[_problem(path="a.py")],
+            truncated=True,
+            changes=m.Changes(baseline="disk", scope="this file"),
+        ),
+        "a.py:3:5: error: bad thing\n"
+        "… more diagnostics of the proposed files (see `files` in --json)\n"
+        "0 new since disk, 0 fixed, 0 unchanged (this file)",
+    ),
+    (
+        m.HoverResult(found=False, path="pkg/a.py", line=2, column=7),
+        "pkg/a.py:2:7: nothing to show",
+    ),
+    (m.HoverResult(found=False), "nothing to show"),
+    (m.HoverResult(contents="\n```python\nx: int\n```\n\n"), "```python\nx: int\n```"),
+    (m.LocationsResult(total=0), "no location found"),
+    (
+        m.LocationsResult(
+            total=5, truncated=True, next_offset=2, asked=1, locations=SYMBOL_LOCATIONS
+        ),
+        "a.py:1:2: x = 1\n/abs/b.py:4:1: def f():  [f]  (asked)\n"
+        "… 2 of 5 shown; the rest: --offset 2",
+    ),
+    (m.ReferencesResult(total=0), "0 reference(s) in 0 file(s)"),
+    (m.DocumentSymbolsResult(path="a.py", total=0), "a.py"),
+    (
+        m.DocumentSymbolsResult(
+            path="a.py",
+            total=9,
+            truncated=True,
+            next_offset=2,
+            symbols=[
+                m.Symbol(
+                    name_path="C", kind="class", line=1, column=7, end_line=9, children=[METHOD]
+                )
+            ],
+        ),
+        "a.py\n  class C  :1:7\n    method C.f  :2:9\n… 2 of 9 shown; the rest: --offset 2",
+    ),
+    (
+        m.WorkspaceSymbolsResult(
+            total=4,
+            truncated=True,
+            next_offset=1,
+            symbols=[
+                m.WorkspaceSymbol(name_path="C.f", kind="method", path="a.py", line=2, column=9)
+            ],
+        ),
+        "method C.f  a.py:2:9\n… 1 of 4 shown; the rest: --offset 1",
+    ),
+    (
+        m.CallHierarchyResult(
+            total=0,
+            direction="outgoing",
+            item=m.CallItem(symbol="C.f", kind="method", path="a.py", line=2, column=9),
+        ),
+        "method C.f (a.py:2) calls:\n  nothing",
+    ),
+    (
+        m.CallHierarchyResult(
+            total=3,
+            truncated=True,
+            next_offset=1,
+            direction="incoming",
+            item=m.CallItem(symbol="f", kind="function", path="a.py", line=2, column=5),
+            calls=[
+                m.Call(symbol="main", kind="function", path="b.py", line=8, column=3, text="f()")
+            ],
+        ),
+        "function f (a.py:2) called by:\n  function main at b.py:8:3: f()\n"
+        "… 1 of 3 shown; the rest: --offset 1",
+    ),
+    (
+        st.StatusResult(workspace="/w", pid=12, version="0.9", uptime_s=61.6, servers=[PYTHON, GO]),
+        "lspd 0.9 for /w (pid 12, up 62 s)\n"
+        "  python: basedpyright [.] ready pid=40 open=2 180 MB\n"
+        "  go: gopls [svc] stopped pid=None open=0",
+    ),
+    (
+        st.StatusResult(workspace="/w", pid=12, version="0.9", uptime_s=0.2, servers=[]),
+        "lspd 0.9 for /w (pid 12, up 0 s)\n  no language server running",
+    ),
+    (
+        st.ServersResult(
+            servers=[
+                _server("basedpyright", "python", version="1.40.2", toolchain="python 3.11"),
+                _server("ty", "python", selected=False),
+                _server("rust-analyzer", "rust", found=False, missing="not on PATH"),
+            ]
+        ),
+        "python      * basedpyright                found 1.40.2; runs python 3.11\n"
+        "              ty                          found (version unknown)\n"
+        "rust        * rust-analyzer               missing (not on PATH); install: see docs",
+    ),
+]
+
+
+@pytest.mark.parametrize(("model", "text"), CASES, ids=[type(c[0]).__name__ for c in CASES])
+def test_each_renderer_reads_the_wire_form_with_the_models_defaults(
+    model: BaseModel, text: str
+) -> None:
+    # The wire form leaves out every field at its default (the MCP answer, --json).
+    assert render(type(model).__name__, compact(model)) == text
+    # The whole dump (as `lspd servers` passes it) reads the same.
+    assert render(type(model).__name__, model.model_dump(mode="json")) == text
+
+
+def test_every_operation_has_a_renderer_and_every_renderer_is_tested() -> None:
+    tested = {type(model).__name__ for model, _ in CASES}
+    assert {op.result.rpartition(":")[2] for op in OPERATIONS} == tested
+    # An answer of no known result is printed as indented JSON, not dropped.
+    assert render("Unknown", {"a": [1]}) == '{\n  "a": [\n    1\n  ]\n}'
