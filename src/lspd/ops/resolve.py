@@ -11,21 +11,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from lspd.errors import InvalidInput
+from lspd.errors import InvalidInput, LspdError
 from lspd.ops.models import SymbolCandidate
-from lspd.ops.outline import (
-    DECLARATIONS,
-    Node,
-    flatten,
-    matches_name,
-    name_parts,
-    qualified,
-    symbol_tree,
-)
-from lspd.ops.search import search_symbols
+from lspd.ops.outline import DECLARATIONS, Node, flatten, matches_name, name_parts, qualified
 from lspd.workspace import Workspace
 
 MAX_CANDIDATES = 10
+MAX_SUGGESTED = 10  # close words checked for being a symbol's name
 
 
 @dataclass(frozen=True)
@@ -45,26 +37,18 @@ class AmbiguousSymbol(InvalidInput):
         self.candidates = candidates
 
 
-async def _symbols_named(ws: Workspace, name: str, path: str | None) -> list[Node]:
-    """Every symbol (of `path`, or of the workspace files declaring `name`) as a flat list."""
-    if path is not None:
-        session, document = await ws.open(path)
-        return flatten(await symbol_tree(ws, session, document.path))
-    found, _ = await search_symbols(ws, name, exact=True)
-    # Outside the root a path is absolute: libraries are not searched by name.
-    files = {ws.root / s.path for s in found if not s.path.startswith("/")}
-    symbols: list[Node] = []
-    for file in sorted(files):
-        session, document = await ws.open(str(file))
-        symbols += flatten(await symbol_tree(ws, session, document.path))
-    return symbols
-
-
 async def find_nodes(ws: Workspace, name_path: str, path: str | None = None) -> list[Node]:
-    """Every symbol the name path means (in `path` when given), declarations first."""
+    """Every symbol the name path means (in `path` when given), declarations first.
+
+    From the workspace's symbol index: the files that may declare the name (their words
+    say so), each file's symbols as its server lists them, both fresh with the files."""
     parts = name_parts(name_path)
-    symbols = await _symbols_named(ws, parts[-1], path)
-    unique = {(s.path, s.line, s.column): s for s in symbols if matches_name(s, parts)}
+    if path is not None:
+        symbols = flatten(await ws.symbols.tree(ws.resolve(path)))
+        symbols = [s for s in symbols if matches_name(s, parts)]
+    else:
+        symbols = await ws.symbols.find(parts)
+    unique = {(s.path, s.line, s.column): s for s in symbols}
     return sorted(unique.values(), key=lambda s: DECLARATIONS.get(s.kind, 1))
 
 
@@ -119,12 +103,24 @@ async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
                 f"`{parts[cut]}`; `document_symbols` with `symbol` lists its members."
             )
     if path is not None:
-        session, document = await ws.open(path)
-        pool = [s.name_path for s in flatten(await symbol_tree(ws, session, document.path))]
+        pool = [s.name_path for s in flatten(await ws.symbols.tree(ws.resolve(path)))]
     else:
-        found, _ = await search_symbols(ws, parts[0][:3] or parts[0], limit=200)
-        pool = [s.name_path.rpartition(".")[2] for s in found]
-    tops = [p.rpartition(".")[2] for p in pool] if path is None else pool
-    close = difflib.get_close_matches(parts[0], sorted(set(tops)), n=3, cutoff=0.6)
+        pool = await _symbol_names_like(ws, parts[0])
+    close = difflib.get_close_matches(parts[0], sorted(set(pool)), n=3, cutoff=0.6)
     names = [".".join([c, *parts[1:]]) for c in close]
     return f" Did you mean {', '.join(f'`{n}`' for n in names)}?" if names else ""
+
+
+async def _symbol_names_like(ws: Workspace, name: str) -> list[str]:
+    """The names close to `name` that some symbol of the workspace has: the words of its
+    files closest to it, kept when a symbol is named so."""
+    words = await ws.symbols.words()
+    close = difflib.get_close_matches(name, sorted(words), n=MAX_SUGGESTED, cutoff=0.6)
+    found = []
+    for word in close:
+        try:
+            if await ws.symbols.find([word]):
+                found.append(word)
+        except LspdError:
+            continue
+    return found

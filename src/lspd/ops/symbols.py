@@ -35,9 +35,9 @@ async def document_symbols(
     if depth is not None:
         check_positive("depth", depth, " (1 = top level only)")
     check_positive("limit", limit)
-    session, document = await ws.open(path)
+    _, document = await ws.open(path)
     shown = ws.display(document.path)
-    tree = await symbol_tree(ws, session, document.path)
+    tree = await ws.symbols.tree(document.path)
     if symbol is not None:
         tree = member_of(tree, symbol, shown).children
     rows = _rows(tree, depth)

@@ -3,12 +3,31 @@
 from __future__ import annotations
 
 import stat
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
+
+# Two writes this close to each other can leave the same size and mtime (the file system's
+# clock ticks coarsely), so a stamp this young proves nothing: read the file.
+RACY_NS = 2_000_000_000
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    """(mtime_ns, size) of `path`, None when it cannot be stat'ed (gone)."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_mtime_ns, status.st_size)
+
+
+def settled(stamp: tuple[int, int]) -> bool:
+    """Whether an unchanged stamp proves an unchanged file (see `RACY_NS`)."""
+    return time.time_ns() - stamp[0] > RACY_NS
 
 
 def read_source(path: Path, shown: str, ending_like: Callable[[], Iterable[str]] = tuple) -> str:

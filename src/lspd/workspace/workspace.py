@@ -27,6 +27,7 @@ from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
+from lspd.workspace.symbol_index import SymbolIndex
 from lspd.workspace.toolchain import Choice, Toolchain, adapt
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -86,6 +87,8 @@ class Workspace:
         self.gate = Gate()  # calls share the servers; an overlay has them alone
         # Open documents whose file was deleted: reopened if the file comes back.
         self._deleted: dict[Path, tuple[Session, str]] = {}
+        # Symbols by name, from the servers' document symbols, fresh with the files.
+        self.symbols = SymbolIndex(self)
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -173,7 +176,7 @@ class Workspace:
         """The session for `raw_path` holding the file's current text (or `content`)."""
         path = self.resolve(raw_path)
         shown = self.display(path)
-        stamp = _stamp(path)
+        stamp = files.stamp(path)
         on_disk = None
         if content is None or path.exists():  # unsaved content may be a file still to come
             # A missing file, a directory, a binary: clear errors.
@@ -234,8 +237,8 @@ class Workspace:
                 path = document.path
                 if self._locked(path):
                     continue  # it holds unsaved content being checked, restored after
-                stamp = _stamp(path)
-                if stamp is not None and stamp == self._stamps.get(path) and _settled(stamp):
+                stamp = files.stamp(path)
+                if stamp is not None and stamp == self._stamps.get(path) and files.settled(stamp):
                     continue
                 try:
                     await self._sync_from_disk(session, path, document.language_id, stamp)
@@ -268,6 +271,7 @@ class Workspace:
         if self.watcher is None:
             marker_dir = self.log_dir.parent / "watch"
             self.watcher = Watcher(self.root, marker_dir, self.ignore, self.apply_changes)
+        self.symbols.start()  # read while the servers start, not at the first question
         return await self.watcher.start()
 
     async def apply_changes(self, events: list[FileEvent]) -> None:
@@ -279,6 +283,7 @@ class Workspace:
         (unsaved content being checked) is left alone: its check restores the disk text.
         """
         self._changes += 1
+        self.symbols.changed(events)
         if any(event.change is not Change.changed for event in events):
             self.projects.forget()  # files came or went: rescan the languages
         for session in list(self.sessions.values()):
@@ -314,7 +319,7 @@ class Workspace:
         else:
             language_id = document.language_id
         with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
-            await self._sync_from_disk(session, path, language_id, _stamp(path))
+            await self._sync_from_disk(session, path, language_id, files.stamp(path))
 
     def _locked(self, path: Path) -> bool:
         lock = self._file_locks.get(path)
@@ -349,23 +354,8 @@ class Workspace:
     async def close(self) -> None:
         if self.watcher is not None:
             await self.watcher.stop()
+        await self.symbols.close()
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
 
 
 PREWARM_PROJECTS = 4  # per server
-
-# Two writes this close to each other can leave the same size and mtime (the file system's
-# clock ticks coarsely), so a stamp this young proves nothing: read the file.
-RACY_NS = 2_000_000_000
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return (status.st_mtime_ns, status.st_size)
-
-
-def _settled(stamp: tuple[int, int]) -> bool:
-    return time.time_ns() - stamp[0] > RACY_NS

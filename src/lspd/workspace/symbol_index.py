@@ -1,0 +1,275 @@
+"""The workspace's symbol index: which files may declare a name, and each file's symbols.
+
+Name-addressed questions (`definition` of `Context.invoke`) used to search the servers
+(`workspace/symbol`) and open every file found, on every call. The index answers them from
+memory instead, in two layers kept per file and keyed by the file's content:
+
+- words: every identifier of the file's text, read by lspd itself (no server). A file can
+  declare `invoke` only if `invoke` is one of its words, so the files a name path may mean
+  are those holding each segment as a word or as a part of their module path. All source
+  files are read once (in a thread: when the watcher starts, or at the first question);
+  after that only the files the watcher reports, or that fail their stat check, are read.
+- trees: the server's own document symbols of a file, asked the first time a name needs
+  them (the file is opened, asked and closed again unless it was open: the server frees
+  it) and kept until the file changes; the least recently used go beyond `MAX_NODES`.
+
+Never stale: before its words or tree are used, a file's (mtime, size) is compared with the
+one its text was read at, and its text is read again (and hashed) when they differ or the
+mtime is too recent to prove anything. Without a running watcher every question rescans
+the tree; with one, a name found nowhere waits for the watcher to catch up and looks again,
+so a name written a moment ago is found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lspd.errors import InvalidInput, LspdError
+from lspd.workspace import files
+from lspd.workspace.symbols import Node, flatten, matches_name, module_parts, read_tree
+from lspd.workspace.watcher import Change, FileEvent
+
+if TYPE_CHECKING:
+    from lspd.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+WORD = re.compile(r"[\w$]+")
+MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are asked again
+
+
+@dataclass
+class _File:
+    """One source file as last read: its stamp, content hash, words and (once asked) tree."""
+
+    stamp: tuple[int, int] | None
+    digest: bytes | None  # None: not readable as source text (declares nothing)
+    words: frozenset[str]
+    modules: frozenset[str]
+    tree: list[Node] | None = None
+    by_name: dict[str, list[Node]] = field(default_factory=dict)
+    nodes: int = 0
+
+    def may_declare(self, parts: list[str]) -> bool:
+        return self.digest is not None and all(
+            p in self.words or p in self.modules for p in parts if WORD.fullmatch(p)
+        )
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _from_text(stamp: tuple[int, int] | None, text: str | None, shown: str) -> _File:
+    modules = frozenset(module_parts(shown))
+    if text is None:
+        return _File(stamp, None, frozenset(), modules)
+    words = frozenset(sys.intern(w) for w in WORD.findall(text))
+    return _File(stamp, _digest(text), words, modules)
+
+
+def _read(path: Path, shown: str) -> _File:
+    """The file as it is now (stat taken before the read: a write in between shows later)."""
+    stamp = files.stamp(path)
+    try:
+        text: str | None = files.read_source(path, shown)
+    except InvalidInput:
+        text = None
+    return _from_text(stamp, text, shown)
+
+
+class SymbolIndex:
+    """Symbols by name for one workspace; see the module's docstring."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self._files: dict[Path, _File] = {}
+        self._scan: asyncio.Task[dict[Path, _File]] | None = None
+        self._scanned = False
+        self._dirty: set[Path] = set()  # reported by the watcher, not read since
+        self._trees: OrderedDict[Path, None] = OrderedDict()  # files holding a tree, LRU first
+        self._nodes = 0
+        self._locks: dict[Path, asyncio.Lock] = {}
+
+    # -- keeping it fresh ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Read every source file's words in the background (before the first question)."""
+        if self._scan is None:
+            self._scan = asyncio.create_task(asyncio.to_thread(self._read_all))
+
+    def _read_all(self) -> dict[Path, _File]:
+        display = self.ws.display
+        return {path: _read(path, display(path)) for path in self.ws.projects.source_files()}
+
+    def changed(self, events: list[FileEvent]) -> None:
+        """The watcher's report: these files are read again before their next use."""
+        for event in events:
+            self._dirty.add(event.path)
+            if event.change is Change.deleted:  # a directory: every file under it
+                self._dirty.update(p for p in self._files if p.is_relative_to(event.path))
+
+    async def _refresh(self) -> None:
+        """Words of every source file, current: at first the scan, then what changed (all
+        of it stat-checked when no watcher says what changed)."""
+        if not self._scanned:
+            self.start()
+            assert self._scan is not None
+            scanned = await asyncio.shield(self._scan)
+            if not self._scanned:
+                self._scanned = True
+                for path, entry in scanned.items():  # trees asked for meanwhile stay
+                    self._files.setdefault(path, entry)
+                if self.ws.changes_seen is None:
+                    return  # just read
+        if self.ws.changes_seen is None:
+            present = await asyncio.to_thread(lambda: set(self.ws.projects.source_files()))
+            for path in set(self._files) - present:
+                self._forget(path)
+            for path in present:
+                self._fresh(path)
+            self._dirty.clear()
+            return
+        dirty, self._dirty = self._dirty, set()
+        for path in dirty:
+            if path in self._files or self.ws.handler(path) is not None:
+                self._fresh(path)
+
+    def _fresh(self, path: Path) -> _File | None:
+        """The file's entry as the file is now (read again when its stamp says it may have
+        changed); None when it is gone."""
+        entry = self._files.get(path)
+        stamp = files.stamp(path)
+        if stamp is None:
+            self._forget(path)
+            return None
+        if entry is not None and stamp == entry.stamp and files.settled(stamp):
+            return entry
+        new = _read(path, self.ws.display(path))
+        if entry is not None and new.digest == entry.digest:
+            entry.stamp = new.stamp  # touched, not changed: the tree still holds
+            return entry
+        self._forget(path)
+        self._files[path] = new
+        return new
+
+    def _forget(self, path: Path) -> None:
+        entry = self._files.pop(path, None)
+        if entry is not None and entry.tree is not None:
+            self._drop_tree(path, entry)
+
+    def _drop_tree(self, path: Path, entry: _File) -> None:
+        self._trees.pop(path, None)
+        self._nodes -= entry.nodes
+        entry.tree, entry.by_name, entry.nodes = None, {}, 0
+
+    # -- trees ---------------------------------------------------------------------------------
+
+    async def tree(self, path: Path) -> list[Node]:
+        """The symbols of `path` (absolute, under the root) as its server lists them for
+        the file as it is now; errors as `Workspace.open` gives them."""
+        entry = self._fresh(path)
+        if entry is None or entry.digest is None:  # gone or unreadable: say why
+            await self.ws.open(self.ws.display(path))
+            entry = self._fresh(path)
+            assert entry is not None
+        return await self._tree(path, entry)
+
+    async def _tree(self, path: Path, entry: _File) -> list[Node]:
+        if entry.tree is not None:
+            self._trees.move_to_end(path)
+            return entry.tree
+        async with self._locks.setdefault(path, asyncio.Lock()):
+            current = self._files.get(path)
+            if current is not None and current.tree is not None:
+                return current.tree
+            shown = self.ws.display(path)
+            was_open = self.ws.holds(path)
+            stamp = files.stamp(path)
+            try:
+                session, document = await self.ws.open(shown)
+                tree = await read_tree(session, document.path, shown, document.lines)
+                text = document.text
+            finally:
+                if not was_open:  # opened only to ask: the server frees it
+                    self.ws.close_document(path)
+        self._keep(path, stamp, text, tree)
+        return tree
+
+    def _keep(self, path: Path, stamp: tuple[int, int] | None, text: str, tree: list[Node]) -> None:
+        """Remember `tree` as the symbols of `text` (what the server was sent, which may be
+        newer than the words read before: then they are read from it again)."""
+        entry = self._files.get(path)
+        if entry is None or entry.digest != _digest(text):
+            self._forget(path)
+            entry = self._files[path] = _from_text(stamp, text, self.ws.display(path))
+        elif entry.tree is not None:
+            self._drop_tree(path, entry)
+        entry.tree = tree
+        for node in flatten(tree):
+            entry.by_name.setdefault(node.name, []).append(node)
+            entry.nodes += 1
+        self._trees[path] = None
+        self._nodes += entry.nodes
+        while self._nodes > MAX_NODES and len(self._trees) > 1:
+            oldest = next(iter(self._trees))
+            self._drop_tree(oldest, self._files[oldest])
+
+    # -- names ---------------------------------------------------------------------------------
+
+    async def find(self, parts: list[str]) -> list[Node]:
+        """Every symbol of the workspace's source files whose qualified name ends with the
+        name path `parts`, in file order; servers that fail are logged and passed over
+        (their error is raised when nothing else was found)."""
+        await self._refresh()
+        found, errors = await self._find(parts)
+        watcher = self.ws.watcher
+        if not found and self.ws.changes_seen is not None and watcher is not None:
+            # Written a moment ago, not reported yet? Wait for the watcher, then look again.
+            await watcher.catch_up()
+            await self._refresh()
+            found, errors = await self._find(parts)
+        if not found and errors:
+            raise LspdError("; ".join(errors))
+        return found
+
+    async def _find(self, parts: list[str]) -> tuple[list[Node], list[str]]:
+        found: list[Node] = []
+        errors: list[str] = []
+        candidates = sorted(p for p, f in self._files.items() if f.may_declare(parts))
+        for path in candidates:
+            entry = self._fresh(path)
+            if entry is None or not entry.may_declare(parts):
+                continue
+            try:
+                await self._tree(path, entry)
+            except LspdError as exc:
+                log.warning("no symbols for %s: %s", self.ws.display(path), exc)
+                errors.append(str(exc))
+                continue
+            entry = self._files.get(path, entry)
+            found += [n for n in entry.by_name.get(parts[-1], ()) if matches_name(n, parts)]
+        return found, errors
+
+    async def words(self) -> set[str]:
+        """Every identifier of the workspace's source files (for "did you mean")."""
+        await self._refresh()
+        out: set[str] = set()
+        for entry in self._files.values():
+            out |= entry.words
+        return out
+
+    async def close(self) -> None:
+        if self._scan is not None:
+            self._scan.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._scan

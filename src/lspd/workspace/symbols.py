@@ -1,0 +1,166 @@
+"""A file's symbols as the server lists them (`textDocument/documentSymbol`), as a tree of
+name paths, and what a name path (`Greeter.greet`, `pkg.module.func`) means in it.
+
+Plain dataclasses, cheap to build and to keep: the workspace's symbol index caches one tree
+per file, and ops turn the part they show into models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from lspd.errors import InvalidInput
+from lspd.lsp.capabilities import symbol_kind_name
+from lspd.lsp.positions import Encoding, from_units
+from lspd.lsp.session import Session
+
+MAX_NAME_PATH_CHARS = 500
+
+
+@dataclass
+class Node:
+    """One symbol of a file: name, kind, name path in the file, position, members."""
+
+    name: str
+    kind: str
+    name_path: str
+    path: str  # the file as shown (relative to the root)
+    line: int  # 1-based line and column of its name
+    column: int
+    end_line: int  # last line of its whole body
+    start_line: int = 0  # first line of its whole body (decorators included)
+    detail: str | None = None
+    children: list[Node] = field(default_factory=list)
+
+
+class _Tree(Protocol):
+    @property
+    def children(self) -> Sequence[Any]: ...
+
+
+T = TypeVar("T", bound=_Tree)
+
+
+def flatten(symbols: Iterable[T]) -> list[T]:
+    """Every symbol of a tree, parents before their members."""
+    out: list[T] = []
+    for symbol in symbols:
+        out.append(symbol)
+        out.extend(flatten(symbol.children))
+    return out
+
+
+async def read_tree(session: Session, path: Path, shown: str, lines: list[str]) -> list[Node]:
+    """The symbols `session`'s server lists for the open document `path` (whose text is
+    `lines`), as a tree with name paths (from flat answers too)."""
+    answer = await session.request(
+        "textDocument/documentSymbol", {"textDocument": {"uri": path.as_uri()}}
+    )
+    if not answer:
+        return []
+    convert = _Columns(lines, session.encoding)
+    if "location" in answer[0]:  # flat SymbolInformation[]
+        return _nest([_from_information(convert, shown, item) for item in answer])
+    return [_from_document_symbol(convert, shown, item, "") for item in answer]
+
+
+class _Columns:
+    """LSP character offsets of one file's lines to 1-based code-point columns."""
+
+    def __init__(self, lines: list[str], encoding: Encoding) -> None:
+        self.lines = lines
+        self.encoding = encoding
+
+    def __call__(self, line: int, units: int) -> int:
+        text = self.lines[line] if 0 <= line < len(self.lines) else ""
+        return from_units(text, units, self.encoding) + 1
+
+
+def _from_document_symbol(column: _Columns, shown: str, item: dict[str, Any], parent: str) -> Node:
+    name_path = f"{parent}.{item['name']}" if parent else item["name"]
+    selection = item.get("selectionRange") or item["range"]
+    start = selection["start"]
+    return Node(
+        name=item["name"],
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=name_path,
+        path=shown,
+        line=start["line"] + 1,
+        column=column(start["line"], start["character"]),
+        end_line=item["range"]["end"]["line"] + 1,
+        start_line=item["range"]["start"]["line"] + 1,
+        detail=item.get("detail") or None,
+        children=[
+            _from_document_symbol(column, shown, child, name_path)
+            for child in item.get("children") or []
+        ],
+    )
+
+
+def _from_information(column: _Columns, shown: str, item: dict[str, Any]) -> Node:
+    location = item["location"]
+    start = location["range"]["start"]
+    container = item.get("containerName")
+    return Node(
+        name=item["name"],
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=f"{container}.{item['name']}" if container else item["name"],
+        path=shown,
+        line=start["line"] + 1,
+        column=column(start["line"], start["character"]),
+        end_line=location["range"]["end"]["line"] + 1,
+        start_line=start["line"] + 1,
+    )
+
+
+def _nest(flat: list[Node]) -> list[Node]:
+    """Flat symbols (each naming its container) as a tree: a member under its container."""
+    by_path: dict[str, Node] = {}
+    top: list[Node] = []
+    for node in flat:
+        container, _, _ = node.name_path.rpartition(".")
+        parent = by_path.get(container) if container else None
+        (parent.children if parent is not None else top).append(node)
+        by_path.setdefault(node.name_path, node)
+    return top
+
+
+# -- name paths ---------------------------------------------------------------------------
+
+
+def name_parts(name_path: str) -> list[str]:
+    """The segments of a name path (`::` counts as `.`); an error for an unusable one."""
+    if len(name_path) > MAX_NAME_PATH_CHARS:
+        raise InvalidInput(
+            f"`symbol` is {len(name_path)} characters long; send a name path such as "
+            f"`Greeter.greet` (at most {MAX_NAME_PATH_CHARS} characters)"
+        )
+    parts = [part for part in name_path.strip().replace("::", ".").split(".") if part]
+    if not parts:
+        raise InvalidInput("`symbol` is empty; send a name such as `Greeter.greet`")
+    return parts
+
+
+def module_parts(shown: str) -> list[str]:
+    """`pkg/module.py` -> `pkg`, `module` (a package's `__init__` or `index` is the package)."""
+    path = Path(shown)
+    parts = list(path.with_suffix("").parts)
+    if parts and parts[-1] in ("__init__", "index"):
+        parts.pop()
+    return parts
+
+
+def qualified(symbol: Node) -> str:
+    """`pkg.module.Class.method`: the file's module path, then the name path in the file."""
+    return ".".join([*module_parts(symbol.path), symbol.name_path])
+
+
+def matches_name(symbol: Node, parts: list[str]) -> bool:
+    """Whether the name path the caller sent is the end of the symbol's qualified name."""
+    if symbol.name != parts[-1]:
+        return False
+    full = [*module_parts(symbol.path), *symbol.name_path.split(".")]
+    return full[-len(parts) :] == parts
