@@ -12,7 +12,13 @@ import pytest
 from lspd import ops
 from lspd.errors import ConfigError
 from lspd.workspace import Workspace
-from lspd.workspace.memory import DOCUMENT_IDLE_S, close_idle_documents, tidy, tree_rss_mb
+from lspd.workspace.memory import (
+    DOCUMENT_IDLE_S,
+    close_idle_documents,
+    next_tidy,
+    tidy,
+    tree_rss_mb,
+)
 from tests.conftest import Warm, copy_fixture, warm_workspace
 
 PYTHON = "service/service_pkg/models.py"
@@ -23,6 +29,30 @@ TYPESCRIPT = "web/src/main.ts"
 def mixed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """A private copy of the mixed fixture: basedpyright and tsserver in one workspace."""
     yield from warm_workspace("mixed", tmp_path_factory, config="memory_mb = 1\n")
+
+
+@pytest.fixture
+def unbounded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The mixed fixture without a memory ceiling: only deadlines wake the tidy loop."""
+    yield from warm_workspace("mixed", tmp_path_factory)
+
+
+def test_tidy_sleeps_until_the_next_deadline(unbounded: Warm) -> None:
+    ws = unbounded.ws
+    assert next_tidy(ws, 100) is None  # nothing runs: nothing to do until a server starts
+    unbounded.run(ops.diagnostics(ws, PYTHON))
+    session = ws.session_for(ws.root / PYTHON)
+    document = ws.document(ws.root / PYTHON)
+    assert session.state == "ready" and document is not None
+    now = time.monotonic()
+    session.last_used = document.used = now - 90
+    assert 9 < (next_tidy(ws, 100) or 0) <= 10  # the server's idle deadline
+    assert DOCUMENT_IDLE_S - 91 < (next_tidy(ws, 0) or 0) <= DOCUMENT_IDLE_S - 90  # the document's
+    assert next_tidy(ws, 100, busy=True) == 25  # a call in flight: look again in idle_s / 4
+    document.used = session.last_used = now - 1000  # both overdue: at once, then tidy acts
+    assert next_tidy(ws, 100) == 0.05
+    unbounded.run(tidy(ws, 100))
+    assert session.state == "stopped" and next_tidy(ws, 100) is None
 
 
 def test_tree_rss_of_a_process_and_of_one_that_is_gone() -> None:

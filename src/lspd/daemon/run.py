@@ -27,14 +27,17 @@ from lspd.daemon import binding
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError
+from lspd.lsp.process import GROUPS
 from lspd.pyexec import python_argv
 from lspd.workspace import Workspace
-from lspd.workspace.memory import tidy
+from lspd.workspace.memory import next_tidy, tidy
 
 log = logging.getLogger(__name__)
 
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
-WATCH_PERIOD_S = 0.2
+# uvicorn wakes every 0.1 s to refresh its Date header and look at `should_exit`; ours wakes
+# once a second for the header (its resolution) and at once when asked to exit.
+TICK_S = 1.0
 SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
@@ -68,11 +71,16 @@ def log_path(root: Path) -> Path:
 
 
 class _Uvicorn(uvicorn.Server):
-    """uvicorn with a readiness hook and signal handling that never re-raises the signal.
+    """uvicorn with a readiness hook, signal handling that never re-raises the signal, and
+    a main loop that sleeps while idle.
 
     Stock uvicorn re-raises a caught SIGTERM after shutdown, which would kill the process
     with the default handler; we want a clean exit code after our own cleanup.
     """
+
+    _loop: asyncio.AbstractEventLoop | None = None
+    _exit: asyncio.Event | None = None
+    _should_exit = False
 
     def __init__(
         self, config: uvicorn.Config, on_ready: Callable[[], None], on_stop: Callable[[], None]
@@ -80,6 +88,27 @@ class _Uvicorn(uvicorn.Server):
         super().__init__(config)
         self._on_ready = on_ready
         self._on_stop = on_stop
+
+    @property
+    def should_exit(self) -> bool:
+        return self._should_exit
+
+    @should_exit.setter
+    def should_exit(self, value: bool) -> None:
+        """Set from a signal handler, uvicorn itself or `Daemon.stop` in another thread."""
+        self._should_exit = value
+        loop, event = self._loop, self._exit
+        if value and loop is not None and event is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing waits
+                loop.call_soon_threadsafe(event.set)
+
+    async def main_loop(self) -> None:
+        self._loop, self._exit = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0  # uvicorn refreshes the Date header when counter % 10 == 0
+        while not await self.on_tick(counter):
+            counter = (counter + 10) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._exit.wait(), TICK_S)
 
     async def startup(self, sockets: Any = None) -> None:
         await super().startup(sockets=sockets)
@@ -127,6 +156,7 @@ class Daemon:
         self.started_at = time.monotonic()
         self._announce = announce
         self._server: _Uvicorn | None = None
+        self._ready_in_loop: asyncio.Event | None = None  # `ready`, for the daemon's own loop
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
         self.ws: Workspace | None = None
@@ -190,6 +220,8 @@ class Daemon:
         binding.remember_port(self.root, self.port)
         log.info("serving %s at %s (pid %d)", self.root, self.url, os.getpid())
         self.ready.set()
+        if self._ready_in_loop is not None:
+            self._ready_in_loop.set()
         if self._announce is not None:
             self._announce(self.url)
         if self.options.sync_agents:
@@ -219,6 +251,9 @@ class Daemon:
     async def _lifespan(self) -> AsyncIterator[None]:
         assert self.ws is not None
         ws = self.ws
+        self._ready_in_loop = asyncio.Event()
+        if self.ready.is_set():
+            self._ready_in_loop.set()
         self._tasks.append(asyncio.create_task(self._watch_and_prewarm(ws)))
         self._tasks.append(asyncio.create_task(self._tidy(ws, self.idle_timeout)))
         watchdog = Watchdog()
@@ -235,10 +270,12 @@ class Daemon:
             watchdog.stop()
 
     async def _watch_servers(self, ws: Workspace, watchdog: Watchdog) -> None:
-        """Keep the watchdog told of the servers' process groups (each leads its own)."""
+        """Keep the watchdog told of the servers' process groups (each leads its own), as
+        they start and go: every group this process started and has not killed."""
         while True:
-            watchdog.watch(s.pid for s in list(ws.sessions.values()) if s.pid is not None)
-            await asyncio.sleep(WATCH_PERIOD_S)
+            groups, version = GROUPS.snapshot()
+            watchdog.watch(groups)
+            await GROUPS.changed(version)
 
     async def _watch_and_prewarm(self, ws: Workspace) -> None:
         """After the sentinel: watch the files, then (servers then know of it) prewarm."""
@@ -249,8 +286,8 @@ class Daemon:
 
     async def _after_ready(self) -> None:
         """Wait until the sentinel is written: background work must never delay it."""
-        while not self.ready.is_set():
-            await asyncio.sleep(0.01)
+        assert self._ready_in_loop is not None
+        await self._ready_in_loop.wait()
 
     async def _prewarm(self, ws: Workspace) -> None:
         started = time.monotonic()
@@ -264,9 +301,11 @@ class Daemon:
         log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)
 
     async def _tidy(self, ws: Workspace, idle_s: float) -> None:
-        period = max(0.05, min(idle_s / 4, 30.0)) if idle_s > 0 else 30.0
+        """Tidy when something falls due (memory.next_tidy), or a server starts or goes."""
+        version = GROUPS.snapshot()[1]
         while True:
-            await asyncio.sleep(period)
+            wait = next_tidy(ws, idle_s, busy=bool(self.activity.in_flight))
+            version = await GROUPS.changed(version, wait)
             if self.activity.in_flight:  # a server starting for a call is not idle
                 continue
             try:

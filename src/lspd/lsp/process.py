@@ -3,6 +3,10 @@
 Each server runs in its own process group (so we can kill it with everything it spawned),
 gets SIGKILL from the kernel when our process dies (Linux parent-death signal), and writes
 its stderr to a log file, so a chatty server never blocks on a full pipe.
+
+Nothing here polls: a server's exit is an event (asyncio's child watcher reaps it and tells
+the protocol), and the groups started and not yet killed (`GROUPS`) wake whoever waits for
+them to change, so an idle daemon sleeps until something happens.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import ctypes
 import os
 import signal
 import sys
+import threading
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -26,12 +32,94 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+class Groups:
+    """The process groups this process started and has not killed yet (thread-safe).
+
+    The daemon's watchdog must know them should the daemon die, and its tidy loop has
+    nothing to do while there are none: both wait for a change instead of looking.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pids: set[int] = set()
+        self._version = 0
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+
+    def snapshot(self) -> tuple[tuple[int, ...], int]:
+        """The groups now, and a version to hand to `changed`."""
+        with self._lock:
+            return tuple(sorted(self._pids)), self._version
+
+    def add(self, pid: int) -> None:
+        with self._lock:
+            if pid in self._pids:
+                return
+            self._pids.add(pid)
+        self._wake()
+
+    def discard(self, pid: int) -> None:
+        with self._lock:
+            if pid not in self._pids:
+                return
+            self._pids.discard(pid)
+        self._wake()
+
+    def _wake(self) -> None:
+        with self._lock:
+            self._version += 1
+            waiters = list(self._waiters)
+        for loop, event in waiters:  # each in its own loop's thread
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(event.set)
+
+    async def changed(self, version: int, timeout: float | None = None) -> int:
+        """Wait until the groups differ from `version` (or `timeout` s); the version now."""
+        waiter = (asyncio.get_running_loop(), asyncio.Event())
+        with self._lock:
+            if self._version != version:
+                return self._version
+            self._waiters.add(waiter)
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter[1].wait(), timeout)
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+        return self.snapshot()[1]
+
+
+GROUPS = Groups()
+
+
+class _Protocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """asyncio's own protocol, which also resolves a future the moment the child exits."""
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.exit = loop.create_future()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        if not self.exit.done():
+            self.exit.set_result(None)
+
+
+# The exit future of each process `spawn` started (weak: gone with the process object).
+_EXITS: weakref.WeakKeyDictionary[asyncio.subprocess.Process, asyncio.Future[None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def spawn(
     command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path
 ) -> asyncio.subprocess.Process:
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    loop = asyncio.get_running_loop()
+    limit = 2**26
     with open(log_path, "ab") as log_file:
-        return await asyncio.create_subprocess_exec(
+        # What asyncio.create_subprocess_exec does, with a protocol that reports the exit.
+        transport, protocol = await loop.subprocess_exec(
+            lambda: _Protocol(limit, loop),
             *command,
             cwd=cwd,
             env=dict(env),
@@ -40,18 +128,22 @@ async def spawn(
             stderr=log_file,
             start_new_session=True,
             preexec_fn=_die_with_parent,
-            limit=2**26,
         )
+    process = asyncio.subprocess.Process(transport, protocol, loop)
+    _EXITS[process] = protocol.exit
+    GROUPS.add(process.pid)
+    return process
 
 
-async def exited(process: asyncio.subprocess.Process, poll: float = 0.05) -> int:
-    """Wait until `process` has exited and return its exit code.
+async def exited(process: asyncio.subprocess.Process) -> int:
+    """Wait until `process` (started by `spawn`) has exited and return its exit code.
 
     Unlike `process.wait()`, this does not also wait for the process's pipes to close: a child
     the server started inherits its stdout and keeps it open after the server itself died.
     """
-    while process.returncode is None:
-        await asyncio.sleep(poll)
+    if process.returncode is None:
+        await asyncio.shield(_EXITS[process])
+    assert process.returncode is not None
     return process.returncode
 
 
@@ -61,3 +153,4 @@ def kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
+    GROUPS.discard(pid)

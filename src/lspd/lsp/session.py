@@ -29,8 +29,6 @@ log = logging.getLogger(__name__)
 
 # How long diagnostics wait for a server to take in watched-file changes before answering.
 WATCHED_FILES_SETTLE_S = 5.0
-# How often a running server's exit is polled for (see `_watch`).
-EXIT_POLL_S = 0.25
 # A server whose readiness shows by progress is taken as ready if none begins this soon.
 PROGRESS_GRACE_S = 0.3
 
@@ -206,9 +204,7 @@ class Session:
         self, process: asyncio.subprocess.Process, connection: JsonRpcConnection
     ) -> None:
         """Notice the server's death (or its connection's) and fail everything pending."""
-        # Polled for as long as the server lives: slowly, an idle daemon must stay idle. A
-        # crash usually shows first as the end of its output, which wakes this at once.
-        exit_wait = asyncio.create_task(exited(process, poll=EXIT_POLL_S))
+        exit_wait = asyncio.create_task(exited(process))  # an event, never polled
         closed_wait = asyncio.create_task(connection.closed.wait())
         await asyncio.wait({exit_wait, closed_wait}, return_when=asyncio.FIRST_COMPLETED)
         if not exit_wait.done():

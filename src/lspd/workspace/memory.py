@@ -1,10 +1,11 @@
 """What the language servers cost over a long day, and keeping it bounded.
 
-The daemon calls `tidy` every little while: servers idle longer than the idle timeout stop
-(the next question starts them again), documents nobody asked about for `DOCUMENT_IDLE_S`
-are closed (a server holding a whole monorepo's files open grows without end), and when
-the servers together pass the workspace's memory ceiling (`memory_mb` in lspd.toml) the
-least recently used ones stop until they fit again; the one used last always stays.
+The daemon calls `tidy` when something falls due (`next_tidy`): servers idle longer than the
+idle timeout stop (the next question starts them again), documents nobody asked about for
+`DOCUMENT_IDLE_S` are closed (a server holding a whole monorepo's files open grows without
+end), and when the servers together pass the workspace's memory ceiling (`memory_mb` in
+lspd.toml) the least recently used ones stop until they fit again; the one used last always
+stays. Between deadlines the daemon sleeps: an idle daemon must cost nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DOCUMENT_IDLE_S = 600.0  # an open document nobody asked about for this long is closed
+# How often what has no deadline is looked at again: memory under a ceiling (it grows by
+# itself), a server still starting or indexing, a call in flight.
+RECHECK_S = 30.0
 
 
 def tree_rss_mb(pid: int) -> float | None:
@@ -44,6 +48,29 @@ def tree_rss_mb(pid: int) -> float | None:
 
 def running(ws: Workspace) -> list[Session]:
     return [s for s in ws.sessions.values() if s.pid is not None and s.state != "stopped"]
+
+
+def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
+    """Seconds until `tidy` has something to do; None: nothing, until a server starts.
+
+    Deadlines are exact (a server's last use + `idle_s`, a document's + DOCUMENT_IDLE_S);
+    they move when the server or document is used again, so tidy looks and sleeps again.
+    """
+    sessions = running(ws)
+    if not sessions:
+        return None
+    now = time.monotonic()
+    recheck = max(0.05, min(idle_s / 4, RECHECK_S)) if idle_s > 0 else RECHECK_S
+    if busy:  # tidy waits for the calls in flight
+        return recheck
+    due = [recheck] if ws.config.memory_mb is not None else []
+    for session in sessions:
+        if session.state in ("starting", "indexing"):  # its idle time counts once ready
+            due.append(recheck)
+        elif idle_s > 0 and session.state == "ready":
+            due.append(session.last_used + idle_s - now)
+        due += [d.used + DOCUMENT_IDLE_S - now for d in list(session.documents.values())]
+    return max(0.05, min(due)) if due else None
 
 
 async def tidy(ws: Workspace, idle_s: float) -> None:

@@ -79,6 +79,13 @@ class Watcher:
     def running(self) -> bool:
         return self._ready and self._task is not None and not self._task.done()
 
+    @property
+    def active(self) -> bool:
+        """Running, or starting to: a server started now can leave file watching to lspd
+        (the catch-up barrier waits for the watch to be in place). A server told otherwise
+        keeps its own watching for good, tsserver by polling missing directories."""
+        return self._task is not None and not self._task.done()
+
     async def start(self, timeout: float = 30.0) -> bool:
         """Start watching; True once the watch is in place (a marker came back)."""
         if self._task is not None:

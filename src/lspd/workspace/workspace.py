@@ -142,7 +142,7 @@ class Workspace:
             logs = self.log_dir
             if project != self.root:
                 logs = logs / "projects" / project.relative_to(self.root)
-            if self.watcher is not None and self.watcher.running and adapted.watching_options:
+            if self.watcher is not None and self.watcher.active and adapted.watching_options:
                 options = merge(adapted.initialization_options, adapted.watching_options)
                 adapted = dataclasses.replace(adapted, initialization_options=options)
             session = Session(

@@ -1,0 +1,78 @@
+"""Starting servers: an exit seen at once without polling, and the groups started and killed."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from pathlib import Path
+
+from lspd.lsp.process import GROUPS, exited, kill_group, spawn
+from tests.daemon.support import alive, wait_dead
+
+# A server that starts a child holding its stdout, prints the child's pid, then exits 3.
+LEAVES_A_CHILD = ["sh", "-c", "sleep 60 & echo $!; exit 3"]
+
+
+def test_an_exit_is_seen_while_a_child_still_holds_the_output(tmp_path: Path) -> None:
+    async def main() -> None:
+        process = await spawn(LEAVES_A_CHILD, tmp_path, {"PATH": "/usr/bin:/bin"}, tmp_path / "l")
+        assert process.stdout is not None
+        child = int(await process.stdout.readline())
+        try:
+            assert await asyncio.wait_for(exited(process), 10) == 3
+            assert alive(child) and not process.stdout.at_eof()  # wait() would still wait
+        finally:
+            kill_group(process.pid)
+        assert wait_dead(child)
+        await process.wait()
+
+    asyncio.run(main())
+
+
+def test_waiting_for_an_exit_sets_no_timer(tmp_path: Path) -> None:
+    async def main() -> None:
+        command = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+        process = await spawn(command, tmp_path, {}, tmp_path / "log")
+        waiting = asyncio.create_task(exited(process))
+        await asyncio.sleep(0)  # the waiter is waiting now
+        loop = asyncio.get_running_loop()
+        assert loop._scheduled == []  # type: ignore[attr-defined]  # nothing polls
+        assert process.stdin is not None
+        process.stdin.close()  # the server ends as on `exit`
+        assert await asyncio.wait_for(waiting, 10) == 0
+        kill_group(process.pid)
+        await process.wait()
+
+    asyncio.run(main())
+
+
+def test_the_groups_follow_spawn_and_kill_and_wake_other_threads(tmp_path: Path) -> None:
+    _, version = GROUPS.snapshot()
+    woken: list[tuple[int, ...]] = []
+    waiting = threading.Event()
+
+    def elsewhere() -> None:  # another thread's loop (a daemon run in a thread, say)
+        async def wait() -> None:
+            waiting.set()
+            await GROUPS.changed(version, timeout=10)
+            woken.append(GROUPS.snapshot()[0])
+
+        asyncio.run(wait())
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    assert waiting.wait(10)
+
+    async def main() -> None:
+        command = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+        process = await spawn(command, tmp_path, {}, tmp_path / "log")
+        thread.join(10)
+        assert woken == [GROUPS.snapshot()[0]] and process.pid in woken[0]
+        _, before = GROUPS.snapshot()
+        kill_group(process.pid)
+        assert process.pid not in GROUPS.snapshot()[0]
+        assert await GROUPS.changed(before, timeout=0) != before  # already changed: no wait
+        await process.wait()
+
+    asyncio.run(main())
