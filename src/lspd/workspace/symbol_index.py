@@ -192,18 +192,44 @@ class SymbolIndex:
             current = self._files.get(path)
             if current is not None and current.tree is not None:
                 return current.tree
-            shown = self.ws.display(path)
-            was_open = self.ws.holds(path)
             stamp = files.stamp(path)
-            try:
-                session, document = await self.ws.open(shown)
-                tree = await read_tree(session, document.path, shown, document.lines)
-                text = document.text
-            finally:
-                if not was_open:  # opened only to ask: the server frees it
-                    self.ws.close_document(path)
+            tree, text = await self._ask(path, self.ws.display(path))
         self._keep(path, stamp, text, tree)
         return tree
+
+    async def _ask(self, path: Path, shown: str) -> tuple[list[Node], str]:
+        """The server's symbols of `path`, and the text it was sent.
+
+        A file nobody holds open is opened only to ask and closed again (the server frees
+        it); in a running session of its server whose folders hold it already, when there
+        is one: symbols are syntax, while a project new to the server would cost it a
+        workspace folder to load (a second or more, and its memory for good).
+        """
+        ws = self.ws
+        if ws.holds(path):
+            session, document = await ws.open(shown)
+            return await read_tree(session, path, shown, document.lines), document.text
+        definition = ws.definition_for(path)
+        host = next(
+            (
+                s
+                for s in ws.sessions.values()
+                if s.definition.name == definition.name
+                and s.state in ("starting", "indexing", "ready")
+                and any(path.is_relative_to(folder) for folder in s.folders)
+            ),
+            None,
+        )
+        try:
+            if host is None:
+                session, document = await ws.open(shown)
+            else:
+                text = files.read_source(path, shown)
+                language = definition.extensions[path.suffix.lower()]
+                session, document = host, await host.sync_document(path, text, language)
+            return await read_tree(session, path, shown, document.lines), document.text
+        finally:
+            ws.close_document(path)
 
     def _keep(self, path: Path, stamp: tuple[int, int] | None, text: str, tree: list[Node]) -> None:
         """Remember `tree` as the symbols of `text` (what the server was sent, which may be

@@ -1,0 +1,130 @@
+"""The workspace's symbol index on real servers: never stale, documents closed after use.
+
+Each test has its own copy of a fixture and its own servers (the files are changed on disk);
+the watcher runs as in the daemon unless the test is about running without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd import ops
+from lspd.errors import InvalidInput
+from lspd.workspace import Workspace
+from tests.conftest import Warm, warm_workspace
+
+
+@pytest.fixture
+def py(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    yield from warm_workspace("py", tmp_path_factory, watch=True)
+
+
+@pytest.fixture
+def py_unwatched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    yield from warm_workspace("py", tmp_path_factory)
+
+
+@pytest.fixture
+def ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    yield from warm_workspace("ts", tmp_path_factory, watch=True)
+
+
+def found(warm: Warm, name_path: str) -> list[tuple[str, str, int, int]]:
+    nodes = warm.run(warm.ws.symbols.find(name_path.split(".")))
+    return [(n.name_path, n.path, n.line, n.column) for n in nodes]
+
+
+def open_documents(ws: Workspace) -> list[str]:
+    return sorted(ws.display(d.path) for s in ws.sessions.values() for d in s.documents.values())
+
+
+def rename(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))  # the first only
+
+
+@pytest.mark.parametrize("fixture", ["py", "py_unwatched"])
+def test_a_method_renamed_on_disk_is_found_by_its_new_name_only(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    warm: Warm = request.getfixturevalue(fixture)
+    assert found(warm, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    # Same length: the size does not change, the content hash tells.
+    rename(warm.root / "pkg" / "greeting.py", "def greet(", "def hallo(")
+    assert found(warm, "Greeter.hallo") == [("Greeter.hallo", "pkg/greeting.py", 18, 9)]
+    # LoudGreeter.greet is still there; Greeter's is gone.
+    assert found(warm, "Greeter.greet") == []
+    assert found(warm, "greet") == [("LoudGreeter.greet", "pkg/greeting.py", 24, 9)]
+    with pytest.raises(InvalidInput) as error:
+        warm.run(ops.definition(warm.ws, symbol="Greeter.greet"))
+    assert "`Greeter` (pkg/greeting.py:12) has no member `greet`" in str(error.value)
+    result = warm.run(ops.definition(warm.ws, symbol="Greeter.hallo"))
+    assert [(loc.path, loc.line, loc.column) for loc in result.locations] == [
+        ("pkg/greeting.py", 18, 9)
+    ]
+
+
+def test_a_new_file_declares_names_at_once(py: Warm) -> None:
+    assert found(py, "Farewell.wave") == []
+    (py.root / "pkg" / "farewell.py").write_text(
+        "class Farewell:\n    def wave(self) -> str:\n        return 'bye'\n"
+    )
+    assert found(py, "Farewell.wave") == [("Farewell.wave", "pkg/farewell.py", 2, 9)]
+    assert found(py, "pkg.farewell.Farewell") == [("Farewell", "pkg/farewell.py", 1, 7)]
+
+
+def test_a_deleted_file_declares_nothing(py: Warm) -> None:
+    assert found(py, "third_use") == [("third_use", "pkg/extra.py", 4, 5)]
+    (py.root / "pkg" / "extra.py").unlink()
+    assert found(py, "third_use") == []
+    with pytest.raises(InvalidInput, match="no symbol named `third_use` was found"):
+        py.run(ops.hover(py.ws, symbol="third_use"))
+
+
+def test_an_unchanged_file_is_answered_from_the_index(py: Warm) -> None:
+    path = py.root / "pkg" / "greeting.py"
+    first = py.run(py.ws.symbols.tree(path))
+    assert py.run(py.ws.symbols.tree(path)) is first  # not asked again
+    rename(path, "make_greeter", "build_greeter")
+    changed = py.run(py.ws.symbols.tree(path))
+    assert changed is not first
+    assert "build_greeter" in [n.name_path for n in changed]
+
+
+def test_documents_opened_to_resolve_names_are_closed(py: Warm) -> None:
+    assert found(py, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    assert open_documents(py.ws) == []
+    # By name, the server holds what a question by position would: the file asked about.
+    py.run(ops.definition(py.ws, symbol="make_greeter"))
+    assert open_documents(py.ws) == ["pkg/greeting.py"]
+    # A file the agent had open stays open.
+    py.run(ops.hover(py.ws, "pkg/app.py", 6, 20))
+    assert found(py, "main") == [("main", "pkg/app.py", 4, 5)]
+    assert open_documents(py.ws) == ["pkg/app.py", "pkg/greeting.py"]
+
+
+def test_typescript_rename_new_file_and_deletion(ts: Warm) -> None:
+    assert found(ts, "Circle.area") == [("Circle.area", "src/shapes.ts", 8, 3)]
+    assert open_documents(ts.ws) == []
+    rename(
+        ts.root / "src" / "shapes.ts",
+        "  area(): number {\n    return Math.PI",
+        "  size(): number {\n    return Math.PI",
+    )
+    assert found(ts, "Circle.size") == [("Circle.size", "src/shapes.ts", 8, 3)]
+    assert found(ts, "Circle.area") == []
+    (ts.root / "src" / "triangle.ts").write_text(
+        "export class Triangle {\n  sides(): number {\n    return 3;\n  }\n}\n"
+    )
+    assert found(ts, "Triangle.sides") == [("Triangle.sides", "src/triangle.ts", 2, 3)]
+    (ts.root / "src" / "more.ts").unlink()
+    assert found(ts, "doubled") == []
+    assert open_documents(ts.ws) == []
+    result = ts.run(ops.definition(ts.ws, symbol="Triangle.sides"))
+    assert [(loc.path, loc.line, loc.column) for loc in result.locations] == [
+        ("src/triangle.ts", 2, 3)
+    ]
