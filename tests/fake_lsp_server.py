@@ -14,6 +14,8 @@ Every mode behaves like a well-mannered server except for its one fault:
 - `hang-on-hover`: never answers a hover (answers its `$/cancelRequest` with an error).
 - `garbage`: writes a line of non-LSP text to stdout on hover, and keeps running.
 - `malformed-hover`: answers a hover with `{"contents": 42}` (valid JSON-RPC, wrong shape).
+- `malformed-diagnostics`: publishes, for each document opened, one diagnostic whose range
+  starts on line -1.
 - `exit-during-initialize`: exits with code 2 on `initialize`.
 - `slow-start`: sleeps `--delay` seconds before answering `initialize`.
 - `spawn-child`: starts a grandchild that sleeps for a minute and writes its pid to `--pid-file`.
@@ -201,6 +203,12 @@ class FakeServer:
         elif method == "textDocument/didOpen":
             document = params["textDocument"]
             self.documents[document["uri"]] = document["text"]
+            if "malformed-diagnostics" in self.modes:
+                bad = {"start": {"line": -1, "character": 0}, "end": {"line": 0, "character": 1}}
+                published = {"uri": document["uri"], "version": document["version"]}
+                published["diagnostics"] = [{"range": bad, "message": "x"}]
+                self.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+                           "params": published})  # fmt: skip
         elif method == "textDocument/didChange":
             self.documents[params["textDocument"]["uri"]] = params["contentChanges"][-1]["text"]
         elif method == "$/cancelRequest":

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from lspd.errors import ServerCrashed, ServerError, ServerTimeout
+from lspd.lsp import answers, shapes
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from tests.daemon.support import alive, wait_dead
@@ -269,6 +270,38 @@ def test_a_malformed_answer_is_an_error_naming_the_server_and_the_request(
             "(result.contents is not markdown or marked strings)"
         )
         assert session.state == "ready"  # one bad answer; the server keeps serving
+
+    run(scenario, session)
+
+
+def test_a_typed_request_sends_its_methods_name_and_answers_checked(tmp_path: Path) -> None:
+    session = fake_session(tmp_path, "normal")
+
+    async def scenario() -> None:
+        params: shapes.PositionParams = {
+            "textDocument": {"uri": (tmp_path / "a.fake").as_uri()},
+            "position": {"line": 0, "character": 0},
+        }
+        result = await session.request(answers.HOVER, params)
+        assert result == {"contents": {"kind": "markdown", "value": "**fake** hover"}}
+
+    run(scenario, session)
+
+
+def test_malformed_pushed_diagnostics_are_an_error_naming_the_server(tmp_path: Path) -> None:
+    # Pushed diagnostics arrive as a notification, not an answer: the session checks them
+    # where it gives them out, so an operation never indexes a broken range.
+    session = fake_session(tmp_path, "malformed-diagnostics")
+
+    async def scenario() -> None:
+        document = await session.sync_document(tmp_path / "a.fake", "x = 1\n", "fake")
+        with pytest.raises(ServerError) as error:
+            await session.diagnostics(document, 5.0)
+        assert str(error.value).startswith(
+            "language server fake-ls answered textDocument/publishDiagnostics with a malformed "
+            "result (result[0].range.start.line is -1, not a line or character number)"
+        )
+        assert session.state == "ready"
 
     run(scenario, session)
 

@@ -4,51 +4,70 @@ A server's answer is JSON: lspd reads ranges, positions, URIs and names out of i
 that sends something else (a bug, a version that changed a field) must give an error that
 names the server and the request, not a `KeyError` deep in an operation. `check` looks at
 the parts lspd uses, cheaply (no lsprotocol: importing its types costs 0.4 s); the
-TypedDicts say what those parts are.
+TypedDicts of `lspd.lsp.shapes` say what those parts are.
+
+Each request lspd reads is a `Method` carrying its answer's type: `session.request(HOVER,
+params)` is a `Hover | None` that has been checked, so mypy checks the fields an operation
+reads. A method sent by name (a string) answers `Any`, checked all the same.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Generic, cast
+
+from typing_extensions import TypeVar
 
 from lspd.errors import ServerError
+from lspd.lsp.shapes import (
+    CallHierarchyItem,
+    CallHierarchyParams,
+    Diagnostic,
+    DiagnosticReport,
+    DocumentParams,
+    DocumentSymbol,
+    Hover,
+    IncomingCall,
+    Location,
+    Locations,
+    OutgoingCall,
+    PositionParams,
+    ReferenceParams,
+    SymbolInformation,
+    WorkspaceSymbol,
+    WorkspaceSymbolParams,
+)
+
+# What a request sends and what it answers; `Any` for a method named by a plain string.
+P = TypeVar("P", default=Any)
+T = TypeVar("T", default=Any)
 
 
-class Position(TypedDict):
-    line: int
-    character: int
+class Method(Generic[P, T]):
+    """An LSP method whose request sends `P` and whose answer, once `shape` has checked
+    it, is a `T`."""
+
+    def __init__(self, name: str, shape: Callable[[Any, str], None]) -> None:
+        self.name = name
+        self.shape = shape
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Method({self.name!r})"
 
 
-class Range(TypedDict):
-    start: Position
-    end: Position
-
-
-class Location(TypedDict):
-    uri: str
-    range: Range
-
-
-class LocationLink(TypedDict):
-    targetUri: str
-    targetRange: Range
-    targetSelectionRange: Range
-
-
-class CallHierarchyItem(TypedDict):
-    name: str
-    kind: int
-    uri: str
-    range: Range
-    selectionRange: Range
+# What a session sends: a `Method`, answered with its type, or a method's name, with `Any`.
+Request = Method[P, T] | str
 
 
 class Malformed(ValueError):
     """An answer whose shape is not what its method returns; the message says where."""
 
 
-def checked(server: str, method: str, answer: Any, log: Path) -> Any:
+def checked(server: str, method: Method[Any, T] | str, answer: Any, log: Path) -> T:
     """`answer`, or a `ServerError` naming the server, the request and what is wrong."""
     try:
         check(method, answer)
@@ -58,13 +77,13 @@ def checked(server: str, method: str, answer: Any, log: Path) -> Any:
             f"language server {server} answered {method} with a malformed result ({exc}); "
             f"this is the server's fault: try again, or see its log {log}",
         ) from None
-    return answer
+    return cast(T, answer)
 
 
-def check(method: str, answer: Any) -> None:
+def check(method: Method[Any, Any] | str, answer: Any) -> None:
     """Raise `Malformed` when `answer` is not the shape `method` returns (the parts lspd
     reads); methods lspd does not read structurally pass."""
-    shape = _SHAPES.get(method)
+    shape = method.shape if isinstance(method, Method) else _SHAPES.get(method)
     if shape is not None and answer is not None:
         shape(answer, "result")
 
@@ -175,22 +194,63 @@ def _hover(value: Any, where: str) -> None:
 def _diagnostic_report(value: Any, where: str) -> None:
     if not isinstance(value, dict):
         raise Malformed(f"{where} is not a diagnostic report")
-    for index, item in enumerate(_list(value.get("items", []), f"{where}.items")):
-        if not isinstance(item, dict):
-            raise Malformed(f"{where}.items[{index}] is not a diagnostic")
-        _range(item.get("range"), f"{where}.items[{index}].range")
+    _diagnostics(value.get("items", []), f"{where}.items")
 
+
+def _diagnostics(value: Any, where: str) -> None:
+    for index, item in enumerate(_list(value, where)):
+        here = f"{where}[{index}]"
+        if not isinstance(item, dict):
+            raise Malformed(f"{here} is not a diagnostic")
+        _range(item.get("range"), f"{here}.range")
+        severity = item.get("severity")
+        if severity is not None and (isinstance(severity, bool) or not isinstance(severity, int)):
+            raise Malformed(f"{here}.severity is {severity!r}, not a severity number")
+        message, source = item.get("message", ""), item.get("source")
+        if not isinstance(message, str) or not isinstance(source, str | None):
+            wrong = "message" if not isinstance(message, str) else "source"
+            raise Malformed(f"{here}.{wrong} is {str(item[wrong])[:40]!r}, not text")
+
+
+HOVER = Method[PositionParams, Hover | None]("textDocument/hover", _hover)
+DEFINITION = Method[PositionParams, Locations]("textDocument/definition", _locations)
+TYPE_DEFINITION = Method[PositionParams, Locations]("textDocument/typeDefinition", _locations)
+IMPLEMENTATION = Method[PositionParams, Locations]("textDocument/implementation", _locations)
+REFERENCES = Method[ReferenceParams, list[Location] | None]("textDocument/references", _locations)
+DOCUMENT_SYMBOLS = Method[DocumentParams, list[DocumentSymbol] | list[SymbolInformation] | None](
+    "textDocument/documentSymbol", _document_symbols
+)
+WORKSPACE_SYMBOLS = Method[WorkspaceSymbolParams, list[WorkspaceSymbol] | None](
+    "workspace/symbol", _workspace_symbols
+)
+PREPARE_CALL_HIERARCHY = Method[PositionParams, list[CallHierarchyItem] | None](
+    "textDocument/prepareCallHierarchy", _call_items
+)
+INCOMING_CALLS = Method[CallHierarchyParams, list[IncomingCall] | None](
+    "callHierarchy/incomingCalls", _calls("from")
+)
+OUTGOING_CALLS = Method[CallHierarchyParams, list[OutgoingCall] | None](
+    "callHierarchy/outgoingCalls", _calls("to")
+)
+PULL_DIAGNOSTICS = Method[DocumentParams, DiagnosticReport | None](
+    "textDocument/diagnostic", _diagnostic_report
+)
+# Not a request: the diagnostics a session gives, pushed, pulled or from tsserver.
+DIAGNOSTICS = Method[None, list[Diagnostic]]("textDocument/publishDiagnostics", _diagnostics)
 
 _SHAPES = {
-    "textDocument/hover": _hover,
-    "textDocument/definition": _locations,
-    "textDocument/typeDefinition": _locations,
-    "textDocument/implementation": _locations,
-    "textDocument/references": _locations,
-    "textDocument/documentSymbol": _document_symbols,
-    "workspace/symbol": _workspace_symbols,
-    "textDocument/prepareCallHierarchy": _call_items,
-    "callHierarchy/incomingCalls": _calls("from"),
-    "callHierarchy/outgoingCalls": _calls("to"),
-    "textDocument/diagnostic": _diagnostic_report,
+    method.name: method.shape
+    for method in (
+        HOVER,
+        DEFINITION,
+        TYPE_DEFINITION,
+        IMPLEMENTATION,
+        REFERENCES,
+        DOCUMENT_SYMBOLS,
+        WORKSPACE_SYMBOLS,
+        PREPARE_CALL_HIERARCHY,
+        INCOMING_CALLS,
+        OUTGOING_CALLS,
+        PULL_DIAGNOSTICS,
+    )
 }

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
-from lspd.lsp import answers, diagnostics, requests
+from lspd.lsp import answers, diagnostics, requests, shapes
+from lspd.lsp.answers import P, Request, T
 from lspd.lsp.capabilities import initialize_params
 from lspd.lsp.documents import Document, Documents
 from lspd.lsp.folders import Folders, workspace_folder
@@ -268,7 +269,7 @@ class Session:
 
     # -- requests --------------------------------------------------------------------------
 
-    async def request(self, method: str, params: Any, timeout: float | None = None) -> Any:
+    async def request(self, method: Request[P, T], params: P, timeout: float | None = None) -> T:
         """Send a request once the server is ready; errors name the server and what to do."""
         self.last_used = time.monotonic()
         await self.start()
@@ -278,13 +279,13 @@ class Session:
         finally:
             self.last_used = time.monotonic()
 
-    async def send(self, method: str, params: Any, timeout: float) -> Any:
+    async def send(self, method: Request[P, T], params: P, timeout: float) -> T:
         """Send without waiting for readiness (for use once the caller has waited)."""
         connection = self._connection
         if connection is None or self.state in ("crashed", "stopped"):
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
         try:
-            answer = await connection.request(method, params, timeout)
+            answer = await connection.request(str(method), params, timeout)
         except RequestTimeout as exc:
             raise ServerTimeout(
                 self.name,
@@ -361,17 +362,19 @@ class Session:
         self.documents.close(path, self.notify)
         self.inbox.forget(path_to_uri(path))
 
-    async def diagnostics(self, document: Document, timeout: float) -> list[dict[str, Any]]:
-        """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`)."""
+    async def diagnostics(self, document: Document, timeout: float) -> list[shapes.Diagnostic]:
+        """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`), checked."""
         await self.wait_ready()
         self.last_used = time.monotonic()
         await self.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
         if self.definition.diagnostics == "tsserver":
-            return await diagnostics.tsserver(self.send, document.path, timeout)
-        if diagnostics.offers_pull(self.capabilities, self.registrations):
-            return await diagnostics.pull(self.send, document.uri, timeout)
-        name = document.path.name
-        return await self.inbox.pushed(document.uri, name, document.version, timeout)
+            items = await diagnostics.tsserver(self.send, document.path, timeout)
+        elif diagnostics.offers_pull(self.capabilities, self.registrations):
+            items = await diagnostics.pull(self.send, document.uri, timeout)
+        else:
+            name = document.path.name
+            items = await self.inbox.pushed(document.uri, name, document.version, timeout)
+        return answers.checked(self.name, answers.DIAGNOSTICS, items, self.log_path)
 
     # -- what the server sends us ----------------------------------------------------------
 

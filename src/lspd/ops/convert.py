@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding, from_units
 from lspd.lsp.text import split_lines, uri_to_path
 from lspd.ops.models import Diagnostic, Location, Severity, Span
@@ -47,7 +47,7 @@ class Converter:
         """The 1-based code-point column of an LSP character offset."""
         return from_units(self.line_text(path, line), units, self.encoding) + 1
 
-    def span(self, path: Path, lsp_range: dict[str, Any]) -> Span:
+    def span(self, path: Path, lsp_range: shapes.Range) -> Span:
         """An LSP range as a 1-based span."""
         start, end = lsp_range["start"], lsp_range["end"]
         return Span(
@@ -57,7 +57,7 @@ class Converter:
             end_column=self.column(path, end["line"], end["character"]),
         )
 
-    def location(self, uri: str, lsp_range: dict[str, Any]) -> Location | None:
+    def location(self, uri: str, lsp_range: shapes.Range) -> Location | None:
         """An LSP location with its source line; None for a URI that is not a file."""
         path = uri_to_path(uri)
         if path is None:
@@ -69,7 +69,7 @@ class Converter:
             **span.model_dump(),
         )
 
-    def locations(self, result: Any) -> list[Location]:
+    def locations(self, result: shapes.Locations) -> list[Location]:
         """`Location | Location[] | LocationLink[] | null` to a list, duplicates dropped."""
         if result is None:
             return []
@@ -77,10 +77,9 @@ class Converter:
         out: list[Location] = []
         seen: set[tuple[str, int, int]] = set()
         for item in items:
-            if "targetUri" in item:
-                location = self.location(
-                    item["targetUri"], item.get("targetSelectionRange") or item["targetRange"]
-                )
+            if "targetUri" in item:  # a LocationLink: its name's range, else the whole
+                target = item.get("targetSelectionRange") or item["targetRange"]
+                location = self.location(item["targetUri"], target)
             else:
                 location = self.location(item["uri"], item["range"])
             if location is None:
@@ -92,7 +91,7 @@ class Converter:
         return out
 
 
-def convert_items(convert: Converter, path: Path, raw: list[dict[str, Any]]) -> list[Diagnostic]:
+def convert_items(convert: Converter, path: Path, raw: list[shapes.Diagnostic]) -> list[Diagnostic]:
     """The errors and warnings of a server's diagnostics (hints and information dropped)."""
     out: list[Diagnostic] = []
     for item in raw:
@@ -104,7 +103,7 @@ def convert_items(convert: Converter, path: Path, raw: list[dict[str, Any]]) -> 
         out.append(
             Diagnostic(
                 severity=severity,
-                message=_shorten(str(item.get("message", "")).replace("\xa0", " ")),
+                message=_shorten(item.get("message", "").replace("\xa0", " ")),
                 code=None if code is None else str(code),
                 source=item.get("source"),
                 **span.model_dump(),

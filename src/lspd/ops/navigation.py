@@ -7,9 +7,8 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
-from typing import Any
-
 from lspd.errors import InvalidInput
+from lspd.lsp import answers, shapes
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
 from lspd.ops.budget import Window, check_paging, page
@@ -50,8 +49,8 @@ async def hover(
 ) -> HoverResult:
     """The type, signature and docs at a position (or at the symbol named), as markdown."""
     target = await _target(ws, path, line, column, symbol)
-    answer = await target.session.request("textDocument/hover", target.params())
-    contents = clean(markdown(answer.get("contents"))) if answer else ""
+    answer = await target.session.request(answers.HOVER, target.params())
+    contents = clean(markdown(answer["contents"])) if answer else ""
     result = HoverResult(contents=contents, found=bool(contents.strip()))
     if symbol is not None:  # where the name led: not implied by the request
         result.path = ws.display(target.document.path)
@@ -60,7 +59,7 @@ async def hover(
 
 
 async def _locations(
-    method: str,
+    method: answers.Method[shapes.PositionParams, shapes.Locations],
     capability: str,
     ws: Workspace,
     target: Target,
@@ -69,7 +68,7 @@ async def _locations(
 ) -> LocationsResult:
     if not target.session.supports(capability):
         raise InvalidInput(
-            f"{target.session.name} does not offer {method.split('/')[-1]}; "
+            f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
             "try `definition` instead"
         )
     answer = await target.session.request(method, target.params())
@@ -104,9 +103,7 @@ async def definition(
     """Where the name at a position is defined, each place named by its name path."""
     check_positive("limit", limit)
     target = await _target(ws, path, line, column, symbol)
-    result = await _locations(
-        "textDocument/definition", "definitionProvider", ws, target, limit, offset
-    )
+    result = await _locations(answers.DEFINITION, "definitionProvider", ws, target, limit, offset)
     return result
 
 
@@ -123,7 +120,7 @@ async def type_definition(
     check_positive("limit", limit)
     target = await _target(ws, path, line, column, symbol)
     result = await _locations(
-        "textDocument/typeDefinition", "typeDefinitionProvider", ws, target, limit, offset
+        answers.TYPE_DEFINITION, "typeDefinitionProvider", ws, target, limit, offset
     )
     return result
 
@@ -142,9 +139,9 @@ async def implementation(
     check_positive("limit", limit)
     target = await _target(ws, path, line, column, symbol)
     result = await _locations(
-        "textDocument/implementation", "implementationProvider", ws, target, limit, offset
+        answers.IMPLEMENTATION, "implementationProvider", ws, target, limit, offset
     )
-    declared = await target.session.request("textDocument/definition", target.params())
+    declared = await target.session.request(answers.DEFINITION, target.params())
     places = {
         (loc.path, loc.line) for loc in Converter(ws, target.session.encoding).locations(declared)
     }
@@ -171,10 +168,9 @@ async def references(
     if not isinstance(include_declaration, bool):
         raise InvalidInput("`include_declaration` must be true or false")
     target = await _target(ws, path, line, column, symbol)
-    answer = await target.session.request(
-        "textDocument/references",
-        target.params(context={"includeDeclaration": include_declaration}),
-    )
+    context: shapes.ReferenceContext = {"includeDeclaration": include_declaration}
+    params: shapes.ReferenceParams = {**target.params(), "context": context}
+    answer = await target.session.request(answers.REFERENCES, params)
     found = Converter(ws, target.session.encoding).locations(answer)
     found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
     check_paging(offset, limit, len(found))
@@ -223,19 +219,25 @@ async def call_hierarchy(
     session = target.session
     if not session.supports("callHierarchyProvider"):
         raise InvalidInput(f"{session.name} does not offer a call hierarchy; try `references`")
-    items = await session.request("textDocument/prepareCallHierarchy", target.params())
+    items = await session.request(answers.PREPARE_CALL_HIERARCHY, target.params())
     namer = Namer(ws)
     if not items:
         raise await _not_callable(ws, namer, target)
     convert = Converter(ws, session.encoding)
     root = items[0]
-    answer = await session.request(f"callHierarchy/{direction}Calls", {"item": root}) or []
+    asked: shapes.CallHierarchyParams = {"item": root}
+    # Each caller (incoming) or callee (outgoing), the file of its call sites, the sites.
+    ends: list[tuple[shapes.CallHierarchyItem, str, list[shapes.Range]]]
+    if direction == "incoming":
+        incoming = await session.request(answers.INCOMING_CALLS, asked) or []
+        ends = [(c["from"], c["from"]["uri"], c["fromRanges"]) for c in incoming]
+    else:
+        outgoing = await session.request(answers.OUTGOING_CALLS, asked) or []
+        ends = [(c["to"], root["uri"], c["fromRanges"]) for c in outgoing]
     calls: dict[tuple[str, int, int], Call] = {}
-    for call in answer:
-        other = call["from"] if direction == "incoming" else call["to"]
+    for other, sites_uri, site_ranges in ends:
         end = await _call_item(convert, namer, other)
-        sites_uri = other["uri"] if direction == "incoming" else root["uri"]
-        for site_range in call.get("fromRanges", []):
+        for site_range in site_ranges:
             site = convert.location(sites_uri, site_range)
             if site is None or (site.path, site.line, site.column) in calls:
                 continue
@@ -265,11 +267,11 @@ async def call_hierarchy(
     return page(len(ordered), offset, limit, build)
 
 
-async def _call_item(convert: Converter, namer: Namer, item: dict[str, Any]) -> CallItem:
+async def _call_item(convert: Converter, namer: Namer, item: shapes.CallHierarchyItem) -> CallItem:
     """The function of a call hierarchy item, named and kinded from its file's symbols
     (servers name a method just `__init__` and may call it a function)."""
     path = uri_to_path(item["uri"])
-    start = (item.get("selectionRange") or item["range"])["start"]
+    start = item["selectionRange"]["start"]
     shown = convert.ws.display(path) if path else item["uri"]
     line = start["line"] + 1
     column = convert.column(path, start["line"], start["character"]) if path else 1
@@ -277,7 +279,7 @@ async def _call_item(convert: Converter, namer: Namer, item: dict[str, Any]) -> 
     exact = node is not None and node.line == line and node.name == item["name"]
     return CallItem(
         symbol=node.name_path if node is not None and exact else item["name"],
-        kind=node.kind if node is not None and exact else symbol_kind_name(item.get("kind", 0)),
+        kind=node.kind if node is not None and exact else symbol_kind_name(item["kind"]),
         path=shown,
         line=line,
         column=column,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
+from lspd.lsp.shapes import Position, PositionParams, TextDocument
 from lspd.ops.checks import check_int
 from lspd.workspace import Workspace
 
@@ -26,17 +26,19 @@ class Target:
     column: int  # 1-based code points
 
     @property
-    def text_document(self) -> dict[str, str]:
+    def text_document(self) -> TextDocument:
         return {"uri": self.document.uri}
 
     @property
-    def position(self) -> dict[str, int]:
+    def position(self) -> Position:
+        """The LSP position: 0-based, the character in the server's encoding's units."""
         line_text = self.document.lines[self.line - 1]
         character = to_units(line_text, self.column - 1, self.session.encoding)
         return {"line": self.line - 1, "character": character}
 
-    def params(self, **extra: Any) -> dict[str, Any]:
-        return {"textDocument": self.text_document, "position": self.position, **extra}
+    def params(self) -> PositionParams:
+        """What every position question sends."""
+        return {"textDocument": self.text_document, "position": self.position}
 
 
 async def resolve_target(
