@@ -55,10 +55,13 @@ def flatten(symbols: Iterable[T]) -> list[T]:
 
 async def read_tree(session: Session, path: Path, shown: str, lines: list[str]) -> list[Node]:
     """The symbols `session`'s server lists for the open document `path` (whose text is
-    `lines`), as a tree with name paths (from flat answers too)."""
-    answer = await session.request(
-        "textDocument/documentSymbol", {"textDocument": {"uri": path.as_uri()}}
-    )
+    `lines`), as a tree with name paths (from flat answers too).
+
+    Asked without waiting for the server's readiness (its project loaded): symbols are the
+    file's syntax, and a cold basedpyright would first check the whole file (seconds)."""
+    await session.start()
+    params = {"textDocument": {"uri": path.as_uri()}}
+    answer = await session.send("textDocument/documentSymbol", params, session.request_timeout)
     if not answer:
         return []
     convert = _Columns(lines, session.encoding)
