@@ -201,15 +201,18 @@ class SymbolIndex:
         """The server's symbols of `path`, and the text it was sent.
 
         A file nobody holds open is opened only to ask and closed again (the server frees
-        it); in a running session of its server whose folders hold it already, when there
-        is one: symbols are syntax, while a project new to the server would cost it a
-        workspace folder to load (a second or more, and its memory for good).
+        it), without waiting for the server to load its project (symbols are syntax); in a
+        running session of its server whose folders hold it already when there is one: a
+        project new to the server would cost it a workspace folder to load (a second or
+        more, and its memory for good).
         """
         ws = self.ws
         if ws.holds(path):
             session, document = await ws.open(shown)
             return await read_tree(session, path, shown, document.lines), document.text
         definition = ws.definition_for(path)
+        text = files.read_source(path, shown)
+        ws.first_seen.setdefault(path, text)  # as `open` would: the `session` baseline
         host = next(
             (
                 s
@@ -219,15 +222,11 @@ class SymbolIndex:
                 and any(path.is_relative_to(folder) for folder in s.folders)
             ),
             None,
-        )
+        ) or ws.session_for(path)
+        language = definition.extensions[path.suffix.lower()]
         try:
-            if host is None:
-                session, document = await ws.open(shown)
-            else:
-                text = files.read_source(path, shown)
-                language = definition.extensions[path.suffix.lower()]
-                session, document = host, await host.sync_document(path, text, language)
-            return await read_tree(session, path, shown, document.lines), document.text
+            document = await host.sync_document(path, text, language)
+            return await read_tree(host, path, shown, document.lines), text
         finally:
             ws.close_document(path)
 
@@ -269,21 +268,30 @@ class SymbolIndex:
         return found
 
     async def _find(self, parts: list[str]) -> tuple[list[Node], list[str]]:
+        candidates = []
+        for path in sorted(p for p, f in self._files.items() if f.may_declare(parts)):
+            entry = self._fresh(path)
+            if entry is not None and entry.may_declare(parts):
+                candidates.append((path, entry))
+        # At once: a server answers them in one go, without a round trip (and a slice of
+        # its background checking) between two files.
+        trees = await asyncio.gather(
+            *(self._tree(path, entry) for path, entry in candidates), return_exceptions=True
+        )
         found: list[Node] = []
         errors: list[str] = []
-        candidates = sorted(p for p, f in self._files.items() if f.may_declare(parts))
-        for path in candidates:
-            entry = self._fresh(path)
-            if entry is None or not entry.may_declare(parts):
+        for (path, _), tree in zip(candidates, trees, strict=True):
+            if isinstance(tree, LspdError):
+                log.warning("no symbols for %s: %s", self.ws.display(path), tree)
+                errors.append(str(tree))
                 continue
-            try:
-                await self._tree(path, entry)
-            except LspdError as exc:
-                log.warning("no symbols for %s: %s", self.ws.display(path), exc)
-                errors.append(str(exc))
-                continue
-            entry = self._files.get(path, entry)
-            found += [n for n in entry.by_name.get(parts[-1], ()) if matches_name(n, parts)]
+            if isinstance(tree, BaseException):
+                raise tree
+            current = self._files.get(path)
+            # By name when the tree is kept (the entry is new if the file changed meanwhile).
+            named = current.by_name.get(parts[-1], []) if current and current.tree is tree else None
+            nodes = flatten(tree) if named is None else named
+            found += [n for n in nodes if matches_name(n, parts)]
         return found, errors
 
     async def words(self) -> set[str]:
