@@ -8,7 +8,9 @@ token mode nothing answers without `Authorization: Bearer <token>` (401).
 from __future__ import annotations
 
 import contextlib
+import gc
 import secrets
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -37,6 +39,16 @@ LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_REQUEST_BYTES = 3 * MAX_FILE_BYTES
 
 Lifespan = Callable[[], AbstractAsyncContextManager[None]]
+
+# How uvicorn serves the app (bench/mcp.py serves the SDK alone the same way, to compare).
+# httptools parses HTTP in C: measured ~0.1-0.2 ms less per call than h11 (pure Python).
+# uvloop measured no better here (the loop is not where the time goes), so asyncio's loop.
+UVICORN_OPTIONS: dict[str, Any] = {
+    "http": "httptools",
+    "loop": "asyncio",
+    "ws": "none",
+    "server_header": False,
+}
 
 
 def _host_name(host: str) -> str | None:
@@ -140,6 +152,11 @@ def build_app(
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
+        if threading.current_thread() is threading.main_thread():  # the daemon's own process
+            # What is loaded by now (the SDK, pydantic's schemas: ~95k objects) lives as long
+            # as the daemon: kept out of the collector, a full collection in the middle of a
+            # call scans a quarter of what it did (measured: 14-24 ms instead of 70-80 ms).
+            gc.freeze()
         async with server.session_manager.run():
             if lifespan is None:
                 yield

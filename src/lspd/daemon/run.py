@@ -173,7 +173,7 @@ class Daemon:
             self._server.should_exit = True
 
     async def serve(self) -> None:
-        from lspd.daemon.app import build_app  # the MCP SDK is heavy: import when serving
+        from lspd.daemon.app import UVICORN_OPTIONS, build_app  # the MCP SDK is heavy
         from lspd.tools import Activity, build_server
 
         # Reads lspd.toml: a bad one stops the daemon here.
@@ -199,11 +199,10 @@ class Daemon:
         config = uvicorn.Config(
             app,
             log_config=None,
-            access_log=self.options.log_level == "debug",
             lifespan="on",
-            ws="none",
             timeout_graceful_shutdown=1,  # open SSE streams of handshake clients end here
-            server_header=False,
+            access_log=self.options.log_level == "debug",
+            **UVICORN_OPTIONS,
         )
         self._server = _Uvicorn(config, self._on_ready, self._cleanup_files)
         try:

@@ -62,18 +62,15 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
     activity = activity or Activity()
 
     async def run(ctx: Context[Any, Any] | None, work: Awaitable[T]) -> T:
-        """Await an operation: errors become tool errors; slow starts send progress."""
-        task = asyncio.ensure_future(work)
+        """Await an operation: errors become tool errors; slow starts send progress.
+
+        The operation runs in the caller's task; a timer starts the progress reports only
+        once it has run `PROGRESS_INTERVAL_S` (most calls end long before: no task per call).
+        """
         activity.in_flight += 1
+        progress = None if ctx is None else _Progress(ctx, ws)
         try:
-            ticks = 0
-            while True:
-                done, _ = await asyncio.wait({task}, timeout=PROGRESS_INTERVAL_S)
-                if done:
-                    return task.result()
-                ticks += 1
-                if ctx is not None:
-                    await _report(ctx, ws, ticks)
+            return await work
         except LspdError as exc:
             raise ToolError(str(exc)) from None
         except ToolError:
@@ -86,8 +83,8 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
             ) from None
         finally:
             activity.in_flight -= 1
-            if not task.done():
-                task.cancel()
+            if progress is not None:
+                await progress.stop()
 
     for op in OPERATIONS:
         if op.tool:
@@ -98,6 +95,31 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
                 annotations=READ_ONLY,
             )
     return server
+
+
+class _Progress:
+    """Progress notifications of one call, every `PROGRESS_INTERVAL_S` from its first on."""
+
+    def __init__(self, ctx: Context[Any, Any], ws: Workspace) -> None:
+        self.ctx, self.ws = ctx, ws
+        self.task: asyncio.Task[None] | None = None
+        self.timer = asyncio.get_running_loop().call_later(PROGRESS_INTERVAL_S, self._start)
+
+    def _start(self) -> None:
+        self.task = asyncio.ensure_future(self._report_each_interval())
+
+    async def _report_each_interval(self) -> None:
+        ticks = 0
+        while True:
+            ticks += 1
+            await _report(self.ctx, self.ws, ticks)
+            await asyncio.sleep(PROGRESS_INTERVAL_S)
+
+    async def stop(self) -> None:
+        self.timer.cancel()
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
 
 
 async def _report(ctx: Context[Any, Any], ws: Workspace, ticks: int) -> None:
