@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
+from lspd.tools import Activity, build_server
 from lspd.tools import server as tools_server
+from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
 from tests.daemon.support import health, thread_daemon, wait_dead
 
@@ -40,6 +43,36 @@ async def test_progress_while_the_server_starts(
     assert not result.is_error
     assert messages, "no progress notification during a cold start"
     assert any(m and "basedpyright" in m for m in messages), messages
+
+
+def _reporting() -> list[asyncio.Task[object]]:
+    """Progress reporters still running in this loop."""
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if getattr(task.get_coro(), "__qualname__", "").endswith("_report_each_interval")
+    ]
+
+
+async def test_progress_starts_only_for_a_slow_call_and_ends_with_it(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tools_server, "PROGRESS_INTERVAL_S", 0.05)
+    ws = Workspace(fresh)
+    activity = Activity()
+    server = build_server(ws, activity)
+    try:
+        # Cold: basedpyright starts (over a second), so reports start; the answer ends them.
+        cold = await server.call_tool("hover", dict(HOVER))
+        assert not cold.is_error, cold.content
+        assert (activity.in_flight, _reporting()) == (0, [])
+        tasks = asyncio.all_tasks()
+        warm = await server.call_tool("hover", dict(HOVER))
+        assert not warm.is_error, warm.content
+        # A call runs in the caller's task: none is left behind, and no reporter started.
+        assert (activity.in_flight, asyncio.all_tasks() - tasks, _reporting()) == (0, set(), [])
+    finally:
+        await ws.close()
 
 
 async def test_idle_servers_stop_and_come_back(fresh: Path) -> None:
