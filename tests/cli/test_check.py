@@ -28,8 +28,11 @@ def lspd_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def gate_errors(root: Path) -> set[tuple[str, int, int, str]]:
-    """The project's own checker: basedpyright's CLI, its errors as (path, line, col, rule)."""
+def gate_errors(
+    root: Path, severities: tuple[str, ...] = ("error",)
+) -> set[tuple[str, int, int, str]]:
+    """The project's own checker: basedpyright's CLI, its errors (or other `severities`) as
+    (path, line, col, rule)."""
     done = subprocess.run(
         [BASEDPYRIGHT, "--outputjson", "."], cwd=root, capture_output=True, text=True, timeout=300
     )
@@ -42,15 +45,17 @@ def gate_errors(root: Path) -> set[tuple[str, int, int, str]]:
             d.get("rule", ""),
         )
         for d in report["generalDiagnostics"]
-        if d["severity"] == "error"
+        if d["severity"] in severities
     }
 
 
-def errors_of(result: dict[str, Any]) -> set[tuple[str, int, int, str]]:
+def errors_of(
+    result: dict[str, Any], severities: tuple[str, ...] = ("error",)
+) -> set[tuple[str, int, int, str]]:
     return {
         (d["path"], d["line"], d["column"], d.get("code", ""))
         for d in result["diagnostics"]
-        if d["severity"] == "error"
+        if d["severity"] in severities
     }
 
 
@@ -82,6 +87,18 @@ def test_check_in_process_matches_the_projects_checker(project: Path) -> None:
     lines = text.stdout.splitlines()
     assert any(line.startswith("pkg/more_broken.py:2:12: error: ") for line in lines)
     assert lines[-1].startswith("3 error(s), ")
+
+
+def test_an_unconfigured_project_gets_the_checkers_own_default(tmp_path: Path) -> None:
+    # No [tool.basedpyright]: lspd sets no mode of its own, so basedpyright's default
+    # ("recommended") answers, as in its CLI: the warnings agree too.
+    root = copy_fixture("py", tmp_path)
+    both = ("error", "warning")
+    gate = gate_errors(root, both)
+    assert ("pkg/greeting.py", 24, 9, "reportImplicitOverride") in gate  # not in "standard"
+    done = lspd_check(root, "--json")
+    assert done.returncode == 1, done.stderr
+    assert errors_of(json.loads(done.stdout), both) == gate
 
 
 def test_check_of_clean_paths_exits_0(project: Path) -> None:

@@ -16,6 +16,15 @@ from tests.conftest import Warm, copy_fixture
 
 SIGNATURE = "def make_greeter(name: str) -> Greeter:"
 TWO_ARGUMENTS = "def make_greeter(name: str, loud: bool) -> Greeter:"
+# What the second parameter breaks in basedpyright's default ("recommended") mode: the call
+# in app.py (an error, and the unknown types that follow from it) and `loud`, never used.
+BROKEN_CALL = [
+    ("pkg/app.py", 5, "reportCallIssue"),
+    ("pkg/app.py", 5, "reportUnknownVariableType"),
+    ("pkg/app.py", 6, "reportUnknownMemberType"),
+    ("pkg/app.py", 6, "reportUnknownVariableType"),
+]
+UNUSED_LOUD = ("pkg/greeting.py", 28, "reportUnusedParameter")
 
 
 def git(root: Path, *args: str) -> str:
@@ -81,7 +90,8 @@ def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> No
     result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert result.changes is not None
     assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
-        ("pkg/app.py", 5, "reportCallIssue")
+        *BROKEN_CALL,
+        UNUSED_LOUD,
     ]
     assert result.changes.changed == ["pkg/greeting.py"]
     assert "naming what changed" in result.changes.scope
@@ -92,7 +102,7 @@ def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> No
     edit(repo.root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
     again = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert again.changes is not None and again.changes.introduced == []
-    assert [(d.path, d.code) for d in again.changes.fixed] == [("pkg/app.py", "reportCallIssue")]
+    assert [(d.path, d.line, d.code) for d in again.changes.fixed] == BROKEN_CALL
 
 
 def test_the_work_tree_and_the_index_are_never_touched(repo: Warm) -> None:
@@ -102,9 +112,11 @@ def test_the_work_tree_and_the_index_are_never_touched(repo: Warm) -> None:
     text = (repo.root / "pkg/greeting.py").read_text()
     result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert result.changes is not None
-    assert [(d.path, d.code) for d in result.changes.introduced] == [
-        ("pkg/app.py", "reportCallIssue"),
-        ("pkg/new.py", "reportAssignmentType"),
+    assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
+        BROKEN_CALL[0],
+        ("pkg/new.py", 1, "reportAssignmentType"),
+        *BROKEN_CALL[1:],
+        UNUSED_LOUD,
     ]
     assert git(repo.root, "status", "--porcelain") == status
     assert (repo.root / "pkg/greeting.py").read_text() == text
@@ -123,8 +135,9 @@ def test_session_baseline_without_git(tmp_path: Path) -> None:
         edit(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
         result = plain.run(ops.workspace_diagnostics(plain.ws, baseline="session"))
         assert result.changes is not None
-        assert [(d.path, d.code) for d in result.changes.introduced] == [
-            ("pkg/app.py", "reportCallIssue")
+        assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
+            *BROKEN_CALL,
+            UNUSED_LOUD,
         ]
 
 

@@ -27,11 +27,12 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 
 
 def greeting_with_two_arguments(root: Path) -> str:
-    return (
-        (root / "pkg/greeting.py")
-        .read_text()
-        .replace("def make_greeter(name: str) -> Greeter:", TWO_ARGUMENTS)
-    )
+    """greeting.py whose make_greeter takes (and uses) a second argument."""
+    old = "def make_greeter(name: str) -> Greeter:\n    return Greeter(name)"
+    new = f"{TWO_ARGUMENTS}\n    return LoudGreeter(name) if loud else Greeter(name)"
+    text = (root / "pkg/greeting.py").read_text()
+    assert old in text
+    return text.replace(old, new)
 
 
 def preview(warm: Warm, changes: list[dict[str, Any]]) -> PreviewResult:
@@ -53,8 +54,12 @@ def test_a_signature_change_with_its_caller_introduces_nothing(own: Warm) -> Non
     assert result.changes.changed == ["pkg/app.py", "pkg/greeting.py"]
     # Without the caller, its call breaks: introduced in app.py, which was not proposed.
     alone = preview(own, [{"path": "pkg/greeting.py", "content": greeting}])
+    # (in basedpyright's default mode, the failed call's unknown types are warnings too)
     assert [(d.path, d.line, d.code) for d in alone.changes.introduced] == [
-        ("pkg/app.py", 5, "reportCallIssue")
+        ("pkg/app.py", 5, "reportCallIssue"),
+        ("pkg/app.py", 5, "reportUnknownVariableType"),
+        ("pkg/app.py", 6, "reportUnknownMemberType"),
+        ("pkg/app.py", 6, "reportUnknownVariableType"),
     ]
     assert (own.root / "pkg/greeting.py").read_text() != greeting  # the disk is untouched
 

@@ -151,11 +151,32 @@ def test_settings_reach_the_server(tmp_path: Path) -> None:
     )
     assert Workspace(root).definitions["basedpyright"].settings == {
         "basedpyright": {
-            "analysis": {"diagnosticMode": "openFilesOnly", "typeCheckingMode": "strict"}
+            "analysis": {
+                "autoSearchPaths": True,
+                "diagnosticMode": "openFilesOnly",
+                "typeCheckingMode": "strict",
+            }
         }
     }
     result = answer(root, lambda ws: ops.diagnostics(ws, "loose.py"))
-    assert "reportMissingParameterType" in {d.code for d in result.diagnostics}
+    # An error in strict mode; basedpyright's default ("recommended") makes it a warning.
+    assert ("reportMissingParameterType", "error") in {
+        (d.code, d.severity) for d in result.diagnostics
+    }
+
+
+def test_a_src_layout_still_resolves_when_a_setting_is_added(tmp_path: Path) -> None:
+    # basedpyright reads an `analysis` table without autoSearchPaths as false, which drops
+    # `src/` from import resolution (attrs' `from attrs import ...` then found another attrs).
+    root = workspace_with(
+        tmp_path,
+        "[servers.basedpyright.settings.basedpyright.analysis]\ntypeCheckingMode = 'standard'\n",
+    )
+    (root / "src" / "mylib").mkdir(parents=True)
+    (root / "src" / "mylib" / "__init__.py").write_text("def version() -> str:\n    return '1'\n")
+    (root / "use.py").write_text("from mylib import version\n\nn: int = version()\n")
+    result = answer(root, lambda ws: ops.diagnostics(ws, "use.py"))
+    assert [(d.line, d.code) for d in result.diagnostics] == [(3, "reportAssignmentType")]
 
 
 def test_without_the_setting_the_same_file_is_clean(tmp_path: Path) -> None:
