@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+from mcp_types import CallToolResult
 
 from lspd.tools import Activity, build_server
 from lspd.tools import server as tools_server
@@ -64,11 +65,11 @@ async def test_progress_starts_only_for_a_slow_call_and_ends_with_it(
     try:
         # Cold: basedpyright starts (over a second), so reports start; the answer ends them.
         cold = await server.call_tool("hover", dict(HOVER))
-        assert not cold.is_error, cold.content
+        assert isinstance(cold, CallToolResult) and not cold.is_error, cold
         assert (activity.in_flight, _reporting()) == (0, [])
         tasks = asyncio.all_tasks()
         warm = await server.call_tool("hover", dict(HOVER))
-        assert not warm.is_error, warm.content
+        assert isinstance(warm, CallToolResult) and not warm.is_error, warm
         # A call runs in the caller's task: none is left behind, and no reporter started.
         assert (activity.in_flight, asyncio.all_tasks() - tasks, _reporting()) == (0, set(), [])
     finally:
