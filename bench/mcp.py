@@ -8,7 +8,11 @@ per tool, p50/p99 of (a) an MCP `tools/call` through the SDK client to a real da
 path, `lspd.daemon.client`: shows what the SDK client adds), (b) the same `lspd.ops`
 call in this process on a warm workspace, (c) the raw LSP request on that workspace's
 session. Then the daemon's start
-to sentinel time, its RSS without language servers, and 8 concurrent clients' throughput.
+to sentinel time, its RSS without language servers, and a burst of 8 concurrent clients
+(calls/s, p50 and p99 of each call) against the daemon's hover and status and, in the same
+run, against the SDK alone: a minimal `MCPServer` with one trivial tool served by uvicorn on
+127.0.0.1 with the daemon's uvicorn options (`lspd.daemon.app.UVICORN_OPTIONS`), the ceiling
+of this machine for any tool.
 `--json FILE` also writes the figures and the MCP round-trip samples of every tool.
 """
 
@@ -19,12 +23,14 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -141,19 +147,86 @@ def start_daemon(root: Path, state: Path, *args: str) -> tuple[subprocess.Popen[
     return process, int(sentinel.read_text()), elapsed
 
 
-async def throughput(url: str, clients: int, calls: int, tool: str = "hover") -> tuple[float, int]:
+@dataclass
+class Burst:
+    """Concurrent clients' calls: their rate and each call's round trip."""
+
+    rate: float  # calls/s
+    samples: list[float]  # seconds
+    failures: int
+
+    def row(self, what: str) -> str:
+        return (
+            f"{what:<34}{self.rate:>9.0f}{pct(self.samples, 0.5):>9.2f}"
+            f"{pct(self.samples, 0.99):>9.2f}{self.failures:>9}"
+        )
+
+
+async def burst(url: str, clients: int, calls: int, tool: str, arguments: dict[str, Any]) -> Burst:
+    """`clients` SDK clients in this process, each connected and warmed up first, then
+    `calls` calls each at once."""
+    samples: list[float] = []
     failures = 0
+    go = asyncio.Event()
+    ready = 0
 
     async def one() -> None:
-        nonlocal failures
+        nonlocal failures, ready
         async with Client(url) as client:
+            await client.call_tool(tool, arguments)
+            ready += 1
+            if ready == clients:
+                go.set()
+            await go.wait()
             for _ in range(calls):
-                result = await client.call_tool(tool, CASES[0][1] if tool == "hover" else {})
+                started = time.perf_counter()
+                result = await client.call_tool(tool, arguments)
+                samples.append(time.perf_counter() - started)
                 failures += bool(result.is_error)
 
-    started = time.perf_counter()
-    await asyncio.gather(*(one() for _ in range(clients)))
-    return clients * calls / (time.perf_counter() - started), failures
+    async def timed_run() -> float:
+        await go.wait()
+        started = time.perf_counter()
+        await asyncio.gather(*tasks)
+        return time.perf_counter() - started
+
+    tasks = [asyncio.ensure_future(one()) for _ in range(clients)]
+    elapsed = await timed_run()
+    return Burst(clients * calls / elapsed, samples, failures)
+
+
+TRIVIAL = """\
+import socket, uvicorn
+from mcp.server.mcpserver import MCPServer
+from lspd.daemon.app import UVICORN_OPTIONS
+server = MCPServer(name="trivial", log_level="WARNING")
+@server.tool()
+async def ping() -> str:
+    return "pong"
+sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+sock.bind(("127.0.0.1", 0))
+sock.listen(128)
+print(sock.getsockname()[1], flush=True)
+app = server.streamable_http_app(streamable_http_path="/mcp")
+config = uvicorn.Config(app, log_config=None, access_log=False, **UVICORN_OPTIONS)
+uvicorn.Server(config).run(sockets=[sock])
+"""
+
+
+def start_trivial() -> tuple[subprocess.Popen[bytes], str]:
+    """The SDK alone in its own process: one trivial tool, `ping`; its URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", TRIVIAL],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=tempfile.gettempdir(),
+    )
+    assert process.stdout is not None
+    port = int(process.stdout.readline())
+    with socket.create_connection(("127.0.0.1", port), timeout=30):
+        pass  # queued until uvicorn accepts
+    return process, f"http://127.0.0.1:{port}/mcp"
 
 
 async def main(iterations: int, json_path: Path | None = None) -> None:
@@ -196,30 +269,49 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
                         rows.append(
                             f"{'hover (legacy mode)':<22}{pct(lg, 0.5):>9.2f}{pct(lg, 0.99):>9.2f}"
                         )
-            rate, failures = await throughput(url, 8, max(50, iterations // 2))
-            status_rate, status_failures = await throughput(
-                url, 8, max(50, iterations // 2), "status"
-            )
+            calls = max(50, iterations // 2)
+            bursts = {
+                "lspd hover": await burst(url, 8, calls, "hover", CASES[0][1]),
+                "lspd status": await burst(url, 8, calls, "status", {}),
+            }
         finally:
             await ws.close()
             stop(process)
+        trivial, trivial_url = start_trivial()
+        try:
+            bursts["SDK alone, trivial tool"] = await burst(trivial_url, 8, calls, "ping", {})
+        finally:
+            stop(trivial)
+        head = f"{'8 concurrent SDK clients, one process':<34}{'calls/s':>9}{'p50':>9}{'p99':>9}"
+        head += f"{'failures':>9}   (ms)"
         rows += [
             "",
             f"daemon start -> sentinel: median {statistics.median(starts) * 1000:.0f} ms "
             f"(runs: {', '.join(f'{s * 1000:.0f}' for s in starts)})",
             f"daemon RSS without language servers: {statistics.median(rss):.1f} MB",
-            f"8 concurrent SDK clients in one process, hover: {rate:.0f} calls/s "
-            f"({failures} failures); status: {status_rate:.0f} calls/s "
-            f"({status_failures} failures)",
+            "",
+            head,
+            "-" * len(head),
+            *(b.row(what) for what, b in bursts.items()),
         ]
         print("\n".join(rows))
         if json_path is not None:
             figures = {
                 "start_to_sentinel_ms": statistics.median(starts) * 1000,
                 "rss_without_servers_mb": statistics.median(rss),
-                "hover_calls_per_s_8_clients": rate,
-                "status_calls_per_s_8_clients": status_rate,
-                "failures": failures + status_failures,
+                "hover_calls_per_s_8_clients": bursts["lspd hover"].rate,
+                "status_calls_per_s_8_clients": bursts["lspd status"].rate,
+                "sdk_trivial_calls_per_s_8_clients": bursts["SDK alone, trivial tool"].rate,
+                "bursts": {
+                    what: {
+                        "calls_per_s": b.rate,
+                        "p50_ms": pct(b.samples, 0.5),
+                        "p99_ms": pct(b.samples, 0.99),
+                        "failures": b.failures,
+                    }
+                    for what, b in bursts.items()
+                },
+                "failures": sum(b.failures for b in bursts.values()),
             }
             json_path.write_text(json.dumps({**figures, "samples_ms": samples}))
     finally:
