@@ -166,8 +166,10 @@ def main(count: int, idle: float, json_path: Path | None) -> None:
     keys = list(rows[0])[1:]
     print(f"{'':24}" + "".join(f"{r['monorepo']:>14}" for r in rows))
     for key in keys:
+        digits = 2 if key == "idle_cpu_percent" else 1  # the target is < 0.5 %
         cells = "".join(
-            f"{r[key]:14.1f}" if isinstance(r[key], float) else f"{r[key]!s:>14}" for r in rows
+            f"{r[key]:14.{digits}f}" if isinstance(r[key], float) else f"{r[key]!s:>14}"
+            for r in rows
         )
         print(f"{key:24}{cells}")
     if json_path is not None:
