@@ -5,16 +5,17 @@
 Downloads click 8.1.7's sdist (library, tests and examples: 71 Python files, 17.5k lines)
 into a temp dir and serves it with a real daemon (`python -m lspd serve`, basedpyright).
 Through the MCP SDK client: `definition` of 10 names N rounds (5: 50 calls) and
-`references` of 5 names twice (10 calls, after one untimed search of each name by
-position: the server's first search of a name takes about a second either way), by
-`symbol` and by the position the name resolves to, interleaved; p50/p95 of each, the first ask of each name by itself (its
-candidate files' symbols are read then; the warm rows are the other asks). Cold,
-alternating, twice each in the same run: from spawning `lspd serve` to the first correct
-by-name definition, and basedpyright's own cold start to a correct answer (spawned
-through lspd's LSP layer, no daemon nor workspace, asked at once and again until the
-answer is right); then the phases of lspd's cold path in-process, one after the other,
-to show where the difference goes. Resident memory summed over the daemon's process tree
-after the cold start, the definitions and the references (Serena: 409 MB on this work).
+`references` of 5 names twice (10 calls, after one untimed search of each name by position:
+the server's first search of a name takes about a second either way), by `symbol` and by
+the position the name resolves to, interleaved; p50/p95 of each, the first ask of each name
+by itself (its candidate files' symbols are read then; the warm rows are the other asks).
+Cold, alternating, twice each in the same run: from spawning `lspd serve` (and `lspd serve
+--no-prewarm`) to the first correct by-name definition, and basedpyright's own cold start
+to a correct answer (spawned through lspd's LSP layer, no daemon nor workspace, asked at
+once and again until the answer is right); then the phases of lspd's cold path in-process,
+one after the other, to show where the difference goes. Resident memory summed over the
+daemon's process tree after the cold start, the definitions and the references (Serena: 409
+MB on this work).
 """
 
 from __future__ import annotations
@@ -86,9 +87,9 @@ def pct(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def start_daemon(root: Path, state: Path) -> subprocess.Popen[bytes]:
+def start_daemon(root: Path, state: Path, *options: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "lspd", "serve", str(root)],
+        [sys.executable, "-m", "lspd", "serve", str(root), *options],
         env={**os.environ, "LSPD_STATE_DIR": str(state)},
         cwd=state,  # not the root: its modules must not shadow lspd's imports
         stdout=subprocess.DEVNULL,
@@ -116,10 +117,12 @@ def first_location(result: Any) -> tuple[str, int, int] | None:
     return (first["path"], first["line"], first["column"])
 
 
-async def lspd_cold(root: Path, state: Path) -> tuple[subprocess.Popen[bytes], float, float]:
+async def lspd_cold(
+    root: Path, state: Path, *options: str
+) -> tuple[subprocess.Popen[bytes], float, float]:
     """Spawn the daemon; seconds to its sentinel and to the first correct by-name answer."""
     started = time.perf_counter()
-    process = start_daemon(root, state)
+    process = start_daemon(root, state, *options)
     port = wait_sentinel(root, process)
     sentinel = time.perf_counter() - started
     async with Client(f"http://127.0.0.1:{port}/mcp") as client:
@@ -242,7 +245,12 @@ async def main(rounds: int, json_path: Path | None) -> None:
         root = fetch_click(base)
         state = base / "state"
         state.mkdir()
-        cold: dict[str, list[float]] = {"server": [], "server_init": [], "lspd": []}
+        cold: dict[str, list[float]] = {
+            "server": [],
+            "server_init": [],
+            "lspd": [],
+            "lspd_no_prewarm": [],
+        }
         sentinels: list[float] = []
         process = None
         memory: dict[str, tuple[float, float]] = {}
@@ -253,6 +261,9 @@ async def main(rounds: int, json_path: Path | None) -> None:
                 cold["server"].append(answer)
                 if process is not None:
                     stop(process)
+                process, _, answer = await lspd_cold(root, state, "--no-prewarm")
+                cold["lspd_no_prewarm"].append(answer)
+                stop(process)
                 process, sentinel, answer = await lspd_cold(root, state)
                 sentinels.append(sentinel)
                 cold["lspd"].append(answer)
@@ -315,6 +326,7 @@ def report(
         f"basedpyright alone: correct answer  {_runs(cold['server'])}",
         f"lspd serve: sentinel written        {_runs(sentinels)}",
         f"lspd serve: correct by-name answer  {_runs(cold['lspd'])}",
+        f"  the same with --no-prewarm        {_runs(cold['lspd_no_prewarm'])}",
         f"lspd - basedpyright: {lspd - server:+.2f} s (target <= +0.20 s)",
         "",
         "lspd's cold path in-process, step by step (s):",
