@@ -224,11 +224,13 @@ class SymbolIndex:
             None,
         ) or ws.session_for(path)
         language = definition.extensions[path.suffix.lower()]
+        document = await host.sync_document(path, text, language)
+        opened = document.used
         try:
-            document = await host.sync_document(path, text, language)
             return await read_tree(host, path, shown, document.lines), text
         finally:
-            ws.close_document(path)
+            if document.used == opened:  # else a question opened it meanwhile: it stays
+                ws.close_document(path)
 
     def _keep(self, path: Path, stamp: tuple[int, int] | None, text: str, tree: list[Node]) -> None:
         """Remember `tree` as the symbols of `text` (what the server was sent, which may be
