@@ -15,7 +15,7 @@ to a correct answer (spawned through lspd's LSP layer, no daemon nor workspace, 
 once and again until the answer is right); then the phases of lspd's cold path in-process,
 one after the other, to show where the difference goes. Resident memory summed over the
 daemon's process tree after the cold start, the definitions and the references (Serena: 409
-MB on this work).
+MB on this work), and on a second daemon asked the same by position only.
 """
 
 from __future__ import annotations
@@ -196,9 +196,9 @@ async def timed(call: Callable[[], Awaitable[Any]]) -> float:
 
 async def warm(
     client: Client, rounds: int, pid: int, memory: dict[str, tuple[float, float]]
-) -> tuple[dict[str, list[float]], list[float]]:
-    """By name and by position, interleaved: samples (ms) per row, and the first asks; the
-    daemon's tree's memory after each part into `memory`."""
+) -> tuple[dict[str, list[float]], list[float], dict[str, dict[str, Any]]]:
+    """By name and by position, interleaved: samples (ms) per row, the first asks and the
+    position of each name; the daemon's tree's memory after each part into `memory`."""
     rows: dict[str, list[float]] = {
         "definition by name": [],  # warm: the first ask of each name is kept apart
         "definition by position": [],
@@ -230,7 +230,30 @@ async def warm(
             for how, call in order if round_ == 0 else order[::-1]:
                 rows[f"references by {how}"].append(await timed(call))
     memory["after references"] = tree_memory(pid)
-    return rows, first
+    return rows, first, where
+
+
+async def by_position_only(
+    root: Path, state: Path, rounds: int, where: dict[str, dict[str, Any]]
+) -> dict[str, tuple[float, float]]:
+    """The same questions by position only, on a daemon of their own: its tree's memory
+    after the definitions and after the references (what addressing by name adds)."""
+    memory: dict[str, tuple[float, float]] = {}
+    process = start_daemon(root, state)
+    try:
+        port = wait_sentinel(root, process)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            for _ in range(rounds * 2):
+                for name in DEFINITIONS:
+                    await timed(partial(client.call_tool, "definition", where[name]))
+            memory["by position only, after definitions"] = tree_memory(process.pid)
+            for _ in range(5):
+                for name in REFERENCES:
+                    await timed(partial(client.call_tool, "references", where[name]))
+            memory["by position only, after references"] = tree_memory(process.pid)
+    finally:
+        stop(process)
+    return memory
 
 
 def tree_memory(pid: int) -> tuple[float, float]:
@@ -271,11 +294,12 @@ async def main(rounds: int, json_path: Path | None) -> None:
             port = wait_sentinel(root, process)
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
                 memory["after cold start"] = tree_memory(process.pid)
-                rows, first = await warm(client, rounds, process.pid, memory)
+                rows, first, where = await warm(client, rounds, process.pid, memory)
                 status = (await client.call_tool("status", {})).structured_content or {}
         finally:
             if process is not None:
                 stop(process)
+        memory.update(await by_position_only(root, state, rounds, where))
         steps = await phases(root, base / "phase-logs")
     report(rows, first, cold, sentinels, steps, status, memory, load_start)
     if json_path is not None:
