@@ -371,9 +371,16 @@ def report(
     lines += [
         f"target after the run: <= 400 MB; Serena's tree on the same work: {PEER_RSS_MB} MB",
         f"load average: {load_start[0]:.2f} at start, {os.getloadavg()[0]:.2f} at the end "
-        f"({os.cpu_count()} cores)",
+        f"({os.cpu_count()} cores, {cpu()})",
     ]
     print("\n".join(lines))
+
+
+def cpu() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "unknown CPU"
 
 
 def _runs(values: list[float]) -> str:
