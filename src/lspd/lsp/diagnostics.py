@@ -70,6 +70,10 @@ class Published:
     version: int | None
     items: Items
     received: float
+    # Unversioned, from a server that had sent no versioned publish yet: it stands for the
+    # document's current text (until the document changes), even once the server versions
+    # later ones. gopls 0.5 sends a just-opened file's first publish either way.
+    current: bool = False
 
 
 class Inbox:
@@ -98,13 +102,14 @@ class Inbox:
     def receive(self, params: dict[str, Any]) -> str:
         """Take in a `publishDiagnostics`; returns its document's URI."""
         uri = str(params.get("uri", ""))
-        if params.get("version") is not None:
+        version = params.get("version")
+        if version is not None:
             # It versions its diagnostics: one without a version (the empty list it sends
             # when a file closes) says nothing about a file reopened since.
             self.versioned = True
-        self.published[uri] = Published(
-            params.get("version"), list(params.get("diagnostics", [])), time.monotonic()
-        )
+        items = list(params.get("diagnostics", []))
+        current = version is None and not self.versioned
+        self.published[uri] = Published(version, items, time.monotonic(), current)
         self.event.set()
         return uri
 
@@ -117,7 +122,7 @@ class Inbox:
         deadline = time.monotonic() + timeout
         while True:
             entry = self.published.get(uri)
-            unversioned = entry is not None and entry.version is None and not self.versioned
+            unversioned = entry is not None and entry.version is None and entry.current
             if entry is not None and (unversioned or (entry.version or 0) >= version):
                 quiet = entry.received + PUSH_QUIET_S - time.monotonic()
                 if quiet <= 0:
