@@ -142,3 +142,19 @@ def test_a_file_in_another_served_workspace_is_answered_by_its_daemon(
     status = json.loads(lspd("status", "--root", str(root), "--json").stdout)
     opened = [s["open_documents"] for s in status["servers"]]
     assert opened and opened[0] >= 1, f"the daemon on port {port} answered the hover"
+
+
+def test_status_names_each_server_and_the_toolchain_it_runs(lspd: Cli, root: Path) -> None:
+    url = _serve(lspd, root)
+    assert lspd("hover", "pkg/app.py:1:26", "--json", cwd=root).returncode == 0
+    data = json.loads(lspd("status", "--root", str(root), "--json").stdout)
+    [server] = data["servers"]
+    assert server["toolchain"].startswith("python ") and server["toolchain"].endswith(", PATH")
+    text = lspd("status", "--root", str(root)).stdout.splitlines()
+    assert text[0].startswith(f"lspd {data['version']} for {root} (pid {data['pid']}, up ")
+    assert text[1] == f"  watching {data['watches']} directories"
+    assert text[2].startswith(
+        f"  python: basedpyright [.] ready pid={server['pid']} open={server['open_documents']} "
+    )
+    assert text[3] == f"    runs {server['toolchain']}"
+    assert text[4] == f"  MCP at {url}"

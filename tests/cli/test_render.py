@@ -48,7 +48,14 @@ SYMBOL_LOCATIONS = [
 ]
 METHOD = m.Symbol(name_path="C.f", kind="method", line=2, column=9, end_line=3, detail="(self)")
 PYTHON = st.ServerStatus(
-    language="python", server="basedpyright", state="ready", pid=40, open_documents=2, rss_mb=180.4
+    language="python",
+    server="basedpyright",
+    projects=[".", "libs/core"],
+    state="ready",
+    pid=40,
+    open_documents=2,
+    rss_mb=180.4,
+    toolchain="python 3.11.7 /w/.venv/bin/python (project)",
 )
 GO = st.ServerStatus(language="go", server="gopls", project="svc", state="stopped", pid=None)
 
@@ -176,14 +183,29 @@ CASES: list[tuple[BaseModel, str]] = [
         "… 1 of 3 shown; the rest: --offset 1",
     ),
     (
-        st.StatusResult(workspace="/w", pid=12, version="0.9", uptime_s=61.6, servers=[PYTHON, GO]),
+        st.StatusResult(
+            workspace="/w", pid=12, version="0.9", uptime_s=61.6, watches=7, servers=[PYTHON, GO]
+        ),
         "lspd 0.9 for /w (pid 12, up 62 s)\n"
-        "  python: basedpyright [.] ready pid=40 open=2 180 MB\n"
+        "  watching 7 directories\n"
+        "  python: basedpyright [., libs/core] ready pid=40 open=2 180 MB\n"
+        "    runs python 3.11.7 /w/.venv/bin/python (project)\n"
         "  go: gopls [svc] stopped pid=None open=0",
     ),
     (
-        st.StatusResult(workspace="/w", pid=12, version="0.9", uptime_s=0.2, servers=[]),
-        "lspd 0.9 for /w (pid 12, up 0 s)\n  no language server running",
+        st.StatusResult(
+            workspace="/w",
+            pid=12,
+            version="0.9",
+            uptime_s=0.2,
+            restricted=True,
+            watches=3,
+            watch_problem="the system's limit of 3 watches is reached",
+            servers=[],
+        ),
+        "lspd 0.9 for /w (pid 12, up 0 s, restricted: no project code runs)\n"
+        "  watching: the system's limit of 3 watches is reached\n"
+        "  no language server running (they start on first use)",
     ),
     (
         st.ServersResult(

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lspd.cli.render import render
 from lspd.daemon import client
 from lspd.errors import LspdError
 
@@ -186,20 +187,8 @@ def _status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"workspace  {result['workspace']}")
-    print(f"url        {found.url}")
-    print(
-        f"pid        {result['pid']}   version {result['version']}   up {result['uptime_s']:.0f} s"
-    )
-    servers = result.get("servers", [])
-    if not servers:
-        print("servers    none running (they start on first use)")
-    for server in servers:
-        print(
-            f"server     {server['server']:<28} {server['language']:<12} {server['state']:<9} "
-            f"pid {server['pid'] or '-':<8} open {server.get('open_documents', 0):<5}"
-            + (f" {server['rss_mb']:.0f} MB" if server.get("rss_mb") is not None else "")
-        )
+    print(render("StatusResult", result))
+    print(f"  MCP at {found.url}")
     return 0
 
 

@@ -174,16 +174,27 @@ def _call_hierarchy(r: Answer) -> str:
 
 
 def _status(r: Answer) -> str:
-    lines = [f"lspd {r['version']} for {r['workspace']} (pid {r['pid']}, up {r['uptime_s']:.0f} s)"]
+    """The daemon, then one line per server: its state, process, projects, toolchain, memory."""
+    mode = ", restricted: no project code runs" if r.get("restricted") else ""
+    lines = [
+        f"lspd {r['version']} for {r['workspace']} (pid {r['pid']}, up {r['uptime_s']:.0f} s{mode})"
+    ]
+    if r.get("watch_problem"):
+        lines.append(f"  watching: {r['watch_problem']}")
+    elif r.get("watches") is not None:
+        lines.append(f"  watching {r['watches']} directories")
     for s in r["servers"]:
         rss = s.get("rss_mb")
+        projects = s.get("projects") or [s.get("project", ".")]
         lines.append(
-            f"  {s['language']}: {s['server']} [{s.get('project', '.')}] {s['state']} "
+            f"  {s['language']}: {s['server']} [{', '.join(projects)}] {s['state']} "
             f"pid={s['pid']} open={s.get('open_documents', 0)}"
             + (f" {rss:.0f} MB" if rss is not None else "")
         )
+        if s.get("toolchain"):
+            lines.append(f"    runs {s['toolchain']}")
     if not r["servers"]:
-        lines.append("  no language server running")
+        lines.append("  no language server running (they start on first use)")
     return "\n".join(lines)
 
 
