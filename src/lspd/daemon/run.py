@@ -12,10 +12,9 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import uvicorn
 
 from lspd import sentinel
 from lspd.daemon import binding
+from lspd.daemon.server import Server
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError
@@ -35,10 +35,6 @@ from lspd.workspace.memory import next_tidy, tidy
 log = logging.getLogger(__name__)
 
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
-# uvicorn wakes every 0.1 s to refresh its Date header and look at `should_exit`; ours wakes
-# once a second for the header (its resolution) and at once when asked to exit.
-TICK_S = 1.0
-SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
 @dataclass
@@ -70,76 +66,6 @@ def log_path(root: Path) -> Path:
     return state_dir(root) / "daemon.log"
 
 
-class _Uvicorn(uvicorn.Server):
-    """uvicorn with a readiness hook, signal handling that never re-raises the signal, and
-    a main loop that sleeps while idle.
-
-    Stock uvicorn re-raises a caught SIGTERM after shutdown, which would kill the process
-    with the default handler; we want a clean exit code after our own cleanup.
-    """
-
-    _loop: asyncio.AbstractEventLoop | None = None
-    _exit: asyncio.Event | None = None
-    _should_exit = False
-
-    def __init__(
-        self, config: uvicorn.Config, on_ready: Callable[[], None], on_stop: Callable[[], None]
-    ) -> None:
-        super().__init__(config)
-        self._on_ready = on_ready
-        self._on_stop = on_stop
-
-    @property
-    def should_exit(self) -> bool:
-        return self._should_exit
-
-    @should_exit.setter
-    def should_exit(self, value: bool) -> None:
-        """Set from a signal handler, uvicorn itself or `Daemon.stop` in another thread."""
-        self._should_exit = value
-        loop, event = self._loop, self._exit
-        if value and loop is not None and event is not None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing waits
-                loop.call_soon_threadsafe(event.set)
-
-    async def main_loop(self) -> None:
-        self._loop, self._exit = asyncio.get_running_loop(), asyncio.Event()
-        counter = 0  # uvicorn refreshes the Date header when counter % 10 == 0
-        while not await self.on_tick(counter):
-            counter = (counter + 10) % 864000
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._exit.wait(), TICK_S)
-
-    async def startup(self, sockets: Any = None) -> None:
-        await super().startup(sockets=sockets)
-        if self.started and not self.should_exit:
-            self._on_ready()
-
-    async def shutdown(self, sockets: Any = None) -> None:
-        self._on_stop()  # before draining connections: no new client finds a dying daemon
-        await super().shutdown(sockets=sockets)
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Generator[None, None, None]:
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        loop = asyncio.get_running_loop()
-        for sig in SHUTDOWN_SIGNALS:
-            loop.add_signal_handler(sig, self._on_signal, sig)
-        try:
-            yield
-        finally:
-            for sig in SHUTDOWN_SIGNALS:
-                loop.remove_signal_handler(sig)
-
-    def _on_signal(self, sig: int) -> None:
-        log.info("received %s, shutting down", signal.Signals(sig).name)
-        if self.should_exit and sig == signal.SIGINT:
-            self.force_exit = True
-        self.should_exit = True
-
-
 class Daemon:
     """One workspace's daemon; `serve` runs it until `stop` or a signal.
 
@@ -155,7 +81,7 @@ class Daemon:
         self.token: str | None = None
         self.started_at = time.monotonic()
         self._announce = announce
-        self._server: _Uvicorn | None = None
+        self._server: Server | None = None
         self._ready_in_loop: asyncio.Event | None = None  # `ready`, for the daemon's own loop
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
@@ -204,7 +130,7 @@ class Daemon:
             access_log=self.options.log_level == "debug",
             **UVICORN_OPTIONS,
         )
-        self._server = _Uvicorn(config, self._on_ready, self._cleanup_files)
+        self._server = Server(config, self._on_ready, self._cleanup_files)
         try:
             await self._server.serve(sockets=[sock])
         finally:
