@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from lspd.errors import InvalidInput, LspdError
 from lspd.ops.models import SymbolCandidate
 from lspd.ops.outline import DECLARATIONS, Node, flatten, matches_name, name_parts, qualified
+from lspd.ops.search import search_symbols
 from lspd.workspace import Workspace
 
 MAX_CANDIDATES = 10
-MAX_SUGGESTED = 10  # close words checked for being a symbol's name
 
 
 @dataclass(frozen=True)
@@ -105,22 +105,22 @@ async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
     if path is not None:
         pool = [s.name_path for s in flatten(await ws.symbols.tree(ws.resolve(path)))]
     else:
-        pool = await _symbol_names_like(ws, parts[0])
+        pool = await _symbol_names_like(ws, parts)
     close = difflib.get_close_matches(parts[0], sorted(set(pool)), n=3, cutoff=0.6)
     names = [".".join([c, *parts[1:]]) for c in close]
     return f" Did you mean {', '.join(f'`{n}`' for n in names)}?" if names else ""
 
 
-async def _symbol_names_like(ws: Workspace, name: str) -> list[str]:
-    """The names close to `name` that some symbol of the workspace has: the words of its
-    files closest to it, kept when a symbol is named so."""
-    words = await ws.symbols.words()
-    close = difflib.get_close_matches(name, sorted(words), n=MAX_SUGGESTED, cutoff=0.6)
-    found = []
-    for word in close:
+async def _symbol_names_like(ws: Workspace, parts: list[str]) -> list[str]:
+    """Names a symbol has that `parts[0]` may be a misspelling of: for `Greter.greet`, the
+    names on the way to every symbol named `greet` (`pkg`, `greeting`, `Greeter`); else
+    the server's search for its first three letters."""
+    if len(parts) > 1:
         try:
-            if await ws.symbols.find([word]):
-                found.append(word)
+            nodes = await ws.symbols.find(parts[-1:])
         except LspdError:
-            continue
-    return found
+            nodes = []
+        if nodes:
+            return [name for n in nodes for name in qualified(n).split(".")[:-1]]
+    found, _ = await search_symbols(ws, parts[0][:3] or parts[0], limit=200)
+    return [s.name_path.rpartition(".")[2] for s in found]

@@ -4,11 +4,12 @@ Name-addressed questions (`definition` of `Context.invoke`) used to search the s
 (`workspace/symbol`) and open every file found, on every call. The index answers them from
 memory instead, in two layers kept per file and keyed by the file's content:
 
-- words: every identifier of the file's text, read by lspd itself (no server). A file can
-  declare `invoke` only if `invoke` is one of its words, so the files a name path may mean
-  are those holding each segment as a word or as a part of their module path. All source
-  files are read once (in a thread: when the watcher starts, or at the first question);
-  after that only the files the watcher reports, or that fail their stat check, are read.
+- words: every identifier of the file's text, read by lspd itself (no server), into a
+  small inverted index (`workspace/words.py`). A file can declare `invoke` only if `invoke`
+  is one of its words, so the files a name path may mean are those holding each segment
+  as a word or as a part of their module path. All source files are read once (in a
+  thread: when the watcher starts, or at the first question); after that only the files
+  the watcher reports, or that fail their stat check, are read.
 - trees: the server's own document symbols of a file, asked the first time a name needs
   them (the file is opened, asked and closed again unless it was open: the server frees
   it) and kept until the file changes; the least recently used go beyond `MAX_NODES`.
@@ -26,8 +27,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import re
-import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,54 +36,56 @@ from lspd.errors import InvalidInput, LspdError
 from lspd.workspace import files
 from lspd.workspace.symbols import Node, flatten, matches_name, module_parts, read_tree
 from lspd.workspace.watcher import Change, FileEvent
+from lspd.workspace.words import Words, is_word, words_of
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-WORD = re.compile(r"[\w$]+")
 MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are asked again
 
 
-@dataclass
+@dataclass(slots=True)
 class _File:
-    """One source file as last read: its stamp, content hash, words and (once asked) tree."""
+    """One source file as last read: its stamp, content hash and (once asked) symbols."""
 
     stamp: tuple[int, int] | None
     digest: bytes | None  # None: not readable as source text (declares nothing)
-    words: frozenset[str]
-    modules: frozenset[str]
     tree: list[Node] | None = None
     by_name: dict[str, list[Node]] = field(default_factory=dict)
     nodes: int = 0
-
-    def may_declare(self, parts: list[str]) -> bool:
-        return self.digest is not None and all(
-            p in self.words or p in self.modules for p in parts if WORD.fullmatch(p)
-        )
 
 
 def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def _from_text(stamp: tuple[int, int] | None, text: str | None, shown: str) -> _File:
-    modules = frozenset(module_parts(shown))
-    if text is None:
-        return _File(stamp, None, frozenset(), modules)
-    words = frozenset(sys.intern(w) for w in WORD.findall(text))
-    return _File(stamp, _digest(text), words, modules)
+def _words(text: str, shown: str) -> set[str]:
+    """What a name path's segments are matched against: the identifiers of the file's text,
+    and the parts of its module path (`pkg.module.func`)."""
+    return words_of(text) | set(module_parts(shown))
 
 
-def _read(path: Path, shown: str) -> _File:
-    """The file as it is now (stat taken before the read: a write in between shows later)."""
+def _read(path: Path, shown: str) -> tuple[_File, set[str]]:
+    """The file as it is now, and its words (stat taken before the read: a write in between
+    shows at the next check)."""
     stamp = files.stamp(path)
     try:
-        text: str | None = files.read_source(path, shown)
+        text = files.read_source(path, shown)
     except InvalidInput:
-        text = None
-    return _from_text(stamp, text, shown)
+        return _File(stamp, None), set()
+    return _File(stamp, _digest(text)), _words(text, shown)
+
+
+def _read_all(ws: Workspace) -> tuple[dict[Path, _File], Words]:
+    entries: dict[Path, _File] = {}
+    index = Words()
+    for path in ws.projects.source_files():
+        entries[path], words = _read(path, ws.display(path))
+        if entries[path].digest is not None:
+            index.put(path, words)
+    return entries, index
 
 
 class SymbolIndex:
@@ -93,7 +94,8 @@ class SymbolIndex:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._files: dict[Path, _File] = {}
-        self._scan: asyncio.Task[dict[Path, _File]] | None = None
+        self._words = Words()
+        self._scan: asyncio.Task[tuple[dict[Path, _File], Words]] | None = None
         self._scanned = False
         self._dirty: set[Path] = set()  # reported by the watcher, not read since
         self._trees: OrderedDict[Path, None] = OrderedDict()  # files holding a tree, LRU first
@@ -105,11 +107,7 @@ class SymbolIndex:
     def start(self) -> None:
         """Read every source file's words in the background (before the first question)."""
         if self._scan is None:
-            self._scan = asyncio.create_task(asyncio.to_thread(self._read_all))
-
-    def _read_all(self) -> dict[Path, _File]:
-        display = self.ws.display
-        return {path: _read(path, display(path)) for path in self.ws.projects.source_files()}
+            self._scan = asyncio.create_task(asyncio.to_thread(_read_all, self.ws))
 
     def changed(self, events: list[FileEvent]) -> None:
         """The watcher's report: these files are read again before their next use."""
@@ -124,11 +122,12 @@ class SymbolIndex:
         if not self._scanned:
             self.start()
             assert self._scan is not None
-            scanned = await asyncio.shield(self._scan)
+            scanned, index = await asyncio.shield(self._scan)
             if not self._scanned:
                 self._scanned = True
-                for path, entry in scanned.items():  # trees asked for meanwhile stay
-                    self._files.setdefault(path, entry)
+                for path in list(self._files):  # read meanwhile, maybe before the scan did
+                    self._forget(path)
+                self._files, self._words = scanned, index
                 if self.ws.changes_seen is None:
                     return  # just read
         if self.ws.changes_seen is None:
@@ -154,15 +153,18 @@ class SymbolIndex:
             return None
         if entry is not None and stamp == entry.stamp and files.settled(stamp):
             return entry
-        new = _read(path, self.ws.display(path))
+        new, words = _read(path, self.ws.display(path))
         if entry is not None and new.digest == entry.digest:
             entry.stamp = new.stamp  # touched, not changed: the tree still holds
             return entry
         self._forget(path)
         self._files[path] = new
+        if new.digest is not None:
+            self._words.put(path, words)
         return new
 
     def _forget(self, path: Path) -> None:
+        self._words.drop(path)
         entry = self._files.pop(path, None)
         if entry is not None and entry.tree is not None:
             self._drop_tree(path, entry)
@@ -217,7 +219,8 @@ class SymbolIndex:
             (
                 s
                 for s in ws.sessions.values()
-                if s.definition.name == definition.name
+                if definition.shared  # one process for several projects
+                and s.definition.name == definition.name
                 and s.state in ("starting", "indexing", "ready")
                 and any(path.is_relative_to(folder) for folder in s.folders)
             ),
@@ -236,9 +239,11 @@ class SymbolIndex:
         """Remember `tree` as the symbols of `text` (what the server was sent, which may be
         newer than the words read before: then they are read from it again)."""
         entry = self._files.get(path)
-        if entry is None or entry.digest != _digest(text):
+        digest = _digest(text)
+        if entry is None or entry.digest != digest:
             self._forget(path)
-            entry = self._files[path] = _from_text(stamp, text, self.ws.display(path))
+            entry = self._files[path] = _File(stamp, digest)
+            self._words.put(path, _words(text, self.ws.display(path)))
         elif entry.tree is not None:
             self._drop_tree(path, entry)
         entry.tree = tree
@@ -270,11 +275,17 @@ class SymbolIndex:
         return found
 
     async def _find(self, parts: list[str]) -> tuple[list[Node], list[str]]:
+        words = [p for p in parts if is_word(p)]
         candidates = []
-        for path in sorted(p for p, f in self._files.items() if f.may_declare(parts)):
+        for path in sorted(self._words.holding(words)):
             entry = self._fresh(path)
-            if entry is not None and entry.may_declare(parts):
-                candidates.append((path, entry))
+            if entry is None or entry.digest is None:
+                continue
+            # Without its symbols yet: make sure it holds the words (two words can share
+            # a bucket of the index) before a server is asked for them.
+            if entry.tree is None and not _holds(path, self.ws.display(path), words):
+                continue
+            candidates.append((path, entry))
         # At once: a server answers them in one go, without a round trip (and a slice of
         # its background checking) between two files.
         trees = await asyncio.gather(
@@ -296,16 +307,17 @@ class SymbolIndex:
             found += [n for n in nodes if matches_name(n, parts)]
         return found, errors
 
-    async def words(self) -> set[str]:
-        """Every identifier of the workspace's source files (for "did you mean")."""
-        await self._refresh()
-        out: set[str] = set()
-        for entry in self._files.values():
-            out |= entry.words
-        return out
-
     async def close(self) -> None:
         if self._scan is not None:
             self._scan.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._scan
+
+
+def _holds(path: Path, shown: str, words: list[str]) -> bool:
+    """Whether the file as it is now holds every one of `words`."""
+    try:
+        held = _words(files.read_source(path, shown), shown)
+    except InvalidInput:
+        return False
+    return all(word in held for word in words)
