@@ -91,11 +91,12 @@ class Watcher:
         if self._task is not None:
             return self.running
         self.marker.parent.mkdir(parents=True, exist_ok=True)
-        self._task = asyncio.create_task(self._run(), name="lspd-watcher")
+        task = self._task = asyncio.create_task(self._run(), name="lspd-watcher")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         # A marker written before inotify is in place is never reported: write until one is.
-        while not self._task.done() and loop.time() < deadline:
+        # (`stop` during the start cancels the task: this ends too.)
+        while not task.done() and loop.time() < deadline:
             if await self._round_trip(timeout=0.25):
                 self._ready = True
                 log.info("watching %s for changes", self.root)
