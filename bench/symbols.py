@@ -174,7 +174,7 @@ async def phases(root: Path, logs: Path) -> list[tuple[str, float]]:
     ws = Workspace(root, log_dir=logs)
     try:
         await step("watcher in place (the word scan starts)", ws.watch())
-        await step("word scan of every source file", ws.symbols.words())
+        await step("word scan of every source file", ws.symbols.refresh())
         session = ws.session_for(root / COLD_FILE)
         await step("basedpyright started and initialized", session.start())
         parts = COLD_NAME.split(".")

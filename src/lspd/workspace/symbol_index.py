@@ -307,6 +307,11 @@ class SymbolIndex:
             found += [n for n in nodes if matches_name(n, parts)]
         return found, errors
 
+    async def refresh(self) -> int:
+        """Bring the words up to date (the first scan included); how many files they cover."""
+        await self._refresh()
+        return len(self._files)
+
     async def close(self) -> None:
         if self._scan is not None:
             self._scan.cancel()
