@@ -41,7 +41,7 @@ sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [
 
 import httpx  # noqa: E402
 from mcp import Client  # noqa: E402
-from processes import rss_mb, stop  # noqa: E402
+from processes import cpu_seconds, rss_mb, stop  # noqa: E402
 
 from lspd import ops  # noqa: E402
 from lspd.daemon import client as daemon_client  # noqa: E402
@@ -154,17 +154,21 @@ class Burst:
     rate: float  # calls/s
     samples: list[float]  # seconds
     failures: int
+    cpu_ms: float  # the server process's CPU time per call (its language servers not counted)
 
     def row(self, what: str) -> str:
         return (
             f"{what:<34}{self.rate:>9.0f}{pct(self.samples, 0.5):>9.2f}"
-            f"{pct(self.samples, 0.99):>9.2f}{self.failures:>9}"
+            f"{pct(self.samples, 0.99):>9.2f}{self.cpu_ms:>9.2f}{self.failures:>9}"
         )
 
 
-async def burst(url: str, clients: int, calls: int, tool: str, arguments: dict[str, Any]) -> Burst:
+async def burst(
+    url: str, clients: int, calls: int, tool: str, arguments: dict[str, Any], server: int
+) -> Burst:
     """`clients` SDK clients in this process, each connected and warmed up first, then
-    `calls` calls each at once."""
+    `calls` calls each at once; `server` is the serving process's pid. Its CPU time per call
+    changes less with the machine's load than the rate does: compare runs by it."""
     samples: list[float] = []
     failures = 0
     go = asyncio.Event()
@@ -184,15 +188,17 @@ async def burst(url: str, clients: int, calls: int, tool: str, arguments: dict[s
                 samples.append(time.perf_counter() - started)
                 failures += bool(result.is_error)
 
-    async def timed_run() -> float:
+    async def timed_run() -> tuple[float, float]:
+        """Seconds and the server's CPU seconds of the calls (after every warm-up)."""
         await go.wait()
-        started = time.perf_counter()
+        cpu, started = cpu_seconds(server), time.perf_counter()
         await asyncio.gather(*tasks)
-        return time.perf_counter() - started
+        return time.perf_counter() - started, cpu_seconds(server) - cpu
 
     tasks = [asyncio.ensure_future(one()) for _ in range(clients)]
-    elapsed = await timed_run()
-    return Burst(clients * calls / elapsed, samples, failures)
+    elapsed, cpu = await timed_run()
+    cpu_ms = cpu * 1000 / (clients * calls)
+    return Burst(clients * calls / elapsed, samples, failures, cpu_ms)
 
 
 TRIVIAL = """\
@@ -271,19 +277,20 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
                         )
             calls = max(50, iterations // 2)
             bursts = {
-                "lspd hover": await burst(url, 8, calls, "hover", CASES[0][1]),
-                "lspd status": await burst(url, 8, calls, "status", {}),
+                "lspd hover": await burst(url, 8, calls, "hover", CASES[0][1], process.pid),
+                "lspd status": await burst(url, 8, calls, "status", {}, process.pid),
             }
         finally:
             await ws.close()
             stop(process)
         trivial, trivial_url = start_trivial()
         try:
-            bursts["SDK alone, trivial tool"] = await burst(trivial_url, 8, calls, "ping", {})
+            sdk = await burst(trivial_url, 8, calls, "ping", {}, trivial.pid)
+            bursts["SDK alone, trivial tool"] = sdk
         finally:
             stop(trivial)
         head = f"{'8 concurrent SDK clients, one process':<34}{'calls/s':>9}{'p50':>9}{'p99':>9}"
-        head += f"{'failures':>9}   (ms)"
+        head += f"{'CPU/call':>9}{'failures':>9}   (ms; CPU: the server process's)"
         rows += [
             "",
             f"daemon start -> sentinel: median {statistics.median(starts) * 1000:.0f} ms "
@@ -307,6 +314,7 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
                         "calls_per_s": b.rate,
                         "p50_ms": pct(b.samples, 0.5),
                         "p99_ms": pct(b.samples, 0.99),
+                        "server_cpu_ms_per_call": b.cpu_ms,
                         "failures": b.failures,
                     }
                     for what, b in bursts.items()
