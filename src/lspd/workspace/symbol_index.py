@@ -159,8 +159,8 @@ class SymbolIndex:
             return entry
         self._forget(path)
         self._files[path] = new
-        if new.digest is not None:
-            self._words.put(path, words)
+        if new.digest is not None and self.ws.handler(path) is not None:
+            self._words.put(path, words)  # a server declares nothing in other files
         return new
 
     def _forget(self, path: Path) -> None:
