@@ -233,11 +233,16 @@ def headlines(results: list[Result]) -> list[str]:
     if mcp and mcp.data:
         hover = sorted(mcp.data["samples_ms"].get("hover", []))
         if hover:
+            bursts = mcp.data.get("bursts", {})
+            p99 = bursts.get("lspd hover", {}).get("p99_ms")
+            sdk = mcp.data.get("sdk_trivial_calls_per_s_8_clients")
             lines.append(
                 f"- **MCP round trip** (SDK client → daemon → basedpyright), hover p50 "
                 f"{hover[len(hover) // 2]:.2f} ms; 8 clients: "
-                f"{mcp.data['hover_calls_per_s_8_clients']:.0f} hovers/s; daemon start → "
-                f"sentinel {mcp.data['start_to_sentinel_ms']:.0f} ms."
+                f"{mcp.data['hover_calls_per_s_8_clients']:.0f} hovers/s"
+                + (f", p99 {p99:.0f} ms" if p99 is not None else "")
+                + (f" (the SDK alone, a trivial tool: {sdk:.0f} calls/s)" if sdk else "")
+                + f"; daemon start → sentinel {mcp.data['start_to_sentinel_ms']:.0f} ms."
             )
     return lines
 
