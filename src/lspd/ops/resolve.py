@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.ops.models import SymbolCandidate
@@ -49,7 +50,23 @@ async def find_nodes(ws: Workspace, name_path: str, path: str | None = None) -> 
     else:
         symbols = await ws.symbols.find(parts)
     unique = {(s.path, s.line, s.column): s for s in symbols}
-    return sorted(unique.values(), key=lambda s: DECLARATIONS.get(s.kind, 1))
+    return sorted(_with_bodies(list(unique.values())), key=lambda s: DECLARATIONS.get(s.kind, 1))
+
+
+def _with_bodies(symbols: list[Node]) -> list[Node]:
+    """One symbol for a declaration and its definition in files that differ only in their
+    suffix (`shapes.h` and `shapes.c`, a stub beside its module): the one with the body,
+    as servers' own searches give it. Several in that one file (overloads) all stay."""
+    best: dict[tuple[str, str, str], Node] = {}
+    for s in symbols:
+        kept = best.get(_entity(s))
+        if kept is None or s.end_line - s.start_line > kept.end_line - kept.start_line:
+            best[_entity(s)] = s
+    return [s for s in symbols if best[_entity(s)].path == s.path]
+
+
+def _entity(symbol: Node) -> tuple[str, str, str]:
+    return (qualified(symbol), symbol.kind, Path(symbol.path).with_suffix("").as_posix())
 
 
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:
