@@ -186,7 +186,8 @@ def test_cli_detach_status_health_stop(root: Path, state: Path) -> None:
         assert status.returncode == 0, status.stderr
         assert '"workspace": "' + str(root) + '"' in status.stdout
         text = lspd(state, "status", str(root))
-        assert "workspace" in text.stdout and str(port) in text.stdout
+        assert text.stdout.startswith("lspd ") and f" for {root} (pid {pid}, " in text.stdout
+        assert text.stdout.endswith(f"  MCP at http://127.0.0.1:{port}/mcp\n")
         ok = lspd(state, "health", cwd=root / "pkg")
         assert ok.returncode == 0 and ok.stdout.startswith("ok:")
         stopped = lspd(state, "stop", str(root))
