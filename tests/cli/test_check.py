@@ -124,6 +124,25 @@ def test_check_through_the_daemon_pages_everything(
     }
 
 
+def test_paths_outside_the_current_directory_are_taken_from_the_root(
+    project: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "own.py").write_text("x: int = ''\n")
+
+    def check(target: str) -> subprocess.CompletedProcess[str]:
+        argv = [LSPD, "check", "--root", str(project), target]
+        return subprocess.run(argv, cwd=elsewhere, capture_output=True, text=True, timeout=300)
+
+    done = check("pkg/broken.py")  # not under the current directory: the root's
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[-1] == "1 error(s), 0 warning(s) in 1 of 1 file(s)"
+    outside = check("own.py")
+    assert outside.returncode == 2
+    assert outside.stderr.startswith(f"lspd: own.py is outside the workspace {project}")
+
+
 def test_a_failure_of_lspd_exits_2(tmp_path: Path) -> None:
     (tmp_path / "lspd.toml").write_text("idle_timout = 1\n")
     done = lspd_check(tmp_path)

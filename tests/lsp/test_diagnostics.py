@@ -1,19 +1,24 @@
-"""The inbox of pushed diagnostics: which publish answers for which document version.
+"""The inbox of diagnostics: which publish answers for which document version, and pulls
+that let the server answer "unchanged".
 
 The publishes are the ones gopls 0.5 was seen sending (a just-opened file's first publish
-sometimes without a version, later ones with it); the inbox is the session's own.
+sometimes without a version, later ones with it); the inbox is the session's own. The pulls
+go to a real basedpyright.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lspd.errors import ServerTimeout
 from lspd.lsp.diagnostics import Inbox
 from lspd.lsp.progress import Progress
+from lspd.workspace import Workspace
+from tests.conftest import copy_fixture
 
 MAIN, SHAPES = "file:///w/main.go", "file:///w/shapes/shapes.go"
 ERROR = {"range": {}, "severity": 1, "message": "undefined: x"}
@@ -47,5 +52,38 @@ def test_an_unversioned_publish_after_versioned_ones_says_nothing(tmp_path: Path
             await inbox.pushed(MAIN, "main.go", 2, 0.2)
         inbox.receive({"uri": MAIN, "version": 2, "diagnostics": [ERROR]})
         assert await inbox.pushed(MAIN, "main.go", 2, 1.0) == [ERROR]
+
+    asyncio.run(main())
+
+
+def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
+    tmp_path: Path,
+) -> None:
+    """basedpyright answers "unchanged" to the result id of its last answer: the inbox then
+    gives the items it kept (the same list); a document told anything is asked afresh."""
+    root = copy_fixture("py", tmp_path)
+
+    async def main() -> None:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        try:
+            session, document = await ws.open("pkg/broken.py")
+            await session.wait_ready()
+            asked: list[tuple[bool, str]] = []
+
+            async def send(method: str, params: Any, timeout: float) -> Any:
+                answer = await session.send(method, params, timeout)
+                asked.append(("previousResultId" in params, answer["kind"]))
+                return answer
+
+            first = await session.inbox.pull(send, document.uri, 60)
+            again = await session.inbox.pull(send, document.uri, 60)
+            assert again is first and [d["code"] for d in first] == ["reportReturnType"]
+            assert asked == [(False, "full"), (True, "unchanged")]
+            await ws.open("pkg/broken.py", content="x: int = ''\n")
+            changed = await session.inbox.pull(send, document.uri, 60)
+            assert asked[2] == (False, "full")
+            assert [d["code"] for d in changed] == ["reportAssignmentType"]
+        finally:
+            await ws.close()
 
     asyncio.run(main())

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.client import call_on, check_everything, find_daemon, resolve_root
-from lspd.errors import LspdError
+from lspd.errors import InvalidInput, LspdError
 
 PROGRESS_AFTER_S = 1.0
 CHECK_TIMEOUT_S = 1800.0  # a cold check of a large project takes minutes
@@ -41,16 +41,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def globs(targets: list[str], root: Path, cwd: Path) -> list[str] | None:
-    """Each PATH (a file or directory, from the current directory) or GLOB as a root-relative
-    glob; None for the whole workspace."""
+    """Each PATH (a file or directory, from the current directory, else from the root) or
+    GLOB as a root-relative glob; None for the whole workspace."""
+    here = cwd.resolve()
+    inside = here == root or root in here.parents
     out: list[str] = []
     for target in targets:
-        path = (cwd / target).resolve()
-        if path.exists():
-            relative = path.relative_to(root).as_posix() if path != root else ""
-            out.append(f"{relative}/**" if path.is_dir() and relative else relative or "**")
+        found = [p for p in ((here / target).resolve(), (root / target).resolve()) if p.exists()]
+        ours = [p for p in found if p == root or root in p.parents]
+        if ours:
+            relative = ours[0].relative_to(root).as_posix() if ours[0] != root else ""
+            out.append(f"{relative}/**" if ours[0].is_dir() and relative else relative or "**")
+        elif found:
+            raise InvalidInput(
+                f"{target} is outside the workspace {root}: give a path under it (from the "
+                "current directory or the root), or another --root"
+            )
         else:
-            base = cwd.resolve().relative_to(root).as_posix() if cwd.resolve() != root else ""
+            base = here.relative_to(root).as_posix() if inside and here != root else ""
             out.append(f"{base}/{target}" if base else target)
     return out or None
 
@@ -59,14 +67,18 @@ def _check(args: argparse.Namespace) -> int:
     root = resolve_root(args.root)
     paths = globs(args.targets, root, Path.cwd())
     try:
-        result = _result(root, paths, args.baseline)
+        result, text = _result(root, paths, args.baseline)
     except LspdError:
         raise  # exit 2 with its message (lspd.cli.main)
     except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
         print(f"lspd: check failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+        print(
+            text
+            if text is not None
+            else json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+        )
     elif args.baseline is not None:
         return _print_changes(result.get("changes") or {})
     else:
@@ -95,16 +107,20 @@ def _print_changes(changes: dict[str, Any]) -> int:
     return 1 if errors else 0
 
 
-def _result(root: Path, paths: list[str] | None, baseline: str | None = None) -> dict[str, Any]:
-    """The whole check as workspace_diagnostics JSON, every diagnostic in it."""
+def _result(
+    root: Path, paths: list[str] | None, baseline: str | None = None
+) -> tuple[dict[str, Any], str | None]:
+    """The whole check as workspace_diagnostics JSON, every diagnostic in it (and the text
+    the daemon sent it as, when it did)."""
     found = find_daemon(root)
     with _Progress() as progress:
         if baseline is not None:
-            return _with_baseline(root, paths, baseline, found)
+            return _with_baseline(root, paths, baseline, found), None
         if found is not None:
             progress.say("the daemon's servers")
-            return check_everything(found, paths, CHECK_TIMEOUT_S)
-        return asyncio.run(_in_process(root, paths, progress))
+            text = check_everything(found, paths, CHECK_TIMEOUT_S)
+            return json.loads(text), text
+        return asyncio.run(_in_process(root, paths, progress)), None
 
 
 def _with_baseline(

@@ -27,8 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd import ops
 from lspd.errors import LspdError, kind_of
-from lspd.ops.budget import compact
-from lspd.ops.check import check_all, summary
+from lspd.ops.check import check_all
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -148,7 +147,7 @@ def build_app(
                 checked = await check_all(ws, paths)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
-        return JSONResponse(compact(summary(checked)))
+        return Response(checked.json_text(), media_type="application/json")
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:

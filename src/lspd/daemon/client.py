@@ -204,18 +204,17 @@ def call_on(
     return structured
 
 
-def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> dict[str, Any]:
-    """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`."""
+def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> str:
+    """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`, as
+    the JSON text it sent (`--json` prints it as it is: tens of MB for a large project)."""
     query = "&".join(f"path={quote(p)}" for p in paths or [])
     try:
         response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
     except (OSError, http.client.HTTPException) as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
-    answer = response.json()
     if response.status_code != 200:
-        raise ToolFailed(str(answer.get("error", response.text[:300])))
-    result: dict[str, Any] = answer
-    return result
+        raise ToolFailed(str(response.json().get("error", response.text[:300])))
+    return response.text
 
 
 def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:

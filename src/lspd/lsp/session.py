@@ -10,7 +10,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
 from lspd.lsp import answers, diagnostics, requests, shapes
@@ -370,7 +370,9 @@ class Session:
         if self.definition.diagnostics == "tsserver":
             items = await diagnostics.tsserver(self.send, document.path, timeout)
         elif diagnostics.offers_pull(self.capabilities, self.registrations):
-            items = await diagnostics.pull(self.send, document.uri, timeout)
+            # Checked as the answer came in (send): once, not again when they are unchanged.
+            pulled = await self.inbox.pull(self.send, document.uri, timeout)
+            return cast(list[shapes.Diagnostic], pulled)
         else:
             name = document.path.name
             items = await self.inbox.pushed(document.uri, name, document.version, timeout)

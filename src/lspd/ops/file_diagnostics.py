@@ -36,15 +36,30 @@ async def diagnostics(
     return result
 
 
+# Per file: the server's items (the list itself) and the result made of them.
+Known = dict[Path, tuple[object, DiagnosticsResult]]
+
+
 async def check_file(
-    ws: Workspace, path: str, content: str | None, limit: int, budget: bool = True
+    ws: Workspace,
+    path: str,
+    content: str | None,
+    limit: int,
+    budget: bool = True,
+    known: Known | None = None,
 ) -> DiagnosticsResult:
-    """One file's diagnostics, once the servers hold every change made before the call."""
+    """One file's diagnostics, once the servers hold every change made before the call.
+
+    With `known`, a file whose server answered with the very items of last time ("unchanged")
+    gets last time's result (the whole-workspace check: most files, after an edit)."""
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
         session, document = await ws.open(path, content)
         try:
             raw = await session.diagnostics(document, ws.diagnostics_timeout)
+            last = known.get(document.path) if known is not None else None
+            if last is not None and last[0] is raw and content is None:
+                return last[1]
             convert = Converter(ws, session.encoding)
             items = convert_items(convert, document.path, raw)
         finally:
@@ -66,6 +81,8 @@ async def check_file(
     while budget and not fits(result) and len(result.diagnostics) > 1:
         result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
         result.truncated = True
+    if known is not None and content is None:
+        known[document.path] = (raw, result)
     return result
 
 
