@@ -68,7 +68,9 @@ def test_a_method_renamed_on_disk_is_found_by_its_new_name_only(
     ]
 
 
-def test_a_new_file_declares_names_at_once(py: Warm) -> None:
+@pytest.mark.parametrize("fixture", ["py", "py_unwatched"])
+def test_a_new_file_declares_names_at_once(fixture: str, request: pytest.FixtureRequest) -> None:
+    py: Warm = request.getfixturevalue(fixture)
     assert found(py, "Farewell.wave") == []
     (py.root / "pkg" / "farewell.py").write_text(
         "class Farewell:\n    def wave(self) -> str:\n        return 'bye'\n"
@@ -77,7 +79,9 @@ def test_a_new_file_declares_names_at_once(py: Warm) -> None:
     assert found(py, "pkg.farewell.Farewell") == [("Farewell", "pkg/farewell.py", 1, 7)]
 
 
-def test_a_deleted_file_declares_nothing(py: Warm) -> None:
+@pytest.mark.parametrize("fixture", ["py", "py_unwatched"])
+def test_a_deleted_file_declares_nothing(fixture: str, request: pytest.FixtureRequest) -> None:
+    py: Warm = request.getfixturevalue(fixture)
     assert found(py, "third_use") == [("third_use", "pkg/extra.py", 4, 5)]
     (py.root / "pkg" / "extra.py").unlink()
     assert found(py, "third_use") == []
