@@ -1,0 +1,74 @@
+"""A file's symbols as a tree of name paths, and what a name path means."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.workspace.symbols import (
+    Node,
+    flatten,
+    matches_name,
+    module_parts,
+    name_parts,
+    qualified,
+    read_tree,
+)
+from tests.conftest import Warm
+
+
+def node(name_path: str, path: str) -> Node:
+    return Node(
+        name=name_path.rpartition(".")[2],
+        kind="method",
+        name_path=name_path,
+        path=path,
+        line=1,
+        column=1,
+        end_line=1,
+    )
+
+
+def test_name_parts() -> None:
+    assert name_parts(" pkg.greeting::Greeter.greet ") == ["pkg", "greeting", "Greeter", "greet"]
+    with pytest.raises(InvalidInput, match="`symbol` is empty"):
+        name_parts(" . ")
+    with pytest.raises(InvalidInput, match="at most 500 characters"):
+        name_parts("a" * 501)
+
+
+def test_module_parts_and_qualified_names() -> None:
+    assert module_parts("pkg/greeting.py") == ["pkg", "greeting"]
+    assert module_parts("pkg/__init__.py") == ["pkg"]
+    assert module_parts("src/index.ts") == ["src"]
+    assert qualified(node("Greeter.greet", "pkg/greeting.py")) == "pkg.greeting.Greeter.greet"
+
+
+def test_a_name_path_matches_the_end_of_the_qualified_name() -> None:
+    greet = node("Greeter.greet", "pkg/greeting.py")
+    assert matches_name(greet, ["greet"])
+    assert matches_name(greet, ["Greeter", "greet"])
+    assert matches_name(greet, ["greeting", "Greeter", "greet"])
+    assert not matches_name(greet, ["LoudGreeter", "greet"])
+    assert not matches_name(greet, ["Greeter"])
+
+
+def test_read_tree_nests_members_with_code_point_columns(py: Warm) -> None:
+    async def read(path: str) -> list[Node]:
+        session, document = await py.ws.open(path)
+        return await read_tree(session, document.path, path, document.lines)
+
+    tree = py.run(read("pkg/greeting.py"))
+    assert [n.name_path for n in tree] == ["Speaker", "Greeter", "LoudGreeter", "make_greeter"]
+    greet = next(n for n in flatten(tree) if n.name_path == "Greeter.greet")
+    assert (greet.kind, greet.line, greet.column, greet.start_line, greet.end_line) == (
+        "method",
+        18,
+        9,
+        18,
+        20,
+    )
+    # After `café = "naïve 🎉"; `: the emoji is two UTF-16 units, one column.
+    unicode = {n.name_path: (n.line, n.column) for n in py.run(read("pkg/unicode_names.py"))}
+    assert unicode["émoji_greeter"] == (3, 19)  # UTF-16 would say 20
+    assert unicode["résumé"] == (6, 5)
