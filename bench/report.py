@@ -20,6 +20,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,7 @@ QUICK = {
     "languages": ["--iterations", "5"],
     "freshness": ["--rounds", "4", "--idle", "5"],
     "soak": ["--calls", "1000"],
+    "symbols": ["--rounds", "2"],
 }
 
 
@@ -244,7 +246,24 @@ def headlines(results: list[Result]) -> list[str]:
                 + (f" (the SDK alone, a trivial tool: {sdk:.0f} calls/s)" if sdk else "")
                 + f"; daemon start → sentinel {mcp.data['start_to_sentinel_ms']:.0f} ms."
             )
+    symbols = by_name.get("symbols")
+    if symbols and symbols.data:
+        lines.append(symbols_headline(symbols.data))
     return lines
+
+
+def symbols_headline(data: dict[str, Any]) -> str:
+    def p50(row: str) -> float:
+        return statistics.median(data["samples_ms"][row])
+
+    cold = {name: statistics.median(runs) for name, runs in data["cold_s"].items()}
+    _, tree = data["rss_mb"]["after references"]
+    return (
+        f"- **Symbols by name** (click 8.1.7, basedpyright): definition p50 "
+        f"{p50('definition by name'):.1f} ms by name, {p50('definition by position'):.1f} ms "
+        f"by position; cold serve → first by-name answer {cold['lspd']:.2f} s, basedpyright "
+        f"alone {cold['server']:.2f} s; tree RSS after the run {tree:.0f} MB."
+    )
 
 
 def document(results: list[Result], quick: bool, plotted: bool, started: datetime) -> str:
