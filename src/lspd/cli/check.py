@@ -67,7 +67,7 @@ def _check(args: argparse.Namespace) -> int:
     root = resolve_root(args.root)
     paths = globs(args.targets, root, Path.cwd())
     try:
-        result, text = _result(root, paths, args.baseline)
+        result, text, errors = _result(root, paths, args.baseline, parse=not args.json)
     except LspdError:
         raise  # exit 2 with its message (lspd.cli.main)
     except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
@@ -89,7 +89,7 @@ def _check(args: argparse.Namespace) -> int:
             f"{result['errors']} error(s), {result['warnings']} warning(s) in "
             f"{result['files_with_problems']} of {result['files_checked']} file(s)"
         )
-    return 1 if result["errors"] else 0
+    return 1 if errors else 0
 
 
 def _print_changes(changes: dict[str, Any]) -> int:
@@ -108,19 +108,22 @@ def _print_changes(changes: dict[str, Any]) -> int:
 
 
 def _result(
-    root: Path, paths: list[str] | None, baseline: str | None = None
-) -> tuple[dict[str, Any], str | None]:
-    """The whole check as workspace_diagnostics JSON, every diagnostic in it (and the text
-    the daemon sent it as, when it did)."""
+    root: Path, paths: list[str] | None, baseline: str | None, parse: bool
+) -> tuple[dict[str, Any], str | None, int]:
+    """The whole check as workspace_diagnostics JSON, every diagnostic in it; the text the
+    daemon sent it as, when it did; and its errors. Without `parse`, the daemon's text is
+    not read into data (an empty dict instead): `--json` prints it as it came."""
     found = find_daemon(root)
     with _Progress() as progress:
         if baseline is not None:
-            return _with_baseline(root, paths, baseline, found), None
-        if found is not None:
+            result = _with_baseline(root, paths, baseline, found)
+        elif found is not None:
             progress.say("the daemon's servers")
-            text = check_everything(found, paths, CHECK_TIMEOUT_S)
-            return json.loads(text), text
-        return asyncio.run(_in_process(root, paths, progress)), None
+            text, errors = check_everything(found, paths, CHECK_TIMEOUT_S)
+            return (json.loads(text) if parse else {}), text, errors
+        else:
+            result = asyncio.run(_in_process(root, paths, progress))
+    return result, None, int(result.get("errors", 0))
 
 
 def _with_baseline(

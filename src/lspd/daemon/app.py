@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd import ops
+from lspd.daemon.client import ERRORS_HEADER
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all
 from lspd.workspace import Workspace
@@ -147,7 +148,8 @@ def build_app(
                 checked = await check_all(ws, paths)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
-        return Response(checked.json_text(), media_type="application/json")
+        errors = {ERRORS_HEADER: str(sum(r.errors for r in checked.results))}
+        return Response(checked.json_text(), media_type="application/json", headers=errors)
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:

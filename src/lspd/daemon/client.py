@@ -25,6 +25,7 @@ from lspd.errors import DaemonError, LspdError
 PROTOCOL_VERSION = "2026-07-28"
 HEALTH_TIMEOUT_S = 2.0
 CALL_TIMEOUT_S = 120.0
+ERRORS_HEADER = "x-lspd-errors"  # GET /check: the check's count of errors
 
 
 @dataclass
@@ -204,9 +205,10 @@ def call_on(
     return structured
 
 
-def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> str:
+def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> tuple[str, int]:
     """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`, as
-    the JSON text it sent (`--json` prints it as it is: tens of MB for a large project)."""
+    the JSON text it sent (`--json` prints it as it is: tens of MB for a large project), and
+    its count of errors (a header: the exit code needs no parse of the text)."""
     query = "&".join(f"path={quote(p)}" for p in paths or [])
     try:
         response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
@@ -214,7 +216,8 @@ def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> s
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     if response.status_code != 200:
         raise ToolFailed(str(response.json().get("error", response.text[:300])))
-    return response.text
+    errors = response.headers.get(ERRORS_HEADER)
+    return response.text, int(errors) if errors is not None else int(response.json()["errors"])
 
 
 def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:

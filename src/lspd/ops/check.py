@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +30,8 @@ from lspd.ops.models import (
     WorkspaceDiagnosticsResult,
 )
 from lspd.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
 # In a daemon, the files a check opened stay open (up to this many): see `check_all`.
@@ -177,7 +181,12 @@ async def check_all(
                 if progress is not None:
                     progress(done, len(matched))
 
+    began, before = time.monotonic(), {id(r) for _, r in made.known.values()}
     results = [r for r in await asyncio.gather(*(one(t) for t in matched)) if r is not None]
+    anew = sum(id(r) not in before for r in results)
+    log.info(
+        "checked %d files in %.2f s, %d answered anew", len(results), time.monotonic() - began, anew
+    )
     checked = Checked(len(matched), results, changes if changes is not None else -1, made.stamped)
     if changes is not None:
         _last.setdefault(ws, {})[key] = checked
