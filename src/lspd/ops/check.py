@@ -34,8 +34,9 @@ from lspd.workspace import Workspace
 log = logging.getLogger(__name__)
 
 CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
-# In a daemon, the files a check opened stay open (up to this many): see `check_all`.
-KEEP_OPEN = 2000
+# In a daemon, the files a check opened stay open (up to this many): see `check_all`. Each
+# open document costs every later question a stat (255: 0.6 ms), so not without end.
+KEEP_OPEN = 1000
 MAX_LIMIT = 1000  # diagnostics per page; the answer budget may stop a page sooner
 PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
 
