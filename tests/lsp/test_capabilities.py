@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from lspd.lsp.capabilities import client_capabilities, symbol_kind_name
 
@@ -23,3 +24,15 @@ def test_capabilities_offer_what_the_session_handles() -> None:
     assert "diagnostic" in document
     assert capabilities["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"] is True
     assert capabilities["workspace"]["configuration"] is True
+
+
+def test_capabilities_are_valid_lsp_as_written() -> None:
+    # Written out as JSON (no lsprotocol at runtime): lsprotocol reads it back unchanged, so
+    # no field is misspelt (an unknown one would be dropped) nor of the wrong type.
+    converter = get_converter()
+    capabilities = client_capabilities()
+    typed = converter.structure(capabilities, types.ClientCapabilities)
+    assert converter.unstructure(typed, types.ClientCapabilities) == capabilities
+    assert typed.text_document is not None and typed.text_document.document_symbol is not None
+    kinds = typed.text_document.document_symbol.symbol_kind
+    assert kinds is not None and list(kinds.value_set or ()) == list(types.SymbolKind)
