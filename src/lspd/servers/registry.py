@@ -48,6 +48,9 @@ class ServerDefinition:
     # Takes several projects in one process (workspace folders, or its own discovery of each
     # file's project): one session per toolchain instead of one per project.
     shared: bool = False
+    # A workspace folder serves the projects nested in it until a file of one is asked
+    # (then that project becomes a folder of its own): prewarm gives them no folder.
+    covers_nested: bool = False
     # "last-file": its workspace/symbol searches only the project of the document opened
     # last (typescript-language-server's navto), so a shared session is asked per project.
     symbol_search: Literal["workspace", "last-file"] = "workspace"
@@ -162,6 +165,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         roots=tuple(table.get("roots", ())),
         toolchain=table.get("toolchain"),
         shared=table.get("shared", False),
+        covers_nested=table.get("covers_nested", False),
         symbol_search=table.get("symbol_search", "workspace"),
     )
 

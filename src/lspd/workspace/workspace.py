@@ -126,17 +126,7 @@ class Workspace:
         same TypeScript or interpreter share its process. Others run once per project.
         """
         project = project or self.root
-        found = self._toolchains.get((definition.name, project))
-        if found is None:
-            # Looked up once per project: a toolchain installed later needs a restart.
-            found = self._toolchains[definition.name, project] = adapt(
-                definition, project, self.root, self.choice
-            )
-        adapted, toolchain = found
-        if definition.shared:
-            key = (definition.name, f"toolchain:{toolchain.path if toolchain else ''}")
-        else:
-            key = (definition.name, f"project:{project}")
+        key, adapted, toolchain = self._adapted(definition, project)
         session = self.sessions.get(key)
         if session is None:
             logs = self.log_dir
@@ -157,6 +147,31 @@ class Workspace:
         else:
             session.add_folder(project)
         return session
+
+    def _adapted(
+        self, definition: ServerDefinition, project: Path
+    ) -> tuple[tuple[str, str], ServerDefinition, Toolchain | None]:
+        """The key of the session answering `project`, and the server as it runs there."""
+        found = self._toolchains.get((definition.name, project))
+        if found is None:
+            # Looked up once per project: a toolchain installed later needs a restart.
+            found = self._toolchains[definition.name, project] = adapt(
+                definition, project, self.root, self.choice
+            )
+        adapted, toolchain = found
+        if definition.shared:
+            key = (definition.name, f"toolchain:{toolchain.path if toolchain else ''}")
+        else:
+            key = (definition.name, f"project:{project}")
+        return key, adapted, toolchain
+
+    def _covered(self, definition: ServerDefinition, project: Path) -> bool:
+        """Whether a session already made for `project`'s server and toolchain answers for
+        it through a folder holding it (`covers_nested` in servers.toml)."""
+        if not definition.covers_nested:
+            return False
+        session = self.sessions.get(self._adapted(definition, project)[0])
+        return session is not None and any(project.is_relative_to(f) for f in session.folders)
 
     def _ending_like(self, path: Path) -> Iterable[str]:
         """Workspace files whose path ends like `path`'s part inside the root."""
@@ -335,21 +350,31 @@ class Workspace:
         """Start the server of each project present (a directory holding one of its markers:
         a Python project's docs/*.js start no TypeScript server), the first
         `PREWARM_PROJECTS` of each server in scan order; the rest start when asked. A
-        missing server is only logged."""
+        project a running folder covers (`covers_nested`) gets no folder of its own until
+        asked: basedpyright loads every folder before it answers (0.5 s more on click,
+        whose examples/ hold 10 projects). The sessions start together; a missing server
+        is only logged."""
         started: dict[str, int] = {}
+        sessions: list[Session] = []
         for project in self.projects_present():
-            name = project.definition.name
-            markers = project.definition.roots
+            definition, name = project.definition, project.definition.name
+            markers = definition.roots
             if markers and not any((project.root / m).is_file() for m in markers):
                 continue  # stray files (a docs/ script), no project: they start when asked
+            if self._covered(definition, project.root):
+                log.debug("%s answers %s from a folder above it", name, project.root)
+                continue
             started[name] = started.get(name, 0) + 1
             if started[name] > PREWARM_PROJECTS:
                 log.info("not prewarming %s for %s", name, self.display(project.root))
                 continue
-            try:
-                await self.session(project.definition, project.root).start()
-            except Exception as exc:
-                log.warning("prewarm of %s failed: %s", name, exc)
+            session = self.session(definition, project.root)
+            if session not in sessions:
+                sessions.append(session)
+        results = await asyncio.gather(*(s.start() for s in sessions), return_exceptions=True)
+        for session, result in zip(sessions, results, strict=True):
+            if isinstance(result, Exception):
+                log.warning("prewarm of %s failed: %s", session.name, result)
 
     async def close(self) -> None:
         if self.watcher is not None:
