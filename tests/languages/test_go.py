@@ -165,3 +165,18 @@ def test_it_is_the_go_work_that_joins_the_modules(tmp_path: Path) -> None:
     assert asyncio.run(check()) == [
         'could not import example.com/a (no required module provides package "example.com/a")'
     ]
+
+
+def test_a_change_to_an_open_file_reaches_the_callers_in_the_other_module(gowork: Warm) -> None:
+    """gopls publishes a dependent's new diagnostics without a version after a file it holds
+    open changed on disk: they answer for the dependent's current text all the same."""
+    caller = 'package main\n\nimport "example.com/a"\n\nvar nine = a.Thrice(3)\n'
+    (gowork.root / "mod/b/usethrice.go").write_text(caller)
+    callee = "package a\n\n// Thrice triples n.\nfunc Thrice({}) int {{ return 3 * n }}\n"
+    counts = []
+    for params in ("n int", "n, m int") * 6:
+        (gowork.root / "mod/a/thrice.go").write_text(callee.format(params))
+        # The caller first: its list from before the write must not answer.
+        both = [ops.diagnostics(gowork.ws, p) for p in ("mod/b/usethrice.go", "mod/a/thrice.go")]
+        counts.append([gowork.run(d).errors for d in both])
+    assert counts == [[0, 0], [1, 0]] * 6

@@ -16,6 +16,7 @@ import pytest
 
 from lspd.errors import ServerTimeout
 from lspd.lsp.diagnostics import Inbox
+from lspd.lsp.documents import Document
 from lspd.lsp.progress import Progress
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
@@ -28,16 +29,24 @@ def _inbox(tmp_path: Path) -> Inbox:
     return Inbox("gopls", tmp_path / "log", Progress(), lambda: None)
 
 
+def _main(version: int) -> Document:
+    return Document(Path("/w/main.go"), MAIN, "go", version, "package main\n")
+
+
+def _ignore(method: str, params: Any) -> None:
+    raise AssertionError(f"nothing is sent here, not {method}")
+
+
 def test_an_unversioned_first_publish_still_answers_once_others_are_versioned(
     tmp_path: Path,
 ) -> None:
     async def main() -> None:
         inbox = _inbox(tmp_path)
         inbox.receive({"uri": MAIN, "diagnostics": [ERROR]})  # no version: gopls's first
-        assert await inbox.pushed(MAIN, "main.go", 1, 1.0) == [ERROR]
+        assert await inbox.pushed(_main(1), 1.0, _ignore) == [ERROR]
         inbox.receive({"uri": SHAPES, "version": 1, "diagnostics": []})  # it versions now
         # main.go has not changed: its publish still holds (it used to wait out the timeout).
-        assert await inbox.pushed(MAIN, "main.go", 1, 1.0) == [ERROR]
+        assert await inbox.pushed(_main(1), 1.0, _ignore) == [ERROR]
 
     asyncio.run(main())
 
@@ -49,9 +58,44 @@ def test_an_unversioned_publish_after_versioned_ones_says_nothing(tmp_path: Path
         inbox.forget(MAIN)  # main.go closed and opened again...
         inbox.receive({"uri": MAIN, "diagnostics": []})  # ...and the close's empty list comes
         with pytest.raises(ServerTimeout, match=r"sent no diagnostics for main\.go"):
-            await inbox.pushed(MAIN, "main.go", 2, 0.2)
+            await inbox.pushed(_main(2), 0.2, _ignore)
         inbox.receive({"uri": MAIN, "version": 2, "diagnostics": [ERROR]})
-        assert await inbox.pushed(MAIN, "main.go", 2, 1.0) == [ERROR]
+        assert await inbox.pushed(_main(2), 1.0, _ignore) == [ERROR]
+
+    asyncio.run(main())
+
+
+def test_after_another_change_the_document_is_sent_again_and_its_new_list_answers(
+    tmp_path: Path,
+) -> None:
+    """gopls re-publishes a dependent's list without a version, in its own time: after a
+    change elsewhere, only the list of the document sent again (next version) answers."""
+
+    async def main() -> None:
+        inbox = _inbox(tmp_path)
+        main_go = _main(1)
+        inbox.forget(MAIN)  # opened
+        inbox.receive({"uri": MAIN, "version": 1, "diagnostics": []})
+        assert await inbox.pushed(main_go, 1.0, _ignore) == []
+        inbox.forget(SHAPES)  # shapes.go changed: main.go's list may no longer hold
+        sent: list[tuple[str, Any]] = []
+        inbox.receive({"uri": MAIN, "diagnostics": [ERROR]})  # unversioned, in its own time
+        waiting = asyncio.ensure_future(inbox.pushed(main_go, 1.0, lambda *m: sent.append(m)))
+        await asyncio.sleep(0)
+        assert sent == [
+            (
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": MAIN, "version": 2},
+                    "contentChanges": [{"text": "package main\n"}],
+                },
+            )
+        ]
+        assert not waiting.done()
+        inbox.receive({"uri": MAIN, "version": 2, "diagnostics": [ERROR]})
+        assert await waiting == [ERROR]
+        assert not inbox.outdated(MAIN)  # sending it again changed nothing for the others
+        assert not inbox.outdated(SHAPES)
 
     asyncio.run(main())
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.lsp.documents import Document, Notify
 from lspd.lsp.progress import Progress
 
 log = logging.getLogger(__name__)
@@ -116,9 +117,17 @@ class Inbox:
         # again (SQLAlchemy: 84,000 diagnostics in 255 files, most of a warm check's time).
         self.pulled: dict[str, tuple[str, Items]] = {}
 
+        # Changes the server was told of (documents and files on disk), and their count
+        # when each document was last sent: a push server re-publishes the documents a change
+        # affects in its own time, gopls even without a version, so a list published before
+        # another change cannot prove it answers for what the server holds now (`outdated`).
+        self.changes = 0
+        self.sent_at: dict[str, int] = {}
+
     def reset(self) -> None:
         self.published.clear()
         self.pulled.clear()
+        self.sent_at.clear()
         self.watched_sent = None
 
     async def pull(self, send: Send, uri: str, timeout: float) -> Items:
@@ -139,14 +148,33 @@ class Inbox:
         self.event.set()
         return uri
 
-    def forget(self, uri: str) -> None:
-        """The document changed, opened or closed: what it published no longer holds (and
-        a result id of the closed document's diagnostics may come back for other ones)."""
+    def forget(self, uri: str, changed: bool = True) -> None:
+        """The document changed, opened or closed (or, not `changed`, was sent again with the
+        same text): what it published no longer holds (and a result id of the closed
+        document's diagnostics may come back for other ones)."""
         self.published.pop(uri, None)
         self.pulled.pop(uri, None)
+        if changed:
+            self.changes += 1
+        self.sent_at[uri] = self.changes
 
-    async def pushed(self, uri: str, name: str, version: int, timeout: float) -> Items:
-        """The published diagnostics of `version` of the document, once the server is quiet."""
+    def files_changed(self) -> None:
+        """The server was told that files on disk changed."""
+        self.changes += 1
+
+    def outdated(self, uri: str) -> bool:
+        """Whether the server was told of another change since the document was last sent."""
+        return self.sent_at.get(uri, 0) < self.changes
+
+    async def pushed(self, document: Document, timeout: float, notify: Notify) -> Items:
+        """The published diagnostics of the document's version, once the server is quiet.
+        When the server was told of another change since the document was sent, it is sent
+        again (same text, next version) and that version's list is waited for."""
+        uri, name = document.uri, document.path.name
+        if self.outdated(uri):
+            document.resend(notify)
+            self.forget(uri, changed=False)
+        version = document.version
         deadline = time.monotonic() + timeout
         while True:
             entry = self.published.get(uri)

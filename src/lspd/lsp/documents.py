@@ -36,6 +36,12 @@ class Document:
         self.version += 1
         self._lines = None
 
+    def resend(self, notify: Notify) -> None:
+        """Send its text again as its next version: a push server then publishes that
+        version's diagnostics, made from everything it holds now."""
+        self.replace(self.text)
+        _send_text(self, notify)
+
     def item(self) -> dict[str, Any]:
         """The `TextDocumentItem` that opens it."""
         return {
@@ -63,13 +69,7 @@ class Documents(dict[str, Document]):
         if document.text == text:
             return document, False
         document.replace(text)
-        notify(
-            "textDocument/didChange",
-            {
-                "textDocument": {"uri": uri, "version": document.version},
-                "contentChanges": [{"text": text}],
-            },
-        )
+        _send_text(document, notify)
         return document, True
 
     def reopen(self, path: Path, notify: Notify) -> bool:
@@ -86,3 +86,14 @@ class Documents(dict[str, Document]):
         uri = path_to_uri(path)
         if self.pop(uri, None) is not None:
             notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def _send_text(document: Document, notify: Notify) -> None:
+    """`didChange` with the document's whole text at its version."""
+    notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": document.uri, "version": document.version},
+            "contentChanges": [{"text": document.text}],
+        },
+    )

@@ -315,6 +315,7 @@ class Session:
         (`watched_files_settle = "publish"`) is waited for (see `Inbox.settle`).
         """
         self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
+        self.inbox.files_changed()
         if self.definition.watched_files_settle == "publish":
             self.inbox.watched_sent = time.monotonic()
 
@@ -356,7 +357,7 @@ class Session:
         same text, next version): tsserver's workspace symbol search covers only the project
         of that document."""
         if self.documents.reopen(path, self.notify):
-            self.inbox.forget(path_to_uri(path))
+            self.inbox.forget(path_to_uri(path), changed=False)
 
     def close_document(self, path: Path) -> None:
         self.documents.close(path, self.notify)
@@ -374,8 +375,7 @@ class Session:
             pulled = await self.inbox.pull(self.send, document.uri, timeout)
             return cast(list[shapes.Diagnostic], pulled)
         else:
-            name = document.path.name
-            items = await self.inbox.pushed(document.uri, name, document.version, timeout)
+            items = await self.inbox.pushed(document, timeout, self.notify)
         return answers.checked(self.name, answers.DIAGNOSTICS, items, self.log_path)
 
     # -- what the server sends us ----------------------------------------------------------
