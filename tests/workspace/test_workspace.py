@@ -223,3 +223,18 @@ def test_prewarm_starts_a_nested_project_with_its_own_environment(tmp_path: Path
     assert "reportMissingParameterType" in codes
     [inner] = [s for s in ws.sessions.values() if s.root == root / "inner"]
     assert inner.toolchain is not None and "inner/.venv/bin/python" in inner.toolchain
+
+
+def test_a_server_started_before_the_promised_watch_leaves_watching_to_lspd(
+    tmp_path: Path,
+) -> None:
+    # The daemon starts its servers before its watcher (which waits for the sentinel).
+    root = copy_fixture("ts", tmp_path)
+    main_ts = root / "src" / "main.ts"
+    unwatched, promised = (Workspace(root, log_dir=tmp_path / "logs") for _ in range(2))
+    promised.will_watch()
+    assert (unwatched.watching, promised.watching) == (False, True)
+    options = [
+        ws.session_for(main_ts).definition.initialization_options for ws in (unwatched, promised)
+    ]
+    assert [o.get("tsserver", {}).get("useClientFileWatcher") for o in options] == [None, True]

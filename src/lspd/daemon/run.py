@@ -1,9 +1,12 @@
 """Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
 
-Order matters. The sentinel is written only once uvicorn accepts connections, so a client
-that reads it can connect at once; language servers are prewarmed after that, so they never
-delay the sentinel. On SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client
-finds a dying daemon), then the language servers are stopped.
+Order matters. The language servers start first, as soon as lspd.toml is read, and the MCP
+SDK is imported in a thread meanwhile (0.3-0.5 s each, on two cores): a server's start is
+most of a cold answer and needs nothing the SDK brings. The sentinel is written only once
+uvicorn accepts connections, so a client that reads it can connect at once; the file
+watcher and the symbol index's first scan start after it (they never delay it). On SIGTERM,
+SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon), then the
+language servers are stopped.
 """
 
 from __future__ import annotations
@@ -12,18 +15,16 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import uvicorn
+from typing import TYPE_CHECKING, Any
 
 from lspd import sentinel
 from lspd.daemon import binding
-from lspd.daemon.server import Server
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.errors import DaemonError
@@ -31,6 +32,9 @@ from lspd.lsp.process import GROUPS
 from lspd.pyexec import python_argv
 from lspd.workspace import Workspace
 from lspd.workspace.memory import next_tidy, tidy
+
+if TYPE_CHECKING:
+    from lspd.daemon.server import Server
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +86,6 @@ class Daemon:
         self.started_at = time.monotonic()
         self._announce = announce
         self._server: Server | None = None
-        self._ready_in_loop: asyncio.Event | None = None  # `ready`, for the daemon's own loop
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
         self.ws: Workspace | None = None
@@ -99,29 +102,57 @@ class Daemon:
             self._server.should_exit = True
 
     async def serve(self) -> None:
-        from lspd.daemon.app import UVICORN_OPTIONS, build_app  # the MCP SDK is heavy
-        from lspd.tools import Activity, build_server
-
         # Reads lspd.toml: a bad one stops the daemon here.
         ws = Workspace(self.root, restricted=self.options.restricted)
         self.idle_timeout = idle_timeout(self.options, ws)
         ws.started = self.started_at
         self.ws = ws
-        sock = binding.bind(self.root, self.options.port)
+        ws.will_watch()  # once the sentinel is written
+        watchdog = Watchdog()  # before any server starts: none may outlive a killed daemon
+        watchdog.start()
+        self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
+        if self.options.prewarm:
+            self._tasks.append(asyncio.create_task(self._prewarm(ws)))
+        sock = None
+        try:
+            await asyncio.to_thread(_import_transport)  # while the servers start
+            sock = binding.bind(self.root, self.options.port)
+            self._server = self._uvicorn(ws, sock)
+            await self._server.serve(sockets=[sock])
+        finally:
+            self._cleanup_files()
+            if sock is not None:
+                sock.close()
+            await self._shut_down(ws, watchdog)  # idempotent; the lifespan may not have run
+            log.info("daemon for %s stopped", self.root)
+
+    def _uvicorn(self, ws: Workspace, sock: socket.socket) -> Server:
+        """uvicorn serving the daemon's app on `sock` (its port named in the sentinel)."""
+        import uvicorn
+
+        from lspd.daemon.app import UVICORN_OPTIONS, build_app
+        from lspd.daemon.server import Server
+        from lspd.tools import Activity, build_server
+
         self.port = sock.getsockname()[1]
         if self.options.token:
             self.token = sentinel.new_token(self.root)
         else:
             sentinel.remove_token(self.root)  # a stale one would only mislead clients
         self.activity = Activity()
-        mcp = build_server(ws, self.activity)
         started_with = {
             "token": self.token is not None,
             "port": self.port,
             "idle_timeout": self.idle_timeout,
             "restricted": ws.restricted,
         }
-        app = build_app(ws, mcp, token=self.token, lifespan=self._lifespan, options=started_with)
+        app = build_app(
+            ws,
+            build_server(ws, self.activity),
+            token=self.token,
+            lifespan=self._lifespan,
+            options=started_with,
+        )
         config = uvicorn.Config(
             app,
             log_config=None,
@@ -130,14 +161,7 @@ class Daemon:
             access_log=self.options.log_level == "debug",
             **UVICORN_OPTIONS,
         )
-        self._server = Server(config, self._on_ready, self._cleanup_files)
-        try:
-            await self._server.serve(sockets=[sock])
-        finally:
-            self._cleanup_files()
-            sock.close()
-            await ws.close()  # idempotent; the lifespan may not have run
-            log.info("daemon for %s stopped", self.root)
+        return Server(config, self._on_ready, self._cleanup_files)
 
     def _on_ready(self) -> None:
         assert self.port is not None
@@ -145,8 +169,8 @@ class Daemon:
         binding.remember_port(self.root, self.port)
         log.info("serving %s at %s (pid %d)", self.root, self.url, os.getpid())
         self.ready.set()
-        if self._ready_in_loop is not None:
-            self._ready_in_loop.set()
+        if self.ws is not None:  # the watcher and the word scan: never before the sentinel
+            self._tasks.append(asyncio.get_running_loop().create_task(self._watch(self.ws)))
         if self._announce is not None:
             self._announce(self.url)
         if self.options.sync_agents:
@@ -175,23 +199,20 @@ class Daemon:
     @contextlib.asynccontextmanager
     async def _lifespan(self) -> AsyncIterator[None]:
         assert self.ws is not None
-        ws = self.ws
-        self._ready_in_loop = asyncio.Event()
-        if self.ready.is_set():
-            self._ready_in_loop.set()
-        self._tasks.append(asyncio.create_task(self._watch_and_prewarm(ws)))
-        self._tasks.append(asyncio.create_task(self._tidy(ws, self.idle_timeout)))
-        watchdog = Watchdog()
-        watchdog.start()
-        self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
+        self._tasks.append(asyncio.create_task(self._tidy(self.ws, self.idle_timeout)))
         try:
             yield
         finally:
             self._cleanup_files()
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-            await ws.close()
+            await self._shut_down(self.ws)
+
+    async def _shut_down(self, ws: Workspace, watchdog: Watchdog | None = None) -> None:
+        """Stop the background work and the servers (again: a no-op)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await ws.close()
+        if watchdog is not None:
             watchdog.stop()
 
     async def _watch_servers(self, ws: Workspace, watchdog: Watchdog) -> None:
@@ -202,17 +223,9 @@ class Daemon:
             watchdog.watch(groups)
             await GROUPS.changed(version)
 
-    async def _watch_and_prewarm(self, ws: Workspace) -> None:
-        """After the sentinel: watch the files, then (servers then know of it) prewarm."""
-        await self._after_ready()
+    async def _watch(self, ws: Workspace) -> None:
+        """Follow the files (and read every source file's words: workspace/symbol_index.py)."""
         await ws.watch()
-        if self.options.prewarm:
-            await self._prewarm(ws)
-
-    async def _after_ready(self) -> None:
-        """Wait until the sentinel is written: background work must never delay it."""
-        assert self._ready_in_loop is not None
-        await self._ready_in_loop.wait()
 
     async def _prewarm(self, ws: Workspace) -> None:
         started = time.monotonic()
@@ -237,6 +250,13 @@ class Daemon:
                 await tidy(ws, idle_s)
             except Exception:
                 log.exception("tidying the servers failed")
+
+
+def _import_transport() -> None:
+    """Import what serves MCP (the SDK, uvicorn: 0.3-0.5 s), in a thread at start."""
+    import lspd.daemon.app
+    import lspd.daemon.server
+    import lspd.tools  # noqa: F401
 
 
 def configure_logging(root: Path, level: str) -> Path:

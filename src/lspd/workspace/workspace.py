@@ -81,6 +81,7 @@ class Workspace:
         self.ignore = Ignore(self.root, self.config.ignore)
         self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
+        self._will_watch = False  # `watch` is on its way (see `will_watch`)
         self._changes = 0  # batches of file changes the watcher has applied
         # The text of each file when lspd first read it: the `session` baseline.
         self.first_seen: dict[Path, str] = {}
@@ -132,7 +133,7 @@ class Workspace:
             logs = self.log_dir
             if project != self.root:
                 logs = logs / "projects" / project.relative_to(self.root)
-            if self.watcher is not None and self.watcher.active and adapted.watching_options:
+            if self.watching and adapted.watching_options:
                 options = merge(adapted.initialization_options, adapted.watching_options)
                 adapted = dataclasses.replace(adapted, initialization_options=options)
             session = Session(
@@ -166,8 +167,7 @@ class Workspace:
         return key, adapted, toolchain
 
     def _covered(self, definition: ServerDefinition, project: Path) -> bool:
-        """Whether a session already made for `project`'s server and toolchain answers for
-        it through a folder holding it (`covers_nested` in servers.toml)."""
+        """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
         if not definition.covers_nested:
             return False
         session = self.sessions.get(self._adapted(definition, project)[0])
@@ -280,6 +280,16 @@ class Workspace:
         if self.watcher is None or not self.watcher.running:
             return None
         return self._changes
+
+    def will_watch(self) -> None:
+        """`watch` follows: servers the daemon starts before it leave file watching to lspd
+        (else they watch for good, tsserver by polling every missing directory)."""
+        self._will_watch = True
+
+    @property
+    def watching(self) -> bool:
+        """Whether lspd follows file changes for the servers (or is about to)."""
+        return self._will_watch if self.watcher is None else self.watcher.active
 
     async def watch(self) -> bool:
         """Follow changes under the root (the daemon does; a one-shot CLI call need not)."""
