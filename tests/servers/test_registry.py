@@ -1,0 +1,44 @@
+"""Server definitions as lspd runs them: what servers.toml says reaches the process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+from lspd.workspace import Workspace
+from tests.conftest import copy_fixture
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`."""
+    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+        return [int(word) for word in handle.read().split()]
+
+
+def _environment(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as handle:
+        pairs = [item.decode().split("=", 1) for item in handle.read().split(b"\0") if item]
+    return dict(pair for pair in pairs if len(pair) == 2)
+
+
+def test_basedpyrights_node_runs_with_16_mb_semi_spaces(tmp_path: Path) -> None:
+    # Node 24's young generation grows to 128 MB and stays resident; 16 MB semi-spaces
+    # keep basedpyright 70-110 MB smaller (bench/symbols.py).
+    root = copy_fixture("py", tmp_path)
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+
+    async def main() -> list[tuple[str, str | None]]:
+        try:
+            session = ws.session_for(root / "pkg" / "__init__.py")
+            await session.start()
+            assert session.pid is not None
+            found = []
+            for pid in _children(session.pid):  # the wrapper's node
+                program = Path(os.readlink(f"/proc/{pid}/exe")).name
+                found.append((program, _environment(pid).get("NODE_OPTIONS")))
+            return found
+        finally:
+            await ws.close()
+
+    assert asyncio.run(main()) == [("node", "--max-semi-space-size=16")]
