@@ -7,7 +7,6 @@ tsconfig.json and a different `Settings`), a Python package with its own pyproje
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +16,8 @@ import pytest
 from lspd import ops
 from lspd.ops.resolve import AmbiguousSymbol
 from lspd.workspace import Workspace
-from lspd.workspace.workspace import PREWARM_PROJECTS
 from tests.conftest import Warm, copy_fixture, warm_workspace
 from tests.daemon.support import health, thread_daemon
-from tests.workspace.toolchains import make_venv
 
 # The `Settings` of `settings: Settings` on line 3 of each project's main.ts.
 WEB_SETTINGS = ("web/src/main.ts", 3, 35)
@@ -150,79 +147,6 @@ def test_the_daemon_prewarms_every_project_and_reports_each(
                 break
             assert time.monotonic() < deadline, f"prewarmed: {running}"
             time.sleep(0.1)
-
-
-def test_prewarm_starts_a_few_projects_of_each_server(tmp_path: Path) -> None:
-    (tmp_path / "lspd.toml").write_text('[languages.python]\nserver = "ty"\n')  # starts fast
-    for index in range(PREWARM_PROJECTS + 2):
-        package = tmp_path / f"packages/p{index}"
-        package.mkdir(parents=True)
-        (package / "pyproject.toml").write_text(f'[project]\nname = "p{index}"\n')
-        (package / "main.py").write_text("x = 1\n")
-    ws = Workspace(tmp_path, log_dir=tmp_path.parent / "logs")
-
-    async def prewarm() -> list[str]:
-        try:
-            await ws.prewarm()
-            return [s.state for s in ws.sessions.values()]
-        finally:
-            await ws.close()
-
-    assert len(ws.projects_present()) == PREWARM_PROJECTS + 2
-    states = asyncio.run(prewarm())
-    assert len(states) == PREWARM_PROJECTS and "crashed" not in states
-
-
-def nested_projects(root: Path) -> Path:
-    """A Python project with another nested in it (`inner/`, stricter rules); the root."""
-    (root / "inner" / "pkg").mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[project]\nname = "outer"\n')
-    (root / "main.py").write_text("x = 1\n")
-    (root / "inner" / "pyproject.toml").write_text(
-        '[project]\nname = "inner"\n\n[tool.basedpyright]\nreportMissingParameterType = "error"\n'
-    )
-    (root / "inner" / "pkg" / "loose.py").write_text("def double(value):\n    return value * 2\n")
-    return root.resolve()
-
-
-def prewarm_then_check(ws: Workspace, path: str) -> tuple[dict[str, list[str]], set[str]]:
-    """Each session's folders after prewarm, then the codes of `path`'s diagnostics."""
-
-    async def main() -> tuple[dict[str, list[str]], set[str]]:
-        try:
-            await ws.prewarm()
-            folders = {
-                s.toolchain or "": [ws.display(f) for f in s.folders] for s in ws.sessions.values()
-            }
-            checked = await ops.diagnostics(ws, path)
-            return folders, {d.code or "" for d in checked.diagnostics}
-        finally:
-            await ws.close()
-
-    return asyncio.run(main())
-
-
-def test_prewarm_leaves_a_nested_project_to_the_folder_above_until_asked(tmp_path: Path) -> None:
-    # basedpyright loads every workspace folder before it answers: a nested project its
-    # root folder covers gets a folder (and its own configuration) only once asked.
-    root = nested_projects(tmp_path / "repo")
-    ws = Workspace(root, log_dir=tmp_path / "logs")
-    folders, codes = prewarm_then_check(ws, "inner/pkg/loose.py")
-    assert list(folders.values()) == [["."]]
-    assert "reportMissingParameterType" in codes  # inner/pyproject.toml's rule applies
-    (session,) = ws.sessions.values()
-    assert [ws.display(f) for f in session.folders] == [".", "inner"]
-
-
-def test_prewarm_starts_a_nested_project_with_its_own_environment(tmp_path: Path) -> None:
-    root = nested_projects(tmp_path / "repo")
-    make_venv(root / "inner" / ".venv")
-    ws = Workspace(root, log_dir=tmp_path / "logs")
-    folders, codes = prewarm_then_check(ws, "inner/pkg/loose.py")
-    assert sorted(folders.values()) == [["."], ["inner"]]  # a session each, both started
-    assert "reportMissingParameterType" in codes
-    [inner] = [s for s in ws.sessions.values() if s.root == root / "inner"]
-    assert inner.toolchain is not None and "inner/.venv/bin/python" in inner.toolchain
 
 
 def test_a_server_started_before_the_promised_watch_leaves_watching_to_lspd(

@@ -22,7 +22,7 @@ from lspd.servers.registry import (
     definitions,
     known_extensions,
 )
-from lspd.workspace import files, paths
+from lspd.workspace import files, paths, prewarm
 from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.overlay import Gate
@@ -166,12 +166,9 @@ class Workspace:
             key = (definition.name, f"project:{project}")
         return key, adapted, toolchain
 
-    def _covered(self, definition: ServerDefinition, project: Path) -> bool:
-        """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
-        if not definition.covers_nested:
-            return False
-        session = self.sessions.get(self._adapted(definition, project)[0])
-        return session is not None and any(project.is_relative_to(f) for f in session.folders)
+    def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]:
+        """Which session answers `project` for `definition` (see `session`)."""
+        return self._adapted(definition, project)[0]
 
     def _ending_like(self, path: Path) -> Iterable[str]:
         """Workspace files whose path ends like `path`'s part inside the root."""
@@ -357,40 +354,11 @@ class Workspace:
         return self.projects.present()
 
     async def prewarm(self) -> None:
-        """Start the server of each project present (a directory holding one of its markers:
-        a Python project's docs/*.js start no TypeScript server), the first
-        `PREWARM_PROJECTS` of each server in scan order; the rest start when asked. A
-        project a running folder covers (`covers_nested`) gets no folder of its own until
-        asked: basedpyright loads every folder before it answers (0.5 s more on click,
-        whose examples/ hold 10 projects). The sessions start together; a missing server
-        is only logged."""
-        started: dict[str, int] = {}
-        sessions: list[Session] = []
-        for project in self.projects_present():
-            definition, name = project.definition, project.definition.name
-            markers = definition.roots
-            if markers and not any((project.root / m).is_file() for m in markers):
-                continue  # stray files (a docs/ script), no project: they start when asked
-            if self._covered(definition, project.root):
-                log.debug("%s answers %s from a folder above it", name, project.root)
-                continue
-            started[name] = started.get(name, 0) + 1
-            if started[name] > PREWARM_PROJECTS:
-                log.info("not prewarming %s for %s", name, self.display(project.root))
-                continue
-            session = self.session(definition, project.root)
-            if session not in sessions:
-                sessions.append(session)
-        results = await asyncio.gather(*(s.start() for s in sessions), return_exceptions=True)
-        for session, result in zip(sessions, results, strict=True):
-            if isinstance(result, Exception):
-                log.warning("prewarm of %s failed: %s", session.name, result)
+        """Start the servers `workspace/prewarm.py` picks, together (see there)."""
+        await asyncio.gather(*prewarm.start(prewarm.sessions(self)))
 
     async def close(self) -> None:
         if self.watcher is not None:
             await self.watcher.stop()
         await self.symbols.close()
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
-
-
-PREWARM_PROJECTS = 4  # per server

@@ -1,0 +1,91 @@
+"""Which language servers start before the first question (the daemon's prewarm), and
+starting them.
+
+One session per server and toolchain, with only the folders it needs: a project nested in
+a folder that already covers it (`covers_nested` in servers.toml: basedpyright, tsserver)
+gets its own folder when a file of it is asked, not before, since basedpyright loads every
+folder before it answers (0.5 s more on click, whose examples/ hold 10 projects). Go
+modules get a folder each; a nested project with its own toolchain gets its own session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lspd.lsp.process import GROUPS
+from lspd.lsp.session import Session
+from lspd.servers.registry import ServerDefinition
+
+if TYPE_CHECKING:
+    from lspd.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+PREWARM_PROJECTS = 4  # per server; the rest start when asked
+
+
+def sessions(ws: Workspace) -> list[Session]:
+    """The sessions of the projects present (a directory holding one of its server's
+    markers: a Python project's docs/*.js start no TypeScript server), the first
+    `PREWARM_PROJECTS` of each server in scan order, made but not started."""
+    counted: dict[str, int] = {}
+    chosen: list[Session] = []
+    for project in ws.projects_present():
+        definition, name = project.definition, project.definition.name
+        markers = definition.roots
+        if markers and not any((project.root / m).is_file() for m in markers):
+            continue  # stray files (a docs/ script), no project: they start when asked
+        if _covered(ws, project.definition, project.root):
+            log.debug("%s answers %s from a folder above it", name, project.root)
+            continue
+        counted[name] = counted.get(name, 0) + 1
+        if counted[name] > PREWARM_PROJECTS:
+            log.info("not prewarming %s for %s", name, ws.display(project.root))
+            continue
+        session = ws.session(definition, project.root)
+        if session not in chosen:
+            chosen.append(session)
+    return chosen
+
+
+def _covered(ws: Workspace, definition: ServerDefinition, project: Path) -> bool:
+    """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
+    if not definition.covers_nested:
+        return False
+    session = ws.sessions.get(ws.session_key(definition, project))
+    return session is not None and any(project.is_relative_to(f) for f in session.folders)
+
+
+def start(chosen: list[Session]) -> list[asyncio.Task[None]]:
+    """Start `chosen` together, in the background; a server that cannot start is logged."""
+    return [asyncio.create_task(_start(session)) for session in chosen]
+
+
+async def _start(session: Session) -> None:
+    try:
+        await session.start()
+    except Exception as exc:
+        log.warning("prewarm of %s failed: %s", session.name, exc)
+
+
+async def spawned(
+    chosen: list[Session], starts: list[asyncio.Task[None]], timeout: float = 10.0
+) -> None:
+    """Until each of `chosen` runs its server's process (its `initialize` is written) or
+    its start (from `start`) has ended; at most `timeout` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    version = GROUPS.snapshot()[1]
+    while waiting := [t for s, t in zip(chosen, starts, strict=True) if not (s.pid or t.done())]:
+        left = deadline - loop.time()
+        if left <= 0:
+            return
+        changed = asyncio.ensure_future(GROUPS.changed(version, left))
+        await asyncio.wait([changed, *waiting], return_when=asyncio.FIRST_COMPLETED)
+        if changed.done():
+            version = changed.result()
+        else:
+            changed.cancel()
