@@ -132,3 +132,12 @@ def test_typescript_rename_new_file_and_deletion(ts: Warm) -> None:
     assert [(loc.path, loc.line, loc.column) for loc in result.locations] == [
         ("src/triangle.ts", 2, 3)
     ]
+
+
+def test_a_cold_server_is_asked_for_symbols_once_it_is_ready(py_unwatched: Warm) -> None:
+    # Files opened before a cold basedpyright has set its project up are handled first and
+    # delay that (0.3 s on click): candidates are opened once it says it is ready.
+    assert not py_unwatched.ws.sessions  # nothing started yet
+    assert found(py_unwatched, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    (session,) = py_unwatched.ws.sessions.values()
+    assert session.state == "ready" and open_documents(py_unwatched.ws) == []

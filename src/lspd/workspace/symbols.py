@@ -57,8 +57,8 @@ async def read_tree(session: Session, path: Path, shown: str, lines: list[str]) 
     """The symbols `session`'s server lists for the open document `path` (whose text is
     `lines`), as a tree with name paths (from flat answers too).
 
-    Asked without waiting for the server's readiness (its project loaded): symbols are the
-    file's syntax, and a cold basedpyright would first check the whole file (seconds)."""
+    Asked without waiting for its project to load: symbols are the file's syntax, and a
+    cold basedpyright would first check the whole file (seconds)."""
     await session.start()
     params = {"textDocument": {"uri": path.as_uri()}}
     answer = await session.send("textDocument/documentSymbol", params, session.request_timeout)
