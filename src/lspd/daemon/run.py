@@ -1,12 +1,11 @@
 """Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
 
-Order matters. The language servers start first, as soon as lspd.toml is read, and the MCP
-SDK is imported in a thread meanwhile (0.3-0.5 s each, on two cores): a server's start is
-most of a cold answer and needs nothing the SDK brings. The sentinel is written only once
-uvicorn accepts connections, so a client that reads it can connect at once; the file
-watcher and the symbol index's first scan start after it (they never delay it). On SIGTERM,
-SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon), then the
-language servers are stopped.
+Order matters. The language servers start first, and the MCP SDK is imported in a thread
+meanwhile (0.3-0.5 s each, on two cores): a cold answer waits for the server, which needs
+nothing of the SDK. The sentinel is written once uvicorn accepts connections, so a client
+that reads it can connect at once; the file watcher and the word scan start after it. On
+SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
+then the language servers are stopped.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from lspd.workspace.memory import next_tidy, tidy
 
 if TYPE_CHECKING:
     from lspd.daemon.server import Server
+    from lspd.lsp.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +111,7 @@ class Daemon:
         watchdog = Watchdog()  # before any server starts: none may outlive a killed daemon
         watchdog.start()
         self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
-        chosen = prewarm.sessions(ws) if self.options.prewarm else []
-        starts = prewarm.start(chosen)
-        self._tasks += starts
-        if self.options.prewarm:
-            self._tasks.append(asyncio.create_task(self._prewarmed(ws, starts)))
+        chosen, starts = self._start_prewarm(ws)
         sock = None
         try:
             # Their processes first: while a thread imports the SDK, each system call of the
@@ -131,6 +127,19 @@ class Daemon:
                 sock.close()
             await self._shut_down(ws, watchdog)  # idempotent; the lifespan may not have run
             log.info("daemon for %s stopped", self.root)
+
+    def _start_prewarm(self, ws: Workspace) -> tuple[list[Session], list[asyncio.Task[None]]]:
+        """Start the servers of the projects present (`--prewarm`), in the background."""
+        if not self.options.prewarm:
+            return [], []
+        try:
+            chosen = prewarm.sessions(ws)
+        except Exception:  # served without prewarm rather than not at all
+            log.exception("choosing the servers to prewarm failed")
+            chosen = []
+        starts = prewarm.start(chosen)
+        self._tasks += [*starts, asyncio.create_task(self._prewarmed(ws, starts))]
+        return chosen, starts
 
     def _uvicorn(self, ws: Workspace, sock: socket.socket) -> Server:
         """uvicorn serving the daemon's app on `sock` (its port named in the sentinel)."""
@@ -242,8 +251,7 @@ class Daemon:
             *(s.wait_ready() for s in ws.sessions.values()), return_exceptions=True
         )
         names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
-        names = names or "none"
-        log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names)
+        log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names or "-")
 
     async def _tidy(self, ws: Workspace, idle_s: float) -> None:
         """Tidy when something falls due (memory.next_tidy), or a server starts or goes."""
