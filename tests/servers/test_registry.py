@@ -24,7 +24,7 @@ def _environment(pid: int) -> dict[str, str]:
 
 def test_basedpyrights_node_runs_with_16_mb_semi_spaces(tmp_path: Path) -> None:
     # Node 24's young generation grows to 128 MB and stays resident; 16 MB semi-spaces
-    # keep basedpyright 70-110 MB smaller (bench/symbols.py).
+    # keep basedpyright 60-120 MB smaller (bench/symbols.py).
     root = copy_fixture("py", tmp_path)
     ws = Workspace(root, log_dir=tmp_path / "logs")
 
