@@ -86,17 +86,21 @@ def start_daemon(root: Path, state: Path) -> tuple[subprocess.Popen[bytes], str]
         start_new_session=True,
     )
     deadline = time.monotonic() + 60
-    while not sentinel.exists():
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"the daemon did not start; see {state}")
-        time.sleep(0.02)
-    base = f"http://127.0.0.1:{int(sentinel.read_text())}"
-    while True:  # prewarm: the servers of the languages present are running
-        servers = httpx.get(f"{base}/health", timeout=10).json()["servers"]
-        if servers and all(s["state"] in ("indexing", "ready") and s["pid"] for s in servers):
-            return process, base
-        if time.monotonic() > deadline:
-            raise SystemExit(f"the language servers did not become ready: {servers}")
+    try:
+        while not sentinel.exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the daemon did not start; see {state}")
+            time.sleep(0.02)
+        base = f"http://127.0.0.1:{int(sentinel.read_text())}"
+        while True:  # prewarm: the servers of the languages present are running
+            servers = httpx.get(f"{base}/health", timeout=10).json()["servers"]
+            if servers and all(s["state"] in ("indexing", "ready") and s["pid"] for s in servers):
+                return process, base
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the language servers did not become ready: {servers}")
+    except BaseException:  # the caller only stops a daemon it was given
+        stop(process)
+        raise
         time.sleep(0.1)
 
 
@@ -138,7 +142,7 @@ async def learn(url: str, root: Path, count: int) -> Targets:
                 position = {"path": shown, "line": symbol["line"], "column": symbol["column"]}
                 if symbol["kind"] in ("class", "function", "method"):
                     targets.positions.append(position)
-                    targets.names.append(symbol["name"])
+                    targets.names.append(symbol["name_path"].rpartition(".")[2])
                 if symbol["kind"] in ("function", "method"):
                     targets.callables.append(position)
     if not targets.callables:
@@ -334,6 +338,10 @@ async def main() -> int:
             root, label = args.workspace.resolve(), str(args.workspace)
         else:
             root, label = download_library(args.library, temp), args.library
+            # A wheel holds no pyproject.toml; the library's repository does, and a
+            # directory without a project marker is not prewarmed (it starts when asked).
+            name = args.library.partition("==")[0]
+            (root / "pyproject.toml").write_text(f'[project]\nname = "{name}"\n')
         process, base = start_daemon(root, temp / "state")
         url = f"{base}/mcp"
         targets = await learn(url, root, args.files)
