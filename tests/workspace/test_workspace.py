@@ -7,6 +7,7 @@ tsconfig.json and a different `Settings`), a Python package with its own pyproje
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,3 +163,28 @@ def test_a_server_started_before_the_promised_watch_leaves_watching_to_lspd(
         ws.session_for(main_ts).definition.initialization_options for ws in (unwatched, promised)
     ]
     assert [o.get("tsserver", {}).get("useClientFileWatcher") for o in options] == [None, True]
+
+
+def test_a_file_written_before_the_watcher_started_reaches_the_running_server(
+    tmp_path: Path,
+) -> None:
+    # The daemon's servers start before its watcher: a file written in between has no event.
+    root = copy_fixture("py", tmp_path)
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    ws.will_watch()
+
+    async def run() -> list[tuple[int, str]]:
+        try:
+            assert (await ops.diagnostics(ws, "pkg/app.py")).errors == 0  # server running
+            greeting = root / "pkg" / "greeting.py"  # never opened
+            greeting.write_text(
+                greeting.read_text().replace("def greet(self, punc", "def hail(self, punc")
+            )
+            assert await ws.watch()
+            found = (await ops.diagnostics(ws, "pkg/app.py")).diagnostics
+            return [(d.line, d.message.splitlines()[0]) for d in found if d.severity == "error"]
+        finally:
+            await ws.close()
+
+    unknown = 'Cannot access attribute "greet" for class "Greeter"'
+    assert asyncio.run(run()) == [(6, unknown), (10, unknown)]

@@ -82,6 +82,7 @@ class Workspace:
         self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
+        self._unwatched_since: float | None = None  # wall clock at `will_watch`
         self._changes = 0  # batches of file changes the watcher has applied
         # The text of each file when lspd first read it: the `session` baseline.
         self.first_seen: dict[Path, str] = {}
@@ -282,6 +283,7 @@ class Workspace:
         """`watch` follows: servers the daemon starts before it leave file watching to lspd
         (else they watch for good, tsserver by polling every missing directory)."""
         self._will_watch = True
+        self._unwatched_since = time.time()
 
     @property
     def watching(self) -> bool:
@@ -294,7 +296,26 @@ class Workspace:
             marker_dir = self.log_dir.parent / "watch"
             self.watcher = Watcher(self.root, marker_dir, self.ignore, self.apply_changes)
         self.symbols.start()  # read while the servers start, not at the first question
-        return await self.watcher.start()
+        started = await self.watcher.start()
+        if started and self._unwatched_since is not None:
+            await self._catch_up_unwatched(self._unwatched_since)
+        return started
+
+    async def _catch_up_unwatched(self, since: float) -> None:
+        """Files written between `will_watch` and the watcher's start: the servers started
+        in that window may have read them before, and no event will tell them."""
+
+        def written() -> list[Path]:
+            found = []
+            for path in self.projects.source_files():
+                with contextlib.suppress(OSError):
+                    if path.stat().st_mtime >= since:
+                        found.append(path)
+            return found
+
+        self._unwatched_since = None
+        if paths := await asyncio.to_thread(written):
+            await self.apply_changes([FileEvent(Change.changed, path) for path in paths])
 
     async def apply_changes(self, events: list[FileEvent]) -> None:
         """Tell each running server of changed files, the way an editor would.
