@@ -44,24 +44,23 @@ def offers_pull(capabilities: dict[str, Any], registrations: dict[str, dict[str,
 
 
 async def pull(
-    send: Send, uri: str, timeout: float, results: dict[str, tuple[str, Items]] | None = None
+    send: Send, uri: str, timeout: float, results: dict[str, tuple[str, Items]]
 ) -> Items:
-    """`textDocument/diagnostic`. With `results` (the last answer per document: the server's
-    `resultId` and its items), the server may answer "unchanged" instead of sending them all
-    again, and the same items (the same list) are returned."""
+    """`textDocument/diagnostic`, naming the last answer of the document (`results`: the
+    server's `resultId` and its items), so the server may answer "unchanged" instead of
+    sending them all again; then the same items (the same list) are returned."""
     params: dict[str, Any] = {"textDocument": {"uri": uri}}
-    last = results.get(uri) if results is not None else None
+    last = results.get(uri)
     if last is not None:
         params["previousResultId"] = last[0]
     report = await send("textDocument/diagnostic", params, timeout) or {}
     if last is not None and report.get("kind") == "unchanged":
         return last[1]
     items = list(report.get("items", []))
-    if results is not None:
-        if isinstance(report.get("resultId"), str):
-            results[uri] = (report["resultId"], items)
-        else:
-            results.pop(uri, None)
+    if isinstance(report.get("resultId"), str):
+        results[uri] = (report["resultId"], items)
+    else:
+        results.pop(uri, None)
     return items
 
 

@@ -67,12 +67,9 @@ class Checked:
     @functools.cached_property
     def everything(self) -> list[FileDiagnostic]:
         """Every diagnostic with its file, errors first: made once, however many pages."""
-        found = [d for r in self.results for d in self._stamped(r)]
+        found = [d for r in self.results for d in self._stamp(r).made]
         found.sort(key=lambda d: (d.severity != "error", d.path or "", d.line, d.column))
         return found
-
-    def _stamped(self, result: DiagnosticsResult) -> list[FileDiagnostic]:
-        return self._stamp(result).made
 
     def _stamp(self, result: DiagnosticsResult) -> Stamp:
         """The file's diagnostics with its path, made again only for a result not seen."""

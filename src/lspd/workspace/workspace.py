@@ -82,7 +82,7 @@ class Workspace:
         self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
-        self._unwatched_since: float | None = None  # wall clock at `will_watch`
+        self._unwatched_since: int | None = None  # wall clock (ns) at `will_watch`
         self._changes = 0  # batches of file changes the watcher has applied
         # The text of each file when lspd first read it: the `session` baseline.
         self.first_seen: dict[Path, str] = {}
@@ -283,7 +283,7 @@ class Workspace:
         """`watch` follows: servers the daemon starts before it leave file watching to lspd
         (else they watch for good, tsserver by polling every missing directory)."""
         self._will_watch = True
-        self._unwatched_since = time.time()
+        self._unwatched_since = time.time_ns()
 
     @property
     def watching(self) -> bool:
@@ -301,17 +301,13 @@ class Workspace:
             await self._catch_up_unwatched(self._unwatched_since)
         return started
 
-    async def _catch_up_unwatched(self, since: float) -> None:
+    async def _catch_up_unwatched(self, since_ns: int) -> None:
         """Files written between `will_watch` and the watcher's start: the servers started
         in that window may have read them before, and no event will tell them."""
 
         def written() -> list[Path]:
-            found = []
-            for path in self.projects.source_files():
-                with contextlib.suppress(OSError):
-                    if path.stat().st_mtime >= since:
-                        found.append(path)
-            return found
+            stamps = ((path, files.stamp(path)) for path in self.projects.source_files())
+            return [path for path, stamp in stamps if stamp is not None and stamp[0] >= since_ns]
 
         self._unwatched_since = None
         if paths := await asyncio.to_thread(written):
