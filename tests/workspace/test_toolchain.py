@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from lspd import ops
+from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
+from lspd.workspace.toolchain import Toolchain, is_script, settle
 from tests.workspace.toolchains import TS_PINNED, make_venv, tsc, typescript_package
 
 FILTER = """\
@@ -146,3 +149,43 @@ def _version(env: Path) -> str:
         if key.strip() == "version":
             return value.strip()
     raise AssertionError("no version in pyvenv.cfg")
+
+
+def test_a_python3_shim_on_path_is_asked_once_which_interpreter_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pyenv's, asdf's or mise's `python3` is a script choosing an interpreter per directory;
+    lspd asks it once, in the project, and hands basedpyright the interpreter it named."""
+    real = Path(sys.executable)
+    shims, ran = tmp_path / "shims", tmp_path / "shim-ran"
+    shims.mkdir()
+    shim = shims / "python3"
+    shim.write_text(f'#!/bin/sh\necho "$PWD" >> {ran}\nexec {real} "$@"\n')
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ['PATH']}")
+    root = _py_project(tmp_path / "proj")
+
+    async def run() -> tuple[ops.models.DiagnosticsResult, object]:
+        ws = Workspace(root, log_dir=root.parent / "logs")
+        try:
+            result = await ops.diagnostics(ws, "app.py")
+            (session,) = ws.sessions.values()
+            return result, session.definition.settings["python"]["pythonPath"]
+        finally:
+            await ws.close()
+
+    result, python_path = asyncio.run(run())
+    assert python_path == sys.executable
+    version = ".".join(map(str, sys.version_info[:3]))
+    assert result.toolchain == f"python {version} {real}, PATH"
+    # Once, by lspd, in the project: basedpyright ran the interpreter itself, not the shim.
+    assert ran.read_text().splitlines() == [str(root)]
+    assert "reportMissingImports" in {d.code for d in result.diagnostics}  # no humanize there
+
+
+def test_an_interpreter_on_path_is_not_run_to_settle_it(tmp_path: Path) -> None:
+    definition = definitions()["basedpyright"]
+    real = Path(sys.executable).resolve()  # a binary, not a script
+    found = Toolchain("python", real, None, "PATH")
+    assert not is_script(real)
+    assert settle(definition, found, tmp_path) == (definition, found)

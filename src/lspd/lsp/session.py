@@ -28,10 +28,8 @@ from lspd.servers.registry import ServerDefinition
 
 log = logging.getLogger(__name__)
 
-# How long diagnostics wait for a server to take in watched-file changes before answering.
-WATCHED_FILES_SETTLE_S = 5.0
-# A server whose readiness shows by progress is taken as ready if none begins this soon.
-PROGRESS_GRACE_S = 0.3
+WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
+PROGRESS_GRACE_S = 0.3  # readiness by progress: ready if no progress begins this soon
 
 
 class Session:
@@ -39,7 +37,8 @@ class Session:
 
     A crashed session fails its pending requests at once and is started afresh by the
     next call to `start`. `prepare` runs before each start (the workspace installs a
-    missing server there).
+    missing server there), `settle` while the process starts: the server as it runs from
+    `initialized` on, and its toolchain's label (the interpreter behind a shim).
     """
 
     def __init__(
@@ -51,6 +50,7 @@ class Session:
         start_timeout: float = 60.0,
         toolchain: str | None = None,
         prepare: Callable[[ServerDefinition], Awaitable[None]] | None = None,
+        settle: Callable[[ServerDefinition], Awaitable[tuple[ServerDefinition, str]]] | None = None,
     ) -> None:
         self.definition = definition
         self._folders = Folders(root)
@@ -67,7 +67,7 @@ class Session:
         self.documents = Documents()
         self.requests = requests.Registrations(root)
         self.last_used = time.monotonic()
-        self._prepare = prepare
+        self._prepare, self._settle = prepare, settle
         self._process: asyncio.subprocess.Process | None = None
         self._connection: JsonRpcConnection | None = None
         self._start_lock = asyncio.Lock()
@@ -130,6 +130,7 @@ class Session:
         self._reset()
         env = {**os.environ, **self.definition.env}
         command = self.definition.resolved_command()
+        settling = asyncio.ensure_future(self._settle(self.definition)) if self._settle else None
         log.info("starting %s: %s", self.name, " ".join(command))
         try:
             process = await spawn(command, self.root, env, self.log_path)
@@ -160,6 +161,8 @@ class Session:
         self.capabilities = dict(result.get("capabilities", {})) if result else {}
         encoding = self.capabilities.get("positionEncoding", "utf-16")
         self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
+        if settling is not None:
+            self.definition, self.toolchain = await settling
         connection.notify("initialized", {})
         if self.definition.settings:
             connection.notify(
@@ -309,11 +312,8 @@ class Session:
             self._connection.notify(method, params)
 
     def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
-        """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in.
-
-        A server that re-analyses in the background and then publishes
-        (`watched_files_settle = "publish"`) is waited for (see `Inbox.settle`).
-        """
+        """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in
+        (waiting for a `watched_files_settle = "publish"` server: see `Inbox.settle`)."""
         self.notify("workspace/didChangeWatchedFiles", {"changes": changes})
         self.inbox.files_changed()
         if self.definition.watched_files_settle == "publish":

@@ -28,7 +28,7 @@ from lspd.workspace.ignore import Ignore
 from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
 from lspd.workspace.symbol_index import SymbolIndex
-from lspd.workspace.toolchain import Choice, Toolchain, adapt
+from lspd.workspace.toolchain import Choice, Toolchain, adapt, settler
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
@@ -144,6 +144,7 @@ class Workspace:
                 request_timeout=self.request_timeout,
                 toolchain=None if toolchain is None else toolchain.label(),
                 prepare=install_on_need,
+                settle=settler(toolchain, project),
             )
             self.sessions[key] = session
         else:
