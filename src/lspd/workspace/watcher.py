@@ -68,6 +68,7 @@ class Watcher:
         self._task: asyncio.Task[None] | None = None
         self._stop = anyio.Event()
         self._ready = False  # the watch is in place: a marker has come back
+        self._placed = asyncio.Event()  # the watches are added (watchfiles: not known)
         self._finished = False  # the watch loop has ended
         self._written = 0  # the last number written to the marker
         self._seen = 0  # the last number read back after its batch was delivered
@@ -94,6 +95,11 @@ class Watcher:
         task = self._task = asyncio.create_task(self._run(), name="lspd-watcher")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        # lspd's inotify watcher says when its watches are in place: the first marker then
+        # comes back (written earlier, it was lost and the next one waited 0.25 s more).
+        placed = asyncio.ensure_future(self._placed.wait())
+        await asyncio.wait({task, placed}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        placed.cancel()
         # A marker written before inotify is in place is never reported: write until one is.
         # (`stop` during the start cancels the task: this ends too.)
         while not task.done() and loop.time() < deadline:
@@ -184,6 +190,7 @@ class Watcher:
             notify.add_tree(self.marker.parent, ignore_rules=False)
             self.watches = notify.watches
             loop.add_reader(notify.fd, wake.set)
+            self._placed.set()
             while True:
                 await wake.wait()
                 wake.clear()
@@ -205,6 +212,7 @@ class Watcher:
             notify.close()
 
     async def _run_watchfiles(self) -> None:
+        self._placed.set()  # not known when its watches are in place: markers find out
         async for raw in watchfiles.awatch(
             self.root,
             self.marker.parent,
