@@ -6,6 +6,7 @@ import asyncio
 import os
 from pathlib import Path
 
+from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
 
@@ -42,3 +43,10 @@ def test_basedpyrights_node_runs_with_16_mb_semi_spaces(tmp_path: Path) -> None:
             await ws.close()
 
     assert asyncio.run(main()) == [("node", "--max-semi-space-size=16")]
+
+
+def test_a_container_pattern_only_where_it_was_shown_sound() -> None:
+    # basedpyright's document symbols give members to class and function declarations only
+    # (servers.toml); the others list no pattern and every candidate file is asked.
+    found = {name: d.container_pattern for name, d in definitions().items() if d.container_pattern}
+    assert found == {"basedpyright": r"\b(?:class|def)(?:\s|\\)+{name}\b"}

@@ -141,3 +141,138 @@ def test_a_cold_server_is_asked_for_symbols_once_it_is_ready(py_unwatched: Warm)
     assert found(py_unwatched, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
     (session,) = py_unwatched.ws.sessions.values()
     assert session.state == "ready" and open_documents(py_unwatched.ws) == []
+
+
+def settle(warm: Warm) -> None:
+    """Wait until the watcher (if running) has delivered what was written: a new file is
+    known from its event (a name found elsewhere already does not wait for it)."""
+    if warm.ws.watcher is not None:
+        assert warm.run(warm.ws.watcher.catch_up())
+
+
+def kept(warm: Warm) -> list[str]:
+    """The files whose symbols the server was asked for (sorted)."""
+    return sorted(warm.ws.display(path) for path in warm.ws.symbols.kept())
+
+
+@pytest.mark.parametrize("fixture", ["py", "py_unwatched"])
+def test_only_files_declaring_the_first_segment_are_asked(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    py: Warm = request.getfixturevalue(fixture)
+    # app.py and unicode_names.py use `Greeter` and `greet` without declaring `Greeter`.
+    assert found(py, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    assert kept(py) == ["pkg/greeting.py"]
+    # A second file declaring the class: both are found, the name is ambiguous.
+    (py.root / "pkg" / "twin.py").write_text(
+        "class Greeter:\n    def greet(self) -> str:\n        return 'hi'\n"
+    )
+    settle(py)
+    assert found(py, "Greeter.greet") == [
+        ("Greeter.greet", "pkg/greeting.py", 18, 9),
+        ("Greeter.greet", "pkg/twin.py", 2, 9),
+    ]
+    assert kept(py) == ["pkg/greeting.py", "pkg/twin.py"]
+    with pytest.raises(InvalidInput) as error:
+        py.run(ops.definition(py.ws, symbol="Greeter.greet"))
+    assert str(error.value).startswith("`Greeter.greet` matches 2 symbols: ")
+    # One segment: every file holding the word may declare it (a parameter, a local).
+    assert found(py, "greet") == [
+        ("Greeter.greet", "pkg/greeting.py", 18, 9),
+        ("LoudGreeter.greet", "pkg/greeting.py", 24, 9),
+        ("Greeter.greet", "pkg/twin.py", 2, 9),
+    ]
+    assert kept(py) == ["pkg/app.py", "pkg/greeting.py", "pkg/twin.py", "pkg/unicode_names.py"]
+
+
+SHAPES = """\
+import functools
+
+
+class Base:
+    pass
+
+
+def mark(cls: type) -> type:
+    return cls
+
+
+@mark
+@functools.total_ordering
+class Decorated(Base, metaclass=type):
+    async def fetch(self) -> int:
+        return 1
+
+
+class Outer:
+    class Inner:
+        def deep(self) -> None:
+            pass
+
+
+async def runner() -> None:
+    def step() -> None:
+        pass
+
+
+class \\
+        Continued:
+    def method(self) -> None:
+        pass
+
+
+class \ufb01ller:
+    def pour(self) -> None:
+        pass
+"""
+
+USES = """\
+from pkg.shapes import Continued, Decorated, Outer, filler, runner
+
+
+def use(d: Decorated, o: Outer.Inner, c: Continued, f: filler) -> None:
+    d.fetch(), o.deep(), runner(), c.method(), f.pour()
+    step = 'Decorated fetch Outer Inner deep runner step Continued method filler pour'
+"""
+
+
+def test_every_kind_of_container_is_found_and_only_its_file_asked(py: Warm) -> None:
+    (py.root / "pkg" / "shapes.py").write_text(SHAPES)
+    (py.root / "pkg" / "uses.py").write_text(USES)
+    assert found(py, "Decorated.fetch") == [("Decorated.fetch", "pkg/shapes.py", 15, 15)]
+    assert found(py, "Outer.Inner.deep") == [("Outer.Inner.deep", "pkg/shapes.py", 21, 13)]
+    assert found(py, "Inner.deep") == [("Outer.Inner.deep", "pkg/shapes.py", 21, 13)]
+    assert found(py, "runner.step") == [("runner.step", "pkg/shapes.py", 26, 9)]
+    assert found(py, "Continued.method") == [("Continued.method", "pkg/shapes.py", 32, 9)]
+    # Python reads `ﬁller` (a ligature) as `filler`, and basedpyright names it so.
+    assert found(py, "filler.pour") == [("filler.pour", "pkg/shapes.py", 37, 9)]
+    assert kept(py) == ["pkg/shapes.py"]
+
+
+def test_a_module_path_first_segment_is_kept(py: Warm) -> None:
+    # app.py says `from pkg.greeting import ... make_greeter`: the words, not the module.
+    assert found(py, "greeting.make_greeter") == [("make_greeter", "pkg/greeting.py", 28, 5)]
+    assert found(py, "pkg.greeting.Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    assert kept(py) == ["pkg/greeting.py"]
+
+
+@pytest.mark.parametrize("fixture", ["py", "py_unwatched"])
+def test_a_file_gaining_the_declaration_is_found(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    py: Warm = request.getfixturevalue(fixture)
+    assert found(py, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
+    assert kept(py) == ["pkg/greeting.py"]  # app.py was read and passed over
+    app = py.root / "pkg" / "app.py"
+    app.write_text(app.read_text() + "\n\nclass Greeter:\n    def greet(self) -> str: ...\n")
+    assert found(py, "Greeter.greet") == [
+        ("Greeter.greet", "pkg/app.py", 14, 9),
+        ("Greeter.greet", "pkg/greeting.py", 18, 9),
+    ]
+    assert kept(py) == ["pkg/app.py", "pkg/greeting.py"]
+
+
+def test_a_server_without_a_container_pattern_is_asked_for_every_candidate(ts: Warm) -> None:
+    # main.ts uses `Shape` and `area` without declaring `Shape`: asked all the same.
+    assert found(ts, "Shape.area") == [("Shape.area", "src/shapes.ts", 2, 3)]
+    assert kept(ts) == ["src/main.ts", "src/shapes.ts"]

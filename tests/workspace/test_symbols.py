@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.servers.registry import definitions
 from lspd.workspace.symbols import (
     Node,
     flatten,
     matches_name,
+    may_hold,
     module_parts,
     name_parts,
     qualified,
@@ -51,6 +53,34 @@ def test_a_name_path_matches_the_end_of_the_qualified_name() -> None:
     assert matches_name(greet, ["greeting", "Greeter", "greet"])
     assert not matches_name(greet, ["LoudGreeter", "greet"])
     assert not matches_name(greet, ["Greeter"])
+
+
+def test_may_hold_drops_only_files_where_no_match_can_end() -> None:
+    pattern = definitions()["basedpyright"].container_pattern
+    use = "from pkg.greeting import Greeter\nGreeter('x').greet()\n"
+    assert not may_hold(["Greeter", "greet"], "pkg/app.py", use, pattern)
+    declared = {
+        "class Greeter(Base, metaclass=M):",
+        "@dataclass\nclass Greeter:",
+        "    async def Greeter(self):",
+        "def Greeter[T](x: T):",
+        "class \\\n  Greeter:",
+        "class \ufb01ller:",  # NFKC: `filler`
+    }
+    for text in declared:
+        name = "filler" if "\ufb01" in text else "Greeter"
+        assert may_hold([name, "greet"], "pkg/app.py", text, pattern), text
+    assert not may_hold(["Greeter", "greet"], "pkg/app.py", "class GreeterBase:", pattern)
+    # The path may start with the end of the module path, then a container (or the symbol).
+    assert may_hold(["greeting", "make_greeter"], "pkg/greeting.py", use, pattern)
+    full = ["pkg", "greeting", "Greeter", "greet"]
+    assert not may_hold(full, "pkg/greeting.py", use, pattern)  # no `class Greeter` after it
+    assert may_hold(full, "pkg/greeting.py", "class Greeter:", pattern)
+    assert not may_hold(full, "pkg/app.py", "class Greeter:", pattern)  # another module
+    # One segment, no pattern, or no identifier: nothing is dropped.
+    assert may_hold(["greet"], "pkg/app.py", "", pattern)
+    assert may_hold(["Greeter", "greet"], "pkg/app.py", "", None)
+    assert may_hold(["operator+", "x"], "pkg/app.py", "", pattern)
 
 
 def test_read_tree_nests_members_with_code_point_columns(py: Warm) -> None:

@@ -20,6 +20,8 @@ def test_words_of_a_text_are_its_identifiers() -> None:
         "x2",
     }
     assert is_word("make_greeter") and not is_word("(*T)")
+    # Python reads identifiers in NFKC form: a ligature's word is there both ways.
+    assert words_of("class \ufb01ller: pass") == {"class", "\ufb01ller", "filler", "pass"}
 
 
 def test_files_holding_every_word_and_only_those() -> None:

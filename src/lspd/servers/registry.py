@@ -54,6 +54,10 @@ class ServerDefinition:
     # "last-file": its workspace/symbol searches only the project of the document opened
     # last (typescript-language-server's navto), so a shared session is asked per project.
     symbol_search: Literal["workspace", "last-file"] = "workspace"
+    # A regex template (`{name}`: the escaped name) matching the text of any file where a
+    # symbol `name` has members in the server's document symbols: files without a match
+    # are not asked for their symbols to resolve `name.member` (None: every file is asked).
+    container_pattern: str | None = None
 
     def npm_root(self) -> Path:
         return npm_root(self.npm_prefix)
@@ -167,6 +171,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         shared=table.get("shared", False),
         covers_nested=table.get("covers_nested", False),
         symbol_search=table.get("symbol_search", "workspace"),
+        container_pattern=table.get("container_pattern"),
     )
 
 

@@ -2,7 +2,7 @@
 
 Name-addressed questions (`definition` of `Context.invoke`) used to search the servers
 (`workspace/symbol`) and open every file found, on every call. The index answers them from
-memory instead, in two layers kept per file and keyed by the file's content:
+memory instead, in layers kept per file and keyed by the file's content:
 
 - words: every identifier of the file's text, read by lspd itself (no server), into a
   small inverted index (`workspace/words.py`). A file can declare `invoke` only if `invoke`
@@ -10,6 +10,16 @@ memory instead, in two layers kept per file and keyed by the file's content:
   as a word or as a part of their module path. All source files are read once (in a
   thread: when the watcher starts, or at the first question); after that only the files
   the watcher reports, or that fail their stat check, are read.
+- declarations: for a name path of two segments or more (`Context.invoke`), a file holding
+  the words can match only if the path starts with the end of its module path
+  (`utils.echo` in utils.py) or with the name of a symbol with members (after that end, if
+  any), which its server's `container_pattern` (servers.toml) finds in the file's text:
+  `class Context` or `def Context` for basedpyright. Other files are not asked (click:
+  `Context.invoke` asks core.py, not the 8 files more that only use `Context` and
+  `invoke`). Checked on the text read at the question with the words, a verdict against a
+  file remembered until it changes; files whose tree is kept are matched in it (no
+  server asked), and one segment (any symbol: parameters, locals) or a server without the
+  pattern is not filtered.
 - trees: the server's own document symbols of a file, asked the first time a name needs
   them (the file is opened, asked and closed again unless it was open: the server frees
   it) and kept until the file changes; the least recently used go beyond `MAX_NODES`.
@@ -34,7 +44,14 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.workspace import files
-from lspd.workspace.symbols import Node, flatten, matches_name, module_parts, read_tree
+from lspd.workspace.symbols import (
+    Node,
+    flatten,
+    matches_name,
+    may_hold,
+    module_parts,
+    read_tree,
+)
 from lspd.workspace.watcher import Change, FileEvent
 from lspd.workspace.words import Words, is_word, words_of
 
@@ -55,6 +72,8 @@ class _File:
     tree: list[Node] | None = None
     by_name: dict[str, list[Node]] = field(default_factory=dict)
     nodes: int = 0
+    # Name paths this content cannot hold (`may_hold`): not read again for them.
+    cannot_hold: set[str] = field(default_factory=set)
 
 
 def _digest(text: str) -> bytes:
@@ -286,8 +305,8 @@ class SymbolIndex:
             if entry is None or entry.digest is None:
                 continue
             # Without its symbols yet: make sure it holds the words (two words can share
-            # a bucket of the index) before a server is asked for them.
-            if entry.tree is None and not _holds(path, self.ws.display(path), words):
+            # a bucket of the index) and may declare the path before a server is asked.
+            if entry.tree is None and not self._may_hold(path, entry, words, parts):
                 continue
             candidates.append((path, entry))
         # At once: a server answers them in one go, without a round trip (and a slice of
@@ -311,6 +330,32 @@ class SymbolIndex:
             found += [n for n in nodes if matches_name(n, parts)]
         return found, errors
 
+    def _may_hold(self, path: Path, entry: _File, words: list[str], parts: list[str]) -> bool:
+        """Whether the file as it is now holds every one of `words` and may hold a symbol
+        matching `parts` (`may_hold`, its server's pattern): its text read once."""
+        name_path = ".".join(parts)
+        if name_path in entry.cannot_hold:
+            return False
+        shown = self.ws.display(path)
+        try:
+            text = files.read_source(path, shown)
+        except InvalidInput:
+            return False
+        held = _words(text, shown)
+        if not all(word in held for word in words):
+            return False
+        server = self.ws.handler(path)
+        if may_hold(parts, shown, text, server.container_pattern if server else None):
+            return True
+        if _digest(text) == entry.digest:  # the content the entry stands for
+            entry.cannot_hold.add(name_path)
+        return False
+
+    def kept(self) -> list[Path]:
+        """The files whose symbols are kept (each was asked of its server), least recently
+        used first."""
+        return list(self._trees)
+
     async def refresh(self) -> int:
         """Bring the words up to date (the first scan included); how many files they cover."""
         await self._refresh()
@@ -321,12 +366,3 @@ class SymbolIndex:
             self._scan.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._scan
-
-
-def _holds(path: Path, shown: str, words: list[str]) -> bool:
-    """Whether the file as it is now holds every one of `words`."""
-    try:
-        held = _words(files.read_source(path, shown), shown)
-    except InvalidInput:
-        return False
-    return all(word in held for word in words)

@@ -7,6 +7,8 @@ per file, and ops turn the part they show into models.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +18,7 @@ from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.positions import Encoding, from_units
 from lspd.lsp.session import Session
+from lspd.workspace.words import is_word
 
 MAX_NAME_PATH_CHARS = 500
 
@@ -167,3 +170,34 @@ def matches_name(symbol: Node, parts: list[str]) -> bool:
         return False
     full = [*module_parts(symbol.path), *symbol.name_path.split(".")]
     return full[-len(parts) :] == parts
+
+
+def may_hold(parts: list[str], shown: str, text: str, containers: str | None) -> bool:
+    """Whether the file `shown`, whose text is `text`, can hold a symbol matching the name
+    path `parts`, judged from the text by its server's `containers` pattern (servers.toml:
+    it finds the declarations whose document symbols may have members, `{name}` the name).
+
+    A match is the end of `module_parts + name_path` (`matches_name`): the first k segments
+    (none, or some) end the file's module path and the next one heads the symbol's name
+    path, a symbol with members unless it is the last. Only files where no k fits are
+    dropped; with one segment or no pattern, none is.
+    """
+    if containers is None or len(parts) < 2:
+        return True
+    module = module_parts(shown)
+    for k in range(min(len(parts), len(module) + 1)):
+        if module[len(module) - k :] != parts[:k]:
+            continue
+        if k == len(parts) - 1 or _declares(parts[k], text, containers):
+            return True
+    return False
+
+
+def _declares(name: str, text: str, containers: str) -> bool:
+    if not is_word(name):  # no identifier: the pattern's word boundaries may not hold
+        return True
+    pattern = re.compile(containers.replace("{name}", re.escape(name)))
+    if pattern.search(text) is not None:
+        return True
+    # Python reads identifiers in NFKC form (so does pyright): `class ﬁle` declares `file`.
+    return not text.isascii() and pattern.search(unicodedata.normalize("NFKC", text)) is not None

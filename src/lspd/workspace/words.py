@@ -11,6 +11,7 @@ can return a file that does not hold the word (the caller checks), never miss on
 from __future__ import annotations
 
 import re
+import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,8 +21,13 @@ BUCKETS = 1 << 15
 
 
 def words_of(text: str) -> set[str]:
-    """The identifiers of a text (every run of letters, digits, `_` and `$`)."""
-    return set(WORD.findall(text))
+    """The identifiers of a text (every run of letters, digits, `_` and `$`), also in NFKC
+    form when it is not ASCII: Python reads `ﬁle` as `file` (and pyright names it so),
+    other languages as written."""
+    words = set(WORD.findall(text))
+    if not text.isascii():
+        words.update(WORD.findall(unicodedata.normalize("NFKC", text)))
+    return words
 
 
 def is_word(part: str) -> bool:
