@@ -158,3 +158,49 @@ def test_status_names_each_server_and_the_toolchain_it_runs(lspd: Cli, root: Pat
     )
     assert text[3] == f"    runs {server['toolchain']}"
     assert text[4] == f"  MCP at {url}"
+
+
+# Kept out of `lspd serve` until its first server runs (issue 15.6): each import there is
+# time on the cold start to the first answer (pydantic was 34 ms, pathspec 6, tomlkit 5).
+NOT_BEFORE_THE_SERVER = (
+    "pydantic",  # lspd.toml is checked by plain code
+    "tomlkit",  # lspd.agents: only for --sync
+    "lspd.agents",
+    "http.client",  # asking a daemon: only when a sentinel is found
+    "importlib.metadata",  # server versions: `lspd servers`
+    "pathspec",  # only for a .gitignore (the fixture has none)
+    "mcp",  # the SDK and uvicorn are imported while the servers start
+    "uvicorn",
+)
+# An audit hook sees each process `lspd serve` starts (no patching); at the server's, it
+# prints which of those modules are loaded and ends the run before the server exists.
+SERVE_PROBE = """
+import os, sys
+from pathlib import Path
+
+def started(event, args):
+    if event == "subprocess.Popen" and Path(args[1][0]).name == "basedpyright-langserver":
+        print(sorted(name for name in {names!r} if name in sys.modules), flush=True)
+        os._exit(0)
+
+sys.addaudithook(started)
+from lspd.cli import main
+
+main(["serve", {root!r}])
+"""
+
+
+def test_serve_starts_its_server_before_importing_what_the_server_needs_not(
+    tmp_path: Path, root: Path
+) -> None:
+    probe = SERVE_PROBE.format(names=NOT_BEFORE_THE_SERVER, root=str(root))
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        env=env_for(tmp_path / "state"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+    assert not sentinel.port_path(root).exists()  # it ended before binding

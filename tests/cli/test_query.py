@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.cli import build_parser, main
+from lspd.cli import COMMAND_MODULES, build_parser, main
 from lspd.cli.query import arguments, run_tool
 from lspd.errors import InvalidInput
 from lspd.surface.table import OPERATIONS, operation
@@ -20,10 +20,21 @@ from tests.conftest import copy_fixture
 from tests.daemon.support import thread_daemon
 
 
-def _subcommands() -> dict[str, argparse.ArgumentParser]:
-    parser = build_parser()
+def _subcommands(command: str | None = None) -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser(command)
     [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return dict(action.choices)
+
+
+def test_each_command_module_defines_the_commands_it_is_listed_with() -> None:
+    # build_parser("serve") imports only the module listed with serve; the query commands
+    # are the table's, and no listed command is one of them.
+    listed = [command for commands in COMMAND_MODULES.values() for command in commands]
+    queries = [op.command for op in OPERATIONS if op.command is not None]
+    assert sorted(_subcommands()) == sorted(listed + queries)
+    for commands in COMMAND_MODULES.values():
+        for command in commands:
+            assert sorted(_subcommands(command)) == sorted(commands)
 
 
 def test_the_tables_defaults_are_the_operations_own() -> None:

@@ -77,6 +77,42 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
             "e.g. [\"--verbose\"], got '--verbose'",
         ),
         ("[servers.basedpyright\n", "lspd.toml: not valid TOML: "),
+        (
+            "[languages.python]\n",
+            "lspd.toml: languages.python.server: missing; it must be a server name (a string)",
+        ),
+        (
+            'ignore = ["build", 3]\n',
+            'lspd.toml: ignore[1]: expected a glob string, e.g. "generated/**", got 3',
+        ),
+        (
+            "[servers.basedpyright]\nargs = [true]\n",
+            "lspd.toml: servers.basedpyright.args[0]: expected a string, got True",
+        ),
+        (
+            "memory_mb = 0\n",
+            "lspd.toml: memory_mb: expected a number of megabytes above 0 "
+            "(the language servers' memory ceiling), got 0",
+        ),
+        (
+            "idle_timeout = nan\n",
+            "lspd.toml: idle_timeout: expected a number of seconds, 0 or more "
+            "(0 = never stop idle servers), got nan",
+        ),
+        (
+            "idle_timeout = true\n",
+            "lspd.toml: idle_timeout: expected a number of seconds, 0 or more "
+            "(0 = never stop idle servers), got True",
+        ),
+        (
+            "languages = 1\n",
+            "lspd.toml: languages: expected a table of languages, e.g. [languages.python] "
+            'server = "basedpyright", got 1',
+        ),
+        (
+            "servers = { clangd = 1 }\n",
+            "lspd.toml: servers.clangd: expected a table with `args` and `settings`, got 1",
+        ),
     ],
 )
 def test_a_bad_config_is_refused_with_the_key_and_what_is_allowed(
@@ -86,6 +122,20 @@ def test_a_bad_config_is_refused_with_the_key_and_what_is_allowed(
     with pytest.raises(ConfigError) as refused:
         Workspace(root)
     assert any(line.startswith(message) for line in str(refused.value).splitlines())
+
+
+def test_a_good_config_is_read_with_numbers_as_floats(tmp_path: Path) -> None:
+    root = workspace_with(
+        tmp_path,
+        'idle_timeout = 60\nmemory_mb = 1.5\nignore = ["gen"]\n'
+        '[languages.python]\nserver = "ty"\n[servers.ty]\nargs = ["-v"]\n',
+    )
+    config = Workspace(root).config
+    assert (config.idle_timeout, config.memory_mb, config.ignore) == (60.0, 1.5, ["gen"])
+    assert type(config.idle_timeout) is float
+    assert config.chosen == {"python": "ty"}
+    assert config.servers["ty"].args == ["-v"] and config.servers["ty"].settings == {}
+    assert (config.python, config.typescript) == (None, "project")
 
 
 def test_a_file_language_points_to_the_key_that_covers_it(tmp_path: Path) -> None:

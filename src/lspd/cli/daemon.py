@@ -153,10 +153,10 @@ def _already_served(found: client.Probe, root: Path, asked: dict[str, object]) -
 
 def _sync_list(values: list[str]) -> tuple[str, ...]:
     """Agent names from `--sync a,b --sync c`, checked now rather than after the bind."""
-    from lspd.agents import get_descriptor
-
     names = tuple(n.strip() for value in values for n in value.split(",") if n.strip())
-    if names != ("all",):
+    if names and names != ("all",):
+        from lspd.agents import get_descriptor  # not without --sync: tomlkit, 5 ms of a start
+
         for name in names:
             get_descriptor(name)  # raises with the list of known agents
     return names

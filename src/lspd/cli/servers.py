@@ -1,8 +1,9 @@
 """`lspd servers` (each language's servers: selected, found, version, how to install),
 `lspd servers install` and `lspd schema` (JSON Schemas of results).
 
-The operations, pydantic and the workspace are imported by the commands that use them, not
-when the parser is built: every `lspd` call (an agent's hook on each edit) builds it.
+The operations, pydantic, the workspace and the version lookups are imported by the commands
+that use them, not when the parser is built: every `lspd` call (an agent's hook on each edit,
+`lspd serve`) builds it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from lspd import __version__
 from lspd.daemon.client import resolve_root
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.registry import definitions
-from lspd.servers.versions import inspect
 
 if TYPE_CHECKING:
     from lspd.servers.registry import ServerDefinition
@@ -73,6 +73,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _install(args: argparse.Namespace) -> int:
     from lspd.servers.install import install
+    from lspd.servers.versions import inspect
 
     chosen = _chosen(args)
     for definition in [_definition(name, chosen) for name in args.names]:
@@ -106,6 +107,8 @@ def _definition(name: str, chosen: dict[str, str]) -> ServerDefinition:
 
 
 def _named(definition: ServerDefinition) -> str:
+    from lspd.servers.versions import inspect
+
     return f"{definition.name} {inspect(definition).version or ''}".strip()
 
 

@@ -8,7 +8,6 @@ same `structuredContent` an agent gets.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
@@ -49,7 +48,10 @@ def _http(
     body: bytes | None = None,
 ) -> Response:
     """One loopback HTTP request: never through a proxy, never TLS. Raises `OSError` (the
-    port refuses, the answer times out) or `http.client.HTTPException` (not HTTP)."""
+    port refuses, the answer times out) or `http.client.HTTPException` (not HTTP): catch
+    `_unanswered()`."""
+    import http.client  # here: `lspd serve` finds no sentinel, and starts 4 ms sooner
+
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
         connection.request(method, path, body=body, headers=headers)
@@ -59,6 +61,13 @@ def _http(
         return Response(answer.status, found, data.decode("utf-8", errors="replace"))
     finally:
         connection.close()
+
+
+def _unanswered() -> tuple[type[Exception], ...]:
+    """What `_http` raises when nothing (or not HTTP) answers; named only once it has run."""
+    import http.client
+
+    return (OSError, http.client.HTTPException)
 
 
 def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
@@ -109,7 +118,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
     found = Probe(root, False, "", port, sentinel.read_token(root))
     try:
         response = _http("GET", port, "/health", found.headers, timeout)
-    except (OSError, http.client.HTTPException) as exc:
+    except _unanswered() as exc:
         found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
         found.stale = True
         return found
@@ -212,7 +221,7 @@ def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> t
     query = "&".join(f"path={quote(p)}" for p in paths or [])
     try:
         response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
-    except (OSError, http.client.HTTPException) as exc:
+    except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     if response.status_code != 200:
         raise ToolFailed(str(response.json().get("error", response.text[:300])))
@@ -254,7 +263,7 @@ def _request(
     try:
         assert found.port is not None
         response = _http("POST", found.port, "/mcp", headers, timeout, body)
-    except (OSError, http.client.HTTPException) as exc:
+    except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     message = _json_rpc_message(response)
     if "error" in message:
