@@ -170,52 +170,43 @@ def _number(what: str, *, zero: bool) -> _Kind:
     return _Kind(what, take)
 
 
-def _typed(what: str, kind: type[str] | type[dict[str, Any]]) -> _Kind:
-    """A value of `kind` as it is (strict: a number is no string)."""
+def _of(what: str, kind: type, then: Callable[[Any, Place, list[str]], Any] | None = None) -> _Kind:
+    """A value of `kind` (strict: a number is no string), as it is or as `then` checks it."""
 
     def take(value: Any, place: Place, problems: list[str]) -> Any:
-        if isinstance(value, kind):
-            return value
-        problems.append(_expected(place, what, value))
-        return None
+        if not isinstance(value, kind):
+            problems.append(_expected(place, what, value))
+            return None
+        return value if then is None else then(value, place, problems)
 
     return _Kind(what, take)
 
 
 def _list(what: str, item: _Kind) -> _Kind:
-    def take(value: Any, place: Place, problems: list[str]) -> Any:
-        if not isinstance(value, list):
-            problems.append(_expected(place, what, value))
-            return None
+    def each(value: list[Any], place: Place, problems: list[str]) -> Any:
         return [item.take(one, (*place, index), problems) for index, one in enumerate(value)]
 
-    return _Kind(what, take)
+    return _of(what, list, each)
 
 
-def _named(what: str, each: _Kind) -> _Kind:
-    """A table of names (of languages, of servers), each holding `each`."""
+def _named(what: str, item: _Kind) -> _Kind:
+    """A table of names (of languages, of servers), each holding `item`."""
 
-    def take(value: Any, place: Place, problems: list[str]) -> Any:
-        if not isinstance(value, dict):
-            problems.append(_expected(place, what, value))
-            return None
-        return {name: each.take(one, (*place, name), problems) for name, one in value.items()}
+    def each(value: dict[str, Any], place: Place, problems: list[str]) -> Any:
+        return {name: item.take(one, (*place, name), problems) for name, one in value.items()}
 
-    return _Kind(what, take)
+    return _of(what, dict, each)
 
 
 def _table(what: str, make: Callable[..., Any], keys: dict[str, _Kind]) -> _Kind:
     """A table of the `keys` (no others), made into `make(**keys)`."""
 
-    def take(value: Any, place: Place, problems: list[str]) -> Any:
-        if not isinstance(value, dict):
-            problems.append(_expected(place, what, value))
-            return None
+    def made(value: dict[str, Any], place: Place, problems: list[str]) -> Any:
         before = len(problems)
         kept = _keys(value, place, keys, problems)
         return make(**kept) if len(problems) == before else None
 
-    return _Kind(what, take)
+    return _of(what, dict, made)
 
 
 def _keys(
@@ -253,18 +244,18 @@ def _dotted(place: Place) -> str:
     return text
 
 
-_STRING = _typed("a string", str)
+_STRING = _of("a string", str)
 _LANGUAGE = _table(
     'a table with `server = "NAME"`',
     LanguageOptions,
-    {"server": _typed("a server name (a string)", str)._replace(required=True)},
+    {"server": _of("a server name (a string)", str)._replace(required=True)},
 )
 _SERVER = _table(
     "a table with `args` and `settings`",
     ServerOptions,
     {
         "args": _list('a list of strings, e.g. ["--verbose"]', _STRING),
-        "settings": _typed("a table of settings (sent to the server as they are)", dict),
+        "settings": _of("a table of settings (sent to the server as they are)", dict),
     },
 )
 # The keys of Config, in its order (the order `allowed here:` lists them).
@@ -277,12 +268,12 @@ _CONFIG = {
     ),
     "ignore": _list(
         'a list of globs, e.g. ["generated/**", "*.min.js"]',
-        _typed('a glob string, e.g. "generated/**"', str),
+        _of('a glob string, e.g. "generated/**"', str),
     ),
-    "python": _typed(
+    "python": _of(
         'the project\'s interpreter or environment, e.g. ".venv" or "/opt/py/bin/python"', str
     ),
-    "typescript": _typed('"project", "lspd" or the path of a typescript package', str),
+    "typescript": _of('"project", "lspd" or the path of a typescript package', str),
     "languages": _named(
         'a table of languages, e.g. [languages.python] server = "basedpyright"', _LANGUAGE
     ),
