@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from lspd.lsp.configuration import Configuration
 from lspd.lsp.globs import WATCH_CHANGE, WATCH_CREATE, WATCH_DELETE, FileWatcher, file_watchers
 from lspd.lsp.text import path_to_uri
 
@@ -52,10 +53,12 @@ class Registrations:
         ]
 
 
-def answer(method: str, params: Any, settings: dict[str, Any], registrations: Registrations) -> Any:
+def answer(
+    method: str, params: Any, configuration: Configuration, registrations: Registrations
+) -> Any:
     """The reply to one server-to-client request."""
     if method == "workspace/configuration":
-        return [setting(settings, item.get("section")) for item in (params or {}).get("items", [])]
+        return configuration.answer(params)
     if method == "client/registerCapability":
         registrations.register(params)
         return None
@@ -73,16 +76,6 @@ def answer(method: str, params: Any, settings: dict[str, Any], registrations: Re
     # window/showMessageRequest and anything newer: an empty success. An error reply makes
     # some servers exit (basedpyright).
     return None
-
-
-def setting(settings: dict[str, Any], section: str | None) -> Any:
-    """The value of a dotted `section` of the settings (all of them for none)."""
-    value: Any = settings
-    for key in section.split(".") if section else ():
-        if not isinstance(value, dict) or key not in value:
-            return None
-        value = value[key]
-    return value
 
 
 def _joined(earlier: dict[str, Any] | None, registration: dict[str, Any]) -> dict[str, Any]:

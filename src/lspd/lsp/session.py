@@ -16,6 +16,7 @@ from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTi
 from lspd.lsp import answers, diagnostics, requests, shapes
 from lspd.lsp.answers import P, Request, T
 from lspd.lsp.capabilities import initialize_params
+from lspd.lsp.configuration import Configuration
 from lspd.lsp.documents import Document, Documents
 from lspd.lsp.folders import Folders, workspace_folder
 from lspd.lsp.positions import Encoding
@@ -66,6 +67,7 @@ class Session:
         self.capabilities: dict[str, Any] = {}
         self.documents = Documents()
         self.requests = requests.Registrations(root)
+        self.configuration = Configuration(definition.settings)  # pushed only if not pulled
         self.last_used = time.monotonic()
         self._prepare, self._settle = prepare, settle
         self._process: asyncio.subprocess.Process | None = None
@@ -164,10 +166,7 @@ class Session:
         if settling is not None:
             self.definition, self.toolchain = await settling
         connection.notify("initialized", {})
-        if self.definition.settings:
-            connection.notify(
-                "workspace/didChangeConfiguration", {"settings": self.definition.settings}
-            )
+        self.configuration.initialized(connection.notify)
         self.state = "indexing"
         if self.definition.ready == "progress":
             asyncio.get_running_loop().call_later(PROGRESS_GRACE_S, self._ready_if_idle)
@@ -381,7 +380,7 @@ class Session:
     # -- what the server sends us ----------------------------------------------------------
 
     async def _on_request(self, method: str, params: Any) -> Any:
-        return requests.answer(method, params, self.definition.settings, self.requests)
+        return requests.answer(method, params, self.configuration, self.requests)
 
     def _on_notification(self, method: str, params: Any) -> None:
         if method == "textDocument/publishDiagnostics":

@@ -1,0 +1,94 @@
+"""The server's settings: answered when it pulls them, pushed only to a server that does not.
+
+A server either pulls its settings (`workspace/configuration`) as it handles `initialized`,
+or waits to be told them (`workspace/didChangeConfiguration`). Pushing to a server that
+pulled makes it set itself up again: basedpyright >= 1.40 pulls, and a push then re-runs
+its whole setup (0.12 s on a cold start, 0.3 s with a pyenv shim, which it runs again to
+learn the search paths). basedpyright <= 1.39 and pyright before its fix of January 2026
+(`handleInitialized` skipped its settings update for clients offering workspace folders)
+never set up their workspace without a push, and never answer a request. So the settings
+are pushed only to a server that has not pulled every section of them soon after
+`initialized`: pulling servers do it in their `initialized` handler (1-20 ms here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+# How long after `initialized` a server has to pull its settings before they are pushed.
+# A late pull only costs the redundant push (a second setup); a server that needs the
+# push waits this long for it.
+PULL_GRACE_S = 0.1
+
+Notify = Callable[[str, Any], None]
+
+
+class Configuration:
+    """One server's settings, by section, and which of them it pulled since it started."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.settings = settings
+        self.pulled: set[str] = set()  # the sections it asked for ("" = all of them)
+        self.pushed = False
+        self.settled = asyncio.Event()  # pulled them all, or was pushed them
+        self._timer: asyncio.TimerHandle | None = None
+
+    def initialized(self, notify: Notify) -> None:
+        """The server was sent `initialized`: push the settings after the grace unless
+        it pulled them all by then."""
+        self.reset()
+        if not self.settings:
+            self.settled.set()
+            return
+        self._timer = asyncio.get_running_loop().call_later(PULL_GRACE_S, self._push, notify)
+
+    def reset(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.pulled.clear()
+        self.pushed = False
+        self.settled.clear()
+
+    def answer(self, params: Any) -> list[Any]:
+        """The reply to `workspace/configuration`, noting what was pulled."""
+        sections = [item.get("section") or "" for item in (params or {}).get("items", [])]
+        self.pulled.update(sections)
+        if self._timer is not None and covered(self.settings, self.pulled):
+            self._timer.cancel()
+            self._timer = None
+            self.settled.set()
+        return [setting(self.settings, section) for section in sections]
+
+    def _push(self, notify: Notify) -> None:
+        self._timer = None
+        if not covered(self.settings, self.pulled):
+            notify("workspace/didChangeConfiguration", {"settings": self.settings})
+            self.pushed = True
+        self.settled.set()
+
+
+def covered(settings: dict[str, Any], pulled: set[str], prefix: str = "") -> bool:
+    """Whether every setting lies in a pulled section: "python" covers python.pythonPath,
+    "basedpyright.analysis" covers only that table of basedpyright."""
+    if "" in pulled:
+        return True
+    for key, value in settings.items():
+        section = f"{prefix}{key}"
+        if section in pulled:
+            continue
+        if not (isinstance(value, dict) and value and covered(value, pulled, f"{section}.")):
+            return False
+    return True
+
+
+def setting(settings: dict[str, Any], section: str | None) -> Any:
+    """The value of a dotted `section` of the settings (all of them for none)."""
+    value: Any = settings
+    for key in section.split(".") if section else ():
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    return value
