@@ -36,10 +36,12 @@ class Configuration:
         self.settled = asyncio.Event()  # pulled them all, or was pushed them
         self._timer: asyncio.TimerHandle | None = None
 
-    def initialized(self, notify: Notify) -> None:
-        """The server was sent `initialized`: push the settings after the grace unless
-        it pulled them all by then."""
+    def initialized(self, settings: dict[str, Any], notify: Notify) -> None:
+        """The server was sent `initialized` and runs with `settings` (its toolchain may
+        have settled since the session was made): push them after the grace unless it
+        pulled them all by then."""
         self.reset()
+        self.settings = settings
         if not self.settings:
             self.settled.set()
             return

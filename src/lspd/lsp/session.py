@@ -166,7 +166,7 @@ class Session:
         if settling is not None:
             self.definition, self.toolchain = await settling
         connection.notify("initialized", {})
-        self.configuration.initialized(connection.notify)
+        self.configuration.initialized(self.definition.settings, connection.notify)
         self.state = "indexing"
         if self.definition.ready == "progress":
             asyncio.get_running_loop().call_later(PROGRESS_GRACE_S, self._ready_if_idle)
