@@ -100,7 +100,7 @@ def test_spawned_returns_once_the_processes_run_or_their_start_failed(tmp_path: 
     async def main(ws: Workspace) -> list[tuple[bool, bool]]:
         try:
             chosen = prewarm.sessions(ws)
-            starts = prewarm.start(chosen)
+            starts = prewarm.start(ws, chosen)
             await asyncio.wait_for(prewarm.spawned(chosen, starts), 60)
             return [(s.pid is not None, t.done()) for s, t in zip(chosen, starts, strict=True)]
         finally:
@@ -108,3 +108,38 @@ def test_spawned_returns_once_the_processes_run_or_their_start_failed(tmp_path: 
 
     assert asyncio.run(main(ws)) == [(True, False)]  # running, not initialized yet
     assert asyncio.run(main(missing)) == [(False, True)]
+
+
+def test_a_warm_up_server_is_asked_one_small_files_symbols(tmp_path: Path) -> None:
+    """basedpyright (`warm_up` in servers.toml) pays its one-time first-request cost during
+    prewarm: the smallest source file's symbols are asked, and the file is closed again."""
+    root = copy_fixture("py", tmp_path / "py")
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    handled = [p for p in ws.projects.source_files() if ws.handler(p) is not None]
+    smallest = min(handled, key=lambda p: (p.stat().st_size, p))
+
+    async def main() -> tuple[list[Path], int]:
+        try:
+            await ws.prewarm()
+            (session,) = ws.sessions.values()
+            return ws.symbols.kept(), len(session.documents)
+        finally:
+            await ws.close()
+
+    assert asyncio.run(main()) == ([smallest], 0)
+
+
+def test_a_server_without_warm_up_is_asked_nothing(tmp_path: Path) -> None:
+    (tmp_path / "lspd.toml").write_text('[languages.python]\nserver = "ty"\n')
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\n')
+    (tmp_path / "main.py").write_text("x = 1\n")
+    ws = Workspace(tmp_path, log_dir=tmp_path.parent / "logs")
+
+    async def main() -> list[Path]:
+        try:
+            await ws.prewarm()
+            return ws.symbols.kept()
+        finally:
+            await ws.close()
+
+    assert asyncio.run(main()) == []

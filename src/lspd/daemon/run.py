@@ -137,7 +137,7 @@ class Daemon:
         except Exception:  # served without prewarm rather than not at all
             log.exception("choosing the servers to prewarm failed")
             chosen = []
-        starts = prewarm.start(chosen)
+        starts = prewarm.start(ws, chosen)
         self._tasks += [*starts, asyncio.create_task(self._prewarmed(ws, starts))]
         return chosen, starts
 

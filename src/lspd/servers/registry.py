@@ -58,6 +58,9 @@ class ServerDefinition:
     # symbol `name` has members in the server's document symbols: files without a match
     # are not asked for their symbols to resolve `name.member` (None: every file is asked).
     container_pattern: str | None = None
+    # Once a prewarmed start is ready, ask one small file's document symbols: the server's
+    # one-time cost of its first request is then paid before the first question.
+    warm_up: bool = False
 
     def npm_root(self) -> Path:
         return npm_root(self.npm_prefix)
@@ -172,6 +175,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         covers_nested=table.get("covers_nested", False),
         symbol_search=table.get("symbol_search", "workspace"),
         container_pattern=table.get("container_pattern"),
+        warm_up=table.get("warm_up", False),
     )
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from lspd.lsp.process import GROUPS
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
+from lspd.workspace import files
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -59,16 +60,49 @@ def _covered(ws: Workspace, definition: ServerDefinition, project: Path) -> bool
     return session is not None and any(project.is_relative_to(f) for f in session.folders)
 
 
-def start(chosen: list[Session]) -> list[asyncio.Task[None]]:
-    """Start `chosen` together, in the background; a server that cannot start is logged."""
-    return [asyncio.create_task(_start(session)) for session in chosen]
+def start(ws: Workspace, chosen: list[Session]) -> list[asyncio.Task[None]]:
+    """Start `chosen` together, in the background (and warm those whose definition says
+    `warm_up`); a server that cannot start is logged."""
+    return [asyncio.create_task(_start(ws, session)) for session in chosen]
 
 
-async def _start(session: Session) -> None:
+async def _start(ws: Workspace, session: Session) -> None:
     try:
         await session.start()
+        if session.definition.warm_up:
+            await _warm_up(ws, session)
     except Exception as exc:
         log.warning("prewarm of %s failed: %s", session.name, exc)
+
+
+WARM_UP_LOOKED_AT = 20  # source files of the project; the smallest is asked
+
+
+async def _warm_up(ws: Workspace, session: Session) -> None:
+    """The symbols of a small file of the session's project, once it is ready: the server's
+    first request pays a one-time cost (basedpyright: 0.13 s on click, beside 0.09 s for
+    core.py itself), best paid while nobody waits for an answer."""
+
+    def smallest() -> Path | None:
+        found: list[tuple[int, Path]] = []
+        for path in ws.projects.source_files():
+            handler = ws.handler(path)
+            if handler is None or handler.name != session.name:
+                continue
+            if not path.is_relative_to(session.root):
+                continue
+            stamp = files.stamp(path)
+            if stamp is not None:
+                found.append((stamp[1], path))
+            if len(found) == WARM_UP_LOOKED_AT:
+                break
+        return min(found)[1] if found else None
+
+    path = await asyncio.to_thread(smallest)
+    if path is not None:
+        await session.wait_ready()
+        if session.state == "ready":  # not stopped meanwhile: a warm-up never starts it
+            await ws.symbols.tree(path)
 
 
 async def spawned(

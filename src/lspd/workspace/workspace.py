@@ -373,7 +373,7 @@ class Workspace:
 
     async def prewarm(self) -> None:
         """Start the servers `workspace/prewarm.py` picks, together (see there)."""
-        await asyncio.gather(*prewarm.start(prewarm.sessions(self)))
+        await asyncio.gather(*prewarm.start(self, prewarm.sessions(self)))
 
     async def close(self) -> None:
         if self.watcher is not None:
