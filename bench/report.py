@@ -262,7 +262,13 @@ def symbols_headline(data: dict[str, Any]) -> str:
         f"- **Symbols by name** (click 8.1.7, basedpyright): definition p50 "
         f"{p50('definition by name'):.1f} ms by name, {p50('definition by position'):.1f} ms "
         f"by position; cold serve → first by-name answer {cold['lspd']:.2f} s, basedpyright "
-        f"alone {cold['server']:.2f} s; tree RSS after the run {tree:.0f} MB."
+        f"alone {cold['server']:.2f} s"
+        + (
+            f" ({cold['server_given']:.2f} s handed lspd's interpreter)"
+            if "server_given" in cold
+            else ""
+        )
+        + f"; tree RSS after the run {tree:.0f} MB."
     )
 
 

@@ -123,17 +123,19 @@ def first_location(result: Any) -> tuple[str, int, int] | None:
 
 async def lspd_cold(
     root: Path, state: Path, *options: str
-) -> tuple[subprocess.Popen[bytes], float, float]:
-    """Spawn the daemon; seconds to its sentinel and to the first correct by-name answer."""
+) -> tuple[subprocess.Popen[bytes], tuple[float, float], float]:
+    """Spawn the daemon; seconds to its sentinel and to the MCP client's connection (its
+    handshake done), and to the first correct by-name answer."""
     started = time.perf_counter()
     process = start_daemon(root, state, *options)
     port = wait_sentinel(root, process)
     sentinel = time.perf_counter() - started
     async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        connected = time.perf_counter() - started
         while time.perf_counter() - started < 120:
             result = await client.call_tool("definition", {"symbol": COLD_NAME})
             if first_location(result) == (COLD_FILE, COLD_LINE, COLD_COLUMN):
-                return process, sentinel, time.perf_counter() - started
+                return process, (sentinel, connected), time.perf_counter() - started
     raise SystemExit(f"no correct answer for {COLD_NAME} within 120 s")
 
 
@@ -286,7 +288,7 @@ async def main(rounds: int, json_path: Path | None) -> None:
             "lspd": [],
             "lspd_no_prewarm": [],
         }
-        sentinels: list[float] = []
+        sentinels: list[tuple[float, float]] = []
         process = None
         memory: dict[str, tuple[float, float]] = {}
         try:
@@ -335,7 +337,7 @@ def report(
     rows: dict[str, list[float]],
     first: list[float],
     cold: dict[str, list[float]],
-    sentinels: list[float],
+    sentinels: list[tuple[float, float]],
     steps: list[tuple[str, float]],
     status: dict[str, Any],
     memory: dict[str, tuple[float, float]],
@@ -365,7 +367,8 @@ def report(
         f"basedpyright alone: to initialized  {_runs(cold['server_init'])}",
         f"basedpyright alone: correct answer  {_runs(cold['server'])}",
         f"  given lspd's interpreter          {_runs(cold['server_given'])}",
-        f"lspd serve: sentinel written        {_runs(sentinels)}",
+        f"lspd serve: sentinel written        {_runs([s for s, _ in sentinels])}",
+        f"  MCP client connected              {_runs([c for _, c in sentinels])}",
         f"lspd serve: correct by-name answer  {_runs(cold['lspd'])}",
         f"  the same with --no-prewarm        {_runs(cold['lspd_no_prewarm'])}",
         f"lspd - basedpyright given the same interpreter: {lspd - server:+.2f} s "
