@@ -1,0 +1,115 @@
+"""An operation's declaration and `call`: the ops function imported on first use, its
+parameters in call order, and a call holding text that is not on disk run alone."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.ops import models, navigation, state, state_models
+from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
+from lspd.surface.table import operation
+from tests.conftest import Warm, warm_workspace
+
+NO_SERVER = "no language server handles pyproject.toml (.toml)"
+
+
+@pytest.fixture
+def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """A workspace of its own; the calls below never start a language server."""
+    yield from warm_workspace("py", tmp_path_factory)
+
+
+def test_a_param_without_a_default_is_required() -> None:
+    assert Param("path", str, "File.").required
+    assert Param("path", str, "File.").default is REQUIRED
+    assert not Param("path", str | None, "File.", default=None).required
+    assert not Param("limit", int, "Items.", default=0).required
+    assert repr(REQUIRED) == "REQUIRED"
+    assert Param("path", str, "File.").cli_form == "value"
+
+
+def test_declarations_are_frozen_and_hashable() -> None:
+    # Hashable: the argument model of each operation is cached by its declaration.
+    op = operation("references")
+    assert hash(op) == hash(dataclasses.replace(op))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        op.params[0].default = False  # type: ignore[misc]
+
+
+def test_all_params_puts_the_position_first() -> None:
+    limit = Param("limit", int, "Items.", default=5)
+    at = Operation("o", "lspd.ops.navigation:hover", "HoverResult", "d", "s", (limit,), True)
+    assert at.all_params == (*POSITION, limit)
+    plain = Operation("o", "lspd.ops.navigation:hover", "HoverResult", "d", "s", (limit,))
+    assert plain.all_params == (limit,)
+    assert operation("status").all_params == ()
+
+
+def test_resolve_and_result_model_import_what_the_names_say() -> None:
+    assert operation("hover").resolve() is navigation.hover
+    assert operation("servers").resolve() is state.servers
+    assert operation("hover").result_model() is models.HoverResult
+    # `module:Class` names a class of another module of lspd.ops.
+    assert operation("status").result == "state_models:StatusResult"
+    assert operation("status").result_model() is state_models.StatusResult
+
+
+def test_an_operation_without_a_workspace_is_called_without_one() -> None:
+    result = asyncio.run(call(operation("servers"), None, {}))
+    assert type(result) is state_models.ServersResult
+    assert {info.language for info in result.servers} >= {"python", "typescript", "go"}
+
+
+def test_a_plain_function_is_called_and_its_answer_returned(own: Warm) -> None:
+    result = own.run(call(operation("status"), own.ws, {}))  # status is not a coroutine
+    assert type(result) is state_models.StatusResult
+    assert result.workspace == str(own.root)
+    assert result.servers == []
+
+
+# (operation, arguments, runs alone): a call holding text that is not on disk (`content`,
+# a baseline, a preview) has the workspace alone; an argument sent as null does not count.
+GATED = [
+    ("diagnostics", {"path": "pyproject.toml"}, False),
+    ("diagnostics", {"path": "pyproject.toml", "content": None, "baseline": None}, False),
+    ("diagnostics", {"path": "pyproject.toml", "content": "x = 1\n"}, True),
+    ("diagnostics", {"path": "pyproject.toml", "baseline": "HEAD"}, True),
+    ("preview", {"changes": [{"path": "pyproject.toml", "content": ""}]}, True),
+    ("workspace_diagnostics", {"paths": ["none/*.zz"]}, False),
+    ("workspace_diagnostics", {"paths": ["none/*.zz"], "baseline": "session"}, True),
+    ("status", {}, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "alone"), GATED, ids=[f"{n}-{a}" for n, a, _ in GATED]
+)
+def test_a_call_holding_text_not_on_disk_runs_alone(
+    own: Warm, name: str, arguments: dict[str, Any], alone: bool
+) -> None:
+    op = operation(name)
+
+    async def beside_another_call() -> tuple[bool, Any]:
+        async with own.ws.gate.shared():  # another call is running
+            task = asyncio.create_task(call(op, own.ws, arguments))
+            # None of these calls waits on anything but the gate: one turn of the loop
+            # ends it (it fails before asking a server); three leave room.
+            for _ in range(3):
+                await asyncio.sleep(0)
+            ran = task.done()
+        answers = await asyncio.gather(task, return_exceptions=True)
+        return ran, answers[0]
+
+    ran, answer = own.run(beside_another_call())
+    assert ran is not alone
+    if name in ("status", "workspace_diagnostics"):
+        assert type(answer) is op.result_model()
+    else:
+        assert isinstance(answer, InvalidInput)
+        assert str(answer).startswith(NO_SERVER)
