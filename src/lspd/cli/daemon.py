@@ -91,7 +91,7 @@ def add_root(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from lspd.daemon import run
+    from lspd.daemon import instance, run
     from lspd.errors import InvalidInput
     from lspd.workspace.config import load_config
 
@@ -119,14 +119,14 @@ def _serve(args: argparse.Namespace) -> int:
     if found is not None:
         return _already_served(found, root, asked)
     if args.detach:
-        print(run.spawn_detached(options), flush=True)
+        print(instance.spawn_detached(options), flush=True)
         return 0
 
     def announce(url: str) -> None:
         print(url, flush=True)
         print(f"lspd: serving {root} (log: {run.log_path(root)})", file=sys.stderr, flush=True)
 
-    if run.serve(options, announce) is not None:  # another serve won the race for the lock
+    if instance.serve(options, announce) is not None:  # another serve won the race for the lock
         found = client.find_daemon(root)
         if found is not None:
             return _already_served(found, root, asked)
