@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition
+
+log = logging.getLogger(__name__)
 
 VENV_NAMES = (".venv", "venv", "env")
 
@@ -273,7 +276,11 @@ def settler(toolchain: Toolchain | None, project: Path) -> Settle | None:
     found = toolchain
 
     async def run(definition: ServerDefinition) -> tuple[ServerDefinition, str]:
-        settled, toolchain = await asyncio.to_thread(settle, definition, found, project)
+        try:
+            settled, toolchain = await asyncio.to_thread(settle, definition, found, project)
+        except Exception:  # the server then asks the shim itself, as it would without lspd
+            log.exception("asking %s which interpreter it runs failed", found.path)
+            return definition, found.label()
         return settled, toolchain.label()
 
     return run
