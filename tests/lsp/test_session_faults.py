@@ -25,7 +25,12 @@ FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"
 
 
 def fake_session(
-    tmp_path: Path, mode: str, *args: str, request_timeout: float = 5.0, start_timeout: float = 5.0
+    tmp_path: Path,
+    mode: str,
+    *args: str,
+    request_timeout: float = 5.0,
+    start_timeout: float = 5.0,
+    settle: Callable[[], Awaitable[tuple[ServerDefinition, str]]] | None = None,
 ) -> Session:
     definition = ServerDefinition(
         name="fake-ls",
@@ -39,6 +44,7 @@ def fake_session(
         tmp_path / "logs",
         request_timeout=request_timeout,
         start_timeout=start_timeout,
+        settle=settle,
     )
 
 
@@ -105,6 +111,38 @@ def test_crash_mid_request_is_reported_at_once_and_the_next_call_restarts(
         assert result["contents"]["value"] == "**fake** hover"
         assert session.state == "ready"
         assert session.pid != first_pid
+
+    run(scenario, session)
+
+
+def test_a_server_dying_while_its_toolchain_settles_is_a_crash_and_restarts(
+    tmp_path: Path,
+) -> None:
+    """`settle` (a shim asked which interpreter it runs) is awaited after `initialize` is
+    answered: a server dying then is a crash, not a session left "ready" with no process."""
+    settled = 0
+
+    async def settle() -> tuple[ServerDefinition, str]:
+        nonlocal settled
+        settled += 1
+        if settled == 1:  # the first start: the server dies while the shim answers
+            while not session.capabilities:  # `initialize` is answered
+                await asyncio.sleep(0.01)
+            assert session.pid is not None
+            os.kill(session.pid, 9)
+            while session.state != "crashed":  # `_watch` notices
+                await asyncio.sleep(0.01)
+        return session.definition, "settled"
+
+    session = fake_session(tmp_path, "normal", settle=settle)
+
+    async def scenario() -> None:
+        with pytest.raises(ServerCrashed):
+            await session.start()
+        assert session.state == "crashed"
+        result = await hover(session, tmp_path / "a.fake")  # restarted, settled again
+        assert result["contents"]["value"] == "**fake** hover"
+        assert (session.state, session.toolchain, settled) == ("ready", "settled", 2)
 
     run(scenario, session)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import pytest
 from lspd import ops
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
-from lspd.workspace.toolchain import Toolchain, is_script, settle
+from lspd.workspace.toolchain import Toolchain, is_script, settle, settler
 from tests.workspace.toolchains import TS_PINNED, make_venv, tsc, typescript_package
 
 FILTER = """\
@@ -189,3 +191,81 @@ def test_an_interpreter_on_path_is_not_run_to_settle_it(tmp_path: Path) -> None:
     found = Toolchain("python", real, None, "PATH")
     assert not is_script(real)
     assert settle(definition, found, tmp_path) == (definition, found)
+
+
+def test_a_shim_still_chooses_per_project_in_a_shared_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Like pyenv's `.python-version`, a `.which` file picks the environment for the tree
+    below it: the nested project (a folder of the same basedpyright) gets its own, since
+    only the root's folder is handed the interpreter lspd asked the shim for."""
+    for name in ("a", "b"):
+        env = tmp_path / f"env-{name}"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+        site = next((env / "lib").glob("python*/site-packages"))
+        (site / f"only{name}.py").write_text("X = 1\n")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    shim = shims / "python3"
+    shim.write_text(
+        "#!/bin/sh\n"
+        'd="$PWD"\n'
+        'while [ "$d" != "/" ]; do\n'
+        f'  [ -f "$d/.which" ] && exec "{tmp_path}/env-$(cat "$d/.which")/bin/python" "$@"\n'
+        '  d=$(dirname "$d")\n'
+        "done\n"
+        f'exec {sys.executable} "$@"\n'
+    )
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}{os.pathsep}{os.environ['PATH']}")
+    root = tmp_path / "ws"
+    (root / "b").mkdir(parents=True)
+    for where, name in ((root, "a"), (root / "b", "b")):
+        (where / "pyproject.toml").write_text(f'[project]\nname = "{name}"\nversion = "0"\n')
+        (where / ".which").write_text(name)
+    (root / "app.py").write_text("import onlya\n")
+    (root / "b" / "main.py").write_text("import onlyb\n")
+
+    async def run() -> tuple[set[str], set[str], int]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        try:
+            a = await ops.diagnostics(ws, "app.py")
+            b = await ops.diagnostics(ws, "b/main.py")
+            return (
+                {d.code or "" for d in a.diagnostics},
+                {d.code or "" for d in b.diagnostics},
+                len(ws.sessions),
+            )
+        finally:
+            await ws.close()
+
+    a_codes, b_codes, sessions = asyncio.run(run())
+    assert sessions == 1
+    assert "reportMissingImports" not in a_codes | b_codes  # each found its own module
+
+
+def test_each_start_settles_from_the_definition_as_made(tmp_path: Path) -> None:
+    """A restart asks the shim again; when it cannot say any more, the server gets the
+    shim (and asks it itself), not the interpreter of the run before."""
+    shim = tmp_path / "python3"
+    ran = tmp_path / "ran"
+    shim.write_text(f'#!/bin/sh\n[ -f {ran} ] && exit 1\ntouch {ran}\nexec {sys.executable} "$@"\n')
+    shim.chmod(0o755)
+    base = definitions()["basedpyright"]
+    made = dataclasses.replace(
+        base, settings={**base.settings, "python": {"pythonPath": str(shim)}}
+    )
+    run = settler(made, Toolchain("python", shim, None, "PATH"), tmp_path)
+    assert run is not None
+
+    async def twice() -> list[tuple[object, str]]:
+        return [
+            (definition.settings["python"]["pythonPath"], label)
+            for definition, label in [await run(), await run()]
+        ]
+
+    version = ".".join(map(str, sys.version_info[:3]))
+    assert asyncio.run(twice()) == [
+        (sys.executable, f"python {version} {sys.executable}, PATH"),
+        (str(shim), f"python {shim}, PATH"),
+    ]

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from lspd.lsp.text import uri_to_path
 
 # How long after `initialized` a server has to pull its settings before they are pushed.
 # A late pull only costs the redundant push (a second setup); a server that needs the
@@ -27,10 +30,16 @@ Notify = Callable[[str, Any], None]
 
 
 class Configuration:
-    """One server's settings, by section, and which of them it pulled since it started."""
+    """One server's settings, by section, and which of them it pulled since it started.
 
-    def __init__(self, settings: dict[str, Any]) -> None:
-        self.settings = settings
+    `settings` are those of the session's root folder once its toolchain settled (the
+    interpreter a shim runs there); any other folder it serves gets the settings the
+    session was made with (the shim itself, which the server then asks in that folder).
+    """
+
+    def __init__(self, settings: dict[str, Any], root: Path) -> None:
+        self.settings = self.elsewhere = settings
+        self.root = root
         self.pulled: set[str] = set()  # the sections it asked for ("" = all of them)
         self.pushed = False
         self.settled = asyncio.Event()  # pulled them all, or was pushed them
@@ -57,13 +66,23 @@ class Configuration:
 
     def answer(self, params: Any) -> list[Any]:
         """The reply to `workspace/configuration`, noting what was pulled."""
-        sections = [item.get("section") or "" for item in (params or {}).get("items", [])]
+        items = (params or {}).get("items", [])
+        sections = [item.get("section") or "" for item in items]
         self.pulled.update(sections)
         if self._timer is not None and covered(self.settings, self.pulled):
             self._timer.cancel()
             self._timer = None
             self.settled.set()
-        return [setting(self.settings, section) for section in sections]
+        return [
+            setting(self._of(item.get("scopeUri")), section)
+            for item, section in zip(items, sections, strict=True)
+        ]
+
+    def _of(self, scope: str | None) -> dict[str, Any]:
+        """The settings of the folder `scope` (None: of the server as a whole)."""
+        if scope is None or uri_to_path(scope) == self.root:
+            return self.settings
+        return self.elsewhere
 
     def _push(self, notify: Notify) -> None:
         self._timer = None

@@ -37,9 +37,8 @@ class Session:
     """A language server process and the LSP conversation with it.
 
     A crashed session fails its pending requests at once and is started afresh by the
-    next call to `start`. `prepare` runs before each start (the workspace installs a
-    missing server there), `settle` while the process starts: the server as it runs from
-    `initialized` on, and its toolchain's label (the interpreter behind a shim).
+    next call to `start`. `prepare` runs before each start (to install a missing server),
+    `settle` as the process starts: the server from `initialized` on, its toolchain's label.
     """
 
     def __init__(
@@ -51,7 +50,7 @@ class Session:
         start_timeout: float = 60.0,
         toolchain: str | None = None,
         prepare: Callable[[ServerDefinition], Awaitable[None]] | None = None,
-        settle: Callable[[ServerDefinition], Awaitable[tuple[ServerDefinition, str]]] | None = None,
+        settle: Callable[[], Awaitable[tuple[ServerDefinition, str]]] | None = None,
     ) -> None:
         self.definition = definition
         self._folders = Folders(root)
@@ -67,7 +66,7 @@ class Session:
         self.capabilities: dict[str, Any] = {}
         self.documents = Documents()
         self.requests = requests.Registrations(root)
-        self.configuration = Configuration(definition.settings)  # pushed only if not pulled
+        self.configuration = Configuration(definition.settings, root)  # pushed if not pulled
         self.last_used = time.monotonic()
         self._prepare, self._settle = prepare, settle
         self._process: asyncio.subprocess.Process | None = None
@@ -132,7 +131,7 @@ class Session:
         self._reset()
         env = {**os.environ, **self.definition.env}
         command = self.definition.resolved_command()
-        settling = asyncio.ensure_future(self._settle(self.definition)) if self._settle else None
+        settling = asyncio.ensure_future(self._settle()) if self._settle else None
         log.info("starting %s: %s", self.name, " ".join(command))
         try:
             process = await spawn(command, self.root, env, self.log_path)
@@ -165,6 +164,8 @@ class Session:
         self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
         if settling is not None:
             self.definition, self.toolchain = await settling
+        if self.state != "starting":  # it died meanwhile: `_watch` says why, start() again
+            raise ServerCrashed(self.name, self._crash_reason or f"{self.name} stopped")
         connection.notify("initialized", {})
         self.configuration.initialized(self.definition.settings, connection.notify)
         self.state = "indexing"

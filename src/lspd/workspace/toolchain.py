@@ -265,17 +265,20 @@ def is_script(path: Path) -> bool:
         return False
 
 
-Settle = Callable[[ServerDefinition], Awaitable[tuple[ServerDefinition, str]]]
+Settle = Callable[[], Awaitable[tuple[ServerDefinition, str]]]
 
 
-def settler(toolchain: Toolchain | None, project: Path) -> Settle | None:
-    """What a session runs while its server starts, to settle `toolchain` (see `settle`):
-    the server as it runs then, and the toolchain's label. None when nothing may change."""
+def settler(
+    definition: ServerDefinition, toolchain: Toolchain | None, project: Path
+) -> Settle | None:
+    """What a session of `definition` runs at each start of its server, to settle `toolchain`
+    in `project` (see `settle`): the server as it runs then, and the toolchain's label. None
+    when nothing may change."""
     if toolchain is None or toolchain.kind != "python" or toolchain.origin != "PATH":
         return None
     found = toolchain
 
-    async def run(definition: ServerDefinition) -> tuple[ServerDefinition, str]:
+    async def run() -> tuple[ServerDefinition, str]:
         try:
             settled, toolchain = await asyncio.to_thread(settle, definition, found, project)
         except Exception:  # the server then asks the shim itself, as it would without lspd

@@ -144,7 +144,7 @@ class Workspace:
                 request_timeout=self.request_timeout,
                 toolchain=None if toolchain is None else toolchain.label(),
                 prepare=install_on_need,
-                settle=settler(toolchain, project),
+                settle=settler(adapted, toolchain, project),
             )
             self.sessions[key] = session
         else:
