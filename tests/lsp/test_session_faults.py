@@ -84,7 +84,7 @@ def test_normal_server_answers_hover_and_all_its_requests_get_results(tmp_path: 
             "workspace/diagnostic/refresh": None,
             "fake/somethingNoClientKnows": None,
         }
-        assert "watch-1" in session.registrations
+        assert "watch-1" in session.requests.by_id
 
     run(scenario, session)
     assert session.state == "stopped"
@@ -143,6 +143,40 @@ def test_a_server_dying_while_its_toolchain_settles_is_a_crash_and_restarts(
         result = await hover(session, tmp_path / "a.fake")  # restarted, settled again
         assert result["contents"]["value"] == "**fake** hover"
         assert (session.state, session.toolchain, settled) == ("ready", "settled", 2)
+
+    run(scenario, session)
+
+
+def test_a_start_cut_short_leaves_no_server_behind_and_the_next_call_starts_one(
+    tmp_path: Path,
+) -> None:
+    """A question cancelled while its server starts (a client gone, an MCP cancellation, a
+    shutdown) leaves no server that was never sent `initialized`: it is stopped, and the
+    next call starts one afresh."""
+    waiting, go = asyncio.Event(), asyncio.Event()
+
+    async def settle() -> tuple[ServerDefinition, str]:
+        waiting.set()
+        await go.wait()
+        return session.definition, "settled"
+
+    session = fake_session(tmp_path, "normal", settle=settle)
+
+    async def scenario() -> None:
+        caller = asyncio.create_task(session.start())
+        await waiting.wait()  # the start is under way: its toolchain settles
+        while session.capabilities == {}:  # and `initialize` is answered
+            await asyncio.sleep(0.01)
+        first = session.pid
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        assert session.state == "stopped" and session.pid is None
+        assert first is not None and not alive(first)
+        go.set()
+        result = await hover(session, tmp_path / "a.fake")
+        assert result["contents"]["value"] == "**fake** hover"
+        assert (session.state, session.toolchain) == ("ready", "settled")
 
     run(scenario, session)
 

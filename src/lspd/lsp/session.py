@@ -91,11 +91,6 @@ class Session:
             return "indexing"
         return self.state
 
-    @property
-    def registrations(self) -> dict[str, dict[str, Any]]:
-        """What the server registered, by registration id."""
-        return self.requests.by_id
-
     def watches(self, path: Path, change: int) -> bool:
         """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
         return self.requests.watches(path, change)
@@ -113,7 +108,11 @@ class Session:
         async with self._start_lock:
             if self.state in ("starting", "indexing", "ready"):
                 return
-            await self._start()
+            try:
+                await self._start()
+            except asyncio.CancelledError:  # cut short: never a server left un-`initialized`
+                await self._stop()  # the next call starts it afresh
+                raise
 
     async def _start(self) -> None:
         if self._prepare is not None:
@@ -370,7 +369,7 @@ class Session:
         await self.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
         if self.definition.diagnostics == "tsserver":
             items = await diagnostics.tsserver(self.send, document.path, timeout)
-        elif diagnostics.offers_pull(self.capabilities, self.registrations):
+        elif diagnostics.offers_pull(self.capabilities, self.requests.by_id):
             # Checked as the answer came in (send): once, not again when they are unchanged.
             pulled = await self.inbox.pull(self.send, document.uri, timeout)
             return cast(list[shapes.Diagnostic], pulled)
