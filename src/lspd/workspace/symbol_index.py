@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are asked again
+MAX_VERDICTS = 256  # name paths remembered per file as not declared there; then forgotten
 
 
 @dataclass(slots=True)
@@ -348,6 +349,8 @@ class SymbolIndex:
         if may_hold(parts, shown, text, server.container_pattern if server else None):
             return True
         if _digest(text) == entry.digest:  # the content the entry stands for
+            if len(entry.cannot_hold) >= MAX_VERDICTS:  # a long-lived daemon asks many names
+                entry.cannot_hold.clear()
             entry.cannot_hold.add(name_path)
         return False
 
