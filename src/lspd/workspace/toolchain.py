@@ -239,9 +239,7 @@ def _python(
     if (venv := environment_of(interpreter)) is not None:
         env["VIRTUAL_ENV"] = str(venv)
     # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
-    python_settings = {**definition.settings.get("python", {}), "pythonPath": str(interpreter)}
-    settings = {**definition.settings, "python": python_settings}
-    adapted = dataclasses.replace(definition, env=env, settings=settings)
+    adapted = _python_path(dataclasses.replace(definition, env=env), str(interpreter))
     own_server = bin_dir / definition.command[0]
     server: str | None = None
     own = origin != "PATH" and os.sep not in definition.command[0]
@@ -249,6 +247,12 @@ def _python(
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
         server = str(own_server)
     return adapted, Toolchain("python", interpreter, python_version(interpreter), origin, server)
+
+
+def _python_path(definition: ServerDefinition, interpreter: str) -> ServerDefinition:
+    """`definition` with `interpreter` as its `python.pythonPath` setting."""
+    python = {**definition.settings.get("python", {}), "pythonPath": interpreter}
+    return dataclasses.replace(definition, settings={**definition.settings, "python": python})
 
 
 # -- a shim on PATH ----------------------------------------------------------------------------
@@ -276,15 +280,15 @@ def settler(
     when nothing may change."""
     if toolchain is None or toolchain.kind != "python" or toolchain.origin != "PATH":
         return None
-    found = toolchain
+    shim = toolchain
 
     async def run() -> tuple[ServerDefinition, str]:
         try:
-            settled, toolchain = await asyncio.to_thread(settle, definition, found, project)
+            settled, runs = await asyncio.to_thread(settle, definition, shim, project)
         except Exception:  # the server then asks the shim itself, as it would without lspd
-            log.exception("asking %s which interpreter it runs failed", found.path)
-            return definition, found.label()
-        return settled, toolchain.label()
+            log.exception("asking %s which interpreter it runs failed", shim.path)
+            return definition, shim.label()
+        return settled, runs.label()
 
     return run
 
@@ -311,6 +315,5 @@ def settle(
         executable, version = done.stdout.split()
     except (OSError, ValueError, subprocess.SubprocessError):
         return definition, toolchain
-    python = {**definition.settings.get("python", {}), "pythonPath": executable}
-    settled = dataclasses.replace(definition, settings={**definition.settings, "python": python})
+    settled = _python_path(definition, executable)
     return settled, dataclasses.replace(toolchain, path=Path(executable), version=version)
