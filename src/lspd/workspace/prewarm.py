@@ -54,10 +54,10 @@ def sessions(ws: Workspace) -> list[Session]:
 
 def _covered(ws: Workspace, definition: ServerDefinition, project: Path) -> bool:
     """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
-    if not definition.covers_nested:
-        return False
     session = ws.sessions.get(ws.session_key(definition, project))
-    return session is not None and any(project.is_relative_to(f) for f in session.folders)
+    if session is None or not session.definition.covers_nested:  # as it runs there
+        return False
+    return any(project.is_relative_to(f) for f in session.folders)
 
 
 def start(ws: Workspace, chosen: list[Session]) -> list[asyncio.Task[None]]:

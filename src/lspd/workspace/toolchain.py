@@ -5,6 +5,12 @@ session runs what the project runs, as VS Code's "Use Workspace Version" does:
 
 - TypeScript: the nearest `node_modules/typescript` from the project up to the workspace root
   (npm, yarn's node_modules and pnpm's symlinks; Yarn PnP is not supported), else lspd's own.
+  Its major decides the server: up to 6, tsserver through typescript-language-server; from 7,
+  the package's own native `tsc --lsp --stdio` (tsc_native.py), whichever was chosen. A
+  TypeScript that cannot run (a platform package missing, a broken install) makes the
+  session refuse to start, saying what to install: never another TypeScript in its place,
+  whose errors would differ from the project's gate. lspd's own TypeScript 7 runs only where
+  the project has none and lspd.toml chooses `typescript-native` (or `typescript = "lspd"`).
 - Python: `python` in lspd.toml, else a virtual environment in the project or the workspace
   root, else `python3` on PATH; never lspd's own environment. A `python3` on PATH that is a
   shim (pyenv, asdf, mise: a script choosing an interpreter per directory) is asked once
@@ -26,15 +32,18 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.servers.registry import ServerDefinition
+from lspd.servers.registry import ServerDefinition, definitions
+from lspd.workspace import tsc_native
 
 log = logging.getLogger(__name__)
 
 VENV_NAMES = (".venv", "venv", "env")
+SERVER = "typescript-language-server"  # TypeScript up to 6, through tsserver
+NATIVE = "typescript-native"  # TypeScript 7 and later: `tsc --lsp --stdio`
 
 
 @dataclass(frozen=True)
@@ -46,13 +55,21 @@ class Toolchain:
     version: str | None
     origin: str  # "project", "lspd", "lspd.toml" or "PATH"
     server: str | None = None  # the project's own copy of the language server, if it runs
+    problem: str | None = None  # why it cannot run here (the session then refuses to start)
+    fix: str | None = None  # what to install or do about `problem`
 
-    def label(self) -> str:
-        """E.g. `typescript 5.4.5, project` or `python 3.11.7 .venv/bin/python, project`."""
+    def label(self, by: str | None = None) -> str:
+        """E.g. `typescript 5.4.5, project` or `python 3.11.7 .venv/bin/python, project`
+        (`by`: the server running it, when another than the one chosen); a toolchain that
+        cannot run says why and what to do."""
         name = self.kind if self.version is None else f"{self.kind} {self.version}"
         if self.kind == "python":
             name += f" {self.path}"
-        return f"{name}, {self.origin}" + (", its own server" if self.server else "")
+        label = f"{name}, {self.origin}" + (", its own server" if self.server else "")
+        label += f", by {by}" if by else ""
+        if self.problem is not None:
+            label += f", cannot run here: {self.problem}" + (f"; {self.fix}" if self.fix else "")
+        return label
 
 
 @dataclass(frozen=True)
@@ -65,11 +82,17 @@ class Choice:
 
 
 def adapt(
-    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+    definition: ServerDefinition,
+    project: Path,
+    root: Path,
+    choice: Choice,
+    servers: Mapping[str, ServerDefinition] | None = None,
 ) -> tuple[ServerDefinition, Toolchain | None]:
-    """`definition` set up to run the project's toolchain, and that toolchain."""
+    """`definition` set up to run the project's toolchain, and that toolchain. The server
+    may be another of `servers` (default: as defined): the project's TypeScript 7 runs its
+    own `tsc --lsp` whichever TypeScript server was chosen."""
     if definition.toolchain == "typescript":
-        return _typescript(definition, project, root, choice)
+        return _typescript(definition, project, root, choice, servers or definitions())
     if definition.toolchain == "python":
         return _python(definition, project, root, choice)
     return definition, None
@@ -97,28 +120,33 @@ def package_version(package: Path) -> str | None:
 
 
 def _typescript(
-    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+    definition: ServerDefinition,
+    project: Path,
+    root: Path,
+    choice: Choice,
+    servers: Mapping[str, ServerDefinition],
 ) -> tuple[ServerDefinition, Toolchain | None]:
-    native = "--lsp" in definition.command
     if choice.restricted or choice.typescript == "lspd":
-        return definition, _lspd_typescript(definition, native)
+        return definition, _lspd_typescript(definition)
     if choice.typescript != "project":
         package: Path | None = (root / choice.typescript).resolve()
         origin = "lspd.toml"
     else:
         package, origin = find_typescript(project, root), "project"
-    version = package_version(package) if package is not None else None
-    if package is None or version is None:
-        return definition, _lspd_typescript(definition, native)
-    major = int(version.split(".")[0]) if version.split(".")[0].isdigit() else 0
-    if native:  # only TypeScript 7 has the native language server (`tsc --lsp`)
-        if major < 7:
-            return definition, _lspd_typescript(definition, native)
-        command = (definition.command[0], str(package / "bin" / "tsc"), *definition.command[2:])
-        adapted = dataclasses.replace(definition, command=command, requires=())
-        return adapted, Toolchain("typescript", package, version, origin)
-    if major >= 7:  # typescript-language-server needs tsserver.js, which 7 no longer has
-        return definition, _lspd_typescript(definition, native)
+    if package is None:  # lspd's own: TypeScript 7 only where lspd.toml chooses its server
+        return definition, _lspd_typescript(definition)
+    version = package_version(package)
+    if version is None:  # never a silent switch to another TypeScript
+        problem = f"{package}/package.json is missing or has no version: a broken install"
+        return _unavailable(definition, Toolchain("typescript", package, None, origin), problem)
+    major = version.split(".")[0]
+    if major.isdigit() and int(major) >= 7:
+        return _native(servers.get(NATIVE, definition), package, version, origin)
+    if definition.name == NATIVE:  # the project's TypeScript 5 runs as its gate runs it
+        definition = servers.get(SERVER, definition)
+    if not (package / "lib" / "tsserver.js").is_file():
+        toolchain = Toolchain("typescript", package, version, origin)
+        return _unavailable(definition, toolchain, f"{package} has no lib/tsserver.js")
     options = dict(definition.initialization_options)
     options["tsserver"] = {**options.get("tsserver", {}), "path": str(package / "lib/tsserver.js")}
     requires = tuple(r for r in definition.requires if "/typescript/" not in r)
@@ -133,6 +161,35 @@ def _typescript(
     )
 
 
+def _native(
+    definition: ServerDefinition, package: Path, version: str, origin: str
+) -> tuple[ServerDefinition, Toolchain]:
+    """TypeScript 7 or later: its own native compiler serves LSP (`tsc --lsp --stdio`);
+    typescript-language-server needs tsserver.js, which 7 no longer has."""
+    found = tsc_native.locate(package, version)
+    if found.executable is None:
+        toolchain = Toolchain("typescript", package, version, origin)
+        return _unavailable(definition, toolchain, found.problem, found.fix)
+    command = (str(found.executable), *definition.command[2:])
+    adapted = dataclasses.replace(definition, command=command, requires=(), install={})
+    return adapted, Toolchain("typescript", package, version, origin)
+
+
+def _unavailable(
+    definition: ServerDefinition,
+    toolchain: Toolchain,
+    problem: str,
+    fix: str = "reinstall the project's dependencies (npm install)",
+) -> tuple[ServerDefinition, Toolchain]:
+    """`definition` refusing to start with `problem` (ServerDefinition.unavailable), never
+    replaced by another TypeScript whose errors would differ from the project's gate."""
+    broken = dataclasses.replace(toolchain, problem=problem, fix=fix)
+    which = f"{toolchain.kind} {toolchain.version or ''}".strip()
+    why = f"the {toolchain.origin}'s {which} ({toolchain.path}) cannot run here: {problem}"
+    refusing = dataclasses.replace(definition, unavailable=why, install={"manual": fix})
+    return refusing, broken
+
+
 def _own_typescript_server(project: Path, root: Path) -> Path | None:
     for directory in (project, *project.parents):
         cli = directory / "node_modules" / "typescript-language-server" / "lib" / "cli.mjs"
@@ -143,7 +200,7 @@ def _own_typescript_server(project: Path, root: Path) -> Path | None:
     return None
 
 
-def _lspd_typescript(definition: ServerDefinition, native: bool) -> Toolchain:
+def _lspd_typescript(definition: ServerDefinition) -> Toolchain:
     package = definition.npm_root() / "typescript"
     return Toolchain("typescript", package, package_version(package), "lspd")
 

@@ -159,13 +159,13 @@ class Workspace:
         if found is None:
             # Looked up once per project: a toolchain installed later needs a restart.
             found = self._toolchains[definition.name, project] = adapt(
-                definition, project, self.root, self.choice
+                definition, project, self.root, self.choice, self.definitions
             )
-        adapted, toolchain = found
-        if definition.shared:
-            key = (definition.name, f"toolchain:{toolchain.path if toolchain else ''}")
+        adapted, toolchain = found  # its TypeScript 7 may run another server (`tsc --lsp`)
+        if adapted.shared:
+            key = (adapted.name, f"toolchain:{toolchain.path if toolchain else ''}")
         else:
-            key = (definition.name, f"project:{project}")
+            key = (adapted.name, f"project:{project}")
         return key, adapted, toolchain
 
     def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]:

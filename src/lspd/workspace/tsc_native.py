@@ -1,0 +1,94 @@
+"""Where a TypeScript 7 package's native compiler is, or why it cannot run here.
+
+`typescript@7`'s `bin/tsc` is a small Node script that starts the native binary of a second
+package, `@typescript/typescript-<platform>-<arch>` (an optional dependency: npm installs the
+one for the machine it runs on). lspd runs that binary itself (`tsc --lsp --stdio`): no Node
+wrapper in between, and a missing platform package is said as such, with what to install,
+instead of a Node stack trace on the server's stderr. The lookup is Node's, from the package's
+real directory: its own `node_modules`, then each directory above it (npm's flat layout,
+pnpm's store, where the platform package sits beside typescript).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# Python's names of the machine -> Node's `process.platform` and `process.arch`, which name
+# the platform packages.
+_PLATFORMS = {
+    "linux": "linux",
+    "darwin": "darwin",
+    "win32": "win32",
+    "freebsd": "freebsd",
+    "openbsd": "openbsd",
+    "netbsd": "netbsd",
+    "sunos": "sunos",
+    "aix": "aix",
+}
+_ARCHS = {
+    "x86_64": "x64",
+    "amd64": "x64",
+    "aarch64": "arm64",
+    "arm64": "arm64",
+    "armv7l": "arm",
+    "armv6l": "arm",
+    "ppc64le": "ppc64",
+    "ppc64": "ppc64",
+    "s390x": "s390x",
+    "riscv64": "riscv64",
+    "loongarch64": "loong64",
+    "mips64": "mips64el",
+}
+
+
+@dataclass(frozen=True)
+class Native:
+    """A TypeScript 7 package's compiler: its binary, or why it cannot run and the fix."""
+
+    executable: Path | None
+    problem: str = ""  # why it cannot run here
+    fix: str = ""  # what to install, said as a command
+
+
+def platform_package() -> str:
+    """The platform package this machine needs, e.g. `@typescript/typescript-linux-x64`."""
+    system = next((n for p, n in _PLATFORMS.items() if sys.platform.startswith(p)), sys.platform)
+    machine = platform.machine().lower()
+    return f"@typescript/typescript-{system}-{_ARCHS.get(machine, machine)}"
+
+
+def locate(package: Path, version: str) -> Native:
+    """The native `tsc` of the typescript `package` (version `version`), as its `bin/tsc`
+    would find it."""
+    needed = platform_package()
+    for directory in (package, *package.parents):
+        if directory.name == "node_modules":
+            continue  # Node never looks in node_modules/node_modules
+        found = directory / "node_modules" / needed
+        if (found / "package.json").is_file():
+            executable = found / "lib" / ("tsc.exe" if sys.platform == "win32" else "tsc")
+            if os.access(executable, os.X_OK):
+                return Native(executable)
+            return Native(
+                None,
+                f"{needed} ({found}) has no executable lib/{executable.name}: a broken install",
+                f"reinstall it: npm install --no-save {needed}@{version} in {_home(package)}",
+            )
+    return Native(
+        None,
+        f"its native compiler for this machine, {needed}, is not installed",
+        f"npm install (or your package manager's install) in {_home(package)}, which "
+        f"installs {needed}@{version} for this machine",
+    )
+
+
+def _home(package: Path) -> Path:
+    """The directory whose install brought `package` (the one holding its node_modules)."""
+    for directory in package.parents:  # pnpm: node_modules/.pnpm/typescript@7.0.2/node_modules
+        if directory.name != "node_modules" and (directory / "package.json").is_file():
+            return directory
+    return package.parent.parent
