@@ -7,6 +7,9 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
+import os
+from pathlib import PurePath
+
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
 from lspd.lsp.capabilities import symbol_kind_name
@@ -277,8 +280,10 @@ async def _call_item(convert: Converter, namer: Namer, item: shapes.CallHierarch
     column = convert.column(path, start["line"], start["character"]) if path else 1
     node = await namer.at(shown, line, column) if path else None
     exact = node is not None and node.line == line and node.name == item["name"]
+    # A file's top level: tsserver names it by the file's name, TypeScript 7 by its path.
+    name = PurePath(item["name"]).name if os.path.isabs(item["name"]) else item["name"]
     return CallItem(
-        symbol=node.name_path if node is not None and exact else item["name"],
+        symbol=node.name_path if node is not None and exact else name,
         kind=node.kind if node is not None and exact else symbol_kind_name(item["kind"]),
         path=shown,
         line=line,

@@ -69,8 +69,16 @@ async def read_tree(session: Session, path: Path, shown: str, lines: list[str]) 
         return []
     convert = _Columns(lines, session.encoding)
     if "location" in answer[0]:  # flat SymbolInformation[]
-        return _nest([_from_information(convert, shown, item) for item in answer])
-    return [_from_document_symbol(convert, shown, item, "") for item in answer]
+        return _in_file_order(_nest([_from_information(convert, shown, item) for item in answer]))
+    return _in_file_order([_from_document_symbol(convert, shown, item, "") for item in answer])
+
+
+def _in_file_order(nodes: list[Node]) -> list[Node]:
+    """`nodes` and their members in the order of the file: tsserver sorts them by name,
+    TypeScript 7 and the others list them as written; one order whatever the server."""
+    for node in nodes:
+        node.children = _in_file_order(node.children)
+    return sorted(nodes, key=lambda node: (node.line, node.column))
 
 
 class _Columns:
