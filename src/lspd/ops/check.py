@@ -29,6 +29,7 @@ from lspd.ops.models import (
     FileDiagnosticCounts,
     WorkspaceDiagnosticsResult,
 )
+from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,8 @@ async def check_all(
 
     began, before = time.monotonic(), {id(r) for _, r in made.known.values()}
     results = [r for r in await asyncio.gather(*(one(t) for t in matched)) if r is not None]
+    # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
+    results += [r for r in await config_results(ws) if selected(r.path, paths)]
     anew = sum(id(r) not in before for r in results)
     log.info(
         "checked %d files in %.2f s, %d answered anew", len(results), time.monotonic() - began, anew
