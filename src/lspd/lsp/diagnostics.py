@@ -76,7 +76,7 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
             timeout,
         )
         for entry in (response or {}).get("body") or []:
-            items.append(_from_tsserver(entry))
+            items.append(from_tsserver(entry))
     return items
 
 
@@ -228,7 +228,8 @@ class Inbox:
             await asyncio.wait_for(self.event.wait(), timeout)
 
 
-def _from_tsserver(entry: dict[str, Any]) -> dict[str, Any]:
+def from_tsserver(entry: dict[str, Any]) -> dict[str, Any]:
+    """A tsserver diagnostic (1-based line and offset) as an LSP one."""
     start, end = entry["start"], entry["end"]
     return {
         "range": {

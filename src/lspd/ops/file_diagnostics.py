@@ -65,12 +65,28 @@ async def check_file(
         finally:
             if content is not None:
                 await ws.open(path)  # the server sees the disk again
+    result = make_result(ws, document.path, session.name, session.toolchain, items, limit, budget)
+    if known is not None and content is None:
+        known[document.path] = (raw, result)
+    return result
+
+
+def make_result(
+    ws: Workspace,
+    path: Path,
+    server: str,
+    toolchain: str | None,
+    items: list[Diagnostic],
+    limit: int = 100_000,
+    budget: bool = False,
+) -> DiagnosticsResult:
+    """One file's result of its converted diagnostics: errors first, then by position."""
     items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
     result = DiagnosticsResult(
-        path=ws.display(document.path),
-        server=session.name,
-        toolchain=session.toolchain,
-        environment=_environment_hint(session.toolchain, items),
+        path=ws.display(path),
+        server=server,
+        toolchain=toolchain,
+        environment=_environment_hint(toolchain, items),
         fresh=True,
         errors=sum(d.severity == "error" for d in items),
         warnings=sum(d.severity == "warning" for d in items),
@@ -81,8 +97,6 @@ async def check_file(
     while budget and not fits(result) and len(result.diagnostics) > 1:
         result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
         result.truncated = True
-    if known is not None and content is None:
-        known[document.path] = (raw, result)
     return result
 
 

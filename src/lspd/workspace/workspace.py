@@ -29,6 +29,7 @@ from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
 from lspd.workspace.symbol_index import SymbolIndex
 from lspd.workspace.toolchain import Choice, Toolchain, adapt, settler
+from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,8 @@ class Workspace:
         self._deleted: dict[Path, tuple[Session, str]] = {}
         # Symbols by name, from the servers' document symbols, fresh with the files.
         self.symbols = SymbolIndex(self)
+        # The TypeScript builders of whole-project checks, by typescript package (`tsbuilder`).
+        self.builders: dict[Path, Builder] = {}
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -167,6 +170,10 @@ class Workspace:
         else:
             key = (adapted.name, f"project:{project}")
         return key, adapted, toolchain
+
+    def toolchain(self, definition: ServerDefinition, project: Path) -> Toolchain | None:
+        """The project's TypeScript or Python that `definition` runs for `project`."""
+        return self._adapted(definition, project)[2]
 
     def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]:
         """Which session answers `project` for `definition` (see `session`)."""
@@ -380,3 +387,4 @@ class Workspace:
             await self.watcher.stop()
         await self.symbols.close()
         await asyncio.gather(*(session.stop() for session in self.sessions.values()))
+        await asyncio.gather(*(builder.stop() for builder in self.builders.values()))

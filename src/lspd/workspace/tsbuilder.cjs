@@ -1,0 +1,180 @@
+// lspd's TypeScript checker: the project's own TypeScript builder, as `tsc --watch` runs it.
+//
+// Run as `node tsbuilder.cjs <typescript package directory>`; reads one JSON request per line
+// on stdin, `{"id": n, "config": "/abs/tsconfig.json"}`, and answers on stdout with the
+// diagnostics of the files the changes since the last request of that config affected (all
+// of them the first time): the builder re-checks a changed file, and the files importing it
+// only when its declarations (its .d.ts shape) changed, exactly as `tsc --watch` decides.
+// Files read from disk; a file whose (mtime, size) is unchanged and older than 2 s is not
+// read again, so unchanged files keep their parsed source and the builder their diagnostics.
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+const readline = require("readline");
+const ts = require(path.join(process.argv[2], "lib", "typescript.js"));
+
+const YOUNG_MS = 2000; // an mtime this recent may hide a second write: compare the text
+const sources = new Map(); // key -> {mtimeNs, size, text, file}
+const byName = new Map(); // file name -> its entry in `sources` read last
+const projects = new Map(); // config path -> {builder, host, options, reported: name -> {file, found}}
+
+function hash(text) {
+  return ts.sys.createHash ? ts.sys.createHash(text) : String(text.length) + ":" + text;
+}
+
+function makeHost(options) {
+  const host = ts.createCompilerHost(options, true);
+  host.getSourceFile = (fileName, languageVersion, onError) => {
+    const version =
+      typeof languageVersion === "object" ? languageVersion.languageVersion : languageVersion;
+    const format = typeof languageVersion === "object" ? languageVersion.impliedNodeFormat : "";
+    const key = `${fileName}\0${version}\0${format}`;
+    let stat;
+    try {
+      stat = fs.statSync(fileName, { bigint: true });
+    } catch (error) {
+      sources.delete(key);
+      if (onError) onError(error.message);
+      return undefined;
+    }
+    const known = sources.get(key);
+    const old = Date.now() - Number(stat.mtimeMs) > YOUNG_MS;
+    if (known && known.mtimeNs === stat.mtimeNs && known.size === stat.size && old) {
+      return known.file;
+    }
+    const text = fs.readFileSync(fileName, "utf8");
+    if (known && known.text === text) {
+      Object.assign(known, { mtimeNs: stat.mtimeNs, size: stat.size });
+      return known.file;
+    }
+    const file = ts.createSourceFile(fileName, text, languageVersion, false);
+    file.version = hash(text);
+    const made = { mtimeNs: stat.mtimeNs, size: stat.size, text, file };
+    sources.set(key, made);
+    byName.set(fileName, made);
+    return file;
+  };
+  return host;
+}
+
+// Whether the file's text on disk differs from the text it was parsed from.
+function changedOnDisk(file) {
+  const known = byName.get(file.fileName);
+  if (!known || known.file !== file) return true;
+  try {
+    const stat = fs.statSync(file.fileName, { bigint: true });
+    const old = Date.now() - Number(stat.mtimeMs) > YOUNG_MS;
+    if (known.mtimeNs === stat.mtimeNs && known.size === stat.size && old) return false;
+    return fs.readFileSync(file.fileName, "utf8") !== known.text;
+  } catch {
+    return true;
+  }
+}
+
+// The builder's first program stands for each file's declarations by its text's version
+// (`tsc --watch` too), so the first edit of any file, even of a comment, re-checks every
+// file importing it. Before a changed file is parsed again, its declarations' signature is
+// computed from the program that still holds its old text: the builder then compares
+// declarations with declarations, and a body-only edit re-checks that file alone.
+function signOldDeclarations(known) {
+  const program = known.builder.getProgram();
+  const state = known.builder.state;
+  if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return;
+  for (const file of program.getSourceFiles()) {
+    if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) continue;
+    const info = state.fileInfos.get(file.resolvedPath);
+    if (!info || (info.signature !== undefined && info.signature !== file.version)) continue;
+    if (!changedOnDisk(file)) continue;
+    ts.BuilderState.computeDtsSignature(program, file, undefined, known.host, (signature) => {
+      info.signature = signature;
+    });
+  }
+}
+
+function entry(diagnostic) {
+  const file = diagnostic.file;
+  const start = file.getLineAndCharacterOfPosition(diagnostic.start);
+  const end = file.getLineAndCharacterOfPosition(diagnostic.start + diagnostic.length);
+  return {
+    start: { line: start.line + 1, offset: start.character + 1 },
+    end: { line: end.line + 1, offset: end.character + 1 },
+    text: ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"),
+    code: diagnostic.code,
+    category: ts.DiagnosticCategory[diagnostic.category].toLowerCase(),
+  };
+}
+
+function check(id, configPath) {
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  });
+  const options = { ...parsed.options, noEmit: true };
+  const known = projects.get(configPath);
+  if (known) signOldDeclarations(known);
+  const host = known && JSON.stringify(known.options) === JSON.stringify(options) ? known.host : makeHost(options);
+  const builder = ts.createSemanticDiagnosticsBuilderProgram(
+    parsed.fileNames,
+    options,
+    host,
+    known ? known.builder : undefined,
+    ts.getConfigFileParsingDiagnostics(parsed),
+    parsed.projectReferences,
+  );
+  const program = builder.getProgram();
+  const own = program
+    .getSourceFiles()
+    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f));
+  const reported = known ? known.reported : new Map();
+  const affected = new Set();
+  let done = 0;
+  for (;;) {
+    const next = builder.getSemanticDiagnosticsOfNextAffectedFile();
+    if (!next) break;
+    if (next.affected === program) {
+      own.forEach((f) => affected.add(f.fileName));
+    } else {
+      affected.add(next.affected.fileName);
+    }
+    done += 1;
+    if (done % 10 === 0) write({ id, progress: done });
+  }
+  // Files importing a changed one whose declarations changed are not all handed out above
+  // (with isolatedModules the builder only forgets their diagnostics): each file's
+  // diagnostics are asked of the builder, which checks anew only those it forgot.
+  const cache = builder.state && builder.state.semanticDiagnosticsPerFile;
+  const diagnostics = {};
+  for (const file of own) {
+    if (cache && !cache.has(file.resolvedPath)) affected.add(file.fileName);
+    const found = [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
+    const last = reported.get(file.fileName);
+    const same =
+      last && last.file === file && last.found.length === found.length && last.found.every((d, i) => d === found[i]);
+    if (same && !affected.has(file.fileName)) continue;
+    reported.set(file.fileName, { file, found });
+    affected.add(file.fileName);
+    diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
+  }
+  const names = new Set(own.map((f) => f.fileName));
+  for (const name of [...reported.keys()]) if (!names.has(name)) reported.delete(name);
+  projects.set(configPath, { builder, host, options, reported });
+  const checked = [...affected].filter((name) => names.has(name));
+  return { id, files: [...names], checked, diagnostics, version: ts.version };
+}
+
+function write(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  let request;
+  try {
+    request = JSON.parse(line);
+    write(check(request.id, path.resolve(request.config)));
+  } catch (error) {
+    write({ id: request ? request.id : null, error: String(error && error.stack ? error.stack : error) });
+  }
+});

@@ -1,0 +1,135 @@
+"""The project's own TypeScript builder in a helper process: whole-project checks as the
+gate's watch mode makes them.
+
+`tsbuilder.cjs` runs on the project's `node_modules/typescript` (the toolchain the session
+would run) and keeps one builder program per tsconfig, as `tsc --watch` does: after an edit
+it re-checks the changed files, and the files importing them only when their declarations
+changed; every other file's diagnostics are kept, in the helper and here. Nothing is opened
+in tsserver for a check, so a whole-project check costs the memory of `tsc --watch`, not of
+an editor holding every file open (see docs/design.md, "Re-checking what an edit affects").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import LspdError
+from lspd.lsp.diagnostics import from_tsserver
+from lspd.lsp.process import exited, kill_group, spawn
+from lspd.servers.registry import node_executable
+
+log = logging.getLogger(__name__)
+
+SCRIPT = Path(__file__).with_name("tsbuilder.cjs")
+Items = list[dict[str, Any]]
+
+
+class BuilderFailed(LspdError):
+    """The helper could not check the project (it died, or TypeScript threw)."""
+
+
+@dataclass
+class Project:
+    """What the builder last said of one tsconfig: every file's items (the same list objects
+    while a file is not checked again), and which files the last check checked anew."""
+
+    items: dict[Path, Items] = field(default_factory=dict)
+    checked: set[Path] = field(default_factory=set)
+    seconds: float = 0.0
+
+
+@dataclass
+class Builder:
+    """One helper process for one TypeScript package; its projects by tsconfig path."""
+
+    package: Path
+    log_path: Path
+    projects: dict[Path, Project] = field(default_factory=dict)
+    last_used: float = field(default_factory=time.monotonic)
+    _process: asyncio.subprocess.Process | None = None
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _next_id: int = 0
+
+    @property
+    def pid(self) -> int | None:
+        running = self._process is not None and self._process.returncode is None
+        return self._process.pid if running and self._process is not None else None
+
+    async def check(self, config: Path, progress: Callable[[int], None] | None = None) -> Project:
+        """The diagnostics of every file of `config`'s program, as they are on disk now."""
+        async with self._lock:  # one check at a time: the helper is single-threaded
+            self.last_used = time.monotonic()
+            began = time.monotonic()
+            try:
+                answer = await self._ask(config, progress)
+            except (OSError, ConnectionError, ValueError) as exc:
+                await self.stop()
+                failed = f"the TypeScript builder failed ({exc}); see {self.log_path}"
+                raise BuilderFailed(failed) from exc
+            project = self.projects.setdefault(config, Project())
+            files = {Path(name) for name in answer["files"]}
+            anew = {Path(name): items for name, items in answer["diagnostics"].items()}
+            kept = project.items
+            project.items = {p: [from_tsserver(e) for e in items] for p, items in anew.items()}
+            project.items.update((p, kept[p]) for p in files - set(anew) if p in kept)
+            project.checked = {Path(name) for name in answer["checked"]}
+            project.seconds = time.monotonic() - began
+            self.last_used = time.monotonic()
+            log.info(
+                "tsbuilder %s: %d files, %d checked anew in %.2f s",
+                config,
+                len(files),
+                len(project.checked),
+                project.seconds,
+            )
+            return project
+
+    async def _ask(self, config: Path, progress: Callable[[int], None] | None) -> dict[str, Any]:
+        process = await self._started()
+        assert process.stdin is not None and process.stdout is not None
+        self._next_id += 1
+        request = {"id": self._next_id, "config": str(config)}
+        process.stdin.write((json.dumps(request) + "\n").encode())
+        await process.stdin.drain()
+        while True:
+            line = await process.stdout.readline()
+            if not line:
+                raise ConnectionError(f"exited with {process.returncode}")
+            answer: dict[str, Any] = json.loads(line)
+            if answer.get("id") != self._next_id:
+                continue
+            if "progress" in answer:
+                if progress is not None:
+                    progress(int(answer["progress"]))
+                continue
+            if "error" in answer:
+                raise BuilderFailed(f"TypeScript could not check {config}: {answer['error']}")
+            return answer
+
+    async def _started(self) -> asyncio.subprocess.Process:
+        if self._process is None or self._process.returncode is not None:
+            self.projects.clear()  # a new process knows nothing: everything is sent again
+            command = [node_executable(), str(SCRIPT), str(self.package)]
+            self._process = await spawn(command, self.package.parent, os.environ, self.log_path)
+        return self._process
+
+    async def stop(self) -> None:
+        """End the helper (it is started again by the next check, which checks anew)."""
+        process, self._process = self._process, None
+        self.projects.clear()
+        if process is None or process.returncode is not None:
+            return
+        if process.stdin is not None:
+            process.stdin.close()  # it ends when its input does
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(exited(process), 2.0)
+        kill_group(process.pid)

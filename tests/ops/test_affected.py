@@ -1,0 +1,114 @@
+"""After an edit, the whole-workspace check asks again only about what the edit can affect:
+a TypeScript project through its builder (what it checked anew is asserted, not the time),
+with the same results as a fresh check and no file left open in tsserver."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.budget import compact
+from lspd.ops.check import check_all, summary
+from lspd.workspace import Workspace
+from tests.conftest import Warm
+
+CORE = "export function add(a: number, b: number): number {\n  return a + b;\n}\n"
+CONFIG = (
+    '{"compilerOptions": {"strict": true, "noEmit": true, "target": "ES2020", "module": "commonjs",'
+    ' "isolatedModules": ISOLATED}, "include": ["src"]}\n'
+)
+FILES = {
+    "tsconfig.json": CONFIG,
+    "src/core.ts": CORE,
+    "src/user.ts": 'import { add } from "./core";\nexport const three: number = add(1, 2);\n',
+    "src/other.ts": 'import { add } from "./core";\nexport const four = add(2, 2);\n',
+    "src/leaf.ts": "export const x: string = 'x';\n",
+}
+
+
+def make(root: Path, isolated: bool) -> Path:
+    for name, text in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text.replace("ISOLATED", "true" if isolated else "false"))
+    return root.resolve()
+
+
+# With isolatedModules the builder hands out only the changed file and forgets the
+# diagnostics of the files importing it: both ways must re-check the same files.
+@pytest.fixture(params=[False, True], ids=["modules", "isolated"])
+def project(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
+    """A small TypeScript project with its watcher running, as in the daemon."""
+    root = make(tmp_path / "ts", request.param)
+    runner = asyncio.Runner()
+    warm = Warm(Workspace(root, log_dir=tmp_path / "logs"), runner)
+    try:
+        assert warm.run(warm.ws.watch())
+        yield warm
+    finally:
+        runner.run(warm.ws.close())
+        runner.close()
+
+
+def checked_anew(warm: Warm) -> list[str]:
+    """The files the builder checked again in the last check."""
+    [builder] = warm.ws.builders.values()
+    [project] = builder.projects.values()
+    return sorted(warm.ws.display(p) for p in project.checked)
+
+
+def errors(warm: Warm) -> list[tuple[str | None, int, str]]:
+    found = warm.run(check_all(warm.ws)).everything
+    return [(d.path, d.line, d.message) for d in found]
+
+
+def fresh(root: Path, logs: Path) -> dict[str, object]:
+    """The check of a workspace opened anew on the same files."""
+
+    async def run() -> dict[str, object]:
+        ws = Workspace(root, log_dir=logs)
+        try:
+            return compact(summary(await check_all(ws)))
+        finally:
+            await ws.close()
+
+    return asyncio.run(run())
+
+
+def test_each_edit_rechecks_only_what_it_can_affect(project: Warm, tmp_path: Path) -> None:
+    root = project.root
+    assert errors(project) == []
+    assert checked_anew(project) == ["src/core.ts", "src/leaf.ts", "src/other.ts", "src/user.ts"]
+    first = project.run(check_all(project.ws))
+    assert project.run(check_all(project.ws)) is first  # unchanged: last check as it was
+
+    (root / "src/leaf.ts").write_text("export const x: string = 1;\n")
+    assert errors(project) == [
+        ("src/leaf.ts", 1, "Type 'number' is not assignable to type 'string'.")
+    ]
+    assert checked_anew(project) == ["src/leaf.ts"]
+    second = project.run(check_all(project.ws))
+    assert [r for r in second.results if r not in first.results] == [
+        r for r in second.results if r.path == "src/leaf.ts"
+    ]  # the others' results are last time's, not made again
+
+    # The first edit of a file nothing changed before: its body alone, so it alone.
+    (root / "src/core.ts").write_text(CORE.replace("a + b", "b + a"))
+    errors(project)
+    assert checked_anew(project) == ["src/core.ts"]
+
+    (root / "src/core.ts").write_text(CORE.replace("): number", "): string").replace("a + b", "''"))
+    assert errors(project) == [
+        ("src/leaf.ts", 1, "Type 'number' is not assignable to type 'string'."),
+        ("src/user.ts", 2, "Type 'string' is not assignable to type 'number'."),
+    ]
+    assert checked_anew(project) == ["src/core.ts", "src/other.ts", "src/user.ts"]
+    assert compact(summary(project.run(check_all(project.ws)))) == fresh(root, tmp_path / "l2")
+
+
+def test_a_check_leaves_nothing_open_in_tsserver(project: Warm) -> None:
+    project.run(check_all(project.ws))
+    assert not any(project.ws.holds(project.root / name) for name in FILES)
+    assert all(not s.documents for s in project.ws.sessions.values())
