@@ -37,14 +37,14 @@ def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
 def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
     """The builder and tsconfig that check `path`, when TypeScript's tsserver would answer
     it (a TypeScript 7 project answers by its own `tsc --lsp`, file by file)."""
-    definition = ws.handler(path)
-    if definition is None or definition.diagnostics != "tsserver":
-        return None
+    handler = ws.handler(path)
     config = tsconfig_of(ws, path)
-    if config is None:
+    if handler is None or config is None:
         return None
-    toolchain = ws.toolchain(definition, config.parent)
-    if toolchain is None or not (toolchain.path / "lib" / "typescript.js").is_file():
+    definition, toolchain = ws.adapted(handler, ws.project_root(path, handler))
+    if definition.diagnostics != "tsserver" or definition.unavailable or toolchain is None:
+        return None  # answered file by file (a server that cannot run says so there)
+    if not (toolchain.path / "lib" / "typescript.js").is_file():
         return None
     builder = ws.builders.get(toolchain.path)
     if builder is None:
@@ -74,8 +74,8 @@ async def typescript_checked(
     for (package, config), paths in groups.items():
         builder = builders[package]
         project = await builder.check(config, functools.partial(_moved, progress, done, len(paths)))
-        definition = ws.definition_for(paths[0])
-        toolchain = ws.toolchain(definition, config.parent)
+        handler = ws.definition_for(paths[0])
+        definition, toolchain = ws.adapted(handler, ws.project_root(paths[0], handler))
         label = None if toolchain is None else toolchain.label()
         convert = Converter(ws, "utf-16")
         for path in paths:

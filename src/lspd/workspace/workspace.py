@@ -171,9 +171,11 @@ class Workspace:
             key = (adapted.name, f"project:{project}")
         return key, adapted, toolchain
 
-    def toolchain(self, definition: ServerDefinition, project: Path) -> Toolchain | None:
-        """The project's TypeScript or Python that `definition` runs for `project`."""
-        return self._adapted(definition, project)[2]
+    def adapted(
+        self, definition: ServerDefinition, project: Path
+    ) -> tuple[ServerDefinition, Toolchain | None]:
+        """The server as it runs for `project`, and the project's TypeScript or Python."""
+        return self._adapted(definition, project)[1:]
 
     def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]:
         """Which session answers `project` for `definition` (see `session`)."""
