@@ -112,3 +112,52 @@ def test_a_check_leaves_nothing_open_in_tsserver(project: Warm) -> None:
     project.run(check_all(project.ws))
     assert not any(project.ws.holds(project.root / name) for name in FILES)
     assert all(not s.documents for s in project.ws.sessions.values())
+
+
+PYTHON = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
+    "pkg/user.py": "from pkg.core import add\n\nthree: int = add(1, 2)\n",
+    "pkg/leaf.py": 'x: str = "x"\n',
+}
+
+
+@pytest.fixture
+def python(tmp_path: Path) -> Iterator[Warm]:
+    """A small Python project on basedpyright, its watcher running as in the daemon."""
+    root = (tmp_path / "py").resolve()
+    for name, text in PYTHON.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    runner = asyncio.Runner()
+    warm = Warm(Workspace(root, log_dir=tmp_path / "logs"), runner)
+    try:
+        assert warm.run(warm.ws.watch())
+        yield warm
+    finally:
+        runner.run(warm.ws.close())
+        runner.close()
+
+
+def asked(warm: Warm) -> tuple[list[str], list[tuple[str | None, int, str | None]]]:
+    """The files the check asked the server about, and the errors it found."""
+    checked = warm.run(check_all(warm.ws))
+    found = [(d.path, d.line, d.code) for d in checked.everything if d.severity == "error"]
+    return [warm.ws.display(p) for p in checked.asked], found
+
+
+def test_python_asks_again_only_an_edit_whose_declarations_stay(
+    python: Warm, tmp_path: Path
+) -> None:
+    root, core = python.root, python.root / "pkg/core.py"
+    assert asked(python) == (sorted(PYTHON), [])
+    (root / "pkg/leaf.py").write_text("x: str = 1\n")
+    assert asked(python) == (["pkg/leaf.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
+    core.write_text("def add(a: int, b: int) -> int:\n    # swapped\n    return b + a\n")
+    assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
+    core.write_text("def add(a: int, b: int) -> str:\n    return str(a + b)\n")
+    assert asked(python) == (
+        sorted(PYTHON),
+        [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 3, "reportAssignmentType")],
+    )
+    assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")

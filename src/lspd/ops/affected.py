@@ -4,17 +4,28 @@ TypeScript: the files of each tsconfig are checked by the project's own TypeScri
 (`workspace/tsbuilder.py`), which re-checks a changed file, and the files importing it only
 when its declarations changed (`tsc --watch`'s rule). Its results for the other files are
 the very lists of last time, and the results made of them here are reused as they are.
+
+Python: the server (basedpyright) re-checks every file importing an edited module, even
+when only a function's body changed. When every file changed since the last check is a
+Python file the check asks about and its declarations are as they were
+(`ops/declarations.py`), only the changed files are asked again; the others' results are
+reused. Any other change (a file added, removed, a configuration, a declaration) asks
+every file, and the server answers "unchanged" for those it did not re-check.
 """
 
 from __future__ import annotations
 
 import functools
+import re
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
 from lspd.lsp import shapes
 from lspd.ops.convert import Converter, convert_items
+from lspd.ops.declarations import signature
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
@@ -55,9 +66,10 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
 
 async def typescript_checked(
     ws: Workspace, matched: list[Path], known: Known, progress: Progress
-) -> tuple[list[DiagnosticsResult], list[Path]]:
-    """The results of the matched files a TypeScript builder checks, and the files left
-    for the servers to answer one by one (no tsconfig holds them, or no builder runs)."""
+) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
+    """The results of the matched files a TypeScript builder checks, those of them it
+    checked anew, and the files left for the servers to answer one by one (no tsconfig
+    holds them, or no builder runs)."""
     groups: dict[tuple[Path, Path], list[Path]] = {}
     builders: dict[Path, Builder] = {}
     rest: list[Path] = []
@@ -70,6 +82,7 @@ async def typescript_checked(
         builders[builder.package] = builder
         groups.setdefault((builder.package, config), []).append(path)
     results: list[DiagnosticsResult] = []
+    rebuilt: list[Path] = []
     done = 0
     for (package, config), paths in groups.items():
         builder = builders[package]
@@ -78,6 +91,7 @@ async def typescript_checked(
         definition, toolchain = ws.adapted(handler, ws.project_root(paths[0], handler))
         label = None if toolchain is None else toolchain.label()
         convert = Converter(ws, "utf-16")
+        rebuilt += [p for p in paths if p in project.checked]
         for path in paths:
             items = project.items.get(path)
             if items is None:
@@ -93,8 +107,71 @@ async def typescript_checked(
             results.append(result)
         done += len(paths)
         progress(done)
-    return results, rest
+    return results, rebuilt, rest
 
 
 def _moved(progress: Progress, start: int, count: int, checked: int) -> None:
     progress(start + min(checked, count))
+
+
+@dataclass
+class _Seen:
+    """The Python files of the last check, as the server was asked about them."""
+
+    changes: int  # the watcher's count of changes then
+    texts: dict[Path, str] = field(default_factory=dict)
+
+
+_seen: weakref.WeakKeyDictionary[Workspace, _Seen] = weakref.WeakKeyDictionary()
+PYTHON = (".py", ".pyi")
+
+
+def python_unaffected(
+    ws: Workspace, matched: list[Path], rest: list[Path], known: Known, changes: int | None
+) -> tuple[list[DiagnosticsResult], list[Path]]:
+    """Of `rest` (the files answered one by one), the results no edit since the last check
+    can have changed (reused), and the files to ask."""
+    seen = _seen.get(ws)
+    _seen.pop(ws, None)
+    if changes is None:  # without a watcher nothing says what changed
+        return [], rest
+    asked = set(rest)
+    changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
+    skip = (
+        seen is not None
+        and bool(changed)
+        and changed - asked <= set(matched)  # other changes: a builder's files only
+        and all(p in known for p in asked - changed)
+        and all(_unseen(p, seen.texts) for p in changed & asked)
+    )
+    last = {} if seen is None else seen.texts
+    texts = {
+        p: t
+        for p in rest
+        if p.suffix in PYTHON
+        and (t := last[p] if p in last and p not in changed else _read(p)) is not None
+    }
+    _seen[ws] = _Seen(changes, texts)
+    if not skip:
+        return [], rest
+    return [known[p][1] for p in rest if p not in changed], [p for p in rest if p in changed]
+
+
+def _unseen(path: Path, texts: dict[Path, str]) -> bool:
+    """Whether no other file can see a change of `path`: none names its module (a leaf),
+    or its declarations are as they were."""
+    old, new = texts.get(path), _read(path)
+    if path.suffix not in PYTHON or old is None or new is None:
+        return False
+    if old == new or (signature(old) or "\0") == signature(new):
+        return True
+    name = path.parent.name if path.stem == "__init__" else path.stem
+    word = re.compile(rf"\b{re.escape(name)}\b")  # in any import of it, dynamic ones too
+    return not any(word.search(text) for other, text in texts.items() if other != path)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

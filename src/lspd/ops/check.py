@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.ops.affected import typescript_checked
+from lspd.ops.affected import python_unaffected, typescript_checked
 from lspd.ops.baseline import changes_since, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, compact_json, fits, size
 from lspd.ops.checks import check_globs, check_positive
@@ -65,6 +65,7 @@ class Checked:
     results: list[DiagnosticsResult]
     changes: int  # the workspace's change count it was made at
     stamped: Stamped = field(default_factory=dict)  # shared by the checks of a workspace
+    asked: list[Path] = field(default_factory=list)  # the files a server checked for it
 
     @functools.cached_property
     def everything(self) -> list[FileDiagnostic]:
@@ -175,7 +176,10 @@ async def check_all(
 
     began, before = time.monotonic(), {id(r) for _, r in made.known.values()}
     # TypeScript projects: their own builder, re-checking what the edits affect (`affected`).
-    answered, rest = await typescript_checked(ws, matched, made.known, built)
+    answered, rebuilt, rest = await typescript_checked(ws, matched, made.known, built)
+    # Python: only the edited files, when no declaration another file sees changed.
+    reused, rest = python_unaffected(ws, matched, rest, made.known, changes)
+    answered += reused
     done = len(matched) - len(rest)
 
     async def one(target: Path) -> DiagnosticsResult | None:
@@ -209,6 +213,7 @@ async def check_all(
         "checked %d files in %.2f s, %d answered anew", len(results), time.monotonic() - began, anew
     )
     checked = Checked(len(matched), results, changes if changes is not None else -1, made.stamped)
+    checked.asked = sorted(rebuilt + rest)
     if changes is not None:
         _last.setdefault(ws, {})[key] = checked
     return checked

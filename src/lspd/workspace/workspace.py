@@ -85,6 +85,7 @@ class Workspace:
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
         self._unwatched_since: int | None = None  # wall clock (ns) at `will_watch`
         self._changes = 0  # batches of file changes the watcher has applied
+        self.changed_at: dict[Path, int] = {}  # each file changed: at which batch, last
         # The text of each file when lspd first read it: the `session` baseline.
         self.first_seen: dict[Path, str] = {}
         self.gate = Gate()  # calls share the servers; an overlay has them alone
@@ -332,6 +333,7 @@ class Workspace:
         (unsaved content being checked) is left alone: its check restores the disk text.
         """
         self._changes += 1
+        self.changed_at.update((event.path, self._changes) for event in events)
         self.symbols.changed(events)
         if any(event.change is not Change.changed for event in events):
             self.projects.forget()  # files came or went: rescan the languages

@@ -1,0 +1,50 @@
+"""A Python module's declarations: what the files importing it can see of it."""
+
+from __future__ import annotations
+
+from lspd.ops.declarations import signature
+
+MODULE = '''"""A module."""
+import os
+
+
+class Box:
+    """A box."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def grow(self, by: int) -> int:
+        return self.size + by
+
+
+def guess(x):
+    return x + 1
+'''
+
+
+def same(before: str, after: str) -> bool:
+    return signature(before) == signature(after)
+
+
+def test_bodies_of_annotated_functions_comments_and_docstrings_are_not_declarations() -> None:
+    assert same(MODULE, MODULE.replace("self.size + by", "by + self.size"))
+    assert same(MODULE, MODULE.replace('"""A box."""', '"""A bigger box."""'))
+    assert same(MODULE, MODULE.replace("import os", "import os  # the os\n\n"))
+
+
+def test_what_an_importer_sees_is() -> None:
+    assert not same(MODULE, MODULE.replace("by: int) -> int", "by: str) -> int"))
+    assert not same(MODULE, MODULE.replace("self.size = size", "self.size = str(size)"))
+    assert not same(MODULE, MODULE.replace("return x + 1", "return str(x)"))  # inferred
+    assert not same(MODULE, MODULE.replace("import os", "import sys"))
+
+
+def test_a_module_that_does_not_parse_has_none() -> None:
+    assert signature("def broken(:\n") is None
+
+
+def test_a_declared_module_variable_is_its_type_unless_final() -> None:
+    assert same("x: int = 1\n", "x: int = 2\n")
+    assert not same("x: Final = 1\n", "x: Final = 2\n")
+    assert not same("x = 1\n", "x = '1'\n")
