@@ -24,7 +24,7 @@ DIAGNOSTICS_TAKES = (
 )
 WORKSPACE_DIAGNOSTICS_TAKES = (
     "workspace_diagnostics takes paths (list of string), limit (integer), offset (integer), "
-    "baseline (string)"
+    "baseline (string), all (boolean)"
 )
 CALL_HIERARCHY_TAKES = (
     "call_hierarchy takes path (string), line (integer), column (integer), symbol (string), "

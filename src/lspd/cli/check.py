@@ -1,9 +1,12 @@
 """`lspd check [PATH|GLOB ...]`: the whole-workspace gate from warm servers.
 
-Every error and warning of every source file (or of the given paths), none left out, as
-`path:line:col: severity: message [code]` lines and a summary; exit 0 without errors, 1 with
-errors, 2 when lspd itself failed. Through the workspace's daemon when one runs (its servers
-are warm and it pages the answer), else in-process.
+Every error and warning of the files the project's own gate checks (its pyright and tsconfig
+configuration; `--all`: every source file; or the given paths), none left out, as
+`path:line:col: severity: message [code]` lines and one summary line (files, errors,
+warnings, seconds, the configuration that chose the files); exit 0 without errors, 1 with
+errors, 2 when lspd itself failed. `--errors-only`, `--limit` and `--offset` show part of the
+list (the exit code is the whole check's). Through the workspace's daemon when one runs
+(its servers are warm), else in-process; progress on stderr once it takes 2 s.
 """
 
 from __future__ import annotations
@@ -12,14 +15,20 @@ import argparse
 import asyncio
 import json
 import sys
-import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon.client import call_on, check_everything, find_daemon, resolve_root
+from lspd.cli.progress import Progress
+from lspd.daemon.client import (
+    call_on,
+    check_everything,
+    check_progress,
+    find_daemon,
+    resolve_root,
+)
 from lspd.errors import InvalidInput, LspdError
 
-PROGRESS_AFTER_S = 1.0
 CHECK_TIMEOUT_S = 1800.0  # a cold check of a large project takes minutes
 
 
@@ -37,6 +46,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="only what is new since REV (HEAD, a git revision, or `session`): checks the "
         "changed files and those naming what changed; exit 1 when it introduced errors",
     )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every source file, not only those the project's checker configuration checks "
+        "(pyrightconfig.json / pyproject.toml, tsconfig.json)",
+    )
+    parser.add_argument(
+        "--errors-only", action="store_true", help="leave warnings out (list and counts)"
+    )
+    parser.add_argument("--limit", type=int, help="show at most N diagnostics (default: all)")
+    parser.add_argument("--offset", type=int, default=0, help="skip the first N (0-based)")
     parser.set_defaults(func=_check)
 
 
@@ -66,39 +86,119 @@ def globs(targets: list[str], root: Path, cwd: Path) -> list[str] | None:
 def _check(args: argparse.Namespace) -> int:
     root = resolve_root(args.root)
     paths = globs(args.targets, root, Path.cwd())
+    if args.limit is not None and args.limit < 1:
+        raise InvalidInput(f"--limit must be 1 or more, not {args.limit}")
+    if args.offset < 0:
+        raise InvalidInput(f"--offset must be 0 or more, not {args.offset}")
+    whole = args.limit is None and args.offset == 0 and not args.errors_only
+    began = time.monotonic()
     try:
-        result, text, errors = _result(root, paths, args.baseline, parse=not args.json)
+        result, text, errors = _result(
+            root, paths, args.baseline, parse=not (args.json and whole), every=args.all
+        )
     except LspdError:
         raise  # exit 2 with its message (lspd.cli.main)
     except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
         print(f"lspd: check failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+    seconds = time.monotonic() - began
+    if args.baseline is not None:
+        return _print_changes(result.get("changes") or {}, args.json, args.errors_only)
+    if text is not None and args.json and whole:
+        print(text)
+        return 1 if errors else 0
+    shown = page(result, args.errors_only, args.offset, args.limit)
     if args.json:
-        print(
-            text
-            if text is not None
-            else json.dumps(result, ensure_ascii=False, separators=(",", ":"))
-        )
-    elif args.baseline is not None:
-        return _print_changes(result.get("changes") or {})
+        print(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
     else:
-        for d in result["diagnostics"]:
-            code = f" [{d['code']}]" if d.get("code") else ""
-            print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}")
-        print(
-            f"{result['errors']} error(s), {result['warnings']} warning(s) in "
-            f"{result['files_with_problems']} of {result['files_checked']} file(s)"
-        )
+        for d in shown["diagnostics"]:
+            print(_line(d))
+        print(summary_line(shown, seconds, paths, args.all, args.errors_only))
     return 1 if errors else 0
 
 
-def _print_changes(changes: dict[str, Any]) -> int:
+def page(
+    result: dict[str, Any], errors_only: bool, offset: int, limit: int | None
+) -> dict[str, Any]:
+    """The check's answer as the MCP tool pages it: without warnings (`errors_only`: in the
+    list and the counts), `limit` diagnostics from `offset`, `next_offset` when more remain."""
+    shown = dict(result)
+    listed = result.get("diagnostics", [])
+    if errors_only:
+        listed = [d for d in listed if d["severity"] == "error"]
+        files = [{**f, "warnings": 0} for f in result.get("files", []) if f.get("errors")]
+        shown.update(warnings=0, files=files, files_with_problems=len(files))
+    if offset > len(listed) or (offset and offset == len(listed)):
+        raise InvalidInput(f"--offset {offset} is past the last diagnostic ({len(listed)})")
+    end = len(listed) if limit is None else min(len(listed), offset + limit)
+    shown.update(diagnostics=listed[offset:end], total=len(listed), offset=offset)
+    shown["truncated"] = end < len(listed)
+    shown.pop("next_offset", None)
+    if end < len(listed):
+        shown["next_offset"] = end
+    if not offset:
+        shown.pop("offset")
+    return shown
+
+
+def summary_line(
+    result: dict[str, Any],
+    seconds: float,
+    paths: list[str] | None,
+    every: bool,
+    errors_only: bool = False,
+) -> str:
+    """The one line that ends the text form: files, errors, warnings, seconds, and what chose
+    the files; then what was left out, and where the next page starts."""
+    counts = f"{_n(result['files_checked'], 'file')}, {_n(result['errors'], 'error')}"
+    counts += " (warnings left out)" if errors_only else f", {_n(result['warnings'], 'warning')}"
+    line = f"lspd check: {counts}, {seconds:.1f} s; {_chosen(result.get('scope'), paths, every)}"
+    if result.get("outside_gate"):
+        outside = _n(result["outside_gate"], "source file")
+        line += f"; {outside} no gate checks left out (--all checks them)"
+    listed = len(result["diagnostics"])
+    if listed < result["total"]:
+        start = result.get("offset", 0)
+        line += f"; shown {start + 1}-{start + listed} of {result['total']}" if listed else ""
+        if "next_offset" in result:
+            line += f" (next: --offset {result['next_offset']})"
+    return line
+
+
+def _n(count: int, what: str) -> str:
+    return f"{count} {what}" + ("" if count == 1 else "s")
+
+
+def _chosen(scope: list[dict[str, Any]] | None, paths: list[str] | None, every: bool) -> str:
+    """Which configuration chose the files: `configuration: pyrightconfig.json, ...`."""
+    if paths:
+        return "the given paths: " + " ".join(paths)
+    if every or scope is None:
+        return "every source file (--all)"
+    named = [s["config"] for s in scope if s.get("config")]
+    loose = sorted({s["language"] for s in scope if not s.get("config")})
+    parts = named[:3] + ([f"{len(named) - 3} more (--json lists them)"] if len(named) > 3 else [])
+    if loose:
+        parts.append(f"no configuration for {'/'.join(loose)}: every file")
+    return "configuration: " + (", ".join(parts) if parts else "none found, nothing to check")
+
+
+def _line(d: dict[str, Any]) -> str:
+    code = f" [{d['code']}]" if d.get("code") else ""
+    return f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}"
+
+
+def _print_changes(changes: dict[str, Any], as_json: bool, errors_only: bool) -> int:
     """What the change introduced, one line each, then a summary; exit 1 on new errors."""
     introduced = changes.get("introduced", [])
-    for d in introduced:
-        code = f" [{d['code']}]" if d.get("code") else ""
-        print(f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}")
+    if errors_only:
+        introduced = [d for d in introduced if d["severity"] == "error"]
     errors = sum(d["severity"] == "error" for d in introduced)
+    if as_json:
+        print(json.dumps({"changes": {**changes, "introduced": introduced}}, ensure_ascii=False))
+        return 1 if errors else 0
+    for d in introduced:
+        print(_line(d))
     print(
         f"{len(introduced)} new since {changes.get('baseline')} ({errors} error(s)), "
         f"{len(changes.get('fixed', []))} fixed, {changes.get('unchanged', 0)} unchanged; "
@@ -108,22 +208,28 @@ def _print_changes(changes: dict[str, Any]) -> int:
 
 
 def _result(
-    root: Path, paths: list[str] | None, baseline: str | None, parse: bool
+    root: Path, paths: list[str] | None, baseline: str | None, parse: bool, every: bool
 ) -> tuple[dict[str, Any], str | None, int]:
     """The whole check as workspace_diagnostics JSON, every diagnostic in it; the text the
     daemon sent it as, when it did; and its errors. Without `parse`, the daemon's text is
     not read into data (an empty dict instead): `--json` prints it as it came."""
     found = find_daemon(root)
-    with _Progress() as progress:
-        if baseline is not None:
+    if baseline is not None:
+        with Progress(f"checking the changes since {baseline}"):
             result = _with_baseline(root, paths, baseline, found)
-        elif found is not None:
-            progress.say("the daemon's servers")
-            text, errors = check_everything(found, paths, CHECK_TIMEOUT_S)
-            return (json.loads(text) if parse else {}), text, errors
-        else:
-            result = asyncio.run(_in_process(root, paths, progress))
+    elif found is not None:
+        with Progress(poll=lambda: _counts(check_progress(found))):
+            text, errors = check_everything(found, paths, CHECK_TIMEOUT_S, every)
+        return (json.loads(text) if parse else {}), text, errors
+    else:
+        with Progress() as progress:
+            result = asyncio.run(_in_process(root, paths, progress, every))
     return result, None, int(result.get("errors", 0))
+
+
+def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:
+    done, total = answer.get("done"), answer.get("total")
+    return (done, total) if isinstance(done, int) and isinstance(total, int) else None
 
 
 def _with_baseline(
@@ -140,62 +246,15 @@ def _with_baseline(
     return run_tool(root, "workspace_diagnostics", arguments)
 
 
-async def _in_process(root: Path, paths: list[str] | None, progress: _Progress) -> dict[str, Any]:
+async def _in_process(
+    root: Path, paths: list[str] | None, progress: Progress, every: bool
+) -> dict[str, Any]:
     from lspd.ops.check import check_all, summary
     from lspd.workspace import Workspace
 
     ws = Workspace(root)
     try:
-        checked = await check_all(ws, paths, lambda done, of: progress.say(f"{done}/{of} files"))
+        checked = await check_all(ws, paths, progress.update, all=every)
         return summary(checked).model_dump(mode="json", exclude_none=True)
     finally:
         await ws.close()
-
-
-class _Progress:
-    """`lspd: checking ... 120/255 files` on stderr, once the check has taken a second."""
-
-    def __init__(self) -> None:
-        self._what = ""
-        self._shown = False
-        self._timer = threading.Timer(PROGRESS_AFTER_S, self._show)
-        self._lock = threading.Lock()
-
-    def __enter__(self) -> _Progress:
-        self._timer.daemon = True
-        self._timer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._timer.cancel()
-        with self._lock:
-            if self._shown and sys.stderr.isatty():
-                sys.stderr.write("\n")
-
-    def say(self, what: str) -> None:
-        with self._lock:
-            self._what = what
-            if self._shown:
-                self._write()
-
-    def _show(self) -> None:
-        with self._lock:
-            self._shown = True
-            self._write()
-
-    def _write(self) -> None:
-        end = "\r" if sys.stderr.isatty() else "\n"
-        if not self._what:
-            return
-        if sys.stderr.isatty() or not self._what.endswith("files") or self._milestone():
-            sys.stderr.write(f"lspd: checking ... {self._what}{end}")
-            sys.stderr.flush()
-
-    def _milestone(self) -> bool:
-        """Without a terminal, a line per tenth of the files, not one per file."""
-        done, _, of = self._what.partition(" ")[0].partition("/")
-        return (
-            done.isdigit()
-            and of.isdigit()
-            and (int(done) * 10 // int(of)) != ((int(done) - 1) * 10 // int(of))
-        )

@@ -52,6 +52,9 @@ def _argument(parser: argparse.ArgumentParser, param: Param) -> None:
     if param.cli_form == "negate":
         flag = param.cli or f"--no-{param.name.replace('_', '-')}"
         parser.add_argument(flag, dest=param.name, action="store_const", const=False, help=help)
+    elif param.cli_form == "flag":
+        flag = param.cli or f"--{param.name.replace('_', '-')}"
+        parser.add_argument(flag, dest=param.name, action="store_const", const=True, help=help)
     elif param.cli_form in ("file", "json"):
         flag = param.cli or f"--{param.name.replace('_', '-')}-file"
         parser.add_argument(flag, dest=param.name, required=param.required, help=help)

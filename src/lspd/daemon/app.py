@@ -11,6 +11,7 @@ import contextlib
 import gc
 import secrets
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -28,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from lspd import ops
 from lspd.daemon.client import ERRORS_HEADER
 from lspd.errors import LspdError, kind_of
-from lspd.ops.check import check_all
+from lspd.ops.check import check_all, running
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -143,13 +144,22 @@ def build_app(
     async def check(request: Request) -> Response:
         # `lspd check` is no model: the whole check at once, not pages sized for a context.
         paths = request.query_params.getlist("path") or None
+        every = request.query_params.get("all") == "1"
         try:
             async with ws.gate.shared():
-                checked = await check_all(ws, paths)
+                checked = await check_all(ws, paths, all=every)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
         errors = {ERRORS_HEADER: str(sum(r.errors for r in checked.results))}
         return Response(checked.json_text(), media_type="application/json", headers=errors)
+
+    async def check_progress(request: Request) -> Response:
+        # How far the running check is: `lspd check` shows it while it waits for /check.
+        now = running(ws)
+        if now is None:
+            return JSONResponse({})
+        elapsed = time.monotonic() - now.began
+        return JSONResponse({"done": now.done, "total": now.total, "seconds": elapsed})
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
@@ -169,6 +179,7 @@ def build_app(
         routes=[
             Route("/health", health, methods=["GET"]),
             Route("/check", check, methods=["GET"]),
+            Route("/check/progress", check_progress, methods=["GET"]),
             Mount("/", app=mcp_app),
         ],
         lifespan=run,

@@ -214,11 +214,14 @@ def call_on(
     return structured
 
 
-def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> tuple[str, int]:
+def check_everything(
+    found: Probe, paths: list[str] | None, timeout: float, every: bool = False
+) -> tuple[str, int]:
     """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`, as
     the JSON text it sent (`--json` prints it as it is: tens of MB for a large project), and
-    its count of errors (a header: the exit code needs no parse of the text)."""
-    query = "&".join(f"path={quote(p)}" for p in paths or [])
+    its count of errors (a header: the exit code needs no parse of the text). `every`:
+    every source file, not only the gate's."""
+    query = "&".join([f"path={quote(p)}" for p in paths or []] + (["all=1"] if every else []))
     try:
         response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
     except _unanswered() as exc:
@@ -227,6 +230,17 @@ def check_everything(found: Probe, paths: list[str] | None, timeout: float) -> t
         raise ToolFailed(str(response.json().get("error", response.text[:300])))
     errors = response.headers.get(ERRORS_HEADER)
     return response.text, int(errors) if errors is not None else int(response.json()["errors"])
+
+
+def check_progress(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> dict[str, Any]:
+    """How far the daemon's running check is: `done`, `total`, `seconds` ({} when none runs
+    or the daemon does not answer in time: progress is only ever a courtesy)."""
+    try:
+        response = _http("GET", found.port or 0, "/check/progress", found.headers, timeout)
+        answer = response.json() if response.status_code == 200 else {}
+    except Exception:
+        return {}
+    return answer if isinstance(answer, dict) else {}
 
 
 def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:

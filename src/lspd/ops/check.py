@@ -1,4 +1,6 @@
-"""The whole-workspace check: every error and warning of every source file, complete.
+"""The whole-workspace check: every error and warning of the files the project's gate
+checks (`workspace.scope`: its pyright and tsconfig configurations; every source file with
+`all`, or the files matching `paths`), complete.
 
 `lspd check` prints all of it; the MCP `workspace_diagnostics` tool pages it (`offset` in,
 `next_offset` out) and never drops a file or a diagnostic without saying so. A daemon keeps
@@ -25,6 +27,7 @@ from lspd.ops.checks import check_globs, check_positive
 from lspd.ops.file_diagnostics import Known, check_file, selected
 from lspd.ops.models import (
     Changes,
+    CheckScope,
     DiagnosticsResult,
     FileDiagnostic,
     FileDiagnosticCounts,
@@ -32,6 +35,8 @@ from lspd.ops.models import (
 )
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
+from lspd.workspace.paths import display
+from lspd.workspace.scope import GateScope, gate_scope
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +48,23 @@ MAX_LIMIT = 1000  # diagnostics per page; the answer budget may stop a page soon
 PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
 
 Progress = Callable[[int, int], None]  # (files checked, files matched)
+
+
+@dataclass
+class Running:
+    """How far the check running in a workspace is (`lspd check` shows it through a daemon)."""
+
+    done: int
+    total: int
+    began: float  # time.monotonic()
+
+
+_running: weakref.WeakKeyDictionary[Workspace, Running] = weakref.WeakKeyDictionary()
+
+
+def running(ws: Workspace) -> Running | None:
+    """The check running in `ws` now (the latest one begun), or None."""
+    return _running.get(ws)
 
 
 @dataclass
@@ -66,6 +88,7 @@ class Checked:
     changes: int  # the workspace's change count it was made at
     stamped: Stamped = field(default_factory=dict)  # shared by the checks of a workspace
     asked: list[Path] = field(default_factory=list)  # the files a server checked for it
+    scope: GateScope | None = None  # the gate's files (no paths, not `all`)
 
     @functools.cached_property
     def everything(self) -> list[FileDiagnostic]:
@@ -107,7 +130,7 @@ class Checked:
 
 
 # The last complete check per workspace and globs.
-_last: weakref.WeakKeyDictionary[Workspace, dict[tuple[str, ...], Checked]] = (
+_last: weakref.WeakKeyDictionary[Workspace, dict[tuple[tuple[str, ...], bool], Checked]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -131,9 +154,13 @@ _made: weakref.WeakKeyDictionary[Workspace, _Made] = weakref.WeakKeyDictionary()
 
 
 async def check_all(
-    ws: Workspace, paths: list[str] | None = None, progress: Progress | None = None
+    ws: Workspace,
+    paths: list[str] | None = None,
+    progress: Progress | None = None,
+    all: bool = False,
 ) -> Checked:
-    """Diagnostics of every source file under the root (or matching `paths` globs).
+    """Diagnostics of the files the project's gate checks (`workspace.scope`), or of every
+    source file under the root (`all`), or of those matching `paths` globs.
 
     Fresh: after the catch-up, so every change made before the call is in. Reused while no
     file under the root has changed since.
@@ -155,14 +182,19 @@ async def check_all(
     """
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
-    key = tuple(paths or ())
+    key = (tuple(paths or ()), all and not paths)
     changes = ws.changes_seen
     cached = _last.get(ws, {}).get(key)
     if cached is not None and changes is not None and cached.changes == changes:
         return cached
-    matched = sorted(
-        p for p in ws.projects.source_files(limit=10_000_000) if selected(ws.display(p), paths)
-    )
+    scope = None
+    if paths or all:
+        matched = sorted(
+            p for p in ws.projects.source_files(limit=10_000_000) if selected(ws.display(p), paths)
+        )
+    else:
+        scope = await gate_scope(ws)
+        matched = list(scope.files)
     gate = asyncio.Semaphore(CONCURRENCY)
     done = 0
     keep = changes is not None and len(matched) <= KEEP_OPEN
@@ -171,10 +203,13 @@ async def check_all(
         made.keep_only(set(matched), {ws.display(p) for p in matched})
 
     def built(count: int) -> None:
+        state.done = count
         if progress is not None:
             progress(count, len(matched))
 
     began, before = time.monotonic(), {id(r) for _, r in made.known.values()}
+    state = _running[ws] = Running(0, len(matched), began)  # for GET /check/progress
+    built(0)
     # TypeScript projects: their own builder, re-checking what the edits affect (`affected`).
     answered, rebuilt, rest = await typescript_checked(ws, matched, made.known, built)
     # Python: only the edited files, when no declaration another file sees changed.
@@ -200,6 +235,7 @@ async def check_all(
                 if not (was_open or kept):
                     ws.close_document(target)
                 done += 1
+                state.done = done
                 if progress is not None:
                     progress(done, len(matched))
 
@@ -208,11 +244,15 @@ async def check_all(
     results.sort(key=lambda r: order.get(r.path, -1))
     # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
     results += [r for r in await config_results(ws) if selected(r.path, paths)]
+    if _running.get(ws) is state:
+        del _running[ws]
     anew = sum(id(r) not in before for r in results)
     log.info(
         "checked %d files in %.2f s, %d answered anew", len(results), time.monotonic() - began, anew
     )
-    checked = Checked(len(matched), results, changes if changes is not None else -1, made.stamped)
+    checked = Checked(
+        len(matched), results, changes if changes is not None else -1, made.stamped, scope=scope
+    )
     checked.asked = sorted(rebuilt + rest)
     if changes is not None:
         _last.setdefault(ws, {})[key] = checked
@@ -230,8 +270,10 @@ async def workspace_diagnostics(
     limit: int = 50,
     offset: int = 0,
     baseline: str | None = None,
+    all: bool = False,
 ) -> WorkspaceDiagnosticsResult:
-    """Counts per file (complete) and one page of the diagnostics of the whole workspace.
+    """Counts per file (complete) and one page of the diagnostics of the files the
+    project's gate checks (every source file with `all`; those matching `paths` globs).
 
     `limit` (up to `MAX_LIMIT`) diagnostics from `offset`, fewer only when the answer budget
     is reached: then, and whenever more remain, `next_offset` says where to go on. A larger
@@ -245,7 +287,7 @@ async def workspace_diagnostics(
     check_baseline(baseline)
     changes = None
     if baseline is None:
-        checked = await check_all(ws, paths)
+        checked = await check_all(ws, paths, all=all)
     else:
         check_globs(paths)
         await ws.refresh_open_documents(catch_up=True)
@@ -301,9 +343,25 @@ def _result(
         truncated=end < len(everything),
         next_offset=end if end < len(everything) else None,
         changes=changes,
+        scope=None if checked.scope is None else _lines(checked.scope),
+        outside_gate=0 if checked.scope is None else checked.scope.outside,
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
         while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):
             result.files = result.files[: len(result.files) * 3 // 4]
             result.truncated = True
     return result
+
+
+def _lines(scope: GateScope) -> list[CheckScope]:
+    """One line per project: which configuration chose how many files."""
+    return [
+        CheckScope(
+            language=p.language,
+            project=display(scope.root, p.project),
+            config=p.config,
+            files=len(p.files),
+            note=p.note,
+        )
+        for p in scope.projects
+    ]

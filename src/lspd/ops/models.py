@@ -127,6 +127,25 @@ class WorkspaceDiagnosticsResult(Model):
     """The `offset` of the next page."""
     changes: Changes | None = None
     """With `baseline`: what changed (changed files and dependents only)."""
+    scope: list[CheckScope] | None = None
+    """Without `paths` or `all`: per project, the configuration that chose the files checked."""
+    outside_gate: int = 0
+    """Source files no gate configuration checks, left out (`all` checks them)."""
+
+
+class CheckScope(Model):
+    """One project of a whole-workspace check: the files its gate configuration chose."""
+
+    language: str
+    """`python`, `typescript`, `go`, ..."""
+    project: str
+    """The configuration's directory (`.`: the root)."""
+    config: str | None = None
+    """E.g. `pyrightconfig.json`, `web/tsconfig.json`; null: none (every source file)."""
+    files: int
+    """Files it chose."""
+    note: str | None = None
+    """Why every file (no configuration), or what the configuration said."""
 
 
 class Changes(Model):

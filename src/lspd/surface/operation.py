@@ -28,7 +28,7 @@ class Param:
     (`--limit`), a positional name (`query`), or None for the default (`--name-with-dashes`,
     positional when required). `cli_form` says how the command line gives the value:
     `value` (as typed), `file` (the text of a file, `-` for stdin), `json` (a file's
-    JSON, `-` for stdin), `negate` (a flag that sends false).
+    JSON, `-` for stdin), `negate` (a flag that sends false), `flag` (a flag that sends true).
     """
 
     name: str
@@ -36,7 +36,7 @@ class Param:
     description: str
     default: Any = REQUIRED
     cli: str | None = None
-    cli_form: Literal["value", "file", "json", "negate"] = "value"
+    cli_form: Literal["value", "file", "json", "negate", "flag"] = "value"
     cli_help: str | None = None
 
     @property

@@ -100,8 +100,9 @@ OPERATIONS: tuple[Operation, ...] = (
         command="workspace-diagnostics",
         summary="problems of the whole workspace",
         description=(
-            "Errors and warnings of the workspace (or `paths` globs): counts per file, worst "
-            "first, diagnostics paged."
+            "Errors and warnings of the files the project's own gate checks (its "
+            "pyright/tsconfig configuration; `scope` says which), or of `paths` globs: counts "
+            "per file, worst first, diagnostics paged."
         ),
         params=(
             Param(
@@ -115,6 +116,14 @@ OPERATIONS: tuple[Operation, ...] = (
             _limit(50),
             _OFFSET,
             _BASELINE,
+            Param(
+                "all",
+                bool,
+                "Every source file, not only those the project's checker configuration "
+                "checks (pyrightconfig/pyproject, tsconfig).",
+                default=False,
+                cli_form="flag",
+            ),
         ),
         exclusive=("baseline",),
     ),

@@ -39,6 +39,7 @@ class Projects:
         self.chosen = chosen
         self.ignore = ignore
         self._present: tuple[float, list[Project]] | None = None  # (when, which)
+        self.generation = 0  # how often files came or went (`forget`): scans made since are stale
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
@@ -64,6 +65,7 @@ class Projects:
     def forget(self) -> None:
         """Files came or went: the next `present` scans again."""
         self._present = None
+        self.generation += 1
 
     def present(self) -> list[Project]:
         """Each (server, project root) that files under the root need (a bounded scan).

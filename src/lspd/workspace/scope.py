@@ -1,0 +1,230 @@
+"""Which files a whole-workspace check checks: the files the project's own gate checks.
+
+- Python (basedpyright, pyright): each `pyrightconfig.json`, or `pyproject.toml` with
+  `[tool.basedpyright]` / `[tool.pyright]`, chooses files as the checker's CLI does
+  (`pyright_scope`).
+- TypeScript / JavaScript: each `tsconfig.json` / `jsconfig.json` and every config it
+  references chooses its root files, read by the project's own TypeScript (`tsconfig_scope`).
+- A file no configuration governs (none in its directory or above it, up to the root), and
+  every file of a language whose gate lspd does not read (Go, C, ty, pyrefly ...): as
+  before, every source file lspd's own walk keeps, said so per project. But JavaScript that
+  no tsconfig / jsconfig governs is left out: TypeScript checks JavaScript only when a
+  configuration asks it to.
+
+A file under a configuration that the configuration leaves out (SQLAlchemy's tests, ky's
+`test/`) is not checked: no gate the project runs checks it. `--all` checks every file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lspd.errors import InvalidInput
+from lspd.servers.install import install_on_need
+from lspd.workspace.files import stamp
+from lspd.workspace.pyright_scope import (
+    CONFIG_JSON,
+    PYPROJECT,
+    PyrightConfig,
+    config_in,
+    files_of,
+)
+from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.tsconfig_scope import CONFIG_NAMES, NoTypeScriptApi, TsConfig, read_tsconfigs
+
+if TYPE_CHECKING:
+    from lspd.workspace.workspace import Workspace
+
+PYRIGHT_SERVERS = {"basedpyright", "pyright"}
+TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's TypeScript 5
+WALK_LIMIT = 10_000_000
+# TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
+# `checkJs`): a .js file no config governs has no gate (SQLAlchemy's Sphinx output).
+JAVASCRIPT = {".js", ".jsx", ".mjs", ".cjs"}
+
+
+@dataclass(frozen=True)
+class ProjectScope:
+    """The files one configuration chose, or one project's files where none chooses."""
+
+    language: str
+    project: Path  # the configuration's directory (the project root without one)
+    config: str | None  # `pyrightconfig.json`, `pyproject.toml [tool.basedpyright]`, ...
+    files: tuple[Path, ...]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class GateScope:
+    """What a whole-workspace check checks, project by project."""
+
+    root: Path
+    projects: tuple[ProjectScope, ...]
+    files: tuple[Path, ...]  # every project's files, each once, sorted
+    outside: int  # source files lspd's walk finds that no gate checks
+    read: tuple[tuple[Path, tuple[int, int] | None], ...]  # configs read, as they were
+
+
+_cache: weakref.WeakKeyDictionary[Workspace, tuple[int, GateScope]] = weakref.WeakKeyDictionary()
+
+
+async def gate_scope(ws: Workspace) -> GateScope:
+    """The gate's files of the workspace. In a daemon (a watcher runs) it is made again only
+    when files came or went, or a configuration it read changed."""
+    generation = ws.projects.generation
+    cached = _cache.get(ws)
+    fresh = ws.changes_seen is not None and cached is not None and cached[0] == generation
+    if fresh and cached is not None and all(stamp(p) == was for p, was in cached[1].read):
+        return cached[1]
+    typescript = ws.definitions.get(TYPESCRIPT_SERVER)
+    if typescript is not None and typescript.missing() is not None:
+        await install_on_need(typescript)  # lspd's TypeScript reads tsconfigs TS 7 cannot
+    scope = await asyncio.to_thread(_scope, ws)
+    _cache[ws] = (generation, scope)
+    return scope
+
+
+def _scope(ws: Workspace) -> GateScope:
+    sources: list[Path] = []
+    configs: dict[str, list[Path]] = defaultdict(list)  # file name -> paths found
+    for directory, names in ws.ignore.walk(WALK_LIMIT):
+        for name in names:
+            path = directory / name
+            if name in (CONFIG_JSON, PYPROJECT, *CONFIG_NAMES):
+                configs[name].append(path)
+            if ws.handler(path) is not None:
+                sources.append(path)
+    projects: list[ProjectScope] = []
+    read: list[Path] = []
+    by_language: dict[str, list[Path]] = defaultdict(list)
+    for path in sources:
+        definition = ws.handler(path)
+        assert definition is not None
+        by_language[definition.language].append(path)
+    for language, files in sorted(by_language.items()):
+        name = _server(ws, files[0])
+        if language == "python" and name in PYRIGHT_SERVERS:
+            projects += _python(ws, files, configs, read)
+        elif language == "typescript":
+            projects += _typescript(ws, files, configs, read)
+        else:
+            note = f"{name} reads no configuration of which files to check: every file"
+            projects += _fallback(ws, files, language, note)
+    chosen = sorted({path for project in projects for path in project.files})
+    outside = len(set(sources).difference(chosen))
+    stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
+    return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps)
+
+
+def _server(ws: Workspace, path: Path) -> str:
+    definition = ws.handler(path)
+    return definition.name if definition is not None else "?"
+
+
+def _python(
+    ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
+) -> list[ProjectScope]:
+    directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
+    found = {d: _config_in(ws, d) for d in sorted(directories)}
+    projects = []
+    for directory, config in found.items():
+        if config is None:
+            continue
+        read += config.read
+        chosen = tuple(p for p in files_of(config) if _ours(ws, p, "python"))
+        label = ws.display(config.path).removesuffix(PYPROJECT) + config.label
+        projects.append(ProjectScope("python", directory, label, chosen))
+    governed = {d for d, config in found.items() if config is not None}
+    loose = [p for p in files if not _under(p, governed, ws.root)]
+    note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
+    return projects + _fallback(ws, loose, "python", note)
+
+
+def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:
+    try:
+        return config_in(directory)
+    except InvalidInput as exc:  # named from the root, as every path lspd shows
+        raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
+
+
+def _typescript(
+    ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
+) -> list[ProjectScope]:
+    found = sorted(p for name in CONFIG_NAMES for p in configs[name])
+    groups: dict[Path | None, list[Path]] = defaultdict(list)
+    for config in found:
+        groups[find_typescript(config.parent, ws.root)].append(config)
+    tsconfigs: dict[Path, TsConfig] = {}
+    for package, members in groups.items():
+        for candidate in _typescripts(ws, package):
+            try:
+                tsconfigs.update(
+                    (t.config, t) for t in read_tsconfigs(members, candidate, ws.display)
+                )
+                break
+            except NoTypeScriptApi:
+                continue
+        else:
+            missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
+            return _fallback(ws, files, "typescript", missing)
+    projects = []
+    taken: set[Path] = set()
+    for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
+        read += [tsconfig.config, *tsconfig.extended]
+        chosen = tuple(p for p in tsconfig.files if p not in taken and _ours(ws, p, "typescript"))
+        taken.update(chosen)
+        note: str | None = "; ".join(tsconfig.notes) or None
+        if tsconfig.references and not tsconfig.files:
+            note = f"references {len(tsconfig.references)} project(s)"
+        label = ws.display(tsconfig.config)
+        projects.append(ProjectScope("typescript", tsconfig.config.parent, label, chosen, note))
+    governed = {p.parent for p in found}
+    loose = [p for p in files if p.suffix not in JAVASCRIPT and not _under(p, governed, ws.root)]
+    return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+
+
+def _typescripts(ws: Workspace, project: Path | None) -> list[Path]:
+    """The TypeScript packages to read a project's tsconfigs with: its own, then lspd's."""
+    own = [project] if project is not None else []
+    definition = ws.definitions.get(TYPESCRIPT_SERVER)
+    lspd = definition.npm_root() / "typescript" if definition is not None else None
+    found = [p for p in (*own, lspd) if p is not None and package_version(p) is not None]
+    return list(dict.fromkeys(found))
+
+
+def _fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:
+    """Today's rule for files no configuration governs: every one, per project."""
+    by_project: dict[Path, list[Path]] = defaultdict(list)
+    for path in files:
+        definition = ws.handler(path)
+        if definition is not None:
+            by_project[ws.project_root(path, definition)].append(path)
+    return [
+        ProjectScope(language, project, None, tuple(chosen), note)
+        for project, chosen in sorted(by_project.items())
+    ]
+
+
+def _ours(ws: Workspace, path: Path, language: str) -> bool:
+    """A file of the language, under the root (a config may name files outside it)."""
+    definition = ws.handler(path)
+    return definition is not None and definition.language == language and _inside(path, ws.root)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return root in path.parents
+
+
+def _under(path: Path, directories: set[Path], root: Path) -> bool:
+    """Whether one of `directories` holds `path` (looking up to `root`)."""
+    for directory in path.parents:
+        if directory in directories:
+            return True
+        if directory == root:
+            return False
+    return False

@@ -1,0 +1,110 @@
+"""The files of each tsconfig.json, as the project's own TypeScript reads them.
+
+`files`, `include`, `exclude`, `extends` (from a package too) and `references` have rules of
+their own (globs with implicit extensions, `outDir` left out, `allowJs`, ...): TypeScript's
+`getParsedCommandLineOfConfigFile` applies them, in a small Node script run once per
+TypeScript package (`tsconfig_files.js`; 0.3 s of CPU for a few configs here, most of it
+loading TypeScript). A TypeScript without that API (7's native compiler) leaves the reading
+to lspd's own TypeScript 5, whose tsconfig rules are the same.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import InvalidInput
+from lspd.servers.registry import node_executable
+
+log = logging.getLogger(__name__)
+
+CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
+TIMEOUT_S = 60.0
+# A config TypeScript cannot read at all: a syntax error (1xxx), a file it cannot read (5083)
+# or find (6053, e.g. `extends` or a reference to nothing). Other diagnostics (no inputs,
+# an unknown option) leave the file set readable: the checker reports them itself.
+UNREADABLE = {5083, 6053}
+
+
+@dataclass(frozen=True)
+class TsConfig:
+    """One tsconfig as TypeScript read it: its root files and the configs it uses."""
+
+    config: Path
+    files: tuple[Path, ...]
+    references: tuple[Path, ...]
+    extended: tuple[Path, ...]  # the configs it extends (their changes change its files)
+    notes: tuple[str, ...]  # TypeScript's diagnostics about it that leave it readable
+
+
+class NoTypeScriptApi(Exception):
+    """The TypeScript package has no `getParsedCommandLineOfConfigFile` (TypeScript 7)."""
+
+
+def read_tsconfigs(
+    configs: list[Path], typescript: Path, shown: Callable[[Path], str] = str
+) -> list[TsConfig]:
+    """`configs` and every config they reference, read by the TypeScript package at
+    `typescript`. A config that cannot be read raises `InvalidInput` naming it (as `shown`
+    writes a path)."""
+    script = resources.files("lspd.workspace").joinpath("tsconfig_files.js")
+    with resources.as_file(script) as path:
+        try:
+            done = subprocess.run(
+                [node_executable(), str(path), str(typescript)],
+                input=json.dumps({"configs": [str(c) for c in configs]}),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                cwd=typescript,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise InvalidInput(
+                f"could not read tsconfig files with {typescript} ({exc}); check given paths "
+                "(`lspd check PATH`) or every file (`--all`)"
+            ) from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise InvalidInput(
+            f"could not read tsconfig files with {typescript}: node exited with "
+            f"{done.returncode} ({last}); check given paths (`lspd check PATH`) or every file "
+            "(`--all`)"
+        )
+    answer = json.loads(done.stdout)
+    if "unsupported" in answer:
+        raise NoTypeScriptApi(answer["unsupported"])
+    return [_read(entry, shown) for entry in answer["configs"]]
+
+
+def _read(entry: dict[str, Any], shown: Callable[[Path], str]) -> TsConfig:
+    config = Path(str(entry["config"]))
+    notes = []
+    for error in entry.get("errors") or []:
+        code, message = int(error["code"]), str(error["message"])
+        where = error.get("where")
+        if error.get("fatal") or code in UNREADABLE or 1000 <= code < 2000:
+            at = f"{shown(Path(where[0]))}:{where[1]}:{where[2]}" if where else shown(config)
+            raise InvalidInput(
+                f"{at}: TypeScript cannot read this tsconfig: TS{code} {message} Fix it (`tsc "
+                f"-p {shown(config)}` says the same), or check given paths (`lspd check "
+                "PATH`) or every file (`lspd check --all`)"
+            )
+        notes.append(f"TS{code}: {message}")
+    return TsConfig(
+        config,
+        tuple(_paths(entry.get("files"))),
+        tuple(_paths(entry.get("references"))),
+        tuple(_paths(entry.get("extended"))),
+        tuple(notes),
+    )
+
+
+def _paths(value: object) -> list[Path]:
+    return [Path(os.path.normpath(str(p))) for p in value] if isinstance(value, list) else []
