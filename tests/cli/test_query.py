@@ -165,7 +165,8 @@ def test_text_through_the_daemon_is_the_text_in_process(
             "pkg/extra.py: 3 reference(s)",
             "pkg/greeting.py: 4 reference(s)",
             "pkg/unicode_names.py: 2 reference(s)",
-            "11 reference(s) in 4 file(s)",
+            "11 references in 4 files; no other use of `Greeter` in the checked files "
+            "(no `unresolved`)",
             "… 2 of 11 shown; the rest: --offset 2",
         ],
         ("symbols", greeting, "--limit", "3"): [
@@ -181,6 +182,7 @@ def test_text_through_the_daemon_is_the_text_in_process(
             'greeter = make_greeter("world")',
             "  method Greeter.greet (defined pkg/greeting.py:18) at pkg/app.py:6:20: "
             "return greeter.greet()",
+            "2 calls in 1 file",
         ],
         ("hover", str(root / "pkg/app.py:5:15")): [
             "```python",

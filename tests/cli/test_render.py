@@ -46,6 +46,7 @@ SYMBOL_LOCATIONS = [
         path="/abs/b.py", line=4, column=1, end_line=4, end_column=2, text="def f():", symbol="f"
     ),
 ]
+REFERENCE = m.Reference(line=4, column=9, text="x.get()", symbol="C.f")
 METHOD = m.Symbol(name_path="C.f", kind="method", line=2, column=9, end_line=3, detail="(self)")
 PYTHON = st.ServerStatus(
     language="python",
@@ -133,7 +134,27 @@ CASES: list[tuple[BaseModel, str]] = [
         "a.py:1:2: x = 1\n/abs/b.py:4:1: def f():  [f]  (asked)\n"
         "… 2 of 5 shown; the rest: --offset 2",
     ),
-    (m.ReferencesResult(total=0), "0 reference(s) in 0 file(s)"),
+    (
+        m.ReferencesResult(summary="0 references in 0 files; no other use of `f`", total=0),
+        "0 references in 0 files; no other use of `f`",
+    ),
+    (
+        m.ReferencesResult(
+            summary="1 reference in 1 file; 3 more uses of `.get` (`unresolved`)",
+            total=1,
+            truncated=True,
+            next_offset=1,
+            files=[m.FileReferences(path="a.py", count=1, references=[REFERENCE])],
+            unresolved=[
+                m.FileReferences(path="b.py", count=2, references=[REFERENCE]),
+                m.FileReferences(path="c.py", count=1),
+            ],
+            unresolved_total=3,
+        ),
+        "a.py:4:9: x.get()  [C.f]\nb.py:4:9: x.get()  [C.f]  (unresolved)\n"
+        "c.py: 1 unresolved\n1 reference in 1 file; 3 more uses of `.get` (`unresolved`)\n"
+        "… 1 of 1 shown; the rest: --offset 1",
+    ),
     (m.DocumentSymbolsResult(path="a.py", total=0), "a.py"),
     (
         m.DocumentSymbolsResult(
@@ -162,6 +183,7 @@ CASES: list[tuple[BaseModel, str]] = [
     ),
     (
         m.CallHierarchyResult(
+            summary="",
             total=0,
             direction="outgoing",
             item=m.CallItem(symbol="C.f", kind="method", path="a.py", line=2, column=9),
@@ -178,8 +200,15 @@ CASES: list[tuple[BaseModel, str]] = [
             calls=[
                 m.Call(symbol="main", kind="function", path="b.py", line=8, column=3, text="f()")
             ],
+            summary="3 calls in 2 files; 1 more use of `.f` (`unresolved`)",
+            unresolved=[
+                m.Call(symbol="g", kind="function", path="c.py", line=2, column=7, text="o.f()")
+            ],
+            unresolved_total=1,
         ),
         "function f (a.py:2) called by:\n  function main at b.py:8:3: f()\n"
+        "  function g at c.py:2:7: o.f()  (unresolved)\n"
+        "3 calls in 2 files; 1 more use of `.f` (`unresolved`)\n"
         "… 1 of 3 shown; the rest: --offset 1",
     ),
     (

@@ -16,7 +16,7 @@ from lspd.surface.table import OPERATIONS, Operation, operation
 HOVER_TAKES = "hover takes path (string), line (integer), column (integer), symbol (string)"
 REFERENCES_TAKES = (
     "references takes path (string), line (integer), column (integer), symbol (string), "
-    "include_declaration (boolean), limit (integer), offset (integer)"
+    "include_declaration (boolean), limit (integer), offset (integer), unresolved (boolean)"
 )
 DIAGNOSTICS_TAKES = (
     "diagnostics takes path (string), content (string), limit (integer), baseline (string); "
@@ -28,7 +28,8 @@ WORKSPACE_DIAGNOSTICS_TAKES = (
 )
 CALL_HIERARCHY_TAKES = (
     "call_hierarchy takes path (string), line (integer), column (integer), symbol (string), "
-    'direction ("incoming" or "outgoing"), limit (integer), offset (integer)'
+    'direction ("incoming" or "outgoing"), limit (integer), offset (integer), '
+    "unresolved (boolean)"
 )
 
 
@@ -71,6 +72,7 @@ def test_validate_fills_in_the_defaults() -> None:
         "include_declaration": True,
         "limit": 25,
         "offset": 0,
+        "unresolved": True,
     }
     assert validate(operation("references"), {"include_declaration": False, "limit": 3}) == {
         "path": None,
@@ -80,6 +82,7 @@ def test_validate_fills_in_the_defaults() -> None:
         "include_declaration": False,
         "limit": 3,
         "offset": 0,
+        "unresolved": True,
     }
     assert validate(operation("status"), {}) == {}
     changes = [{"path": "a.py", "content": None}]

@@ -213,11 +213,8 @@ def test_cli_forms_are_consistent() -> None:
     for op in OPERATIONS:
         for param in op.all_params:
             if param.cli_form == "negate":  # a flag that sends false: a boolean, true by default
-                assert (param.annotation, param.default, param.cli) == (
-                    bool,
-                    True,
-                    "--no-declaration",
-                )
+                assert (param.annotation, param.default) == (bool, True), param.name
+                assert param.cli == f"--no-{param.name.split('_')[-1]}", param.name
             if param.cli_form in ("file", "json"):  # read from a file named by a flag
                 assert param.cli is not None and param.cli.startswith("--"), param.name
             assert param.description.endswith((".", ")")), (op.name, param.name)

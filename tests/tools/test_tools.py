@@ -69,7 +69,8 @@ async def test_the_tool_list_is_small(served: ThreadDaemon) -> None:
     # What a model reads of every tool, and the whole tools/list result, as compact JSON.
     assert len(json.dumps(read, separators=(",", ":"))) <= 5_000
     whole = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
-    assert len(json.dumps(whole, separators=(",", ":"))) <= 15_000
+    # (16,000 since issue 32: `references` and `call_hierarchy` say what is `unresolved`.)
+    assert len(json.dumps(whole, separators=(",", ":"))) <= 16_000
 
 
 @pytest.mark.parametrize("mode", MODES)

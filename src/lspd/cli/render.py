@@ -117,18 +117,24 @@ def _locations(r: Answer) -> str:
 
 
 def _references(r: Answer) -> str:
+    files, unresolved = r.get("files", []), r.get("unresolved", [])
+    lines = _uses(files, "reference(s)") + _uses(unresolved, "unresolved", "  (unresolved)")
+    lines.append(r.get("summary") or f"{r['total']} reference(s) in {len(files)} file(s)")
+    shown = max(sum(len(f.get("references", [])) for f in group) for group in (files, unresolved))
+    return "\n".join(lines + _more(r, shown))
+
+
+def _uses(files: list[Answer], counted: str, mark: str = "") -> list[str]:
+    """One line per use of this page, `path: N counted` for a file with none on it."""
     lines: list[str] = []
-    files = r.get("files", [])
     for f in files:
         uses = f.get("references", [])
         if not uses:
-            lines.append(f"{f['path']}: {f['count']} reference(s)")
+            lines.append(f"{f['path']}: {f['count']} {counted}")
         for ref in uses:
             where = f"  [{ref['symbol']}]" if ref.get("symbol") else ""
-            lines.append(f"{f['path']}:{ref['line']}:{ref['column']}: {ref['text']}{where}")
-    shown = sum(len(f.get("references", [])) for f in files)
-    lines.append(f"{r['total']} reference(s) in {len(files)} file(s)")
-    return "\n".join(lines + _more(r, shown))
+            lines.append(f"{f['path']}:{ref['line']}:{ref['column']}: {ref['text']}{where}{mark}")
+    return lines
 
 
 def _symbol_lines(symbols: list[Answer], indent: int = 0) -> list[str]:
@@ -160,17 +166,20 @@ def _workspace_symbols(r: Answer) -> str:
 
 def _call_hierarchy(r: Answer) -> str:
     word = "called by" if r["direction"] == "incoming" else "calls"
-    item, calls = r["item"], r.get("calls", [])
+    item, calls, unresolved = r["item"], r.get("calls", []), r.get("unresolved", [])
     lines = [f"{item['kind']} {item['symbol']} ({item['path']}:{item['line']}) {word}:"]
-    for call in calls:
+    for index, call in enumerate(calls + unresolved):
         defined = f" (defined {call['defined']})" if call.get("defined") else ""
+        mark = "  (unresolved)" if index >= len(calls) else ""
         lines.append(
             f"  {call['kind']} {call['symbol']}{defined} at {call['path']}:{call['line']}:"
-            f"{call['column']}: {call['text']}"
+            f"{call['column']}: {call['text']}{mark}"
         )
     if not calls:
         lines.append("  nothing")
-    return "\n".join(lines + _more(r, len(calls)))
+    if r.get("summary"):
+        lines.append(r["summary"])
+    return "\n".join(lines + _more(r, max(len(calls), len(unresolved))))
 
 
 def _status(r: Answer) -> str:

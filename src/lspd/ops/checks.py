@@ -53,3 +53,9 @@ def check_globs(globs: object) -> None:
                 f"`paths` globs are relative to the workspace root and stay inside it, "
                 f"{glob!r:.80} does not; send e.g. 'src/**/*.py'"
             )
+
+
+def check_flag(name: str, value: object) -> None:
+    """`value` is a boolean."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"`{name}` must be true or false")

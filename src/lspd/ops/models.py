@@ -247,8 +247,16 @@ class FileReferences(Model):
 class ReferencesResult(Paged):
     """Every use of a name, grouped by file (files in path order, workspace first)."""
 
+    summary: str
+    """The answer in one line."""
     files: list[FileReferences] = Field(default_factory=list)
     """Each file, its count, this page's uses."""
+    unresolved: list[FileReferences] = Field(default_factory=list)
+    """Same-name uses no checker resolves (paged with `files`)."""
+    unresolved_total: int = 0
+    """All of them."""
+    candidates: int | None = None
+    """Where the name stands in the checked files' text."""
 
 
 class Symbol(Model):
@@ -338,12 +346,20 @@ class Call(Model):
 class CallHierarchyResult(Paged):
     """Callers or callees of a function, one entry per call site."""
 
+    summary: str
+    """The answer in one line."""
     item: CallItem
     """The function asked about."""
     direction: Direction
     """`incoming` (callers) or `outgoing` (callees)."""
     calls: list[Call] = Field(default_factory=list)
     """This page's call sites, by file and line."""
+    unresolved: list[Call] = Field(default_factory=list)
+    """Incoming: same-name uses no checker resolves (paged with `calls`)."""
+    unresolved_total: int = 0
+    """All of them."""
+    candidates: int | None = None
+    """Where the name stands in the checked files' text."""
 
 
 class SymbolCandidate(Model):

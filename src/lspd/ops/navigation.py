@@ -8,14 +8,16 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import PurePath
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
+from lspd.ops import unresolved as scan
 from lspd.ops.budget import Window, check_paging, page
-from lspd.ops.checks import check_positive
+from lspd.ops.checks import check_flag, check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (
@@ -32,6 +34,7 @@ from lspd.ops.models import (
 )
 from lspd.ops.outline import Namer
 from lspd.ops.target import Target, resolve_target
+from lspd.ops.unresolved import Place
 from lspd.workspace import Workspace
 
 
@@ -164,23 +167,31 @@ async def references(
     include_declaration: bool = True,
     limit: int = 25,
     offset: int = 0,
+    unresolved: bool = True,
 ) -> ReferencesResult:
     """Every use of the name at a position, grouped by file with complete counts per file;
-    each use names its enclosing symbol. Paged in path order."""
+    each use names its enclosing symbol. Paged in path order, the same-name uses the checker
+    ties to no declaration (`unresolved`) beside them."""
     check_positive("limit", limit)
-    if not isinstance(include_declaration, bool):
-        raise InvalidInput("`include_declaration` must be true or false")
+    check_flag("include_declaration", include_declaration)
+    check_flag("unresolved", unresolved)
     target = await _target(ws, path, line, column, symbol)
     context: shapes.ReferenceContext = {"includeDeclaration": include_declaration}
     params: shapes.ReferenceParams = {**target.params(), "context": context}
-    answer = await target.session.request(answers.REFERENCES, params)
+    scanning = scan.start(ws, target, unresolved)
+    try:
+        answer = await target.session.request(answers.REFERENCES, params)
+    except BaseException:
+        await scan.stop(scanning)
+        raise
     found = Converter(ws, target.session.encoding).locations(answer)
     found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
-    check_paging(offset, limit, len(found))
-    counts: dict[str, int] = {}
-    for location in found:
-        counts[location.path] = counts.get(location.path, 0) + 1
     namer = Namer(ws)
+    known = {(loc.path, loc.line, loc.column) for loc in found}
+    scanned = await scan.finish(ws, target, scanning, known, namer)
+    rows = max(len(found), len(scanned.uses))  # both lists are paged by the same window
+    check_paging(offset, limit, rows)
+    counts = _counts(loc.path for loc in found)
     uses = [
         Reference(
             line=loc.line,
@@ -190,17 +201,47 @@ async def references(
         )
         for loc in found[offset : offset + limit]
     ]
+    unknown = [
+        Reference(line=line, column=column, text=text, symbol=await namer.name(path, line, column))
+        for (path, line, column), text in scanned.page(offset, limit)
+    ]
+    unknown_counts = _counts(path for path, _, _ in scanned.uses)
+    summary = scan.summary(scan.references_head(len(found), len(counts)), scanned)
 
     def build(w: Window) -> ReferencesResult:
-        by_file: dict[str, list[Reference]] = {p: [] for p in counts}
-        for location, use in zip(found[w.offset : w.end], uses, strict=False):
-            by_file[location.path].append(use)
-        files = [FileReferences(path=p, count=counts[p], references=by_file[p]) for p in counts]
+        places = [(loc.path, loc.line, loc.column) for loc in found[w.offset : w.end]]
+        unknown_places = scanned.uses[w.offset : w.end]
         return ReferencesResult(
-            files=files, total=w.total, truncated=w.truncated, next_offset=w.next_offset
+            summary=summary,
+            files=_by_file(counts, places, uses),
+            total=len(found),
+            truncated=w.truncated,
+            next_offset=w.next_offset,
+            unresolved=_by_file(unknown_counts, unknown_places, unknown),
+            unresolved_total=len(scanned.uses),
+            candidates=scanned.candidates,
         )
 
-    return page(len(found), offset, limit, build)
+    return page(rows, offset, limit, build)
+
+
+def _counts(paths: Iterable[str]) -> dict[str, int]:
+    """How many places each file has, files in the order they come."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        counts[path] = counts.get(path, 0) + 1
+    return counts
+
+
+def _by_file(
+    counts: dict[str, int], places: list[Place], uses: list[Reference]
+) -> list[FileReferences]:
+    """Each file with its complete count and the uses of this page (`places` and `uses`
+    in step; `uses` may run past the page)."""
+    by_file: dict[str, list[Reference]] = {path: [] for path in counts}
+    for (path, _, _), use in zip(places, uses, strict=False):
+        by_file[path].append(use)
+    return [FileReferences(path=p, count=counts[p], references=by_file[p]) for p in counts]
 
 
 async def call_hierarchy(
@@ -212,12 +253,15 @@ async def call_hierarchy(
     direction: Direction = "incoming",
     limit: int = 50,
     offset: int = 0,
+    unresolved: bool = True,
 ) -> CallHierarchyResult:
     """The callers (`incoming`) or callees (`outgoing`) of the function at a position:
-    one entry per call site, each naming the caller or callee by its name path."""
+    one entry per call site, each naming the caller or callee by its name path; incoming,
+    the same-name uses the checker ties to no declaration (`unresolved`) beside them."""
     check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
+    check_flag("unresolved", unresolved)
     target = await _target(ws, path, line, column, symbol)
     session = target.session
     if not session.supports("callHierarchyProvider"):
@@ -231,12 +275,17 @@ async def call_hierarchy(
     asked: shapes.CallHierarchyParams = {"item": root}
     # Each caller (incoming) or callee (outgoing), the file of its call sites, the sites.
     ends: list[tuple[shapes.CallHierarchyItem, str, list[shapes.Range]]]
-    if direction == "incoming":
-        incoming = await session.request(answers.INCOMING_CALLS, asked) or []
-        ends = [(c["from"], c["from"]["uri"], c["fromRanges"]) for c in incoming]
-    else:
-        outgoing = await session.request(answers.OUTGOING_CALLS, asked) or []
-        ends = [(c["to"], root["uri"], c["fromRanges"]) for c in outgoing]
+    scanning = scan.start(ws, target, unresolved and direction == "incoming")
+    try:
+        if direction == "incoming":
+            incoming = await session.request(answers.INCOMING_CALLS, asked) or []
+            ends = [(c["from"], c["from"]["uri"], c["fromRanges"]) for c in incoming]
+        else:
+            outgoing = await session.request(answers.OUTGOING_CALLS, asked) or []
+            ends = [(c["to"], root["uri"], c["fromRanges"]) for c in outgoing]
+    except BaseException:
+        await scan.stop(scanning)
+        raise
     calls: dict[tuple[str, int, int], Call] = {}
     for other, sites_uri, site_ranges in ends:
         end = await _call_item(convert, namer, other)
@@ -254,20 +303,41 @@ async def call_hierarchy(
                 defined=f"{end.path}:{end.line}" if direction == "outgoing" else None,
             )
     ordered = [calls[key] for key in sorted(calls)]
-    check_paging(offset, limit, len(ordered))
+    if direction == "incoming":
+        scanned = await scan.finish(ws, target, scanning, set(calls), namer)
+    else:
+        scanned = scan.Scan(scan.name_at(target), skipped="callees have no unresolved uses")
+    rows = max(len(ordered), len(scanned.uses))  # both lists are paged by the same window
+    check_paging(offset, limit, rows)
     item = await _call_item(convert, namer, root)
+    unknown = [await _caller(namer, place, text) for place, text in scanned.page(offset, limit)]
+    files = len({path for path, _, _ in calls})
+    head = f"{scan.plural(len(ordered), 'call')} in {scan.plural(files, 'file')}"
+    summary = scan.summary(head, scanned) if direction == "incoming" else head
 
     def build(w: Window) -> CallHierarchyResult:
         return CallHierarchyResult(
+            summary=summary,
             item=item,
             direction=direction,
             calls=ordered[w.offset : w.end],
-            total=w.total,
+            total=len(ordered),
             truncated=w.truncated,
             next_offset=w.next_offset,
+            unresolved=unknown[: w.count],
+            unresolved_total=len(scanned.uses),
+            candidates=scanned.candidates,
         )
 
-    return page(len(ordered), offset, limit, build)
+    return page(rows, offset, limit, build)
+
+
+async def _caller(namer: Namer, place: Place, text: str) -> Call:
+    """An unresolved use as a call site of whatever encloses it (a module: its file)."""
+    path, line, column = place
+    node = await namer.at(path, line, column)
+    symbol, kind = (node.name_path, node.kind) if node is not None else (path, "module")
+    return Call(symbol=symbol, kind=kind, path=path, line=line, column=column, text=text)
 
 
 async def _call_item(convert: Converter, namer: Namer, item: shapes.CallHierarchyItem) -> CallItem:

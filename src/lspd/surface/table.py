@@ -63,6 +63,15 @@ _BASELINE = Param(
     "`HEAD` (or a git revision) or `session`: also say which diagnostics are new since then.",
     default=None,
 )
+_UNRESOLVED = Param(
+    "unresolved",
+    bool,
+    "Add `unresolved` uses.",
+    default=True,
+    cli="--no-unresolved",
+    cli_form="negate",
+    cli_help="skip the scan for uses the checker cannot resolve",
+)
 _FILE = "File, relative to the root."
 _CLI_FILE = "the file (a relative path starts at the current directory)"
 
@@ -199,7 +208,8 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="every reference to the symbol",
         position=True,
         description=(
-            "Every use of the name at a position, by file, with its enclosing symbol." + _AT
+            "Every use of the name at a position, by file, with its enclosing symbol; "
+            "`unresolved`: same-name uses no checker resolves, to read before a change." + _AT
         ),
         params=(
             Param(
@@ -213,6 +223,7 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             _limit(25),
             _OFFSET,
+            _UNRESOLVED,
         ),
     ),
     Operation(
@@ -275,6 +286,7 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             _limit(50),
             _OFFSET,
+            _UNRESOLVED,
         ),
     ),
     Operation(

@@ -38,11 +38,14 @@ import contextlib
 import hashlib
 import logging
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput, LspdError
+from lspd.lsp.documents import Document
+from lspd.lsp.session import Session
 from lspd.workspace import files
 from lspd.workspace.symbols import (
     Node,
@@ -230,10 +233,18 @@ class SymbolIndex:
         there is one: a project new to the server would cost it a workspace folder to load
         (a second or more, and its memory for good).
         """
-        ws = self.ws
-        if ws.holds(path):
-            session, document = await ws.open(shown)
+        async with self.visiting(path) as (session, document):
             return await read_tree(session, path, shown, document.lines), document.text
+
+    @contextlib.asynccontextmanager
+    async def visiting(self, path: Path) -> AsyncIterator[tuple[Session, Document]]:
+        """`path` open in a session for a few questions about it: as it is when a server
+        holds it already; else opened for them and closed again (see `_ask`)."""
+        ws = self.ws
+        shown = ws.display(path)
+        if ws.holds(path):
+            yield await ws.open(shown)
+            return
         definition = ws.definition_for(path)
         text = files.read_source(path, shown)
         ws.first_seen.setdefault(path, text)  # as `open` would: the `session` baseline
@@ -254,7 +265,7 @@ class SymbolIndex:
         document = await host.sync_document(path, text, language)
         opened = document.used
         try:
-            return await read_tree(host, path, shown, document.lines), text
+            yield host, document
         finally:
             if document.used == opened:  # else a question opened it meanwhile: it stays
                 ws.close_document(path)
@@ -353,6 +364,12 @@ class SymbolIndex:
                 entry.cannot_hold.clear()
             entry.cannot_hold.add(name_path)
         return False
+
+    async def holding(self, word: str) -> list[Path]:
+        """The source files that may hold `word`, in path order (a bucket shared with
+        another word may add a file without it: read the text to be sure)."""
+        await self._refresh()
+        return sorted(self._words.holding([word]))
 
     def kept(self) -> list[Path]:
         """The files whose symbols are kept (each was asked of its server), least recently

@@ -1,0 +1,362 @@
+"""The uses of a name that the checker ties to no declaration: what `references` cannot see.
+
+On dynamically typed code a type-based search misses the calls on receivers the checker
+cannot type (`queryset.filter(q)` with `queryset` unannotated): measured on Django, 7 uses
+of `.filter` resolve to `QuerySet.filter` and 82 resolve to nothing. So `references` (and
+incoming `call_hierarchy`) add them, found in two steps:
+
+1. `prepare`, in a thread while the server answers the references: the files of the
+   server's language that may hold the name (the workspace's word index), each read and
+   scanned for the name in code (`lspd.ops.uses`: never comments or strings, except
+   Python's getattr/setattr/hasattr names). Over `MAX_CANDIDATES` places in their text
+   the scan is not done, and the answer says so and why.
+2. `confirm`: the server is asked the definition of every use found that is not already a
+   reference, concurrently (`CONCURRENCY` at a time, each file open only while asked).
+   No definition: unresolved. A definition elsewhere: another symbol, left out. The symbol
+   asked about: already a reference. A name as a getattr string is always unresolved.
+
+The files are those a whole-workspace check reads (every source file the workspace's
+servers handle, lspd.toml's ignores applied).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.errors import InvalidInput, LspdError
+from lspd.lsp import answers, shapes
+from lspd.lsp.documents import Document
+from lspd.lsp.positions import to_units
+from lspd.lsp.session import Session
+from lspd.lsp.text import split_lines
+from lspd.ops.convert import Converter
+from lspd.ops.outline import Namer, flatten
+from lspd.ops.target import Target
+from lspd.ops.uses import Dialect, Use, count_words, dialect_for, find_uses
+from lspd.workspace import Workspace, files
+
+log = logging.getLogger(__name__)
+
+MAX_CANDIDATES = 2000  # places the name stands in the files' text; more: not scanned
+CONCURRENCY = 16  # definitions asked at once: enough to keep a server busy between answers
+OPEN_FILES = 8  # files held open for them at once
+MEMBER_KINDS = {"method", "property", "field", "constructor", "enumMember", "event"}
+CLASS_KINDS = {"class", "interface", "struct", "enum", "object"}
+_WORD = re.compile(r"[\w$]+")
+
+Place = tuple[str, int, int]  # (path as shown, line, column)
+
+
+@dataclass
+class _Gates:
+    files: asyncio.Semaphore
+    requests: asyncio.Semaphore
+
+
+@dataclass
+class Found:
+    """One use of the name in code, before it is confirmed."""
+
+    path: Path
+    use: Use
+
+
+@dataclass
+class Prepared:
+    """The textual step: the name, the uses found in the files' code, or why not."""
+
+    name: str
+    language: str
+    candidates: int | None = None  # places the name stands in the files' text
+    files: int = 0  # files holding it
+    found: list[Found] = field(default_factory=list)
+    texts: dict[Path, str] = field(default_factory=dict)  # what each file's uses are in
+    skipped: str | None = None
+
+
+@dataclass
+class Scan:
+    """What the scan found: the unresolved uses (unnamed yet), or why it was not done."""
+
+    name: str
+    member: bool = False
+    uses: list[Place] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # each use's source line
+    literals: int = 0  # of them, names in getattr/setattr/hasattr strings
+    candidates: int | None = None
+    resolved_elsewhere: int = 0
+    skipped: str | None = None
+
+    def page(self, offset: int, limit: int) -> list[tuple[Place, str]]:
+        """The uses from `offset`, at most `limit`, each with its source line."""
+        end = offset + limit
+        return list(zip(self.uses[offset:end], self.texts[offset:end], strict=True))
+
+    @property
+    def shown(self) -> str:
+        """The name as the answer writes it: `.filter` for a member."""
+        return f".{self.name}" if self.member else self.name
+
+
+def name_at(target: Target) -> str:
+    """The identifier at the target's position."""
+    text = target.document.lines[target.line - 1]
+    for match in _WORD.finditer(text):
+        if match.start() <= target.column - 1 <= match.end():
+            return match.group()
+    return ""
+
+
+async def prepare(ws: Workspace, target: Target) -> Prepared:
+    """The uses of the target's name in the code of the files its server handles."""
+    name = name_at(target)
+    server = target.session.definition
+    language = target.document.language_id
+    prepared = Prepared(name, language)
+    dialect = dialect_for(language)
+    if dialect is None:
+        prepared.skipped = f"lspd has no scanner for {language} code"
+        return prepared
+    if not target.session.supports("definitionProvider"):
+        prepared.skipped = f"{target.session.name} does not answer definitions"
+        return prepared
+    paths = [
+        p
+        for p in await ws.symbols.holding(name)
+        if (h := ws.handler(p)) is not None and h.name == server.name
+    ]
+    return await asyncio.to_thread(_scan_files, ws, paths, prepared, dialect)
+
+
+def _scan_files(ws: Workspace, paths: list[Path], prepared: Prepared, dialect: Dialect) -> Prepared:
+    name = prepared.name
+    texts: dict[Path, str] = {}
+    counted = 0
+    for path in paths:
+        try:
+            text = files.read_source(path, ws.display(path))
+        except InvalidInput:
+            continue  # not a source file to read (binary, too large, gone)
+        count = count_words(text, name)
+        if count:
+            texts[path] = text
+            counted += count
+    prepared.candidates, prepared.files = counted, len(texts)
+    if counted > MAX_CANDIDATES:
+        prepared.skipped = (
+            f"`{name}` stands {counted} times in {len(texts)} files, over the "
+            f"{MAX_CANDIDATES} lspd asks about"
+        )
+        return prepared
+    for path, text in texts.items():
+        prepared.found += [Found(path, use) for use in find_uses(text, name, dialect)]
+    prepared.texts = texts
+    return prepared
+
+
+async def confirm(
+    ws: Workspace, target: Target, prepared: Prepared, known: set[Place], namer: Namer
+) -> Scan:
+    """The uses the server ties to no declaration, of those `prepare` found, leaving out
+    `known` places (the references)."""
+    name = prepared.name
+    scan = Scan(name, candidates=prepared.candidates, skipped=prepared.skipped)
+    if scan.skipped is not None:
+        return scan
+    session = target.session
+    convert = Converter(ws, session.encoding)
+    declared = convert.locations(await session.request(answers.DEFINITION, target.params()))
+    asked = {(d.path, d.line) for d in declared}
+    at = {(d.path, d.line, d.column) for d in declared}
+    scan.member = _after_dot(target.document.lines[target.line - 1], target.column)
+    for d in declared:
+        full = Path(d.path) if d.path.startswith("/") else ws.root / d.path
+        line_text = convert.line_text(full, d.line - 1)
+        member = _after_dot(line_text, d.column) or await _is_member(namer, d.path, d.line, name)
+        scan.member = scan.member or member
+    by_file: dict[Path, list[Use]] = {}
+    literal: list[Found] = []
+    for item in prepared.found:
+        use = item.use
+        if scan.member and not use.member:
+            continue  # a member is used after a dot: `filter(...)` alone is another name
+        shown = ws.display(item.path)
+        if (shown, use.line, use.column) in known or (shown, use.line, use.column) in at:
+            continue
+        if use.literal:
+            literal.append(item)
+        else:
+            by_file.setdefault(item.path, []).append(use)
+    began = time.monotonic()
+    gates = _Gates(asyncio.Semaphore(OPEN_FILES), asyncio.Semaphore(CONCURRENCY))
+    verdicts = await asyncio.gather(
+        *(_ask_file(ws, path, uses, prepared, asked, gates) for path, uses in by_file.items())
+    )
+    log.info(
+        "unresolved: %d definitions of %s in %d files, %.2f s",
+        sum(len(u) for u in by_file.values()),
+        prepared.name,
+        len(by_file),
+        time.monotonic() - began,
+    )
+    places: list[tuple[Place, str]] = []
+    for path, (unresolved, elsewhere) in zip(by_file, verdicts, strict=True):
+        scan.resolved_elsewhere += elsewhere
+        places += [((ws.display(path), u.line, u.column), text) for u, text in unresolved]
+    for item in literal:
+        line_text = _line(prepared.texts[item.path], item.use.line)
+        places.append(((ws.display(item.path), item.use.line, item.use.column), line_text))
+    places.sort()
+    scan.uses = [place for place, _ in places]
+    scan.texts = [text for _, text in places]
+    scan.literals = len(literal)
+    return scan
+
+
+async def _ask_file(
+    ws: Workspace,
+    path: Path,
+    uses: list[Use],
+    prepared: Prepared,
+    asked: set[tuple[str, int]],
+    gates: _Gates,
+) -> tuple[list[tuple[Use, str]], int]:
+    """The file's uses that have no definition (with their source lines), and how many
+    have one elsewhere; the file is open while its uses are asked."""
+    async with gates.files, ws.symbols.visiting(path) as (session, document):
+        if document.text != prepared.texts[path]:  # changed since the scan: scan it again
+            wanted = {u.member for u in uses}
+            found = find_uses(document.text, prepared.name, _dialect(document))
+            uses = [u for u in found if not u.literal and u.member in wanted]
+        convert = Converter(ws, session.encoding)
+        asked_ = [_definition(session, document, u, gates.requests) for u in uses]
+        answers_ = await asyncio.gather(*asked_)
+    unresolved: list[tuple[Use, str]] = []
+    elsewhere = 0
+    for use, answer in zip(uses, answers_, strict=True):
+        if answer is None:
+            unresolved.append((use, document.lines[use.line - 1].strip()))
+            continue
+        places = {(loc.path, loc.line) for loc in convert.locations(answer)}
+        if not places:
+            unresolved.append((use, document.lines[use.line - 1].strip()))
+        elif not places & asked:
+            elsewhere += 1
+    return unresolved, elsewhere
+
+
+def _dialect(document: Document) -> Dialect:
+    dialect = dialect_for(document.language_id)
+    assert dialect is not None  # the file was scanned with it
+    return dialect
+
+
+async def _definition(
+    session: Session, document: Document, use: Use, gate: asyncio.Semaphore
+) -> shapes.Locations:
+    """The server's definition of a use; None when it has none (or could not say: a use
+    nobody can tie to a declaration is what the list is for)."""
+    line_text = document.lines[use.line - 1]
+    character = to_units(line_text, use.column - 1, session.encoding)
+    params: shapes.PositionParams = {
+        "textDocument": {"uri": document.uri},
+        "position": {"line": use.line - 1, "character": character},
+    }
+    try:
+        async with gate:
+            return await session.request(answers.DEFINITION, params)
+    except LspdError as exc:
+        log.warning("no definition for %s:%d:%d: %s", document.path, use.line, use.column, exc)
+        return None
+
+
+async def _is_member(namer: Namer, shown: str, line: int, name: str) -> bool:
+    """Whether the declaration at the place is a member of a class (a method, property,
+    attribute): its uses then stand after a dot."""
+    tree = await namer.tree(shown)
+    if tree is None:
+        return False
+    nodes = flatten(tree)
+    node = next((n for n in nodes if n.line == line and n.name == name), None)
+    if node is None:  # `self.name = ...` is not a symbol of its own
+        return False
+    if node.kind in MEMBER_KINDS:
+        return True
+    container = node.name_path.rpartition(".")[0]
+    return any(n.name_path == container and n.kind in CLASS_KINDS for n in nodes)
+
+
+def _after_dot(line_text: str, column: int) -> bool:
+    """Whether the name at the 1-based column of the line follows a dot (`.`, `->`, `::`)."""
+    start = column - 1
+    while start > 0 and (line_text[start - 1].isalnum() or line_text[start - 1] in "_$"):
+        start -= 1
+    before = line_text[:start].rstrip()
+    return before.endswith((".", "->", "::"))
+
+
+def _line(text: str, line: int) -> str:
+    lines = split_lines(text)
+    return lines[line - 1].strip() if line <= len(lines) else ""
+
+
+def start(ws: Workspace, target: Target, wanted: bool) -> asyncio.Task[Prepared] | None:
+    """`prepare` as a task, to run while the server looks for the references."""
+    return asyncio.create_task(prepare(ws, target)) if wanted else None
+
+
+async def finish(
+    ws: Workspace,
+    target: Target,
+    task: asyncio.Task[Prepared] | None,
+    known: set[Place],
+    namer: Namer,
+) -> Scan:
+    """The started scan, confirmed (see `confirm`); why not, when it was not wanted."""
+    if task is None:
+        return Scan(name_at(target), skipped="`unresolved: false` was sent")
+    return await confirm(ws, target, await task, known, namer)
+
+
+async def stop(task: asyncio.Task[Prepared] | None) -> None:
+    """Cancel a started scan whose answer will not be asked for (the question failed)."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(head: str, scan: Scan) -> str:
+    """The answer in one line: `head` (the references), then what the scan found."""
+    shown = f"`{scan.shown}`"
+    if scan.skipped is not None:
+        return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}"
+    total = len(scan.uses)
+    if total:
+        why = (
+            "whose receiver the checker cannot type"
+            if scan.member
+            else "the checker ties to no declaration"
+        )
+        by_name = f", {scan.literals} by name in getattr/setattr/hasattr" if scan.literals else ""
+        uses = "use" if total == 1 else "uses"
+        return f"{head}; {total} more {uses} of {shown} {why}{by_name} (`unresolved`)"
+    if scan.resolved_elsewhere:
+        others = plural(scan.resolved_elsewhere, "other use")
+        return f"{head}; no `unresolved` use of {shown}: {others} resolve to other declarations"
+    return f"{head}; no other use of {shown} in the checked files (no `unresolved`)"
+
+
+def references_head(total: int, files: int) -> str:
+    """`7 references in 3 files`."""
+    return f"{plural(total, 'reference')} in {plural(files, 'file')}"

@@ -1,0 +1,164 @@
+"""`unresolved` in references and incoming call hierarchies, on real servers: the uses of the
+same name that the checker ties to no declaration (untyped or `any` receivers, getattr)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd import ops
+from lspd.ops.models import ReferencesResult
+from lspd.ops.unresolved import MAX_CANDIDATES
+from lspd.workspace import Workspace
+from tests.conftest import Warm, copy_fixture, warm_workspace
+
+
+@pytest.fixture(scope="module")
+def dyn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """A hand-made package calling `Store.fetch` on typed, untyped and `Any` receivers."""
+    yield from warm_workspace("dynamic_py", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def dyn_ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The same in TypeScript, with `any`."""
+    yield from warm_workspace("dynamic_ts", tmp_path_factory)
+
+
+def _places(groups: list[ops.models.FileReferences]) -> list[tuple[str, int, int, str | None]]:
+    return [(g.path, r.line, r.column, r.symbol) for g in groups for r in g.references]
+
+
+def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
+    result = dyn.run(ops.references(dyn.ws, symbol="Store.fetch"))
+    assert _places(result.files) == [
+        ("dyn/store.py", 10, 9, "Store.fetch"),
+        ("dyn/store.py", 20, 18, "typed"),
+        ("dyn/use.py", 5, 68, "handed"),
+    ]
+    # Not listed: Cache.fetch and its call (another symbol), the docstring, comment and
+    # strings; `hasattr(thing, "fetch")` is, as the name of an attribute of anything.
+    assert _places(result.unresolved) == [
+        ("dyn/store.py", 24, 18, "untyped"),
+        ("dyn/store.py", 28, 18, "anything"),
+        ("dyn/store.py", 32, 28, "dynamic"),
+        ("dyn/use.py", 5, 28, "handed"),
+        ("dyn/use.py", 5, 46, "handed"),
+    ]
+    assert [g.count for g in result.unresolved] == [3, 2]
+    assert result.unresolved[0].references[0].text == 'return store.fetch("b")'
+    assert (result.total, result.unresolved_total) == (3, 5)
+    assert result.summary == (
+        "3 references in 2 files; 5 more uses of `.fetch` whose receiver the checker cannot "
+        "type, 2 by name in getattr/setattr/hasattr (`unresolved`)"
+    )
+
+
+def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
+    result = dyn.run(ops.references(dyn.ws, symbol="Store.fetch", unresolved=False))
+    assert (result.total, result.unresolved, result.unresolved_total) == (3, [], 0)
+    assert result.candidates is None
+    assert result.summary == (
+        "3 references in 2 files; uses the checker cannot resolve not looked for: "
+        "`unresolved: false` was sent"
+    )
+
+
+def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
+    result = dyn.run(ops.references(dyn.ws, symbol="Cache.fetch"))
+    assert _places(result.files) == [
+        ("dyn/store.py", 15, 9, "Cache.fetch"),
+        ("dyn/store.py", 37, 18, "other"),
+    ]
+    assert result.unresolved_total == 5  # the same uses: no checker ties them to either
+    same = dyn.run(ops.references(dyn.ws, symbol="typed"))
+    assert same.unresolved == [] and same.unresolved_total == 0
+    assert same.summary == (
+        "1 reference in 1 file; no other use of `typed` in the checked files (no `unresolved`)"
+    )
+
+
+def test_both_lists_are_paged_by_the_same_window(dyn: Warm) -> None:
+    whole = dyn.run(ops.references(dyn.ws, symbol="Store.fetch"))
+    seen: list[tuple[str, int, int, str | None]] = []
+    refs: list[tuple[str, int, int, str | None]] = []
+    offset: int | None = 0
+    pages = 0
+    while offset is not None:
+        part = dyn.run(ops.references(dyn.ws, symbol="Store.fetch", limit=2, offset=offset))
+        assert (part.total, part.unresolved_total) == (3, 5)
+        assert sum(g.count for g in part.unresolved) == 5  # complete counts on every page
+        refs += _places(part.files)
+        seen += _places(part.unresolved)
+        offset = part.next_offset
+        pages += 1
+    assert pages == 3
+    assert refs == _places(whole.files) and seen == _places(whole.unresolved)
+
+
+def test_incoming_calls_list_the_unresolved_callers(dyn: Warm) -> None:
+    result = dyn.run(ops.call_hierarchy(dyn.ws, symbol="Store.fetch"))
+    assert [(c.symbol, c.path, c.line) for c in result.calls] == [
+        ("typed", "dyn/store.py", 20),
+        ("handed", "dyn/use.py", 5),
+    ]
+    assert [(c.symbol, c.kind, c.path, c.line, c.column) for c in result.unresolved] == [
+        ("untyped", "function", "dyn/store.py", 24, 18),
+        ("anything", "function", "dyn/store.py", 28, 18),
+        ("dynamic", "function", "dyn/store.py", 32, 28),
+        ("handed", "function", "dyn/use.py", 5, 28),
+        ("handed", "function", "dyn/use.py", 5, 46),
+    ]
+    assert result.summary.startswith("2 calls in 2 files; 5 more uses of `.fetch` ")
+    outgoing = dyn.run(ops.call_hierarchy(dyn.ws, symbol="typed", direction="outgoing"))
+    assert outgoing.unresolved == [] and outgoing.summary == "1 call in 1 file"
+
+
+def test_typescript_any_receivers_are_unresolved(dyn_ts: Warm) -> None:
+    result = dyn_ts.run(ops.references(dyn_ts.ws, symbol="Store.fetch"))
+    assert [(p, line) for p, line, _, _ in _places(result.files)] == [
+        ("src/store.ts", 2),
+        ("src/store.ts", 14),
+        ("src/use.ts", 3),
+    ]
+    # Not listed: Cache.fetch's call, comments, strings, a regular expression, template text.
+    assert [(p, line, column) for p, line, column, _ in _places(result.unresolved)] == [
+        ("src/store.ts", 18, 16),
+        ("src/store.ts", 29, 40),  # `${(store as any).fetch(…)}` is code
+        ("src/use.ts", 3, 53),
+    ]
+    assert result.summary == (
+        "3 references in 2 files; 3 more uses of `.fetch` whose receiver the checker cannot "
+        "type (`unresolved`)"
+    )
+
+
+def _common(root: Path) -> None:
+    """A module where `fetch` stands more often than the scan asks about."""
+    lines = [f"# fetch {i}" for i in range(MAX_CANDIDATES)]
+    (root / "dyn" / "common.py").write_text("\n".join(lines) + "\n")
+
+
+async def _too_common(root: Path) -> ReferencesResult:
+    ws = Workspace(root, log_dir=root.parent / "logs")
+    try:
+        return await ops.references(ws, symbol="Store.fetch")
+    finally:
+        await ws.close()
+
+
+def test_a_name_too_common_to_scan_answers_the_references_and_why(tmp_path: Path) -> None:
+    import asyncio
+
+    root = copy_fixture("dynamic_py", tmp_path)
+    _common(root)
+    result = asyncio.run(_too_common(root))
+    assert result.total == 3 and result.unresolved == [] and result.unresolved_total == 0
+    candidates = MAX_CANDIDATES + 15  # the module's and the package's
+    assert result.candidates == candidates
+    assert result.summary == (
+        "3 references in 2 files; uses the checker cannot resolve not looked for: `fetch` "
+        f"stands {candidates} times in 3 files, over the {MAX_CANDIDATES} lspd asks about"
+    )

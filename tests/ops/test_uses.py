@@ -1,0 +1,119 @@
+"""The lexical scan for a name's uses in code: never in comments or strings, per language."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.uses import C_LIKE, GO, JAVASCRIPT, PYTHON, Dialect, count_words, find_uses
+from tests.conftest import FIXTURES
+
+
+def _found(text: str, name: str, dialect: Dialect) -> list[tuple[int, int, bool, bool]]:
+    return [(u.line, u.column, u.member, u.literal) for u in find_uses(text, name, dialect)]
+
+
+PY = '''\
+"""fetch in a docstring, store.fetch() too."""
+import os
+
+
+def f(store, fetch):  # store.fetch in a comment
+    x = store.fetch(1) + fetch + "fetch" + 'store.fetch' + b"fetch".decode()
+    y = (store
+         # a comment between the receiver and the name
+         .fetch)
+    z = getattr(store, "fetch")(), setattr(store, 'fetch', 1), hasattr(os.path, "fetch", )
+    w = getattr(store, f"fetch"), getattr(store, "fetch" "x"), getattr("fetch", store)
+    return f"{store.fetch}" + r"""
+    store.fetch in a long string
+    """ + store . fetch
+'''
+
+
+def test_python_names_in_code_only_with_getattr_strings() -> None:
+    assert _found(PY, "fetch", PYTHON) == [
+        (5, 14, False, False),  # the parameter
+        (6, 15, True, False),
+        (6, 26, False, False),
+        (9, 11, True, False),  # after a dot on the line above a comment
+        (10, 25, True, True),  # getattr's second argument, the name inside the quotes
+        (10, 52, True, True),
+        (10, 82, True, True),
+        (14, 19, True, False),  # `store . fetch`
+    ]
+
+
+def test_python_uses_are_the_names_tokenize_finds_in_every_fixture_file() -> None:
+    # Every identifier of every Python fixture file: the scan and `tokenize` agree.
+    checked = 0
+    for path in sorted(FIXTURES.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        names = {t.string for t in tokens if t.type == tokenize.NAME}
+        for name in names:
+            want = [
+                (t.start[0], t.start[1] + 1)
+                for t in tokens
+                if t.type == tokenize.NAME and t.string == name
+            ]
+            got = [(u.line, u.column) for u in find_uses(text, name, PYTHON) if not u.literal]
+            assert got == want, (path, name)
+            checked += 1
+    assert checked > 100
+
+
+JS = """\
+// store.fetch in a comment
+/* store.fetch
+   in a block */
+const a = store.fetch(1) + 'store.fetch' + "fetch" + fetch;
+const b = `store.fetch ${ (x as any).fetch({ k: `${ y.fetch }` }) } fetch`;
+const r = /store.fetch/g.test(s) ? a / fetch / 2 : store?.fetch;
+return /fetch/.source + q.fetch;
+"""
+
+
+def test_javascript_skips_comments_strings_template_text_and_regular_expressions() -> None:
+    assert _found(JS, "fetch", JAVASCRIPT) == [
+        (4, 17, True, False),
+        (4, 54, False, False),
+        (5, 38, True, False),  # code inside `${…}`
+        (5, 55, True, False),  # a template inside that code
+        (6, 40, False, False),  # between two divisions, not a regular expression
+        (6, 59, True, False),  # `?.`
+        (7, 27, True, False),
+    ]
+
+
+def test_go_raw_strings_and_c_member_operators() -> None:
+    go = "x := s.fetch() + `s.fetch\nmore` + \"fetch\" // s.fetch\ny := 'f'; fetch()\n"
+    assert _found(go, "fetch", GO) == [(1, 8, True, False), (3, 11, False, False)]
+    c = "p->fetch(); q::fetch(); char c = 'f'; /* fetch */ r.fetch; fetched();\n"
+    assert _found(c, "fetch", C_LIKE) == [
+        (1, 4, True, False),
+        (1, 16, True, False),
+        (1, 53, True, False),
+    ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lines_end_as_lsp_ends_them(newline: str) -> None:
+    text = newline.join(["a = 1", "b.fetch()", "", "  fetch"]) + newline
+    assert _found(text, "fetch", PYTHON) == [(2, 3, True, False), (4, 3, False, False)]
+
+
+def test_non_ascii_columns_count_code_points() -> None:
+    assert _found("é = 'ü'; é.fetch()\n", "fetch", PYTHON) == [(1, 12, True, False)]
+
+
+def test_count_words_counts_every_whole_word_in_the_text() -> None:
+    assert count_words("fetch fetched x.fetch # fetch\n'fetch' $fetch", "fetch") == 4
+    assert count_words("nothing here", "fetch") == 0
+
+
+def test_a_file_without_the_name_is_not_scanned(tmp_path: Path) -> None:
+    assert find_uses("x = 1\n", "fetch", PYTHON) == []
