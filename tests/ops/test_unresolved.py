@@ -39,7 +39,8 @@ def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
         ("dyn/use.py", 5, 68, "handed"),
     ]
     # Not listed: Cache.fetch and its call (another symbol), the docstring, comment and
-    # strings; `hasattr(thing, "fetch")` is, as the name of an attribute of anything.
+    # strings, scripts/outside.py (its gate, pyproject.toml, checks dyn/ only);
+    # `hasattr(thing, "fetch")` is, as the name of an attribute of anything.
     assert _places(result.unresolved) == [
         ("dyn/store.py", 24, 18, "untyped"),
         ("dyn/store.py", 28, 18, "anything"),

@@ -5,8 +5,8 @@ cannot type (`queryset.filter(q)` with `queryset` unannotated): measured on Djan
 of `.filter` resolve to `QuerySet.filter` and 82 resolve to nothing. So `references` (and
 incoming `call_hierarchy`) add them, found in two steps:
 
-1. `prepare`, in a thread while the server answers the references: the files of the
-   server's language that may hold the name (the workspace's word index), each read and
+1. `prepare`, in a thread while the server answers the references: the gate's files of
+   the server's language that may hold the name (the workspace's word index), each read and
    scanned for the name in code (`lspd.ops.uses`: never comments or strings, except
    Python's getattr/setattr/hasattr names). Over `MAX_CANDIDATES` places in their text
    the scan is not done, and the answer says so and why.
@@ -15,8 +15,9 @@ incoming `call_hierarchy`) add them, found in two steps:
    No definition: unresolved. A definition elsewhere: another symbol, left out. The symbol
    asked about: already a reference. A name as a getattr string is always unresolved.
 
-The files are those a whole-workspace check reads (every source file the workspace's
-servers handle, lspd.toml's ignores applied).
+The files are those the project's gate checks, as `lspd check` chooses them
+(`lspd.workspace.scope`): a project's tests that its checker configuration leaves out are
+not scanned, as they are not checked.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from lspd.ops.outline import Namer, flatten
 from lspd.ops.target import Target
 from lspd.ops.uses import Dialect, Use, count_words, dialect_for, find_uses
 from lspd.workspace import Workspace, files
+from lspd.workspace.scope import gate_scope
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +128,15 @@ async def prepare(ws: Workspace, target: Target) -> Prepared:
     if not target.session.supports("definitionProvider"):
         prepared.skipped = f"{target.session.name} does not answer definitions"
         return prepared
+    try:
+        gate = set((await gate_scope(ws)).files)
+    except LspdError as exc:  # a configuration that cannot be read: `lspd check` says how
+        prepared.skipped = f"the gate's files are not known: {exc}"
+        return prepared
     paths = [
         p
         for p in await ws.symbols.holding(name)
-        if (h := ws.handler(p)) is not None and h.name == server.name
+        if p in gate and (h := ws.handler(p)) is not None and h.name == server.name
     ]
     return await asyncio.to_thread(_scan_files, ws, paths, prepared, dialect)
 
