@@ -50,8 +50,13 @@ def warm_workspace(
     root = copy_fixture(name, tmp_path_factory.mktemp(name))
     if config is not None:
         (root / "lspd.toml").write_text(config)
+    yield from warm_root(root, root.parent / "logs", watch)
+
+
+def warm_root(root: Path, log_dir: Path, watch: bool = False) -> Iterator[Warm]:
+    """A warm workspace on `root`; with `watch`, its file watcher runs as in the daemon."""
     runner = asyncio.Runner()
-    warm = Warm(Workspace(root, log_dir=root.parent / "logs"), runner)
+    warm = Warm(Workspace(root, log_dir=log_dir), runner)
     try:
         if watch:
             assert warm.run(warm.ws.watch())

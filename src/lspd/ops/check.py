@@ -33,6 +33,7 @@ from lspd.ops.models import (
     FileDiagnosticCounts,
     WorkspaceDiagnosticsResult,
 )
+from lspd.ops.native_check import native_checked
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.paths import display
@@ -215,6 +216,9 @@ async def check_all(
     # Python: only the edited files, when no declaration another file sees changed.
     reused, rest = python_unaffected(ws, matched, rest, made.known, changes)
     answered += reused
+    # TypeScript 7: nothing opened, only what the edits reach asked again (`native_check`).
+    native, asked, rest = await native_checked(ws, rest, made.known, changes)
+    answered, rebuilt = answered + native, rebuilt + asked
     done = len(matched) - len(rest)
 
     async def one(target: Path) -> DiagnosticsResult | None:

@@ -54,6 +54,8 @@ def read_tsconfigs(
     """`configs` and every config they reference, read by the TypeScript package at
     `typescript`. A config that cannot be read raises `InvalidInput` naming it (as `shown`
     writes a path)."""
+    if not (typescript / "lib" / "typescript.js").is_file():  # 7: a native binary, no API
+        raise NoTypeScriptApi(str(typescript))
     script = resources.files("lspd.workspace").joinpath("tsconfig_files.js")
     with resources.as_file(script) as path:
         try:

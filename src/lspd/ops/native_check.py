@@ -1,0 +1,184 @@
+"""The whole-workspace check of TypeScript 7 projects: nothing opened, and after edits only
+what they can reach asked again.
+
+TypeScript 7's LSP (`tsc --lsp`, 7.0.2) answers `textDocument/diagnostic` for any file of
+its projects, opened or not: it reads the disk, and hears of changes through the file
+watchers it registers (lspd's watcher tells it). It offers no `workspace/diagnostic`, and
+keeps no result across an edit: every file asked after one is checked again (a 572-file
+project: as long as the cold check). So, where lspd's watcher runs (a daemon):
+
+- a check opens no document: no copy of every file held by lspd and by the server;
+- after edits, it asks again the edited files and the files that can see them: those
+  importing them, transitively, found by the names in their module specifiers (`./util`,
+  `../util.js`, `@app/util` all name `util`: more files than `tsc --watch` re-checks, never
+  fewer); the others' results are reused;
+- a change it cannot place asks every file again: a file added or removed, a script or a
+  `.d.ts` (global declarations), a tsconfig, package.json or anything in node_modules; and
+  so does every edit in a project mapping module names to other files (tsconfig `paths`,
+  package.json `imports`), whose importers cannot be told by name.
+
+Without a watcher nothing would tell the server of changes, so the files are opened and
+closed as any other server's (`check_file`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from lspd.lsp import answers, shapes
+from lspd.lsp.session import Session
+from lspd.ops.convert import Converter, convert_items
+from lspd.ops.file_diagnostics import Known, make_result
+from lspd.ops.models import DiagnosticsResult
+from lspd.workspace import Workspace
+from lspd.workspace.toolchain import NATIVE
+
+CONCURRENCY = 4  # files asked at once
+_SPECIFIER = re.compile(  # from "x", import "x", import("x"), require("x"), /// <reference
+    r"(?:\bfrom|\bimport|\b(?:require|import)\s*\(|/// <reference path=)\s*[\"']([^\"'\n]+)[\"']"
+)
+_MODULE = re.compile(r"^\s*(?:import|export)\b", re.MULTILINE)
+_EXTENSIONS = re.compile(r"(?:\.d)?\.(?:[cm]?[jt]sx?|json)$")
+_EVERYTHING = ("tsconfig", "jsconfig", "package.json")
+
+
+@dataclass
+class _Seen:
+    """The TypeScript 7 files of the last check: the names each one's imports use."""
+
+    changes: int  # the watcher's count of changes then
+    names: dict[Path, frozenset[str]] = field(default_factory=dict)
+
+
+_seen: weakref.WeakKeyDictionary[Workspace, _Seen] = weakref.WeakKeyDictionary()
+
+
+def native(ws: Workspace, path: Path) -> Session | None:
+    """The TypeScript 7 session answering `path`, if that is what answers it."""
+    handler = ws.handler(path)
+    if handler is None:
+        return None
+    definition, _ = ws.adapted(handler, ws.project_root(path, handler))
+    if definition.name != NATIVE or definition.unavailable:
+        return None  # one that cannot run says so where it is asked one by one
+    return ws.session_for(path)
+
+
+async def native_checked(
+    ws: Workspace, rest: list[Path], known: Known, changes: int | None
+) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
+    """Of `rest` (the files answered one by one), the TypeScript 7 files' results, those of
+    them asked anew, and the files left for the other servers."""
+    if changes is None:
+        return [], [], rest
+    sessions = {path: session for path in rest if (session := native(ws, path)) is not None}
+    if not sessions:
+        return [], [], rest
+    seen = _seen.get(ws)
+    names = {p: seen.names[p] for p in sessions if seen is not None and p in seen.names}
+    changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
+    for path in sessions.keys() - names.keys() | (changed & sessions.keys()):
+        names[path] = _names(path)
+    _seen[ws] = _Seen(changes, names)
+    if seen is None or not _placed(changed, sessions, seen) or _aliased(sessions.values()):
+        asked = list(sessions)
+    else:
+        reached = _reach(changed, names)
+        asked = [p for p in sessions if p in reached or p not in known]
+    gate = asyncio.Semaphore(CONCURRENCY)
+
+    async def one(path: Path) -> DiagnosticsResult:
+        async with gate:
+            return await _pulled(ws, sessions[path], path, known)
+
+    fresh = dict(zip(asked, await asyncio.gather(*(one(p) for p in asked)), strict=True))
+    results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
+    return results, asked, [p for p in rest if p not in sessions]
+
+
+async def _pulled(ws: Workspace, session: Session, path: Path, known: Known) -> DiagnosticsResult:
+    """`path`'s diagnostics from the server, without opening it (its open document's when
+    lspd holds it)."""
+    params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
+    report = await session.request(answers.PULL_DIAGNOSTICS, params)
+    items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
+    converted = convert_items(Converter(ws, session.encoding), path, items)
+    result = make_result(ws, path, session.name, session.toolchain, converted)
+    known[path] = (None, result)  # the result only: nothing of the answer kept twice
+    return result
+
+
+def _placed(changed: set[Path], sessions: dict[Path, Session], seen: _Seen) -> bool:
+    """Whether every change is an edit of a file the last check had, or of a file whose
+    importers can be found by name; False: ask every file again."""
+    for path in changed:
+        if not path.exists() or (path in sessions and path not in seen.names):
+            return False  # removed or added: module resolution may change anywhere
+        if "node_modules" in path.parts or path.name.startswith(_EVERYTHING):
+            return False
+        if path.name.endswith(".d.ts") or (path in sessions and _is_script(path)):
+            return False  # global declarations: any file may see them
+    return True
+
+
+def _aliased(sessions: Iterable[Session]) -> bool:
+    """Whether a project maps module names to files of other names (tsconfig `paths`,
+    package.json `imports`): then an importer cannot be told by name."""
+    for folder in {folder for session in sessions for folder in session.folders}:
+        for config in [*folder.glob("tsconfig*.json"), *folder.glob("jsconfig*.json")]:
+            if '"paths"' in _text(config):
+                return True
+        if '"imports"' in _text(folder / "package.json"):
+            return True
+    return False
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _reach(changed: set[Path], names: dict[Path, frozenset[str]]) -> set[Path]:
+    """The changed files and every file importing one of them, transitively, by name."""
+    reached = set(changed)
+    keys = set().union(*(_keys(p) for p in changed)) if changed else set()
+    while True:
+        more = {p for p, used in names.items() if p not in reached and used & keys}
+        if not more:
+            return reached
+        reached |= more
+        keys |= set().union(*(_keys(p) for p in more))
+
+
+def _keys(path: Path) -> set[str]:
+    """The names a specifier of `path` ends with: `util` for util.ts, util.d.ts, util.js;
+    an index file is imported by its directory's name too."""
+    stem = _EXTENSIONS.sub("", path.name)
+    return {stem, path.parent.name} if stem == "index" else {stem}
+
+
+def _names(path: Path) -> frozenset[str]:
+    """The last names of the module specifiers `path` uses (`../a/util.js` -> `util`)."""
+    return frozenset(_last_names(m.group(1) for m in _SPECIFIER.finditer(_text(path))))
+
+
+def _last_names(specifiers: Iterable[str]) -> Iterable[str]:
+    for specifier in specifiers:
+        parts = [p for p in specifier.split("/") if p not in ("", ".")]
+        last = _EXTENSIONS.sub("", parts[-1]) if parts else "index"
+        yield "index" if last == ".." else last
+        if last in ("index", "..") or specifier.endswith("/"):
+            yield from parts[-2:-1]  # a directory, by its name
+
+
+def _is_script(path: Path) -> bool:
+    """A file without imports or exports: its declarations are global."""
+    return _MODULE.search(_text(path)) is None

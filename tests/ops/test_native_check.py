@@ -1,0 +1,86 @@
+"""A TypeScript 7 project's whole-workspace check opens nothing, and after an edit asks again
+only the edited files and those importing them (what it asked is asserted, not the time),
+with the errors its own `tsc -p` reports."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all
+from tests.conftest import Warm, warm_root
+from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
+
+CORE = "export function add(a: number, b: number): number {\n  return a + b;\n}\n"
+FILES = {
+    "src/core.ts": CORE,
+    "src/user.ts": 'import { add } from "./core.js";\nexport const three: number = add(1, 2);\n',
+    "src/again.ts": 'import { three } from "./user";\nexport const six: number = three * 2;\n',
+    "src/leaf.ts": "export const x: string = 'x';\n",
+}
+CONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "noEmit": True,
+        "target": "es2022",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+    }
+}
+GATE_LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+):", re.MULTILINE)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Warm]:
+    """A TypeScript 7 project with its watcher running, as in the daemon."""
+    root = tmp_path / "ts7"
+    for name, text in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / "tsconfig.json").write_text(json.dumps({**CONFIG, "include": ["src"]}))
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+    yield from warm_root(root.resolve(), tmp_path / "logs", watch=True)
+
+
+def check(warm: Warm) -> tuple[list[str], set[tuple[str, int, int, str]]]:
+    """The files asked anew, and every error found, after a check of the workspace."""
+    checked = warm.run(check_all(warm.ws))
+    found = {
+        (r.path, d.line, d.column, d.code or "") for r in checked.results for d in r.diagnostics
+    }
+    return sorted(warm.ws.display(p) for p in checked.asked), found
+
+
+def tsc(warm: Warm) -> set[tuple[str, int, int, str]]:
+    return {(p, int(a), int(b), c) for p, a, b, c in GATE_LINE.findall(gate(warm.root)[1])}
+
+
+def test_an_edit_asks_again_what_can_see_it(project: Warm) -> None:
+    src = project.root / "src"
+    everything = ["src/again.ts", "src/core.ts", "src/leaf.ts", "src/user.ts"]
+    assert check(project) == (everything, set())
+    assert not any(project.ws.holds(src / name) for name in ("core.ts", "leaf.ts"))
+
+    (src / "leaf.ts").write_text("export const x: string = 1;\n")  # nothing imports it
+    asked, found = check(project)
+    assert asked == ["src/leaf.ts"] and found == tsc(project) == {("src/leaf.ts", 1, 14, "2322")}
+
+    (src / "core.ts").write_text(CORE.replace("b: number", "b: string"))  # its importers
+    asked, found = check(project)
+    assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]
+    assert found == tsc(project) and {(p, c) for p, _, _, c in found} == {
+        ("src/core.ts", "2322"),
+        ("src/user.ts", "2345"),
+        ("src/leaf.ts", "2322"),
+    }
+
+    (src / "new.ts").write_text('import { x } from "./leaf";\nexport const y: number = x;\n')
+    asked, found = check(project)  # a file added: every file again
+    assert asked == sorted([*everything, "src/new.ts"])
+    assert found == tsc(project)
+    assert not any(project.ws.holds(p) for p in src.iterdir())  # nothing opened for it
