@@ -1,9 +1,16 @@
-"""`lspd hook claude-code|codex` against a real daemon: the payloads as each agent sends them."""
+"""`lspd hook claude-code|codex` against a real daemon: the payloads as each agent sends them.
+
+Silence means "checked, and nothing new"; a budget that ends first, servers still loading,
+findings that come after the hook returned and the stop gate are each said, as the model
+reads them.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,20 +19,22 @@ from typing import Any
 
 import pytest
 
+from lspd.cli.hook import edit_output, stop_output
 from tests.conftest import copy_fixture
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
 LSPD = str(Path(sys.executable).parent / "lspd")
 BROKEN_CALL = 'pkg/app.py:5:15: Argument missing for parameter "loud" [reportCallIssue]'
 # and, in basedpyright's default mode, the unknown types that follow and `loud` unused
-MESSAGE = (
-    f"lspd: this work introduced 1 new error(s) since HEAD:\n{BROKEN_CALL}\n(and 4 new warning(s))"
-)
+FOUND = f"1 new error(s) since HEAD:\n{BROKEN_CALL}\n(and 4 new warning(s))"
+MESSAGE = f"lspd: this work introduced {FOUND}"
+CHECK = "run `lspd check --baseline HEAD` before you finish"
+LISTS = "`lspd check --baseline HEAD` lists everything"
 
 
 @pytest.fixture
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
-    """The Python fixture committed to git, its daemon running."""
+    """The Python fixture committed to git, its daemon running (no server started yet)."""
     root = copy_fixture("py", tmp_path)
     author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
     for command in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
@@ -42,9 +51,63 @@ def hook(agent: str, payload: Any, cwd: Path, **env: str) -> subprocess.Complete
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**os.environ, "LSPD_HOOK_TIMEOUT": "60", **env},
+        env={**os.environ, "LSPD_HOOK_TIMEOUT": "60", "LSPD_STOP_TIMEOUT": "60", **env},
         timeout=120,
     )
+
+
+def said(done: subprocess.CompletedProcess[str]) -> Any:
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return json.loads(done.stdout) if done.stdout else None
+
+
+def edit(path: Path, session: str = "s") -> dict[str, Any]:
+    """Claude Code's PostToolUse payload for an Edit."""
+    return {
+        "session_id": session,
+        "transcript_path": f"/tmp/{session}.jsonl",
+        "cwd": str(path.parent.parent),
+        "permission_mode": "acceptEdits",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(path), "old_string": "a", "new_string": "b"},
+        "tool_response": {"filePath": str(path), "success": True},
+        "tool_use_id": "toolu_01",
+    }
+
+
+def patched(root: Path, session: str = "c") -> dict[str, Any]:
+    """Codex's PostToolUse payload for an apply_patch of pkg/greeting.py."""
+    patch = (
+        "*** Begin Patch\n*** Update File: pkg/greeting.py\n@@\n-def make_greeter(name: str)"
+        "\n+def make_greeter(name: str, loud: bool)\n*** End Patch\n"
+    )
+    return {
+        "session_id": session,
+        "turn_id": "t1",
+        "transcript_path": None,
+        "cwd": str(root),
+        "hook_event_name": "PostToolUse",
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        "tool_name": "apply_patch",
+        "tool_input": {"command": patch},
+        "tool_response": "Success. Updated the following files:\nM pkg/greeting.py\n",
+        "tool_use_id": "call_1",
+    }
+
+
+def stop(root: Path, session: str = "s", active: bool = False) -> dict[str, Any]:
+    """Claude Code's Stop payload (Codex sends the same fields and `turn_id`, `model`)."""
+    return {
+        "session_id": session,
+        "transcript_path": f"/tmp/{session}.jsonl",
+        "cwd": str(root),
+        "permission_mode": "default",
+        "hook_event_name": "Stop",
+        "stop_hook_active": active,
+        "last_assistant_message": "Done.",
+    }
 
 
 def break_the_caller(root: Path) -> Path:
@@ -57,20 +120,20 @@ def break_the_caller(root: Path) -> Path:
     return greeting
 
 
+def settled(served: ThreadDaemon, session: str) -> None:
+    """Wait until the session's check in the daemon has finished."""
+    task = served.daemon.feedback.sessions[session].task
+
+    async def finished() -> None:
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run_coroutine_threadsafe(finished(), task.get_loop()).result(120)
+
+
 def test_claude_code_edit_gets_the_error_it_caused_in_another_file(served: ThreadDaemon) -> None:
     root = served.daemon.root
     greeting = break_the_caller(root)
-    payload = {
-        "session_id": "s",
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "tool_input": {"file_path": str(greeting), "old_string": "a", "new_string": "b"},
-        "tool_response": {"filePath": str(greeting), "success": True},
-        "cwd": str(root),
-    }
-    done = hook("claude-code", payload, root)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {
+    assert said(hook("claude-code", edit(greeting), root)) == {
         "decision": "block",
         "reason": MESSAGE,
     }
@@ -79,44 +142,173 @@ def test_claude_code_edit_gets_the_error_it_caused_in_another_file(served: Threa
 def test_codex_apply_patch_gets_additional_context(served: ThreadDaemon) -> None:
     root = served.daemon.root
     break_the_caller(root)
-    patch = (
-        "*** Begin Patch\n*** Update File: pkg/greeting.py\n@@\n-def make_greeter(name: str)"
-        "\n+def make_greeter(name: str, loud: bool)\n*** End Patch\n"
-    )
-    payload = {
-        "hook_event_name": "PostToolUse",
-        "tool_name": "apply_patch",
-        "tool_input": {"command": patch},
-        "cwd": str(root),
-    }
-    done = hook("codex", payload, root)
-    assert done.returncode == 0, done.stderr
-    context = json.loads(done.stdout)["hookSpecificOutput"]
-    assert context == {
-        "hookEventName": "PostToolUse",
-        "additionalContext": MESSAGE,
+    assert said(hook("codex", patched(root), root)) == {
+        "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": MESSAGE}
     }
 
 
 def test_every_quiet_path_exits_0_with_no_output(served: ThreadDaemon, tmp_path: Path) -> None:
     root = served.daemon.root
     greeting = root / "pkg" / "greeting.py"
-    edit = {"tool_name": "Edit", "tool_input": {"file_path": str(greeting)}, "cwd": str(root)}
     greeting.write_text(greeting.read_text() + "\n# a comment\n")
-    nothing_new = hook("claude-code", edit, root)
+    nothing_new = hook("claude-code", edit(greeting), root)  # a harmless edit
     (root / "README.md").write_text("# notes\n")
-    no_language = {**edit, "tool_input": {"file_path": str(root / "README.md")}}
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "a.py").write_text("x: int = ''\n")
-    no_daemon = {**edit, "tool_input": {"file_path": str(elsewhere / "a.py")}}
     break_the_caller(root)
     for done in (
         nothing_new,
-        hook("claude-code", no_language, root),
-        hook("claude-code", no_daemon, elsewhere),
+        hook("claude-code", edit(root / "README.md"), root),  # no language
+        hook("claude-code", edit(elsewhere / "a.py"), elsewhere),  # no daemon
         hook("claude-code", "not json {", root),
         hook("codex", {"tool_name": "apply_patch", "tool_input": {}}, root),
-        hook("claude-code", edit, root, LSPD_HOOK_TIMEOUT="0.001"),  # too slow: say nothing
+        hook("claude-code", stop(root, session="never-edited"), root),
     ):
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_while_the_servers_load_it_says_so_once_and_tells_the_errors_at_the_next_edit(
+    served: ThreadDaemon,
+) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    first = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
+    context = first["hookSpecificOutput"]["additionalContext"]
+    assert re.fullmatch(
+        r"lspd is loading basedpyright for py \(\d+ s since it started\): what this edit "
+        rf"introduced follows at your next edit; {re.escape(CHECK)}\.",
+        context,
+    ), context
+    greeting.write_text(greeting.read_text() + "\n# and a comment\n")
+    again = hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001")
+    assert said(again) is None  # said once per agent session
+    other = said(hook("claude-code", edit(greeting, "other"), root, LSPD_HOOK_TIMEOUT="0.001"))
+    assert other["hookSpecificOutput"]["additionalContext"].startswith("lspd is loading ")
+    settled(served, "s")
+    extra = root / "pkg" / "extra.py"
+    extra.write_text(extra.read_text() + "\n# harmless\n")
+    assert said(hook("claude-code", edit(extra), root)) == {
+        "decision": "block",
+        "reason": f"lspd: after your earlier edit, found {FOUND}",
+    }
+    extra.write_text(extra.read_text() + "\n# harmless again\n")
+    assert said(hook("claude-code", edit(extra), root)) is None  # told once
+
+
+def test_what_an_edit_undone_since_broke_is_never_told(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    greeting = root / "pkg" / "greeting.py"
+    committed = greeting.read_text()
+    break_the_caller(root)
+    hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001")
+    settled(served, "s")
+    greeting.write_text(committed)
+    assert said(hook("claude-code", edit(greeting), root)) is None
+
+
+def test_a_budget_that_ends_first_is_said(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    extra = root / "pkg" / "extra.py"
+    extra.write_text(extra.read_text() + "\n# warm the server up\n")
+    assert said(hook("claude-code", edit(extra), root)) is None
+    greeting = break_the_caller(root)
+    done = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
+    assert done == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "additionalContext": "lspd: still checking the edited file(s) after 0.001 s: "
+            f"what they show follows at your next edit; {CHECK}.",
+        }
+    }
+
+
+def test_a_new_file_with_a_type_error_is_reported(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    fresh = root / "pkg" / "fresh.py"
+    fresh.write_text('count: int = "none"\n')
+    payload = {**edit(fresh), "tool_name": "Write", "tool_input": {"file_path": str(fresh)}}
+    reason = said(hook("claude-code", payload, root))["reason"]
+    assert reason.startswith(
+        "lspd: this work introduced 1 new error(s) since HEAD:\npkg/fresh.py:1:14: Type "
+    ), reason
+    assert reason.endswith("[reportAssignmentType]"), reason
+
+
+def test_the_stop_gate_blocks_then_lets_go_and_never_loops(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    assert said(hook("claude-code", edit(greeting), root))["reason"] == MESSAGE
+    blocked = {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced "
+        f"{FOUND}\nFix them, or say why they stay.",
+    }
+    assert said(hook("claude-code", stop(root), root)) == blocked
+    assert said(hook("claude-code", stop(root, active=True), root)) == {
+        "systemMessage": "lspd: 1 error(s) this session introduced since HEAD remain, "
+        f"unchanged since the last stop; {LISTS}."
+    }
+    hook("codex", patched(root), root)
+    codex_stop = {**stop(root, "c"), "turn_id": "t2", "model": "gpt-5-codex"}
+    assert said(hook("codex", codex_stop, root)) == blocked
+    app = root / "pkg" / "app.py"
+    app.write_text(app.read_text().replace('make_greeter("world")', 'make_greeter("world", True)'))
+    assert said(hook("claude-code", edit(app), root)) is None
+    assert said(hook("claude-code", stop(root, active=True), root)) is None
+
+
+def test_a_stop_gate_out_of_time_lets_the_stop_go_with_a_note(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001")
+    done = said(hook("claude-code", stop(root), root, LSPD_STOP_TIMEOUT="0.001"))
+    assert list(done) == ["systemMessage"]  # no block: nothing found yet is no error
+    assert re.fullmatch(
+        r"lspd: the check of this session's changes ran out of 0\.001 s after 0( of \d+)? "
+        rf"file\(s\), no new error so far; {re.escape(LISTS)}\.",
+        done["systemMessage"],
+    ), done
+
+
+def test_what_is_found_so_far_and_what_remains_are_said() -> None:
+    error = {
+        "path": "lib/url.py",
+        "line": 439,
+        "column": 33,
+        "severity": "error",
+        "message": 'Argument missing for parameter "default"',
+        "code": "reportCallIssue",
+    }
+    answer = {
+        "baseline": "HEAD",
+        "complete": False,
+        "introduced": [error],
+        "late": [],
+        "compared": 3,
+        "total": 22,
+        "remaining": ["lib/orm/query.py", "lib/orm/mapper.py"],
+        "remaining_count": 19,
+        "names": ["to_list"],
+    }
+    line = 'lib/url.py:439:33: Argument missing for parameter "default" [reportCallIssue]'
+    rest = (
+        "still checking 19 file(s) that use `to_list` after 3 s (nearest: lib/orm/query.py, "
+        f"lib/orm/mapper.py): what they show follows at your next edit; {CHECK}."
+    )
+    assert edit_output("claude-code", answer, 3.0) == {
+        "decision": "block",
+        "reason": f"lspd: this work introduced 1 new error(s) since HEAD:\n{line}\nlspd: {rest}",
+    }
+    assert edit_output("codex", {**answer, "introduced": []}, 3.0) == {
+        "hookSpecificOutput": {
+            "hookEventName": "PostToolUse",
+            "additionalContext": f"lspd: no new error in the 3 file(s) checked so far; {rest}",
+        }
+    }
+    assert stop_output({**answer, "repeat": False}, 60.0) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced 1 new error(s) "
+        f"since HEAD:\n{line}\n(the check did not finish in 60 s; {LISTS})\n"
+        "Fix them, or say why they stay.",
+    }

@@ -1,12 +1,16 @@
-"""`lspd hook claude-code|codex`: after each edit, tell the model what the edit broke.
+"""`lspd hook claude-code|codex`: after each edit, tell the model what the edit broke; at
+the end of its turn, hold it back while its changes leave errors.
 
-The agent runs this as its PostToolUse hook with the hook payload on stdin (Claude Code:
-Edit, Write, MultiEdit with `tool_input.file_path`; Codex: `apply_patch` with the patch in
-`tool_input.command`). It asks the workspace's daemon which errors the work introduced
-since HEAD (`session` without git) in the edited files and the files naming what they
-changed, and answers in the form the agent feeds to its model. A hook must never break or
-stall the agent: no daemon, no new error, a file of no served language, a slow answer or
-anything unexpected is exit 0 with no output. Light: no pydantic, no MCP SDK.
+The agent runs this as its PostToolUse hook (Claude Code: Edit, Write, MultiEdit with
+`tool_input.file_path`; Codex: `apply_patch` with the patch in `tool_input.command`) and as
+its Stop hook, with the payload on stdin. The workspace's daemon checks, nearest first,
+which errors the work introduced since HEAD (`session` without git) in the edited files and
+in the files using what they changed (`lspd.daemon.feedback`), and answers within the hook's
+budget with what it found so far. Silence means "checked, and nothing new": when the budget
+ends first the model is told what was found, what remains and that the rest follows at its
+next edit; while the servers load it is told so once per agent session. No daemon, a file of
+no served language or a malformed payload is exit 0 with no output: a hook must never break
+or stall the agent. Light: no pydantic, no MCP SDK.
 """
 
 from __future__ import annotations
@@ -23,44 +27,56 @@ from typing import Any
 AGENTS = ("claude-code", "codex")
 MAX_PAYLOAD = 4_000_000  # characters of stdin read (a Write carries the whole file)
 MAX_MESSAGE = 2_000
-TIMEOUT_S = 3.0  # the whole answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
+TIMEOUT_S = 3.0  # an edit's answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
+STOP_TIMEOUT_S = 60.0  # the stop gate's complete check (LSPD_STOP_TIMEOUT overrides)
+MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.M)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    help = "an agent's post-edit hook: report the errors the edit introduced (stdin: payload)"
+    help = "an agent's post-edit and stop hook: the errors its work introduced (stdin: payload)"
     parser = subparsers.add_parser("hook", help=help, description=help)
     parser.add_argument("agent", choices=AGENTS, help="whose hook payload and answer format")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help=f"how long to check before answering (edit: {TIMEOUT_S:g}, stop: {STOP_TIMEOUT_S:g})",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        message = feedback(args.agent, sys.stdin.read(MAX_PAYLOAD))
+        output = respond(args.agent, sys.stdin.read(MAX_PAYLOAD), args.budget)
     except Exception:  # whatever it is, the agent goes on undisturbed
         return 0
-    if message:
-        print(json.dumps(answer(args.agent, message), ensure_ascii=False))
+    if output:
+        print(json.dumps(output, ensure_ascii=False))
     return 0
 
 
-def answer(agent: str, message: str) -> dict[str, Any]:
-    """The hook's stdout as each agent feeds it to its model.
-
-    Claude Code: `decision: block` with a `reason` reaches the model (the edit stays made).
-    Codex: `additionalContext` is added beside the tool's output (its `block` would replace
-    the patch's own result)."""
-    if agent == "claude-code":
-        return {"decision": "block", "reason": message}
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": message}}
-
-
-def feedback(agent: str, raw: str) -> str | None:
-    """The message about what the edit introduced, or None when there is nothing to say."""
-    from lspd.daemon.client import call_on, enclosing_daemon
+def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any] | None:
+    """The hook's stdout for a payload, or None when there is nothing to say."""
+    from lspd.daemon.client import enclosing_daemon, hook
 
     began = time.monotonic()
     payload = json.loads(raw)
+    session = str(payload.get("session_id") or "")
+    if payload.get("hook_event_name") == "Stop":
+        found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
+        if found is None:
+            return None
+        left = _budget(budget, "LSPD_STOP_TIMEOUT", STOP_TIMEOUT_S) - (time.monotonic() - began)
+        request = {
+            "event": "stop",
+            "session": session,
+            "baseline": _baseline(found.root),
+            "wait": max(0.0, left - MARGIN_S),
+            "again": bool(payload.get("stop_hook_active")),
+        }
+        answer = hook(found, request, timeout=left + 5)
+        return stop_output(answer, _budget(budget, "LSPD_STOP_TIMEOUT", STOP_TIMEOUT_S))
     files = edited_files(agent, payload)
     if not files:
         return None
@@ -70,13 +86,103 @@ def feedback(agent: str, raw: str) -> str | None:
     paths = [f.relative_to(found.root).as_posix() for f in files if f.is_relative_to(found.root)]
     if not paths:
         return None
-    baseline = "HEAD" if _in_git(found.root) else "session"
-    left = float(os.environ.get("LSPD_HOOK_TIMEOUT", TIMEOUT_S)) - (time.monotonic() - began)
-    if left <= 0:
+    left = _budget(budget, "LSPD_HOOK_TIMEOUT", TIMEOUT_S) - (time.monotonic() - began)
+    request = {
+        "event": "edit",
+        "session": session,
+        "paths": paths,
+        "baseline": _baseline(found.root),
+        "wait": max(0.0, left - MARGIN_S),
+    }
+    answer = hook(found, request, timeout=left + 5)
+    return edit_output(agent, answer, _budget(budget, "LSPD_HOOK_TIMEOUT", TIMEOUT_S))
+
+
+def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
+    """What the model is told after an edit: the errors found (late ones first), and
+    whether the check is still going; None when it finished and found nothing new."""
+    baseline = answer.get("baseline", "HEAD")
+    parts = []
+    late = errors_text(answer.get("late", []), baseline, "after your earlier edit, found")
+    found = errors_text(answer.get("introduced", []), baseline, "this work introduced")
+    parts = [p for p in (late, found) if p]
+    note = progress_note(answer, budget, bool(parts))
+    if note:
+        parts.append(note)
+    if not parts:
         return None
-    arguments = {"baseline": baseline, "paths": paths, "limit": 1}
-    result = call_on(found, "workspace_diagnostics", arguments, timeout=left)
-    return message((result.get("changes") or {}).get("introduced", []), baseline)
+    text = "\n".join(parts)
+    if agent == "claude-code" and (late or found):
+        return {"decision": "block", "reason": text}  # the edit stays made: the model reads it
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}
+
+
+def progress_note(answer: dict[str, Any], budget: float, found: bool) -> str | None:
+    """What is not known yet, or None when the check is complete (or said so already)."""
+    check = f"run `lspd check --baseline {answer.get('baseline', 'HEAD')}` before you finish"
+    if answer.get("complete") or answer.get("quiet"):
+        return None
+    if answer.get("failed"):
+        return f"lspd: the check of this edit failed ({answer['failed']}); {check}."
+    loading = answer.get("loading")
+    if loading:
+        servers = ", ".join(loading.get("servers", []))
+        return (
+            f"lspd is loading {servers} ({loading.get('seconds', 0)} s since it started): "
+            f"what this edit introduced follows at your next edit; {check}."
+        )
+    compared, total = answer.get("compared", 0), answer.get("total")
+    remaining = answer.get("remaining_count", 0)
+    if not compared or total is None or not remaining:
+        return (
+            f"lspd: still checking the edited file(s) after {budget:g} s: what they show "
+            f"follows at your next edit; {check}."
+        )
+    names = answer.get("names") or []
+    using = f" that use {', '.join(f'`{n}`' for n in names[:4])}" if names else ""
+    so_far = "" if found else f"no new error in the {compared} file(s) checked so far; "
+    shown = ", ".join(answer.get("remaining", []))
+    return (
+        f"lspd: {so_far}still checking {remaining} file(s){using} after {budget:g} s "
+        f"(nearest: {shown}): what they show follows at your next edit; {check}."
+    )
+
+
+def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
+    """The stop gate: block while the session's changes leave errors (not twice for the
+    same ones); let the stop go silently when there are none, with a note when the check
+    could not finish."""
+    baseline = answer.get("baseline", "HEAD")
+    errors = [d for d in answer.get("introduced", []) if d.get("severity") == "error"]
+    check = f"`lspd check --baseline {baseline}` lists everything"
+    if errors and answer.get("repeat"):
+        return {
+            "systemMessage": f"lspd: {len(errors)} error(s) this session introduced since "
+            f"{baseline} remain, unchanged since the last stop; {check}."
+        }
+    if errors:
+        head = "before you finish: this session's changes introduced"
+        text = errors_text(answer.get("introduced", []), baseline, head) or ""
+        if not answer.get("complete"):
+            text += f"\n(the check did not finish in {budget:g} s; {check})"
+        return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
+    if not answer.get("complete"):
+        compared, total = answer.get("compared", 0), answer.get("total")
+        of = f" of {total}" if total is not None else ""
+        why = f"failed ({answer['failed']})" if answer.get("failed") else f"ran out of {budget:g} s"
+        return {
+            "systemMessage": f"lspd: the check of this session's changes {why} after "
+            f"{compared}{of} file(s), no new error so far; {check}."
+        }
+    return None
+
+
+def _budget(given: float | None, variable: str, default: float) -> float:
+    return given if given is not None else float(os.environ.get(variable, default))
+
+
+def _baseline(root: Path) -> str:
+    return "HEAD" if _in_git(root) else "session"
 
 
 def edited_files(agent: str, payload: dict[str, Any]) -> list[Path]:
@@ -92,15 +198,15 @@ def edited_files(agent: str, payload: dict[str, Any]) -> list[Path]:
     return list(dict.fromkeys(Path(os.path.normpath(f)) for f in files))
 
 
-def message(introduced: list[dict[str, Any]], baseline: str) -> str | None:
+def errors_text(introduced: list[dict[str, Any]], baseline: str, head: str) -> str | None:
     """The new errors, most important first, within `MAX_MESSAGE` characters."""
     errors = [d for d in introduced if d.get("severity") == "error"]
     if not errors:
         return None
     warnings = len(introduced) - len(errors)
-    head = f"lspd: this work introduced {len(errors)} new error(s) since {baseline}:"
-    lines = [head]
-    size = len(head)
+    first = f"lspd: {head} {len(errors)} new error(s) since {baseline}:"
+    lines = [first]
+    size = len(first)
     for shown, d in enumerate(errors):
         code = f" [{d['code']}]" if d.get("code") else ""
         text = d.get("message", "").splitlines()[0] if d.get("message") else ""

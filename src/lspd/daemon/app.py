@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd import ops
 from lspd.daemon.client import ERRORS_HEADER
+from lspd.daemon.feedback import Feedback
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
 from lspd.workspace import Workspace
@@ -127,8 +128,10 @@ def build_app(
     token: str | None = None,
     lifespan: Lifespan | None = None,
     options: dict[str, Any] | None = None,
+    feedback: Feedback | None = None,
 ) -> ASGIApp:
-    """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime."""
+    """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime;
+    `feedback` answers the agents' hooks (POST /hook)."""
     # Our Guard does the Host/Origin checks for every route; the SDK's copy would only
     # cover /mcp (and accepts less: no portless Host), so it is off to keep one rule.
     mcp_app = server.streamable_http_app(
@@ -161,6 +164,18 @@ def build_app(
         elapsed = time.monotonic() - now.began
         return JSONResponse({"done": now.done, "total": now.total, "seconds": elapsed})
 
+    hooks = feedback or Feedback(ws)
+
+    async def hook(request: Request) -> Response:
+        # `lspd hook`: an agent's edit or stop, answered within the budget it sends.
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("the body is not a JSON object")
+            return JSONResponse(await hooks.answer(body))
+        except (ValueError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
         if threading.current_thread() is threading.main_thread():  # the daemon's own process
@@ -169,17 +184,21 @@ def build_app(
             # call scans a quarter of what it did (measured: 14-24 ms instead of 70-80 ms).
             gc.freeze()
         async with server.session_manager.run():
-            if lifespan is None:
-                yield
-            else:
-                async with lifespan():
+            try:
+                if lifespan is None:
                     yield
+                else:
+                    async with lifespan():
+                        yield
+            finally:
+                await hooks.close()
 
     app = Starlette(
         routes=[
             Route("/health", health, methods=["GET"]),
             Route("/check", check, methods=["GET"]),
             Route("/check/progress", check_progress, methods=["GET"]),
+            Route("/hook", hook, methods=["POST"]),
             Mount("/", app=mcp_app),
         ],
         lifespan=run,

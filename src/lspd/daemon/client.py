@@ -243,6 +243,20 @@ def check_progress(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> dict[str,
     return answer if isinstance(answer, dict) else {}
 
 
+def hook(found: Probe, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """The daemon's answer to an agent's hook (POST /hook, `lspd.daemon.feedback`)."""
+    body = json.dumps(request).encode()
+    headers = {**found.headers, "Content-Type": "application/json"}
+    try:
+        response = _http("POST", found.port or 0, "/hook", headers, timeout, body)
+    except _unanswered() as exc:
+        raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
+    if response.status_code != 200:
+        raise DaemonError(f"the daemon answered /hook with HTTP {response.status_code}")
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
 def list_tools(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> list[str]:
     """The names of the daemon's MCP tools (an MCP `tools/list`, as an agent would ask)."""
     result = _request(found, "tools/list", {}, timeout)

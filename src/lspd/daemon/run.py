@@ -87,6 +87,7 @@ class Daemon:
         self._server: Server | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
+        self.feedback: Any = None  # the agents' hook checks, once serving
         self.ws: Workspace | None = None
         self.idle_timeout = DEFAULT_IDLE_TIMEOUT_S  # settled once lspd.toml is read
 
@@ -145,6 +146,7 @@ class Daemon:
         import uvicorn
 
         from lspd.daemon.app import UVICORN_OPTIONS, build_app
+        from lspd.daemon.feedback import Feedback
         from lspd.daemon.server import Server
         from lspd.tools import Activity, build_server
 
@@ -166,7 +168,9 @@ class Daemon:
             token=self.token,
             lifespan=self._lifespan,
             options=started_with,
+            feedback=(feedback := Feedback(ws)),
         )
+        self.feedback = feedback  # the agents' hook checks (tests wait on them)
         config = uvicorn.Config(
             app,
             log_config=None,

@@ -123,35 +123,120 @@ def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
 def dependents(ws: Workspace, before: Texts, after: Texts) -> tuple[list[Path], bool]:
     """Files other than the changed ones that name something the change touched: a name
     declared on a changed line (before or after), or a changed file's module. Only they can
-    gain or lose errors in practice. Returns them (at most `MAX_DEPENDENTS`) and whether
-    there were more."""
+    gain or lose errors in practice. Returns them nearest first (see `ranked`), at most
+    `MAX_DEPENDENTS`, and whether there were more."""
+    found = ranked(ws, before, after)
+    return [r.path for r in found[:MAX_DEPENDENTS]], len(found) > MAX_DEPENDENTS
+
+
+@dataclass(frozen=True)
+class Dependent:
+    """A file that may gain or lose errors from a change, and how near to it it is."""
+
+    path: Path
+    rank: int  # 0: calls a changed declaration, 1: names one, 2: names a changed module only
+    distance: int  # directories between it and the nearest changed file
+    names: tuple[str, ...]  # the changed declarations it names
+    size: int  # characters: of two files as near, the smaller is checked sooner
+
+
+def changed_names(before: Texts, after: Texts) -> set[str]:
+    """The names declared on the lines a change touched (before or after)."""
     names: set[str] = set()
     for path in set(before) | set(after):
         old = (before.get(path) or "").splitlines()
         new = (after.get(path) or "").splitlines()
         names |= _declared(set(old) ^ set(new))
-        names.add(path.stem)
-    names -= {"__init__", "index", "main", "mod"}
-    if not names:
-        return [], False
-    pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, names))) + r")\b")
+    return names
+
+
+def ranked(ws: Workspace, before: Texts, after: Texts) -> list[Dependent]:
+    """The files naming what changed, nearest first: the call sites of a changed
+    declaration, then the files naming one otherwise, then those naming only a changed
+    module (mere importers); within each, the files in the directories nearest a changed
+    file first, smaller ones first. Errors an edit introduces are mostly at its call sites,
+    so a check going in this order finds them first."""
     changed = set(before) | set(after)
-    found: list[Path] = []
+    declared = changed_names(before, after) - _GENERIC
+    modules = {path.stem for path in changed} - _GENERIC - declared
+    if not declared and not modules:
+        return []
+    homes = [path.parent.parts for path in changed]
+    found: list[Dependent] = []
     for file in ws.projects.source_files():
         if file in changed:
             continue
-        try:
-            status = file.stat()
-            if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
-                continue  # a FIFO would block; a huge generated file names nothing of ours
-            text = file.read_text("utf-8", errors="replace")
-        except OSError:
+        text = _text(file)
+        if text is None:
             continue
-        if pattern.search(text):
-            if len(found) == MAX_DEPENDENTS:
-                return found, True
-            found.append(file)
-    return found, False
+        present = {n for n in declared | modules if _names(text, n)}
+        if not present:
+            continue
+        named = tuple(sorted(present & declared))
+        rank = 2 if not named else (0 if _calling(text, named) else 1)
+        distance = min(_distance(file.parent.parts, home) for home in homes)
+        found.append(Dependent(file, rank, distance, named, len(text)))
+    found.sort(key=lambda d: (d.rank, d.distance, d.size, str(d.path)))
+    return found
+
+
+_GENERIC = {"__init__", "index", "main", "mod"}
+
+
+def _calling(text: str, names: tuple[str, ...]) -> bool:
+    """Whether a line of `text` other than an import uses one of `names` with a call, a
+    type argument or an attribute (`name(`, `name<`, `name.`)."""
+    for line in text.splitlines():
+        for name in names:
+            at = line.find(name)
+            if at < 0 or _IMPORT.match(line):
+                continue
+            while at >= 0:
+                end = at + len(name)
+                after = line[end:].lstrip()[:1]
+                if after in ("(", "<", ".") and after and (at == 0 or not _word(line[at - 1])):
+                    return True
+                at = line.find(name, end)
+    return False
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether `text` holds `name` as a whole word. `str.find`, not a regex: a pattern
+    starting with \\b is searched position by position (SQLAlchemy's 697 files: 4 s, not
+    0.2 s)."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            return True
+        at = text.find(name, end)
+    return False
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+_IMPORT = re.compile(r"\s*(?:from|import|export|#|//)")
+
+
+def _distance(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return len(a) + len(b) - 2 * shared
+
+
+def _text(file: Path) -> str | None:
+    try:
+        status = file.stat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+            return None  # a FIFO would block; a huge generated file names nothing of ours
+        return file.read_text("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _declared(lines: set[str]) -> set[str]:

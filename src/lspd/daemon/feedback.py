@@ -1,0 +1,206 @@
+"""What an agent's hooks are told, per agent session (`POST /hook`).
+
+`lspd hook` is a short process with a budget of seconds; the check it asks for may need
+more. So the check runs here, nearest-first (`lspd.ops.progressive`), and goes on after the
+hook has returned with what was found so far. What it finds later is told once, at the same
+agent session's next hook call (keyed by the payload's `session_id`), unless the edit was
+undone or redone since. The stop gate compares every file the session edited, completely if
+its budget allows, and never blocks twice in a row for the same errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lspd.ops import progressive
+from lspd.ops.progressive import Introduced, Progress
+from lspd.workspace import Workspace
+
+MAX_SESSIONS = 64  # agent sessions remembered (the oldest is forgotten first)
+MAX_WAIT_S = 600.0
+SHOWN_REMAINING = 5  # files still to check named in an answer
+Key = tuple[str, str, str | None, str, str]
+
+
+@dataclass
+class AgentSession:
+    """One agent session, as its hooks have seen it."""
+
+    edited: set[Path] = field(default_factory=set)  # every file it edited
+    check: Progress | None = None  # its latest check
+    task: asyncio.Task[None] | None = None
+    reported: set[Key] = field(default_factory=set)  # findings it was told
+    told_loading: bool = False
+    last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
+
+
+class Feedback:
+    """The hook checks of a workspace's agent sessions."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.sessions: dict[str, AgentSession] = {}
+        self.warm: set[tuple[str, str]] = set()  # sessions that answered a comparison
+
+    async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """`request`: `event` (`edit` or `stop`), `session`, `baseline`, `wait` (seconds),
+        `paths` (edited, relative to the root; `edit`), `again` (`stop`: the stop was already
+        blocked once)."""
+        event = request.get("event")
+        session = str(request.get("session") or "-")
+        baseline = str(request.get("baseline") or "HEAD")
+        wait = min(max(float(request.get("wait", 3.0)), 0.0), MAX_WAIT_S)
+        if event == "edit":
+            paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
+            return await self.edit(session, paths, baseline, wait)
+        if event == "stop":
+            return await self.stop(session, baseline, wait, bool(request.get("again")))
+        raise ValueError(f"`event` {event!r} is not one of edit, stop")
+
+    async def edit(
+        self, session: str, paths: list[Path], baseline: str, wait: float
+    ) -> dict[str, Any]:
+        """Check the edited files (and any an unfinished check of this session had left),
+        for at most `wait` seconds; first, what the session's last check found since."""
+        agent = self._agent(session)
+        late = self._untold(agent)
+        scope = set(paths)
+        if agent.check is not None and not agent.check.done.is_set():
+            scope |= set(agent.check.edited)
+        agent.edited |= set(paths)
+        check = await self._start(agent, sorted(scope), baseline, wait)
+        answer = self._describe(check, self._untold(agent))
+        answer["late"] = [_dump(i) for i in late]
+        loading = answer.pop("loading")
+        if loading is not None and not agent.told_loading:
+            agent.told_loading = True
+            answer["loading"] = loading
+        elif loading is not None:
+            answer["quiet"] = True  # said once this session: errors follow at the next edit
+        return answer
+
+    async def stop(self, session: str, baseline: str, wait: float, again: bool) -> dict[str, Any]:
+        """Check every file the session edited, for at most `wait` seconds: its errors
+        (all of them, told before or not), and whether they are the ones it was blocked
+        for at its last stop (`again`: then the stop goes)."""
+        agent = self.sessions.get(session)
+        if agent is None or not agent.edited:
+            return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
+        check = await self._start(agent, sorted(agent.edited), baseline, wait)
+        current = [i for i in check.introduced if check.current(i)]
+        answer = self._describe(check, current)
+        answer.pop("loading")
+        errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
+        answer["repeat"] = bool(errors) and again and errors == agent.last_block
+        agent.last_block = errors or None
+        agent.reported |= {i.key for i in current}
+        return answer
+
+    async def close(self) -> None:
+        """Cancel the checks still running (the daemon is stopping)."""
+        tasks = [a.task for a in self.sessions.values() if a.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _agent(self, session: str) -> AgentSession:
+        agent = self.sessions.pop(session, None) or AgentSession()
+        self.sessions[session] = agent  # the most recent last
+        while len(self.sessions) > MAX_SESSIONS:
+            forgotten = self.sessions.pop(next(iter(self.sessions)))
+            if forgotten.task is not None:
+                forgotten.task.cancel()
+        return agent
+
+    async def _start(
+        self, agent: AgentSession, paths: list[Path], baseline: str, wait: float
+    ) -> Progress:
+        """The session's check of `paths`, awaited for at most `wait` seconds: the last one
+        while it covers them and none of them changed since it began, else a new one (the
+        unfinished one stops: the new one covers its files)."""
+        check = agent.check
+        if check is None or not check.covers(paths, baseline) or check.failed is not None:
+            if agent.task is not None and not agent.task.done():
+                agent.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await agent.task
+            check = agent.check = Progress(baseline, paths)
+            agent.task = asyncio.create_task(progressive.run(self.ws, check))
+            agent.task.add_done_callback(lambda _: self._warmed(check))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(check.done.wait()), wait)
+        self._warmed(check)
+        return check
+
+    def _warmed(self, check: Progress) -> None:
+        """Its servers are through a first comparison once it compared a file."""
+        if check.compared:
+            self.warm |= {key for _, key, _ in self._servers(check.edited)}
+
+    def _untold(self, agent: AgentSession) -> list[Introduced]:
+        """What the session's check found that still holds and it was not told (now it
+        is); findings it was told that a later comparison no longer found are forgotten,
+        so the same error coming back is told again."""
+        check = agent.check
+        if check is None:
+            return []
+        for path, keys in check.keys.items():
+            shown = self.ws.display(path)
+            agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
+        untold = [i for i in check.introduced if i.key not in agent.reported and check.current(i)]
+        agent.reported |= {i.key for i in untold}
+        return untold
+
+    def _describe(self, check: Progress, found: list[Introduced]) -> dict[str, Any]:
+        remaining = check.remaining()
+        names = sorted({n for d in remaining for n in d.names})
+        complete = check.done.is_set() and check.failed is None
+        loading = None
+        if not complete and check.compared == 0 and (starting := self._loading(check.edited)):
+            since = round(time.monotonic() - self.ws.started)
+            loading = {"servers": starting, "seconds": since}
+        return {
+            "baseline": check.baseline,
+            "complete": complete,
+            "failed": check.failed,
+            "introduced": [_dump(i) for i in found],
+            "compared": check.compared,
+            "total": check.total if check.changed else None,
+            "remaining": [self.ws.display(d.path) for d in remaining[:SHOWN_REMAINING]],
+            "remaining_count": len(remaining) + check.cut,
+            "names": names,
+            "loading": loading,
+            "elapsed": round(time.monotonic() - check.began, 2),
+        }
+
+    def _loading(self, files: list[Path]) -> list[str]:
+        """The servers of `files` still loading: not started, starting, or not yet through
+        a first comparison (basedpyright is "ready" at once, then spends its first
+        diagnostics of a large project analysing everything the file imports)."""
+        out = set()
+        for name, key, project in self._servers(files):
+            session = self.ws.sessions.get(key)
+            if session is None or session.state != "ready" or key not in self.warm:
+                out.add(f"{name} for {project}")
+        return sorted(out)
+
+    def _servers(self, files: list[Path]) -> list[tuple[str, tuple[str, str], str]]:
+        """The server of each file: its name, its session's key, its project as shown."""
+        out = []
+        for path in files:
+            definition = self.ws.handler(path)
+            if definition is not None:
+                project = self.ws.project_root(path, definition)
+                key = self.ws.session_key(definition, project)
+                shown = self.ws.display(project) if project != self.ws.root else self.ws.root.name
+                out.append((definition.name, key, shown))
+        return out
+
+
+def _dump(item: Introduced) -> dict[str, Any]:
+    return item.diagnostic.model_dump(mode="json", exclude_none=True)

@@ -1,0 +1,166 @@
+"""A baseline comparison that goes nearest-first and can be read while it runs.
+
+After an edit the question is "what did it break?", and most of the answer is in the edited
+files and at the call sites of what they changed. So the changed files are compared first,
+then the files calling a changed declaration, then those naming it otherwise, then mere
+importers (`lspd.ops.changes.ranked`), in batches that grow: the first errors come in a
+fraction of the whole comparison's time, and whoever waits for it (an agent's hook with a
+3 s budget) reads what was found so far. Each batch holds the workspace's gate alone only
+while it runs, so other questions are answered between batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.ops.baseline import differences
+from lspd.ops.changes import Dependent, Found, Texts, compare, diagnose, ranked
+from lspd.ops.models import FileDiagnostic
+from lspd.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+FIRST_BATCH = 2  # dependents compared right after the changed files; then twice as many
+MAX_BATCH = 16  # files compared per turn of the gate: other questions wait at most this long
+MAX_FILES = 2000  # dependents compared at most (a change to something everything names)
+
+Stamp = tuple[int, int] | None  # a file's (mtime_ns, size) on disk; None: absent
+
+
+def stamp(path: Path) -> Stamp:
+    """What tells whether a file changed since it was read."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+@dataclass(frozen=True)
+class Introduced:
+    """A diagnostic the change introduced, with its identity across checks."""
+
+    diagnostic: FileDiagnostic
+    key: tuple[str, str, str | None, str, str]
+    file: Path
+
+
+@dataclass
+class Progress:
+    """A comparison as it goes: what was compared, what was found, what remains."""
+
+    baseline: str
+    edited: list[Path]  # the files it was asked about
+    began: float = field(default_factory=time.monotonic)
+    at_start: dict[Path, Stamp] = field(default_factory=dict)  # the edited files then
+    changed: list[Path] = field(default_factory=list)  # of those, the ones differing from it
+    dependents: list[Dependent] = field(default_factory=list)
+    compared: int = 0  # files compared so far (changed ones first)
+    introduced: list[Introduced] = field(default_factory=list)
+    seen: dict[Path, Stamp] = field(default_factory=dict)  # each file as it was compared
+    keys: dict[Path, set[tuple[str, str, str | None, str, str]]] = field(default_factory=dict)
+    cut: int = 0  # dependents left out (more than MAX_FILES)
+    failed: str | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.at_start = {path: stamp(path) for path in self.edited}
+
+    def covers(self, paths: list[Path], baseline: str) -> bool:
+        """Whether this comparison answers for `paths` as they are now: it was asked about
+        them, against the same baseline, and none of them changed since it began."""
+        return (
+            baseline == self.baseline
+            and set(paths) <= set(self.edited)
+            and all(stamp(p) == self.at_start[p] for p in self.edited)
+        )
+
+    @property
+    def total(self) -> int:
+        """Files to compare in all (known once the changed files are read)."""
+        return len(self.changed) + len(self.dependents)
+
+    def remaining(self) -> list[Dependent]:
+        """The dependents not compared yet, nearest first."""
+        return self.dependents[max(0, self.compared - len(self.changed)) :]
+
+    def current(self, item: Introduced) -> bool:
+        """Whether a finding still holds: neither its file nor a changed file has changed
+        on disk since it was compared (an edit undone or redone since makes it stale)."""
+        files = [item.file, *self.changed]
+        return all(stamp(f) == self.seen.get(f, stamp(f)) for f in files)
+
+
+async def run(ws: Workspace, progress: Progress) -> None:
+    """Compare `progress.edited` (and what names what they changed) with the baseline,
+    nearest first, filling `progress` as each batch ends; `done` is set at the end, also
+    when it fails or is cancelled."""
+    try:
+        async with ws.gate.shared():
+            await ws.refresh_open_documents(catch_up=True)
+        delta = await asyncio.to_thread(differences, ws, progress.baseline)
+        wanted = set(progress.edited)
+        before = {p: t for p, t in delta.before.items() if p in wanted}
+        after = {p: t for p, t in delta.after.items() if p in wanted}
+        progress.changed = sorted(set(before) | set(after))
+        if not progress.changed:
+            return
+        for path in progress.changed:
+            progress.seen[path] = stamp(path)
+        found = await asyncio.to_thread(ranked, ws, before, after)
+        progress.dependents, progress.cut = found[:MAX_FILES], max(0, len(found) - MAX_FILES)
+        for batch in _batches(progress.changed, [d.path for d in progress.dependents]):
+            await _compare(ws, progress, batch, before, after)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # the hook says the check failed; the daemon goes on
+        log.exception("the baseline check of %s failed", progress.edited)
+        progress.failed = f"{type(exc).__name__}: {exc}"
+    finally:
+        progress.done.set()
+
+
+async def _compare(
+    ws: Workspace, progress: Progress, batch: list[Path], before: Texts, after: Texts
+) -> None:
+    stamps = {path: stamp(path) for path in batch}
+    began = time.monotonic()
+    async with ws.gate.exclusive():
+        gated = time.monotonic()
+        old = await diagnose(ws, batch, before)
+        between = time.monotonic()
+        new = await diagnose(ws, batch, after)
+    log.info(
+        "compared %d file(s) with %s: gate %.2f s, before %.2f s, after %.2f s",
+        len(batch), progress.baseline, gated - began, between - gated, time.monotonic() - between,
+    )  # fmt: skip
+    shown = [ws.display(p) for p in progress.changed]
+    changes = compare(old.found, new.found, progress.baseline, shown, "")
+    file_of = {ws.display(p): p for p in batch}
+    made: dict[int, Found] = {id(f.diagnostic): f for f in new.found}
+    for diagnostic in changes.introduced:  # the very objects of `new.found`
+        found = made[id(diagnostic)]
+        file = file_of[diagnostic.path or ""]
+        progress.introduced.append(Introduced(diagnostic, found.key, file))
+    for path in batch:
+        progress.seen.setdefault(path, stamps[path])
+        progress.keys[path] = set()
+    for found in new.found:
+        progress.keys[file_of[found.diagnostic.path or ""]].add(found.key)
+    progress.compared += len(batch)
+
+
+def _batches(changed: list[Path], dependents: list[Path]) -> list[list[Path]]:
+    """The changed files with the nearest dependent (one switch of the servers to the
+    baseline and back answers both), then the others in batches of 2, 4, 8, … `MAX_BATCH`."""
+    out = [changed + dependents[:1]]
+    size, at = FIRST_BATCH, 1
+    while at < len(dependents):
+        out.append(dependents[at : at + size])
+        at += size
+        size = min(size * 2, MAX_BATCH)
+    return out
