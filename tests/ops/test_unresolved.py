@@ -74,10 +74,21 @@ def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
         ("dyn/store.py", 37, 18, "other"),
     ]
     assert result.unresolved_total == 5  # the same uses: no checker ties them to either
-    same = dyn.run(ops.references(dyn.ws, symbol="typed"))
-    assert same.unresolved == [] and same.unresolved_total == 0
-    assert same.summary == (
-        "1 reference in 1 file; no other use of `typed` in the checked files (no `unresolved`)"
+    cache = dyn.run(ops.references(dyn.ws, symbol="Cache"))
+    assert cache.unresolved == [] and cache.unresolved_total == 0
+    assert cache.summary == (
+        "2 references in 1 file; no other use of `Cache` in the checked files (no `unresolved`)"
+    )
+
+
+def test_a_function_used_through_an_unknown_module_is_unresolved(dyn: Warm) -> None:
+    result = dyn.run(ops.references(dyn.ws, symbol="typed"))
+    assert _places(result.files) == [("dyn/store.py", 19, 5, "typed")]
+    # `module.typed(…)` is listed; `dict(typed=…)` names a parameter, not the function.
+    assert _places(result.unresolved) == [("dyn/use.py", 9, 19, "by_module")]
+    assert result.summary == (
+        "1 reference in 1 file; 1 more use of `typed` the checker ties to no declaration "
+        "(`unresolved`)"
     )
 
 

@@ -117,3 +117,10 @@ def test_count_words_counts_every_whole_word_in_the_text() -> None:
 
 def test_a_file_without_the_name_is_not_scanned(tmp_path: Path) -> None:
     assert find_uses("x = 1\n", "fetch", PYTHON) == []
+
+
+def test_python_keyword_arguments_and_defaults_are_marked() -> None:
+    text = "f(fetch=1, x == fetch, g(\n  fetch = 2)), fetch == 3\ndef h(a, fetch=None): ...\n"
+    keywords = [(u.line, u.column) for u in find_uses(text, "fetch", PYTHON) if u.keyword]
+    assert keywords == [(1, 3), (2, 3), (3, 10)]
+    assert len(find_uses(text, "fetch", PYTHON)) == 5

@@ -193,6 +193,8 @@ async def confirm(
         use = item.use
         if scan.member and not use.member:
             continue  # a member is used after a dot: `filter(...)` alone is another name
+        if use.keyword:
+            continue  # `f(name=…)` names a parameter
         shown = ws.display(item.path)
         if (shown, use.line, use.column) in known or (shown, use.line, use.column) in at:
             continue

@@ -62,6 +62,7 @@ class Use:
     column: int
     member: bool  # after `.` (or `->`, `::`): an attribute, method or property of something
     literal: bool = False  # the name as a string in getattr/setattr/hasattr
+    keyword: bool = False  # Python's `name=` after `(` or `,`: a keyword argument or default
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ class _Scan:
             pos = match.end()
             kind = match.lastgroup
             if kind == "name":
-                self._add(match.start(), self._after_member(match.start()))
+                index = match.start()
+                self._add(index, self._after_member(index), keyword=self._keyword(index, pos))
             elif kind == "skip":
                 self._skipped(match)
             elif kind == "tick":
@@ -181,7 +183,7 @@ class _Scan:
                 is_call, commas = self.stack[-1]
                 self.stack[-1] = (is_call, commas + 1)
 
-    def _add(self, index: int, member: bool, literal: bool = False) -> None:
+    def _add(self, index: int, member: bool, literal: bool = False, keyword: bool = False) -> None:
         text = self.text
         if self.lone_cr:
             text = text[:index].replace("\r\n", "\n").replace("\r", "\n")
@@ -191,7 +193,7 @@ class _Scan:
             line = before + text.count("\n", seen, index)
             self.seen = (index, line)
         start = max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index)) + 1
-        self.uses.append(Use(line + 1, index - start + 1, member, literal))
+        self.uses.append(Use(line + 1, index - start + 1, member, literal, keyword))
 
     def _skipped(self, match: re.Match[str]) -> None:
         """A comment is remembered (a member's dot may stand before it); a string equal to
@@ -216,6 +218,19 @@ class _Scan:
             if top == "${":  # back in the template's text
                 return self._template(pos)
         return pos
+
+    def _keyword(self, index: int, end: int) -> bool:
+        """Whether the Python name from `index` to `end` is followed by `=` (not `==`) and
+        follows `(` or `,`: it names a parameter (`f(name=1)`), not the symbol."""
+        if not self.dialect.attribute_calls:
+            return False
+        text = self.text
+        while end < len(text) and text[end] in " \t":
+            end += 1
+        if text[end : end + 1] != "=" or text[end : end + 2] == "==":
+            return False
+        before = text[max(index - 200, 0) : index].rstrip()
+        return before.endswith(("(", ","))
 
     def _after_member(self, index: int) -> bool:
         """Whether `.` (`->`, `::`) stands before `index`, past spaces, line breaks,
