@@ -70,6 +70,9 @@ def test_an_edit_asks_again_what_can_see_it(project: Warm) -> None:
     asked, found = check(project)
     assert asked == ["src/leaf.ts"] and found == tsc(project) == {("src/leaf.ts", 1, 14, "2322")}
 
+    (src / "core.ts").write_text(f"// adds\n{CORE}\n// two numbers\n")  # comments only
+    assert check(project) == (["src/core.ts"], tsc(project))
+
     (src / "core.ts").write_text(CORE.replace("b: number", "b: string"))  # its importers
     asked, found = check(project)
     assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]

@@ -11,7 +11,8 @@ project: as long as the cold check). So, where lspd's watcher runs (a daemon):
 - after edits, it asks again the edited files and the files that can see them: those
   importing them, transitively, found by the names in their module specifiers (`./util`,
   `../util.js`, `@app/util` all name `util`: more files than `tsc --watch` re-checks, never
-  fewer); the others' results are reused;
+  fewer); an edit of `//` comment lines and blank lines only is asked alone; the others'
+  results are reused;
 - a change it cannot place asks every file again: a file added or removed, a script or a
   `.d.ts` (global declarations), a tsconfig, package.json or anything in node_modules; and
   so does every edit in a project mapping module names to other files (tsconfig `paths`,
@@ -50,10 +51,12 @@ _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
 
 @dataclass
 class _Seen:
-    """The TypeScript 7 files of the last check: the names each one's imports use."""
+    """The TypeScript 7 files of the last check: the names each one's imports use, and the
+    hash of its text without its `//` comment lines and blank lines."""
 
     changes: int  # the watcher's count of changes then
     names: dict[Path, frozenset[str]] = field(default_factory=dict)
+    shapes: dict[Path, int] = field(default_factory=dict)
 
 
 _seen: weakref.WeakKeyDictionary[Workspace, _Seen] = weakref.WeakKeyDictionary()
@@ -81,15 +84,21 @@ async def native_checked(
     if not sessions:
         return [], [], rest
     seen = _seen.get(ws)
-    names = {p: seen.names[p] for p in sessions if seen is not None and p in seen.names}
+    now = _Seen(changes)
+    if seen is not None:
+        now.names = {p: seen.names[p] for p in sessions if p in seen.names}
+        now.shapes = {p: seen.shapes[p] for p in sessions if p in seen.shapes}
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
-    for path in sessions.keys() - names.keys() | (changed & sessions.keys()):
-        names[path] = _names(path)
-    _seen[ws] = _Seen(changes, names)
+    for path in sessions.keys() - now.names.keys() | (changed & sessions.keys()):
+        text = _text(path)
+        now.names[path], now.shapes[path] = _names(text), _shape(text)
+    _seen[ws] = now
     if seen is None or not _placed(changed, sessions, seen) or _aliased(sessions.values()):
         asked = list(sessions)
     else:
-        reached = _reach(changed, names)
+        # A file whose edit touched only `//` comments and blank lines is asked alone.
+        seeing = {p for p in changed if p not in seen.shapes or seen.shapes[p] != now.shapes[p]}
+        reached = changed | _reach(seeing, now.names)
         asked = [p for p in sessions if p in reached or p not in known]
     gate = asyncio.Semaphore(CONCURRENCY)
 
@@ -165,9 +174,22 @@ def _keys(path: Path) -> set[str]:
     return {stem, path.parent.name} if stem == "index" else {stem}
 
 
-def _names(path: Path) -> frozenset[str]:
-    """The last names of the module specifiers `path` uses (`../a/util.js` -> `util`)."""
-    return frozenset(_last_names(m.group(1) for m in _SPECIFIER.finditer(_text(path))))
+def _names(text: str) -> frozenset[str]:
+    """The last names of the module specifiers `text` uses (`../a/util.js` -> `util`)."""
+    return frozenset(_last_names(m.group(1) for m in _SPECIFIER.finditer(text)))
+
+
+def _shape(text: str) -> int:
+    """A hash of `text` without its `//` comment lines and blank lines: equal before and
+    after an edit that changed only those. A line inside a template literal (an odd number
+    of backticks before it) is kept: there it is the string's text, maybe a literal type."""
+    kept, ticks = [], 0
+    for line in text.splitlines():
+        stripped = line.strip()
+        if ticks % 2 or (stripped and not stripped.startswith("//")):
+            kept.append(line if ticks % 2 else stripped)  # a template's spaces count
+        ticks += line.count("`") - line.count("\\`")
+    return hash("\n".join(kept))
 
 
 def _last_names(specifiers: Iterable[str]) -> Iterable[str]:
