@@ -13,6 +13,7 @@ import pytest
 from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
 from lspd.workspace import Workspace
+from lspd.workspace.memory import tidy
 from tests.conftest import Warm
 
 CORE = "export function add(a: number, b: number): number {\n  return a + b;\n}\n"
@@ -41,9 +42,12 @@ def make(root: Path, isolated: bool) -> Path:
 @pytest.fixture(params=[False, True], ids=["modules", "isolated"])
 def project(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
     """A small TypeScript project with its watcher running, as in the daemon."""
-    root = make(tmp_path / "ts", request.param)
+    yield from watched(make(tmp_path / "ts", request.param), tmp_path / "logs")
+
+
+def watched(root: Path, logs: Path) -> Iterator[Warm]:
     runner = asyncio.Runner()
-    warm = Warm(Workspace(root, log_dir=tmp_path / "logs"), runner)
+    warm = Warm(Workspace(root, log_dir=logs), runner)
     try:
         assert warm.run(warm.ws.watch())
         yield warm
@@ -114,6 +118,20 @@ def test_a_check_leaves_nothing_open_in_tsserver(project: Warm) -> None:
     assert all(not s.documents for s in project.ws.sessions.values())
 
 
+def test_an_idle_builder_stops_and_the_next_check_starts_it(project: Warm) -> None:
+    assert errors(project) == []
+    [builder] = project.ws.builders.values()
+    assert builder.pid is not None
+    builder.last_used -= 10
+    project.run(tidy(project.ws, 5.0))
+    assert builder.pid is None
+    (project.root / "src/leaf.ts").write_text("export const x: string = 1;\n")
+    assert errors(project) == [
+        ("src/leaf.ts", 1, "Type 'number' is not assignable to type 'string'.")
+    ]
+    assert checked_anew(project) == ["src/core.ts", "src/leaf.ts", "src/other.ts", "src/user.ts"]
+
+
 PYTHON = {
     "pkg/__init__.py": "",
     "pkg/core.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
@@ -129,14 +147,7 @@ def python(tmp_path: Path) -> Iterator[Warm]:
     for name, text in PYTHON.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    runner = asyncio.Runner()
-    warm = Warm(Workspace(root, log_dir=tmp_path / "logs"), runner)
-    try:
-        assert warm.run(warm.ws.watch())
-        yield warm
-    finally:
-        runner.run(warm.ws.close())
-        runner.close()
+    yield from watched(root, tmp_path / "logs")
 
 
 def asked(warm: Warm) -> tuple[list[str], list[tuple[str | None, int, str | None]]]:

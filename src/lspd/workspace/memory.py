@@ -1,7 +1,8 @@
 """What the language servers cost over a long day, and keeping it bounded.
 
-The daemon calls `tidy` when something falls due (`next_tidy`): servers idle longer than the
-idle timeout stop (the next question starts them again), documents nobody asked about for
+The daemon calls `tidy` when something falls due (`next_tidy`): servers (and TypeScript
+builders, `workspace/tsbuilder.py`) idle longer than the idle timeout stop (the next
+question starts them again), documents nobody asked about for
 `DOCUMENT_IDLE_S` are closed (a server holding a whole monorepo's files open grows without
 end), and when the servers together pass the workspace's memory ceiling (`memory_mb` in
 lspd.toml) the least recently used ones stop until they fit again; the one used last always
@@ -57,7 +58,8 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
     they move when the server or document is used again, so tidy looks and sleeps again.
     """
     sessions = running(ws)
-    if not sessions:
+    builders = [b for b in ws.builders.values() if b.pid is not None]
+    if not sessions and not builders:
         return None
     now = time.monotonic()
     recheck = max(0.05, min(idle_s / 4, RECHECK_S)) if idle_s > 0 else RECHECK_S
@@ -70,6 +72,8 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
         elif idle_s > 0 and session.state == "ready":
             due.append(session.last_used + idle_s - now)
         due += [d.used + DOCUMENT_IDLE_S - now for d in list(session.documents.values())]
+    if idle_s > 0:
+        due += [b.last_used + idle_s - now for b in builders]
     return max(0.05, min(due)) if due else None
 
 
@@ -80,6 +84,11 @@ async def tidy(ws: Workspace, idle_s: float) -> None:
         if idle_s > 0 and session.state == "ready" and now - session.last_used > idle_s:
             log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
             await session.stop()
+    for builder in ws.builders.values():  # a TypeScript builder holds a program: as a server
+        idle = builder.pid is not None and not builder.busy and now - builder.last_used > idle_s
+        if idle_s > 0 and idle:
+            log.info("stopping the TypeScript builder of %s after idle", builder.package)
+            await builder.stop()
     close_idle_documents(ws, DOCUMENT_IDLE_S)
     if ws.config.memory_mb is not None:
         await keep_under(ws, ws.config.memory_mb)

@@ -60,6 +60,11 @@ class Builder:
     _next_id: int = 0
 
     @property
+    def busy(self) -> bool:
+        """A check is running."""
+        return self._lock.locked()
+
+    @property
     def pid(self) -> int | None:
         running = self._process is not None and self._process.returncode is None
         return self._process.pid if running and self._process is not None else None
