@@ -44,7 +44,9 @@ def _make_dir(directory: Path) -> None:
     hide_from_git(directory)
 
 
-def hide_from_git(directory: Path) -> None:
+def hide_from_git(
+    directory: Path, names: tuple[str, ...] = OWN_FILES, why: str = "runtime files (lspd serve)"
+) -> None:
     """Add lspd's files in `directory` to the enclosing repository's `info/exclude` (once),
     so they never show as untracked changes; the work tree and `.gitignore` stay untouched."""
     found = _git_dir(directory)
@@ -53,7 +55,7 @@ def hide_from_git(directory: Path) -> None:
     top, git_dir = found
     exclude = git_dir / "info" / "exclude"
     relative = directory.relative_to(top).as_posix()
-    wanted = [f"/{relative}/{name}" for name in OWN_FILES]
+    wanted = [f"/{relative}/{name}" for name in names]
     try:
         present = exclude.read_text("utf-8").splitlines() if exclude.is_file() else []
         missing = [line for line in wanted if line not in present]
@@ -62,9 +64,14 @@ def hide_from_git(directory: Path) -> None:
             with open(exclude, "a", encoding="utf-8") as handle:
                 if present and present[-1].strip():
                     handle.write("\n")
-                handle.write("# lspd's runtime files (lspd serve)\n" + "\n".join(missing) + "\n")
+                handle.write(f"# lspd's {why}\n" + "\n".join(missing) + "\n")
     except OSError:
         pass  # not ours to insist on: the sentinel matters more than a clean `git status`
+
+
+def in_git(directory: Path) -> bool:
+    """Whether `directory` is inside a git work tree (so `hide_from_git` hides there)."""
+    return _git_dir(directory) is not None
 
 
 def _git_dir(directory: Path) -> tuple[Path, Path] | None:

@@ -312,3 +312,26 @@ def test_what_is_found_so_far_and_what_remains_are_said() -> None:
         f"since HEAD:\n{line}\n(the check did not finish in 60 s; {LISTS})\n"
         "Fix them, or say why they stay.",
     }
+
+
+def test_the_background_hook_wakes_the_model_with_what_the_budget_missed(
+    served: ThreadDaemon,
+) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    background = subprocess.Popen(
+        [LSPD, "hook", "claude-code", "--late"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+    )
+    quick = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
+    assert quick["hookSpecificOutput"]["additionalContext"].startswith("lspd is loading ")
+    out, err = background.communicate(json.dumps(edit(greeting)), timeout=120)
+    assert (background.returncode, out) == (2, "")  # asyncRewake: exit 2 wakes the model
+    assert err == f"lspd: checking your last edit to the end, found {FOUND}\n"
+    extra = root / "pkg" / "extra.py"
+    extra.write_text(extra.read_text() + "\n# harmless\n")
+    assert said(hook("claude-code", edit(extra), root)) is None  # told once, not again

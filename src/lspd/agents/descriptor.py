@@ -38,12 +38,18 @@ class Scope:
 
 @dataclass(frozen=True)
 class Hooks:
-    """Where an agent reads its post-edit hooks, and which of its tools edit files."""
+    """Where an agent reads its hooks, which of its tools edit files, which hooks it runs."""
 
     path: str  # a JSON file: {"hooks": {event: [{"matcher", "hooks": [{"type", "command"}]}]}}
     matcher: str  # the agent's names of its editing tools, as a regex
     event: str = "PostToolUse"
-    timeout: int = 10  # seconds the agent gives the hook; lspd answers within its own bound
+    # Seconds the agent gives each hook: room for lspd's budget (an edit's 3 s, the stop
+    # gate's 60 s) and the process around it, so the agent never kills it first.
+    timeout: int = 10
+    stop: bool = False  # a Stop event: the stop gate
+    stop_timeout: int = 90
+    rewake: bool = False  # a background PostToolUse hook that wakes the model (Claude Code)
+    rewake_timeout: int = 330
 
     def resolve_path(self, root: Path, home: Path) -> Path:
         return Path(expand(self.path, root=root, home=home))

@@ -1,23 +1,34 @@
-"""Installing and removing lspd's post-edit hook in each agent's hooks file.
+"""Installing and removing lspd's hooks in each agent's hooks file.
 
 The file is JSON in the shape Claude Code and Codex share:
 `{"hooks": {"PostToolUse": [{"matcher": "...", "hooks": [{"type": "command", ...}]}]}}`.
-lspd's entry is its own matcher group, recognised by its command (`... hook <agent>`), so a
-second install changes nothing and a removal leaves the user's other hooks as they were.
+lspd's entries are their own matcher groups, recognised by their command (`... hook <agent>`),
+so a second install changes nothing and a removal leaves the user's other hooks as they were.
+Per agent: the post-edit hook (PostToolUse), the stop gate (Stop) and, for Claude Code, a
+background PostToolUse hook whose exit 2 wakes the model with what was found late.
+
+Inside a repository nothing lspd writes shows in `git status` (its files are added to the
+repository's `info/exclude`, like `.vscode/.mcp-port`), and `--remove` takes away what it
+created: a hooks file it made and that holds nothing else, its backups, a directory it made.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lspd.agents.descriptor import AgentDescriptor
-from lspd.agents.files import read_text, unified_diff, write_atomic
+from lspd import sentinel
+from lspd.agents.descriptor import AgentDescriptor, Hooks
+from lspd.agents.files import BACKUP_SUFFIX, read_text, unified_diff, write_atomic
 from lspd.errors import LspdError
+
+CREATED = ".lspd-created"  # beside a hooks file: the names lspd created there ("." the dir)
 
 
 @dataclass(frozen=True)
@@ -28,18 +39,34 @@ class HookResult:
     path: Path
     status: str  # "added", "updated", "unchanged", "removed", "absent"
     diff: str = ""
+    done: list[str] = field(default_factory=list)  # what else was created or deleted
 
 
-def hook_command(agent: str) -> str:
+def hook_command(agent: str, *options: str) -> str:
     """The command an agent runs: this installation's `lspd`, whatever PATH the agent has."""
     lspd = Path(sys.executable).parent / "lspd"
-    return f"{shlex.quote(str(lspd))} hook {agent}"
+    return " ".join([shlex.quote(str(lspd)), "hook", agent, *options])
+
+
+def entries(agent: str, spec: Hooks) -> dict[str, list[dict[str, Any]]]:
+    """lspd's matcher groups per event, as the agent's hooks file holds them."""
+    command = {"type": "command", "command": hook_command(agent)}
+    out: dict[str, list[dict[str, Any]]] = {
+        spec.event: [{"matcher": spec.matcher, "hooks": [{**command, "timeout": spec.timeout}]}]
+    }
+    if spec.rewake:
+        late = {"type": "command", "command": hook_command(agent, "--late"), "async": True,
+                "asyncRewake": True, "timeout": spec.rewake_timeout}  # fmt: skip
+        out[spec.event].append({"matcher": spec.matcher, "hooks": [late]})
+    if spec.stop:
+        out["Stop"] = [{"hooks": [{**command, "timeout": spec.stop_timeout}]}]
+    return out
 
 
 def sync_hooks(
     descriptor: AgentDescriptor, root: Path, home: Path, *, remove: bool, dry_run: bool
 ) -> HookResult | None:
-    """Install (or `remove`) lspd's hook for one agent; None when it has no hooks."""
+    """Install (or `remove`) lspd's hooks for one agent; None when it has no hooks."""
     spec = descriptor.hooks
     if spec is None:
         return None
@@ -52,32 +79,88 @@ def sync_hooks(
     if not isinstance(document, dict):
         raise LspdError(f"{path} does not hold a JSON object; fix it, then run again")
     hooks = document.setdefault("hooks", {})
-    groups = [g for g in hooks.get(spec.event, []) if not _ours(g, descriptor.name)]
-    if not remove:
-        command = {"type": "command", "command": hook_command(descriptor.name)}
-        groups.append({"matcher": spec.matcher, "hooks": [{**command, "timeout": spec.timeout}]})
-    if groups:
-        hooks[spec.event] = groups
-    else:
-        hooks.pop(spec.event, None)
+    wanted = {} if remove else entries(descriptor.name, spec)
+    for event in sorted({*hooks, *wanted}):
+        groups = [g for g in hooks.get(event, []) if not _ours(g, descriptor.name)]
+        groups += wanted.get(event, [])
+        if groups:
+            hooks[event] = groups
+        else:
+            hooks.pop(event, None)
     if not hooks:
         document.pop("hooks")
     if old is None and remove:
         return HookResult(descriptor.name, path, "absent")
     new = json.dumps(document, indent=2) + "\n"
+    inside = path.is_relative_to(root)
     if old is not None and json.loads(old or "{}") == document:
-        return HookResult(descriptor.name, path, "unchanged")
+        tidied = [] if dry_run or not remove or not inside else _tidy(path, document)
+        return HookResult(descriptor.name, path, "unchanged", "", tidied)
     status = "removed" if remove else ("added" if old is None or "hooks" not in old else "updated")
+    done: list[str] = []
     if not dry_run:
+        made_dir = not path.parent.exists()
         write_atomic(path, new)
-    return HookResult(descriptor.name, path, status, unified_diff(path, old, new))
+        if inside and remove:
+            done = _tidy(path, document)
+        elif inside:
+            done = _hide(path, created=old is None, made_dir=made_dir)
+    return HookResult(descriptor.name, path, status, unified_diff(path, old, new), done)
+
+
+def _hide(path: Path, *, created: bool, made_dir: bool) -> list[str]:
+    """Keep what lspd wrote out of `git status`, and note what it created (for `--remove`)."""
+    marker = path.parent / CREATED
+    names = (
+        set(_created(marker)) | ({path.name} if created else set()) | ({"."} if made_dir else set())
+    )
+    if names:
+        marker.write_text("".join(f"{n}\n" for n in sorted(names)), encoding="utf-8")
+    hidden: tuple[str, ...] = (CREATED, f"{path.name}{BACKUP_SUFFIX}", f".{path.name}.*.tmp")
+    if path.name in names:
+        hidden = (path.name, *hidden)
+    if not sentinel.in_git(path.parent):
+        return []
+    sentinel.hide_from_git(path.parent, hidden, "hooks files (lspd sync --hooks)")
+    return [f"kept out of git status (.git/info/exclude): {', '.join(hidden)} in {path.parent}"]
+
+
+def _tidy(path: Path, document: dict[str, Any]) -> list[str]:
+    """After a removal: delete the file if lspd created it and nothing else is in it, its
+    backups, and the directory if lspd made it and it is empty now."""
+    done = []
+    marker = path.parent / CREATED
+    created = _created(marker)
+    if path.name in created and not document:
+        path.unlink(missing_ok=True)
+        done.append(f"deleted {path} (lspd created it; nothing else was in it)")
+        created = [n for n in created if n != path.name]
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    if backup.exists():
+        backup.unlink()
+        done.append(f"deleted {backup}")
+    if created and created != ["."]:
+        marker.write_text("".join(f"{n}\n" for n in created), encoding="utf-8")
+    else:
+        marker.unlink(missing_ok=True)
+        if created == ["."]:
+            with contextlib.suppress(OSError):  # not empty: the user's files stay
+                path.parent.rmdir()
+                done.append(f"deleted {path.parent} (lspd created it; it is empty)")
+    return done
+
+
+def _created(marker: Path) -> list[str]:
+    text = read_text(marker)
+    return sorted(line for line in (text or "").splitlines() if line.strip())
 
 
 def _ours(group: Any, agent: str) -> bool:
-    """Whether a matcher group is lspd's hook for `agent`."""
+    """Whether a matcher group is one of lspd's hooks for `agent`."""
     if not isinstance(group, dict):
         return False
+    mine = re.compile(rf"(?:^|\s)hook {re.escape(agent)}(?:\s|$)")
     return any(
-        isinstance(h, dict) and str(h.get("command", "")).endswith(f" hook {agent}")
+        isinstance(h, dict) and mine.search(str(h.get("command", "")))
         for h in group.get("hooks", [])
     )

@@ -22,13 +22,17 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lspd.daemon.client import Probe
 
 AGENTS = ("claude-code", "codex")
 MAX_PAYLOAD = 4_000_000  # characters of stdin read (a Write carries the whole file)
 MAX_MESSAGE = 2_000
 TIMEOUT_S = 3.0  # an edit's answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
 STOP_TIMEOUT_S = 60.0  # the stop gate's complete check (LSPD_STOP_TIMEOUT overrides)
+LATE_TIMEOUT_S = 300.0  # `--late`: how long the background hook waits (LSPD_LATE_TIMEOUT)
 MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.M)
 
@@ -43,17 +47,48 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help=f"how long to check before answering (edit: {TIMEOUT_S:g}, stop: {STOP_TIMEOUT_S:g})",
     )
+    parser.add_argument(
+        "--late",
+        action="store_true",
+        help="run in the background after an edit (Claude Code's asyncRewake): wait for the "
+        f"whole check (up to {LATE_TIMEOUT_S:g} s) and, when it found errors the model was "
+        "not told, print them on stderr and exit 2, which wakes the model",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        output = respond(args.agent, sys.stdin.read(MAX_PAYLOAD), args.budget)
+        payload = sys.stdin.read(MAX_PAYLOAD)
+        if args.late:
+            told = late(args.agent, payload, args.budget)
+            if told:
+                print(told, file=sys.stderr)
+                return 2  # asyncRewake: the model is woken with stderr
+            return 0
+        output = respond(args.agent, payload, args.budget)
     except Exception:  # whatever it is, the agent goes on undisturbed
         return 0
     if output:
         print(json.dumps(output, ensure_ascii=False))
     return 0
+
+
+def late(agent: str, raw: str, budget: float | None = None) -> str | None:
+    """The errors an edit introduced that its hook did not tell (found after its budget),
+    once the daemon's check of it has finished; None when there are none."""
+    from lspd.daemon.client import hook
+
+    target = _target(agent, json.loads(raw))
+    if target is None:
+        return None
+    found, paths, session = target
+    wait = _budget(budget, "LSPD_LATE_TIMEOUT", LATE_TIMEOUT_S)
+    request = {"event": "late", "session": session, "paths": paths,
+               "baseline": _baseline(found.root), "wait": wait}  # fmt: skip
+    answer = hook(found, request, timeout=wait + 5)
+    return errors_text(answer.get("introduced", []), answer.get("baseline", "HEAD"),
+                       "checking your last edit to the end, found")  # fmt: skip
 
 
 def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any] | None:
@@ -77,15 +112,10 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         }
         answer = hook(found, request, timeout=left + 5)
         return stop_output(answer, _budget(budget, "LSPD_STOP_TIMEOUT", STOP_TIMEOUT_S))
-    files = edited_files(agent, payload)
-    if not files:
+    target = _target(agent, payload)
+    if target is None:
         return None
-    found = enclosing_daemon(files[0].parent)
-    if found is None:
-        return None
-    paths = [f.relative_to(found.root).as_posix() for f in files if f.is_relative_to(found.root)]
-    if not paths:
-        return None
+    found, paths, session = target
     left = _budget(budget, "LSPD_HOOK_TIMEOUT", TIMEOUT_S) - (time.monotonic() - began)
     request = {
         "event": "edit",
@@ -175,6 +205,21 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             f"{compared}{of} file(s), no new error so far; {check}."
         }
     return None
+
+
+def _target(agent: str, payload: dict[str, Any]) -> tuple[Probe, list[str], str] | None:
+    """The daemon serving the edited files, the files (relative to its root) and the
+    agent session; None when no daemon serves them."""
+    from lspd.daemon.client import enclosing_daemon
+
+    files = edited_files(agent, payload)
+    if not files:
+        return None
+    found = enclosing_daemon(files[0].parent)
+    if found is None:
+        return None
+    paths = [f.relative_to(found.root).as_posix() for f in files if f.is_relative_to(found.root)]
+    return (found, paths, str(payload.get("session_id") or "")) if paths else None
 
 
 def _budget(given: float | None, variable: str, default: float) -> float:

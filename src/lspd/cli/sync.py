@@ -56,13 +56,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--hooks",
         action="store_true",
-        help="also install the post-edit hook (`lspd hook AGENT`) for agents that have hooks: "
-        "Claude Code's .claude/settings.local.json, Codex's .codex/hooks.json",
+        help="also install lspd's hooks (`lspd hook AGENT`: after each edit, and the stop gate) "
+        "for agents that have hooks: Claude Code's .claude/settings.local.json, Codex's "
+        ".codex/hooks.json (kept out of git status)",
     )
     parser.add_argument(
         "--remove",
         action="store_true",
-        help="take lspd's post-edit hooks out again (the MCP entries stay)",
+        help="take lspd's hooks out again, and the files lspd created for them (the MCP "
+        "entries stay)",
     )
     parser.add_argument(
         "--list", action="store_true", help="list known agents, their config files and detection"
@@ -118,6 +120,8 @@ def _hooks(root: Path, agents: list[str] | None, *, remove: bool, dry_run: bool)
         if dry_run and result.diff:
             sys.stdout.write(result.diff)
         print(f"{result.agent} hooks: {result.status} {result.path}")
+        for done in result.done:
+            print(f"{result.agent} hooks: {done}")
     return 0
 
 

@@ -58,9 +58,12 @@ class Feedback:
         if event == "edit":
             paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
             return await self.edit(session, paths, baseline, wait)
+        if event == "late":
+            paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
+            return await self.late(session, paths, baseline, wait)
         if event == "stop":
             return await self.stop(session, baseline, wait, bool(request.get("again")))
-        raise ValueError(f"`event` {event!r} is not one of edit, stop")
+        raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
 
     async def edit(
         self, session: str, paths: list[Path], baseline: str, wait: float
@@ -69,11 +72,7 @@ class Feedback:
         for at most `wait` seconds; first, what the session's last check found since."""
         agent = self._agent(session)
         late = self._untold(agent)
-        scope = set(paths)
-        if agent.check is not None and not agent.check.done.is_set():
-            scope |= set(agent.check.edited)
-        agent.edited |= set(paths)
-        check = await self._start(agent, sorted(scope), baseline, wait)
+        check = await self._start(agent, self._scope(agent, paths), baseline, wait)
         answer = self._describe(check, self._untold(agent))
         answer["late"] = [_dump(i) for i in late]
         loading = answer.pop("loading")
@@ -83,6 +82,27 @@ class Feedback:
         elif loading is not None:
             answer["quiet"] = True  # said once this session: errors follow at the next edit
         return answer
+
+    async def late(
+        self, session: str, paths: list[Path], baseline: str, wait: float
+    ) -> dict[str, Any]:
+        """What the check of an edit finds after its hook returned, once it has finished
+        (at most `wait` seconds): for a background hook that wakes the model with it.
+        Nothing when a later edit's check took over (that one's hook tells)."""
+        agent = self._agent(session)
+        check = await self._start(agent, self._scope(agent, paths), baseline, wait)
+        superseded = agent.check is not check
+        found = [] if superseded or not check.done.is_set() else self._untold(agent)
+        return {**self._describe(check, found), "superseded": superseded}
+
+    def _scope(self, agent: AgentSession, paths: list[Path]) -> list[Path]:
+        """The files an edit's check covers: the edited ones, and those the session's
+        unfinished check had left (the new check replaces it)."""
+        scope = set(paths)
+        if agent.check is not None and not agent.check.done.is_set():
+            scope |= set(agent.check.edited)
+        agent.edited |= set(paths)
+        return sorted(scope)
 
     async def stop(self, session: str, baseline: str, wait: float, again: bool) -> dict[str, Any]:
         """Check every file the session edited, for at most `wait` seconds: its errors
