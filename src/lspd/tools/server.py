@@ -43,7 +43,12 @@ INSTRUCTIONS = f"""\
 lspd answers code-intelligence questions about this workspace from warm language servers:
 types and docs (hover), definitions, references, implementations, call hierarchies, symbols
 and errors. Everything is read-only. Prefer these tools over grep when you need what a name
-*refers to*.
+*refers to*. Checking your work: `preview` says what proposed `changes` would break before you
+write them; before you finish, `workspace_diagnostics` with `baseline: "HEAD"` lists what your
+work introduced (`changes.introduced`), not the errors that were there before. If lspd's
+hooks are installed, they tell you after each edit what it broke (no message: checked,
+nothing new; "still checking": the rest follows at your next edit) and hold your stop while
+your changes leave errors.
 {RULES}"""
 
 
