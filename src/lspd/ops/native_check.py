@@ -115,7 +115,8 @@ async def _pulled(ws: Workspace, session: Session, path: Path, known: Known) -> 
     """`path`'s diagnostics from the server, without opening it (its open document's when
     lspd holds it)."""
     params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
-    report = await session.request(answers.PULL_DIAGNOSTICS, params)
+    async with ws.file_lock(path):  # not while unsaved content of it is being checked
+        report = await session.request(answers.PULL_DIAGNOSTICS, params)
     items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
     converted = convert_items(Converter(ws, session.encoding), path, items)
     result = make_result(ws, path, session.name, session.toolchain, converted)
