@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from lspd.daemon.client import check_progress, find_daemon
 from tests.conftest import copy_fixture
 from tests.daemon.support import thread_daemon
 
@@ -32,10 +33,10 @@ def lspd_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def gate_errors(
     root: Path, severities: tuple[str, ...] = ("error",)
 ) -> set[tuple[str, int, int, str]]:
-    """The project's own checker: basedpyright's CLI, its errors (or other `severities`) as
-    (path, line, col, rule)."""
+    """The project's own checker: basedpyright's CLI as the project runs it (no paths: its
+    configuration's), its errors (or other `severities`) as (path, line, col, rule)."""
     done = subprocess.run(
-        [BASEDPYRIGHT, "--outputjson", "."], cwd=root, capture_output=True, text=True, timeout=300
+        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
     )
     report: dict[str, Any] = json.loads(done.stdout)
     return {
@@ -107,7 +108,12 @@ def test_an_unconfigured_project_gets_the_checkers_own_default(tmp_path: Path) -
     assert ("pkg/greeting.py", 24, 9, "reportImplicitOverride") in gate  # not in "standard"
     done = lspd_check(root, "--json")
     assert done.returncode == 1, done.stderr
-    assert errors_of(json.loads(done.stdout), both) == gate
+    result = json.loads(done.stdout)
+    assert errors_of(result, both) == gate
+    assert result["scope"] == [
+        {"language": "python", "project": ".", "files": 6, "note": "no pyrightconfig.json, "
+         "[tool.basedpyright] or [tool.pyright]: every Python file"}
+    ]  # fmt: skip
 
 
 def test_check_of_clean_paths_exits_0(project: Path) -> None:
@@ -127,6 +133,8 @@ def test_check_through_the_daemon_pages_everything(
     (project / "pkg" / "many.py").write_text(many)
     with thread_daemon(project, prewarm=False):
         done = lspd_check(project, "--json")
+        found = find_daemon(project)
+        assert found is not None and check_progress(found) == {}  # no check runs now
     assert done.returncode == 1, done.stderr
     result = json.loads(done.stdout)
     assert result["errors"] == 1503 == len(errors_of(result))
@@ -179,6 +187,108 @@ def test_check_with_a_baseline_prints_only_what_is_new(project: Path) -> None:
         lines[0] == 'pkg/app.py:5:15: error: Argument missing for parameter "n" [reportCallIssue]'
     )
     assert lines[1].startswith("1 new since HEAD (1 error(s)), 0 fixed, 0 unchanged; ")
+
+
+def test_check_checks_what_the_gate_checks_and_all_checks_everything(project: Path) -> None:
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'include = ["pkg"]\n')
+    (project / "tests").mkdir()
+    (project / "tests" / "test_x.py").write_text("x: int = ''\n")
+    gate = gate_errors(project)
+    assert {path for path, *_ in gate} == {"pkg/broken.py", "pkg/more_broken.py"}
+    done = lspd_check(project, "--json")
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert errors_of(result) == gate
+    assert result["scope"] == [
+        {"language": "python", "project": ".", "config": "pyproject.toml [tool.basedpyright]",
+         "files": 7}
+    ]  # fmt: skip
+    assert result["outside_gate"] == 1
+    text = lspd_check(project)
+    assert summary(text.stdout.splitlines()[-1]) == (
+        "lspd check: 7 files, 3 errors, 0 warnings, S s; configuration: pyproject.toml "
+        "[tool.basedpyright]; 1 source file no gate checks left out (--all checks them)"
+    )
+    every = lspd_check(project, "--all")
+    assert every.returncode == 1
+    assert "tests/test_x.py:1:10: error: " in every.stdout
+    assert summary(every.stdout.splitlines()[-1]) == (
+        "lspd check: 8 files, 4 errors, 0 warnings, S s; every source file (--all)"
+    )
+    given = lspd_check(project, "tests/test_x.py")  # explicit paths: exactly those
+    assert summary(given.stdout.splitlines()[-1]) == (
+        "lspd check: 1 file, 1 error, 0 warnings, S s; the given paths: tests/test_x.py"
+    )
+
+
+def test_errors_only_limit_and_offset_page_like_the_mcp_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)  # basedpyright's default mode: warnings too
+    with thread_daemon(root, prewarm=False):
+        whole = json.loads(lspd_check(root, "--json").stdout)
+        listed = whole["diagnostics"]
+        errors = [d for d in listed if d["severity"] == "error"]
+        assert whole["warnings"] > 0 and len(errors) == whole["errors"] == 1
+        assert len(listed) == 3
+
+        only = json.loads(lspd_check(root, "--json", "--errors-only").stdout)
+        assert only["diagnostics"] == errors and only["total"] == len(errors)
+        assert only["warnings"] == 0 and all(f["warnings"] == 0 for f in only["files"])
+        text = lspd_check(root, "--errors-only")
+        assert text.returncode == 1
+        lines = text.stdout.splitlines()
+        assert sum(": error: " in line for line in lines) == len(errors)
+        assert ": warning: " not in text.stdout
+        assert ", 1 error (warnings left out), " in lines[-1]
+
+        page = json.loads(lspd_check(root, "--json", "--limit", "1", "--offset", "1").stdout)
+        assert page["diagnostics"] == listed[1:2] and page["total"] == len(listed)
+        assert (page["offset"], page["next_offset"], page["truncated"]) == (1, 2, True)
+        shown = lspd_check(root, "--limit", "2")
+        assert shown.returncode == 1  # the whole check's errors, whatever the page shows
+        lines = shown.stdout.splitlines()
+        assert sum(": error: " in line or ": warning: " in line for line in lines) == 2
+        assert lines[-1].endswith(f"; shown 1-2 of {len(listed)} (next: --offset 2)")
+        past = lspd_check(root, "--offset", str(len(listed) + 5))
+        assert past.returncode == 2
+        assert past.stderr == (
+            f"lspd: --offset {len(listed) + 5} is past the last diagnostic ({len(listed)})\n"
+        )
+
+
+def test_typescript_check_follows_the_tsconfig_like_tsc(tmp_path: Path) -> None:
+    # ky's shape: tsconfig includes `source`; `test/` is outside it, and `tsc -p .` says 0.
+    root = copy_fixture("ts", tmp_path)
+    config = (root / "tsconfig.json").read_text()  # main.ts and what it imports: shapes.ts
+    (root / "tsconfig.json").write_text(
+        config.replace('"include": ["src"]', '"files": ["src/main.ts"]')
+    )
+    (root / "test").mkdir()
+    (root / "test" / "main.test.ts").write_text("const n: number = 'one';\n")
+    done = lspd_check(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done.stdout.splitlines()[-1]) == (
+        "lspd check: 2 files, 0 errors, 0 warnings, S s; configuration: tsconfig.json; "
+        "3 source files no gate checks left out (--all checks them)"
+    )
+    every = lspd_check(root, "--all")
+    assert every.returncode == 1
+    assert "test/main.test.ts:1:7: error: Type 'string' is not assignable" in every.stdout
+
+
+def test_a_configuration_that_cannot_be_read_fails_with_its_name(tmp_path: Path) -> None:
+    root = copy_fixture("py", tmp_path)
+    (root / "pyrightconfig.json").write_text('{"include": ["pkg"],, }\n')
+    done = lspd_check(root)
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "lspd: pyrightconfig.json:1:23: not valid JSON (Expecting property name enclosed in "
+        "double quotes): fix it"
+    )
+    assert len(done.stderr.splitlines()) == 1 and not done.stdout
 
 
 def test_preview_reads_the_changes_from_stdin(project: Path) -> None:

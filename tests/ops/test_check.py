@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from lspd.ops.budget import compact
-from lspd.ops.check import check_all, summary
+from lspd.ops.check import check_all, running, summary
 from tests.conftest import Warm, warm_workspace
 
 FILES = [
@@ -64,6 +64,18 @@ def test_without_a_watcher_the_files_are_closed_again(plain: Warm) -> None:
     assert [r.path for r in checked.results] == FILES
     assert not any(plain.ws.holds(plain.root / f) for f in FILES)
     assert json.loads(checked.json_text()) == compact(summary(checked))
+
+
+def test_the_running_check_says_how_far_it_is(plain: Warm) -> None:
+    seen = []
+
+    def progress(done: int, total: int) -> None:
+        now = running(plain.ws)  # what GET /check/progress answers `lspd check` with
+        seen.append(None if now is None else (now.done, now.total, done, total))
+
+    plain.run(check_all(plain.ws, ["pkg/*.py"], progress))
+    assert seen[0] == (0, 6, 0, 6) and seen[-1] == (6, 6, 6, 6) and len(seen) == 7
+    assert running(plain.ws) is None
 
 
 def test_a_file_changed_while_kept_open_is_answered_afresh(watched: Warm) -> None:

@@ -25,11 +25,13 @@ class Progress:
     """A context: reports while its body runs. `update` sets the counts, or `poll` (asked
     from the reporting thread) fetches them, e.g. from the daemon running the check."""
 
-    def __init__(self, what: str = "checking", poll: Poll | None = None) -> None:
+    def __init__(
+        self, what: str = "checking", poll: Poll | None = None, stream: TextIO | None = None
+    ) -> None:
         self.what = what
         self._poll = poll
         self._counts: tuple[int, int] | None = None
-        self._stream: TextIO = sys.stderr
+        self._stream: TextIO = stream or sys.stderr
         self._terminal = self._stream.isatty()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="lspd-progress")

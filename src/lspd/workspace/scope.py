@@ -137,7 +137,7 @@ def _python(
             continue
         read += config.read
         chosen = tuple(p for p in files_of(config) if _ours(ws, p, "python"))
-        label = ws.display(config.path).removesuffix(PYPROJECT) + config.label
+        label = ("" if directory == ws.root else f"{ws.display(directory)}/") + config.label
         projects.append(ProjectScope("python", directory, label, chosen))
     governed = {d for d, config in found.items() if config is not None}
     loose = [p for p in files if not _under(p, governed, ws.root)]

@@ -4,8 +4,9 @@
 //
 // Prints {"configs": [{config, files, references, extended, errors}]}: every config asked
 // and every config they reference (recursively), each once. `files` are the config's root
-// files (`files`, `include`, `exclude`, `extends` applied by TypeScript itself), `errors`
-// the config's own diagnostics ({code, message, fatal}). Reimplementing tsconfig's glob and
+// files (`files`, `include`, `exclude`, `extends` applied by TypeScript itself) and the
+// project's own files they import, `errors` the config's own diagnostics ({code, message,
+// fatal, where}). Reimplementing tsconfig's glob and
 // `extends` rules by hand would drift from the project's TypeScript; asking it cannot.
 "use strict";
 
@@ -49,11 +50,47 @@ function parse(ts, config, cache) {
     const source = parsed.options.configFile;
     return {
         config,
-        files: parsed.fileNames,
+        files: programFiles(ts, parsed),
         references: (parsed.projectReferences || []).map((r) => ts.resolveProjectReferencePath(r)),
         extended: (source && source.extendedSourceFiles) || [],
         errors: ts.getConfigFileParsingDiagnostics(parsed).map((d) => report(ts, d, false)),
     };
+}
+
+// The files `tsc -p` checks: the root files and the project's own files they import (a
+// `files: ["index.ts"]` project is all of them), never a library's (node_modules, a .d.ts it
+// did not name). Found as the compiler finds them, by its module resolution, from each
+// file's imports as its scanner lists them (`preProcessFile`): a full parse of a 360-file
+// project took 4.3 s of CPU here, this a fraction of it.
+function programFiles(ts, parsed) {
+    const files = [...parsed.fileNames];
+    const seen = new Set(files);
+    const cache = ts.createModuleResolutionCache(process.cwd(), (name) => name, parsed.options);
+    const queue = [...files];
+    while (queue.length > 0) {
+        const file = queue.pop();
+        const text = ts.sys.readFile(file);
+        if (text === undefined) continue;
+        const found = ts.preProcessFile(text, true, true);
+        const named = found.importedFiles.map((ref) => {
+            const resolved = ts.resolveModuleName(ref.fileName, file, parsed.options, ts.sys, cache);
+            const module = resolved.resolvedModule;
+            return module && !module.isExternalLibraryImport ? module.resolvedFileName : null;
+        });
+        for (const ref of found.referencedFiles) {
+            named.push(path.resolve(path.dirname(file), ref.fileName));
+        }
+        for (const name of named) {
+            if (!name || seen.has(name) || name.endsWith(".d.ts") || name.includes("/node_modules/")) {
+                continue;
+            }
+            if (!/\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/.test(name) || !ts.sys.fileExists(name)) continue;
+            seen.add(name);
+            files.push(name);
+            queue.push(name);
+        }
+    }
+    return files;
 }
 
 function report(ts, diagnostic, fatal) {

@@ -1,0 +1,252 @@
+"""The files a whole-workspace check checks are the gate's: compared on small projects with
+the gate itself (basedpyright's CLI, TypeScript's `tsc --listFilesOnly`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.servers.registry import definitions, node_executable
+from lspd.workspace import Workspace
+from lspd.workspace.scope import GateScope, gate_scope
+
+BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
+ERROR = "x: int = ''\n"  # one error in any file the checker checks
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+def scope_of(root: Path) -> GateScope:
+    async def made() -> GateScope:
+        ws = Workspace(root, log_dir=root.parent / f"{root.name}-logs")
+        try:
+            return await gate_scope(ws)
+        finally:
+            await ws.close()
+
+    return asyncio.run(made())
+
+
+def shown(root: Path, scope: GateScope) -> list[str]:
+    return [p.relative_to(root).as_posix() for p in scope.files]
+
+
+def basedpyright_checks(root: Path) -> tuple[set[str], int]:
+    """The files basedpyright's CLI reports an error in, and how many it analyzed."""
+    done = subprocess.run(
+        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    report = json.loads(done.stdout)
+    files = {Path(d["file"]).relative_to(root).as_posix() for d in report["generalDiagnostics"]}
+    return files, report["summary"]["filesAnalyzed"]
+
+
+def test_pyrightconfig_include_exclude_ignore_as_basedpyrights_cli(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            "pyrightconfig.json": '{\n  // the gate\n  "include": ["src", "tools/*.py"],\n'
+            '  "exclude": ["src/generated"],\n  "ignore": ["src/legacy.py"],\n}\n',
+            "src/a.py": ERROR,
+            "src/pkg/b.py": ERROR,
+            "src/generated/c.py": ERROR,  # excluded
+            "src/legacy.py": ERROR,  # ignored: checked, its diagnostics dropped
+            "src/node_modules/d.py": ERROR,  # default excludes, added to the config's own
+            "src/.hidden/e.py": ERROR,
+            "src/__pycache__/f.py": ERROR,
+            "src/env/pyvenv.cfg": "home = /usr/bin\n",  # a virtual environment
+            "src/env/lib/g.py": ERROR,
+            "tools/t.py": ERROR,
+            "tools/sub/u.py": ERROR,  # `tools/*.py` does not descend
+            "tests/test_x.py": ERROR,  # not included
+        },
+    )
+    scope = scope_of(root)
+    assert shown(root, scope) == ["src/a.py", "src/legacy.py", "src/pkg/b.py", "tools/t.py"]
+    reported, analyzed = basedpyright_checks(root)
+    assert reported == {"src/a.py", "src/pkg/b.py", "tools/t.py"}
+    assert analyzed == len(scope.files)
+    [project] = scope.projects
+    assert (project.language, project.config, project.note) == (
+        "python",
+        "pyrightconfig.json",
+        None,
+    )
+    assert scope.outside == 3  # c, u, test_x (lspd's own walk skips venvs, hidden, caches)
+
+
+def test_pyproject_table_with_extends_as_basedpyrights_cli(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            "pyproject.toml": '[project]\nname = "p"\n\n[tool.basedpyright]\n'
+            'extends = "config/base.json"\nexclude = ["lib/old"]\n',
+            "config/base.json": '{"include": ["../lib"]}',  # relative to the file naming it
+            "lib/a.py": ERROR,
+            "lib/old/b.py": ERROR,
+            "scripts/c.py": ERROR,
+        },
+    )
+    scope = scope_of(root)
+    assert shown(root, scope) == ["lib/a.py"]
+    assert basedpyright_checks(root) == ({"lib/a.py"}, 1)
+    assert [p.config for p in scope.projects] == ["pyproject.toml [tool.basedpyright]"]
+
+
+def test_without_a_configuration_every_file_as_before_and_said(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {"pyproject.toml": '[project]\nname = "p"\n', "a.py": ERROR, "tests/b.py": ERROR},
+    )
+    scope = scope_of(root)
+    assert shown(root, scope) == ["a.py", "tests/b.py"]
+    [project] = scope.projects
+    assert project.config is None and project.project == root
+    assert project.note == (
+        "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
+    )
+    assert scope.outside == 0
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (
+            {"pyrightconfig.json": '{\n  "include": ["src"]\n  "exclude": []\n}\n'},
+            "pyrightconfig.json:3:3: not valid JSON (Expecting ',' delimiter): fix it",
+        ),
+        (
+            {"pyproject.toml": "[tool.pyright]\n[tool.basedpyright]\n"},
+            "pyproject.toml has both [tool.basedpyright] and [tool.pyright]",
+        ),
+        (
+            {"pyproject.toml": "[tool.pyright\n"},
+            "pyproject.toml is not valid TOML (",
+        ),
+        (
+            {"pyrightconfig.json": '{"extends": "base.json"}'},
+            "pyrightconfig.json: `extends` names ",
+        ),
+        (
+            {"pyrightconfig.json": '{"include": "src"}'},
+            "pyrightconfig.json: `include` must be a list of paths (strings)",
+        ),
+    ],
+)
+def test_a_configuration_that_cannot_be_read_is_named_with_the_fix(
+    tmp_path: Path, files: dict[str, str], message: str
+) -> None:
+    root = write(tmp_path / "p", {**files, "a.py": ERROR})
+    with pytest.raises(InvalidInput) as raised:
+        scope_of(root)
+    assert str(raised.value).startswith(message)
+
+
+def tsc_lists(root: Path, config: str) -> set[str]:
+    """`tsc -p CONFIG --listFilesOnly` of lspd's TypeScript: the project's own files."""
+    package = definitions()["typescript-language-server"].npm_root() / "typescript"
+    done = subprocess.run(
+        [node_executable(), str(package / "bin" / "tsc"), "-p", config, "--listFilesOnly"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    listed = {Path(line) for line in done.stdout.splitlines() if line.strip()}
+    return {p.relative_to(root).as_posix() for p in listed if root in p.parents}
+
+
+def test_tsconfigs_files_as_tsc_lists_them(tmp_path: Path) -> None:
+    strict = '"compilerOptions": {"strict": true, "composite": true}'
+    root = write(
+        tmp_path / "p",
+        {
+            # ky's shape: the root config includes `source`, `test/` is outside it
+            "ky/tsconfig.base.json": '{"compilerOptions": {"strict": true}}',
+            "ky/tsconfig.json": '{"extends": "./tsconfig.base.json", "include": ["source"]}',
+            "ky/source/index.ts": 'export { u } from "../shared/util";\n',
+            "ky/shared/util.ts": "export const u = 1;\n",  # outside `include`, imported
+            "ky/source/types.d.ts": "export type T = string;\n",
+            "ky/test/main.ts": "const x: number = 'no';\n",
+            # a solution-style config naming others, one of them not called tsconfig.json
+            "packages/tsconfig.json": '{"files": [], "references": [{"path": "./a"}, '
+            '{"path": "./b/tsconfig.lib.json"}]}',
+            "packages/a/tsconfig.json": "{" + strict + ', "include": ["src"]}',
+            "packages/a/src/x.ts": "export const x = 1;\n",
+            "packages/b/tsconfig.lib.json": "{" + strict + ', "files": ["lib/y.ts"]}',
+            "packages/b/lib/y.ts": "export const y = 2;\n",
+            "packages/b/lib/z.ts": "export const z = 3;\n",  # not in `files`
+            "scripts/tool.ts": "export const t = 1;\n",  # no tsconfig above it: as before
+            "scripts/run.js": "console.log(1);\n",  # JavaScript no config asks to check
+        },
+    )
+    scope = scope_of(root)
+    gate = (
+        tsc_lists(root, "ky/tsconfig.json")
+        | tsc_lists(root, "packages/a")
+        | tsc_lists(root, "packages/b/tsconfig.lib.json")
+    )
+    assert gate == {"ky/source/index.ts", "ky/source/types.d.ts", "ky/shared/util.ts",
+                    "packages/a/src/x.ts", "packages/b/lib/y.ts"}  # fmt: skip
+    assert shown(root, scope) == sorted(gate | {"scripts/tool.ts"})
+    lines = [(p.config, len(p.files), p.note) for p in scope.projects]
+    assert lines == [
+        ("ky/tsconfig.json", 3, None),
+        ("packages/a/tsconfig.json", 1, None),
+        ("packages/b/tsconfig.lib.json", 1, None),
+        ("packages/tsconfig.json", 0, "references 2 project(s)"),
+        (None, 1, "no tsconfig.json: every file"),
+    ]
+    assert scope.outside == 3  # ky/test/main.ts, packages/b/lib/z.ts, scripts/run.js
+
+
+def test_a_tsconfig_typescript_cannot_read_is_named_with_the_fix(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", {"web/tsconfig.json": '{"include": ["src"', "web/src/a.ts": ""})
+    with pytest.raises(InvalidInput) as raised:
+        scope_of(root)
+    assert str(raised.value).startswith(
+        "web/tsconfig.json:1:19: TypeScript cannot read this tsconfig: TS1005 ']' expected. "
+        "Fix it (`tsc -p web/tsconfig.json` says the same)"
+    )
+    write(root, {"web/tsconfig.json": '{"extends": "./missing.json"}'})
+    with pytest.raises(InvalidInput) as raised:
+        scope_of(root)
+    assert "TS6053" in str(raised.value) or "TS5083" in str(raised.value)
+
+
+def test_made_again_only_when_files_come_or_go_or_a_configuration_changes(
+    tmp_path: Path,
+) -> None:
+    root = write(tmp_path / "p", {"pyrightconfig.json": '{"include": ["a"]}', "a/x.py": ERROR})
+
+    async def run() -> list[list[str]]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        seen = []
+        try:
+            assert await ws.watch()
+            first = await gate_scope(ws)
+            assert await gate_scope(ws) is first  # nothing changed: the same
+            (root / "a" / "x.py").write_text("x: int = 1\n")  # an edit: files stay the same
+            await ws.refresh_open_documents(catch_up=True)
+            assert await gate_scope(ws) is first
+            seen.append(shown(root, first))
+            (root / "pyrightconfig.json").write_text('{"include": ["a", "b"]}')
+            write(root, {"b/y.py": ERROR})
+            await ws.refresh_open_documents(catch_up=True)
+            seen.append(shown(root, await gate_scope(ws)))
+        finally:
+            await ws.close()
+        return seen
+
+    assert asyncio.run(run()) == [["a/x.py"], ["a/x.py", "b/y.py"]]
