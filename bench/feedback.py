@@ -26,6 +26,7 @@ import re
 import select
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -93,7 +94,13 @@ def effect(base: Path) -> Path:
 
 
 def sqlalchemy(base: Path) -> Path:
-    root = sdist("sqlalchemy==2.0.36", base / "sqlalchemy")
+    into = base / "sqlalchemy"
+    if archives := sorted(into.glob("*.tar.gz")):  # fetched before (`--keep`): pip builds
+        with tarfile.open(archives[0]) as tar:  # Cython to read the sdist's metadata
+            tar.extractall(into, filter="data")
+        root = next(p for p in into.iterdir() if p.is_dir())
+    else:
+        root = sdist("sqlalchemy==2.0.36", into)
     (root / "pyrightconfig.json").write_text('{"include": ["lib/sqlalchemy"]}\n')
     return root
 
@@ -116,8 +123,8 @@ PROJECTS = [
         leaf=("lib/sqlalchemy/dialects/sqlite/json.py", "", "\nlspd_bench: int = 0\n"),
         body=(
             "lib/sqlalchemy/util/_collections.py",
-            "        return iter(self._members.values())",
-            "        members = self._members\n        return iter(members.values())",
+            "        return iter(list(self._data.values()))",
+            "        values = list(self._data.values())\n        return iter(values)",
         ),
         signature=(
             "lib/sqlalchemy/util/_collections.py",
