@@ -25,6 +25,9 @@ function hash(text) {
 
 function makeHost(options) {
   const host = ts.createCompilerHost(options, true);
+  // A referenced project is read from its sources, as tsserver does (its outputs may not be
+  // built; `tsc -b` would build them first).
+  host.useSourceOfProjectReferenceRedirect = () => true;
   host.getSourceFile = (fileName, languageVersion, onError) => {
     const version =
       typeof languageVersion === "object" ? languageVersion.languageVersion : languageVersion;
