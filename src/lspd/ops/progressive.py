@@ -131,12 +131,15 @@ async def _compare(
     began = time.monotonic()
     async with ws.gate.exclusive():
         gated = time.monotonic()
-        old = await diagnose(ws, batch, before)
-        between = time.monotonic()
+        # The text on disk first: the servers hold it already (the watcher sent the edit),
+        # so only the switch to the baseline is waited for; switching back is paid later.
         new = await diagnose(ws, batch, after)
+        between = time.monotonic()
+        old = await diagnose(ws, batch, before)
     log.info(
-        "compared %d file(s) with %s: gate %.2f s, before %.2f s, after %.2f s",
-        len(batch), progress.baseline, gated - began, between - gated, time.monotonic() - between,
+        "compared %d file(s) with %s: gate %.2f s, now %.2f s, %s %.2f s",
+        len(batch), progress.baseline, gated - began, between - gated, progress.baseline,
+        time.monotonic() - between,
     )  # fmt: skip
     shown = [ws.display(p) for p in progress.changed]
     changes = compare(old.found, new.found, progress.baseline, shown, "")
