@@ -23,11 +23,11 @@ from lspd.errors import InvalidInput
 from lspd.ops.affected import python_unaffected, typescript_checked
 from lspd.ops.baseline import changes_since, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, compact_json, fits, size
+from lspd.ops.check_scope import scope_lines
 from lspd.ops.checks import check_globs, check_positive
 from lspd.ops.file_diagnostics import Known, check_file, selected
 from lspd.ops.models import (
     Changes,
-    CheckScope,
     DiagnosticsResult,
     FileDiagnostic,
     FileDiagnosticCounts,
@@ -36,7 +36,6 @@ from lspd.ops.models import (
 from lspd.ops.native_check import native_checked
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
-from lspd.workspace.paths import display
 from lspd.workspace.scope import GateScope, gate_scope
 
 log = logging.getLogger(__name__)
@@ -347,7 +346,7 @@ def _result(
         truncated=end < len(everything),
         next_offset=end if end < len(everything) else None,
         changes=changes,
-        scope=None if checked.scope is None else _lines(checked.scope),
+        scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
@@ -355,17 +354,3 @@ def _result(
             result.files = result.files[: len(result.files) * 3 // 4]
             result.truncated = True
     return result
-
-
-def _lines(scope: GateScope) -> list[CheckScope]:
-    """One line per project: which configuration chose how many files."""
-    return [
-        CheckScope(
-            language=p.language,
-            project=display(scope.root, p.project),
-            config=p.config,
-            files=len(p.files),
-            note=p.note,
-        )
-        for p in scope.projects
-    ]
