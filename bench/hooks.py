@@ -8,6 +8,14 @@ claude-code` with the payload Claude Code sends, and checks the message names th
 caller. The floor is `lspd diagnostics FILE --json` of the same version (the server's own
 time for it, through the same CLI start-up). Target (issue 14.5): hook ≤ floor + 100 ms.
 Also `lspd preview` of a two-file change and `lspd check --baseline HEAD`.
+
+Then the breaking cases, as Claude Code runs the hooks (issue 25): the post-edit hook with its
+3 s budget and, beside it, the background `--late` hook. Per case: in how many breaking edits
+the hook said nothing at all (target 0), in how many its answer named an error, and the time
+from the edit to the first error reported to the model by either. The cases: the fixture's
+signature change (a caller breaks), and SQLAlchemy 2.0.36's `util._collections.to_list` with
+its `default` made required (33 call sites break; `--sqlalchemy DIR` for an unpacked sdist,
+else it is fetched as bench/gate.py does).
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,6 +32,10 @@ import time
 from pathlib import Path
 
 from latency import print_table
+
+SA_CORE = "lib/sqlalchemy/util/_collections.py"
+SA_OLD = "def to_list(x: Any, default: Optional[List[Any]] = None) -> List[Any]:"
+SA_NEW = "def to_list(x: Any, default: Optional[List[Any]]) -> List[Any]:"
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "py"
@@ -48,6 +61,108 @@ def timed(
     began = time.perf_counter()
     done = subprocess.run(command, cwd=root, env=env, input=stdin, capture_output=True, text=True)
     return (time.perf_counter() - began) * 1000, done.stdout
+
+
+def payload(root: Path, target: Path, session: str) -> str:
+    """Claude Code's PostToolUse payload for an Edit of `target`."""
+    return json.dumps({"session_id": session, "hook_event_name": "PostToolUse",
+                       "tool_name": "Edit", "cwd": str(root),
+                       "tool_input": {"file_path": str(target)}})  # fmt: skip
+
+
+def breaking(
+    name: str, root: Path, env: dict[str, str], target: Path, old: str, new: str, rounds: int
+) -> dict[str, object]:
+    """`rounds` breaking edits of `target` (`old` -> `new`), each undone after; the first
+    is a warm-up. Returns the case's row."""
+    silent = named = 0
+    first: list[float] = []
+    harmless_said = 0
+    for i in range(rounds + 1):
+        session = f"bench-{name}-{i}"
+        target.write_text(target.read_text().replace(old, new))
+        began = time.perf_counter()
+        late = subprocess.Popen(
+            [*LSPD, "hook", "claude-code", "--late"], cwd=root, env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert late.stdin is not None and late.stderr is not None
+        late.stdin.write(payload(root, target, session))  # at once, as Claude Code starts both
+        late.stdin.close()
+        took, out = timed([*LSPD, "hook", "claude-code"], root, env, payload(root, target, session))
+        stderr = late.stderr.read()
+        late.wait(600)
+        late_took = (time.perf_counter() - began) * 1000
+        target.write_text(target.read_text().replace(new, old))
+        settle = {**env, "LSPD_HOOK_TIMEOUT": "300"}
+        undo = payload(root, target, session)
+        _, back = timed([*LSPD, "hook", "claude-code"], root, settle, undo)
+        if i == 0:
+            continue  # warm-up
+        silent += not out.strip()
+        harmless_said += bool(back.strip())
+        if "new error" in out:
+            named += 1
+            first.append(took)
+        elif late.returncode == 2 and "new error" in stderr:
+            first.append(late_took)
+    return {"case": name, "rounds": rounds, "silent": silent, "named": named,
+            "first_ms": first, "undo_said": harmless_said}  # fmt: skip
+
+
+def print_cases(cases: list[dict[str, object]]) -> None:
+    print("\nbreaking edits, as Claude Code runs the hooks (3 s budget + the --late hook)\n")
+    head = f"{'case':30}  {'rounds':>6}  {'silent':>6}  {'named':>5}  {'first p50':>9}  {'max':>7}"
+    print(head + f"  {'undo said':>9}")
+    for c in cases:
+        first = c["first_ms"]
+        assert isinstance(first, list)
+        p50 = f"{statistics.median(first):9.0f}" if first else f"{'-':>9}"
+        most = f"{max(first):7.0f}" if first else f"{'-':>7}"
+        print(f"{c['case']!s:30}  {c['rounds']!s:>6}  {c['silent']!s:>6}  {c['named']!s:>5}  "
+              f"{p50}  {most}  {c['undo_said']!s:>9}")  # fmt: skip
+
+
+def sqlalchemy(into: Path, given: Path | None) -> Path:
+    """SQLAlchemy 2.0.36's sources committed to git in a fresh directory."""
+    from gate import sdist
+
+    root = into / "sqlalchemy"
+    if given is not None:
+        shutil.copytree(given, root)
+    else:
+        root = sdist("sqlalchemy==2.0.36", into / "sa")
+    author = ["-c", "user.name=b", "-c", "user.email=b@example.com"]
+    for args in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(root), *args], check=True)
+    return root
+
+
+def cases(rounds: int, given: Path | None, json_path: Path | None) -> None:
+    """The breaking cases: silence, errors named, time to the first error reported."""
+    found = []
+    with tempfile.TemporaryDirectory() as temp:
+        env = {**os.environ, "LSPD_STATE_DIR": str(Path(temp) / "state")}
+        fixture = Path(temp) / "py"
+        shutil.copytree(FIXTURE, fixture)
+        author = ["-c", "user.name=b", "-c", "user.email=b@example.com"]
+        for args in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+            subprocess.run(["git", "-C", str(fixture), *args], check=True)
+        projects = [("fixture: a caller breaks", fixture, fixture / "pkg" / "greeting.py",
+                     OLD, NEW),
+                    ("sqlalchemy: to_list required", sqlalchemy(Path(temp), given),
+                     None, SA_OLD, SA_NEW)]  # fmt: skip
+        for name, root, target, old, new in projects:
+            subprocess.run([*LSPD, "serve", str(root), "--detach"], env=env, check=True,
+                           stdout=subprocess.DEVNULL)  # fmt: skip
+            try:
+                path = target or root / SA_CORE
+                found.append(breaking(name, root, env, path, old, new, rounds))
+            finally:
+                subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
+    print_cases(found)
+    if json_path is not None:
+        json_path.with_suffix(".cases.json").write_text(json.dumps(found, indent=1))
 
 
 def main(rounds: int, json_path: Path | None) -> None:
@@ -118,5 +233,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10, help="edits per file")
     parser.add_argument("--json", type=Path, help="also write the samples here")
+    parser.add_argument("--cases", type=int, default=5, help="breaking edits per case")
+    parser.add_argument("--sqlalchemy", type=Path, help="an unpacked SQLAlchemy 2.0.36 sdist")
+    parser.add_argument("--only-cases", action="store_true", help="skip the latency table")
     args = parser.parse_args()
-    main(args.rounds, args.json)
+    if not args.only_cases:
+        main(args.rounds, args.json)
+    cases(args.cases, args.sqlalchemy, args.json)
