@@ -167,7 +167,7 @@ def tsc_side(root: Path, planned: list[tuple[str, Path, str, str]]) -> Side:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--edits", type=int, default=9, help="edits (leaf, body, signature)")
+    parser.add_argument("--edits", type=int, default=6, help="edits (leaf, body, signature)")
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="lspd-ts7-") as temp:
