@@ -216,6 +216,14 @@ def test_check_checks_what_the_gate_checks_and_all_checks_everything(project: Pa
     assert summary(every.stdout.splitlines()[-1]) == (
         "lspd check: 8 files, 4 errors, 0 warnings, S s; every source file (--all)"
     )
+    tool = subprocess.run(  # the MCP tool's `all`, as the derived command sends it
+        [LSPD, "workspace-diagnostics", "--all", "--json", "--root", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    answer = json.loads(tool.stdout)
+    assert (answer["files_checked"], answer["errors"], "scope" in answer) == (8, 4, False)
     given = lspd_check(project, "tests/test_x.py")  # explicit paths: exactly those
     assert summary(given.stdout.splitlines()[-1]) == (
         "lspd check: 1 file, 1 error, 0 warnings, S s; the given paths: tests/test_x.py"

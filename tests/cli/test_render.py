@@ -110,6 +110,24 @@ CASES: list[tuple[BaseModel, str]] = [
         f"diagnostics 3-3 of 6; the rest: --offset 3, or `lspd check` for all\n{CHANGE_LINES}",
     ),
     (
+        m.WorkspaceDiagnosticsResult(
+            files_matched=3,
+            files_checked=3,
+            errors=0,
+            warnings=0,
+            total=0,
+            scope=[
+                m.CheckScope(language="python", project=".", config="pyrightconfig.json", files=2),
+                m.CheckScope(language="typescript", project="web", files=1, note="no tsconfig"),
+            ],
+            outside_gate=4,
+        ),
+        "3 file(s) checked: 0 error(s), 0 warning(s)\n"
+        "scope: .: pyrightconfig.json, 2 file(s)\n"
+        "scope: web: no configuration, 1 file(s) (no tsconfig)\n"
+        "4 source file(s) no gate checks left out (--all)",
+    ),
+    (
         m.PreviewResult(
             files=[m.FileDiagnosticCounts(path="a.py", errors=1, warnings=0)],
             diagnostics=[_problem(path="a.py")],

@@ -36,7 +36,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     help = "every error and warning of the workspace (or PATHs): the gate, from warm servers"
     parser = subparsers.add_parser("check", help=help, description=help)
     parser.add_argument(
-        "targets", nargs="*", metavar="PATH|GLOB", help="files, directories or globs (default: all)"
+        "targets",
+        nargs="*",
+        metavar="PATH|GLOB",
+        help="files, directories or globs (default: what the project's gate checks)",
     )
     parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
     parser.add_argument("--json", action="store_true", help="print the workspace_diagnostics JSON")

@@ -82,6 +82,12 @@ def _workspace_diagnostics(r: Answer) -> str:
     lines.append(
         f"{r['files_checked']} file(s) checked: {r['errors']} error(s), {r['warnings']} warning(s)"
     )
+    for scope in r.get("scope") or []:  # which configuration chose the files, per project
+        chose = scope.get("config") or "no configuration"
+        note = f" ({scope['note']})" if scope.get("note") else ""
+        lines.append(f"scope: {scope['project']}: {chose}, {scope['files']} file(s){note}")
+    if r.get("outside_gate"):
+        lines.append(f"{r['outside_gate']} source file(s) no gate checks left out (--all)")
     following = r.get("next_offset")
     if following is not None:
         shown = f"diagnostics {r.get('offset', 0) + 1}-{following} of {r['total']}"
