@@ -7,7 +7,8 @@ project checks its package with, `pyrightconfig.json` `{"include": ["django"]}`:
 the 880 modules issue 32 measured. Serves it with a real daemon (`python -m lspd serve`,
 basedpyright) and asks through the MCP SDK client `references` of four methods, each once
 untimed both ways (the server's first search of a name is slow either way), then N rounds
-(5) with `unresolved: false` and with the scan, interleaved: p50 of each and of the time
+(5) with `unresolved: false` and with the scan, interleaved, a file written before each
+round (else the scan recalls the last round's answers): p50 of each and of the time
 the scan adds (paired per round), the references, the unresolved uses and the textual
 candidates. `QuerySet.filter` is the issue's case (7 typed uses, 82 on receivers the
 checker cannot type, of 195 `.filter` in code); `QuerySet.get` has 853 candidates.
@@ -123,6 +124,10 @@ async def measure(
                 with_scan: list[float] = []
                 answer: dict[str, Any] = {}
                 for _ in range(rounds):
+                    # A file changes, so lspd asks the server again rather than recalling
+                    # the last round's answers (kept while nothing changes).
+                    (root / "bench-touch.txt").write_text(str(time.time()))
+                    await asyncio.sleep(0.5)
                     took, _ = await ask(client, symbol, False)
                     without.append(took)
                     took, answer = await ask(client, symbol, True)

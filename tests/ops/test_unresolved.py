@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lspd import ops
+from lspd.ops import confirm
 from lspd.ops.models import ReferencesResult
 from lspd.ops.unresolved import MAX_CANDIDATES
 from lspd.workspace import Workspace
@@ -174,3 +175,37 @@ def test_a_name_too_common_to_scan_answers_the_references_and_why(tmp_path: Path
         "3 references in 2 files; uses the checker cannot resolve not looked for: `fetch` "
         f"stands {candidates} times in 3 files, over the {MAX_CANDIDATES} lspd asks about"
     )
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The Python package with its watcher running, as in the daemon."""
+    yield from warm_workspace("dynamic_py", tmp_path_factory, watch=True)
+
+
+def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_time(
+    watched: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)  # nothing can be asked in time
+    cut = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    # Only the getattr/hasattr names, which need no question; the 3 others are said missing.
+    assert [(p, line) for p, line, _, _ in _places(cut.unresolved)] == [
+        ("dyn/store.py", 32),
+        ("dyn/use.py", 5),
+    ]
+    assert cut.summary == (
+        "3 references in 2 files; 2 more uses of `.fetch` (`unresolved`) so far: 4 other uses "
+        "were not asked within 5 s, ask again to go on"
+    )
+    monkeypatch.setattr(confirm, "DEADLINE_S", 5.0)
+    whole = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    assert whole.unresolved_total == 5
+    # Nothing changed since: the answers are kept, so even no time at all is enough now.
+    monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)
+    again = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    assert _places(again.unresolved) == _places(whole.unresolved)
+    # A file changes: everything is asked again.
+    (watched.root / "dyn" / "new.py").write_text("def later(x):\n    return x.fetch()\n")
+    watched.run(watched.ws.watcher.catch_up())  # type: ignore[union-attr]
+    changed = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    assert changed.unresolved_total == 2 and "were not asked" in changed.summary

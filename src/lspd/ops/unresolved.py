@@ -11,7 +11,7 @@ incoming `call_hierarchy`) add them, found in two steps:
    Python's getattr/setattr/hasattr names). Over `MAX_CANDIDATES` places in their text
    the scan is not done, and the answer says so and why.
 2. `confirm`: the server is asked the definition of every use found that is not already a
-   reference, concurrently (`CONCURRENCY` at a time, each file open only while asked).
+   reference (`lspd.ops.confirm`: concurrently, within a deadline).
    No definition: unresolved. A definition elsewhere: another symbol, left out. The symbol
    asked about: already a reference. A name as a getattr string is always unresolved.
 
@@ -26,16 +26,13 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.lsp import answers, shapes
-from lspd.lsp.documents import Document
-from lspd.lsp.positions import to_units
-from lspd.lsp.session import Session
+from lspd.lsp import answers
 from lspd.lsp.text import split_lines
+from lspd.ops.confirm import DEADLINE_S, definitions
 from lspd.ops.convert import Converter
 from lspd.ops.outline import Namer, flatten
 from lspd.ops.target import Target
@@ -46,19 +43,11 @@ from lspd.workspace.scope import gate_scope
 log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 2000  # places the name stands in the files' text; more: not scanned
-CONCURRENCY = 16  # definitions asked at once: enough to keep a server busy between answers
-OPEN_FILES = 8  # files held open for them at once
 MEMBER_KINDS = {"method", "property", "field", "constructor", "enumMember", "event"}
 CLASS_KINDS = {"class", "interface", "struct", "enum", "object"}
 _WORD = re.compile(r"[\w$]+")
 
 Place = tuple[str, int, int]  # (path as shown, line, column)
-
-
-@dataclass
-class _Gates:
-    files: asyncio.Semaphore
-    requests: asyncio.Semaphore
 
 
 @dataclass
@@ -93,6 +82,7 @@ class Scan:
     literals: int = 0  # of them, names in getattr/setattr/hasattr strings
     candidates: int | None = None
     resolved_elsewhere: int = 0
+    unasked: int = 0  # uses the deadline left unasked
     skipped: str | None = None
 
     def page(self, offset: int, limit: int) -> list[tuple[Place, str]]:
@@ -202,22 +192,15 @@ async def confirm(
             literal.append(item)
         else:
             by_file.setdefault(item.path, []).append(use)
-    began = time.monotonic()
-    gates = _Gates(asyncio.Semaphore(OPEN_FILES), asyncio.Semaphore(CONCURRENCY))
-    verdicts = await asyncio.gather(
-        *(_ask_file(ws, path, uses, prepared, asked, gates) for path, uses in by_file.items())
-    )
-    log.info(
-        "unresolved: %d definitions of %s in %d files, %.2f s",
-        sum(len(u) for u in by_file.values()),
-        prepared.name,
-        len(by_file),
-        time.monotonic() - began,
-    )
+    server = session.definition.name
+    answered = await definitions(ws, server, name, by_file, prepared.texts)
+    scan.unasked = answered.unasked
     places: list[tuple[Place, str]] = []
-    for path, (unresolved, elsewhere) in zip(by_file, verdicts, strict=True):
-        scan.resolved_elsewhere += elsewhere
-        places += [((ws.display(path), u.line, u.column), text) for u, text in unresolved]
+    for (path, line, column), (defined, text) in answered.places.items():
+        if not defined:
+            places.append(((ws.display(path), line, column), text))
+        elif not defined & asked:
+            scan.resolved_elsewhere += 1
     for item in literal:
         line_text = _line(prepared.texts[item.path], item.use.line)
         places.append(((ws.display(item.path), item.use.line, item.use.column), line_text))
@@ -226,63 +209,6 @@ async def confirm(
     scan.texts = [text for _, text in places]
     scan.literals = len(literal)
     return scan
-
-
-async def _ask_file(
-    ws: Workspace,
-    path: Path,
-    uses: list[Use],
-    prepared: Prepared,
-    asked: set[tuple[str, int]],
-    gates: _Gates,
-) -> tuple[list[tuple[Use, str]], int]:
-    """The file's uses that have no definition (with their source lines), and how many
-    have one elsewhere; the file is open while its uses are asked."""
-    async with gates.files, ws.symbols.visiting(path) as (session, document):
-        if document.text != prepared.texts[path]:  # changed since the scan: scan it again
-            wanted = {u.member for u in uses}
-            found = find_uses(document.text, prepared.name, _dialect(document))
-            uses = [u for u in found if not u.literal and u.member in wanted]
-        convert = Converter(ws, session.encoding)
-        asked_ = [_definition(session, document, u, gates.requests) for u in uses]
-        answers_ = await asyncio.gather(*asked_)
-    unresolved: list[tuple[Use, str]] = []
-    elsewhere = 0
-    for use, answer in zip(uses, answers_, strict=True):
-        if answer is None:
-            unresolved.append((use, document.lines[use.line - 1].strip()))
-            continue
-        places = {(loc.path, loc.line) for loc in convert.locations(answer)}
-        if not places:
-            unresolved.append((use, document.lines[use.line - 1].strip()))
-        elif not places & asked:
-            elsewhere += 1
-    return unresolved, elsewhere
-
-
-def _dialect(document: Document) -> Dialect:
-    dialect = dialect_for(document.language_id)
-    assert dialect is not None  # the file was scanned with it
-    return dialect
-
-
-async def _definition(
-    session: Session, document: Document, use: Use, gate: asyncio.Semaphore
-) -> shapes.Locations:
-    """The server's definition of a use; None when it has none (or could not say: a use
-    nobody can tie to a declaration is what the list is for)."""
-    line_text = document.lines[use.line - 1]
-    character = to_units(line_text, use.column - 1, session.encoding)
-    params: shapes.PositionParams = {
-        "textDocument": {"uri": document.uri},
-        "position": {"line": use.line - 1, "character": character},
-    }
-    try:
-        async with gate:
-            return await session.request(answers.DEFINITION, params)
-    except LspdError as exc:
-        log.warning("no definition for %s:%d:%d: %s", document.path, use.line, use.column, exc)
-        return None
 
 
 async def _is_member(namer: Namer, shown: str, line: int, name: str) -> bool:
@@ -351,6 +277,12 @@ def summary(head: str, scan: Scan) -> str:
     if scan.skipped is not None:
         return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}"
     total = len(scan.uses)
+    if scan.unasked:  # the deadline came first: say how much is missing
+        found = f"{total} more {'use' if total == 1 else 'uses'} of {shown} (`unresolved`)"
+        return (
+            f"{head}; {found} so far: {scan.unasked} other uses were not asked within "
+            f"{DEADLINE_S:g} s, ask again to go on"
+        )
     if total:
         why = (
             "whose receiver the checker cannot type"
