@@ -18,14 +18,16 @@ A file under a configuration that the configuration leaves out (SQLAlchemy's tes
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import weakref
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lspd.errors import InvalidInput
-from lspd.servers.install import install_on_need
+from lspd.errors import InvalidInput, ServerNotInstalled
+from lspd.servers.install import install
 from lspd.workspace.files import stamp
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
@@ -81,9 +83,6 @@ async def gate_scope(ws: Workspace) -> GateScope:
     fresh = ws.changes_seen is not None and cached is not None and cached[0] == generation
     if fresh and cached is not None and all(stamp(p) == was for p, was in cached[1].read):
         return cached[1]
-    typescript = ws.definitions.get(TYPESCRIPT_SERVER)
-    if typescript is not None and typescript.missing() is not None:
-        await install_on_need(typescript)  # lspd's TypeScript reads tsconfigs TS 7 cannot
     scope = await asyncio.to_thread(_scope, ws)
     _cache[ws] = (generation, scope)
     return scope
@@ -188,13 +187,20 @@ def _typescript(
     return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")
 
 
-def _typescripts(ws: Workspace, project: Path | None) -> list[Path]:
-    """The TypeScript packages to read a project's tsconfigs with: its own, then lspd's."""
-    own = [project] if project is not None else []
+def _typescripts(ws: Workspace, project: Path | None) -> Iterator[Path]:
+    """The TypeScript packages to read a project's tsconfigs with, tried in turn: its own,
+    then lspd's (installed on first need, as its server would be)."""
+    if project is not None and package_version(project) is not None:
+        yield project
     definition = ws.definitions.get(TYPESCRIPT_SERVER)
-    lspd = definition.npm_root() / "typescript" if definition is not None else None
-    found = [p for p in (*own, lspd) if p is not None and package_version(p) is not None]
-    return list(dict.fromkeys(found))
+    if definition is None:
+        return
+    lspd = definition.npm_root() / "typescript"
+    if package_version(lspd) is None:
+        with contextlib.suppress(ServerNotInstalled):  # then said: the files fall back
+            install(definition)
+    if package_version(lspd) is not None and lspd != project:
+        yield lspd
 
 
 def _fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:
