@@ -202,3 +202,52 @@ def test_text_through_the_daemon_is_the_text_in_process(
         for command, expected in commands.items():
             assert main([*command, "--root", str(root)]) == 0
             assert capsys.readouterr().out.splitlines() == expected == cold[command], command
+
+
+def test_references_print_the_unresolved_uses_and_the_one_line_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_fixture("dynamic_py", tmp_path)
+    assert main(["references", "--symbol", "Store.fetch", "--root", str(root)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[3:] == [
+        'dyn/store.py:24:18: return store.fetch("b")  [untyped]  (unresolved)',
+        'dyn/store.py:28:18: return store.fetch("c")  [anything]  (unresolved)',
+        'dyn/store.py:32:28: return getattr(store, "fetch")("d")  [dynamic]  (unresolved)',
+        'dyn/use.py:5:28: return hasattr(thing, "fetch") and thing.fetch("f") == '
+        'Store().fetch("g")  [handed]  (unresolved)',
+        'dyn/use.py:5:46: return hasattr(thing, "fetch") and thing.fetch("f") == '
+        'Store().fetch("g")  [handed]  (unresolved)',
+        "3 references in 2 files; 5 more uses of `.fetch` whose receiver the checker cannot "
+        "type, 2 by name in getattr/setattr/hasattr (`unresolved`)",
+    ]
+    assert main(["references", "--symbol", "Store.fetch", "--json", "--root", str(root)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert list(answer) == [
+        "total",
+        "summary",
+        "files",
+        "unresolved",
+        "unresolved_total",
+        "candidates",
+    ]
+    assert answer["unresolved"][0] == {
+        "path": "dyn/store.py",
+        "count": 3,
+        "references": [
+            {"line": 24, "column": 18, "text": 'return store.fetch("b")', "symbol": "untyped"},
+            {"line": 28, "column": 18, "text": 'return store.fetch("c")', "symbol": "anything"},
+            {
+                "line": 32,
+                "column": 28,
+                "text": 'return getattr(store, "fetch")("d")',
+                "symbol": "dynamic",
+            },
+        ],
+    }
+    off = ["references", "--symbol", "Store.fetch", "--no-unresolved", "--root", str(root)]
+    assert main(off) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "3 references in 2 files; uses the checker cannot resolve not looked for: "
+        "`unresolved: false` was sent"
+    )
