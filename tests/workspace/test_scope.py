@@ -245,8 +245,22 @@ def test_made_again_only_when_files_come_or_go_or_a_configuration_changes(
             write(root, {"b/y.py": ERROR})
             await ws.refresh_open_documents(catch_up=True)
             seen.append(shown(root, await gate_scope(ws)))
+            (root / "pyrightconfig.json").unlink()
+            write(root, {"pyproject.toml": '[project]\nname = "p"\n'})
+            await ws.refresh_open_documents(catch_up=True)
+            seen.append(shown(root, await gate_scope(ws)))
+            write(
+                root, {"pyproject.toml": '[project]\nname = "p"\n[tool.pyright]\ninclude = ["b"]\n'}
+            )
+            await ws.refresh_open_documents(catch_up=True)  # an edit: no file came or went
+            seen.append(shown(root, await gate_scope(ws)))
         finally:
             await ws.close()
         return seen
 
-    assert asyncio.run(run()) == [["a/x.py"], ["a/x.py", "b/y.py"]]
+    assert asyncio.run(run()) == [
+        ["a/x.py"],
+        ["a/x.py", "b/y.py"],
+        ["a/x.py", "b/y.py"],  # no configuration: every file
+        ["b/y.py"],
+    ]

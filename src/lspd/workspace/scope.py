@@ -99,7 +99,9 @@ def _scope(ws: Workspace) -> GateScope:
             if ws.handler(path) is not None:
                 sources.append(path)
     projects: list[ProjectScope] = []
-    read: list[Path] = []
+    # Every configuration file found, read or not: a pyproject.toml given a [tool.pyright]
+    # table later is an edit, not a file that came, and must make the scope again too.
+    read: list[Path] = [path for found in configs.values() for path in found]
     by_language: dict[str, list[Path]] = defaultdict(list)
     for path in sources:
         definition = ws.handler(path)
