@@ -51,6 +51,10 @@ KINDS: dict[type[LspdError], str] = {
 }
 
 
+# Where a tool error carries its kind over MCP (the `_meta` of the tool's result).
+ERROR_KIND_META = "lspd/kind"
+
+
 def kind_of(error: LspdError) -> str:
     """The stable kind of `error`: its class's, else the nearest base's, else `error`."""
     for cls in type(error).__mro__:

@@ -299,6 +299,34 @@ def test_a_configuration_that_cannot_be_read_fails_with_its_name(tmp_path: Path)
     assert len(done.stderr.splitlines()) == 1 and not done.stdout
 
 
+def test_with_a_baseline_text_and_json_agree_on_what_is_new(project: Path) -> None:
+    # The exit code, the counts and the list are what the change introduced, in both forms;
+    # what was there before (pkg/broken.py's error) is counted as unchanged, never listed.
+    author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(project), *command], check=True)
+    broken = project / "pkg" / "broken.py"
+    broken.write_text(broken.read_text() + "\n")  # changed, its old error still there
+    text = lspd_check(project, "--baseline", "HEAD")
+    data = lspd_check(project, "--baseline", "HEAD", "--json")
+    assert text.returncode == data.returncode == 0, text.stderr + data.stderr
+    answer = json.loads(data.stdout)
+    assert (answer["errors"], answer["warnings"], answer["total"]) == (0, 0, 0)
+    assert "diagnostics" not in answer and answer["changes"]["unchanged"] >= 1
+    assert answer["changes"]["introduced"] == [] and answer["changes"]["fixed"] == []
+    assert text.stdout.startswith("0 new since HEAD (0 error(s)), 0 fixed, ")
+    greeting = project / "pkg" / "greeting.py"
+    greeting.write_text(
+        greeting.read_text().replace("(name: str) -> Greeter:", "(name: str, n: int) -> Greeter:")
+    )
+    text = lspd_check(project, "--baseline", "HEAD")
+    data = lspd_check(project, "--baseline", "HEAD", "--json")
+    assert text.returncode == data.returncode == 1
+    answer = json.loads(data.stdout)
+    assert (answer["errors"], answer["total"]) == (1, len(answer["changes"]["introduced"]))
+    assert answer["files"] == [{"path": "pkg/app.py", "errors": 1, "warnings": 0}]
+
+
 def test_preview_reads_the_changes_from_stdin(project: Path) -> None:
     changes = [{"path": "pkg/app.py", "content": "from pkg.greeting import make_greeter\n"
                 "x: int = make_greeter('a')\n"}]  # fmt: skip
@@ -310,8 +338,9 @@ def test_preview_reads_the_changes_from_stdin(project: Path) -> None:
         text=True,
         timeout=300,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr  # it introduces an error
     result = json.loads(done.stdout)
+    assert result["errors"] == 1
     assert [(d["path"], d["line"], d["code"]) for d in result["changes"]["introduced"]] == [
         ("pkg/app.py", 2, "reportAssignmentType")
     ]

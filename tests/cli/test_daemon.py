@@ -125,9 +125,9 @@ def test_every_lspd_toml_mistake_is_reported_at_once(lspd: Cli, root: Path) -> N
     (root / "lspd.toml").write_text('idle_timout = 1\n[languages.typescript]\nserver = "tsgo"\n')
     done = lspd("serve", "--root", str(root))
     assert done.returncode == 2
-    lines = done.stderr.splitlines()
-    assert len(lines) == 2 and all(line.startswith("lspd: lspd.toml: ") for line in lines)
-    assert "idle_timout: unknown key" in lines[0] and "'tsgo' is not a server" in lines[1]
+    [line] = done.stderr.splitlines()  # one line, each mistake after a `;`
+    assert line.startswith("lspd: lspd.toml: ") and line.count("; lspd.toml: ") == 1
+    assert "idle_timout: unknown key" in line and "'tsgo' is not a server" in line
 
 
 def test_a_file_in_another_served_workspace_is_answered_by_its_daemon(
@@ -204,3 +204,33 @@ def test_serve_starts_its_server_before_importing_what_the_server_needs_not(
     )
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
     assert not sentinel.port_path(root).exists()  # it ended before binding
+
+
+def test_a_foreground_serve_says_when_lspd_stop_ends_it(lspd: Cli, root: Path) -> None:
+    # The terminal running `lspd serve` (scripts/serve) learns why it ended.
+    serving = subprocess.Popen(
+        [LSPD, "serve", "--no-prewarm", "--root", str(root)],
+        env=env_for(lspd.state),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert serving.stdout is not None and serving.stdout.readline().startswith("http://")
+        assert lspd("stop", "--root", str(root)).returncode == 0
+        _, err = serving.communicate(timeout=60)
+    finally:
+        serving.kill()
+    assert serving.returncode == 0
+    assert err.splitlines()[-1] == (
+        f"lspd: stopped serving {root} (SIGTERM: `lspd stop` or a kill)"
+    )
+
+
+def test_status_json_is_compact_like_every_json(lspd: Cli, root: Path) -> None:
+    _serve(lspd, root)
+    out = lspd("status", "--root", str(root), "--json").stdout
+    assert out.count("\n") == 1 and ": " not in out and json.loads(out)["workspace"] == str(root)
+    servers = lspd("servers", "--root", str(root), "--json").stdout
+    assert servers.count("\n") == 1 and json.loads(servers)["servers"]

@@ -9,6 +9,7 @@ import pytest
 
 from lspd.cli import main
 from tests.conftest import copy_fixture
+from tests.daemon.support import thread_daemon
 
 METHODS = 200
 
@@ -49,4 +50,38 @@ def test_text_output_stops_at_the_limit_and_says_where_the_rest_starts(
     assert main(["symbols", path, "--root", str(big), "--limit", "250", "--offset", "1"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert len(text) == 1 + 250 + 1
-    assert text[-1] == f"… 250 of {1 + 2 * METHODS} shown; the rest: --offset 251"
+    assert text[-1] == f"… 250 of {1 + 2 * METHODS} shown; `--offset 251` for the rest"
+
+
+def test_diagnostics_limits_never_shrink_in_json_or_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 300 diagnostics, through a warm daemon: --json is one page (the budget's cut at most),
+    # text follows the pages up to --limit; neither ever gives fewer for a larger limit.
+    # (It gave 50, 50, 50 and 37 for --limit 50, 100, 200, 1000.)
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)
+    (root / "pkg/many.py").write_text(
+        "".join(f'n{i:03}: int = "a string where an int goes, number {i:03}"\n' for i in range(300))
+    )
+    path = str(root / "pkg/many.py")
+    with thread_daemon(root, prewarm=False):
+        pages, lines = [], []
+        for limit in (1, 2, 50, 99, 100, 101, 200, 299, 300, 301, 1000):
+            assert main(["diagnostics", path, "--limit", str(limit), "--json"]) == 0
+            pages.append(len(json.loads(capsys.readouterr().out)["diagnostics"]))
+            assert main(["diagnostics", path, "--limit", str(limit)]) == 0
+            lines.append(capsys.readouterr().out.splitlines())
+        assert main(["diagnostics", path, "--json", "--offset", "290"]) == 0
+        rest = json.loads(capsys.readouterr().out)
+    most = pages[-1]
+    assert most < 300
+    assert pages == [
+        min(limit, most) for limit in (1, 2, 50, 99, 100, 101, 200, 299, 300, 301, 1000)
+    ]
+    shown = [sum(": error: " in line for line in text) for text in lines]
+    assert shown == [1, 2, 50, 99, 100, 101, 200, 299, 300, 300, 300]
+    assert lines[2][-1] == "… 50 of 300 shown; `--offset 50` for the rest"
+    assert lines[-1][-1] == "300 error(s), 0 warning(s) (basedpyright)"
+    assert [d["line"] for d in rest["diagnostics"]] == list(range(291, 301))
+    assert "next_offset" not in rest

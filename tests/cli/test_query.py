@@ -167,14 +167,14 @@ def test_text_through_the_daemon_is_the_text_in_process(
             "pkg/unicode_names.py: 2 reference(s)",
             "11 references in 4 files; no other use of `Greeter` in the checked files "
             "(no `unresolved`)",
-            "… 2 of 11 shown; the rest: --offset 2",
+            "… 2 of 11 shown; `--offset 2` for the rest",
         ],
         ("symbols", greeting, "--limit", "3"): [
             "pkg/greeting.py",
             "  class Speaker  :8:7",
             "    method Speaker.speak  :9:9",
             "  class Greeter  :12:7",
-            "… 3 of 13 shown; the rest: --offset 3",
+            "… 3 of 13 shown; `--offset 3` for the rest",
         ],
         ("call-hierarchy", "--symbol", "main", "--direction", "outgoing"): [
             "function main (pkg/app.py:4) calls:",
@@ -251,3 +251,46 @@ def test_references_print_the_unresolved_uses_and_the_one_line_answer(
         "3 references in 2 files; uses the checker cannot resolve not looked for: "
         "`unresolved: false` was sent"
     )
+
+
+def test_with_a_baseline_the_answer_is_what_is_new_in_text_and_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # diagnostics and workspace-diagnostics against HEAD: exit code, counts and list are the
+    # introduced ones (pkg/broken.py's old error is unchanged: counted, never listed).
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = copy_fixture("py", tmp_path)
+    author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(root), *command], check=True)
+    monkeypatch.chdir(root)
+    broken = root / "pkg/broken.py"
+    broken.write_text(broken.read_text() + "x: int = 'new'\n")
+    asks = {
+        "diagnostics": ["diagnostics", "pkg/broken.py", "--baseline", "HEAD"],
+        "workspace": ["workspace-diagnostics", "--baseline", "HEAD"],
+    }
+    with thread_daemon(root, prewarm=False):
+        for name, argv in asks.items():
+            assert main([*argv, "--json"]) == 1, name
+            answer = json.loads(capsys.readouterr().out)
+            assert main(argv) == 1, name
+            text = capsys.readouterr().out.splitlines()
+            [new] = answer["changes"]["introduced"]
+            assert (new["path"], new["line"], new["code"]) == (
+                "pkg/broken.py",
+                3,
+                "reportAssignmentType",
+            )
+            assert (answer["errors"], answer["total"]) == (1, 1), name
+            assert "diagnostics" not in answer and answer["changes"]["fixed"] == []
+            assert text[0].startswith("pkg/broken.py:3:10: error: Type ")
+            assert text[-1].startswith("1 new since HEAD (1 error(s), 0 warning(s)), 0 fixed, 1 ")
+            assert sum(": error: " in line for line in text) == 1, name
+        broken.write_text(broken.read_text().replace("x: int = 'new'\n", ""))
+        for name, argv in asks.items():
+            assert main([*argv, "--json"]) == 0, name
+            answer = json.loads(capsys.readouterr().out)
+            assert answer["changes"]["introduced"] == [] and answer["errors"] == 0
+            assert main(argv) == 0
+            assert capsys.readouterr().out.startswith("0 new since HEAD (0 error(s), ")

@@ -36,9 +36,10 @@ CHANGES = m.Changes(
     changed=["a.py"],
     scope="1 changed file(s)",
 )
+# With a baseline the answer is what is new: listed, and counted in its summary line.
 CHANGE_LINES = (
-    "new: a.py:3:5: error: bad thing [X1]\nnew: b.py:7:5: warning: bad thing\n"
-    "2 new since HEAD, 1 fixed, 4 unchanged (1 changed file(s))"
+    "a.py:3:5: error: bad thing [X1]\nb.py:7:5: warning: bad thing\n"
+    "2 new since HEAD (1 error(s), 1 warning(s)), 1 fixed, 4 unchanged (1 changed file(s))"
 )
 SYMBOL_LOCATIONS = [
     m.SymbolLocation(path="a.py", line=1, column=2, end_line=1, end_column=3, text="x = 1"),
@@ -80,15 +81,20 @@ CASES: list[tuple[BaseModel, str]] = [
             diagnostics=[_problem(code="E1"), _problem(line=4)],
             total=3,
             truncated=True,
+            next_offset=2,
         ),
         "a.py:3:5: error: bad thing [E1]\na.py:4:5: error: bad thing\n"
-        "3 error(s), 0 warning(s) (basedpyright)\n… 2 of 3 shown (raise --limit for more)",
+        "3 error(s), 0 warning(s) (basedpyright)\n… 2 of 3 shown; `--offset 2` for the rest",
+    ),
+    (
+        m.DiagnosticsResult(path="a.py", server="ty", errors=0, warnings=0, total=0),
+        ("a.py: no errors or warnings (ty)"),
     ),
     (
         m.DiagnosticsResult(
-            path="a.py", server="ty", errors=0, warnings=0, total=0, changes=CHANGES
+            path="a.py", server="ty", errors=1, warnings=1, total=2, changes=CHANGES
         ),
-        f"a.py: no errors or warnings (ty)\n{CHANGE_LINES}",
+        CHANGE_LINES,
     ),
     (
         m.WorkspaceDiagnosticsResult(
@@ -103,11 +109,16 @@ CASES: list[tuple[BaseModel, str]] = [
             offset=2,
             truncated=True,
             next_offset=3,
-            changes=CHANGES,
         ),
         "a.py: 5 error(s), 1 warning(s)\na.py:3:5: error: bad thing\n"
         "... 2 more file(s) with problems\n8 file(s) checked: 5 error(s), 1 warning(s)\n"
-        f"diagnostics 3-3 of 6; the rest: --offset 3, or `lspd check` for all\n{CHANGE_LINES}",
+        "diagnostics 3-3 of 6; `--offset 3` for the rest (`lspd check` lists all)",
+    ),
+    (
+        m.WorkspaceDiagnosticsResult(
+            files_matched=3, files_checked=3, errors=1, warnings=1, total=2, changes=CHANGES
+        ),
+        CHANGE_LINES,
     ),
     (
         m.WorkspaceDiagnosticsResult(
@@ -129,14 +140,14 @@ CASES: list[tuple[BaseModel, str]] = [
     ),
     (
         m.PreviewResult(
+            errors=0,
+            warnings=0,
             files=[m.FileDiagnosticCounts(path="a.py", errors=1, warnings=0)],
-            diagnostics=[_problem(path="a.py")],
-            truncated=True,
-            changes=m.Changes(baseline="disk", scope="this file"),
+            changes=m.Changes(
+                baseline="disk", introduced=[], fixed=[], unchanged=1, scope="this file"
+            ),
         ),
-        "a.py:3:5: error: bad thing\n"
-        "… more diagnostics of the proposed files (see `files` in --json)\n"
-        "0 new since disk, 0 fixed, 0 unchanged (this file)",
+        "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 1 unchanged (this file)",
     ),
     (
         m.HoverResult(found=False, path="pkg/a.py", line=2, column=7),
@@ -150,7 +161,7 @@ CASES: list[tuple[BaseModel, str]] = [
             total=5, truncated=True, next_offset=2, asked=1, locations=SYMBOL_LOCATIONS
         ),
         "a.py:1:2: x = 1\n/abs/b.py:4:1: def f():  [f]  (asked)\n"
-        "… 2 of 5 shown; the rest: --offset 2",
+        "… 2 of 5 shown; `--offset 2` for the rest",
     ),
     (
         m.ReferencesResult(summary="0 references in 0 files; no other use of `f`", total=0),
@@ -171,7 +182,7 @@ CASES: list[tuple[BaseModel, str]] = [
         ),
         "a.py:4:9: x.get()  [C.f]\nb.py:4:9: x.get()  [C.f]  (unresolved)\n"
         "c.py: 1 unresolved\n1 reference in 1 file; 3 more uses of `.get` (`unresolved`)\n"
-        "… 1 of 1 shown; the rest: --offset 1",
+        "… 1 of 1 shown; `--offset 1` for the rest",
     ),
     (m.DocumentSymbolsResult(path="a.py", total=0), "a.py"),
     (
@@ -186,7 +197,7 @@ CASES: list[tuple[BaseModel, str]] = [
                 )
             ],
         ),
-        "a.py\n  class C  :1:7\n    method C.f  :2:9\n… 2 of 9 shown; the rest: --offset 2",
+        "a.py\n  class C  :1:7\n    method C.f  :2:9\n… 2 of 9 shown; `--offset 2` for the rest",
     ),
     (
         m.WorkspaceSymbolsResult(
@@ -197,7 +208,7 @@ CASES: list[tuple[BaseModel, str]] = [
                 m.WorkspaceSymbol(name_path="C.f", kind="method", path="a.py", line=2, column=9)
             ],
         ),
-        "method C.f  a.py:2:9\n… 1 of 4 shown; the rest: --offset 1",
+        "method C.f  a.py:2:9\n… 1 of 4 shown; `--offset 1` for the rest",
     ),
     (
         m.CallHierarchyResult(
@@ -227,7 +238,7 @@ CASES: list[tuple[BaseModel, str]] = [
         "function f (a.py:2) called by:\n  function main at b.py:8:3: f()\n"
         "  function g at c.py:2:7: o.f()  (unresolved)\n"
         "3 calls in 2 files; 1 more use of `.f` (`unresolved`)\n"
-        "… 1 of 3 shown; the rest: --offset 1",
+        "… 1 of 3 shown; `--offset 1` for the rest",
     ),
     (
         st.StatusResult(

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from lspd.cli import main
+from tests.daemon.support import thread_daemon
 from tests.workspace.toolchains import make_venv
 
 INSTALLED_BY_THE_TEST_COMMAND = [
@@ -115,3 +116,42 @@ def test_servers_shows_the_toolchain_each_language_runs_here(
     assert main(["servers", "--root", str(tmp_path)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "basedpyright" in x)
     assert line.endswith(f"; runs {servers['basedpyright']['toolchain']}")
+
+
+def test_servers_leaves_no_rustup_home_behind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rust-analyzer here is rustup's proxy: asked its version with no rustup home, it made
+    # ~/.rustup only to say it has no toolchain.
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("RUSTUP_HOME", raising=False)
+    rust = servers_json(capsys, "--root", str(tmp_path))["rust-analyzer"]
+    assert rust["missing"] == f"rustup has no toolchain here ({home}/.rustup does not exist)"
+    assert sorted(p.name for p in home.iterdir()) == []
+
+
+def test_servers_says_what_a_restricted_daemon_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The project's .venv is what an unrestricted daemon runs; one started --restricted
+    # runs python3 from PATH, and `lspd servers` says so, as `lspd status` does.
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = tmp_path / "project"
+    python = make_venv(root / ".venv")
+    (root / "app.py").write_text("x = 1\n")
+    assert servers_json(capsys, "--root", str(root))["basedpyright"]["toolchain"].endswith(
+        f" {python}, project"
+    )
+    with thread_daemon(root, prewarm=False, restricted=True):
+        toolchain = servers_json(capsys, "--root", str(root))["basedpyright"]["toolchain"]
+    assert toolchain.endswith(", PATH") and ".venv" not in toolchain
+
+
+def test_install_says_installing_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["servers", "install", "ty", "--reinstall", "--root", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("ty ") and out.endswith(" is installed\n") and out.count("\n") == 1
+    said = [line for line in (out + err).splitlines() if "installing" in line]
+    assert len(said) == 1 and said[0].startswith("lspd: installing ty: ")

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, compact_json, page, size
 from lspd.ops.models import WorkspaceSymbol, WorkspaceSymbolsResult
+from lspd.surface.arguments import validate
+from lspd.surface.table import OPERATIONS, call, operation
+from tests.conftest import Warm, warm_workspace
 
 # Long enough that about a hundred of them fill the answer budget.
 ITEMS = [
@@ -102,3 +108,84 @@ def test_compact_json_drops_defaults_and_indentation() -> None:
         '{"total":1,"symbols":[{"name_path":"' + ITEMS[0].name_path + '","kind":"method",'
         '"path":"pkg/module.py","line":1,"column":9}]}'
     )
+
+
+# The property on real answers: basedpyright on a generated module whose every list is
+# longer than the answer budget holds (300 diagnostics, callers, references, symbols).
+CALLERS = 300
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    """The Python fixture plus pkg/many.py: `target` and 300 callers passing it a string."""
+    callers = "".join(
+        f"def caller_{i:03}_with_a_long_descriptive_name() -> int:\n"
+        f'    return target("an argument of the wrong type, number {i:03}")\n\n\n'
+        for i in range(CALLERS)
+    )
+    text = f"def target(value: int) -> int:\n    return value\n\n\n{callers}"
+    for warm in warm_workspace("py", tmp_path_factory):
+        (warm.root / "pkg/many.py").write_text(text)
+        yield warm
+
+
+# Each paged operation: its arguments, and how many items an answer holds.
+PAGED: dict[str, tuple[dict[str, Any], Callable[[Any], int]]] = {
+    "diagnostics": ({"path": "pkg/many.py"}, lambda r: len(r.diagnostics)),
+    "workspace_diagnostics": ({"paths": ["pkg/many.py"]}, lambda r: len(r.diagnostics)),
+    "references": (
+        {"path": "pkg/many.py", "line": 1, "column": 5},
+        lambda r: sum(len(f.references) for f in r.files),
+    ),
+    "call_hierarchy": ({"path": "pkg/many.py", "line": 1, "column": 5}, lambda r: len(r.calls)),
+    "document_symbols": ({"path": "pkg/many.py", "depth": 1}, lambda r: len(r.symbols)),
+    "workspace_symbols": ({"query": "caller_"}, lambda r: len(r.symbols)),
+    "definition": ({"path": "pkg/many.py", "line": 6, "column": 12}, lambda r: len(r.locations)),
+    "type_definition": (
+        {"path": "pkg/many.py", "line": 6, "column": 12},
+        lambda r: len(r.locations),
+    ),
+    "implementation": (
+        {"path": "pkg/many.py", "line": 6, "column": 12},
+        lambda r: len(r.locations),
+    ),
+}
+
+
+def test_every_operation_with_a_limit_is_in_the_property() -> None:
+    paged = {op.name for op in OPERATIONS if any(p.name == "limit" for p in op.params)}
+    assert paged == set(PAGED)
+    assert all(any(p.name == "offset" for p in operation(n).params) for n in paged)
+
+
+@pytest.mark.parametrize("name", sorted(PAGED))
+def test_a_larger_limit_never_returns_fewer_items_on_real_answers(many: Warm, name: str) -> None:
+    arguments, count = PAGED[name]
+
+    def answer(limit: int, offset: int = 0) -> Any:
+        checked = validate(operation(name), {**arguments, "limit": limit, "offset": offset})
+        return many.run(call(operation(name), many.ws, checked))
+
+    full = answer(1000)
+    most = count(full)  # what fits one page: the budget's cut, or everything
+    total = full.total
+    if name not in ("definition", "type_definition", "implementation"):
+        assert total >= CALLERS and most < total, (name, most, total)  # the budget cuts
+    # The limits where the count could go wrong: small, around the cut, around the total,
+    # the maximum; and a sweep between.
+    limits = {1, 2, 3, most - 1, most, most + 1, total - 1, total, total + 1, 999, 1000}
+    limits |= set(range(5, 1000, 37))
+    for limit in sorted(x for x in limits if 1 <= x <= 1000):
+        got = answer(limit)
+        assert count(got) == min(limit, most), (name, limit)
+        assert compact_json(got).__len__() <= BUDGET_CHARS
+        cut = count(got) < total
+        assert got.truncated == cut and got.next_offset == (count(got) if cut else None)
+    # Following next_offset gives every item once, in order.
+    seen, offset, pages = 0, 0, 0
+    while offset is not None:
+        got = answer(1000, offset)
+        seen += count(got)
+        offset = got.next_offset
+        pages += 1
+    assert seen == total and (pages > 1) == (most < total)

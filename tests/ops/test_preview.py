@@ -11,6 +11,7 @@ import pytest
 from mcp import Client
 
 from lspd.errors import InvalidInput
+from lspd.ops.budget import compact_json
 from lspd.ops.models import PreviewResult
 from lspd.surface.table import call, operation
 from tests.conftest import Warm, copy_fixture, warm_workspace
@@ -51,6 +52,9 @@ def test_a_signature_change_with_its_caller_introduces_nothing(own: Warm) -> Non
         ],
     )
     assert result.changes.introduced == [] and result.changes.baseline == "disk"
+    assert (result.errors, result.warnings) == (0, 0)
+    # Pre-existing problems of the compared files are counted per file, never listed.
+    assert '"introduced":[]' in compact_json(result) and '"fixed":[]' in compact_json(result)
     assert result.changes.changed == ["pkg/app.py", "pkg/greeting.py"]
     # Without the caller, its call breaks: introduced in app.py, which was not proposed.
     alone = preview(own, [{"path": "pkg/greeting.py", "content": greeting}])
@@ -73,8 +77,14 @@ def test_a_new_file_and_a_deletion(own: Warm) -> None:
         ],
     )
     assert not (own.root / "pkg/fresh.py").exists() and (own.root / "pkg/greeting.py").exists()
-    own_codes = [(d.path, d.line, d.code) for d in result.diagnostics]
-    assert ("pkg/fresh.py", 2, "reportAssignmentType") in own_codes
+    new = [(d.path, d.line, d.code) for d in result.changes.introduced]
+    assert ("pkg/fresh.py", 2, "reportAssignmentType") in new
+    # The disk is the baseline: the counts are of what the change introduces.
+    assert (result.errors, result.warnings) == (
+        sum(d.severity == "error" for d in result.changes.introduced),
+        sum(d.severity == "warning" for d in result.changes.introduced),
+    )
+    assert result.errors > 0
     introduced = {(d.path, d.code) for d in result.changes.introduced}
     # Every file importing from the deleted module loses its names.
     assert {p for p, _ in introduced} >= {"pkg/app.py", "pkg/extra.py", "pkg/fresh.py"}

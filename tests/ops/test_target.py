@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.lsp.documents import Document
+from lspd.ops.target import check_on_name
 from tests.conftest import Warm
 
 
@@ -15,8 +19,39 @@ def test_a_position_on_whitespace_names_the_nearest_name(py: Warm) -> None:
         py.run(ops.references(py.ws, "pkg/greeting.py", 18, 2))
     assert str(error.value) == (
         "pkg/greeting.py:18:2 is on whitespace, not on a name; the nearest name on line 18 "
-        "is `def` at column 5"
+        "is `greet` at column 9"
     )
+
+
+def test_whitespace_after_a_keyword_names_the_declared_name_not_the_keyword(py: Warm) -> None:
+    # Column 8 is the space in `def greet`: as near to `def` as to `greet`, which it declares.
+    with pytest.raises(InvalidInput) as error:
+        py.run(ops.hover(py.ws, "pkg/greeting.py", 18, 8))
+    assert str(error.value) == (
+        "pkg/greeting.py:18:8 is on whitespace, not on a name; the nearest name on line 18 "
+        "is `greet` at column 9"
+    )
+
+
+def test_hover_and_definition_refuse_a_declaring_keyword_alike(py: Warm) -> None:
+    # pkg/greeting.py:12 is `class Greeter:`; the server has nothing for `class` itself, and
+    # an empty answer would read as "no definition exists".
+    expected = (
+        "pkg/greeting.py:12:2 is on the keyword `class`, not on a name; the nearest name on "
+        "line 12 is `Greeter` at column 7"
+    )
+    for question in (ops.hover, ops.definition, ops.references):
+        with pytest.raises(InvalidInput) as error:
+            py.run(question(py.ws, "pkg/greeting.py", 12, 2))
+        assert str(error.value) == expected, question
+
+
+def test_a_word_that_is_a_keyword_elsewhere_is_a_name_in_python(tmp_path: Path) -> None:
+    document = Document(tmp_path / "a.py", "file:///a.py", "python", 1, "func = var = 1\n")
+    check_on_name(document, "a.py", 1, 2)  # no error: `func` is a Python name
+    go = Document(tmp_path / "a.go", "file:///a.go", "go", 1, "func main() {}\n")
+    with pytest.raises(InvalidInput, match=r"is on the keyword `func`.* `main` at column 6"):
+        check_on_name(go, "a.go", 1, 2)
 
 
 def test_a_position_on_punctuation_names_the_nearest_name(py: Warm) -> None:

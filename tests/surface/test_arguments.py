@@ -19,7 +19,8 @@ REFERENCES_TAKES = (
     "include_declaration (boolean), limit (integer), offset (integer), unresolved (boolean)"
 )
 DIAGNOSTICS_TAKES = (
-    "diagnostics takes path (string), content (string), limit (integer), baseline (string); "
+    "diagnostics takes path (string), content (string), limit (integer), offset (integer), "
+    "baseline (string); "
     "required: path"
 )
 WORKSPACE_DIAGNOSTICS_TAKES = (

@@ -153,7 +153,7 @@ def test_each_limit_default_and_maximum_is_as_declared() -> None:
     }
     page = f"Items per page (at most {budget.MAX_LIMIT})."
     assert limits == {
-        "diagnostics": (100, "At most this many diagnostics."),
+        "diagnostics": (100, page),
         "workspace_diagnostics": (50, page),
         "definition": (50, page),
         "type_definition": (50, page),

@@ -6,11 +6,13 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from lspd import __version__
-from lspd.errors import LspdError, kind_of
+from lspd.errors import InvalidInput
 
 # Each module has `register(subparsers)`; its subcommands set `func(args) -> int`. With
 # the commands it defines, but for the query commands (one per operation of the table).
@@ -28,7 +30,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; given the command about to run, only the module defining it is imported
     (`lspd serve` builds it in ~1 ms, not ~6), or for a query the modules up to it (a query
     through the daemon starts in ~75 ms, not ~120 ms)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lspd",
         description="Warm language servers for coding agents: MCP over HTTP, and this CLI.",
     )
@@ -42,22 +44,46 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line, as every other error of the CLI (argparse
+    prints the usage block and exits itself)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("lspd").strip()
+        raise InvalidInput(
+            f"{command + ': ' if command else ''}{message}; see `{self.prog} --help`"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every failure is one line (JSON on stdout with `--json`), exit 2."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and not argv[0].startswith("-") else None
-    args = build_parser(command).parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    as_json = "--json" in argv
     try:
+        args = build_parser(command).parse_args(argv)
+        as_json = bool(getattr(args, "json", False))
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         code: int = args.func(args)
-    except LspdError as exc:
-        if getattr(args, "json", False):  # a script parses stdout: the error goes there too
-            print(json.dumps({"error": str(exc), "kind": kind_of(exc)}, ensure_ascii=False))
-        else:
-            print("\n".join(f"lspd: {line}" for line in str(exc).splitlines()), file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `lspd ... | head`
         sys.stderr.close()
         return 0
+    except Exception as exc:  # no traceback reaches a user (LSPD_DEBUG=1 shows it)
+        if os.environ.get("LSPD_DEBUG"):
+            raise
+        _report(exc, as_json, command)
+        return 2
     return code
+
+
+def _report(exc: Exception, as_json: bool, command: str | None) -> None:
+    """The error as one line: JSON on stdout for a script (`--json`), else on stderr."""
+    from lspd.cli.errors import describe
+
+    message, kind = describe(exc, command)
+    if as_json:  # a script parses stdout: the error goes there too
+        print(json.dumps({"error": message, "kind": kind}, ensure_ascii=False))
+    else:
+        print(f"lspd: {message}", file=sys.stderr)

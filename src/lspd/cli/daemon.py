@@ -126,7 +126,11 @@ def _serve(args: argparse.Namespace) -> int:
         print(url, flush=True)
         print(f"lspd: serving {root} (log: {run.log_path(root)})", file=sys.stderr, flush=True)
 
-    if instance.serve(options, announce) is not None:  # another serve won the race for the lock
+    def farewell(why: str) -> None:  # `lspd stop` elsewhere must not end this one silently
+        cause = {"SIGTERM": "SIGTERM: `lspd stop` or a kill", "SIGINT": "SIGINT: Ctrl-C"}
+        print(f"lspd: stopped serving {root} ({cause.get(why, why)})", file=sys.stderr, flush=True)
+
+    if instance.serve(options, announce, farewell) is not None:  # another serve won the lock
         found = client.find_daemon(root)
         if found is not None:
             return _already_served(found, root, asked)
@@ -185,7 +189,7 @@ def _status(args: argparse.Namespace) -> int:
         return 1
     result = client.call_on(found, "status", {})
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
         return 0
     print(render("StatusResult", result))
     print(f"  MCP at {found.url}")

@@ -16,6 +16,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from lspd.cli.errors import read_input
 from lspd.daemon.client import call_tool, find_daemon, probe, resolve_root
 from lspd.errors import InvalidInput
 from lspd.sentinel import port_path
@@ -58,6 +59,8 @@ def _argument(parser: argparse.ArgumentParser, param: Param) -> None:
     elif param.cli_form in ("file", "json"):
         flag = param.cli or f"--{param.name.replace('_', '-')}-file"
         parser.add_argument(flag, dest=param.name, required=param.required, help=help)
+    elif param.cli_form == "changes":
+        _changes_arguments(parser, param, help)
     elif kind is list:
         parser.add_argument(param.name, metavar=param.cli or param.name, nargs="*", help=help)
     elif param.required:
@@ -92,23 +95,81 @@ def arguments(args: argparse.Namespace, op: Operation) -> dict[str, Any]:
     if op.position:
         out.update(parse_position(args.position, args.symbol))
     for param in op.params:
+        if param.cli_form == "changes":
+            out[param.name] = read_changes(args, param)
+            continue
         value = getattr(args, param.name, None)
         if value is None or value == []:
             continue
         if param.cli_form in ("file", "json"):
-            value = sys.stdin.read() if value == "-" else Path(value).read_text(encoding="utf-8")
+            value = read_input(param.cli or param.name, value)
             if param.cli_form == "json":
                 value = _json(value, param.cli or param.name)
-            if param.name == "changes" and isinstance(value, list):  # paths from the cwd
-                value = [
-                    {**c, "path": _absolute(c["path"])}
-                    if isinstance(c, dict) and isinstance(c.get("path"), str)
-                    else c
-                    for c in value
-                ]
         elif param.name == "path":
             value = _absolute(value)
         out[param.name] = value
+    return out
+
+
+def _changes_arguments(parser: argparse.ArgumentParser, param: Param, help: str) -> None:
+    """A preview's changes, in whichever forms the caller holds them (together too)."""
+    group = parser.add_argument_group("the changes (any of these forms, together too)")
+    group.add_argument(param.cli or "--changes", dest=param.name, help=help)
+    group.add_argument(
+        "--patch",
+        metavar="FILE",
+        help="a unified diff as `git diff` prints it ('-': stdin), applied in memory to the "
+        "files on disk; new, deleted and renamed files too",
+    )
+    group.add_argument(
+        "--file",
+        dest="files",
+        action="append",
+        metavar="PATH",
+        help="a file to change (repeatable): its new text is the next --content-file",
+    )
+    group.add_argument(
+        "--content-file",
+        dest="contents",
+        action="append",
+        metavar="F",
+        help="the new text of the --file before it ('-': stdin)",
+    )
+
+
+def read_changes(args: argparse.Namespace, param: Param) -> list[Any]:
+    """The preview's `[{path, content}]` from `--changes`, `--patch` and `--file`/
+    `--content-file` pairs, paths made absolute (from the current directory, a patch's
+    from the top of its repository)."""
+    out: list[Any] = []
+    flag = param.cli or "--changes"
+    if getattr(args, param.name, None) is not None:
+        value = _json(read_input(flag, getattr(args, param.name)), flag)
+        if not isinstance(value, list):
+            return value  # type: ignore[no-any-return]  # the operation says what to send
+        out += [
+            {**c, "path": _absolute(c["path"])}
+            if isinstance(c, dict) and isinstance(c.get("path"), str)
+            else c
+            for c in value
+        ]
+    if args.patch is not None:
+        from lspd.cli.patch import base_directory, changes
+
+        out += changes(read_input("--patch", args.patch), base_directory(Path.cwd()))
+    files, contents = args.files or [], args.contents or []
+    if len(files) != len(contents):
+        raise InvalidInput(
+            f"each --file PATH takes the --content-file F after it; got {len(files)} --file "
+            f"and {len(contents)} --content-file"
+        )
+    for path, content in zip(files, contents, strict=True):
+        out.append({"path": _absolute(path), "content": read_input("--content-file", content)})
+    if not out:
+        raise InvalidInput(
+            "send the changes: --patch FILE (a unified diff, '-': stdin), --file PATH "
+            f"--content-file F (repeatable), or {flag} FILE (JSON [{{path, content}}])"
+        )
     return out
 
 
@@ -142,7 +203,7 @@ def _run(args: argparse.Namespace, op: Operation) -> int:
     if args.json:  # the same bytes as the MCP text block: one page
         result = run_tool(root, op.name, given)
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
-        return 0
+        return exit_code(result)
     from lspd.cli.render import render
 
     limit = next((p for p in op.params if p.name == "limit"), None)
@@ -153,7 +214,13 @@ def _run(args: argparse.Namespace, op: Operation) -> int:
     else:
         result = run_tool(root, op.name, given)
     print(render(op.result, result))
-    return 0
+    return exit_code(result)
+
+
+def exit_code(result: dict[str, Any]) -> int:
+    """1 when an answer against a baseline (a preview's is the disk) has introduced errors,
+    as `lspd check --baseline`: its `errors` then counts those, text or JSON alike."""
+    return 1 if "changes" in result and result.get("errors", 0) else 0
 
 
 def root_for(root: str | None, path: str | None) -> Path:

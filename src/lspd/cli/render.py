@@ -22,18 +22,15 @@ def render(result: str, answer: Answer) -> str:
     return renderer(answer) if renderer else json.dumps(answer, ensure_ascii=False, indent=2)
 
 
-def _truncation(total: int, shown: int, truncated: bool) -> list[str]:
-    return [f"… {shown} of {total} shown (raise --limit for more)"] if truncated else []
-
-
-def _changes(c: Answer | None) -> list[str]:
-    """What a change introduced (in full) and a one-line summary."""
-    if c is None:
-        return []
+def _changes(c: Answer) -> list[str]:
+    """What a change introduced, one line each, and a summary: with a baseline these are
+    the answer (what was there before is counted as unchanged, never listed)."""
     introduced, fixed = c.get("introduced", []), c.get("fixed", [])
-    lines = [f"new: {_problem(d)}" for d in introduced]
+    errors = sum(d["severity"] == "error" for d in introduced)
+    lines = [_problem(d) for d in introduced]
     lines.append(
-        f"{len(introduced)} new since {c['baseline']}, {len(fixed)} fixed, "
+        f"{len(introduced)} new since {c['baseline']} ({errors} error(s), "
+        f"{len(introduced) - errors} warning(s)), {len(fixed)} fixed, "
         f"{c.get('unchanged', 0)} unchanged ({c['scope']})"
     )
     return lines
@@ -48,28 +45,26 @@ def _problem(d: Answer) -> str:
 
 
 def _preview(r: Answer) -> str:
-    lines = [_problem(d) for d in r.get("diagnostics", [])]
-    if r.get("truncated", False):
-        lines.append("… more diagnostics of the proposed files (see `files` in --json)")
-    return "\n".join(lines + _changes(r["changes"]))
+    return "\n".join(_changes(r["changes"]))
 
 
 def _diagnostics(r: Answer) -> str:
+    if r.get("changes") is not None:
+        return "\n".join(_changes(r["changes"]))
     items, server = r.get("diagnostics", []), r["server"]
     if not items:
-        return "\n".join(
-            [f"{r['path']}: no errors or warnings ({server})", *_changes(r.get("changes"))]
-        )
+        return f"{r['path']}: no errors or warnings ({server})"
     lines = [
         f"{r['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{_code(d)}"
         for d in items
     ]
     lines.append(f"{r['errors']} error(s), {r['warnings']} warning(s) ({server})")
-    lines += _truncation(r["total"], len(items), r.get("truncated", False))
-    return "\n".join(lines + _changes(r.get("changes")))
+    return "\n".join(lines + _more(r, len(items)))
 
 
 def _workspace_diagnostics(r: Answer) -> str:
+    if r.get("changes") is not None:
+        return "\n".join(_changes(r["changes"]))
     files = r.get("files", [])
     lines = [f"{c['path']}: {c['errors']} error(s), {c['warnings']} warning(s)" for c in files]
     lines += [
@@ -91,8 +86,8 @@ def _workspace_diagnostics(r: Answer) -> str:
     following = r.get("next_offset")
     if following is not None:
         shown = f"diagnostics {r.get('offset', 0) + 1}-{following} of {r['total']}"
-        lines.append(f"{shown}; the rest: --offset {following}, or `lspd check` for all")
-    return "\n".join(lines + _changes(r.get("changes")))
+        lines.append(f"{shown}; `--offset {following}` for the rest (`lspd check` lists all)")
+    return "\n".join(lines)
 
 
 def _more(r: Answer, shown: int) -> list[str]:
@@ -100,7 +95,7 @@ def _more(r: Answer, shown: int) -> list[str]:
     following = r.get("next_offset")
     if following is None:
         return []
-    return [f"… {shown} of {r['total']} shown; the rest: --offset {following}"]
+    return [f"… {shown} of {r['total']} shown; `--offset {following}` for the rest"]
 
 
 def _hover(r: Answer) -> str:

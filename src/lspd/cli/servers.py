@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING
 
 from lspd import __version__
-from lspd.daemon.client import resolve_root
+from lspd.daemon.client import find_daemon, resolve_root
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.registry import definitions
 
@@ -60,12 +60,15 @@ def _list(args: argparse.Namespace) -> int:
 
     root = resolve_root(args.root)
     config = load_config(root)
-    restricted = user_restricted()  # then only lspd's own toolchains and servers run
+    # Then only lspd's own toolchains and servers run: by the user's default, or because the
+    # daemon serving this root was started `--restricted` (what it runs is what to show).
+    running = find_daemon(root)
+    restricted = user_restricted() or bool(running and running.health.get("restricted"))
     python = None if config.python is None else root / config.python
     choice = Choice(typescript=config.typescript, python=python, restricted=restricted)
     result = ops.servers({} if restricted else config.chosen, root, choice)
     if args.json:
-        print(result.model_dump_json(indent=2))
+        print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")))
     else:
         print(render("ServersResult", result.model_dump(mode="json")))
     return 0
@@ -80,7 +83,7 @@ def _install(args: argparse.Namespace) -> int:
         if inspect(definition).missing is None and not args.reinstall:
             print(f"{_named(definition)} is installed")
             continue
-        print(f"installing {definition.name}: {install(definition)}", flush=True)
+        install(definition)  # says "lspd: installing NAME: COMMAND" on stderr itself
         if missing := inspect(definition).missing:
             raise ServerNotInstalled(
                 definition.name,

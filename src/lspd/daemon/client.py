@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from lspd import sentinel
 from lspd.daemon.binding import HOST
-from lspd.errors import DaemonError, LspdError
+from lspd.errors import ERROR_KIND_META, DaemonError, InvalidInput, LspdError
 
 PROTOCOL_VERSION = "2026-07-28"
 HEALTH_TIMEOUT_S = 2.0
@@ -75,7 +75,11 @@ def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = 
     of `cwd` holding `.vscode/.mcp-port`, else `cwd` itself."""
     base = (cwd or Path.cwd()).resolve()
     if root is not None:
-        return (base / root).resolve()
+        given = (base / root).resolve()
+        if not given.is_dir():
+            what = "does not exist" if not given.exists() else "is not a directory"
+            raise InvalidInput(f"workspace root {given} {what}; send an existing directory")
+        return given
     for directory in (base, *base.parents):
         if sentinel.port_path(directory).is_file():
             return directory
@@ -182,9 +186,11 @@ def differences(health: dict[str, Any], asked: dict[str, Any]) -> list[str]:
 
 
 class ToolFailed(LspdError):
-    """The daemon's tool refused the request; the message is the operation's own."""
+    """The daemon's tool refused the request; the message and kind are the operation's own."""
 
-    kind = "refused"
+    def __init__(self, message: str, kind: str = "refused") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def call_tool(
@@ -207,7 +213,8 @@ def call_on(
     if result.get("isError"):
         texts = [c.get("text", "") for c in result.get("content", []) if c.get("type") == "text"]
         text = "\n".join(texts) or f"{tool} failed"
-        raise ToolFailed(_strip_prefix(text, tool))
+        kind = (result.get("_meta") or {}).get(ERROR_KIND_META, "refused")
+        raise ToolFailed(_strip_prefix(text, tool), str(kind))
     structured = result.get("structuredContent")
     if not isinstance(structured, dict):
         raise DaemonError(f"the daemon's {tool} answered without structuredContent")
@@ -227,7 +234,10 @@ def check_everything(
     except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     if response.status_code != 200:
-        raise ToolFailed(str(response.json().get("error", response.text[:300])))
+        failed = response.json()
+        raise ToolFailed(
+            str(failed.get("error", response.text[:300])), failed.get("kind", "refused")
+        )
     errors = response.headers.get(ERRORS_HEADER)
     return response.text, int(errors) if errors is not None else int(response.json()["errors"])
 

@@ -22,7 +22,11 @@ def python_command() -> list[str]:
 LOCK_WAIT_S = 60.0
 
 
-def serve(options: Options, announce: Callable[[str], None]) -> str | None:
+def serve(
+    options: Options,
+    announce: Callable[[str], None],
+    farewell: Callable[[str], None] | None = None,
+) -> str | None:
     """Serve `options.root` in this process until a signal; or, when a daemon already
     serves it, return that daemon's URL at once (a lock decides, not a race)."""
     from lspd.daemon import client
@@ -50,7 +54,7 @@ def serve(options: Options, announce: Callable[[str], None]) -> str | None:
         if found is not None:
             return found.url
         configure_logging(root, options.log_level)
-        run(options, announce)
+        run(options, announce, farewell)
         return None
     finally:
         lock.release()

@@ -76,7 +76,13 @@ class Daemon:
     sentinel names the listening port, so tests can run a daemon in a thread.
     """
 
-    def __init__(self, options: Options, *, announce: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: Options,
+        *,
+        announce: Callable[[str], None] | None = None,
+        farewell: Callable[[str], None] | None = None,
+    ) -> None:
         self.options = options
         self.root = options.root.resolve()
         self.ready = threading.Event()
@@ -84,6 +90,7 @@ class Daemon:
         self.token: str | None = None
         self.started_at = time.monotonic()
         self._announce = announce
+        self._farewell = farewell  # told why it stops: a terminal serving in the foreground
         self._server: Server | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
@@ -222,6 +229,9 @@ class Daemon:
             yield
         finally:
             self._cleanup_files()
+            if self._farewell is not None:
+                signalled = self._server.signalled if self._server is not None else None
+                self._farewell(signalled or "asked to stop")
             await self._shut_down(self.ws)
 
     async def _shut_down(self, ws: Workspace, watchdog: Watchdog | None = None) -> None:
@@ -301,7 +311,11 @@ def configure_logging(root: Path, level: str) -> Path:
     return path
 
 
-def run(options: Options, announce: Callable[[str], None] | None = None) -> None:
+def run(
+    options: Options,
+    announce: Callable[[str], None] | None = None,
+    farewell: Callable[[str], None] | None = None,
+) -> None:
     """Run the daemon in this process until a signal (the caller holds the lock)."""
-    daemon = Daemon(options, announce=announce)
+    daemon = Daemon(options, announce=announce, farewell=farewell)
     asyncio.run(daemon.serve())

@@ -32,6 +32,7 @@ class Server(uvicorn.Server):
     _loop: asyncio.AbstractEventLoop | None = None
     _exit: asyncio.Event | None = None
     _should_exit = False
+    signalled: str | None = None  # the signal that stopped it (SIGTERM: `lspd stop`)
 
     def __init__(
         self, config: uvicorn.Config, on_ready: Callable[[], None], on_stop: Callable[[], None]
@@ -85,7 +86,8 @@ class Server(uvicorn.Server):
                 loop.remove_signal_handler(sig)
 
     def _on_signal(self, sig: int) -> None:
-        log.info("received %s, shutting down", signal.Signals(sig).name)
+        self.signalled = signal.Signals(sig).name
+        log.info("received %s, shutting down", self.signalled)
         if self.should_exit and sig == signal.SIGINT:
             self.force_exit = True
         self.should_exit = True

@@ -22,9 +22,9 @@ from pathlib import Path
 from lspd.errors import InvalidInput
 from lspd.ops.affected import python_unaffected, typescript_checked
 from lspd.ops.baseline import changes_since, check_baseline
-from lspd.ops.budget import BUDGET_CHARS, compact_json, fits, size
+from lspd.ops.budget import check_paging, compact_json, fits, page
 from lspd.ops.check_scope import scope_lines
-from lspd.ops.checks import check_globs, check_positive
+from lspd.ops.checks import check_globs
 from lspd.ops.file_diagnostics import Known, check_file, selected
 from lspd.ops.models import (
     Changes,
@@ -281,41 +281,53 @@ async def workspace_diagnostics(
     `limit` (up to `MAX_LIMIT`) diagnostics from `offset`, fewer only when the answer budget
     is reached: then, and whenever more remain, `next_offset` says where to go on. A larger
     limit never returns fewer diagnostics. With `baseline`, only the files changed since it
-    (matching `paths`) and the files naming what changed are checked, and `changes` says
-    which diagnostics the change introduced and fixed.
+    (matching `paths`) and the files naming what changed are checked, `changes` says which
+    diagnostics the change introduced and fixed, and the counts are those it introduced.
     """
-    check_positive("limit", limit)
-    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-        raise InvalidInput(f"`offset` must be 0 or a positive integer, not {offset!r}")
+    check_paging(offset, limit)
     check_baseline(baseline)
-    changes = None
-    if baseline is None:
-        checked = await check_all(ws, paths, all=all)
-    else:
+    if baseline is not None:
         check_globs(paths)
         await ws.refresh_open_documents(catch_up=True)
         compared = await changes_since(ws, baseline, lambda p: selected(ws.display(p), paths))
-        checked = Checked(len(compared.after), compared.after, -1)
-        changes = compared.changes
+        return _introduced(len(compared.after), compared.changes)
+    checked = await check_all(ws, paths, all=all)
     everything = checked.everything
-    if offset > len(everything):
-        raise InvalidInput(f"`offset` {offset} is past the last diagnostic ({len(everything)})")
-    count = min(limit, MAX_LIMIT, len(everything) - offset)
-    # The most diagnostics that fit, from each one's size (measured once per check) and
-    # the rest of the answer's: one serialization per page, not one per halving.
-    room = BUDGET_CHARS - size(_result(checked, everything, offset, 0, changes))
-    fitting = 0
-    for item in checked.sizes[offset : offset + count]:
-        room -= item + 1  # and its comma
-        if room < 0:
-            break
-        fitting += 1
-    count = max(1, fitting)  # at least one, to make progress
-    answer = _result(checked, everything, offset, count, changes)
-    while count > 1 and not fits(answer):  # the estimate was short: rarely more than once
-        count = max(1, count * 9 // 10)
-        answer = _result(checked, everything, offset, count, changes)
-    return answer
+    return page(
+        len(everything),
+        offset,
+        limit,
+        lambda w: _result(checked, everything, w.offset, w.count),
+        MAX_LIMIT,
+        sizes=checked.sizes,  # measured once per check, not once per page
+    )
+
+
+def _introduced(compared: int, changes: Changes) -> WorkspaceDiagnosticsResult:
+    """With a baseline the answer is about what is new: its counts, per file too, are the
+    introduced diagnostics' (so is `lspd check`'s exit code), listed in `changes`."""
+    by_path: dict[str, list[FileDiagnostic]] = {}
+    for d in changes.introduced:
+        by_path.setdefault(d.path or "", []).append(d)
+    counts = [
+        FileDiagnosticCounts(
+            path=path,
+            errors=sum(d.severity == "error" for d in found),
+            warnings=sum(d.severity == "warning" for d in found),
+        )
+        for path, found in by_path.items()
+    ]
+    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
+    return WorkspaceDiagnosticsResult(
+        files_matched=compared,
+        files_checked=compared,
+        errors=sum(c.errors for c in counts),
+        warnings=sum(c.warnings for c in counts),
+        files=counts,
+        files_with_problems=len(counts),
+        total=len(changes.introduced),
+        changes=changes,
+    )
 
 
 def _result(
@@ -323,7 +335,6 @@ def _result(
     everything: list[FileDiagnostic],
     offset: int,
     count: int | None,
-    changes: Changes | None = None,
 ) -> WorkspaceDiagnosticsResult:
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
@@ -331,8 +342,8 @@ def _result(
         if r.total
     ]
     counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
-    page = everything[offset:] if count is None else everything[offset : offset + count]
-    end = offset + len(page)
+    shown = everything[offset:] if count is None else everything[offset : offset + count]
+    end = offset + len(shown)
     result = WorkspaceDiagnosticsResult(
         files_matched=checked.matched,
         files_checked=len(checked.results),
@@ -340,12 +351,11 @@ def _result(
         warnings=sum(c.warnings for c in counts),
         files=counts,
         files_with_problems=len(counts),
-        diagnostics=list(page),
+        diagnostics=list(shown),
         total=len(everything),
         offset=offset,
         truncated=end < len(everything),
         next_offset=end if end < len(everything) else None,
-        changes=changes,
         scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
     )

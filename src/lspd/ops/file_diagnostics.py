@@ -6,13 +6,10 @@ import fnmatch
 from pathlib import Path
 
 from lspd.ops.baseline import check_baseline, file_changes
-from lspd.ops.budget import fits
-from lspd.ops.checks import check_content, check_positive
+from lspd.ops.budget import Window, check_paging, item_sizes, page
+from lspd.ops.checks import check_content
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.models import (
-    Diagnostic,
-    DiagnosticsResult,
-)
+from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -22,17 +19,20 @@ async def diagnostics(
     path: str,
     content: str | None = None,
     limit: int = 100,
+    offset: int = 0,
     baseline: str | None = None,
 ) -> DiagnosticsResult:
     """Diagnostics of `path` as it is on disk, or of `content` when given (then restored;
-    the file need not exist yet); with `baseline`, also which of them are new since then."""
-    check_positive("limit", limit)
+    the file need not exist yet), `limit` of them from `offset`; with `baseline`, those new
+    since then (the counts too), and which were fixed."""
+    check_paging(offset, limit)
     check_content(content, MAX_FILE_BYTES)
     check_baseline(baseline)
     await ws.refresh_open_documents(catch_up=True)
-    result = await check_file(ws, path, content, limit)
+    result = await check_file(ws, path, content, limit, offset=offset)
     if baseline is not None:
-        result.changes = await file_changes(ws, ws.resolve(path), content, baseline)
+        changes = await file_changes(ws, ws.resolve(path), content, baseline)
+        result = only_introduced(result, changes)
     return result
 
 
@@ -47,11 +47,13 @@ async def check_file(
     limit: int,
     budget: bool = True,
     known: Known | None = None,
+    offset: int = 0,
 ) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call.
 
     With `known`, a file whose server answered with the very items of last time ("unchanged")
-    gets last time's result (the whole-workspace check: most files, after an edit)."""
+    gets last time's result (the whole-workspace check: most files, after an edit). Without
+    `budget`, every diagnostic (`limit` and `offset` aside)."""
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
         session, document = await ws.open(path, content)
@@ -65,7 +67,9 @@ async def check_file(
         finally:
             if content is not None:
                 await ws.open(path)  # the server sees the disk again
-    result = make_result(ws, document.path, session.name, session.toolchain, items, limit, budget)
+    result = make_result(
+        ws, document.path, session.name, session.toolchain, items, limit, budget, offset
+    )
     if known is not None and content is None:
         known[document.path] = (raw, result)
     return result
@@ -79,25 +83,47 @@ def make_result(
     items: list[Diagnostic],
     limit: int = 100_000,
     budget: bool = False,
+    offset: int = 0,
 ) -> DiagnosticsResult:
-    """One file's result of its converted diagnostics: errors first, then by position."""
+    """One file's result of its converted diagnostics: errors first, then by position; with
+    `budget`, a page of `limit` from `offset` (fewer only where the answer budget ends)."""
     items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
-    result = DiagnosticsResult(
-        path=ws.display(path),
-        server=server,
-        toolchain=toolchain,
-        environment=_environment_hint(toolchain, items),
-        fresh=True,
-        errors=sum(d.severity == "error" for d in items),
-        warnings=sum(d.severity == "warning" for d in items),
-        diagnostics=items[:limit],
-        total=len(items),
-        truncated=len(items) > limit,
+
+    def build(w: Window) -> DiagnosticsResult:
+        return DiagnosticsResult(
+            path=ws.display(path),
+            server=server,
+            toolchain=toolchain,
+            environment=_environment_hint(toolchain, items),
+            fresh=True,
+            errors=sum(d.severity == "error" for d in items),
+            warnings=sum(d.severity == "warning" for d in items),
+            diagnostics=items[w.offset : w.end],
+            total=len(items),
+            truncated=w.truncated,
+            next_offset=w.next_offset,
+        )
+
+    if budget:  # the most that fit, from `offset`: never fewer for a larger limit
+        return page(len(items), offset, limit, build, sizes=item_sizes(items))
+    return build(Window(0, len(items), len(items)))  # every one (the whole check)
+
+
+def only_introduced(result: DiagnosticsResult, changes: Changes) -> DiagnosticsResult:
+    """With a baseline the answer is about what is new: its counts are the introduced
+    diagnostics' (the exit code follows them), listed once, in `changes.introduced`."""
+    introduced = changes.introduced
+    return result.model_copy(
+        update={
+            "errors": sum(d.severity == "error" for d in introduced),
+            "warnings": sum(d.severity == "warning" for d in introduced),
+            "diagnostics": [],
+            "total": len(introduced),
+            "truncated": False,
+            "next_offset": None,
+            "changes": changes,
+        }
     )
-    while budget and not fits(result) and len(result.diagnostics) > 1:
-        result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
-        result.truncated = True
-    return result
 
 
 # Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).

@@ -76,17 +76,20 @@ class DiagnosticsResult(Model):
     fresh: bool = True
     """True when they are for the file's current content."""
     errors: int
-    """Errors in the file."""
+    """Errors in the file (with `baseline`: introduced)."""
     warnings: int
-    """Warnings in the file."""
+    """Warnings in the file (with `baseline`: introduced)."""
     diagnostics: list[Diagnostic] = Field(default_factory=list)
     """Errors first, then by line."""
     total: int
     """All diagnostics of the file."""
     truncated: bool = False
     """True when `diagnostics` stops short of `total`."""
+    next_offset: int | None = None
+    """The `offset` of the next page."""
     changes: Changes | None = None
-    """With `baseline`: what changed since it."""
+    """With `baseline`: what changed since it; then the counts are of `changes.introduced`
+    and `diagnostics` is empty."""
 
 
 class FileDiagnosticCounts(Model):
@@ -126,7 +129,7 @@ class WorkspaceDiagnosticsResult(Model):
     next_offset: int | None = None
     """The `offset` of the next page."""
     changes: Changes | None = None
-    """With `baseline`: what changed (changed files and dependents only)."""
+    """With `baseline`: what changed; the counts are then its `introduced`."""
     scope: list[CheckScope] | None = None
     """Without `paths` or `all`: per project, the configuration that chose the files checked."""
     outside_gate: int = 0
@@ -153,10 +156,10 @@ class Changes(Model):
 
     baseline: str
     """`HEAD`, a git revision, `session` or `disk`."""
-    introduced: list[FileDiagnostic] = Field(default_factory=list)
-    """New since the baseline (all)."""
-    fixed: list[FileDiagnostic] = Field(default_factory=list)
-    """Gone since the baseline (all)."""
+    introduced: list[FileDiagnostic]
+    """New since the baseline (all; empty: none)."""
+    fixed: list[FileDiagnostic]
+    """Gone since the baseline (all; empty: none)."""
     unchanged: int = 0
     """In both (matched by text, not line)."""
     changed: list[str] = Field(default_factory=list)
@@ -166,16 +169,16 @@ class Changes(Model):
 
 
 class PreviewResult(Model):
-    """Diagnostics of proposed changes, and what they would break elsewhere."""
+    """What proposed changes would introduce and fix, against the disk as it is."""
 
+    errors: int
+    """Errors the change would introduce."""
+    warnings: int
+    """Warnings the change would introduce."""
     files: list[FileDiagnosticCounts] = Field(default_factory=list)
-    """Counts after the change."""
-    diagnostics: list[FileDiagnostic] = Field(default_factory=list)
-    """The proposed files' diagnostics."""
-    truncated: bool = False
-    """True when `diagnostics` was cut (the counts in `files` stay complete)."""
+    """Each compared file's counts after the change (what was there before included)."""
     changes: Changes
-    """What it would introduce and fix."""
+    """What it would introduce (listed in full) and fix."""
 
 
 class HoverResult(Model):

@@ -7,7 +7,6 @@ from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.ops.baseline import compare_states, read_text
-from lspd.ops.budget import fits
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
@@ -16,8 +15,9 @@ MAX_CHANGES = 50  # files in one preview
 
 
 async def preview(ws: Workspace, changes: list[dict[str, Any]]) -> PreviewResult:
-    """Diagnostics the proposed files would have, and what the change would introduce and
-    fix in them and in the files naming what it changes, against the disk as it is. The
+    """What the change would introduce and fix in the proposed files and in the files
+    naming what it changes, against the disk as it is (the disk is its baseline: the counts
+    are of what it introduces), and each compared file's counts after it. The
     disk is never written; no other call sees the proposed text (it runs alone); the
     servers get the disk's text back even when the call is cancelled."""
     proposed = _proposed(ws, changes)
@@ -29,18 +29,13 @@ async def preview(ws: Workspace, changes: list[dict[str, Any]]) -> PreviewResult
         for r in compared.after
         if r.total or ws.resolve(r.path) in proposed
     ]
-    shown = {ws.display(p) for p in proposed}
-    own = [
-        d.model_copy(update={"path": r.path})
-        for r in compared.after
-        if r.path in shown
-        for d in r.diagnostics
-    ]
-    result = PreviewResult(files=counts, diagnostics=own, changes=compared.changes)
-    while not fits(result) and result.diagnostics:
-        result.diagnostics = result.diagnostics[: len(result.diagnostics) // 2]
-        result.truncated = True
-    return result
+    introduced = compared.changes.introduced
+    return PreviewResult(
+        errors=sum(d.severity == "error" for d in introduced),
+        warnings=sum(d.severity == "warning" for d in introduced),
+        files=counts,
+        changes=compared.changes,
+    )
 
 
 def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:

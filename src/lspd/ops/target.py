@@ -14,6 +14,21 @@ from lspd.ops.checks import check_int
 from lspd.workspace import Workspace
 
 _NAME = re.compile(r"[\w$]+")
+# Per language id, the words that declare a name and never are one: a server has nothing to
+# say about them, so a position on one is refused like whitespace, pointing at the name it
+# declares. (`func` is a keyword in Go, a plain name in Python.)
+_SCRIPT = "class function interface enum const let var async"
+KEYWORDS: dict[str, frozenset[str]] = {
+    "python": frozenset(["def", "class", "async", "lambda"]),
+    "typescript": frozenset(_SCRIPT.split()),
+    "typescriptreact": frozenset(_SCRIPT.split()),
+    "javascript": frozenset(_SCRIPT.split()),
+    "javascriptreact": frozenset(_SCRIPT.split()),
+    "go": frozenset(["func", "type", "struct", "interface", "const", "var"]),
+    "rust": frozenset(["fn", "struct", "enum", "trait", "impl", "const", "let", "mod"]),
+    "c": frozenset(["struct", "enum", "union"]),
+    "cpp": frozenset(["class", "struct", "enum", "union", "namespace"]),
+}
 
 
 @dataclass(frozen=True)
@@ -96,7 +111,9 @@ def check_on_name(document: Document, shown: str, line: int, column: int) -> Non
     on whitespace or punctuation a server answers "nothing", which reads like "none exist",
     so it is an error naming the nearest name on the line instead."""
     text = document.lines[line - 1]
-    names = list(_NAME.finditer(text))
+    words = list(_NAME.finditer(text))
+    keywords = KEYWORDS.get(document.language_id, frozenset())
+    names = [m for m in words if m.group() not in keywords]
     if any(m.start() <= column - 1 <= m.end() for m in names):
         return
     where = f"{shown}:{line}:{column}"
@@ -105,14 +122,21 @@ def check_on_name(document: Document, shown: str, line: int, column: int) -> Non
             f"{where} is not on a name: line {line} has none ({text.strip()[:80]!r}); "
             "send the line and column of a name, or `symbol`"
         )
-    near = min(names, key=lambda m: min(abs(m.start() - (column - 1)), abs(m.end() - column)))
+    # The nearest name; of two as near, the one after the position (`def| forward`).
+    near = min(
+        names,
+        key=lambda m: (min(abs(m.start() - (column - 1)), abs(m.end() - column)), m.end() < column),
+    )
     raise InvalidInput(
-        f"{where} is on {_what(text, column)}, not on a name; the nearest name on line {line} "
-        f"is `{near.group()[:80]}` at column {near.start() + 1}"
+        f"{where} is on {_what(text, column, words)}, not on a name; the nearest name on line "
+        f"{line} is `{near.group()[:80]}` at column {near.start() + 1}"
     )
 
 
-def _what(text: str, column: int) -> str:
+def _what(text: str, column: int, words: list[re.Match[str]]) -> str:
+    keyword = next((m for m in words if m.start() <= column - 1 < m.end()), None)
+    if keyword is not None:  # a word, yet not a name
+        return f"the keyword `{keyword.group()}`"
     char = text[column - 1] if column <= len(text) else ""
     if not char:
         return "the end of the line"

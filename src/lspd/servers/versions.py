@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition, find_executable
 
@@ -38,6 +40,8 @@ def inspect(definition: ServerDefinition) -> Installed:
     if command := source.get("command"):
         argv = [definition.expand(part) for part in command]
         argv[0] = find_executable(argv[0]) or argv[0]
+        if (why := _rustup_without_home(argv[0])) is not None:
+            return Installed(why, None)
         ok, output = _output(argv)
         if not ok:
             return Installed(f"`{' '.join(command)}` failed: {output}", None)
@@ -47,6 +51,16 @@ def inspect(definition: ServerDefinition) -> Installed:
         ok, output = _output(["dpkg-query", "--show", "--showformat=${Version}", package])
         return Installed(None, output if ok and output else None)
     return Installed(None, None)
+
+
+def _rustup_without_home(executable: str) -> str | None:
+    """Why a rustup proxy (`rust-analyzer` -> rustup) cannot run, said without running it:
+    run with no rustup home, it creates one (~/.rustup) only to say it has no toolchain, and
+    `lspd servers` must not leave directories behind."""
+    if Path(executable).resolve().name != "rustup":
+        return None
+    home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    return None if home.is_dir() else f"rustup has no toolchain here ({home} does not exist)"
 
 
 def _python(package: str) -> str | None:

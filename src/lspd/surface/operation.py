@@ -28,7 +28,9 @@ class Param:
     (`--limit`), a positional name (`query`), or None for the default (`--name-with-dashes`,
     positional when required). `cli_form` says how the command line gives the value:
     `value` (as typed), `file` (the text of a file, `-` for stdin), `json` (a file's
-    JSON, `-` for stdin), `negate` (a flag that sends false), `flag` (a flag that sends true).
+    JSON, `-` for stdin), `negate` (a flag that sends false), `flag` (a flag that sends true),
+    `changes` (a preview's changes: `--changes` JSON, a `--patch`, or `--file PATH
+    --content-file F` pairs).
     """
 
     name: str
@@ -36,7 +38,7 @@ class Param:
     description: str
     default: Any = REQUIRED
     cli: str | None = None
-    cli_form: Literal["value", "file", "json", "negate", "flag"] = "value"
+    cli_form: Literal["value", "file", "json", "negate", "flag", "changes"] = "value"
     cli_help: str | None = None
 
     @property

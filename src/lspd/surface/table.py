@@ -45,7 +45,8 @@ closest names). Paths are relative to the workspace root. Lists are paged: an an
 stops short has `truncated: true` and `next_offset`; send that as `offset` for the rest
 (`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
 a location stands for. `baseline` (`HEAD`, a git revision, or `session`) on diagnostics adds
-`changes`: the diagnostics new since then (`introduced`) and gone (`fixed`). `fresh` is true
+`changes`: the diagnostics new since then (`introduced`) and gone (`fixed`); the answer's
+counts are then those of `introduced`. `fresh` is true
 when the answer is for the file's current text; `total` counts all items of a list.
 Fields at their default (null, empty, false, 0) are left out of answers."""
 
@@ -97,7 +98,8 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_form="file",
                 cli_help="check this file's text as if it were PATH ('-': stdin)",
             ),
-            Param("limit", int, "At most this many diagnostics.", default=100),
+            _limit(100),
+            _OFFSET,
             _BASELINE,
         ),
         exclusive=("content", "baseline"),
@@ -152,7 +154,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 list[dict[str, str | None]],
                 "`[{path, content}]`: each file's whole new text; content null deletes it.",
                 cli="--changes",
-                cli_form="json",
+                cli_form="changes",
                 cli_help="a JSON file of [{path, content}] ('-': stdin)",
             ),
         ),

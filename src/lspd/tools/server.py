@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from lspd import __version__
-from lspd.errors import LspdError
+from lspd.errors import ERROR_KIND_META, LspdError, kind_of
 from lspd.ops.budget import compact, compact_json
 from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
@@ -52,6 +52,14 @@ your changes leave errors.
 {RULES}"""
 
 
+class _Refused(ToolError):
+    """An lspd error as a tool error, with its kind."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 class Activity:
     """Tool calls in flight: the daemon stops no idle server while one runs."""
 
@@ -77,7 +85,7 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
         try:
             return await work
         except LspdError as exc:
-            raise ToolError(str(exc)) from None
+            raise _Refused(str(exc), kind_of(exc)) from None
         except ToolError:
             raise
         except Exception as exc:
@@ -147,7 +155,11 @@ def _tool_function(
 
     async def tool(**arguments: Any) -> CallToolResult:
         ctx = arguments.pop("ctx", None)
-        data = compact(await run(ctx, call(op, ws, arguments)))
+        try:
+            data = compact(await run(ctx, call(op, ws, arguments)))
+        except _Refused as exc:  # the error's kind for scripts (`lspd ... --json`): in _meta
+            text = TextContent(type="text", text=str(exc))
+            return CallToolResult(content=[text], is_error=True, _meta={ERROR_KIND_META: exc.kind})
         text = TextContent(type="text", text=compact_json(data))
         return CallToolResult(content=[text], structured_content=data)
 
