@@ -76,9 +76,9 @@ class DiagnosticsResult(Model):
     fresh: bool = True
     """True when they are for the file's current content."""
     errors: int
-    """Errors in the file (with `baseline`: introduced)."""
+    """Errors in the file."""
     warnings: int
-    """Warnings in the file (with `baseline`: introduced)."""
+    """Warnings in the file."""
     diagnostics: list[Diagnostic] = Field(default_factory=list)
     """Errors first, then by line."""
     total: int
@@ -88,8 +88,7 @@ class DiagnosticsResult(Model):
     next_offset: int | None = None
     """The `offset` of the next page."""
     changes: Changes | None = None
-    """With `baseline`: what changed since it; then the counts are of `changes.introduced`
-    and `diagnostics` is empty."""
+    """With `baseline`: what changed; the counts are then its `introduced`."""
 
 
 class FileDiagnosticCounts(Model):
@@ -157,9 +156,9 @@ class Changes(Model):
     baseline: str
     """`HEAD`, a git revision, `session` or `disk`."""
     introduced: list[FileDiagnostic]
-    """New since the baseline (all; empty: none)."""
+    """New since the baseline (all)."""
     fixed: list[FileDiagnostic]
-    """Gone since the baseline (all; empty: none)."""
+    """Gone since the baseline (all)."""
     unchanged: int = 0
     """In both (matched by text, not line)."""
     changed: list[str] = Field(default_factory=list)
@@ -176,9 +175,9 @@ class PreviewResult(Model):
     warnings: int
     """Warnings the change would introduce."""
     files: list[FileDiagnosticCounts] = Field(default_factory=list)
-    """Each compared file's counts after the change (what was there before included)."""
+    """Counts per file after the change."""
     changes: Changes
-    """What it would introduce (listed in full) and fix."""
+    """What it would introduce and fix."""
 
 
 class HoverResult(Model):
