@@ -44,6 +44,7 @@ QUICK = {
     "soak": ["--calls", "1000"],
     "symbols": ["--rounds", "2"],
     "typescript7": ["--edits", "3"],
+    "feedback": ["--only", "sqlalchemy"],
 }
 
 
