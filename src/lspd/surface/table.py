@@ -211,7 +211,7 @@ OPERATIONS: tuple[Operation, ...] = (
         position=True,
         description=(
             "Every use of the name at a position, by file, with its enclosing symbol; "
-            "`unresolved`: same-name uses no checker resolves, to read before a change." + _AT
+            "`unresolved`: same-name uses no checker resolves." + _AT
         ),
         params=(
             Param(
