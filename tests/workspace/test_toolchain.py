@@ -125,6 +125,19 @@ def test_unresolved_imports_say_which_interpreter_answered(tmp_path: Path) -> No
     assert "lspd.toml" in result.environment
 
 
+def test_restricted_mode_does_not_send_the_user_to_lspd_toml(tmp_path: Path) -> None:
+    # Restricted mode ignores lspd.toml's python (and the project's .venv): the hint says
+    # so instead of suggesting it.
+    root = _py_project(tmp_path / "proj")
+    make_venv(root / ".venv")
+    result = asyncio.run(_diagnostics(root, "app.py", restricted=True))
+    assert "reportMissingImports" in {d.code for d in result.diagnostics}
+    assert result.environment is not None and result.toolchain is not None
+    assert result.toolchain.endswith(", PATH") and ".venv" not in result.environment
+    assert result.environment.startswith(f"imports did not resolve with {result.toolchain}: ")
+    assert "restricted mode" in result.environment and "set `python" not in result.environment
+
+
 def test_the_projects_own_basedpyright_runs(tmp_path: Path) -> None:
     root = _py_project(tmp_path / "proj")
     make_venv(root / ".venv", "basedpyright==1.39.0")

@@ -94,7 +94,7 @@ def make_result(
             path=ws.display(path),
             server=server,
             toolchain=toolchain,
-            environment=_environment_hint(toolchain, items),
+            environment=_environment_hint(toolchain, items, ws.restricted),
             fresh=True,
             errors=sum(d.severity == "error" for d in items),
             warnings=sum(d.severity == "warning" for d in items),
@@ -130,8 +130,11 @@ def only_introduced(result: DiagnosticsResult, changes: Changes) -> DiagnosticsR
 _UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
 
 
-def _environment_hint(toolchain: str | None, items: list[Diagnostic]) -> str | None:
-    """Said once when imports did not resolve: which interpreter answered, how to change it."""
+def _environment_hint(
+    toolchain: str | None, items: list[Diagnostic], restricted: bool = False
+) -> str | None:
+    """Said once when imports did not resolve: which interpreter answered, how to change it
+    (restricted mode ignores lspd.toml's `python`: it is not the way there)."""
     unresolved = any(
         d.code in _UNRESOLVED_IMPORT
         or d.code == "missing-import"
@@ -141,6 +144,12 @@ def _environment_hint(toolchain: str | None, items: list[Diagnostic]) -> str | N
     if not unresolved:
         return None
     used = toolchain or "the server's default"
+    if restricted:
+        return (
+            f"imports did not resolve with {used}: restricted mode runs lspd's own toolchain "
+            "and ignores the project's environment and lspd.toml; install the dependencies "
+            "there, or serve without --restricted if you trust this repository"
+        )
     return (
         f"imports did not resolve with {used}; install the project's dependencies there, "
         'or set `python = "path/to/venv"` in lspd.toml (a TypeScript project: `npm install`)'
