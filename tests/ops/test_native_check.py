@@ -87,3 +87,21 @@ def test_an_edit_asks_again_what_can_see_it(project: Warm) -> None:
     assert asked == sorted([*everything, "src/new.ts"])
     assert found == tsc(project)
     assert not any(project.ws.holds(p) for p in src.iterdir())  # nothing opened for it
+
+
+def test_an_alias_of_another_name_is_followed(project: Warm) -> None:
+    """`#adder` names core.ts through tsconfig `paths`: its importer is asked with it."""
+    config = {**CONFIG, "include": ["src"]}
+    config["compilerOptions"] = {
+        **CONFIG["compilerOptions"],
+        "paths": {"#adder": ["./src/core.ts"]},
+    }
+    (project.root / "tsconfig.json").write_text(json.dumps(config))
+    src = project.root / "src"
+    (src / "user.ts").write_text('import { add } from "#adder";\nexport const three = add(1, 2);\n')
+    assert check(project)[1] == tsc(project) == set()
+
+    (src / "core.ts").write_text(CORE.replace("b: number", "b: string"))
+    asked, found = check(project)
+    assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]
+    assert found == tsc(project) and "2345" in {c for p, _, _, c in found if p == "src/user.ts"}

@@ -11,12 +11,12 @@ project: as long as the cold check). So, where lspd's watcher runs (a daemon):
 - after edits, it asks again the edited files and the files that can see them: those
   importing them, transitively, found by the names in their module specifiers (`./util`,
   `../util.js`, `@app/util` all name `util`: more files than `tsc --watch` re-checks, never
-  fewer); an edit of `//` comment lines and blank lines only is asked alone; the others'
-  results are reused;
+  fewer; tsconfig `paths` and package.json `imports` aliases followed); an edit of `//`
+  comment lines and blank lines only is asked alone; the others' results are reused;
 - a change it cannot place asks every file again: a file added or removed, a script or a
   `.d.ts` (global declarations), a tsconfig, package.json or anything in node_modules; and
-  so does every edit in a project mapping module names to other files (tsconfig `paths`,
-  package.json `imports`), whose importers cannot be told by name.
+  so does every edit in a project with an alias whose importers cannot be told by name (a
+  wildcard whose target does not end in `*`).
 
 Without a watcher nothing would tell the server of changes, so the files are opened and
 closed as any other server's (`check_file`).
@@ -25,6 +25,7 @@ closed as any other server's (`check_file`).
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import weakref
 from collections.abc import Iterable
@@ -52,6 +53,9 @@ _SPECIFIER = re.compile(  # from "x", import "x", import("x"), require("x"), ///
 _MODULE = re.compile(r"^\s*(?:import|export)\b", re.MULTILINE)
 _EXTENSIONS = re.compile(r"(?:\.d)?\.(?:[cm]?[jt]sx?|json)$")
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
+_PATHS = re.compile(r'"paths"\s*:\s*\{([^{}]*)\}')  # tsconfig's `paths` (JSON with comments)
+_ENTRY = re.compile(r'"([^"]+)"\s*:\s*\[([^\]]*)\]')
+_STRING = re.compile(r'"([^"]*)"')
 
 
 @dataclass
@@ -98,12 +102,13 @@ async def native_checked(
         text = _text(path)
         now.names[path], now.shapes[path] = _names(text), _shape(text)
     _seen[ws] = now
-    if seen is None or not _placed(changed, sessions, seen) or _aliased(sessions.values()):
+    aliases = _aliases(ws, set(sessions.values())) if seen is not None else None
+    if seen is None or aliases is None or not _placed(changed, sessions, seen):
         asked = list(sessions)
     else:
         # A file whose edit touched only `//` comments and blank lines is asked alone.
         seeing = {p for p in changed if p not in seen.shapes or seen.shapes[p] != now.shapes[p]}
-        reached = changed | _reach(seeing, now.names)
+        reached = changed | _reach(seeing, now.names, aliases)
         asked = [p for p in sessions if p in reached or p not in known]
     gate = asyncio.Semaphore(CONCURRENCY)
 
@@ -148,16 +153,46 @@ def _placed(changed: set[Path], sessions: dict[Path, Session], seen: _Seen) -> b
     return True
 
 
-def _aliased(sessions: Iterable[Session]) -> bool:
-    """Whether a project maps module names to files of other names (tsconfig `paths`,
-    package.json `imports`): then an importer cannot be told by name."""
-    for folder in {folder for session in sessions for folder in session.folders}:
-        for config in [*folder.glob("tsconfig*.json"), *folder.glob("jsconfig*.json")]:
-            if '"paths"' in _text(config):
-                return True
-        if '"imports"' in _text(folder / "package.json"):
-            return True
-    return False
+def _aliases(ws: Workspace, sessions: Iterable[Session]) -> dict[str, set[str]] | None:
+    """The names importers use for files of other names, by the file's name: tsconfig
+    `paths` (`"effect": ["./src/index.js"]` -> `index`: {`effect`}) and package.json
+    `imports`, in the projects' folders and above them up to the root. A wildcard whose
+    target ends in `*` keeps the file's name (`effect/*` -> `./src/*.js`); any other kind
+    cannot be followed by name: None, and every file is asked."""
+    found: dict[str, set[str]] = {}
+    folders = {folder for session in sessions for folder in session.folders}
+    places = {d for f in folders for d in (f, *f.parents) if d == ws.root or ws.root in d.parents}
+    for place in places:
+        mapped: list[tuple[str, list[str]]] = []
+        for config in [*place.glob("tsconfig*.json"), *place.glob("jsconfig*.json")]:
+            for block in _PATHS.findall(_text(config)):
+                mapped += [(a, _STRING.findall(t)) for a, t in _ENTRY.findall(block)]
+        try:
+            imports = json.loads(_text(place / "package.json") or "{}").get("imports") or {}
+        except (ValueError, AttributeError):
+            imports = {}
+        mapped += [(alias, list(_strings(target))) for alias, target in imports.items()]
+        for alias, targets in mapped:
+            for target in targets:
+                last = _EXTENSIONS.sub("", target.rstrip("/").rsplit("/", 1)[-1])
+                if "*" in alias:
+                    if not alias.endswith("*") or last != "*":
+                        return None
+                else:
+                    found.setdefault(last, set()).update(_last_names([alias]))
+    return found
+
+
+def _strings(value: object) -> Iterable[str]:
+    """Every string in a package.json `imports` target (conditions, fallbacks)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _text(path: Path) -> str:
@@ -167,23 +202,26 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _reach(changed: set[Path], names: dict[Path, frozenset[str]]) -> set[Path]:
+def _reach(
+    changed: set[Path], names: dict[Path, frozenset[str]], aliases: dict[str, set[str]]
+) -> set[Path]:
     """The changed files and every file importing one of them, transitively, by name."""
     reached = set(changed)
-    keys = set().union(*(_keys(p) for p in changed)) if changed else set()
+    keys = set().union(*(_keys(p, aliases) for p in changed)) if changed else set()
     while True:
         more = {p for p, used in names.items() if p not in reached and used & keys}
         if not more:
             return reached
         reached |= more
-        keys |= set().union(*(_keys(p) for p in more))
+        keys |= set().union(*(_keys(p, aliases) for p in more))
 
 
-def _keys(path: Path) -> set[str]:
+def _keys(path: Path, aliases: dict[str, set[str]]) -> set[str]:
     """The names a specifier of `path` ends with: `util` for util.ts, util.d.ts, util.js;
-    an index file is imported by its directory's name too."""
+    an index file is imported by its directory's name too; and its aliases' names."""
     stem = _EXTENSIONS.sub("", path.name)
-    return {stem, path.parent.name} if stem == "index" else {stem}
+    keys = {stem, path.parent.name} if stem == "index" else {stem}
+    return keys | aliases.get(stem, set())
 
 
 def _names(text: str) -> frozenset[str]:
