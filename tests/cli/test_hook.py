@@ -314,24 +314,60 @@ def test_what_is_found_so_far_and_what_remains_are_said() -> None:
     }
 
 
-def test_the_background_hook_wakes_the_model_with_what_the_budget_missed(
-    served: ThreadDaemon,
-) -> None:
-    root = served.daemon.root
-    greeting = break_the_caller(root)
-    background = subprocess.Popen(
+def background(root: Path, payload: dict[str, Any], **env: str) -> subprocess.Popen[str]:
+    """Claude Code's background hook (async + asyncRewake), started with its payload."""
+    started = subprocess.Popen(
         [LSPD, "hook", "claude-code", "--late"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=root,
+        env={**os.environ, **env},
     )
+    assert started.stdin is not None
+    started.stdin.write(json.dumps(payload))
+    started.stdin.close()
+    return started
+
+
+def finished(started: subprocess.Popen[str]) -> tuple[int, str, str]:
+    assert started.stdout is not None and started.stderr is not None
+    out, err = started.stdout.read(), started.stderr.read()
+    return started.wait(120), out, err
+
+
+def test_the_background_hook_wakes_the_model_with_what_the_budget_missed(
+    served: ThreadDaemon,
+) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    late = background(root, edit(greeting))
     quick = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
     assert quick["hookSpecificOutput"]["additionalContext"].startswith("lspd is loading ")
-    out, err = background.communicate(json.dumps(edit(greeting)), timeout=120)
-    assert (background.returncode, out) == (2, "")  # asyncRewake: exit 2 wakes the model
-    assert err == f"lspd: checking your last edit to the end, found {FOUND}\n"
+    code, out, err = finished(late)
+    assert (code, out) == (2, "")  # asyncRewake: exit 2 wakes the model
+    # told as soon as an error is found: the files still to check may follow
+    assert re.fullmatch(
+        re.escape(f"lspd: still checking your edit, found {FOUND}")
+        + r"(\n\(still checking \d+ file\(s\): the rest follows at your next edit; "
+        + re.escape(f"{CHECK})")
+        + ")?\n",
+        err,
+    ), err
     extra = root / "pkg" / "extra.py"
     extra.write_text(extra.read_text() + "\n# harmless\n")
     assert said(hook("claude-code", edit(extra), root)) is None  # told once, not again
+
+
+def test_the_edits_own_hook_goes_first_and_the_background_one_stays_quiet(
+    served: ThreadDaemon,
+) -> None:
+    root = served.daemon.root
+    greeting = break_the_caller(root)
+    late = background(root, edit(greeting), LSPD_HOOK_TIMEOUT="60")  # as if it started sooner
+    assert said(hook("claude-code", edit(greeting), root)) == {
+        "decision": "block",
+        "reason": MESSAGE,
+    }
+    assert finished(late) == (0, "", "")

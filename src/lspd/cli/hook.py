@@ -50,9 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--late",
         action="store_true",
-        help="run in the background after an edit (Claude Code's asyncRewake): wait for the "
-        f"whole check (up to {LATE_TIMEOUT_S:g} s) and, when it found errors the model was "
-        "not told, print them on stderr and exit 2, which wakes the model",
+        help="run in the background after an edit (Claude Code's asyncRewake): once the "
+        "edit's own hook answered, wait for errors it did not tell (up to "
+        f"{LATE_TIMEOUT_S:g} s), print them on stderr and exit 2, which wakes the model",
     )
     parser.set_defaults(func=run)
 
@@ -84,11 +84,17 @@ def late(agent: str, raw: str, budget: float | None = None) -> str | None:
         return None
     found, paths, session = target
     wait = _budget(budget, "LSPD_LATE_TIMEOUT", LATE_TIMEOUT_S)
+    first = _budget(None, "LSPD_HOOK_TIMEOUT", TIMEOUT_S)  # the edit's own hook goes first
     request = {"event": "late", "session": session, "paths": paths,
-               "baseline": _baseline(found.root), "wait": wait}  # fmt: skip
+               "baseline": _baseline(found.root), "wait": wait, "first": first}  # fmt: skip
     answer = hook(found, request, timeout=wait + 5)
-    return errors_text(answer.get("introduced", []), answer.get("baseline", "HEAD"),
-                       "checking your last edit to the end, found")  # fmt: skip
+    baseline = answer.get("baseline", "HEAD")
+    text = errors_text(answer.get("introduced", []), baseline, "still checking your edit, found")
+    if text and not answer.get("complete"):
+        count = answer.get("remaining_count", 0)
+        text += (f"\n(still checking {count} file(s): the rest follows at your next edit; "
+                 f"run `lspd check --baseline {baseline}` before you finish)")  # fmt: skip
+    return text
 
 
 def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any] | None:

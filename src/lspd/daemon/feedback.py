@@ -19,6 +19,7 @@ from typing import Any
 
 from lspd.ops import progressive
 from lspd.ops.progressive import Introduced, Progress
+from lspd.tools import Activity
 from lspd.workspace import Workspace
 
 MAX_SESSIONS = 64  # agent sessions remembered (the oldest is forgotten first)
@@ -42,8 +43,9 @@ class AgentSession:
 class Feedback:
     """The hook checks of a workspace's agent sessions."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, activity: Activity | None = None) -> None:
         self.ws = ws
+        self.activity = activity or Activity()  # a running check keeps the servers up
         self.sessions: dict[str, AgentSession] = {}
         self.warm: set[tuple[str, str]] = set()  # sessions that answered a comparison
 
@@ -60,7 +62,8 @@ class Feedback:
             return await self.edit(session, paths, baseline, wait)
         if event == "late":
             paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
-            return await self.late(session, paths, baseline, wait)
+            first = min(max(float(request.get("first", 3.0)), 0.0), MAX_WAIT_S)
+            return await self.late(session, paths, baseline, wait, first)
         if event == "stop":
             return await self.stop(session, baseline, wait, bool(request.get("again")))
         raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
@@ -74,6 +77,7 @@ class Feedback:
         late = self._untold(agent)
         check = await self._start(agent, self._scope(agent, paths), baseline, wait)
         answer = self._describe(check, self._untold(agent))
+        check.answered.set()  # now a background hook may tell what comes after
         answer["late"] = [_dump(i) for i in late]
         loading = answer.pop("loading")
         if loading is not None and not agent.told_loading:
@@ -84,16 +88,33 @@ class Feedback:
         return answer
 
     async def late(
-        self, session: str, paths: list[Path], baseline: str, wait: float
+        self, session: str, paths: list[Path], baseline: str, wait: float, first: float
     ) -> dict[str, Any]:
-        """What the check of an edit finds after its hook returned, once it has finished
-        (at most `wait` seconds): for a background hook that wakes the model with it.
-        Nothing when a later edit's check took over (that one's hook tells)."""
+        """What the check of an edit finds after its hook answered (for a background hook
+        that wakes the model with it): as soon as it holds an error the model was not told,
+        or when it ends, within `wait` seconds. The edit's own hook goes first: nothing is
+        taken before it answered or its `first` seconds are over. Nothing when a later
+        edit's check took over (that one's hooks tell)."""
+        began = time.monotonic()
         agent = self._agent(session)
-        check = await self._start(agent, self._scope(agent, paths), baseline, wait)
+        check = await self._start(agent, self._scope(agent, paths), baseline, 0.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(check.answered.wait(), first)
+        found: list[Introduced] = []
+        while agent.check is check:
+            found = self._untold(agent)
+            left = wait - (time.monotonic() - began)
+            if (
+                check.done.is_set()
+                or left <= 0
+                or any(i.diagnostic.severity == "error" for i in found)
+            ):
+                break
+            agent.reported -= {i.key for i in found}  # warnings wait for the errors
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(check.batch.wait(), left)
         superseded = agent.check is not check
-        found = [] if superseded or not check.done.is_set() else self._untold(agent)
-        return {**self._describe(check, found), "superseded": superseded}
+        return {**self._describe(check, [] if superseded else found), "superseded": superseded}
 
     def _scope(self, agent: AgentSession, paths: list[Path]) -> list[Path]:
         """The files an edit's check covers: the edited ones, and those the session's
@@ -150,12 +171,19 @@ class Feedback:
                 with contextlib.suppress(asyncio.CancelledError):
                     await agent.task
             check = agent.check = Progress(baseline, paths)
-            agent.task = asyncio.create_task(progressive.run(self.ws, check))
+            agent.task = asyncio.create_task(self._run(check))
             agent.task.add_done_callback(lambda _: self._warmed(check))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(check.done.wait()), wait)
         self._warmed(check)
         return check
+
+    async def _run(self, check: Progress) -> None:
+        self.activity.in_flight += 1  # the daemon stops no idle server meanwhile
+        try:
+            await progressive.run(self.ws, check)
+        finally:
+            self.activity.in_flight -= 1
 
     def _warmed(self, check: Progress) -> None:
         """Its servers are through a first comparison once it compared a file."""

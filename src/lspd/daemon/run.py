@@ -175,7 +175,7 @@ class Daemon:
             token=self.token,
             lifespan=self._lifespan,
             options=started_with,
-            feedback=(feedback := Feedback(ws)),
+            feedback=(feedback := Feedback(ws, self.activity)),
         )
         self.feedback = feedback  # the agents' hook checks (tests wait on them)
         config = uvicorn.Config(

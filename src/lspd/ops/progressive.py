@@ -3,7 +3,7 @@
 After an edit the question is "what did it break?", and most of the answer is in the edited
 files and at the call sites of what they changed. So the changed files are compared first,
 then the files calling a changed declaration, then those naming it otherwise, then mere
-importers (`lspd.ops.changes.ranked`), in batches that grow: the first errors come in a
+importers (`lspd.ops.changes.ranked`), in few batches that grow: the first errors come in a
 fraction of the whole comparison's time, and whoever waits for it (an agent's hook with a
 3 s budget) reads what was found so far. Each batch holds the workspace's gate alone only
 while it runs, so other questions are answered between batches.
@@ -24,8 +24,8 @@ from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-FIRST_BATCH = 2  # dependents compared right after the changed files; then twice as many
-MAX_BATCH = 16  # files compared per turn of the gate: other questions wait at most this long
+FIRST_BATCH = 8  # dependents compared after the first batch; then four times as many
+MAX_BATCH = 128  # files compared per turn of the gate (other questions wait for a turn)
 MAX_FILES = 2000  # dependents compared at most (a change to something everything names)
 
 Stamp = tuple[int, int] | None  # a file's (mtime_ns, size) on disk; None: absent
@@ -66,6 +66,8 @@ class Progress:
     cut: int = 0  # dependents left out (more than MAX_FILES)
     failed: str | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    batch: asyncio.Event = field(default_factory=asyncio.Event)  # set (and renewed) per batch
+    answered: asyncio.Event = field(default_factory=asyncio.Event)  # its edit's hook answered
 
     def __post_init__(self) -> None:
         self.at_start = {path: stamp(path) for path in self.edited}
@@ -122,6 +124,7 @@ async def run(ws: Workspace, progress: Progress) -> None:
         progress.failed = f"{type(exc).__name__}: {exc}"
     finally:
         progress.done.set()
+        progress.batch.set()
 
 
 async def _compare(
@@ -155,15 +158,20 @@ async def _compare(
     for found in new.found:
         progress.keys[file_of[found.diagnostic.path or ""]].add(found.key)
     progress.compared += len(batch)
+    ended, progress.batch = progress.batch, asyncio.Event()
+    ended.set()
 
 
 def _batches(changed: list[Path], dependents: list[Path]) -> list[list[Path]]:
     """The changed files with the nearest dependent (one switch of the servers to the
-    baseline and back answers both), then the others in batches of 2, 4, 8, … `MAX_BATCH`."""
+    baseline and back answers both), then the others in batches four times larger each
+    time, up to `MAX_BATCH`: each batch switches the servers' text twice, and each switch
+    of a module everything imports costs a server seconds (SQLAlchemy's util on a busy
+    machine: 3-20 s), so batches stay few."""
     out = [changed + dependents[:1]]
     size, at = FIRST_BATCH, 1
     while at < len(dependents):
         out.append(dependents[at : at + size])
         at += size
-        size = min(size * 2, MAX_BATCH)
+        size = min(size * 4, MAX_BATCH)
     return out
