@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lspd.cli import render
 from lspd.cli.progress import Progress
 from lspd.daemon.client import (
     call_on,
@@ -116,6 +117,8 @@ def _check(args: argparse.Namespace) -> int:
     else:
         for d in shown["diagnostics"]:
             print(_line(d))
+        for line in render.skipped(shown):
+            print(line)
         print(summary_line(shown, seconds, paths, args.all, args.errors_only))
     return 1 if errors else 0
 

@@ -74,6 +74,7 @@ def _workspace_diagnostics(r: Answer) -> str:
     with_problems = r.get("files_with_problems", 0)
     if len(files) < with_problems:
         lines.append(f"... {with_problems - len(files)} more file(s) with problems")
+    lines += skipped(r)
     lines.append(
         f"{r['files_checked']} file(s) checked: {r['errors']} error(s), {r['warnings']} warning(s)"
     )
@@ -88,6 +89,15 @@ def _workspace_diagnostics(r: Answer) -> str:
         shown = f"diagnostics {r.get('offset', 0) + 1}-{following} of {r['total']}"
         lines.append(f"{shown}; `--offset {following}` for the rest (`lspd check` lists all)")
     return "\n".join(lines)
+
+
+def skipped(r: Answer) -> list[str]:
+    """The files a workspace-wide answer left out, one line each (at most 10)."""
+    left = r.get("skipped") or []
+    lines = [f"skipped {s['path']}: {s['reason']}" for s in left[:10]]
+    if len(left) > 10:
+        lines.append(f"... {len(left) - 10} more file(s) skipped (--json lists them)")
+    return lines
 
 
 def _more(r: Answer, shown: int) -> list[str]:
@@ -203,6 +213,8 @@ def _status(r: Answer) -> str:
         )
         if s.get("toolchain"):
             lines.append(f"    runs {s['toolchain']}")
+        lines += [f"    {s[k]}" for k in ("busy", "restarted", "environment") if s.get(k)]
+    lines += [f"  {a['path']}: {a['reason']}" for a in r.get("set_aside") or []]
     if not r["servers"]:
         lines.append("  no language server running (they start on first use)")
     return "\n".join(lines)

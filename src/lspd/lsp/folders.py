@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lspd.lsp.text import path_to_uri
 
@@ -23,13 +25,20 @@ class Folders:
         self.paths: list[Path] = [root]
         self._loaded: dict[Path, asyncio.Event] = {root: asyncio.Event()}
 
-    def add(self, folder: Path) -> bool:
-        """Serve `folder` too; False when it already is."""
+    def add(
+        self, folder: Path, running: dict[str, Any] | None, notify: Callable[[str, Any], None]
+    ) -> None:
+        """Serve `folder` too: told at once to a running server (`running`: its
+        capabilities) that takes folder changes (the pyright family, gopls), else at its
+        next start."""
         if folder in self.paths:
-            return False
+            return
         self.paths.append(folder)
         self._loaded[folder] = asyncio.Event()
-        return True
+        changes = (running or {}).get("workspace", {}).get("workspaceFolders", {})
+        if isinstance(changes, dict) and changes.get("changeNotifications"):
+            event = {"added": [workspace_folder(folder)], "removed": []}
+            notify("workspace/didChangeWorkspaceFolders", {"event": event})
 
     def reset(self) -> None:
         """A new server process has loaded nothing yet."""

@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from lspd.lsp.framing import FramingError, encode_message, read_message
@@ -40,6 +42,16 @@ class RequestTimeout(Exception):
     pass
 
 
+@dataclass
+class Sent:
+    """A request the server has not answered yet (its caller may have given up)."""
+
+    method: str
+    params: Any
+    at: float  # monotonic time it was written
+    abandoned: bool = False  # its caller gave up (timed out, cancelled)
+
+
 class JsonRpcConnection:
     def __init__(
         self,
@@ -54,6 +66,15 @@ class JsonRpcConnection:
         self._on_notification = on_notification
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
+        # Every request the server owes an answer, by id, oldest first: also those whose
+        # caller gave up (timed out, cancelled), until the server answers them or one sent
+        # after them. A single-threaded server works through them in order, so the oldest
+        # is what it is stuck on (`busy`).
+        self.owed: dict[int, Sent] = {}
+        self.last_answer = time.monotonic()  # when it last answered a request of ours
+        self.waiting_since: float | None = None  # when callers began waiting (None: nobody)
+        self.waiting = asyncio.Event()  # set while a caller waits for an answer
+        self.gave_up = asyncio.Event()  # set when a caller gives up on an answer
         self._closed: str | None = None
         self.protocol_error: str | None = None  # what the server wrote that is not LSP
         self._reader_task: asyncio.Task[None] | None = None
@@ -77,17 +98,41 @@ class JsonRpcConnection:
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
+        if self.waiting_since is None:
+            self.waiting_since = time.monotonic()
+            self.waiting.set()
         try:
             self._write(message)
+            self.owed[request_id] = Sent(method, params, time.monotonic())
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            self.notify("$/cancelRequest", {"id": request_id})
+            self._give_up(request_id)
             raise RequestTimeout(f"{method} got no answer within {timeout:g} s") from None
         except asyncio.CancelledError:
-            self.notify("$/cancelRequest", {"id": request_id})
+            self._give_up(request_id)
             raise
         finally:
             self._pending.pop(request_id, None)
+            if not self._pending:
+                self.waiting_since = None
+                self.waiting.clear()
+
+    def _give_up(self, request_id: int) -> None:
+        """Tell the server (it may not read it before it is done: basedpyright does not)."""
+        self.notify("$/cancelRequest", {"id": request_id})
+        if (sent := self.owed.get(request_id)) is not None:
+            sent.abandoned = True
+            self.gave_up.set()
+
+    def silent_for(self) -> float | None:
+        """Seconds the server has answered nothing while a caller waits (None: nobody waits)."""
+        if self.waiting_since is None:
+            return None
+        return time.monotonic() - max(self.last_answer, self.waiting_since)
+
+    def oldest_owed(self) -> Sent | None:
+        """The request the server has owed an answer longest: what it is working on."""
+        return next(iter(self.owed.values()), None)
 
     def notify(self, method: str, params: Any = None) -> None:
         if self._closed is not None:
@@ -106,6 +151,9 @@ class JsonRpcConnection:
             if not future.done():
                 future.set_exception(ConnectionClosed(reason))
         self._pending.clear()
+        self.owed.clear()
+        self.waiting_since = None
+        self.waiting.set()  # wake whoever watches for a stuck server: it is gone
         if self._reader_task is not None and self._reader_task is not asyncio.current_task():
             self._reader_task.cancel()
         for task in self._handlers:
@@ -153,7 +201,16 @@ class JsonRpcConnection:
                 log.exception("notification handler failed for %s", method)
 
     def _resolve(self, message: dict[str, Any]) -> None:
-        future = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+        answered = message.get("id")
+        if answered in self.owed:
+            self.last_answer = time.monotonic()
+            for request_id in list(self.owed):  # it is done with those sent before, too
+                if request_id != answered and request_id in self._pending:
+                    continue  # still awaited: the server may answer it later
+                del self.owed[request_id]
+                if request_id == answered:
+                    break
+        future = self._pending.get(answered)  # type: ignore[arg-type]
         if future is None or future.done():
             return
         error = message.get("error")

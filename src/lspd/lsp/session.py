@@ -10,15 +10,16 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled, ServerTimeout
-from lspd.lsp import answers, diagnostics, requests, shapes
+from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled
+from lspd.lsp import answers, diagnostics, requests, shapes, stall
 from lspd.lsp.answers import P, Request, T
 from lspd.lsp.capabilities import initialize_params
 from lspd.lsp.configuration import Configuration
+from lspd.lsp.document_diagnostics import of_document
 from lspd.lsp.documents import Document, Documents
-from lspd.lsp.folders import Folders, workspace_folder
+from lspd.lsp.folders import Folders
 from lspd.lsp.positions import Encoding
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.progress import Progress
@@ -29,7 +30,6 @@ from lspd.servers.registry import ServerDefinition
 
 log = logging.getLogger(__name__)
 
-WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
 PROGRESS_GRACE_S = 0.3  # readiness by progress: ready if no progress begins this soon
 
 
@@ -51,12 +51,12 @@ class Session:
         toolchain: str | None = None,
         prepare: Callable[[ServerDefinition], Awaitable[None]] | None = None,
         settle: Callable[[], Awaitable[tuple[ServerDefinition, str]]] | None = None,
+        watch: stall.Stall | None = None,
     ) -> None:
         self.definition = definition
         self._folders = Folders(root)
         # The project's toolchain it runs, as a user reads it: "typescript 5.4.5, project".
-        self.toolchain = toolchain
-        self.root = root
+        self.toolchain, self.root = toolchain, root
         self.log_path = log_dir / f"{definition.name}.log"
         self.request_timeout = request_timeout
         self.start_timeout = start_timeout
@@ -75,11 +75,10 @@ class Session:
         self._progress = Progress()
         self.inbox = diagnostics.Inbox(definition.name, self.log_path, self._progress, self._down)
         self._ready = asyncio.Event()
-        self._ready_pattern = (
-            re.compile(definition.ready_pattern) if definition.ready_pattern else None
-        )
+        self._ready_pattern = re.compile(definition.ready_pattern or "(?!)")  # (?!): never
         self._crash_reason: str | None = None
         self._watch_task: asyncio.Task[None] | None = None
+        self.stall = watch or stall.Stall(definition.name)  # busy, then restarted
 
     @property
     def name(self) -> str:
@@ -87,13 +86,15 @@ class Session:
 
     @property
     def display_state(self) -> ServerState:
+        if self.state in ("indexing", "ready") and self.busy() is not None:
+            return "busy"
         if self.state == "ready" and not self._progress.idle.is_set():
             return "indexing"
         return self.state
 
-    def watches(self, path: Path, change: int) -> bool:
-        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
-        return self.requests.watches(path, change)
+    def busy(self, waiting: bool = True) -> stall.Busy | None:
+        """What it is stuck on, when it has answered nothing for a while (`lsp/stall.py`)."""
+        return stall.busy(self._connection, self.stall.busy_after, waiting)
 
     def _down(self) -> str | None:
         """Why the server is not running (None while it is)."""
@@ -174,14 +175,8 @@ class Session:
     def add_folder(self, folder: Path) -> None:
         """Serve another project too: a workspace folder, told at once to a running server
         that takes folder changes (the pyright family, gopls), else at its next start."""
-        if not self._folders.add(folder):
-            return
-        changes = self.capabilities.get("workspace", {}).get("workspaceFolders", {})
         running = self.state in ("indexing", "ready") and self._connection is not None
-        if running and isinstance(changes, dict) and changes.get("changeNotifications"):
-            assert self._connection is not None
-            event = {"added": [workspace_folder(folder)], "removed": []}
-            self._connection.notify("workspace/didChangeWorkspaceFolders", {"event": event})
+        self._folders.add(folder, self.capabilities if running else None, self.notify)
 
     async def wait_loaded(self, path: Path, timeout: float | None = None) -> None:
         """Once a file of `path`'s project is open: wait until the server has loaded that
@@ -202,6 +197,7 @@ class Session:
         self._progress.reset()
         self._ready.clear()
         self._crash_reason = None
+        self.stall.killed = None
 
     async def _watch(
         self, process: asyncio.subprocess.Process, connection: JsonRpcConnection
@@ -209,11 +205,14 @@ class Session:
         """Notice the server's death (or its connection's) and fail everything pending."""
         exit_wait = asyncio.create_task(exited(process))  # an event, never polled
         closed_wait = asyncio.create_task(connection.closed.wait())
+        kill = lambda: kill_group(process.pid)  # noqa: E731 - stuck too long: restarted below
+        stall_wait = asyncio.create_task(self.stall.watch(connection, kill))
         await asyncio.wait({exit_wait, closed_wait}, return_when=asyncio.FIRST_COMPLETED)
         if not exit_wait.done():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(exit_wait), 0.5)
         closed_wait.cancel()
+        stall_wait.cancel()
         if self._process is not process or self.state == "stopped":
             exit_wait.cancel()
             return
@@ -227,14 +226,17 @@ class Session:
             why = f"it exited with code {code}"
         self._crash_reason = (
             f"language server {self.name} crashed: {why}. It restarts on the next request; "
-            f"its log is {self.log_path}"
-        )
-        log.warning(self._crash_reason)
+            if self.stall.killed is None
+            else f"language server {self.stall.killed}; "
+        ) + f"its log is {self.log_path}"
+        stall.note(self.log_path, self._crash_reason)
         self.state = "crashed"
         connection.close(self._crash_reason)
         self._progress.idle.set()
         self.inbox.event.set()  # wake whoever waits for diagnostics
         self._ready.set()
+        if self.stall.killed is not None:  # started again at once: questions wait behind it
+            stall.restart(self)
 
     def _ready_if_idle(self) -> None:
         if self.definition.ready == "progress" and self._progress.idle.is_set():
@@ -272,12 +274,17 @@ class Session:
     # -- requests --------------------------------------------------------------------------
 
     async def request(self, method: Request[P, T], params: P, timeout: float | None = None) -> T:
-        """Send a request once the server is ready; errors name the server and what to do."""
+        """Send a request once the server is ready; errors name the server and what to do.
+        Asked again when it waited behind another file that got the server restarted."""
         self.last_used = time.monotonic()
         await self.start()
         await self.wait_ready()
         try:
-            return await self.send(method, params, timeout or self.request_timeout)
+            return await stall.asked(
+                self,
+                stall.path_of(params),
+                lambda: self.send(method, params, timeout or self.request_timeout),
+            )
         finally:
             self.last_used = time.monotonic()
 
@@ -289,11 +296,7 @@ class Session:
         try:
             answer = await connection.request(str(method), params, timeout)
         except RequestTimeout as exc:
-            raise ServerTimeout(
-                self.name,
-                f"language server {self.name} timed out: {exc}. It may still be indexing; "
-                f"try again, or see its log {self.log_path}",
-            ) from None
+            raise stall.timed_out(self, exc) from None
         except ConnectionClosed as exc:
             # The connection notices first (end of output, garbage); let the watcher find out
             # why (exit code) and mark the session crashed, so that the next call restarts it.
@@ -363,19 +366,14 @@ class Session:
         self.inbox.forget(path_to_uri(path))
 
     async def diagnostics(self, document: Document, timeout: float) -> list[shapes.Diagnostic]:
-        """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`), checked."""
+        """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`), checked
+        (asked again of the new server when another file got it restarted meanwhile)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
-        await self.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
-        if self.definition.diagnostics == "tsserver":
-            items = await diagnostics.tsserver(self.send, document.path, timeout)
-        elif diagnostics.offers_pull(self.capabilities, self.requests.by_id):
-            # Checked as the answer came in (send): once, not again when they are unchanged.
-            pulled = await self.inbox.pull(self.send, document.uri, timeout)
-            return cast(list[shapes.Diagnostic], pulled)
-        else:
-            items = await self.inbox.pushed(document, timeout, self.notify)
-        return answers.checked(self.name, answers.DIAGNOSTICS, items, self.log_path)
+        held = self.documents.get
+        return await stall.asked(
+            self, document.path, lambda: of_document(self, held(document.uri, document), timeout)
+        )
 
     # -- what the server sends us ----------------------------------------------------------
 
@@ -395,5 +393,5 @@ class Session:
         elif method == "window/logMessage":
             message = str((params or {}).get("message", ""))
             log.debug("%s: %s", self.name, message)
-            if self._ready_pattern is not None and self._ready_pattern.search(message):
+            if self._ready_pattern.search(message):
                 self._ready.set()

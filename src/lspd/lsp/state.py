@@ -2,4 +2,4 @@
 
 from typing import Literal
 
-ServerState = Literal["starting", "indexing", "ready", "crashed", "stopped"]
+ServerState = Literal["starting", "indexing", "ready", "busy", "crashed", "stopped"]

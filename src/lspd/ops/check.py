@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.errors import InvalidInput
+from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
 from lspd.ops.affected import python_unaffected, typescript_checked
 from lspd.ops.baseline import changes_since, check_baseline
 from lspd.ops.budget import check_paging, compact_json, fits, page
@@ -31,6 +31,7 @@ from lspd.ops.models import (
     DiagnosticsResult,
     FileDiagnostic,
     FileDiagnosticCounts,
+    SkippedFile,
     WorkspaceDiagnosticsResult,
 )
 from lspd.ops.native_check import native_checked
@@ -89,6 +90,7 @@ class Checked:
     stamped: Stamped = field(default_factory=dict)  # shared by the checks of a workspace
     asked: list[Path] = field(default_factory=list)  # the files a server checked for it
     scope: GateScope | None = None  # the gate's files (no paths, not `all`)
+    skipped: list[SkippedFile] = field(default_factory=list)  # matched, left out
 
     @functools.cached_property
     def everything(self) -> list[FileDiagnostic]:
@@ -195,6 +197,7 @@ async def check_all(
     else:
         scope = await gate_scope(ws)
         matched = list(scope.files)
+    skipped, matched = _left_out(ws, matched)  # too large, or set aside
     gate = asyncio.Semaphore(CONCURRENCY)
     done = 0
     keep = changes is not None and len(matched) <= KEEP_OPEN
@@ -228,12 +231,15 @@ async def check_all(
             # affect (pull); tsserver answers everything anew, so its files are closed again.
             handler = ws.handler(target)
             kept = keep and handler is not None and handler.diagnostics != "tsserver"
+            shown = ws.display(target)
             try:
-                shown = ws.display(target)
                 known = made.known if kept else None  # closed files answer anew
                 return await check_file(ws, shown, None, PER_FILE, False, known)
             except InvalidInput:
                 return None  # not a readable source file (binary, not UTF-8, a link leading out)
+            except (ServerTimeout, ServerCrashed) as exc:  # the rest is answered all the same
+                skipped.append(SkippedFile(path=shown, reason=str(exc)))
+                return None
             finally:
                 if not (was_open or kept):
                     ws.close_document(target)
@@ -253,13 +259,34 @@ async def check_all(
     log.info(
         "checked %d files in %.2f s, %d answered anew", len(results), time.monotonic() - began, anew
     )
+    timed_out = any(s.reason.startswith("language server") for s in skipped)
+    for skip in skipped:  # a timeout that got its server restarted: the file is set aside
+        skip.reason = ws.left_out.set_aside(ws.resolve(skip.path)) or skip.reason
+    skipped.sort(key=lambda s: s.path)
     checked = Checked(
-        len(matched), results, changes if changes is not None else -1, made.stamped, scope=scope
+        len(matched) + len(skipped),
+        results,
+        changes if changes is not None else -1,
+        made.stamped,
+        scope=scope,
+        skipped=skipped,
     )
     checked.asked = sorted(rebuilt + rest)
-    if changes is not None:
+    if changes is not None and not timed_out:  # a file timed out: ask it again next time
         _last.setdefault(ws, {})[key] = checked
     return checked
+
+
+def _left_out(ws: Workspace, matched: list[Path]) -> tuple[list[SkippedFile], list[Path]]:
+    """The files workspace-wide work leaves out (too large, set aside: `left_out`), named,
+    and the others."""
+    skipped, kept = [], []
+    for path in matched:
+        if (reason := ws.left_out.reason(path)) is None:
+            kept.append(path)
+        else:
+            skipped.append(SkippedFile(path=ws.display(path), reason=reason))
+    return skipped, kept
 
 
 def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
@@ -358,6 +385,7 @@ def _result(
         next_offset=end if end < len(everything) else None,
         scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
+        skipped=checked.skipped,
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
         while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):

@@ -102,6 +102,16 @@ class FileDiagnosticCounts(Model):
     """Its warnings."""
 
 
+class SkippedFile(Model):
+    """A file workspace-wide work left out, and why."""
+
+    path: str
+    """The file, relative to the root."""
+    reason: str
+    """Too large (max_file_bytes / max_file_lines), set aside after stalling its server, or
+    its server timed out on it."""
+
+
 class WorkspaceDiagnosticsResult(Model):
     """Problems of every matched file: complete counts, diagnostics a page at a time."""
 
@@ -133,6 +143,8 @@ class WorkspaceDiagnosticsResult(Model):
     """Without `paths` or `all`: per project, the configuration that chose the files checked."""
     outside_gate: int = 0
     """Source files no gate configuration checks, left out (`all` checks them)."""
+    skipped: list[SkippedFile] = Field(default_factory=list)
+    """Matched files left out (not counted in `files_checked`); ask about one directly."""
 
 
 class CheckScope(Model):

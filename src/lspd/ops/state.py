@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from lspd import __version__
+from lspd.ops.models import SkippedFile
 from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, StatusResult
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect
@@ -37,8 +38,15 @@ def status(ws: Workspace) -> StatusResult:
                 open_documents=len(session.documents),
                 rss_mb=None if session.pid is None else _rounded(tree_rss_mb(session.pid)),
                 toolchain=session.toolchain,
+                busy=None if (stuck := session.busy()) is None else stuck.describe(ws.display),
+                restarted=session.stall.reason,
             )
             for session in ws.sessions.values()
+        ],
+        set_aside=[
+            SkippedFile(path=ws.display(path), reason=reason)
+            for path in list(ws.left_out.aside)
+            if (reason := ws.left_out.set_aside(path)) is not None
         ],
     )
 

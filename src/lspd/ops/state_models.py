@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from lspd.lsp.state import ServerState
-from lspd.ops.models import Model
+from lspd.ops.models import Model, SkippedFile
 
 
 class ServerStatus(Model):
@@ -22,7 +22,8 @@ class ServerStatus(Model):
     projects: list[str] = Field(default_factory=list)
     """Every project it serves."""
     state: ServerState
-    """`starting`, `indexing`, `ready`, `crashed` or `stopped`."""
+    """`starting`, `indexing`, `ready`, `busy` (answering nothing while asked), `crashed` or
+    `stopped`."""
     pid: int | None
     """Its process id, while it runs."""
     open_documents: int = 0
@@ -31,6 +32,11 @@ class ServerStatus(Model):
     """Resident memory of it and its child processes, in MB."""
     toolchain: str | None = None
     """The TypeScript or Python it runs."""
+    busy: str | None = None
+    """While it answers nothing although asked: for how long, and the request and file it
+    is stuck on."""
+    restarted: str | None = None
+    """Why lspd last restarted it (stuck too long, or its toolchain changed)."""
 
 
 class StatusResult(Model):
@@ -54,6 +60,8 @@ class StatusResult(Model):
     """Why file changes are not all followed."""
     servers: list[ServerStatus]
     """Its language servers."""
+    set_aside: list[SkippedFile] = Field(default_factory=list)
+    """Files left out of workspace-wide work after a server got stuck on them."""
 
 
 class ServerInfo(Model):

@@ -41,6 +41,10 @@ class Config:
     ignore: list[str] = field(default_factory=list)
     python: str | None = None
     typescript: str = "project"
+    max_file_bytes: int | None = None
+    max_file_lines: int | None = None
+    busy_after: float | None = None
+    restart_after: float | None = None
     languages: dict[str, LanguageOptions] = field(default_factory=dict)
     servers: dict[str, ServerOptions] = field(default_factory=dict)
 
@@ -170,6 +174,18 @@ def _number(what: str, *, zero: bool) -> _Kind:
     return _Kind(what, take)
 
 
+def _count(what: str) -> _Kind:
+    """A whole number above 0 (not a bool, not a float)."""
+
+    def take(value: Any, place: Place, problems: list[str]) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        problems.append(_expected(place, what, value))
+        return None
+
+    return _Kind(what, take)
+
+
 def _of(what: str, kind: type, then: Callable[[Any, Place, list[str]], Any] | None = None) -> _Kind:
     """A value of `kind` (strict: a number is no string), as it is or as `then` checks it."""
 
@@ -274,6 +290,19 @@ _CONFIG = {
         'the project\'s interpreter or environment, e.g. ".venv" or "/opt/py/bin/python"', str
     ),
     "typescript": _of('"project", "lspd" or the path of a typescript package', str),
+    "max_file_bytes": _count(
+        "a whole number of bytes above 0 (larger files are left out of workspace-wide work)"
+    ),
+    "max_file_lines": _count(
+        "a whole number of lines above 0 (longer files are left out of workspace-wide work)"
+    ),
+    "busy_after": _number(
+        "a number of seconds above 0 (a server answering nothing this long is busy)", zero=False
+    ),
+    "restart_after": _number(
+        "a number of seconds above 0 (a server answering nothing this long is restarted)",
+        zero=False,
+    ),
     "languages": _named(
         'a table of languages, e.g. [languages.python] server = "basedpyright"', _LANGUAGE
     ),

@@ -5,11 +5,52 @@ from __future__ import annotations
 import stat
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 8 * 1024 * 1024  # the most lspd reads for any question
+
+# Workspace-wide work (the check, the word index) leaves out larger files, by default near
+# where editors give up on a file: JetBrains IDEs drop code insight above 2,500 KB
+# (`idea.max.intellisense.filesize`); VS Code's large-file mode starts at 20 MB or 300,000
+# lines, but basedpyright needs ~56 s for a generated module of 200,000 lines (3.2 MB) and
+# over 2 min for 50,000 lines assigning one variable, while the longest hand-written
+# modules we know (pandas' frame.py, matplotlib's _axes.py) stay under 13,000 lines.
+LARGE_BYTES = 2_560_000
+LARGE_LINES = 20_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The largest file workspace-wide work takes (`max_file_bytes` / `max_file_lines`)."""
+
+    bytes: int = LARGE_BYTES
+    lines: int = LARGE_LINES
+
+    @classmethod
+    def of(cls, most_bytes: int | None, most_lines: int | None) -> Limits:
+        """The limits lspd.toml sets, the defaults for those it does not."""
+        return cls(most_bytes or LARGE_BYTES, most_lines or LARGE_LINES)
+
+    def exceeded(self, path: Path) -> str | None:
+        """Why `path` is too large for workspace-wide work, or None (also when unreadable:
+        the question about it says why)."""
+        try:
+            size = path.stat().st_size
+            if size > self.bytes:
+                return f"{size:,} bytes, over max_file_bytes = {self.bytes:,} (lspd.toml)"
+            if size <= self.lines:  # never more lines than bytes (plus one)
+                return None
+            with path.open("rb") as file:
+                lines = sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b""))
+        except OSError:
+            return None
+        if lines > self.lines:
+            return f"{lines:,} lines, over max_file_lines = {self.lines:,} (lspd.toml)"
+        return None
+
 
 # Two writes this close to each other can leave the same size and mtime (the file system's
 # clock ticks coarsely), so a stamp this young proves nothing: read the file.

@@ -25,6 +25,7 @@ from lspd.servers.registry import (
 from lspd.workspace import files, paths, prewarm
 from lspd.workspace.config import Config, load_config, merge, user_restricted
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.left_out import LeftOut
 from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
 from lspd.workspace.symbol_index import SymbolIndex
@@ -80,6 +81,8 @@ class Workspace:
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
         self.ignore = Ignore(self.root, self.config.ignore)
+        # Files too large, or set aside (see there); its limits hold in restricted mode too.
+        self.left_out = LeftOut(self.config, self.display)
         self.projects = Projects(self.root, self.definitions, self.chosen, self.ignore)
         self.watcher: Watcher | None = None
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
@@ -149,6 +152,7 @@ class Workspace:
                 toolchain=None if toolchain is None else toolchain.label(),
                 prepare=install_on_need,
                 settle=settler(adapted, toolchain, project),
+                watch=self.left_out.watch(adapted.name),
             )
             self.sessions[key] = session
         else:
@@ -207,6 +211,7 @@ class Workspace:
             on_disk = files.read_source(path, shown, lambda: self._ending_like(path))
             self.first_seen.setdefault(path, on_disk)
         definition = self.definition_for(path)
+        self.left_out.refuse_aside(path, shown, definition.name)
         session = self.session(definition, self.project_root(path, definition))
         language_id = definition.extensions[path.suffix.lower()]
         if content is None:
@@ -347,7 +352,7 @@ class Workspace:
                 uri = path_to_uri(event.path)
                 held = uri in session.documents and event.change is not Change.deleted
                 await self._apply_to_document(session, event)
-                if not held and session.watches(event.path, event.change):
+                if not held and session.requests.watches(event.path, event.change):
                     watched.append({"uri": uri, "type": int(event.change)})
             if watched:
                 session.notify_watched_files(watched)
