@@ -122,8 +122,9 @@ async def stuck_then_restarted(server: Session, wedged: Wedged) -> None:
     began = time.monotonic()
     assert await hover_y(server, project) == HOVER_Y  # asked again of the new server
     waited = time.monotonic() - began
-    # The limit, then a cold start: 3.5 s on a quiet machine, more on a loaded one.
-    assert waited < 2 + cold + 1, f"the small file waited {waited:.1f} s (cold start {cold:.1f})"
+    # The limit, then a cold start (1.5 s on a quiet machine, up to 9 s seen on a loaded one,
+    # varying by half as much again from one start to the next).
+    assert waited < 2 + 1.5 * cold + 1, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
 
     with pytest.raises(ServerCrashed) as crash:
         await checking
@@ -167,5 +168,5 @@ async def timed_out_then_restarted(server: Session, wedged: Wedged) -> None:
     began = time.monotonic()
     assert await hover_y(server, project) == HOVER_Y
     waited = time.monotonic() - began
-    assert waited < 0.5 + cold + 1, f"the small file waited {waited:.1f} s (cold start {cold:.1f})"
+    assert waited < 0.5 + 1.5 * cold + 1, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
     assert [path for path, _ in wedged] == [heavy]

@@ -117,7 +117,7 @@ def _check(args: argparse.Namespace) -> int:
     else:
         for d in shown["diagnostics"]:
             print(_line(d))
-        for line in render.skipped(shown):
+        for line in render.notes(shown):
             print(line)
         print(summary_line(shown, seconds, paths, args.all, args.errors_only))
     return 1 if errors else 0

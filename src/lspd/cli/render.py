@@ -59,6 +59,7 @@ def _diagnostics(r: Answer) -> str:
         for d in items
     ]
     lines.append(f"{r['errors']} error(s), {r['warnings']} warning(s) ({server})")
+    lines += [f"hint: {r['environment']}"] if r.get("environment") else []
     return "\n".join(lines + _more(r, len(items)))
 
 
@@ -74,7 +75,7 @@ def _workspace_diagnostics(r: Answer) -> str:
     with_problems = r.get("files_with_problems", 0)
     if len(files) < with_problems:
         lines.append(f"... {with_problems - len(files)} more file(s) with problems")
-    lines += skipped(r)
+    lines += notes(r)
     lines.append(
         f"{r['files_checked']} file(s) checked: {r['errors']} error(s), {r['warnings']} warning(s)"
     )
@@ -91,13 +92,15 @@ def _workspace_diagnostics(r: Answer) -> str:
     return "\n".join(lines)
 
 
-def skipped(r: Answer) -> list[str]:
-    """The files a workspace-wide answer left out, one line each (at most 10)."""
+def notes(r: Answer) -> list[str]:
+    """The files a workspace-wide answer left out, one line each (at most 10), and how to
+    fix imports that did not resolve (once per interpreter)."""
+    hints = [f"hint: {hint}" for hint in r.get("environment") or []]
     left = r.get("skipped") or []
     lines = [f"skipped {s['path']}: {s['reason']}" for s in left[:10]]
     if len(left) > 10:
         lines.append(f"... {len(left) - 10} more file(s) skipped (--json lists them)")
-    return lines
+    return lines + hints
 
 
 def _more(r: Answer, shown: int) -> list[str]:

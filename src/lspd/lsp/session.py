@@ -57,6 +57,7 @@ class Session:
         self._folders = Folders(root)
         # The project's toolchain it runs, as a user reads it: "typescript 5.4.5, project".
         self.toolchain, self.root = toolchain, root
+        self.environment: str | None = None  # how to fix its unresolved imports, once seen
         self.log_path = log_dir / f"{definition.name}.log"
         self.request_timeout = request_timeout
         self.start_timeout = start_timeout

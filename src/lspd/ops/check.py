@@ -386,6 +386,7 @@ def _result(
         scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
         skipped=checked.skipped,
+        environment=sorted({r.environment for r in checked.results if r.environment}),
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
         while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):

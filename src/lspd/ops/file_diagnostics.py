@@ -70,6 +70,7 @@ async def check_file(
     result = make_result(
         ws, document.path, session.name, session.toolchain, items, limit, budget, offset
     )
+    session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (raw, result)
     return result
@@ -94,7 +95,7 @@ def make_result(
             path=ws.display(path),
             server=server,
             toolchain=toolchain,
-            environment=_environment_hint(toolchain, items, ws.restricted),
+            environment=environment_hint(toolchain, items, ws.restricted),
             fresh=True,
             errors=sum(d.severity == "error" for d in items),
             warnings=sum(d.severity == "warning" for d in items),
@@ -130,7 +131,7 @@ def only_introduced(result: DiagnosticsResult, changes: Changes) -> DiagnosticsR
 _UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
 
 
-def _environment_hint(
+def environment_hint(
     toolchain: str | None, items: list[Diagnostic], restricted: bool = False
 ) -> str | None:
     """Said once when imports did not resolve: which interpreter answered, how to change it
@@ -144,6 +145,8 @@ def _environment_hint(
     if not unresolved:
         return None
     used = toolchain or "the server's default"
+    if used.startswith("typescript"):
+        return f"imports did not resolve with {used}; run `npm install` in the project"
     if restricted:
         return (
             f"imports did not resolve with {used}: restricted mode runs lspd's own toolchain "
@@ -152,7 +155,8 @@ def _environment_hint(
         )
     return (
         f"imports did not resolve with {used}; install the project's dependencies there, "
-        'or set `python = "path/to/venv"` in lspd.toml (a TypeScript project: `npm install`)'
+        'create the project\'s .venv (lspd picks it up), or set `python = "path/to/venv"` '
+        "in lspd.toml"
     )
 
 

@@ -145,6 +145,8 @@ class WorkspaceDiagnosticsResult(Model):
     """Source files no gate configuration checks, left out (`all` checks them)."""
     skipped: list[SkippedFile] = Field(default_factory=list)
     """Matched files left out (not counted in `files_checked`); ask about one directly."""
+    environment: list[str] = Field(default_factory=list)
+    """When imports did not resolve: how to fix it, once per interpreter or TypeScript."""
 
 
 class CheckScope(Model):

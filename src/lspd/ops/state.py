@@ -40,6 +40,7 @@ def status(ws: Workspace) -> StatusResult:
                 toolchain=session.toolchain,
                 busy=None if (stuck := session.busy()) is None else stuck.describe(ws.display),
                 restarted=session.stall.reason,
+                environment=session.environment,
             )
             for session in ws.sessions.values()
         ],

@@ -37,6 +37,8 @@ class ServerStatus(Model):
     is stuck on."""
     restarted: str | None = None
     """Why lspd last restarted it (stuck too long, or its toolchain changed)."""
+    environment: str | None = None
+    """When imports did not resolve in its diagnostics: how to fix it."""
 
 
 class StatusResult(Model):

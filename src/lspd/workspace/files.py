@@ -34,6 +34,10 @@ class Limits:
         """The limits lspd.toml sets, the defaults for those it does not."""
         return cls(most_bytes or LARGE_BYTES, most_lines or LARGE_LINES)
 
+    def exceeded_by(self, text: str) -> bool:
+        """Whether `text` (a file's, read) is over the limits."""
+        return len(text) > self.bytes or text.count("\n") > self.lines
+
     def exceeded(self, path: Path) -> str | None:
         """Why `path` is too large for workspace-wide work, or None (also when unreadable:
         the question about it says why)."""

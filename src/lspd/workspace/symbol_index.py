@@ -90,13 +90,15 @@ def _words(text: str, shown: str) -> set[str]:
     return words_of(text) | set(module_parts(shown))
 
 
-def _read(path: Path, shown: str) -> tuple[_File, set[str]]:
+def _read(path: Path, shown: str, limits: files.Limits) -> tuple[_File, set[str]]:
     """The file as it is now, and its words (stat taken before the read: a write in between
-    shows at the next check)."""
+    shows at the next check); none for a file over the size limits (`max_file_bytes`)."""
     stamp = files.stamp(path)
     try:
         text = files.read_source(path, shown)
     except InvalidInput:
+        return _File(stamp, None), set()
+    if limits.exceeded_by(text):
         return _File(stamp, None), set()
     return _File(stamp, _digest(text)), _words(text, shown)
 
@@ -105,7 +107,7 @@ def _read_all(ws: Workspace) -> tuple[dict[Path, _File], Words]:
     entries: dict[Path, _File] = {}
     index = Words()
     for path in ws.projects.source_files():
-        entries[path], words = _read(path, ws.display(path))
+        entries[path], words = _read(path, ws.display(path), ws.left_out.limits)
         if entries[path].digest is not None:
             index.put(path, words)
     return entries, index
@@ -176,7 +178,7 @@ class SymbolIndex:
             return None
         if entry is not None and stamp == entry.stamp and files.settled(stamp):
             return entry
-        new, words = _read(path, self.ws.display(path))
+        new, words = _read(path, self.ws.display(path), self.ws.left_out.limits)
         if entry is not None and new.digest == entry.digest:
             entry.stamp = new.stamp  # touched, not changed: the tree still holds
             return entry

@@ -28,8 +28,9 @@ from lspd.workspace.ignore import Ignore
 from lspd.workspace.left_out import LeftOut
 from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
+from lspd.workspace.retool import Toolchains
 from lspd.workspace.symbol_index import SymbolIndex
-from lspd.workspace.toolchain import Choice, Toolchain, adapt, settler
+from lspd.workspace.toolchain import Toolchain, settler
 from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -63,11 +64,6 @@ class Workspace:
         # Restricted: nothing that came with the repository runs (its toolchain, lspd.toml's
         # servers and arguments); the user decides it, never the workspace.
         self.restricted = user_restricted() if restricted is None else restricted
-        self.choice = Choice(
-            typescript=self.config.typescript,
-            python=None if self.config.python is None else self.root / self.config.python,
-            restricted=self.restricted,
-        )
         # The servers as this workspace runs them: lspd.toml's arguments and settings applied.
         apply = (lambda d: d) if self.restricted else self.config.apply
         self.definitions = {name: apply(d) for name, d in definitions().items()}
@@ -76,7 +72,9 @@ class Workspace:
         # One session per (server, project root): nested projects each get their own.
         # By (server, toolchain) for servers taking several projects, else (server, project).
         self.sessions: dict[tuple[str, str], Session] = {}
-        self._toolchains: dict[tuple[str, Path], tuple[ServerDefinition, Toolchain | None]] = {}
+        self.toolchains = Toolchains(
+            self.root, self.config, self.restricted, self.definitions, self.sessions
+        )
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
@@ -154,6 +152,7 @@ class Workspace:
                 settle=settler(adapted, toolchain, project),
                 watch=self.left_out.watch(adapted.name),
             )
+            session.stall.reason = self.toolchains.announced.pop(key, None)
             self.sessions[key] = session
         else:
             session.add_folder(project)
@@ -163,18 +162,9 @@ class Workspace:
         self, definition: ServerDefinition, project: Path
     ) -> tuple[tuple[str, str], ServerDefinition, Toolchain | None]:
         """The key of the session answering `project`, and the server as it runs there."""
-        found = self._toolchains.get((definition.name, project))
-        if found is None:
-            # Looked up once per project: a toolchain installed later needs a restart.
-            found = self._toolchains[definition.name, project] = adapt(
-                definition, project, self.root, self.choice, self.definitions
-            )
-        adapted, toolchain = found  # its TypeScript 7 may run another server (`tsc --lsp`)
-        if adapted.shared:
-            key = (adapted.name, f"toolchain:{toolchain.path if toolchain else ''}")
-        else:
-            key = (adapted.name, f"project:{project}")
-        return key, adapted, toolchain
+        # Looked up again now and then: a new .venv restarts the server (`retool`). Its
+        # TypeScript 7 may run another server (`tsc --lsp`).
+        return self.toolchains.key(definition, project)
 
     def adapted(
         self, definition: ServerDefinition, project: Path
