@@ -240,6 +240,8 @@ def test_errors_only_limit_and_offset_page_like_the_mcp_tool(
         listed = whole["diagnostics"]
         errors = [d for d in listed if d["severity"] == "error"]
         assert whole["warnings"] > 0 and len(errors) == whole["errors"] == 1
+        every = json.loads(lspd_check(root, "--json", "--all").stdout)  # ?all=1 to the daemon
+        assert "scope" in whole and "scope" not in every and every["files_checked"] == 6
         assert len(listed) == 3
 
         only = json.loads(lspd_check(root, "--json", "--errors-only").stdout)
