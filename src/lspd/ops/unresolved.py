@@ -256,7 +256,10 @@ async def finish(
     """The started scan, confirmed (see `confirm`); why not, when it was not wanted."""
     if task is None:
         return Scan(name_at(target), skipped="`unresolved: false` was sent")
-    return await confirm(ws, target, await task, known, namer)
+    try:
+        return await confirm(ws, target, await task, known, namer)
+    except LspdError as exc:  # the references stand; say why the rest is not known
+        return Scan(name_at(target), skipped=f"the scan failed: {exc}")
 
 
 async def stop(task: asyncio.Task[Prepared] | None) -> None:
