@@ -112,6 +112,9 @@ async def prepare(ws: Workspace, target: Target) -> Prepared:
     language = target.document.language_id
     prepared = Prepared(name, language)
     dialect = dialect_for(language)
+    if not name:
+        prepared.skipped = "no name stands at the position"
+        return prepared
     if dialect is None:
         prepared.skipped = f"lspd has no scanner for {language} code"
         return prepared
