@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -184,7 +185,7 @@ def test_cli_detach_status_health_stop(root: Path, state: Path) -> None:
         # The root is found from a subdirectory through the sentinel.
         status = lspd(state, "status", "--json", cwd=root / "pkg")
         assert status.returncode == 0, status.stderr
-        assert '"workspace": "' + str(root) + '"' in status.stdout
+        assert json.loads(status.stdout)["workspace"] == str(root)
         text = lspd(state, "status", str(root))
         assert text.stdout.startswith("lspd ") and f" for {root} (pid {pid}, " in text.stdout
         assert text.stdout.endswith(f"  MCP at http://127.0.0.1:{port}/mcp\n")
