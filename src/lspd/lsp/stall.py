@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 BUSY_AFTER_S = 10.0  # silent this long while a caller waits: reported busy
 RESTART_AFTER_S = 60.0  # silent this long: restarted, its file set aside
 _STARTING = {"initialize", "shutdown"}  # requests of a start or stop
+ASKED = 3  # times a question is asked when restarts for other files' sake end its server
 
 
 @dataclass(frozen=True)
@@ -159,19 +160,21 @@ class Stall:
 
 async def asked(session: Session, path: Path | None, ask: Callable[[], Awaitable[T]]) -> T:
     """`ask()`; asked again of the new server, holding `path`'s document again, when it was
-    waiting behind another file that got the server restarted."""
-    restarts = session.stall.restarts
+    waiting behind another file that got the server restarted (up to `ASKED` times: each
+    restart sets another heavy file aside)."""
     held = None if path is None else session.documents.get(path_to_uri(path))
-    try:
-        return await ask()
-    except ServerCrashed:
-        if not session.stall.spared(restarts, path):
-            raise
-    await session.start()
-    if held is not None:
-        await session.sync_document(held.path, held.text, held.language_id)
-    await session.wait_ready()
-    return await ask()
+    for attempt in range(1, ASKED + 1):
+        restarts = session.stall.restarts
+        try:
+            return await ask()
+        except ServerCrashed:
+            if attempt == ASKED or not session.stall.spared(restarts, path):
+                raise
+        await session.start()
+        if held is not None:
+            await session.sync_document(held.path, held.text, held.language_id)
+        await session.wait_ready()
+    raise AssertionError("unreachable")  # the last attempt returned or raised
 
 
 _STARTS: set[asyncio.Task[None]] = set()  # restarts under way (a task needs a reference)
