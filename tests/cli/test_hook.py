@@ -207,6 +207,19 @@ def test_what_an_edit_undone_since_broke_is_never_told(served: ThreadDaemon) -> 
     assert said(hook("claude-code", edit(greeting), root)) is None
 
 
+def test_an_error_undone_and_made_again_is_told_again(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    greeting = root / "pkg" / "greeting.py"
+    committed = greeting.read_text()
+    told = {"decision": "block", "reason": MESSAGE}
+    break_the_caller(root)
+    assert said(hook("claude-code", edit(greeting), root)) == told
+    greeting.write_text(committed)
+    assert said(hook("claude-code", edit(greeting), root)) is None
+    break_the_caller(root)
+    assert said(hook("claude-code", edit(greeting), root)) == told
+
+
 def test_a_budget_that_ends_first_is_said(served: ThreadDaemon) -> None:
     root = served.daemon.root
     extra = root / "pkg" / "extra.py"

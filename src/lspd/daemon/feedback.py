@@ -197,6 +197,8 @@ class Feedback:
         check = agent.check
         if check is None:
             return []
+        if check.done.is_set() and check.failed is None and not check.changed:
+            agent.reported.clear()  # its edits are undone: an error coming back is news
         for path, keys in check.keys.items():
             shown = self.ws.display(path)
             agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
