@@ -204,13 +204,13 @@ def timed_out(session: Session, exc: Exception) -> ServerTimeout:
             f"restart_after = {session.stall.restart_after:g} s)"
         )
     message = f"language server {session.name} timed out: {exc}. {why}"
-    note(session.log_path, message)
+    note(session.log_path, message, logging.INFO)  # the caller hears of it: no warning
     return ServerTimeout(session.name, f"{message}; its log is {session.log_path}")
 
 
-def note(log_path: Path, line: str) -> None:
-    """Log `line` as a warning, in lspd's log and the server's (beside what it writes)."""
-    log.warning(line)
+def note(log_path: Path, line: str, level: int = logging.WARNING) -> None:
+    """Log `line` in lspd's log and in the server's (beside what the server writes there)."""
+    log.log(level, line)
     with contextlib.suppress(OSError):
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("a", encoding="utf-8") as out:
