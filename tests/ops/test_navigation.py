@@ -6,7 +6,7 @@ import pytest
 
 from lspd import ops
 from lspd.errors import InvalidInput
-from tests.conftest import Warm
+from tests.conftest import Warm, warm_workspace
 
 
 def test_python_hover_shows_the_type(py: Warm) -> None:
@@ -148,3 +148,36 @@ def test_call_hierarchy_of_a_variable_says_it_is_not_callable(py: Warm) -> None:
     with pytest.raises(InvalidInput) as error:
         py.run(ops.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
     assert str(error.value).startswith("`main.greeter` (variable) at pkg/app.py:5:5 is not a ")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "path", "line", "column", "sites"),
+    [
+        ("callbacks_py", "pkg/callbacks.py", 8, 5, [(14, "THING", "constant")]),
+        (
+            "callbacks_ts",
+            "src/callbacks.ts",
+            5,
+            17,
+            [(10, "$Thing", "constant"), (15, "Box.size", "method")],
+        ),
+    ],
+)
+def test_callers_and_references_name_the_constant_holding_the_callback(
+    tmp_path_factory: pytest.TempPathFactory,
+    fixture: str,
+    path: str,
+    line: int,
+    column: int,
+    sites: list[tuple[int, str, str]],
+) -> None:
+    for warm in warm_workspace(fixture, tmp_path_factory):
+        calls = warm.run(ops.call_hierarchy(warm.ws, path, line, column))
+        refs = warm.run(ops.references(warm.ws, path, line, column, include_declaration=False))
+        assert [(c.path, c.line, c.symbol, c.kind) for c in calls.calls] == [
+            (path, site, symbol, kind) for site, symbol, kind in sites
+        ]
+        assert [(r.line, r.symbol) for f in refs.files for r in f.references] == [
+            (site, symbol) for site, symbol, _ in sites
+        ]
+        assert str(warm.root) not in calls.model_dump_json() + refs.model_dump_json()

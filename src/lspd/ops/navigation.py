@@ -293,9 +293,12 @@ async def call_hierarchy(
             site = convert.location(sites_uri, site_range)
             if site is None or (site.path, site.line, site.column) in calls:
                 continue
+            symbol, kind = end.symbol, end.kind
+            if direction == "incoming":  # named as `references` names the site
+                symbol, kind = await namer.caller(site.path, site.line, site.column)
             calls[(site.path, site.line, site.column)] = Call(
-                symbol=end.symbol,
-                kind=end.kind,
+                symbol=symbol,
+                kind=kind,
                 path=site.path,
                 line=site.line,
                 column=site.column,
@@ -335,8 +338,7 @@ async def call_hierarchy(
 async def _caller(namer: Namer, place: Place, text: str) -> Call:
     """An unresolved use as a call site of whatever encloses it (a module: its file)."""
     path, line, column = place
-    node = await namer.at(path, line, column)
-    symbol, kind = (node.name_path, node.kind) if node is not None else (path, "module")
+    symbol, kind = await namer.caller(path, line, column)
     return Call(symbol=symbol, kind=kind, path=path, line=line, column=column, text=text)
 
 

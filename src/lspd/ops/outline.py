@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import difflib
 import logging
-from pathlib import Path
+import re
+from collections.abc import Sequence
+from pathlib import Path, PurePath
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.session import Session
@@ -42,6 +44,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_QUOTED = re.compile(r"#.*$|//.*$|'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"")
 
 # Kinds that enclose code: a reference inside one is named after it (never after a local).
 CONTAINERS = {
@@ -81,16 +85,50 @@ async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Node]
     return await read_tree(session, path, ws.display(path), lines)
 
 
-def symbol_at(tree: list[Node], line: int, column: int) -> Node | None:
-    """The symbol whose name starts at the position, else the innermost container around it."""
-    nodes = flatten(tree)
-    for node in nodes:
+# Names servers give code that has none: `<function>`, `(lambda)`, `make("x") callback`.
+_ANONYMOUS = re.compile(r"<.*>|\(lambda\)|.* callback")
+_VARIABLES = {"variable", "constant", "field", "property"}
+_BODIES = {"function", "method", "constructor"}  # a variable inside one is a local
+
+
+def symbol_at(tree: list[Node], line: int, column: int, lines: Sequence[str] = ()) -> Node | None:
+    """The symbol whose name starts at the position, else the innermost named declaration
+    around it: a function, method or class, or a variable outside any function whose
+    initializer holds it (`export const X = make(() => ...)`, `X = make(lambda: ...)`),
+    never an anonymous callback. The one naming of references and callers; `lines`
+    (the file's text) tell where an assignment a server gives one line to ends."""
+    for node in flatten(tree):
         if node.line == line and node.column == column:
             return node
-    around = [
-        n for n in nodes if n.kind in CONTAINERS and (n.start_line or n.line) <= line <= n.end_line
-    ]
-    return around[-1] if around else None  # preorder: the last one is the innermost
+    return _innermost(tree, line, lines, in_body=False)
+
+
+def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool) -> Node | None:
+    for node in nodes:
+        variable = node.kind in _VARIABLES and not in_body
+        end = _statement_end(lines, node.line) if variable else node.end_line
+        if not (node.start_line or node.line) <= line <= max(end, node.end_line):
+            continue
+        inner = _innermost(node.children, line, lines, in_body or node.kind in _BODIES)
+        if inner is not None:
+            return inner
+        named = not _ANONYMOUS.fullmatch(node.name)
+        if named and (node.kind in CONTAINERS or variable):
+            return node
+    return None
+
+
+def _statement_end(lines: Sequence[str], line: int) -> int:
+    """The last 1-based line of the statement starting on `line`: past open brackets and
+    backslash continuations (brackets in strings and comments may mislead it: a name only)."""
+    depth, number = 0, line
+    while number <= len(lines):
+        text = _QUOTED.sub("", lines[number - 1])
+        depth += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        if depth <= 0 and not text.rstrip().endswith("\\"):
+            return number
+        number += 1
+    return line
 
 
 class Namer:
@@ -99,6 +137,7 @@ class Namer:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self._trees: dict[str, list[Node] | None] = {}
+        self._texts: dict[str, list[str]] = {}
 
     async def tree(self, shown: str) -> list[Node] | None:
         """The symbol tree of a file (as shown), or None when it cannot be read."""
@@ -116,12 +155,34 @@ class Namer:
     async def at(self, shown: str, line: int, column: int) -> Node | None:
         """The symbol at (or around) a 1-based position of a file shown as `shown`."""
         tree = await self.tree(shown)
-        return symbol_at(tree, line, column) if tree else None
+        if not tree:
+            return None
+        return symbol_at(tree, line, column, self._lines(shown))
+
+    def _lines(self, shown: str) -> list[str]:
+        """A file's text as its server holds it, else as on disk (read once per answer)."""
+        if shown not in self._texts:
+            document = self.ws.document(self.ws.root / shown)
+            if document is not None:
+                self._texts[shown] = document.lines
+            else:
+                try:
+                    text = (self.ws.root / shown).read_text("utf-8-sig", errors="replace")
+                except OSError:
+                    text = ""
+                self._texts[shown] = text.splitlines()
+        return self._texts[shown]
 
     async def name(self, shown: str, line: int, column: int) -> str | None:
         """The name path of the symbol at (or around) the position, if any."""
         node = await self.at(shown, line, column)
         return node.name_path if node is not None else None
+
+    async def caller(self, shown: str, line: int, column: int) -> tuple[str, str]:
+        """The name and kind of what encloses a use, a file's top level by the file's name
+        (never its absolute path)."""
+        node = await self.at(shown, line, column)
+        return (node.name_path, node.kind) if node is not None else (PurePath(shown).name, "module")
 
 
 def member_of(tree: list[Node], name_path: str, shown: str) -> Node:
