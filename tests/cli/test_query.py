@@ -69,6 +69,12 @@ def test_command_line_to_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "path": str(tmp_path / "pkg/app.py"),
         "content": "x = 1\n",
     }
+    unsaved = parse(["hover", "pkg/app.py", "--symbol", "Fresh", "--content-file", "new.py"])
+    assert arguments(unsaved, operation("hover")) == {
+        "path": str(tmp_path / "pkg/app.py"),
+        "symbol": "Fresh",
+        "content": "x = 1\n",
+    }
     scan = parse(["workspace-diagnostics", "pkg/*.py", "--limit", "5"])
     assert arguments(scan, operation("workspace_diagnostics")) == {
         "paths": ["pkg/*.py"],

@@ -181,3 +181,54 @@ def test_callers_and_references_name_the_constant_holding_the_callback(
             (site, symbol) for site, symbol, _ in sites
         ]
         assert str(warm.root) not in calls.model_dump_json() + refs.model_dump_json()
+
+
+@pytest.mark.parametrize(
+    ("fixture", "path", "added", "at", "shown", "declared"),
+    [
+        (
+            "py",
+            "pkg/app.py",
+            "\n\nclass Fresh:\n    size: int = 3\n\n\nfresh = Fresh()\n",
+            (17, 1),
+            "fresh: Fresh",
+            "class Fresh",
+        ),
+        (
+            "ts",
+            "src/main.ts",
+            "\nexport interface Fresh {\n  size: number;\n}\n"
+            "export const fresh: Fresh = { size: 3 };\n",
+            (15, 14),
+            "const fresh: Fresh",
+            "interface Fresh",
+        ),
+    ],
+)
+def test_questions_about_unsaved_content_leave_the_disk_to_later_answers(
+    tmp_path_factory: pytest.TempPathFactory,
+    fixture: str,
+    path: str,
+    added: str,
+    at: tuple[int, int],
+    shown: str,
+    declared: str,
+) -> None:
+    for warm in warm_workspace(fixture, tmp_path_factory):
+        before = (warm.root / path).read_bytes()
+        content = before.decode() + added
+        line, column = at
+        hover = warm.run(ops.hover(warm.ws, path, line, column, content=content))
+        assert shown in hover.contents
+        by_name = warm.run(ops.hover(warm.ws, path, symbol="Fresh", content=content))
+        assert declared in by_name.contents
+        assert (by_name.path, by_name.line) == (
+            path,
+            content.count("\n", 0, content.index(declared)) + 1,
+        )
+        typed = warm.run(ops.type_definition(warm.ws, path, line, column, content=content))
+        assert [(loc.path, loc.line) for loc in typed.locations] == [(path, by_name.line)]
+        assert (warm.root / path).read_bytes() == before
+        with pytest.raises(InvalidInput) as error:  # the server holds the disk's text again
+            warm.run(ops.hover(warm.ws, path, line, column))
+        assert f"line {line}" in str(error.value)

@@ -16,6 +16,7 @@ from lspd.lsp import answers, shapes
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
 from lspd.ops import unresolved as scan
+from lspd.ops import unsaved
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.checks import check_flag, check_positive
 from lspd.ops.convert import Converter
@@ -39,10 +40,18 @@ from lspd.workspace import Workspace
 
 
 async def _target(
-    ws: Workspace, path: str | None, line: int | None, column: int | None, symbol: str | None
+    ws: Workspace,
+    path: str | None,
+    line: int | None,
+    column: int | None,
+    symbol: str | None,
+    content: str | None = None,
 ) -> Target:
-    target = await resolve_target(ws, path, line, column, symbol)
-    await ws.refresh_open_documents()
+    if content is not None and path is not None:  # within `unsaved.held`
+        target = await unsaved.target(ws, path, line, column, symbol, content)
+    else:
+        target = await resolve_target(ws, path, line, column, symbol)
+    await ws.refresh_open_documents()  # passes over the file held
     return target
 
 
@@ -52,10 +61,13 @@ async def hover(
     line: int | None = None,
     column: int | None = None,
     symbol: str | None = None,
+    content: str | None = None,
 ) -> HoverResult:
-    """The type, signature and docs at a position (or at the symbol named), as markdown."""
-    target = await _target(ws, path, line, column, symbol)
-    answer = await target.session.request(answers.HOVER, target.params())
+    """The type, signature and docs at a position (or at the symbol named), as markdown;
+    with `content`, as if `path` held it."""
+    async with unsaved.held(ws, path, content):
+        target = await _target(ws, path, line, column, symbol, content)
+        answer = await target.session.request(answers.HOVER, target.params())
     contents = clean(markdown(answer["contents"])) if answer else ""
     result = HoverResult(contents=contents, found=bool(contents.strip()))
     if symbol is not None:  # where the name led: not implied by the request
@@ -105,12 +117,13 @@ async def definition(
     symbol: str | None = None,
     limit: int = 50,
     offset: int = 0,
+    content: str | None = None,
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
     check_positive("limit", limit)
-    target = await _target(ws, path, line, column, symbol)
-    result = await _locations(answers.DEFINITION, "definitionProvider", ws, target, limit, offset)
-    return result
+    async with unsaved.held(ws, path, content):
+        target = await _target(ws, path, line, column, symbol, content)
+        return await _locations(answers.DEFINITION, "definitionProvider", ws, target, limit, offset)
 
 
 async def type_definition(
@@ -121,14 +134,14 @@ async def type_definition(
     symbol: str | None = None,
     limit: int = 50,
     offset: int = 0,
+    content: str | None = None,
 ) -> LocationsResult:
     """Where the type of the name at a position is defined."""
     check_positive("limit", limit)
-    target = await _target(ws, path, line, column, symbol)
-    result = await _locations(
-        answers.TYPE_DEFINITION, "typeDefinitionProvider", ws, target, limit, offset
-    )
-    return result
+    async with unsaved.held(ws, path, content):
+        target = await _target(ws, path, line, column, symbol, content)
+        method = answers.TYPE_DEFINITION
+        return await _locations(method, "typeDefinitionProvider", ws, target, limit, offset)
 
 
 async def implementation(

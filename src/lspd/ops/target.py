@@ -62,8 +62,10 @@ async def resolve_target(
     line: int | None,
     column: int | None,
     symbol: str | None,
+    content: str | None = None,
 ) -> Target:
-    """A position from `path`+`line`+`column`, or from `symbol` (optionally within `path`)."""
+    """A position from `path`+`line`+`column`, or from `symbol` (optionally within `path`);
+    `content`: the text `path`'s server holds instead of the disk's (`lspd.ops.unsaved`)."""
     if symbol is not None and (line is not None or column is not None):
         raise InvalidInput("send either `symbol` or `line` and `column`, not both")
     if symbol is not None:
@@ -83,7 +85,7 @@ async def resolve_target(
         )
     check_int("line", line)
     check_int("column", column)
-    session, document = await ws.open(path)
+    session, document = await ws.open(path, content)
     check_position(document, ws.display(document.path), line, column)
     check_on_name(document, ws.display(document.path), line, column)
     return Target(session, document, line, column)

@@ -46,11 +46,10 @@ stops short has `truncated: true` and `next_offset`; send that as `offset` for t
 (`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
 a location stands for. `baseline` (`HEAD`, a git revision, or `session`) on diagnostics adds
 `changes`: the diagnostics new since then (`introduced`) and gone (`fixed`); the answer's
-counts are then those of `introduced`. `fresh` is true
+counts are then those of `introduced`. `content` on hover, definition and type_definition:
+answer as if `path` held that text (nothing is written). `fresh` is true
 when the answer is for the file's current text; `total` counts all items of a list.
 Fields at their default (null, empty, false, 0) are left out of answers."""
-
-_AT = " Position or `symbol`."
 
 
 def _limit(default: int, maximum: int = 1000) -> Param:
@@ -73,6 +72,16 @@ _UNRESOLVED = Param(
     cli_form="negate",
     cli_help="skip the scan for uses the checker cannot resolve",
 )
+_CONTENT = Param(
+    "content",
+    str | None,
+    "Unsaved text.",
+    default=None,
+    cli="--content-file",
+    cli_form="file",
+    cli_help="answer as if PATH held this file's text ('-': stdin); nothing is written",
+)
+_AT = " Position or `symbol`."
 _FILE = "File, relative to the root."
 _CLI_FILE = "the file (a relative path starts at the current directory)"
 
@@ -167,7 +176,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="hover",
         summary="type, signature and docs at a position",
         position=True,
-        description="Type, signature and docs of the name at a position (markdown)." + _AT,
+        description="Type, signature, docs." + _AT,
+        params=(_CONTENT,),
     ),
     Operation(
         name="definition",
@@ -176,8 +186,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="definition",
         summary="where the symbol at a position is defined",
         position=True,
-        description="Where the name at a position is defined, with the symbol's name path." + _AT,
-        params=(_limit(50), _OFFSET),
+        description="Where a name is defined." + _AT,
+        params=(_limit(50), _OFFSET, _CONTENT),
     ),
     Operation(
         name="type_definition",
@@ -186,8 +196,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="type-definition",
         summary="where the type of the symbol is defined",
         position=True,
-        description="Where the type of the name at a position is defined." + _AT,
-        params=(_limit(50), _OFFSET),
+        description="Where its type is defined." + _AT,
+        params=(_limit(50), _OFFSET, _CONTENT),
     ),
     Operation(
         name="implementation",
@@ -196,10 +206,7 @@ OPERATIONS: tuple[Operation, ...] = (
         command="implementation",
         summary="implementations of an interface or method",
         position=True,
-        description=(
-            "Implementations (subclasses, overrides) of the interface or method at a "
-            "position, with name paths." + _AT
-        ),
+        description=("Subclasses and overrides of the interface or method at a position." + _AT),
         params=(_limit(50), _OFFSET),
     ),
     Operation(
@@ -276,8 +283,7 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="callers (incoming) or callees (outgoing)",
         position=True,
         description=(
-            "Callers (`incoming`) or callees (`outgoing`) of the function at a position: "
-            "each call site, with name paths." + _AT
+            "Callers or callees of the function at a position, each call site named." + _AT
         ),
         params=(
             Param(
