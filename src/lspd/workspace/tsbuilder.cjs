@@ -14,6 +14,7 @@ const path = require("path");
 const readline = require("readline");
 const ts = require(path.join(process.argv[2], "lib", "typescript.js"));
 
+const GC_AFTER = 50; // files checked anew
 const YOUNG_MS = 2000; // an mtime this recent may hide a second write: compare the text
 const sources = new Map(); // key -> {mtimeNs, size, text, file}
 const byName = new Map(); // file name -> its entry in `sources` read last
@@ -176,7 +177,12 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   let request;
   try {
     request = JSON.parse(line);
-    write(check(request.id, path.resolve(request.config)));
+    const answer = check(request.id, path.resolve(request.config));
+    write(answer);
+    // A check of many files leaves a heap of garbage (the old program's types): collected
+    // now, while nobody waits, instead of during the next edit's check (effect 3.10.0, the
+    // first edit after the cold check on Node 24: 18.3 s, 9.3 s with this, both under load).
+    if (global.gc && answer.checked.length > GC_AFTER) setImmediate(() => global.gc());
   } catch (error) {
     write({ id: request ? request.id : null, error: String(error && error.stack ? error.stack : error) });
   }

@@ -123,7 +123,7 @@ class Builder:
     async def _started(self) -> asyncio.subprocess.Process:
         if self._process is None or self._process.returncode is not None:
             self.projects.clear()  # a new process knows nothing: everything is sent again
-            command = [node_executable(), str(SCRIPT), str(self.package)]
+            command = [node_executable(), "--expose-gc", str(SCRIPT), str(self.package)]
             self._process = await spawn(command, self.package.parent, os.environ, self.log_path)
         return self._process
 
