@@ -15,8 +15,8 @@ from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
+from lspd.ops import aliases, unsaved
 from lspd.ops import unresolved as scan
-from lspd.ops import unsaved
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.checks import check_flag, check_positive
 from lspd.ops.convert import Converter
@@ -68,7 +68,10 @@ async def hover(
     async with unsaved.held(ws, path, content):
         target = await _target(ws, path, line, column, symbol, content)
         answer = await target.session.request(answers.HOVER, target.params())
-    contents = clean(markdown(answer["contents"])) if answer else ""
+        contents = clean(markdown(answer["contents"])) if answer else ""
+        unfolded = await aliases.unfolded(ws, target, contents)
+    if unfolded:  # what the aliases it names stand for, one level
+        contents += "\n\n" + "\n".join(["Aliases:", "```", *unfolded, "```"])
     result = HoverResult(contents=contents, found=bool(contents.strip()))
     if symbol is not None:  # where the name led: not implied by the request
         result.path = ws.display(target.document.path)

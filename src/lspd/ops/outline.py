@@ -39,6 +39,7 @@ __all__ = [
     "module_parts",
     "name_parts",
     "qualified",
+    "statement_end",
     "symbol_at",
     "symbol_tree",
 ]
@@ -106,7 +107,7 @@ def symbol_at(tree: list[Node], line: int, column: int, lines: Sequence[str] = (
 def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool) -> Node | None:
     for node in nodes:
         variable = node.kind in _VARIABLES and not in_body
-        end = _statement_end(lines, node.line) if variable else node.end_line
+        end = statement_end(lines, node.line) if variable else node.end_line
         if not (node.start_line or node.line) <= line <= max(end, node.end_line):
             continue
         inner = _innermost(node.children, line, lines, in_body or node.kind in _BODIES)
@@ -118,7 +119,7 @@ def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool
     return None
 
 
-def _statement_end(lines: Sequence[str], line: int) -> int:
+def statement_end(lines: Sequence[str], line: int) -> int:
     """The last 1-based line of the statement starting on `line`: past open brackets and
     backslash continuations (brackets in strings and comments may mislead it: a name only)."""
     depth, number = 0, line

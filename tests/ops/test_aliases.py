@@ -1,0 +1,42 @@
+"""Hover unfolds the type aliases it names, on real basedpyright and typescript-language-server."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd import ops
+from tests.conftest import warm_workspace
+
+
+@pytest.mark.parametrize(
+    ("fixture", "path", "at", "shown", "alias"),
+    [
+        (
+            "aliases_py",
+            "pkg/auth.py",
+            (13, 10),
+            "auth: AuthTypes | UseClientDefault | None",
+            "AuthTypes = (tuple[str, str] | Callable[[str], str])",
+        ),
+        (
+            "aliases_ts",
+            "src/auth.ts",
+            (7, 22),
+            "auth: AuthTypes | UseClientDefault | null",
+            "export type AuthTypes = [string, string] | ((request: string) => string)",
+        ),
+    ],
+)
+def test_hover_adds_the_definition_of_each_alias_it_names(
+    tmp_path_factory: pytest.TempPathFactory,
+    fixture: str,
+    path: str,
+    at: tuple[int, int],
+    shown: str,
+    alias: str,
+) -> None:
+    for warm in warm_workspace(fixture, tmp_path_factory):
+        result = warm.run(ops.hover(warm.ws, path, *at))
+        assert shown in result.contents
+        # One line per alias; the class it also names is no alias.
+        assert result.contents.endswith(f"\n\nAliases:\n```\n{alias}\n```")
