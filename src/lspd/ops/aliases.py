@@ -9,6 +9,7 @@ from pathlib import Path
 from lspd.lsp import answers
 from lspd.ops.convert import Converter
 from lspd.ops.outline import statement_end
+from lspd.ops.resolve import find_nodes
 from lspd.ops.target import Target
 from lspd.ops.uses import dialect_for, find_uses
 from lspd.workspace import Workspace
@@ -27,7 +28,7 @@ _NOT_TYPES = {"None", "Any", "True", "False", "Self", "Literal", "Optional", "Un
 
 async def unfolded(ws: Workspace, target: Target, contents: str) -> list[str]:
     """One line per type alias the hover's code names (`AuthTypes = Union[...]`), each
-    found at the name's first use in the file asked about."""
+    found from the name's first use in the file asked about, else by the workspace's index."""
     code = _CODE.search(contents)
     dialect = dialect_for(target.document.language_id)
     if code is None or dialect is None:
@@ -40,13 +41,15 @@ async def unfolded(ws: Workspace, target: Target, contents: str) -> list[str]:
         if len(found) == MAX_ALIASES:
             break
         uses = [u for u in find_uses(text, name, dialect) if not u.member]
-        if not uses:
-            continue
-        at = Target(target.session, target.document, uses[0].line, uses[0].column)
-        answer = await target.session.request(answers.DEFINITION, at.params())
-        for loc in convert.locations(answer)[:1]:
-            path = Path(loc.path) if loc.path.startswith("/") else ws.root / loc.path
-            alias = _alias(convert.lines(path), loc.line, name)
+        if uses:
+            at = Target(target.session, target.document, uses[0].line, uses[0].column)
+            answer = await target.session.request(answers.DEFINITION, at.params())
+            places = [(loc.path, loc.line) for loc in convert.locations(answer)[:1]]
+        else:  # not named in this file: the workspace's declarations of the name
+            places = [(n.path, n.line) for n in await find_nodes(ws, name) if n.name == name]
+        for shown, line in places[:1]:
+            path = Path(shown) if shown.startswith("/") else ws.root / shown
+            alias = _alias(convert.lines(path), line, name)
             if alias is not None:
                 found.append(alias)
     return found
