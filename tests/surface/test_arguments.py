@@ -13,7 +13,9 @@ from lspd.errors import InvalidInput
 from lspd.surface.arguments import argument_model, check, explain, input_schema, takes, validate
 from lspd.surface.table import OPERATIONS, Operation, operation
 
-HOVER_TAKES = "hover takes path (string), line (integer), column (integer), symbol (string)"
+HOVER_TAKES = (
+    "hover takes path (string), line (integer), column (integer), symbol (string), content (string)"
+)
 REFERENCES_TAKES = (
     "references takes path (string), line (integer), column (integer), symbol (string), "
     "include_declaration (boolean), limit (integer), offset (integer), unresolved (boolean)"
