@@ -172,3 +172,36 @@ def test_python_asks_again_only_an_edit_whose_declarations_stay(
         [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 3, "reportAssignmentType")],
     )
     assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")
+
+
+COMPOSITE = (
+    '{"compilerOptions": {"strict": true, "composite": true, "outDir": "out", "rootDir": "src"}'
+)
+REFERENCES = {
+    "tsconfig.json": '{"files": [], "references": [{"path": "packages/a"}, '
+    '{"path": "packages/b"}]}',
+    "packages/a/tsconfig.json": COMPOSITE + ', "include": ["src"]}',
+    "packages/a/src/index.ts": "export function greet(name: string): string {\n  return name;\n}\n",
+    "packages/b/tsconfig.json": COMPOSITE
+    + ', "include": ["src"], "references": [{"path": "../a"}]}',
+    "packages/b/src/use.ts": 'import { greet } from "../../a/src/index";\n'
+    "export const wrong: number = greet(42);\n",
+}
+
+
+def test_a_referenced_project_is_read_from_its_sources_unbuilt(tmp_path: Path) -> None:
+    root = (tmp_path / "refs").resolve()
+    for name, text in REFERENCES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    for warm in watched(root, tmp_path / "logs"):  # its outputs never built (tsc -b would)
+        assert errors(warm) == [
+            ("packages/b/src/use.ts", 2, "Type 'string' is not assignable to type 'number'."),
+            (
+                "packages/b/src/use.ts",
+                2,
+                "Argument of type 'number' is not assignable to parameter of type 'string'.",
+            ),
+        ]
+        assert len(warm.ws.builders) == 1  # by TypeScript's builder, nothing opened
+        assert not any(s.documents for s in warm.ws.sessions.values())
