@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import stat
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -171,7 +172,11 @@ def _unseen(path: Path, texts: dict[Path, str]) -> bool:
 
 
 def _read(path: Path) -> str | None:
+    """The file's text; None when it is no regular file (reading a FIFO blocks the daemon's
+    loop for good), unreadable or not UTF-8."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None

@@ -50,8 +50,8 @@ def check_globs(globs: object) -> None:
     for glob in globs:
         if glob.startswith(("/", "~")) or ".." in PurePosixPath(glob).parts:
             raise InvalidInput(
-                f"a glob of `paths` is relative to the workspace root and stays inside it; "
-                f"{glob!r:.80} is not: send e.g. 'src/**/*.py'"
+                f"globs of `paths` are relative to the workspace root and stay inside it; "
+                f"{glob!r:.80} does not: send e.g. 'src/**/*.py'"
             )
 
 
