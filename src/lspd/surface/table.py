@@ -93,15 +93,15 @@ OPERATIONS: tuple[Operation, ...] = (
         command="diagnostics",
         summary="errors and warnings of a file, as it is now",
         description=(
-            "Errors and warnings of one file (or of unsaved `content`), fresh; a server not "
-            "ready gives an error, never an empty list."
+            "Errors and warnings of one file (or of unsaved `content`), fresh: a server not "
+            "ready is an error, never an empty list."
         ),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
             Param(
                 "content",
                 str | None,
-                "Unsaved full text to check instead of the file.",
+                "Unsaved text to check instead.",
                 default=None,
                 cli="--content-file",
                 cli_form="file",
@@ -120,9 +120,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="workspace-diagnostics",
         summary="problems of the whole workspace",
         description=(
-            "Errors and warnings of the files the project's own gate checks (its "
-            "pyright/tsconfig configuration; `scope` says which), or of `paths` globs: counts "
-            "per file, worst first, diagnostics paged."
+            "Errors and warnings of the files the project's gate checks (`scope` says which) "
+            "or of `paths` globs: counts per file, diagnostics paged."
         ),
         params=(
             Param(
@@ -139,8 +138,7 @@ OPERATIONS: tuple[Operation, ...] = (
             Param(
                 "all",
                 bool,
-                "Every source file, not only those the project's checker configuration "
-                "checks (pyrightconfig/pyproject, tsconfig).",
+                "Every source file, not only the gate's.",
                 default=False,
                 cli_form="flag",
             ),
@@ -154,8 +152,8 @@ OPERATIONS: tuple[Operation, ...] = (
         command="preview",
         summary="diagnostics of proposed changes, before writing them",
         description=(
-            "Diagnostics of proposed changes to several files (new, changed, deleted) and what "
-            "they would break or fix elsewhere, before writing. Nothing is written."
+            "Errors that proposed changes (new, changed, deleted files) would introduce or "
+            "fix, there and in dependents. Nothing is written."
         ),
         params=(
             Param(
@@ -206,7 +204,7 @@ OPERATIONS: tuple[Operation, ...] = (
         command="implementation",
         summary="implementations of an interface or method",
         position=True,
-        description=("Subclasses and overrides of the interface or method at a position." + _AT),
+        description=("Subclasses and overrides of an interface or method." + _AT),
         params=(_limit(50), _OFFSET),
     ),
     Operation(
@@ -217,7 +215,7 @@ OPERATIONS: tuple[Operation, ...] = (
         summary="every reference to the symbol",
         position=True,
         description=(
-            "Every use of the name at a position, by file, with its enclosing symbol; "
+            "Every use of a name, by file, with its enclosing symbol; "
             "`unresolved`: same-name uses no checker resolves." + _AT
         ),
         params=(
@@ -241,7 +239,7 @@ OPERATIONS: tuple[Operation, ...] = (
         result="DocumentSymbolsResult",
         command="symbols",
         summary="the symbol tree of a file, or a class's members",
-        description=("Outline of a file (or, with `symbol`, of a class's members), in file order."),
+        description=("Outline of a file (with `symbol`: a class's members), in file order."),
         params=(
             Param("path", str, _FILE, cli_help=_CLI_FILE),
             Param(
@@ -261,7 +259,7 @@ OPERATIONS: tuple[Operation, ...] = (
         result="WorkspaceSymbolsResult",
         command="workspace-symbols",
         summary="search symbols by name",
-        description=("Symbols by name in the whole workspace; `Console.` lists Console's members."),
+        description=("Symbols by name across the workspace; `Cls.` lists Cls's members."),
         params=(
             Param("query", str, "A name or part of one; `Class.` for members."),
             Param(
@@ -282,9 +280,7 @@ OPERATIONS: tuple[Operation, ...] = (
         command="call-hierarchy",
         summary="callers (incoming) or callees (outgoing)",
         position=True,
-        description=(
-            "Callers or callees of the function at a position, each call site named." + _AT
-        ),
+        description=("Callers or callees of a function, each call site named." + _AT),
         params=(
             Param(
                 "direction",
@@ -302,7 +298,7 @@ OPERATIONS: tuple[Operation, ...] = (
         function="lspd.ops.state:status",
         result="state_models:StatusResult",
         summary="the daemon's state and its language servers",
-        description="The daemon and each language server's state; for slow or missing answers.",
+        description="Daemon and language-server states, for slow or missing answers.",
         output_schema=False,
     ),
     Operation(
