@@ -69,8 +69,10 @@ async def test_the_tool_list_is_small(served: ThreadDaemon) -> None:
     # What a model reads of every tool, and the whole tools/list result, as compact JSON.
     assert len(json.dumps(read, separators=(",", ":"))) <= 5_000
     whole = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
-    # (16,000 since issue 32: `references` and `call_hierarchy` say what is `unresolved`.)
-    assert len(json.dumps(whole, separators=(",", ":"))) <= 16_000
+    # (16,000 since issue 32: `references` and `call_hierarchy` say what is `unresolved`;
+    # 17,500 since issues 24 and 27 added `scope`, `skipped` and `environment` to the check's
+    # output schema. What a model reads, above, keeps its 5,000.)
+    assert len(json.dumps(whole, separators=(",", ":"))) <= 17_500
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -229,7 +229,8 @@ class Daemon:
             yield
         finally:
             self._cleanup_files()
-            if self._farewell is not None:
+            # Said only once it served: a start that failed (no sentinel) says why itself.
+            if self._farewell is not None and self.ready.is_set():
                 signalled = self._server.signalled if self._server is not None else None
                 self._farewell(signalled or "asked to stop")
             await self._shut_down(self.ws)

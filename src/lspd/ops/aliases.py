@@ -24,6 +24,11 @@ _NAME = re.compile(r"(?<![\w$.])[A-Z][\w$]*")
 _SPACE = re.compile(r"\s+")
 _GOES_ON = re.compile(r"[=|&,]\s*\n|\n\s*[|&]")
 _NOT_TYPES = {"None", "Any", "True", "False", "Self", "Literal", "Optional", "Union"}
+# The languages whose alias declarations `_alias` reads: elsewhere (C++ `using`, Go `type`)
+# the lookups would cost every hover a definition request per name and find nothing, and
+# the files they open change what the server answers next (clangd's definition moved from
+# a header's declaration to the .cpp once a hover had opened it).
+_READ = {"python", "typescript", "typescriptreact", "javascript", "javascriptreact"}
 
 
 async def unfolded(ws: Workspace, target: Target, contents: str) -> list[str]:
@@ -31,7 +36,7 @@ async def unfolded(ws: Workspace, target: Target, contents: str) -> list[str]:
     found from the name's first use in the file asked about, else by the workspace's index."""
     code = _CODE.search(contents)
     dialect = dialect_for(target.document.language_id)
-    if code is None or dialect is None:
+    if code is None or dialect is None or target.document.language_id not in _READ:
         return []
     text = "\n".join(target.document.lines)
     names = [n for n in dict.fromkeys(_NAME.findall(code.group(1))) if n not in _NOT_TYPES]
