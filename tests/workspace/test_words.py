@@ -55,4 +55,7 @@ def test_a_thousand_files_each_found_by_its_own_word() -> None:
     assert Path("/g.py") in index.holding([colliding])
     index.drop(Path("/f5.py"))
     index.put(Path("/h.py"), {"name_5"})  # takes the freed number
-    assert index.holding(["name_5"]) == [Path("/h.py")]
+    # Another file may share name_5's bucket (string hashes differ per process: one run in
+    # about 30 had /f165.py here), so: h.py found, the dropped f5.py never.
+    found = index.holding(["name_5"])
+    assert Path("/h.py") in found and Path("/f5.py") not in found
