@@ -84,7 +84,7 @@ def test_normal_server_answers_hover_and_all_its_requests_get_results(tmp_path: 
             "workspace/diagnostic/refresh": None,
             "fake/somethingNoClientKnows": None,
         }
-        assert "watch-1" in session.requests.by_id
+        assert "watch-1" in session.registrations.by_id
 
     run(scenario, session)
     assert session.state == "stopped"

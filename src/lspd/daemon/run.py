@@ -253,7 +253,7 @@ class Daemon:
             await GROUPS.changed(version)
 
     async def _watch(self, ws: Workspace) -> None:
-        """Follow the files (and read every source file's words: workspace/symbol_index.py)."""
+        """Follow the files (and read every source file's words: workspace/symbols/index.py)."""
         await ws.watch()
 
     async def _prewarmed(self, ws: Workspace, starts: list[asyncio.Task[None]]) -> None:

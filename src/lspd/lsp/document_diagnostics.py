@@ -2,25 +2,46 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from pathlib import Path
+from typing import Any, Protocol, cast
 
 from lspd.lsp import answers, diagnostics, shapes
+from lspd.lsp.answers import P, Request, T
 from lspd.lsp.documents import Document
-
-if TYPE_CHECKING:
-    from lspd.lsp.session import Session
+from lspd.lsp.requests import Registrations
+from lspd.servers.registry import ServerDefinition
 
 WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
 
 
+class Diagnosed(Protocol):
+    """What `of_document` uses of a session (`lsp/session.py`): a protocol, so that this
+    module need not import the session, which imports it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def log_path(self) -> Path: ...
+    @property
+    def definition(self) -> ServerDefinition: ...
+    @property
+    def capabilities(self) -> dict[str, Any]: ...
+    @property
+    def registrations(self) -> Registrations: ...
+    @property
+    def inbox(self) -> diagnostics.Inbox: ...
+    async def send(self, method: Request[P, T], params: P, timeout: float) -> T: ...
+    def notify(self, method: str, params: Any) -> None: ...
+
+
 async def of_document(
-    session: Session, document: Document, timeout: float
+    session: Diagnosed, document: Document, timeout: float
 ) -> list[shapes.Diagnostic]:
     """The diagnostics of exactly `document.version`, checked."""
     await session.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
     if session.definition.diagnostics == "tsserver":
         items = await diagnostics.tsserver(session.send, document.path, timeout)
-    elif diagnostics.offers_pull(session.capabilities, session.requests.by_id):
+    elif diagnostics.offers_pull(session.capabilities, session.registrations.by_id):
         # Checked as the answer came in (send): once, not again when they are unchanged.
         pulled = await session.inbox.pull(session.send, document.uri, timeout)
         return cast(list[shapes.Diagnostic], pulled)

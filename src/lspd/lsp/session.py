@@ -66,7 +66,7 @@ class Session:
         self.encoding: Encoding = "utf-16"
         self.capabilities: dict[str, Any] = {}
         self.documents = Documents()
-        self.requests = requests.Registrations(root)
+        self.registrations = requests.Registrations(root)
         self.configuration = Configuration(definition.settings, root)  # pushed if not pulled
         self.last_used = time.monotonic()
         self._prepare, self._settle = prepare, settle
@@ -193,7 +193,7 @@ class Session:
     def _reset(self) -> None:
         self._folders.reset()
         self.documents.clear()
-        self.requests.clear()
+        self.registrations.clear()
         self.inbox.reset()
         self._progress.reset()
         self._ready.clear()
@@ -379,7 +379,7 @@ class Session:
     # -- what the server sends us ----------------------------------------------------------
 
     async def _on_request(self, method: str, params: Any) -> Any:
-        return requests.answer(method, params, self.configuration, self.requests)
+        return requests.answer(method, params, self.configuration, self.registrations)
 
     def _on_notification(self, method: str, params: Any) -> None:
         if method == "textDocument/publishDiagnostics":

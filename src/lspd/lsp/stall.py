@@ -22,14 +22,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.lsp.documents import Documents
 from lspd.lsp.rpc import JsonRpcConnection, Sent
 from lspd.lsp.text import path_to_uri, uri_to_path
-
-if TYPE_CHECKING:
-    from lspd.lsp.session import Session
 
 T = TypeVar("T")
 
@@ -158,7 +156,25 @@ class Stall:
         kill()
 
 
-async def asked(session: Session, path: Path | None, ask: Callable[[], Awaitable[T]]) -> T:
+class Watched(Protocol):
+    """What `asked`, `restart` and `timed_out` use of a session (`lsp/session.py`): a
+    protocol, so that this module need not import the session, which imports it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def log_path(self) -> Path: ...
+    @property
+    def stall(self) -> Stall: ...
+    @property
+    def documents(self) -> Documents: ...
+    async def start(self) -> None: ...
+    async def sync_document(self, path: Path, text: str, language_id: str) -> object: ...
+    async def wait_ready(self, timeout: float | None = None) -> None: ...
+    def busy(self, waiting: bool = True) -> Busy | None: ...
+
+
+async def asked(session: Watched, path: Path | None, ask: Callable[[], Awaitable[T]]) -> T:
     """`ask()`; asked again of the new server, holding `path`'s document again, when it was
     waiting behind another file that got the server restarted (up to `ASKED` times: each
     restart sets another heavy file aside)."""
@@ -180,7 +196,7 @@ async def asked(session: Session, path: Path | None, ask: Callable[[], Awaitable
 _STARTS: set[asyncio.Task[None]] = set()  # restarts under way (a task needs a reference)
 
 
-def restart(session: Session) -> None:
+def restart(session: Watched) -> None:
     """Start the session again, in the background (a start that fails is told by the next
     call)."""
 
@@ -193,7 +209,7 @@ def restart(session: Session) -> None:
     task.add_done_callback(_STARTS.discard)
 
 
-def timed_out(session: Session, exc: Exception) -> ServerTimeout:
+def timed_out(session: Watched, exc: Exception) -> ServerTimeout:
     """The error of a request that got no answer in time: what the server is stuck on, and
     its log (which holds this line too)."""
     stuck = session.busy(waiting=False)  # its caller has just given up

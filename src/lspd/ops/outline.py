@@ -18,7 +18,7 @@ from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.session import Session
 from lspd.ops.convert import Converter
 from lspd.workspace import Workspace
-from lspd.workspace.symbols import (
+from lspd.workspace.symbols.tree import (
     Node,
     flatten,
     matches_name,

@@ -12,11 +12,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from lspd.workspace.workspace import Workspace
+
+class Texts(Protocol):
+    """What an overlay uses of the workspace: its file locks and the texts its servers hold
+    (`Workspace`; a protocol, so that this module need not import the workspace)."""
+
+    def file_lock(self, path: Path) -> AbstractAsyncContextManager[None]: ...
+    async def open(self, raw_path: str, content: str | None = None) -> object: ...
+    def close_document(self, path: Path) -> None: ...
 
 
 class Gate:
@@ -58,7 +65,7 @@ class Gate:
 
 
 @contextlib.asynccontextmanager
-async def overlaid(ws: Workspace, texts: Mapping[Path, str | None]) -> AsyncIterator[None]:
+async def overlaid(ws: Texts, texts: Mapping[Path, str | None]) -> AsyncIterator[None]:
     """The servers hold `texts` (None: the file gone, held as empty) until the block ends,
     then the disk's text again. Hold the gate exclusively around it."""
     async with contextlib.AsyncExitStack() as stack:
@@ -78,7 +85,7 @@ async def overlaid(ws: Workspace, texts: Mapping[Path, str | None]) -> AsyncIter
                 raise
 
 
-async def _restore(ws: Workspace, paths: list[Path]) -> None:
+async def _restore(ws: Texts, paths: list[Path]) -> None:
     for path in paths:
         if path.is_file():
             with contextlib.suppress(Exception):  # unreadable now: the next question says why

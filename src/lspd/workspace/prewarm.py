@@ -12,29 +12,47 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lspd.lsp.process import GROUPS
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
-
-if TYPE_CHECKING:
-    from lspd.workspace.workspace import Workspace
+from lspd.workspace.projects import Projects
 
 log = logging.getLogger(__name__)
 
 PREWARM_PROJECTS = 4  # per server; the rest start when asked
 
 
-def sessions(ws: Workspace) -> list[Session]:
+class _Trees(Protocol):
+    async def tree(self, path: Path) -> object: ...
+
+
+class Servers(Protocol):
+    """What prewarm uses of the workspace: its projects and sessions, and the symbols of a
+    file (`Workspace`; a protocol, so that this module need not import the workspace)."""
+
+    @property
+    def projects(self) -> Projects: ...
+    @property
+    def sessions(self) -> Mapping[tuple[str, str], Session]: ...
+    @property
+    def symbols(self) -> _Trees: ...
+    def display(self, path: Path) -> str: ...
+    def session(self, definition: ServerDefinition, project: Path | None = None) -> Session: ...
+    def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]: ...
+
+
+def sessions(ws: Servers) -> list[Session]:
     """The sessions of the projects present (a directory holding one of its server's
     markers: a Python project's docs/*.js start no TypeScript server), the first
     `PREWARM_PROJECTS` of each server in scan order, made but not started."""
     counted: dict[str, int] = {}
     chosen: list[Session] = []
-    for project in ws.projects_present():
+    for project in ws.projects.present():
         definition, name = project.definition, project.definition.name
         markers = definition.roots
         if markers and not any((project.root / m).is_file() for m in markers):
@@ -52,7 +70,7 @@ def sessions(ws: Workspace) -> list[Session]:
     return chosen
 
 
-def _covered(ws: Workspace, definition: ServerDefinition, project: Path) -> bool:
+def _covered(ws: Servers, definition: ServerDefinition, project: Path) -> bool:
     """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
     session = ws.sessions.get(ws.session_key(definition, project))
     if session is None or not session.definition.covers_nested:  # as it runs there
@@ -60,13 +78,13 @@ def _covered(ws: Workspace, definition: ServerDefinition, project: Path) -> bool
     return any(project.is_relative_to(f) for f in session.folders)
 
 
-def start(ws: Workspace, chosen: list[Session]) -> list[asyncio.Task[None]]:
+def start(ws: Servers, chosen: list[Session]) -> list[asyncio.Task[None]]:
     """Start `chosen` together, in the background (and warm those whose definition says
     `warm_up`); a server that cannot start is logged."""
     return [asyncio.create_task(_start(ws, session)) for session in chosen]
 
 
-async def _start(ws: Workspace, session: Session) -> None:
+async def _start(ws: Servers, session: Session) -> None:
     try:
         await session.start()
         if session.definition.warm_up:
@@ -78,7 +96,7 @@ async def _start(ws: Workspace, session: Session) -> None:
 WARM_UP_LOOKED_AT = 20  # source files of the project; the smallest is asked
 
 
-async def _warm_up(ws: Workspace, session: Session) -> None:
+async def _warm_up(ws: Servers, session: Session) -> None:
     """The symbols of a small file of the session's project, once it is ready: the server's
     first request pays a one-time cost (basedpyright: 0.13 s on click, beside 0.09 s for
     core.py itself), best paid while nobody waits for an answer."""
@@ -86,7 +104,7 @@ async def _warm_up(ws: Workspace, session: Session) -> None:
     def smallest() -> Path | None:
         found: list[tuple[int, Path]] = []
         for path in ws.projects.source_files():
-            handler = ws.handler(path)
+            handler = ws.projects.handler(path)
             if handler is None or handler.name != session.name:
                 continue
             if not path.is_relative_to(session.root):

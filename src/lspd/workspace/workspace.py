@@ -29,7 +29,7 @@ from lspd.workspace.left_out import LeftOut
 from lspd.workspace.overlay import Gate
 from lspd.workspace.projects import Project, Projects
 from lspd.workspace.retool import Toolchains
-from lspd.workspace.symbol_index import SymbolIndex
+from lspd.workspace.symbols.index import SymbolIndex
 from lspd.workspace.toolchain import Toolchain, settler
 from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.watcher import Change, FileEvent, Watcher
@@ -342,7 +342,7 @@ class Workspace:
                 uri = path_to_uri(event.path)
                 held = uri in session.documents and event.change is not Change.deleted
                 await self._apply_to_document(session, event)
-                if not held and session.requests.watches(event.path, event.change):
+                if not held and session.registrations.watches(event.path, event.change):
                     watched.append({"uri": uri, "type": int(event.change)})
             if watched:
                 session.notify_watched_files(watched)

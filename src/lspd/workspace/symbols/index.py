@@ -5,7 +5,7 @@ Name-addressed questions (`definition` of `Context.invoke`) used to search the s
 memory instead, in layers kept per file and keyed by the file's content:
 
 - words: every identifier of the file's text, read by lspd itself (no server), into a
-  small inverted index (`workspace/words.py`). A file can declare `invoke` only if `invoke`
+  small inverted index (`workspace/symbols/words.py`). A file can declare `invoke` only if `invoke`
   is one of its words, so the files a name path may mean are those holding each segment
   as a word or as a part of their module path. All source files are read once (in a
   thread: when the watcher starts, or at the first question); after that only the files
@@ -35,31 +35,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
+from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
-from lspd.workspace.symbols import (
+from lspd.workspace.left_out import LeftOut
+from lspd.workspace.projects import Projects
+from lspd.workspace.symbols import entries
+from lspd.workspace.symbols.tree import (
     Node,
     flatten,
     matches_name,
     may_hold,
-    module_parts,
     read_tree,
 )
-from lspd.workspace.watcher import Change, FileEvent
-from lspd.workspace.words import Words, is_word, words_of
-
-if TYPE_CHECKING:
-    from lspd.workspace.workspace import Workspace
+from lspd.workspace.symbols.words import Words, is_word
+from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -67,60 +65,39 @@ MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are
 MAX_VERDICTS = 256  # name paths remembered per file as not declared there; then forgotten
 
 
-@dataclass(slots=True)
-class _File:
-    """One source file as last read: its stamp, content hash and (once asked) symbols."""
+class Sources(Protocol):
+    """What the index uses of the workspace (`Workspace`; a protocol, so that this module
+    need not import the workspace): its files, servers and open documents."""
 
-    stamp: tuple[int, int] | None
-    digest: bytes | None  # None: not readable as source text (declares nothing)
-    tree: list[Node] | None = None
-    by_name: dict[str, list[Node]] = field(default_factory=dict)
-    nodes: int = 0
-    # Name paths this content cannot hold (`may_hold`): not read again for them.
-    cannot_hold: set[str] = field(default_factory=set)
-
-
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
-def _words(text: str, shown: str) -> set[str]:
-    """What a name path's segments are matched against: the identifiers of the file's text,
-    and the parts of its module path (`pkg.module.func`)."""
-    return words_of(text) | set(module_parts(shown))
-
-
-def _read(path: Path, shown: str, limits: files.Limits) -> tuple[_File, set[str]]:
-    """The file as it is now, and its words (stat taken before the read: a write in between
-    shows at the next check); none for a file over the size limits (`max_file_bytes`)."""
-    stamp = files.stamp(path)
-    try:
-        text = files.read_source(path, shown)
-    except InvalidInput:
-        return _File(stamp, None), set()
-    if limits.exceeded_by(text):
-        return _File(stamp, None), set()
-    return _File(stamp, _digest(text)), _words(text, shown)
-
-
-def _read_all(ws: Workspace) -> tuple[dict[Path, _File], Words]:
-    entries: dict[Path, _File] = {}
-    index = Words()
-    for path in ws.projects.source_files():
-        entries[path], words = _read(path, ws.display(path), ws.left_out.limits)
-        if entries[path].digest is not None:
-            index.put(path, words)
-    return entries, index
+    @property
+    def projects(self) -> Projects: ...
+    @property
+    def left_out(self) -> LeftOut: ...
+    @property
+    def watcher(self) -> Watcher | None: ...
+    @property
+    def changes_seen(self) -> int | None: ...
+    @property
+    def sessions(self) -> Mapping[tuple[str, str], Session]: ...
+    @property
+    def first_seen(self) -> dict[Path, str]: ...
+    def display(self, path: Path) -> str: ...
+    def handler(self, path: Path) -> ServerDefinition | None: ...
+    def definition_for(self, path: Path) -> ServerDefinition: ...
+    def session_for(self, path: Path) -> Session: ...
+    def holds(self, path: Path) -> bool: ...
+    async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]: ...
+    def close_document(self, path: Path) -> None: ...
 
 
 class SymbolIndex:
     """Symbols by name for one workspace; see the module's docstring."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Sources) -> None:
         self.ws = ws
-        self._files: dict[Path, _File] = {}
+        self._files: dict[Path, entries.Entry] = {}
         self._words = Words()
-        self._scan: asyncio.Task[tuple[dict[Path, _File], Words]] | None = None
+        self._scan: asyncio.Task[tuple[dict[Path, entries.Entry], Words]] | None = None
         self._scanned = False
         self._dirty: set[Path] = set()  # reported by the watcher, not read since
         self._trees: OrderedDict[Path, None] = OrderedDict()  # files holding a tree, LRU first
@@ -132,7 +109,14 @@ class SymbolIndex:
     def start(self) -> None:
         """Read every source file's words in the background (before the first question)."""
         if self._scan is None:
-            self._scan = asyncio.create_task(asyncio.to_thread(_read_all, self.ws))
+            self._scan = asyncio.create_task(
+                asyncio.to_thread(
+                    entries.read_all,
+                    self.ws.projects.source_files(),
+                    self.ws.display,
+                    self.ws.left_out.limits,
+                )
+            )
 
     def changed(self, events: list[FileEvent]) -> None:
         """The watcher's report: these files are read again before their next use."""
@@ -168,7 +152,7 @@ class SymbolIndex:
             if path in self._files or self.ws.handler(path) is not None:
                 self._fresh(path)
 
-    def _fresh(self, path: Path) -> _File | None:
+    def _fresh(self, path: Path) -> entries.Entry | None:
         """The file's entry as the file is now (read again when its stamp says it may have
         changed); None when it is gone."""
         entry = self._files.get(path)
@@ -178,7 +162,7 @@ class SymbolIndex:
             return None
         if entry is not None and stamp == entry.stamp and files.settled(stamp):
             return entry
-        new, words = _read(path, self.ws.display(path), self.ws.left_out.limits)
+        new, words = entries.read(path, self.ws.display(path), self.ws.left_out.limits)
         if entry is not None and new.digest == entry.digest:
             entry.stamp = new.stamp  # touched, not changed: the tree still holds
             return entry
@@ -194,7 +178,7 @@ class SymbolIndex:
         if entry is not None and entry.tree is not None:
             self._drop_tree(path, entry)
 
-    def _drop_tree(self, path: Path, entry: _File) -> None:
+    def _drop_tree(self, path: Path, entry: entries.Entry) -> None:
         self._trees.pop(path, None)
         self._nodes -= entry.nodes
         entry.tree, entry.by_name, entry.nodes = None, {}, 0
@@ -211,7 +195,7 @@ class SymbolIndex:
             assert entry is not None
         return await self._tree(path, entry)
 
-    async def _tree(self, path: Path, entry: _File) -> list[Node]:
+    async def _tree(self, path: Path, entry: entries.Entry) -> list[Node]:
         if entry.tree is not None:
             self._trees.move_to_end(path)
             return entry.tree
@@ -276,11 +260,11 @@ class SymbolIndex:
         """Remember `tree` as the symbols of `text` (what the server was sent, which may be
         newer than the words read before: then they are read from it again)."""
         entry = self._files.get(path)
-        digest = _digest(text)
+        digest = entries.digest(text)
         if entry is None or entry.digest != digest:
             self._forget(path)
-            entry = self._files[path] = _File(stamp, digest)
-            self._words.put(path, _words(text, self.ws.display(path)))
+            entry = self._files[path] = entries.Entry(stamp, digest)
+            self._words.put(path, entries.words_in(text, self.ws.display(path)))
         elif entry.tree is not None:
             self._drop_tree(path, entry)
         entry.tree = tree
@@ -344,7 +328,9 @@ class SymbolIndex:
             found += [n for n in nodes if matches_name(n, parts)]
         return found, errors
 
-    def _may_hold(self, path: Path, entry: _File, words: list[str], parts: list[str]) -> bool:
+    def _may_hold(
+        self, path: Path, entry: entries.Entry, words: list[str], parts: list[str]
+    ) -> bool:
         """Whether the file as it is now holds every one of `words` and may hold a symbol
         matching `parts` (`may_hold`, its server's pattern): its text read once."""
         name_path = ".".join(parts)
@@ -355,13 +341,13 @@ class SymbolIndex:
             text = files.read_source(path, shown)
         except InvalidInput:
             return False
-        held = _words(text, shown)
+        held = entries.words_in(text, shown)
         if not all(word in held for word in words):
             return False
         server = self.ws.handler(path)
         if may_hold(parts, shown, text, server.container_pattern if server else None):
             return True
-        if _digest(text) == entry.digest:  # the content the entry stands for
+        if entries.digest(text) == entry.digest:  # the content the entry stands for
             if len(entry.cannot_hold) >= MAX_VERDICTS:  # a long-lived daemon asks many names
                 entry.cannot_hold.clear()
             entry.cannot_hold.add(name_path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.workspace.words import BUCKETS, Words, is_word, words_of
+from lspd.workspace.symbols.words import BUCKETS, Words, is_word, words_of
 
 
 def test_words_of_a_text_are_its_identifiers() -> None:

@@ -18,7 +18,7 @@ from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.positions import Encoding, from_units
 from lspd.lsp.session import Session
-from lspd.workspace.words import is_word
+from lspd.workspace.symbols.words import is_word
 
 MAX_NAME_PATH_CHARS = 500
 

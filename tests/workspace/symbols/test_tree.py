@@ -6,7 +6,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.servers.registry import definitions
-from lspd.workspace.symbols import (
+from lspd.workspace.symbols.tree import (
     Node,
     flatten,
     matches_name,
