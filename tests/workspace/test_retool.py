@@ -1,11 +1,13 @@
-"""A toolchain that appears while the daemon runs, on real basedpyright: a `.venv` created
-after the workspace opened, holding the package a file imports, is picked up at the next
-question (the server restarted, `status` says why), without `lspd stop`; the environment
-hint says how to fix unresolved imports in the answer, in the check (once) and in status."""
+"""A toolchain that appears while the daemon runs, on real servers: a `.venv` created after
+the workspace opened, holding the package a file imports, or the project's own TypeScript
+installed into node_modules, is picked up at the next question (the server restarted,
+`status` says why), without `lspd stop`; the environment hint says how to fix unresolved
+imports in the answer, in the check (once) and in status."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 import sys
@@ -18,6 +20,7 @@ from lspd.ops.state import status
 from lspd.workspace import Workspace
 from lspd.workspace.retool import RECHECK_S
 from lspd.workspace.toolchain import python_version
+from tests.workspace.toolchains import TS_PINNED, typescript_package
 
 APP = "import pkgx\n\nvalue: int = pkgx.VALUE\n"
 
@@ -107,5 +110,51 @@ def test_a_changed_python_in_lspd_toml_is_read_again(tmp_path: Path) -> None:
         (root / "lspd.toml").write_text('python = ""\n')  # a mistake keeps the last settings
         await asyncio.sleep(RECHECK_S)
         assert interpreter() == f"{two}, lspd.toml"
+
+    asyncio.run(main())
+
+
+def test_a_project_typescript_installed_after_the_start_is_picked_up(tmp_path: Path) -> None:
+    """`npm install` of the project's pinned TypeScript while the daemon runs: the next
+    question restarts the server on it (its diagnostics are that version's), said in status."""
+    root = tmp_path / "pinned"
+    (root / "src").mkdir(parents=True)
+    (root / "package.json").write_text(
+        json.dumps({"name": "pinned", "devDependencies": {"typescript": TS_PINNED}})
+    )
+    (root / "tsconfig.json").write_text(
+        json.dumps({"compilerOptions": {"strict": True, "noEmit": True}, "include": ["src"]})
+    )
+    # TypeScript >= 5.5 infers the filter's type predicate; 5.4 reports TS2322 on line 2.
+    (root / "src" / "main.ts").write_text(
+        'const xs = [1, "a", 2].filter((x) => typeof x === "number");\n'
+        "export const n: number[] = xs;\n"
+    )
+    package = typescript_package()
+    ws = Workspace(root.resolve(), log_dir=tmp_path / "logs")
+
+    async def scenario() -> None:
+        before = await diagnostics(ws, "src/main.ts")
+        assert before.errors == 0
+        assert before.toolchain is not None and before.toolchain.endswith(", lspd")
+
+        (root / "node_modules").mkdir()
+        (root / "node_modules" / "typescript").symlink_to(package)
+        deadline = time.monotonic() + 60
+        while (after := await diagnostics(ws, "src/main.ts")).toolchain == before.toolchain:
+            assert time.monotonic() < deadline, after
+            await asyncio.sleep(0.2)  # the toolchain is looked up again every 2 s at most
+        assert after.toolchain == f"typescript {TS_PINNED}, project"
+        assert [(d.line, d.column, d.code) for d in after.diagnostics] == [(2, 14, "2322")]
+        [server] = [s for s in status(ws).servers if s.toolchain == after.toolchain]
+        assert server.restarted == (
+            f"its toolchain changed ({before.toolchain} before, now {after.toolchain})"
+        )
+
+    async def main() -> None:
+        try:
+            await scenario()
+        finally:
+            await ws.close()
 
     asyncio.run(main())
