@@ -30,6 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from kept import Kept, read
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 DOCS = REPO / "docs"
@@ -215,6 +217,9 @@ def machine() -> list[str]:
     ]
 
 
+WRITTEN = {"Soak", "MCP round trip", "Symbols by name"}  # the headlines rendered from results
+
+
 def headlines(results: list[Result]) -> list[str]:
     lines = []
     by_name = {r.name: r for r in results}
@@ -274,14 +279,25 @@ def symbols_headline(data: dict[str, Any]) -> str:
     )
 
 
-def document(results: list[Result], quick: bool, plotted: bool, started: datetime) -> str:
+def document(
+    results: list[Result],
+    quick: bool,
+    plotted: bool,
+    started: datetime,
+    hand: Kept,
+    fresh: set[str],
+) -> str:
+    """The page: the results rendered, around what a person wrote by hand (`hand`); a kept
+    result (not run now, not in `fresh`) no newer than its section on the page leaves that
+    section as it is."""
     parts = [
         "# Benchmarks",
         "",
         f"Written at {started:%Y-%m-%d %H:%M} UTC by `scripts/bench`"
         + (" **--quick (shortened runs, not for comparison)**" if quick else "")
         + ", which runs every script in `bench/` on this machine and rewrites this page, "
-        "its plot and `benchmarks.json` (`scripts/bench --only NAME` reruns one script).",
+        "its plot and `benchmarks.json` (`scripts/bench --only NAME` reruns one script); "
+        "sections and headlines written here by hand (runs of a script by hand) are kept.",
         "",
         *machine(),
         f"- Each section gives the 1-minute load average while its script ran: above "
@@ -289,8 +305,9 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
         "figures are slower than on an idle machine.",
         "",
     ]
-    if headlines(results):
-        parts += ["## Headlines", "", *headlines(results), ""]
+    bullets = headlines(results) + hand.headlines
+    if bullets:
+        parts += ["## Headlines", "", *"\n".join(bullets).splitlines(), ""]
     if plotted:
         parts += [
             "## Latency distributions",
@@ -307,7 +324,14 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
             "here the next time it runs.",
             "",
         ]
-    for result in results:
+    rendered = {r.name: r for r in results}
+    for name in [s.stem for s in scripts([])]:
+        stale = name not in fresh and name in rendered and hand.holds(name, rendered[name].when)
+        if name not in rendered or stale:
+            if name in hand.sections:  # run by hand only: kept as written
+                parts += [*hand.sections[name].splitlines(), ""]
+            continue
+        result = rendered[name]
         status = "" if result.code == 0 else f", **exit code {result.code}**"
         parts += [
             f"## bench/{result.name}.py",
@@ -326,6 +350,8 @@ def document(results: list[Result], quick: bool, plotted: bool, started: datetim
         if result.code != 0:
             last = result.errors.splitlines()[-15:]
             parts += ["Its last error lines:", "", "```", *last, "```", ""]
+        if hand.prose.get(name):
+            parts += [*hand.prose[name].splitlines(), ""]
     return "\n".join(parts)
 
 
@@ -343,6 +369,8 @@ def main() -> int:
     started = datetime.now(UTC)
     out: Path = args.out or (Path(tempfile.mkdtemp(prefix="lspd-bench-")) if args.quick else DOCS)
     previous = kept(out) if args.only or args.render else {}
+    page = out / f"{NAME}.md"
+    hand = read(page.read_text() if page.is_file() and not args.quick else "", WRITTEN)
     fresh: dict[str, Result] = {}
     if not args.render:
         with tempfile.TemporaryDirectory(prefix="lspd-bench-") as temp:
@@ -352,7 +380,7 @@ def main() -> int:
     kept_json = json.dumps([rounded(asdict(r)) for r in results], separators=(",", ":"))
     (out / f"{NAME}.json").write_text(kept_json)
     plotted = plot(results, out / f"{NAME}.png")
-    (out / f"{NAME}.md").write_text(document(results, args.quick, plotted, started))
+    page.write_text(document(results, args.quick, plotted, started, hand, set(fresh)))
     print(f"wrote {out}/{NAME}.md, .json" + (" and .png" if plotted else ""))
     return max((r.code for r in fresh.values()), default=0)
 
