@@ -135,8 +135,10 @@ def test_an_idle_builder_stops_and_the_next_check_starts_it(project: Warm) -> No
 PYTHON = {
     "pkg/__init__.py": "",
     "pkg/core.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
-    "pkg/user.py": "from pkg.core import add\n\nthree: int = add(1, 2)\n",
+    "pkg/user.py": "import json\n\nfrom pkg.core import add\n\nthree: int = add(1, 2)\n"
+    "text: str = json.dumps(three)\n",
     "pkg/leaf.py": 'x: str = "x"\n',
+    "pkg/json.py": "y: int = 1\n",  # the word json is in user.py: not an import of it
 }
 
 
@@ -164,12 +166,14 @@ def test_python_asks_again_only_an_edit_whose_declarations_stay(
     assert asked(python) == (sorted(PYTHON), [])
     (root / "pkg/leaf.py").write_text("x: str = 1\n")
     assert asked(python) == (["pkg/leaf.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
+    (root / "pkg/json.py").write_text("y: int = 1\nz: int = 2\n")
+    assert asked(python) == (["pkg/json.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     core.write_text("def add(a: int, b: int) -> int:\n    # swapped\n    return b + a\n")
     assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     core.write_text("def add(a: int, b: int) -> str:\n    return str(a + b)\n")
     assert asked(python) == (
         sorted(PYTHON),
-        [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 3, "reportAssignmentType")],
+        [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 5, "reportAssignmentType")],
     )
     assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")
 

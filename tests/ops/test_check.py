@@ -4,6 +4,9 @@ what changed, and the same JSON however it is made."""
 from __future__ import annotations
 
 import json
+import logging
+import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -100,3 +103,25 @@ def test_files_gone_are_forgotten(watched: Warm) -> None:
     checked = watched.run(check_all(watched.ws))
     assert "pkg/extra.py" not in {r.path for r in checked.results}
     assert "pkg/extra.py" not in checked.stamped
+
+
+def test_files_whose_server_died_under_them_are_asked_again(
+    plain: Warm, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server killed as a check begins: the files in flight fail with it, and are asked
+    again once the others are answered; the check answers every file."""
+    first = plain.run(check_all(plain.ws, ["pkg/*.py"]))
+    [session] = plain.ws.sessions.values()
+    killed: list[int] = []
+
+    def kill(done: int, total: int) -> None:
+        if not killed and session.pid is not None:
+            killed.append(session.pid)
+            os.kill(session.pid, signal.SIGKILL)
+
+    with caplog.at_level(logging.INFO, logger="lspd.ops.check_files"):
+        again = plain.run(check_all(plain.ws, ["pkg/*.py"], kill))
+    assert killed and session.pid not in (None, killed[0])  # started again
+    assert any("asking again, alone" in r.getMessage() for r in caplog.records)
+    assert again.skipped == []
+    assert summary(again).model_dump() == summary(first).model_dump()

@@ -16,7 +16,6 @@ every file, and the server answers "unchanged" for those it did not re-check.
 from __future__ import annotations
 
 import functools
-import re
 import stat
 import weakref
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from lspd.ops.convert import Converter, convert_items
 from lspd.ops.declarations import signature
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.python_imports import imports, module_parts, touched
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Builder
 
@@ -143,7 +143,7 @@ def python_unaffected(
         and bool(changed)
         and changed - asked <= set(matched)  # other changes: a builder's files only
         and all(p in known for p in asked - changed)
-        and all(_unseen(p, seen.texts) for p in changed & asked)
+        and all(_unseen(ws.root, p, seen.texts) for p in changed & asked)
     )
     last = {} if seen is None else seen.texts
     texts = {
@@ -158,7 +158,7 @@ def python_unaffected(
     return [known[p][1] for p in rest if p not in changed], [p for p in rest if p in changed]
 
 
-def _unseen(path: Path, texts: dict[Path, str]) -> bool:
+def _unseen(root: Path, path: Path, texts: dict[Path, str]) -> bool:
     """Whether no other file can see a change of `path`: none names its module (a leaf),
     or its declarations are as they were."""
     old, new = texts.get(path), _read(path)
@@ -166,9 +166,12 @@ def _unseen(path: Path, texts: dict[Path, str]) -> bool:
         return False
     if old == new or (signature(old) or "\0") == signature(new):
         return True
-    name = path.parent.name if path.stem == "__init__" else path.stem
-    word = re.compile(rf"\b{re.escape(name)}\b")  # in any import of it, dynamic ones too
-    return not any(word.search(text) for other, text in texts.items() if other != path)
+    module, shortest = module_parts(root, path)  # no other file's imports name it
+    return not any(
+        imports(touched(root, other, text), module, shortest)
+        for other, text in texts.items()
+        if other != path
+    )
 
 
 def _read(path: Path) -> str | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import fnmatch
 from pathlib import Path
 
+from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline, file_changes
 from lspd.ops.budget import Window, check_paging, item_sizes, page
-from lspd.ops.checks import check_content
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
@@ -48,17 +48,19 @@ async def check_file(
     budget: bool = True,
     known: Known | None = None,
     offset: int = 0,
+    timeout: float | None = None,
 ) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call.
 
     With `known`, a file whose server answered with the very items of last time ("unchanged")
     gets last time's result (the whole-workspace check: most files, after an edit). Without
-    `budget`, every diagnostic (`limit` and `offset` aside)."""
+    `budget`, every diagnostic (`limit` and `offset` aside). `timeout`: the workspace's
+    diagnostics timeout unless given (a whole check's is longer)."""
     resolved = ws.resolve(path)
     async with ws.file_lock(resolved):
         session, document = await ws.open(path, content)
         try:
-            raw = await session.diagnostics(document, ws.diagnostics_timeout)
+            raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout)
             last = known.get(document.path) if known is not None else None
             if last is not None and last[0] is raw and content is None:
                 return last[1]

@@ -17,8 +17,8 @@ from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.text import uri_to_path
 from lspd.ops import aliases, unsaved
 from lspd.ops import unresolved as scan
+from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
-from lspd.ops.checks import check_flag, check_positive
 from lspd.ops.convert import Converter
 from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (

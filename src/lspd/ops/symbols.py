@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from lspd.errors import InvalidInput
 from lspd.lsp.capabilities import SYMBOL_KINDS
+from lspd.ops.arguments import check_positive
 from lspd.ops.budget import Window, check_paging, page
-from lspd.ops.checks import check_positive
 from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
 from lspd.ops.outline import Node, flatten, member_of, symbol_tree
 from lspd.ops.resolve import find_nodes

@@ -10,7 +10,7 @@ from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.lsp.shapes import Position, PositionParams, TextDocument
-from lspd.ops.checks import check_int
+from lspd.ops.arguments import check_int
 from lspd.workspace import Workspace
 
 _NAME = re.compile(r"[\w$]+")

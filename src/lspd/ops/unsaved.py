@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from lspd.errors import InvalidInput
-from lspd.ops.checks import check_content
+from lspd.ops.arguments import check_content
 from lspd.ops.outline import member_of, symbol_tree
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace

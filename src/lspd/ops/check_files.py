@@ -1,0 +1,95 @@
+"""The files of a whole-workspace check that their servers answer one by one (no builder
+checks them): a few at a time, and a file the server did not answer asked again alone.
+
+A check is a gate, not an interactive answer: each file may take `SCALE` times the
+workspace's diagnostics timeout (20 s -> 120 s). On a busy machine a cold basedpyright
+answers SQLAlchemy's first files only once it has loaded most of the project, behind the
+files asked before them, and a 20 s timeout failed every one of them (the check answered
+nothing, or lspd restarted the server for a file it had given up on). A file that timed out,
+or whose server crashed under it, is asked again once the others are answered, alone, with
+`RETRY_SCALE` times the timeout; still unanswered, it is named in the check's `skipped`
+("not answered") and the others' results stand. A server that is silent for good is the
+stall watch's to restart (`lsp/stall.py`, restart_after), its file set aside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
+from lspd.ops.file_diagnostics import Known, check_file
+from lspd.ops.models import DiagnosticsResult, SkippedFile
+from lspd.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
+SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
+RETRY_SCALE = 30.0  # the same, asked again alone
+PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
+NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
+Failed = ServerTimeout | ServerCrashed
+
+
+async def ask_each(
+    ws: Workspace,
+    paths: list[Path],
+    known: Known | None,
+    tick: Callable[[], None],
+    skipped: list[SkippedFile],
+) -> list[DiagnosticsResult]:
+    """The results of `paths`, asked of their servers; a file not answered is named in
+    `skipped`. With `known` (a watcher keeps open documents in step with the disk), the
+    files of a pull server stay open: it answers "unchanged" for what an edit did not affect,
+    and last time's result is reused (`check_file`); tsserver answers everything anew, so
+    its files are closed again, as every file is without `known`."""
+    gate = asyncio.Semaphore(CONCURRENCY)
+    failed: dict[Path, Failed] = {}
+
+    async def one(path: Path, scale: float) -> DiagnosticsResult | None:
+        async with gate:
+            try:
+                return await _asked(ws, path, known, ws.diagnostics_timeout * scale)
+            except InvalidInput:
+                return None  # not a readable source file (binary, not UTF-8, a link leading out)
+            except (ServerTimeout, ServerCrashed) as exc:
+                failed[path] = exc
+                return None
+            finally:
+                if scale == SCALE:
+                    tick()
+
+    answered = await asyncio.gather(*(one(p, SCALE) for p in paths))
+    found = dict(zip(paths, answered, strict=True))
+    if failed:
+        log.info(
+            "asking again, alone, %d file(s) not answered: %s",
+            len(failed),
+            ", ".join(ws.display(p) for p in sorted(failed)),
+        )
+    for path in sorted(failed):  # alone now: no other file's work ahead of it
+        if ws.left_out.reason(path) is not None:
+            continue  # set aside by a restart it caused: named below
+        del failed[path]
+        found[path] = await one(path, RETRY_SCALE)
+    for path, exc in failed.items():
+        why = ws.left_out.set_aside(path) or f"{NOT_ANSWERED}: {exc}"
+        skipped.append(SkippedFile(path=ws.display(path), reason=why))
+    return [r for r in (found[p] for p in paths) if r is not None]
+
+
+async def _asked(
+    ws: Workspace, path: Path, known: Known | None, timeout: float
+) -> DiagnosticsResult:
+    was_open = ws.holds(path)
+    handler = ws.handler(path)
+    kept = known is not None and handler is not None and handler.diagnostics != "tsserver"
+    try:
+        known = known if kept else None  # closed files answer anew
+        return await check_file(ws, ws.display(path), None, PER_FILE, False, known, timeout=timeout)
+    finally:
+        if not (was_open or kept):
+            ws.close_document(path)

@@ -1,0 +1,93 @@
+"""What the whole-workspace checks of one workspace keep between checks, in one object.
+
+- the last complete check per question (globs, `all`), answered again while no file has
+  changed (the watcher counts changes): paging through a check costs one check;
+- each file's last result with the server's items it was made of (`known`), reused while
+  the server answers "unchanged" or a builder keeps a file's list: converting SQLAlchemy's
+  84,000 diagnostics again took longer than basedpyright's answers;
+- each result stamped with its path and its JSON text (`Stamped`);
+- the check running now, for `lspd check`'s progress (GET /check/progress).
+
+Without a watcher nothing says what changed between two checks: only the running check is
+kept then.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.ops.checked import Checked, Stamped
+from lspd.ops.file_diagnostics import Known
+from lspd.workspace import Workspace
+
+Progress = Callable[[int, int], None]  # (files checked, files matched)
+Question = tuple[tuple[str, ...], bool]  # a check's globs, and whether it checks everything
+
+
+@dataclass
+class Running:
+    """How far the check running in a workspace is (`lspd check` shows it through a daemon)."""
+
+    done: int
+    total: int
+    began: float = field(default_factory=time.monotonic)
+    progress: Progress | None = None
+
+    def tick(self, done: int) -> None:
+        """`done` files of `total` are answered."""
+        self.done = done
+        if self.progress is not None:
+            self.progress(done, self.total)
+
+
+@dataclass
+class CheckMemory:
+    """What the checks of one workspace keep (see the module's docstring)."""
+
+    last: dict[Question, Checked] = field(default_factory=dict)
+    known: Known = field(default_factory=dict)
+    stamped: Stamped = field(default_factory=dict)
+    running: Running | None = None
+
+    def keep_only(self, paths: set[Path], shown: set[str]) -> None:
+        """Forget the files a whole-workspace check no longer has (deleted, ignored)."""
+        self.known = {p: v for p, v in self.known.items() if p in paths}
+        self.stamped = {p: v for p, v in self.stamped.items() if p in shown}
+
+    def fresh(self, question: Question, changes: int | None) -> Checked | None:
+        """The last check of `question`, when no file has changed since it was made."""
+        last = self.last.get(question)
+        if last is None or changes is None or last.changes != changes:
+            return None
+        return last
+
+    def begin(self, total: int, progress: Progress | None) -> Running:
+        """A check of `total` files begins (the latest one begun is the one shown)."""
+        self.running = Running(0, total, progress=progress)
+        self.running.tick(0)
+        return self.running
+
+    def end(self, running: Running) -> None:
+        if self.running is running:
+            self.running = None
+
+
+_memories: weakref.WeakKeyDictionary[Workspace, CheckMemory] = weakref.WeakKeyDictionary()
+
+
+def memory_of(ws: Workspace) -> CheckMemory:
+    """The checks' memory of `ws` (made at its first check, gone with the workspace)."""
+    memory = _memories.get(ws)
+    if memory is None:
+        memory = _memories[ws] = CheckMemory()
+    return memory
+
+
+def running(ws: Workspace) -> Running | None:
+    """The check running in `ws` now (the latest one begun), or None."""
+    memory = _memories.get(ws)
+    return None if memory is None else memory.running

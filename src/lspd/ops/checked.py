@@ -1,0 +1,160 @@
+"""A complete whole-workspace check and the answers made of it: the whole of it for
+`lspd check`, a page of it for the MCP `workspace_diagnostics` tool, the introduced
+diagnostics against a baseline.
+
+A large project's check is tens of MB of JSON, most of it unchanged since the last check:
+each file's diagnostics are stamped with its path and turned into JSON once per result of
+the server (`Stamp`), not once per check or per page.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.ops.budget import compact_json, fits
+from lspd.ops.check_scope import scope_lines
+from lspd.ops.models import (
+    Changes,
+    DiagnosticsResult,
+    FileDiagnostic,
+    FileDiagnosticCounts,
+    SkippedFile,
+    WorkspaceDiagnosticsResult,
+)
+from lspd.workspace.scope import GateScope
+
+
+@dataclass
+class Stamp:
+    """One file's diagnostics with its path set, and their JSON text once asked for."""
+
+    result: DiagnosticsResult
+    made: list[FileDiagnostic]
+    texts: list[str] | None = None
+
+
+Stamped = dict[str, Stamp]  # by path, shared by the checks of a workspace
+
+
+@dataclass
+class Checked:
+    """A complete check: every matched file's diagnostics, in path order."""
+
+    matched: int
+    results: list[DiagnosticsResult]
+    changes: int  # the workspace's change count it was made at
+    stamped: Stamped = field(default_factory=dict)  # shared by the checks of a workspace
+    asked: list[Path] = field(default_factory=list)  # the files a server checked for it
+    scope: GateScope | None = None  # the gate's files (no paths, not `all`)
+    skipped: list[SkippedFile] = field(default_factory=list)  # matched, left out
+
+    @functools.cached_property
+    def everything(self) -> list[FileDiagnostic]:
+        """Every diagnostic with its file, errors first: made once, however many pages."""
+        found = [d for r in self.results for d in self._stamp(r).made]
+        found.sort(key=lambda d: (d.severity != "error", d.path or "", d.line, d.column))
+        return found
+
+    def _stamp(self, result: DiagnosticsResult) -> Stamp:
+        """The file's diagnostics with its path, made again only for a result not seen."""
+        last = self.stamped.get(result.path)
+        if last is None or last.result is not result:
+            made = [d.model_copy(update={"path": result.path}) for d in result.diagnostics]
+            last = self.stamped[result.path] = Stamp(result, made)
+        return last
+
+    def texts(self) -> list[str]:
+        """Each diagnostic of `everything` as compact JSON, made once per file result: the
+        whole check of a large project is tens of MB, most of it unchanged since the last."""
+        text_of: dict[int, str] = {}
+        for result in self.results:
+            stamp = self._stamp(result)
+            if stamp.texts is None:
+                stamp.texts = [compact_json(d) for d in stamp.made]
+            text_of.update(zip(map(id, stamp.made), stamp.texts, strict=True))
+        return [text_of[id(d)] for d in self.everything]
+
+    def json_text(self) -> str:
+        """`summary` as compact JSON text (`lspd check` through the daemon)."""
+        head = compact_json(summary(self).model_copy(update={"diagnostics": []}))
+        assert head.endswith("}") and '"diagnostics"' not in head
+        listed = ",".join(self.texts())
+        return f'{head[:-1]}{"," if head != "{}" else ""}"diagnostics":[{listed}]}}'
+
+    @functools.cached_property
+    def sizes(self) -> list[int]:
+        """The characters each diagnostic adds to an answer."""
+        return [len(text) for text in self.texts()]
+
+
+def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
+    """The whole check as one result: every file's counts and every diagnostic."""
+    return result_page(checked, checked.everything, 0, None)
+
+
+def result_page(
+    checked: Checked,
+    everything: list[FileDiagnostic],
+    offset: int,
+    count: int | None,
+) -> WorkspaceDiagnosticsResult:
+    """Every file's counts and `count` diagnostics from `offset` (all of them: None)."""
+    counts = [
+        FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
+        for r in checked.results
+        if r.total
+    ]
+    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
+    shown = everything[offset:] if count is None else everything[offset : offset + count]
+    end = offset + len(shown)
+    result = WorkspaceDiagnosticsResult(
+        files_matched=checked.matched,
+        files_checked=len(checked.results),
+        errors=sum(c.errors for c in counts),
+        warnings=sum(c.warnings for c in counts),
+        files=counts,
+        files_with_problems=len(counts),
+        diagnostics=list(shown),
+        total=len(everything),
+        offset=offset,
+        truncated=end < len(everything),
+        next_offset=end if end < len(everything) else None,
+        scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
+        outside_gate=0 if checked.scope is None else checked.scope.outside,
+        skipped=checked.skipped,
+        environment=sorted({r.environment for r in checked.results if r.environment}),
+    )
+    if count is not None:  # a page: the counts list may not crowd out the diagnostics
+        while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):
+            result.files = result.files[: len(result.files) * 3 // 4]
+            result.truncated = True
+    return result
+
+
+def introduced(compared: int, changes: Changes) -> WorkspaceDiagnosticsResult:
+    """With a baseline the answer is about what is new: its counts, per file too, are the
+    introduced diagnostics' (so is `lspd check`'s exit code), listed in `changes`."""
+    by_path: dict[str, list[FileDiagnostic]] = {}
+    for d in changes.introduced:
+        by_path.setdefault(d.path or "", []).append(d)
+    counts = [
+        FileDiagnosticCounts(
+            path=path,
+            errors=sum(d.severity == "error" for d in found),
+            warnings=sum(d.severity == "warning" for d in found),
+        )
+        for path, found in by_path.items()
+    ]
+    counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
+    return WorkspaceDiagnosticsResult(
+        files_matched=compared,
+        files_checked=compared,
+        errors=sum(c.errors for c in counts),
+        warnings=sum(c.warnings for c in counts),
+        files=counts,
+        files_with_problems=len(counts),
+        total=len(changes.introduced),
+        changes=changes,
+    )

@@ -1,0 +1,67 @@
+"""Which files import a Python module, read from their import statements (never a word)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.python_imports import imports, module_parts, touched
+
+LAYOUT = ["lib/pkg/__init__.py", "lib/pkg/sub/__init__.py", "lib/pkg/sub/json.py", "tools/x.py"]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    for name in LAYOUT:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    return tmp_path
+
+
+def sees(root: Path, importer: str, text: str, module: str) -> bool:
+    parts, shortest = module_parts(root, root / module)
+    return imports(touched(root, root / importer, text), parts, shortest)
+
+
+def test_a_module_is_named_from_its_top_package(root: Path) -> None:
+    assert module_parts(root, root / "lib/pkg/sub/json.py") == (("lib", "pkg", "sub", "json"), 3)
+    assert module_parts(root, root / "lib/pkg/sub/__init__.py") == (("lib", "pkg", "sub"), 2)
+    assert module_parts(root, root / "tools/x.py") == (("tools", "x"), 1)  # no package
+
+
+@pytest.mark.parametrize(
+    ("text", "seen"),
+    [
+        ("import json\ntext = json.dumps({'json': 1})  # json\n", False),  # the stdlib's
+        ('"""json json"""\nfrom other.json import loads\n', False),
+        ("import pkg.sub.json\n", True),
+        ("import os, pkg.sub.json as j\n", True),
+        ("from pkg.sub import json\n", True),
+        ("from pkg.sub import (\n    other,  # a comment\n    json,\n)\n", True),
+        ("from pkg.sub import other, \\\n    json\n", True),
+        ("from pkg.sub.json import loads\n", True),
+        ("from pkg.sub import *\n", True),
+        ("from pkg import *\n", False),  # a submodule of pkg, not of pkg.sub
+        ("def f():\n    from .sub import json\n", True),  # relative, from lib/pkg
+        ("from . import sub\n", False),
+        ("importlib.import_module('pkg.sub.json')\n", True),
+        ('__import__("pkg.sub.json")\n', True),
+    ],
+)
+def test_an_importer_is_told_by_its_imports(root: Path, text: str, seen: bool) -> None:
+    assert sees(root, "lib/pkg/user.py", text, "lib/pkg/sub/json.py") is seen
+
+
+def test_a_package_is_seen_by_importers_of_what_is_in_it(root: Path) -> None:
+    package = "lib/pkg/sub/__init__.py"
+    assert sees(root, "lib/pkg/user.py", "from pkg.sub.json import loads\n", package)
+    assert sees(root, "lib/pkg/user.py", "from .sub import json\n", package)
+    assert not sees(root, "lib/pkg/user.py", "import json\n", package)
+
+
+def test_files_beside_each_other_outside_packages_import_by_the_short_name(root: Path) -> None:
+    (root / "tools/y.py").write_text("")
+    assert sees(root, "tools/y.py", "import x\n", "tools/x.py")
+    assert sees(root, "tools/y.py", "from x import run\n", "tools/x.py")
+    assert not sees(root, "tools/y.py", "import xx\n", "tools/x.py")
