@@ -11,6 +11,7 @@ import pytest
 
 from lspd import ops
 from lspd.errors import ConfigError
+from lspd.ops.check import check_all
 from lspd.workspace import Workspace
 from lspd.workspace.memory import (
     DOCUMENT_IDLE_S,
@@ -97,3 +98,27 @@ def test_a_ceiling_must_be_positive(tmp_path: Path) -> None:
     (root / "lspd.toml").write_text("memory_mb = 0\n")
     with pytest.raises(ConfigError, match="memory_mb: expected a number of megabytes above 0"):
         Workspace(root)
+
+
+def test_a_typescript_builder_counts_as_a_server(mixed: Warm) -> None:
+    """The builder of whole-project checks holds a whole program: it is shown in status
+    and stopped by the ceiling when it was used least recently."""
+    checked = mixed.run(check_all(mixed.ws, ["web/src/*.ts"]))
+    assert checked.results and checked.asked  # answered by the builder
+    [builder] = mixed.ws.builders.values()
+    [row] = [s for s in ops.status(mixed.ws).servers if s.server == "typescript builder"]
+    assert (row.language, row.projects, row.state, row.pid) == (
+        "typescript",
+        ["web/tsconfig.json"],
+        "ready",
+        builder.pid,
+    )
+    assert row.rss_mb is not None and row.rss_mb > 20
+    assert row.toolchain is not None and row.toolchain.startswith("typescript ")
+    mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7))  # basedpyright is used last
+    mixed.run(tidy(mixed.ws, idle_s=0))  # lspd.toml: memory_mb = 1, far below both
+    assert builder.pid is None
+    python = mixed.ws.session_for(mixed.root / PYTHON)
+    assert python.pid is not None
+    [row] = [s for s in ops.status(mixed.ws).servers if s.server == "typescript builder"]
+    assert (row.state, row.pid, row.rss_mb) == ("stopped", None, None)

@@ -61,7 +61,8 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
     builder = ws.builders.get(toolchain.path)
     if builder is None:
         log_path = ws.log_dir / f"tsbuilder-{len(ws.builders)}.log"
-        builder = ws.builders[toolchain.path] = Builder(toolchain.path, log_path)
+        label = toolchain.label()
+        builder = ws.builders[toolchain.path] = Builder(toolchain.path, log_path, label)
     return builder, config
 
 

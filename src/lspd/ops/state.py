@@ -15,6 +15,7 @@ from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
 from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.toolchain import Choice, adapt
+from lspd.workspace.tsbuilder import Builder
 
 
 def status(ws: Workspace) -> StatusResult:
@@ -43,12 +44,29 @@ def status(ws: Workspace) -> StatusResult:
                 environment=session.environment,
             )
             for session in ws.sessions.values()
-        ],
+        ]
+        + [_builder_status(ws, builder) for builder in ws.builders.values()],
         set_aside=[
             SkippedFile(path=ws.display(path), reason=reason)
             for path in list(ws.left_out.aside)
             if (reason := ws.left_out.set_aside(path)) is not None
         ],
+    )
+
+
+def _builder_status(ws: Workspace, builder: Builder) -> ServerStatus:
+    """A TypeScript builder of whole-project checks: a process holding a whole program, so
+    its memory is shown beside the servers' (and counts against `memory_mb`)."""
+    configs = [ws.display(config) for config in builder.projects]
+    return ServerStatus(
+        language="typescript",
+        server=builder.name,
+        project=configs[0] if configs else ws.display(builder.package),
+        projects=configs,
+        state="ready" if builder.pid is not None else "stopped",
+        pid=builder.pid,
+        rss_mb=None if builder.pid is None else _rounded(tree_rss_mb(builder.pid)),
+        toolchain=builder.toolchain,
     )
 
 

@@ -6,7 +6,8 @@ question starts them again), documents nobody asked about for
 `DOCUMENT_IDLE_S` are closed (a server holding a whole monorepo's files open grows without
 end), and when the servers together pass the workspace's memory ceiling (`memory_mb` in
 lspd.toml) the least recently used ones stop until they fit again; the one used last always
-stays. Between deadlines the daemon sleeps: an idle daemon must cost nothing.
+stays (a builder counts as a server there, and in `status`). Between deadlines the daemon
+sleeps: an idle daemon must cost nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import logging
 import time
 from typing import TYPE_CHECKING
+
+from lspd.workspace.tsbuilder import Builder
 
 if TYPE_CHECKING:
     from lspd.lsp.session import Session
@@ -109,22 +112,28 @@ def close_idle_documents(ws: Workspace, idle_s: float) -> int:
 
 
 async def keep_under(ws: Workspace, ceiling_mb: float) -> list[str]:
-    """Stop the least recently used servers while all of them together use more than
-    `ceiling_mb`; never the one used last. Returns the names of those stopped."""
-    sessions = sorted(running(ws), key=lambda s: s.last_used)
-    sizes = {id(s): tree_rss_mb(s.pid) or 0.0 for s in sessions if s.pid is not None}
+    """Stop the least recently used servers and TypeScript builders (a builder holds a whole
+    program: as much as `tsc --watch`) while all of them together use more than
+    `ceiling_mb`; never the one used last, nor a builder in the middle of a check. Returns
+    the names of those stopped."""
+    users: list[Session | Builder] = [*running(ws), *(b for b in ws.builders.values() if b.pid)]
+    users.sort(key=lambda user: user.last_used)
+    sizes = {id(u): tree_rss_mb(u.pid) or 0.0 for u in users if u.pid is not None}
     total = sum(sizes.values())
     stopped = []
-    for session in sessions[:-1]:
+    for user in users[:-1]:
         if total <= ceiling_mb:
             break
+        if isinstance(user, Builder) and user.busy:
+            continue
+        name = user.name
         log.info(
             "servers use %.0f MB, over the %.0f MB ceiling: stopping %s (least recently used)",
             total,
             ceiling_mb,
-            session.name,
+            name,
         )
-        total -= sizes.get(id(session), 0.0)
-        await session.stop()
-        stopped.append(session.name)
+        total -= sizes.get(id(user), 0.0)
+        await user.stop()
+        stopped.append(name)
     return stopped

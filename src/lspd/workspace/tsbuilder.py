@@ -53,11 +53,14 @@ class Builder:
 
     package: Path
     log_path: Path
+    toolchain: str | None = None  # the TypeScript it runs, as `status` says it
     projects: dict[Path, Project] = field(default_factory=dict)
     last_used: float = field(default_factory=time.monotonic)
     _process: asyncio.subprocess.Process | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _next_id: int = 0
+
+    name = "typescript builder"  # in `status` and the memory ceiling's log
 
     @property
     def busy(self) -> bool:
