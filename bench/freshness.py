@@ -3,12 +3,13 @@
     .venv/bin/python bench/freshness.py [--rounds 30] [--idle 30] [--json FILE]
 
 For each file, every round writes the file on disk (alternately with and without a type
-error) and at once asks lspd for its diagnostics, as an agent does (`ops.diagnostics` on a
-workspace whose file watcher runs, as in the daemon). Every answer is checked: a stale one
-(the wrong error count) is counted, not hidden. In the same run, interleaved, the floor is
-measured on a second copy of the file: the raw `didChange` sent straight to the session,
-then the server's diagnostics for that version (no watcher, no stat, no catch-up). The cold
-CLI is `basedpyright FILE` and `tsc --noEmit -p .` (median of 3).
+error) and at once asks lspd for its diagnostics, as an agent does
+(`file_diagnostics.diagnostics` on a workspace whose file watcher runs, as in the daemon).
+Every answer is checked: a stale one (the wrong error count) is counted, not hidden. In the
+same run, interleaved, the floor is measured on a second copy of the file: the raw
+`didChange` sent straight to the session, then the server's diagnostics for that version (no
+watcher, no stat, no catch-up). The cold CLI is `basedpyright FILE` and `tsc --noEmit -p .`
+(median of 3).
 
 Files: a small module, a real ~2,000-line module (httpx's `_client.py`, with its package),
 and for TypeScript the fixture project and a generated 3,000-line module. Idle CPU: a real
@@ -34,8 +35,8 @@ from typing import Any
 
 import httpx
 
-from lspd import ops
 from lspd.lsp import diagnostics as lsp_diagnostics
+from lspd.ops import file_diagnostics
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 
@@ -108,7 +109,7 @@ async def fresh(ws: Workspace, case: Case, text: str, want: int) -> tuple[float,
     path = case.root / case.path
     started = time.perf_counter()
     path.write_text(text)
-    result = await ops.diagnostics(ws, case.path)
+    result = await file_diagnostics.diagnostics(ws, case.path)
     return time.perf_counter() - started, result.errors == want
 
 
@@ -127,8 +128,10 @@ async def measure_case(ws: Workspace, case: Case, rounds: int) -> dict[str, Any]
     mirror = path.with_name(f"_floor_{path.name}")  # same text, same folder, other file
     mirror.write_text(clean)
     broken = clean + case.error_line
-    baseline = (await ops.diagnostics(ws, case.path)).errors
-    await ops.diagnostics(ws, ws.display(mirror))  # open it: the floor measures a change
+    baseline = (await file_diagnostics.diagnostics(ws, case.path)).errors
+    await file_diagnostics.diagnostics(
+        ws, ws.display(mirror)
+    )  # open it: the floor measures a change
     lspd_s: list[float] = []
     floor_s: list[float] = []
     stale = 0

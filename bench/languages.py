@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation
 from lspd.workspace import Workspace
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
@@ -57,16 +57,16 @@ async def measure(case: tuple, iterations: int, scratch: Path) -> list[str]:
     start = time.perf_counter()
     ws = Workspace(root, log_dir=scratch / "logs")
     try:
-        first = await ops.hover(ws, path, line, column)
+        first = await navigation.hover(ws, path, line, column)
         cold = time.perf_counter() - start
         assert expected in first.contents, (server, first.contents)
         times = []
         for _ in range(iterations):
             began = time.perf_counter()
-            await ops.hover(ws, path, line, column)
+            await navigation.hover(ws, path, line, column)
             times.append((time.perf_counter() - began) * 1000)
         began = time.perf_counter()
-        result = await ops.diagnostics(ws, broken)
+        result = await file_diagnostics.diagnostics(ws, broken)
         diagnostics_ms = (time.perf_counter() - began) * 1000
         assert result.fresh and result.errors >= 1, (server, result)
     finally:

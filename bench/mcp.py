@@ -43,9 +43,10 @@ import httpx  # noqa: E402
 from mcp import Client  # noqa: E402
 from processes import cpu_seconds, rss_mb, stop  # noqa: E402
 
-from lspd import ops  # noqa: E402
 from lspd.daemon import client as daemon_client  # noqa: E402
 from lspd.lsp.text import path_to_uri  # noqa: E402
+from lspd.ops import state as state_ops  # noqa: E402
+from lspd.surface.table import operation  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -327,7 +328,7 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
 
 
 async def _status(ws: Workspace) -> Any:
-    return ops.status(ws)
+    return state_ops.status(ws)
 
 
 async def measure(
@@ -350,7 +351,7 @@ async def measure(
         daemon_client.call_on(found, tool, arguments)
 
     async def in_process() -> None:
-        await (getattr(ops, tool)(ws, **arguments) if tool != "status" else _status(ws))
+        await (operation(tool).function(ws, **arguments) if tool != "status" else _status(ws))
 
     mcp = await timed(mcp_call, n)
     http = await timed(http_call, n)

@@ -23,7 +23,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops import symbols as symbols_ops
 from lspd.ops.symbols import flatten, symbol_tree
 from lspd.ops.target import resolve_target
 from lspd.workspace import Workspace
@@ -73,7 +74,7 @@ async def cold_start(root: Path, path: str, line: int, column: int) -> float:
     ws = Workspace(root)
     start = time.perf_counter()
     try:
-        result = await ops.hover(ws, path, line, column)
+        result = await navigation.hover(ws, path, line, column)
         assert result.found, f"cold hover found nothing at {path}:{line}:{column}"
         return (time.perf_counter() - start) * 1000
     finally:
@@ -102,35 +103,35 @@ async def bench_workspace(
         cases: list[tuple[str, Callable[[], Awaitable[Any]], str, dict[str, Any]]] = [
             (
                 "hover",
-                lambda: ops.hover(ws, file, symbol.line, symbol.column),
+                lambda: navigation.hover(ws, file, symbol.line, symbol.column),
                 "textDocument/hover",
                 position,
             ),
             (
                 "definition",
-                lambda: ops.definition(ws, file, symbol.line, symbol.column),
+                lambda: navigation.definition(ws, file, symbol.line, symbol.column),
                 "textDocument/definition",
                 position,
             ),
             (
                 "references",
-                lambda: ops.references(ws, file, symbol.line, symbol.column),
+                lambda: navigation.references(ws, file, symbol.line, symbol.column),
                 "textDocument/references",
                 {**position, "context": {"includeDeclaration": True}},
             ),
             (
                 "document_symbols",
-                lambda: ops.document_symbols(ws, file),
+                lambda: symbols_ops.document_symbols(ws, file),
                 "textDocument/documentSymbol",
                 text_document,
             ),
             (
                 "workspace_symbols",
-                lambda: ops.workspace_symbols(ws, symbol.name),
+                lambda: symbols_ops.workspace_symbols(ws, symbol.name),
                 "workspace/symbol",
                 {"query": symbol.name},
             ),
-            ("diagnostics", lambda: ops.diagnostics(ws, file), "", {}),
+            ("diagnostics", lambda: file_diagnostics.diagnostics(ws, file), "", {}),
         ]
         for name, operation, method, params in cases:
             await operation()  # warm caches on both paths

@@ -45,8 +45,8 @@ sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [
 from mcp import Client  # noqa: E402
 from processes import descendants, rss_mb, stop  # noqa: E402
 
-from lspd import ops  # noqa: E402
 from lspd.lsp.session import Session  # noqa: E402
+from lspd.ops import navigation  # noqa: E402
 from lspd.servers.registry import ServerDefinition, definitions  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 from lspd.workspace.toolchain import Choice, adapt, settle  # noqa: E402
@@ -192,7 +192,9 @@ async def phases(root: Path, logs: Path) -> list[tuple[str, float]]:
         await step("basedpyright started and initialized", session.start())
         parts = COLD_NAME.split(".")
         await step("candidate files' document symbols", ws.symbols.find(parts))
-        await step("definition (target opened, loaded)", ops.definition(ws, symbol=COLD_NAME))
+        await step(
+            "definition (target opened, loaded)", navigation.definition(ws, symbol=COLD_NAME)
+        )
         out.append(("total", time.perf_counter() - started))
     finally:
         await ws.close()

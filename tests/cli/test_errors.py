@@ -215,7 +215,7 @@ def test_errors_are_worded_for_the_command_line() -> None:
     )
     assert for_cli("`content` contains a NUL byte") == "`--content-file` contains a NUL byte"
     assert for_cli("`query` is empty; try `document_symbols`") == (
-        "QUERY is empty; try `lspd symbols`"
+        "QUERY is empty; try `lspd document-symbols`"
     )
     assert for_cli("no such name `Greeter`") == "no such name `Greeter`"
 

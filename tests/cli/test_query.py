@@ -30,6 +30,7 @@ def test_each_command_module_defines_the_commands_it_is_listed_with() -> None:
     # are the table's, and no listed command is one of them.
     listed = [command for commands in COMMAND_MODULES.values() for command in commands]
     queries = [op.command for op in OPERATIONS if op.command is not None]
+    queries += [alias for op in OPERATIONS for alias in op.aliases]  # `symbols`
     assert sorted(_subcommands()) == sorted(listed + queries)
     for commands in COMMAND_MODULES.values():
         for command in commands:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lspd import ops
+from lspd.ops import file_diagnostics
 from tests.conftest import Warm, warm_workspace
 
 
@@ -58,7 +58,7 @@ def error_counts(warm: Warm, path: str, *versions: str, checked: str | None = No
     counts = []
     for text in versions:
         (warm.root / path).write_text(text)
-        result = warm.run(ops.diagnostics(warm.ws, checked or path))
+        result = warm.run(file_diagnostics.diagnostics(warm.ws, checked or path))
         assert result.fresh
         counts.append(result.errors)
     return counts

@@ -6,30 +6,31 @@ workspace), so it knows the files it has open and the headers they include.
 
 from __future__ import annotations
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
 from tests.languages.conftest import error_counts
 
 
 def test_hover_shows_signature_and_comment(c: Warm) -> None:
-    result = c.run(ops.hover(c.ws, "main.c", 6, 18))  # add(1, 2)
+    result = c.run(navigation.hover(c.ws, "main.c", 6, 18))  # add(1, 2)
     assert "int add(int a, int b)" in result.contents
     assert "The sum of a and b." in result.contents
 
 
 def test_definition_in_the_header(c: Warm) -> None:
-    result = c.run(ops.definition(c.ws, "main.c", 6, 18))
+    result = c.run(navigation.definition(c.ws, "main.c", 6, 18))
     [location] = result.locations
     assert (location.path, location.line, location.column) == ("shapes.h", 10, 5)
 
 
 def test_type_definition_of_a_struct_variable(c: Warm) -> None:
-    result = c.run(ops.type_definition(c.ws, "main.c", 7, 19))  # shape
+    result = c.run(navigation.type_definition(c.ws, "main.c", 7, 19))  # shape
     assert [(loc.path, loc.text) for loc in result.locations] == [("shapes.h", "struct circle {")]
 
 
 def test_type_error_is_reported_fresh(c: Warm) -> None:
-    result = c.run(ops.diagnostics(c.ws, "broken.c"))
+    result = c.run(file_diagnostics.diagnostics(c.ws, "broken.c"))
     assert result.server == "clangd" and result.fresh
     [problem] = result.diagnostics
     assert (problem.line, problem.column, problem.severity) == (5, 16, "error")
@@ -44,23 +45,23 @@ def test_error_just_written_then_fixed(c: Warm) -> None:
 
 def test_outgoing_calls_reach_the_header(c: Warm) -> None:
     # Without an index clangd knows the declarations main.c includes, not shapes.c.
-    result = c.run(ops.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
+    result = c.run(navigation.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
     callees = {(call.symbol, call.defined) for call in result.calls}
     assert {("add", "shapes.h:10"), ("circle_area", "shapes.h:12")} <= callees
 
 
 def test_cpp_method_hover_and_definition(c: Warm) -> None:
-    hover = c.run(ops.hover(c.ws, "app.cpp", 5, 20))  # greeter.greet(3)
+    hover = c.run(navigation.hover(c.ws, "app.cpp", 5, 20))  # greeter.greet(3)
     assert "int greet(int times) const" in hover.contents
-    definition = c.run(ops.definition(c.ws, "app.cpp", 5, 20))
+    definition = c.run(navigation.definition(c.ws, "app.cpp", 5, 20))
     assert [(loc.path, loc.line) for loc in definition.locations] == [("greeter.hpp", 9)]
 
 
 def test_symbols_of_a_file_and_a_symbol_by_name(c: Warm) -> None:
-    symbols = c.run(ops.document_symbols(c.ws, "shapes.c"))
+    symbols = c.run(symbols_ops.document_symbols(c.ws, "shapes.c"))
     assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("add", "function"),
         ("circle_area", "function"),
     ]
-    hover = c.run(ops.hover(c.ws, symbol="circle_area"))
+    hover = c.run(navigation.hover(c.ws, symbol="circle_area"))
     assert "double circle_area(const struct circle *c)" in hover.contents

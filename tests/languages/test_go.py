@@ -10,27 +10,28 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation, state
+from lspd.ops import symbols as symbols_ops
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
 from tests.languages.conftest import error_counts, watched
 
 
 def test_hover_shows_signature_and_doc(go: Warm) -> None:
-    result = go.run(ops.hover(go.ws, "main.go", 10, 19))  # shapes.Add
+    result = go.run(navigation.hover(go.ws, "main.go", 10, 19))  # shapes.Add
     assert "func shapes.Add(a int, b int) int" in result.contents
     assert "Add returns the sum of a and b." in result.contents
 
 
 def test_definition_in_another_package(go: Warm) -> None:
-    result = go.run(ops.definition(go.ws, "main.go", 10, 19))
+    result = go.run(navigation.definition(go.ws, "main.go", 10, 19))
     [location] = result.locations
     assert (location.path, location.line, location.column) == ("shapes/shapes.go", 22, 6)
     assert location.text == "func Add(a, b int) int {"
 
 
 def test_type_error_is_reported_fresh(go: Warm) -> None:
-    result = go.run(ops.diagnostics(go.ws, "broken.go"))
+    result = go.run(file_diagnostics.diagnostics(go.ws, "broken.go"))
     assert result.server == "gopls" and result.fresh
     [problem] = result.diagnostics
     assert (problem.line, problem.column, problem.severity) == (4, 9, "error")
@@ -53,26 +54,26 @@ def test_a_changed_signature_in_an_unopened_package_reaches_the_caller(go: Warm)
 
 
 def test_references_and_callers_across_packages(go: Warm) -> None:
-    references = go.run(ops.references(go.ws, "shapes/shapes.go", 22, 6))
+    references = go.run(navigation.references(go.ws, "shapes/shapes.go", 22, 6))
     assert {f.path for f in references.files} == {"main.go", "shapes/shapes.go"}
-    callers = go.run(ops.call_hierarchy(go.ws, "shapes/shapes.go", 22, 6))
+    callers = go.run(navigation.call_hierarchy(go.ws, "shapes/shapes.go", 22, 6))
     assert [(c.symbol, c.path) for c in callers.calls] == [("main", "main.go")]
 
 
 def test_implementation_of_an_interface(go: Warm) -> None:
-    result = go.run(ops.implementation(go.ws, "shapes/shapes.go", 7, 6))  # Shape
+    result = go.run(navigation.implementation(go.ws, "shapes/shapes.go", 7, 6))  # Shape
     assert [(loc.path, loc.text) for loc in result.locations] == [
         ("shapes/shapes.go", "type Circle struct {")
     ]
 
 
 def test_symbols_of_a_file_and_a_symbol_by_name(go: Warm) -> None:
-    symbols = go.run(ops.document_symbols(go.ws, "main.go"))
+    symbols = go.run(symbols_ops.document_symbols(go.ws, "main.go"))
     assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("main", "function"),
         ("describe", "function"),
     ]
-    result = go.run(ops.definition(go.ws, symbol="shapes.Add"))
+    result = go.run(navigation.definition(go.ws, symbol="shapes.Add"))
     assert [(loc.path, loc.line) for loc in result.locations] == [("shapes/shapes.go", 22)]
 
 
@@ -105,25 +106,25 @@ def _gopls_processes(root: Path) -> list[int]:
 
 
 def test_one_gopls_serves_every_module_of_the_workspace(gowork: Warm) -> None:
-    gowork.run(ops.hover(gowork.ws, *SHOUT_CALL))
-    gowork.run(ops.hover(gowork.ws, "mod/a/shout.go", 7, 6))
-    [gopls] = [s for s in ops.status(gowork.ws).servers if s.server == "gopls"]
+    gowork.run(navigation.hover(gowork.ws, *SHOUT_CALL))
+    gowork.run(navigation.hover(gowork.ws, "mod/a/shout.go", 7, 6))
+    [gopls] = [s for s in state.status(gowork.ws).servers if s.server == "gopls"]
     assert sorted(gopls.projects) == ["mod/a", "mod/b"]  # a workspace folder per module
     assert _gopls_processes(gowork.root) == [gopls.pid]
 
 
 def test_hover_and_definition_cross_into_the_other_module(gowork: Warm) -> None:
-    hover = gowork.run(ops.hover(gowork.ws, *SHOUT_CALL))
+    hover = gowork.run(navigation.hover(gowork.ws, *SHOUT_CALL))
     assert "func a.Shout(s string, n int) string" in hover.contents
     assert "Shout returns s in capitals" in hover.contents
-    definition = gowork.run(ops.definition(gowork.ws, *SHOUT_CALL))
+    definition = gowork.run(navigation.definition(gowork.ws, *SHOUT_CALL))
     assert [(loc.path, loc.line, loc.column, loc.text) for loc in definition.locations] == [
         ("mod/a/shout.go", 7, 6, "func Shout(s string, n int) string {")
     ]
 
 
 def test_references_in_one_module_find_the_callers_in_the_other(gowork: Warm) -> None:
-    references = gowork.run(ops.references(gowork.ws, "mod/a/shout.go", 7, 6))
+    references = gowork.run(navigation.references(gowork.ws, "mod/a/shout.go", 7, 6))
     assert [(f.path, [(r.line, r.symbol) for r in f.references]) for f in references.files] == [
         ("mod/a/shout.go", [(7, "Shout")]),
         ("mod/b/main.go", [(10, "main")]),
@@ -131,7 +132,7 @@ def test_references_in_one_module_find_the_callers_in_the_other(gowork: Warm) ->
 
 
 def test_type_errors_are_reported_in_each_module(gowork: Warm) -> None:
-    broken = gowork.run(ops.diagnostics(gowork.ws, "mod/b/broken.go"))
+    broken = gowork.run(file_diagnostics.diagnostics(gowork.ws, "mod/b/broken.go"))
     assert [(d.line, d.column, d.message) for d in broken.diagnostics] == [
         (3, 17, 'cannot use "three" (untyped string constant) as int value in variable declaration')
     ]
@@ -158,7 +159,10 @@ def test_it_is_the_go_work_that_joins_the_modules(tmp_path: Path) -> None:
 
     async def check() -> list[str]:
         try:
-            return [d.message for d in (await ops.diagnostics(ws, "mod/b/main.go")).diagnostics]
+            return [
+                d.message
+                for d in (await file_diagnostics.diagnostics(ws, "mod/b/main.go")).diagnostics
+            ]
         finally:
             await ws.close()
 
@@ -177,6 +181,9 @@ def test_a_change_to_an_open_file_reaches_the_callers_in_the_other_module(gowork
     for params in ("n int", "n, m int") * 6:
         (gowork.root / "mod/a/thrice.go").write_text(callee.format(params))
         # The caller first: its list from before the write must not answer.
-        both = [ops.diagnostics(gowork.ws, p) for p in ("mod/b/usethrice.go", "mod/a/thrice.go")]
+        both = [
+            file_diagnostics.diagnostics(gowork.ws, p)
+            for p in ("mod/b/usethrice.go", "mod/a/thrice.go")
+        ]
         counts.append([gowork.run(d).errors for d in both])
     assert counts == [[0, 0], [1, 0]] * 6

@@ -7,7 +7,8 @@ type errors only when asked to: servers.toml answers its configuration request (
 
 from __future__ import annotations
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
 from tests.languages.conftest import error_counts
 
@@ -22,20 +23,20 @@ def server(warm: Warm) -> str:
 
 def test_hover_shows_the_type(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(ops.hover(warm.ws, "pkg/app.py", 5, 5))  # greeter = make_greeter(...)
+    result = warm.run(navigation.hover(warm.ws, "pkg/app.py", 5, 5))  # greeter = make_greeter(...)
     assert HOVER[server(warm)] in result.contents
 
 
 def test_definition_across_files(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(ops.definition(warm.ws, "pkg/app.py", 6, 20))
+    result = warm.run(navigation.definition(warm.ws, "pkg/app.py", 6, 20))
     [location] = result.locations
     assert (location.path, location.line, location.column) == ("pkg/greeting.py", 18, 9)
 
 
 def test_type_error_is_reported_fresh(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(ops.diagnostics(warm.ws, "pkg/broken.py"))
+    result = warm.run(file_diagnostics.diagnostics(warm.ws, "pkg/broken.py"))
     assert result.server == server(warm) and result.fresh
     [problem] = result.diagnostics
     assert (problem.line, problem.column, problem.severity) == (2, 12, "error")
@@ -60,21 +61,21 @@ def test_a_changed_signature_in_an_unopened_file_reaches_the_caller(
 
 def test_references_and_callers_across_files(python_alternative: Warm) -> None:
     warm = python_alternative
-    references = warm.run(ops.references(warm.ws, "pkg/greeting.py", 12, 7))
+    references = warm.run(navigation.references(warm.ws, "pkg/greeting.py", 12, 7))
     files = {f.path for f in references.files}
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
-    callers = warm.run(ops.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
+    callers = warm.run(navigation.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
     assert [(c.symbol, c.path) for c in callers.calls] == [("main", "pkg/app.py")]
 
 
 def test_symbols_of_a_file_and_a_symbol_by_name(python_alternative: Warm) -> None:
     warm = python_alternative
-    symbols = warm.run(ops.document_symbols(warm.ws, "pkg/greeting.py"))
+    symbols = warm.run(symbols_ops.document_symbols(warm.ws, "pkg/greeting.py"))
     assert [(s.name_path, s.kind) for s in symbols.symbols] == [
         ("Speaker", "class"),
         ("Greeter", "class"),
         ("LoudGreeter", "class"),
         ("make_greeter", "function"),
     ]
-    result = warm.run(ops.definition(warm.ws, symbol="Greeter.greet"))
+    result = warm.run(navigation.definition(warm.ws, symbol="Greeter.greet"))
     assert [(loc.path, loc.line) for loc in result.locations] == [("pkg/greeting.py", 18)]

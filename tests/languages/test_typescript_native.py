@@ -6,28 +6,29 @@ own npm prefix because typescript-language-server needs typescript 5.
 
 from __future__ import annotations
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
 from tests.languages.conftest import error_counts
 
 
 def test_the_workspace_uses_the_chosen_server(ts_native: Warm) -> None:
-    result = ts_native.run(ops.diagnostics(ts_native.ws, "src/main.ts"))
+    result = ts_native.run(file_diagnostics.diagnostics(ts_native.ws, "src/main.ts"))
     assert result.server == "typescript-native" and result.fresh and result.errors == 0
 
 
 def test_hover_shows_the_signature(ts_native: Warm) -> None:
-    result = ts_native.run(ops.hover(ts_native.ws, "src/main.ts", 3, 23))
+    result = ts_native.run(navigation.hover(ts_native.ws, "src/main.ts", 3, 23))
     assert "function add(a: number, b: number): number" in result.contents
 
 
 def test_definition_across_files(ts_native: Warm) -> None:
-    result = ts_native.run(ops.definition(ts_native.ws, "src/main.ts", 3, 23))
+    result = ts_native.run(navigation.definition(ts_native.ws, "src/main.ts", 3, 23))
     assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 21)]
 
 
 def test_type_error_is_reported_fresh(ts_native: Warm) -> None:
-    result = ts_native.run(ops.diagnostics(ts_native.ws, "src/broken.ts"))
+    result = ts_native.run(file_diagnostics.diagnostics(ts_native.ws, "src/broken.ts"))
     assert result.fresh
     [problem] = result.diagnostics
     assert (problem.line, problem.column, problem.code) == (1, 14, "2322")
@@ -43,7 +44,7 @@ def test_a_changed_signature_in_an_unopened_file_reaches_the_caller(ts_native: W
 
 
 def test_implementation_of_an_interface(ts_native: Warm) -> None:
-    result = ts_native.run(ops.implementation(ts_native.ws, "src/shapes.ts", 1, 18))
+    result = ts_native.run(navigation.implementation(ts_native.ws, "src/shapes.ts", 1, 18))
     assert {loc.line for loc in result.locations} == {5, 13}
 
 
@@ -54,12 +55,12 @@ def test_stops_cleanly_and_starts_again(ts_native: Warm) -> None:
     assert session.name == "typescript-native"
     ts_native.run(session.stop())
     assert session.state == "stopped" and session.pid is None
-    result = ts_native.run(ops.hover(ts_native.ws, "src/main.ts", 3, 23))
+    result = ts_native.run(navigation.hover(ts_native.ws, "src/main.ts", 3, 23))
     assert "function add" in result.contents and session.state == "ready"
 
 
 def test_symbols_of_a_file_and_a_symbol_by_name(ts_native: Warm) -> None:
-    symbols = ts_native.run(ops.document_symbols(ts_native.ws, "src/shapes.ts"))
+    symbols = ts_native.run(symbols_ops.document_symbols(ts_native.ws, "src/shapes.ts"))
     assert [s.name_path for s in symbols.symbols] == ["Shape", "Circle", "Square", "add"]
-    hover = ts_native.run(ops.hover(ts_native.ws, symbol="Circle.area"))
+    hover = ts_native.run(navigation.hover(ts_native.ws, symbol="Circle.area"))
     assert "Circle.area(): number" in hover.contents

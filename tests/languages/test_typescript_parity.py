@@ -7,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from lspd import ops
+from lspd.ops import file_diagnostics, symbols
+from lspd.ops import navigation as navigation_ops
 from lspd.workspace.toolchain import package_version
 from tests.conftest import Warm, warm_workspace
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
@@ -30,7 +31,7 @@ def ts_own(
 def test_its_own_typescript_answers(ts_own: Warm) -> None:
     version = package_version(ts_own.root / "node_modules" / "typescript")
     assert version in SERVERS
-    result = ts_own.run(ops.diagnostics(ts_own.ws, "src/broken.ts"))
+    result = ts_own.run(file_diagnostics.diagnostics(ts_own.ws, "src/broken.ts"))
     assert (result.server, result.toolchain) == (SERVERS[version], f"typescript {version}, project")
     assert [(d.line, d.column, d.code, d.severity) for d in result.diagnostics] == [
         (1, 14, "2322", "error")
@@ -38,21 +39,21 @@ def test_its_own_typescript_answers(ts_own: Warm) -> None:
 
 
 def test_hover(ts_own: Warm) -> None:
-    result = ts_own.run(ops.hover(ts_own.ws, "src/main.ts", 3, 23))
+    result = ts_own.run(navigation_ops.hover(ts_own.ws, "src/main.ts", 3, 23))
     assert "add(a: number, b: number): number" in result.contents
-    by_name = ts_own.run(ops.hover(ts_own.ws, symbol="Circle.area"))
+    by_name = ts_own.run(navigation_ops.hover(ts_own.ws, symbol="Circle.area"))
     assert "(method) Circle.area(): number" in by_name.contents
 
 
 def test_definition_and_type_definition(ts_own: Warm) -> None:
-    definition = ts_own.run(ops.definition(ts_own.ws, "src/main.ts", 3, 23))
+    definition = ts_own.run(navigation_ops.definition(ts_own.ws, "src/main.ts", 3, 23))
     assert [(x.path, x.line, x.column) for x in definition.locations] == [("src/shapes.ts", 21, 17)]
-    typed = ts_own.run(ops.type_definition(ts_own.ws, "src/main.ts", 4, 7))
+    typed = ts_own.run(navigation_ops.type_definition(ts_own.ws, "src/main.ts", 4, 7))
     assert [(x.path, x.line, x.column) for x in typed.locations] == [("src/shapes.ts", 1, 18)]
 
 
 def test_implementation(ts_own: Warm) -> None:
-    result = ts_own.run(ops.implementation(ts_own.ws, "src/shapes.ts", 1, 18))
+    result = ts_own.run(navigation_ops.implementation(ts_own.ws, "src/shapes.ts", 1, 18))
     assert [(x.path, x.line, x.column, x.symbol) for x in result.locations] == [
         ("src/shapes.ts", 5, 14, "Circle"),
         ("src/shapes.ts", 13, 14, "Square"),
@@ -60,7 +61,7 @@ def test_implementation(ts_own: Warm) -> None:
 
 
 def test_references(ts_own: Warm) -> None:
-    result = ts_own.run(ops.references(ts_own.ws, "src/shapes.ts", 21, 17))
+    result = ts_own.run(navigation_ops.references(ts_own.ws, "src/shapes.ts", 21, 17))
     assert result.total == 5
     assert [(f.path, [(r.line, r.column) for r in f.references]) for f in result.files] == [
         ("src/main.ts", [(1, 10), (3, 23)]),
@@ -70,7 +71,7 @@ def test_references(ts_own: Warm) -> None:
 
 
 def test_call_hierarchy(ts_own: Warm) -> None:
-    incoming = ts_own.run(ops.call_hierarchy(ts_own.ws, "src/shapes.ts", 21, 17))
+    incoming = ts_own.run(navigation_ops.call_hierarchy(ts_own.ws, "src/shapes.ts", 21, 17))
     assert (incoming.item.symbol, incoming.item.kind) == ("add", "function")
     # Named by the constant whose initializer holds the call (issue 30), by both; its kind
     # as each server names a `const`: tsserver "constant", TypeScript 7 "variable".
@@ -80,14 +81,16 @@ def test_call_hierarchy(ts_own: Warm) -> None:
         ("total", kind, "src/main.ts", 3, 23),
         ("doubled", kind, "src/more.ts", 3, 24),
     ]
-    outgoing = ts_own.run(ops.call_hierarchy(ts_own.ws, "src/main.ts", 6, 17, direction="outgoing"))
+    outgoing = ts_own.run(
+        navigation_ops.call_hierarchy(ts_own.ws, "src/main.ts", 6, 17, direction="outgoing")
+    )
     assert [(c.symbol, c.kind, c.line, c.defined) for c in outgoing.calls] == [
         ("Shape.area", "method", 7, "src/shapes.ts:2")
     ]
 
 
 def test_document_symbols_in_file_order(ts_own: Warm) -> None:
-    result = ts_own.run(ops.document_symbols(ts_own.ws, "src/shapes.ts"))
+    result = ts_own.run(symbols.document_symbols(ts_own.ws, "src/shapes.ts"))
     assert [(s.name_path, s.kind, s.line) for s in result.symbols] == [
         ("Shape", "interface", 1),
         ("Circle", "class", 5),
@@ -103,7 +106,7 @@ def test_document_symbols_in_file_order(ts_own: Warm) -> None:
 
 
 def test_workspace_symbols(ts_own: Warm) -> None:
-    result = ts_own.run(ops.workspace_symbols(ts_own.ws, "Circle"))
+    result = ts_own.run(symbols.workspace_symbols(ts_own.ws, "Circle"))
     assert [(s.name_path, s.kind, s.path, s.line, s.column) for s in result.symbols] == [
         ("Circle", "class", "src/shapes.ts", 5, 14)
     ]

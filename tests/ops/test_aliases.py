@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lspd import ops
+from lspd.ops import navigation
 from tests.conftest import warm_workspace
 
 
@@ -36,7 +36,7 @@ def test_hover_adds_the_definition_of_each_alias_it_names(
     alias: str,
 ) -> None:
     for warm in warm_workspace(fixture, tmp_path_factory):
-        result = warm.run(ops.hover(warm.ws, path, *at))
+        result = warm.run(navigation.hover(warm.ws, path, *at))
         assert shown in result.contents
         # One line per alias; the class it also names is no alias.
         assert result.contents.endswith(f"\n\nAliases:\n```\n{alias}\n```")
@@ -71,7 +71,7 @@ def test_an_alias_the_file_does_not_name_is_found_by_the_index(
 ) -> None:
     for warm in warm_workspace(fixture, tmp_path_factory):
         # A file still to come, asked about by its content: nothing is left behind.
-        result = warm.run(ops.hover(warm.ws, path, *at, content=content))
+        result = warm.run(navigation.hover(warm.ws, path, *at, content=content))
         assert "(auth: AuthTypes | UseClientDefault | " in result.contents
         assert result.contents.endswith(f"\n\nAliases:\n```\n{alias}\n```")
         assert not (warm.root / path).exists()

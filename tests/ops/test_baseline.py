@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.ops import check as check_ops
+from lspd.ops import file_diagnostics
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
 
@@ -65,7 +66,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_a_pre_existing_error_stays_out_of_introduced(repo: Warm) -> None:
     edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
-    result = repo.run(ops.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
     # With a baseline the counts are of what is new: the old error is unchanged, not listed.
     assert (result.errors, result.total, result.diagnostics) == (0, 0, [])
     assert result.changes is not None
@@ -77,9 +78,9 @@ def test_a_pre_existing_error_stays_out_of_introduced(repo: Warm) -> None:
 def test_a_line_shift_does_not_turn_an_old_error_into_a_new_one(repo: Warm) -> None:
     broken = repo.root / "pkg/broken.py"
     broken.write_text("\n\n\n" + broken.read_text())
-    now = repo.run(ops.diagnostics(repo.ws, "pkg/broken.py"))
+    now = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/broken.py"))
     assert now.diagnostics[0].line == 5  # it moved down three lines
-    result = repo.run(ops.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
     assert result.changes is not None
     assert (result.changes.introduced, result.changes.fixed, result.changes.unchanged) == (
         [],
@@ -90,7 +91,7 @@ def test_a_line_shift_does_not_turn_an_old_error_into_a_new_one(repo: Warm) -> N
 
 def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> None:
     edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
-    result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    result = repo.run(check_ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert result.changes is not None
     assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
         *BROKEN_CALL,
@@ -103,7 +104,7 @@ def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> No
     # Committed, then fixed in the caller: against the new HEAD the error is fixed.
     git(repo.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")
     edit(repo.root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
-    again = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    again = repo.run(check_ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert again.changes is not None and again.changes.introduced == []
     assert [(d.path, d.line, d.code) for d in again.changes.fixed] == BROKEN_CALL
 
@@ -113,7 +114,7 @@ def test_the_work_tree_and_the_index_are_never_touched(repo: Warm) -> None:
     (repo.root / "pkg/new.py").write_text("x: int = 'no'\n")
     status = git(repo.root, "status", "--porcelain")
     text = (repo.root / "pkg/greeting.py").read_text()
-    result = repo.run(ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
+    result = repo.run(check_ops.workspace_diagnostics(repo.ws, baseline="HEAD"))
     assert result.changes is not None
     assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
         BROKEN_CALL[0],
@@ -132,11 +133,13 @@ def test_session_baseline_without_git(tmp_path: Path) -> None:
     root = copy_fixture("py", tmp_path)
     for plain in warm(root):
         with pytest.raises(InvalidInput, match=r'not in a git repository.*"session"'):
-            plain.run(ops.diagnostics(plain.ws, "pkg/app.py", baseline="HEAD"))
-        first = plain.run(ops.diagnostics(plain.ws, "pkg/greeting.py"))  # lspd reads it now
+            plain.run(file_diagnostics.diagnostics(plain.ws, "pkg/app.py", baseline="HEAD"))
+        first = plain.run(
+            file_diagnostics.diagnostics(plain.ws, "pkg/greeting.py")
+        )  # lspd reads it now
         assert first.errors == 0
         edit(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
-        result = plain.run(ops.workspace_diagnostics(plain.ws, baseline="session"))
+        result = plain.run(check_ops.workspace_diagnostics(plain.ws, baseline="session"))
         assert result.changes is not None
         assert [(d.path, d.line, d.code) for d in result.changes.introduced] == [
             *BROKEN_CALL,
@@ -146,6 +149,6 @@ def test_session_baseline_without_git(tmp_path: Path) -> None:
 
 def test_a_bad_baseline_says_what_to_send(repo: Warm) -> None:
     with pytest.raises(InvalidInput, match=r"is not a git revision here; send e\.g\. HEAD"):
-        repo.run(ops.diagnostics(repo.ws, "pkg/app.py", baseline="no-such-branch"))
+        repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="no-such-branch"))
     with pytest.raises(InvalidInput, match="is not a baseline"):
-        repo.run(ops.diagnostics(repo.ws, "pkg/app.py", baseline="--output=x"))
+        repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="--output=x"))

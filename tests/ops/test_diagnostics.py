@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lspd import ops
+from lspd.ops import check, file_diagnostics
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
 
 
 def test_python_type_error_is_reported(py: Warm) -> None:
-    result = py.run(ops.diagnostics(py.ws, "pkg/broken.py"))
+    result = py.run(file_diagnostics.diagnostics(py.ws, "pkg/broken.py"))
     assert result.fresh and result.errors == 1 and result.server == "basedpyright"
     [problem] = result.diagnostics
     assert (problem.line, problem.column, problem.severity) == (2, 12, "error")
@@ -21,36 +21,38 @@ def test_python_type_error_is_reported(py: Warm) -> None:
 def test_python_error_just_written_then_fixed(py: Warm) -> None:
     path = py.root / "pkg/edited.py"
     path.write_text("x: int = 1\n")
-    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 0
+    assert py.run(file_diagnostics.diagnostics(py.ws, "pkg/edited.py")).errors == 0
     path.write_text('x: int = "one"\n')
-    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 1
+    assert py.run(file_diagnostics.diagnostics(py.ws, "pkg/edited.py")).errors == 1
     path.write_text("x: int = 2\n")
-    assert py.run(ops.diagnostics(py.ws, "pkg/edited.py")).errors == 0
+    assert py.run(file_diagnostics.diagnostics(py.ws, "pkg/edited.py")).errors == 0
 
 
 def test_unsaved_content_is_checked_and_not_kept(py: Warm) -> None:
     planned = py.run(
-        ops.diagnostics(py.ws, "pkg/app.py", content="def f() -> int:\n    return ''\n")
+        file_diagnostics.diagnostics(
+            py.ws, "pkg/app.py", content="def f() -> int:\n    return ''\n"
+        )
     )
     assert planned.errors == 1
-    assert py.run(ops.diagnostics(py.ws, "pkg/app.py")).errors == 0
+    assert py.run(file_diagnostics.diagnostics(py.ws, "pkg/app.py")).errors == 0
 
 
 def test_hints_are_not_reported(py: Warm) -> None:
     # Off, an unused import is a hint ("unnecessary"); basedpyright's default makes it a warning.
     (py.root / "pkg/unused.py").write_text("# pyright: reportUnusedImport=false\nimport os\n")
-    result = py.run(ops.diagnostics(py.ws, "pkg/unused.py"))
+    result = py.run(file_diagnostics.diagnostics(py.ws, "pkg/unused.py"))
     assert result.diagnostics == []
 
 
 def test_typescript_type_error_and_clean_edit(ts: Warm) -> None:
-    broken = ts.run(ops.diagnostics(ts.ws, "src/broken.ts"))
+    broken = ts.run(file_diagnostics.diagnostics(ts.ws, "src/broken.ts"))
     assert broken.errors == 1 and broken.diagnostics[0].code == "2322"
     clean = ts.root / "src/clean.ts"
     clean.write_text("export const one: number = 1;\n")
-    assert ts.run(ops.diagnostics(ts.ws, "src/clean.ts")).errors == 0
+    assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/clean.ts")).errors == 0
     clean.write_text("export const two: number = 2;\n")  # clean stays clean: still an answer
-    assert ts.run(ops.diagnostics(ts.ws, "src/clean.ts")).errors == 0
+    assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/clean.ts")).errors == 0
 
 
 def test_typescript_caller_sees_a_changed_signature(ts: Warm) -> None:
@@ -58,15 +60,15 @@ def test_typescript_caller_sees_a_changed_signature(ts: Warm) -> None:
     original = shapes.read_text()
     try:
         shapes.write_text(original.replace("add(a: number, b: number)", "add(a: number)"))
-        result = ts.run(ops.diagnostics(ts.ws, "src/more.ts"))
+        result = ts.run(file_diagnostics.diagnostics(ts.ws, "src/more.ts"))
         assert result.errors == 1 and "Expected 1 argument" in result.diagnostics[0].message
     finally:
         shapes.write_text(original)
-    assert ts.run(ops.diagnostics(ts.ws, "src/more.ts")).errors == 0
+    assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/more.ts")).errors == 0
 
 
 def test_workspace_diagnostics_counts_by_file(py: Warm) -> None:
-    result = py.run(ops.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
+    result = py.run(check.workspace_diagnostics(py.ws, paths=["pkg/*.py"]))
     assert result.errors >= 1
     assert result.files[0].path == "pkg/broken.py"
     assert result.files_checked >= 5
@@ -82,7 +84,7 @@ def test_workspace_diagnostics_pages_every_diagnostic_exactly_once(tmp_path: Pat
             out: list[list[tuple[str, int]]] = []
             offset: int | None = 0
             while offset is not None:
-                page = await ops.workspace_diagnostics(ws, limit=limit, offset=offset)
+                page = await check.workspace_diagnostics(ws, limit=limit, offset=offset)
                 # 700 + broken.py's error + greeting.py's 2 warnings of the default mode
                 assert page.total == 703 and page.files_with_problems == 3
                 out.append([(d.path, d.line) for d in page.diagnostics])  # type: ignore[union-attr]
@@ -102,7 +104,7 @@ def test_workspace_diagnostics_pages_every_diagnostic_exactly_once(tmp_path: Pat
 
 def test_a_huge_message_is_shortened_and_the_answer_stays_small(py: Warm) -> None:
     name = "n" * 50_000
-    result = py.run(ops.diagnostics(py.ws, "pkg/app.py", content=f"x: int = {name}\n"))
+    result = py.run(file_diagnostics.diagnostics(py.ws, "pkg/app.py", content=f"x: int = {name}\n"))
     problem, unknown = result.diagnostics  # and `x`, whose value is undefined, is unknown
     assert problem.severity == "error" and "more characters)" in problem.message
     assert (unknown.code, unknown.line) == ("reportUnknownVariableType", 1)

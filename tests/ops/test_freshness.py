@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
 from lspd.errors import ServerTimeout
+from lspd.ops import check as check_ops
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops import symbols as symbols_ops
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import Workspace
 from tests.conftest import Warm, warm_workspace
@@ -79,7 +81,7 @@ def watched(
 
 
 def errors(warm: Warm, path: str, content: str | None = None) -> int:
-    result = warm.run(ops.diagnostics(warm.ws, path, content))
+    result = warm.run(file_diagnostics.diagnostics(warm.ws, path, content))
     assert result.fresh
     return result.errors
 
@@ -152,7 +154,7 @@ def test_a_burst_of_500_writes_leaves_answers_right(watched: tuple[Warm, Languag
     callee.write_text(language.callee_two)
     (warm.root / language.path("caller")).write_text(language.caller)
     assert errors(warm, language.path("caller")) == 1
-    hover = warm.run(ops.hover(warm.ws, language.path("caller"), line=3, column=1))
+    hover = warm.run(navigation.hover(warm.ws, language.path("caller"), line=3, column=1))
     assert "b" in hover.contents  # the new signature, with its second parameter
     callee.write_text(language.callee_one)
     assert errors(warm, language.path("caller")) == 0
@@ -165,13 +167,14 @@ def test_unsaved_content_never_leaks_into_other_answers(watched: tuple[Warm, Lan
 
     async def mixed() -> list[int]:
         calls = [
-            ops.diagnostics(warm.ws, target, language.broken if i % 2 else None) for i in range(10)
+            file_diagnostics.diagnostics(warm.ws, target, language.broken if i % 2 else None)
+            for i in range(10)
         ]
         return [result.errors for result in await asyncio.gather(*calls)]
 
     assert warm.run(mixed()) == [0, 1] * 5  # each caller sees its own text, never another's
     assert errors(warm, target) == 0
-    symbols = warm.run(ops.document_symbols(warm.ws, target))
+    symbols = warm.run(symbols_ops.document_symbols(warm.ws, target))
     assert [s.name_path for s in symbols.symbols] == ["x"]
 
 
@@ -210,9 +213,9 @@ def test_workspace_diagnostics_are_fresh_and_keep_the_files_open(
     (folder / f"bad{language.suffix}").write_text(language.broken)
     (folder / f"good{language.suffix}").write_text(language.fine)
     glob = f"{language.folder}/scan/*"
-    result = warm.run(ops.workspace_diagnostics(warm.ws, paths=[glob]))
+    result = warm.run(check_ops.workspace_diagnostics(warm.ws, paths=[glob]))
     assert (result.files_matched, result.files_checked, result.errors) == (2, 2, 1)
     assert result.files[0].path == f"{language.folder}/scan/bad{language.suffix}"
     assert warm.ws.holds(folder / f"bad{language.suffix}") is (language is not TYPESCRIPT)
     (folder / f"good{language.suffix}").write_text(language.broken)  # no sleep
-    assert warm.run(ops.workspace_diagnostics(warm.ws, paths=[glob])).errors == 2
+    assert warm.run(check_ops.workspace_diagnostics(warm.ws, paths=[glob])).errors == 2

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 import pytest
 from pydantic import BaseModel
 
-from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.ops import navigation
+from lspd.ops import symbols as symbols_ops
 from lspd.ops.budget import size
 from lspd.ops.models import Symbol
 from lspd.ops.resolve import AmbiguousSymbol
@@ -78,7 +79,7 @@ def _picks(rich: Warm) -> list[tuple[str, str, Symbol]]:
     """(qualified name path, file, symbol): the first public callables of each module."""
     picks: list[tuple[str, str, Symbol]] = []
     for module in MODULES:
-        result = rich.run(ops.document_symbols(rich.ws, module))
+        result = rich.run(symbols_ops.document_symbols(rich.ws, module))
         assert not result.truncated, f"{module} no longer fits; pick another module"
         symbols = flatten(result.symbols)
         counts = Counter(s.name_path for s in symbols)
@@ -100,10 +101,10 @@ def test_definition_by_name_equals_definition_by_position(rich: Warm) -> None:
     assert kinds["class"] and kinds["method"] and kinds["function"], kinds
     equal = 0
     for name, path, symbol in picks:
-        by_position = rich.run(ops.definition(rich.ws, path, symbol.line, symbol.column))
+        by_position = rich.run(navigation.definition(rich.ws, path, symbol.line, symbol.column))
         assert by_position.locations, f"no definition at {path}:{symbol.line}"
         try:
-            by_name = rich.run(ops.definition(rich.ws, symbol=name))
+            by_name = rich.run(navigation.definition(rich.ws, symbol=name))
         except AmbiguousSymbol as error:  # e.g. an overload: the candidates, not a guess
             assert error.candidates and path in str(error), str(error)
             continue
@@ -114,7 +115,7 @@ def test_definition_by_name_equals_definition_by_position(rich: Warm) -> None:
 
 def test_bare_method_name_lists_its_candidates(rich: Warm) -> None:
     with pytest.raises(AmbiguousSymbol) as error:
-        rich.run(ops.definition(rich.ws, symbol="__rich_measure__"))
+        rich.run(navigation.definition(rich.ws, symbol="__rich_measure__"))
     names = {c.name_path for c in error.value.candidates}
     assert "rich.panel.Panel.__rich_measure__" in names
     assert all(c.kind == "method" for c in error.value.candidates)
@@ -122,7 +123,7 @@ def test_bare_method_name_lists_its_candidates(rich: Warm) -> None:
 
 def test_references_of_a_common_class_are_paged_with_complete_counts(rich: Warm) -> None:
     for name in ("rich.console.Console", "rich.text.Text", "rich.style.Style"):
-        result = rich.run(ops.references(rich.ws, symbol=name))
+        result = rich.run(navigation.references(rich.ws, symbol=name))
         assert _size(result) < LIMIT, (name, _size(result))
         assert result.total > 200 and result.truncated, (name, result.total)
         shown = sum(len(f.references) for f in result.files)
@@ -132,7 +133,7 @@ def test_references_of_a_common_class_are_paged_with_complete_counts(rich: Warm)
 
 def test_document_symbols_of_the_largest_module_keep_their_depth(rich: Warm) -> None:
     # Largest in definitions (console.py), not in bytes (the emoji table is one dict literal).
-    result = rich.run(ops.document_symbols(rich.ws, "rich/console.py"))
+    result = rich.run(symbols_ops.document_symbols(rich.ws, "rich/console.py"))
     assert _size(result) < LIMIT
     # Hundreds of symbols (with locals): paged, nested as in the file.
     assert result.total > 500 and result.truncated
@@ -141,7 +142,9 @@ def test_document_symbols_of_the_largest_module_keep_their_depth(rich: Warm) -> 
 
 
 def test_the_members_of_console_are_listed(rich: Warm) -> None:
-    result = rich.run(ops.document_symbols(rich.ws, "rich/console.py", symbol="Console", depth=1))
+    result = rich.run(
+        symbols_ops.document_symbols(rich.ws, "rich/console.py", symbol="Console", depth=1)
+    )
     methods = [s.name_path for s in result.symbols if s.kind == "method"]
     assert len(methods) > 50 and not result.truncated
     assert {"Console.print", "Console.log", "Console.__init__"} <= set(methods)
@@ -149,20 +152,20 @@ def test_the_members_of_console_are_listed(rich: Warm) -> None:
 
 def test_a_misspelled_method_and_a_bare_file_name_get_suggestions(rich: Warm) -> None:
     with pytest.raises(InvalidInput, match=r"Did you mean `Console.print`"):
-        rich.run(ops.hover(rich.ws, symbol="Console.prnt"))
+        rich.run(navigation.hover(rich.ws, symbol="Console.prnt"))
     with pytest.raises(InvalidInput, match=r"files ending in console.py: rich/console.py\."):
-        rich.run(ops.document_symbols(rich.ws, "console.py"))
+        rich.run(symbols_ops.document_symbols(rich.ws, "console.py"))
 
 
 def test_workspace_symbols_of_a_short_query_fit(rich: Warm) -> None:
     for query in ("get", "e"):
-        result = rich.run(ops.workspace_symbols(rich.ws, query))
+        result = rich.run(symbols_ops.workspace_symbols(rich.ws, query))
         assert _size(result) < LIMIT, (query, _size(result))
         assert result.truncated and result.total > len(result.symbols) == 50
 
 
 def test_hover_fits(rich: Warm) -> None:
-    result = rich.run(ops.hover(rich.ws, symbol="rich.console.Console"))
+    result = rich.run(navigation.hover(rich.ws, symbol="rich.console.Console"))
     assert result.found and "class Console" in result.contents
     assert _size(result) < LIMIT
 
@@ -170,16 +173,18 @@ def test_hover_fits(rich: Warm) -> None:
 def test_call_hierarchy_of_widely_called_functions_fits(rich: Warm) -> None:
     # Console.print: 52 callers, 265 call sites; Style (its constructor): 221 call sites.
     for name in ("rich.console.Console.print", "rich.style.Style"):
-        result = rich.run(ops.call_hierarchy(rich.ws, symbol=name))
+        result = rich.run(navigation.call_hierarchy(rich.ws, symbol=name))
         assert _size(result) < LIMIT, (name, _size(result))
         assert result.total > 100 and result.truncated, name
         assert result.next_offset == len(result.calls) <= 100, name
-    small = rich.run(ops.call_hierarchy(rich.ws, symbol="rich._loop.loop_last"))
+    small = rich.run(navigation.call_hierarchy(rich.ws, symbol="rich._loop.loop_last"))
     assert not small.truncated and all(call.text for call in small.calls)
 
 
 def test_call_sites_are_listed_once_with_qualified_callers(rich: Warm) -> None:
-    result = rich.run(ops.call_hierarchy(rich.ws, symbol="rich.text.Text.append", limit=1000))
+    result = rich.run(
+        navigation.call_hierarchy(rich.ws, symbol="rich.text.Text.append", limit=1000)
+    )
     sites = [(c.path, c.line, c.column) for c in result.calls]
     assert len(sites) == len(set(sites)) == result.total
     assert all("." in c.symbol or c.kind == "function" for c in result.calls)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lspd import ops
+from lspd.ops import navigation
 from lspd.ops.markdown import clean, markdown
 from tests.conftest import Warm
 
@@ -18,7 +18,7 @@ def test_marked_strings_and_lists_become_one_markdown() -> None:
 
 
 def test_a_docstring_hover_has_no_entities(py: Warm) -> None:
-    result = py.run(ops.hover(py.ws, "pkg/greeting.py", 18, 9))
+    result = py.run(navigation.hover(py.ws, "pkg/greeting.py", 18, 9))
     assert result.contents == (
         '```python\n(method) def greet(\n    self: Self@Greeter,\n    punctuation: str = "!"\n'
         ") -> str\n```\n---\nReturn a greeting for this greeter's name."

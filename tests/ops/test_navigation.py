@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import pytest
 
-from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.ops import navigation
 from tests.conftest import Warm, warm_workspace
 
 
 def test_python_hover_shows_the_type(py: Warm) -> None:
-    result = py.run(ops.hover(py.ws, "pkg/app.py", 5, 5))
+    result = py.run(navigation.hover(py.ws, "pkg/app.py", 5, 5))
     assert result.found
     assert "greeter: Greeter" in result.contents
     assert result.path is None  # asked by position: the position is not repeated
 
 
 def test_python_definition_across_files(py: Warm) -> None:
-    result = py.run(ops.definition(py.ws, "pkg/app.py", 6, 20))
+    result = py.run(navigation.definition(py.ws, "pkg/app.py", 6, 20))
     [location] = result.locations
     assert (location.path, location.line, location.column) == ("pkg/greeting.py", 18, 9)
     assert location.text.startswith("def greet(")
 
 
 def test_python_references_across_three_files(py: Warm) -> None:
-    result = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
+    result = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
     files = {f.path for f in result.files}
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
     assert result.total == sum(f.count for f in result.files)
@@ -34,29 +34,31 @@ def test_python_references_across_three_files(py: Warm) -> None:
 
 
 def test_python_references_without_declaration(py: Warm) -> None:
-    with_declaration = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
-    without = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7, include_declaration=False))
+    with_declaration = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
+    without = py.run(
+        navigation.references(py.ws, "pkg/greeting.py", 12, 7, include_declaration=False)
+    )
     assert without.total == with_declaration.total - 1
 
 
 def test_python_references_limit_says_truncated(py: Warm) -> None:
-    result = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7, limit=2))
+    result = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7, limit=2))
     assert result.truncated and result.total > 2 and result.next_offset == 2
     assert sum(len(f.references) for f in result.files) == 2
     assert sum(f.count for f in result.files) == result.total  # counts stay complete
-    rest = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7, offset=2, limit=1000))
+    rest = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7, offset=2, limit=1000))
     paged = [
         (f.path, r.line, r.column)
         for page in (result, rest)
         for f in page.files
         for r in f.references
     ]
-    whole = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
+    whole = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
     assert paged == [(f.path, r.line, r.column) for f in whole.files for r in f.references]
 
 
 def test_references_name_their_enclosing_symbol(py: Warm) -> None:
-    result = py.run(ops.references(py.ws, symbol="make_greeter"))
+    result = py.run(navigation.references(py.ws, symbol="make_greeter"))
     uses = {(f.path, r.line, r.symbol) for f in result.files for r in f.references}
     assert uses == {
         ("pkg/app.py", 1, None),
@@ -66,12 +68,12 @@ def test_references_name_their_enclosing_symbol(py: Warm) -> None:
 
 
 def test_python_type_definition(py: Warm) -> None:
-    result = py.run(ops.type_definition(py.ws, "pkg/app.py", 5, 5))
+    result = py.run(navigation.type_definition(py.ws, "pkg/app.py", 5, 5))
     assert [(loc.path, loc.line) for loc in result.locations] == [("pkg/greeting.py", 12)]
 
 
 def test_python_implementation_of_a_method(py: Warm) -> None:
-    result = py.run(ops.implementation(py.ws, "pkg/greeting.py", 18, 9))
+    result = py.run(navigation.implementation(py.ws, "pkg/greeting.py", 18, 9))
     named = [(loc.path, loc.line, loc.symbol) for loc in result.locations]
     assert ("pkg/greeting.py", 24, "LoudGreeter.greet") in named
     if result.asked is not None:  # the declaration asked about, when the server lists it
@@ -83,9 +85,9 @@ def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
     line = (py.root / "pkg/unicode_names.py").read_text().splitlines()[2]
     column = line.index("Greeter(") + 1
     assert column == 35
-    hover = py.run(ops.hover(py.ws, "pkg/unicode_names.py", 3, column + 2))
+    hover = py.run(navigation.hover(py.ws, "pkg/unicode_names.py", 3, column + 2))
     assert "class Greeter" in hover.contents
-    refs = py.run(ops.references(py.ws, "pkg/greeting.py", 12, 7))
+    refs = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
     [ref] = [
         r
         for f in refs.files
@@ -98,35 +100,35 @@ def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
 
 def test_typescript_hover_waits_for_the_project(ts: Warm) -> None:
     # While tsserver loads the project, hover says only `import add`; lspd waits for it.
-    result = ts.run(ops.hover(ts.ws, "src/main.ts", 3, 23))
+    result = ts.run(navigation.hover(ts.ws, "src/main.ts", 3, 23))
     assert "add(a: number, b: number): number" in result.contents
 
 
 def test_typescript_definition_across_files(ts: Warm) -> None:
-    result = ts.run(ops.definition(ts.ws, "src/main.ts", 3, 23))
+    result = ts.run(navigation.definition(ts.ws, "src/main.ts", 3, 23))
     assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 21)]
 
 
 def test_typescript_references_across_three_files(ts: Warm) -> None:
-    result = ts.run(ops.references(ts.ws, "src/shapes.ts", 21, 17))
+    result = ts.run(navigation.references(ts.ws, "src/shapes.ts", 21, 17))
     assert {f.path for f in result.files} == {"src/main.ts", "src/more.ts", "src/shapes.ts"}
 
 
 def test_typescript_implementation_of_an_interface(ts: Warm) -> None:
-    result = ts.run(ops.implementation(ts.ws, "src/shapes.ts", 1, 18))
+    result = ts.run(navigation.implementation(ts.ws, "src/shapes.ts", 1, 18))
     assert {loc.line for loc in result.locations} == {5, 13}
 
 
 def test_typescript_type_definition(ts: Warm) -> None:
-    result = ts.run(ops.type_definition(ts.ws, "src/main.ts", 4, 7))
+    result = ts.run(navigation.type_definition(ts.ws, "src/main.ts", 4, 7))
     assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 1)]
 
 
 def test_call_hierarchy_incoming_and_outgoing(py: Warm) -> None:
-    incoming = py.run(ops.call_hierarchy(py.ws, "pkg/greeting.py", 28, 5))
+    incoming = py.run(navigation.call_hierarchy(py.ws, "pkg/greeting.py", 28, 5))
     assert (incoming.item.symbol, incoming.item.kind) == ("make_greeter", "function")
     assert [(c.symbol, c.path, c.line) for c in incoming.calls] == [("main", "pkg/app.py", 5)]
-    outgoing = py.run(ops.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="outgoing"))
+    outgoing = py.run(navigation.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="outgoing"))
     assert [(c.symbol, c.line, c.defined) for c in outgoing.calls] == [
         ("make_greeter", 5, "pkg/greeting.py:28"),
         ("Greeter.greet", 6, "pkg/greeting.py:18"),
@@ -134,7 +136,7 @@ def test_call_hierarchy_incoming_and_outgoing(py: Warm) -> None:
 
 
 def test_call_hierarchy_lists_each_call_site_once_with_methods_named(py: Warm) -> None:
-    result = py.run(ops.call_hierarchy(py.ws, symbol="Greeter.greet"))
+    result = py.run(navigation.call_hierarchy(py.ws, symbol="Greeter.greet"))
     assert (result.item.symbol, result.item.kind) == ("Greeter.greet", "method")
     assert [(c.symbol, c.kind, c.path, c.line) for c in result.calls] == [
         ("main", "function", "pkg/app.py", 6),
@@ -146,7 +148,7 @@ def test_call_hierarchy_lists_each_call_site_once_with_methods_named(py: Warm) -
 
 def test_call_hierarchy_of_a_variable_says_it_is_not_callable(py: Warm) -> None:
     with pytest.raises(InvalidInput) as error:
-        py.run(ops.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
+        py.run(navigation.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
     assert str(error.value).startswith("`main.greeter` (variable) at pkg/app.py:5:5 is not a ")
 
 
@@ -172,8 +174,10 @@ def test_callers_and_references_name_the_constant_holding_the_callback(
     sites: list[tuple[int, str, str]],
 ) -> None:
     for warm in warm_workspace(fixture, tmp_path_factory):
-        calls = warm.run(ops.call_hierarchy(warm.ws, path, line, column))
-        refs = warm.run(ops.references(warm.ws, path, line, column, include_declaration=False))
+        calls = warm.run(navigation.call_hierarchy(warm.ws, path, line, column))
+        refs = warm.run(
+            navigation.references(warm.ws, path, line, column, include_declaration=False)
+        )
         assert [(c.path, c.line, c.symbol, c.kind) for c in calls.calls] == [
             (path, site, symbol, kind) for site, symbol, kind in sites
         ]
@@ -218,17 +222,17 @@ def test_questions_about_unsaved_content_leave_the_disk_to_later_answers(
         before = (warm.root / path).read_bytes()
         content = before.decode() + added
         line, column = at
-        hover = warm.run(ops.hover(warm.ws, path, line, column, content=content))
+        hover = warm.run(navigation.hover(warm.ws, path, line, column, content=content))
         assert shown in hover.contents
-        by_name = warm.run(ops.hover(warm.ws, path, symbol="Fresh", content=content))
+        by_name = warm.run(navigation.hover(warm.ws, path, symbol="Fresh", content=content))
         assert declared in by_name.contents
         assert (by_name.path, by_name.line) == (
             path,
             content.count("\n", 0, content.index(declared)) + 1,
         )
-        typed = warm.run(ops.type_definition(warm.ws, path, line, column, content=content))
+        typed = warm.run(navigation.type_definition(warm.ws, path, line, column, content=content))
         assert [(loc.path, loc.line) for loc in typed.locations] == [(path, by_name.line)]
         assert (warm.root / path).read_bytes() == before
         with pytest.raises(InvalidInput) as error:  # the server holds the disk's text again
-            warm.run(ops.hover(warm.ws, path, line, column))
+            warm.run(navigation.hover(warm.ws, path, line, column))
         assert f"line {line}" in str(error.value)

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.ops import symbols as symbols_ops
 from lspd.ops.models import Symbol
 from tests.conftest import Warm, warm_workspace
 
@@ -29,9 +29,11 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 
 
 def test_a_class_with_130_methods_lists_them_all(big: Warm) -> None:
-    first = big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1))
+    first = big.run(symbols_ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1))
     assert len(first.symbols) == 100 and first.next_offset == 100  # the default page
-    result = big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1, limit=1000))
+    result = big.run(
+        symbols_ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", depth=1, limit=1000)
+    )
     assert [s.name_path for s in result.symbols] == [f"Big.method_{i:03}" for i in range(METHODS)]
     assert result.total == METHODS and not result.truncated
     assert all(s.kind == "method" and not s.children for s in result.symbols)
@@ -42,7 +44,9 @@ def test_paged_members_come_exactly_once_with_their_locals(big: Warm) -> None:
     offset: int | None = 0
     while offset is not None:
         page = big.run(
-            ops.document_symbols(big.ws, "pkg/big.py", symbol="Big", limit=50, offset=offset)
+            symbols_ops.document_symbols(
+                big.ws, "pkg/big.py", symbol="Big", limit=50, offset=offset
+            )
         )
         for method in page.symbols:
             seen.append(method.name_path)
@@ -60,7 +64,10 @@ def test_a_larger_limit_never_returns_fewer_symbols(big: Warm) -> None:
     def count(symbols: list[Symbol]) -> int:
         return sum(1 + count(s.children) for s in symbols)
 
-    pages = [big.run(ops.document_symbols(big.ws, "pkg/big.py", limit=n)) for n in (10, 100, 1000)]
+    pages = [
+        big.run(symbols_ops.document_symbols(big.ws, "pkg/big.py", limit=n))
+        for n in (10, 100, 1000)
+    ]
     sizes = [count(page.symbols) for page in pages]
     # 392 symbols: the last page is cut by the answer budget, not below the one before.
     assert sizes[:2] == [10, 100] and 100 < sizes[2] < 392
@@ -68,7 +75,7 @@ def test_a_larger_limit_never_returns_fewer_symbols(big: Warm) -> None:
 
 
 def test_depth_is_kept_when_the_file_is_paged(big: Warm) -> None:
-    first = big.run(ops.document_symbols(big.ws, "pkg/big.py", limit=5))
+    first = big.run(symbols_ops.document_symbols(big.ws, "pkg/big.py", limit=5))
     [top] = first.symbols
     assert top.name_path == "Big" and first.truncated and first.next_offset == 5
     assert [c.name_path for c in top.children] == ["Big.method_000", "Big.method_001"]
@@ -80,11 +87,11 @@ def test_depth_is_kept_when_the_file_is_paged(big: Warm) -> None:
 
 def test_an_unknown_member_name_suggests_the_closest(big: Warm) -> None:
     with pytest.raises(InvalidInput, match=r"Did you mean `Big.method_001`"):
-        big.run(ops.document_symbols(big.ws, "pkg/big.py", symbol="Big.mehtod_001"))
+        big.run(symbols_ops.document_symbols(big.ws, "pkg/big.py", symbol="Big.mehtod_001"))
 
 
 def test_workspace_symbols_with_a_container_lists_its_members(big: Warm) -> None:
-    result = big.run(ops.workspace_symbols(big.ws, "Big.method_12"))
+    result = big.run(symbols_ops.workspace_symbols(big.ws, "Big.method_12"))
     assert [s.name_path for s in result.symbols] == [
         "Big.method_120",
         "Big.method_121",

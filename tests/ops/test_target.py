@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
+from lspd.ops import navigation
 from lspd.ops.target import check_on_name
 from tests.conftest import Warm
 
@@ -16,7 +16,7 @@ from tests.conftest import Warm
 def test_a_position_on_whitespace_names_the_nearest_name(py: Warm) -> None:
     # pkg/greeting.py:18 is `    def greet(self, punctuation: str = "!") -> str:`.
     with pytest.raises(InvalidInput) as error:
-        py.run(ops.references(py.ws, "pkg/greeting.py", 18, 2))
+        py.run(navigation.references(py.ws, "pkg/greeting.py", 18, 2))
     assert str(error.value) == (
         "pkg/greeting.py:18:2 is on whitespace, not on a name; the nearest name on line 18 "
         "is `greet` at column 9"
@@ -26,7 +26,7 @@ def test_a_position_on_whitespace_names_the_nearest_name(py: Warm) -> None:
 def test_whitespace_after_a_keyword_names_the_declared_name_not_the_keyword(py: Warm) -> None:
     # Column 8 is the space in `def greet`: as near to `def` as to `greet`, which it declares.
     with pytest.raises(InvalidInput) as error:
-        py.run(ops.hover(py.ws, "pkg/greeting.py", 18, 8))
+        py.run(navigation.hover(py.ws, "pkg/greeting.py", 18, 8))
     assert str(error.value) == (
         "pkg/greeting.py:18:8 is on whitespace, not on a name; the nearest name on line 18 "
         "is `greet` at column 9"
@@ -40,7 +40,7 @@ def test_hover_and_definition_refuse_a_declaring_keyword_alike(py: Warm) -> None
         "pkg/greeting.py:12:2 is on the keyword `class`, not on a name; the nearest name on "
         "line 12 is `Greeter` at column 7"
     )
-    for question in (ops.hover, ops.definition, ops.references):
+    for question in (navigation.hover, navigation.definition, navigation.references):
         with pytest.raises(InvalidInput) as error:
             py.run(question(py.ws, "pkg/greeting.py", 12, 2))
         assert str(error.value) == expected, question
@@ -58,11 +58,11 @@ def test_a_position_on_punctuation_names_the_nearest_name(py: Warm) -> None:
     with pytest.raises(
         InvalidInput, match=r"18:38 is on `=`, not on a name; .* `str` at column 34"
     ):
-        py.run(ops.hover(py.ws, "pkg/greeting.py", 18, 38))
+        py.run(navigation.hover(py.ws, "pkg/greeting.py", 18, 38))
 
 
 def test_a_position_just_after_a_name_is_on_it(py: Warm) -> None:
-    result = py.run(ops.hover(py.ws, "pkg/greeting.py", 12, 14))
+    result = py.run(navigation.hover(py.ws, "pkg/greeting.py", 12, 14))
     assert "class Greeter" in result.contents
 
 
@@ -70,4 +70,4 @@ def test_a_blank_line_says_it_has_no_names(py: Warm) -> None:
     with pytest.raises(
         InvalidInput, match=r"pkg/greeting.py:2:1 is not on a name: line 2 has none"
     ):
-        py.run(ops.definition(py.ws, "pkg/greeting.py", 2, 1))
+        py.run(navigation.definition(py.ws, "pkg/greeting.py", 2, 1))

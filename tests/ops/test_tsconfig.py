@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from lspd import ops
+from lspd.ops import check as check_ops
 from lspd.workspace import Workspace
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
 
@@ -43,7 +44,7 @@ def test_removed_options_fail_the_check_as_they_fail_tsc(tmp_path: Path) -> None
     async def run() -> ops.models.WorkspaceDiagnosticsResult:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
-            return await ops.workspace_diagnostics(ws)
+            return await check_ops.workspace_diagnostics(ws)
         finally:
             await ws.close()
 

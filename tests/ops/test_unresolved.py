@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lspd import ops
-from lspd.ops import confirm
+from lspd.ops import confirm, navigation
 from lspd.ops.models import ReferencesResult
 from lspd.ops.unresolved import MAX_CANDIDATES
 from lspd.workspace import Workspace
@@ -33,7 +33,7 @@ def _places(groups: list[ops.models.FileReferences]) -> list[tuple[str, int, int
 
 
 def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
-    result = dyn.run(ops.references(dyn.ws, symbol="Store.fetch"))
+    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch"))
     assert _places(result.files) == [
         ("dyn/store.py", 10, 9, "Store.fetch"),
         ("dyn/store.py", 20, 18, "typed"),
@@ -59,7 +59,7 @@ def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
 
 
 def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
-    result = dyn.run(ops.references(dyn.ws, symbol="Store.fetch", unresolved=False))
+    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", unresolved=False))
     assert (result.total, result.unresolved, result.unresolved_total) == (3, [], 0)
     assert result.candidates is None
     assert result.summary == (
@@ -69,13 +69,13 @@ def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
 
 
 def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
-    result = dyn.run(ops.references(dyn.ws, symbol="Cache.fetch"))
+    result = dyn.run(navigation.references(dyn.ws, symbol="Cache.fetch"))
     assert _places(result.files) == [
         ("dyn/store.py", 15, 9, "Cache.fetch"),
         ("dyn/store.py", 37, 18, "other"),
     ]
     assert result.unresolved_total == 5  # the same uses: no checker ties them to either
-    cache = dyn.run(ops.references(dyn.ws, symbol="Cache"))
+    cache = dyn.run(navigation.references(dyn.ws, symbol="Cache"))
     assert cache.unresolved == [] and cache.unresolved_total == 0
     assert cache.summary == (
         "2 references in 1 file; no other use of `Cache` in the checked files (no `unresolved`)"
@@ -83,7 +83,7 @@ def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
 
 
 def test_a_function_used_through_an_unknown_module_is_unresolved(dyn: Warm) -> None:
-    result = dyn.run(ops.references(dyn.ws, symbol="typed"))
+    result = dyn.run(navigation.references(dyn.ws, symbol="typed"))
     assert _places(result.files) == [("dyn/store.py", 19, 5, "typed")]
     # `module.typed(…)` is listed; `dict(typed=…)` names a parameter, not the function.
     assert _places(result.unresolved) == [("dyn/use.py", 9, 19, "by_module")]
@@ -94,13 +94,13 @@ def test_a_function_used_through_an_unknown_module_is_unresolved(dyn: Warm) -> N
 
 
 def test_both_lists_are_paged_by_the_same_window(dyn: Warm) -> None:
-    whole = dyn.run(ops.references(dyn.ws, symbol="Store.fetch"))
+    whole = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch"))
     seen: list[tuple[str, int, int, str | None]] = []
     refs: list[tuple[str, int, int, str | None]] = []
     offset: int | None = 0
     pages = 0
     while offset is not None:
-        part = dyn.run(ops.references(dyn.ws, symbol="Store.fetch", limit=2, offset=offset))
+        part = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", limit=2, offset=offset))
         assert (part.total, part.unresolved_total) == (3, 5)
         assert sum(g.count for g in part.unresolved) == 5  # complete counts on every page
         refs += _places(part.files)
@@ -112,7 +112,7 @@ def test_both_lists_are_paged_by_the_same_window(dyn: Warm) -> None:
 
 
 def test_incoming_calls_list_the_unresolved_callers(dyn: Warm) -> None:
-    result = dyn.run(ops.call_hierarchy(dyn.ws, symbol="Store.fetch"))
+    result = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch"))
     assert [(c.symbol, c.path, c.line) for c in result.calls] == [
         ("typed", "dyn/store.py", 20),
         ("handed", "dyn/use.py", 5),
@@ -125,12 +125,12 @@ def test_incoming_calls_list_the_unresolved_callers(dyn: Warm) -> None:
         ("handed", "function", "dyn/use.py", 5, 46),
     ]
     assert result.summary.startswith("2 calls in 2 files; 5 more uses of `.fetch` ")
-    outgoing = dyn.run(ops.call_hierarchy(dyn.ws, symbol="typed", direction="outgoing"))
+    outgoing = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="typed", direction="outgoing"))
     assert outgoing.unresolved == [] and outgoing.summary == "1 call in 1 file"
 
 
 def test_typescript_any_receivers_are_unresolved(dyn_ts: Warm) -> None:
-    result = dyn_ts.run(ops.references(dyn_ts.ws, symbol="Store.fetch"))
+    result = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="Store.fetch"))
     assert [(p, line) for p, line, _, _ in _places(result.files)] == [
         ("src/store.ts", 2),
         ("src/store.ts", 14),
@@ -157,7 +157,7 @@ def _common(root: Path) -> None:
 async def _too_common(root: Path) -> ReferencesResult:
     ws = Workspace(root, log_dir=root.parent / "logs")
     try:
-        return await ops.references(ws, symbol="Store.fetch")
+        return await navigation.references(ws, symbol="Store.fetch")
     finally:
         await ws.close()
 
@@ -187,7 +187,7 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
     watched: Warm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)  # nothing can be asked in time
-    cut = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    cut = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
     # Only the getattr/hasattr names, which need no question; the 3 others are said missing.
     assert [(p, line) for p, line, _, _ in _places(cut.unresolved)] == [
         ("dyn/store.py", 32),
@@ -198,14 +198,14 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
         "were not asked within 5 s, ask again to go on"
     )
     monkeypatch.setattr(confirm, "DEADLINE_S", 5.0)
-    whole = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    whole = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
     assert whole.unresolved_total == 5
     # Nothing changed since: the answers are kept, so even no time at all is enough now.
     monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)
-    again = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    again = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
     assert _places(again.unresolved) == _places(whole.unresolved)
     # A file changes: everything is asked again.
     (watched.root / "dyn" / "new.py").write_text("def later(x):\n    return x.fetch()\n")
     watched.run(watched.ws.watcher.catch_up())  # type: ignore[union-attr]
-    changed = watched.run(ops.references(watched.ws, symbol="Store.fetch"))
+    changed = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
     assert changed.unresolved_total == 2 and "were not asked" in changed.summary

@@ -1,5 +1,5 @@
-"""An operation's declaration and `call`: the ops function imported on first use, its
-parameters in call order, and a call holding text that is not on disk run alone."""
+"""An operation's declaration and `call`: its parameters and result model read from the ops
+function, in call order, and a call holding text that is not on disk run alone."""
 
 from __future__ import annotations
 
@@ -43,20 +43,27 @@ def test_declarations_are_frozen_and_hashable() -> None:
 
 
 def test_all_params_puts_the_position_first() -> None:
-    limit = Param("limit", int, "Items.", default=5)
-    at = Operation("o", "lspd.ops.navigation:hover", "HoverResult", "d", "s", (limit,), True)
-    assert at.all_params == (*POSITION, limit)
-    plain = Operation("o", "lspd.ops.navigation:hover", "HoverResult", "d", "s", (limit,))
-    assert plain.all_params == (limit,)
+    at = Operation(navigation.implementation, "d")
+    limit = Param("limit", int, "Items per page (at most 1000).", default=50)
+    offset = Param("offset", int, "0-based index of the first item: a `next_offset`.", 0)
+    assert at.position and at.all_params == (*POSITION, limit, offset)
+    assert at.params == (limit, offset)
+    assert at.description == "d Position or `symbol`."
     assert operation("status").all_params == ()
+    assert not operation("document_symbols").position  # `path` first, but no line
 
 
-def test_resolve_and_result_model_import_what_the_names_say() -> None:
-    assert operation("hover").resolve() is navigation.hover
-    assert operation("servers").resolve() is state.servers
+def test_a_parameter_without_words_is_refused_naming_it() -> None:
+    op = Operation(navigation.references, "d")
+    with pytest.raises(LookupError, match="references: no words for its parameter"):
+        _ = op.all_params
+
+
+def test_the_result_model_is_the_functions_return_annotation() -> None:
+    assert operation("hover").function is navigation.hover
+    assert operation("servers").function is state.servers
     assert operation("hover").result_model() is models.HoverResult
-    # `module:Class` names a class of another module of lspd.ops.
-    assert operation("status").result == "state_models:StatusResult"
+    assert operation("status").result == "StatusResult"
     assert operation("status").result_model() is state_models.StatusResult
 
 

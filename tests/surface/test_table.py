@@ -1,5 +1,5 @@
-"""The table of operations: each declaration is its ops function's own signature, and the
-names, result models and limits derived from it agree with it and with the spec."""
+"""The table of operations: each declaration derives its parameters and result model from
+its ops function's signature, and the names, result models and limits agree with the spec."""
 
 from __future__ import annotations
 
@@ -16,11 +16,10 @@ from lspd.surface.table import (
     RULES,
     TOOL_NAMES,
     Operation,
-    Param,
-    _limit,
     operation,
     result_models,
 )
+from lspd.surface.words import MAX_LIMIT, SHARED
 
 # The MCP tools of the spec (section 4), no more, no fewer.
 SPEC_TOOLS = {
@@ -40,56 +39,41 @@ SPEC_TOOLS = {
 
 
 @pytest.mark.parametrize("op", OPERATIONS, ids=[op.name for op in OPERATIONS])
-def test_each_operation_is_a_function_of_lspd_ops_with_the_declared_parameters(
+def test_each_operation_is_a_function_of_lspd_ops_with_its_signatures_parameters(
     op: Operation,
 ) -> None:
-    module, _, name = op.function.partition(":")
-    function = op.resolve()
-    assert (function.__module__, function.__name__) == (module, name)
-    assert module.startswith("lspd.ops.")
+    function = op.function
+    assert function.__module__.startswith("lspd.ops.")
+    assert op.name == function.__name__
     parameters = list(inspect.signature(function).parameters.values())
     if op.takes_workspace:
         assert parameters[0].name == "ws"
         parameters = parameters[1:]
-    own = [
-        (p.name, p.default if p.default is not inspect.Parameter.empty else None)
-        for p in parameters
-    ]
-    wanted = [(p.name, None if p.required else p.default) for p in op.all_params]
-    # Names, order and defaults: MCP and the CLI send the table's, a direct call the function's.
-    assert own[: len(wanted)] == wanted
-    for param, present in zip(op.all_params, parameters, strict=False):
+    sent = [p for p in parameters if p.name not in op.internal]
+    # Names, order and defaults: MCP and the CLI send the function's own.
+    assert [p.name for p in op.all_params] == [p.name for p in sent]
+    for param, present in zip(op.all_params, sent, strict=True):
         assert param.required == (present.default is inspect.Parameter.empty), param.name
-    # What the function takes beyond the declaration is never sent: it must have a default.
-    beyond = parameters[len(wanted) :]
-    assert all(p.default is not inspect.Parameter.empty for p in beyond), beyond
-    if op.takes_workspace:
-        assert beyond == []
+        assert param.required or param.default == present.default, param.name
+    # What the function takes and no transport sends must have a default.
+    internal = [p for p in parameters if p.name in op.internal]
+    assert all(p.default is not inspect.Parameter.empty for p in internal), internal
 
 
 def test_only_servers_takes_more_than_it_declares() -> None:
     # `lspd servers` is the CLI's, not a tool: its function's options are read from lspd.toml.
-    extra = {
-        op.name: [
-            name
-            for name in inspect.signature(op.resolve()).parameters
-            if name not in {p.name for p in op.all_params} | {"ws"}
-        ]
-        for op in OPERATIONS
-    }
-    assert {name: names for name, names in extra.items() if names} == {
-        "servers": ["chosen", "root", "choice"]
+    assert {op.name: op.internal for op in OPERATIONS if op.internal} == {
+        "servers": ("chosen", "root", "choice")
     }
     assert [op.name for op in OPERATIONS if not op.takes_workspace] == ["servers"]
 
 
-def test_the_tables_defaults_are_the_operations_own() -> None:
-    # MCP sends the table's defaults, a direct call the function's: they must not differ.
+def test_every_parameter_has_words_and_the_shared_ones_are_used() -> None:
+    used = {p.name for op in OPERATIONS for p in op.params}
+    assert set(SHARED) <= used
     for op in OPERATIONS:
-        signature = inspect.signature(op.resolve())
         for param in op.all_params:
-            if not param.required:
-                assert signature.parameters[param.name].default == param.default, (op.name, param)
+            assert param.description, (op.name, param.name)
 
 
 def test_tool_names_are_the_spec_tools_in_table_order() -> None:
@@ -104,9 +88,18 @@ def test_names_and_commands_are_unique() -> None:
     assert len(set(names)) == len(names) == len(BY_NAME)
     assert list(BY_NAME) == names
     commands = [op.command for op in OPERATIONS if op.command is not None]
+    commands += [alias for op in OPERATIONS for alias in op.aliases]
     assert len(set(commands)) == len(commands)
     # The two without a query command are the CLI's own `lspd status` / `lspd servers`.
     assert [op.name for op in OPERATIONS if op.command is None] == ["status", "servers"]
+
+
+def test_each_command_is_its_tool_name_in_kebab_case() -> None:
+    for op in OPERATIONS:
+        if op.command is not None:
+            assert op.command == op.name.replace("_", "-")
+    # The CLI's first name for document_symbols stays an alias.
+    assert operation("document_symbols").aliases == ("symbols",)
 
 
 def test_result_models_are_the_declared_pydantic_classes() -> None:
@@ -115,9 +108,8 @@ def test_result_models_are_the_declared_pydantic_classes() -> None:
     for op in OPERATIONS:
         model = models[op.name]
         assert issubclass(model, BaseModel), op.name
-        module, _, name = op.result.rpartition(":")
-        assert model.__name__ == name
-        assert model.__module__ == f"lspd.ops.{module or 'models'}"
+        assert model.__name__ == op.result
+        assert model.__module__ in ("lspd.ops.models", "lspd.ops.state_models")
         assert model is op.result_model()
     assert models["status"].__module__ == "lspd.ops.state_models"
     assert models["definition"] is models["type_definition"] is models["implementation"]
@@ -135,13 +127,6 @@ def test_an_unknown_operation_names_the_known_ones() -> None:
     known = ", ".join(op.name for op in OPERATIONS)
     assert message == f"no operation 'hovr'; operations: {known}"
     assert "hover, definition" in message
-
-
-def test_limit_says_its_maximum() -> None:
-    assert _limit(50) == Param("limit", int, "Items per page (at most 1000).", default=50)
-    assert _limit(10, maximum=200) == Param(
-        "limit", int, "Items per page (at most 200).", default=10
-    )
 
 
 def test_each_limit_default_and_maximum_is_as_declared() -> None:
@@ -164,7 +149,7 @@ def test_each_limit_default_and_maximum_is_as_declared() -> None:
         "call_hierarchy": (50, page),
     }
     # The maximum said is the one the ops enforce, and the one the server instructions say.
-    assert budget.MAX_LIMIT == check.MAX_LIMIT == 1000
+    assert budget.MAX_LIMIT == check.MAX_LIMIT == MAX_LIMIT == 1000
     assert f"at most {budget.MAX_LIMIT})" in RULES
 
 

@@ -12,9 +12,10 @@ from typing import TypeVar
 
 import pytest
 
-from lspd import ops, sentinel
+from lspd import sentinel
 from lspd.cli import main
 from lspd.errors import ConfigError
+from lspd.ops import file_diagnostics, navigation
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
 from tests.daemon.support import env_for, health, thread_daemon, wait_dead
@@ -209,7 +210,7 @@ def test_settings_reach_the_server(tmp_path: Path) -> None:
             }
         }
     }
-    result = answer(root, lambda ws: ops.diagnostics(ws, "loose.py"))
+    result = answer(root, lambda ws: file_diagnostics.diagnostics(ws, "loose.py"))
     # An error in strict mode; basedpyright's default ("recommended") makes it a warning.
     assert ("reportMissingParameterType", "error") in {
         (d.code, d.severity) for d in result.diagnostics
@@ -226,13 +227,13 @@ def test_a_src_layout_still_resolves_when_a_setting_is_added(tmp_path: Path) -> 
     (root / "src" / "mylib").mkdir(parents=True)
     (root / "src" / "mylib" / "__init__.py").write_text("def version() -> str:\n    return '1'\n")
     (root / "use.py").write_text("from mylib import version\n\nn: int = version()\n")
-    result = answer(root, lambda ws: ops.diagnostics(ws, "use.py"))
+    result = answer(root, lambda ws: file_diagnostics.diagnostics(ws, "use.py"))
     assert [(d.line, d.code) for d in result.diagnostics] == [(3, "reportAssignmentType")]
 
 
 def test_without_the_setting_the_same_file_is_clean(tmp_path: Path) -> None:
     root = workspace_with(tmp_path, "")
-    assert answer(root, lambda ws: ops.diagnostics(ws, "loose.py")).errors == 0
+    assert answer(root, lambda ws: file_diagnostics.diagnostics(ws, "loose.py")).errors == 0
 
 
 def test_extra_arguments_are_passed_to_the_server(tmp_path: Path) -> None:
@@ -243,7 +244,7 @@ def test_extra_arguments_are_passed_to_the_server(tmp_path: Path) -> None:
         session = ws.session_for(root / "main.c")
         await session.start()
         argv = Path(f"/proc/{session.pid}/cmdline").read_bytes().split(b"\0")
-        return argv, (await ops.hover(ws, "main.c", 1, 5)).contents
+        return argv, (await navigation.hover(ws, "main.c", 1, 5)).contents
 
     argv, hover = answer(root, question)
     assert argv[-2:] == [b"--pretty", b""]
@@ -253,7 +254,7 @@ def test_extra_arguments_are_passed_to_the_server(tmp_path: Path) -> None:
 def test_the_server_chosen_for_a_language_answers_its_files(tmp_path: Path) -> None:
     root = workspace_with(tmp_path, '[languages.python]\nserver = "ty"\n')
     assert Workspace(root).session_for(root / "loose.py").name == "ty"
-    result = answer(root, lambda ws: ops.diagnostics(ws, "loose.py"))
+    result = answer(root, lambda ws: file_diagnostics.diagnostics(ws, "loose.py"))
     assert result.server == "ty"
 
 

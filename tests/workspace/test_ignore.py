@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
+from lspd.ops import check as check_ops
 from lspd.ops.models import WorkspaceDiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.ignore import Ignore
@@ -65,7 +65,7 @@ def test_config_globs_keep_files_out_of_workspace_scans(tmp_path: Path) -> None:
 
     async def check() -> WorkspaceDiagnosticsResult:
         try:
-            return await ops.workspace_diagnostics(ws)
+            return await check_ops.workspace_diagnostics(ws)
         finally:
             await ws.close()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
+from lspd.ops import file_diagnostics, state
 from lspd.workspace import Workspace
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.watcher import Change, Watcher
@@ -84,15 +84,15 @@ def test_a_watch_limit_turns_watching_off_and_says_why(
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
             assert not await ws.watch()
-            status = ops.status(ws)
+            status = state.status(ws)
             assert status.watch_problem is not None
             assert "watch limit (2) is reached" in status.watch_problem
             assert "open files are re-read" in status.watch_problem
-            before = await ops.diagnostics(ws, "pkg/app.py")
+            before = await file_diagnostics.diagnostics(ws, "pkg/app.py")
             assert before.errors == 0
             (root / "pkg/app.py").write_text("x: int = 'no'\n")
             os.utime(root / "pkg/app.py", ns=(1, 1))  # a new stamp the stat check sees
-            after = await ops.diagnostics(ws, "pkg/app.py")
+            after = await file_diagnostics.diagnostics(ws, "pkg/app.py")
             assert after.fresh and after.errors == 1
         finally:
             await ws.close()

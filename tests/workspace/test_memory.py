@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
 from lspd.errors import ConfigError
+from lspd.ops import file_diagnostics, navigation, state
 from lspd.ops.check import check_all
 from lspd.workspace import Workspace
 from lspd.workspace.memory import (
@@ -41,7 +41,7 @@ def unbounded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 def test_tidy_sleeps_until_the_next_deadline(unbounded: Warm) -> None:
     ws = unbounded.ws
     assert next_tidy(ws, 100) is None  # nothing runs: nothing to do until a server starts
-    unbounded.run(ops.diagnostics(ws, PYTHON))
+    unbounded.run(file_diagnostics.diagnostics(ws, PYTHON))
     session = ws.session_for(ws.root / PYTHON)
     document = ws.document(ws.root / PYTHON)
     assert session.state == "ready" and document is not None
@@ -63,7 +63,7 @@ def test_tree_rss_of_a_process_and_of_one_that_is_gone() -> None:
 
 def test_documents_nobody_asked_about_are_closed(mixed: Warm) -> None:
     for path in (PYTHON, "service/service_pkg/app.py"):
-        mixed.run(ops.diagnostics(mixed.ws, path))
+        mixed.run(file_diagnostics.diagnostics(mixed.ws, path))
     stale = mixed.ws.document(mixed.root / PYTHON)
     assert stale is not None
     stale.used = time.monotonic() - DOCUMENT_IDLE_S - 1  # as if asked about ten minutes ago
@@ -71,25 +71,25 @@ def test_documents_nobody_asked_about_are_closed(mixed: Warm) -> None:
     assert mixed.ws.document(mixed.root / PYTHON) is None
     assert mixed.ws.document(mixed.root / "service/service_pkg/app.py") is not None
     # The next question opens it again and answers as before.
-    assert mixed.run(ops.diagnostics(mixed.ws, PYTHON)).errors == 0
+    assert mixed.run(file_diagnostics.diagnostics(mixed.ws, PYTHON)).errors == 0
 
 
 def test_status_shows_each_servers_memory(mixed: Warm) -> None:
-    mixed.run(ops.diagnostics(mixed.ws, PYTHON))
-    [server] = [s for s in ops.status(mixed.ws).servers if s.server == "basedpyright"]
+    mixed.run(file_diagnostics.diagnostics(mixed.ws, PYTHON))
+    [server] = [s for s in state.status(mixed.ws).servers if s.server == "basedpyright"]
     assert server.rss_mb is not None and server.rss_mb > 20
 
 
 def test_over_the_ceiling_the_least_recently_used_server_stops(mixed: Warm) -> None:
-    mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7))
-    mixed.run(ops.hover(mixed.ws, TYPESCRIPT, 3, 17))  # tsserver is used last
+    mixed.run(navigation.hover(mixed.ws, PYTHON, 1, 7))
+    mixed.run(navigation.hover(mixed.ws, TYPESCRIPT, 3, 17))  # tsserver is used last
     python = mixed.ws.session_for(mixed.root / PYTHON)
     typescript = mixed.ws.session_for(mixed.root / TYPESCRIPT)
     mixed.run(tidy(mixed.ws, idle_s=0))  # lspd.toml: memory_mb = 1, far below both
     assert python.state == "stopped" and python.pid is None
     assert typescript.state in ("indexing", "ready") and typescript.pid is not None
     # A question to the stopped one starts it again.
-    assert "Settings" in mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7)).contents or True
+    assert "Settings" in mixed.run(navigation.hover(mixed.ws, PYTHON, 1, 7)).contents or True
     assert python.pid is not None
 
 

@@ -7,7 +7,7 @@ import asyncio
 import dataclasses
 from pathlib import Path
 
-from lspd import ops
+from lspd.ops import file_diagnostics
 from lspd.workspace import Workspace, prewarm
 from lspd.workspace.prewarm import PREWARM_PROJECTS
 from tests.conftest import copy_fixture
@@ -56,7 +56,7 @@ def prewarm_then_check(ws: Workspace, path: str) -> tuple[dict[str, list[str]], 
             folders = {
                 s.toolchain or "": [ws.display(f) for f in s.folders] for s in ws.sessions.values()
             }
-            checked = await ops.diagnostics(ws, path)
+            checked = await file_diagnostics.diagnostics(ws, path)
             return folders, {d.code or "" for d in checked.diagnostics}
         finally:
             await ws.close()

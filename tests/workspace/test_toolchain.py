@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from lspd import ops
+from lspd.ops import file_diagnostics
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import Toolchain, is_script, settle, settler
@@ -39,7 +40,7 @@ def _ts_project(root: Path) -> Path:
 async def _diagnostics(root: Path, path: str, **options: object) -> ops.models.DiagnosticsResult:
     ws = Workspace(root, log_dir=root.parent / "logs", **options)  # type: ignore[arg-type]
     try:
-        return await ops.diagnostics(ws, path)
+        return await file_diagnostics.diagnostics(ws, path)
     finally:
         await ws.close()
 
@@ -145,7 +146,7 @@ def test_the_projects_own_basedpyright_runs(tmp_path: Path) -> None:
     async def run() -> tuple[ops.models.DiagnosticsResult, str]:
         ws = Workspace(root, log_dir=root.parent / "logs")
         try:
-            result = await ops.diagnostics(ws, "app.py")
+            result = await file_diagnostics.diagnostics(ws, "app.py")
             (session,) = ws.sessions.values()
             assert session.pid is not None
             cmdline = Path(f"/proc/{session.pid}/cmdline").read_bytes().replace(b"\0", b" ")
@@ -183,7 +184,7 @@ def test_a_python3_shim_on_path_is_asked_once_which_interpreter_it_runs(
     async def run() -> tuple[ops.models.DiagnosticsResult, object]:
         ws = Workspace(root, log_dir=root.parent / "logs")
         try:
-            result = await ops.diagnostics(ws, "app.py")
+            result = await file_diagnostics.diagnostics(ws, "app.py")
             (session,) = ws.sessions.values()
             return result, session.definition.settings["python"]["pythonPath"]
         finally:
@@ -242,8 +243,8 @@ def test_a_shim_still_chooses_per_project_in_a_shared_session(
     async def run() -> tuple[set[str], set[str], int]:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
-            a = await ops.diagnostics(ws, "app.py")
-            b = await ops.diagnostics(ws, "b/main.py")
+            a = await file_diagnostics.diagnostics(ws, "app.py")
+            b = await file_diagnostics.diagnostics(ws, "b/main.py")
             return (
                 {d.code or "" for d in a.diagnostics},
                 {d.code or "" for d in b.diagnostics},

@@ -13,6 +13,7 @@ import pytest
 
 from lspd import ops
 from lspd.errors import ServerNotInstalled
+from lspd.ops import file_diagnostics, navigation, state
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import Choice
 from lspd.workspace.tsc_native import locate, platform_package
@@ -81,7 +82,7 @@ def test_the_projects_typescript_7_runs_its_own_native_tsc(tmp_path: Path) -> No
     async def run() -> tuple[ops.models.DiagnosticsResult, list[str]]:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
-            result = await ops.diagnostics(ws, "src/main.ts")
+            result = await file_diagnostics.diagnostics(ws, "src/main.ts")
             (session,) = ws.sessions.values()
             assert session.pid is not None
             return result, _cmdline(session.pid)
@@ -111,10 +112,10 @@ def test_a_monorepo_on_typescript_5_and_7_runs_both(tmp_path: Path) -> None:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
             answers = [
-                await ops.diagnostics(ws, "packages/old/src/main.ts"),
-                await ops.diagnostics(ws, "packages/new/src/main.ts"),
+                await file_diagnostics.diagnostics(ws, "packages/old/src/main.ts"),
+                await file_diagnostics.diagnostics(ws, "packages/new/src/main.ts"),
             ]
-            return answers, ops.status(ws)
+            return answers, state.status(ws)
         finally:
             await ws.close()
 
@@ -145,7 +146,7 @@ def test_choosing_typescript_native_keeps_a_typescript_5_project_on_its_own(
     async def run() -> ops.models.DiagnosticsResult:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
-            return await ops.diagnostics(ws, "src/main.ts")
+            return await file_diagnostics.diagnostics(ws, "src/main.ts")
         finally:
             await ws.close()
 
@@ -172,10 +173,10 @@ def test_typescript_7_without_its_platform_package_says_what_to_install(tmp_path
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
             with pytest.raises(ServerNotInstalled) as raised:
-                await ops.diagnostics(ws, "src/main.ts")
+                await file_diagnostics.diagnostics(ws, "src/main.ts")
             with pytest.raises(ServerNotInstalled):
-                await ops.hover(ws, "src/main.ts", 2, 14)
-            return str(raised.value), ops.status(ws)
+                await navigation.hover(ws, "src/main.ts", 2, 14)
+            return str(raised.value), state.status(ws)
         finally:
             await ws.close()
 
@@ -194,7 +195,7 @@ def test_typescript_7_without_its_platform_package_says_what_to_install(tmp_path
         None,
         why,
     )
-    listed = ops.servers(root=root, choice=Choice())
+    listed = state.servers(root=root, choice=Choice())
     [selected] = [s for s in listed.servers if s.language == "typescript" and s.selected]
     assert selected.toolchain == why.replace(", cannot", ", by typescript-native, cannot")
 

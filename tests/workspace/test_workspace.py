@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
+from lspd.ops import file_diagnostics, navigation, symbols
+from lspd.ops import state as state_ops
 from lspd.ops.resolve import AmbiguousSymbol
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture, warm_workspace
@@ -56,33 +57,33 @@ def test_the_scan_finds_every_project(mixed: Warm) -> None:
 
 
 def test_same_name_means_different_things_per_project(mixed: Warm) -> None:
-    web = mixed.run(ops.hover(mixed.ws, *WEB_SETTINGS))
-    admin = mixed.run(ops.hover(mixed.ws, *ADMIN_SETTINGS))
+    web = mixed.run(navigation.hover(mixed.ws, *WEB_SETTINGS))
+    admin = mixed.run(navigation.hover(mixed.ws, *ADMIN_SETTINGS))
     assert "interface Settings" in web.contents and "How the web server listens" in web.contents
     assert "class Settings" in admin.contents and "admin console" in admin.contents
 
 
 def test_definition_stays_in_the_project(mixed: Warm) -> None:
-    web = mixed.run(ops.definition(mixed.ws, *WEB_SETTINGS))
-    admin = mixed.run(ops.definition(mixed.ws, *ADMIN_SETTINGS))
+    web = mixed.run(navigation.definition(mixed.ws, *WEB_SETTINGS))
+    admin = mixed.run(navigation.definition(mixed.ws, *ADMIN_SETTINGS))
     assert [(loc.path, loc.line) for loc in web.locations] == [("web/src/config.ts", 2)]
     assert [(loc.path, loc.line) for loc in admin.locations] == [("admin/src/config.ts", 2)]
-    python = mixed.run(ops.definition(mixed.ws, "service/service_pkg/app.py", 4, 24))
+    python = mixed.run(navigation.definition(mixed.ws, "service/service_pkg/app.py", 4, 24))
     assert [(loc.path, loc.line) for loc in python.locations] == [
         ("service/service_pkg/models.py", 1)
     ]
 
 
 def test_diagnostics_come_from_each_projects_server(mixed: Warm) -> None:
-    web = mixed.run(ops.diagnostics(mixed.ws, "web/src/broken.ts"))
-    admin = mixed.run(ops.diagnostics(mixed.ws, "admin/src/broken.ts"))
+    web = mixed.run(file_diagnostics.diagnostics(mixed.ws, "web/src/broken.ts"))
+    admin = mixed.run(file_diagnostics.diagnostics(mixed.ws, "admin/src/broken.ts"))
     assert [d.message for d in web.diagnostics] == [
         "Type 'string' is not assignable to type 'number'."
     ]
     assert [d.message for d in admin.diagnostics] == [
         "Property 'port' does not exist on type 'Settings'."
     ]
-    python = mixed.run(ops.diagnostics(mixed.ws, "service/service_pkg/broken.py"))
+    python = mixed.run(file_diagnostics.diagnostics(mixed.ws, "service/service_pkg/broken.py"))
     assert python.errors == 1 and python.diagnostics[0].code == "reportAssignmentType"
 
 
@@ -90,14 +91,14 @@ def test_a_project_config_applies_to_its_files_only(mixed: Warm) -> None:
     # service/pyproject.toml makes a missing parameter annotation an error; basedpyright
     # reads it only when rooted at service/. The same code in scripts/ is not checked so.
     (mixed.root / "scripts/loose.py").write_text("def double(value):\n    return value * 2\n")
-    inside = mixed.run(ops.diagnostics(mixed.ws, "service/service_pkg/loose.py"))
-    outside = mixed.run(ops.diagnostics(mixed.ws, "scripts/loose.py"))
+    inside = mixed.run(file_diagnostics.diagnostics(mixed.ws, "service/service_pkg/loose.py"))
+    outside = mixed.run(file_diagnostics.diagnostics(mixed.ws, "scripts/loose.py"))
     assert "reportMissingParameterType" in {d.code for d in inside.diagnostics}
     assert outside.errors == 0
 
 
 def test_workspace_symbols_ask_every_project(mixed: Warm) -> None:
-    result = mixed.run(ops.workspace_symbols(mixed.ws, "Settings"))
+    result = mixed.run(symbols.workspace_symbols(mixed.ws, "Settings"))
     found = {(s.path, s.kind) for s in result.symbols if s.name_path == "Settings"}
     assert found == {
         ("web/src/config.ts", "interface"),
@@ -110,20 +111,20 @@ def test_workspace_symbols_ask_every_project(mixed: Warm) -> None:
 
 def test_symbol_names_resolve_across_projects(mixed: Warm) -> None:
     with pytest.raises(AmbiguousSymbol) as ambiguous:
-        mixed.run(ops.hover(mixed.ws, symbol="Settings"))
+        mixed.run(navigation.hover(mixed.ws, symbol="Settings"))
     assert {c.path for c in ambiguous.value.candidates} == {
         "web/src/config.ts",
         "admin/src/config.ts",
         "service/service_pkg/models.py",
     }
-    admin = mixed.run(ops.hover(mixed.ws, symbol="admin.src.config.Settings"))
+    admin = mixed.run(navigation.hover(mixed.ws, symbol="admin.src.config.Settings"))
     assert "class Settings" in admin.contents
 
 
 def test_status_shows_each_sessions_project(mixed: Warm) -> None:
-    mixed.run(ops.hover(mixed.ws, *WEB_SETTINGS))
-    mixed.run(ops.hover(mixed.ws, *ADMIN_SETTINGS))
-    servers = ops.status(mixed.ws).servers
+    mixed.run(navigation.hover(mixed.ws, *WEB_SETTINGS))
+    mixed.run(navigation.hover(mixed.ws, *ADMIN_SETTINGS))
+    servers = state_ops.status(mixed.ws).servers
     (typescript,) = [s for s in servers if s.server == "typescript-language-server"]
     assert {"web", "admin"} <= set(typescript.projects), "one process serves both projects"
     assert typescript.pid is not None
@@ -175,13 +176,15 @@ def test_a_file_written_before_the_watcher_started_reaches_the_running_server(
 
     async def run() -> list[tuple[int, str]]:
         try:
-            assert (await ops.diagnostics(ws, "pkg/app.py")).errors == 0  # server running
+            assert (
+                await file_diagnostics.diagnostics(ws, "pkg/app.py")
+            ).errors == 0  # server running
             greeting = root / "pkg" / "greeting.py"  # never opened
             greeting.write_text(
                 greeting.read_text().replace("def greet(self, punc", "def hail(self, punc")
             )
             assert await ws.watch()
-            found = (await ops.diagnostics(ws, "pkg/app.py")).diagnostics
+            found = (await file_diagnostics.diagnostics(ws, "pkg/app.py")).diagnostics
             return [(d.line, d.message.splitlines()[0]) for d in found if d.severity == "error"]
         finally:
             await ws.close()

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError, kind_of
-from lspd.surface.table import OPERATIONS, Param
+from lspd.surface.commands import commands
+from lspd.surface.operation import Param
 
 POSITION = "PATH:LINE:COL"
 # `path` with/and `line` and `column` in any of the ways the operations combine them.
@@ -114,10 +115,10 @@ def _spelling(name: str) -> str | None:
     return param.cli or f"--{name.replace('_', '-')}"
 
 
-_COMMANDS = {op.name: op.command for op in OPERATIONS if op.command is not None}
+_COMMANDS = {op.name: op.command for op in commands()}
 _PARAMS: dict[str, Param] = {
     "symbol": Param("symbol", str, "", default=None),
     "line": Param("line", int, "", cli=POSITION),
     "column": Param("column", int, "", cli=POSITION),
-    **{p.name: p for op in OPERATIONS for p in op.params if p.name != "symbol"},
+    **{p.name: p for op in commands() for p in op.params if p.name != "symbol"},
 }

@@ -1,7 +1,8 @@
 """The query commands: `lspd hover PATH:LINE:COL`, `lspd diagnostics PATH`, ... (spec §5).
 
-One subcommand per operation of the table (`lspd.surface.table`) that has a `command`, with
-its parameters as arguments. Each runs through the workspace's daemon when one runs, else
+One subcommand per operation of the table (`lspd.surface.table`) that has a `command` (its
+MCP tool's name in kebab-case), with its parameters as arguments, read from the table as
+`lspd.surface.commands` wrote it out. Each runs through the workspace's daemon when one runs, else
 in-process with the same argument checks as MCP, and prints the answer as text or, with
 `--json`, as JSON. Through a daemon neither form imports pydantic nor the workspace.
 """
@@ -20,19 +21,22 @@ from lspd.cli.errors import read_input
 from lspd.daemon.client import call_tool, find_daemon, probe, resolve_root
 from lspd.errors import InvalidInput
 from lspd.sentinel import port_path
-from lspd.surface.table import OPERATIONS, POSITION_HELP, Operation, Param
+from lspd.surface.commands import Command, commands
+from lspd.surface.operation import Param
+
+POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    for op in OPERATIONS:
-        if op.command is not None:
-            _command(subparsers, op)
+    """One subcommand per query command of the table."""
+    for op in commands():
+        _command(subparsers, op)
 
 
-def _command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser], op: Operation
-) -> None:
-    parser = subparsers.add_parser(op.command or op.name, help=op.summary, description=op.summary)
+def _command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], op: Command) -> None:
+    parser = subparsers.add_parser(
+        op.command, aliases=op.aliases, help=op.description, description=op.description
+    )
     parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=lambda args: _run(args, op))
@@ -89,7 +93,7 @@ def _absolute(raw: str) -> str:
     return str(Path(raw).expanduser().absolute())
 
 
-def arguments(args: argparse.Namespace, op: Operation) -> dict[str, Any]:
+def arguments(args: argparse.Namespace, op: Command) -> dict[str, Any]:
     """The operation's arguments from the command line; paths made absolute from the cwd."""
     out: dict[str, Any] = {}
     if op.position:
@@ -197,7 +201,7 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
     return {"path": _absolute(parts[0]), "line": int(parts[1]), "column": int(parts[2])}
 
 
-def _run(args: argparse.Namespace, op: Operation) -> int:
+def _run(args: argparse.Namespace, op: Command) -> int:
     given = arguments(args, op)
     root = root_for(args.root, given.get("path"))
     if args.json:  # the same bytes as the MCP text block: one page

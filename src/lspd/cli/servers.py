@@ -53,8 +53,8 @@ def _chosen(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from lspd import ops
     from lspd.cli.render import render
+    from lspd.ops.state import servers
     from lspd.workspace.config import load_config, user_restricted
     from lspd.workspace.toolchain import Choice
 
@@ -66,7 +66,7 @@ def _list(args: argparse.Namespace) -> int:
     restricted = user_restricted() or bool(running and running.health.get("restricted"))
     python = None if config.python is None else root / config.python
     choice = Choice(typescript=config.typescript, python=python, restricted=restricted)
-    result = ops.servers({} if restricted else config.chosen, root, choice)
+    result = servers({} if restricted else config.chosen, root, choice)
     if args.json:
         print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")))
     else:

@@ -26,11 +26,11 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from lspd import ops
 from lspd.daemon.client import ERRORS_HEADER
 from lspd.daemon.feedback import Feedback
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
+from lspd.ops.state import status
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -142,7 +142,7 @@ def build_app(
 
     async def health(request: Request) -> Response:
         # `options`: what the daemon was started with, so a second `serve` can compare.
-        return JSONResponse({**ops.status(ws).model_dump(mode="json"), "options": options or {}})
+        return JSONResponse({**status(ws).model_dump(mode="json"), "options": options or {}})
 
     async def check(request: Request) -> Response:
         # `lspd check` is no model: the whole check at once, not pages sized for a context.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.ops.baseline import compare_states, read_text
@@ -14,7 +13,7 @@ from lspd.workspace.files import MAX_FILE_BYTES
 MAX_CHANGES = 50  # files in one preview
 
 
-async def preview(ws: Workspace, changes: list[dict[str, Any]]) -> PreviewResult:
+async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
     """What the change would introduce and fix in the proposed files and in the files
     naming what it changes, against the disk as it is (the disk is its baseline: the counts
     are of what it introduces), and each compared file's counts after it. The

@@ -1,26 +1,24 @@
 """The table of operations: every agent-facing question declared once.
 
-Each `Operation` names its ops function, its parameters (type, default, description, CLI
-spelling) and its result model. Everything else is derived from this table: the MCP tools
-(`lspd.tools.server`), the CLI subcommands (`lspd.cli.query`), `lspd schema`, `TOOL_NAMES`
-and `RESULT_MODELS`, and the argument checks both transports run (`lspd.surface.arguments`).
+Each row is an ops function and what it cannot say itself: the description a model reads,
+the words of its parameters where the shared ones (`lspd.surface.words`) do not fit, and
+how the transports publish it. The function's signature gives the parameters (names,
+types, defaults, order) and its return annotation the result model. Everything else is
+derived from this table: the MCP tools (`lspd.tools.server`), the CLI's query commands
+(through `lspd.surface.commands`, this table written out for a CLI that must not import
+the operations), `lspd schema`, `TOOL_NAMES`, and the argument checks both transports
+run (`lspd.surface.arguments`).
 
-Light on purpose: functions and models are named by string and imported on first use, so
-the CLI reads this table without importing pydantic, the workspace or the MCP SDK.
-
-How to add an operation:
- 1. write its async function in `lspd/ops/<module>.py` (`ws` first, then its parameters,
-    every one with a default except required ones) returning a model of `lspd.ops.models`,
-    documented (the docstrings become the output schema's descriptions);
- 2. add one `Operation(...)` to `OPERATIONS` below;
- 3. test it in tests/ops (the function) and once over MCP or the CLI (the declaration).
+How to add an operation: docs/design.md ("Adding an operation").
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
+from lspd.ops import check, file_diagnostics, navigation, preview, state, symbols
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
+from lspd.surface.words import Words
 
 __all__ = [
     "OPERATIONS",
@@ -33,8 +31,6 @@ __all__ = [
     "result_models",
 ]
 
-
-POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
 # Said once, in the server instructions, instead of in every tool's description.
 RULES = """\
@@ -51,264 +47,105 @@ answer as if `path` held that text (nothing is written). `fresh` is true
 when the answer is for the file's current text; `total` counts all items of a list.
 Fields at their default (null, empty, false, 0) are left out of answers."""
 
-
-def _limit(default: int, maximum: int = 1000) -> Param:
-    return Param("limit", int, f"Items per page (at most {maximum}).", default=default)
-
-
-_OFFSET = Param("offset", int, "0-based index of the first item: a `next_offset`.", default=0)
-_BASELINE = Param(
-    "baseline",
-    str | None,
-    "`HEAD` (or a git revision) or `session`: also say which diagnostics are new since then.",
-    default=None,
-)
-_UNRESOLVED = Param(
-    "unresolved",
-    bool,
-    "Add `unresolved` uses.",
-    default=True,
-    cli="--no-unresolved",
-    cli_form="negate",
-    cli_help="skip the scan for uses the checker cannot resolve",
-)
-_CONTENT = Param(
-    "content",
-    str | None,
-    "Unsaved text.",
-    default=None,
-    cli="--content-file",
-    cli_form="file",
-    cli_help="answer as if PATH held this file's text ('-': stdin); nothing is written",
-)
-_AT = " Position or `symbol`."
-_FILE = "File, relative to the root."
-_CLI_FILE = "the file (a relative path starts at the current directory)"
-
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        name="diagnostics",
-        function="lspd.ops.file_diagnostics:diagnostics",
-        result="DiagnosticsResult",
-        command="diagnostics",
-        summary="errors and warnings of a file, as it is now",
-        description=(
-            "Errors and warnings of one file (or of unsaved `content`), fresh: a server not "
-            "ready is an error, never an empty list."
-        ),
-        params=(
-            Param("path", str, _FILE, cli_help=_CLI_FILE),
-            Param(
-                "content",
-                str | None,
+        file_diagnostics.diagnostics,
+        "Errors and warnings of one file (or of unsaved `content`), fresh: a server not "
+        "ready is an error, never an empty list.",
+        words={
+            "content": Words(
                 "Unsaved text to check instead.",
-                default=None,
                 cli="--content-file",
                 cli_form="file",
                 cli_help="check this file's text as if it were PATH ('-': stdin)",
-            ),
-            _limit(100),
-            _OFFSET,
-            _BASELINE,
-        ),
+            )
+        },
         exclusive=("content", "baseline"),
     ),
     Operation(
-        name="workspace_diagnostics",
-        function="lspd.ops.check:workspace_diagnostics",
-        result="WorkspaceDiagnosticsResult",
-        command="workspace-diagnostics",
-        summary="problems of the whole workspace",
-        description=(
-            "Errors and warnings of the files the project's gate checks (`scope` says which) "
-            "or of `paths` globs: counts per file, diagnostics paged."
-        ),
-        params=(
-            Param(
-                "paths",
-                list[str] | None,
+        check.workspace_diagnostics,
+        "Errors and warnings of the files the project's gate checks (`scope` says which) "
+        "or of `paths` globs: counts per file, diagnostics paged.",
+        words={
+            "paths": Words(
                 "Globs relative to the root, e.g. `src/**/*.py`.",
-                default=None,
                 cli="globs",
                 cli_help="only files matching these globs",
             ),
-            _limit(50),
-            _OFFSET,
-            _BASELINE,
-            Param(
-                "all",
-                bool,
-                "Every source file, not only the gate's.",
-                default=False,
-                cli_form="flag",
-            ),
-        ),
+            "all": Words("Every source file, not only the gate's.", cli_form="flag"),
+        },
         exclusive=("baseline",),
     ),
     Operation(
-        name="preview",
-        function="lspd.ops.preview:preview",
-        result="PreviewResult",
-        command="preview",
-        summary="diagnostics of proposed changes, before writing them",
-        description=(
-            "Errors that proposed changes (new, changed, deleted files) would introduce or "
-            "fix, there and in dependents. Nothing is written."
-        ),
-        params=(
-            Param(
-                "changes",
-                list[dict[str, str | None]],
+        preview.preview,
+        "Errors that proposed changes (new, changed, deleted files) would introduce or "
+        "fix, there and in dependents. Nothing is written.",
+        words={
+            "changes": Words(
                 "`[{path, content}]`: each file's whole new text; content null deletes it.",
                 cli="--changes",
                 cli_form="changes",
                 cli_help="a JSON file of [{path, content}] ('-': stdin)",
-            ),
-        ),
+            )
+        },
         exclusive=("*",),
     ),
+    Operation(navigation.hover, "Type, signature, docs."),
+    Operation(navigation.definition, "Where a name is defined."),
+    Operation(navigation.type_definition, "Where its type is defined."),
+    Operation(navigation.implementation, "Subclasses and overrides of an interface or method."),
     Operation(
-        name="hover",
-        function="lspd.ops.navigation:hover",
-        result="HoverResult",
-        command="hover",
-        summary="type, signature and docs at a position",
-        position=True,
-        description="Type, signature, docs." + _AT,
-        params=(_CONTENT,),
-    ),
-    Operation(
-        name="definition",
-        function="lspd.ops.navigation:definition",
-        result="LocationsResult",
-        command="definition",
-        summary="where the symbol at a position is defined",
-        position=True,
-        description="Where a name is defined." + _AT,
-        params=(_limit(50), _OFFSET, _CONTENT),
-    ),
-    Operation(
-        name="type_definition",
-        function="lspd.ops.navigation:type_definition",
-        result="LocationsResult",
-        command="type-definition",
-        summary="where the type of the symbol is defined",
-        position=True,
-        description="Where its type is defined." + _AT,
-        params=(_limit(50), _OFFSET, _CONTENT),
-    ),
-    Operation(
-        name="implementation",
-        function="lspd.ops.navigation:implementation",
-        result="LocationsResult",
-        command="implementation",
-        summary="implementations of an interface or method",
-        position=True,
-        description=("Subclasses and overrides of an interface or method." + _AT),
-        params=(_limit(50), _OFFSET),
-    ),
-    Operation(
-        name="references",
-        function="lspd.ops.navigation:references",
-        result="ReferencesResult",
-        command="references",
-        summary="every reference to the symbol",
-        position=True,
-        description=(
-            "Every use of a name, by file, with its enclosing symbol; "
-            "`unresolved`: same-name uses no checker resolves." + _AT
-        ),
-        params=(
-            Param(
-                "include_declaration",
-                bool,
+        navigation.references,
+        "Every use of a name, by file, with its enclosing symbol; "
+        "`unresolved`: same-name uses no checker resolves.",
+        words={
+            "include_declaration": Words(
                 "Count the definition itself.",
-                default=True,
                 cli="--no-declaration",
                 cli_form="negate",
                 cli_help="omit the declaration",
-            ),
-            _limit(25),
-            _OFFSET,
-            _UNRESOLVED,
-        ),
+            )
+        },
     ),
     Operation(
-        name="document_symbols",
-        function="lspd.ops.symbols:document_symbols",
-        result="DocumentSymbolsResult",
-        command="symbols",
-        summary="the symbol tree of a file, or a class's members",
-        description=("Outline of a file (with `symbol`: a class's members), in file order."),
-        params=(
-            Param("path", str, _FILE, cli_help=_CLI_FILE),
-            Param(
-                "symbol",
-                str | None,
-                "List only this symbol's members, e.g. `Console`.",
-                default=None,
-            ),
-            Param("depth", int | None, "Levels: 1 = top level only; default all.", default=None),
-            _limit(100),
-            _OFFSET,
-        ),
+        symbols.document_symbols,
+        "Outline of a file (with `symbol`: a class's members), in file order.",
+        words={
+            "symbol": Words("List only this symbol's members, e.g. `Console`."),
+            "depth": Words("Levels: 1 = top level only; default all."),
+        },
+        aliases=("symbols",),
     ),
     Operation(
-        name="workspace_symbols",
-        function="lspd.ops.symbols:workspace_symbols",
-        result="WorkspaceSymbolsResult",
-        command="workspace-symbols",
-        summary="search symbols by name",
-        description=("Symbols by name across the workspace; `Cls.` lists Cls's members."),
-        params=(
-            Param("query", str, "A name or part of one; `Class.` for members."),
-            Param(
-                "kind",
-                str | None,
+        symbols.workspace_symbols,
+        "Symbols by name across the workspace; `Cls.` lists Cls's members.",
+        words={
+            "query": Words("A name or part of one; `Class.` for members."),
+            "kind": Words(
                 "Only this kind: `class`, `function`, `method`, ...",
-                default=None,
                 cli_help="only this kind (class, function, method, ...)",
             ),
-            _limit(50),
-            _OFFSET,
-        ),
+        },
     ),
     Operation(
-        name="call_hierarchy",
-        function="lspd.ops.navigation:call_hierarchy",
-        result="CallHierarchyResult",
-        command="call-hierarchy",
-        summary="callers (incoming) or callees (outgoing)",
-        position=True,
-        description=("Callers or callees of a function, each call site named." + _AT),
-        params=(
-            Param(
-                "direction",
-                Literal["incoming", "outgoing"],
-                "`incoming` (callers) or `outgoing` (callees).",
-                default="incoming",
-            ),
-            _limit(50),
-            _OFFSET,
-            _UNRESOLVED,
-        ),
+        navigation.call_hierarchy,
+        "Callers or callees of a function, each call site named.",
+        words={"direction": Words("`incoming` (callers) or `outgoing` (callees).")},
     ),
     Operation(
-        name="status",
-        function="lspd.ops.state:status",
-        result="state_models:StatusResult",
-        summary="the daemon's state and its language servers",
-        description="Daemon and language-server states, for slow or missing answers.",
+        state.status,
+        "Daemon and language-server states, for slow or missing answers.",
+        cli=False,  # the CLI's own `lspd status`
+        # tools/list leaves out the schema of this operational answer a model rarely reads:
+        # its 1,400 characters would be paid in every session.
         output_schema=False,
     ),
     Operation(
-        name="servers",
-        function="lspd.ops.state:servers",
-        result="state_models:ServersResult",
-        summary="each language's servers: selected, found, version, install command",
-        description="Every defined language server, whether it is found, and how to install it.",
+        state.servers,
+        "Every defined language server, whether it is found, and how to install it.",
+        internal=("chosen", "root", "choice"),  # the CLI's `lspd servers` reads lspd.toml
         tool=False,
-        takes_workspace=False,
+        cli=False,
     ),
 )
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd import ops
 from lspd.errors import InvalidInput
+from lspd.ops import navigation
 from lspd.workspace import Workspace
 from tests.conftest import Warm, warm_workspace
 
@@ -60,9 +60,9 @@ def test_a_method_renamed_on_disk_is_found_by_its_new_name_only(
     assert found(warm, "Greeter.greet") == []
     assert found(warm, "greet") == [("LoudGreeter.greet", "pkg/greeting.py", 24, 9)]
     with pytest.raises(InvalidInput) as error:
-        warm.run(ops.definition(warm.ws, symbol="Greeter.greet"))
+        warm.run(navigation.definition(warm.ws, symbol="Greeter.greet"))
     assert "`Greeter` (pkg/greeting.py:12) has no member `greet`" in str(error.value)
-    result = warm.run(ops.definition(warm.ws, symbol="Greeter.hallo"))
+    result = warm.run(navigation.definition(warm.ws, symbol="Greeter.hallo"))
     assert [(loc.path, loc.line, loc.column) for loc in result.locations] == [
         ("pkg/greeting.py", 18, 9)
     ]
@@ -86,7 +86,7 @@ def test_a_deleted_file_declares_nothing(fixture: str, request: pytest.FixtureRe
     (py.root / "pkg" / "extra.py").unlink()
     assert found(py, "third_use") == []
     with pytest.raises(InvalidInput, match="no symbol named `third_use` was found"):
-        py.run(ops.hover(py.ws, symbol="third_use"))
+        py.run(navigation.hover(py.ws, symbol="third_use"))
 
 
 def test_an_unchanged_file_is_answered_from_the_index(py: Warm) -> None:
@@ -103,10 +103,10 @@ def test_documents_opened_to_resolve_names_are_closed(py: Warm) -> None:
     assert found(py, "Greeter.greet") == [("Greeter.greet", "pkg/greeting.py", 18, 9)]
     assert open_documents(py.ws) == []
     # By name, the server holds what a question by position would: the file asked about.
-    py.run(ops.definition(py.ws, symbol="make_greeter"))
+    py.run(navigation.definition(py.ws, symbol="make_greeter"))
     assert open_documents(py.ws) == ["pkg/greeting.py"]
     # A file the agent had open stays open.
-    py.run(ops.hover(py.ws, "pkg/app.py", 6, 20))
+    py.run(navigation.hover(py.ws, "pkg/app.py", 6, 20))
     assert found(py, "main") == [("main", "pkg/app.py", 4, 5)]
     assert open_documents(py.ws) == ["pkg/app.py", "pkg/greeting.py"]
 
@@ -128,7 +128,7 @@ def test_typescript_rename_new_file_and_deletion(ts: Warm) -> None:
     (ts.root / "src" / "more.ts").unlink()
     assert found(ts, "doubled") == []
     assert open_documents(ts.ws) == []
-    result = ts.run(ops.definition(ts.ws, symbol="Triangle.sides"))
+    result = ts.run(navigation.definition(ts.ws, symbol="Triangle.sides"))
     assert [(loc.path, loc.line, loc.column) for loc in result.locations] == [
         ("src/triangle.ts", 2, 3)
     ]
@@ -174,7 +174,7 @@ def test_only_files_declaring_the_first_segment_are_asked(
     ]
     assert kept(py) == ["pkg/greeting.py", "pkg/twin.py"]
     with pytest.raises(InvalidInput) as error:
-        py.run(ops.definition(py.ws, symbol="Greeter.greet"))
+        py.run(navigation.definition(py.ws, symbol="Greeter.greet"))
     assert str(error.value).startswith("`Greeter.greet` matches 2 symbols: ")
     # One segment: every file holding the word may declare it (a parameter, a local).
     assert found(py, "greet") == [
