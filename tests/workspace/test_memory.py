@@ -106,7 +106,7 @@ def test_a_typescript_builder_counts_as_a_server(mixed: Warm) -> None:
     checked = mixed.run(check_all(mixed.ws, ["web/src/*.ts"]))
     assert checked.results and checked.asked  # answered by the builder
     [builder] = mixed.ws.builders.values()
-    [row] = [s for s in ops.status(mixed.ws).servers if s.server == "typescript builder"]
+    [row] = [s for s in state.status(mixed.ws).servers if s.server == "typescript builder"]
     assert (row.language, row.projects, row.state, row.pid) == (
         "typescript",
         ["web/tsconfig.json"],
@@ -115,10 +115,10 @@ def test_a_typescript_builder_counts_as_a_server(mixed: Warm) -> None:
     )
     assert row.rss_mb is not None and row.rss_mb > 20
     assert row.toolchain is not None and row.toolchain.startswith("typescript ")
-    mixed.run(ops.hover(mixed.ws, PYTHON, 1, 7))  # basedpyright is used last
+    mixed.run(navigation.hover(mixed.ws, PYTHON, 1, 7))  # basedpyright is used last
     mixed.run(tidy(mixed.ws, idle_s=0))  # lspd.toml: memory_mb = 1, far below both
     assert builder.pid is None
     python = mixed.ws.session_for(mixed.root / PYTHON)
     assert python.pid is not None
-    [row] = [s for s in ops.status(mixed.ws).servers if s.server == "typescript builder"]
+    [row] = [s for s in state.status(mixed.ws).servers if s.server == "typescript builder"]
     assert (row.state, row.pid, row.rss_mb) == ("stopped", None, None)
