@@ -58,7 +58,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     found: list[Found] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
-    async with overlaid(ws, overlay):
+    async with overlaid(ws, overlay, present):
         try:
             for file in present:
                 session, document = await ws.open(str(file), overlay.get(file))

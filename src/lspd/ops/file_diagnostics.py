@@ -12,6 +12,7 @@ from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.overlay import overlaid
 
 
 async def diagnostics(
@@ -57,18 +58,16 @@ async def check_file(
     `budget`, every diagnostic (`limit` and `offset` aside). `timeout`: the workspace's
     diagnostics timeout unless given (a whole check's is longer)."""
     resolved = ws.resolve(path)
-    async with ws.file_lock(resolved):
+    # Unsaved content is held (a new file in its project) and the disk's text restored after.
+    hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
+    async with hold:
         session, document = await ws.open(path, content)
-        try:
-            raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout)
-            last = known.get(document.path) if known is not None else None
-            if last is not None and last[0] is raw and content is None:
-                return last[1]
-            convert = Converter(ws, session.encoding)
-            items = convert_items(convert, document.path, raw)
-        finally:
-            if content is not None:
-                await ws.open(path)  # the server sees the disk again
+        raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout)
+        last = known.get(document.path) if known is not None else None
+        if last is not None and last[0] is raw and content is None:
+            return last[1]
+        convert = Converter(ws, session.encoding)
+        items = convert_items(convert, document.path, raw)
     result = make_result(
         ws, document.path, session.name, session.toolchain, items, limit, budget, offset
     )

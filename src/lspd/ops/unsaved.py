@@ -13,6 +13,7 @@ from lspd.ops.outline import member_of, symbol_tree
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.overlay import overlaid
 
 
 @contextlib.asynccontextmanager
@@ -25,16 +26,8 @@ async def held(ws: Workspace, path: str | None, content: str | None) -> AsyncIte
     check_content(content, MAX_FILE_BYTES)
     if path is None:
         raise InvalidInput("send `path` with `content`: the file the text is for")
-    resolved = ws.resolve(path)
-    async with ws.file_lock(resolved):
-        session, _ = await ws.open(path, content)
-        try:
-            yield
-        finally:
-            if resolved.exists():
-                await ws.open(path)  # the server sees the disk again
-            else:
-                session.close_document(resolved)
+    async with overlaid(ws, {ws.resolve(path): content}):  # a new file: in its project
+        yield
 
 
 async def target(

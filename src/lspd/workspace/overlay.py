@@ -11,10 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
+
+from lspd.servers.registry import definitions
+from lspd.workspace import new_files
+
+TSSERVER = "typescript-language-server"  # the server that needs a host for a new file
+
+
+class Named(Protocol):
+    """A session, by the server it runs."""
+
+    @property
+    def name(self) -> str: ...
 
 
 class Texts(Protocol):
@@ -24,6 +36,10 @@ class Texts(Protocol):
     def file_lock(self, path: Path) -> AbstractAsyncContextManager[None]: ...
     async def open(self, raw_path: str, content: str | None = None) -> object: ...
     def close_document(self, path: Path) -> None: ...
+    def holds(self, path: Path) -> bool: ...
+    def session_for(self, path: Path) -> Named: ...
+    @property
+    def root(self) -> Path: ...
 
 
 class Gate:
@@ -65,19 +81,31 @@ class Gate:
 
 
 @contextlib.asynccontextmanager
-async def overlaid(ws: Texts, texts: Mapping[Path, str | None]) -> AsyncIterator[None]:
-    """The servers hold `texts` (None: the file gone, held as empty) until the block ends,
-    then the disk's text again. Hold the gate exclusively around it."""
+async def overlaid(
+    ws: Texts, texts: Mapping[Path, str | None], checked: Collection[Path] = ()
+) -> AsyncIterator[None]:
+    """The servers hold `texts` (None: the file gone, held as empty, or left absent when it
+    is not on disk) until the block ends, then the disk's text again (a file still to come:
+    no document). A new file is held in the project that will own it on disk (see
+    `lspd.workspace.new_files`), through a host file outside `checked` (the files whose
+    diagnostics will be asked). Hold the gate exclusively around it."""
+    hosts: dict[Path, bool] = {}  # held for a new file: whether it was open before
     async with contextlib.AsyncExitStack() as stack:
         for path in sorted(texts):  # the watcher leaves a locked file alone
             await stack.enter_async_context(ws.file_lock(path))
         try:
             for path, text in texts.items():
-                await ws.open(str(path), "" if text is None else text)
+                if text is not None or path.exists():  # a file still to come stays absent
+                    await ws.open(str(path), "" if text is None else text)
+            # After the new files are open: tsserver then takes them into the host's project.
+            for host, text in (await _hosts(ws, texts, set(checked))).items():
+                await stack.enter_async_context(ws.file_lock(host))
+                hosts[host] = ws.holds(host)
+                await ws.open(str(host), text)
             yield
         finally:
             # A cancelled call must still give the servers the disk back before it lets go.
-            restore = asyncio.ensure_future(_restore(ws, list(texts)))
+            restore = asyncio.ensure_future(_restore(ws, list(texts), hosts))
             try:
                 await asyncio.shield(restore)
             except asyncio.CancelledError:
@@ -85,10 +113,41 @@ async def overlaid(ws: Texts, texts: Mapping[Path, str | None]) -> AsyncIterator
                 raise
 
 
-async def _restore(ws: Texts, paths: list[Path]) -> None:
+async def _hosts(
+    ws: Texts, texts: Mapping[Path, str | None], checked: set[Path]
+) -> dict[Path, str]:
+    """The host files to hold for the new files tsserver would place in no project of
+    theirs, with their texts (a reference to each new file first)."""
+    by_host: dict[Path, list[Path]] = {}
+    avoid = checked | set(texts)
+    for path, text in texts.items():
+        if text is None or path.exists() or ws.session_for(path).name != TSSERVER:
+            continue
+        fallback = definitions()[TSSERVER].npm_root() / "typescript"  # lspd's own
+        package = new_files.typescript_for(path, ws.root, fallback)
+        found = await asyncio.to_thread(new_files.owner, path, ws.root, package)
+        host = None if found is None else new_files.choose_host(found.files, avoid)
+        if host is not None:
+            by_host.setdefault(host, []).append(path)
+    made = {}
+    for host, new in by_host.items():
+        with contextlib.suppress(OSError, UnicodeDecodeError):  # then no host: as before
+            made[host] = new_files.referencing(host, host.read_text("utf-8-sig"), new)
+    return made
+
+
+async def _restore(ws: Texts, paths: list[Path], hosts: Mapping[Path, bool]) -> None:
+    for host, was_open in hosts.items():  # first: the new files leave their project
+        await _back_to_disk(ws, host, was_open)
     for path in paths:
-        if path.is_file():
-            with contextlib.suppress(Exception):  # unreadable now: the next question says why
-                await ws.open(str(path))
-                continue
-        ws.close_document(path)
+        await _back_to_disk(ws, path, True)
+
+
+async def _back_to_disk(ws: Texts, path: Path, keep_open: bool) -> None:
+    """The disk's text for `path` (left open when `keep_open`), or no document when the
+    file is not on disk."""
+    if keep_open and path.is_file():
+        with contextlib.suppress(Exception):  # unreadable now: the next question says why
+            await ws.open(str(path))
+            return
+    ws.close_document(path)

@@ -1,0 +1,126 @@
+"""A file not written yet, answered by the TypeScript project that will own it on disk.
+
+tsserver gives an open file that is not on disk an inferred project of its own, with default
+options: it matches a file to a tsconfig by the file names the tsconfig listed from disk, so
+the configured project whose `include` would take it in does not. The tsconfig's options
+(`customConditions`, `paths`, `types`), its global declarations and its own package name
+(`import * as z from "<its name>"` through a custom `exports` condition) are then missing,
+and the file gets errors tsc will never report (TS2307). tsserver does take an open file
+into a configured project that references it, and answers for it from that project. So,
+while a new file is held, one file of the tsconfig that would list it (its "host": on disk,
+not among the files checked) is held with a `/// <reference path>` to it before its first
+line: tsc's view, nothing written. The host's own answers are not asked (its lines moved by
+one); the reference changes neither its declarations nor whether it is a module.
+
+TypeScript 7 (`tsc --lsp`) and the Python servers place an open new file by its path
+already, so only tsserver's files get a host.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from lspd.servers.registry import node_executable
+from lspd.workspace.toolchain import find_typescript
+
+log = logging.getLogger(__name__)
+
+CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # tsserver looks for both, in this order
+TIMEOUT_S = 60.0
+MAX_HOST_BYTES = 200_000  # a smaller host costs tsserver less to parse again
+HOST_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """The tsconfig that would list a new file, and its other root files."""
+
+    config: Path
+    files: tuple[Path, ...]
+
+
+def candidate_configs(path: Path, root: Path) -> list[Path]:
+    """The tsconfig.json / jsconfig.json files above `path` up to `root`, nearest first
+    (tsserver's search, its projects' references aside)."""
+    found = []
+    for directory in path.parents:
+        found += [c for name in CONFIG_NAMES if (c := directory / name).is_file()]
+        if directory == root or root not in directory.parents:
+            break
+    return found
+
+
+def typescript_for(path: Path, root: Path, fallback: Path) -> Path:
+    """The TypeScript package that reads `path`'s tsconfig: the project's own when it has
+    the compiler API (not 7's native one), else `fallback` (lspd's, as its tsserver)."""
+    existing = next((d for d in path.parents if d.is_dir()), root)
+    own = find_typescript(existing, root)
+    if own is not None and (own / "lib" / "typescript.js").is_file():
+        return own
+    return fallback
+
+
+def owner(path: Path, root: Path, typescript: Path) -> Owner | None:
+    """The first tsconfig above `path` (or one it references) whose files would include
+    `path` once written, as `typescript` reads it; None when none would, or it cannot tell
+    (then tsserver places the file as it would anyway)."""
+    configs = candidate_configs(path, root)
+    if not configs or not (typescript / "lib" / "typescript.js").is_file():
+        return None
+    script = resources.files("lspd.workspace").joinpath("tsconfig_owner.js")
+    request = json.dumps({"file": str(path), "configs": [str(c) for c in configs]})
+    with resources.as_file(script) as runnable:
+        try:
+            done = subprocess.run(
+                [node_executable(), str(runnable), str(typescript)],
+                input=request,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                cwd=typescript,
+            )
+            answer = json.loads(done.stdout) if done.returncode == 0 else {}
+        except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+            log.warning("could not find the tsconfig of %s: %s", path, exc)
+            return None
+    if done.returncode != 0:
+        log.warning("could not find the tsconfig of %s: %s", path, done.stderr[-500:])
+    if not answer.get("config"):
+        return None
+    files = tuple(Path(os.path.normpath(str(f))) for f in answer.get("files") or [])
+    return Owner(Path(str(answer["config"])), files)
+
+
+def choose_host(files: tuple[Path, ...], avoid: set[Path]) -> Path | None:
+    """The smallest source file of `files` on disk that is not in `avoid` (files checked
+    or held) and does not start with `#!` (a line before it would be an error)."""
+    sized = []
+    for file in files:
+        if file in avoid or not file.name.endswith(HOST_SUFFIXES) or "node_modules" in file.parts:
+            continue
+        try:
+            size = file.stat().st_size
+            if size > MAX_HOST_BYTES:
+                continue
+            with file.open("rb") as opened:
+                if opened.read(2) == b"#!":
+                    continue
+        except OSError:
+            continue
+        sized.append((size, str(file), file))
+    return min(sized)[2] if sized else None
+
+
+def referencing(host: Path, text: str, new: list[Path]) -> str:
+    """`text` (the host's) with a reference to each of `new` before its first line."""
+    lines = []
+    for path in new:
+        relative = Path(os.path.relpath(path, host.parent)).as_posix()
+        lines.append(f'/// <reference path="{relative}" />\n')
+    return "".join(lines) + text
