@@ -1,4 +1,5 @@
-"""The shape of the package: arrows point down only, no import cycles, small modules."""
+"""The shape of the package: arrows point down only, no import cycles, small modules and
+classes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import lspd
 
 SOURCE = Path(lspd.__file__).parent
 MAX_LINES = 400
+MAX_CLASS_LINES = 250
 
 # Each layer may import the ones after it, never those before it: transport -> operations ->
 # workspace -> language-server session. The daemon and agents sit beside the transport.
@@ -124,5 +126,16 @@ def test_no_module_is_over_400_lines() -> None:
         name: lines
         for name, path in MODULES.items()
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_no_class_is_over_250_lines() -> None:
+    long = {
+        f"{name}.{node.name}": lines
+        for name, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_CLASS_LINES
     }
     assert long == {}

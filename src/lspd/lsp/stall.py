@@ -156,9 +156,9 @@ class Stall:
         kill()
 
 
-class Watched(Protocol):
-    """What `asked`, `restart` and `timed_out` use of a session (`lsp/session.py`): a
-    protocol, so that this module need not import the session, which imports it."""
+class Stuck(Protocol):
+    """What `timed_out` uses of a session's server (`lsp/lifecycle.py`): a protocol, so
+    that this module need not import it, which imports this one."""
 
     @property
     def name(self) -> str: ...
@@ -166,12 +166,17 @@ class Watched(Protocol):
     def log_path(self) -> Path: ...
     @property
     def stall(self) -> Stall: ...
+    def busy(self, waiting: bool = True) -> Busy | None: ...
+
+
+class Watched(Stuck, Protocol):
+    """What `asked` uses of a session (`lsp/session.py`)."""
+
     @property
     def documents(self) -> Documents: ...
     async def start(self) -> None: ...
     async def sync_document(self, path: Path, text: str, language_id: str) -> object: ...
     async def wait_ready(self, timeout: float | None = None) -> None: ...
-    def busy(self, waiting: bool = True) -> Busy | None: ...
 
 
 async def asked(session: Watched, path: Path | None, ask: Callable[[], Awaitable[T]]) -> T:
@@ -196,20 +201,20 @@ async def asked(session: Watched, path: Path | None, ask: Callable[[], Awaitable
 _STARTS: set[asyncio.Task[None]] = set()  # restarts under way (a task needs a reference)
 
 
-def restart(session: Watched) -> None:
-    """Start the session again, in the background (a start that fails is told by the next
+def restart(start: Callable[[], Awaitable[None]]) -> None:
+    """`start` a session again, in the background (a start that fails is told by the next
     call)."""
 
-    async def start() -> None:
+    async def started() -> None:
         with contextlib.suppress(Exception):
-            await session.start()
+            await start()
 
-    task = asyncio.create_task(start())
+    task = asyncio.create_task(started())
     _STARTS.add(task)
     task.add_done_callback(_STARTS.discard)
 
 
-def timed_out(session: Watched, exc: Exception) -> ServerTimeout:
+def timed_out(session: Stuck, exc: Exception) -> ServerTimeout:
     """The error of a request that got no answer in time: what the server is stuck on, and
     its log (which holds this line too)."""
     stuck = session.busy(waiting=False)  # its caller has just given up

@@ -1,7 +1,7 @@
 """Asking the server where each use of a name is defined, for the unresolved scan: many at
 once, within a deadline, remembered while nothing changes.
 
-Each file is open only while its uses are asked (`SymbolIndex.visiting`), `OPEN_FILES` at
+Each file is open only while its uses are asked (`DocumentSync.visiting`), `OPEN_FILES` at
 once, `CONCURRENCY` definitions in flight: a single-threaded server then always has the
 next question waiting. Most names cost a second or less (Django's `.filter`: 188 uses in 44
 files), but a name as common as `get` (655 uses in 196 files) made basedpyright type
@@ -123,7 +123,7 @@ async def _ask_file(
     """Ask the definitions of the file's uses, the file open meanwhile; each answer is
     recorded as it comes (the deadline may cut the rest)."""
     files, requests = gates
-    async with files, ws.symbols.visiting(path) as (session, document):
+    async with files, ws.sync.visiting(path) as (session, document):
         if document.text != text:  # changed since the scan: where the uses are now
             dialect = dialect_for(document.language_id)
             wanted = {u.member for u in uses}

@@ -31,19 +31,19 @@ class Projects:
         self,
         root: Path,
         definitions: Mapping[str, ServerDefinition],
-        chosen: Mapping[str, str],
+        servers_by_language: Mapping[str, str],
         ignore: Ignore,
     ) -> None:
         self.root = root
         self.definitions = definitions
-        self.chosen = chosen
+        self.servers_by_language = servers_by_language  # lspd.toml's: language -> server
         self.ignore = ignore
         self._present: tuple[float, list[Project]] | None = None  # (when, which)
         self.generation = 0  # how often files came or went (`forget`): scans made since are stale
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
-        definition = definition_for_path(path, self.chosen)
+        definition = definition_for_path(path, self.servers_by_language)
         return None if definition is None else self.definitions[definition.name]
 
     def project_root(self, path: Path, definition: ServerDefinition) -> Path:

@@ -39,8 +39,9 @@ class Found:
     at: float
 
 
-def choice_of(config: Config, root: Path, restricted: bool) -> Choice:
-    """The toolchain settings of lspd.toml (restricted mode runs none of the project's)."""
+def settings_of(config: Config, root: Path, restricted: bool) -> Choice:
+    """lspd.toml's toolchain settings (`python`, `typescript`); restricted mode runs none of the
+    project's."""
     python = None if config.python is None else root / config.python
     return Choice(typescript=config.typescript, python=python, restricted=restricted)
 
@@ -71,7 +72,7 @@ class Toolchains:
     ) -> None:
         self.root = root
         self.restricted = restricted
-        self.choice = choice_of(config, root, restricted)
+        self.settings = settings_of(config, root, restricted)  # lspd.toml's, for toolchains
         self._definitions = definitions
         self._sessions = sessions
         self._config = files.stamp(root / CONFIG_NAME)
@@ -107,7 +108,7 @@ class Toolchains:
         if last is not None and now - last.at < RECHECK_S:
             return last, None
         self._reread_config()
-        adapted, toolchain = adapt(definition, project, self.root, self.choice, self._definitions)
+        adapted, toolchain = adapt(definition, project, self.root, self.settings, self._definitions)
         found = self._found[key] = Found(adapted, toolchain, now)
         if last is None or (last.adapted, last.toolchain) == (adapted, toolchain):
             return found, None
@@ -132,4 +133,4 @@ class Toolchains:
         except ConfigError as exc:
             log.warning("lspd.toml changed but cannot be used (%s); keeping the last one", exc)
             return
-        self.choice = choice_of(config, self.root, self.restricted)
+        self.settings = settings_of(config, self.root, self.restricted)

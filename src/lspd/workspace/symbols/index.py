@@ -37,17 +37,12 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Protocol
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.lsp.documents import Document
-from lspd.lsp.session import Session
-from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
-from lspd.workspace.left_out import LeftOut
-from lspd.workspace.projects import Projects
+from lspd.workspace.pool import SessionPool
 from lspd.workspace.symbols import entries
 from lspd.workspace.symbols.tree import (
     Node,
@@ -57,6 +52,7 @@ from lspd.workspace.symbols.tree import (
     read_tree,
 )
 from lspd.workspace.symbols.words import Words, is_word
+from lspd.workspace.sync import DocumentSync
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
 log = logging.getLogger(__name__)
@@ -65,36 +61,21 @@ MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are
 MAX_VERDICTS = 256  # name paths remembered per file as not declared there; then forgotten
 
 
-class Sources(Protocol):
-    """What the index uses of the workspace (`Workspace`; a protocol, so that this module
-    need not import the workspace): its files, servers and open documents."""
+class Watching(Protocol):
+    """Whether a watcher reports the files' changes, and it (`Workspace`; a protocol, so
+    that this module need not import the workspace)."""
 
-    @property
-    def projects(self) -> Projects: ...
-    @property
-    def left_out(self) -> LeftOut: ...
-    @property
-    def watcher(self) -> Watcher | None: ...
     @property
     def changes_seen(self) -> int | None: ...
     @property
-    def sessions(self) -> Mapping[tuple[str, str], Session]: ...
-    @property
-    def first_seen(self) -> dict[Path, str]: ...
-    def display(self, path: Path) -> str: ...
-    def handler(self, path: Path) -> ServerDefinition | None: ...
-    def definition_for(self, path: Path) -> ServerDefinition: ...
-    def session_for(self, path: Path) -> Session: ...
-    def holds(self, path: Path) -> bool: ...
-    async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]: ...
-    def close_document(self, path: Path) -> None: ...
+    def watcher(self) -> Watcher | None: ...
 
 
 class SymbolIndex:
     """Symbols by name for one workspace; see the module's docstring."""
 
-    def __init__(self, ws: Sources) -> None:
-        self.ws = ws
+    def __init__(self, pool: SessionPool, sync: DocumentSync, watching: Watching) -> None:
+        self._pool, self._sync, self._watching = pool, sync, watching
         self._files: dict[Path, entries.Entry] = {}
         self._words = Words()
         self._scan: asyncio.Task[tuple[dict[Path, entries.Entry], Words]] | None = None
@@ -112,9 +93,9 @@ class SymbolIndex:
             self._scan = asyncio.create_task(
                 asyncio.to_thread(
                     entries.read_all,
-                    self.ws.projects.source_files(),
-                    self.ws.display,
-                    self.ws.left_out.limits,
+                    self._pool.projects.source_files(),
+                    self._pool.display,
+                    self._pool.left_out.limits,
                 )
             )
 
@@ -137,10 +118,10 @@ class SymbolIndex:
                 for path in list(self._files):  # read meanwhile, maybe before the scan did
                     self._forget(path)
                 self._files, self._words = scanned, index
-                if self.ws.changes_seen is None:
+                if self._watching.changes_seen is None:
                     return  # just read
-        if self.ws.changes_seen is None:
-            present = await asyncio.to_thread(lambda: set(self.ws.projects.source_files()))
+        if self._watching.changes_seen is None:
+            present = await asyncio.to_thread(lambda: set(self._pool.projects.source_files()))
             for path in set(self._files) - present:
                 self._forget(path)
             for path in present:
@@ -149,7 +130,7 @@ class SymbolIndex:
             return
         dirty, self._dirty = self._dirty, set()
         for path in dirty:
-            if path in self._files or self.ws.handler(path) is not None:
+            if path in self._files or self._pool.handler(path) is not None:
                 self._fresh(path)
 
     def _fresh(self, path: Path) -> entries.Entry | None:
@@ -162,13 +143,13 @@ class SymbolIndex:
             return None
         if entry is not None and stamp == entry.stamp and files.settled(stamp):
             return entry
-        new, words = entries.read(path, self.ws.display(path), self.ws.left_out.limits)
+        new, words = entries.read(path, self._pool.display(path), self._pool.left_out.limits)
         if entry is not None and new.digest == entry.digest:
             entry.stamp = new.stamp  # touched, not changed: the tree still holds
             return entry
         self._forget(path)
         self._files[path] = new
-        if new.digest is not None and self.ws.handler(path) is not None:
+        if new.digest is not None and self._pool.handler(path) is not None:
             self._words.put(path, words)  # a server declares nothing in other files
         return new
 
@@ -190,7 +171,7 @@ class SymbolIndex:
         the file as it is now; errors as `Workspace.open` gives them."""
         entry = self._fresh(path)
         if entry is None or entry.digest is None:  # gone or unreadable: say why
-            await self.ws.open(self.ws.display(path))
+            await self._sync.open(self._pool.display(path))
             entry = self._fresh(path)
             assert entry is not None
         return await self._tree(path, entry)
@@ -204,57 +185,15 @@ class SymbolIndex:
             if current is not None and current.tree is not None:
                 return current.tree
             stamp = files.stamp(path)
-            tree, text = await self._ask(path, self.ws.display(path))
+            tree, text = await self._ask(path, self._pool.display(path))
         self._keep(path, stamp, text, tree)
         return tree
 
     async def _ask(self, path: Path, shown: str) -> tuple[list[Node], str]:
-        """The server's symbols of `path`, and the text it was sent.
-
-        A file nobody holds open is opened only to ask and closed again (the server frees
-        it), once the server is ready (files opened before a cold basedpyright has set its
-        project up are handled first and delay that: 0.3 s on click, 0.2 s on a TypeScript
-        project, bench/symbols.py), not waiting for the project to load (symbols are
-        syntax); in a running session of its server whose folders hold it already when
-        there is one: a project new to the server would cost it a workspace folder to load
-        (a second or more, and its memory for good).
-        """
-        async with self.visiting(path) as (session, document):
+        """The server's symbols of `path`, and the text it was sent: asked without waiting
+        for the project to load (symbols are syntax; see `DocumentSync.visiting`)."""
+        async with self._sync.visiting(path) as (session, document):
             return await read_tree(session, path, shown, document.lines), document.text
-
-    @contextlib.asynccontextmanager
-    async def visiting(self, path: Path) -> AsyncIterator[tuple[Session, Document]]:
-        """`path` open in a session for a few questions about it: as it is when a server
-        holds it already; else opened for them and closed again (see `_ask`)."""
-        ws = self.ws
-        shown = ws.display(path)
-        if ws.holds(path):
-            yield await ws.open(shown)
-            return
-        definition = ws.definition_for(path)
-        text = files.read_source(path, shown)
-        ws.first_seen.setdefault(path, text)  # as `open` would: the `session` baseline
-        host = next(
-            (
-                s
-                for s in ws.sessions.values()
-                if definition.shared  # one process for several projects
-                and s.definition.name == definition.name
-                and s.state in ("starting", "indexing", "ready")
-                and any(path.is_relative_to(folder) for folder in s.folders)
-            ),
-            None,
-        ) or ws.session_for(path)
-        language = definition.extensions[path.suffix.lower()]
-        await host.start()
-        await host.wait_ready()
-        document = await host.sync_document(path, text, language)
-        opened = document.used
-        try:
-            yield host, document
-        finally:
-            if document.used == opened:  # else a question opened it meanwhile: it stays
-                ws.close_document(path)
 
     def _keep(self, path: Path, stamp: tuple[int, int] | None, text: str, tree: list[Node]) -> None:
         """Remember `tree` as the symbols of `text` (what the server was sent, which may be
@@ -264,7 +203,7 @@ class SymbolIndex:
         if entry is None or entry.digest != digest:
             self._forget(path)
             entry = self._files[path] = entries.Entry(stamp, digest)
-            self._words.put(path, entries.words_in(text, self.ws.display(path)))
+            self._words.put(path, entries.words_in(text, self._pool.display(path)))
         elif entry.tree is not None:
             self._drop_tree(path, entry)
         entry.tree = tree
@@ -285,8 +224,8 @@ class SymbolIndex:
         (their error is raised when nothing else was found)."""
         await self._refresh()
         found, errors = await self._find(parts)
-        watcher = self.ws.watcher
-        if not found and self.ws.changes_seen is not None and watcher is not None:
+        watcher = self._watching.watcher
+        if not found and self._watching.changes_seen is not None and watcher is not None:
             # Written a moment ago, not reported yet? Wait for the watcher, then look again.
             await watcher.catch_up()
             await self._refresh()
@@ -316,7 +255,7 @@ class SymbolIndex:
         errors: list[str] = []
         for (path, _), tree in zip(candidates, trees, strict=True):
             if isinstance(tree, LspdError):
-                log.warning("no symbols for %s: %s", self.ws.display(path), tree)
+                log.warning("no symbols for %s: %s", self._pool.display(path), tree)
                 errors.append(str(tree))
                 continue
             if isinstance(tree, BaseException):
@@ -336,7 +275,7 @@ class SymbolIndex:
         name_path = ".".join(parts)
         if name_path in entry.cannot_hold:
             return False
-        shown = self.ws.display(path)
+        shown = self._pool.display(path)
         try:
             text = files.read_source(path, shown)
         except InvalidInput:
@@ -344,7 +283,7 @@ class SymbolIndex:
         held = entries.words_in(text, shown)
         if not all(word in held for word in words):
             return False
-        server = self.ws.handler(path)
+        server = self._pool.handler(path)
         if may_hold(parts, shown, text, server.container_pattern if server else None):
             return True
         if entries.digest(text) == entry.digest:  # the content the entry stands for
