@@ -20,6 +20,8 @@ CALLS: dict[str, dict[str, Any]] = {
     "workspace_diagnostics": {},
     "status": {},
     "preview": {"changes": [{"path": "pkg/app.py", "content": "x: int = 1\n"}]},
+    "rename": {"symbol": "make_greeter", "new_name": "new_greeter"},
+    "fixes": {"path": "pkg/broken.py"},
 }
 
 

@@ -109,9 +109,24 @@ def arguments(args: argparse.Namespace, op: Command) -> dict[str, Any]:
             value = read_input(param.cli or param.name, value)
             if param.cli_form == "json":
                 value = _json(value, param.cli or param.name)
+        elif param.name == "path" and any(p.name == "line" for p in op.params):
+            place = parse_place(value)  # PATH[:LINE[:COLUMN]] (`fixes`)
+            out.update({k: v for k, v in place.items() if out.get(k) is None})
+            continue
         elif param.name == "path":
             value = _absolute(value)
         out[param.name] = value
+    return out
+
+
+def parse_place(place: str) -> dict[str, Any]:
+    """`PATH`, `PATH:LINE` or `PATH:LINE:COLUMN` (a path itself may hold a colon)."""
+    parts = place.rsplit(":", 2)
+    numbers: list[int] = []
+    while len(parts) > 1 and parts[-1].isdigit():
+        numbers.insert(0, int(parts.pop()))
+    out: dict[str, Any] = {"path": _absolute(":".join(parts))}
+    out.update(zip(("line", "column"), numbers, strict=False))
     return out
 
 

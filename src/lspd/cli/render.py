@@ -48,6 +48,38 @@ def _preview(r: Answer) -> str:
     return "\n".join(_changes(r["changes"]))
 
 
+def _edit_lines(r: Answer) -> list[str]:
+    """What an edit would introduce and fix (or why that is unknown), then its diff: the
+    text before the diff is skipped by `git apply` and `patch`, so the output applies."""
+    check = r.get("check")
+    lines = _changes(check) if check is not None else []
+    lines += [f"note: {r['note']}"] if r.get("note") else []
+    return [*lines, r["diff"].rstrip("\n")]
+
+
+def _rename(r: Answer) -> str:
+    files = r.get("files", [])
+    head = (
+        f"rename `{r['old_name']}` to `{r['new_name']}`: {r['edits']} edit(s) in "
+        f"{len(files)} file(s) (not applied; `git apply` the diff)"
+    )
+    return "\n".join([head, *_edit_lines(r)])
+
+
+def _fixes(r: Answer) -> str:
+    fixes = r.get("fixes", [])
+    lines = [f"{r['path']}: {len(fixes)} fix(es) for {r['diagnostics']} problem(s) ({r['server']})"]
+    for index, fix in enumerate(fixes, 1):
+        d = fix.get("diagnostic")
+        answers = f" for {r['path']}:{d['line']}:{d['column']}: {d['message']}" if d else ""
+        preferred = " (preferred)" if fix.get("preferred") else ""
+        lines += [f"fix {index}: {fix['title']}{preferred}{answers}", *_edit_lines(fix)]
+    if r.get("truncated"):
+        lines.append(f"{len(fixes)} of {r['total']} fixes shown: ask about one line for the rest")
+    lines += [f"skipped: {s}" for s in r.get("skipped", [])]
+    return "\n".join(lines)
+
+
 def _diagnostics(r: Answer) -> str:
     if r.get("changes") is not None:
         return "\n".join(_changes(r["changes"]))
@@ -243,6 +275,8 @@ _RENDERERS: dict[str, Callable[[Answer], str]] = {
     "WorkspaceDiagnosticsResult": _workspace_diagnostics,
     "HoverResult": _hover,
     "PreviewResult": _preview,
+    "RenameResult": _rename,
+    "FixesResult": _fixes,
     "LocationsResult": _locations,
     "ReferencesResult": _references,
     "DocumentSymbolsResult": _document_symbols,

@@ -19,6 +19,10 @@ SYMBOL_KINDS = (
 )  # fmt: skip
 
 
+# The code action kinds lspd asks for: quick fixes and source actions (organize imports).
+CODE_ACTION_KINDS = ["quickfix", "source", "source.organizeImports", "source.fixAll"]
+
+
 def initialize_params(root: Path, folders: list[Path], options: Any) -> dict[str, Any]:
     """The `initialize` request of a server run at `root` for `folders`."""
     return {
@@ -48,6 +52,11 @@ def client_capabilities() -> dict[str, Any]:
             "didChangeWatchedFiles": {"dynamicRegistration": True, "relativePatternSupport": True},
             "symbol": {"symbolKind": kinds},
             "diagnostics": {"refreshSupport": True},
+            # Edits are asked for and captured, never applied (`lspd.lsp.edits`): text edits
+            # with versions, no file creations or renames (a diff cannot carry them).
+            "applyEdit": True,
+            "workspaceEdit": {"documentChanges": True},
+            "executeCommand": {},
         },
         "textDocument": {
             "synchronization": {"didSave": False},
@@ -59,6 +68,16 @@ def client_capabilities() -> dict[str, Any]:
             "references": {},
             "documentSymbol": {"hierarchicalDocumentSymbolSupport": True, "symbolKind": kinds},
             "callHierarchy": {},
+            "rename": {"prepareSupport": True},
+            "codeAction": {
+                # Literal code actions (else tsserver sends commands only), lazy edits
+                # resolved by `codeAction/resolve`.
+                "codeActionLiteralSupport": {"codeActionKind": {"valueSet": CODE_ACTION_KINDS}},
+                "isPreferredSupport": True,
+                "disabledSupport": True,
+                "dataSupport": True,
+                "resolveSupport": {"properties": ["edit"]},
+            },
             "publishDiagnostics": {"versionSupport": True, "relatedInformation": False},
             # basedpyright offers pull diagnostics only to a client that can register them.
             "diagnostic": {"dynamicRegistration": True, "relatedDocumentSupport": False},

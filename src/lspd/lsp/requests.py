@@ -1,7 +1,8 @@
 """What a server asks of lspd: its requests answered, and the capabilities it registers.
 
 lspd is a read-only client: it answers configuration from the server's settings, keeps the
-registrations (file watchers, pull diagnostics) and refuses edits and documents to show.
+registrations (file watchers, pull diagnostics), captures the edits a server sends back for
+the caller that asked (`lspd.lsp.edits`: never applied) and refuses documents to show.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.lsp.configuration import Configuration
+from lspd.lsp.edits import Capture
 from lspd.lsp.globs import WATCH_CHANGE, WATCH_CREATE, WATCH_DELETE, FileWatcher, file_watchers
 from lspd.lsp.text import path_to_uri
 
@@ -23,6 +25,7 @@ class Registrations:
         self.root = root
         self.by_id: dict[str, dict[str, Any]] = {}
         self.file_watchers: list[FileWatcher] = []  # what it asked to hear of
+        self.edits = Capture()  # the edits it asks lspd to apply, kept for who listens
 
     def clear(self) -> None:
         self.by_id.clear()
@@ -69,7 +72,7 @@ def answer(
         root = registrations.root
         return [{"uri": path_to_uri(root), "name": root.name}]
     if method == "workspace/applyEdit":
-        return {"applied": False, "failureReason": "lspd is read-only"}
+        return registrations.edits.receive(params)
     if method == "window/showDocument":
         return {"success": False}
     # window/workDoneProgress/create, workspace/diagnostic/refresh, */refresh,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lspd.ops import check, file_diagnostics, navigation, preview, state, symbols
+from lspd.ops import check, file_diagnostics, fixes, navigation, preview, rename, state, symbols
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.words import Words
 
@@ -42,16 +42,19 @@ stops short has `truncated: true` and `next_offset`; send that as `offset` for t
 (`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
 a location stands for. `baseline` (`HEAD`, a git revision, or `session`) on diagnostics adds
 `changes`: the diagnostics new since then (`introduced`) and gone (`fixed`); the answer's
-counts are then those of `introduced`. `content` on hover, definition and type_definition:
-answer as if `path` held that text (nothing is written). `fresh` is true
-when the answer is for the file's current text; `total` counts all items of a list.
-Fields at their default (null, empty, false, 0) are left out of answers."""
+counts are then those of `introduced`. `content` (unsaved text) on diagnostics, hover,
+definition and type_definition: answer as if `path` held that text (nothing is written).
+`rename` and `fixes` give the server's edit as one unified diff (paths relative to the root:
+`git apply` it) and never apply it; their `check` is what applying it would introduce and
+fix, as `preview` says. `fresh` is true when the answer is for the file's current text;
+`total` counts all items of a list. Fields and arguments at their default (null, empty,
+false, 0) are left out of answers and schemas."""
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
         file_diagnostics.diagnostics,
-        "Errors and warnings of one file (or of unsaved `content`), fresh: a server not "
-        "ready is an error, never an empty list.",
+        "Errors and warnings of a file or `content`, fresh: never an empty list for a "
+        "server not ready.",
         words={
             "content": Words(
                 "Unsaved text to check instead.",
@@ -64,25 +67,25 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         check.workspace_diagnostics,
-        "Errors and warnings of the files the project's gate checks (`scope` says which) "
-        "or of `paths` globs: counts per file, diagnostics paged.",
+        "Errors and warnings of the files the project's gate checks (see `scope`) or of "
+        "`paths`: counts per file, diagnostics paged.",
         words={
             "paths": Words(
-                "Globs relative to the root, e.g. `src/**/*.py`.",
+                "Globs, e.g. `src/**/*.py`.",
                 cli="globs",
                 cli_help="only files matching these globs",
             ),
-            "all": Words("Every source file, not only the gate's.", cli_form="flag"),
+            "all": Words("Every source file.", cli_form="flag"),
         },
         exclusive=("baseline",),
     ),
     Operation(
         preview.preview,
-        "Errors that proposed changes (new, changed, deleted files) would introduce or "
-        "fix, there and in dependents. Nothing is written.",
+        "Errors that changes (new, changed, deleted files) would introduce or fix, there "
+        "and in dependents.",
         words={
             "changes": Words(
-                "`[{path, content}]`: each file's whole new text; content null deletes it.",
+                "`[{path, content}]`: whole new text; null deletes.",
                 cli="--changes",
                 cli_form="changes",
                 cli_help="a JSON file of [{path, content}] ('-': stdin)",
@@ -93,14 +96,14 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(navigation.hover, "Type, signature, docs."),
     Operation(navigation.definition, "Where a name is defined."),
     Operation(navigation.type_definition, "Where its type is defined."),
-    Operation(navigation.implementation, "Subclasses and overrides of an interface or method."),
+    Operation(navigation.implementation, "Subclasses and overrides."),
     Operation(
         navigation.references,
-        "Every use of a name, by file, with its enclosing symbol; "
-        "`unresolved`: same-name uses no checker resolves.",
+        "Every use by file, with its enclosing symbol; `unresolved`: same-name uses no "
+        "checker resolves.",
         words={
             "include_declaration": Words(
-                "Count the definition itself.",
+                "Count the definition.",
                 cli="--no-declaration",
                 cli_form="negate",
                 cli_help="omit the declaration",
@@ -109,32 +112,53 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         symbols.document_symbols,
-        "Outline of a file (with `symbol`: a class's members), in file order.",
+        "A file's outline in file order (with `symbol`: its members).",
         words={
             "symbol": Words("List only this symbol's members, e.g. `Console`."),
-            "depth": Words("Levels: 1 = top level only; default all."),
+            "depth": Words("Levels (1: top level)."),
         },
         aliases=("symbols",),
     ),
     Operation(
         symbols.workspace_symbols,
-        "Symbols by name across the workspace; `Cls.` lists Cls's members.",
+        "Symbols by name; `Cls.` lists Cls's members.",
         words={
-            "query": Words("A name or part of one; `Class.` for members."),
+            "query": Words("A name or part of one."),
             "kind": Words(
-                "Only this kind: `class`, `function`, `method`, ...",
+                "`class`, `function`, ...",
                 cli_help="only this kind (class, function, method, ...)",
             ),
         },
     ),
     Operation(
         navigation.call_hierarchy,
-        "Callers or callees of a function, each call site named.",
+        "Callers (`incoming`) or callees (`outgoing`) of a function, each call site named.",
         words={"direction": Words("`incoming` (callers) or `outgoing` (callees).")},
     ),
     Operation(
+        rename.rename,
+        "Rename: a diff and its `check`.",
+        words={"new_name": Words("An identifier.", cli="NEW_NAME")},
+        exclusive=("*",),  # its check holds text that is not on disk, as a preview
+    ),
+    Operation(
+        fixes.fixes,
+        "Quick fixes for errors at `line` (else the file), each a diff and its `check`.",
+        words={
+            "path": Words(
+                "File, relative to the root.",
+                cli="PATH[:LINE[:COLUMN]]",
+                cli_help="the file, and the line (and column) of the errors to fix",
+            ),
+            "line": Words("1-based."),
+            "column": Words("1-based."),
+            "source": Words("Source actions (organize imports).", cli_form="flag"),
+        },
+        exclusive=("*",),
+    ),
+    Operation(
         state.status,
-        "Daemon and language-server states, for slow or missing answers.",
+        "Daemon and server states, for slow or missing answers.",
         cli=False,  # the CLI's own `lspd status`
         # tools/list leaves out the schema of this operational answer a model rarely reads:
         # its 1,400 characters would be paid in every session.

@@ -98,7 +98,7 @@ EXPLAINED = {
 
 # Inputs the server instructions explain once (positions, paging): their descriptions stay
 # in `lspd schema` and the CLI's help, not in each tool's input schema.
-INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset", "baseline"}
+INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset", "baseline", "content"}
 
 
 def _output(schema: Schema) -> Schema:
@@ -114,11 +114,11 @@ def _output(schema: Schema) -> Schema:
 
 def minify(schema: Schema, output: bool = False) -> Schema:
     """The schema without titles (the names say it), with `X or null` defaulting to null
-    written as `X` (leaving a field out means null), and without `default: null`. An
-    output schema also drops `additionalProperties`, `required` (a field without a
-    default is always there), defaults of 0 or false (left out of answers, as the
-    instructions say), `type: object` and the descriptions of `EXPLAINED` and of enums;
-    an input schema, the descriptions of `INPUT_EXPLAINED`."""
+    written as `X` (leaving a field out means null), and without defaults of null, 0 or
+    false (what is left out is that, as the instructions say). An output schema also drops
+    `additionalProperties`, `required` (a field without a default is always there),
+    `type: object` and the descriptions of `EXPLAINED` and of enums; an input schema, the
+    descriptions of `INPUT_EXPLAINED`."""
     out: Schema = {}
     for key, value in schema.items():
         if key == "title" and isinstance(value, str):
@@ -127,8 +127,8 @@ def minify(schema: Schema, output: bool = False) -> Schema:
             continue
         if output and key in ("additionalProperties", "required"):
             continue  # a field without a default in the schema is always present
-        if output and key == "default" and value in (0, False) and not isinstance(value, str):
-            continue  # the instructions say a field left out is null, empty, false or 0
+        if key == "default" and value in (0, False) and not isinstance(value, str):
+            continue  # the instructions say what is left out is null, empty, false or 0
         if output and key == "type" and value == "object":
             continue  # `properties` says it
         if key == "properties" and isinstance(value, dict):
@@ -136,7 +136,10 @@ def minify(schema: Schema, output: bool = False) -> Schema:
             for name, field in out[key].items():
                 if output and (name in EXPLAINED or "enum" in field or "const" in field):
                     field.pop("description", None)
-                if not output and name in INPUT_EXPLAINED:
+                if not output and name in INPUT_EXPLAINED:  # and their defaults (`limit`)
+                    field.pop("description", None)
+                    field.pop("default", None)
+                if not output and "enum" in field:  # the tool's description names them
                     field.pop("description", None)
         elif key == "$defs" and isinstance(value, dict):
             out[key] = {name: minify(model, output) for name, model in value.items()}

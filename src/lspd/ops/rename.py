@@ -1,0 +1,115 @@
+"""Renames as checked diffs: the language server's own edit, proven, never applied.
+
+The server is asked first whether the name can be renamed (`prepareRename`: a keyword, a
+literal, a builtin or a library's symbol cannot, and the server says why), then for the
+edit. The answer is one unified diff for every file, and what applying it would introduce
+and fix (`preview`'s comparison): the agent applies it, lspd writes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lspd.errors import InvalidInput, ServerError
+from lspd.lsp.positions import from_units
+from lspd.lsp.session import Session
+from lspd.ops import workspace_edit
+from lspd.ops.edit_models import RenameResult
+from lspd.ops.identifiers import check_identifier
+from lspd.ops.target import Target, resolve_target
+from lspd.workspace import Workspace
+
+_NAME = re.compile(r"[\w$]+")
+
+
+async def rename(
+    ws: Workspace,
+    path: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    symbol: str | None = None,
+    new_name: str = "",
+) -> RenameResult:
+    """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
+    diff of every file it changes, and what applying it would introduce and fix."""
+    await ws.refresh_open_documents(catch_up=True)
+    target = await resolve_target(ws, path, line, column, symbol)
+    session = target.session
+    check_identifier(new_name, target.document.language_id)
+    if not session.supports("renameProvider"):
+        raise InvalidInput(f"{session.name} does not rename; nothing to ask it")
+    where = f"{ws.display(target.document.path)}:{target.line}:{target.column}"
+    old = await _prepared(session, target, where)
+    if old == new_name:
+        raise InvalidInput(f"`{old}` is already called {new_name!r}; send another `new_name`")
+    params = {**target.params(), "newName": new_name}
+    answer = await _asked(session, "textDocument/rename", params, where)
+    if not answer:
+        raise InvalidInput(f"{session.name} has no rename for `{old}` at {where}")
+    edit = workspace_edit.proposed(ws, session, [answer], old)
+    if not edit.changes:
+        raise InvalidInput(f"{session.name}'s rename of `{old}` at {where} changes nothing")
+    check, note = await workspace_edit.check(ws, edit)
+    files = edit.files(ws)
+    return RenameResult(
+        old_name=old,
+        new_name=new_name,
+        diff=edit.diff(ws),
+        files=files,
+        edits=sum(f.edits for f in files),
+        check=check,
+        note=note,
+    )
+
+
+async def _prepared(session: Session, target: Target, where: str) -> str:
+    """The name the rename replaces, once the server agrees it can be renamed."""
+    provider = session.capabilities.get("renameProvider")
+    if not (isinstance(provider, dict) and provider.get("prepareProvider")):
+        return _word_at(target)
+    answer = await _asked(session, "textDocument/prepareRename", target.params(), where)
+    if not answer:
+        raise InvalidInput(
+            f"{where} cannot be renamed: {session.name} finds nothing to rename there (a "
+            "keyword, a literal, a builtin or a library's symbol); send the position of a "
+            "name the workspace declares"
+        )
+    if "start" in answer:  # a Range
+        return _text_at(session, target, answer) or _word_at(target)
+    if "range" in answer:  # {range, placeholder}
+        return _text_at(session, target, answer["range"]) or _word_at(target)
+    return _word_at(target)  # {defaultBehavior}: the word at the position
+
+
+async def _asked(session: Session, method: str, params: Any, where: str) -> Any:
+    """The server's answer; its refusal (an error reply) as the reason the rename cannot be."""
+    try:
+        return await session.request(method, params)
+    except ServerError as exc:
+        if type(exc) is not ServerError:  # crashed, timed out, missing: said as it is
+            raise
+        reason = str(exc).split(": ", 1)[-1]
+        raise InvalidInput(f"{where} cannot be renamed: {session.name} says {reason!r}") from None
+
+
+def _text_at(session: Session, target: Target, lsp_range: Any) -> str:
+    """The text of a one-line range of the target's document."""
+    start, end = lsp_range.get("start") or {}, lsp_range.get("end") or {}
+    line = start.get("line")
+    lines = target.document.lines
+    if not isinstance(line, int) or line != end.get("line") or not 0 <= line < len(lines):
+        return ""
+    text = lines[line]
+    first = from_units(text, int(start.get("character", 0)), session.encoding)
+    last = from_units(text, int(end.get("character", 0)), session.encoding)
+    return text[first:last]
+
+
+def _word_at(target: Target) -> str:
+    """The name under (or just before) the position's column."""
+    text = target.document.lines[target.line - 1]
+    for match in _NAME.finditer(text):
+        if match.start() <= target.column - 1 <= match.end():
+            return match.group()
+    return ""
