@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from lspd.cli.render import render
+from lspd.ops import edit_models as e
 from lspd.ops import models as m
 from lspd.ops import state_models as st
 from lspd.ops.budget import compact
@@ -70,6 +71,8 @@ def _server(name: str, language: str, **given: object) -> st.ServerInfo:
         | given
     )
 
+
+DIFF = "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
 
 CASES: list[tuple[BaseModel, str]] = [
     (
@@ -239,6 +242,59 @@ CASES: list[tuple[BaseModel, str]] = [
         "  function g at c.py:2:7: o.f()  (unresolved)\n"
         "3 calls in 2 files; 1 more use of `.f` (`unresolved`)\n"
         "… 1 of 3 shown; `--offset 1` for the rest",
+    ),
+    (
+        e.RenameResult(
+            old_name="total",
+            new_name="subtotal",
+            diff=DIFF,
+            files=[e.FileEdits(path="a.py", edits=1)],
+            edits=1,
+            check=m.Changes(baseline="disk", introduced=[], fixed=[], scope="1 changed file"),
+        ),
+        "rename `total` to `subtotal`: 1 edit(s) in 1 file(s) (not applied; `git apply` the "
+        "diff)\n0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 0 unchanged (1 changed "
+        "file)\n" + DIFF.rstrip("\n"),
+    ),
+    (
+        e.RenameResult(
+            old_name="a", new_name="b", diff=DIFF, edits=60, note="not checked: 60 files"
+        ),
+        "rename `a` to `b`: 60 edit(s) in 0 file(s) (not applied; `git apply` the diff)\n"
+        "note: not checked: 60 files\n" + DIFF.rstrip("\n"),
+    ),
+    (
+        e.FixesResult(
+            path="a.py",
+            server="basedpyright",
+            diagnostics=1,
+            fixes=[
+                e.Fix(
+                    title="from pathlib import Path",
+                    preferred=True,
+                    diagnostic=_problem(message='"Path" is not defined'),
+                    diff=DIFF,
+                    check=m.Changes(
+                        baseline="disk",
+                        introduced=[],
+                        fixed=[_problem(path="a.py", message='"Path" is not defined')],
+                        scope="1 changed file",
+                    ),
+                ),
+                e.Fix(title="Organize imports", diff=DIFF, note="the server would also run x"),
+            ],
+            total=12,
+            truncated=True,
+            skipped=["Install types: it runs the server's command `x`, which lspd never runs"],
+        ),
+        "a.py: 2 fix(es) for 1 problem(s) (basedpyright)\n"
+        'fix 1: from pathlib import Path (preferred) for a.py:3:5: "Path" is not defined\n'
+        "0 new since disk (0 error(s), 0 warning(s)), 1 fixed, 0 unchanged (1 changed file)\n"
+        + DIFF.rstrip("\n")
+        + "\nfix 2: Organize imports\nnote: the server would also run x\n"
+        + DIFF.rstrip("\n")
+        + "\n2 of 12 fixes shown: ask about one line for the rest\n"
+        "skipped: Install types: it runs the server's command `x`, which lspd never runs",
     ),
     (
         st.StatusResult(

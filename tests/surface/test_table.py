@@ -35,6 +35,8 @@ SPEC_TOOLS = {
     "call_hierarchy",
     "status",
     "preview",
+    "rename",
+    "fixes",
 }
 
 
@@ -171,6 +173,7 @@ def test_position_operations_take_the_position_first_and_say_so() -> None:
         "implementation",
         "references",
         "call_hierarchy",
+        "rename",
     ]
     assert [p.name for p in POSITION] == ["path", "line", "column", "symbol"]
     for name in position:
@@ -188,6 +191,8 @@ def test_what_runs_alone_is_an_argument_of_the_operation() -> None:
         "diagnostics": ("content", "baseline"),
         "workspace_diagnostics": ("baseline",),
         "preview": ("*",),
+        "rename": ("*",),  # their checks hold text that is not on disk, as a preview's
+        "fixes": ("*",),
     }
     for name, arguments in alone.items():
         names = {p.name for p in operation(name).all_params}

@@ -14,7 +14,7 @@ class FileEdits(Model):
     path: str
     """The file, relative to the root."""
     edits: int
-    """Text edits in it."""
+    """Its text edits."""
 
 
 class RenameResult(Model):
@@ -25,13 +25,13 @@ class RenameResult(Model):
     new_name: str
     """The name it gets."""
     diff: str
-    """One unified diff, paths relative to the root: `git apply` or `patch -p1` it."""
+    """One unified diff to `git apply` (or `patch -p1`)."""
     files: list[FileEdits] = Field(default_factory=list)
-    """The files it changes, with their edits."""
+    """The files it changes."""
     edits: int
     """Text edits in all files."""
     check: Changes | None = None
-    """What applying it would introduce and fix, as `preview` says."""
+    """What applying it would introduce and fix."""
     note: str | None = None
     """Why `check` is missing."""
 
@@ -40,21 +40,21 @@ class Fix(Model):
     """One fix the language server offers, as a diff to apply (never applied)."""
 
     title: str
-    """The server's title, e.g. `Add import from "./models"`."""
+    """The server's title."""
     kind: str | None = None
     """`quickfix`, `source.organizeImports`, ..."""
     preferred: bool = False
-    """The server's choice among several fixes."""
+    """The server's pick among several."""
     diagnostic: Diagnostic | None = None
-    """The diagnostic it answers (none for a source action)."""
+    """The diagnostic it answers."""
     diff: str
-    """One unified diff, paths relative to the root: `git apply` or `patch -p1` it."""
+    """One unified diff to `git apply` (or `patch -p1`)."""
     files: list[FileEdits] = Field(default_factory=list)
-    """The files it changes, with their edits."""
+    """The files it changes."""
     check: Changes | None = None
-    """What applying it would introduce and fix, as `preview` says."""
+    """What applying it would introduce and fix."""
     note: str | None = None
-    """What else it would do that lspd did not (a command), or why `check` is missing."""
+    """A command lspd did not run, or why `check` is missing."""
 
 
 class FixesResult(Model):
@@ -65,12 +65,12 @@ class FixesResult(Model):
     server: str
     """The language server that answered."""
     diagnostics: int
-    """Errors and warnings at the place asked about."""
+    """Errors and warnings there."""
     fixes: list[Fix] = Field(default_factory=list)
-    """The fixes: by diagnostic (errors first), the server's preferred first."""
+    """Errors' fixes first, preferred first."""
     total: int
     """All fixes found."""
     truncated: bool = False
     """True when `fixes` stops short of `total`: ask about one line."""
     skipped: list[str] = Field(default_factory=list)
-    """Fixes lspd cannot give as a diff, and why."""
+    """Fixes with no diff, and why."""

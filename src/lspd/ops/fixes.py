@@ -20,7 +20,7 @@ from lspd.lsp.edits import EDIT_ONLY_COMMANDS
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
-from lspd.ops.checks import check_flag, check_int
+from lspd.ops.arguments import check_flag, check_int
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.edit_models import Fix, FixesResult
 from lspd.ops.target import check_position
@@ -251,7 +251,7 @@ async def _captured(session: Session, command: dict[str, Any]) -> list[dict[str,
     """The edits an edit-only command sends back, captured (the server is told they were not
     applied: some then answer the command with an error, which says nothing more)."""
     params = {"command": command["command"], "arguments": command.get("arguments") or []}
-    async with session.requests.edits.listening() as edits:
+    async with session.registrations.edits.listening() as edits:
         try:
             await session.request("workspace/executeCommand", params)
         except ServerError as exc:

@@ -29,7 +29,8 @@ async def rename(
     line: int | None = None,
     column: int | None = None,
     symbol: str | None = None,
-    new_name: str = "",
+    *,
+    new_name: str,
 ) -> RenameResult:
     """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
     diff of every file it changes, and what applying it would introduce and fix."""
