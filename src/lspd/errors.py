@@ -20,15 +20,15 @@ class ServerError(LspdError):
 
 
 class ServerNotInstalled(ServerError):
-    pass
+    """The language server a file needs is not installed; the message says how to install it."""
 
 
 class ServerCrashed(ServerError):
-    pass
+    """The language server exited or broke its pipe; the next call starts it again."""
 
 
 class ServerTimeout(ServerError):
-    pass
+    """The language server did not answer in time (it is asked to cancel)."""
 
 
 class ConfigError(LspdError):

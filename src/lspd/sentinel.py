@@ -20,10 +20,12 @@ TOKEN_FILE = ".mcp-token"
 
 
 def port_path(root: Path) -> Path:
+    """Where the daemon of `root` writes its port (`.vscode/.mcp-port`, beside agents' configs)."""
     return root / ".vscode" / PORT_FILE
 
 
 def token_path(root: Path) -> Path:
+    """Where the daemon of `root` writes its bearer token (mode 0600), in token mode."""
     return root / ".vscode" / TOKEN_FILE
 
 
@@ -125,6 +127,7 @@ def _write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
 
 
 def write_port(root: Path, port: int) -> None:
+    """Write the port file atomically (a reader never sees half of it)."""
     _write_atomic(port_path(root), f"{port}\n")
 
 
@@ -154,6 +157,7 @@ def new_token(root: Path) -> str:
 
 
 def read_token(root: Path) -> str | None:
+    """The daemon's bearer token, or None when it runs without one."""
     try:
         return token_path(root).read_text(encoding="ascii").strip() or None
     except (OSError, UnicodeDecodeError):

@@ -57,6 +57,9 @@ class Hooks:
 
 @dataclass(frozen=True)
 class AgentDescriptor:
+    """How lspd is written into one agent's configuration (one `agents/*.toml`): its
+    file format, scopes, entry and hooks."""
+
     name: str
     title: str
     format: Format
@@ -153,6 +156,7 @@ def load_descriptors() -> dict[str, AgentDescriptor]:
 
 
 def get_descriptor(name: str) -> AgentDescriptor:
+    """The descriptor of the agent called `name`; `InvalidInput` naming the known agents."""
     descriptors = load_descriptors()
     try:
         return descriptors[name]

@@ -23,6 +23,7 @@ def real_path(path: Path) -> Path:
 
 
 def read_text(path: Path) -> str | None:
+    """A config file's text, or None when it does not exist yet."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -30,6 +31,7 @@ def read_text(path: Path) -> str | None:
 
 
 def backup_path(path: Path) -> Path:
+    """Where the file's text before lspd's first change is kept."""
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 

@@ -16,6 +16,7 @@ _SECTION = re.compile(r"<!-- lspd:begin[^\n]*?-->.*?<!-- lspd:end -->", re.DOTAL
 
 
 def skill_text() -> str:
+    """The lspd skill (how an agent should use lspd) as shipped in the package."""
     return resources.files("lspd").joinpath("skill/lspd.md").read_text(encoding="utf-8")
 
 

@@ -44,6 +44,8 @@ class FileResult:
 
 @dataclass
 class SyncReport:
+    """What `lspd sync` did: the MCP URL written and one result per file."""
+
     url: str
     results: list[FileResult] = field(default_factory=list)
 
@@ -104,6 +106,7 @@ def sync_agents(
 
 
 def check_name(name: str) -> None:
+    """Refuse a server name an agent's config could not hold (letters, digits, `-`, `_`)."""
     if not name or not all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in name):
         raise InvalidInput(
             f"server name {name!r} is not valid: use letters, digits, '-' and '_' only"
@@ -129,6 +132,8 @@ def sync_agent(
     home: Path | None = None,
     explicit: bool = True,
 ) -> FileResult:
+    """Write lspd's MCP entry (and `token`) into one agent's config at `scope`, keeping
+    everything else in it; with `dry_run`, only say what would change."""
     home = home or Path.home()
     chosen = scope if scope in descriptor.scopes or explicit else None
     try:

@@ -34,6 +34,7 @@ CHECK_TIMEOUT_S = 1800.0  # a cold check of a large project takes minutes
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`lspd check`."""
     help = "every error and warning of the workspace (or PATHs): the gate, from warm servers"
     parser = subparsers.add_parser("check", help=help, description=help)
     parser.add_argument(

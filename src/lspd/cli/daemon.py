@@ -14,6 +14,26 @@ from lspd.errors import LspdError
 
 
 def register(subparsers: Any) -> None:
+    """`lspd serve`, `stop`, `status` and `health`."""
+    _register_serve(subparsers)
+
+    stop = subparsers.add_parser("stop", help="stop the daemon of a workspace")
+    add_root(stop, "workspace root (default: the nearest with a daemon, else .)")
+    stop.set_defaults(func=_stop)
+
+    status = subparsers.add_parser("status", help="the daemon and its language servers")
+    add_root(status, "workspace root (default: the nearest with a daemon, else .)")
+    status.add_argument("--json", action="store_true", help="print the status tool's JSON")
+    status.set_defaults(func=_status)
+
+    health = subparsers.add_parser(
+        "health", help="exit 0 if the daemon of a workspace is healthy, else 1 with the reason"
+    )
+    add_root(health, "workspace root (default: the nearest with a daemon, else .)")
+    health.set_defaults(func=_health)
+
+
+def _register_serve(subparsers: Any) -> None:
     serve = subparsers.add_parser(
         "serve",
         help="run the daemon for a workspace (MCP at http://127.0.0.1:PORT/mcp)",
@@ -67,21 +87,6 @@ def register(subparsers: Any) -> None:
         "(comma-separated names as in `lspd sync --list`, or 'all' for those detected)",
     )
     serve.set_defaults(func=_serve)
-
-    stop = subparsers.add_parser("stop", help="stop the daemon of a workspace")
-    add_root(stop, "workspace root (default: the nearest with a daemon, else .)")
-    stop.set_defaults(func=_stop)
-
-    status = subparsers.add_parser("status", help="the daemon and its language servers")
-    add_root(status, "workspace root (default: the nearest with a daemon, else .)")
-    status.add_argument("--json", action="store_true", help="print the status tool's JSON")
-    status.set_defaults(func=_status)
-
-    health = subparsers.add_parser(
-        "health", help="exit 0 if the daemon of a workspace is healthy, else 1 with the reason"
-    )
-    add_root(health, "workspace root (default: the nearest with a daemon, else .)")
-    health.set_defaults(func=_health)
 
 
 def add_root(parser: argparse.ArgumentParser, help: str) -> None:

@@ -38,6 +38,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to):
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`lspd hook`: what an agent's hook runs after an edit and before it stops."""
     help = "an agent's post-edit and stop hook: the errors its work introduced (stdin: payload)"
     parser = subparsers.add_parser("hook", help=help, description=help)
     parser.add_argument("agent", choices=AGENTS, help="whose hook payload and answer format")
@@ -58,6 +59,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer one hook call (its payload on stdin) in the agent's format; a failure never
+    blocks the agent."""
     try:
         payload = sys.stdin.read(MAX_PAYLOAD)
         if args.late:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`lspd servers` (list, install) and `lspd schema`."""
     parser = subparsers.add_parser(
         "servers",
         help="each language's servers: which one this workspace uses, found or missing, "

@@ -15,6 +15,7 @@ from lspd.daemon.binding import mcp_url
 
 
 def register(subparsers: Any) -> None:
+    """`lspd sync`."""
     names = ", ".join(load_descriptors())
     parser = subparsers.add_parser(
         "sync",
@@ -73,6 +74,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """`lspd sync`: write the running daemon's MCP URL (and hooks) into the agents' configs."""
     root = client.resolve_root(args.root_option or args.root)
     if args.list:
         return _list_agents(root)
@@ -126,6 +128,7 @@ def _hooks(root: Path, agents: list[str] | None, *, remove: bool, dry_run: bool)
 
 
 def print_report(report: SyncReport, *, dry_run: bool) -> int:
+    """Say what a sync changed, one line per file; 1 when nothing was written or a file failed."""
     if not report.results:
         known = ", ".join(load_descriptors())
         print(

@@ -1,4 +1,5 @@
-"""The ASGI app: `GET /health`, the MCP SDK's streamable-HTTP app at `/mcp`, and a guard.
+"""The ASGI app: the MCP SDK's streamable-HTTP app at `/mcp`, the daemon's own routes
+(`own_routes`: /health, /check, /check/progress, /hook), and a guard.
 
 The guard runs before every route (not only `/mcp`): a browser page must not reach the
 daemon through DNS rebinding (Host check, 421) nor cross-origin (Origin check, 403), and in
@@ -67,6 +68,8 @@ def _host_name(host: str) -> str | None:
 
 
 def is_loopback_host(host: str | None) -> bool:
+    """Whether a Host header names this machine's loopback (any port): a DNS-rebound
+    name does not."""
     if not host:
         return False
     name = _host_name(host.strip())
@@ -121,6 +124,63 @@ class Guard:
         return None
 
 
+class _Own:
+    """The daemon's own routes, beside MCP's tools: what the CLI and the agents' hooks ask
+    that is no tool (`own_routes` lists them)."""
+
+    def __init__(self, ws: Workspace, options: dict[str, Any], hooks: Feedback) -> None:
+        self.ws, self.options, self.hooks = ws, options, hooks
+
+    async def health(self, request: Request) -> Response:
+        """The `status` tool's answer and what the daemon was started with (`options`), so a
+        second `serve` can compare."""
+        answer = status(self.ws).model_dump(mode="json")
+        return JSONResponse({**answer, "options": self.options})
+
+    async def check(self, request: Request) -> Response:
+        """`lspd check`: the whole check at once (no model reads it: not pages sized for a
+        context), its error count in a header."""
+        paths = request.query_params.getlist("path") or None
+        every = request.query_params.get("all") == "1"
+        try:
+            async with self.ws.gate.shared():
+                checked = await check_all(self.ws, paths, all=every)
+        except LspdError as exc:
+            return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
+        errors = {ERRORS_HEADER: str(sum(r.errors for r in checked.results))}
+        return Response(checked.json_text(), media_type="application/json", headers=errors)
+
+    async def check_progress(self, request: Request) -> Response:
+        """How far the running check is: `lspd check` shows it while it waits for /check."""
+        now = running(self.ws)
+        if now is None:
+            return JSONResponse({})
+        elapsed = time.monotonic() - now.began
+        return JSONResponse({"done": now.done, "total": now.total, "seconds": elapsed})
+
+    async def hook(self, request: Request) -> Response:
+        """`lspd hook`: an agent's edit or stop, answered within the budget it sends."""
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("the body is not a JSON object")
+            return JSONResponse(await self.hooks.answer(body))
+        except (ValueError, TypeError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+def own_routes(ws: Workspace, options: dict[str, Any], hooks: Feedback) -> list[Route]:
+    """The daemon's own surface, in one place: every route that is not the MCP tools of the
+    table of operations (`lspd.surface.table`)."""
+    own = _Own(ws, options, hooks)
+    return [
+        Route("/health", own.health, methods=["GET"]),
+        Route("/check", own.check, methods=["GET"]),
+        Route("/check/progress", own.check_progress, methods=["GET"]),
+        Route("/hook", own.hook, methods=["POST"]),
+    ]
+
+
 def build_app(
     ws: Workspace,
     server: MCPServer[Any],
@@ -140,41 +200,7 @@ def build_app(
         max_request_body_size=MAX_REQUEST_BYTES,
     )
 
-    async def health(request: Request) -> Response:
-        # `options`: what the daemon was started with, so a second `serve` can compare.
-        return JSONResponse({**status(ws).model_dump(mode="json"), "options": options or {}})
-
-    async def check(request: Request) -> Response:
-        # `lspd check` is no model: the whole check at once, not pages sized for a context.
-        paths = request.query_params.getlist("path") or None
-        every = request.query_params.get("all") == "1"
-        try:
-            async with ws.gate.shared():
-                checked = await check_all(ws, paths, all=every)
-        except LspdError as exc:
-            return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
-        errors = {ERRORS_HEADER: str(sum(r.errors for r in checked.results))}
-        return Response(checked.json_text(), media_type="application/json", headers=errors)
-
-    async def check_progress(request: Request) -> Response:
-        # How far the running check is: `lspd check` shows it while it waits for /check.
-        now = running(ws)
-        if now is None:
-            return JSONResponse({})
-        elapsed = time.monotonic() - now.began
-        return JSONResponse({"done": now.done, "total": now.total, "seconds": elapsed})
-
     hooks = feedback or Feedback(ws)
-
-    async def hook(request: Request) -> Response:
-        # `lspd hook`: an agent's edit or stop, answered within the budget it sends.
-        try:
-            body = await request.json()
-            if not isinstance(body, dict):
-                raise ValueError("the body is not a JSON object")
-            return JSONResponse(await hooks.answer(body))
-        except (ValueError, TypeError) as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
@@ -194,13 +220,7 @@ def build_app(
                 await hooks.close()
 
     app = Starlette(
-        routes=[
-            Route("/health", health, methods=["GET"]),
-            Route("/check", check, methods=["GET"]),
-            Route("/check/progress", check_progress, methods=["GET"]),
-            Route("/hook", hook, methods=["POST"]),
-            Mount("/", app=mcp_app),
-        ],
+        routes=[*own_routes(ws, options or {}, hooks), Mount("/", app=mcp_app)],
         lifespan=run,
     )
     return Guard(app, token)

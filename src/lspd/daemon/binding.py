@@ -24,10 +24,12 @@ def mcp_url(port: int) -> str:
 
 
 def last_port_path(root: Path) -> Path:
+    """Where the workspace's last port is kept, to bind it again after a restart."""
     return state_dir(root) / LAST_PORT_FILE
 
 
 def read_last_port(root: Path) -> int | None:
+    """The port the daemon last listened on, or None."""
     try:
         text = last_port_path(root).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
@@ -36,6 +38,7 @@ def read_last_port(root: Path) -> int | None:
 
 
 def remember_port(root: Path, port: int) -> None:
+    """Keep `port` for the next start (agents' configs hold the URL); best effort."""
     path = last_port_path(root)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)

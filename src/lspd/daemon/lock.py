@@ -17,6 +17,7 @@ LOCK_FILE = "daemon.lock"
 
 
 def lock_path(root: Path) -> Path:
+    """The lock file that lets one daemon serve a workspace."""
     return state_dir(root) / LOCK_FILE
 
 
@@ -56,15 +57,6 @@ class InstanceLock:
         with contextlib.suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
-
-    def is_locked_elsewhere(self) -> bool:
-        """True when some other process holds the lock right now."""
-        if self._fd is not None:
-            return False
-        if self.acquire():
-            self.release()
-            return False
-        return True
 
     def __enter__(self) -> InstanceLock:
         return self

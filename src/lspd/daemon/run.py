@@ -42,6 +42,8 @@ DEFAULT_IDLE_TIMEOUT_S = 1800.0
 
 @dataclass
 class Options:
+    """How `lspd serve` was asked to run (its command-line options)."""
+
     root: Path
     port: int | None = None
     token: bool = False
@@ -66,6 +68,7 @@ def idle_timeout(options: Options, ws: Workspace) -> float:
 
 
 def log_path(root: Path) -> Path:
+    """The daemon's log file for the workspace."""
     return state_dir(root) / "daemon.log"
 
 

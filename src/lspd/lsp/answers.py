@@ -6,7 +6,9 @@ names the server and the request, not a `KeyError` deep in an operation. `check`
 the parts lspd uses, cheaply (no lsprotocol: importing its types costs 0.4 s); the
 TypedDicts of `lspd.lsp.shapes` say what those parts are.
 
-Each request lspd reads is a `Method` carrying its answer's type: `session.request(HOVER,
+Each request lspd reads is declared once, as a `Method`: its name, the type of its answer
+and the check of that answer's shape, the server capability that offers it, and what lspd
+tells servers it can do with it (`lspd.lsp.capabilities` reads that). `session.request(HOVER,
 params)` is a `Hover | None` that has been checked, so mypy checks the fields an operation
 reads. A method sent by name (a string) answers `Any`, checked all the same.
 """
@@ -46,11 +48,22 @@ T = TypeVar("T", default=Any)
 
 class Method(Generic[P, T]):
     """An LSP method whose request sends `P` and whose answer, once `shape` has checked
-    it, is a `T`."""
+    it, is a `T`. `provider`: the server capability saying the server answers it (None:
+    every server does, or it is not asked of the server). `client`: the `textDocument`
+    client capability lspd declares for it, as (key, value)."""
 
-    def __init__(self, name: str, shape: Callable[[Any, str], None]) -> None:
+    def __init__(
+        self,
+        name: str,
+        shape: Callable[[Any, str], None],
+        provider: str | None = None,
+        client: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
         self.name = name
         self.shape = shape
+        self.provider = provider
+        self.client = client
+        _DECLARED.append(self)
 
     def __str__(self) -> str:
         return self.name
@@ -58,6 +71,8 @@ class Method(Generic[P, T]):
     def __repr__(self) -> str:
         return f"Method({self.name!r})"
 
+
+_DECLARED: list[Method[Any, Any]] = []
 
 # What a session sends: a `Method`, answered with its type, or a method's name, with `Any`.
 Request = Method[P, T] | str
@@ -212,45 +227,67 @@ def _diagnostics(value: Any, where: str) -> None:
             raise Malformed(f"{here}.{wrong} is {str(item[wrong])[:40]!r}, not text")
 
 
-HOVER = Method[PositionParams, Hover | None]("textDocument/hover", _hover)
-DEFINITION = Method[PositionParams, Locations]("textDocument/definition", _locations)
-TYPE_DEFINITION = Method[PositionParams, Locations]("textDocument/typeDefinition", _locations)
-IMPLEMENTATION = Method[PositionParams, Locations]("textDocument/implementation", _locations)
-REFERENCES = Method[ReferenceParams, list[Location] | None]("textDocument/references", _locations)
+_LINKS = {"linkSupport": True}
+_KINDS = {"valueSet": list(range(1, 27))}  # SymbolKind 1..26 (`capabilities.SYMBOL_KINDS`)
+
+HOVER = Method[PositionParams, Hover | None](
+    "textDocument/hover",
+    _hover,
+    "hoverProvider",
+    ("hover", {"contentFormat": ["markdown", "plaintext"]}),
+)
+DEFINITION = Method[PositionParams, Locations](
+    "textDocument/definition", _locations, "definitionProvider", ("definition", _LINKS)
+)
+TYPE_DEFINITION = Method[PositionParams, Locations](
+    "textDocument/typeDefinition",
+    _locations,
+    "typeDefinitionProvider",
+    ("typeDefinition", _LINKS),
+)
+IMPLEMENTATION = Method[PositionParams, Locations](
+    "textDocument/implementation",
+    _locations,
+    "implementationProvider",
+    ("implementation", _LINKS),
+)
+REFERENCES = Method[ReferenceParams, list[Location] | None](
+    "textDocument/references", _locations, "referencesProvider", ("references", {})
+)
 DOCUMENT_SYMBOLS = Method[DocumentParams, list[DocumentSymbol] | list[SymbolInformation] | None](
-    "textDocument/documentSymbol", _document_symbols
+    "textDocument/documentSymbol",
+    _document_symbols,
+    "documentSymbolProvider",
+    ("documentSymbol", {"hierarchicalDocumentSymbolSupport": True, "symbolKind": _KINDS}),
 )
 WORKSPACE_SYMBOLS = Method[WorkspaceSymbolParams, list[WorkspaceSymbol] | None](
-    "workspace/symbol", _workspace_symbols
+    "workspace/symbol", _workspace_symbols, "workspaceSymbolProvider"
 )
 PREPARE_CALL_HIERARCHY = Method[PositionParams, list[CallHierarchyItem] | None](
-    "textDocument/prepareCallHierarchy", _call_items
+    "textDocument/prepareCallHierarchy",
+    _call_items,
+    "callHierarchyProvider",
+    ("callHierarchy", {}),
 )
 INCOMING_CALLS = Method[CallHierarchyParams, list[IncomingCall] | None](
-    "callHierarchy/incomingCalls", _calls("from")
+    "callHierarchy/incomingCalls", _calls("from"), "callHierarchyProvider"
 )
 OUTGOING_CALLS = Method[CallHierarchyParams, list[OutgoingCall] | None](
-    "callHierarchy/outgoingCalls", _calls("to")
+    "callHierarchy/outgoingCalls", _calls("to"), "callHierarchyProvider"
 )
+# basedpyright offers pull diagnostics only to a client that can register them.
 PULL_DIAGNOSTICS = Method[DocumentParams, DiagnosticReport | None](
-    "textDocument/diagnostic", _diagnostic_report
+    "textDocument/diagnostic",
+    _diagnostic_report,
+    "diagnosticProvider",
+    ("diagnostic", {"dynamicRegistration": True, "relatedDocumentSupport": False}),
 )
+
+_SHAPES = {method.name: method.shape for method in _DECLARED}
+"""The shape of each request by its name, for a request sent by name."""
+
 # Not a request: the diagnostics a session gives, pushed, pulled or from tsserver.
 DIAGNOSTICS = Method[None, list[Diagnostic]]("textDocument/publishDiagnostics", _diagnostics)
 
-_SHAPES = {
-    method.name: method.shape
-    for method in (
-        HOVER,
-        DEFINITION,
-        TYPE_DEFINITION,
-        IMPLEMENTATION,
-        REFERENCES,
-        DOCUMENT_SYMBOLS,
-        WORKSPACE_SYMBOLS,
-        PREPARE_CALL_HIERARCHY,
-        INCOMING_CALLS,
-        OUTGOING_CALLS,
-        PULL_DIAGNOSTICS,
-    )
-}
+CLIENT = dict(method.client for method in _DECLARED if method.client is not None)
+"""What lspd tells servers it can do with the requests it sends (`textDocument` capabilities)."""

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from lspd.lsp.answers import CLIENT
 from lspd.lsp.folders import workspace_folder
 from lspd.lsp.text import path_to_uri
 
@@ -41,7 +42,6 @@ def client_capabilities() -> dict[str, Any]:
     types (0.25-0.4 s to import, between a server's spawn and its `initialize` in every
     cold start); tests/lsp/test_capabilities.py checks it against lsprotocol."""
     kinds = {"valueSet": list(range(1, len(SYMBOL_KINDS) + 1))}
-    links = {"linkSupport": True}
     return {
         "general": {"positionEncodings": ["utf-32", "utf-16", "utf-8"]},
         "window": {"workDoneProgress": True},
@@ -60,14 +60,8 @@ def client_capabilities() -> dict[str, Any]:
         },
         "textDocument": {
             "synchronization": {"didSave": False},
-            "hover": {"contentFormat": ["markdown", "plaintext"]},
-            "definition": links,
-            "typeDefinition": links,
-            "implementation": links,
-            "declaration": links,
-            "references": {},
-            "documentSymbol": {"hierarchicalDocumentSymbolSupport": True, "symbolKind": kinds},
-            "callHierarchy": {},
+            "declaration": {"linkSupport": True},
+            # Sent by name (`lspd.lsp.edits`), not as a `Method` of `lspd.lsp.answers`.
             "rename": {"prepareSupport": True},
             "codeAction": {
                 # Literal code actions (else tsserver sends commands only), lazy edits
@@ -79,8 +73,7 @@ def client_capabilities() -> dict[str, Any]:
                 "resolveSupport": {"properties": ["edit"]},
             },
             "publishDiagnostics": {"versionSupport": True, "relatedInformation": False},
-            # basedpyright offers pull diagnostics only to a client that can register them.
-            "diagnostic": {"dynamicRegistration": True, "relatedDocumentSupport": False},
+            **CLIENT,  # each request's own, declared with it (`lspd.lsp.answers`)
         },
     }
 

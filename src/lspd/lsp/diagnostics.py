@@ -65,6 +65,8 @@ async def pull(
 
 
 async def tsserver(send: Send, path: Path, timeout: float) -> Items:
+    """A file's diagnostics asked of tsserver directly (syntactic, then semantic):
+    typescript-language-server publishes nothing for a file that stays clean."""
     items: Items = []
     for command in ("syntacticDiagnosticsSync", "semanticDiagnosticsSync"):
         response = await send(

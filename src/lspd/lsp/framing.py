@@ -53,5 +53,6 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
 
 
 def encode_message(message: dict[str, Any]) -> bytes:
+    """One JSON-RPC message with its `Content-Length` header, as LSP frames it."""
     body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)

@@ -20,6 +20,7 @@ WATCH_CREATE, WATCH_CHANGE, WATCH_DELETE = 1, 2, 4
 
 @functools.lru_cache(maxsize=512)
 def compile_glob(pattern: str) -> re.Pattern[str]:
+    """An LSP glob pattern (`**`, `{a,b}`, `[0-9]`) as a regular expression (cached)."""
     return re.compile(_translate(pattern) + r"\Z", re.DOTALL)
 
 

@@ -113,6 +113,8 @@ _EXITS: weakref.WeakKeyDictionary[asyncio.subprocess.Process, asyncio.Future[Non
 async def spawn(
     command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path
 ) -> asyncio.subprocess.Process:
+    """Start a language server in its own process group, its stderr appended to
+    `log_path`; its exit is an event (no polling)."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     limit = 2**26

@@ -39,6 +39,8 @@ class ConnectionClosed(Exception):
 
 
 class RequestTimeout(Exception):
+    """A request the server did not answer in time (it was sent `$/cancelRequest`)."""
+
     pass
 
 
@@ -53,6 +55,9 @@ class Sent:
 
 
 class JsonRpcConnection:
+    """JSON-RPC over a server's stdio: requests with timeouts, notifications, and every
+    server request answered (an empty success for those lspd does not act on)."""
+
     def __init__(
         self,
         reader: asyncio.StreamReader,

@@ -13,16 +13,22 @@ from typing import NotRequired, TypedDict, final
 
 
 class Position(TypedDict):
+    """A zero-based line and character (in the session's position encoding)."""
+
     line: int
     character: int
 
 
 class Range(TypedDict):
+    """From `start` to `end` (exclusive)."""
+
     start: Position
     end: Position
 
 
 class TextDocument(TypedDict):
+    """A document named by its URI."""
+
     uri: str
 
 
@@ -34,29 +40,41 @@ class PositionParams(TypedDict):
 
 
 class ReferenceContext(TypedDict):
+    """Whether `textDocument/references` lists the declaration too."""
+
     includeDeclaration: bool
 
 
 class ReferenceParams(PositionParams):
+    """What `textDocument/references` sends."""
+
     context: ReferenceContext
 
 
 class DocumentParams(TypedDict):
+    """What a whole-document question sends (`documentSymbol`, `diagnostic`)."""
+
     textDocument: TextDocument
 
 
 class WorkspaceSymbolParams(TypedDict):
+    """What `workspace/symbol` sends."""
+
     query: str
 
 
 @final
 class Location(TypedDict):
+    """A range in a document."""
+
     uri: str
     range: Range
 
 
 @final
 class LocationLink(TypedDict):
+    """A location as a link (servers that offer `linkSupport` may answer these)."""
+
     targetUri: str
     targetRange: Range  # checked and read when targetSelectionRange is left out
     targetSelectionRange: NotRequired[Range]
@@ -67,11 +85,15 @@ Locations = Location | list[Location] | list[LocationLink] | None
 
 
 class MarkupContent(TypedDict):
+    """Markdown or plain text."""
+
     kind: str
     value: str
 
 
 class LanguageString(TypedDict):
+    """A code block of a `MarkedString` (deprecated, still sent)."""
+
     language: str
     value: str
 
@@ -81,12 +103,16 @@ HoverContents = MarkupContent | MarkedString | list[MarkedString]
 
 
 class Hover(TypedDict):
+    """A `textDocument/hover` answer."""
+
     contents: HoverContents  # checked to be text or one of the dicts or a list, not deeper
     range: NotRequired[Range]
 
 
 @final
 class DocumentSymbol(TypedDict):
+    """A symbol of a document with its members (the hierarchical form)."""
+
     name: str
     kind: int
     range: Range
@@ -97,6 +123,8 @@ class DocumentSymbol(TypedDict):
 
 @final
 class SymbolInformation(TypedDict):
+    """A symbol of a document, flat (the older form)."""
+
     name: str
     kind: int
     location: Location
@@ -104,11 +132,15 @@ class SymbolInformation(TypedDict):
 
 
 class WorkspaceLocation(TypedDict):
+    """Where a workspace symbol is."""
+
     uri: str
     range: NotRequired[Range]  # a `WorkspaceSymbol` may leave it to be resolved
 
 
 class WorkspaceSymbol(TypedDict):
+    """A `workspace/symbol` answer's item."""
+
     name: str
     kind: int
     location: WorkspaceLocation
@@ -116,6 +148,8 @@ class WorkspaceSymbol(TypedDict):
 
 
 class CallHierarchyItem(TypedDict):
+    """A function of a call hierarchy."""
+
     name: str
     kind: int
     uri: str
@@ -125,6 +159,8 @@ class CallHierarchyItem(TypedDict):
 
 
 class CallHierarchyParams(TypedDict):
+    """What `callHierarchy/incomingCalls` and `outgoingCalls` send."""
+
     item: CallHierarchyItem
 
 
@@ -133,11 +169,15 @@ IncomingCall = TypedDict("IncomingCall", {"from": CallHierarchyItem, "fromRanges
 
 
 class OutgoingCall(TypedDict):
+    """A callee and the call sites in the caller."""
+
     to: CallHierarchyItem
     fromRanges: list[Range]
 
 
 class Diagnostic(TypedDict):
+    """A diagnostic as lspd reads it."""
+
     range: Range
     message: NotRequired[str]  # required by LSP; read as empty when a server leaves it out
     severity: NotRequired[int | None]  # 1 error, 2 warning, 3 information, 4 hint

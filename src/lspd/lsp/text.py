@@ -10,14 +10,17 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def split_lines(text: str) -> list[str]:
+    """Lines as LSP counts them (`\n`, `\r\n` and `\r` all end one)."""
     return _LINE_BREAK.split(text)
 
 
 def path_to_uri(path: Path) -> str:
+    """A `file://` URI of an absolute path."""
     return path.as_uri()
 
 
 def uri_to_path(uri: str) -> Path | None:
+    """The path of a `file://` URI; None for another scheme."""
     parsed = urlparse(uri)
     if parsed.scheme != "file":
         return None

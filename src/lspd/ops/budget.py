@@ -84,6 +84,11 @@ class Window:
         """True when items remain after this page."""
         return self.end < self.total
 
+    @property
+    def paging(self) -> dict[str, Any]:
+        """The paging fields of every list answer (`total`, `truncated`, `next_offset`)."""
+        return {"total": self.total, "truncated": self.truncated, "next_offset": self.next_offset}
+
 
 def check_paging(offset: object, limit: object, total: int | None = None) -> None:
     """`offset` ≥ 0 (not past the end when `total` is known) and `limit` ≥ 1."""

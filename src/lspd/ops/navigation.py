@@ -7,27 +7,22 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
-from pathlib import PurePath
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
-from lspd.lsp.capabilities import symbol_kind_name
-from lspd.lsp.text import uri_to_path
-from lspd.ops import aliases, unsaved
+from lspd.ops import aliases, call_sites, unsaved
 from lspd.ops import unresolved as scan
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.convert import Converter
 from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (
-    Call,
     CallHierarchyResult,
-    CallItem,
     Direction,
     FileReferences,
     HoverResult,
+    Location,
     LocationsResult,
     Reference,
     ReferencesResult,
@@ -80,36 +75,39 @@ async def hover(
 
 
 async def _locations(
-    method: answers.Method[shapes.PositionParams, shapes.Locations],
-    capability: str,
     ws: Workspace,
-    target: Target,
+    method: answers.Method[shapes.PositionParams, shapes.Locations],
+    at: tuple[str | None, int | None, int | None, str | None],
     limit: int,
     offset: int,
-) -> LocationsResult:
-    if not target.session.supports(capability):
-        raise InvalidInput(
-            f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
-            "try `definition` instead"
-        )
-    answer = await target.session.request(method, target.params())
-    found = Converter(ws, target.session.encoding).locations(answer)
-    check_paging(offset, limit, len(found))
-    namer = Namer(ws)
-    named = [
-        SymbolLocation(**loc.model_dump(), symbol=await namer.name(loc.path, loc.line, loc.column))
-        for loc in found[offset : offset + limit]
-    ]
+    content: str | None = None,
+) -> tuple[Target, LocationsResult]:
+    """The body of every location question (definition, type definition, implementation):
+    the places `method` answers at the position `at`, each named by its name path, paged."""
+    check_positive("limit", limit)
+    path = at[0]
+    async with unsaved.held(ws, path, content):
+        target = await _target(ws, *at, content)
+        if method.provider is not None and not target.session.supports(method.provider):
+            raise InvalidInput(
+                f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
+                "try `definition` instead"
+            )
+        answer = await target.session.request(method, target.params())
+        found = Converter(ws, target.session.encoding).locations(answer)
+        check_paging(offset, limit, len(found))
+        namer = Namer(ws)
+        named = [
+            SymbolLocation(
+                **loc.model_dump(), symbol=await namer.name(loc.path, loc.line, loc.column)
+            )
+            for loc in found[offset : offset + limit]
+        ]
 
     def build(w: Window) -> LocationsResult:
-        return LocationsResult(
-            locations=named[: w.count],
-            total=w.total,
-            truncated=w.truncated,
-            next_offset=w.next_offset,
-        )
+        return LocationsResult(locations=named[: w.count], **w.paging)
 
-    return page(len(found), offset, limit, build)
+    return target, page(len(found), offset, limit, build)
 
 
 async def definition(
@@ -123,10 +121,8 @@ async def definition(
     content: str | None = None,
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
-    check_positive("limit", limit)
-    async with unsaved.held(ws, path, content):
-        target = await _target(ws, path, line, column, symbol, content)
-        return await _locations(answers.DEFINITION, "definitionProvider", ws, target, limit, offset)
+    at = (path, line, column, symbol)
+    return (await _locations(ws, answers.DEFINITION, at, limit, offset, content))[1]
 
 
 async def type_definition(
@@ -140,11 +136,8 @@ async def type_definition(
     content: str | None = None,
 ) -> LocationsResult:
     """Where the type of the name at a position is defined."""
-    check_positive("limit", limit)
-    async with unsaved.held(ws, path, content):
-        target = await _target(ws, path, line, column, symbol, content)
-        method = answers.TYPE_DEFINITION
-        return await _locations(method, "typeDefinitionProvider", ws, target, limit, offset)
+    at = (path, line, column, symbol)
+    return (await _locations(ws, answers.TYPE_DEFINITION, at, limit, offset, content))[1]
 
 
 async def implementation(
@@ -158,11 +151,8 @@ async def implementation(
 ) -> LocationsResult:
     """The implementations of the interface or method at a position, each named by its
     name path; `asked` marks the declaration the question was about when it is listed."""
-    check_positive("limit", limit)
-    target = await _target(ws, path, line, column, symbol)
-    result = await _locations(
-        answers.IMPLEMENTATION, "implementationProvider", ws, target, limit, offset
-    )
+    at = (path, line, column, symbol)
+    target, result = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
     declared = await target.session.request(answers.DEFINITION, target.params())
     places = {
         (loc.path, loc.line) for loc in Converter(ws, target.session.encoding).locations(declared)
@@ -208,19 +198,7 @@ async def references(
     rows = max(len(found), len(scanned.uses))  # both lists are paged by the same window
     check_paging(offset, limit, rows)
     counts = _counts(loc.path for loc in found)
-    uses = [
-        Reference(
-            line=loc.line,
-            column=loc.column,
-            text=loc.text,
-            symbol=await namer.name(loc.path, loc.line, loc.column),
-        )
-        for loc in found[offset : offset + limit]
-    ]
-    unknown = [
-        Reference(line=line, column=column, text=text, symbol=await namer.name(path, line, column))
-        for (path, line, column), text in scanned.page(offset, limit)
-    ]
+    uses, unknown = await _named_uses(namer, found, scanned, offset, limit)
     unknown_counts = _counts(path for path, _, _ in scanned.uses)
     summary = scan.summary(scan.references_head(len(found), len(counts)), scanned)
 
@@ -239,6 +217,26 @@ async def references(
         )
 
     return page(rows, offset, limit, build)
+
+
+async def _named_uses(
+    namer: Namer, found: list[Location], scanned: scan.Scan, offset: int, limit: int
+) -> tuple[list[Reference], list[Reference]]:
+    """The uses and the unresolved uses from `offset`, each named by its enclosing symbol."""
+    uses = [
+        Reference(
+            line=loc.line,
+            column=loc.column,
+            text=loc.text,
+            symbol=await namer.name(loc.path, loc.line, loc.column),
+        )
+        for loc in found[offset : offset + limit]
+    ]
+    unknown = [
+        Reference(line=line, column=column, text=text, symbol=await namer.name(path, line, column))
+        for (path, line, column), text in scanned.page(offset, limit)
+    ]
+    return uses, unknown
 
 
 def _counts(paths: Iterable[str]) -> dict[str, int]:
@@ -279,57 +277,27 @@ async def call_hierarchy(
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
     check_flag("unresolved", unresolved)
     target = await _target(ws, path, line, column, symbol)
-    session = target.session
-    if not session.supports("callHierarchyProvider"):
-        raise InvalidInput(f"{session.name} does not offer a call hierarchy; try `references`")
-    items = await session.request(answers.PREPARE_CALL_HIERARCHY, target.params())
     namer = Namer(ws)
-    if not items:
-        raise await _not_callable(ws, namer, target)
-    convert = Converter(ws, session.encoding)
-    root = items[0]
-    asked: shapes.CallHierarchyParams = {"item": root}
-    # Each caller (incoming) or callee (outgoing), the file of its call sites, the sites.
-    ends: list[tuple[shapes.CallHierarchyItem, str, list[shapes.Range]]]
+    root = await call_sites.prepare(ws, namer, target)
+    convert = Converter(ws, target.session.encoding)
     scanning = scan.start(ws, target, unresolved and direction == "incoming")
     try:
-        if direction == "incoming":
-            incoming = await session.request(answers.INCOMING_CALLS, asked) or []
-            ends = [(c["from"], c["from"]["uri"], c["fromRanges"]) for c in incoming]
-        else:
-            outgoing = await session.request(answers.OUTGOING_CALLS, asked) or []
-            ends = [(c["to"], root["uri"], c["fromRanges"]) for c in outgoing]
+        ends = await call_sites.ends(target.session, root, direction)
     except BaseException:
         await scan.stop(scanning)
         raise
-    calls: dict[tuple[str, int, int], Call] = {}
-    for other, sites_uri, site_ranges in ends:
-        end = await _call_item(convert, namer, other)
-        for site_range in site_ranges:
-            site = convert.location(sites_uri, site_range)
-            if site is None or (site.path, site.line, site.column) in calls:
-                continue
-            symbol, kind = end.symbol, end.kind
-            if direction == "incoming":  # named as `references` names the site
-                symbol, kind = await namer.caller(site.path, site.line, site.column)
-            calls[(site.path, site.line, site.column)] = Call(
-                symbol=symbol,
-                kind=kind,
-                path=site.path,
-                line=site.line,
-                column=site.column,
-                text=site.text,
-                defined=f"{end.path}:{end.line}" if direction == "outgoing" else None,
-            )
-    ordered = [calls[key] for key in sorted(calls)]
+    calls = await call_sites.sites(convert, namer, ends, direction)
     if direction == "incoming":
         scanned = await scan.finish(ws, target, scanning, set(calls), namer)
     else:
         scanned = scan.Scan(scan.name_at(target), skipped="callees have no unresolved uses")
+    ordered = [calls[key] for key in sorted(calls)]
     rows = max(len(ordered), len(scanned.uses))  # both lists are paged by the same window
     check_paging(offset, limit, rows)
-    item = await _call_item(convert, namer, root)
-    unknown = [await _caller(namer, place, text) for place, text in scanned.page(offset, limit)]
+    item = await call_sites.call_item(convert, namer, root)
+    unknown = [
+        await call_sites.caller(namer, place, text) for place, text in scanned.page(offset, limit)
+    ]
     files = len({path for path, _, _ in calls})
     head = f"{scan.plural(len(ordered), 'call')} in {scan.plural(files, 'file')}"
     summary = scan.summary(head, scanned) if direction == "incoming" else head
@@ -349,44 +317,3 @@ async def call_hierarchy(
         )
 
     return page(rows, offset, limit, build)
-
-
-async def _caller(namer: Namer, place: Place, text: str) -> Call:
-    """An unresolved use as a call site of whatever encloses it (a module: its file)."""
-    path, line, column = place
-    symbol, kind = await namer.caller(path, line, column)
-    return Call(symbol=symbol, kind=kind, path=path, line=line, column=column, text=text)
-
-
-async def _call_item(convert: Converter, namer: Namer, item: shapes.CallHierarchyItem) -> CallItem:
-    """The function of a call hierarchy item, named and kinded from its file's symbols
-    (servers name a method just `__init__` and may call it a function)."""
-    path = uri_to_path(item["uri"])
-    start = item["selectionRange"]["start"]
-    shown = convert.ws.display(path) if path else item["uri"]
-    line = start["line"] + 1
-    column = convert.column(path, start["line"], start["character"]) if path else 1
-    node = await namer.at(shown, line, column) if path else None
-    exact = node is not None and node.line == line and node.name == item["name"]
-    # A file's top level: tsserver names it by the file's name, TypeScript 7 by its path.
-    name = PurePath(item["name"]).name if os.path.isabs(item["name"]) else item["name"]
-    return CallItem(
-        symbol=node.name_path if node is not None and exact else name,
-        kind=node.kind if node is not None and exact else symbol_kind_name(item["kind"]),
-        path=shown,
-        line=line,
-        column=column,
-    )
-
-
-async def _not_callable(ws: Workspace, namer: Namer, target: Target) -> InvalidInput:
-    """Why there is no call hierarchy here: what the position holds instead."""
-    shown = ws.display(target.document.path)
-    where = f"{shown}:{target.line}:{target.column}"
-    node = await namer.at(shown, target.line, target.column)
-    exact = node is not None and node.line == target.line
-    what = f"`{node.name_path}` ({node.kind})" if node is not None and exact else "what is there"
-    return InvalidInput(
-        f"{what} at {where} is not a function or method, so it has no callers or callees "
-        f"to list; use `references` for its uses, or point at a function's name"
-    )

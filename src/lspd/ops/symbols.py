@@ -44,13 +44,7 @@ async def document_symbols(
     check_paging(offset, limit, len(rows))
 
     def build(w: Window) -> DocumentSymbolsResult:
-        return DocumentSymbolsResult(
-            path=shown,
-            symbols=_nest(rows[w.offset : w.end]),
-            total=w.total,
-            truncated=w.truncated,
-            next_offset=w.next_offset,
-        )
+        return DocumentSymbolsResult(path=shown, symbols=_nest(rows[w.offset : w.end]), **w.paging)
 
     return page(len(rows), offset, limit, build)
 
@@ -132,12 +126,7 @@ async def workspace_symbols(
         found, total = await search_symbols(ws, query, wanted, limit, offset=offset)
 
     def build(w: Window) -> WorkspaceSymbolsResult:
-        return WorkspaceSymbolsResult(
-            symbols=found[: w.count],
-            total=w.total,
-            truncated=w.truncated,
-            next_offset=w.next_offset,
-        )
+        return WorkspaceSymbolsResult(symbols=found[: w.count], **w.paging)
 
     return page(total, min(offset, total), limit, build)
 

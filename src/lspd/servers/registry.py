@@ -22,6 +22,9 @@ WatchedFilesSettle = Literal["none", "publish"]
 
 @dataclass(frozen=True)
 class ServerDefinition:
+    """One language server of `servers.toml` (after lspd.toml): how to run, install and
+    configure it, and how it shows it is ready."""
+
     name: str
     language: str
     command: tuple[str, ...]
@@ -104,6 +107,7 @@ class ServerDefinition:
 
 
 def npm_root(prefix: str = "npm") -> Path:
+    """Where lspd installs npm servers (`node_modules` under its cache)."""
     return cache_dir() / prefix / "node_modules"
 
 
@@ -123,6 +127,7 @@ def node_executable() -> str:
 
 
 def expand(text: str, npm_prefix: str = "npm") -> str:
+    """A command word with `{node}` and `{npm_root}` filled in."""
     if "{" not in text:
         return text
     return text.replace("{node}", node_executable()).replace(
@@ -141,6 +146,8 @@ def _expand_all(value: Any, npm_prefix: str) -> Any:
 
 
 def find_executable(name: str) -> str | None:
+    """An executable by name: a path as given, else beside this Python (its venv's
+    `bin`), else on PATH; None when missing."""
     if os.sep in name:
         return name if os.access(name, os.X_OK) else None
     beside_python = Path(sys.executable).parent / name
@@ -215,4 +222,5 @@ def servers_by_language() -> dict[str, list[str]]:
 
 
 def known_extensions() -> list[str]:
+    """Every file extension some server handles, sorted."""
     return sorted({ext for d in definitions().values() for ext in d.extensions})

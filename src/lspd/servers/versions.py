@@ -24,11 +24,15 @@ COMMAND_TIMEOUT_S = 10.0
 
 @dataclass(frozen=True)
 class Installed:
+    """Whether a server can run (`missing` says why not) and its version."""
+
     missing: str | None  # why it cannot run, or None
     version: str | None
 
 
 def inspect(definition: ServerDefinition) -> Installed:
+    """Whether the server is installed and which version, from where it is installed
+    (a Python or npm package, or its own `--version`)."""
     missing = definition.missing()
     if missing is not None:
         return Installed(missing, None)
