@@ -61,7 +61,7 @@ def client_capabilities() -> dict[str, Any]:
         "textDocument": {
             "synchronization": {"didSave": False},
             "declaration": {"linkSupport": True},
-            # Sent by name (`lspd.lsp.edits`), not as a `Method` of `lspd.lsp.answers`.
+            # Sent by name (ops/rename.py, ops/fixes.py), not as a `Method` of `lspd.lsp.answers`.
             "rename": {"prepareSupport": True},
             "codeAction": {
                 # Literal code actions (else tsserver sends commands only), lazy edits
