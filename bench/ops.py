@@ -25,9 +25,10 @@ from typing import Any
 
 from lspd.ops import file_diagnostics, navigation
 from lspd.ops import symbols as symbols_ops
-from lspd.ops.symbols import flatten, symbol_tree
+from lspd.ops.symbols import symbol_tree
 from lspd.ops.target import resolve_target
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.tree import flatten
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from lspd.lsp import answers
 from lspd.ops.convert import Converter
-from lspd.ops.outline import statement_end
 from lspd.ops.resolve import find_nodes
 from lspd.ops.target import Target
 from lspd.ops.uses import dialect_for, find_uses
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.naming import statement_end
 
 MAX_ALIASES = 3
 MAX_NAMES = 8  # names of a hover looked up, at most (a definition request each)

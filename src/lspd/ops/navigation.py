@@ -28,10 +28,10 @@ from lspd.ops.models import (
     ReferencesResult,
     SymbolLocation,
 )
-from lspd.ops.outline import Namer
 from lspd.ops.target import Target, resolve_target
 from lspd.ops.unresolved import Place
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.naming import Namer
 
 
 async def _target(

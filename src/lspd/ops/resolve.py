@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
+from lspd.lsp.text import uri_to_path
 from lspd.ops.models import SymbolCandidate
-from lspd.ops.outline import DECLARATIONS, Node, flatten, matches_name, name_parts, qualified
-from lspd.ops.search import search_symbols
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.naming import DECLARATIONS
+from lspd.workspace.symbols.search import search
+from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts, qualified
 
 MAX_CANDIDATES = 10
 
@@ -139,5 +141,9 @@ async def _symbol_names_like(ws: Workspace, parts: list[str]) -> list[str]:
             nodes = []
         if nodes:
             return [name for n in nodes for name in qualified(n).split(".")[:-1]]
-    found, _ = await search_symbols(ws, parts[0][:3] or parts[0], limit=200)
-    return [s.name_path.rpartition(".")[2] for s in found]
+    found = await search(ws, parts[0][:3] or parts[0])
+    return [
+        item["name"].rpartition(".")[2]
+        for _, item in found[:200]
+        if uri_to_path((item.get("location") or {}).get("uri", "")) is not None
+    ]

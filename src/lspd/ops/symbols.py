@@ -1,4 +1,5 @@
-"""Symbols: a file's symbol tree (or a class's members), and a search across the workspace.
+"""Symbols: a file's symbol tree (or a class's members), and a search across the workspace
+(the symbols themselves: `workspace/symbols/`).
 
 Both are paged (`lspd.ops.budget.page`). A file's tree is paged in file order with every
 level kept: a page holds a run of symbols, nested under their parents when the parent is
@@ -8,18 +9,22 @@ on the page too, so a big file never collapses to its top level.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from lspd.errors import InvalidInput
-from lspd.lsp.capabilities import SYMBOL_KINDS
+from lspd.lsp.capabilities import SYMBOL_KINDS, symbol_kind_name
+from lspd.lsp.session import Session
+from lspd.lsp.text import uri_to_path
 from lspd.ops.arguments import check_positive
 from lspd.ops.budget import Window, check_paging, page
+from lspd.ops.convert import Converter
 from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
-from lspd.ops.outline import Node, flatten, member_of, symbol_tree
 from lspd.ops.resolve import find_nodes
-from lspd.ops.search import search_symbols
 from lspd.workspace import Workspace
-
-__all__ = ["document_symbols", "flatten", "search_symbols", "symbol_tree", "workspace_symbols"]
+from lspd.workspace.symbols.naming import member_of
+from lspd.workspace.symbols.search import search
+from lspd.workspace.symbols.tree import Node, read_tree
 
 
 async def document_symbols(
@@ -153,3 +158,53 @@ async def _members(
                 )
             )
     return out
+
+
+async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Node]:
+    """The symbols the server lists for `path`, opened in `session`, asked now (uncached:
+    `ws.symbols.tree` answers from the workspace's index)."""
+    document = ws.document(path)
+    lines = document.lines if document is not None else Converter(ws, session.encoding).lines(path)
+    return await read_tree(session, path, ws.display(path), lines)
+
+
+async def search_symbols(
+    ws: Workspace,
+    query: str,
+    kind: str | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> tuple[list[WorkspaceSymbol], int]:
+    """The servers' `workspace/symbol` search (`workspace/symbols/search.py`), the page
+    from `offset` converted; and the total."""
+    raw = await search(ws, query, kind)
+    converters = {s.encoding: Converter(ws, s.encoding) for s, _ in raw}
+    end = None if limit is None else offset + limit
+    found: list[WorkspaceSymbol] = []
+    for session, item in raw[offset:end]:
+        symbol = _workspace_symbol(ws, converters[session.encoding], item)
+        if symbol is not None:
+            found.append(symbol)
+    return found, len(raw)
+
+
+def _workspace_symbol(
+    ws: Workspace, convert: Converter, item: dict[str, Any]
+) -> WorkspaceSymbol | None:
+    location = item.get("location") or {}
+    path = uri_to_path(location.get("uri", ""))
+    if path is None:
+        return None
+    start = (location.get("range") or {}).get("start", {"line": 0, "character": 0})
+    container = item.get("containerName") or None
+    column = convert.column(path, start["line"], start["character"])
+    # tsserver's range starts at the declaration (`export class Greeter` at column 1): point
+    # at the name, so the position can be fed back to hover or references as it is.
+    at_name = convert.line_text(path, start["line"]).find(item["name"], column - 1)
+    return WorkspaceSymbol(
+        kind=symbol_kind_name(item.get("kind", 0)),
+        name_path=f"{container}.{item['name']}" if container else item["name"],
+        path=ws.display(path),
+        line=start["line"] + 1,
+        column=at_name + 1 if at_name >= 0 else column,
+    )

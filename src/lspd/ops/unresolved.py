@@ -34,11 +34,12 @@ from lspd.lsp import answers
 from lspd.lsp.text import split_lines
 from lspd.ops.confirm import DEADLINE_S, definitions
 from lspd.ops.convert import Converter
-from lspd.ops.outline import Namer, flatten
 from lspd.ops.target import Target
 from lspd.ops.uses import Dialect, Use, count_words, dialect_for, find_uses
 from lspd.workspace import Workspace, files
 from lspd.workspace.scope import gate_scope
+from lspd.workspace.symbols.naming import Namer
+from lspd.workspace.symbols.tree import flatten
 
 log = logging.getLogger(__name__)
 

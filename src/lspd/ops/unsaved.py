@@ -9,11 +9,12 @@ from collections.abc import AsyncIterator
 
 from lspd.errors import InvalidInput
 from lspd.ops.arguments import check_content
-from lspd.ops.outline import member_of, symbol_tree
+from lspd.ops.symbols import symbol_tree
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
+from lspd.workspace.symbols.naming import member_of
 
 
 @contextlib.asynccontextmanager

@@ -1,10 +1,7 @@
-"""A file's symbols as a tree of name paths, and the symbol at or around a location.
-
-`Node` is the internal form (plain, cheap to build for a large file; the workspace's symbol
-index keeps one tree per file); `document_symbols` turns the part it shows into `Symbol`
-models. `Namer` names the symbol a location stands for (`Console.print`) from the index,
-which closes the documents it opened only for that.
-"""
+"""The symbol a location stands for: the one whose name starts there, else the innermost
+named declaration around it (`symbol_at`); the symbol of a file's tree a name path names
+(`member_of`). `Namer` names locations over files, one tree per file (from the index,
+which closes the documents it opened only for that)."""
 
 from __future__ import annotations
 
@@ -13,36 +10,11 @@ import logging
 import re
 from collections.abc import Sequence
 from pathlib import Path, PurePath
+from typing import Protocol
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.lsp.session import Session
-from lspd.ops.convert import Converter
-from lspd.workspace import Workspace
-from lspd.workspace.symbols.tree import (
-    Node,
-    flatten,
-    matches_name,
-    module_parts,
-    name_parts,
-    qualified,
-    read_tree,
-)
-
-__all__ = [
-    "CONTAINERS",
-    "DECLARATIONS",
-    "Namer",
-    "Node",
-    "flatten",
-    "matches_name",
-    "member_of",
-    "module_parts",
-    "name_parts",
-    "qualified",
-    "statement_end",
-    "symbol_at",
-    "symbol_tree",
-]
+from lspd.lsp.documents import Document
+from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +50,19 @@ DECLARATIONS = {
 }
 
 
-async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Node]:
-    """The symbols the server lists for `path`, opened in `session`, asked now (uncached:
-    `ws.symbols.tree` answers from the workspace's index)."""
-    document = ws.document(path)
-    lines = document.lines if document is not None else Converter(ws, session.encoding).lines(path)
-    return await read_tree(session, path, ws.display(path), lines)
+class _Trees(Protocol):
+    async def tree(self, path: Path) -> list[Node]: ...
+
+
+class Files(Protocol):
+    """What a `Namer` uses of the workspace (`Workspace`): its root, open documents and
+    symbol index."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def symbols(self) -> _Trees: ...
+    def document(self, path: Path) -> Document | None: ...
 
 
 # Names servers give code that has none: `<function>`, `(lambda)`, `make("x") callback`.
@@ -135,7 +114,7 @@ def statement_end(lines: Sequence[str], line: int) -> int:
 class Namer:
     """Names the symbols locations stand for, one symbol tree per file and answer."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Files) -> None:
         self.ws = ws
         self._trees: dict[str, list[Node] | None] = {}
         self._texts: dict[str, list[str]] = {}

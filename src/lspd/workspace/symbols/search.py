@@ -1,22 +1,33 @@
-"""`workspace/symbol` on the server of every language present, best matches first."""
+"""`workspace/symbol` on the server of every language present, best matches first: the
+servers' own search, for names the index is not asked about (a part of a name)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.capabilities import symbol_kind_name
+from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
-from lspd.lsp.text import uri_to_path
-from lspd.ops.convert import Converter
-from lspd.ops.models import WorkspaceSymbol
-from lspd.ops.outline import DECLARATIONS
-from lspd.workspace import Workspace
+from lspd.servers.registry import ServerDefinition
+from lspd.workspace.projects import Projects
+from lspd.workspace.symbols.naming import DECLARATIONS
 
 log = logging.getLogger(__name__)
+
+
+class Servers(Protocol):
+    """What the search uses of the workspace (`Workspace`): its projects and sessions."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def projects(self) -> Projects: ...
+    def session(self, definition: ServerDefinition, project: Path | None = None) -> Session: ...
+    async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]: ...
 
 
 def _rank(item: dict[str, Any], root: str, query: str) -> tuple[int, int, bool, str, int]:
@@ -35,20 +46,13 @@ def _rank(item: dict[str, Any], root: str, query: str) -> tuple[int, int, bool, 
     return (closeness, declaration, not uri.startswith(root), uri, line)
 
 
-async def search_symbols(
-    ws: Workspace,
-    query: str,
-    kind: str | None = None,
-    limit: int | None = None,
-    exact: bool = False,
-    offset: int = 0,
-) -> tuple[list[WorkspaceSymbol], int]:
-    """`workspace/symbol` on the server of every language present, best matches first.
-
-    Ranking and the filters (`kind`; `exact`: only symbols named `query`) work on the raw
-    answers, so only the kept ones pay for the conversion (which reads each file for its
-    source columns). Returns them and the total.
-    """
+async def search(
+    ws: Servers, query: str, kind: str | None = None
+) -> list[tuple[Session, dict[str, Any]]]:
+    """Every server's `SymbolInformation` for `query`, best matches first, each with the
+    session that gave it (of `kind` only, when given). Raw (ranking and filters work on
+    the answers as they came), so that only the ones kept pay for their conversion, which
+    reads each file for its source columns."""
     searches = await _workspace_searches(ws)
     sessions = [session for session, _ in searches]
     answers = await asyncio.gather(
@@ -65,8 +69,6 @@ async def search_symbols(
             errors.append(str(answer))
             continue
         for item in answer or []:
-            if exact and item.get("name") != query:
-                continue
             if (key := _identity(item)) in seen:
                 continue
             seen.add(key)
@@ -76,22 +78,15 @@ async def search_symbols(
         raise LspdError("; ".join(errors))
     root = ws.root.as_uri() + "/"
     raw.sort(key=lambda pair: _rank(pair[1], root, query))
-    found: list[WorkspaceSymbol] = []
-    converters = {s.encoding: Converter(ws, s.encoding) for s in sessions}
-    end = None if limit is None else offset + limit
-    for session, item in raw[offset:end]:
-        symbol = _workspace_symbol(ws, converters[session.encoding], item)
-        if symbol is not None:
-            found.append(symbol)
-    return found, len(raw)
+    return raw
 
 
-async def _workspace_searches(ws: Workspace) -> list[tuple[Session, list[Path]]]:
+async def _workspace_searches(ws: Servers) -> list[tuple[Session, list[Path]]]:
     """The session of every project present (nested ones too; projects of one toolchain
     share one), with an open file of each of its projects (tsserver searches only the
     projects of its open files)."""
     searches: dict[Session, list[Path]] = {}
-    for project in ws.projects_present():
+    for project in ws.projects.present():
         session = ws.session(project.definition, project.root)
         held = [d.path for d in session.documents.values() if d.path.is_relative_to(project.root)]
         if not held:
@@ -127,26 +122,4 @@ def _identity(item: dict[str, Any]) -> tuple[str, str, int, int]:
         location.get("uri", ""),
         start.get("line", 0),
         start.get("character", 0),
-    )
-
-
-def _workspace_symbol(
-    ws: Workspace, convert: Converter, item: dict[str, Any]
-) -> WorkspaceSymbol | None:
-    location = item.get("location") or {}
-    path = uri_to_path(location.get("uri", ""))
-    if path is None:
-        return None
-    start = (location.get("range") or {}).get("start", {"line": 0, "character": 0})
-    container = item.get("containerName") or None
-    column = convert.column(path, start["line"], start["character"])
-    # tsserver's range starts at the declaration (`export class Greeter` at column 1): point
-    # at the name, so the position can be fed back to hover or references as it is.
-    at_name = convert.line_text(path, start["line"]).find(item["name"], column - 1)
-    return WorkspaceSymbol(
-        kind=symbol_kind_name(item.get("kind", 0)),
-        name_path=f"{container}.{item['name']}" if container else item["name"],
-        path=ws.display(path),
-        line=start["line"] + 1,
-        column=at_name + 1 if at_name >= 0 else column,
     )
