@@ -13,10 +13,10 @@ from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
 from lspd.ops.convert import Converter
 from lspd.ops.models import Call, CallItem, Direction
-from lspd.ops.outline import Namer
 from lspd.ops.target import Target
 from lspd.ops.unresolved import Place
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.naming import Namer
 
 
 async def prepare(ws: Workspace, namer: Namer, target: Target) -> shapes.CallHierarchyItem:

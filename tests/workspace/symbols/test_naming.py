@@ -1,0 +1,89 @@
+"""The symbol a location stands for, and a symbol of a file's tree named by its name path,
+on trees as servers give them (no server needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.workspace.symbols.naming import member_of, statement_end, symbol_at
+from lspd.workspace.symbols.tree import Node
+
+SOURCE = """\
+class Greeter:
+    def greet(self, name):
+        def shout():
+            return name.upper()
+        return shout()
+
+HANDLER = make(
+    lambda event: event.name,
+)
+""".splitlines()
+
+
+def _node(name: str, kind: str, path: str, line: int, end: int, *children: Node) -> Node:
+    column = len(SOURCE[line - 1]) - len(SOURCE[line - 1].lstrip()) + 1
+    if kind in ("class", "method", "function"):
+        column += len(SOURCE[line - 1].lstrip().split()[0]) + 1  # past `class ` / `def `
+    return Node(name, kind, path, "greet.py", line, column, end, line, None, list(children))
+
+
+TREE = [
+    _node(
+        "Greeter",
+        "class",
+        "Greeter",
+        1,
+        5,
+        _node(
+            "greet",
+            "method",
+            "Greeter.greet",
+            2,
+            5,
+            _node("shout", "function", "Greeter.greet.shout", 3, 4),
+            _node("name", "variable", "Greeter.greet.name", 2, 2),
+        ),
+    ),
+    # As servers give an assignment: its first line only.
+    _node("HANDLER", "variable", "HANDLER", 7, 7, _node("<lambda>", "function", "<lambda>", 8, 8)),
+]
+
+
+def test_a_name_position_is_its_symbol() -> None:
+    node = symbol_at(TREE, 2, 9, SOURCE)
+    assert node is not None and node.name_path == "Greeter.greet"
+
+
+def test_a_line_inside_a_body_is_the_innermost_named_declaration_around_it() -> None:
+    inner = symbol_at(TREE, 4, 13, SOURCE)
+    outer = symbol_at(TREE, 5, 9, SOURCE)
+    assert (inner and inner.name_path, outer and outer.name_path) == (
+        "Greeter.greet.shout",
+        "Greeter.greet",
+    )
+
+
+def test_an_anonymous_callback_is_named_after_the_variable_holding_it() -> None:
+    node = symbol_at(TREE, 8, 20, SOURCE)
+    assert node is not None and node.name_path == "HANDLER"
+
+
+def test_nothing_around_a_blank_top_level_line() -> None:
+    assert symbol_at(TREE, 6, 1, SOURCE) is None
+
+
+def test_a_statement_ends_where_its_brackets_close() -> None:
+    assert [statement_end(SOURCE, 7), statement_end(SOURCE, 1)] == [9, 1]
+    assert statement_end(["x = 1 + \\", "    2", "y = 3"], 1) == 2
+
+
+def test_a_member_is_found_by_its_name_path_else_the_closest_names_are_offered() -> None:
+    assert member_of(TREE, "Greeter.greet", "greet.py").name_path == "Greeter.greet"
+    with pytest.raises(InvalidInput) as refused:
+        member_of(TREE, "Greeter.gret", "greet.py")
+    assert str(refused.value) == (
+        "greet.py has no symbol `Greeter.gret`. Did you mean `Greeter.greet`, "
+        "`Greeter.greet.name`, `Greeter.greet.shout`? Leave out `symbol` for the file's tree"
+    )

@@ -1,0 +1,67 @@
+"""Document sync: what the servers hold of the files, opened as on disk, refused with a
+clear error before any server starts, and files opened only for a visit closed again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.workspace import Workspace
+from tests.conftest import Warm, warm_workspace
+
+
+@pytest.fixture(scope="module")
+def py(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
+    yield from warm_workspace("py", tmp_path_factory)
+
+
+def test_a_missing_file_is_refused_naming_the_files_ending_like_it(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "core.py").write_text("x = 1\n")
+    ws = Workspace(tmp_path, log_dir=tmp_path.parent / "logs")
+    try:
+        with pytest.raises(InvalidInput) as refused:
+            asyncio.run(ws.sync.open("core.py"))
+        assert str(refused.value) == (
+            "core.py does not exist; files ending in core.py: pkg/core.py. "
+            "Send the path relative to the workspace root"
+        )
+        assert ws.pool.sessions == {}  # refused before any server was made
+    finally:
+        asyncio.run(ws.close())
+
+
+def test_a_file_lock_is_held_only_inside_its_block(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path, log_dir=tmp_path.parent / "logs")
+    path = tmp_path / "a.py"
+
+    async def main() -> tuple[bool, bool, bool]:
+        before = ws.sync.locked(path)
+        async with ws.sync.file_lock(path):
+            inside = ws.sync.locked(path)
+        return before, inside, ws.sync.locked(path)
+
+    try:
+        assert asyncio.run(main()) == (False, True, False)
+    finally:
+        asyncio.run(ws.close())
+
+
+def test_a_visit_closes_what_it_opened_and_leaves_an_open_file_open(py: Warm) -> None:
+    ws = py.ws
+    greeting, app = py.root / "pkg" / "greeting.py", py.root / "pkg" / "app.py"
+
+    async def visit(path: Path) -> tuple[bool, str]:
+        async with ws.sync.visiting(path) as (session, document):
+            held = ws.holds(path) and session.documents.get(document.uri) is document
+            return held, document.text
+
+    py.run(ws.open("pkg/app.py"))
+    assert py.run(visit(greeting)) == (True, greeting.read_text())
+    assert py.run(visit(app)) == (True, app.read_text())
+    assert (ws.holds(greeting), ws.holds(app)) == (False, True)
+    assert ws.first_seen[greeting] == greeting.read_text()  # the `session` baseline
