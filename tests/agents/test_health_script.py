@@ -126,30 +126,43 @@ def test_script_stale_sentinel(tmp_path: Path) -> None:
     assert f"nothing answers on port {port}" in out and "stale sentinel" in out
 
 
-def test_script_timeout(tmp_path: Path, fake: tuple[int, type[FakeDaemon]]) -> None:
+# How a daemon answers when it is broken (the fake's settings), and what each check must
+# say of it: the script's words (none: not asked of it), then `lspd health`'s ({port}: the
+# fake's port).
+BROKEN: dict[str, tuple[dict[str, str], tuple[str, ...], str]] = {
+    "hangs": (
+        {"mode": "hang"},
+        ("Timeout", "port {port}"),
+        "unhealthy: nothing answers on port {port} (TimeoutError): stale sentinel",
+    ),
+    "answers 500": ({"mode": "500"}, ("HTTP 500",), "port {port} answered /health with HTTP 500"),
+    "serves another workspace": (
+        {"workspace": "/somewhere/else"},
+        ("another workspace (/somewhere/else)",),
+        "serves another workspace (/somewhere/else)",
+    ),
+    "answers HTML": ({"mode": "html"}, (), "not JSON"),
+}
+
+
+def broken(fake: tuple[int, type[FakeDaemon]], case: str) -> int:
+    """The fake daemon set up to fail as `case` says; its port."""
     port, handler = fake
-    handler.mode = "hang"
+    for name, value in BROKEN[case][0].items():
+        setattr(handler, name, value)
+    return port
+
+
+@pytest.mark.parametrize("case", [case for case, (_, said, _) in BROKEN.items() if said])
+def test_script_says_why_a_daemon_is_unhealthy(
+    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], case: str
+) -> None:
+    port = broken(fake, case)
     started = time.monotonic()
     code, out = health_script(workspace(tmp_path, port))
     assert code == 1
-    assert "Timeout" in out and f"port {port}" in out
-    assert time.monotonic() - started < 10
-
-
-def test_script_server_error(tmp_path: Path, fake: tuple[int, type[FakeDaemon]]) -> None:
-    port, handler = fake
-    handler.mode = "500"
-    code, out = health_script(workspace(tmp_path, port))
-    assert code == 1
-    assert "HTTP 500" in out
-
-
-def test_script_another_workspace(tmp_path: Path, fake: tuple[int, type[FakeDaemon]]) -> None:
-    port, handler = fake
-    handler.workspace = "/somewhere/else"
-    code, out = health_script(workspace(tmp_path, port))
-    assert code == 1
-    assert "another workspace (/somewhere/else)" in out
+    assert all(words.format(port=port) in out for words in BROKEN[case][1]), out
+    assert time.monotonic() - started < 10  # a hanging daemon is given up on
 
 
 def test_script_health_without_mcp_is_unhealthy(
@@ -173,44 +186,17 @@ def health_cli(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return code, captured.out + captured.err
 
 
-def test_health_timeout(
-    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("case", BROKEN)
+def test_health_says_why_a_daemon_is_unhealthy(
+    tmp_path: Path,
+    fake: tuple[int, type[FakeDaemon]],
+    capsys: pytest.CaptureFixture[str],
+    case: str,
 ) -> None:
-    port, handler = fake
-    handler.mode = "hang"
+    port = broken(fake, case)
     code, out = health_cli(workspace(tmp_path, port), capsys)
     assert code == 1
-    assert f"unhealthy: nothing answers on port {port} (TimeoutError): stale sentinel" in out
-
-
-def test_health_500(
-    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
-) -> None:
-    port, handler = fake
-    handler.mode = "500"
-    code, out = health_cli(workspace(tmp_path, port), capsys)
-    assert code == 1
-    assert f"port {port} answered /health with HTTP 500" in out
-
-
-def test_health_other_workspace(
-    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
-) -> None:
-    port, handler = fake
-    handler.workspace = "/other"
-    code, out = health_cli(workspace(tmp_path, port), capsys)
-    assert code == 1
-    assert "serves another workspace (/other)" in out
-
-
-def test_health_not_json(
-    tmp_path: Path, fake: tuple[int, type[FakeDaemon]], capsys: pytest.CaptureFixture[str]
-) -> None:
-    port, handler = fake
-    handler.mode = "html"
-    code, out = health_cli(workspace(tmp_path, port), capsys)
-    assert code == 1
-    assert "not JSON" in out
+    assert BROKEN[case][2].format(port=port) in out
 
 
 def test_health_crashed_server(

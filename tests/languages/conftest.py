@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from lspd.ops import file_diagnostics
+from lspd.ops import file_diagnostics, navigation
+from lspd.ops.models import Diagnostic, SymbolLocation
 from tests.conftest import Warm, warm_workspace
 
 
@@ -62,3 +63,25 @@ def error_counts(warm: Warm, path: str, *versions: str, checked: str | None = No
         assert result.fresh
         counts.append(result.errors)
     return counts
+
+
+# The questions every language answers, asked the same way in each language's tests.
+
+
+def hover(warm: Warm, path: str, line: int, column: int) -> str:
+    """The hover text at a position."""
+    return warm.run(navigation.hover(warm.ws, path, line, column)).contents
+
+
+def the_definition(warm: Warm, path: str, line: int, column: int) -> SymbolLocation:
+    """The one place the name at a position is defined (a second one fails the test)."""
+    [location] = warm.run(navigation.definition(warm.ws, path, line, column)).locations
+    return location
+
+
+def the_problem(warm: Warm, path: str) -> tuple[str, Diagnostic]:
+    """The server answering for `path` and its one diagnostic, fresh."""
+    result = warm.run(file_diagnostics.diagnostics(warm.ws, path))
+    assert result.fresh
+    [problem] = result.diagnostics
+    return result.server, problem

@@ -6,21 +6,20 @@ workspace), so it knows the files it has open and the headers they include.
 
 from __future__ import annotations
 
-from lspd.ops import file_diagnostics, navigation
+from lspd.ops import navigation
 from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
-from tests.languages.conftest import error_counts
+from tests.languages.conftest import error_counts, hover, the_definition, the_problem
 
 
 def test_hover_shows_signature_and_comment(c: Warm) -> None:
-    result = c.run(navigation.hover(c.ws, "main.c", 6, 18))  # add(1, 2)
-    assert "int add(int a, int b)" in result.contents
-    assert "The sum of a and b." in result.contents
+    contents = hover(c, "main.c", 6, 18)  # add(1, 2)
+    assert "int add(int a, int b)" in contents
+    assert "The sum of a and b." in contents
 
 
 def test_definition_in_the_header(c: Warm) -> None:
-    result = c.run(navigation.definition(c.ws, "main.c", 6, 18))
-    [location] = result.locations
+    location = the_definition(c, "main.c", 6, 18)
     assert (location.path, location.line, location.column) == ("shapes.h", 10, 5)
 
 
@@ -30,9 +29,8 @@ def test_type_definition_of_a_struct_variable(c: Warm) -> None:
 
 
 def test_type_error_is_reported_fresh(c: Warm) -> None:
-    result = c.run(file_diagnostics.diagnostics(c.ws, "broken.c"))
-    assert result.server == "clangd" and result.fresh
-    [problem] = result.diagnostics
+    server, problem = the_problem(c, "broken.c")
+    assert server == "clangd"
     assert (problem.line, problem.column, problem.severity) == (5, 16, "error")
     assert "incompatible type 'int'" in problem.message
 

@@ -14,26 +14,24 @@ from lspd.ops import file_diagnostics, navigation, state
 from lspd.ops import symbols as symbols_ops
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
-from tests.languages.conftest import error_counts, watched
+from tests.languages.conftest import error_counts, hover, the_definition, the_problem, watched
 
 
 def test_hover_shows_signature_and_doc(go: Warm) -> None:
-    result = go.run(navigation.hover(go.ws, "main.go", 10, 19))  # shapes.Add
-    assert "func shapes.Add(a int, b int) int" in result.contents
-    assert "Add returns the sum of a and b." in result.contents
+    contents = hover(go, "main.go", 10, 19)  # shapes.Add
+    assert "func shapes.Add(a int, b int) int" in contents
+    assert "Add returns the sum of a and b." in contents
 
 
 def test_definition_in_another_package(go: Warm) -> None:
-    result = go.run(navigation.definition(go.ws, "main.go", 10, 19))
-    [location] = result.locations
+    location = the_definition(go, "main.go", 10, 19)
     assert (location.path, location.line, location.column) == ("shapes/shapes.go", 22, 6)
     assert location.text == "func Add(a, b int) int {"
 
 
 def test_type_error_is_reported_fresh(go: Warm) -> None:
-    result = go.run(file_diagnostics.diagnostics(go.ws, "broken.go"))
-    assert result.server == "gopls" and result.fresh
-    [problem] = result.diagnostics
+    server, problem = the_problem(go, "broken.go")
+    assert server == "gopls"
     assert (problem.line, problem.column, problem.severity) == (4, 9, "error")
     assert "cannot use" in problem.message and "as int value" in problem.message
 

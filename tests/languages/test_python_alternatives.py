@@ -7,10 +7,10 @@ type errors only when asked to: servers.toml answers its configuration request (
 
 from __future__ import annotations
 
-from lspd.ops import file_diagnostics, navigation
+from lspd.ops import navigation
 from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
-from tests.languages.conftest import error_counts
+from tests.languages.conftest import error_counts, hover, the_definition, the_problem
 
 # What each server says where its wording differs.
 HOVER = {"ty": "Greeter", "pyrefly": "greeter: pkg.greeting.Greeter"}
@@ -23,24 +23,22 @@ def server(warm: Warm) -> str:
 
 def test_hover_shows_the_type(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(navigation.hover(warm.ws, "pkg/app.py", 5, 5))  # greeter = make_greeter(...)
-    assert HOVER[server(warm)] in result.contents
+    contents = hover(warm, "pkg/app.py", 5, 5)  # greeter = make_greeter(...)
+    assert HOVER[server(warm)] in contents
 
 
 def test_definition_across_files(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(navigation.definition(warm.ws, "pkg/app.py", 6, 20))
-    [location] = result.locations
+    location = the_definition(warm, "pkg/app.py", 6, 20)
     assert (location.path, location.line, location.column) == ("pkg/greeting.py", 18, 9)
 
 
 def test_type_error_is_reported_fresh(python_alternative: Warm) -> None:
     warm = python_alternative
-    result = warm.run(file_diagnostics.diagnostics(warm.ws, "pkg/broken.py"))
-    assert result.server == server(warm) and result.fresh
-    [problem] = result.diagnostics
+    answered_by, problem = the_problem(warm, "pkg/broken.py")
+    assert answered_by == server(warm)
     assert (problem.line, problem.column, problem.severity) == (2, 12, "error")
-    assert problem.code == RETURN_TYPE_CODE[result.server]
+    assert problem.code == RETURN_TYPE_CODE[answered_by]
 
 
 def test_error_just_written_then_fixed(python_alternative: Warm) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from lspd.ops import file_diagnostics, navigation
 from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
-from tests.languages.conftest import error_counts
+from tests.languages.conftest import error_counts, hover, the_definition, the_problem
 
 
 def test_the_workspace_uses_the_chosen_server(ts_native: Warm) -> None:
@@ -18,19 +18,17 @@ def test_the_workspace_uses_the_chosen_server(ts_native: Warm) -> None:
 
 
 def test_hover_shows_the_signature(ts_native: Warm) -> None:
-    result = ts_native.run(navigation.hover(ts_native.ws, "src/main.ts", 3, 23))
-    assert "function add(a: number, b: number): number" in result.contents
+    contents = hover(ts_native, "src/main.ts", 3, 23)
+    assert "function add(a: number, b: number): number" in contents
 
 
 def test_definition_across_files(ts_native: Warm) -> None:
-    result = ts_native.run(navigation.definition(ts_native.ws, "src/main.ts", 3, 23))
-    assert [(loc.path, loc.line) for loc in result.locations] == [("src/shapes.ts", 21)]
+    location = the_definition(ts_native, "src/main.ts", 3, 23)
+    assert (location.path, location.line) == ("src/shapes.ts", 21)
 
 
 def test_type_error_is_reported_fresh(ts_native: Warm) -> None:
-    result = ts_native.run(file_diagnostics.diagnostics(ts_native.ws, "src/broken.ts"))
-    assert result.fresh
-    [problem] = result.diagnostics
+    _, problem = the_problem(ts_native, "src/broken.ts")
     assert (problem.line, problem.column, problem.code) == (1, 14, "2322")
     assert "not assignable to type 'number'" in problem.message
 
