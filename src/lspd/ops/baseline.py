@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.ops.changes import Texts, compare, dependents, diagnose, scope_note
+from lspd.ops.changes import Texts, compare, dependents, diagnose_both, scope_note
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
 
@@ -67,21 +67,29 @@ async def compare_states(ws: Workspace, baseline: str, before: Texts, after: Tex
     changed = sorted(set(before) | set(after))
     depending, more = await asyncio.to_thread(dependents, ws, before, after)
     files = sorted({*changed, *depending})
-    old = await diagnose(ws, files, before)
-    new = await diagnose(ws, files, after)
+    both = await diagnose_both(ws, files, before, after, _held(before, after))
     note = scope_note(len(changed), len(depending), more)
-    changes = compare(old.found, new.found, baseline, [ws.display(p) for p in changed], note)
-    return Compared(changes, new.results)
+    shown = [ws.display(p) for p in changed]
+    changes = compare(both.before.found, both.after.found, baseline, shown, note, both.again)
+    return Compared(changes, both.after.results)
 
 
 async def file_changes(ws: Workspace, path: Path, content: str | None, baseline: str) -> Changes:
     """What changed in one file since `baseline`, every changed file held as it was then
     (a change elsewhere may be what broke it); `content` stands for the file's text now."""
     delta = await asyncio.to_thread(differences, ws, baseline)
-    old = await diagnose(ws, [path], delta.before)
-    new = await diagnose(ws, [path], {} if content is None else {path: content})
+    now: Texts = {} if content is None else {path: content}
+    both = await diagnose_both(
+        ws, [path], delta.before, now, "after" if content is None else "before"
+    )
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    return compare(old.found, new.found, baseline, changed, "this file")
+    return compare(both.before.found, both.after.found, baseline, changed, "this file", both.again)
+
+
+def _held(before: Texts, after: Texts) -> str:
+    """Which of the two states is the disk's (the servers hold it already): "before" for a
+    preview, "after" against a baseline."""
+    return "before" if all(read_text(p) == t for p, t in before.items()) else "after"
 
 
 def differences(ws: Workspace, baseline: str) -> Delta:

@@ -92,19 +92,31 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
 
 
 def compare(before: list[Found], after: list[Found], baseline: str, changed: list[str],
-            scope: str) -> Changes:  # fmt: skip
-    """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets."""
-    remaining = Counter(f.key for f in before)
+            scope: str, again: Again | None = None) -> Changes:  # fmt: skip
+    """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
+
+    With `again` (one state checked a second time, see `diagnose_both`), a diagnostic is
+    introduced only when every check of the changed text has it and no check of the
+    unchanged text does, and fixed the other way round: a checker that reports an error in
+    some runs and not in others (basedpyright, on some cycles) never makes it new."""
+    olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
+    news = [after] + ([again.found] if again is not None and again.side == "after" else [])
+    old_most, old_least = _counts(olds)
+    new_most, new_least = _counts(news)
+    matched = Counter(old_most)  # `after`'s first ones of a key match the unchanged text's
+    new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
     introduced: list[FileDiagnostic] = []
     for found in after:
-        if remaining[found.key] > 0:
-            remaining[found.key] -= 1
-        else:
+        if matched[found.key] > 0:
+            matched[found.key] -= 1
+        elif new_left[found.key] > 0:
+            new_left[found.key] -= 1
             introduced.append(found.diagnostic)
+    old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
     fixed: list[FileDiagnostic] = []
     for found in before:
-        if remaining[found.key] > 0:
-            remaining[found.key] -= 1
+        if old_left[found.key] > 0:
+            old_left[found.key] -= 1
             fixed.append(found.diagnostic)
     order = _worst_first
     return Changes(
@@ -115,6 +127,56 @@ def compare(before: list[Found], after: list[Found], baseline: str, changed: lis
         changed=changed,
         scope=scope,
     )
+
+
+Key = tuple[str, str, str | None, str, str]
+
+
+def _counts(samples: list[list[Found]]) -> tuple[Counter[Key], Counter[Key]]:
+    """Per key, the most and the fewest times one of `samples` has it."""
+    counted = [Counter(f.key for f in sample) for sample in samples]
+    most, least = Counter(counted[0]), Counter(counted[0])
+    for other in counted[1:]:
+        most |= other
+        least &= other
+    return most, least
+
+
+@dataclass(frozen=True)
+class Again:
+    """One state's diagnostics from a second check: of the `before` or the `after` text."""
+
+    side: str
+    found: list[Found]
+
+
+@dataclass(frozen=True)
+class Both:
+    """Two states' diagnostics, and a second check of the first when they differed."""
+
+    before: Diagnosed
+    after: Diagnosed
+    again: Again | None
+
+
+async def diagnose_both(
+    ws: Workspace, files: list[Path], before: Texts, after: Texts, first: str
+) -> Both:
+    """`files` checked with `before` held and with `after` held, `first` ("before" or
+    "after": the state the servers hold already, so it costs no switch) first. When the two
+    differ, the first state is checked once more: the same files in the same order, right
+    after a switch as the second was, so the server's state and order are the same for
+    both; the first check may have been answered from what the server had before."""
+    texts = {"before": before, "after": after}
+    second = "after" if first == "before" else "before"
+    one = await diagnose(ws, files, texts[first])
+    two = await diagnose(ws, files, texts[second])
+    by_side = {first: one, second: two}
+    probe = compare(by_side["before"].found, by_side["after"].found, "", [], "")
+    again = None
+    if probe.introduced or probe.fixed:
+        again = Again(first, (await diagnose(ws, files, texts[first])).found)
+    return Both(by_side["before"], by_side["after"], again)
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:

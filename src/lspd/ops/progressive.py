@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.ops.baseline import differences
-from lspd.ops.changes import Dependent, Found, Texts, compare, diagnose, ranked
+from lspd.ops.changes import Dependent, Found, Texts, compare, diagnose_both, ranked
 from lspd.ops.models import FileDiagnostic
 from lspd.workspace import Workspace
 
@@ -135,17 +135,17 @@ async def _compare(
     async with ws.gate.exclusive():
         gated = time.monotonic()
         # The text on disk first: the servers hold it already (the watcher sent the edit),
-        # so only the switch to the baseline is waited for; switching back is paid later.
-        new = await diagnose(ws, batch, after)
-        between = time.monotonic()
-        old = await diagnose(ws, batch, before)
+        # so only the switch to the baseline is waited for; the disk's text is checked again
+        # (after the switch back) only when the two differ (see `diagnose_both`).
+        both = await diagnose_both(ws, batch, before, after, "after")
     log.info(
-        "compared %d file(s) with %s: gate %.2f s, now %.2f s, %s %.2f s",
-        len(batch), progress.baseline, gated - began, between - gated, progress.baseline,
-        time.monotonic() - between,
+        "compared %d file(s) with %s: gate %.2f s, compared in %.2f s%s",
+        len(batch), progress.baseline, gated - began, time.monotonic() - gated,
+        " (the disk's text checked again)" if both.again else "",
     )  # fmt: skip
     shown = [ws.display(p) for p in progress.changed]
-    changes = compare(old.found, new.found, progress.baseline, shown, "")
+    new = both.after
+    changes = compare(both.before.found, new.found, progress.baseline, shown, "", both.again)
     file_of = {ws.display(p): p for p in batch}
     made: dict[int, Found] = {id(f.diagnostic): f for f in new.found}
     for diagnostic in changes.introduced:  # the very objects of `new.found`
