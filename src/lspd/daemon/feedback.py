@@ -246,7 +246,7 @@ class Feedback:
             definition = self.ws.handler(path)
             if definition is not None:
                 project = self.ws.project_root(path, definition)
-                key = self.ws.session_key(definition, project)
+                key = self.ws.pool.key(definition, project)
                 shown = self.ws.display(project) if project != self.ws.root else self.ws.root.name
                 out.append((definition.name, key, shown))
         return out

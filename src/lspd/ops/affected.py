@@ -53,7 +53,7 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
     config = tsconfig_of(ws, path)
     if handler is None or config is None:
         return None
-    definition, toolchain = ws.adapted(handler, ws.project_root(path, handler))
+    definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))
     if definition.diagnostics != "tsserver" or definition.unavailable or toolchain is None:
         return None  # answered file by file (a server that cannot run says so there)
     if not (toolchain.path / "lib" / "typescript.js").is_file():
@@ -90,7 +90,7 @@ async def typescript_checked(
         builder = builders[package]
         project = await builder.check(config, functools.partial(_moved, progress, done, len(paths)))
         handler = ws.definition_for(paths[0])
-        definition, toolchain = ws.adapted(handler, ws.project_root(paths[0], handler))
+        definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
         label = None if toolchain is None else toolchain.label()
         convert = Converter(ws, "utf-16")
         rebuilt += [p for p in paths if p in project.checked]

@@ -76,7 +76,7 @@ def native(ws: Workspace, path: Path) -> Session | None:
     handler = ws.handler(path)
     if handler is None:
         return None
-    definition, _ = ws.adapted(handler, ws.project_root(path, handler))
+    definition, _ = ws.pool.adapted(handler, ws.project_root(path, handler))
     if definition.name != NATIVE or definition.unavailable:
         return None  # one that cannot run says so where it is asked one by one
     return ws.session_for(path)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -20,7 +19,7 @@ from lspd.lsp.process import GROUPS
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
-from lspd.workspace.projects import Projects
+from lspd.workspace.pool import SessionPool
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +31,13 @@ class _Trees(Protocol):
 
 
 class Servers(Protocol):
-    """What prewarm uses of the workspace: its projects and sessions, and the symbols of a
-    file (`Workspace`; a protocol, so that this module need not import the workspace)."""
+    """What prewarm uses of the workspace: its session pool and the symbols of a file
+    (`Workspace`; a protocol, so that this module need not import the workspace)."""
 
     @property
-    def projects(self) -> Projects: ...
-    @property
-    def sessions(self) -> Mapping[tuple[str, str], Session]: ...
+    def pool(self) -> SessionPool: ...
     @property
     def symbols(self) -> _Trees: ...
-    def display(self, path: Path) -> str: ...
-    def session(self, definition: ServerDefinition, project: Path | None = None) -> Session: ...
-    def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]: ...
 
 
 def sessions(ws: Servers) -> list[Session]:
@@ -52,7 +46,7 @@ def sessions(ws: Servers) -> list[Session]:
     `PREWARM_PROJECTS` of each server in scan order, made but not started."""
     counted: dict[str, int] = {}
     chosen: list[Session] = []
-    for project in ws.projects.present():
+    for project in ws.pool.projects.present():
         definition, name = project.definition, project.definition.name
         markers = definition.roots
         if markers and not any((project.root / m).is_file() for m in markers):
@@ -62,9 +56,9 @@ def sessions(ws: Servers) -> list[Session]:
             continue
         counted[name] = counted.get(name, 0) + 1
         if counted[name] > PREWARM_PROJECTS:
-            log.info("not prewarming %s for %s", name, ws.display(project.root))
+            log.info("not prewarming %s for %s", name, ws.pool.display(project.root))
             continue
-        session = ws.session(definition, project.root)
+        session = ws.pool.session(definition, project.root)
         if session not in chosen:
             chosen.append(session)
     return chosen
@@ -72,7 +66,7 @@ def sessions(ws: Servers) -> list[Session]:
 
 def _covered(ws: Servers, definition: ServerDefinition, project: Path) -> bool:
     """Whether `project`'s session holds it in a folder already (`covers_nested`)."""
-    session = ws.sessions.get(ws.session_key(definition, project))
+    session = ws.pool.sessions.get(ws.pool.key(definition, project))
     if session is None or not session.definition.covers_nested:  # as it runs there
         return False
     return any(project.is_relative_to(f) for f in session.folders)
@@ -103,8 +97,8 @@ async def _warm_up(ws: Servers, session: Session) -> None:
 
     def smallest() -> Path | None:
         found: list[tuple[int, Path]] = []
-        for path in ws.projects.source_files():
-            handler = ws.projects.handler(path)
+        for path in ws.pool.projects.source_files():
+            handler = ws.pool.handler(path)
             if handler is None or handler.name != session.name:
                 continue
             if not path.is_relative_to(session.root):

@@ -24,7 +24,6 @@ from lspd.workspace.pool import SessionPool
 from lspd.workspace.projects import Project
 from lspd.workspace.symbols.index import SymbolIndex
 from lspd.workspace.sync import DocumentSync
-from lspd.workspace.toolchain import Toolchain
 from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -37,7 +36,8 @@ class Workspace:
     Sessions start on first need and stay warm; a crashed one is restarted by the next call.
     Every answer is about the file as it is on disk now: each call re-reads the file and
     sends the server the new text when it changed (`sync`). `session_for` is the way to the
-    session answering a path; `pool` has the rest of what concerns sessions.
+    session answering a path (`session`: a project's); `pool` has the rest of what concerns
+    sessions (`key`, `adapted`: which session and server without making one).
     """
 
     def __init__(
@@ -118,16 +118,6 @@ class Workspace:
     def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
         """The session answering `project` (default: the root) for `definition`."""
         return self.pool.session(definition, project)
-
-    def adapted(
-        self, definition: ServerDefinition, project: Path
-    ) -> tuple[ServerDefinition, Toolchain | None]:
-        """The server as it runs for `project`, and the project's TypeScript or Python."""
-        return self.pool.adapted(definition, project)
-
-    def session_key(self, definition: ServerDefinition, project: Path) -> tuple[str, str]:
-        """Which session answers `project` for `definition` (see `SessionPool.session`)."""
-        return self.pool.key(definition, project)
 
     def projects_present(self) -> list[Project]:
         """Each (server, project root) that files under the root need (see `Projects`)."""
