@@ -76,3 +76,72 @@ def py(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 def ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The TypeScript fixture project on typescript-language-server."""
     yield from warm_workspace("ts", tmp_path_factory)
+
+
+# The fast lane (`scripts/test --fast`, `pytest --fast`): the test modules that start no
+# language server, run in seconds. A test of one that starts a server fails, naming this
+# list: that module belongs in the full run only.
+FAST = (
+    "tests/agents/test_health_script.py",
+    "tests/agents/test_sync.py",
+    "tests/cli/test_render.py",
+    "tests/daemon/test_files.py",
+    "tests/daemon/test_guard.py",
+    "tests/daemon/test_watchdog.py",
+    "tests/lsp/test_answers.py",
+    "tests/lsp/test_capabilities.py",
+    "tests/lsp/test_framing.py",
+    "tests/lsp/test_globs.py",
+    "tests/lsp/test_positions.py",
+    "tests/lsp/test_process.py",
+    "tests/lsp/test_rpc.py",
+    "tests/ops/test_check_scope.py",
+    "tests/ops/test_declarations.py",
+    "tests/ops/test_diff.py",
+    "tests/ops/test_python_imports.py",
+    "tests/ops/test_uses.py",
+    "tests/surface/test_arguments.py",
+    "tests/surface/test_commands.py",
+    "tests/surface/test_table.py",
+    "tests/test_architecture.py",
+    "tests/test_scripts.py",
+    "tests/workspace/symbols/test_words.py",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="only the tests that start no language server (tests/conftest.py FAST)",
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With --fast, a test module not in FAST is not even imported (collecting every module
+    imports the MCP SDK, pydantic's schemas and the workspace: most of the lane's time)."""
+    if not config.getoption("--fast") or not collection_path.name.startswith("test_"):
+        return None
+    relative = collection_path.relative_to(Path(str(config.rootpath))).as_posix()
+    return True if relative not in FAST else None
+
+
+@pytest.fixture(autouse=True)
+def _no_server_in_the_fast_lane(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the fast lane, starting a language server fails the test at once."""
+    if not request.config.getoption("--fast"):
+        return
+
+    async def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(
+            f"{request.node.nodeid} starts a language server: take its module out of the "
+            "fast lane (FAST in tests/conftest.py)"
+        )
+
+    from lspd.lsp import server_process
+    from lspd.workspace import tsbuilder
+
+    monkeypatch.setattr(server_process, "spawn", refused)
+    monkeypatch.setattr(tsbuilder, "spawn", refused)

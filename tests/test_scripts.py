@@ -23,6 +23,6 @@ def test_scripts_test_help_installs_nothing(tmp_path: Path) -> None:
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stdout.startswith("usage: scripts/test [PYTEST ARGUMENTS...]\n")
+        assert done.stdout.startswith("usage: scripts/test [--fast] [PYTEST ARGUMENTS...]\n")
         assert done.stderr == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scripts"]

@@ -22,8 +22,8 @@ from lspd.ops import symbols as symbols_ops
 from lspd.ops.budget import size
 from lspd.ops.models import Symbol
 from lspd.ops.resolve import AmbiguousSymbol
-from lspd.ops.symbols import flatten
 from lspd.workspace import Workspace
+from lspd.workspace.symbols.tree import flatten
 from tests.conftest import Warm
 
 RICH = "rich==13.9.4"

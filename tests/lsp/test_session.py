@@ -1,0 +1,104 @@
+"""`Session` on a real basedpyright: started, asked, its documents and their diagnostics,
+stopped. (Crashes, hangs and garbage, which a real server cannot be made to produce on
+demand, are tests/lsp/test_session_faults.py's, against a scripted fake.)"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from lspd.lsp import answers, shapes
+from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri
+from lspd.servers.registry import definitions
+from tests.conftest import copy_fixture
+from tests.daemon.support import alive, wait_dead
+
+
+def basedpyright(tmp_path: Path) -> tuple[Session, Path]:
+    """A session of basedpyright on a copy of the Python fixture project (not started)."""
+    root = copy_fixture("py", tmp_path)
+    return Session(definitions()["basedpyright"], root, tmp_path / "logs"), root
+
+
+def run(session: Session, scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run `scenario` on a fresh loop, then stop the session whatever happened."""
+
+    async def main() -> None:
+        try:
+            await scenario()
+        finally:
+            await session.stop()
+
+    asyncio.run(main())
+
+
+def at(path: Path, line: int, character: int) -> shapes.PositionParams:
+    """A zero-based position in `path`, as LSP sends it."""
+    return {
+        "textDocument": {"uri": path_to_uri(path)},
+        "position": {"line": line, "character": character},
+    }
+
+
+def test_a_request_starts_the_server_and_is_answered_in_its_checked_shape(
+    tmp_path: Path,
+) -> None:
+    session, root = basedpyright(tmp_path)
+    app = root / "pkg/app.py"
+
+    async def scenario() -> None:
+        assert session.state == "stopped" and session.pid is None
+        await session.sync_document(app, app.read_text(), "python")
+        hover = await session.request(answers.HOVER, at(app, 0, 25))  # `Greeter` imported
+        assert hover is not None and "class Greeter" in str(hover["contents"])
+        assert session.state == "ready" and session.display_state == "ready"
+        assert session.pid is not None and alive(session.pid)
+        assert session.encoding in ("utf-32", "utf-16", "utf-8")
+        # What the server offers, as it said in `initialize`.
+        assert session.supports("hoverProvider") and session.supports("definitionProvider")
+        assert not session.supports("noSuchProvider")
+
+    run(session, scenario)
+
+
+def test_documents_are_versioned_and_their_diagnostics_are_of_that_version(
+    tmp_path: Path,
+) -> None:
+    session, root = basedpyright(tmp_path)
+    broken = root / "pkg/broken.py"
+    text = broken.read_text()
+
+    async def scenario() -> None:
+        first = await session.sync_document(broken, text, "python")
+        assert first.version == 1 and broken.as_uri() in session.documents
+        [problem] = await session.diagnostics(first, timeout=30)
+        assert problem["range"]["start"] == {"line": 1, "character": 11}
+        fixed = await session.sync_document(broken, text.replace('"not a number"', "1"), "python")
+        assert fixed.version == 2
+        assert await session.diagnostics(fixed, timeout=30) == []
+        session.close_document(broken)
+        assert broken.as_uri() not in session.documents
+
+    run(session, scenario)
+
+
+def test_stop_ends_the_process_and_a_request_starts_it_again(tmp_path: Path) -> None:
+    session, root = basedpyright(tmp_path)
+    app = root / "pkg/app.py"
+    pids: list[int] = []
+
+    async def scenario() -> None:
+        for _ in range(2):
+            await session.sync_document(app, app.read_text(), "python")
+            assert await session.request(answers.HOVER, at(app, 0, 25)) is not None
+            assert session.pid is not None
+            pids.append(session.pid)
+            await session.stop()
+            assert session.state == "stopped" and session.documents == {}
+
+    run(session, scenario)
+    assert len(set(pids)) == 2
+    for pid in pids:
+        assert wait_dead(pid)
