@@ -4,8 +4,6 @@ demand, are tests/lsp/test_session_faults.py's, against a scripted fake.)"""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from lspd.lsp import answers, shapes
@@ -14,24 +12,13 @@ from lspd.lsp.text import path_to_uri
 from lspd.servers.registry import definitions
 from tests.conftest import copy_fixture
 from tests.daemon.support import alive, wait_dead
+from tests.lsp.test_session_faults import run
 
 
 def basedpyright(tmp_path: Path) -> tuple[Session, Path]:
     """A session of basedpyright on a copy of the Python fixture project (not started)."""
     root = copy_fixture("py", tmp_path)
     return Session(definitions()["basedpyright"], root, tmp_path / "logs"), root
-
-
-def run(session: Session, scenario: Callable[[], Awaitable[None]]) -> None:
-    """Run `scenario` on a fresh loop, then stop the session whatever happened."""
-
-    async def main() -> None:
-        try:
-            await scenario()
-        finally:
-            await session.stop()
-
-    asyncio.run(main())
 
 
 def at(path: Path, line: int, character: int) -> shapes.PositionParams:
@@ -60,7 +47,7 @@ def test_a_request_starts_the_server_and_is_answered_in_its_checked_shape(
         assert session.supports("hoverProvider") and session.supports("definitionProvider")
         assert not session.supports("noSuchProvider")
 
-    run(session, scenario)
+    run(scenario, session)
 
 
 def test_documents_are_versioned_and_their_diagnostics_are_of_that_version(
@@ -81,7 +68,7 @@ def test_documents_are_versioned_and_their_diagnostics_are_of_that_version(
         session.close_document(broken)
         assert broken.as_uri() not in session.documents
 
-    run(session, scenario)
+    run(scenario, session)
 
 
 def test_stop_ends_the_process_and_a_request_starts_it_again(tmp_path: Path) -> None:
@@ -98,7 +85,7 @@ def test_stop_ends_the_process_and_a_request_starts_it_again(tmp_path: Path) -> 
             await session.stop()
             assert session.state == "stopped" and session.documents == {}
 
-    run(session, scenario)
+    run(scenario, session)
     assert len(set(pids)) == 2
     for pid in pids:
         assert wait_dead(pid)
