@@ -24,7 +24,7 @@ def test_each_command_reads_back_as_its_operation() -> None:
     for command in read:
         op = operation(command.name)
         assert (command.command, command.aliases) == (op.command, op.aliases)
-        assert (command.description, command.position) == (op.description, op.position)
+        assert (command.description, command.position) == (op.about, op.position)
         assert command.result == op.result
         # The same parameters, but for the types: the command line needs only its scalar.
         assert [

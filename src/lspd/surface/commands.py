@@ -49,7 +49,7 @@ def written(operations: typing.Iterable[Operation]) -> list[dict[str, Any]]:
             "name": op.name,
             "command": op.command,
             "aliases": list(op.aliases),
-            "description": op.description,
+            "description": op.about,  # the CLI says the position its own way
             "position": op.position,
             "params": [_param(p) for p in op.params],
             "result": op.result,
