@@ -1,20 +1,30 @@
 """How fast `lspd check` answers after an edit, beside the project's own watch mode.
 
-Two real projects at pinned versions, fetched at run time:
-- effect 3.10.0 from npm (360 TypeScript files of `src/`, 193,000 lines). The package ships
-  its sources but no tsconfig: the bench writes one from the options of the repository's
-  tsconfig.base.json (strict, exactOptionalPropertyTypes, NodeNext, isolatedModules,
-  noUnusedLocals, ...), `paths` for its self-imports (`effect/*`), typescript 5.6.3,
-  fast-check 3.21.0 and @types/node 22.7.5 pinned. Its watch mode: `tsc --watch`.
-- SQLAlchemy 2.0.36 (the sdist), `pyrightconfig.json` including `lib/sqlalchemy`. Its
-  gate: basedpyright's CLI (lspd's), run again after each edit.
+    .venv/bin/python bench/feedback.py [--only effect|ts7|sqlalchemy] [--rounds N]
+                                       [--keep DIR] [--json FILE]
 
-Each project: a cold check, an unchanged re-check, a leaf edit (a module nothing imports
-but the package index), a body-only edit of a module many files import, a signature
-change of it (callers break); lspd's daemon beside the watch mode, in the same run, and the
-RSS of both process trees at the end. The errors of each step are compared.
+Three real projects at pinned versions, fetched at run time:
+- effect 3.10.0 from npm (360 TypeScript files of `src/`, 193,000 lines) on TypeScript
+  5.6.3. The package ships its sources but no tsconfig: the bench writes one from the
+  options of the repository's tsconfig.base.json (strict, exactOptionalPropertyTypes,
+  NodeNext, isolatedModules, noUnusedLocals, ...), `paths` for its self-imports
+  (`effect/*`), fast-check 3.21.0 and @types/node 22.7.5 pinned. Its watch mode:
+  `tsc --watch`; lspd checks it with the project's TypeScript builder.
+- effect 4.1.0 from npm (572 files, 523,000 lines) on `typescript@7.0.2`, the native
+  compiler (issue 29): lspd runs the project's own `tsc --lsp`; beside it the project's
+  `tsc -p` (cold) and `tsc -w`.
+- SQLAlchemy 2.0.36 (the sdist), its own `[tool.pyright]` in pyproject.toml given
+  `include = ["lib/sqlalchemy"]` (a pyrightconfig.json would replace its settings: 4,040
+  errors instead of 2,535). Its gate: basedpyright's CLI (lspd's), run again after each
+  edit; it has no watch mode.
 
-    .venv/bin/python bench/feedback.py [--only effect|sqlalchemy] [--keep DIR]
+Each project: a cold check, an unchanged re-check, then `--rounds` rounds of three edits,
+each checked, undone and checked again: a leaf edit (a module only the package index
+imports), a body-only edit of a module many files import (a comment or a string), a
+signature change of it (an export added or a type changed). lspd's daemon (`lspd check`
+as a user runs it) beside the watch mode, in the same run, the same edits; the errors of
+each step side by side; the resident memory of both process trees after the cold check and
+after the edits. Edit times are the median over the rounds (every time in `--json`).
 """
 
 from __future__ import annotations
@@ -22,11 +32,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import re
+import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,19 +48,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.gate import BIN, LSPD, sdist
 
 from lspd.workspace.memory import tree_rss_mb
+from lspd.workspace.tsc_native import platform_package
 
-Edit = tuple[str, str, str]  # (file, text replaced, by)
+Edit = tuple[str, str, str]  # (file, text replaced, by); "" replaced: appended
+EDITS = ["leaf", "body", "signature"]
 
 
 @dataclass
 class Project:
     name: str
+    key: str  # --only
     make: Callable[[Path], Path]
-    targets: list[str]
-    leaf: Edit
-    body: Edit
-    signature: Edit
+    targets: list[str]  # `lspd check` arguments
+    edits: dict[str, Edit]
     language: str
+    tsc: Callable[[Path], str] | None = None  # the project's tsc (TypeScript)
+    gate_cold: bool = False  # also time `tsc -p` once
 
 
 EFFECT_CONFIG = {
@@ -75,6 +90,24 @@ EFFECT_CONFIG = {
     "include": ["src"],
 }
 EFFECT_PACKAGES = {"typescript": "5.6.3", "fast-check": "3.21.0", "@types/node": "22.7.5"}
+EFFECT7_CONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "noEmit": True,
+        "allowImportingTsExtensions": True,
+        "target": "es2022",
+        "lib": ["es2022", "dom"],
+        "module": "nodenext",
+        "moduleResolution": "nodenext",
+        "exactOptionalPropertyTypes": True,
+        "noUnusedLocals": True,
+        "noUnusedParameters": True,
+        "skipLibCheck": True,
+        "types": [],
+    },
+    "include": ["src"],
+}
+NPM = ["--no-audit", "--no-fund", "--loglevel=error"]
 
 
 def effect(base: Path) -> Path:
@@ -88,19 +121,34 @@ def effect(base: Path) -> Path:
         json.dumps({"name": "effect-bench", "private": True, "devDependencies": EFFECT_PACKAGES})
     )
     (root / "tsconfig.json").write_text(json.dumps(EFFECT_CONFIG, indent=2))
-    run(["npm", "install", "--no-audit", "--no-fund", "--silent"], root)
+    run(["npm", "install", *NPM], root)
+    return root
+
+
+def effect7(base: Path) -> Path:
+    """effect 4.1.0's sources as a project of their own, on its own TypeScript 7."""
+    (base / "pack").mkdir(parents=True)
+    run(["npm", "pack", "effect@4.1.0", "--silent"], base / "pack")
+    run(["tar", "xzf", "effect-4.1.0.tgz"], base / "pack")
+    root = base / "effect7"
+    root.mkdir()
+    (base / "pack" / "package" / "src").rename(root / "src")
+    (root / "tsconfig.json").write_text(json.dumps(EFFECT7_CONFIG, indent=1))
+    manifest = {"name": "effect-src", "private": True, "type": "module"}
+    (root / "package.json").write_text(json.dumps(manifest))
+    run(["npm", "install", *NPM, "typescript@7.0.2"], root)
     return root
 
 
 def sqlalchemy(base: Path) -> Path:
+    """SQLAlchemy's sdist, its own [tool.pyright] told to check `lib/sqlalchemy`."""
     into = base / "sqlalchemy"
-    if archives := sorted(into.glob("*.tar.gz")):  # fetched before (`--keep`): pip builds
-        with tarfile.open(archives[0]) as tar:  # Cython to read the sdist's metadata
-            tar.extractall(into, filter="data")
-        root = next(p for p in into.iterdir() if p.is_dir())
-    else:
-        root = sdist("sqlalchemy==2.0.36", into)
-    (root / "pyrightconfig.json").write_text('{"include": ["lib/sqlalchemy"]}\n')
+    root = sdist("sqlalchemy==2.0.36", into)
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text()
+    assert "\n[tool.pyright]\n" in text, "SQLAlchemy's pyproject.toml has no [tool.pyright]"
+    include = '\n[tool.pyright]\ninclude = ["lib/sqlalchemy"]\n'
+    pyproject.write_text(text.replace("\n[tool.pyright]\n", include, 1))
     return root
 
 
@@ -108,39 +156,64 @@ CONST_TRUE = "export const constTrue: LazyArg<boolean> = constant(true)"
 PROJECTS = [
     Project(
         "effect 3.10.0 (TypeScript 5.6.3)",
+        "effect",
         effect,
-        ["src/*"],
-        leaf=("src/FiberHandle.ts", "", '\nvoid "lspd bench"\n'),
-        body=("src/Function.ts", "should be uncallable", "should never be called"),
-        signature=("src/Function.ts", CONST_TRUE, CONST_TRUE.replace("boolean", "string")),
-        language="typescript",
+        [],
+        {
+            "leaf": ("src/FiberHandle.ts", "", '\nvoid "lspd bench"\n'),
+            "body": ("src/Function.ts", "should be uncallable", "should never be called"),
+            "signature": (
+                "src/Function.ts",
+                CONST_TRUE,
+                CONST_TRUE.replace("boolean", "string"),
+            ),
+        },
+        "typescript",
+        tsc=lambda root: str(root / "node_modules" / ".bin" / "tsc"),
+    ),
+    Project(
+        "effect 4.1.0 (TypeScript 7.0.2)",
+        "ts7",
+        effect7,
+        [],
+        {
+            "leaf": ("src/Glob.ts", "", "\nexport const __leaf: number = 'no';\n"),
+            "body": ("src/Function.ts", "", "\n// a comment\n"),
+            "signature": ("src/Function.ts", "", "\nexport const __core: number = 1;\n"),
+        },
+        "typescript",
+        tsc=lambda root: str(root / "node_modules" / platform_package() / "lib" / "tsc"),
+        gate_cold=True,
     ),
     Project(
         "SQLAlchemy 2.0.36",
+        "sqlalchemy",
         sqlalchemy,
-        ["lib/sqlalchemy/*"],
-        leaf=("lib/sqlalchemy/dialects/sqlite/json.py", "", "\nlspd_bench: int = 0\n"),
-        body=(
-            "lib/sqlalchemy/util/_collections.py",
-            "        return iter(list(self._data.values()))",
-            "        values = list(self._data.values())\n        return iter(values)",
-        ),
-        signature=(
-            "lib/sqlalchemy/util/_collections.py",
-            "def to_list(x: Any, default: Optional[List[Any]] = None) -> List[Any]:",
-            "def to_list(x: Any, default: Optional[List[Any]] = None) -> int:",
-        ),
-        language="python",
+        [],
+        {
+            "leaf": ("lib/sqlalchemy/dialects/sqlite/json.py", "", "\nlspd_bench: int = 0\n"),
+            "body": (
+                "lib/sqlalchemy/util/_collections.py",
+                "        return iter(list(self._data.values()))",
+                "        values = list(self._data.values())\n        return iter(values)",
+            ),
+            "signature": (
+                "lib/sqlalchemy/util/_collections.py",
+                "def to_list(x: Any, default: Optional[List[Any]] = None) -> List[Any]:",
+                "def to_list(x: Any, default: Optional[List[Any]] = None) -> int:",
+            ),
+        },
+        "python",
     ),
 ]
-STEPS = ["cold", "unchanged", "leaf", "body", "signature"]
 
 
 def run(argv: list[str], cwd: Path) -> None:
     subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
 
 
-def edit(root: Path, change: Edit) -> None:
+def edit(root: Path, change: Edit) -> str:
+    """Make the edit; returns the file's text before it."""
     path = root / change[0]
     text = path.read_text()
     if change[1]:
@@ -148,6 +221,10 @@ def edit(root: Path, change: Edit) -> None:
         path.write_text(text.replace(change[1], change[2], 1))
     else:
         path.write_text(text + change[2])
+    return text
+
+
+Step = tuple[float, int, float]  # (seconds, errors, load)
 
 
 class Lspd:
@@ -156,6 +233,7 @@ class Lspd:
     def __init__(self, root: Path, targets: list[str], state: Path) -> None:
         self.root, self.targets = root, targets
         self.env = {**os.environ, "LSPD_STATE_DIR": str(state)}
+        self.unanswered = 0  # files a check named "not answered" (a server's timeout)
 
     def __enter__(self) -> Lspd:
         serve = [*LSPD, "serve", str(self.root), "--detach"]
@@ -165,21 +243,22 @@ class Lspd:
     def __exit__(self, *_: object) -> None:
         subprocess.run([*LSPD, "stop", "--root", str(self.root)], env=self.env, capture_output=True)
 
-    def check(self) -> tuple[float, int]:
-        """One `lspd check`, timed; asked again (the time counting) while a server is still
-        loading the project: on a loaded machine basedpyright's first answers come late."""
+    def check(self) -> Step:
+        """One `lspd check`, timed. It must answer every file: a file a server did not
+        answer is counted (and shown), never asked again here."""
         began = time.perf_counter()
-        while time.perf_counter() - began < 1200:
-            done = subprocess.run(
-                [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
-                cwd=self.root, env=self.env, capture_output=True, text=True,
-            )  # fmt: skip
-            if done.returncode != 2 or "timed out" not in done.stdout:
-                break
+        done = subprocess.run(
+            [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
+            cwd=self.root, env=self.env, capture_output=True, text=True,
+        )  # fmt: skip
         took = time.perf_counter() - began
         if done.returncode == 2:
             raise SystemExit(f"lspd check failed: {done.stdout[-500:]}{done.stderr[-500:]}")
-        return took, int(json.loads(done.stdout)["errors"])
+        answer = json.loads(done.stdout)
+        self.unanswered += sum(
+            s["reason"].startswith("not answered") for s in answer.get("skipped", [])
+        )
+        return took, int(answer["errors"]), os.getloadavg()[0]
 
     def rss_mb(self) -> float:
         return sum(tree_rss_mb(pid) or 0.0 for pid in _processes(["serve", str(self.root)]))
@@ -187,24 +266,39 @@ class Lspd:
 
 class TscWatch:
     """`tsc --watch` with the project's TypeScript: each step is the time from the edit to
-    its "Found N errors" line."""
+    the last "Found N errors" line it caused. One write may make it compile twice (it saw
+    the file emptied, then written): a step ends when no other compilation ends within
+    `QUIET` s of the last (that wait is not counted); a "Found" line left over from a
+    step never ends the next one."""
 
-    FOUND = re.compile(r"Found (\d+) errors?\. Watching for file changes")
+    FOUND = re.compile(r"Found (\d+) errors?\.")
+    QUIET = 2.0
 
-    def __init__(self, root: Path) -> None:
-        tsc = root / "node_modules" / ".bin" / "tsc"
-        argv = [str(tsc), "-p", ".", "--watch", "--preserveWatchOutput", "--pretty", "false"]
+    def __init__(self, root: Path, tsc: str) -> None:
+        argv = [tsc, "-p", ".", "--noEmit", "--watch", "--preserveWatchOutput", "--pretty", "false"]
         self.process = subprocess.Popen(argv, cwd=root, stdout=subprocess.PIPE, text=True)
         self.began = time.perf_counter()
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def found(self, since: float) -> tuple[float, int]:
+    def _read(self) -> None:
         assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put((time.perf_counter(), line))
+        self.lines.put((time.perf_counter(), ""))
+
+    def found(self, since: float) -> Step:
+        last: Step | None = None
         while True:
-            line = self.process.stdout.readline()
+            try:
+                at, line = self.lines.get(timeout=None if last is None else self.QUIET)
+            except queue.Empty:
+                assert last is not None
+                return last
             if not line:
                 raise SystemExit("tsc --watch ended")
             if match := self.FOUND.search(line):
-                return time.perf_counter() - since, int(match[1])
+                last = (at - since, int(match[1]), os.getloadavg()[0])
 
     def rss_mb(self) -> float:
         return tree_rss_mb(self.process.pid) or 0.0
@@ -214,23 +308,33 @@ class TscWatch:
         self.process.wait()
 
 
-def basedpyright(root: Path) -> tuple[float, int, float]:
-    """basedpyright's CLI once: its time, errors and peak RSS (MB)."""
+def tsc_once(root: Path, tsc: str) -> Step:
+    """`tsc -p . --noEmit` once: the gate's own cold time."""
     began = time.perf_counter()
-    child = subprocess.Popen(
-        [str(BIN / "basedpyright"), "--outputjson"], cwd=root, stdout=subprocess.PIPE, text=True
+    done = subprocess.run(
+        [tsc, "-p", ".", "--noEmit", "--pretty", "false"], cwd=root, capture_output=True, text=True
     )
-    out = child.communicate()[0]
-    took = time.perf_counter() - began
-    peak = _peak_rss_mb()
-    report = json.loads(out)
-    return took, int(report["summary"]["errorCount"]), peak
+    errors = len(re.findall(r"^\S+\(\d+,\d+\): error TS\d+:", done.stdout, re.MULTILINE))
+    return time.perf_counter() - began, errors, os.getloadavg()[0]
 
 
-def _peak_rss_mb() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+def basedpyright(root: Path, peak: list[float]) -> Step:
+    """basedpyright's CLI once: its time and errors; its process tree's largest resident
+    size (looked at every 0.2 s) is added to `peak`."""
+    began = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out:
+        child = subprocess.Popen(
+            [str(BIN / "basedpyright"), "--outputjson"], cwd=root, stdout=out, text=True
+        )
+        largest = 0.0
+        while child.poll() is None:
+            largest = max(largest, tree_rss_mb(child.pid) or 0.0)
+            time.sleep(0.2)
+        took = time.perf_counter() - began
+        out.seek(0)
+        report = json.loads(out.read())
+    peak.append(largest)
+    return took, int(report["summary"]["errorCount"]), os.getloadavg()[0]
 
 
 def _processes(words: list[str]) -> list[int]:
@@ -247,81 +351,138 @@ def _processes(words: list[str]) -> list[int]:
     return found
 
 
-def measure(project: Project, base: Path) -> dict[str, object]:
-    root = project.make(base)
-    edits = {"leaf": project.leaf, "body": project.body, "signature": project.signature}
-    originals = {e[0]: (root / e[0]).read_text() for e in edits.values()}
-    rows: dict[str, object] = {"project": project.name}
-    with Lspd(root, project.targets, base / f"state-{root.name}") as lspd:
-        for step in STEPS:
-            if step in edits:
-                edit(root, edits[step])
-            took, errors = lspd.check()
-            rows[f"lspd {step}"] = (took, errors, os.getloadavg()[0])
-        rows["lspd rss"] = lspd.rss_mb()
-    for name, text in originals.items():
-        (root / name).write_text(text)
-    time.sleep(2.5)  # older than the checkers' "just written" window
-    if project.language == "typescript":
-        watch = TscWatch(root)
-        try:
-            cold = watch.found(watch.began)
-            rows["own cold"] = (*cold, os.getloadavg()[0])
-            # Nothing changed: tsc --watch has nothing to do (its answer stands).
-            rows["own unchanged"] = (0.0, cold[1], os.getloadavg()[0])
-            for step in STEPS[2:]:
+Rows = dict[str, object]
+
+
+def lspd_side(project: Project, root: Path, state: Path, rounds: int, rows: Rows) -> None:
+    with Lspd(root, project.targets, state) as lspd:
+        rows["lspd cold"] = lspd.check()
+        rows["lspd rss cold"] = lspd.rss_mb()
+        rows["lspd unchanged"] = lspd.check()
+        for _ in range(rounds):
+            for kind in EDITS:
+                before = edit(root, project.edits[kind])
+                _add(rows, f"lspd {kind}", lspd.check())
+                (root / project.edits[kind][0]).write_text(before)
+                _add(rows, f"lspd {kind} undone", lspd.check())
+        rows["lspd rss after"] = lspd.rss_mb()
+        rows["lspd unanswered"] = lspd.unanswered
+
+
+def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
+    assert project.tsc is not None
+    tsc = project.tsc(root)
+    if project.gate_cold:
+        rows["own gate"] = tsc_once(root, tsc)
+    watch = TscWatch(root, tsc)
+    try:
+        rows["own cold"] = watch.found(watch.began)
+        rows["own rss cold"] = watch.rss_mb()
+        # Nothing changed: tsc --watch has nothing to do (its answer stands).
+        rows["own unchanged"] = (0.0, rows["own cold"][1], os.getloadavg()[0])  # type: ignore[index]
+        for _ in range(rounds):
+            for kind in EDITS:
+                time.sleep(1.0)  # its watcher polls: a write right after the last is one change
                 began = time.perf_counter()
-                edit(root, edits[step])
-                rows[f"own {step}"] = (*watch.found(began), os.getloadavg()[0])
-            rows["own rss"] = watch.rss_mb()
-            rows["own name"] = "tsc --watch"
-        finally:
-            watch.stop()
+                before = edit(root, project.edits[kind])
+                _add(rows, f"own {kind}", watch.found(began))
+                time.sleep(1.0)
+                began = time.perf_counter()
+                (root / project.edits[kind][0]).write_text(before)
+                _add(rows, f"own {kind} undone", watch.found(began))
+        rows["own rss after"] = watch.rss_mb()
+        rows["own name"] = "tsc --watch"
+    finally:
+        watch.stop()
+
+
+def cli_side(project: Project, root: Path, rows: Rows) -> None:
+    """basedpyright's CLI: a whole run for the cold state and after each edit (an undo
+    gives the cold state back: not run again)."""
+    peak: list[float] = []
+    rows["own cold"] = basedpyright(root, peak)
+    rows["own unchanged"] = basedpyright(root, peak)
+    for kind in EDITS:
+        before = edit(root, project.edits[kind])
+        _add(rows, f"own {kind}", basedpyright(root, peak))
+        (root / project.edits[kind][0]).write_text(before)
+    rows["own rss cold"], rows["own rss after"] = peak[0], max(peak)
+    rows["own name"] = "basedpyright CLI (a full run; peak RSS)"
+
+
+def _add(rows: Rows, key: str, step: Step) -> None:
+    steps = rows.setdefault(key, [])
+    assert isinstance(steps, list)
+    steps.append(step)
+
+
+def measure(project: Project, base: Path, rounds: int) -> Rows:
+    base.mkdir(parents=True, exist_ok=True)
+    root = project.make(base)
+    rows: Rows = {"project": project.name}
+    lspd_side(project, root, base / "state", rounds, rows)
+    time.sleep(2.5)  # older than the checkers' "just written" window
+    if project.tsc is not None:
+        tsc_side(project, root, rounds, rows)
     else:
-        peak = 0.0
-        for step in STEPS:
-            if step in edits:
-                edit(root, edits[step])
-            took, errors, peak = basedpyright(root)
-            rows[f"own {step}"] = (took, errors, os.getloadavg()[0])
-        rows["own rss"] = peak
-        rows["own name"] = "basedpyright CLI (a full run)"
-    for name, text in originals.items():
-        (root / name).write_text(text)
+        cli_side(project, root, rows)
     return rows
 
 
-def table(results: list[dict[str, object]]) -> str:
+def _median(value: object) -> Step:
+    if isinstance(value, tuple):
+        return value  # type: ignore[return-value]
+    assert isinstance(value, list) and value
+    return (
+        statistics.median(s[0] for s in value),
+        value[-1][1],
+        statistics.median(s[2] for s in value),
+    )
+
+
+def table(results: list[Rows]) -> str:
     lines = [
-        "| project | step | lspd s (errors) | own s (errors) | load |",
+        "| project | step | lspd s (errors) | own s (errors) | load lspd / own |",
         "|---|---|---|---|---|",
     ]
     for rows in results:
-        for step in STEPS:
-            mine, own = rows[f"lspd {step}"], rows[f"own {step}"]
-            assert isinstance(mine, tuple) and isinstance(own, tuple)
+        name = rows["project"]
+        if "own gate" in rows:
+            gate = _median(rows["own gate"])
+            lines.append(f"| {name} | cold, tsc -p | | {gate[0]:.2f} ({gate[1]}) | {gate[2]:.1f} |")
+        for step in ["cold", "unchanged", *EDITS]:
+            mine, own = _median(rows[f"lspd {step}"]), _median(rows[f"own {step}"])
             lines.append(
-                f"| {rows['project']} | {step} | {mine[0]:.2f} ({mine[1]}) | "
-                f"{own[0]:.2f} ({own[1]}) | {mine[2]:.1f} / {own[2]:.1f} |"
+                f"| {name} | {step} | {mine[0]:.2f} ({mine[1]}) | {own[0]:.2f} ({own[1]}) | "
+                f"{mine[2]:.1f} / {own[2]:.1f} |"
             )
-        lines.append(
-            f"| {rows['project']} | RSS after | {rows['lspd rss']:.0f} MB | "
-            f"{rows['own rss']:.0f} MB ({rows['own name']}) | |"
-        )
+        for when in ("cold", "after"):
+            lines.append(
+                f"| {name} | RSS {'after the cold check' if when == 'cold' else 'after the edits'}"
+                f" | {rows[f'lspd rss {when}']:.0f} MB | {rows[f'own rss {when}']:.0f} MB "
+                f"({rows['own name']}) | |"
+            )
+        if rows.get("lspd unanswered"):
+            lines.append(f"| {name} | files not answered | {rows['lspd unanswered']} | | |")
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["effect", "sqlalchemy"])
+    parser.add_argument("--only", choices=[p.key for p in PROJECTS], action="append")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the three edits")
     parser.add_argument("--keep", type=Path, help="work here (kept) instead of a temp dir")
+    parser.add_argument("--json", type=Path, help="write every figure here too")
     args = parser.parse_args()
-    chosen = [p for p in PROJECTS if args.only is None or args.only in p.name.lower()]
+    chosen = [p for p in PROJECTS if args.only is None or p.key in args.only]
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="lspd-feedback-") as temp:
         base = args.keep or Path(temp)
-        base.mkdir(parents=True, exist_ok=True)
-        results = [measure(project, base / project.name.split()[0]) for project in chosen]
+        results = [measure(project, base / project.key, args.rounds) for project in chosen]
     print(table(results))
+    print(f"\nload average {load:.1f} at start, {os.getloadavg()[0]:.1f} at the end (2 cores)")
+    if args.json:
+        args.json.write_text(json.dumps({"rounds": args.rounds, "results": results}, indent=1))
 
 
 if __name__ == "__main__":

@@ -45,8 +45,7 @@ QUICK = {
     "freshness": ["--rounds", "4", "--idle", "5"],
     "soak": ["--calls", "1000"],
     "symbols": ["--rounds", "2"],
-    "typescript7": ["--edits", "3"],
-    "feedback": ["--only", "sqlalchemy"],
+    "feedback": ["--only", "ts7"],
 }
 
 

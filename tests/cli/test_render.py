@@ -7,6 +7,7 @@ import pytest
 from pydantic import BaseModel
 
 from lspd.cli.render import render
+from lspd.ops import check_models as c
 from lspd.ops import edit_models as e
 from lspd.ops import models as m
 from lspd.ops import state_models as st
@@ -100,7 +101,7 @@ CASES: list[tuple[BaseModel, str]] = [
         CHANGE_LINES,
     ),
     (
-        m.WorkspaceDiagnosticsResult(
+        c.WorkspaceDiagnosticsResult(
             files_matched=9,
             files_checked=8,
             errors=5,
@@ -118,21 +119,21 @@ CASES: list[tuple[BaseModel, str]] = [
         "diagnostics 3-3 of 6; `--offset 3` for the rest (`lspd check` lists all)",
     ),
     (
-        m.WorkspaceDiagnosticsResult(
+        c.WorkspaceDiagnosticsResult(
             files_matched=3, files_checked=3, errors=1, warnings=1, total=2, changes=CHANGES
         ),
         CHANGE_LINES,
     ),
     (
-        m.WorkspaceDiagnosticsResult(
+        c.WorkspaceDiagnosticsResult(
             files_matched=3,
             files_checked=3,
             errors=0,
             warnings=0,
             total=0,
             scope=[
-                m.CheckScope(language="python", project=".", config="pyrightconfig.json", files=2),
-                m.CheckScope(language="typescript", project="web", files=1, note="no tsconfig"),
+                c.CheckScope(language="python", project=".", config="pyrightconfig.json", files=2),
+                c.CheckScope(language="typescript", project="web", files=1, note="no tsconfig"),
             ],
             outside_gate=4,
         ),

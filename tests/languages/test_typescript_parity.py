@@ -110,3 +110,20 @@ def test_workspace_symbols(ts_own: Warm) -> None:
     assert [(s.name_path, s.kind, s.path, s.line, s.column) for s in result.symbols] == [
         ("Circle", "class", "src/shapes.ts", 5, 14)
     ]
+
+
+def test_every_answer_about_a_file_says_which_typescript_answered(ts_own: Warm) -> None:
+    version = package_version(ts_own.root / "node_modules" / "typescript")
+    said = f"typescript {version}, project"
+    ws, at = ts_own.ws, ("src/main.ts", 3, 23)
+    answers = [
+        ts_own.run(navigation_ops.hover(ws, *at)),
+        ts_own.run(navigation_ops.hover(ws, symbol="Circle.area")),
+        ts_own.run(navigation_ops.definition(ws, *at)),
+        ts_own.run(navigation_ops.type_definition(ws, "src/main.ts", 4, 7)),
+        ts_own.run(navigation_ops.implementation(ws, "src/shapes.ts", 1, 18)),
+        ts_own.run(navigation_ops.references(ws, "src/shapes.ts", 21, 17)),
+        ts_own.run(navigation_ops.call_hierarchy(ws, "src/shapes.ts", 21, 17)),
+        ts_own.run(symbols.document_symbols(ws, "src/shapes.ts")),
+    ]
+    assert [answer.toolchain for answer in answers] == [said] * len(answers)

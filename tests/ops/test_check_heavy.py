@@ -21,8 +21,8 @@ import pytest
 from lspd.cli import render
 from lspd.errors import ServerError, ServerTimeout
 from lspd.ops.check import workspace_diagnostics
+from lspd.ops.check_models import SkippedFile
 from lspd.ops.file_diagnostics import diagnostics
-from lspd.ops.models import SkippedFile
 from lspd.ops.navigation import hover
 from lspd.ops.state import status
 from lspd.workspace import Workspace

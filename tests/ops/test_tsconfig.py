@@ -41,7 +41,7 @@ def test_removed_options_fail_the_check_as_they_fail_tsc(tmp_path: Path) -> None
     expected = [(p, int(line), int(col), c) for p, line, col, c, _ in GATE_LINE.findall(output)]
     assert code == 1 and [c for *_, c in expected] == ["5108", "5108", "5102"]
 
-    async def run() -> ops.models.WorkspaceDiagnosticsResult:
+    async def run() -> ops.check_models.WorkspaceDiagnosticsResult:
         ws = Workspace(root, log_dir=tmp_path / "logs")
         try:
             return await check_ops.workspace_diagnostics(ws)

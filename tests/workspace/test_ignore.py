@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops import check as check_ops
-from lspd.ops.models import WorkspaceDiagnosticsResult
+from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.ignore import Ignore
 

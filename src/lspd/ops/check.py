@@ -20,9 +20,10 @@ from lspd.ops.baseline import changes_since, check_baseline
 from lspd.ops.budget import check_paging, page
 from lspd.ops.check_files import NOT_ANSWERED, ask_each
 from lspd.ops.check_memory import Progress, Running, memory_of, running
+from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, introduced, result_page, summary
 from lspd.ops.file_diagnostics import Known, selected
-from lspd.ops.models import DiagnosticsResult, SkippedFile, WorkspaceDiagnosticsResult
+from lspd.ops.models import DiagnosticsResult
 from lspd.ops.native_check import native_checked
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace

@@ -20,8 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
+from lspd.ops.check_models import SkippedFile
 from lspd.ops.file_diagnostics import Known, check_file
-from lspd.ops.models import DiagnosticsResult, SkippedFile
+from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ how many files (`workspace.scope` finds them)."""
 
 from __future__ import annotations
 
-from lspd.ops.models import CheckScope
+from lspd.ops.check_models import CheckScope
 from lspd.workspace.paths import display
 from lspd.workspace.scope import GateScope
 

@@ -14,15 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.ops.budget import compact_json, fits
+from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
-from lspd.ops.models import (
-    Changes,
-    DiagnosticsResult,
-    FileDiagnostic,
-    FileDiagnosticCounts,
-    SkippedFile,
-    WorkspaceDiagnosticsResult,
-)
+from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic, FileDiagnosticCounts
 from lspd.workspace.scope import GateScope
 
 

@@ -102,68 +102,6 @@ class FileDiagnosticCounts(Model):
     """Its warnings."""
 
 
-class SkippedFile(Model):
-    """A file workspace-wide work left out, and why."""
-
-    path: str
-    """The file, relative to the root."""
-    reason: str
-    """Too large (max_file_bytes / max_file_lines), set aside after stalling its server, or
-    its server timed out on it."""
-
-
-class WorkspaceDiagnosticsResult(Model):
-    """Problems of every matched file: complete counts, diagnostics a page at a time."""
-
-    files_matched: int
-    """Files matching the globs."""
-    files_checked: int
-    """Files checked."""
-    errors: int
-    """Errors in all files."""
-    warnings: int
-    """Warnings in all files."""
-    files: list[FileDiagnosticCounts] = Field(default_factory=list)
-    """Files with problems, worst first."""
-    files_with_problems: int = 0
-    """How many files have problems."""
-    diagnostics: list[FileDiagnostic] = Field(default_factory=list)
-    """This page, errors first."""
-    total: int
-    """All diagnostics."""
-    offset: int = 0
-    """This page's first index."""
-    truncated: bool = False
-    """True when diagnostics or files were left out."""
-    next_offset: int | None = None
-    """The `offset` of the next page."""
-    changes: Changes | None = None
-    """With `baseline`: what changed; the counts are then its `introduced`."""
-    scope: list[CheckScope] | None = None
-    """Without `paths` or `all`: per project, the configuration that chose the files checked."""
-    outside_gate: int = 0
-    """Source files no gate configuration checks, left out (`all` checks them)."""
-    skipped: list[SkippedFile] = Field(default_factory=list)
-    """Matched files left out (not counted in `files_checked`); ask about one directly."""
-    environment: list[str] = Field(default_factory=list)
-    """When imports did not resolve: how to fix it, once per interpreter or TypeScript."""
-
-
-class CheckScope(Model):
-    """One project of a whole-workspace check: the files its gate configuration chose."""
-
-    language: str
-    """`python`, `typescript`, `go`, ..."""
-    project: str
-    """The configuration's directory (`.`: the root)."""
-    config: str | None = None
-    """E.g. `pyrightconfig.json`, `web/tsconfig.json`; null: none (every source file)."""
-    files: int
-    """Files it chose."""
-    note: str | None = None
-    """Why every file (no configuration), or what the configuration said."""
-
-
 class Changes(Model):
     """Diagnostics a change introduced and fixed, against a baseline."""
 
@@ -207,6 +145,8 @@ class HoverResult(Model):
     """The symbol's line (when it was named by `symbol`)."""
     column: int | None = None
     """The symbol's column (when it was named by `symbol`)."""
+    toolchain: str | None = None
+    """Which TypeScript or Python answered."""
 
 
 class Paged(Model):
@@ -234,6 +174,8 @@ class LocationsResult(Paged):
     """The places found."""
     asked: int | None = None
     """Index of the one asked about."""
+    toolchain: str | None = None
+    """Which TypeScript or Python answered."""
 
 
 class Reference(Model):
@@ -273,6 +215,8 @@ class ReferencesResult(Paged):
     """All of them."""
     candidates: int | None = None
     """Where the name stands in the checked files' text."""
+    toolchain: str | None = None
+    """Which TypeScript or Python answered."""
 
 
 class Symbol(Model):
@@ -301,6 +245,8 @@ class DocumentSymbolsResult(Paged):
     """The file."""
     symbols: list[Symbol] = Field(default_factory=list)
     """This page's symbols (name paths say where a page begins)."""
+    toolchain: str | None = None
+    """Which TypeScript or Python answered."""
 
 
 class WorkspaceSymbol(Model):
@@ -376,6 +322,8 @@ class CallHierarchyResult(Paged):
     """All of them."""
     candidates: int | None = None
     """Where the name stands in the checked files' text."""
+    toolchain: str | None = None
+    """Which TypeScript or Python answered."""
 
 
 class SymbolCandidate(Model):
@@ -392,4 +340,3 @@ class SymbolCandidate(Model):
 
 
 DiagnosticsResult.model_rebuild()
-WorkspaceDiagnosticsResult.model_rebuild()

@@ -67,7 +67,8 @@ async def hover(
         unfolded = await aliases.unfolded(ws, target, contents)
     if unfolded:  # what the aliases it names stand for, one level
         contents += "\n\n" + "\n".join(["Aliases:", "```", *unfolded, "```"])
-    result = HoverResult(contents=contents, found=bool(contents.strip()))
+    toolchain = target.session.toolchain  # which TypeScript or Python answered
+    result = HoverResult(contents=contents, found=bool(contents.strip()), toolchain=toolchain)
     if symbol is not None:  # where the name led: not implied by the request
         result.path = ws.display(target.document.path)
         result.line, result.column = target.line, target.column
@@ -105,7 +106,8 @@ async def _locations(
         ]
 
     def build(w: Window) -> LocationsResult:
-        return LocationsResult(locations=named[: w.count], **w.paging)
+        toolchain = target.session.toolchain
+        return LocationsResult(locations=named[: w.count], toolchain=toolchain, **w.paging)
 
     return target, page(len(found), offset, limit, build)
 
@@ -207,6 +209,7 @@ async def references(
         unknown_places = scanned.uses[w.offset : w.end]
         return ReferencesResult(
             summary=summary,
+            toolchain=target.session.toolchain,
             files=_by_file(counts, places, uses),
             total=len(found),
             truncated=w.truncated,
@@ -305,6 +308,7 @@ async def call_hierarchy(
     def build(w: Window) -> CallHierarchyResult:
         return CallHierarchyResult(
             summary=summary,
+            toolchain=target.session.toolchain,
             item=item,
             direction=direction,
             calls=ordered[w.offset : w.end],

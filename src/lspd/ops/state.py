@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from lspd import __version__
-from lspd.ops.models import SkippedFile
+from lspd.ops.check_models import SkippedFile
 from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, StatusResult
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect

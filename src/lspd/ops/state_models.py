@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from lspd.lsp.state import ServerState
-from lspd.ops.models import Model, SkippedFile
+from lspd.ops.check_models import SkippedFile
+from lspd.ops.models import Model
 
 
 class ServerStatus(Model):

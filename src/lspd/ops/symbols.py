@@ -40,7 +40,7 @@ async def document_symbols(
     if depth is not None:
         check_positive("depth", depth, " (1 = top level only)")
     check_positive("limit", limit)
-    _, document = await ws.open(path)
+    session, document = await ws.open(path)
     shown = ws.display(document.path)
     tree = await ws.symbols.tree(document.path)
     if symbol is not None:
@@ -49,7 +49,10 @@ async def document_symbols(
     check_paging(offset, limit, len(rows))
 
     def build(w: Window) -> DocumentSymbolsResult:
-        return DocumentSymbolsResult(path=shown, symbols=_nest(rows[w.offset : w.end]), **w.paging)
+        nested = _nest(rows[w.offset : w.end])
+        return DocumentSymbolsResult(
+            path=shown, symbols=nested, toolchain=session.toolchain, **w.paging
+        )
 
     return page(len(rows), offset, limit, build)
 
