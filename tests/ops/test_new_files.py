@@ -5,13 +5,14 @@ TypeScript 5, and lspd's) and TypeScript 7, and under basedpyright; tsc agrees."
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from lspd.ops import file_diagnostics
+from lspd.ops import file_diagnostics, navigation, progressive
 from lspd.ops.models import PreviewResult
 from lspd.servers.registry import definitions
 from lspd.surface.table import call, operation
@@ -114,6 +115,34 @@ def test_diagnostics_with_content_on_a_new_path(shapes: Warm) -> None:
     # The files the servers held for it answer from the disk again.
     uses = shapes.run(file_diagnostics.diagnostics(shapes.ws, "src/uses.ts"))
     assert (uses.errors, uses.warnings) == (0, 0)
+
+
+def test_hover_in_a_new_file_knows_its_own_package(shapes: Warm) -> None:
+    documents = held(shapes)
+    # `z.area` on line 5: typed from the package's source, not `any`.
+    result = shapes.run(navigation.hover(shapes.ws, "src/feature/fresh.ts", 5, 30, content=FRESH))
+    assert "function area(circle: z.Circle): number" in result.contents
+    assert held(shapes) == documents
+
+
+def test_the_hook_after_a_new_file_is_written(tmp_path: Path) -> None:
+    """After a Write the file is on disk: the hook's check finds only its real error."""
+    root = copy_fixture("conditions_ts", tmp_path)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS_PINNED))
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(root), *identity, *command], check=True)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(file_diagnostics.diagnostics(warm.ws, "src/uses.ts"))  # tsserver is warm
+        (root / "src/feature").mkdir()
+        (root / "src/feature/fresh.ts").write_text(FRESH)
+        progress = progressive.Progress("HEAD", [root / "src/feature/fresh.ts"])
+        warm.run(progressive.run(warm.ws, progress))
+        found = [
+            (i.diagnostic.path, i.diagnostic.line, i.diagnostic.code) for i in progress.introduced
+        ]
+        assert progress.failed is None and found == [("src/feature/fresh.ts", 5, "2322")]
 
 
 def test_an_importer_of_a_new_file(shapes: Warm, tmp_path: Path) -> None:

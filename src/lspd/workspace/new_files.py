@@ -12,7 +12,8 @@ not among the files checked) is held with a `/// <reference path>` to it before 
 line: tsc's view, nothing written. The host's own answers are not asked (its lines moved by
 one); the reference changes neither its declarations nor whether it is a module.
 
-TypeScript 7 (`tsc --lsp`) and the Python servers place an open new file by its path
+A file written but not yet taken in by its tsconfig's project (see `unplaced`) gets a host
+too. TypeScript 7 (`tsc --lsp`) and the Python servers place an open new file by its path
 already, so only tsserver's files get a host.
 """
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from lspd.lsp.diagnostics import Send
 from lspd.servers.registry import node_executable
 from lspd.workspace.toolchain import find_typescript
 
@@ -115,6 +117,24 @@ def choose_host(files: tuple[Path, ...], avoid: set[Path]) -> Path | None:
             continue
         sized.append((size, str(file), file))
     return min(sized)[2] if sized else None
+
+
+async def unplaced(send: Send, path: Path, timeout: float) -> bool:
+    """Whether tsserver answers for `path`, a file on disk, from an inferred project (no
+    tsconfig's). A file just written in a new directory stays there under a project's own
+    TypeScript 5.4 while lspd's watcher runs (tsserver then hears of files from lspd): it
+    then needs a host as an unwritten file does."""
+    response = await send(
+        "workspace/executeCommand",
+        {
+            "command": "typescript.tsserverRequest",
+            "arguments": ["projectInfo", {"file": str(path), "needFileNameList": False}],
+        },
+        timeout,
+    )
+    body = (response or {}).get("body") if isinstance(response, dict) else None
+    name = body.get("configFileName") if isinstance(body, dict) else None
+    return not (isinstance(name, str) and name.endswith(".json"))
 
 
 def referencing(host: Path, text: str, new: list[Path]) -> str:

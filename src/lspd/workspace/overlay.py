@@ -14,12 +14,13 @@ import contextlib
 from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from lspd.servers.registry import definitions
 from lspd.workspace import new_files
 
 TSSERVER = "typescript-language-server"  # the server that needs a host for a new file
+TIMEOUT_S = 30.0  # tsserver's answer to which project holds a file
 
 
 class Named(Protocol):
@@ -27,6 +28,7 @@ class Named(Protocol):
 
     @property
     def name(self) -> str: ...
+    async def send(self, method: str, params: Any, timeout: float) -> Any: ...
 
 
 class Texts(Protocol):
@@ -121,8 +123,11 @@ async def _hosts(
     by_host: dict[Path, list[Path]] = {}
     avoid = checked | set(texts)
     for path, text in texts.items():
-        if text is None or path.exists() or ws.session_for(path).name != TSSERVER:
+        session = ws.session_for(path)
+        if text is None or session.name != TSSERVER:
             continue
+        if path.exists() and not await new_files.unplaced(session.send, path, TIMEOUT_S):
+            continue  # in its tsconfig's project already
         fallback = definitions()[TSSERVER].npm_root() / "typescript"  # lspd's own
         package = new_files.typescript_for(path, ws.root, fallback)
         found = await asyncio.to_thread(new_files.owner, path, ws.root, package)
