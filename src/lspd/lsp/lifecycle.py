@@ -79,6 +79,7 @@ class ServerLifecycle:
 
     @property
     def name(self) -> str:
+        """The server's name (servers.toml), as it runs now."""
         return self.definition.name
 
     @property
@@ -241,6 +242,7 @@ class ServerLifecycle:
         return answers.checked(self.name, method, answer, self.log_path)
 
     def notify(self, method: str, params: Any) -> None:
+        """Send a notification while it runs (nothing otherwise: a start tells it all)."""
         if self._server is not None:
             self._server.connection.notify(method, params)
 

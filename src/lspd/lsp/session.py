@@ -74,6 +74,7 @@ class Session(ServerLifecycle):
             self.inbox.watched_sent = time.monotonic()
 
     def supports(self, capability: str) -> bool:
+        """Whether the server offers `capability` (present and not false in its answer)."""
         value = self.capabilities.get(capability)
         return value is not None and value is not False
 
@@ -95,6 +96,7 @@ class Session(ServerLifecycle):
             self.inbox.forget(path_to_uri(path), changed=False)
 
     def close_document(self, path: Path) -> None:
+        """Close `path` (the server reads it from disk again); its diagnostics are forgotten."""
         self.documents.close(path, self.notify)
         self.inbox.forget(path_to_uri(path))
 

@@ -60,6 +60,7 @@ class SessionPool:
         self.projects = Projects(root, self.definitions, self.servers_by_language, ignore)
 
     def display(self, path: Path) -> str:
+        """`path` as answers show it: relative to the root when inside it."""
         return paths.display(self.root, path)
 
     def handler(self, path: Path) -> ServerDefinition | None:

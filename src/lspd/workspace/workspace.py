@@ -92,9 +92,11 @@ class Workspace:
     # -- paths -----------------------------------------------------------------------------
 
     def resolve(self, raw: str) -> Path:
+        """The absolute path of a path as sent (relative to the root); outside it, an error."""
         return paths.confine(self.root, raw)
 
     def display(self, path: Path) -> str:
+        """`path` as answers show it: relative to the root when inside it."""
         return paths.display(self.root, path)
 
     # -- sessions (`pool`) ------------------------------------------------------------------
@@ -214,6 +216,7 @@ class Workspace:
         await asyncio.gather(*prewarm.start(self, prewarm.sessions(self)))
 
     async def close(self) -> None:
+        """Stop the watcher, the index's scan, every server and builder."""
         if self.watcher is not None:
             await self.watcher.stop()
         await self.symbols.close()

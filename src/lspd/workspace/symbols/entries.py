@@ -28,6 +28,7 @@ class Entry:
 
 
 def digest(text: str) -> bytes:
+    """What a file's content is known by: a tree is kept for one content only."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 

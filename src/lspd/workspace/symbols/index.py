@@ -309,6 +309,7 @@ class SymbolIndex:
         return len(self._files)
 
     async def close(self) -> None:
+        """Cancel the first scan if it still runs."""
         if self._scan is not None:
             self._scan.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
