@@ -283,6 +283,40 @@ PULL_DIAGNOSTICS = Method[DocumentParams, DiagnosticReport | None](
     ("diagnostic", {"dynamicRegistration": True, "relatedDocumentSupport": False}),
 )
 
+
+def _read_where_used(value: Any, where: str) -> None:
+    """No check here: the operation reads these answers field by field, defensively
+    (`lspd.ops.rename`, `lspd.ops.fixes`), and says what it could not use."""
+
+
+# The code action kinds lspd asks for: quick fixes and source actions (organize imports).
+CODE_ACTION_KINDS = ["quickfix", "source", "source.organizeImports", "source.fixAll"]
+
+PREPARE_RENAME = Method[PositionParams, Any](
+    "textDocument/prepareRename", _read_where_used, "renameProvider"
+)
+RENAME = Method[Any, Any](
+    "textDocument/rename", _read_where_used, "renameProvider", ("rename", {"prepareSupport": True})
+)
+CODE_ACTIONS = Method[Any, Any](
+    "textDocument/codeAction",
+    _read_where_used,
+    "codeActionProvider",
+    (
+        "codeAction",
+        {
+            # Literal code actions (else tsserver sends commands only), lazy edits
+            # resolved by `codeAction/resolve`.
+            "codeActionLiteralSupport": {"codeActionKind": {"valueSet": CODE_ACTION_KINDS}},
+            "isPreferredSupport": True,
+            "disabledSupport": True,
+            "dataSupport": True,
+            "resolveSupport": {"properties": ["edit"]},
+        },
+    ),
+)
+RESOLVE_CODE_ACTION = Method[Any, Any]("codeAction/resolve", _read_where_used)
+
 _SHAPES = {method.name: method.shape for method in _DECLARED}
 """The shape of each request by its name, for a request sent by name."""
 

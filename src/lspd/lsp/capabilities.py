@@ -20,10 +20,6 @@ SYMBOL_KINDS = (
 )  # fmt: skip
 
 
-# The code action kinds lspd asks for: quick fixes and source actions (organize imports).
-CODE_ACTION_KINDS = ["quickfix", "source", "source.organizeImports", "source.fixAll"]
-
-
 def initialize_params(root: Path, folders: list[Path], options: Any) -> dict[str, Any]:
     """The `initialize` request of a server run at `root` for `folders`."""
     return {
@@ -61,17 +57,6 @@ def client_capabilities() -> dict[str, Any]:
         "textDocument": {
             "synchronization": {"didSave": False},
             "declaration": {"linkSupport": True},
-            # Sent by name (ops/rename.py, ops/fixes.py), not as a `Method` of `lspd.lsp.answers`.
-            "rename": {"prepareSupport": True},
-            "codeAction": {
-                # Literal code actions (else tsserver sends commands only), lazy edits
-                # resolved by `codeAction/resolve`.
-                "codeActionLiteralSupport": {"codeActionKind": {"valueSet": CODE_ACTION_KINDS}},
-                "isPreferredSupport": True,
-                "disabledSupport": True,
-                "dataSupport": True,
-                "resolveSupport": {"properties": ["edit"]},
-            },
             "publishDiagnostics": {"versionSupport": True, "relatedInformation": False},
             **CLIENT,  # each request's own, declared with it (`lspd.lsp.answers`)
         },

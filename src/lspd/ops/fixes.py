@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lspd.errors import InvalidInput, ServerError
-from lspd.lsp import shapes
+from lspd.lsp import answers, shapes
 from lspd.lsp.documents import Document
 from lspd.lsp.edits import EDIT_ONLY_COMMANDS
 from lspd.lsp.positions import to_units
@@ -61,7 +61,7 @@ async def fixes(
         if column is not None:
             check_int("column", column)
         check_position(document, shown, line, column or 1)
-    if not session.supports("codeActionProvider"):
+    if not session.supports(answers.CODE_ACTIONS.provider or ""):
         raise InvalidInput(f"{session.name} offers no fixes (code actions)")
     raw = await session.diagnostics(document, ws.diagnostics_timeout)
     here = _at(session, document, raw, line, column)
@@ -137,7 +137,7 @@ async def _actions(
     session: Session, document: Document, span: Any, context: dict[str, Any]
 ) -> list[dict[str, Any]]:
     params = {"textDocument": {"uri": document.uri}, "range": span, "context": context}
-    answer = await session.request("textDocument/codeAction", params)
+    answer = await session.request(answers.CODE_ACTIONS, params)
     return [a for a in answer or [] if isinstance(a, dict) and isinstance(a.get("title"), str)]
 
 
@@ -226,7 +226,7 @@ async def _edits(
         reason = (action["disabled"] or {}).get("reason", "")
         raise InvalidInput(f"the server says it does not apply here ({reason})")
     if action.get("edit") is None and _resolves(session):
-        action = await session.request("codeAction/resolve", action) or action
+        action = await session.request(answers.RESOLVE_CODE_ACTION, action) or action
     edits = [action["edit"]] if action.get("edit") else []
     command = action.get("command")
     if not isinstance(command, dict):

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from lspd.errors import InvalidInput, ServerError
+from lspd.lsp import answers
 from lspd.lsp.positions import from_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
@@ -38,14 +39,14 @@ async def rename(
     target = await resolve_target(ws, path, line, column, symbol)
     session = target.session
     check_identifier(new_name, target.document.language_id)
-    if not session.supports("renameProvider"):
+    if not session.supports(answers.RENAME.provider or ""):
         raise InvalidInput(f"{session.name} does not rename; nothing to ask it")
     where = f"{ws.display(target.document.path)}:{target.line}:{target.column}"
     old = await _prepared(session, target, where)
     if old == new_name:
         raise InvalidInput(f"`{old}` is already called {new_name!r}; send another `new_name`")
     params = {**target.params(), "newName": new_name}
-    answer = await _asked(session, "textDocument/rename", params, where)
+    answer = await _asked(session, answers.RENAME, params, where)
     if not answer:
         raise InvalidInput(f"{session.name} has no rename for `{old}` at {where}")
     edit = workspace_edit.proposed(ws, session, [answer], old)
@@ -69,7 +70,7 @@ async def _prepared(session: Session, target: Target, where: str) -> str:
     provider = session.capabilities.get("renameProvider")
     if not (isinstance(provider, dict) and provider.get("prepareProvider")):
         return _word_at(target)
-    answer = await _asked(session, "textDocument/prepareRename", target.params(), where)
+    answer = await _asked(session, answers.PREPARE_RENAME, target.params(), where)
     if not answer:
         raise InvalidInput(
             f"{where} cannot be renamed: {session.name} finds nothing to rename there (a "
@@ -83,7 +84,9 @@ async def _prepared(session: Session, target: Target, where: str) -> str:
     return _word_at(target)  # {defaultBehavior}: the word at the position
 
 
-async def _asked(session: Session, method: str, params: Any, where: str) -> Any:
+async def _asked(
+    session: Session, method: answers.Method[Any, Any], params: Any, where: str
+) -> Any:
     """The server's answer; its refusal (an error reply) as the reason the rename cannot be."""
     try:
         return await session.request(method, params)
