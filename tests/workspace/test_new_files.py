@@ -36,6 +36,18 @@ def test_exclude_and_a_solution_config_reference(tmp_path: Path) -> None:
     assert owner(root / "src/generated/x.ts", root, lspd_typescript()) is None
 
 
+def test_a_changed_config_is_read_again_an_extended_one_too(tmp_path: Path) -> None:
+    root = copy_fixture("conditions_ts", tmp_path)
+    config = json.loads((root / "tsconfig.json").read_text())
+    (root / "base.json").write_text(json.dumps({**config, "include": ["src"]}))
+    (root / "tsconfig.json").write_text(json.dumps({"extends": "./base.json"}))
+    assert owner(root / "src/new.ts", root, lspd_typescript()) is not None
+    (root / "base.json").write_text(json.dumps({**config, "include": ["lib"]}))
+    assert owner(root / "src/new.ts", root, lspd_typescript()) is None
+    (root / "tsconfig.json").write_text(json.dumps({"extends": "./base.json", "include": ["src"]}))
+    assert owner(root / "src/new.ts", root, lspd_typescript()) is not None
+
+
 def test_the_host_is_the_smallest_file_not_checked(tmp_path: Path) -> None:
     root = copy_fixture("conditions_ts", tmp_path)
     (root / "src" / "cli.ts").write_text("#!/usr/bin/env node\n")

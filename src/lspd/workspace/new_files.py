@@ -71,10 +71,51 @@ def typescript_for(path: Path, root: Path, fallback: Path) -> Path:
 def owner(path: Path, root: Path, typescript: Path) -> Owner | None:
     """The first tsconfig above `path` (or one it references) whose files would include
     `path` once written, as `typescript` reads it; None when none would, or it cannot tell
-    (then tsserver places the file as it would anyway)."""
+    (then tsserver places the file as it would anyway). Remembered while the configs it
+    read are unchanged: asking takes Node 0.5 s (1.3-1.7 s on a busy machine) to load
+    TypeScript, and an agent previews a new file again and again while writing it."""
     configs = candidate_configs(path, root)
     if not configs or not (typescript / "lib" / "typescript.js").is_file():
         return None
+    key = (path, typescript, tuple(configs))
+    known = _MEMO.get(key)
+    if known is not None and all(_stamp(c) == s for c, s in known[0]):
+        return known[1]
+    before = {c: _stamp(c) for c in configs}  # as they were when asked
+    try:
+        found, read = _ask(path, typescript, configs)
+    except Unanswered as exc:  # not remembered: the next call asks again
+        log.warning("could not find the tsconfig of %s: %s", path, exc)
+        return None
+    stamps = {c: _stamp(c) for c in read} | before
+    _MEMO.pop(key, None)
+    _MEMO[key] = (tuple(stamps.items()), found)
+    while len(_MEMO) > MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))  # the oldest
+    return found
+
+
+MEMO_SIZE = 64  # new files whose tsconfig is remembered
+Stamp = tuple[int, int] | None
+_MEMO: dict[
+    tuple[Path, Path, tuple[Path, ...]], tuple[tuple[tuple[Path, Stamp], ...], Owner | None]
+] = {}
+
+
+def _stamp(path: Path) -> Stamp:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+class Unanswered(Exception):
+    """The project's TypeScript could not say which tsconfig would list a file."""
+
+
+def _ask(path: Path, typescript: Path, configs: list[Path]) -> tuple[Owner | None, list[Path]]:
+    """`owner` asked of `typescript`, and the configs it read to answer."""
     script = resources.files("lspd.workspace").joinpath("tsconfig_owner.js")
     request = json.dumps({"file": str(path), "configs": [str(c) for c in configs]})
     with resources.as_file(script) as runnable:
@@ -87,16 +128,16 @@ def owner(path: Path, root: Path, typescript: Path) -> Owner | None:
                 timeout=TIMEOUT_S,
                 cwd=typescript,
             )
-            answer = json.loads(done.stdout) if done.returncode == 0 else {}
+            answer = json.loads(done.stdout) if done.returncode == 0 else None
         except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
-            log.warning("could not find the tsconfig of %s: %s", path, exc)
-            return None
-    if done.returncode != 0:
-        log.warning("could not find the tsconfig of %s: %s", path, done.stderr[-500:])
+            raise Unanswered(str(exc)) from None
+    if not isinstance(answer, dict):
+        raise Unanswered(done.stderr[-500:] or f"node exited with {done.returncode}")
+    read = [Path(os.path.normpath(str(c))) for c in answer.get("read") or []]
     if not answer.get("config"):
-        return None
+        return None, read
     files = tuple(Path(os.path.normpath(str(f))) for f in answer.get("files") or [])
-    return Owner(Path(str(answer["config"])), files)
+    return Owner(Path(str(answer["config"])), files), read
 
 
 def choose_host(files: tuple[Path, ...], avoid: set[Path]) -> Path | None:
@@ -120,21 +161,26 @@ def choose_host(files: tuple[Path, ...], avoid: set[Path]) -> Path | None:
 
 
 async def unplaced(send: Send, path: Path, timeout: float) -> bool:
-    """Whether tsserver answers for `path`, a file on disk, from an inferred project (no
-    tsconfig's). A file just written in a new directory stays there under a project's own
+    """Whether tsserver has `path`, a file on disk, in no tsconfig's project. A file just
+    written in a new directory stays in an inferred project under a project's own
     TypeScript 5.4 while lspd's watcher runs (tsserver then hears of files from lspd): it
-    then needs a host as an unwritten file does."""
+    then needs a host as an unwritten file does. The project's file list is asked too: the
+    project tsserver names may be one that, brought up to date, no longer holds the file
+    (the host that took it in was just restored)."""
     response = await send(
         "workspace/executeCommand",
         {
             "command": "typescript.tsserverRequest",
-            "arguments": ["projectInfo", {"file": str(path), "needFileNameList": False}],
+            "arguments": ["projectInfo", {"file": str(path), "needFileNameList": True}],
         },
         timeout,
     )
     body = (response or {}).get("body") if isinstance(response, dict) else None
-    name = body.get("configFileName") if isinstance(body, dict) else None
-    return not (isinstance(name, str) and name.endswith(".json"))
+    if not isinstance(body, dict):
+        return True
+    name, files = body.get("configFileName"), body.get("fileNames") or []
+    configured = isinstance(name, str) and name.endswith(".json")
+    return not configured or str(path) not in files
 
 
 def referencing(host: Path, text: str, new: list[Path]) -> str:

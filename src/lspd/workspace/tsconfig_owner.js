@@ -7,7 +7,8 @@
 // file (and its directories, when they are new too), so `files`, `include`, `exclude`,
 // `extends` and `allowJs` decide as they will once it is written; a solution config's
 // `references` are followed as tsserver follows them. Prints {"config": path or null,
-// "files": [its other root files]}: the first config whose files would include it.
+// "files": [its other root files], "read": [every config read, extended ones too]}: the
+// first config whose files would include it.
 "use strict";
 
 const fs = require("fs");
@@ -18,27 +19,31 @@ function main() {
   const asked = JSON.parse(fs.readFileSync(0, "utf8"));
   const file = path.resolve(asked.file);
   const seen = new Set();
+  const read = [];
   for (const config of asked.configs) {
-    const found = owner(ts, path.resolve(config), file, seen);
+    const found = owner(ts, path.resolve(config), file, seen, read);
     if (found) {
-      process.stdout.write(JSON.stringify(found));
+      process.stdout.write(JSON.stringify({ ...found, read }));
       return;
     }
   }
-  process.stdout.write(JSON.stringify({ config: null, files: [] }));
+  process.stdout.write(JSON.stringify({ config: null, files: [], read }));
 }
 
-function owner(ts, config, file, seen) {
+function owner(ts, config, file, seen, read) {
   if (seen.has(config) || !fs.existsSync(config)) return null;
   seen.add(config);
+  read.push(config);
   const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, host(ts, file));
   if (!parsed) return null;
+  const source = parsed.options.configFile;
+  read.push(...((source && source.extendedSourceFiles) || []));
   const names = parsed.fileNames.map((name) => path.resolve(name));
   if (names.includes(file)) {
     return { config, files: names.filter((name) => name !== file) };
   }
   for (const reference of parsed.projectReferences || []) {
-    const found = owner(ts, ts.resolveProjectReferencePath(reference), file, seen);
+    const found = owner(ts, ts.resolveProjectReferencePath(reference), file, seen, read);
     if (found) return found;
   }
   return null;
