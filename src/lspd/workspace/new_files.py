@@ -29,6 +29,7 @@ from pathlib import Path
 
 from lspd.lsp.diagnostics import Send
 from lspd.servers.registry import node_executable
+from lspd.workspace.files import stamp
 from lspd.workspace.toolchain import find_typescript
 
 log = logging.getLogger(__name__)
@@ -79,15 +80,15 @@ def owner(path: Path, root: Path, typescript: Path) -> Owner | None:
         return None
     key = (path, typescript, tuple(configs))
     known = _MEMO.get(key)
-    if known is not None and all(_stamp(c) == s for c, s in known[0]):
+    if known is not None and all(stamp(c) == s for c, s in known[0]):
         return known[1]
-    before = {c: _stamp(c) for c in configs}  # as they were when asked
+    before = {c: stamp(c) for c in configs}  # as they were when asked
     try:
         found, read = _ask(path, typescript, configs)
     except Unanswered as exc:  # not remembered: the next call asks again
         log.warning("could not find the tsconfig of %s: %s", path, exc)
         return None
-    stamps = {c: _stamp(c) for c in read} | before
+    stamps = {c: stamp(c) for c in read} | before
     _MEMO.pop(key, None)
     _MEMO[key] = (tuple(stamps.items()), found)
     while len(_MEMO) > MEMO_SIZE:
@@ -100,14 +101,6 @@ Stamp = tuple[int, int] | None
 _MEMO: dict[
     tuple[Path, Path, tuple[Path, ...]], tuple[tuple[tuple[Path, Stamp], ...], Owner | None]
 ] = {}
-
-
-def _stamp(path: Path) -> Stamp:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
 
 
 class Unanswered(Exception):
