@@ -16,9 +16,12 @@ MAX_CHANGES = 50  # files in one preview
 async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
     """What the change would introduce and fix in the proposed files and in the files
     naming what it changes, against the disk as it is (the disk is its baseline: the counts
-    are of what it introduces), and each compared file's counts after it. The
-    disk is never written; no other call sees the proposed text (it runs alone); the
-    servers get the disk's text back even when the call is cancelled."""
+    are of what it introduces), and each compared file's counts after it. A new file is
+    checked in the project that will own it on disk (`lspd.workspace.new_files`); an error
+    the disk's text also has, checked the same way, is never introduced
+    (`lspd.ops.changes.diagnose_both`). The disk is never written; no other call sees the
+    proposed text (it runs alone); the servers get the disk's text back even when the call
+    is cancelled."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
     on_disk = {path: read_text(path) for path in proposed}
