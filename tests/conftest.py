@@ -84,6 +84,8 @@ def ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 FAST = (
     "tests/agents/test_health_script.py",
     "tests/agents/test_sync.py",
+    "tests/bench/test_kept.py",
+    "tests/cli/test_progress.py",
     "tests/cli/test_render.py",
     "tests/daemon/test_files.py",
     "tests/daemon/test_guard.py",
@@ -94,6 +96,7 @@ FAST = (
     "tests/lsp/test_globs.py",
     "tests/lsp/test_positions.py",
     "tests/lsp/test_process.py",
+    "tests/lsp/test_readiness.py",
     "tests/lsp/test_rpc.py",
     "tests/ops/test_check_scope.py",
     "tests/ops/test_declarations.py",
@@ -102,10 +105,16 @@ FAST = (
     "tests/ops/test_uses.py",
     "tests/surface/test_arguments.py",
     "tests/surface/test_commands.py",
+    "tests/surface/test_operation.py",
     "tests/surface/test_table.py",
     "tests/test_architecture.py",
     "tests/test_scripts.py",
+    "tests/workspace/symbols/test_entries.py",
+    "tests/workspace/symbols/test_naming.py",
     "tests/workspace/symbols/test_words.py",
+    "tests/workspace/test_overlay.py",
+    "tests/workspace/test_pool.py",
+    "tests/workspace/test_watcher.py",
 )
 
 

@@ -111,11 +111,8 @@ def test_result_models_are_the_declared_pydantic_classes() -> None:
         model = models[op.name]
         assert issubclass(model, BaseModel), op.name
         assert model.__name__ == op.result
-        assert model.__module__ in (
-            "lspd.ops.models",
-            "lspd.ops.state_models",
-            "lspd.ops.edit_models",
-        )
+        # A model module of the operations (models, state_models, edit_models, ...).
+        assert model.__module__.startswith("lspd.ops.") and model.__module__.endswith("models")
         assert model is op.result_model()
     assert models["status"].__module__ == "lspd.ops.state_models"
     assert models["definition"] is models["type_definition"] is models["implementation"]
