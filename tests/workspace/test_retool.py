@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
@@ -33,6 +34,14 @@ def make_venv(root: Path) -> Path:
     (site / "pkgx" / "__init__.py").write_text("VALUE: int = 1\n")
     (site / "pkgx" / "py.typed").write_text("")
     return root / ".venv" / "bin" / "python"
+
+
+async def closing(ws: Workspace, scenario: Coroutine[None, None, None]) -> None:
+    """Run `scenario`, then stop the workspace's servers whatever happened."""
+    try:
+        await scenario
+    finally:
+        await ws.close()
 
 
 def test_a_venv_made_after_the_start_is_picked_up_without_a_restart(tmp_path: Path) -> None:
@@ -72,13 +81,7 @@ def test_a_venv_made_after_the_start_is_picked_up_without_a_restart(tmp_path: Pa
             server.restarted or "",
         )
 
-    async def main() -> None:
-        try:
-            await scenario()
-        finally:
-            await ws.close()
-
-    asyncio.run(main())
+    asyncio.run(closing(ws, scenario()))
 
 
 def test_a_changed_python_in_lspd_toml_is_read_again(tmp_path: Path) -> None:
@@ -151,10 +154,4 @@ def test_a_project_typescript_installed_after_the_start_is_picked_up(tmp_path: P
             f"its toolchain changed ({before.toolchain} before, now {after.toolchain})"
         )
 
-    async def main() -> None:
-        try:
-            await scenario()
-        finally:
-            await ws.close()
-
-    asyncio.run(main())
+    asyncio.run(closing(ws, scenario()))
