@@ -275,6 +275,7 @@ async def stop(task: asyncio.Task[Prepared] | None) -> None:
 
 
 def plural(count: int, word: str) -> str:
+    """`1 use`, `2 uses`: a count with its noun, as the one-line answers say it."""
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 

@@ -25,17 +25,23 @@ CONFIG_NAME = "lspd.toml"
 
 @dataclass(frozen=True)
 class LanguageOptions:
+    """`[languages.NAME]` of lspd.toml: which server answers that language."""
+
     server: str
 
 
 @dataclass(frozen=True)
 class ServerOptions:
+    """`[servers.NAME]` of lspd.toml: extra arguments and settings for that server."""
+
     args: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Config:
+    """lspd.toml as read: every key optional, None where the built-in default applies."""
+
     idle_timeout: float | None = None
     memory_mb: float | None = None
     ignore: list[str] = field(default_factory=list)

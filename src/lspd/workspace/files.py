@@ -98,6 +98,8 @@ def read_source(path: Path, shown: str, ending_like: Callable[[], Iterable[str]]
 
 
 def decode_source(data: bytes, shown: str) -> str:
+    """A source file's bytes as text (a BOM dropped); binary or non-UTF-8 data is refused
+    with what to send instead (`shown`: the path as the caller wrote it)."""
     if b"\x00" in data[:8192]:
         raise InvalidInput(f"{shown} is a binary file; send a source file")
     try:

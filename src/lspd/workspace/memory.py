@@ -51,6 +51,7 @@ def tree_rss_mb(pid: int) -> float | None:
 
 
 def running(ws: Workspace) -> list[Session]:
+    """The sessions whose server process is up: the ones that hold memory."""
     return [s for s in ws.sessions.values() if s.pid is not None and s.state != "stopped"]
 
 

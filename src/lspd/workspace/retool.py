@@ -47,6 +47,7 @@ def settings_of(config: Config, root: Path, restricted: bool) -> Choice:
 
 
 def label(toolchain: Toolchain | None) -> str:
+    """How status names a toolchain (`none` when the server runs without one)."""
     return "none" if toolchain is None else toolchain.label()
 
 

@@ -113,6 +113,7 @@ def find_typescript(project: Path, root: Path) -> Path | None:
 
 
 def package_version(package: Path) -> str | None:
+    """The `version` of an npm package's package.json; None when it cannot be read."""
     try:
         return str(json.loads((package / "package.json").read_text("utf-8"))["version"])
     except (OSError, ValueError, KeyError, TypeError):

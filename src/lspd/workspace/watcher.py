@@ -48,6 +48,8 @@ class Change(enum.IntEnum):
 
 @dataclass(frozen=True)
 class FileEvent:
+    """One change the watcher saw: created, changed or deleted, and the file."""
+
     change: Change
     path: Path
 

@@ -31,6 +31,7 @@ def words_of(text: str) -> set[str]:
 
 
 def is_word(part: str) -> bool:
+    """Whether `part` is one run of word characters (letters, digits, `_`, `$`), as kept."""
     return WORD.fullmatch(part) is not None
 
 
