@@ -48,6 +48,23 @@ class _Parser(argparse.ArgumentParser):
     """A parser whose usage errors are one line, as every other error of the CLI (argparse
     prints the usage block and exits itself)."""
 
+    _intermixing = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """A command's arguments in any order: `lspd rename PATH --symbol NAME NEW_NAME`
+        gives PATH and NEW_NAME to the two positionals (argparse alone would give PATH to
+        the second, the required one, and refuse NEW_NAME). The top parser, holding the
+        commands, parses as argparse does."""
+        if self._intermixing or self._subparsers is not None:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("lspd").strip()
         raise InvalidInput(

@@ -136,9 +136,18 @@ async def _source_actions(
 async def _actions(
     session: Session, document: Document, span: Any, context: dict[str, Any]
 ) -> list[dict[str, Any]]:
+    """The actions of the kinds asked for (`only`'s first): servers add others (tsserver
+    answers a source request with quick fixes of diagnostics it was computing)."""
     params = {"textDocument": {"uri": document.uri}, "range": span, "context": context}
     answer = await session.request(answers.CODE_ACTIONS, params)
-    return [a for a in answer or [] if isinstance(a, dict) and isinstance(a.get("title"), str)]
+    wanted = context["only"][0]
+    return [
+        a
+        for a in answer or []
+        if isinstance(a, dict)
+        and isinstance(a.get("title"), str)
+        and str(a.get("kind") or "quickfix").split(".")[0] == wanted
+    ]
 
 
 def _answered(

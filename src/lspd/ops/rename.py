@@ -35,6 +35,30 @@ async def rename(
 ) -> RenameResult:
     """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
     diff of every file it changes, and what applying it would introduce and fix."""
+    old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
+    check, note = await workspace_edit.check(ws, edit)
+    files = edit.files(ws)
+    return RenameResult(
+        old_name=old,
+        new_name=new_name,
+        diff=edit.diff(ws),
+        files=files,
+        edits=sum(f.edits for f in files),
+        check=check,
+        note=note,
+    )
+
+
+async def renamed(
+    ws: Workspace,
+    path: str | None,
+    line: int | None,
+    column: int | None,
+    symbol: str | None,
+    *,
+    new_name: str,
+) -> tuple[str, workspace_edit.Proposed]:
+    """The name renamed and the server's edit, unchecked (bench/rename.py times it alone)."""
     await ws.refresh_open_documents(catch_up=True)
     target = await resolve_target(ws, path, line, column, symbol)
     session = target.session
@@ -52,17 +76,7 @@ async def rename(
     edit = workspace_edit.proposed(ws, session, [answer], old)
     if not edit.changes:
         raise InvalidInput(f"{session.name}'s rename of `{old}` at {where} changes nothing")
-    check, note = await workspace_edit.check(ws, edit)
-    files = edit.files(ws)
-    return RenameResult(
-        old_name=old,
-        new_name=new_name,
-        diff=edit.diff(ws),
-        files=files,
-        edits=sum(f.edits for f in files),
-        check=check,
-        note=note,
-    )
+    return old, edit
 
 
 async def _prepared(session: Session, target: Target, where: str) -> str:
@@ -94,6 +108,7 @@ async def _asked(
         if type(exc) is not ServerError:  # crashed, timed out, missing: said as it is
             raise
         reason = str(exc).split(": ", 1)[-1]
+        reason = reason.removeprefix(f"Request {method} failed with message: ")  # tsserver's
         raise InvalidInput(f"{where} cannot be renamed: {session.name} says {reason!r}") from None
 
 

@@ -111,8 +111,9 @@ def _workspace_file(ws: Workspace, uri: str) -> Path:
     path = path.resolve()
     if path != ws.root and ws.root not in path.parents:
         raise InvalidInput(
-            f"the server's edit also changes {path}, outside the workspace {ws.root}; lspd "
-            "refuses it rather than leave that part out: rename a symbol the workspace defines"
+            f"the server's edit also changes {path}, outside the workspace {ws.root}: lspd "
+            "refuses the whole edit rather than leave that part out; serve a root holding "
+            "both to get it as one diff"
         )
     if ws.ignore(path.parent):
         raise InvalidInput(
