@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from lspd.daemon.client import check_progress, find_daemon
+from lspd.ops.changes_page import memory_of
 from tests.conftest import copy_fixture
 from tests.daemon.support import thread_daemon
+from tests.ops.test_changes_page import CALLS, FIXED, change_signature
+from tests.ops.test_changes_page import project as paging_project
 
 LSPD = str(Path(sys.executable).parent / "lspd")
 BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
@@ -345,3 +348,31 @@ def test_preview_reads_the_changes_from_stdin(project: Path) -> None:
         ("pkg/app.py", 2, "reportAssignmentType")
     ]
     assert "x: int" not in (project / "pkg" / "app.py").read_text()
+
+
+def test_with_a_baseline_every_introduced_diagnostic_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # More than one answer holds: the CLI asks page after page, all from one comparison.
+    root = paging_project(tmp_path / "paging")
+    change_signature(root)
+    expected = {f"users.py:{3 + i}:1:" for i in range(CALLS)}
+    done = lspd_check(root, "--baseline", "HEAD")  # no daemon: in-process
+    assert done.returncode == 1, done.stderr
+    *lines, headline = done.stdout.splitlines()
+    assert {line.split(" ")[0] for line in lines} == expected and len(lines) == CALLS
+    assert headline.startswith(f"{CALLS} new since HEAD ({CALLS} error(s)), {FIXED} fixed, ")
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    with thread_daemon(root, prewarm=False) as served:
+        data = lspd_check(root, "--baseline", "HEAD", "--json")
+        text = lspd_check(root, "--baseline", "HEAD")
+        assert served.daemon.ws is not None
+        made = memory_of(served.daemon.ws).made
+    assert (data.returncode, text.returncode) == (1, 1), data.stderr + text.stderr
+    assert text.stdout == done.stdout
+    changes = json.loads(data.stdout)["changes"]
+    assert [f"{d['path']}:{d['line']}:{d['column']}:" for d in changes["introduced"]] == [
+        line.split(" ")[0] for line in lines
+    ]
+    assert changes["fixed_total"] == FIXED
+    assert made == 1  # the pages of both commands were cut from one comparison

@@ -124,6 +124,23 @@ CASES: list[tuple[BaseModel, str]] = [
         ),
         CHANGE_LINES,
     ),
+    (  # a page of what a change introduced: the counts are all of it
+        c.WorkspaceDiagnosticsResult(
+            files_matched=3,
+            files_checked=3,
+            errors=7,
+            warnings=1,
+            total=8,
+            offset=2,
+            truncated=True,
+            next_offset=4,
+            changes=CHANGES.model_copy(update={"fixed_total": 3}),
+        ),
+        CHANGE_LINES.replace("2 new", "8 new")
+        .replace("(1 error(s), 1", "(7 error(s), 1")
+        .replace("1 fixed", "3 fixed")
+        + "\n… 3-4 of 8 shown; `--offset 4` for the rest",
+    ),
     (
         c.WorkspaceDiagnosticsResult(
             files_matched=3,
@@ -152,6 +169,18 @@ CASES: list[tuple[BaseModel, str]] = [
             ),
         ),
         "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 1 unchanged (this file)",
+    ),
+    (  # a preview has no offset: it lists what fits the answer and says so
+        m.PreviewResult(
+            errors=5,
+            warnings=0,
+            changes=CHANGES.model_copy(update={"introduced": CHANGES.introduced[:1]}),
+            total=5,
+            truncated=True,
+        ),
+        "a.py:3:5: error: bad thing [X1]\n"
+        "5 new since HEAD (5 error(s), 0 warning(s)), 1 fixed, 4 unchanged (1 changed file(s))\n"
+        "… 1 of 5 shown (the rest would pass the answer's size limit)",
     ),
     (
         m.HoverResult(found=False, path="pkg/a.py", line=2, column=7),

@@ -206,9 +206,10 @@ def _print_changes(changes: dict[str, Any], as_json: bool, errors_only: bool) ->
         return 1 if errors else 0
     for d in introduced:
         print(_line(d))
+    fixed = max(changes.get("fixed_total", 0), len(changes.get("fixed", [])))
     print(
         f"{len(introduced)} new since {changes.get('baseline')} ({errors} error(s)), "
-        f"{len(changes.get('fixed', []))} fixed, {changes.get('unchanged', 0)} unchanged; "
+        f"{fixed} fixed, {changes.get('unchanged', 0)} unchanged; "
         f"{changes.get('scope', '')}"
     )
     return 1 if errors else 0
@@ -242,15 +243,40 @@ def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:
 def _with_baseline(
     root: Path, paths: list[str] | None, baseline: str, found: Any
 ) -> dict[str, Any]:
-    """One scoped comparison (the changed files and their dependents), warm or cold."""
-    arguments: dict[str, Any] = {"limit": 1000, "baseline": baseline}
-    if paths:
-        arguments["paths"] = paths
-    if found is not None:
-        return call_on(found, "workspace_diagnostics", arguments)
-    from lspd.cli.query import run_tool
+    """One scoped comparison (the changed files and their dependents), warm or cold, with
+    every page of what it introduced: each page is cut from the one comparison the daemon
+    keeps (or made here once)."""
+    if found is None:
+        pages = asyncio.run(_pages_in_process(root, paths, baseline))
+    else:
+        arguments: dict[str, Any] = {"limit": 1000, "baseline": baseline}
+        if paths:
+            arguments["paths"] = paths
+        pages = [call_on(found, "workspace_diagnostics", arguments)]
+        while (at := pages[-1].get("next_offset")) is not None:
+            pages.append(call_on(found, "workspace_diagnostics", {**arguments, "offset": at}))
+    changes = dict(pages[0].get("changes") or {})
+    changes["introduced"] = [d for p in pages for d in p["changes"].get("introduced", [])]
+    return {**pages[0], "changes": changes}
 
-    return run_tool(root, "workspace_diagnostics", arguments)
+
+async def _pages_in_process(
+    root: Path, paths: list[str] | None, baseline: str
+) -> list[dict[str, Any]]:
+    from lspd.ops.budget import compact
+    from lspd.ops.changes_page import every_page
+    from lspd.ops.file_diagnostics import selected
+    from lspd.workspace import Workspace
+
+    ws = Workspace(root)
+
+    def keep(path: Path) -> bool:
+        return selected(ws.display(path), paths)
+
+    try:
+        return [compact(p) for p in await every_page(ws, baseline, paths, keep)]
+    finally:
+        await ws.close()
 
 
 async def _in_process(

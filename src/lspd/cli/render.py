@@ -22,17 +22,29 @@ def render(result: str, answer: Answer) -> str:
     return renderer(answer) if renderer else json.dumps(answer, ensure_ascii=False, indent=2)
 
 
-def _changes(c: Answer) -> list[str]:
+def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     """What a change introduced, one line each, and a summary: with a baseline these are
-    the answer (what was there before is counted as unchanged, never listed)."""
-    introduced, fixed = c.get("introduced", []), c.get("fixed", [])
+    the answer (what was there before is counted as unchanged, never listed). `r`, the
+    answer holding `c`, pages `introduced`: its counts are complete, and it says where the
+    rest starts."""
+    introduced = c.get("introduced", [])
+    fixed = max(c.get("fixed_total", 0), len(c.get("fixed", [])))
     errors = sum(d["severity"] == "error" for d in introduced)
+    new = len(introduced)
+    if r is not None:
+        new, errors = r.get("total", 0), r.get("errors", 0)
     lines = [_problem(d) for d in introduced]
     lines.append(
-        f"{len(introduced)} new since {c['baseline']} ({errors} error(s), "
-        f"{len(introduced) - errors} warning(s)), {len(fixed)} fixed, "
+        f"{new} new since {c['baseline']} ({errors} error(s), "
+        f"{new - errors} warning(s)), {fixed} fixed, "
         f"{c.get('unchanged', 0)} unchanged ({c['scope']})"
     )
+    following = None if r is None else r.get("next_offset")
+    shown = f"{following - len(introduced) + 1}-{following}" if following else len(introduced)
+    if following is not None:
+        lines.append(f"… {shown} of {new} shown; `--offset {following}` for the rest")
+    elif len(introduced) < new:  # a preview has no offset: it lists what fits
+        lines.append(f"… {shown} of {new} shown (the rest would pass the answer's size limit)")
     return lines
 
 
@@ -45,7 +57,7 @@ def _problem(d: Answer) -> str:
 
 
 def _preview(r: Answer) -> str:
-    return "\n".join(_changes(r["changes"]))
+    return "\n".join(_changes(r["changes"], r))
 
 
 def _edit_lines(r: Answer) -> list[str]:
@@ -82,7 +94,7 @@ def _fixes(r: Answer) -> str:
 
 def _diagnostics(r: Answer) -> str:
     if r.get("changes") is not None:
-        return "\n".join(_changes(r["changes"]))
+        return "\n".join(_changes(r["changes"], r))
     items, server = r.get("diagnostics", []), r["server"]
     if not items:
         return f"{r['path']}: no errors or warnings ({server})"
@@ -97,7 +109,7 @@ def _diagnostics(r: Answer) -> str:
 
 def _workspace_diagnostics(r: Answer) -> str:
     if r.get("changes") is not None:
-        return "\n".join(_changes(r["changes"]))
+        return "\n".join(_changes(r["changes"], r))
     files = r.get("files", [])
     lines = [f"{c['path']}: {c['errors']} error(s), {c['warnings']} warning(s)" for c in files]
     lines += [

@@ -117,6 +117,13 @@ def differences(ws: Workspace, baseline: str) -> Delta:
     return Delta(before, after)
 
 
+def revision(ws: Workspace, baseline: str) -> str | None:
+    """The commit `baseline` names now (`session` names itself); None when it names none."""
+    if baseline == "session":
+        return baseline
+    return _git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}")
+
+
 def _since_session(ws: Workspace) -> Delta:
     before: dict[Path, str | None] = {}
     after: dict[Path, str | None] = {}

@@ -123,6 +123,7 @@ def compare(before: list[Found], after: list[Found], baseline: str, changed: lis
         baseline=baseline,
         introduced=sorted(introduced, key=order),
         fixed=sorted(fixed, key=order),
+        fixed_total=len(fixed),
         unchanged=len(after) - len(introduced),
         changed=changed,
         scope=scope,

@@ -10,18 +10,20 @@ through it costs one check, not one per page (`ops/check_memory.py`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from pathlib import Path
 
 from lspd.ops.affected import python_unaffected, typescript_checked
 from lspd.ops.arguments import check_globs
-from lspd.ops.baseline import changes_since, check_baseline
+from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
+from lspd.ops.changes_page import workspace_page
 from lspd.ops.check_files import NOT_ANSWERED, ask_each
 from lspd.ops.check_memory import Progress, Running, memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
-from lspd.ops.checked import Checked, introduced, result_page, summary
+from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import Known, selected
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.native_check import native_checked
@@ -156,11 +158,9 @@ async def workspace_diagnostics(
     """
     check_paging(offset, limit)
     check_baseline(baseline)
-    if baseline is not None:
-        check_globs(paths)
-        await ws.refresh_open_documents(catch_up=True)
-        compared = await changes_since(ws, baseline, lambda p: selected(ws.display(p), paths))
-        return introduced(len(compared.after), compared.changes)
+    if baseline is not None:  # a page of what it introduced (`ops/changes_page.py`)
+        keep = functools.partial(_matches, ws, paths)
+        return await workspace_page(ws, baseline, paths, keep, offset, limit)
     checked = await check_all(ws, paths, all=all)
     everything = checked.everything
     return page(
@@ -171,3 +171,8 @@ async def workspace_diagnostics(
         MAX_LIMIT,
         sizes=checked.sizes,  # measured once per check, not once per page
     )
+
+
+def _matches(ws: Workspace, paths: list[str] | None, path: Path) -> bool:
+    """Whether the file `path` matches the `paths` globs (every file without them)."""
+    return selected(ws.display(path), paths)

@@ -6,10 +6,11 @@ import fnmatch
 from pathlib import Path
 
 from lspd.ops.arguments import check_content
-from lspd.ops.baseline import check_baseline, file_changes
+from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
+from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
+from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
@@ -30,11 +31,10 @@ async def diagnostics(
     check_content(content, MAX_FILE_BYTES)
     check_baseline(baseline)
     await ws.refresh_open_documents(catch_up=True)
-    result = await check_file(ws, path, content, limit, offset=offset)
-    if baseline is not None:
-        changes = await file_changes(ws, ws.resolve(path), content, baseline)
-        result = only_introduced(result, changes)
-    return result
+    if baseline is None:
+        return await check_file(ws, path, content, limit, offset=offset)
+    now = await check_file(ws, path, content, 1)  # the paging is the introduced list's
+    return await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit)
 
 
 # Per file: the server's items (the list itself) and the result made of them.
@@ -109,23 +109,6 @@ def make_result(
     if budget:  # the most that fit, from `offset`: never fewer for a larger limit
         return page(len(items), offset, limit, build, sizes=item_sizes(items))
     return build(Window(0, len(items), len(items)))  # every one (the whole check)
-
-
-def only_introduced(result: DiagnosticsResult, changes: Changes) -> DiagnosticsResult:
-    """With a baseline the answer is about what is new: its counts are the introduced
-    diagnostics' (the exit code follows them), listed once, in `changes.introduced`."""
-    introduced = changes.introduced
-    return result.model_copy(
-        update={
-            "errors": sum(d.severity == "error" for d in introduced),
-            "warnings": sum(d.severity == "warning" for d in introduced),
-            "diagnostics": [],
-            "total": len(introduced),
-            "truncated": False,
-            "next_offset": None,
-            "changes": changes,
-        }
-    )
 
 
 # Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).

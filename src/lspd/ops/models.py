@@ -108,9 +108,11 @@ class Changes(Model):
     baseline: str
     """`HEAD`, a git revision, `session` or `disk`."""
     introduced: list[FileDiagnostic]
-    """New since the baseline (all)."""
+    """New since the baseline (a page: `next_offset`)."""
     fixed: list[FileDiagnostic]
-    """Gone since the baseline (all)."""
+    """Gone since the baseline (first page: what fits)."""
+    fixed_total: int = 0
+    """All gone."""
     unchanged: int = 0
     """In both (matched by text, not line)."""
     changed: list[str] = Field(default_factory=list)
@@ -130,6 +132,10 @@ class PreviewResult(Model):
     """Counts per file after the change."""
     changes: Changes
     """What it would introduce and fix."""
+    total: int = 0
+    """All it would introduce."""
+    truncated: bool = False
+    """True when a list was cut to fit."""
 
 
 class HoverResult(Model):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.ops.baseline import compare_states, read_text
+from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
@@ -16,12 +17,17 @@ MAX_CHANGES = 50  # files in one preview
 async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
     """What the change would introduce and fix in the proposed files and in the files
     naming what it changes, against the disk as it is (the disk is its baseline: the counts
-    are of what it introduces), and each compared file's counts after it. A new file is
-    checked in the project that will own it on disk (`lspd.workspace.new_files`); an error
-    the disk's text also has, checked the same way, is never introduced
-    (`lspd.ops.changes.diagnose_both`). The disk is never written; no other call sees the
-    proposed text (it runs alone); the servers get the disk's text back even when the call
-    is cancelled."""
+    are of what it introduces), and each compared file's counts after it, as many as fit
+    the answer budget (`truncated` says when fewer). A new file is checked in the project
+    that will own it on disk (`lspd.workspace.new_files`); an error the disk's text also
+    has, checked the same way, is never introduced (`lspd.ops.changes.diagnose_both`). The
+    disk is never written; no other call sees the proposed text (it runs alone); the
+    servers get the disk's text back even when the call is cancelled."""
+    return preview_cut(await previewed(ws, changes))
+
+
+async def previewed(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
+    """`preview`'s answer with every diagnostic listed (a rename's check)."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
     on_disk = {path: read_text(path) for path in proposed}
@@ -37,6 +43,7 @@ async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> Previe
         warnings=sum(d.severity == "warning" for d in introduced),
         files=counts,
         changes=compared.changes,
+        total=len(introduced),
     )
 
 

@@ -24,7 +24,7 @@ from lspd.ops.baseline import read_text
 from lspd.ops.diff import unified
 from lspd.ops.edit_models import FileEdits
 from lspd.ops.models import Changes
-from lspd.ops.preview import MAX_CHANGES, preview
+from lspd.ops.preview import MAX_CHANGES, previewed
 from lspd.workspace import Workspace
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -187,6 +187,6 @@ async def check(ws: Workspace, edit: Proposed) -> tuple[Changes | None, str | No
     if len(edit.changes) > MAX_CHANGES:
         note = f"not checked: it changes {len(edit.changes)} files, `preview` takes {MAX_CHANGES}"
         return None, note
-    result = await preview(ws, edit.contents(ws))
+    result = await previewed(ws, edit.contents(ws))
     edit.check_unchanged(ws)
     return result.changes, None

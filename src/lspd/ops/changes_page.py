@@ -1,0 +1,266 @@
+"""What a change introduced and fixed, a page at a time, from a comparison made once.
+
+Deleting a module many files import introduces thousands of diagnostics: listed whole,
+`changes.introduced` passed the answer budget many times over. So it is paged like every
+list (`budget.page`: `limit` and `offset` in; the answer's `total`, `truncated` and
+`next_offset` are about it; a larger limit never lists fewer), `fixed` is listed on the
+first page as far as the budget allows (`fixed_total` counts all of it), and a preview,
+which has no offset, lists what fits and says `truncated`.
+
+One comparison costs up to 30 s on a large project (both states of the changed files and
+their dependents checked, one of them twice), so the next page must not make it again: the
+last comparisons of a workspace are kept, keyed on the commit the baseline names, the
+question and the watcher's change count (as `check_memory` keeps the last whole check);
+without a watcher nothing is kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from lspd.ops.arguments import check_globs
+from lspd.ops.baseline import changes_since, check_baseline, file_changes, revision
+from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
+from lspd.ops.check_models import WorkspaceDiagnosticsResult
+from lspd.ops.checked import introduced
+from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
+from lspd.workspace import Workspace
+
+FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
+FILES_SHARE = BUDGET_CHARS // 4  # a page's room for the counts per file
+KEEP = 4  # comparisons kept per workspace (a few questions paged side by side)
+
+M = TypeVar("M", bound=BaseModel)
+Key = tuple[object, ...]
+
+
+@dataclass
+class Kept:
+    """One comparison, as the pages are cut from it: what changed and how many files were
+    compared."""
+
+    changes: Changes
+    compared: int
+
+    @functools.cached_property
+    def introduced_sizes(self) -> list[int]:
+        """The characters each introduced diagnostic adds to a page: measured once."""
+        return item_sizes(self.changes.introduced)
+
+    @functools.cached_property
+    def fixed_sizes(self) -> list[int]:
+        """The characters each fixed diagnostic adds to the first page."""
+        return item_sizes(self.changes.fixed)
+
+    @functools.cached_property
+    def counts(self) -> WorkspaceDiagnosticsResult:
+        """The whole-workspace answer's counts of what was introduced, per file too."""
+        return introduced(self.compared, self.changes)
+
+
+@dataclass
+class ComparisonMemory:
+    """The last comparisons of one workspace, oldest first, and how many were made."""
+
+    kept: dict[Key, Kept] = field(default_factory=dict)
+    made: int = 0  # comparisons made: a page cut from a kept one makes none
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one comparison at a time
+
+
+_memories: weakref.WeakKeyDictionary[Workspace, ComparisonMemory] = weakref.WeakKeyDictionary()
+
+
+def memory_of(ws: Workspace) -> ComparisonMemory:
+    """The comparisons' memory of `ws` (made at its first comparison, gone with it)."""
+    memory = _memories.get(ws)
+    if memory is None:
+        memory = _memories[ws] = ComparisonMemory()
+    return memory
+
+
+async def question(ws: Workspace, baseline: str, *asked: object) -> Key | None:
+    """What names a comparison while no file changes: the commit `baseline` names now (a
+    commit moves HEAD without changing a file), the watcher's change count and what was
+    `asked`; None when nothing says the files are unchanged (no watcher) or there is no
+    such revision (the comparison then says what to send)."""
+    changes = ws.changes_seen
+    if changes is None:
+        return None
+    named = await asyncio.to_thread(revision, ws, baseline)
+    return None if named is None else (named, changes, *asked)
+
+
+async def kept(ws: Workspace, key: Key | None, compare: Callable[[], Awaitable[Kept]]) -> Kept:
+    """The comparison `key` names, made by `compare` unless it is kept."""
+    memory = memory_of(ws)
+    async with memory.lock:  # a page asked while its comparison runs waits for it
+        if key is not None and (found := memory.kept.get(key)) is not None:
+            return found
+        made = await compare()
+        memory.made += 1
+        if key is not None:
+            memory.kept[key] = made
+            while len(memory.kept) > KEEP:
+                del memory.kept[next(iter(memory.kept))]
+        return made
+
+
+def paged(kept: Kept, offset: int, limit: int, build: Callable[[Changes, Window], M]) -> M:
+    """The answer `build` makes of a page of `kept`'s introduced diagnostics (the most that
+    fit the budget from `offset`, up to `limit`) and, on the first page, of its fixed ones:
+    up to `FIXED_SHARE` of the budget first, then whatever room the page leaves."""
+    changes = kept.changes
+    listed = fitting(kept.fixed_sizes, FIXED_SHARE) if offset == 0 else 0
+    built: list[tuple[M, Window]] = []
+
+    def made(w: Window, fixed: int = listed) -> M:
+        part = changes.model_copy(
+            update={
+                "introduced": changes.introduced[w.offset : w.end],
+                "fixed": changes.fixed[:fixed],
+                "fixed_total": len(changes.fixed),
+            }
+        )
+        answer = build(part, w)
+        built.append((answer, w))
+        return answer
+
+    total = len(changes.introduced)
+    answer = page(total, offset, limit, made, sizes=kept.introduced_sizes)
+    if offset or listed == len(changes.fixed):
+        return answer
+    window = next(w for a, w in built if a is answer)
+    more = fitting(kept.fixed_sizes[listed:], BUDGET_CHARS - size(answer))
+    fuller = made(window, listed + more) if more else answer
+    return fuller if fits(fuller) else answer
+
+
+def _counts_that_fit(counts: WorkspaceDiagnosticsResult) -> int:
+    """How many of the per-file counts a page lists: those that fit `FILES_SHARE`."""
+    return fitting(item_sizes(counts.files), FILES_SHARE)
+
+
+Keep = Callable[[Path], bool]  # which changed files a whole-workspace question is about
+
+
+async def workspace_page(
+    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, offset: int, limit: int
+) -> WorkspaceDiagnosticsResult:
+    """`workspace_diagnostics` with a baseline: a page of what the change introduced in the
+    changed files matching `paths` (those `keep` accepts) and in the files naming what
+    changed."""
+    check_globs(paths)
+    await ws.refresh_open_documents(catch_up=True)
+    return workspace_cut(await workspace_comparison(ws, baseline, paths, keep), offset, limit)
+
+
+async def workspace_comparison(
+    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep
+) -> Kept:
+    """The comparison of the changed files `keep` accepts (`paths`) and of the files naming
+    what changed, kept while no file changes. The caller has caught up."""
+
+    async def compare() -> Kept:
+        compared = await changes_since(ws, baseline, keep)
+        return Kept(compared.changes, len(compared.after))
+
+    key = await question(ws, baseline, "workspace", tuple(paths or ()))
+    return await kept(ws, key, compare)
+
+
+async def every_page(
+    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep
+) -> list[WorkspaceDiagnosticsResult]:
+    """Every page of `workspace_page`, cut from one comparison (`lspd check --baseline`
+    without a daemon)."""
+    check_baseline(baseline)
+    check_globs(paths)
+    await ws.refresh_open_documents(catch_up=True)
+    comparison = await workspace_comparison(ws, baseline, paths, keep)
+    pages = [workspace_cut(comparison, 0, MAX_LIMIT)]
+    while (at := pages[-1].next_offset) is not None:
+        pages.append(workspace_cut(comparison, at, MAX_LIMIT))
+    return pages
+
+
+def workspace_cut(kept: Kept, offset: int, limit: int) -> WorkspaceDiagnosticsResult:
+    """One page of a kept workspace comparison: the counts complete, the per-file counts
+    as many as fit `FILES_SHARE` (`truncated` when fewer), the introduced ones paged."""
+    counts = kept.counts
+    files = counts.files[: _counts_that_fit(counts)]
+
+    def build(changes: Changes, w: Window) -> WorkspaceDiagnosticsResult:
+        return counts.model_copy(
+            update={
+                "changes": changes,
+                "files": files,
+                "offset": w.offset,
+                "truncated": w.truncated or len(files) < len(counts.files),
+                "next_offset": w.next_offset,
+            }
+        )
+
+    return paged(kept, offset, min(limit, MAX_LIMIT), build)
+
+
+async def file_page(
+    ws: Workspace,
+    path: Path,
+    result: DiagnosticsResult,
+    content: str | None,
+    baseline: str,
+    offset: int,
+    limit: int,
+) -> DiagnosticsResult:
+    """`diagnostics` with a baseline: `result` (the file now) as a page of what the change
+    introduced in it; its counts are the introduced diagnostics' (the exit code follows
+    them). The caller has caught up."""
+
+    async def compare() -> Kept:
+        return Kept(await file_changes(ws, path, content, baseline), 1)
+
+    comparison = await kept(ws, await question(ws, baseline, "file", path, content), compare)
+    listed = comparison.changes.introduced
+
+    def build(changes: Changes, w: Window) -> DiagnosticsResult:
+        return result.model_copy(
+            update={
+                "errors": sum(d.severity == "error" for d in listed),
+                "warnings": sum(d.severity == "warning" for d in listed),
+                "diagnostics": [],
+                "total": w.total,
+                "truncated": w.truncated,
+                "next_offset": w.next_offset,
+                "changes": changes,
+            }
+        )
+
+    return paged(comparison, offset, min(limit, MAX_LIMIT), build)
+
+
+def preview_cut(whole: PreviewResult) -> PreviewResult:
+    """A preview within the answer budget (it has no offset): the counts complete, the
+    per-file counts and the introduced and fixed diagnostics as many as fit, `truncated`
+    when a list holds fewer than all."""
+    comparison = Kept(whole.changes, len(whole.files))
+    files = whole.files[: fitting(item_sizes(whole.files), FILES_SHARE)]
+
+    def build(changes: Changes, w: Window) -> PreviewResult:
+        cut = (
+            w.truncated
+            or len(files) < len(whole.files)
+            or len(changes.fixed) < len(whole.changes.fixed)
+        )
+        return whole.model_copy(
+            update={"changes": changes, "files": files, "total": w.total, "truncated": cut}
+        )
+
+    return paged(comparison, 0, MAX_LIMIT, build)

@@ -1,0 +1,179 @@
+"""What a change introduced, a page at a time, from one comparison: on a real git repository
+and basedpyright, with a signature change that breaks more call sites than one answer holds."""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops import check as check_ops
+from lspd.ops import file_diagnostics, preview
+from lspd.ops.budget import BUDGET_CHARS, size
+from lspd.ops.changes_page import memory_of, workspace_comparison, workspace_cut
+from lspd.ops.check_models import WorkspaceDiagnosticsResult
+from lspd.ops.models import FileDiagnostic
+from tests.conftest import Warm, warm_root
+
+CALLS = 300  # call sites the signature change breaks: some 55,000 characters of diagnostics
+FIXED = 40  # call sites with two arguments: errors before it, fixed by it
+SIGNATURE = "def f(x: int) -> int:"
+TWO_PARAMETERS = "def f(x: int, y: int) -> int:"
+
+
+def project(root: Path) -> Path:
+    """`f` with one parameter, called with one argument `CALLS` times (fine) and with two
+    `FIXED` times (an error each), committed."""
+    root.mkdir()
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "paging"\nversion = "0"\n\n'
+        '[tool.basedpyright]\ntypeCheckingMode = "standard"\n'
+    )
+    (root / "lib.py").write_text(f"{SIGNATURE}\n    return x\n")
+    calls = "".join(f"f({i})\n" for i in range(CALLS))
+    (root / "users.py").write_text(f"from lib import f\n\n{calls}")
+    pairs = "".join(f"f({i}, {i})\n" for i in range(FIXED))
+    (root / "others.py").write_text(f"from lib import f\n\n{pairs}")
+    author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
+        subprocess.run(["git", "-C", str(root), *command], check=True, capture_output=True)
+    return root
+
+
+warm = contextlib.contextmanager(warm_root)  # a workspace of a test's own, closed after it
+
+
+def change_signature(root: Path) -> None:
+    lib = root / "lib.py"
+    lib.write_text(lib.read_text().replace(SIGNATURE, TWO_PARAMETERS))
+
+
+@pytest.fixture
+def changed(tmp_path: Path) -> Iterator[Warm]:
+    """The project after the signature change, its watcher running as in the daemon."""
+    root = project(tmp_path / "paging")
+    change_signature(root)
+    yield from warm_root(root, tmp_path / "logs", watch=True)
+
+
+def broken_calls() -> set[tuple[str, int]]:
+    return {("users.py", 3 + i) for i in range(CALLS)}
+
+
+def every_page(warm: Warm, limit: int = 1000) -> list[WorkspaceDiagnosticsResult]:
+    ask = check_ops.workspace_diagnostics
+    pages = [warm.run(ask(warm.ws, limit=limit, baseline="HEAD"))]
+    while (at := pages[-1].next_offset) is not None:
+        pages.append(warm.run(ask(warm.ws, limit=limit, offset=at, baseline="HEAD")))
+    return pages
+
+
+def introduced(pages: list[WorkspaceDiagnosticsResult]) -> list[FileDiagnostic]:
+    return [d for p in pages if p.changes is not None for d in p.changes.introduced]
+
+
+def test_pages_by_next_offset_hold_every_introduced_diagnostic_once(changed: Warm) -> None:
+    pages = every_page(changed)
+    assert len(pages) > 2  # the whole list is several answers long
+    found = introduced(pages)
+    assert len(found) == CALLS
+    assert {(d.path, d.line) for d in found} == broken_calls()
+    assert all(d.code == "reportCallIssue" and d.severity == "error" for d in found)
+    first, rest = pages[0], pages[1:]
+    assert first.changes is not None
+    assert (first.total, first.errors, first.offset, first.truncated) == (CALLS, CALLS, 0, True)
+    assert [p.offset for p in rest] == [p.next_offset for p in pages[:-1]]
+    assert pages[-1].next_offset is None and not pages[-1].truncated
+    assert all(size(p) <= BUDGET_CHARS for p in pages)
+    # What the change fixed: on the first page as far as the budget allows, counted whole.
+    fixed = first.changes.fixed
+    assert 0 < len(fixed) < FIXED and first.changes.fixed_total == FIXED
+    assert {(d.path, d.code) for d in fixed} == {("others.py", "reportCallIssue")}
+    assert all(p.changes is not None and p.changes.fixed == [] for p in rest)
+    assert all(p.changes is not None and p.changes.fixed_total == FIXED for p in rest)
+    # The counts per file are complete on every page.
+    assert all([(c.path, c.errors) for c in p.files] == [("users.py", CALLS)] for p in pages)
+
+
+def test_the_next_pages_are_cut_from_the_same_comparison(changed: Warm) -> None:
+    memory = memory_of(changed.ws)
+    pages = every_page(changed)
+    assert len(pages) > 2 and memory.made == 1
+    [kept] = memory.kept.values()
+    assert pages[1].changes is not None
+    assert pages[1].changes.introduced[0] is kept.changes.introduced[pages[1].offset]
+    # A file changes: the next question compares again.
+    (changed.root / "users.py").write_text("from lib import f\n\nf(1)\n")
+    again = every_page(changed)
+    assert memory.made == 2 and len(again) == 1 and again[0].total == 1
+
+
+def test_a_larger_limit_never_lists_fewer(changed: Warm) -> None:
+    ask = check_ops.workspace_diagnostics
+    listed: list[int] = []
+    for limit in (1, 2, 5, 10, 50, 100, 300, 1000):
+        page = changed.run(ask(changed.ws, limit=limit, baseline="HEAD"))
+        assert page.changes is not None and page.total == CALLS
+        listed.append(len(page.changes.introduced))
+    assert listed == sorted(listed) and listed[:3] == [1, 2, 5] and listed[-1] < CALLS
+    assert memory_of(changed.ws).made == 1
+    # Every limit up to 1000, and every offset, on the kept comparison (the same cut).
+    [kept] = memory_of(changed.ws).kept.values()
+    for offset in (0, 37, CALLS - 1):
+        counts = [len(_introduced(workspace_cut(kept, offset, n))) for n in range(1, 1001)]
+        assert counts == sorted(counts), offset
+        assert counts[0] == 1 and counts[-1] == max(counts)
+        assert counts[:10] == [min(n, CALLS - offset) for n in range(1, 11)]
+
+
+def _introduced(page: WorkspaceDiagnosticsResult) -> list[FileDiagnostic]:
+    assert page.changes is not None
+    return page.changes.introduced
+
+
+def test_a_files_diagnostics_with_a_baseline_are_paged_too(tmp_path: Path) -> None:
+    root = project(tmp_path / "paging")
+    users = root / "users.py"
+    users.write_text(users.read_text().replace("f(", "f('").replace(")\n", "')\n"))
+    ask = file_diagnostics.diagnostics
+    with warm(root, tmp_path / "logs", watch=True) as own:
+        pages = [own.run(ask(own.ws, "users.py", baseline="HEAD"))]
+        while (at := pages[-1].next_offset) is not None:
+            pages.append(own.run(ask(own.ws, "users.py", offset=at, baseline="HEAD")))
+        assert memory_of(own.ws).made == 1
+    found = [d for p in pages if p.changes is not None for d in p.changes.introduced]
+    assert len(pages) > 2 and len(found) == CALLS
+    assert {(d.path, d.line, d.code) for d in found} == {
+        (path, line, "reportArgumentType") for path, line in broken_calls()
+    }
+    assert all(p.total == CALLS and p.errors == CALLS and p.diagnostics == [] for p in pages)
+    assert pages[0].truncated and not pages[-1].truncated
+    assert all(size(p) <= BUDGET_CHARS for p in pages)
+
+
+def test_a_preview_lists_what_fits_and_says_so(tmp_path: Path) -> None:
+    root = project(tmp_path / "paging")
+    with warm(root, tmp_path / "logs") as own:
+        text = (root / "lib.py").read_text().replace(SIGNATURE, TWO_PARAMETERS)
+        result = own.run(preview.preview(own.ws, [{"path": "lib.py", "content": text}]))
+        assert (result.total, result.errors, result.truncated) == (CALLS, CALLS, True)
+        listed = result.changes.introduced
+        assert 0 < len(listed) < CALLS and size(result) <= BUDGET_CHARS
+        assert {(d.path, d.line) for d in listed} <= broken_calls()
+        assert result.changes.fixed_total == FIXED
+        # The whole answer, as a rename's check takes it, lists every one.
+        whole = own.run(preview.previewed(own.ws, [{"path": "lib.py", "content": text}]))
+        assert len(whole.changes.introduced) == CALLS and not whole.truncated
+
+
+def test_without_a_watcher_nothing_is_kept(tmp_path: Path) -> None:
+    root = project(tmp_path / "paging")
+    change_signature(root)
+    with warm(root, tmp_path / "logs") as own:
+        own.run(check_ops.workspace_diagnostics(own.ws, baseline="HEAD"))
+        assert memory_of(own.ws).kept == {}
+        kept = own.run(workspace_comparison(own.ws, "HEAD", None, lambda _: True))
+        assert kept.changes.fixed_total == FIXED and len(kept.changes.introduced) == CALLS
