@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import functools
 import stat
-import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
 from lspd.lsp import shapes
+from lspd.ops.check_memory import CheckMemory, PythonSeen
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.declarations import signature
 from lspd.ops.file_diagnostics import Known, make_result
@@ -116,25 +115,19 @@ def _moved(progress: Progress, start: int, count: int, checked: int) -> None:
     progress(start + min(checked, count))
 
 
-@dataclass
-class _Seen:
-    """The Python files of the last check, as the server was asked about them."""
-
-    changes: int  # the watcher's count of changes then
-    texts: dict[Path, str] = field(default_factory=dict)
-
-
-_seen: weakref.WeakKeyDictionary[Workspace, _Seen] = weakref.WeakKeyDictionary()
 PYTHON = (".py", ".pyi")
 
 
 def python_unaffected(
-    ws: Workspace, matched: list[Path], rest: list[Path], known: Known, changes: int | None
+    ws: Workspace,
+    matched: list[Path],
+    rest: list[Path],
+    changes: int | None,
+    memory: CheckMemory,
 ) -> tuple[list[DiagnosticsResult], list[Path]]:
     """Of `rest` (the files answered one by one), the results no edit since the last check
     can have changed (reused), and the files to ask."""
-    seen = _seen.get(ws)
-    _seen.pop(ws, None)
+    seen, memory.python, known = memory.python, None, memory.known
     if changes is None:  # without a watcher nothing says what changed
         return [], rest
     asked = set(rest)
@@ -153,7 +146,7 @@ def python_unaffected(
         if p.suffix in PYTHON
         and (t := last[p] if p in last and p not in changed else _read(p)) is not None
     }
-    _seen[ws] = _Seen(changes, texts)
+    memory.python = PythonSeen(changes, texts)
     if not skip:
         return [], rest
     return [known[p][1] for p in rest if p not in changed], [p for p in rest if p in changed]

@@ -21,7 +21,7 @@ from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
 from lspd.ops.changes_page import workspace_page
 from lspd.ops.check_files import NOT_ANSWERED, ask_each
-from lspd.ops.check_memory import Progress, Running, memory_of, running
+from lspd.ops.check_memory import CheckMemory, Progress, Running, memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import Known, selected
@@ -79,7 +79,8 @@ async def check_all(
     before = {id(r) for _, r in known.values()}
     run = memory.begin(len(matched), progress)
     try:
-        results, asked, rest = await _reused_or_built(ws, matched, known, changes, run)
+        found = await _reused_or_built(ws, matched, known, changes, memory, run)
+        results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
         results += await ask_each(ws, rest, kept, lambda: run.tick(run.done + 1), skipped)
     finally:
@@ -112,16 +113,21 @@ async def _matched(
 
 
 async def _reused_or_built(
-    ws: Workspace, matched: list[Path], known: Known, changes: int | None, run: Running
+    ws: Workspace,
+    matched: list[Path],
+    known: Known,
+    changes: int | None,
+    memory: CheckMemory,
+    run: Running,
 ) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
     """The results of the files a builder checks or an edit cannot have changed; the files
     checked anew for them; and the files left to ask one by one."""
     # TypeScript projects: their own builder, re-checking what the edits affect (`affected`).
     answered, rebuilt, rest = await typescript_checked(ws, matched, known, run.tick)
     # Python: only the edited files, when no declaration another file sees changed.
-    reused, rest = python_unaffected(ws, matched, rest, known, changes)
+    reused, rest = python_unaffected(ws, matched, rest, changes, memory)
     # TypeScript 7: nothing opened, only what the edits reach asked again (`native_check`).
-    native, asked, rest = await native_checked(ws, rest, known, changes)
+    native, asked, rest = await native_checked(ws, rest, changes, memory)
     if rest != matched:
         run.tick(len(matched) - len(rest))
     return answered + reused + native, rebuilt + asked, rest

@@ -6,7 +6,10 @@
   the server answers "unchanged" or a builder keeps a file's list: converting SQLAlchemy's
   84,000 diagnostics again took longer than basedpyright's answers;
 - each result stamped with its path and its JSON text (`Stamped`);
-- the check running now, for `lspd check`'s progress (GET /check/progress).
+- the check running now, for `lspd check`'s progress (GET /check/progress);
+- what the last check saw of the files answered one by one, to tell what an edit since can
+  affect: each Python file's text (`ops/affected.py`), each TypeScript 7 file's imports and
+  shape (`ops/native_check.py`).
 
 Without a watcher nothing says what changed between two checks: only the running check is
 kept then.
@@ -45,6 +48,24 @@ class Running:
 
 
 @dataclass
+class PythonSeen:
+    """The Python files of the last check, as the server was asked about them."""
+
+    changes: int  # the watcher's count of changes then
+    texts: dict[Path, str] = field(default_factory=dict)
+
+
+@dataclass
+class NativeSeen:
+    """The TypeScript 7 files of the last check: the names each one's imports use, and the
+    hash of its text without its `//` comment lines and blank lines."""
+
+    changes: int  # the watcher's count of changes then
+    names: dict[Path, frozenset[str]] = field(default_factory=dict)
+    shapes: dict[Path, int] = field(default_factory=dict)
+
+
+@dataclass
 class CheckMemory:
     """What the checks of one workspace keep (see the module's docstring)."""
 
@@ -52,6 +73,8 @@ class CheckMemory:
     known: Known = field(default_factory=dict)
     stamped: Stamped = field(default_factory=dict)
     running: Running | None = None
+    python: PythonSeen | None = None
+    native: NativeSeen | None = None
 
     def keep_only(self, paths: set[Path], shown: set[str]) -> None:
         """Forget the files a whole-workspace check no longer has (deleted, ignored)."""

@@ -27,14 +27,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
 from lspd.lsp import answers, shapes
 from lspd.lsp.session import Session
+from lspd.ops.check_memory import CheckMemory, NativeSeen
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
@@ -58,19 +57,6 @@ _ENTRY = re.compile(r'"([^"]+)"\s*:\s*\[([^\]]*)\]')
 _STRING = re.compile(r'"([^"]*)"')
 
 
-@dataclass
-class _Seen:
-    """The TypeScript 7 files of the last check: the names each one's imports use, and the
-    hash of its text without its `//` comment lines and blank lines."""
-
-    changes: int  # the watcher's count of changes then
-    names: dict[Path, frozenset[str]] = field(default_factory=dict)
-    shapes: dict[Path, int] = field(default_factory=dict)
-
-
-_seen: weakref.WeakKeyDictionary[Workspace, _Seen] = weakref.WeakKeyDictionary()
-
-
 def native(ws: Workspace, path: Path) -> Session | None:
     """The TypeScript 7 session answering `path`, if that is what answers it."""
     handler = ws.handler(path)
@@ -83,17 +69,18 @@ def native(ws: Workspace, path: Path) -> Session | None:
 
 
 async def native_checked(
-    ws: Workspace, rest: list[Path], known: Known, changes: int | None
+    ws: Workspace, rest: list[Path], changes: int | None, memory: CheckMemory
 ) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
     """Of `rest` (the files answered one by one), the TypeScript 7 files' results, those of
     them asked anew, and the files left for the other servers."""
+    known = memory.known
     if changes is None:
         return [], [], rest
     sessions = {path: session for path in rest if (session := native(ws, path)) is not None}
     if not sessions:
         return [], [], rest
-    seen = _seen.get(ws)
-    now = _Seen(changes)
+    seen = memory.native
+    now = NativeSeen(changes)
     if seen is not None:
         now.names = {p: seen.names[p] for p in sessions if p in seen.names}
         now.shapes = {p: seen.shapes[p] for p in sessions if p in seen.shapes}
@@ -101,7 +88,7 @@ async def native_checked(
     for path in sessions.keys() - now.names.keys() | (changed & sessions.keys()):
         text = _text(path)
         now.names[path], now.shapes[path] = _names(text), _shape(text)
-    _seen[ws] = now
+    memory.native = now
     aliases = _aliases(ws, set(sessions.values())) if seen is not None else None
     if seen is None or aliases is None or not _placed(changed, sessions, seen):
         asked = list(sessions)
@@ -140,7 +127,7 @@ async def _pulled(
     return result
 
 
-def _placed(changed: set[Path], sessions: dict[Path, Session], seen: _Seen) -> bool:
+def _placed(changed: set[Path], sessions: dict[Path, Session], seen: NativeSeen) -> bool:
     """Whether every change is an edit of a file the last check had, or of a file whose
     importers can be found by name; False: ask every file again."""
     for path in changed:
