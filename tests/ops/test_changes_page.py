@@ -143,7 +143,13 @@ def test_a_files_diagnostics_with_a_baseline_are_paged_too(tmp_path: Path) -> No
         pages = [own.run(ask(own.ws, "users.py", baseline="HEAD"))]
         while (at := pages[-1].next_offset) is not None:
             pages.append(own.run(ask(own.ws, "users.py", offset=at, baseline="HEAD")))
+        listed = []
+        for limit in [*range(1, 41), 100, 300, 1000]:
+            page = own.run(ask(own.ws, "users.py", limit=limit, offset=5, baseline="HEAD"))
+            assert page.changes is not None and page.next_offset is not None
+            listed.append(len(page.changes.introduced))
         assert memory_of(own.ws).made == 1
+    assert listed == sorted(listed) and listed[:40] == list(range(1, 41))
     found = [d for p in pages if p.changes is not None for d in p.changes.introduced]
     assert len(pages) > 2 and len(found) == CALLS
     assert {(d.path, d.line, d.code) for d in found} == {

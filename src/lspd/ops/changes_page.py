@@ -208,7 +208,7 @@ def workspace_cut(kept: Kept, offset: int, limit: int) -> WorkspaceDiagnosticsRe
             }
         )
 
-    return paged(kept, offset, min(limit, MAX_LIMIT), build)
+    return paged(kept, offset, limit, build)
 
 
 async def file_page(
@@ -243,7 +243,7 @@ async def file_page(
             }
         )
 
-    return paged(comparison, offset, min(limit, MAX_LIMIT), build)
+    return paged(comparison, offset, limit, build)
 
 
 def preview_cut(whole: PreviewResult) -> PreviewResult:
