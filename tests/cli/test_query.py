@@ -237,7 +237,9 @@ def test_references_print_the_unresolved_uses_and_the_one_line_answer(
         "unresolved",
         "unresolved_total",
         "candidates",
+        "toolchain",
     ]
+    assert answer["toolchain"] is not None and answer["toolchain"].startswith("python ")
     assert answer["unresolved"][0] == {
         "path": "dyn/store.py",
         "count": 3,
