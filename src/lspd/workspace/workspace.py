@@ -52,7 +52,6 @@ class Workspace:
         self.root = root.resolve()
         if not self.root.is_dir():
             raise InvalidInput(f"workspace root {root} is not a directory")
-        self.request_timeout = request_timeout
         self.diagnostics_timeout = diagnostics_timeout
         self.log_dir = log_dir or state_dir(self.root) / "logs"
         self.config: Config = load_config(self.root)  # a bad lspd.toml fails here, at once
@@ -100,6 +99,17 @@ class Workspace:
         return paths.display(self.root, path)
 
     # -- sessions (`pool`) ------------------------------------------------------------------
+
+    @property
+    def request_timeout(self) -> float:
+        """Seconds a request waits for its server: the pool's, given to each session it makes."""
+        return self.pool.request_timeout
+
+    @request_timeout.setter
+    def request_timeout(self, seconds: float) -> None:
+        self.pool.request_timeout = seconds
+        for session in self.pool.sessions.values():  # the ones made already follow it too
+            session.request_timeout = seconds
 
     def session_for(self, path: Path) -> Session:
         """The session answering `path` (made, not started, on first need)."""
