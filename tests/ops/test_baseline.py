@@ -109,6 +109,25 @@ def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> No
     assert [(d.path, d.line, d.code) for d in again.changes.fixed] == BROKEN_CALL
 
 
+@pytest.mark.parametrize("asked_before", [False, True])
+def test_one_files_baseline_sees_a_break_made_in_another_file(
+    repo: Warm, asked_before: bool
+) -> None:
+    """`diagnostics pkg/app.py --baseline HEAD` after greeting.py's signature changed lists
+    the broken call, also when app.py was open already: basedpyright kept an open file's
+    old list when the file it imports was held as the baseline's text."""
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    if asked_before:
+        now = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py"))
+        errors = [(d.line, d.code) for d in now.diagnostics if d.severity == "error"]
+        assert errors == [(5, "reportCallIssue")]
+        assert repo.ws.holds(repo.root / "pkg/app.py")
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert result.changes is not None
+    assert [(d.path, d.line, d.code) for d in result.changes.introduced] == BROKEN_CALL
+    assert result.errors == 1
+
+
 def test_the_work_tree_and_the_index_are_never_touched(repo: Warm) -> None:
     edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
     (repo.root / "pkg/new.py").write_text("x: int = 'no'\n")
