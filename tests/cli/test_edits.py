@@ -59,8 +59,8 @@ def test_the_text_of_a_rename_is_a_patch_for_the_workspace(
     assert main(command) == 0
     text = capsys.readouterr().out
     assert text.startswith(
-        "rename `make_cart` to `new_cart`: 6 edit(s) in 3 file(s) (not applied; `git apply` "
-        "the diff)\n0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 1 unchanged (3 changed"
+        "rename `make_cart` to `new_cart`: 8 edit(s) in 4 file(s) (not applied; `git apply` "
+        "the diff)\n0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 4 unchanged (4 changed"
     )
     assert text.endswith(answer["diff"])
     assert "new_cart" not in (root / "shop/models.py").read_text()  # never applied

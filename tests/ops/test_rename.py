@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.ops import file_diagnostics
 from lspd.ops.edit_models import FileEdits, RenameResult
 from lspd.surface.table import call, operation
 from tests.conftest import Warm, warm_workspace
@@ -69,9 +70,16 @@ def test_a_function_imported_elsewhere_is_renamed_in_every_import(
     assert result.old_name == "make_cart"
     assert [(f.path, f.edits) for f in result.files] == [
         ("shop/checkout.py", 2),
+        ("shop/legacy.py", 2),
         ("shop/models.py", 1),
         ("shop/report.py", 3),
     ]
+    # legacy.py's warnings name the function: after the rename they name its new name, the
+    # same warnings (neither introduced nor fixed).
+    warned = shop.run(file_diagnostics.diagnostics(shop.ws, "shop/legacy.py"))
+    assert any('function "make_cart"' in d.message for d in warned.diagnostics)
+    assert result.check is not None
+    assert (result.check.introduced, result.check.fixed) == ([], [])
     copy = applied(shop.root, result.diff, tmp_path)
     report = (copy / "shop/report.py").read_text()
     assert "from shop.models import new_cart as cart_of" in report

@@ -18,6 +18,7 @@ from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
 from lspd.ops.edit_models import RenameResult
 from lspd.ops.identifiers import check_identifier
+from lspd.ops.models import Changes
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 
@@ -37,6 +38,8 @@ async def rename(
     diff of every file it changes, and what applying it would introduce and fix."""
     old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
     check, note = await workspace_edit.check(ws, edit)
+    if check is not None:
+        check = _renamed_messages(check, old, new_name)
     files = edit.files(ws)
     return RenameResult(
         old_name=old,
@@ -77,6 +80,32 @@ async def renamed(
     if not edit.changes:
         raise InvalidInput(f"{session.name}'s rename of `{old}` at {where} changes nothing")
     return old, edit
+
+
+def _renamed_messages(changes: Changes, old: str, new: str) -> Changes:
+    """A diagnostic whose message names the renamed symbol is the same one after the rename
+    (`... in function "make_cart"` becomes `... "new_cart"`): neither introduced nor fixed."""
+    name = re.compile(rf"(?<![\w$]){re.escape(old)}(?![\w$])")
+    fixed = list(changes.fixed)
+    introduced = []
+    for new_one in changes.introduced:
+        twin = next(
+            (
+                gone
+                for gone in fixed
+                if (gone.path, gone.code, gone.severity)
+                == (new_one.path, new_one.code, new_one.severity)
+                and name.sub(new, gone.message) == new_one.message
+            ),
+            None,
+        )
+        if twin is None:
+            introduced.append(new_one)
+        else:
+            fixed.remove(twin)
+    matched = len(changes.introduced) - len(introduced)
+    update = {"introduced": introduced, "fixed": fixed, "unchanged": changes.unchanged + matched}
+    return changes.model_copy(update=update)
 
 
 async def _prepared(session: Session, target: Target, where: str) -> str:
