@@ -104,7 +104,12 @@ def _renamed_messages(changes: Changes, old: str, new: str) -> Changes:
         else:
             fixed.remove(twin)
     matched = len(changes.introduced) - len(introduced)
-    update = {"introduced": introduced, "fixed": fixed, "unchanged": changes.unchanged + matched}
+    update = {
+        "introduced": introduced,
+        "fixed": fixed,
+        "fixed_total": max(0, changes.fixed_total - matched),
+        "unchanged": changes.unchanged + matched,
+    }
     return changes.model_copy(update=update)
 
 
