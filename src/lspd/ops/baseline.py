@@ -61,11 +61,14 @@ async def changes_since(
     return await compare_states(ws, baseline, before, after)
 
 
-async def compare_states(ws: Workspace, baseline: str, before: Texts, after: Texts) -> Compared:
+async def compare_states(
+    ws: Workspace, baseline: str, before: Texts, after: Texts, importers: bool = True
+) -> Compared:
     """Diagnostics with `before` held (the baseline) against those with `after` held, of
-    the changed files and the files naming what changed."""
+    the changed files and the files naming what changed (and, with `importers`, of those
+    importing a changed module)."""
     changed = sorted(set(before) | set(after))
-    depending, more = await asyncio.to_thread(dependents, ws, before, after)
+    depending, more = await asyncio.to_thread(dependents, ws, before, after, importers)
     files = sorted({*changed, *depending})
     both = await diagnose_both(ws, files, before, after, _held(before, after))
     note = scope_note(len(changed), len(depending), more)

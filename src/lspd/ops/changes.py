@@ -184,12 +184,14 @@ def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
     return (d.severity != "error", d.path or "", d.line, d.column)
 
 
-def dependents(ws: Workspace, before: Texts, after: Texts) -> tuple[list[Path], bool]:
+def dependents(
+    ws: Workspace, before: Texts, after: Texts, importers: bool = True
+) -> tuple[list[Path], bool]:
     """Files other than the changed ones that name something the change touched: a name
-    declared on a changed line (before or after), or a changed file's module. Only they can
-    gain or lose errors in practice. Returns them nearest first (see `ranked`), at most
-    `MAX_DEPENDENTS`, and whether there were more."""
-    found = ranked(ws, before, after)
+    declared on a changed line (before or after), or (with `importers`) a changed file's
+    module. Only they can gain or lose errors in practice. Returns them nearest first (see
+    `ranked`), at most `MAX_DEPENDENTS`, and whether there were more."""
+    found = ranked(ws, before, after, importers)
     return [r.path for r in found[:MAX_DEPENDENTS]], len(found) > MAX_DEPENDENTS
 
 
@@ -214,7 +216,7 @@ def changed_names(before: Texts, after: Texts) -> set[str]:
     return names
 
 
-def ranked(ws: Workspace, before: Texts, after: Texts) -> list[Dependent]:
+def ranked(ws: Workspace, before: Texts, after: Texts, importers: bool = True) -> list[Dependent]:
     """The files naming what changed, nearest first: the call sites of a changed
     declaration, then the files naming one otherwise, then those naming only a changed
     module (mere importers); within each, smaller files first (a server checks them sooner:
@@ -224,7 +226,7 @@ def ranked(ws: Workspace, before: Texts, after: Texts) -> list[Dependent]:
     first."""
     changed = set(before) | set(after)
     declared = changed_names(before, after) - _GENERIC
-    modules = {path.stem for path in changed} - _GENERIC - declared
+    modules = ({path.stem for path in changed} - _GENERIC - declared) if importers else set()
     if not declared and not modules:
         return []
     homes = [path.parent.parts for path in changed]

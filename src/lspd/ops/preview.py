@@ -26,12 +26,15 @@ async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> Previe
     return preview_cut(await previewed(ws, changes))
 
 
-async def previewed(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
-    """`preview`'s answer with every diagnostic listed (a rename's check)."""
+async def previewed(
+    ws: Workspace, changes: list[dict[str, str | None]], importers: bool = True
+) -> PreviewResult:
+    """`preview`'s answer with every diagnostic listed (a rename's check); without
+    `importers`, the files that only import a changed module are not compared."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
     on_disk = {path: read_text(path) for path in proposed}
-    compared = await compare_states(ws, "disk", on_disk, proposed)
+    compared = await compare_states(ws, "disk", on_disk, proposed, importers)
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
         for r in compared.after

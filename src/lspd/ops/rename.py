@@ -37,7 +37,10 @@ async def rename(
     """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
     diff of every file it changes, and what applying it would introduce and fix."""
     old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
-    check, note = await workspace_edit.check(ws, edit)
+    # A rename changes one name: the files it can break name it (old or new) and are
+    # compared; a file that only imports a module the edit touched cannot gain an error
+    # from it (SQLAlchemy's warn_deprecated: 200 such files made the check 70-140 s).
+    check, note = await workspace_edit.check(ws, edit, importers=False)
     if check is not None:
         check = _renamed_messages(check, old, new_name)
     files = edit.files(ws)

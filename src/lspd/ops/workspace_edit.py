@@ -181,12 +181,15 @@ def _offset(
     return start + from_units(line_text, units, session.encoding)
 
 
-async def check(ws: Workspace, edit: Proposed) -> tuple[Changes | None, str | None]:
+async def check(
+    ws: Workspace, edit: Proposed, importers: bool = True
+) -> tuple[Changes | None, str | None]:
     """What applying the edit would introduce and fix, as `preview` computes it (and a note
-    when it is not checked); the files must still be as the diff found them after."""
+    when it is not checked); the files must still be as the diff found them after. Without
+    `importers`, files that only import a changed module are not compared (see `rename`)."""
     if len(edit.changes) > MAX_CHANGES:
         note = f"not checked: it changes {len(edit.changes)} files, `preview` takes {MAX_CHANGES}"
         return None, note
-    result = await previewed(ws, edit.contents(ws))
+    result = await previewed(ws, edit.contents(ws), importers)
     edit.check_unchanged(ws)
     return result.changes, None
