@@ -9,9 +9,11 @@ workspace in this process as the daemon runs it (file watcher on, basedpyright) 
 to `warn_deprecated_now`. Timed: the first diff (cold: the server loads the project), then
 N rounds (5) of the diff alone, warm (prepareRename, rename, the edit checked against the
 disk and rendered: `lspd.ops.rename.renamed`), then M rounds (2) of the diff's check (what
-`rename` adds to the diff: `preview`'s comparison) beside `preview` itself of the same new
-texts, each first in turn (the first after the diff pays for the server's analysis).
-Targets (issue 31): the diff <= 1 s warm; the check as fast as `preview` of the same files.
+`rename` adds to the diff: `lspd.ops.rename.checked`, `preview`'s comparison of the changed
+files and the files naming the symbol) beside `preview` itself of the same new texts (which
+also compares every file importing a changed module), each first in turn (the first after
+the diff pays for the server's analysis). Targets (issue 31): the diff <= 1 s warm; the
+check as fast as `preview` of the same files.
 The check's scope line says how many files it compared, and what it found is listed. The
 machine is shared: the load average is printed beside the figures.
 """
@@ -33,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.gate import sdist
 
-from lspd.ops import preview, rename, workspace_edit
+from lspd.ops import preview, rename
 from lspd.workspace import Workspace
 
 SQLALCHEMY = "sqlalchemy==2.0.36"
@@ -70,7 +72,7 @@ async def measure(root: Path, logs: Path, rounds: int, checks: int) -> dict[str,
     try:
         assert await ws.watch()
         at = {**position(root), "symbol": None, "new_name": NEW}
-        cold, (_, edit) = await timed(rename.renamed(ws, **at))
+        cold, (old, edit) = await timed(rename.renamed(ws, **at))
         samples: dict[str, list[float]] = {"diff": [], "check": [], "preview": []}
         for _ in range(rounds):
             took, (_, edit) = await timed(rename.renamed(ws, **at))
@@ -79,7 +81,7 @@ async def measure(root: Path, logs: Path, rounds: int, checks: int) -> dict[str,
         for index in range(checks):  # in turn first: the first pays for the server's analysis
             for step in ("check", "preview") if index % 2 == 0 else ("preview", "check"):
                 if step == "check":
-                    took, (check, _) = await timed(workspace_edit.check(ws, edit))
+                    took, (check, _) = await timed(rename.checked(ws, edit, old, NEW))
                 else:
                     took, _ = await timed(preview.preview(ws, edit.contents(ws)))
                 samples[step].append(took)

@@ -37,12 +37,7 @@ async def rename(
     """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
     diff of every file it changes, and what applying it would introduce and fix."""
     old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
-    # A rename changes one name: the files it can break name it (old or new) and are
-    # compared; a file that only imports a module the edit touched cannot gain an error
-    # from it (SQLAlchemy's warn_deprecated: 200 such files made the check 70-140 s).
-    check, note = await workspace_edit.check(ws, edit, importers=False)
-    if check is not None:
-        check = _renamed_messages(check, old, new_name)
+    check, note = await checked(ws, edit, old, new_name)
     files = edit.files(ws)
     return RenameResult(
         old_name=old,
@@ -83,6 +78,19 @@ async def renamed(
     if not edit.changes:
         raise InvalidInput(f"{session.name}'s rename of `{old}` at {where} changes nothing")
     return old, edit
+
+
+async def checked(
+    ws: Workspace, edit: workspace_edit.Proposed, old: str, new_name: str
+) -> tuple[Changes | None, str | None]:
+    """What applying the rename of `old` would introduce and fix (and a note when it is not
+    checked). A rename changes one name: the files it can break name it (old or new) and
+    are compared; a file that only imports a module the edit touched cannot gain an error
+    from it (SQLAlchemy's warn_deprecated: 200 such files made the check 70-140 s)."""
+    check, note = await workspace_edit.check(ws, edit, importers=False)
+    if check is not None:
+        check = _renamed_messages(check, old, new_name)
+    return check, note
 
 
 def _renamed_messages(changes: Changes, old: str, new: str) -> Changes:
