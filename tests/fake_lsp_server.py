@@ -16,6 +16,8 @@ Every mode behaves like a well-mannered server except for its one fault:
 - `malformed-hover`: answers a hover with `{"contents": 42}` (valid JSON-RPC, wrong shape).
 - `malformed-diagnostics`: publishes, for each document opened, one diagnostic whose range
   starts on line -1.
+- `silent-open`: publishes a document's (empty) diagnostics when it changes, never when it
+  opens (as gopls seemed to in CI for a file whose list it had published before it opened).
 - `exit-during-initialize`: exits with code 2 on `initialize`.
 - `slow-start`: sleeps `--delay` seconds before answering `initialize`.
 - `spawn-child`: starts a grandchild that sleeps for a minute and writes its pid to `--pid-file`.
@@ -211,6 +213,10 @@ class FakeServer:
                            "params": published})  # fmt: skip
         elif method == "textDocument/didChange":
             self.documents[params["textDocument"]["uri"]] = params["contentChanges"][-1]["text"]
+            if "silent-open" in self.modes:
+                published = {**params["textDocument"], "diagnostics": []}
+                self.send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+                           "params": published})  # fmt: skip
         elif method == "$/cancelRequest":
             request_id = params["id"]
             if request_id in self.hanging:

@@ -57,8 +57,11 @@ def test_an_unversioned_publish_after_versioned_ones_says_nothing(tmp_path: Path
         inbox.receive({"uri": SHAPES, "version": 1, "diagnostics": []})
         inbox.forget(MAIN)  # main.go closed and opened again...
         inbox.receive({"uri": MAIN, "diagnostics": []})  # ...and the close's empty list comes
+        sent: list[str] = []
         with pytest.raises(ServerTimeout, match=r"sent no diagnostics for main\.go"):
-            await inbox.pushed(_main(2), 0.2, _ignore)
+            await inbox.pushed(_main(2), 0.2, lambda method, _: sent.append(method))
+        # Silent past half its timeout (NUDGE_AFTER_S at most), it was sent again, once.
+        assert sent == ["textDocument/didChange"]
         inbox.receive({"uri": MAIN, "version": 2, "diagnostics": [ERROR]})
         assert await inbox.pushed(_main(2), 1.0, _ignore) == [ERROR]
 

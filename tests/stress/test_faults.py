@@ -20,6 +20,7 @@ import pytest
 from mcp import Client
 
 from lspd import sentinel
+from lspd.lsp import diagnostics
 from lspd.tools import server as tools_server
 from tests.daemon.support import env_for, health, thread_daemon, wait_group_empty
 from tests.stress.conftest import SCRIPTED, SOURCE, ScriptedServer
@@ -87,6 +88,21 @@ async def test_a_hung_server_times_out_with_its_name_and_then_answers(
             await answered(client)
             # A slow answer is not a crash: the same process answers.
             assert scripted_state(daemon.daemon.port or 0)["pid"] == pid
+
+
+async def test_a_file_whose_diagnostics_are_not_sent_on_open_is_sent_again(
+    scripted_server: ScriptedServer,
+) -> None:
+    root = scripted_server("silent-open")
+    with thread_daemon(root, prewarm=False) as daemon:
+        async with Client(daemon.url) as client:
+            began = time.monotonic()
+            result = await client.call_tool("diagnostics", {"path": SOURCE})
+            took = time.monotonic() - began
+            assert not result.is_error, text_of(result)
+            assert result.structured_content is not None
+            assert result.structured_content["total"] == 0
+            assert diagnostics.NUDGE_AFTER_S <= took < 20  # its next version, not a timeout
 
 
 async def test_a_slow_start_reports_progress_then_answers(
