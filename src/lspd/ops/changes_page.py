@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
+from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 
 FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
@@ -75,15 +75,12 @@ class ComparisonMemory:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one comparison at a time
 
 
-_memories: weakref.WeakKeyDictionary[Workspace, ComparisonMemory] = weakref.WeakKeyDictionary()
+_memories = PerWorkspace(ComparisonMemory)
 
 
 def memory_of(ws: Workspace) -> ComparisonMemory:
     """The comparisons' memory of `ws` (made at its first comparison, gone with it)."""
-    memory = _memories.get(ws)
-    if memory is None:
-        memory = _memories[ws] = ComparisonMemory()
-    return memory
+    return _memories.of(ws)
 
 
 async def question(ws: Workspace, baseline: str, *asked: object) -> Key | None:

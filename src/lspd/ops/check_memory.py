@@ -18,13 +18,13 @@ kept then.
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.ops.checked import Checked, Stamped
 from lspd.ops.file_diagnostics import Known
+from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 
 Progress = Callable[[int, int], None]  # (files checked, files matched)
@@ -99,15 +99,12 @@ class CheckMemory:
             self.running = None
 
 
-_memories: weakref.WeakKeyDictionary[Workspace, CheckMemory] = weakref.WeakKeyDictionary()
+_memories = PerWorkspace(CheckMemory)
 
 
 def memory_of(ws: Workspace) -> CheckMemory:
     """The checks' memory of `ws` (made at its first check, gone with the workspace)."""
-    memory = _memories.get(ws)
-    if memory is None:
-        memory = _memories[ws] = CheckMemory()
-    return memory
+    return _memories.of(ws)
 
 
 def running(ws: Workspace) -> Running | None:
