@@ -172,15 +172,21 @@ class Inbox:
         """Whether the server was told of another change since the document was last sent."""
         return self.sent_at.get(uri, 0) < self.changes
 
+    def catch_up(self, document: Document, notify: Notify) -> None:
+        """Send the document again (same text, next version) when the server was told of
+        another change since it was sent: its next list is then made from everything the
+        server holds now, not answered from before."""
+        if self.outdated(document.uri):
+            document.resend(notify)
+            self.forget(document.uri, changed=False)
+
     async def pushed(self, document: Document, timeout: float, notify: Notify) -> Items:
         """The published diagnostics of the document's version, once the server is quiet.
         When the server was told of another change since the document was sent, or sends
         nothing for `NUDGE_AFTER_S`, it is sent again (same text, next version) and that
         version's list is waited for."""
         uri, name = document.uri, document.path.name
-        if self.outdated(uri):
-            document.resend(notify)
-            self.forget(uri, changed=False)
+        self.catch_up(document, notify)
         version = document.version
         deadline = time.monotonic() + timeout
         nudge: float | None = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2)

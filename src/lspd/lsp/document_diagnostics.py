@@ -42,13 +42,10 @@ async def of_document(
     if session.definition.diagnostics == "tsserver":
         items = await diagnostics.tsserver(session.send, document.path, timeout)
     elif diagnostics.offers_pull(session.capabilities, session.registrations.by_id):
-        if session.inbox.outdated(document.uri):
-            # Another document changed since this one was sent: basedpyright does not check
-            # an open file again when a file it imports is opened with other text, and
-            # answers its old list (measured: a baseline's text held for an imported file,
-            # the importer kept the disk's errors). Its next version makes it look again.
-            document.resend(session.notify)
-            session.inbox.forget(document.uri, changed=False)
+        # basedpyright does not check an open file again when a file it imports is opened
+        # with other text, and answers its old list (measured: a baseline's text held for an
+        # imported file, the importer kept the disk's errors): its next version makes it look.
+        session.inbox.catch_up(document, session.notify)
         # Checked as the answer came in (send): once, not again when they are unchanged.
         pulled = await session.inbox.pull(session.send, document.uri, timeout)
         return cast(list[shapes.Diagnostic], pulled)
