@@ -146,6 +146,29 @@ def test_check_through_the_daemon_pages_everything(
     }
 
 
+def test_a_check_whose_files_went_unanswered_is_incomplete_not_clean(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No server answers in a millisecond: every file is named as not answered, and a check
+    with no errors to show exits 2 and says so, never 0 ("clean")."""
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    with thread_daemon(project, prewarm=False) as running:
+        assert running.daemon.ws is not None
+        running.daemon.ws.diagnostics_timeout = 0.001
+        done = lspd_check(project, "pkg/app.py", "pkg/greeting.py")
+        as_json = lspd_check(project, "--json", "pkg/app.py", "pkg/greeting.py")
+    assert done.returncode == 2 == as_json.returncode, done.stdout + done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        "skipped pkg/app.py: " + json.loads(as_json.stdout)["skipped"][0]["reason"],
+        "skipped pkg/greeting.py: " + json.loads(as_json.stdout)["skipped"][1]["reason"],
+    ]
+    assert json.loads(as_json.stdout)["skipped"][0]["reason"].startswith("not answered")
+    assert done.stderr.splitlines()[-1] == (
+        "lspd: check incomplete: 2 files not answered (listed as skipped); no errors in the "
+        "others; run it again"
+    )
+
+
 def test_paths_outside_the_current_directory_are_taken_from_the_root(
     project: Path, tmp_path: Path
 ) -> None:

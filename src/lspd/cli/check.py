@@ -4,9 +4,11 @@ Every error and warning of the files the project's own gate checks (its pyright 
 configuration; `--all`: every source file; or the given paths), none left out, as
 `path:line:col: severity: message [code]` lines and one summary line (files, errors,
 warnings, seconds, the configuration that chose the files); exit 0 without errors, 1 with
-errors, 2 when lspd itself failed. `--errors-only`, `--limit` and `--offset` show part of the
-list (the exit code is the whole check's). Through the workspace's daemon when one runs
-(its servers are warm), else in-process; progress on stderr once it takes 2 s.
+errors, 2 when lspd itself failed or a file went unanswered (a check without errors that
+could not ask every file is incomplete, not clean). `--errors-only`, `--limit` and
+`--offset` show part of the list (the exit code is the whole check's). Through the
+workspace's daemon when one runs (its servers are warm), else in-process; progress on
+stderr once it takes 2 s.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def _check(args: argparse.Namespace) -> int:
     whole = args.limit is None and args.offset == 0 and not args.errors_only
     began = time.monotonic()
     try:
-        result, text, errors = _result(
+        result, text, errors, unanswered = _result(
             root, paths, args.baseline, parse=not (args.json and whole), every=args.all
         )
     except LspdError:
@@ -111,7 +113,7 @@ def _check(args: argparse.Namespace) -> int:
         return _print_changes(result.get("changes") or {}, args.json, args.errors_only)
     if text is not None and args.json and whole:
         print(text)
-        return 1 if errors else 0
+        return _exit_code(errors, unanswered)
     shown = page(result, args.errors_only, args.offset, args.limit)
     if args.json:
         print(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
@@ -121,7 +123,22 @@ def _check(args: argparse.Namespace) -> int:
         for line in render.notes(shown):
             print(line)
         print(summary_line(shown, seconds, paths, args.all, args.errors_only))
-    return 1 if errors else 0
+    return _exit_code(errors, unanswered)
+
+
+def _exit_code(errors: int, unanswered: int) -> int:
+    """1 with errors; else 2 when a file went unanswered (said on stderr: silence is not
+    "clean"); else 0."""
+    if errors:
+        return 1
+    if unanswered:
+        print(
+            f"lspd: check incomplete: {_n(unanswered, 'file')} not answered (listed as "
+            "skipped); no errors in the others; run it again",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
 
 
 def page(
@@ -217,22 +234,26 @@ def _print_changes(changes: dict[str, Any], as_json: bool, errors_only: bool) ->
 
 def _result(
     root: Path, paths: list[str] | None, baseline: str | None, parse: bool, every: bool
-) -> tuple[dict[str, Any], str | None, int]:
+) -> tuple[dict[str, Any], str | None, int, int]:
     """The whole check as workspace_diagnostics JSON, every diagnostic in it; the text the
-    daemon sent it as, when it did; and its errors. Without `parse`, the daemon's text is
-    not read into data (an empty dict instead): `--json` prints it as it came."""
+    daemon sent it as, when it did; its errors and files not answered. Without `parse`, the
+    daemon's text is not read into data (an empty dict instead): `--json` prints it as it
+    came."""
     found = find_daemon(root)
     if baseline is not None:
         with Progress(f"checking the changes since {baseline}"):
             result = _with_baseline(root, paths, baseline, found)
     elif found is not None:
         with Progress(poll=lambda: _counts(check_progress(found))):
-            text, errors = check_everything(found, paths, CHECK_TIMEOUT_S, every)
-        return (json.loads(text) if parse else {}), text, errors
+            text, errors, unanswered = check_everything(found, paths, CHECK_TIMEOUT_S, every)
+        return (json.loads(text) if parse else {}), text, errors, unanswered
     else:
         with Progress() as progress:
             result = asyncio.run(_in_process(root, paths, progress, every))
-    return result, None, int(result.get("errors", 0))
+    from lspd.ops.check_files import NOT_ANSWERED  # not at the top: the CLI starts light
+
+    left = [s for s in result.get("skipped") or [] if s["reason"].startswith(NOT_ANSWERED)]
+    return result, None, int(result.get("errors", 0)), len(left)
 
 
 def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:

@@ -27,10 +27,11 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from lspd.daemon.client import ERRORS_HEADER
+from lspd.daemon.client import ERRORS_HEADER, UNANSWERED_HEADER
 from lspd.daemon.feedback import Feedback
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
+from lspd.ops.check_files import not_answered
 from lspd.ops.state import status
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
@@ -147,8 +148,11 @@ class _Own:
                 checked = await check_all(self.ws, paths, all=every)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
-        errors = {ERRORS_HEADER: str(sum(r.errors for r in checked.results))}
-        return Response(checked.json_text(), media_type="application/json", headers=errors)
+        counts = {
+            ERRORS_HEADER: str(sum(r.errors for r in checked.results)),
+            UNANSWERED_HEADER: str(len(not_answered(checked.skipped))),
+        }
+        return Response(checked.json_text(), media_type="application/json", headers=counts)
 
     async def check_progress(self, request: Request) -> Response:
         """How far the running check is: `lspd check` shows it while it waits for /check."""

@@ -25,6 +25,7 @@ PROTOCOL_VERSION = "2026-07-28"
 HEALTH_TIMEOUT_S = 2.0
 CALL_TIMEOUT_S = 120.0
 ERRORS_HEADER = "x-lspd-errors"  # GET /check: the check's count of errors
+UNANSWERED_HEADER = "x-lspd-unanswered"  # GET /check: files no server answered
 
 
 @dataclass
@@ -223,11 +224,11 @@ def call_on(
 
 def check_everything(
     found: Probe, paths: list[str] | None, timeout: float, every: bool = False
-) -> tuple[str, int]:
+) -> tuple[str, int, int]:
     """The daemon's whole check (GET /check): every diagnostic at once, for `lspd check`, as
-    the JSON text it sent (`--json` prints it as it is: tens of MB for a large project), and
-    its count of errors (a header: the exit code needs no parse of the text). `every`:
-    every source file, not only the gate's."""
+    the JSON text it sent (`--json` prints it as it is: tens of MB for a large project), its
+    count of errors and of files not answered (headers: the exit code needs no parse of the
+    text). `every`: every source file, not only the gate's."""
     query = "&".join([f"path={quote(p)}" for p in paths or []] + (["all=1"] if every else []))
     try:
         response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
@@ -239,7 +240,10 @@ def check_everything(
             str(failed.get("error", response.text[:300])), failed.get("kind", "refused")
         )
     errors = response.headers.get(ERRORS_HEADER)
-    return response.text, int(errors) if errors is not None else int(response.json()["errors"])
+    unanswered = int(response.headers.get(UNANSWERED_HEADER) or 0)
+    if errors is None:
+        return response.text, int(response.json()["errors"]), unanswered
+    return response.text, int(errors), unanswered
 
 
 def check_progress(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> dict[str, Any]:

@@ -94,3 +94,8 @@ async def _asked(
     finally:
         if not (was_open or kept):
             ws.close_document(path)
+
+
+def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:
+    """The files of a check no server answered: without them it is incomplete, not clean."""
+    return [s for s in skipped if s.reason.startswith(NOT_ANSWERED)]
