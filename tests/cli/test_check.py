@@ -169,6 +169,30 @@ def test_a_check_whose_files_went_unanswered_is_incomplete_not_clean(
     )
 
 
+# What `lspd check` through a running daemon must not import: agents' hooks and a leaf edit's
+# check start in the CLI, and each of these costs milliseconds of that start.
+NOT_THROUGH_THE_DAEMON = ("asyncio", "logging", "secrets", "pydantic", "lspd.workspace")
+
+
+def test_check_through_the_daemon_imports_nothing_of_the_in_process_check(
+    project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    probe = (
+        "import sys\n"
+        "from lspd.cli import main\n"
+        f"code = main(['check', '--json', '--root', {str(project)!r}])\n"
+        f"print(code, [m for m in {NOT_THROUGH_THE_DAEMON!r} if m in sys.modules])\n"
+    )
+    with thread_daemon(project, prewarm=False):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=project, timeout=120
+        )
+    *answer, last = done.stdout.strip().splitlines()
+    assert last == "1 []", done.stderr
+    assert json.loads(answer[0])["errors"] == 3
+
+
 def test_paths_outside_the_current_directory_are_taken_from_the_root(
     project: Path, tmp_path: Path
 ) -> None:

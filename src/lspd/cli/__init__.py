@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +23,9 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "lspd.cli.sync": ("sync",),
     "lspd.cli.hook": ("hook",),
 }
+# Commands that set up logging themselves, only where they work in-process: answered by the
+# daemon they log nothing, and start without importing `logging` (~3 ms of each check).
+OWN_LOGGING = frozenset({"check"})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -80,7 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser(command).parse_args(argv)
         as_json = bool(getattr(args, "json", False))
-        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        if args.command not in OWN_LOGGING:
+            log_warnings()
         code: int = args.func(args)
     except KeyboardInterrupt:
         return 130
@@ -93,6 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(exc, as_json, command)
         return 2
     return code
+
+
+def log_warnings() -> None:
+    """Warnings of the work done in this process on stderr, one line each."""
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
 
 def _report(exc: Exception, as_json: bool, command: str | None) -> None:

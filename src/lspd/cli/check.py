@@ -14,14 +14,13 @@ stderr once it takes 2 s.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from lspd.cli import render
+from lspd.cli import log_warnings, render
 from lspd.cli.progress import Progress
 from lspd.daemon.client import (
     call_on,
@@ -248,6 +247,9 @@ def _result(
             text, errors, unanswered = check_everything(found, paths, CHECK_TIMEOUT_S, every)
         return (json.loads(text) if parse else {}), text, errors, unanswered
     else:
+        import asyncio  # here: a check through the daemon starts without it (~10 ms)
+
+        log_warnings()
         with Progress() as progress:
             result = asyncio.run(_in_process(root, paths, progress, every))
     from lspd.ops.check_files import NOT_ANSWERED  # not at the top: the CLI starts light
@@ -268,6 +270,9 @@ def _with_baseline(
     every page of what it introduced: each page is cut from the one comparison the daemon
     keeps (or made here once)."""
     if found is None:
+        import asyncio
+
+        log_warnings()
         pages = asyncio.run(_pages_in_process(root, paths, baseline))
     else:
         arguments: dict[str, Any] = {"limit": 1000, "baseline": baseline}
