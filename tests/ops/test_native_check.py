@@ -105,3 +105,31 @@ def test_an_alias_of_another_name_is_followed(project: Warm) -> None:
     asked, found = check(project)
     assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]
     assert found == tsc(project) and "2345" in {c for p, _, _, c in found if p == "src/user.ts"}
+
+
+def environment_of(pid: int) -> dict[str, str]:
+    entries = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(e.decode().partition("=")[::2] for e in entries if b"=" in e)
+
+
+def test_the_memory_ceiling_is_the_go_collectors_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lspd.toml's memory_mb reaches TypeScript 7's `tsc` as GOMEMLIMIT; without it the
+    server's own default (none) stays."""
+    monkeypatch.delenv("GOMEMLIMIT", raising=False)
+    limits = []
+    for config in ("memory_mb = 900\n", ""):
+        root = tmp_path / f"ts7-{len(limits)}"
+        (root / "src").mkdir(parents=True)
+        (root / "src" / "core.ts").write_text(CORE)
+        (root / "tsconfig.json").write_text(json.dumps({**CONFIG, "include": ["src"]}))
+        (root / "lspd.toml").write_text(config)
+        (root / "node_modules").mkdir()
+        (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+        for warm in warm_root(root.resolve(), tmp_path / "logs", watch=True):
+            assert check(warm) == (["src/core.ts"], set())
+            [session] = warm.ws.sessions.values()
+            assert session.name == "typescript-native" and session.pid is not None
+            limits.append(environment_of(session.pid).get("GOMEMLIMIT"))
+    assert limits == ["900MiB", None]

@@ -16,7 +16,9 @@ from lspd import sentinel
 from lspd.cli import main
 from lspd.errors import ConfigError
 from lspd.ops import file_diagnostics, navigation
+from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
+from lspd.workspace.config import Config
 from tests.conftest import copy_fixture
 from tests.daemon.support import env_for, health, thread_daemon, wait_dead
 
@@ -283,3 +285,15 @@ def test_the_command_line_overrides_the_config_idle_timeout(
     root = workspace_with(tmp_path, "idle_timeout = 0.5\n")
     with thread_daemon(root, prewarm=False, idle_timeout=0) as daemon:
         assert daemon.daemon.idle_timeout == 0
+
+
+def test_the_memory_ceiling_is_each_go_servers_gomemlimit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOMEMLIMIT", raising=False)
+    servers = definitions()
+    bounded = Config(memory_mb=2500.5)
+    assert bounded.apply(servers["gopls"]).env == {"GOPROXY": "off", "GOMEMLIMIT": "2500MiB"}
+    assert bounded.apply(servers["typescript-native"]).env == {"GOMEMLIMIT": "2500MiB"}
+    assert bounded.apply(servers["basedpyright"]).env == servers["basedpyright"].env
+    assert Config().apply(servers["gopls"]).env == {"GOPROXY": "off"}
+    monkeypatch.setenv("GOMEMLIMIT", "1GiB")  # the user's own: the server inherits it
+    assert bounded.apply(servers["gopls"]).env == {"GOPROXY": "off"}

@@ -64,6 +64,9 @@ class ServerDefinition:
     # Once a prewarmed start is ready, ask one small file's document symbols: the server's
     # one-time cost of its first request is then paid before the first question.
     warm_up: bool = False
+    # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
+    # GOMEMLIMIT of its collector (`Config.apply`).
+    go_runtime: bool = False
     # Why it cannot run as the project needs it (set by the project's toolchain, e.g. its
     # TypeScript 7 without the native compiler for this machine): `missing` says it.
     unavailable: str | None = None
@@ -188,6 +191,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         symbol_search=table.get("symbol_search", "workspace"),
         container_pattern=table.get("container_pattern"),
         warm_up=table.get("warm_up", False),
+        go_runtime=table.get("go_runtime", False),
     )
 
 

@@ -60,7 +60,9 @@ class Config:
         return {language: options.server for language, options in self.languages.items()}
 
     def apply(self, definition: ServerDefinition) -> ServerDefinition:
-        """`definition` with this workspace's extra arguments and settings."""
+        """`definition` with this workspace's extra arguments and settings, and a Go
+        server's collector told the memory ceiling (`go_memory_limit`)."""
+        definition = go_memory_limit(definition, self.memory_mb)
         options = self.servers.get(definition.name)
         if options is None:
             return definition
@@ -69,6 +71,19 @@ class Config:
             command=(*definition.command, *options.args),
             settings=merge(definition.settings, options.settings),
         )
+
+
+def go_memory_limit(definition: ServerDefinition, memory_mb: float | None) -> ServerDefinition:
+    """A Go server (gopls, TypeScript 7's `tsc`) with `memory_mb` as its GOMEMLIMIT: its
+    collector, which otherwise lets the heap reach twice what is live before collecting
+    (GOGC=100), collects harder as the heap nears the ceiling, instead of lspd stopping the
+    server once past it. A GOMEMLIMIT in lspd's environment or the server's `env` stays."""
+    if not definition.go_runtime or memory_mb is None or "GOMEMLIMIT" in os.environ:
+        return definition
+    if "GOMEMLIMIT" in definition.env:
+        return definition
+    env = {**definition.env, "GOMEMLIMIT": f"{int(memory_mb)}MiB"}
+    return dataclasses.replace(definition, env=env)
 
 
 def load_config(root: Path) -> Config:
