@@ -170,6 +170,29 @@ CASES: list[tuple[BaseModel, str]] = [
         ),
         "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 1 unchanged (this file)",
     ),
+    (  # an import of a file not written yet: not introduced, said not checked through
+        m.PreviewResult(
+            errors=0,
+            warnings=0,
+            changes=m.Changes(
+                baseline="disk",
+                introduced=[],
+                fixed=[],
+                scope="2 changed file(s)",
+                unchecked=[
+                    m.UncheckedImport(
+                        path="pkg/app.py",
+                        lines=[3, 4],
+                        imports=["pkg/new.py"],
+                        set_aside=2,
+                        why="pkg/new.py not written yet",
+                    )
+                ],
+            ),
+        ),
+        "pkg/app.py:3: not checked: pkg/new.py not written yet\n"
+        "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 0 unchanged (2 changed file(s))",
+    ),
     (  # a preview has no offset: it lists what fits the answer and says so
         m.PreviewResult(
             errors=5,

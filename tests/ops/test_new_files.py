@@ -153,19 +153,31 @@ def test_an_importer_of_a_new_file(shapes: Warm, tmp_path: Path) -> None:
         "src/fresh.ts(5,14): error TS2322: Type 'number' is not assignable to type 'string'.",
         "src/uses.ts(5,14): error TS2322: Type 'string' is not assignable to type 'number'.",
     ]
+    unchecked = [(u.path, u.lines, u.imports, u.set_aside) for u in result.changes.unchecked]
     if pinned(shapes) == TS_PINNED:
         # TypeScript 5.4's tsserver resolves modules from the disk only (5.9's also from the
-        # files it holds, in directories on disk): there an import of a file still to come
-        # is TS2307, a known limit.
-        assert introduced == [
-            ("src/fresh.ts", 5, 14, "2322"),
-            ("src/uses.ts", 2, 20, "2307"),
-        ]
+        # files it holds, in directories on disk): there the import of the file still to
+        # come is set aside, not introduced, and uses.ts is said not checked through it.
+        assert introduced == [("src/fresh.ts", 5, 14, "2322")]
+        assert unchecked == [("src/uses.ts", [2], ["src/fresh.ts"], 1)]
         return
     assert introduced == [
         ("src/fresh.ts", 5, 14, "2322"),
         ("src/uses.ts", 5, 14, "2322"),
     ]
+    assert unchecked == []
+
+
+def test_an_importer_of_a_new_file_in_a_new_directory(shapes: Warm) -> None:
+    """No TypeScript server (5.4, 5.9, 7) resolves an open file in a directory not on
+    disk: its import is never introduced."""
+    importer = IMPORTER.replace("./fresh", "./lib/fresh")
+    changes = {"src/lib/fresh.ts": FRESH, "src/uses.ts": importer}
+    result = preview(shapes, [{"path": p, "content": t} for p, t in changes.items()])
+    introduced = [(d.path, d.line, d.column, d.code) for d in result.changes.introduced]
+    unchecked = [(u.path, u.lines, u.imports, u.set_aside) for u in result.changes.unchecked]
+    assert introduced == [("src/lib/fresh.ts", 5, 14, "2322")]
+    assert unchecked == [("src/uses.ts", [2], ["src/lib/fresh.ts"], 1)]
 
 
 def pinned(warm: Warm) -> str | None:
@@ -217,3 +229,41 @@ def test_a_new_module_of_a_nested_project_uses_its_environment(tmp_path: Path) -
         assert [(d.line, d.code) for d in result.diagnostics] == [(3, "reportAssignmentType")]
         assert result.toolchain is not None and "api/.venv" in result.toolchain
         assert not (root / "api" / "app").exists()
+
+
+# -- An import of a file not written yet, from another file of the same preview -----------
+
+NEWMOD = 'def f() -> int:\n    return 1\n\n\nwrong: int = "one"\n'
+IMPORTS_NEWMOD = """from pkg.newmod import f
+from .newmod import f as g
+from pkg import newmod
+from pkg.fresh.deep import h
+
+size: int = f() + g() + newmod.f() + h()
+"""
+
+
+def test_an_import_of_a_new_python_module_is_never_introduced(py_project: Warm) -> None:
+    """basedpyright resolves imports from the disk only: app.py's imports of the new
+    modules are set aside (not introduced) and named as not checked through."""
+    app = (py_project.root / "pkg/app.py").read_text()
+    changes = {
+        "pkg/newmod.py": NEWMOD,
+        "pkg/fresh/deep.py": "def h() -> int:\n    return 2\n",
+        "pkg/app.py": IMPORTS_NEWMOD + app,
+    }
+    before, seen = tree(py_project.root), py_project.ws.changes_seen
+    result = preview(py_project, [{"path": p, "content": t} for p, t in changes.items()])
+    introduced = [(d.path, d.line, d.code) for d in result.changes.introduced]
+    assert introduced == [("pkg/newmod.py", 5, "reportAssignmentType")]
+    # Its 4 imports (reportMissingImports, or an unknown import symbol for `newmod`) and
+    # the 6 warnings of the `Unknown` types they bring.
+    unchecked = [(u.path, u.lines, u.imports, u.set_aside) for u in result.changes.unchecked]
+    assert unchecked == [
+        ("pkg/app.py", [1, 2, 3, 4], ["pkg/fresh/deep.py", "pkg/newmod.py"], 10),
+    ]
+    assert "basedpyright resolves imports from the disk only" in result.changes.unchecked[0].why
+    counts = {c.path: (c.errors, c.warnings) for c in result.files}
+    assert [counts[p] for p in changes] == [(1, 0), (0, 0), (0, 0)]
+    assert (result.errors, result.total) == (1, 1)
+    assert tree(py_project.root) == before and py_project.ws.changes_seen == seen

@@ -34,6 +34,9 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     if r is not None:
         new, errors = r.get("total", 0), r.get("errors", 0)
     lines = [_problem(d) for d in introduced]
+    lines += [
+        f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
+    ]
     lines.append(
         f"{new} new since {c['baseline']} ({errors} error(s), "
         f"{new - errors} warning(s)), {fixed} fixed, "

@@ -18,6 +18,7 @@ from pathlib import Path
 from lspd.errors import InvalidInput
 from lspd.ops.changes import Texts, compare, dependents, diagnose_both, scope_note
 from lspd.ops.models import Changes, DiagnosticsResult
+from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 
 GIT_TIMEOUT_S = 20.0
@@ -66,7 +67,8 @@ async def compare_states(
 ) -> Compared:
     """Diagnostics with `before` held (the baseline) against those with `after` held, of
     the changed files and the files naming what changed (and, with `importers`, of those
-    importing a changed module)."""
+    importing a changed module). An import of a file `after` adds but the disk lacks is
+    not checked through: its error is set aside (`lspd.ops.unwritten`)."""
     changed = sorted(set(before) | set(after))
     depending, more = await asyncio.to_thread(dependents, ws, before, after, importers)
     files = sorted({*changed, *depending})
@@ -74,7 +76,14 @@ async def compare_states(
     note = scope_note(len(changed), len(depending), more)
     shown = [ws.display(p) for p in changed]
     changes = compare(both.before.found, both.after.found, baseline, shown, note, both.again)
-    return Compared(changes, both.after.results)
+
+    def line_of(path: Path, line: int) -> str:
+        text = after[path] if path in after else read_text(path)
+        lines = (text or "").splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    kept = set_aside(changes, both.after.results, unwritten(after), ws.resolve, line_of, ws.display)
+    return Compared(kept.changes, kept.results)
 
 
 async def file_changes(ws: Workspace, path: Path, content: str | None, baseline: str) -> Changes:

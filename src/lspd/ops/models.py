@@ -102,6 +102,21 @@ class FileDiagnosticCounts(Model):
     """Its warnings."""
 
 
+class UncheckedImport(Model):
+    """A changed file that imports files the change adds: not checked through them."""
+
+    path: str
+    """The importing file."""
+    lines: list[int]
+    """The lines of those imports."""
+    imports: list[str]
+    """The files not written yet that it imports."""
+    set_aside: int
+    """Its errors and warnings not counted as introduced: of those imports, and `Unknown` types."""
+    why: str
+    """Why they are not the change's, and what to do."""
+
+
 class Changes(Model):
     """Diagnostics a change introduced and fixed, against a baseline."""
 
@@ -119,6 +134,8 @@ class Changes(Model):
     """Files that differ from the baseline."""
     scope: str
     """Which files were compared."""
+    unchecked: list[UncheckedImport] = Field(default_factory=list)
+    """Files importing files not written yet: their errors there set aside, not introduced."""
 
 
 class PreviewResult(Model):
