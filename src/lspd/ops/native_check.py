@@ -37,13 +37,16 @@ from lspd.ops.check_memory import CheckMemory, NativeSeen
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import NATIVE
 
 CONCURRENCY = 4  # files asked at once
 # A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
-# it. The first file of a session also waits for its project to load: effect's 572 files
-# (523,000 lines) took over 30 s on a 2-core machine at load 20.
+# it. The first files asked of a session also wait for its project to load: effect's 572
+# files (523,000 lines) took over 30 s on a 2-core machine at load 20. They are asked
+# CONCURRENCY at once (the server loads the project once, then checks them side by side):
+# asking the first alone left the second core idle while it was checked.
 FILE_TIMEOUT_S = 120.0
 LOAD_TIMEOUT_S = 600.0
 _SPECIFIER = re.compile(  # from "x", import "x", import("x"), require("x"), /// <reference
@@ -98,16 +101,24 @@ async def native_checked(
         reached = changed | _reach(seeing, now.names, aliases)
         asked = [p for p in sessions if p in reached or p not in known]
     gate = asyncio.Semaphore(CONCURRENCY)
+    answering: set[Session] = set()  # the sessions that have answered: their project is loaded
 
-    async def one(path: Path, timeout: float = FILE_TIMEOUT_S) -> DiagnosticsResult:
-        async with gate:
-            return await _pulled(ws, sessions[path], path, known, timeout)
+    async def one(path: Path) -> DiagnosticsResult:
+        session = sessions[path]
+        async with gate:  # until a session answers, its questions wait for its project to load
+            timeout = FILE_TIMEOUT_S if session in answering else LOAD_TIMEOUT_S
+            result = await _pulled(ws, session, path, known, timeout)
+        answering.add(session)
+        return result
 
-    # The first answer of a session waits for its whole project to load: alone, given time.
-    first = {sessions[p].name + str(sessions[p].root): p for p in reversed(asked)}.values()
-    fresh = {p: await one(p, LOAD_TIMEOUT_S) for p in first}
-    rest_asked = [p for p in asked if p not in fresh]
-    fresh.update(zip(rest_asked, await asyncio.gather(*(one(p) for p in rest_asked)), strict=True))
+    # TypeScript 7's LSP says nothing of its tsconfig's errors: `tsc -p` is asked for them
+    # (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
+    configs = asyncio.create_task(config_results(ws)) if asked else None
+    try:
+        fresh = dict(zip(asked, await asyncio.gather(*(one(p) for p in asked)), strict=True))
+    finally:
+        if configs is not None:
+            await configs
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
     return results, asked, [p for p in rest if p not in sessions]
 
