@@ -241,7 +241,7 @@ def _result(
     found = find_daemon(root)
     if baseline is not None:
         with Progress(f"checking the changes since {baseline}"):
-            result = _with_baseline(root, paths, baseline, found)
+            result = _with_baseline(root, paths, baseline, found, every)
     elif found is not None:
         with Progress(poll=lambda: _counts(check_progress(found))):
             text, errors, unanswered = check_everything(found, paths, CHECK_TIMEOUT_S, every)
@@ -264,7 +264,7 @@ def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:
 
 
 def _with_baseline(
-    root: Path, paths: list[str] | None, baseline: str, found: Any
+    root: Path, paths: list[str] | None, baseline: str, found: Any, every: bool
 ) -> dict[str, Any]:
     """One scoped comparison (the changed files and their dependents), warm or cold, with
     every page of what it introduced: each page is cut from the one comparison the daemon
@@ -273,11 +273,13 @@ def _with_baseline(
         import asyncio
 
         log_warnings()
-        pages = asyncio.run(_pages_in_process(root, paths, baseline))
+        pages = asyncio.run(_pages_in_process(root, paths, baseline, every))
     else:
         arguments: dict[str, Any] = {"limit": 1000, "baseline": baseline}
         if paths:
             arguments["paths"] = paths
+        if every:
+            arguments["all"] = True
         pages = [call_on(found, "workspace_diagnostics", arguments)]
         while (at := pages[-1].get("next_offset")) is not None:
             pages.append(call_on(found, "workspace_diagnostics", {**arguments, "offset": at}))
@@ -287,7 +289,7 @@ def _with_baseline(
 
 
 async def _pages_in_process(
-    root: Path, paths: list[str] | None, baseline: str
+    root: Path, paths: list[str] | None, baseline: str, every: bool
 ) -> list[dict[str, Any]]:
     from lspd.ops.budget import compact
     from lspd.ops.changes_page import every_page
@@ -300,7 +302,7 @@ async def _pages_in_process(
         return selected(ws.display(path), paths)
 
     try:
-        return [compact(p) for p in await every_page(ws, baseline, paths, keep)]
+        return [compact(p) for p in await every_page(ws, baseline, paths, keep, every)]
     finally:
         await ws.close()
 

@@ -52,25 +52,38 @@ def check_baseline(baseline: object) -> None:
 
 
 async def changes_since(
-    ws: Workspace, baseline: str, keep: Callable[[Path], bool] = lambda _: True
+    ws: Workspace,
+    baseline: str,
+    keep: Callable[[Path], bool] = lambda _: True,
+    within: Callable[[Path], bool] | None = None,
 ) -> Compared:
     """What changed since `baseline` in the files that differ from it (those `keep`
-    accepts), and in the files naming what changed."""
+    accepts), and in the files naming what changed; with `within`, only in the files it
+    accepts (the gate's)."""
     delta = await asyncio.to_thread(differences, ws, baseline)
-    before = {p: t for p, t in delta.before.items() if keep(p)}
-    after = {p: t for p, t in delta.after.items() if keep(p)}
-    return await compare_states(ws, baseline, before, after)
+    inside = within or (lambda _: True)
+    before = {p: t for p, t in delta.before.items() if keep(p) and inside(p)}
+    after = {p: t for p, t in delta.after.items() if keep(p) and inside(p)}
+    return await compare_states(ws, baseline, before, after, within=within)
 
 
 async def compare_states(
-    ws: Workspace, baseline: str, before: Texts, after: Texts, importers: bool = True
+    ws: Workspace,
+    baseline: str,
+    before: Texts,
+    after: Texts,
+    importers: bool = True,
+    within: Callable[[Path], bool] | None = None,
 ) -> Compared:
     """Diagnostics with `before` held (the baseline) against those with `after` held, of
     the changed files and the files naming what changed (and, with `importers`, of those
-    importing a changed module). An import of a file `after` adds but the disk lacks is
-    not checked through: its error is set aside (`lspd.ops.unwritten`)."""
+    importing a changed module); with `within`, only the dependents it accepts. An import
+    of a file `after` adds but the disk lacks is not checked through: its error is set aside
+    (`lspd.ops.unwritten`)."""
     changed = sorted(set(before) | set(after))
     depending, more = await asyncio.to_thread(dependents, ws, before, after, importers)
+    if within is not None:
+        depending = [p for p in depending if within(p)]
     files = sorted({*changed, *depending})
     both = await diagnose_both(ws, files, before, after, _held(before, after))
     note = scope_note(len(changed), len(depending), more)

@@ -33,6 +33,7 @@ from lspd.ops.checked import introduced
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
+from lspd.workspace.scope import gate_scope
 
 FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
 FILES_SHARE = BUDGET_CHARS // 4  # a page's room for the counts per file
@@ -149,39 +150,53 @@ Keep = Callable[[Path], bool]  # which changed files a whole-workspace question 
 
 
 async def workspace_page(
-    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, offset: int, limit: int
+    ws: Workspace,
+    baseline: str,
+    paths: list[str] | None,
+    keep: Keep,
+    offset: int,
+    limit: int,
+    every: bool = False,
 ) -> WorkspaceDiagnosticsResult:
     """`workspace_diagnostics` with a baseline: a page of what the change introduced in the
     changed files matching `paths` (those `keep` accepts) and in the files naming what
-    changed."""
+    changed; without `paths` or `every`, only in the files the project's gate checks."""
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
-    return workspace_cut(await workspace_comparison(ws, baseline, paths, keep), offset, limit)
+    comparison = await workspace_comparison(ws, baseline, paths, keep, every)
+    return workspace_cut(comparison, offset, limit)
 
 
 async def workspace_comparison(
-    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep
+    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, every: bool = False
 ) -> Kept:
     """The comparison of the changed files `keep` accepts (`paths`) and of the files naming
     what changed, kept while no file changes. The caller has caught up."""
+    within = None if paths or every else await _in_gate(ws)
 
     async def compare() -> Kept:
-        compared = await changes_since(ws, baseline, keep)
+        compared = await changes_since(ws, baseline, keep, within)
         return Kept(compared.changes, len(compared.after))
 
-    key = await question(ws, baseline, "workspace", tuple(paths or ()))
+    key = await question(ws, baseline, "workspace", tuple(paths or ()), within is None)
     return await kept(ws, key, compare)
 
 
+async def _in_gate(ws: Workspace) -> Keep:
+    """Whether a file is one the project's gate checks (`workspace.scope`): a change is
+    judged where the gate judges it, not in tests or examples no gate checks."""
+    return frozenset((await gate_scope(ws)).files).__contains__
+
+
 async def every_page(
-    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep
+    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, every: bool = False
 ) -> list[WorkspaceDiagnosticsResult]:
     """Every page of `workspace_page`, cut from one comparison (`lspd check --baseline`
     without a daemon)."""
     check_baseline(baseline)
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
-    comparison = await workspace_comparison(ws, baseline, paths, keep)
+    comparison = await workspace_comparison(ws, baseline, paths, keep, every)
     pages = [workspace_cut(comparison, 0, MAX_LIMIT)]
     while (at := pages[-1].next_offset) is not None:
         pages.append(workspace_cut(comparison, at, MAX_LIMIT))

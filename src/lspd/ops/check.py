@@ -166,7 +166,7 @@ async def workspace_diagnostics(
     check_baseline(baseline)
     if baseline is not None:  # a page of what it introduced (`ops/changes_page.py`)
         keep = functools.partial(_matches, ws, paths)
-        return await workspace_page(ws, baseline, paths, keep, offset, limit)
+        return await workspace_page(ws, baseline, paths, keep, offset, limit, all)
     checked = await check_all(ws, paths, all=all)
     everything = checked.everything
     return page(
