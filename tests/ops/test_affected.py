@@ -12,6 +12,8 @@ import pytest
 
 from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
+from lspd.ops.file_diagnostics import Known, check_file
+from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.memory import tidy
 from tests.conftest import Warm
@@ -176,6 +178,32 @@ def test_python_asks_again_only_an_edit_whose_declarations_stay(
         [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 5, "reportAssignmentType")],
     )
     assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")
+
+
+def test_basedpyright_answers_unchanged_for_files_an_edit_cannot_reach(python: Warm) -> None:
+    """After a leaf edit, basedpyright checks the leaf (and what imports it) again and answers
+    "unchanged" for the other open files, whose results are reused: no file is sent again
+    for it (that made it check every file again after any edit, SQLAlchemy 94 s for a leaf,
+    and lost an error its CLI reports)."""
+    known: Known = {}
+
+    def each() -> dict[str, DiagnosticsResult]:
+        return {
+            name: python.run(check_file(python.ws, name, None, 1000, False, known))
+            for name in sorted(PYTHON)
+        }
+
+    first = each()
+    (python.root / "pkg/leaf.py").write_text("x: str = 1\n")
+    python.run(python.ws.refresh_open_documents(catch_up=True))
+    second = each()
+    assert [n for n in PYTHON if second[n] is not first[n]] == ["pkg/leaf.py"]
+    assert [d.code for d in second["pkg/leaf.py"].diagnostics] == ["reportAssignmentType"]
+    (python.root / "pkg/core.py").write_text("def add(a: int, b: int) -> str:\n    return ''\n")
+    python.run(python.ws.refresh_open_documents(catch_up=True))
+    third = each()
+    assert sorted(n for n in PYTHON if third[n] is not second[n]) == ["pkg/core.py", "pkg/user.py"]
+    assert [d.code for d in third["pkg/user.py"].diagnostics] == ["reportAssignmentType"]
 
 
 COMPOSITE = (

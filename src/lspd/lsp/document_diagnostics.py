@@ -42,10 +42,11 @@ async def of_document(
     if session.definition.diagnostics == "tsserver":
         items = await diagnostics.tsserver(session.send, document.path, timeout)
     elif diagnostics.offers_pull(session.capabilities, session.registrations.by_id):
-        # basedpyright does not check an open file again when a file it imports is opened
-        # with other text, and answers its old list (measured: a baseline's text held for an
-        # imported file, the importer kept the disk's errors): its next version makes it look.
-        session.inbox.catch_up(document, session.notify)
+        # Not sent again when other documents changed since: basedpyright marks the files
+        # importing a changed one itself (a document opened with other text than the disk's
+        # is sent twice for that: `Session.sync_document`). Sending every open file again
+        # made it check every file again after any edit (SQLAlchemy: 94 s for a leaf) with a
+        # new evaluator each time, which lost an error the CLI reports (orm/session.py).
         # Checked as the answer came in (send): once, not again when they are unchanged.
         pulled = await session.inbox.pull(session.send, document.uri, timeout)
         return cast(list[shapes.Diagnostic], pulled)

@@ -11,6 +11,7 @@ from typing import Any
 
 from lspd.lsp import shapes, stall
 from lspd.lsp.answers import P, Request, T
+from lspd.lsp.diagnostics import offers_pull
 from lspd.lsp.document_diagnostics import of_document
 from lspd.lsp.documents import Document
 from lspd.lsp.lifecycle import ServerLifecycle
@@ -80,12 +81,22 @@ class Session(ServerLifecycle):
 
     # -- documents -------------------------------------------------------------------------
 
-    async def sync_document(self, path: Path, text: str, language_id: str) -> Document:
-        """Make the server hold `text` for `path`: open it, or send the new full text."""
+    async def sync_document(
+        self, path: Path, text: str, language_id: str, on_disk: bool = True
+    ) -> Document:
+        """Make the server hold `text` for `path`: open it, or send the new full text.
+        `on_disk`: whether `text` is the file's text on disk, as the server read it for the
+        files importing it."""
         await self.start()
+        opened = path_to_uri(path) not in self.documents
         document, told = self.documents.sync(path, text, language_id, self.notify)
         if told:
             self.inbox.forget(document.uri)
+        if opened and not on_disk and offers_pull(self.capabilities, self.registrations.by_id):
+            # basedpyright's didOpen of other text than the disk's marks that file alone to
+            # be checked again, not the files importing it (they kept their old lists: a
+            # baseline's text held for an imported file); its didChange marks them too.
+            document.resend(self.notify)
         return document
 
     def touch(self, path: Path) -> None:

@@ -69,7 +69,8 @@ class DocumentSync:
             if stamp is not None:
                 self._stamps[path] = stamp
         else:
-            document = await session.sync_document(path, content, language_id)
+            same = content == on_disk
+            document = await session.sync_document(path, content, language_id, on_disk=same)
             self._stamps.pop(path, None)  # the server does not hold the disk text
         await session.wait_loaded(path)
         document.used = time.monotonic()
