@@ -145,6 +145,22 @@ def test_the_hook_after_a_new_file_is_written(tmp_path: Path) -> None:
         assert progress.failed is None and found == [("src/feature/fresh.ts", 5, "2322")]
 
 
+def test_a_file_written_in_a_new_directory_is_in_its_project(tmp_path: Path) -> None:
+    """Under the project's TypeScript 5.4 with lspd's watcher, a file written in a new
+    directory is checked in its tsconfig's project: the directory's own creation reaches
+    tsserver, whose configured project lists directories from a cache (it was TS2307 on
+    both imports and TS2304 on the global, from an inferred project)."""
+    root = copy_fixture("conditions_ts", tmp_path)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS_PINNED))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(file_diagnostics.diagnostics(warm.ws, "src/uses.ts"))  # tsserver is warm
+        (root / "src/feature").mkdir()
+        (root / "src/feature/fresh.ts").write_text(FRESH)
+        result = warm.run(file_diagnostics.diagnostics(warm.ws, "src/feature/fresh.ts"))
+        assert [(d.line, d.column, d.code) for d in result.diagnostics] == [(5, 14, "2322")]
+
+
 def test_an_importer_of_a_new_file(shapes: Warm, tmp_path: Path) -> None:
     changes = {"src/fresh.ts": FRESH, "src/uses.ts": IMPORTER}
     result = preview(shapes, [{"path": p, "content": t} for p, t in changes.items()])
@@ -267,3 +283,19 @@ def test_an_import_of_a_new_python_module_is_never_introduced(py_project: Warm) 
     assert [counts[p] for p in changes] == [(1, 0), (0, 0), (0, 0)]
     assert (result.errors, result.total) == (1, 1)
     assert tree(py_project.root) == before and py_project.ws.changes_seen == seen
+
+
+def test_a_preview_adding_a_module_the_disk_already_imports(tmp_path: Path) -> None:
+    """app.py on disk imports pkg/later.py, which a preview adds: basedpyright still cannot
+    resolve it, so app.py is said not checked through it (its error there is not counted)."""
+    root = copy_fixture("py", tmp_path)
+    app = root / "pkg/app.py"
+    app.write_text("from pkg.later import LATER\n\nsize: int = LATER\n" + app.read_text())
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        later = [{"path": "pkg/later.py", "content": 'LATER: str = "x"\n'}]
+        result = preview(warm, later)
+        assert [(d.path, d.line) for d in result.changes.introduced] == []
+        unchecked = [(u.path, u.lines, u.imports) for u in result.changes.unchecked]
+        assert unchecked == [("pkg/app.py", [1], ["pkg/later.py"])]
+        counts = {c.path: c.errors for c in result.files}
+        assert counts.get("pkg/app.py", 0) == 0

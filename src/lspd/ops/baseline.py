@@ -95,7 +95,9 @@ async def compare_states(
         lines = (text or "").splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
-    kept = set_aside(changes, both.after.results, unwritten(after), ws.resolve, line_of, ws.display)
+    seen = [found.diagnostic for found in both.after.found]
+    new = unwritten(after)
+    kept = set_aside(changes, both.after.results, seen, new, ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
 
 

@@ -112,7 +112,7 @@ class UncheckedImport(Model):
     imports: list[str]
     """The files not written yet that it imports."""
     set_aside: int
-    """Its errors and warnings not counted as introduced: of those imports, and `Unknown` types."""
+    """Its diagnostics set aside, none counted: of those imports, and of `Unknown` types."""
     why: str
     """Why they are not the change's, and what to do."""
 

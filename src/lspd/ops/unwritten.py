@@ -121,6 +121,7 @@ Key = tuple[str | None, int, int, str | None, str]
 def set_aside(
     changes: Changes,
     results: list[DiagnosticsResult],
+    seen: list[FileDiagnostic],
     new: set[Path],
     locate: Callable[[str], Path],
     line_of: Callable[[Path, int], str],
@@ -129,13 +130,14 @@ def set_aside(
     """`changes` and `results` without the errors of an import of a file of `new`, nor,
     in a file with such an import, the warnings about `Unknown` types (basedpyright's
     `reportUnknown*`: what it imports is `Unknown` there); none is introduced or counted,
-    `changes.unchecked` names the files instead. `locate` turns a shown path into a file,
-    `line_of` gives a line of a file's text in the changed state."""
+    `changes.unchecked` names the files instead. `seen`: every diagnostic of the changed
+    state (an import the disk's text has too is not checked through either). `locate`
+    turns a shown path into a file, `line_of` gives a line of a file's text in that state."""
     if not new:
         return SetAside(changes, results)
     imports: dict[str, dict[int, str]] = {}  # shown file: {line: the new file it imports}
     dropped: set[Key] = set()
-    for item in changes.introduced:
+    for item in seen:
         file = locate(item.path or "")
         target = imported(item, file, line_of(file, item.line), new)
         if target is not None:
@@ -143,22 +145,19 @@ def set_aside(
             dropped.add(_key(item.path, item))
     if not imports:
         return SetAside(changes, results)
-    introduced, counted = [], dict.fromkeys(imports, 0)
-    for item in changes.introduced:
-        follows = item.path in imports and (item.code or "").startswith(UNKNOWN_CODES)
-        if follows:
+    counted = dict.fromkeys(imports, 0)
+    for item in seen:
+        if item.path in imports and (item.code or "").startswith(UNKNOWN_CODES):
             dropped.add(_key(item.path, item))
-        elif _key(item.path, item) not in dropped:
-            introduced.append(item)
-            continue
-        counted[item.path or ""] += 1
+        if _key(item.path, item) in dropped:
+            counted[item.path or ""] += 1
+    introduced = [d for d in changes.introduced if _key(d.path, d) not in dropped]
     unchecked = [
-        _unchecked(path, lines, counted[path], changes.introduced)
-        for path, lines in sorted(imports.items())
+        _unchecked(path, lines, counted[path], seen) for path, lines in sorted(imports.items())
     ]
     kept = [_without(r, dropped) for r in results]
-    changes = changes.model_copy(update={"introduced": introduced, "unchecked": unchecked})
-    return SetAside(changes, kept)
+    update = {"introduced": introduced, "unchecked": unchecked}
+    return SetAside(changes.model_copy(update=update), kept)
 
 
 UNKNOWN_CODES = ("reportUnknown",)  # what an unresolved import's `Unknown` brings

@@ -65,15 +65,16 @@ class Inotify:
         os.close(self.fd)
 
     def add_tree(self, top: Path, ignore_rules: bool = True) -> list[Path]:
-        """Watch `top` and every directory below it that is not ignored; the files found in
-        them (a new directory's files may predate its watch). Raises `WatchLimit`."""
+        """Watch `top` and every directory below it that is not ignored; the files and
+        directories found below it (a new directory's may predate its watch). Raises
+        `WatchLimit`."""
         found: list[Path] = []
         for directory, dirnames, filenames in os.walk(top):
             base = Path(directory)
             self._add(base)
             if ignore_rules:
                 dirnames[:] = [d for d in dirnames if not self._ignored(base / d)]
-            found += [base / name for name in filenames]
+            found += [base / name for name in (*dirnames, *filenames)]
         return found
 
     def _add(self, directory: Path) -> None:
@@ -94,7 +95,7 @@ class Inotify:
 
     def read(self) -> list[Raw]:
         """The changes that are waiting, as (watchfiles.Change, path); new directories are
-        watched (and their files reported as added) on the way."""
+        watched (and reported as added, with their files) on the way."""
         out: list[Raw] = []
         for mask, path in self._events():
             if mask & IN_Q_OVERFLOW:
@@ -105,12 +106,15 @@ class Inotify:
             if mask & IN_ISDIR:
                 if mask & (IN_CREATE | IN_MOVED_TO) and not self._ignored(path):
                     try:
-                        files = self.add_tree(path)
+                        found = self.add_tree(path)
                     except WatchLimit as exc:
                         self.problem = str(exc)
                         log.warning("%s: %s is not watched", exc, path)
                         continue
-                    out += [(watchfiles.Change.added, str(file)) for file in files]
+                    # The directory too: a server caching directory listings (tsserver's
+                    # configured projects) learns of its files only through it.
+                    out.append((watchfiles.Change.added, str(path)))
+                    out += [(watchfiles.Change.added, str(file)) for file in found]
                 elif mask & (IN_DELETE | IN_MOVED_FROM):
                     out.append((watchfiles.Change.deleted, str(path)))
                 continue

@@ -174,8 +174,7 @@ class Watcher:
         limit = os.environ.get("LSPD_MAX_WATCHES")  # a cap of lspd's own, below the system's
         try:
             # Directories are judged as directories (`node_modules/` is no file name).
-            ignored_dir = getattr(self._ignored, "directory", self._ignored)
-            notify = Inotify(ignored_dir, int(limit) if limit and limit.isdigit() else None)
+            notify = Inotify(self._ignored_dir(), int(limit) if limit and limit.isdigit() else None)
         except OSError as exc:
             log.warning("inotify is not available (%s); watching with watchfiles", exc)
             await self._run_watchfiles()
@@ -235,7 +234,7 @@ class Watcher:
             path = Path(name)
             if path.parent == self.marker.parent:
                 marked = True
-            elif not self._ignored(path):
+            elif not (self._ignored_dir() if os.path.isdir(path) else self._ignored)(path):
                 changes.append((change, path))
         events = fold(changes)
         if events:
@@ -247,6 +246,11 @@ class Watcher:
         async with self._progress:
             self._seen = max(self._seen, number)
             self._progress.notify_all()
+
+    def _ignored_dir(self) -> Callable[[Path], bool]:
+        """The ignore rules that judge a directory as one (`node_modules/` is no file name)."""
+        judge: Callable[[Path], bool] = getattr(self._ignored, "directory", self._ignored)
+        return judge
 
     def _read_marker(self) -> int:
         try:
@@ -276,7 +280,10 @@ def fold(changes: Iterable[tuple[watchfiles.Change, Path]]) -> list[FileEvent]:
             kind = Change.created if watchfiles.Change.added in raws else Change.changed
         else:
             kind = Change.deleted
-        if kind is not Change.deleted and os.path.isdir(path):
-            continue  # servers learn of the files inside
+        if kind is Change.changed and os.path.isdir(path):
+            continue  # its files' own events say what changed
+        # A directory created is told too, before its files (sorted): tsserver 5.4's
+        # configured project lists directories from a cache that only the directory's own
+        # event updates, so a file written in a new directory stayed out of its project.
         events.append(FileEvent(kind, path))
     return events

@@ -102,6 +102,8 @@ class SymbolIndex:
     def changed(self, events: list[FileEvent]) -> None:
         """The watcher's report: these files are read again before their next use."""
         for event in events:
+            if event.change is Change.created and event.path.is_dir():
+                continue  # its files are reported too
             self._dirty.add(event.path)
             if event.change is Change.deleted:  # a directory: every file under it
                 self._dirty.update(p for p in self._files if p.is_relative_to(event.path))
