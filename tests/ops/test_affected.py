@@ -173,8 +173,8 @@ def test_python_asks_again_only_an_edit_whose_declarations_stay(
     core.write_text("def add(a: int, b: int) -> int:\n    # swapped\n    return b + a\n")
     assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     core.write_text("def add(a: int, b: int) -> str:\n    return str(a + b)\n")
-    assert asked(python) == (
-        sorted(PYTHON),
+    assert asked(python) == (  # a declaration changed: its importers too
+        ["pkg/core.py", "pkg/user.py"],
         [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 5, "reportAssignmentType")],
     )
     assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")
@@ -204,6 +204,35 @@ def test_basedpyright_answers_unchanged_for_files_an_edit_cannot_reach(python: W
     third = each()
     assert sorted(n for n in PYTHON if third[n] is not second[n]) == ["pkg/core.py", "pkg/user.py"]
     assert [d.code for d in third["pkg/user.py"].diagnostics] == ["reportAssignmentType"]
+
+
+CHAIN = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def make() -> int:\n    return 1\n",
+    "pkg/mid.py": "from pkg.core import make\n\nvalue = make()\n",  # its type is core's
+    "pkg/top.py": "from pkg.mid import value\n\ncount: int = value\n",  # core two steps away
+    "pkg/alone.py": "z: int = 0\n",
+}
+
+
+def test_python_asks_the_importers_of_a_changed_declaration_transitively(tmp_path: Path) -> None:
+    root = (tmp_path / "chain").resolve()
+    for name, text in CHAIN.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    for warm in watched(root, tmp_path / "logs"):
+        assert asked(warm) == (sorted(CHAIN), [])
+        (root / "pkg/core.py").write_text("def make() -> str:\n    return ''\n")
+        assert asked(warm) == (
+            ["pkg/core.py", "pkg/mid.py", "pkg/top.py"],
+            [("pkg/top.py", 3, "reportAssignmentType")],
+        )
+        (root / "pkg/new.py").write_text("w: int = 0\n")  # a file added: every file
+        assert asked(warm) == (
+            sorted([*CHAIN, "pkg/new.py"]),
+            [("pkg/top.py", 3, "reportAssignmentType")],
+        )
+        assert compact(summary(warm.run(check_all(warm.ws)))) == fresh(root, tmp_path / "l2")
 
 
 COMPOSITE = (

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops.python_imports import imports, module_parts, touched
+from lspd.ops.python_imports import importers, imports, module_parts, touched
 
 LAYOUT = ["lib/pkg/__init__.py", "lib/pkg/sub/__init__.py", "lib/pkg/sub/json.py", "tools/x.py"]
 
@@ -65,3 +65,33 @@ def test_files_beside_each_other_outside_packages_import_by_the_short_name(root:
     assert sees(root, "tools/y.py", "import x\n", "tools/x.py")
     assert sees(root, "tools/y.py", "from x import run\n", "tools/x.py")
     assert not sees(root, "tools/y.py", "import xx\n", "tools/x.py")
+
+
+CHAIN = {
+    "lib/pkg/sub/json.py": "x: int = 1\n",
+    "lib/pkg/sub/__init__.py": "from .json import *\n",  # a star re-export
+    "lib/pkg/user.py": "from pkg.sub import x\n",  # through the package
+    "lib/pkg/far.py": "import pkg.user\n",  # two steps away
+    "lib/pkg/lazy.py": "import importlib\nm = importlib.import_module('pkg.sub.json')\n",
+    "lib/pkg/apart.py": "import json\nfrom pkg import far as _\n",  # far's importer
+    "tools/x.py": "import os\n",  # nothing of it
+}
+
+
+def test_importers_follow_imports_transitively(root: Path) -> None:
+    for name, text in CHAIN.items():
+        (root / name).write_text(text)
+    names = {root / n: touched(root, root / n, t) for n, t in CHAIN.items()}
+    found = importers(root, [root / "lib/pkg/sub/json.py"], names)
+    assert sorted(str(p.relative_to(root)) for p in found) == [
+        "lib/pkg/apart.py",
+        "lib/pkg/far.py",
+        "lib/pkg/lazy.py",
+        "lib/pkg/sub/__init__.py",
+        "lib/pkg/user.py",
+    ]
+    # A package's __init__ runs for every import of a module in it.
+    found = importers(root, [root / "lib/pkg/__init__.py"], names)
+    assert root / "tools/x.py" not in found
+    assert {root / "lib/pkg/user.py", root / "lib/pkg/lazy.py", root / "lib/pkg/far.py"} <= found
+    assert importers(root, [root / "tools/x.py"], names) == set()

@@ -5,29 +5,20 @@ TypeScript: the files of each tsconfig are checked by the project's own TypeScri
 when its declarations changed (`tsc --watch`'s rule). Its results for the other files are
 the very lists of last time, and the results made of them here are reused as they are.
 
-Python: the server (basedpyright) re-checks every file importing an edited module, even
-when only a function's body changed. When every file changed since the last check is a
-Python file the check asks about and its declarations are as they were
-(`ops/declarations.py`), only the changed files are asked again; the others' results are
-reused. Any other change (a file added, removed, a configuration, a declaration) asks
-every file, and the server answers "unchanged" for those it did not re-check.
+Python: `ops/python_affected.py`.
 """
 
 from __future__ import annotations
 
 import functools
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
 from lspd.lsp import shapes
-from lspd.ops.check_memory import CheckMemory, PythonSeen
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.declarations import signature
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.python_imports import imports, module_parts, touched
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Builder
 
@@ -113,67 +104,3 @@ async def typescript_checked(
 
 def _moved(progress: Progress, start: int, count: int, checked: int) -> None:
     progress(start + min(checked, count))
-
-
-PYTHON = (".py", ".pyi")
-
-
-def python_unaffected(
-    ws: Workspace,
-    matched: list[Path],
-    rest: list[Path],
-    changes: int | None,
-    memory: CheckMemory,
-) -> tuple[list[DiagnosticsResult], list[Path]]:
-    """Of `rest` (the files answered one by one), the results no edit since the last check
-    can have changed (reused), and the files to ask."""
-    seen, memory.python, known = memory.python, None, memory.known
-    if changes is None:  # without a watcher nothing says what changed
-        return [], rest
-    asked = set(rest)
-    changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
-    skip = (
-        seen is not None
-        and bool(changed)
-        and changed - asked <= set(matched)  # other changes: a builder's files only
-        and all(p in known for p in asked - changed)
-        and all(_unseen(ws.root, p, seen.texts) for p in changed & asked)
-    )
-    last = {} if seen is None else seen.texts
-    texts = {
-        p: t
-        for p in rest
-        if p.suffix in PYTHON
-        and (t := last[p] if p in last and p not in changed else _read(p)) is not None
-    }
-    memory.python = PythonSeen(changes, texts)
-    if not skip:
-        return [], rest
-    return [known[p][1] for p in rest if p not in changed], [p for p in rest if p in changed]
-
-
-def _unseen(root: Path, path: Path, texts: dict[Path, str]) -> bool:
-    """Whether no other file can see a change of `path`: none names its module (a leaf),
-    or its declarations are as they were."""
-    old, new = texts.get(path), _read(path)
-    if path.suffix not in PYTHON or old is None or new is None:
-        return False
-    if old == new or (signature(old) or "\0") == signature(new):
-        return True
-    module, shortest = module_parts(root, path)  # no other file's imports name it
-    return not any(
-        imports(touched(root, other, text), module, shortest)
-        for other, text in texts.items()
-        if other != path
-    )
-
-
-def _read(path: Path) -> str | None:
-    """The file's text; None when it is no regular file (reading a FIFO blocks the daemon's
-    loop for good), unreadable or not UTF-8."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            return None
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None

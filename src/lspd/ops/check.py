@@ -15,7 +15,7 @@ import logging
 import time
 from pathlib import Path
 
-from lspd.ops.affected import python_unaffected, typescript_checked
+from lspd.ops.affected import typescript_checked
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
@@ -27,6 +27,7 @@ from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import Known, selected
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.native_check import native_checked
+from lspd.ops.python_affected import python_unaffected
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope

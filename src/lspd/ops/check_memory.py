@@ -8,8 +8,8 @@
 - each result stamped with its path and its JSON text (`Stamped`);
 - the check running now, for `lspd check`'s progress (GET /check/progress);
 - what the last check saw of the files answered one by one, to tell what an edit since can
-  affect: each Python file's text (`ops/affected.py`), each TypeScript 7 file's imports and
-  shape (`ops/native_check.py`).
+  affect: each Python file's text, compressed, and its imports (`ops/python_affected.py`),
+  each TypeScript 7 file's imports and shape (`ops/native_check.py`).
 
 Without a watcher nothing says what changed between two checks: only the running check is
 kept then.
@@ -52,7 +52,10 @@ class PythonSeen:
     """The Python files of the last check, as the server was asked about them."""
 
     changes: int  # the watcher's count of changes then
-    texts: dict[Path, str] = field(default_factory=dict)
+    texts: dict[Path, bytes] = field(default_factory=dict)  # each text, zlib-compressed
+    # What each Python file's imports touch (`python_imports.touched`; None: unreadable),
+    # made when a declaration first changed, again for a file once it changed.
+    names: dict[Path, frozenset[tuple[str, ...]] | None] = field(default_factory=dict)
 
 
 @dataclass

@@ -20,7 +20,7 @@ in doubt a file counts as an importer: never fewer files than can see the module
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 Name = tuple[str, ...]  # a dotted name's parts
@@ -71,8 +71,9 @@ def touched(root: Path, path: Path, text: str) -> set[Name]:
         for item in _COMMENT.sub("", match[1]).replace("\\\n", " ").split(","):
             if item.split():
                 names |= _prefixes(tuple(item.split()[0].split(".")))
-    for match in _DYNAMIC.finditer(text):
-        names |= _prefixes(tuple(match[1].split(".")))
+    if "import_module" in text or "__import__" in text:  # the pattern alone took seconds
+        for match in _DYNAMIC.finditer(text):
+            names |= _prefixes(tuple(match[1].split(".")))
     return names
 
 
@@ -93,3 +94,30 @@ def imports(names: Iterable[Name], module: Name, shortest: int) -> bool:
 
 def _ends(parts: Name, name: Name) -> bool:
     return len(name) <= len(parts) and parts[len(parts) - len(name) :] == name
+
+
+def importers(
+    root: Path, changed: Iterable[Path], names: Mapping[Path, Iterable[Name]]
+) -> set[Path]:
+    """The files of `names` (each file's `touched`) importing one of `changed`, and,
+    transitively, the files importing those: what a file declares may be made of what it
+    imports (an inferred type, a re-export, a star import), so whatever sees the importer
+    may see the change. As pyright marks a changed file's importers, transitively."""
+    by_end: dict[str, list[tuple[Path, Name]]] = {}  # by the part a module must end with
+    for path, touched_names in names.items():
+        for name in touched_names:
+            by_end.setdefault(
+                name[-2] if name[-1] == "*" and len(name) > 1 else name[-1], []
+            ).append((path, name))
+    found: set[Path] = set()
+    todo = list(changed)
+    while todo:
+        module, shortest = module_parts(root, todo.pop())
+        if not module:  # the root's own __init__.py: no name to tell its importers by
+            return set(names)
+        for end in set(module[-2:]):
+            for path, name in by_end.get(end, ()):
+                if path not in found and imports([name], module, shortest):
+                    found.add(path)
+                    todo.append(path)
+    return found

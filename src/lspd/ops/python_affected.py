@@ -1,0 +1,120 @@
+"""What a Python edit can affect: the whole-workspace check asks again only about that.
+
+basedpyright marks the files importing a changed module, transitively, to be checked
+again, and answers "unchanged" for the others; asking every file still costs a request
+each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
+files importing a changed module, transitively (`python_imports.importers`), only when its
+declarations changed (`ops/declarations.py`: a body-only edit asks the file alone). The
+other files' results are last time's, reused as they are. A change it cannot place asks
+every file as before: a file added, removed or unreadable, a changed file the check does
+not ask about (a configuration, a Python file outside the gate, a file of another
+language answered one by one), or the first check.
+
+What the last check saw of each Python file is kept compressed (its declarations are
+compared with the new text's) with, once a declaration changed, the names its imports
+touch (`PythonSeen`).
+"""
+
+from __future__ import annotations
+
+import stat
+import zlib
+from pathlib import Path
+
+from lspd.ops.check_memory import CheckMemory, PythonSeen
+from lspd.ops.declarations import signature
+from lspd.ops.models import DiagnosticsResult
+from lspd.ops.python_imports import importers, touched
+from lspd.workspace import Workspace
+
+PYTHON = (".py", ".pyi")
+
+
+def python_unaffected(
+    ws: Workspace,
+    matched: list[Path],
+    rest: list[Path],
+    changes: int | None,
+    memory: CheckMemory,
+) -> tuple[list[DiagnosticsResult], list[Path]]:
+    """Of `rest` (the files answered one by one), the results no edit since the last check
+    can have changed (reused), and the files to ask."""
+    seen, memory.python, known = memory.python, None, memory.known
+    if changes is None:  # without a watcher nothing says what changed
+        return [], rest
+    changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
+    last = {} if seen is None else seen.texts
+    texts: dict[Path, bytes] = {}
+    for path in rest:
+        if path.suffix in PYTHON:
+            packed = last.get(path) if path not in changed else None
+            if packed is None and (text := _read(path)) is not None:
+                packed = zlib.compress(text.encode(), 1)
+            if packed is not None:
+                texts[path] = packed
+    names = {} if seen is None else {p: n for p, n in seen.names.items() if p not in changed}
+    memory.python = now = PythonSeen(changes, texts, names)
+    ask = None if seen is None else _affected(ws, set(matched), rest, changed, last, now)
+    if ask is None or any(p not in known for p in rest if p not in ask):
+        return [], rest
+    return [known[p][1] for p in rest if p not in ask], [p for p in rest if p in ask]
+
+
+def _affected(
+    ws: Workspace,
+    matched: set[Path],
+    rest: list[Path],
+    changed: set[Path],
+    last: dict[Path, bytes],
+    now: PythonSeen,
+) -> set[Path] | None:
+    """The files of `rest` the changes can affect; None when a change cannot be placed."""
+    if not changed:
+        return None
+    asked = set(rest)
+    ask: set[Path] = set()
+    declared: list[Path] = []
+    for path in changed:
+        if path in matched and path not in asked:
+            continue  # a builder's file (`typescript_checked`)
+        if path not in asked or path.suffix not in PYTHON:
+            return None
+        before, after = last.get(path), now.texts.get(path)
+        if before is None or after is None:
+            return None  # added, removed or unreadable: imports may resolve otherwise
+        ask.add(path)
+        if before != after and not _same_declarations(before, after):
+            declared.append(path)
+    if declared:
+        ask |= importers(ws.root, declared, _names(ws, now))
+    return ask & asked
+
+
+def _same_declarations(before: bytes, after: bytes) -> bool:
+    old = signature(zlib.decompress(before).decode())
+    return old is not None and old == signature(zlib.decompress(after).decode())
+
+
+def _names(ws: Workspace, now: PythonSeen) -> dict[Path, frozenset[tuple[str, ...]]]:
+    """What the imports of every Python file under the root touch: the checked files and
+    the others (a file outside the gate importing a changed module may be imported by a
+    checked one). Made once, then again only for files changed since."""
+    others = [p for p in ws.projects.source_files(limit=1_000_000) if p.suffix in PYTHON]
+    for path in [*now.texts, *others]:
+        if path in now.names:
+            continue
+        packed = now.texts.get(path)
+        text = zlib.decompress(packed).decode() if packed is not None else _read(path)
+        now.names[path] = frozenset(touched(ws.root, path, text)) if text is not None else None
+    return {p: n for p, n in now.names.items() if n is not None}
+
+
+def _read(path: Path) -> str | None:
+    """The file's text; None when it is no regular file (reading a FIFO blocks the daemon's
+    loop for good), unreadable or not UTF-8."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
