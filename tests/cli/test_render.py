@@ -303,6 +303,7 @@ CASES: list[tuple[BaseModel, str]] = [
             diff=DIFF,
             files=[e.FileEdits(path="a.py", edits=1)],
             edits=1,
+            total=1,
             check=m.Changes(baseline="disk", introduced=[], fixed=[], scope="1 changed file"),
         ),
         "rename `total` to `subtotal`: 1 edit(s) in 1 file(s) (not applied; `git apply` the "
@@ -311,9 +312,18 @@ CASES: list[tuple[BaseModel, str]] = [
     ),
     (
         e.RenameResult(
-            old_name="a", new_name="b", diff=DIFF, edits=60, note="not checked: 60 files"
+            old_name="a",
+            new_name="b",
+            diff=DIFF,
+            files=[e.FileEdits(path="a.py", edits=1)],
+            edits=60,
+            total=60,
+            truncated=True,
+            next_offset=1,
+            note="not checked: 60 files",
         ),
-        "rename `a` to `b`: 60 edit(s) in 0 file(s) (not applied; `git apply` the diff)\n"
+        "rename `a` to `b`: 60 edit(s) in 60 file(s) (not applied; `git apply` the diff)\n"
+        "… the diff of 1 file(s); `--offset 1` for the rest\n"
         "note: not checked: 60 files\n" + DIFF.rstrip("\n"),
     ),
     (
@@ -338,6 +348,7 @@ CASES: list[tuple[BaseModel, str]] = [
             ],
             total=12,
             truncated=True,
+            next_offset=2,
             skipped=["Install types: it runs the server's command `x`, which lspd never runs"],
         ),
         "a.py: 2 fix(es) for 1 problem(s) (basedpyright)\n"
@@ -346,7 +357,7 @@ CASES: list[tuple[BaseModel, str]] = [
         + DIFF.rstrip("\n")
         + "\nfix 2: Organize imports\nnote: the server would also run x\n"
         + DIFF.rstrip("\n")
-        + "\n2 of 12 fixes shown: ask about one line for the rest\n"
+        + "\n2 of 12 fixes shown; `--offset 2` for the rest\n"
         "skipped: Install types: it runs the server's command `x`, which lspd never runs",
     ),
     (

@@ -178,6 +178,20 @@ def test_go_method_rename_leaves_the_other_type(go: Warm, tmp_path: Path) -> Non
     assert go_errors(copy) == go_errors(go.root)
 
 
+@pytest.mark.parametrize("symbol", ["Cart.Total", "(*Cart).Total"])
+@pytest.mark.parametrize("path", ["shop/models.go", None])
+def test_go_method_is_found_by_its_plain_name(go: Warm, symbol: str, path: str | None) -> None:
+    """gopls names the method `(*Cart).Total`; `Cart.Total` names it too."""
+    where = {} if path is None else {"path": path}
+    result = rename(go, symbol=symbol, new_name="Subtotal", **where)
+    assert result.old_name == "Total"
+    assert edited(result) == {"main.go": 2, "shop/models.go": 2}  # as by its position
+    assert "func (c *Cart) Subtotal() int {" in result.diff
+    other = rename(go, symbol="Invoice.Total", new_name="Due", **where)  # (Invoice).Total
+    assert "func (i Invoice) Due() int {" in other.diff
+    assert "+\tfmt.Println(cart.Total() + invoice.Due())" in other.diff.splitlines()
+
+
 def test_go_function_rename_reaches_its_package_users(go: Warm, tmp_path: Path) -> None:
     result = rename(go, path="shop/models.go", line=34, column=6, new_name="NewCart")
     assert result.old_name == "MakeCart"

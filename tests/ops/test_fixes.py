@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.ops.changes_page import memory_of
 from lspd.ops.edit_models import FixesResult
 from lspd.surface.table import call, operation
 from tests.conftest import Warm, warm_workspace
@@ -102,3 +103,20 @@ def test_bad_input_is_refused_with_what_to_send(
     with pytest.raises(InvalidInput) as raised:
         fixes(shop, **arguments)
     assert expected in str(raised.value)
+
+
+def test_fixes_are_paged_each_page_checked_once(shop: Warm) -> None:
+    whole = fixes(shop, path=NEEDS_IMPORT, limit=1000)
+    assert whole.total > 3 and whole.next_offset is None  # all fit the budget here
+    made = memory_of(shop.ws).made
+    pages = [fixes(shop, path=NEEDS_IMPORT, limit=2)]
+    while (at := pages[-1].next_offset) is not None:
+        assert pages[-1].truncated and at == 2 * len(pages)
+        pages.append(fixes(shop, path=NEEDS_IMPORT, limit=2, offset=at))
+    assert [f for p in pages for f in p.fixes] == whole.fixes  # each once, checks alike
+    assert all(p.total == whole.total for p in pages)
+    # `skipped` on the first page only (the CLI's text joins the pages' lists).
+    assert [p.skipped for p in pages[1:]] == [[]] * (len(pages) - 1)
+    assert pages[0].skipped == whole.skipped
+    # No watcher here: nothing says the files are unchanged, so each page checks its own.
+    assert memory_of(shop.ws).made == made + whole.total

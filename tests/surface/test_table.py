@@ -150,6 +150,8 @@ def test_each_limit_default_and_maximum_is_as_declared() -> None:
         "document_symbols": (100, page),
         "workspace_symbols": (50, page),
         "call_hierarchy": (50, page),
+        "rename": (1000, page),  # files: the budget cuts a page, the CLI's text follows all
+        "fixes": (10, page),  # each fix on a page is checked (a `preview`)
     }
     # The maximum said is the one the ops enforce, and the one the server instructions say.
     assert budget.MAX_LIMIT == check.MAX_LIMIT == MAX_LIMIT == 1000

@@ -4,7 +4,8 @@ An MCP answer is one page: the answer budget keeps it small for a model's contex
 `next_offset` says where the rest starts. A person at a terminal who asks for
 `--limit 500` wants 500 lines, so the text output fetches page after page and merges them
 into one answer before rendering it. `--json` stays the MCP payload: one page, and
-`--offset` asks for the next.
+`--offset` asks for the next. A rename's pages are whole files, so their diffs joined are
+the whole diff: `lspd rename ... > x.patch` writes a patch of every file (up to `--limit`).
 """
 
 from __future__ import annotations
@@ -37,10 +38,14 @@ def _merge(merged: Answer, page: Answer) -> Answer:
     """`merged` with the next page's items appended; paging fields from the page."""
     out = dict(merged)
     for key, value in page.items():
+        if key == "diff":  # a rename's pages: whole files each, so their diffs concatenate
+            out[key] = merged.get(key, "") + value
         if not isinstance(value, list):
             continue
         if key == "files" and any("references" in f for f in value):
             out[key] = _merge_files(merged.get(key, []), value)
+        elif key == "files" and any("edits" in f for f in value):  # a rename's, per page
+            out[key] = [*merged.get(key, []), *value]
         elif key == "symbols":
             out[key] = _merge_symbols(merged.get(key, []), value)
         elif key != "files":  # workspace diagnostics' file counts are complete on every page

@@ -229,7 +229,10 @@ def _run(args: argparse.Namespace, op: Command) -> int:
     if limit is not None and any(p.name == "offset" for p in op.params):
         from lspd.cli.pages import follow
 
-        result = follow(lambda page: run_tool(root, op.name, page), given, int(limit.default))
+        with _Here(root) as here:  # without a daemon, every page from one workspace
+            result = follow(
+                lambda page: run_tool(root, op.name, page, here), given, int(limit.default)
+            )
     else:
         result = run_tool(root, op.name, given)
     print(render(op.result, result))
@@ -253,33 +256,81 @@ def root_for(root: str | None, path: str | None) -> Path:
     return resolve_root(root)
 
 
-def run_tool(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The result of `tool` as JSON data: from the running daemon, else computed here."""
+class _Here:
+    """The workspace a command asking several pages without a daemon runs them all on (one
+    server start, not one per page), made at the first page computed here."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._runner: Any = None
+        self._ws: Any = None
+
+    def __enter__(self) -> _Here:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._runner is not None:
+            self._runner.run(self._ws.close())
+            self._runner.close()
+
+    @property
+    def started(self) -> bool:
+        """Whether a page was computed here (then every next one is)."""
+        return self._runner is not None
+
+    def run(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The operation's answer, computed on this command's workspace."""
+        if self._runner is None:
+            import asyncio
+
+            from lspd.workspace import Workspace
+
+            self._runner = asyncio.Runner()
+            self._ws = Workspace(self.root)
+        result: dict[str, Any] = self._runner.run(_in_process(self._ws, tool, arguments))
+        return result
+
+
+def run_tool(
+    root: Path, tool: str, arguments: dict[str, Any], here: _Here | None = None
+) -> dict[str, Any]:
+    """The result of `tool` as JSON data: from the running daemon, else computed here (on
+    `here`'s workspace when given)."""
     warm = call_tool(root, tool, arguments)
     if warm is not None:
         return warm
     import asyncio
 
+    if here is not None and here.started:
+        return here.run(tool, arguments)
     stale = probe(root)
     if stale.stale:  # say why this is slow, once: a killed daemon left its sentinel
         print(
             f"lspd: {stale.reason} (`lspd stop` clears it); answering in-process, slower",
             file=sys.stderr,
         )
-    return asyncio.run(_in_process(root, tool, arguments))
+    if here is not None:
+        return here.run(tool, arguments)
+    return asyncio.run(_once(root, tool, arguments))
 
 
-async def _in_process(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def _once(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The operation run here on a workspace of its own."""
+    from lspd.workspace import Workspace
+
+    ws = Workspace(root)
+    try:
+        return await _in_process(ws, tool, arguments)
+    finally:
+        await ws.close()
+
+
+async def _in_process(ws: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The operation run here, its arguments checked exactly as the MCP tool checks them."""
     from lspd.ops.budget import compact
     from lspd.surface.arguments import validate
     from lspd.surface.table import call, operation
-    from lspd.workspace import Workspace
 
     op = operation(tool)
     checked = validate(op, arguments)
-    ws = Workspace(root)
-    try:
-        return compact(await call(op, ws, checked))
-    finally:
-        await ws.close()
+    return compact(await call(op, ws, checked))

@@ -76,8 +76,11 @@ def _rename(r: Answer) -> str:
     files = r.get("files", [])
     head = (
         f"rename `{r['old_name']}` to `{r['new_name']}`: {r['edits']} edit(s) in "
-        f"{len(files)} file(s) (not applied; `git apply` the diff)"
+        f"{r.get('total', 0)} file(s) (not applied; `git apply` the diff)"
     )
+    following = r.get("next_offset")
+    if following is not None:  # said before the diff: after it, `git apply` would read it
+        head += f"\n… the diff of {len(files)} file(s); `--offset {following}` for the rest"
     return "\n".join([head, *_edit_lines(r)])
 
 
@@ -89,8 +92,10 @@ def _fixes(r: Answer) -> str:
         answers = f" for {r['path']}:{d['line']}:{d['column']}: {d['message']}" if d else ""
         preferred = " (preferred)" if fix.get("preferred") else ""
         lines += [f"fix {index}: {fix['title']}{preferred}{answers}", *_edit_lines(fix)]
-    if r.get("truncated"):
-        lines.append(f"{len(fixes)} of {r['total']} fixes shown: ask about one line for the rest")
+    if r.get("next_offset") is not None:
+        lines.append(
+            f"{len(fixes)} of {r['total']} fixes shown; `--offset {r['next_offset']}` for the rest"
+        )
     lines += [f"skipped: {s}" for s in r.get("skipped", [])]
     return "\n".join(lines)
 

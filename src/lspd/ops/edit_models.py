@@ -25,15 +25,21 @@ class RenameResult(Model):
     new_name: str
     """The name it gets."""
     diff: str
-    """One unified diff to `git apply` (or `patch -p1`)."""
+    """This page's files as one unified diff to `git apply` (or `patch -p1`)."""
     files: list[FileEdits] = Field(default_factory=list)
-    """The files it changes."""
+    """This page's files (whole: a file's diff is never cut)."""
     edits: int
     """Text edits in all files."""
+    total: int = 0
+    """All files it changes."""
+    truncated: bool = False
+    """True when more files follow."""
+    next_offset: int | None = None
+    """The `offset` of the next page's files."""
     check: Changes | None = None
-    """What applying it would introduce and fix."""
+    """What applying the whole rename would introduce and fix."""
     note: str | None = None
-    """Why `check` is missing."""
+    """Why `check` is missing or cut."""
 
 
 class Fix(Model):
@@ -67,10 +73,12 @@ class FixesResult(Model):
     diagnostics: int
     """Errors and warnings there."""
     fixes: list[Fix] = Field(default_factory=list)
-    """Errors' fixes first, preferred first."""
+    """A page of them: errors' fixes first, preferred first."""
     total: int
     """All fixes found."""
     truncated: bool = False
-    """True when `fixes` stops short of `total`: ask about one line."""
+    """True when more fixes follow."""
+    next_offset: int | None = None
+    """The `offset` of the next page."""
     skipped: list[str] = Field(default_factory=list)
-    """Fixes with no diff, and why."""
+    """Fixes with no diff, and why (on the first page)."""

@@ -9,7 +9,9 @@ applied). A command that may do more (install a package, run a tool) is never ru
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,13 +23,15 @@ from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
 from lspd.ops.arguments import check_flag, check_int
+from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.edit_models import Fix, FixesResult
+from lspd.ops.edit_page import kept_check
+from lspd.ops.models import Changes
 from lspd.ops.target import check_position
 from lspd.workspace import Workspace
 
 MAX_DIAGNOSTICS = 20  # asked about in one call
-MAX_FIXES = 10  # given with a diff and a check
 # tsserver's commands beside a quick fix's edit: they run the fix's tsserver commands
 # (installing @types packages), never needed for the edit itself.
 _TSSERVER_EXTRAS = {"_typescript.applyCodeActionCommand", "_typescript.applyFixAllCodeAction"}
@@ -41,16 +45,29 @@ class _Offer:
     diagnostic: shapes.Diagnostic | None
 
 
+@dataclass(frozen=True)
+class _Found:
+    """An offer, its edit, and a note of what lspd did not run."""
+
+    offer: _Offer
+    edit: workspace_edit.Proposed
+    note: str | None
+
+
 async def fixes(
     ws: Workspace,
     path: str,
     line: int | None = None,
     column: int | None = None,
     source: bool = False,
+    limit: int = 10,
+    offset: int = 0,
 ) -> FixesResult:
     """The server's quick fixes for the errors and warnings at `line` (and `column`), or of
-    the whole file; with `source`, its source actions. Each as a diff with its check."""
+    the whole file; with `source`, its source actions. Each as a diff with its check, a
+    page at a time (each check costs a `preview`)."""
     check_flag("source", source)
+    check_paging(offset, limit)
     if column is not None and line is None:
         raise InvalidInput("send `line` with `column`, or neither (the whole file)")
     await ws.refresh_open_documents(catch_up=True)
@@ -69,16 +86,20 @@ async def fixes(
         offers = [_Offer(a, None) for a in await _source_actions(session, document, line)]
     else:
         offers = await _quick_fixes(session, document, here)
-    made, skipped = await _made(ws, session, document, _unique(offers))
-    return FixesResult(
-        path=shown,
-        server=session.name,
-        diagnostics=len(here),
-        fixes=made[:MAX_FIXES],
-        total=len(made),
-        truncated=len(made) > MAX_FIXES,
-        skipped=skipped,
-    )
+    found, skipped = await _found(ws, session, _unique(offers))
+    check_paging(offset, limit, len(found))
+
+    def build(made: list[Fix], w: Window) -> FixesResult:
+        return FixesResult(
+            path=shown,
+            server=session.name,
+            diagnostics=len(here),
+            fixes=made,
+            skipped=skipped if w.offset == 0 else [],
+            **w.paging,
+        )
+
+    return await _page(ws, session, document, found, offset, limit, build)
 
 
 def _at(
@@ -179,15 +200,14 @@ def _unique(offers: list[_Offer]) -> list[_Offer]:
     return list(seen.values())
 
 
-async def _made(
-    ws: Workspace, session: Session, document: Document, offers: list[_Offer]
-) -> tuple[list[Fix], list[str]]:
-    """The fixes with their diffs (the first `MAX_FIXES` checked), and those skipped.
+async def _found(
+    ws: Workspace, session: Session, offers: list[_Offer]
+) -> tuple[list[_Found], list[str]]:
+    """The offers with their edits, and those skipped (no edit, and why).
 
     Every edit is taken before any is checked: a check holds other text in the server for a
     moment (the document's next versions), and an edit is for the version it was made for."""
-    convert = Converter(ws, session.encoding)
-    found: list[tuple[_Offer, workspace_edit.Proposed, str | None]] = []
+    found: list[_Found] = []
     skipped: list[str] = []
     for offer in offers:
         title = offer.action["title"]
@@ -200,29 +220,64 @@ async def _made(
             skipped.append(f"{title}: {exc}")
             continue
         if edit.changes:  # (an action with nothing to change here is no fix)
-            found.append((offer, edit, note))
-    made: list[Fix] = []
-    for offer, edit, note in found:
-        check = None
-        if len(made) < MAX_FIXES:
-            check, unchecked = await workspace_edit.check(ws, edit)
-            note = note or unchecked
-        answered = offer.diagnostic
-        made.append(
-            Fix(
-                title=offer.action["title"],
-                kind=offer.action.get("kind"),
-                preferred=bool(offer.action.get("isPreferred")),
-                diagnostic=None
-                if answered is None
-                else convert_items(convert, document.path, [answered])[0],
-                diff=edit.diff(ws),
-                files=edit.files(ws),
-                check=check,
-                note=note,
-            )
+            found.append(_Found(offer, edit, note))
+    return found, skipped
+
+
+async def _page(
+    ws: Workspace,
+    session: Session,
+    document: Document,
+    found: list[_Found],
+    offset: int,
+    limit: int,
+    build: Callable[[list[Fix], Window], FixesResult],
+) -> FixesResult:
+    """A page of the fixes from `offset`: as many as fit the budget, up to `limit`, each
+    with its check. The page is cut first without the checks (each costs a `preview`), the
+    checks are made for that page only (kept: asked again, a page makes none anew), and the
+    page is cut again with them."""
+    convert = Converter(ws, session.encoding)
+
+    def fix(one: _Found, check: workspace_edit.Check = (None, None)) -> Fix:
+        answered = one.offer.diagnostic
+        return Fix(
+            title=one.offer.action["title"],
+            kind=one.offer.action.get("kind"),
+            preferred=bool(one.offer.action.get("isPreferred")),
+            diagnostic=None
+            if answered is None
+            else convert_items(convert, document.path, [answered])[0],
+            diff=one.edit.diff(ws),
+            files=one.edit.files(ws),
+            check=check[0],
+            note=one.note or check[1],
         )
-    return made, skipped
+
+    unchecked = [fix(one) for one in found]
+    sizes = item_sizes(unchecked)
+    dry = page(
+        len(found), offset, limit, lambda w: build(unchecked[w.offset : w.end], w), sizes=sizes
+    )
+    checked = []
+    for one in found[offset : offset + len(dry.fixes)]:
+        check = await kept_check(ws, one.edit, "fix", functools.partial(_check, ws, one.edit))
+        checked.append(fix(one, check))
+    if not checked:
+        return dry
+    return page(
+        len(found),
+        offset,
+        limit,
+        lambda w: build(checked[: w.count], w),
+        maximum=len(checked),
+    )
+
+
+async def _check(ws: Workspace, edit: workspace_edit.Proposed) -> Changes:
+    check, note = await workspace_edit.check(ws, edit)
+    assert check is not None, note  # (`kept_check` asked `unchecked` first)
+    return check
 
 
 async def _edits(

@@ -16,7 +16,9 @@ from lspd.lsp import answers
 from lspd.lsp.positions import from_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
-from lspd.ops.edit_models import RenameResult
+from lspd.ops.budget import MAX_LIMIT, Window, check_paging
+from lspd.ops.edit_models import FileEdits, RenameResult
+from lspd.ops.edit_page import cut_check, edit_page, kept_check
 from lspd.ops.identifiers import check_identifier
 from lspd.ops.models import Changes
 from lspd.ops.target import Target, resolve_target
@@ -33,21 +35,37 @@ async def rename(
     symbol: str | None = None,
     *,
     new_name: str,
+    limit: int = MAX_LIMIT,
+    offset: int = 0,
 ) -> RenameResult:
     """The server's rename of the name at a position (or of `symbol`) to `new_name`, as one
-    diff of every file it changes, and what applying it would introduce and fix."""
+    diff of the files it changes (a page of them: `edit_page`), and what applying the whole
+    rename would introduce and fix (made once: the next page's costs no second check)."""
+    check_paging(offset, limit)
     old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
-    check, note = await checked(ws, edit, old, new_name)
-    files = edit.files(ws)
-    return RenameResult(
-        old_name=old,
-        new_name=new_name,
-        diff=edit.diff(ws),
-        files=files,
-        edits=sum(f.edits for f in files),
-        check=check,
-        note=note,
-    )
+    check_paging(offset, limit, len(edit.changes))
+
+    async def make() -> Changes:
+        check, note = await checked(ws, edit, old, new_name)
+        assert check is not None, note  # (`kept_check` asked `unchecked` first)
+        return check
+
+    check, note = cut_check(*await kept_check(ws, edit, f"rename {old}", make))
+    edits = sum(c.edits for c in edit.changes)
+
+    def build(files: list[FileEdits], diff: str, w: Window) -> RenameResult:
+        return RenameResult(
+            old_name=old,
+            new_name=new_name,
+            diff=diff,
+            files=files,
+            edits=edits,
+            check=check,
+            note=note,
+            **w.paging,
+        )
+
+    return edit_page(ws, edit, offset, limit, build)
 
 
 async def renamed(

@@ -10,6 +10,7 @@ does not carry them.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from lspd.ops.models import Changes
 from lspd.ops.preview import MAX_CHANGES, previewed
 from lspd.workspace import Workspace
 
+Check = tuple[Changes | None, str | None]  # what applying it does, or why that is unknown
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 STALE = "changed on disk while the server was asked; ask again"
 
@@ -48,7 +50,20 @@ class Proposed:
     changes: list[FileChange]
 
     def diff(self, ws: Workspace) -> str:
-        return "".join(unified(ws.display(c.path), c.before, c.after) for c in self.changes)
+        return "".join(self.diffs(ws))
+
+    def diffs(self, ws: Workspace) -> list[str]:
+        """Each file's diff, in path order."""
+        return [unified(ws.display(c.path), c.before, c.after) for c in self.changes]
+
+    def key(self) -> bytes:
+        """What names the edit: every file's path and texts (a file changed since is
+        another edit)."""
+        digest = hashlib.blake2b(digest_size=16)
+        for change in self.changes:
+            for text in (str(change.path), change.before, change.after):
+                digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
+        return digest.digest()
 
     def files(self, ws: Workspace) -> list[FileEdits]:
         return [FileEdits(path=ws.display(c.path), edits=c.edits) for c in self.changes]
@@ -187,9 +202,16 @@ async def check(
     """What applying the edit would introduce and fix, as `preview` computes it (and a note
     when it is not checked); the files must still be as the diff found them after. Without
     `importers`, files that only import a changed module are not compared (see `rename`)."""
-    if len(edit.changes) > MAX_CHANGES:
-        note = f"not checked: it changes {len(edit.changes)} files, `preview` takes {MAX_CHANGES}"
+    note = unchecked(edit)
+    if note is not None:
         return None, note
     result = await previewed(ws, edit.contents(ws), importers)
     edit.check_unchanged(ws)
     return result.changes, None
+
+
+def unchecked(edit: Proposed) -> str | None:
+    """Why the edit is not checked (more files than `preview` takes), or None."""
+    if len(edit.changes) > MAX_CHANGES:
+        return f"not checked: it changes {len(edit.changes)} files, `preview` takes {MAX_CHANGES}"
+    return None

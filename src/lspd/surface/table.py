@@ -53,8 +53,8 @@ false, 0) are left out of answers and schemas."""
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
         file_diagnostics.diagnostics,
-        "Errors and warnings of a file or `content`, fresh: never an empty list for a "
-        "server not ready.",
+        "Errors and warnings of a file or `content`, fresh: never an empty list while a "
+        "server loads.",
         words={
             "content": Words(
                 "Unsaved text to check instead.",
@@ -68,7 +68,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         check.workspace_diagnostics,
         "Errors and warnings of the files the project's gate checks (see `scope`) or of "
-        "`paths`: counts per file, diagnostics paged.",
+        "`paths`; counts per file.",
         words={
             "paths": Words(
                 "Globs, e.g. `src/**/*.py`.",
@@ -81,8 +81,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         preview.preview,
-        "Errors that changes (new, changed, deleted files) would introduce or fix, there "
-        "and in dependents.",
+        "Errors that changes (new, changed, deleted files) would introduce or fix, dependents too.",
         words={
             "changes": Words(
                 "`[{path, content}]`: whole new text; null deletes.",
@@ -132,7 +131,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         navigation.call_hierarchy,
-        "Callers (`incoming`) or callees (`outgoing`) of a function, each call site named.",
+        "Callers (`incoming`) or callees (`outgoing`), each call site named.",
         words={"direction": Words("`incoming` (callers) or `outgoing` (callees).")},
     ),
     Operation(
@@ -143,7 +142,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         fixes.fixes,
-        "Quick fixes for errors at `line` (else the file), each a diff and its `check`.",
+        "Quick fixes for errors at `line` (else the file): diffs with `check`s.",
         words={
             "path": Words(
                 "File, relative to the root.",
@@ -152,7 +151,7 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             "line": Words("1-based."),
             "column": Words("1-based."),
-            "source": Words("Source actions (organize imports).", cli_form="flag"),
+            "source": Words("Organize imports etc.", cli_form="flag"),
         },
         exclusive=("*",),
     ),

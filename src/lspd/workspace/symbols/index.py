@@ -50,6 +50,7 @@ from lspd.workspace.symbols.tree import (
     matches_name,
     may_hold,
     read_tree,
+    short_name,
 )
 from lspd.workspace.symbols.words import Words, is_word
 from lspd.workspace.sync import DocumentSync
@@ -210,7 +211,7 @@ class SymbolIndex:
             self._drop_tree(path, entry)
         entry.tree = tree
         for node in flatten(tree):
-            entry.by_name.setdefault(node.name, []).append(node)
+            entry.by_name.setdefault(short_name(node), []).append(node)
             entry.nodes += 1
         self._trees[path] = None
         self._nodes += entry.nodes

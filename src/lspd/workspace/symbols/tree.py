@@ -152,7 +152,7 @@ def name_parts(name_path: str) -> list[str]:
             f"`symbol` is {len(name_path)} characters long; send a name path such as "
             f"`Greeter.greet` (at most {MAX_NAME_PATH_CHARS} characters)"
         )
-    parts = [part for part in name_path.strip().replace("::", ".").split(".") if part]
+    parts = [bare(part) for part in name_path.strip().replace("::", ".").split(".") if part]
     if not parts:
         raise InvalidInput("`symbol` is empty; send a name such as `Greeter.greet`")
     return parts
@@ -172,11 +172,30 @@ def qualified(symbol: Node) -> str:
     return ".".join([*module_parts(symbol.path), symbol.name_path])
 
 
+# gopls names a method after its receiver: `(*Cart).Total`, `(Invoice).Total`, `(*List[T]).Push`.
+_RECEIVER = re.compile(r"\(\*?(\w+)(?:\[[^()]*\])?\)")
+
+
+def bare(part: str) -> str:
+    """A segment of a name path without a Go receiver's form: `(*Cart)` is `Cart`, so that
+    `Cart.Total` (and `(*Cart).Total`, as gopls names it) name the method."""
+    receiver = _RECEIVER.fullmatch(part)
+    return part if receiver is None else receiver.group(1)
+
+
+def short_name(symbol: Node) -> str:
+    """The symbol's own name: a Go method's without its receiver (`(*Cart).Total`: `Total`)."""
+    if symbol.name.startswith("(") and _RECEIVER.match(symbol.name):
+        return symbol.name.rpartition(".")[2]
+    return symbol.name
+
+
 def matches_name(symbol: Node, parts: list[str]) -> bool:
-    """Whether the name path the caller sent is the end of the symbol's qualified name."""
-    if symbol.name != parts[-1]:
+    """Whether the name path the caller sent (`name_parts`) is the end of the symbol's
+    qualified name."""
+    if short_name(symbol) != parts[-1]:
         return False
-    full = [*module_parts(symbol.path), *symbol.name_path.split(".")]
+    full = [*module_parts(symbol.path), *(bare(p) for p in symbol.name_path.split("."))]
     return full[-len(parts) :] == parts
 
 
