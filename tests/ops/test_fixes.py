@@ -120,3 +120,19 @@ def test_fixes_are_paged_each_page_checked_once(shop: Warm) -> None:
     assert pages[0].skipped == whole.skipped
     # No watcher here: nothing says the files are unchanged, so each page checks its own.
     assert memory_of(shop.ws).made == made + whole.total
+
+
+def test_basedpyright_organizes_imports_through_its_command(shop: Warm, tmp_path: Path) -> None:
+    """Its code actions are quick fixes only; its `basedpyright.organizeimports` command
+    answers with the sorted imports' edit (run, never applied)."""
+    result = fixes(shop, path="shop/unsorted.py", source=True)
+    assert result.skipped == [] and result.total == 1, result
+    [organize] = result.fixes
+    assert (organize.title, organize.kind) == ("Organize imports", "source.organizeImports")
+    assert organize.check is not None and organize.check.introduced == []
+    copy = applied(shop.root, organize.diff, tmp_path)
+    # Sorted by module name, `from` and `import` alike; nothing else changes.
+    assert (copy / "shop/unsorted.py").read_text() == (
+        "import os\nfrom pathlib import Path\nimport sys\n\n\n"
+        "def where() -> str:\n    return os.sep + sys.prefix + str(Path.cwd())\n"
+    )

@@ -22,8 +22,18 @@ EDIT_ONLY_COMMANDS = frozenset(
         "_typescript.organizeImports",  # typescript-language-server
         "gopls.apply_fix",  # gopls: the fix of an analyzer's diagnostic
         "gopls.add_import",
+        "basedpyright.organizeimports",
     }
 )
+
+# Source actions a server runs as a command without offering them as code actions, by
+# server: (title, kind, command), the command given the document's URI. basedpyright's code
+# actions are quick fixes only (its provider drops every other kind), though its
+# `basedpyright.organizeimports` command (what its VS Code extension calls) sorts the
+# module-level imports and sends the edit back (`workspace/applyEdit`, and as its answer).
+SOURCE_COMMANDS = {
+    "basedpyright": [("Organize imports", "source.organizeImports", "basedpyright.organizeimports")]
+}
 
 NOT_APPLIED = "lspd only reads edits: the caller applies them"
 

@@ -18,7 +18,7 @@ from typing import Any
 from lspd.errors import InvalidInput, ServerError
 from lspd.lsp import answers, shapes
 from lspd.lsp.documents import Document
-from lspd.lsp.edits import EDIT_ONLY_COMMANDS
+from lspd.lsp.edits import EDIT_ONLY_COMMANDS, SOURCE_COMMANDS
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
@@ -151,7 +151,13 @@ async def _source_actions(
         "end": {"line": last, "character": len(lines[last])},
     }
     only = ["source", "source.organizeImports", "source.fixAll"]  # some match kinds exactly
-    return await _actions(session, document, span, {"diagnostics": [], "only": only})
+    actions = await _actions(session, document, span, {"diagnostics": [], "only": only})
+    offered = {a.get("kind") for a in actions}
+    for title, kind, command in SOURCE_COMMANDS.get(session.name, []):
+        if kind not in offered:
+            run = {"title": title, "command": command, "arguments": [document.uri]}
+            actions.append({"title": title, "kind": kind, "command": run})
+    return actions
 
 
 async def _actions(
