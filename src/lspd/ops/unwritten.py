@@ -1,15 +1,14 @@
 """Imports of a file a change adds, from another file of the same change: not checked.
 
-A server holds a new file's text while a change is compared, but resolves imports from the
-disk: basedpyright's import resolver lists directories on disk (no overlay of open
-documents: `importResolverFileSystem.ts`), and tsserver before 5.9 asks only the disk
-whether a module's file exists (`Project.fileExists`; 5.9 also asks its open documents, in
-a directory on disk). So `from pkg.newmod import f` in a changed `pkg/app.py`, with
-`pkg/newmod.py` a file of the same change, is `reportMissingImports` / TS2307 there: an
-error tsc and the CLI will never report once both files are written, and the importing
-file is not checked through the import (what it uses of the new file is `Unknown` / `any`).
-Such an error is never "introduced": it is set aside, and the answer says which file was
-not checked through which import, and what to do instead.
+A server holds a new file's text while a change is compared, but some resolve imports from
+the disk only: basedpyright's import resolver lists directories on disk (no overlay of open
+documents: `importResolverFileSystem.ts`), and TypeScript 7 finds no open file in a
+directory not on disk (tsserver is told by lspd's plugin, `servers/tsplugin`). So
+`from pkg.newmod import f` in a changed `pkg/app.py`, with `pkg/newmod.py` a file of the
+same change, is `reportMissingImports` there: an error the CLI will never report once both
+files are written, and the importing file is not checked through the import (what it uses
+of the new file is `Unknown`). Such an error is never "introduced": it is set aside, and
+the answer says which file was not checked through which import, and what to do instead.
 """
 
 from __future__ import annotations

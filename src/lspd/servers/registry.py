@@ -130,11 +130,14 @@ def node_executable() -> str:
 
 
 def expand(text: str, npm_prefix: str = "npm") -> str:
-    """A command word with `{node}` and `{npm_root}` filled in."""
+    """A command word with `{node}`, `{npm_root}` and `{tsserver_plugins}` (lspd's own
+    tsserver plugins: a folder holding `node_modules/<plugin>`) filled in."""
     if "{" not in text:
         return text
-    return text.replace("{node}", node_executable()).replace(
-        "{npm_root}", str(npm_root(npm_prefix))
+    return (
+        text.replace("{node}", node_executable())
+        .replace("{npm_root}", str(npm_root(npm_prefix)))
+        .replace("{tsserver_plugins}", str(Path(__file__).parent / "tsplugin"))
     )
 
 

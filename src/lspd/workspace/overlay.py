@@ -96,7 +96,9 @@ async def overlaid(
         for path in sorted(texts):  # the watcher leaves a locked file alone
             await stack.enter_async_context(ws.file_lock(path))
         try:
-            for path, text in texts.items():
+            # New files first: a file importing one then resolves it at once (tsserver keeps
+            # a failed resolution until a watcher event, which a file not written never has).
+            for path, text in sorted(texts.items(), key=lambda item: item[0].exists()):
                 if text is not None or path.exists():  # a file still to come stays absent
                     await ws.open(str(path), "" if text is None else text)
             # After the new files are open: tsserver then takes them into the host's project.
