@@ -12,8 +12,11 @@ disk and rendered: `lspd.ops.rename.renamed`), then M rounds (2) of the diff's c
 `rename` adds to the diff: `lspd.ops.rename.checked`, `preview`'s comparison of the changed
 files and the files naming the symbol) beside `preview` itself of the same new texts (which
 also compares every file importing a changed module), each first in turn (the first after
-the diff pays for the server's analysis). Targets (issue 31): the diff <= 1 s warm; the
-check as fast as `preview` of the same files.
+the diff pays for the server's analysis). Then `rename` itself, paged as an agent reads it:
+the first page (its check made and kept) and each next page from `next_offset` (cut from
+the kept check: the checks made are counted), with each page's characters. Targets (issue
+31): the diff <= 1 s warm; the check as fast as `preview` of the same files; every page
+within the answer budget; the next pages cost a diff, not a check.
 The check's scope line says how many files it compared, and what it found is listed. The
 machine is shared: the load average is printed beside the figures.
 """
@@ -36,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.gate import sdist
 
 from lspd.ops import preview, rename
+from lspd.ops.budget import size
+from lspd.ops.changes_page import memory_of
 from lspd.workspace import Workspace
 
 SQLALCHEMY = "sqlalchemy==2.0.36"
@@ -85,8 +90,17 @@ async def measure(root: Path, logs: Path, rounds: int, checks: int) -> dict[str,
                 else:
                     took, _ = await timed(preview.preview(ws, edit.contents(ws)))
                 samples[step].append(took)
+        made = memory_of(ws).made
+        paged: list[dict[str, Any]] = []
+        offset: int | None = 0
+        while offset is not None:
+            took, page = await timed(rename.rename(ws, **at, offset=offset))
+            paged.append({"s": took, "chars": size(page), "files": len(page.files)})
+            offset = page.next_offset
         files = edit.files(ws)
         return {
+            "pages": paged,
+            "checks_made_by_pages": memory_of(ws).made - made,
             "cold_s": cold,
             "edits": sum(f.edits for f in files),
             "files": len(files),
@@ -128,6 +142,11 @@ def main(rounds: int, checks: int, json_path: Path | None) -> None:
         values = samples[key]
         if values:
             print(f"| {label} | {statistics.median(values):.2f} s | {max(values):.2f} s |")
+    print(f"\n`rename` paged: {result['checks_made_by_pages']} check(s) made for all pages")
+    print("| page | took | characters | files |")
+    print("| ---: | ---: | ---: | ---: |")
+    for index, page in enumerate(result["pages"], 1):
+        print(f"| {index} | {page['s']:.2f} s | {page['chars']:,} | {page['files']} |")
     print(f"\ncheck: {len(result['introduced'])} introduced; scope: {result['scope']}")
     for line in result["introduced"]:
         print(f"- {line}")
