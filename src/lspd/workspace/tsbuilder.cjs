@@ -18,7 +18,7 @@ const GC_AFTER = 50; // files checked anew
 const YOUNG_MS = 2000; // an mtime this recent may hide a second write: compare the text
 const sources = new Map(); // key -> {mtimeNs, size, text, file}
 const byName = new Map(); // file name -> its entry in `sources` read last
-const projects = new Map(); // config path -> {builder, host, options, reported: name -> {file, found}}
+const projects = new Map(); // config path -> {builder, host, reported: name -> {file, found}}
 
 function hash(text) {
   return ts.sys.createHash ? ts.sys.createHash(text) : String(text.length) + ":" + text;
@@ -117,9 +117,13 @@ function check(id, configPath) {
     },
   });
   const options = { ...parsed.options, noEmit: true };
-  const known = projects.get(configPath);
+  let known = projects.get(configPath);
   if (known) signOldDeclarations(known);
-  const host = known && JSON.stringify(known.options) === JSON.stringify(options) ? known.host : makeHost(options);
+  // A host of its own for each program: TypeScript wraps the host's `realpath` in a closure
+  // over the program it creates (useSourceOfProjectReferenceRedirect) and never restores it,
+  // so a reused host chained every old program and its checker (effect 3.10.0: +525 MB of
+  // live heap per signature change). The parsed files are shared through `sources`.
+  const host = makeHost(options);
   const builder = ts.createSemanticDiagnosticsBuilderProgram(
     parsed.fileNames,
     options,
@@ -128,11 +132,15 @@ function check(id, configPath) {
     ts.getConfigFileParsingDiagnostics(parsed),
     parsed.projectReferences,
   );
+  // The old program and its checker are garbage from here on, while the new one is checked
+  // (not after it): a signature change's check then peaks near one program, not two.
+  const reported = known ? known.reported : new Map();
+  projects.delete(configPath);
+  known = undefined;
   const program = builder.getProgram();
   const own = program
     .getSourceFiles()
     .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f));
-  const reported = known ? known.reported : new Map();
   const affected = new Set();
   let done = 0;
   for (;;) {
@@ -164,7 +172,7 @@ function check(id, configPath) {
   }
   const names = new Set(own.map((f) => f.fileName));
   for (const name of [...reported.keys()]) if (!names.has(name)) reported.delete(name);
-  projects.set(configPath, { builder, host, options, reported });
+  projects.set(configPath, { builder, host, reported });
   const checked = [...affected].filter((name) => names.has(name));
   return { id, files: [...names], checked, diagnostics, version: ts.version };
 }
