@@ -46,8 +46,9 @@ counts are then those of `introduced`. `content` (unsaved text) on diagnostics, 
 definition and type_definition: answer as if `path` held that text (nothing is written).
 `rename` and `fixes` give the server's edit as one unified diff (paths relative to the root:
 `git apply` it) and never apply it; their `check` is what applying it would introduce and
-fix, as `preview` says. `fresh` is true when the answer is for the file's current text;
-`total` counts all items of a list. Fields and arguments at their default (null, empty,
+fix, as `preview` says. A rename's diff is paged by whole files: each page applies alone.
+`fresh` is true when the answer is for the file's current text; `total` counts all items
+of a list. Fields and arguments at their default (null, empty,
 false, 0) are left out of answers and schemas."""
 
 OPERATIONS: tuple[Operation, ...] = (
