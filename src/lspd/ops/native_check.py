@@ -49,8 +49,12 @@ CONCURRENCY = 4  # files asked at once
 # asking the first alone left the second core idle while it was checked.
 FILE_TIMEOUT_S = 120.0
 LOAD_TIMEOUT_S = 600.0
-_SPECIFIER = re.compile(  # from "x", import "x", import("x"), require("x"), /// <reference
-    r"(?:\bfrom|\bimport|\b(?:require|import)\s*\(|/// <reference path=)\s*[\"']([^\"'\n]+)[\"']"
+# from "x", import "x", import("x"), require("x"), /// <reference path="x": a literal first
+# (the word boundary is looked at per match, in `_names`), which the regex engine finds 9x
+# faster than word boundaries before each keyword: effect's 21 MB of sources, 0.24 s of CPU
+# instead of 2.1 s, spent before a cold check's first question.
+_SPECIFIER = re.compile(
+    r"(?:from|import\s*\(?|require\s*\(|/// <reference path=)\s*[\"']([^\"'\n]+)[\"']"
 )
 _MODULE = re.compile(r"^\s*(?:import|export)\b", re.MULTILINE)
 _EXTENSIONS = re.compile(r"(?:\.d)?\.(?:[cm]?[jt]sx?|json)$")
@@ -79,7 +83,13 @@ async def native_checked(
     known = memory.known
     if changes is None:
         return [], [], rest
-    sessions = {path: session for path in rest if (session := native(ws, path)) is not None}
+    # The files of a folder with one extension have one session: found once per folder (a
+    # project root is looked up by stat-ing each folder above: 13,000 stats for 569 files).
+    found: dict[tuple[Path, str], Session | None] = {}
+    for path in rest:
+        if (path.parent, path.suffix) not in found:
+            found[path.parent, path.suffix] = native(ws, path)
+    sessions = {p: s for p in rest if (s := found[p.parent, p.suffix]) is not None}
     if not sessions:
         return [], [], rest
     seen = memory.native
@@ -224,7 +234,14 @@ def _keys(path: Path, aliases: dict[str, set[str]]) -> set[str]:
 
 def _names(text: str) -> frozenset[str]:
     """The last names of the module specifiers `text` uses (`../a/util.js` -> `util`)."""
-    return frozenset(_last_names(m.group(1) for m in _SPECIFIER.finditer(text)))
+    found = (m for m in _SPECIFIER.finditer(text) if _starts_word(text, m.start()))
+    return frozenset(_last_names(m.group(1) for m in found))
+
+
+def _starts_word(text: str, at: int) -> bool:
+    """Whether a keyword at `at` begins a word (`from`, not `datafrom`)."""
+    before = text[at - 1] if at else " "
+    return not text[at].isalpha() or not (before.isalnum() or before in "_$")
 
 
 def _shape(text: str) -> int:
@@ -236,7 +253,8 @@ def _shape(text: str) -> int:
         stripped = line.strip()
         if ticks % 2 or (stripped and not stripped.startswith("//")):
             kept.append(line if ticks % 2 else stripped)  # a template's spaces count
-        ticks += line.count("`") - line.count("\\`")
+        if "`" in line:
+            ticks += line.count("`") - line.count("\\`")
     return hash("\n".join(kept))
 
 
