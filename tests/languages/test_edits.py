@@ -15,6 +15,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops.edit_models import FixesResult, RenameResult
+from lspd.ops.models import WorkspaceSymbolsResult
 from lspd.surface.table import call, operation
 from tests.conftest import Warm
 from tests.languages.conftest import watched
@@ -269,3 +270,19 @@ def test_python_add_import_fix_removes_the_error(python: Warm, tmp_path: Path) -
     copy = applied(python.root, fix.diff, tmp_path)
     assert "from pathlib import Path" in (copy / "shop/needs_import.py").read_text()
     assert not any(e[0] == "shop/needs_import.py" for e in basedpyright_errors(copy))
+
+
+def test_go_type_members_include_its_methods(go: Warm) -> None:
+    """gopls lists `(*Cart).Total` beside `Cart`, not in it: `Cart.` lists it all the same."""
+    found: WorkspaceSymbolsResult = go.run(
+        call(operation("workspace_symbols"), go.ws, {"query": "Cart."})
+    )
+    assert [(s.name_path, s.kind, s.line) for s in found.symbols] == [
+        ("Cart.Prices", "field", 6),
+        ("(*Cart).Add", "method", 10),
+        ("(*Cart).Total", "method", 15),
+    ]
+    total: WorkspaceSymbolsResult = go.run(
+        call(operation("workspace_symbols"), go.ws, {"query": "Invoice.To"})
+    )
+    assert [s.name_path for s in total.symbols] == ["(Invoice).Total"]

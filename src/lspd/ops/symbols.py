@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lspd.errors import InvalidInput
+from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.capabilities import SYMBOL_KINDS, symbol_kind_name
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
@@ -24,7 +24,7 @@ from lspd.ops.resolve import find_nodes
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import member_of
 from lspd.workspace.symbols.search import search
-from lspd.workspace.symbols.tree import Node, read_tree
+from lspd.workspace.symbols.tree import Node, read_tree, receiver_of, short_name
 
 
 async def document_symbols(
@@ -146,8 +146,8 @@ async def _members(
     `prefix` (any case)."""
     out: list[WorkspaceSymbol] = []
     for parent in await find_nodes(ws, container):
-        for child in parent.children:
-            if not child.name.lower().startswith(prefix.lower()):
+        for child in [*parent.children, *await _methods_beside(ws, parent)]:
+            if not short_name(child).lower().startswith(prefix.lower()):
                 continue
             if kind is not None and child.kind != kind:
                 continue
@@ -160,6 +160,24 @@ async def _members(
                     column=child.column,
                 )
             )
+    return out
+
+
+async def _methods_beside(ws: Workspace, parent: Node) -> list[Node]:
+    """The methods of a type its server lists beside it, not in it: gopls lists
+    `(*Cart).Total` at a file's top level, in any file of the type's package (its
+    directory). Only where the type's own file lists methods so."""
+    here = ws.resolve(parent.path)
+    own = await ws.symbols.tree(here)
+    if not any(receiver_of(node) for node in own):
+        return []
+    out = []
+    for path in sorted(here.parent.glob(f"*{here.suffix}")):
+        try:
+            tree = own if path == here else await ws.symbols.tree(path)
+        except LspdError:  # unreadable, too large: it lists nothing
+            continue
+        out += [node for node in tree if receiver_of(node) == parent.name]
     return out
 
 

@@ -183,6 +183,14 @@ def bare(part: str) -> str:
     return part if receiver is None else receiver.group(1)
 
 
+def receiver_of(symbol: Node) -> str | None:
+    """The type a method listed beside it names as its receiver (`(*Cart).Total`: `Cart`)."""
+    if not symbol.name.startswith("("):
+        return None
+    receiver = _RECEIVER.match(symbol.name)
+    return receiver.group(1) if receiver and symbol.name[receiver.end() :][:1] == "." else None
+
+
 def short_name(symbol: Node) -> str:
     """The symbol's own name: a Go method's without its receiver (`(*Cart).Total`: `Total`)."""
     if symbol.name.startswith("(") and _RECEIVER.match(symbol.name):
