@@ -133,3 +133,10 @@ def test_the_memory_ceiling_is_the_go_collectors_limit(
             assert session.name == "typescript-native" and session.pid is not None
             limits.append(environment_of(session.pid).get("GOMEMLIMIT"))
     assert limits == ["900MiB", None]
+
+
+def test_each_file_answered_is_progress(project: Warm) -> None:
+    """`lspd check` shows how many files are answered while a TypeScript 7 check runs."""
+    seen: list[tuple[int, int]] = []
+    project.run(check_all(project.ws, progress=lambda done, total: seen.append((done, total))))
+    assert seen[:5] == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]

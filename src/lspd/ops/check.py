@@ -127,8 +127,12 @@ async def _reused_or_built(
     answered, rebuilt, rest = await typescript_checked(ws, matched, known, run.tick)
     # Python: only the edited files, when no declaration another file sees changed.
     reused, rest = python_unaffected(ws, matched, rest, changes, memory)
+
+    def one_more() -> None:  # a file answered: the progress `lspd check` shows
+        run.tick(run.done + 1)
+
     # TypeScript 7: nothing opened, only what the edits reach asked again (`native_check`).
-    native, asked, rest = await native_checked(ws, rest, changes, memory)
+    native, asked, rest = await native_checked(ws, rest, changes, memory, one_more)
     if rest != matched:
         run.tick(len(matched) - len(rest))
     return answered + reused + native, rebuilt + asked, rest

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import cast
 
@@ -76,10 +76,15 @@ def native(ws: Workspace, path: Path) -> Session | None:
 
 
 async def native_checked(
-    ws: Workspace, rest: list[Path], changes: int | None, memory: CheckMemory
+    ws: Workspace,
+    rest: list[Path],
+    changes: int | None,
+    memory: CheckMemory,
+    answered: Callable[[], None] = lambda: None,
 ) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
     """Of `rest` (the files answered one by one), the TypeScript 7 files' results, those of
-    them asked anew, and the files left for the other servers."""
+    them asked anew, and the files left for the other servers; `answered` is called as each
+    file is (the check's progress)."""
     known = memory.known
     if changes is None:
         return [], [], rest
@@ -98,10 +103,12 @@ async def native_checked(
         now.names = {p: seen.names[p] for p in sessions if p in seen.names}
         now.shapes = {p: seen.shapes[p] for p in sessions if p in seen.shapes}
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
-    for path in sessions.keys() - now.names.keys() | (changed & sessions.keys()):
-        text = _text(path)
-        now.names[path], now.shapes[path] = _names(text), _shape(text)
+    unread = sessions.keys() - now.names.keys() | (changed & sessions.keys())
     memory.native = now
+    # The first check needs none of it (it asks every file): read while the server loads.
+    reading = asyncio.create_task(_read(unread, now)) if seen is None else None
+    if reading is None:
+        await _read(unread, now)
     aliases = _aliases(ws, set(sessions.values())) if seen is not None else None
     if seen is None or aliases is None or not _placed(changed, sessions, seen):
         asked = list(sessions)
@@ -119,6 +126,7 @@ async def native_checked(
             timeout = FILE_TIMEOUT_S if session in answering else LOAD_TIMEOUT_S
             result = await _pulled(ws, session, path, known, timeout)
         answering.add(session)
+        answered()
         return result
 
     # TypeScript 7's LSP says nothing of its tsconfig's errors: `tsc -p` is asked for them
@@ -127,10 +135,20 @@ async def native_checked(
     try:
         fresh = dict(zip(asked, await asyncio.gather(*(one(p) for p in asked)), strict=True))
     finally:
-        if configs is not None:
-            await configs
+        await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
     return results, asked, [p for p in rest if p not in sessions]
+
+
+async def _read(paths: Iterable[Path], now: NativeSeen) -> None:
+    """The module names each file uses and its shape (`_names`, `_shape`), in slices: the
+    event loop goes on sending questions and reading answers in between (effect's 569
+    files: ~0.5 s of CPU)."""
+    for count, path in enumerate(paths, 1):
+        text = _text(path)
+        now.names[path], now.shapes[path] = _names(text), _shape(text)
+        if count % 32 == 0:
+            await asyncio.sleep(0)
 
 
 async def _pulled(
