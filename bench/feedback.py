@@ -225,6 +225,7 @@ def edit(root: Path, change: Edit) -> str:
 
 
 Step = tuple[float, int, float]  # (seconds, errors, load)
+Key = tuple[str, int, str]  # an error: (path from the root, line, rule)
 
 
 class Lspd:
@@ -234,6 +235,7 @@ class Lspd:
         self.root, self.targets = root, targets
         self.env = {**os.environ, "LSPD_STATE_DIR": str(state)}
         self.unanswered = 0  # files a check named "not answered" (a server's timeout)
+        self.errors: set[Key] = set()  # the last check's errors
 
     def __enter__(self) -> Lspd:
         serve = [*LSPD, "serve", str(self.root), "--detach"]
@@ -255,6 +257,11 @@ class Lspd:
         if done.returncode == 2:
             raise SystemExit(f"lspd check failed: {done.stdout[-500:]}{done.stderr[-500:]}")
         answer = json.loads(done.stdout)
+        self.errors = {
+            (d["path"], d["line"], d.get("code") or "")
+            for d in answer.get("diagnostics", [])
+            if d["severity"] == "error"
+        }
         self.unanswered += sum(
             s["reason"].startswith("not answered") for s in answer.get("skipped", [])
         )
@@ -318,9 +325,9 @@ def tsc_once(root: Path, tsc: str) -> Step:
     return time.perf_counter() - began, errors, os.getloadavg()[0]
 
 
-def basedpyright(root: Path, peak: list[float]) -> Step:
-    """basedpyright's CLI once: its time and errors; its process tree's largest resident
-    size (looked at every 0.2 s) is added to `peak`."""
+def basedpyright(root: Path, peak: list[float], errors: set[Key] | None = None) -> Step:
+    """basedpyright's CLI once: its time and errors (each added to `errors`); its process
+    tree's largest resident size (looked at every 0.2 s) is added to `peak`."""
     began = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out:
         child = subprocess.Popen(
@@ -334,6 +341,13 @@ def basedpyright(root: Path, peak: list[float]) -> Step:
         out.seek(0)
         report = json.loads(out.read())
     peak.append(largest)
+    if errors is not None:
+        errors |= {
+            (Path(d["file"]).relative_to(root).as_posix(), d["range"]["start"]["line"] + 1,
+             d.get("rule") or "")
+            for d in report["generalDiagnostics"]
+            if d["severity"] == "error" and "range" in d
+        }  # fmt: skip
     return took, int(report["summary"]["errorCount"]), os.getloadavg()[0]
 
 
@@ -352,17 +366,22 @@ def _processes(words: list[str]) -> list[int]:
 
 
 Rows = dict[str, object]
+Errors = dict[str, set[Key]]  # each step's errors, by "lspd STEP" / "own STEP"
 
 
-def lspd_side(project: Project, root: Path, state: Path, rounds: int, rows: Rows) -> None:
+def lspd_side(
+    project: Project, root: Path, state: Path, rounds: int, rows: Rows, errors: Errors
+) -> None:
     with Lspd(root, project.targets, state) as lspd:
         rows["lspd cold"] = lspd.check()
+        errors["lspd cold"] = lspd.errors
         rows["lspd rss cold"] = lspd.rss_mb()
         rows["lspd unchanged"] = lspd.check()
         for _ in range(rounds):
             for kind in EDITS:
                 before = edit(root, project.edits[kind])
                 _add(rows, f"lspd {kind}", lspd.check())
+                errors.setdefault(f"lspd {kind}", lspd.errors)  # the first round's
                 (root / project.edits[kind][0]).write_text(before)
                 _add(rows, f"lspd {kind} undone", lspd.check())
         rows["lspd rss after"] = lspd.rss_mb()
@@ -396,15 +415,15 @@ def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
         watch.stop()
 
 
-def cli_side(project: Project, root: Path, rows: Rows) -> None:
+def cli_side(project: Project, root: Path, rows: Rows, errors: Errors) -> None:
     """basedpyright's CLI: a whole run for the cold state and after each edit (an undo
     gives the cold state back: not run again)."""
     peak: list[float] = []
-    rows["own cold"] = basedpyright(root, peak)
+    rows["own cold"] = basedpyright(root, peak, errors.setdefault("own cold", set()))
     rows["own unchanged"] = basedpyright(root, peak)
     for kind in EDITS:
         before = edit(root, project.edits[kind])
-        _add(rows, f"own {kind}", basedpyright(root, peak))
+        _add(rows, f"own {kind}", basedpyright(root, peak, errors.setdefault(f"own {kind}", set())))
         (root / project.edits[kind][0]).write_text(before)
     rows["own rss cold"], rows["own rss after"] = peak[0], max(peak)
     rows["own name"] = "basedpyright CLI (a full run; peak RSS)"
@@ -420,12 +439,18 @@ def measure(project: Project, base: Path, rounds: int) -> Rows:
     base.mkdir(parents=True, exist_ok=True)
     root = project.make(base)
     rows: Rows = {"project": project.name}
-    lspd_side(project, root, base / "state", rounds, rows)
+    errors: Errors = {}
+    lspd_side(project, root, base / "state", rounds, rows, errors)
     time.sleep(2.5)  # older than the checkers' "just written" window
     if project.tsc is not None:
         tsc_side(project, root, rounds, rows)
     else:
-        cli_side(project, root, rows)
+        cli_side(project, root, rows, errors)
+        # The errors themselves, not only their count: (path, line, rule) lspd and the CLI
+        # do not share, per step (the first round's).
+        rows["errors differing"] = {
+            step: len(errors[f"lspd {step}"] ^ errors[f"own {step}"]) for step in ["cold", *EDITS]
+        }
     return rows
 
 
@@ -462,6 +487,9 @@ def table(results: list[Rows]) -> str:
                 f" | {rows[f'lspd rss {when}']:.0f} MB | {rows[f'own rss {when}']:.0f} MB "
                 f"({rows['own name']}) | |"
             )
+        if isinstance(differing := rows.get("errors differing"), dict):
+            shown = ", ".join(f"{step} {count}" for step, count in differing.items())
+            lines.append(f"| {name} | errors not shared with the gate's | {shown} | | |")
         if rows.get("lspd unanswered"):
             lines.append(f"| {name} | files not answered | {rows['lspd unanswered']} | | |")
     return "\n".join(lines)

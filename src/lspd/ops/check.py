@@ -84,6 +84,9 @@ async def check_all(
         results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
         results += await ask_each(ws, rest, kept, lambda: run.tick(run.done + 1), skipped)
+    except BaseException:
+        memory.python = None  # not every file answered: every file is asked next time
+        raise
     finally:
         memory.end(run)
     order = {ws.display(p): i for i, p in enumerate(matched)}
@@ -99,6 +102,8 @@ async def check_all(
     checked = Checked(counted, results, made_at, stamped, sorted(asked + rest), scope, skipped)
     if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
         memory.last[question] = checked  # a file not answered is asked again next time
+    else:  # and its last result is not reused as if no edit could have changed it
+        memory.python = None
     return checked
 
 
