@@ -270,6 +270,44 @@ class Lspd:
     def rss_mb(self) -> float:
         return sum(tree_rss_mb(pid) or 0.0 for pid in _processes(["serve", str(self.root)]))
 
+    def parts(self) -> dict[str, float]:
+        """The resident MB of each process of the daemon's tree, by what it runs."""
+        found: dict[str, float] = {}
+        todo = _processes(["serve", str(self.root)])
+        while todo:
+            pid = todo.pop()
+            try:
+                argv = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            except OSError:
+                continue
+            todo += [int(child) for child in children]
+            name = _part(argv)
+            found[name] = (
+                found.get(name, 0.0)
+                + (tree_rss_mb(pid) or 0.0)
+                - sum(tree_rss_mb(int(child)) or 0.0 for child in children)
+            )
+        return {name: round(mb) for name, mb in sorted(found.items(), key=lambda kv: -kv[1])}
+
+
+PARTS = {
+    "tsbuilder.cjs": "builder",
+    "cli.mjs": "typescript-language-server",
+    "typingsInstaller.js": "typingsInstaller",
+    "lspd": "daemon",
+}
+
+
+def _part(argv: list[str]) -> str:
+    """What a process of the daemon's tree runs, in a word."""
+    if any(word.endswith("tsserver.js") for word in argv):
+        return "tsserver (syntax)" if "partialSemantic" in argv else "tsserver"
+    for word in argv:
+        if (name := PARTS.get(Path(word).name)) is not None:
+            return name
+    return " ".join(Path(word).name for word in argv[:2])
+
 
 class TscWatch:
     """`tsc --watch` with the project's TypeScript: each step is the time from the edit to
@@ -376,6 +414,7 @@ def lspd_side(
         rows["lspd cold"] = lspd.check()
         errors["lspd cold"] = lspd.errors
         rows["lspd rss cold"] = lspd.rss_mb()
+        rows["lspd parts cold"] = lspd.parts()
         rows["lspd unchanged"] = lspd.check()
         for _ in range(rounds):
             for kind in EDITS:
@@ -385,6 +424,7 @@ def lspd_side(
                 (root / project.edits[kind][0]).write_text(before)
                 _add(rows, f"lspd {kind} undone", lspd.check())
         rows["lspd rss after"] = lspd.rss_mb()
+        rows["lspd parts after"] = lspd.parts()
         rows["lspd unanswered"] = lspd.unanswered
 
 
@@ -490,6 +530,11 @@ def table(results: list[Rows]) -> str:
         if isinstance(differing := rows.get("errors differing"), dict):
             shown = ", ".join(f"{step} {count}" for step, count in differing.items())
             lines.append(f"| {name} | errors not shared with the gate's | {shown} | | |")
+        for when in ("cold", "after"):
+            parts = rows.get(f"lspd parts {when}")
+            if isinstance(parts, dict):
+                said = ", ".join(f"{part} {mb}" for part, mb in parts.items())
+                lines.append(f"| {name} | lspd's processes, MB, {when} | {said} | | |")
         if rows.get("lspd unanswered"):
             lines.append(f"| {name} | files not answered | {rows['lspd unanswered']} | | |")
     return "\n".join(lines)

@@ -266,3 +266,23 @@ def test_a_referenced_project_is_read_from_its_sources_unbuilt(tmp_path: Path) -
         ]
         assert len(warm.ws.builders) == 1  # by TypeScript's builder, nothing opened
         assert not any(s.documents for s in warm.ws.sessions.values())
+
+
+def _commands(pid: int) -> list[str]:
+    """The command lines of `pid` and every process below it."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        proc = Path(f"/proc/{current}")
+        found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        todo += [int(c) for c in (proc / "task" / str(current) / "children").read_text().split()]
+    return found
+
+
+def test_tsserver_runs_without_a_typings_installer(project: Warm) -> None:
+    # Type acquisition would fetch @types the gate's tsc never sees, in a process of its own.
+    project.run(project.ws.symbols.tree(project.root / "src/core.ts"))
+    [session] = [s for s in project.ws.sessions.values() if s.pid is not None]
+    commands = _commands(session.pid)
+    assert any("tsserver.js" in c for c in commands)
+    assert not any("typingsInstaller" in c for c in commands)
