@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,7 +236,7 @@ class Lspd:
         self.root, self.targets = root, targets
         self.env = {**os.environ, "LSPD_STATE_DIR": str(state)}
         self.unanswered = 0  # files a check named "not answered" (a server's timeout)
-        self.errors: set[Key] = set()  # the last check's errors
+        self.errors: Counter[Key] = Counter()  # the last check's errors
 
     def __enter__(self) -> Lspd:
         serve = [*LSPD, "serve", str(self.root), "--detach"]
@@ -257,11 +258,11 @@ class Lspd:
         if done.returncode == 2:
             raise SystemExit(f"lspd check failed: {done.stdout[-500:]}{done.stderr[-500:]}")
         answer = json.loads(done.stdout)
-        self.errors = {
+        self.errors = Counter(
             (d["path"], d["line"], d.get("code") or "")
             for d in answer.get("diagnostics", [])
             if d["severity"] == "error"
-        }
+        )
         self.unanswered += sum(
             s["reason"].startswith("not answered") for s in answer.get("skipped", [])
         )
@@ -363,7 +364,7 @@ def tsc_once(root: Path, tsc: str) -> Step:
     return time.perf_counter() - began, errors, os.getloadavg()[0]
 
 
-def basedpyright(root: Path, peak: list[float], errors: set[Key] | None = None) -> Step:
+def basedpyright(root: Path, peak: list[float], errors: Counter[Key] | None = None) -> Step:
     """basedpyright's CLI once: its time and errors (each added to `errors`); its process
     tree's largest resident size (looked at every 0.2 s) is added to `peak`."""
     began = time.perf_counter()
@@ -380,12 +381,13 @@ def basedpyright(root: Path, peak: list[float], errors: set[Key] | None = None) 
         report = json.loads(out.read())
     peak.append(largest)
     if errors is not None:
-        errors |= {
-            (Path(d["file"]).relative_to(root).as_posix(), d["range"]["start"]["line"] + 1,
+        errors.update(
+            (Path(d["file"]).relative_to(root).as_posix(),
+             d["range"]["start"]["line"] + 1 if "range" in d else 1,  # an import cycle: none
              d.get("rule") or "")
             for d in report["generalDiagnostics"]
-            if d["severity"] == "error" and "range" in d
-        }  # fmt: skip
+            if d["severity"] == "error"
+        )  # fmt: skip
     return took, int(report["summary"]["errorCount"]), os.getloadavg()[0]
 
 
@@ -404,7 +406,7 @@ def _processes(words: list[str]) -> list[int]:
 
 
 Rows = dict[str, object]
-Errors = dict[str, set[Key]]  # each step's errors, by "lspd STEP" / "own STEP"
+Errors = dict[str, Counter[Key]]  # each step's errors, by "lspd STEP" / "own STEP"
 
 
 def lspd_side(
@@ -459,11 +461,15 @@ def cli_side(project: Project, root: Path, rows: Rows, errors: Errors) -> None:
     """basedpyright's CLI: a whole run for the cold state and after each edit (an undo
     gives the cold state back: not run again)."""
     peak: list[float] = []
-    rows["own cold"] = basedpyright(root, peak, errors.setdefault("own cold", set()))
+    rows["own cold"] = basedpyright(root, peak, errors.setdefault("own cold", Counter()))
     rows["own unchanged"] = basedpyright(root, peak)
     for kind in EDITS:
         before = edit(root, project.edits[kind])
-        _add(rows, f"own {kind}", basedpyright(root, peak, errors.setdefault(f"own {kind}", set())))
+        _add(
+            rows,
+            f"own {kind}",
+            basedpyright(root, peak, errors.setdefault(f"own {kind}", Counter())),
+        )
         (root / project.edits[kind][0]).write_text(before)
     rows["own rss cold"], rows["own rss after"] = peak[0], max(peak)
     rows["own name"] = "basedpyright CLI (a full run; peak RSS)"
@@ -489,7 +495,9 @@ def measure(project: Project, base: Path, rounds: int) -> Rows:
         # The errors themselves, not only their count: (path, line, rule) lspd and the CLI
         # do not share, per step (the first round's).
         rows["errors differing"] = {
-            step: len(errors[f"lspd {step}"] ^ errors[f"own {step}"]) for step in ["cold", *EDITS]
+            step: (errors[f"lspd {step}"] - errors[f"own {step}"]).total()
+            + (errors[f"own {step}"] - errors[f"lspd {step}"]).total()
+            for step in ["cold", *EDITS]
         }
     return rows
 
