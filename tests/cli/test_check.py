@@ -14,7 +14,7 @@ import pytest
 from lspd.daemon.client import check_progress, find_daemon
 from lspd.ops.changes_page import memory_of
 from tests.conftest import copy_fixture
-from tests.daemon.support import thread_daemon
+from tests.daemon.support import cli_through_daemon, thread_daemon
 from tests.ops.test_changes_page import CALLS, FIXED, change_signature
 from tests.ops.test_changes_page import project as paging_project
 
@@ -178,18 +178,9 @@ def test_check_through_the_daemon_imports_nothing_of_the_in_process_check(
     project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
-    probe = (
-        "import sys\n"
-        "from lspd.cli import main\n"
-        f"code = main(['check', '--json', '--root', {str(project)!r}])\n"
-        f"print(code, [m for m in {NOT_THROUGH_THE_DAEMON!r} if m in sys.modules])\n"
-    )
-    with thread_daemon(project, prewarm=False):
-        done = subprocess.run(
-            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=project, timeout=120
-        )
-    *answer, last = done.stdout.strip().splitlines()
-    assert last == "1 []", done.stderr
+    argv = ["check", "--json", "--root", str(project)]
+    answer, last, stderr = cli_through_daemon(project, argv, NOT_THROUGH_THE_DAEMON)
+    assert last == "1 []", stderr
     assert json.loads(answer[0])["errors"] == 3
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from lspd.cli.query import arguments, run_tool
 from lspd.errors import InvalidInput
 from lspd.surface.table import OPERATIONS, operation
 from tests.conftest import copy_fixture
-from tests.daemon.support import thread_daemon
+from tests.daemon.support import cli_through_daemon, thread_daemon
 
 
 def _subcommands(command: str | None = None) -> dict[str, argparse.ArgumentParser]:
@@ -140,18 +139,9 @@ def test_a_query_through_the_daemon_imports_nothing_heavy(
     # The text form is rendered from the wire form (lspd.cli.render), not from the models.
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
     root = copy_fixture("py", tmp_path)
-    probe = (
-        "import sys\n"
-        "from lspd.cli import main\n"
-        f"code = main(['diagnostics', {str(root / 'pkg/broken.py')!r}, *{form!r}])\n"
-        f"print(code, [m for m in {HEAVY!r} if m in sys.modules])\n"
-    )
-    with thread_daemon(root, prewarm=False):
-        done = subprocess.run(
-            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, timeout=60
-        )
-    *answer, last = done.stdout.strip().splitlines()
-    assert last == "0 []", done.stderr
+    argv = ["diagnostics", str(root / "pkg/broken.py"), *form]
+    answer, last, stderr = cli_through_daemon(root, argv, HEAVY, timeout=60)
+    assert last == "0 []", stderr
     if form:
         assert json.loads(answer[0])["errors"] == 1
     else:

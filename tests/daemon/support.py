@@ -164,3 +164,23 @@ def _pgid(pid: int) -> int | None:
         return os.getpgid(pid)
     except OSError:
         return None
+
+
+def cli_through_daemon(
+    root: Path, argv: list[str], modules: Sequence[str], timeout: float = 120
+) -> tuple[list[str], str, str]:
+    """`lspd ARGV` in a fresh interpreter while a thread daemon serves `root`: its output
+    lines, then a last line `EXIT_CODE [the modules of `modules` it imported]`, and its
+    stderr (what the CLI costs to start is what it imports)."""
+    probe = (
+        "import sys\n"
+        "from lspd.cli import main\n"
+        f"code = main({argv!r})\n"
+        f"print(code, [m for m in {tuple(modules)!r} if m in sys.modules])\n"
+    )
+    with thread_daemon(root, prewarm=False):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, timeout=timeout
+        )
+    *answer, last = done.stdout.strip().splitlines()
+    return answer, last, done.stderr
