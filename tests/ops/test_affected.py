@@ -206,6 +206,19 @@ def test_basedpyright_answers_unchanged_for_files_an_edit_cannot_reach(python: W
     assert [d.code for d in third["pkg/user.py"].diagnostics] == ["reportAssignmentType"]
 
 
+def test_a_file_left_unanswered_makes_the_next_check_ask_every_file(python: Warm) -> None:
+    """A check that could not ask a file is not reused, and keeps no stale result of it: the
+    next one asks every file again and finds the edit's error."""
+    assert asked(python) == (sorted(PYTHON), [])
+    python.ws.diagnostics_timeout = 1e-6  # no server answers a changed file in microseconds
+    (python.root / "pkg/leaf.py").write_text("x: str = 1\n")
+    checked = python.run(check_all(python.ws))
+    assert [s.path for s in checked.skipped] == ["pkg/leaf.py"], (checked.asked, checked.skipped)
+    assert checked.skipped[0].reason.startswith("not answered: ")
+    python.ws.diagnostics_timeout = 20.0
+    assert asked(python) == (sorted(PYTHON), [("pkg/leaf.py", 1, "reportAssignmentType")])
+
+
 CHAIN = {
     "pkg/__init__.py": "",
     "pkg/core.py": "def make() -> int:\n    return 1\n",
