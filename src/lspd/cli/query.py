@@ -269,9 +269,11 @@ class _Here:
         return self
 
     def __exit__(self, *_: object) -> None:
-        if self._runner is not None:
+        if self._runner is None:
+            return
+        if self._ws is not None:  # None: making it failed (a bad lspd.toml), said already
             self._runner.run(self._ws.close())
-            self._runner.close()
+        self._runner.close()
 
     @property
     def started(self) -> bool:
