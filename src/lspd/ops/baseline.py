@@ -9,7 +9,6 @@ files and the files naming what changed are compared (see `lspd.ops.changes`).
 from __future__ import annotations
 
 import asyncio
-import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from lspd.ops.changes import Texts, compare, dependents, diagnose_both, scope_no
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 
 GIT_TIMEOUT_S = 20.0
 
@@ -159,16 +159,6 @@ def _since_session(ws: Workspace) -> Delta:
         if now != seen:
             before[path], after[path] = seen, now
     return Delta(before, after)
-
-
-def read_text(path: Path) -> str | None:
-    """The file's text, or None when it is missing or unreadable."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the daemon
-            return None
-        return path.read_text("utf-8-sig")
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _git(root: Path, *args: str) -> str | None:

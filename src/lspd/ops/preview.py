@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.ops.baseline import compare_states, read_text
+from lspd.ops.baseline import compare_states
 from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.files import MAX_FILE_BYTES, read_text
 
 MAX_CHANGES = 50  # files in one preview
 

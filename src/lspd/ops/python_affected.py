@@ -17,7 +17,6 @@ touch (`PythonSeen`).
 
 from __future__ import annotations
 
-import stat
 import zlib
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from lspd.ops.declarations import signature
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.python_imports import importers, touched
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 
 PYTHON = (".py", ".pyi")
 
@@ -48,7 +48,7 @@ def python_unaffected(
     for path in rest:
         if path.suffix in PYTHON:
             packed = last.get(path) if path not in changed else None
-            if packed is None and (text := _read(path)) is not None:
+            if packed is None and (text := read_text(path)) is not None:
                 packed = zlib.compress(text.encode(), 1)
             if packed is not None:
                 texts[path] = packed
@@ -104,17 +104,6 @@ def _names(ws: Workspace, now: PythonSeen) -> dict[Path, frozenset[tuple[str, ..
         if path in now.names:
             continue
         packed = now.texts.get(path)
-        text = zlib.decompress(packed).decode() if packed is not None else _read(path)
+        text = zlib.decompress(packed).decode() if packed is not None else read_text(path)
         now.names[path] = frozenset(touched(ws.root, path, text)) if text is not None else None
     return {p: n for p, n in now.names.items() if n is not None}
-
-
-def _read(path: Path) -> str | None:
-    """The file's text; None when it is no regular file (reading a FIFO blocks the daemon's
-    loop for good), unreadable or not UTF-8."""
-    try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            return None
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None

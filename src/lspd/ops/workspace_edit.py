@@ -21,12 +21,12 @@ from lspd.errors import InvalidInput
 from lspd.lsp.positions import from_units
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
-from lspd.ops.baseline import read_text
 from lspd.ops.diff import unified
 from lspd.ops.edit_models import FileEdits
 from lspd.ops.models import Changes
 from lspd.ops.preview import MAX_CHANGES, previewed
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 
 Check = tuple[Changes | None, str | None]  # what applying it does, or why that is unknown
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

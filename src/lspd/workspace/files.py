@@ -70,6 +70,17 @@ def stamp(path: Path) -> tuple[int, int] | None:
     return (status.st_mtime_ns, status.st_size)
 
 
+def read_text(path: Path) -> str | None:
+    """The file's text (a BOM dropped), or None when it is missing, no regular file (reading
+    a FIFO would block the daemon), unreadable or not UTF-8."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
+        return path.read_text("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def settled(stamp: tuple[int, int]) -> bool:
     """Whether an unchanged stamp proves an unchanged file (see `RACY_NS`)."""
     return time.time_ns() - stamp[0] > RACY_NS
