@@ -242,20 +242,17 @@ def _result(
     if baseline is not None:
         with Progress(f"checking the changes since {baseline}"):
             result = _with_baseline(root, paths, baseline, found, every)
-    elif found is not None:
+        return result, None, int(result.get("errors", 0)), 0
+    if found is not None:
         with Progress(poll=lambda: _counts(check_progress(found))):
             text, errors, unanswered = check_everything(found, paths, CHECK_TIMEOUT_S, every)
         return (json.loads(text) if parse else {}), text, errors, unanswered
-    else:
-        import asyncio  # here: a check through the daemon starts without it (~10 ms)
+    import asyncio  # here: a check through the daemon starts without it (~10 ms)
 
-        log_warnings()
-        with Progress() as progress:
-            result = asyncio.run(_in_process(root, paths, progress, every))
-    from lspd.ops.check_files import NOT_ANSWERED  # not at the top: the CLI starts light
-
-    left = [s for s in result.get("skipped") or [] if s["reason"].startswith(NOT_ANSWERED)]
-    return result, None, int(result.get("errors", 0)), len(left)
+    log_warnings()
+    with Progress() as progress:
+        result, unanswered = asyncio.run(_in_process(root, paths, progress, every))
+    return result, None, int(result.get("errors", 0)), unanswered
 
 
 def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:
@@ -309,13 +306,16 @@ async def _pages_in_process(
 
 async def _in_process(
     root: Path, paths: list[str] | None, progress: Progress, every: bool
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], int]:
+    """The whole check made here, and how many of its files went unanswered."""
     from lspd.ops.check import check_all, summary
+    from lspd.ops.check_files import not_answered
     from lspd.workspace import Workspace
 
     ws = Workspace(root)
     try:
         checked = await check_all(ws, paths, progress.update, all=every)
-        return summary(checked).model_dump(mode="json", exclude_none=True)
+        result = summary(checked).model_dump(mode="json", exclude_none=True)
+        return result, len(not_answered(checked.skipped))
     finally:
         await ws.close()

@@ -20,7 +20,7 @@ from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
 from lspd.ops.changes_page import workspace_page
-from lspd.ops.check_files import NOT_ANSWERED, ask_each
+from lspd.ops.check_files import ask_each, not_answered
 from lspd.ops.check_memory import CheckMemory, Progress, Running, memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, result_page, summary
@@ -100,7 +100,7 @@ async def check_all(
     stamped = memory.stamped if watched else {}
     made_at = changes if changes is not None else -1
     checked = Checked(counted, results, made_at, stamped, sorted(asked + rest), scope, skipped)
-    if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
+    if watched and not not_answered(skipped):
         memory.last[question] = checked  # a file not answered is asked again next time
     else:  # and its last result is not reused as if no edit could have changed it
         memory.python = None
