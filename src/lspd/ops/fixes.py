@@ -245,7 +245,7 @@ async def _page(
     page is cut again with them."""
     convert = Converter(ws, session.encoding)
 
-    def fix(one: _Found, check: workspace_edit.Check = (None, None)) -> Fix:
+    def fix(one: _Found) -> Fix:
         answered = one.offer.diagnostic
         return Fix(
             title=one.offer.action["title"],
@@ -256,8 +256,7 @@ async def _page(
             else convert_items(convert, document.path, [answered])[0],
             diff=one.edit.diff(ws),
             files=one.edit.files(ws),
-            check=check[0],
-            note=one.note or check[1],
+            note=one.note,
         )
 
     unchecked = [fix(one) for one in found]
@@ -266,9 +265,9 @@ async def _page(
         len(found), offset, limit, lambda w: build(unchecked[w.offset : w.end], w), sizes=sizes
     )
     checked = []
-    for one in found[offset : offset + len(dry.fixes)]:
-        check = await kept_check(ws, one.edit, "fix", functools.partial(_check, ws, one.edit))
-        checked.append(fix(one, check))
+    for one, made in zip(found[offset:], dry.fixes, strict=False):
+        check, why = await kept_check(ws, one.edit, "fix", functools.partial(_check, ws, one.edit))
+        checked.append(made.model_copy(update={"check": check, "note": one.note or why}))
     if not checked:
         return dry
     return page(
