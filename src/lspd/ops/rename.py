@@ -100,7 +100,7 @@ async def renamed(
 
 async def checked(
     ws: Workspace, edit: workspace_edit.Proposed, old: str, new_name: str
-) -> tuple[Changes | None, str | None]:
+) -> workspace_edit.Check:
     """What applying the rename of `old` would introduce and fix (and a note when it is not
     checked). A rename changes one name: the files it can break name it (old or new) and
     are compared; a file that only imports a module the edit touched cannot gain an error

@@ -196,9 +196,7 @@ def _offset(
     return start + from_units(line_text, units, session.encoding)
 
 
-async def check(
-    ws: Workspace, edit: Proposed, importers: bool = True
-) -> tuple[Changes | None, str | None]:
+async def check(ws: Workspace, edit: Proposed, importers: bool = True) -> Check:
     """What applying the edit would introduce and fix, as `preview` computes it (and a note
     when it is not checked); the files must still be as the diff found them after. Without
     `importers`, files that only import a changed module are not compared (see `rename`)."""
