@@ -5,7 +5,7 @@ with the same results as a fresh check and no file left open in tsserver."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -206,16 +206,44 @@ def test_basedpyright_answers_unchanged_for_files_an_edit_cannot_reach(python: W
     assert [d.code for d in third["pkg/user.py"].diagnostics] == ["reportAssignmentType"]
 
 
-def test_a_file_left_unanswered_makes_the_next_check_ask_every_file(python: Warm) -> None:
-    """A check that could not ask a file is not reused, and keeps no stale result of it: the
-    next one asks every file again and finds the edit's error."""
-    assert asked(python) == (sorted(PYTHON), [])
-    python.ws.diagnostics_timeout = 1e-6  # no server answers a changed file in microseconds
-    (python.root / "pkg/leaf.py").write_text("x: str = 1\n")
-    checked = python.run(check_all(python.ws))
+def unanswered(warm: Warm) -> None:
+    """A check after which the leaf edit's file is not answered: the server given no time."""
+    warm.ws.diagnostics_timeout = 1e-6  # no server answers a changed file in microseconds
+    checked = warm.run(check_all(warm.ws))
     assert [s.path for s in checked.skipped] == ["pkg/leaf.py"], (checked.asked, checked.skipped)
     assert checked.skipped[0].reason.startswith("not answered: ")
-    python.ws.diagnostics_timeout = 20.0
+    warm.ws.diagnostics_timeout = 20.0
+
+
+def cancelled(warm: Warm) -> None:
+    """A check that raises once the files no edit reached are reused: its caller went away
+    (the daemon's request cancelled) before the leaf edit's file was answered."""
+
+    async def check() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+
+        def progress(done: int, total: int) -> None:
+            if done:  # the unaffected files' results are reused, the edited file not asked
+                task.cancel()
+
+        await check_all(warm.ws, progress=progress)
+
+    with pytest.raises(asyncio.CancelledError):
+        warm.run(check())
+
+
+@pytest.mark.parametrize("failed", [unanswered, cancelled])
+def test_a_check_that_failed_makes_the_next_ask_every_file(
+    python: Warm, failed: Callable[[Warm], None]
+) -> None:
+    """A check that left a file unanswered, or raised, keeps no stale result of it: the next
+    one asks every file and finds the edit's error, even when the edit since then is a body
+    alone (which asks only its own file after a complete check)."""
+    assert asked(python) == (sorted(PYTHON), [])
+    (python.root / "pkg/leaf.py").write_text("x: str = 1\n")
+    failed(python)
+    (python.root / "pkg/json.py").write_text("y: int = 2\n")  # a value: no declaration
     assert asked(python) == (sorted(PYTHON), [("pkg/leaf.py", 1, "reportAssignmentType")])
 
 
