@@ -166,7 +166,7 @@ NOT_BEFORE_THE_SERVER = (
     "pydantic",  # lspd.toml is checked by plain code
     "tomlkit",  # lspd.agents: only for --sync
     "lspd.agents",
-    "http.client",  # asking a daemon: only when a sentinel is found
+    "http.client",  # never: daemon/loopback.py speaks HTTP to a daemon
     "importlib.metadata",  # server versions: `lspd servers`
     "pathspec",  # only for a .gitignore (the fixture has none)
     "mcp",  # the SDK and uvicorn are imported while the servers start

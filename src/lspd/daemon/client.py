@@ -1,9 +1,9 @@
 """Finding and calling the daemon of a workspace, for the CLI and scripts.
 
-Light on purpose: the standard library's `http.client`, no MCP SDK (importing it costs about
-a second, more than a warm answer) and no httpx (40 ms of a hook's 150 ms). A tool call is one
-stateless MCP request (protocol 2026-07-28: a single POST, no handshake), answered with the
-same `structuredContent` an agent gets.
+Light on purpose: a bare socket (`loopback`: not even `http.client`), no MCP SDK (importing it
+costs about a second, more than a warm answer) and no httpx (40 ms of a hook's 150 ms). A tool
+call is one stateless MCP request (protocol 2026-07-28: a single POST, no handshake), answered
+with the same `structuredContent` an agent gets.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from lspd import sentinel
+from lspd.daemon import loopback
 from lspd.daemon.binding import HOST
 from lspd.errors import ERROR_KIND_META, DaemonError, InvalidInput, LspdError
 
@@ -49,26 +50,14 @@ def _http(
     body: bytes | None = None,
 ) -> Response:
     """One loopback HTTP request: never through a proxy, never TLS. Raises `OSError` (the
-    port refuses, the answer times out) or `http.client.HTTPException` (not HTTP): catch
-    `_unanswered()`."""
-    import http.client  # here: `lspd serve` finds no sentinel, and starts 4 ms sooner
-
-    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        answer = connection.getresponse()
-        data = answer.read()
-        found = {name.lower(): value for name, value in answer.getheaders()}
-        return Response(answer.status, found, data.decode("utf-8", errors="replace"))
-    finally:
-        connection.close()
+    port refuses, the answer times out) or `loopback.NotHttp`: catch `_unanswered()`."""
+    status, found, data = loopback.request(HOST, port, method, path, headers, timeout, body)
+    return Response(status, found, data.decode("utf-8", errors="replace"))
 
 
 def _unanswered() -> tuple[type[Exception], ...]:
-    """What `_http` raises when nothing (or not HTTP) answers; named only once it has run."""
-    import http.client
-
-    return (OSError, http.client.HTTPException)
+    """What `_http` raises when nothing (or not HTTP) answers."""
+    return (OSError, loopback.NotHttp)
 
 
 def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
