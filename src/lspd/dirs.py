@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -22,5 +21,7 @@ def state_dir(root: Path) -> Path:
     else:
         base = Path(os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state"))
         base = base / "lspd"
+    import hashlib  # here: 2-4 ms of every CLI command's start, used only for this name
+
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
     return base / f"{root.name or 'root'}-{digest}"

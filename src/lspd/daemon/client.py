@@ -12,7 +12,6 @@ import json
 import os
 import signal
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -29,13 +28,15 @@ ERRORS_HEADER = "x-lspd-errors"  # GET /check: the check's count of errors
 UNANSWERED_HEADER = "x-lspd-unanswered"  # GET /check: files no server answered
 
 
-@dataclass
 class Response:
     """An HTTP answer from the daemon, read whole."""
 
-    status_code: int
-    headers: dict[str, str]
-    text: str
+    # Plain classes here, not dataclasses: importing `dataclasses` (and `inspect` with it) is
+    # ~5 ms of every CLI command's start.
+    def __init__(self, status_code: int, headers: dict[str, str], text: str) -> None:
+        self.status_code = status_code
+        self.headers = headers
+        self.text = text
 
     def json(self) -> Any:
         return json.loads(self.text)
@@ -76,17 +77,19 @@ def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = 
     return base
 
 
-@dataclass
 class Probe:
     """What answers for a workspace: `ok` with the daemon's /health, or why not."""
 
-    root: Path
-    ok: bool
-    reason: str
-    port: int | None = None
-    token: str | None = None
-    health: dict[str, Any] = field(default_factory=dict)
-    stale: bool = False  # a sentinel that no daemon of this workspace answers for
+    def __init__(
+        self, root: Path, ok: bool, reason: str, port: int | None = None, token: str | None = None
+    ) -> None:
+        self.root = root
+        self.ok = ok
+        self.reason = reason
+        self.port = port
+        self.token = token
+        self.health: dict[str, Any] = {}
+        self.stale = False  # a sentinel that no daemon of this workspace answers for
 
     @property
     def base_url(self) -> str:
