@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from lspd.errors import ServerTimeout
-from lspd.lsp.diagnostics import Inbox
+from lspd.lsp.diagnostics import Inbox, answer_of
 from lspd.lsp.documents import Document
 from lspd.lsp.progress import Progress
 from lspd.workspace import Workspace
@@ -107,7 +107,8 @@ def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
     tmp_path: Path,
 ) -> None:
     """basedpyright answers "unchanged" to the result id of its last answer: the inbox then
-    gives the items it kept (the same list); a document told anything is asked afresh."""
+    gives the items it kept (compressed: equal items, the same answer); a document told
+    anything is asked afresh, a new answer."""
     root = copy_fixture("py", tmp_path)
 
     async def main() -> None:
@@ -124,12 +125,14 @@ def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
 
             first = await session.inbox.pull(send, document.uri, 60)
             again = await session.inbox.pull(send, document.uri, 60)
-            assert again is first and [d["code"] for d in first] == ["reportReturnType"]
+            assert again == first and [d["code"] for d in first] == ["reportReturnType"]
+            assert answer_of(again) is answer_of(first) and again is not first
             assert asked == [(False, "full"), (True, "unchanged")]
             await ws.open("pkg/broken.py", content="x: int = ''\n")
             changed = await session.inbox.pull(send, document.uri, 60)
             assert asked[2] == (False, "full")
             assert [d["code"] for d in changed] == ["reportAssignmentType"]
+            assert answer_of(changed) is not answer_of(first)
         finally:
             await ws.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 from pathlib import Path
 
+from lspd.lsp.diagnostics import answer_of
 from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
@@ -37,7 +38,7 @@ async def diagnostics(
     return await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit)
 
 
-# Per file: the server's items (the list itself) and the result made of them.
+# Per file: the server's answer (`answer_of` its items) and the result made of them.
 Known = dict[Path, tuple[object, DiagnosticsResult]]
 
 
@@ -64,7 +65,7 @@ async def check_file(
         session, document = await ws.open(path, content)
         raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout)
         last = known.get(document.path) if known is not None else None
-        if last is not None and last[0] is raw and content is None:
+        if last is not None and last[0] is answer_of(raw) and content is None:
             return last[1]
         convert = Converter(ws, session.encoding)
         items = convert_items(convert, document.path, raw)
@@ -73,7 +74,7 @@ async def check_file(
     )
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
-        known[document.path] = (raw, result)
+        known[document.path] = (answer_of(raw), result)
     return result
 
 
