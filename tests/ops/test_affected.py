@@ -320,10 +320,12 @@ def _commands(pid: int) -> list[str]:
     return found
 
 
-def test_tsserver_runs_without_a_typings_installer(project: Warm) -> None:
-    # Type acquisition would fetch @types the gate's tsc never sees, in a process of its own.
+def test_tsserver_runs_alone(project: Warm) -> None:
+    # Type acquisition would fetch @types the gate's tsc never sees, in a process of its own;
+    # a syntax server would answer nothing lspd asks sooner (it waits for the project).
     project.run(project.ws.symbols.tree(project.root / "src/core.ts"))
     [session] = [s for s in project.ws.sessions.values() if s.pid is not None]
     commands = _commands(session.pid)
-    assert any("tsserver.js" in c for c in commands)
+    [tsserver] = [c for c in commands if "tsserver.js" in c]
+    assert "partialSemantic" not in tsserver
     assert not any("typingsInstaller" in c for c in commands)
