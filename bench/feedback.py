@@ -24,7 +24,8 @@ imports), a body-only edit of a module many files import (a comment or a string)
 signature change of it (an export added or a type changed). lspd's daemon (`lspd check`
 as a user runs it) beside the watch mode, in the same run, the same edits; the errors of
 each step side by side; the resident memory of both process trees after the cold check and
-after the edits. Edit times are the median over the rounds (every time in `--json`).
+after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only). Edit
+times are the median over the rounds (every time in `--json`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from bench.gate import BIN, LSPD, sdist
 from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.tsc_native import platform_package
 
+PEAK_EVERY_S = 0.5
 Edit = tuple[str, str, str]  # (file, text replaced, by); "" replaced: appended
 EDITS = ["leaf", "body", "signature"]
 
@@ -236,6 +238,7 @@ class Lspd:
         self.root, self.targets = root, targets
         self.env = {**os.environ, "LSPD_STATE_DIR": str(state)}
         self.unanswered = 0  # files a check named "not answered" (a server's timeout)
+        self.peak = 0.0  # the largest resident MB of its tree seen during a check
         self.errors: Counter[Key] = Counter()  # the last check's errors
 
     def __enter__(self) -> Lspd:
@@ -250,13 +253,20 @@ class Lspd:
         """One `lspd check`, timed. It must answer every file: a file a server did not
         answer is counted (and shown), never asked again here."""
         began = time.perf_counter()
-        done = subprocess.run(
-            [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
-            cwd=self.root, env=self.env, capture_output=True, text=True,
-        )  # fmt: skip
-        took = time.perf_counter() - began
+        with tempfile.TemporaryFile("w+") as out:
+            child = subprocess.Popen(
+                [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
+                cwd=self.root, env=self.env, stdout=out, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            while child.poll() is None:  # its servers' memory while it checks (a second
+                self.peak = max(self.peak, self.rss_mb())  # TypeScript 7 server: native_split)
+                time.sleep(PEAK_EVERY_S)
+            took = time.perf_counter() - began
+            out.seek(0)
+            done = subprocess.CompletedProcess(child.args, child.returncode, out.read(), "")
         if done.returncode == 2:
-            raise SystemExit(f"lspd check failed: {done.stdout[-500:]}{done.stderr[-500:]}")
+            assert child.stderr is not None
+            raise SystemExit(f"lspd check failed: {done.stdout[-500:]}{child.stderr.read()[-500:]}")
         answer = json.loads(done.stdout)
         self.errors = Counter(
             (d["path"], d["line"], d.get("code") or "")
@@ -325,7 +335,9 @@ class TscWatch:
         self.process = subprocess.Popen(argv, cwd=root, stdout=subprocess.PIPE, text=True)
         self.began = time.perf_counter()
         self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        self.peak = 0.0  # the largest resident MB seen, looked at every PEAK_EVERY_S
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._watch_peak, daemon=True).start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -348,6 +360,11 @@ class TscWatch:
 
     def rss_mb(self) -> float:
         return tree_rss_mb(self.process.pid) or 0.0
+
+    def _watch_peak(self) -> None:
+        while self.process.poll() is None:
+            self.peak = max(self.peak, self.rss_mb())
+            time.sleep(PEAK_EVERY_S)
 
     def stop(self) -> None:
         self.process.kill()
@@ -428,6 +445,7 @@ def lspd_side(
         rows["lspd rss after"] = lspd.rss_mb()
         rows["lspd parts after"] = lspd.parts()
         rows["lspd unanswered"] = lspd.unanswered
+        rows["lspd rss peak"] = lspd.peak
 
 
 def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
@@ -452,6 +470,7 @@ def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
                 (root / project.edits[kind][0]).write_text(before)
                 _add(rows, f"own {kind} undone", watch.found(began))
         rows["own rss after"] = watch.rss_mb()
+        rows["own rss peak"] = watch.peak
         rows["own name"] = "tsc --watch"
     finally:
         watch.stop()
@@ -534,6 +553,11 @@ def table(results: list[Rows]) -> str:
                 f"| {name} | RSS {'after the cold check' if when == 'cold' else 'after the edits'}"
                 f" | {rows[f'lspd rss {when}']:.0f} MB | {rows[f'own rss {when}']:.0f} MB "
                 f"({rows['own name']}) | |"
+            )
+        if "own rss peak" in rows:
+            lines.append(
+                f"| {name} | RSS peak during the checks | {rows['lspd rss peak']:.0f} MB | "
+                f"{rows['own rss peak']:.0f} MB | |"
             )
         if isinstance(differing := rows.get("errors differing"), dict):
             shown = ", ".join(f"{step} {count}" for step, count in differing.items())

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.ops import native_split
 from lspd.ops.check import check_all
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
@@ -140,3 +141,37 @@ def test_each_file_answered_is_progress(project: Warm) -> None:
     seen: list[tuple[int, int]] = []
     project.run(check_all(project.ws, progress=lambda done, total: seen.append((done, total))))
     assert seen[:5] == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def servers_in(root: Path) -> list[int]:
+    """The processes working in `root` (the project's servers)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cwd").resolve() == root:
+                found.append(int(proc.name))
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+    return found
+
+
+def test_many_files_are_shared_with_a_second_server(
+    project: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check asking many files asks part of them of a second server of the same project
+    (TypeScript 7 checks pulls on one core), stopped with the check: the same errors."""
+    monkeypatch.setattr(native_split, "SPLIT_AT", 2)
+    src = project.root / "src"
+    (src / "leaf.ts").write_text("export const x: string = 1;\n")
+    (src / "core.ts").write_text(CORE.replace("b: number", "b: string"))
+    asked, found = check(project)
+    assert asked == ["src/again.ts", "src/core.ts", "src/leaf.ts", "src/user.ts"]
+    assert found == tsc(project) and {(p, c) for p, _, _, c in found} == {
+        ("src/core.ts", "2322"),
+        ("src/user.ts", "2345"),
+        ("src/leaf.ts", "2322"),
+    }
+    [session] = project.ws.sessions.values()
+    second = session.log_path.parent / "second" / session.log_path.name
+    assert second.exists()  # it ran
+    assert servers_in(project.root) == [session.pid]  # and is gone

@@ -37,16 +37,14 @@ from lspd.ops.check_memory import CheckMemory, NativeSeen
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.native_split import ask_all
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import NATIVE
 
-CONCURRENCY = 4  # files asked at once
 # A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
-# it. The first files asked of a session also wait for its project to load: effect's 572
-# files (523,000 lines) took over 30 s on a 2-core machine at load 20. They are asked
-# CONCURRENCY at once (the server loads the project once, then checks them side by side):
-# asking the first alone left the second core idle while it was checked.
+# it. The first files asked of a server also wait for its project to load: effect's 572
+# files (523,000 lines) took over 30 s on a 2-core machine at load 20.
 FILE_TIMEOUT_S = 120.0
 LOAD_TIMEOUT_S = 600.0
 # from "x", import "x", import("x"), require("x"), /// <reference path="x": a literal first
@@ -117,23 +115,15 @@ async def native_checked(
         seeing = {p for p in changed if p not in seen.shapes or seen.shapes[p] != now.shapes[p]}
         reached = changed | _reach(seeing, now.names, aliases)
         asked = [p for p in sessions if p in reached or p not in known]
-    gate = asyncio.Semaphore(CONCURRENCY)
-    answering: set[Session] = set()  # the sessions that have answered: their project is loaded
 
-    async def one(path: Path) -> DiagnosticsResult:
-        session = sessions[path]
-        async with gate:  # until a session answers, its questions wait for its project to load
-            timeout = FILE_TIMEOUT_S if session in answering else LOAD_TIMEOUT_S
-            result = await _pulled(ws, session, path, known, timeout)
-        answering.add(session)
-        answered()
-        return result
+    async def ask(session: Session, path: Path, timeout: float) -> DiagnosticsResult:
+        return await _pulled(ws, session, path, known, timeout)
 
     # TypeScript 7's LSP says nothing of its tsconfig's errors: `tsc -p` is asked for them
     # (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
     configs = asyncio.create_task(config_results(ws)) if asked else None
     try:
-        fresh = dict(zip(asked, await asyncio.gather(*(one(p) for p in asked)), strict=True))
+        fresh = await ask_all(asked, sessions, ask, (FILE_TIMEOUT_S, LOAD_TIMEOUT_S), answered)
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]

@@ -1,0 +1,103 @@
+"""Asking many files of a TypeScript 7 server on both cores: a second `tsc --lsp` for the
+length of one check.
+
+TypeScript 7.0.2's LSP checks every pulled file on one checker (its pool keeps a single
+"diagnostics checker" per project; only other requests get the others), so however many
+pulls are out at once it uses one core: effect 4.1's cold check took 21 CPU seconds in 21 s
+of wall time, where `tsc -p` spreads its 4 checkers over both cores. So when a check asks
+many files (a cold check, a change many files import) and a second core is there, a second
+server of the same project, with the same settings, answers part of them: both take the next
+file from one queue (the one that loaded first takes more), and the second is stopped when
+the queue is empty, so nothing of it outlives the check. The same program answers each file
+the same way, so the errors are the same. Not when lspd holds a file of the session open
+with text that is not on disk: the second server reads the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import deque
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from lspd.errors import ServerError
+from lspd.lsp.session import Session
+from lspd.ops.models import DiagnosticsResult
+
+SPLIT_AT = 100  # files asked of one session from which a second server pays for its load
+CONCURRENCY = 4  # files asked of each server at once
+Ask = Callable[[Session, Path, float], Awaitable[DiagnosticsResult]]
+
+
+async def ask_all(
+    paths: list[Path],
+    sessions: dict[Path, Session],
+    ask: Ask,
+    timeouts: tuple[float, float],
+    answered: Callable[[], None],
+) -> dict[Path, DiagnosticsResult]:
+    """Each of `paths` asked of its session (`ask(session, path, timeout)`), or of that
+    session's second server; `timeouts`: (a file's, the first file's of a server, which
+    waits for its project to load)."""
+    per_session: dict[Session, int] = {}
+    for path in paths:
+        per_session[sessions[path]] = per_session.get(sessions[path], 0) + 1
+    helpers = {s: _second(s) for s, n in per_session.items() if n >= SPLIT_AT and _can_split(s)}
+    queue, results = deque(paths), {}
+    answering: set[Session] = set()  # servers that have answered: their project is loaded
+
+    async def worker(second: bool) -> None:
+        while queue:
+            path = queue.popleft()
+            session = sessions[path]
+            server = helpers.get(session, session) if second else session
+            timeout = timeouts[0] if server in answering else timeouts[1]
+            try:
+                results[path] = await ask(server, path, timeout)
+            except ServerError:
+                if server is session:
+                    raise
+                queue.appendleft(path)  # the second server failed: the first asks it
+                return
+            answering.add(server)
+            answered()
+
+    # side by side: each worker takes its first file at once, the second server's too
+    kinds = (False, True) if helpers else (False,)
+    workers = [worker(second) for _ in range(CONCURRENCY) for second in kinds]
+    try:
+        await asyncio.gather(*workers)
+        # what a failed second server had taken, once the first's workers had finished
+        await asyncio.gather(*(worker(False) for _ in range(CONCURRENCY if queue else 0)))
+    finally:
+        await asyncio.gather(*(helper.stop() for helper in helpers.values()))
+    return results
+
+
+def _can_split(session: Session) -> bool:
+    """A second core, and no open document whose text the disk does not have."""
+    if (os.cpu_count() or 1) < 2:
+        return False
+    for document in session.documents.values():
+        try:
+            if document.path.read_text("utf-8") != document.text:
+                return False
+        except (OSError, UnicodeDecodeError):
+            return False
+    return True
+
+
+def _second(session: Session) -> Session:
+    """A second server of `session`'s projects, as it runs (its settings, its toolchain),
+    logging beside it."""
+    helper = Session(
+        session.definition,
+        session.root,
+        session.log_path.parent / "second",
+        request_timeout=session.request_timeout,
+        toolchain=session.toolchain,
+    )
+    for folder in session.folders:
+        helper.add_folder(folder)
+    return helper
