@@ -309,13 +309,13 @@ def test_a_referenced_project_is_read_from_its_sources_unbuilt(tmp_path: Path) -
         assert not any(s.documents for s in warm.ws.sessions.values())
 
 
-def _commands(pid: int) -> list[str]:
-    """The command lines of `pid` and every process below it."""
-    found, todo = [], [pid]
+def _commands(pid: int) -> dict[int, str]:
+    """The command line of `pid` and of every process below it, by pid."""
+    found, todo = {}, [pid]
     while todo:
         current = todo.pop()
         proc = Path(f"/proc/{current}")
-        found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        found[current] = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
         todo += [int(c) for c in (proc / "task" / str(current) / "children").read_text().split()]
     return found
 
@@ -326,6 +326,8 @@ def test_tsserver_runs_alone(project: Warm) -> None:
     project.run(project.ws.symbols.tree(project.root / "src/core.ts"))
     [session] = [s for s in project.ws.sessions.values() if s.pid is not None]
     commands = _commands(session.pid)
-    [tsserver] = [c for c in commands if "tsserver.js" in c]
+    [(pid, tsserver)] = [(p, c) for p, c in commands.items() if "tsserver.js" in c]
     assert "partialSemantic" not in tsserver
-    assert not any("typingsInstaller" in c for c in commands)
+    assert not any("typingsInstaller" in c for c in commands.values())
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert b"NODE_OPTIONS=--max-semi-space-size=8" in environ  # a smaller young generation

@@ -125,7 +125,7 @@ class ServerLifecycle:
             await self._stop()
         self.state = "starting"
         self._reset()
-        env = {**os.environ, **self.definition.env}
+        env = server_env(self.definition.env)
         command = self.definition.resolved_command()
         settling = asyncio.ensure_future(self._settle()) if self._settle else None
         log.info("starting %s: %s", self.name, " ".join(command))
@@ -270,3 +270,13 @@ class ServerLifecycle:
 
     def _on_notification(self, method: str, params: Any) -> None:
         """Take in a notification: the session does (`Session._on_notification`)."""
+
+
+def server_env(own: dict[str, str]) -> dict[str, str]:
+    """lspd's environment with a server's `env` (servers.toml) over it. A NODE_OPTIONS in
+    both is joined, the environment's last: node takes the last of a repeated flag, so the
+    user's flags win and the server's stay where the user set none."""
+    env = {**os.environ, **own}
+    if "NODE_OPTIONS" in own and os.environ.get("NODE_OPTIONS"):
+        env["NODE_OPTIONS"] = f"{own['NODE_OPTIONS']} {os.environ['NODE_OPTIONS']}"
+    return env
