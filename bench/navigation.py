@@ -14,6 +14,8 @@ memory again. Variants:
 - `syntax-auto` / `syntax-never`: typescript-language-server's `tsserver.useSyntaxServer`
   set to "auto" (a second, partial-semantic tsserver answers syntax requests and those
   asked while the project loads) or "never" (one tsserver answers everything);
+- `node-default`: without the entry's `NODE_OPTIONS=--max-semi-space-size=8` (node 24's
+  young generation grows to two 64 MB semi-spaces);
 - `no-prewarm`: the shipped servers.toml, the daemon started with `--no-prewarm` (the
   TypeScript server starts at the first question).
 Every answer is checked (the hover names `succeed`, the definition is in core.ts, the
@@ -70,10 +72,18 @@ def _syntax(mode: str) -> Callable[[str], str]:
     return patch
 
 
+def _node_default(text: str) -> str:
+    """Without the entry's NODE_OPTIONS: node's own young generation."""
+    line = 'env = { NODE_OPTIONS = "--max-semi-space-size=8" }\n'
+    assert text.count(line) == 1, "the typescript-language-server entry's env moved"
+    return text.replace(line, "")
+
+
 VARIANTS = [
     Variant("shipped", lambda text: text),
     Variant("syntax-auto", _syntax("auto")),
     Variant("syntax-never", _syntax("never")),
+    Variant("node-default", _node_default),
     Variant("no-prewarm", lambda text: text, prewarm=False),
 ]
 
