@@ -71,6 +71,7 @@ async def check_all(
     question = (tuple(paths or ()), all and not paths)
     if (cached := memory.fresh(question, changes)) is not None:
         return cached
+    memory.drop_stale(changes)  # their results can go as soon as this check replaces them
     scope, matched = await _matched(ws, paths, all)
     skipped, matched = _left_out(ws, matched)  # too large, or set aside
     counted, watched = len(matched) + len(skipped), changes is not None
@@ -83,7 +84,9 @@ async def check_all(
         found = await _reused_or_built(ws, matched, known, changes, memory, run)
         results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
-        results += await ask_each(ws, rest, kept, lambda: run.tick(run.done + 1), skipped)
+        results += await ask_each(
+            ws, rest, kept, lambda: run.tick(run.done + 1), skipped, memory.renewed
+        )
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
         raise

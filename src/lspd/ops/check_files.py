@@ -41,19 +41,26 @@ async def ask_each(
     known: Known | None,
     tick: Callable[[], None],
     skipped: list[SkippedFile],
+    renewed: Callable[[DiagnosticsResult], None] = lambda result: None,
 ) -> list[DiagnosticsResult]:
     """The results of `paths`, asked of their servers; a file not answered is named in
     `skipped`. With `known` (a watcher keeps open documents in step with the disk), the
     files of a pull server stay open: it answers "unchanged" for what an edit did not affect,
     and last time's result is reused (`check_file`); tsserver answers everything anew, so
-    its files are closed again, as every file is without `known`."""
+    its files are closed again, as every file is without `known`. `renewed(result)` is told
+    of each result in `known` replaced by a new one, as it comes (what was made of the old
+    one can go, what is made of the new one made while the server checks the next files)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 
     async def one(path: Path, scale: float) -> DiagnosticsResult | None:
         async with gate:
+            old = None if known is None else known.get(path)
             try:
-                return await _asked(ws, path, known, ws.diagnostics_timeout * scale)
+                result = await _asked(ws, path, known, ws.diagnostics_timeout * scale)
+                if known is not None and known.get(path) is not old:
+                    renewed(result)
+                return result
             except InvalidInput:
                 return None  # not a readable source file (binary, not UTF-8, a link leading out)
             except (ServerTimeout, ServerCrashed) as exc:

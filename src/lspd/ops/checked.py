@@ -32,6 +32,21 @@ class Stamp:
 Stamped = dict[str, Stamp]  # by path, shared by the checks of a workspace
 
 
+def stamp(stamped: Stamped, result: DiagnosticsResult, texts: bool = False) -> Stamp:
+    """The file's diagnostics with its path (and with `texts`, their JSON text), made again
+    only for a result not seen; the result's stamp in `stamped` from then on."""
+    last = stamped.get(result.path)
+    if last is None or last.result is not result:
+        # Its own diagnostics, their path set: a result of a whole check is no other
+        # answer's, and copies of them held SQLAlchemy's 84,000 twice (91 MB).
+        for diagnostic in result.diagnostics:
+            diagnostic.path = result.path
+        last = stamped[result.path] = Stamp(result, result.diagnostics)
+    if texts and last.texts is None:
+        last.texts = [compact_json(d) for d in last.made]
+    return last
+
+
 @dataclass
 class Checked:
     """A complete check: every matched file's diagnostics, in path order."""
@@ -53,24 +68,16 @@ class Checked:
 
     def _stamp(self, result: DiagnosticsResult) -> Stamp:
         """The file's diagnostics with its path, made again only for a result not seen."""
-        last = self.stamped.get(result.path)
-        if last is None or last.result is not result:
-            # Its own diagnostics, their path set: a result of a whole check is no other
-            # answer's, and copies of them held SQLAlchemy's 84,000 twice (91 MB).
-            for diagnostic in result.diagnostics:
-                diagnostic.path = result.path
-            last = self.stamped[result.path] = Stamp(result, result.diagnostics)
-        return last
+        return stamp(self.stamped, result)
 
     def texts(self) -> list[str]:
         """Each diagnostic of `everything` as compact JSON, made once per file result: the
         whole check of a large project is tens of MB, most of it unchanged since the last."""
         text_of: dict[int, str] = {}
         for result in self.results:
-            stamp = self._stamp(result)
-            if stamp.texts is None:
-                stamp.texts = [compact_json(d) for d in stamp.made]
-            text_of.update(zip(map(id, stamp.made), stamp.texts, strict=True))
+            made = stamp(self.stamped, result, texts=True)
+            assert made.texts is not None
+            text_of.update(zip(map(id, made.made), made.texts, strict=True))
         return [text_of[id(d)] for d in self.everything]
 
     def json_text(self) -> str:
