@@ -24,8 +24,9 @@ imports), a body-only edit of a module many files import (a comment or a string)
 signature change of it (an export added or a type changed). lspd's daemon (`lspd check`
 as a user runs it) beside the watch mode, in the same run, the same edits; the errors of
 each step side by side; the resident memory of both process trees after the cold check and
-after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only). Edit
-times are the median over the rounds (every time in `--json`).
+after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only);
+lspd's again after `SETTLE_S` idle. Edit times are the median over the rounds (every time
+in `--json`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.tsc_native import platform_package
 
 PEAK_EVERY_S = 0.5
+SETTLE_S = 15.0  # idle before the last reading of lspd's memory (idle_gc.cjs: 8 s)
 Edit = tuple[str, str, str]  # (file, text replaced, by); "" replaced: appended
 EDITS = ["leaf", "body", "signature"]
 
@@ -444,6 +446,11 @@ def lspd_side(
                 _add(rows, f"lspd {kind} undone", lspd.check())
         rows["lspd rss after"] = lspd.rss_mb()
         rows["lspd parts after"] = lspd.parts()
+        # And once idle: a Node server's idle collection (servers/idle_gc.cjs) waits for
+        # 8 s without work, as an agent reading an answer leaves it.
+        time.sleep(SETTLE_S)
+        rows["lspd rss settled"] = lspd.rss_mb()
+        rows["lspd parts settled"] = lspd.parts()
         rows["lspd unanswered"] = lspd.unanswered
         rows["lspd rss peak"] = lspd.peak
 
@@ -562,7 +569,12 @@ def table(results: list[Rows]) -> str:
         if isinstance(differing := rows.get("errors differing"), dict):
             shown = ", ".join(f"{step} {count}" for step, count in differing.items())
             lines.append(f"| {name} | errors not shared with the gate's | {shown} | | |")
-        for when in ("cold", "after"):
+        if "lspd rss settled" in rows:
+            lines.append(
+                f"| {name} | RSS after the edits, then {SETTLE_S:.0f} s idle | "
+                f"{rows['lspd rss settled']:.0f} MB | {rows['own rss after']:.0f} MB | |"
+            )
+        for when in ("cold", "after", "settled"):
             parts = rows.get(f"lspd parts {when}")
             if isinstance(parts, dict):
                 said = ", ".join(f"{part} {mb}" for part, mb in parts.items())

@@ -6,6 +6,7 @@ import asyncio
 import os
 from pathlib import Path
 
+import lspd.servers
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
@@ -23,9 +24,11 @@ def _environment(pid: int) -> dict[str, str]:
     return dict(pair for pair in pairs if len(pair) == 2)
 
 
-def test_basedpyrights_node_runs_with_16_mb_semi_spaces(tmp_path: Path) -> None:
+def test_basedpyrights_node_runs_with_16_mb_semi_spaces_and_the_idle_collector(
+    tmp_path: Path,
+) -> None:
     # Node 24's young generation grows to 128 MB and stays resident; 16 MB semi-spaces
-    # keep basedpyright 60-120 MB smaller (bench/symbols.py).
+    # keep basedpyright 60-120 MB smaller (bench/symbols.py). idle_gc.cjs: test_idle_gc.
     root = copy_fixture("py", tmp_path)
     ws = Workspace(root, log_dir=tmp_path / "logs")
 
@@ -42,7 +45,9 @@ def test_basedpyrights_node_runs_with_16_mb_semi_spaces(tmp_path: Path) -> None:
         finally:
             await ws.close()
 
-    assert asyncio.run(main()) == [("node", "--max-semi-space-size=16")]
+    collector = Path(lspd.servers.__file__).parent / "idle_gc.cjs"
+    assert collector.is_file()
+    assert asyncio.run(main()) == [("node", f'--max-semi-space-size=16 --require "{collector}"')]
 
 
 def test_a_container_pattern_only_where_it_was_shown_sound() -> None:

@@ -125,7 +125,7 @@ class ServerLifecycle:
             await self._stop()
         self.state = "starting"
         self._reset()
-        env = server_env(self.definition.env)
+        env = server_env(self.definition.resolved_env())
         command = self.definition.resolved_command()
         settling = asyncio.ensure_future(self._settle()) if self._settle else None
         log.info("starting %s: %s", self.name, " ".join(command))

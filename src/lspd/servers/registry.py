@@ -82,6 +82,9 @@ class ServerDefinition:
         argv[0] = find_executable(argv[0]) or argv[0]
         return argv
 
+    def resolved_env(self) -> dict[str, str]:
+        return {name: self.expand(value) for name, value in self.env.items()}
+
     def resolved_initialization_options(self) -> Any:
         return _expand_all(self.initialization_options, self.npm_prefix)
 
@@ -130,14 +133,16 @@ def node_executable() -> str:
 
 
 def expand(text: str, npm_prefix: str = "npm") -> str:
-    """A command word with `{node}`, `{npm_root}` and `{tsserver_plugins}` (lspd's own
-    tsserver plugins: a folder holding `node_modules/<plugin>`) filled in."""
+    """A command word with `{node}`, `{npm_root}`, `{tsserver_plugins}` (lspd's own
+    tsserver plugins: a folder holding `node_modules/<plugin>`) and `{idle_gc}` (lspd's
+    collector for a Node server: `idle_gc.cjs`) filled in."""
     if "{" not in text:
         return text
     return (
         text.replace("{node}", node_executable())
         .replace("{npm_root}", str(npm_root(npm_prefix)))
         .replace("{tsserver_plugins}", str(Path(__file__).parent / "tsplugin"))
+        .replace("{idle_gc}", str(Path(__file__).parent / "idle_gc.cjs"))
     )
 
 
