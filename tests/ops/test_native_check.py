@@ -174,4 +174,11 @@ def test_many_files_are_shared_with_a_second_server(
     [session] = project.ws.sessions.values()
     second = session.log_path.parent / "second" / session.log_path.name
     assert second.exists()  # it ran
-    assert servers_in(project.root) == [session.pid]  # and is gone
+    assert servers_in(project.root) == [first := session.pid]  # and is gone
+
+    # Checked again: the first server is started afresh (no old program's state kept)
+    (src / "core.ts").write_text(CORE)
+    asked, found = check(project)
+    assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]
+    assert found == tsc(project) == {("src/leaf.ts", 1, 14, "2322")}
+    assert servers_in(project.root) == [session.pid] and session.pid != first

@@ -87,6 +87,12 @@ class ServerLifecycle:
         """Its process's id while it runs."""
         return None if self._server is None else self._server.pid
 
+    @property
+    def owes(self) -> bool:
+        """Whether it owes an answer to a request (stopping it now would fail that)."""
+        connection = None if self._server is None else self._server.connection
+        return connection is not None and connection.oldest_owed() is not None
+
     def busy(self, waiting: bool = True) -> stall.Busy | None:
         """What it is stuck on, when it has answered nothing for a while (`lsp/stall.py`)."""
         connection = None if self._server is None else self._server.connection
