@@ -25,8 +25,8 @@ signature change of it (an export added or a type changed). lspd's daemon (`lspd
 as a user runs it) beside the watch mode, in the same run, the same edits; the errors of
 each step side by side; the resident memory of both process trees after the cold check and
 after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only);
-lspd's again after `SETTLE_S` idle. Edit times are the median over the rounds (every time
-in `--json`).
+lspd's again after `SETTLE_S` idle; after the cold check, each once its tree has gone
+quiet. Edit times are the median over the rounds (every time in `--json`).
 """
 
 from __future__ import annotations
@@ -424,6 +424,34 @@ def _processes(words: list[str]) -> list[int]:
     return found
 
 
+def _tree_cpu_s(roots: list[int]) -> float:
+    """CPU seconds used so far by `roots` and every process below them."""
+    total, todo = 0.0, list(roots)
+    while todo:
+        pid = todo.pop()
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            todo += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def settle(roots: list[int], quiet_s: float = 2.5, limit_s: float = 90.0) -> None:
+    """Wait until the trees below `roots` have been quiet (under 5 % of a core) for
+    `quiet_s`: the memory after the cold check is read once the work after the answer is
+    done (lspd's TypeScript builder gives memory back after 1 s without a request), on both
+    sides alike."""
+    deadline, last = time.monotonic() + limit_s, _tree_cpu_s(roots)
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = _tree_cpu_s(roots)
+        if now - last < 0.05 * quiet_s:
+            return
+        last = now
+
+
 Rows = dict[str, object]
 Errors = dict[str, Counter[Key]]  # each step's errors, by "lspd STEP" / "own STEP"
 
@@ -434,6 +462,7 @@ def lspd_side(
     with Lspd(root, project.targets, state) as lspd:
         rows["lspd cold"] = lspd.check()
         errors["lspd cold"] = lspd.errors
+        settle(_processes(["serve", str(root)]))
         rows["lspd rss cold"] = lspd.rss_mb()
         rows["lspd parts cold"] = lspd.parts()
         rows["lspd unchanged"] = lspd.check()
@@ -463,6 +492,7 @@ def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
     watch = TscWatch(root, tsc)
     try:
         rows["own cold"] = watch.found(watch.began)
+        settle([watch.process.pid])
         rows["own rss cold"] = watch.rss_mb()
         # Nothing changed: tsc --watch has nothing to do (its answer stands).
         rows["own unchanged"] = (0.0, rows["own cold"][1], os.getloadavg()[0])  # type: ignore[index]

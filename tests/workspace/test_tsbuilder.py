@@ -1,0 +1,64 @@
+"""The TypeScript builder helper gives back the memory of a big check once it is idle, and a
+check asked before then is answered at once and right (a real helper on lspd's TypeScript)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all
+from tests.conftest import Warm
+from tests.ops.test_affected import checked_anew, errors, watched
+
+MANY = 60  # over the helper's GC_AFTER: a check of this many files owes a collection
+CONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}\n'
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Warm]:
+    root = (tmp_path / "ts").resolve()
+    (root / "src").mkdir(parents=True)
+    (root / "tsconfig.json").write_text(CONFIG)
+    (root / "src/core.ts").write_text("export const one = (): number => 1;\n")
+    for i in range(MANY):
+        text = f'import {{ one }} from "./core";\nexport const v{i}: number = one() + {i};\n'
+        (root / f"src/m{i}.ts").write_text(text)
+    yield from watched(root, tmp_path / "logs")
+
+
+def returned(log: Path) -> list[str]:
+    """The helper's lines saying it gave memory back."""
+    text = log.read_text() if log.exists() else ""
+    return [line for line in text.splitlines() if "memory returned" in line]
+
+
+def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
+    project: Warm,
+) -> None:
+    assert errors(project) == []
+    assert len(checked_anew(project)) == MANY + 1
+    [builder] = project.ws.builders.values()
+    pid = builder.pid
+
+    # Asked right after the big check: answered, not kept waiting for the collection.
+    (project.root / "src/m0.ts").write_text("export const v0: number = 'no';\n")
+    assert errors(project) == [
+        ("src/m0.ts", 1, "Type 'string' is not assignable to type 'number'.")
+    ]
+    assert checked_anew(project) == ["src/m0.ts"]
+
+    deadline = time.monotonic() + 60
+    while not returned(builder.log_path):  # the helper's log line is the event
+        assert time.monotonic() < deadline, builder.log_path.read_text()
+        project.run(asyncio.sleep(0.1))
+    [line] = returned(builder.log_path)  # once: the check meanwhile owed none
+    assert "heap used" in line
+
+    (project.root / "src/m0.ts").write_text("export const v0: number = 0;\n")
+    assert project.run(check_all(project.ws)).everything == []
+    assert checked_anew(project) == ["src/m0.ts"]
+    assert builder.pid == pid  # the same helper, its program kept
