@@ -6,9 +6,12 @@ TypeScript 7.0.2's LSP checks every pulled file on one checker (its pool keeps a
 pulls are out at once it uses one core: effect 4.1's cold check took 21 CPU seconds in 21 s
 of wall time, where `tsc -p` spreads its 4 checkers over both cores. So when a check asks
 many files (a cold check, a change many files import) and a second core is there, a second
-server of the same project, with the same settings, answers part of them: both take the next
-file from one queue (the one that loaded first takes more), and the second is stopped when
-the queue is empty, so nothing of it outlives the check. The same program answers each file
+server of the same project, with the same settings, answers part of them: the first takes
+files from the front of the list, the second from its end, until they meet (the one that
+loaded first takes more; neighbours share imports, so each checker resolves fewer of the
+types the other does: effect's 572 files in halves cost 25 CPU s in all, one file each in
+turn 33), and the second is stopped when the list is empty, so nothing of it outlives the
+check. The same program answers each file
 the same way, so the errors are the same. Not when lspd holds a file of the session open
 with text that is not on disk: the second server reads the disk. The first server, when it
 has checked before, is started afresh for such a check (see `ask_all`).
@@ -57,7 +60,7 @@ async def ask_all(
 
     async def worker(second: bool) -> None:
         while queue:
-            path = queue.popleft()
+            path = queue.pop() if second else queue.popleft()
             session = sessions[path]
             server = helpers.get(session, session) if second else session
             timeout = timeouts[0] if server in answering else timeouts[1]
