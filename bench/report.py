@@ -46,6 +46,7 @@ QUICK = {
     "soak": ["--calls", "1000"],
     "symbols": ["--rounds", "2"],
     "feedback": ["--only", "ts7"],
+    "navigation": ["--only", "shipped", "--warm", "1"],
     "rename": ["--rounds", "2"],
 }
 
