@@ -123,7 +123,8 @@ async def native_checked(
     # (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
     configs = asyncio.create_task(config_results(ws)) if asked else None
     try:
-        fresh = await ask_all(asked, sessions, ask, (FILE_TIMEOUT_S, LOAD_TIMEOUT_S), answered)
+        timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
+        fresh = await ask_all(asked, sessions, ask, timeouts, answered, seen is not None)
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]

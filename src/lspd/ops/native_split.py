@@ -41,20 +41,22 @@ async def ask_all(
     ask: Ask,
     timeouts: tuple[float, float],
     answered: Callable[[], None],
+    checked_before: bool,
 ) -> dict[Path, DiagnosticsResult]:
     """Each of `paths` asked of its session (`ask(session, path, timeout)`), or of that
     session's second server; `timeouts`: (a file's, the first file's of a server, which
-    waits for its project to load)."""
+    waits for its project to load); `checked_before`: whether the sessions have checked."""
     per_session: dict[Session, int] = {}
     for path in paths:
         per_session[sessions[path]] = per_session.get(sessions[path], 0) + 1
     helpers = {s: _second(s) for s, n in per_session.items() if n >= SPLIT_AT and _can_split(s)}
-    # A server that has checked before is started afresh: until its new checker has checked
-    # everything, it would hold the old program's checked state too (~1.7 GB on effect 4.1,
-    # and the Go heap's goal twice the live heap), where a fresh one holds what a cold check
-    # does. Loading the program again costs ~3 CPU s, on the core the second server's load
-    # leaves free.
-    await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
+    # A server that has checked before (not one started for navigation) is started afresh:
+    # until its new checker has checked everything, it would hold the old program's checked
+    # state too (~1.7 GB on effect 4.1, and the Go heap's goal twice the live heap), where a
+    # fresh one holds what a cold check does. Loading the program again costs ~3 CPU s, on
+    # the core the second server's load leaves free.
+    if checked_before:
+        await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
     queue, results = deque(paths), {}
     answering: set[Session] = set()  # servers that have answered: their project is loaded
 
