@@ -182,3 +182,16 @@ def test_many_files_are_shared_with_a_second_server(
     assert asked == ["src/again.ts", "src/core.ts", "src/user.ts"]
     assert found == tsc(project) == {("src/leaf.ts", 1, 14, "2322")}
     assert servers_in(project.root) == [session.pid] and session.pid != first
+
+
+def test_a_server_started_before_the_first_check_is_kept(
+    project: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a server a check ran on holds an old checked program: one started for
+    navigation keeps its loaded program through the first (split) check."""
+    monkeypatch.setattr(native_split, "SPLIT_AT", 2)
+    session = project.ws.session_for(project.root / "src" / "core.ts")
+    project.run(session.start())
+    started = session.pid
+    assert check(project)[1] == tsc(project) == set()
+    assert session.pid == started and servers_in(project.root) == [started]
