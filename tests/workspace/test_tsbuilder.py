@@ -1,5 +1,6 @@
-"""The TypeScript builder helper gives back the memory of a big check once it is idle, and a
-check asked before then is answered at once and right (a real helper on lspd's TypeScript)."""
+"""The TypeScript builder helper gives back the memory of a big check once it is idle (its
+checker dropped), a check asked before then is answered at once and right, and the checks
+after it decide as before (a real helper on lspd's TypeScript)."""
 
 from __future__ import annotations
 
@@ -62,3 +63,10 @@ def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
     assert project.run(check_all(project.ws)).everything == []
     assert checked_anew(project) == ["src/m0.ts"]
     assert builder.pid == pid  # the same helper, its program kept
+
+    # Its checker was dropped with the memory: a declaration change still reaches every importer.
+    (project.root / "src/core.ts").write_text("export const one = (): string => '1';\n")
+    found = errors(project)
+    assert len(found) == MANY - 1  # m0 no longer imports core
+    assert ("src/m1.ts", 2, "Type 'string' is not assignable to type 'number'.") in found
+    assert len(checked_anew(project)) == MANY
