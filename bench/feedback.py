@@ -260,10 +260,8 @@ class Lspd:
                 [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
                 cwd=self.root, env=self.env, stdout=out, stderr=subprocess.PIPE, text=True,
             )  # fmt: skip
-            while child.poll() is None:  # its servers' memory while it checks (a second
-                self.peak = max(self.peak, self.rss_mb())  # TypeScript 7 server: native_split)
-                time.sleep(PEAK_EVERY_S)
-            took = time.perf_counter() - began
+            # its servers' memory while it checks (a second TypeScript 7 server: native_split)
+            took = wait_sampling(child, began, self._sample)
             out.seek(0)
             done = subprocess.CompletedProcess(child.args, child.returncode, out.read(), "")
         if done.returncode == 2:
@@ -282,6 +280,9 @@ class Lspd:
 
     def rss_mb(self) -> float:
         return sum(tree_rss_mb(pid) or 0.0 for pid in _processes(["serve", str(self.root)]))
+
+    def _sample(self) -> None:
+        self.peak = max(self.peak, self.rss_mb())
 
     def parts(self) -> dict[str, float]:
         """The resident MB of each process of the daemon's tree, by what it runs."""
@@ -373,6 +374,23 @@ class TscWatch:
         self.process.wait()
 
 
+def wait_sampling(
+    child: subprocess.Popen[str],
+    began: float,
+    sample: Callable[[], None],
+    every: float = PEAK_EVERY_S,
+) -> float:
+    """Seconds from `began` to the child's exit, `sample()` called every `every` s while it
+    runs: the wait ends when the child does (a sleep between looks rounded every step up to
+    the next 0.5 s: a 0.1 s check read 0.50)."""
+    while True:
+        try:
+            child.wait(timeout=every)
+            return time.perf_counter() - began
+        except subprocess.TimeoutExpired:
+            sample()
+
+
 def tsc_once(root: Path, tsc: str) -> Step:
     """`tsc -p . --noEmit` once: the gate's own cold time."""
     began = time.perf_counter()
@@ -391,14 +409,15 @@ def basedpyright(root: Path, peak: list[float], errors: Counter[Key] | None = No
         child = subprocess.Popen(
             [str(BIN / "basedpyright"), "--outputjson"], cwd=root, stdout=out, text=True
         )
-        largest = 0.0
-        while child.poll() is None:
-            largest = max(largest, tree_rss_mb(child.pid) or 0.0)
-            time.sleep(0.2)
-        took = time.perf_counter() - began
+        largest = [0.0]
+
+        def sample() -> None:
+            largest[0] = max(largest[0], tree_rss_mb(child.pid) or 0.0)
+
+        took = wait_sampling(child, began, sample, every=0.2)
         out.seek(0)
         report = json.loads(out.read())
-    peak.append(largest)
+    peak.append(largest[0])
     if errors is not None:
         errors.update(
             (Path(d["file"]).relative_to(root).as_posix(),
