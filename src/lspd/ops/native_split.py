@@ -11,10 +11,10 @@ files from the front of the list, the second from its end, until they meet (the 
 loaded first takes more; neighbours share imports, so each checker resolves fewer of the
 types the other does: effect's 572 files in halves cost 25 CPU s in all, one file each in
 turn 33), and the second is stopped when the list is empty, so nothing of it outlives the
-check. The same program answers each file
-the same way, so the errors are the same. Not when lspd holds a file of the session open
-with text that is not on disk: the second server reads the disk. The first server, when it
-has checked before, is started afresh for such a check (see `ask_all`).
+check. The same program answers each file the same way, so the errors are the same. Not
+when lspd holds a file of the session open with text that is not on disk: the second server
+reads the disk. The first server, when it has checked before, is started afresh for such a
+check (see `ask_all`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 from lspd.errors import ServerError
 from lspd.lsp.session import Session
 from lspd.ops.models import DiagnosticsResult
+from lspd.workspace.files import read_text
 
 SPLIT_AT = 100  # files asked of one session from which a second server pays for its load
 CONCURRENCY = 4  # files asked of each server at once
@@ -92,13 +93,7 @@ def _can_split(session: Session) -> bool:
     """A second core, and no open document whose text the disk does not have."""
     if (os.cpu_count() or 1) < 2:
         return False
-    for document in session.documents.values():
-        try:
-            if document.path.read_text("utf-8") != document.text:
-                return False
-        except (OSError, UnicodeDecodeError):
-            return False
-    return True
+    return all(read_text(d.path) == d.text for d in session.documents.values())
 
 
 def _second(session: Session) -> Session:
