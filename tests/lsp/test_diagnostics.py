@@ -107,8 +107,9 @@ def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
     tmp_path: Path,
 ) -> None:
     """basedpyright answers "unchanged" to the result id of its last answer: the inbox then
-    gives the items it kept (compressed: equal items, the same answer); a document told
-    anything is asked afresh, a new answer."""
+    gives the items it kept (compressed: equal items, the same answer), or none to a caller
+    holding its result of that answer; a document told anything is asked afresh, a new
+    answer."""
     root = copy_fixture("py", tmp_path)
 
     async def main() -> None:
@@ -127,10 +128,13 @@ def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
             again = await session.inbox.pull(send, document.uri, 60)
             assert again == first and [d["code"] for d in first] == ["reportReturnType"]
             assert answer_of(again) is answer_of(first) and again is not first
-            assert asked == [(False, "full"), (True, "unchanged")]
+            # A caller holding its result of that answer gets the repeat without the items.
+            held = await session.inbox.pull(send, document.uri, 60, answer_of(first))
+            assert held == [] and answer_of(held) is answer_of(first)
+            assert asked == [(False, "full"), (True, "unchanged"), (True, "unchanged")]
             await ws.open("pkg/broken.py", content="x: int = ''\n")
-            changed = await session.inbox.pull(send, document.uri, 60)
-            assert asked[2] == (False, "full")
+            changed = await session.inbox.pull(send, document.uri, 60, answer_of(first))
+            assert asked[3] == (False, "full")
             assert [d["code"] for d in changed] == ["reportAssignmentType"]
             assert answer_of(changed) is not answer_of(first)
         finally:

@@ -60,7 +60,8 @@ class Pulled(list[dict[str, Any]]):
 @dataclass(frozen=True)
 class Kept:
     """The last pulled answer of a document, compact: its items as zlib-compressed JSON,
-    decoded again only when the server answers "unchanged". Kept as the dicts themselves,
+    decoded again only when the server answers "unchanged" to a caller that does not hold
+    what it made of them (`pull`'s `held`). Kept as the dicts themselves,
     SQLAlchemy's 84,000 diagnostics held 123 MB of the daemon (compressed: a few MB)."""
 
     result_id: str
@@ -74,17 +75,22 @@ def answer_of(items: list[Any]) -> object:
     return items.answer if isinstance(items, Pulled) else items
 
 
-async def pull(send: Send, uri: str, timeout: float, results: dict[str, Kept]) -> Items:
+async def pull(
+    send: Send, uri: str, timeout: float, results: dict[str, Kept], held: object = None
+) -> Items:
     """`textDocument/diagnostic`, naming the last answer of the document (`results`: the
     server's `resultId` and its items), so the server may answer "unchanged" instead of
-    sending them all again; then the same items are returned, with the same `answer`."""
+    sending them all again; then the same items are returned, with the same `answer`.
+    `held`: an answer whose result the caller keeps (`answer_of`); repeated, it comes back
+    without its items, not decoded again for a caller that reuses what it made of them."""
     params: dict[str, Any] = {"textDocument": {"uri": uri}}
     last = results.get(uri)
     if last is not None:
         params["previousResultId"] = last.result_id
     report = await send("textDocument/diagnostic", params, timeout) or {}
     if last is not None and report.get("kind") == "unchanged":
-        items = Pulled(json.loads(zlib.decompress(last.packed)))
+        repeated = last.answer is held
+        items = Pulled([] if repeated else json.loads(zlib.decompress(last.packed)))
         items.answer = last.answer
         return items
     items = Pulled(report.get("items", []))
@@ -164,9 +170,9 @@ class Inbox:
         self.sent_at.clear()
         self.watched_sent = None
 
-    async def pull(self, send: Send, uri: str, timeout: float) -> Items:
+    async def pull(self, send: Send, uri: str, timeout: float, held: object = None) -> Items:
         """The document's diagnostics by pull, "unchanged" when they are (see `pull`)."""
-        return await pull(send, uri, timeout, self.pulled)
+        return await pull(send, uri, timeout, self.pulled, held)
 
     def receive(self, params: dict[str, Any]) -> str:
         """Take in a `publishDiagnostics`; returns its document's URI."""

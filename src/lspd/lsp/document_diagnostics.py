@@ -35,9 +35,10 @@ class Diagnosed(Protocol):
 
 
 async def of_document(
-    session: Diagnosed, document: Document, timeout: float
+    session: Diagnosed, document: Document, timeout: float, held: object = None
 ) -> list[shapes.Diagnostic]:
-    """The diagnostics of exactly `document.version`, checked."""
+    """The diagnostics of exactly `document.version`, checked. `held`: the answer whose
+    result the caller keeps (a pull server's repeat of it comes without its items)."""
     await session.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
     if session.definition.diagnostics == "tsserver":
         items = await diagnostics.tsserver(session.send, document.path, timeout)
@@ -48,7 +49,7 @@ async def of_document(
         # made it check every file again after any edit (SQLAlchemy: 94 s for a leaf) with a
         # new evaluator each time, which lost an error the CLI reports (orm/session.py).
         # Checked as the answer came in (send): once, not again when they are unchanged.
-        pulled = await session.inbox.pull(session.send, document.uri, timeout)
+        pulled = await session.inbox.pull(session.send, document.uri, timeout, held)
         return cast(list[shapes.Diagnostic], pulled)
     else:
         items = await session.inbox.pushed(document, timeout, session.notify)

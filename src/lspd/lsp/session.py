@@ -111,14 +111,19 @@ class Session(ServerLifecycle):
         self.documents.close(path, self.notify)
         self.inbox.forget(path_to_uri(path))
 
-    async def diagnostics(self, document: Document, timeout: float) -> list[shapes.Diagnostic]:
+    async def diagnostics(
+        self, document: Document, timeout: float, held: object = None
+    ) -> list[shapes.Diagnostic]:
         """The diagnostics of exactly `document.version` (see `lspd.lsp.diagnostics`), checked
-        (asked again of the new server when another file got it restarted meanwhile)."""
+        (asked again of the new server when another file got it restarted meanwhile); `held`:
+        the answer whose result the caller keeps (`of_document`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
-        held = self.documents.get
+        get = self.documents.get
         return await stall.asked(
-            self, document.path, lambda: of_document(self, held(document.uri, document), timeout)
+            self,
+            document.path,
+            lambda: of_document(self, get(document.uri, document), timeout, held),
         )
 
     # -- what the server sends us ----------------------------------------------------------

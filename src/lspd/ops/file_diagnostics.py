@@ -63,9 +63,10 @@ async def check_file(
     hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
     async with hold:
         session, document = await ws.open(path, content)
-        raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout)
-        last = known.get(document.path) if known is not None else None
-        if last is not None and last[0] is answer_of(raw) and content is None:
+        last = known.get(document.path) if known is not None and content is None else None
+        held = None if last is None else last[0]  # repeated, its items are not decoded again
+        raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout, held)
+        if last is not None and last[0] is answer_of(raw):
             return last[1]
         convert = Converter(ws, session.encoding)
         items = convert_items(convert, document.path, raw)
