@@ -5,6 +5,7 @@ with the same results as a fresh check and no file left open in tsserver."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,8 +13,10 @@ import pytest
 
 from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
+from lspd.ops.check_memory import memory_of
 from lspd.ops.file_diagnostics import Known, check_file
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.python_affected import NAMING
 from lspd.workspace import Workspace
 from lspd.workspace.memory import tidy
 from tests.conftest import Warm
@@ -178,6 +181,22 @@ def test_python_asks_again_only_an_edit_whose_declarations_stay(
         [("pkg/leaf.py", 1, "reportAssignmentType"), ("pkg/user.py", 5, "reportAssignmentType")],
     )
     assert compact(summary(python.run(check_all(python.ws)))) == fresh(root, tmp_path / "l2")
+
+
+def test_the_first_check_makes_what_imports_touch_in_a_thread(python: Warm) -> None:
+    """What every Python file's imports touch is made in a thread during the first check:
+    the first declaration change then asks its first question without reading every file."""
+    assert asked(python) == (sorted(PYTHON), [])
+    for thread in threading.enumerate():
+        if thread.name == NAMING:
+            thread.join(60)
+    python.run(asyncio.sleep(0))  # the event loop takes in what the thread made
+    seen = memory_of(python.ws).python
+    assert seen is not None
+    assert sorted(python.ws.display(p) for p in seen.names) == sorted(PYTHON)
+    assert seen.names[python.root / "pkg/user.py"] == frozenset(
+        {("json",), ("pkg",), ("pkg", "core"), ("pkg", "core", "add")}
+    )
 
 
 def test_basedpyright_answers_unchanged_for_files_an_edit_cannot_reach(python: Warm) -> None:
