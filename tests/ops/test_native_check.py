@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops import native_split
+from lspd.ops import second_server
 from lspd.ops.check import check_all
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
@@ -160,7 +160,7 @@ def test_many_files_are_shared_with_a_second_server(
 ) -> None:
     """A check asking many files asks part of them of a second server of the same project
     (TypeScript 7 checks pulls on one core), stopped with the check: the same errors."""
-    monkeypatch.setattr(native_split, "SPLIT_AT", 2)
+    monkeypatch.setattr(second_server, "SPLIT_AT", 2)
     src = project.root / "src"
     (src / "leaf.ts").write_text("export const x: string = 1;\n")
     (src / "core.ts").write_text(CORE.replace("b: number", "b: string"))
@@ -189,7 +189,7 @@ def test_a_server_started_before_the_first_check_is_kept(
 ) -> None:
     """Only a server a check ran on holds an old checked program: one started for
     navigation keeps its loaded program through the first (split) check."""
-    monkeypatch.setattr(native_split, "SPLIT_AT", 2)
+    monkeypatch.setattr(second_server, "SPLIT_AT", 2)
     session = project.ws.session_for(project.root / "src" / "core.ts")
     project.run(session.start())
     started = session.pid

@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
+from lspd.lsp.session import Session
+from lspd.ops import second_server
 from lspd.ops.check_models import SkippedFile
-from lspd.ops.file_diagnostics import Known, check_file
+from lspd.ops.convert import Converter, convert_items
+from lspd.ops.file_diagnostics import Known, check_file, make_result
 from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_source
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +75,29 @@ async def ask_each(
                 if scale == SCALE:
                     tick()
 
-    answered = await asyncio.gather(*(one(p, SCALE) for p in paths))
-    found = dict(zip(paths, answered, strict=True))
+    # The files of a server that checks on one thread, when a second one may share them
+    sessions = _shared(ws, paths)
+    alone = [p for p in paths if p not in sessions]
+
+    async def ask(server: Session, path: Path, timeout: float) -> DiagnosticsResult | None:
+        if server is sessions[path]:
+            return await one(path, SCALE)
+        result = await _asked_second(ws, server, path, timeout)
+        if result is not None and known is not None:
+            known[path] = (None, result)  # the first server's next answer is converted anew
+            renewed(result)
+        tick()
+        return result
+
+    scale = ws.diagnostics_timeout * SCALE
+    checked_before = known is not None and any(p in known for p in sessions)
+    shared, answered = await asyncio.gather(
+        second_server.ask_all(
+            list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
+        ),
+        asyncio.gather(*(one(p, SCALE) for p in alone)),
+    )
+    found = {**shared, **dict(zip(alone, answered, strict=True))}
     if failed:
         log.info(
             "asking again, alone, %d file(s) not answered: %s",
@@ -101,6 +127,40 @@ async def _asked(
     finally:
         if not (was_open or kept):
             ws.close_document(path)
+
+
+def tick_none() -> None:
+    """Progress is ticked where a file is answered (`one`, `ask`), not by `ask_all`."""
+
+
+def _shared(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
+    """The files of `paths` whose server may share a check with a second one
+    (`ops/second_server.py`: servers.toml's `second_server`), by their session; none when no
+    such server is asked `SPLIT_AT` files."""
+    found: dict[Path, Session] = {}
+    for path in paths:
+        handler = ws.handler(path)
+        if handler is not None and handler.second_server:
+            found[path] = ws.session_for(path)
+    if max(Counter(found.values()).values(), default=0) < second_server.SPLIT_AT:
+        return {}
+    return found
+
+
+async def _asked_second(
+    ws: Workspace, second: Session, path: Path, timeout: float
+) -> DiagnosticsResult | None:
+    """`path`'s diagnostics from a second server, given the disk's text (None: not a
+    readable source file)."""
+    try:
+        text = read_source(path, ws.display(path))
+    except InvalidInput:
+        return None
+    language_id = second.definition.extensions[path.suffix.lower()]
+    document = await second.sync_document(path, text, language_id)
+    raw = await second.diagnostics(document, timeout)
+    items = convert_items(Converter(ws, second.encoding), path, raw)
+    return make_result(ws, path, second.name, second.toolchain, items)
 
 
 def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:

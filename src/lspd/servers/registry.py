@@ -64,6 +64,9 @@ class ServerDefinition:
     # Once a prewarmed start is ready, ask one small file's document symbols: the server's
     # one-time cost of its first request is then paid before the first question.
     warm_up: bool = False
+    # It checks on one thread: a whole check asking many files of it starts a second server
+    # of the same project for that check, on another core (`ops/second_server.py`).
+    second_server: bool = False
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
     go_runtime: bool = False
@@ -200,6 +203,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         container_pattern=table.get("container_pattern"),
         warm_up=table.get("warm_up", False),
         go_runtime=table.get("go_runtime", False),
+        second_server=table.get("second_server", False),
     )
 
 

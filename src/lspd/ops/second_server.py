@@ -1,20 +1,28 @@
-"""Asking many files of a TypeScript 7 server on both cores: a second `tsc --lsp` for the
-length of one check.
+"""Asking many files of a server that checks on one thread: a second server of the same
+project for the length of one check, on the other core.
 
 TypeScript 7.0.2's LSP checks every pulled file on one checker (its pool keeps a single
-"diagnostics checker" per project; only other requests get the others), so however many
-pulls are out at once it uses one core: effect 4.1's cold check took 21 CPU seconds in 21 s
-of wall time, where `tsc -p` spreads its 4 checkers over both cores. So when a check asks
-many files (a cold check, a change many files import) and a second core is there, a second
-server of the same project, with the same settings, answers part of them: the first takes
-files from the front of the list, the second from its end, until they meet (the one that
-loaded first takes more; neighbours share imports, so each checker resolves fewer of the
-types the other does: effect's 572 files in halves cost 25 CPU s in all, one file each in
-turn 33), and the second is stopped when the list is empty, so nothing of it outlives the
-check. The same program answers each file the same way, so the errors are the same. Not
-when lspd holds a file of the session open with text that is not on disk: the second server
-reads the disk. The first server, when it has checked before, is started afresh for such a
-check (see `ask_all`).
+"diagnostics checker" per project), and basedpyright checks on its one JavaScript thread, so
+however many pulls are out at once a server uses one core: effect 4.1's cold check took 21
+CPU seconds in 21 s of wall time where `tsc -p` spreads 4 checkers over both cores; a check
+of SQLAlchemy after a signature change asks 245 files of basedpyright and took as long as
+its whole CLI run. So when a check asks many files of a server whose definition says
+`second_server` (servers.toml), and a second core is there, a second server of the same
+project, with the same settings, answers part of them: the first takes files from the front
+of the list, the second from its end, until they meet (the one that loaded first takes
+more; neighbours share imports, so each checker resolves fewer of the types the other does:
+effect's 572 files in halves cost 25 CPU s in all, one file each in turn 33), and the second
+is stopped when the list is empty, so nothing of it outlives the check. The same program
+answers each file the same way, so the errors are the same. Not when lspd holds a file of
+the session open with text that is not on disk: the second server reads the disk.
+
+A first server that has checked before is started afresh for such a check: until its new
+checker has checked everything it would hold the old checked state too (TypeScript 7: the
+old program's, ~1.7 GB on effect 4.1, and the Go heap's goal twice the live heap;
+basedpyright drops its type cache on any edit, but V8 keeps the pages: 1.3 -> 2.0 GB on
+SQLAlchemy), where a fresh one holds what a cold check does. Loading again costs a few CPU
+seconds (basedpyright parses and binds SQLAlchemy's 480 files in ~5 s), on the core the
+second server's load leaves free.
 """
 
 from __future__ import annotations
@@ -24,38 +32,35 @@ import os
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 from lspd.errors import ServerError
 from lspd.lsp.session import Session
-from lspd.ops.models import DiagnosticsResult
 from lspd.workspace.files import read_text
 
 SPLIT_AT = 100  # files asked of one session from which a second server pays for its load
 CONCURRENCY = 4  # files asked of each server at once
 RUNNING = ("indexing", "ready")
-Ask = Callable[[Session, Path, float], Awaitable[DiagnosticsResult]]
+R = TypeVar("R")
+Ask = Callable[[Session, Path, float], Awaitable[R]]
 
 
 async def ask_all(
     paths: list[Path],
     sessions: dict[Path, Session],
-    ask: Ask,
+    ask: Ask[R],
     timeouts: tuple[float, float],
     answered: Callable[[], None],
     checked_before: bool,
-) -> dict[Path, DiagnosticsResult]:
+) -> dict[Path, R]:
     """Each of `paths` asked of its session (`ask(session, path, timeout)`), or of that
-    session's second server; `timeouts`: (a file's, the first file's of a server, which
-    waits for its project to load); `checked_before`: whether the sessions have checked."""
+    session's second server (a `ServerError` of the second: the first asks that file);
+    `timeouts`: (a file's, the first file's of a server, which waits for its project to
+    load); `checked_before`: whether the sessions have checked (then restarted, above)."""
     per_session: dict[Session, int] = {}
     for path in paths:
         per_session[sessions[path]] = per_session.get(sessions[path], 0) + 1
-    helpers = {s: _second(s) for s, n in per_session.items() if n >= SPLIT_AT and _can_split(s)}
-    # A server that has checked before (not one started for navigation) is started afresh:
-    # until its new checker has checked everything, it would hold the old program's checked
-    # state too (~1.7 GB on effect 4.1, and the Go heap's goal twice the live heap), where a
-    # fresh one holds what a cold check does. Loading the program again costs ~3 CPU s, on
-    # the core the second server's load leaves free.
+    helpers = {s: second_of(s) for s, n in per_session.items() if n >= SPLIT_AT and can_split(s)}
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
     queue, results = deque(paths), {}
@@ -89,14 +94,15 @@ async def ask_all(
     return results
 
 
-def _can_split(session: Session) -> bool:
-    """A second core, and no open document whose text the disk does not have."""
-    if (os.cpu_count() or 1) < 2:
+def can_split(session: Session) -> bool:
+    """A server that checks on one thread, a second core, and no open document whose text
+    the disk does not have."""
+    if not session.definition.second_server or (os.cpu_count() or 1) < 2:
         return False
     return all(read_text(d.path) == d.text for d in session.documents.values())
 
 
-def _second(session: Session) -> Session:
+def second_of(session: Session) -> Session:
     """A second server of `session`'s projects, as it runs (its settings, its toolchain),
     logging beside it."""
     helper = Session(

@@ -1,0 +1,85 @@
+"""A whole check asking many files of basedpyright (which checks on one thread) shares them
+with a second server of the same project, stopped with the check: the same errors as one
+server gives; a re-check starts the first afresh. TypeScript 7's: tests/ops/test_native_check.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops import second_server
+from lspd.ops.budget import compact
+from lspd.ops.check import check_all, summary
+from lspd.ops.check_memory import memory_of
+from tests.conftest import Warm
+from tests.ops.test_affected import fresh, watched
+from tests.ops.test_native_check import servers_in
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
+    "pkg/user.py": "from pkg.core import add\n\nthree: int = add(1, 2)\n",
+    "pkg/again.py": "from pkg.core import add\n\nfour: int = add(2, 2)\n",
+    "pkg/leaf.py": "x: str = 1\n",
+}
+RETURNS_STR = "def add(a: int, b: int) -> str:\n    return str(a + b)\n"
+
+
+@pytest.fixture
+def python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warm]:
+    """A small Python project on basedpyright, its watcher running as in the daemon, shared
+    with a second server from two files asked."""
+    monkeypatch.setattr(second_server, "SPLIT_AT", 2)
+    root = (tmp_path / "py").resolve()
+    for name, text in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    yield from watched(root, tmp_path / "logs")
+
+
+def errors(warm: Warm) -> tuple[list[str], list[tuple[str | None, int, str | None]]]:
+    """The files the check asked about, and the errors it found."""
+    checked = warm.run(check_all(warm.ws))
+    found = [(d.path, d.line, d.code) for d in checked.everything if d.severity == "error"]
+    return [warm.ws.display(p) for p in checked.asked], found
+
+
+def test_a_check_of_many_files_is_shared_with_a_second_server(
+    python: Warm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert errors(python) == (sorted(FILES), [("pkg/leaf.py", 1, "reportAssignmentType")])
+    [session] = python.ws.sessions.values()
+    # the second took files from the end of the list (no answer of the first kept for them)
+    known = memory_of(python.ws).known
+    assert sorted(python.ws.display(p) for p, (a, _) in known.items() if a is None) == [
+        "pkg/leaf.py",
+        "pkg/user.py",
+    ]
+    assert servers_in(python.root) == [first := session.pid]  # and is gone
+
+    # A declaration two files import changed: three files asked, the first server afresh
+    (python.root / "pkg/core.py").write_text(RETURNS_STR)
+    assert errors(python) == (
+        ["pkg/again.py", "pkg/core.py", "pkg/user.py"],
+        [
+            ("pkg/again.py", 3, "reportAssignmentType"),
+            ("pkg/leaf.py", 1, "reportAssignmentType"),
+            ("pkg/user.py", 3, "reportAssignmentType"),
+        ],
+    )
+    assert servers_in(python.root) == [session.pid] and session.pid != first
+    # The same as one server checking a workspace opened anew
+    monkeypatch.setattr(second_server, "SPLIT_AT", 100)
+    assert compact(summary(python.run(check_all(python.ws)))) == fresh(python.root, tmp_path / "l2")
+
+
+def test_a_body_edit_is_asked_of_the_first_server_alone(python: Warm) -> None:
+    """One file asked: no second server, the first keeps its process."""
+    errors(python)
+    [session] = python.ws.sessions.values()
+    first = session.pid
+    (python.root / "pkg/core.py").write_text(FILES["pkg/core.py"] + "# a comment\n")
+    assert errors(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
+    assert session.pid == first and servers_in(python.root) == [first]
