@@ -8,12 +8,16 @@ CPU seconds in 21 s of wall time where `tsc -p` spreads 4 checkers over both cor
 of SQLAlchemy after a signature change asks 245 files of basedpyright and took as long as
 its whole CLI run. So when a check asks many files of a server whose definition says
 `second_server` (servers.toml), and a second core is there, a second server of the same
-project, with the same settings, answers part of them: the first takes files from the front
-of the list, the second from its end, until they meet (the one that loaded first takes
-more; neighbours share imports, so each checker resolves fewer of the types the other does:
-effect's 572 files in halves cost 25 CPU s in all, one file each in turn 33), and the second
-is stopped when the list is empty, so nothing of it outlives the check. The same program
-answers each file the same way, so the errors are the same. Not when lspd holds a file of
+project, with the same settings, answers part of them, dealt as pyright's own `--threads`
+deals files to its workers: the first half of the list to the first server, the second half
+to the second, each in the list's order, and a server done with its half takes the next
+file of the other's; the second is stopped when both are empty, so nothing of it outlives
+the check. Neighbours share imports, so each checker resolves fewer of the types the other
+does (effect's 572 files in halves cost 25 CPU s in all, one file each in turn 33). Both load the
+same program, and each takes its files in the list's order, as the project's checker does:
+pyright's answers can depend on what it evaluated before (SQLAlchemy's orm/session.py:3694,
+a reportArgumentType of its CLI, was lost when the second server took files from the end of
+the list backwards; halves in order give the CLI's errors). Not when lspd holds a file of
 the session open with text that is not on disk: the second server reads the disk.
 
 A first server that has checked before is started afresh for such a check: until its new
@@ -63,12 +67,17 @@ async def ask_all(
     helpers = {s: second_of(s) for s, n in per_session.items() if n >= SPLIT_AT and can_split(s)}
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
-    queue, results = deque(paths), {}
+    # Two queues, as pyright's own `--threads` deals files to its workers: the first half
+    # for the first server, the second half for the second, each in the list's order;
+    # a server whose queue is empty takes the next file of the other's.
+    middle = len(paths) // 2 if helpers else len(paths)
+    queues = deque(paths[:middle]), deque(paths[middle:])
+    results: dict[Path, R] = {}
     answering: set[Session] = set()  # servers that have answered: their project is loaded
 
     async def worker(second: bool) -> None:
-        while queue:
-            path = queue.pop() if second else queue.popleft()
+        while queues[0] or queues[1]:
+            path = (queues[second] or queues[not second]).popleft()
             session = sessions[path]
             server = helpers.get(session, session) if second else session
             timeout = timeouts[0] if server in answering else timeouts[1]
@@ -77,7 +86,7 @@ async def ask_all(
             except ServerError:
                 if server is session:
                     raise
-                queue.appendleft(path)  # the second server failed: the first asks it
+                queues[0].appendleft(path)  # the second server failed: the first asks it
                 return
             answering.add(server)
             answered()
@@ -88,7 +97,8 @@ async def ask_all(
     try:
         await asyncio.gather(*workers)
         # what a failed second server had taken, once the first's workers had finished
-        await asyncio.gather(*(worker(False) for _ in range(CONCURRENCY if queue else 0)))
+        left = queues[0] or queues[1]
+        await asyncio.gather(*(worker(False) for _ in range(CONCURRENCY if left else 0)))
     finally:
         await asyncio.gather(*(helper.stop() for helper in helpers.values()))
     return results
