@@ -75,7 +75,8 @@ async def ask_each(
                 if scale == SCALE:
                     tick()
 
-    # The files of a server that checks on one thread, when a second one may share them
+    # The files of a server that checks on one thread, when a second one may share them;
+    # progress is ticked where a file is answered (`one`, `ask`), not by `ask_all`.
     sessions = _shared(ws, paths)
     alone = [p for p in paths if p not in sessions]
 
@@ -127,10 +128,6 @@ async def _asked(
     finally:
         if not (was_open or kept):
             ws.close_document(path)
-
-
-def tick_none() -> None:
-    """Progress is ticked where a file is answered (`one`, `ask`), not by `ask_all`."""
 
 
 def _shared(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
