@@ -124,7 +124,9 @@ async def native_checked(
     configs = asyncio.create_task(config_results(ws)) if asked else None
     try:
         timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
-        fresh = await ask_all(asked, sessions, ask, timeouts, answered, seen is not None)
+        # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
+        # effect 4.1's cold check took 0.98x `tsc -p` so, 1.18-1.31x in halves (quiet runs).
+        fresh = await ask_all(asked, sessions, ask, timeouts, answered, seen is not None, True)
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
