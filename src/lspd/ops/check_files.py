@@ -92,12 +92,15 @@ async def ask_each(
 
     scale = ws.diagnostics_timeout * SCALE
     checked_before = known is not None and any(p in known for p in sessions)
-    shared, answered = await asyncio.gather(
-        second_server.ask_all(
-            list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
-        ),
-        asyncio.gather(*(one(p, SCALE) for p in alone)),
-    )
+    if sessions:
+        shared, answered = await asyncio.gather(
+            second_server.ask_all(
+                list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
+            ),
+            asyncio.gather(*(one(p, SCALE) for p in alone)),
+        )
+    else:  # as it always was: no task more (a check of nothing ends in one turn of the loop)
+        shared, answered = {}, await asyncio.gather(*(one(p, SCALE) for p in alone))
     found = {**shared, **dict(zip(alone, answered, strict=True))}
     if failed:
         log.info(
