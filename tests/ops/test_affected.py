@@ -35,11 +35,18 @@ FILES = {
 }
 
 
-def make(root: Path, isolated: bool) -> Path:
-    for name, text in FILES.items():
+def written(root: Path, files: dict[str, str]) -> Path:
+    """`root` (resolved) holding `files` (relative path -> text)."""
+    root = root.resolve()
+    for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text.replace("ISOLATED", "true" if isolated else "false"))
-    return root.resolve()
+        (root / name).write_text(text)
+    return root
+
+
+def make(root: Path, isolated: bool) -> Path:
+    flag = "true" if isolated else "false"
+    return written(root, {name: text.replace("ISOLATED", flag) for name, text in FILES.items()})
 
 
 # With isolatedModules the builder hands out only the changed file and forgets the
@@ -150,10 +157,7 @@ PYTHON = {
 @pytest.fixture
 def python(tmp_path: Path) -> Iterator[Warm]:
     """A small Python project on basedpyright, its watcher running as in the daemon."""
-    root = (tmp_path / "py").resolve()
-    for name, text in PYTHON.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    root = written(tmp_path / "py", PYTHON)
     yield from watched(root, tmp_path / "logs")
 
 
@@ -276,10 +280,7 @@ CHAIN = {
 
 
 def test_python_asks_the_importers_of_a_changed_declaration_transitively(tmp_path: Path) -> None:
-    root = (tmp_path / "chain").resolve()
-    for name, text in CHAIN.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    root = written(tmp_path / "chain", CHAIN)
     for warm in watched(root, tmp_path / "logs"):
         assert asked(warm) == (sorted(CHAIN), [])
         (root / "pkg/core.py").write_text("def make() -> str:\n    return ''\n")
@@ -311,10 +312,7 @@ REFERENCES = {
 
 
 def test_a_referenced_project_is_read_from_its_sources_unbuilt(tmp_path: Path) -> None:
-    root = (tmp_path / "refs").resolve()
-    for name, text in REFERENCES.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
+    root = written(tmp_path / "refs", REFERENCES)
     for warm in watched(root, tmp_path / "logs"):  # its outputs never built (tsc -b would)
         assert errors(warm) == [
             ("packages/b/src/use.ts", 2, "Type 'string' is not assignable to type 'number'."),

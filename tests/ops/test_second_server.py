@@ -14,7 +14,7 @@ from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
 from lspd.ops.check_memory import memory_of
 from tests.conftest import Warm
-from tests.ops.test_affected import fresh, watched
+from tests.ops.test_affected import asked, fresh, watched, written
 from tests.ops.test_native_check import servers_in
 
 FILES = {
@@ -32,24 +32,13 @@ def python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Warm]:
     """A small Python project on basedpyright, its watcher running as in the daemon, shared
     with a second server from two files asked."""
     monkeypatch.setattr(second_server, "SPLIT_AT", 2)
-    root = (tmp_path / "py").resolve()
-    for name, text in FILES.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    yield from watched(root, tmp_path / "logs")
-
-
-def errors(warm: Warm) -> tuple[list[str], list[tuple[str | None, int, str | None]]]:
-    """The files the check asked about, and the errors it found."""
-    checked = warm.run(check_all(warm.ws))
-    found = [(d.path, d.line, d.code) for d in checked.everything if d.severity == "error"]
-    return [warm.ws.display(p) for p in checked.asked], found
+    yield from watched(written(tmp_path / "py", FILES), tmp_path / "logs")
 
 
 def test_a_check_of_many_files_is_shared_with_a_second_server(
     python: Warm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert errors(python) == (sorted(FILES), [("pkg/leaf.py", 1, "reportAssignmentType")])
+    assert asked(python) == (sorted(FILES), [("pkg/leaf.py", 1, "reportAssignmentType")])
     [session] = python.ws.sessions.values()
     # the second took the second half's files in order (no answer of the first kept for
     # them) while the first took the first half's, and then the last file
@@ -62,7 +51,7 @@ def test_a_check_of_many_files_is_shared_with_a_second_server(
 
     # A declaration two files import changed: three files asked, the first server afresh
     (python.root / "pkg/core.py").write_text(RETURNS_STR)
-    assert errors(python) == (
+    assert asked(python) == (
         ["pkg/again.py", "pkg/core.py", "pkg/user.py"],
         [
             ("pkg/again.py", 3, "reportAssignmentType"),
@@ -78,9 +67,9 @@ def test_a_check_of_many_files_is_shared_with_a_second_server(
 
 def test_a_body_edit_is_asked_of_the_first_server_alone(python: Warm) -> None:
     """One file asked: no second server, the first keeps its process."""
-    errors(python)
+    asked(python)
     [session] = python.ws.sessions.values()
     first = session.pid
     (python.root / "pkg/core.py").write_text(FILES["pkg/core.py"] + "# a comment\n")
-    assert errors(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
+    assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     assert session.pid == first and servers_in(python.root) == [first]

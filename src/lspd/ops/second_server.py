@@ -76,7 +76,8 @@ async def ask_all(
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half
     # for the first server, the second half for the second, each in the list's order;
-    # a server whose queue is empty takes the next file of the other's.
+    # a server whose queue is empty takes the next file of the other's. `from_ends`: one
+    # queue, the second server taking from its end.
     middle = len(paths) // 2 if helpers and not from_ends else len(paths)
     queues = deque(paths[:middle]), deque(paths[middle:])
 
