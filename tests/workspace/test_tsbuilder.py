@@ -1,6 +1,7 @@
 """The TypeScript builder helper gives back the memory of a big check once it is idle (its
-checker dropped), a check asked before then is answered at once and right, and the checks
-after it decide as before (a real helper on lspd's TypeScript)."""
+checker dropped), a check asked before then is answered at once and right, the checks
+after it decide as before, and a re-check of many files collects the old checker before it
+checks (a real helper on lspd's TypeScript)."""
 
 from __future__ import annotations
 
@@ -31,10 +32,15 @@ def project(tmp_path: Path) -> Iterator[Warm]:
     yield from watched(root, tmp_path / "logs")
 
 
+def said(log: Path, words: str) -> list[str]:
+    """The helper's log lines containing `words`."""
+    text = log.read_text() if log.exists() else ""
+    return [line for line in text.splitlines() if words in line]
+
+
 def returned(log: Path) -> list[str]:
     """The helper's lines saying it gave memory back."""
-    text = log.read_text() if log.exists() else ""
-    return [line for line in text.splitlines() if "memory returned" in line]
+    return said(log, "memory returned")
 
 
 def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
@@ -65,8 +71,13 @@ def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
     assert builder.pid == pid  # the same helper, its program kept
 
     # Its checker was dropped with the memory: a declaration change still reaches every importer.
+    assert said(builder.log_path, "old checker collected") == []  # no check so far was big
     (project.root / "src/core.ts").write_text("export const one = (): string => '1';\n")
     found = errors(project)
     assert len(found) == MANY - 1  # m0 no longer imports core
     assert ("src/m1.ts", 2, "Type 'string' is not assignable to type 'number'.") in found
     assert len(checked_anew(project)) == MANY
+    # m0's check made a checker since the idle collection: it was collected before the
+    # 60 files were checked, once.
+    [line] = said(builder.log_path, "old checker collected")
+    assert "heap used" in line
