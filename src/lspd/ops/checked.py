@@ -13,6 +13,8 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic_core import PydanticSerializationError
+
 from lspd.ops.budget import compact_json, fits
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
@@ -43,8 +45,19 @@ def stamp(stamped: Stamped, result: DiagnosticsResult, texts: bool = False) -> S
             diagnostic.path = result.path
         last = stamped[result.path] = Stamp(result, result.diagnostics)
     if texts and last.texts is None:
-        last.texts = [compact_json(d) for d in last.made]
+        last.texts = [_text(d) for d in last.made]
     return last
+
+
+def _text(diagnostic: FileDiagnostic) -> str:
+    """`compact_json(diagnostic)` by pydantic's own serializer: the same text (a diagnostic
+    holds ints and strings only) in a fourth of the time, ~1 s of the daemon's CPU for the
+    80,000 diagnostics of a SQLAlchemy check; a message with a lone surrogate, which only
+    `json.dumps` writes, the slow way."""
+    try:
+        return diagnostic.model_dump_json(exclude_defaults=True)
+    except PydanticSerializationError:
+        return compact_json(diagnostic)
 
 
 @dataclass
