@@ -92,15 +92,14 @@ async def ask_each(
 
     scale = ws.diagnostics_timeout * SCALE
     checked_before = known is not None and any(p in known for p in sessions)
+    asking = asyncio.gather(*(one(p, SCALE) for p in alone))
     if sessions:
-        shared, answered = await asyncio.gather(
-            second_server.ask_all(
-                list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
-            ),
-            asyncio.gather(*(one(p, SCALE) for p in alone)),
+        sharing = second_server.ask_all(
+            list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
         )
+        shared, answered = await asyncio.gather(sharing, asking)
     else:  # as it always was: no task more (a check of nothing ends in one turn of the loop)
-        shared, answered = {}, await asyncio.gather(*(one(p, SCALE) for p in alone))
+        shared, answered = {}, await asking
     found = {**shared, **dict(zip(alone, answered, strict=True))}
     if failed:
         log.info(

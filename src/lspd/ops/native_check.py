@@ -126,7 +126,10 @@ async def native_checked(
         timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
         # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
         # effect 4.1's cold check took 0.98x `tsc -p` so, 1.18-1.31x in halves (quiet runs).
-        fresh = await ask_all(asked, sessions, ask, timeouts, answered, seen is not None, True)
+        checked_before = seen is not None
+        fresh = await ask_all(
+            asked, sessions, ask, timeouts, answered, checked_before, from_ends=True
+        )
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]

@@ -262,10 +262,16 @@ function check(id, configPath) {
 // MB), costs ~0.5 s of a 20 s check and leaves 1,200 MB. Not for small checks (a leaf or body
 // edit's: 1 file), nor after the idle collection already freed the old checker.
 function collectOldChecker() {
+  logged("old checker collected", () => global.gc());
+}
+
+// Runs `collect` and says on stderr (the helper's log) how long it took and what it left.
+function logged(what, collect) {
   const [began, before] = [Date.now(), mb(process.memoryUsage.rss())];
-  global.gc();
-  const said = `resident ${before} -> ${mb(process.memoryUsage.rss())} MB, heap used ${mb(process.memoryUsage().heapUsed)} MB`;
-  process.stderr.write(`tsbuilder: old checker collected in ${Date.now() - began} ms: ${said}\n`);
+  collect();
+  const after = process.memoryUsage();
+  const said = `resident ${before} -> ${mb(after.rss)} MB, heap used ${mb(after.heapUsed)} MB`;
+  process.stderr.write(`tsbuilder: ${what} in ${Date.now() - began} ms: ${said}\n`);
 }
 
 function mb(bytes) {
@@ -307,19 +313,17 @@ function idleWork() {
   }
   collection = undefined;
   collectionOwed = false;
-  const [began, before] = [Date.now(), mb(process.memoryUsage.rss())];
-  for (const configPath of [...projects.keys()]) {
-    try {
-      dropChecker(configPath);
-    } catch (error) {
-      projects.delete(configPath); // its next check starts afresh
-      process.stderr.write(`tsbuilder: ${configPath}: ${error && error.stack ? error.stack : error}\n`);
+  logged("memory returned", () => {
+    for (const configPath of [...projects.keys()]) {
+      try {
+        dropChecker(configPath);
+      } catch (error) {
+        projects.delete(configPath); // its next check starts afresh
+        process.stderr.write(`tsbuilder: ${configPath}: ${error && error.stack ? error.stack : error}\n`);
+      }
     }
-  }
-  global.gc({ type: "major", execution: "sync", flavor: "last-resort" });
-  const after = process.memoryUsage();
-  const said = `resident ${before} -> ${mb(after.rss)} MB, heap used ${mb(after.heapUsed)} MB`;
-  process.stderr.write(`tsbuilder: memory returned in ${Date.now() - began} ms: ${said}\n`);
+    global.gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  });
 }
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
