@@ -13,13 +13,14 @@ MAX_LINES = 400
 MAX_CLASS_LINES = 250
 
 # Each layer may import the ones after it, never those before it: transport -> operations ->
-# workspace -> language-server session. The daemon and agents sit beside the transport.
+# the check engine -> workspace -> language-server session. The daemon and agents sit beside the transport.
 LAYERS = [
     {"cli", "__main__"},
     {"daemon"},
     {"tools", "agents"},
     {"surface"},
     {"ops"},
+    {"engine"},
     {"workspace"},
     {"lsp"},
     {"servers"},
