@@ -13,7 +13,8 @@ MAX_LINES = 400
 MAX_CLASS_LINES = 250
 
 # Each layer may import the ones after it, never those before it: transport -> operations ->
-# the check engine -> workspace -> language-server session. The daemon and agents sit beside the transport.
+# the check engine -> workspace -> language-server session. The daemon and agents sit beside
+# the transport.
 LAYERS = [
     {"cli", "__main__"},
     {"daemon"},
