@@ -57,6 +57,8 @@ class Diagnostic(Span):
     """Which checker said it (e.g. `basedpyright`)."""
     path: str | None = None
     """Its file, in lists that span files."""
+    notes: list[str] | None = None
+    """mypy's notes on this error."""
 
 
 FileDiagnostic = Diagnostic  # a diagnostic in a list spanning files: `path` is set
@@ -71,6 +73,8 @@ class DiagnosticsResult(Model):
     """The language server that answered."""
     toolchain: str | None = None
     """The project's TypeScript or Python the server ran."""
+    checker: str | None = None
+    """Python: which checker judged (`mypy`, `basedpyright`) and why."""
     environment: str | None = None
     """When imports did not resolve: how to fix it."""
     fresh: bool = True
