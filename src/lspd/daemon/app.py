@@ -1,13 +1,16 @@
 """The ASGI app: the MCP SDK's streamable-HTTP app at `/mcp`, the daemon's own routes
-(`own_routes`: /health, /check, /check/progress, /hook), and a guard.
+(`own_routes`: /health, /check, /check/progress, /hook, and the status page's / and
+/status/live), and a guard.
 
 The guard runs before every route (not only `/mcp`): a browser page must not reach the
 daemon through DNS rebinding (Host check, 421) nor cross-origin (Origin check, 403), and in
-token mode nothing answers without `Authorization: Bearer <token>` (401).
+token mode nothing answers without `Authorization: Bearer <token>` (401) but the status
+page's HTML, which holds no data (it asks for the token).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import secrets
@@ -29,6 +32,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from lspd.daemon.client import ERRORS_HEADER, UNANSWERED_HEADER
 from lspd.daemon.feedback import Feedback
+from lspd.daemon.live import Live
+from lspd.daemon.page import PAGE_PATH, page_routes
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
 from lspd.ops.check_files import not_answered
@@ -102,18 +107,20 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        response = self.check(headers)
+        public = scope["path"] == PAGE_PATH and scope.get("method") in ("GET", "HEAD")
+        response = self.check(headers, public)
         if response is not None:
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
-    def check(self, headers: Headers) -> Response | None:
+    def check(self, headers: Headers, public: bool = False) -> Response | None:
+        """Why a request is refused, or None; `public`: the token is not needed."""
         if not is_loopback_host(headers.get("host")):
             return PlainTextResponse("Invalid Host header: lspd answers loopback only", 421)
         if not is_loopback_origin(headers.get("origin")):
             return PlainTextResponse("Invalid Origin header: lspd answers loopback only", 403)
-        if self.expected is not None:
+        if self.expected is not None and not public:
             given = headers.get("authorization", "").encode()
             if not secrets.compare_digest(given, self.expected):
                 return PlainTextResponse(
@@ -129,8 +136,8 @@ class _Own:
     """The daemon's own routes, beside MCP's tools: what the CLI and the agents' hooks ask
     that is no tool (`own_routes` lists them)."""
 
-    def __init__(self, ws: Workspace, options: dict[str, Any], hooks: Feedback) -> None:
-        self.ws, self.options, self.hooks = ws, options, hooks
+    def __init__(self, ws: Workspace, options: dict[str, Any], hooks: Feedback, live: Live) -> None:
+        self.ws, self.options, self.hooks, self.live = ws, options, hooks, live
 
     async def health(self, request: Request) -> Response:
         """The `status` tool's answer and what the daemon was started with (`options`), so a
@@ -143,11 +150,13 @@ class _Own:
         context), its error count in a header."""
         paths = request.query_params.getlist("path") or None
         every = request.query_params.get("all") == "1"
+        began = time.monotonic()
         try:
             async with self.ws.gate.shared():
                 checked = await check_all(self.ws, paths, all=every)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
+        self.live.checked(checked, time.monotonic() - began)
         counts = {
             ERRORS_HEADER: str(sum(r.errors for r in checked.results)),
             UNANSWERED_HEADER: str(len(not_answered(checked.skipped))),
@@ -173,11 +182,15 @@ class _Own:
             return JSONResponse({"error": str(exc)}, status_code=400)
 
 
-def own_routes(ws: Workspace, options: dict[str, Any], hooks: Feedback) -> list[Route]:
+def own_routes(
+    ws: Workspace, options: dict[str, Any], hooks: Feedback, live: Live | None = None
+) -> list[Route]:
     """The daemon's own surface, in one place: every route that is not the MCP tools of the
     table of operations (`lspd.surface.table`)."""
-    own = _Own(ws, options, hooks)
+    live = live or Live(ws)
+    own = _Own(ws, options, hooks, live)
     return [
+        *page_routes(ws, live, hooks, bool(options.get("token"))),
         Route("/health", own.health, methods=["GET"]),
         Route("/check", own.check, methods=["GET"]),
         Route("/check/progress", own.check_progress, methods=["GET"]),
@@ -193,9 +206,11 @@ def build_app(
     lifespan: Lifespan | None = None,
     options: dict[str, Any] | None = None,
     feedback: Feedback | None = None,
+    live: Live | None = None,
 ) -> ASGIApp:
     """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime;
-    `feedback` answers the agents' hooks (POST /hook)."""
+    `feedback` answers the agents' hooks (POST /hook); `live` keeps what the status page
+    shows (its `calls` must be the MCP server's)."""
     # Our Guard does the Host/Origin checks for every route; the SDK's copy would only
     # cover /mcp (and accepts less: no portless Host), so it is off to keep one rule.
     mcp_app = server.streamable_http_app(
@@ -205,6 +220,7 @@ def build_app(
     )
 
     hooks = feedback or Feedback(ws)
+    live = live or Live(ws)
 
     @contextlib.asynccontextmanager
     async def run(app: Starlette) -> AsyncIterator[None]:
@@ -213,6 +229,7 @@ def build_app(
             # as the daemon: kept out of the collector, a full collection in the middle of a
             # call scans a quarter of what it did (measured: 14-24 ms instead of 70-80 ms).
             gc.freeze()
+        sampler = asyncio.create_task(live.sample_memory())
         async with server.session_manager.run():
             try:
                 if lifespan is None:
@@ -221,10 +238,11 @@ def build_app(
                     async with lifespan():
                         yield
             finally:
+                sampler.cancel()
                 await hooks.close()
 
     app = Starlette(
-        routes=[*own_routes(ws, options or {}, hooks), Mount("/", app=mcp_app)],
+        routes=[*own_routes(ws, options or {}, hooks, live), Mount("/", app=mcp_app)],
         lifespan=run,
     )
     return Guard(app, token)

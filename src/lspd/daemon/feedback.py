@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lspd.daemon.hook_history import History, new_history, remember
 from lspd.ops import progressive
 from lspd.ops.progressive import Introduced, Progress
 from lspd.tools import Activity
@@ -38,6 +39,7 @@ class AgentSession:
     reported: set[Key] = field(default_factory=set)  # findings it was told
     told_loading: bool = False
     last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
+    history: History = field(default_factory=new_history)  # its hook calls (status page)
 
 
 class Feedback:
@@ -57,16 +59,19 @@ class Feedback:
         session = str(request.get("session") or "-")
         baseline = str(request.get("baseline") or "HEAD")
         wait = min(max(float(request.get("wait", 3.0)), 0.0), MAX_WAIT_S)
+        paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
         if event == "edit":
-            paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
-            return await self.edit(session, paths, baseline, wait)
-        if event == "late":
-            paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
+            answer = await self.edit(session, paths, baseline, wait)
+        elif event == "late":
             first = min(max(float(request.get("first", 3.0)), 0.0), MAX_WAIT_S)
-            return await self.late(session, paths, baseline, wait, first)
-        if event == "stop":
-            return await self.stop(session, baseline, wait, bool(request.get("again")))
-        raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
+            answer = await self.late(session, paths, baseline, wait, first)
+        elif event == "stop":
+            answer = await self.stop(session, baseline, wait, bool(request.get("again")))
+        else:
+            raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
+        if (agent := self.sessions.get(session)) is not None:
+            remember(agent.history, event, [self.ws.display(p) for p in paths], answer)
+        return answer
 
     async def edit(
         self, session: str, paths: list[Path], baseline: str, wait: float

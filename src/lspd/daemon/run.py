@@ -157,6 +157,7 @@ class Daemon:
 
         from lspd.daemon.app import UVICORN_OPTIONS, build_app
         from lspd.daemon.feedback import Feedback
+        from lspd.daemon.live import Live
         from lspd.daemon.server import Server
         from lspd.tools import Activity, build_server
 
@@ -172,13 +173,15 @@ class Daemon:
             "idle_timeout": self.idle_timeout,
             "restricted": ws.restricted,
         }
+        live = Live(ws)  # the status page's: the tool calls, memory over the last hour
         app = build_app(
             ws,
-            build_server(ws, self.activity),
+            build_server(ws, self.activity, live.calls),
             token=self.token,
             lifespan=self._lifespan,
             options=started_with,
             feedback=(feedback := Feedback(ws, self.activity)),
+            live=live,
         )
         self.feedback = feedback  # the agents' hook checks (tests wait on them)
         config = uvicorn.Config(

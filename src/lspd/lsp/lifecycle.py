@@ -74,6 +74,7 @@ class ServerLifecycle:
         self.environment: str | None = None  # how to fix its unresolved imports, once seen
         self.last_used = time.monotonic()
         self._crash_reason: str | None = None
+        self.starts, self.started_at = 0, time.monotonic()  # processes started, the last when
         self._watch_task: asyncio.Task[None] | None = None
         self.stall = watch or stall.Stall(definition.name)  # busy, then restarted
 
@@ -130,6 +131,7 @@ class ServerLifecycle:
         if self._server is not None:  # what is left of a crashed server: reap it
             await self._stop()
         self.state = "starting"
+        self.starts, self.started_at = self.starts + 1, time.monotonic()
         self._reset()
         env = server_env(self.definition.resolved_env())
         command = self.definition.resolved_command()

@@ -37,6 +37,18 @@ class Session(ServerLifecycle):
             return "indexing"
         return self.state
 
+    @property
+    def crash_reason(self) -> str | None:
+        """Why it died, while it is crashed."""
+        return self._crash_reason if self.state == "crashed" else None
+
+    def working_on(self) -> tuple[int, stall.Busy | None]:
+        """The requests it owes an answer to, and the oldest of them (what it works on)."""
+        connection = None if self._server is None else self._server.connection
+        if connection is None:
+            return 0, None
+        return len(connection.owed), stall.busy(connection, 0.0, waiting=False)
+
     def add_folder(self, folder: Path) -> None:
         """Serve another project too: a workspace folder, told at once to a running server
         that takes folder changes (the pyright family, gopls), else at its next start."""

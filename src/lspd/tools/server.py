@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
@@ -26,6 +27,7 @@ from lspd.ops.budget import compact, compact_json
 from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
+from lspd.tools.calls import Calls
 from lspd.workspace import Workspace
 
 __all__ = ["INSTRUCTIONS", "READ_ONLY", "TOOL_NAMES", "Activity", "build_server"]
@@ -67,8 +69,11 @@ class Activity:
         self.in_flight = 0
 
 
-def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[Any]:
-    """The MCP server for one workspace (call `streamable_http_app` on it once)."""
+def build_server(
+    ws: Workspace, activity: Activity | None = None, calls: Calls | None = None
+) -> MCPServer[Any]:
+    """The MCP server for one workspace (call `streamable_http_app` on it once); `calls`
+    records each tool call (the status page's list of requests)."""
     server: MCPServer[Any] = LspdServer(
         name="lspd", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
@@ -102,7 +107,7 @@ def build_server(ws: Workspace, activity: Activity | None = None) -> MCPServer[A
     for op in OPERATIONS:
         if op.tool:
             server.add_tool(
-                _tool_function(op, ws, run),
+                _tool_function(op, ws, run, calls),
                 name=op.name,
                 description=op.description,
                 annotations=READ_ONLY,
@@ -148,19 +153,31 @@ async def _report(ctx: Context[Any, Any], ws: Workspace, ticks: int) -> None:
 
 
 def _tool_function(
-    op: Operation, ws: Workspace, run: Callable[[Context[Any, Any] | None, Awaitable[Any]], Any]
+    op: Operation,
+    ws: Workspace,
+    run: Callable[[Context[Any, Any] | None, Awaitable[Any]], Any],
+    calls: Calls | None,
 ) -> Callable[..., Awaitable[Any]]:
     """A function with the operation's parameters as its signature: the SDK reads the
     input schema (with each parameter's description) and the output schema from it."""
 
     async def tool(**arguments: Any) -> CallToolResult:
         ctx = arguments.pop("ctx", None)
+        began = time.perf_counter()
         try:
             data = compact(await run(ctx, call(op, ws, arguments)))
         except _Refused as exc:  # the error's kind for scripts (`lspd ... --json`): in _meta
             text = TextContent(type="text", text=str(exc))
+            if calls is not None:
+                calls.record(op.name, arguments, time.perf_counter() - began, 0, text.text)
             return CallToolResult(content=[text], is_error=True, _meta={ERROR_KIND_META: exc.kind})
+        except ToolError as exc:  # lspd failed unexpectedly (`run` says so)
+            if calls is not None:
+                calls.record(op.name, arguments, time.perf_counter() - began, 0, str(exc))
+            raise
         text = TextContent(type="text", text=compact_json(data))
+        if calls is not None:
+            calls.record(op.name, arguments, time.perf_counter() - began, len(text.text), None)
         return CallToolResult(content=[text], structured_content=data)
 
     keyword = inspect.Parameter.KEYWORD_ONLY

@@ -1,0 +1,100 @@
+"""What the daemon keeps for its status page, all of it bounded: the last tool calls, the
+last whole checks, and the memory of the daemon and its servers over the last hour.
+
+The memory is read every `SAMPLE_S` while language servers run (one /proc read per
+process), never while none runs (it waits for one to start, as the tidy loop does).
+Everything else is read from the live objects when the page asks, and only then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lspd.daemon.page_models import MemorySample, PageFinished
+from lspd.daemon.procfs import CpuMeter, own_rss_mb
+from lspd.errors import LspdError
+from lspd.lsp.process import GROUPS
+from lspd.tools.calls import Calls
+from lspd.workspace import Workspace
+from lspd.workspace.config import CONFIG_NAME, load_config
+from lspd.workspace.memory import running, tree_rss_mb
+
+if TYPE_CHECKING:
+    from lspd.ops.checked import Checked
+
+SAMPLE_S = 15.0
+KEEP_SAMPLES = 240  # an hour of samples
+KEEP_FINISHED = 10  # whole checks remembered
+
+
+class Live:
+    """The status page's memory of one daemon (see the module's docstring)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.calls = Calls()
+        self.memory: deque[MemorySample] = deque(maxlen=KEEP_SAMPLES)
+        self.finished: deque[PageFinished] = deque(maxlen=KEEP_FINISHED)
+        self.skipped: list[str] = []  # the last whole check's files left out, and why
+        self.cpu = CpuMeter()
+        self._config: tuple[float | None, str | None] = (None, None)  # mtime, its problem
+
+    def checked(self, checked: Checked, seconds: float) -> None:
+        """A whole check ended (`lspd check`, GET /check)."""
+        self.finished.append(
+            PageFinished(
+                at=time.time(),
+                seconds=round(seconds, 2),
+                files_matched=checked.matched,
+                files_checked=len(checked.results),
+                errors=sum(r.errors for r in checked.results),
+                warnings=sum(r.warnings for r in checked.results),
+                skipped=len(checked.skipped),
+            )
+        )
+        self.skipped = [f"{s.path}: {s.reason}" for s in checked.skipped]
+
+    def sample(self) -> MemorySample:
+        """The memory of the daemon and each running server now."""
+        ws = self.ws
+        mb = {"daemon": own_rss_mb() or 0.0}
+        for session in running(ws):
+            if session.pid is not None and (rss := tree_rss_mb(session.pid)) is not None:
+                mb[f"{session.name} {ws.display(session.root)}"] = round(rss, 1)
+        for builder in ws.builders.values():
+            if builder.pid is not None and (rss := tree_rss_mb(builder.pid)) is not None:
+                mb[f"{builder.name} {ws.display(builder.package)}"] = round(rss, 1)
+        mb["daemon"] = round(mb["daemon"], 1)
+        return MemorySample(at=round(time.time(), 1), mb=mb)
+
+    async def sample_memory(self) -> None:
+        """Every `SAMPLE_S` while a server runs; asleep until one starts otherwise."""
+        while True:
+            groups, version = GROUPS.snapshot()
+            if not groups:
+                await GROUPS.changed(version)
+                continue
+            self.memory.append(self.sample())
+            await asyncio.sleep(SAMPLE_S)
+
+    def config_problem(self) -> str | None:
+        """What is wrong with lspd.toml as it is now (read again only once it changed):
+        the daemon goes on with the configuration it started with."""
+        path: Path = self.ws.root / CONFIG_NAME
+        try:
+            mtime: float | None = path.stat().st_mtime
+        except OSError:
+            mtime = None
+        if mtime != self._config[0]:
+            problem = None
+            if mtime is not None:
+                try:
+                    load_config(self.ws.root)
+                except LspdError as exc:
+                    problem = f"{exc}; the daemon runs with the configuration it started with"
+            self._config = (mtime, problem)
+        return self._config[1]

@@ -1,0 +1,78 @@
+"""The status page at `/` of the daemon's port: one HTML file of the package (its script
+and styles inline, allowed by their hashes in the Content-Security-Policy, nothing loaded
+from anywhere else), and the JSON it polls, GET /status/live.
+
+The page itself holds no data, so it is served without the token (the Guard's Host and
+Origin checks still apply); it asks for the token and sends it with each poll.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import re
+from importlib import resources
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from lspd.daemon.feedback import Feedback
+from lspd.daemon.live import Live
+from lspd.daemon.snapshot import snapshot
+from lspd.workspace import Workspace
+
+PAGE_PATH = "/"
+LIVE_PATH = "/status/live"
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+@functools.cache
+def page() -> tuple[bytes, str]:
+    """The page's bytes and its Content-Security-Policy: only its own inline script and
+    styles run (by their SHA-256), it may fetch from its own origin only."""
+    html = (resources.files("lspd.daemon") / "page" / "status.html").read_text("utf-8")
+    script = re.search(r"<script>(.*?)</script>", html, re.S)
+    style = re.search(r"<style>(.*?)</style>", html, re.S)
+    assert script is not None and style is not None, "status.html lost its script or style"
+    policy = "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src {_hash(script.group(1))}",
+            f"style-src {_hash(style.group(1))}",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'none'",
+        ]
+    )
+    return html.encode("utf-8"), policy
+
+
+def _hash(text: str) -> str:
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return f"'sha256-{digest}'"
+
+
+def page_routes(ws: Workspace, live: Live, hooks: Feedback, token: bool) -> list[Route]:
+    """GET / (the page) and GET /status/live (what it shows, as JSON)."""
+
+    async def show(request: Request) -> Response:
+        body, policy = page()
+        headers = {**_NO_STORE, "Content-Security-Policy": policy, "Referrer-Policy": "no-referrer"}
+        return Response(body, media_type="text/html; charset=utf-8", headers=headers)
+
+    async def data(request: Request) -> Response:
+        try:
+            since = float(request.query_params.get("since", "0"))
+        except ValueError:
+            since = 0.0
+        now = snapshot(ws, live, hooks, token, since)
+        return Response(now.model_dump_json(), media_type="application/json", headers=_NO_STORE)
+
+    return [
+        Route(PAGE_PATH, show, methods=["GET"]),
+        Route(LIVE_PATH, data, methods=["GET"]),
+    ]

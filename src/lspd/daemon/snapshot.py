@@ -1,0 +1,233 @@
+"""The status page's snapshot: read from the live objects when the page asks (GET
+/status/live), so that nothing is gathered for it while no one looks."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from lspd import __version__
+from lspd.daemon.feedback import Feedback
+from lspd.daemon.hook_history import HookEvent
+from lspd.daemon.live import Live
+from lspd.daemon.page_models import (
+    PageCall,
+    PageCheck,
+    PageDaemon,
+    PageHookEvent,
+    PageServer,
+    PageSession,
+    PageSnapshot,
+    ToolLatency,
+)
+from lspd.daemon.procfs import own_rss_mb
+from lspd.lsp.session import Session
+from lspd.ops.check import running
+from lspd.ops.state import status
+from lspd.ops.state_models import ServerStatus
+from lspd.tools.calls import Call
+from lspd.workspace import Workspace
+
+STDERR_LINES = 12  # a crashed server's last log lines shown
+_TAIL_BYTES = 8192
+
+
+def snapshot(ws: Workspace, live: Live, hooks: Feedback, token: bool, since: float) -> PageSnapshot:
+    """Everything the page shows now; memory samples taken after `since` only (the page
+    keeps the ones it has)."""
+    now = status(ws)
+    sessions = list(ws.sessions.values())
+    servers = [_server(ws, live, shown, sessions) for shown in now.servers]
+    live.cpu.forget_others({s.pid for s in servers if s.pid is not None} | {os.getpid()})
+    daemon = PageDaemon(
+        workspace=now.workspace,
+        pid=now.pid,
+        version=__version__,
+        uptime_s=now.uptime_s,
+        rss_mb=_rounded(own_rss_mb()),
+        cpu_percent=live.cpu.percent(os.getpid(), tree=False),
+        restricted=now.restricted,
+        token=token,
+    )
+    calls = list(live.calls.recent)
+    warnings = [f"{f.path}: {f.reason}" for f in now.set_aside] + live.skipped
+    if (problem := live.config_problem()) is not None:
+        warnings.append(problem)
+    if now.watch_problem:
+        warnings.append(now.watch_problem)
+    warnings += [f"{s.server}: {s.environment}" for s in now.servers if s.environment]
+    return PageSnapshot(
+        daemon=daemon,
+        servers=servers,
+        checks=_checks(ws, hooks, sessions),
+        finished=list(live.finished),
+        calls=[_call(c) for c in calls],
+        latency=latency(calls),
+        memory=[m for m in live.memory if m.at > since],
+        sessions=[
+            PageSession(
+                session=name,
+                edited=len(agent.edited),
+                events=[_event(e) for e in agent.history],
+            )
+            for name, agent in hooks.sessions.items()
+        ],
+        warnings=warnings,
+    )
+
+
+def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Session]) -> PageServer:
+    session = next((s for s in sessions if s.pid == shown.pid and s.name == shown.server), None)
+    if session is None:  # a TypeScript builder, or a stopped session
+        session = next(
+            (s for s in sessions if s.name == shown.server and ws.display(s.root) == shown.project),
+            None,
+        )
+    owed, working, restarts, uptime, crash, stderr = 0, None, 0, None, None, []
+    words: str = shown.state
+    if session is not None:
+        owed, oldest = session.working_on()
+        working = None if oldest is None else oldest.on(ws.display)
+        restarts = max(session.starts - 1, 0)
+        if shown.pid is not None:
+            uptime = round(time.monotonic() - session.started_at, 1)
+        crash = session.crash_reason
+        if crash is not None:
+            stderr = _tail(session.log_path)
+        words = _words(shown, owed, session.starts)
+    return PageServer(
+        language=shown.language,
+        server=shown.server,
+        project=shown.project,
+        state=shown.state,
+        shown=words,
+        pid=shown.pid,
+        toolchain=shown.toolchain,
+        rss_mb=shown.rss_mb,
+        cpu_percent=live.cpu.percent(shown.pid),
+        uptime_s=uptime,
+        restarts=restarts,
+        owed=owed,
+        working_on=working,
+        crash=crash,
+        stderr=stderr,
+    )
+
+
+def _words(shown: ServerStatus, owed: int, starts: int) -> str:
+    if shown.state == "starting" and starts > 1:
+        return "restarting"
+    if shown.state == "busy" and shown.busy:
+        return f"busy: {shown.busy}"
+    if shown.state in ("ready", "indexing") and owed:
+        return f"{shown.state}, busy with {owed} request{'s' if owed > 1 else ''}"
+    return shown.state
+
+
+def _checks(ws: Workspace, hooks: Feedback, sessions: list[Session]) -> list[PageCheck]:
+    """`lspd check`'s check (GET /check/progress reads the same), and the hooks' checks."""
+    current = sorted(
+        {oldest.on(ws.display) for s in sessions if (oldest := s.working_on()[1]) is not None}
+    )
+    out = []
+    now = time.monotonic()
+    if (check := running(ws)) is not None:
+        elapsed = now - check.began
+        out.append(
+            PageCheck(
+                kind="check",
+                done=check.done,
+                total=check.total,
+                elapsed_s=round(elapsed, 1),
+                estimate_s=_estimate(check.done, check.total, elapsed),
+                current=current,
+                baseline=None,
+            )
+        )
+    for name, agent in hooks.sessions.items():
+        progress = agent.check
+        if progress is None or progress.done.is_set():
+            continue
+        elapsed = now - progress.began
+        out.append(
+            PageCheck(
+                kind=f"hook {name}",
+                done=progress.compared,
+                total=progress.total,
+                elapsed_s=round(elapsed, 1),
+                estimate_s=_estimate(progress.compared, progress.total, elapsed),
+                current=current,
+                baseline=progress.baseline,
+            )
+        )
+    return out
+
+
+def _estimate(done: int, total: int, elapsed: float) -> float | None:
+    if done <= 0 or total <= done:
+        return None
+    return round(elapsed / done * (total - done), 1)
+
+
+def _call(call: Call) -> PageCall:
+    return PageCall(
+        tool=call.tool,
+        arguments=call.arguments,
+        at=round(call.at, 3),
+        ms=round(call.seconds * 1000, 2),
+        size=call.size,
+        error=call.error,
+    )
+
+
+def latency(calls: list[Call]) -> list[ToolLatency]:
+    """p50 and p95 of each tool's calls (nearest rank)."""
+    by_tool: dict[str, list[Call]] = defaultdict(list)
+    for call in calls:
+        by_tool[call.tool].append(call)
+    out = []
+    for tool, mine in sorted(by_tool.items()):
+        ms = sorted(c.seconds * 1000 for c in mine)
+        out.append(
+            ToolLatency(
+                tool=tool,
+                count=len(ms),
+                errors=sum(1 for c in mine if c.error is not None),
+                p50_ms=round(_rank(ms, 0.50), 2),
+                p95_ms=round(_rank(ms, 0.95), 2),
+            )
+        )
+    return out
+
+
+def _rank(ordered: list[float], fraction: float) -> float:
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def _tail(path: Path) -> list[str]:
+    """The last lines of a server's log (its stderr and lspd's notes on it)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - _TAIL_BYTES))
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return [line[:300] for line in text.splitlines()[-STDERR_LINES:]]
+
+
+def _event(event: HookEvent) -> PageHookEvent:
+    return PageHookEvent(
+        at=event.at,
+        event=event.event,
+        paths=list(event.paths),
+        told=list(event.told),
+        complete=event.complete,
+        decision=event.decision,
+    )
+
+
+def _rounded(mb: float | None) -> float | None:
+    return None if mb is None else round(mb, 1)
