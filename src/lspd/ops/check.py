@@ -26,6 +26,7 @@ from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import Known, selected
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.mypy_step import merged, mypy_checked
 from lspd.ops.native_check import native_checked
 from lspd.ops.python_affected import python_unaffected
 from lspd.ops.tsconfig import config_results
@@ -92,6 +93,7 @@ async def check_all(
         raise
     finally:
         memory.end(run)
+    results = merged(results)  # a file both mypy and basedpyright judge: one result
     order = {ws.display(p): i for i, p in enumerate(matched)}
     results.sort(key=lambda r: order.get(r.path, -1))
     # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
@@ -133,6 +135,7 @@ async def _reused_or_built(
     checked anew for them; and the files left to ask one by one."""
     # TypeScript projects: their own builder, re-checking what the edits affect (`affected`).
     answered, rebuilt, rest = await typescript_checked(ws, matched, known, run.tick)
+    judged, judging, rest = await mypy_checked(ws, rest)  # mypy-gated: the project's dmypy
     # Python: only the edited files, when no declaration another file sees changed.
     reused, rest = python_unaffected(ws, matched, rest, changes, memory)
 
@@ -143,7 +146,7 @@ async def _reused_or_built(
     native, asked, rest = await native_checked(ws, rest, changes, memory, one_more)
     if rest != matched:
         run.tick(len(matched) - len(rest))
-    return answered + reused + native, rebuilt + asked, rest
+    return answered + judged + reused + native, rebuilt + judging + asked, rest
 
 
 def _left_out(ws: Workspace, matched: list[Path]) -> tuple[list[SkippedFile], list[Path]]:

@@ -12,6 +12,7 @@ from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.mypy_step import SERVER, mypy_file
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
@@ -59,6 +60,13 @@ async def check_file(
     `budget`, every diagnostic (`limit` and `offset` aside). `timeout`: the workspace's
     diagnostics timeout unless given (a whole check's is longer)."""
     resolved = ws.resolve(path)
+    # A mypy-gated project's file: its own mypy (a whole check's mypy step did it already).
+    judged = await mypy_file(ws, resolved, content) if known is None else None
+    if judged is not None and not judged.project.also_pyright:
+        items = judged.items
+        result = make_result(ws, resolved, SERVER, judged.toolchain, items, limit, budget, offset)
+        result.checker = judged.project.why
+        return result
     # Unsaved content is held (a new file in its project) and the disk's text restored after.
     hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
     async with hold:
@@ -69,10 +77,12 @@ async def check_file(
         if last is not None and last[0] is answer_of(raw):
             return last[1]
         convert = Converter(ws, session.encoding)
-        items = convert_items(convert, document.path, raw)
+        items = convert_items(convert, document.path, raw) + (judged.items if judged else [])
     result = make_result(
         ws, document.path, session.name, session.toolchain, items, limit, budget, offset
     )
+    if judged is not None:  # both checkers: each diagnostic names its own
+        result.checker = judged.project.why
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)

@@ -47,6 +47,7 @@ class Config:
     ignore: list[str] = field(default_factory=list)
     python: str | None = None
     typescript: str = "project"
+    python_checker: str = "project"  # or mypy, basedpyright, both (`mypy_config.CHOICES`)
     max_file_bytes: int | None = None
     max_file_lines: int | None = None
     busy_after: float | None = None
@@ -311,6 +312,7 @@ _CONFIG = {
         'the project\'s interpreter or environment, e.g. ".venv" or "/opt/py/bin/python"', str
     ),
     "typescript": _of('"project", "lspd" or the path of a typescript package', str),
+    "python_checker": _of('"project", "mypy", "basedpyright" or "both"', str),
     "max_file_bytes": _count(
         "a whole number of bytes above 0 (larger files are left out of workspace-wide work)"
     ),

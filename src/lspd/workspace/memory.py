@@ -63,7 +63,8 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
     """
     sessions = running(ws)
     builders = [b for b in ws.builders.values() if b.pid is not None]
-    if not sessions and not builders:
+    daemons = [d for d in ws.pool.mypy.values() if d.pid is not None]  # dmypy: as a builder
+    if not sessions and not builders and not daemons:
         return None
     now = time.monotonic()
     recheck = max(0.05, min(idle_s / 4, RECHECK_S)) if idle_s > 0 else RECHECK_S
@@ -78,6 +79,7 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
         due += [d.used + DOCUMENT_IDLE_S - now for d in list(session.documents.values())]
     if idle_s > 0:
         due += [b.last_used + idle_s - now for b in builders]
+        due += [d.last_used + idle_s - now for d in daemons]
     return max(0.05, min(due)) if due else None
 
 
@@ -93,6 +95,11 @@ async def tidy(ws: Workspace, idle_s: float) -> None:
         if idle_s > 0 and idle:
             log.info("stopping the TypeScript builder of %s after idle", builder.package)
             await builder.stop()
+    for daemon in ws.pool.mypy.values():  # a project's dmypy holds its program: the same
+        if idle_s > 0 and daemon.pid is not None and not daemon.busy:
+            if now - daemon.last_used > idle_s:
+                log.info("stopping the dmypy of %s after idle", daemon.project)
+                await daemon.stop()
     close_idle_documents(ws, DOCUMENT_IDLE_S)
     if ws.config.memory_mb is not None:
         await keep_under(ws, ws.config.memory_mb)

@@ -17,6 +17,7 @@ from lspd.servers.install import install_on_need
 from lspd.servers.registry import ServerDefinition, definitions, known_extensions
 from lspd.workspace import paths
 from lspd.workspace.config import Config, merge
+from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.left_out import LeftOut
 from lspd.workspace.projects import Projects
@@ -58,6 +59,9 @@ class SessionPool:
         self.sessions: dict[Key, Session] = {}
         self.toolchains = Toolchains(root, config, restricted, self.definitions, self.sessions)
         self.projects = Projects(root, self.definitions, self.servers_by_language, ignore)
+        # The dmypy daemons of mypy-gated projects, by (project, interpreter): stopped with
+        # the servers (`engine.mypy_check`).
+        self.mypy: dict[tuple[Path, Path], Dmypy] = {}
 
     def display(self, path: Path) -> str:
         """`path` as answers show it: relative to the root when inside it."""
@@ -148,4 +152,7 @@ class SessionPool:
 
     async def stop(self) -> None:
         """Stop every server."""
-        await asyncio.gather(*(session.stop() for session in self.sessions.values()))
+        await asyncio.gather(
+            *(session.stop() for session in self.sessions.values()),
+            *(daemon.stop() for daemon in self.mypy.values()),
+        )

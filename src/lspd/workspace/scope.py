@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
 from lspd.workspace.files import stamp
+from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
+from lspd.workspace.mypy_scope import MypyScope, mypy_scopes
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
     PYPROJECT,
@@ -94,7 +96,7 @@ def _scope(ws: Workspace) -> GateScope:
     for directory, names in ws.ignore.walk(WALK_LIMIT):
         for name in names:
             path = directory / name
-            if name in (CONFIG_JSON, PYPROJECT, *CONFIG_NAMES):
+            if name in (CONFIG_JSON, PYPROJECT, *CONFIG_NAMES, *MYPY_FILES):
                 configs[name].append(path)
             if ws.handler(path) is not None:
                 sources.append(path)
@@ -131,8 +133,12 @@ def _python(
     ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
 ) -> list[ProjectScope]:
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
+    # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
+    mypy_dirs = [p.parent for name in MYPY_FILES for p in configs[name]]
+    mypys = mypy_scopes(mypy_dirs, files, ws.config.python_checker, ws.restricted)
+    projects = [_mypy_project(ws, s) for s in mypys]
+    directories -= {s.directory for s in mypys}
     found = {d: _config_in(ws, d) for d in sorted(directories)}
-    projects = []
     for directory, config in found.items():
         if config is None:
             continue
@@ -141,9 +147,16 @@ def _python(
         label = ("" if directory == ws.root else f"{ws.display(directory)}/") + config.label
         projects.append(ProjectScope("python", directory, label, chosen))
     governed = {d for d, config in found.items() if config is not None}
+    governed |= {s.directory for s in mypys}
     loose = [p for p in files if not _under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     return projects + _fallback(ws, loose, "python", note)
+
+
+def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
+    prefix = "" if scope.directory == ws.root else f"{ws.display(scope.directory)}/"
+    chosen = tuple(p for p in scope.files if _ours(ws, p, "python"))
+    return ProjectScope("python", scope.directory, prefix + scope.label, chosen, scope.note)
 
 
 def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:

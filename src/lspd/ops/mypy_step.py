@@ -1,0 +1,146 @@
+"""mypy's answers in lspd's shapes: the whole check's mypy step, one file's diagnostics, and
+the diagnostics of a held state (preview, baseline) for the files of mypy-gated projects.
+
+The engine (`engine.mypy_check`) runs the project's own mypy and says what it found; here
+each error becomes a `Diagnostic` (`source` "mypy", its notes attached) and each file of
+the project a `DiagnosticsResult` naming the checker that judged it and why. A project
+configured for both mypy and basedpyright gets both, each diagnostic naming its checker
+(`merged`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.engine.mypy_check import MypyError, MypyProject, by_project, daemon_of, run_mypy
+from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.workspace import Workspace
+
+SERVER = "mypy"
+
+
+async def mypy_checked(
+    ws: Workspace, rest: list[Path]
+) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
+    """Of `rest`, the results of the files mypy judges (one warm run per project), the files
+    checked, and the files left to ask one by one (basedpyright's, also those of a project
+    both judge: `merged` joins the two results of such a file)."""
+    groups = by_project(ws, rest)
+    if not groups:
+        return [], [], rest
+    results: list[DiagnosticsResult] = []
+    taken: set[Path] = set()
+    for project, files in groups.items():
+        run = await run_mypy(ws, project, files)
+        for path in files:
+            results.append(result_of(ws, project, path, run.errors.get(path, [])))
+        if not project.also_pyright:
+            taken.update(files)
+    asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
+    return results, asked, [p for p in rest if p not in taken]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """mypy's diagnostics of one file, its project and the toolchain that judged."""
+
+    project: MypyProject
+    items: list[Diagnostic]
+    toolchain: str
+
+
+async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | None:
+    """mypy's diagnostics of one file (with `content` for its text, shadowed); None when
+    mypy does not judge it."""
+    groups = by_project(ws, [path])
+    if not groups:
+        return None
+    project, files = next(iter(groups.items()))
+    scope = files if project.config is not None and project.config.files else [path]
+    texts = {path: content} if content is not None else None
+    run = await run_mypy(ws, project, scope, texts)
+    items = [diagnostic_of(e) for e in run.errors.get(path, [])]
+    return Judged(project, items, toolchain_of(ws, project))
+
+
+async def mypy_diagnosed(
+    ws: Workspace, files: list[Path], texts: dict[Path, str | None]
+) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
+    """mypy's diagnostics of `files` with `texts` held (shadowed: nothing is written), by
+    file, and the project of each file mypy judged."""
+    found: dict[Path, list[Diagnostic]] = {}
+    projects: dict[Path, MypyProject] = {}
+    for project, members in by_project(ws, files).items():
+        held = {p: t for p, t in texts.items() if t is not None and p.is_file()}
+        run = await run_mypy(ws, project, members, held or None)
+        for path in members:
+            found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
+            projects[path] = project
+    return found, projects
+
+
+def result_of(
+    ws: Workspace, project: MypyProject, path: Path, errors: list[MypyError]
+) -> DiagnosticsResult:
+    """One file's whole result of mypy's errors (the whole check's: no paging)."""
+    items = sorted((diagnostic_of(e) for e in errors), key=lambda d: (d.line, d.column))
+    return DiagnosticsResult(
+        path=ws.display(path),
+        server=SERVER,
+        toolchain=toolchain_of(ws, project),
+        checker=project.why,
+        errors=len(items),
+        warnings=0,
+        diagnostics=items,
+        total=len(items),
+    )
+
+
+def diagnostic_of(error: MypyError) -> Diagnostic:
+    """A mypy error as lspd shows it, its notes attached."""
+    return Diagnostic(
+        line=error.line,
+        column=error.column,
+        end_line=error.end_line,
+        end_column=error.end_column,
+        severity="error",
+        message=error.message,
+        code=error.code,
+        source=SERVER,
+        notes=list(error.notes) or None,
+    )
+
+
+def toolchain_of(ws: Workspace, project: MypyProject) -> str:
+    """`mypy 2.4.1 (.venv/bin/python)`: the project's mypy that judged."""
+    daemon = daemon_of(ws, project)
+    version = ".".join(map(str, daemon.version or ())) or "?"
+    return f"mypy {version} ({ws.display(daemon.interpreter)})"
+
+
+def merged(results: list[DiagnosticsResult]) -> list[DiagnosticsResult]:
+    """One result per file: a file both checkers judged gets both's diagnostics (each
+    naming its checker), errors first, and mypy's `checker`."""
+    by_path: dict[str, DiagnosticsResult] = {}
+    out: list[DiagnosticsResult] = []
+    for result in results:
+        first = by_path.get(result.path)
+        if first is None:
+            by_path[result.path] = result
+            out.append(result)
+            continue
+        both = [*first.diagnostics, *result.diagnostics]
+        both.sort(key=lambda d: (d.severity != "error", d.line, d.column))
+        joined = first.model_copy(
+            update={
+                "diagnostics": both,
+                "errors": first.errors + result.errors,
+                "warnings": first.warnings + result.warnings,
+                "total": len(both),
+                "checker": first.checker or result.checker,
+                "server": f"{first.server}+{result.server}",
+            }
+        )
+        out[out.index(first)] = by_path[result.path] = joined
+    return out

@@ -1,0 +1,226 @@
+"""The project's own mypy, kept warm through its own `dmypy`, one daemon per project and
+environment.
+
+Each daemon keeps its state in a status file of lspd's (`dmypy --status-file`, under lspd's
+state directory), never the project's `.dmypy.json`: a dmypy the user started there is
+never used, taken over or stopped. `dmypy run` starts it on first need, and restarts it by
+itself when the configuration, the plugins or mypy's version changed; lspd stops it when
+the environment's packages changed, and with its servers (`stop`).
+
+Text not on disk (unsaved `content`, a preview) is checked by a one-shot `mypy` with
+`--shadow-file SOURCE SHADOW`, the shadows in a temporary directory outside the project
+and its incremental cache in lspd's state directory: dmypy restarts cold whenever the
+shadow map changes (mypy 2.4.1), and the project's own cache must never hold text that
+is not on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.errors import ServerError
+
+log = logging.getLogger(__name__)
+
+# mypy's `-O json` (1.11 and later); older ones print text with these flags.
+TEXT_FLAGS = (
+    "--show-column-numbers",
+    "--show-error-end",
+    "--show-error-codes",
+    "--no-error-summary",
+    "--no-pretty",
+    "--no-color-output",
+)
+RUN_TIMEOUT_S = 600.0
+
+
+class MypyMissing(ServerError):
+    """The project's environment has no mypy: the message says how to install it."""
+
+
+class MypyFailed(ServerError):
+    """mypy stopped without an answer (a plugin crashed, bad flags): its last line."""
+
+
+@dataclass(frozen=True)
+class MypyOutput:
+    """What one mypy run printed: its diagnostics' lines, and how they are written."""
+
+    lines: tuple[str, ...]
+    json: bool  # `-O json` lines, else mypy's text format with `TEXT_FLAGS`
+    status: int
+
+
+class Dmypy:
+    """One project's dmypy, run by the project's interpreter, with lspd's status file."""
+
+    def __init__(self, project: Path, interpreter: Path, state: Path) -> None:
+        self.project = project
+        self.interpreter = interpreter
+        key = hashlib.sha256(f"{project}\0{interpreter}".encode()).hexdigest()[:12]
+        self.state = state / "mypy" / f"{project.name or 'root'}-{key}"
+        self.status_file = self.state / "dmypy.json"
+        self.log_file = self.state / "dmypy.log"
+        self.version: tuple[int, ...] | None = None
+        self._environment: float | None = None  # site-packages' mtime at the start
+        self._lock = asyncio.Lock()
+        self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a check is running."""
+        return self._lock.locked()
+
+    @property
+    def pid(self) -> int | None:
+        """The daemon's process, from lspd's status file; None when it is not running."""
+        try:
+            pid = json.loads(self.status_file.read_text("utf-8"))["pid"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return pid if isinstance(pid, int) else None
+
+    @property
+    def running(self) -> bool:
+        """Whether lspd's daemon for this project is up (its status file is there)."""
+        return self.status_file.is_file()
+
+    async def check(self, targets: list[str]) -> MypyOutput:
+        """mypy's diagnostics of `targets` (relative to the project) as they are on disk,
+        warm. A daemon killed mid-check is started again and asked once more."""
+        async with self._lock:
+            json_out = await self._prepare()
+            if self._environment_changed():
+                await self._stop()
+            self.state.mkdir(parents=True, exist_ok=True)
+            flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
+            run = ["--status-file", str(self.status_file), "run", "--log-file"]
+            argv = [*run, str(self.log_file), "--", *flags, *targets]
+            status, out, err = await self._run("dmypy", argv)
+            if status == 2 and _died(out + err):
+                log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
+                self.status_file.unlink(missing_ok=True)  # ours: its process is gone
+                status, out, err = await self._run("dmypy", argv)
+            self._environment = self._environment or _site_mtime(self.interpreter)
+            self.last_used = time.monotonic()
+            return self._output(status, out, err, json_out)
+
+    async def shadowed(self, targets: list[str], texts: dict[Path, str]) -> MypyOutput:
+        """mypy's diagnostics of `targets` with `texts` in place of those files' disk text
+        (`--shadow-file`), nothing written into the project."""
+        async with self._lock:
+            json_out = await self._prepare()
+        flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
+        cache = self.state / "shadow-cache"  # incremental: ~0.5 s for a leaf edit
+        with tempfile.TemporaryDirectory(prefix="lspd-mypy-") as temporary:
+            shadows: list[str] = []
+            for i, (path, text) in enumerate(sorted(texts.items())):
+                shadow = Path(temporary) / f"{i}-{path.name}"
+                shadow.write_text(text, "utf-8")
+                shadows += ["--shadow-file", str(path), str(shadow)]
+            argv = ["--cache-dir", str(cache), *flags, *shadows, *targets]
+            status, out, err = await self._run("mypy", argv)
+        return self._output(status, out, err, json_out)
+
+    async def stop(self) -> None:
+        """Stop lspd's daemon of this project (never one lspd did not start)."""
+        async with self._lock:
+            await self._stop()
+
+    async def _stop(self) -> None:
+        if self.running:
+            await self._run("dmypy", ["--status-file", str(self.status_file), "stop"])
+            self.status_file.unlink(missing_ok=True)
+        self._environment = None
+
+    def _environment_changed(self) -> bool:
+        """Packages installed or removed since the daemon started (site-packages changed):
+        its view of them is stale."""
+        return self._environment is not None and _site_mtime(self.interpreter) != self._environment
+
+    async def _prepare(self) -> bool:
+        """The project's mypy's version, asked once; whether it prints `-O json`."""
+        if self.version is None:
+            status, out, _ = await self._run("mypy", ["--version"])
+            found = re.search(r"mypy (\d+)\.(\d+)(?:\.(\d+))?", out)
+            if status != 0 or found is None:
+                raise MypyMissing(
+                    "mypy",
+                    f"the project is configured for mypy, but {self.interpreter} has no mypy: "
+                    f"install it there ({self.interpreter} -m pip install mypy), or choose "
+                    'another checker with python_checker = "basedpyright" in lspd.toml',
+                )
+            self.version = tuple(int(part or 0) for part in found.groups())
+        return self.version >= (1, 11)
+
+    def _output(self, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
+        if status not in (0, 1) or (status == 2 and "Traceback" in out + err):
+            log.error("mypy in %s failed (status %d):\n%s%s", self.project, status, out, err)
+            last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
+            raise MypyFailed(
+                "mypy", f"mypy failed in {self.project}: {last} (the log has the rest)"
+            )
+        kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
+        return MypyOutput(tuple(kept), json_out, status)
+
+    async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
+        """Run the environment's `tool` (`mypy`, `dmypy`) in the project."""
+        script = self.interpreter.parent / tool
+        module = "mypy.dmypy" if tool == "dmypy" else "mypy"
+        command = [str(script)] if os.access(script, os.X_OK) else [
+            str(self.interpreter), "-m", module
+        ]  # fmt: skip
+        env = dict(os.environ)
+        env["PATH"] = f"{self.interpreter.parent}{os.pathsep}{env.get('PATH', '')}"
+        if (self.interpreter.parent.parent / "pyvenv.cfg").is_file():
+            env["VIRTUAL_ENV"] = str(self.interpreter.parent.parent)
+        for name in ("PYTHONPATH", "PYTHONHOME", "MYPYPATH_LSPD"):
+            env.pop(name, None)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *command,
+                *argv,
+                cwd=self.project,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+        except OSError as exc:
+            raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT_S)
+        except BaseException:
+            if process.returncode is None:
+                process.kill()
+            raise
+        code = process.returncode if process.returncode is not None else 2
+        return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+_DIED = ("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}")
+
+
+def _died(text: str) -> bool:
+    """dmypy's client lost its daemon (killed mid-check, or a stale status file)."""
+    return any(word in text for word in _DIED) or "ConnectionResetError" in text
+
+
+def _site_mtime(interpreter: Path) -> float | None:
+    """The mtime of the environment's site-packages: changes as packages come and go."""
+    env = interpreter.parent.parent
+    for site in sorted(env.glob("lib/python*/site-packages")):
+        try:
+            return site.stat().st_mtime
+        except OSError:
+            return None
+    return None

@@ -1,0 +1,143 @@
+"""Which checker judges a Python project, found like its scope: the project's own choice.
+
+mypy reads the first of `mypy.ini`, `.mypy.ini`, `pyproject.toml` with `[tool.mypy]` and
+`setup.cfg` with `[mypy]` in the directory it runs in (its `config_parser.py`); a project
+configured there gates on mypy. A `pyrightconfig.json`, `[tool.basedpyright]` or
+`[tool.pyright]` means basedpyright; both configured, both run (SQLAlchemy), each
+diagnostic naming its checker. lspd.toml's `python_checker` overrides the project.
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lspd.errors import InvalidInput
+from lspd.workspace.pyright_scope import config_in
+
+MYPY_INI = ("mypy.ini", ".mypy.ini")
+PYPROJECT = "pyproject.toml"
+SETUP_CFG = "setup.cfg"
+CONFIG_FILES = (*MYPY_INI, PYPROJECT, SETUP_CFG)
+CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
+MYPY, PYRIGHT = "mypy", "basedpyright"
+
+
+@dataclass(frozen=True)
+class MypyConfig:
+    """A project's mypy configuration: where, and the targets it names (`files`)."""
+
+    path: Path
+    label: str  # `mypy.ini`, `pyproject.toml [tool.mypy]`, `setup.cfg [mypy]`
+    files: tuple[str, ...]  # as written: paths or globs, relative to the project
+    exclude: str | None  # mypy's `exclude` regex(es), joined with `|`
+
+
+@dataclass(frozen=True)
+class CheckerChoice:
+    """Which checkers judge one Python project, and why (said by status and answers)."""
+
+    checkers: tuple[str, ...]  # `mypy`, `basedpyright`, or both (mypy first)
+    reason: str
+
+
+def mypy_config_in(directory: Path) -> MypyConfig | None:
+    """The directory's mypy configuration as mypy finds it, or None. One that does not
+    parse raises `InvalidInput` naming the file, the line and the fix."""
+    for name in CONFIG_FILES:
+        path = directory / name
+        if not path.is_file():
+            continue
+        if name == PYPROJECT:
+            table = _toml(path).get("tool", {}).get("mypy")
+            if isinstance(table, dict):
+                return _made(path, f"{name} [tool.mypy]", table)
+            continue
+        section = _ini(path).get("mypy")
+        if section is not None or name in MYPY_INI:
+            label = f"{name} [mypy]" if name == SETUP_CFG else name
+            return _made(path, label, dict(section or {}))
+    return None
+
+
+def choose(directory: Path, configured: str = "project", restricted: bool = False) -> CheckerChoice:
+    """The checkers of the project in `directory` and why: lspd.toml's `python_checker`
+    when not `project`, else the project's configurations. Restricted mode runs no project
+    mypy (its plugins are code of the repository): basedpyright, said so."""
+    if configured not in CHOICES:
+        raise InvalidInput(
+            f"lspd.toml: python_checker: {configured!r} is not a checker; choose one of "
+            + ", ".join(CHOICES)
+        )
+    if restricted:
+        return CheckerChoice((PYRIGHT,), "restricted mode runs no project mypy")
+    if configured == "both":
+        return CheckerChoice((MYPY, PYRIGHT), 'lspd.toml python_checker = "both"')
+    if configured in (MYPY, PYRIGHT):
+        return CheckerChoice((configured,), f'lspd.toml python_checker = "{configured}"')
+    mypy = mypy_config_in(directory)
+    pyright = config_in(directory)
+    if mypy is not None and pyright is not None:
+        return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}")
+    if mypy is not None:
+        return CheckerChoice((MYPY,), mypy.label)
+    why = pyright.label if pyright is not None else "no mypy configuration"
+    return CheckerChoice((PYRIGHT,), why)
+
+
+def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
+    files = table.get("files", ())
+    if isinstance(files, str):  # ini: comma-separated
+        files = [f.strip() for f in files.split(",")]
+    exclude = table.get("exclude")
+    if isinstance(exclude, list):
+        exclude = "|".join(f"(?:{e})" for e in exclude)
+    elif isinstance(exclude, str):
+        exclude = "|".join(e.strip() for e in exclude.strip().splitlines() if e.strip())
+    return MypyConfig(path, label, tuple(str(f) for f in files if f), exclude or None)
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        found = _TOML_AT.search(str(exc))
+        line = found.group(1) if found else "?"
+        problem = _TOML_AT.sub("", str(exc)).strip()
+        raise InvalidInput(
+            f"{path}:{line}: {problem}: fix the TOML there (mypy cannot read this "
+            "configuration either)"
+        ) from None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def _ini(path: Path) -> dict[str, dict[str, str]]:
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read_string(path.read_text("utf-8"), str(path))
+    except configparser.Error as exc:
+        line = getattr(exc, "lineno", None) or _ini_line(exc)
+        problem = str(exc).splitlines()[0]
+        raise InvalidInput(
+            f"{path}:{line}: {problem}: fix the INI syntax there (a `[section]` header "
+            "first, then `key = value` lines)"
+        ) from None
+    except OSError as exc:
+        raise InvalidInput(f"{path}: cannot be read ({exc.strerror})") from None
+    return {name: dict(parser[name]) for name in parser.sections()}
+
+
+def _ini_line(exc: configparser.Error) -> str:
+    errors = getattr(exc, "errors", None)  # ParsingError: [(lineno, line), ...]
+    if errors:
+        return str(errors[0][0])
+    found = re.search(r"\[line\s+(\d+)\]", str(exc))
+    return found.group(1) if found else "?"

@@ -1,0 +1,72 @@
+"""The files mypy checks in a mypy-gated project: its configuration's `files` (paths or
+globs relative to the project, directories walked for `.py` / `.pyi`), less its `exclude`
+regex; without `files`, every Python file of the project (what `mypy .` checks), less
+`exclude`. The answer names the configuration that chose them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.workspace.mypy_config import MYPY, PYRIGHT, choose, mypy_config_in
+
+
+@dataclass(frozen=True)
+class MypyScope:
+    """The files one mypy configuration chose."""
+
+    directory: Path
+    label: str
+    files: tuple[Path, ...]
+    note: str | None
+
+
+def mypy_scopes(
+    directories: list[Path], files: list[Path], configured: str, restricted: bool
+) -> list[MypyScope]:
+    """Of the `directories` holding a mypy configuration, those mypy alone judges, with the
+    files of `files` (the walk's Python files) each configuration chose."""
+    scopes = []
+    for directory in sorted(set(directories)):
+        choice = choose(directory, configured, restricted)
+        config = mypy_config_in(directory)
+        if config is None or MYPY not in choice.checkers or PYRIGHT in choice.checkers:
+            continue
+        inside = [p for p in files if directory in p.parents]
+        chosen, note = inside, "no `files`: every Python file of the project"
+        if config.files:
+            chosen = [p for p in inside if _named(directory, p, config.files)]
+            note = "files = " + ", ".join(config.files)
+        if config.exclude:
+            try:
+                pattern = re.compile(config.exclude)
+            except re.error as exc:
+                raise InvalidInput(
+                    f"{config.path}: exclude {config.exclude!r} is not a regular expression "
+                    f"({exc}): fix it there (mypy cannot use it either)"
+                ) from None
+            chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
+        scopes.append(MypyScope(directory, config.label, tuple(sorted(chosen)), note))
+    return scopes
+
+
+def _named(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:
+    """Whether one of `files`' entries names `path`: the file, a directory holding it, or a
+    glob matching it."""
+    relative = path.relative_to(directory)
+    for entry in entries:
+        entry = entry.strip().rstrip("/")
+        if entry in (".", ""):
+            return True
+        if any(ch in entry for ch in "*?["):
+            if relative.match(entry) or any(
+                parent.match(entry) for parent in relative.parents if str(parent) != "."
+            ):
+                return True
+            continue
+        named = Path(entry)
+        if relative == named or named in relative.parents:
+            return True
+    return False
