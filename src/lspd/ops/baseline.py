@@ -9,19 +9,17 @@ files and the files naming what changed are compared (see `lspd.ops.changes`).
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine.revisions import differences
 from lspd.errors import InvalidInput
 from lspd.ops.changes import Texts, compare, dependents, diagnose_both, scope_note
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-
-GIT_TIMEOUT_S = 20.0
 
 
 @dataclass(frozen=True)
@@ -30,14 +28,6 @@ class Compared:
 
     changes: Changes
     after: list[DiagnosticsResult]
-
-
-@dataclass(frozen=True)
-class Delta:
-    """The files that differ from a baseline: their text then and now (None: absent)."""
-
-    before: dict[Path, str | None]
-    after: dict[Path, str | None]
 
 
 def check_baseline(baseline: object) -> None:
@@ -117,61 +107,3 @@ def _held(before: Texts, after: Texts) -> str:
     """Which of the two states is the disk's (the servers hold it already): "before" for a
     preview, "after" against a baseline."""
     return "before" if all(read_text(p) == t for p, t in before.items()) else "after"
-
-
-def differences(ws: Workspace, baseline: str) -> Delta:
-    """The source files whose text differs from `baseline`, with both texts."""
-    if baseline == "session":
-        return _since_session(ws)
-    top = _git(ws.root, "rev-parse", "--show-toplevel")
-    if top is None:
-        raise InvalidInput(
-            f"{ws.root} is not in a git repository, so there is no {baseline!r}; send "
-            '`baseline: "session"` (the files as lspd first read them since the daemon started)'
-        )
-    if _git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}") is None:
-        raise InvalidInput(f"{baseline!r} is not a git revision here; send e.g. HEAD or HEAD~1")
-    names = _git(ws.root, "diff", "--name-only", "-z", "--relative", baseline, "--") or ""
-    untracked = _git(ws.root, "ls-files", "--others", "--exclude-standard", "-z") or ""
-    before: dict[Path, str | None] = {}
-    after: dict[Path, str | None] = {}
-    for name in {*names.split("\0"), *untracked.split("\0")} - {""}:
-        path = ws.root / name
-        if ws.handler(path) is None or ws.ignore(path.parent):
-            continue
-        before[path] = _git(ws.root, "show", f"{baseline}:./{name}")
-        after[path] = read_text(path)
-    return Delta(before, after)
-
-
-def revision(ws: Workspace, baseline: str) -> str | None:
-    """The commit `baseline` names now (`session` names itself); None when it names none."""
-    if baseline == "session":
-        return baseline
-    return _git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}")
-
-
-def _since_session(ws: Workspace) -> Delta:
-    before: dict[Path, str | None] = {}
-    after: dict[Path, str | None] = {}
-    for path, seen in ws.first_seen.items():
-        now = read_text(path)
-        if now != seen:
-            before[path], after[path] = seen, now
-    return Delta(before, after)
-
-
-def _git(root: Path, *args: str) -> str | None:
-    """Git's output, or None when it fails (no repository, no such revision or file)."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), *args],
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.decode("utf-8", errors="replace")

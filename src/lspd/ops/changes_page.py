@@ -25,8 +25,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from lspd.engine.revisions import revision
 from lspd.ops.arguments import check_globs
-from lspd.ops.baseline import changes_since, check_baseline, file_changes, revision
+from lspd.ops.baseline import Compared, changes_since, check_baseline, file_changes
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
@@ -147,6 +148,9 @@ def _counts_that_fit(counts: WorkspaceDiagnosticsResult) -> int:
 
 
 Keep = Callable[[Path], bool]  # which changed files a whole-workspace question is about
+# The gate's comparison from the committed state's kept result (`lspd.ops.since_kept`);
+# None when it does not answer this baseline.
+FromKept = Callable[[Keep], Awaitable[Compared | None]]
 
 
 async def workspace_page(
@@ -157,25 +161,36 @@ async def workspace_page(
     offset: int,
     limit: int,
     every: bool = False,
+    from_kept: FromKept | None = None,
 ) -> WorkspaceDiagnosticsResult:
     """`workspace_diagnostics` with a baseline: a page of what the change introduced in the
     changed files matching `paths` (those `keep` accepts) and in the files naming what
-    changed; without `paths` or `every`, only in the files the project's gate checks."""
+    changed; without `paths` or `every`, only in the files the project's gate checks (then
+    `from_kept` answers, when it can: the whole check against the kept result)."""
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
-    comparison = await workspace_comparison(ws, baseline, paths, keep, every)
+    comparison = await workspace_comparison(ws, baseline, paths, keep, every, from_kept)
     return workspace_cut(comparison, offset, limit)
 
 
 async def workspace_comparison(
-    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, every: bool = False
+    ws: Workspace,
+    baseline: str,
+    paths: list[str] | None,
+    keep: Keep,
+    every: bool = False,
+    from_kept: FromKept | None = None,
 ) -> Kept:
     """The comparison of the changed files `keep` accepts (`paths`) and of the files naming
     what changed, kept while no file changes. The caller has caught up."""
     within = None if paths or every else await _in_gate(ws)
 
     async def compare() -> Kept:
-        compared = await changes_since(ws, baseline, keep, within)
+        compared = None
+        if within is not None and from_kept is not None:
+            compared = await from_kept(keep)
+        if compared is None:
+            compared = await changes_since(ws, baseline, keep, within)
         return Kept(compared.changes, len(compared.after))
 
     key = await question(ws, baseline, "workspace", tuple(paths or ()), within is None)

@@ -29,6 +29,7 @@ from lspd.ops.models import DiagnosticsResult
 from lspd.ops.mypy_step import merged, mypy_checked
 from lspd.ops.native_check import native_checked
 from lspd.ops.python_affected import python_unaffected
+from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
@@ -182,7 +183,9 @@ async def workspace_diagnostics(
     check_baseline(baseline)
     if baseline is not None:  # a page of what it introduced (`ops/changes_page.py`)
         keep = functools.partial(_matches, ws, paths)
-        return await workspace_page(ws, baseline, paths, keep, offset, limit, all)
+        whole = functools.partial(check_all, ws)  # the gate's, against the kept result
+        kept = functools.partial(since_committed, ws, baseline, whole=whole)
+        return await workspace_page(ws, baseline, paths, keep, offset, limit, all, kept)
     checked = await check_all(ws, paths, all=all)
     everything = checked.everything
     return page(

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.ops.baseline import differences
+from lspd.engine.revisions import differences
 from lspd.ops.changes import Dependent, Found, Texts, compare, diagnose_both, ranked
 from lspd.ops.models import FileDiagnostic
 from lspd.workspace import Workspace

@@ -1,0 +1,123 @@
+"""The kept result of a committed state: each gate file's diagnostics at one commit, saved
+under the daemon's state directory so that a restart reuses it.
+
+Kept per commit, toolchain (each server and the toolchain it ran, and lspd's own server
+table) and configuration (the contents of the configurations the gate's scope read):
+diagnostics only, never a program. A file that is unreadable, of another format version,
+whose checksum fails or whose key is not the one asked for is never trusted: the caller
+checks again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+
+from lspd.engine.seen import FileSeen, Seen
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # the saved file's format; another one is recomputed
+KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
+
+
+@dataclass(frozen=True)
+class StateKey:
+    """What a kept result is valid for."""
+
+    commit: str  # a commit's hash, or "session"
+    toolchain: str  # a hash of the servers and toolchains that answered
+    config: str  # a hash of the configurations' contents
+
+    def name(self) -> str:
+        """The saved file's name."""
+        whole = f"{self.commit}|{self.toolchain}|{self.config}"
+        return f"{hashlib.sha256(whole.encode()).hexdigest()[:24]}.json"
+
+
+@dataclass(frozen=True)
+class KeptState:
+    """Each checked file's diagnostics in the committed state (by path as shown)."""
+
+    key: StateKey
+    files: dict[str, FileSeen]
+    made: float  # when it was made (time.time())
+    asked: int  # files checked in that state (not taken from the work tree's check)
+
+
+def toolchain_key(servers: Iterable[tuple[str, str | None]]) -> str:
+    """The servers that answered (name, toolchain label with its version) and lspd's own
+    server table (each server's pinned version)."""
+    table = resources.files("lspd.servers").joinpath("servers.toml").read_bytes()
+    digest = hashlib.sha256(table)
+    for name, toolchain in sorted(set(servers), key=str):
+        digest.update(f"\0{name}\0{toolchain}".encode())
+    return digest.hexdigest()[:24]
+
+
+def config_key(configs: Iterable[Path]) -> str:
+    """The contents of the configurations read (a missing one counts as missing)."""
+    digest = hashlib.sha256()
+    for path in sorted(set(configs)):
+        digest.update(f"\0{path}\0".encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0missing")
+    return digest.hexdigest()[:24]
+
+
+def save(folder: Path, state: KeptState) -> Path:
+    """Write `state` into `folder` (atomically: a rename), keeping the newest few."""
+    body = {
+        "key": asdict(state.key),
+        "made": state.made,
+        "asked": state.asked,
+        "files": [[f.path, [_row(d) for d in f.diagnostics]] for f in state.files.values()],
+    }
+    text = json.dumps(body, separators=(",", ":"))
+    whole = {"format": FORMAT, "checksum": _sum(text), "body": text}
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / state.key.name()
+    partial = target.with_suffix(f".{os.getpid()}.part")
+    partial.write_text(json.dumps(whole), "utf-8")
+    partial.replace(target)
+    saved = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in saved[KEEP_FILES:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def load(folder: Path, key: StateKey) -> KeptState | None:
+    """The saved result for `key`, or None: absent, corrupt, of another format or key."""
+    path = folder / key.name()
+    try:
+        whole = json.loads(path.read_text("utf-8"))
+        if whole.get("format") != FORMAT or whole.get("checksum") != _sum(whole["body"]):
+            raise ValueError("format or checksum")
+        body = json.loads(whole["body"])
+        if StateKey(**body["key"]) != key:
+            raise ValueError("another key")
+        files = {
+            path: FileSeen(path, tuple(Seen(*row) for row in rows)) for path, rows in body["files"]
+        }
+        return KeptState(key, files, float(body["made"]), int(body["asked"]))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:
+        log.warning("kept result %s not trusted (%s): checked again", path, error)
+        return None
+
+
+def _row(seen: Seen) -> list[object]:
+    return list(asdict(seen).values())
+
+
+def _sum(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,151 @@
+"""The committed state's kept result (`ops/committed.py`) and `check --baseline` made of it
+(`ops/since_kept.py`), on a real git repository, basedpyright and a watched workspace (as
+in the daemon): the same introduced and fixed diagnostics as the two-state comparison
+(`ops/baseline.changes_since`) on edits of every kind, HEAD checked once per commit, the
+result saved and read back, a corrupt file checked again."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops import check as check_ops
+from lspd.ops.baseline import changes_since
+from lspd.ops.committed import kept_folder, memory_of
+from lspd.ops.models import Changes
+from lspd.workspace.scope import gate_scope
+from tests.conftest import Warm, copy_fixture, warm_root
+from tests.ops.test_baseline import (
+    BROKEN_CALL,
+    SIGNATURE,
+    TWO_ARGUMENTS,
+    UNUSED_LOUD,
+    committed,
+    edit,
+    git,
+)
+
+Row = tuple[str | None, int, str | None, str]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Iterator[Warm]:
+    """The Python fixture committed in a git repository, its watcher running."""
+    root = committed(copy_fixture("py", tmp_path))
+    yield from warm_root(root, tmp_path / "logs", watch=True)
+
+
+def rows(changes: Changes) -> tuple[list[Row], list[Row]]:
+    """Introduced and fixed, as (path, line, code, message)."""
+
+    def of(found: list) -> list[Row]:  # type: ignore[type-arg]
+        return sorted((d.path, d.line, d.code, d.message) for d in found)
+
+    return of(changes.introduced), of(changes.fixed)
+
+
+def from_kept(repo: Warm) -> Changes:
+    result = repo.run(check_ops.workspace_diagnostics(repo.ws, limit=1000, baseline="HEAD"))
+    assert result.changes is not None
+    assert "against the kept result of" in result.changes.scope
+    return result.changes
+
+
+def two_states(repo: Warm) -> Changes:
+    """Today's comparison: the changed files and those naming what changed, both states."""
+
+    async def compared() -> Changes:
+        gate = frozenset((await gate_scope(repo.ws)).files)
+        return (await changes_since(repo.ws, "HEAD", within=gate.__contains__)).changes
+
+    return repo.run(compared())
+
+
+def write(repo: Warm, name: str, text: str) -> None:
+    (repo.root / name).write_text(text)
+
+
+EDITS: dict[str, Callable[[Warm], None]] = {
+    "leaf error": lambda r: write(r, "pkg/leaf.py", 'def f() -> int:\n    return "x"\n'),
+    "body-only edit": lambda r: edit(
+        r.root / "pkg/greeting.py", "return Greeter(name)", "return Greeter(name + '')"
+    ),
+    "signature change": lambda r: edit(r.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS),
+    "a fix": lambda r: edit(r.root / "pkg/broken.py", '"not a number"', "1"),
+    "line shift": lambda r: write(
+        r, "pkg/broken.py", "\n\n" + (r.root / "pkg/broken.py").read_text()
+    ),
+    "file deleted": lambda r: (r.root / "pkg/extra.py").unlink(),
+    "file renamed": lambda r: (r.root / "pkg/broken.py").rename(r.root / "pkg/broken2.py"),
+}
+
+# What each edit introduces and fixes, as (path, line, rule). A renamed file's error is
+# new under its new name (its old path is gone from the gate), in both comparisons.
+EXPECTED: dict[str, tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {
+    "leaf error": ([("pkg/leaf.py", 2, "reportReturnType")], []),
+    "body-only edit": ([], []),
+    "signature change": ([*BROKEN_CALL, UNUSED_LOUD], []),
+    "a fix": ([], [("pkg/broken.py", 2, "reportReturnType")]),
+    "line shift": ([], []),
+    "file deleted": ([], []),
+    "file renamed": ([("pkg/broken2.py", 2, "reportReturnType")], []),
+}
+
+
+@pytest.mark.parametrize("kind", list(EDITS))
+def test_the_kept_result_answers_as_the_two_state_comparison(repo: Warm, kind: str) -> None:
+    repo.run(check_ops.check_all(repo.ws))  # the cold check, as the daemon makes at start
+    EDITS[kind](repo)
+    new = from_kept(repo)
+    old = two_states(repo)
+    introduced, fixed = rows(new)
+    assert ([r[:3] for r in introduced], [r[:3] for r in fixed]) == EXPECTED[kind]
+    assert rows(new) == rows(old)
+    assert new.changed == old.changed
+    assert memory_of(repo.ws).made == 1  # the clean tree's check was HEAD's: kept as it is
+
+
+def test_a_signature_change_and_its_fix_against_a_moved_head(repo: Warm) -> None:
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    changes = from_kept(repo)
+    assert [(d.path, d.line, d.code) for d in changes.introduced] == [*BROKEN_CALL, UNUSED_LOUD]
+    assert changes.changed == ["pkg/greeting.py"]
+    # The tree was dirty when HEAD's result was made: greeting.py and app.py asked at HEAD.
+    state = memory_of(repo.ws).state
+    assert state is not None and state.asked >= 2
+    from_kept(repo)  # asked again: nothing checked again for the same commit
+    assert memory_of(repo.ws).made == 1
+    git(repo.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")
+    edit(repo.root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
+    again = from_kept(repo)
+    assert "HEAD moved from" in again.scope
+    assert again.introduced == []
+    assert [(d.path, d.line, d.code) for d in again.fixed] == BROKEN_CALL
+    assert memory_of(repo.ws).made == 2
+    assert rows(again) == rows(two_states(repo))
+
+
+def test_a_kept_result_is_read_back_after_a_restart_and_a_corrupt_one_is_not(
+    tmp_path: Path,
+) -> None:
+    root = committed(copy_fixture("py", tmp_path))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        edit(root / "pkg/broken.py", '"not a number"', "1")
+        first = from_kept(warm)
+        assert memory_of(warm.ws).made == 1
+        saved = list(kept_folder(warm.ws).glob("*.json"))
+        assert len(saved) == 1
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        again = from_kept(warm)
+        assert memory_of(warm.ws).made == 0 and "(read back)" in again.scope
+        assert rows(again) == rows(first)
+    whole = json.loads(saved[0].read_text())
+    saved[0].write_text(json.dumps({**whole, "body": whole["body"].replace("error", "errox")}))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        third = from_kept(warm)
+        assert memory_of(warm.ws).made == 1 and "(checked)" in third.scope
+        assert rows(third) == rows(first)
+    assert git(root, "status", "--porcelain") == " M pkg/broken.py\n"  # nothing else written
