@@ -101,7 +101,7 @@ def test_a_chunked_answer_is_joined() -> None:
 
 def test_an_answer_cut_short_is_not_taken_for_whole() -> None:
     for port in answering(b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n12345"):
-        with pytest.raises(loopback.NotHttp, match="ended after 5 of 10 bytes"):
+        with pytest.raises(loopback.NotHttp, match="received 5 bytes, expected 10"):
             loopback.request(HOST, port, "GET", "/", {}, 2)
 
 
@@ -109,3 +109,19 @@ def test_a_program_that_is_not_http_is_named_so() -> None:
     for port in answering(b"SSH-2.0-OpenSSH_9.6\r\n"):
         with pytest.raises(loopback.NotHttp, match=r"not an HTTP answer: b'SSH-2\.0"):
             loopback.request(HOST, port, "GET", "/health", {}, 2)
+
+
+def test_a_port_closed_without_a_word_is_not_http() -> None:
+    for port in answering(b""):
+        with pytest.raises(loopback.NotHttp, match=r"not an HTTP answer: b''"):
+            loopback.request(HOST, port, "GET", "/health", {}, 2)
+
+
+def test_an_interim_answer_is_passed_over() -> None:
+    answer = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok"
+    for port in answering(answer):
+        assert loopback.request(HOST, port, "POST", "/", {}, 2, b"{}") == (
+            201,
+            {"content-length": "2"},
+            b"ok",
+        )

@@ -39,7 +39,7 @@ def _command(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], op
     )
     parser.add_argument("--root", help="workspace root (default: nearest with a daemon, else .)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.set_defaults(func=lambda args: _run(args, op))
+    parser.set_defaults(func=lambda args: _run(args, op), logs_itself=True)
     if op.position:
         parser.add_argument("position", nargs="?", help=POSITION_HELP)
         parser.add_argument(
@@ -328,11 +328,14 @@ async def _once(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, A
 
 
 async def _in_process(ws: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The operation run here, its arguments checked exactly as the MCP tool checks them."""
+    """The operation run here, its arguments checked exactly as the MCP tool checks them
+    (and its warnings logged: through a daemon the CLI imports no `logging`)."""
+    from lspd.cli import log_warnings
     from lspd.ops.budget import compact
     from lspd.surface.arguments import validate
     from lspd.surface.table import call, operation
 
+    log_warnings()
     op = operation(tool)
     checked = validate(op, arguments)
     return compact(await call(op, ws, checked))
