@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
+from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.toolchain import find_python
 
@@ -116,23 +118,29 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     return daemons[key]
 
 
-def targets_of(project: MypyProject, files: list[Path]) -> list[str]:
+def targets_of(ws: Workspace, project: MypyProject) -> list[str]:
     """What the project's CI runs mypy on: its configuration's `files` (mypy reads them
-    itself), else `files` (the gate's scope), relative to the project."""
+    itself), else the gate's scope of the project (`mypy_scope`), relative to it. The same
+    for every run, so the daemon never starts over for a question about one file."""
     if project.config is not None and project.config.files:
         return []
-    return sorted(str(p.relative_to(project.directory)) for p in files)
+    python = [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
+    configured = ws.config.python_checker
+    for scope in mypy_scopes([project.directory], python, configured, ws.restricted):
+        return [str(p.relative_to(project.directory)) for p in scope.files]
+    inside = [p for p in python if project.directory in p.parents]  # lspd.toml chose mypy
+    return sorted(str(p.relative_to(project.directory)) for p in inside)
 
 
 async def run_mypy(
-    ws: Workspace, project: MypyProject, files: list[Path], texts: dict[Path, str] | None = None
+    ws: Workspace, project: MypyProject, texts: Mapping[Path, str] | None = None
 ) -> MypyRun:
     """mypy's errors of the project (`texts` standing in for the disk's text of some files,
     checked by a one-shot mypy with shadow files), by file."""
     daemon = daemon_of(ws, project)
-    targets = targets_of(project, files)
+    targets = targets_of(ws, project)
     if texts:
-        output = await daemon.shadowed(targets, texts)
+        output = await daemon.shadowed(targets, dict(texts))
     else:
         output = await daemon.check(targets)
     run = MypyRun(project)

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
+from lspd.ops.mypy_step import SERVER, mypy_diagnosed, toolchain_of
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.files import MAX_FILE_BYTES, read_text
 from lspd.workspace.overlay import overlaid
 
 SIZE_STEP = 20_000  # characters: files within a step of each other count as the same size
@@ -58,20 +59,30 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     found: list[Found] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
-    async with overlaid(ws, overlay, present):
+    # mypy-gated projects: their mypy, the held text shadowed (`ops/mypy_step.py`).
+    judged, own = await mypy_diagnosed(ws, present, texts)
+    served = [f for f in present if f not in judged or own[f].also_pyright]
+    async with overlaid(ws, {p: t for p, t in overlay.items() if p not in own}, served):
         try:
             for file in present:
-                session, document = await ws.open(str(file), overlay.get(file))
-                raw = await session.diagnostics(document, ws.diagnostics_timeout)
-                convert = Converter(ws, session.encoding)
+                items = list(judged.get(file, []))
+                if file in served:
+                    session, document = await ws.open(str(file), overlay.get(file))
+                    raw = await session.diagnostics(document, ws.diagnostics_timeout)
+                    convert = Converter(ws, session.encoding)
+                    items += convert_items(convert, document.path, raw)
+                    server, toolchain, lines = session.name, session.toolchain, document.lines
+                else:
+                    server, toolchain = SERVER, toolchain_of(ws, own[file])
+                    lines = (overlay.get(file) or read_text(file) or "").splitlines()
                 shown = ws.display(file)
-                items = convert_items(convert, document.path, raw)
                 items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
                 results.append(
                     DiagnosticsResult(
                         path=shown,
-                        server=session.name,
-                        toolchain=session.toolchain,
+                        server=server,
+                        toolchain=toolchain,
+                        checker=own[file].why if file in own else None,
                         errors=sum(d.severity == "error" for d in items),
                         warnings=sum(d.severity == "warning" for d in items),
                         diagnostics=items,
@@ -79,13 +90,13 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                     )
                 )
                 for item in items:
-                    line = document.lines[item.line - 1] if item.line <= len(document.lines) else ""
+                    line = lines[item.line - 1] if item.line <= len(lines) else ""
                     snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
                     diagnostic = item.model_copy(update={"path": shown})
                     key = (shown, item.severity, item.code, item.message, snippet)
                     found.append(Found(diagnostic, key))
         finally:
-            for file in present:
+            for file in served:
                 if file not in opened_before and file not in overlay:
                     ws.close_document(file)
     return Diagnosed(found, results)

@@ -10,6 +10,7 @@ configured for both mypy and basedpyright gets both, each diagnostic naming its 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,7 @@ async def mypy_checked(
     results: list[DiagnosticsResult] = []
     taken: set[Path] = set()
     for project, files in groups.items():
-        run = await run_mypy(ws, project, files)
+        run = await run_mypy(ws, project)
         for path in files:
             results.append(result_of(ws, project, path, run.errors.get(path, [])))
         if not project.also_pyright:
@@ -56,16 +57,14 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     groups = by_project(ws, [path])
     if not groups:
         return None
-    project, files = next(iter(groups.items()))
-    scope = files if project.config is not None and project.config.files else [path]
-    texts = {path: content} if content is not None else None
-    run = await run_mypy(ws, project, scope, texts)
+    project = next(iter(groups))
+    run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
     return Judged(project, items, toolchain_of(ws, project))
 
 
 async def mypy_diagnosed(
-    ws: Workspace, files: list[Path], texts: dict[Path, str | None]
+    ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
 ) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
     """mypy's diagnostics of `files` with `texts` held (shadowed: nothing is written), by
     file, and the project of each file mypy judged."""
@@ -73,7 +72,7 @@ async def mypy_diagnosed(
     projects: dict[Path, MypyProject] = {}
     for project, members in by_project(ws, files).items():
         held = {p: t for p, t in texts.items() if t is not None and p.is_file()}
-        run = await run_mypy(ws, project, members, held or None)
+        run = await run_mypy(ws, project, held or None)
         for path in members:
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project

@@ -106,11 +106,12 @@ _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 def _toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = _TOML_AT.search(str(exc))
-        line = found.group(1) if found else "?"
-        problem = _TOML_AT.sub("", str(exc)).strip()
+        line = found.group(1) if found else str(len(text.splitlines()))  # at its end
+        problem = _TOML_AT.sub("", str(exc)).replace("(at end of document)", "").strip()
         raise InvalidInput(
             f"{path}:{line}: {problem}: fix the TOML there (mypy cannot read this "
             "configuration either)"

@@ -1,0 +1,102 @@
+"""A real mypy for the tests: a virtual environment holding the pinned mypy (made once under
+lspd's cache, from the package registry), and small mypy-gated projects using it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from lspd.dirs import cache_dir
+
+MYPY_PINNED = "2.4.1"
+RICH_PINNED = "13.9.4"
+# A strict project: two errors, one with notes, one in a module its caller imports.
+STRICT = {
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\n',
+    "app/__init__.py": "",
+    "app/shapes.py": (
+        "def area(width: int, height: int) -> int:\n"
+        "    return width * height\n"
+        "\n"
+        "\n"
+        "def unused(x):\n"
+        "    return x\n"
+    ),
+    "app/main.py": (
+        "from app.shapes import area\n"
+        "\n"
+        "\n"
+        "def run() -> int:\n"
+        "    return area(2, 3)\n"
+        "\n"
+        "\n"
+        'count: int = "three"\n'
+        "import attr\n"
+    ),
+}
+
+
+def environment(name: str, *packages: str) -> Path:
+    """A virtual environment holding `packages`, made once under lspd's cache; its root."""
+    env = cache_dir() / "tests" / name
+    python = env / "bin" / "python"
+    done = env / "lspd-installed"
+    if not done.is_file():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(env)], check=True, timeout=120)
+        if packages:
+            pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+            subprocess.run(
+                [*pip, *packages],
+                check=True,
+                timeout=900,
+                capture_output=True,
+            )
+        done.write_text("\n".join(packages))
+    return env
+
+
+def mypy_env() -> Path:
+    """An environment with the pinned mypy (and rich's dependencies, for its release)."""
+    return environment(f"mypy-{MYPY_PINNED}", f"mypy=={MYPY_PINNED}", "markdown-it-py", "pygments")
+
+
+def project(root: Path, files: dict[str, str], env: Path | None = None) -> Path:
+    """`files` written under `root`, with `.venv` linking to `env` (the mypy one by default)."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    os.symlink(env or mypy_env(), root / ".venv")
+    return root.resolve()
+
+
+def mypy_cli(root: Path, *args: str) -> list[dict[str, object]]:
+    """The project's own `mypy -O json` (its CI), run in `root`; its cache outside it."""
+    done = subprocess.run(
+        [str(root / ".venv" / "bin" / "mypy"), "-O", "json", "--cache-dir", os.devnull, *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stderr + done.stdout
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def rich_release(destination: Path) -> Path:
+    """rich's source release at the pinned version (its sdist: pyproject's [tool.mypy] and
+    the `rich` package), unpacked under `destination`."""
+    archive = cache_dir() / "tests" / f"rich-{RICH_PINNED}.tar.gz"
+    if not archive.is_file():
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        download = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+        subprocess.run(
+            [*download, "-d", str(archive.parent), f"rich=={RICH_PINNED}"],
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
+    subprocess.run(["tar", "xzf", str(archive), "-C", str(destination)], check=True)
+    return (destination / f"rich-{RICH_PINNED}").resolve()

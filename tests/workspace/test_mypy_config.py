@@ -1,0 +1,111 @@
+"""Which checker judges a Python project: its own configuration decides (mypy's four
+places, pyright's), lspd.toml can choose, restricted mode runs no project mypy; a mypy
+configuration that does not parse is named with its line and the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.errors import InvalidInput
+from lspd.workspace.mypy_config import CheckerChoice, choose, mypy_config_in
+from lspd.workspace.mypy_scope import mypy_scopes
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("files", "label"),
+    [
+        ({"mypy.ini": "[mypy]\nstrict = True\n"}, "mypy.ini"),
+        ({".mypy.ini": "[mypy]\nfiles = a, b\n"}, ".mypy.ini"),
+        ({"pyproject.toml": "[tool.mypy]\nstrict = true\n"}, "pyproject.toml [tool.mypy]"),
+        ({"setup.cfg": "[metadata]\nname = x\n[mypy]\n"}, "setup.cfg [mypy]"),
+    ],
+)
+def test_each_of_mypys_configurations_means_mypy(
+    tmp_path: Path, files: dict[str, str], label: str
+) -> None:
+    write(tmp_path, files)
+    assert choose(tmp_path) == CheckerChoice(("mypy",), label)
+
+
+def test_mypy_reads_the_first_configuration_in_its_order(tmp_path: Path) -> None:
+    write(tmp_path, {"mypy.ini": "[mypy]\nfiles = one\n", "setup.cfg": "[mypy]\nfiles = two\n"})
+    config = mypy_config_in(tmp_path)
+    assert config is not None and (config.label, config.files) == ("mypy.ini", ("one",))
+
+
+def test_no_mypy_section_is_no_mypy_configuration(tmp_path: Path) -> None:
+    write(tmp_path, {"setup.cfg": "[metadata]\nname = x\n", "pyproject.toml": "[tool.ruff]\n"})
+    assert mypy_config_in(tmp_path) is None
+    assert choose(tmp_path) == CheckerChoice(("basedpyright",), "no mypy configuration")
+
+
+def test_both_configured_runs_both(tmp_path: Path) -> None:
+    write(tmp_path, {"pyproject.toml": "[tool.mypy]\nstrict = true\n[tool.pyright]\n"})
+    assert choose(tmp_path) == CheckerChoice(
+        ("mypy", "basedpyright"), "pyproject.toml [tool.mypy] and pyproject.toml [tool.pyright]"
+    )
+
+
+def test_pyright_alone_means_basedpyright(tmp_path: Path) -> None:
+    write(tmp_path, {"pyrightconfig.json": "{}"})
+    assert choose(tmp_path) == CheckerChoice(("basedpyright",), "pyrightconfig.json")
+
+
+def test_lspd_toml_chooses_and_restricted_runs_no_project_mypy(tmp_path: Path) -> None:
+    write(tmp_path, {"mypy.ini": "[mypy]\n"})
+    assert choose(tmp_path, "basedpyright").checkers == ("basedpyright",)
+    assert choose(tmp_path, "both").reason == 'lspd.toml python_checker = "both"'
+    assert choose(tmp_path, restricted=True) == CheckerChoice(
+        ("basedpyright",), "restricted mode runs no project mypy"
+    )
+    with pytest.raises(InvalidInput, match="'mipy' is not a checker; choose one of project"):
+        choose(tmp_path, "mipy")
+
+
+def test_a_toml_configuration_that_does_not_parse_names_file_line_and_fix(tmp_path: Path) -> None:
+    write(tmp_path, {"pyproject.toml": "[tool.mypy]\nstrict = tru\n"})
+    with pytest.raises(InvalidInput) as raised:
+        choose(tmp_path)
+    assert str(raised.value) == (
+        f"{tmp_path}/pyproject.toml:2: Invalid value: fix the TOML there (mypy cannot read "
+        "this configuration either)"
+    )
+    write(tmp_path, {"pyproject.toml": '[tool.mypy]\nstrict = true\nfiles = ["a"\n'})
+    with pytest.raises(InvalidInput, match=r"pyproject.toml:3: Unclosed array: fix the TOML"):
+        choose(tmp_path)
+
+
+def test_an_ini_configuration_that_does_not_parse_names_file_line_and_fix(tmp_path: Path) -> None:
+    write(tmp_path, {"mypy.ini": "strict = True\n[mypy]\n"})
+    with pytest.raises(InvalidInput) as raised:
+        choose(tmp_path)
+    assert str(raised.value).startswith(f"{tmp_path}/mypy.ini:1: ")
+    assert "a `[section]` header first" in str(raised.value)
+
+
+def test_the_scope_is_mypys_files_less_its_exclude(tmp_path: Path) -> None:
+    names = ["app/a.py", "app/gen/b.py", "tests/test_a.py", "setup.py"]
+    write(tmp_path, dict.fromkeys(names, ""))
+    config = '[tool.mypy]\nfiles = ["app"]\nexclude = ["^app/gen/"]\n'
+    write(tmp_path, {"pyproject.toml": config})
+    files = [tmp_path / n for n in names]
+    (scope,) = mypy_scopes([tmp_path], files, "project", False)
+    assert (scope.label, scope.files, scope.note) == (
+        "pyproject.toml [tool.mypy]",
+        (tmp_path / "app/a.py",),
+        "files = app",
+    )
+    write(tmp_path, {"pyproject.toml": "[tool.mypy]\n"})
+    (scope,) = mypy_scopes([tmp_path], files, "project", False)
+    assert scope.files == tuple(sorted(files))
+    write(tmp_path, {"pyproject.toml": "[tool.mypy]\n[tool.pyright]\n"})
+    assert mypy_scopes([tmp_path], files, "project", False) == []  # both: pyright's scope
