@@ -81,3 +81,15 @@ def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
     # 60 files were checked, once.
     [line] = said(builder.log_path, "old checker collected")
     assert "heap used" in line
+
+
+def test_a_body_edit_right_after_the_cold_check_rechecks_that_file_alone(project: Warm) -> None:
+    assert errors(project) == []
+    assert len(checked_anew(project)) == MANY + 1
+    # At once: no idle time for the helper to sign every file ahead of an edit.
+    core = project.root / "src/core.ts"
+    core.write_text(core.read_text() + "// a comment, nothing declared\n")
+    assert errors(project) == []
+    assert checked_anew(project) == ["src/core.ts"]
+    [builder] = project.ws.builders.values()
+    assert returned(builder.log_path) == []  # the idle work had not run

@@ -8,6 +8,7 @@ from lspd.errors import InvalidInput
 from lspd.ops.baseline import compare_states
 from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
+from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
 
@@ -15,14 +16,16 @@ MAX_CHANGES = 50  # files in one preview
 
 
 async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
-    """What the change would introduce and fix in the proposed files and in the files
-    naming what it changes, against the disk as it is (the disk is its baseline: the counts
-    are of what it introduces), and each compared file's counts after it, as many as fit
-    the answer budget (`truncated` says when fewer). A new file is checked in the project
-    that will own it on disk (`lspd.workspace.new_files`); an error the disk's text also
-    has, checked the same way, is never introduced (`lspd.ops.changes.diagnose_both`). The
-    disk is never written; no other call sees the proposed text (it runs alone); the
-    servers get the disk's text back even when the call is cancelled."""
+    """What the change would introduce and fix in the proposed files and in the files the
+    check would re-check for it, against the disk as it is (the disk is its baseline: the
+    counts are of what it introduces), and each compared file's counts after it, as many as
+    fit the answer budget (`truncated` says when fewer). The disk's state is the whole
+    check's (`check_all`, kept while nothing changes), the proposal's the same engine with
+    the texts overlaid (`lspd.ops.overlaid_check`): a TypeScript builder over the proposed
+    texts, the other servers holding them. A new file is checked in the project that will
+    own it on disk (`lspd.workspace.new_files`). The disk is never written; no other call
+    sees the proposed text (it runs alone); the servers get the disk's text back even when
+    the call is cancelled."""
     return preview_cut(await previewed(ws, changes))
 
 
@@ -33,8 +36,11 @@ async def previewed(
     `importers`, the files that only import a changed module are not compared."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
-    on_disk = {path: read_text(path) for path in proposed}
-    compared = await compare_states(ws, "disk", on_disk, proposed, importers)
+    if importers:
+        compared = await proposal_compared(ws, proposed)
+    else:  # a rename's check: the files naming what changed, both states asked
+        on_disk = {path: read_text(path) for path in proposed}
+        compared = await compare_states(ws, "disk", on_disk, proposed, importers)
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
         for r in compared.after

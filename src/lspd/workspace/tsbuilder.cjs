@@ -7,6 +7,8 @@
 // only when its declarations (its .d.ts shape) changed, exactly as `tsc --watch` decides.
 // Files read from disk; a file whose (mtime, size) is unchanged and older than 2 s is not
 // read again, so unchanged files keep their parsed source and the builder their diagnostics.
+// `{"id": n, "config": ..., "texts": {"/abs/file.ts": "text" or null}}` is a preview: the
+// same check with those texts instead of the disk's, the kept builder left as it was.
 "use strict";
 
 const fs = require("fs");
@@ -84,19 +86,23 @@ function changedOnDisk(file) {
 // file importing it. Before a changed file is parsed again, its declarations' signature is
 // computed from the program that still holds its old text: the builder then compares
 // declarations with declarations, and a body-only edit re-checks that file alone.
-function signOldDeclarations(known) {
+// A preview signs the files its texts change the same way (`changed`). Returns how many it signed.
+function signOldDeclarations(known, changed = changedOnDisk) {
   const program = known.builder.getProgram();
   const state = known.builder.state;
-  if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return;
+  if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return 0;
+  let signed = 0;
   for (const file of program.getSourceFiles()) {
     if (file.isDeclarationFile || program.isSourceFileFromExternalLibrary(file)) continue;
     const info = state.fileInfos.get(file.resolvedPath);
     if (!info || (info.signature !== undefined && info.signature !== file.version)) continue;
-    if (!changedOnDisk(file)) continue;
+    if (!changed(file)) continue;
     ts.BuilderState.computeDtsSignature(program, file, undefined, known.host, (signature) => {
       info.signature = signature;
     });
+    signed += 1;
   }
+  return signed;
 }
 
 // Between checks the builder needs its program (the files, to sign a changed file's old
@@ -165,12 +171,7 @@ function entry(diagnostic) {
 // ~525 MB) stayed reachable from the stack while the new program was checked (a heap
 // snapshot at a re-check's first file: 867 MB in use, 342 without them).
 function nextBuilder(configPath) {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    },
-  });
+  const parsed = parsedConfig(configPath, ts.sys);
   const options = { ...parsed.options, noEmit: true };
   const known = projects.get(configPath);
   const signing = Date.now();
@@ -202,8 +203,19 @@ function nextBuilder(configPath) {
   return { builder, host, reported: known ? known.reported : new Map(), garbage };
 }
 
-function check(id, configPath) {
-  const { builder, host, reported, garbage } = nextBuilder(configPath);
+function parsedConfig(configPath, system) {
+  return ts.getParsedCommandLineOfConfigFile(configPath, {}, {
+    ...system,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  });
+}
+
+// The project's own files, and those the builder checks anew (it hands out a changed file and
+// the files importing it when its declarations changed; with isolatedModules it only forgets
+// the importers' diagnostics, so a file whose diagnostics it forgot is one it will check).
+function affectedFiles(id, builder, garbage) {
   const program = builder.getProgram();
   const own = program
     .getSourceFiles()
@@ -227,16 +239,22 @@ function check(id, configPath) {
     done += 1;
     if (done % 10 === 0) write({ id, progress: done });
   }
-  // Files importing a changed one whose declarations changed are not all handed out above
-  // (with isolatedModules the builder only forgets their diagnostics): each file's
-  // diagnostics are asked of the builder, which checks anew only those it forgot.
   const cache = builder.state && builder.state.semanticDiagnosticsPerFile;
-  const diagnostics = {};
   for (const file of own) {
     if (cache && !cache.has(file.resolvedPath)) {
       affected.add(file.fileName);
       checking();
     }
+  }
+  return { own, affected };
+}
+
+function check(id, configPath) {
+  const { builder, host, reported, garbage } = nextBuilder(configPath);
+  const { own, affected } = affectedFiles(id, builder, garbage);
+  // Each file's diagnostics are asked of the builder, which checks anew those it forgot.
+  const diagnostics = {};
+  for (const file of own) {
     const found = [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
     const last = reported.get(file.fileName);
     const same =
@@ -251,6 +269,111 @@ function check(id, configPath) {
   projects.set(configPath, { builder, host, reported });
   const checked = [...affected].filter((name) => names.has(name));
   return { id, files: [...names], checked, diagnostics, version: ts.version };
+}
+
+// A preview: the check a proposed change would get, its texts (`texts`: file name -> text,
+// null: deleted) served instead of the disk's, by a builder made for it from the kept one
+// and then dropped. The kept builder, its program and what it reported stay as they were, so
+// the next real check decides as if no preview had run. Before the throwaway program is made,
+// the changed files' old declarations are signed in the kept state (as a real check would:
+// the signature of the text the kept program holds), so a body-only change re-checks the
+// file alone. Answers the diagnostics of the files it checked anew and of the changed ones.
+function preview(id, configPath, texts) {
+  const known = projects.get(configPath);
+  if (!known) throw new Error(`${configPath} has not been checked yet: check it first`);
+  const overlay = new Map(Object.entries(texts).map(([name, text]) => [path.resolve(name), text]));
+  const differs = (file) => overlay.has(file.fileName) && overlay.get(file.fileName) !== file.text;
+  if (signOldDeclarations(known, differs) && known.checkerDropped) collectionOwed = true;
+  const parsed = parsedConfig(configPath, overlaySystem(overlay));
+  const options = { ...parsed.options, noEmit: true };
+  const roots = parsed.fileNames.filter((name) => overlay.get(path.resolve(name)) !== null);
+  const builder = ts.createSemanticDiagnosticsBuilderProgram(
+    roots,
+    options,
+    overlayHost(makeHost(options), overlay),
+    known.builder,
+    ts.getConfigFileParsingDiagnostics(parsed),
+    parsed.projectReferences,
+  );
+  const { own, affected } = affectedFiles(id, builder, false);
+  const diagnostics = {};
+  for (const file of own) {
+    if (!affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
+    const found = [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
+    diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
+  }
+  if (builder !== known.builder && builder.releaseProgram) builder.releaseProgram();
+  const files = own.map((f) => f.fileName);
+  return { id, files, checked: [...affected], diagnostics, version: ts.version };
+}
+
+// The directories a file of the overlay needs that the disk lacks.
+function newDirectories(overlay) {
+  const made = new Set();
+  for (const [name, text] of overlay) {
+    if (text === null) continue;
+    for (let dir = path.dirname(name); !made.has(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) {
+      made.add(dir);
+    }
+  }
+  return made;
+}
+
+// `ts.sys` seeing the overlay: the tsconfig's include patterns find a new file, not a deleted one.
+function overlaySystem(overlay) {
+  const made = newDirectories(overlay);
+  const exists = (name, onDisk) => (overlay.has(name) ? overlay.get(name) !== null : onDisk(name));
+  const entries = (dir) => {
+    let listed = { files: [], directories: [] };
+    try {
+      const found = fs.readdirSync(dir, { withFileTypes: true });
+      listed = {
+        files: found.filter((e) => e.isFile()).map((e) => e.name),
+        directories: found.filter((e) => e.isDirectory()).map((e) => e.name),
+      };
+    } catch {}
+    const files = new Set(listed.files.filter((n) => overlay.get(path.join(dir, n)) !== null));
+    const directories = new Set(listed.directories);
+    for (const [name, text] of overlay) if (text !== null && path.dirname(name) === dir) files.add(path.basename(name));
+    for (const name of made) if (path.dirname(name) === dir) directories.add(path.basename(name));
+    return { files: [...files].sort(), directories: [...directories].sort() };
+  };
+  const system = {
+    ...ts.sys,
+    fileExists: (name) => exists(path.resolve(name), ts.sys.fileExists),
+    readFile: (name, encoding) => {
+      const full = path.resolve(name);
+      return overlay.has(full) ? (overlay.get(full) ?? undefined) : ts.sys.readFile(name, encoding);
+    },
+    directoryExists: (name) => made.has(path.resolve(name)) || ts.sys.directoryExists(name),
+  };
+  if (ts.matchFiles) {
+    system.readDirectory = (root, extensions, excludes, includes, depth) =>
+      ts.matchFiles(root, extensions, excludes, includes, ts.sys.useCaseSensitiveFileNames, process.cwd(), depth, entries, ts.sys.realpath);
+  }
+  return system;
+}
+
+// A compiler host serving the overlay's texts (parsed for this program only, never kept in
+// `sources`) and the disk's for the rest; module resolution sees new files and not deleted ones.
+function overlayHost(host, overlay) {
+  const system = overlaySystem(overlay);
+  const disk = host.getSourceFile;
+  host.getSourceFile = (fileName, languageVersion, onError) => {
+    const full = path.resolve(fileName);
+    if (!overlay.has(full)) return disk(fileName, languageVersion, onError);
+    const text = overlay.get(full);
+    if (text === null) return undefined;
+    const file = ts.createSourceFile(fileName, text, languageVersion, false);
+    file.version = hash(text);
+    return file;
+  };
+  Object.assign(host, {
+    fileExists: system.fileExists,
+    readFile: system.readFile,
+    directoryExists: system.directoryExists,
+  });
+  return host;
 }
 
 // A re-check of many files after a declaration change: the old program's checker (effect
@@ -331,7 +454,8 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   clearTimeout(collection);
   try {
     request = JSON.parse(line);
-    const answer = check(request.id, path.resolve(request.config));
+    const config = path.resolve(request.config);
+    const answer = request.texts ? preview(request.id, config, request.texts) : check(request.id, config);
     write(answer);
     if (answer.checked.length > GC_AFTER) collectionOwed = true;
     collectWhenIdle();

@@ -17,7 +17,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,16 @@ class Project:
     items: dict[Path, Items] = field(default_factory=dict)
     checked: set[Path] = field(default_factory=set)
     seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What the builder would say of one tsconfig with other texts: the files of its program,
+    those it would check anew, and the items of those and of the changed files."""
+
+    files: set[Path]
+    checked: set[Path]
+    items: dict[Path, Items]
 
 
 @dataclass
@@ -101,11 +111,40 @@ class Builder:
             )
             return project
 
-    async def _ask(self, config: Path, progress: Callable[[int], None] | None) -> dict[str, Any]:
+    async def preview(self, config: Path, texts: Mapping[Path, str | None]) -> Preview:
+        """What a check of `config` would say with `texts` instead of the disk's (None: the
+        file deleted): the files it would check anew and their diagnostics, and the changed
+        files'. The kept builder is left as it was (the next `check` decides as before);
+        `config` must have been checked (the disk's state is the preview's baseline)."""
+        async with self._lock:
+            self.last_used = time.monotonic()
+            sent = {str(path): text for path, text in texts.items()}
+            try:
+                answer = await self._ask(config, None, sent)
+            except (OSError, ConnectionError, ValueError) as exc:
+                await self.stop()
+                failed = f"the TypeScript builder failed ({exc}); see {self.log_path}"
+                raise BuilderFailed(failed) from exc
+            self.last_used = time.monotonic()
+            items = {
+                Path(name): [from_tsserver(e) for e in found]
+                for name, found in answer["diagnostics"].items()
+            }
+            files = {Path(name) for name in answer["files"]}
+            return Preview(files, {Path(name) for name in answer["checked"]}, items)
+
+    async def _ask(
+        self,
+        config: Path,
+        progress: Callable[[int], None] | None,
+        texts: dict[str, str | None] | None = None,
+    ) -> dict[str, Any]:
         process = await self._started()
         assert process.stdin is not None and process.stdout is not None
         self._next_id += 1
-        request = {"id": self._next_id, "config": str(config)}
+        request: dict[str, Any] = {"id": self._next_id, "config": str(config)}
+        if texts is not None:
+            request["texts"] = texts
         process.stdin.write((json.dumps(request) + "\n").encode())
         await process.stdin.drain()
         while True:

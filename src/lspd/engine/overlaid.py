@@ -1,0 +1,58 @@
+"""A proposed change checked by the engine without writing it: TypeScript's builders.
+
+A preview's baseline is the disk's state, which the whole-workspace check already keeps
+(incremental, reused while nothing changed). Its new state is the same engine with the
+proposed texts overlaid: for a tsconfig a builder checks, the builder over a host serving
+those texts (`workspace/tsbuilder.py`'s `preview`: a throwaway builder made from the kept
+one, so only the files the builder would re-check are checked, and the next real check
+decides as if no preview had run). The files of other servers are the caller's: held texts
+asked of their servers, the affected set from the engine's rules for each language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.workspace.tsbuilder import Builder, Items
+
+Owner = Callable[[Path], "tuple[Builder, Path] | None"]  # a file's builder and its tsconfig
+
+
+@dataclass
+class Overlaid:
+    """What the builders would say with the texts overlaid: each file's items, from the
+    tsconfig that checks it (`items`: the files checked anew and the changed ones), and
+    every file a builder answers for (`held`: not for the servers to answer)."""
+
+    items: dict[Path, Items] = field(default_factory=dict)
+    held: set[Path] = field(default_factory=set)
+    checked: set[Path] = field(default_factory=set)
+
+
+async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> Overlaid:
+    """Each builder's check of the tsconfigs it keeps, or that own a changed file, with
+    `texts` instead of the disk's (None: deleted). A file's items come from its own
+    tsconfig (`owner`), as in the whole check; a tsconfig not checked yet is left out (the
+    caller's disk check comes first, so the builder keeps every gate tsconfig)."""
+    runs: dict[tuple[Path, Path], Builder] = {}
+    for path in texts:
+        if (found := owner(path)) is not None:
+            builder, config = found
+            runs.update({(builder.package, c): builder for c in builder.projects})
+    done = Overlaid()
+    for (_, config), builder in runs.items():
+        if config not in builder.projects:
+            continue
+        seen = await builder.preview(config, texts)
+        for path in seen.files:
+            mine = owner(path)
+            if mine is None or mine[1] != config or mine[0] is not builder:
+                continue
+            done.held.add(path)
+            if path in seen.items:
+                done.items[path] = seen.items[path]
+            if path in seen.checked:
+                done.checked.add(path)
+    return done

@@ -1,0 +1,146 @@
+"""A preview's two states from the check engine: the disk's is the whole check's (kept and
+incremental), the proposal's the engine's run with the proposed texts overlaid.
+
+Before this, a preview asked the servers about the changed files and every file naming what
+changed twice (the disk's text held, then the proposal's) and a third time when the two
+differed. Now:
+- the baseline is `check_all`'s result (reused while nothing changed on disk);
+- TypeScript files a builder checks: the builder over a host serving the proposed texts
+  (`lspd.engine.overlaid`), so only the files it would re-check are checked, and its kept
+  state is left for the next real check;
+- the files of other servers (basedpyright, TypeScript 7, ...): the proposed texts held while
+  the files the whole check would ask after such an edit are asked (`ops/proposal_reach.py`);
+  the disk's state of those files is asked again only when the two differ (a checker that
+  answers by the order it checks in must not make an error new, as `diagnose_both` does).
+A file outside the gate's check (a new one, or one no configuration covers) is asked in
+both states. The comparison is `changes.compare`'s, an import of a file not written yet
+is set aside as `ops/unwritten.py` says.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import cast
+
+from lspd.engine.overlaid import builders_overlaid
+from lspd.lsp import shapes
+from lspd.lsp.positions import Encoding
+from lspd.lsp.text import split_lines
+from lspd.ops.affected import builder_for
+from lspd.ops.baseline import Compared
+from lspd.ops.changes import Again, Found, compare, diagnose
+from lspd.ops.check import check_all
+from lspd.ops.check_memory import memory_of
+from lspd.ops.convert import Converter, convert_items
+from lspd.ops.file_diagnostics import make_result
+from lspd.ops.models import DiagnosticsResult
+from lspd.ops.proposal_reach import reached
+from lspd.ops.unwritten import set_aside, unwritten
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+from lspd.workspace.tsbuilder import Items
+
+Texts = Mapping[Path, str | None]
+
+
+class _Proposed(Converter):
+    """Converts positions in the proposed texts (the disk's for the other files)."""
+
+    def __init__(self, ws: Workspace, encoding: Encoding, texts: Texts) -> None:
+        super().__init__(ws, encoding)
+        self.texts = texts
+
+    def lines(self, path: Path) -> list[str]:
+        if path in self.texts:
+            return split_lines(self.texts[path] or "")
+        return super().lines(path)
+
+
+async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
+    """What `proposed` (file -> its text, None: deleted) would introduce and fix against the
+    disk, in the changed files and the files the engine would check again for them."""
+    disk = {ws.resolve(r.path): r for r in (await check_all(ws)).results}
+    owner = functools.partial(builder_for, ws)
+    built = await builders_overlaid(proposed, owner)
+    after = _converted(ws, built.items, proposed)
+    # The servers' files: a builder's changed file goes to a server only when its program
+    # does not hold it (a new file no tsconfig includes or imports: tsserver places it).
+    texts = {
+        p: t
+        for p, t in proposed.items()
+        if p not in built.held and (t is not None or owner(p) is None)
+    }
+    candidates = {p for p in disk if p not in built.held}
+    asked = sorted(reached(ws, texts, candidates, memory_of(ws)) - built.held)
+    held = await diagnose(ws, asked, texts)
+    after.update((ws.resolve(r.path), r) for r in held.results)
+    compared = set(after) | set(proposed)
+    before = {p: disk[p] for p in compared if p in disk}
+    outside = sorted(p for p in compared if p not in disk and p.is_file())
+    before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
+    olds, news = _found(before, {}), _found(after, proposed)
+    probe = compare(olds, news, "", [], "")
+    again = None
+    if probe.introduced or probe.fixed:  # the servers' files once more, right after a switch
+        checked = await diagnose(ws, [p for p in asked if p in before], {})
+        again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
+    changed = sorted(proposed)
+    note = _note(len(changed), len(set(after) - set(changed)))
+    changes = compare(olds, news, "disk", [ws.display(p) for p in changed], note, again)
+
+    def line_of(path: Path, line: int) -> str:
+        text = proposed[path] if path in proposed else read_text(path)
+        lines = (text or "").splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    results = [after[p] for p in sorted(after)]
+    seen = [found.diagnostic for found in news]
+    kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
+    return Compared(kept.changes, kept.results)
+
+
+def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, DiagnosticsResult]:
+    return {ws.resolve(r.path): r for r in results}
+
+
+def _converted(
+    ws: Workspace, items: Mapping[Path, Items], texts: Texts
+) -> dict[Path, DiagnosticsResult]:
+    """A builder's items as results, as the whole check makes them (`ops/affected.py`)."""
+    convert = _Proposed(ws, "utf-16", texts)
+    made = {}
+    for path, found in items.items():
+        handler = ws.definition_for(path)
+        definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))
+        label = None if toolchain is None else toolchain.label()
+        converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
+        made[path] = make_result(ws, path, definition.name, label, converted)
+    return made
+
+
+def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found]:
+    """Each diagnostic of `results` with its identity across states (`changes.Found`): the
+    source text it points at, read from `texts` (the disk's for the other files)."""
+    found: list[Found] = []
+    for path in sorted(results):
+        result = results[path]
+        text = texts[path] if path in texts else read_text(path)
+        lines = split_lines(text or "")
+        for item in result.diagnostics:
+            line = lines[item.line - 1] if item.line <= len(lines) else ""
+            snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
+            diagnostic = item.model_copy(update={"path": result.path})
+            key = (result.path, item.severity, item.code, item.message, snippet)
+            found.append(Found(diagnostic, key))
+    return found
+
+
+def _note(changed: int, checked: int) -> str:
+    """How the compared files were chosen, as the answer says it."""
+    return (
+        f"{changed} changed file(s) and {checked} other file(s) the check would re-check for "
+        "it (the files importing one whose declarations change); the others keep the disk's "
+        "diagnostics (`lspd check` checks everything)"
+    )
