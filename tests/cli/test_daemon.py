@@ -158,6 +158,7 @@ def test_status_names_each_server_and_the_toolchain_it_runs(lspd: Cli, root: Pat
     )
     assert text[3] == f"    runs {server['toolchain']}"
     assert text[4] == f"  MCP at {url}"
+    assert text[5] == f"  live status page at {url.removesuffix('mcp')}"
 
 
 # Kept out of `lspd serve` until its first server runs (issue 15.6): each import there is

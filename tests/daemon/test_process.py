@@ -188,7 +188,9 @@ def test_cli_detach_status_health_stop(root: Path, state: Path) -> None:
         assert json.loads(status.stdout)["workspace"] == str(root)
         text = lspd(state, "status", str(root))
         assert text.stdout.startswith("lspd ") and f" for {root} (pid {pid}, " in text.stdout
-        assert text.stdout.endswith(f"  MCP at http://127.0.0.1:{port}/mcp\n")
+        assert text.stdout.endswith(
+            f"  MCP at http://127.0.0.1:{port}/mcp\n  live status page at http://127.0.0.1:{port}/\n"
+        )
         ok = lspd(state, "health", cwd=root / "pkg")
         assert ok.returncode == 0 and ok.stdout.startswith("ok:")
         stopped = lspd(state, "stop", str(root))

@@ -24,6 +24,9 @@ def register(subparsers: Any) -> None:
     status = subparsers.add_parser("status", help="the daemon and its language servers")
     add_root(status, "workspace root (default: the nearest with a daemon, else .)")
     status.add_argument("--json", action="store_true", help="print the status tool's JSON")
+    status.add_argument(
+        "--open", action="store_true", help="open the live status page in a browser, if any"
+    )
     status.set_defaults(func=_status)
 
     health = subparsers.add_parser(
@@ -192,13 +195,30 @@ def _status(args: argparse.Namespace) -> int:
     if found is None:
         print(f"lspd: {client.probe(root).reason}", file=sys.stderr)
         return 1
+    page = found.url.removesuffix("mcp")  # the live status page, GET /
+    if args.open:
+        _open(page)
     result = client.call_on(found, "status", {})
     if args.json:
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
         return 0
     print(render("StatusResult", result))
     print(f"  MCP at {found.url}")
+    print(f"  live status page at {page}")
     return 0
+
+
+def _open(url: str) -> None:
+    """Open the status page in a graphical browser; say so where there is none (a text
+    browser would take the terminal)."""
+    import os
+    import webbrowser
+
+    graphical = any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"))
+    if sys.platform.startswith("linux") and not graphical:
+        print(f"lspd: no graphical browser here; open {url} in one", file=sys.stderr)
+    elif not webbrowser.open(url):
+        print(f"lspd: no browser could open {url}; open it in one", file=sys.stderr)
 
 
 def _health(args: argparse.Namespace) -> int:
