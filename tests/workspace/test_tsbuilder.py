@@ -86,9 +86,17 @@ def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
 def test_a_body_edit_right_after_the_cold_check_rechecks_that_file_alone(project: Warm) -> None:
     assert errors(project) == []
     assert len(checked_anew(project)) == MANY + 1
-    # At once: no idle time for the helper to sign every file ahead of an edit.
+    # At once: no idle time for the helper to sign every file ahead of an edit. The changed
+    # file's old declarations are signed when the builder is next asked.
     core = project.root / "src/core.ts"
     core.write_text(core.read_text() + "// a comment, nothing declared\n")
+    assert errors(project) == []
+    assert checked_anew(project) == ["src/core.ts"]
+    # A JSDoc comment is in the .d.ts, not in what an importer checks against.
+    core.write_text("/** The number one. */\n" + core.read_text())
+    assert errors(project) == []
+    assert checked_anew(project) == ["src/core.ts"]
+    core.write_text(core.read_text().replace("The number one", "One"))
     assert errors(project) == []
     assert checked_anew(project) == ["src/core.ts"]
     [builder] = project.ws.builders.values()

@@ -172,7 +172,7 @@ function entry(diagnostic) {
 // snapshot at a re-check's first file: 867 MB in use, 342 without them).
 function nextBuilder(configPath) {
   const parsed = parsedConfig(configPath, ts.sys);
-  const options = { ...parsed.options, noEmit: true };
+  const options = checkOptions(parsed);
   const known = projects.get(configPath);
   const signing = Date.now();
   if (known) signOldDeclarations(known);
@@ -201,6 +201,16 @@ function nextBuilder(configPath) {
   // The old program's checker is garbage now if it was not dropped while idle (dropChecker).
   const garbage = Boolean(known && !known.checkerDropped);
   return { builder, host, reported: known ? known.reported : new Map(), garbage };
+}
+
+// The tsconfig's options for a check: nothing is emitted, and a declaration's signature (the
+// builder's test of whether importers must be checked again: a hash of the file's .d.ts) is
+// made without comments. The .d.ts keeps JSDoc comments, so editing one made every importer
+// be checked again (`tsc --watch` too), though no importer's errors can depend on it: the
+// types a JSDoc gives in a JavaScript file are printed as types, not as the comment.
+// `removeComments` only changes what is emitted, and nothing is.
+function checkOptions(parsed) {
+  return { ...parsed.options, noEmit: true, removeComments: true };
 }
 
 function parsedConfig(configPath, system) {
@@ -285,7 +295,7 @@ function preview(id, configPath, texts) {
   const differs = (file) => overlay.has(file.fileName) && overlay.get(file.fileName) !== file.text;
   if (signOldDeclarations(known, differs) && known.checkerDropped) collectionOwed = true;
   const parsed = parsedConfig(configPath, overlaySystem(overlay));
-  const options = { ...parsed.options, noEmit: true };
+  const options = checkOptions(parsed);
   const roots = parsed.fileNames.filter((name) => overlay.get(path.resolve(name)) !== null);
   const builder = ts.createSemanticDiagnosticsBuilderProgram(
     roots,
