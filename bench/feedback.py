@@ -27,6 +27,13 @@ each step side by side; the resident memory of both process trees after the cold
 after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only);
 lspd's again after `SETTLE_S` idle; after the cold check, each once its tree has gone
 quiet. Edit times are the median over the rounds (every time in `--json`).
+
+The proof of each edit (issue 40), in the first round: `lspd preview` of the edit before it
+is written (`--file`/`--content-file`), then, once written and checked, `lspd check
+--baseline HEAD` (the project is made a git repository, its sources committed, before the
+daemon starts); each printed beside `lspd check`'s and the watch mode's time for the same
+edit, with what it introduced. And the body-only edit once more right after the cold check
+(before the helper's idle work: `body at once`), as an agent editing at once makes it.
 """
 
 from __future__ import annotations
@@ -278,6 +285,35 @@ class Lspd:
         )
         return took, int(answer["errors"]), os.getloadavg()[0]
 
+    def baseline(self) -> Step:
+        """`lspd check --baseline HEAD`, timed: the errors the edit introduced."""
+        return self._proof(["check", "--baseline", "HEAD", *self.targets])
+
+    def preview(self, change: Edit) -> Step:
+        """`lspd preview` of `change` before it is written, timed: the errors it would
+        introduce (the file is left as it is)."""
+        path = self.root / change[0]
+        text = path.read_text()
+        after = text.replace(change[1], change[2], 1) if change[1] else text + change[2]
+        with tempfile.NamedTemporaryFile("w", suffix=path.suffix) as content:
+            content.write(after)
+            content.flush()
+            step = self._proof(["preview", "--file", change[0], "--content-file", content.name])
+        assert path.read_text() == text, f"preview wrote {path}"
+        return step
+
+    def _proof(self, argv: list[str]) -> Step:
+        began = time.perf_counter()
+        done = subprocess.run(
+            [*LSPD, argv[0], "--root", str(self.root), "--json", *argv[1:]],
+            cwd=self.root, env=self.env, capture_output=True, text=True,
+        )  # fmt: skip
+        took = time.perf_counter() - began
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"lspd {argv[0]} failed: {done.stdout[-500:]}{done.stderr[-500:]}")
+        self._sample()
+        return took, int(json.loads(done.stdout)["errors"]), os.getloadavg()[0]
+
     def rss_mb(self) -> float:
         return sum(tree_rss_mb(pid) or 0.0 for pid in _processes(["serve", str(self.root)]))
 
@@ -481,15 +517,24 @@ def lspd_side(
     with Lspd(root, project.targets, state) as lspd:
         rows["lspd cold"] = lspd.check()
         errors["lspd cold"] = lspd.errors
+        # A body-only edit at once, before the builder's idle work (issue 40).
+        before = edit(root, project.edits["body"])
+        rows["lspd body at once"] = lspd.check()
+        (root / project.edits["body"][0]).write_text(before)
+        rows["lspd body at once undone"] = lspd.check()
         settle(_processes(["serve", str(root)]))
         rows["lspd rss cold"] = lspd.rss_mb()
         rows["lspd parts cold"] = lspd.parts()
         rows["lspd unchanged"] = lspd.check()
-        for _ in range(rounds):
+        for round in range(rounds):
             for kind in EDITS:
+                if round == 0:
+                    rows[f"lspd preview {kind}"] = lspd.preview(project.edits[kind])
                 before = edit(root, project.edits[kind])
                 _add(rows, f"lspd {kind}", lspd.check())
                 errors.setdefault(f"lspd {kind}", lspd.errors)  # the first round's
+                if round == 0:
+                    rows[f"lspd baseline {kind}"] = lspd.baseline()
                 (root / project.edits[kind][0]).write_text(before)
                 _add(rows, f"lspd {kind} undone", lspd.check())
         rows["lspd rss after"] = lspd.rss_mb()
@@ -559,6 +604,7 @@ def _add(rows: Rows, key: str, step: Step) -> None:
 def measure(project: Project, base: Path, rounds: int) -> Rows:
     base.mkdir(parents=True, exist_ok=True)
     root = project.make(base)
+    committed(root)
     rows: Rows = {"project": project.name}
     errors: Errors = {}
     lspd_side(project, root, base / "state", rounds, rows, errors)
@@ -575,6 +621,16 @@ def measure(project: Project, base: Path, rounds: int) -> Rows:
             for step in ["cold", *EDITS]
         }
     return rows
+
+
+def committed(root: Path) -> None:
+    """`root` made a git repository with its sources committed (not node_modules): the
+    baseline `check --baseline HEAD` compares with."""
+    (root / ".gitignore").write_text("node_modules/\n")
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+    run([*git, "init", "-q"], root)
+    run([*git, "add", "-A"], root)
+    run([*git, "commit", "-q", "-m", "the bench's project"], root)
 
 
 def _median(value: object) -> Step:
@@ -603,6 +659,15 @@ def table(results: list[Rows]) -> str:
             lines.append(
                 f"| {name} | {step} | {mine[0]:.2f} ({mine[1]}) | {own[0]:.2f} ({own[1]}) | "
                 f"{mine[2]:.1f} / {own[2]:.1f} |"
+            )
+        if "lspd body at once" in rows:
+            mine, undone = (
+                _median(rows["lspd body at once"]),
+                _median(rows["lspd body at once undone"]),
+            )
+            lines.append(
+                f"| {name} | body at once (right after the cold check), undone | "
+                f"{mine[0]:.2f} ({mine[1]}), {undone[0]:.2f} ({undone[1]}) | | {mine[2]:.1f} |"
             )
         for when in ("cold", "after"):
             lines.append(
@@ -633,6 +698,29 @@ def table(results: list[Rows]) -> str:
     return "\n".join(lines)
 
 
+def proofs(results: list[Rows]) -> str:
+    """The proof steps of each edit beside `lspd check` and the watch mode for it: seconds
+    (errors: introduced for a proof, all for a check)."""
+    lines = [
+        "| project | edit | preview s (introduced) | lspd check s (errors) | "
+        "check --baseline HEAD s (introduced) | own s (errors) | load |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for rows in results:
+        for kind in EDITS:
+            if f"lspd preview {kind}" not in rows:
+                continue
+            preview, baseline = rows[f"lspd preview {kind}"], rows[f"lspd baseline {kind}"]
+            check, own = _median(rows[f"lspd {kind}"]), _median(rows[f"own {kind}"])
+            assert isinstance(preview, tuple) and isinstance(baseline, tuple)
+            lines.append(
+                f"| {rows['project']} | {kind} | {preview[0]:.2f} ({preview[1]}) | "
+                f"{check[0]:.2f} ({check[1]}) | {baseline[0]:.2f} ({baseline[1]}) | "
+                f"{own[0]:.2f} ({own[1]}) | {preview[2]:.1f}-{baseline[2]:.1f} |"
+            )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=[p.key for p in PROJECTS], action="append")
@@ -646,6 +734,8 @@ def main() -> None:
         base = args.keep or Path(temp)
         results = [measure(project, base / project.key, args.rounds) for project in chosen]
     print(table(results))
+    print()
+    print(proofs(results))
     print(f"\nload average {load:.1f} at start, {os.getloadavg()[0]:.1f} at the end (2 cores)")
     if args.json:
         args.json.write_text(json.dumps({"rounds": args.rounds, "results": results}, indent=1))
