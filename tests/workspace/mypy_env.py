@@ -85,6 +85,27 @@ def mypy_cli(root: Path, *args: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
+def cli_errors(root: Path, *args: str) -> list[tuple[str, int, int, str | None, str]]:
+    """The errors of the project's own `mypy` (its CI: `args`, else its configuration's
+    files) as (file, line, 1-based column, code, message)."""
+    found = mypy_cli(root, *args)
+    return [
+        (
+            str(e["file"]),
+            int(str(e["line"])),
+            int(str(e["column"])) + 1,
+            _code(e),
+            str(e["message"]),
+        )
+        for e in found
+        if e["severity"] == "error"
+    ]
+
+
+def _code(error: dict[str, object]) -> str | None:
+    return None if error["code"] is None else str(error["code"])
+
+
 def rich_release(destination: Path) -> Path:
     """rich's source release at the pinned version (its sdist: pyproject's [tool.mypy] and
     the `rich` package), unpacked under `destination`."""

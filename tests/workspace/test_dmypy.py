@@ -16,7 +16,7 @@ import pytest
 
 from lspd.engine.mypy_check import MypyError, parse
 from lspd.workspace.dmypy import Dmypy, MypyFailed, MypyMissing
-from tests.workspace.mypy_env import STRICT, environment, mypy_cli, project
+from tests.workspace.mypy_env import STRICT, cli_errors, environment, project
 
 
 def daemon_of(root: Path, tmp_path: Path) -> Dmypy:
@@ -32,26 +32,6 @@ def errors_of(root: Path, daemon: Dmypy, texts: dict[Path, str] | None = None) -
             await daemon.stop()
 
     return asyncio.run(run())
-
-
-def cli_errors(root: Path, *args: str) -> list[tuple[str, int, int, str | None, str]]:
-    """The CLI's errors as (file, line, 1-based column, code, message)."""
-    found = mypy_cli(root, *args)
-    return [
-        (
-            str(e["file"]),
-            int(str(e["line"])),
-            int(str(e["column"])) + 1,
-            _code(e),
-            str(e["message"]),
-        )
-        for e in found
-        if e["severity"] == "error"
-    ]
-
-
-def _code(error: dict[str, object]) -> str | None:
-    return None if error["code"] is None else str(error["code"])
 
 
 def shown(root: Path, errors: list[MypyError]) -> list[tuple[str, int, int, str | None, str]]:

@@ -1,0 +1,119 @@
+"""A mypy-gated project gets mypy's answers from every diagnostics question: the whole
+check (its scope: mypy's `files`), one file, unsaved content, a preview, a baseline; a
+project configured for both checkers gets both, each diagnostic naming its own; with no
+mypy in its environment, one line and nothing checked by another checker. On a real mypy
+in a real environment, and on rich's release, whose errors must be its CI's."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.models import DiagnosticsResult
+from lspd.ops.preview import preview
+from lspd.workspace import Workspace
+from lspd.workspace.dmypy import MypyMissing
+from tests.ops.test_baseline import committed
+from tests.workspace.mypy_env import STRICT, cli_errors, environment, project, rich_release
+
+WHY = "mypy: pyproject.toml [tool.mypy]"
+
+
+def on(root: Path, ask: Any) -> Any:
+    """`ask(ws)` on a workspace of `root`, closed after (its dmypy stopped)."""
+
+    async def run() -> Any:
+        ws = Workspace(root, log_dir=root.parent / "logs")
+        try:
+            return await ask(ws)
+        finally:
+            await ws.close()
+
+    return asyncio.run(run())
+
+
+def ours(results: list[DiagnosticsResult]) -> list[tuple[str, int, int, str | None, str]]:
+    return sorted(
+        (r.path, d.line, d.column, d.code, d.message)
+        for r in results
+        for d in r.diagnostics
+        if d.severity == "error"
+    )
+
+
+def test_the_whole_check_is_mypys_in_its_scope(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", {**STRICT, "scripts/tool.py": "x: int = ''\n"})
+    checked = on(root, check_all)
+    assert ours(checked.results) == sorted(cli_errors(root))
+    assert {r.path for r in checked.results} == {"app/__init__.py", "app/main.py", "app/shapes.py"}
+    assert {(r.server, r.checker) for r in checked.results} == {("mypy", WHY)}
+    assert checked.scope is not None
+    assert [(p.config, p.note) for p in checked.scope.projects] == [
+        ("pyproject.toml [tool.mypy]", "files = app")
+    ]
+    assert {d.source for r in checked.results for d in r.diagnostics} == {"mypy"}
+
+
+def test_one_file_and_its_unsaved_content(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+
+    async def ask(ws: Workspace) -> tuple[DiagnosticsResult, DiagnosticsResult]:
+        disk = await diagnostics(ws, "app/main.py")
+        fixed = (root / "app/main.py").read_text().replace('"three"', "3")
+        return disk, await diagnostics(ws, "app/main.py", content=fixed)
+
+    disk, unsaved = on(root, ask)
+    assert [d.code for d in disk.diagnostics] == ["assignment", "import-not-found"]
+    assert (disk.server, disk.checker) == ("mypy", WHY)
+    assert disk.toolchain == "mypy 2.4.1 (.venv/bin/python)"
+    assert disk.diagnostics[1].notes == [
+        'Did you mean "attrs"?',
+        "See https://mypy.readthedocs.io/en/stable/running_mypy.html#missing-imports",
+    ]
+    assert [d.code for d in unsaved.diagnostics] == ["import-not-found"]
+
+
+def test_a_preview_and_a_baseline_are_judged_by_mypy(tmp_path: Path) -> None:
+    root = committed(project(tmp_path / "p", STRICT))
+    shapes = root / "app" / "shapes.py"
+    keyword_only = shapes.read_text().replace("def area(width", "def area(*, width")
+
+    async def ask(ws: Workspace) -> tuple[Any, Any]:
+        previewed = await preview(ws, [{"path": "app/shapes.py", "content": keyword_only}])
+        shapes.write_text(keyword_only)
+        return previewed, await workspace_diagnostics(ws, baseline="HEAD")
+
+    previewed, since = on(root, ask)
+    broken = [(d.path, d.line, d.code) for d in previewed.changes.introduced]
+    assert broken == [("app/main.py", 5, "call-arg")]  # too many positional arguments
+    assert [(d.path, d.line, d.code) for d in since.changes.introduced] == broken
+    assert {d.source for d in since.changes.introduced} == {"mypy"}
+
+
+def test_both_configured_both_answer_each_naming_its_checker(tmp_path: Path) -> None:
+    files = {**STRICT, "pyproject.toml": STRICT["pyproject.toml"] + "[tool.pyright]\n"}
+    root = project(tmp_path / "p", files)
+    found = on(root, lambda ws: diagnostics(ws, "app/main.py"))
+    sources = {(d.source, d.line) for d in found.diagnostics}
+    assert ("mypy", 8) in sources and ("basedpyright", 8) in sources
+    assert found.checker == "mypy and basedpyright: pyproject.toml [tool.mypy] and " + (
+        "pyproject.toml [tool.pyright]"
+    )
+
+
+def test_no_mypy_is_one_line_and_nothing_else_checks(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT, environment("no-mypy"))
+    with pytest.raises(MypyMissing, match=r"has no mypy: install it there \(.*pip install mypy\)"):
+        on(root, check_all)
+
+
+def test_richs_release_gets_exactly_the_errors_of_its_ci(tmp_path: Path) -> None:
+    root = project(rich_release(tmp_path), {})  # its .venv: mypy, markdown-it-py, pygments
+    checked = on(root, check_all)
+    assert ours(checked.results) == sorted(cli_errors(root))
+    assert len(checked.results) == 78  # files = ["rich"]
