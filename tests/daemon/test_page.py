@@ -122,10 +122,18 @@ def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_
         seen = Watched(browser, daemon.base)
         assert "basedpyright" in seen.text("#servers tbody tr[data-server]")
         assert seen.text("#workspace") == str(root)
+        for argv in (["hover", "gen/mod_001.py:4:5"], ["symbols", "gen/mod_002.py"]):
+            assert _lspd(*argv, "--json", cwd=root).wait(60) == 0
+        calls = seen.page.locator("#calls tbody tr")
+        seen.wait_for(lambda: calls.count() == 2, 3, "the two tool calls")
+        assert "hover" in calls.nth(1).inner_text()
+        assert "mod_001.py line=4 column=5" in calls.nth(1).inner_text()
+        for tool in ("hover", "document_symbols"):
+            assert seen.text(f'#latency tr[data-tool="{tool}"] td:nth-child(2)') == "1"
 
         check = _lspd("check", cwd=root)
         done_counts: list[int] = []
-        shot = False
+        shot = 0
         while check.poll() is None:
             found = seen.page.locator('.check[data-kind="check"] .done')
             if found.count():
@@ -134,11 +142,11 @@ def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_
                 assert total == GENERATED + 1  # and gen/__init__.py
                 if not done_counts or done != done_counts[-1]:
                     done_counts.append(done)
-                if not shot and 0 < done < total:
+                if (not shot and 0 < done < total) or (shot == 1 and total // 3 < done < total):
                     seen.page.screenshot(path=str(tmp_path / "status-page.png"), full_page=True)
                     if SCREENSHOT:
                         shutil.copy(tmp_path / "status-page.png", SCREENSHOT)
-                    shot = True
+                    shot += 1  # a first moment, then one a third of the way
             seen.page.wait_for_timeout(100)
         assert check.wait() == 1, check.stderr.read() if check.stderr else ""
         assert len(done_counts) >= 2 and done_counts == sorted(done_counts), done_counts

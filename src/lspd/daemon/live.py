@@ -36,7 +36,7 @@ class Live:
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
-        self.calls = Calls()
+        self.calls = Calls(str(ws.root))
         self.memory: deque[MemorySample] = deque(maxlen=KEEP_SAMPLES)
         self.finished: deque[PageFinished] = deque(maxlen=KEEP_FINISHED)
         self.skipped: list[str] = []  # the last whole check's files left out, and why

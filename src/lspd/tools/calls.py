@@ -32,18 +32,21 @@ class Call:
 class Calls:
     """The last `size` tool calls of a daemon, oldest first."""
 
-    def __init__(self, size: int = MAX_CALLS) -> None:
+    def __init__(self, root: str = "", size: int = MAX_CALLS) -> None:
+        self.root = root.rstrip("/") + "/" if root else ""  # paths under it shown relative
         self.recent: deque[Call] = deque(maxlen=size)
 
     def record(
         self, tool: str, arguments: dict[str, Any], seconds: float, size: int, error: str | None
     ) -> None:
         """A call ended after `seconds`, answering `size` characters (or `error`)."""
-        self.recent.append(Call(tool, short(arguments), time.time(), seconds, size, error))
+        shown = short(arguments, self.root)
+        self.recent.append(Call(tool, shown, time.time(), seconds, size, error))
 
 
-def short(arguments: dict[str, Any]) -> str:
-    """`path=a.py line=3 column=7`: the arguments given, texts by their length only."""
+def short(arguments: dict[str, Any], root: str = "") -> str:
+    """`path=a.py line=3 column=7`: the arguments given, texts by their length only, paths
+    under `root` relative, a long one cut at its start (its file name stays)."""
     parts = []
     for name, value in arguments.items():
         if value is None or name == "ctx":
@@ -56,7 +59,9 @@ def short(arguments: dict[str, Any]) -> str:
             parts.append(f"changes=[{', '.join(paths)}{more}]")
         else:
             text = str(value)
-            cut = text if len(text) <= SHORT_CHARS else text[: SHORT_CHARS - 1] + "…"
+            if root:
+                text = text.replace(root, "")
+            cut = text if len(text) <= SHORT_CHARS else "…" + text[-(SHORT_CHARS - 1) :]
             parts.append(f"{name}={cut}")
     return " ".join(parts)
 
