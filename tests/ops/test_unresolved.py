@@ -148,6 +148,33 @@ def test_typescript_any_receivers_are_unresolved(dyn_ts: Warm) -> None:
     )
 
 
+def test_calls_after_strings_and_in_f_string_fields_are_unresolved(dyn: Warm) -> None:
+    # dyn/web.py: a %-dict after adjacent strings holding apostrophes, a set literal passed
+    # as a keyword argument below a docstring quoting 'next', an f-string's field. There
+    # basedpyright answers the definition of `.get_host` on an unknown receiver with the
+    # function called (`def allowed`) or `str.__mod__`: no declaration of `get_host`.
+    result = dyn.run(navigation.references(dyn.ws, symbol="Request.get_host"))
+    assert _places(result.files) == [("dyn/web.py", 5, 9, "Request.get_host")]
+    assert _places(result.unresolved) == [
+        ("dyn/web.py", 32, 28, "slash"),
+        ("dyn/web.py", 49, 32, "set_language"),
+        ("dyn/web.py", 53, 39, "set_language"),
+    ]
+
+
+def test_a_word_of_a_shell_script_in_a_string_is_no_use(dyn: Warm) -> None:
+    # `echo` on a line of a %-formatted triple-quoted script with backslash continuations.
+    result = dyn.run(navigation.references(dyn.ws, symbol="echo"))
+    assert _places(result.files) == [
+        ("dyn/web.py", 9, 5, "echo"),
+        ("dyn/web.py", 53, 12, "set_language"),
+    ]
+    assert result.unresolved == [] and result.candidates == 3
+    assert result.summary == (
+        "2 references in 1 file; no other use of `echo` in the checked files (no `unresolved`)"
+    )
+
+
 def _common(root: Path) -> None:
     """A module where `fetch` stands more often than the scan asks about."""
     lines = [f"# fetch {i}" for i in range(MAX_CANDIDATES)]

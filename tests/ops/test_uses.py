@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import io
-import tokenize
 from pathlib import Path
 
 import pytest
 
-from lspd.ops.uses import C_LIKE, GO, JAVASCRIPT, PYTHON, Dialect, count_words, find_uses
+from lspd.ops.uses import (
+    C_LIKE,
+    GO,
+    JAVASCRIPT,
+    PYTHON,
+    Dialect,
+    code_names,
+    count_words,
+    find_uses,
+)
 from tests.conftest import FIXTURES
+from tests.ops.python_tokens import names
 
 
 def _found(text: str, name: str, dialect: Dialect) -> list[tuple[int, int, bool, bool]]:
@@ -43,6 +51,7 @@ def test_python_names_in_code_only_with_getattr_strings() -> None:
         (10, 25, True, True),  # getattr's second argument, the name inside the quotes
         (10, 52, True, True),
         (10, 82, True, True),
+        (12, 21, True, False),  # an f-string's field is code
         (14, 19, True, False),  # `store . fetch`
     ]
 
@@ -52,18 +61,68 @@ def test_python_uses_are_the_names_tokenize_finds_in_every_fixture_file() -> Non
     checked = 0
     for path in sorted(FIXTURES.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-        names = {t.string for t in tokens if t.type == tokenize.NAME}
-        for name in names:
-            want = [
-                (t.start[0], t.start[1] + 1)
-                for t in tokens
-                if t.type == tokenize.NAME and t.string == name
-            ]
+        reference = names(text)
+        assert code_names(text, PYTHON) == reference, path
+        for name in {n for _, _, n in reference}:
+            want = [(line, column) for line, column, n in reference if n == name]
             got = [(u.line, u.column) for u in find_uses(text, name, PYTHON) if not u.literal]
             assert got == want, (path, name)
             checked += 1
     assert checked > 100
+
+
+SHELL = '''\
+def echo(message):
+    return message
+
+
+SOURCE = """\\
+%(complete_func)s() {
+    response=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD=$COMP_CWORD \\
+%(complete_var)s=bash_complete $1)
+    echo "$response"
+}
+""" % {"complete_func": echo("f")}
+'''
+
+
+def test_a_shell_script_in_a_formatted_string_with_line_continuations_is_text() -> None:
+    # A backslash before a line break inside a string once ended the scan's idea of it.
+    assert _found(SHELL, "echo", PYTHON) == [(1, 5, False, False), (11, 25, False, False)]
+
+
+DJANGO = '''\
+raise RuntimeError(
+    "the URL doesn't end "
+    "in a slash. Django can't "
+    "redirect %(method)s data."
+    % {"url": request.get_host() + new_path}
+)
+
+
+def set_language(request):
+    """
+    Redirect to the page in the request (the 'next' parameter).
+    """
+    if not allowed(url=next_url, allowed_hosts={request.get_host()}):
+        return f"{request.get_host()!r:>{request.get_host()}} get_host {{request.get_host}}"
+'''
+
+
+def test_calls_after_apostrophes_and_docstrings_and_in_f_string_fields_are_code() -> None:
+    assert _found(DJANGO, "get_host", PYTHON) == [
+        (5, 23, True, False),
+        (13, 57, True, False),
+        (14, 27, True, False),  # an f-string's field, not its conversion, spec text or {{ }}
+        (14, 50, True, False),  # a field inside the format spec
+    ]
+    assert _found(DJANGO, "r", PYTHON) == []  # `!r` converts; it names nothing
+
+
+def test_python_string_prefixes_are_part_of_the_string() -> None:
+    text = 'x = rb"f" + f"{f}" + Rb\'\\\'f\' + fr"\\{f}" + u"f" + F"\\N{DIGIT ONE}{f}"\n'
+    found = code_names(text, PYTHON)
+    assert found == [(1, 1, "x"), (1, 16, "f"), (1, 37, "f"), (1, 66, "f")] == names(text)
 
 
 JS = """\

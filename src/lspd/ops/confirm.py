@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -27,10 +28,12 @@ from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
 from lspd.ops.convert import Converter
+from lspd.ops.models import Location
 from lspd.ops.uses import Use, dialect_for, find_uses
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
+_WORDS = re.compile(r"[\w$]+")
 
 DEADLINE_S = 5.0  # for all the definitions of one question
 CONCURRENCY = 16  # definitions asked at once: enough to keep a server busy between answers
@@ -134,11 +137,27 @@ async def _ask_file(
         async def one(use: Use) -> None:
             async with requests:
                 answer = await _definition(session, document, use)
-            places = frozenset((loc.path, loc.line) for loc in convert.locations(answer))
+            places = frozenset(
+                (loc.path, loc.line)
+                for loc in convert.locations(answer)
+                if _declares(convert, loc, name)
+            )
             line_text = document.lines[use.line - 1].strip()
             answered.places[(path, use.line, use.column)] = (places, line_text)
 
         await asyncio.gather(*(one(use) for use in uses))
+
+
+def _declares(convert: Converter, location: Location, name: str) -> bool:
+    """Whether the name stands in the definition's range (its first line): basedpyright
+    answers a member of an unknown receiver inside a call's arguments with the function
+    called (`{request.get_host()}` in `f(hosts=…)`: `def f`), or `__mod__` in a `%`
+    operand; that ties the use to nothing."""
+    ws = convert.ws
+    full = Path(location.path) if location.path.startswith("/") else ws.root / location.path
+    text = convert.line_text(full, location.line - 1)
+    end = location.end_column - 1 if location.end_line == location.line else len(text)
+    return name in _WORDS.findall(text[location.column - 1 : max(end, location.column)])
 
 
 async def _definition(session: Session, document: Document, use: Use) -> shapes.Locations:

@@ -3,11 +3,13 @@ strings, for the unresolved scan (`lspd.ops.unresolved`).
 
 A use missed here is a use never reported, and a "use" in a comment or a docstring is noise
 no server can resolve; so each language's scanner knows its comments and string literals
-(Python's prefixes and triple quotes; TypeScript's template text, whose `${…}` parts are
-code, and its regular-expression literals; Go's raw strings; C's character literals) and
-passes over them whole. One compiled pattern walks a file: Python's `tokenize` finds the
-same names (tests compare them) but took 0.7 s of CPU for the 74 Django files holding
-`filter`, the whole budget of the scan; the pattern takes a twentieth of that.
+and passes over them whole: Python's prefixes, triple quotes, backslash continuations and
+f-strings (whose replacement fields are code, their text and format specs not); TypeScript's
+template text (whose `${…}` parts are code) and its regular-expression literals; Go's raw
+strings; C's character literals. One compiled pattern walks a file. For Python it finds the
+names Python's `tokenize` finds, on every file of the standard library (tests/ops/
+test_uses.py), at a twentieth of its CPU: `tokenize` took 0.7 s for the 74 Django files
+holding `filter`, the whole budget of the scan.
 
 A Python string equal to the name is a use only as the attribute name of `getattr`,
 `setattr` or `hasattr` (`getattr(obj, "filter")`): no checker ties it to a declaration.
@@ -19,39 +21,25 @@ import functools
 import re
 from dataclasses import dataclass
 
-_PY_STRING = (
-    r"(?:'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
-    r'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
-    r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
-    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*")'
+from lspd.ops.string_text import Field, f_string_text, format_spec, regex_end, template_end
+
+_ESCAPE = r"\\(?:\r\n|[\s\S])"  # a backslash and what it escapes (a line break too)
+_PY_STRING = (  # a prefix (not of a longer name), then the quotes; unterminated: to its end
+    r"(?:(?<!\w)[rRbBuU]{1,2})?"
+    rf"(?:'''[^'\\]*(?:(?:{_ESCAPE}|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    rf'|"""[^"\\]*(?:(?:{_ESCAPE}|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    rf"|'[^'\\\r\n]*(?:{_ESCAPE}[^'\\\r\n]*)*'?"
+    rf'|"[^"\\\r\n]*(?:{_ESCAPE}[^"\\\r\n]*)*"?)'
 )
+_PY_FLOAT = r"(?<![\w.])\d[\d_]*\.(?=[eEjJ])(?:[eE][-+]?\d[\d_]*)?[jJ]?"  # `1.e5`: not `.e5`
+_F_STRING = r"(?<!\w)(?:[fFtT][rR]?|[rR][fFtT])(?:'''|\"\"\"|'|\")"
 _C_COMMENT = r"//[^\n]*|/\*[\s\S]*?\*/"
-_DOUBLE = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_SINGLE = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
+_DOUBLE = rf'"[^"\\\n]*(?:{_ESCAPE}[^"\\\n]*)*"'
+_SINGLE = rf"'[^'\\\n]*(?:{_ESCAPE}[^'\\\n]*)*'"
 _CHAR = r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'"  # one character: Rust's `'a` lifetimes stay code
 _ATTR_CALLS = r"(?<![\w.])(?:getattr|setattr|hasattr)\s*\("
-_TEMPLATE_TEXT = re.compile(r"[^`\\$]*(?:(?:\\[\s\S]|\$(?!\{))[^`\\$]*)*")
-_REGEX_LITERAL = re.compile(r"/(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
-_BEFORE_REGEX = frozenset(
-    [
-        "return",
-        "typeof",
-        "instanceof",
-        "in",
-        "of",
-        "new",
-        "delete",
-        "void",
-        "throw",
-        "case",
-        "do",
-        "else",
-        "yield",
-        "await",
-    ]
-)
 _NEWLINES = re.compile(r"\r\n|\r|\n")
-_PREFIX = re.compile(r"\w+$")
+_PREFIX = re.compile(r"[A-Za-z]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +62,12 @@ class Dialect:
     word: str = r"\w"  # the characters of an identifier
     templates: bool = False  # JavaScript's template literals and regular expressions
     attribute_calls: bool = False  # Python's getattr/setattr/hasattr
+    f_strings: bool = False  # Python's f-strings (and t-strings)
 
 
-PYTHON = Dialect("python", rf"#[^\n]*|{_PY_STRING}", attribute_calls=True)
+PYTHON = Dialect(
+    "python", rf"#[^\r\n]*|{_PY_STRING}|{_PY_FLOAT}", attribute_calls=True, f_strings=True
+)
 JAVASCRIPT = Dialect("javascript", rf"{_C_COMMENT}|{_DOUBLE}|{_SINGLE}", r"[\w$]", templates=True)
 GO = Dialect("go", rf"{_C_COMMENT}|{_DOUBLE}|`[^`]*`|{_CHAR}")
 C_LIKE = Dialect("c", rf"{_C_COMMENT}|{_DOUBLE}|{_CHAR}")
@@ -112,18 +103,27 @@ def _word_pattern(name: str, word: str) -> re.Pattern[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pattern(dialect: Dialect, name: str, attribute_calls: bool, braces: bool) -> re.Pattern[str]:
-    """Skipped text, then the name; with `attribute_calls` also getattr( and the brackets and
-    commas around its arguments, with `braces` (inside a template's `${…}`) `{` and `}`,
-    with templates a backquote and a slash (a regular expression or a division)."""
+def _pattern(dialect: Dialect, name: str, attribute_calls: bool, inside: bool) -> re.Pattern[str]:
+    """Skipped text, then the name (any name when `name` is empty); with `attribute_calls`
+    also getattr( and the brackets and commas around its arguments; `inside` a template's
+    `${…}` its braces, inside an f-string's field its brackets, `:` and `!`; with templates
+    a backquote and a slash (a regular expression or a division)."""
     parts = [f"(?P<skip>{dialect.skipped})"]
+    if dialect.f_strings:
+        parts.append(f"(?P<fstring>{_F_STRING})")
     if dialect.templates:
         parts.append(r"(?P<tick>`)|(?P<slash>/)")
     if attribute_calls:
-        parts.append(f"(?P<call>{_ATTR_CALLS})|(?P<open>[(\\[{{])|(?P<close>[)\\]}}])|(?P<comma>,)")
-    elif braces:
+        parts.append(f"(?P<call>{_ATTR_CALLS})")
+    if attribute_calls or (inside and dialect.f_strings):
+        parts.append(r"(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comma>,)")
+    elif inside:
         parts.append(r"(?P<open>\{)|(?P<close>\})")
-    parts.append(f"(?P<name>{_word_pattern(name, dialect.word).pattern})")
+    if inside and dialect.f_strings:
+        parts.append(r"(?P<colon>:)|(?P<bang>!(?!=)\w*)")
+    word = dialect.word
+    named = _word_pattern(name, word).pattern if name else rf"(?<!{word})[^\W\d]{word}*"
+    parts.append(f"(?P<name>{named})")
     return re.compile("|".join(parts))
 
 
@@ -137,29 +137,48 @@ def find_uses(text: str, name: str, dialect: Dialect) -> list[Use]:
     return scan.uses
 
 
+def code_names(text: str, dialect: Dialect) -> list[tuple[int, int, str]]:
+    """Every name in the code of `text`: (line, column, name), in order (what the scan
+    takes for code, all at once: tests compare it with the language's own tokenizer)."""
+    scan = _Scan(text, "", dialect)
+    scan.run()
+    lines = _NEWLINES.split(text)
+    word = re.compile(f"{dialect.word}+")
+    found = []
+    for use in scan.uses:
+        match = word.match(lines[use.line - 1], use.column - 1)
+        found.append((use.line, use.column, match.group() if match else ""))
+    return found
+
+
+Frame = tuple[bool, int] | str | Field  # a bracket: (an attribute call's?, commas); `${`; a field
+
+
 class _Scan:
     """One walk over a file's text (see `find_uses`)."""
 
     def __init__(self, text: str, name: str, dialect: Dialect) -> None:
         self.text, self.name, self.dialect = text, name, dialect
         quoted = (f"'{name}'", f'"{name}"')
-        self.attribute_calls = dialect.attribute_calls and any(q in text for q in quoted)
+        self.attribute_calls = (
+            bool(name) and dialect.attribute_calls and any(q in text for q in quoted)
+        )
         self.uses: list[Use] = []
         self.seen = (0, 0)  # (index, its line): lines are counted on from the last use
         self.lone_cr = "\r" in text  # lines may end with \r alone (LSP counts them)
         self.comments: dict[int, int] = {}  # end -> start of each comment seen
-        # Open brackets: (is an attribute call's, commas so far), or "${" of a template.
-        self.stack: list[tuple[bool, int] | str] = []
-        self.patterns = {  # by whether a template's `${` is open
+        self.stack: list[Frame] = []  # open brackets, template `${`, f-string fields
+        self.inside = 0  # of them, `${` and fields: code inside a string
+        self.patterns = {
             inside: _pattern(dialect, name, self.attribute_calls, inside)
             for inside in (False, True)
         }
 
     def run(self) -> None:
         text, pos = self.text, 0
-        last = text.rfind(self.name)  # nothing to find past it
+        last = text.rfind(self.name) if self.name else len(text)  # nothing to find past it
         while pos <= last:
-            match = self.patterns["${" in self.stack].search(text, pos)
+            match = self.patterns[self.inside > 0].search(text, pos)
             if match is None:
                 return
             pos = match.end()
@@ -169,10 +188,14 @@ class _Scan:
                 self._add(index, self._after_member(index), keyword=self._keyword(index, pos))
             elif kind == "skip":
                 self._skipped(match)
+            elif kind == "fstring":
+                prefix = _PREFIX.match(match.group()).group()  # type: ignore[union-attr]
+                field = Field(match.group()[len(prefix) :], "r" in prefix.lower())
+                pos = self._text(field, pos)
             elif kind == "tick":
                 pos = self._template(pos)
             elif kind == "slash":
-                pos = self._slash(match.start())
+                pos = regex_end(text, match.start())
             elif kind == "call":
                 self.stack.append((True, 0))
             elif kind == "open":
@@ -182,6 +205,9 @@ class _Scan:
             elif kind == "comma" and self.stack and isinstance(self.stack[-1], tuple):
                 is_call, commas = self.stack[-1]
                 self.stack[-1] = (is_call, commas + 1)
+            elif kind == "colon" and self.stack and isinstance(self.stack[-1], Field):
+                self.stack[-1].spec = True  # `{value:>{width}}`: the format spec is text
+                pos = self._spec(pos)
 
     def _add(self, index: int, member: bool, literal: bool = False, keyword: bool = False) -> None:
         text = self.text
@@ -204,20 +230,54 @@ class _Scan:
             return
         if not self.attribute_calls or not self.stack:
             return
-        prefix = _PREFIX.search(self.text, max(match.start() - 3, 0), match.start())
-        plain = prefix is None or prefix.group().lower() in ("r", "u")  # not bytes, f-string
-        if self.stack[-1] != (True, 1) or value[1:-1] != self.name or not plain:
+        prefix = _PREFIX.match(value).group()  # type: ignore[union-attr]
+        plain = prefix.lower() in ("", "r", "u")  # not bytes
+        if self.stack[-1] != (True, 1) or value[len(prefix) + 1 : -1] != self.name or not plain:
             return
         after = self.text[match.end() : match.end() + 200].lstrip()
         if after[:1] in (",", ")"):  # not the first of strings written side by side
-            self._add(match.start() + len(value) - len(self.name) - 1, True, literal=True)
+            self._add(match.end() - len(self.name) - 1, True, literal=True)
 
     def _close(self, pos: int) -> int:
-        if self.stack:
-            top = self.stack.pop()
-            if top == "${":  # back in the template's text
-                return self._template(pos)
+        if not self.stack:
+            return pos
+        top = self.stack.pop()
+        if top == "${":  # back in the template's text
+            self.inside -= 1
+            return self._template(pos)
+        if isinstance(top, Field):  # back in the f-string's text, or its field's spec
+            self.inside -= 1
+            outer = self.stack[-1] if self.stack else None
+            if isinstance(outer, Field) and outer.spec:
+                return self._spec(pos)
+            return self._text(top, pos)
         return pos
+
+    def _text(self, field: Field, pos: int) -> int:
+        """Past an f-string's text from `pos`: to its end, or into a field (code)."""
+        end, opened = f_string_text(self.text, pos, field)
+        if opened:
+            self.stack.append(Field(field.quote, field.raw))
+            self.inside += 1
+        return end
+
+    def _spec(self, pos: int) -> int:
+        """Past a format spec's text: into a nested field, or past the field's end."""
+        end, char = format_spec(self.text, pos)
+        top = self.stack[-1]
+        if char == "{" and isinstance(top, Field):
+            self.stack.append(Field(top.quote, top.raw))
+            self.inside += 1
+            return end
+        return self._close(end) if char == "}" else end
+
+    def _template(self, pos: int) -> int:
+        """Past a template literal's text from `pos`: to its end, or into a `${` (code)."""
+        end, opened = template_end(self.text, pos)
+        if opened:
+            self.stack.append("${")
+            self.inside += 1
+        return end
 
     def _keyword(self, index: int, end: int) -> bool:
         """Whether the Python name from `index` to `end` is followed by `=` (not `==`) and
@@ -247,26 +307,3 @@ class _Scan:
         if i < 0:
             return False
         return text[i] == "." or text[max(i - 1, 0) : i + 1] in ("->", "::")
-
-    def _template(self, pos: int) -> int:
-        """Past a template literal's text from `pos`: to its end, or into a `${` (code)."""
-        match = _TEMPLATE_TEXT.match(self.text, pos)
-        end = match.end() if match else pos
-        if self.text.startswith("${", end):
-            self.stack.append("${")
-            return end + 2
-        return end + 1  # the closing backquote (or the end of an unterminated text)
-
-    def _slash(self, index: int) -> int:
-        """Past a regular-expression literal starting at `index`, or just past a division."""
-        text, i = self.text, index - 1
-        while i >= 0 and text[i] in " \t\r\n":
-            i -= 1
-        if i >= 0 and (text[i] in ")]}" or text[i].isalnum() or text[i] in "_$"):
-            start = i
-            while start >= 0 and (text[start].isalnum() or text[start] in "_$"):
-                start -= 1
-            if text[start + 1 : i + 1] not in _BEFORE_REGEX:
-                return index + 1  # a division
-        match = _REGEX_LITERAL.match(text, index)
-        return match.end() if match else index + 1
