@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lspd.ops import navigation
-from tests.conftest import warm_workspace
+from tests.conftest import Warm, warm_workspace
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,41 @@ def test_an_alias_the_file_does_not_name_is_found_by_the_index(
         assert result.contents.endswith(f"\n\nAliases:\n```\n{alias}\n```")
         assert not (warm.root / path).exists()
         assert not warm.ws.holds(warm.ws.resolve(path))
+
+
+def _asked(warm: Warm, path: str) -> int:
+    """The number of requests sent to the server of `path` so far (its next request id)."""
+    session = warm.ws.session_for(warm.ws.resolve(path))
+    assert session._server is not None
+    ids = session._server.connection._ids  # itertools.count: its repr is the next id
+    return int(repr(ids).removeprefix("count(").removesuffix(")"))
+
+
+def test_a_name_the_file_declares_costs_no_request(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    for warm in warm_workspace("aliases_py", tmp_path_factory):
+        first = warm.run(navigation.hover(warm.ws, "pkg/auth.py", 13, 5))
+        before = _asked(warm, "pkg/auth.py")
+        again = warm.run(navigation.hover(warm.ws, "pkg/auth.py", 13, 5))
+        # The alias is read from this file's own line, the class is no alias: only the hover.
+        assert _asked(warm, "pkg/auth.py") == before + 1
+        assert again.contents == first.contents
+        assert first.contents.endswith(
+            "\n\nAliases:\n```\nAuthTypes = (tuple[str, str] | Callable[[str], str])\n```"
+        )
+
+
+def test_an_imported_alias_is_asked_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    content = "from pkg.auth import AuthTypes\n\n\ndef use(a: AuthTypes) -> None: ...\n"
+    for warm in warm_workspace("aliases_py", tmp_path_factory, watch=True):
+        path = "pkg/use.py"
+        (warm.root / path).write_text(content)
+        first = warm.run(navigation.hover(warm.ws, path, 4, 5))
+        before = _asked(warm, path)
+        again = warm.run(navigation.hover(warm.ws, path, 4, 5))
+        assert _asked(warm, path) == before + 1  # the definition of the import: kept
+        assert first.contents == again.contents
+        assert first.contents.endswith(
+            "\n\nAliases:\n```\nAuthTypes = (tuple[str, str] | Callable[[str], str])\n```"
+        )
