@@ -78,6 +78,7 @@ class MypyRun:
     """One project's errors by file, from one run."""
 
     project: MypyProject
+    files: list[Path]  # the files it checked (`project_files`)
     errors: dict[Path, list[MypyError]] = field(default_factory=dict)
 
 
@@ -118,18 +119,23 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     return daemons[key]
 
 
-def targets_of(ws: Workspace, project: MypyProject) -> list[str]:
-    """What the project's CI runs mypy on: its configuration's `files` (mypy reads them
-    itself), else the gate's scope of the project (`mypy_scope`), relative to it. The same
-    for every run, so the daemon never starts over for a question about one file."""
-    if project.config is not None and project.config.files:
-        return []
+def project_files(ws: Workspace, project: MypyProject) -> list[Path]:
+    """The files mypy checks in the project: the gate's scope of it (`mypy_scope`: its
+    `files` less `exclude`; every Python file of the project without `files`)."""
     python = [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
     configured = ws.config.python_checker
     for scope in mypy_scopes([project.directory], python, configured, ws.restricted):
-        return [str(p.relative_to(project.directory)) for p in scope.files]
-    inside = [p for p in python if project.directory in p.parents]  # lspd.toml chose mypy
-    return sorted(str(p.relative_to(project.directory)) for p in inside)
+        return list(scope.files)
+    return sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose mypy
+
+
+def targets_of(ws: Workspace, project: MypyProject, files: list[Path]) -> list[str]:
+    """What the project's CI runs mypy on: its configuration's `files` (mypy reads them
+    itself), else the project's `files` (`project_files`), relative to it. The same for
+    every run, so the daemon never starts over for a question about one file."""
+    if project.config is not None and project.config.files:
+        return []
+    return [str(p.relative_to(project.directory)) for p in files]
 
 
 async def run_mypy(
@@ -138,12 +144,12 @@ async def run_mypy(
     """mypy's errors of the project (`texts` standing in for the disk's text of some files,
     checked by a one-shot mypy with shadow files), by file."""
     daemon = daemon_of(ws, project)
-    targets = targets_of(ws, project)
+    run = MypyRun(project, project_files(ws, project))
+    targets = targets_of(ws, project, run.files)
     if texts:
         output = await daemon.shadowed(targets, dict(texts))
     else:
         output = await daemon.check(targets)
-    run = MypyRun(project)
     for error in parse(output, project.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run

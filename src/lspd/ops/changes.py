@@ -8,6 +8,7 @@ text it points at agree, so lines shifted by an edit above it do not make it new
 
 from __future__ import annotations
 
+import functools
 import re
 import stat
 from collections import Counter
@@ -61,6 +62,8 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     overlay = {path: text for path, text in texts.items()}
     # mypy-gated projects: their mypy, the held text shadowed (`ops/mypy_step.py`).
     judged, own = await mypy_diagnosed(ws, present, texts)
+    label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
+    present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's
     served = [f for f in present if f not in judged or own[f].also_pyright]
     async with overlaid(ws, {p: t for p, t in overlay.items() if p not in own}, served):
         try:
@@ -73,7 +76,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                     items += convert_items(convert, document.path, raw)
                     server, toolchain, lines = session.name, session.toolchain, document.lines
                 else:
-                    server, toolchain = SERVER, toolchain_of(ws, own[file])
+                    server, toolchain = SERVER, label(own[file])
                     lines = (overlay.get(file) or read_text(file) or "").splitlines()
                 shown = ws.display(file)
                 items.sort(key=lambda d: (d.severity != "error", d.line, d.column))

@@ -34,8 +34,9 @@ async def mypy_checked(
     taken: set[Path] = set()
     for project, files in groups.items():
         run = await run_mypy(ws, project)
+        toolchain = toolchain_of(ws, project)
         for path in files:
-            results.append(result_of(ws, project, path, run.errors.get(path, [])))
+            results.append(result_of(ws, project, path, run.errors.get(path, []), toolchain))
         if not project.also_pyright:
             taken.update(files)
     asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
@@ -66,28 +67,29 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
 async def mypy_diagnosed(
     ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
 ) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
-    """mypy's diagnostics of `files` with `texts` held (shadowed: nothing is written), by
-    file, and the project of each file mypy judged."""
+    """mypy's diagnostics with `texts` held (shadowed: nothing is written), by file: of
+    `files` and of every other file mypy checked in their projects (one run checks them all:
+    a caller broken by a changed signature is found wherever it is); and each file's project."""
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
     for project, members in by_project(ws, files).items():
         held = {p: t for p, t in texts.items() if t is not None and p.is_file()}
         run = await run_mypy(ws, project, held or None)
-        for path in members:
+        for path in dict.fromkeys([*members, *run.files]):
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project
     return found, projects
 
 
 def result_of(
-    ws: Workspace, project: MypyProject, path: Path, errors: list[MypyError]
+    ws: Workspace, project: MypyProject, path: Path, errors: list[MypyError], toolchain: str
 ) -> DiagnosticsResult:
     """One file's whole result of mypy's errors (the whole check's: no paging)."""
     items = sorted((diagnostic_of(e) for e in errors), key=lambda d: (d.line, d.column))
     return DiagnosticsResult(
         path=ws.display(path),
         server=SERVER,
-        toolchain=toolchain_of(ws, project),
+        toolchain=toolchain,
         checker=project.why,
         errors=len(items),
         warnings=0,
