@@ -28,6 +28,7 @@ from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
 from lspd.tools.calls import Calls
+from lspd.tools.hints import Told, agent_of
 from lspd.workspace import Workspace
 
 __all__ = ["INSTRUCTIONS", "READ_ONLY", "TOOL_NAMES", "Activity", "build_server"]
@@ -78,6 +79,7 @@ def build_server(
         name="lspd", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     activity = activity or Activity()
+    told = Told()  # the environment hint: in full once per agent session
 
     async def run(ctx: Context[Any, Any] | None, work: Awaitable[T]) -> T:
         """Await an operation: errors become tool errors; slow starts send progress.
@@ -107,7 +109,7 @@ def build_server(
     for op in OPERATIONS:
         if op.tool:
             server.add_tool(
-                _tool_function(op, ws, run, calls),
+                _tool_function(op, ws, run, calls, told),
                 name=op.name,
                 description=op.description,
                 annotations=READ_ONLY,
@@ -157,6 +159,7 @@ def _tool_function(
     ws: Workspace,
     run: Callable[[Context[Any, Any] | None, Awaitable[Any]], Any],
     calls: Calls | None,
+    told: Told,
 ) -> Callable[..., Awaitable[Any]]:
     """A function with the operation's parameters as its signature: the SDK reads the
     input schema (with each parameter's description) and the output schema from it."""
@@ -165,7 +168,7 @@ def _tool_function(
         ctx = arguments.pop("ctx", None)
         began = time.perf_counter()
         try:
-            data = compact(await run(ctx, call(op, ws, arguments)))
+            data = told.shorten(agent_of(ctx), compact(await run(ctx, call(op, ws, arguments))))
         except _Refused as exc:  # the error's kind for scripts (`lspd ... --json`): in _meta
             text = TextContent(type="text", text=str(exc))
             if calls is not None:
