@@ -202,6 +202,7 @@ class Daemon:
         self.ready.set()
         if self.ws is not None:  # the watcher and the word scan: never before the sentinel
             self._tasks.append(asyncio.get_running_loop().create_task(self._watch(self.ws)))
+            self._tasks.append(asyncio.get_running_loop().create_task(self._keep(self.ws)))
         if self._announce is not None:
             self._announce(self.url)
         if self.options.sync_agents:
@@ -261,6 +262,13 @@ class Daemon:
     async def _watch(self, ws: Workspace) -> None:
         """Follow the files (and read every source file's words: workspace/symbols/index.py)."""
         await ws.watch()
+
+    async def _keep(self, ws: Workspace) -> None:
+        """Keep the committed state's result for baselines (`ops/keeping.py`)."""
+        from lspd.ops import keeping
+
+        if keeping.enabled():
+            await keeping.keep_committed(ws, lambda: bool(self.activity.in_flight))
 
     async def _prewarmed(self, ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
         """Log when the prewarmed servers answer completely (their readiness), not just

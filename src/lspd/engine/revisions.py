@@ -55,7 +55,8 @@ def revision(ws: Workspace, baseline: str) -> str | None:
     """The commit `baseline` names now (`session` names itself); None when it names none."""
     if baseline == "session":
         return baseline
-    return git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}")
+    named = git(ws.root, "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}")
+    return None if named is None else named.strip()
 
 
 def _since_session(ws: Workspace) -> Delta:

@@ -69,6 +69,17 @@ async def check_all(
     """
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
+    # One whole check at a time (a question's, the daemon's background one of the committed
+    # state, a hook's): the next one waits, showing the running one's progress, and reuses
+    # its result when no file changed meanwhile.
+    async with memory_of(ws).lock:
+        return await _checked(ws, paths, progress, all)
+
+
+async def _checked(
+    ws: Workspace, paths: list[str] | None, progress: Progress | None, all: bool
+) -> Checked:
+    """`check_all` once caught up, alone."""
     memory, changes = memory_of(ws), ws.changes_seen
     question = (tuple(paths or ()), all and not paths)
     if (cached := memory.fresh(question, changes)) is not None:

@@ -17,6 +17,7 @@ kept then.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ class CheckMemory:
     known: Known = field(default_factory=dict)
     stamped: Stamped = field(default_factory=dict)
     running: Running | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one whole check at a time
     python: PythonSeen | None = None
     native: NativeSeen | None = None
 

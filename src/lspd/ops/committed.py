@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,14 @@ from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
 
 log = logging.getLogger(__name__)
+
+SWITCH = "LSPD_KEEP_COMMITTED"  # "0": no kept result; baselines compare two states as before
+
+
+def enabled() -> bool:
+    """Whether baselines read the kept result (and the daemon keeps it in the background)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
 
 Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the gate (`check_all`)
 
@@ -86,7 +95,7 @@ async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed:
             fresh = state is not None and state.key.commit == "session"
         else:
             fresh = state is not None and state.key == key
-            if not fresh and state is not None and state.key.commit != commit:
+            if not fresh and state is not None and state.key.commit not in (commit, "session"):
                 memory.moved = f"HEAD moved from {state.key.commit[:12]} to {commit[:12]}"
             state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
         if not fresh and state is None:

@@ -20,7 +20,7 @@ from lspd.engine.revisions import revision
 from lspd.engine.seen import FileSeen, Seen, key
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import Found, compare
-from lspd.ops.committed import Committed, Whole, committed, diagnostic_of, seen_of
+from lspd.ops.committed import Committed, Whole, committed, diagnostic_of, enabled, seen_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
@@ -52,7 +52,7 @@ async def since_committed(
     """What changed since `baseline` in the gate's files, from the kept result; None when
     it cannot answer (no watcher keeps the check, or `baseline` is not HEAD's commit nor
     `session`): the two-state comparison answers then."""
-    if ws.changes_seen is None:
+    if ws.changes_seen is None or not enabled():
         return None
     if baseline != "session":
         head, named = await asyncio.to_thread(

@@ -1,0 +1,52 @@
+"""The daemon's background work for baselines: the committed state's result made after
+`serve` and whenever HEAD moves, so that a baseline question finds it kept.
+
+It starts only while no tool call is in flight and checks the work tree with the gate
+shared (questions are answered meanwhile; whole checks run one at a time, so a question's
+own check waits for it and reuses it); only the short part that holds HEAD's texts of a
+dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's
+result is made at its first question (the files changed since lspd first read them held
+at that text, `ops/committed.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+
+from lspd.engine.revisions import revision
+from lspd.ops.check import check_all
+from lspd.ops.committed import committed, enabled, memory_of
+from lspd.workspace import Workspace
+
+__all__ = ["enabled", "keep_committed"]
+
+log = logging.getLogger(__name__)
+
+INTERVAL_S = 5.0  # how often HEAD is looked at (a `git rev-parse`: ~5 ms)
+RETRY_S = 60.0  # after a failed attempt (a server not answering, a git error)
+
+
+async def keep_committed(ws: Workspace, busy: Callable[[], bool]) -> None:
+    """Keep the committed state's result for HEAD (or the session's first check) while the
+    daemon runs; `busy` says a question is being answered (then it waits)."""
+    while True:
+        await asyncio.sleep(INTERVAL_S)
+        if busy() or ws.changes_seen is None:  # no watcher yet: nothing would be kept
+            continue
+        head = await asyncio.to_thread(revision, ws, "HEAD")
+        state = memory_of(ws).state
+        if head is None or (state is not None and state.key.commit == head):
+            continue  # no git, or kept for this commit (a changed configuration: when asked)
+        try:
+            async with ws.gate.shared():  # the long part: questions are answered meanwhile
+                await check_all(ws)
+            async with ws.gate.exclusive():  # quick on a clean tree: that check is HEAD's
+                await committed(ws, head, functools.partial(check_all, ws))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("keeping the committed state's result failed: tried again later")
+            await asyncio.sleep(RETRY_S)
