@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops.baseline import changes_since
 from lspd.ops.committed import kept_folder, memory_of
@@ -27,6 +28,7 @@ from tests.ops.test_baseline import (
     edit,
     git,
 )
+from tests.ops.test_changes import EDITED_C, ask_b_then_a
 
 Row = tuple[str | None, int, str | None, str]
 
@@ -149,3 +151,36 @@ def test_a_kept_result_is_read_back_after_a_restart_and_a_corrupt_one_is_not(
         assert memory_of(warm.ws).made == 1 and "(checked)" in third.scope
         assert rows(third) == rows(first)
     assert git(root, "status", "--porcelain") == " M pkg/broken.py\n"  # nothing else written
+
+
+def test_a_detached_head_a_tree_and_a_changed_configuration(repo: Warm) -> None:
+    """A detached HEAD is a commit like any; a revision naming a tree is refused, saying
+    what to send; a configuration changed since the kept result makes it again."""
+    git(repo.root, "checkout", "-q", "--detach")
+    edit(repo.root / "pkg/broken.py", '"not a number"', "1")
+    assert [r[:3] for r in rows(from_kept(repo))[1]] == [("pkg/broken.py", 2, "reportReturnType")]
+    assert memory_of(repo.ws).made == 1
+    tree = git(repo.root, "rev-parse", "HEAD^{tree}").strip()
+    with pytest.raises(InvalidInput, match=r"is not a git revision here; send e\.g\. HEAD"):
+        repo.run(check_ops.workspace_diagnostics(repo.ws, baseline=tree))
+    pyproject = repo.root / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text() + '\n[tool.basedpyright]\nreportReturnType = "none"\n'
+    )
+    again = from_kept(repo)
+    assert memory_of(repo.ws).made == 2 and "(checked)" in again.scope
+    assert rows(again) == ([], [])  # the rule is off in both states now
+
+
+def test_an_order_dependent_error_is_never_introduced(tmp_path: Path) -> None:
+    """basedpyright reports the cycle's class error in whichever of a.py and b.py it reaches
+    second (tests/ops/test_changes.py): with b.py asked first, and an edit of c.py that both
+    import, the error moves with the order, never in or out of the change."""
+    root = committed(copy_fixture("cycle_py", tmp_path))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        ask_b_then_a(warm)
+        warm.run(check_ops.check_all(warm.ws))
+        (root / "c.py").write_text(EDITED_C)
+        changes = from_kept(warm)
+        assert rows(changes) == ([], [])
+        assert changes.changed == ["c.py"]
