@@ -19,6 +19,18 @@ import httpx
 from lspd import sentinel
 from lspd.daemon.run import Daemon, Options
 
+# apt's chromium as the status page's tests and bench/status_page.py run it (Playwright's
+# executable_path: no browser downloaded), headless, talking to nothing but the daemon.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 class ThreadDaemon:
     """A real daemon (uvicorn on 127.0.0.1, real language servers) on its own thread."""

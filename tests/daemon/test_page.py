@@ -3,8 +3,11 @@ browser is downloaded): what it shows of a real daemon, and what it refuses."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -19,17 +22,8 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from lspd import sentinel
-from tests.daemon.support import thread_daemon, wait_for_servers
+from tests.daemon.support import CHROMIUM_ARGS, thread_daemon, wait_for_servers
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 GENERATED = 300  # files of the project a whole check runs on
 # Where to save the screenshot taken during the check too (docs/status-page.png is made so).
 SCREENSHOT = os.environ.get("LSPD_PAGE_SCREENSHOT")
@@ -236,7 +230,15 @@ def test_a_foreign_host_is_refused(root: Path, path: str) -> None:
         assert foreign.status_code == 421
         origin = httpx.get(f"{daemon.base}{path}", headers={"Origin": "http://evil.example"})
         assert origin.status_code == 403
-        assert httpx.get(f"{daemon.base}{path}").status_code == 200
+        answer = httpx.get(f"{daemon.base}{path}")
+        assert answer.status_code == 200
+        if path == "/":  # only its own script and styles run, by their hashes
+            policy = answer.headers["content-security-policy"]
+            script = re.search(r"<script>(.*?)</script>", answer.text, re.S)
+            assert script is not None and "unsafe-inline" not in policy
+            digest = base64.b64encode(hashlib.sha256(script.group(1).encode()).digest())
+            assert f"script-src 'sha256-{digest.decode()}';" in policy
+            assert policy.startswith("default-src 'self';")
 
 
 def test_with_a_token_the_page_shows_nothing_until_given_it(browser: Browser, root: Path) -> None:

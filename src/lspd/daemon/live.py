@@ -9,16 +9,18 @@ Everything else is read from the live objects when the page asks, and only then.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from collections import deque
+from collections import defaultdict, deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lspd.daemon.page_models import MemorySample, PageFinished
+from lspd.daemon.page_models import MemorySample, PageFinished, ToolLatency
 from lspd.daemon.procfs import CpuMeter, own_rss_mb
 from lspd.errors import LspdError
 from lspd.lsp.process import GROUPS
-from lspd.tools.calls import Calls
+from lspd.tools.calls import Call, Calls
 from lspd.workspace import Workspace
 from lspd.workspace.config import CONFIG_NAME, load_config
 from lspd.workspace.memory import running, tree_rss_mb
@@ -42,6 +44,13 @@ class Live:
         self.skipped: list[str] = []  # the last whole check's files left out, and why
         self.cpu = CpuMeter()
         self._config: tuple[float | None, str | None] = (None, None)  # mtime, its problem
+        self._latency: tuple[int, list[ToolLatency]] = (0, [])  # at which call, made
+
+    def latency(self) -> list[ToolLatency]:
+        """p50 and p95 per tool of the calls listed, made again only after a new call."""
+        if self._latency[0] != self.calls.count:
+            self._latency = (self.calls.count, latency(self.calls.recent))
+        return self._latency[1]
 
     def checked(self, checked: Checked, seconds: float) -> None:
         """A whole check ended (`lspd check`, GET /check)."""
@@ -98,3 +107,27 @@ class Live:
                     problem = f"{exc}; the daemon runs with the configuration it started with"
             self._config = (mtime, problem)
         return self._config[1]
+
+
+def latency(calls: Iterable[Call]) -> list[ToolLatency]:
+    """p50 and p95 of each tool's calls (nearest rank)."""
+    by_tool: dict[str, list[Call]] = defaultdict(list)
+    for call in calls:
+        by_tool[call.tool].append(call)
+    out = []
+    for tool, mine in sorted(by_tool.items()):
+        ms = sorted(c.seconds * 1000 for c in mine)
+        out.append(
+            ToolLatency(
+                tool=tool,
+                count=len(ms),
+                errors=sum(1 for c in mine if c.error is not None),
+                p50_ms=round(_rank(ms, 0.50), 2),
+                p95_ms=round(_rank(ms, 0.95), 2),
+            )
+        )
+    return out
+
+
+def _rank(ordered: list[float], fraction: float) -> float:
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]

@@ -65,11 +65,12 @@ def page_routes(ws: Workspace, live: Live, hooks: Feedback, token: bool) -> list
         return Response(body, media_type="text/html; charset=utf-8", headers=headers)
 
     async def data(request: Request) -> Response:
+        query = request.query_params
         try:
-            since = float(request.query_params.get("since", "0"))
+            since, after = float(query.get("since", "0")), int(query.get("after", "0"))
         except ValueError:
-            since = 0.0
-        now = snapshot(ws, live, hooks, token, since)
+            since, after = 0.0, 0
+        now = snapshot(ws, live, hooks, token, since, after)
         return Response(now.model_dump_json(), media_type="application/json", headers=_NO_STORE)
 
     return [

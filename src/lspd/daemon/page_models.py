@@ -107,6 +107,8 @@ class PageFinished(Model):
 class PageCall(Model):
     """One tool call."""
 
+    seq: int
+    """Its number (the daemon's calls are numbered from 1)."""
     tool: str
     """The tool."""
     arguments: str
@@ -185,7 +187,9 @@ class PageSnapshot(Model):
     finished: list[PageFinished]
     """The last whole checks, newest last."""
     calls: list[PageCall]
-    """The last tool calls, newest last."""
+    """The last tool calls after the page's `after` (it keeps the ones it has), newest last."""
+    calls_total: int
+    """Tool calls since the daemon started (the newest one's number)."""
     latency: list[ToolLatency]
     """Per tool."""
     memory: list[MemorySample]

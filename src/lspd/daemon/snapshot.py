@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import math
 import os
 import time
-from collections import defaultdict
 from pathlib import Path
 
 from lspd import __version__
@@ -21,7 +19,6 @@ from lspd.daemon.page_models import (
     PageServer,
     PageSession,
     PageSnapshot,
-    ToolLatency,
 )
 from lspd.daemon.procfs import own_rss_mb
 from lspd.lsp.session import Session
@@ -35,9 +32,11 @@ STDERR_LINES = 12  # a crashed server's last log lines shown
 _TAIL_BYTES = 8192
 
 
-def snapshot(ws: Workspace, live: Live, hooks: Feedback, token: bool, since: float) -> PageSnapshot:
-    """Everything the page shows now; memory samples taken after `since` only (the page
-    keeps the ones it has)."""
+def snapshot(
+    ws: Workspace, live: Live, hooks: Feedback, token: bool, since: float = 0.0, after: int = 0
+) -> PageSnapshot:
+    """Everything the page shows now; of the memory samples those taken after `since`, of
+    the tool calls those after number `after` (the page keeps the ones it has)."""
     now = status(ws)
     sessions = list(ws.sessions.values())
     servers = [_server(ws, live, shown, sessions) for shown in now.servers]
@@ -52,7 +51,6 @@ def snapshot(ws: Workspace, live: Live, hooks: Feedback, token: bool, since: flo
         restricted=now.restricted,
         token=token,
     )
-    calls = list(live.calls.recent)
     warnings = [f"{f.path}: {f.reason}" for f in now.set_aside] + live.skipped
     if (problem := live.config_problem()) is not None:
         warnings.append(problem)
@@ -64,8 +62,9 @@ def snapshot(ws: Workspace, live: Live, hooks: Feedback, token: bool, since: flo
         servers=servers,
         checks=_checks(ws, hooks, sessions),
         finished=list(live.finished),
-        calls=[_call(c) for c in calls],
-        latency=latency(calls),
+        calls=[_call(c) for c in live.calls.recent if c.seq > after],
+        calls_total=live.calls.count,
+        latency=live.latency(),
         memory=[m for m in live.memory if m.at > since],
         sessions=[
             PageSession(
@@ -173,7 +172,8 @@ def _estimate(done: int, total: int, elapsed: float) -> float | None:
 
 
 def _call(call: Call) -> PageCall:
-    return PageCall(
+    return PageCall.model_construct(  # made of checked values: no validation (200 per poll)
+        seq=call.seq,
         tool=call.tool,
         arguments=call.arguments,
         at=round(call.at, 3),
@@ -181,30 +181,6 @@ def _call(call: Call) -> PageCall:
         size=call.size,
         error=call.error,
     )
-
-
-def latency(calls: list[Call]) -> list[ToolLatency]:
-    """p50 and p95 of each tool's calls (nearest rank)."""
-    by_tool: dict[str, list[Call]] = defaultdict(list)
-    for call in calls:
-        by_tool[call.tool].append(call)
-    out = []
-    for tool, mine in sorted(by_tool.items()):
-        ms = sorted(c.seconds * 1000 for c in mine)
-        out.append(
-            ToolLatency(
-                tool=tool,
-                count=len(ms),
-                errors=sum(1 for c in mine if c.error is not None),
-                p50_ms=round(_rank(ms, 0.50), 2),
-                p95_ms=round(_rank(ms, 0.95), 2),
-            )
-        )
-    return out
-
-
-def _rank(ordered: list[float], fraction: float) -> float:
-    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
 def _tail(path: Path) -> list[str]:

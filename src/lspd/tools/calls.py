@@ -21,6 +21,7 @@ _LONG = frozenset({"content", "new_name"})  # texts shown by their length only
 class Call:
     """One finished tool call."""
 
+    seq: int  # its number: the daemon's calls are numbered from 1
     tool: str
     arguments: str  # the short form (`short`)
     at: float  # wall-clock time it ended (s since the epoch)
@@ -35,13 +36,15 @@ class Calls:
     def __init__(self, root: str = "", size: int = MAX_CALLS) -> None:
         self.root = root.rstrip("/") + "/" if root else ""  # paths under it shown relative
         self.recent: deque[Call] = deque(maxlen=size)
+        self.count = 0  # calls recorded in all (the last one's `seq`)
 
     def record(
         self, tool: str, arguments: dict[str, Any], seconds: float, size: int, error: str | None
     ) -> None:
         """A call ended after `seconds`, answering `size` characters (or `error`)."""
+        self.count += 1
         shown = short(arguments, self.root)
-        self.recent.append(Call(tool, shown, time.time(), seconds, size, error))
+        self.recent.append(Call(self.count, tool, shown, time.time(), seconds, size, error))
 
 
 def short(arguments: dict[str, Any], root: str = "") -> str:
