@@ -71,6 +71,9 @@ class AgentDescriptor:
     detect_paths: tuple[str, ...] = ()
     detect_binaries: tuple[str, ...] = ()
     hooks: Hooks | None = None  # agents that run a command after each edit
+    # The entry that starts `lspd mcp` (`sync --stdio`), for agents that take a command:
+    # `{command}` is this installation's lspd, `{root}` the workspace.
+    stdio_entry: Mapping[str, Any] | None = None
     source: str = field(default="", compare=False)
 
     def scope(self, name: str | None = None) -> Scope:
@@ -83,9 +86,23 @@ class AgentDescriptor:
                 f"agent {self.name!r} has no scope {chosen!r}; it has: {known}"
             ) from None
 
-    def render_entry(self, url: str, name: str, root: Path) -> dict[str, Any]:
-        """The entry this agent needs, with `{url}`, `{name}` and `{root}` filled in."""
-        return {key: _fill(value, url, name, root) for key, value in self.entry.items()}
+    def render_entry(
+        self, url: str, name: str, root: Path, command: str | None = None
+    ) -> dict[str, Any]:
+        """The entry this agent needs, with `{url}`, `{name}` and `{root}` filled in; given
+        `command` (the lspd to run), the stdio entry, `{command}` filled in too."""
+        values = {"{url}": url, "{name}": name, "{root}": str(root)}
+        if command is None:
+            return {key: _fill(value, values) for key, value in self.entry.items()}
+        if self.stdio_entry is None:
+            raise InvalidInput(f"{self.title} takes no command for an MCP server; sync it by URL")
+        values["{command}"] = command
+        return {key: _fill(value, values) for key, value in self.stdio_entry.items()}
+
+    def other_keys(self, stdio: bool) -> tuple[str, ...]:
+        """The keys of the form not written (`url` when writing the command, and back)."""
+        other = self.entry if stdio else (self.stdio_entry or {})
+        return tuple(other)
 
     def detected(self, root: Path, home: Path) -> bool:
         """Whether this agent looks installed: one of its paths exists or a binary is on PATH."""
@@ -103,13 +120,15 @@ def expand(raw: str, *, root: Path, home: Path) -> str:
     return os.path.normpath(text)
 
 
-def _fill(value: Any, url: str, name: str, root: Path) -> Any:
+def _fill(value: Any, values: Mapping[str, str]) -> Any:
     if isinstance(value, str):
-        return value.replace("{url}", url).replace("{name}", name).replace("{root}", str(root))
+        for placeholder, text in values.items():
+            value = value.replace(placeholder, text)
+        return value
     if isinstance(value, list):
-        return [_fill(item, url, name, root) for item in value]
+        return [_fill(item, values) for item in value]
     if isinstance(value, dict):
-        return {key: _fill(item, url, name, root) for key, item in value.items()}
+        return {key: _fill(item, values) for key, item in value.items()}
     return value
 
 
@@ -135,6 +154,7 @@ def parse_descriptor(data: Mapping[str, Any], source: str) -> AgentDescriptor:
             detect_paths=tuple(data.get("detect", {}).get("paths", ())),
             detect_binaries=tuple(data.get("detect", {}).get("binaries", ())),
             hooks=Hooks(**data["hooks"]) if "hooks" in data else None,
+            stdio_entry=dict(data["stdio_entry"]) if "stdio_entry" in data else None,
             source=source,
         )
         descriptor.scope()

@@ -71,11 +71,13 @@ def merge_entry(
     headers_key: str | None,
     authorization: str | None,
     path: Path,
+    drop: tuple[str, ...] = (),
 ) -> bool:
     """Put `entry` at `key` in `doc`, keeping the entry's other keys; True when anything changed.
 
     The entry under our name is ours: its template keys are set, keys the user
-    added (a timeout, a trust flag) are kept. The Authorization header is set when
+    added (a timeout, a trust flag) are kept, the keys in `drop` (the other form's: `url`
+    when writing a command) removed. The Authorization header is set when
     `authorization` is given and removed otherwise, so leaving token mode cleans up.
     """
     changed = False
@@ -96,6 +98,10 @@ def merge_entry(
     for name, value in entry.items():
         if _plain(node.get(name)) != value or name not in node:
             node[name] = _new_value(fmt, value)
+            changed = True
+    for name in drop:
+        if name in node and name not in entry:
+            del node[name]
             changed = True
     if headers_key:
         changed |= _set_authorization(node, headers_key, authorization, fmt, path)

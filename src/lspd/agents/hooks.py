@@ -42,20 +42,23 @@ class HookResult:
     done: list[str] = field(default_factory=list)  # what else was created or deleted
 
 
-def hook_command(agent: str, *options: str) -> str:
-    """The command an agent runs: this installation's `lspd`, whatever PATH the agent has."""
-    lspd = Path(sys.executable).parent / "lspd"
-    return " ".join([shlex.quote(str(lspd)), "hook", agent, *options])
+def hook_command(agent: str, *options: str, program: str | None = None) -> str:
+    """The command an agent runs: `program` (shell text), else this installation's `lspd`,
+    whatever PATH the agent has."""
+    lspd = program or shlex.quote(str(Path(sys.executable).parent / "lspd"))
+    return " ".join([lspd, "hook", agent, *options])
 
 
-def entries(agent: str, spec: Hooks) -> dict[str, list[dict[str, Any]]]:
-    """lspd's matcher groups per event, as the agent's hooks file holds them."""
-    command = {"type": "command", "command": hook_command(agent)}
+def entries(agent: str, spec: Hooks, program: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """lspd's matcher groups per event, as the agent's hooks file holds them (`program`:
+    how to run lspd, as in `hook_command`; the Claude Code plugin names its own)."""
+    command = {"type": "command", "command": hook_command(agent, program=program)}
     out: dict[str, list[dict[str, Any]]] = {
         spec.event: [{"matcher": spec.matcher, "hooks": [{**command, "timeout": spec.timeout}]}]
     }
     if spec.rewake:
-        late = {"type": "command", "command": hook_command(agent, "--late"), "async": True,
+        late_command = hook_command(agent, "--late", program=program)
+        late = {"type": "command", "command": late_command, "async": True,
                 "asyncRewake": True, "timeout": spec.rewake_timeout}  # fmt: skip
         out[spec.event].append({"matcher": spec.matcher, "hooks": [late]})
     if spec.stop:

@@ -9,6 +9,7 @@ or unparsable file behind, and never put a secret in a file inside the repositor
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,13 +70,15 @@ def sync_agents(
     dry_run: bool = False,
     skill: bool = False,
     home: Path | None = None,
+    stdio: bool = False,
 ) -> SyncReport:
     """Write `url` as MCP server `name` into the config of each agent; never raises per file.
 
     `agents` are descriptor names; None means every agent detected on this machine.
     `scope` picks a non-default config (e.g. "project" for Claude's `.mcp.json`).
     `token` defaults to the one in ROOT/.vscode/.mcp-token (token mode). With
-    `skill`, the skill text is also installed in each agent's instructions file.
+    `skill`, the skill text is also installed in each agent's instructions file. With
+    `stdio`, the entry is the command `lspd mcp --root ROOT` instead of the URL.
     A file that cannot be merged is reported in the result and left untouched;
     unknown agent names or an invalid `name` raise InvalidInput before anything is written.
     """
@@ -98,11 +101,18 @@ def sync_agents(
                 dry_run=dry_run,
                 home=home,
                 explicit=agents is not None,
+                stdio=stdio,
             )
         )
     if skill:
         report.results.extend(install_skill(root, descriptors, dry_run=dry_run))
     return report
+
+
+def lspd_command() -> str:
+    """The lspd an agent starts for `sync --stdio`: this installation's, whatever PATH the
+    agent has (an editor started from a desktop has not the shell's)."""
+    return str(Path(sys.executable).parent / "lspd")
 
 
 def check_name(name: str) -> None:
@@ -131,9 +141,11 @@ def sync_agent(
     dry_run: bool = False,
     home: Path | None = None,
     explicit: bool = True,
+    stdio: bool = False,
 ) -> FileResult:
     """Write lspd's MCP entry (and `token`) into one agent's config at `scope`, keeping
-    everything else in it; with `dry_run`, only say what would change."""
+    everything else in it; with `dry_run`, only say what would change. With `stdio`, the
+    entry starts `lspd mcp` (which reads the token itself) instead of naming the URL."""
     home = home or Path.home()
     chosen = scope if scope in descriptor.scopes or explicit else None
     try:
@@ -146,18 +158,19 @@ def sync_agent(
         warnings.append(
             f"{descriptor.name} has no {scope!r} scope; used its {descriptor.default_scope!r} one"
         )
-    authorization = _authorization(descriptor, path, root, token, warnings)
+    authorization = None if stdio else _authorization(descriptor, path, root, token, warnings)
     try:
         old = files.read_text(path)
         doc = formats.parse(old or "", descriptor.format, path)
         changed = formats.merge_entry(
             doc,
             config.resolve_key(root, name),
-            descriptor.render_entry(url, name, root),
+            descriptor.render_entry(url, name, root, lspd_command() if stdio else None),
             descriptor.format,
             headers_key=descriptor.headers_key,
             authorization=authorization,
             path=path,
+            drop=descriptor.other_keys(stdio),
         )
         new = formats.dump(doc, descriptor.format, old or "") if changed else old
         if old is not None and new == old:

@@ -68,6 +68,12 @@ def register(subparsers: Any) -> None:
         "entries stay)",
     )
     parser.add_argument(
+        "--stdio",
+        action="store_true",
+        help="write the command `lspd mcp --root ROOT` (a stdio server that starts the daemon "
+        "and follows its port) instead of the URL, for agents that take a command",
+    )
+    parser.add_argument(
         "--list", action="store_true", help="list known agents, their config files and detection"
     )
     parser.set_defaults(func=run)
@@ -80,12 +86,13 @@ def run(args: argparse.Namespace) -> int:
         return _list_agents(root)
     if args.remove:
         return _hooks(root, args.agents, remove=True, dry_run=args.dry_run)
-    url = mcp_url(read_port(root))
-    token = read_token(root)
-    found = client.probe(root)
-    if not found.ok:
-        # Only a warning: the daemon may be restarting, and `serve --sync` syncs after its bind.
-        print(f"lspd sync: warning: {found.reason}", file=sys.stderr)
+    url, token = "", None  # --stdio: `lspd mcp` finds (or starts) the daemon itself
+    if not args.stdio:
+        url, token = mcp_url(read_port(root)), read_token(root)
+        found = client.probe(root)
+        if not found.ok:
+            # Only a warning: the daemon may be restarting; `serve --sync` syncs after its bind.
+            print(f"lspd sync: warning: {found.reason}", file=sys.stderr)
     report = sync_agents(
         root,
         url,
@@ -95,11 +102,26 @@ def run(args: argparse.Namespace) -> int:
         token=token,
         dry_run=args.dry_run,
         skill=args.skill,
+        stdio=args.stdio,
     )
     code = print_report(report, dry_run=args.dry_run)
     if args.hooks:
         code = max(code, _hooks(root, args.agents, remove=False, dry_run=args.dry_run))
+    if any(result.agent == "claude-code" for result in report.results):
+        print(plugin_note(), file=sys.stderr)
     return code
+
+
+def plugin_note() -> str:
+    """Claude Code's preferred way: lspd's plugin (server, hooks and skill, every project)."""
+    from lspd.agents.plugin import MARKETPLACE, REPO
+
+    clone = REPO if (REPO / MARKETPLACE).is_file() else Path("/path/to/your/lspd/clone")
+    return (
+        "lspd sync: for Claude Code the preferred way is lspd's plugin (the MCP server, the "
+        "hooks and the skill for every project, no port in any file): "
+        f"claude plugin marketplace add {clone} && claude plugin install lspd@lspd"
+    )
 
 
 def _hooks(root: Path, agents: list[str] | None, *, remove: bool, dry_run: bool) -> int:
