@@ -155,13 +155,30 @@ def test_call_hierarchy_of_a_variable_says_it_is_not_callable(py: Warm) -> None:
 @pytest.mark.parametrize(
     ("fixture", "path", "line", "column", "sites"),
     [
-        ("callbacks_py", "pkg/callbacks.py", 8, 5, [(14, "THING", "constant")]),
+        (
+            "callbacks_py",
+            "pkg/callbacks.py",
+            8,
+            5,
+            [
+                (14, "THING", "constant"),
+                (20, "outer.inner", "function"),
+                (22, "outer", "function"),  # a lambda held by a local
+                (26, "HANDLERS", "constant"),
+            ],
+        ),
         (
             "callbacks_ts",
             "src/callbacks.ts",
             5,
             17,
-            [(10, "$Thing", "constant"), (15, "Box.size", "method")],
+            [
+                (10, "$Thing", "constant"),
+                (15, "Box.size", "method"),
+                # Not `$Foo.core.$constructor("$Foo") callback.parse`, nor `.issues`.
+                (25, "$Foo.parse", "function"),
+                (31, "_parse", "constant"),  # not `_parse.<function>.issues.count`
+            ],
         ),
     ],
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.workspace.symbols.naming import member_of, statement_end, symbol_at
+from lspd.workspace.symbols.naming import cited_path, member_of, statement_end, symbol_at
 from lspd.workspace.symbols.tree import Node
 
 SOURCE = """\
@@ -87,3 +87,27 @@ def test_a_member_is_found_by_its_name_path_else_the_closest_names_are_offered()
         "greet.py has no symbol `Greeter.gret`. Did you mean `Greeter.greet`, "
         "`Greeter.greet.name`, `Greeter.greet.shout`? Leave out `symbol` for the file's tree"
     )
+
+
+FACTORY = """\
+export const $Foo = make("$Foo", function init(inst) {
+  inst.parse = (payload) => {
+    return { issues: check(payload) };
+  };
+});
+""".splitlines()
+
+
+def test_a_use_is_cited_by_the_declarations_a_reader_names_not_callbacks_or_arguments() -> None:
+    def node(name: str, kind: str, line: int, column: int, end: int, *children: Node) -> Node:
+        return Node(name, kind, name, "f.ts", line, column, end, line, None, list(children))
+
+    issues = node("issues", "property", 3, 14, 3)
+    parse = node("parse", "function", 2, 8, 4, issues)
+    init = node("init", "function", 1, 43, 5, parse)  # a function written as an argument
+    tree = [node("$Foo", "constant", 1, 14, 5, init)]
+    parse.name_path = "$Foo.init.parse"
+    use = symbol_at(tree, 3, 24, FACTORY)
+    assert use is parse  # `issues` is a property of a value inside the function's body
+    assert cited_path(tree, parse, FACTORY) == "$Foo.parse"
+    assert cited_path(tree, tree[0], FACTORY) == "$Foo"

@@ -93,9 +93,42 @@ def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool
         if inner is not None:
             return inner
         named = not _ANONYMOUS.fullmatch(node.name)
-        if named and (node.kind in CONTAINERS or variable):
+        local = in_body and node.kind in _VARIABLES  # `{issues: …}` inside a function
+        if named and not local and (node.kind in CONTAINERS or variable):
             return node
     return None
+
+
+def cited_path(tree: list[Node], node: Node, lines: Sequence[str] = ()) -> str:
+    """The node's name path as a reader cites it: its named ancestors and itself, without
+    what names no declaration (tsserver's `make("x") callback`, `<function>`, a lambda)
+    nor a parameter or a function passed as an argument: `$Foo.parse` for
+    `$Foo.core.$constructor("$Foo") callback.parse`."""
+    chain = _chain(tree, node) or [node]
+    kept = [n for n in chain[:-1] if not _ANONYMOUS.fullmatch(n.name) and not _argument(n, lines)]
+    return ".".join(n.name for n in [*kept, node]) if len(kept) < len(chain) - 1 else node.name_path
+
+
+def _chain(nodes: list[Node], node: Node) -> list[Node]:
+    """The nodes from a root of the tree down to `node`; empty when it is not in it."""
+    for candidate in nodes:
+        if candidate is node:
+            return [node]
+        below = _chain(candidate.children, node)
+        if below:
+            return [candidate, *below]
+    return []
+
+
+def _argument(node: Node, lines: Sequence[str]) -> bool:
+    """Whether the node is a parameter or a function written as a call's argument (the
+    name follows `(` or `,` on its line, past `function`)."""
+    if not 0 < node.line <= len(lines):
+        return False
+    before = lines[node.line - 1][: node.column - 1].rstrip()
+    for word in ("*", "function", "async"):
+        before = before.removesuffix(word).rstrip()
+    return before.endswith(("(", ","))
 
 
 def statement_end(lines: Sequence[str], line: int) -> int:
@@ -154,15 +187,21 @@ class Namer:
         return self._texts[shown]
 
     async def name(self, shown: str, line: int, column: int) -> str | None:
-        """The name path of the symbol at (or around) the position, if any."""
+        """The name path of the symbol at (or around) the position as a reader cites it
+        (`cited_path`), if any."""
         node = await self.at(shown, line, column)
-        return node.name_path if node is not None else None
+        return self._cited(shown, node) if node is not None else None
 
     async def caller(self, shown: str, line: int, column: int) -> tuple[str, str]:
         """The name and kind of what encloses a use, a file's top level by the file's name
         (never its absolute path)."""
         node = await self.at(shown, line, column)
-        return (node.name_path, node.kind) if node is not None else (PurePath(shown).name, "module")
+        if node is None:
+            return PurePath(shown).name, "module"
+        return self._cited(shown, node), node.kind
+
+    def _cited(self, shown: str, node: Node) -> str:
+        return cited_path(self._trees.get(shown) or [], node, self._lines(shown))
 
 
 def member_of(tree: list[Node], name_path: str, shown: str) -> Node:
