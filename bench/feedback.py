@@ -312,7 +312,11 @@ class Lspd:
         if done.returncode not in (0, 1):
             raise SystemExit(f"lspd {argv[0]} failed: {done.stdout[-500:]}{done.stderr[-500:]}")
         self._sample()
-        return took, int(json.loads(done.stdout)["errors"]), os.getloadavg()[0]
+        answer = json.loads(done.stdout)
+        if "errors" not in answer:  # the changes alone: their introduced errors
+            found = answer["changes"]["introduced"]
+            answer["errors"] = sum(d["severity"] == "error" for d in found)
+        return took, int(answer["errors"]), os.getloadavg()[0]
 
     def rss_mb(self) -> float:
         return sum(tree_rss_mb(pid) or 0.0 for pid in _processes(["serve", str(self.root)]))
