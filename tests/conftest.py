@@ -83,14 +83,18 @@ def ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
 # list: that module belongs in the full run only.
 FAST = (
     "tests/agents/test_health_script.py",
+    "tests/agents/test_plugin.py",
     "tests/agents/test_sync.py",
+    "tests/agents/test_sync_stdio.py",
     "tests/bench/test_kept.py",
+    "tests/cli/test_mcp.py",
     "tests/cli/test_progress.py",
     "tests/cli/test_render.py",
     "tests/daemon/test_files.py",
     "tests/daemon/test_guard.py",
     "tests/daemon/test_hook_history.py",
     "tests/daemon/test_watchdog.py",
+    "tests/daemon/test_wire.py",
     "tests/lsp/test_answers.py",
     "tests/lsp/test_capabilities.py",
     "tests/lsp/test_framing.py",
