@@ -106,7 +106,9 @@ def test_typescript_previews_recheck_what_the_builder_would(typescript: Warm) ->
     (root / "src/core.ts").write_text(STRING)
     assert errors(typescript) == [("src/user.ts", 2, BROKEN)]
     assert checked_anew(typescript) == ["src/core.ts", "src/other.ts", "src/user.ts"]
-    # And a preview after that compares with that state: undoing it fixes the error.
+    # A line shift above an error keeps it (the same source text); undoing the change fixes it.
+    user = (root / "src/user.ts").read_text()
+    assert both(typescript, {"src/user.ts": f"// moved down\n{user}"}) == ([], [])
     assert both(typescript, {"src/core.ts": CORE}) == ([], [("src/user.ts", 2, "2322", BROKEN)])
 
 
