@@ -66,6 +66,21 @@ def test_unsaved_text_is_shadowed_and_nothing_is_written_into_the_project(tmp_pa
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
 
 
+def test_a_same_size_edit_is_seen_by_a_later_shadow_run(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    main = root / "app" / "main.py"
+    same_size = main.read_text().replace("count: int", "count: str")  # no error: same size
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> tuple[list[MypyError], list[MypyError]]:
+        first = parse(await daemon.shadowed([], {main: main.read_text()}), root)
+        return first, parse(await daemon.shadowed([], {main: same_size}), root)
+
+    first, second = asyncio.run(run())
+    assert [e.code for e in first] == ["no-untyped-def", "assignment", "import-not-found"]
+    assert [e.code for e in second] == ["no-untyped-def", "import-not-found"]
+
+
 def test_a_users_dmypy_is_never_taken_over_or_stopped(tmp_path: Path) -> None:
     root = project(tmp_path / "p", STRICT)
     dmypy = str(root / ".venv" / "bin" / "dmypy")

@@ -75,6 +75,8 @@ class Dmypy:
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
         self._warming: asyncio.Task[None] | None = None  # the shadow cache made ahead
+        self._shadowing = asyncio.Lock()
+        self._sizes: dict[Path, int] = {}  # the largest shadow of each file (`_padded`)
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
 
     @property
@@ -138,15 +140,30 @@ class Dmypy:
             await asyncio.shield(self._warming)
         flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
         cache = self.state / "shadow-cache"  # incremental: ~0.5 s for a leaf edit
-        with tempfile.TemporaryDirectory(prefix="lspd-mypy-") as temporary:
-            shadows: list[str] = []
-            for i, (path, text) in enumerate(sorted(texts.items())):
-                shadow = Path(temporary) / f"{i}-{path.name}"
-                shadow.write_text(text, "utf-8")
-                shadows += ["--shadow-file", str(path), str(shadow)]
-            argv = ["--cache-dir", str(cache), *flags, *shadows, *targets]
-            status, out, err = await self._run("mypy", argv)
+        async with self._shadowing:  # one run at a time on the cache
+            with tempfile.TemporaryDirectory(prefix="lspd-mypy-") as temporary:
+                shadows: list[str] = []
+                for i, (path, text) in enumerate(sorted(texts.items())):
+                    shadow = Path(temporary) / f"{i}-{path.name}"
+                    shadow.write_bytes(self._padded(path, text))
+                    shadows += ["--shadow-file", str(path), str(shadow)]
+                argv = ["--cache-dir", str(cache), *flags, *shadows, *targets]
+                status, out, err = await self._run("mypy", argv)
         return self._output(status, out, err, json_out)
+
+    def _padded(self, path: Path, text: str) -> bytes:
+        """`text` with a trailing comment making its size one mypy's cache never saw for
+        `path`: mypy 2.4.1 takes a shadowed file of the cached size as unchanged (it hashes
+        the file on disk, not the shadow), so a same-size edit (a `*,` moved) went unseen."""
+        data = text.encode("utf-8")
+        try:
+            disk = path.stat().st_size
+        except OSError:
+            disk = 0
+        size = max(len(data) + 3, disk + 1, self._sizes.get(path, 0) + 1)
+        self._sizes[path] = size
+        end = b"" if data.endswith(b"\n") or not data else b"\n"
+        return data + end + b"#" + b" " * (size - len(data) - len(end) - 2) + b"\n"
 
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""
