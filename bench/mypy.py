@@ -28,12 +28,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.ops.test_baseline import committed  # noqa: E402
+from tests.workspace.mypy_env import project, rich_release  # noqa: E402
+
 from lspd.ops.check import check_all, workspace_diagnostics  # noqa: E402
 from lspd.ops.preview import preview  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 from lspd.workspace.memory import tree_rss_mb  # noqa: E402
-from tests.ops.test_baseline import committed  # noqa: E402
-from tests.workspace.mypy_env import project, rich_release  # noqa: E402
 
 LEAF = ("rich/diagnose.py", "\n\nbroken: int = 'leaf'\n")  # a module nobody imports
 SIGNATURE = (  # render_lines' `options` made keyword-only: its positional callers break
@@ -68,7 +69,8 @@ def timed(command: list[str], cwd: Path) -> tuple[float, str, float]:
 
 
 def errors(out: str) -> int:
-    return sum(1 for line in out.splitlines() if ": error:" in line or '"severity": "error"' in line)
+    """Errors in mypy's text or JSON lines."""
+    return sum(": error:" in line or '"severity": "error"' in line for line in out.splitlines())
 
 
 def projects_own(root: Path, rows: list[tuple[str, str, str]]) -> float:
@@ -112,8 +114,7 @@ async def lspds(root: Path, rows: list[tuple[str, str, str]]) -> float:
 
         async def warmed() -> None:  # the shadow runs' cache, made ahead after the cold check
             for daemon in ws.pool.mypy.values():
-                if daemon._warming is not None:
-                    await daemon._warming
+                await daemon.warmed()
 
         await step("  then the shadow cache, niced", warmed, lambda _: "(background)")
         for which in ("leaf", "signature"):

@@ -136,8 +136,7 @@ class Dmypy:
         (`--shadow-file`), nothing written into the project."""
         async with self._lock:
             json_out = await self._prepare()
-        if self._warming is not None:  # the same work: wait for it rather than do it twice
-            await asyncio.shield(self._warming)
+        await self.warmed()  # the same work: wait for it rather than do it twice
         flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
         cache = self.state / "shadow-cache"  # incremental: ~0.5 s for a leaf edit
         async with self._shadowing:  # one run at a time on the cache
@@ -164,6 +163,12 @@ class Dmypy:
         self._sizes[path] = size
         end = b"" if data.endswith(b"\n") or not data else b"\n"
         return data + end + b"#" + b" " * (size - len(data) - len(end) - 2) + b"\n"
+
+    async def warmed(self) -> None:
+        """Once the shadow runs' cache made ahead is there (at once when it is not being
+        made)."""
+        if self._warming is not None:
+            await asyncio.shield(self._warming)
 
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""
