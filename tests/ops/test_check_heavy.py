@@ -26,8 +26,13 @@ from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.navigation import hover
 from lspd.ops.state import status
 from lspd.workspace import Workspace
+from lspd.workspace.pool import HEAVY
 
 SMALL = "x: int = 1\ny = x\n"
+TOO_COMPLEX = (
+    "Code is too complex to analyze; reduce complexity by refactoring into subroutines or "
+    "reducing conditional code paths"
+)
 HOVER_Y = "```python\n(variable) y: Literal[1]\n```"
 
 
@@ -98,7 +103,10 @@ def test_files_over_the_size_limits_are_left_out_and_named(tmp_path: Path) -> No
             "skipped generated.py: 3,177,780 bytes, over max_file_bytes = 2,560,000 (lspd.toml)"
             in text.splitlines()
         )
-        # Asked explicitly, it is asked: a clear error within its timeout (or an answer).
+        # Asked explicitly, it is asked (of a server of its own, started first): a clear
+        # error within its timeout (or an answer).
+        with pytest.raises(ServerTimeout, match=r"^language server basedpyright timed out: "):
+            await diagnostics(ws, "generated.py")
         began = time.monotonic()
         with pytest.raises(ServerTimeout, match=r"^language server basedpyright timed out: "):
             await diagnostics(ws, "generated.py")
@@ -143,3 +151,43 @@ def test_a_check_answers_for_the_rest_when_a_file_stalls_its_server(tmp_path: Pa
         assert await hover_y(ws) < 5.0
 
     closing(ws, scenario())
+
+
+def test_an_explicit_question_about_a_heavy_file_stalls_no_other(tmp_path: Path) -> None:
+    # 40,000 lines of `xN = N` (over max_file_lines' 20,000): basedpyright works on its
+    # diagnostics for about 20 s here. Asked explicitly, it is answered by a server of its
+    # own; a small file's hover answers meanwhile and after, from the other.
+    ws = project(tmp_path, "", timeout=300.0, gen=numbered(40_000))
+
+    async def scenario() -> None:
+        await hover_y(ws)
+        (regular,) = ws.pool.regular()
+        began = time.monotonic()
+        asking = asyncio.create_task(diagnostics(ws, "gen.py"))
+        while len(ws.sessions) < 2 or not ws.sessions[_heavy_key(ws)].working_on()[0]:
+            assert not asking.done(), asking
+            await asyncio.sleep(0.05)
+        heavy = ws.sessions[_heavy_key(ws)]
+        during = []  # hovers asked while the heavy server worked on gen.py
+        while not asking.done():
+            working = heavy.working_on()[0] > 0
+            took_hover = await hover_y(ws)
+            if working:
+                during.append(took_hover)
+            await asyncio.wait([asking], timeout=1.0)
+        result = await asking
+        took = time.monotonic() - began
+        assert (result.path, result.fresh) == ("gen.py", True), result
+        assert [d.message for d in result.diagnostics] == [TOO_COMPLEX], took  # its own word
+        assert during and max(during) < 5.0, (during, took)
+        assert len(during) >= 3, f"answered in {took:.1f} s: too fast to show anything"
+        assert await hover_y(ws) < 5.0  # after
+        assert [s.name for s in ws.pool.regular()] == ["basedpyright"]
+        assert not any(d.path.name == "gen.py" for d in regular.documents.values())
+
+    closing(ws, scenario())
+
+
+def _heavy_key(ws: Workspace) -> tuple[str, str]:
+    (key,) = [key for key in ws.sessions if key[1].endswith(HEAVY)]
+    return key

@@ -24,6 +24,9 @@ from lspd.workspace.projects import Projects
 from lspd.workspace.retool import Key, Toolchains
 from lspd.workspace.toolchain import Toolchain, settler
 
+# The key's mark of a session for files over the size limits (`session(heavy=True)`).
+HEAVY = " heavy"
+
 
 class SessionPool:
     """The servers of one root as it runs them (lspd.toml's arguments and settings applied,
@@ -91,18 +94,24 @@ class SessionPool:
         definition = self.definition_for(path)
         return self.session(definition, self.project_root(path, definition))
 
-    def session(self, definition: ServerDefinition, project: Path | None = None) -> Session:
+    def session(
+        self, definition: ServerDefinition, project: Path | None = None, heavy: bool = False
+    ) -> Session:
         """The session answering `project` (default: the workspace root) for `definition`.
 
         A server that takes several projects (`shared` in servers.toml: workspace folders, or
         its own project discovery as tsserver's) runs once per toolchain: projects with the
         same TypeScript or interpreter share its process. Others run once per project.
+        `heavy`: a second one of its own, for the files over the size limits that are asked
+        about: a server works on one file at a time, and such a file keeps it busy for up to
+        minutes (design.md, "A server stuck on one file").
         """
         project = project or self.root
         key, adapted, toolchain = self._adapted(definition, project)
+        key = (key[0], key[1] + HEAVY) if heavy else key
         session = self.sessions.get(key)
         if session is None:
-            logs = self.log_dir
+            logs = self.log_dir / "heavy" if heavy else self.log_dir
             if project != self.root:
                 logs = logs / "projects" / project.relative_to(self.root)
             if self._watching() and adapted.watching_options:
@@ -131,6 +140,10 @@ class SessionPool:
         # Looked up again now and then: a new .venv restarts the server (`retool`). Its
         # TypeScript 7 may run another server (`tsc --lsp`).
         return self.toolchains.key(definition, project)
+
+    def regular(self) -> list[Session]:
+        """The sessions but the ones for heavy files."""
+        return [s for key, s in self.sessions.items() if not key[1].endswith(HEAVY)]
 
     def adapted(
         self, definition: ServerDefinition, project: Path

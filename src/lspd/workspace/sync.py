@@ -61,7 +61,15 @@ class DocumentSync:
             self.first_seen.setdefault(path, on_disk)
         definition = self.pool.definition_for(path)
         self.pool.left_out.refuse_aside(path, shown, definition.name)
-        session = self.pool.session(definition, self.pool.project_root(path, definition))
+        # A file over the size limits is asked of a server of its own: the other files'
+        # questions never wait behind it.
+        text = content if content is not None else on_disk
+        heavy = text is not None and self.pool.left_out.limits.exceeded_by(text)
+        project = self.pool.project_root(path, definition)
+        session = self.pool.session(definition, project, heavy=heavy)
+        held = self.pool.document(path)
+        if held is not None and session.documents.get(held.uri) is not held:
+            self.close_document(path)  # it grew over the limits, or shrank under them
         language_id = definition.extensions[path.suffix.lower()]
         if content is None:
             assert on_disk is not None
@@ -96,7 +104,7 @@ class DocumentSync:
         host = next(
             (
                 s
-                for s in self.pool.sessions.values()
+                for s in self.pool.regular()
                 if definition.shared  # one process for several projects
                 and s.definition.name == definition.name
                 and s.state in ("starting", "indexing", "ready")
