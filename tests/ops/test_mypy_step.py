@@ -16,6 +16,8 @@ from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.preview import preview
+from lspd.ops.state import status
+from lspd.ops.state_models import StatusResult
 from lspd.workspace import Workspace
 from lspd.workspace.dmypy import MypyMissing
 from tests.ops.test_baseline import committed
@@ -62,12 +64,14 @@ def test_the_whole_check_is_mypys_in_its_scope(tmp_path: Path) -> None:
 def test_one_file_and_its_unsaved_content(tmp_path: Path) -> None:
     root = project(tmp_path / "p", STRICT)
 
-    async def ask(ws: Workspace) -> tuple[DiagnosticsResult, DiagnosticsResult]:
+    async def ask(ws: Workspace) -> tuple[DiagnosticsResult, DiagnosticsResult, StatusResult]:
         disk = await diagnostics(ws, "app/main.py")
         fixed = (root / "app/main.py").read_text().replace('"three"', "3")
-        return disk, await diagnostics(ws, "app/main.py", content=fixed)
+        return disk, await diagnostics(ws, "app/main.py", content=fixed), status(ws)
 
-    disk, unsaved = on(root, ask)
+    disk, unsaved, now = on(root, ask)
+    (daemon,) = [s for s in now.servers if s.server == "dmypy"]
+    assert (daemon.state, daemon.checker, daemon.toolchain) == ("ready", WHY, disk.toolchain)
     assert [d.code for d in disk.diagnostics] == ["assignment", "import-not-found"]
     assert (disk.server, disk.checker) == ("mypy", WHY)
     assert disk.toolchain == "mypy 2.4.1 (.venv/bin/python)"

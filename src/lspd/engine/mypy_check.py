@@ -116,6 +116,7 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     daemons: dict[tuple[Path, Path], Dmypy] = ws.pool.mypy
     if key not in daemons:
         daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root))
+    daemons[key].reason = project.why
     return daemons[key]
 
 

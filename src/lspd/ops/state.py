@@ -13,6 +13,7 @@ from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, Statu
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
+from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.toolchain import Choice, adapt
 from lspd.workspace.tsbuilder import Builder
@@ -45,7 +46,8 @@ def status(ws: Workspace) -> StatusResult:
             )
             for session in ws.sessions.values()
         ]
-        + [_builder_status(ws, builder) for builder in ws.builders.values()],
+        + [_builder_status(ws, builder) for builder in ws.builders.values()]
+        + [_dmypy_status(ws, daemon) for daemon in ws.pool.mypy.values()],
         set_aside=[
             SkippedFile(path=ws.display(path), reason=reason)
             for path in list(ws.left_out.aside)
@@ -67,6 +69,22 @@ def _builder_status(ws: Workspace, builder: Builder) -> ServerStatus:
         pid=builder.pid,
         rss_mb=None if builder.pid is None else _rounded(tree_rss_mb(builder.pid)),
         toolchain=builder.toolchain,
+    )
+
+
+def _dmypy_status(ws: Workspace, daemon: Dmypy) -> ServerStatus:
+    """A mypy-gated project's dmypy (lspd's own): which checker judges it and why."""
+    version = ".".join(map(str, daemon.version or ())) or "?"
+    return ServerStatus(
+        language="python",
+        server="dmypy",
+        project=ws.display(daemon.project),
+        projects=[ws.display(daemon.project)],
+        state="ready" if daemon.pid is not None else "stopped",
+        pid=daemon.pid,
+        rss_mb=None if daemon.pid is None else _rounded(tree_rss_mb(daemon.pid)),
+        toolchain=f"mypy {version} ({ws.display(daemon.interpreter)})",
+        checker=daemon.reason or None,
     )
 
 

@@ -40,6 +40,8 @@ class ServerStatus(Model):
     """Why lspd last restarted it (stuck too long, or its toolchain changed)."""
     environment: str | None = None
     """When imports did not resolve in its diagnostics: how to fix it."""
+    checker: str | None = None
+    """dmypy: which checker judges its project, and why (its configuration)."""
 
 
 class StatusResult(Model):

@@ -78,6 +78,7 @@ class Dmypy:
         self._shadowing = asyncio.Lock()
         self._sizes: dict[Path, int] = {}  # the largest shadow of each file (`_padded`)
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
+        self.reason = ""  # which checkers judge the project and why (`status` says it)
 
     @property
     def busy(self) -> bool:
