@@ -36,9 +36,10 @@ async def previewed(
     `importers`, the files that only import a changed module are not compared."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
-    if importers:
+    if importers and ws.changes_seen is not None:
         compared = await proposal_compared(ws, proposed)
-    else:  # a rename's check: the files naming what changed, both states asked
+    else:  # a rename's check, or no watcher (no kept check: the disk's would be a cold one):
+        # the files naming what changed, both states asked
         on_disk = {path: read_text(path) for path in proposed}
         compared = await compare_states(ws, "disk", on_disk, proposed, importers)
     counts = [

@@ -36,12 +36,20 @@ def reached(
     found = set(proposed)
     python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
     if python:
-        found |= _python(ws, python, memory) & candidates
-    sessions = {p: s for p in candidates | set(proposed) if (s := native(ws, p)) is not None}
-    typescript = {p: t for p, t in proposed.items() if p in sessions}
+        found |= _python(ws, python, memory)
+    typescript = {p: t for p, t in proposed.items() if native(ws, p) is not None}
     if typescript:
-        found |= _native(ws, typescript, sessions, memory) & candidates
-    return found
+        found |= _native(ws, typescript, _sessions(ws, candidates | set(proposed)), memory)
+    return found & (candidates | set(proposed))
+
+
+def _sessions(ws: Workspace, paths: set[Path]) -> dict[Path, Session]:
+    """The TypeScript 7 sessions of `paths`, looked up once per folder and extension."""
+    found: dict[tuple[Path, str], Session | None] = {}
+    for path in paths:
+        if (path.parent, path.suffix) not in found:
+            found[path.parent, path.suffix] = native(ws, path)
+    return {p: s for p in paths if (s := found[p.parent, p.suffix]) is not None}
 
 
 def _python(ws: Workspace, proposed: Texts, memory: CheckMemory) -> set[Path]:
