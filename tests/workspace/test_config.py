@@ -40,8 +40,8 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         (
             "idle_timout = 60\n",
             "lspd.toml: idle_timout: unknown key; allowed here: idle_timeout, memory_mb, ignore, "
-            "python, typescript, max_file_bytes, max_file_lines, busy_after, restart_after, "
-            "languages, servers",
+            "python, typescript, python_checker, max_file_bytes, max_file_lines, busy_after, "
+            "restart_after, languages, servers",
         ),
         (
             'idle_timeout = "ten"\n',
