@@ -1,10 +1,35 @@
-"""Printing wall-time samples as the benchmark table (p50 and max), and keeping them."""
+"""What one question costs through lspd beside raw basedpyright, on click (issue 43).
+
+    .venv/bin/python bench/latency.py [--rounds N] [--colds N] [--json FILE]
+
+click 8.1.7's sdist (bench/symbols.py fetches it). Cold, `--colds` times: from spawning `lspd
+serve` to the first correct definition of `Context.invoke` by name (target <= 2 s). Then, on
+that warm daemon, through the MCP SDK client, and on a basedpyright of its own spawned
+through lspd's LSP layer (no daemon, no workspace: the raw server, given the interpreter
+lspd hands it), the two interleaved pair by pair, `--rounds` times each:
+- hover at four positions whose hovers name classes, type variables and no alias
+  (target: lspd's p50 <= raw's + 3 ms);
+- definition of `Context.invoke` by name (target p50 <= 3 ms) and by its position;
+- `status` (the MCP round trip with no language server in it: the floor of every row).
+Every answer is checked. The machine is shared: its load is printed with the figures.
+Also the table printer (`print_table`) of bench/cli.py and bench/hooks.py.
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
+import os
 import statistics
+import sys
+import tempfile
+import time
 from pathlib import Path
+from typing import Any
+
+# This directory goes last on the path, so `import mcp` is the SDK, not bench/mcp.py.
+HERE = str(Path(__file__).resolve().parent)
 
 
 def print_table(title: str, rows: dict[str, list[float]], json_path: Path | None) -> None:
@@ -16,3 +41,140 @@ def print_table(title: str, rows: dict[str, list[float]], json_path: Path | None
         print(f"{name:34}  {statistics.median(samples):6.0f}  {max(samples):6.0f}")
     if json_path is not None:
         json_path.write_text(json.dumps({"samples_ms": rows}, indent=1))
+
+
+HOVERS = [  # file, line, column: each hover names classes or type variables, no alias
+    ("src/click/core.py", 715, 9),  # Context.invoke
+    ("src/click/core.py", 907, 9),  # BaseCommand.make_context
+    ("src/click/utils.py", 219, 5),  # echo
+    ("src/click/termui.py", 462, 5),  # style
+]
+BY_NAME = "Context.invoke"
+DECLARED = ("src/click/core.py", 715, 9)
+
+
+async def cold(root: Path, state: Path) -> tuple[Any, float]:
+    """A daemon spawned now; the seconds to its first correct by-name definition."""
+    from symbols import start_daemon, wait_sentinel
+
+    state.mkdir()
+    began = time.perf_counter()
+    process = start_daemon(root, state)
+    port = await asyncio.to_thread(wait_sentinel, root, process)
+    from mcp import Client
+
+    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        while True:
+            result = await client.call_tool("definition", {"symbol": BY_NAME})
+            if _declared(result.structured_content):
+                return process, time.perf_counter() - began
+
+
+def _declared(answer: dict[str, Any] | None) -> bool:
+    first = ((answer or {}).get("locations") or [{}])[0]
+    return (first.get("path"), first.get("line"), first.get("column")) == DECLARED
+
+
+async def warm(root: Path, port: int, rounds: int, logs: Path) -> dict[str, list[float]]:
+    """Samples (ms) per row, lspd and raw interleaved pair by pair."""
+    from mcp import Client
+    from symbols import given_interpreter
+
+    from lspd.lsp.session import Session
+
+    rows: dict[str, list[float]] = {}
+    raw = Session(given_interpreter(root), root, logs)
+    await raw.start()
+    try:
+        for path, _, _ in HOVERS:
+            await raw.sync_document(root / path, (root / path).read_text(), "python")
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+
+            async def lspd(row: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+                began = time.perf_counter()
+                result = await client.call_tool(tool, arguments)
+                rows.setdefault(row, []).append((time.perf_counter() - began) * 1000)
+                assert not result.is_error and result.structured_content, result
+                return result.structured_content
+
+            async def server(row: str, method: str, path: str, line: int, column: int) -> Any:
+                params = {
+                    "textDocument": {"uri": (root / path).as_uri()},
+                    "position": {"line": line - 1, "character": column - 1},
+                }
+                began = time.perf_counter()
+                answer = await raw.send(method, params, 30.0)
+                rows.setdefault(row, []).append((time.perf_counter() - began) * 1000)
+                assert answer, (method, path, line)
+                return answer
+
+            for round_ in range(rounds + 2):  # two rounds to warm up, not kept
+                for path, line, column in HOVERS:
+                    where = f"{Path(path).name}:{line}"
+                    at = {"path": path, "line": line, "column": column}
+                    mine = await lspd(f"hover {where} lspd", "hover", at)
+                    theirs = await server(
+                        f"hover {where} raw", "textDocument/hover", path, line, column
+                    )
+                    assert "Aliases:" not in mine["contents"] and theirs["contents"]
+                answer = await lspd("definition by name lspd", "definition", {"symbol": BY_NAME})
+                assert _declared(answer), answer
+                at = dict(zip(("path", "line", "column"), DECLARED, strict=True))
+                await lspd("definition by position lspd", "definition", at)
+                await server("definition raw", "textDocument/definition", *DECLARED)
+                await lspd("status lspd (MCP floor)", "status", {})
+                if round_ < 2:
+                    rows.clear()
+    finally:
+        await raw.stop()
+    return rows
+
+
+async def main(rounds: int, colds: int, json_path: Path | None) -> None:
+    sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
+    from symbols import fetch_click, stop
+
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: byte code is cached
+    load = [os.getloadavg()]
+    with tempfile.TemporaryDirectory() as temp:
+        base = Path(temp)
+        root = fetch_click(base)
+        starts: list[float] = []
+        process = None
+        for n in range(colds):
+            if process is not None:
+                stop(process)
+            process, seconds = await cold(root, base / f"state{n}")
+            starts.append(seconds)
+        assert process is not None
+        try:
+            port = int((root / ".vscode" / ".mcp-port").read_text())
+            rows = await warm(root, port, rounds, base / "logs")
+        finally:
+            stop(process)
+    load.append(os.getloadavg())
+    print_table(
+        f"click 8.1.7, {rounds} rounds, lspd and raw basedpyright interleaved (ms)", rows, None
+    )
+    print()
+    for path, line, _ in HOVERS:
+        where = f"{Path(path).name}:{line}"
+        mine, theirs = rows[f"hover {where} lspd"], rows[f"hover {where} raw"]
+        added = statistics.median(mine) - statistics.median(theirs)
+        print(f"hover {where}: lspd p50 - raw p50 = {added:+.1f} ms (target <= +3)")
+    by_name = statistics.median(rows["definition by name lspd"])
+    print(f"definition by name p50 {by_name:.1f} ms (target <= 3)")
+    colds_s = ", ".join(f"{s:.2f}" for s in starts)
+    print(f"cold start to the first right definition: {colds_s} s (target <= 2)")
+    print(f"load average (1, 5, 15 min) before {load[0]}, after {load[1]}")
+    if json_path is not None:
+        json_path.write_text(json.dumps({"samples_ms": rows, "cold_s": starts, "load": load}))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30, help="warm rounds of every row")
+    parser.add_argument("--colds", type=int, default=3, help="cold starts")
+    parser.add_argument("--json", type=Path, help="also write the samples here")
+    args = parser.parse_args()
+    asyncio.run(main(args.rounds, args.colds, args.json))
