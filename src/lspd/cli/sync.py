@@ -49,6 +49,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--dry-run", action="store_true", help="print the diff of each change, write nothing"
     )
+    _what_else(parser)
+    parser.set_defaults(func=run)
+
+
+def _what_else(parser: argparse.ArgumentParser) -> None:
+    """The options of what `lspd sync` writes beside the MCP entries, or instead of them."""
     parser.add_argument(
         "--skill",
         action="store_true",
@@ -76,7 +82,6 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--list", action="store_true", help="list known agents, their config files and detection"
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
