@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.hook_history import History, new_history, remember
-from lspd.ops import progressive
+from lspd.ops import progressive, progressive_kept
 from lspd.ops.progressive import Introduced, Progress
 from lspd.tools import Activity
 from lspd.workspace import Workspace
@@ -186,7 +186,10 @@ class Feedback:
     async def _run(self, check: Progress) -> None:
         self.activity.in_flight += 1  # the daemon stops no idle server meanwhile
         try:
-            await progressive.run(self.ws, check)
+            if await progressive_kept.ready(self.ws, check.baseline):  # HEAD's result kept
+                await progressive_kept.run(self.ws, check)
+            else:
+                await progressive.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
 

@@ -51,7 +51,7 @@ class CommittedMemory:
     state: KeptState | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     made: int = 0  # committed states made by checking (not read back from a file)
-    moved: str | None = None  # the last time HEAD moved under a kept result: what it said
+    moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
 
 
 _memories = PerWorkspace(CommittedMemory)
@@ -96,15 +96,16 @@ async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed:
         else:
             fresh = state is not None and state.key == key
             if not fresh and state is not None and state.key.commit not in (commit, "session"):
-                memory.moved = f"HEAD moved from {state.key.commit[:12]} to {commit[:12]}"
+                memory.moved = (state.key.commit, commit)
             state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
         if not fresh and state is None:
             state, note = await _made(ws, key, checked, delta), "checked"
             memory.made += 1
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
-            if memory.moved is not None:
-                note, memory.moved = f"{note}: {memory.moved} since the last kept result", None
+        if memory.moved is not None and memory.moved[1] == commit and state is not None:
+            was, now = memory.moved  # said while it stands, also when made in the background
+            note += f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
         assert state is not None
         memory.state = state
         return Committed(state, checked, delta, note)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,30 +102,43 @@ async def run(ws: Workspace, progress: Progress) -> None:
     """Compare `progress.edited` (and what names what they changed) with the baseline,
     nearest first, filling `progress` as each batch ends; `done` is set at the end, also
     when it fails or is cancelled."""
+    await filled(ws, progress, _nearest_first)
+
+
+async def filled(
+    ws: Workspace, progress: Progress, fill: Callable[[Workspace, Progress], Awaitable[None]]
+) -> None:
+    """`fill(ws, progress)` once every change made before is in; a failure is said in
+    `progress` (the hook says the check failed; the daemon goes on); `done` is set at the
+    end, also when it fails or is cancelled."""
     try:
         async with ws.gate.shared():
             await ws.refresh_open_documents(catch_up=True)
-        delta = await asyncio.to_thread(differences, ws, progress.baseline)
-        wanted = set(progress.edited)
-        before = {p: t for p, t in delta.before.items() if p in wanted}
-        after = {p: t for p, t in delta.after.items() if p in wanted}
-        progress.changed = sorted(set(before) | set(after))
-        if not progress.changed:
-            return
-        for path in progress.changed:
-            progress.seen[path] = stamp(path)
-        found = await asyncio.to_thread(ranked, ws, before, after)
-        progress.dependents, progress.cut = found[:MAX_FILES], max(0, len(found) - MAX_FILES)
-        for batch in _batches(progress.changed, [d.path for d in progress.dependents]):
-            await _compare(ws, progress, batch, before, after)
+        await fill(ws, progress)
     except asyncio.CancelledError:
         raise
-    except Exception as exc:  # the hook says the check failed; the daemon goes on
+    except Exception as exc:
         log.exception("the baseline check of %s failed", progress.edited)
         progress.failed = f"{type(exc).__name__}: {exc}"
     finally:
         progress.done.set()
         progress.batch.set()
+
+
+async def _nearest_first(ws: Workspace, progress: Progress) -> None:
+    delta = await asyncio.to_thread(differences, ws, progress.baseline)
+    wanted = set(progress.edited)
+    before = {p: t for p, t in delta.before.items() if p in wanted}
+    after = {p: t for p, t in delta.after.items() if p in wanted}
+    progress.changed = sorted(set(before) | set(after))
+    if not progress.changed:
+        return
+    for path in progress.changed:
+        progress.seen[path] = stamp(path)
+    found = await asyncio.to_thread(ranked, ws, before, after)
+    progress.dependents, progress.cut = found[:MAX_FILES], max(0, len(found) - MAX_FILES)
+    for batch in _batches(progress.changed, [d.path for d in progress.dependents]):
+        await _compare(ws, progress, batch, before, after)
 
 
 async def _compare(

@@ -68,6 +68,14 @@ def against(
     ws: Workspace, found: Committed, baseline: str, keep: Callable[[Path], bool]
 ) -> Compared:
     """The work tree's check against the kept result: introduced, fixed, unchanged."""
+    return against_found(ws, found, baseline, keep)[0]
+
+
+def against_found(
+    ws: Workspace, found: Committed, baseline: str, keep: Callable[[Path], bool]
+) -> tuple[Compared, list[Found]]:
+    """`against`, and the compared files' diagnostics now with their keys (the very
+    objects `introduced` lists)."""
     gate = None if found.checked.scope is None else set(found.checked.scope.files)
     changed_paths = {p for p in {*found.delta.before, *found.delta.after} if keep(p)}
     changed_paths = {p for p in changed_paths if gate is None or p in gate}
@@ -93,7 +101,7 @@ def against(
         f"({found.note}); {len(compared)} file(s) differ from it"
     )
     changes = compare(before, after, baseline, sorted(changed), note)
-    return Compared(changes, compared)
+    return Compared(changes, compared), after
 
 
 def _found(file: FileSeen) -> list[Found]:
