@@ -22,15 +22,24 @@ from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
 from tests.ops.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
-from tests.workspace.toolchains import TS7_PINNED, typescript_package
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
 
 Said = list[tuple[str | None, int, str | None, str]]
 
 
-@pytest.fixture(params=[False, True], ids=["modules", "isolated"])
+@pytest.fixture(
+    params=[(False, None), (True, None), (True, TS_PINNED)],
+    ids=["modules", "isolated", "isolated-5.4"],
+)
 def typescript(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
-    """A small TypeScript project on the builder, its watcher running as in the daemon."""
-    yield from watched(make(tmp_path / "ts", request.param), tmp_path / "logs")
+    """A small TypeScript project on the builder (lspd's TypeScript, or the project's own
+    5.4), its watcher running as in the daemon."""
+    isolated, version = request.param
+    root = make(tmp_path / "ts", isolated)
+    if version is not None:
+        (root / "node_modules").mkdir()
+        (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    yield from watched(root, tmp_path / "logs")
 
 
 def said(changes: Changes) -> tuple[Said, Said]:

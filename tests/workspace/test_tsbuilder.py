@@ -15,6 +15,7 @@ import pytest
 from lspd.ops.check import check_all
 from tests.conftest import Warm
 from tests.ops.test_affected import checked_anew, errors, watched
+from tests.workspace.toolchains import TS_PINNED, typescript_package
 
 MANY = 60  # over the helper's GC_AFTER: a check of this many files owes a collection
 CONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}\n'
@@ -22,7 +23,22 @@ CONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src
 
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Warm]:
+    yield from many(tmp_path)
+
+
+@pytest.fixture(params=[None, TS_PINNED], ids=["lspd's", "5.4"])
+def versions(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
+    """The project on lspd's TypeScript and on its own 5.4 (whose builder keeps its state
+    behind `getState()`)."""
+    yield from many(tmp_path, request.param)
+
+
+def many(tmp_path: Path, version: str | None = None) -> Iterator[Warm]:
+    """`MANY` files importing core.ts, on lspd's TypeScript or the project's own `version`."""
     root = (tmp_path / "ts").resolve()
+    if version is not None:
+        (root / "node_modules").mkdir(parents=True)
+        (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
     (root / "src").mkdir(parents=True)
     (root / "tsconfig.json").write_text(CONFIG)
     (root / "src/core.ts").write_text("export const one = (): number => 1;\n")
@@ -83,7 +99,8 @@ def test_a_big_check_returns_memory_when_idle_and_a_check_meanwhile_is_answered(
     assert "heap used" in line
 
 
-def test_a_body_edit_right_after_the_cold_check_rechecks_that_file_alone(project: Warm) -> None:
+def test_a_body_edit_right_after_the_cold_check_rechecks_that_file_alone(versions: Warm) -> None:
+    project = versions
     assert errors(project) == []
     assert len(checked_anew(project)) == MANY + 1
     # At once: no idle time for the helper to sign every file ahead of an edit. The changed

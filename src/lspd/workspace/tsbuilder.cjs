@@ -67,6 +67,14 @@ function makeHost(options) {
   return host;
 }
 
+// A builder program's state: `state` since TypeScript 5.6, `getState()` before (5.4, 5.5). Read
+// as `.state` alone, TypeScript 5.5's builder signed nothing (every first edit of a file, a
+// body-only one too, re-checked its importers) and a preview missed the importers whose
+// diagnostics it forgot.
+function stateOf(builder) {
+  return builder.state || (builder.getState ? builder.getState() : undefined);
+}
+
 // Whether the file's text on disk differs from the text it was parsed from.
 function changedOnDisk(file) {
   const known = byName.get(file.fileName);
@@ -89,7 +97,7 @@ function changedOnDisk(file) {
 // A preview signs the files its texts change the same way (`changed`). Returns how many it signed.
 function signOldDeclarations(known, changed = changedOnDisk) {
   const program = known.builder.getProgram();
-  const state = known.builder.state;
+  const state = stateOf(known.builder);
   if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return 0;
   let signed = 0;
   for (const file of program.getSourceFiles()) {
@@ -116,7 +124,7 @@ function signOldDeclarations(known, changed = changedOnDisk) {
 // edit with a checker made for it: ~0.5 s each on effect under load). False: not all yet.
 function signAhead(known, deadline) {
   const program = known.builder.getProgram();
-  const state = known.builder.state;
+  const state = stateOf(known.builder);
   if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return true;
   for (const file of program.getSourceFiles()) {
     if (Date.now() > deadline) return false;
@@ -249,7 +257,8 @@ function affectedFiles(id, builder, garbage) {
     done += 1;
     if (done % 10 === 0) write({ id, progress: done });
   }
-  const cache = builder.state && builder.state.semanticDiagnosticsPerFile;
+  const state = stateOf(builder);
+  const cache = state && state.semanticDiagnosticsPerFile;
   for (const file of own) {
     if (cache && !cache.has(file.resolvedPath)) {
       affected.add(file.fileName);
