@@ -125,7 +125,7 @@ async def warm(
                     theirs = await server(
                         f"hover {where} raw", "textDocument/hover", path, line, column
                     )
-                    assert "Aliases:" not in mine["contents"] and theirs["contents"]
+                    assert mine["contents"] and theirs["contents"]
                 answer = await lspd("definition by name lspd", "definition", {"symbol": BY_NAME})
                 assert _declared(answer), answer
                 at = dict(zip(("path", "line", "column"), DECLARED, strict=True))
