@@ -137,13 +137,20 @@ async def test_two_bridges_share_one_daemon(served: Path) -> None:
     assert serving == [daemon_pid(served)]
 
 
-async def test_a_daemon_in_token_mode_is_reached_with_its_token(served: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_daemon_in_token_mode_is_reached_with_its_token_also_a_new_one(
+    served: Path, mode: str
+) -> None:
     assert lspd("serve", str(served), "--detach", "--token").returncode == 0
+    token = sentinel.read_token(served)
 
-    async with Client(bridge(served), mode="legacy") as mcp:
-        result = await mcp.call_tool("hover", HOVER)
+    async with Client(bridge(served), mode=mode) as mcp:
+        before = hovered(await mcp.call_tool("hover", HOVER))
+        client.stop(served)
+        assert lspd("serve", str(served), "--detach", "--token").returncode == 0
+        after = hovered(await mcp.call_tool("hover", HOVER))
 
-    assert hovered(result)
+    assert after == before and sentinel.read_token(served) not in (None, token)
 
 
 def daemons_of(root: Path, command: bytes = b"serve") -> list[int]:

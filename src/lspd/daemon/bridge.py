@@ -89,7 +89,7 @@ class Session:
 
 
 class Gone(Exception):
-    """The daemon does not know the session (it restarted on the same port)."""
+    """The daemon does not know the session, or the token (it restarted on the same port)."""
 
 
 class Bridge:
@@ -168,7 +168,7 @@ class Bridge:
         is_request = isinstance(message, dict) and "method" in message and "id" in message
         request_id = message.get("id") if is_request else None
         why: Exception | None = None
-        for _attempt in range(2):
+        for attempt in range(2):
             found: client.Probe | None = None
             try:
                 found = await self.daemon.get()
@@ -178,7 +178,7 @@ class Bridge:
                     headers |= await self._session_on(found, message)
                 elif version is not None:
                     headers |= wire.modern_headers(message, version)
-                await self._post(found, message, headers, request_id)
+                await self._post(found, message, headers, request_id, again=attempt == 0)
                 return
             except (httpx.TransportError, Gone) as exc:
                 why = exc
@@ -228,14 +228,18 @@ class Bridge:
         request_id: Any,
         *,
         quiet: bool = False,
+        again: bool = False,
     ) -> None:
         """One POST; what the daemon answers goes to the client (not when `quiet`). The
-        answer to `initialize` makes the session; a session the daemon lost raises `Gone`."""
+        answer to `initialize` makes the session. A session the daemon does not know, or
+        (`again`: a refusal of the token may be a new daemon's) a token, raises `Gone`."""
         body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
         initialize = isinstance(message, dict) and message.get("method") == "initialize"
         answers: list[bytes] = []
         async with self.http.stream("POST", found.url, content=body, headers=headers) as reply:
             if reply.status_code == 404 and wire.SESSION_HEADER in headers:
+                raise Gone(reply.status_code)
+            if reply.status_code == 401 and again:
                 raise Gone(reply.status_code)
             if reply.status_code == 202:
                 return
