@@ -111,12 +111,6 @@ async def lspds(root: Path, rows: list[tuple[str, str, str]]) -> float:
             return f"{sum(r.errors for r in c.results)} errors"
 
         await step("lspd check (cold)", lambda: check_all(ws), check_count)
-
-        async def warmed() -> None:  # the shadow runs' cache, made ahead after the cold check
-            for daemon in ws.pool.mypy.values():
-                await daemon.warmed()
-
-        await step("  then the shadow cache, niced", warmed, lambda _: "(background)")
         for which in ("leaf", "signature"):
             path, text = edited(root, which)
             shown = ws.display(path)

@@ -9,6 +9,8 @@ on an unchanged project costs dmypy's ~0.15 s.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import re
 from collections import defaultdict
@@ -120,14 +122,21 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     return daemons[key]
 
 
-def project_files(ws: Workspace, project: MypyProject) -> list[Path]:
+def project_files(
+    ws: Workspace, project: MypyProject, python: list[Path] | None = None
+) -> list[Path]:
     """The files mypy checks in the project: the gate's scope of it (`mypy_scope`: its
-    `files` less `exclude`; every Python file of the project without `files`)."""
-    python = [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
+    `files` less `exclude`; every Python file of the project without `files`). `python`:
+    the workspace's Python files, when the caller has them."""
+    python = _python_files(ws) if python is None else python
     configured = ws.config.python_checker
     for scope in mypy_scopes([project.directory], python, configured, ws.restricted):
         return list(scope.files)
     return sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose mypy
+
+
+def _python_files(ws: Workspace) -> list[Path]:
+    return [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
 
 
 def targets_of(ws: Workspace, project: MypyProject, files: list[Path]) -> list[str]:
@@ -140,20 +149,42 @@ def targets_of(ws: Workspace, project: MypyProject, files: list[Path]) -> list[s
 
 
 async def run_mypy(
-    ws: Workspace, project: MypyProject, texts: Mapping[Path, str] | None = None
+    ws: Workspace, project: MypyProject, texts: Mapping[Path, str | None] | None = None
 ) -> MypyRun:
-    """mypy's errors of the project (`texts` standing in for the disk's text of some files,
-    checked by a one-shot mypy with shadow files), by file."""
+    """mypy's errors of the project, by file, with `texts` standing in for the disk's text
+    of some files (None: the file is not there), warm (`Dmypy.check`)."""
     daemon = daemon_of(ws, project)
-    run = MypyRun(project, project_files(ws, project))
+    python = await asyncio.to_thread(_python_files, ws)
+    run = MypyRun(project, project_files(ws, project, python))
     targets = targets_of(ws, project, run.files)
-    if texts:
-        output = await daemon.shadowed(targets, dict(texts))
-    else:
-        output = await daemon.check(targets)
-    for error in parse(output, project.directory):
+    held = await asyncio.to_thread(_held, project.directory, python, texts or {})
+    output = await daemon.check(targets, held)
+    for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run
+
+
+def _held(
+    directory: Path, python: list[Path], texts: Mapping[Path, str | None]
+) -> dict[str, bytes]:
+    """What the daemon's copy holds: every Python file of the project and its mypy
+    configuration, the disk's text unless `texts` gives another (or says it is gone)."""
+    files = [p for p in python if directory in p.parents]
+    files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
+    files += [p for p in texts if p not in files and directory in p.parents]  # a new file
+    held: dict[str, bytes] = {}
+    for path in files:
+        relative = path.relative_to(directory).as_posix()
+        if path in texts:
+            text = texts[path]
+            if text is not None:
+                held[relative] = text.encode("utf-8")
+            continue
+        try:
+            held[relative] = path.read_bytes()
+        except OSError:
+            continue  # gone meanwhile: as mypy would not find it
+    return held
 
 
 def by_project(ws: Workspace, files: list[Path]) -> dict[MypyProject, list[Path]]:
@@ -180,12 +211,16 @@ _TEXT = re.compile(
 )
 
 
-def parse(output: MypyOutput, project: Path) -> list[MypyError]:
-    """mypy's errors, exact; a note is attached to the error before it (the JSON format
-    carries them in `hint`), and a note with no error of its own line is left out."""
+def parse(output: MypyOutput, project: Path, copy: Path | None = None) -> list[MypyError]:
+    """mypy's errors, exact, at the project's paths (mypy ran in its `copy`, if given); a
+    note is attached to the error before it (the JSON format carries them in `hint`), and a
+    note with no error of its own line is left out."""
     errors: list[MypyError] = []
     for line in output.lines:
         item = _json_item(line, project) if output.json else _text_item(line, project)
+        if item is not None and copy is not None and item[0].path.is_relative_to(copy):
+            moved = project / item[0].path.relative_to(copy)
+            item = (dataclasses.replace(item[0], path=moved), item[1])
         if item is None:
             continue
         error, notes = item

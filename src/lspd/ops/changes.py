@@ -60,7 +60,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     found: list[Found] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
-    # mypy-gated projects: their mypy, the held text shadowed (`ops/mypy_step.py`).
+    # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_step.py`).
     judged, own = await mypy_diagnosed(ws, present, texts)
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's

@@ -53,8 +53,8 @@ class Judged:
 
 
 async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | None:
-    """mypy's diagnostics of one file (with `content` for its text, shadowed); None when
-    mypy does not judge it."""
+    """mypy's diagnostics of one file (with `content` for its text, in the daemon's copy);
+    None when mypy does not judge it."""
     groups = by_project(ws, [path])
     if not groups:
         return None
@@ -67,14 +67,14 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
 async def mypy_diagnosed(
     ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
 ) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
-    """mypy's diagnostics with `texts` held (shadowed: nothing is written), by file: of
+    """mypy's diagnostics with `texts` held (in the daemon's copy: nothing is written into
+    the project), by file: of
     `files` and of every other file mypy checked in their projects (one run checks them all:
     a caller broken by a changed signature is found wherever it is); and each file's project."""
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
     for project, members in by_project(ws, files).items():
-        held = {p: t for p, t in texts.items() if t is not None and p.is_file()}
-        run = await run_mypy(ws, project, held or None)
+        run = await run_mypy(ws, project, texts)
         for path in dict.fromkeys([*members, *run.files]):
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project

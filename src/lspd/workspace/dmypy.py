@@ -7,11 +7,9 @@ never used, taken over or stopped. `dmypy run` starts it on first need, and rest
 itself when the configuration, the plugins or mypy's version changed; lspd stops it when
 the environment's packages changed, and with its servers (`stop`).
 
-Text not on disk (unsaved `content`, a preview) is checked by a one-shot `mypy` with
-`--shadow-file SOURCE SHADOW`, the shadows in a temporary directory outside the project
-and its incremental cache in lspd's state directory: dmypy restarts cold whenever the
-shadow map changes (mypy 2.4.1), and the project's own cache must never hold text that
-is not on disk.
+It checks a copy of the project's Python files and configuration in lspd's state directory
+(`mypy_mirror`): the disk's texts, or a preview's or a revision's for some files, so unsaved
+text is re-checked fine-grained like an edit, and nothing is written into the project.
 """
 
 from __future__ import annotations
@@ -22,13 +20,12 @@ import json
 import logging
 import os
 import re
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import ServerError
+from lspd.workspace.mypy_mirror import Mirror
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +71,8 @@ class Dmypy:
         self.version: tuple[int, ...] | None = None
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
-        self._warming: asyncio.Task[None] | None = None  # the shadow cache made ahead
-        self._shadowing = asyncio.Lock()
-        self._sizes: dict[Path, int] = {}  # the largest shadow of each file (`_padded`)
+        self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
+        self._last: tuple[list[str], MypyOutput] | None = None  # the last question's answer
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
 
@@ -99,14 +95,19 @@ class Dmypy:
         """Whether lspd's daemon for this project is up (its status file is there)."""
         return self.status_file.is_file()
 
-    async def check(self, targets: list[str]) -> MypyOutput:
-        """mypy's diagnostics of `targets` (relative to the project) as they are on disk,
-        warm. A daemon killed mid-check is started again and asked once more."""
+    async def check(self, targets: list[str], texts: dict[str, bytes]) -> MypyOutput:
+        """mypy's diagnostics of `targets` (relative to the project) with the project's
+        files holding `texts` (relative path -> text: the disk's, a preview's, a revision's),
+        warm: dmypy re-checks what differs from the last question; the same texts again are
+        answered at once. A daemon killed mid-check is started again and asked once more."""
         async with self._lock:
             json_out = await self._prepare()
             if self._environment_changed():
                 await self._stop()
-            self.state.mkdir(parents=True, exist_ok=True)
+            changed = self.mirror.hold(texts)
+            if not changed and self._last is not None and self._last[0] == targets:
+                return self._last[1]
+            self._last = None
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
             run = ["--status-file", str(self.status_file), "run", "--log-file"]
             argv = [*run, str(self.log_file), "--", *flags, *targets]
@@ -118,58 +119,8 @@ class Dmypy:
             self._environment = self._environment or _site_mtime(self.interpreter)
             self.last_used = time.monotonic()
             found = self._output(status, out, err, json_out)
-            if self._warming is None and not (self.state / "shadow-cache").is_dir():
-                self._warming = asyncio.create_task(self._warm(targets, json_out))
+            self._last = (targets, found)
             return found
-
-    async def _warm(self, targets: list[str], json_out: bool) -> None:
-        """Fill the shadow runs' cache once, niced, while nobody waits for it: the first
-        preview then costs a leaf's re-check (~0.5 s on rich), not a cold mypy (~4 s)."""
-        flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-        argv = ["--cache-dir", str(self.state / "shadow-cache"), *flags, *targets]
-        try:
-            await self._run("mypy", argv, nice=True)
-        except (OSError, ServerError) as exc:  # the preview that needs it says it
-            log.info("mypy's shadow cache for %s not made ahead: %s", self.project, exc)
-
-    async def shadowed(self, targets: list[str], texts: dict[Path, str]) -> MypyOutput:
-        """mypy's diagnostics of `targets` with `texts` in place of those files' disk text
-        (`--shadow-file`), nothing written into the project."""
-        async with self._lock:
-            json_out = await self._prepare()
-        await self.warmed()  # the same work: wait for it rather than do it twice
-        flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-        cache = self.state / "shadow-cache"  # incremental: ~0.5 s for a leaf edit
-        async with self._shadowing:  # one run at a time on the cache
-            with tempfile.TemporaryDirectory(prefix="lspd-mypy-") as temporary:
-                shadows: list[str] = []
-                for i, (path, text) in enumerate(sorted(texts.items())):
-                    shadow = Path(temporary) / f"{i}-{path.name}"
-                    shadow.write_bytes(self._padded(path, text))
-                    shadows += ["--shadow-file", str(path), str(shadow)]
-                argv = ["--cache-dir", str(cache), *flags, *shadows, *targets]
-                status, out, err = await self._run("mypy", argv)
-        return self._output(status, out, err, json_out)
-
-    def _padded(self, path: Path, text: str) -> bytes:
-        """`text` with a trailing comment making its size one mypy's cache never saw for
-        `path`: mypy 2.4.1 takes a shadowed file of the cached size as unchanged (it hashes
-        the file on disk, not the shadow), so a same-size edit (a `*,` moved) went unseen."""
-        data = text.encode("utf-8")
-        try:
-            disk = path.stat().st_size
-        except OSError:
-            disk = 0
-        size = max(len(data) + 3, disk + 1, self._sizes.get(path, 0) + 1)
-        self._sizes[path] = size
-        end = b"" if data.endswith(b"\n") or not data else b"\n"
-        return data + end + b"#" + b" " * (size - len(data) - len(end) - 2) + b"\n"
-
-    async def warmed(self) -> None:
-        """Once the shadow runs' cache made ahead is there (at once when it is not being
-        made)."""
-        if self._warming is not None:
-            await asyncio.shield(self._warming)
 
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""
@@ -177,13 +128,11 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
-        if self._warming is not None and not self._warming.done():
-            self._warming.cancel()
-            await asyncio.gather(self._warming, return_exceptions=True)
         if self.running:
             await self._run("dmypy", ["--status-file", str(self.status_file), "stop"])
             self.status_file.unlink(missing_ok=True)
         self._environment = None
+        self._last = None
 
     def _environment_changed(self) -> bool:
         """Packages installed or removed since the daemon started (site-packages changed):
@@ -215,9 +164,8 @@ class Dmypy:
         kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
         return MypyOutput(tuple(kept), json_out, status)
 
-    async def _run(self, tool: str, argv: list[str], nice: bool = False) -> tuple[int, str, str]:
-        """Run the environment's `tool` (`mypy`, `dmypy`) in the project (`nice`: at a
-        lower priority)."""
+    async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
+        """Run the environment's `tool`: `dmypy` in the copy, `mypy --version` anywhere."""
         script = self.interpreter.parent / tool
         module = "mypy.dmypy" if tool == "dmypy" else "mypy"
         command = [str(script)] if os.access(script, os.X_OK) else [
@@ -229,13 +177,11 @@ class Dmypy:
             env["VIRTUAL_ENV"] = str(self.interpreter.parent.parent)
         for name in ("PYTHONPATH", "PYTHONHOME", "MYPYPATH_LSPD"):
             env.pop(name, None)
-        if nice and (niced := shutil.which("nice")) is not None:
-            command = [niced, "-n", "10", *command]
         try:
             process = await asyncio.create_subprocess_exec(
                 *command,
                 *argv,
-                cwd=self.project,
+                cwd=self.mirror.directory if tool == "dmypy" else self.project,
                 env=env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
