@@ -215,8 +215,11 @@ def test_references_print_the_unresolved_uses_and_the_one_line_answer(
         'Store().fetch("g")  [handed]  (unresolved)',
         'dyn/use.py:5:46: return hasattr(thing, "fetch") and thing.fetch("f") == '
         'Store().fetch("g")  [handed]  (unresolved)',
+        'scripts/outside.py:5:18: return store.fetch("outside the files the gate checks")  '
+        "[run]  (outside)",
         "3 references in 2 files; 5 more uses of `.fetch` whose receiver the checker cannot "
-        "type, 2 by name in getattr/setattr/hasattr (`unresolved`)",
+        "type, 2 by name in getattr/setattr/hasattr (`unresolved`); 1 more use of `.fetch` in "
+        "1 file the gate does not check, not asked (`outside`; `all` asks about them)",
     ]
     assert main(["references", "--symbol", "Store.fetch", "--json", "--root", str(root)]) == 0
     answer = json.loads(capsys.readouterr().out)
@@ -227,6 +230,8 @@ def test_references_print_the_unresolved_uses_and_the_one_line_answer(
         "unresolved",
         "unresolved_total",
         "candidates",
+        "outside",
+        "outside_total",
         "toolchain",
     ]
     assert answer["toolchain"] is not None and answer["toolchain"].startswith("python ")

@@ -220,6 +220,23 @@ CASES: list[tuple[BaseModel, str]] = [
         "… 2 of 5 shown; `--offset 2` for the rest",
     ),
     (
+        m.ImplementationResult(
+            total=0,
+            outside=[
+                m.FileReferences(
+                    path="tests/t.py",
+                    count=1,
+                    references=[
+                        m.Reference(line=3, column=9, text="class Fake(T):", symbol="Fake")
+                    ],
+                )
+            ],
+            outside_total=1,
+        ),
+        "no location found\ntests/t.py:3:9: class Fake(T):  [Fake]  (outside)\n"
+        "1 use(s) of the name in files the gate does not check (`--all` asks about them)",
+    ),
+    (
         m.ReferencesResult(summary="0 references in 0 files; no other use of `f`", total=0),
         "0 references in 0 files; no other use of `f`",
     ),

@@ -54,8 +54,70 @@ def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
     assert (result.total, result.unresolved_total) == (3, 5)
     assert result.summary == (
         "3 references in 2 files; 5 more uses of `.fetch` whose receiver the checker cannot "
-        "type, 2 by name in getattr/setattr/hasattr (`unresolved`)"
+        "type, 2 by name in getattr/setattr/hasattr (`unresolved`); 1 more use of `.fetch` in "
+        "1 file the gate does not check, not asked (`outside`; `all` asks about them)"
     )
+    # scripts/ is not in the gate (pyproject.toml includes dyn/ only): listed apart, unasked.
+    assert _places(result.outside or []) == [("scripts/outside.py", 5, 18, "run")]
+    assert result.outside_total == 1
+
+
+def test_all_asks_the_server_about_the_uses_outside_the_gate(dyn: Warm) -> None:
+    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", all=True))
+    # Local.fetch (scripts/outside.py:9) is another symbol; run's untyped receiver is not.
+    assert _places(result.unresolved)[-1] == ("scripts/outside.py", 5, 18, "run")
+    assert (result.unresolved_total, result.outside, result.outside_total) == (6, None, 0)
+    assert "outside" not in result.summary
+    calls = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch"))
+    assert [(c.path, c.line, c.symbol) for c in calls.outside or []] == [
+        ("scripts/outside.py", 5, "run")
+    ]
+    asked = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch", all=True))
+    assert [(c.path, c.line, c.symbol) for c in asked.unresolved][-1] == (
+        "scripts/outside.py",
+        5,
+        "run",
+    )
+    assert asked.outside is None
+
+
+def test_implementation_lists_the_uses_outside_the_gate_and_asks_with_all(dyn: Warm) -> None:
+    result = dyn.run(navigation.implementation(dyn.ws, symbol="Store"))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("dyn/store.py", 9)]
+    assert _places(result.outside or []) == [
+        ("scripts/outside.py", 1, 23, None),  # the import
+        ("scripts/outside.py", 8, 13, "Local"),
+    ]
+    assert result.outside_total == 2
+    asked = dyn.run(navigation.implementation(dyn.ws, symbol="Store", all=True))
+    assert [(loc.path, loc.line, loc.symbol) for loc in asked.locations] == [
+        ("dyn/store.py", 9, "Store"),
+        ("scripts/outside.py", 8, "Local"),
+    ]
+    assert asked.outside is None
+
+
+def test_kind_calls_lists_call_sites_only(dyn: Warm, dyn_ts: Warm) -> None:
+    py = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", kind="calls"))
+    # Not the declaration (store.py:10), nor getattr's or hasattr's string.
+    assert _places(py.files) == [("dyn/store.py", 20, 18, "typed"), ("dyn/use.py", 5, 68, "handed")]
+    assert _places(py.unresolved) == [
+        ("dyn/store.py", 24, 18, "untyped"),
+        ("dyn/store.py", 28, 18, "anything"),
+        ("dyn/use.py", 5, 46, "handed"),
+    ]
+    assert py.summary.startswith("2 calls in 2 files; 3 more uses of `.fetch` ")
+    ts = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="typed", kind="calls"))
+    # Not the declaration, the import, the re-export, nor `[typed]` handed on as a value.
+    assert _places(ts.files) == [("src/calls.ts", 4, 22, "first")]
+    whole = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="typed"))
+    assert [(p, line) for p, line, _, _ in _places(whole.files)] == [
+        ("src/calls.ts", 1),
+        ("src/calls.ts", 2),
+        ("src/calls.ts", 4),
+        ("src/calls.ts", 5),
+        ("src/store.ts", 13),
+    ]
 
 
 def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
@@ -222,7 +284,8 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
     ]
     assert cut.summary == (
         "3 references in 2 files; 2 more uses of `.fetch` (`unresolved`) so far: 4 other uses "
-        "were not asked within 5 s, ask again to go on"
+        "were not asked within 5 s, ask again to go on; 1 more use of `.fetch` in 1 file the "
+        "gate does not check, not asked (`outside`; `all` asks about them)"
     )
     monkeypatch.setattr(confirm, "DEADLINE_S", 5.0)
     whole = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))

@@ -18,7 +18,8 @@ HOVER_TAKES = (
 )
 REFERENCES_TAKES = (
     "references takes path (string), line (integer), column (integer), symbol (string), "
-    "include_declaration (boolean), limit (integer), offset (integer), unresolved (boolean)"
+    "include_declaration (boolean), limit (integer), offset (integer), unresolved (boolean), "
+    'kind ("all" or "calls"), all (boolean)'
 )
 DIAGNOSTICS_TAKES = (
     "diagnostics takes path (string), content (string), limit (integer), offset (integer), "
@@ -32,7 +33,7 @@ WORKSPACE_DIAGNOSTICS_TAKES = (
 CALL_HIERARCHY_TAKES = (
     "call_hierarchy takes path (string), line (integer), column (integer), symbol (string), "
     'direction ("incoming" or "outgoing"), limit (integer), offset (integer), '
-    "unresolved (boolean)"
+    "unresolved (boolean), all (boolean)"
 )
 
 
@@ -76,6 +77,8 @@ def test_validate_fills_in_the_defaults() -> None:
         "limit": 25,
         "offset": 0,
         "unresolved": True,
+        "kind": "all",
+        "all": False,
     }
     assert validate(operation("references"), {"include_declaration": False, "limit": 3}) == {
         "path": None,
@@ -86,6 +89,8 @@ def test_validate_fills_in_the_defaults() -> None:
         "limit": 3,
         "offset": 0,
         "unresolved": True,
+        "kind": "all",
+        "all": False,
     }
     assert validate(operation("status"), {}) == {}
     changes = [{"path": "a.py", "content": None}]

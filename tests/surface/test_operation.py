@@ -14,6 +14,7 @@ from lspd.errors import InvalidInput
 from lspd.ops import models, navigation, state, state_models
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.table import operation
+from lspd.surface.words import SHARED
 from tests.conftest import Warm, warm_workspace
 
 NO_SERVER = "no language server handles pyproject.toml (.toml)"
@@ -46,8 +47,10 @@ def test_all_params_puts_the_position_first() -> None:
     at = Operation(navigation.implementation, "d")
     limit = Param("limit", int, "Items per page (at most 1000).", default=50)
     offset = Param("offset", int, "0-based index of the first item: a `next_offset`.", 0)
-    assert at.position and at.all_params == (*POSITION, limit, offset)
-    assert at.params == (limit, offset)
+    words = SHARED["all"]
+    everywhere = Param("all", bool, words.description, False, None, "flag", words.cli_help)
+    assert at.position and at.all_params == (*POSITION, limit, offset, everywhere)
+    assert at.params == (limit, offset, everywhere)
     assert at.description == "d Position or `symbol`."
     assert operation("status").all_params == ()
     assert not operation("document_symbols").position  # `path` first, but no line

@@ -115,7 +115,8 @@ def test_result_models_are_the_declared_pydantic_classes() -> None:
         assert model.__module__.startswith("lspd.ops.") and model.__module__.endswith("models")
         assert model is op.result_model()
     assert models["status"].__module__ == "lspd.ops.state_models"
-    assert models["definition"] is models["type_definition"] is models["implementation"]
+    assert models["definition"] is models["type_definition"]
+    assert issubclass(models["implementation"], models["definition"])  # with `outside`
 
 
 def test_operation_returns_the_declaration() -> None:

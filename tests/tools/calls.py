@@ -11,7 +11,7 @@ CALLS: dict[str, dict[str, Any]] = {
     "hover": {"path": "pkg/app.py", "line": 1, "column": 26},
     "definition": {"path": "pkg/app.py", "line": 5, "column": 15},
     "type_definition": {"path": "pkg/app.py", "line": 6, "column": 12},
-    "implementation": {"symbol": "Greeter.greet"},
+    "implementation": {"symbol": "Greeter.greet", "all": True},
     "references": {"symbol": "Greeter"},
     "document_symbols": {"path": "pkg/greeting.py"},
     "workspace_symbols": {"query": "Greeter"},

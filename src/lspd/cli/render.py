@@ -169,24 +169,32 @@ def _hover(r: Answer) -> str:
 
 
 def _locations(r: Answer) -> str:
-    locations = r.get("locations", [])
-    if not locations:
-        return "no location found"
+    locations, outside = r.get("locations", []), r.get("outside") or []
     asked = r.get("asked")
     lines = [
         f"{loc['path']}:{loc['line']}:{loc['column']}: {loc['text']}"
         + (f"  [{loc['symbol']}]" if loc.get("symbol") else "")
         + ("  (asked)" if i == asked else "")
         for i, loc in enumerate(locations)
-    ]
-    return "\n".join(lines + _more(r, len(locations)))
+    ] or ["no location found"]
+    lines += _uses(outside, "outside", "  (outside)")
+    if r.get("outside_total"):
+        lines.append(
+            f"{r['outside_total']} use(s) of the name in files the gate does not check "
+            "(`--all` asks about them)"
+        )
+    shown = max(len(locations), sum(len(f.get("references", [])) for f in outside))
+    return "\n".join(lines + _more(r, shown))
 
 
 def _references(r: Answer) -> str:
     files, unresolved = r.get("files", []), r.get("unresolved", [])
+    outside = r.get("outside") or []
     lines = _uses(files, "reference(s)") + _uses(unresolved, "unresolved", "  (unresolved)")
+    lines += _uses(outside, "outside", "  (outside)")
     lines.append(r.get("summary") or f"{r['total']} reference(s) in {len(files)} file(s)")
-    shown = max(sum(len(f.get("references", [])) for f in group) for group in (files, unresolved))
+    groups = (files, unresolved, outside)
+    shown = max(sum(len(f.get("references", [])) for f in group) for group in groups)
     return "\n".join(lines + _more(r, shown))
 
 
@@ -233,10 +241,12 @@ def _workspace_symbols(r: Answer) -> str:
 def _call_hierarchy(r: Answer) -> str:
     word = "called by" if r["direction"] == "incoming" else "calls"
     item, calls, unresolved = r["item"], r.get("calls", []), r.get("unresolved", [])
+    outside = r.get("outside") or []
     lines = [f"{item['kind']} {item['symbol']} ({item['path']}:{item['line']}) {word}:"]
-    for index, call in enumerate(calls + unresolved):
+    for index, call in enumerate(calls + unresolved + outside):
         defined = f" (defined {call['defined']})" if call.get("defined") else ""
-        mark = "  (unresolved)" if index >= len(calls) else ""
+        mark = "" if index < len(calls) else "  (unresolved)"
+        mark = "  (outside)" if index >= len(calls) + len(unresolved) else mark
         lines.append(
             f"  {call['kind']} {call['symbol']}{defined} at {call['path']}:{call['line']}:"
             f"{call['column']}: {call['text']}{mark}"
@@ -245,7 +255,7 @@ def _call_hierarchy(r: Answer) -> str:
         lines.append("  nothing")
     if r.get("summary"):
         lines.append(r["summary"])
-    return "\n".join(lines + _more(r, max(len(calls), len(unresolved))))
+    return "\n".join(lines + _more(r, max(len(calls), len(unresolved), len(outside))))
 
 
 def _status(r: Answer) -> str:
@@ -298,6 +308,7 @@ _RENDERERS: dict[str, Callable[[Answer], str]] = {
     "RenameResult": _rename,
     "FixesResult": _fixes,
     "LocationsResult": _locations,
+    "ImplementationResult": _locations,
     "ReferencesResult": _references,
     "DocumentSymbolsResult": _document_symbols,
     "WorkspaceSymbolsResult": _workspace_symbols,

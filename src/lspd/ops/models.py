@@ -205,6 +205,15 @@ class LocationsResult(Paged):
     """Which TypeScript or Python answered."""
 
 
+class ImplementationResult(LocationsResult):
+    """Implementations found, and the name's uses the server was not asked about."""
+
+    outside: list[FileReferences] | None = None
+    """Uses in files the gate does not check (paged with `locations`)."""
+    outside_total: int | None = None
+    """All of them."""
+
+
 class Reference(Model):
     """One use of a name, in the file of its group."""
 
@@ -242,6 +251,10 @@ class ReferencesResult(Paged):
     """All of them."""
     candidates: int | None = None
     """Where the name stands in the checked files' text."""
+    outside: list[FileReferences] | None = None
+    """Same-name uses in files the gate does not check, unasked (paged with `files`)."""
+    outside_total: int | None = None
+    """All of them."""
     toolchain: str | None = None
     """Which TypeScript or Python answered."""
 
@@ -349,6 +362,10 @@ class CallHierarchyResult(Paged):
     """All of them."""
     candidates: int | None = None
     """Where the name stands in the checked files' text."""
+    outside: list[Call] | None = None
+    """Same-name uses in files the gate does not check, unasked (paged with `calls`)."""
+    outside_total: int | None = None
+    """All of them."""
     toolchain: str | None = None
     """Which TypeScript or Python answered."""
 

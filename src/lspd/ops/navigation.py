@@ -7,11 +7,12 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from contextlib import AsyncExitStack
+from typing import Literal
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
-from lspd.ops import aliases, call_sites, unsaved
+from lspd.ops import aliases, call_sites, listing, unsaved
 from lspd.ops import unresolved as scan
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
@@ -20,16 +21,14 @@ from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (
     CallHierarchyResult,
     Direction,
-    FileReferences,
     HoverResult,
+    ImplementationResult,
     Location,
     LocationsResult,
-    Reference,
     ReferencesResult,
     SymbolLocation,
 )
 from lspd.ops.target import Target, resolve_target
-from lspd.ops.unresolved import Place
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 
@@ -150,11 +149,24 @@ async def implementation(
     symbol: str | None = None,
     limit: int = 50,
     offset: int = 0,
-) -> LocationsResult:
+    all: bool = False,
+) -> ImplementationResult:
     """The implementations of the interface or method at a position, each named by its
-    name path; `asked` marks the declaration the question was about when it is listed."""
+    name path; `asked` marks the declaration the question was about when it is listed.
+    Beside them, the name's uses in source files the gate does not check (`outside`); with
+    `all`, the server is asked with those files open."""
+    check_flag("all", all)
     at = (path, line, column, symbol)
-    target, result = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
+    target, found = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
+    prepared = await scan.prepare(ws, target)
+    if all and prepared.outside_texts:
+        async with AsyncExitStack() as stack:
+            for outside in list(prepared.outside_texts)[:MAX_OPENED]:
+                await stack.enter_async_context(ws.sync.visiting(outside))
+            target, found = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
+    result = ImplementationResult(**dict(found))
+    if not all:
+        await _outside(ws, prepared, result, offset, limit)
     declared = await target.session.request(answers.DEFINITION, target.params())
     places = {
         (loc.path, loc.line) for loc in Converter(ws, target.session.encoding).locations(declared)
@@ -164,6 +176,36 @@ async def implementation(
             result.asked = index
             break
     return result
+
+
+MAX_OPENED = 200  # files outside the gate held open for `implementation` with `all`
+
+
+async def _outside(
+    ws: Workspace, prepared: scan.Prepared, result: ImplementationResult, offset: int, limit: int
+) -> None:
+    """The name's uses outside the gate, beside the implementations (one window for both)."""
+    places = sorted(
+        ((ws.display(f.path), f.use.line, f.use.column), f.path)
+        for f in prepared.outside
+        if not f.use.keyword
+    )
+    if prepared.outside_skipped is not None or not places:
+        result.outside_total = 0 if prepared.skipped is None else None
+        return
+    namer = Namer(ws)
+    shown = [
+        (place, scan.source_line(prepared.outside_texts[full], place[1])) for place, full in places
+    ]
+    uses = await listing.named(namer, shown[offset : offset + limit])
+    result.outside = listing.by_file(
+        listing.counts(p for (p, _, _), _ in shown),
+        [p for p, _ in shown[offset : offset + limit]],
+        uses,
+    )
+    result.outside_total = len(places)
+    if len(places) > offset + limit and not result.truncated:  # one window for both
+        result.truncated, result.next_offset = True, offset + limit
 
 
 async def references(
@@ -176,89 +218,88 @@ async def references(
     limit: int = 25,
     offset: int = 0,
     unresolved: bool = True,
+    kind: Literal["all", "calls"] = "all",
+    all: bool = False,
 ) -> ReferencesResult:
     """Every use of the name at a position, grouped by file with complete counts per file;
     each use names its enclosing symbol. Paged in path order, the same-name uses the checker
-    ties to no declaration (`unresolved`) beside them."""
+    ties to no declaration (`unresolved`) and those in files the gate does not check
+    (`outside`; with `all`, asked like the others) beside them; `kind: "calls"`: calls
+    only (no declaration, import or re-export)."""
     check_positive("limit", limit)
     check_flag("include_declaration", include_declaration)
     check_flag("unresolved", unresolved)
+    check_flag("all", all)
+    if kind not in listing.KINDS:
+        raise InvalidInput(f"`kind` must be 'all' or 'calls', not {kind!r}")
     target = await _target(ws, path, line, column, symbol)
     context: shapes.ReferenceContext = {"includeDeclaration": include_declaration}
     params: shapes.ReferenceParams = {**target.params(), "context": context}
-    scanning = scan.start(ws, target, unresolved)
+    scanning = scan.start(ws, target, unresolved, everywhere=all)
     try:
         answer = await target.session.request(answers.REFERENCES, params)
     except BaseException:
         await scan.stop(scanning)
         raise
-    found = Converter(ws, target.session.encoding).locations(answer)
-    found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
+    convert = Converter(ws, target.session.encoding)
+    found = convert.locations(answer)
     namer = Namer(ws)
     known = {(loc.path, loc.line, loc.column) for loc in found}
     scanned = await scan.finish(ws, target, scanning, known, namer)
-    rows = max(len(found), len(scanned.uses))  # both lists are paged by the same window
+    found += [listing.located(place, text, scanned.name) for place, text in scanned.confirmed]
+    found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
+    if kind == "calls":
+        found = await _calls(listing.Calls(convert, namer, scanned.name), found, scanned)
+    rows = max(len(found), len(scanned.uses), len(scanned.outside))  # one window for all
     check_paging(offset, limit, rows)
-    counts = _counts(loc.path for loc in found)
-    uses, unknown = await _named_uses(namer, found, scanned, offset, limit)
-    unknown_counts = _counts(path for path, _, _ in scanned.uses)
-    summary = scan.summary(scan.references_head(len(found), len(counts)), scanned)
+    counts = listing.counts(loc.path for loc in found)
+    uses = await listing.named(
+        namer,
+        [((loc.path, loc.line, loc.column), loc.text) for loc in found[offset : offset + limit]],
+    )
+    unknown = await listing.named(namer, scanned.page(offset, limit))
+    outside = await listing.named(namer, scanned.outside_page(offset, limit))
+    noun = "call" if kind == "calls" else "reference"
+    head = f"{scan.plural(len(found), noun)} in {scan.plural(len(counts), 'file')}"
+    summary = scan.summary(head, scanned)
 
     def build(w: Window) -> ReferencesResult:
         places = [(loc.path, loc.line, loc.column) for loc in found[w.offset : w.end]]
-        unknown_places = scanned.uses[w.offset : w.end]
         return ReferencesResult(
             summary=summary,
             toolchain=target.session.toolchain,
-            files=_by_file(counts, places, uses),
+            files=listing.by_file(counts, places, uses),
             total=len(found),
             truncated=w.truncated,
             next_offset=w.next_offset,
-            unresolved=_by_file(unknown_counts, unknown_places, unknown),
+            unresolved=listing.by_file(
+                listing.counts(p for p, _, _ in scanned.uses),
+                scanned.uses[w.offset : w.end],
+                unknown,
+            ),
             unresolved_total=len(scanned.uses),
             candidates=scanned.candidates,
+            outside=listing.by_file(
+                listing.counts(p for p, _, _ in scanned.outside),
+                scanned.outside[w.offset : w.end],
+                outside,
+            )
+            or None,
+            outside_total=len(scanned.outside) if scanning is not None else None,
         )
 
     return page(rows, offset, limit, build)
 
 
-async def _named_uses(
-    namer: Namer, found: list[Location], scanned: scan.Scan, offset: int, limit: int
-) -> tuple[list[Reference], list[Reference]]:
-    """The uses and the unresolved uses from `offset`, each named by its enclosing symbol."""
-    uses = [
-        Reference(
-            line=loc.line,
-            column=loc.column,
-            text=loc.text,
-            symbol=await namer.name(loc.path, loc.line, loc.column),
-        )
-        for loc in found[offset : offset + limit]
-    ]
-    unknown = [
-        Reference(line=line, column=column, text=text, symbol=await namer.name(path, line, column))
-        for (path, line, column), text in scanned.page(offset, limit)
-    ]
-    return uses, unknown
-
-
-def _counts(paths: Iterable[str]) -> dict[str, int]:
-    """How many places each file has, files in the order they come."""
-    counts: dict[str, int] = {}
-    for path in paths:
-        counts[path] = counts.get(path, 0) + 1
-    return counts
-
-
-def _by_file(
-    counts: dict[str, int], places: list[Place], uses: list[Reference]
-) -> list[FileReferences]:
-    """Each file with its complete count and the uses of this page (`places` and `uses`
-    in step; `uses` may run past the page)."""
-    by_file: dict[str, list[Reference]] = {path: [] for path in counts}
-    for (path, _, _), use in zip(places, uses, strict=False):
-        by_file[path].append(use)
-    return [FileReferences(path=p, count=counts[p], references=by_file[p]) for p in counts]
+async def _calls(calls: listing.Calls, found: list[Location], scanned: scan.Scan) -> list[Location]:
+    """Only the calls among the references, and among the scan's lists (in place)."""
+    keep = await calls.keep([(loc.path, loc.line, loc.column) for loc in found])
+    for uses, texts in ((scanned.uses, scanned.texts), (scanned.outside, scanned.outside_texts)):
+        kept = await calls.keep(uses)
+        pairs = [(u, t) for u, t in zip(uses, texts, strict=True) if u in kept]
+        uses[:] = [u for u, _ in pairs]
+        texts[:] = [t for _, t in pairs]
+    return [loc for loc in found if (loc.path, loc.line, loc.column) in keep]
 
 
 async def call_hierarchy(
@@ -271,19 +312,22 @@ async def call_hierarchy(
     limit: int = 50,
     offset: int = 0,
     unresolved: bool = True,
+    all: bool = False,
 ) -> CallHierarchyResult:
     """The callers (`incoming`) or callees (`outgoing`) of the function at a position:
     one entry per call site, each naming the caller or callee by its name path; incoming,
-    the same-name uses the checker ties to no declaration (`unresolved`) beside them."""
+    the same-name uses the checker ties to no declaration (`unresolved`) and those in files
+    the gate does not check (`outside`; with `all`, asked like the others) beside them."""
     check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
     check_flag("unresolved", unresolved)
+    check_flag("all", all)
     target = await _target(ws, path, line, column, symbol)
     namer = Namer(ws)
     root = await call_sites.prepare(ws, namer, target)
     convert = Converter(ws, target.session.encoding)
-    scanning = scan.start(ws, target, unresolved and direction == "incoming")
+    scanning = scan.start(ws, target, unresolved and direction == "incoming", everywhere=all)
     try:
         ends = await call_sites.ends(target.session, root, direction)
     except BaseException:
@@ -292,14 +336,22 @@ async def call_hierarchy(
     calls = await call_sites.sites(convert, namer, ends, direction)
     if direction == "incoming":
         scanned = await scan.finish(ws, target, scanning, set(calls), namer)
+        found = listing.Calls(convert, namer, scanned.name)
+        for place, text in scanned.confirmed:  # in files the server's search left out
+            if await found.is_call(place):
+                calls[place] = await call_sites.caller(namer, place, text)
     else:
         scanned = scan.Scan(scan.name_at(target), skipped="callees have no unresolved uses")
     ordered = [calls[key] for key in sorted(calls)]
-    rows = max(len(ordered), len(scanned.uses))  # both lists are paged by the same window
+    rows = max(len(ordered), len(scanned.uses), len(scanned.outside))  # one window for all
     check_paging(offset, limit, rows)
     item = await call_sites.call_item(convert, namer, root)
     unknown = [
         await call_sites.caller(namer, place, text) for place, text in scanned.page(offset, limit)
+    ]
+    outside = [
+        await call_sites.caller(namer, place, text)
+        for place, text in scanned.outside_page(offset, limit)
     ]
     files = len({path for path, _, _ in calls})
     head = f"{scan.plural(len(ordered), 'call')} in {scan.plural(files, 'file')}"
@@ -318,6 +370,8 @@ async def call_hierarchy(
             unresolved=unknown[: w.count],
             unresolved_total=len(scanned.uses),
             candidates=scanned.candidates,
+            outside=outside[: w.count] or None,
+            outside_total=len(scanned.outside) if scanning is not None else None,
         )
 
     return page(rows, offset, limit, build)

@@ -70,6 +70,9 @@ class Prepared:
     found: list[Found] = field(default_factory=list)
     texts: dict[Path, str] = field(default_factory=dict)  # what each file's uses are in
     skipped: str | None = None
+    outside: list[Found] = field(default_factory=list)  # in source files the gate leaves out
+    outside_texts: dict[Path, str] = field(default_factory=dict)
+    outside_skipped: str | None = None
 
 
 @dataclass
@@ -85,11 +88,21 @@ class Scan:
     resolved_elsewhere: int = 0
     unasked: int = 0  # uses the deadline left unasked
     skipped: str | None = None
+    confirmed: list[tuple[Place, str]] = field(default_factory=list)  # tied to the symbol,
+    # not among the server's references (a file outside its program, asked with `all`)
+    outside: list[Place] = field(default_factory=list)  # uses in files the gate leaves out
+    outside_texts: list[str] = field(default_factory=list)
+    outside_skipped: str | None = None
 
     def page(self, offset: int, limit: int) -> list[tuple[Place, str]]:
         """The uses from `offset`, at most `limit`, each with its source line."""
         end = offset + limit
         return list(zip(self.uses[offset:end], self.texts[offset:end], strict=True))
+
+    def outside_page(self, offset: int, limit: int) -> list[tuple[Place, str]]:
+        """The uses outside the gate from `offset`, at most `limit`, with their lines."""
+        end = offset + limit
+        return list(zip(self.outside[offset:end], self.outside_texts[offset:end], strict=True))
 
     @property
     def shown(self) -> str:
@@ -106,8 +119,9 @@ def name_at(target: Target) -> str:
     return ""
 
 
-async def prepare(ws: Workspace, target: Target) -> Prepared:
-    """The uses of the target's name in the code of the files its server handles."""
+async def prepare(ws: Workspace, target: Target, everywhere: bool = False) -> Prepared:
+    """The uses of the target's name in the code of the gate's files its server handles,
+    and apart those in its other source files; `everywhere`: all of them alike."""
     name = name_at(target)
     server = target.session.definition
     language = target.document.language_id
@@ -127,16 +141,39 @@ async def prepare(ws: Workspace, target: Target) -> Prepared:
     except LspdError as exc:  # a configuration that cannot be read: `lspd check` says how
         prepared.skipped = f"the gate's files are not known: {exc}"
         return prepared
-    paths = [
+    served = [
         p
         for p in await ws.symbols.holding(name)
-        if p in gate and (h := ws.handler(p)) is not None and h.name == server.name
+        if (h := ws.handler(p)) is not None and h.name == server.name
     ]
-    return await asyncio.to_thread(_scan_files, ws, paths, prepared, dialect)
+    paths = served if everywhere else [p for p in served if p in gate]
+    others = [] if everywhere else [p for p in served if p not in gate]
+    return await asyncio.to_thread(_scan_files, ws, (paths, others), prepared, dialect)
 
 
-def _scan_files(ws: Workspace, paths: list[Path], prepared: Prepared, dialect: Dialect) -> Prepared:
+def _scan_files(
+    ws: Workspace, paths: tuple[list[Path], list[Path]], prepared: Prepared, dialect: Dialect
+) -> Prepared:
+    """The uses in the gate's files (`paths[0]`), and apart in the others (`paths[1]`)."""
     name = prepared.name
+    texts, counted = _read(ws, paths[0], name)
+    prepared.candidates, prepared.files = counted, len(texts)
+    prepared.skipped = _too_many(name, counted, len(texts))
+    if prepared.skipped is None:
+        for path, text in texts.items():
+            prepared.found += [Found(path, use) for use in find_uses(text, name, dialect)]
+        prepared.texts = texts
+    others, counted = _read(ws, paths[1], name)
+    prepared.outside_skipped = _too_many(name, counted, len(others))
+    if prepared.outside_skipped is None:
+        for path, text in others.items():
+            prepared.outside += [Found(path, use) for use in find_uses(text, name, dialect)]
+        prepared.outside_texts = others
+    return prepared
+
+
+def _read(ws: Workspace, paths: list[Path], name: str) -> tuple[dict[Path, str], int]:
+    """The files' texts holding the name as a word, and how often it stands in them."""
     texts: dict[Path, str] = {}
     counted = 0
     for path in paths:
@@ -148,17 +185,14 @@ def _scan_files(ws: Workspace, paths: list[Path], prepared: Prepared, dialect: D
         if count:
             texts[path] = text
             counted += count
-    prepared.candidates, prepared.files = counted, len(texts)
-    if counted > MAX_CANDIDATES:
-        prepared.skipped = (
-            f"`{name}` stands {counted} times in {len(texts)} files, over the "
-            f"{MAX_CANDIDATES} lspd asks about"
-        )
-        return prepared
-    for path, text in texts.items():
-        prepared.found += [Found(path, use) for use in find_uses(text, name, dialect)]
-    prepared.texts = texts
-    return prepared
+    return texts, counted
+
+
+def _too_many(name: str, counted: int, holding: int) -> str | None:
+    if counted <= MAX_CANDIDATES:
+        return None
+    over = f"over the {MAX_CANDIDATES} lspd asks about"
+    return f"`{name}` stands {counted} times in {holding} files, {over}"
 
 
 async def confirm(
@@ -181,6 +215,7 @@ async def confirm(
         line_text = convert.line_text(full, d.line - 1)
         member = _after_dot(line_text, d.column) or await _is_member(namer, d.path, d.line, name)
         scan.member = scan.member or member
+    _outside(ws, prepared, scan)
     by_file: dict[Path, list[Use]] = {}
     literal: list[Found] = []
     for item in prepared.found:
@@ -205,14 +240,31 @@ async def confirm(
             places.append(((ws.display(path), line, column), text))
         elif not defined & asked:
             scan.resolved_elsewhere += 1
+        else:  # the symbol's, in a file the server's search left out
+            scan.confirmed.append(((ws.display(path), line, column), text))
     for item in literal:
-        line_text = _line(prepared.texts[item.path], item.use.line)
+        line_text = source_line(prepared.texts[item.path], item.use.line)
         places.append(((ws.display(item.path), item.use.line, item.use.column), line_text))
     places.sort()
     scan.uses = [place for place, _ in places]
     scan.texts = [text for _, text in places]
     scan.literals = len(literal)
     return scan
+
+
+def _outside(ws: Workspace, prepared: Prepared, scan: Scan) -> None:
+    """The uses found outside the gate that may be the symbol's, as the scan lists them."""
+    scan.outside_skipped = prepared.outside_skipped
+    places: list[tuple[Place, str]] = []
+    for item in prepared.outside:
+        use = item.use
+        if (scan.member and not use.member) or use.keyword:
+            continue
+        line_text = source_line(prepared.outside_texts[item.path], use.line)
+        places.append(((ws.display(item.path), use.line, use.column), line_text))
+    places.sort()
+    scan.outside = [place for place, _ in places]
+    scan.outside_texts = [text for _, text in places]
 
 
 async def _is_member(namer: Namer, shown: str, line: int, name: str) -> bool:
@@ -240,14 +292,16 @@ def _after_dot(line_text: str, column: int) -> bool:
     return before.endswith((".", "->", "::"))
 
 
-def _line(text: str, line: int) -> str:
+def source_line(text: str, line: int) -> str:
     lines = split_lines(text)
     return lines[line - 1].strip() if line <= len(lines) else ""
 
 
-def start(ws: Workspace, target: Target, wanted: bool) -> asyncio.Task[Prepared] | None:
+def start(
+    ws: Workspace, target: Target, wanted: bool, everywhere: bool = False
+) -> asyncio.Task[Prepared] | None:
     """`prepare` as a task, to run while the server looks for the references."""
-    return asyncio.create_task(prepare(ws, target)) if wanted else None
+    return asyncio.create_task(prepare(ws, target, everywhere)) if wanted else None
 
 
 async def finish(
@@ -280,7 +334,26 @@ def plural(count: int, word: str) -> str:
 
 
 def summary(head: str, scan: Scan) -> str:
-    """The answer in one line: `head` (the references), then what the scan found."""
+    """The answer in one line: `head` (the references), then what the scan found, then
+    what stands outside the gate's files."""
+    return _inside(head, scan) + outside_phrase(scan)
+
+
+def outside_phrase(scan: Scan) -> str:
+    """`; 2 more uses of `.fetch` in 1 file the gate does not check (`outside` …)`."""
+    if scan.outside_skipped is not None:
+        return f"; uses in files the gate does not check not listed: {scan.outside_skipped}"
+    if not scan.outside:
+        return ""
+    files = len({path for path, _, _ in scan.outside})
+    count = f"{plural(len(scan.outside), 'more use')} of `{scan.shown}`"
+    return (
+        f"; {count} in {plural(files, 'file')} the gate does not check, not asked "
+        "(`outside`; `all` asks about them)"
+    )
+
+
+def _inside(head: str, scan: Scan) -> str:
     shown = f"`{scan.shown}`"
     if scan.skipped is not None:
         return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}"

@@ -48,8 +48,12 @@ definition and type_definition: answer as if `path` held that text (nothing is w
 `git apply` it) and never apply it; their `check` is what applying it would introduce and
 fix, as `preview` says. A rename's diff is paged by whole files: each page applies alone.
 `fresh` is true when the answer is for the file's current text; `total` counts all items
-of a list. Fields and arguments at their default (null, empty,
-false, 0) are left out of answers and schemas."""
+of a list. `unresolved` (on references and call_hierarchy) lists apart the same-name uses
+no checker ties to a declaration. `all`: every source file, not only those the gate
+checks; so references, implementation and call_hierarchy also ask about the `outside`
+uses (same name, in files the gate does not check), which they otherwise list apart.
+Fields and arguments at their default (null, empty, false, 0) are left out of answers and
+schemas."""
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
@@ -99,15 +103,18 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(navigation.implementation, "Subclasses and overrides."),
     Operation(
         navigation.references,
-        "Every use by file, with its enclosing symbol; `unresolved`: same-name uses no "
-        "checker resolves.",
+        "Uses by file, each named; `unresolved`: what no checker resolves.",
         words={
             "include_declaration": Words(
                 "Count the definition.",
                 cli="--no-declaration",
                 cli_form="negate",
                 cli_help="omit the declaration",
-            )
+            ),
+            "kind": Words(
+                "`calls`: call sites only.",
+                cli_help="all, or calls: call sites only (no declaration, import or re-export)",
+            ),
         },
     ),
     Operation(
@@ -132,7 +139,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         navigation.call_hierarchy,
-        "Callers (`incoming`) or callees (`outgoing`), each call site named.",
+        "Callers (`incoming`) or callees (`outgoing`) by call site.",
         words={"direction": Words("`incoming` (callers) or `outgoing` (callees).")},
     ),
     Operation(

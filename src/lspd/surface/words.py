@@ -54,6 +54,11 @@ SHARED = {
         cli_form="negate",
         cli_help="skip the scan for uses the checker cannot resolve",
     ),
+    "all": Words(
+        "Ask `outside` too.",
+        cli_form="flag",
+        cli_help="also ask the servers about the uses in files the gate does not check",
+    ),
     "content": Words(
         "Unsaved text.",
         cli="--content-file",

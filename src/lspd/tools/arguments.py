@@ -98,7 +98,10 @@ EXPLAINED = {
 
 # Inputs the server instructions explain once (positions, paging): their descriptions stay
 # in `lspd schema` and the CLI's help, not in each tool's input schema.
-INPUT_EXPLAINED = {"path", "line", "column", "symbol", "limit", "offset", "baseline", "content"}
+INPUT_EXPLAINED = {
+    *("path", "line", "column", "symbol", "limit", "offset", "baseline", "content", "all"),
+    "unresolved",
+}
 
 
 def _output(schema: Schema) -> Schema:
