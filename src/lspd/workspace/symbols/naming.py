@@ -97,8 +97,10 @@ def _named_at(nodes: list[Node], line: int, column: int) -> Node | None:
 def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool) -> Node | None:
     for node in nodes:
         variable = node.kind in _VARIABLES and not in_body
-        end = statement_end(lines, node.line) if variable else node.end_line
-        if not (node.start_line or node.line) <= line <= max(end, node.end_line):
+        if line < (node.start_line or node.line):
+            continue
+        # past its range, a variable may still hold it: its statement ends later (read only then)
+        if line > node.end_line and not (variable and line <= statement_end(lines, node.line)):
             continue
         inner = _innermost(node.children, line, lines, in_body or node.kind in _BODIES)
         if inner is not None:
