@@ -15,6 +15,7 @@ import logging
 import time
 from pathlib import Path
 
+from lspd.engine.steps import Step, chain
 from lspd.ops.affected import typescript_checked
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 # open document costs every later question a stat (255: 0.6 ms), so not without end.
 KEEP_OPEN = 1000
 MAX_LIMIT = 1000  # diagnostics per page; the answer budget may stop a page sooner
+Reply = tuple[list[DiagnosticsResult], list[Path], list[Path]]  # a checker step's answer
 
 
 async def check_all(
@@ -144,21 +146,28 @@ async def _reused_or_built(
     run: Running,
 ) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
     """The results of the files a builder checks or an edit cannot have changed; the files
-    checked anew for them; and the files left to ask one by one."""
-    # TypeScript projects: their own builder, re-checking what the edits affect (`affected`).
-    answered, rebuilt, rest = await typescript_checked(ws, matched, known, run.tick)
-    judged, judging, rest = await mypy_checked(ws, rest)  # mypy-gated: the project's dmypy
-    # Python: only the edited files, when no declaration another file sees changed.
-    reused, rest = python_unaffected(ws, matched, rest, changes, memory)
+    checked anew for them; and the files left to ask one by one: the chain of checker steps
+    (`lspd.engine.steps`)."""
 
     def one_more() -> None:  # a file answered: the progress `lspd check` shows
         run.tick(run.done + 1)
 
-    # TypeScript 7: nothing opened, only what the edits reach asked again (`native_check`).
-    native, asked, rest = await native_checked(ws, rest, changes, memory, one_more)
+    async def unaffected(rest: list[Path]) -> Reply:  # Python: nothing asked, results reused
+        reused, left = python_unaffected(ws, matched, rest, changes, memory)
+        return reused, [], left
+
+    steps: list[Step[DiagnosticsResult]] = [
+        # TypeScript projects: their own builder, re-checking what the edits affect.
+        lambda rest: typescript_checked(ws, rest, known, run.tick),
+        lambda rest: mypy_checked(ws, rest),  # mypy-gated: the project's dmypy
+        unaffected,  # Python: only the edited files, when no declaration others see changed
+        # TypeScript 7: nothing opened, only what the edits reach asked again.
+        lambda rest: native_checked(ws, rest, changes, memory, one_more),
+    ]
+    results, asked, rest = await chain(steps, matched)
     if rest != matched:
         run.tick(len(matched) - len(rest))
-    return answered + judged + reused + native, rebuilt + judging + asked, rest
+    return results, asked, rest
 
 
 def _left_out(ws: Workspace, matched: list[Path]) -> tuple[list[SkippedFile], list[Path]]:
