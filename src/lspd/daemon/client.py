@@ -26,6 +26,7 @@ HEALTH_TIMEOUT_S = 2.0
 CALL_TIMEOUT_S = 120.0
 ERRORS_HEADER = "x-lspd-errors"  # GET /check: the check's count of errors
 UNANSWERED_HEADER = "x-lspd-unanswered"  # GET /check: files no server answered
+JSON = {"Content-Type": "application/json"}
 
 
 class Response:
@@ -43,17 +44,14 @@ class Response:
 
 
 def _http(
-    method: str,
-    port: int,
-    path: str,
-    headers: dict[str, str],
-    timeout: float,
-    body: bytes | None = None,
+    found: Probe, method: str, path: str, timeout: float, body: bytes = b"", **more: str
 ) -> Response:
-    """One loopback HTTP request: never through a proxy, never TLS. Raises `OSError` (the
-    port refuses, the answer times out) or `loopback.NotHttp`: catch `_unanswered()`."""
-    status, found, data = loopback.request(HOST, port, method, path, headers, timeout, body)
-    return Response(status, found, data.decode("utf-8", errors="replace"))
+    """One loopback HTTP request to the daemon `found`, its token sent with the headers
+    `more`: never through a proxy, never TLS. Raises `OSError` (the port refuses, the answer
+    times out) or `loopback.NotHttp`: catch `_unanswered()`."""
+    headers = {**found.headers, **more}
+    answer = loopback.request(HOST, found.port or 0, method, path, headers, timeout, body)
+    return Response(answer[0], answer[1], answer[2].decode("utf-8", errors="replace"))
 
 
 def _unanswered() -> tuple[type[Exception], ...]:
@@ -114,7 +112,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
         return Probe(root, False, f"no daemon runs for {root} (no port in {where})")
     found = Probe(root, False, "", port, sentinel.read_token(root))
     try:
-        response = _http("GET", port, "/health", found.headers, timeout)
+        response = _http(found, "GET", "/health", timeout)
     except _unanswered() as exc:
         found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
         found.stale = True
@@ -223,7 +221,7 @@ def check_everything(
     text). `every`: every source file, not only the gate's."""
     query = "&".join([f"path={quote(p)}" for p in paths or []] + (["all=1"] if every else []))
     try:
-        response = _http("GET", found.port or 0, f"/check?{query}", found.headers, timeout)
+        response = _http(found, "GET", f"/check?{query}", timeout)
     except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     if response.status_code != 200:
@@ -242,7 +240,7 @@ def check_progress(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> dict[str,
     """How far the daemon's running check is: `done`, `total`, `seconds` ({} when none runs
     or the daemon does not answer in time: progress is only ever a courtesy)."""
     try:
-        response = _http("GET", found.port or 0, "/check/progress", found.headers, timeout)
+        response = _http(found, "GET", "/check/progress", timeout)
         answer = response.json() if response.status_code == 200 else {}
     except Exception:
         return {}
@@ -252,9 +250,8 @@ def check_progress(found: Probe, timeout: float = HEALTH_TIMEOUT_S) -> dict[str,
 def hook(found: Probe, request: dict[str, Any], timeout: float) -> dict[str, Any]:
     """The daemon's answer to an agent's hook (POST /hook, `lspd.daemon.feedback`)."""
     body = json.dumps(request).encode()
-    headers = {**found.headers, "Content-Type": "application/json"}
     try:
-        response = _http("POST", found.port or 0, "/hook", headers, timeout, body)
+        response = _http(found, "POST", "/hook", timeout, body, **JSON)
     except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     if response.status_code != 200:
@@ -286,9 +283,8 @@ def _request(
         },
     }
     headers = {
-        **found.headers,
+        **JSON,
         "Accept": "application/json, text/event-stream",
-        "Content-Type": "application/json",
         "MCP-Protocol-Version": PROTOCOL_VERSION,
         "Mcp-Method": method,
         **({"Mcp-Name": name} if name else {}),
@@ -296,7 +292,7 @@ def _request(
     body = json.dumps(request).encode()
     try:
         assert found.port is not None
-        response = _http("POST", found.port, "/mcp", headers, timeout, body)
+        response = _http(found, "POST", "/mcp", timeout, body, **headers)
     except _unanswered() as exc:
         raise DaemonError(f"the daemon at {found.url} did not answer: {exc}") from None
     message = _json_rpc_message(response)
