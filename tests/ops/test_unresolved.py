@@ -206,8 +206,27 @@ def test_typescript_any_receivers_are_unresolved(dyn_ts: Warm) -> None:
     ]
     assert result.summary == (
         "3 references in 2 files; 3 more uses of `.fetch` whose receiver the checker cannot "
-        "type (`unresolved`)"
+        "type (`unresolved`); 1 more use of `.fetch` in 1 file the gate does not check, not "
+        "asked (`outside`; `all` asks about them)"
     )
+
+
+def test_typescript_implementations_outside_the_tsconfig_are_found_with_all(dyn_ts: Warm) -> None:
+    # tests/local.ts is outside the tsconfig's `include`: tsserver answers it from a project
+    # of its own, which the question at the declaration never searches.
+    result = dyn_ts.run(navigation.implementation(dyn_ts.ws, symbol="Store"))
+    assert [(loc.path, loc.line) for loc in result.locations] == [("src/store.ts", 1)]
+    assert _places(result.outside or []) == [
+        ("tests/local.ts", 1, 10, None),
+        ("tests/local.ts", 3, 28, "Local"),
+    ]
+    asked = dyn_ts.run(navigation.implementation(dyn_ts.ws, symbol="Store", all=True))
+    assert [(loc.path, loc.line, loc.symbol) for loc in asked.locations] == [
+        ("src/store.ts", 1, "Store"),
+        ("tests/local.ts", 3, "Local"),
+    ]
+    refs = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="Store.fetch", all=True))
+    assert ("tests/local.ts", 10, 16, "run") in _places(refs.unresolved)
 
 
 def test_calls_after_strings_and_in_f_string_fields_are_unresolved(dyn: Warm) -> None:

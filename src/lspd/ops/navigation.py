@@ -7,12 +7,13 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Literal
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
-from lspd.ops import aliases, call_sites, listing, unsaved
+from lspd.ops import aliases, call_sites, listing, outside, unsaved
 from lspd.ops import unresolved as scan
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
@@ -81,9 +82,11 @@ async def _locations(
     limit: int,
     offset: int,
     content: str | None = None,
+    more: Callable[[], Awaitable[list[Location]]] | None = None,
 ) -> tuple[Target, LocationsResult]:
     """The body of every location question (definition, type definition, implementation):
-    the places `method` answers at the position `at`, each named by its name path, paged."""
+    the places `method` answers at the position `at` (and those `more` adds), each named
+    by its name path, paged."""
     check_positive("limit", limit)
     path = at[0]
     async with unsaved.held(ws, path, content):
@@ -95,6 +98,9 @@ async def _locations(
             )
         answer = await target.session.request(method, target.params())
         found = Converter(ws, target.session.encoding).locations(answer)
+        if more is not None:
+            seen = {(loc.path, loc.line, loc.column) for loc in found}
+            found += [loc for loc in await more() if (loc.path, loc.line, loc.column) not in seen]
         check_paging(offset, limit, len(found))
         namer = Namer(ws)
         named = [
@@ -161,12 +167,20 @@ async def implementation(
     prepared = await scan.prepare(ws, target)
     if all and prepared.outside_texts:
         async with AsyncExitStack() as stack:
-            for outside in list(prepared.outside_texts)[:MAX_OPENED]:
-                await stack.enter_async_context(ws.sync.visiting(outside))
-            target, found = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
+            held = [
+                await stack.enter_async_context(ws.sync.visiting(held_path))
+                for held_path in list(prepared.outside_texts)[: outside.MAX_OPENED]
+            ]
+
+            async def more() -> list[Location]:
+                return await outside.implementations_from(ws, held, prepared)
+
+            target, found = await _locations(
+                ws, answers.IMPLEMENTATION, at, limit, offset, more=more
+            )
     result = ImplementationResult(**dict(found))
     if not all:
-        await _outside(ws, prepared, result, offset, limit)
+        await outside.listed(ws, prepared, result, offset, limit)
     declared = await target.session.request(answers.DEFINITION, target.params())
     places = {
         (loc.path, loc.line) for loc in Converter(ws, target.session.encoding).locations(declared)
@@ -176,36 +190,6 @@ async def implementation(
             result.asked = index
             break
     return result
-
-
-MAX_OPENED = 200  # files outside the gate held open for `implementation` with `all`
-
-
-async def _outside(
-    ws: Workspace, prepared: scan.Prepared, result: ImplementationResult, offset: int, limit: int
-) -> None:
-    """The name's uses outside the gate, beside the implementations (one window for both)."""
-    places = sorted(
-        ((ws.display(f.path), f.use.line, f.use.column), f.path)
-        for f in prepared.outside
-        if not f.use.keyword
-    )
-    if prepared.outside_skipped is not None or not places:
-        result.outside_total = 0 if prepared.skipped is None else None
-        return
-    namer = Namer(ws)
-    shown = [
-        (place, scan.source_line(prepared.outside_texts[full], place[1])) for place, full in places
-    ]
-    uses = await listing.named(namer, shown[offset : offset + limit])
-    result.outside = listing.by_file(
-        listing.counts(p for (p, _, _), _ in shown),
-        [p for p, _ in shown[offset : offset + limit]],
-        uses,
-    )
-    result.outside_total = len(places)
-    if len(places) > offset + limit and not result.truncated:  # one window for both
-        result.truncated, result.next_offset = True, offset + limit
 
 
 async def references(
@@ -258,7 +242,7 @@ async def references(
         [((loc.path, loc.line, loc.column), loc.text) for loc in found[offset : offset + limit]],
     )
     unknown = await listing.named(namer, scanned.page(offset, limit))
-    outside = await listing.named(namer, scanned.outside_page(offset, limit))
+    apart = await listing.named(namer, scanned.outside_page(offset, limit))
     noun = "call" if kind == "calls" else "reference"
     head = f"{scan.plural(len(found), noun)} in {scan.plural(len(counts), 'file')}"
     summary = scan.summary(head, scanned)
@@ -282,7 +266,7 @@ async def references(
             outside=listing.by_file(
                 listing.counts(p for p, _, _ in scanned.outside),
                 scanned.outside[w.offset : w.end],
-                outside,
+                apart,
             )
             or None,
             outside_total=len(scanned.outside) if scanning is not None else None,
@@ -349,7 +333,7 @@ async def call_hierarchy(
     unknown = [
         await call_sites.caller(namer, place, text) for place, text in scanned.page(offset, limit)
     ]
-    outside = [
+    apart = [
         await call_sites.caller(namer, place, text)
         for place, text in scanned.outside_page(offset, limit)
     ]
@@ -370,7 +354,7 @@ async def call_hierarchy(
             unresolved=unknown[: w.count],
             unresolved_total=len(scanned.uses),
             candidates=scanned.candidates,
-            outside=outside[: w.count] or None,
+            outside=apart[: w.count] or None,
             outside_total=len(scanned.outside) if scanning is not None else None,
         )
 
