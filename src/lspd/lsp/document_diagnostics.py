@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Protocol, cast
 
 from lspd.lsp import answers, diagnostics, shapes
 from lspd.lsp.answers import P, Request, T
 from lspd.lsp.documents import Document
 from lspd.lsp.requests import Registrations
+from lspd.lsp.stall import Named
 from lspd.servers.registry import ServerDefinition
 
 WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
 
 
-class Diagnosed(Protocol):
+class Diagnosed(Named, Protocol):
     """What `of_document` uses of a session (`lsp/session.py`): a protocol, so that this
     module need not import the session, which imports it."""
 
-    @property
-    def name(self) -> str: ...
-    @property
-    def log_path(self) -> Path: ...
     @property
     def definition(self) -> ServerDefinition: ...
     @property

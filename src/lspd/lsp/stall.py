@@ -156,14 +156,19 @@ class Stall:
         kill()
 
 
-class Stuck(Protocol):
-    """What `timed_out` uses of a session's server (`lsp/lifecycle.py`): a protocol, so
-    that this module need not import it, which imports this one."""
+class Named(Protocol):
+    """A server as an error names it: its name and its log."""
 
     @property
     def name(self) -> str: ...
     @property
     def log_path(self) -> Path: ...
+
+
+class Stuck(Named, Protocol):
+    """What `timed_out` uses of a session's server (`lsp/lifecycle.py`): a protocol, so
+    that this module need not import it, which imports this one."""
+
     @property
     def stall(self) -> Stall: ...
     def busy(self, waiting: bool = True) -> Busy | None: ...
