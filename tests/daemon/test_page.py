@@ -114,7 +114,8 @@ def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_
     with thread_daemon(root) as daemon:
         wait_for_servers(daemon.daemon.port or 0)
         seen = Watched(browser, daemon.base)
-        assert "basedpyright" in seen.text("#servers tbody tr[data-server]")
+        row = seen.text("#servers tbody tr[data-server]")
+        assert re.match(r"basedpyright\s+python · \d+\.\d+\.\d+\s", row), row  # and its version
         assert seen.text("#workspace") == str(root)
         for argv in (["hover", "gen/mod_001.py:4:5"], ["symbols", "gen/mod_002.py"]):
             assert _lspd(*argv, "--json", cwd=root).wait(60) == 0

@@ -38,6 +38,8 @@ class PageServer(Model):
     """The language it serves."""
     server: str
     """Its name."""
+    version: str | None
+    """Its version, as it said at its start."""
     project: str
     """Its first project."""
     state: ServerState

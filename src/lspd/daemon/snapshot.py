@@ -86,6 +86,7 @@ def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Sessi
             None,
         )
     owed, working, restarts, uptime, crash, stderr = 0, None, 0, None, None, []
+    version = None
     words: str = shown.state
     if session is not None:
         owed, oldest = session.working_on()
@@ -97,9 +98,11 @@ def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Sessi
         if crash is not None:
             stderr = _tail(session.log_path)
         words = _words(shown, owed, session.starts)
+        version = session.info.get("version")
     return PageServer(
         language=shown.language,
         server=shown.server,
+        version=None if version is None else str(version),
         project=shown.project,
         state=shown.state,
         shown=words,

@@ -59,6 +59,7 @@ class ServerLifecycle:
         self.state: ServerState = "stopped"
         self.encoding: Encoding = "utf-16"
         self.capabilities: dict[str, Any] = {}
+        self.info: dict[str, Any] = {}  # its `serverInfo` (name, version), if it sends one
         self.documents = Documents()  # what it holds open: gone with its process
         self.registrations = requests.Registrations(root)
         self.configuration = Configuration(definition.settings, root)  # pushed if not pulled
@@ -165,6 +166,7 @@ class ServerLifecycle:
             self.state = "crashed"
             raise
         self.capabilities = dict(result.get("capabilities", {})) if result else {}
+        self.info = dict(result.get("serverInfo") or {}) if result else {}
         encoding = self.capabilities.get("positionEncoding", "utf-16")
         self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
         if settling is not None:
