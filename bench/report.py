@@ -48,6 +48,7 @@ QUICK = {
     "feedback": ["--only", "ts7"],
     "navigation": ["--only", "shipped", "--warm", "1"],
     "rename": ["--rounds", "2"],
+    "status_page": ["--seconds", "10", "--rounds", "1", "--hovers", "50"],
 }
 
 
