@@ -235,3 +235,27 @@ def test_status_json_is_compact_like_every_json(lspd: Cli, root: Path) -> None:
     assert out.count("\n") == 1 and ": " not in out and json.loads(out)["workspace"] == str(root)
     servers = lspd("servers", "--root", str(root), "--json").stdout
     assert servers.count("\n") == 1 and json.loads(servers)["servers"]
+
+
+def test_status_open_opens_the_page_where_a_browser_is(
+    lspd: Cli, root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = _serve(lspd, root).removesuffix("mcp")
+    for variable in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
+        monkeypatch.delenv(variable, raising=False)
+    none = lspd("status", "--open", "--root", str(root))
+    assert none.returncode == 0
+    assert none.stderr == f"lspd: no graphical browser here; open {page} in one\n"
+    # The browser webbrowser is told of: apt's chromium, headless, keeping the page it loaded.
+    dom = tmp_path / "dom.html"
+    browser = tmp_path / "browser"
+    browser.write_text(
+        "#!/bin/sh\nchromium --headless --no-sandbox --disable-gpu --dump-dom"
+        f' "$1" > {dom} 2>/dev/null\n'
+    )
+    browser.chmod(0o755)
+    monkeypatch.setenv("BROWSER", str(browser))
+    opened = lspd("status", "--open", "--root", str(root))
+    assert opened.returncode == 0 and opened.stderr == ""
+    assert f"  live status page at {page}\n" in opened.stdout
+    assert "<h1>lspd</h1>" in dom.read_text() and 'id="servers"' in dom.read_text()
