@@ -14,7 +14,8 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
-from lspd.ops.baseline import changes_since
+from lspd.ops import file_diagnostics
+from lspd.ops.baseline import changes_since, file_changes
 from lspd.ops.committed import kept_folder, memory_of
 from lspd.ops.models import Changes
 from lspd.workspace.scope import gate_scope
@@ -184,3 +185,27 @@ def test_an_order_dependent_error_is_never_introduced(tmp_path: Path) -> None:
         changes = from_kept(warm)
         assert rows(changes) == ([], [])
         assert changes.changed == ["c.py"]
+
+
+def test_one_files_baseline_reads_the_kept_result(repo: Warm) -> None:
+    """`diagnostics pkg/app.py --baseline HEAD` once HEAD's result is kept: the file now
+    against its kept result, as the two-state comparison of that file has it."""
+    from_kept(repo)  # a clean tree: HEAD's result kept
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert result.changes is not None and result.errors == 1
+    assert "against the kept result of" in result.changes.scope
+    assert [(d.path, d.line, d.code) for d in result.changes.introduced] == BROKEN_CALL
+    assert result.changes.changed == ["pkg/greeting.py"]
+    old = repo.run(file_changes(repo.ws, repo.root / "pkg/app.py", None, "HEAD"))
+    assert rows(result.changes) == rows(old)
+    fixed = 'def main() -> str:\n    return make_greeter("w", True).greet()\n'
+    content = repo.root.joinpath("pkg/app.py").read_text().split("def main")[0] + fixed
+    unsaved = repo.run(
+        file_diagnostics.diagnostics(repo.ws, "pkg/app.py", content=content, baseline="HEAD")
+    )
+    assert unsaved.changes is not None and "against the kept result" in unsaved.changes.scope
+    assert rows(unsaved.changes) == rows(
+        repo.run(file_changes(repo.ws, repo.root / "pkg/app.py", content, "HEAD"))
+    )
+    assert memory_of(repo.ws).made == 1

@@ -33,6 +33,7 @@ from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.ops.per_workspace import PerWorkspace
+from lspd.ops.since_kept import file_since_committed
 from lspd.workspace import Workspace
 from lspd.workspace.scope import gate_scope
 
@@ -249,10 +250,13 @@ async def file_page(
 ) -> DiagnosticsResult:
     """`diagnostics` with a baseline: `result` (the file now) as a page of what the change
     introduced in it; its counts are the introduced diagnostics' (the exit code follows
-    them). The caller has caught up."""
+    them). The caller has caught up. With HEAD's (or the session's) result kept, `result`
+    (all of the file's diagnostics) is compared with the file's kept result
+    (`lspd.ops.since_kept`), else the file is checked in both states."""
 
     async def compare() -> Kept:
-        return Kept(await file_changes(ws, path, content, baseline), 1)
+        quick = await file_since_committed(ws, path, result, content, baseline)
+        return Kept(quick or await file_changes(ws, path, content, baseline), 1)
 
     comparison = await kept(ws, await question(ws, baseline, "file", path, content), compare)
     listed = comparison.changes.introduced

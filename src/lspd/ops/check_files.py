@@ -23,7 +23,8 @@ from pathlib import Path
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
 from lspd.lsp.session import Session
 from lspd.ops import second_server
-from lspd.ops.check_models import SkippedFile
+from lspd.ops.check_models import NOT_ANSWERED, SkippedFile
+from lspd.ops.check_models import not_answered as not_answered  # re-exported: its callers
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, check_file, make_result
 from lspd.ops.models import DiagnosticsResult
@@ -36,7 +37,6 @@ CONCURRENCY = 4  # files asked about at once: more only queues at a single-threa
 SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
 RETRY_SCALE = 30.0  # the same, asked again alone
 PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
-NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
 Failed = ServerTimeout | ServerCrashed
 
 
@@ -160,8 +160,3 @@ async def _asked_second(
     raw = await second.diagnostics(document, timeout)
     items = convert_items(Converter(ws, second.encoding), path, raw)
     return make_result(ws, path, second.name, second.toolchain, items)
-
-
-def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:
-    """The files of a check no server answered: without them it is incomplete, not clean."""
-    return [s for s in skipped if s.reason.startswith(NOT_ANSWERED)]

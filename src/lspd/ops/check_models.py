@@ -72,3 +72,11 @@ class CheckScope(Model):
 
 
 WorkspaceDiagnosticsResult.model_rebuild()
+
+
+NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
+
+
+def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:
+    """The files of a check no server answered: without them it is incomplete, not clean."""
+    return [s for s in skipped if s.reason.startswith(NOT_ANSWERED)]

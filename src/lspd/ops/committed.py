@@ -23,7 +23,7 @@ from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolch
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.seen import FileSeen, Seen, snippet
 from lspd.ops.changes import dependents, diagnose
-from lspd.ops.check_files import not_answered
+from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace

@@ -35,7 +35,8 @@ async def diagnostics(
     await ws.refresh_open_documents(catch_up=True)
     if baseline is None:
         return await check_file(ws, path, content, limit, offset=offset)
-    now = await check_file(ws, path, content, 1)  # the paging is the introduced list's
+    # The paging is the introduced list's; all of the file's diagnostics are compared.
+    now = await check_file(ws, path, content, 1, budget=False)
     return await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit)
 
 

@@ -16,15 +16,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.revisions import revision
+from lspd.engine.kept import config_key
+from lspd.engine.revisions import differences, revision
 from lspd.engine.seen import FileSeen, Seen, key
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import Found, compare
-from lspd.ops.committed import Committed, Whole, committed, diagnostic_of, enabled, seen_of
-from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.committed import (
+    Committed,
+    Whole,
+    committed,
+    diagnostic_of,
+    enabled,
+    memory_of,
+    seen_of,
+)
+from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.scope import gate_scope
 
 
 @dataclass
@@ -117,3 +127,29 @@ def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:
 def _row(d: Diagnostic | Seen) -> tuple[object, ...]:
     """What must agree for a file's result to be the kept one (its text unchanged)."""
     return (d.severity, d.code, d.message, d.line, d.column, d.end_line, d.end_column)
+
+
+async def file_since_committed(
+    ws: Workspace, path: Path, now: DiagnosticsResult, content: str | None, baseline: str
+) -> Changes | None:
+    """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `content`
+    its text when given) against its kept result; None when that is not kept for
+    `baseline` (HEAD's commit now, or `session`), for this configuration, or for this file
+    (not in the gate's files then): the two-state comparison answers then."""
+    if ws.changes_seen is None or not enabled():
+        return None
+    state = memory_of(ws).state
+    if state is None or (kept := state.files.get(now.path)) is None:
+        return None
+    commit = await asyncio.to_thread(revision, ws, baseline)
+    if commit is None or commit != state.key.commit:
+        return None
+    configs = [p for p, _ in (await gate_scope(ws)).read]
+    if await asyncio.to_thread(config_key, configs) != state.key.config:
+        return None  # made again at the next whole question (`committed`)
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    text = content if content is not None else read_text(path)
+    after = _found(seen_of(now, (text or "").splitlines()))
+    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
+    note = f"this file, against the kept result of {commit[:12]}"
+    return compare(_found(kept), after, baseline, changed, note)
