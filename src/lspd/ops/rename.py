@@ -22,9 +22,8 @@ from lspd.ops.edit_page import cut_check, edit_page, kept_check
 from lspd.ops.identifiers import check_identifier
 from lspd.ops.models import Changes
 from lspd.ops.target import Target, resolve_target
+from lspd.ops.unresolved import name_at  # the name under (or just before) the column
 from lspd.workspace import Workspace
-
-_NAME = re.compile(r"[\w$]+")
 
 
 async def rename(
@@ -146,7 +145,7 @@ async def _prepared(session: Session, target: Target, where: str) -> str:
     """The name the rename replaces, once the server agrees it can be renamed."""
     provider = session.capabilities.get("renameProvider")
     if not (isinstance(provider, dict) and provider.get("prepareProvider")):
-        return _word_at(target)
+        return name_at(target)
     answer = await _asked(session, answers.PREPARE_RENAME, target.params(), where)
     if not answer:
         raise InvalidInput(
@@ -155,10 +154,10 @@ async def _prepared(session: Session, target: Target, where: str) -> str:
             "name the workspace declares"
         )
     if "start" in answer:  # a Range
-        return _text_at(session, target, answer) or _word_at(target)
+        return _text_at(session, target, answer) or name_at(target)
     if "range" in answer:  # {range, placeholder}
-        return _text_at(session, target, answer["range"]) or _word_at(target)
-    return _word_at(target)  # {defaultBehavior}: the word at the position
+        return _text_at(session, target, answer["range"]) or name_at(target)
+    return name_at(target)  # {defaultBehavior}: the word at the position
 
 
 async def _asked(
@@ -186,12 +185,3 @@ def _text_at(session: Session, target: Target, lsp_range: Any) -> str:
     first = from_units(text, int(start.get("character", 0)), session.encoding)
     last = from_units(text, int(end.get("character", 0)), session.encoding)
     return text[first:last]
-
-
-def _word_at(target: Target) -> str:
-    """The name under (or just before) the position's column."""
-    text = target.document.lines[target.line - 1]
-    for match in _NAME.finditer(text):
-        if match.start() <= target.column - 1 <= match.end():
-            return match.group()
-    return ""
