@@ -220,6 +220,12 @@ def test_a_hook_edit_shows_in_its_session_history(browser: Browser, root: Path) 
         assert "1 file(s) edited" in history and "edit pkg/extra.py" in history
         told = seen.text(f"{session} .told")  # the message whole: its first line here
         assert told.startswith(f"pkg/extra.py:8:19 error {message}"), told
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        commit = seen.page.locator("#kept .commit")  # HEAD's result, kept by then
+        seen.wait_for(lambda: commit.count() == 1, 30, "the baseline kept")
+        assert commit.inner_text() == head[:12]
         seen.clean()
 
 

@@ -87,6 +87,21 @@ class PageCheck(Model):
     """What a hook check compares against."""
 
 
+class PageKept(Model):
+    """The committed state's result the daemon keeps: the baseline of `--baseline HEAD`."""
+
+    commit: str
+    """Its commit (12 characters), or `session`."""
+    files: int
+    """Files in it."""
+    made: float
+    """When it was made (s since the epoch)."""
+    asked: int
+    """Files checked at that commit (the others taken from the work tree's check)."""
+    moved: str | None
+    """HEAD's last move under it (`from -> to`), when it moved."""
+
+
 class PageFinished(Model):
     """A whole check `lspd check` ran (the last ones)."""
 
@@ -186,6 +201,8 @@ class PageSnapshot(Model):
     """Its language servers."""
     checks: list[PageCheck]
     """Checks running."""
+    kept: PageKept | None
+    """The baseline kept, once made."""
     finished: list[PageFinished]
     """The last whole checks, newest last."""
     calls: list[PageCall]

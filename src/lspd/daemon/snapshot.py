@@ -16,6 +16,7 @@ from lspd.daemon.page_models import (
     PageCheck,
     PageDaemon,
     PageHookEvent,
+    PageKept,
     PageServer,
     PageSession,
     PageSnapshot,
@@ -23,6 +24,7 @@ from lspd.daemon.page_models import (
 from lspd.daemon.procfs import own_rss_mb
 from lspd.lsp.session import Session
 from lspd.ops.check import running
+from lspd.ops.committed import memory_of
 from lspd.ops.state import status
 from lspd.ops.state_models import ServerStatus
 from lspd.tools.calls import Call
@@ -61,6 +63,7 @@ def snapshot(
         daemon=daemon,
         servers=servers,
         checks=_checks(ws, hooks, sessions),
+        kept=_kept(ws),
         finished=list(live.finished),
         calls=[_call(c) for c in live.calls.recent if c.seq > after],
         calls_total=live.calls.count,
@@ -166,6 +169,22 @@ def _checks(ws: Workspace, hooks: Feedback, sessions: list[Session]) -> list[Pag
             )
         )
     return out
+
+
+def _kept(ws: Workspace) -> PageKept | None:
+    """The committed state's result kept (`ops.committed`), once made."""
+    memory = memory_of(ws)
+    state = memory.state
+    if state is None:
+        return None
+    moved = None if memory.moved is None else " -> ".join(c[:12] for c in memory.moved)
+    return PageKept(
+        commit=state.key.commit[:12],
+        files=len(state.files),
+        made=state.made,
+        asked=state.asked,
+        moved=moved,
+    )
 
 
 def _estimate(done: int, total: int, elapsed: float) -> float | None:
