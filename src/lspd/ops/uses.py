@@ -24,22 +24,23 @@ from dataclasses import dataclass
 from lspd.ops.string_text import Field, f_string_text, format_spec, regex_end, template_end
 
 _ESCAPE = r"\\(?:\r\n|[\s\S])"  # a backslash and what it escapes (a line break too)
-_PY_STRING = (  # a prefix (not of a longer name), then the quotes; unterminated: to its end
-    r"(?:(?<!\w)[rRbBuU]{1,2})?"
+_PY_STRING = (  # from the quotes (its prefix is looked at apart); unterminated: to its end
     rf"(?:'''[^'\\]*(?:(?:{_ESCAPE}|'(?!''))[^'\\]*)*(?:'''|\Z)"
     rf'|"""[^"\\]*(?:(?:{_ESCAPE}|"(?!""))[^"\\]*)*(?:"""|\Z)'
     rf"|'[^'\\\r\n]*(?:{_ESCAPE}[^'\\\r\n]*)*'?"
     rf'|"[^"\\\r\n]*(?:{_ESCAPE}[^"\\\r\n]*)*"?)'
 )
-_PY_FLOAT = r"(?<![\w.])\d[\d_]*\.(?=[eEjJ])(?:[eE][-+]?\d[\d_]*)?[jJ]?"  # `1.e5`: not `.e5`
-_F_STRING = r"(?<!\w)(?:[fFtT][rR]?|[rR][fFtT])(?:'''|\"\"\"|'|\")"
+# A string's prefix (`rb`, `f`, ...), looked at before its quote: a pattern starting with
+# one (or with any lookbehind) is tried at every position of the text, 3-4x slower.
+_STRING_PREFIX = re.compile(r"(?<!\w)[rRbBuUfFtT]{1,2}$")
+_QUOTE = re.compile(r"'''|\"\"\"|'|\"")
+_FLOAT_BEFORE = re.compile(r"(?<!\w)\d[\d_]*\.$")  # `1.` before `e5`: a number, `1.e5`
 _C_COMMENT = r"//[^\n]*|/\*[\s\S]*?\*/"
 _DOUBLE = rf'"[^"\\\n]*(?:{_ESCAPE}[^"\\\n]*)*"'
 _SINGLE = rf"'[^'\\\n]*(?:{_ESCAPE}[^'\\\n]*)*'"
 _CHAR = r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'"  # one character: Rust's `'a` lifetimes stay code
 _ATTR_CALLS = r"(?<![\w.])(?:getattr|setattr|hasattr)\s*\("
 _NEWLINES = re.compile(r"\r\n|\r|\n")
-_PREFIX = re.compile(r"[A-Za-z]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +66,7 @@ class Dialect:
     f_strings: bool = False  # Python's f-strings (and t-strings)
 
 
-PYTHON = Dialect(
-    "python", rf"#[^\r\n]*|{_PY_STRING}|{_PY_FLOAT}", attribute_calls=True, f_strings=True
-)
+PYTHON = Dialect("python", rf"#[^\r\n]*|{_PY_STRING}", attribute_calls=True, f_strings=True)
 JAVASCRIPT = Dialect("javascript", rf"{_C_COMMENT}|{_DOUBLE}|{_SINGLE}", r"[\w$]", templates=True)
 GO = Dialect("go", rf"{_C_COMMENT}|{_DOUBLE}|`[^`]*`|{_CHAR}")
 C_LIKE = Dialect("c", rf"{_C_COMMENT}|{_DOUBLE}|{_CHAR}")
@@ -109,8 +108,6 @@ def _pattern(dialect: Dialect, name: str, attribute_calls: bool, inside: bool) -
     `${…}` its braces, inside an f-string's field its brackets, `:` and `!`; with templates
     a backquote and a slash (a regular expression or a division)."""
     parts = [f"(?P<skip>{dialect.skipped})"]
-    if dialect.f_strings:
-        parts.append(f"(?P<fstring>{_F_STRING})")
     if dialect.templates:
         parts.append(r"(?P<tick>`)|(?P<slash>/)")
     if attribute_calls:
@@ -185,13 +182,16 @@ class _Scan:
             kind = match.lastgroup
             if kind == "name":
                 index = match.start()
-                self._add(index, self._after_member(index), keyword=self._keyword(index, pos))
+                if not self._not_a_name(index, pos):
+                    self._add(index, self._after_member(index), keyword=self._keyword(index, pos))
             elif kind == "skip":
-                self._skipped(match)
-            elif kind == "fstring":
-                prefix = _PREFIX.match(match.group()).group()  # type: ignore[union-attr]
-                field = Field(match.group()[len(prefix) :], "r" in prefix.lower())
-                pos = self._text(field, pos)
+                quoted = self.dialect.f_strings and text[match.start()] in "'\""
+                prefix = self._prefix(match.start()) if quoted else ""
+                if "f" in prefix or "t" in prefix:  # an f-string: its fields are code
+                    quote = _QUOTE.match(text, match.start()).group()  # type: ignore[union-attr]
+                    pos = self._text(Field(quote, "r" in prefix), match.start() + len(quote))
+                else:
+                    self._skipped(match, prefix)
             elif kind == "tick":
                 pos = self._template(pos)
             elif kind == "slash":
@@ -221,7 +221,22 @@ class _Scan:
         start = max(self.text.rfind("\n", 0, index), self.text.rfind("\r", 0, index)) + 1
         self.uses.append(Use(line + 1, index - start + 1, member, literal, keyword))
 
-    def _skipped(self, match: re.Match[str]) -> None:
+    def _prefix(self, quote: int) -> str:
+        """The prefix of the Python string whose quote is at `quote`, in lower case."""
+        found = _STRING_PREFIX.search(self.text, max(quote - 2, 0), quote)
+        return found.group().lower() if found else ""
+
+    def _not_a_name(self, index: int, end: int) -> bool:
+        """Whether the Python "name" from `index` to `end` is a string's prefix (`rb"…"`)
+        or the exponent of a number (`1.e5`)."""
+        if not self.dialect.f_strings:
+            return False
+        text = self.text
+        if text[end : end + 1] in ("'", '"') and _STRING_PREFIX.search(text, index, end):
+            return True
+        return text[index] in "eEjJ" and bool(_FLOAT_BEFORE.search(text, max(index - 40, 0), index))
+
+    def _skipped(self, match: re.Match[str], prefix: str = "") -> None:
         """A comment is remembered (a member's dot may stand before it); a string equal to
         the name is a use as getattr's (setattr's, hasattr's) second argument."""
         value = match.group()
@@ -230,9 +245,8 @@ class _Scan:
             return
         if not self.attribute_calls or not self.stack:
             return
-        prefix = _PREFIX.match(value).group()  # type: ignore[union-attr]
-        plain = prefix.lower() in ("", "r", "u")  # not bytes
-        if self.stack[-1] != (True, 1) or value[len(prefix) + 1 : -1] != self.name or not plain:
+        plain = prefix in ("", "r", "u")  # not bytes
+        if self.stack[-1] != (True, 1) or value[1:-1] != self.name or not plain:
             return
         after = self.text[match.end() : match.end() + 200].lstrip()
         if after[:1] in (",", ")"):  # not the first of strings written side by side
