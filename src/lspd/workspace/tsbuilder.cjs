@@ -302,7 +302,12 @@ function preview(id, configPath, texts) {
   if (!known) throw new Error(`${configPath} has not been checked yet: check it first`);
   const overlay = new Map(Object.entries(texts).map(([name, text]) => [path.resolve(name), text]));
   const differs = (file) => overlay.has(file.fileName) && overlay.get(file.fileName) !== file.text;
-  if (signOldDeclarations(known, differs) && known.checkerDropped) collectionOwed = true;
+  // Signing after the idle work dropped the checker made the kept program a new one: it is
+  // the old checker of the next check again (collectOldChecker), and idle work is owed.
+  if (signOldDeclarations(known, differs) && known.checkerDropped) {
+    known.checkerDropped = false;
+    collectionOwed = true;
+  }
   const parsed = parsedConfig(configPath, overlaySystem(overlay));
   const options = checkOptions(parsed);
   const roots = parsed.fileNames.filter((name) => overlay.get(path.resolve(name)) !== null);
