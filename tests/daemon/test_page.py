@@ -172,7 +172,9 @@ def test_a_killed_server_shows_crashed_then_restarting(browser: Browser, root: P
         killed = time.monotonic()
         os.kill(server["pid"], signal.SIGKILL)
         seen.wait_for(lambda: seen.text(state) == "crashed", 5, "the server crashed")
-        assert "crashed" in seen.text('tr[data-server="basedpyright"]')  # and its reason
+        reason = seen.text('tr[data-server="basedpyright"] .err')
+        assert reason.startswith("language server basedpyright crashed: "), reason
+        assert reason in seen.text('tr[data-server="basedpyright"] pre.stderr')  # its log's tail
         asked = _lspd("diagnostics", "pkg/app.py", "--json", cwd=root)  # restarts it
 
         def restarting() -> bool:
