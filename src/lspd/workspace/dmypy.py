@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +40,7 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 RUN_TIMEOUT_S = 600.0
+KEPT_ANSWERS = 4
 
 
 class MypyMissing(ServerError):
@@ -72,7 +74,10 @@ class Dmypy:
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
-        self._last: tuple[list[str], MypyOutput] | None = None  # the last question's answer
+        # The answers of the last few states (every file's text, the targets): a preview's
+        # disk state right after its held one, or the disk after the preview was written,
+        # is answered without a re-check, the copy left as it is.
+        self._answers: OrderedDict[bytes, MypyOutput] = OrderedDict()
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
 
@@ -104,10 +109,11 @@ class Dmypy:
             json_out = await self._prepare()
             if self._environment_changed():
                 await self._stop()
-            changed = self.mirror.hold(texts)
-            if not changed and self._last is not None and self._last[0] == targets:
-                return self._last[1]
-            self._last = None
+            state = _state(targets, texts)
+            if (known := self._answers.get(state)) is not None:
+                self._answers.move_to_end(state)
+                return known
+            self.mirror.hold(texts)
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
             run = ["--status-file", str(self.status_file), "run", "--log-file"]
             argv = [*run, str(self.log_file), "--", *flags, *targets]
@@ -119,7 +125,9 @@ class Dmypy:
             self._environment = self._environment or _site_mtime(self.interpreter)
             self.last_used = time.monotonic()
             found = self._output(status, out, err, json_out)
-            self._last = (targets, found)
+            self._answers[state] = found
+            while len(self._answers) > KEPT_ANSWERS:
+                self._answers.popitem(last=False)
             return found
 
     async def stop(self) -> None:
@@ -132,7 +140,7 @@ class Dmypy:
             await self._run("dmypy", ["--status-file", str(self.status_file), "stop"])
             self.status_file.unlink(missing_ok=True)
         self._environment = None
-        self._last = None
+        self._answers.clear()
 
     def _environment_changed(self) -> bool:
         """Packages installed or removed since the daemon started (site-packages changed):
@@ -200,6 +208,17 @@ class Dmypy:
 
 
 _DIED = ("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}")
+
+
+def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:
+    """A digest of what one check is asked about: its targets and every file's text."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in [*targets, "\0"]:
+        digest.update(part.encode() + b"\0")
+    for relative in sorted(texts):
+        digest.update(relative.encode() + b"\0")
+        digest.update(hashlib.blake2b(texts[relative], digest_size=16).digest())
+    return digest.digest()
 
 
 def _died(text: str) -> bool:
