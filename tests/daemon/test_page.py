@@ -80,10 +80,15 @@ class Watched:
 
 
 def _generate(root: Path, count: int) -> None:
-    """A Python project of `count` modules, each importing the one before; one error."""
+    """A Python project of `count` modules, each importing the one before; one error; its
+    gate (pyright's `include`) leaves out one script."""
     package = root / "gen"
     package.mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[project]\nname = "gen"\nversion = "0"\n')
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "gen"\nversion = "0"\n\n[tool.pyright]\ninclude = ["gen"]\n'
+    )
+    (root / "scripts").mkdir()
+    (root / "scripts" / "outside.py").write_text("print('not in the gate')\n")
     (package / "__init__.py").write_text("")
     for i in range(count):
         before = f"from gen.mod_{i - 1:03d} import f{i - 1}\n" if i else ""
@@ -151,6 +156,10 @@ def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_
         assert seen.text("tr.finished td.errors") == "1"
         assert f"{GENERATED + 1} / {GENERATED + 1}" in seen.text("tr.finished")
         assert seen.text("#checks") == "no check running"
+        assert seen.text("#warnings") == (
+            "1 source file(s) outside the gate: the last check left them out "
+            "(`lspd check --all` checks them)"
+        )
         seen.clean()
 
 

@@ -66,6 +66,12 @@ class Live:
             )
         )
         self.skipped = [f"{s.path}: {s.reason}" for s in checked.skipped]
+        outside = 0 if checked.scope is None else checked.scope.outside
+        if outside:
+            self.skipped.append(
+                f"{outside} source file(s) outside the gate: the last check left them out "
+                "(`lspd check --all` checks them)"
+            )
 
     def sample(self) -> MemorySample:
         """The memory of the daemon and each running server now."""
