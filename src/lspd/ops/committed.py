@@ -44,6 +44,10 @@ def enabled() -> bool:
 Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the gate (`check_all`)
 
 
+class NotKept(Exception):
+    """The committed state's result cannot be made now (a file was not answered)."""
+
+
 @dataclass
 class CommittedMemory:
     """The kept result of a workspace, and how many committed states it checked."""
@@ -121,7 +125,7 @@ async def _made(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) ->
     """The committed state's result: the work tree's check where the files are the same,
     the changed files and those naming what changed asked with their committed text held."""
     if not_answered(checked.skipped):
-        raise RuntimeError("the check left files not answered: no committed result is kept")
+        raise NotKept("the check left files not answered: no committed result is kept")
     gate = set((await gate_scope(ws)).files)
     before = {p: t for p, t in delta.before.items() if p in gate}
     after = {p: t for p, t in delta.after.items() if p in gate}

@@ -102,7 +102,7 @@ async def run(ws: Workspace, progress: Progress) -> None:
     """Compare `progress.edited` (and what names what they changed) with the baseline,
     nearest first, filling `progress` as each batch ends; `done` is set at the end, also
     when it fails or is cancelled."""
-    await filled(ws, progress, _nearest_first)
+    await filled(ws, progress, nearest_first)
 
 
 async def filled(
@@ -125,7 +125,8 @@ async def filled(
         progress.batch.set()
 
 
-async def _nearest_first(ws: Workspace, progress: Progress) -> None:
+async def nearest_first(ws: Workspace, progress: Progress) -> None:
+    """The comparison itself: the changed files, then what names what they changed."""
     delta = await asyncio.to_thread(differences, ws, progress.baseline)
     wanted = set(progress.edited)
     before = {p: t for p, t in delta.before.items() if p in wanted}

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from lspd.engine.revisions import revision
 from lspd.ops.check import check_all
-from lspd.ops.committed import committed, enabled, memory_of
-from lspd.ops.progressive import Introduced, Progress, filled, stamp
+from lspd.ops.committed import NotKept, committed, enabled, memory_of
+from lspd.ops.progressive import Introduced, Progress, filled, nearest_first, stamp
 from lspd.ops.since_kept import against_found
 from lspd.workspace import Workspace
 
@@ -43,8 +43,12 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     in the gate's files since HEAD; the edited files among the changed ones."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         await check_all(ws)
-    async with ws.gate.exclusive():  # quick: that check is reused, HEAD's result is kept
-        found = await committed(ws, progress.baseline, functools.partial(check_all, ws))
+    try:
+        async with ws.gate.exclusive():  # quick: that check is reused, HEAD's result is kept
+            found = await committed(ws, progress.baseline, functools.partial(check_all, ws))
+    except NotKept:  # a file not answered: the two states, nearest first, as before
+        await nearest_first(ws, progress)
+        return
     compared, after = await asyncio.to_thread(
         against_found, ws, found, progress.baseline, lambda _: True
     )

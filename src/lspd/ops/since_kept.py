@@ -23,6 +23,7 @@ from lspd.ops.baseline import Compared
 from lspd.ops.changes import Found, compare
 from lspd.ops.committed import (
     Committed,
+    NotKept,
     Whole,
     committed,
     diagnostic_of,
@@ -70,7 +71,10 @@ async def since_committed(
         )
         if head is None or named != head:
             return None
-    found = await committed(ws, baseline, whole)
+    try:
+        found = await committed(ws, baseline, whole)
+    except NotKept:  # a file not answered: both states are checked, as before
+        return None
     return await asyncio.to_thread(against, ws, found, baseline, keep)
 
 
