@@ -109,3 +109,5 @@ def test_the_scope_is_mypys_files_less_its_exclude(tmp_path: Path) -> None:
     assert scope.files == tuple(sorted(files))
     write(tmp_path, {"pyproject.toml": "[tool.mypy]\n[tool.pyright]\n"})
     assert mypy_scopes([tmp_path], files, "project", False) == []  # both: pyright's scope
+    (scope,) = mypy_scopes([tmp_path], files, "project", False, alone=False)  # mypy's run
+    assert scope.files == tuple(sorted(files))

@@ -130,7 +130,7 @@ def project_files(
     the workspace's Python files, when the caller has them."""
     python = _python_files(ws) if python is None else python
     configured = ws.config.python_checker
-    for scope in mypy_scopes([project.directory], python, configured, ws.restricted):
+    for scope in mypy_scopes([project.directory], python, configured, ws.restricted, False):
         return list(scope.files)
     return sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose mypy
 

@@ -24,15 +24,22 @@ class MypyScope:
 
 
 def mypy_scopes(
-    directories: list[Path], files: list[Path], configured: str, restricted: bool
+    directories: list[Path],
+    files: list[Path],
+    configured: str,
+    restricted: bool,
+    alone: bool = True,
 ) -> list[MypyScope]:
-    """Of the `directories` holding a mypy configuration, those mypy alone judges, with the
-    files of `files` (the walk's Python files) each configuration chose."""
+    """Of the `directories` holding a mypy configuration, those mypy judges (with `alone`,
+    those it judges alone: where both judge, the gate's scope is pyright's), with the files
+    of `files` (the walk's Python files) each configuration chose."""
     scopes = []
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
         config = mypy_config_in(directory)
-        if config is None or MYPY not in choice.checkers or PYRIGHT in choice.checkers:
+        if config is None or MYPY not in choice.checkers:
+            continue
+        if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
         chosen, note = inside, "no `files`: every Python file of the project"
