@@ -5,8 +5,9 @@ question instead of checking the old texts again.
 With a clean work tree the whole check (`check_all`) is HEAD's result: it is kept as it is,
 never checked a second time. With a dirty one the changed files are held at their HEAD text
 and only they and the files naming what changed are asked in that state (today's
-`dependents`); every other file's result is the work tree's check's. Without git the
-`session` baseline keeps the first whole check the same way (in memory only).
+`dependents`); every other file's result is the work tree's check's. The `session`
+baseline's result is made the same way at its first question (the files changed since
+lspd first read them held at that text), kept in memory only, for the daemon's life.
 """
 
 from __future__ import annotations
