@@ -61,10 +61,12 @@ class DocumentSync:
             self.first_seen.setdefault(path, on_disk)
         definition = self.pool.definition_for(path)
         self.pool.left_out.refuse_aside(path, shown, definition.name)
-        # A file over the size limits is asked of a server of its own: the other files'
-        # questions never wait behind it.
+        # A file over the size limits is asked of a server of its own, the other files'
+        # questions never waiting behind it: for the servers that take a second process
+        # (`second_server`: basedpyright, tsc --lsp; not tsserver, loading a project twice).
         text = content if content is not None else on_disk
-        heavy = text is not None and self.pool.left_out.limits.exceeded_by(text)
+        limits = self.pool.left_out.limits
+        heavy = definition.second_server and text is not None and limits.exceeded_by(text)
         project = self.pool.project_root(path, definition)
         session = self.pool.session(definition, project, heavy=heavy)
         held = self.pool.document(path)
