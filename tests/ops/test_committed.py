@@ -209,3 +209,26 @@ def test_one_files_baseline_reads_the_kept_result(repo: Warm) -> None:
         repo.run(file_changes(repo.ws, repo.root / "pkg/app.py", content, "HEAD"))
     )
     assert memory_of(repo.ws).made == 1
+
+
+def test_the_session_baseline_without_git(tmp_path: Path) -> None:
+    """Without git, `session` is the files as lspd first read them: its result is made at
+    its first question, the edited file held at that text, and kept for the next one."""
+    root = copy_fixture("py", tmp_path)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(check_ops.check_all(warm.ws))  # lspd reads every file of the gate
+        edit(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+        result = warm.run(check_ops.workspace_diagnostics(warm.ws, baseline="session"))
+        assert result.changes is not None
+        assert "against the kept result of session" in result.changes.scope
+        found = [(d.path, d.line, d.code) for d in result.changes.introduced]
+        assert found == [*BROKEN_CALL, UNUSED_LOUD]
+        state = memory_of(warm.ws).state
+        assert state is not None and state.asked >= 2  # greeting.py and app.py, held as read
+        edit(root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
+        again = warm.run(check_ops.workspace_diagnostics(warm.ws, baseline="session"))
+        assert again.changes is not None and [
+            (d.path, d.line, d.code) for d in again.changes.introduced
+        ] == [UNUSED_LOUD]
+        assert memory_of(warm.ws).made == 1
+        assert not list(kept_folder(warm.ws).glob("*.json"))  # the session's is not saved
