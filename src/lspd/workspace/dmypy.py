@@ -130,6 +130,10 @@ class Dmypy:
                 self._answers.popitem(last=False)
             return found
 
+    def forget(self) -> None:
+        """Drop the answers kept (what a re-check costs is measured: bench/mypy.py)."""
+        self._answers.clear()
+
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""
         async with self._lock:
