@@ -96,10 +96,10 @@ async def tidy(ws: Workspace, idle_s: float) -> None:
             log.info("stopping the TypeScript builder of %s after idle", builder.package)
             await builder.stop()
     for daemon in ws.pool.mypy.values():  # a project's dmypy holds its program: the same
-        if idle_s > 0 and daemon.pid is not None and not daemon.busy:
-            if now - daemon.last_used > idle_s:
-                log.info("stopping the dmypy of %s after idle", daemon.project)
-                await daemon.stop()
+        idle = now - daemon.last_used > idle_s
+        if idle_s > 0 and daemon.pid is not None and not daemon.busy and idle:
+            log.info("stopping the dmypy of %s after idle", daemon.project)
+            await daemon.stop()
     close_idle_documents(ws, DOCUMENT_IDLE_S)
     if ws.config.memory_mb is not None:
         await keep_under(ws, ws.config.memory_mb)
