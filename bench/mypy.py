@@ -2,14 +2,15 @@
 
 rich 13.9.4's release (78 files, `[tool.mypy] strict = true`, `files = ["rich"]`), in a
 virtual environment with mypy 2.4.1 (the tests' one, made once under lspd's cache). One run
-each, in this order: `mypy` cold (no cache), `dmypy run` (cold, after a leaf edit, after a
-signature change) with a status file of the bench's own, then lspd in process as its daemon
-runs it (a workspace with its watcher): the cold `check`, then for each edit `preview` (before
-it is written), `check` (the preview's state forgotten first: a re-check with nothing done
-ahead) and `check --baseline HEAD`. Memory: the peak RSS of `mypy`, the RSS
-of the user's dmypy and of lspd's after the edits (lspd runs the same dmypy: the ratio is
-what lspd's own way of running it costs). Targets (issue 44): cold <= 1.3x `mypy`; each edit
-<= `dmypy run`'s + 0.3 s; memory <= 1.2x dmypy's.
+each, the project's own tool right before lspd's step (the load of a shared machine moves):
+`mypy` cold (no cache), `dmypy run` cold (a status file of the bench's own), lspd's cold
+`check` (in process as its daemon runs it: a workspace with its watcher); then per edit
+(a leaf, then a signature change, kept) lspd's `preview` before it is written, the edit
+written in both trees, `dmypy run`, lspd's `check` (the preview's state forgotten first: a
+re-check with nothing done ahead) and `check --baseline HEAD`. Memory: the peak RSS of
+`mypy`, the RSS of the user's dmypy and of lspd's after the edits (lspd runs the same
+dmypy: the ratio is what lspd's own way of running it costs). Targets (issue 44): cold
+<= 1.3x `mypy`; each edit <= `dmypy run`'s + 0.3 s; memory <= 1.2x dmypy's.
 
     .venv/bin/python bench/mypy.py
 """
@@ -17,6 +18,7 @@ what lspd's own way of running it costs). Targets (issue 44): cold <= 1.3x `mypy
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -75,31 +77,37 @@ def errors(out: str) -> int:
     return sum(": error:" in line or '"severity": "error"' in line for line in out.splitlines())
 
 
-def projects_own(root: Path, rows: list[tuple[str, str, str]]) -> float:
-    """`mypy` cold and `dmypy run` through both edits (undone after); dmypy's RSS (MB)."""
-    venv = root / ".venv" / "bin"
-    took, out, rss = timed([str(venv / "mypy"), "--cache-dir", os.devnull], root)
-    rows.append(("mypy (cold, no cache)", f"{took:.2f} s", f"{errors(out)} errors, {rss:.0f} MB"))
-    status = Path(tempfile.mkdtemp()) / "dmypy.json"
-    dmypy = [str(venv / "dmypy"), "--status-file", str(status)]
-    took, out, _ = timed([*dmypy, "run", "--"], root)
-    rows.append(("dmypy run (cold)", f"{took:.2f} s", f"{errors(out)} errors"))
-    for which in ("leaf", "signature"):
-        path, text = edited(root, which)
-        before = path.read_text()
-        path.write_text(text)
-        took, out, _ = timed([*dmypy, "run", "--"], root)
-        rows.append((f"dmypy run ({which} edit)", f"{took:.2f} s", f"{errors(out)} errors"))
-        path.write_text(before)
-    timed([*dmypy, "run", "--"], root)  # back to the release
-    pid = int(__import__("json").loads(status.read_text())["pid"])
-    rss = tree_rss_mb(pid) or 0.0
-    subprocess.run([*dmypy, "stop"], cwd=root, capture_output=True, check=False)
-    return rss
+class Own:
+    """The project's own `dmypy`, with a status file of the bench's own."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        venv = root / ".venv" / "bin"
+        self.venv = venv
+        self.status = Path(tempfile.mkdtemp()) / "dmypy.json"
+        self.dmypy = [str(venv / "dmypy"), "--status-file", str(self.status)]
+
+    def mypy_cold(self, rows: list[tuple[str, str, str]]) -> None:
+        took, out, rss = timed([str(self.venv / "mypy"), "--cache-dir", os.devnull], self.root)
+        note = f"{errors(out)} errors, {rss:.0f} MB"
+        rows.append(("mypy (cold, no cache)", f"{took:.2f} s", note))
+
+    def run(self, label: str, rows: list[tuple[str, str, str]]) -> None:
+        took, out, _ = timed([*self.dmypy, "run", "--"], self.root)
+        rows.append((f"dmypy run ({label})", f"{took:.2f} s", f"{errors(out)} errors"))
+
+    def rss(self) -> float:
+        pid = int(json.loads(self.status.read_text())["pid"])
+        return tree_rss_mb(pid) or 0.0
+
+    def stop(self) -> None:
+        subprocess.run([*self.dmypy, "stop"], cwd=self.root, capture_output=True, check=False)
 
 
-async def lspds(root: Path, rows: list[tuple[str, str, str]]) -> float:
-    """lspd as its daemon runs it: cold check, then per edit preview, check, --baseline HEAD."""
+async def side_by_side(own: Own, root: Path, rows: list[tuple[str, str, str]]) -> float:
+    """Each step of the project's own tools right before lspd's (the machine's load moves):
+    cold, then per edit lspd's preview, the edit written in both trees, `dmypy run`, lspd's
+    check and --baseline HEAD. Returns lspd's dmypy's RSS (MB)."""
     ws = Workspace(root, log_dir=root.parent / "logs")
     try:
         assert await ws.watch()
@@ -112,14 +120,15 @@ async def lspds(root: Path, rows: list[tuple[str, str, str]]) -> float:
         def check_count(c: Any) -> str:
             return f"{sum(r.errors for r in c.results)} errors"
 
+        def introduced(answer: Any) -> str:
+            return f"{len(answer.changes.introduced)} introduced"
+
+        own.mypy_cold(rows)
+        own.run("cold", rows)
         await step("lspd check (cold)", lambda: check_all(ws), check_count)
         for which in ("leaf", "signature"):
             path, text = edited(root, which)
             shown = ws.display(path)
-
-            def introduced(answer: Any) -> str:
-                return f"{len(answer.changes.introduced)} introduced"
-
             await step(
                 f"lspd preview ({which})",
                 lambda: preview(ws, [{"path": shown, "content": text}]),  # noqa: B023
@@ -131,7 +140,10 @@ async def lspds(root: Path, rows: list[tuple[str, str, str]]) -> float:
             for daemon in ws.pool.mypy.values():
                 daemon.forget()
             await mypy_diagnosed(ws, [path], {})
+            own_path, own_text = edited(own.root, which)
+            own_path.write_text(own_text)
             path.write_text(text)
+            own.run(f"{which} edit", rows)
             await step(f"lspd check ({which})", lambda: check_all(ws), check_count)
             await step(
                 f"lspd check --baseline HEAD ({which})",
@@ -150,11 +162,14 @@ def main() -> None:
         base = Path(temporary)
         (base / "own").mkdir()
         (base / "lspd").mkdir()
-        own = project(rich_release(base / "own"), {})
         ours = committed(project(rich_release(base / "lspd"), {}))
         rows: list[tuple[str, str, str]] = []
-        dmypy_rss = projects_own(own, rows)
-        lspd_rss = asyncio.run(lspds(ours, rows))
+        own = Own(project(rich_release(base / "own"), {}))
+        try:
+            lspd_rss = asyncio.run(side_by_side(own, ours, rows))
+            dmypy_rss = own.rss()
+        finally:
+            own.stop()
         rows.append(("RSS: the user's dmypy", f"{dmypy_rss:.0f} MB", ""))
         ratio = lspd_rss / dmypy_rss if dmypy_rss else 0.0
         rows.append(("RSS: lspd's dmypy", f"{lspd_rss:.0f} MB", f"{ratio:.2f}x dmypy's"))
