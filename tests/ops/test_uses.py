@@ -183,3 +183,8 @@ def test_python_keyword_arguments_and_defaults_are_marked() -> None:
     keywords = [(u.line, u.column) for u in find_uses(text, "fetch", PYTHON) if u.keyword]
     assert keywords == [(1, 3), (2, 3), (3, 10)]
     assert len(find_uses(text, "fetch", PYTHON)) == 5
+
+
+def test_a_line_continued_inside_a_script_string_stays_a_string() -> None:
+    js = "const s = 'a \\\nstore.fetch';\nconst t = \"b \\\r\n.fetch\" + store.fetch;\n"
+    assert _found(js, "fetch", JAVASCRIPT) == [(4, 17, True, False)]
