@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from lspd import sentinel
-from lspd.daemon import client
+from lspd.daemon import client, wire
 from tests.daemon.support import alive, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
@@ -237,3 +237,38 @@ def test_closing_stdin_ends_the_bridge_and_no_orphan_remains(served: Path) -> No
     assert not alive(process.pid)
     assert alive(daemon) and client.find_daemon(served) is not None
     assert daemons_of(served, b"mcp") == []
+
+
+@pytest.mark.parametrize("era", ["legacy", "stateless"])
+def test_the_answers_owed_when_stdin_ends_are_printed(served: Path, era: str) -> None:
+    """`printf '<call>\\n' | lspd mcp`: stdin ends long before the daemon (started by the
+    bridge, its server cold) answers; the answer is still written, then the bridge ends."""
+    call: dict[str, Any] = {"name": "hover", "arguments": HOVER}
+    if era == "stateless":
+        capabilities = "io.modelcontextprotocol/clientCapabilities"
+        call["_meta"] = {wire.PROTOCOL_META: client.PROTOCOL_VERSION, capabilities: {}}
+        messages = []
+    else:
+        info = {"name": "test", "version": "1"}
+        init = {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": info}
+        messages = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        ]
+    messages.append({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+    piped = "".join(json.dumps(m) + "\n" for m in messages).encode()
+    assert client.find_daemon(served) is None
+
+    ended = subprocess.run(
+        [*bridge(served).command.split(), *bridge(served).args],
+        input=piped,
+        capture_output=True,
+        timeout=180,
+    )
+
+    assert ended.returncode == 0, ended.stderr
+    answers = {m.get("id"): m for m in map(json.loads, ended.stdout.splitlines())}
+    assert "result" in answers[2], answers
+    assert "Greeter" in str(answers[2]["result"]["structuredContent"]["contents"])
+    if era == "legacy":
+        assert answers[1]["result"]["protocolVersion"] == LEGACY

@@ -16,7 +16,8 @@ When the daemon goes away (stopped, killed, restarted on another port), a messag
 fails is sent again to whichever daemon serves the root now (found through the sentinel,
 or started as `lspd serve --detach` starts one), after the client's `initialize` was
 replayed there: the client never sees the restart. The end of stdin ends the bridge (the
-MCP stdio convention); the daemon stays for the other agents.
+MCP stdio convention) once the answers still owed are written (`printf '...' | lspd mcp`
+prints them), for at most `DRAIN_S`; the daemon stays for the other agents.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ from lspd.errors import DaemonError, LspdError
 # A line of stdin may hold a whole file as `content` (the daemon takes up to 3 x its
 # file size limit); asyncio's default limit is 64 KiB.
 MAX_LINE = 64 << 20
+# At the end of stdin, how long the answers still owed are waited for: as long as the CLI
+# waits for a tool call. A signal or a closed stdout ends the bridge at once.
+DRAIN_S = client.CALL_TIMEOUT_S
 
 
 class Daemon:
@@ -102,6 +106,7 @@ class Bridge:
         self.session: Session | None = None
         self._handshake = asyncio.Lock()
         self._stream: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._modern: dict[Any, asyncio.Task[None]] = {}  # stateless requests in flight
         self._main: asyncio.Task[Any] | None = None
@@ -109,14 +114,22 @@ class Bridge:
     async def run(self, stdin: IO[bytes]) -> None:
         """Forward each line of `stdin` until it ends."""
         self._main = asyncio.current_task()
-        self._spawn(self._warm())
+        self._warming = self._spawn(self._warm())
         reader = await _reader(stdin)
         try:
             while line := await reader.readline():
                 if line.strip():
                     self._receive(line)
+            await self._drain()
         finally:
             await self.close()
+
+    async def _drain(self) -> None:
+        """The client said all it will: the messages it sent are answered (for at most
+        `DRAIN_S`) before `close` cancels the rest (the GET stream never ends by itself)."""
+        owed = [t for t in self._tasks if t not in (self._stream, self._warming)]
+        if owed:
+            await asyncio.wait(owed, timeout=DRAIN_S)
 
     def _receive(self, line: bytes) -> None:
         try:
