@@ -111,3 +111,24 @@ def test_the_scope_is_mypys_files_less_its_exclude(tmp_path: Path) -> None:
     assert mypy_scopes([tmp_path], files, "project", False) == []  # both: pyright's scope
     (scope,) = mypy_scopes([tmp_path], files, "project", False, alone=False)  # mypy's run
     assert scope.files == tuple(sorted(files))
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {
+            "pyproject.toml": '[tool.mypy]\nmypy_path = "./lib/"\n[[tool.mypy.overrides]]\n'
+            'module = ["pkg.*", "pygments.*"]\nstrict = true\n'
+        },
+        {"setup.cfg": "[mypy]\nmypy_path = ./lib/\n[mypy-pkg.*]\nstrict = True\n"},
+    ],
+)
+def test_without_files_the_scope_is_the_packages_its_sections_name(
+    tmp_path: Path, config: dict[str, str]
+) -> None:
+    names = ["lib/pkg/__init__.py", "lib/pkg/core.py", "test/test_core.py", "setup.py"]
+    write(tmp_path, {**dict.fromkeys(names, ""), **config})
+    (scope,) = mypy_scopes([tmp_path], [tmp_path / n for n in names], "project", False)
+    assert scope.files == (tmp_path / "lib/pkg/__init__.py", tmp_path / "lib/pkg/core.py")
+    assert scope.packages == ("lib/pkg",)  # what SQLAlchemy's CI runs: mypy ./lib/sqlalchemy
+    assert scope.note == "no `files`: the project's packages its sections name: lib/pkg"

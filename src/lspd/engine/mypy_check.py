@@ -124,28 +124,26 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
 
 def project_files(
     ws: Workspace, project: MypyProject, python: list[Path] | None = None
-) -> list[Path]:
-    """The files mypy checks in the project: the gate's scope of it (`mypy_scope`: its
-    `files` less `exclude`; every Python file of the project without `files`). `python`:
-    the workspace's Python files, when the caller has them."""
+) -> tuple[list[Path], list[str] | None]:
+    """The files mypy checks in the project (the gate's scope of it, `mypy_scope`: its
+    `files` less `exclude`, else the packages its sections name, else every Python file of
+    the project) and the targets its CI gives mypy: None for the configuration's `files`
+    (mypy reads them itself), else those packages, else the files. The same for every run,
+    so a question about one file never restarts the daemon. `python`: the workspace's
+    Python files, when the caller has them."""
     python = _python_files(ws) if python is None else python
     configured = ws.config.python_checker
     for scope in mypy_scopes([project.directory], python, configured, ws.restricted, False):
-        return list(scope.files)
-    return sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose mypy
+        if project.config is not None and project.config.files:
+            return list(scope.files), None
+        relative = [p.relative_to(project.directory).as_posix() for p in scope.files]
+        return list(scope.files), list(scope.packages) or relative
+    inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
+    return inside, [p.relative_to(project.directory).as_posix() for p in inside]
 
 
 def _python_files(ws: Workspace) -> list[Path]:
     return [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
-
-
-def targets_of(ws: Workspace, project: MypyProject, files: list[Path]) -> list[str]:
-    """What the project's CI runs mypy on: its configuration's `files` (mypy reads them
-    itself), else the project's `files` (`project_files`), relative to it. The same for
-    every run, so the daemon never starts over for a question about one file."""
-    if project.config is not None and project.config.files:
-        return []
-    return [str(p.relative_to(project.directory)) for p in files]
 
 
 async def run_mypy(
@@ -155,10 +153,10 @@ async def run_mypy(
     of some files (None: the file is not there), warm (`Dmypy.check`)."""
     daemon = daemon_of(ws, project)
     python = await asyncio.to_thread(_python_files, ws)
-    run = MypyRun(project, project_files(ws, project, python))
-    targets = targets_of(ws, project, run.files)
+    files, targets = project_files(ws, project, python)
+    run = MypyRun(project, files)
     held = await asyncio.to_thread(_held, project.directory, python, texts or {})
-    output = await daemon.check(targets, held)
+    output = await daemon.check(targets or [], held)
     for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run

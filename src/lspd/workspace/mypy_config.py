@@ -35,6 +35,8 @@ class MypyConfig:
     label: str  # `mypy.ini`, `pyproject.toml [tool.mypy]`, `setup.cfg [mypy]`
     files: tuple[str, ...]  # as written: paths or globs, relative to the project
     exclude: str | None  # mypy's `exclude` regex(es), joined with `|`
+    mypy_path: tuple[str, ...] = ()  # `mypy_path`'s directories, relative to the project
+    modules: tuple[str, ...] = ()  # the top-level packages its per-module sections name
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,13 @@ def mypy_config_in(directory: Path) -> MypyConfig | None:
             if isinstance(table, dict):
                 return _made(path, f"{name} [tool.mypy]", table)
             continue
-        section = _ini(path).get("mypy")
+        sections = _ini(path)
+        section = sections.get("mypy")
         if section is not None or name in MYPY_INI:
             label = f"{name} [mypy]" if name == SETUP_CFG else name
-            return _made(path, label, dict(section or {}))
+            named = [s[len("mypy-") :] for s in sections if s.startswith("mypy-")]
+            overrides = [{"module": [m.strip() for m in n.split(",")]} for n in named]
+            return _made(path, label, {**(section or {}), "overrides": overrides})
     return None
 
 
@@ -98,7 +103,24 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         exclude = "|".join(f"(?:{e})" for e in exclude)
     elif isinstance(exclude, str):
         exclude = "|".join(e.strip() for e in exclude.strip().splitlines() if e.strip())
-    return MypyConfig(path, label, tuple(str(f) for f in files if f), exclude or None)
+    paths = table.get("mypy_path", ())
+    if isinstance(paths, str):  # comma- or colon-separated
+        paths = [p.strip() for p in re.split(r"[,:]", paths)]
+    modules: list[str] = []
+    for override in table.get("overrides", ()):
+        named = override.get("module", ()) if isinstance(override, dict) else ()
+        for module in [named] if isinstance(named, str) else named:
+            top = str(module).split(".")[0].strip()
+            if top and top != "*" and top not in modules:
+                modules.append(top)
+    return MypyConfig(
+        path,
+        label,
+        tuple(str(f) for f in files if f),
+        exclude or None,
+        tuple(str(p) for p in paths if p),
+        tuple(modules),
+    )
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -21,6 +21,7 @@ class MypyScope:
     label: str
     files: tuple[Path, ...]
     note: str | None
+    packages: tuple[str, ...] = ()  # without `files`: the packages mypy is pointed at
 
 
 def mypy_scopes(
@@ -43,9 +44,13 @@ def mypy_scopes(
             continue
         inside = [p for p in files if directory in p.parents]
         chosen, note = inside, "no `files`: every Python file of the project"
+        packages: tuple[str, ...] = ()
         if config.files:
             chosen = [p for p in inside if _named(directory, p, config.files)]
             note = "files = " + ", ".join(config.files)
+        elif packages := _packages(directory, config.mypy_path, config.modules):
+            chosen = [p for p in inside if _named(directory, p, packages)]
+            note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         if config.exclude:
             try:
                 pattern = re.compile(config.exclude)
@@ -55,8 +60,26 @@ def mypy_scopes(
                     f"({exc}): fix it there (mypy cannot use it either)"
                 ) from None
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
-        scopes.append(MypyScope(directory, config.label, tuple(sorted(chosen)), note))
+        scopes.append(MypyScope(directory, config.label, tuple(sorted(chosen)), note, packages))
     return scopes
+
+
+def _packages(directory: Path, paths: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:
+    """The project's own packages among `modules` (the top-level names of its per-module
+    sections: SQLAlchemy's `sqlalchemy.*` strict), found where mypy finds them (`mypy_path`,
+    the project, `src/`), as paths relative to the project: what its CI points mypy at."""
+    found = []
+    for module in modules:
+        for base in (*paths, ".", "src"):
+            package = (directory / base / module).resolve()
+            module_file = package.with_suffix(".py")
+            if (package / "__init__.py").is_file() or module_file.is_file():
+                if not (package / "__init__.py").is_file():
+                    package = module_file
+                if directory in package.parents:
+                    found.append(package.relative_to(directory).as_posix())
+                break
+    return tuple(found)
 
 
 def _named(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:

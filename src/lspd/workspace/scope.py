@@ -133,12 +133,13 @@ def _python(
     ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
 ) -> list[ProjectScope]:
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
+    found = {d: _config_in(ws, d) for d in sorted(directories)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [p.parent for name in MYPY_FILES for p in configs[name]]
-    mypys = mypy_scopes(mypy_dirs, files, ws.config.python_checker, ws.restricted)
+    mypys = _mypy_scopes(ws, mypy_dirs, files)
     projects = [_mypy_project(ws, s) for s in mypys]
-    directories -= {s.directory for s in mypys}
-    found = {d: _config_in(ws, d) for d in sorted(directories)}
+    for scope in mypys:
+        found.pop(scope.directory, None)
     for directory, config in found.items():
         if config is None:
             continue
@@ -151,6 +152,13 @@ def _python(
     loose = [p for p in files if not _under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     return projects + _fallback(ws, loose, "python", note)
+
+
+def _mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
+    try:
+        return mypy_scopes(directories, files, ws.config.python_checker, ws.restricted)
+    except InvalidInput as exc:  # named from the root, as every path lspd shows
+        raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
 
 
 def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
