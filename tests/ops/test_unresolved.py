@@ -281,8 +281,12 @@ def test_a_name_too_common_to_scan_answers_the_references_and_why(tmp_path: Path
     assert result.candidates == candidates
     assert result.summary == (
         "3 references in 2 files; uses the checker cannot resolve not looked for: `fetch` "
-        f"stands {candidates} times in 3 files, over the {MAX_CANDIDATES} lspd asks about"
+        f"stands {candidates} times in 3 files, over the {MAX_CANDIDATES} lspd asks about; "
+        "1 more use of `.fetch` in 1 file the gate does not check, not asked (`outside`; `all` "
+        "asks about them)"
     )
+    # The uses outside the gate are still listed: few of them stand there.
+    assert _places(result.outside or []) == [("scripts/outside.py", 5, 18, "run")]
 
 
 @pytest.fixture(scope="module")

@@ -202,8 +202,8 @@ async def confirm(
     `known` places (the references)."""
     name = prepared.name
     scan = Scan(name, candidates=prepared.candidates, skipped=prepared.skipped)
-    if scan.skipped is not None:
-        return scan
+    if scan.skipped is not None and not prepared.outside:
+        return scan  # (a name too common in the gate's files may still stand outside)
     session = target.session
     convert = Converter(ws, session.encoding)
     declared = convert.locations(await session.request(answers.DEFINITION, target.params()))
@@ -216,6 +216,8 @@ async def confirm(
         member = _after_dot(line_text, d.column) or await _is_member(namer, d.path, d.line, name)
         scan.member = scan.member or member
     _outside(ws, prepared, scan)
+    if scan.skipped is not None:
+        return scan
     by_file: dict[Path, list[Use]] = {}
     literal: list[Found] = []
     for item in prepared.found:
