@@ -93,7 +93,7 @@ def cli_errors(root: Path, *args: str) -> list[tuple[str, int, int, str | None, 
         (
             str(e["file"]),
             int(str(e["line"])),
-            int(str(e["column"])) + 1,
+            max(int(str(e["column"])) + 1, 1),  # -1, mypy's "no column": lspd's 1
             _code(e),
             str(e["message"]),
         )
