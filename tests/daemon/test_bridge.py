@@ -1,6 +1,7 @@
 """`lspd mcp` as MCP clients start it: the SDK's stdio client through the bridge to a real
 daemon (started by the bridge when none runs), across a daemon restart on another port,
-two bridges on one daemon, a bridge killed, and a bridge whose stdin closes."""
+two bridges on one daemon (also two starting it at once), a bridge killed, and a bridge
+whose stdin closes (with answers still owed, or none)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from lspd import sentinel
-from lspd.daemon import client, wire
+from lspd.daemon import client, instance, wire
+from lspd.daemon.bridge import Daemon
+from lspd.errors import DaemonError
 from tests.daemon.support import alive, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
@@ -135,6 +138,62 @@ async def test_two_bridges_share_one_daemon(served: Path) -> None:
 
     assert hovered(first) == hovered(second)
     assert serving == [daemon_pid(served)]
+
+
+def piped(root: Path, *calls: dict[str, Any]) -> tuple[subprocess.Popen[bytes], bytes]:
+    """`lspd mcp --root ROOT` started (it looks for the daemon at once), and the lines of
+    stateless calls to pipe into it (`printf '<call>\\n' | lspd mcp`)."""
+    capabilities = "io.modelcontextprotocol/clientCapabilities"
+    meta = {wire.PROTOCOL_META: client.PROTOCOL_VERSION, capabilities: {}}
+    lines = [
+        {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {**call, "_meta": meta}}
+        for i, call in enumerate(calls, 1)
+    ]
+    process = subprocess.Popen(
+        [*bridge(root).command.split(), *bridge(root).args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    return process, b"".join(json.dumps(m).encode() + b"\n" for m in lines)
+
+
+def test_two_bridges_started_at_once_on_an_unserved_root_share_one_daemon(
+    served: Path,
+) -> None:
+    assert client.find_daemon(served) is None
+    racing = [piped(served, {"name": "hover", "arguments": HOVER}) for _ in range(2)]
+
+    answers = []
+    for process, lines in racing:
+        out, err = process.communicate(lines, timeout=180)
+        assert process.returncode == 0, err
+        [answer] = [json.loads(line) for line in out.splitlines()]
+        answers.append(answer)
+
+    assert [a.get("error") for a in answers] == [None, None], answers
+    assert answers[0]["result"] == answers[1]["result"]
+    assert daemons_of(served) == [daemon_pid(served)]
+
+
+def test_a_start_lost_to_another_waits_for_the_winners_daemon(
+    served: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loser of the race as `spawn_detached` meets it (its `serve` exits non-zero at
+    once, before the winner answers): a double, as the timing cannot be provoked at will."""
+    winner: list[subprocess.Popen[str]] = []
+
+    def lost(options: object, timeout: float = 60.0) -> str:
+        argv = [sys.executable, "-m", "lspd", "serve", str(served), "--detach", "--no-prewarm"]
+        winner.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
+        raise DaemonError("the daemon exited with code 1: another lspd holds the lock")
+
+    monkeypatch.setattr(instance, "spawn_detached", lost)
+
+    found = asyncio.run(Daemon(served).get())
+
+    assert winner[0].wait(60) == 0
+    assert found.url == client.find_daemon(served).url  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

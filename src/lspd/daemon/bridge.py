@@ -14,8 +14,9 @@ brings what the daemon sends outside any request.
 
 When the daemon goes away (stopped, killed, restarted on another port), a message that
 fails is sent again to whichever daemon serves the root now (found through the sentinel,
-or started as `lspd serve --detach` starts one), after the client's `initialize` was
-replayed there: the client never sees the restart. The end of stdin ends the bridge (the
+or started as `lspd serve --detach` starts one, or waited for when another bridge won
+the race to start it), after the client's `initialize` was replayed there: the client
+never sees the restart. The end of stdin ends the bridge (the
 MCP stdio convention) once the answers still owed are written (`printf '...' | lspd mcp`
 prints them), for at most `DRAIN_S`; the daemon stays for the other agents.
 """
@@ -27,6 +28,7 @@ import contextlib
 import json
 import signal
 import sys
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import IO, Any
@@ -42,6 +44,8 @@ MAX_LINE = 64 << 20
 # At the end of stdin, how long the answers still owed are waited for: as long as the CLI
 # waits for a tool call. A signal or a closed stdout ends the bridge at once.
 DRAIN_S = client.CALL_TIMEOUT_S
+# How long a daemon another process is starting is waited for, when this one's start failed.
+RACE_S = 10.0
 
 
 class Daemon:
@@ -74,11 +78,27 @@ class Daemon:
         from lspd.daemon.instance import spawn_detached  # only to start one: `run`'s imports
         from lspd.daemon.run import Options
 
-        spawn_detached(Options(self.root, token=self.token, restricted=self.restricted))
-        found = client.find_daemon(self.root)
+        try:
+            spawn_detached(Options(self.root, token=self.token, restricted=self.restricted))
+        except DaemonError:
+            # Two bridges (or a bridge and a `serve`) started one at once: the loser's
+            # `serve` exits non-zero, the winner's daemon answers a moment later.
+            found = _answering(self.root, RACE_S)
+            if found is None:
+                raise
+            return found
+        found = _answering(self.root, RACE_S)
         if found is None:
             raise DaemonError(client.probe(self.root).reason)
         return found
+
+
+def _answering(root: Path, within: float) -> client.Probe | None:
+    """The daemon of `root` once it answers, waited for `within` seconds."""
+    deadline = time.monotonic() + within
+    while (found := client.find_daemon(root)) is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
 
 
 class Session:
