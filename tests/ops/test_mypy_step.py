@@ -50,7 +50,15 @@ def ours(results: list[DiagnosticsResult]) -> list[tuple[str, int, int, str | No
 
 def test_the_whole_check_is_mypys_in_its_scope(tmp_path: Path) -> None:
     root = project(tmp_path / "p", {**STRICT, "scripts/tool.py": "x: int = ''\n"})
-    checked = on(root, check_all)
+
+    async def ask(ws: Workspace) -> tuple[Any, DiagnosticsResult]:
+        return await check_all(ws), await diagnostics(ws, "scripts/tool.py")
+
+    checked, outside = on(root, ask)
+    assert (outside.total, outside.checker) == (
+        0,
+        WHY + "; this file is outside the files mypy checks: mypy did not check it",
+    )
     assert ours(checked.results) == sorted(cli_errors(root))
     assert {r.path for r in checked.results} == {"app/__init__.py", "app/main.py", "app/shapes.py"}
     assert {(r.server, r.checker) for r in checked.results} == {("mypy", WHY)}

@@ -66,7 +66,7 @@ async def check_file(
     if judged is not None and not judged.project.also_pyright:
         items = judged.items
         result = make_result(ws, resolved, SERVER, judged.toolchain, items, limit, budget, offset)
-        result.checker = judged.project.why
+        result.checker = judged.why
         return result
     # Unsaved content is held (a new file in its project) and the disk's text restored after.
     hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
@@ -83,7 +83,7 @@ async def check_file(
         ws, document.path, session.name, session.toolchain, items, limit, budget, offset
     )
     if judged is not None:  # both checkers: each diagnostic names its own
-        result.checker = judged.project.why
+        result.checker = judged.why
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)

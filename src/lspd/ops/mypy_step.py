@@ -50,6 +50,7 @@ class Judged:
     project: MypyProject
     items: list[Diagnostic]
     toolchain: str
+    why: str  # the project's checker and why; said when mypy's targets leave the file out
 
 
 async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | None:
@@ -61,16 +62,19 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     project = next(iter(groups))
     run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
-    return Judged(project, items, toolchain_of(ws, project))
+    why = project.why
+    if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
+        why += "; this file is outside the files mypy checks: mypy did not check it"
+    return Judged(project, items, toolchain_of(ws, project), why)
 
 
 async def mypy_diagnosed(
     ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
 ) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
     """mypy's diagnostics with `texts` held (in the daemon's copy: nothing is written into
-    the project), by file: of
-    `files` and of every other file mypy checked in their projects (one run checks them all:
-    a caller broken by a changed signature is found wherever it is); and each file's project."""
+    the project), by file: of `files` and of every other file mypy checked in their projects
+    (one run checks them all: a caller broken by a changed signature is found wherever it
+    is); and each file's project."""
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
     for project, members in by_project(ws, files).items():
