@@ -31,6 +31,7 @@ class Mirror:
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold exactly `wanted` (relative path -> text); whether it changed."""
+        self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
         changed = False
         for relative in [r for r in self._held if r not in wanted]:
             (self.directory / relative).unlink(missing_ok=True)
