@@ -93,6 +93,7 @@ FAST = (
     "tests/daemon/test_files.py",
     "tests/daemon/test_guard.py",
     "tests/daemon/test_hook_history.py",
+    "tests/daemon/test_live.py",
     "tests/daemon/test_loopback.py",
     "tests/daemon/test_watchdog.py",
     "tests/daemon/test_wire.py",

@@ -1,9 +1,10 @@
 """What the daemon keeps for its status page, all of it bounded: the last tool calls, the
 last whole checks, and the memory of the daemon and its servers over the last hour.
 
-The memory is read every `SAMPLE_S` while language servers run (one /proc read per
-process), never while none runs (it waits for one to start, as the tidy loop does).
-Everything else is read from the live objects when the page asks, and only then.
+The memory is read every `SAMPLE_S` (one /proc read per process) once the page has polled,
+until an hour (`WATCH_S`) after its last poll, and only while language servers run: with
+no page open, or no server, the sampler sleeps until one comes (as the tidy loop waits for
+a server). Everything else is read from the live objects when the page asks, and only then.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 SAMPLE_S = 15.0
 KEEP_SAMPLES = 240  # an hour of samples
+WATCH_S = 3600.0  # after the page's last poll, how long the memory is still sampled
 KEEP_FINISHED = 10  # whole checks remembered
 
 
@@ -45,6 +47,8 @@ class Live:
         self.cpu = CpuMeter()
         self._config: tuple[float | None, str | None] = (None, None)  # mtime, its problem
         self._latency: tuple[int, list[ToolLatency]] = (0, [])  # at which call, made
+        self._polled: float | None = None  # when the page last polled (monotonic)
+        self._looking = asyncio.Event()  # set by a poll: the sampler wakes
 
     def latency(self) -> list[ToolLatency]:
         """p50 and p95 per tool of the calls listed, made again only after a new call."""
@@ -86,9 +90,23 @@ class Live:
         mb["daemon"] = round(mb["daemon"], 1)
         return MemorySample(at=round(time.time(), 1), mb=mb)
 
+    def polled(self) -> None:
+        """The page asked (GET /status/live): memory is sampled until `WATCH_S` after."""
+        self._polled = time.monotonic()
+        self._looking.set()
+
+    def watched(self) -> bool:
+        """Whether the page polled within the last `WATCH_S`."""
+        return self._polled is not None and time.monotonic() - self._polled < WATCH_S
+
     async def sample_memory(self) -> None:
-        """Every `SAMPLE_S` while a server runs; asleep until one starts otherwise."""
+        """Every `SAMPLE_S` while the page is watched and a server runs; asleep until
+        the page polls, or a server starts, otherwise."""
         while True:
+            if not self.watched():
+                self._looking.clear()
+                await self._looking.wait()
+                continue
             groups, version = GROUPS.snapshot()
             if not groups:
                 await GROUPS.changed(version)

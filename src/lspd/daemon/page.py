@@ -70,6 +70,7 @@ def page_routes(ws: Workspace, live: Live, hooks: Feedback, token: bool) -> list
             since, after = float(query.get("since", "0")), int(query.get("after", "0"))
         except ValueError:
             since, after = 0.0, 0
+        live.polled()  # the memory is sampled from now on, while the page looks
         now = snapshot(ws, live, hooks, token, since, after)
         return Response(now.model_dump_json(), media_type="application/json", headers=_NO_STORE)
 
