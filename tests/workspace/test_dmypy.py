@@ -163,3 +163,24 @@ def test_a_crashing_plugin_is_one_line_and_its_traceback_is_logged(
     assert str(raised.value).startswith(f"mypy failed in {root}: ")
     assert "RuntimeError: it broke" in str(raised.value)
     assert "Traceback (most recent call last)" in caplog.text
+
+
+def test_a_changed_environment_restarts_the_daemon(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+    (site,) = (root / ".venv").glob("lib/python*/site-packages")
+    was = site.stat()
+
+    async def run() -> tuple[int | None, int | None]:
+        try:
+            await daemon.check([], held(root))
+            first = daemon.pid
+            os.utime(site, ns=(was.st_atime_ns, was.st_mtime_ns + 1_000_000_000))  # installed
+            await daemon.check([], held(root, {root / "app/main.py": "x: int = 1\n"}))
+            return first, daemon.pid
+        finally:
+            os.utime(site, ns=(was.st_atime_ns, was.st_mtime_ns))
+            await daemon.stop()
+
+    first, then = asyncio.run(run())
+    assert first is not None and then is not None and then != first
