@@ -2,9 +2,10 @@
 warm daemon, and mypy's errors to the error (path, line, column, code, message), each
 error's notes attached to it.
 
-The daemon checks the project's targets as its CI does (`files` of its configuration,
-else the scope's files), so one file's answer is the whole project's run filtered; a run
-on an unchanged project costs dmypy's ~0.15 s.
+The daemon checks the project's targets as its CI does (`files` of its configuration, else
+the packages its sections name, else every Python file: `mypy_scope`), so one file's answer
+is the whole project's run filtered; the same texts again are answered at once, and a run
+dmypy finds nothing new in costs ~0.15 s.
 """
 
 from __future__ import annotations
