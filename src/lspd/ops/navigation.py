@@ -7,9 +7,10 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import Literal
+from typing import Literal, TypeVar
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
@@ -20,6 +21,7 @@ from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.convert import Converter
 from lspd.ops.markdown import clean, markdown
 from lspd.ops.models import (
+    Call,
     CallHierarchyResult,
     Direction,
     HoverResult,
@@ -33,21 +35,29 @@ from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 
+T = TypeVar("T")
 
-async def _target(
-    ws: Workspace,
-    path: str | None,
-    line: int | None,
-    column: int | None,
-    symbol: str | None,
-    content: str | None = None,
-) -> Target:
+
+At = tuple[str | None, int | None, int | None, str | None]  # path, line, column, symbol
+
+
+async def _target(ws: Workspace, at: At, content: str | None = None) -> Target:
+    path = at[0]
     if content is not None and path is not None:  # within `unsaved.held`
-        target = await unsaved.target(ws, path, line, column, symbol, content)
+        target = await unsaved.target(ws, path, *at[1:], content)
     else:
-        target = await resolve_target(ws, path, line, column, symbol)
+        target = await resolve_target(ws, *at)
     await ws.refresh_open_documents()  # passes over the file held
     return target
+
+
+async def _asked(scanning: asyncio.Task[scan.Prepared] | None, question: Awaitable[T]) -> T:
+    """The server's answer, asked while the scan runs; the scan stopped if it fails."""
+    try:
+        return await question
+    except BaseException:
+        await scan.stop(scanning)
+        raise
 
 
 async def hover(
@@ -61,7 +71,7 @@ async def hover(
     """The type, signature and docs at a position (or at the symbol named), as markdown;
     with `content`, as if `path` held it."""
     async with unsaved.held(ws, path, content):
-        target = await _target(ws, path, line, column, symbol, content)
+        target = await _target(ws, (path, line, column, symbol), content)
         answer = await target.session.request(answers.HOVER, target.params())
         contents = clean(markdown(answer["contents"])) if answer else ""
         unfolded = await aliases.unfolded(ws, target, contents)
@@ -78,7 +88,7 @@ async def hover(
 async def _locations(
     ws: Workspace,
     method: answers.Method[shapes.PositionParams, shapes.Locations],
-    at: tuple[str | None, int | None, int | None, str | None],
+    at: At,
     limit: int,
     offset: int,
     content: str | None = None,
@@ -90,7 +100,7 @@ async def _locations(
     check_positive("limit", limit)
     path = at[0]
     async with unsaved.held(ws, path, content):
-        target = await _target(ws, *at, content)
+        target = await _target(ws, at, content)
         if method.provider is not None and not target.session.supports(method.provider):
             raise InvalidInput(
                 f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
@@ -117,6 +127,18 @@ async def _locations(
     return target, page(len(found), offset, limit, build)
 
 
+async def _located(
+    ws: Workspace,
+    method: answers.Method[shapes.PositionParams, shapes.Locations],
+    at: At,
+    limit: int,
+    offset: int,
+    content: str | None,
+) -> LocationsResult:
+    """The body of `definition` and `type_definition`: they differ in the method asked."""
+    return (await _locations(ws, method, at, limit, offset, content))[1]
+
+
 async def definition(
     ws: Workspace,
     path: str | None = None,
@@ -128,8 +150,9 @@ async def definition(
     content: str | None = None,
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
-    at = (path, line, column, symbol)
-    return (await _locations(ws, answers.DEFINITION, at, limit, offset, content))[1]
+    return await _located(
+        ws, answers.DEFINITION, (path, line, column, symbol), limit, offset, content
+    )
 
 
 async def type_definition(
@@ -143,8 +166,9 @@ async def type_definition(
     content: str | None = None,
 ) -> LocationsResult:
     """Where the type of the name at a position is defined."""
-    at = (path, line, column, symbol)
-    return (await _locations(ws, answers.TYPE_DEFINITION, at, limit, offset, content))[1]
+    return await _located(
+        ws, answers.TYPE_DEFINITION, (path, line, column, symbol), limit, offset, content
+    )
 
 
 async def implementation(
@@ -216,15 +240,11 @@ async def references(
     check_flag("all", all)
     if kind not in listing.KINDS:
         raise InvalidInput(f"`kind` must be 'all' or 'calls', not {kind!r}")
-    target = await _target(ws, path, line, column, symbol)
+    target = await _target(ws, (path, line, column, symbol))
     context: shapes.ReferenceContext = {"includeDeclaration": include_declaration}
     params: shapes.ReferenceParams = {**target.params(), "context": context}
     scanning = scan.start(ws, target, unresolved, everywhere=all)
-    try:
-        answer = await target.session.request(answers.REFERENCES, params)
-    except BaseException:
-        await scan.stop(scanning)
-        raise
+    answer = await _asked(scanning, target.session.request(answers.REFERENCES, params))
     convert = Converter(ws, target.session.encoding)
     found = convert.locations(answer)
     namer = Namer(ws)
@@ -234,6 +254,22 @@ async def references(
     found.sort(key=lambda loc: (loc.path.startswith("/"), loc.path, loc.line, loc.column))
     if kind == "calls":
         found = await _calls(listing.Calls(convert, namer, scanned.name), found, scanned)
+    beside = (scanned, scanning is not None)
+    noun = "call" if kind == "calls" else "reference"
+    return await _references_page(target, namer, found, beside, noun, (offset, limit))
+
+
+async def _references_page(
+    target: Target,
+    namer: Namer,
+    found: list[Location],
+    beside: tuple[scan.Scan, bool],
+    noun: str,
+    window: tuple[int, int],
+) -> ReferencesResult:
+    """One page of the references, grouped by file, and in the same window the scan's
+    lists (`beside`: the scan and whether it was started)."""
+    (scanned, started), (offset, limit) = beside, window
     rows = max(len(found), len(scanned.uses), len(scanned.outside))  # one window for all
     check_paging(offset, limit, rows)
     counts = listing.counts(loc.path for loc in found)
@@ -241,9 +277,7 @@ async def references(
         namer,
         [((loc.path, loc.line, loc.column), loc.text) for loc in found[offset : offset + limit]],
     )
-    unknown = await listing.named(namer, scanned.page(offset, limit))
-    apart = await listing.named(namer, scanned.outside_page(offset, limit))
-    noun = "call" if kind == "calls" else "reference"
+    fields = await outside.beside_references(namer, scanned, started, offset, limit)
     head = f"{scan.plural(len(found), noun)} in {scan.plural(len(counts), 'file')}"
     summary = scan.summary(head, scanned)
 
@@ -256,20 +290,7 @@ async def references(
             total=len(found),
             truncated=w.truncated,
             next_offset=w.next_offset,
-            unresolved=listing.by_file(
-                listing.counts(p for p, _, _ in scanned.uses),
-                scanned.uses[w.offset : w.end],
-                unknown,
-            ),
-            unresolved_total=len(scanned.uses),
-            candidates=scanned.candidates,
-            outside=listing.by_file(
-                listing.counts(p for p, _, _ in scanned.outside),
-                scanned.outside[w.offset : w.end],
-                apart,
-            )
-            or None,
-            outside_total=len(scanned.outside) if scanning is not None else None,
+            **fields(w),
         )
 
     return page(rows, offset, limit, build)
@@ -307,55 +328,56 @@ async def call_hierarchy(
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
     check_flag("unresolved", unresolved)
     check_flag("all", all)
-    target = await _target(ws, path, line, column, symbol)
+    target = await _target(ws, (path, line, column, symbol))
     namer = Namer(ws)
     root = await call_sites.prepare(ws, namer, target)
     convert = Converter(ws, target.session.encoding)
     scanning = scan.start(ws, target, unresolved and direction == "incoming", everywhere=all)
-    try:
-        ends = await call_sites.ends(target.session, root, direction)
-    except BaseException:
-        await scan.stop(scanning)
-        raise
+    ends = await _asked(scanning, call_sites.ends(target.session, root, direction))
     calls = await call_sites.sites(convert, namer, ends, direction)
     if direction == "incoming":
-        scanned = await scan.finish(ws, target, scanning, set(calls), namer)
-        found = listing.Calls(convert, namer, scanned.name)
-        for place, text in scanned.confirmed:  # in files the server's search left out
-            if await found.is_call(place):
-                calls[place] = await call_sites.caller(namer, place, text)
+        scanned = await _callers(ws, target, scanning, calls, convert, namer)
     else:
         scanned = scan.Scan(scan.name_at(target), skipped="callees have no unresolved uses")
     ordered = [calls[key] for key in sorted(calls)]
     rows = max(len(ordered), len(scanned.uses), len(scanned.outside))  # one window for all
     check_paging(offset, limit, rows)
     item = await call_sites.call_item(convert, namer, root)
-    unknown = [
-        await call_sites.caller(namer, place, text) for place, text in scanned.page(offset, limit)
-    ]
-    apart = [
-        await call_sites.caller(namer, place, text)
-        for place, text in scanned.outside_page(offset, limit)
-    ]
+    fields = await outside.beside_calls(namer, scanned, scanning is not None, offset, limit)
     files = len({path for path, _, _ in calls})
     head = f"{scan.plural(len(ordered), 'call')} in {scan.plural(files, 'file')}"
-    summary = scan.summary(head, scanned) if direction == "incoming" else head
+    result = CallHierarchyResult(
+        summary=scan.summary(head, scanned) if direction == "incoming" else head,
+        toolchain=target.session.toolchain,
+        item=item,
+        direction=direction,
+        total=len(ordered),
+    )
+    return page(rows, offset, limit, lambda w: _calls_page(result, ordered, w, fields))
 
-    def build(w: Window) -> CallHierarchyResult:
-        return CallHierarchyResult(
-            summary=summary,
-            toolchain=target.session.toolchain,
-            item=item,
-            direction=direction,
-            calls=ordered[w.offset : w.end],
-            total=len(ordered),
-            truncated=w.truncated,
-            next_offset=w.next_offset,
-            unresolved=unknown[: w.count],
-            unresolved_total=len(scanned.uses),
-            candidates=scanned.candidates,
-            outside=apart[: w.count] or None,
-            outside_total=len(scanned.outside) if scanning is not None else None,
-        )
 
-    return page(rows, offset, limit, build)
+async def _callers(
+    ws: Workspace,
+    target: Target,
+    scanning: asyncio.Task[scan.Prepared] | None,
+    calls: dict[scan.Place, Call],
+    convert: Converter,
+    namer: Namer,
+) -> scan.Scan:
+    """The scan beside the callers; the uses it ties to the function in files the server's
+    search left out that are calls join `calls` (in place)."""
+    scanned = await scan.finish(ws, target, scanning, set(calls), namer)
+    found = listing.Calls(convert, namer, scanned.name)
+    for place, text in scanned.confirmed:  # in files the server's search left out
+        if await found.is_call(place):
+            calls[place] = await call_sites.caller(namer, place, text)
+    return scanned
+
+
+def _calls_page(
+    result: CallHierarchyResult, ordered: list[Call], w: Window, fields: outside.Beside
+) -> CallHierarchyResult:
+    """`result` with the window `w` of the calls and of the scan's lists."""
+    calls = ordered[w.offset : w.end]
+    paging = {"truncated": w.truncated, "next_offset": w.next_offset}
+    return result.model_copy(update={"calls": calls, **paging, **fields(w)})

@@ -1,19 +1,24 @@
-"""What `implementation` adds about the name's uses in source files the gate does not check:
-listed apart (`outside`) by default; with `all`, asked from those files too."""
+"""What `implementation`, `references` and `call_hierarchy` add about the name's uses in
+source files the gate does not check: listed apart (`outside`) by default; with `all`,
+asked from those files too. Beside references and calls, the scan's other list (the uses
+tied to no declaration, `unresolved`) goes with them, in the same window."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from lspd.lsp import answers, shapes
 from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
-from lspd.ops import listing
+from lspd.ops import call_sites, listing
 from lspd.ops import unresolved as scan
+from lspd.ops.budget import Window
 from lspd.ops.convert import Converter
-from lspd.ops.models import ImplementationResult, Location
+from lspd.ops.models import FileReferences, ImplementationResult, Location, Reference
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 
@@ -73,3 +78,54 @@ async def listed(
     result.outside_total = len(places)
     if len(places) > offset + limit and not result.truncated:  # one window for both
         result.truncated, result.next_offset = True, offset + limit
+
+
+Beside = Callable[[Window], dict[str, Any]]  # the scan's fields of an answer, for one window
+
+
+async def beside_references(
+    namer: Namer, scanned: scan.Scan, started: bool, offset: int, limit: int
+) -> Beside:
+    """The scan's lists beside the references, grouped by file like them: the uses tied
+    to no declaration and those outside the gate (`outside_total` None: no scan started)."""
+    unknown = await listing.named(namer, scanned.page(offset, limit))
+    apart = await listing.named(namer, scanned.outside_page(offset, limit))
+
+    def fields(w: Window) -> dict[str, Any]:
+        return {
+            "unresolved": _grouped(scanned.uses, w, unknown),
+            "unresolved_total": len(scanned.uses),
+            "candidates": scanned.candidates,
+            "outside": _grouped(scanned.outside, w, apart) or None,
+            "outside_total": len(scanned.outside) if started else None,
+        }
+
+    return fields
+
+
+def _grouped(places: list[scan.Place], w: Window, uses: list[Reference]) -> list[FileReferences]:
+    return listing.by_file(listing.counts(p for p, _, _ in places), places[w.offset : w.end], uses)
+
+
+async def beside_calls(
+    namer: Namer, scanned: scan.Scan, started: bool, offset: int, limit: int
+) -> Beside:
+    """The scan's lists beside the call sites, each use a call of what encloses it."""
+    unknown = [
+        await call_sites.caller(namer, place, text) for place, text in scanned.page(offset, limit)
+    ]
+    apart = [
+        await call_sites.caller(namer, place, text)
+        for place, text in scanned.outside_page(offset, limit)
+    ]
+
+    def fields(w: Window) -> dict[str, Any]:
+        return {
+            "unresolved": unknown[: w.count],
+            "unresolved_total": len(scanned.uses),
+            "candidates": scanned.candidates,
+            "outside": apart[: w.count] or None,
+            "outside_total": len(scanned.outside) if started else None,
+        }
+
+    return fields
