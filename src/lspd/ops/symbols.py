@@ -131,7 +131,7 @@ async def workspace_symbols(
         found = found[offset : offset + limit]
     else:
         check_paging(offset, limit)
-        found, total = await search_symbols(ws, query, wanted, limit, offset=offset)
+        found, total = await search_symbols(ws, query, wanted, slice(offset, offset + limit))
 
     def build(w: Window) -> WorkspaceSymbolsResult:
         return WorkspaceSymbolsResult(symbols=found[: w.count], **w.paging)
@@ -190,19 +190,14 @@ async def symbol_tree(ws: Workspace, session: Session, path: Path) -> list[Node]
 
 
 async def search_symbols(
-    ws: Workspace,
-    query: str,
-    kind: str | None = None,
-    limit: int | None = None,
-    offset: int = 0,
+    ws: Workspace, query: str, kind: str | None, rows: slice
 ) -> tuple[list[WorkspaceSymbol], int]:
     """The servers' `workspace/symbol` search (`workspace/symbols/search.py`), the page
-    from `offset` converted; and the total."""
+    `rows` of it converted; and the total."""
     raw = await search(ws, query, kind)
     converters = {s.encoding: Converter(ws, s.encoding) for s, _ in raw}
-    end = None if limit is None else offset + limit
     found: list[WorkspaceSymbol] = []
-    for session, item in raw[offset:end]:
+    for session, item in raw[rows]:
         symbol = _workspace_symbol(ws, converters[session.encoding], item)
         if symbol is not None:
             found.append(symbol)
