@@ -15,17 +15,20 @@ text is re-checked fine-grained like an edit, and nothing is written into the pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
+import signal
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import ServerError
+from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_mirror import Mirror
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,10 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 RUN_TIMEOUT_S = 600.0
+STOP_TIMEOUT_S = 30.0
+# dmypy's own stop after this long unasked (`--timeout`): should lspd and its watchdog
+# both be killed, the server (~150 MB) still ends by itself.
+DAEMON_IDLE_S = 3600
 KEPT_ANSWERS = 4
 
 
@@ -73,6 +80,7 @@ class Dmypy:
         self.version: tuple[int, ...] | None = None
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
+        self._group: int | None = None  # the server's process group, told to the watchdog
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
         # The answers of the last few states (every file's text, the targets): a preview's
         # disk state right after its held one, or the disk after the preview was written,
@@ -115,13 +123,15 @@ class Dmypy:
                 return known
             self.mirror.hold(texts)
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            run = ["--status-file", str(self.status_file), "run", "--log-file"]
-            argv = [*run, str(self.log_file), "--", *flags, *targets]
+            run = ["--status-file", str(self.status_file), "run", "--timeout"]
+            argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--"]
+            argv += [*flags, *targets]
             status, out, err = await self._run("dmypy", argv)
             if status == 2 and _died(out + err):
                 log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
                 self.status_file.unlink(missing_ok=True)  # ours: its process is gone
                 status, out, err = await self._run("dmypy", argv)
+            self._watch()
             self._environment = self._environment or _site_mtime(self.interpreter)
             self.last_used = time.monotonic()
             found = self._output(status, out, err, json_out)
@@ -140,11 +150,41 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
+        """Ask the server to stop; if it does not (a hung or half-dead server), kill it by
+        the pid of the status file before that file, the only record of it, goes."""
         if self.running:
-            await self._run("dmypy", ["--status-file", str(self.status_file), "stop"])
+            pid = self.pid
+            argv = ["--status-file", str(self.status_file), "stop"]
+            try:
+                status = (await self._run("dmypy", argv, STOP_TIMEOUT_S))[0]
+            except (TimeoutError, MypyMissing):
+                status = None
+            if status != 0 and pid is not None and _ours(pid, self.status_file):
+                log.warning("dmypy of %s did not stop (%s): killed", self.project, status)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
             self.status_file.unlink(missing_ok=True)
+        if self._group is not None:
+            GROUPS.discard(self._group)
+            self._group = None
         self._environment = None
         self._answers.clear()
+
+    def _watch(self) -> None:
+        """Tell the daemon's watchdog the server's process group (dmypy starts it in a
+        session of its own, which no parent-death signal reaches): it dies with lspd."""
+        pid = self.pid
+        try:
+            group = os.getpgid(pid) if pid is not None else None
+        except OSError:
+            group = None
+        if group == self._group:
+            return
+        if self._group is not None:
+            GROUPS.discard(self._group)
+        if group is not None and group != os.getpgid(0):
+            GROUPS.add(group)
+        self._group = group
 
     def _environment_changed(self) -> bool:
         """Packages installed or removed since the daemon started (site-packages changed):
@@ -176,7 +216,9 @@ class Dmypy:
         kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
         return MypyOutput(tuple(kept), json_out, status)
 
-    async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
+    async def _run(
+        self, tool: str, argv: list[str], timeout: float = RUN_TIMEOUT_S
+    ) -> tuple[int, str, str]:
         """Run the environment's `tool`: `dmypy` in the copy, `mypy --version` anywhere."""
         script = self.interpreter.parent / tool
         module = "mypy.dmypy" if tool == "dmypy" else "mypy"
@@ -202,7 +244,7 @@ class Dmypy:
         except OSError as exc:
             raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
         try:
-            out, err = await asyncio.wait_for(process.communicate(), RUN_TIMEOUT_S)
+            out, err = await asyncio.wait_for(process.communicate(), timeout)
         except BaseException:
             if process.returncode is None:
                 process.kill()
@@ -223,6 +265,16 @@ def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:
         digest.update(relative.encode() + b"\0")
         digest.update(hashlib.blake2b(texts[relative], digest_size=16).digest())
     return digest.digest()
+
+
+def _ours(pid: int, status_file: Path) -> bool:
+    """Whether `pid` is still the dmypy server of `status_file` (not a reused pid): forked
+    from `dmypy --status-file ... run`, it keeps that command line."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return str(status_file).encode() in command
 
 
 def _died(text: str) -> bool:

@@ -1,0 +1,81 @@
+"""Nothing of lspd's dmypy outlives it: a server that does not answer `dmypy stop` is
+killed by its pid, and a daemon killed with SIGKILL takes its dmypy server along (its
+watchdog knows the server's process group); dmypy's own idle timeout is the last resort."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from lspd.workspace.dmypy import Dmypy
+from tests.daemon.support import alive, env_for, kill, spawn, wait_dead, wait_for_port
+from tests.workspace.mypy_env import STRICT, project
+from tests.workspace.test_dmypy import daemon_of, held
+
+
+def test_a_server_deaf_to_stop_is_killed(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> int | None:
+        await daemon.check([], held(root))
+        pid = daemon.pid
+        assert pid is not None and (daemon.mirror.directory / "app" / "main.py").is_file()
+        os.kill(pid, signal.SIGSTOP)  # alive, but it answers nothing: `dmypy stop` fails
+        try:
+            await daemon.stop()
+        finally:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        return pid
+
+    pid = asyncio.run(run())
+    assert pid is not None and wait_dead(pid, 5)
+    assert not daemon.running
+
+
+def test_a_daemon_killed_with_sigkill_leaves_no_dmypy_server(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    state = tmp_path / "state"
+    process = spawn(root, state, "--no-prewarm")
+    server: int | None = None
+    try:
+        wait_for_port(root)
+        asked = subprocess.run(
+            [sys.executable, "-m", "lspd", "diagnostics", "app/main.py", "--json"],
+            cwd=root,
+            env=env_for(state),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert asked.returncode in (0, 1), asked.stderr
+        assert json.loads(asked.stdout)["checker"].startswith("mypy")
+        (status_file,) = state.glob("*/mypy/*/dmypy.json")
+        server = int(json.loads(status_file.read_text())["pid"])
+        assert alive(server) and os.getpgid(server) != os.getpgid(process.pid)
+        os.kill(process.pid, signal.SIGKILL)  # the daemon only, not its process group
+        process.wait(timeout=10)
+        assert wait_dead(server, 10), f"dmypy server {server} outlived the daemon"
+    finally:
+        kill(process, [server] if server is not None else [])
+
+
+def test_the_server_is_started_with_an_idle_timeout_of_its_own(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon: Dmypy = daemon_of(root, tmp_path)
+
+    async def run() -> str:
+        try:
+            await daemon.check([], held(root))
+            assert daemon.pid is not None
+            return Path(f"/proc/{daemon.pid}/cmdline").read_text().replace("\0", " ")
+        finally:
+            await daemon.stop()
+
+    assert " --timeout 3600 " in asyncio.run(run())
