@@ -1,6 +1,7 @@
 """Nothing of lspd's dmypy outlives it: a server that does not answer `dmypy stop` is
-killed by its pid, and a daemon killed with SIGKILL takes its dmypy server along (its
-watchdog knows the server's process group); dmypy's own idle timeout is the last resort."""
+killed by its pid, the copy of the project's files goes with it, a daemon killed with
+SIGKILL takes its dmypy server along (its watchdog knows the server's process group), and
+dmypy's own idle timeout is the last resort."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_a_server_deaf_to_stop_is_killed(tmp_path: Path) -> None:
 
     pid = asyncio.run(run())
     assert pid is not None and wait_dead(pid, 5)
-    assert not daemon.running
+    assert not daemon.running and not daemon.mirror.directory.exists()
 
 
 def test_a_daemon_killed_with_sigkill_leaves_no_dmypy_server(tmp_path: Path) -> None:

@@ -169,6 +169,7 @@ class Dmypy:
             self._group = None
         self._environment = None
         self._answers.clear()
+        self.mirror.forget()  # the copy of the project's files goes with its daemon
 
     def _watch(self) -> None:
         """Tell the daemon's watchdog the server's process group (dmypy starts it in a
