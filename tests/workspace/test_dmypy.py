@@ -122,8 +122,10 @@ def test_a_daemon_killed_mid_check_is_started_again_and_the_check_completes(
 
     async def run() -> tuple[list[MypyError], int | None, int | None]:
         checking = asyncio.create_task(daemon.check([], held(root)))
-        while daemon.pid is None:  # the daemon is up: its cold check has begun
+        while daemon.pid is None and not checking.done():  # its cold check has begun
             await asyncio.sleep(0.01)
+        if checking.done():  # the check ended (or failed) before the daemon was seen
+            raise AssertionError(f"no daemon seen mid-check: {checking.result()!r}")
         killed = daemon.pid
         os.kill(killed, signal.SIGKILL)
         try:
