@@ -129,3 +129,31 @@ def test_richs_release_gets_exactly_the_errors_of_its_ci(tmp_path: Path) -> None
     checked = on(root, check_all)
     assert ours(checked.results) == sorted(cli_errors(root))
     assert len(checked.results) == 78  # files = ["rich"]
+
+
+def test_the_copy_holds_what_the_projects_mypy_sees(tmp_path: Path) -> None:
+    """A gitignored generated module (setuptools-scm's `_version.py`) is imported fine, and a
+    `mypy_path` beside the project (`../shared`) is reached: mypy's errors, its CI's."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "helper.py").write_text("def twice(x: int) -> int:\n    return 2 * x\n")
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nmypy_path = "../shared"\nstrict = true\n',
+        ".gitignore": "app/_version.py\n",
+        "app/__init__.py": "",
+        "app/_version.py": 'version = "1.0"\n',
+        "app/main.py": (
+            "from app._version import version\n"
+            "from helper import twice\n"
+            "\n"
+            "label: str = version\n"
+            "count: str = twice(2)\n"
+        ),
+    }
+    root = project(tmp_path / "p", files)
+    found = on(root, lambda ws: diagnostics(ws, "app/main.py"))
+    shown = [(d.line, d.code, d.message) for d in found.diagnostics]
+    expected = [(line, code, message) for _, line, _, code, message in cli_errors(root)]
+    assert shown == expected == [
+        (5, "assignment", 'Incompatible types in assignment (expression has type "int", '
+         'variable has type "str")')
+    ]  # fmt: skip

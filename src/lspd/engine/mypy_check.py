@@ -32,14 +32,13 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
+from lspd.workspace.mypy_mirror import PYTHON, config_text, mypy_sees
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
     from lspd.workspace import Workspace
-
-PYTHON = (".py", ".pyi")
 
 
 @dataclass(frozen=True)
@@ -156,19 +155,20 @@ async def run_mypy(
     python = await asyncio.to_thread(_python_files, ws)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
-    held = await asyncio.to_thread(_held, project.directory, python, texts or {})
+    held = await asyncio.to_thread(_held, project, texts or {})
     output = await daemon.check(targets or [], held)
     for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run
 
 
-def _held(
-    directory: Path, python: list[Path], texts: Mapping[Path, str | None]
-) -> dict[str, bytes]:
-    """What the daemon's copy holds: every Python file of the project and its mypy
-    configuration, the disk's text unless `texts` gives another (or says it is gone)."""
-    files = [p for p in python if directory in p.parents]
+def _held(project: MypyProject, texts: Mapping[Path, str | None]) -> dict[str, bytes]:
+    """What the daemon's copy holds: every Python file the project's mypy can see
+    (`mypy_sees`: those git ignores too) and its mypy configuration (paths leaving the
+    project made absolute), the disk's text unless `texts` gives another (or says it is
+    gone)."""
+    directory = project.directory
+    files = mypy_sees(directory)
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
     files += [p for p in texts if p not in files and directory in p.parents]  # a new file
     held: dict[str, bytes] = {}
@@ -183,6 +183,9 @@ def _held(
             held[relative] = path.read_bytes()
         except OSError:
             continue  # gone meanwhile: as mypy would not find it
+    config = project.config
+    if config is not None and (relative := config.path.name) in held:
+        held[relative] = config_text(config, directory, held[relative])
     return held
 
 

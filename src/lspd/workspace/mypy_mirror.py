@@ -9,15 +9,29 @@ of the cached size as unchanged. So the daemon checks this copy: each question s
 text every file has (the disk's, or a preview's or a revision's), the copy is made to hold
 exactly that (only the files that differ are written), and dmypy re-checks what changed.
 Nothing is ever written into the project.
+
+The copy holds what the project's mypy can see: every Python file under the project, those
+git ignores too (a generated `_version.py`), environments and caches aside; a `mypy_path`
+or `files` entry leaving the project is written absolute in the copied configuration, so
+it still names the directory beside the real project.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import time
 from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.workspace.mypy_config import MypyConfig
+
+PYTHON = (".py", ".pyi")
+# What no mypy run reads from: version control, caches, other tools' packages.
+_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
+_SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
 
 
 class Mirror:
@@ -56,3 +70,35 @@ class Mirror:
         """The copy is no longer known (its daemon restarted): written anew next time."""
         self._held.clear()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def mypy_sees(directory: Path) -> list[Path]:
+    """Every Python file mypy could read under the project `directory`: ignored by git
+    or not (mypy does not read .gitignore), virtual environments (a `pyvenv.cfg`) and
+    caches aside; symlinked directories are not followed."""
+    found: list[Path] = []
+    for top, dirs, files in os.walk(directory):
+        here = Path(top)
+        dirs[:] = [d for d in dirs if d not in _SKIPPED and not (here / d / "pyvenv.cfg").exists()]
+        found += [here / name for name in files if name.endswith(PYTHON)]
+    return sorted(found)
+
+
+def config_text(config: MypyConfig, directory: Path, text: bytes) -> bytes:
+    """The configuration as the copy holds it: each `mypy_path` and `files` entry that
+    leaves the project (`../shared`) written absolute, to the directory beside the real
+    project; one that cannot be rewritten is said, with what to write instead."""
+    result = text.decode("utf-8", "replace")
+    for entry in (*config.mypy_path, *config.files):
+        real = entry.replace("$MYPY_CONFIG_FILE_DIR", str(directory))
+        target = Path(os.path.normpath(directory / real))
+        if Path(entry).is_absolute() or target.is_relative_to(directory):
+            continue
+        token = re.compile(r"(?<=[\s\"',=:])" + re.escape(entry) + r"(?=[\s\"',:]|$)", re.M)
+        result, count = token.subn(str(target).replace("\\", "\\\\"), result)
+        if count == 0:
+            raise InvalidInput(
+                f"{config.path}: {entry!r} leaves the project, and lspd's copy of it cannot "
+                f"be rewritten to reach it: write it as an absolute path ({target})"
+            )
+    return result.encode("utf-8")
