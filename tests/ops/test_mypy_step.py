@@ -157,3 +157,30 @@ def test_the_copy_holds_what_the_projects_mypy_sees(tmp_path: Path) -> None:
         (5, "assignment", 'Incompatible types in assignment (expression has type "int", '
          'variable has type "str")')
     ]  # fmt: skip
+
+
+def test_a_sibling_package_edited_is_asked_again(tmp_path: Path) -> None:
+    """A package beside the project in the workspace (`mypy_path = "../shared"`), edited:
+    the same project texts are asked again, not answered from before."""
+    shared = tmp_path / "shared" / "helper.py"
+    shared.parent.mkdir()
+    shared.write_text("def twice(x: int) -> int:\n    return 2 * x\n")
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nmypy_path = "../shared"\n',
+        "app/__init__.py": "",
+        "app/main.py": "from helper import twice\n\ncount: str = twice(2)\n",
+    }
+    project(tmp_path / "p", files)
+
+    async def ask(ws: Workspace) -> list[list[str | None]]:
+        assert await ws.watch()
+        before = await diagnostics(ws, "p/app/main.py")
+        shared.write_text("def twice(x: int) -> str:\n    return str(2 * x)\n")
+        for _ in range(500):  # the watcher's batch with the edit
+            if shared.resolve() in ws.changed_at:
+                break
+            await asyncio.sleep(0.02)
+        after = await diagnostics(ws, "p/app/main.py")
+        return [[d.code for d in r.diagnostics] for r in (before, after)]
+
+    assert on(tmp_path.resolve(), ask) == [["assignment"], []]

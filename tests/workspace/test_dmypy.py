@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_check import MypyError, parse
-from lspd.workspace.dmypy import Dmypy, MypyFailed, MypyMissing
+from lspd.workspace.dmypy import Dmypy, MypyFailed, MypyMissing, MypyOutput
 from tests.workspace.mypy_env import STRICT, cli_errors, environment, project
 
 
@@ -186,3 +186,27 @@ def test_a_changed_environment_restarts_the_daemon(tmp_path: Path) -> None:
 
     first, then = asyncio.run(run())
     assert first is not None and then is not None and then != first
+
+
+def test_an_upgraded_package_or_an_outside_change_is_asked_again(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+    (info,) = (root / ".venv").glob("lib/python*/site-packages/mypy-*.dist-info")
+    was = info.stat()
+
+    async def run() -> list[MypyOutput]:
+        try:
+            found = [await daemon.check([], held(root)), await daemon.check([], held(root))]
+            os.utime(info, ns=(was.st_atime_ns, was.st_mtime_ns + 1_000_000_000))  # upgraded
+            found.append(await daemon.check([], held(root)))
+            found.append(await daemon.check([], held(root), outside=7))  # a sibling edited
+            found.append(await daemon.check([], held(root), outside=7))
+            return found
+        finally:
+            os.utime(info, ns=(was.st_atime_ns, was.st_mtime_ns))
+            await daemon.stop()
+
+    first, again, upgraded, sibling, same = asyncio.run(run())
+    assert again is first  # the same texts: answered at once
+    assert upgraded is not again and sibling is not upgraded and same is sibling
+    assert first == upgraded == sibling  # asked again: the same errors here

@@ -156,10 +156,19 @@ async def run_mypy(
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
     held = await asyncio.to_thread(_held, project, texts or {})
-    output = await daemon.check(targets or [], held)
+    output = await daemon.check(targets or [], held, _outside(ws, project.directory))
     for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run
+
+
+def _outside(ws: Workspace, directory: Path) -> int:
+    """The watcher's batch that last changed a Python file outside the project (a sibling
+    package mypy imports through `mypy_path` or an editable install): 0 when none did, or
+    no watcher runs (a one-shot call)."""
+    changed = ws.changed_at if ws.changes_seen is not None else {}
+    outside = (n for p, n in changed.items() if p.suffix in PYTHON and directory not in p.parents)
+    return max(outside, default=0)
 
 
 def _held(project: MypyProject, texts: Mapping[Path, str | None]) -> dict[str, bytes]:

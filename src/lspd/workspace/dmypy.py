@@ -108,16 +108,22 @@ class Dmypy:
         """Whether lspd's daemon for this project is up (its status file is there)."""
         return self.status_file.is_file()
 
-    async def check(self, targets: list[str], texts: dict[str, bytes]) -> MypyOutput:
+    async def check(
+        self, targets: list[str], texts: dict[str, bytes], outside: int = 0
+    ) -> MypyOutput:
         """mypy's diagnostics of `targets` (relative to the project) with the project's
         files holding `texts` (relative path -> text: the disk's, a preview's, a revision's),
         warm: dmypy re-checks what differs from the last question; the same texts again are
-        answered at once. A daemon killed mid-check is started again and asked once more."""
+        answered at once, unless what mypy reads beyond them changed: the installed
+        packages (their `.dist-info`), or Python files outside the project (`outside`: the
+        watcher's batch that last changed one). A daemon killed mid-check is started again
+        and asked once more."""
         async with self._lock:
             json_out = await self._prepare()
             if self._environment_changed():
                 await self._stop()
-            state = _state(targets, texts)
+            beyond = f"{outside}\0{_installed(self.interpreter)}"
+            state = _state([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
                 return known
@@ -281,6 +287,18 @@ def _ours(pid: int, status_file: Path) -> bool:
 def _died(text: str) -> bool:
     """dmypy's client lost its daemon (killed mid-check, or a stale status file)."""
     return any(word in text for word in _DIED) or "ConnectionResetError" in text
+
+
+def _installed(interpreter: Path) -> str:
+    """A digest of the environment's installed distributions: each `.dist-info`'s name
+    and mtime (an upgrade writes a new one)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for site in sorted(interpreter.parent.parent.glob("lib/python*/site-packages")):
+        with contextlib.suppress(OSError), os.scandir(site) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".dist-info"):
+                    digest.update(f"{entry.name}\0{entry.stat().st_mtime_ns}\0".encode())
+    return digest.hexdigest()
 
 
 def _site_mtime(interpreter: Path) -> float | None:
