@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.gate import BIN, LSPD, sdist
+from bench.gate import BIN, LSPD, pyright_only, sdist
 
 from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.tsc_native import platform_package
@@ -161,7 +161,7 @@ def sqlalchemy(base: Path) -> Path:
     assert "\n[tool.pyright]\n" in text, "SQLAlchemy's pyproject.toml has no [tool.pyright]"
     include = '\n[tool.pyright]\ninclude = ["lib/sqlalchemy"]\n'
     pyproject.write_text(text.replace("\n[tool.pyright]\n", include, 1))
-    return root
+    return pyright_only(root)  # its [tool.mypy] too: basedpyright alone, as the CLI compared
 
 
 CONST_TRUE = "export const constTrue: LazyArg<boolean> = constant(true)"

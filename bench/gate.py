@@ -59,6 +59,13 @@ def sdist(requirement: str, into: Path) -> Path:
     return next(p for p in into.iterdir() if p.is_dir())
 
 
+def pyright_only(root: Path) -> Path:
+    """SQLAlchemy configures mypy and pyright both, so lspd would run both on it; these
+    benches measure against the basedpyright CLI: its lspd.toml chooses basedpyright."""
+    (root / "lspd.toml").write_text('python_checker = "basedpyright"\n')
+    return root
+
+
 def with_venv(root: Path, packages: list[str]) -> Path:
     """A `.venv` in the project holding its dependencies (what its own gate runs with)."""
     subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True)
@@ -128,7 +135,7 @@ def references(base: Path) -> Path:
 PROJECTS = [
     Project(
         "sqlalchemy 2.0.36",
-        lambda base: sdist("sqlalchemy==2.0.36", base / "sqlalchemy"),
+        lambda base: pyright_only(sdist("sqlalchemy==2.0.36", base / "sqlalchemy")),
         ["lib/sqlalchemy"],
         leaf="lib/sqlalchemy/dialects/sqlite/json.py",
         core="lib/sqlalchemy/util/_collections.py",

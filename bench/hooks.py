@@ -125,13 +125,14 @@ def print_cases(cases: list[dict[str, object]]) -> None:
 
 def sqlalchemy(into: Path, given: Path | None) -> Path:
     """SQLAlchemy 2.0.36's sources committed to git in a fresh directory."""
-    from gate import sdist
+    from gate import pyright_only, sdist
 
     root = into / "sqlalchemy"
     if given is not None:
         shutil.copytree(given, root)
     else:
         root = sdist("sqlalchemy==2.0.36", into / "sa")
+    pyright_only(root)  # before the commit: its hooks see a clean tree
     author = ["-c", "user.name=b", "-c", "user.email=b@example.com"]
     for args in (["init", "-q"], ["add", "-A"], [*author, "commit", "-qm", "base"]):
         subprocess.run(["git", "-C", str(root), *args], check=True)

@@ -36,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.gate import sdist
+from bench.gate import pyright_only, sdist
 
 from lspd.ops import preview, rename
 from lspd.ops.budget import size
@@ -56,7 +56,7 @@ def load() -> str:
 def project(base: Path) -> Path:
     root = sdist(SQLALCHEMY, base / "downloads")
     (root / "pyrightconfig.json").write_text(GATE)
-    return root.resolve()
+    return pyright_only(root).resolve()
 
 
 def position(root: Path) -> dict[str, Any]:
