@@ -121,6 +121,7 @@ FAST = (
     "tests/workspace/symbols/test_naming.py",
     "tests/workspace/symbols/test_words.py",
     "tests/workspace/test_mypy_config.py",
+    "tests/workspace/test_mypy_mirror.py",
     "tests/workspace/test_overlay.py",
     "tests/workspace/test_pool.py",
     "tests/workspace/test_watcher.py",
