@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from lspd.lsp.process import GROUPS
 from lspd.workspace.dmypy import Dmypy
 from tests.daemon.support import alive, env_for, kill, spawn, wait_dead, wait_for_port
 from tests.workspace.mypy_env import STRICT, project
@@ -80,3 +81,25 @@ def test_the_server_is_started_with_an_idle_timeout_of_its_own(tmp_path: Path) -
             await daemon.stop()
 
     assert " --timeout 3600 " in asyncio.run(run())
+
+
+def test_the_watchdog_knows_the_server_during_its_first_check(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> tuple[int, tuple[int, ...], bool]:
+        checking = asyncio.create_task(daemon.check([], held(root)))
+        try:
+            version = GROUPS.snapshot()[1]
+            while daemon._group is None and not checking.done():
+                version = await GROUPS.changed(version, 1.0)
+            pid = daemon.pid
+            assert pid is not None, f"no server seen mid-check: {checking.result()!r}"
+            return os.getpgid(pid), GROUPS.snapshot()[0], checking.done()
+        finally:
+            await checking
+            await daemon.stop()
+
+    group, groups, done = asyncio.run(run())
+    assert group in groups and not done  # told before the cold check ended
+    assert group not in GROUPS.snapshot()[0]  # and forgotten once it stopped

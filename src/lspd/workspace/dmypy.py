@@ -132,11 +132,11 @@ class Dmypy:
             run = ["--status-file", str(self.status_file), "run", "--timeout"]
             argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--"]
             argv += [*flags, *targets]
-            status, out, err = await self._run("dmypy", argv)
+            status, out, err = await self._run_watched(argv)
             if status == 2 and _died(out + err):
                 log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
                 self.status_file.unlink(missing_ok=True)  # ours: its process is gone
-                status, out, err = await self._run("dmypy", argv)
+                status, out, err = await self._run_watched(argv)
             self._watch()
             self._environment = self._environment or _site_mtime(self.interpreter)
             self.last_used = time.monotonic()
@@ -176,6 +176,19 @@ class Dmypy:
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
+
+    async def _run_watched(self, argv: list[str]) -> tuple[int, str, str]:
+        """`dmypy run`, its server told to the watchdog as soon as it is up, not after its
+        first check (a cold one of a large project takes minutes)."""
+        running = asyncio.ensure_future(self._run("dmypy", argv))
+        try:
+            while self._group is None and not running.done():
+                await asyncio.wait({running}, timeout=0.1)
+                self._watch()
+            return await running
+        except BaseException:
+            running.cancel()
+            raise
 
     def _watch(self) -> None:
         """Tell the daemon's watchdog the server's process group (dmypy starts it in a
