@@ -275,8 +275,10 @@ class Dmypy:
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);
 # "No data received": the server closed the connection before answering.
-_DIED = ("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}")
-_DIED += ("No data received",)
+_DIED = (
+    *("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}"),
+    "No data received",
+)
 
 
 def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:
