@@ -1,12 +1,9 @@
 """`check --baseline HEAD` from the kept result against the two-state comparison on a real
-project: rich 13.9.4 (78 modules, ~27,000 lines, downloaded from PyPI), committed in git,
+project: rich 13.9.4 (78 modules, ~27,000 lines, its release cached once), committed in git,
 watched, on basedpyright. Each edit is made, both comparisons asked, then undone."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,8 +14,10 @@ from lspd.ops.committed import memory_of
 from tests.conftest import Warm, warm_root
 from tests.ops.test_baseline import committed
 from tests.ops.test_committed import from_kept, rows, two_states
+from tests.workspace.mypy_env import rich_release
 
-RICH = "rich==13.9.4"
+# A cold basedpyright check of rich, then two comparisons per edit: minutes on a loaded machine.
+pytestmark = pytest.mark.timeout(900)
 CELL_LEN = "def cell_len(text: str, _cell_len"
 WIDTH = "def cell_len(text: str, width: int, _cell_len"  # a parameter every call lacks
 Edit = Callable[[str], str]
@@ -26,22 +25,9 @@ Edit = Callable[[str], str]
 
 @pytest.fixture
 def rich(tmp_path: Path) -> Iterator[Warm]:
-    """rich's wheel unpacked and committed, basedpyright in standard mode, watched."""
-    wheels = tmp_path / "wheels"
-    download = subprocess.run(
-        [
-            *(sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:"),
-            *("--disable-pip-version-check", "--quiet", "-d", str(wheels), RICH),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert download.returncode == 0, f"cannot download {RICH}: {download.stderr[-500:]}"
-    root = tmp_path / "rich"
-    with zipfile.ZipFile(next(wheels.glob("rich-*.whl"))) as wheel:
-        wheel.extractall(root)
+    """rich's release (its sdist, cached once: `mypy_env.rich_release`) committed,
+    basedpyright in standard mode, watched."""
+    root = rich_release(tmp_path)
     (root / "pyproject.toml").write_text(
         '[project]\nname = "r"\nversion = "0"\n\n[tool.basedpyright]\n'
         'include = ["rich"]\ntypeCheckingMode = "standard"\n'
