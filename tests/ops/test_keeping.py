@@ -5,13 +5,15 @@ makes the new HEAD's."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
-from lspd.ops import keeping
+from lspd.ops import check_memory, keeping
 from lspd.ops.committed import kept_folder, memory_of
 from tests.cli.test_check import lspd_check
 from tests.conftest import copy_fixture
@@ -61,3 +63,73 @@ def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
         assert f"HEAD moved from {head[:12]} to {moved[:12]}: its result made again" in again.stdout
         assert memory.made == 2
     assert git(root, "status", "--porcelain") == ""  # nothing written into the repository
+
+
+GENERATED = 300  # modules: a cold basedpyright check of them takes a while on a loaded machine
+WRONG_EVERY = 50  # every 50th module has one error, kept in HEAD's result
+HOVER_BOUND_S = 5.0  # a hover's answer while the background check runs (a loaded machine)
+
+
+def generated(root: Path) -> list[str]:
+    """`GENERATED` modules under pkg/gen, each importing one before it; their paths."""
+    folder = root / "pkg/gen"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    paths = []
+    for i in range(GENERATED):
+        j = i // 2  # a tree of imports: a chain 300 deep exceeds basedpyright's 256
+        before = f"from pkg.gen.mod_{j} import Item{j}\n" if i else ""
+        older = f"\n\ndef older_{i}() -> Item{j}:\n    return Item{j}(1)\n" if i else ""
+        wrong = 'wrong: int = "text"\n' if i % WRONG_EVERY == 0 else ""
+        body = (
+            f"{before}{wrong}\n\nclass Item{i}:\n"
+            f"    def __init__(self, size: int) -> None:\n        self.size = size\n\n"
+            f"    def grown(self, by: int) -> 'Item{i}':\n"
+            f"        return Item{i}(self.size + by)\n\n\n"
+            f"def made_{i}(size: int) -> list[Item{i}]:\n"
+            f"    return [Item{i}(n).grown({i}) for n in range(size)]\n{older}"
+        )
+        (folder / f"mod_{i}.py").write_text(body)
+        paths.append(f"pkg/gen/mod_{i}.py")
+    return paths
+
+
+@pytest.mark.anyio
+async def test_a_hover_is_answered_while_heads_result_is_made_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(keeping, "INTERVAL_S", 0.2)
+    root = copy_fixture("py", tmp_path)
+    paths = generated(root)
+    head = git(committed(root), "rev-parse", "HEAD").strip()
+    hover = {"path": "pkg/app.py", "line": 5, "column": 5}
+    with thread_daemon(root, prewarm=False) as running:
+        ws = running.daemon.ws
+        assert ws is not None
+        memory, checks = memory_of(ws), check_memory.memory_of(ws)
+        while checks.running is None or checks.running.done < 8:  # the background check runs
+            assert memory.state is None, "the background check ended before the hover"
+            await asyncio.sleep(0.05)
+        async with Client(running.url) as mcp:
+            began = time.monotonic()
+            answer = await mcp.call_tool("hover", hover)
+            took = time.monotonic() - began
+            unmade = memory.state is None
+        assert "greeter: Greeter" in str(answer.content), answer.content
+        assert unmade, "the hover was answered only once the background check had ended"
+        assert took < HOVER_BOUND_S, f"the hover waited {took:.1f} s behind the background check"
+        deadline = time.monotonic() + 600
+        while memory.state is None:  # it goes on once the hover is answered
+            assert time.monotonic() < deadline, "HEAD's result was never kept"
+            await asyncio.sleep(0.1)
+        state = memory.state
+        assert (state.key.commit, memory.made, state.asked) == (head, 1, 0)
+        assert set(paths) <= set(state.files)
+        wrong = [
+            path
+            for path in paths
+            if any(seen.severity == "error" for seen in state.files[path].diagnostics)
+        ]
+        every = [f"pkg/gen/mod_{i}.py" for i in range(0, GENERATED, WRONG_EVERY)]
+        assert wrong == every

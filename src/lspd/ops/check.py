@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lspd.engine.steps import Step, chain
@@ -32,6 +33,7 @@ from lspd.ops.native_check import native_checked
 from lspd.ops.python_affected import python_unaffected
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
+from lspd.ops.yielding import Turn, background, free
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
 
@@ -51,6 +53,7 @@ async def check_all(
     paths: list[str] | None = None,
     progress: Progress | None = None,
     all: bool = False,
+    busy: Callable[[], bool] | None = None,
 ) -> Checked:
     """Diagnostics of the files the project's gate checks (`workspace.scope`), or of every
     source file under the root (`all`), or of those matching `paths` globs.
@@ -68,18 +71,31 @@ async def check_all(
     results are reused. SQLAlchemy's 255 files, 84,000 diagnostics, unchanged: 2.3 s closed
     and opened again, 0.15 s kept open. The daemon closes documents nobody asked about for a
     while (`workspace.memory`).
+
+    With `busy` it is a background check (the daemon's keeping of HEAD's result): it gives
+    way between files while `busy()` says a question is in flight (`ops/yielding.py`).
     """
     check_globs(paths)
-    await ws.refresh_open_documents(catch_up=True)
+    memory = memory_of(ws)
+    turn = free if busy is None else background(ws, busy, lambda: memory.waiting > 0)
+    async with turn():
+        await ws.refresh_open_documents(catch_up=True)
     # One whole check at a time (a question's, the daemon's background one of the committed
     # state, a hook's): the next one waits, showing the running one's progress, and reuses
-    # its result when no file changed meanwhile.
-    async with memory_of(ws).lock:
-        return await _checked(ws, paths, progress, all)
+    # its result when no file changed meanwhile (a background run goes on unpaused for it).
+    memory.waiting += busy is None
+    try:
+        await memory.lock.acquire()
+    finally:
+        memory.waiting -= busy is None
+    try:
+        return await _checked(ws, paths, progress, all, turn)
+    finally:
+        memory.lock.release()
 
 
 async def _checked(
-    ws: Workspace, paths: list[str] | None, progress: Progress | None, all: bool
+    ws: Workspace, paths: list[str] | None, progress: Progress | None, all: bool, turn: Turn
 ) -> Checked:
     """`check_all` once caught up, alone."""
     memory, changes = memory_of(ws), ws.changes_seen
@@ -96,11 +112,12 @@ async def _checked(
     before = {id(r) for _, r in known.values()}
     run = memory.begin(len(matched), progress)
     try:
-        found = await _reused_or_built(ws, matched, known, changes, memory, run)
+        async with turn():  # a builder's step is one request: one turn
+            found = await _reused_or_built(ws, matched, known, changes, memory, run)
         results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
         results += await ask_each(
-            ws, rest, kept, lambda: run.tick(run.done + 1), skipped, memory.renewed
+            ws, rest, kept, lambda: run.tick(run.done + 1), skipped, memory.renewed, turn
         )
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
@@ -111,7 +128,8 @@ async def _checked(
     order = {ws.display(p): i for i, p in enumerate(matched)}
     results.sort(key=lambda r: order.get(r.path, -1))
     # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
-    results += [r for r in await config_results(ws) if selected(r.path, paths)]
+    async with turn():
+        results += [r for r in await config_results(ws) if selected(r.path, paths)]
     anew = sum(id(r) not in before for r in results)
     took = time.monotonic() - run.began
     log.info("checked %d files in %.2f s, %d answered anew", len(results), took, anew)

@@ -28,6 +28,7 @@ from lspd.ops.check_models import not_answered as not_answered  # re-exported: i
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, check_file, make_result
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.yielding import Turn, free
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source
 
@@ -47,6 +48,7 @@ async def ask_each(
     tick: Callable[[], None],
     skipped: list[SkippedFile],
     renewed: Callable[[DiagnosticsResult], None] = lambda result: None,
+    turn: Turn = free,
 ) -> list[DiagnosticsResult]:
     """The results of `paths`, asked of their servers; a file not answered is named in
     `skipped`. With `known` (a watcher keeps open documents in step with the disk), the
@@ -54,12 +56,13 @@ async def ask_each(
     and last time's result is reused (`check_file`); tsserver answers everything anew, so
     its files are closed again, as every file is without `known`. `renewed(result)` is told
     of each result in `known` replaced by a new one, as it comes (what was made of the old
-    one can go, what is made of the new one made while the server checks the next files)."""
+    one can go, what is made of the new one made while the server checks the next files).
+    Each file is asked in a `turn` (a background check gives way there: `ops/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 
     async def one(path: Path, scale: float) -> DiagnosticsResult | None:
-        async with gate:
+        async with gate, turn():
             old = None if known is None else known.get(path)
             try:
                 result = await _asked(ws, path, known, ws.diagnostics_timeout * scale)
@@ -83,7 +86,8 @@ async def ask_each(
     async def ask(server: Session, path: Path, timeout: float) -> DiagnosticsResult | None:
         if server is sessions[path]:
             return await one(path, SCALE)
-        result = await _asked_second(ws, server, path, timeout)
+        async with turn():
+            result = await _asked_second(ws, server, path, timeout)
         if result is not None and known is not None:
             known[path] = (None, result)  # the first server's next answer is converted anew
             renewed(result)

@@ -79,6 +79,7 @@ class CheckMemory:
     stamped: Stamped = field(default_factory=dict)
     running: Running | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one whole check at a time
+    waiting: int = 0  # foreground checks waiting for `lock` (a background run goes on for them)
     python: PythonSeen | None = None
     native: NativeSeen | None = None
 

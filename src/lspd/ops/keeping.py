@@ -1,10 +1,11 @@
 """The daemon's background work for baselines: the committed state's result made after
 `serve` and whenever HEAD moves, so that a baseline question finds it kept.
 
-It starts only while no tool call is in flight and checks the work tree with the gate
-shared (questions are answered meanwhile; whole checks run one at a time, so a question's
-own check waits for it and reuses it); only the short part that holds HEAD's texts of a
-dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's
+It starts only while no tool call is in flight and checks the work tree giving way between
+files to every question (`ops/yielding.py`: paused while one is in flight, the gate shared
+one step at a time; whole checks run one at a time, so a question's own check waits for it,
+which then goes on unpaused, and reuses it); only the short part that holds HEAD's texts of
+a dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's
 result is made at its first question (the files changed since lspd first read them held
 at that text, `ops/committed.py`).
 """
@@ -41,8 +42,7 @@ async def keep_committed(ws: Workspace, busy: Callable[[], bool]) -> None:
         if head is None or (state is not None and state.key.commit == head):
             continue  # no git, or kept for this commit (a changed configuration: when asked)
         try:
-            async with ws.gate.shared():  # the long part: questions are answered meanwhile
-                await check_all(ws)
+            await check_all(ws, busy=busy)  # the long part: it gives way to every question
             async with ws.gate.exclusive():  # quick on a clean tree: that check is HEAD's
                 await committed(ws, head, functools.partial(check_all, ws))
         except asyncio.CancelledError:
