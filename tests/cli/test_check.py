@@ -439,7 +439,16 @@ def test_with_a_baseline_every_introduced_diagnostic_is_printed(
         assert served.daemon.ws is not None
         made = memory_of(served.daemon.ws).made
     assert (data.returncode, text.returncode) == (1, 1), data.stderr + text.stderr
-    assert text.stdout == done.stdout
+    # The same introduced lines and counts; only the scope note differs: the daemon compares
+    # against HEAD's kept result, the in-process command the two states.
+    *served_lines, served_headline = text.stdout.splitlines()
+    assert served_lines == lines
+    common, scope = served_headline.split(" changed file(s)", 1)
+    assert headline.startswith(f"{common} changed file(s) and ")
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert scope.startswith("; the gate's ") and f"the kept result of {head[:12]} (" in scope
     changes = json.loads(data.stdout)["changes"]
     assert [f"{d['path']}:{d['line']}:{d['column']}:" for d in changes["introduced"]] == [
         line.split(" ")[0] for line in lines
