@@ -116,9 +116,16 @@ async def test_a_hover_is_answered_while_heads_result_is_made_in_the_background(
             answer = await mcp.call_tool("hover", hover)
             took = time.monotonic() - began
             unmade = memory.state is None
+            # Unsaved text holds the gate alone: it waits for the files being asked only.
+            content = (root / "pkg/app.py").read_text() + "\nbroken: int = 'text'\n"
+            unsaved = {"path": "pkg/app.py", "content": content}
+            overlaid = await mcp.call_tool("diagnostics", unsaved)
+            still = checks.running is not None
         assert "greeter: Greeter" in str(answer.content), answer.content
         assert unmade, "the hover was answered only once the background check had ended"
         assert took < HOVER_BOUND_S, f"the hover waited {took:.1f} s behind the background check"
+        assert not overlaid.is_error and "reportAssignmentType" in str(overlaid.content)
+        assert still, "the unsaved text was checked only once the background check had ended"
         deadline = time.monotonic() + 600
         while memory.state is None:  # it goes on once the hover is answered
             assert time.monotonic() < deadline, "HEAD's result was never kept"
