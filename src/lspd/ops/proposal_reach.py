@@ -18,7 +18,7 @@ from pathlib import Path
 from lspd.lsp.session import Session
 from lspd.ops.check_memory import CheckMemory, PythonSeen
 from lspd.ops.declarations import signature
-from lspd.ops.native_check import _aliases, _names, _reach, _shape, native
+from lspd.ops.native_check import _aliases, _names, _reach, _shape, native, native_sessions
 from lspd.ops.python_affected import PYTHON
 from lspd.ops.python_affected import _names as python_names
 from lspd.ops.python_imports import importers
@@ -39,17 +39,8 @@ def reached(
         found |= _python(ws, python, memory)
     typescript = {p: t for p, t in proposed.items() if native(ws, p) is not None}
     if typescript:
-        found |= _native(ws, typescript, _sessions(ws, candidates | set(proposed)), memory)
+        found |= _native(ws, typescript, native_sessions(ws, candidates | set(proposed)), memory)
     return found & (candidates | set(proposed))
-
-
-def _sessions(ws: Workspace, paths: set[Path]) -> dict[Path, Session]:
-    """The TypeScript 7 sessions of `paths`, looked up once per folder and extension."""
-    found: dict[tuple[Path, str], Session | None] = {}
-    for path in paths:
-        if (path.parent, path.suffix) not in found:
-            found[path.parent, path.suffix] = native(ws, path)
-    return {p: s for p in paths if (s := found[p.parent, p.suffix]) is not None}
 
 
 def _python(ws: Workspace, proposed: Texts, memory: CheckMemory) -> set[Path]:
