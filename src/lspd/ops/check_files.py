@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
@@ -51,13 +51,12 @@ async def ask_each(
     turn: Turn = free,
 ) -> list[DiagnosticsResult]:
     """The results of `paths`, asked of their servers; a file not answered is named in
-    `skipped`. With `known` (a watcher keeps open documents in step with the disk), the
-    files of a pull server stay open: it answers "unchanged" for what an edit did not affect,
-    and last time's result is reused (`check_file`); tsserver answers everything anew, so
-    its files are closed again, as every file is without `known`. `renewed(result)` is told
-    of each result in `known` replaced by a new one, as it comes (what was made of the old
-    one can go, what is made of the new one made while the server checks the next files).
-    Each file is asked in a `turn` (a background check gives way there: `ops/yielding.py`)."""
+    `skipped`. With `known` (a watcher keeps open documents in step with the disk), a pull
+    server's files stay open: it answers "unchanged" for what an edit did not affect, and
+    last time's result is reused (`check_file`); tsserver answers everything anew, so its
+    files are closed again, as every file is without `known`. `renewed(result)` is told of
+    each result in `known` replaced, as it comes (what was made of the old one can go at
+    once). Each file is asked in a `turn` (a background check gives way: `ops/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 
@@ -94,32 +93,53 @@ async def ask_each(
         tick()
         return result
 
-    scale = ws.diagnostics_timeout * SCALE
-    checked_before = known is not None and any(p in known for p in sessions)
     asking = asyncio.gather(*(one(p, SCALE) for p in alone))
     if sessions:
-        sharing = second_server.ask_all(
-            list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
-        )
-        shared, answered = await asyncio.gather(sharing, asking)
+        shared, answered = await asyncio.gather(_shared_asked(ws, sessions, ask, known), asking)
     else:  # as it always was: no task more (a check of nothing ends in one turn of the loop)
         shared, answered = {}, await asking
     found = {**shared, **dict(zip(alone, answered, strict=True))}
+    await _again(ws, failed, found, lambda path: one(path, RETRY_SCALE), skipped)
+    return [r for r in (found[p] for p in paths) if r is not None]
+
+
+async def _shared_asked(
+    ws: Workspace,
+    sessions: dict[Path, Session],
+    ask: second_server.Ask[DiagnosticsResult | None],
+    known: Known | None,
+) -> dict[Path, DiagnosticsResult | None]:
+    """The files of `sessions` shared with a second server of each (`second_server`)."""
+    scale = ws.diagnostics_timeout * SCALE
+    checked_before = known is not None and any(p in known for p in sessions)
+    return await second_server.ask_all(
+        list(sessions), sessions, ask, (scale, scale), lambda: None, checked_before
+    )
+
+
+async def _again(
+    ws: Workspace,
+    failed: dict[Path, Failed],
+    found: dict[Path, DiagnosticsResult | None],
+    one: Callable[[Path], Awaitable[DiagnosticsResult | None]],
+    skipped: list[SkippedFile],
+) -> None:
+    """The files not answered asked again, alone now (no other file's work ahead of them),
+    into `found`; those still not answered, or set aside, named in `skipped`."""
     if failed:
         log.info(
             "asking again, alone, %d file(s) not answered: %s",
             len(failed),
             ", ".join(ws.display(p) for p in sorted(failed)),
         )
-    for path in sorted(failed):  # alone now: no other file's work ahead of it
+    for path in sorted(failed):
         if ws.left_out.reason(path) is not None:
             continue  # set aside by a restart it caused: named below
         del failed[path]
-        found[path] = await one(path, RETRY_SCALE)
+        found[path] = await one(path)
     for path, exc in failed.items():
         why = ws.left_out.set_aside(path) or f"{NOT_ANSWERED}: {exc}"
         skipped.append(SkippedFile(path=ws.display(path), reason=why))
-    return [r for r in (found[p] for p in paths) if r is not None]
 
 
 async def _asked(

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
@@ -68,10 +68,7 @@ async def ask_all(
     load); `checked_before`: whether the sessions have checked (then restarted, above);
     `from_ends`: the first server takes files from the front, the second from the end
     backwards, until they meet (for a server whose answers do not depend on the order)."""
-    per_session: dict[Session, int] = {}
-    for path in paths:
-        per_session[sessions[path]] = per_session.get(sessions[path], 0) + 1
-    helpers = {s: second_of(s) for s, n in per_session.items() if n >= SPLIT_AT and can_split(s)}
+    helpers = _helpers(paths, sessions)
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half
@@ -116,6 +113,12 @@ async def ask_all(
     finally:
         await asyncio.gather(*(helper.stop() for helper in helpers.values()))
     return results
+
+
+def _helpers(paths: list[Path], sessions: dict[Path, Session]) -> dict[Session, Session]:
+    """A second server for each session with `SPLIT_AT` files or more that can share them."""
+    per_session = Counter(sessions[path] for path in paths)
+    return {s: second_of(s) for s, n in per_session.items() if n >= SPLIT_AT and can_split(s)}
 
 
 def can_split(session: Session) -> bool:
