@@ -65,6 +65,31 @@ def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
     assert git(root, "status", "--porcelain") == ""  # nothing written into the repository
 
 
+def test_servers_stopped_after_idle_are_not_started_again_to_keep_a_moved_head(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pull in a workspace nobody asks about moves HEAD: keeping its result would start every
+    # server the idle timeout stopped; it waits for the next question instead.
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(keeping, "INTERVAL_S", 0.2)
+    root = committed(copy_fixture("py", tmp_path))
+    with thread_daemon(root, prewarm=False, idle_timeout=2) as running:
+        ws = running.daemon.ws
+        assert ws is not None
+        memory = memory_of(ws)
+        wait_for(lambda: memory.state is not None)
+        wait_for(lambda: all(s.state == "stopped" for s in ws.pool.regular()))
+        git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
+            "--allow-empty", "-m", "moved")  # fmt: skip
+        moved = git(root, "rev-parse", "HEAD").strip()
+        time.sleep(20 * keeping.INTERVAL_S)  # what must not happen: no event to wait on
+        assert [s.state for s in ws.pool.regular()] == ["stopped"] and memory.made == 1
+        done = lspd_check(root, "pkg/app.py")  # a question starts the server again
+        assert done.returncode in (0, 1), done.stdout + done.stderr
+        wait_for(lambda: memory.state is not None and memory.state.key.commit == moved)
+        assert memory.made == 2
+
+
 GENERATED = 300  # modules: a cold basedpyright check of them takes a while on a loaded machine
 WRONG_EVERY = 50  # every 50th module has one error, kept in HEAD's result
 HOVER_BOUND_S = 5.0  # a hover's answer while the background check runs (a loaded machine)

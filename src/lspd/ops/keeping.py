@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from lspd.engine.revisions import revision
 from lspd.ops.check import check_all
-from lspd.ops.committed import committed, enabled, memory_of
+from lspd.ops.committed import NotKept, committed, enabled, memory_of
 from lspd.workspace import Workspace
 
 __all__ = ["enabled", "keep_committed"]
@@ -33,20 +33,34 @@ RETRY_S = 60.0  # after a failed attempt (a server not answering, a git error)
 async def keep_committed(ws: Workspace, busy: Callable[[], bool]) -> None:
     """Keep the committed state's result for HEAD (or the session's first check) while the
     daemon runs; `busy` says a question is being answered (then it waits)."""
+    unkept: tuple[str, int] | None = None  # HEAD and the changes seen when it could not be
     while True:
         await asyncio.sleep(INTERVAL_S)
-        if busy() or ws.changes_seen is None:  # no watcher yet: nothing would be kept
+        if busy() or ws.changes_seen is None or _asleep(ws):  # no watcher yet: nothing kept
             continue
         head = await asyncio.to_thread(revision, ws, "HEAD")
         state = memory_of(ws).state
         if head is None or (state is not None and state.key.commit == head):
             continue  # no git, or kept for this commit (a changed configuration: when asked)
+        if unkept == (head, ws.changes_seen):
+            continue  # a file did not answer: asked again once something changes
         try:
             await check_all(ws, busy=busy)  # the long part: it gives way to every question
             async with ws.gate.exclusive():  # quick on a clean tree: that check is HEAD's
                 await committed(ws, head, functools.partial(check_all, ws))
         except asyncio.CancelledError:
             raise
+        except NotKept as exc:
+            log.info("HEAD's result cannot be kept now (%s): again after the next change", exc)
+            unkept = (head, ws.changes_seen)
         except Exception:
             log.exception("keeping the committed state's result failed: tried again later")
             await asyncio.sleep(RETRY_S)
+
+
+def _asleep(ws: Workspace) -> bool:
+    """Every server was stopped after its idle time: keeping a result now would start them
+    all again for nobody (HEAD moved by a pull in a workspace no one asks about); the next
+    question starts them, and HEAD's result is kept after it."""
+    sessions = ws.pool.regular()
+    return bool(sessions) and all(s.state == "stopped" for s in sessions)
