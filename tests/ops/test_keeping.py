@@ -14,10 +14,11 @@ import pytest
 from mcp import Client
 
 from lspd.ops import check_memory, keeping
-from lspd.ops.committed import kept_folder, memory_of
+from lspd.ops.committed import CommittedMemory, kept_folder, memory_of
+from lspd.workspace import Workspace
 from tests.cli.test_check import lspd_check
 from tests.conftest import copy_fixture
-from tests.daemon.support import thread_daemon
+from tests.daemon.support import ThreadDaemon, thread_daemon
 from tests.ops.test_baseline import SIGNATURE, TWO_ARGUMENTS, committed, edit, git
 
 
@@ -29,18 +30,29 @@ def wait_for(done: Callable[[], bool], timeout: float = 240.0) -> None:
         time.sleep(0.1)
 
 
+def committed_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The Python fixture committed to git, lspd's state apart, HEAD looked at every 0.2 s."""
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(keeping, "INTERVAL_S", 0.2)
+    return committed(copy_fixture("py", tmp_path))
+
+
+def kept(running: ThreadDaemon) -> tuple[Workspace, CommittedMemory]:
+    """The daemon's workspace and its memory of kept results, once HEAD's is kept."""
+    ws = running.daemon.ws
+    assert ws is not None
+    memory = memory_of(ws)
+    wait_for(lambda: memory.state is not None)
+    return ws, memory
+
+
 def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setattr(keeping, "INTERVAL_S", 0.2)
-    root = committed(copy_fixture("py", tmp_path))
+    root = committed_root(tmp_path, monkeypatch)
     head = git(root, "rev-parse", "HEAD").strip()
     with thread_daemon(root, prewarm=False) as running:
-        ws = running.daemon.ws
-        assert ws is not None
-        memory = memory_of(ws)
-        wait_for(lambda: memory.state is not None)
+        ws, memory = kept(running)
         assert memory.state is not None and memory.state.key.commit == head
         assert (memory.made, memory.state.asked) == (1, 0)  # a clean tree: its check was HEAD's
         assert [p.name for p in kept_folder(ws).glob("*.json")] == [memory.state.key.name()]
@@ -70,14 +82,9 @@ def test_servers_stopped_after_idle_are_not_started_again_to_keep_a_moved_head(
 ) -> None:
     # A pull in a workspace nobody asks about moves HEAD: keeping its result would start every
     # server the idle timeout stopped; it waits for the next question instead.
-    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setattr(keeping, "INTERVAL_S", 0.2)
-    root = committed(copy_fixture("py", tmp_path))
+    root = committed_root(tmp_path, monkeypatch)
     with thread_daemon(root, prewarm=False, idle_timeout=2) as running:
-        ws = running.daemon.ws
-        assert ws is not None
-        memory = memory_of(ws)
-        wait_for(lambda: memory.state is not None)
+        ws, memory = kept(running)
         wait_for(lambda: all(s.state == "stopped" for s in ws.pool.regular()))
         git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q",
             "--allow-empty", "-m", "moved")  # fmt: skip
