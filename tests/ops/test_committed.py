@@ -7,6 +7,7 @@ result saved and read back, a corrupt file checked again."""
 from __future__ import annotations
 
 import json
+import venv
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lspd.ops import file_diagnostics
 from lspd.ops.baseline import changes_since, file_changes
 from lspd.ops.committed import kept_folder, memory_of
 from lspd.ops.models import Changes
+from lspd.workspace import retool
 from lspd.workspace.scope import gate_scope
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.ops.test_baseline import (
@@ -232,3 +234,21 @@ def test_the_session_baseline_without_git(tmp_path: Path) -> None:
         ] == [UNUSED_LOUD]
         assert memory_of(warm.ws).made == 1
         assert not list(kept_folder(warm.ws).glob("*.json"))  # the session's is not saved
+
+
+def test_one_files_baseline_with_another_toolchain_is_not_the_kept_results(
+    repo: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A virtual environment made in the project after HEAD's result was kept: basedpyright
+    runs on its Python now, so the file is compared by the two states, not with a result
+    another toolchain made."""
+    monkeypatch.setattr(retool, "RECHECK_S", 0.0)  # the toolchain looked up at each question
+    from_kept(repo)
+    before = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert before.changes is not None and "against the kept result" in before.changes.scope
+    venv.create(repo.root / ".venv", with_pip=False)
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert result.toolchain != before.toolchain, result.toolchain
+    assert result.changes is not None and "kept result" not in result.changes.scope
+    assert [(d.path, d.line, d.code) for d in result.changes.introduced] == BROKEN_CALL

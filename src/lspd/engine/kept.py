@@ -23,7 +23,7 @@ from lspd.engine.seen import FileSeen, Seen
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # the saved file's format; another one is recomputed
+FORMAT = 2  # the saved file's format; another one is recomputed
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
@@ -49,6 +49,7 @@ class KeptState:
     files: dict[str, FileSeen]
     made: float  # when it was made (time.time())
     asked: int  # files checked in that state (not taken from the work tree's check)
+    servers: frozenset[tuple[str, str | None]] = frozenset()  # (name, toolchain) that answered
 
 
 def toolchain_key(servers: Iterable[tuple[str, str | None]]) -> str:
@@ -79,6 +80,7 @@ def save(folder: Path, state: KeptState) -> Path:
         "key": asdict(state.key),
         "made": state.made,
         "asked": state.asked,
+        "servers": sorted(state.servers, key=str),
         "files": [[f.path, [_row(d) for d in f.diagnostics]] for f in state.files.values()],
     }
     text = json.dumps(body, separators=(",", ":"))
@@ -107,7 +109,8 @@ def load(folder: Path, key: StateKey) -> KeptState | None:
         files = {
             path: FileSeen(path, tuple(Seen(*row) for row in rows)) for path, rows in body["files"]
         }
-        return KeptState(key, files, float(body["made"]), int(body["asked"]))
+        servers = frozenset((str(name), toolchain) for name, toolchain in body["servers"])
+        return KeptState(key, files, float(body["made"]), int(body["asked"]), servers)
     except FileNotFoundError:
         return None
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:

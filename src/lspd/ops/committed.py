@@ -143,7 +143,8 @@ async def _made(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) ->
         texts = {ws.display(p): t for p, t in before.items()}
         seen |= await asyncio.to_thread(_seen_all, ws, then.results, texts)
     log.info("kept the result of %s: %d files, %d asked at it", key.commit, len(seen), len(asked))
-    return KeptState(key, seen, time.time(), len(asked))
+    servers = frozenset((r.server, r.toolchain) for r in checked.results)
+    return KeptState(key, seen, time.time(), len(asked), servers)
 
 
 def _seen_all(

@@ -138,13 +138,16 @@ async def file_since_committed(
 ) -> Changes | None:
     """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `content`
     its text when given) against its kept result; None when that is not kept for
-    `baseline` (HEAD's commit now, or `session`), for this configuration, or for this file
-    (not in the gate's files then): the two-state comparison answers then."""
+    `baseline` (HEAD's commit now, or `session`), for this configuration and the server and
+    toolchain answering the file now, or for this file (not in the gate's files then): the
+    two-state comparison answers then."""
     if ws.changes_seen is None or not enabled():
         return None
     state = memory_of(ws).state
     if state is None or (kept := state.files.get(now.path)) is None:
         return None
+    if (now.server, now.toolchain) not in state.servers:
+        return None  # another server or toolchain answers the file now than made the result
     commit = await asyncio.to_thread(revision, ws, baseline)
     if commit is None or commit != state.key.commit:
         return None
