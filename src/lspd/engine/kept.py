@@ -88,8 +88,11 @@ def save(folder: Path, state: KeptState) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / state.key.name()
     partial = target.with_suffix(f".{os.getpid()}.part")
-    partial.write_text(json.dumps(whole), "utf-8")
-    partial.replace(target)
+    try:
+        partial.write_text(json.dumps(whole), "utf-8")
+        partial.replace(target)
+    finally:  # a full disk or an interrupted write leaves no part behind
+        partial.unlink(missing_ok=True)
     saved = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     for old in saved[KEEP_FILES:]:
         old.unlink(missing_ok=True)
