@@ -7,6 +7,7 @@ result saved and read back, a corrupt file checked again."""
 from __future__ import annotations
 
 import json
+import time
 import venv
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -170,6 +171,15 @@ def test_a_detached_head_a_tree_and_a_changed_configuration(repo: Warm) -> None:
     pyproject.write_text(
         pyproject.read_text() + '\n[tool.basedpyright]\nreportReturnType = "none"\n'
     )
+    # basedpyright applies a changed configuration on its own time after the file event:
+    # asked before, it still judges by the old rules (the kept result would be made by them).
+    committed_text = git(repo.root, "show", "HEAD:pkg/broken.py")
+    deadline = time.monotonic() + 60
+    while repo.run(
+        file_diagnostics.diagnostics(repo.ws, "pkg/broken.py", content=committed_text)
+    ).errors:
+        assert time.monotonic() < deadline, "basedpyright never applied the configuration"
+        time.sleep(0.2)
     again = from_kept(repo)
     assert memory_of(repo.ws).made == 2 and "(checked)" in again.scope
     assert rows(again) == ([], [])  # the rule is off in both states now
