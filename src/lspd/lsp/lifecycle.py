@@ -236,7 +236,7 @@ class ServerLifecycle:
         if connection is None or self.state in ("crashed", "stopped"):
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
         try:
-            answer = await connection.request(str(method), params, timeout)
+            answer = await _asked(connection, str(method), params, timeout)
         except RequestTimeout as exc:
             raise stall.timed_out(self, exc) from None
         except ConnectionClosed as exc:
@@ -290,3 +290,21 @@ def server_env(own: dict[str, str]) -> dict[str, str]:
     if "NODE_OPTIONS" in own and os.environ.get("NODE_OPTIONS"):
         env["NODE_OPTIONS"] = f"{own['NODE_OPTIONS']} {os.environ['NODE_OPTIONS']}"
     return env
+
+
+# LSP's ServerCancelled and ContentModified: the server dropped the request for a newer state
+# of its documents (ty cancels a pulled diagnostic so): the answer is asked again.
+DROPPED = (-32802, -32801)
+RETRIES = 5  # after 0.1, 0.2, 0.4, 0.8, 1.6 s: a server busy loading cancels for a while
+
+
+async def _asked(connection: Any, method: str, params: Any, timeout: float | None) -> Any:
+    """`connection.request`, asked again (at most `RETRIES` times) when the server dropped it."""
+    for attempt in range(RETRIES + 1):
+        try:
+            return await connection.request(method, params, timeout)
+        except RpcError as exc:
+            if exc.code not in DROPPED or attempt == RETRIES:
+                raise
+        await asyncio.sleep(0.1 * 2**attempt)
+    raise AssertionError("unreachable")
