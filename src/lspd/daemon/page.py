@@ -4,14 +4,19 @@ from anywhere else), and the JSON it polls, GET /status/live.
 
 The page itself holds no data, so it is served without the token (the Guard's Host and
 Origin checks still apply); it asks for the token and sends it with each poll.
+
+A poll is held until a server's state changes, at most `HOLD_S`: a restart can take less
+than a poll's interval, and the page shows it still.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
 import hashlib
 import re
+import time
 from importlib import resources
 
 from starlette.requests import Request
@@ -20,11 +25,13 @@ from starlette.routing import Route
 
 from lspd.daemon.feedback import Feedback
 from lspd.daemon.live import Live
-from lspd.daemon.snapshot import snapshot
+from lspd.daemon.snapshot import server_states, snapshot
 from lspd.workspace import Workspace
 
 PAGE_PATH = "/"
 LIVE_PATH = "/status/live"
+HOLD_S = 0.75  # the longest a poll is held for a server's state to change
+_LOOK_S = 0.05
 _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
 
@@ -71,6 +78,7 @@ def page_routes(ws: Workspace, live: Live, hooks: Feedback, token: bool) -> list
         except ValueError:
             since, after = 0.0, 0
         live.polled()  # the memory is sampled from now on, while the page looks
+        await _held(ws, query.get("states"))
         now = snapshot(ws, live, hooks, token, since, after)
         return Response(now.model_dump_json(), media_type="application/json", headers=_NO_STORE)
 
@@ -78,3 +86,12 @@ def page_routes(ws: Workspace, live: Live, hooks: Feedback, token: bool) -> list
         Route(PAGE_PATH, show, methods=["GET"]),
         Route(LIVE_PATH, data, methods=["GET"]),
     ]
+
+
+async def _held(ws: Workspace, shown: str | None) -> None:
+    """Wait while the servers' states are still the `shown` ones, at most `HOLD_S`."""
+    if shown is None:  # the page's first poll, or one after an error: at once
+        return
+    until = time.monotonic() + HOLD_S
+    while server_states(ws) == shown and time.monotonic() < until:
+        await asyncio.sleep(_LOOK_S)

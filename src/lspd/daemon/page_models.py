@@ -217,3 +217,5 @@ class PageSnapshot(Model):
     """Agent sessions, most recent last."""
     warnings: list[str]
     """Files left out, configuration errors, environment hints."""
+    states: str
+    """The servers' states in short, sent back with the next poll: it is held until they change."""

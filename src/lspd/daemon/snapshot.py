@@ -78,6 +78,14 @@ def snapshot(
             for name, agent in hooks.sessions.items()
         ],
         warnings=warnings,
+        states=server_states(ws),
+    )
+
+
+def server_states(ws: Workspace) -> str:
+    """Each session's state and start count, in one string: a poll is held while it stays."""
+    return ";".join(
+        f"{s.name}@{ws.display(s.root)}:{s.display_state}:{s.starts}" for s in ws.sessions.values()
     )
 
 
@@ -123,8 +131,8 @@ def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Sessi
 
 
 def _words(shown: ServerStatus, owed: int, starts: int) -> str:
-    if shown.state == "starting" and starts > 1:
-        return "restarting"
+    if shown.state in ("starting", "indexing") and starts > 1:
+        return "restarting"  # until ready again: a start alone is shorter than the page's poll
     if shown.state == "busy" and shown.busy:
         return f"busy: {shown.busy}"
     if shown.state in ("ready", "indexing") and owed:
