@@ -267,7 +267,7 @@ class Lspd:
                 [*LSPD, "check", "--root", str(self.root), "--json", *self.targets],
                 cwd=self.root, env=self.env, stdout=out, stderr=subprocess.PIPE, text=True,
             )  # fmt: skip
-            # its servers' memory while it checks (a second server: ops/second_server.py)
+            # its servers' memory while it checks (a second server: engine/second_server.py)
             took = wait_sampling(child, began, self._sample)
             out.seek(0)
             done = subprocess.CompletedProcess(child.args, child.returncode, out.read(), "")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops import second_server
+from lspd.engine import second_server
 from lspd.ops.check import check_all
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lspd.engine.steps import Step, chain
+from lspd.engine.yielding import Turn, background, free
 from lspd.ops.affected import typescript_checked
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
@@ -33,7 +34,6 @@ from lspd.ops.native_check import native_checked
 from lspd.ops.python_affected import python_unaffected
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
-from lspd.ops.yielding import Turn, background, free
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
 
@@ -73,7 +73,7 @@ async def check_all(
     while (`workspace.memory`).
 
     With `busy` it is a background check (the daemon's keeping of HEAD's result): it gives
-    way between files while `busy()` says a question is in flight (`ops/yielding.py`).
+    way between files while `busy()` says a question is in flight (`engine/yielding.py`).
     """
     check_globs(paths)
     memory = memory_of(ws)

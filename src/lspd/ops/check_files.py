@@ -20,15 +20,15 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from lspd.engine import second_server
+from lspd.engine.yielding import Turn, free
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
 from lspd.lsp.session import Session
-from lspd.ops import second_server
 from lspd.ops.check_models import NOT_ANSWERED, SkippedFile
 from lspd.ops.check_models import not_answered as not_answered  # re-exported: its callers
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, check_file, make_result
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.yielding import Turn, free
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source
 
@@ -56,7 +56,7 @@ async def ask_each(
     last time's result is reused (`check_file`); tsserver answers everything anew, so its
     files are closed again, as every file is without `known`. `renewed(result)` is told of
     each result in `known` replaced, as it comes (what was made of the old one can go at
-    once). Each file is asked in a `turn` (a background check gives way: `ops/yielding.py`)."""
+    once). Each file is asked in a `turn` (a background check gives way: `engine/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 
@@ -158,7 +158,7 @@ async def _asked(
 
 def _shared(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
     """The files of `paths` whose server may share a check with a second one
-    (`ops/second_server.py`: servers.toml's `second_server`), by their session; none when no
+    (`engine/second_server.py`: servers.toml's `second_server`), by their session; none when no
     such server is asked `SPLIT_AT` files."""
     found: dict[Path, Session] = {}
     for path in paths:

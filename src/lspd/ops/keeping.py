@@ -2,7 +2,7 @@
 `serve` and whenever HEAD moves, so that a baseline question finds it kept.
 
 It starts only while no tool call is in flight and checks the work tree giving way between
-files to every question (`ops/yielding.py`: paused while one is in flight, the gate shared
+files to every question (`engine/yielding.py`: paused while one is in flight, the gate shared
 one step at a time; whole checks run one at a time, so a question's own check waits for it,
 which then goes on unpaused, and reuses it); only the short part that holds HEAD's texts of
 a dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's

@@ -31,13 +31,13 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import cast
 
+from lspd.engine.second_server import ask_all
 from lspd.lsp import answers, shapes
 from lspd.lsp.session import Session
 from lspd.ops.check_memory import CheckMemory, NativeSeen
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import Known, make_result
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.second_server import ask_all
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import NATIVE

@@ -2,7 +2,7 @@
 whole check's rules after an edit, applied to texts not written yet.
 
 - Python (`ops/python_affected.py`): the changed files, and, when one's declarations change
-  (`ops/declarations.py`) or it is added or deleted, the files importing it, transitively
+  (`engine/declarations.py`) or it is added or deleted, the files importing it, transitively
   (`python_imports.importers`, over every Python file under the root);
 - TypeScript 7 (`ops/native_check.py`): the changed files, and, unless an edit touched only
   `//` comment lines and blank lines, the files importing them by name, transitively; a
@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from lspd.engine.declarations import signature
+from lspd.engine.python_imports import importers
 from lspd.lsp.session import Session
 from lspd.ops.check_memory import CheckMemory, PythonSeen
-from lspd.ops.declarations import signature
 from lspd.ops.native_check import _aliases, _names, _reach, _shape, native, native_sessions
 from lspd.ops.python_affected import PYTHON
 from lspd.ops.python_affected import _names as python_names
-from lspd.ops.python_imports import importers
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 

@@ -4,7 +4,7 @@ basedpyright marks the files importing a changed module, transitively, to be che
 again, and answers "unchanged" for the others; asking every file still costs a request
 each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
 files importing a changed module, transitively (`python_imports.importers`), only when its
-declarations changed (`ops/declarations.py`: a body-only edit asks the file alone). The
+declarations changed (`engine/declarations.py`: a body-only edit asks the file alone). The
 other files' results are last time's, reused as they are. A change it cannot place asks
 every file as before: a file added, removed or unreadable, a changed file the check does
 not ask about (a configuration, a Python file outside the gate, a file of another
@@ -25,10 +25,10 @@ import threading
 import zlib
 from pathlib import Path
 
+from lspd.engine.declarations import signature
+from lspd.engine.python_imports import importers, touched
 from lspd.ops.check_memory import CheckMemory, PythonSeen
-from lspd.ops.declarations import signature
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.python_imports import importers, touched
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 

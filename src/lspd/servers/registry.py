@@ -65,7 +65,7 @@ class ServerDefinition:
     # one-time cost of its first request is then paid before the first question.
     warm_up: bool = False
     # It checks on one thread: a whole check asking many files of it starts a second server
-    # of the same project for that check, on another core (`ops/second_server.py`).
+    # of the same project for that check, on another core (`engine/second_server.py`).
     second_server: bool = False
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).

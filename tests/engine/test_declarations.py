@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lspd.ops.declarations import signature
+from lspd.engine.declarations import signature
 
 MODULE = '''"""A module."""
 import os

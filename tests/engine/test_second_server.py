@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops import second_server
+from lspd.engine import second_server
 from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
 from lspd.ops.check_memory import memory_of

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops.python_imports import importers, imports, module_parts, touched
+from lspd.engine.python_imports import importers, imports, module_parts, touched
 
 LAYOUT = ["lib/pkg/__init__.py", "lib/pkg/sub/__init__.py", "lib/pkg/sub/json.py", "tools/x.py"]
 
