@@ -46,42 +46,24 @@ def register(subparsers: Any) -> None:
         "Claude Code's .mcp.json",
     )
     parser.add_argument("--name", default=DEFAULT_NAME, help="MCP server name (default: lspd)")
-    parser.add_argument(
-        "--dry-run", action="store_true", help="print the diff of each change, write nothing"
-    )
-    _what_else(parser)
+    for flag, text in _SWITCHES.items():
+        parser.add_argument(flag, action="store_true", help=text)
     parser.set_defaults(func=run)
 
 
-def _what_else(parser: argparse.ArgumentParser) -> None:
-    """The options of what `lspd sync` writes beside the MCP entries, or instead of them."""
-    parser.add_argument(
-        "--skill",
-        action="store_true",
-        help="also install the lspd skill text in CLAUDE.md / AGENTS.md / GEMINI.md at ROOT",
-    )
-    parser.add_argument(
-        "--hooks",
-        action="store_true",
-        help="also install lspd's hooks (`lspd hook AGENT`: after each edit, and the stop gate) "
-        "for agents that have hooks: Claude Code's .claude/settings.local.json, Codex's "
-        ".codex/hooks.json (kept out of git status)",
-    )
-    parser.add_argument(
-        "--remove",
-        action="store_true",
-        help="take lspd's hooks out again, and the files lspd created for them (the MCP "
-        "entries stay)",
-    )
-    parser.add_argument(
-        "--stdio",
-        action="store_true",
-        help="write the command `lspd mcp --root ROOT` (a stdio server that starts the daemon "
-        "and follows its port) instead of the URL, for agents that take a command",
-    )
-    parser.add_argument(
-        "--list", action="store_true", help="list known agents, their config files and detection"
-    )
+# The switches of `lspd sync`: what it writes beside the MCP entries, or instead of them.
+_SWITCHES = {
+    "--dry-run": "print the diff of each change, write nothing",
+    "--skill": "also install the lspd skill text in CLAUDE.md / AGENTS.md / GEMINI.md at ROOT",
+    "--hooks": "also install lspd's hooks (`lspd hook AGENT`: after each edit, and the stop "
+    "gate) for agents that have hooks: Claude Code's .claude/settings.local.json, Codex's "
+    ".codex/hooks.json (kept out of git status)",
+    "--remove": "take lspd's hooks out again, and the files lspd created for them (the MCP "
+    "entries stay)",
+    "--stdio": "write the command `lspd mcp --root ROOT` (a stdio server that starts the "
+    "daemon and follows its port) instead of the URL, for agents that take a command",
+    "--list": "list known agents, their config files and detection",
+}
 
 
 def run(args: argparse.Namespace) -> int:

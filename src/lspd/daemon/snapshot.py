@@ -89,45 +89,54 @@ def server_states(ws: Workspace) -> str:
     )
 
 
+# What a server's row takes from its `status`, and shows while it has no session.
+_FROM_STATUS = {"language", "server", "project", "state", "pid", "toolchain", "rss_mb"}
+_NO_SESSION = {
+    "version": None,
+    "uptime_s": None,
+    "restarts": 0,
+    "owed": 0,
+    "working_on": None,
+    "crash": None,
+}
+
+
 def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Session]) -> PageServer:
+    """A server's row: its `status`, and what its session says of its process (nothing for
+    a TypeScript builder or a stopped session)."""
     session = next((s for s in sessions if s.pid == shown.pid and s.name == shown.server), None)
-    if session is None:  # a TypeScript builder, or a stopped session
+    if session is None:
         session = next(
             (s for s in sessions if s.name == shown.server and ws.display(s.root) == shown.project),
             None,
         )
-    owed, working, restarts, uptime, crash, stderr = 0, None, 0, None, None, []
-    version = None
-    words: str = shown.state
-    if session is not None:
-        owed, oldest = session.working_on()
-        working = None if oldest is None else oldest.on(ws.display)
-        restarts = max(session.starts - 1, 0)
-        if shown.pid is not None:
-            uptime = round(time.monotonic() - session.started_at, 1)
-        crash = session.crash_reason
-        if crash is not None:
-            stderr = _tail(session.log_path)
-        words = _words(shown, owed, session.starts)
-        version = session.info.get("version")
-    return PageServer(
-        language=shown.language,
-        server=shown.server,
-        version=None if version is None else str(version),
-        project=shown.project,
-        state=shown.state,
-        shown=words,
-        pid=shown.pid,
-        toolchain=shown.toolchain,
-        rss_mb=shown.rss_mb,
-        cpu_percent=live.cpu.percent(shown.pid),
-        uptime_s=uptime,
-        restarts=restarts,
-        owed=owed,
-        working_on=working,
-        crash=crash,
-        stderr=stderr,
+    facts = _NO_SESSION if session is None else _process(ws, shown, session)
+    return PageServer.model_validate(
+        {
+            "shown": shown.state,
+            **facts,
+            **shown.model_dump(include=_FROM_STATUS),
+            "cpu_percent": live.cpu.percent(shown.pid),
+        }
     )
+
+
+def _process(ws: Workspace, shown: ServerStatus, session: Session) -> dict[str, object]:
+    """What a session says of its server's process: version, uptime, restarts, the requests
+    it owes and the oldest, and while crashed why and its log's last lines."""
+    owed, oldest = session.working_on()
+    crash, version = session.crash_reason, session.info.get("version")
+    running = shown.pid is not None
+    return {
+        "version": None if version is None else str(version),
+        "shown": _words(shown, owed, session.starts),
+        "uptime_s": round(time.monotonic() - session.started_at, 1) if running else None,
+        "restarts": max(session.starts - 1, 0),
+        "owed": owed,
+        "working_on": None if oldest is None else oldest.on(ws.display),
+        "crash": crash,
+        "stderr": [] if crash is None else _tail(session.log_path),
+    }
 
 
 def _words(shown: ServerStatus, owed: int, starts: int) -> str:

@@ -8,9 +8,10 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 from __future__ import annotations
 
 import asyncio
+import types
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
@@ -36,6 +37,8 @@ from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+LocationMethod = answers.Method[shapes.PositionParams, shapes.Locations]
 
 
 At = tuple[str | None, int | None, int | None, str | None]  # path, line, column, symbol
@@ -87,7 +90,7 @@ async def hover(
 
 async def _locations(
     ws: Workspace,
-    method: answers.Method[shapes.PositionParams, shapes.Locations],
+    method: LocationMethod,
     at: At,
     limit: int,
     offset: int,
@@ -127,18 +130,6 @@ async def _locations(
     return target, page(len(found), offset, limit, build)
 
 
-async def _located(
-    ws: Workspace,
-    method: answers.Method[shapes.PositionParams, shapes.Locations],
-    at: At,
-    limit: int,
-    offset: int,
-    content: str | None,
-) -> LocationsResult:
-    """The body of `definition` and `type_definition`: they differ in the method asked."""
-    return (await _locations(ws, method, at, limit, offset, content))[1]
-
-
 async def definition(
     ws: Workspace,
     path: str | None = None,
@@ -148,27 +139,33 @@ async def definition(
     limit: int = 50,
     offset: int = 0,
     content: str | None = None,
+    *,
+    method: LocationMethod = answers.DEFINITION,
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
-    return await _located(
-        ws, answers.DEFINITION, (path, line, column, symbol), limit, offset, content
-    )
+    at = (path, line, column, symbol)
+    return (await _locations(ws, method, at, limit, offset, content))[1]
 
 
-async def type_definition(
-    ws: Workspace,
-    path: str | None = None,
-    line: int | None = None,
-    column: int | None = None,
-    symbol: str | None = None,
-    limit: int = 50,
-    offset: int = 0,
-    content: str | None = None,
-) -> LocationsResult:
-    """Where the type of the name at a position is defined."""
-    return await _located(
-        ws, answers.TYPE_DEFINITION, (path, line, column, symbol), limit, offset, content
+def _asking(function: F, name: str, about: str, method: LocationMethod) -> F:
+    """`function` as another operation, `name`: the same parameters and body, asking the
+    server `method` (its keyword-only `method`, which no transport sends, defaults to it).
+    The surface reads an operation's parameters from its signature, so the two share it."""
+    copy = types.FunctionType(
+        function.__code__, function.__globals__, name, function.__defaults__, function.__closure__
     )
+    copy.__kwdefaults__ = {**(function.__kwdefaults__ or {}), "method": method}
+    copy.__annotations__ = dict(function.__annotations__)
+    copy.__qualname__, copy.__module__, copy.__doc__ = name, function.__module__, about
+    return cast(F, copy)
+
+
+type_definition = _asking(
+    definition,
+    "type_definition",
+    "Where the type of the name at a position is defined.",
+    answers.TYPE_DEFINITION,
+)
 
 
 async def implementation(
