@@ -1,23 +1,49 @@
-"""Nothing of lspd's dmypy outlives it: a server that does not answer `dmypy stop` is
-killed by its pid, the copy of the project's files goes with it, a daemon killed with
-SIGKILL takes its dmypy server along (its watchdog knows the server's process group), and
-dmypy's own idle timeout is the last resort."""
+"""Nothing of lspd's dmypy outlives it: a stop ends its server by its pid (SIGTERM; no
+`dmypy stop` client to start), its status file and socket going with it; a server that
+does not end on SIGTERM is killed, the copy of the project's files goes with it, a daemon
+killed with SIGKILL takes its dmypy server along (its watchdog knows the server's process
+group), and dmypy's own idle timeout is the last resort."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from lspd.lsp.process import GROUPS
 from lspd.workspace.dmypy import Dmypy
 from tests.daemon.support import alive, env_for, kill, spawn, wait_dead, wait_for_port
 from tests.workspace.mypy_env import STRICT, project
 from tests.workspace.test_dmypy import daemon_of, held
+
+
+def test_a_stop_ends_the_server_and_leaves_no_socket(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> tuple[int | None, Path]:
+        await daemon.check([], held(root))
+        socket = Path(json.loads(daemon.status_file.read_text())["connection_name"])
+        assert socket.exists()
+        pid = daemon.pid
+        await daemon.stop()
+        return pid, socket
+
+    with caplog.at_level(logging.WARNING):
+        pid, socket = asyncio.run(run())
+    assert pid is not None and wait_dead(pid, 5)
+    assert not socket.parent.exists() and not daemon.running
+    assert not daemon.mirror.directory.exists()
+    assert "did not end on SIGTERM" not in caplog.text  # SIGTERM sufficed
 
 
 def test_a_server_deaf_to_stop_is_killed(tmp_path: Path) -> None:

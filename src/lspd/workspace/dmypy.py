@@ -21,7 +21,9 @@ import json
 import logging
 import os
 import re
+import shutil
 import signal
+import tempfile
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
+from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_mirror import Mirror
 
 log = logging.getLogger(__name__)
@@ -43,7 +46,7 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 RUN_TIMEOUT_S = 600.0
-STOP_TIMEOUT_S = 30.0
+STOP_GRACE_S = 2.0  # after SIGTERM, before SIGKILL
 # dmypy's own stop after this long unasked (`--timeout`): should lspd and its watchdog
 # both be killed, the server (~150 MB) still ends by itself.
 DAEMON_IDLE_S = 3600
@@ -97,11 +100,7 @@ class Dmypy:
     @property
     def pid(self) -> int | None:
         """The daemon's process, from lspd's status file; None when it is not running."""
-        try:
-            pid = json.loads(self.status_file.read_text("utf-8"))["pid"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        return pid if isinstance(pid, int) else None
+        return self._server()[0]
 
     @property
     def running(self) -> bool:
@@ -122,7 +121,7 @@ class Dmypy:
             json_out = await self._prepare()
             if self._environment_changed():
                 await self._stop()
-            beyond = f"{outside}\0{_installed(self.interpreter)}"
+            beyond = f"{outside}\0{installed_digest(self.interpreter)}"
             state = _state([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
@@ -138,7 +137,7 @@ class Dmypy:
                 self.status_file.unlink(missing_ok=True)  # ours: its process is gone
                 status, out, err = await self._run_watched(argv)
             self._watch()
-            self._environment = self._environment or _site_mtime(self.interpreter)
+            self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
             found = self._output(status, out, err, json_out)
             self._answers[state] = found
@@ -156,26 +155,37 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
-        """Ask the server to stop; if it does not (a hung or half-dead server), kill it by
-        the pid of the status file before that file, the only record of it, goes."""
+        """End the server lspd started: SIGTERM, SIGKILL if it has not ended within
+        `STOP_GRACE_S` (a hung or stopped one); its status file and socket go with it. It
+        keeps nothing worth a `dmypy stop` (its copy and cache are removed with it), which
+        cost every stop a Python start and mypy's import: 0.3-0.7 s of a one-shot check."""
         if self.running:
-            pid = self.pid
-            argv = ["--status-file", str(self.status_file), "stop"]
-            try:
-                status = (await self._run("dmypy", argv, STOP_TIMEOUT_S))[0]
-            except (TimeoutError, MypyMissing):
-                status = None
-            if status != 0 and pid is not None and _ours(pid, self.status_file):
-                log.warning("dmypy of %s did not stop (%s): killed", self.project, status)
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
+            pid, socket = self._server()
+            if pid is not None and _ours(pid, self.status_file):
+                await _ended(pid, self.status_file)
             self.status_file.unlink(missing_ok=True)
+            if socket is not None and socket.parent.parent == Path(tempfile.gettempdir()):
+                shutil.rmtree(socket.parent, ignore_errors=True)  # what dmypy's stop removes
         if self._group is not None:
             GROUPS.discard(self._group)
             self._group = None
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
+
+    def _server(self) -> tuple[int | None, Path | None]:
+        """The server's pid and socket, from lspd's status file."""
+        try:
+            status = json.loads(self.status_file.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None, None
+        if not isinstance(status, dict):
+            return None, None
+        pid, socket = status.get("pid"), status.get("connection_name")
+        return (
+            pid if isinstance(pid, int) else None,
+            Path(socket) if isinstance(socket, str) and socket.startswith("/") else None,
+        )
 
     async def _run_watched(self, argv: list[str]) -> tuple[int, str, str]:
         """`dmypy run`, its server told to the watchdog as soon as it is up, not after its
@@ -209,22 +219,27 @@ class Dmypy:
     def _environment_changed(self) -> bool:
         """Packages installed or removed since the daemon started (site-packages changed):
         its view of them is stale."""
-        return self._environment is not None and _site_mtime(self.interpreter) != self._environment
+        return self._environment is not None and site_mtime(self.interpreter) != self._environment
 
     async def _prepare(self) -> bool:
-        """The project's mypy's version, asked once; whether it prints `-O json`."""
+        """The project's mypy's version, read once (its `.dist-info`, else asked); whether
+        it prints `-O json`."""
         if self.version is None:
-            status, out, _ = await self._run("mypy", ["--version"])
-            found = re.search(r"mypy (\d+)\.(\d+)(?:\.(\d+))?", out)
-            if status != 0 or found is None:
-                raise MypyMissing(
-                    "mypy",
-                    f"the project is configured for mypy, but {self.interpreter} has no mypy: "
-                    f"install it there ({self.interpreter} -m pip install mypy), or choose "
-                    'another checker with python_checker = "basedpyright" in lspd.toml',
-                )
-            self.version = tuple(int(part or 0) for part in found.groups())
+            self.version = installed_version(self.interpreter) or await self._asked_version()
         return self.version >= (1, 11)
+
+    async def _asked_version(self) -> tuple[int, ...]:
+        """`mypy --version`: a mypy found beyond the environment's own site-packages."""
+        status, out, _ = await self._run("mypy", ["--version"])
+        found = re.search(r"mypy (\d+)\.(\d+)(?:\.(\d+))?", out)
+        if status != 0 or found is None:
+            raise MypyMissing(
+                "mypy",
+                f"the project is configured for mypy, but {self.interpreter} has no mypy: "
+                f"install it there ({self.interpreter} -m pip install mypy), or choose "
+                'another checker with python_checker = "basedpyright" in lspd.toml',
+            )
+        return tuple(int(part or 0) for part in found.groups())
 
     def _output(self, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
         if status not in (0, 1) or (status == 2 and "Traceback" in out + err):
@@ -307,24 +322,17 @@ def _died(text: str) -> bool:
     return any(word in text for word in _DIED) or "ConnectionResetError" in text
 
 
-def _installed(interpreter: Path) -> str:
-    """A digest of the environment's installed distributions: each `.dist-info`'s name
-    and mtime (an upgrade writes a new one)."""
-    digest = hashlib.blake2b(digest_size=16)
-    for site in sorted(interpreter.parent.parent.glob("lib/python*/site-packages")):
-        with contextlib.suppress(OSError), os.scandir(site) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name.endswith(".dist-info"):
-                    digest.update(f"{entry.name}\0{entry.stat().st_mtime_ns}\0".encode())
-    return digest.hexdigest()
-
-
-def _site_mtime(interpreter: Path) -> float | None:
-    """The mtime of the environment's site-packages: changes as packages come and go."""
-    env = interpreter.parent.parent
-    for site in sorted(env.glob("lib/python*/site-packages")):
-        try:
-            return site.stat().st_mtime
-        except OSError:
-            return None
-    return None
+async def _ended(pid: int, status_file: Path) -> None:
+    """SIGTERM, then SIGKILL after `STOP_GRACE_S`; back once `pid` is no longer the server
+    (gone, or a zombie: its command line is empty)."""
+    for sent in (signal.SIGTERM, signal.SIGKILL):
+        if sent == signal.SIGKILL:
+            log.warning("dmypy server %d did not end on SIGTERM: killed", pid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sent)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < deadline:
+            if not _ours(pid, status_file):
+                return
+            await asyncio.sleep(0.01)
+    log.warning("dmypy server %d did not end after SIGKILL", pid)
