@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.python_affected import NAMING
 from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
 from lspd.ops.check_memory import memory_of
 from lspd.ops.file_diagnostics import Known, check_file
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.python_affected import NAMING
 from lspd.workspace import Workspace
 from lspd.workspace.memory import tidy
 from tests.conftest import Warm

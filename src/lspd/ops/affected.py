@@ -5,7 +5,7 @@ TypeScript: the files of each tsconfig are checked by the project's own TypeScri
 when its declarations changed (`tsc --watch`'s rule). Its results for the other files are
 the very lists of last time, and the results made of them here are reused as they are.
 
-Python: `ops/python_affected.py`.
+Python: `engine/python_affected.py`.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
 from lspd.engine.yielding import Turn, background, free
 from lspd.ops.affected import typescript_checked
@@ -31,7 +32,6 @@ from lspd.ops.file_diagnostics import Known, selected
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.mypy_step import merged, mypy_checked
 from lspd.ops.native_check import native_checked
-from lspd.ops.python_affected import python_unaffected
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
@@ -171,8 +171,11 @@ async def _reused_or_built(
         run.tick(run.done + 1)
 
     async def unaffected(rest: list[Path]) -> Reply:  # Python: nothing asked, results reused
-        reused, left = python_unaffected(ws, matched, rest, changes, memory)
-        return reused, [], left
+        memory.python, ask = python_asked(ws, matched, rest, changes, memory.python)
+        known = memory.known
+        if ask is None or any(p not in known for p in rest if p not in ask):
+            return [], [], rest
+        return [known[p][1] for p in rest if p not in ask], [], [p for p in rest if p in ask]
 
     steps: list[Step[DiagnosticsResult]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.

@@ -8,8 +8,8 @@
 - each result stamped with its path and its JSON text (`Stamped`);
 - the check running now, for `lspd check`'s progress (GET /check/progress);
 - what the last check saw of the files answered one by one, to tell what an edit since can
-  affect: each Python file's text, compressed, and its imports (`ops/python_affected.py`),
-  each TypeScript 7 file's imports and shape (`ops/native_check.py`).
+  affect: each Python file's text, compressed, and its imports (`engine/python_affected.py`),
+  each TypeScript 7 file's imports and shape (`engine/native_reach.py`).
 
 Without a watcher nothing says what changed between two checks: only the running check is
 kept then.
@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.native_reach import NativeSeen
+from lspd.engine.python_affected import PythonSeen
 from lspd.ops.checked import Checked, Stamped, stamp
 from lspd.ops.file_diagnostics import Known
 from lspd.ops.models import DiagnosticsResult
@@ -47,27 +49,6 @@ class Running:
         self.done = done
         if self.progress is not None:
             self.progress(done, self.total)
-
-
-@dataclass
-class PythonSeen:
-    """The Python files of the last check, as the server was asked about them."""
-
-    changes: int  # the watcher's count of changes then
-    texts: dict[Path, bytes] = field(default_factory=dict)  # each text, zlib-compressed
-    # What each Python file's imports touch (`python_imports.touched`; None: unreadable),
-    # made when a declaration first changed, again for a file once it changed.
-    names: dict[Path, frozenset[tuple[str, ...]] | None] = field(default_factory=dict)
-
-
-@dataclass
-class NativeSeen:
-    """The TypeScript 7 files of the last check: the names each one's imports use, and the
-    hash of its text without its `//` comment lines and blank lines."""
-
-    changes: int  # the watcher's count of changes then
-    names: dict[Path, frozenset[str]] = field(default_factory=dict)
-    shapes: dict[Path, int] = field(default_factory=dict)
 
 
 @dataclass

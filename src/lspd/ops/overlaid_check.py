@@ -9,7 +9,7 @@ differed. Now:
   (`lspd.engine.overlaid`), so only the files it would re-check are checked, and its kept
   state is left for the next real check;
 - the files of other servers (basedpyright, TypeScript 7, ...): the proposed texts held while
-  the files the whole check would ask after such an edit are asked (`ops/proposal_reach.py`);
+  the files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
   the disk's state of those files is asked again only when the two differ (a checker that
   answers by the order it checks in must not make an error new, as `diagnose_both` does).
 A file outside the gate's check (a new one, or one no configuration covers) is asked in
@@ -26,6 +26,7 @@ from typing import cast
 
 from lspd.engine.mypy_check import by_project
 from lspd.engine.overlaid import builders_overlaid
+from lspd.engine.proposal_reach import reached
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.text import split_lines
@@ -37,7 +38,6 @@ from lspd.ops.check_memory import memory_of
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.proposal_reach import reached
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -78,7 +78,9 @@ async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
     # basedpyright would re-check for them is not asked (~0.8 s of parsing on rich).
     mypy_only = {p for j, m in by_project(ws, list(texts)).items() if not j.also_pyright for p in m}
     others = {p: t for p, t in texts.items() if p not in mypy_only}
-    asked = sorted((reached(ws, others, candidates, memory_of(ws)) | mypy_only) - built.held)
+    memory = memory_of(ws)
+    found = reached(ws, others, candidates, memory.python, memory.native)
+    asked = sorted((found | mypy_only) - built.held)
     held = await diagnose(ws, asked, texts)
     after.update((ws.resolve(r.path), r) for r in held.results)
     compared = set(after) | set(proposed)

@@ -5,7 +5,8 @@ again, and answers "unchanged" for the others; asking every file still costs a r
 each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
 files importing a changed module, transitively (`python_imports.importers`), only when its
 declarations changed (`engine/declarations.py`: a body-only edit asks the file alone). The
-other files' results are last time's, reused as they are. A change it cannot place asks
+other files' results are last time's, reused as they are (by `ops/check.py`: the engine
+says which files to ask, `python_asked`). A change it cannot place asks
 every file as before: a file added, removed or unreadable, a changed file the check does
 not ask about (a configuration, a Python file outside the gate, a file of another
 language answered one by one), or the first check.
@@ -23,30 +24,40 @@ import asyncio
 import contextlib
 import threading
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.declarations import signature
 from lspd.engine.python_imports import importers, touched
-from lspd.ops.check_memory import CheckMemory, PythonSeen
-from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
 PYTHON = (".py", ".pyi")
 
 
-def python_unaffected(
+@dataclass
+class PythonSeen:
+    """The Python files of the last check, as the server was asked about them."""
+
+    changes: int  # the watcher's count of changes then
+    texts: dict[Path, bytes] = field(default_factory=dict)  # each text, zlib-compressed
+    # What each Python file's imports touch (`python_imports.touched`; None: unreadable),
+    # made when a declaration first changed, again for a file once it changed.
+    names: dict[Path, frozenset[tuple[str, ...]] | None] = field(default_factory=dict)
+
+
+def python_asked(
     ws: Workspace,
     matched: list[Path],
     rest: list[Path],
     changes: int | None,
-    memory: CheckMemory,
-) -> tuple[list[DiagnosticsResult], list[Path]]:
-    """Of `rest` (the files answered one by one), the results no edit since the last check
-    can have changed (reused), and the files to ask."""
-    seen, memory.python, known = memory.python, None, memory.known
-    if changes is None:  # without a watcher nothing says what changed
-        return [], rest
+    seen: PythonSeen | None,
+) -> tuple[PythonSeen | None, set[Path] | None]:
+    """What the check sees of the Python files of `rest` (the files answered one by one)
+    now, to keep for the next check (None without a watcher: nothing says what changed),
+    and the files of `rest` an edit since `seen` can affect: to ask (None: every file)."""
+    if changes is None:
+        return None, None
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
     last = {} if seen is None else seen.texts
     texts: dict[Path, bytes] = {}
@@ -58,13 +69,11 @@ def python_unaffected(
             if packed is not None:
                 texts[path] = packed
     names = {} if seen is None else {p: n for p, n in seen.names.items() if p not in changed}
-    memory.python = now = PythonSeen(changes, texts, names)
+    now = PythonSeen(changes, texts, names)
     if seen is None:
         _name_ahead(ws, now)
     ask = None if seen is None else _affected(ws, set(matched), rest, changed, last, now)
-    if ask is None or any(p not in known for p in rest if p not in ask):
-        return [], rest
-    return [known[p][1] for p in rest if p not in ask], [p for p in rest if p in ask]
+    return now, ask
 
 
 def _affected(
@@ -93,7 +102,7 @@ def _affected(
         if before != after and not _same_declarations(before, after):
             declared.append(path)
     if declared:
-        ask |= importers(ws.root, declared, _names(ws, now))
+        ask |= importers(ws.root, declared, names(ws, now))
     return ask & asked
 
 
@@ -102,7 +111,7 @@ def _same_declarations(before: bytes, after: bytes) -> bool:
     return old is not None and old == signature(zlib.decompress(after).decode())
 
 
-def _names(ws: Workspace, now: PythonSeen) -> dict[Path, frozenset[tuple[str, ...]]]:
+def names(ws: Workspace, now: PythonSeen) -> dict[Path, frozenset[tuple[str, ...]]]:
     """What the imports of every Python file under the root touch: the checked files and
     the others (a file outside the gate importing a changed module may be imported by a
     checked one). Made once, then again only for files changed since."""
@@ -116,7 +125,7 @@ NAMING = "lspd-python-names"  # the thread's name
 
 
 def _name_ahead(ws: Workspace, now: PythonSeen) -> None:
-    """Make `_names` in a thread; what it made is added to `now` on the event loop (a name
+    """Make `names` in a thread; what it made is added to `now` on the event loop (a name
     made meanwhile stays: the same text gives the same names). A check that needs them
     first makes them itself; a later check has a `PythonSeen` of its own, so what the
     thread finishes after that goes with the old one."""
