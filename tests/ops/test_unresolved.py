@@ -322,3 +322,47 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
     watched.run(watched.ws.watcher.catch_up())  # type: ignore[union-attr]
     changed = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
     assert changed.unresolved_total == 2 and "were not asked" in changed.summary
+
+
+TYPED_OUTSIDE = """\
+from dyn.store import Store
+
+
+def typed_outside() -> str:
+    return Store().fetch("typed, in a file the gate does not check")
+"""
+
+
+async def _asked_outside(root: Path) -> tuple[ReferencesResult, ReferencesResult, list[str]]:
+    ws = Workspace(root, log_dir=root.parent / "logs")
+    try:
+        alone = await navigation.references(ws, symbol="Store.fetch", unresolved=False)
+        asked = await navigation.references(ws, symbol="Store.fetch", unresolved=False, all=True)
+        calls = await navigation.call_hierarchy(
+            ws, symbol="Store.fetch", unresolved=False, all=True
+        )
+        return alone, asked, [f"{c.path}:{c.line} {c.symbol}" for c in calls.calls]
+    finally:
+        await ws.close()
+
+
+def test_all_asks_about_the_files_outside_the_gate_without_unresolved(tmp_path: Path) -> None:
+    import asyncio
+
+    root = copy_fixture("dynamic_py", tmp_path)
+    (root / "scripts" / "typed.py").write_text(TYPED_OUTSIDE)
+    alone, asked, calls = asyncio.run(_asked_outside(root))
+    assert [p for p, *_ in _places(alone.files)] == ["dyn/store.py", "dyn/store.py", "dyn/use.py"]
+    # The typed call in scripts/ (outside the gate) joins; untyped `run`'s is not listed.
+    assert _places(asked.files)[-1] == ("scripts/typed.py", 5, 20, "typed_outside")
+    assert (asked.total, asked.unresolved, asked.outside, asked.outside_total) == (4, [], None, 0)
+    assert asked.candidates is None
+    assert asked.summary == (
+        "4 references in 3 files; uses the checker cannot resolve not looked for: "
+        "`unresolved: false` was sent"
+    )
+    assert calls == [
+        "dyn/store.py:20 typed",
+        "dyn/use.py:5 handed",
+        "scripts/typed.py:5 typed_outside",
+    ]

@@ -230,7 +230,9 @@ async def references(
     each use names its enclosing symbol. Paged in path order, the same-name uses the checker
     ties to no declaration (`unresolved`) and those in files the gate does not check
     (`outside`; with `all`, asked like the others) beside them; `kind: "calls"`: calls
-    only (no declaration, import or re-export)."""
+    only (no declaration, import or re-export). `all` with `unresolved: false` still asks
+    about the uses outside the gate: those tied to the symbol join the answer, no list of
+    the others."""
     check_positive("limit", limit)
     check_flag("include_declaration", include_declaration)
     check_flag("unresolved", unresolved)
@@ -319,7 +321,8 @@ async def call_hierarchy(
     """The callers (`incoming`) or callees (`outgoing`) of the function at a position:
     one entry per call site, each naming the caller or callee by its name path; incoming,
     the same-name uses the checker ties to no declaration (`unresolved`) and those in files
-    the gate does not check (`outside`; with `all`, asked like the others) beside them."""
+    the gate does not check (`outside`; with `all`, asked like the others) beside them;
+    `all` with `unresolved: false`: the callers found outside the gate, no list of others."""
     check_positive("limit", limit)
     if direction not in ("incoming", "outgoing"):
         raise InvalidInput(f"`direction` must be 'incoming' or 'outgoing', not {direction!r}")
@@ -329,7 +332,8 @@ async def call_hierarchy(
     namer = Namer(ws)
     root = await call_sites.prepare(ws, namer, target)
     convert = Converter(ws, target.session.encoding)
-    scanning = scan.start(ws, target, unresolved and direction == "incoming", everywhere=all)
+    incoming = direction == "incoming"  # callees have no unresolved uses
+    scanning = scan.start(ws, target, unresolved and incoming, everywhere=all and incoming)
     ends = await _asked(scanning, call_sites.ends(target.session, root, direction))
     calls = await call_sites.sites(convert, namer, ends, direction)
     if direction == "incoming":

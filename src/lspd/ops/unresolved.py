@@ -49,6 +49,7 @@ CLASS_KINDS = {"class", "interface", "struct", "enum", "object"}
 _WORD = re.compile(r"[\w$]+")
 
 Place = tuple[str, int, int]  # (path as shown, line, column)
+_NOT_WANTED = "`unresolved: false` was sent"
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Prepared:
     outside: list[Found] = field(default_factory=list)  # in source files the gate leaves out
     outside_texts: dict[Path, str] = field(default_factory=dict)
     outside_skipped: str | None = None
+    unresolved: bool = True  # false: the uses tied to nothing are not listed (`all` alone)
 
 
 @dataclass
@@ -119,13 +121,16 @@ def name_at(target: Target) -> str:
     return ""
 
 
-async def prepare(ws: Workspace, target: Target, everywhere: bool = False) -> Prepared:
+async def prepare(
+    ws: Workspace, target: Target, everywhere: bool = False, unresolved: bool = True
+) -> Prepared:
     """The uses of the target's name in the code of the gate's files its server handles,
-    and apart those in its other source files; `everywhere`: all of them alike."""
+    and apart those in its other source files; `everywhere`: all of them alike, or without
+    `unresolved` (no list of the uses tied to nothing) those in the other files alone."""
     name = name_at(target)
     server = target.session.definition
     language = target.document.language_id
-    prepared = Prepared(name, language)
+    prepared = Prepared(name, language, unresolved=unresolved)
     dialect = dialect_for(language)
     if not name:
         prepared.skipped = "no name stands at the position"
@@ -146,8 +151,10 @@ async def prepare(ws: Workspace, target: Target, everywhere: bool = False) -> Pr
         for p in await ws.symbols.holding(name)
         if (h := ws.handler(p)) is not None and h.name == server.name
     ]
-    paths = served if everywhere else [p for p in served if p in gate]
-    others = [] if everywhere else [p for p in served if p not in gate]
+    others = [p for p in served if p not in gate]
+    paths = [p for p in served if p in gate]
+    if everywhere:  # the gate's files too, unless only the others' uses are asked about
+        paths, others = (served if unresolved else others), []
     return await asyncio.to_thread(_scan_files, ws, (paths, others), prepared, dialect)
 
 
@@ -300,10 +307,14 @@ def source_line(text: str, line: int) -> str:
 
 
 def start(
-    ws: Workspace, target: Target, wanted: bool, everywhere: bool = False
+    ws: Workspace, target: Target, unresolved: bool, everywhere: bool = False
 ) -> asyncio.Task[Prepared] | None:
-    """`prepare` as a task, to run while the server looks for the references."""
-    return asyncio.create_task(prepare(ws, target, everywhere)) if wanted else None
+    """`prepare` as a task, to run while the server looks for the references: for the
+    `unresolved` uses, and with `everywhere` for the uses outside the gate the server is
+    asked about (those alone without `unresolved`); None when neither is wanted."""
+    if not (unresolved or everywhere):
+        return None
+    return asyncio.create_task(prepare(ws, target, everywhere, unresolved))
 
 
 async def finish(
@@ -315,11 +326,17 @@ async def finish(
 ) -> Scan:
     """The started scan, confirmed (see `confirm`); why not, when it was not wanted."""
     if task is None:
-        return Scan(name_at(target), skipped="`unresolved: false` was sent")
+        return Scan(name_at(target), skipped=_NOT_WANTED)
     try:
-        return await confirm(ws, target, await task, known, namer)
+        prepared = await task
+        scan = await confirm(ws, target, prepared, known, namer)
     except LspdError as exc:  # the references stand; say why the rest is not known
         return Scan(name_at(target), skipped=f"the scan failed: {exc}")
+    if prepared.unresolved:
+        return scan
+    # `all` alone: the uses tied to the symbol join the answer, the others are not listed
+    skipped = scan.skipped or _NOT_WANTED
+    return Scan(scan.name, scan.member, confirmed=scan.confirmed, skipped=skipped)
 
 
 async def stop(task: asyncio.Task[Prepared] | None) -> None:
@@ -379,8 +396,3 @@ def _inside(head: str, scan: Scan) -> str:
         others = plural(scan.resolved_elsewhere, "other use")
         return f"{head}; no `unresolved` use of {shown}: {others} resolve to other declarations"
     return f"{head}; no other use of {shown} in the checked files (no `unresolved`)"
-
-
-def references_head(total: int, files: int) -> str:
-    """`7 references in 3 files`."""
-    return f"{plural(total, 'reference')} in {plural(files, 'file')}"
