@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -64,6 +64,20 @@ def warm_root(root: Path, log_dir: Path, watch: bool = False) -> Iterator[Warm]:
     finally:
         runner.run(warm.ws.close())
         runner.close()
+
+
+def answer(root: Path, question: Callable[[Workspace], Awaitable[T]]) -> T:
+    """Ask one question of a fresh workspace on `root` (on an event loop of its own), then
+    stop its servers."""
+
+    async def main() -> T:
+        ws = Workspace(root, log_dir=root.parent / "logs")
+        try:
+            return await question(ws)
+        finally:
+            await ws.close()
+
+    return asyncio.run(main())
 
 
 @pytest.fixture(scope="module")

@@ -20,23 +20,11 @@ from lspd.ops.state import status
 from lspd.ops.state_models import StatusResult
 from lspd.workspace import Workspace
 from lspd.workspace.dmypy import MypyMissing
+from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import STRICT, cli_errors, environment, project, rich_release
 
 WHY = "mypy: pyproject.toml [tool.mypy]"
-
-
-def on(root: Path, ask: Any) -> Any:
-    """`ask(ws)` on a workspace of `root`, closed after (its dmypy stopped)."""
-
-    async def run() -> Any:
-        ws = Workspace(root, log_dir=root.parent / "logs")
-        try:
-            return await ask(ws)
-        finally:
-            await ws.close()
-
-    return asyncio.run(run())
 
 
 def ours(results: list[DiagnosticsResult]) -> list[tuple[str, int, int, str | None, str]]:
@@ -54,7 +42,7 @@ def test_the_whole_check_is_mypys_in_its_scope(tmp_path: Path) -> None:
     async def ask(ws: Workspace) -> tuple[Any, DiagnosticsResult]:
         return await check_all(ws), await diagnostics(ws, "scripts/tool.py")
 
-    checked, outside = on(root, ask)
+    checked, outside = answer(root, ask)
     assert (outside.total, outside.checker) == (
         0,
         WHY + "; this file is outside the files mypy checks: mypy did not check it",
@@ -77,7 +65,7 @@ def test_one_file_and_its_unsaved_content(tmp_path: Path) -> None:
         fixed = (root / "app/main.py").read_text().replace('"three"', "3")
         return disk, await diagnostics(ws, "app/main.py", content=fixed), status(ws)
 
-    disk, unsaved, now = on(root, ask)
+    disk, unsaved, now = answer(root, ask)
     (daemon,) = [s for s in now.servers if s.server == "dmypy"]
     assert (daemon.state, daemon.checker, daemon.toolchain) == ("ready", WHY, disk.toolchain)
     assert [d.code for d in disk.diagnostics] == ["assignment", "import-not-found"]
@@ -100,7 +88,7 @@ def test_a_preview_and_a_baseline_are_judged_by_mypy(tmp_path: Path) -> None:
         shapes.write_text(keyword_only)
         return previewed, await workspace_diagnostics(ws, baseline="HEAD")
 
-    previewed, since = on(root, ask)
+    previewed, since = answer(root, ask)
     broken = [(d.path, d.line, d.code) for d in previewed.changes.introduced]
     assert broken == [("app/main.py", 5, "call-arg")]  # too many positional arguments
     assert [(d.path, d.line, d.code) for d in since.changes.introduced] == broken
@@ -110,7 +98,7 @@ def test_a_preview_and_a_baseline_are_judged_by_mypy(tmp_path: Path) -> None:
 def test_both_configured_both_answer_each_naming_its_checker(tmp_path: Path) -> None:
     files = {**STRICT, "pyproject.toml": STRICT["pyproject.toml"] + "[tool.pyright]\n"}
     root = project(tmp_path / "p", files)
-    found = on(root, lambda ws: diagnostics(ws, "app/main.py"))
+    found = answer(root, lambda ws: diagnostics(ws, "app/main.py"))
     sources = {(d.source, d.line) for d in found.diagnostics}
     assert ("mypy", 8) in sources and ("basedpyright", 8) in sources
     assert found.checker == "mypy and basedpyright: pyproject.toml [tool.mypy] and " + (
@@ -121,12 +109,12 @@ def test_both_configured_both_answer_each_naming_its_checker(tmp_path: Path) -> 
 def test_no_mypy_is_one_line_and_nothing_else_checks(tmp_path: Path) -> None:
     root = project(tmp_path / "p", STRICT, environment("no-mypy"))
     with pytest.raises(MypyMissing, match=r"has no mypy: install it there \(.*pip install mypy\)"):
-        on(root, check_all)
+        answer(root, check_all)
 
 
 def test_richs_release_gets_exactly_the_errors_of_its_ci(tmp_path: Path) -> None:
     root = project(rich_release(tmp_path), {})  # its .venv: mypy, markdown-it-py, pygments
-    checked = on(root, check_all)
+    checked = answer(root, check_all)
     assert ours(checked.results) == sorted(cli_errors(root))
     assert len(checked.results) == 78  # files = ["rich"]
 
@@ -150,7 +138,7 @@ def test_the_copy_holds_what_the_projects_mypy_sees(tmp_path: Path) -> None:
         ),
     }
     root = project(tmp_path / "p", files)
-    found = on(root, lambda ws: diagnostics(ws, "app/main.py"))
+    found = answer(root, lambda ws: diagnostics(ws, "app/main.py"))
     shown = [(d.line, d.code, d.message) for d in found.diagnostics]
     expected = [(line, code, message) for _, line, _, code, message in cli_errors(root)]
     assert shown == expected == [
@@ -183,4 +171,4 @@ def test_a_sibling_package_edited_is_asked_again(tmp_path: Path) -> None:
         after = await diagnostics(ws, "p/app/main.py")
         return [[d.code for d in r.diagnostics] for r in (before, after)]
 
-    assert on(tmp_path.resolve(), ask) == [["assignment"], []]
+    assert answer(tmp_path.resolve(), ask) == [["assignment"], []]

@@ -13,7 +13,7 @@ from lspd.ops import confirm, navigation
 from lspd.ops.models import ReferencesResult
 from lspd.ops.unresolved import MAX_CANDIDATES
 from lspd.workspace import Workspace
-from tests.conftest import Warm, copy_fixture, warm_workspace
+from tests.conftest import Warm, answer, copy_fixture, warm_workspace
 
 
 @pytest.fixture(scope="module")
@@ -262,20 +262,10 @@ def _common(root: Path) -> None:
     (root / "dyn" / "common.py").write_text("\n".join(lines) + "\n")
 
 
-async def _too_common(root: Path) -> ReferencesResult:
-    ws = Workspace(root, log_dir=root.parent / "logs")
-    try:
-        return await navigation.references(ws, symbol="Store.fetch")
-    finally:
-        await ws.close()
-
-
 def test_a_name_too_common_to_scan_answers_the_references_and_why(tmp_path: Path) -> None:
-    import asyncio
-
     root = copy_fixture("dynamic_py", tmp_path)
     _common(root)
-    result = asyncio.run(_too_common(root))
+    result = answer(root, lambda ws: navigation.references(ws, symbol="Store.fetch"))
     assert result.total == 3 and result.unresolved == [] and result.unresolved_total == 0
     candidates = MAX_CANDIDATES + 15  # the module's and the package's
     assert result.candidates == candidates
@@ -333,25 +323,17 @@ def typed_outside() -> str:
 """
 
 
-async def _asked_outside(root: Path) -> tuple[ReferencesResult, ReferencesResult, list[str]]:
-    ws = Workspace(root, log_dir=root.parent / "logs")
-    try:
-        alone = await navigation.references(ws, symbol="Store.fetch", unresolved=False)
-        asked = await navigation.references(ws, symbol="Store.fetch", unresolved=False, all=True)
-        calls = await navigation.call_hierarchy(
-            ws, symbol="Store.fetch", unresolved=False, all=True
-        )
-        return alone, asked, [f"{c.path}:{c.line} {c.symbol}" for c in calls.calls]
-    finally:
-        await ws.close()
+async def _asked_outside(ws: Workspace) -> tuple[ReferencesResult, ReferencesResult, list[str]]:
+    alone = await navigation.references(ws, symbol="Store.fetch", unresolved=False)
+    asked = await navigation.references(ws, symbol="Store.fetch", unresolved=False, all=True)
+    calls = await navigation.call_hierarchy(ws, symbol="Store.fetch", unresolved=False, all=True)
+    return alone, asked, [f"{c.path}:{c.line} {c.symbol}" for c in calls.calls]
 
 
 def test_all_asks_about_the_files_outside_the_gate_without_unresolved(tmp_path: Path) -> None:
-    import asyncio
-
     root = copy_fixture("dynamic_py", tmp_path)
     (root / "scripts" / "typed.py").write_text(TYPED_OUTSIDE)
-    alone, asked, calls = asyncio.run(_asked_outside(root))
+    alone, asked, calls = answer(root, _asked_outside)
     assert [p for p, *_ in _places(alone.files)] == ["dyn/store.py", "dyn/store.py", "dyn/use.py"]
     # The typed call in scripts/ (outside the gate) joins; untyped `run`'s is not listed.
     assert _places(asked.files)[-1] == ("scripts/typed.py", 5, 20, "typed_outside")

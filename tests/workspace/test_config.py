@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -19,10 +16,9 @@ from lspd.ops import file_diagnostics, navigation
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from lspd.workspace.config import Config
-from tests.conftest import copy_fixture
+from tests.conftest import answer, copy_fixture
 from tests.daemon.support import env_for, health, thread_daemon, wait_dead
 
-T = TypeVar("T")
 LOOSE = "def double(value):\n    return value * 2\n"  # clean, unless strict checking is on
 
 
@@ -183,19 +179,6 @@ def test_a_bad_config_stops_a_cli_command(
     assert capsys.readouterr().err.strip() == (
         "lspd: lspd.toml: servers.basedpyright.flags: unknown key; allowed here: args, settings"
     )
-
-
-def answer(root: Path, question: Callable[[Workspace], Awaitable[T]]) -> T:
-    """Ask one question of a fresh workspace on `root`, then stop its servers."""
-
-    async def main() -> T:
-        ws = Workspace(root, log_dir=root.parent / "logs")
-        try:
-            return await question(ws)
-        finally:
-            await ws.close()
-
-    return asyncio.run(main())
 
 
 def test_settings_reach_the_server(tmp_path: Path) -> None:
