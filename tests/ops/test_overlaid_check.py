@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.builders import builder_for
 from lspd.engine.overlaid import builders_overlaid
-from lspd.ops.affected import builder_for
 from lspd.ops.baseline import compare_states
 from lspd.ops.check import check_all
 from lspd.ops.models import Changes, FileDiagnostic

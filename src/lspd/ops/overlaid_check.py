@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
 
+from lspd.engine.builders import builder_for
 from lspd.engine.mypy_check import by_project
 from lspd.engine.overlaid import builders_overlaid
 from lspd.engine.proposal_reach import reached
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.text import split_lines
-from lspd.ops.affected import builder_for
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import Again, Found, compare, diagnose
 from lspd.ops.check import check_all
