@@ -17,7 +17,6 @@ Also the table printer (`print_table`) of bench/cli.py and bench/hooks.py.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -26,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 # This directory goes last on the path, so `import mcp` is the SDK, not bench/mcp.py.
 HERE = str(Path(__file__).resolve().parent)
@@ -153,7 +152,11 @@ async def warm(
     return rows, cpu
 
 
-async def main(rounds: int, colds: int, json_path: Path | None) -> None:
+async def main(
+    rounds: Annotated[int, "warm rounds of every row"] = 30,
+    colds: Annotated[int, "cold starts"] = 3,
+    json_path: Annotated[Path | None, "also write the samples here"] = None,
+) -> None:
     sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
     from symbols import fetch_click, stop
 
@@ -199,9 +202,6 @@ async def main(rounds: int, colds: int, json_path: Path | None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=30, help="warm rounds of every row")
-    parser.add_argument("--colds", type=int, default=3, help="cold starts")
-    parser.add_argument("--json", type=Path, help="also write the samples here")
-    args = parser.parse_args()
-    asyncio.run(main(args.rounds, args.colds, args.json))
+    from options import arguments  # (this directory)
+
+    asyncio.run(main(**arguments(main, __doc__)))

@@ -16,7 +16,6 @@ in an untouched package ≤ 0.5 s; watches ≤ 2 × the directories; idle CPU < 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -26,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 
@@ -35,6 +34,7 @@ HERE = str(Path(__file__).resolve().parent)
 sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
 
 from mcp import Client  # noqa: E402
+from options import arguments  # noqa: E402
 from processes import descendants, rss_mb  # noqa: E402
 
 LSPD = [sys.executable, "-m", "lspd"]
@@ -158,15 +158,19 @@ def measure(name: str, root: Path, files: list[tuple[str, int, int]], idle: floa
     }
 
 
-def main(count: int, idle: float, json_path: Path | None) -> None:
+def main(
+    packages: Annotated[int, "packages per monorepo"] = 20,
+    idle: Annotated[float, "seconds of idle CPU measured"] = 30.0,
+    json_path: Annotated[Path | None, "also write the rows here"] = None,
+) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as temp:
         base = Path(temp)
         for name, make in (("typescript", typescript_monorepo), ("python", python_monorepo)):
             root = base / name
-            files = make(root, count)
+            files = make(root, packages)
             rows.append(measure(name, root, files, idle))
-    print(f"{count}-package monorepos, every package touched once (idle CPU over {idle:g} s)\n")
+    print(f"{packages}-package monorepos, every package touched once (idle CPU over {idle:g} s)\n")
     keys = list(rows[0])[1:]
     print(f"{'':24}" + "".join(f"{r['monorepo']:>14}" for r in rows))
     for key in keys:
@@ -181,9 +185,4 @@ def main(count: int, idle: float, json_path: Path | None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--packages", type=int, default=20, help="packages per monorepo")
-    parser.add_argument("--idle", type=float, default=30.0, help="seconds of idle CPU measured")
-    parser.add_argument("--json", type=Path, help="also write the rows here")
-    args = parser.parse_args()
-    main(args.packages, args.idle, args.json)
+    main(**arguments(main, __doc__))

@@ -23,7 +23,6 @@ machine is shared: the load average is printed beside the figures.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -32,11 +31,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.gate import pyright_only, sdist
+from bench.options import arguments
 
 from lspd.ops import preview, rename
 from lspd.ops.budget import size
@@ -115,7 +115,11 @@ async def measure(root: Path, logs: Path, rounds: int, checks: int) -> dict[str,
         await ws.close()
 
 
-def main(rounds: int, checks: int, json_path: Path | None) -> None:
+def main(
+    rounds: Annotated[int, "warm diffs"] = 5,
+    checks: Annotated[int, "checks and previews"] = 2,
+    json_path: Annotated[Path | None, "also write the figures and samples here"] = None,
+) -> None:
     with tempfile.TemporaryDirectory(prefix="lspd-bench-rename-") as temp:
         base = Path(temp)
         root = project(base)
@@ -157,9 +161,4 @@ def main(rounds: int, checks: int, json_path: Path | None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="warm diffs")
-    parser.add_argument("--checks", type=int, default=2, help="checks and previews")
-    parser.add_argument("--json", type=Path, help="also write the figures and samples here")
-    options = parser.parse_args()
-    main(options.rounds, options.checks, options.json)
+    main(**arguments(main, __doc__))
