@@ -111,6 +111,7 @@ FAST = (
     "tests/daemon/test_loopback.py",
     "tests/daemon/test_watchdog.py",
     "tests/daemon/test_wire.py",
+    "tests/engine/test_comparison.py",
     "tests/engine/test_declarations.py",
     "tests/engine/test_python_imports.py",
     "tests/lsp/test_answers.py",

@@ -3,7 +3,8 @@
 Both states are asked of the warm servers: one with the changed files' other text held as
 unsaved content (an overlay: the text at a git revision, or a proposal), one with the disk's.
 A diagnostic is the same one in both when its file, severity, code, message and the source
-text it points at agree, so lines shifted by an edit above it do not make it new.
+text it points at agree, so lines shifted by an edit above it do not make it new
+(`engine/comparison.py`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import functools
 import re
 import stat
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine.comparison import Again, Found, difference
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_step import SERVER, mypy_diagnosed, toolchain_of
@@ -36,18 +37,10 @@ Texts = Mapping[Path, str | None]  # a file's text in one state; None: it does n
 
 
 @dataclass(frozen=True)
-class Found:
-    """One diagnostic and what identifies it across the two states."""
-
-    diagnostic: FileDiagnostic
-    key: tuple[str, str, str | None, str, str]
-
-
-@dataclass(frozen=True)
 class Diagnosed:
     """The diagnostics of some files in one state: for comparing, and per file."""
 
-    found: list[Found]
+    found: list[Found[FileDiagnostic]]
     results: list[DiagnosticsResult]
 
 
@@ -57,7 +50,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     this are closed again."""
     present = [f for f in files if (texts[f] is not None if f in texts else f.is_file())]
     opened_before = {f for f in present if ws.holds(f)}
-    found: list[Found] = []
+    found: list[Found[FileDiagnostic]] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
     # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_step.py`).
@@ -105,64 +98,22 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     return Diagnosed(found, results)
 
 
-def compare(before: list[Found], after: list[Found], baseline: str, changed: list[str],
-            scope: str, again: Again | None = None) -> Changes:  # fmt: skip
-    """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
-
-    With `again` (one state checked a second time, see `diagnose_both`), a diagnostic is
-    introduced only when every check of the changed text has it and no check of the
-    unchanged text does, and fixed the other way round: a checker that reports an error in
-    some runs and not in others (basedpyright, on some cycles) never makes it new."""
-    olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
-    news = [after] + ([again.found] if again is not None and again.side == "after" else [])
-    old_most, old_least = _counts(olds)
-    new_most, new_least = _counts(news)
-    matched = Counter(old_most)  # `after`'s first ones of a key match the unchanged text's
-    new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
-    introduced: list[FileDiagnostic] = []
-    for found in after:
-        if matched[found.key] > 0:
-            matched[found.key] -= 1
-        elif new_left[found.key] > 0:
-            new_left[found.key] -= 1
-            introduced.append(found.diagnostic)
-    old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
-    fixed: list[FileDiagnostic] = []
-    for found in before:
-        if old_left[found.key] > 0:
-            old_left[found.key] -= 1
-            fixed.append(found.diagnostic)
+def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnostic]],
+            baseline: str, changed: list[str], scope: str,
+            again: Again[FileDiagnostic] | None = None) -> Changes:  # fmt: skip
+    """The engine's difference of the two states (`engine/comparison.py`: introduced, fixed
+    and unchanged, with `again` a second check of one state) as the answer's `Changes`."""
+    found = difference(before, after, again)
     order = _worst_first
     return Changes(
         baseline=baseline,
-        introduced=sorted(introduced, key=order),
-        fixed=sorted(fixed, key=order),
-        fixed_total=len(fixed),
-        unchanged=len(after) - len(introduced),
+        introduced=sorted(found.introduced, key=order),
+        fixed=sorted(found.fixed, key=order),
+        fixed_total=len(found.fixed),
+        unchanged=found.unchanged,
         changed=changed,
         scope=scope,
     )
-
-
-Key = tuple[str, str, str | None, str, str]
-
-
-def _counts(samples: list[list[Found]]) -> tuple[Counter[Key], Counter[Key]]:
-    """Per key, the most and the fewest times one of `samples` has it."""
-    counted = [Counter(f.key for f in sample) for sample in samples]
-    most, least = Counter(counted[0]), Counter(counted[0])
-    for other in counted[1:]:
-        most |= other
-        least &= other
-    return most, least
-
-
-@dataclass(frozen=True)
-class Again:
-    """One state's diagnostics from a second check: of the `before` or the `after` text."""
-
-    side: str
-    found: list[Found]
 
 
 @dataclass(frozen=True)
@@ -171,7 +122,7 @@ class Both:
 
     before: Diagnosed
     after: Diagnosed
-    again: Again | None
+    again: Again[FileDiagnostic] | None
 
 
 async def diagnose_both(

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import cast
 
 from lspd.engine.builders import builder_for
+from lspd.engine.comparison import Again, Found
 from lspd.engine.mypy_check import by_project
 from lspd.engine.overlaid import builders_overlaid
 from lspd.engine.proposal_reach import reached
@@ -32,12 +33,12 @@ from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
-from lspd.ops.changes import Again, Found, compare, diagnose
+from lspd.ops.changes import compare, diagnose
 from lspd.ops.check import check_all
 from lspd.ops.check_memory import memory_of
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import make_result
-from lspd.ops.models import DiagnosticsResult
+from lspd.ops.models import DiagnosticsResult, FileDiagnostic
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -127,10 +128,10 @@ def _converted(
     return made
 
 
-def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found]:
-    """Each diagnostic of `results` with its identity across states (`changes.Found`): the
+def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found[FileDiagnostic]]:
+    """Each diagnostic of `results` with its identity across states (`engine/comparison.Found`): the
     source text it points at, read from `texts` (the disk's for the other files)."""
-    found: list[Found] = []
+    found: list[Found[FileDiagnostic]] = []
     for path in sorted(results):
         result = results[path]
         text = texts[path] if path in texts else read_text(path)

@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.comparison import Found
 from lspd.engine.revisions import differences
-from lspd.ops.changes import Dependent, Found, Texts, compare, diagnose_both, ranked
+from lspd.ops.changes import Dependent, Texts, compare, diagnose_both, ranked
 from lspd.ops.models import FileDiagnostic
 from lspd.workspace import Workspace
 
@@ -162,7 +163,7 @@ async def _compare(
     new = both.after
     changes = compare(both.before.found, new.found, progress.baseline, shown, "", both.again)
     file_of = {ws.display(p): p for p in batch}
-    made: dict[int, Found] = {id(f.diagnostic): f for f in new.found}
+    made: dict[int, Found[FileDiagnostic]] = {id(f.diagnostic): f for f in new.found}
     for diagnostic in changes.introduced:  # the very objects of `new.found`
         found = made[id(diagnostic)]
         file = file_of[diagnostic.path or ""]

@@ -16,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.comparison import Found
 from lspd.engine.kept import config_key
 from lspd.engine.revisions import differences, revision
 from lspd.engine.seen import FileSeen, Seen, key
 from lspd.ops.baseline import Compared
-from lspd.ops.changes import Found, compare
+from lspd.ops.changes import compare
 from lspd.ops.committed import (
     Committed,
     NotKept,
@@ -87,7 +88,7 @@ def against(
 
 def against_found(
     ws: Workspace, found: Committed, baseline: str, keep: Callable[[Path], bool]
-) -> tuple[Compared, list[Found]]:
+) -> tuple[Compared, list[Found[Diagnostic]]]:
     """`against`, and the compared files' diagnostics now with their keys (the very
     objects `introduced` lists)."""
     gate = None if found.checked.scope is None else set(found.checked.scope.files)
@@ -95,8 +96,8 @@ def against_found(
     changed_paths = {p for p in changed_paths if gate is None or p in gate}
     changed = {ws.display(p) for p in changed_paths}
     verdicts = _verdicts.of(ws)
-    before: list[Found] = []
-    after: list[Found] = []
+    before: list[Found[Diagnostic]] = []
+    after: list[Found[Diagnostic]] = []
     compared: list[DiagnosticsResult] = []
     for result in found.checked.results:
         kept = found.state.files.get(result.path)
@@ -118,7 +119,7 @@ def against_found(
     return Compared(changes, compared), after
 
 
-def _found(file: FileSeen) -> list[Found]:
+def _found(file: FileSeen) -> list[Found[Diagnostic]]:
     """A file's diagnostics as compared: errors first, then by position (as `diagnose`)."""
     ordered = sorted(file.diagnostics, key=lambda d: (d.severity != "error", d.line, d.column))
     return [Found(diagnostic_of(file.path, s), key(file.path, s)) for s in ordered]

@@ -1,0 +1,86 @@
+"""Which diagnostics a change introduced and which it fixed: two states' diagnostics
+matched by what identifies one across them, not by its line.
+
+A diagnostic is the same one in both states when its file, severity, code, message and the
+source text it points at (its snippet) agree (`Key`, as `engine/seen.py` keeps the
+committed state's), so lines shifted by an edit above it do not make it new. The
+diagnostics are the caller's own (`D`: the answer models of `ops`, which turns the
+difference into an answer, `ops/changes.compare`); the engine sees only their keys.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from lspd.engine.seen import Key
+
+D = TypeVar("D")
+
+
+@dataclass(frozen=True)
+class Found(Generic[D]):
+    """One diagnostic and what identifies it across the two states."""
+
+    diagnostic: D
+    key: Key
+
+
+@dataclass(frozen=True)
+class Again(Generic[D]):
+    """One state's diagnostics from a second check: of the `before` or the `after` text."""
+
+    side: str
+    found: list[Found[D]]
+
+
+@dataclass(frozen=True)
+class Difference(Generic[D]):
+    """What the change introduced and fixed (in the order found), and how many of the
+    changed state's diagnostics were there before."""
+
+    introduced: list[D]
+    fixed: list[D]
+    unchanged: int
+
+
+def difference(
+    before: list[Found[D]], after: list[Found[D]], again: Again[D] | None = None
+) -> Difference[D]:
+    """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
+
+    With `again` (one state checked a second time, see `ops/changes.diagnose_both`), a
+    diagnostic is introduced only when every check of the changed text has it and no check
+    of the unchanged text does, and fixed the other way round: a checker that reports an
+    error in some runs and not in others (basedpyright, on some cycles) never makes it new."""
+    olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
+    news = [after] + ([again.found] if again is not None and again.side == "after" else [])
+    old_most, old_least = _counts(olds)
+    new_most, new_least = _counts(news)
+    matched = Counter(old_most)  # `after`'s first ones of a key match the unchanged text's
+    new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
+    introduced: list[D] = []
+    for found in after:
+        if matched[found.key] > 0:
+            matched[found.key] -= 1
+        elif new_left[found.key] > 0:
+            new_left[found.key] -= 1
+            introduced.append(found.diagnostic)
+    old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
+    fixed: list[D] = []
+    for found in before:
+        if old_left[found.key] > 0:
+            old_left[found.key] -= 1
+            fixed.append(found.diagnostic)
+    return Difference(introduced, fixed, len(after) - len(introduced))
+
+
+def _counts(samples: list[list[Found[D]]]) -> tuple[Counter[Key], Counter[Key]]:
+    """Per key, the most and the fewest times one of `samples` has it."""
+    counted = [Counter(f.key for f in sample) for sample in samples]
+    most, least = Counter(counted[0]), Counter(counted[0])
+    for other in counted[1:]:
+        most |= other
+        least &= other
+    return most, least

@@ -1,0 +1,46 @@
+"""The engine's comparison of two states: by key (file, severity, code, message, snippet),
+as multisets, never by line; a second check of one state keeps a flaky diagnostic from
+being new or fixed."""
+
+from __future__ import annotations
+
+from lspd.engine.comparison import Again, Found, Key, difference
+
+
+def _found(name: str, line: int, snippet: str = "x") -> Found[tuple[str, int]]:
+    """A diagnostic (its name and line: what a caller's model would hold) with its key."""
+    key: Key = ("a.py", "error", "code", name, snippet)
+    return Found((name, line), key)
+
+
+def test_a_line_shift_is_unchanged_and_a_new_key_is_introduced() -> None:
+    before = [_found("old", 3)]
+    after = [_found("old", 7), _found("new", 1)]
+    found = difference(before, after)
+    assert (found.introduced, found.fixed, found.unchanged) == ([("new", 1)], [], 1)
+
+
+def test_a_key_gone_is_fixed_and_a_second_copy_of_a_key_is_introduced() -> None:
+    before = [_found("same", 1), _found("gone", 2)]
+    after = [_found("same", 1), _found("same", 5)]
+    found = difference(before, after)
+    assert (found.introduced, found.fixed, found.unchanged) == ([("same", 5)], [("gone", 2)], 1)
+
+
+def test_the_same_message_at_another_snippet_is_another_diagnostic() -> None:
+    found = difference([_found("m", 1, "a")], [_found("m", 1, "b")])
+    assert (found.introduced, found.fixed, found.unchanged) == ([("m", 1)], [("m", 1)], 0)
+
+
+def test_a_diagnostic_the_second_check_of_the_unchanged_text_has_is_not_new() -> None:
+    flaky = _found("flaky", 4)
+    again = Again("before", [flaky])
+    found = difference([], [flaky], again)
+    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
+    assert difference([], [flaky]).introduced == [("flaky", 4)]
+
+
+def test_a_diagnostic_the_second_check_of_the_changed_text_lacks_is_not_new() -> None:
+    flaky = _found("flaky", 4)
+    found = difference([], [flaky], Again("after", []))
+    assert (found.introduced, found.fixed) == ([], [])
