@@ -151,8 +151,9 @@ def _asking(function: F, name: str, about: str, method: LocationMethod) -> F:
     """`function` as another operation, `name`: the same parameters and body, asking the
     server `method` (its keyword-only `method`, which no transport sends, defaults to it).
     The surface reads an operation's parameters from its signature, so the two share it."""
+    code = function.__code__.replace(co_name=name, co_qualname=name)  # (for tracebacks)
     copy = types.FunctionType(
-        function.__code__, function.__globals__, name, function.__defaults__, function.__closure__
+        code, function.__globals__, name, function.__defaults__, function.__closure__
     )
     copy.__kwdefaults__ = {**(function.__kwdefaults__ or {}), "method": method}
     copy.__annotations__ = dict(function.__annotations__)
