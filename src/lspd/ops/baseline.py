@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine.dependents import Texts, dependents
 from lspd.engine.revisions import differences
 from lspd.errors import InvalidInput
-from lspd.ops.changes import Texts, compare, dependents, diagnose_both, scope_note
+from lspd.ops.changes import compare, diagnose_both, scope_note
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace

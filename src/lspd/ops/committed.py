@@ -20,10 +20,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from lspd.engine.dependents import dependents
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.seen import FileSeen, Seen, snippet
-from lspd.ops.changes import dependents, diagnose
+from lspd.ops.changes import diagnose
 from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
 from lspd.ops.models import Diagnostic, DiagnosticsResult

@@ -3,7 +3,7 @@
 After an edit the question is "what did it break?", and most of the answer is in the edited
 files and at the call sites of what they changed. So the changed files are compared first,
 then the files calling a changed declaration, then those naming it otherwise, then mere
-importers (`lspd.ops.changes.ranked`), in few batches that grow: the first errors come in a
+importers (`lspd.engine.dependents.ranked`), in few batches that grow: the first errors come in a
 fraction of the whole comparison's time, and whoever waits for it (an agent's hook with a
 3 s budget) reads what was found so far. Each batch holds the workspace's gate alone only
 while it runs, so other questions are answered between batches.
@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.comparison import Found
+from lspd.engine.dependents import Dependent, Texts, ranked
 from lspd.engine.revisions import differences
-from lspd.ops.changes import Dependent, Texts, compare, diagnose_both, ranked
+from lspd.ops.changes import compare, diagnose_both
 from lspd.ops.models import FileDiagnostic
 from lspd.workspace import Workspace
 
