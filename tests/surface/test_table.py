@@ -62,16 +62,11 @@ def test_each_operation_is_a_function_of_lspd_ops_with_its_signatures_parameters
     assert all(p.default is not inspect.Parameter.empty for p in internal), internal
 
 
-def test_only_servers_and_the_definitions_take_more_than_they_declare() -> None:
+def test_only_servers_takes_more_than_it_declares() -> None:
     # `lspd servers` is the CLI's, not a tool: its function's options are read from lspd.toml.
-    # definition and type_definition are one function asking the server another `method`.
     assert {op.name: op.internal for op in OPERATIONS if op.internal} == {
-        "definition": ("method",),
-        "type_definition": ("method",),
-        "servers": ("chosen", "root", "choice"),
+        "servers": ("chosen", "root", "choice")
     }
-    by_name = {op.name: op.function for op in OPERATIONS}
-    assert by_name["type_definition"].__code__.co_code == by_name["definition"].__code__.co_code
     assert [op.name for op in OPERATIONS if not op.takes_workspace] == ["servers"]
 
 

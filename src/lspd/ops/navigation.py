@@ -8,10 +8,9 @@ agent can tell two `__init__`s apart without asking for symbols. Lists are paged
 from __future__ import annotations
 
 import asyncio
-import types
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import Any, Literal, TypeVar, cast
+from typing import Literal, TypeVar
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
@@ -37,7 +36,6 @@ from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
 LocationMethod = answers.Method[shapes.PositionParams, shapes.Locations]
 
 
@@ -139,34 +137,25 @@ async def definition(
     limit: int = 50,
     offset: int = 0,
     content: str | None = None,
-    *,
-    method: LocationMethod = answers.DEFINITION,
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
     at = (path, line, column, symbol)
-    return (await _locations(ws, method, at, limit, offset, content))[1]
+    return (await _locations(ws, answers.DEFINITION, at, limit, offset, content))[1]
 
 
-def _asking(function: F, name: str, about: str, method: LocationMethod) -> F:
-    """`function` as another operation, `name`: the same parameters and body, asking the
-    server `method` (its keyword-only `method`, which no transport sends, defaults to it).
-    The surface reads an operation's parameters from its signature, so the two share it."""
-    code = function.__code__.replace(co_name=name, co_qualname=name)  # (for tracebacks)
-    copy = types.FunctionType(
-        code, function.__globals__, name, function.__defaults__, function.__closure__
-    )
-    copy.__kwdefaults__ = {**(function.__kwdefaults__ or {}), "method": method}
-    copy.__annotations__ = dict(function.__annotations__)
-    copy.__qualname__, copy.__module__, copy.__doc__ = name, function.__module__, about
-    return cast(F, copy)
-
-
-type_definition = _asking(
-    definition,
-    "type_definition",
-    "Where the type of the name at a position is defined.",
-    answers.TYPE_DEFINITION,
-)
+async def type_definition(
+    ws: Workspace,
+    path: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    symbol: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+    content: str | None = None,
+) -> LocationsResult:
+    """Where the type of the name at a position is defined."""
+    at = (path, line, column, symbol)
+    return (await _locations(ws, answers.TYPE_DEFINITION, at, limit, offset, content))[1]
 
 
 async def implementation(

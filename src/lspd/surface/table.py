@@ -98,8 +98,8 @@ OPERATIONS: tuple[Operation, ...] = (
         exclusive=("*",),
     ),
     Operation(navigation.hover, "Type, signature, docs."),
-    Operation(navigation.definition, "Where a name is defined.", internal=("method",)),
-    Operation(navigation.type_definition, "Where its type is defined.", internal=("method",)),
+    Operation(navigation.definition, "Where a name is defined."),
+    Operation(navigation.type_definition, "Where its type is defined."),
     Operation(navigation.implementation, "Subclasses and overrides."),
     Operation(
         navigation.references,
