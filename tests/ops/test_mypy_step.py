@@ -147,6 +147,45 @@ def test_the_copy_holds_what_the_projects_mypy_sees(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
+PLUGIN = """from collections.abc import Callable
+
+from mypy.plugin import FunctionContext, Plugin
+from mypy.types import Type
+
+
+def _forbidden(ctx: FunctionContext) -> Type:
+    ctx.api.fail("forbidden() is not to be called", ctx.context)
+    return ctx.default_return_type
+
+
+class Forbid(Plugin):
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return _forbidden if fullname == "app.main.forbidden" else None
+
+
+def entry(version: str) -> type[Plugin]:
+    return Forbid
+"""
+
+
+def test_a_plugin_file_beside_the_project_is_found_from_the_copy(tmp_path: Path) -> None:
+    """`plugins = ../shared/forbid.py:entry`: mypy finds it from the configuration's
+    directory, which for lspd's dmypy is its copy's; the copy's configuration names it
+    absolute, and its error is the project's mypy's."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "forbid.py").write_text(PLUGIN)
+    files = {
+        "mypy.ini": "[mypy]\nfiles = app\nplugins = ../shared/forbid.py:entry\n",
+        "app/__init__.py": "",
+        "app/main.py": "def forbidden() -> int:\n    return 1\n\n\ncount = forbidden()\n",
+    }
+    root = project(tmp_path / "p", files)
+    found = answer(root, lambda ws: diagnostics(ws, "app/main.py"))
+    shown = [(d.line, d.code, d.message) for d in found.diagnostics]
+    expected = [(line, code, message) for _, line, _, code, message in cli_errors(root)]
+    assert shown == expected == [(5, "misc", "forbidden() is not to be called")]
+
+
 def test_a_sibling_package_edited_is_asked_again(tmp_path: Path) -> None:
     """A package beside the project in the workspace (`mypy_path = "../shared"`), edited:
     the same project texts are asked again, not answered from before."""

@@ -1,9 +1,11 @@
 """Which checker judges a Python project: its own configuration decides (mypy's four
 places, pyright's), lspd.toml can choose, restricted mode runs no project mypy; a mypy
-configuration that does not parse is named with its line and the fix."""
+configuration that does not parse is named with its line and the fix; each read again only
+when it changed."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -132,3 +134,19 @@ def test_without_files_the_scope_is_the_packages_its_sections_name(
     assert scope.files == (tmp_path / "lib/pkg/__init__.py", tmp_path / "lib/pkg/core.py")
     assert scope.packages == ("lib/pkg",)  # what SQLAlchemy's CI runs: mypy ./lib/sqlalchemy
     assert scope.note == "no `files`: the project's packages its sections name: lib/pkg"
+
+
+def test_a_configuration_is_read_again_only_when_it_changed(tmp_path: Path) -> None:
+    ini = tmp_path / "mypy.ini"
+    ini.write_text("[mypy]\nfiles = a\n")
+    then = ini.stat().st_mtime_ns - 1_000_000_000  # not within the clock's tick: trusted
+    os.utime(ini, ns=(then, then))
+    first = mypy_config_in(tmp_path)
+    assert first is not None and mypy_config_in(tmp_path) is first
+    assert choose(tmp_path) is choose(tmp_path)
+    ini.write_text("[mypy]\nfiles = b\n")  # the same size
+    assert (again := mypy_config_in(tmp_path)) is not None and again.files == ("b",)
+    (tmp_path / "pyrightconfig.json").write_text("{}")
+    assert choose(tmp_path) == CheckerChoice(
+        ("mypy", "basedpyright"), "mypy.ini and pyrightconfig.json"
+    )

@@ -1,16 +1,18 @@
 """What the copy of a mypy project holds: every Python file its mypy can see (gitignored
-and hidden ones too; environments, version control and caches aside), and its
-configuration with the paths leaving the project made absolute."""
+and hidden ones too; environments, version control and caches aside), walked again only
+when a directory changed, and its configuration with the paths and plugin files leaving
+the project made absolute."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import mypy_config_in
-from lspd.workspace.mypy_mirror import config_text, mypy_sees
+from lspd.workspace.mypy_mirror import Sees, config_text, mypy_sees
 
 
 def test_every_python_file_mypy_can_see_and_no_other(tmp_path: Path) -> None:
@@ -41,26 +43,85 @@ def test_every_python_file_mypy_can_see_and_no_other(tmp_path: Path) -> None:
     ]
 
 
-def test_paths_leaving_the_project_are_written_absolute(tmp_path: Path) -> None:
+def copied(root: Path, name: str, text: str) -> str:
+    """The configuration `text`, written as the project's only one (`name`), as the copy
+    holds it."""
+    for other in ("mypy.ini", "pyproject.toml"):
+        (root / other).unlink(missing_ok=True)
+    (root / name).write_text(text)
+    config = mypy_config_in(root)
+    assert config is not None
+    return config_text(config, root, text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (
+            "mypy.ini",
+            "[mypy]\nmypy_path = src:../shared:$MYPY_CONFIG_FILE_DIR/../more\n"
+            "files = app, ../lib\n",
+            "[mypy]\nmypy_path = src:{up}/shared:{up}/more\nfiles = app, {up}/lib\n",
+        ),
+        (
+            "pyproject.toml",
+            '[tool.mypy]\nmypy_path = ["../shared"]\n',
+            '[tool.mypy]\nmypy_path = ["{up}/shared"]\n',
+        ),
+        (  # mypy finds a plugin file from the configuration's directory: the copy's
+            "mypy.ini",
+            "[mypy]\nplugins = ../x.py:entry, pydantic.mypy, tools/inside.py\n",
+            "[mypy]\nplugins = {up}/x.py:entry, pydantic.mypy, tools/inside.py\n",
+        ),
+        (
+            "pyproject.toml",
+            '[tool.mypy]\nplugins = ["../plugins/x.py", "pydantic.mypy"]\n',
+            '[tool.mypy]\nplugins = ["{up}/plugins/x.py", "pydantic.mypy"]\n',
+        ),
+    ],
+)
+def test_paths_leaving_the_project_are_written_absolute(
+    tmp_path: Path, name: str, text: str, expected: str
+) -> None:
     root = tmp_path / "p"
     root.mkdir()
-    text = "[mypy]\nmypy_path = src:../shared:$MYPY_CONFIG_FILE_DIR/../more\nfiles = app, ../lib\n"
-    (root / "mypy.ini").write_text(text)
-    config = mypy_config_in(root)
-    assert config is not None
-    copied = config_text(config, root, text.encode()).decode()
-    assert copied == (
-        f"[mypy]\nmypy_path = src:{tmp_path}/shared:{tmp_path}/more\nfiles = app, {tmp_path}/lib\n"
-    )
-    toml = '[tool.mypy]\nmypy_path = ["../shared"]\n'
-    (root / "mypy.ini").unlink()
-    (root / "pyproject.toml").write_text(toml)
-    config = mypy_config_in(root)
-    assert config is not None
-    assert config_text(config, root, toml.encode()).decode() == (
-        f'[tool.mypy]\nmypy_path = ["{tmp_path}/shared"]\n'
-    )
+    assert copied(root, name, text) == expected.format(up=tmp_path)
+
+
+def test_a_path_that_cannot_be_rewritten_is_said(tmp_path: Path) -> None:
     # Written so that it cannot be found again (a TOML escape): said, with what to write.
     escaped = '[tool.mypy]\nmypy_path = ["..\\u002fshared"]\n'
     with pytest.raises(InvalidInput, match=r"leaves the project.*write it as an absolute path"):
-        config_text(config, root, escaped.encode())
+        copied(tmp_path, "pyproject.toml", escaped)
+
+
+def test_plugins_are_read_as_written(tmp_path: Path) -> None:
+    (tmp_path / "setup.cfg").write_text("[mypy]\nplugins = ../x.py:entry, pydantic.mypy\n")
+    config = mypy_config_in(tmp_path)
+    assert config is not None and config.plugins == ("../x.py:entry", "pydantic.mypy")
+
+
+def settle(root: Path) -> None:
+    """Every directory's mtime a second back: stamps the walk can trust (not racy)."""
+    for directory in [root, *(p for p in root.rglob("*") if p.is_dir())]:
+        then = directory.stat().st_mtime_ns - 1_000_000_000
+        os.utime(directory, ns=(then, then))
+
+
+def test_the_walk_is_made_again_only_when_a_directory_changed(tmp_path: Path) -> None:
+    for name in ("pkg/__init__.py", "pkg/sub/a.py", "env/pyvenv.cfg", "env/lib/x.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    settle(tmp_path)
+    sees = Sees(tmp_path)
+    first = sees.files()
+    assert first == mypy_sees(tmp_path) == [tmp_path / "pkg/__init__.py", tmp_path / "pkg/sub/a.py"]
+    (tmp_path / "pkg/__init__.py").write_text("x = 1\n")  # a text changed, no entry
+    assert (sees.files(), sees.walks) == (first, 1)
+    (tmp_path / "pkg/sub/b.py").write_text("")  # an entry added deep down
+    assert sees.files() == [*first, tmp_path / "pkg/sub/b.py"]
+    (tmp_path / "env/pyvenv.cfg").unlink()  # no longer an environment: mypy sees its files
+    settle(tmp_path)
+    assert tmp_path / "env/lib/x.py" in sees.files()
+    walks = sees.walks
+    assert sees.files() == mypy_sees(tmp_path) and sees.walks == walks  # settled: kept

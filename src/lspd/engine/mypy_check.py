@@ -15,7 +15,7 @@ import dataclasses
 import json
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
-from lspd.workspace.mypy_mirror import PYTHON, config_text, mypy_sees
+from lspd.workspace.mypy_mirror import PYTHON, config_text
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.toolchain import find_python
@@ -155,7 +155,7 @@ async def run_mypy(
     python = await asyncio.to_thread(_python_files, ws)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
-    held = await asyncio.to_thread(_held, project, texts or {})
+    held = await asyncio.to_thread(_held, project, daemon.sees.files, texts or {})
     output = await daemon.check(targets or [], held, _outside(ws, project.directory))
     for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
@@ -171,13 +171,15 @@ def _outside(ws: Workspace, directory: Path) -> int:
     return max(outside, default=0)
 
 
-def _held(project: MypyProject, texts: Mapping[Path, str | None]) -> dict[str, bytes]:
+def _held(
+    project: MypyProject, sees: Callable[[], list[Path]], texts: Mapping[Path, str | None]
+) -> dict[str, bytes]:
     """What the daemon's copy holds: every Python file the project's mypy can see
-    (`mypy_sees`: those git ignores too) and its mypy configuration (paths leaving the
-    project made absolute), the disk's text unless `texts` gives another (or says it is
-    gone)."""
+    (`sees`: `mypy_mirror.Sees`, those git ignores too) and its mypy configuration (paths
+    leaving the project made absolute), the disk's text unless `texts` gives another (or
+    says it is gone)."""
     directory = project.directory
-    files = mypy_sees(directory)
+    files = sees()
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
     files += [p for p in texts if p not in files and directory in p.parents]  # a new file
     held: dict[str, bytes] = {}

@@ -32,7 +32,8 @@ from pathlib import Path
 from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
-from lspd.workspace.mypy_mirror import Mirror
+from lspd.workspace.mypy_ipc import ask_run, speaks
+from lspd.workspace.mypy_mirror import Mirror, Sees
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +82,12 @@ class Dmypy:
         self.status_file = self.state / "dmypy.json"
         self.log_file = self.state / "dmypy.log"
         self.version: tuple[int, ...] | None = None
+        self._speaks: str | None = None  # its version, when its socket is asked (`mypy_ipc`)
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
+        self.sees = Sees(project)  # the project's files it holds, walked when they change
         # The answers of the last few states (every file's text, the targets): a preview's
         # disk state right after its held one, or the disk after the preview was written,
         # is answered without a re-check, the copy left as it is.
@@ -128,14 +131,7 @@ class Dmypy:
                 return known
             self.mirror.hold(texts)
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            run = ["--status-file", str(self.status_file), "run", "--timeout"]
-            argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--"]
-            argv += [*flags, *targets]
-            status, out, err = await self._run_watched(argv)
-            if status == 2 and _died(out + err):
-                log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
-                self.status_file.unlink(missing_ok=True)  # ours: its process is gone
-                status, out, err = await self._run_watched(argv)
+            status, out, err = await self._checked([*flags, *targets])
             self._watch()
             self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
@@ -144,6 +140,28 @@ class Dmypy:
             while len(self._answers) > KEPT_ANSWERS:
                 self._answers.popitem(last=False)
             return found
+
+    async def _checked(self, flags: list[str]) -> tuple[int, str, str]:
+        """A run of the server with `flags`: asked on its socket when it is up and its mypy
+        speaks the protocol `mypy_ipc` knows, else by `dmypy run` (which starts it, restarts
+        it when it wants, and is started once more when the server died mid-check)."""
+        if self._speaks and self.running and (socket := self._server()[1]) is not None:
+            answer = await ask_run(socket, self._speaks, flags) or {}
+            if all(key in answer for key in ("out", "err", "status")):
+                log.debug("dmypy of %s asked on its socket", self.project)
+                status = answer["status"]
+                return status if isinstance(status, int) else 2, answer["out"], answer["err"]
+            if "version" in str(answer.get("restart", "")):  # ours is not its client's
+                log.info("dmypy of %s: %s; dmypy run from now on", self.project, answer)
+                self._speaks = None
+        run = ["--status-file", str(self.status_file), "run", "--timeout"]
+        argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--", *flags]
+        status, out, err = await self._run_watched(argv)
+        if status == 2 and _died(out + err):
+            log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
+            self.status_file.unlink(missing_ok=True)  # ours: its process is gone
+            status, out, err = await self._run_watched(argv)
+        return status, out, err
 
     def forget(self) -> None:
         """Drop the answers kept (what a re-check costs is measured: bench/mypy.py)."""
@@ -226,6 +244,7 @@ class Dmypy:
         it prints `-O json`."""
         if self.version is None:
             self.version = installed_version(self.interpreter) or await self._asked_version()
+            self._speaks = speaks(self.interpreter)
         return self.version >= (1, 11)
 
     async def _asked_version(self) -> tuple[int, ...]:
@@ -289,10 +308,11 @@ class Dmypy:
 
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);
-# "No data received": the server closed the connection before answering.
+# "No data received": the server closed the connection before answering; "Connection reset
+# by peer" (errno 104): it was killed with the request unread.
 _DIED = (
     *("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}"),
-    "No data received",
+    *("No data received", "Connection reset by peer"),
 )
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import InvalidInput
-from lspd.workspace.pyright_scope import config_in
+from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 
 MYPY_INI = ("mypy.ini", ".mypy.ini")
 PYPROJECT = "pyproject.toml"
@@ -37,6 +38,7 @@ class MypyConfig:
     exclude: str | None  # mypy's `exclude` regex(es), joined with `|`
     mypy_path: tuple[str, ...] = ()  # `mypy_path`'s directories, relative to the project
     modules: tuple[str, ...] = ()  # the top-level packages its per-module sections name
+    plugins: tuple[str, ...] = ()  # `plugins` as written: modules, or files (`../x.py:fn`)
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,20 @@ class CheckerChoice:
     reason: str
 
 
+# Each read once while its files stay the same: every question asked it several times.
+_CONFIGS: Memo[MypyConfig | None] = Memo()
+_CHOICES: Memo[CheckerChoice] = Memo()
+
+
 def mypy_config_in(directory: Path) -> MypyConfig | None:
     """The directory's mypy configuration as mypy finds it, or None. One that does not
-    parse raises `InvalidInput` naming the file, the line and the fix."""
+    parse raises `InvalidInput` naming the file, the line and the fix. Read again only when
+    one of its files changed (`mypy_stamps`)."""
+    paths = tuple(directory / name for name in CONFIG_FILES)
+    return _CONFIGS.get(directory, paths, lambda: (_config_in(directory), ()))
+
+
+def _config_in(directory: Path) -> MypyConfig | None:
     for name in CONFIG_FILES:
         path = directory / name
         if not path.is_file():
@@ -73,25 +86,36 @@ def choose(directory: Path, configured: str = "project", restricted: bool = Fals
     """The checkers of the project in `directory` and why: lspd.toml's `python_checker`
     when not `project`, else the project's configurations. Restricted mode runs no project
     mypy (its plugins are code of the repository): basedpyright, said so."""
+    paths = tuple(directory / name for name in (*CONFIG_FILES, CONFIG_JSON))
+    key = (directory, configured, restricted)
+    return _CHOICES.get(key, paths, lambda: _chosen(directory, configured, restricted))
+
+
+def _chosen(
+    directory: Path, configured: str, restricted: bool
+) -> tuple[CheckerChoice, tuple[Path, ...]]:
+    """`choose`'s answer, and the files beyond the directory's own it read (a pyright
+    configuration's `extends`)."""
     if configured not in CHOICES:
         raise InvalidInput(
             f"lspd.toml: python_checker: {configured!r} is not a checker; choose one of "
             + ", ".join(CHOICES)
         )
     if restricted:
-        return CheckerChoice((PYRIGHT,), "restricted mode runs no project mypy")
+        return CheckerChoice((PYRIGHT,), "restricted mode runs no project mypy"), ()
     if configured == "both":
-        return CheckerChoice((MYPY, PYRIGHT), 'lspd.toml python_checker = "both"')
+        return CheckerChoice((MYPY, PYRIGHT), 'lspd.toml python_checker = "both"'), ()
     if configured in (MYPY, PYRIGHT):
-        return CheckerChoice((configured,), f'lspd.toml python_checker = "{configured}"')
+        return CheckerChoice((configured,), f'lspd.toml python_checker = "{configured}"'), ()
     mypy = mypy_config_in(directory)
     pyright = config_in(directory)
+    read = tuple(pyright.read) if pyright is not None else ()
     if mypy is not None and pyright is not None:
-        return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}")
+        return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}"), read
     if mypy is not None:
-        return CheckerChoice((MYPY,), mypy.label)
+        return CheckerChoice((MYPY,), mypy.label), read
     why = pyright.label if pyright is not None else "no mypy configuration"
-    return CheckerChoice((PYRIGHT,), why)
+    return CheckerChoice((PYRIGHT,), why), read
 
 
 def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
@@ -106,6 +130,9 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
     paths = table.get("mypy_path", ())
     if isinstance(paths, str):  # comma- or colon-separated
         paths = [p.strip() for p in re.split(r"[,:]", paths)]
+    plugins = table.get("plugins", ())
+    if isinstance(plugins, str):  # ini: comma-separated
+        plugins = [p.strip() for p in plugins.split(",")]
     modules: list[str] = []
     for override in table.get("overrides", ()):
         named = override.get("module", ()) if isinstance(override, dict) else ()
@@ -120,6 +147,7 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         exclude or None,
         tuple(str(p) for p in paths if p),
         tuple(modules),
+        tuple(str(p) for p in plugins if p),
     )
 
 

@@ -22,11 +22,13 @@ import hashlib
 import os
 import re
 import shutil
+import threading
 import time
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import MypyConfig
+from lspd.workspace.mypy_stamps import Stamp, settled, stamps
 
 PYTHON = (".py", ".pyi")
 # What no mypy run reads from: version control, caches, other tools' packages.
@@ -76,20 +78,60 @@ def mypy_sees(directory: Path) -> list[Path]:
     """Every Python file mypy could read under the project `directory`: ignored by git
     or not (mypy does not read .gitignore), virtual environments (a `pyvenv.cfg`) and
     caches aside; symlinked directories are not followed."""
+    return _walked(directory)[0]
+
+
+def _walked(directory: Path) -> tuple[list[Path], list[Path]]:
+    """`mypy_sees`'s files, and every directory the walk looked into or at (an
+    environment set aside: its `pyvenv.cfg` could go)."""
     found: list[Path] = []
+    looked: list[Path] = []
     for top, dirs, files in os.walk(directory):
         here = Path(top)
-        dirs[:] = [d for d in dirs if d not in _SKIPPED and not (here / d / "pyvenv.cfg").exists()]
+        looked.append(here)
+        kept = [d for d in dirs if d not in _SKIPPED]
+        dirs[:] = [d for d in kept if not (here / d / "pyvenv.cfg").exists()]
+        looked += [here / d for d in kept if d not in dirs]
         found += [here / name for name in files if name.endswith(PYTHON)]
-    return sorted(found)
+    return sorted(found), looked
+
+
+class Sees:
+    """`mypy_sees` of one project, walked again only when an entry was added to, removed
+    from or renamed in one of its directories (their mtimes: `mypy_stamps`); a preview
+    asked for it three times, each a walk of the whole tree."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._lock = threading.Lock()
+        self._looked: tuple[Path, ...] = ()
+        self._stamps: tuple[Stamp, ...] = ()
+        self._files: list[Path] | None = None
+        self.walks = 0  # how many times it walked the tree (its tests count them)
+
+    def files(self) -> list[Path]:
+        """The files, from the last walk while no directory of it changed."""
+        with self._lock:
+            if self._files is not None and stamps(self._looked) == self._stamps:
+                return list(self._files)
+            began = time.time_ns()
+            files, looked = _walked(self.directory)
+            self.walks += 1
+            taken = stamps(looked)
+            trusted = settled(taken, began)
+            self._looked, self._stamps = tuple(looked), taken
+            self._files = files if trusted else None
+            return list(files)
 
 
 def config_text(config: MypyConfig, directory: Path, text: bytes) -> bytes:
     """The configuration as the copy holds it: each `mypy_path` and `files` entry that
     leaves the project (`../shared`) written absolute, to the directory beside the real
-    project; one that cannot be rewritten is said, with what to write instead."""
+    project, and so each plugin file leaving it (`../plugin.py`, which mypy finds from the
+    configuration's directory: the copy's); one that cannot be rewritten is said, with
+    what to write instead."""
     result = text.decode("utf-8", "replace")
-    for entry in (*config.mypy_path, *config.files):
+    for entry in (*config.mypy_path, *config.files, *_plugin_files(config)):
         real = entry.replace("$MYPY_CONFIG_FILE_DIR", str(directory))
         target = Path(os.path.normpath(directory / real))
         if Path(entry).is_absolute() or target.is_relative_to(directory):
@@ -102,3 +144,14 @@ def config_text(config: MypyConfig, directory: Path, text: bytes) -> bytes:
                 f"be rewritten to reach it: write it as an absolute path ({target})"
             )
     return result.encode("utf-8")
+
+
+def _plugin_files(config: MypyConfig) -> list[str]:
+    """The plugins given as files (`x.py`, `x.py:function`), as mypy reads them: the path
+    without its function."""
+    files = []
+    for plugin in config.plugins:
+        path = plugin.rsplit(":", 1)[0] if ":" in os.path.basename(plugin) else plugin
+        if path.endswith(".py"):
+            files.append(path)
+    return files

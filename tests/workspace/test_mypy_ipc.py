@@ -1,0 +1,97 @@
+"""A warm re-check is asked of lspd's dmypy server on its socket (no `dmypy run` client
+started), on a real mypy: the same errors as `dmypy run`'s; a server killed between two
+checks, or one that wants a restart (its configuration changed), is left to `dmypy run`,
+and the answer is still mypy's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.mypy_check import parse
+from lspd.workspace.dmypy import Dmypy
+from lspd.workspace.mypy_ipc import speaks
+from tests.daemon.support import wait_dead
+from tests.workspace.mypy_env import MYPY_PINNED, STRICT, environment, mypy_env, project
+from tests.workspace.test_dmypy import daemon_of, held
+
+ASKED = "asked on its socket"
+WITH_ERROR = ["assignment", "import-not-found", "no-untyped-def"]
+FIXED = ["import-not-found", "no-untyped-def"]
+
+
+def test_the_installed_mypy_is_spoken_to_and_no_mypy_is_not() -> None:
+    assert speaks(mypy_env() / "bin" / "python") == MYPY_PINNED
+    assert speaks(environment("no-mypy") / "bin" / "python") is None
+
+
+def codes(root: Path, daemon: Dmypy, texts: dict[Path, str] | None = None) -> list[str]:
+    async def run() -> list[str]:
+        found = parse(await daemon.check([], held(root, texts)), root, daemon.mirror.directory)
+        return sorted(str(e.code) for e in found)
+
+    return asyncio.run(run())
+
+
+def fixed(root: Path) -> dict[Path, str]:
+    main = root / "app" / "main.py"
+    return {main: main.read_text().replace('count: int = "three"', "count: int = 3")}
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> Iterator[tuple[Path, Dmypy]]:
+    """A strict project and lspd's dmypy of it, after its cold check (`dmypy run`)."""
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+    try:
+        assert codes(root, daemon) == WITH_ERROR
+        yield root, daemon
+    finally:
+        asyncio.run(daemon.stop())
+
+
+def test_a_warm_recheck_is_asked_on_the_socket(
+    started: tuple[Path, Dmypy], caplog: pytest.LogCaptureFixture
+) -> None:
+    root, daemon = started
+    server = daemon.pid
+    with caplog.at_level(logging.DEBUG, logger="lspd.workspace.dmypy"):
+        assert codes(root, daemon, fixed(root)) == FIXED
+        assert codes(root, daemon) == WITH_ERROR  # the first texts: kept, not asked
+        assert caplog.text.count(ASKED) == 1
+        daemon.forget()
+        assert codes(root, daemon, fixed(root)) == FIXED
+    assert caplog.text.count(ASKED) == 2 and daemon.pid == server
+
+
+def test_a_server_killed_between_checks_is_started_again(
+    started: tuple[Path, Dmypy], caplog: pytest.LogCaptureFixture
+) -> None:
+    root, daemon = started
+    killed = daemon.pid
+    assert killed is not None
+    os.kill(killed, signal.SIGKILL)
+    assert wait_dead(killed, 10)
+    with caplog.at_level(logging.DEBUG, logger="lspd.workspace.dmypy"):
+        assert codes(root, daemon, fixed(root)) == FIXED
+    assert ASKED not in caplog.text and daemon.pid not in (None, killed)
+
+
+def test_a_changed_configuration_restarts_the_server_and_the_socket_is_asked_after(
+    started: tuple[Path, Dmypy], caplog: pytest.LogCaptureFixture
+) -> None:
+    root, daemon = started
+    first = daemon.pid
+    lenient = {root / "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\n'}  # not strict
+    with caplog.at_level(logging.DEBUG, logger="lspd.workspace.dmypy"):
+        assert codes(root, daemon, lenient) == ["assignment", "import-not-found"]
+        restarted = daemon.pid
+        assert ASKED not in caplog.text and restarted not in (None, first)
+        assert codes(root, daemon, {**lenient, **fixed(root)}) == ["import-not-found"]
+    assert caplog.text.count(ASKED) == 1 and daemon.pid == restarted
