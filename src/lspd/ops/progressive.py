@@ -163,17 +163,23 @@ async def _compare(
     shown = [ws.display(p) for p in progress.changed]
     new = both.after
     changes = compare(both.before.found, new.found, progress.baseline, shown, "", both.again)
+    # mypy answers for every file of its project: a file beyond the batch is taken once.
+    earlier = set(progress.keys)
     file_of = {ws.display(p): p for p in batch}
     made: dict[int, Found[FileDiagnostic]] = {id(f.diagnostic): f for f in new.found}
     for diagnostic in changes.introduced:  # the very objects of `new.found`
         found = made[id(diagnostic)]
-        file = file_of[diagnostic.path or ""]
-        progress.introduced.append(Introduced(diagnostic, found.key, file))
+        file = file_of.get(diagnostic.path or "") or ws.resolve(diagnostic.path or "")
+        if file not in earlier:
+            progress.introduced.append(Introduced(diagnostic, found.key, file))
     for path in batch:
         progress.seen.setdefault(path, stamps[path])
-        progress.keys[path] = set()
+        progress.keys[path] = progress.keys[path] if path in earlier else set()
     for found in new.found:
-        progress.keys[file_of[found.diagnostic.path or ""]].add(found.key)
+        file = file_of.get(found.diagnostic.path or "") or ws.resolve(found.diagnostic.path or "")
+        if file not in earlier:
+            progress.seen.setdefault(file, stamp(file))
+            progress.keys.setdefault(file, set()).add(found.key)
     progress.compared += len(batch)
     ended, progress.batch = progress.batch, asyncio.Event()
     ended.set()

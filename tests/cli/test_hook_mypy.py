@@ -1,0 +1,54 @@
+"""`lspd hook claude-code` on a mypy-gated project, against a real daemon and a real mypy:
+an edit that breaks a caller is answered with mypy's error (the project's own gate, not
+basedpyright's), and the stop gate blocks on it until the caller is fixed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_hook import edit, hook, said, stop
+from tests.daemon.support import ThreadDaemon, thread_daemon
+from tests.ops.test_baseline import committed
+from tests.workspace.mypy_env import cli_errors, project
+
+FILES = {
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\n',
+    "app/__init__.py": "",
+    "app/shapes.py": "def area(width: int, height: int) -> int:\n    return width * height\n",
+    "app/main.py": "from app.shapes import area\n\n\ndef run() -> int:\n    return area(2, 3)\n",
+}
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
+    """The strict project (clean under its mypy) committed to git, its daemon running."""
+    root = committed(project(tmp_path / "p", FILES))
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    with thread_daemon(root, prewarm=False) as daemon:
+        yield daemon
+
+
+def test_an_edit_gets_mypys_error_and_the_stop_gate_blocks_on_it(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    assert cli_errors(root) == []
+    shapes = root / "app" / "shapes.py"
+    shapes.write_text(shapes.read_text().replace("height: int)", "height: int, depth: int)"))
+    ((path, line, column, code, message),) = cli_errors(root)  # what the project's CI says
+    found = f"1 new error(s) since HEAD:\n{path}:{line}:{column}: {message} [{code}]"
+    assert (path, code) == ("app/main.py", "call-arg")
+    assert said(hook("claude-code", edit(shapes), root)) == {
+        "decision": "block",
+        "reason": f"lspd: this work introduced {found}",
+    }
+    assert said(hook("claude-code", stop(root), root)) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced "
+        f"{found}\nFix them, or say why they stay.",
+    }
+    main = root / "app" / "main.py"
+    main.write_text(main.read_text().replace("area(2, 3)", "area(2, 3, 4)"))
+    assert said(hook("claude-code", edit(main), root)) is None
+    assert said(hook("claude-code", stop(root, active=True), root)) is None
