@@ -2,7 +2,8 @@
 `dmypy stop` client to start), its status file and socket going with it; a server that
 does not end on SIGTERM is killed, the copy of the project's files goes with it, a daemon
 killed with SIGKILL takes its dmypy server along (its watchdog knows the server's process
-group), and dmypy's own idle timeout is the last resort."""
+group), it stops with the language servers after the idle timeout, and dmypy's own idle
+timeout is the last resort."""
 
 from __future__ import annotations
 
@@ -19,7 +20,17 @@ import pytest
 
 from lspd.lsp.process import GROUPS
 from lspd.workspace.dmypy import Dmypy
-from tests.daemon.support import alive, env_for, kill, spawn, wait_dead, wait_for_port
+from tests.daemon.support import (
+    alive,
+    env_for,
+    kill,
+    spawn,
+    thread_daemon,
+    wait_dead,
+    wait_for_port,
+)
+from tests.ops.test_baseline import committed
+from tests.ops.test_keeping import wait_for
 from tests.workspace.mypy_env import STRICT, project
 from tests.workspace.test_dmypy import daemon_of, held
 
@@ -129,3 +140,28 @@ def test_the_watchdog_knows_the_server_during_its_first_check(tmp_path: Path) ->
     group, groups, done = asyncio.run(run())
     assert group in groups and not done  # told before the cold check ended
     assert group not in GROUPS.snapshot()[0]  # and forgotten once it stopped
+
+
+def test_dmypy_stops_with_the_language_servers_after_idle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = committed(project(tmp_path / "p", STRICT))
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    with thread_daemon(root, prewarm=False, idle_timeout=2) as running:
+        ws = running.daemon.ws
+        assert ws is not None
+        for question in (["diagnostics", "app/main.py"], ["hover", "app/main.py:5:12"]):
+            asked = subprocess.run(
+                [sys.executable, "-m", "lspd", *question, "--json"],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert asked.returncode in (0, 1), asked.stderr
+        (daemon,) = ws.pool.mypy.values()
+        server = daemon.pid
+        sessions = [s for s in ws.pool.regular() if s.pid is not None]
+        assert server is not None and [s.name for s in sessions] == ["basedpyright"]
+        wait_for(lambda: daemon.pid is None and all(s.state == "stopped" for s in sessions), 120)
+        assert wait_dead(server, 10) and not daemon.mirror.directory.exists()
