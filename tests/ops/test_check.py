@@ -119,7 +119,7 @@ def test_files_whose_server_died_under_them_are_asked_again(
             killed.append(session.pid)
             os.kill(session.pid, signal.SIGKILL)
 
-    with caplog.at_level(logging.INFO, logger="lspd.ops.check_files"):
+    with caplog.at_level(logging.INFO, logger="lspd.engine.check_files"):
         again = plain.run(check_all(plain.ws, ["pkg/*.py"], kill))
     assert killed and session.pid not in (None, killed[0])  # started again
     assert any("asking again, alone" in r.getMessage() for r in caplog.records)

@@ -309,7 +309,7 @@ async def _in_process(
 ) -> tuple[dict[str, Any], int]:
     """The whole check made here, and how many of its files went unanswered."""
     from lspd.ops.check import check_all, summary
-    from lspd.ops.check_files import not_answered
+    from lspd.ops.check_models import not_answered
     from lspd.workspace import Workspace
 
     ws = Workspace(root)

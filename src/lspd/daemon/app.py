@@ -36,7 +36,7 @@ from lspd.daemon.live import Live
 from lspd.daemon.page import PAGE_PATH, page_routes
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
-from lspd.ops.check_files import not_answered
+from lspd.ops.check_models import not_answered
 from lspd.ops.state import status
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES

@@ -10,6 +10,10 @@ or whose server crashed under it, is asked again once the others are answered, a
 `RETRY_SCALE` times the timeout; still unanswered, it is named in the check's `skipped`
 ("not answered") and the others' results stand. A server that is silent for good is the
 stall watch's to restart (`lsp/stall.py`, restart_after), its file set aside.
+
+The results are the caller's (`Answers`: `ops` makes each file's answer model, reusing the
+last one while its server answers "unchanged"); the engine decides which file is asked of
+which server, when, how long it may take, and which stay open.
 """
 
 from __future__ import annotations
@@ -18,17 +22,15 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from lspd.engine import second_server
 from lspd.engine.yielding import Turn, free
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
+from lspd.lsp import shapes
 from lspd.lsp.session import Session
-from lspd.ops.check_models import NOT_ANSWERED, SkippedFile
-from lspd.ops.check_models import not_answered as not_answered  # re-exported: its callers
-from lspd.ops.convert import Converter, convert_items
-from lspd.ops.file_diagnostics import Known, check_file, make_result
-from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source
 
@@ -37,34 +39,64 @@ log = logging.getLogger(__name__)
 CONCURRENCY = 4  # files asked about at once: more only queues at a single-threaded server
 SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
 RETRY_SCALE = 30.0  # the same, asked again alone
-PER_FILE = 100_000  # diagnostics of one file kept (all, in practice)
+NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
 Failed = ServerTimeout | ServerCrashed
+R = TypeVar("R")
+# Per file: the server's answer (`answer_of` its items; None: convert the next one anew)
+# and the result the caller made of it.
+Known = dict[Path, tuple[object, R]]
+
+
+class Answers(Protocol[R]):
+    """How the caller makes a file's result (`ops`: its answer model)."""
+
+    async def of_file(self, path: Path, known: Known[R] | None, timeout: float) -> R:
+        """`path`'s result from its server, once it holds every change made before; with
+        `known`, last time's result when the server answers with the very same items (then
+        the new one is put in `known`). Raises InvalidInput for a file that is no readable
+        source file, ServerTimeout or ServerCrashed when its server did not answer."""
+        ...
+
+    def of_items(self, session: Session, path: Path, items: list[shapes.Diagnostic]) -> R:
+        """The result of `items`, what `session` (a second server) said of `path`."""
+        ...
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file of the check left without a result, and why (`NOT_ANSWERED`: its server did
+    not answer it, asked again alone; else why it was set aside meanwhile)."""
+
+    path: Path
+    reason: str
 
 
 async def ask_each(
     ws: Workspace,
     paths: list[Path],
-    known: Known | None,
+    known: Known[R] | None,
+    answers: Answers[R],
     tick: Callable[[], None],
-    skipped: list[SkippedFile],
-    renewed: Callable[[DiagnosticsResult], None] = lambda result: None,
+    skipped: list[Skipped],
+    renewed: Callable[[R], None] = lambda result: None,
     turn: Turn = free,
-) -> list[DiagnosticsResult]:
-    """The results of `paths`, asked of their servers; a file not answered is named in
-    `skipped`. With `known` (a watcher keeps open documents in step with the disk), a pull
-    server's files stay open: it answers "unchanged" for what an edit did not affect, and
-    last time's result is reused (`check_file`); tsserver answers everything anew, so its
-    files are closed again, as every file is without `known`. `renewed(result)` is told of
-    each result in `known` replaced, as it comes (what was made of the old one can go at
-    once). Each file is asked in a `turn` (a background check gives way: `engine/yielding.py`)."""
+) -> list[R]:
+    """The results of `paths`, asked of their servers and made by `answers`; a file not
+    answered is named in `skipped`. With `known` (a watcher keeps open documents in step
+    with the disk), a pull server's files stay open: it answers "unchanged" for what an edit
+    did not affect, and last time's result is reused (`Answers.of_file`); tsserver answers
+    everything anew, so its files are closed again, as every file is without `known`.
+    `renewed(result)` is told of each result in `known` replaced, as it comes (what was made
+    of the old one can go at once). Each file is asked in a `turn` (a background check gives
+    way: `engine/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 
-    async def one(path: Path, scale: float) -> DiagnosticsResult | None:
+    async def one(path: Path, scale: float) -> R | None:
         async with gate, turn():
             old = None if known is None else known.get(path)
             try:
-                result = await _asked(ws, path, known, ws.diagnostics_timeout * scale)
+                result = await _asked(ws, path, known, answers, ws.diagnostics_timeout * scale)
                 if known is not None and known.get(path) is not old:
                     renewed(result)
                 return result
@@ -82,11 +114,11 @@ async def ask_each(
     sessions = _shared(ws, paths)
     alone = [p for p in paths if p not in sessions]
 
-    async def ask(server: Session, path: Path, timeout: float) -> DiagnosticsResult | None:
+    async def ask(server: Session, path: Path, timeout: float) -> R | None:
         if server is sessions[path]:
             return await one(path, SCALE)
         async with turn():
-            result = await _asked_second(ws, server, path, timeout)
+            result = await _asked_second(ws, server, path, answers, timeout)
         if result is not None and known is not None:
             known[path] = (None, result)  # the first server's next answer is converted anew
             renewed(result)
@@ -106,9 +138,9 @@ async def ask_each(
 async def _shared_asked(
     ws: Workspace,
     sessions: dict[Path, Session],
-    ask: second_server.Ask[DiagnosticsResult | None],
-    known: Known | None,
-) -> dict[Path, DiagnosticsResult | None]:
+    ask: second_server.Ask[R | None],
+    known: Known[R] | None,
+) -> dict[Path, R | None]:
     """The files of `sessions` shared with a second server of each (`second_server`)."""
     scale = ws.diagnostics_timeout * SCALE
     checked_before = known is not None and any(p in known for p in sessions)
@@ -120,9 +152,9 @@ async def _shared_asked(
 async def _again(
     ws: Workspace,
     failed: dict[Path, Failed],
-    found: dict[Path, DiagnosticsResult | None],
-    one: Callable[[Path], Awaitable[DiagnosticsResult | None]],
-    skipped: list[SkippedFile],
+    found: dict[Path, R | None],
+    one: Callable[[Path], Awaitable[R | None]],
+    skipped: list[Skipped],
 ) -> None:
     """The files not answered asked again, alone now (no other file's work ahead of them),
     into `found`; those still not answered, or set aside, named in `skipped`."""
@@ -139,18 +171,18 @@ async def _again(
         found[path] = await one(path)
     for path, exc in failed.items():
         why = ws.left_out.set_aside(path) or f"{NOT_ANSWERED}: {exc}"
-        skipped.append(SkippedFile(path=ws.display(path), reason=why))
+        skipped.append(Skipped(path, why))
 
 
 async def _asked(
-    ws: Workspace, path: Path, known: Known | None, timeout: float
-) -> DiagnosticsResult:
+    ws: Workspace, path: Path, known: Known[R] | None, answers: Answers[R], timeout: float
+) -> R:
     was_open = ws.holds(path)
     handler = ws.handler(path)
     kept = known is not None and handler is not None and handler.diagnostics != "tsserver"
     try:
         known = known if kept else None  # closed files answer anew
-        return await check_file(ws, ws.display(path), None, PER_FILE, False, known, timeout=timeout)
+        return await answers.of_file(path, known, timeout)
     finally:
         if not (was_open or kept):
             ws.close_document(path)
@@ -171,8 +203,8 @@ def _shared(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
 
 
 async def _asked_second(
-    ws: Workspace, second: Session, path: Path, timeout: float
-) -> DiagnosticsResult | None:
+    ws: Workspace, second: Session, path: Path, answers: Answers[R], timeout: float
+) -> R | None:
     """`path`'s diagnostics from a second server, given the disk's text (None: not a
     readable source file)."""
     try:
@@ -181,6 +213,4 @@ async def _asked_second(
         return None
     language_id = second.definition.extensions[path.suffix.lower()]
     document = await second.sync_document(path, text, language_id)
-    raw = await second.diagnostics(document, timeout)
-    items = convert_items(Converter(ws, second.encoding), path, raw)
-    return make_result(ws, path, second.name, second.toolchain, items)
+    return answers.of_items(second, path, await second.diagnostics(document, timeout))

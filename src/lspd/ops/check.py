@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from lspd.engine.check_files import Skipped, ask_each
 from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
 from lspd.engine.yielding import Turn, background, free
@@ -24,11 +25,10 @@ from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
 from lspd.ops.changes_page import workspace_page
-from lspd.ops.check_files import ask_each, not_answered
 from lspd.ops.check_memory import CheckMemory, Progress, Running, memory_of, running
-from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
+from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult, not_answered
 from lspd.ops.checked import Checked, result_page, summary
-from lspd.ops.file_diagnostics import Known, selected
+from lspd.ops.file_diagnostics import FileAnswers, Known, selected
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.mypy_step import merged, mypy_checked
 from lspd.ops.native_check import native_checked
@@ -65,7 +65,7 @@ async def check_all(
     TypeScript 7 ones by their `tsc --lsp` without opening a file (`ops/native_check.py`):
     after an edit only what it can affect is checked again. Python: only the edited files
     when no declaration another file sees changed. The rest is asked file by file
-    (`ops/check_files.py`); where a watcher keeps open documents in step with the disk (a
+    (`engine/check_files.py`); where a watcher keeps open documents in step with the disk (a
     daemon), the files a pull server checked stay open, up to `KEEP_OPEN`, so that the next
     check costs what the edit affects: the server answers "unchanged" for the rest, whose
     results are reused. SQLAlchemy's 255 files, 84,000 diagnostics, unchanged: 2.3 s closed
@@ -116,9 +116,10 @@ async def _checked(
             found = await _reused_or_built(ws, matched, known, changes, memory, run)
         results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
-        results += await ask_each(
-            ws, rest, kept, lambda: run.tick(run.done + 1), skipped, memory.renewed, turn
-        )
+        left: list[Skipped] = []
+        tick, answers = lambda: run.tick(run.done + 1), FileAnswers(ws)
+        results += await ask_each(ws, rest, kept, answers, tick, left, memory.renewed, turn)
+        skipped += [SkippedFile(path=ws.display(s.path), reason=s.reason) for s in left]
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
         raise

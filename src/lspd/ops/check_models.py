@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from lspd.engine.check_files import NOT_ANSWERED
 from lspd.ops.models import Changes, FileDiagnostic, FileDiagnosticCounts, Model
 
 
@@ -72,9 +73,6 @@ class CheckScope(Model):
 
 
 WorkspaceDiagnosticsResult.model_rebuild()
-
-
-NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
 
 
 def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import fnmatch
+from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
+from lspd.lsp.session import Session
 from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
@@ -42,6 +45,27 @@ async def diagnostics(
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.
 Known = dict[Path, tuple[object, DiagnosticsResult]]
+PER_FILE = 100_000  # diagnostics of one file in a whole check's result (all, in practice)
+
+
+@dataclass(frozen=True)
+class FileAnswers:
+    """A whole check's files' results as this layer answers them, for the engine's asking
+    one by one (`engine/check_files.Answers`)."""
+
+    ws: Workspace
+
+    async def of_file(self, path: Path, known: Known | None, timeout: float) -> DiagnosticsResult:
+        """`check_file` of the disk's text, every diagnostic."""
+        shown = self.ws.display(path)
+        return await check_file(self.ws, shown, None, PER_FILE, False, known, timeout=timeout)
+
+    def of_items(
+        self, session: Session, path: Path, items: list[shapes.Diagnostic]
+    ) -> DiagnosticsResult:
+        """The result of a second server's `items` for `path`."""
+        converted = convert_items(Converter(self.ws, session.encoding), path, items)
+        return make_result(self.ws, path, session.name, session.toolchain, converted)
 
 
 async def check_file(
