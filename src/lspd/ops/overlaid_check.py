@@ -116,7 +116,7 @@ def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, Diag
 def _converted(
     ws: Workspace, items: Mapping[Path, Items], texts: Texts
 ) -> dict[Path, DiagnosticsResult]:
-    """A builder's items as results, as the whole check makes them (`ops/affected.py`)."""
+    """A builder's items as results, as the whole check makes them (`engine/builders.py`)."""
     convert = _Proposed(ws, "utf-16", texts)
     made = {}
     for path, found in items.items():
@@ -134,6 +134,8 @@ def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Foun
     found: list[Found[FileDiagnostic]] = []
     for path in sorted(results):
         result = results[path]
+        if not result.diagnostics:  # mypy answers for every file: most have none to read
+            continue
         text = texts[path] if path in texts else read_text(path)
         lines = split_lines(text or "")
         for item in result.diagnostics:
