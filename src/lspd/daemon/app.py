@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from lspd.daemon.client import ERRORS_HEADER, UNANSWERED_HEADER
 from lspd.daemon.feedback import Feedback
 from lspd.daemon.live import Live
+from lspd.daemon.mcp_direct import Direct
 from lspd.daemon.page import PAGE_PATH, page_routes
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
@@ -245,4 +246,5 @@ def build_app(
         routes=[*own_routes(ws, options or {}, hooks, live), Mount("/", app=mcp_app)],
         lifespan=run,
     )
-    return Guard(app, token)
+    # A stateless tool call is answered beside the SDK's app, the rest by it (mcp_direct).
+    return Guard(Direct(app, server, MAX_REQUEST_BYTES), token)

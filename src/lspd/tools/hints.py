@@ -10,10 +10,14 @@ its client's name (the CLI's calls through the daemon share one).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 SHORT = "imports did not resolve (how to fix it was said once; `status` repeats it)"
 MAX_SESSIONS = 256  # agent sessions remembered (the oldest is forgotten first)
+
+# The agent of a call the daemon answers without the SDK (`daemon.mcp_direct`): no Context has it.
+CALLER: ContextVar[str | None] = ContextVar("lspd_caller", default=None)
 
 
 class Told:
@@ -44,6 +48,9 @@ class Told:
 
 def agent_of(ctx: Any) -> str:
     """The agent session of a tool call's context (`mcp.server.mcpserver.Context`)."""
+    caller = CALLER.get()
+    if caller is not None:
+        return caller
     if ctx is None:
         return "-"
     try:
