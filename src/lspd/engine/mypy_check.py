@@ -132,14 +132,30 @@ def project_files(
     so a question about one file never restarts the daemon. `python`: the workspace's
     Python files, when the caller has them."""
     python = _python_files(ws) if python is None else python
-    configured = ws.config.python_checker
-    for scope in mypy_scopes([project.directory], python, configured, ws.restricted, False):
+    key = (project, ws.config.python_checker, ws.restricted, tuple(python))
+    if (known := _SCOPES.get(key)) is None:  # a preview asks three times: made once
+        known = _SCOPES[key] = _scoped(project, key[1], key[2], python)
+        while len(_SCOPES) > KEPT_SCOPES:
+            del _SCOPES[next(iter(_SCOPES))]
+    files, targets = known
+    return list(files), None if targets is None else list(targets)
+
+
+def _scoped(project: MypyProject, configured: str, restricted: bool, python: list[Path]) -> _Scoped:
+    for scope in mypy_scopes([project.directory], python, configured, restricted, False):
         if project.config is not None and project.config.files:
             return list(scope.files), None
         relative = [p.relative_to(project.directory).as_posix() for p in scope.files]
         return list(scope.files), list(scope.packages) or relative
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
     return inside, [p.relative_to(project.directory).as_posix() for p in inside]
+
+
+# `project_files` by the project (its configuration and checkers as read), lspd.toml's
+# choice and the workspace's Python files: the same answer while none of them changed.
+KEPT_SCOPES = 8
+_Scoped = tuple[list[Path], list[str] | None]
+_SCOPES: dict[tuple[MypyProject, str, bool, tuple[Path, ...]], _Scoped] = {}
 
 
 def _python_files(ws: Workspace) -> list[Path]:
