@@ -206,7 +206,7 @@ def test_workspace_diagnostics_are_fresh_and_keep_the_files_open(
 ) -> None:
     # With a watcher (as in the daemon) the files a check opened on a pull server stay
     # open, in step with the disk, so the next check costs what changed (lspd.ops.check);
-    # TypeScript's are checked by its builder and never opened in tsserver (ops.affected).
+    # TypeScript's are checked by its builder and never opened in tsserver (engine.builders).
     warm, language = watched
     folder = warm.root / language.folder / "scan"
     folder.mkdir()

@@ -1,16 +1,27 @@
-"""Which TypeScript builder checks a file: the project's own TypeScript's (`tsc --watch`'s
-rules, `workspace/tsbuilder.py`), one per toolchain, for the tsconfig tsserver would pick.
+"""TypeScript's builders in the whole-workspace check: which one checks a file (the
+project's own TypeScript's, `workspace/tsbuilder.py`, one per toolchain, for the tsconfig
+tsserver would pick), and the check of their files (`typescript_checked`).
 
-The whole-workspace check (`ops/affected.py`) and a preview (`engine/overlaid.py`) ask it;
-a TypeScript 7 project answers by its own `tsc --lsp`, file by file (`engine/native_reach.py`).
+A builder re-checks a changed file, and the files importing it only when its declarations
+changed (`tsc --watch`'s rule). Its results for the other files are the very lists of last
+time, and the results made of them are reused as they are. A preview asks for the builders
+too (`engine/overlaid.py`); a TypeScript 7 project answers by its own `tsc --lsp`, file by
+file (`engine/native_check.py`).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar, cast
 
+from lspd.engine.check_files import Answers, Known, Said
+from lspd.lsp import shapes
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Builder
+
+R = TypeVar("R")
 
 
 def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
@@ -42,3 +53,55 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
         label = toolchain.label()
         builder = ws.builders[toolchain.path] = Builder(toolchain.path, log_path, label)
     return builder, config
+
+
+Progress = Callable[[int], None]  # files checked so far
+
+
+async def typescript_checked(
+    ws: Workspace, matched: list[Path], known: Known[R], answers: Answers[R], progress: Progress
+) -> tuple[list[R], list[Path], list[Path]]:
+    """The results of the matched files a TypeScript builder checks, those of them it
+    checked anew, and the files left for the servers to answer one by one (no tsconfig
+    holds them, or no builder runs). A file whose list is last time's very list keeps its
+    result in `known`; the others' are made by `answers` (positions in UTF-16)."""
+    groups: dict[tuple[Path, Path], list[Path]] = {}
+    builders: dict[Path, Builder] = {}
+    rest: list[Path] = []
+    for path in matched:
+        found = builder_for(ws, path)
+        if found is None:
+            rest.append(path)
+            continue
+        builder, config = found
+        builders[builder.package] = builder
+        groups.setdefault((builder.package, config), []).append(path)
+    results: list[R] = []
+    rebuilt: list[Path] = []
+    done = 0
+    for (package, config), paths in groups.items():
+        builder = builders[package]
+        project = await builder.check(config, functools.partial(_moved, progress, done, len(paths)))
+        handler = ws.definition_for(paths[0])
+        definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
+        said = Said(definition.name, None if toolchain is None else toolchain.label(), "utf-16")
+        rebuilt += [p for p in paths if p in project.checked]
+        for path in paths:
+            items = project.items.get(path)
+            if items is None:
+                rest.append(path)  # not in this tsconfig's program
+                continue
+            last = known.get(path)
+            if last is not None and last[0] is items:
+                results.append(last[1])
+                continue
+            result = answers.of_items(said, path, cast(list[shapes.Diagnostic], items))
+            known[path] = (items, result)
+            results.append(result)
+        done += len(paths)
+        progress(done)
+    return results, rebuilt, rest
+
+
+def _moved(progress: Progress, start: int, count: int, checked: int) -> None:
+    progress(start + min(checked, count))

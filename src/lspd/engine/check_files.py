@@ -30,6 +30,7 @@ from lspd.engine import second_server
 from lspd.engine.yielding import Turn, free
 from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
 from lspd.lsp import shapes
+from lspd.lsp.positions import Encoding
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source
@@ -47,6 +48,20 @@ R = TypeVar("R")
 Known = dict[Path, tuple[object, R]]
 
 
+@dataclass(frozen=True)
+class Said:
+    """Who said a file's items, in its own terms: the server's name, its toolchain's label
+    (None: the server's default), and the position encoding of the items' ranges."""
+
+    server: str
+    toolchain: str | None
+    encoding: Encoding
+
+    @classmethod
+    def by(cls, session: Session) -> Said:
+        return cls(session.name, session.toolchain, session.encoding)
+
+
 class Answers(Protocol[R]):
     """How the caller makes a file's result (`ops`: its answer model)."""
 
@@ -57,8 +72,8 @@ class Answers(Protocol[R]):
         source file, ServerTimeout or ServerCrashed when its server did not answer."""
         ...
 
-    def of_items(self, session: Session, path: Path, items: list[shapes.Diagnostic]) -> R:
-        """The result of `items`, what `session` (a second server) said of `path`."""
+    def of_items(self, said: Said, path: Path, items: list[shapes.Diagnostic]) -> R:
+        """The result of `items`, what a server (a builder, a second server) said of `path`."""
         ...
 
 
@@ -213,4 +228,4 @@ async def _asked_second(
         return None
     language_id = second.definition.extensions[path.suffix.lower()]
     document = await second.sync_document(path, text, language_id)
-    return answers.of_items(second, path, await second.diagnostics(document, timeout))
+    return answers.of_items(Said.by(second), path, await second.diagnostics(document, timeout))

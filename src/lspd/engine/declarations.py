@@ -1,7 +1,7 @@
 """What of a Python module the files importing it can see: its declarations.
 
 An edit that leaves them as they were cannot change another file's diagnostics, so the
-whole-workspace check asks the server about the edited file alone (`ops/affected.py`).
+whole-workspace check asks the server about the edited file alone (`engine/python_affected.py`).
 Kept: every statement outside function bodies (classes, imports, assignments, `__all__`,
 decorators, signatures with their defaults; of a module-level `x: int = ...` its type),
 and the whole body of a function without a return annotation (pyright infers its return

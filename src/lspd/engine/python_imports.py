@@ -1,7 +1,7 @@
 """Which Python files can see a module: those whose import statements name it.
 
 The whole-workspace check asks a module's importers again only when its declarations
-changed, or asks the module alone when no other file names it (`ops/affected.py`). "Names
+changed, or asks the module alone when no other file names it (`engine/python_affected.py`). "Names
 it" was a word search: a module `json.py` looked imported by every file holding the word
 json. Here it is what the import statements say, read with a pattern (no parse of every
 file): `import a.b.c`, `from a.b import c, d`, relative `from ..b import c` (resolved from the

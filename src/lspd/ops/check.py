@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from lspd.engine.builders import typescript_checked
 from lspd.engine.check_files import Skipped, ask_each
 from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
 from lspd.engine.yielding import Turn, background, free
-from lspd.ops.affected import typescript_checked
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
@@ -61,7 +61,7 @@ async def check_all(
     Fresh: after the catch-up, so every change made before the call is in. Reused while no
     file under the root has changed since.
 
-    TypeScript projects are checked by their own TypeScript's builder (`ops/affected.py`),
+    TypeScript projects are checked by their own TypeScript's builder (`engine/builders.py`),
     TypeScript 7 ones by their `tsc --lsp` without opening a file (`ops/native_check.py`):
     after an edit only what it can affect is checked again. Python: only the edited files
     when no declaration another file sees changed. The rest is asked file by file
@@ -180,7 +180,7 @@ async def _reused_or_built(
 
     steps: list[Step[DiagnosticsResult]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.
-        lambda rest: typescript_checked(ws, rest, known, run.tick),
+        lambda rest: typescript_checked(ws, rest, known, FileAnswers(ws), run.tick),
         lambda rest: mypy_checked(ws, rest),  # mypy-gated: the project's dmypy
         unaffected,  # Python: only the edited files, when no declaration others see changed
         # TypeScript 7: nothing opened, only what the edits reach asked again.

@@ -6,9 +6,9 @@ import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine.check_files import Said
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
-from lspd.lsp.session import Session
 from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
@@ -60,12 +60,10 @@ class FileAnswers:
         shown = self.ws.display(path)
         return await check_file(self.ws, shown, None, PER_FILE, False, known, timeout=timeout)
 
-    def of_items(
-        self, session: Session, path: Path, items: list[shapes.Diagnostic]
-    ) -> DiagnosticsResult:
-        """The result of a second server's `items` for `path`."""
-        converted = convert_items(Converter(self.ws, session.encoding), path, items)
-        return make_result(self.ws, path, session.name, session.toolchain, converted)
+    def of_items(self, said: Said, path: Path, items: list[shapes.Diagnostic]) -> DiagnosticsResult:
+        """The result of the `items` a server said of `path`."""
+        converted = convert_items(Converter(self.ws, said.encoding), path, items)
+        return make_result(self.ws, path, said.server, said.toolchain, converted)
 
 
 async def check_file(
