@@ -4,8 +4,10 @@ rich 13.9.4's release (78 files, `[tool.mypy] strict = true`, `files = ["rich"]`
 virtual environment with mypy 2.4.1 (the tests' one, made once under lspd's cache). One run
 each, the project's own tool right before lspd's step (the load of a shared machine moves):
 `mypy` cold (no cache), `dmypy run` cold (a status file of the bench's own), lspd's cold
-`check` (in process as its daemon runs it: a workspace with its watcher); then per edit
-(a leaf, then a signature change, kept) lspd's `preview` before it is written, the edit
+`check` (in process as its daemon runs it: a workspace with its watcher) and `lspd check`
+as a user first runs it (the CLI with no daemon: one process, imports and all, on a copy
+of its own); then per edit (a leaf, then a signature change, kept) lspd's `preview`
+before it is written, the edit
 written in both trees, `dmypy run`, lspd's `check` (the preview's state forgotten first: a
 re-check with nothing done ahead) and `check --baseline HEAD`. Memory: the peak RSS of
 `mypy`, the RSS of the user's dmypy and of lspd's after the edits (lspd runs the same
@@ -64,7 +66,9 @@ def edited(root: Path, which: str) -> tuple[Path, str]:
 def timed(command: list[str], cwd: Path) -> tuple[float, str, float]:
     """Seconds, stdout and the peak RSS (MB) of one run."""
     began = time.monotonic()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     assert process.stdout is not None
     out = process.stdout.read()
     _, _, usage = os.wait4(process.pid, 0)
@@ -104,7 +108,18 @@ class Own:
         subprocess.run([*self.dmypy, "stop"], cwd=self.root, capture_output=True, check=False)
 
 
-async def side_by_side(own: Own, root: Path, rows: list[tuple[str, str, str]]) -> float:
+def cli(root: Path, rows: list[tuple[str, str, str]]) -> None:
+    """`lspd check` as a user first runs it: no daemon, so in one process of its own (its
+    imports, the workspace, dmypy started and stopped), on a copy nothing checked before."""
+    lspd = str(Path(sys.executable).parent / "lspd")
+    took, out, _ = timed([lspd, "check", "--json"], root)
+    found = json.loads(out)["errors"]
+    rows.append(("lspd check, the CLI (cold)", f"{took:.2f} s", f"{found} errors"))
+
+
+async def side_by_side(
+    own: Own, root: Path, fresh: Path, rows: list[tuple[str, str, str]]
+) -> float:
     """Each step of the project's own tools right before lspd's (the machine's load moves):
     cold, then per edit lspd's preview, the edit written in both trees, `dmypy run`, lspd's
     check and --baseline HEAD. Returns lspd's dmypy's RSS (MB)."""
@@ -126,6 +141,7 @@ async def side_by_side(own: Own, root: Path, rows: list[tuple[str, str, str]]) -
         own.mypy_cold(rows)
         own.run("cold", rows)
         await step("lspd check (cold)", lambda: check_all(ws), check_count)
+        cli(fresh, rows)
         for which in ("leaf", "signature"):
             path, text = edited(root, which)
             shown = ws.display(path)
@@ -163,10 +179,12 @@ def main() -> None:
         (base / "own").mkdir()
         (base / "lspd").mkdir()
         ours = committed(project(rich_release(base / "lspd"), {}))
+        (base / "cli").mkdir()
+        fresh = committed(project(rich_release(base / "cli"), {}))
         rows: list[tuple[str, str, str]] = []
         own = Own(project(rich_release(base / "own"), {}))
         try:
-            lspd_rss = asyncio.run(side_by_side(own, ours, rows))
+            lspd_rss = asyncio.run(side_by_side(own, ours, fresh, rows))
             dmypy_rss = own.rss()
         finally:
             own.stop()
