@@ -180,7 +180,8 @@ import os, sys
 from pathlib import Path
 
 def started(event, args):
-    if event == "subprocess.Popen" and Path(args[1][0]).name == "basedpyright-langserver":
+    server = ("basedpyright-langserver", "langserver.index.js")  # its wrapper, or Node on it
+    if event == "subprocess.Popen" and any(Path(a).name in server for a in args[1][:2]):
         print(sorted(name for name in {names!r} if name in sys.modules), flush=True)
         os._exit(0)
 

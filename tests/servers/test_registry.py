@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from pathlib import Path
 
@@ -10,12 +11,6 @@ import lspd.servers
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is `pid`."""
-    with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
-        return [int(word) for word in handle.read().split()]
 
 
 def _environment(pid: int) -> dict[str, str]:
@@ -37,17 +32,31 @@ def test_basedpyrights_node_runs_with_64_mb_semi_spaces_and_the_idle_collector(
             session = ws.session_for(root / "pkg" / "__init__.py")
             await session.start()
             assert session.pid is not None
-            found = []
-            for pid in _children(session.pid):  # the wrapper's node
-                program = Path(os.readlink(f"/proc/{pid}/exe")).name
-                found.append((program, _environment(pid).get("NODE_OPTIONS")))
-            return found
+            # Node itself, not basedpyright's Python console script starting it (servers.toml's
+            # node_script): no Python process before Node on a cold start.
+            program = Path(os.readlink(f"/proc/{session.pid}/exe")).name
+            return [(program, _environment(session.pid).get("NODE_OPTIONS"))]
         finally:
             await ws.close()
 
     collector = Path(lspd.servers.__file__).parent / "idle_gc.cjs"
     assert collector.is_file()
     assert asyncio.run(main()) == [("node", f'--max-semi-space-size=64 --require "{collector}"')]
+
+
+def test_a_projects_own_basedpyright_keeps_its_wrapper(tmp_path: Path) -> None:
+    # lspd's own copy runs its script with the package's Node; a project's own console script
+    # (its virtual environment's basedpyright: its version) is run as it is.
+    ours = definitions()["basedpyright"]
+    node, script, stdio = ours.resolved_command()
+    assert (Path(node).name, Path(script).name, stdio) == ("node", "langserver.index.js", "--stdio")
+    assert Path(script).parent.name == "basedpyright" and Path(node).is_file()
+    own = tmp_path / "venv" / "bin" / "basedpyright-langserver"
+    own.parent.mkdir(parents=True)
+    own.write_text("#!/bin/sh\n")
+    own.chmod(0o755)
+    theirs = dataclasses.replace(ours, command=(str(own), "--stdio"))
+    assert theirs.resolved_command() == [str(own), "--stdio"]
 
 
 def test_a_container_pattern_only_where_it_was_shown_sound() -> None:
