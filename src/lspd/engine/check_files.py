@@ -96,14 +96,12 @@ async def ask_each(
     renewed: Callable[[R], None] = lambda result: None,
     turn: Turn = free,
 ) -> list[R]:
-    """The results of `paths`, asked of their servers and made by `answers`; a file not
-    answered is named in `skipped`. With `known` (a watcher keeps open documents in step
-    with the disk), a pull server's files stay open: it answers "unchanged" for what an edit
-    did not affect, and last time's result is reused (`Answers.of_file`); tsserver answers
-    everything anew, so its files are closed again, as every file is without `known`.
-    `renewed(result)` is told of each result in `known` replaced, as it comes (what was made
-    of the old one can go at once). Each file is asked in a `turn` (a background check gives
-    way: `engine/yielding.py`)."""
+    """The results of `paths` by `answers`; a file not answered is named in `skipped`. With
+    `known` (a watcher keeps open documents in step with the disk), a pull server's files
+    stay open: it answers "unchanged" for what an edit did not affect, and last time's
+    result is reused (`Answers.of_file`); tsserver answers everything anew, so its files are
+    closed again, as every file is without `known`. `renewed(result)` is told of each result
+    in `known` replaced, as it comes. Each file is asked in a `turn` (`engine/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
     failed: dict[Path, Failed] = {}
 

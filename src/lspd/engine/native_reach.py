@@ -3,7 +3,7 @@
 TypeScript 7's LSP (`tsc --lsp`, 7.0.2) answers `textDocument/diagnostic` for any file of
 its projects, opened or not, and keeps no result across an edit: every file asked after
 one is checked again (a 572-file project: as long as the cold check). So, where lspd's
-watcher runs (a daemon), the check (`ops/native_check.py`) asks again the edited files and
+watcher runs (a daemon), the check (`engine/native_check.py`) asks again the edited files and
 the files that can see them: those importing them, transitively, found by the names in
 their module specifiers (`./util`, `../util.js`, `@app/util` all name `util`: more files
 than `tsc --watch` re-checks, never fewer; tsconfig `paths` and package.json `imports`

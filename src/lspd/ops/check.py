@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lspd.engine.builders import typescript_checked
 from lspd.engine.check_files import Skipped, ask_each
+from lspd.engine.native_check import native_checked
 from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
 from lspd.engine.yielding import Turn, background, free
@@ -31,7 +32,6 @@ from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import FileAnswers, Known, selected
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.mypy_step import merged, mypy_checked
-from lspd.ops.native_check import native_checked
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
@@ -62,7 +62,7 @@ async def check_all(
     file under the root has changed since.
 
     TypeScript projects are checked by their own TypeScript's builder (`engine/builders.py`),
-    TypeScript 7 ones by their `tsc --lsp` without opening a file (`ops/native_check.py`):
+    TypeScript 7 ones by their `tsc --lsp` without opening a file (`engine/native_check.py`):
     after an edit only what it can affect is checked again. Python: only the edited files
     when no declaration another file sees changed. The rest is asked file by file
     (`engine/check_files.py`); where a watcher keeps open documents in step with the disk (a
@@ -178,13 +178,16 @@ async def _reused_or_built(
             return [], [], rest
         return [known[p][1] for p in rest if p not in ask], [], [p for p in rest if p in ask]
 
+    answers = FileAnswers(ws)  # each file's result as a DiagnosticsResult
+    # TypeScript 7's LSP never reports its tsconfig's errors: asked while its server loads.
+    configs = functools.partial(config_results, ws)
     steps: list[Step[DiagnosticsResult]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.
-        lambda rest: typescript_checked(ws, rest, known, FileAnswers(ws), run.tick),
+        lambda rest: typescript_checked(ws, rest, known, answers, run.tick),
         lambda rest: mypy_checked(ws, rest),  # mypy-gated: the project's dmypy
         unaffected,  # Python: only the edited files, when no declaration others see changed
         # TypeScript 7: nothing opened, only what the edits reach asked again.
-        lambda rest: native_checked(ws, rest, changes, memory, one_more),
+        lambda rest: native_checked(ws, rest, changes, memory, answers, one_more, configs),
     ]
     results, asked, rest = await chain(steps, matched)
     if rest != matched:

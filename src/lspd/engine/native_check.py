@@ -8,25 +8,29 @@ opens no document (no copy of every file held by lspd and by the server), asks t
 the engine says an edit reaches, and reuses the others' results.
 
 Without a watcher nothing would tell the server of changes, so the files are opened and
-closed as any other server's (`check_file`).
+closed as any other server's (`engine/check_files.py`). The results are the caller's
+(`Answers`); what the step reads and renews of the checks' memory is `NativeMemory`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import cast
+from typing import Any, Protocol, TypeVar, cast
 
-from lspd.engine.native_reach import native_asked, native_seen, native_sessions, read_imports
+from lspd.engine.check_files import Answers, Known, Said
+from lspd.engine.native_reach import (
+    NativeSeen,
+    native_asked,
+    native_seen,
+    native_sessions,
+    read_imports,
+)
 from lspd.engine.second_server import ask_all
-from lspd.lsp import answers, shapes
+from lspd.lsp import shapes
+from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
-from lspd.ops.check_memory import CheckMemory
-from lspd.ops.convert import Converter, convert_items
-from lspd.ops.file_diagnostics import Known, make_result
-from lspd.ops.models import DiagnosticsResult
-from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 
 # A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
@@ -34,18 +38,30 @@ from lspd.workspace import Workspace
 # files (523,000 lines) took over 30 s on a 2-core machine at load 20.
 FILE_TIMEOUT_S = 120.0
 LOAD_TIMEOUT_S = 600.0
+R = TypeVar("R")
+Aside = Callable[[], Coroutine[Any, Any, object]]  # work done while the server loads
+
+
+class NativeMemory(Protocol[R]):
+    """What this step reads and renews of the checks' memory of a workspace."""
+
+    known: Known[R]  # each file's last result
+    native: NativeSeen | None  # what the last check saw of the TypeScript 7 files
 
 
 async def native_checked(
     ws: Workspace,
     rest: list[Path],
     changes: int | None,
-    memory: CheckMemory,
+    memory: NativeMemory[R],
+    answers: Answers[R],
     answered: Callable[[], None] = lambda: None,
-) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
-    """Of `rest` (the files answered one by one), the TypeScript 7 files' results, those of
-    them asked anew, and the files left for the other servers; `answered` is called as each
-    file is (the check's progress)."""
+    aside: Aside | None = None,
+) -> tuple[list[R], list[Path], list[Path]]:
+    """Of `rest` (the files answered one by one), the TypeScript 7 files' results (made by
+    `answers`), those of them asked anew, and the files left for the other servers;
+    `answered` is called as each file is (the check's progress). `aside` runs while the
+    server loads and checks, when any file is asked."""
     known = memory.known
     if changes is None:
         return [], [], rest
@@ -61,12 +77,12 @@ async def native_checked(
         await read_imports(unread, now)
     asked = native_asked(ws, sessions, changed, seen, now, known)
 
-    async def ask(session: Session, path: Path, timeout: float) -> DiagnosticsResult:
-        return await _pulled(ws, session, path, known, timeout)
+    async def ask(session: Session, path: Path, timeout: float) -> R:
+        return await _pulled(ws, session, path, known, answers, timeout)
 
-    # TypeScript 7's LSP says nothing of its tsconfig's errors: `tsc -p` is asked for them
-    # (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
-    configs = asyncio.create_task(config_results(ws)) if asked else None
+    # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
+    # them (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
+    configs = asyncio.create_task(aside()) if asked and aside is not None else None
     try:
         timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
         # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
@@ -82,15 +98,19 @@ async def native_checked(
 
 
 async def _pulled(
-    ws: Workspace, session: Session, path: Path, known: Known, timeout: float
-) -> DiagnosticsResult:
+    ws: Workspace,
+    session: Session,
+    path: Path,
+    known: Known[R],
+    answers: Answers[R],
+    timeout: float,
+) -> R:
     """`path`'s diagnostics from the server, without opening it (its open document's when
     lspd holds it)."""
     params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
     async with ws.file_lock(path):  # not while unsaved content of it is being checked
-        report = await session.request(answers.PULL_DIAGNOSTICS, params, timeout)
+        report = await session.request(PULL_DIAGNOSTICS, params, timeout)
     items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
-    converted = convert_items(Converter(ws, session.encoding), path, items)
-    result = make_result(ws, path, session.name, session.toolchain, converted)
+    result = answers.of_items(Said.by(session), path, items)
     known[path] = (None, result)  # the result only: nothing of the answer kept twice
     return result
