@@ -4,7 +4,8 @@ being new or fixed."""
 
 from __future__ import annotations
 
-from lspd.engine.comparison import Again, Found, Key, difference
+from lspd.engine.comparison import Again, Found, difference
+from lspd.engine.seen import Key
 
 
 def _found(name: str, line: int, snippet: str = "x") -> Found[tuple[str, int]]:

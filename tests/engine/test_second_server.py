@@ -1,6 +1,6 @@
 """A whole check asking many files of basedpyright (which checks on one thread) shares them
 with a second server of the same project, stopped with the check: the same errors as one
-server gives; a re-check starts the first afresh. TypeScript 7's: tests/ops/test_native_check.py."""
+server gives; a re-check starts the first afresh. TypeScript 7's: tests/engine/test_native_check.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from lspd.ops.budget import compact
 from lspd.ops.check import check_all, summary
 from lspd.ops.check_memory import memory_of
 from tests.conftest import Warm
-from tests.ops.test_affected import asked, fresh, watched, written
-from tests.ops.test_native_check import servers_in
+from tests.engine.test_affected import asked, fresh, watched, written
+from tests.engine.test_native_check import servers_in
 
 FILES = {
     "pkg/__init__.py": "",

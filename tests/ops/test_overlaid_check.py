@@ -21,7 +21,7 @@ from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
-from tests.ops.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
+from tests.engine.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
 
 Said = list[tuple[str | None, int, str | None, str]]

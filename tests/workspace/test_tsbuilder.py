@@ -14,7 +14,7 @@ import pytest
 
 from lspd.ops.check import check_all
 from tests.conftest import Warm
-from tests.ops.test_affected import checked_anew, errors, watched
+from tests.engine.test_affected import checked_anew, errors, watched
 from tests.workspace.toolchains import TS_PINNED, typescript_package
 
 MANY = 60  # over the helper's GC_AFTER: a check of this many files owes a collection
