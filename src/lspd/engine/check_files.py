@@ -59,6 +59,7 @@ class Said:
 
     @classmethod
     def by(cls, session: Session) -> Said:
+        """What `session` says: its server, toolchain and encoding."""
         return cls(session.name, session.toolchain, session.encoding)
 
 

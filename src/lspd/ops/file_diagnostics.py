@@ -6,6 +6,7 @@ import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine import check_files
 from lspd.engine.check_files import Said
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
@@ -44,7 +45,7 @@ async def diagnostics(
 
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.
-Known = dict[Path, tuple[object, DiagnosticsResult]]
+Known = check_files.Known[DiagnosticsResult]
 PER_FILE = 100_000  # diagnostics of one file in a whole check's result (all, in practice)
 
 
