@@ -5,6 +5,7 @@ with the errors its own `tsc -p` reports."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -144,15 +145,26 @@ def test_each_file_answered_is_progress(project: Warm) -> None:
 
 
 def servers_in(root: Path) -> list[int]:
-    """The processes working in `root` (the project's servers)."""
+    """The language servers this test runs for `root`: its child processes speaking LSP on
+    stdio (`--stdio`) started there or, basedpyright's Node, moved into its own package (its
+    script changes directory; lspd starts it directly, no wrapper between)."""
     found = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and (proc / "cwd").resolve() == root:
+            if not proc.name.isdigit() or _parent(proc) != os.getpid():
+                continue
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+            cwd = (proc / "cwd").resolve()
+            if b"--stdio" in argv and (cwd == root or cwd.parent.name == "basedpyright"):
                 found.append(int(proc.name))
         except OSError:
-            continue  # gone meanwhile, or not ours to read
+            continue  # gone meanwhile
     return found
+
+
+def _parent(proc: Path) -> int:
+    fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[1])
 
 
 def test_many_files_are_shared_with_a_second_server(
