@@ -100,7 +100,7 @@ class Operation:
         parameters = list(inspect.signature(self.function).parameters.values())
         return [p for p in parameters if p.name != "ws" and p.name not in self.internal]
 
-    @property
+    @cached_property
     def takes_workspace(self) -> bool:
         """Whether the function is called with the workspace first."""
         return next(iter(inspect.signature(self.function).parameters), None) == "ws"

@@ -71,13 +71,21 @@ _VARIABLES = {"variable", "constant", "field", "property"}
 _BODIES = {"function", "method", "constructor"}  # a variable inside one is a local
 
 
-def symbol_at(tree: list[Node], line: int, column: int, lines: Sequence[str] = ()) -> Node | None:
+def symbol_at(
+    tree: list[Node],
+    line: int,
+    column: int,
+    lines: Sequence[str] = (),
+    ends: dict[int, int] | None = None,
+) -> Node | None:
     """The symbol whose name starts at the position, else the innermost named declaration
     around it: a function, method or class, or a variable outside any function whose
     initializer holds it (`export const X = make(() => ...)`, `X = make(lambda: ...)`),
     never an anonymous callback. The one naming of references and callers; `lines`
-    (the file's text) tell where an assignment a server gives one line to ends."""
-    return _named_at(tree, line, column) or _innermost(tree, line, lines, in_body=False)
+    (the file's text) tell where an assignment a server gives one line to ends; `ends`
+    keeps those read (by starting line) for the next position of the same text."""
+    found = _named_at(tree, line, column)
+    return found or _innermost(tree, line, lines, {} if ends is None else ends, in_body=False)
 
 
 def _named_at(nodes: list[Node], line: int, column: int) -> Node | None:
@@ -94,15 +102,17 @@ def _named_at(nodes: list[Node], line: int, column: int) -> Node | None:
     return None
 
 
-def _innermost(nodes: list[Node], line: int, lines: Sequence[str], in_body: bool) -> Node | None:
+def _innermost(
+    nodes: list[Node], line: int, lines: Sequence[str], ends: dict[int, int], in_body: bool
+) -> Node | None:
     for node in nodes:
         variable = node.kind in _VARIABLES and not in_body
         if line < (node.start_line or node.line):
             continue
         # past its range, a variable may still hold it: its statement ends later (read only then)
-        if line > node.end_line and not (variable and line <= statement_end(lines, node.line)):
+        if line > node.end_line and not (variable and line <= _end(lines, node.line, ends)):
             continue
-        inner = _innermost(node.children, line, lines, in_body or node.kind in _BODIES)
+        inner = _innermost(node.children, line, lines, ends, in_body or node.kind in _BODIES)
         if inner is not None:
             return inner
         named = not _ANONYMOUS.fullmatch(node.name)
@@ -144,13 +154,23 @@ def _argument(node: Node, lines: Sequence[str]) -> bool:
     return before.endswith(("(", ","))
 
 
+def _end(lines: Sequence[str], line: int, ends: dict[int, int]) -> int:
+    """`statement_end`, read once per starting line of a text (a class's attributes are
+    passed for each position inside it that an answer names)."""
+    end = ends.get(line)
+    if end is None:
+        end = ends[line] = statement_end(lines, line)
+    return end
+
+
 def statement_end(lines: Sequence[str], line: int) -> int:
     """The last 1-based line of the statement starting on `line`: past open brackets and
     backslash continuations (brackets in strings and comments may mislead it: a name only)."""
     depth, number = 0, line
     while number <= len(lines):
         text = _QUOTED.sub("", lines[number - 1])
-        depth += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        depth += text.count("(") + text.count("[") + text.count("{")
+        depth -= text.count(")") + text.count("]") + text.count("}")
         if depth <= 0 and not text.rstrip().endswith("\\"):
             return number
         number += 1
@@ -164,6 +184,7 @@ class Namer:
         self.ws = ws
         self._trees: dict[str, list[Node] | None] = {}
         self._texts: dict[str, list[str]] = {}
+        self._ends: dict[str, dict[int, int]] = {}  # statement ends read, per file
 
     async def tree(self, shown: str) -> list[Node] | None:
         """The symbol tree of a file (as shown), or None when it cannot be read."""
@@ -183,7 +204,7 @@ class Namer:
         tree = await self.tree(shown)
         if not tree:
             return None
-        return symbol_at(tree, line, column, self._lines(shown))
+        return symbol_at(tree, line, column, self._lines(shown), self._ends.setdefault(shown, {}))
 
     def _lines(self, shown: str) -> list[str]:
         """A file's text as its server holds it, else as on disk (read once per answer)."""
