@@ -147,9 +147,10 @@ def test_dmypy_stops_with_the_language_servers_after_idle(
 ) -> None:
     root = committed(project(tmp_path / "p", STRICT))
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
-    with thread_daemon(root, prewarm=False, idle_timeout=2) as running:
+    with thread_daemon(root, prewarm=False, idle_timeout=5) as running:
         ws = running.daemon.ws
         assert ws is not None
+        server = None
         for question in (["diagnostics", "app/main.py"], ["hover", "app/main.py:5:12"]):
             asked = subprocess.run(
                 [sys.executable, "-m", "lspd", *question, "--json"],
@@ -159,9 +160,15 @@ def test_dmypy_stops_with_the_language_servers_after_idle(
                 timeout=300,
             )
             assert asked.returncode in (0, 1), asked.stderr
-        (daemon,) = ws.pool.mypy.values()
-        server = daemon.pid
+            (daemon,) = ws.pool.mypy.values()
+            server = server or daemon.pid  # read before its idle stop
         sessions = [s for s in ws.pool.regular() if s.pid is not None]
         assert server is not None and [s.name for s in sessions] == ["basedpyright"]
-        wait_for(lambda: daemon.pid is None and all(s.state == "stopped" for s in sessions), 120)
-        assert wait_dead(server, 10) and not daemon.mirror.directory.exists()
+        gone = [daemon.mirror.directory, daemon.status_file]
+        wait_for(
+            lambda: (
+                not any(p.exists() for p in gone) and all(s.state == "stopped" for s in sessions)
+            ),
+            120,
+        )
+        assert wait_dead(server, 10)

@@ -1,7 +1,8 @@
-"""A warm re-check is asked of lspd's dmypy server on its socket (no `dmypy run` client
-started), on a real mypy: the same errors as `dmypy run`'s; a server killed between two
-checks, or one that wants a restart (its configuration changed), is left to `dmypy run`,
-and the answer is still mypy's."""
+"""lspd asks its dmypy server on its socket (no `dmypy run` client started), on a real
+mypy: a cold check starts the server itself (`dmypy daemon`) and asks it; a warm re-check
+is asked; the same errors as `dmypy run`'s. A server killed between two checks, or one
+that wants a restart (its configuration changed), is left to `dmypy run`, and the answer
+is still mypy's."""
 
 from __future__ import annotations
 
@@ -46,12 +47,28 @@ def fixed(root: Path) -> dict[Path, str]:
 
 @pytest.fixture
 def started(tmp_path: Path) -> Iterator[tuple[Path, Dmypy]]:
-    """A strict project and lspd's dmypy of it, after its cold check (`dmypy run`)."""
+    """A strict project and lspd's dmypy of it, after its cold check."""
     root = project(tmp_path / "p", STRICT)
     daemon = daemon_of(root, tmp_path)
     try:
         assert codes(root, daemon) == WITH_ERROR
         yield root, daemon
+    finally:
+        asyncio.run(daemon.stop())
+
+
+def test_a_cold_check_starts_the_server_itself_and_asks_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+    try:
+        with caplog.at_level(logging.DEBUG, logger="lspd.workspace.dmypy"):
+            assert codes(root, daemon) == WITH_ERROR
+        assert caplog.text.count(ASKED) == 1 and daemon.pid is not None
+        command = Path(f"/proc/{daemon.pid}/cmdline").read_bytes().split(b"\0")
+        assert b"daemon" in command and b"run" not in command
+        assert os.getpgid(daemon.pid) == daemon.pid  # a session of its own
     finally:
         asyncio.run(daemon.stop())
 

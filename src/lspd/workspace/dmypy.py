@@ -3,9 +3,11 @@ environment.
 
 Each daemon keeps its state in a status file of lspd's (`dmypy --status-file`, under lspd's
 state directory), never the project's `.dmypy.json`: a dmypy the user started there is
-never used, taken over or stopped. `dmypy run` starts it on first need, and restarts it by
-itself when the configuration, the plugins or mypy's version changed; lspd stops it when
-the environment's packages changed, and with its servers (`stop`).
+never used, taken over or stopped. lspd starts its server on first need (`dmypy daemon`
+while the copy is written: `mypy_server`) and asks it on its socket (`mypy_ipc`) where it
+knows the protocol of the installed mypy; else, and whenever the server wants a restart
+(the configuration, the plugins or mypy's version changed) or died, `dmypy run` does it.
+lspd stops it (by its pid) when the environment's packages changed, and with its servers.
 
 It checks a copy of the project's Python files and configuration in lspd's state directory
 (`mypy_mirror`): the disk's texts, or a preview's or a revision's for some files, so unsaved
@@ -17,12 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
 import os
 import re
 import shutil
 import signal
+import subprocess
 import tempfile
 import time
 from collections import OrderedDict
@@ -31,9 +33,11 @@ from pathlib import Path
 
 from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
+from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_mirror import Mirror, Sees
+from lspd.workspace.mypy_server import server_of, spawn, tool_command, tool_env, up
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +87,7 @@ class Dmypy:
         self.log_file = self.state / "dmypy.log"
         self.version: tuple[int, ...] | None = None
         self._speaks: str | None = None  # its version, when its socket is asked (`mypy_ipc`)
+        self._process: subprocess.Popen[bytes] | None = None  # a server lspd started itself
         self._environment: float | None = None  # site-packages' mtime at the start
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
@@ -103,7 +108,7 @@ class Dmypy:
     @property
     def pid(self) -> int | None:
         """The daemon's process, from lspd's status file; None when it is not running."""
-        return self._server()[0]
+        return server_of(self.status_file)[0]
 
     @property
     def running(self) -> bool:
@@ -129,8 +134,8 @@ class Dmypy:
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
                 return known
-            self.mirror.hold(texts)
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
+            await self._held(texts, flags)
             status, out, err = await self._checked([*flags, *targets])
             self._watch()
             self._environment = self._environment or site_mtime(self.interpreter)
@@ -141,11 +146,30 @@ class Dmypy:
                 self._answers.popitem(last=False)
             return found
 
+    async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None:
+        """The copy made to hold `texts`; with no server up, one started meanwhile (as soon
+        as the copy holds the configuration: `mypy_server`) when its socket is spoken to."""
+        if not self._speaks or self.running:
+            self.mirror.hold(texts)
+            return
+        self.mirror.put({name: texts[name] for name in CONFIG_FILES if name in texts})
+        timeout = ["--timeout", str(DAEMON_IDLE_S), "--log-file", str(self.log_file)]
+        options = [*timeout, "--", *flags]
+        process = spawn(self.interpreter, self.mirror.directory, self.status_file, options)
+        self.mirror.hold(texts)
+        if process is not None and not await up(process, self.status_file):
+            log.info("dmypy of %s did not start by itself: dmypy run", self.project)
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+        self._process = process
+        self._watch()
+
     async def _checked(self, flags: list[str]) -> tuple[int, str, str]:
         """A run of the server with `flags`: asked on its socket when it is up and its mypy
         speaks the protocol `mypy_ipc` knows, else by `dmypy run` (which starts it, restarts
         it when it wants, and is started once more when the server died mid-check)."""
-        if self._speaks and self.running and (socket := self._server()[1]) is not None:
+        if self._speaks and self.running and (socket := server_of(self.status_file)[1]) is not None:
             answer = await ask_run(socket, self._speaks, flags) or {}
             if all(key in answer for key in ("out", "err", "status")):
                 log.debug("dmypy of %s asked on its socket", self.project)
@@ -154,6 +178,8 @@ class Dmypy:
             if "version" in str(answer.get("restart", "")):  # ours is not its client's
                 log.info("dmypy of %s: %s; dmypy run from now on", self.project, answer)
                 self._speaks = None
+            if self._process is not None and self._process.poll() is not None:
+                self._process = None  # it died (reaped): `dmypy run` starts another
         run = ["--status-file", str(self.status_file), "run", "--timeout"]
         argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--", *flags]
         status, out, err = await self._run_watched(argv)
@@ -178,32 +204,23 @@ class Dmypy:
         keeps nothing worth a `dmypy stop` (its copy and cache are removed with it), which
         cost every stop a Python start and mypy's import: 0.3-0.7 s of a one-shot check."""
         if self.running:
-            pid, socket = self._server()
+            pid, socket = server_of(self.status_file)
             if pid is not None and _ours(pid, self.status_file):
                 await _ended(pid, self.status_file)
             self.status_file.unlink(missing_ok=True)
             if socket is not None and socket.parent.parent == Path(tempfile.gettempdir()):
                 shutil.rmtree(socket.parent, ignore_errors=True)  # what dmypy's stop removes
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()  # not up: never known by its status file
+        if self._process is not None:
+            self._process.wait()  # reaped: lspd started it
+            self._process = None
         if self._group is not None:
             GROUPS.discard(self._group)
             self._group = None
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
-
-    def _server(self) -> tuple[int | None, Path | None]:
-        """The server's pid and socket, from lspd's status file."""
-        try:
-            status = json.loads(self.status_file.read_text("utf-8"))
-        except (OSError, ValueError):
-            return None, None
-        if not isinstance(status, dict):
-            return None, None
-        pid, socket = status.get("pid"), status.get("connection_name")
-        return (
-            pid if isinstance(pid, int) else None,
-            Path(socket) if isinstance(socket, str) and socket.startswith("/") else None,
-        )
 
     async def _run_watched(self, argv: list[str]) -> tuple[int, str, str]:
         """`dmypy run`, its server told to the watchdog as soon as it is up, not after its
@@ -274,17 +291,7 @@ class Dmypy:
         self, tool: str, argv: list[str], timeout: float = RUN_TIMEOUT_S
     ) -> tuple[int, str, str]:
         """Run the environment's `tool`: `dmypy` in the copy, `mypy --version` anywhere."""
-        script = self.interpreter.parent / tool
-        module = "mypy.dmypy" if tool == "dmypy" else "mypy"
-        command = [str(script)] if os.access(script, os.X_OK) else [
-            str(self.interpreter), "-m", module
-        ]  # fmt: skip
-        env = dict(os.environ)
-        env["PATH"] = f"{self.interpreter.parent}{os.pathsep}{env.get('PATH', '')}"
-        if (self.interpreter.parent.parent / "pyvenv.cfg").is_file():
-            env["VIRTUAL_ENV"] = str(self.interpreter.parent.parent)
-        for name in ("PYTHONPATH", "PYTHONHOME", "MYPYPATH_LSPD"):
-            env.pop(name, None)
+        command, env = tool_command(self.interpreter, tool), tool_env(self.interpreter)
         try:
             process = await asyncio.create_subprocess_exec(
                 *command,

@@ -47,12 +47,18 @@ class Mirror:
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold exactly `wanted` (relative path -> text); whether it changed."""
-        self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
         changed = False
         for relative in [r for r in self._held if r not in wanted]:
             (self.directory / relative).unlink(missing_ok=True)
             del self._held[relative]
             changed = True
+        return self.put(wanted) or changed
+
+    def put(self, wanted: dict[str, bytes]) -> bool:
+        """Make the copy hold `wanted` (relative path -> text), the other files as they
+        are; whether it changed."""
+        self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
+        changed = False
         for relative, data in wanted.items():
             digest = hashlib.blake2b(data, digest_size=16).digest()
             if self._held.get(relative) == digest:

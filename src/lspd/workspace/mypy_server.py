@@ -1,0 +1,90 @@
+"""How lspd runs the environment's dmypy, and starts its server itself on a cold check.
+
+`dmypy run` with no server up starts a client (a Python and mypy's import), which forks the
+server, polls for its status file every 0.1 s, and only then asks for the check. Where lspd
+speaks the server's protocol (`mypy_ipc`), it starts the server itself (`dmypy daemon`: the
+server in the foreground of a process of its own session, as dmypy runs it on Windows) as
+soon as the copy holds the configuration, writes the rest of the copy meanwhile, and asks
+for the check on the socket as soon as the status file is there. A server that does not
+come up is left to `dmypy run`, which starts one or says why it cannot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+UP_TIMEOUT_S = 60.0  # the server's start (mypy's import, the configuration read)
+
+
+def tool_command(interpreter: Path, tool: str) -> list[str]:
+    """The environment's `tool` (`dmypy`, `mypy`): its script, else `python -m`."""
+    script = interpreter.parent / tool
+    if os.access(script, os.X_OK):
+        return [str(script)]
+    return [str(interpreter), "-m", "mypy.dmypy" if tool == "dmypy" else "mypy"]
+
+
+def tool_env(interpreter: Path) -> dict[str, str]:
+    """The environment as its own shell would have it: its bin first, its VIRTUAL_ENV."""
+    env = dict(os.environ)
+    env["PATH"] = f"{interpreter.parent}{os.pathsep}{env.get('PATH', '')}"
+    if (interpreter.parent.parent / "pyvenv.cfg").is_file():
+        env["VIRTUAL_ENV"] = str(interpreter.parent.parent)
+    for name in ("PYTHONPATH", "PYTHONHOME"):
+        env.pop(name, None)
+    return env
+
+
+def server_of(status_file: Path) -> tuple[int | None, Path | None]:
+    """The server's pid and socket, from its status file (None, None: no server)."""
+    try:
+        status = json.loads(status_file.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None, None
+    if not isinstance(status, dict):
+        return None, None
+    pid, socket = status.get("pid"), status.get("connection_name")
+    return (
+        pid if isinstance(pid, int) else None,
+        Path(socket) if isinstance(socket, str) and socket.startswith("/") else None,
+    )
+
+
+def spawn(
+    interpreter: Path, cwd: Path, status_file: Path, options: list[str]
+) -> subprocess.Popen[bytes] | None:
+    """`dmypy --status-file ... daemon <options>` started in `cwd`, in a session of its
+    own (the daemon's watchdog is told its group once it is up); None if it cannot start."""
+    command = [*tool_command(interpreter, "dmypy"), "--status-file", str(status_file)]
+    try:
+        return subprocess.Popen(
+            [*command, "daemon", *options],
+            cwd=cwd,
+            env=tool_env(interpreter),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return None
+
+
+async def up(process: subprocess.Popen[bytes], status_file: Path) -> bool:
+    """Whether the server `process` wrote its status file (its socket listens then), within
+    `UP_TIMEOUT_S`; False when it ended first (a configuration mypy refuses, ...)."""
+    deadline = time.monotonic() + UP_TIMEOUT_S
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            status = json.loads(status_file.read_text("utf-8"))
+        except (OSError, ValueError):
+            status = None
+        if isinstance(status, dict) and status.get("pid") == process.pid:
+            return True
+        await asyncio.sleep(0.01)
+    return False
