@@ -18,12 +18,18 @@ def confine(root: Path, raw: str) -> Path:
     if not candidate.is_absolute():
         candidate = root / candidate
     resolved = candidate.resolve()
-    if resolved != root and root not in resolved.parents:
+    if resolved != root and not str(resolved).startswith(below(root)):
         raise InvalidInput(
             f"{raw} is outside the workspace {root}; send a path inside it "
             "(relative to the root, or absolute), without `..` or symlinks leading out"
         )
     return resolved
+
+
+def below(root: Path) -> str:
+    """The prefix of every path strictly inside `root` (both absolute and normalized)."""
+    text = str(root)
+    return text if text.endswith(os.sep) else text + os.sep
 
 
 def display(root: Path, path: Path) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition, definition_for_path
+from lspd.workspace import paths
 from lspd.workspace.ignore import Ignore
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
@@ -53,13 +55,14 @@ class Projects:
         Ignored directories (node_modules, ...) are passed over: a library's own
         package.json must not start a server for it.
         """
-        if definition.roots:
-            for directory in path.parents:
-                if directory == self.root or self.root not in directory.parents:
-                    break
-                marked = any((directory / marker).is_file() for marker in definition.roots)
-                if marked and not self.ignore(directory):  # rules only where a marker is
-                    return directory
+        if definition.roots:  # as strings: pathlib's objects cost more than the stats (hover)
+            inside = paths.below(self.root)
+            directory = os.path.dirname(path)
+            while directory.startswith(inside):
+                marked = any(os.path.isfile(os.path.join(directory, m)) for m in definition.roots)
+                if marked and not self.ignore(Path(directory)):  # rules only where a marker is
+                    return Path(directory)
+                directory = os.path.dirname(directory)
         return self.root
 
     def forget(self) -> None:
