@@ -9,7 +9,7 @@ the engine says an edit reaches, and reuses the others' results.
 
 Without a watcher nothing would tell the server of changes, so the files are opened and
 closed as any other server's (`engine/check_files.py`). The results are the caller's
-(`Answers`); what the step reads and renews of the checks' memory is `NativeMemory`.
+(`Answers`); what the step reads and renews of the checks' memory is in `CheckState`.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from lspd.engine.check_files import Answers, Known, Said
+from lspd.engine.check_state import CheckState
 from lspd.engine.native_reach import (
-    NativeSeen,
     native_asked,
     native_seen,
     native_sessions,
@@ -42,18 +42,11 @@ R = TypeVar("R")
 Aside = Callable[[], Coroutine[Any, Any, object]]  # work done while the server loads
 
 
-class NativeMemory(Protocol[R]):
-    """What this step reads and renews of the checks' memory of a workspace."""
-
-    known: Known[R]  # each file's last result
-    native: NativeSeen | None  # what the last check saw of the TypeScript 7 files
-
-
 async def native_checked(
     ws: Workspace,
     rest: list[Path],
     changes: int | None,
-    memory: NativeMemory[R],
+    memory: CheckState[R],
     answers: Answers[R],
     answered: Callable[[], None] = lambda: None,
     aside: Aside | None = None,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lspd.engine.builders import typescript_checked
 from lspd.engine.check_files import Skipped, ask_each
+from lspd.engine.check_state import Progress, Running
 from lspd.engine.native_check import native_checked
 from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
@@ -26,7 +27,7 @@ from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
 from lspd.ops.changes_page import workspace_page
-from lspd.ops.check_memory import CheckMemory, Progress, Running, memory_of, running
+from lspd.ops.check_memory import CheckMemory, memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult, not_answered
 from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import FileAnswers, Known, selected

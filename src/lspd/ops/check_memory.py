@@ -1,68 +1,37 @@
-"""What the whole-workspace checks of one workspace keep between checks, in one object.
+"""What the whole-workspace checks of one workspace keep between checks, in one object:
+the engine's part (`engine/check_state.py`: each file's last result with the server's
+answer it was made of, the check running now, one check at a time, what the last check saw
+of each language's files) and the answers made of whole checks:
 
 - the last complete check per question (globs, `all`), answered again while no file has
   changed (the watcher counts changes): paging through a check costs one check;
-- each file's last result with the server's items it was made of (`known`), reused while
-  the server answers "unchanged" or a builder keeps a file's list: converting SQLAlchemy's
-  84,000 diagnostics again took longer than basedpyright's answers;
-- each result stamped with its path and its JSON text (`Stamped`);
-- the check running now, for `lspd check`'s progress (GET /check/progress);
-- what the last check saw of the files answered one by one, to tell what an edit since can
-  affect: each Python file's text, compressed, and its imports (`engine/python_affected.py`),
-  each TypeScript 7 file's imports and shape (`engine/native_reach.py`).
+- each result stamped with its path and its JSON text (`Stamped`).
 
-Without a watcher nothing says what changed between two checks: only the running check is
-kept then.
+Reusing a result while the server answers "unchanged": converting SQLAlchemy's 84,000
+diagnostics again took longer than basedpyright's answers. Without a watcher nothing says
+what changed between two checks: only the running check is kept then.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.native_reach import NativeSeen
-from lspd.engine.python_affected import PythonSeen
+from lspd.engine.check_state import CheckState, Running
 from lspd.ops.checked import Checked, Stamped, stamp
-from lspd.ops.file_diagnostics import Known
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 
-Progress = Callable[[int, int], None]  # (files checked, files matched)
 Question = tuple[tuple[str, ...], bool]  # a check's globs, and whether it checks everything
 
 
 @dataclass
-class Running:
-    """How far the check running in a workspace is (`lspd check` shows it through a daemon)."""
-
-    done: int
-    total: int
-    began: float = field(default_factory=time.monotonic)
-    progress: Progress | None = None
-
-    def tick(self, done: int) -> None:
-        """`done` files of `total` are answered."""
-        self.done = done
-        if self.progress is not None:
-            self.progress(done, self.total)
-
-
-@dataclass
-class CheckMemory:
+class CheckMemory(CheckState[DiagnosticsResult]):
     """What the checks of one workspace keep (see the module's docstring)."""
 
     last: dict[Question, Checked] = field(default_factory=dict)
-    known: Known = field(default_factory=dict)
     stamped: Stamped = field(default_factory=dict)
-    running: Running | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one whole check at a time
-    waiting: int = 0  # foreground checks waiting for `lock` (a background run goes on for them)
-    python: PythonSeen | None = None
-    native: NativeSeen | None = None
 
     def keep_only(self, paths: set[Path], shown: set[str]) -> None:
         """Forget the files a whole-workspace check no longer has (deleted, ignored)."""
@@ -87,16 +56,6 @@ class CheckMemory:
         if last is None or changes is None or last.changes != changes:
             return None
         return last
-
-    def begin(self, total: int, progress: Progress | None) -> Running:
-        """A check of `total` files begins (the latest one begun is the one shown)."""
-        self.running = Running(0, total, progress=progress)
-        self.running.tick(0)
-        return self.running
-
-    def end(self, running: Running) -> None:
-        if self.running is running:
-            self.running = None
 
 
 _memories = PerWorkspace(CheckMemory)

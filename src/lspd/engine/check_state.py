@@ -1,0 +1,64 @@
+"""What the whole checks of one workspace keep that the engine reads and renews
+(`CheckState`): each file's last result with the server's answer it was made of (`known`:
+reused while the server answers "unchanged" or a builder keeps a file's list), the check
+running now (its progress), one whole check at a time (`lock`, `waiting`), and what the last
+check saw of the files answered one by one, to tell what an edit since can affect
+(`python`: `engine/python_affected.py`, `native`: `engine/native_reach.py`).
+
+The results are the caller's (`R`); what it keeps beside them (the answers made of whole
+checks) is its own (`ops/check_memory.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from lspd.engine.check_files import Known
+from lspd.engine.native_reach import NativeSeen
+from lspd.engine.python_affected import PythonSeen
+
+R = TypeVar("R")
+Progress = Callable[[int, int], None]  # (files checked, files matched)
+
+
+@dataclass
+class Running:
+    """How far the check running in a workspace is (`lspd check` shows it through a daemon)."""
+
+    done: int
+    total: int
+    began: float = field(default_factory=time.monotonic)
+    progress: Progress | None = None
+
+    def tick(self, done: int) -> None:
+        """`done` files of `total` are answered."""
+        self.done = done
+        if self.progress is not None:
+            self.progress(done, self.total)
+
+
+@dataclass
+class CheckState(Generic[R]):
+    """What the checks of one workspace keep for the engine (see the module's docstring)."""
+
+    known: Known[R] = field(default_factory=dict)
+    running: Running | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one whole check at a time
+    waiting: int = 0  # foreground checks waiting for `lock` (a background run goes on for them)
+    python: PythonSeen | None = None
+    native: NativeSeen | None = None
+
+    def begin(self, total: int, progress: Progress | None) -> Running:
+        """A check of `total` files begins (the latest one begun is the one shown)."""
+        self.running = Running(0, total, progress=progress)
+        self.running.tick(0)
+        return self.running
+
+    def end(self, running: Running) -> None:
+        """The check `running` ended (the running one shown, if it is that one)."""
+        if self.running is running:
+            self.running = None
