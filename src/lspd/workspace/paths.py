@@ -33,8 +33,11 @@ def below(root: Path) -> str:
 
 
 def display(root: Path, path: Path) -> str:
-    """POSIX path relative to `root`, or absolute when `path` lies outside it."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """POSIX path relative to `root`, or absolute when `path` lies outside it (on their
+    strings, as `relative_to` compares their parts: a few times per answer, on every path)."""
+    text, inside = str(path), below(root)
+    if text == str(root):
+        return "."
+    if text.startswith(inside):
+        return text[len(inside) :].replace(os.sep, "/")
+    return path.as_posix()
