@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_check import parse
-from lspd.workspace.dmypy import Dmypy
+from lspd.workspace.dmypy import Dmypy, MypyFailed
 from lspd.workspace.mypy_ipc import speaks
 from tests.daemon.support import wait_dead
 from tests.workspace.mypy_env import MYPY_PINNED, STRICT, environment, mypy_env, project
@@ -112,3 +112,15 @@ def test_a_changed_configuration_restarts_the_server_and_the_socket_is_asked_aft
         assert ASKED not in caplog.text and restarted not in (None, first)
         assert codes(root, daemon, {**lenient, **fixed(root)}) == ["import-not-found"]
     assert caplog.text.count(ASKED) == 1 and daemon.pid == restarted
+
+
+def test_a_server_mypy_will_not_start_is_said_as_dmypy_run_says_it(tmp_path: Path) -> None:
+    files = {"mypy.ini": "[mypy]\nfiles = app\nfollow_imports = silent\n", "app/__init__.py": ""}
+    root = project(tmp_path / "p", files)
+    daemon = daemon_of(root, tmp_path)
+    try:
+        with pytest.raises(MypyFailed, match="follow-imports=silent not supported"):
+            codes(root, daemon)
+        assert not daemon.running and daemon.pid is None
+    finally:
+        asyncio.run(daemon.stop())

@@ -162,6 +162,7 @@ class Dmypy:
             if process.poll() is None:
                 process.kill()
             process.wait()
+            process = None
         self._process = process
         self._watch()
 
@@ -278,13 +279,15 @@ class Dmypy:
         return tuple(int(part or 0) for part in found.groups())
 
     def _output(self, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
-        if status not in (0, 1) or (status == 2 and "Traceback" in out + err):
+        kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
+        # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
+        # its server cannot run: `follow_imports = silent`), not a clean project.
+        if status not in (0, 1) or (status == 1 and not kept and err.strip()):
             log.error("mypy in %s failed (status %d):\n%s%s", self.project, status, out, err)
             last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
             raise MypyFailed(
                 "mypy", f"mypy failed in {self.project}: {last} (the log has the rest)"
             )
-        kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
         return MypyOutput(tuple(kept), json_out, status)
 
     async def _run(
