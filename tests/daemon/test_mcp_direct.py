@@ -25,7 +25,9 @@ META = {
 HOVER = {"path": "pkg/app.py", "line": 1, "column": 26}  # Greeter, in the import
 
 
-def _post(url: str, name: str, arguments: dict[str, Any], **meta: Any) -> httpx.Response:
+def _post(
+    url: str, name: str, arguments: dict[str, Any], timeout: float = 60, **meta: Any
+) -> httpx.Response:
     body = {
         "jsonrpc": "2.0",
         "id": 7,
@@ -38,7 +40,7 @@ def _post(url: str, name: str, arguments: dict[str, Any], **meta: Any) -> httpx.
         "Mcp-Method": "tools/call",
         "Mcp-Name": name,
     }
-    return httpx.post(url, json=body, headers=headers, timeout=60)
+    return httpx.post(url, json=body, headers=headers, timeout=timeout)
 
 
 def _timeless(body: bytes) -> bytes:
@@ -118,4 +120,21 @@ async def test_the_sdk_client_and_a_slow_call(
             result = await client.call_tool("hover", HOVER)
         assert not result.is_error and result.structured_content
         assert "class Greeter" in result.structured_content["contents"]
+        assert answered == ["hover", "hover"]
+
+
+def test_a_client_gone_cancels_its_call(
+    root: Path, answered: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mcp_direct, "WATCH_AFTER_S", 0.05)
+    with thread_daemon(root, prewarm=False) as daemon:
+        with pytest.raises(httpx.ReadTimeout):  # the first hover starts basedpyright: seconds
+            _post(daemon.url, "hover", HOVER, timeout=0.5)
+        done = json.loads(_post(daemon.url, "hover", HOVER).content)["result"]
+        assert not done["isError"] and "class Greeter" in done["structuredContent"]["contents"]
+        live = httpx.get(f"{daemon.base}/status/live").json()
+        # The first call never ended (a call is recorded when it ends): cancelled at once.
+        assert [call["tool"] for call in live["calls"]] == ["hover"]
+        assert live["calls_total"] == 1
+        assert daemon.daemon.activity.in_flight == 0
         assert answered == ["hover", "hover"]
