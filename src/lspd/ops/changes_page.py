@@ -31,9 +31,9 @@ from lspd.ops.baseline import Compared, changes_since, check_baseline, file_chan
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
+from lspd.ops.file_since_kept import file_since_committed
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.ops.per_workspace import PerWorkspace
-from lspd.ops.since_kept import file_since_committed
 from lspd.workspace import Workspace
 from lspd.workspace.scope import gate_scope
 

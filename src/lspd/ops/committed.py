@@ -3,69 +3,62 @@ HEAD, checked once per commit, toolchain and configuration, then read by every b
 question instead of checking the old texts again.
 
 With a clean work tree the whole check (`check_all`) is HEAD's result: it is kept as it is,
-never checked a second time. With a dirty one the changed files are held at their HEAD text
-and only they and the files naming what changed are asked in that state (today's
-`dependents`); every other file's result is the work tree's check's. The `session`
-baseline's result is made the same way at its first question (the files changed since
-lspd first read them held at that text), kept in memory only, for the daemon's life.
+never checked a second time. With a dirty one it is the preview of the changed files'
+HEAD texts (`ops/overlaid_state.py`): the TypeScript builder over a host serving them,
+those texts held for the other servers while the files the whole check would ask after
+such an edit are asked; every other file's result is the work tree's check's. The
+`session` baseline's result is made the same way at its first question (the files changed
+since lspd first read them, at that text), kept in memory only, for the daemon's life.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.dependents import dependents
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
 from lspd.engine.revisions import Delta, differences, revision
-from lspd.engine.seen import FileSeen, Seen, snippet
-from lspd.ops.changes import diagnose
+from lspd.engine.seen import FileSeen
 from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
-from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.per_workspace import PerWorkspace
+from lspd.ops.kept_memory import (
+    CommittedMemory,
+    diagnostic_of,
+    enabled,
+    kept_folder,
+    memory_of,
+    seen_of,
+)
+from lspd.ops.models import DiagnosticsResult
+from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
 
+__all__ = [  # the kept result's memory, with its making (`ops/kept_memory.py`)
+    "Committed",
+    "CommittedMemory",
+    "NotKept",
+    "Whole",
+    "committed",
+    "diagnostic_of",
+    "enabled",
+    "kept_folder",
+    "memory_of",
+    "seen_of",
+]
+
 log = logging.getLogger(__name__)
-
-SWITCH = "LSPD_KEEP_COMMITTED"  # "0": no kept result; baselines compare two states as before
-
-
-def enabled() -> bool:
-    """Whether baselines read the kept result (and the daemon keeps it in the background)."""
-    return os.environ.get(SWITCH, "1") != "0"
-
 
 Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the gate (`check_all`)
 
 
 class NotKept(Exception):
     """The committed state's result cannot be made now (a file was not answered)."""
-
-
-@dataclass
-class CommittedMemory:
-    """The kept result of a workspace, and how many committed states it checked."""
-
-    state: KeptState | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    made: int = 0  # committed states made by checking (not read back from a file)
-    moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
-
-
-_memories = PerWorkspace(CommittedMemory)
-
-
-def memory_of(ws: Workspace) -> CommittedMemory:
-    """The kept result's memory of `ws`."""
-    return _memories.of(ws)
 
 
 @dataclass(frozen=True)
@@ -77,11 +70,6 @@ class Committed:
     checked: Checked
     delta: Delta
     note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
-
-
-def kept_folder(ws: Workspace) -> Path:
-    """Where a workspace's kept results are saved."""
-    return ws.log_dir.parent / "kept"  # beside its logs: the state directory in a daemon
 
 
 async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed:
@@ -124,28 +112,29 @@ async def _key(ws: Workspace, commit: str, checked: Checked) -> StateKey:
 
 
 async def _made(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) -> KeptState:
-    """The committed state's result: the work tree's check where the files are the same,
-    the changed files and those naming what changed asked with their committed text held."""
+    """The committed state's result: the engine's run with the changed files' committed
+    texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
+    file deleted since comes back, a new one is absent), the work tree's check where the
+    engine would check nothing again."""
     if not_answered(checked.skipped):
         raise NotKept("the check left files not answered: no committed result is kept")
     gate = set((await gate_scope(ws)).files)
-    before = {p: t for p, t in delta.before.items() if p in gate}
-    after = {p: t for p, t in delta.after.items() if p in gate}
+    gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
+    texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
     files = {r.path: r for r in checked.results}
-    asked: list[Path] = []
-    if before:
-        named, _ = await asyncio.to_thread(dependents, ws, before, after, True)
-        asked = sorted({*before, *(p for p in named if p in gate)})
-        for path in asked:
+    made: dict[Path, DiagnosticsResult] = {}
+    if texts:
+        for path in texts:
             files.pop(ws.display(path), None)
-    seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), {})
-    if asked:
-        then = await diagnose(ws, asked, before)
-        texts = {ws.display(p): t for p, t in before.items()}
-        seen |= await asyncio.to_thread(_seen_all, ws, then.results, texts)
-    log.info("kept the result of %s: %d files, %d asked at it", key.commit, len(seen), len(asked))
+        disk = {ws.resolve(r.path) for r in checked.results}
+        state = await overlaid_state(ws, texts, disk)
+        made = {p: r for p, r in state.results.items() if p in gate or p in gone}
+        files.update((r.path, r) for r in made.values())
+    shown = {ws.display(p): t for p, t in texts.items()}
+    seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
+    log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
-    return KeptState(key, seen, time.time(), len(asked), servers)
+    return KeptState(key, seen, time.time(), len(made), servers)
 
 
 def _seen_all(
@@ -161,34 +150,6 @@ def _seen_all(
             lines = (text or "").splitlines()
         kept[result.path] = seen_of(result, lines)
     return kept
-
-
-def seen_of(result: DiagnosticsResult, lines: list[str]) -> FileSeen:
-    """A file's result as the engine keeps it, its snippets read from `lines`."""
-    return FileSeen(
-        result.path,
-        tuple(
-            Seen(
-                d.severity,
-                d.code,
-                d.message,
-                d.line,
-                d.column,
-                d.end_line,
-                d.end_column,
-                d.source,
-                snippet(lines, d.line, d.column, d.end_column),
-            )
-            for d in result.diagnostics
-        ),
-    )
-
-
-def diagnostic_of(path: str, seen: Seen) -> Diagnostic:
-    """A kept diagnostic as an answer lists it (with its file)."""
-    fields = asdict(seen)
-    del fields["snippet"]
-    return Diagnostic.model_validate({**fields, "path": path})
 
 
 def _absolute(ws: Workspace, shown: str) -> Path:

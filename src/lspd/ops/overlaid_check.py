@@ -19,71 +19,29 @@ is set aside as `ops/unwritten.py` says.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from pathlib import Path
-from typing import cast
 
-from lspd.engine.builders import builder_for
 from lspd.engine.comparison import Again, Found
-from lspd.engine.mypy_check import by_project
-from lspd.engine.overlaid import builders_overlaid
-from lspd.engine.proposal_reach import reached
-from lspd.lsp import shapes
-from lspd.lsp.positions import Encoding
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare, diagnose
 from lspd.ops.check import check_all
-from lspd.ops.check_memory import memory_of
-from lspd.ops.convert import Converter, convert_items
-from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult, FileDiagnostic
+from lspd.ops.overlaid_state import overlaid_state
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from lspd.workspace.tsbuilder import Items
 
 Texts = Mapping[Path, str | None]
-
-
-class _Proposed(Converter):
-    """Converts positions in the proposed texts (the disk's for the other files)."""
-
-    def __init__(self, ws: Workspace, encoding: Encoding, texts: Texts) -> None:
-        super().__init__(ws, encoding)
-        self.texts = texts
-
-    def lines(self, path: Path) -> list[str]:
-        if path in self.texts:
-            return split_lines(self.texts[path] or "")
-        return super().lines(path)
 
 
 async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
     """What `proposed` (file -> its text, None: deleted) would introduce and fix against the
     disk, in the changed files and the files the engine would check again for them."""
     disk = {ws.resolve(r.path): r for r in (await check_all(ws)).results}
-    owner = functools.partial(builder_for, ws)
-    built = await builders_overlaid(proposed, owner)
-    after = _converted(ws, built.items, proposed)
-    # The servers' files: a builder's changed file goes to a server only when its program
-    # does not hold it (a new file no tsconfig includes or imports: tsserver places it).
-    texts = {
-        p: t
-        for p, t in proposed.items()
-        if p not in built.held and (t is not None or owner(p) is None)
-    }
-    candidates = {p for p in disk if p not in built.held}
-    # mypy alone judges its projects' files, all in one run of its daemon (`diagnose`): what
-    # basedpyright would re-check for them is not asked (~0.8 s of parsing on rich).
-    mypy_only = {p for j, m in by_project(ws, list(texts)).items() if not j.also_pyright for p in m}
-    others = {p: t for p, t in texts.items() if p not in mypy_only}
-    memory = memory_of(ws)
-    found = reached(ws, others, candidates, memory.python, memory.native)
-    asked = sorted((found | mypy_only) - built.held)
-    held = await diagnose(ws, asked, texts)
-    after.update((ws.resolve(r.path), r) for r in held.results)
+    state = await overlaid_state(ws, proposed, set(disk))
+    after, asked = state.results, state.asked
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
     outside = sorted(p for p in compared if p not in disk and p.is_file())
@@ -111,21 +69,6 @@ async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
 
 def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, DiagnosticsResult]:
     return {ws.resolve(r.path): r for r in results}
-
-
-def _converted(
-    ws: Workspace, items: Mapping[Path, Items], texts: Texts
-) -> dict[Path, DiagnosticsResult]:
-    """A builder's items as results, as the whole check makes them (`engine/builders.py`)."""
-    convert = _Proposed(ws, "utf-16", texts)
-    made = {}
-    for path, found in items.items():
-        handler = ws.definition_for(path)
-        definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))
-        label = None if toolchain is None else toolchain.label()
-        converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
-        made[path] = make_result(ws, path, definition.name, label, converted)
-    return made
 
 
 def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found[FileDiagnostic]]:

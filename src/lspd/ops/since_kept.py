@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.comparison import Found
-from lspd.engine.kept import config_key
-from lspd.engine.revisions import differences, revision
-from lspd.engine.seen import FileSeen, Seen, key
+from lspd.engine.revisions import revision
+from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare
 from lspd.ops.committed import (
@@ -27,16 +26,14 @@ from lspd.ops.committed import (
     NotKept,
     Whole,
     committed,
-    diagnostic_of,
     enabled,
-    memory_of,
     seen_of,
 )
-from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
+from lspd.ops.kept_memory import found_of
+from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from lspd.workspace.scope import gate_scope
 
 
 @dataclass
@@ -106,9 +103,9 @@ def against_found(
         compared.append(result)
         text = read_text(ws.root / result.path) if result.diagnostics else None
         now = seen_of(result, (text or "").splitlines())
-        after += _found(now)
+        after += found_of(now)
         if kept is not None:
-            before += _found(kept)
+            before += found_of(kept)
     state = found.state
     note = (
         f"{len(changed)} changed file(s); the gate's {len(found.checked.results)} files as "
@@ -119,12 +116,6 @@ def against_found(
     return Compared(changes, compared), after
 
 
-def _found(file: FileSeen) -> list[Found[Diagnostic]]:
-    """A file's diagnostics as compared: errors first, then by position (as `diagnose`)."""
-    ordered = sorted(file.diagnostics, key=lambda d: (d.severity != "error", d.line, d.column))
-    return [Found(diagnostic_of(file.path, s), key(file.path, s)) for s in ordered]
-
-
 def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:
     return [_row(d) for d in result.diagnostics]
 
@@ -132,32 +123,3 @@ def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:
 def _row(d: Diagnostic | Seen) -> tuple[object, ...]:
     """What must agree for a file's result to be the kept one (its text unchanged)."""
     return (d.severity, d.code, d.message, d.line, d.column, d.end_line, d.end_column)
-
-
-async def file_since_committed(
-    ws: Workspace, path: Path, now: DiagnosticsResult, content: str | None, baseline: str
-) -> Changes | None:
-    """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `content`
-    its text when given) against its kept result; None when that is not kept for
-    `baseline` (HEAD's commit now, or `session`), for this configuration and the server and
-    toolchain answering the file now, or for this file (not in the gate's files then): the
-    two-state comparison answers then."""
-    if ws.changes_seen is None or not enabled():
-        return None
-    state = memory_of(ws).state
-    if state is None or (kept := state.files.get(now.path)) is None:
-        return None
-    if (now.server, now.toolchain) not in state.servers:
-        return None  # another server or toolchain answers the file now than made the result
-    commit = await asyncio.to_thread(revision, ws, baseline)
-    if commit is None or commit != state.key.commit:
-        return None
-    configs = [p for p, _ in (await gate_scope(ws)).read]
-    if await asyncio.to_thread(config_key, configs) != state.key.config:
-        return None  # made again at the next whole question (`committed`)
-    delta = await asyncio.to_thread(differences, ws, baseline)
-    text = content if content is not None else read_text(path)
-    after = _found(seen_of(now, (text or "").splitlines()))
-    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    note = f"this file, against the kept result of {commit[:12]}"
-    return compare(_found(kept), after, baseline, changed, note)

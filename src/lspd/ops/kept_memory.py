@@ -1,0 +1,83 @@
+"""What a workspace keeps of its committed state's result between questions (the result
+itself is `lspd.engine.kept`'s KeptState), and the diagnostics as it keeps and compares
+them. Apart from its making (`ops/committed.py`, which runs the check engine) so that a
+file's baseline (`ops/file_since_kept.py`) reads it without importing the engine's runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from lspd.engine.comparison import Found
+from lspd.engine.kept import KeptState
+from lspd.engine.seen import FileSeen, Seen, key, snippet
+from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.per_workspace import PerWorkspace
+from lspd.workspace import Workspace
+
+SWITCH = "LSPD_KEEP_COMMITTED"  # "0": no kept result; baselines compare two states as before
+
+
+def enabled() -> bool:
+    """Whether baselines read the kept result (and the daemon keeps it in the background)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+@dataclass
+class CommittedMemory:
+    """The kept result of a workspace, and how many committed states it checked."""
+
+    state: KeptState | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    made: int = 0  # committed states made by checking (not read back from a file)
+    moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
+
+
+_memories = PerWorkspace(CommittedMemory)
+
+
+def memory_of(ws: Workspace) -> CommittedMemory:
+    """The kept result's memory of `ws`."""
+    return _memories.of(ws)
+
+
+def kept_folder(ws: Workspace) -> Path:
+    """Where a workspace's kept results are saved."""
+    return ws.log_dir.parent / "kept"  # beside its logs: the state directory in a daemon
+
+
+def seen_of(result: DiagnosticsResult, lines: list[str]) -> FileSeen:
+    """A file's result as the engine keeps it, its snippets read from `lines`."""
+    return FileSeen(
+        result.path,
+        tuple(
+            Seen(
+                d.severity,
+                d.code,
+                d.message,
+                d.line,
+                d.column,
+                d.end_line,
+                d.end_column,
+                d.source,
+                snippet(lines, d.line, d.column, d.end_column),
+            )
+            for d in result.diagnostics
+        ),
+    )
+
+
+def diagnostic_of(path: str, seen: Seen) -> Diagnostic:
+    """A kept diagnostic as an answer lists it (with its file)."""
+    fields = asdict(seen)
+    del fields["snippet"]
+    return Diagnostic.model_validate({**fields, "path": path})
+
+
+def found_of(file: FileSeen) -> list[Found[Diagnostic]]:
+    """A file's diagnostics as compared: errors first, then by position (as `diagnose`)."""
+    ordered = sorted(file.diagnostics, key=lambda d: (d.severity != "error", d.line, d.column))
+    return [Found(diagnostic_of(file.path, s), key(file.path, s)) for s in ordered]
