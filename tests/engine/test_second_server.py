@@ -1,6 +1,7 @@
 """A whole check asking many files of basedpyright (which checks on one thread) shares them
 with a second server of the same project, stopped with the check: the same errors as one
-server gives; a re-check starts the first afresh. TypeScript 7's: tests/engine/test_native_check.py."""
+server gives; a re-check starts the first afresh. TypeScript 7's:
+tests/engine/test_native_check.py."""
 
 from __future__ import annotations
 
