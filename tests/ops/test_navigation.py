@@ -253,3 +253,71 @@ def test_questions_about_unsaved_content_leave_the_disk_to_later_answers(
         with pytest.raises(InvalidInput) as error:  # the server holds the disk's text again
             warm.run(navigation.hover(warm.ws, path, line, column))
         assert f"line {line}" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "path", "declared", "uses", "definitions"),
+    [
+        (
+            "overloads_py",
+            "pkg/overloads.py",
+            (6, 7),
+            [
+                (12, "Context.invoke"),
+                (12, "Context.invoke"),
+                (17, "Context.invoke"),  # the last line of a signature over three
+                (22, "Context.default"),
+                (22, "Context.default"),
+                (29, "Reader.read"),
+                (35, "parse"),
+                (35, "parse"),
+                (40, "use"),
+                (41, "use"),
+            ],
+            # basedpyright lists an overloaded function once: not `Context` for the others.
+            {
+                "Context.invoke": [
+                    (12, 9, "Context.invoke"),
+                    (15, 9, "Context.invoke"),
+                    (19, 9, "Context.invoke"),
+                ],
+                "parse": [(33, 5, "parse"), (35, 5, "parse"), (36, 5, "parse")],
+            },
+        ),
+        (
+            "overloads_ts",
+            "src/overloads.ts",
+            (2, 18),
+            [
+                (7, "parse"),
+                (7, "parse"),
+                (13, "Context.invoke"),
+                (13, "Context.invoke"),
+                (16, "Context.invoke"),
+                (22, "use"),
+            ],
+            # tsserver lists each overload signature (by name, `parse` is ambiguous).
+            {(23, 14): [(13, 3, "Context.invoke")], (23, 21): [(7, 17, "parse")]},
+        ),
+    ],
+)
+def test_overload_signatures_are_named_after_their_function(
+    tmp_path_factory: pytest.TempPathFactory,
+    fixture: str,
+    path: str,
+    declared: tuple[int, int],
+    uses: list[tuple[int, str]],
+    definitions: dict[str | tuple[int, int], list[tuple[int, int, str]]],
+) -> None:
+    for warm in warm_workspace(fixture, tmp_path_factory):
+        refs = warm.run(navigation.references(warm.ws, path, *declared, include_declaration=False))
+        assert [(r.line, r.symbol) for f in refs.files for r in f.references] == uses
+        for at, expected in definitions.items():
+            found = warm.run(
+                navigation.definition(warm.ws, symbol=at)
+                if isinstance(at, str)
+                else navigation.definition(warm.ws, path, *at)
+            )
+            assert [(d.path, d.line, d.column, d.symbol) for d in found.locations] == [
+                (path, *at) for at in expected
+            ]

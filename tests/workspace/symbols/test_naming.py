@@ -111,3 +111,50 @@ def test_a_use_is_cited_by_the_declarations_a_reader_names_not_callbacks_or_argu
     assert use is parse  # `issues` is a property of a value inside the function's body
     assert cited_path(tree, parse, FACTORY) == "$Foo.parse"
     assert cited_path(tree, tree[0], FACTORY) == "$Foo"
+
+
+OVERLOADS = """\
+class Context:
+    @overload
+    def invoke(self, callback: int) -> int: ...
+
+    @overload
+    def invoke(
+        self, callback: str
+    ) -> str: ...
+    # a comment before it
+    def invoke(self, callback):
+        return callback
+
+@overload
+def parse(value: int) -> int: ...
+@overload
+def parse(value: str) -> str: ...
+print(parse(1))
+""".splitlines()
+
+
+def test_an_overload_basedpyright_leaves_out_is_named_after_its_function() -> None:
+    def node(name: str, kind: str, path: str, line: int, end: int, *children: Node) -> Node:
+        column = OVERLOADS[line - 1].index(name) + 1
+        return Node(name, kind, path, "core.py", line, column, end, line, None, list(children))
+
+    # As basedpyright gives them: the implementation (else the last overload) only.
+    invoke = node("invoke", "method", "Context.invoke", 10, 11)
+    parse = node("parse", "function", "parse", 16, 16)
+    tree = [node("Context", "class", "Context", 1, 11, invoke), parse]
+    expected = {
+        (2, 6): "Context.invoke",  # the decorator
+        (3, 9): "Context.invoke",  # the name, where `definition` points
+        (6, 9): "Context.invoke",
+        (7, 24): "Context.invoke",  # inside a signature over three lines
+        (8, 10): "Context.invoke",
+        (9, 7): "Context",  # a comment between them is no overload's
+        (13, 2): "parse",
+        (14, 5): "parse",
+        (16, 5): "parse",  # the last overload, listed
+        (17, 7): None,  # a top-level statement after them
+        (17, 1): None,
+    }
+    named = {at: symbol_at(tree, *at, OVERLOADS) for at in expected}
+    assert {at: found and found.name_path for at, found in named.items()} == expected

@@ -85,7 +85,51 @@ def symbol_at(
     (the file's text) tell where an assignment a server gives one line to ends; `ends`
     keeps those read (by starting line) for the next position of the same text."""
     found = _named_at(tree, line, column)
-    return found or _innermost(tree, line, lines, {} if ends is None else ends, in_body=False)
+    if found is not None:
+        return found
+    inner = _innermost(tree, line, lines, {} if ends is None else ends, in_body=False)
+    return _overloaded(inner.children if inner else tree, line, lines) or inner
+
+
+# A Python `def` line: its indentation and name.
+_DEF = re.compile(r"(\s*)(?:async\s+)?def\s+(\w+)")
+_INSIDE = {"", " ", "\t", "@", "#", ")", "]"}  # how a line in or before a def may start
+
+
+def _overloaded(scope: list[Node], line: int, lines: Sequence[str]) -> Node | None:
+    """The function a line of one of its overloads stands for: basedpyright lists an
+    overloaded function once (the implementation, else the last overload), so the
+    `@overload` defs before it are in the gap between it and the symbol before; a line of
+    one (decorator, signature or body) is named after the function, as a reader cites it."""
+    floor = 0  # the last line of the symbols before the gap
+    for node in scope:
+        if (node.start_line or node.line) > line:
+            inside = node.kind in _BODIES and _in_def(lines, line, floor, node.name)
+            return node if inside else None
+        floor = max(floor, node.end_line)
+    return None
+
+
+def _in_def(lines: Sequence[str], line: int, floor: int, name: str) -> bool:
+    """Whether the line is one of a `def name` (or its decorators) starting below `floor`."""
+    number = line
+    while number < len(lines) and lines[number - 1].lstrip().startswith("@"):
+        number += 1  # a decorator: the def it decorates follows
+    for start in range(min(number, len(lines)), floor, -1):
+        header = _DEF.match(lines[start - 1])
+        if header is None:
+            if lines[start - 1][:1] not in _INSIDE:
+                return False  # a top-level statement: no def around (a long script's gap)
+            continue
+        indent = len(header.group(1))
+        body = all(
+            not text.strip() or len(text) - len(text.lstrip()) > indent
+            for text in lines[start:line]
+        )
+        return header.group(2) == name and (
+            line <= start or body or line <= statement_end(lines, start)
+        )
+    return False
 
 
 def _named_at(nodes: list[Node], line: int, column: int) -> Node | None:
