@@ -296,8 +296,13 @@ def test_questions_about_unsaved_content_leave_the_disk_to_later_answers(
                 (16, "Context.invoke"),
                 (22, "use"),
             ],
-            # tsserver lists each overload signature (by name, `parse` is ambiguous).
-            {(23, 14): [(13, 3, "Context.invoke")], (23, 21): [(7, 17, "parse")]},
+            # tsserver lists each overload signature; by name they are the one function.
+            {
+                (23, 14): [(13, 3, "Context.invoke")],
+                (23, 21): [(7, 17, "parse")],
+                "parse": [(6, 17, "parse"), (7, 17, "parse"), (8, 17, "parse")],
+                "Context.invoke": [(17, 3, "Context.invoke")],
+            },
         ),
     ],
 )

@@ -3,7 +3,7 @@
 A name that matches nothing gets the closest names that exist, segment by segment
 (`Console.prnt`: Console exists, so its members are compared with `prnt`). A name that
 matches several symbols lists them, declarations (classes, functions, methods) before
-variables and parameters.
+variables and parameters; the overload signatures of one function are that function.
 """
 
 from __future__ import annotations
@@ -75,8 +75,10 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     """The one symbol a name path means (in `path` when given); otherwise an error that
     lists the candidates or the closest names."""
     matches = await find_nodes(ws, name_path, path)
-    if len(matches) == 1:
-        return FoundSymbol(matches[0].path, matches[0].line, matches[0].column)
+    if len({(qualified(s), s.kind, s.path) for s in matches}) == 1:  # one, or its overloads
+        # tsserver lists each overload signature: the function is the one with the body
+        found = max(matches, key=lambda s: (s.end_line - s.start_line, s.line))
+        return FoundSymbol(found.path, found.line, found.column)
     if matches:
         shown = matches[:MAX_CANDIDATES]
         candidates = [
