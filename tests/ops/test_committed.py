@@ -18,7 +18,7 @@ from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
 from lspd.ops.baseline import changes_since, file_changes
-from lspd.ops.committed import kept_folder, memory_of
+from lspd.ops.kept_memory import kept_folder, memory_of
 from lspd.ops.models import Changes
 from lspd.workspace import retool
 from lspd.workspace.scope import gate_scope

@@ -12,7 +12,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
-from lspd.ops.committed import memory_of
+from lspd.ops.kept_memory import memory_of
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.ops.test_baseline import committed, git
 from tests.ops.test_committed import from_kept, rows

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client
 
 from lspd.ops import check_memory, keeping
-from lspd.ops.committed import CommittedMemory, kept_folder, memory_of
+from lspd.ops.kept_memory import CommittedMemory, kept_folder, memory_of
 from lspd.workspace import Workspace
 from tests.cli.test_check import lspd_check
 from tests.conftest import copy_fixture

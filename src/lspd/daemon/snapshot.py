@@ -24,7 +24,7 @@ from lspd.daemon.page_models import (
 from lspd.daemon.procfs import own_rss_mb
 from lspd.lsp.session import Session
 from lspd.ops.check import running
-from lspd.ops.committed import memory_of
+from lspd.ops.kept_memory import memory_of
 from lspd.ops.state import status
 from lspd.ops.state_models import ServerStatus
 from lspd.tools.calls import Call

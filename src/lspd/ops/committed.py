@@ -26,9 +26,6 @@ from lspd.engine.seen import FileSeen
 from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
 from lspd.ops.kept_memory import (
-    CommittedMemory,
-    diagnostic_of,
-    enabled,
     kept_folder,
     memory_of,
     seen_of,
@@ -38,19 +35,6 @@ from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
-
-__all__ = [  # the kept result's memory, with its making (`ops/kept_memory.py`)
-    "Committed",
-    "CommittedMemory",
-    "NotKept",
-    "Whole",
-    "committed",
-    "diagnostic_of",
-    "enabled",
-    "kept_folder",
-    "memory_of",
-    "seen_of",
-]
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 from lspd.engine.revisions import revision
 from lspd.ops.check import check_all
-from lspd.ops.committed import NotKept, committed, enabled, memory_of
+from lspd.ops.committed import NotKept, committed
+from lspd.ops.kept_memory import enabled, memory_of
 from lspd.workspace import Workspace
 
 __all__ = ["enabled", "keep_committed"]

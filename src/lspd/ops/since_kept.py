@@ -21,15 +21,8 @@ from lspd.engine.revisions import revision
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare
-from lspd.ops.committed import (
-    Committed,
-    NotKept,
-    Whole,
-    committed,
-    enabled,
-    seen_of,
-)
-from lspd.ops.kept_memory import found_of
+from lspd.ops.committed import Committed, NotKept, Whole, committed
+from lspd.ops.kept_memory import enabled, found_of, seen_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
