@@ -139,6 +139,7 @@ FAST = (
     "tests/workspace/test_mypy_mirror.py",
     "tests/workspace/test_overlay.py",
     "tests/workspace/test_pool.py",
+    "tests/workspace/test_projects.py",
     "tests/workspace/test_watcher.py",
 )
 

@@ -56,9 +56,9 @@ class Projects:
         package.json must not start a server for it.
         """
         if definition.roots:  # as strings: pathlib's objects cost more than the stats (hover)
-            inside = paths.below(self.root)
+            inside, top = paths.below(self.root), str(self.root)
             directory = os.path.dirname(path)
-            while directory.startswith(inside):
+            while directory.startswith(inside) and directory != top:  # `/` is below `/`
                 marked = any(os.path.isfile(os.path.join(directory, m)) for m in definition.roots)
                 if marked and not self.ignore(Path(directory)):  # rules only where a marker is
                     return Path(directory)
