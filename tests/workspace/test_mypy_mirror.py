@@ -102,9 +102,9 @@ def test_plugins_are_read_as_written(tmp_path: Path) -> None:
 
 
 def settle(root: Path) -> None:
-    """Every directory's mtime a second back: stamps the walk can trust (not racy)."""
+    """Every directory's mtime 3 s back: stamps the walk can trust (past `RACY_NS`)."""
     for directory in [root, *(p for p in root.rglob("*") if p.is_dir())]:
-        then = directory.stat().st_mtime_ns - 1_000_000_000
+        then = directory.stat().st_mtime_ns - 3_000_000_000
         os.utime(directory, ns=(then, then))
 
 

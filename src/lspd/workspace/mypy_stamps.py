@@ -7,8 +7,9 @@ every run: a preview asks mypy three times, and each time paid ~0.1 s of it unde
 Now each is made again only when a stamp it was made from changed: a file's mtime, size or
 inode; a directory's mtime (an entry added, removed or renamed in it).
 
-A stamp taken within `RACY_NS` of a change is not trusted (git's "racy" rule): the kernel's
-file clock ticks coarsely, so a second change within the same tick could keep the stamp.
+A stamp is trusted only when its mtime is more than `RACY_NS` (2 s, `files.RACY_NS`) older
+than the wall clock when it was taken: file systems keep mtimes as coarsely as 1-2 s (FAT's
+2 s, ext3's and HFS+'s 1 s), so a same-size rewrite within that tick could keep the stamp.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from lspd.workspace.files import RACY_NS
+
 T = TypeVar("T")
 Stamp = tuple[int, int, int] | None  # (mtime_ns, size, inode); None: not there
-RACY_NS = 100_000_000
 KEPT = 256
 
 
