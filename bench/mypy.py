@@ -63,17 +63,34 @@ def edited(root: Path, which: str) -> tuple[Path, str]:
     return path, text.replace(SIGNATURE[1], SIGNATURE[2])
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, str, float]:
-    """Seconds, stdout and the peak RSS (MB) of one run."""
+def timed(
+    command: list[str], cwd: Path, parses: Callable[[str], bool] | None = None
+) -> tuple[float, str, float]:
+    """Seconds, stdout and the peak RSS (MB) of one run; a run that exits non-zero with an
+    output `parses` cannot read (default: no mypy error in it) prints its command and
+    stderr, so a broken tool is seen, not counted as 0 errors."""
     began = time.monotonic()
-    process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    assert process.stdout is not None
-    out = process.stdout.read()
-    _, _, usage = os.wait4(process.pid, 0)
-    process.returncode = 0
-    return time.monotonic() - began, out, usage.ru_maxrss / 1024
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=err, text=True)
+        assert process.stdout is not None
+        out = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        took = time.monotonic() - began
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        if code != 0 and not (parses or (lambda text: errors(text) > 0))(out):
+            err.seek(0)
+            said = err.read().decode("utf-8", "replace")
+            print(f"{' '.join(command)} exited {code}:\n{out}{said}", file=sys.stderr)
+    return took, out, usage.ru_maxrss / 1024
+
+
+def parsed_json(out: str) -> bool:
+    """Whether `out` is one JSON document (`lspd check --json`'s)."""
+    try:
+        json.loads(out)
+    except ValueError:
+        return False
+    return True
 
 
 def errors(out: str) -> int:
@@ -112,7 +129,7 @@ def cli(root: Path, rows: list[tuple[str, str, str]]) -> None:
     """`lspd check` as a user first runs it: no daemon, so in one process of its own (its
     imports, the workspace, dmypy started and stopped), on a copy nothing checked before."""
     lspd = str(Path(sys.executable).parent / "lspd")
-    took, out, _ = timed([lspd, "check", "--json"], root)
+    took, out, _ = timed([lspd, "check", "--json"], root, parsed_json)
     found = json.loads(out)["errors"]
     rows.append(("lspd check, the CLI (cold)", f"{took:.2f} s", f"{found} errors"))
 
