@@ -348,3 +348,17 @@ def test_all_asks_about_the_files_outside_the_gate_without_unresolved(tmp_path: 
         "dyn/use.py:5 handed",
         "scripts/typed.py:5 typed_outside",
     ]
+
+
+def test_all_without_unresolved_says_what_the_deadline_left_unasked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = copy_fixture("dynamic_py", tmp_path)
+    (root / "scripts" / "typed.py").write_text(TYPED_OUTSIDE)
+    monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)  # nothing outside can be asked in time
+    _, asked, _ = answer(root, _asked_outside)
+    assert [p for p, *_ in _places(asked.files)] == ["dyn/store.py", "dyn/store.py", "dyn/use.py"]
+    assert asked.summary == (  # the typed call in scripts/ and untyped `run`'s
+        "3 references in 2 files; uses the checker cannot resolve not looked for: "
+        "`unresolved: false` was sent; 2 other uses not asked within 5 s, ask again"
+    )

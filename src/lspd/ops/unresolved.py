@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
@@ -50,6 +50,7 @@ _WORD = re.compile(r"[\w$]+")
 
 Place = tuple[str, int, int]  # (path as shown, line, column)
 _NOT_WANTED = "`unresolved: false` was sent"
+_UNTIED = "the checker ties to no declaration"
 
 
 @dataclass
@@ -336,7 +337,9 @@ async def finish(
         return scan
     # `all` alone: the uses tied to the symbol join the answer, the others are not listed
     skipped = scan.skipped or _NOT_WANTED
-    return Scan(scan.name, scan.member, confirmed=scan.confirmed, skipped=skipped)
+    return replace(  # `unasked` stays: uses the deadline left may be the symbol's too
+        scan, uses=[], texts=[], literals=0, candidates=None, resolved_elsewhere=0, skipped=skipped
+    )
 
 
 async def stop(task: asyncio.Task[Prepared] | None) -> None:
@@ -375,7 +378,10 @@ def outside_phrase(scan: Scan) -> str:
 def _inside(head: str, scan: Scan) -> str:
     shown = f"`{scan.shown}`"
     if scan.skipped is not None:
-        return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}"
+        late = f"; {scan.unasked} other uses not asked within {DEADLINE_S:g} s, ask again"
+        return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}" + (
+            late if scan.unasked else ""
+        )
     total = len(scan.uses)
     if scan.unasked:  # the deadline came first: say how much is missing
         found = f"{total} more {'use' if total == 1 else 'uses'} of {shown} (`unresolved`)"
@@ -384,14 +390,9 @@ def _inside(head: str, scan: Scan) -> str:
             f"{DEADLINE_S:g} s, ask again to go on"
         )
     if total:
-        why = (
-            "whose receiver the checker cannot type"
-            if scan.member
-            else "the checker ties to no declaration"
-        )
+        why = "whose receiver the checker cannot type" if scan.member else _UNTIED
         by_name = f", {scan.literals} by name in getattr/setattr/hasattr" if scan.literals else ""
-        uses = "use" if total == 1 else "uses"
-        return f"{head}; {total} more {uses} of {shown} {why}{by_name} (`unresolved`)"
+        return f"{head}; {plural(total, 'more use')} of {shown} {why}{by_name} (`unresolved`)"
     if scan.resolved_elsewhere:
         others = plural(scan.resolved_elsewhere, "other use")
         return f"{head}; no `unresolved` use of {shown}: {others} resolve to other declarations"
