@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TypedDict
 
 from lspd import __version__
 from lspd.daemon.feedback import Feedback
@@ -23,6 +24,7 @@ from lspd.daemon.page_models import (
 )
 from lspd.daemon.procfs import own_rss_mb
 from lspd.lsp.session import Session
+from lspd.lsp.state import ServerState
 from lspd.ops.check import running
 from lspd.ops.kept_memory import memory_of
 from lspd.ops.state import status
@@ -89,16 +91,21 @@ def server_states(ws: Workspace) -> str:
     )
 
 
-# What a server's row takes from its `status`, and shows while it has no session.
+# What a server's row takes from its `status` as it is.
 _FROM_STATUS = {"language", "server", "project", "state", "pid", "toolchain", "rss_mb"}
-_NO_SESSION = {
-    "version": None,
-    "uptime_s": None,
-    "restarts": 0,
-    "owed": 0,
-    "working_on": None,
-    "crash": None,
-}
+
+
+class _Process(TypedDict):
+    """What a server's session says of its process (PageServer's fields of that name)."""
+
+    version: str | None
+    shown: str
+    uptime_s: float | None
+    restarts: int
+    owed: int
+    working_on: str | None
+    crash: str | None
+    stderr: list[str]
 
 
 def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Session]) -> PageServer:
@@ -110,38 +117,48 @@ def _server(ws: Workspace, live: Live, shown: ServerStatus, sessions: list[Sessi
             (s for s in sessions if s.name == shown.server and ws.display(s.root) == shown.project),
             None,
         )
-    facts = _NO_SESSION if session is None else _process(ws, shown, session)
-    return PageServer.model_validate(
-        {
-            "shown": shown.state,
-            **facts,
-            **shown.model_dump(include=_FROM_STATUS),
-            "cpu_percent": live.cpu.percent(shown.pid),
-        }
+    facts = _no_process(shown) if session is None else _process(ws, shown, session)
+    return PageServer(
+        **facts, **shown.model_dump(include=_FROM_STATUS), cpu_percent=live.cpu.percent(shown.pid)
     )
 
 
-def _process(ws: Workspace, shown: ServerStatus, session: Session) -> dict[str, object]:
+def _no_process(shown: ServerStatus) -> _Process:
+    return _Process(
+        version=None,
+        shown=shown.state,
+        uptime_s=None,
+        restarts=0,
+        owed=0,
+        working_on=None,
+        crash=None,
+        stderr=[],
+    )
+
+
+def _process(ws: Workspace, shown: ServerStatus, session: Session) -> _Process:
     """What a session says of its server's process: version, uptime, restarts, the requests
     it owes and the oldest, and while crashed why and its log's last lines."""
     owed, oldest = session.working_on()
     crash, version = session.crash_reason, session.info.get("version")
     running = shown.pid is not None
-    return {
-        "version": None if version is None else str(version),
-        "shown": _words(shown, owed, session.starts),
-        "uptime_s": round(time.monotonic() - session.started_at, 1) if running else None,
-        "restarts": max(session.starts - 1, 0),
-        "owed": owed,
-        "working_on": None if oldest is None else oldest.on(ws.display),
-        "crash": crash,
-        "stderr": [] if crash is None else _tail(session.log_path),
-    }
+    return _Process(
+        version=None if version is None else str(version),
+        shown=_words(shown, session.state, owed, session.starts),
+        uptime_s=round(time.monotonic() - session.started_at, 1) if running else None,
+        restarts=max(session.starts - 1, 0),
+        owed=owed,
+        working_on=None if oldest is None else oldest.on(ws.display),
+        crash=crash,
+        stderr=[] if crash is None else _tail(session.log_path),
+    )
 
 
-def _words(shown: ServerStatus, owed: int, starts: int) -> str:
-    if shown.state in ("starting", "indexing") and starts > 1:
-        return "restarting"  # until ready again: a start alone is shorter than the page's poll
+def _words(shown: ServerStatus, life: ServerState, owed: int, starts: int) -> str:
+    """The state in words; a server started again is `restarting` until its first ready
+    (its life's `indexing`, not a later re-index), a start alone being shorter than a poll."""
+    if life in ("starting", "indexing") and starts > 1:
+        return "restarting"
     if shown.state == "busy" and shown.busy:
         return f"busy: {shown.busy}"
     if shown.state in ("ready", "indexing") and owed:
