@@ -10,10 +10,12 @@ warm hover (cProfile and /proc CPU per call; docs/benchmarks.md, bench/latency.p
 `Direct` answers that common case itself, with the SDK's own checks and serialisation
 (`classify_inbound_request`, `validate_client_request`, `serialize_server_result`, the
 server-info stamp) and the same bytes on the wire (tests/daemon/test_mcp_direct.py compares
-them). Everything else goes to the SDK's app unchanged, with the body already read: other
-methods and paths, handshake-era sessions, a progress token (progress needs the SDK's SSE
-stream), Mcp-Param headers, a body that is not a plain request, and a call that fails other
-than with a ToolError (asked again there, so the SDK words the error; tools are read-only).
+them). A failed call is answered here too, as the SDK answers it (run once, never asked
+again): a protocol error (`MCPError`) as its JSON-RPC error with the SDK's HTTP status, any
+other failure as an `isError` result, logged as the SDK's tools/call handler logs it.
+Everything else goes to the SDK's app unchanged, with the body already read: other methods
+and paths, handshake-era sessions, a progress token (progress needs the SDK's SSE stream),
+Mcp-Param headers, and a body that is not a plain request.
 A call still running after `PING_AFTER_S` switches to the SDK's event stream with its
 keep-alive comments, and a client that goes away cancels it, as the SDK does.
 """
@@ -24,19 +26,21 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.runner import modern_error_data
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import (
+    ERROR_CODE_HTTP_STATUS,
     InboundModernRoute,
     classify_inbound_request,
     find_duplicated_routing_header,
 )
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, JSONRPCError, TextContent
 from mcp_types import methods as _methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
@@ -58,7 +62,8 @@ _SSE_HEADERS = [
     (b"x-accel-buffering", b"no"),
 ]
 _PING = b": ping\r\n\r\n"  # the SDK's keep-alive comment
-_SDK_MIDDLEWARE = 2  # what MCPServer installs itself (OpenTelemetry, request state)
+# What MCPServer installs itself (OpenTelemetry, request state); a test checks the SDK's list.
+_SDK_MIDDLEWARE = 2
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params"})
 _PARAMS = frozenset({"name", "arguments", "_meta"})
 
@@ -71,6 +76,7 @@ class Direct:
         self.app, self.server, self.max_body = app, server, max_body
         self.lowlevel = server._lowlevel_server  # its serverInfo stamp, cache hints, middleware
         self._tools: frozenset[str] | None = None  # those answered here (`_direct_tools`)
+        self.answered: Counter[str] = Counter()  # the calls answered here, by tool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not self._eligible(scope):
@@ -80,8 +86,10 @@ class Direct:
             self._tools = await self._direct_tools()
         body = await _body(receive)
         call = self._call_of(scope, body, self._tools)
-        if call is None or not await self._answer(scope, receive, send, *call):
+        if call is None:
             await self.app(scope, _replay(body, receive), send)
+        else:
+            await self._answer(scope, receive, send, *call)
 
     async def _direct_tools(self) -> frozenset[str]:
         """The tools a direct answer matches the SDK's for: none when a cache hint shapes
@@ -164,36 +172,34 @@ class Direct:
         arguments: dict[str, Any],
         version: str,
         route: InboundModernRoute,
-    ) -> bool:
-        """Run the tool and send its answer; False (nothing sent) to leave it to the SDK."""
+    ) -> None:
+        """Run the tool once and send its answer, a failure as the SDK words it."""
+        self.answered[name] += 1
         stream = _Stream(send, receive)
         token = CALLER.set(_agent(route.client_info))
         data: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
+        status = 200
         try:
             with stream.watching():
                 result = await self.server.call_tool(name, arguments)
             data["result"] = self._result(version, result)
         except asyncio.CancelledError:
             if stream.gone:  # the client went away: nobody to answer
-                return True
+                return
             raise
-        except MCPError as exc:  # the SDK's to word, unless the stream is its no more
-            if not stream.committed:
-                return False
-            data["error"] = modern_error_data(exc).model_dump(by_alias=True, exclude_none=True)
+        except MCPError as exc:  # a protocol error: the SDK's JSON-RPC error and HTTP status
+            error = JSONRPCError(jsonrpc="2.0", id=request_id, error=modern_error_data(exc))
+            data = error.model_dump(mode="json", by_alias=True, exclude_none=True)
+            status = ERROR_CODE_HTTP_STATUS.get(error.error.code, 200)
         except Exception as exc:  # as the SDK's tools/call handler answers it
-            if isinstance(exc, ToolError):
-                log.info("Tool %r failed: %r", name, str(exc))
-            else:
-                log.exception("Tool %r raised an unexpected exception", name)
+            _log_failure(name, exc)
             failed = CallToolResult(
                 content=[TextContent(type="text", text=str(exc))], is_error=True
             )
             data["result"] = self._result(version, failed)
         finally:
             CALLER.reset(token)
-        await stream.finish(json.dumps(data, separators=(",", ":")).encode())
-        return True
+        await stream.finish(json.dumps(data, separators=(",", ":")).encode(), status)
 
     def _result(self, version: str, result: Any) -> dict[str, Any]:
         """The result's wire form as the SDK's runner shapes it (`_serialize`)."""
@@ -250,12 +256,11 @@ class _Stream:
         self.committed = True  # before the await: the answer follows as an event whatever
         await self.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
         while True:
-            await self.send(
-                {"type": "http.response.body", "body": b": ping\r\n\r\n", "more_body": True}
-            )
+            await self.send({"type": "http.response.body", "body": _PING, "more_body": True})
             await asyncio.sleep(PING_AFTER_S)
 
-    async def finish(self, body: bytes) -> None:
+    async def finish(self, body: bytes, status: int = 200) -> None:
+        """Send the answer: an event once the stream is committed (its status sent: 200)."""
         for task in self._tasks:  # a ping being written ends first
             await asyncio.gather(task, return_exceptions=True)
         if self.committed:
@@ -266,8 +271,22 @@ class _Stream:
             (b"content-length", str(len(body)).encode()),
             (b"content-type", b"application/json"),
         ]
-        await self.send({"type": "http.response.start", "status": 200, "headers": headers})
+        await self.send({"type": "http.response.start", "status": status, "headers": headers})
         await self.send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _log_failure(name: str, exc: Exception) -> None:
+    """Log a failed call as the SDK's tools/call handler does (`_handle_call_tool`): a crash
+    with its traceback; an anticipated failure at info, of rejected arguments only the fields
+    (their values are the caller's data)."""
+    if not isinstance(exc, ToolError) or isinstance(exc, UnexpectedToolError):
+        log.exception("Tool %r raised an unexpected exception", name)
+    elif isinstance(exc.__cause__, ValidationError):
+        errors = exc.__cause__.errors()
+        fields = sorted({".".join(str(part) for part in err["loc"]) for err in errors})
+        log.info("Tool %r rejected arguments: %r", name, fields)
+    else:
+        log.info("Tool %r failed: %r", name, str(exc))  # %r: peer-supplied text on one line
 
 
 def _accepts(accept: bytes) -> bool:
