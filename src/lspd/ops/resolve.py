@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.lsp.text import uri_to_path
+from lspd.lsp.text import split_lines, uri_to_path
 from lspd.ops.models import SymbolCandidate
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.symbols.naming import DECLARATIONS
 from lspd.workspace.symbols.search import search
 from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts, qualified
@@ -75,9 +76,8 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     """The one symbol a name path means (in `path` when given); otherwise an error that
     lists the candidates or the closest names."""
     matches = await find_nodes(ws, name_path, path)
-    if len({(qualified(s), s.kind, s.path) for s in matches}) == 1:  # one, or its overloads
-        # tsserver lists each overload signature: the function is the one with the body
-        found = max(matches, key=lambda s: (s.end_line - s.start_line, s.line))
+    found = matches[0] if len(matches) == 1 else _overloaded(ws, matches)
+    if found is not None:
         return FoundSymbol(found.path, found.line, found.column)
     if matches:
         shown = matches[:MAX_CANDIDATES]
@@ -103,6 +103,21 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
         f"no symbol named `{name_path}` was found{where}.{hint} "
         "Use `workspace_symbols` to search, or send `path`, `line` and `column`"
     )
+
+
+def _overloaded(ws: Workspace, matches: list[Node]) -> Node | None:
+    """The function whose overload signatures the other matches are (tsserver lists each:
+    `f(a: string): void;` ends with `;`, no body), or None: a getter and its setter, or two
+    definitions under `if`/`try`, have bodies and stay an ambiguity."""
+    if len(matches) < 2 or len({(qualified(s), s.kind, s.path) for s in matches}) != 1:
+        return None
+    body = max(matches, key=lambda s: (s.end_line - s.start_line, s.line))
+    lines = split_lines(read_text(Path(ws.root, body.path)) or "")  # (absolute: as it is)
+
+    def signature(s: Node) -> bool:
+        return s.end_line <= len(lines) and lines[s.end_line - 1].rstrip().endswith(";")
+
+    return body if all(signature(s) for s in matches if s is not body) else None
 
 
 async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
