@@ -19,9 +19,18 @@ def arguments(main: Callable[..., Any], doc: str) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     hints = typing.get_type_hints(main, include_extras=True)
     for name, parameter in inspect.signature(main).parameters.items():
-        default, (text,) = parameter.default, hints[name].__metadata__
-        path = name.endswith("_path")
+        metadata = getattr(hints.get(name), "__metadata__", ())
+        if len(metadata) != 1 or parameter.default is inspect.Parameter.empty:
+            raise TypeError(
+                f"{main.__name__}({name}): declare it `Annotated[type, help] = default`"
+            )
+        default, (text,) = parameter.default, metadata
         flag = "--" + name.removesuffix("_path").replace("_", "-")
+        if isinstance(default, bool):  # `--x` / `--no-x`: argparse's bool("False") is True
+            action = argparse.BooleanOptionalAction
+            parser.add_argument(flag, dest=name, action=action, default=default, help=text)
+            continue
+        path = name.endswith("_path")
         shown = "FILE" if path else None
         kind = Path if path else type(default)
         parser.add_argument(flag, dest=name, type=kind, default=default, help=text, metavar=shown)
