@@ -124,21 +124,26 @@ def test_the_watchdog_knows_the_server_during_its_first_check(tmp_path: Path) ->
     root = project(tmp_path / "p", STRICT)
     daemon = daemon_of(root, tmp_path)
 
-    async def run() -> tuple[int, tuple[int, ...], bool]:
+    async def run() -> tuple[int, tuple[int, ...], bool, int]:
         checking = asyncio.create_task(daemon.check([], held(root)))
         try:
             version = GROUPS.snapshot()[1]
             while daemon._group is None and not checking.done():
                 version = await GROUPS.changed(version, 1.0)
-            pid = daemon.pid
-            assert pid is not None, f"no server seen mid-check: {checking.result()!r}"
-            return os.getpgid(pid), GROUPS.snapshot()[0], checking.done()
-        finally:
+            group = daemon._group
+            assert group is not None, f"no server seen mid-check: {checking.result()!r}"
+            told = GROUPS.snapshot()[0], checking.done()
             await checking
+            pid = daemon.pid
+            assert pid is not None
+            return group, *told, os.getpgid(pid)
+        finally:
+            await asyncio.gather(checking, return_exceptions=True)
             await daemon.stop()
 
-    group, groups, done = asyncio.run(run())
+    group, groups, done, server_group = asyncio.run(run())
     assert group in groups and not done  # told before the cold check ended
+    assert server_group == group  # the server's own group, as it answered
     assert group not in GROUPS.snapshot()[0]  # and forgotten once it stopped
 
 

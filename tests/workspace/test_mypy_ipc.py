@@ -2,11 +2,13 @@
 mypy: a cold check starts the server itself (`dmypy daemon`) and asks it; a warm re-check
 is asked; the same errors as `dmypy run`'s. A server killed between two checks, or one
 that wants a restart (its configuration changed), is left to `dmypy run`, and the answer
-is still mypy's."""
+is still mypy's. A server that hangs is ended and `dmypy run` answers; a check cancelled
+while the server starts leaves none behind."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -16,9 +18,11 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_check import parse
+from lspd.lsp.process import GROUPS
+from lspd.workspace import dmypy
 from lspd.workspace.dmypy import Dmypy, MypyFailed
 from lspd.workspace.mypy_ipc import speaks
-from tests.daemon.support import wait_dead
+from tests.daemon.support import alive, wait_dead
 from tests.workspace.mypy_env import MYPY_PINNED, STRICT, environment, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held
 
@@ -122,5 +126,57 @@ def test_a_server_mypy_will_not_start_is_said_as_dmypy_run_says_it(tmp_path: Pat
         with pytest.raises(MypyFailed, match="follow-imports=silent not supported"):
             codes(root, daemon)
         assert not daemon.running and daemon.pid is None
+    finally:
+        asyncio.run(daemon.stop())
+
+
+def test_a_hung_server_is_ended_and_dmypy_run_answers(
+    started: tuple[Path, Dmypy], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, daemon = started
+    hung = daemon.pid
+    assert hung is not None
+    monkeypatch.setattr(dmypy, "RUN_TIMEOUT_S", 1.0)
+    os.kill(hung, signal.SIGSTOP)  # it accepts the connection, and never answers
+    try:
+        with caplog.at_level(logging.DEBUG, logger="lspd.workspace.dmypy"):
+            assert codes(root, daemon, fixed(root)) == FIXED
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(hung, signal.SIGCONT)
+    assert "did not answer in 1 s" in caplog.text and ASKED not in caplog.text
+    assert not alive(hung) and hung not in GROUPS.snapshot()[0] and daemon.pid not in (None, hung)
+
+
+def servers(status_file: Path) -> list[int]:
+    """The processes started with `status_file` on their command line (zombies aside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            if entry.name.isdigit() and str(status_file).encode() in command:
+                found.append(int(entry.name))
+    return [pid for pid in found if alive(pid)]
+
+
+def test_a_check_cancelled_while_the_server_starts_leaves_no_server(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", STRICT)
+    daemon = daemon_of(root, tmp_path)
+
+    async def cancelled() -> list[int]:
+        check = asyncio.ensure_future(daemon.check([], held(root)))
+        while not (started := servers(daemon.status_file)) and not check.done():
+            await asyncio.sleep(0.005)
+        watched = set(GROUPS.snapshot()[0])  # the watchdog knows it at once
+        assert not daemon.running and set(started) <= watched  # spawned, not up yet
+        check.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await check
+        return started
+
+    try:
+        started = asyncio.run(cancelled())
+        assert len(started) == 1 and servers(daemon.status_file) == []
+        assert started[0] not in GROUPS.snapshot()[0] and not daemon.running
     finally:
         asyncio.run(daemon.stop())

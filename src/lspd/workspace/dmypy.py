@@ -22,10 +22,8 @@ import hashlib
 import logging
 import os
 import re
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -37,7 +35,15 @@ from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_mirror import Mirror, Sees
-from lspd.workspace.mypy_server import server_of, spawn, tool_command, tool_env, up
+from lspd.workspace.mypy_server import (
+    forget_status,
+    killed,
+    server_of,
+    spawn,
+    tool_command,
+    tool_env,
+    up,
+)
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +146,7 @@ class Dmypy:
             self._watch()
             self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
-            found = self._output(status, out, err, json_out)
+            found = _output(self.project, status, out, err, json_out)
             self._answers[state] = found
             while len(self._answers) > KEPT_ANSWERS:
                 self._answers.popitem(last=False)
@@ -156,22 +162,42 @@ class Dmypy:
         timeout = ["--timeout", str(DAEMON_IDLE_S), "--log-file", str(self.log_file)]
         options = [*timeout, "--", *flags]
         process = spawn(self.interpreter, self.mirror.directory, self.status_file, options)
-        self.mirror.hold(texts)
-        if process is not None and not await up(process, self.status_file):
-            log.info("dmypy of %s did not start by itself: dmypy run", self.project)
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-            process = None
-        self._process = process
+        if process is None:
+            self.mirror.hold(texts)
+            return
+        # Known at once (its session's group is its pid), so a check cancelled while it
+        # starts, or lspd killed meanwhile, leaves no server behind.
+        self._process, self._group = process, process.pid
+        GROUPS.add(process.pid)
+        try:
+            self.mirror.hold(texts)
+            if not await up(process, self.status_file):
+                log.info("dmypy of %s did not start by itself: dmypy run", self.project)
+                self._abandon(process)
+        except BaseException:
+            self._abandon(process)
+            raise
         self._watch()
+
+    def _abandon(self, process: subprocess.Popen[bytes]) -> None:
+        """The server lspd started, not up (or its check cancelled): gone, forgotten."""
+        killed(process)
+        GROUPS.discard(process.pid)
+        self._process = self._group = None
+        forget_status(self.status_file)
 
     async def _checked(self, flags: list[str]) -> tuple[int, str, str]:
         """A run of the server with `flags`: asked on its socket when it is up and its mypy
         speaks the protocol `mypy_ipc` knows, else by `dmypy run` (which starts it, restarts
         it when it wants, and is started once more when the server died mid-check)."""
         if self._speaks and self.running and (socket := server_of(self.status_file)[1]) is not None:
-            answer = await ask_run(socket, self._speaks, flags) or {}
+            try:
+                async with asyncio.timeout(RUN_TIMEOUT_S):
+                    answer = await ask_run(socket, self._speaks, flags) or {}
+            except TimeoutError:  # a hung server: ended, `dmypy run` starts another
+                log.warning("dmypy of %s did not answer in %.0f s", self.project, RUN_TIMEOUT_S)
+                await self._end()
+                answer = {}
             if all(key in answer for key in ("out", "err", "status")):
                 log.debug("dmypy of %s asked on its socket", self.project)
                 status = answer["status"]
@@ -200,17 +226,22 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
-        """End the server lspd started: SIGTERM, SIGKILL if it has not ended within
-        `STOP_GRACE_S` (a hung or stopped one); its status file and socket go with it. It
+        """End the server lspd started (`_end`); its copy of the project goes with it. It
         keeps nothing worth a `dmypy stop` (its copy and cache are removed with it), which
         cost every stop a Python start and mypy's import: 0.3-0.7 s of a one-shot check."""
+        await self._end()
+        self._environment = None
+        self._answers.clear()
+        self.mirror.forget()  # the copy of the project's files goes with its daemon
+
+    async def _end(self) -> None:
+        """End the server: SIGTERM, SIGKILL if it has not ended within `STOP_GRACE_S` (a
+        hung or stopped one); its status file and socket go with it, the copy stays."""
         if self.running:
-            pid, socket = server_of(self.status_file)
+            pid = server_of(self.status_file)[0]
             if pid is not None and _ours(pid, self.status_file):
                 await _ended(pid, self.status_file)
-            self.status_file.unlink(missing_ok=True)
-            if socket is not None and socket.parent.parent == Path(tempfile.gettempdir()):
-                shutil.rmtree(socket.parent, ignore_errors=True)  # what dmypy's stop removes
+            forget_status(self.status_file)
         if self._process is not None and self._process.poll() is None:
             self._process.kill()  # not up: never known by its status file
         if self._process is not None:
@@ -219,9 +250,6 @@ class Dmypy:
         if self._group is not None:
             GROUPS.discard(self._group)
             self._group = None
-        self._environment = None
-        self._answers.clear()
-        self.mirror.forget()  # the copy of the project's files goes with its daemon
 
     async def _run_watched(self, argv: list[str]) -> tuple[int, str, str]:
         """`dmypy run`, its server told to the watchdog as soon as it is up, not after its
@@ -278,18 +306,6 @@ class Dmypy:
             )
         return tuple(int(part or 0) for part in found.groups())
 
-    def _output(self, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
-        kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
-        # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
-        # its server cannot run: `follow_imports = silent`), not a clean project.
-        if status not in (0, 1) or (status == 1 and not kept and err.strip()):
-            log.error("mypy in %s failed (status %d):\n%s%s", self.project, status, out, err)
-            last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
-            raise MypyFailed(
-                "mypy", f"mypy failed in {self.project}: {last} (the log has the rest)"
-            )
-        return MypyOutput(tuple(kept), json_out, status)
-
     async def _run(
         self, tool: str, argv: list[str], timeout: float = RUN_TIMEOUT_S
     ) -> tuple[int, str, str]:
@@ -324,6 +340,18 @@ _DIED = (
     *("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}"),
     *("No data received", "Connection reset by peer"),
 )
+
+
+def _output(project: Path, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
+    """What mypy printed, or why it failed."""
+    kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
+    # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
+    # its server cannot run: `follow_imports = silent`), not a clean project.
+    if status not in (0, 1) or (status == 1 and not kept and err.strip()):
+        log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
+        last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
+        raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
+    return MypyOutput(tuple(kept), json_out, status)
 
 
 def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:

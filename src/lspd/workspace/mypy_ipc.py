@@ -14,6 +14,7 @@ server answers something else (a restart it wants, an error, a closed socket), l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import struct
@@ -76,4 +77,6 @@ async def ask_run(socket: Path, version: str, flags: list[str]) -> dict[str, Any
         return None
     finally:
         writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
     return frame

@@ -12,9 +12,13 @@ come up is left to `dmypy run`, which starts one or says why it cannot.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
+import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -59,7 +63,8 @@ def spawn(
     interpreter: Path, cwd: Path, status_file: Path, options: list[str]
 ) -> subprocess.Popen[bytes] | None:
     """`dmypy --status-file ... daemon <options>` started in `cwd`, in a session of its
-    own (the daemon's watchdog is told its group once it is up); None if it cannot start."""
+    own: its process group is its pid, which the caller tells the daemon's watchdog at once;
+    None if it cannot start."""
     command = [*tool_command(interpreter, "dmypy"), "--status-file", str(status_file)]
     try:
         return subprocess.Popen(
@@ -88,3 +93,18 @@ async def up(process: subprocess.Popen[bytes], status_file: Path) -> bool:
             return True
         await asyncio.sleep(0.01)
     return False
+
+
+def killed(process: subprocess.Popen[bytes]) -> None:
+    """The server `process` and its session's process group (its pid) killed, reaped."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def forget_status(status_file: Path) -> None:
+    """The server's status file and socket removed (what dmypy's stop removes)."""
+    socket = server_of(status_file)[1]
+    status_file.unlink(missing_ok=True)
+    if socket is not None and socket.parent.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(socket.parent, ignore_errors=True)
