@@ -85,11 +85,7 @@ async def up(process: subprocess.Popen[bytes], status_file: Path) -> bool:
     `UP_TIMEOUT_S`; False when it ended first (a configuration mypy refuses, ...)."""
     deadline = time.monotonic() + UP_TIMEOUT_S
     while time.monotonic() < deadline and process.poll() is None:
-        try:
-            status = json.loads(status_file.read_text("utf-8"))
-        except (OSError, ValueError):
-            status = None
-        if isinstance(status, dict) and status.get("pid") == process.pid:
+        if server_of(status_file)[0] == process.pid:
             return True
         await asyncio.sleep(0.01)
     return False
