@@ -1,5 +1,5 @@
-"""The shape of the package: arrows point down only, no import cycles, small modules and
-classes."""
+"""The shape of the package: arrows point down only, no import cycles, small modules,
+classes and functions."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import lspd
 SOURCE = Path(lspd.__file__).parent
 MAX_LINES = 400
 MAX_CLASS_LINES = 250
+MAX_FUNCTION_LINES = 60
 
 # Each layer may import the ones after it, never those before it: transport -> operations ->
 # the check engine -> workspace -> language-server session. The daemon and agents sit beside
@@ -139,5 +140,22 @@ def test_no_class_is_over_250_lines() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.ClassDef)
         and (lines := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_CLASS_LINES
+    }
+    assert long == {}
+
+
+def test_no_function_is_over_60_lines() -> None:
+    """A function's lines count from its first decorator to its last line (issue 43)."""
+    long = {
+        f"{name}.{node.name}:{node.lineno}": lines
+        for name, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (
+            lines := (node.end_lineno or node.lineno)
+            - min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            + 1
+        )
+        > MAX_FUNCTION_LINES
     }
     assert long == {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from lspd.ops.models import Changes, Diagnostic, Model
+from lspd.ops.models import Changes, Diagnostic, Model, Paged
 
 
 class FileEdits(Model):
@@ -17,8 +17,9 @@ class FileEdits(Model):
     """Its text edits."""
 
 
-class RenameResult(Model):
-    """A rename as the language server computes it: a diff to apply (never applied)."""
+class RenameResult(Paged):
+    """A rename as the language server computes it: a diff to apply (never applied), its
+    files paged (`total`: all files it changes)."""
 
     old_name: str
     """The name renamed."""
@@ -30,12 +31,6 @@ class RenameResult(Model):
     """This page's files (whole: a file's diff is never cut)."""
     edits: int
     """Text edits in all files."""
-    total: int = 0
-    """All files it changes."""
-    truncated: bool = False
-    """True when more files follow."""
-    next_offset: int | None = None
-    """The `offset` of the next page's files."""
     check: Changes | None = None
     """What applying the whole rename would introduce and fix."""
     note: str | None = None
@@ -63,8 +58,9 @@ class Fix(Model):
     """A command lspd did not run, or why `check` is missing."""
 
 
-class FixesResult(Model):
-    """The fixes a language server offers at a place (or the source actions of a file)."""
+class FixesResult(Paged):
+    """The fixes a language server offers at a place (or the source actions of a file),
+    paged (`total`: all fixes found)."""
 
     path: str
     """The file."""
@@ -74,11 +70,5 @@ class FixesResult(Model):
     """Errors and warnings there."""
     fixes: list[Fix] = Field(default_factory=list)
     """A page of them: errors' fixes first, preferred first."""
-    total: int
-    """All fixes found."""
-    truncated: bool = False
-    """True when more fixes follow."""
-    next_offset: int | None = None
-    """The `offset` of the next page."""
     skipped: list[str] = Field(default_factory=list)
     """Fixes with no diff, and why (on the first page)."""
