@@ -131,6 +131,7 @@ FAST = (
     "tests/surface/test_table.py",
     "tests/test_architecture.py",
     "tests/test_scripts.py",
+    "tests/tools/test_arguments.py",
     "tests/tools/test_calls.py",
     "tests/workspace/symbols/test_entries.py",
     "tests/workspace/symbols/test_naming.py",

@@ -46,9 +46,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from lspd.tools.arguments import BOUNDED
 from lspd.tools.hints import CALLER
 
 log = logging.getLogger(__name__)
+log.addFilter(BOUNDED)  # a failure is logged as the SDK logs it: the caller's text cut short
 
 PATH = "/mcp"
 METHOD = "tools/call"

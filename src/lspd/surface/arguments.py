@@ -21,6 +21,7 @@ from lspd.errors import InvalidInput
 from lspd.surface.table import Operation
 
 Schema = dict[str, Any]
+SHOWN = 5  # wrong arguments named in one answer
 
 
 class _Arguments(BaseModel):
@@ -63,7 +64,7 @@ def check(name: str, schema: Schema, arguments: dict[str, Any]) -> None:
     properties: dict[str, Schema] = schema.get("properties", {})
     unknown = [key for key in arguments if key not in properties]
     if unknown:
-        names = ", ".join(f"`{key[:60]}`" for key in unknown)
+        names = _some([f"`{key[:60]}`" for key in unknown])
         raise InvalidInput(f"{name} has no argument {names}. {takes(name, schema)}")
     for key, value in arguments.items():
         for text in value if isinstance(value, list) else [value]:
@@ -91,7 +92,7 @@ def explain(name: str, schema: Schema, error: ValidationError) -> str:
     problems = []
     for item in error.errors(include_url=False):
         field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"])
-        field = field.removeprefix(".") or "arguments"
+        field = (field.removeprefix(".") or "arguments")[:60]  # a key may be the caller's
         if item["type"] == "missing":
             problems.append(f"`{field}` is required")
             continue
@@ -101,7 +102,13 @@ def explain(name: str, schema: Schema, error: ValidationError) -> str:
         )
         wanted = wanted.replace("must be a integer", "must be an integer")
         problems.append(f"`{field}` {wanted}, not {_show(item.get('input'))}")
-    return f"{'; '.join(problems)}. {takes(name, schema)}"
+    return f"{_some(problems, '; ')}. {takes(name, schema)}"
+
+
+def _some(items: list[str], separator: str = ", ") -> str:
+    """The first `SHOWN` items, then how many more: an answer stays short whatever was sent."""
+    more = f" (and {len(items) - SHOWN} more)" if len(items) > SHOWN else ""
+    return separator.join(items[:SHOWN]) + more
 
 
 def takes(name: str, schema: Schema) -> str:

@@ -3,14 +3,20 @@
 
 `LspdServer` runs `check` before the SDK's validation (which takes `true` for the integer 1
 and drops unknown arguments) and rewrites the SDK's pydantic report with `explain`.
+
+A refusal quotes what the caller sent (cut short), and the SDK logs a failed call's name
+and message (`Tool %r failed: %r`): `BOUNDED` cuts each argument of those log lines, so
+the daemon's log holds at most an excerpt of the caller's text.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.server import logger as sdk_log
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
@@ -18,6 +24,34 @@ from pydantic import ValidationError
 from lspd.errors import InvalidInput
 from lspd.surface.arguments import Schema, check, explain
 from lspd.surface.table import operation
+
+LOGGED_CHARS = 240  # of one argument of a log line about a call: its start, then its length
+
+
+class Bounded(logging.Filter):
+    """Cuts each argument of a record to `LOGGED_CHARS` characters: a failed call is logged
+    with the tool's name and the error's message, both the caller's text (a refusal quotes
+    what was sent; an unknown tool's name is the caller's)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(excerpt(arg) for arg in record.args)
+        return True
+
+
+def excerpt(value: object) -> object:
+    """`value`, or the start of its text and its length when the text is longer than
+    `LOGGED_CHARS` (a log line's `%r` then shows that excerpt)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= LOGGED_CHARS:
+        return value
+    return f"{text[:LOGGED_CHARS]}… ({len(text)} characters)"
+
+
+BOUNDED = Bounded()
+sdk_log.addFilter(BOUNDED)  # the SDK's tools/call handler logs each failed call
 
 
 class LspdServer(MCPServer[Any]):
