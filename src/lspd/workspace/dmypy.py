@@ -17,12 +17,10 @@ text is re-checked fine-grained like an edit, and nothing is written into the pr
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import os
 import re
-import signal
 import subprocess
 import time
 from collections import OrderedDict
@@ -35,9 +33,12 @@ from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_mirror import Mirror, Sees
+from lspd.workspace.mypy_once import needs_once
 from lspd.workspace.mypy_server import (
+    ended,
     forget_status,
     killed,
+    ours,
     server_of,
     spawn,
     tool_command,
@@ -57,7 +58,6 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 RUN_TIMEOUT_S = 600.0
-STOP_GRACE_S = 2.0  # after SIGTERM, before SIGKILL
 # dmypy's own stop after this long unasked (`--timeout`): should lspd and its watchdog
 # both be killed, the server (~150 MB) still ends by itself.
 DAEMON_IDLE_S = 3600
@@ -105,6 +105,7 @@ class Dmypy:
         self._answers: OrderedDict[bytes, MypyOutput] = OrderedDict()
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
+        self.once = False  # the last check was mypy's, run once (`mypy_once`)
 
     @property
     def busy(self) -> bool:
@@ -141,8 +142,15 @@ class Dmypy:
                 self._answers.move_to_end(state)
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            await self._held(texts, flags)
-            status, out, err = await self._checked([*flags, *targets])
+            self.once = needs_once(texts)
+            if self.once:  # dmypy's answer would not be mypy's (`mypy_once`)
+                await self._end()
+                self.mirror.hold(texts)
+                cache = ["--cache-dir", str(self.state / "cache")]
+                status, out, err = await self._run("mypy", [*flags, *cache, *targets])
+            else:
+                await self._held(texts, flags)
+                status, out, err = await self._checked([*flags, *targets])
             self._watch()
             self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
@@ -239,8 +247,8 @@ class Dmypy:
         hung or stopped one); its status file and socket go with it, the copy stays."""
         if self.running:
             pid = server_of(self.status_file)[0]
-            if pid is not None and _ours(pid, self.status_file):
-                await _ended(pid, self.status_file)
+            if pid is not None and ours(pid, self.status_file):
+                await ended(pid, self.status_file)
             forget_status(self.status_file)
         if self._process is not None and self._process.poll() is None:
             self._process.kill()  # not up: never known by its status file
@@ -306,31 +314,37 @@ class Dmypy:
             )
         return tuple(int(part or 0) for part in found.groups())
 
-    async def _run(
-        self, tool: str, argv: list[str], timeout: float = RUN_TIMEOUT_S
-    ) -> tuple[int, str, str]:
-        """Run the environment's `tool`: `dmypy` in the copy, `mypy --version` anywhere."""
-        command, env = tool_command(self.interpreter, tool), tool_env(self.interpreter)
-        try:
-            process = await asyncio.create_subprocess_exec(
-                *command,
-                *argv,
-                cwd=self.mirror.directory if tool == "dmypy" else self.project,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-        except OSError as exc:
-            raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
-        try:
-            out, err = await asyncio.wait_for(process.communicate(), timeout)
-        except BaseException:
-            if process.returncode is None:
-                process.kill()
-            raise
-        code = process.returncode if process.returncode is not None else 2
-        return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
+        """Run the environment's `tool` in the copy (`mypy --version` in the project)."""
+        cwd = self.project if argv == ["--version"] else self.mirror.directory
+        return await _ran(self.interpreter, tool, argv, cwd)
+
+
+async def _ran(
+    interpreter: Path, tool: str, argv: list[str], cwd: Path, timeout: float = RUN_TIMEOUT_S
+) -> tuple[int, str, str]:
+    """The environment's `tool` run in `cwd`: its status, stdout and stderr."""
+    command, env = tool_command(interpreter, tool), tool_env(interpreter)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            *argv,
+            cwd=cwd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except OSError as exc:
+        raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    except BaseException:
+        if process.returncode is None:
+            process.kill()
+        raise
+    code = process.returncode if process.returncode is not None else 2
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);
@@ -365,32 +379,6 @@ def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:
     return digest.digest()
 
 
-def _ours(pid: int, status_file: Path) -> bool:
-    """Whether `pid` is still the dmypy server of `status_file` (not a reused pid): forked
-    from `dmypy --status-file ... run`, it keeps that command line."""
-    try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return False
-    return str(status_file).encode() in command
-
-
 def _died(text: str) -> bool:
     """dmypy's client lost its daemon (killed mid-check, or a stale status file)."""
     return any(word in text for word in _DIED) or "ConnectionResetError" in text
-
-
-async def _ended(pid: int, status_file: Path) -> None:
-    """SIGTERM, then SIGKILL after `STOP_GRACE_S`; back once `pid` is no longer the server
-    (gone, or a zombie: its command line is empty)."""
-    for sent in (signal.SIGTERM, signal.SIGKILL):
-        if sent == signal.SIGKILL:
-            log.warning("dmypy server %d did not end on SIGTERM: killed", pid)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sent)
-        deadline = time.monotonic() + STOP_GRACE_S
-        while time.monotonic() < deadline:
-            if not _ours(pid, status_file):
-                return
-            await asyncio.sleep(0.01)
-    log.warning("dmypy server %d did not end after SIGKILL", pid)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import shutil
 import signal
@@ -22,7 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+log = logging.getLogger(__name__)
+
 UP_TIMEOUT_S = 60.0  # the server's start (mypy's import, the configuration read)
+STOP_GRACE_S = 2.0  # after SIGTERM, before SIGKILL
 
 
 def tool_command(interpreter: Path, tool: str) -> list[str]:
@@ -104,3 +108,29 @@ def forget_status(status_file: Path) -> None:
     status_file.unlink(missing_ok=True)
     if socket is not None and socket.parent.parent == Path(tempfile.gettempdir()):
         shutil.rmtree(socket.parent, ignore_errors=True)
+
+
+def ours(pid: int, status_file: Path) -> bool:
+    """Whether `pid` is still the dmypy server of `status_file` (not a reused pid): forked
+    from `dmypy --status-file ... run`, it keeps that command line."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return str(status_file).encode() in command
+
+
+async def ended(pid: int, status_file: Path) -> None:
+    """SIGTERM, then SIGKILL after `STOP_GRACE_S`; back once `pid` is no longer the server
+    (gone, or a zombie: its command line is empty)."""
+    for sent in (signal.SIGTERM, signal.SIGKILL):
+        if sent == signal.SIGKILL:
+            log.warning("dmypy server %d did not end on SIGTERM: killed", pid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sent)
+        deadline = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < deadline:
+            if not ours(pid, status_file):
+                return
+            await asyncio.sleep(0.01)
+    log.warning("dmypy server %d did not end after SIGKILL", pid)

@@ -1,0 +1,45 @@
+"""Where dmypy's fine-grained answer is not mypy's, the project's own `mypy` answers, run
+once, incremental, with a cache of lspd's.
+
+After an edit dmypy re-checks the module that changed and, of the others, only the targets
+the change reaches or that had errors (`reprocess_nodes`). mypy's unused `# type: ignore`
+errors are made only where a whole module is checked (`generate_unused_ignore_notes`, in
+`update_module_isolated`), and each module's update clears every file's errors
+(`errors.reset()`), so after an edit dmypy reports them for the last module it updated and
+for no other (mypy issue 9655). On SQLAlchemy 2.0.36 (`warn_unused_ignores` on its package)
+a leaf edit lost 31 `unused-ignore` errors and one `misc`, and re-analysing the module top
+levels those errors belong to made 21 errors mypy never reports (17 `no-any-return`, 4
+`no-redef`), in 26.8 s; its `mypy`, incremental with a cache, gave the 90 errors of a cold
+run in 1.6 s. So where the configuration may report unused ignores and a file holds one,
+lspd runs the project's `mypy` in the daemon's copy with its cache in lspd's state
+directory (`incremental` is mypy's default: as the project's CI runs it), and the answer is
+mypy's by construction. Everywhere else dmypy answers: without an ignore comment its
+fine-grained answer has nothing to lose.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_mirror import PYTHON
+
+# A `# type: ignore` (with or without codes) anywhere in a file; read too widely (in a
+# string, say) it costs speed, never exactness.
+_IGNORE = re.compile(rb"#\s*type:\s*ignore")
+# Options of any section that report unused ignores: `warn_unused_ignores`, `strict` (which
+# sets it), or the `unused-ignore` code named (enabled, or disabled: read widely again).
+_REPORTS = re.compile(
+    rb"^\s*(?:warn_unused_ignores|strict)\s*=\s*(?:true|1|yes|on)\b|unused-ignore",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+def needs_once(texts: dict[str, bytes]) -> bool:
+    """Whether a check of the project with `texts` (relative path -> text, its mypy
+    configuration among them) goes to `mypy` run once instead of dmypy: its configuration
+    may report unused ignores and one of its Python files holds an ignore comment."""
+    configs = [texts[name] for name in CONFIG_FILES if name in texts]
+    if not any(_REPORTS.search(text) for text in configs):
+        return False
+    return any(_IGNORE.search(data) for name, data in texts.items() if name.endswith(PYTHON))

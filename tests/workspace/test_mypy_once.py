@@ -1,0 +1,117 @@
+"""A project whose mypy reports unused `# type: ignore` comments and whose files hold one is
+answered by its own `mypy`, run once with lspd's cache, not by dmypy: after an edit dmypy
+loses the unused ignores of the modules it did not update last (mypy issue 9655). On a real
+mypy: lspd's answer is one-shot `mypy`'s, cold and after an edit that makes one ignore
+unused and another used, with an unused one in a file the edit does not touch; the user's
+own dmypy, asked the same, is not (why this mode exists)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from lspd.engine.mypy_check import parse
+from lspd.workspace.mypy_once import needs_once
+from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.test_dmypy import daemon_of, held, shown
+
+AREA = "def area(width: int, height: int) -> int:\n    return width * height\n"
+# `height` becomes a str: main's `area(2, "3")` is fine (its ignore unused), used's
+# `area(1, 2)` is broken (its ignore used).
+AREA_EDITED = "def area(width: int, height: str) -> int:\n    return width * len(height)\n"
+IGNORING = {
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\n',
+    "app/__init__.py": "",
+    "app/shapes.py": AREA,
+    "app/main.py": (
+        "from app.shapes import area\n\n\ndef run() -> int:\n"
+        '    return area(2, "3")  # type: ignore[arg-type]\n'
+    ),
+    "app/used.py": (
+        "from app.shapes import area\n\n\ndef h() -> int:\n"
+        "    return area(1, 2)  # type: ignore[arg-type]\n"
+    ),
+    "app/other.py": "count: int = 1  # type: ignore\n",  # unused, and never edited
+}
+
+
+def own_dmypy(root: Path, status: Path) -> list[tuple[str, int, int, str | None, str]]:
+    """The user's own `dmypy run` of the project, as cli_errors shows mypy's."""
+    dmypy = [str(root / ".venv" / "bin" / "dmypy"), "--status-file", str(status)]
+    done = subprocess.run(
+        [*dmypy, "run", "--", "-O", "json"], cwd=root, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode in (0, 1), done.stderr + done.stdout
+    found = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return [
+        (str(e["file"]), e["line"], max(e["column"] + 1, 1), e["code"], e["message"])
+        for e in found
+        if e["severity"] == "error"
+    ]
+
+
+def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path / "p", IGNORING)
+    daemon = daemon_of(root, tmp_path)
+    shapes = root / "app" / "shapes.py"
+
+    async def run() -> list[list[tuple[str, int, int, str | None, str]]]:
+        answers = []
+        try:
+            for text in (AREA, AREA_EDITED):
+                shapes.write_text(text)
+                output = await daemon.check([], held(root))
+                answers.append(shown(root, parse(output, root, daemon.mirror.directory)))
+                assert daemon.once and daemon.pid is None  # mypy's own run, no server
+        finally:
+            await daemon.stop()
+        return answers
+
+    cold, edited = asyncio.run(run())
+    shapes.write_text(AREA)
+    assert cold == cli_errors(root)
+    assert sorted((e[0], e[1]) for e in cold if e[3] == "unused-ignore") == [
+        ("app/other.py", 1),
+        ("app/used.py", 5),
+    ]
+    shapes.write_text(AREA_EDITED)
+    assert edited == cli_errors(root)
+    assert sorted((e[0], e[1]) for e in edited if e[3] == "unused-ignore") == [
+        ("app/main.py", 5),
+        ("app/other.py", 1),
+    ]
+
+    # The user's own dmypy, cold then after the same edit: the edit's answer lacks the
+    # unused ignores of the modules it did not update last.
+    status = tmp_path / "own.json"
+    shapes.write_text(AREA)
+    try:
+        assert own_dmypy(root, status) == cold
+        shapes.write_text(AREA_EDITED)
+        os.utime(shapes)
+        assert own_dmypy(root, status) != edited
+    finally:
+        subprocess.run(
+            [str(root / ".venv" / "bin" / "dmypy"), "--status-file", str(status), "kill"],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+        )
+
+
+def test_dmypy_answers_where_it_has_nothing_to_lose() -> None:
+    strict = b"[tool.mypy]\nstrict = true\n"
+    ignoring = {"pyproject.toml": strict, "a.py": b"x = 1  # type: ignore[misc]\n"}
+    assert needs_once(ignoring)
+    assert not needs_once({**ignoring, "a.py": b"x = 1\n"})  # no ignore comment
+    assert not needs_once({**ignoring, "pyproject.toml": b"[tool.mypy]\nstrict = false\n"})
+    per_module = b"[mypy]\n[mypy-app.*]\nwarn_unused_ignores = True\n"
+    assert needs_once({"mypy.ini": per_module, "a.py": ignoring["a.py"]})
+    codes = b'[tool.mypy]\nenable_error_code = ["unused-ignore"]\n'
+    assert needs_once({**ignoring, "pyproject.toml": codes})
+    assert not needs_once({"pyproject.toml": strict, "notes.txt": b"# type: ignore"})
