@@ -15,6 +15,7 @@ import pytest
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.mypy_step import ONCE
 from lspd.ops.preview import preview
 from lspd.ops.state import status
 from lspd.ops.state_models import StatusResult
@@ -23,6 +24,7 @@ from lspd.workspace.dmypy import MypyMissing
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import STRICT, cli_errors, environment, project, rich_release
+from tests.workspace.test_mypy_once import AREA_EDITED, IGNORING
 
 WHY = "mypy: pyproject.toml [tool.mypy]"
 
@@ -211,3 +213,24 @@ def test_a_sibling_package_edited_is_asked_again(tmp_path: Path) -> None:
         return [[d.code for d in r.diagnostics] for r in (before, after)]
 
     assert answer(tmp_path.resolve(), ask) == [["assignment"], []]
+
+
+def test_unused_ignores_are_mypys_after_an_edit_in_a_preview_a_check_and_a_baseline(
+    tmp_path: Path,
+) -> None:
+    """A project reporting unused ignores, with ignore comments (`mypy_once`): the edit
+    makes main's ignore unused and used's used; each answer is one-shot mypy's."""
+    root = committed(project(tmp_path / "p", IGNORING))
+
+    async def ask(ws: Workspace) -> tuple[Any, Any, Any]:
+        previewed = await preview(ws, [{"path": "app/shapes.py", "content": AREA_EDITED}])
+        (root / "app" / "shapes.py").write_text(AREA_EDITED)
+        return previewed, await check_all(ws), await workspace_diagnostics(ws, baseline="HEAD")
+
+    previewed, checked, since = answer(root, ask)
+    assert ours(checked.results) == sorted(cli_errors(root))
+    assert {r.checker for r in checked.results} == {WHY + ONCE}
+    made = [(d.path, d.line, d.code) for d in previewed.changes.introduced]
+    assert made == [("app/main.py", 5, "unused-ignore")]
+    assert [(d.path, d.line, d.code) for d in since.changes.introduced] == made
+    assert [(d.path, d.line) for d in since.changes.fixed] == [("app/used.py", 5)]

@@ -62,7 +62,7 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     project = next(iter(groups))
     run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
-    why = project.why
+    why = why_of(ws, project)
     if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
         why += "; this file is outside the files mypy checks: mypy did not check it"
     return Judged(project, items, toolchain_of(ws, project), why)
@@ -94,7 +94,7 @@ def result_of(
         path=ws.display(path),
         server=SERVER,
         toolchain=toolchain,
-        checker=project.why,
+        checker=why_of(ws, project),
         errors=len(items),
         warnings=0,
         diagnostics=items,
@@ -115,6 +115,14 @@ def diagnostic_of(error: MypyError) -> Diagnostic:
         source=SERVER,
         notes=list(error.notes) or None,
     )
+
+
+def why_of(ws: Workspace, project: MypyProject) -> str:
+    """The project's checkers and why; where its mypy ran once, that too (`mypy_once`)."""
+    return project.why + (ONCE if daemon_of(ws, project).once else "")
+
+
+ONCE = "; mypy run once with its cache, not dmypy, whose answer after an edit drops unused ignores"
 
 
 def toolchain_of(ws: Workspace, project: MypyProject) -> str:
