@@ -12,9 +12,19 @@ written in both trees, `dmypy run`, lspd's `check` (the preview's state forgotte
 re-check with nothing done ahead) and `check --baseline HEAD`. Memory: the peak RSS of
 `mypy`, the RSS of the user's dmypy and of lspd's after the edits (lspd runs the same
 dmypy: the ratio is what lspd's own way of running it costs). Targets (issue 44): cold
-<= 1.3x `mypy`; each edit <= `dmypy run`'s + 0.3 s; memory <= 1.2x dmypy's.
+<= 1.3x `mypy`; each edit <= `dmypy run`'s + 0.3 s; memory <= 1.2x dmypy's; at every step
+lspd's errors are those of the project's `mypy` run cold on the same texts (the set: path,
+line, column, code, message), checked here beside `dmypy run`'s.
 
-    .venv/bin/python bench/mypy.py
+`--project sqlalchemy`: SQLAlchemy 2.0.36's sdist (`[tool.mypy]` strict with
+`warn_unused_ignores` on `sqlalchemy.*`, and `[tool.pyright]`: lspd.toml chooses mypy, the
+gate measured here), checked as its tox runs it (`mypy ./lib/sqlalchemy`), in the same
+environment; its leaf edit goes to `util/tool_support.py`, its signature change makes
+`warn_deprecated`'s `version` keyword-only (every caller through `util` breaks). Its `#
+type: ignore` comments under `warn_unused_ignores` send lspd to `mypy` run once with its
+cache (`workspace/mypy_once.py`), so lspd keeps no resident process there.
+
+    .venv/bin/python bench/mypy.py [--project rich|sqlalchemy]
 """
 
 from __future__ import annotations
@@ -24,43 +34,102 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.options import arguments  # noqa: E402
 from tests.ops.test_baseline import committed  # noqa: E402
-from tests.workspace.mypy_env import project, rich_release  # noqa: E402
+from tests.workspace.mypy_env import project as with_env  # noqa: E402
+from tests.workspace.mypy_env import rich_release  # noqa: E402
 
+from lspd.dirs import cache_dir  # noqa: E402
 from lspd.ops.check import check_all, workspace_diagnostics  # noqa: E402
 from lspd.ops.mypy_step import mypy_diagnosed  # noqa: E402
 from lspd.ops.preview import preview  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 from lspd.workspace.memory import tree_rss_mb  # noqa: E402
 
-LEAF = ("rich/diagnose.py", "\n\nbroken: int = 'leaf'\n")  # a module nobody imports
-SIGNATURE = (  # render_lines' `options` made keyword-only: its positional callers break
-    "rich/console.py",
-    "        renderable: RenderableType,\n        options: Optional[ConsoleOptions] = None,\n"
-    "        *,\n        style: Optional[Style] = None,",
-    "        renderable: RenderableType,\n        *,\n        options: Optional[ConsoleOptions] "
-    "= None,\n        style: Optional[Style] = None,",
+
+@dataclass(frozen=True)
+class Setup:
+    """A mypy-gated project of the bench: its release, mypy's targets as its CI gives
+    them, a leaf edit (a file and the text appended) and a signature change (a file, the
+    text replaced and its replacement)."""
+
+    name: str
+    targets: tuple[str, ...]
+    leaf: tuple[str, str]
+    signature: tuple[str, str, str]
+
+
+RICH = Setup(
+    "rich 13.9.4",
+    (),
+    ("rich/diagnose.py", "\n\nbroken: int = 'leaf'\n"),  # a module nobody imports
+    (  # render_lines' `options` made keyword-only: its positional callers break
+        "rich/console.py",
+        "        renderable: RenderableType,\n        options: Optional[ConsoleOptions] = None,\n"
+        "        *,\n        style: Optional[Style] = None,",
+        "        renderable: RenderableType,\n        *,\n        options: "
+        "Optional[ConsoleOptions] = None,\n        style: Optional[Style] = None,",
+    ),
 )
+SQLALCHEMY = Setup(
+    "SQLAlchemy 2.0.36",
+    ("./lib/sqlalchemy",),  # its tox: `mypy ./lib/sqlalchemy`
+    ("lib/sqlalchemy/util/tool_support.py", "\n\nbroken: int = 'leaf'\n"),
+    (  # warn_deprecated's `version` made keyword-only: 42 callers through `util` break
+        "lib/sqlalchemy/util/deprecations.py",
+        "    msg: str, version: str, stacklevel: int = 3",
+        "    msg: str, *, version: str, stacklevel: int = 3",
+    ),
+)
+SETUPS = {"rich": RICH, "sqlalchemy": SQLALCHEMY}
+SQLALCHEMY_PINNED = "2.0.36"
 
 
-def edited(root: Path, which: str) -> tuple[Path, str]:
+def sqlalchemy_release(destination: Path) -> Path:
+    """SQLAlchemy's source release (its sdist, kept under lspd's cache), unpacked under
+    `destination`, its lspd.toml choosing mypy (it also configures pyright)."""
+    archive = cache_dir() / "bench" / f"sqlalchemy-{SQLALCHEMY_PINNED}.tar.gz"
+    if not archive.is_file():
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        download = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+        subprocess.run(
+            [*download, "-d", str(archive.parent), f"sqlalchemy=={SQLALCHEMY_PINNED}"],
+            check=True,
+            timeout=600,
+            capture_output=True,
+        )
+    with tarfile.open(archive) as tar:
+        tar.extractall(destination, filter="data")
+    root = destination / f"sqlalchemy-{SQLALCHEMY_PINNED}"
+    (root / "lspd.toml").write_text('python_checker = "mypy"\n')
+    return root
+
+
+def release(setup: Setup, destination: Path) -> Path:
+    """The setup's project unpacked under `destination`."""
+    return rich_release(destination) if setup is RICH else sqlalchemy_release(destination)
+
+
+def edited(setup: Setup, root: Path, which: str) -> tuple[Path, str]:
     """The file an edit changes and its text after it."""
     if which == "leaf":
-        path = root / LEAF[0]
-        return path, path.read_text() + LEAF[1]
-    path = root / SIGNATURE[0]
+        path = root / setup.leaf[0]
+        return path, path.read_text() + setup.leaf[1]
+    path = root / setup.signature[0]
     text = path.read_text()
-    assert SIGNATURE[1] in text
-    return path, text.replace(SIGNATURE[1], SIGNATURE[2])
+    assert setup.signature[1] in text
+    return path, text.replace(setup.signature[1], setup.signature[2])
 
 
 def timed(
@@ -98,24 +167,58 @@ def errors(out: str) -> int:
     return sum(": error:" in line or '"severity": "error"' in line for line in out.splitlines())
 
 
-class Own:
-    """The project's own `dmypy`, with a status file of the bench's own."""
+Errors = set[tuple[str, int, int, str | None, str]]  # path, line, column, code, message
 
-    def __init__(self, root: Path) -> None:
+
+def mypy_errors(out: str) -> Errors:
+    """The errors of mypy's `-O json` lines, as lspd shows them (1-based columns)."""
+    found = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return {
+        (e["file"], e["line"], max(e["column"] + 1, 1), e["code"], e["message"])
+        for e in found
+        if e["severity"] == "error"
+    }
+
+
+def lspd_errors(checked: Any) -> Errors:
+    """The errors of lspd's whole check."""
+    return {
+        (r.path, d.line, d.column, d.code, d.message)
+        for r in checked.results
+        for d in r.diagnostics
+        if d.severity == "error"
+    }
+
+
+class Own:
+    """The project's own `mypy` and `dmypy`, the latter with a status file of the bench's."""
+
+    def __init__(self, root: Path, targets: tuple[str, ...]) -> None:
         self.root = root
+        self.targets = list(targets)
         venv = root / ".venv" / "bin"
         self.venv = venv
         self.status = Path(tempfile.mkdtemp()) / "dmypy.json"
         self.dmypy = [str(venv / "dmypy"), "--status-file", str(self.status)]
 
-    def mypy_cold(self, rows: list[tuple[str, str, str]]) -> None:
-        took, out, rss = timed([str(self.venv / "mypy"), "--cache-dir", os.devnull], self.root)
-        note = f"{errors(out)} errors, {rss:.0f} MB"
-        rows.append(("mypy (cold, no cache)", f"{took:.2f} s", note))
+    def mypy(self, rows: list[tuple[str, str, str]] | None = None) -> Errors:
+        """`mypy` as its CI first runs it (an empty cache, written), timed into `rows`
+        when given; its errors."""
+        with tempfile.TemporaryDirectory() as cache:
+            command = [str(self.venv / "mypy"), "-O", "json", "--cache-dir", cache, *self.targets]
+            took, out, rss = timed(command, self.root)
+        found = mypy_errors(out)
+        if rows is not None:
+            note = f"{len(found)} errors, {rss:.0f} MB"
+            rows.append(("mypy (cold, its cache written)", f"{took:.2f} s", note))
+        return found
 
-    def run(self, label: str, rows: list[tuple[str, str, str]]) -> None:
-        took, out, _ = timed([*self.dmypy, "run", "--"], self.root)
-        rows.append((f"dmypy run ({label})", f"{took:.2f} s", f"{errors(out)} errors"))
+    def run(self, label: str, rows: list[tuple[str, str, str]]) -> Errors:
+        command = [*self.dmypy, "run", "--", "-O", "json", *self.targets]
+        took, out, _ = timed(command, self.root)
+        found = mypy_errors(out)
+        rows.append((f"dmypy run ({label})", f"{took:.2f} s", f"{len(found)} errors"))
+        return found
 
     def rss(self) -> float:
         pid = int(json.loads(self.status.read_text())["pid"])
@@ -134,20 +237,34 @@ def cli(root: Path, rows: list[tuple[str, str, str]]) -> None:
     rows.append(("lspd check, the CLI (cold)", f"{took:.2f} s", f"{found} errors"))
 
 
+def exact(label: str, mypy: Errors, lspd: Errors, dmypy: Errors) -> tuple[str, str, str]:
+    """A row saying whether lspd's and dmypy's errors are `mypy`'s, and how far off."""
+
+    def said(found: Errors) -> str:
+        if found == mypy:
+            return "= mypy's"
+        return f"{len(mypy - found)} of mypy's missing, {len(found - mypy)} not mypy's"
+
+    return (f"errors ({label})", f"{len(mypy)}", f"lspd {said(lspd)}; dmypy {said(dmypy)}")
+
+
 async def side_by_side(
-    own: Own, root: Path, fresh: Path, rows: list[tuple[str, str, str]]
-) -> float:
+    setup: Setup, own: Own, root: Path, fresh: Path, rows: list[tuple[str, str, str]]
+) -> float | None:
     """Each step of the project's own tools right before lspd's (the machine's load moves):
     cold, then per edit lspd's preview, the edit written in both trees, `dmypy run`, lspd's
-    check and --baseline HEAD. Returns lspd's dmypy's RSS (MB)."""
+    check and --baseline HEAD, and (not timed) the project's `mypy` cold on the same texts
+    that lspd's and dmypy's errors are compared with. Returns lspd's dmypy's RSS (MB), None
+    when it ran mypy once (no process kept)."""
     ws = Workspace(root, log_dir=root.parent / "logs")
     try:
         assert await ws.watch()
 
-        async def step(label: str, ask: Callable[[], Awaitable[Any]], count: Any) -> None:
+        async def step(label: str, ask: Callable[[], Awaitable[Any]], count: Any) -> Any:
             began = time.monotonic()
             answer = await ask()
             rows.append((label, f"{time.monotonic() - began:.2f} s", count(answer)))
+            return answer
 
         def check_count(c: Any) -> str:
             return f"{sum(r.errors for r in c.results)} errors"
@@ -155,12 +272,13 @@ async def side_by_side(
         def introduced(answer: Any) -> str:
             return f"{len(answer.changes.introduced)} introduced"
 
-        own.mypy_cold(rows)
-        own.run("cold", rows)
-        await step("lspd check (cold)", lambda: check_all(ws), check_count)
+        mypy = own.mypy(rows)
+        dmypy = own.run("cold", rows)
+        checked = await step("lspd check (cold)", lambda: check_all(ws), check_count)
+        rows.append(exact("cold", mypy, lspd_errors(checked), dmypy))
         cli(fresh, rows)
         for which in ("leaf", "signature"):
-            path, text = edited(root, which)
+            path, text = edited(setup, root, which)
             shown = ws.display(path)
             await step(
                 f"lspd preview ({which})",
@@ -173,47 +291,54 @@ async def side_by_side(
             for daemon in ws.pool.mypy.values():
                 daemon.forget()
             await mypy_diagnosed(ws, [path], {})
-            own_path, own_text = edited(own.root, which)
+            own_path, own_text = edited(setup, own.root, which)
             own_path.write_text(own_text)
             path.write_text(text)
-            own.run(f"{which} edit", rows)
-            await step(f"lspd check ({which})", lambda: check_all(ws), check_count)
+            dmypy = own.run(f"{which} edit", rows)
+            checked = await step(f"lspd check ({which})", lambda: check_all(ws), check_count)
             await step(
                 f"lspd check --baseline HEAD ({which})",
                 lambda: workspace_diagnostics(ws, baseline="HEAD"),
                 introduced,
             )
+            rows.append(exact(which, own.mypy(), lspd_errors(checked), dmypy))
+        if all(d.once for d in ws.pool.mypy.values()):
+            return None
         pids = [d.pid for d in ws.pool.mypy.values() if d.pid is not None]
         return sum(tree_rss_mb(pid) or 0.0 for pid in pids)
     finally:
         await ws.close()
 
 
-def main() -> None:
+def main(project: Annotated[str, "rich or sqlalchemy"] = "rich") -> None:
+    setup = SETUPS[project]
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="lspd-bench-mypy-") as temporary:
         base = Path(temporary)
         (base / "own").mkdir()
         (base / "lspd").mkdir()
-        ours = committed(project(rich_release(base / "lspd"), {}))
+        ours = committed(with_env(release(setup, base / "lspd"), {}))
         (base / "cli").mkdir()
-        fresh = committed(project(rich_release(base / "cli"), {}))
+        fresh = committed(with_env(release(setup, base / "cli"), {}))
         rows: list[tuple[str, str, str]] = []
-        own = Own(project(rich_release(base / "own"), {}))
+        own = Own(with_env(release(setup, base / "own"), {}), setup.targets)
         try:
-            lspd_rss = asyncio.run(side_by_side(own, ours, fresh, rows))
+            lspd_rss = asyncio.run(side_by_side(setup, own, ours, fresh, rows))
             dmypy_rss = own.rss()
         finally:
             own.stop()
         rows.append(("RSS: the user's dmypy", f"{dmypy_rss:.0f} MB", ""))
-        ratio = lspd_rss / dmypy_rss if dmypy_rss else 0.0
-        rows.append(("RSS: lspd's dmypy", f"{lspd_rss:.0f} MB", f"{ratio:.2f}x dmypy's"))
+        if lspd_rss is None:
+            rows.append(("RSS: lspd's mypy", "none", "run once per check, no process kept"))
+        else:
+            ratio = lspd_rss / dmypy_rss if dmypy_rss else 0.0
+            rows.append(("RSS: lspd's dmypy", f"{lspd_rss:.0f} MB", f"{ratio:.2f}x dmypy's"))
     after = os.getloadavg()
-    print(f"rich 13.9.4, mypy 2.4.1; load average before {load[0]:.1f}, after {after[0]:.1f}")
+    print(f"{setup.name}, mypy 2.4.1; load average before {load[0]:.1f}, after {after[0]:.1f}")
     width = max(len(r[0]) for r in rows)
     for label, value, note in rows:
         print(f"{label:<{width}}  {value:>9}  {note}")
 
 
 if __name__ == "__main__":
-    main()
+    main(**arguments(main, __doc__))
