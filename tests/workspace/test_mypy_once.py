@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 from lspd.engine.mypy_check import parse
-from lspd.workspace.mypy_once import needs_once
+from lspd.workspace.mypy_once import Caches, needs_once
 from tests.workspace.mypy_env import cli_errors, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 
@@ -115,3 +115,22 @@ def test_dmypy_answers_where_it_has_nothing_to_lose() -> None:
     codes = b'[tool.mypy]\nenable_error_code = ["unused-ignore"]\n'
     assert needs_once({**ignoring, "pyproject.toml": codes})
     assert not needs_once({"pyproject.toml": strict, "notes.txt": b"# type: ignore"})
+
+
+def test_each_state_runs_on_the_cache_nearest_it_and_keeps_its_own(tmp_path: Path) -> None:
+    caches = Caches(tmp_path / "cache")
+    disk = {"a.py": b"1", "b.py": b"2", "c.py": b"3"}
+    first = caches.take(disk)
+    first.mkdir(parents=True)
+    (first / "cache.db").write_text("the disk's")
+    previewed = caches.take({**disk, "a.py": b"edited"})
+    assert previewed != first and (previewed / "cache.db").read_text() == "the disk's"
+    (previewed / "cache.db").write_text("the preview's")
+    assert caches.take(disk) == first  # the same texts: its own cache, as it was
+    revision = caches.take({**disk, "a.py": b"edited", "b.py": b"old"})  # nearest: the preview
+    assert (revision / "cache.db").read_text() == "the preview's"
+    assert len({first, previewed, revision}) == 3
+    fourth = caches.take({**disk, "c.py": b"new"})  # nearest: the disk; the least recent goes
+    assert fourth == previewed and (fourth / "cache.db").read_text() == "the disk's"
+    caches.forget()
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [fourth.name]

@@ -33,7 +33,7 @@ from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_mirror import Mirror, Sees
-from lspd.workspace.mypy_once import needs_once
+from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_server import (
     ended,
     forget_status,
@@ -106,6 +106,7 @@ class Dmypy:
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last check was mypy's, run once (`mypy_once`)
+        self.caches = Caches(self.state / "cache")  # its caches, when run once
 
     @property
     def busy(self) -> bool:
@@ -146,8 +147,11 @@ class Dmypy:
             if self.once:  # dmypy's answer would not be mypy's (`mypy_once`)
                 await self._end()
                 self.mirror.hold(texts)
-                cache = ["--cache-dir", str(self.state / "cache")]
-                status, out, err = await self._run("mypy", [*flags, *cache, *targets])
+                cache = self.caches.take(texts)  # the one nearest these texts
+                argv = [*flags, "--cache-dir", str(cache), *targets]
+                status, out, err = await self._run("mypy", argv)
+                if status not in (0, 1):
+                    self.caches.drop(cache)
             else:
                 await self._held(texts, flags)
                 status, out, err = await self._checked([*flags, *targets])
@@ -227,6 +231,7 @@ class Dmypy:
     def forget(self) -> None:
         """Drop the answers kept (what a re-check costs is measured: bench/mypy.py)."""
         self._answers.clear()
+        self.caches.forget()
 
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""

@@ -19,7 +19,11 @@ fine-grained answer has nothing to lose.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import shutil
+from collections import OrderedDict
+from pathlib import Path
 
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_mirror import PYTHON
@@ -43,3 +47,59 @@ def needs_once(texts: dict[str, bytes]) -> bool:
     if not any(_REPORTS.search(text) for text in configs):
         return False
     return any(_IGNORE.search(data) for name, data in texts.items() if name.endswith(PYTHON))
+
+
+KEPT_CACHES = 3
+
+
+class Caches:
+    """mypy's caches of lspd's for one project, each last used on some texts: a question
+    takes the one nearest its texts (fewest files differ), a copy of it where that is not
+    the same texts, so a preview, the disk's state and a baseline's revision each keep
+    theirs warm (a revision's run after the preview of a signature re-checked every
+    importer twice). Which one is taken only changes the time: mypy checks every cached
+    module against its file (its hash) either way."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._states: OrderedDict[Path, dict[str, bytes]] = OrderedDict()  # least recent first
+
+    def take(self, texts: dict[str, bytes]) -> Path:
+        """The cache directory a run with `texts` uses (taken as holding them after it)."""
+        state = {
+            name: hashlib.blake2b(data, digest_size=16).digest() for name, data in texts.items()
+        }
+        if not self._states:
+            return self._taken(self.directory / "0", state)
+        nearest = min(reversed(self._states), key=lambda slot: _differ(self._states[slot], state))
+        if _differ(self._states[nearest], state) == 0:
+            return self._taken(nearest, state)
+        free = [self.directory / str(n) for n in range(KEPT_CACHES)]
+        free = [slot for slot in free if slot not in self._states]
+        slot = free[0] if free else next(s for s in self._states if s != nearest)
+        shutil.rmtree(slot, ignore_errors=True)
+        if nearest.is_dir():
+            shutil.copytree(nearest, slot)
+        return self._taken(slot, state)
+
+    def drop(self, slot: Path) -> None:
+        """A cache whose run failed: removed."""
+        self._states.pop(slot, None)
+        shutil.rmtree(slot, ignore_errors=True)
+
+    def forget(self) -> None:
+        """Keep only the cache used last (what a re-check costs is measured: bench/mypy.py)."""
+        while len(self._states) > 1:
+            self.drop(next(iter(self._states)))
+
+    def _taken(self, slot: Path, state: dict[str, bytes]) -> Path:
+        self._states.pop(slot, None)
+        self._states[slot] = state
+        return slot
+
+
+def _differ(held: dict[str, bytes], wanted: dict[str, bytes]) -> int:
+    """How many files differ between two states (by their digests)."""
+    return sum(held.get(name) != digest for name, digest in wanted.items()) + len(
+        held.keys() - wanted.keys()
+    )
