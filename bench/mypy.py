@@ -287,10 +287,13 @@ async def side_by_side(
             )
             # The preview's state is kept: the check of the same texts would be answered at
             # once. To time a re-check with nothing done ahead, the kept answers go and the
-            # daemon's copy is put back to the disk's texts first (not timed).
+            # daemon's copy is put back to the disk's texts first (not timed); run once, only
+            # the disk's cache is kept.
             for daemon in ws.pool.mypy.values():
                 daemon.forget()
             await mypy_diagnosed(ws, [path], {})
+            for daemon in ws.pool.mypy.values():
+                daemon.forget()
             own_path, own_text = edited(setup, own.root, which)
             own_path.write_text(own_text)
             path.write_text(text)
