@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -14,16 +15,20 @@ def confine(root: Path, raw: str) -> Path:
         raise InvalidInput("`path` is empty; send a file path relative to the workspace root")
     if "\x00" in raw:
         raise InvalidInput("`path` contains a NUL byte; send a plain file path")
-    candidate = Path(os.path.expanduser(raw))
-    if not candidate.is_absolute():
-        candidate = root / candidate
-    resolved = candidate.resolve()
-    if resolved != root and not str(resolved).startswith(below(root)):
+    # On strings, as `Path.resolve` does it (realpath, then a stat for a symlink loop) without
+    # its objects: a third of the cost of opening a document for a warm hover.
+    resolved = os.path.realpath(os.path.join(root, os.path.expanduser(raw)))
+    try:
+        os.stat(resolved)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise RuntimeError(f"Symlink loop from {exc.filename!r}") from None
+    if resolved != str(root) and not resolved.startswith(below(root)):
         raise InvalidInput(
             f"{raw} is outside the workspace {root}; send a path inside it "
             "(relative to the root, or absolute), without `..` or symlinks leading out"
         )
-    return resolved
+    return Path(resolved)
 
 
 def below(root: Path) -> str:

@@ -34,6 +34,9 @@ class DocumentSync:
         self._file_locks: dict[Path, asyncio.Lock] = {}
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
+        # The document `open` last synced from the disk, its version then, and whether it was
+        # over the size limits (`_unchanged`).
+        self._synced: dict[Path, tuple[Document, int, files.Limits, bool]] = {}
         # The text of each file when lspd first read it: the `session` baseline.
         self.first_seen: dict[Path, str] = {}
         # Open documents whose file was deleted: reopened if the file comes back.
@@ -54,8 +57,12 @@ class DocumentSync:
         path = paths.confine(self.root, raw_path)
         shown = paths.display(self.root, path)
         stamp = files.stamp(path)
+        limits = self.pool.left_out.limits
+        unchanged = None if content is not None else self._unchanged(path, stamp, limits)
         on_disk = None
-        if content is None or path.exists():  # unsaved content may be a file still to come
+        if unchanged is not None:  # what a read would give: the text held, as it was sent
+            on_disk = unchanged[0].text
+        elif content is None or path.exists():  # unsaved content may be a file still to come
             # A missing file, a directory, a binary: clear errors.
             on_disk = files.read_source(path, shown, lambda: self._ending_like(path))
             self.first_seen.setdefault(path, on_disk)
@@ -65,8 +72,10 @@ class DocumentSync:
         # questions never waiting behind it: for the servers that take a second process
         # (`second_server`: basedpyright, tsc --lsp; not tsserver, loading a project twice).
         text = content if content is not None else on_disk
-        limits = self.pool.left_out.limits
-        heavy = definition.second_server and text is not None and limits.exceeded_by(text)
+        if unchanged is not None:
+            heavy = unchanged[1]
+        else:
+            heavy = definition.second_server and text is not None and limits.exceeded_by(text)
         project = self.pool.project_root(path, definition)
         session = self.pool.session(definition, project, heavy=heavy)
         held = self.pool.document(path)
@@ -78,6 +87,7 @@ class DocumentSync:
             document = await session.sync_document(path, on_disk, language_id)
             if stamp is not None:
                 self._stamps[path] = stamp
+                self._synced[path] = (document, document.version, limits, heavy)
         else:
             same = content == on_disk
             document = await session.sync_document(path, content, language_id, on_disk=same)
@@ -85,6 +95,27 @@ class DocumentSync:
         await session.wait_loaded(path)
         document.used = time.monotonic()
         return session, document
+
+    def _unchanged(
+        self, path: Path, stamp: tuple[int, int] | None, limits: files.Limits
+    ) -> tuple[Document, bool] | None:
+        """The document `open` synced from the disk and whether it is heavy, when the file
+        is as it was then (its stamp, settled: `files.settled`) and the document as it was
+        sent (the same one, its version unchanged: nothing replaced its text since); None
+        otherwise: the file is read again. A warm question's read of its file and count of
+        its lines (`Limits.exceeded_by`) cost more than the server's hover of it."""
+        synced = self._synced.get(path)
+        if synced is None or stamp is None or stamp != self._stamps.get(path):
+            return None
+        document, version, held_limits, heavy = synced
+        if (
+            not files.settled(stamp)
+            or document.version != version
+            or self.pool.document(path) is not document
+            or held_limits != limits
+        ):
+            return None
+        return document, heavy
 
     @contextlib.asynccontextmanager
     async def visiting(self, path: Path) -> AsyncIterator[tuple[Session, Document]]:
@@ -130,6 +161,7 @@ class DocumentSync:
         for session in self.pool.sessions.values():
             session.close_document(path)
         self._stamps.pop(path, None)
+        self._synced.pop(path, None)
 
     @contextlib.asynccontextmanager
     async def file_lock(self, path: Path) -> AsyncIterator[None]:

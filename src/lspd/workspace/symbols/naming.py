@@ -171,17 +171,23 @@ def cited_path(tree: list[Node], node: Node, lines: Sequence[str] = ()) -> str:
     what names no declaration (tsserver's `make("x") callback`, `<function>`, a lambda)
     nor a parameter or a function passed as an argument: `$Foo.parse` for
     `$Foo.core.$constructor("$Foo") callback.parse`."""
-    chain = _chain(tree, node) or [node]
+    chain = _chain(tree, node) or _chain(tree, node, everywhere=True) or [node]
     kept = [n for n in chain[:-1] if not _ANONYMOUS.fullmatch(n.name) and not _argument(n, lines)]
     return ".".join(n.name for n in [*kept, node]) if len(kept) < len(chain) - 1 else node.name_path
 
 
-def _chain(nodes: list[Node], node: Node) -> list[Node]:
-    """The nodes from a root of the tree down to `node`; empty when it is not in it."""
+def _chain(nodes: list[Node], node: Node, everywhere: bool = False) -> list[Node]:
+    """The nodes from a root of the tree down to `node`; empty when it is not in it. Looked
+    for below the symbols whose range holds its line (as `_named_at`), unless `everywhere`
+    (a server whose ranges do not nest): not in every symbol of a large file."""
     for candidate in nodes:
         if candidate is node:
             return [node]
-        below = _chain(candidate.children, node)
+        if not everywhere and not (candidate.start_line or candidate.line) <= node.line:
+            continue
+        if not everywhere and node.line > candidate.end_line:
+            continue
+        below = _chain(candidate.children, node, everywhere)
         if below:
             return [candidate, *below]
     return []
