@@ -73,14 +73,15 @@ def _builder_status(ws: Workspace, builder: Builder) -> ServerStatus:
 
 
 def _dmypy_status(ws: Workspace, daemon: Dmypy) -> ServerStatus:
-    """A mypy-gated project's dmypy (lspd's own): which checker judges it and why."""
+    """A mypy-gated project's dmypy (lspd's own), or its mypy run once per question where
+    dmypy's answer is not mypy's (`mypy_once`, no process kept): which judges it and why."""
     version = ".".join(map(str, daemon.version or ())) or "?"
     return ServerStatus(
         language="python",
-        server="dmypy",
+        server="mypy" if daemon.once else "dmypy",
         project=ws.display(daemon.project),
         projects=[ws.display(daemon.project)],
-        state="ready" if daemon.pid is not None else "stopped",
+        state="ready" if daemon.pid is not None or daemon.once else "stopped",
         pid=daemon.pid,
         rss_mb=None if daemon.pid is None else _rounded(tree_rss_mb(daemon.pid)),
         toolchain=f"mypy {version} ({ws.display(daemon.interpreter)})",
