@@ -4,6 +4,8 @@ clear error before any server starts, and files opened only for a visit closed a
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -65,3 +67,28 @@ def test_a_visit_closes_what_it_opened_and_leaves_an_open_file_open(py: Warm) ->
     assert py.run(visit(app)) == (True, app.read_text())
     assert (ws.holds(greeting), ws.holds(app)) == (False, True)
     assert ws.first_seen[greeting] == greeting.read_text()  # the `session` baseline
+
+
+def test_a_file_as_synced_is_not_read_again_until_its_stamp_or_document_changes(
+    py: Warm,
+) -> None:
+    ws, path = py.ws, py.root / "pkg" / "settled.py"
+    path.write_text("x = 1\n")
+    old = time.time_ns() - 10 * 10**9  # settled: past files.RACY_NS
+    os.utime(path, ns=(old, old))
+    try:
+        session, first = py.run(ws.open("pkg/settled.py"))
+        path.write_text("y = 2\n")  # same size, its stamp put back: only a read would see it
+        os.utime(path, ns=(old, old))
+        _, again = py.run(ws.open("pkg/settled.py"))
+        assert (again is first, again.text, again.version) == (True, "x = 1\n", 1)
+        py.run(session.sync_document(path, "z = 3\n", "python", on_disk=False))
+        _, read = py.run(ws.open("pkg/settled.py"))  # its text was replaced: read again
+        assert read.text == "y = 2\n"
+        os.utime(path, ns=(old + 10**9, old + 10**9))  # a newer stamp: read again
+        path.write_text("w = 4\n")
+        os.utime(path, ns=(old + 10**9, old + 10**9))
+        assert py.run(ws.open("pkg/settled.py"))[1].text == "w = 4\n"
+    finally:
+        ws.close_document(path)
+        path.unlink()
