@@ -222,12 +222,15 @@ def test_unused_ignores_are_mypys_after_an_edit_in_a_preview_a_check_and_a_basel
     makes main's ignore unused and used's used; each answer is one-shot mypy's."""
     root = committed(project(tmp_path / "p", IGNORING))
 
-    async def ask(ws: Workspace) -> tuple[Any, Any, Any]:
+    async def ask(ws: Workspace) -> tuple[Any, Any, Any, StatusResult]:
         previewed = await preview(ws, [{"path": "app/shapes.py", "content": AREA_EDITED}])
         (root / "app" / "shapes.py").write_text(AREA_EDITED)
-        return previewed, await check_all(ws), await workspace_diagnostics(ws, baseline="HEAD")
+        checked = await check_all(ws)
+        return previewed, checked, await workspace_diagnostics(ws, baseline="HEAD"), status(ws)
 
-    previewed, checked, since = answer(root, ask)
+    previewed, checked, since, now = answer(root, ask)
+    (row,) = [s for s in now.servers if s.language == "python" and s.checker]
+    assert (row.server, row.state, row.pid) == ("mypy", "ready", None)
     assert ours(checked.results) == sorted(cli_errors(root))
     assert {r.checker for r in checked.results} == {WHY + ONCE}
     made = [(d.path, d.line, d.code) for d in previewed.changes.introduced]
