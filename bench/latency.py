@@ -12,6 +12,10 @@ lspd hands it), the two interleaved pair by pair, `--rounds` times each:
 - definition of `Context.invoke` by name (target p50 <= 3 ms) and by its position;
 - `status` (the MCP round trip with no language server in it: the floor of every row).
 Every answer is checked. The machine is shared: its load is printed with the figures.
+Where an lspd row's milliseconds go: the SDK client's own CPU per call (this process, p50),
+the daemon's CPU per call (/proc), and the same three questions as the CLI sends them (one
+plain JSON-RPC POST, `lspd.daemon.client.call_on`: no SDK client); cold, the spawn to the
+sentinel (the daemon accepting connections) beside the spawn to the first right answer.
 Also the table printer (`print_table`) of bench/cli.py and bench/hooks.py.
 """
 
@@ -52,21 +56,23 @@ BY_NAME = "Context.invoke"
 DECLARED = ("src/click/core.py", 715, 9)
 
 
-async def cold(root: Path, state: Path) -> tuple[Any, float]:
-    """A daemon spawned now; the seconds to its first correct by-name definition."""
+async def cold(root: Path, state: Path) -> tuple[Any, float, float]:
+    """A daemon spawned now; the seconds to its sentinel and to its first correct by-name
+    definition."""
     from symbols import start_daemon, wait_sentinel
 
     state.mkdir()
     began = time.perf_counter()
     process = start_daemon(root, state)
     port = await asyncio.to_thread(wait_sentinel, root, process)
+    listening = time.perf_counter() - began
     from mcp import Client
 
     async with Client(f"http://127.0.0.1:{port}/mcp") as client:
         while True:
             result = await client.call_tool("definition", {"symbol": BY_NAME})
             if _declared(result.structured_content):
-                return process, time.perf_counter() - began
+                return process, listening, time.perf_counter() - began
 
 
 def _declared(answer: dict[str, Any] | None) -> bool:
@@ -82,15 +88,20 @@ def cpu_ms(pid: int) -> float:
 
 async def warm(
     root: Path, port: int, rounds: int, logs: Path, pid: int
-) -> tuple[dict[str, list[float]], dict[str, float]]:
-    """Samples (ms) per row, lspd and raw interleaved pair by pair; and the daemon's own CPU
-    per call of three of them (ms: what lspd spends, whatever the machine's load)."""
+) -> tuple[dict[str, list[float]], dict[str, float], dict[str, list[float]]]:
+    """Samples (ms) per row, lspd and raw interleaved pair by pair; the daemon's own CPU
+    per call of three of them (ms: what lspd spends, whatever the machine's load); and the
+    SDK client's CPU (ms) per call of each lspd row."""
     from mcp import Client
     from symbols import given_interpreter
 
+    from lspd.daemon.client import call_on, find_daemon
     from lspd.lsp.session import Session
 
     rows: dict[str, list[float]] = {}
+    client_cpu: dict[str, list[float]] = {}
+    found = find_daemon(root)
+    assert found is not None and found.port == port, found
     raw = Session(given_interpreter(root), root, logs)
     await raw.start()
     try:
@@ -99,11 +110,19 @@ async def warm(
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
 
             async def lspd(row: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-                began = time.perf_counter()
+                began, cpu_began = time.perf_counter(), time.process_time()
                 result = await client.call_tool(tool, arguments)
                 rows.setdefault(row, []).append((time.perf_counter() - began) * 1000)
+                client_cpu.setdefault(row, []).append((time.process_time() - cpu_began) * 1000)
                 assert not result.is_error and result.structured_content, result
                 return result.structured_content
+
+            def posted(row: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+                """The same call as the CLI sends it: one JSON-RPC POST, no SDK client."""
+                began = time.perf_counter()
+                answer = call_on(found, tool, arguments)
+                rows.setdefault(row, []).append((time.perf_counter() - began) * 1000)
+                return answer
 
             async def server(row: str, method: str, path: str, line: int, column: int) -> Any:
                 params = {
@@ -125,14 +144,21 @@ async def warm(
                         f"hover {where} raw", "textDocument/hover", path, line, column
                     )
                     assert mine["contents"] and theirs["contents"]
+                    if (path, line, column) == HOVERS[0]:
+                        posted_hover = posted(f"hover {where} lspd, CLI POST", "hover", at)
+                        assert posted_hover["contents"] == mine["contents"], posted_hover
                 answer = await lspd("definition by name lspd", "definition", {"symbol": BY_NAME})
                 assert _declared(answer), answer
+                by_name = {"symbol": BY_NAME}
+                assert _declared(posted("definition by name lspd, CLI POST", "definition", by_name))
                 at = dict(zip(("path", "line", "column"), DECLARED, strict=True))
                 await lspd("definition by position lspd", "definition", at)
                 await server("definition raw", "textDocument/definition", *DECLARED)
                 await lspd("status lspd (MCP floor)", "status", {})
+                posted("status lspd, CLI POST", "status", {})
                 if round_ < 2:
                     rows.clear()
+                    client_cpu.clear()
             cpu: dict[str, float] = {}
             for row, tool, arguments in [
                 (
@@ -149,7 +175,7 @@ async def warm(
                 cpu[row] = (cpu_ms(pid) - before) / rounds
     finally:
         await raw.stop()
-    return rows, cpu
+    return rows, cpu, client_cpu
 
 
 async def main(
@@ -166,16 +192,18 @@ async def main(
         base = Path(temp)
         root = fetch_click(base)
         starts: list[float] = []
+        listening: list[float] = []
         process = None
         for n in range(colds):
             if process is not None:
                 stop(process)
-            process, seconds = await cold(root, base / f"state{n}")
+            process, sentinel, seconds = await cold(root, base / f"state{n}")
+            listening.append(sentinel)
             starts.append(seconds)
         assert process is not None
         try:
             port = int((root / ".vscode" / ".mcp-port").read_text())
-            rows, cpu = await warm(root, port, rounds, base / "logs", process.pid)
+            rows, cpu, client_cpu = await warm(root, port, rounds, base / "logs", process.pid)
         finally:
             stop(process)
     load.append(os.getloadavg())
@@ -190,14 +218,26 @@ async def main(
         print(f"hover {where}: lspd p50 - raw p50 = {added:+.1f} ms (target <= +3)")
     for row, ms in cpu.items():
         print(f"daemon CPU per call, {row}: {ms:.1f} ms")
+    for row, samples in client_cpu.items():
+        print(f"SDK client CPU per call, {row}: p50 {statistics.median(samples):.1f} ms")
     by_name = statistics.median(rows["definition by name lspd"])
     print(f"definition by name p50 {by_name:.1f} ms (target <= 3)")
     colds_s = ", ".join(f"{s:.2f}" for s in starts)
     print(f"cold start to the first right definition: {colds_s} s (target <= 2)")
+    print(f"  of which spawn to sentinel: {', '.join(f'{s:.2f}' for s in listening)} s")
     print(f"load average (1, 5, 15 min) before {load[0]}, after {load[1]}")
     if json_path is not None:
         json_path.write_text(
-            json.dumps({"samples_ms": rows, "cpu_ms": cpu, "cold_s": starts, "load": load})
+            json.dumps(
+                {
+                    "samples_ms": rows,
+                    "cpu_ms": cpu,
+                    "client_cpu_ms": client_cpu,
+                    "cold_s": starts,
+                    "sentinel_s": listening,
+                    "load": load,
+                }
+            )
         )
 
 
