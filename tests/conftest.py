@@ -80,6 +80,18 @@ def answer(root: Path, question: Callable[[Workspace], Awaitable[T]]) -> T:
     return asyncio.run(main())
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _session_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The state (locks, logs, ports, dmypy's files) of every daemon, workspace and CLI the
+    tests start, under the session's temp dir instead of the user's ~/.local/state/lspd
+    (set before any other fixture; subprocesses inherit it); a test wanting a state of its
+    own sets LSPD_STATE_DIR over it."""
+    path = tmp_path_factory.mktemp("state")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LSPD_STATE_DIR", str(path))
+        yield path
+
+
 @pytest.fixture(scope="module")
 def py(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The Python fixture project on basedpyright."""
