@@ -31,6 +31,10 @@ from lspd.workspace import Workspace
 PAGE_PATH = "/"
 LIVE_PATH = "/status/live"
 HOLD_S = 0.75  # the longest a poll is held for a server's state to change
+# Looked at, not waited on: a server's shown state changes in lsp/ (eight assignments of a
+# session's `state`, its progress going idle, the pool's sessions) and by time alone (`busy`
+# once a server has been silent `busy_after` s), with no signal up to the daemon; one look
+# is a string of each session's state, while a page is open.
 _LOOK_S = 0.05
 _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 

@@ -23,7 +23,11 @@ from contextlib import AbstractAsyncContextManager
 from lspd.workspace import Workspace
 
 Turn = Callable[[], AbstractAsyncContextManager[None]]  # around each step of a whole check
-POLL_S = 0.05  # how often a paused background check looks whether it may go on
+# How often a paused background check looks whether it may go on. Looked at, not waited on:
+# `busy` and `taken` are counters of other layers (tools' calls in flight, CheckMemory's
+# `waiting`) with no signal, and the gate is waited for while they are watched (a question
+# arriving meanwhile goes first), which a withdrawable acquisition of the gate would need.
+POLL_S = 0.05
 
 
 @contextlib.asynccontextmanager
