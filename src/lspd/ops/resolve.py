@@ -9,6 +9,7 @@ variables and parameters; the overload signatures of one function are that funct
 from __future__ import annotations
 
 import difflib
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,7 +70,12 @@ def _with_bodies(symbols: list[Node]) -> list[Node]:
 
 
 def _entity(symbol: Node) -> tuple[str, str, str]:
-    return (qualified(symbol), symbol.kind, Path(symbol.path).with_suffix("").as_posix())
+    return (qualified(symbol), symbol.kind, _without_suffix(symbol.path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _without_suffix(shown: str) -> str:
+    return Path(shown).with_suffix("").as_posix()
 
 
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import Protocol
@@ -227,6 +228,11 @@ def statement_end(lines: Sequence[str], line: int) -> int:
     return line
 
 
+# Open documents' statement ends (`Namer._ends_of`), by their lines, the latest last.
+MAX_KEPT_ENDS = 64
+_KEPT_ENDS: OrderedDict[int, tuple[list[str], dict[int, int]]] = OrderedDict()
+
+
 class Namer:
     """Names the symbols locations stand for, one symbol tree per file and answer."""
 
@@ -254,7 +260,27 @@ class Namer:
         tree = await self.tree(shown)
         if not tree:
             return None
-        return symbol_at(tree, line, column, self._lines(shown), self._ends.setdefault(shown, {}))
+        return symbol_at(tree, line, column, self._lines(shown), self._ends_of(shown))
+
+    def _ends_of(self, shown: str) -> dict[int, int]:
+        """The statement ends read in the file's text: an open document's kept with its
+        lines (a new list for each new text; a by-name definition of `Context.invoke`
+        passes ~30 class attributes of `Context`), else this answer's own."""
+        ends = self._ends.get(shown)
+        if ends is None:
+            lines = self._lines(shown)
+            document = self.ws.document(self.ws.root / shown)
+            ends = {}
+            if document is not None and document.lines is lines:
+                kept = _KEPT_ENDS.get(id(lines))
+                if kept is None or kept[0] is not lines:  # (held: its id is not reused)
+                    kept = _KEPT_ENDS[id(lines)] = (lines, ends)
+                _KEPT_ENDS.move_to_end(id(lines))
+                while len(_KEPT_ENDS) > MAX_KEPT_ENDS:
+                    _KEPT_ENDS.popitem(last=False)
+                ends = kept[1]
+            self._ends[shown] = ends
+        return ends
 
     def _lines(self, shown: str) -> list[str]:
         """A file's text as its server holds it, else as on disk (read once per answer)."""
