@@ -13,6 +13,7 @@ import pytest
 
 from lspd.daemon.client import check_progress, find_daemon
 from lspd.ops.changes_page import memory_of
+from lspd.ops.kept_memory import memory_of as kept_memory
 from tests.conftest import copy_fixture
 from tests.daemon.support import cli_through_daemon, thread_daemon
 from tests.ops.test_changes_page import CALLS, FIXED, change_signature
@@ -424,31 +425,35 @@ def test_with_a_baseline_every_introduced_diagnostic_is_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # More than one answer holds: the CLI asks page after page, all from one comparison.
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
     root = paging_project(tmp_path / "paging")
     change_signature(root)
     expected = {f"users.py:{3 + i}:1:" for i in range(CALLS)}
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     done = lspd_check(root, "--baseline", "HEAD")  # no daemon: in-process
     assert done.returncode == 1, done.stderr
     *lines, headline = done.stdout.splitlines()
     assert {line.split(" ")[0] for line in lines} == expected and len(lines) == CALLS
     assert headline.startswith(f"{CALLS} new since HEAD ({CALLS} error(s)), {FIXED} fixed, ")
-    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    # In-process too, the check against HEAD's result, made here (the tree is dirty: the
+    # engine's preview of HEAD's texts) and saved in the state directory.
+    assert f"the kept result of {head[:12]} (checked)" in headline
+    again = lspd_check(root, "--baseline", "HEAD")  # the next one-shot reads it back
+    assert again.returncode == 1 and f"of {head[:12]} (read back)" in again.stdout
+    assert again.stdout.splitlines()[:-1] == lines
     with thread_daemon(root, prewarm=False) as served:
         data = lspd_check(root, "--baseline", "HEAD", "--json")
         text = lspd_check(root, "--baseline", "HEAD")
         assert served.daemon.ws is not None
         made = memory_of(served.daemon.ws).made
+        assert kept_memory(served.daemon.ws).made == 0  # HEAD's result read back, not made
     assert (data.returncode, text.returncode) == (1, 1), data.stderr + text.stderr
-    # The same introduced lines and counts; only the scope note differs: the daemon compares
-    # against HEAD's kept result, the in-process command the two states.
+    # The same introduced lines and counts: the daemon reads the result the command saved.
     *served_lines, served_headline = text.stdout.splitlines()
     assert served_lines == lines
-    common, scope = served_headline.split(" changed file(s)", 1)
-    assert headline.startswith(f"{common} changed file(s) and ")
-    head = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert scope.startswith("; the gate's ") and f"the kept result of {head[:12]} (" in scope
+    assert served_headline == headline.replace("(checked)", "(read back)")
     changes = json.loads(data.stdout)["changes"]
     assert [f"{d['path']}:{d['line']}:{d['column']}:" for d in changes["introduced"]] == [
         line.split(" ")[0] for line in lines

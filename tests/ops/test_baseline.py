@@ -98,8 +98,9 @@ def test_a_cross_file_break_is_introduced_and_its_fix_is_fixed(repo: Warm) -> No
         UNUSED_LOUD,
     ]
     assert result.changes.changed == ["pkg/greeting.py"]
-    assert "naming what changed" in result.changes.scope
-    # Only the changed file and those naming what changed were checked, not broken.py.
+    # No watcher: the check against HEAD's result, made here (the engine's preview of
+    # greeting.py's HEAD text); broken.py's old error is no change.
+    assert "against the kept result of" in result.changes.scope
     assert "pkg/broken.py" not in {f.path for f in result.files}
     # Committed, then fixed in the caller: against the new HEAD the error is fixed.
     git(repo.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")

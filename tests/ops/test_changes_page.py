@@ -179,7 +179,11 @@ def test_without_a_watcher_nothing_is_kept(tmp_path: Path) -> None:
     root = project(tmp_path / "paging")
     change_signature(root)
     with warm(root, tmp_path / "logs") as own:
-        own.run(check_ops.workspace_diagnostics(own.ws, baseline="HEAD"))
+        first = own.run(check_ops.workspace_diagnostics(own.ws, baseline="HEAD"))
         assert memory_of(own.ws).kept == {}
-        kept = own.run(workspace_comparison(own.ws, "HEAD", None, lambda _: True))
-        assert kept.changes.fixed_total == FIXED and len(kept.changes.introduced) == CALLS
+        kept = check_ops.from_kept(own.ws, "HEAD", None, False)
+        again = own.run(workspace_comparison(own.ws, "HEAD", None, lambda _: True, kept))
+        assert again.changes.fixed_total == FIXED and len(again.changes.introduced) == CALLS
+        # The comparison is made again, from HEAD's result kept by the first one.
+        assert first.changes is not None and "(checked)" in first.changes.scope
+        assert "(kept)" in again.changes.scope

@@ -1,8 +1,8 @@
 """The committed state's kept result (`ops/committed.py`) and `check --baseline` made of it
 (`ops/since_kept.py`), on a real git repository, basedpyright and a watched workspace (as
 in the daemon): the same introduced and fixed diagnostics as the two-state comparison
-(`ops/baseline.changes_since`) on edits of every kind, HEAD checked once per commit, the
-result saved and read back, a corrupt file checked again."""
+(`tests/ops/two_states.py`, lspd's answer before issue 40) on edits of every kind, HEAD
+checked once per commit, the result saved and read back, a corrupt file checked again."""
 
 from __future__ import annotations
 
@@ -17,11 +17,10 @@ import pytest
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
-from lspd.ops.baseline import changes_since, file_changes
+from lspd.ops.baseline import file_changes
 from lspd.ops.kept_memory import kept_folder, memory_of
 from lspd.ops.models import Changes
 from lspd.workspace import retool
-from lspd.workspace.scope import gate_scope
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.ops.test_baseline import (
     BROKEN_CALL,
@@ -33,6 +32,7 @@ from tests.ops.test_baseline import (
     git,
 )
 from tests.ops.test_changes import EDITED_C, ask_b_then_a
+from tests.ops.two_states import in_gate
 
 Row = tuple[str | None, int, str | None, str]
 
@@ -61,13 +61,9 @@ def from_kept(repo: Warm) -> Changes:
 
 
 def two_states(repo: Warm) -> Changes:
-    """Today's comparison: the changed files and those naming what changed, both states."""
-
-    async def compared() -> Changes:
-        gate = frozenset((await gate_scope(repo.ws)).files)
-        return (await changes_since(repo.ws, "HEAD", within=gate.__contains__)).changes
-
-    return repo.run(compared())
+    """The two-state comparison: the changed files and those naming what changed, both
+    states (`tests/ops/two_states.py`)."""
+    return repo.run(in_gate(repo.ws))
 
 
 def write(repo: Warm, name: str, text: str) -> None:

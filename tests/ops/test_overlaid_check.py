@@ -15,13 +15,13 @@ import pytest
 
 from lspd.engine.builders import builder_for
 from lspd.engine.overlaid import builders_overlaid
-from lspd.ops.baseline import compare_states
 from lspd.ops.check import check_all
 from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
+from tests.ops.two_states import compare_states
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
 
 Said = list[tuple[str | None, int, str | None, str]]
@@ -67,7 +67,7 @@ def both(warm: Warm, change: Mapping[str, str | None]) -> tuple[Said, Said]:
     new = previewed_said(warm, change)
     proposed = {warm.root / name: text for name, text in change.items()}
     disk = {path: read_text(path) for path in proposed}
-    assert new == said(warm.run(compare_states(warm.ws, "disk", disk, proposed)).changes)
+    assert new == said(warm.run(compare_states(warm.ws, "disk", disk, proposed)))
     return new
 
 
@@ -178,3 +178,18 @@ def test_typescript_7_previews_ask_what_the_check_would(native: Warm) -> None:
     checked = native.run(check_all(native.ws))
     assert [native.ws.display(p) for p in checked.asked] == ["src/leaf.ts"]
     assert [(d.path, d.line) for d in checked.everything] == [("src/leaf.ts", 1)]
+
+
+def test_a_preview_without_a_watcher_is_the_engines(tmp_path: Path) -> None:
+    """A one-shot `lspd preview` (no daemon, no watcher): the disk's state is a cold check,
+    the proposal's the builder over the proposed texts; no language server is started (the
+    two-state comparison held the disk's and the proposal's texts in tsserver)."""
+    root = make(tmp_path / "ts", True)
+    for warm in warm_root(root, tmp_path / "logs"):
+        assert warm.ws.changes_seen is None
+        change = {"src/core.ts": CORE.replace("): number", "): string").replace("a + b", "''")}
+        new = previewed_said(warm, change)
+        assert [r[:3] for r in new[0]] == [("src/user.ts", 2, "2322")] and new[1] == []
+        assert warm.ws.sessions == {}
+        assert rechecked(warm, change) == ["src/core.ts", "src/other.ts", "src/user.ts"]
+        assert both(warm, change) == new  # the two-state comparison's answer (tsserver)

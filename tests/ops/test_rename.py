@@ -54,8 +54,11 @@ def test_a_method_rename_leaves_a_same_named_method_of_another_class(
     ]
     assert result.check is not None
     assert (result.check.introduced, result.check.fixed) == ([], [])
-    # legacy.py imports shop.models but names no `total`: a rename cannot break it.
-    assert result.check.scope.startswith("3 changed file(s) and 0 file(s) naming what changed")
+    # legacy.py imports shop.models, whose declarations change: the check would re-check it
+    # (it names no `total`, so nothing changes there).
+    assert result.check.scope.startswith(
+        "3 changed file(s) and 1 other file(s) the check would re-check"
+    )
     copy = applied(shop.root, result.diff, tmp_path)
     checkout = (copy / "shop/checkout.py").read_text()
     assert "return cart.subtotal() + invoice.total()" in checkout  # Invoice.total untouched
@@ -96,6 +99,9 @@ def test_the_check_says_what_the_rename_would_break(shop: Warm, tmp_path: Path) 
     assert result.check is not None
     introduced = [(d.path, d.line, d.severity, d.code) for d in result.check.introduced]
     assert ("shop/models.py", 28, "error", "reportCallIssue") in introduced
+    # The check is `preview`'s engine (the disk's check against the texts overlaid, the
+    # files the check would re-check asked), also without a watcher: the disk's check cold.
+    assert "the check would re-check" in result.check.scope
     copy = applied(shop.root, result.diff, tmp_path)
     new = set(basedpyright_errors(copy)) - set(basedpyright_errors(shop.root))
     assert new == {(p, line, code) for p, line, s, code in introduced if s == "error"}

@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--baseline",
         metavar="REV",
-        help="only what is new since REV (HEAD, a git revision, or `session`): checks the "
-        "changed files and those naming what changed; exit 1 when it introduced errors",
+        help="only what is new since REV (HEAD, a git revision, or `session`): the check "
+        "against REV's result, kept per commit; exit 1 when it introduced errors",
     )
     parser.add_argument(
         "--all",
@@ -263,9 +263,9 @@ def _counts(answer: dict[str, Any]) -> tuple[int, int] | None:
 def _with_baseline(
     root: Path, paths: list[str] | None, baseline: str, found: Any, every: bool
 ) -> dict[str, Any]:
-    """One scoped comparison (the changed files and their dependents), warm or cold, with
-    every page of what it introduced: each page is cut from the one comparison the daemon
-    keeps (or made here once)."""
+    """One comparison against the baseline's kept result, warm or cold, with every page of
+    what it introduced: each page is cut from the one comparison the daemon keeps (or made
+    here once: the result the daemon saved for that commit read back, else made here)."""
     if found is None:
         import asyncio
 
@@ -289,17 +289,20 @@ async def _pages_in_process(
     root: Path, paths: list[str] | None, baseline: str, every: bool
 ) -> list[dict[str, Any]]:
     from lspd.ops.budget import compact
-    from lspd.ops.changes_page import every_page
+    from lspd.ops.changes_page import every_page, workspace_comparison
+    from lspd.ops.check import from_kept
     from lspd.ops.file_diagnostics import selected
     from lspd.workspace import Workspace
 
-    ws = Workspace(root)
+    ws = Workspace(root)  # its state directory is the daemon's: a result it saved is read
 
     def keep(path: Path) -> bool:
         return selected(ws.display(path), paths)
 
     try:
-        return [compact(p) for p in await every_page(ws, baseline, paths, keep, every)]
+        kept = from_kept(ws, baseline, paths, every)  # read back, else made here
+        compared = await workspace_comparison(ws, baseline, paths, keep, kept, every)
+        return [compact(p) for p in every_page(compared)]
     finally:
         await ws.close()
 

@@ -1,6 +1,5 @@
-"""The files naming what a change touched: the files a two-state comparison checks beside
-the changed ones (`ops/baseline.py`, `ops/progressive.py`, the committed state's dirty files
-in `ops/committed.py`), nearest first.
+"""The files naming what a change touched: the files the hook's two-state comparison checks
+beside the changed ones before HEAD's result is kept (`ops/progressive.py`), nearest first.
 
 A file other than the changed ones can gain or lose errors from a change in practice only
 when it names something the change touched: a name declared on a changed line (before or
@@ -21,7 +20,6 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
 SIZE_STEP = 20_000  # characters: files within a step of each other count as the same size
-MAX_DEPENDENTS = 200  # files naming what changed, checked beside the changed ones
 # A name a changed line declares: `def f`, `class C`, `function f`, `const X =`, `X = ...`.
 _DECLARED = re.compile(
     r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?"
@@ -30,17 +28,6 @@ _DECLARED = re.compile(
 )
 
 Texts = Mapping[Path, str | None]  # a file's text in one state; None: it does not exist
-
-
-def dependents(
-    ws: Workspace, before: Texts, after: Texts, importers: bool = True
-) -> tuple[list[Path], bool]:
-    """Files other than the changed ones that name something the change touched: a name
-    declared on a changed line (before or after), or (with `importers`) a changed file's
-    module. Only they can gain or lose errors in practice. Returns them nearest first (see
-    `ranked`), at most `MAX_DEPENDENTS`, and whether there were more."""
-    found = ranked(ws, before, after, importers)
-    return [r.path for r in found[:MAX_DEPENDENTS]], len(found) > MAX_DEPENDENTS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found, difference
-from lspd.engine.dependents import MAX_DEPENDENTS, Texts
+from lspd.engine.dependents import Texts
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_step import SERVER, mypy_diagnosed, toolchain_of
@@ -134,12 +134,3 @@ async def diagnose_both(
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
     return (d.severity != "error", d.path or "", d.line, d.column)
-
-
-def scope_note(changed: int, dependents: int, more: bool) -> str:
-    """How the compared files were chosen, as the answer says it."""
-    cut = f" (the first {MAX_DEPENDENTS}; more name it)" if more else ""
-    return (
-        f"{changed} changed file(s) and {dependents} file(s) naming what changed{cut}; "
-        "other files cannot gain errors from it in practice (`lspd check` checks everything)"
-    )

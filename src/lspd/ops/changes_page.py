@@ -7,8 +7,8 @@ list (`budget.page`: `limit` and `offset` in; the answer's `total`, `truncated` 
 first page as far as the budget allows (`fixed_total` counts all of it), and a preview,
 which has no offset, lists what fits and says `truncated`.
 
-One comparison costs up to 30 s on a large project (both states of the changed files and
-their dependents checked, one of them twice), so the next page must not make it again: the
+One comparison costs a whole check (incremental, against the baseline's kept result), so
+the next page must not make it again: the
 last comparisons of a workspace are kept, keyed on the commit the baseline names, the
 question and the watcher's change count (as `check_memory` keeps the last whole check);
 without a watcher nothing is kept.
@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from lspd.engine.revisions import revision
 from lspd.ops.arguments import check_globs
-from lspd.ops.baseline import Compared, changes_since, check_baseline, file_changes
+from lspd.ops.baseline import Compared, check_baseline, file_changes
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
@@ -35,7 +35,6 @@ from lspd.ops.file_since_kept import file_since_committed
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
-from lspd.workspace.scope import gate_scope
 
 FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
 FILES_SHARE = BUDGET_CHARS // 4  # a page's room for the counts per file
@@ -148,10 +147,10 @@ def _counts_that_fit(counts: WorkspaceDiagnosticsResult) -> int:
     return fitting(item_sizes(counts.files), FILES_SHARE)
 
 
-Keep = Callable[[Path], bool]  # which changed files a whole-workspace question is about
-# The gate's comparison from the committed state's kept result (`lspd.ops.since_kept`);
-# None when it does not answer this baseline.
-FromKept = Callable[[Keep], Awaitable[Compared | None]]
+Keep = Callable[[Path], bool]  # which files a whole-workspace question is about
+# The comparison from the baseline's kept result (`lspd.ops.since_kept`), of the files
+# `Keep` accepts.
+FromKept = Callable[[Keep], Awaitable[Compared]]
 
 
 async def workspace_page(
@@ -161,16 +160,13 @@ async def workspace_page(
     keep: Keep,
     offset: int,
     limit: int,
+    from_kept: FromKept,
     every: bool = False,
-    from_kept: FromKept | None = None,
 ) -> WorkspaceDiagnosticsResult:
     """`workspace_diagnostics` with a baseline: a page of what the change introduced in the
-    changed files matching `paths` (those `keep` accepts) and in the files naming what
-    changed; without `paths` or `every`, only in the files the project's gate checks (then
-    `from_kept` answers, when it can: the whole check against the kept result)."""
-    check_globs(paths)
-    await ws.refresh_open_documents(catch_up=True)
-    comparison = await workspace_comparison(ws, baseline, paths, keep, every, from_kept)
+    files matching `paths` (those `keep` accepts; every source file with `every`; else the
+    gate's files), from the baseline's kept result (`from_kept`)."""
+    comparison = await workspace_comparison(ws, baseline, paths, keep, from_kept, every)
     return workspace_cut(comparison, offset, limit)
 
 
@@ -179,40 +175,25 @@ async def workspace_comparison(
     baseline: str,
     paths: list[str] | None,
     keep: Keep,
+    from_kept: FromKept,
     every: bool = False,
-    from_kept: FromKept | None = None,
 ) -> Kept:
-    """The comparison of the changed files `keep` accepts (`paths`) and of the files naming
-    what changed, kept while no file changes. The caller has caught up."""
-    within = None if paths or every else await _in_gate(ws)
-
-    async def compare() -> Kept:
-        compared = None
-        if within is not None and from_kept is not None:
-            compared = await from_kept(keep)
-        if compared is None:
-            compared = await changes_since(ws, baseline, keep, within)
-        return Kept(compared.changes, len(compared.after))
-
-    key = await question(ws, baseline, "workspace", tuple(paths or ()), within is None)
-    return await kept(ws, key, compare)
-
-
-async def _in_gate(ws: Workspace) -> Keep:
-    """Whether a file is one the project's gate checks (`workspace.scope`): a change is
-    judged where the gate judges it, not in tests or examples no gate checks."""
-    return frozenset((await gate_scope(ws)).files).__contains__
-
-
-async def every_page(
-    ws: Workspace, baseline: str, paths: list[str] | None, keep: Keep, every: bool = False
-) -> list[WorkspaceDiagnosticsResult]:
-    """Every page of `workspace_page`, cut from one comparison (`lspd check --baseline`
-    without a daemon)."""
+    """The comparison of the files `keep` accepts, once caught up, kept while no file
+    changes."""
     check_baseline(baseline)
     check_globs(paths)
     await ws.refresh_open_documents(catch_up=True)
-    comparison = await workspace_comparison(ws, baseline, paths, keep, every)
+
+    async def compare() -> Kept:
+        compared = await from_kept(keep)
+        return Kept(compared.changes, len(compared.after))
+
+    key = await question(ws, baseline, "workspace", tuple(paths or ()), every and not paths)
+    return await kept(ws, key, compare)
+
+
+def every_page(comparison: Kept) -> list[WorkspaceDiagnosticsResult]:
+    """Every page of one comparison (`lspd check --baseline` without a daemon)."""
     pages = [workspace_cut(comparison, 0, MAX_LIMIT)]
     while (at := pages[-1].next_offset) is not None:
         pages.append(workspace_cut(comparison, at, MAX_LIMIT))

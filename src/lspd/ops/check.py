@@ -26,7 +26,7 @@ from lspd.engine.yielding import Turn, background, free
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
-from lspd.ops.changes_page import workspace_page
+from lspd.ops.changes_page import FromKept, workspace_page
 from lspd.ops.check_memory import CheckMemory, memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult, not_answered
 from lspd.ops.checked import Checked, result_page, summary
@@ -38,7 +38,7 @@ from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
 
-__all__ = ["check_all", "running", "summary", "workspace_diagnostics"]
+__all__ = ["check_all", "from_kept", "running", "summary", "workspace_diagnostics"]
 
 log = logging.getLogger(__name__)
 
@@ -221,17 +221,17 @@ async def workspace_diagnostics(
 
     `limit` (up to `MAX_LIMIT`) diagnostics from `offset`, fewer only when the answer budget
     is reached: then, and whenever more remain, `next_offset` says where to go on. A larger
-    limit never returns fewer diagnostics. With `baseline`, only the files changed since it
-    (matching `paths`) and the files naming what changed are checked, `changes` says which
-    diagnostics the change introduced and fixed, and the counts are those it introduced.
+    limit never returns fewer diagnostics. With `baseline`, the check is compared with the
+    baseline's kept result (its files matching `paths`, or every file with `all`): `changes`
+    says which diagnostics the change introduced and fixed, and the counts are those it
+    introduced.
     """
     check_paging(offset, limit)
     check_baseline(baseline)
     if baseline is not None:  # a page of what it introduced (`ops/changes_page.py`)
         keep = functools.partial(_matches, ws, paths)
-        whole = functools.partial(check_all, ws)  # the gate's, against the kept result
-        kept = functools.partial(since_committed, ws, baseline, whole=whole)
-        return await workspace_page(ws, baseline, paths, keep, offset, limit, all, kept)
+        kept = from_kept(ws, baseline, paths, all)
+        return await workspace_page(ws, baseline, paths, keep, offset, limit, kept, all)
     checked = await check_all(ws, paths, all=all)
     everything = checked.everything
     return page(
@@ -242,6 +242,14 @@ async def workspace_diagnostics(
         MAX_LIMIT,
         sizes=checked.sizes,  # measured once per check, not once per page
     )
+
+
+def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) -> FromKept:
+    """The baseline's comparison from its kept result (`ops/since_kept.py`): the gate's
+    whole check against it; with `paths` or `all`, their check's files outside the gate too."""
+    whole = functools.partial(check_all, ws)  # the gate's, against the kept result
+    wider = functools.partial(check_all, ws, paths, all=all) if paths or all else None
+    return functools.partial(since_committed, ws, baseline, whole=whole, wider=wider)
 
 
 def _matches(ws: Workspace, paths: list[str] | None, path: Path) -> bool:

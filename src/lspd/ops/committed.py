@@ -17,15 +17,20 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.seen import FileSeen
+from lspd.errors import LspdError
+from lspd.ops.changes import diagnose
 from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
 from lspd.ops.kept_memory import (
+    KEEP_REVISIONS,
+    Again,
+    CommittedMemory,
     kept_folder,
     memory_of,
     seen_of,
@@ -41,7 +46,7 @@ log = logging.getLogger(__name__)
 Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the gate (`check_all`)
 
 
-class NotKept(Exception):
+class NotKept(LspdError):
     """The committed state's result cannot be made now (a file was not answered)."""
 
 
@@ -54,20 +59,26 @@ class Committed:
     checked: Checked
     delta: Delta
     note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
+    again: Again = field(default_factory=dict)  # the disk's second sample (`_again`)
 
 
 async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed:
-    """The kept result of `baseline` (HEAD's commit, or `session`), made now unless kept
-    for this commit, toolchain and configuration; `whole` checks the work tree. The caller
-    holds the gate exclusively (the HEAD texts of a dirty tree are held while asked)."""
+    """The kept result of `baseline` (a commit, or `session`), made now unless kept for
+    this commit, toolchain and configuration; `whole` checks the work tree. The caller
+    holds the gate exclusively (the old texts of a dirty tree are held while asked)."""
     memory = memory_of(ws)
     async with memory.lock:  # a question asked while it is made waits for it
-        commit = await asyncio.to_thread(revision, ws, baseline)
-        if commit is None:
-            raise ValueError(f"{baseline!r} names no commit")  # the caller checked it
+        commit, head = await asyncio.to_thread(
+            lambda: (revision(ws, baseline), revision(ws, "HEAD"))
+        )
+        if commit is None:  # no git, or no such commit here: refused, saying what to send
+            await asyncio.to_thread(differences, ws, baseline)
+            raise ValueError(f"{baseline!r} names no commit")
         checked = await whole()
         delta = await asyncio.to_thread(differences, ws, baseline)
         key = await _key(ws, commit, checked)
+        if commit not in (head, "session"):  # another revision: kept beside HEAD's
+            return await _revision(ws, key, checked, delta)
         state, note = memory.state, "kept"
         if commit == "session":  # the first check stands for the session, whatever came since
             fresh = state is not None and state.key.commit == "session"
@@ -86,7 +97,33 @@ async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed:
             note += f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
         assert state is not None
         memory.state = state
-        return Committed(state, checked, delta, note)
+        return _found(memory, Committed(state, checked, delta, note))
+
+
+async def _revision(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) -> Committed:
+    """The kept result of a commit other than HEAD's (`--baseline HEAD~1`, a tag, a sha):
+    kept in memory and saved as HEAD's is, made once per commit, toolchain and
+    configuration (the engine's preview of that commit's texts over the work tree)."""
+    memory = memory_of(ws)
+    state, note = memory.revisions.get(key), "kept"
+    if state is None:
+        state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
+    if state is None:
+        state, note = await _made(ws, key, checked, delta), "checked"
+        memory.made += 1
+        await asyncio.to_thread(save, kept_folder(ws), state)
+    memory.revisions.pop(key, None)  # the newest last
+    memory.revisions[key] = state
+    while len(memory.revisions) > KEEP_REVISIONS:
+        del memory.revisions[next(iter(memory.revisions))]
+    return _found(memory, Committed(state, checked, delta, note))
+
+
+def _found(memory: CommittedMemory, found: Committed) -> Committed:
+    """`found` with its second sample, the samples of results no longer kept dropped."""
+    kept = {found.state.key, *memory.revisions}
+    memory.again = {k: a for k, a in memory.again.items() if k in kept}
+    return replace(found, again=memory.again.get(found.state.key, {}))
 
 
 async def _key(ws: Workspace, commit: str, checked: Checked) -> StateKey:
@@ -100,8 +137,13 @@ async def _made(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) ->
     texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
     file deleted since comes back, a new one is absent), the work tree's check where the
     engine would check nothing again."""
-    if not_answered(checked.skipped):
-        raise NotKept("the check left files not answered: no committed result is kept")
+    if missing := not_answered(checked.skipped):
+        named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise NotKept(
+            f"the check left {len(missing)} file(s) not answered ({named}), so no result of "
+            f"{key.commit[:12]} is kept to compare with; ask again (a server that keeps "
+            "failing: `lspd status`)"
+        )
     gate = set((await gate_scope(ws)).files)
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
     texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
@@ -114,11 +156,32 @@ async def _made(ws: Workspace, key: StateKey, checked: Checked, delta: Delta) ->
         state = await overlaid_state(ws, texts, disk)
         made = {p: r for p, r in state.results.items() if p in gate or p in gone}
         files.update((r.path, r) for r in made.values())
+        memory_of(ws).again[key] = await _again(ws, checked, state.asked, made)
     shown = {ws.display(p): t for p, t in texts.items()}
     seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
     return KeptState(key, seen, time.time(), len(made), servers)
+
+
+async def _again(
+    ws: Workspace, checked: Checked, asked: list[Path], made: dict[Path, DiagnosticsResult]
+) -> Again:
+    """The files the servers were asked at the old texts, asked again at the disk's right
+    after the switch back, in the same order, when any of them differs from the work tree's
+    check: a checker answering by the order it checks in (basedpyright on a cycle) then
+    makes no error new (`engine/comparison.difference`'s `again`, as `diagnose_both`)."""
+    now = {r.path: r for r in checked.results}
+    old = {ws.display(p): r for p, r in made.items() if p in asked}
+    if all(p in now and _rows(now[p]) == _rows(r) for p, r in old.items()):
+        return {}
+    sample = await diagnose(ws, [p for p in asked if ws.display(p) in now], {})
+    lines = {r.path: (read_text(_absolute(ws, r.path)) or "").splitlines() for r in sample.results}
+    return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample.results}
+
+
+def _rows(result: DiagnosticsResult) -> list[tuple[object, ...]]:
+    return [(d.severity, d.code, d.message, d.line, d.column) for d in result.diagnostics]
 
 
 def _seen_all(

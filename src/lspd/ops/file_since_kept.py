@@ -25,17 +25,18 @@ async def file_since_committed(
     its text when given) against its kept result; None when that is not kept for
     `baseline` (HEAD's commit now, or `session`), for this configuration and the server and
     toolchain answering the file now, or for this file (not in the gate's files then): the
-    two-state comparison answers then."""
+    two-state comparison answers then. `baseline` names HEAD's commit, another commit whose
+    result a whole question kept (`--baseline HEAD~1`), or `session`."""
     if ws.changes_seen is None or not enabled():
         return None
-    state = memory_of(ws).state
-    if state is None or (kept := state.files.get(now.path)) is None:
+    commit = await asyncio.to_thread(revision, ws, baseline)
+    memory = memory_of(ws)
+    states = [memory.state, *memory.revisions.values()]
+    state = next((s for s in states if s is not None and s.key.commit == commit), None)
+    if commit is None or state is None or (kept := state.files.get(now.path)) is None:
         return None
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
-    commit = await asyncio.to_thread(revision, ws, baseline)
-    if commit is None or commit != state.key.commit:
-        return None
     configs = [p for p, _ in (await gate_scope(ws)).read]
     if await asyncio.to_thread(config_key, configs) != state.key.config:
         return None  # made again at the next whole question (`committed`)

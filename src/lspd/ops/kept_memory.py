@@ -12,17 +12,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lspd.engine.comparison import Found
-from lspd.engine.kept import KeptState
+from lspd.engine.kept import KeptState, StateKey
 from lspd.engine.seen import FileSeen, Seen, key, snippet
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 
-SWITCH = "LSPD_KEEP_COMMITTED"  # "0": no kept result; baselines compare two states as before
+Again = dict[str, tuple[DiagnosticsResult, FileSeen]]  # by path: the result now, a 2nd sample
+KEEP_REVISIONS = 4  # results of other commits than HEAD's kept in memory (also saved)
+# "0": the daemon keeps no result in the background and one file's baseline compares two
+# states; a whole question (`check --baseline`) still makes its baseline's result when asked.
+SWITCH = "LSPD_KEEP_COMMITTED"
 
 
 def enabled() -> bool:
-    """Whether baselines read the kept result (and the daemon keeps it in the background)."""
+    """Whether the daemon keeps HEAD's result in the background (and one file's baseline,
+    the hook and the stop gate read it)."""
     return os.environ.get(SWITCH, "1") != "0"
 
 
@@ -34,6 +39,10 @@ class CommittedMemory:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     made: int = 0  # committed states made by checking (not read back from a file)
     moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
+    revisions: dict[StateKey, KeptState] = field(default_factory=dict)  # other commits'
+    # Per kept result made while the tree was dirty: its files' second sample at the disk's
+    # text, beside the work tree's result it stands with (`ops/committed._again`).
+    again: dict[StateKey, Again] = field(default_factory=dict)
 
 
 _memories = PerWorkspace(CommittedMemory)

@@ -22,7 +22,7 @@ from typing import cast
 
 from lspd.engine.builders import builder_for
 from lspd.engine.mypy_check import by_project
-from lspd.engine.overlaid import builders_overlaid
+from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
@@ -49,12 +49,22 @@ class OverlaidState:
     held: dict[Path, str | None]
 
 
-async def overlaid_state(ws: Workspace, texts: Texts, checked: Collection[Path]) -> OverlaidState:
+async def overlaid_state(
+    ws: Workspace,
+    texts: Texts,
+    checked: Collection[Path],
+    only: Collection[Path] | None = None,
+) -> OverlaidState:
     """The results `texts` (file -> its text, None: absent) would make, of the files the
-    engine would check again for them; `checked`: the files of the work tree's check."""
+    engine would check again for them; `checked`: the files of the work tree's check.
+    With `only`, of those files alone (the changed files are then not asked for their own
+    sake, and no builder runs when none of `only` is a builder's)."""
     owner = functools.partial(builder_for, ws)
-    built = await builders_overlaid(texts, owner)
-    results = _converted(ws, built.items, texts)
+    wanted = None if only is None else set(only)
+    built = Overlaid()
+    if wanted is None or any(owner(p) is not None for p in wanted):
+        built = await builders_overlaid(texts, owner)
+    results = {p: r for p, r in _converted(ws, built.items, texts).items() if _in(p, wanted)}
     # The servers' files: a builder's changed file goes to a server only when its program
     # does not hold it (a new file no tsconfig includes or imports: tsserver places it).
     held = {
@@ -69,10 +79,15 @@ async def overlaid_state(ws: Workspace, texts: Texts, checked: Collection[Path])
     others = {p: t for p, t in held.items() if p not in mypy_only}
     memory = memory_of(ws)
     found = reached(ws, others, candidates, memory.python, memory.native)
-    asked = sorted((found | mypy_only) - built.held)
-    answered = await diagnose(ws, asked, held)
-    results.update((ws.resolve(r.path), r) for r in answered.results)
-    return OverlaidState(results, asked, held)
+    asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
+    answered = await diagnose(ws, asked, held) if asked else None
+    if answered is not None:
+        results.update((ws.resolve(r.path), r) for r in answered.results)
+    return OverlaidState(results, asked, held if asked else {})
+
+
+def _in(path: Path, wanted: set[Path] | None) -> bool:
+    return wanted is None or path in wanted
 
 
 class _Overlaid(Converter):

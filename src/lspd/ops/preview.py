@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.ops.baseline import compare_states
 from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES, read_text
+from lspd.workspace.files import MAX_FILE_BYTES
 
 MAX_CHANGES = 50  # files in one preview
 
@@ -29,19 +28,13 @@ async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> Previe
     return preview_cut(await previewed(ws, changes))
 
 
-async def previewed(
-    ws: Workspace, changes: list[dict[str, str | None]], importers: bool = True
-) -> PreviewResult:
-    """`preview`'s answer with every diagnostic listed (a rename's check); without
-    `importers`, the files that only import a changed module are not compared."""
+async def previewed(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
+    """`preview`'s answer with every diagnostic listed (a rename's check too): the disk's
+    whole check against the engine's run with the texts overlaid (without a watcher, a
+    one-shot command, the disk's check is a cold one)."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
-    if importers and ws.changes_seen is not None:
-        compared = await proposal_compared(ws, proposed)
-    else:  # a rename's check, or no watcher (no kept check: the disk's would be a cold one):
-        # the files naming what changed, both states asked
-        on_disk = {path: read_text(path) for path in proposed}
-        compared = await compare_states(ws, "disk", on_disk, proposed, importers)
+    compared = await proposal_compared(ws, proposed)
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
         for r in compared.after

@@ -101,10 +101,9 @@ async def checked(
     ws: Workspace, edit: workspace_edit.Proposed, old: str, new_name: str
 ) -> workspace_edit.Check:
     """What applying the rename of `old` would introduce and fix (and a note when it is not
-    checked). A rename changes one name: the files it can break name it (old or new) and
-    are compared; a file that only imports a module the edit touched cannot gain an error
-    from it (SQLAlchemy's warn_deprecated: 200 such files made the check 70-140 s)."""
-    check, note = await workspace_edit.check(ws, edit, importers=False)
+    checked), as `preview` has it: the files the engine would check again after such an
+    edit (the builder's, the importers of a file whose declarations change)."""
+    check, note = await workspace_edit.check(ws, edit)
     if check is not None:
         check = _renamed_messages(check, old, new_name)
     return check, note

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.comparison import Found
-from lspd.engine.revisions import revision
+from lspd.engine.comparison import Again, Found
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
+from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
-from lspd.ops.committed import Committed, NotKept, Whole, committed
-from lspd.ops.kept_memory import enabled, found_of, seen_of
+from lspd.ops.committed import Committed, Whole, committed
+from lspd.ops.kept_memory import found_of, seen_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
@@ -49,24 +49,22 @@ _verdicts = PerWorkspace(Verdicts)
 
 
 async def since_committed(
-    ws: Workspace, baseline: str, keep: Callable[[Path], bool], whole: Whole
-) -> Compared | None:
-    """What changed since `baseline` in the gate's files, from the kept result; None when
-    it cannot answer (no watcher keeps the check, or `baseline` is not HEAD's commit nor
-    `session`): the two-state comparison answers then."""
-    if ws.changes_seen is None or not enabled():
-        return None
-    if baseline != "session":
-        head, named = await asyncio.to_thread(
-            lambda: (revision(ws, "HEAD"), revision(ws, baseline))
-        )
-        if head is None or named != head:
-            return None
-    try:
-        found = await committed(ws, baseline, whole)
-    except NotKept:  # a file not answered: both states are checked, as before
-        return None
-    return await asyncio.to_thread(against, ws, found, baseline, keep)
+    ws: Workspace,
+    baseline: str,
+    keep: Callable[[Path], bool],
+    whole: Whole,
+    wider: Whole | None = None,
+) -> Compared:
+    """What changed since `baseline` (HEAD, another commit, `session`) from its kept
+    result: in the gate's files `keep` accepts, and with `wider` (the work tree's check of
+    the paths asked, or of every file) in its files outside the gate too: those the
+    engine would check again for the change, checked at `baseline`'s texts
+    (`lspd.ops.beyond_gate`). A check that left a file unanswered raises `NotKept`."""
+    found = await committed(ws, baseline, whole)
+    part = await asyncio.to_thread(gate_part, ws, found, keep)
+    if wider is not None:
+        part = part.joined(await beyond_gate(ws, found, keep, await wider()))
+    return compared(ws, found, baseline, part)
 
 
 def against(
@@ -81,32 +79,54 @@ def against_found(
 ) -> tuple[Compared, list[Found[Diagnostic]]]:
     """`against`, and the compared files' diagnostics now with their keys (the very
     objects `introduced` lists)."""
+    part = gate_part(ws, found, keep)
+    return compared(ws, found, baseline, part), part.after
+
+
+def gate_part(ws: Workspace, found: Committed, keep: Callable[[Path], bool]) -> Part:
+    """The gate's files `keep` accepts that changed or whose result differs from the kept
+    one, in both states; the changed files are all the gate's that differ from it (the
+    change is the work tree's, whichever files the question is about)."""
     gate = None if found.checked.scope is None else set(found.checked.scope.files)
-    changed_paths = {p for p in {*found.delta.before, *found.delta.after} if keep(p)}
+    changed_paths = {p for p in {*found.delta.before, *found.delta.after}}
     changed_paths = {p for p in changed_paths if gate is None or p in gate}
     changed = {ws.display(p) for p in changed_paths}
     verdicts = _verdicts.of(ws)
-    before: list[Found[Diagnostic]] = []
-    after: list[Found[Diagnostic]] = []
-    compared: list[DiagnosticsResult] = []
+    part = Part(changed=changed, gate=len(found.checked.results))
     for result in found.checked.results:
         kept = found.state.files.get(result.path)
         if result.path not in changed and kept is not None and verdicts.of(result, kept):
             continue
-        compared.append(result)
+        if not keep(ws.root / result.path):
+            continue
+        part.results.append(result)
         text = read_text(ws.root / result.path) if result.diagnostics else None
-        now = seen_of(result, (text or "").splitlines())
-        after += found_of(now)
+        now = found_of(seen_of(result, (text or "").splitlines()))
+        part.after += now
+        sample = found.again.get(result.path)
+        if sample is not None and sample[0] is result:  # this result's second sample
+            part.again = (part.again or []) + found_of(sample[1])
+        elif part.again is not None or found.again:
+            part.again = (part.again or []) + now
         if kept is not None:
-            before += found_of(kept)
+            part.before += found_of(kept)
+    return part
+
+
+def compared(ws: Workspace, found: Committed, baseline: str, part: Part) -> Compared:
+    """The engine's difference of `part`'s two states, with the note saying what was
+    compared."""
     state = found.state
     note = (
-        f"{len(changed)} changed file(s); the gate's {len(found.checked.results)} files as "
+        f"{len(part.changed)} changed file(s); the gate's {part.gate} files as "
         f"`lspd check` has them against the kept result of {state.key.commit[:12]} "
-        f"({found.note}); {len(compared)} file(s) differ from it"
+        f"({found.note}); {len(part.results) - part.outside} file(s) differ from it"
     )
-    changes = compare(before, after, baseline, sorted(changed), note)
-    return Compared(changes, compared), after
+    if part.beyond is not None:
+        note += f"; {part.beyond}"
+    again = None if part.again is None else Again("after", part.again)
+    changes = compare(part.before, part.after, baseline, sorted(part.changed), note, again)
+    return Compared(changes, part.results)
 
 
 def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:

@@ -196,14 +196,13 @@ def _offset(
     return start + from_units(line_text, units, session.encoding)
 
 
-async def check(ws: Workspace, edit: Proposed, importers: bool = True) -> Check:
+async def check(ws: Workspace, edit: Proposed) -> Check:
     """What applying the edit would introduce and fix, as `preview` computes it (and a note
-    when it is not checked); the files must still be as the diff found them after. Without
-    `importers`, files that only import a changed module are not compared (see `rename`)."""
+    when it is not checked); the files must still be as the diff found them after."""
     note = unchecked(edit)
     if note is not None:
         return None, note
-    result = await previewed(ws, edit.contents(ws), importers)
+    result = await previewed(ws, edit.contents(ws))
     edit.check_unchanged(ws)
     return result.changes, None
 

@@ -1,0 +1,99 @@
+"""A baseline question about files outside the gate (`check --baseline` with paths, or
+`--all`): the kept result covers the gate's files only, so these files' old state is the
+engine's, asked for them alone.
+
+Their state now is the work tree's check of the question's files. Their old state: the
+changed files' texts at the baseline overlaid as a preview of them (`ops/overlaid_state.py`:
+held for the servers that answer these files, the builder where one checks them) while the
+files the engine would check again for such an edit are asked (`proposal_reach`: the
+changed files, and the importers of those whose declarations changed, transitively); every
+other file outside the gate cannot differ and is not compared. Before, every file naming a
+changed line's names was asked in both states, and the old one once more when they differed.
+A file deleted since the baseline is no file of the question: its old errors are not listed
+as fixed (as in the gate's part, whose files are the gate's now).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lspd.engine.comparison import Found
+from lspd.ops.checked import Checked
+from lspd.ops.committed import Committed
+from lspd.ops.kept_memory import found_of, seen_of
+from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.overlaid_state import overlaid_state
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+
+
+@dataclass
+class Part:
+    """Some files compared in both states: their diagnostics then and now (with their
+    keys), their results now, the changed ones among them (as shown)."""
+
+    changed: set[str] = field(default_factory=set)
+    gate: int = 0  # the gate's files
+    before: list[Found[Diagnostic]] = field(default_factory=list)
+    after: list[Found[Diagnostic]] = field(default_factory=list)
+    results: list[DiagnosticsResult] = field(default_factory=list)
+    outside: int = 0  # of `results`, the files outside the gate
+    beyond: str | None = None  # how the files outside the gate were compared
+    again: list[Found[Diagnostic]] | None = None  # a second sample of `after`, if taken
+
+    def joined(self, other: Part) -> Part:
+        """Both parts as one."""
+        again = None
+        if self.again is not None or other.again is not None:
+            again = (self.again or self.after) + (other.again or other.after)
+        return Part(
+            self.changed | other.changed,
+            self.gate + other.gate,
+            self.before + other.before,
+            self.after + other.after,
+            self.results + other.results,
+            self.outside + other.outside,
+            other.beyond if other.beyond is not None else self.beyond,
+            again,
+        )
+
+
+async def beyond_gate(
+    ws: Workspace, found: Committed, keep: Callable[[Path], bool], wider: Checked
+) -> Part:
+    """The files of `wider` (the work tree's check of the question's files) outside the
+    gate that `keep` accepts, compared with their state at the baseline where the engine
+    says the change can reach them. The caller holds the gate exclusively."""
+    gate = {r.path for r in found.checked.results}
+    now = {ws.resolve(r.path): r for r in wider.results if r.path not in gate}
+    now = {p: r for p, r in now.items() if keep(p)}
+    texts = found.delta.before
+    changed = {p for p in now if p in texts}
+    part = Part(changed={ws.display(p) for p in changed})
+    if not now:
+        part.beyond = "no file outside the gate asked"
+        return part
+    reached: list[Path] = []
+    if texts:
+        state = await overlaid_state(ws, texts, set(now), only=set(now))
+        reached = sorted(p for p in state.results if p in now)
+        for path in reached:
+            old = texts[path] if path in texts else read_text(path)
+            part.before += _found(state.results[path], old)
+    for path in sorted({*reached, *changed}):
+        result = now[path]
+        part.results.append(result)
+        part.after += _found(result, read_text(path) if result.diagnostics else None)
+    part.outside = len(part.results)
+    part.beyond = (
+        f"{len(now)} file(s) outside the gate: {len(reached)} the change can reach (the "
+        "engine's affected set) checked at the baseline's texts, the others unchanged"
+    )
+    return part
+
+
+def _found(result: DiagnosticsResult, text: str | None) -> list[Found[Diagnostic]]:
+    """A result's diagnostics as compared, their snippets read from `text`."""
+    return found_of(seen_of(result, (text or "").splitlines()))
