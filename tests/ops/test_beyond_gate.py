@@ -148,3 +148,30 @@ def test_all_adds_the_files_outside_the_gate_the_change_reaches(
         [],
     )
     assert memory_of(repo.ws).made == 1
+
+
+def test_all_without_a_watcher_checks_every_file_once(tmp_path: Path) -> None:
+    """The one-shot `lspd check --baseline HEAD --all` (no watcher, nothing reused between
+    two checks): the gate's part is taken from the check of every file, not checked again;
+    the answer is the watched one's and the two-state comparison's."""
+    root = copy_fixture("py", tmp_path)
+    (root / "pyproject.toml").write_text((root / "pyproject.toml").read_text() + GATE)
+    (root / "tests").mkdir()
+    (root / "tests/test_app.py").write_text(TEST)
+    committed(root)
+    replace(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    for warm in warm_root(root, tmp_path / "logs"):
+        assert warm.ws.changes_seen is None
+        every = ask(warm, every=True)
+        assert found(every) == (sorted([*BROKEN_CALL, UNUSED_LOUD, *BROKEN_TEST]), [])
+        assert "1 file(s) outside the gate: 1 the change can reach" in every.scope
+        assert rows(every) == rows(warm.run(changes_since(warm.ws, "HEAD")))
+        state = memory_of(warm.ws).state
+        assert state is not None and sorted(state.files) == [
+            "pkg/__init__.py",
+            "pkg/app.py",
+            "pkg/broken.py",
+            "pkg/extra.py",
+            "pkg/greeting.py",
+            "pkg/unicode_names.py",
+        ]  # HEAD's result is the gate's, read from the check of every file

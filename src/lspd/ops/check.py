@@ -246,10 +246,34 @@ async def workspace_diagnostics(
 
 def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) -> FromKept:
     """The baseline's comparison from its kept result (`ops/since_kept.py`): the gate's
-    whole check against it; with `paths` or `all`, their check's files outside the gate too."""
-    whole = functools.partial(check_all, ws)  # the gate's, against the kept result
-    wider = functools.partial(check_all, ws, paths, all=all) if paths or all else None
-    return functools.partial(since_committed, ws, baseline, whole=whole, wider=wider)
+    whole check against it; with `paths` or `all`, their check's files outside the gate too.
+    Without a watcher nothing is reused between two checks: `all`'s check (every file) is
+    made once and the gate's part taken from it."""
+    made: list[Checked] = []
+
+    async def wider() -> Checked:
+        if not made:
+            made.append(await check_all(ws, paths, all=all))
+        return made[0]
+
+    async def whole() -> Checked:  # the gate's, against the kept result
+        if ws.changes_seen is not None or paths or not all:
+            return await check_all(ws)
+        return _gate_of(await gate_scope(ws), await wider(), ws)
+
+    return functools.partial(
+        since_committed, ws, baseline, whole=whole, wider=wider if paths or all else None
+    )
+
+
+def _gate_of(scope: GateScope, every: Checked, ws: Workspace) -> Checked:
+    """The gate's part of a check of every file (with its configurations' results)."""
+    gate = {ws.display(p) for p in scope.files}
+    results = [r for r in every.results if r.path in gate or ws.handler(ws.root / r.path) is None]
+    skipped = [s for s in every.skipped if s.path in gate]
+    asked = [p for p in every.asked if ws.display(p) in gate]
+    matched = len(scope.files)
+    return Checked(matched, results, every.changes, every.stamped, asked, scope, skipped)
 
 
 def _matches(ws: Workspace, paths: list[str] | None, path: Path) -> bool:
