@@ -12,10 +12,12 @@ import dataclasses
 import logging
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from lspd.lsp.configuration import covered
+from lspd.lsp.configuration import PULL_GRACE_S, PULL_WAIT_S, Configuration, covered
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition, definitions
 from tests.workspace.toolchains import make_venv
@@ -116,3 +118,31 @@ SETTINGS = {
 )
 def test_settings_are_covered_only_by_the_sections_pulled(pulled: set[str], answer: bool) -> None:
     assert covered(SETTINGS, pulled) is answer
+
+
+def test_the_push_waits_while_the_server_has_said_nothing_since_initialized() -> None:
+    """A server that has not handled `initialized` yet (a loaded machine) is given time to
+    pull, up to PULL_WAIT_S; one that spoke and did not pull is pushed after the grace."""
+    sent: dict[str, float] = {}
+
+    async def run(speaks_after: float | None) -> float:
+        server = SimpleNamespace(received=0)  # its connection's count of messages
+        configuration = Configuration(SETTINGS, Path("/p"))
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+
+        def notify(method: str, params: Any) -> None:
+            sent[method] = loop.time() - began
+
+        configuration.initialized(SETTINGS, notify, server)
+        if speaks_after is not None:
+            await asyncio.sleep(speaks_after)
+            server.received += 1  # e.g. its registration, without the pull
+        await asyncio.wait_for(configuration.settled.wait(), 5.0)
+        assert configuration.pushed
+        return sent.pop("workspace/didChangeConfiguration")
+
+    silent = asyncio.run(run(None))
+    assert PULL_WAIT_S <= silent < PULL_WAIT_S + 0.5
+    spoke = asyncio.run(run(0.2))
+    assert 0.2 <= spoke < 0.2 + 2 * PULL_GRACE_S + 0.2

@@ -174,7 +174,7 @@ class ServerLifecycle:
         if self.state != "starting":  # it died meanwhile: `_watch` says why, start() again
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} stopped")
         connection.notify("initialized", {})
-        self.configuration.initialized(self.definition.settings, connection.notify)
+        self.configuration.initialized(self.definition.settings, connection.notify, connection)
         self.state = "indexing"
         self._readiness.initialized()
 

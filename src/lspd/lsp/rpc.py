@@ -77,6 +77,7 @@ class JsonRpcConnection:
         # is what it is stuck on (`busy`).
         self.owed: dict[int, Sent] = {}
         self.last_answer = time.monotonic()  # when it last answered a request of ours
+        self.received = 0  # messages read from the server (requests, answers, notifications)
         self.waiting_since: float | None = None  # when callers began waiting (None: nobody)
         self.waiting = asyncio.Event()  # set while a caller waits for an answer
         self.gave_up = asyncio.Event()  # set when a caller gives up on an answer
@@ -192,6 +193,7 @@ class JsonRpcConnection:
         self.close(reason)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
+        self.received += 1
         method = message.get("method")
         if method is None:
             self._resolve(message)
