@@ -146,3 +146,25 @@ def test_the_push_waits_while_the_server_has_said_nothing_since_initialized() ->
     assert PULL_WAIT_S <= silent < PULL_WAIT_S + 0.5
     spoke = asyncio.run(run(0.2))
     assert 0.2 <= spoke < 0.2 + 2 * PULL_GRACE_S + 0.2
+
+
+def test_a_server_pulling_its_sections_one_by_one_is_not_pushed() -> None:
+    """basedpyright asks `python`, then `basedpyright` in another request: on a loaded
+    machine the second came 20 ms after the first and 58 ms after `initialized`."""
+    configuration = Configuration(SETTINGS, Path("/p"))
+    sent: list[str] = []
+
+    async def run() -> None:
+        server = SimpleNamespace(received=0)
+        configuration.initialized(SETTINGS, lambda method, params: sent.append(method), server)
+        await asyncio.sleep(PULL_GRACE_S * 0.5)
+        server.received += 1
+        configuration.answer({"items": [{"section": "python"}]})
+        await asyncio.sleep(PULL_GRACE_S * 2)  # past the first grace
+        server.received += 1
+        configuration.answer({"items": [{"section": "basedpyright"}]})
+        await asyncio.wait_for(configuration.settled.wait(), 5.0)
+
+    asyncio.run(run())
+    assert (sent, configuration.pushed) == ([], False)
+    assert configuration.pulled == {"python", "basedpyright"}

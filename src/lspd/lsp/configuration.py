@@ -13,9 +13,10 @@ handler (1-3 ms after it here for basedpyright and pyrefly, load 2.5 on 2 cores)
 counts from when the server shows it handles `initialized`: on a loaded machine (load 7,
 the daemon's loop sharing its GIL with the SDK's import) basedpyright 1.40 pulled 55-64 ms
 after it in 2 cold starts of 3, was pushed (a grace of 50 ms from `initialized`) and set up
-twice: its readiness came 1.8-2.0 s later. So the grace runs again while the server has
-said nothing since `initialized` (it has not handled it yet: what it sends then, a
-registration and its pull, goes out together), up to `PULL_WAIT_S`.
+twice: its readiness came 1.8-2.0 s later (it asks a section per request: `python`, then
+`basedpyright` 20 ms later). So the grace runs again while the server has said nothing
+since `initialized` (it has not handled it yet) or has pulled some of the sections and not
+the others yet, up to `PULL_WAIT_S`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from lspd.lsp.text import uri_to_path
 # counted again while it has said nothing since. A late pull costs the redundant push (a
 # second setup); a server that needs the push waits this long for it.
 PULL_GRACE_S = 0.05
-PULL_WAIT_S = 1.0  # the most a server silent since `initialized` is waited for
+PULL_WAIT_S = 1.0  # the most a server silent since `initialized`, or pulling, is waited for
 
 Notify = Callable[[str, Any], None]
 
@@ -112,8 +113,9 @@ class Configuration:
         self._timer = None
         loop = asyncio.get_running_loop()
         silent = self._heard is not None and self._heard.received == self._before
-        if silent and loop.time() - self._since < PULL_WAIT_S:
-            self._timer = loop.call_later(PULL_GRACE_S, self._push, notify)  # not handled yet
+        partly = any(covered({key: value}, self.pulled) for key, value in self.settings.items())
+        if (silent or partly) and loop.time() - self._since < PULL_WAIT_S:
+            self._timer = loop.call_later(PULL_GRACE_S, self._push, notify)  # still pulling
             return
         if not covered(self.settings, self.pulled):
             notify("workspace/didChangeConfiguration", {"settings": self.settings})
