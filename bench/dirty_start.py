@@ -6,7 +6,7 @@ made by the engine's preview of HEAD's texts (`ops/overlaid_state.py`). The resi
 memory of lspd's process tree per process: at once after it, and after a few seconds with
 no request (the builder's helper collects its old checker once idle: tsbuilder.cjs).
 
-    .venv/bin/python bench/dirty_start.py [--keep DIR] [--idle SECONDS]
+    .venv/bin/python bench/dirty_start.py [--keep DIR] [--idle SECONDS ...] [--only KIND]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.feedback import CONST_TRUE, committed, effect
 from bench.gate import LSPD
 
-IDLE_S = 5.0  # the helper collects after 1 s without a request, in 50 ms slices
+IDLE_S = [5.0, 30.0]  # the helper collects after 1 s without a request, in 50 ms slices
 
 EDITS = {
     "body": [("should be uncallable", "should never be called")],
@@ -49,7 +49,7 @@ def tree_mb(pid: int) -> list[tuple[str, int]]:
     return found
 
 
-def one(project: Path, base: Path, kind: str, idle: float) -> str:
+def one(project: Path, base: Path, kind: str, idle: list[float]) -> str:
     root = base / kind.replace(" ", "-") / "effect"
     shutil.rmtree(root.parent, ignore_errors=True)
     shutil.copytree(project, root, symlinks=True)
@@ -77,17 +77,20 @@ def one(project: Path, base: Path, kind: str, idle: float) -> str:
             )
         pids = subprocess.run(["pgrep", "-f", f"serve {root}"], capture_output=True, text=True)
         mb = [m for pid in pids.stdout.split() for m in tree_mb(int(pid))]
-        time.sleep(idle)  # no request: the builder's helper collects once GC_IDLE_MS pass
-        idled = [m for pid in pids.stdout.split() for m in tree_mb(int(pid))]
+        idled, slept = [], 0.0
+        for seconds in idle:  # no request: the builder's helper collects once GC_IDLE_MS pass
+            time.sleep(seconds - slept)
+            slept = seconds
+            idled.append([m for pid in pids.stdout.split() for m in tree_mb(int(pid))])
     finally:
         subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
     log = next((root.parent / "state").glob("*/daemon.log")).read_text().splitlines()
     made = [line.split("INFO ")[-1] for line in log if "kept the result" in line]
-    at_once, after = (", ".join(f"{c} {m}" for c, m in r) for r in (mb, idled))
+    at_once = ", ".join(f"{c} {m}" for c, m in mb)
+    after = " | ".join(f"{sum(m for _, m in r)} MB: {max(m for _, m in r)} MB" for r in idled)
     return (
         f"| {kind} | {times[0]} | {times[1]} | {sum(m for _, m in mb)} MB: {at_once} |"
-        f" {sum(m for _, m in idled)} MB: {after}, load {os.getloadavg()[0]:.1f} |"
-        f" {made[-1] if made else ''} |"
+        f" {after} (load {os.getloadavg()[0]:.1f}) | {made[-1] if made else ''} |"
     )
 
 
@@ -95,8 +98,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, help="work here (bench/feedback.py's --keep too)")
     parser.add_argument(
-        "--idle", type=float, default=IDLE_S, help="seconds idle before the second RSS reading"
+        "--idle",
+        type=float,
+        nargs="+",
+        default=IDLE_S,
+        help="seconds idle (from the answer) at which RSS is read again, in order",
     )
+    parser.add_argument("--only", choices=list(EDITS), help="this dirty tree only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="lspd-dirty-") as temp:
         base = args.keep or Path(temp)
@@ -107,12 +115,12 @@ def main() -> None:
         subprocess.run(
             ["git", "-C", str(project), "checkout", "-q", "HEAD", "--", "src"], check=True
         )
+        idle = " | ".join(f"RSS after {s:g} s idle: total, largest" for s in args.idle)
         print("| dirty at start | lspd check s (errors), load | check --baseline HEAD s "
-              f"(introduced), load | RSS at once | RSS after {args.idle:g} s idle, load "
-              "| the kept result |")  # fmt: skip
-        print("|---|---|---|---|---|---|")
-        for kind in EDITS:
-            print(one(project, base / "dirty", kind, args.idle), flush=True)
+              f"(introduced), load | RSS at once | {idle} | the kept result |")  # fmt: skip
+        print("|---" * (5 + len(args.idle)) + "|")
+        for kind in [args.only] if args.only else EDITS:
+            print(one(project, base / "dirty", kind, sorted(args.idle)), flush=True)
 
 
 if __name__ == "__main__":
