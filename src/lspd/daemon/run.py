@@ -1,9 +1,11 @@
 """Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
 
 Order matters. The language servers start first, and the MCP SDK is imported in a thread
-meanwhile (0.3-0.5 s each, on two cores): a cold answer waits for the server, which needs
-nothing of the SDK. The sentinel is written once uvicorn accepts connections, so a client
-that reads it can connect at once; the file watcher and the word scan start after it. On
+meanwhile (0.3-0.5 s each, on two cores), then the app is built there too (the tools'
+schemas): a cold answer waits for the server, which needs nothing of the SDK, and the
+loop stays free to hand the servers their handshake. The sentinel is written once uvicorn
+accepts connections, so a client that reads it can connect at once; the file watcher and
+the word scan start after it. On
 SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
 then the language servers are stopped.
 """
@@ -129,7 +131,9 @@ class Daemon:
             await prewarm.spawned(chosen, starts)
             await asyncio.to_thread(_import_transport)  # while the servers start
             sock = binding.bind(self.root, self.options.port)
-            self._server = self._uvicorn(ws, sock)
+            # In a thread too (0.4-1.1 s: the tools' schemas): the loop meanwhile reads the
+            # servers' answers and sends `initialized` (it waited for the build, under load).
+            self._server = await asyncio.to_thread(self._uvicorn, ws, sock)
             await self._server.serve(sockets=[sock])
         finally:
             self._cleanup_files()
