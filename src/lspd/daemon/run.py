@@ -5,9 +5,8 @@ meanwhile (0.3-0.5 s each, on two cores), then the app is built there too (the t
 schemas): a cold answer waits for the server, which needs nothing of the SDK, and the
 loop stays free to hand the servers their handshake. The sentinel is written once uvicorn
 accepts connections, so a client that reads it can connect at once; the file watcher and
-the word scan start after it. On
-SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
-then the language servers are stopped.
+the word scan start after it. On SIGTERM, SIGINT or SIGHUP the sentinel goes first (no
+new client finds a dying daemon), then the language servers are stopped.
 """
 
 from __future__ import annotations
