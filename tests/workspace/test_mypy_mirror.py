@@ -12,7 +12,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import mypy_config_in
-from lspd.workspace.mypy_mirror import Sees, config_text, mypy_sees
+from lspd.workspace.mypy_mirror import Mirror, Sees, config_text, mypy_sees
 
 
 def test_every_python_file_mypy_can_see_and_no_other(tmp_path: Path) -> None:
@@ -125,3 +125,15 @@ def test_the_walk_is_made_again_only_when_a_directory_changed(tmp_path: Path) ->
     assert tmp_path / "env/lib/x.py" in sees.files()
     walks = sees.walks
     assert sees.files() == mypy_sees(tmp_path) and sees.walks == walks  # settled: kept
+
+
+def test_each_write_of_a_file_lands_in_a_later_second(tmp_path: Path) -> None:
+    """mypy's cache (run once: `mypy_once`) takes a file of its cached size and whole-second
+    mtime as unchanged: a same-size edit written within the second must still differ."""
+    mirror = Mirror(tmp_path / "copy")
+    seconds = []
+    for text in (b"x: int = 1\n", b"x: str = 1\n", b"x: int = 1\n"):
+        assert mirror.hold({"a.py": text, "b.py": b"y = 2\n"})
+        seconds.append(int((tmp_path / "copy" / "a.py").stat().st_mtime))
+    assert seconds[0] < seconds[1] < seconds[2]
+    assert (tmp_path / "copy" / "a.py").read_bytes() == b"x: int = 1\n"

@@ -59,6 +59,7 @@ class Mirror:
         are; whether it changed."""
         self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
         changed = False
+        stamp = 0  # this write's mtime, taken at its first file
         for relative, data in wanted.items():
             digest = hashlib.blake2b(data, digest_size=16).digest()
             if self._held.get(relative) == digest:
@@ -66,10 +67,12 @@ class Mirror:
             path = self.directory / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-            # dmypy compares mtime and size first: a same-size edit within the clock's
-            # resolution must still look changed.
-            self._stamp = max(time.time_ns(), self._stamp + 1_000_000)
-            os.utime(path, ns=(self._stamp, self._stamp))
+            # dmypy compares mtime and size first, and mypy's cache (run once) the whole
+            # seconds of the mtime: a same-size edit must still look changed, so each write
+            # lands in a later second than the one before.
+            if not stamp:
+                stamp = self._stamp = max(time.time_ns(), self._stamp + 1_000_000_000)
+            os.utime(path, ns=(stamp, stamp))
             self._held[relative] = digest
             changed = True
         return changed
