@@ -252,6 +252,8 @@ def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) 
     made: list[Checked] = []
 
     async def wider() -> Checked:
+        if not made and paths and not all and await _in_gate(ws, paths):
+            made.append(Checked(0, [], ws.changes_seen or -1))  # nothing outside the gate
         if not made:
             made.append(await check_all(ws, paths, all=all))
         return made[0]
@@ -264,6 +266,13 @@ def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) 
     return functools.partial(
         since_committed, ws, baseline, whole=whole, wider=wider if paths or all else None
     )
+
+
+async def _in_gate(ws: Workspace, paths: list[str]) -> bool:
+    """Whether every file `paths` match is one of the gate's (then the gate's check, against
+    the kept result, answers alone)."""
+    gate = set((await gate_scope(ws)).files)
+    return all(p in gate for p in (await _matched(ws, paths, False))[1])
 
 
 def _gate_of(scope: GateScope, every: Checked, ws: Workspace) -> Checked:
