@@ -42,7 +42,13 @@ class Mirror:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._held: dict[str, bytes] = {}  # a digest of each file's text in the copy
-        self._stamp = 0  # the last mtime given (ns): every write gets a later one
+        # The last mtime given (ns): every write gets a later one, also than a copy's before
+        # this one (mypy's caches outlive it, and its stamps may run ahead of the clock).
+        self._last = directory.with_name(f"{directory.name}.stamp")
+        try:
+            self._stamp = int(self._last.read_text())
+        except (OSError, ValueError):
+            self._stamp = 0
         shutil.rmtree(directory, ignore_errors=True)  # a copy from before is not trusted
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
@@ -72,6 +78,7 @@ class Mirror:
             # lands in a later second than the one before.
             if not stamp:
                 stamp = self._stamp = max(time.time_ns(), self._stamp + 1_000_000_000)
+                self._last.write_text(str(stamp))
             os.utime(path, ns=(stamp, stamp))
             self._held[relative] = digest
             changed = True
