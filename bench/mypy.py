@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -50,7 +51,7 @@ from tests.ops.test_baseline import committed  # noqa: E402
 from tests.workspace.mypy_env import project as with_env  # noqa: E402
 from tests.workspace.mypy_env import rich_release  # noqa: E402
 
-from lspd.dirs import cache_dir  # noqa: E402
+from lspd.dirs import cache_dir, state_dir  # noqa: E402
 from lspd.ops.check import check_all, workspace_diagnostics  # noqa: E402
 from lspd.ops.mypy_step import mypy_diagnosed  # noqa: E402
 from lspd.ops.preview import preview  # noqa: E402
@@ -330,6 +331,8 @@ def main(project: Annotated[str, "rich or sqlalchemy"] = "rich") -> None:
             dmypy_rss = own.rss()
         finally:
             own.stop()
+            for root in (ours, fresh):  # lspd's state of these copies: mypy's caches
+                shutil.rmtree(state_dir(root), ignore_errors=True)
         rows.append(("RSS: the user's dmypy", f"{dmypy_rss:.0f} MB", ""))
         if lspd_rss is None:
             rows.append(("RSS: lspd's mypy", "none", "run once per check, no process kept"))
