@@ -1,6 +1,9 @@
-"""`check --baseline HEAD` from the kept result: the work tree's incremental whole check
-(`check_all`, re-checking what the edits affect) compared file by file with the committed
-state's kept result (`lspd.ops.committed`), never a second check of the old texts.
+"""`check --baseline REV` from the kept result: the work tree's incremental whole check
+(`check_all`, re-checking what the edits affect) compared file by file with the kept result
+of the baseline's commit (`lspd.ops.committed`: HEAD's, another commit's, or the session's),
+never a second check of the old texts; with paths, only their files are compared, and
+their files outside the gate (or every file's, with `--all`) as `lspd.ops.beyond_gate` has
+them.
 
 Only the changed files and the files whose diagnostics differ from the kept ones are
 compared (a result reused from the last check is known to be the same: its verdict is
