@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from lspd.ops.changes import diagnose
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
@@ -237,3 +238,24 @@ def test_unused_ignores_are_mypys_after_an_edit_in_a_preview_a_check_and_a_basel
     assert made == [("app/main.py", 5, "unused-ignore")]
     assert [(d.path, d.line, d.code) for d in since.changes.introduced] == made
     assert [(d.path, d.line) for d in since.changes.fixed] == [("app/used.py", 5)]
+
+
+def test_each_answer_names_the_run_that_made_it(tmp_path: Path) -> None:
+    """`checker` is the answer's own (`MypyRun.once`), not the daemon's last run: a held
+    state with no ignore left is dmypy's, the disk's after it mypy's run once again (from
+    the answers kept), and a preview's or a baseline's states (`changes.diagnose`) say so."""
+    root = project(tmp_path / "p", IGNORING)
+    main, other = root / "app" / "main.py", root / "app" / "other.py"
+    # Every ignore comment gone: nothing for dmypy to lose.
+    bare = {p: p.read_text().split("  # type: ignore")[0] + "\n" for p in (main, other)}
+    bare[root / "app" / "used.py"] = "def h() -> int:\n    return 1\n"
+
+    async def ask(ws: Workspace) -> list[set[str | None]]:
+        disk = await diagnose(ws, [main], {})
+        held = await diagnose(ws, [main], dict(bare))
+        again = await diagnose(ws, [main], {})
+        return [{r.checker for r in d.results} for d in (disk, held, again)]
+
+    disk, held, again = answer(root, ask)
+    assert disk == again == {WHY + ONCE}
+    assert held == {WHY}

@@ -140,3 +140,26 @@ def test_each_write_of_a_file_lands_in_a_later_second(tmp_path: Path) -> None:
     assert again.hold({"a.py": b"x: str = 1\n"})
     seconds.append(int((tmp_path / "copy" / "a.py").stat().st_mtime))
     assert seconds[0] < seconds[1] < seconds[2] < seconds[3]
+
+
+def test_a_copy_another_writer_touched_is_written_anew(tmp_path: Path) -> None:
+    """Two lspd processes share a project's copy (one check at a time: `mypy_lock`): what
+    one holds is trusted only while the stamp it left is the last one."""
+    ours, theirs = Mirror(tmp_path / "tree"), Mirror(tmp_path / "tree")
+    directory = tmp_path / "tree"
+
+    def copy() -> dict[str, bytes]:
+        return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+    ours.hold({"a.py": b"1", "b.py": b"2"})
+    first = (directory / "a.py").stat().st_mtime_ns
+    theirs.hold({"a.py": b"3"})  # written anew: the copy was not its own
+    assert copy() == {"a.py": b"3"}
+    ours.hold({"a.py": b"1", "b.py": b"2"})
+    assert copy() == {"a.py": b"1", "b.py": b"2"}
+    later = (directory / "a.py").stat().st_mtime_ns
+    assert later >= first + 2_000_000_000  # after theirs, a second after ours
+    theirs.forget()  # its stop removes the copy
+    ours.hold({"a.py": b"1", "b.py": b"2"})
+    assert copy() == {"a.py": b"1", "b.py": b"2"}
+    assert (directory / "b.py").stat().st_mtime_ns > later

@@ -8,8 +8,10 @@ own dmypy, asked the same, is not (why this mode exists)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -22,6 +24,9 @@ AREA = "def area(width: int, height: int) -> int:\n    return width * height\n"
 # `height` becomes a str: main's `area(2, "3")` is fine (its ignore unused), used's
 # `area(1, 2)` is broken (its ignore used).
 AREA_EDITED = "def area(width: int, height: str) -> int:\n    return width * len(height)\n"
+# The same size as AREA_EDITED, asked right after it (within the second of its run: mypy's
+# cache compares size and whole seconds of mtime): returns a str, which no caller does.
+AREA_SAME_SIZE = AREA_EDITED.replace("-> int", "-> str")
 IGNORING = {
     "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\n',
     "app/__init__.py": "",
@@ -63,16 +68,27 @@ def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
     async def run() -> list[list[tuple[str, int, int, str | None, str]]]:
         answers = []
         try:
-            for text in (AREA, AREA_EDITED):
+            for text in (AREA, AREA_EDITED, AREA_SAME_SIZE):
                 shapes.write_text(text)
                 output = await daemon.check([], held(root))
                 answers.append(shown(root, parse(output, root, daemon.mirror.directory)))
-                assert daemon.once and daemon.pid is None  # mypy's own run, no server
+                assert output.once and daemon.once and daemon.pid is None  # mypy's, no server
+            assert sorted(p.name for p in (daemon.state / "cache").iterdir()) == ["0", "1", "2"]
         finally:
             await daemon.stop()
+        # Its caches go with it, as its copy (`Dmypy._stop`).
+        assert not (daemon.state / "cache").exists() and not daemon.mirror.directory.exists()
         return answers
 
-    cold, edited = asyncio.run(run())
+    cold, edited, same_size = asyncio.run(run())
+    assert len(AREA_SAME_SIZE) == len(AREA_EDITED)
+    shapes.write_text(AREA_SAME_SIZE)
+    assert sorted(same_size) == sorted(cli_errors(root))  # in the order mypy checked them
+    assert sorted((e[0], e[1]) for e in same_size if e[3] == "return-value") == [
+        ("app/main.py", 5),
+        ("app/shapes.py", 2),
+        ("app/used.py", 5),
+    ]
     shapes.write_text(AREA)
     assert cold == cli_errors(root)
     assert sorted((e[0], e[1]) for e in cold if e[3] == "unused-ignore") == [
@@ -87,14 +103,20 @@ def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
     ]
 
     # The user's own dmypy, cold then after the same edit: the edit's answer lacks the
-    # unused ignores of the modules it did not update last.
+    # unused ignores of the modules it did not update last (shapes.py, the edited one, has
+    # none): main's, which the edit made, and other's, which it did not touch.
     status = tmp_path / "own.json"
     shapes.write_text(AREA)
     try:
         assert own_dmypy(root, status) == cold
         shapes.write_text(AREA_EDITED)
         os.utime(shapes)
-        assert own_dmypy(root, status) != edited
+        own = own_dmypy(root, status)
+        assert set(own) <= set(edited)
+        assert set(edited) - set(own) == {
+            ("app/main.py", 5, 1, "unused-ignore", 'Unused "type: ignore" comment'),
+            ("app/other.py", 1, 1, "unused-ignore", 'Unused "type: ignore" comment'),
+        }
     finally:
         subprocess.run(
             [str(root / ".venv" / "bin" / "dmypy"), "--status-file", str(status), "kill"],
@@ -115,6 +137,31 @@ def test_dmypy_answers_where_it_has_nothing_to_lose() -> None:
     codes = b'[tool.mypy]\nenable_error_code = ["unused-ignore"]\n'
     assert needs_once({**ignoring, "pyproject.toml": codes})
     assert not needs_once({"pyproject.toml": strict, "notes.txt": b"# type: ignore"})
+    # Only mypy's own sections, as mypy reads them: another tool's `strict` is not mypy's.
+    pytest_strict = b"[tool.mypy]\nfiles = ['a.py']\n[tool.pytest.ini_options]\nstrict = true\n"
+    assert not needs_once({**ignoring, "pyproject.toml": pytest_strict})
+    disabled = b'[tool.mypy]\nstrict = true\ndisable_error_code = ["unused-ignore"]\n'
+    assert not needs_once({**ignoring, "pyproject.toml": disabled})
+    override = b'[tool.mypy]\n[[tool.mypy.overrides]]\nmodule = "a"\nwarn_unused_ignores = true\n'
+    assert needs_once({**ignoring, "pyproject.toml": override})
+    dashed = b"[mypy]\nwarn-unused-ignores = yes\n"
+    assert needs_once({"setup.cfg": dashed, "a.py": ignoring["a.py"]})
+    assert not needs_once({"setup.cfg": b"[flake8]\nstrict = true\n", "a.py": ignoring["a.py"]})
+    # mypy.ini comes first: pyproject's [tool.mypy] is not read beside it.
+    assert not needs_once({**ignoring, "mypy.ini": b"[mypy]\nstrict = False\n"})
+    # A file turning the report on itself, holding an ignore: whatever the configuration.
+    plain = b"[tool.mypy]\nfiles = ['a.py']\n"
+    inline = b"# mypy: warn-unused-ignores\nx = 1  # type: ignore[misc]\n"
+    assert needs_once({"pyproject.toml": plain, "a.py": inline})
+    enabled = b'# mypy: enable-error-code="unused-ignore"\nx = 1  # type: ignore\n'
+    assert needs_once({"pyproject.toml": plain, "a.py": enabled})
+    assert not needs_once({"pyproject.toml": plain, "a.py": inline.replace(b"warn", b"no-warn")})
+    apart = {
+        "pyproject.toml": plain,
+        "a.py": b"# mypy: warn-unused-ignores\n",
+        "b.py": ignoring["a.py"],
+    }
+    assert not needs_once(apart)  # the comment is for its own file, which holds no ignore
 
 
 def test_each_state_runs_on_the_cache_nearest_it_and_keeps_its_own(tmp_path: Path) -> None:
@@ -134,3 +181,35 @@ def test_each_state_runs_on_the_cache_nearest_it_and_keeps_its_own(tmp_path: Pat
     assert fourth == previewed and (fourth / "cache.db").read_text() == "the disk's"
     caches.forget()
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [fourth.name]
+
+
+def cached(cache: Path) -> dict[str, float]:
+    """What mypy's cache holds (its sqlite shards): each module's entries and their write
+    times (its `@` entries, rewritten by every run, aside)."""
+    rows: dict[str, float] = {}
+    for shard in cache.rglob("cache.*.db"):
+        with contextlib.closing(sqlite3.connect(shard)) as db:
+            found = db.execute("SELECT path, mtime FROM files2 WHERE path NOT LIKE '@%'")
+            rows.update(found.fetchall())
+    return rows
+
+
+def test_a_configuration_turning_incremental_off_still_runs_on_the_cache(tmp_path: Path) -> None:
+    """`incremental = false` would make every question a cold mypy: `--incremental` wins."""
+    config = IGNORING["pyproject.toml"] + "incremental = false\n"
+    root = project(tmp_path / "p", {**IGNORING, "pyproject.toml": config})
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> tuple[dict[str, float], dict[str, float]]:
+        try:
+            await daemon.check([], held(root))
+            first = cached(daemon.state / "cache" / "0")
+            daemon.forget()  # the same texts asked of mypy again, not answered from memory
+            await daemon.check([], held(root))
+            return first, cached(daemon.state / "cache" / "0")
+        finally:
+            await daemon.stop()
+
+    first, again = asyncio.run(run())
+    assert any(path.startswith("builtins.") for path in first)
+    assert again == first  # nothing re-checked, nothing written again

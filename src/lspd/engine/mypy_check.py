@@ -82,6 +82,7 @@ class MypyRun:
     project: MypyProject
     files: list[Path]  # the files it checked (`project_files`)
     errors: dict[Path, list[MypyError]] = field(default_factory=dict)
+    once: bool = False  # mypy's own run (`mypy_once`) answered, not dmypy
 
 
 def project_of(ws: Workspace, path: Path) -> MypyProject | None:
@@ -173,6 +174,7 @@ async def run_mypy(
     run = MypyRun(project, files)
     held = await asyncio.to_thread(_held, project, daemon.sees.files, texts or {})
     output = await daemon.check(targets or [], held, _outside(ws, project.directory))
+    run.once = output.once
     for error in parse(output, project.directory, daemon.mirror.directory):
         run.errors.setdefault(error.path, []).append(error)
     return run

@@ -41,7 +41,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
     # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_step.py`).
-    judged, own = await mypy_diagnosed(ws, present, texts)
+    judged, own, checkers = await mypy_diagnosed(ws, present, texts)
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's
     served = [f for f in present if f not in judged or own[f].also_pyright]
@@ -65,7 +65,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                         path=shown,
                         server=server,
                         toolchain=toolchain,
-                        checker=own[file].why if file in own else None,
+                        checker=checkers.get(file),
                         errors=sum(d.severity == "error" for d in items),
                         warnings=sum(d.severity == "warning" for d in items),
                         diagnostics=items,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.mypy_check import MypyError, MypyProject, by_project, daemon_of, run_mypy
+from lspd.engine.mypy_check import MypyError, MypyProject, MypyRun, by_project, daemon_of, run_mypy
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 
@@ -36,7 +36,7 @@ async def mypy_checked(
         run = await run_mypy(ws, project)
         toolchain = toolchain_of(ws, project)
         for path in files:
-            results.append(result_of(ws, project, path, run.errors.get(path, []), toolchain))
+            results.append(result_of(ws, run, path, toolchain))
         if not project.also_pyright:
             taken.update(files)
     asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
@@ -62,7 +62,7 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     project = next(iter(groups))
     run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
-    why = why_of(ws, project)
+    why = why_of(project, run.once)
     if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
         why += "; this file is outside the files mypy checks: mypy did not check it"
     return Judged(project, items, toolchain_of(ws, project), why)
@@ -70,31 +70,32 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
 
 async def mypy_diagnosed(
     ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
-) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject]]:
+) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject], dict[Path, str]]:
     """mypy's diagnostics with `texts` held (in the daemon's copy: nothing is written into
     the project), by file: of `files` and of every other file mypy checked in their projects
     (one run checks them all: a caller broken by a changed signature is found wherever it
-    is); and each file's project."""
+    is); each file's project, and its `checker` (`why_of` the run that answered)."""
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
+    checkers: dict[Path, str] = {}
     for project, members in by_project(ws, files).items():
         run = await run_mypy(ws, project, texts)
         for path in dict.fromkeys([*members, *run.files]):
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project
-    return found, projects
+            checkers[path] = why_of(project, run.once)
+    return found, projects, checkers
 
 
-def result_of(
-    ws: Workspace, project: MypyProject, path: Path, errors: list[MypyError], toolchain: str
-) -> DiagnosticsResult:
-    """One file's whole result of mypy's errors (the whole check's: no paging)."""
+def result_of(ws: Workspace, run: MypyRun, path: Path, toolchain: str) -> DiagnosticsResult:
+    """One file's whole result of mypy's errors in `run` (the whole check's: no paging)."""
+    errors = run.errors.get(path, [])
     items = sorted((diagnostic_of(e) for e in errors), key=lambda d: (d.line, d.column))
     return DiagnosticsResult(
         path=ws.display(path),
         server=SERVER,
         toolchain=toolchain,
-        checker=why_of(ws, project),
+        checker=why_of(run.project, run.once),
         errors=len(items),
         warnings=0,
         diagnostics=items,
@@ -117,9 +118,10 @@ def diagnostic_of(error: MypyError) -> Diagnostic:
     )
 
 
-def why_of(ws: Workspace, project: MypyProject) -> str:
-    """The project's checkers and why; where its mypy ran once, that too (`mypy_once`)."""
-    return project.why + (ONCE if daemon_of(ws, project).once else "")
+def why_of(project: MypyProject, once: bool) -> str:
+    """The project's checkers and why; where its mypy ran once for the answer (`once`, the
+    answer's own: `MypyRun.once`), that too (`mypy_once`)."""
+    return project.why + (ONCE if once else "")
 
 
 ONCE = "; mypy run once with its cache, not dmypy, whose answer after an edit drops unused ignores"

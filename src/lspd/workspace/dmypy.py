@@ -32,18 +32,22 @@ from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
+from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_server import (
+    RUN_TIMEOUT_S,
     ended,
     forget_status,
     killed,
     ours,
+    ran,
     server_of,
     spawn,
-    tool_command,
-    tool_env,
     up,
+)
+from lspd.workspace.mypy_server import (
+    MypyMissing as MypyMissing,
 )
 
 log = logging.getLogger(__name__)
@@ -57,15 +61,10 @@ TEXT_FLAGS = (
     "--no-pretty",
     "--no-color-output",
 )
-RUN_TIMEOUT_S = 600.0
 # dmypy's own stop after this long unasked (`--timeout`): should lspd and its watchdog
 # both be killed, the server (~150 MB) still ends by itself.
 DAEMON_IDLE_S = 3600
 KEPT_ANSWERS = 4
-
-
-class MypyMissing(ServerError):
-    """The project's environment has no mypy: the message says how to install it."""
 
 
 class MypyFailed(ServerError):
@@ -79,6 +78,7 @@ class MypyOutput:
     lines: tuple[str, ...]
     json: bool  # `-O json` lines, else mypy's text format with `TEXT_FLAGS`
     status: int
+    once: bool = False  # mypy's own run (`mypy_once`), not dmypy's: the answer's `checker`
 
 
 class Dmypy:
@@ -105,8 +105,9 @@ class Dmypy:
         self._answers: OrderedDict[bytes, MypyOutput] = OrderedDict()
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
-        self.once = False  # the last check was mypy's, run once (`mypy_once`)
+        self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.caches = Caches(self.state / "cache")  # its caches, when run once
+        self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
 
     @property
     def busy(self) -> bool:
@@ -136,29 +137,34 @@ class Dmypy:
         async with self._lock:
             json_out = await self._prepare()
             if self._environment_changed():
-                await self._stop()
+                async with exclusive(self.lock_file):
+                    await self._stop()
             beyond = f"{outside}\0{installed_digest(self.interpreter)}"
             state = _state([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
+                self.once = known.once
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            self.once = needs_once(texts)
-            if self.once:  # dmypy's answer would not be mypy's (`mypy_once`)
-                await self._end()
-                self.mirror.hold(texts)
-                cache = self.caches.take(texts)  # the one nearest these texts
-                argv = [*flags, "--cache-dir", str(cache), *targets]
-                status, out, err = await self._run("mypy", argv)
-                if status not in (0, 1):
-                    self.caches.drop(cache)
-            else:
-                await self._held(texts, flags)
-                status, out, err = await self._checked([*flags, *targets])
+            once = needs_once(texts)
+            async with exclusive(self.lock_file):
+                if once:  # dmypy's answer would not be mypy's (`mypy_once`)
+                    await self._end()
+                    self.mirror.hold(texts)
+                    cache = self.caches.take(texts)  # the one nearest these texts
+                    # --incremental: not a cold run per question where the configuration says not
+                    argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
+                    status, out, err = await self._run("mypy", argv)
+                    if status not in (0, 1):
+                        self.caches.drop(cache)
+                else:
+                    await self._held(texts, flags)
+                    status, out, err = await self._checked([*flags, *targets])
             self._watch()
             self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
-            found = _output(self.project, status, out, err, json_out)
+            found = _output(self.project, status, out, err, json_out, once)
+            self.once = once
             self._answers[state] = found
             while len(self._answers) > KEPT_ANSWERS:
                 self._answers.popitem(last=False)
@@ -235,17 +241,19 @@ class Dmypy:
 
     async def stop(self) -> None:
         """Stop lspd's daemon of this project (never one lspd did not start)."""
-        async with self._lock:
+        async with self._lock, exclusive(self.lock_file):
             await self._stop()
 
     async def _stop(self) -> None:
-        """End the server lspd started (`_end`); its copy of the project goes with it. It
-        keeps nothing worth a `dmypy stop` (its copy and cache are removed with it), which
-        cost every stop a Python start and mypy's import: 0.3-0.7 s of a one-shot check."""
+        """End the server lspd started (`_end`); its copy and mypy's caches (run once) are
+        removed, not kept (a workspace per scratch clone piled them up, 14-28 MB each for
+        SQLAlchemy): the next start is cold, as dmypy's. No `dmypy stop`: a Python start and
+        mypy's import, 0.3-0.7 s of a one-shot check."""
         await self._end()
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
+        self.caches.clear()
 
     async def _end(self) -> None:
         """End the server: SIGTERM, SIGKILL if it has not ended within `STOP_GRACE_S` (a
@@ -322,34 +330,7 @@ class Dmypy:
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
         """Run the environment's `tool` in the copy (`mypy --version` in the project)."""
         cwd = self.project if argv == ["--version"] else self.mirror.directory
-        return await _ran(self.interpreter, tool, argv, cwd)
-
-
-async def _ran(
-    interpreter: Path, tool: str, argv: list[str], cwd: Path, timeout: float = RUN_TIMEOUT_S
-) -> tuple[int, str, str]:
-    """The environment's `tool` run in `cwd`: its status, stdout and stderr."""
-    command, env = tool_command(interpreter, tool), tool_env(interpreter)
-    try:
-        process = await asyncio.create_subprocess_exec(
-            *command,
-            *argv,
-            cwd=cwd,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-    except OSError as exc:
-        raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), timeout)
-    except BaseException:
-        if process.returncode is None:
-            process.kill()
-        raise
-    code = process.returncode if process.returncode is not None else 2
-    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+        return await ran(self.interpreter, tool, argv, cwd)
 
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);
@@ -361,7 +342,9 @@ _DIED = (
 )
 
 
-def _output(project: Path, status: int, out: str, err: str, json_out: bool) -> MypyOutput:
+def _output(
+    project: Path, status: int, out: str, err: str, json_out: bool, once: bool = False
+) -> MypyOutput:
     """What mypy printed, or why it failed."""
     kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
     # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
@@ -370,7 +353,7 @@ def _output(project: Path, status: int, out: str, err: str, json_out: bool) -> M
         log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
         last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
         raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
-    return MypyOutput(tuple(kept), json_out, status)
+    return MypyOutput(tuple(kept), json_out, status, once)
 
 
 def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:

@@ -44,15 +44,30 @@ class Mirror:
         self._held: dict[str, bytes] = {}  # a digest of each file's text in the copy
         # The last mtime given (ns): every write gets a later one, also than a copy's before
         # this one (mypy's caches outlive it, and its stamps may run ahead of the clock).
+        # It is also what tells this copy's writer: another process sharing the state
+        # directory (`mypy_lock`) that wrote the copy left another stamp there.
         self._last = directory.with_name(f"{directory.name}.stamp")
+        self._stamp = 0
+        self._trusted = False  # a copy from before, or another process's: written anew
+
+    def _trust(self) -> None:
+        """Before a write (the lock held): a copy this object did not leave as it is (made
+        before it, or written or removed by another process since: the stamp on disk is not
+        its last) is removed, so every file is written again with a later stamp."""
         try:
-            self._stamp = int(self._last.read_text())
+            left = int(self._last.read_text())
         except (OSError, ValueError):
-            self._stamp = 0
-        shutil.rmtree(directory, ignore_errors=True)  # a copy from before is not trusted
+            left = 0
+        if self._trusted and left == self._stamp and self.directory.is_dir():
+            return
+        self._held.clear()
+        shutil.rmtree(self.directory, ignore_errors=True)
+        self._stamp = max(self._stamp, left)
+        self._trusted = True
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold exactly `wanted` (relative path -> text); whether it changed."""
+        self._trust()
         changed = False
         for relative in [r for r in self._held if r not in wanted]:
             (self.directory / relative).unlink(missing_ok=True)
@@ -63,6 +78,7 @@ class Mirror:
     def put(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold `wanted` (relative path -> text), the other files as they
         are; whether it changed."""
+        self._trust()
         self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
         changed = False
         stamp = 0  # this write's mtime, taken at its first file
@@ -87,6 +103,7 @@ class Mirror:
     def forget(self) -> None:
         """The copy is no longer known (its daemon restarted): written anew next time."""
         self._held.clear()
+        self._trusted = False
         shutil.rmtree(self.directory, ignore_errors=True)
 
 

@@ -21,34 +21,101 @@ re-analysed on every update); rich's edits give mypy's errors either way.
 
 from __future__ import annotations
 
+import configparser
 import hashlib
 import re
 import shutil
+import tomllib
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_config import CONFIG_FILES, MYPY_INI, PYPROJECT
 from lspd.workspace.mypy_mirror import PYTHON
 
 # A `# type: ignore` (with or without codes) anywhere in a file; read too widely (in a
 # string, say) it costs speed, never exactness.
 _IGNORE = re.compile(rb"#\s*type:\s*ignore")
-# Options of any section that report unused ignores: `warn_unused_ignores`, `strict` (which
-# sets it), or the `unused-ignore` code named (enabled, or disabled: read widely again).
-_REPORTS = re.compile(
-    rb"^\s*(?:warn_unused_ignores|strict)\s*=\s*(?:true|1|yes|on)\b|unused-ignore",
-    re.MULTILINE | re.IGNORECASE,
+# A file's own `# mypy:` comment turning the report on (`warn-unused-ignores`, or the code
+# enabled), for that file alone.
+_INLINE = re.compile(
+    rb"^#\s*mypy:.*(?:(?<!no-)warn[-_]unused[-_]ignores|enable[-_]error[-_]code.*unused-ignore)",
+    re.MULTILINE,
 )
+_CODE = "unused-ignore"
 
 
 def needs_once(texts: dict[str, bytes]) -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
-    configuration among them) goes to `mypy` run once instead of dmypy: its configuration
-    may report unused ignores and one of its Python files holds an ignore comment."""
-    configs = [texts[name] for name in CONFIG_FILES if name in texts]
-    if not any(_REPORTS.search(text) for text in configs):
-        return False
-    return any(_IGNORE.search(data) for name, data in texts.items() if name.endswith(PYTHON))
+    configuration among them) goes to `mypy` run once instead of dmypy: its configuration's
+    mypy sections may report unused ignores and one of its Python files holds an ignore
+    comment, or a file turns the report on itself (`# mypy: warn-unused-ignores`) and holds
+    one."""
+    python = [data for name, data in texts.items() if name.endswith(PYTHON)]
+    ignoring = [data for data in python if _IGNORE.search(data)]
+    if any(_INLINE.search(data) for data in ignoring):
+        return True
+    return bool(ignoring) and _reports(texts)
+
+
+def _reports(texts: dict[str, bytes]) -> bool:
+    """Whether the mypy configuration mypy reads (the first of `CONFIG_FILES` holding its
+    section, as `mypy_config`) may report unused ignores in some module: `strict` or
+    `warn_unused_ignores` on, or the code enabled, in its global or a per-module section,
+    unless the global one disables the code and no section enables it. One that does not
+    parse: taken as reporting (mypy itself will say what is wrong)."""
+    for name in CONFIG_FILES:
+        if name not in texts:
+            continue
+        try:
+            sections = _sections(name, texts[name].decode("utf-8", "replace"))
+        except (tomllib.TOMLDecodeError, configparser.Error):
+            return True
+        if sections is None:
+            continue
+        enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
+        if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
+            return False
+        on = ("strict", "warn_unused_ignores")
+        return enabled or any(_true(s.get(key)) for s in sections for key in on)
+    return False
+
+
+def _sections(name: str, text: str) -> list[dict[str, Any]] | None:
+    """The mypy sections of a configuration file, the global one first (empty when only
+    per-module ones are written); None when it has none (mypy reads the next file)."""
+    if name == PYPROJECT:
+        table = tomllib.loads(text).get("tool", {}).get("mypy")
+        if not isinstance(table, dict):
+            return None
+        overrides = [o for o in table.get("overrides", []) if isinstance(o, dict)]
+        return [_keys(section) for section in (table, *overrides)]
+    parser = configparser.RawConfigParser()
+    parser.read_string(text)
+    if not parser.has_section("mypy") and name not in MYPY_INI:
+        return None
+    named = [_keys(parser[s]) for s in parser.sections() if s.startswith("mypy-")]
+    return [_keys(parser["mypy"]) if parser.has_section("mypy") else {}, *named]
+
+
+def _keys(section: Mapping[str, Any]) -> dict[str, Any]:
+    """A section's options by mypy's names (`warn-unused-ignores` is `warn_unused_ignores`)."""
+    return {key.replace("-", "_"): value for key, value in section.items()}
+
+
+def _true(value: object) -> bool:
+    """An option's value on: TOML's `true`, an INI file's `True`, `1`, `yes` or `on`."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes", "on")
+    return value is True
+
+
+def _codes(value: object) -> list[str]:
+    """An error code list: TOML's list, or an INI file's comma-separated string."""
+    if isinstance(value, str):
+        return [code.strip() for code in value.split(",")]
+    return [str(code).strip() for code in value] if isinstance(value, list) else []
 
 
 KEPT_CACHES = 3
@@ -93,6 +160,11 @@ class Caches:
         """Keep only the cache used last (what a re-check costs is measured: bench/mypy.py)."""
         while len(self._states) > 1:
             self.drop(next(iter(self._states)))
+
+    def clear(self) -> None:
+        """Every cache removed (its daemon stopped: `Dmypy._stop`), the directory too."""
+        self._states.clear()
+        shutil.rmtree(self.directory, ignore_errors=True)
 
     def _taken(self, slot: Path, state: dict[str, bytes]) -> Path:
         self._states.pop(slot, None)

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from lspd.errors import ServerError
+
 log = logging.getLogger(__name__)
 
 UP_TIMEOUT_S = 60.0  # the server's start (mypy's import, the configuration read)
@@ -134,3 +136,37 @@ async def ended(pid: int, status_file: Path) -> None:
                 return
             await asyncio.sleep(0.01)
     log.warning("dmypy server %d did not end after SIGKILL", pid)
+
+
+RUN_TIMEOUT_S = 600.0
+
+
+class MypyMissing(ServerError):
+    """The project's environment has no mypy: the message says how to install it."""
+
+
+async def ran(
+    interpreter: Path, tool: str, argv: list[str], cwd: Path, timeout: float = RUN_TIMEOUT_S
+) -> tuple[int, str, str]:
+    """The environment's `tool` run in `cwd`: its status, stdout and stderr."""
+    command, env = tool_command(interpreter, tool), tool_env(interpreter)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            *argv,
+            cwd=cwd,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+    except OSError as exc:
+        raise MypyMissing("mypy", f"cannot run {command[0]}: {exc.strerror}") from None
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    except BaseException:
+        if process.returncode is None:
+            process.kill()
+        raise
+    code = process.returncode if process.returncode is not None else 2
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
