@@ -11,7 +11,9 @@ before it is written, the edit
 written in both trees, `dmypy run`, lspd's `check` (the preview's state forgotten first: a
 re-check with nothing done ahead) and `check --baseline HEAD`. Memory: the peak RSS of
 `mypy`, the RSS of the user's dmypy and of lspd's after the edits (lspd runs the same
-dmypy: the ratio is what lspd's own way of running it costs). Targets (issue 44): cold
+dmypy: the ratio is what lspd's own way of running it costs); where lspd runs `mypy` once
+per check instead, the peak RSS of those runs (each one's VmHWM, sampled every 20 ms while
+it runs: `OncePeak`) against the user's dmypy's. Targets (issue 44): cold
 <= 1.3x `mypy`; each edit <= `dmypy run`'s + 0.3 s; memory <= 1.2x dmypy's; at every step
 lspd's errors are those of the project's `mypy` run cold on the same texts (the set: path,
 line, column, code, message), checked here beside `dmypy run`'s.
@@ -32,11 +34,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -194,12 +196,12 @@ def lspd_errors(checked: Any) -> Errors:
 class Own:
     """The project's own `mypy` and `dmypy`, the latter with a status file of the bench's."""
 
-    def __init__(self, root: Path, targets: tuple[str, ...]) -> None:
+    def __init__(self, root: Path, targets: tuple[str, ...], directory: Path) -> None:
         self.root = root
         self.targets = list(targets)
         venv = root / ".venv" / "bin"
         self.venv = venv
-        self.status = Path(tempfile.mkdtemp()) / "dmypy.json"
+        self.status = directory / "dmypy.json"  # and its cache: in the bench's temp dir
         self.dmypy = [str(venv / "dmypy"), "--status-file", str(self.status)]
         self.cache = str(self.status.parent / "cache")  # its mypy's, as its CI keeps one
 
@@ -227,6 +229,48 @@ class Own:
         subprocess.run([*self.dmypy, "stop"], cwd=self.root, capture_output=True, check=False)
 
 
+class OncePeak:
+    """The peak RSS (MB) of lspd's `mypy` runs (run once: `workspace/mypy_once.py`), this
+    process's children whose command line names `marker` (the workspace's state directory,
+    where their `--cache-dir` is): each one's high-water mark (VmHWM) read every 20 ms while
+    it runs, so a run's last 20 ms of growth can be missed."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker.encode()
+        self.peak = 0.0
+        self.runs: set[str] = set()  # their pids
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        tasks = Path(f"/proc/{os.getpid()}/task")
+        while not self._done.wait(0.02):
+            for pid in (c for t in tasks.iterdir() for c in _read(t / "children").split()):
+                try:
+                    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                    if self.marker not in command or b"--cache-dir" not in command:
+                        continue
+                    status = Path(f"/proc/{pid}/status").read_text()
+                except OSError:
+                    continue
+                for line in status.splitlines():
+                    if line.startswith("VmHWM:"):
+                        self.peak = max(self.peak, int(line.split()[1]) / 1024)
+                        self.runs.add(pid)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:  # a thread or process gone meanwhile
+        return ""
+
+
 def cli(root: Path, rows: list[tuple[str, str, str]]) -> None:
     """`lspd check` as a user first runs it: no daemon, so in one process of its own (its
     imports, the workspace, dmypy started and stopped), on a copy nothing checked before."""
@@ -249,12 +293,12 @@ def exact(label: str, mypy: Errors, lspd: Errors, dmypy: Errors) -> tuple[str, s
 
 async def side_by_side(
     setup: Setup, own: Own, root: Path, fresh: Path, rows: list[tuple[str, str, str]]
-) -> float | None:
+) -> float:
     """Each step of the project's own tools right before lspd's (the machine's load moves):
     cold, then per edit lspd's preview, the edit written in both trees, `dmypy run`, lspd's
     check and --baseline HEAD, and (not timed) the project's `mypy` cold on the same texts
-    that lspd's and dmypy's errors are compared with. Returns lspd's dmypy's RSS (MB), None
-    when it ran mypy once (no process kept)."""
+    that lspd's and dmypy's errors are compared with. Returns lspd's dmypy's RSS (MB), 0
+    when it ran mypy once (no process kept: `OncePeak` measures those runs)."""
     ws = Workspace(root, log_dir=root.parent / "logs")
     try:
         assert await ws.watch()
@@ -306,8 +350,6 @@ async def side_by_side(
             )
             cold = own.mypy(f"{which} edit, cold: the reference", rows, os.devnull)
             rows.append(exact(which, cold, lspd_errors(checked), dmypy))
-        if all(d.once for d in ws.pool.mypy.values()):
-            return None
         pids = [d.pid for d in ws.pool.mypy.values() if d.pid is not None]
         return sum(tree_rss_mb(pid) or 0.0 for pid in pids)
     finally:
@@ -319,24 +361,29 @@ def main(project: Annotated[str, "rich or sqlalchemy"] = "rich") -> None:
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="lspd-bench-mypy-") as temporary:
         base = Path(temporary)
+        # lspd's state of the copies (mypy's caches): in the bench's temp dir, so even a
+        # bench killed mid-run leaves nothing in the user's state directory.
+        os.environ["LSPD_STATE_DIR"] = str(base / "state")
         (base / "own").mkdir()
         (base / "lspd").mkdir()
         ours = committed(with_env(release(setup, base / "lspd"), {}))
         (base / "cli").mkdir()
         fresh = committed(with_env(release(setup, base / "cli"), {}))
         rows: list[tuple[str, str, str]] = []
-        own = Own(with_env(release(setup, base / "own"), {}), setup.targets)
+        own = Own(with_env(release(setup, base / "own"), {}), setup.targets, base)
+        once = OncePeak(str(state_dir(ours)))
         try:
             lspd_rss = asyncio.run(side_by_side(setup, own, ours, fresh, rows))
             dmypy_rss = own.rss()
         finally:
+            once.stop()
             own.stop()
-            for root in (ours, fresh):  # lspd's state of these copies: mypy's caches
-                shutil.rmtree(state_dir(root), ignore_errors=True)
         rows.append(("RSS: the user's dmypy", f"{dmypy_rss:.0f} MB", ""))
-        if lspd_rss is None:
-            rows.append(("RSS: lspd's mypy", "none", "run once per check, no process kept"))
-        else:
+        if once.runs:
+            ratio = once.peak / dmypy_rss if dmypy_rss else 0.0
+            runs = f"peak of {len(once.runs)} runs, no process kept; {ratio:.2f}x dmypy's"
+            rows.append(("RSS: lspd's mypy run once", f"{once.peak:.0f} MB", runs))
+        if lspd_rss:
             ratio = lspd_rss / dmypy_rss if dmypy_rss else 0.0
             rows.append(("RSS: lspd's dmypy", f"{lspd_rss:.0f} MB", f"{ratio:.2f}x dmypy's"))
     after = os.getloadavg()
