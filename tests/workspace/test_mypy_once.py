@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import time
 from pathlib import Path
 
 from lspd.engine.mypy_check import parse
@@ -64,6 +65,10 @@ def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
     root = project(tmp_path / "p", IGNORING)
     daemon = daemon_of(root, tmp_path)
     shapes = root / "app" / "shapes.py"
+    # Every question asked within one wall-clock second, as quick runs are (mypy's cache
+    # keeps whole seconds of mtime): the same-size edit must still be seen.
+    second = time.time_ns() // 1_000_000_000 * 1_000_000_000
+    daemon.mirror.clock = lambda: second
 
     async def run() -> list[list[tuple[str, int, int, str | None, str]]]:
         answers = []

@@ -49,6 +49,7 @@ class Mirror:
         self._last = directory.with_name(f"{directory.name}.stamp")
         self._stamp = 0
         self._trusted = False  # a copy from before, or another process's: written anew
+        self.clock = time.time_ns  # the writes' wall clock (a test stops it in one second)
 
     def _trust(self) -> None:
         """Before a write (the lock held): a copy this object did not leave as it is (made
@@ -93,7 +94,7 @@ class Mirror:
             # seconds of the mtime: a same-size edit must still look changed, so each write
             # lands in a later second than the one before.
             if not stamp:
-                stamp = self._stamp = max(time.time_ns(), self._stamp + 1_000_000_000)
+                stamp = self._stamp = max(self.clock(), self._stamp + 1_000_000_000)
                 self._last.write_text(str(stamp))
             os.utime(path, ns=(stamp, stamp))
             self._held[relative] = digest
