@@ -12,7 +12,7 @@ levels those errors belong to made 21 errors mypy never reports (17 `no-any-retu
 `no-redef`), in 26.8 s; its `mypy`, incremental with a cache, gave the 90 errors of a cold
 run in 1.6 s. So where the configuration may report unused ignores and a file holds one,
 lspd runs the project's `mypy` in the daemon's copy with its cache in lspd's state
-directory (`incremental` is mypy's default: as the project's CI runs it), and the answer is
+directory (`--incremental`, as the project's CI runs it by default), and the answer is
 mypy's by construction. Elsewhere dmypy still answers, and its answer after an edit is
 not proven mypy's: with `warn_unused_ignores` off, SQLAlchemy's leaf edit still gave 6
 `no-any-return` errors mypy does not and lost the `misc` (the targets that had errors are
@@ -126,8 +126,10 @@ class Caches:
     takes the one nearest its texts (fewest files differ), a copy of it where that is not
     the same texts, so a preview, the disk's state and a baseline's revision each keep
     theirs warm (a revision's run after the preview of a signature re-checked every
-    importer twice). Which one is taken only changes the time: mypy checks every cached
-    module against its file (its hash) either way."""
+    importer twice). Which one is taken (or what another lspd process left in it) only
+    changes the time: mypy takes a cached module as fresh only at its file's size and
+    whole-second mtime, else compares hashes, and each write of the copy lands in a later
+    second than any before (`Mirror`)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
