@@ -13,6 +13,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
+from lspd.workspace.watcher import Change, FileEvent
 from tests.conftest import Warm, warm_workspace
 
 
@@ -92,3 +93,19 @@ def test_a_file_as_synced_is_not_read_again_until_its_stamp_or_document_changes(
     finally:
         ws.close_document(path)
         path.unlink()
+
+
+def test_a_deleted_file_leaves_nothing_of_it_as_synced(py: Warm) -> None:
+    """The document `open` remembers as synced (its whole text) goes with the file: a
+    deletion closes it in the server, and nothing keeps its text after."""
+    ws, path = py.ws, py.root / "pkg" / "gone.py"
+    path.write_text("x = 1\n")
+    try:
+        py.run(ws.open("pkg/gone.py"))
+        assert path in ws.sync._synced
+        path.unlink()
+        py.run(ws.sync.apply([FileEvent(Change.deleted, path)]))
+        assert (ws.holds(path), path in ws.sync._synced) == (False, False)
+    finally:
+        ws.close_document(path)
+        path.unlink(missing_ok=True)

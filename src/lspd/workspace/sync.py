@@ -91,7 +91,7 @@ class DocumentSync:
         else:
             same = content == on_disk
             document = await session.sync_document(path, content, language_id, on_disk=same)
-            self._stamps.pop(path, None)  # the server does not hold the disk text
+            self._forget(path)  # the server does not hold the disk text
         await session.wait_loaded(path)
         document.used = time.monotonic()
         return session, document
@@ -160,6 +160,11 @@ class DocumentSync:
         """Close `path` wherever it is open (the servers read it from disk again)."""
         for session in self.pool.sessions.values():
             session.close_document(path)
+        self._forget(path)
+
+    def _forget(self, path: Path) -> None:
+        """Drop what `open` remembers of `path` as synced (its stamp, and the document with
+        its whole text): the server no longer holds the disk's text of it."""
         self._stamps.pop(path, None)
         self._synced.pop(path, None)
 
@@ -193,7 +198,7 @@ class DocumentSync:
                     await self._sync_from_disk(session, path, document.language_id, stamp)
                 except InvalidInput:
                     session.close_document(path)
-                    self._stamps.pop(path, None)
+                    self._forget(path)
 
     async def _sync_from_disk(
         self, session: Session, path: Path, language_id: str, stamp: tuple[int, int] | None
@@ -234,7 +239,7 @@ class DocumentSync:
         if event.change is Change.deleted:
             if document is not None:
                 session.close_document(path)
-                self._stamps.pop(path, None)
+                self._forget(path)
                 self._deleted[path] = (session, document.language_id)
             return
         if document is None:
