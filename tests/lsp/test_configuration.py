@@ -142,10 +142,13 @@ def test_the_push_waits_while_the_server_has_said_nothing_since_initialized() ->
         assert configuration.pushed
         return sent.pop("workspace/didChangeConfiguration")
 
+    # Lower bounds are the rule; upper bounds only tell the two apart (a loaded machine
+    # may wake the loop late, never early): the silent one waits PULL_WAIT_S, the one that
+    # spoke is pushed at the grace's next turn after it spoke, well before that.
     silent = asyncio.run(run(None))
-    assert PULL_WAIT_S <= silent < PULL_WAIT_S + 0.5
+    assert silent >= PULL_WAIT_S
     spoke = asyncio.run(run(0.2))
-    assert 0.2 <= spoke < 0.2 + 2 * PULL_GRACE_S + 0.2
+    assert 0.2 <= spoke < PULL_WAIT_S
 
 
 def test_a_server_pulling_its_sections_one_by_one_is_not_pushed() -> None:
