@@ -19,7 +19,7 @@ is set aside as `ops/unwritten.py` says.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
@@ -36,11 +36,14 @@ from lspd.workspace.files import read_text
 Texts = Mapping[Path, str | None]
 
 
-async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
+async def proposal_compared(
+    ws: Workspace, proposed: Texts, only: Collection[Path] | None = None
+) -> Compared:
     """What `proposed` (file -> its text, None: deleted) would introduce and fix against the
-    disk, in the changed files and the files the engine would check again for them."""
+    disk, in the changed files and the files the engine would check again for them (with
+    `only`, those of them it holds: a rename's, the files naming the name)."""
     disk = {ws.resolve(r.path): r for r in (await check_all(ws)).results}
-    state = await overlaid_state(ws, proposed, set(disk))
+    state = await overlaid_state(ws, proposed, set(disk), only)
     after, asked = state.results, state.asked
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
@@ -53,7 +56,7 @@ async def proposal_compared(ws: Workspace, proposed: Texts) -> Compared:
         checked = await diagnose(ws, [p for p in asked if p in before], {})
         again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
     changed = sorted(proposed)
-    note = _note(len(changed), len(set(after) - set(changed)))
+    note = _note(len(changed), len(set(after) - set(changed)), only is not None)
     changes = compare(olds, news, "disk", [ws.display(p) for p in changed], note, again)
 
     def line_of(path: Path, line: int) -> str:
@@ -90,10 +93,11 @@ def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Foun
     return found
 
 
-def _note(changed: int, checked: int) -> str:
+def _note(changed: int, checked: int, naming: bool = False) -> str:
     """How the compared files were chosen, as the answer says it."""
+    which = "naming a changed declaration " if naming else ""
     return (
-        f"{changed} changed file(s) and {checked} other file(s) the check would re-check for "
-        "it (the files importing one whose declarations change); the others keep the disk's "
-        "diagnostics (`lspd check` checks everything)"
+        f"{changed} changed file(s) and {checked} other file(s) {which}the check would "
+        "re-check for it (the files importing one whose declarations change); the others keep "
+        "the disk's diagnostics (`lspd check` checks everything)"
     )

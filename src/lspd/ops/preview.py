@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+from lspd.engine.dependents import ranked
 from lspd.errors import InvalidInput
 from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.files import MAX_FILE_BYTES, read_text
 
 MAX_CHANGES = 50  # files in one preview
 
@@ -28,13 +30,23 @@ async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> Previe
     return preview_cut(await previewed(ws, changes))
 
 
-async def previewed(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
+async def previewed(
+    ws: Workspace, changes: list[dict[str, str | None]], naming: bool = False
+) -> PreviewResult:
     """`preview`'s answer with every diagnostic listed (a rename's check too): the disk's
     whole check against the engine's run with the texts overlaid (without a watcher, a
-    one-shot command, the disk's check is a cold one)."""
+    one-shot command, the disk's check is a cold one). With `naming` (a rename), only the
+    files among the engine's that name a declaration the change touches (the old or the new
+    name) are asked besides the changed ones: an importer naming neither cannot break
+    (SQLAlchemy's `warn_deprecated`: 220 importers asked made its check 350 s, not 71)."""
     proposed = _proposed(ws, changes)
     await ws.refresh_open_documents(catch_up=True)
-    compared = await proposal_compared(ws, proposed)
+    only = None
+    if naming:
+        disk = {path: read_text(path) for path in proposed}
+        named = await asyncio.to_thread(ranked, ws, disk, proposed, False)
+        only = {*proposed, *(d.path for d in named)}
+    compared = await proposal_compared(ws, proposed, only)
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)
         for r in compared.after

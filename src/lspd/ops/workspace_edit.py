@@ -196,13 +196,15 @@ def _offset(
     return start + from_units(line_text, units, session.encoding)
 
 
-async def check(ws: Workspace, edit: Proposed) -> Check:
+async def check(ws: Workspace, edit: Proposed, naming: bool = False) -> Check:
     """What applying the edit would introduce and fix, as `preview` computes it (and a note
-    when it is not checked); the files must still be as the diff found them after."""
+    when it is not checked); the files must still be as the diff found them after. With
+    `naming` (a rename), only the files naming a changed declaration besides the changed
+    ones (`preview.previewed`)."""
     note = unchecked(edit)
     if note is not None:
         return None, note
-    result = await previewed(ws, edit.contents(ws))
+    result = await previewed(ws, edit.contents(ws), naming)
     edit.check_unchanged(ws)
     return result.changes, None
 
