@@ -1,5 +1,6 @@
 """The files naming what a change touched: the files the hook's two-state comparison checks
-beside the changed ones before HEAD's result is kept (`ops/progressive.py`), nearest first.
+beside the changed ones before HEAD's result is kept (`ops/progressive.py`), nearest first,
+and the files a rename's check asks of the engine's (`ops/preview.previewed`).
 
 A file other than the changed ones can gain or lose errors from a change in practice only
 when it names something the change touched: a name declared on a changed line (before or
