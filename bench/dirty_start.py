@@ -115,12 +115,13 @@ def main() -> None:
         subprocess.run(
             ["git", "-C", str(project), "checkout", "-q", "HEAD", "--", "src"], check=True
         )
-        idle = " | ".join(f"RSS after {s:g} s idle: total, largest" for s in args.idle)
+        idles = sorted(args.idle)  # read in this order, so labelled in it
+        idle = " | ".join(f"RSS after {s:g} s idle: total, largest" for s in idles)
         print("| dirty at start | lspd check s (errors), load | check --baseline HEAD s "
               f"(introduced), load | RSS at once | {idle} | the kept result |")  # fmt: skip
-        print("|---" * (5 + len(args.idle)) + "|")
+        print("|---" * (5 + len(idles)) + "|")
         for kind in [args.only] if args.only else EDITS:
-            print(one(project, base / "dirty", kind, sorted(args.idle)), flush=True)
+            print(one(project, base / "dirty", kind, idles), flush=True)
 
 
 if __name__ == "__main__":
