@@ -36,7 +36,6 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -51,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 from bench.options import arguments  # noqa: E402
 from tests.ops.test_baseline import committed  # noqa: E402
 from tests.workspace.mypy_env import project as with_env  # noqa: E402
-from tests.workspace.mypy_env import rich_release  # noqa: E402
+from tests.workspace.mypy_env import rich_release, source_release  # noqa: E402
 
 from lspd.dirs import cache_dir, state_dir  # noqa: E402
 from lspd.ops.check import check_all, workspace_diagnostics  # noqa: E402
@@ -102,19 +101,8 @@ SQLALCHEMY_PINNED = "2.0.36"
 def sqlalchemy_release(destination: Path) -> Path:
     """SQLAlchemy's source release (its sdist, kept under lspd's cache), unpacked under
     `destination`, its lspd.toml choosing mypy (it also configures pyright)."""
-    archive = cache_dir() / "bench" / f"sqlalchemy-{SQLALCHEMY_PINNED}.tar.gz"
-    if not archive.is_file():
-        archive.parent.mkdir(parents=True, exist_ok=True)
-        download = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-        subprocess.run(
-            [*download, "-d", str(archive.parent), f"sqlalchemy=={SQLALCHEMY_PINNED}"],
-            check=True,
-            timeout=600,
-            capture_output=True,
-        )
-    with tarfile.open(archive) as tar:
-        tar.extractall(destination, filter="data")
-    root = destination / f"sqlalchemy-{SQLALCHEMY_PINNED}"
+    kept = cache_dir() / "bench"
+    root = source_release("sqlalchemy", SQLALCHEMY_PINNED, kept, destination, timeout=600)
     (root / "lspd.toml").write_text('python_checker = "mypy"\n')
     return root
 

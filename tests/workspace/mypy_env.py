@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 from lspd.dirs import cache_dir
@@ -109,15 +110,24 @@ def _code(error: dict[str, object]) -> str | None:
 def rich_release(destination: Path) -> Path:
     """rich's source release at the pinned version (its sdist: pyproject's [tool.mypy] and
     the `rich` package), unpacked under `destination`."""
-    archive = cache_dir() / "tests" / f"rich-{RICH_PINNED}.tar.gz"
+    return source_release("rich", RICH_PINNED, cache_dir() / "tests", destination).resolve()
+
+
+def source_release(
+    name: str, version: str, kept: Path, destination: Path, timeout: float = 300
+) -> Path:
+    """`name`'s source release at `version` (its sdist, downloaded once into `kept`),
+    unpacked under `destination`: its folder."""
+    archive = kept / f"{name}-{version}.tar.gz"
     if not archive.is_file():
-        archive.parent.mkdir(parents=True, exist_ok=True)
+        kept.mkdir(parents=True, exist_ok=True)
         download = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
         subprocess.run(
-            [*download, "-d", str(archive.parent), f"rich=={RICH_PINNED}"],
+            [*download, "-d", str(kept), f"{name}=={version}"],
             check=True,
-            timeout=300,
+            timeout=timeout,
             capture_output=True,
         )
-    subprocess.run(["tar", "xzf", str(archive), "-C", str(destination)], check=True)
-    return (destination / f"rich-{RICH_PINNED}").resolve()
+    with tarfile.open(archive) as tar:
+        tar.extractall(destination, filter="data")
+    return destination / f"{name}-{version}"
