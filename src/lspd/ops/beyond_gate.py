@@ -22,7 +22,7 @@ from pathlib import Path
 from lspd.engine.comparison import Found
 from lspd.ops.checked import Checked
 from lspd.ops.committed import Committed
-from lspd.ops.kept_memory import found_of, seen_of
+from lspd.ops.kept_memory import found_in
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace
@@ -81,19 +81,14 @@ async def beyond_gate(
         reached = sorted(p for p in state.results if p in now)
         for path in reached:
             old = texts[path] if path in texts else read_text(path)
-            part.before += _found(state.results[path], old)
+            part.before += found_in(state.results[path], old)
     for path in sorted({*reached, *changed}):
         result = now[path]
         part.results.append(result)
-        part.after += _found(result, read_text(path) if result.diagnostics else None)
+        part.after += found_in(result, read_text(path) if result.diagnostics else None)
     part.outside = len(part.results)
     part.beyond = (
         f"{len(now)} file(s) outside the gate: {len(reached)} the change can reach (the "
         "engine's affected set) checked at the baseline's texts, the others unchanged"
     )
     return part
-
-
-def _found(result: DiagnosticsResult, text: str | None) -> list[Found[Diagnostic]]:
-    """A result's diagnostics as compared, their snippets read from `text`."""
-    return found_of(seen_of(result, (text or "").splitlines()))

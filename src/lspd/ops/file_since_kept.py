@@ -11,7 +11,7 @@ from pathlib import Path
 from lspd.engine.kept import config_key
 from lspd.engine.revisions import differences, revision
 from lspd.ops.changes import compare
-from lspd.ops.kept_memory import enabled, found_of, memory_of, seen_of
+from lspd.ops.kept_memory import enabled, found_in, found_of, memory_of
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -42,7 +42,7 @@ async def file_since_committed(
         return None  # made again at the next whole question (`committed`)
     delta = await asyncio.to_thread(differences, ws, baseline)
     text = content if content is not None else read_text(path)
-    after = found_of(seen_of(now, (text or "").splitlines()))
+    after = found_in(now, text)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     note = f"this file, against the kept result of {commit[:12]}"
     return compare(found_of(kept), after, baseline, changed, note)

@@ -90,3 +90,8 @@ def found_of(file: FileSeen) -> list[Found[Diagnostic]]:
     """A file's diagnostics as compared: errors first, then by position (as `diagnose`)."""
     ordered = sorted(file.diagnostics, key=lambda d: (d.severity != "error", d.line, d.column))
     return [Found(diagnostic_of(file.path, s), key(file.path, s)) for s in ordered]
+
+
+def found_in(result: DiagnosticsResult, text: str | None) -> list[Found[Diagnostic]]:
+    """A result's diagnostics as compared, their snippets read from `text` (the file's)."""
+    return found_of(seen_of(result, (text or "").splitlines()))

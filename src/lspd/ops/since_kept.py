@@ -25,7 +25,7 @@ from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
 from lspd.ops.committed import Committed, Whole, committed
-from lspd.ops.kept_memory import found_of, seen_of
+from lspd.ops.kept_memory import found_in, found_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
@@ -104,7 +104,7 @@ def gate_part(ws: Workspace, found: Committed, keep: Callable[[Path], bool]) -> 
             continue
         part.results.append(result)
         text = read_text(ws.root / result.path) if result.diagnostics else None
-        now = found_of(seen_of(result, (text or "").splitlines()))
+        now = found_in(result, text)
         part.after += now
         sample = found.again.get(result.path)
         if sample is not None and sample[0] is result:  # this result's second sample
