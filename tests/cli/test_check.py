@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from lspd.daemon.client import check_progress, find_daemon
+from lspd.engine.kept_memory import memory_of as kept_memory
 from lspd.ops.changes_page import memory_of
-from lspd.ops.kept_memory import memory_of as kept_memory
 from tests.conftest import copy_fixture
 from tests.daemon.support import cli_through_daemon, thread_daemon
 from tests.ops.test_changes_page import CALLS, FIXED, change_signature

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.kept_memory import memory_of
 from lspd.lsp.session import Session
 from lspd.ops import check as check_ops
-from lspd.ops.kept_memory import memory_of
 from lspd.ops.models import Changes
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, copy_fixture, warm_root

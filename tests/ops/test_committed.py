@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.kept_memory import kept_folder, memory_of
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
 from lspd.ops.baseline import file_changes
-from lspd.ops.kept_memory import kept_folder, memory_of
 from lspd.ops.models import Changes
 from lspd.workspace import retool
 from tests.conftest import Warm, copy_fixture, warm_root

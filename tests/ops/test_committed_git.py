@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.kept_memory import kept_folder, memory_of
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
-from lspd.ops.kept_memory import kept_folder, memory_of
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.engine.test_affected import make, watched
 from tests.ops.test_baseline import committed, git

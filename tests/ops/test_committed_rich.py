@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.kept_memory import memory_of
 from lspd.ops import check as check_ops
-from lspd.ops.kept_memory import memory_of
 from tests.conftest import Warm, warm_root
 from tests.ops.test_baseline import committed
 from tests.ops.test_committed import from_kept, rows, two_states

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.kept_memory import memory_of
 from lspd.ops import check as check_ops
-from lspd.ops.kept_memory import memory_of
 from tests.conftest import Warm
 from tests.engine.test_affected import CORE, make, watched
 from tests.ops.test_baseline import committed

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
+from lspd.engine.kept_memory import CommittedMemory, kept_folder, memory_of
 from lspd.ops import check_memory, keeping
-from lspd.ops.kept_memory import CommittedMemory, kept_folder, memory_of
 from lspd.workspace import Workspace
 from tests.cli.test_check import lspd_check
 from tests.conftest import copy_fixture

@@ -23,10 +23,10 @@ from lspd.daemon.page_models import (
     PageSnapshot,
 )
 from lspd.daemon.procfs import own_rss_mb
+from lspd.engine.kept_memory import memory_of
 from lspd.lsp.session import Session
 from lspd.lsp.state import ServerState
 from lspd.ops.check import running
-from lspd.ops.kept_memory import memory_of
 from lspd.ops.state import status
 from lspd.ops.state_models import ServerStatus
 from lspd.tools.calls import Call

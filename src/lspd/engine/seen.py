@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lspd.engine.results import FileResult
+
 Key = tuple[str, str, str | None, str, str]  # path, severity, code, message, snippet
 
 
@@ -48,3 +50,24 @@ def snippet(lines: list[str], line: int, column: int, end_column: int) -> str:
     """The source text a diagnostic points at (its whole line when it spans none)."""
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     return text[column - 1 : end_column - 1].strip() or text.strip()
+
+
+def seen_of(result: FileResult, lines: list[str]) -> FileSeen:
+    """A file's result as the engine keeps it, its snippets read from `lines`."""
+    return FileSeen(
+        result.path,
+        tuple(
+            Seen(
+                d.severity,
+                d.code,
+                d.message,
+                d.line,
+                d.column,
+                d.end_line,
+                d.end_column,
+                d.source,
+                snippet(lines, d.line, d.column, d.end_column),
+            )
+            for d in result.diagnostics
+        ),
+    )

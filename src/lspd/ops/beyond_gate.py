@@ -22,7 +22,7 @@ from pathlib import Path
 from lspd.engine.comparison import Found
 from lspd.ops.checked import Checked
 from lspd.ops.committed import Committed
-from lspd.ops.kept_memory import found_in
+from lspd.ops.kept_found import found_in
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace

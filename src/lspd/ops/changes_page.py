@@ -33,8 +33,8 @@ from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
 from lspd.ops.file_since_kept import file_since_committed
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
-from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
+from lspd.workspace.per_workspace import PerWorkspace
 
 FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
 FILES_SHARE = BUDGET_CHARS // 4  # a page's room for the counts per file

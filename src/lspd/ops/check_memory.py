@@ -20,8 +20,8 @@ from pathlib import Path
 from lspd.engine.check_state import CheckState, Running
 from lspd.ops.checked import Checked, Stamped, stamp
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
+from lspd.workspace.per_workspace import PerWorkspace
 
 Question = tuple[tuple[str, ...], bool]  # a check's globs, and whether it checks everything
 

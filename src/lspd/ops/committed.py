@@ -21,20 +21,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
+from lspd.engine.kept_memory import KEEP_REVISIONS, Again, CommittedMemory, kept_folder, memory_of
 from lspd.engine.revisions import Delta, differences, revision
-from lspd.engine.seen import FileSeen
+from lspd.engine.seen import FileSeen, seen_of
 from lspd.errors import LspdError
 from lspd.ops.changes import diagnose
 from lspd.ops.check_models import not_answered
 from lspd.ops.checked import Checked
-from lspd.ops.kept_memory import (
-    KEEP_REVISIONS,
-    Again,
-    CommittedMemory,
-    kept_folder,
-    memory_of,
-    seen_of,
-)
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace

@@ -9,9 +9,10 @@ import asyncio
 from pathlib import Path
 
 from lspd.engine.kept import config_key
+from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.revisions import differences, revision
 from lspd.ops.changes import compare
-from lspd.ops.kept_memory import enabled, found_in, found_of, memory_of
+from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text

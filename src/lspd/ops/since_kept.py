@@ -25,11 +25,11 @@ from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
 from lspd.ops.committed import Committed, Whole, committed
-from lspd.ops.kept_memory import found_in, found_of
+from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.per_workspace import PerWorkspace
 
 
 @dataclass

@@ -1,12 +1,12 @@
-"""ops/per_workspace.py: one object per workspace, made at first need, gone with it."""
+"""workspace/per_workspace.py: one object per workspace, made at first need, gone with it."""
 
 from __future__ import annotations
 
 import gc
 from pathlib import Path
 
-from lspd.ops.per_workspace import PerWorkspace
 from lspd.workspace import Workspace
+from lspd.workspace.per_workspace import PerWorkspace
 
 
 def test_one_object_per_workspace_made_when_first_asked(tmp_path: Path) -> None:
