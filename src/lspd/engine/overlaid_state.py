@@ -1,0 +1,107 @@
+"""The state a set of texts would make, never written: the check engine's run with them
+overlaid on the work tree's last check (`check_all`, which must come first).
+
+- TypeScript files a builder checks: the builder over a host serving the texts
+  (`engine/overlaid.py`): only the files it would re-check are checked, its kept state is
+  left for the next real check;
+- the files of other servers (basedpyright, TypeScript 7, ...): the texts held while the
+  files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
+  mypy's projects' files in one run of its daemon.
+Every other file's result is the work tree's check's. Three callers: `preview` (the
+proposed texts, `ops/overlaid_check.py`), the committed state of a dirty work tree (HEAD's
+texts of the changed files, `engine/committed.py`) and a baseline's files outside the gate
+(`ops/beyond_gate.py`, with `only` those files).
+
+The results are the caller's (`Held`: `ops/overlaid_state.py` makes `DiagnosticsResult`s
+of a builder's items and asks the servers with the texts held); the engine decides which
+files are checked, by whom.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
+
+from lspd.engine.builders import builder_for
+from lspd.engine.check_state import CheckState
+from lspd.engine.mypy_check import by_project
+from lspd.engine.overlaid import Overlaid, builders_overlaid
+from lspd.engine.proposal_reach import reached
+from lspd.engine.results import FileResult
+from lspd.workspace import Workspace
+from lspd.workspace.tsbuilder import Items
+
+R = TypeVar("R", bound=FileResult)
+R_co = TypeVar("R_co", bound=FileResult, covariant=True)
+Texts = Mapping[Path, str | None]  # file -> its text (None: absent)
+
+
+class Held(Protocol[R_co]):
+    """How the caller makes the results of texts never written."""
+
+    def built(self, items: Mapping[Path, Items], texts: Texts) -> Mapping[Path, R_co]:
+        """A builder's items as results, their positions read in `texts` (the disk's for
+        the other files), as the whole check makes them (`engine/builders.py`)."""
+        ...
+
+    async def asked(self, files: list[Path], texts: Texts) -> Sequence[R_co]:
+        """The results of `files` while the servers hold `texts` (the disk's for the rest),
+        asked in that order; a file absent in that state has none."""
+        ...
+
+
+@dataclass(frozen=True)
+class OverlaidState(Generic[R]):
+    """What the engine says with the texts overlaid: the results of the files it checked
+    anew for them (the changed ones among them), and the files the servers were asked
+    one by one (the texts they held: `held`)."""
+
+    results: dict[Path, R]
+    asked: list[Path]
+    held: dict[Path, str | None]
+
+
+async def overlaid_state(
+    ws: Workspace,
+    texts: Texts,
+    checked: Collection[Path],
+    held_by: Held[R],
+    memory: CheckState[R],
+    only: Collection[Path] | None = None,
+) -> OverlaidState[R]:
+    """The results `texts` (file -> its text, None: absent) would make, of the files the
+    engine would check again for them; `checked`: the files of the work tree's check,
+    `memory`: what its checks saw of the files (`CheckState`). With `only`, of those files
+    alone (the changed files are then not asked for their own sake, and no builder runs
+    when none of `only` is a builder's)."""
+    owner = functools.partial(builder_for, ws)
+    wanted = None if only is None else set(only)
+    built = Overlaid()
+    if wanted is None or any(owner(p) is not None for p in wanted):
+        built = await builders_overlaid(texts, owner)
+    made = held_by.built(built.items, texts)
+    results = {p: r for p, r in made.items() if _in(p, wanted)}
+    # The servers' files: a builder's changed file goes to a server only when its program
+    # does not hold it (a new file no tsconfig includes or imports: tsserver places it).
+    held = {
+        p: t
+        for p, t in texts.items()
+        if p not in built.held and (t is not None or owner(p) is None)
+    }
+    candidates = {p for p in checked if p not in built.held}
+    # mypy alone judges its projects' files, all in one run of its daemon: what basedpyright
+    # would re-check for them is not asked (~0.8 s of parsing on rich).
+    mypy_only = {p for j, m in by_project(ws, list(held)).items() if not j.also_pyright for p in m}
+    others = {p: t for p, t in held.items() if p not in mypy_only}
+    found = reached(ws, others, candidates, memory.python, memory.native)
+    asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
+    if asked:
+        results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held))
+    return OverlaidState(results, asked, held if asked else {})
+
+
+def _in(path: Path, wanted: set[Path] | None) -> bool:
+    return wanted is None or path in wanted
