@@ -125,7 +125,7 @@ async def ask_each(
 
     # The files of a server that checks on one thread, when a second one may share them;
     # progress is ticked where a file is answered (`one`, `ask`), not by `ask_all`.
-    sessions = _shared(ws, paths)
+    sessions = shared_sessions(ws, paths)
     alone = [p for p in paths if p not in sessions]
 
     async def ask(server: Session, path: Path, timeout: float) -> R | None:
@@ -202,7 +202,7 @@ async def _asked(
             ws.close_document(path)
 
 
-def _shared(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
+def shared_sessions(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
     """The files of `paths` whose server may share a check with a second one
     (`engine/second_server.py`: servers.toml's `second_server`), by their session; none when no
     such server is asked `SPLIT_AT` files."""

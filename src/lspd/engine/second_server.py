@@ -21,8 +21,9 @@ the list backwards; halves in order give the CLI's errors). TypeScript 7's answe
 depend on it, and there the first server takes files from the front, the second from the
 end backwards, until they meet (`from_ends`): effect 4.1's cold check took 0.98x `tsc -p`
 so, 1.18-1.31x in halves (quiet runs; `tsc -p` itself varied 10.6-15.4 s between them).
-Not when lspd holds a file of the session open with text that is not on disk: the second
-server reads the disk.
+Where lspd holds files of the session open with text that is not on disk (a preview's
+proposal, the committed state's texts: `engine/held_asks.py`), the second server is given
+those texts too before it is asked anything: it reads the disk for the rest, as the first.
 
 A first server that has checked before is started afresh for such a check: until its new
 checker has checked everything it would hold the old checked state too (TypeScript 7: the
@@ -69,12 +70,12 @@ async def ask_all(
     `from_ends`: the first server takes files from the front, the second from the end
     backwards, until they meet (for a server whose answers do not depend on the order)."""
     helpers = _helpers(paths, sessions)
+    await asyncio.gather(*(_hold_as(first, helper) for first, helper in helpers.items()))
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
-    # Two queues, as pyright's own `--threads` deals files to its workers: the first half
-    # for the first server, the second half for the second, each in the list's order;
-    # a server whose queue is empty takes the next file of the other's. `from_ends`: one
-    # queue, the second server taking from its end.
+    # Two queues, as pyright's own `--threads` deals files to its workers: the first half for
+    # the first server, the second half for the second, each in the list's order; a server
+    # whose queue is empty takes the other's next file. `from_ends`: one, the second from its end.
     middle = len(paths) // 2 if helpers and not from_ends else len(paths)
     queues = deque(paths[:middle]), deque(paths[middle:])
 
@@ -122,11 +123,17 @@ def _helpers(paths: list[Path], sessions: dict[Path, Session]) -> dict[Session, 
 
 
 def can_split(session: Session) -> bool:
-    """A server that checks on one thread, a second core, and no open document whose text
-    the disk does not have."""
-    if not session.definition.second_server or (os.cpu_count() or 1) < 2:
-        return False
-    return all(read_text(d.path) == d.text for d in session.documents.values())
+    """A server that checks on one thread, and a second core."""
+    return session.definition.second_server and (os.cpu_count() or 1) >= 2
+
+
+async def _hold_as(first: Session, helper: Session) -> None:
+    """The texts `first` holds that the disk does not have, held by `helper` too."""
+    for document in list(first.documents.values()):
+        if read_text(document.path) != document.text:
+            await helper.sync_document(
+                document.path, document.text, document.language_id, on_disk=False
+            )
 
 
 def second_of(session: Session) -> Session:

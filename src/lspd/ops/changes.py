@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
+from lspd.engine.held_asks import held_asked
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_step import SERVER, mypy_diagnosed, toolchain_of
@@ -47,14 +48,13 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     served = [f for f in present if f not in judged or own[f].also_pyright]
     async with overlaid(ws, {p: t for p, t in overlay.items() if p not in own}, served):
         try:
+            heard = await held_asked(ws, served, overlay)  # a few at a time, two servers
             for file in present:
                 items = list(judged.get(file, []))
                 if file in served:
-                    session, document = await ws.open(str(file), overlay.get(file))
-                    raw = await session.diagnostics(document, ws.diagnostics_timeout)
-                    convert = Converter(ws, session.encoding)
-                    items += convert_items(convert, document.path, raw)
-                    server, toolchain, lines = session.name, session.toolchain, document.lines
+                    said, lines = heard[file].said, heard[file].lines
+                    items += convert_items(Converter(ws, said.encoding), file, heard[file].items)
+                    server, toolchain = said.server, said.toolchain
                 else:
                     server, toolchain = SERVER, label(own[file])
                     lines = (overlay.get(file) or read_text(file) or "").splitlines()

@@ -1,0 +1,99 @@
+"""The files a change can affect, asked while the servers hold texts never written (a
+preview's proposal, the committed state's texts of the changed files): a few at a time, as a
+whole check asks them, and shared with a second server of the project holding the same texts
+when many are asked (`engine/second_server.py`).
+
+Asked one after the other, the 2 files of an export changed in a core module of effect 4.1
+(TypeScript 7) and the files naming it took 25.5 s to preview, where the whole check asked
+the same files in 15.7 s, four at a time on two servers (bench/feedback.py, load 2).
+TypeScript 7's files the servers do not hold are pulled without opening them, as the check
+pulls them (`engine/native_check.py`): its server reads the disk and the texts it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from lspd.engine import check_files
+from lspd.engine.check_files import CONCURRENCY, SCALE, Said
+from lspd.engine.native_reach import native_sessions
+from lspd.engine.second_server import ask_all
+from lspd.lsp import shapes
+from lspd.lsp.answers import PULL_DIAGNOSTICS
+from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri, split_lines
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_source, read_text
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What a server said of one file in the held state: who said it, its items, and the
+    file's lines as that server holds or reads them (for the positions and snippets)."""
+
+    said: Said
+    items: list[shapes.Diagnostic]
+    lines: list[str]
+
+
+async def held_asked(
+    ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
+) -> dict[Path, Heard]:
+    """What the servers say of `files` (each present in the held state) while `texts` are
+    held (the caller holds them: `workspace.overlay.overlaid`). Files opened here stay
+    open: the caller closes what it opened."""
+    timeout = ws.diagnostics_timeout
+    gate = asyncio.Semaphore(CONCURRENCY)
+    pulled = native_sessions(ws, files) if ws.changes_seen is not None else {}
+
+    async def first(path: Path) -> Heard:
+        async with gate:
+            session = pulled.get(path)
+            if session is not None and path_to_uri(path) not in session.documents:
+                return await _pull(session, path, timeout)
+            session, document = await ws.open(str(path), _held(texts, path))
+            raw = await session.diagnostics(document, timeout)
+            return Heard(Said.by(session), raw, document.lines)
+
+    shared = check_files.shared_sessions(ws, files)
+
+    async def ask(server: Session, path: Path, wait: float) -> Heard:
+        if server is shared[path]:
+            return await first(path)
+        if path in pulled and path not in texts:  # the second server reads the disk too
+            return await _pull(server, path, wait)
+        text = _held(texts, path)
+        if text is None:
+            text = read_source(path, ws.display(path))
+        language_id = server.definition.extensions[path.suffix.lower()]
+        document = await server.sync_document(path, text, language_id, path not in texts)
+        return Heard(Said.by(server), await server.diagnostics(document, wait), document.lines)
+
+    alone = [p for p in files if p not in shared]
+    heard = dict(zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True))
+    if shared:
+        waits = (
+            timeout * SCALE,
+            timeout * SCALE,
+        )  # a second server's first file waits for its load
+        heard |= await ask_all(list(shared), shared, ask, waits, lambda: None, False)
+    return heard
+
+
+def _held(texts: Mapping[Path, str | None], path: Path) -> str | None:
+    """The text held for `path` ("" for a file held gone), None for the disk's."""
+    if path not in texts:
+        return None
+    return texts[path] or ""
+
+
+async def _pull(session: Session, path: Path, timeout: float) -> Heard:
+    """`path`'s diagnostics pulled from `session` without opening it (the disk's text)."""
+    params: shapes.DocumentParams = {"textDocument": {"uri": path_to_uri(path)}}
+    report = await session.request(PULL_DIAGNOSTICS, params, timeout)
+    items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
+    return Heard(Said.by(session), items, split_lines(read_text(path) or ""))
