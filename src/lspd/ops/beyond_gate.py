@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.ops.checked import Checked
-from lspd.ops.committed import Committed
 from lspd.ops.kept_found import found_in
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
@@ -61,7 +61,7 @@ class Part:
 
 
 async def beyond_gate(
-    ws: Workspace, found: Committed, keep: Callable[[Path], bool], wider: Checked
+    ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool], wider: Checked
 ) -> Part:
     """The files of `wider` (the work tree's check of the question's files) outside the
     gate that `keep` accepts, compared with their state at the baseline where the engine

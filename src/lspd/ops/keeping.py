@@ -17,10 +17,11 @@ import functools
 import logging
 from collections.abc import Callable
 
+from lspd.engine.committed import NotKept
 from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.revisions import revision
 from lspd.ops.check import check_all
-from lspd.ops.committed import NotKept, committed
+from lspd.ops.committed import committed
 from lspd.workspace import Workspace
 
 __all__ = ["enabled", "keep_committed"]

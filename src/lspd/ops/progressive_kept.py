@@ -14,10 +14,11 @@ import asyncio
 import functools
 from pathlib import Path
 
+from lspd.engine.committed import NotKept
 from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.revisions import revision
 from lspd.ops.check import check_all
-from lspd.ops.committed import NotKept, committed
+from lspd.ops.committed import committed
 from lspd.ops.progressive import Introduced, Progress, filled, nearest_first, stamp
 from lspd.ops.since_kept import against_found
 from lspd.workspace import Workspace

@@ -1,6 +1,6 @@
 """`check --baseline REV` from the kept result: the work tree's incremental whole check
 (`check_all`, re-checking what the edits affect) compared file by file with the kept result
-of the baseline's commit (`lspd.ops.committed`: HEAD's, another commit's, or the session's),
+of the baseline's commit (`engine/committed.py`: HEAD's, another commit's, or the session's),
 never a second check of the old texts; with paths, only their files are compared, and
 their files outside the gate (or every file's, with `--all`) as `lspd.ops.beyond_gate` has
 them.
@@ -19,12 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.committed import Committed
 from lspd.engine.comparison import Again, Found
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
-from lspd.ops.committed import Committed, Whole, committed
+from lspd.ops.checked import Checked
+from lspd.ops.committed import Whole, committed
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
@@ -71,14 +73,14 @@ async def since_committed(
 
 
 def against(
-    ws: Workspace, found: Committed, baseline: str, keep: Callable[[Path], bool]
+    ws: Workspace, found: Committed[Checked], baseline: str, keep: Callable[[Path], bool]
 ) -> Compared:
     """The work tree's check against the kept result: introduced, fixed, unchanged."""
     return against_found(ws, found, baseline, keep)[0]
 
 
 def against_found(
-    ws: Workspace, found: Committed, baseline: str, keep: Callable[[Path], bool]
+    ws: Workspace, found: Committed[Checked], baseline: str, keep: Callable[[Path], bool]
 ) -> tuple[Compared, list[Found[Diagnostic]]]:
     """`against`, and the compared files' diagnostics now with their keys (the very
     objects `introduced` lists)."""
@@ -86,7 +88,7 @@ def against_found(
     return compared(ws, found, baseline, part), part.after
 
 
-def gate_part(ws: Workspace, found: Committed, keep: Callable[[Path], bool]) -> Part:
+def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool]) -> Part:
     """The gate's files `keep` accepts that changed or whose result differs from the kept
     one, in both states; the changed files are all the gate's that differ from it (the
     change is the work tree's, whichever files the question is about)."""
@@ -116,7 +118,7 @@ def gate_part(ws: Workspace, found: Committed, keep: Callable[[Path], bool]) -> 
     return part
 
 
-def compared(ws: Workspace, found: Committed, baseline: str, part: Part) -> Compared:
+def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part) -> Compared:
     """The engine's difference of `part`'s two states, with the note saying what was
     compared."""
     state = found.state

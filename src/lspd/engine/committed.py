@@ -1,0 +1,227 @@
+"""The committed state's result, kept (`engine/kept.py`): the gate's files as they are at
+HEAD, checked once per commit, toolchain and configuration, then read by every baseline
+question instead of checking the old texts again.
+
+With a clean work tree the whole check is HEAD's result: it is kept as it is, never
+checked a second time. With a dirty one it is the preview of the changed files' HEAD texts
+(`engine/overlaid_state.py`): the TypeScript builder over a host serving them, those texts
+held for the other servers while the files the whole check would ask after such an edit are
+asked; every other file's result is the work tree's check's. The `session` baseline's
+result is made the same way at its first question (the files changed since lspd first read
+them, at that text), kept in memory only, for the daemon's life.
+
+The results are the caller's (`engine/results.py`: the whole check `C`, its files' results
+`R`, made by `Held`); what is kept of them is the engine's own (`engine/seen.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from lspd.engine.check_files import NOT_ANSWERED
+from lspd.engine.check_state import CheckState
+from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
+from lspd.engine.kept_memory import KEEP_REVISIONS, Again, CommittedMemory, kept_folder, memory_of
+from lspd.engine.overlaid_state import Held, overlaid_state
+from lspd.engine.results import FileResult, WholeCheck
+from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.seen import FileSeen, seen_of
+from lspd.errors import LspdError
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+from lspd.workspace.scope import gate_scope
+
+log = logging.getLogger(__name__)
+
+C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
+R = TypeVar("R", bound=FileResult)  # the caller's result of a file (`DiagnosticsResult`)
+
+
+class NotKept(LspdError):
+    """The committed state's result cannot be made now (a file was not answered)."""
+
+
+@dataclass(frozen=True)
+class Run(Generic[R]):
+    """The engine's run with texts held: the caller's results (`Held`), and what its checks
+    saw of the files (`CheckState`)."""
+
+    held: Held[R]
+    memory: CheckState[R]
+
+
+@dataclass(frozen=True)
+class Committed(Generic[C]):
+    """The kept result of the committed state, the work tree's check it was read beside,
+    and the files differing from it."""
+
+    state: KeptState
+    checked: C
+    delta: Delta
+    note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
+    again: Again = field(default_factory=dict)  # the disk's second sample (`_again`)
+
+
+async def committed(
+    ws: Workspace,
+    baseline: str,
+    whole: Callable[[], Awaitable[C]],
+    held: Held[R],
+    checks: CheckState[R],
+) -> Committed[C]:
+    """The kept result of `baseline` (a commit, or `session`), made now unless kept for
+    this commit, toolchain and configuration; `whole` checks the work tree, `held` and
+    `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The caller
+    holds the gate exclusively (the old texts of a dirty tree are held while asked)."""
+    run = Run(held, checks)
+    memory = memory_of(ws)
+    async with memory.lock:  # a question asked while it is made waits for it
+        commit, head = await asyncio.to_thread(
+            lambda: (revision(ws, baseline), revision(ws, "HEAD"))
+        )
+        if commit is None:  # no git, or no such commit here: refused, saying what to send
+            await asyncio.to_thread(differences, ws, baseline)
+            raise ValueError(f"{baseline!r} names no commit")
+        checked = await whole()
+        delta = await asyncio.to_thread(differences, ws, baseline)
+        key = await _key(ws, commit, checked)
+        if commit not in (head, "session"):  # another revision: kept beside HEAD's
+            return await _revision(ws, key, checked, delta, run)
+        state, note = memory.state, "kept"
+        if commit == "session":  # the first check stands for the session, whatever came since
+            fresh = state is not None and state.key.commit == "session"
+        else:
+            fresh = state is not None and state.key == key
+            if not fresh and state is not None and state.key.commit not in (commit, "session"):
+                memory.moved = (state.key.commit, commit)
+            state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
+        if not fresh and state is None:
+            state, note = await _made(ws, key, checked, delta, run), "checked"
+            memory.made += 1
+            if commit != "session":
+                await asyncio.to_thread(save, kept_folder(ws), state)
+        if memory.moved is not None and memory.moved[1] == commit and state is not None:
+            was, now = memory.moved  # said while it stands, also when made in the background
+            note += f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
+        assert state is not None
+        memory.state = state
+        return _found(memory, Committed(state, checked, delta, note))
+
+
+async def _revision(
+    ws: Workspace, key: StateKey, checked: C, delta: Delta, run: Run[R]
+) -> Committed[C]:
+    """The kept result of a commit other than HEAD's (`--baseline HEAD~1`, a tag, a sha):
+    kept in memory and saved as HEAD's is, made once per commit, toolchain and
+    configuration (the engine's preview of that commit's texts over the work tree)."""
+    memory = memory_of(ws)
+    state, note = memory.revisions.get(key), "kept"
+    if state is None:
+        state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
+    if state is None:
+        state, note = await _made(ws, key, checked, delta, run), "checked"
+        memory.made += 1
+        await asyncio.to_thread(save, kept_folder(ws), state)
+    memory.revisions.pop(key, None)  # the newest last
+    memory.revisions[key] = state
+    while len(memory.revisions) > KEEP_REVISIONS:
+        del memory.revisions[next(iter(memory.revisions))]
+    return _found(memory, Committed(state, checked, delta, note))
+
+
+def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
+    """`found` with its second sample, the samples of results no longer kept dropped."""
+    kept = {found.state.key, *memory.revisions}
+    memory.again = {k: a for k, a in memory.again.items() if k in kept}
+    return replace(found, again=memory.again.get(found.state.key, {}))
+
+
+async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
+    servers = [(r.server, r.toolchain) for r in checked.results]
+    configs = [path for path, _ in (await gate_scope(ws)).read]
+    return StateKey(commit, toolchain_key(servers), await asyncio.to_thread(config_key, configs))
+
+
+async def _made(
+    ws: Workspace, key: StateKey, checked: WholeCheck, delta: Delta, run: Run[R]
+) -> KeptState:
+    """The committed state's result: the engine's run with the changed files' committed
+    texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
+    file deleted since comes back, a new one is absent), the work tree's check where the
+    engine would check nothing again."""
+    if missing := [s for s in checked.skipped if s.reason.startswith(NOT_ANSWERED)]:
+        named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise NotKept(
+            f"the check left {len(missing)} file(s) not answered ({named}), so no result of "
+            f"{key.commit[:12]} is kept to compare with; ask again (a server that keeps "
+            "failing: `lspd status`)"
+        )
+    gate = set((await gate_scope(ws)).files)
+    gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
+    texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
+    files = {r.path: r for r in checked.results}
+    made: dict[Path, FileResult] = {}
+    if texts:
+        for path in texts:
+            files.pop(ws.display(path), None)
+        disk = {ws.resolve(r.path) for r in checked.results}
+        state = await overlaid_state(ws, texts, disk, run.held, run.memory)
+        made = {p: r for p, r in state.results.items() if p in gate or p in gone}
+        files.update((r.path, r) for r in made.values())
+        memory_of(ws).again[key] = await _again(ws, checked, state.asked, made, run)
+    shown = {ws.display(p): t for p, t in texts.items()}
+    seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
+    log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
+    servers = frozenset((r.server, r.toolchain) for r in checked.results)
+    return KeptState(key, seen, time.time(), len(made), servers)
+
+
+async def _again(
+    ws: Workspace,
+    checked: WholeCheck,
+    asked: list[Path],
+    made: dict[Path, FileResult],
+    run: Run[R],
+) -> Again:
+    """The files the servers were asked at the old texts, asked again at the disk's right
+    after the switch back, in the same order, when any of them differs from the work tree's
+    check: a checker answering by the order it checks in (basedpyright on a cycle) then
+    makes no error new (`engine/comparison.difference`'s `again`, as `diagnose_both`)."""
+    now = {r.path: r for r in checked.results}
+    old = {ws.display(p): r for p, r in made.items() if p in asked}
+    if all(p in now and _rows(now[p]) == _rows(r) for p, r in old.items()):
+        return {}
+    sample = await run.held.asked([p for p in asked if ws.display(p) in now], {})
+    lines = {r.path: (read_text(_absolute(ws, r.path)) or "").splitlines() for r in sample}
+    return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
+
+
+def _rows(result: FileResult) -> list[tuple[object, ...]]:
+    return [(d.severity, d.code, d.message, d.line, d.column) for d in result.diagnostics]
+
+
+def _seen_all(
+    ws: Workspace, results: list[FileResult], texts: dict[str, str | None]
+) -> dict[str, FileSeen]:
+    """Each result as the engine keeps it (its snippets read from `texts`, or the disk)."""
+    kept: dict[str, FileSeen] = {}
+    for result in results:
+        lines: list[str] = []
+        if result.diagnostics:
+            path = result.path
+            text = texts[path] if path in texts else read_text(_absolute(ws, path))
+            lines = (text or "").splitlines()
+        kept[result.path] = seen_of(result, lines)
+    return kept
+
+
+def _absolute(ws: Workspace, shown: str) -> Path:
+    """The file an answer's path names (relative to the root, or absolute outside it)."""
+    path = Path(shown)
+    return path if path.is_absolute() else ws.root / path
