@@ -267,11 +267,22 @@ class Daemon:
         await ws.watch()
 
     async def _keep(self, ws: Workspace) -> None:
-        """Keep the committed state's result for baselines (`ops/keeping.py`)."""
-        from lspd.ops import keeping
+        """Keep the committed state's result for baselines (`engine/keeping.py`), made of
+        `ops`'s whole check (`check_all`) and results (`ops/committed.py`)."""
+        from lspd.engine import keeping
+        from lspd.ops.check import check_all
+        from lspd.ops.committed import committed
+
+        async def kept(head: str) -> None:
+            await committed(ws, head, lambda: check_all(ws))
 
         if keeping.enabled():
-            await keeping.keep_committed(ws, lambda: bool(self.activity.in_flight))
+            await keeping.keep_committed(
+                ws,
+                lambda: bool(self.activity.in_flight),
+                lambda busy: check_all(ws, busy=busy),
+                kept,
+            )
 
     async def _prewarmed(self, ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
         """Log when the prewarmed servers answer completely (their readiness), not just

@@ -1,4 +1,4 @@
-"""The daemon's background keeping of the committed state's result (`ops/keeping.py`): a real
+"""The daemon's background keeping of the committed state's result (`engine/keeping.py`): a real
 daemon on a git repository and basedpyright makes HEAD's result after `serve` with no
 question asked, a baseline reads it without checking HEAD again, and a commit (HEAD moving)
 makes the new HEAD's."""
@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
+from lspd.engine import keeping
 from lspd.engine.kept_memory import CommittedMemory, kept_folder, memory_of
-from lspd.ops import check_memory, keeping
+from lspd.ops import check_memory
 from lspd.workspace import Workspace
 from tests.cli.test_check import lspd_check
 from tests.conftest import copy_fixture

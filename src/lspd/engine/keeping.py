@@ -7,21 +7,21 @@ one step at a time; whole checks run one at a time, so a question's own check wa
 which then goes on unpaused, and reuses it); only the short part that holds HEAD's texts of
 a dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's
 result is made at its first question (the files changed since lspd first read them held
-at that text, `ops/committed.py`).
+at that text, `engine/committed.py`).
+
+The whole check and the kept result's making are the caller's (the daemon binds `ops`'s:
+`check_all`, and `ops/committed.committed`, the engine's with `ops`'s results).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from lspd.engine.committed import NotKept
 from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.revisions import revision
-from lspd.ops.check import check_all
-from lspd.ops.committed import committed
 from lspd.workspace import Workspace
 
 __all__ = ["enabled", "keep_committed"]
@@ -30,11 +30,19 @@ log = logging.getLogger(__name__)
 
 INTERVAL_S = 5.0  # how often HEAD is looked at (a `git rev-parse`: ~5 ms)
 RETRY_S = 60.0  # after a failed attempt (a server not answering, a git error)
+Busy = Callable[[], bool]  # whether a question is being answered now
 
 
-async def keep_committed(ws: Workspace, busy: Callable[[], bool]) -> None:
+async def keep_committed(
+    ws: Workspace,
+    busy: Busy,
+    check: Callable[[Busy], Awaitable[object]],
+    keep: Callable[[str], Awaitable[object]],
+) -> None:
     """Keep the committed state's result for HEAD (or the session's first check) while the
-    daemon runs; `busy` says a question is being answered (then it waits)."""
+    daemon runs; `busy` says a question is being answered (then it waits). `check(busy)`
+    checks the gate's files giving way while `busy()`; `keep(commit)` makes that commit's
+    kept result (`engine/committed.committed`, raising NotKept) from the check it left."""
     unkept: tuple[str, int] | None = None  # HEAD and the changes seen when it could not be
     while True:
         await asyncio.sleep(INTERVAL_S)
@@ -47,9 +55,9 @@ async def keep_committed(ws: Workspace, busy: Callable[[], bool]) -> None:
         if unkept == (head, ws.changes_seen):
             continue  # a file did not answer: asked again once something changes
         try:
-            await check_all(ws, busy=busy)  # the long part: it gives way to every question
+            await check(busy)  # the long part: it gives way to every question
             async with ws.gate.exclusive():  # quick on a clean tree: that check is HEAD's
-                await committed(ws, head, functools.partial(check_all, ws))
+                await keep(head)
         except asyncio.CancelledError:
             raise
         except NotKept as exc:
