@@ -54,7 +54,7 @@ from tests.workspace.mypy_env import rich_release, source_release  # noqa: E402
 
 from lspd.dirs import cache_dir, state_dir  # noqa: E402
 from lspd.ops.check import check_all, workspace_diagnostics  # noqa: E402
-from lspd.ops.mypy_step import mypy_diagnosed  # noqa: E402
+from lspd.ops.mypy_answers import mypy_diagnosed  # noqa: E402
 from lspd.ops.preview import preview  # noqa: E402
 from lspd.workspace import Workspace  # noqa: E402
 from lspd.workspace.memory import tree_rss_mb  # noqa: E402

@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from lspd.engine.mypy_step import ONCE
 from lspd.ops.changes import diagnose
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.mypy_step import ONCE
 from lspd.ops.preview import preview
 from lspd.ops.state import status
 from lspd.ops.state_models import StatusResult

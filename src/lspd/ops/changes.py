@@ -16,9 +16,10 @@ from pathlib import Path
 from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
 from lspd.engine.held_asks import held_asked
+from lspd.engine.mypy_step import SERVER, toolchain_of
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
-from lspd.ops.mypy_step import SERVER, mypy_diagnosed, toolchain_of
+from lspd.ops.mypy_answers import mypy_diagnosed
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.overlay import overlaid

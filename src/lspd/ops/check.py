@@ -19,6 +19,7 @@ from pathlib import Path
 from lspd.engine.builders import typescript_checked
 from lspd.engine.check_files import Skipped, ask_each
 from lspd.engine.check_state import Progress, Running
+from lspd.engine.mypy_step import mypy_checked
 from lspd.engine.native_check import native_checked
 from lspd.engine.python_affected import python_asked
 from lspd.engine.steps import Step, chain
@@ -32,7 +33,7 @@ from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult, not_a
 from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import FileAnswers, Known, selected
 from lspd.ops.models import DiagnosticsResult
-from lspd.ops.mypy_step import merged, mypy_checked
+from lspd.ops.mypy_answers import merged, result_of
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
@@ -185,7 +186,8 @@ async def _reused_or_built(
     steps: list[Step[DiagnosticsResult]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.
         lambda rest: typescript_checked(ws, rest, known, answers, run.tick),
-        lambda rest: mypy_checked(ws, rest),  # mypy-gated: the project's dmypy
+        # mypy-gated: the project's dmypy, each file's result a DiagnosticsResult.
+        lambda rest: mypy_checked(ws, rest, functools.partial(result_of, ws)),
         unaffected,  # Python: only the edited files, when no declaration others see changed
         # TypeScript 7: nothing opened, only what the edits reach asked again.
         lambda rest: native_checked(ws, rest, changes, memory, answers, one_more, configs),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lspd.engine import check_files
 from lspd.engine.check_files import Said
+from lspd.engine.mypy_step import SERVER
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
 from lspd.ops.arguments import check_content
@@ -16,7 +17,7 @@ from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.mypy_step import SERVER, mypy_file
+from lspd.ops.mypy_answers import mypy_file
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid

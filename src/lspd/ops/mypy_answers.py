@@ -1,7 +1,8 @@
-"""mypy's answers in lspd's shapes: the whole check's mypy step, one file's diagnostics, and
-the diagnostics of a held state (preview, baseline) for the files of mypy-gated projects.
+"""mypy's answers in lspd's shapes: each file's result of the whole check's mypy step
+(`engine/mypy_step.py`: `result_of`), one file's diagnostics, and the diagnostics of a held
+state (preview, baseline) for the files of mypy-gated projects.
 
-The engine (`engine.mypy_check`) runs the project's own mypy and says what it found; here
+The engine (`engine/mypy_check.py`) runs the project's own mypy and says what it found; here
 each error becomes a `Diagnostic` (`source` "mypy", its notes attached) and each file of
 the project a `DiagnosticsResult` naming the checker that judged it and why. A project
 configured for both mypy and basedpyright gets both, each diagnostic naming its checker
@@ -14,33 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.mypy_check import MypyError, MypyProject, MypyRun, by_project, daemon_of, run_mypy
+from lspd.engine.mypy_check import MypyError, MypyProject, MypyRun, by_project, run_mypy
+from lspd.engine.mypy_step import SERVER, toolchain_of, why_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
-
-SERVER = "mypy"
-
-
-async def mypy_checked(
-    ws: Workspace, rest: list[Path]
-) -> tuple[list[DiagnosticsResult], list[Path], list[Path]]:
-    """Of `rest`, the results of the files mypy judges (one warm run per project), the files
-    checked, and the files left to ask one by one (basedpyright's, also those of a project
-    both judge: `merged` joins the two results of such a file)."""
-    groups = by_project(ws, rest)
-    if not groups:
-        return [], [], rest
-    results: list[DiagnosticsResult] = []
-    taken: set[Path] = set()
-    for project, files in groups.items():
-        run = await run_mypy(ws, project)
-        toolchain = toolchain_of(ws, project)
-        for path in files:
-            results.append(result_of(ws, run, path, toolchain))
-        if not project.also_pyright:
-            taken.update(files)
-    asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
-    return results, asked, [p for p in rest if p not in taken]
 
 
 @dataclass(frozen=True)
@@ -116,22 +94,6 @@ def diagnostic_of(error: MypyError) -> Diagnostic:
         source=SERVER,
         notes=list(error.notes) or None,
     )
-
-
-def why_of(project: MypyProject, once: bool) -> str:
-    """The project's checkers and why; where its mypy ran once for the answer (`once`, the
-    answer's own: `MypyRun.once`), that too (`mypy_once`)."""
-    return project.why + (ONCE if once else "")
-
-
-ONCE = "; mypy run once with its cache, not dmypy, whose answer after an edit drops unused ignores"
-
-
-def toolchain_of(ws: Workspace, project: MypyProject) -> str:
-    """`mypy 2.4.1 (.venv/bin/python)`: the project's mypy that judged."""
-    daemon = daemon_of(ws, project)
-    version = ".".join(map(str, daemon.version or ())) or "?"
-    return f"mypy {version} ({ws.display(daemon.interpreter)})"
 
 
 def merged(results: list[DiagnosticsResult]) -> list[DiagnosticsResult]:

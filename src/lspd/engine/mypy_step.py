@@ -1,0 +1,54 @@
+"""mypy's step of the whole check (`engine/steps.py`): the files of mypy-gated projects,
+one warm run of each project's own mypy (`engine/mypy_check.py`), each file's result made by
+the caller (`ops/mypy_answers.result_of`: a `DiagnosticsResult`); and how a result names the
+mypy that judged it (`toolchain_of`, `why_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from lspd.engine.mypy_check import MypyProject, MypyRun, by_project, daemon_of, run_mypy
+from lspd.workspace import Workspace
+
+SERVER = "mypy"
+ONCE = "; mypy run once with its cache, not dmypy, whose answer after an edit drops unused ignores"
+R = TypeVar("R")
+
+
+async def mypy_checked(
+    ws: Workspace, rest: list[Path], result_of: Callable[[MypyRun, Path, str], R]
+) -> tuple[list[R], list[Path], list[Path]]:
+    """Of `rest`, the results of the files mypy judges (one warm run per project; each made
+    by `result_of(run, file, toolchain)`), the files checked, and the files left to ask one
+    by one (basedpyright's, also those of a project both judge: the caller joins the two
+    results of such a file)."""
+    groups = by_project(ws, rest)
+    if not groups:
+        return [], [], rest
+    results: list[R] = []
+    taken: set[Path] = set()
+    for project, files in groups.items():
+        run = await run_mypy(ws, project)
+        toolchain = toolchain_of(ws, project)
+        for path in files:
+            results.append(result_of(run, path, toolchain))
+        if not project.also_pyright:
+            taken.update(files)
+    asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
+    return results, asked, [p for p in rest if p not in taken]
+
+
+def why_of(project: MypyProject, once: bool) -> str:
+    """The project's checkers and why; where its mypy ran once for the answer (`once`, the
+    answer's own: `MypyRun.once`), that too (`mypy_once`)."""
+    return project.why + (ONCE if once else "")
+
+
+def toolchain_of(ws: Workspace, project: MypyProject) -> str:
+    """`mypy 2.4.1 (.venv/bin/python)`: the project's mypy that judged."""
+    daemon = daemon_of(ws, project)
+    version = ".".join(map(str, daemon.version or ())) or "?"
+    return f"mypy {version} ({ws.display(daemon.interpreter)})"
