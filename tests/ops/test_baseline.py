@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.lsp.documents import Document
+from lspd.lsp.session import Session
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
+from lspd.ops.models import Changes
 from lspd.workspace import Workspace
-from tests.conftest import Warm, copy_fixture
+from tests.conftest import Warm, copy_fixture, warm_root
+from tests.ops.two_states import file_changes
 
 SIGNATURE = "def make_greeter(name: str) -> Greeter:"
 TWO_ARGUMENTS = "def make_greeter(name: str, loud: bool) -> Greeter:"
@@ -56,6 +61,22 @@ def warm(root: Path) -> Iterator[Warm]:
 def repo(tmp_path: Path) -> Iterator[Warm]:
     """The Python fixture committed in a git repository of its own."""
     yield from warm(committed(copy_fixture("py", tmp_path)))
+
+
+def asked(monkeypatch: pytest.MonkeyPatch, warm: Warm) -> Counter[str]:
+    """How many times each file's diagnostics are asked of its real server from now on
+    (the real `Session.diagnostics`, counted per file as shown)."""
+    counts: Counter[str] = Counter()
+    real = Session.diagnostics
+
+    async def counted(
+        self: Session, document: Document, timeout: float, held: object = None
+    ) -> object:
+        counts[warm.ws.display(document.path)] += 1
+        return await real(self, document, timeout, held)
+
+    monkeypatch.setattr(Session, "diagnostics", counted)
+    return counts
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -172,3 +193,60 @@ def test_a_bad_baseline_says_what_to_send(repo: Warm) -> None:
         repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="no-such-branch"))
     with pytest.raises(InvalidInput, match="is not a baseline"):
         repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="--output=x"))
+
+
+def introduced(changes: Changes | None) -> list[tuple[str | None, int, str | None]]:
+    assert changes is not None
+    return [(d.path, d.line, d.code) for d in changes.introduced]
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Iterator[Warm]:
+    """The Python fixture committed in git, its watcher running (as in the daemon)."""
+    yield from warm_root(committed(copy_fixture("py", tmp_path)), tmp_path / "logs", True)
+
+
+def test_one_files_baseline_asks_its_old_state_only_where_the_change_reaches(
+    watched: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diagnostics PATH --baseline HEAD` with no kept result (no whole question asked
+    yet): the file against its state with the changed files' HEAD texts held, asked in that
+    state only when the engine's rules say the change can reach it; the answer is the
+    two-state comparison's (`tests/ops/two_states.file_changes`)."""
+    repo = watched
+    counts = asked(monkeypatch, repo)
+    greeting, app = repo.root / "pkg/greeting.py", repo.root / "pkg/app.py"
+    edit(greeting, 'f"Hello, ', 'f"Hi, ')  # a body-only edit: app.py cannot differ
+    body = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert body.changes is not None and "cannot reach" in body.changes.scope
+    assert (body.changes.introduced, body.changes.fixed) == ([], [])
+    assert counts == {"pkg/app.py": 1}  # its state now only: HEAD's texts never held
+    counts.clear()
+    edit(greeting, SIGNATURE, TWO_ARGUMENTS)
+    broken = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/app.py", baseline="HEAD"))
+    assert broken.changes is not None and "texts held" in broken.changes.scope
+    assert introduced(broken.changes) == BROKEN_CALL
+    assert broken.changes.changed == ["pkg/greeting.py"]
+    # now, at HEAD's texts, and at the disk's again right after the switch (they differ)
+    assert counts == {"pkg/app.py": 3}
+    assert introduced(broken.changes) == introduced(
+        repo.run(file_changes(repo.ws, app, None, "HEAD"))
+    )
+
+
+def test_one_files_baseline_of_a_new_file_and_of_unsaved_content(repo: Warm) -> None:
+    fresh = repo.root / "pkg/fresh.py"
+    fresh.write_text('count: int = "none"\n')
+    new = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/fresh.py", baseline="HEAD"))
+    assert new.changes is not None and "new since HEAD" in new.changes.scope
+    assert introduced(new.changes) == [("pkg/fresh.py", 1, "reportAssignmentType")]
+    app = repo.root / "pkg/app.py"
+    content = app.read_text() + '\n\nwrong: int = "no"\n'
+    unsaved = repo.run(
+        file_diagnostics.diagnostics(repo.ws, "pkg/app.py", content=content, baseline="HEAD")
+    )
+    assert introduced(unsaved.changes) == [("pkg/app.py", 13, "reportAssignmentType")]
+    assert introduced(unsaved.changes) == introduced(
+        repo.run(file_changes(repo.ws, app, content, "HEAD"))
+    )
+    assert app.read_text() + '\n\nwrong: int = "no"\n' == content  # the disk is untouched

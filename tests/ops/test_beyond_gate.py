@@ -17,7 +17,14 @@ from lspd.ops import check as check_ops
 from lspd.ops.models import Changes
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, copy_fixture, warm_root
-from tests.ops.test_baseline import BROKEN_CALL, SIGNATURE, TWO_ARGUMENTS, UNUSED_LOUD, committed
+from tests.ops.test_baseline import (
+    BROKEN_CALL,
+    SIGNATURE,
+    TWO_ARGUMENTS,
+    UNUSED_LOUD,
+    asked,
+    committed,
+)
 from tests.ops.test_baseline import edit as replace
 from tests.ops.test_committed import rows
 from tests.ops.two_states import changes_since
@@ -79,12 +86,22 @@ def found(changes: Changes) -> tuple[list[tuple[str | None, int, str | None]], .
     return of(changes.introduced), of(changes.fixed)
 
 
+# The gate's files greeting.py's signature change cannot affect (asked once, by the cold
+# check), and those it can: greeting.py and its 3 importers.
+GATE_ASKED = {"pkg/__init__.py": 1, "pkg/broken.py": 1}
+AFFECTED = ["pkg/app.py", "pkg/extra.py", "pkg/greeting.py", "pkg/unicode_names.py"]
+
+
 def test_paths_in_the_gate_filter_the_kept_result(
     repo: Warm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`check --baseline HEAD pkg/app.py`: what the work tree's change introduced in
-    app.py, from the kept result; no old text held in a server."""
+    app.py, from the kept result; no old text held in a server, and no file asked for the
+    paths (they are the gate's: the gate's check answers; before, each question of paths
+    asked its files again)."""
+    counts = asked(monkeypatch, repo)
     assert found(ask(repo)) == ([], [])  # a clean tree: HEAD's result is the check's
+    assert counts == dict.fromkeys([*GATE_ASKED, *AFFECTED], 1)  # the cold check
     texts = held(monkeypatch, repo)
     replace(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
     changes = ask(repo, ["pkg/app.py"])
@@ -93,6 +110,9 @@ def test_paths_in_the_gate_filter_the_kept_result(
     assert "no file outside the gate asked" in changes.scope  # app.py is the gate's: no check
     assert found(ask(repo, ["pkg/greeting.py"])) == ([UNUSED_LOUD], [])
     assert found(ask(repo, ["pkg/broken.py"])) == ([], [])
+    # The edit's incremental check asks greeting.py and its importers again; nothing is
+    # asked for the paths' three questions (before: each asked its files once more).
+    assert counts == {**GATE_ASKED, **dict.fromkeys(AFFECTED, 2)}
     assert texts == []  # HEAD's texts were never held: the kept result answered
     assert memory_of(repo.ws).made == 1
 
@@ -150,7 +170,9 @@ def test_all_adds_the_files_outside_the_gate_the_change_reaches(
     assert memory_of(repo.ws).made == 1
 
 
-def test_all_without_a_watcher_checks_every_file_once(tmp_path: Path) -> None:
+def test_all_without_a_watcher_checks_every_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The one-shot `lspd check --baseline HEAD --all` (no watcher, nothing reused between
     two checks): the gate's part is taken from the check of every file, not checked again;
     the answer is the watched one's and the two-state comparison's."""
@@ -162,7 +184,13 @@ def test_all_without_a_watcher_checks_every_file_once(tmp_path: Path) -> None:
     replace(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
     for warm in warm_root(root, tmp_path / "logs"):
         assert warm.ws.changes_seen is None
+        counts = asked(monkeypatch, warm)
         every = ask(warm, every=True)
+        # Every file once by the check of every file (before, the gate's 6 files twice: a
+        # second cold check of the gate), then HEAD's state: greeting.py and its importers
+        # in the gate at HEAD's texts and again at the disk's (they differ), the test
+        # outside it at HEAD's texts (the engine's affected set).
+        assert counts == {**GATE_ASKED, **dict.fromkeys(AFFECTED, 3), "tests/test_app.py": 2}
         assert found(every) == (sorted([*BROKEN_CALL, UNUSED_LOUD, *BROKEN_TEST]), [])
         assert "1 file(s) outside the gate: 1 the change can reach" in every.scope
         assert rows(every) == rows(warm.run(changes_since(warm.ws, "HEAD")))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops import check, file_diagnostics, preview, progressive
+from lspd.ops import check, file_diagnostics, preview, progressive, progressive_kept
 from lspd.ops.models import Changes
 from tests.conftest import Warm, copy_fixture, warm_root
 
@@ -72,8 +72,8 @@ def test_the_hook_check(cycle: Warm) -> None:
     (cycle.root / "c.py").write_text(EDITED_C)
     ask_b_then_a(cycle)
     progress = progressive.Progress("HEAD", [cycle.root / "c.py"])
-    cycle.run(progressive.run(cycle.ws, progress))
-    assert progress.failed is None and progress.compared == 3
+    cycle.run(progressive_kept.run(cycle.ws, progress))
+    assert progress.failed is None and progress.changed == [cycle.root / "c.py"]
     assert progress.introduced == []
 
 

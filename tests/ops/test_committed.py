@@ -18,7 +18,6 @@ from lspd.engine.kept_memory import kept_folder, memory_of
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
-from lspd.ops.baseline import file_changes
 from lspd.ops.models import Changes
 from lspd.workspace import retool
 from tests.conftest import Warm, copy_fixture, warm_root
@@ -32,7 +31,7 @@ from tests.ops.test_baseline import (
     git,
 )
 from tests.ops.test_changes import EDITED_C, ask_b_then_a
-from tests.ops.two_states import in_gate
+from tests.ops.two_states import file_changes, in_gate
 
 Row = tuple[str | None, int, str | None, str]
 

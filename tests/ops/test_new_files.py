@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from lspd.ops import file_diagnostics, navigation, progressive
+from lspd.ops import file_diagnostics, navigation, progressive, progressive_kept
 from lspd.ops.models import PreviewResult
 from lspd.servers.registry import definitions
 from lspd.surface.table import call, operation
@@ -138,7 +138,7 @@ def test_the_hook_after_a_new_file_is_written(tmp_path: Path) -> None:
         (root / "src/feature").mkdir()
         (root / "src/feature/fresh.ts").write_text(FRESH)
         progress = progressive.Progress("HEAD", [root / "src/feature/fresh.ts"])
-        warm.run(progressive.run(warm.ws, progress))
+        warm.run(progressive_kept.run(warm.ws, progress))
         found = [
             (i.diagnostic.path, i.diagnostic.line, i.diagnostic.code) for i in progress.introduced
         ]

@@ -3,12 +3,13 @@ the end of its turn, hold it back while its changes leave errors.
 
 The agent runs this as its PostToolUse hook (Claude Code: Edit, Write, MultiEdit with
 `tool_input.file_path`; Codex: `apply_patch` with the patch in `tool_input.command`) and as
-its Stop hook, with the payload on stdin. The workspace's daemon checks, nearest first,
-which errors the work introduced since HEAD (`session` without git) in the edited files and
-in the files using what they changed (`lspd.daemon.feedback`), and answers within the hook's
-budget with what it found so far. Silence means "checked, and nothing new": when the budget
-ends first the model is told what was found, what remains and that the rest follows at its
-next edit; while the servers load it is told so once per agent session. No daemon, a file of
+its Stop hook, with the payload on stdin. The workspace's daemon checks which errors the
+work introduced since HEAD (`session` without git), as `lspd check --baseline` does (the
+incremental check against HEAD's kept result, made first when it is not kept yet:
+`lspd.daemon.feedback`), and answers within the hook's budget. Silence means "checked, and
+nothing new": when the budget ends first the model is told how far the check is and that
+the rest follows at its next edit; while the servers load it is told so once per agent
+session. No daemon, a file of
 no served language or a malformed payload is exit 0 with no output: a hook must never break
 or stall the agent. Light: no pydantic, no MCP SDK.
 """
@@ -169,6 +170,12 @@ def progress_note(answer: dict[str, Any], budget: float, found: bool) -> str | N
         return (
             f"lspd is loading {servers} ({loading.get('seconds', 0)} s since it started): "
             f"what this edit introduced follows at your next edit; {check}."
+        )
+    if checking := answer.get("checking"):  # the whole check (HEAD's result made first)
+        done, of = checking.get("done", 0), checking.get("total", 0)
+        return (
+            f"lspd: still checking this edit after {budget:g} s (the gate's files: {done} of "
+            f"{of} checked): what it introduced follows at your next edit; {check}."
         )
     compared, total = answer.get("compared", 0), answer.get("total")
     remaining = answer.get("remaining_count", 0)

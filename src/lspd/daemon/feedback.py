@@ -1,11 +1,13 @@
 """What an agent's hooks are told, per agent session (`POST /hook`).
 
 `lspd hook` is a short process with a budget of seconds; the check it asks for may need
-more. So the check runs here, nearest-first (`lspd.ops.progressive`), and goes on after the
-hook has returned with what was found so far. What it finds later is told once, at the same
-agent session's next hook call (keyed by the payload's `session_id`), unless the edit was
-undone or redone since. The stop gate compares every file the session edited, completely if
-its budget allows, and never blocks twice in a row for the same errors.
+more. So the check runs here (`lspd.ops.progressive_kept`: the engine's incremental whole
+check against the baseline's kept result, as `lspd check --baseline`; before HEAD's result
+is kept, that result's making, whose progress the hook tells), and goes on after the hook
+has returned. What it finds later is told once, at the same agent session's next hook call
+(keyed by the payload's `session_id`), unless the edit was undone or redone since. The
+stop gate compares every file the session edited, completely if its budget allows, and
+never blocks twice in a row for the same errors.
 """
 
 from __future__ import annotations
@@ -18,14 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.hook_history import History, new_history, remember
-from lspd.ops import progressive, progressive_kept
+from lspd.ops import progressive_kept
+from lspd.ops.check import running
 from lspd.ops.progressive import Introduced, Progress
 from lspd.tools import Activity
 from lspd.workspace import Workspace
 
 MAX_SESSIONS = 64  # agent sessions remembered (the oldest is forgotten first)
 MAX_WAIT_S = 600.0
-SHOWN_REMAINING = 5  # files still to check named in an answer
 Key = tuple[str, str, str | None, str, str]
 
 
@@ -186,10 +188,7 @@ class Feedback:
     async def _run(self, check: Progress) -> None:
         self.activity.in_flight += 1  # the daemon stops no idle server meanwhile
         try:
-            if await progressive_kept.ready(self.ws, check.baseline):  # HEAD's result kept
-                await progressive_kept.run(self.ws, check)
-            else:
-                await progressive.run(self.ws, check)
+            await progressive_kept.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
 
@@ -215,13 +214,16 @@ class Feedback:
         return untold
 
     def _describe(self, check: Progress, found: list[Introduced]) -> dict[str, Any]:
-        remaining = check.remaining()
-        names = sorted({n for d in remaining for n in d.names})
+        """The answer: what was found, and while the check runs, how far the whole check
+        is (`checking`: files answered of the gate's; HEAD's result made first, when it was
+        not kept, so a cold workspace's first check takes a while)."""
         complete = check.done.is_set() and check.failed is None
-        loading = None
+        loading, checking = None, None
         if not complete and check.compared == 0 and (starting := self._loading(check.edited)):
             since = round(time.monotonic() - self.ws.started)
             loading = {"servers": starting, "seconds": since}
+        if not check.done.is_set() and (whole := running(self.ws)) is not None:
+            checking = {"done": whole.done, "total": whole.total}
         return {
             "baseline": check.baseline,
             "complete": complete,
@@ -229,9 +231,8 @@ class Feedback:
             "introduced": [_dump(i) for i in found],
             "compared": check.compared,
             "total": check.total if check.changed else None,
-            "remaining": [self.ws.display(d.path) for d in remaining[:SHOWN_REMAINING]],
-            "remaining_count": len(remaining) + check.cut,
-            "names": names,
+            "remaining_count": 0 if checking is None else checking["total"] - checking["done"],
+            "checking": checking,
             "loading": loading,
             "elapsed": round(time.monotonic() - check.began, 2),
         }

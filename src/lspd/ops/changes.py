@@ -1,10 +1,11 @@
-"""Diagnostics before and after a change, and which of them the change introduced.
+"""Diagnostics of files with other texts held, and which of them a change introduced.
 
-Both states are asked of the warm servers: one with the changed files' other text held as
-unsaved content (an overlay: the text at a git revision, or a proposal), one with the disk's.
-A diagnostic is the same one in both when its file, severity, code, message and the source
-text it points at agree, so lines shifted by an edit above it do not make it new
-(`engine/comparison.py`).
+`diagnose` asks the warm servers with some files' other text held as unsaved content (an
+overlay: the text at a git revision, or a proposal): the engine's old or proposed state of
+the files it says a change can reach (`ops/overlaid_state.py`, `ops/file_since_kept.py`).
+`compare` turns the engine's comparison (`engine/comparison.py`: a diagnostic is the same
+one in both states when its file, severity, code, message and the source text it points at
+agree, so lines shifted by an edit above it do not make it new) into the answer's `Changes`.
 """
 
 from __future__ import annotations
@@ -102,35 +103,6 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         changed=changed,
         scope=scope,
     )
-
-
-@dataclass(frozen=True)
-class Both:
-    """Two states' diagnostics, and a second check of the first when they differed."""
-
-    before: Diagnosed
-    after: Diagnosed
-    again: Again[FileDiagnostic] | None
-
-
-async def diagnose_both(
-    ws: Workspace, files: list[Path], before: Texts, after: Texts, first: str
-) -> Both:
-    """`files` checked with `before` held and with `after` held, `first` ("before" or
-    "after": the state the servers hold already, so it costs no switch) first. When the two
-    differ, the first state is checked once more: the same files in the same order, right
-    after a switch as the second was, so the server's state and order are the same for
-    both; the first check may have been answered from what the server had before."""
-    texts = {"before": before, "after": after}
-    second = "after" if first == "before" else "before"
-    one = await diagnose(ws, files, texts[first])
-    two = await diagnose(ws, files, texts[second])
-    by_side = {first: one, second: two}
-    probe = compare(by_side["before"].found, by_side["after"].found, "", [], "")
-    again = None
-    if probe.introduced or probe.fixed:
-        again = Again(first, (await diagnose(ws, files, texts[first])).found)
-    return Both(by_side["before"], by_side["after"], again)
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:

@@ -27,11 +27,11 @@ from pydantic import BaseModel
 
 from lspd.engine.revisions import revision
 from lspd.ops.arguments import check_globs
-from lspd.ops.baseline import Compared, check_baseline, file_changes
+from lspd.ops.baseline import Compared, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
-from lspd.ops.file_since_kept import file_since_committed
+from lspd.ops.file_since_kept import file_since_baseline, file_since_committed
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.per_workspace import PerWorkspace
@@ -232,12 +232,12 @@ async def file_page(
     """`diagnostics` with a baseline: `result` (the file now) as a page of what the change
     introduced in it; its counts are the introduced diagnostics' (the exit code follows
     them). The caller has caught up. With HEAD's (or the session's) result kept, `result`
-    (all of the file's diagnostics) is compared with the file's kept result
-    (`lspd.ops.since_kept`), else the file is checked in both states."""
+    (all of the file's diagnostics) is compared with the file's kept result, else with its
+    state at the baseline's texts where the change can reach it (`lspd.ops.file_since_kept`)."""
 
     async def compare() -> Kept:
         quick = await file_since_committed(ws, path, result, content, baseline)
-        return Kept(quick or await file_changes(ws, path, content, baseline), 1)
+        return Kept(quick or await file_since_baseline(ws, path, result, content, baseline), 1)
 
     comparison = await kept(ws, await question(ws, baseline, "file", path, content), compare)
     listed = comparison.changes.introduced

@@ -1,17 +1,25 @@
-"""`diagnostics PATH --baseline HEAD|session` from the kept result: the file now against its
-kept diagnostics, once HEAD's result is kept for this commit, configuration and toolchain
-(`lspd.ops.committed` makes it; this reads it only, so the file question does not import
-the check engine's runs)."""
+"""`diagnostics PATH --baseline HEAD|session`: the file now against its kept diagnostics once
+HEAD's result is kept for this commit, configuration and toolchain (`lspd.ops.committed`
+makes it; this reads it only, so the file question does not import the check engine's
+runs); else (not kept yet, or a file the gate's result lacks) against its state with the
+changed files' baseline texts held, asked only where the engine's rules say the change
+can reach it (`file_since_baseline`)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+from lspd.engine.comparison import Again
 from lspd.engine.kept import config_key
 from lspd.engine.kept_memory import enabled, memory_of
+from lspd.engine.mypy_check import by_project
+from lspd.engine.native_reach import native
+from lspd.engine.proposal_reach import reached
+from lspd.engine.python_affected import PYTHON
 from lspd.engine.revisions import differences, revision
-from lspd.ops.changes import compare
+from lspd.ops.changes import Diagnosed, compare, diagnose
+from lspd.ops.check_memory import memory_of as checks_of
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
@@ -26,7 +34,8 @@ async def file_since_committed(
     its text when given) against its kept result; None when that is not kept for
     `baseline` (HEAD's commit now, or `session`), for this configuration and the server and
     toolchain answering the file now, or for this file (not in the gate's files then): the
-    two-state comparison answers then. `baseline` names HEAD's commit, another commit whose
+    engine's comparison of the file answers then
+    (`file_since_baseline`). `baseline` names HEAD's commit, another commit whose
     result a whole question kept (`--baseline HEAD~1`), or `session`."""
     if ws.changes_seen is None or not enabled():
         return None
@@ -47,3 +56,55 @@ async def file_since_committed(
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     note = f"this file, against the kept result of {commit[:12]}"
     return compare(found_of(kept), after, baseline, changed, note)
+
+
+async def file_since_baseline(
+    ws: Workspace, path: Path, now: DiagnosticsResult, content: str | None, baseline: str
+) -> Changes:
+    """`diagnostics PATH --baseline` where no kept result answers: the file now (`now`; its
+    text `content` when given) against its state with every changed file held at its
+    `baseline` text (a change elsewhere may be what broke it). It is asked in that state
+    only when the engine's rules say the change can reach it (`proposal_reach`: Python's
+    and TypeScript 7's importers of changed declarations; a file of tsserver or mypy
+    always): else it cannot differ. When the two differ, the file is asked again right after the
+    switch back (a checker answering by the order it checks in makes nothing new). One file
+    stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
+    makes and keeps it)."""
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    texts: dict[Path, str | None] = dict(delta.before)
+    if content is not None and path not in texts:
+        texts[path] = read_text(path)  # its baseline text is the disk's; unsaved is the change
+    text = content if content is not None else read_text(path)
+    after = found_in(now, text)
+    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
+    before, again = after, None
+    note = "this file, which the change cannot reach (the engine's rules): unchanged"
+    if path in texts and texts[path] is None:
+        before, note = [], f"this file, new since {baseline}"
+    elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
+        old = texts.get(path, text)
+        before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
+        if sorted(f.key for f in before) != sorted(f.key for f in after):
+            held = {} if content is None else {path: content}
+            sample = _of(ws, path, await diagnose(ws, [path], held))
+            again = Again("after", found_in(sample, text))
+        note = f"this file, against its state with the changed files' {baseline} texts held"
+    return compare(before, after, baseline, changed, note, again)
+
+
+def _reaches(ws: Workspace, path: Path, texts: dict[Path, str | None]) -> bool:
+    """Whether the change (`texts`: the changed files' baseline texts) can reach `path`
+    by the engine's rules; a file they do not cover is always asked: tsserver's, and
+    mypy's (its dependency graph is its own)."""
+    if path.suffix not in PYTHON and native(ws, path) is None:
+        return True
+    if path.suffix in PYTHON and by_project(ws, [path]):
+        return True
+    checks = checks_of(ws)
+    return path in reached(ws, texts, {path}, checks.python, checks.native)
+
+
+def _of(ws: Workspace, path: Path, answered: Diagnosed) -> DiagnosticsResult:
+    """`path`'s result among those asked (mypy answers every file of its project)."""
+    shown = ws.display(path)
+    return next(r for r in answered.results if r.path == shown)

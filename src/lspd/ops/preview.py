@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lspd.engine.dependents import ranked
+from lspd.engine.dependents import files_naming
 from lspd.errors import InvalidInput
 from lspd.ops.changes_page import preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
@@ -44,8 +44,7 @@ async def previewed(
     only = None
     if naming:
         disk = {path: read_text(path) for path in proposed}
-        named = await asyncio.to_thread(ranked, ws, disk, proposed, False)
-        only = {*proposed, *(d.path for d in named)}
+        only = {*proposed, *await asyncio.to_thread(files_naming, ws, disk, proposed)}
     compared = await proposal_compared(ws, proposed, only)
     counts = [
         FileDiagnosticCounts(path=r.path, errors=r.errors, warnings=r.warnings)

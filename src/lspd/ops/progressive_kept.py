@@ -1,71 +1,86 @@
-"""The hook's and the stop gate's comparison from the kept result (issue 40): once HEAD's
-result is kept, an edit is proved by the incremental whole check (`check_all`: what the
-edit can affect, re-checked) compared with it (`lspd.ops.since_kept`), instead of checking
-the edited files and what names them in two states. A leaf or body-only edit then costs
-what `lspd check` costs for it.
+"""The hook's and the stop gate's check (`daemon/feedback.py`, issue 40 item 5): an edit is
+proved by the incremental whole check (`check_all`: what the edit can affect, re-checked)
+compared with the baseline's kept result (`lspd.ops.since_kept`), the same path as `lspd
+check --baseline`. A leaf or body-only edit then costs what `lspd check` costs for it.
 
-Before the kept result is ready (the daemon makes it in the background after `serve` and
-when HEAD moves), the nearest-first two-state comparison answers (`lspd.ops.progressive`).
+Before HEAD's result is kept (the daemon makes it in the background after `serve` and when
+HEAD moves), the check waits for that run and takes it over (it goes on unpaused, whole
+checks running one at a time), so HEAD is checked once per commit; the hook reads its
+progress meanwhile (`check_memory.running`). Before issue 40 the hook compared the edited
+files and those naming what changed in two states, nearest first, until the result was kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from pathlib import Path
 
-from lspd.engine.committed import NotKept
-from lspd.engine.kept_memory import enabled, memory_of
-from lspd.engine.revisions import revision
+from lspd.ops.beyond_gate import beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.committed import committed
-from lspd.ops.progressive import Introduced, Progress, filled, nearest_first, stamp
-from lspd.ops.since_kept import against_found
+from lspd.ops.progressive import Introduced, Progress, stamp
+from lspd.ops.since_kept import compared, gate_part
 from lspd.workspace import Workspace
 
-
-async def ready(ws: Workspace, baseline: str) -> bool:
-    """Whether `baseline` is HEAD and its result is kept for the commit HEAD names now."""
-    if baseline != "HEAD" or ws.changes_seen is None or not enabled():
-        return False
-    state = memory_of(ws).state
-    if state is None:
-        return False
-    return state.key.commit == await asyncio.to_thread(revision, ws, "HEAD")
+log = logging.getLogger(__name__)
 
 
 async def run(ws: Workspace, progress: Progress) -> None:
-    """`progressive.run` from the kept result: `progress` filled at once at the end;
+    """Fill `progress` (`from_kept`) once every change made before is in; a failure is said
+    in `progress` (the hook says the check failed, and what to run; the daemon goes on);
     `done` is set at the end, also when it fails or is cancelled."""
-    await filled(ws, progress, from_kept)
+    try:
+        async with ws.gate.shared():
+            await ws.refresh_open_documents(catch_up=True)
+        await from_kept(ws, progress)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # NotKept (a file not answered: "ask again") among them
+        log.exception("the baseline check of %s failed", progress.edited)
+        progress.failed = f"{type(exc).__name__}: {exc}"
+    finally:
+        progress.done.set()
+        progress.batch.set()
 
 
 async def from_kept(ws: Workspace, progress: Progress) -> None:
-    """Fill `progress` from the whole check against the kept result: what was introduced
-    in the gate's files since HEAD; the edited files among the changed ones."""
+    """Fill `progress` from the whole check against the kept result (made now, the work
+    tree's check reused, when it is not kept): what was introduced since the baseline in
+    the gate's files, and in the edited files outside the gate as `check --baseline PATHS`
+    has them (`lspd.ops.beyond_gate`: at the baseline's texts where the change reaches
+    them); the edited files among the changed ones."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         await check_all(ws)
-    try:
-        async with ws.gate.exclusive():  # quick: that check is reused, HEAD's result is kept
-            found = await committed(ws, progress.baseline, functools.partial(check_all, ws))
-    except NotKept:  # a file not answered: the two states, nearest first, as before
-        await nearest_first(ws, progress)
-        return
-    compared, after = await asyncio.to_thread(
-        against_found, ws, found, progress.baseline, lambda _: True
-    )
+    async with ws.gate.exclusive():  # that check is reused; a dirty tree's HEAD texts held
+        found = await committed(ws, progress.baseline, functools.partial(check_all, ws))
+        part = await asyncio.to_thread(gate_part, ws, found, lambda _: True)
+        gate = {r.path for r in found.checked.results}
+        outside = {p for p in progress.edited if _beyond(ws, p, gate)}
+        if outside:
+            wider = await check_all(ws, sorted(ws.display(p) for p in outside))
+            part = part.joined(await beyond_gate(ws, found, outside.__contains__, wider))
     differing = {*found.delta.before, *found.delta.after}
     progress.changed = sorted(p for p in progress.edited if p in differing)
     if not progress.changed:
         return
-    file_of = {r.path: ws.root / r.path for r in found.checked.results}
-    made = {id(f.diagnostic): f for f in after}
-    for diagnostic in compared.changes.introduced:
+    result = compared(ws, found, progress.baseline, part)
+    results = [*found.checked.results, *part.results]
+    file_of = {r.path: ws.resolve(r.path) for r in results}
+    made = {id(f.diagnostic): f for f in part.after}
+    for diagnostic in result.changes.introduced:
         file = file_of.get(diagnostic.path or "") or Path(diagnostic.path or "")
         progress.introduced.append(Introduced(diagnostic, made[id(diagnostic)].key, file))
     for path in file_of.values():  # a finding no longer found in a file is forgotten
         progress.keys[path] = set()
         progress.seen.setdefault(path, stamp(path))
-    for f in after:
+    for f in part.after:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
-    progress.compared = len(compared.after)
+    progress.compared = len(result.after)
+
+
+def _beyond(ws: Workspace, path: Path, gate: set[str]) -> bool:
+    """Whether an edited file is a source file outside the gate's check (a test the gate's
+    configuration leaves out, say): the hook compares it too."""
+    return ws.display(path) not in gate and ws.handler(path) is not None and path.is_file()
