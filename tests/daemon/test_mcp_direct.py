@@ -22,7 +22,7 @@ from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, JSONRPCResponse
 
-from lspd.daemon import mcp_direct
+from lspd.daemon import mcp_direct, mcp_stream
 from lspd.daemon.client import PROTOCOL_VERSION
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
@@ -58,10 +58,12 @@ def _timeless(body: bytes) -> bytes:
 
 
 def _direct(daemon: ThreadDaemon) -> mcp_direct.Direct:
-    """The daemon's `Direct` (under its Guard), whose `answered` counts the calls it took."""
-    server = daemon.daemon._server
-    assert server is not None
-    direct = server.config.app.app
+    """The daemon's `Direct` (under its Guard and the first answers: once built), whose
+    `answered` counts the calls it took."""
+    assert daemon.daemon.built.wait(60)
+    early = daemon.daemon._early
+    assert early is not None
+    direct = early.app
     assert isinstance(direct, mcp_direct.Direct)
     return direct
 
@@ -79,13 +81,13 @@ def test_the_sdk_parts_it_relies_on() -> None:
     assert len(lowlevel.middleware) == mcp_direct._SDK_MIDDLEWARE
     assert lowlevel.cache_hints == {}
     assert lowlevel.server_info_stamp == {"name": "probe", "version": ""}
-    assert mcp_direct.PING_AFTER_S == sdk_http._SSE_PING_INTERVAL
-    assert mcp_direct._SSE_HEADERS == sdk_http._SSE_HEADERS
-    body = b'{"jsonrpc":"2.0","id":7,"result":{}}'  # `_Stream.finish`'s event frame
+    assert mcp_stream.PING_AFTER_S == sdk_http._SSE_PING_INTERVAL
+    assert mcp_stream.SSE_HEADERS == sdk_http._SSE_HEADERS
+    body = b'{"jsonrpc":"2.0","id":7,"result":{}}'  # `Stream.finish`'s event frame
     frame = sdk_http._sse_event(JSONRPCResponse(jsonrpc="2.0", id=7, result={}))
     assert frame == b"event: message\r\ndata: " + body + b"\r\n\r\n"
-    # The SDK's keep-alive comment is a literal in its code: `_PING` copies it.
-    assert mcp_direct._PING == b": ping\r\n\r\n"
+    # The SDK's keep-alive comment is a literal in its code: `PING` copies it.
+    assert mcp_stream.PING == b": ping\r\n\r\n"
     assert b'b": ping\\r\\n\\r\\n"' in Path(sdk_http.__file__).read_bytes()
 
 
@@ -186,7 +188,7 @@ def test_what_the_sdk_still_answers(root: Path) -> None:
 @pytest.mark.anyio
 async def test_the_sdk_client_and_a_slow_call(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The first hover starts basedpyright (a second or more): past this, the event stream.
-    monkeypatch.setattr(mcp_direct, "PING_AFTER_S", 0.05)
+    monkeypatch.setattr(mcp_stream, "PING_AFTER_S", 0.05)
     with thread_daemon(root, prewarm=False) as daemon:
         slow = _post(daemon.url, "hover", HOVER)
         assert slow.headers["content-type"] == "text/event-stream"
@@ -202,7 +204,7 @@ async def test_the_sdk_client_and_a_slow_call(root: Path, monkeypatch: pytest.Mo
 
 
 def test_a_client_gone_cancels_its_call(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mcp_direct, "WATCH_AFTER_S", 0.05)
+    monkeypatch.setattr(mcp_stream, "WATCH_AFTER_S", 0.05)
     with thread_daemon(root, prewarm=False) as daemon:
         with pytest.raises(httpx.ReadTimeout):  # the first hover starts basedpyright: seconds
             _post(daemon.url, "hover", HOVER, timeout=0.5)

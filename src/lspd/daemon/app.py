@@ -1,11 +1,9 @@
 """The ASGI app: the MCP SDK's streamable-HTTP app at `/mcp`, the daemon's own routes
 (`own_routes`: /health, /check, /check/progress, /hook, and the status page's / and
-/status/live), and a guard.
+/status/live), and the guard in front of every route (`lspd.daemon.guard`).
 
-The guard runs before every route (not only `/mcp`): a browser page must not reach the
-daemon through DNS rebinding (Host check, 421) nor cross-origin (Origin check, 403), and in
-token mode nothing answers without `Authorization: Bearer <token>` (401) but the status
-page's HTML, which holds no data (it asks for the token).
+`build_app` is the whole app; the daemon itself serves `inner_app` behind the guard and
+`lspd.daemon.early`, which answers the first requests while this app is built.
 """
 
 from __future__ import annotations
@@ -13,124 +11,43 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
-from urllib.parse import urlsplit
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from lspd.daemon.client import ERRORS_HEADER, UNANSWERED_HEADER
+from lspd.daemon.early import MAX_BODY, health
 from lspd.daemon.feedback import Feedback
+from lspd.daemon.guard import (  # noqa: F401  (the guard's names, as they were)
+    LOOPBACK_NAMES,
+    Guard,
+    is_loopback_host,
+    is_loopback_origin,
+)
 from lspd.daemon.live import Live
 from lspd.daemon.mcp_direct import Direct
-from lspd.daemon.page import PAGE_PATH, page_routes
+from lspd.daemon.page import page_routes
+from lspd.daemon.server import UVICORN_OPTIONS  # noqa: F401  (bench/mcp.py reads it here)
 from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
 from lspd.ops.check_models import not_answered
-from lspd.ops.state import status
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
-
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
 # Room for the largest file `diagnostics` accepts as `content` (escaped as JSON), so the tool
 # answers an oversized one with its own message; beyond this the SDK answers 413.
-MAX_REQUEST_BYTES = 3 * MAX_FILE_BYTES
+MAX_REQUEST_BYTES = MAX_BODY  # (early.py: the first answers take the same)
 
 Lifespan = Callable[[], AbstractAsyncContextManager[None]]
-
-# How uvicorn serves the app (bench/mcp.py serves the SDK alone the same way, to compare).
-# httptools parses HTTP in C: measured ~0.1-0.2 ms less per call than h11 (pure Python).
-# uvloop measured no better here (the loop is not where the time goes), so asyncio's loop.
-UVICORN_OPTIONS: dict[str, Any] = {
-    "http": "httptools",
-    "loop": "asyncio",
-    "ws": "none",
-    "server_header": False,
-}
-
-
-def _host_name(host: str) -> str | None:
-    """The name in a Host header (`name`, `name:port`, `[v6]:port`), or None if malformed."""
-    if host.startswith("["):
-        name, bracket, rest = host[1:].partition("]")
-        if not bracket or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
-            return None
-        return name
-    name, colon, port = host.partition(":")
-    if colon and not port.isdigit():
-        return None
-    return name
-
-
-def is_loopback_host(host: str | None) -> bool:
-    """Whether a Host header names this machine's loopback (any port): a DNS-rebound
-    name does not."""
-    if not host:
-        return False
-    name = _host_name(host.strip())
-    return name is not None and name.lower() in LOOPBACK_NAMES
-
-
-def is_loopback_origin(origin: str | None) -> bool:
-    """An absent Origin (not a browser) is fine; a present one must be a loopback page."""
-    if origin is None:
-        return True
-    try:
-        parts = urlsplit(origin.strip())
-        hostname = parts.hostname
-        parts.port  # noqa: B018  (raises on a malformed port)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and hostname in LOOPBACK_NAMES
-
-
-class Guard:
-    """Refuse non-loopback Host (421) or Origin (403), and requests without the token (401)."""
-
-    def __init__(self, app: ASGIApp, token: str | None = None) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode() if token else None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = Headers(scope=scope)
-        public = scope["path"] == PAGE_PATH and scope.get("method") in ("GET", "HEAD")
-        response = self.check(headers, public)
-        if response is not None:
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-    def check(self, headers: Headers, public: bool = False) -> Response | None:
-        """Why a request is refused, or None; `public`: the token is not needed."""
-        if not is_loopback_host(headers.get("host")):
-            return PlainTextResponse("Invalid Host header: lspd answers loopback only", 421)
-        if not is_loopback_origin(headers.get("origin")):
-            return PlainTextResponse("Invalid Origin header: lspd answers loopback only", 403)
-        if self.expected is not None and not public:
-            given = headers.get("authorization", "").encode()
-            if not secrets.compare_digest(given, self.expected):
-                return PlainTextResponse(
-                    "Unauthorized: send 'Authorization: Bearer <token>' with the token from "
-                    ".vscode/.mcp-token",
-                    401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-        return None
 
 
 class _Own:
@@ -143,8 +60,7 @@ class _Own:
     async def health(self, request: Request) -> Response:
         """The `status` tool's answer and what the daemon was started with (`options`), so a
         second `serve` can compare."""
-        answer = status(self.ws).model_dump(mode="json")
-        return JSONResponse({**answer, "options": self.options})
+        return health(self.ws, self.options)
 
     async def check(self, request: Request) -> Response:
         """`lspd check`: the whole check at once (no model reads it: not pages sized for a
@@ -209,9 +125,25 @@ def build_app(
     feedback: Feedback | None = None,
     live: Live | None = None,
 ) -> ASGIApp:
-    """The whole daemon app; `lifespan` runs inside the MCP session manager's lifetime;
-    `feedback` answers the agents' hooks (POST /hook); `live` keeps what the status page
-    shows (its `calls` must be the MCP server's)."""
+    """The whole daemon app behind its guard (`inner_app`'s arguments)."""
+    inner = inner_app(ws, server, lifespan=lifespan, options=options, feedback=feedback, live=live)
+    return Guard(inner, token)
+
+
+def inner_app(
+    ws: Workspace,
+    server: MCPServer[Any],
+    *,
+    lifespan: Lifespan | None = None,
+    options: dict[str, Any] | None = None,
+    feedback: Feedback | None = None,
+    live: Live | None = None,
+    kept: Callable[[dict[str, Any]], None] | None = None,
+) -> Direct:
+    """The daemon's routes and the SDK's, without the guard; `lifespan` runs inside the MCP
+    session manager's lifetime; `feedback` answers the agents' hooks (POST /hook); `live`
+    keeps what the status page shows (its `calls` must be the MCP server's); `kept` is told
+    each envelope of a tool call answered directly (`lspd.daemon.kept_wire`)."""
     # Our Guard does the Host/Origin checks for every route; the SDK's copy would only
     # cover /mcp (and accepts less: no portless Host), so it is off to keep one rule.
     mcp_app = server.streamable_http_app(
@@ -247,4 +179,4 @@ def build_app(
         lifespan=run,
     )
     # A stateless tool call is answered beside the SDK's app, the rest by it (mcp_direct).
-    return Guard(Direct(app, server, MAX_REQUEST_BYTES), token)
+    return Direct(app, server, MAX_REQUEST_BYTES, kept)

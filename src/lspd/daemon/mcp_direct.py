@@ -16,18 +16,19 @@ other failure as an `isError` result, logged as the SDK's tools/call handler log
 Everything else goes to the SDK's app unchanged, with the body already read: other methods
 and paths, handshake-era sessions, a progress token (progress needs the SDK's SSE stream),
 Mcp-Param headers, and a body that is not a plain request.
-A call still running after `PING_AFTER_S` switches to the SDK's event stream with its
-keep-alive comments, and a client that goes away cancels it, as the SDK does.
+A call still running after `mcp_stream.PING_AFTER_S` switches to the SDK's event stream with
+its keep-alive comments, and a client that goes away cancels it, as the SDK does
+(`mcp_stream`). Each envelope (`_meta`) the SDK's checks let through here is told to `kept`:
+the calls answered before the SDK is imported take only envelopes it took (`early`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections import Counter
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -44,8 +45,10 @@ from mcp_types import CallToolResult, JSONRPCError, TextContent
 from mcp_types import methods as _methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from lspd.daemon.kept_wire import MARK
+from lspd.daemon.mcp_stream import Stream, accepts, read_body, replay
 from lspd.tools.arguments import BOUNDED
 from lspd.tools.hints import CALLER
 
@@ -54,16 +57,7 @@ log.addFilter(BOUNDED)  # a failure is logged as the SDK logs it: the caller's t
 
 PATH = "/mcp"
 METHOD = "tools/call"
-PING_AFTER_S = 15.0  # the SDK's `_SSE_PING_INTERVAL`: a silent call commits the event stream
-WATCH_AFTER_S = 1.0  # a call running this long is cancelled when its client goes away
 _VERSIONS = frozenset(v.encode() for v in MODERN_PROTOCOL_VERSIONS)
-_SSE_HEADERS = [
-    (b"content-type", b"text/event-stream"),
-    (b"cache-control", b"no-cache, no-transform"),
-    (b"connection", b"keep-alive"),
-    (b"x-accel-buffering", b"no"),
-]
-_PING = b": ping\r\n\r\n"  # the SDK's keep-alive comment
 # What MCPServer installs itself (OpenTelemetry, request state); a test checks the SDK's list.
 _SDK_MIDDLEWARE = 2
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params"})
@@ -74,8 +68,14 @@ class Direct:
     """ASGI app: `/mcp`'s stateless tool calls answered directly, the rest by `app` (the SDK's
     routes); `max_body` as the SDK's `max_request_body_size` (a larger body goes to it)."""
 
-    def __init__(self, app: ASGIApp, server: MCPServer[Any], max_body: int) -> None:
-        self.app, self.server, self.max_body = app, server, max_body
+    def __init__(
+        self,
+        app: ASGIApp,
+        server: MCPServer[Any],
+        max_body: int,
+        kept: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.app, self.server, self.max_body, self.kept = app, server, max_body, kept
         self.lowlevel = server._lowlevel_server  # its serverInfo stamp, cache hints, middleware
         self._tools: frozenset[str] | None = None  # those answered here (`_direct_tools`)
         self.answered: Counter[str] = Counter()  # the calls answered here, by tool
@@ -86,10 +86,10 @@ class Direct:
             return
         if self._tools is None:
             self._tools = await self._direct_tools()
-        body = await _body(receive)
+        body = await read_body(receive)
         call = self._call_of(scope, body, self._tools)
         if call is None:
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay(body, receive), send)
         else:
             await self._answer(scope, receive, send, *call)
 
@@ -117,7 +117,7 @@ class Direct:
             seen.get(b"mcp-protocol-version") in _VERSIONS
             and seen.get(b"mcp-method") == METHOD.encode()
             and seen.get(b"content-type", b"").lower().startswith(b"application/json")
-            and _accepts(seen.get(b"accept", b""))
+            and accepts(seen.get(b"accept", b""))
             and length.isdigit()
             and int(length) <= self.max_body
         )
@@ -162,6 +162,8 @@ class Direct:
             _methods.validate_client_request(METHOD, route.protocol_version, params)
         except (ValidationError, KeyError, ValueError):
             return None
+        if self.kept is not None:
+            self.kept(meta)
         return request_id, name, arguments or {}, route.protocol_version, route
 
     async def _answer(
@@ -177,14 +179,14 @@ class Direct:
     ) -> None:
         """Run the tool once and send its answer, a failure as the SDK words it."""
         self.answered[name] += 1
-        stream = _Stream(send, receive)
+        stream = Stream(send, receive)
         token = CALLER.set(_agent(route.client_info))
         data: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
         status = 200
         try:
             with stream.watching():
                 result = await self.server.call_tool(name, arguments)
-            data["result"] = self._result(version, result)
+            data["result"] = self.result_of(version, result)
         except asyncio.CancelledError:
             if stream.gone:  # the client went away: nobody to answer
                 return
@@ -198,12 +200,31 @@ class Direct:
             failed = CallToolResult(
                 content=[TextContent(type="text", text=str(exc))], is_error=True
             )
-            data["result"] = self._result(version, failed)
+            data["result"] = self.result_of(version, failed)
         finally:
             CALLER.reset(token)
         await stream.finish(json.dumps(data, separators=(",", ":")).encode(), status)
 
-    def _result(self, version: str, result: Any) -> dict[str, Any]:
+    def kept_results(self) -> dict[str, Any]:
+        """Per protocol version, a tools/call result as shaped here around `MARK` (a text
+        block and the structured content): what the first answers fill in before the SDK
+        is imported (`lspd.daemon.kept_wire`)."""
+        if METHOD in self.lowlevel.cache_hints or len(self.lowlevel.middleware) > _SDK_MIDDLEWARE:
+            return {}  # no tool is answered here (`_direct_tools`)
+        marked = CallToolResult(
+            content=[TextContent(type="text", text=MARK)], structured_content={MARK: MARK}
+        )
+        return {version: self.result_of(version, marked) for version in MODERN_PROTOCOL_VERSIONS}
+
+    async def kept_schemas(self) -> dict[str, Any]:
+        """Each tool's input schema as listed, for the tools answered here (`_direct_tools`):
+        asked at the daemon's stop only (`lspd.tools.arguments.LspdServer` keeps its list
+        from the first time it is asked)."""
+        direct = await self._direct_tools()  # not kept in `_tools`: tools may come still
+        listed = await self.server.list_tools()
+        return {t.name: t.input_schema for t in listed if t.name in direct}
+
+    def result_of(self, version: str, result: Any) -> dict[str, Any]:
         """The result's wire form as the SDK's runner shapes it (`_serialize`)."""
         dumped = result.model_dump(by_alias=True, mode="json", exclude_none=True)
         dumped = _methods.serialize_server_result(METHOD, version, dumped)
@@ -216,65 +237,6 @@ class Direct:
         elif isinstance(meta, dict) and meta.get(stamp) is None:
             dumped["_meta"] = {**meta, stamp: self.lowlevel.server_info_stamp}
         return dumped
-
-
-class _Stream:
-    """The response of one direct call: JSON when it ends within `PING_AFTER_S`, else the
-    SDK's event stream with keep-alive comments; the call is cancelled when the client
-    goes away (watched once it runs `WATCH_AFTER_S`)."""
-
-    def __init__(self, send: Send, receive: Receive) -> None:
-        self.send, self.receive = send, receive
-        self.committed = self.gone = False
-        self._tasks: list[asyncio.Task[None]] = []
-
-    @contextlib.contextmanager
-    def watching(self) -> Iterator[None]:
-        loop = asyncio.get_running_loop()
-        call = asyncio.current_task()
-        assert call is not None
-        timers = [
-            loop.call_later(WATCH_AFTER_S, self._spawn, self._watch, call),
-            loop.call_later(PING_AFTER_S, self._spawn, self._ping),
-        ]
-        try:
-            yield
-        finally:
-            for timer in timers:
-                timer.cancel()
-            for task in self._tasks:
-                task.cancel()
-
-    def _spawn(self, work: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
-        self._tasks.append(asyncio.ensure_future(work(*args)))
-
-    async def _watch(self, call: asyncio.Task[Any]) -> None:
-        while (await self.receive())["type"] != "http.disconnect":
-            pass
-        self.gone = True
-        call.cancel()
-
-    async def _ping(self) -> None:
-        self.committed = True  # before the await: the answer follows as an event whatever
-        await self.send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS})
-        while True:
-            await self.send({"type": "http.response.body", "body": _PING, "more_body": True})
-            await asyncio.sleep(PING_AFTER_S)
-
-    async def finish(self, body: bytes, status: int = 200) -> None:
-        """Send the answer: an event once the stream is committed (its status sent: 200)."""
-        for task in self._tasks:  # a ping being written ends first
-            await asyncio.gather(task, return_exceptions=True)
-        if self.committed:
-            event = b"event: message\r\ndata: " + body + b"\r\n\r\n"
-            await self.send({"type": "http.response.body", "body": event, "more_body": False})
-            return
-        headers = [
-            (b"content-length", str(len(body)).encode()),
-            (b"content-type", b"application/json"),
-        ]
-        await self.send({"type": "http.response.start", "status": status, "headers": headers})
-        await self.send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _log_failure(name: str, exc: Exception) -> None:
@@ -291,42 +253,7 @@ def _log_failure(name: str, exc: Exception) -> None:
         log.info("Tool %r failed: %r", name, str(exc))  # %r: peer-supplied text on one line
 
 
-def _accepts(accept: bytes) -> bool:
-    """Whether an Accept header takes JSON and an event stream (the SDK's
-    `check_accept_headers`: wildcards count)."""
-    types = {t.split(b";")[0].strip().lower() for t in accept.split(b",")}
-    wildcard = b"*/*" in types
-    json_ok = wildcard or bool(types & {b"application/json", b"application/*"})
-    return json_ok and (wildcard or bool(types & {b"text/event-stream", b"text/*"}))
-
-
 def _agent(client_info: Any) -> str:
     """The agent session of a stateless call: its client's name (`tools.hints.agent_of`)."""
     name = client_info.get("name") if isinstance(client_info, Mapping) else None
     return f"client {name}" if isinstance(name, str) else "-"
-
-
-async def _body(receive: Receive) -> bytes:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """`receive` giving the body already read first, then what the server sends."""
-    given = False
-
-    async def replayed() -> Message:
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return replayed

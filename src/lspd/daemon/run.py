@@ -1,19 +1,20 @@
 """Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
 
-Order matters. The language servers start first, and the MCP SDK is imported in a thread
-meanwhile (0.3-0.5 s each, on two cores), then the app is built there too (the tools'
-schemas): a cold answer waits for the server, which needs nothing of the SDK, and the
-loop stays free to hand the servers their handshake. The sentinel is written once uvicorn
-accepts connections, so a client that reads it can connect at once; the file watcher and
-the word scan start after it. On SIGTERM, SIGINT or SIGHUP the sentinel goes first (no
-new client finds a dying daemon), then the language servers are stopped.
+Order matters. The language servers start first; then uvicorn serves the first answers
+(`early`: no MCP SDK in them) and the sentinel is written once it accepts connections, so a
+client that reads it can connect at once. The MCP SDK is imported and the whole app built in
+a thread (`_load`: 0.8-1.1 s quiet, 3-4 s loaded, the tools' schemas), at once when a request
+needs it, else `LOAD_AFTER_S` after the sentinel, and it then answers everything
+(`Early.take_over`). The file watcher and the word scan start after the sentinel. On
+SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
+then the language servers are stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
+import functools
 import logging
 import os
 import socket
@@ -33,12 +34,18 @@ from lspd.workspace import Workspace, prewarm
 from lspd.workspace.memory import next_tidy, tidy
 
 if TYPE_CHECKING:
+    from lspd.daemon.early import Early
+    from lspd.daemon.live import Live
     from lspd.daemon.server import Server
     from lspd.lsp.session import Session
+    from lspd.tools.hints import Told
 
 log = logging.getLogger(__name__)
 
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
+# The SDK's import waits this long after the sentinel unless a request needs it: the first
+# answers need only the language server, which then has both cores (bench/latency.py).
+LOAD_AFTER_S = 0.0
 
 
 @dataclass
@@ -96,6 +103,12 @@ class Daemon:
         self._announce = announce
         self._farewell = farewell  # told why it stops: a terminal serving in the foreground
         self._server: Server | None = None
+        self._early: Early | None = None
+        self.built = threading.Event()  # the whole app (the MCP SDK's) answers
+        self._listening = asyncio.Event()  # the sentinel is written (on the loop)
+        self.live: Live | None = None
+        self.told: Told | None = None
+        self.started_with: dict[str, Any] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
         self.feedback: Any = None  # the agents' hook checks, once serving
@@ -125,14 +138,14 @@ class Daemon:
         chosen, starts = self._start_prewarm(ws)
         sock = None
         try:
-            # Their processes first: while a thread imports the SDK, each system call of the
-            # loop's thread hands it the GIL for up to 5 ms (spawning took 0.2 s, not 15 ms).
+            # Their processes first: while a thread imports, each system call of the loop's
+            # thread hands it the GIL for up to 5 ms (spawning took 0.2 s, not 15 ms).
             await prewarm.spawned(chosen, starts)
-            await asyncio.to_thread(_import_transport)  # while the servers start
             sock = binding.bind(self.root, self.options.port)
-            # In a thread too (0.4-1.1 s: the tools' schemas): the loop meanwhile reads the
-            # servers' answers and sends `initialized` (it waited for the build, under load).
+            # In a thread (lspd's operations, uvicorn: no SDK): the loop meanwhile reads the
+            # servers' answers and sends `initialized`.
             self._server = await asyncio.to_thread(self._uvicorn, ws, sock)
+            self._tasks.append(asyncio.create_task(self._load(ws)))
             await self._server.serve(sockets=[sock])
         finally:
             self._cleanup_files()
@@ -151,18 +164,20 @@ class Daemon:
             log.exception("choosing the servers to prewarm failed")
             chosen = []
         starts = prewarm.start(ws, chosen)
-        self._tasks += [*starts, asyncio.create_task(self._prewarmed(ws, starts))]
+        self._tasks += [*starts, asyncio.create_task(_prewarmed(ws, starts))]
         return chosen, starts
 
     def _uvicorn(self, ws: Workspace, sock: socket.socket) -> Server:
-        """uvicorn serving the daemon's app on `sock` (its port named in the sentinel)."""
+        """uvicorn serving the first answers on `sock` (its port named in the sentinel),
+        then the whole app (`_load`)."""
         import uvicorn
 
-        from lspd.daemon.app import UVICORN_OPTIONS, build_app
-        from lspd.daemon.feedback import Feedback
+        from lspd.daemon.early import first_answers
+        from lspd.daemon.guard import Guard
         from lspd.daemon.live import Live
-        from lspd.daemon.server import Server
-        from lspd.tools import Activity, build_server
+        from lspd.daemon.server import UVICORN_OPTIONS, Server
+        from lspd.tools.calls import Activity
+        from lspd.tools.hints import Told
 
         self.port = sock.getsockname()[1]
         if self.options.token:
@@ -170,25 +185,19 @@ class Daemon:
         else:
             sentinel.remove_token(self.root)  # a stale one would only mislead clients
         self.activity = Activity()
-        started_with = {
+        self.live = Live(ws)  # the status page's: the tool calls, memory over the last hour
+        self.told = Told()  # the environment hint: in full once per agent session
+        self.started_with = {
             "token": self.token is not None,
             "port": self.port,
             "idle_timeout": self.idle_timeout,
             "restricted": ws.restricted,
         }
-        live = Live(ws)  # the status page's: the tool calls, memory over the last hour
-        app = build_app(
-            ws,
-            build_server(ws, self.activity, live.calls),
-            token=self.token,
-            lifespan=self._lifespan,
-            options=started_with,
-            feedback=(feedback := Feedback(ws, self.activity)),
-            live=live,
+        self._early = first_answers(
+            ws, self.activity, self.live, self.told, self.started_with, self._lifespan
         )
-        self.feedback = feedback  # the agents' hook checks (tests wait on them)
         config = uvicorn.Config(
-            app,
+            Guard(self._early, self.token),
             log_config=None,
             lifespan="on",
             timeout_graceful_shutdown=1,  # open SSE streams of handshake clients end here
@@ -197,32 +206,49 @@ class Daemon:
         )
         return Server(config, self._on_ready, self._cleanup_files)
 
+    async def _load(self, ws: Workspace) -> None:
+        """Import the MCP SDK and build the whole app in a thread (once a request needs it,
+        or `LOAD_AFTER_S` after the sentinel), then hand it every request."""
+        from lspd.daemon import whole
+
+        early = self._early
+        assert early is not None
+        assert self.live is not None and self.told is not None
+        build = functools.partial(
+            whole.build, ws, self.activity, self.live, self.told, self.started_with, early
+        )
+        try:
+            self.feedback = await whole.load(
+                early, build, self._listening, LOAD_AFTER_S, self.started_at
+            )
+        except Exception:
+            log.exception("the MCP app could not be built: the daemon stops")
+            self.stop()
+            return
+        self.built.set()
+
     def _on_ready(self) -> None:
         assert self.port is not None
         sentinel.write_port(self.root, self.port)
         binding.remember_port(self.root, self.port)
-        log.info("serving %s at %s (pid %d)", self.root, self.url, os.getpid())
+        log.info(
+            "serving %s at %s (pid %d) %.2f s after the start",
+            self.root,
+            self.url,
+            os.getpid(),
+            time.monotonic() - self.started_at,
+        )
         self.ready.set()
+        self._listening.set()
         if self.ws is not None:  # the watcher and the word scan: never before the sentinel
             self._tasks.append(asyncio.get_running_loop().create_task(self._watch(self.ws)))
             self._tasks.append(asyncio.get_running_loop().create_task(self._keep(self.ws)))
         if self._announce is not None:
             self._announce(self.url)
         if self.options.sync_agents:
-            asyncio.get_running_loop().run_in_executor(None, self._sync_agents)
-
-    def _sync_agents(self) -> None:
-        """Tell the agents the new URL: the port may have changed since the last run."""
-        from lspd.agents import sync_agents
-
-        wanted = None if self.options.sync_agents == ("all",) else list(self.options.sync_agents)
-        try:
-            report = sync_agents(self.root, self.url, wanted)
-        except Exception:
-            log.exception("syncing agent configs failed")
-            return
-        for result in report.results:
-            log.info("sync: %s", result)
+            asyncio.get_running_loop().run_in_executor(
+                None, _sync_agents, self.root, self.url, self.options.sync_agents
+            )
 
     def _cleanup_files(self) -> None:
         if self.port is not None:
@@ -284,17 +310,6 @@ class Daemon:
                 kept,
             )
 
-    async def _prewarmed(self, ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
-        """Log when the prewarmed servers answer completely (their readiness), not just
-        when their processes run."""
-        started = time.monotonic()
-        await asyncio.gather(*starts)
-        await asyncio.gather(
-            *(s.wait_ready() for s in ws.sessions.values()), return_exceptions=True
-        )
-        names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
-        log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names or "-")
-
     async def _tidy(self, ws: Workspace, idle_s: float) -> None:
         """Tidy when something falls due (memory.next_tidy), or a server starts or goes."""
         version = GROUPS.snapshot()[1]
@@ -309,19 +324,28 @@ class Daemon:
                 log.exception("tidying the servers failed")
 
 
-def _import_transport() -> None:
-    """Import what serves MCP (the SDK, uvicorn: 0.3-0.5 s), in a thread at start, without
-    cyclic collections: its objects live as long as the daemon, and scanning them as they
-    are made cost 13 % of the import (0.49 -> 0.42 s)."""
-    collecting = gc.isenabled()
-    gc.disable()
+async def _prewarmed(ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
+    """Log when the prewarmed servers answer completely (their readiness), not just
+    when their processes run."""
+    started = time.monotonic()
+    await asyncio.gather(*starts)
+    await asyncio.gather(*(s.wait_ready() for s in ws.sessions.values()), return_exceptions=True)
+    names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
+    log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names or "-")
+
+
+def _sync_agents(root: Path, url: str, agents: tuple[str, ...]) -> None:
+    """Tell the agents the new URL: the port may have changed since the last run."""
+    from lspd.agents import sync_agents
+
+    wanted = None if agents == ("all",) else list(agents)
     try:
-        import lspd.daemon.app
-        import lspd.daemon.server
-        import lspd.tools  # noqa: F401
-    finally:
-        if collecting:
-            gc.enable()
+        report = sync_agents(root, url, wanted)
+    except Exception:
+        log.exception("syncing agent configs failed")
+        return
+    for result in report.results:
+        log.info("sync: %s", result)
 
 
 def configure_logging(root: Path, level: str) -> Path:

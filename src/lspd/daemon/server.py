@@ -20,6 +20,16 @@ log = logging.getLogger(__name__)
 TICK_S = 1.0
 SHUTDOWN_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
+# How uvicorn serves the daemon (bench/mcp.py serves the SDK alone the same way, to compare).
+# httptools parses HTTP in C: measured ~0.1-0.2 ms less per call than h11 (pure Python).
+# uvloop measured no better here (the loop is not where the time goes), so asyncio's loop.
+UVICORN_OPTIONS: dict[str, Any] = {
+    "http": "httptools",
+    "loop": "asyncio",
+    "ws": "none",
+    "server_header": False,
+}
+
 
 class Server(uvicorn.Server):
     """uvicorn with a readiness hook, signal handling that never re-raises the signal, and

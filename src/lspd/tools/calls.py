@@ -30,6 +30,13 @@ class Call:
     error: str | None
 
 
+class Activity:
+    """Tool calls in flight: the daemon stops no idle server while one runs."""
+
+    def __init__(self) -> None:
+        self.in_flight = 0
+
+
 class Calls:
     """The last `size` tool calls of a daemon, oldest first."""
 

@@ -27,7 +27,7 @@ from lspd.ops.budget import compact, compact_json
 from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
-from lspd.tools.calls import Calls
+from lspd.tools.calls import Activity, Calls
 from lspd.tools.hints import Told, agent_of
 from lspd.workspace import Workspace
 
@@ -63,23 +63,20 @@ class _Refused(ToolError):
         self.kind = kind
 
 
-class Activity:
-    """Tool calls in flight: the daemon stops no idle server while one runs."""
-
-    def __init__(self) -> None:
-        self.in_flight = 0
-
-
 def build_server(
-    ws: Workspace, activity: Activity | None = None, calls: Calls | None = None
+    ws: Workspace,
+    activity: Activity | None = None,
+    calls: Calls | None = None,
+    told: Told | None = None,
 ) -> MCPServer[Any]:
     """The MCP server for one workspace (call `streamable_http_app` on it once); `calls`
-    records each tool call (the status page's list of requests)."""
+    records each tool call (the status page's list of requests); `told`: the hints each
+    agent heard, shared with the calls answered before the SDK (`lspd.daemon.early`)."""
     server: MCPServer[Any] = LspdServer(
         name="lspd", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
     activity = activity or Activity()
-    told = Told()  # the environment hint: in full once per agent session
+    told = told or Told()  # the environment hint: in full once per agent session
 
     async def run(ctx: Context[Any, Any] | None, work: Awaitable[T]) -> T:
         """Await an operation: errors become tool errors; slow starts send progress.
