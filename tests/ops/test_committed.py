@@ -1,4 +1,4 @@
-"""The committed state's kept result (`ops/committed.py`) and `check --baseline` made of it
+"""The committed state's kept result (`engine/committed.py`) and `check --baseline` made of it
 (`ops/since_kept.py`), on a real git repository, basedpyright and a watched workspace (as
 in the daemon): the same introduced and fixed diagnostics as the two-state comparison
 (`tests/ops/two_states.py`, lspd's answer before issue 40) on edits of every kind, HEAD

@@ -1,4 +1,4 @@
-"""The kept result of the committed state (`ops/committed.py`) in the git states issue 40
+"""The kept result of the committed state (`engine/committed.py`) in the git states issue 40
 names beside a plain branch: a shallow clone, a rebase stopped on a conflict, and another
 revision than HEAD (kept per commit as HEAD's is). Each is answered right, or refused saying
 what to send, and the repository is left as it was."""

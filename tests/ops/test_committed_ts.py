@@ -1,5 +1,5 @@
 """The committed state's kept result of a TypeScript project the builder checks, made while
-the work tree is dirty: the preview of the changed files' HEAD texts (`ops/overlaid_state.py`),
+the work tree is dirty: the preview of the changed files' HEAD texts (`engine/overlaid_state.py`),
 the builder over a host serving them, never tsserver. Its answer is the two-state
 comparison's (real builder, real tsserver for the comparison, real git)."""
 

@@ -206,7 +206,7 @@ def _checks(ws: Workspace, hooks: Feedback, sessions: list[Session]) -> list[Pag
 
 
 def _kept(ws: Workspace) -> PageKept | None:
-    """The committed state's result kept (`ops.committed`), once made."""
+    """The committed state's result kept (`engine/committed.py`), once made."""
     memory = memory_of(ws)
     state = memory.state
     if state is None:

@@ -1,5 +1,5 @@
 """How a background whole check gives way to questions (the daemon's keeping of HEAD's
-result, `ops/keeping.py`): between files, not once it has begun.
+result, `engine/keeping.py`): between files, not once it has begun.
 
 Each step of a whole check (the catch-up, a builder's or a checker's step, each file asked
 of its server) is a `turn`. A foreground check's turns are free. A background one's wait
