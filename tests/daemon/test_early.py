@@ -7,6 +7,7 @@ whose copy is stale (never served)."""
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from lspd.daemon import kept_wire, run
+from lspd.daemon import kept_wire, run, whole
 from lspd.daemon.early import Early
 from lspd.daemon.early_calls import all_plain, plain
 from lspd.surface.table import operation
@@ -74,14 +75,18 @@ async def test_the_sdk_bytes_from_the_kept_copy(
     assert methods == ["server/discover", "tools/call", "tools/list", "tools/call"]
     assert len(list((tmp_path / "wire").glob("*.json"))) == 1
 
-    monkeypatch.setattr(run, "LOAD_AFTER_S", 3600.0)  # the SDK only when a request needs it
+    # The SDK's app is built after the first call answered without it: held here until the
+    # conversation is over, so that all of it is answered before the SDK is up.
+    held, build = threading.Event(), whole.build
+    monkeypatch.setattr(whole, "build", lambda *given: (held.wait(60), build(*given))[1])
     with thread_daemon(root, prewarm=False) as second:
         early, answer = await _conversation(second.url)
         assert _early(second).answered == {"server/discover": 1, "tools/list": 1, "tools/call": 2}
-        assert not second.daemon.built.is_set()  # all of it answered before the SDK
+        assert not second.daemon.built.is_set()
         assert early == sdk
         assert "class Greeter" in answer["contents"]
-        # A route the first answers do not serve waits for the SDK, which is built for it.
+        held.set()
+        # A route the first answers do not serve waits for the SDK's app.
         assert httpx.get(f"{second.base}/check/progress", timeout=60).json() == {}
         assert second.daemon.built.is_set()
         again, _ = await _conversation(second.url)  # the SDK's again, now it is up

@@ -85,7 +85,8 @@ class Early:
     """ASGI app: the first answers (module docstring), then the whole app (`take_over`).
 
     `lifespan` is the daemon's own, run from uvicorn's start; `wanted` is set when a request
-    waits for the SDK (the daemon then builds it at once)."""
+    waits for the SDK (the daemon then builds it at once), `called` once a tool call was
+    answered here."""
 
     def __init__(
         self,
@@ -101,6 +102,7 @@ class Early:
         self.app: Whole | None = None
         self.ready = asyncio.Event()
         self.wanted = asyncio.Event()
+        self.called = asyncio.Event()  # a tool call was answered here
         self.answered: dict[str, int] = {}  # the requests answered here, by method
         self._inner: _Lifespan | None = None
         self._saving: asyncio.TimerHandle | None = None
@@ -178,6 +180,8 @@ class Early:
         ):
             return False
         self.answered[method] = self.answered.get(method, 0) + 1
+        if method == "tools/call":
+            self.called.set()
         return True
 
     async def _forward(

@@ -4,7 +4,8 @@ Order matters. The language servers start first; then uvicorn serves the first a
 (`early`: no MCP SDK in them) and the sentinel is written once it accepts connections, so a
 client that reads it can connect at once. The MCP SDK is imported and the whole app built in
 a thread (`_load`: 0.8-1.1 s quiet, 3-4 s loaded, the tools' schemas), at once when a request
-needs it, else `LOAD_AFTER_S` after the sentinel, and it then answers everything
+needs it, else after the first tool call answered without it or `LOAD_AFTER_S` after the
+sentinel, and it then answers everything
 (`Early.take_over`). The file watcher and the word scan start after the sentinel. On
 SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
 then the language servers are stopped.
@@ -43,9 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
-# The SDK's import waits this long after the sentinel unless a request needs it: the first
-# answers need only the language server, which then has both cores (bench/latency.py).
-LOAD_AFTER_S = 0.0
+# The SDK's import waits this long after the sentinel unless a request needs it or a tool
+# call was answered without it (`whole.load`).
+LOAD_AFTER_S = 5.0
 
 
 @dataclass

@@ -31,15 +31,16 @@ async def load(
     after_s: float,
     started_at: float,
 ) -> Feedback:
-    """Once a request needs the SDK (`early.wanted`), or `after_s` after the sentinel
-    (`listening`), `build` the whole app in a thread and hand it every request; the agents'
-    hook checks it answers."""
-    waits = [asyncio.ensure_future(e.wait()) for e in (early.wanted, listening)]
-    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    for wait in waits:
-        wait.cancel()
+    """Once a request needs the SDK (`early.wanted`), or the first tool call was answered
+    without it (`early.called`), or `after_s` after the sentinel (`listening`), `build` the
+    whole app in a thread and hand it every request; the agents' hook checks it answers.
+
+    Not before the first answer when the copy serves it: the import (a thread of this
+    process, holding the interpreter's lock) would take the CPU from that answer, which
+    waits for the language server and lspd's own work on 2 cores."""
+    await _first(early.wanted, listening)
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(early.wanted.wait(), after_s)
+        await asyncio.wait_for(_first(early.wanted, early.called), after_s)
     began = time.monotonic()
     app, feedback = await asyncio.to_thread(build)
     await early.take_over(app)
@@ -51,6 +52,16 @@ async def load(
         early.answered or "nothing",
     )
     return feedback
+
+
+async def _first(*events: asyncio.Event) -> None:
+    """Until one of `events` is set."""
+    waits = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 def build(
