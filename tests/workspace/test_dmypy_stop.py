@@ -29,8 +29,8 @@ from tests.daemon.support import (
     wait_dead,
     wait_for_port,
 )
+from tests.engine.test_keeping import wait_for
 from tests.ops.test_baseline import committed
-from tests.ops.test_keeping import wait_for
 from tests.workspace.mypy_env import STRICT, project
 from tests.workspace.test_dmypy import daemon_of, held
 

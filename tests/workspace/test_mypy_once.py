@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from lspd.engine.mypy_check import parse
+from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_once import Caches, needs_once
 from tests.workspace.mypy_env import cli_errors, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
@@ -77,12 +78,15 @@ def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
                 shapes.write_text(text)
                 output = await daemon.check([], held(root))
                 answers.append(shown(root, parse(output, root, daemon.mirror.directory)))
-                assert output.once and daemon.once and daemon.pid is None  # mypy's, no server
+                assert output.once and daemon.once and not daemon.running  # mypy's, no dmypy
+                assert daemon.pid == daemon.forks.pid is not None  # forked from its holder
             assert sorted(p.name for p in (daemon.state / "cache").iterdir()) == ["0", "1", "2"]
         finally:
             await daemon.stop()
-        # Its caches go with it, as its copy (`Dmypy._stop`).
-        assert not (daemon.state / "cache").exists() and not daemon.mirror.directory.exists()
+        # Its copy and its holder go with it, and of its caches the one used last stays, as
+        # the slot taken first (`Caches.keep`).
+        assert not daemon.mirror.directory.exists() and daemon.pid is None
+        assert sorted(p.name for p in (daemon.state / "cache").iterdir()) == ["0"]
         return answers
 
     cold, edited, same_size = asyncio.run(run())
@@ -218,3 +222,31 @@ def test_a_configuration_turning_incremental_off_still_runs_on_the_cache(tmp_pat
     first, again = asyncio.run(run())
     assert any(path.startswith("builtins.") for path in first)
     assert again == first  # nothing re-checked, nothing written again
+
+
+def test_the_cache_kept_at_a_stop_serves_the_next_process_exactly(tmp_path: Path) -> None:
+    """The next lspd process (a one-shot CLI check) starts on the cache the last stop kept,
+    and a same-size edit asked in the same wall-clock second is still seen: the copy's
+    stamp file outlives the copy, so its writes still land in a later second."""
+    root = project(tmp_path / "p", {**IGNORING, "app/shapes.py": AREA_EDITED})
+    second = time.time_ns() // 1_000_000_000 * 1_000_000_000
+    shapes = root / "app" / "shapes.py"
+
+    async def ask(daemon: Dmypy) -> list[tuple[str, int, int, str | None, str]]:
+        daemon.mirror.clock = lambda: second
+        try:
+            output = await daemon.check([], held(root))
+            return shown(root, parse(output, root, daemon.mirror.directory))
+        finally:
+            await daemon.stop()
+
+    daemon = daemon_of(root, tmp_path)
+    first = asyncio.run(ask(daemon))
+    assert first == cli_errors(root)
+    kept = cached(daemon.state / "cache" / "0")
+    shapes.write_text(AREA_SAME_SIZE)
+    again = asyncio.run(ask(daemon_of(root, tmp_path)))  # another process's daemon
+    assert sorted(again) == sorted(cli_errors(root)) and again != first
+    after = cached(daemon.state / "cache" / "0")
+    typeshed = [path for path in kept if path.startswith("builtins.")]
+    assert typeshed and all(after[path] == kept[path] for path in typeshed)  # not re-checked

@@ -20,7 +20,6 @@ import asyncio
 import hashlib
 import logging
 import os
-import re
 import subprocess
 import time
 from collections import OrderedDict
@@ -30,6 +29,7 @@ from pathlib import Path
 from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_lock import exclusive
@@ -37,6 +37,7 @@ from lspd.workspace.mypy_mirror import Mirror, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
+    asked_version,
     ended,
     forget_status,
     killed,
@@ -108,6 +109,8 @@ class Dmypy:
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.caches = Caches(self.state / "cache")  # its caches, when run once
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
+        # mypy imported once, forked per question (`mypy_fork`), when run once
+        self.forks = Forks(interpreter, self.mirror.directory, self.state / "mypy-fork.log")
 
     @property
     def busy(self) -> bool:
@@ -116,8 +119,9 @@ class Dmypy:
 
     @property
     def pid(self) -> int | None:
-        """The daemon's process, from lspd's status file; None when it is not running."""
-        return server_of(self.status_file)[0]
+        """The daemon's process, from lspd's status file, else the process holding mypy
+        for the runs once (`mypy_fork`); None when neither runs."""
+        return server_of(self.status_file)[0] or self.forks.pid
 
     @property
     def running(self) -> bool:
@@ -154,10 +158,12 @@ class Dmypy:
                     cache = self.caches.take(texts)  # the one nearest these texts
                     # --incremental: not a cold run per question where the configuration says not
                     argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
-                    status, out, err = await self._run("mypy", argv)
+                    forked = await self.forks.run(argv)  # `mypy argv`, without its start
+                    status, out, err = forked or await self._run("mypy", argv)
                     if status not in (0, 1):
                         self.caches.drop(cache)
                 else:
+                    await self.forks.end()
                     await self._held(texts, flags)
                     status, out, err = await self._checked([*flags, *targets])
             self._watch()
@@ -245,15 +251,16 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
-        """End the server lspd started (`_end`); its copy and mypy's caches (run once) are
-        removed, not kept (a workspace per scratch clone piled them up, 14-28 MB each for
-        SQLAlchemy): the next start is cold, as dmypy's. No `dmypy stop`: a Python start and
-        mypy's import, 0.3-0.7 s of a one-shot check."""
+        """End the server lspd started (`_end`) and the forking mypy; its copy is removed,
+        and of mypy's caches (run once) only the one used last is kept (`Caches.keep`), so
+        the next start (a one-shot CLI check) is not cold. No `dmypy stop`: a Python start
+        and mypy's import, 0.3-0.7 s of a one-shot check."""
         await self._end()
+        await self.forks.end()
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
-        self.caches.clear()
+        self.caches.keep()
 
     async def _end(self) -> None:
         """End the server: SIGTERM, SIGKILL if it has not ended within `STOP_GRACE_S` (a
@@ -288,7 +295,7 @@ class Dmypy:
     def _watch(self) -> None:
         """Tell the daemon's watchdog the server's process group (dmypy starts it in a
         session of its own, which no parent-death signal reaches): it dies with lspd."""
-        pid = self.pid
+        pid = server_of(self.status_file)[0]
         try:
             group = os.getpgid(pid) if pid is not None else None
         except OSError:
@@ -310,27 +317,15 @@ class Dmypy:
         """The project's mypy's version, read once (its `.dist-info`, else asked); whether
         it prints `-O json`."""
         if self.version is None:
-            self.version = installed_version(self.interpreter) or await self._asked_version()
+            self.version = installed_version(self.interpreter) or await asked_version(
+                self.interpreter, self.project
+            )
             self._speaks = speaks(self.interpreter)
         return self.version >= (1, 11)
 
-    async def _asked_version(self) -> tuple[int, ...]:
-        """`mypy --version`: a mypy found beyond the environment's own site-packages."""
-        status, out, _ = await self._run("mypy", ["--version"])
-        found = re.search(r"mypy (\d+)\.(\d+)(?:\.(\d+))?", out)
-        if status != 0 or found is None:
-            raise MypyMissing(
-                "mypy",
-                f"the project is configured for mypy, but {self.interpreter} has no mypy: "
-                f"install it there ({self.interpreter} -m pip install mypy), or choose "
-                'another checker with python_checker = "basedpyright" in lspd.toml',
-            )
-        return tuple(int(part or 0) for part in found.groups())
-
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
-        """Run the environment's `tool` in the copy (`mypy --version` in the project)."""
-        cwd = self.project if argv == ["--version"] else self.mirror.directory
-        return await ran(self.interpreter, tool, argv, cwd)
+        """Run the environment's `tool` in the copy."""
+        return await ran(self.interpreter, tool, argv, self.mirror.directory)
 
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -170,3 +171,18 @@ async def ran(
         raise
     code = process.returncode if process.returncode is not None else 2
     return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+async def asked_version(interpreter: Path, project: Path) -> tuple[int, ...]:
+    """`mypy --version` run in `project`: a mypy found beyond the environment's own
+    site-packages (`mypy_installed` reads those without running anything)."""
+    status, out, _ = await ran(interpreter, "mypy", ["--version"], project)
+    found = re.search(r"mypy (\d+)\.(\d+)(?:\.(\d+))?", out)
+    if status != 0 or found is None:
+        raise MypyMissing(
+            "mypy",
+            f"the project is configured for mypy, but {interpreter} has no mypy: "
+            f"install it there ({interpreter} -m pip install mypy), or choose "
+            'another checker with python_checker = "basedpyright" in lspd.toml',
+        )
+    return tuple(int(part or 0) for part in found.groups())
