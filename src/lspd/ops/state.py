@@ -74,7 +74,8 @@ def _builder_status(ws: Workspace, builder: Builder) -> ServerStatus:
 
 def _dmypy_status(ws: Workspace, daemon: Dmypy) -> ServerStatus:
     """A mypy-gated project's dmypy (lspd's own), or its mypy run once per question where
-    dmypy's answer is not mypy's (`mypy_once`, no process kept): which judges it and why."""
+    dmypy's answer is not mypy's (`mypy_once`, forked from a process holding mypy imported,
+    `mypy_fork`: its pid): which judges it and why."""
     version = ".".join(map(str, daemon.version or ())) or "?"
     return ServerStatus(
         language="python",
