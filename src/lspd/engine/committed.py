@@ -39,6 +39,7 @@ from lspd.workspace.scope import gate_scope
 
 log = logging.getLogger(__name__)
 
+ATTEMPTS = 3  # checks made while the files keep changing under them, at most
 C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
 R = TypeVar("R", bound=FileResult)  # the caller's result of a file (`DiagnosticsResult`)
 
@@ -88,8 +89,14 @@ async def committed(
         if commit is None:  # no git, or no such commit here: refused, saying what to send
             await asyncio.to_thread(differences, ws, baseline)
             raise ValueError(f"{baseline!r} names no commit")
-        checked = await whole()
-        delta = await asyncio.to_thread(differences, ws, baseline)
+        for attempt in range(1, ATTEMPTS + 1):  # the check and the texts of one disk state
+            await ws.refresh_open_documents(catch_up=True)
+            mark = ws.changes_seen
+            checked = await whole()
+            delta = await asyncio.to_thread(differences, ws, baseline)
+            if mark is None or ws.changes_seen == mark or attempt == ATTEMPTS:
+                break
+            log.info("files changed while the check for %s ran: checked again", commit[:12])
         key = await _key(ws, commit, checked)
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
             return await _revision(ws, key, checked, delta, run)
@@ -103,6 +110,13 @@ async def committed(
             state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
         if not fresh and state is None:
             state, note = await _made(ws, key, checked, delta, run), "checked"
+            if mark is not None and ws.changes_seen != mark:
+                # A result read beside texts of another state (an edit made and undone while
+                # the check ran) would hold snippets of the wrong lines for good: not kept.
+                raise NotKept(
+                    f"the files changed while the result of {commit[:12]} was made; "
+                    "ask again once the edits settle"
+                )
             memory.made += 1
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
