@@ -206,7 +206,7 @@ async def _again(
     """The files the servers were asked at the old texts, asked again at the disk's right
     after the switch back, in the same order, when any of them differs from the work tree's
     check: a checker answering by the order it checks in (basedpyright on a cycle) then
-    makes no error new (`engine/comparison.difference`'s `again`, as `diagnose_both`)."""
+    makes no error new (`engine/comparison.difference`'s `again`)."""
     now = {r.path: r for r in checked.results}
     old = {ws.display(p): r for p, r in made.items() if p in asked}
     if all(p in now and _rows(now[p]) == _rows(r) for p, r in old.items()):

@@ -43,7 +43,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     found: list[Found[FileDiagnostic]] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
-    # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_step.py`).
+    # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_answers.py`).
     judged, own, checkers = await mypy_diagnosed(ws, present, texts)
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's

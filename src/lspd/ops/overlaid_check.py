@@ -11,7 +11,7 @@ differed. Now:
 - the files of other servers (basedpyright, TypeScript 7, ...): the proposed texts held while
   the files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
   the disk's state of those files is asked again only when the two differ (a checker that
-  answers by the order it checks in must not make an error new, as `diagnose_both` does).
+  answers by the order it checks in must not make an error new: `comparison.difference`).
 A file outside the gate's check (a new one, or one no configuration covers) is asked in
 both states. The comparison is `changes.compare`'s, an import of a file not written yet
 is set aside as `ops/unwritten.py` says.

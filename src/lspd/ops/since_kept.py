@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.committed import Committed
-from lspd.engine.comparison import Again, Found
+from lspd.engine.comparison import Again
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
@@ -70,22 +70,6 @@ async def since_committed(
     if wider is not None:
         part = part.joined(await beyond_gate(ws, found, keep, await wider()))
     return compared(ws, found, baseline, part)
-
-
-def against(
-    ws: Workspace, found: Committed[Checked], baseline: str, keep: Callable[[Path], bool]
-) -> Compared:
-    """The work tree's check against the kept result: introduced, fixed, unchanged."""
-    return against_found(ws, found, baseline, keep)[0]
-
-
-def against_found(
-    ws: Workspace, found: Committed[Checked], baseline: str, keep: Callable[[Path], bool]
-) -> tuple[Compared, list[Found[Diagnostic]]]:
-    """`against`, and the compared files' diagnostics now with their keys (the very
-    objects `introduced` lists)."""
-    part = gate_part(ws, found, keep)
-    return compared(ws, found, baseline, part), part.after
 
 
 def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool]) -> Part:
