@@ -190,6 +190,12 @@ def test_each_state_runs_on_the_cache_nearest_it_and_keeps_its_own(tmp_path: Pat
     assert fourth == previewed and (fourth / "cache.db").read_text() == "the disk's"
     caches.forget()
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [fourth.name]
+    # A stop keeps the cache used last as the slot the next process takes first.
+    assert fourth.name != "0"
+    caches.keep()
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["0"]
+    assert (tmp_path / "cache" / "0" / "cache.db").read_text() == "the disk's"
+    assert Caches(tmp_path / "cache").take(disk) == tmp_path / "cache" / "0"
 
 
 def cached(cache: Path) -> dict[str, float]:
