@@ -19,8 +19,6 @@ from mcp.client.streamable_http import streamable_http_client
 
 from lspd.daemon import kept_wire, run, whole
 from lspd.daemon.early import Early
-from lspd.daemon.early_calls import all_plain, plain
-from lspd.surface.table import operation
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
 HOVER = {"path": "pkg/app.py", "line": 1, "column": 26}  # Greeter, in the import
@@ -110,32 +108,3 @@ def test_health_before_the_sdk(root: Path, monkeypatch: pytest.MonkeyPatch) -> N
         assert health["workspace"] == str(root.resolve())
         assert health["options"]["port"] == daemon.daemon.port
         assert httpx.get(f"{daemon.base}/health", headers={"Host": "evil.test"}).status_code == 421
-
-
-def test_plain_arguments_only() -> None:
-    hover = operation("hover")
-    assert all_plain(hover, {"path": "a.py", "line": 1, "column": 2})
-    assert all_plain(hover, {"symbol": "Context.invoke"})
-    assert not all_plain(hover, {"path": "a.py", "line": 1.0, "column": 2})  # made an int
-    assert not all_plain(hover, {"path": "a.py", "line": "1", "column": 2})  # made an int
-    assert not all_plain(hover, {"path": "a.py", "line": True, "column": 2})
-    assert not all_plain(hover, {"nothing": 1})
-    assert plain(str | None, "[1]") is False  # the SDK reads it as JSON first
-    assert plain(str | None, "null") is False
-    assert plain(str | None, "12") is True  # a number stays the string
-    assert plain(str, "[1]") is True
-    assert plain(list[str] | None, ["a", "b"]) is True
-    assert plain(list[str] | None, ["a", 1]) is False
-
-
-def test_a_copy_under_another_key_is_not_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(kept_wire, "folder", lambda: tmp_path)
-    kept = kept_wire.KeptWire("one")
-    kept.keep_envelope({"a": 1})
-    kept_wire.save(kept)
-    assert kept_wire.load("one").envelopes == {'{"a":1}'}
-    (tmp_path / "two.json").write_text((tmp_path / "one.json").read_text())
-    assert kept_wire.load("two").envelopes == set()  # the file says it is "one"'s
-    assert kept_wire.wire_key() == kept_wire.wire_key()
