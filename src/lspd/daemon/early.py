@@ -248,9 +248,10 @@ class Early:
             return
         loop = asyncio.get_running_loop()
 
-        def save() -> None:
+        def save() -> None:  # the text made here, on the loop that changes the copy
             self._saving = None
-            loop.run_in_executor(None, kept_wire.save, self.kept)
+            text, self.kept.changed = self.kept.dumps(), False
+            loop.run_in_executor(None, kept_wire.write, self.kept.key, text)
 
         self._saving = loop.call_later(SAVE_AFTER_S, save)
 

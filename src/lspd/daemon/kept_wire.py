@@ -203,16 +203,21 @@ def load(key: str) -> KeptWire:
 
 
 def save(kept: KeptWire) -> None:
-    """Write the copy (temp file and rename: a reader sees the old or the new one) and
+    """Write the copy now (`write`)."""
+    write(kept.key, kept.dumps())
+    kept.changed = False
+
+
+def write(key: str, text: str) -> None:
+    """Write a copy's text (temp file and rename: a reader sees the old or the new one) and
     remove the copies not written for `UNUSED_DAYS`."""
     where = folder()
     try:
         where.mkdir(parents=True, exist_ok=True)
-        path = where / f"{kept.key}.json"
-        temp = where / f".{kept.key}.{os.getpid()}.tmp"
-        temp.write_text(kept.dumps(), encoding="utf-8")
+        path = where / f"{key}.json"
+        temp = where / f".{key}.{os.getpid()}.tmp"
+        temp.write_text(text, encoding="utf-8")
         os.replace(temp, path)
-        kept.changed = False
         unused = time.time() - UNUSED_DAYS * 86400
         for old in where.glob("*.json"):
             with contextlib.suppress(OSError):
