@@ -18,14 +18,15 @@ from lspd.workspace.per_workspace import PerWorkspace
 
 Again = dict[str, tuple[FileResult, FileSeen]]  # by path: the result now, a 2nd sample
 KEEP_REVISIONS = 4  # results of other commits than HEAD's kept in memory (also saved)
-# "0": the daemon keeps no result in the background and one file's baseline compares two
-# states; a whole question (`check --baseline`) still makes its baseline's result when asked.
+# "0": the daemon keeps no result in the background and one file's baseline is the engine's
+# old state of that file (`ops/file_since_kept.file_since_baseline`); a whole question
+# (`check --baseline`, the hook) still makes its baseline's result when asked.
 SWITCH = "LSPD_KEEP_COMMITTED"
 
 
 def enabled() -> bool:
-    """Whether the daemon keeps HEAD's result in the background (and one file's baseline,
-    the hook and the stop gate read it)."""
+    """Whether the daemon keeps HEAD's result in the background (and one file's baseline
+    reads it)."""
     return os.environ.get(SWITCH, "1") != "0"
 
 
