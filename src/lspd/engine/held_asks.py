@@ -46,7 +46,10 @@ async def held_asked(
     """What the servers say of `files` (each present in the held state) while `texts` are
     held (the caller holds them: `workspace.overlay.overlaid`). Files opened here stay
     open: the caller closes what it opened."""
-    timeout = ws.diagnostics_timeout
+    # A file waits behind the others asked of its server (one thread): as a whole check's
+    # files, it may take `SCALE` times the timeout (SQLAlchemy's schema.py, fourth in line
+    # under load, passed 20 s in a signature change's preview).
+    timeout = ws.diagnostics_timeout * SCALE
     gate = asyncio.Semaphore(CONCURRENCY)
     pulled = native_sessions(ws, files) if ws.changes_seen is not None else {}
 
@@ -75,12 +78,8 @@ async def held_asked(
 
     alone = [p for p in files if p not in shared]
     heard = dict(zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True))
-    if shared:
-        waits = (
-            timeout * SCALE,
-            timeout * SCALE,
-        )  # a second server's first file waits for its load
-        heard |= await ask_all(list(shared), shared, ask, waits, lambda: None, False)
+    if shared:  # a second server's first file waits for its load too
+        heard |= await ask_all(list(shared), shared, ask, (timeout, timeout), lambda: None, False)
     return heard
 
 
