@@ -10,6 +10,7 @@ import pytest
 
 from lspd.engine import second_server
 from lspd.engine.held_asks import held_asked
+from lspd.errors import ServerCrashed
 from lspd.lsp.session import Session
 from lspd.ops.check import check_all
 from lspd.workspace.overlay import overlaid
@@ -75,3 +76,29 @@ def test_a_second_server_holds_the_texts_the_first_holds(
     assert errors(python, 100, monkeypatch) == held
     assert len(seconds) == 1
     assert (python.root / "pkg/core.py").read_text() == FILES["pkg/core.py"]
+
+
+def test_a_second_server_that_cannot_start_leaves_its_files_to_the_first(
+    python: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that fails at its start (a double: a crash cannot be provoked on cue)."""
+    [session] = python.ws.sessions.values()
+    made = second_server.second_of
+
+    def second_of(first: Session) -> Session:
+        helper = made(first)
+
+        async def start() -> None:
+            raise ServerCrashed("basedpyright", "exited at its start (the test's)")
+
+        monkeypatch.setattr(helper, "start", start)
+        return helper
+
+    monkeypatch.setattr(second_server, "second_of", second_of)
+    assert errors(python, 2, monkeypatch) == {
+        "pkg/again.py": [(3, "reportAssignmentType", "basedpyright")],
+        "pkg/core.py": [],
+        "pkg/leaf.py": [(1, "reportAssignmentType", "basedpyright")],
+        "pkg/user.py": [(3, "reportAssignmentType", "basedpyright")],
+    }
+    assert servers_in(python.root) == [session.pid]

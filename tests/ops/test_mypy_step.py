@@ -109,6 +109,20 @@ def test_both_configured_both_answer_each_naming_its_checker(tmp_path: Path) -> 
     )
 
 
+def test_both_configured_a_preview_holds_the_texts_for_both(tmp_path: Path) -> None:
+    """basedpyright is given the proposed text of a file mypy's `files` cover too."""
+    files = {**STRICT, "pyproject.toml": STRICT["pyproject.toml"] + "[tool.pyright]\n"}
+    root = project(tmp_path / "p", files)
+    keyword_only = (
+        (root / "app/shapes.py").read_text().replace("def area(width", "def area(*, width")
+    )
+    change = [{"path": "app/shapes.py", "content": keyword_only}]
+    previewed = answer(root, lambda ws: preview(ws, change))
+    introduced = {(d.path, d.line, d.code, d.source) for d in previewed.changes.introduced}
+    assert ("app/main.py", 5, "call-arg", "mypy") in introduced
+    assert ("app/main.py", 5, "reportCallIssue", "basedpyright") in introduced
+
+
 def test_no_mypy_is_one_line_and_nothing_else_checks(tmp_path: Path) -> None:
     root = project(tmp_path / "p", STRICT, environment("no-mypy"))
     with pytest.raises(MypyMissing, match=r"has no mypy: install it there \(.*pip install mypy\)"):

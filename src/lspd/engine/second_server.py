@@ -69,8 +69,7 @@ async def ask_all(
     load); `checked_before`: whether the sessions have checked (then restarted, above);
     `from_ends`: the first server takes files from the front, the second from the end
     backwards, until they meet (for a server whose answers do not depend on the order)."""
-    helpers = _helpers(paths, sessions)
-    await asyncio.gather(*(_hold_as(first, helper) for first, helper in helpers.items()))
+    helpers = await _held_helpers(_helpers(paths, sessions))
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half for
@@ -125,6 +124,22 @@ def _helpers(paths: list[Path], sessions: dict[Path, Session]) -> dict[Session, 
 def can_split(session: Session) -> bool:
     """A server that checks on one thread, and a second core."""
     return session.definition.second_server and (os.cpu_count() or 1) >= 2
+
+
+async def _held_helpers(helpers: dict[Session, Session]) -> dict[Session, Session]:
+    """`helpers` started, each holding what its first server holds (`_hold_as`); one that
+    fails to start is stopped and left out: its first server asks its files."""
+    held = await asyncio.gather(
+        *(_hold_as(first, helper) for first, helper in helpers.items()), return_exceptions=True
+    )
+    for (first, helper), failed in zip(list(helpers.items()), held, strict=True):
+        if isinstance(failed, BaseException):
+            if not isinstance(failed, ServerError):
+                await asyncio.gather(*(h.stop() for h in helpers.values()))
+                raise failed
+            await helper.stop()
+            del helpers[first]
+    return helpers
 
 
 async def _hold_as(first: Session, helper: Session) -> None:

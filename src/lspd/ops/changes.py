@@ -48,7 +48,8 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's
     served = [f for f in present if f not in judged or own[f].also_pyright]
-    async with overlaid(ws, {p: t for p, t in overlay.items() if p not in own}, served):
+    held = {p: t for p, t in overlay.items() if p not in own or own[p].also_pyright}
+    async with overlaid(ws, held, served):  # basedpyright holds what it judges too
         try:
             heard = await held_asked(ws, served, overlay)  # a few at a time, two servers
             for file in present:
