@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from lspd.cli.hook import edit_output, stop_output
+from lspd.cli.hook import _baseline, edit_output, stop_output
 from tests.conftest import copy_fixture
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
@@ -298,16 +298,12 @@ def test_what_is_found_so_far_and_what_remains_are_said() -> None:
         "complete": False,
         "introduced": [error],
         "late": [],
-        "compared": 3,
-        "total": 22,
-        "remaining": ["lib/orm/query.py", "lib/orm/mapper.py"],
-        "remaining_count": 19,
-        "names": ["to_list"],
+        "checking": {"done": 3, "total": 22},
     }
     line = 'lib/url.py:439:33: Argument missing for parameter "default" [reportCallIssue]'
     rest = (
-        "still checking 19 file(s) that use `to_list` after 3 s (nearest: lib/orm/query.py, "
-        f"lib/orm/mapper.py): what they show follows at your next edit; {CHECK}."
+        "still checking this edit after 3 s (the gate's files: 3 of 22 checked): what it "
+        f"introduced follows at your next edit; {CHECK}."
     )
     assert edit_output("claude-code", answer, 3.0) == {
         "decision": "block",
@@ -316,7 +312,7 @@ def test_what_is_found_so_far_and_what_remains_are_said() -> None:
     assert edit_output("codex", {**answer, "introduced": []}, 3.0) == {
         "hookSpecificOutput": {
             "hookEventName": "PostToolUse",
-            "additionalContext": f"lspd: no new error in the 3 file(s) checked so far; {rest}",
+            "additionalContext": f"lspd: {rest}",
         }
     }
     assert stop_output({**answer, "repeat": False}, 60.0) == {
@@ -384,3 +380,16 @@ def test_the_edits_own_hook_goes_first_and_the_background_one_stays_quiet(
         "reason": MESSAGE,
     }
     assert finished(late) == (0, "", "")
+
+
+def test_the_baseline_is_head_only_once_git_has_a_commit(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    assert _baseline(tmp_path) == "session"
+    git("init", "-q")
+    assert _baseline(tmp_path) == "session"  # no commit: 'HEAD' names none yet
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git("add", "a.py")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    assert _baseline(tmp_path) == "HEAD"

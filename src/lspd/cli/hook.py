@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -146,7 +147,7 @@ def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, 
     late = errors_text(answer.get("late", []), baseline, "after your earlier edit, found")
     found = errors_text(answer.get("introduced", []), baseline, "this work introduced")
     parts = [p for p in (late, found) if p]
-    note = progress_note(answer, budget, bool(parts))
+    note = progress_note(answer, budget)
     if note:
         parts.append(note)
     if not parts:
@@ -157,7 +158,7 @@ def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, 
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": text}}
 
 
-def progress_note(answer: dict[str, Any], budget: float, found: bool) -> str | None:
+def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     """What is not known yet, or None when the check is complete (or said so already)."""
     check = f"run `lspd check --baseline {answer.get('baseline', 'HEAD')}` before you finish"
     if answer.get("complete") or answer.get("quiet"):
@@ -177,20 +178,9 @@ def progress_note(answer: dict[str, Any], budget: float, found: bool) -> str | N
             f"lspd: still checking this edit after {budget:g} s (the gate's files: {done} of "
             f"{of} checked): what it introduced follows at your next edit; {check}."
         )
-    compared, total = answer.get("compared", 0), answer.get("total")
-    remaining = answer.get("remaining_count", 0)
-    if not compared or total is None or not remaining:
-        return (
-            f"lspd: still checking the edited file(s) after {budget:g} s: what they show "
-            f"follows at your next edit; {check}."
-        )
-    names = answer.get("names") or []
-    using = f" that use {', '.join(f'`{n}`' for n in names[:4])}" if names else ""
-    so_far = "" if found else f"no new error in the {compared} file(s) checked so far; "
-    shown = ", ".join(answer.get("remaining", []))
     return (
-        f"lspd: {so_far}still checking {remaining} file(s){using} after {budget:g} s "
-        f"(nearest: {shown}): what they show follows at your next edit; {check}."
+        f"lspd: still checking the edited file(s) after {budget:g} s: what they show "
+        f"follows at your next edit; {check}."
     )
 
 
@@ -243,7 +233,17 @@ def _budget(given: float | None, variable: str, default: float) -> float:
 
 
 def _baseline(root: Path) -> str:
-    return "HEAD" if _in_git(root) else "session"
+    """HEAD where git has a commit for the root; else the files as the session first saw them
+    (a repository with no commit yet has no HEAD to compare with)."""
+    if not _in_git(root):
+        return "session"
+    try:
+        has_head = subprocess.run(
+            ["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=root, capture_output=True
+        )
+    except OSError:  # no git to ask: nor can the daemon
+        return "session"
+    return "HEAD" if has_head.returncode == 0 else "session"
 
 
 def edited_files(agent: str, payload: dict[str, Any]) -> list[Path]:
