@@ -192,6 +192,8 @@ def load(key: str) -> KeptWire:
             )
             for k, a in data["answers"].items()
         }
+        with contextlib.suppress(OSError):  # read: in use, not removed as unused
+            os.utime(path)
         return KeptWire(
             key, answers, set(data["envelopes"]), dict(data["results"]), dict(data["schemas"])
         )
@@ -210,7 +212,7 @@ def save(kept: KeptWire) -> None:
 
 def write(key: str, text: str) -> None:
     """Write a copy's text (temp file and rename: a reader sees the old or the new one) and
-    remove the copies not written for `UNUSED_DAYS`."""
+    remove the copies neither written nor read for `UNUSED_DAYS`."""
     where = folder()
     try:
         where.mkdir(parents=True, exist_ok=True)
