@@ -48,6 +48,10 @@ class NotKept(LspdError):
     """The committed state's result cannot be made now (a file was not answered)."""
 
 
+class Unsettled(NotKept):
+    """The files changed while the committed state's result was made: made again soon."""
+
+
 @dataclass(frozen=True)
 class Run(Generic[R]):
     """The engine's run with texts held: the caller's results (`Held`), and what its checks
@@ -109,14 +113,9 @@ async def committed(
                 memory.moved = (state.key.commit, commit)
             state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
         if not fresh and state is None:
+            _settled(ws, mark, commit)
             state, note = await _made(ws, key, checked, delta, run), "checked"
-            if mark is not None and ws.changes_seen != mark:
-                # A result read beside texts of another state (an edit made and undone while
-                # the check ran) would hold snippets of the wrong lines for good: not kept.
-                raise NotKept(
-                    f"the files changed while the result of {commit[:12]} was made; "
-                    "ask again once the edits settle"
-                )
+            _settled(ws, mark, commit)
             memory.made += 1
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
@@ -126,6 +125,17 @@ async def committed(
         assert state is not None
         memory.state = state
         return _found(memory, Committed(state, checked, delta, note))
+
+
+def _settled(ws: Workspace, mark: int | None, commit: str) -> None:
+    """Raises Unsettled when the files changed since `mark`: a result read beside texts of
+    another state (an edit made and undone while the check ran) would hold snippets of the
+    wrong lines for good."""
+    if mark is not None and ws.changes_seen != mark:
+        raise Unsettled(
+            f"the files changed while the result of {commit[:12]} was made; "
+            "ask again once the edits settle"
+        )
 
 
 async def _revision(

@@ -19,7 +19,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from lspd.engine.committed import NotKept
+from lspd.engine.committed import NotKept, Unsettled
 from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.revisions import revision
 from lspd.workspace import Workspace
@@ -60,6 +60,8 @@ async def keep_committed(
                 await keep(head)
         except asyncio.CancelledError:
             raise
+        except Unsettled as exc:  # edits under it: again at the next tick, once they settle
+            log.info("HEAD's result was not kept (%s): again shortly", exc)
         except NotKept as exc:
             log.info("HEAD's result cannot be kept now (%s): again after the next change", exc)
             unkept = (head, ws.changes_seen)
