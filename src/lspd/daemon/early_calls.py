@@ -8,8 +8,8 @@ a literal's values, no string the SDK would read as JSON), with the defaults fil
 its model fills them; the operation runs as the SDK's tool runs it (`tools.server`: in
 flight for the idle timer, the answer's compact form, the environment hint once per agent,
 the call recorded for the status page); the result is the SDK's kept one filled in. Any
-call that does not fit, and any that fails, is the SDK's (False): it runs it again and words
-the failure itself (but for one still failing after `PING_AFTER_S`: `_FAILED`). Not done
+call that does not fit is the SDK's (False); one that fails too, the SDK answering with the
+error it met, not running it again (but for one failing after `PING_AFTER_S`: `_FAILED`). Not done
 here: the SDK's check of the structured content against the output model (lspd's results
 are made from that model).
 """
@@ -34,7 +34,7 @@ from lspd.ops.budget import compact, compact_json
 from lspd.surface.arguments import check
 from lspd.surface.operation import Operation, call
 from lspd.surface.table import OPERATIONS
-from lspd.tools.calls import Activity, Calls
+from lspd.tools.calls import Activity, Calls, call_key
 from lspd.tools.hints import Told
 from lspd.workspace import Workspace
 
@@ -93,12 +93,13 @@ class EarlyCalls:
         stream = Stream(send, receive)
         try:
             with stream.watching():
-                data = await self._run(op, full)
+                data = await self._run(op, full, call_key(name, full))
         except asyncio.CancelledError:
             if stream.gone:  # the client went away: nobody to answer
                 return True
             raise
         if data is None and stream.committed:  # its event stream is open: answered here
+            self.activity.failed.pop(call_key(name, full), None)
             failed = {"jsonrpc": "2.0", "id": request_id, "error": _FAILED}
             await stream.finish(json.dumps(failed, separators=(",", ":")).encode())
             return True
@@ -111,13 +112,20 @@ class EarlyCalls:
         await stream.finish(json.dumps(answer, separators=(",", ":")).encode())
         return True
 
-    async def _run(self, op: Operation, arguments: dict[str, Any]) -> dict[str, Any] | None:
-        """The operation's compact answer; None when it failed (the SDK's to answer)."""
+    async def _run(
+        self, op: Operation, arguments: dict[str, Any], key: str
+    ) -> dict[str, Any] | None:
+        """The operation's compact answer; None when it failed: the SDK answers with its
+        error (`Activity.failed`), never running the call a second time (a server that
+        crashed under it would answer the second: the error lost)."""
         self.activity.in_flight += 1
         try:
             return compact(await call(op, self.ws, arguments))
-        except Exception:
-            log.info("%s failed before the SDK was up: asked again through it", op.name)
+        except Exception as exc:
+            log.info("%s failed before the SDK was up: answered through it", op.name)
+            if len(self.activity.failed) >= 64:  # never taken (arguments the SDK made other)
+                self.activity.failed.clear()
+            self.activity.failed[key] = exc
             return None
         finally:
             self.activity.in_flight -= 1

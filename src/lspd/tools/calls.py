@@ -7,6 +7,7 @@ never its text), so the buffer holds no file contents and stays small whatever w
 
 from __future__ import annotations
 
+import json
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -31,10 +32,18 @@ class Call:
 
 
 class Activity:
-    """Tool calls in flight: the daemon stops no idle server while one runs."""
+    """Tool calls in flight: the daemon stops no idle server while one runs. `failed`: the
+    errors of calls run before the MCP SDK was up (`lspd.daemon.early_calls`), by
+    `call_key`, for the SDK to answer with instead of running the call a second time."""
 
     def __init__(self) -> None:
         self.in_flight = 0
+        self.failed: dict[str, Exception] = {}
+
+
+def call_key(name: str, arguments: dict[str, Any]) -> str:
+    """A call's tool and arguments as one text (defaults filled in)."""
+    return name + "\0" + json.dumps(arguments, sort_keys=True, default=str)
 
 
 class Calls:

@@ -27,7 +27,7 @@ from lspd.ops.budget import compact, compact_json
 from lspd.ops.state import status
 from lspd.surface.table import OPERATIONS, RULES, TOOL_NAMES, Operation, call
 from lspd.tools.arguments import LspdServer
-from lspd.tools.calls import Activity, Calls
+from lspd.tools.calls import Activity, Calls, call_key
 from lspd.tools.hints import Told, agent_of
 from lspd.workspace import Workspace
 
@@ -106,7 +106,7 @@ def build_server(
     for op in OPERATIONS:
         if op.tool:
             server.add_tool(
-                _tool_function(op, ws, run, calls, told),
+                _tool_function(op, ws, run, calls, told, activity.failed),
                 name=op.name,
                 description=op.description,
                 annotations=READ_ONLY,
@@ -151,12 +151,18 @@ async def _report(ctx: Context[Any, Any], ws: Workspace, ticks: int) -> None:
         log.debug("progress notification failed", exc_info=True)
 
 
+async def _raising(error: Exception) -> Any:
+    """The error a call met before the MCP SDK was up, raised where the call would run."""
+    raise error
+
+
 def _tool_function(
     op: Operation,
     ws: Workspace,
     run: Callable[[Context[Any, Any] | None, Awaitable[Any]], Any],
     calls: Calls | None,
     told: Told,
+    failures: dict[str, Exception],
 ) -> Callable[..., Awaitable[Any]]:
     """A function with the operation's parameters as its signature: the SDK reads the
     input schema (with each parameter's description) and the output schema from it."""
@@ -164,8 +170,10 @@ def _tool_function(
     async def tool(**arguments: Any) -> CallToolResult:
         ctx = arguments.pop("ctx", None)
         began = time.perf_counter()
+        failed = failures.pop(call_key(op.name, arguments), None)  # run before the SDK was up
+        work = _raising(failed) if failed is not None else call(op, ws, arguments)
         try:
-            data = told.shorten(agent_of(ctx), compact(await run(ctx, call(op, ws, arguments))))
+            data = told.shorten(agent_of(ctx), compact(await run(ctx, work)))
         except _Refused as exc:  # the error's kind for scripts (`lspd ... --json`): in _meta
             text = TextContent(type="text", text=str(exc))
             if calls is not None:
