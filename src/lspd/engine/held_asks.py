@@ -16,14 +16,13 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from lspd.engine import check_files
 from lspd.engine.check_files import CONCURRENCY, SCALE, Said
+from lspd.engine.native_check import pulled
 from lspd.engine.native_reach import native_sessions
 from lspd.engine.second_server import ask_all
 from lspd.lsp import shapes
-from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri, split_lines
 from lspd.workspace import Workspace
@@ -92,7 +91,5 @@ def _held(texts: Mapping[Path, str | None], path: Path) -> str | None:
 
 async def _pull(session: Session, path: Path, timeout: float) -> Heard:
     """`path`'s diagnostics pulled from `session` without opening it (the disk's text)."""
-    params: shapes.DocumentParams = {"textDocument": {"uri": path_to_uri(path)}}
-    report = await session.request(PULL_DIAGNOSTICS, params, timeout)
-    items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
+    items = await pulled(session, path, timeout)
     return Heard(Said.by(session), items, split_lines(read_text(path) or ""))

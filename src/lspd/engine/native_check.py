@@ -100,10 +100,15 @@ async def _pulled(
 ) -> R:
     """`path`'s diagnostics from the server, without opening it (its open document's when
     lspd holds it)."""
-    params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
     async with ws.file_lock(path):  # not while unsaved content of it is being checked
-        report = await session.request(PULL_DIAGNOSTICS, params, timeout)
-    items = cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
+        items = await pulled(session, path, timeout)
     result = answers.of_items(Said.by(session), path, items)
     known[path] = (None, result)  # the result only: nothing of the answer kept twice
     return result
+
+
+async def pulled(session: Session, path: Path, timeout: float) -> list[shapes.Diagnostic]:
+    """`path`'s diagnostics pulled from `session` without opening it."""
+    params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
+    report = await session.request(PULL_DIAGNOSTICS, params, timeout)
+    return cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])
