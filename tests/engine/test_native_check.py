@@ -39,14 +39,18 @@ GATE_LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+):", re.MULTILINE)
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Warm]:
     """A TypeScript 7 project with its watcher running, as in the daemon."""
-    root = tmp_path / "ts7"
+    yield from warm_root(native_project(tmp_path / "ts7"), tmp_path / "logs", watch=True)
+
+
+def native_project(root: Path) -> Path:
+    """`FILES` written at `root` as a project on its own TypeScript, the pinned 7."""
     for name, text in FILES.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     (root / "tsconfig.json").write_text(json.dumps({**CONFIG, "include": ["src"]}))
     (root / "node_modules").mkdir()
     (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
-    yield from warm_root(root.resolve(), tmp_path / "logs", watch=True)
+    return root.resolve()
 
 
 def check(warm: Warm) -> tuple[list[str], set[tuple[str, int, int, str]]]:

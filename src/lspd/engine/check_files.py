@@ -206,11 +206,19 @@ def shared_sessions(ws: Workspace, paths: list[Path]) -> dict[Path, Session]:
     """The files of `paths` whose server may share a check with a second one
     (`engine/second_server.py`: servers.toml's `second_server`), by their session; none when no
     such server is asked `SPLIT_AT` files."""
+    # The server as it runs decides, not the one chosen for the language: a project on
+    # TypeScript 7 is answered by its `tsc --lsp` (second_server), its handler is tsserver (no).
+    # Looked up once per folder and extension, as `native_sessions` does.
+    by_folder: dict[tuple[Path, str], Session | None] = {}
     found: dict[Path, Session] = {}
     for path in paths:
-        handler = ws.handler(path)
-        if handler is not None and handler.second_server:
-            found[path] = ws.session_for(path)
+        if (path.parent, path.suffix) not in by_folder:
+            handler = ws.handler(path)
+            session = None if handler is None else ws.session_for(path)
+            by_folder[path.parent, path.suffix] = session
+        session = by_folder[path.parent, path.suffix]
+        if session is not None and session.definition.second_server:
+            found[path] = session
     if max(Counter(found.values()).values(), default=0) < second_server.SPLIT_AT:
         return {}
     return found

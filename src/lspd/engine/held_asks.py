@@ -78,7 +78,11 @@ async def held_asked(
     alone = [p for p in files if p not in shared]
     heard = dict(zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True))
     if shared:  # a second server's first file waits for its load too
-        heard |= await ask_all(list(shared), shared, ask, (timeout, timeout), lambda: None, False)
+        # TypeScript 7's answers do not depend on the order: from both ends, as its check
+        # (`native_check`); basedpyright's do: halves, each in the list's order.
+        ends = all(p in pulled for p in shared)
+        timeouts = (timeout, timeout)
+        heard |= await ask_all(list(shared), shared, ask, timeouts, lambda: None, False, ends)
     return heard
 
 
