@@ -128,6 +128,7 @@ FAST = (
     "tests/engine/test_comparison.py",
     "tests/engine/test_declarations.py",
     "tests/engine/test_python_imports.py",
+    "tests/engine/test_python_names.py",
     "tests/lsp/test_answers.py",
     "tests/lsp/test_capabilities.py",
     "tests/lsp/test_framing.py",

@@ -19,6 +19,12 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 def signature(text: str) -> str | None:
     """The module's declarations as text (None when it does not parse: then anything goes)."""
+    tree = declared(text)
+    return None if tree is None else ast.dump(tree)
+
+
+def declared(text: str) -> ast.Module | None:
+    """The module's declarations as a tree: `signature`'s, before it is made text."""
     try:
         tree = ast.parse(text, type_comments=True)
     except (SyntaxError, ValueError):
@@ -29,7 +35,9 @@ def signature(text: str) -> str | None:
             continue
         if not _WHOLE.intersection(_names(node.annotation)):
             node.value = ast.Constant(...)
-    return ast.dump(_Declarations().visit(tree))
+    result = _Declarations().visit(tree)
+    assert isinstance(result, ast.Module)
+    return result
 
 
 _WHOLE = {"Final", "TypeAlias", "ClassVar"}  # the value makes the type

@@ -3,7 +3,8 @@ whole check's rules after an edit, applied to texts not written yet.
 
 - Python (`engine/python_affected.py`): the changed files, and, when one's declarations change
   (`engine/declarations.py`) or it is added or deleted, the files importing it, transitively
-  (`python_imports.importers`, over every Python file under the root);
+  (`python_imports.importers`, over every Python file under the root); of those only the
+  files naming what changed when its module names are all it changed (`python_names`);
 - TypeScript 7 (`engine/native_reach.py`): the changed files, and, unless an edit touched only
   `//` comment lines and blank lines, the files importing them by name, transitively; a
   project whose aliases cannot be followed by name reaches every file;
@@ -28,6 +29,7 @@ from lspd.engine.native_reach import (
 from lspd.engine.python_affected import PYTHON, PythonSeen
 from lspd.engine.python_affected import names as python_names
 from lspd.engine.python_imports import importers
+from lspd.engine.python_names import reached as named_reach
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -57,18 +59,28 @@ def reached(
 
 
 def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path]:
-    declared = []
+    declared: dict[Path, tuple[str | None, str | None]] = {}
     for path, new in proposed.items():
         old = read_text(path)
         if old is None or new is None:
-            declared.append(path)  # added or deleted: imports may resolve otherwise
+            declared[path] = (old, new)  # added or deleted: imports may resolve otherwise
         elif old != new and (signature(old) is None or signature(old) != signature(new)):
-            declared.append(path)
+            declared[path] = (old, new)
     if not declared:
         return set()
-    return importers(
-        ws.root, declared, python_names(ws, seen if seen is not None else PythonSeen(-1))
+    seen = seen if seen is not None else PythonSeen(-1)
+    reach = importers(ws.root, declared, python_names(ws, seen))
+    # What the last check read of the files, less those changed since (read from the disk)
+    since = {p for p, n in ws.changed_at.items() if n > seen.changes} | set(proposed)
+    read = seen.read.without(since)
+    named = named_reach(
+        declared, reach, lambda p: proposed[p] if p in proposed else read_text(p), read
     )
+    for path, words in read.words.items():  # the unchanged files': kept for the next one
+        seen.read.words.setdefault(path, words)
+    for path, made in read.made.items():
+        seen.read.made.setdefault(path, made)
+    return reach if named is None else named
 
 
 def _native(

@@ -4,7 +4,9 @@ basedpyright marks the files importing a changed module, transitively, to be che
 again, and answers "unchanged" for the others; asking every file still costs a request
 each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
 files importing a changed module, transitively (`python_imports.importers`), only when its
-declarations changed (`engine/declarations.py`: a body-only edit asks the file alone). The
+declarations changed (`engine/declarations.py`: a body-only edit asks the file alone), and of
+those only the files naming what changed when module names are all it changed
+(`engine/python_names.py`: a name added that no file uses asks the file alone). The
 other files' results are last time's, reused as they are (by `ops/check.py`: the engine
 says which files to ask, `python_asked`). A change it cannot place asks
 every file as before: a file added, removed or unreadable, a changed file the check does
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from lspd.engine.declarations import signature
 from lspd.engine.python_imports import importers, touched
+from lspd.engine.python_names import Read, reached
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
@@ -44,6 +47,7 @@ class PythonSeen:
     # What each Python file's imports touch (`python_imports.touched`; None: unreadable),
     # made when a declaration first changed, again for a file once it changed.
     names: dict[Path, frozenset[tuple[str, ...]] | None] = field(default_factory=dict)
+    read: Read = field(default_factory=Read)  # what `python_names` read of them
 
 
 def python_asked(
@@ -69,7 +73,7 @@ def python_asked(
             if packed is not None:
                 texts[path] = packed
     names = {} if seen is None else {p: n for p, n in seen.names.items() if p not in changed}
-    now = PythonSeen(changes, texts, names)
+    now = PythonSeen(changes, texts, names, Read() if seen is None else seen.read.without(changed))
     if seen is None:
         _name_ahead(ws, now)
     ask = None if seen is None else _affected(ws, set(matched), rest, changed, last, now)
@@ -102,13 +106,26 @@ def _affected(
         if before != after and not _same_declarations(before, after):
             declared.append(path)
     if declared:
-        ask |= importers(ws.root, declared, names(ws, now))
+        reach = importers(ws.root, declared, names(ws, now))
+        texts = {p: (_text(last[p]), _text(now.texts[p])) for p in declared}
+        named = reached(texts, reach, lambda p: _seen_text(now, p), now.read)
+        ask |= reach if named is None else named
     return ask & asked
 
 
+def _text(packed: bytes) -> str:
+    return zlib.decompress(packed).decode()
+
+
+def _seen_text(now: PythonSeen, path: Path) -> str | None:
+    """The text of `path` the check sees: kept, else (a file outside the gate) the disk's."""
+    packed = now.texts.get(path)
+    return _text(packed) if packed is not None else read_text(path)
+
+
 def _same_declarations(before: bytes, after: bytes) -> bool:
-    old = signature(zlib.decompress(before).decode())
-    return old is not None and old == signature(zlib.decompress(after).decode())
+    old = signature(_text(before))
+    return old is not None and old == signature(_text(after))
 
 
 def names(ws: Workspace, now: PythonSeen) -> dict[Path, frozenset[tuple[str, ...]]]:
@@ -150,5 +167,5 @@ def _others(ws: Workspace) -> list[Path]:
 
 def _named(root: Path, path: Path, packed: bytes | None) -> frozenset[tuple[str, ...]] | None:
     """What `path`'s imports touch, of its kept text (else the disk's); None: unreadable."""
-    text = zlib.decompress(packed).decode() if packed is not None else read_text(path)
+    text = _text(packed) if packed is not None else read_text(path)
     return frozenset(touched(root, path, text)) if text is not None else None
