@@ -85,10 +85,12 @@ def _session_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The state (locks, logs, ports, dmypy's files) of every daemon, workspace and CLI the
     tests start, under the session's temp dir instead of the user's ~/.local/state/lspd
     (set before any other fixture; subprocesses inherit it); a test wanting a state of its
-    own sets LSPD_STATE_DIR over it."""
+    own sets LSPD_STATE_DIR over it. So are the MCP answers their daemons keep
+    (LSPD_WIRE_DIR, daemon/kept_wire.py), not in the user's ~/.cache/lspd/mcp-wire."""
     path = tmp_path_factory.mktemp("state")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LSPD_STATE_DIR", str(path))
+        patch.setenv("LSPD_WIRE_DIR", str(tmp_path_factory.mktemp("mcp-wire")))
         yield path
 
 
@@ -145,6 +147,7 @@ FAST = (
     "tests/surface/test_operation.py",
     "tests/surface/test_table.py",
     "tests/test_architecture.py",
+    "tests/test_conftest.py",
     "tests/test_scripts.py",
     "tests/tools/test_arguments.py",
     "tests/tools/test_calls.py",

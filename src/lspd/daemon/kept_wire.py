@@ -15,7 +15,7 @@ and the installed SDK's, pydantic's and starlette's distributions (what shapes t
 list and the bytes). A copy with another key is stale: never read (another checkout of lspd
 may still read it), removed once unused for `UNUSED_DAYS`. The copy lives in the user's
 cache directory (`lspd.dirs.cache_dir`), shared by every workspace: nothing in it depends
-on one.
+on one; `LSPD_WIRE_DIR` names another folder (the tests' own).
 """
 
 from __future__ import annotations
@@ -172,7 +172,10 @@ class KeptWire:
 
 
 def folder() -> Path:
-    """Where the copies are kept (the user's cache: every workspace's daemon reads it)."""
+    """Where the copies are kept (the user's cache: every workspace's daemon reads it).
+    `LSPD_WIRE_DIR` overrides (the tests' daemons keep theirs apart from the user's)."""
+    if override := os.environ.get("LSPD_WIRE_DIR"):
+        return Path(override)
     return cache_dir() / FOLDER
 
 
