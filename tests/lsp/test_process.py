@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from lspd.lsp.process import GROUPS, exited, kill_group, spawn
+from lspd.lsp.process import GROUPS, ahead, exited, kill_group, spawn, unclaimed
 from tests.daemon.support import alive, wait_dead
 
 # A server that starts a child holding its stdout, prints the child's pid, then exits 3.
@@ -74,5 +74,26 @@ def test_the_groups_follow_spawn_and_kill_and_wake_other_threads(tmp_path: Path)
         assert process.pid not in GROUPS.snapshot()[0]
         assert await GROUPS.changed(before, timeout=0) != before  # already changed: no wait
         await process.wait()
+
+    asyncio.run(main())
+
+
+def test_a_process_started_ahead_is_given_to_the_spawn_asking_exactly_for_it(
+    tmp_path: Path,
+) -> None:
+    async def main() -> None:
+        command, log = [sys.executable, "-c", "import sys; sys.stdin.read()"], tmp_path / "log"
+        started = await ahead(command, tmp_path, {"A": "1"}, log)
+        other = await spawn(command, tmp_path, {"A": "2"}, log)  # another environment
+        taken = await spawn(command, tmp_path, {"A": "1"}, log)
+        again = await spawn(command, tmp_path, {"A": "1"}, log)  # given once only
+        assert (taken is started, other is started, again is started) == (True, False, False)
+        assert unclaimed() == []
+        left = await ahead(command, tmp_path, {"A": "3"}, log)
+        assert unclaimed() == [left] and unclaimed() == []
+        for process in (started, other, again, left):
+            kill_group(process.pid)
+            await exited(process)
+        assert not {started.pid, other.pid, again.pid, left.pid} & set(GROUPS.snapshot()[0])
 
     asyncio.run(main())

@@ -99,13 +99,25 @@ def add_root(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from lspd.daemon import instance, run
+    from lspd.daemon import head_start
     from lspd.errors import InvalidInput
-    from lspd.workspace.config import load_config
 
     root = client.resolve_root(args.root_option or args.root or ".")
     if not root.is_dir():
         raise InvalidInput(f"workspace root {root} is not a directory")
+    found = client.enclosing_daemon(root)
+    if found is None and args.prewarm and not args.detach:
+        head_start.start(root)  # its servers start while lspd's own modules are imported
+    try:
+        return _serve_root(args, root, found)
+    finally:
+        head_start.close()  # what no session took (when no daemon ran here)
+
+
+def _serve_root(args: argparse.Namespace, root: Path, found: client.Probe | None) -> int:
+    from lspd.daemon import instance, run
+    from lspd.workspace.config import load_config
+
     load_config(root)  # a bad lspd.toml stops here with its message, detached or not
     options = run.Options(
         root=root,
@@ -123,7 +135,6 @@ def _serve(args: argparse.Namespace) -> int:
         "idle_timeout": args.idle_timeout,
         "restricted": args.restricted,
     }
-    found = client.enclosing_daemon(root)
     if found is not None:
         return _already_served(found, root, asked)
     if args.detach:

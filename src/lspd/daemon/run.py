@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd import sentinel
-from lspd.daemon import binding
+from lspd.daemon import binding, head_start
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.lsp.process import GROUPS
@@ -142,6 +142,7 @@ class Daemon:
             # Their processes first: while a thread imports, each system call of the loop's
             # thread hands it the GIL for up to 5 ms (spawning took 0.2 s, not 15 ms).
             await prewarm.spawned(chosen, starts)
+            head_start.settle(self.root, [s.pid for s in chosen if s.pid is not None])
             sock = binding.bind(self.root, self.options.port)
             # In a thread (lspd's operations, uvicorn: no SDK): the loop meanwhile reads the
             # servers' answers and sends `initialized`.
@@ -372,4 +373,5 @@ def run(
 ) -> None:
     """Run the daemon in this process until a signal (the caller holds the lock)."""
     daemon = Daemon(options, announce=announce, farewell=farewell)
-    asyncio.run(daemon.serve())
+    with head_start.runner() as runner:  # the loop its servers may have started on
+        runner.run(daemon.serve())

@@ -14,12 +14,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import dataclasses
 import os
 import signal
 import sys
 import threading
 import weakref
+from collections import deque
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
@@ -110,11 +113,58 @@ _EXITS: weakref.WeakKeyDictionary[asyncio.subprocess.Process, asyncio.Future[Non
 )
 
 
+@dataclass(frozen=True)
+class Spawn:
+    """What `spawn` was asked, and the process it gave."""
+
+    pid: int
+    command: tuple[str, ...]
+    cwd: str
+    env: tuple[tuple[str, str], ...]  # sorted
+    log_path: str
+
+
+# The last processes `spawn` gave (the daemon remembers its prewarm's: daemon/head_start.py).
+SPAWNED: deque[Spawn] = deque(maxlen=32)
+# Processes started ahead of the session that will ask for them (`ahead`), by what was asked.
+_AHEAD: dict[Spawn, asyncio.subprocess.Process] = {}  # pid 0 in the keys
+
+
+def _asked(command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path) -> Spawn:
+    return Spawn(0, tuple(command), str(cwd), tuple(sorted(env.items())), str(log_path))
+
+
+async def ahead(
+    command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path
+) -> asyncio.subprocess.Process:
+    """`spawn` now, for a session that will ask `spawn` exactly this later (same command,
+    directory, environment and log) and be given this process instead of a new one."""
+    process = await spawn(command, cwd, env, log_path)
+    _AHEAD[_asked(command, cwd, env, log_path)] = process
+    return process
+
+
+def unclaimed() -> list[asyncio.subprocess.Process]:
+    """The processes started `ahead` that no `spawn` took (no longer offered: the caller
+    kills them)."""
+    left = list(_AHEAD.values())
+    _AHEAD.clear()
+    return left
+
+
 async def spawn(
     command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path
 ) -> asyncio.subprocess.Process:
     """Start a language server in its own process group, its stderr appended to
-    `log_path`; its exit is an event (no polling)."""
+    `log_path`; its exit is an event (no polling). One started `ahead` for exactly this
+    (still running) is given instead."""
+    asked = _asked(command, cwd, env, log_path)
+    started = _AHEAD.pop(asked, None)
+    if started is not None and started.returncode is None:
+        SPAWNED.append(dataclasses.replace(asked, pid=started.pid))
+        return started
+    if started is not None:  # it died before it was asked for
+        GROUPS.discard(started.pid)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     limit = 2**26
@@ -134,6 +184,7 @@ async def spawn(
     process = asyncio.subprocess.Process(transport, protocol, loop)
     _EXITS[process] = protocol.exit
     GROUPS.add(process.pid)
+    SPAWNED.append(dataclasses.replace(asked, pid=process.pid))
     return process
 
 

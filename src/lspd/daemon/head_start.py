@@ -1,0 +1,157 @@
+"""The language servers of the last run, started before lspd's own modules are imported
+(issue 43: the cold start).
+
+`lspd serve` imports lspd's workspace and LSP layers (0.4-0.7 s of one core, loaded) before
+it can choose its first server; that server's own start (node reading basedpyright's 8.6 MB
+bundle: 0.5-1 s) needs none of it, and there are 2 cores. So the daemon remembers how its
+prewarm started each server (`settle`: command, directory, log and the environment it set
+over its own) and the next `serve` of the workspace starts those first (`start`), on the
+event loop the daemon then runs on (`runner`). A session starting its server is given that
+process by `lsp.process.spawn` when it asks exactly what was started (the same command,
+directory, environment and log), else starts its own as ever; one that no session took is
+killed once prewarm has started its servers (`settle`): what runs is what this start chose.
+
+Only lspd's own servers start ahead: nothing is remembered or started whose command,
+arguments or environment name a path inside the workspace, and nothing for a workspace with
+an lspd.toml (its server entries are code that came with the repository, which
+`--restricted` ignores), or without prewarm.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+from lspd.dirs import state_dir
+from lspd.lsp import process
+
+log = logging.getLogger(__name__)
+
+FILE = "head-start.json"  # in the workspace's state directory
+CONFIG = "lspd.toml"  # the workspace's (workspace/config.py: not imported here, it is slow)
+
+_runner: asyncio.Runner | None = None
+_started: list[process.Spawn] = []  # started ahead by this process
+
+
+def start(root: Path) -> None:
+    """Start the servers the last run of `root` prewarmed, as it started them; none when
+    it remembered none or they may not start ahead (module docstring)."""
+    global _runner
+    spawns = remembered(root)
+    if spawns:
+        _runner = asyncio.Runner()
+        _runner.run(_start(spawns))
+
+
+async def _start(spawns: list[process.Spawn]) -> None:
+    for spawn in spawns:
+        with contextlib.suppress(OSError):  # gone since: its session says why, as ever
+            started = await process.ahead(
+                list(spawn.command), Path(spawn.cwd), dict(spawn.env), Path(spawn.log_path)
+            )
+            _started.append(dataclasses.replace(spawn, pid=started.pid))
+
+
+def runner() -> asyncio.Runner:
+    """The loop the servers were started ahead on (their pipes and exits are watched
+    there), for the daemon to run on; a new one when none was."""
+    return _runner or asyncio.Runner()
+
+
+def settle(root: Path, pids: Collection[int]) -> None:
+    """Once prewarm has started its servers (`pids`): kill what was started ahead and not
+    taken, and remember how those servers were started, for the next start."""
+    for left in process.unclaimed():
+        process.kill_group(left.pid)
+        log.info("a server started ahead (pid %d) was not asked for: killed", left.pid)
+    for spawn in _started:
+        if spawn.pid in pids:
+            log.info("%s started ahead (pid %d): taken", spawn.command[0], spawn.pid)
+    _started.clear()
+    _remember(root, pids)
+
+
+def close() -> None:
+    """Kill what was started ahead and not taken (a `serve` that did not run the daemon)
+    and close its loop."""
+    global _runner
+    left = process.unclaimed()
+    for started in left:
+        process.kill_group(started.pid)
+    if _runner is not None:
+        if left:
+            with contextlib.suppress(RuntimeError):  # the daemon ran on it and closed it
+                _runner.run(_reaped(left))
+        _runner.close()
+        _runner = None
+    _started.clear()
+
+
+async def _reaped(killed: list[asyncio.subprocess.Process]) -> None:
+    await asyncio.wait([asyncio.create_task(process.exited(p)) for p in killed], timeout=5)
+
+
+def _remember(root: Path, pids: Collection[int]) -> None:
+    """Write how the processes `pids` were started (the environment as set over this
+    process's own); remove the file when one of them may not start ahead."""
+    own = os.environ
+    records: dict[int, dict[str, Any]] = {}
+    for spawn in process.SPAWNED:
+        if spawn.pid in pids:
+            env = {name: value for name, value in spawn.env if own.get(name) != value}
+            records[spawn.pid] = {
+                "command": list(spawn.command),
+                "cwd": spawn.cwd,
+                "env": env,
+                "log_path": spawn.log_path,
+            }
+    path = state_dir(root) / FILE
+    try:
+        if records and all(_may_start(root, r) for r in records.values()):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temp = path.with_name(f".{FILE}.{os.getpid()}")
+            temp.write_text(json.dumps(list(records.values())), encoding="utf-8")
+            os.replace(temp, path)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        log.warning("how the servers started could not be kept in %s", path, exc_info=True)
+
+
+def remembered(root: Path) -> list[process.Spawn]:
+    """The spawns the last run remembered, with this process's environment under theirs;
+    none when any may not start ahead, or the file is unreadable."""
+    try:
+        records = json.loads((state_dir(root) / FILE).read_text(encoding="utf-8"))
+        if not all(_may_start(root, r) for r in records):
+            return []
+        return [
+            process.Spawn(
+                0,
+                tuple(str(word) for word in r["command"]),
+                str(r["cwd"]),
+                tuple(sorted({**os.environ, **r["env"]}.items())),
+                str(r["log_path"]),
+            )
+            for r in records
+        ]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
+def _may_start(root: Path, record: dict[str, Any]) -> bool:
+    """Whether a remembered start is lspd's own: no lspd.toml in the workspace, and no
+    word of its command nor value it sets in the environment naming a path in it."""
+    if (root / CONFIG).exists():
+        return False
+    inside = str(root)
+    words = [*record["command"], *record["env"].values()]
+    return all(isinstance(w, str) and inside not in w for w in words)
