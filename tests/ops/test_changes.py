@@ -12,13 +12,22 @@ changed text called b.py's error introduced and a.py's fixed (measured before th
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from lspd.ops import check, file_diagnostics, preview, progressive, progressive_kept
+from lspd.ops import (
+    check,
+    file_diagnostics,
+    overlaid_check,
+    preview,
+    progressive,
+    progressive_kept,
+)
 from lspd.ops.models import Changes
+from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture, warm_root
 
 EDITED_C = "SIZE = 1\n\n\ndef more() -> int:\n    return 2\n"
@@ -91,3 +100,23 @@ def test_a_real_break_is_still_introduced(cycle: Warm) -> None:
         ("b.py", 8, "reportUnknownMemberType"),
     ]
     assert result.changes.fixed == []
+
+
+def test_only_the_files_that_differ_are_asked_again(
+    cycle: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unchanged text's second sample is of the files with an introduced or fixed
+    diagnostic: c.py, changed without an error of its own, is not asked again (after a core
+    change every reached file was: twice the check)."""
+    asked: list[list[str]] = []
+    diagnose = overlaid_check.diagnose
+
+    async def spied(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]) -> Any:
+        asked.append([ws.display(f) for f in files])
+        return await diagnose(ws, files, texts)
+
+    monkeypatch.setattr(overlaid_check, "diagnose", spied)
+    ask_b_then_a(cycle)
+    result = cycle.run(preview.preview(cycle.ws, [{"path": "c.py", "content": "WIDTH = 1\n"}]))
+    assert len(result.changes.introduced) == 6 and result.changes.fixed == []
+    assert asked == [[], ["a.py", "b.py"]]  # (the files outside the gate's check: none)
