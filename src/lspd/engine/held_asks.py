@@ -8,6 +8,8 @@ Asked one after the other, the 2 files of an export changed in a core module of 
 the same files in 15.7 s, four at a time on two servers (bench/feedback.py, load 2).
 TypeScript 7's files the servers do not hold are pulled without opening them, as the check
 pulls them (`engine/native_check.py`): its server reads the disk and the texts it holds.
+Until 7c6b933 they went to one server all the same (the server for `.ts` is tsserver, which
+never shares; the one that runs, `tsc --lsp`, does): 20.55 s, the check 15.82 (quiet).
 """
 
 from __future__ import annotations
