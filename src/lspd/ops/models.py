@@ -6,9 +6,11 @@ relative to the workspace root, or absolute when the location lies outside it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from lspd.ops.field_docs import field_docs
 
 SCHEMA_VERSION = "1"
 
@@ -19,7 +21,16 @@ Direction = Literal["incoming", "outgoing"]
 class Model(BaseModel):
     """Base of every result: unknown fields refused; a string under a field documents it."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
+    # The strings are read by `field_docs`, not `use_attribute_docstrings` (0.25 s slower).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Each field's description: the string under it (`field_docs`)."""
+        super().__pydantic_init_subclass__(**kwargs)
+        for name, field in cls.__pydantic_fields__.items():
+            if field.description is None:
+                field.description = field_docs(cls).get(name)
 
 
 class Span(Model):
