@@ -21,7 +21,7 @@ Direction = Literal["incoming", "outgoing"]
 class Model(BaseModel):
     """Base of every result: unknown fields refused; a string under a field documents it."""
 
-    # The strings are read by `field_docs`, not `use_attribute_docstrings` (0.25 s slower).
+    # The strings are read by `field_docs`: `use_attribute_docstrings` took 0.1 s more CPU.
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
     @classmethod
