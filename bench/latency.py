@@ -15,21 +15,26 @@ Every answer is checked. The machine is shared: its load is printed with the fig
 Where an lspd row's milliseconds go: the SDK client's own CPU per call (this process, p50),
 the daemon's CPU per call (/proc), and the same three questions as the CLI sends them (one
 plain JSON-RPC POST, `lspd.daemon.client.call_on`: no SDK client); cold, the spawn to the
-sentinel (the daemon accepting connections) and to the SDK client connected beside the spawn to
-the first right answer. A daemon of this version answers those before its MCP SDK is imported
-(`lspd.daemon.early`) once an earlier run kept the SDK's answers (`lspd.daemon.kept_wire`, in
-the user's cache: the bench's cold starts after the first ever have them).
+sentinel (the daemon accepting connections), to the SDK client connected, to basedpyright's
+process (/proc) and to its readiness (the daemon's log) beside the spawn to the first right
+answer. The cold starts share one state directory, as a user's restarts do: the second and
+later start the server the last one ran before lspd's own imports (`lspd.daemon.head_start`).
+A daemon of this version answers those before its MCP SDK is imported (`lspd.daemon.early`)
+once an earlier run kept the SDK's answers (`lspd.daemon.kept_wire`, in the user's cache:
+the bench's cold starts after the first ever have them).
 Also the table printer (`print_table`) of bench/cli.py and bench/hooks.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -64,25 +69,69 @@ CPU_CALLS_PER_ROUND = 5  # the daemon's CPU per call is read over 5 calls per ro
 DECLARED = ("src/click/core.py", 715, 9)
 
 
-async def cold(root: Path, state: Path) -> tuple[Any, float, float, float]:
+async def cold(root: Path, state: Path) -> tuple[Any, float, float, float, list[float | None]]:
     """A daemon spawned now; the seconds to its sentinel, to the SDK client connected (its
-    `server/discover`) and to its first correct by-name definition. The client is imported
-    first: an agent's client is loaded before it connects (it was imported after the
-    sentinel, in the first cold start's figure, before 2026-11-29 14:30)."""
+    `server/discover`) and to its first correct by-name definition; and to basedpyright's
+    process showing (`/proc`) and to its readiness (the daemon's log). The client is
+    imported first: an agent's client is loaded before it connects (it was imported after
+    the sentinel, in the first cold start's figure, before 2026-11-29 14:30). `state` is
+    the last cold start's (as a user's: what that run kept, `lspd.daemon.head_start`)."""
     from mcp import Client
     from symbols import start_daemon, wait_sentinel
 
-    state.mkdir()
-    began = time.perf_counter()
+    state.mkdir(exist_ok=True)
+    for old in state.glob("*/daemon.log"):
+        old.unlink()  # the last daemon's
+    began, wall = time.perf_counter(), time.time()
     process = start_daemon(root, state)
-    port = await asyncio.to_thread(wait_sentinel, root, process)
-    listening = time.perf_counter() - began
-    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-        connected = time.perf_counter() - began
-        while True:
-            result = await client.call_tool("definition", {"symbol": BY_NAME})
-            if _declared(result.structured_content):
-                return process, listening, connected, time.perf_counter() - began
+    node: list[float] = []
+    done = threading.Event()
+    seen = threading.Thread(target=first_server, args=(process.pid, began, node, done))
+    seen.start()
+    try:
+        port = await asyncio.to_thread(wait_sentinel, root, process)
+        listening = time.perf_counter() - began
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            connected = time.perf_counter() - began
+            while True:
+                result = await client.call_tool("definition", {"symbol": BY_NAME})
+                if _declared(result.structured_content):
+                    answered = time.perf_counter() - began
+                    break
+    finally:
+        done.set()
+        seen.join()
+    spans = [node[0] if node else None, ready_at(state, wall)]
+    return process, listening, connected, answered, spans
+
+
+SPANS = ("basedpyright's process", "basedpyright ready and warmed up (log)")
+
+
+def first_server(pid: int, began: float, found: list[float], done: threading.Event) -> None:
+    """Every 5 ms, until `done`: whether a process under `pid` runs basedpyright's language
+    server; the seconds from `began` to the first look that saw one into `found`."""
+    while not done.wait(0.005):
+        todo = [pid]
+        while todo:
+            here = todo.pop()
+            with contextlib.suppress(OSError):
+                if b"langserver" in Path(f"/proc/{here}/cmdline").read_bytes():
+                    found.append(time.perf_counter() - began)
+                    return
+                for task in os.listdir(f"/proc/{here}/task"):
+                    todo += map(int, Path(f"/proc/{here}/task/{task}/children").read_text().split())
+
+
+def ready_at(state: Path, wall: float) -> float | None:
+    """The seconds from `wall` (the spawn) to the daemon's log saying its prewarmed
+    servers are ready (run.py's "prewarm done": its asctime, to the millisecond)."""
+    for path in state.glob("*/daemon.log"):
+        for line in path.read_text().splitlines():
+            if "prewarm done" in line:
+                stamp = time.mktime(time.strptime(line[:19], "%Y-%m-%d %H:%M:%S"))
+                return stamp + int(line[20:23]) / 1000 - wall
+    return None
 
 
 def _declared(answer: dict[str, Any] | None) -> bool:
@@ -204,14 +253,16 @@ async def main(
         starts: list[float] = []
         listening: list[float] = []
         connected: list[float] = []
+        spans: list[list[float | None]] = []
         process = None
-        for n in range(colds):
+        for _ in range(colds):
             if process is not None:
                 stop(process)
-            process, sentinel, connect, seconds = await cold(root, base / f"state{n}")
+            process, sentinel, connect, seconds, span = await cold(root, base / "state")
             listening.append(sentinel)
             connected.append(connect)
             starts.append(seconds)
+            spans.append(span)
         assert process is not None
         rows: dict[str, list[float]] = {}
         cpu: dict[str, float] = {}
@@ -229,6 +280,9 @@ async def main(
     print(f"cold start to the first right definition: {colds_s} s (target <= 2)")
     print(f"  of which spawn to sentinel: {', '.join(f'{s:.2f}' for s in listening)} s")
     print(f"  spawn to the SDK client connected: {', '.join(f'{s:.2f}' for s in connected)} s")
+    for n, what in enumerate(SPANS):
+        seconds_to = ", ".join("-" if s[n] is None else f"{s[n]:.2f}" for s in spans)
+        print(f"  spawn to {what}: {seconds_to} s")
     print(f"load average (1, 5, 15 min) before {load[0]}, after {load[1]}")
     if json_path is not None:
         json_path.write_text(
@@ -240,6 +294,7 @@ async def main(
                     "cold_s": starts,
                     "sentinel_s": listening,
                     "connected_s": connected,
+                    "spans_s": {what: [s[n] for s in spans] for n, what in enumerate(SPANS)},
                     "load": load,
                 }
             )
