@@ -84,8 +84,11 @@ def test_a_process_started_ahead_is_given_to_the_spawn_asking_exactly_for_it(
     async def main() -> None:
         command, log = [sys.executable, "-c", "import sys; sys.stdin.read()"], tmp_path / "log"
         started = await ahead(command, tmp_path, {"A": "1"}, log)
+        assert started.pid not in GROUPS.snapshot()[0]  # not the daemon's yet
         other = await spawn(command, tmp_path, {"A": "2"}, log)  # another environment
+        _, version = GROUPS.snapshot()
         taken = await spawn(command, tmp_path, {"A": "1"}, log)
+        assert started.pid in GROUPS.snapshot()[0] and GROUPS.snapshot()[1] > version
         again = await spawn(command, tmp_path, {"A": "1"}, log)  # given once only
         assert (taken is started, other is started, again is started) == (True, False, False)
         assert unclaimed() == []

@@ -140,6 +140,9 @@ async def ahead(
     """`spawn` now, for a session that will ask `spawn` exactly this later (same command,
     directory, environment and log) and be given this process instead of a new one."""
     process = await spawn(command, cwd, env, log_path)
+    # Not in `GROUPS` until a session takes it (the parent-death signal guards it until
+    # then): taken, it joins them and wakes whoever waits for a server to run.
+    GROUPS.discard(process.pid)
     _AHEAD[_asked(command, cwd, env, log_path)] = process
     return process
 
@@ -161,10 +164,9 @@ async def spawn(
     asked = _asked(command, cwd, env, log_path)
     started = _AHEAD.pop(asked, None)
     if started is not None and started.returncode is None:
+        GROUPS.add(started.pid)
         SPAWNED.append(dataclasses.replace(asked, pid=started.pid))
         return started
-    if started is not None:  # it died before it was asked for
-        GROUPS.discard(started.pid)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     loop = asyncio.get_running_loop()
     limit = 2**26
