@@ -1,6 +1,8 @@
 """Running the daemon: uvicorn on the bound socket, the sentinel, signals and the lifecycle.
 
-Order matters. The language servers start first; then uvicorn serves the first answers
+Order matters. The language servers start first (those the last run prewarmed even before
+lspd's modules are imported: `head_start`, whose loop the daemon runs on, told once prewarm
+has started its servers); then uvicorn serves the first answers
 (`early`: no MCP SDK in them) and the sentinel is written once it accepts connections, so a
 client that reads it can connect at once. The MCP SDK is imported and the whole app built in
 a thread (`_load`: 0.8-1.1 s quiet, 3-4 s loaded, the tools' schemas), at once when a request
