@@ -5,9 +5,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lspd.ops import check, file_diagnostics
+import pytest
+
+from lspd.ops import check, file_diagnostics, file_since_kept
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
+from tests.ops.test_committed import repo, rows
+from tests.ops.test_since_kept import shifted, written_at_read
+
+__all__ = ["repo"]  # the fixture: a git repository of the Python fixture, watched
 
 
 def test_python_type_error_is_reported(py: Warm) -> None:
@@ -109,3 +115,17 @@ def test_a_huge_message_is_shortened_and_the_answer_stays_small(py: Warm) -> Non
     assert problem.severity == "error" and "more characters)" in problem.message
     assert (unknown.code, unknown.line) == ("reportUnknownVariableType", 1)
     assert len(result.model_dump_json()) < 20_000
+
+
+def test_a_files_baseline_compares_it_at_the_text_its_diagnostics_are_of(
+    repo: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file written after its server answered and before its text was read for the
+    snippets (at that reading): asked and compared again, nothing new (a line shift)."""
+    broken, further = shifted(repo)
+    written = written_at_read(monkeypatch, file_since_kept, broken, further)
+    result = repo.run(file_diagnostics.diagnostics(repo.ws, "pkg/broken.py", baseline="HEAD"))
+    assert written == [broken]
+    assert result.changes is not None and rows(result.changes) == ([], [])
+    assert "against the kept result of" in result.changes.scope  # HEAD's, kept
+    assert (result.errors, result.total) == (0, 0)  # was: line 3 introduced, line 2 fixed

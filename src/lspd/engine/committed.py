@@ -127,6 +127,16 @@ async def committed(
         return _found(memory, Committed(state, checked, delta, note))
 
 
+async def unchanged(ws: Workspace, mark: int) -> bool:
+    """Whether no file changed since the watcher's count `mark` (a check's): every change
+    made before this call counted first (the watcher's catch-up), so texts read before it
+    are the ones that check saw. True without a watcher (a one-shot call: nothing tells)."""
+    if ws.watcher is None or ws.changes_seen is None:
+        return True
+    await ws.watcher.catch_up()
+    return ws.changes_seen == mark
+
+
 def _settled(ws: Workspace, mark: int | None, commit: str) -> None:
     """Raises Unsettled when the files changed since `mark`: a result read beside texts of
     another state (an edit made and undone while the check ran) would hold snippets of the

@@ -85,12 +85,15 @@ def memory_of(ws: Workspace) -> ComparisonMemory:
     return _memories.of(ws)
 
 
-async def question(ws: Workspace, baseline: str, *asked: object) -> Key | None:
+async def question(
+    ws: Workspace, baseline: str, *asked: object, at: int | None = None
+) -> Key | None:
     """What names a comparison while no file changes: the commit `baseline` names now (a
-    commit moves HEAD without changing a file), the watcher's change count and what was
-    `asked`; None when nothing says the files are unchanged (no watcher) or there is no
-    such revision (the comparison then says what to send)."""
-    changes = ws.changes_seen
+    commit moves HEAD without changing a file), the watcher's change count (now, or `at`:
+    the count its answers were made at) and what was `asked`; None when nothing says the
+    files are unchanged (no watcher) or there is no such revision (the comparison then
+    says what to send)."""
+    changes = ws.changes_seen if at is None else at
     if changes is None:
         return None
     named = await asyncio.to_thread(revision, ws, baseline)
@@ -228,18 +231,21 @@ async def file_page(
     baseline: str,
     offset: int,
     limit: int,
+    at: int | None = None,
 ) -> DiagnosticsResult:
     """`diagnostics` with a baseline: `result` (the file now) as a page of what the change
     introduced in it; its counts are the introduced diagnostics' (the exit code follows
-    them). The caller has caught up. With HEAD's (or the session's) result kept, `result`
-    (all of the file's diagnostics) is compared with the file's kept result, else with its
-    state at the baseline's texts where the change can reach it (`lspd.ops.file_since_kept`)."""
+    them). The caller has caught up (`at`: the watcher's count `result` was made at). With
+    HEAD's (or the session's) result kept, `result` (all of the file's diagnostics) is
+    compared with the file's kept result, else with its state at the baseline's texts where
+    the change can reach it (`lspd.ops.file_since_kept`)."""
 
     async def compare() -> Kept:
         quick = await file_since_committed(ws, path, result, content, baseline)
         return Kept(quick or await file_since_baseline(ws, path, result, content, baseline), 1)
 
-    comparison = await kept(ws, await question(ws, baseline, "file", path, content), compare)
+    key = await question(ws, baseline, "file", path, content, at=at)
+    comparison = await kept(ws, key, compare)
     listed = comparison.changes.introduced
 
     def build(changes: Changes, w: Window) -> DiagnosticsResult:

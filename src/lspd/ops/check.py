@@ -254,6 +254,8 @@ def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) 
     made: list[Checked] = []
 
     async def wider() -> Checked:
+        if made and ws.changes_seen is not None and made[0].changes != ws.changes_seen:
+            made.clear()  # a file changed since: compared again (`since_kept.settled`)
         if not made and paths and not all and await _in_gate(ws, paths):
             made.append(Checked(0, [], ws.changes_seen or -1))  # nothing outside the gate
         if not made:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lspd.engine import check_files
 from lspd.engine.check_files import Said
+from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
@@ -40,9 +41,19 @@ async def diagnostics(
     await ws.refresh_open_documents(catch_up=True)
     if baseline is None:
         return await check_file(ws, path, content, limit, offset=offset)
-    # The paging is the introduced list's; all of the file's diagnostics are compared.
-    now = await check_file(ws, path, content, 1, budget=False)
-    return await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit)
+    # The paging is the introduced list's; all of the file's diagnostics are compared, with
+    # the texts the server answered about: a file written meanwhile (the watcher's count
+    # moved) is asked and compared again.
+    for _ in range(ATTEMPTS):
+        mark = ws.changes_seen
+        now = await check_file(ws, path, content, 1, budget=False)
+        answer = await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit, mark)
+        if mark is None or await unchanged(ws, mark):
+            return answer
+    raise Unsettled(
+        f"the files kept changing while {path} was compared with {baseline}; "
+        "ask again once the edits settle"
+    )
 
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.

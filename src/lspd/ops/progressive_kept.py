@@ -17,11 +17,12 @@ import functools
 import logging
 from pathlib import Path
 
-from lspd.ops.beyond_gate import beyond_gate
+from lspd.engine.committed import Committed
+from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
-from lspd.ops.committed import committed
+from lspd.ops.checked import Checked
 from lspd.ops.progressive import Introduced, Progress, stamp
-from lspd.ops.since_kept import compared, gate_part
+from lspd.ops.since_kept import compared, settled
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -53,14 +54,18 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     them); the edited files among the changed ones."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         await check_all(ws)
-    async with ws.gate.exclusive():  # that check is reused; a dirty tree's HEAD texts held
-        found = await committed(ws, progress.baseline, functools.partial(check_all, ws))
-        part = await asyncio.to_thread(gate_part, ws, found, lambda _: True)
+
+    async def edited_outside(found: Committed[Checked]) -> Part | None:
         gate = {r.path for r in found.checked.results}
         outside = {p for p in progress.edited if _beyond(ws, p, gate)}
-        if outside:
-            wider = await check_all(ws, sorted(ws.display(p) for p in outside))
-            part = part.joined(await beyond_gate(ws, found, outside.__contains__, wider))
+        if not outside:
+            return None
+        wider = await check_all(ws, sorted(ws.display(p) for p in outside))
+        return await beyond_gate(ws, found, outside.__contains__, wider)
+
+    async with ws.gate.exclusive():  # that check is reused; a dirty tree's HEAD texts held
+        whole = functools.partial(check_all, ws)
+        found, part = await settled(ws, progress.baseline, whole, lambda _: True, edited_outside)
     differing = {*found.delta.before, *found.delta.after}
     progress.changed = sorted(p for p in progress.edited if p in differing)
     if not progress.changed:

@@ -15,11 +15,12 @@ by an edit above it do not make it new.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.committed import Committed
+from lspd.engine.committed import ATTEMPTS, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
@@ -32,6 +33,12 @@ from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.per_workspace import PerWorkspace
+
+log = logging.getLogger(__name__)
+
+# What a question adds to the gate's part of files outside the gate (`beyond_gate`), of
+# the kept result and the work tree's check it was read beside; None: nothing.
+Beyond = Callable[[Committed[Checked]], Awaitable[Part | None]]
 
 
 @dataclass
@@ -65,11 +72,37 @@ async def since_committed(
     the paths asked, or of every file) in its files outside the gate too: those the
     engine would check again for the change, checked at `baseline`'s texts
     (`lspd.ops.beyond_gate`). A check that left a file unanswered raises `NotKept`."""
-    found = await committed(ws, baseline, whole)
-    part = await asyncio.to_thread(gate_part, ws, found, keep)
-    if wider is not None:
-        part = part.joined(await beyond_gate(ws, found, keep, await wider()))
+
+    async def outside(found: Committed[Checked]) -> Part | None:
+        return None if wider is None else await beyond_gate(ws, found, keep, await wider())
+
+    found, part = await settled(ws, baseline, whole, keep, outside)
     return compared(ws, found, baseline, part)
+
+
+async def settled(
+    ws: Workspace, baseline: str, whole: Whole, keep: Callable[[Path], bool], beyond: Beyond
+) -> tuple[Committed[Checked], Part]:
+    """The kept result of `baseline` beside the work tree's check (`committed`), and the
+    part compared (the gate's files `keep` accepts, and what `beyond` adds of files outside
+    the gate), of one disk state: the texts the snippets and line shifts are read from are
+    the ones the check saw. The watcher's count is read again after they are read (every
+    change made before counted); changed since the check, it is all made again (the check
+    re-checks only what changed), at most `ATTEMPTS` times, then `Unsettled`. Before, a
+    file written between the check and the reading of its text gave its diagnostics
+    snippets of other lines: an unchanged error "introduced" and "fixed" at once."""
+    for _ in range(ATTEMPTS):
+        found = await committed(ws, baseline, whole)
+        part = await asyncio.to_thread(gate_part, ws, found, keep)
+        if (more := await beyond(found)) is not None:
+            part = part.joined(more)
+        if await unchanged(ws, found.checked.changes):
+            return found, part
+        log.info("files changed while the comparison with %s read them: made again", baseline)
+    raise Unsettled(
+        f"the files kept changing while they were compared with {baseline}; "
+        "ask again once the edits settle"
+    )
 
 
 def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool]) -> Part:
