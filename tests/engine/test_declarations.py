@@ -48,3 +48,21 @@ def test_a_declared_module_variable_is_its_type_unless_final() -> None:
     assert same("x: int = 1\n", "x: int = 2\n")
     assert not same("x: Final = 1\n", "x: Final = 2\n")
     assert not same("x = 1\n", "x = '1'\n")
+
+
+def test_what_a_second_review_found_importers_see() -> None:
+    """Each changes a diagnostic of an importer on basedpyright (the reviewer's runs)."""
+    local = "class C:\n    def __init__(self) -> None:\n        value = 1\n        self.x = value\n"
+    assert not same(local, local.replace("value = 1", "value = 'one'"))
+    opened = "class C:\n    def open(self) -> None:\n        with open('a') as self.f:\n"
+    opened += "            pass\n"
+    assert not same(opened, opened.replace("open('a')", "open('a', 'rb')"))
+    exported = "__all__: list[str] = ['helper']\n\n\ndef helper() -> int:\n    return 1\n"
+    assert not same(exported, exported.replace("['helper']", "[]"))
+    assert not same('X: "Final" = 1\n', 'X: "Final" = 2\n')
+    aliased = "from typing import Final as Const\n\nX: Const = 1\n"
+    assert not same(aliased, aliased.replace("= 1", "= 2"))
+    assert not same("x: object = (y := 1)\n", "x: object = (y := 'one')\n")
+    lazy = "def other() -> None:\n    pass\n"
+    assert not same(lazy, "def other() -> None:\n    import f\n\n    print(f)\n")
+    assert same(lazy, "def other() -> None:\n    print('other')\n")  # a body, still

@@ -95,3 +95,19 @@ def test_importers_follow_imports_transitively(root: Path) -> None:
     assert root / "tools/x.py" not in found
     assert {root / "lib/pkg/user.py", root / "lib/pkg/lazy.py", root / "lib/pkg/far.py"} <= found
     assert importers(root, [root / "tools/x.py"], names) == set()
+
+
+def test_an_import_after_a_semicolon_or_a_one_line_block_is_one() -> None:
+    """Found by a review: each of these imports `m`, and basedpyright shows it."""
+    root = Path("/project")
+    for text in ("x = 1; import m\n", "if True: import m\n", "try: import m\n"):
+        assert touched(root, root / "f.py", text) == {("m",)}
+    assert touched(root, root / "f.py", "from proto import P; import m\n") == {
+        ("proto",),
+        ("proto", "P"),
+        ("m",),
+    }
+    assert touched(root, root / "f.py", "if TYPE_CHECKING: from m import Alias\n") == {
+        ("m",),
+        ("m", "Alias"),
+    }

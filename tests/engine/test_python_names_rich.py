@@ -37,18 +37,12 @@ def rich(tmp_path: Path) -> Iterator[Warm]:
     yield from warm_root(root, tmp_path / "logs", watch=True)
 
 
-def asked(warm: Warm) -> list[str]:
+def asked(warm: Warm, fresh_too: bool = True) -> list[str]:
     """The files the whole check asked; its result is a fresh workspace's."""
     checked = warm.run(check_all(warm.ws))
-    assert compact(summary(checked)) == fresh(warm.root, warm.root.parent / "fresh-logs")
+    if fresh_too:
+        assert compact(summary(checked)) == fresh(warm.root, warm.root.parent / "fresh-logs")
     return sorted(warm.ws.display(p) for p in checked.asked)
-
-
-def edit(warm: Warm, name: str, old: str, new: str) -> None:
-    path = warm.root / name
-    text = path.read_text()
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, new))
 
 
 def errors(warm: Warm) -> set[tuple[str | None, int, str | None]]:
@@ -56,34 +50,39 @@ def errors(warm: Warm) -> set[tuple[str | None, int, str | None]]:
     return {(d.path, d.line, d.code) for d in checked.everything if d.severity == "error"}
 
 
-def test_module_names_ask_the_files_naming_them_and_a_member_asks_every_importer(
+USES = "from rich._pick import lspd_extra\n\nvalue: int = lspd_extra(1)\n"
+EXTRA = "\n\ndef lspd_extra(x: int) -> int:\n    return x\n"
+
+
+def test_names_added_ask_the_files_naming_them_and_another_change_every_importer(
     rich: Warm,
 ) -> None:
-    assert len(asked(rich)) == 78  # cold: every file
+    uses = rich.root / "rich/lspd_uses.py"
+    uses.write_text(USES)  # a file naming what `_pick` does not have yet
+    assert len(asked(rich, fresh_too=False)) == 79  # cold: every file
+    before = errors(rich)
+    assert {p for p, _, _ in before if p == "rich/lspd_uses.py"} == {"rich/lspd_uses.py"}
     pick = rich.root / "rich/_pick.py"
     original = pick.read_text()
     pick.write_text(original + "\n\nadded: int = 0\n")
     assert asked(rich) == ["rich/_pick.py"]  # a name added that no file uses
-    before = errors(rich)
-    changed = pick.read_text().replace(PICK, PICK.replace("-> bool", "-> str"))
+
+    extra = pick.read_text() + EXTRA
     seen = memory_of(rich.ws).python
     files = set(rich.root.glob("rich/**/*.py"))
-    reach = proposal_reach.reached(rich.ws, {pick: changed}, files, seen, None)
-    assert sorted(rich.ws.display(p) for p in reach) == CALLERS  # a preview asks them
-    introduced, fixed = previewed_said(rich, {"rich/_pick.py": changed})
-    assert fixed == []
-    pick.write_text(changed)
-    assert asked(rich) == CALLERS
-    now = errors(rich)
-    assert {path for path, _, _ in now - before} == set(CALLERS)
-    assert sorted(now - before) == sorted((path, line, code) for path, line, code, _ in introduced)
-    pick.write_text(original)
-    assert asked(rich) == CALLERS
-    assert errors(rich) == before
+    reach = proposal_reach.reached(rich.ws, {pick: extra}, files, seen, None)
+    named = ["rich/_pick.py", "rich/lspd_uses.py"]
+    assert sorted(rich.ws.display(p) for p in reach) == named  # a preview asks them
+    introduced, fixed = previewed_said(rich, {"rich/_pick.py": extra})
+    gone = {(p, line, code) for p, line, code in before if p == "rich/lspd_uses.py"}
+    assert introduced == [] and {(p, line, code) for p, line, code, _ in fixed} == gone
+    pick.write_text(extra)
+    assert asked(rich) == named
+    assert errors(rich) == before - gone
 
-    measure = rich.root / "rich/measure.py"
-    seen = memory_of(rich.ws).python
     assert seen is not None
-    every = importers(rich.root, [measure], names(rich.ws, seen))
-    edit(rich, "rich/measure.py", "def span(self) -> int:", "def span(self) -> str:")
-    assert asked(rich) == sorted({rich.ws.display(p) for p in every} | {"rich/measure.py"})
+    every = importers(rich.root, [pick], names(rich.ws, seen))
+    pick.write_text(extra.replace("def pick_bool(", "def pick_bool2("))  # every importer
+    every_name = {rich.ws.display(p) for p in every} | {"rich/_pick.py"}
+    assert asked(rich) == sorted(every_name)
+    assert {p for p, _, _ in errors(rich) - before} == set(CALLERS) - {"rich/_pick.py"}

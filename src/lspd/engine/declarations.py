@@ -3,11 +3,13 @@
 An edit that leaves them as they were cannot change another file's diagnostics, so the
 whole-workspace check asks the server about the edited file alone (`engine/python_affected.py`).
 Kept: every statement outside function bodies (classes, imports, assignments, `__all__`,
-decorators, signatures with their defaults; of a module-level `x: int = ...` its type),
-and the whole body of a function without a return annotation (pyright infers its return
-type from it) or one declaring globals. Of an annotated function's body only what
-declares attributes (`self.x = ...`) is kept.
-Comments, docstrings and positions are not part of it.
+decorators, signatures with their defaults; of a module-level `x: int = ...` its type,
+unless the value makes it: `Final`, `TypeAlias`, `ClassVar` however written, a dunder such
+as an annotated `__all__`, a value binding a name with `:=`), and the whole body of a
+function without a return annotation (pyright infers its return type from it), one declaring
+globals, or one setting an attribute (`value = 'one'; self.x = value`: the attribute's type
+is made of the body's names). Of another annotated function's body only its imports are
+kept (one may close an import cycle). Comments, docstrings and positions are not part of it.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ def declared(text: str) -> ast.Module | None:
     except (SyntaxError, ValueError):
         return None
     tree.type_ignores = []
+    whole = _WHOLE | {  # `from typing import Final as Const`
+        a.asname for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+        if a.name in _WHOLE and a.asname
+    }  # fmt: skip
     for node in tree.body:  # `x: int = 3`: importers see `int` (not with Final, TypeAlias)
-        if not isinstance(node, ast.AnnAssign) or node.value is None:
-            continue
-        if not _WHOLE.intersection(_names(node.annotation)):
+        if isinstance(node, ast.AnnAssign) and node.value is not None and _typed(node, whole):
             node.value = ast.Constant(...)
     result = _Declarations().visit(tree)
     assert isinstance(result, ast.Module)
@@ -41,6 +45,19 @@ def declared(text: str) -> ast.Module | None:
 
 
 _WHOLE = {"Final", "TypeAlias", "ClassVar"}  # the value makes the type
+
+
+def _typed(node: ast.AnnAssign, whole: set[str]) -> bool:
+    """Whether an annotated assignment's type is its annotation alone, its value unseen."""
+    if isinstance(node.target, ast.Name) and node.target.id[:2] == node.target.id[-2:] == "__":
+        return False  # `__all__: list[str] = [...]`: what `import *` takes
+    if any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node.annotation)
+    ):
+        return False  # `"Final"`
+    if any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+        return False  # `x: object = (y := 1)` binds `y`
+    return not whole.intersection(_names(node.annotation))
 
 
 def _names(node: ast.AST) -> set[str]:
@@ -65,17 +82,14 @@ class _Declarations(ast.NodeTransformer):
         if node.returns is None and node.type_comment is None:
             return self.generic_visit(node)  # its return type comes from its body
         inside = list(ast.walk(ast.Module(body=node.body, type_ignores=[])))
-        if any(isinstance(n, ast.Global | ast.Nonlocal) for n in inside):
+        if any(isinstance(n, ast.Global | ast.Nonlocal) or _sets_attribute(n) for n in inside):
             return self.generic_visit(node)
-        node.body = [
-            n
-            for n in inside
-            if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign) and _declares(n)
-        ] or [ast.Pass()]
+        node.body = [n for n in inside if isinstance(n, ast.Import | ast.ImportFrom)]
+        node.body = node.body or [ast.Pass()]
         return node
 
 
-def _declares(node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> bool:
-    """Whether the assignment may declare an attribute (`self.x = ...`, `cls.y: int = ...`)."""
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-    return any(isinstance(n, ast.Attribute) for target in targets for n in ast.walk(target))
+def _sets_attribute(node: ast.AST) -> bool:
+    """Whether `node` sets an attribute (`self.x = ...`, `for self.i in ...`, `with ... as
+    self.f`)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)

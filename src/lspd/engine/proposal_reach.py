@@ -4,7 +4,7 @@ whole check's rules after an edit, applied to texts not written yet.
 - Python (`engine/python_affected.py`): the changed files, and, when one's declarations change
   (`engine/declarations.py`) or it is added or deleted, the files importing it, transitively
   (`python_imports.importers`, over every Python file under the root); of those only the
-  files naming what changed when its module names are all it changed (`python_names`);
+  files naming what it added when all it did was add module names (`python_names`);
 - TypeScript 7 (`engine/native_reach.py`): the changed files, and, unless an edit touched only
   `//` comment lines and blank lines, the files importing them by name, transitively; a
   project whose aliases cannot be followed by name reaches every file;
@@ -76,10 +76,7 @@ def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path
     named = named_reach(
         declared, reach, lambda p: proposed[p] if p in proposed else read_text(p), read
     )
-    for path, words in read.words.items():  # the unchanged files': kept for the next one
-        seen.read.words.setdefault(path, words)
-    for path, made in read.made.items():
-        seen.read.made.setdefault(path, made)
+    seen.read.keep(read, since)  # what was read of the files as the disk has them
     return reach if named is None else named
 
 

@@ -5,7 +5,7 @@ again, and answers "unchanged" for the others; asking every file still costs a r
 each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
 files importing a changed module, transitively (`python_imports.importers`), only when its
 declarations changed (`engine/declarations.py`: a body-only edit asks the file alone), and of
-those only the files naming what changed when module names are all it changed
+those only the files naming what it added when all it did was add module names
 (`engine/python_names.py`: a name added that no file uses asks the file alone). The
 other files' results are last time's, reused as they are (by `ops/check.py`: the engine
 says which files to ask, `python_asked`). A change it cannot place asks

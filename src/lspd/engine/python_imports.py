@@ -25,11 +25,13 @@ from pathlib import Path
 
 Name = tuple[str, ...]  # a dotted name's parts
 
+# A statement starts a line, or follows `;` or a one-line block's `:` (`if X: import m`).
 _FROM = re.compile(
-    r"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|(?:[^\n\\]|\\\n)*)",
+    r"(?:^|[;:])[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*"
+    r"(\([^)]*\)|(?:[^\n\\;]|\\\n)*)",
     re.MULTILINE,
 )
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+((?:[^\n\\;]|\\\n)*)", re.MULTILINE)
+_IMPORT = re.compile(r"(?:^|[;:])[ \t]*import[ \t]+((?:[^\n\\;]|\\\n)*)", re.MULTILINE)
 _DYNAMIC = re.compile(r"\b(?:import_module|__import__)\(\s*[rbu]?[\"']([\w.]+)[\"']")
 _COMMENT = re.compile(r"#[^\n]*")
 

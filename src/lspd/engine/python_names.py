@@ -1,100 +1,113 @@
-"""Which importers a Python declaration change can reach, when a module's names are all it
-changes: the files naming them.
+"""Which importers a Python edit can reach when all it does is add module names: the
+files naming them.
 
 pyright checks every importer of a module whose declarations changed again, transitively:
 a name added to `dialects/sqlite/json.py`, which no file names, asked its importers and
-theirs. A file's diagnostics can change only where it names something whose type changed: a
-module name whose declaration changed, or, transitively, a declaration made of such a name
-(`def f(): return helper(x)` infers its type from it; `def g() -> Box`, `Alias = Box`,
-`class Sub(Box)`). So the changed names are followed through the declarations
-(`engine/declarations.declared`: what an importer sees) of the files naming them, to a
-fixed point, and the files asked are those of the importers (`python_imports.importers`, a
-superset) whose code names one of them (`identifiers`: as a name, an attribute
-`util.helper`, an import, or a string that is an expression, a forward reference). A star
-import needs no rule of its own: whoever uses a name it brings writes the name.
+theirs. A file's diagnostics can change with a name added only where it names it (an
+error "is not defined" or "not a known attribute" gone, a star import's name), or,
+transitively, names a declaration made of it (`def f(): return extra(x)` infers its type
+from it; `Alias = Extra`, `class Sub(Extra)`, `T = TypeVar("T", "Extra")`). So the added
+names are followed through the declarations (`engine/declarations.declared`: what an
+importer sees) of the files naming them, to a fixed point, and the files asked are those
+of the importers (`python_imports.importers`, a superset) whose code names one of them
+(`Code`: as a name, an attribute, an import, in a type comment or a string that is not a
+docstring).
 
-A class's members are not followed by name: a member named `of` or `order_by` is written
-for other classes' members everywhere, a use need not write it (`a + b` names no `__add__`,
-a protocol is fitted by members no one names), and followed by name SQLAlchemy's `to_list`
-reached 250 of 255 files through unannotated methods. So a change that reaches a class's
-member, in the changed module or in a file that names what changed, is not placed here.
-
-Not placed (then every importer is asked, as before): a member's change, a module that does
-not parse, a changed statement that binds no name (`m.x = 1`, a call), a changed star
-import, `__all__` (what `import *` takes) or module `__getattr__`.
+Anything else asks every importer as before (`reached` is None): a statement changed,
+moved or removed (two reviews found 20 ways a change of a name reaches a file that does not
+write it: a module fitted to a protocol, a star import's order, `global`, a match pattern,
+an import cycle, ...); a name bound again; an import added anywhere (a cycle); `__all__`,
+module `__getattr__`, a star import, a statement binding no name; a class member made of an
+added name (a member `of` or `order_by` is written for other classes' members everywhere,
+and a protocol is fitted by members nobody writes); a module whose names grew used as a
+value under any name it is imported as (`impl: HasHelper = m`); more than `_FOLLOWED`
+files to follow; a file that does not parse.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.declarations import declared
+from lspd.engine.declarations import Function, declared
 
 _WORD = re.compile(r"[^\W\d]\w*")
+_FOLLOWED = 40  # files followed by name, at most (SQLAlchemy: 0.1-0.2 s each to read)
 _SEARCHED = 32  # up to this many names, a file's text is searched before its code is read
 _UNPLACED = {"", "__all__", "__getattr__"}  # names whose change no use can be told by
-Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @dataclass(frozen=True)
 class Declaration:
-    """One statement of what a module declares at its top level, as its importers see it."""
+    """One top-level statement of a module, as its importers see it."""
 
     names: frozenset[str]  # the module names it binds ("": none that can be told)
     shape: str  # the statement, without positions (a class's: without its members)
     words: frozenset[str]  # the names it is made of (names, attributes, imports)
     members: str = ""  # a class's members, without positions
     inner: frozenset[str] = frozenset()  # the names a class's members are made of
+    imports: bool = False  # an import anywhere in it (it may close an import cycle)
 
 
-Declarations = dict[str, list[Declaration]]  # by the name each binds
+@dataclass(frozen=True)
+class Code:
+    """What a file's code names."""
+
+    words: frozenset[str]  # every identifier (`Declaration.words`, of the whole file)
+    values: frozenset[str]  # names and attributes used as values (`x = m`, `f(pkg.m)`)
+    aliases: frozenset[tuple[str, str]]  # (what an import names last, the name it binds)
 
 
-def declarations(text: str) -> Declarations | None:
-    """Each top-level declaration of the module, by the name it binds (None: no parse)."""
+def declarations(text: str) -> list[Declaration] | None:
+    """The module's top-level declarations in order (None: it does not parse)."""
     tree = declared(text)
     if tree is None:
         return None
-    found: Declarations = {}
+    found: list[Declaration] = []
     for node in tree.body:
         for one in _split(node):
             names = _bound(one)
+            imports = any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(one))
             if isinstance(one, ast.ClassDef):
                 members, one.body = one.body, []
                 module = ast.Module(body=members, type_ignores=[])
-                declaration = Declaration(
-                    names, ast.dump(one), frozenset(_words(one)), ast.dump(module),
-                    frozenset(_words(module)),
-                )  # fmt: skip
+                shape, words = ast.dump(one), frozenset(_words(one))
+                found.append(
+                    Declaration(names, shape, words, ast.dump(module), frozenset(_words(module)))
+                )
             else:
-                declaration = Declaration(names, ast.dump(one), frozenset(_words(one)))
-            for name in names:
-                found.setdefault(name, []).append(declaration)
+                words = frozenset(_words(one))
+                found.append(Declaration(names, ast.dump(one), words, imports=imports))
     return found
 
 
 def changed_names(old: str | None, new: str | None) -> set[str] | None:
-    """The module names whose declarations differ between two texts of a module (None: one
-    that cannot be told by name, or a text missing or not parsed)."""
+    """The module names the new text of a module adds to the old, when adding them is all
+    it does: statements inserted, none changed, moved or removed, none binding a name the
+    module had (None otherwise, or a text missing or not parsed)."""
     before = declarations(old) if old is not None else None
     after = declarations(new) if new is not None else None
     if before is None or after is None:
         return None
+    shapes = [[d.shape + d.members for d in side] for side in (before, after)]
+    matcher = difflib.SequenceMatcher(None, shapes[0], shapes[1], autojunk=False)
+    had = {name for declaration in before for name in declaration.names}
     names: set[str] = set()
-    for name in before.keys() | after.keys():
-        was, now = before.get(name, []), after.get(name, [])
-        classes = [d.members for d in was if d.members], [d.members for d in now if d.members]
-        if all(classes) and classes[0] != classes[1]:
-            return None  # a class's members (a class added or removed is a name's change)
-        if [d.shape for d in was] != [d.shape for d in now]:
-            if name in _UNPLACED:
-                return None
-            names.add(name)
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag != "insert":
+            return None  # a statement changed, moved or removed
+        for declaration in after[j1:j2]:
+            if declaration.names & (_UNPLACED | had) or declaration.imports:
+                return None  # `__all__`, `__getattr__`, a name rebound, an import (a cycle)
+            names |= declaration.names
     return names
 
 
@@ -102,16 +115,26 @@ def changed_names(old: str | None, new: str | None) -> set[str] | None:
 class Read:
     """What was read of the files' texts, kept between checks for the files not changed."""
 
-    words: dict[Path, frozenset[str] | None] = field(default_factory=dict)  # `identifiers`
-    made: dict[Path, Declarations | None] = field(default_factory=dict)  # `declarations`
+    code: dict[Path, Code | None] = field(default_factory=dict)  # `code_of`
+    made: dict[Path, list[Declaration] | None] = field(default_factory=dict)  # `declarations`
 
     def without(self, changed: Iterable[Path]) -> Read:
         """What was read of the files other than `changed`."""
         gone = set(changed)
         return Read(
-            {p: w for p, w in self.words.items() if p not in gone},
+            {p: c for p, c in self.code.items() if p not in gone},
             {p: d for p, d in self.made.items() if p not in gone},
         )
+
+    def keep(self, other: Read, changed: Iterable[Path]) -> None:
+        """Keep what `other` read of the files other than `changed` (their texts here)."""
+        gone = set(changed)
+        for path, code in other.code.items():
+            if path not in gone:
+                self.code.setdefault(path, code)
+        for path, made in other.made.items():
+            if path not in gone:
+                self.made.setdefault(path, made)
 
 
 def reached(
@@ -120,10 +143,10 @@ def reached(
     text_of: Callable[[Path], str | None],
     read: Read,
 ) -> set[Path] | None:
-    """Of `importers` (the changed modules' importers, transitively), the files naming
-    something a change of `changed` (each file's text before and after) reaches; None when
-    one cannot be told by name (then all of them can be reached). `read`: what was read of
-    the texts `text_of` gives, added to (the changed files' are not kept)."""
+    """Of `importers` (the changed modules' importers, transitively), the files whose code
+    names something the changes reach (`changed`: each file's text before and after); None
+    when a change cannot be told by name (then all of them can be reached). `read`: what was
+    read of the texts `text_of` gives, added to (the changed files' are not kept)."""
     names: set[str] = set()
     for before, after in changed.values():
         differ = changed_names(before, after)
@@ -134,15 +157,18 @@ def reached(
     fresh = Read()  # the changed files': not kept
     reach: set[Path] = set()
     followed = set(changed)
+    declaring = set(changed)  # the modules whose names changed, the fixed point's too
     looked: set[str] = set()  # the names every file was looked at for
     while True:
         unlooked = [n for n in names if n not in looked]
         looked.update(unlooked)
         for path, text in texts.items():
-            held = (fresh if path in changed else read).words
+            held = fresh if path in changed else read
             if path not in reach and (text is None or _names_any(path, text, unlooked, held)):
                 reach.add(path)
                 followed.add(path)
+                if len(followed) > _FOLLOWED:
+                    return None  # reading them costs more than asking every importer saves
         grown = False
         for path in followed:
             made = (fresh if path in changed else read).made
@@ -152,41 +178,68 @@ def reached(
             found = made[path]
             if found is None:
                 return None  # unreadable, or it does not parse: what it declares is unknown
-            for declaration in (d for each in found.values() for d in each):
+            for declaration in found:
                 if not names.isdisjoint(declaration.inner):
                     return None  # a class's member is made of a changed name
                 if names.isdisjoint(declaration.words) or declaration.names <= names:
                     continue
-                if "" in declaration.names:
+                if declaration.names & _UNPLACED or declaration.imports:
                     return None
                 names |= declaration.names
+                declaring.add(path)
                 grown = True
         if not grown:
-            return reach
+            return None if _used_as_values(declaring, texts, read) else reach
 
 
-def identifiers(text: str) -> frozenset[str] | None:
-    """The identifiers a module's code is made of (None: it does not parse): names,
-    attributes, imports, what it defines, and the words of a string that is an expression
-    (a forward reference `"Box | None"`, `getattr(m, "to_list")`); not comments or prose."""
+def code_of(text: str) -> Code | None:
+    """What a module's code names (None: it does not parse): see `Code`; not comments or
+    prose."""
     try:
-        tree = ast.parse(text)
+        tree = ast.parse(text, type_comments=True)
     except (SyntaxError, ValueError):
         return None
-    return frozenset(_words(tree, strings=True))
+    words, values, aliases = _read(tree)
+    return Code(frozenset(words), frozenset(values), frozenset(aliases))
 
 
-def _names_any(
-    path: Path, text: str, names: list[str], words: dict[Path, frozenset[str] | None]
-) -> bool:
+def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read) -> bool:
+    """Whether one of `modules` may be used as a value by a file of `texts` (`impl:
+    HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): the names it is imported
+    as (`m`, `import m as util`, `from f1 import util`, to a fixed point) where a value
+    stands, not before `.name`. Each file writing one of them is read."""
+    names = {p.parent.name if p.stem == "__init__" else p.stem for p in modules}
+    looked: set[str] = set()
+    while unlooked := names - looked:
+        looked |= unlooked
+        for path, text in texts.items():
+            if text is None:
+                return True
+            if path not in read.code and not any(n in _searchable(text) for n in unlooked):
+                continue
+            if path not in read.code:
+                read.code[path] = code_of(text)
+            code = read.code[path]
+            if code is None or not code.values.isdisjoint(names):
+                return True
+            names |= {alias for last, alias in code.aliases if last in names}
+    return False
+
+
+def _searchable(text: str) -> str:
+    """`text` as Python reads its names (NFKC: `ｈelper` is `helper`), for a plain search."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
+def _names_any(path: Path, text: str, names: list[str], read: Read) -> bool:
     """Whether the code of `path` names one of `names` (a few are first searched for in
-    its text: quicker than reading its code)."""
-    if path not in words:
-        if len(names) <= _SEARCHED and not any(name in text for name in names):
+    its text: quicker than reading its code; not a text Python reads otherwise)."""
+    if path not in read.code:
+        if len(names) <= _SEARCHED and not any(n in _searchable(text) for n in names):
             return False
-        words[path] = identifiers(text)
-    held = words[path]
-    return held is None or not held.isdisjoint(names)
+        read.code[path] = code_of(text)
+    code = read.code[path]
+    return code is None or not code.words.isdisjoint(names)
 
 
 def _split(node: ast.stmt) -> list[ast.stmt]:
@@ -202,70 +255,82 @@ def _split(node: ast.stmt) -> list[ast.stmt]:
 
 
 def _bound(node: ast.stmt) -> frozenset[str]:
-    """The module names a statement binds (a compound one: all its bodies'); "" when it
-    binds none, or `*`'s (not written there)."""
-    if isinstance(node, Function | ast.ClassDef):
-        return frozenset({node.name})
+    """The module names a statement binds (a compound one: all its bodies'; a function or
+    class: its name and the globals it assigns); "" when it binds none, or `*`'s (not
+    written there)."""
     names: set[str] = set()
+    if isinstance(node, Function | ast.ClassDef):
+        names.add(node.name)
     for inner in ast.walk(node):
-        if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+        if isinstance(inner, ast.ImportFrom) and inner.level and inner.module:
+            names.add(inner.module.split(".")[0])  # in a package, `from .sub import x`: `sub`
+        if isinstance(inner, ast.Global):
+            names.update(inner.names)
+        elif isinstance(node, Function | ast.ClassDef):
+            continue  # inside: its own scope
+        elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
             names.add(inner.id)
         elif isinstance(inner, ast.alias):
             names.add("" if inner.name == "*" else inner.asname or inner.name.split(".")[0])
         elif isinstance(inner, Function | ast.ClassDef):
             names.add(inner.name)
+        elif isinstance(inner, ast.MatchAs | ast.MatchStar | ast.MatchMapping):
+            bound = inner.rest if isinstance(inner, ast.MatchMapping) else inner.name
+            names.update([bound] if bound else [])  # `case int() as value`, `*rest`, `**rest`
     return frozenset(names or {""})
 
 
-def _words(node: ast.AST, strings: bool = False) -> set[str]:
-    """The names `node` is made of: names, attributes, imports, and the words of the strings
-    in its annotations (a forward reference `"Box | None"`); with `strings`, of every string
-    that is an expression and the names it defines, as `identifiers` reads a file."""
-    found: set[str] = set()
+def _words(node: ast.AST) -> set[str]:
+    """The names `node` is made of (`_read`)."""
+    return _read(node)[0]
+
+
+def _read(node: ast.AST) -> tuple[set[str], set[str], set[tuple[str, str]]]:
+    """In one walk of `node` (a pure-Python walk is most of the time spent here): the names
+    it is made of (names, attributes, imports, what it defines, the words of its type
+    comments and of its strings that may be code: a forward reference `"Box | None"`,
+    `TypeVar("T", "Box")`, `getattr(m, "helper")`; a long one whole), those used as values
+    (`Code.values`), and the other names imports bind (`Code.aliases`)."""
+    words: set[str] = set()
+    bases: set[int] = set()
+    loads: list[ast.Name | ast.Attribute] = []
+    aliases: set[tuple[str, str]] = set()
+    prose: set[int] = set()
     for inner in ast.walk(node):
-        if isinstance(inner, ast.Name):
-            found.add(inner.id)
-        elif isinstance(inner, ast.Attribute):
-            found.add(inner.attr)
-        elif isinstance(inner, ast.alias):
-            found.update(inner.name.split("."))
+        kind = type(inner)
+        if kind is ast.Name:
+            assert isinstance(inner, ast.Name)
+            words.add(inner.id)
+            if type(inner.ctx) is ast.Load:
+                loads.append(inner)
+        elif kind is ast.Attribute:
+            assert isinstance(inner, ast.Attribute)
+            words.add(inner.attr)
+            bases.add(id(inner.value))
+            if type(inner.ctx) is ast.Load:
+                loads.append(inner)
+        elif kind is ast.Constant and id(inner) not in prose:
+            value = getattr(inner, "value", None)
+            if type(value) is str:
+                words.update(_WORD.findall(value))
+        elif isinstance(inner, ast.Expr):
+            prose.add(id(inner.value))  # a docstring, or a string standing alone
+        elif kind is ast.alias:
+            assert isinstance(inner, ast.alias)
+            words.update(inner.name.split("."))
             if inner.asname:
-                found.add(inner.asname)
-        elif isinstance(inner, ast.ImportFrom) and inner.module:
-            found.update(inner.module.split("."))
-        elif strings:
-            if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
-                if _expression(inner.value):
-                    found.update(_WORD.findall(inner.value))
-            elif isinstance(inner, Function | ast.ClassDef):
-                found.add(inner.name)  # an override of a changed method
-        else:
-            for annotation in _annotations(inner):
-                found |= _words(annotation, strings=True)
-    return found
+                words.add(inner.asname)
+                aliases.add((inner.name.split(".")[-1], inner.asname))
+        elif kind is ast.ImportFrom:
+            assert isinstance(inner, ast.ImportFrom)
+            words.update(inner.module.split(".") if inner.module else ())
+        if isinstance(inner, Function | ast.ClassDef):
+            words.add(inner.name)  # an override of a changed method
+        if kind in _COMMENTED and (comment := getattr(inner, "type_comment", None)):
+            words.update(_WORD.findall(comment))
+    values = {n.id if isinstance(n, ast.Name) else n.attr for n in loads if id(n) not in bases}
+    return words, values, aliases
 
 
-def _annotations(node: ast.AST) -> list[ast.expr]:
-    """The annotations `node` holds itself, and what `cast("T", x)` and `bound="T"` name."""
-    if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
-        return [node.annotation]
-    if isinstance(node, Function) and node.returns is not None:
-        return [node.returns]
-    if isinstance(node, ast.Call):
-        bound = [k.value for k in node.keywords if k.arg == "bound"]
-        called = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-        return [*node.args[:1], *bound] if called == "cast" else bound
-    return []
-
-
-def _expression(text: str) -> bool:
-    """Whether a string may name code: one word or a short expression (not prose)."""
-    if not text or len(text) > 200:
-        return False
-    if not any(c.isspace() for c in text):
-        return True
-    try:
-        ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError):
-        return False
-    return True
+_COMMENTED = {ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.For, ast.AsyncFor}
+_COMMENTED |= {ast.With, ast.AsyncWith, ast.arg}
