@@ -14,12 +14,17 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from lspd.engine import keeping
+from lspd.engine.kept_memory import SWITCH, memory_of
 from lspd.lsp.process import GROUPS
-from lspd.workspace.dmypy import Dmypy
+from lspd.workspace import Workspace
+from lspd.workspace.dmypy import Dmypy, MypyOutput
 from tests.daemon.support import (
     alive,
     env_for,
@@ -30,7 +35,7 @@ from tests.daemon.support import (
     wait_for_port,
 )
 from tests.engine.test_keeping import wait_for
-from tests.ops.test_baseline import committed
+from tests.ops.test_baseline import committed, git
 from tests.workspace.mypy_env import STRICT, project
 from tests.workspace.test_dmypy import daemon_of, held
 
@@ -160,14 +165,7 @@ def test_dmypy_stops_with_the_language_servers_after_idle(
         assert ws is not None
         server = None
         for question in (["diagnostics", "app/main.py"], ["hover", "app/main.py:5:12"]):
-            asked = subprocess.run(
-                [sys.executable, "-m", "lspd", *question, "--json"],
-                cwd=root,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            assert asked.returncode in (0, 1), asked.stderr
+            asked_of_cli(root, question)
             (daemon,) = ws.pool.mypy.values()
             server = server or daemon.pid  # read before its idle stop
         sessions = [s for s in ws.pool.regular() if s.pid is not None]
@@ -180,3 +178,84 @@ def test_dmypy_stops_with_the_language_servers_after_idle(
             120,
         )
         assert wait_dead(server, 10)
+
+
+def asked_of_cli(root: Path, question: list[str]) -> None:
+    """`lspd QUESTION --json` asked of the daemon serving `root`, answered."""
+    answered = subprocess.run(
+        [sys.executable, "-m", "lspd", *question, "--json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert answered.returncode in (0, 1), answered.stderr
+
+
+QUESTIONS = {
+    "a language server too": [["diagnostics", "app/main.py"], ["hover", "app/main.py:5:12"]],
+    "dmypy alone, then HEAD moves": [["diagnostics", "app/main.py"]],
+}
+
+
+@pytest.mark.parametrize("case", list(QUESTIONS))
+def test_dmypy_stops_after_idle_with_heads_result_kept_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    """Keeping on (the daemon's default): HEAD's result is made by a whole check that asks
+    dmypy too, after or between the questions; once it is kept, dmypy (and the language
+    server) stop after their idle time all the same, and the keeping's later looks ask
+    dmypy nothing, also when HEAD moves while every server sleeps (it would start them
+    again for nobody; the next question does)."""
+    root = committed(project(tmp_path / "p", STRICT))
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.delenv(SWITCH, raising=False)
+    monkeypatch.setattr(keeping, "INTERVAL_S", 1.0)
+    asked: list[float] = []  # each question put to a dmypy, when
+    looks: list[float] = []  # each look of the keeping at its servers, when
+    real_check, real_asleep = Dmypy.check, keeping._asleep
+
+    async def check(self: Dmypy, *args: Any, **kwargs: Any) -> MypyOutput:
+        asked.append(time.monotonic())
+        return await real_check(self, *args, **kwargs)
+
+    def asleep(ws: Workspace) -> bool:
+        looks.append(time.monotonic())
+        return real_asleep(ws)
+
+    def looked(times: int) -> None:  # the keeping looked `times` times from now
+        since = time.monotonic()
+        wait_for(lambda: sum(t > since for t in looks) >= times, 120)
+
+    monkeypatch.setattr(Dmypy, "check", check)
+    monkeypatch.setattr(keeping, "_asleep", asleep)
+    with thread_daemon(root, prewarm=False, idle_timeout=5) as running:
+        ws = running.daemon.ws
+        assert ws is not None
+        for question in QUESTIONS[case]:
+            asked_of_cli(root, question)
+        (daemon,) = ws.pool.mypy.values()
+        sessions = [s for s in ws.pool.regular() if s.pid is not None]
+        assert [s.name for s in sessions] == (["basedpyright"] if len(QUESTIONS[case]) > 1 else [])
+        wait_for(lambda: memory_of(ws).state is not None, 600)  # HEAD's result kept
+        gone = [daemon.mirror.directory, daemon.status_file]
+        wait_for(
+            lambda: (
+                not any(p.exists() for p in gone)
+                and daemon.pid is None
+                and all(s.state == "stopped" for s in sessions)
+            ),
+            120,
+        )
+        stopped, last = time.monotonic(), len(asked)
+        looked(5)
+        if case == "dmypy alone, then HEAD moves":  # a pull: a file and HEAD changed
+            shapes = root / "app" / "shapes.py"
+            shapes.write_text(shapes.read_text() + "\n\ndef more() -> int:\n    return 1\n")
+            commit = ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit"]
+            git(root, *commit, "-qam", "pulled")
+            looked(5)
+        assert len(asked) == last and asked[-1] < stopped  # none asked dmypy since
+        assert daemon.pid is None and not any(p.exists() for p in gone)
+        state = memory_of(ws).state
+        assert state is not None

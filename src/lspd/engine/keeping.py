@@ -71,8 +71,10 @@ async def keep_committed(
 
 
 def _asleep(ws: Workspace) -> bool:
-    """Every server was stopped after its idle time: keeping a result now would start them
-    all again for nobody (HEAD moved by a pull in a workspace no one asks about); the next
-    question starts them, and HEAD's result is kept after it."""
-    sessions = ws.pool.regular()
-    return bool(sessions) and all(s.state == "stopped" for s in sessions)
+    """Every server was stopped after its idle time, the language servers and the projects'
+    dmypy (a workspace gated by mypy alone has no other): keeping a result now would start
+    them all again for nobody (HEAD moved by a pull in a workspace no one asks about); the
+    next question starts them, and HEAD's result is kept after it."""
+    stopped = [s.state == "stopped" for s in ws.pool.regular()]
+    stopped += [d.pid is None and not d.busy for d in ws.pool.mypy.values()]
+    return bool(stopped) and all(stopped)

@@ -63,7 +63,10 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
     """
     sessions = running(ws)
     builders = [b for b in ws.builders.values() if b.pid is not None]
-    daemons = [d for d in ws.pool.mypy.values() if d.pid is not None]  # dmypy: as a builder
+    # dmypy: as a builder; one checking too, pid or not: the server it starts is told to
+    # the watchdog (waking this) before it writes the status file its pid is read from, and
+    # nothing wakes this again: a workspace asking dmypy alone never stopped it
+    daemons = [d for d in ws.pool.mypy.values() if d.pid is not None or d.busy]
     if not sessions and not builders and not daemons:
         return None
     now = time.monotonic()
@@ -79,7 +82,7 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
         due += [d.used + DOCUMENT_IDLE_S - now for d in list(session.documents.values())]
     if idle_s > 0:
         due += [b.last_used + idle_s - now for b in builders]
-        due += [d.last_used + idle_s - now for d in daemons]
+        due += [recheck if d.busy else d.last_used + idle_s - now for d in daemons]
     return max(0.05, min(due)) if due else None
 
 
