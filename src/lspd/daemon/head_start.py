@@ -53,7 +53,8 @@ def start(root: Path) -> None:
 
 async def _start(spawns: list[process.Spawn]) -> None:
     for spawn in spawns:
-        with contextlib.suppress(OSError):  # gone since: its session says why, as ever
+        # Gone since, or a file that says nonsense: its session starts it, or says why.
+        with contextlib.suppress(Exception):
             started = await process.ahead(
                 list(spawn.command), Path(spawn.cwd), dict(spawn.env), Path(spawn.log_path)
             )
