@@ -7,13 +7,19 @@ run cancelled midway ends the holder (the next question starts another)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from lspd.workspace.mypy_fork import Forks
-from tests.workspace.mypy_env import STRICT, project
+from tests.daemon.support import env_for, thread_daemon, wait_dead
+from tests.workspace.mypy_env import STRICT, cli_errors, project
+from tests.workspace.test_mypy_once import IGNORING
 
 # A plugin counting how many times it was loaded in its process, said as an error at each
 # call of `app.probe`.
@@ -140,3 +146,46 @@ def gone(pid: int) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+def test_only_a_daemon_holds_mypy_a_one_shot_check_runs_it_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project run once (`mypy_once`): a one-shot `lspd check` (no daemon) asks mypy once,
+    where a holder's start and import save nothing, so it starts none (no holder's log);
+    a daemon's first question starts one, its stop ends it."""
+    root = project(tmp_path / "p", IGNORING)
+    state = tmp_path / "state"
+    checked = subprocess.run(
+        [sys.executable, "-m", "lspd", "check", "--json"],
+        cwd=root,
+        env=env_for(state),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert checked.returncode == 1, checked.stderr
+    found = json.loads(checked.stdout)["diagnostics"]
+    mypy = cli_errors(root)
+    assert sorted((d["path"], d["line"], d["code"]) for d in found) == sorted(
+        (e[0], e[1], e[3]) for e in mypy
+    )
+    assert list(state.rglob("mypy-fork.log")) == []  # no holder was started
+    monkeypatch.setenv("LSPD_STATE_DIR", str(state))
+    with thread_daemon(root, prewarm=False) as running:
+        ws = running.daemon.ws
+        assert ws is not None
+        asked = subprocess.run(
+            [sys.executable, "-m", "lspd", "diagnostics", "app/other.py", "--json"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert asked.returncode == 0, asked.stderr
+        assert json.loads(asked.stdout)["errors"] == 1  # its unused ignore
+        (daemon,) = ws.pool.mypy.values()
+        holder = daemon.forks.pid
+        assert holder is not None and daemon.pid == holder and daemon.once
+        assert [p.name for p in state.rglob("mypy-fork.log")] == ["mypy-fork.log"]
+    assert wait_dead(holder, 10)

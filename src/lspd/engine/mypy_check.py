@@ -119,6 +119,9 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     daemons: dict[tuple[Path, Path], Dmypy] = ws.pool.mypy
     if key not in daemons:
         daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root))
+        # mypy's forking holder (`mypy_fork`) only where questions follow: a daemon's
+        # workspace follows the files; a one-shot call's asks once.
+        daemons[key].forks.lasting = lambda: ws.watching
     daemons[key].reason = project.why
     return daemons[key]
 

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 from lspd.lsp.process import exited, kill_group, spawn
@@ -37,6 +38,9 @@ class Forks:
         self.log_file = log_file
         self._process: asyncio.subprocess.Process | None = None
         self._failed = 0  # holders that gave no answer: after `GIVE_UP`, `mypy` runs itself
+        # Whether questions follow (a daemon's workspace): for a one-shot call's one question
+        # the holder's start and import cost what `mypy`'s own do, so none is started.
+        self.lasting: Callable[[], bool] = lambda: True
 
     @property
     def pid(self) -> int | None:
@@ -46,7 +50,10 @@ class Forks:
 
     async def run(self, argv: list[str]) -> tuple[int, str, str] | None:
         """`mypy argv` in `cwd`: its status, stdout and stderr; None when the holder could
-        not answer (the caller runs `mypy` itself, which says what is wrong)."""
+        not answer (the caller runs `mypy` itself, which says what is wrong), or is not
+        started because no question follows (`lasting`)."""
+        if not self.lasting():
+            return None
         try:
             async with asyncio.timeout(RUN_TIMEOUT_S):
                 return await self._asked(argv)
