@@ -7,17 +7,19 @@ edit introduced; HEAD's result is made once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from lspd.cli.hook import edit_output
 from lspd.daemon.feedback import Feedback
 from lspd.engine.kept_memory import memory_of
-from tests.conftest import copy_fixture, warm_root
+from tests.conftest import Warm, copy_fixture, warm_root
 from tests.engine.test_keeping import GENERATED, generated
 from tests.ops.test_baseline import committed
 
 GATE_FILES = GENERATED + 7  # pkg/gen/__init__.py and the fixture's 6 files
+Request = dict[str, Any]  # a hook's request to the daemon
 
 
 async def checking(feedback: Feedback, request: dict[str, Any]) -> dict[str, Any]:
@@ -28,17 +30,23 @@ async def checking(feedback: Feedback, request: dict[str, Any]) -> dict[str, Any
             return answer
 
 
-def test_the_first_hook_tells_the_whole_checks_progress_then_what_it_found(
-    tmp_path: Path,
-) -> None:
+def first_edit(tmp_path: Path) -> Iterator[tuple[Warm, Feedback, Request, dict[str, Any]]]:
+    """The 300 modules committed in git, watched, no result kept; a module edited (an
+    error), and its hook's answer once the whole check has begun."""
     root = copy_fixture("py", tmp_path)
     generated(root)
     for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
         feedback = Feedback(warm.ws)
         edited = root / "pkg/gen/mod_10.py"
         edited.write_text(edited.read_text() + '\nwrong: int = "x"\n')
-        request = {"event": "edit", "session": "s", "paths": ["pkg/gen/mod_10.py"]}
-        answer = warm.run(checking(feedback, request))
+        request: Request = {"event": "edit", "session": "s", "paths": ["pkg/gen/mod_10.py"]}
+        yield warm, feedback, request, warm.run(checking(feedback, request))
+
+
+def test_the_first_hook_tells_the_whole_checks_progress_then_what_it_found(
+    tmp_path: Path,
+) -> None:
+    for warm, feedback, request, answer in first_edit(tmp_path):
         assert answer["complete"] is False and memory_of(warm.ws).state is None
         progress = answer["checking"]
         assert isinstance(progress, dict) and progress["total"] == GATE_FILES

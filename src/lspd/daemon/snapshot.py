@@ -173,7 +173,8 @@ def _checks(ws: Workspace, hooks: Feedback, sessions: list[Session]) -> list[Pag
     )
     out = []
     now = time.monotonic()
-    if (check := running(ws)) is not None:
+    check = running(ws)
+    if check is not None:
         elapsed = now - check.began
         out.append(
             PageCheck(
@@ -191,13 +192,18 @@ def _checks(ws: Workspace, hooks: Feedback, sessions: list[Session]) -> list[Pag
         if progress is None or progress.done.is_set():
             continue
         elapsed = now - progress.began
+        # Its files are known once compared: while the whole check it waits for runs, that
+        # check's files (as the hook's own answer says them), not 0 of 0.
+        done, total, pace = progress.compared, progress.total, elapsed
+        if check is not None:
+            done, total, pace = check.done, check.total, now - check.began
         out.append(
             PageCheck(
                 kind=f"hook {name}",
-                done=progress.compared,
-                total=progress.total,
+                done=done,
+                total=total,
                 elapsed_s=round(elapsed, 1),
-                estimate_s=_estimate(progress.compared, progress.total, elapsed),
+                estimate_s=_estimate(done, total, pace),
                 current=current,
                 baseline=progress.baseline,
             )
