@@ -348,3 +348,14 @@ def test_tsserver_runs_alone(project: Warm) -> None:
     assert not any("typingsInstaller" in c for c in commands.values())
     environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     assert b"NODE_OPTIONS=--max-semi-space-size=8" in environ  # a smaller young generation
+
+
+def test_a_change_of_the_builtins_stub_asks_every_file(python: Warm) -> None:
+    """`__builtins__.pyi` is seen by every file, unimported (a review's case: `helper`
+    added there made `print(helper)` right in a file no import links to it)."""
+    (python.root / "__builtins__.pyi").write_text("x: int\n")
+    (python.root / "pkg/leaf.py").write_text("print(helper)\n")
+    assert asked(python)[1] == [("pkg/leaf.py", 1, "reportUndefinedVariable")]
+    (python.root / "__builtins__.pyi").write_text("x: int\nhelper: int\n")
+    files, found = asked(python)
+    assert files == sorted([*PYTHON, "__builtins__.pyi"]) and found == []

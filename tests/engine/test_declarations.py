@@ -66,3 +66,22 @@ def test_what_a_second_review_found_importers_see() -> None:
     lazy = "def other() -> None:\n    pass\n"
     assert not same(lazy, "def other() -> None:\n    import f\n\n    print(f)\n")
     assert same(lazy, "def other() -> None:\n    print('other')\n")  # a body, still
+
+
+def test_what_a_third_review_found_importers_see() -> None:
+    """A stub's body tells pyright a protocol's or abstract method is not implemented, and
+    `yield` makes an `async def` an iterator: each changes an importer's diagnostics."""
+    protocol = (
+        "from typing import Protocol\n\n\nclass P(Protocol):\n    def meth(self) -> int: ...\n"
+    )
+    filled = protocol.replace("int: ...", "int:\n        return 1")
+    assert not same(protocol, filled)
+    assert not same(filled, filled.replace("return 1", "raise NotImplementedError"))
+    assert not same(filled, filled.replace("return 1", '"""Meth."""'))
+    assert same(filled, filled.replace("return 1", "return 2"))  # implemented, still
+    assert same(filled, filled.replace("return 1", "pass"))  # `pass` is no stub to pyright
+    generator = "async def f() -> AsyncIterator[int]:\n    yield 1\n"
+    assert not same(generator, generator.replace("yield 1", "raise NotImplementedError"))
+    assert same(generator, generator.replace("yield 1", "yield 2"))
+    nested = "async def f() -> Awaitable[int]:\n    def g():\n        yield 1\n    return 1\n"
+    assert same(nested, nested.replace("return 1", "return 2"))  # the yield is g's

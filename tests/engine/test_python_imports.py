@@ -111,3 +111,15 @@ def test_an_import_after_a_semicolon_or_a_one_line_block_is_one() -> None:
         ("m",),
         ("m", "Alias"),
     }
+
+
+def test_imports_a_third_review_found() -> None:
+    root = Path("/project")
+    listed = "from pkg import (\n    a,  # see (docs)\n    sub,\n)\n"
+    assert ("pkg", "sub") in touched(root, root / "f.py", listed)
+    assert touched(root, root / "pkg" / "f.py", "from .import m\n") == {("pkg",), ("pkg", "m")}
+    assert touched(root, root / "pkg" / "f.py", "from.m import f\n") == {
+        ("pkg",),
+        ("pkg", "m"),
+        ("pkg", "m", "f"),
+    }

@@ -370,3 +370,46 @@ MISSED_TWICE: dict[str, Case] = {  # a second review's, as additions
 @pytest.mark.parametrize("case", list(MISSED_TWICE.values()), ids=list(MISSED_TWICE))
 def test_an_added_name_reaching_a_file_is_never_told_otherwise(tmp_path: Path, case: Case) -> None:
     test_an_edit_reaching_a_file_is_never_told_otherwise(tmp_path, case)
+
+
+MISSED_THRICE: dict[str, Case] = {  # a third review's
+    "a module gaining a name through a star import, used as a value": (
+        {
+            "proto.py": PROTO,
+            "m.py": "X = 1\n",
+            "m2.py": "from m import *\n",
+            "f.py": "import m2\nfrom proto import HasHelper\n\nimpl: HasHelper = m2\n",
+        },
+        "m.py",
+        HELPER,
+        "f.py",
+    ),
+    "a package gaining a name through a star import, used as a value": (
+        {
+            "proto.py": PROTO,
+            "pkg/__init__.py": "from .sub import *\n",
+            "pkg/sub.py": "X = 1\n",
+            "f.py": "import pkg\nfrom proto import HasHelper\n\nimpl: HasHelper = pkg\n",
+        },
+        "pkg/sub.py",
+        HELPER,
+        "f.py",
+    ),
+    "a module re-importing an added name, used as a value": (
+        {
+            "proto.py": "from typing import Protocol\n\n\nclass HasHelper(Protocol):\n"
+            "    helper: str\n",
+            "m.py": "X = 1\n",
+            "m2.py": "from m import helper\n",
+            "f.py": "import m2\nfrom proto import HasHelper\n\nimpl: HasHelper = m2\n",
+        },
+        "m.py",
+        "X = 1\nhelper = 1\n",
+        "f.py",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MISSED_THRICE.values()), ids=list(MISSED_THRICE))
+def test_a_name_added_through_others_is_never_told_otherwise(tmp_path: Path, case: Case) -> None:
+    test_an_edit_reaching_a_file_is_never_told_otherwise(tmp_path, case)

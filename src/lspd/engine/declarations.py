@@ -84,9 +84,50 @@ class _Declarations(ast.NodeTransformer):
         inside = list(ast.walk(ast.Module(body=node.body, type_ignores=[])))
         if any(isinstance(n, ast.Global | ast.Nonlocal) or _sets_attribute(n) for n in inside):
             return self.generic_visit(node)
-        node.body = [n for n in inside if isinstance(n, ast.Import | ast.ImportFrom)]
-        node.body = node.body or [ast.Pass()]
+        kept: list[ast.stmt] = [n for n in inside if isinstance(n, ast.Import | ast.ImportFrom)]
+        if _unimplemented(node.body):  # `...`: a protocol's or an abstract method's stub
+            kept.append(ast.Expr(ast.Constant(...)))
+        if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in _own_scope(node)):
+            kept.append(ast.Expr(ast.Yield()))  # a generator: `async def` with it iterates
+        node.body = kept or [ast.Pass()]
         return node
+
+
+def _unimplemented(body: list[ast.stmt]) -> bool:
+    """Whether pyright takes a body for a stub (a protocol class or an abstract method's is
+    then not implemented): `...`, a docstring alone, or `raise NotImplementedError`."""
+    rest = body[1:] if body and _docstring(body[0]) else body
+    if not rest:
+        return True
+    if len(rest) != 1:
+        return False
+    only = rest[0]
+    if isinstance(only, ast.Expr) and isinstance(only.value, ast.Constant):
+        return only.value.value is ...
+    if isinstance(only, ast.Raise) and only.exc is not None:
+        raised = only.exc.func if isinstance(only.exc, ast.Call) else only.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
+
+
+def _own_scope(node: Function) -> list[ast.AST]:
+    """The nodes of a function's body outside the functions, lambdas and classes in it."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        inner = todo.pop()
+        found.append(inner)
+        if not isinstance(inner, Function | ast.Lambda | ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(inner))
+    return found
 
 
 def _sets_attribute(node: ast.AST) -> bool:

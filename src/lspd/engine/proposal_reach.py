@@ -26,7 +26,7 @@ from lspd.engine.native_reach import (
     reach,
     shape,
 )
-from lspd.engine.python_affected import PYTHON, PythonSeen
+from lspd.engine.python_affected import BUILTINS, PYTHON, PythonSeen
 from lspd.engine.python_affected import names as python_names
 from lspd.engine.python_imports import importers
 from lspd.engine.python_names import reached as named_reach
@@ -69,6 +69,8 @@ def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path
     if not declared:
         return set()
     seen = seen if seen is not None else PythonSeen(-1)
+    if any(path.name == BUILTINS for path in declared):
+        return set(python_names(ws, seen))  # what every file sees unimported
     reach = importers(ws.root, declared, python_names(ws, seen))
     # What the last check read of the files, less those changed since (read from the disk)
     since = {p for p, n in ws.changed_at.items() if n > seen.changes} | set(proposed)

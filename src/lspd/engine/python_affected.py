@@ -36,6 +36,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
 PYTHON = (".py", ".pyi")
+BUILTINS = "__builtins__.pyi"  # what every file sees unimported
 
 
 @dataclass
@@ -100,7 +101,7 @@ def _affected(
         if path not in asked or path.suffix not in PYTHON:
             return None
         before, after = last.get(path), now.texts.get(path)
-        if before is None or after is None:
+        if before is None or after is None or path.name == BUILTINS:
             return None  # added, removed or unreadable: imports may resolve otherwise
         ask.add(path)
         if before != after and not _same_declarations(before, after):

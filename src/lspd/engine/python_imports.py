@@ -26,9 +26,10 @@ from pathlib import Path
 Name = tuple[str, ...]  # a dotted name's parts
 
 # A statement starts a line, or follows `;` or a one-line block's `:` (`if X: import m`).
+# `from.m import f`, `from .import m`; a comment inside the parentheses may hold a `)`.
 _FROM = re.compile(
-    r"(?:^|[;:])[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*"
-    r"(\([^)]*\)|(?:[^\n\\;]|\\\n)*)",
+    r"(?:^|[;:])[ \t]*from(?:[ \t]+|(?=\.))(\.*)[ \t]*([\w.]*?)[ \t]*(?<=[.\s])import[ \t]*"
+    r"(\((?:[^)#]|#[^\n]*)*\)|(?:[^\n\\;]|\\\n)*)",
     re.MULTILINE,
 )
 _IMPORT = re.compile(r"(?:^|[;:])[ \t]*import[ \t]+((?:[^\n\\;]|\\\n)*)", re.MULTILINE)

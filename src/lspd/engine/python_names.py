@@ -40,6 +40,7 @@ from lspd.engine.declarations import Function, declared
 _WORD = re.compile(r"[^\W\d]\w*")
 _FOLLOWED = 40  # files followed by name, at most (SQLAlchemy: 0.1-0.2 s each to read)
 _SEARCHED = 32  # up to this many names, a file's text is searched before its code is read
+_STAR = re.compile(r"\bimport[ \t(]*\*")  # `from m import *`: what m gains, it gains
 _UNPLACED = {"", "__all__", "__getattr__"}  # names whose change no use can be told by
 
 
@@ -188,8 +189,9 @@ def reached(
                 names |= declaration.names
                 declaring.add(path)
                 grown = True
-        if not grown:
-            return None if _used_as_values(declaring, texts, read) else reach
+        if not grown:  # a module used as a value may have gained a name through any of them
+            stars = {p for p, text in texts.items() if text is None or _STAR.search(text)}
+            return None if _used_as_values(declaring | reach | stars, texts, read) else reach
 
 
 def code_of(text: str) -> Code | None:
