@@ -102,6 +102,39 @@ def test_a_real_break_is_still_introduced(cycle: Warm) -> None:
     assert result.changes.fixed == []
 
 
+@pytest.fixture
+def cycle_x(tmp_path: Path) -> Iterator[Warm]:
+    """The cycle with `SIZE: int = c.SIZE` in a.py and b.py, and X.py, asked first (sorted
+    before a.py), naming c.SIZE without an error either way and reaching class A first."""
+    root = copy_fixture("cycle_py", tmp_path)
+    for name, other in (("a", "b"), ("b", "a")):
+        (root / f"{name}.py").write_text(
+            f"import c\nfrom {other} import {other.upper()}\n\n\n"
+            f"class {name.upper()}({other.upper()}): ...\n\n\nSIZE: int = c.SIZE\n"
+        )
+    (root / "X.py").write_text(
+        "import c\nfrom a import A\n\nWIDE = c.SIZE\n\n\ndef f() -> A:\n    return A()\n"
+    )
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run(["git", "-C", str(root), *identity, *command], check=True)
+    yield from warm_root(root, tmp_path / "logs")
+
+
+def test_the_second_sample_keeps_the_order_the_files_were_asked_in(cycle_x: Warm) -> None:
+    """A review's case: X.py has no difference, but asked before a.py it decides where the
+    cycle's class error stands; a second sample without it moved the error (introduced in
+    a.py, fixed in b.py, for an edit of c.py that touches neither class)."""
+    for name in ("a.py", "b.py"):
+        cycle_x.run(file_diagnostics.diagnostics(cycle_x.ws, name))
+    change = [{"path": "c.py", "content": 'SIZE = "1"\n'}]
+    result = cycle_x.run(preview.preview(cycle_x.ws, change))
+    assert result.changes is not None
+    introduced = sorted((d.path, d.line, d.code) for d in result.changes.introduced)
+    assert introduced == [("a.py", 8, "reportAssignmentType"), ("b.py", 8, "reportAssignmentType")]
+    assert result.changes.fixed == []
+
+
 def test_only_the_files_that_differ_are_asked_again(
     cycle: Warm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
