@@ -44,7 +44,8 @@ def test_a_second_serve_takes_the_server_it_started_ahead(root: Path, state: Pat
 
 def test_a_process_started_ahead_and_not_asked_for_is_killed(root: Path, state: Path) -> None:
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]  # lspd's own Python
-    record = {"command": sleeper, "cwd": str(root), "env": {}, "log_path": str(root.parent / "l")}
+    logs = str(state_dir(root) / "logs" / "sleeper.log")
+    record = {"command": sleeper, "cwd": str(root), "env": {}, "log_path": logs}
     state_dir(root).mkdir(parents=True)
     (state_dir(root) / head_start.FILE).write_text(json.dumps([record]))
     served, log = serve_once(root, state)
@@ -54,7 +55,8 @@ def test_a_process_started_ahead_and_not_asked_for_is_killed(root: Path, state: 
 
 
 def test_nothing_of_the_workspace_starts_ahead(root: Path) -> None:
-    outside = {"command": ["/bin/true"], "cwd": str(root), "env": {"A": "1"}, "log_path": "/l"}
+    logs = str(state_dir(root) / "logs" / "server.log")
+    outside = {"command": ["/bin/true"], "cwd": str(root), "env": {"A": "1"}, "log_path": logs}
     state_dir(root).mkdir(parents=True)
     path = state_dir(root) / head_start.FILE
     path.write_text(json.dumps([outside]))
@@ -69,3 +71,31 @@ def test_nothing_of_the_workspace_starts_ahead(root: Path) -> None:
     path.write_text(json.dumps([outside]))
     (root / "lspd.toml").write_text("")  # its servers' entries are the repository's code
     assert head_start.remembered(root) == []
+
+
+def test_only_a_file_of_starts_this_user_alone_wrote_and_lspd_would_make_is_run(
+    root: Path,
+) -> None:
+    """A command read from the file is run: a review showed a file others can write (a
+    shared LSPD_STATE_DIR) or one naming a log anywhere (its folder made) start ahead."""
+    logs = str(state_dir(root) / "logs" / "server.log")
+    good = {"command": ["/bin/true"], "cwd": str(root), "env": {}, "log_path": logs}
+    state_dir(root).mkdir(parents=True)
+    path = state_dir(root) / head_start.FILE
+    path.write_text(json.dumps([good]))
+    assert len(head_start.remembered(root)) == 1
+    for bad in (
+        {**good, "command": []},
+        {**good, "env": {"A": "nul\0"}},
+        {**good, "log_path": "/elsewhere/server.log"},
+    ):
+        path.write_text(json.dumps([bad]))
+        assert head_start.remembered(root) == []
+    path.write_text(json.dumps([good]))
+    path.chmod(0o666)  # writable by others
+    assert head_start.remembered(root) == []
+    path.chmod(0o644)
+    state_dir(root).chmod(0o777)
+    assert head_start.remembered(root) == []
+    state_dir(root).chmod(0o755)
+    assert len(head_start.remembered(root)) == 1

@@ -106,7 +106,7 @@ def _serve(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise InvalidInput(f"workspace root {root} is not a directory")
     found = client.enclosing_daemon(root)
-    if found is None and args.prewarm and not args.detach:
+    if found is None and args.prewarm and not args.detach and not args.restricted:
         head_start.start(root)  # its servers start while lspd's own modules are imported
     try:
         return _serve_root(args, root, found)

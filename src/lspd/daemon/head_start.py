@@ -14,7 +14,11 @@ killed once prewarm has started its servers (`settle`): what runs is what this s
 Only lspd's own servers start ahead: nothing is remembered or started whose command,
 arguments or environment name a path inside the workspace, and nothing for a workspace with
 an lspd.toml (its server entries are code that came with the repository, which
-`--restricted` ignores), or without prewarm.
+`--restricted` ignores), with `--restricted`, or without prewarm. A command read from the
+file is run, so the file is read only when it and its folder are this user's alone (owned,
+writable by no one else) and the state directory is outside the workspace, and each start
+only when it is one lspd makes (words without NUL, its log in the state directory): a
+review showed a shared LSPD_STATE_DIR's file start anything.
 """
 
 from __future__ import annotations
@@ -129,10 +133,14 @@ def _remember(root: Path, pids: Collection[int]) -> None:
 
 def remembered(root: Path) -> list[process.Spawn]:
     """The spawns the last run remembered, with this process's environment under theirs;
-    none when any may not start ahead, or the file is unreadable."""
+    none when any may not start ahead, or the file is unreadable or not trusted (`_trusted`)."""
+    path = state_dir(root) / FILE
     try:
-        records = json.loads((state_dir(root) / FILE).read_text(encoding="utf-8"))
-        if not all(_may_start(root, r) for r in records):
+        if not _trusted(root, path):
+            return []
+        records = json.loads(path.read_text(encoding="utf-8"))
+        if not all(_may_start(root, r) and _well_formed(root, r) for r in records):
+            log.warning("%s holds a start lspd would not make: nothing starts ahead", path)
             return []
         return [
             process.Spawn(
@@ -146,6 +154,34 @@ def remembered(root: Path) -> list[process.Spawn]:
         ]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return []
+
+
+def _trusted(root: Path, path: Path) -> bool:
+    """Whether the file of starts is this user's own: a command read from it is run, so it
+    and its folder must be owned by this user and writable by no one else, and the state
+    directory must not be inside the workspace (a repository's files are not the user's)."""
+    folder = path.parent
+    if folder.resolve() == root or root in folder.resolve().parents:
+        return False
+    if not path.exists():
+        return False
+    for held in (path, folder):
+        status = held.stat()
+        if status.st_uid != os.getuid() or status.st_mode & 0o022:
+            log.warning("%s is not only this user's: nothing starts ahead", held)
+            return False
+    return True
+
+
+def _well_formed(root: Path, record: dict[str, Any]) -> bool:
+    """Whether a remembered start is one lspd makes: a command of words, an environment of
+    names and values without NUL, and its log in the workspace's state directory."""
+    command, env = record["command"], record["env"]
+    words = [*command, *env, *env.values(), record["cwd"], record["log_path"]]
+    if not command or not all(isinstance(w, str) and "\0" not in w for w in words):
+        return False
+    logs = Path(record["log_path"]).resolve()
+    return state_dir(root).resolve() in logs.parents
 
 
 def _may_start(root: Path, record: dict[str, Any]) -> bool:
