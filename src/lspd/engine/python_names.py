@@ -217,9 +217,10 @@ def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], r
         for path, text in texts.items():
             if text is None:
                 return True
-            if path not in read.code and not any(n in _searchable(text) for n in unlooked):
-                continue
             if path not in read.code:
+                searched = _searchable(text)
+                if not any(n in searched for n in unlooked):
+                    continue
                 read.code[path] = code_of(text)
             code = read.code[path]
             if code is None or not code.values.isdisjoint(names):
@@ -237,7 +238,8 @@ def _names_any(path: Path, text: str, names: list[str], read: Read) -> bool:
     """Whether the code of `path` names one of `names` (a few are first searched for in
     its text: quicker than reading its code; not a text Python reads otherwise)."""
     if path not in read.code:
-        if len(names) <= _SEARCHED and not any(n in _searchable(text) for n in names):
+        searched = _searchable(text) if len(names) <= _SEARCHED else ""
+        if searched and not any(n in searched for n in names):
             return False
         read.code[path] = code_of(text)
     code = read.code[path]
