@@ -288,10 +288,10 @@ def _with_baseline(
 async def _pages_in_process(
     root: Path, paths: list[str] | None, baseline: str, every: bool
 ) -> list[dict[str, Any]]:
+    from lspd.engine.whole_check import selected
     from lspd.ops.budget import compact
     from lspd.ops.changes_page import every_page, workspace_comparison
     from lspd.ops.check import from_kept
-    from lspd.ops.file_diagnostics import selected
     from lspd.workspace import Workspace
 
     ws = Workspace(root)  # its state directory is the daemon's: a result it saved is read

@@ -59,9 +59,12 @@ class Left(Protocol):
 
 
 class WholeCheck(Protocol):
-    """A whole check of the gate's files, as the kept result is made of it."""
+    """A whole check of the gate's files, as the kept result is made of it (`changes`: the
+    watcher's count of changes it was made at, -1 without one)."""
 
     @property
     def results(self) -> Sequence[FileResult]: ...
     @property
     def skipped(self) -> Sequence[Left]: ...
+    @property
+    def changes(self) -> int: ...

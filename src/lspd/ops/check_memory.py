@@ -1,11 +1,8 @@
 """What the whole-workspace checks of one workspace keep between checks, in one object:
-the engine's part (`engine/check_state.py`: each file's last result with the server's
-answer it was made of, the check running now, one check at a time, what the last check saw
-of each language's files) and the answers made of whole checks:
-
-- the last complete check per question (globs, `all`), answered again while no file has
-  changed (the watcher counts changes): paging through a check costs one check;
-- each result stamped with its path and its JSON text (`Stamped`).
+the engine's part (`engine/check_state.py`'s `WholeState`: each file's last result with the
+server's answer it was made of, the check running now, one check at a time, what the last
+check saw of each language's files, the last complete check per question) and each result
+stamped with its path and its JSON text (`Stamped`), the answers made of whole checks.
 
 Reusing a result while the server answers "unchanged": converting SQLAlchemy's 84,000
 diagnostics again took longer than basedpyright's answers. Without a watcher nothing says
@@ -17,45 +14,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.check_state import CheckState, Running
+from lspd.engine.check_state import Running, WholeState
 from lspd.ops.checked import Checked, Stamped, stamp
 from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.per_workspace import PerWorkspace
 
-Question = tuple[tuple[str, ...], bool]  # a check's globs, and whether it checks everything
-
 
 @dataclass
-class CheckMemory(CheckState[DiagnosticsResult]):
+class CheckMemory(WholeState[DiagnosticsResult, Checked]):
     """What the checks of one workspace keep (see the module's docstring)."""
 
-    last: dict[Question, Checked] = field(default_factory=dict)
     stamped: Stamped = field(default_factory=dict)
 
     def keep_only(self, paths: set[Path], shown: set[str]) -> None:
         """Forget the files a whole-workspace check no longer has (deleted, ignored)."""
-        self.known = {p: v for p, v in self.known.items() if p in paths}
+        super().keep_only(paths, shown)
         self.stamped = {p: v for p, v in self.stamped.items() if p in shown}
-
-    def drop_stale(self, changes: int | None) -> None:
-        """Forget the checks made before the last change (never fresh again): a check then
-        replacing most results (a signature change) does not hold the old ones to its end
-        beside the new (SQLAlchemy: the daemon 303 -> 418 MB over such a check)."""
-        self.last = {q: c for q, c in self.last.items() if c.changes == changes}
 
     def renewed(self, result: DiagnosticsResult) -> None:
         """A file's result was replaced by `result` while a check runs: the old one's stamp
         goes at once, the new one's is made now, while the server checks the next files,
         not after the last answer (SQLAlchemy's signature change: 80,000 JSON texts)."""
         stamp(self.stamped, result, texts=True)
-
-    def fresh(self, question: Question, changes: int | None) -> Checked | None:
-        """The last check of `question`, when no file has changed since it was made."""
-        last = self.last.get(question)
-        if last is None or changes is None or last.changes != changes:
-            return None
-        return last
 
 
 _memories = PerWorkspace(CheckMemory)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,10 +189,3 @@ def environment_hint(
         'create the project\'s .venv (lspd picks it up), or set `python = "path/to/venv"` '
         "in lspd.toml"
     )
-
-
-def selected(shown: str, globs: list[str] | None) -> bool:
-    """Whether the root-relative path `shown` matches one of `globs` (all when none)."""
-    if not globs:
-        return True
-    return any(fnmatch.fnmatch(shown, g) or Path(shown).match(g) for g in globs)

@@ -1,5 +1,6 @@
-"""The whole-workspace check on basedpyright: kept open in a daemon, made again only for
-what changed, and the same JSON however it is made."""
+"""The whole check's run (`engine/whole_check.py`, asked through `ops/check.check_all`) on
+basedpyright: kept open in a daemon, made again only for what changed, and the same JSON
+however it is made."""
 
 from __future__ import annotations
 

@@ -1,0 +1,248 @@
+"""The whole check's run: the files it checks (the gate's, every source file, or those
+matching globs; those workspace-wide work leaves out named), one whole check at a time, the
+chain of checker steps (`engine/steps.py`), the rest asked one by one, and the last check of
+a question answered again while no file has changed.
+
+TypeScript projects are checked by their own TypeScript's builder (`engine/builders.py`),
+TypeScript 7 ones by their `tsc --lsp` without opening a file (`engine/native_check.py`):
+after an edit only what it can affect is checked again. Python: only the edited files when
+no declaration another file sees changed (`engine/python_affected.py`). The rest is asked
+file by file (`engine/check_files.py`); where a watcher keeps open documents in step with
+the disk (a daemon), the files a pull server checked stay open, up to `KEEP_OPEN`, so that
+the next check costs what the edit affects: the server answers "unchanged" for the rest,
+whose results are reused. SQLAlchemy's 255 files, 84,000 diagnostics, unchanged: 2.3 s
+closed and opened again, 0.15 s kept open. The daemon closes documents nobody asked about
+for a while (`workspace.memory`).
+
+The results and the whole check are the caller's (`Checks`: `ops/check.py` makes
+`DiagnosticsResult`s and `Checked`); what the engine says of a run is `Whole`, its own.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
+
+from lspd.engine.builders import typescript_checked
+from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_each
+from lspd.engine.check_state import Progress, Running, WholeState
+from lspd.engine.mypy_check import MypyRun
+from lspd.engine.mypy_step import mypy_checked
+from lspd.engine.native_check import native_checked
+from lspd.engine.python_affected import python_asked
+from lspd.engine.results import FileResult, WholeCheck
+from lspd.engine.steps import Step, chain
+from lspd.engine.yielding import Turn, background, free
+from lspd.workspace import Workspace
+from lspd.workspace.scope import GateScope, gate_scope
+
+log = logging.getLogger(__name__)
+
+# In a daemon, the files a check opened stay open (up to this many): see the module's
+# docstring. Each open document costs every later question a stat (255: 0.6 ms), so not
+# without end.
+KEEP_OPEN = 1000
+R = TypeVar("R", bound=FileResult)
+C = TypeVar("C", bound=WholeCheck)
+C_co = TypeVar("C_co", bound=WholeCheck, covariant=True)
+Reply = tuple[list[R], list[Path], list[Path]]  # a checker step's answer
+
+
+@dataclass(frozen=True)
+class Whole(Generic[R]):
+    """What a whole check found, in the engine's terms (the caller's whole check is made of
+    it: `Checks.made`)."""
+
+    counted: int  # the files matched, those left out included
+    results: list[R]  # one per file, in the files' order; TypeScript 7's tsconfigs' last
+    changes: int  # the watcher's count of changes it was made at (-1: no watcher)
+    watched: bool  # a watcher says what changed (a daemon): results are kept between checks
+    asked: list[Path]  # the files a server checked for it, in path order
+    scope: GateScope | None  # the gate's files (no globs, not every file)
+    skipped: list[Skipped]  # matched and left out: too large, set aside, not answered
+
+
+class Checks(Answers[R], Protocol[R, C_co]):
+    """How the caller makes a whole check's results (each file's: `Answers`) and the whole
+    check itself."""
+
+    def of_mypy(self, run: MypyRun, path: Path, toolchain: str) -> R:
+        """A file's result of mypy's errors in `run` (`engine/mypy_step.py`)."""
+        ...
+
+    def merged(self, results: list[R]) -> list[R]:
+        """One result per file: a file both mypy and basedpyright judged gets both's."""
+        ...
+
+    async def configs(self) -> list[R]:
+        """The errors of TypeScript 7's tsconfigs, which its LSP never reports (they stop
+        its `tsc`): one result per file holding some."""
+        ...
+
+    def made(self, whole: Whole[R]) -> C_co:
+        """The caller's whole check of what the engine found."""
+        ...
+
+
+async def whole_check(
+    ws: Workspace,
+    paths: list[str] | None,
+    every: bool,
+    progress: Progress | None,
+    busy: Callable[[], bool] | None,
+    checks: Checks[R, C],
+    memory: WholeState[R, C],
+) -> C:
+    """The whole check of the gate's files (`workspace.scope`), of every source file under
+    the root (`every`), or of those matching `paths` globs, with `checks`' results.
+
+    Fresh: after the catch-up, so every change made before the call is in. Reused while no
+    file under the root has changed since. With `busy` it is a background check (the
+    daemon's keeping of HEAD's result): it gives way between files while `busy()` says a
+    question is in flight (`engine/yielding.py`)."""
+    turn = free if busy is None else background(ws, busy, lambda: memory.waiting > 0)
+    async with turn():
+        await ws.refresh_open_documents(catch_up=True)
+    # One whole check at a time (a question's, the daemon's background one of the committed
+    # state, a hook's): the next one waits, showing the running one's progress, and reuses
+    # its result when no file changed meanwhile (a background run goes on unpaused for it).
+    memory.waiting += busy is None
+    try:
+        await memory.lock.acquire()
+    finally:
+        memory.waiting -= busy is None
+    try:
+        return await _checked(ws, paths, progress, every, turn, checks, memory)
+    finally:
+        memory.lock.release()
+
+
+async def _checked(
+    ws: Workspace,
+    paths: list[str] | None,
+    progress: Progress | None,
+    every: bool,
+    turn: Turn,
+    checks: Checks[R, C],
+    memory: WholeState[R, C],
+) -> C:
+    """`whole_check` once caught up, alone."""
+    changes = ws.changes_seen
+    question = (tuple(paths or ()), every and not paths)
+    if (cached := memory.fresh(question, changes)) is not None:
+        return cached
+    memory.drop_stale(changes)  # their results can go as soon as this check replaces them
+    scope, matched = await matched_files(ws, paths, every)
+    skipped, matched = _left_out(ws, matched)  # too large, or set aside
+    counted, watched = len(matched) + len(skipped), changes is not None
+    if watched and not paths:
+        memory.keep_only(set(matched), {ws.display(p) for p in matched})
+    known: Known[R] = memory.known if watched else {}
+    before = {id(r) for _, r in known.values()}
+    run = memory.begin(len(matched), progress)
+    try:
+        async with turn():  # a builder's step is one request: one turn
+            found = await _reused_or_built(ws, matched, known, changes, checks, memory, run)
+        results, asked, rest = found
+        kept = known if watched and len(matched) <= KEEP_OPEN else None
+
+        def tick() -> None:  # a file answered: the progress `lspd check` shows
+            run.tick(run.done + 1)
+
+        results += await ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
+    except BaseException:
+        memory.python = None  # not every file answered: every file is asked next time
+        raise
+    finally:
+        memory.end(run)
+    results = checks.merged(results)  # a file both mypy and basedpyright judge: one result
+    order = {ws.display(p): i for i, p in enumerate(matched)}
+    results.sort(key=lambda r: order.get(r.path, -1))
+    # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
+    async with turn():
+        results += [r for r in await checks.configs() if selected(r.path, paths)]
+    anew = sum(id(r) not in before for r in results)
+    took = time.monotonic() - run.began
+    log.info("checked %d files in %.2f s, %d answered anew", len(results), took, anew)
+    made_at = changes if changes is not None else -1
+    whole = Whole(counted, results, made_at, watched, sorted(asked + rest), scope, skipped)
+    checked = checks.made(whole)
+    if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
+        memory.last[question] = checked  # a file not answered is asked again next time
+    else:  # and its last result is not reused as if no edit could have changed it
+        memory.python = None
+    return checked
+
+
+async def matched_files(
+    ws: Workspace, paths: list[str] | None, every: bool
+) -> tuple[GateScope | None, list[Path]]:
+    """The files to check, and the gate's scope that chose them (None: `paths` or `every`)."""
+    if paths or every:
+        found = ws.projects.source_files(limit=10_000_000)
+        return None, sorted(p for p in found if selected(ws.display(p), paths))
+    scope = await gate_scope(ws)
+    return scope, list(scope.files)
+
+
+def selected(shown: str, globs: list[str] | None) -> bool:
+    """Whether the root-relative path `shown` matches one of `globs` (all when none)."""
+    if not globs:
+        return True
+    return any(fnmatch.fnmatch(shown, g) or Path(shown).match(g) for g in globs)
+
+
+async def _reused_or_built(
+    ws: Workspace,
+    matched: list[Path],
+    known: Known[R],
+    changes: int | None,
+    checks: Checks[R, C],
+    memory: WholeState[R, C],
+    run: Running,
+) -> Reply[R]:
+    """The results of the files a builder checks or an edit cannot have changed; the files
+    checked anew for them; and the files left to ask one by one: the chain of checker steps
+    (`lspd.engine.steps`)."""
+
+    def one_more() -> None:  # a file answered: the progress `lspd check` shows
+        run.tick(run.done + 1)
+
+    async def unaffected(rest: list[Path]) -> Reply[R]:  # Python: nothing asked, reused
+        memory.python, ask = python_asked(ws, matched, rest, changes, memory.python)
+        known = memory.known
+        if ask is None or any(p not in known for p in rest if p not in ask):
+            return [], [], rest
+        return [known[p][1] for p in rest if p not in ask], [], [p for p in rest if p in ask]
+
+    steps: list[Step[R]] = [
+        # TypeScript projects: their own builder, re-checking what the edits affect.
+        lambda rest: typescript_checked(ws, rest, known, checks, run.tick),
+        # mypy-gated: the project's dmypy, each file's result made by the caller.
+        lambda rest: mypy_checked(ws, rest, checks.of_mypy),
+        unaffected,  # Python: only the edited files, when no declaration others see changed
+        # TypeScript 7: nothing opened, only what the edits reach asked again; its tsconfigs'
+        # errors (which its LSP never reports) asked while its server loads.
+        lambda rest: native_checked(ws, rest, changes, memory, checks, one_more, checks.configs),
+    ]
+    results, asked, rest = await chain(steps, matched)
+    if rest != matched:
+        run.tick(len(matched) - len(rest))
+    return results, asked, rest
+
+
+def _left_out(ws: Workspace, matched: list[Path]) -> tuple[list[Skipped], list[Path]]:
+    """The files workspace-wide work leaves out (too large, set aside: `left_out`), named,
+    and the others."""
+    skipped, kept = [], []
+    for path in matched:
+        if (reason := ws.left_out.reason(path)) is None:
+            kept.append(path)
+        else:
+            skipped.append(Skipped(path, reason))
+    return skipped, kept
