@@ -135,6 +135,7 @@ FAST = (
     "tests/lsp/test_capabilities.py",
     "tests/lsp/test_framing.py",
     "tests/lsp/test_globs.py",
+    "tests/lsp/test_interpreter_ask.py",
     "tests/lsp/test_positions.py",
     "tests/lsp/test_process.py",
     "tests/lsp/test_readiness.py",

@@ -10,6 +10,9 @@ event loop the daemon then runs on (`runner`). A session starting its server is 
 process by `lsp.process.spawn` when it asks exactly what was started (the same command,
 directory, environment and log), else starts its own as ever; one that no session took is
 killed once prewarm has started its servers (`settle`): what runs is what this start chose.
+The `python3` shims those servers' sessions asked which interpreter they run are asked again
+beside them (`lsp/interpreter_ask`: the session waits for that answer before `initialized`,
+0.25-0.35 s), and the answers no session took are dropped there too.
 
 Only lspd's own servers start ahead: nothing is remembered or started whose command,
 arguments or environment name a path inside the workspace, and nothing for a workspace with
@@ -29,12 +32,13 @@ import dataclasses
 import json
 import logging
 import os
+import subprocess
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from lspd.dirs import state_dir
-from lspd.lsp import process
+from lspd.lsp import interpreter_ask, process
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +53,13 @@ def start(root: Path) -> None:
     """Start the servers the last run of `root` prewarmed, as it started them; none when
     it remembered none or they may not start ahead (module docstring)."""
     global _runner
-    spawns = remembered(root)
+    spawns, asks = _remembered(root)
     if spawns:
         _runner = asyncio.Runner()
         _runner.run(_start(spawns))
+        for ask in asks:
+            with contextlib.suppress(Exception):  # its session asks it, or says why
+                interpreter_ask.ahead(ask)
 
 
 async def _start(spawns: list[process.Spawn]) -> None:
@@ -77,6 +84,8 @@ def settle(root: Path, pids: Collection[int]) -> None:
     for left in process.unclaimed():
         process.kill_group(left.pid)
         log.info("a server started ahead (pid %d) was not asked for: killed", left.pid)
+    for asking in _dropped():
+        log.info("a shim asked ahead (pid %d) was not asked for: dropped", asking.pid)
     for spawn in _started:
         if spawn.pid in pids:
             log.info("%s started ahead (pid %d): taken", spawn.command[0], spawn.pid)
@@ -91,6 +100,7 @@ def close() -> None:
     left = process.unclaimed()
     for started in left:
         process.kill_group(started.pid)
+    _dropped()
     if _runner is not None:
         if left:
             with contextlib.suppress(RuntimeError):  # the daemon ran on it and closed it
@@ -100,30 +110,46 @@ def close() -> None:
     _started.clear()
 
 
+def _dropped() -> list[subprocess.Popen[str]]:
+    """The shims asked ahead that no session took, killed and reaped (they answer within a
+    second: the wait is short)."""
+    left = interpreter_ask.unclaimed()
+    for asking in left:
+        asking.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            asking.communicate(timeout=5)
+    return left
+
+
 async def _reaped(killed: list[asyncio.subprocess.Process]) -> None:
     await asyncio.wait([asyncio.create_task(process.exited(p)) for p in killed], timeout=5)
 
 
 def _remember(root: Path, pids: Collection[int]) -> None:
     """Write how the processes `pids` were started (the environment as set over this
-    process's own); remove the file when one of them may not start ahead."""
-    own = os.environ
-    records: dict[int, dict[str, Any]] = {}
+    process's own) and the shims the workspace's sessions were made to ask; remove the file
+    when one of them may not start ahead."""
+    servers: dict[int, dict[str, Any]] = {}
     for spawn in process.SPAWNED:
         if spawn.pid in pids:
-            env = {name: value for name, value in spawn.env if own.get(name) != value}
-            records[spawn.pid] = {
+            servers[spawn.pid] = {
                 "command": list(spawn.command),
                 "cwd": spawn.cwd,
-                "env": env,
+                "env": _over_own(spawn.env),
                 "log_path": spawn.log_path,
             }
+    asks = [
+        {"ask": ask.shim, "cwd": ask.cwd, "env": _over_own(ask.env)}
+        for ask in dict.fromkeys(interpreter_ask.ASKED)
+        if Path(ask.cwd) == root or root in Path(ask.cwd).parents
+    ]
+    records = [*servers.values(), *asks]
     path = state_dir(root) / FILE
     try:
-        if records and all(_may_start(root, r) for r in records.values()):
+        if servers and all(_may_start(root, r) for r in records):
             path.parent.mkdir(parents=True, exist_ok=True)
             temp = path.with_name(f".{FILE}.{os.getpid()}")
-            temp.write_text(json.dumps(list(records.values())), encoding="utf-8")
+            temp.write_text(json.dumps(records), encoding="utf-8")
             os.replace(temp, path)
         else:
             path.unlink(missing_ok=True)
@@ -131,29 +157,43 @@ def _remember(root: Path, pids: Collection[int]) -> None:
         log.warning("how the servers started could not be kept in %s", path, exc_info=True)
 
 
+def _over_own(env: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """What `env` sets over this process's environment."""
+    return {name: value for name, value in env if os.environ.get(name) != value}
+
+
 def remembered(root: Path) -> list[process.Spawn]:
     """The spawns the last run remembered, with this process's environment under theirs;
-    none when any may not start ahead, or the file is unreadable or not trusted (`_trusted`)."""
+    none when any start may not be made ahead, or the file is unreadable or not trusted
+    (`_trusted`)."""
+    return _remembered(root)[0]
+
+
+def _remembered(root: Path) -> tuple[list[process.Spawn], list[interpreter_ask.Ask]]:
+    """The spawns and the shims' questions the last run remembered (`remembered`)."""
     path = state_dir(root) / FILE
     try:
         if not _trusted(root, path):
-            return []
+            return [], []
         records = json.loads(path.read_text(encoding="utf-8"))
         if not all(_may_start(root, r) and _well_formed(root, r) for r in records):
             log.warning("%s holds a start lspd would not make: nothing starts ahead", path)
-            return []
-        return [
-            process.Spawn(
-                0,
-                tuple(str(word) for word in r["command"]),
-                str(r["cwd"]),
-                tuple(sorted({**os.environ, **r["env"]}.items())),
-                str(r["log_path"]),
-            )
-            for r in records
-        ]
+            return [], []
+        spawns, asks = [], []
+        for r in records:
+            env = {**os.environ, **r["env"]}
+            if "ask" in r:
+                asks.append(interpreter_ask.asked(Path(r["ask"]), Path(r["cwd"]), env))
+            else:
+                command = tuple(str(word) for word in r["command"])
+                spawns.append(
+                    process.Spawn(
+                        0, command, str(r["cwd"]), tuple(sorted(env.items())), str(r["log_path"])
+                    )
+                )
+        return spawns, asks
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
+        return [], []
 
 
 def _trusted(root: Path, path: Path) -> bool:
@@ -174,12 +214,17 @@ def _trusted(root: Path, path: Path) -> bool:
 
 
 def _well_formed(root: Path, record: dict[str, Any]) -> bool:
-    """Whether a remembered start is one lspd makes: a command of words, an environment of
-    names and values without NUL, and its log in the workspace's state directory."""
-    command, env = record["command"], record["env"]
-    words = [*command, *env, *env.values(), record["cwd"], record["log_path"]]
-    if not command or not all(isinstance(w, str) and "\0" not in w for w in words):
+    """Whether a remembered start is one lspd makes: a command of words (a shim's question:
+    an absolute path), an environment of names and values without NUL, and a server's log
+    in the workspace's state directory."""
+    command, env, asks = _command(record), record["env"], "ask" in record
+    words = [*command, *env, *env.values(), record["cwd"], *([] if asks else [record["log_path"]])]
+    if not isinstance(command, list) or not command:
         return False
+    if not all(isinstance(w, str) and "\0" not in w for w in words):
+        return False
+    if asks:
+        return Path(command[0]).is_absolute()
     logs = Path(record["log_path"]).resolve()
     return state_dir(root).resolve() in logs.parents
 
@@ -190,5 +235,10 @@ def _may_start(root: Path, record: dict[str, Any]) -> bool:
     if (root / CONFIG).exists():
         return False
     inside = str(root)
-    words = [*record["command"], *record["env"].values()]
+    words = [*_command(record), *record["env"].values()]
     return all(isinstance(w, str) and inside not in w for w in words)
+
+
+def _command(record: dict[str, Any]) -> list[Any]:
+    """A remembered start's command: a server's, or the shim a question is asked of."""
+    return [record["ask"]] if "ask" in record else record["command"]

@@ -14,8 +14,9 @@ session runs what the project runs, as VS Code's "Use Workspace Version" does:
 - Python: `python` in lspd.toml, else a virtual environment in the project or the workspace
   root, else `python3` on PATH; never lspd's own environment. A `python3` on PATH that is a
   shim (pyenv, asdf, mise: a script choosing an interpreter per directory) is asked once
-  which interpreter it runs, while the server starts (`settle`): pyright asks the shim at each
-  of its set-ups otherwise, 0.25-0.35 s each here.
+  which interpreter it runs, while the server starts (`settle`; `lspd serve` asks it ahead:
+  lsp/interpreter_ask.py): pyright asks the shim at each of its set-ups otherwise, 0.25-0.35 s
+  each here.
 - The checker: a language server the project installs itself (`basedpyright-langserver` in its
   environment, `typescript-language-server` in its node_modules) is run instead of lspd's.
 
@@ -36,12 +37,15 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.lsp import interpreter_ask
+from lspd.lsp.interpreter_ask import Ask
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 
 log = logging.getLogger(__name__)
 
 VENV_NAMES = (".venv", "venv", "env")
+ASK_TIMEOUT_S = 10.0  # for a shim to say which interpreter it runs
 SERVER = "typescript-language-server"  # TypeScript up to 6, through tsserver
 NATIVE = "typescript-native"  # TypeScript 7 and later: `tsc --lsp --stdio`
 
@@ -315,8 +319,6 @@ def _python_path(definition: ServerDefinition, interpreter: str) -> ServerDefini
 
 # -- a shim on PATH ----------------------------------------------------------------------------
 
-_WHICH = "import sys; print(sys.executable); print('%d.%d.%d' % sys.version_info[:3])"
-
 
 def is_script(path: Path) -> bool:
     """Whether `path` is a script (`#!`): a shim that runs some interpreter, not one."""
@@ -335,17 +337,29 @@ def settler(
 ) -> Settle | None:
     """What a session of `definition` runs at each start of its server, to settle `toolchain`
     in `project` (see `settle`): the server as it runs then, and the toolchain's label. None
-    when nothing may change."""
+    when nothing may change. The question is noted now (`interpreter_ask.ASKED`: the daemon
+    remembers prewarm's, to ask it ahead next time)."""
     if toolchain is None or toolchain.kind != "python" or toolchain.origin != "PATH":
         return None
     shim = toolchain
+    if (first := _ask(definition, shim, project)) is not None:
+        interpreter_ask.ASKED.append(first)
 
     async def run() -> tuple[ServerDefinition, str]:
         try:
-            settled, runs = await asyncio.to_thread(settle, definition, shim, project)
+            ask = _ask(definition, shim, project)
+            if ask is None:
+                return definition, shim.label()
+            # Taken at once, not in the thread: the daemon kills the questions asked ahead
+            # and not taken once prewarm's servers run (daemon/head_start.settle).
+            asking = interpreter_ask.take(ask)
+            executable, version = await asyncio.to_thread(
+                interpreter_ask.read, asking, ask, ASK_TIMEOUT_S
+            )
         except Exception:  # the server then asks the shim itself, as it would without lspd
             log.exception("asking %s which interpreter it runs failed", shim.path)
             return definition, shim.label()
+        settled, runs = _settled(definition, shim, executable, version)
         return settled, runs.label()
 
     return run
@@ -357,21 +371,25 @@ def settle(
     """The interpreter behind a `python3` shim on PATH, as the server would find it there
     (same directory, same environment), set as its `pythonPath`; unchanged otherwise or when
     the shim cannot say (the server then asks it, as before). Blocks: run it in a thread."""
-    if not is_script(toolchain.path):
+    ask = _ask(definition, toolchain, project)
+    if ask is None:
         return definition, toolchain
-    env = {**os.environ, **definition.env}
     try:
-        done = subprocess.run(
-            [str(toolchain.path), "-I", "-c", _WHICH],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        )
-        executable, version = done.stdout.split()
+        return _settled(definition, toolchain, *interpreter_ask.answer(ask, ASK_TIMEOUT_S))
     except (OSError, ValueError, subprocess.SubprocessError):
         return definition, toolchain
+
+
+def _ask(definition: ServerDefinition, toolchain: Toolchain, project: Path) -> Ask | None:
+    """The question to the shim, run as the server would run it; None when `toolchain`'s
+    interpreter is no script (it is the interpreter)."""
+    if not is_script(toolchain.path):
+        return None
+    return interpreter_ask.asked(toolchain.path, project, {**os.environ, **definition.env})
+
+
+def _settled(
+    definition: ServerDefinition, toolchain: Toolchain, executable: str, version: str
+) -> tuple[ServerDefinition, Toolchain]:
     settled = _python_path(definition, executable)
     return settled, dataclasses.replace(toolchain, path=Path(executable), version=version)
