@@ -16,9 +16,10 @@ Where an lspd row's milliseconds go: the SDK client's own CPU per call (this pro
 the daemon's CPU per call (/proc), and the same three questions as the CLI sends them (one
 plain JSON-RPC POST, `lspd.daemon.client.call_on`: no SDK client); cold, the spawn to the
 sentinel (the daemon accepting connections), to the SDK client connected, to basedpyright's
-process (/proc) and to its readiness (the daemon's log) beside the spawn to the first right
-answer. The cold starts share one state directory, as a user's restarts do: the second and
-later start the server the last one ran before lspd's own imports (`lspd.daemon.head_start`).
+process (its start time in /proc, read once after the answer: nothing polls while a cold start
+is timed) and to its readiness (the daemon's log) beside the spawn to the first right answer.
+The cold starts share one state directory, as a user's restarts do: the second and later
+start the server the last one ran before lspd's own imports (`lspd.daemon.head_start`).
 A daemon of this version answers those before its MCP SDK is imported (`lspd.daemon.early`)
 once an earlier run kept the SDK's answers (`lspd.daemon.kept_wire`, in the user's cache:
 the bench's cold starts after the first ever have them).
@@ -34,7 +35,6 @@ import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -72,7 +72,7 @@ DECLARED = ("src/click/core.py", 715, 9)
 async def cold(root: Path, state: Path) -> tuple[Any, float, float, float, list[float | None]]:
     """A daemon spawned now; the seconds to its sentinel, to the SDK client connected (its
     `server/discover`) and to its first correct by-name definition; and to basedpyright's
-    process showing (`/proc`) and to its readiness (the daemon's log). The client is
+    process's start (`/proc`) and to its readiness (the daemon's log). The client is
     imported first: an agent's client is loaded before it connects (it was imported after
     the sentinel, in the first cold start's figure, before 2026-11-29 14:30). `state` is
     the last cold start's (as a user's: what that run kept, `lspd.daemon.head_start`)."""
@@ -82,45 +82,39 @@ async def cold(root: Path, state: Path) -> tuple[Any, float, float, float, list[
     state.mkdir(exist_ok=True)
     for old in state.glob("*/daemon.log"):
         old.unlink()  # the last daemon's
-    began, wall = time.perf_counter(), time.time()
+    began, wall, boot = time.perf_counter(), time.time(), time.clock_gettime(time.CLOCK_BOOTTIME)
     process = start_daemon(root, state)
-    node: list[float] = []
-    done = threading.Event()
-    seen = threading.Thread(target=first_server, args=(process.pid, began, node, done))
-    seen.start()
-    try:
-        port = await asyncio.to_thread(wait_sentinel, root, process)
-        listening = time.perf_counter() - began
-        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-            connected = time.perf_counter() - began
-            while True:
-                result = await client.call_tool("definition", {"symbol": BY_NAME})
-                if _declared(result.structured_content):
-                    answered = time.perf_counter() - began
-                    break
-    finally:
-        done.set()
-        seen.join()
-    spans = [node[0] if node else None, ready_at(state, wall)]
+    port = await asyncio.to_thread(wait_sentinel, root, process)
+    listening = time.perf_counter() - began
+    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+        connected = time.perf_counter() - began
+        while True:
+            result = await client.call_tool("definition", {"symbol": BY_NAME})
+            if _declared(result.structured_content):
+                answered = time.perf_counter() - began
+                break
+    spans = [server_started(process.pid, boot), ready_at(state, wall)]
     return process, listening, connected, answered, spans
 
 
 SPANS = ("basedpyright's process", "basedpyright ready and warmed up (log)")
 
 
-def first_server(pid: int, began: float, found: list[float], done: threading.Event) -> None:
-    """Every 5 ms, until `done`: whether a process under `pid` runs basedpyright's language
-    server; the seconds from `began` to the first look that saw one into `found`."""
-    while not done.wait(0.005):
-        todo = [pid]
-        while todo:
-            here = todo.pop()
-            with contextlib.suppress(OSError):
-                if b"langserver" in Path(f"/proc/{here}/cmdline").read_bytes():
-                    found.append(time.perf_counter() - began)
-                    return
-                for task in os.listdir(f"/proc/{here}/task"):
-                    todo += map(int, Path(f"/proc/{here}/task/{task}/children").read_text().split())
+def server_started(pid: int, boot: float) -> float | None:
+    """The seconds from `boot` (CLOCK_BOOTTIME at the spawn) to the start of the first
+    process under `pid` running basedpyright's language server: its start time in /proc
+    (clock ticks since boot: 10 ms steps), read after the answer, so nothing polls the
+    machine while the cold start is timed (a thread looked every 5 ms before)."""
+    ticks, todo = [], [pid]
+    while todo:
+        here = todo.pop()
+        with contextlib.suppress(OSError):
+            if b"langserver" in Path(f"/proc/{here}/cmdline").read_bytes():
+                stat = Path(f"/proc/{here}/stat").read_text().rsplit(")", 1)[1].split()
+                ticks.append(int(stat[19]))  # field 22, starttime
+            for task in os.listdir(f"/proc/{here}/task"):
+                todo += map(int, Path(f"/proc/{here}/task/{task}/children").read_text().split())
+    return min(ticks) / os.sysconf("SC_CLK_TCK") - boot if ticks else None
 
 
 def ready_at(state: Path, wall: float) -> float | None:
