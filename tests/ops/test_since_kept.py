@@ -3,17 +3,27 @@ on a real git repository, basedpyright and a watched workspace (as in the daemon
 written after the check answered and before the comparison read its text (the write made
 at that very read, no sleep) is checked and compared again, so its snippets and line
 shifts are of the text its diagnostics are of: `check --baseline` and the hook's check.
-Before, an unchanged error was "introduced" and "fixed" at once."""
+Before, an unchanged error was "introduced" and "fixed" at once. Files that keep
+changing are given up on after 3 whole checks in all (the retries of `settled` and of
+`committed` share one budget)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
+from lspd.engine.committed import Committed, Unsettled
 from lspd.ops import progressive_kept, since_kept
+from lspd.ops.beyond_gate import Part
+from lspd.ops.check import check_all
+from lspd.ops.checked import Checked
+from lspd.ops.committed import Whole
 from lspd.ops.progressive import Progress
+from lspd.workspace import Workspace
 from tests.conftest import Warm
 from tests.ops.test_committed import from_kept, repo, rows
 
@@ -70,3 +80,69 @@ def test_the_hooks_check_compares_a_file_written_meanwhile_at_its_new_text(
     assert progress.failed is None and written == [broken]
     assert progress.changed == [broken] and progress.introduced == []
     assert progress.compared == 1  # broken.py, at its new text
+
+
+async def _nothing_beyond(found: Committed[Checked]) -> Part | None:
+    return None
+
+
+def writing_after_checks(repo: Warm, checks: list[Checked], writes: int) -> Whole:
+    """The whole check, recording each in `checks`, pkg/written.py written after each of
+    the first `writes` of them and counted by the watcher before it returns (the next look
+    sees the change: no sleep)."""
+    watcher = repo.ws.watcher
+    assert watcher is not None
+
+    async def whole(ws: Workspace, *args: Any, **kwargs: Any) -> Checked:
+        checked = await check_all(ws, *args, **kwargs)
+        checks.append(checked)
+        if len(checks) <= writes:
+            (repo.root / "pkg/written.py").write_text(f"WRITES = {len(checks)}\n")
+            assert await watcher.catch_up()
+        return checked
+
+    return functools.partial(whole, repo.ws)
+
+
+def test_files_changing_at_every_check_give_up_after_three_checks(repo: Warm) -> None:
+    """A file written after every whole check: `settled` makes 3 whole checks in all, its
+    own retries and `committed`'s sharing one budget, then says the files kept changing.
+    Before, each of its 3 tries let `committed` make 3: 9 checks, the hook holding the gate
+    all along."""
+    from_kept(repo)  # HEAD's result kept: every `committed` call reads it, none makes it
+    checks: list[Checked] = []
+    whole = writing_after_checks(repo, checks, 1000)
+    keep = since_kept.settled(repo.ws, "HEAD", whole, lambda _: True, _nothing_beyond)
+    with pytest.raises(Unsettled, match="kept changing"):
+        repo.run(keep)
+    assert len(checks) == 3  # was 9
+    assert (repo.root / "pkg/written.py").read_text() == "WRITES = 3\n"
+
+
+def test_the_hooks_check_under_continual_writes_says_so_after_three(
+    repo: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's check (its first, shared check, then the comparison under the exclusive
+    gate) under a write after every check: 3 checks holding the gate, then the hook says
+    to ask again (was 9)."""
+    from_kept(repo)
+    checks: list[Checked] = []
+    whole = writing_after_checks(repo, checks, 1000)
+    monkeypatch.setattr(progressive_kept, "check_all", lambda ws, *a, **k: whole(*a, **k))
+    edited = repo.root / "pkg/broken.py"
+    progress = Progress("HEAD", [edited])
+    repo.run(progressive_kept.run(repo.ws, progress))
+    assert progress.failed is not None and "kept changing" in progress.failed
+    assert len(checks) == 1 + 3  # the shared check, then 3 holding the gate (was 1 + 9)
+
+
+def test_files_settling_within_the_budget_are_answered(repo: Warm) -> None:
+    """Written after the first two checks only: the third, of a settled tree, answers (the
+    shared budget still allows a question's retries, wherever they are made)."""
+    from_kept(repo)
+    checks: list[Checked] = []
+    whole = writing_after_checks(repo, checks, 2)
+    keep = since_kept.settled(repo.ws, "HEAD", whole, lambda _: True, _nothing_beyond)
+    found, part = repo.run(keep)
+    assert len(checks) == 3 and found.checked is checks[-1]
+    assert part.changed == {"pkg/written.py"}

@@ -31,6 +31,7 @@ from lspd.engine.kept_memory import KEEP_REVISIONS, Again, CommittedMemory, kept
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
 from lspd.errors import LspdError
 from lspd.workspace import Workspace
@@ -39,7 +40,7 @@ from lspd.workspace.scope import gate_scope
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = 3  # checks made while the files keep changing under them, at most
+ATTEMPTS = 3  # whole checks a question makes while the files keep changing under it, at most
 C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
 R = TypeVar("R", bound=FileResult)  # the caller's result of a file (`DiagnosticsResult`)
 
@@ -50,6 +51,16 @@ class NotKept(LspdError):
 
 class Unsettled(NotKept):
     """The files changed while the committed state's result was made: made again soon."""
+
+
+@dataclass
+class Attempts:
+    """The whole checks a question may still make while the files keep changing under it:
+    one budget for `committed`'s retries and its caller's (`ops/since_kept.settled`, which
+    checks again when a file changed before its texts were read), so a question holding
+    the gate makes `ATTEMPTS` checks at most, not the product of the two (9, before)."""
+
+    left: int = ATTEMPTS
 
 
 @dataclass(frozen=True)
@@ -79,12 +90,16 @@ async def committed(
     whole: Callable[[], Awaitable[C]],
     held: Held[R],
     checks: CheckState[R],
+    attempts: Attempts | None = None,
 ) -> Committed[C]:
     """The kept result of `baseline` (a commit, or `session`), made now unless kept for
     this commit, toolchain and configuration; `whole` checks the work tree, `held` and
-    `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The caller
-    holds the gate exclusively (the old texts of a dirty tree are held while asked)."""
+    `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The work
+    tree is checked again while a file changes under its check, as `attempts` (the
+    caller's budget, shared with its own retries) allows: once at least. The caller holds
+    the gate exclusively (the old texts of a dirty tree are held while asked)."""
     run = Run(held, checks)
+    tries = Attempts() if attempts is None else attempts
     memory = memory_of(ws)
     async with memory.lock:  # a question asked while it is made waits for it
         commit, head = await asyncio.to_thread(
@@ -93,12 +108,13 @@ async def committed(
         if commit is None:  # no git, or no such commit here: refused, saying what to send
             await asyncio.to_thread(differences, ws, baseline)
             raise ValueError(f"{baseline!r} names no commit")
-        for attempt in range(1, ATTEMPTS + 1):  # the check and the texts of one disk state
+        while True:  # the check and the texts of one disk state
+            tries.left -= 1
             await ws.refresh_open_documents(catch_up=True)
             mark = ws.changes_seen
             checked = await whole()
             delta = await asyncio.to_thread(differences, ws, baseline)
-            if mark is None or ws.changes_seen == mark or attempt == ATTEMPTS:
+            if mark is None or ws.changes_seen == mark or tries.left <= 0:
                 break
             log.info("files changed while the check for %s ran: checked again", commit[:12])
         key = await _key(ws, commit, checked)
@@ -223,15 +239,18 @@ async def _again(
     made: dict[Path, FileResult],
     run: Run[R],
 ) -> Again:
-    """The files the servers were asked at the old texts, asked again at the disk's right
-    after the switch back, in the same order, when any of them differs from the work tree's
-    check: a checker answering by the order it checks in (basedpyright on a cycle) then
-    makes no error new (`engine/comparison.difference`'s `again`)."""
+    """The files the servers were asked at the old texts whose result differs from the work
+    tree's check, asked again at the disk's right after the switch back, in the same order
+    and after the files a checker answering by that order needs asked before them
+    (`engine/second_sample.py`: basedpyright on a cycle), so it makes no error new
+    (`engine/comparison.difference`'s `again`). Before, every file asked was asked again
+    when one differed: twice the old state's asks after a core change."""
     now = {r.path: r for r in checked.results}
-    old = {ws.display(p): r for p, r in made.items() if p in asked}
-    if all(p in now and _rows(now[p]) == _rows(r) for p, r in old.items()):
+    on_disk = [p for p in asked if ws.display(p) in now]
+    differ = {p for p in on_disk if p in made and _rows(made[p]) != _rows(now[ws.display(p)])}
+    if not (files := sampled_again(ws, on_disk, differ)):
         return {}
-    sample = await run.held.asked([p for p in asked if ws.display(p) in now], {})
+    sample = await run.held.asked(files, {})
     lines = {r.path: (read_text(_absolute(ws, r.path)) or "").splitlines() for r in sample}
     return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from lspd.engine import committed as engine
-from lspd.engine.committed import Committed
+from lspd.engine.committed import Attempts, Committed
 from lspd.ops.check_memory import memory_of
 from lspd.ops.checked import Checked
 from lspd.ops.overlaid_state import HeldAnswers
@@ -17,7 +17,10 @@ from lspd.workspace import Workspace
 Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the gate (`check_all`)
 
 
-async def committed(ws: Workspace, baseline: str, whole: Whole) -> Committed[Checked]:
+async def committed(
+    ws: Workspace, baseline: str, whole: Whole, attempts: Attempts | None = None
+) -> Committed[Checked]:
     """The kept result of `baseline` (a commit, or `session`: `engine/committed.committed`),
-    the work tree checked by `whole`. The caller holds the gate exclusively."""
-    return await engine.committed(ws, baseline, whole, HeldAnswers(ws), memory_of(ws))
+    the work tree checked by `whole` (again while files change, as `attempts` allows). The
+    caller holds the gate exclusively."""
+    return await engine.committed(ws, baseline, whole, HeldAnswers(ws), memory_of(ws), attempts)

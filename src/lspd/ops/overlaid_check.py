@@ -23,7 +23,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
-from lspd.engine.native_reach import native
+from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare, diagnose
@@ -55,7 +55,7 @@ async def proposal_compared(
     again = None
     if probe.introduced or probe.fixed:  # the servers' files once more, right after a switch
         differ = {ws.resolve(d.path) for d in (*probe.introduced, *probe.fixed) if d.path}
-        files = _sampled_again([p for p in asked if p in before], differ, ws)
+        files = sampled_again(ws, [p for p in asked if p in before], differ)
         checked = await diagnose(ws, files, {})
         again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
     changed = sorted(proposed)
@@ -71,20 +71,6 @@ async def proposal_compared(
     seen = [found.diagnostic for found in news]
     kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
-
-
-def _sampled_again(asked: list[Path], differ: set[Path], ws: Workspace) -> list[Path]:
-    """The files of the disk's second sample, in the order they were asked: those with a
-    difference (another sample of a file without one changes nothing: `difference` takes
-    the most and the fewest of each key; after a core change every reached file asked again
-    doubled the preview, effect 4.1 on TypeScript 7: 532), and, of a server whose answer
-    for a file depends on the files asked before it (basedpyright: which file of an import
-    cycle reaches a class first decides where its error stands), every file asked before the
-    last that differs. TypeScript 7's pulled answers do not depend on the order."""
-    ordered = [p for p in asked if native(ws, p) is None]
-    last = max((i for i, p in enumerate(ordered) if p in differ), default=-1)
-    prefix = set(ordered[: last + 1])
-    return [p for p in asked if p in differ or p in prefix]
 
 
 def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, DiagnosticsResult]:

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.committed import ATTEMPTS, Committed, Unsettled, unchanged
+from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
@@ -88,21 +88,25 @@ async def settled(
     the gate), of one disk state: the texts the snippets and line shifts are read from are
     the ones the check saw. The watcher's count is read again after they are read (every
     change made before counted); changed since the check, it is all made again (the check
-    re-checks only what changed), at most `ATTEMPTS` times, then `Unsettled`. Before, a
-    file written between the check and the reading of its text gave its diagnostics
-    snippets of other lines: an unchanged error "introduced" and "fixed" at once."""
-    for _ in range(ATTEMPTS):
-        found = await committed(ws, baseline, whole)
+    re-checks only what changed), then `Unsettled`. Before, a file written between the
+    check and the reading of its text gave its diagnostics snippets of other lines: an
+    unchanged error "introduced" and "fixed" at once. The whole checks made here and by
+    `committed`'s own retries share one budget (`Attempts`: 3 in all, where the two nested
+    loops made up to 9 while files kept changing, the hook holding the gate)."""
+    attempts = Attempts()
+    while True:
+        found = await committed(ws, baseline, whole, attempts)
         part = await asyncio.to_thread(gate_part, ws, found, keep)
         if (more := await beyond(found)) is not None:
             part = part.joined(more)
         if await unchanged(ws, found.checked.changes):
             return found, part
+        if attempts.left <= 0:
+            raise Unsettled(
+                f"the files kept changing while they were compared with {baseline}; "
+                "ask again once the edits settle"
+            )
         log.info("files changed while the comparison with %s read them: made again", baseline)
-    raise Unsettled(
-        f"the files kept changing while they were compared with {baseline}; "
-        "ask again once the edits settle"
-    )
 
 
 def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool]) -> Part:
