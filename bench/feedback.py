@@ -21,7 +21,8 @@ Three real projects at pinned versions, fetched at run time:
 Each project: a cold check, an unchanged re-check, then `--rounds` rounds of three edits,
 each checked, undone and checked again: a leaf edit (a module only the package index
 imports), a body-only edit of a module many files import (a comment or a string), a
-signature change of it (an export added or a type changed). lspd's daemon (`lspd check`
+signature change of it (an export added or a type changed); SQLAlchemy a fourth, a
+parameter of the same function made keyword-only (the issue's). lspd's daemon (`lspd check`
 as a user runs it) beside the watch mode, in the same run, the same edits; the errors of
 each step side by side; the resident memory of both process trees after the cold check and
 after the edits, and the largest seen during the checks (every 0.5 s; TypeScript only);
@@ -63,7 +64,7 @@ from lspd.workspace.tsc_native import platform_package
 PEAK_EVERY_S = 0.5
 SETTLE_S = 15.0  # idle before the last reading of lspd's memory (idle_gc.cjs: 8 s)
 Edit = tuple[str, str, str]  # (file, text replaced, by); "" replaced: appended
-EDITS = ["leaf", "body", "signature"]
+EDITS = ["leaf", "body", "signature", "keyword"]  # a project has the first three, or all
 
 
 @dataclass
@@ -213,6 +214,12 @@ PROJECTS = [
                 "lib/sqlalchemy/util/_collections.py",
                 "def to_list(x: Any, default: Optional[List[Any]] = None) -> List[Any]:",
                 "def to_list(x: Any, default: Optional[List[Any]] = None) -> int:",
+            ),
+            # the issue's: a core helper's parameter made keyword-only
+            "keyword": (
+                "lib/sqlalchemy/util/_collections.py",
+                "def to_list(x: Any, default: Optional[List[Any]] = None) -> List[Any]:",
+                "def to_list(x: Any, *, default: Optional[List[Any]] = None) -> List[Any]:",
             ),
         },
         "python",
@@ -515,6 +522,11 @@ Rows = dict[str, object]
 Errors = dict[str, Counter[Key]]  # each step's errors, by "lspd STEP" / "own STEP"
 
 
+def kinds(project: Project) -> list[str]:
+    """The edits made to `project`, in `EDITS`' order."""
+    return [kind for kind in EDITS if kind in project.edits]
+
+
 def lspd_side(
     project: Project, root: Path, state: Path, rounds: int, rows: Rows, errors: Errors
 ) -> None:
@@ -531,7 +543,7 @@ def lspd_side(
         rows["lspd parts cold"] = lspd.parts()
         rows["lspd unchanged"] = lspd.check()
         for round in range(rounds):
-            for kind in EDITS:
+            for kind in kinds(project):
                 if round == 0:
                     rows[f"lspd preview {kind}"] = lspd.preview(project.edits[kind])
                 before = edit(root, project.edits[kind])
@@ -565,7 +577,7 @@ def tsc_side(project: Project, root: Path, rounds: int, rows: Rows) -> None:
         # Nothing changed: tsc --watch has nothing to do (its answer stands).
         rows["own unchanged"] = (0.0, rows["own cold"][1], os.getloadavg()[0])  # type: ignore[index]
         for _ in range(rounds):
-            for kind in EDITS:
+            for kind in kinds(project):
                 time.sleep(1.0)  # its watcher polls: a write right after the last is one change
                 began = time.perf_counter()
                 before = edit(root, project.edits[kind])
@@ -587,7 +599,7 @@ def cli_side(project: Project, root: Path, rows: Rows, errors: Errors) -> None:
     peak: list[float] = []
     rows["own cold"] = basedpyright(root, peak, errors.setdefault("own cold", Counter()))
     rows["own unchanged"] = basedpyright(root, peak)
-    for kind in EDITS:
+    for kind in kinds(project):
         before = edit(root, project.edits[kind])
         _add(
             rows,
@@ -622,7 +634,7 @@ def measure(project: Project, base: Path, rounds: int) -> Rows:
         rows["errors differing"] = {
             step: (errors[f"lspd {step}"] - errors[f"own {step}"]).total()
             + (errors[f"own {step}"] - errors[f"lspd {step}"]).total()
-            for step in ["cold", *EDITS]
+            for step in ["cold", *kinds(project)]
         }
     return rows
 
@@ -659,6 +671,8 @@ def table(results: list[Rows]) -> str:
             gate = _median(rows["own gate"])
             lines.append(f"| {name} | cold, tsc -p | | {gate[0]:.2f} ({gate[1]}) | {gate[2]:.1f} |")
         for step in ["cold", "unchanged", *EDITS]:
+            if f"lspd {step}" not in rows:
+                continue
             mine, own = _median(rows[f"lspd {step}"]), _median(rows[f"own {step}"])
             lines.append(
                 f"| {name} | {step} | {mine[0]:.2f} ({mine[1]}) | {own[0]:.2f} ({own[1]}) | "

@@ -120,3 +120,26 @@ def test_a_class_member_whose_type_changed_asks_every_importer(python: Warm) -> 
         "uses_wrap.py",
         "wrap.py",
     ]
+
+
+KEYWORD = CORE.replace(SIGNATURE, "def to_list(x: Any, *, default: Any = None) -> list[Any]:")
+
+
+def test_a_module_used_as_a_value_is_told_by_where_its_name_leads(python: Warm) -> None:
+    vendor = python.root / "vendor"
+    vendor.mkdir()
+    (vendor / "__init__.py").write_text("")
+    (vendor / "core.py").write_text("def to_list() -> None: ...\n")
+    (python.root / "packed.py").write_text("from vendor import core\n\nmodules = (core,)\n")
+    asked, _, _ = proof(python, {"core.py": KEYWORD})
+    assert asked == ["core.py", "uses_listed.py", "wrap.py"]  # another `core`
+    (python.root / "shape.py").write_text(
+        "from typing import Any, Protocol\n\n\nclass HasToList(Protocol):\n"
+        "    def to_list(self, x: Any, default: Any = None) -> list[Any]: ...\n"
+    )
+    (python.root / "fit.py").write_text(
+        "import core\nfrom shape import HasToList\n\nimpl: HasToList = core\n"
+    )
+    asked, introduced, _ = proof(python, {"core.py": KEYWORD})
+    assert "fit.py" in asked and "other.py" in asked  # every importer
+    assert [(p, line) for p, line, _, _ in introduced] == [("fit.py", 4)]

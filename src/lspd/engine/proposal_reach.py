@@ -31,7 +31,7 @@ from lspd.engine.python_affected import names as python_names
 from lspd.engine.python_imports import importers
 from lspd.engine.python_names import Read
 from lspd.engine.python_names import reached as named_reach
-from lspd.engine.python_types import Types, typed_reach
+from lspd.engine.python_types import Server, typed_reach
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -77,11 +77,11 @@ async def reached_typed(
     candidates: set[Path],
     python_seen: PythonSeen | None,
     native_seen: NativeSeen | None,
-    types: Types,
+    server: Server,
 ) -> set[Path]:
     """`reached`, where a Python change of declarations that is not names added asks only
-    the files naming a declaration whose type it changes (`python_types`; `types`: the
-    server's, with the disk's texts and with `proposed` held)."""
+    the files naming a declaration whose type it changes (`python_types`; `server`: the
+    server's: `proposed` held as the new texts)."""
     python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
     found = _python_declared(ws, python, python_seen) if python else set()
     if isinstance(found, set):
@@ -89,7 +89,7 @@ async def reached_typed(
     declared, reach, text_of, read, since = found
     named = named_reach(declared, reach, text_of, read)
     if named is None:
-        named = await typed_reach(declared, reach, text_of, read, types)
+        named = await typed_reach(declared, reach, text_of, read, server)
     if python_seen is not None:
         python_seen.read.keep(read, since)
     others = {p: t for p, t in proposed.items() if p not in python}

@@ -214,26 +214,37 @@ def code_of(text: str) -> Code | None:
 
 def used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read) -> bool:
     """Whether one of `modules` may be used as a value by a file of `texts` (`impl:
-    HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): the names it is imported
-    as (`m`, `import m as util`, `from f1 import util`, to a fixed point) where a value
-    stands, not before `.name`. Each file writing one of them is read."""
+    HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): `value_users`."""
+    return value_users(modules, texts, read) != {}
+
+
+def value_users(
+    modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read
+) -> dict[Path, frozenset[str]] | None:
+    """The files of `texts` that may use one of `modules` as a value, each with the names
+    they may use it by: the names it is imported as (`m`, `import m as util`, `from f1
+    import util`, to a fixed point) where a value stands, not before `.name`; None when a
+    file cannot be read or parsed. Each file writing one of the names is read."""
     names = {p.parent.name if p.stem == "__init__" else p.stem for p in modules}
     looked: set[str] = set()
+    users: dict[Path, frozenset[str]] = {}
     while unlooked := names - looked:
         looked |= unlooked
         for path, text in texts.items():
             if text is None:
-                return True
+                return None
             if path not in read.code:
                 searched = _searchable(text)
                 if not any(n in searched for n in unlooked):
                     continue
                 read.code[path] = code_of(text)
             code = read.code[path]
-            if code is None or not code.values.isdisjoint(names):
-                return True
+            if code is None:
+                return None
+            if not code.values.isdisjoint(names):
+                users[path] = frozenset(code.values & names)
             names |= {alias for last, alias in code.aliases if last in names}
-    return False
+    return users
 
 
 def _searchable(text: str) -> str:

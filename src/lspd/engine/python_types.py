@@ -30,9 +30,10 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from lspd.engine.declarations import Function
 from lspd.engine.python_names import (
@@ -42,7 +43,7 @@ from lspd.engine.python_names import (
     Read,
     located,
     names_any,
-    used_as_values,
+    value_users,
     words_of,
 )
 from lspd.lsp.text import split_lines
@@ -61,8 +62,19 @@ class Spot:
     text: str  # the line (the server counts columns in its encoding)
 
 
-# The types of the spots, with the old texts and with the new (None: no type answered).
-Types = Callable[[list[Spot], list[Spot]], Awaitable[tuple[list[str | None], list[str | None]]]]
+class Server(Protocol):
+    """What is asked of the server (`engine/hovered_types.py`)."""
+
+    async def types(
+        self, before: list[Spot], after: list[Spot]
+    ) -> tuple[list[str | None], list[str | None]]:
+        """The type of each name of `before` with the old texts, of `after` with the new
+        (None: no type answered)."""
+        ...
+
+    async def defined(self, spots: list[Spot]) -> list[frozenset[Path] | None]:
+        """The files each name (in the disk's texts) is defined in (None: not answered)."""
+        ...
 
 
 Texts = tuple[str, str]  # a file's text in the old state and in the new
@@ -84,14 +96,14 @@ class _Unplaced(Exception):
 
 
 async def typed_reach(
-    changed: Changed, importers: Iterable[Path], text_of: TextOf, read: Read, types: Types
+    changed: Changed, importers: Iterable[Path], text_of: TextOf, read: Read, server: Server
 ) -> set[Path] | None:
     """Of `importers` (the changed modules' importers, transitively), the files naming a
     declaration whose type the changes change (`changed`: each file's text before and
     after; `types`: the server's answer in both states); None when a change cannot be
     placed (then all of them can be reached). `read`: as `python_names.reached`'s."""
     try:
-        return await _reach(changed, importers, text_of, read, types)
+        return await _reach(changed, importers, text_of, read, server)
     except _Unplaced:
         return None
 
@@ -100,7 +112,7 @@ Pairs = list[tuple[Declaration, tuple[ast.stmt, ast.stmt]]]  # each with its old
 
 
 async def _reach(changed: Changed, importers: Iterable[Path], text_of: TextOf, read: Read,
-                 types: Types) -> set[Path] | None:  # fmt: skip
+                 server: Server) -> set[Path] | None:  # fmt: skip
     names: set[str] = set()
     units: list[_Unit] = []
     pairs: dict[Path, Pairs] = {}  # the followed files' declarations, with the old ones
@@ -118,7 +130,7 @@ async def _reach(changed: Changed, importers: Iterable[Path], text_of: TextOf, r
         spots += sum(len(u.before) for u in units)
         if spots > _SPOTS:
             return None
-        for unit, differs in zip(units, await _differing(units, types), strict=True):
+        for unit, differs in zip(units, await _differing(units, server), strict=True):
             if differs:
                 names |= unit.names
                 declaring.add(unit.before[0].path)
@@ -143,12 +155,60 @@ async def _reach(changed: Changed, importers: Iterable[Path], text_of: TextOf, r
                     bound = _imported(nodes[1], names)  # `from m import x as other`
                     grown |= not bound <= names
                     names |= bound
+                    if bound:
+                        declaring.add(path)  # it has them as its own: `m.x`
                     continue
                 assert both[0] is not None and both[1] is not None
                 units += _reached_units(path, declaration, nodes, (both[0], both[1]), names)
         if not units and not grown:
             stars = {p for p, text in texts.items() if text is None or STAR.search(text)}
-            return None if used_as_values(declaring | reach | stars, texts, read) else reach
+            used = await _used_as_values(declaring | stars, texts, read, server)
+            return None if used else reach
+
+
+async def _used_as_values(
+    modules: set[Path], texts: Mapping[Path, str | None], read: Read, server: Server
+) -> bool:
+    """Whether one of `modules` is used as a value (`python_names.value_users`: by name),
+    each use asked where its name is defined (SQLAlchemy's `util` is also
+    `cyextension.util`, used as a value in `util/_has_cy.py`)."""
+    users = value_users(modules, texts, read)
+    if users is None:
+        return True
+    spots: list[Spot] = []
+    for path, names in users.items():
+        text = texts[path]
+        assert text is not None
+        spots += _value_spots(path, text, names)
+        if len(spots) > _SPOTS:
+            return True
+    packages = {p.parent for p in modules if p.stem == "__init__"}
+    for found in await server.defined(spots) if spots else []:
+        if found is None or found & modules or any(p in packages for p in found):
+            return True
+    return False
+
+
+def _value_spots(path: Path, text: str, names: frozenset[str]) -> list[Spot]:
+    """Where `text` uses one of `names` as a value (`python_names.Code.values`)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        raise _Unplaced from None
+    lines = split_lines(text)
+    bases = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    spots = []
+    for node in ast.walk(tree):
+        if id(node) in bases or not isinstance(getattr(node, "ctx", None), ast.Load):
+            continue
+        if isinstance(node, ast.Name) and node.id in names:
+            line = lines[node.lineno - 1]
+            spots.append(Spot(path, node.lineno - 1, _column(line, node.col_offset), line))
+        elif isinstance(node, ast.Attribute) and node.attr in names:
+            spots.append(_attribute(path, lines, node))
+    if not spots:
+        raise _Unplaced  # named where this does not look (a type comment, a string)
+    return spots
 
 
 def _made_of(declaration: Declaration, names: set[str]) -> bool:
@@ -171,14 +231,14 @@ def _unchanged(text: str | None) -> Pairs:
     return [(declaration, (node, node)) for declaration, node in found]
 
 
-async def _differing(units: Sequence[_Unit], types: Types) -> list[bool]:
+async def _differing(units: Sequence[_Unit], server: Server) -> list[bool]:
     """For each unit, whether its type differs between the states (a class member's:
     `_Unplaced`)."""
     if not units:
         return []
     before = [spot for unit in units for spot in unit.before]
     after = [spot for unit in units for spot in unit.after]
-    old, new = await types(before, after)
+    old, new = await server.types(before, after)
     found: list[bool] = []
     at = 0
     for unit in units:
