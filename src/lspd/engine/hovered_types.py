@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lspd.engine.python_types import Spot
+from lspd.engine.python_spots import Spot
 from lspd.lsp import answers, shapes
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import difflib
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,20 +45,10 @@ from lspd.engine.python_names import (
     value_users,
     words_of,
 )
-from lspd.lsp.text import split_lines
+from lspd.engine.python_spots import Spot, Unplaced, bound, spots_of, value_spots
 
 _FOLLOWED = 100  # files followed, at most (then every importer is asked)
 _SPOTS = 600  # names asked their type, at most in each state
-
-
-@dataclass(frozen=True)
-class Spot:
-    """A name whose type is asked: in `path`, 0-based line and code-point column."""
-
-    path: Path
-    line: int
-    column: int
-    text: str  # the line (the server counts columns in its encoding)
 
 
 class Server(Protocol):
@@ -91,10 +80,6 @@ class _Unit:
     after: tuple[Spot, ...]
 
 
-class _Unplaced(Exception):
-    """A change this cannot place: every importer is asked."""
-
-
 async def typed_reach(
     changed: Changed, importers: Iterable[Path], text_of: TextOf, read: Read, server: Server
 ) -> set[Path] | None:
@@ -104,7 +89,7 @@ async def typed_reach(
     placed (then all of them can be reached). `read`: as `python_names.reached`'s."""
     try:
         return await _reach(changed, importers, text_of, read, server)
-    except _Unplaced:
+    except Unplaced:
         return None
 
 
@@ -179,7 +164,7 @@ async def _used_as_values(
     for path, names in users.items():
         text = texts[path]
         assert text is not None
-        spots += _value_spots(path, text, names)
+        spots += value_spots(path, text, names)
         if len(spots) > _SPOTS:
             return True
     packages = {p.parent for p in modules if p.stem == "__init__"}
@@ -187,28 +172,6 @@ async def _used_as_values(
         if found is None or found & modules or any(p in packages for p in found):
             return True
     return False
-
-
-def _value_spots(path: Path, text: str, names: frozenset[str]) -> list[Spot]:
-    """Where `text` uses one of `names` as a value (`python_names.Code.values`)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        raise _Unplaced from None
-    lines = split_lines(text)
-    bases = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    spots = []
-    for node in ast.walk(tree):
-        if id(node) in bases or not isinstance(getattr(node, "ctx", None), ast.Load):
-            continue
-        if isinstance(node, ast.Name) and node.id in names:
-            line = lines[node.lineno - 1]
-            spots.append(Spot(path, node.lineno - 1, _column(line, node.col_offset), line))
-        elif isinstance(node, ast.Attribute) and node.attr in names:
-            spots.append(_attribute(path, lines, node))
-    if not spots:
-        raise _Unplaced  # named where this does not look (a type comment, a string)
-    return spots
 
 
 def _made_of(declaration: Declaration, names: set[str]) -> bool:
@@ -227,13 +190,13 @@ def _unchanged(text: str | None) -> Pairs:
     """An unchanged file's declarations, each its own old statement."""
     found = located(text) if text is not None else None
     if found is None:
-        raise _Unplaced  # unreadable, or it does not parse: what it declares is unknown
+        raise Unplaced  # unreadable, or it does not parse: what it declares is unknown
     return [(declaration, (node, node)) for declaration, node in found]
 
 
 async def _differing(units: Sequence[_Unit], server: Server) -> list[bool]:
     """For each unit, whether its type differs between the states (a class member's:
-    `_Unplaced`)."""
+    `Unplaced`)."""
     if not units:
         return []
     before = [spot for unit in units for spot in unit.before]
@@ -247,7 +210,7 @@ async def _differing(units: Sequence[_Unit], server: Server) -> list[bool]:
         at += count
         differs = any(a is None or b is None or a != b for a, b in pairs)
         if differs and "" in unit.names:
-            raise _Unplaced  # a class member's type changed
+            raise Unplaced  # a class member's type changed
         found.append(differs)
     return found
 
@@ -260,7 +223,7 @@ def _changed_units(
     before = located(old) if old is not None else None
     after = located(new) if new is not None else None
     if before is None or after is None or old is None or new is None:
-        raise _Unplaced  # added, removed or not parsed
+        raise Unplaced  # added, removed or not parsed
     shapes = [[d.shape + d.members for d, _ in side] for side in (before, after)]
     matcher = difflib.SequenceMatcher(None, shapes[0], shapes[1], autojunk=False)
     had = {name for declaration, _ in before for name in declaration.names}
@@ -275,14 +238,14 @@ def _changed_units(
         if tag == "insert":
             for declaration, _ in after[j1:j2]:
                 if declaration.names & (UNPLACED | had) or declaration.imports:
-                    raise _Unplaced  # `__all__`, `__getattr__`, a name rebound, an import
+                    raise Unplaced  # `__all__`, `__getattr__`, a name rebound, an import
                 added |= declaration.names
             continue
         if tag != "replace" or i2 - i1 != j2 - j1:
-            raise _Unplaced  # a statement moved or removed
+            raise Unplaced  # a statement moved or removed
         for (gone, node_was), (come, node_now) in zip(before[i1:i2], after[j1:j2], strict=True):
             if gone.names != come.names or gone.names & UNPLACED or gone.imports or come.imports:
-                raise _Unplaced
+                raise Unplaced
             units += _pair_units(path, node_was, node_now, old, new)
     return added, units, same
 
@@ -291,7 +254,7 @@ def _pair_units(path: Path, was: ast.stmt, now: ast.stmt, old: str, new: str) ->
     """A statement changed in place, as units; a class's: its changed members'."""
     if isinstance(was, ast.ClassDef) and isinstance(now, ast.ClassDef):
         if _shape(was) != _shape(now):
-            raise _Unplaced  # its bases, decorators or keywords
+            raise Unplaced  # its bases, decorators or keywords
         olds, news = was.body, now.body
         shapes = [[ast.dump(m) for m in side] for side in (olds, news)]
         matcher = difflib.SequenceMatcher(None, shapes[0], shapes[1], autojunk=False)
@@ -300,14 +263,14 @@ def _pair_units(path: Path, was: ast.stmt, now: ast.stmt, old: str, new: str) ->
             if tag == "equal":
                 continue
             if tag != "replace" or i2 - i1 != j2 - j1:
-                raise _Unplaced  # a member added, moved or removed
+                raise Unplaced  # a member added, moved or removed
             for a, b in zip(olds[i1:i2], news[j1:j2], strict=True):
-                units.append(_unit(frozenset({""}), _spots(path, a, old), _spots(path, b, new)))
+                units.append(_unit(frozenset({""}), spots_of(path, a, old), spots_of(path, b, new)))
         return units
     if type(was) is not type(now) or _decorators(was) != _decorators(now):
-        raise _Unplaced
-    names = frozenset(_bound(was))
-    return [_unit(names, _spots(path, was, old), _spots(path, now, new))]
+        raise Unplaced
+    names = frozenset(bound(was))
+    return [_unit(names, spots_of(path, was, old), spots_of(path, now, new))]
 
 
 def _reached_units(
@@ -321,26 +284,26 @@ def _reached_units(
     statement and the file's text in the old state and the new: the same but in a changed
     module)."""
     if "__getattr__" in declaration.names:
-        raise _Unplaced  # every attribute of the module may be made of it
+        raise Unplaced  # every attribute of the module may be made of it
     was, now = nodes
     if not isinstance(was, ast.ClassDef) or not isinstance(now, ast.ClassDef):
         if declaration.names == {""}:
             return []  # binds nothing an importer sees (`print(helper())`)
         names_bound = frozenset(declaration.names)
-        return [_unit(names_bound, _spots(path, was, texts[0]), _spots(path, now, texts[1]))]
+        return [_unit(names_bound, spots_of(path, was, texts[0]), spots_of(path, now, texts[1]))]
     if not names.isdisjoint(declaration.words):
-        raise _Unplaced  # its bases, decorators or keywords are made of it
+        raise Unplaced  # its bases, decorators or keywords are made of it
     units = []
     for old, new in zip(was.body, now.body, strict=True):
         if not names.isdisjoint(words_of(new)):
-            before, after = _spots(path, old, texts[0]), _spots(path, new, texts[1])
+            before, after = spots_of(path, old, texts[0]), spots_of(path, new, texts[1])
             units.append(_unit(frozenset({""}), before, after))
     return units
 
 
 def _unit(names: frozenset[str], before: tuple[Spot, ...], after: tuple[Spot, ...]) -> _Unit:
     if not before or len(before) != len(after):
-        raise _Unplaced  # nothing to ask, or not the same names in both
+        raise Unplaced  # nothing to ask, or not the same names in both
     return _Unit(names, before, after)
 
 
@@ -354,78 +317,3 @@ def _shape(node: ast.ClassDef) -> str:
 
 def _decorators(node: ast.stmt) -> list[str]:
     return [ast.dump(d) for d in node.decorator_list] if isinstance(node, Function) else []
-
-
-def _bound(node: ast.stmt) -> set[str]:
-    if isinstance(node, Function):
-        return {node.name}
-    return {n.id for n in _targets(node)}
-
-
-def _targets(node: ast.stmt) -> list[ast.Name]:
-    """The names an assignment binds, in order; a statement of another kind: `_Unplaced`."""
-    if isinstance(node, ast.Assign):
-        targets = node.targets
-    elif isinstance(node, ast.AnnAssign | ast.AugAssign):
-        targets = [node.target]
-    else:
-        raise _Unplaced  # a block, a loop, ...: what it binds is not one thing's type
-    found: list[ast.Name] = []
-    for target in targets:
-        for inner in ast.walk(target):
-            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
-                found.append(inner)
-            elif isinstance(inner, ast.Attribute | ast.Subscript):
-                raise _Unplaced  # `m.x = ...` at module level
-    return found
-
-
-_DEF = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)")
-
-
-def _spots(path: Path, node: ast.stmt, text: str) -> tuple[Spot, ...]:
-    """The names of `node` whose types importers see: a function's name and, in a method,
-    the attributes it sets on its first parameter (`self.items = ...`); an assignment's
-    names."""
-    lines = split_lines(text)
-    if isinstance(node, Function):
-        line = lines[node.lineno - 1]
-        start = _column(line, node.col_offset)
-        match = _DEF.match(line, start)
-        if match is None or match[1] != node.name:
-            raise _Unplaced  # `def \\` over lines, or a name Python normalised
-        found = [Spot(path, node.lineno - 1, match.start(1), line)]
-        first = node.args.posonlyargs + node.args.args
-        if first:
-            own = first[0].arg
-            for inner in ast.walk(node):
-                if (
-                    isinstance(inner, ast.Attribute)
-                    and isinstance(inner.ctx, ast.Store)
-                    and isinstance(inner.value, ast.Name)
-                    and inner.value.id == own
-                    and inner.end_lineno is not None
-                    and inner.end_col_offset is not None
-                ):
-                    found.append(_attribute(path, lines, inner))
-        return tuple(found)
-    spots = []
-    for name in _targets(node):
-        line = lines[name.lineno - 1]
-        spots.append(Spot(path, name.lineno - 1, _column(line, name.col_offset), line))
-    return tuple(spots)
-
-
-def _attribute(path: Path, lines: list[str], node: ast.Attribute) -> Spot:
-    assert node.end_lineno is not None and node.end_col_offset is not None
-    line = lines[node.end_lineno - 1]
-    end = _column(line, node.end_col_offset)
-    start = end - len(node.attr)
-    if line[start:end] != node.attr:
-        raise _Unplaced  # a name Python normalised (`self.ｘ`)
-    return Spot(path, node.end_lineno - 1, start, line)
-
-
-def _column(line: str, offset: int) -> int:
-    """The code-point column of the UTF-8 byte `offset` of `line` (the AST's)."""
-    return len(line.encode()[:offset].decode(errors="replace"))
