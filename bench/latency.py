@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -115,6 +116,18 @@ def server_started(pid: int, boot: float) -> float | None:
             for task in os.listdir(f"/proc/{here}/task"):
                 todo += map(int, Path(f"/proc/{here}/task/{task}/children").read_text().split())
     return min(ticks) / os.sysconf("SC_CLK_TCK") - boot if ticks else None
+
+
+def taken_ahead(state: Path) -> str:
+    """What the daemon's session took of what `lspd serve` started ahead (its log): the
+    server (`head_start`), the `python3` shim's answer (`interpreter_ask`), both or none."""
+    log = "".join(path.read_text() for path in state.glob("*/daemon.log"))
+    said = {
+        "server": r"started ahead \(pid \d+\): taken",
+        "shim": r"was asked ahead which interpreter it runs: taken",
+    }
+    taken = [what for what, line in said.items() if re.search(line, log)]
+    return "+".join(taken) or "-"
 
 
 def ready_at(state: Path, wall: float) -> float | None:
@@ -248,6 +261,7 @@ async def main(
         listening: list[float] = []
         connected: list[float] = []
         spans: list[list[float | None]] = []
+        aheads: list[str] = []
         process = None
         for _ in range(colds):
             if process is not None:
@@ -257,6 +271,7 @@ async def main(
             connected.append(connect)
             starts.append(seconds)
             spans.append(span)
+            aheads.append(taken_ahead(base / "state"))
         assert process is not None
         rows: dict[str, list[float]] = {}
         cpu: dict[str, float] = {}
@@ -277,6 +292,7 @@ async def main(
     for n, what in enumerate(SPANS):
         seconds_to = ", ".join("-" if s[n] is None else f"{s[n]:.2f}" for s in spans)
         print(f"  spawn to {what}: {seconds_to} s")
+    print(f"  taken of what serve started ahead (the daemon's log): {', '.join(aheads)}")
     print(f"load average (1, 5, 15 min) before {load[0]}, after {load[1]}")
     if json_path is not None:
         json_path.write_text(
@@ -289,6 +305,7 @@ async def main(
                     "sentinel_s": listening,
                     "connected_s": connected,
                     "spans_s": {what: [s[n] for s in spans] for n, what in enumerate(SPANS)},
+                    "taken_ahead": aheads,
                     "load": load,
                 }
             )
