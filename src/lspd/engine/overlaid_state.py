@@ -27,10 +27,9 @@ from typing import Generic, Protocol, TypeVar
 
 from lspd.engine.builders import builder_for
 from lspd.engine.check_state import CheckState
-from lspd.engine.hovered_types import HeldTypes
 from lspd.engine.mypy_check import by_project
 from lspd.engine.overlaid import Overlaid, builders_overlaid
-from lspd.engine.proposal_reach import reached_typed
+from lspd.engine.proposal_reach import reached
 from lspd.engine.results import FileResult
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Items
@@ -97,8 +96,7 @@ async def overlaid_state(
     # would re-check for them is not asked (~0.8 s of parsing on rich).
     mypy_only = {p for j, m in by_project(ws, list(held)).items() if not j.also_pyright for p in m}
     others = {p: t for p, t in held.items() if p not in mypy_only}
-    server = HeldTypes(ws, held)
-    found = await reached_typed(ws, others, candidates, memory.python, memory.native, server)
+    found = reached(ws, others, candidates, memory.python, memory.native)
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
     if asked:
         results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held))

@@ -13,7 +13,7 @@ whole check's rules after an edit, applied to texts not written yet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from lspd.engine.declarations import signature
@@ -29,9 +29,7 @@ from lspd.engine.native_reach import (
 from lspd.engine.python_affected import BUILTINS, PYTHON, PythonSeen
 from lspd.engine.python_affected import names as python_names
 from lspd.engine.python_imports import importers
-from lspd.engine.python_names import Read
 from lspd.engine.python_names import reached as named_reach
-from lspd.engine.python_types import Server, typed_reach
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -61,53 +59,7 @@ def reached(
 
 
 def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path]:
-    found = _python_declared(ws, proposed, seen)
-    if isinstance(found, set):
-        return found
-    declared, reach, text_of, read, since = found
-    named = named_reach(declared, reach, text_of, read)
-    seen = seen if seen is not None else PythonSeen(-1)
-    seen.read.keep(read, since)  # what was read of the files as the disk has them
-    return reach if named is None else named
-
-
-async def reached_typed(
-    ws: Workspace,
-    proposed: Texts,
-    candidates: set[Path],
-    python_seen: PythonSeen | None,
-    native_seen: NativeSeen | None,
-    server: Server,
-) -> set[Path]:
-    """`reached`, where a Python change of declarations that is not names added asks only
-    the files naming a declaration whose type it changes (`python_types`; `server`: the
-    server's: `proposed` held as the new texts)."""
-    python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
-    found = _python_declared(ws, python, python_seen) if python else set()
-    if isinstance(found, set):
-        return reached(ws, proposed, candidates, python_seen, native_seen)
-    declared, reach, text_of, read, since = found
-    named = named_reach(declared, reach, text_of, read)
-    if named is None:
-        named = await typed_reach(declared, reach, text_of, read, server)
-    if python_seen is not None:
-        python_seen.read.keep(read, since)
-    others = {p: t for p, t in proposed.items() if p not in python}
-    rest = reached(ws, others, candidates, python_seen, native_seen) if others else set()
-    python_found = set(python) | (reach if named is None else named)
-    return (rest | python_found) & (candidates | set(proposed))
-
-
-Declared = dict[Path, tuple[str | None, str | None]]
-
-
-def _python_declared(
-    ws: Workspace, proposed: Texts, seen: PythonSeen | None
-) -> set[Path] | tuple[Declared, set[Path], Callable[[Path], str | None], Read, set[Path]]:
-    """The files `proposed` reaches when that needs no reading of their code (none, or
-    every file); else the changed declarations, their importers, the texts, what was read
-    of them and the files changed since it was."""
-    declared: Declared = {}
+    declared: dict[Path, tuple[str | None, str | None]] = {}
     for path, new in proposed.items():
         old = read_text(path)
         if old is None or new is None:
@@ -123,11 +75,11 @@ def _python_declared(
     # What the last check read of the files, less those changed since (read from the disk)
     since = {p for p, n in ws.changed_at.items() if n > seen.changes} | set(proposed)
     read = seen.read.without(since)
-
-    def text_of(path: Path) -> str | None:
-        return proposed[path] if path in proposed else read_text(path)
-
-    return declared, reach, text_of, read, since
+    named = named_reach(
+        declared, reach, lambda p: proposed[p] if p in proposed else read_text(p), read
+    )
+    seen.read.keep(read, since)  # what was read of the files as the disk has them
+    return reach if named is None else named
 
 
 def _native(

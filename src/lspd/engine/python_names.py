@@ -40,8 +40,8 @@ from lspd.engine.declarations import Function, declared
 _WORD = re.compile(r"[^\W\d]\w*")
 _FOLLOWED = 40  # files followed by name, at most (SQLAlchemy: 0.1-0.2 s each to read)
 _SEARCHED = 32  # up to this many names, a file's text is searched before its code is read
-STAR = re.compile(r"\bimport[ \t(]*\*")  # `from m import *`: what m gains, it gains
-UNPLACED = {"", "__all__", "__getattr__"}  # names whose change no use can be told by
+_STAR = re.compile(r"\bimport[ \t(]*\*")  # `from m import *`: what m gains, it gains
+_UNPLACED = {"", "__all__", "__getattr__"}  # names whose change no use can be told by
 
 
 @dataclass(frozen=True)
@@ -67,17 +67,10 @@ class Code:
 
 def declarations(text: str) -> list[Declaration] | None:
     """The module's top-level declarations in order (None: it does not parse)."""
-    found = located(text)
-    return None if found is None else [declaration for declaration, _ in found]
-
-
-def located(text: str) -> list[tuple[Declaration, ast.stmt]] | None:
-    """`declarations`, each with its statement as `declarations.declared` keeps it (with
-    the positions in `text`); None: it does not parse."""
     tree = declared(text)
     if tree is None:
         return None
-    found: list[tuple[Declaration, ast.stmt]] = []
+    found: list[Declaration] = []
     for node in tree.body:
         for one in _split(node):
             names = _bound(one)
@@ -85,13 +78,13 @@ def located(text: str) -> list[tuple[Declaration, ast.stmt]] | None:
             if isinstance(one, ast.ClassDef):
                 members, one.body = one.body, []
                 module = ast.Module(body=members, type_ignores=[])
-                shape, words = ast.dump(one), frozenset(words_of(one))
-                one.body = members
-                inner = frozenset(words_of(module))
-                made = Declaration(names, shape, words, ast.dump(module), inner)
+                shape, words = ast.dump(one), frozenset(_words(one))
+                found.append(
+                    Declaration(names, shape, words, ast.dump(module), frozenset(_words(module)))
+                )
             else:
-                made = Declaration(names, ast.dump(one), frozenset(words_of(one)), imports=imports)
-            found.append((made, one))
+                words = frozenset(_words(one))
+                found.append(Declaration(names, ast.dump(one), words, imports=imports))
     return found
 
 
@@ -113,7 +106,7 @@ def changed_names(old: str | None, new: str | None) -> set[str] | None:
         if tag != "insert":
             return None  # a statement changed, moved or removed
         for declaration in after[j1:j2]:
-            if declaration.names & (UNPLACED | had) or declaration.imports:
+            if declaration.names & (_UNPLACED | had) or declaration.imports:
                 return None  # `__all__`, `__getattr__`, a name rebound, an import (a cycle)
             names |= declaration.names
     return names
@@ -172,7 +165,7 @@ def reached(
         looked.update(unlooked)
         for path, text in texts.items():
             held = fresh if path in changed else read
-            if path not in reach and (text is None or names_any(path, text, unlooked, held)):
+            if path not in reach and (text is None or _names_any(path, text, unlooked, held)):
                 reach.add(path)
                 followed.add(path)
                 if len(followed) > _FOLLOWED:
@@ -191,14 +184,14 @@ def reached(
                     return None  # a class's member is made of a changed name
                 if names.isdisjoint(declaration.words) or declaration.names <= names:
                     continue
-                if declaration.names & UNPLACED or declaration.imports:
+                if declaration.names & _UNPLACED or declaration.imports:
                     return None
                 names |= declaration.names
                 declaring.add(path)
                 grown = True
         if not grown:  # a module used as a value may have gained a name through any of them
-            stars = {p for p, text in texts.items() if text is None or STAR.search(text)}
-            return None if used_as_values(declaring | reach | stars, texts, read) else reach
+            stars = {p for p, text in texts.items() if text is None or _STAR.search(text)}
+            return None if _used_as_values(declaring | reach | stars, texts, read) else reach
 
 
 def code_of(text: str) -> Code | None:
@@ -212,39 +205,28 @@ def code_of(text: str) -> Code | None:
     return Code(frozenset(words), frozenset(values), frozenset(aliases))
 
 
-def used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read) -> bool:
+def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read) -> bool:
     """Whether one of `modules` may be used as a value by a file of `texts` (`impl:
-    HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): `value_users`."""
-    return value_users(modules, texts, read) != {}
-
-
-def value_users(
-    modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read
-) -> dict[Path, frozenset[str]] | None:
-    """The files of `texts` that may use one of `modules` as a value, each with the names
-    they may use it by: the names it is imported as (`m`, `import m as util`, `from f1
-    import util`, to a fixed point) where a value stands, not before `.name`; None when a
-    file cannot be read or parsed. Each file writing one of the names is read."""
+    HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): the names it is imported
+    as (`m`, `import m as util`, `from f1 import util`, to a fixed point) where a value
+    stands, not before `.name`. Each file writing one of them is read."""
     names = {p.parent.name if p.stem == "__init__" else p.stem for p in modules}
     looked: set[str] = set()
-    users: dict[Path, frozenset[str]] = {}
     while unlooked := names - looked:
         looked |= unlooked
         for path, text in texts.items():
             if text is None:
-                return None
+                return True
             if path not in read.code:
                 searched = _searchable(text)
                 if not any(n in searched for n in unlooked):
                     continue
                 read.code[path] = code_of(text)
             code = read.code[path]
-            if code is None:
-                return None
-            if not code.values.isdisjoint(names):
-                users[path] = frozenset(code.values & names)
+            if code is None or not code.values.isdisjoint(names):
+                return True
             names |= {alias for last, alias in code.aliases if last in names}
-    return users
+    return False
 
 
 def _searchable(text: str) -> str:
@@ -252,7 +234,7 @@ def _searchable(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
-def names_any(path: Path, text: str, names: list[str], read: Read) -> bool:
+def _names_any(path: Path, text: str, names: list[str], read: Read) -> bool:
     """Whether the code of `path` names one of `names` (a few are first searched for in
     its text: quicker than reading its code; not a text Python reads otherwise)."""
     if path not in read.code:
@@ -302,7 +284,7 @@ def _bound(node: ast.stmt) -> frozenset[str]:
     return frozenset(names or {""})
 
 
-def words_of(node: ast.AST) -> set[str]:
+def _words(node: ast.AST) -> set[str]:
     """The names `node` is made of (`_read`)."""
     return _read(node)[0]
 
