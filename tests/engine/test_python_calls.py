@@ -1,0 +1,170 @@
+"""A function's parameters changed so that its calls bind as before (`engine/python_calls.py`):
+a preview asks the files naming it, not those naming what is made of its calls, and its
+answer is the truth: a fresh workspace's check of the change written, against the check
+before it (real basedpyright)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.python_calls import binds_alike, signature_change
+from lspd.ops.check import check_all
+from lspd.ops.overlaid_state import overlaid_state
+from tests.conftest import Warm, answer, warm_root
+from tests.ops.test_overlaid_check import Said, previewed_said
+
+SIGNATURE = "def to_list(x: Any, default: Any = None) -> list[Any]:"
+KEYWORD = "def to_list(x: Any, *, default: Any = None) -> list[Any]:"
+CORE = (
+    f"from typing import Any\n\n\n{SIGNATURE}\n    return [x]\n\n\n"
+    "def other() -> int:\n    return 1\n"
+)
+FILES = {
+    "core.py": CORE,
+    # unannotated functions made of its calls, and a name it is imported as
+    "wrap.py": "from core import to_list\nfrom core import to_list as listed\n\n\n"
+    "def wrapped(x):\n    return to_list(x)\n\n\ndef given():\n    return to_list(1, [])\n",
+    "uses_wrap.py": "from wrap import wrapped\n\ny: int = wrapped(1)[0]\n",
+    "uses_given.py": "from wrap import given\n\ng: int = given()[0]\n",
+    "uses_listed.py": "from wrap import listed\n\nz: str = listed(2, [])[0]\n",
+    "box.py": "from core import to_list\n\n\nclass Box:\n"
+    "    def __init__(self) -> None:\n        self.items = to_list(1)\n",
+    "uses_box.py": "from box import Box\n\nitems: list[int] = Box().items\n",
+    "other.py": "from core import other\n\nw = other()\n",
+    "plain.py": "import core\n\nprint(core.other())\n",
+}
+
+
+@pytest.fixture
+def python(tmp_path: Path) -> Iterator[Warm]:
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "p"\nversion = "0"\n\n'
+        '[tool.basedpyright]\ntypeCheckingMode = "standard"\n'
+    )
+    for name, text in FILES.items():
+        (root / name).write_text(text)
+    yield from warm_root(root, tmp_path / "logs", watch=True)
+
+
+def errors(root: Path) -> set[tuple[str | None, int, str | None, str]]:
+    """The diagnostics of a fresh workspace's whole check of `root`."""
+    checked = answer(root, check_all)
+    return {(d.path, d.line, d.code, d.message) for d in checked.everything}
+
+
+def proof(warm: Warm, change: Mapping[str, str]) -> tuple[list[str], Said]:
+    """The files a preview of `change` asks, and what it introduces, asserted to be what
+    writing it does (`change` keeps every line where it was)."""
+    checked = warm.run(check_all(warm.ws))
+    before = {(d.path, d.line, d.code, d.message) for d in checked.everything}
+    proposed = {warm.root / name: text for name, text in change.items()}
+    files = {warm.ws.resolve(r.path) for r in checked.results}
+    state = warm.run(overlaid_state(warm.ws, proposed, files))
+    introduced, fixed = previewed_said(warm, change)
+    olds = {path: path.read_text() for path in proposed}
+    try:
+        for path, text in proposed.items():
+            path.write_text(text)
+        after = errors(warm.root)
+    finally:
+        for path, text in olds.items():
+            path.write_text(text)
+    assert sorted(introduced) == sorted(after - before)
+    assert sorted(fixed) == sorted(before - after)
+    return sorted(warm.ws.display(p) for p in state.asked), introduced
+
+
+def test_calls_binding_alike_keep_what_is_made_of_them(python: Warm) -> None:
+    asked, introduced = proof(python, {"core.py": CORE.replace(SIGNATURE, KEYWORD)})
+    # `wrapped` and Box's `items` are made of calls binding alike: their users not asked;
+    # `given` passes `default` by position: what it returns changed, its user is asked
+    assert asked == ["box.py", "core.py", "uses_given.py", "uses_listed.py", "wrap.py"]
+    assert sorted((p, line) for p, line, _, _ in introduced) == [
+        ("uses_listed.py", 3),
+        ("wrap.py", 10),
+    ]
+
+
+def test_a_return_type_changed_asks_every_importer(python: Warm) -> None:
+    returns = CORE.replace(SIGNATURE, SIGNATURE.replace("-> list[Any]", "-> list[int]"))
+    asked, _ = proof(python, {"core.py": returns})
+    assert len(asked) == len(FILES)
+
+
+def test_the_function_passed_as_a_value_is_followed(python: Warm) -> None:
+    (python.root / "part.py").write_text(
+        "from functools import partial\n\nfrom core import to_list\n\nlater = partial(to_list, 1)\n"
+    )
+    (python.root / "uses_part.py").write_text("from part import later\n\nlater(2)\n")
+    asked, introduced = proof(python, {"core.py": CORE.replace(SIGNATURE, KEYWORD)})
+    assert "uses_part.py" in asked
+    assert ("uses_part.py", 3) in [(p, line) for p, line, _, _ in introduced]
+
+
+def test_a_module_used_as_a_value_is_told_by_where_its_name_leads(python: Warm) -> None:
+    vendor = python.root / "vendor"
+    vendor.mkdir()
+    (vendor / "__init__.py").write_text("")
+    (vendor / "core.py").write_text("def to_list() -> None: ...\n")
+    (python.root / "packed.py").write_text("from vendor import core\n\nmodules = (core,)\n")
+    asked, _ = proof(python, {"core.py": CORE.replace(SIGNATURE, KEYWORD)})
+    assert "packed.py" not in asked and "other.py" not in asked  # another `core`
+    (python.root / "shape.py").write_text(
+        "from typing import Any, Protocol\n\n\nclass HasToList(Protocol):\n"
+        "    def to_list(self, x: Any, default: Any = None) -> list[Any]: ...\n"
+    )
+    (python.root / "fit.py").write_text(
+        "import core\nfrom shape import HasToList\n\nimpl: HasToList = core\n"
+    )
+    asked, introduced = proof(python, {"core.py": CORE.replace(SIGNATURE, KEYWORD)})
+    assert "fit.py" in asked and "other.py" in asked  # every importer
+    assert ("fit.py", 4) in [(p, line) for p, line, _, _ in introduced]
+
+
+def function(text: str) -> ast.stmt:
+    return ast.parse(text).body[0]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "placed"),
+    [
+        ("def f(x: int) -> int: ...", "def f(x: int, /) -> int: ...", True),
+        ("def f(x: int) -> int: ...", "def f(y: int) -> int: ...", True),
+        ("def f(x: int) -> int: ...", "def f(x: str) -> int: ...", False),  # a type
+        ("def f(x: int) -> int: ...", "def f(x: int) -> str: ...", False),
+        ("def f(x) -> int: ...", "def f(x, /) -> int: ...", False),  # unannotated
+        ("def f(*a: int) -> int: ...", "def f(*a: int, b: int = 1) -> int: ...", False),
+        ("@d\ndef f(x: int) -> int: ...", "@d\ndef f(x: int, /) -> int: ...", False),
+    ],
+)
+def test_what_counts_as_parameters_changed(old: str, new: str, placed: bool) -> None:
+    assert (signature_change(function(old), function(new)) is not None) == placed
+
+
+@pytest.mark.parametrize(
+    ("call", "alike"),
+    [
+        ("f(1)", True),
+        ("f(1, 2)", False),  # `b` keyword-only after
+        ("f(1, b=2)", True),
+        ("f(a=1)", True),
+        ("f(*args)", False),
+        ("f(**kw)", False),
+        ("f()", False),  # fails in both
+    ],
+)
+def test_which_calls_bind_alike(call: str, alike: bool) -> None:
+    change = signature_change(
+        function("def f(a: int, b: int = 0) -> int: ..."),
+        function("def f(a: int, *, b: int = 0) -> int: ..."),
+    )
+    assert change is not None
+    node = ast.parse(call).body[0]
+    assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    assert binds_alike(node.value, *change) == alike
