@@ -7,7 +7,7 @@ files importing a changed module, transitively (`python_imports.importers`), onl
 declarations changed (`engine/declarations.py`: a body-only edit asks the file alone), and of
 those only the files naming what it added when all it did was add module names
 (`engine/python_names.py`: a name added that no file uses asks the file alone). The
-other files' results are last time's, reused as they are (by `ops/check.py`: the engine
+other files' results are last time's, reused as they are (by `engine/whole_check.py`: it
 says which files to ask, `python_asked`). A change it cannot place asks
 every file as before: a file added, removed or unreadable, a changed file the check does
 not ask about (a configuration, a Python file outside the gate, a file of another

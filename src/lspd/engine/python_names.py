@@ -13,6 +13,9 @@ of the importers (`python_imports.importers`, a superset) whose code names one o
 (`Code`: as a name, an attribute, an import, in a type comment or a string that is not a
 docstring).
 
+A function's parameters changed so that its calls bind as before are followed the same
+way, but through a declaration only where it uses the name otherwise than in such a call
+(`engine/python_calls.py`); `from m import f as g` passes a name on.
 Anything else asks every importer as before (`reached` is None): a statement changed,
 moved or removed (two reviews found 20 ways a change of a name reaches a file that does not
 write it: a module fitted to a protocol, a star import's order, `global`, a match pattern,
