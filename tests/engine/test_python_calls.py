@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.declarations import declared
 from lspd.engine.python_calls import binds_alike, signature_change
+from lspd.engine.python_reading import other_module
 from lspd.ops.check import check_all
 from lspd.ops.overlaid_state import overlaid_state
 from tests.conftest import Warm, answer, warm_root
@@ -135,16 +137,54 @@ def function(text: str) -> ast.stmt:
     ("old", "new", "placed"),
     [
         ("def f(x: int) -> int: ...", "def f(x: int, /) -> int: ...", True),
-        ("def f(x: int) -> int: ...", "def f(y: int) -> int: ...", True),
+        ("def f(x: int) -> str: ...", "def f(y: int) -> str: ...", True),
         ("def f(x: int) -> int: ...", "def f(x: str) -> int: ...", False),  # a type
         ("def f(x: int) -> int: ...", "def f(x: int) -> str: ...", False),
         ("def f(x) -> int: ...", "def f(x, /) -> int: ...", False),  # unannotated
         ("def f(*a: int) -> int: ...", "def f(*a: int, b: int = 1) -> int: ...", False),
         ("@d\ndef f(x: int) -> int: ...", "@d\ndef f(x: int, /) -> int: ...", False),
+        # the second review's: what `f()` returns changes with a default, a parameter
+        # solving a TypeVar, the body `declared` keeps (a global set, a yield)
+        ("def f(x: T = 1) -> T: ...", "def f(x: T = 's') -> T: ...", False),
+        ("def f(x: T) -> list[T]: ...", "def f(x: T, y: T = 's') -> list[T]: ...", False),
+        ("def f(x: T, y: T = 's') -> list[T]: ...", "def f(x: T) -> list[T]: ...", False),
+        ("def f(x: int) -> int: ...", "def f(x: int, *, y: str = '') -> int: ...", True),
+        (
+            "def f(x: int) -> int:\n    return x",
+            "def f(x: int, y: str = '') -> int:\n    global n\n    n = 1\n    return x",
+            False,
+        ),
+        (
+            "async def f(x: int) -> It:\n    yield x",
+            "async def f(x: int, y: str = '') -> It:\n    raise ValueError",
+            False,
+        ),
     ],
 )
 def test_what_counts_as_parameters_changed(old: str, new: str, placed: bool) -> None:
-    assert (signature_change(function(old), function(new)) is not None) == placed
+    was, now = (declared(text) for text in (old, new))  # as `python_names` reads them
+    assert was is not None and now is not None
+    assert (signature_change(was.body[0], now.body[0]) is not None) == placed
+
+
+def test_a_module_beside_a_folder_or_a_stub_binding_the_name_leads_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """The second review's d2 and d3: `from pkg.sub import m` takes what `pkg/sub.py` or
+    `pkg/sub/__init__.pyi` bind, not `pkg/sub/m.py`."""
+    changed = tmp_path / "pkg" / "m.py"
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    changed.write_text("")
+    (tmp_path / "pkg" / "sub" / "m.py").write_text("")
+    user = tmp_path / "z.py"
+    code = "from pkg.sub import m\n\nv = m\n"
+    assert other_module(user, code, "m", {changed})  # pkg/sub/m.py, another module
+    (tmp_path / "pkg" / "sub" / "__init__.pyi").write_text("from pkg import m as m\n")
+    assert not other_module(user, code, "m", {changed})
+    (tmp_path / "pkg" / "sub" / "__init__.pyi").unlink()
+    (tmp_path / "pkg" / "sub.py").write_text("from pkg import m as m\n")
+    assert not other_module(user, code, "m", {changed})
 
 
 @pytest.mark.parametrize(

@@ -48,12 +48,67 @@ def signature_change(was: ast.stmt, now: ast.stmt) -> Changed | None:
         return None
     if ast.dump(was.returns) != ast.dump(now.returns):
         return None
+    if _dumps(getattr(was, "type_params", [])) != _dumps(getattr(now, "type_params", [])):
+        return None  # `def f[T: (int, str)]`
+    if _dumps(was.body) != _dumps(now.body):
+        return None  # what `declared` keeps of it: `global` assignments, a `yield`
     olds, news = _annotations(was.args), _annotations(now.args)
     if olds is None or news is None:
         return None
-    if any(olds[name] != news[name] for name in olds.keys() & news.keys()):
+    kept = olds.keys() & news.keys()
+    if any(olds[name] != news[name] for name in kept):
         return None
+    if any(_default(was.args, name) != _default(now.args, name) for name in kept):
+        return None  # `x: T = 1` made `x: T = "s"`: what `f()` returns
+    # A parameter added or removed may take part in solving a TypeVar (`y: T = "s"`): its
+    # annotation may name nothing another annotation or the return names.
+    others = _names(now.returns) | _names(was.returns)
+    for side, own in ((olds, was.args), (news, now.args)):
+        for name in side.keys() - kept:
+            shared = others | {n for a in _args(own) if a.arg != name for n in _names(a.annotation)}
+            if _names(_annotation(own, name)) & shared:
+                return None
     return _params(was.args), _params(now.args)
+
+
+def _dumps(nodes: list[ast.AST] | list[ast.stmt]) -> list[str]:
+    return [ast.dump(node) for node in nodes]
+
+
+def _args(args: ast.arguments) -> list[ast.arg]:
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs]
+
+
+def _annotation(args: ast.arguments, name: str) -> ast.expr | None:
+    return next(a.annotation for a in _args(args) if a.arg == name)
+
+
+def _names(node: ast.AST | None) -> set[str]:
+    """The names and attributes an annotation is made of (strings' words too)."""
+    if node is None:
+        return set()
+    found: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Name):
+            found.add(inner.id)
+        elif isinstance(inner, ast.Attribute):
+            found.add(inner.attr)
+        elif isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+            found.update(inner.value.replace(".", " ").replace("[", " ").split())
+    return found
+
+
+def _default(args: ast.arguments, name: str) -> str | None:
+    """A parameter's default, as text (None: it has none)."""
+    positional = [*args.posonlyargs, *args.args]
+    offset = len(positional) - len(args.defaults)
+    for index, arg in enumerate(positional):
+        if arg.arg == name:
+            return ast.dump(args.defaults[index - offset]) if index >= offset else None
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if arg.arg == name:
+            return None if default is None else ast.dump(default)
+    return None
 
 
 def _annotations(args: ast.arguments) -> dict[str, str] | None:

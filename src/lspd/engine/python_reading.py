@@ -143,15 +143,17 @@ def _package(path: Path, node: ast.ImportFrom, modules: set[Path]) -> Path | Non
 def _a_module(package: Path | None, name: str, modules: set[Path]) -> bool:
     """Whether `from <package> import name` takes a module of the package that is none of
     `modules`."""
-    if package is None:
+    if package is None or not package.is_dir():
         return False
-    init = package / "__init__.py"
-    try:
-        said = init.read_text(encoding="utf-8") if init.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        return False
-    if _bound_in(said, name):
-        return False  # the package binds the name itself
+    if any(package.with_name(package.name + s).exists() for s in (".py", ".pyi")):
+        return False  # a module `pkg/sub.py` beside the folder `pkg/sub/` is what is imported
+    for init in (package / "__init__.py", package / "__init__.pyi"):
+        try:
+            said = init.read_text(encoding="utf-8") if init.is_file() else ""
+        except (OSError, UnicodeDecodeError):
+            return False
+        if _bound_in(said, name):
+            return False  # the package (or its stub, which pyright reads) binds the name
     files = [package / f"{name}{suffix}" for suffix in (".py", ".pyi", ".pyx")]
     files += [package / name / "__init__.py", package / name / "__init__.pyi"]
     present = [f for f in files if f.is_file()]
