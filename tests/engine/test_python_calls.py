@@ -13,7 +13,7 @@ import pytest
 
 from lspd.engine.declarations import declared
 from lspd.engine.python_calls import binds_alike, signature_change
-from lspd.engine.python_reading import other_module
+from lspd.engine.python_reading import maybe_value, other_module
 from lspd.ops.check import check_all
 from lspd.ops.overlaid_state import overlaid_state
 from tests.conftest import Warm, answer, warm_root
@@ -154,6 +154,24 @@ def function(text: str) -> ast.stmt:
             "def f(x: int, y: str = '') -> int:\n    global n\n    n = 1\n    return x",
             False,
         ),
+        # the third review's: a default that calls (or is) a function changed with it, a
+        # TypeVar under another name, old-style positional-only parameters
+        (
+            "def g(a: int, z: T = f(1, 2)) -> T: ...",
+            "def g(a: int, *, z: T = f(1, 2)) -> T: ...",
+            False,
+        ),
+        (
+            "def g(a: int, z: T = f) -> T: ...",
+            "def g(a: int, b: bytes = b'', z: T = f) -> T: ...",
+            False,
+        ),
+        ("def f(x: int, y: U = 1) -> T: ...", "def f(x: int, w: U = 's') -> T: ...", False),
+        (
+            "def f(__x: int, __y: str = '') -> int: ...",
+            "def f(__x: int, b: float = 0.0, __y: str = '') -> int: ...",
+            False,
+        ),
         (
             "async def f(x: int) -> It:\n    yield x",
             "async def f(x: int, y: str = '') -> It:\n    raise ValueError",
@@ -208,3 +226,31 @@ def test_which_calls_bind_alike(call: str, alike: bool) -> None:
     node = ast.parse(call).body[0]
     assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
     assert binds_alike(node.value, *change) == alike
+
+
+@pytest.mark.parametrize(
+    ("text", "maybe"),
+    [
+        ("from pkg import m\n\nm.helper()\n", False),
+        ("from pkg import (m\n    as n)\n", True),  # the third review's c1
+        ("import m \\\n    as n\n", True),  # c2
+        ("import m; use(m)\n", True),
+        ("x = m  .helper\n", False),
+    ],
+)
+def test_a_quick_look_for_a_module_used_as_a_value(text: str, maybe: bool) -> None:
+    assert maybe_value(text, ["m"]) == maybe
+
+
+def test_an_attribute_of_the_name_is_not_settled_by_its_plain_binding(tmp_path: Path) -> None:
+    """The third review's c9: `from pkg.cy import m` binds another module, but `pkg.m`,
+    used as a value, is the changed one."""
+    (tmp_path / "pkg" / "cy").mkdir(parents=True)
+    for folder in ("pkg", "pkg/cy"):
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "cy" / "m.py").write_text("")
+    changed = tmp_path / "pkg" / "m.py"
+    changed.write_text("")
+    code = "from pkg.cy import m\nimport pkg.m\n\nimpl = pkg.m\n"
+    assert not other_module(tmp_path / "b.py", code, "m", {changed})
+    assert other_module(tmp_path / "b.py", "from pkg.cy import m\n\nv = m\n", "m", {changed})

@@ -48,6 +48,8 @@ def signature_change(was: ast.stmt, now: ast.stmt) -> Changed | None:
         return None
     if ast.dump(was.returns) != ast.dump(now.returns):
         return None
+    if not _plain(was.args) or not _plain(now.args):
+        return None  # a default that is not a literal, a `__x` positional-only parameter
     if _dumps(getattr(was, "type_params", [])) != _dumps(getattr(now, "type_params", [])):
         return None  # `def f[T: (int, str)]`
     if _dumps(was.body) != _dumps(now.body):
@@ -62,13 +64,29 @@ def signature_change(was: ast.stmt, now: ast.stmt) -> Changed | None:
         return None  # `x: T = 1` made `x: T = "s"`: what `f()` returns
     # A parameter added or removed may take part in solving a TypeVar (`y: T = "s"`): its
     # annotation may name nothing another annotation or the return names.
-    others = _names(now.returns) | _names(was.returns)
     for side, own in ((olds, was.args), (news, now.args)):
         for name in side.keys() - kept:
-            shared = others | {n for a in _args(own) if a.arg != name for n in _names(a.annotation)}
-            if _names(_annotation(own, name)) & shared:
-                return None
+            if not _names(_annotation(own, name)) <= _CONCRETE:
+                return None  # `y: U = "s"`, U another name of the return's TypeVar
     return _params(was.args), _params(now.args)
+
+
+# What an added or removed parameter's annotation may name: no TypeVar under any name.
+_CONCRETE = {"int", "str", "float", "bool", "bytes", "complex", "object", "None"}
+_CONCRETE |= {"list", "dict", "set", "tuple", "frozenset", "List", "Dict", "Set", "Tuple"}
+_CONCRETE |= {"Any", "Optional", "Union", "Sequence", "Mapping", "Iterable", "typing"}
+
+
+def _plain(args: ast.arguments) -> bool:
+    """Whether every default is a literal (`f(x=g(1))` has the type `g` gives) and no
+    parameter is positional-only by its name (`__x`: pyright's rule)."""
+    for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
+        try:
+            ast.literal_eval(default)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return False
+    names = [a.arg for a in _args(args)]
+    return not any(n.startswith("__") and not n.endswith("__") for n in names)
 
 
 def _dumps(nodes: list[ast.AST] | list[ast.stmt]) -> list[str]:

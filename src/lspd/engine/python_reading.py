@@ -52,7 +52,9 @@ def maybe_value(text: str, names: Iterable[str]) -> bool:
         line = text[start : text.find("\n", found.end()) % (len(text) + 1)].lstrip()
         if not line.startswith(("from ", "import ")) or ";" in line:
             return True  # `import m; use(m)`: the line is more than an import
-        if re.match(r"[ \t]+as\b", text[found.end() :]):
+        if "(" in line or line.rstrip().endswith("\\"):
+            return True  # the import goes on: `from pkg import (m\n as n)`, `m \\`
+        if re.match(r"(?:\s|\\|#[^\n]*)*as\b", text[found.end() :]):
             return True
     return False
 
@@ -74,6 +76,8 @@ def other_module(path: Path, text: str, name: str, modules: set[Path]) -> bool:
         return False
     found = False
     for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == name:
+            return False  # `pkg.m`: not what the plain name is bound to
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) != name:
