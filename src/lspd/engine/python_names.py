@@ -13,9 +13,6 @@ of the importers (`python_imports.importers`, a superset) whose code names one o
 (`Code`: as a name, an attribute, an import, in a type comment or a string that is not a
 docstring).
 
-A function's parameters changed so that its calls bind as before are followed the same
-way, but through a declaration only where it uses the name otherwise than in such a call
-(`engine/python_calls.py`); `from m import f as g` passes a name on.
 Anything else asks every importer as before (`reached` is None): a statement changed,
 moved or removed (two reviews found 20 ways a change of a name reaches a file that does not
 write it: a module fitted to a protocol, a star import's order, `global`, a match pattern,
@@ -33,13 +30,12 @@ import ast
 import copy
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.declarations import Function, declared
-from lspd.engine.python_calls import Changed, calls_alike, signature_change
-from lspd.engine.python_reading import aliases_of, bound, maybe_value, other_module, searchable
 
 _WORD = re.compile(r"[^\W\d]\w*")
 _FOLLOWED = 40  # files followed by name, at most (SQLAlchemy: 0.1-0.2 s each to read)
@@ -66,86 +62,54 @@ class Code:
 
     words: frozenset[str]  # every identifier (`Declaration.words`, of the whole file)
     values: frozenset[str]  # names and attributes used as values (`x = m`, `f(pkg.m)`)
-    # Each import binding another name: (what it names last, the name it binds, the module
-    # it is taken from: "" for `import a.b as c`, its relative level)
-    aliases: frozenset[tuple[str, str, str, int]]
+    aliases: frozenset[tuple[str, str]]  # (what an import names last, the name it binds)
 
 
 def declarations(text: str) -> list[Declaration] | None:
     """The module's top-level declarations in order (None: it does not parse)."""
-    found = located(text)
-    return None if found is None else found[0]
-
-
-def located(text: str) -> tuple[list[Declaration], list[ast.stmt]] | None:
-    """`declarations`, and the statements they are (`statements`), from one reading."""
     tree = declared(text)
     if tree is None:
         return None
     found: list[Declaration] = []
-    ones = [one for node in tree.body for one in _split(node)]
-    for one in ones:
-        names = bound(one)
-        imports = any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(one))
-        if isinstance(one, ast.ClassDef):
-            members, one.body = one.body, []
-            module = ast.Module(body=members, type_ignores=[])
-            shape, words = ast.dump(one), frozenset(_words(one))
-            one.body = members
-            found.append(
-                Declaration(names, shape, words, ast.dump(module), frozenset(_words(module)))
-            )
-        else:
-            words = frozenset(_words(one))
-            found.append(Declaration(names, ast.dump(one), words, imports=imports))
-    return found, ones
+    for node in tree.body:
+        for one in _split(node):
+            names = _bound(one)
+            imports = any(isinstance(n, ast.Import | ast.ImportFrom) for n in ast.walk(one))
+            if isinstance(one, ast.ClassDef):
+                members, one.body = one.body, []
+                module = ast.Module(body=members, type_ignores=[])
+                shape, words = ast.dump(one), frozenset(_words(one))
+                found.append(
+                    Declaration(names, shape, words, ast.dump(module), frozenset(_words(module)))
+                )
+            else:
+                words = frozenset(_words(one))
+                found.append(Declaration(names, ast.dump(one), words, imports=imports))
+    return found
 
 
 def changed_names(old: str | None, new: str | None) -> set[str] | None:
-    """`changes`' names added, when that is all the change does (no signature changed)."""
-    found = changes(old, new)
-    return None if found is None or found[1] else found[0]
-
-
-def changes(old: str | None, new: str | None) -> tuple[set[str], dict[str, Changed]] | None:
-    """The module names the new text of a module adds to the old, and the functions whose
-    parameters alone changed (`python_calls.signature_change`), when that is all it does:
-    statements inserted, none moved or removed, none binding a name the module had (None
-    otherwise, or a text missing or not parsed)."""
+    """The module names the new text of a module adds to the old, when adding them is all
+    it does: statements inserted, none changed, moved or removed, none binding a name the
+    module had (None otherwise, or a text missing or not parsed)."""
     before = declarations(old) if old is not None else None
     after = declarations(new) if new is not None else None
-    if before is None or after is None or old is None or new is None:
+    if before is None or after is None:
         return None
     shapes = [[d.shape + d.members for d in side] for side in (before, after)]
     matcher = difflib.SequenceMatcher(None, shapes[0], shapes[1], autojunk=False)
-    had = [name for declaration in before for name in declaration.names]
+    had = {name for declaration in before for name in declaration.names}
     names: set[str] = set()
-    signatures: dict[str, Changed] = {}
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, _, _, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            continue
-        if tag == "replace" and i2 - i1 == j2 - j1:  # a function's parameters, in place
-            olds, news = statements(old)[i1:i2], statements(new)[j1:j2]
-            for was, now in zip(olds, news, strict=True):
-                change = signature_change(was, now)
-                name = getattr(was, "name", "")
-                if change is None or had.count(name) != 1:
-                    return None  # a statement changed otherwise, or a name bound twice
-                signatures[name] = change
             continue
         if tag != "insert":
             return None  # a statement changed, moved or removed
         for declaration in after[j1:j2]:
-            if declaration.names & (_UNPLACED | set(had)) or declaration.imports:
+            if declaration.names & (_UNPLACED | had) or declaration.imports:
                 return None  # `__all__`, `__getattr__`, a name rebound, an import (a cycle)
             names |= declaration.names
-    return names, signatures
-
-
-def statements(text: str) -> list[ast.stmt]:
-    """The module's top-level statements as `declarations` reads them, in its order."""
-    tree = declared(text)
-    return [] if tree is None else [one for node in tree.body for one in _split(node)]
+    return names
 
 
 @dataclass
@@ -185,14 +149,11 @@ def reached(
     when a change cannot be told by name (then all of them can be reached). `read`: what was
     read of the texts `text_of` gives, added to (the changed files' are not kept)."""
     names: set[str] = set()
-    signatures: dict[str, Changed] = {}  # the functions whose calls may bind alike
     for before, after in changed.values():
-        differ = changes(before, after)
+        differ = changed_names(before, after)
         if differ is None:
             return None
-        names |= differ[0] | set(differ[1])
-        signatures.update(differ[1])
-    made_of: dict[Path, list[ast.stmt]] = {}  # the statements of the files followed
+        names |= differ
     texts = {path: text_of(path) for path in importers}
     fresh = Read()  # the changed files': not kept
     reach: set[Path] = set()
@@ -214,51 +175,23 @@ def reached(
             made = (fresh if path in changed else read).made
             if path not in made:
                 text = changed[path][1] if path in changed else texts[path]
-                both = None if text is None else located(text)
-                made[path], made_of[path] = both or (None, [])
+                made[path] = declarations(text) if text is not None else None
             found = made[path]
             if found is None:
                 return None  # unreadable, or it does not parse: what it declares is unknown
-            for index, declaration in enumerate(found):
-                if not (declaration.words | declaration.inner) & names:
+            for declaration in found:
+                if not names.isdisjoint(declaration.inner):
+                    return None  # a class's member is made of a changed name
+                if names.isdisjoint(declaration.words) or declaration.names <= names:
                     continue
-                if path not in made_of:
-                    text = changed[path][1] if path in changed else texts[path]
-                    made_of[path] = statements(text or "")
-                grew = _grown(declaration, made_of[path][index], names, signatures)
-                if grew is None:
+                if declaration.names & _UNPLACED or declaration.imports:
                     return None
-                if grew or isinstance(made_of[path][index], ast.ImportFrom):
-                    declaring.add(path)  # its names changed, or it has them as its own
-                grown |= bool(grew)
+                names |= declaration.names
+                declaring.add(path)
+                grown = True
         if not grown:  # a module used as a value may have gained a name through any of them
             stars = {p for p, text in texts.items() if text is None or _STAR.search(text)}
-            return None if _used_as_values(declaring | stars, texts, read) else reach
-
-
-def _grown(
-    declaration: Declaration, node: ast.stmt, names: set[str], signatures: dict[str, Changed]
-) -> bool | None:
-    """Add to `names` what a declaration made of them binds (`node`: its statement); whether
-    that grew them (None: a change that cannot be told by name)."""
-    hit = (declaration.words | declaration.inner) & names
-    alike = {name: signatures[name] for name in hit if name in signatures}
-    if len(alike) == len(hit) and not declaration.imports and calls_alike(node, alike):
-        return False  # its calls bind alike: what they return is as it was
-    if isinstance(node, ast.ImportFrom):  # `from m import helper as other`
-        bound = {a.asname or a.name: a.name for a in node.names if a.name in names}
-        signatures.update({b: signatures[n] for b, n in bound.items() if n in signatures})
-        grew = not bound.keys() <= names
-        names.update(bound)  # in place: the caller's set
-        return grew
-    if not names.isdisjoint(declaration.inner):
-        return None  # a class's member is made of a changed name
-    if declaration.names <= names:
-        return False
-    if declaration.names & _UNPLACED or declaration.imports:
-        return None
-    names |= declaration.names
-    return True
+            return None if _used_as_values(declaring | reach | stars, texts, read) else reach
 
 
 def code_of(text: str) -> Code | None:
@@ -272,9 +205,7 @@ def code_of(text: str) -> Code | None:
     return Code(frozenset(words), frozenset(values), frozenset(aliases))
 
 
-def _used_as_values(
-    modules: Collection[Path], texts: Mapping[Path, str | None], read: Read
-) -> bool:
+def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], read: Read) -> bool:
     """Whether one of `modules` may be used as a value by a file of `texts` (`impl:
     HasHelper = m`, `f(pkg.m)`: its names then are used unwritten): the names it is imported
     as (`m`, `import m as util`, `from f1 import util`, to a fixed point) where a value
@@ -287,24 +218,27 @@ def _used_as_values(
             if text is None:
                 return True
             if path not in read.code:
-                if not maybe_value(searchable(text), unlooked):
+                searched = _searchable(text)
+                if not any(n in searched for n in unlooked):
                     continue
                 read.code[path] = code_of(text)
             code = read.code[path]
-            if code is None:
+            if code is None or not code.values.isdisjoint(names):
                 return True
-            used = code.values & names
-            if used and not all(other_module(path, text, name, set(modules)) for name in used):
-                return True
-            names |= aliases_of(path, code.aliases, names, set(modules))
+            names |= {alias for last, alias in code.aliases if last in names}
     return False
+
+
+def _searchable(text: str) -> str:
+    """`text` as Python reads its names (NFKC: `ｈelper` is `helper`), for a plain search."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 def _names_any(path: Path, text: str, names: list[str], read: Read) -> bool:
     """Whether the code of `path` names one of `names` (a few are first searched for in
     its text: quicker than reading its code; not a text Python reads otherwise)."""
     if path not in read.code:
-        searched = searchable(text) if len(names) <= _SEARCHED else ""
+        searched = _searchable(text) if len(names) <= _SEARCHED else ""
         if searched and not any(n in searched for n in names):
             return False
         read.code[path] = code_of(text)
@@ -324,12 +258,38 @@ def _split(node: ast.stmt) -> list[ast.stmt]:
     return ones
 
 
+def _bound(node: ast.stmt) -> frozenset[str]:
+    """The module names a statement binds (a compound one: all its bodies'; a function or
+    class: its name and the globals it assigns); "" when it binds none, or `*`'s (not
+    written there)."""
+    names: set[str] = set()
+    if isinstance(node, Function | ast.ClassDef):
+        names.add(node.name)
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.ImportFrom) and inner.level and inner.module:
+            names.add(inner.module.split(".")[0])  # in a package, `from .sub import x`: `sub`
+        if isinstance(inner, ast.Global):
+            names.update(inner.names)
+        elif isinstance(node, Function | ast.ClassDef):
+            continue  # inside: its own scope
+        elif isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+            names.add(inner.id)
+        elif isinstance(inner, ast.alias):
+            names.add("" if inner.name == "*" else inner.asname or inner.name.split(".")[0])
+        elif isinstance(inner, Function | ast.ClassDef):
+            names.add(inner.name)
+        elif isinstance(inner, ast.MatchAs | ast.MatchStar | ast.MatchMapping):
+            bound = inner.rest if isinstance(inner, ast.MatchMapping) else inner.name
+            names.update([bound] if bound else [])  # `case int() as value`, `*rest`, `**rest`
+    return frozenset(names or {""})
+
+
 def _words(node: ast.AST) -> set[str]:
     """The names `node` is made of (`_read`)."""
     return _read(node)[0]
 
 
-def _read(node: ast.AST) -> tuple[set[str], set[str], set[tuple[str, str, str, int]]]:
+def _read(node: ast.AST) -> tuple[set[str], set[str], set[tuple[str, str]]]:
     """In one walk of `node` (a pure-Python walk is most of the time spent here): the names
     it is made of (names, attributes, imports, what it defines, the words of its type
     comments and of its strings that may be code: a forward reference `"Box | None"`,
@@ -338,7 +298,7 @@ def _read(node: ast.AST) -> tuple[set[str], set[str], set[tuple[str, str, str, i
     words: set[str] = set()
     bases: set[int] = set()
     loads: list[ast.Name | ast.Attribute] = []
-    aliases: set[tuple[str, str, str, int]] = set()
+    aliases: set[tuple[str, str]] = set()
     prose: set[int] = set()
     for inner in ast.walk(node):
         kind = type(inner)
@@ -364,18 +324,10 @@ def _read(node: ast.AST) -> tuple[set[str], set[str], set[tuple[str, str, str, i
             words.update(inner.name.split("."))
             if inner.asname:
                 words.add(inner.asname)
+                aliases.add((inner.name.split(".")[-1], inner.asname))
         elif kind is ast.ImportFrom:
             assert isinstance(inner, ast.ImportFrom)
             words.update(inner.module.split(".") if inner.module else ())
-            for one in inner.names:
-                if one.asname:
-                    aliases.add((one.name, one.asname, inner.module or "", inner.level))
-        elif kind is ast.Import:
-            assert isinstance(inner, ast.Import)
-            for one in inner.names:
-                if one.asname:
-                    *parts, last = one.name.split(".")
-                    aliases.add((last, one.asname, ".".join(parts), 0))
         if isinstance(inner, Function | ast.ClassDef):
             words.add(inner.name)  # an override of a changed method
         if kind in _COMMENTED and (comment := getattr(inner, "type_comment", None)):
