@@ -137,6 +137,26 @@ def test_read_files_are_kept_and_a_file_changed_since_is_read_again(tmp_path: Pa
     assert direct not in kept.code and tmp_path / "annotated.py" in kept.code
 
 
+def test_a_module_is_looked_for_as_a_value_only_where_its_name_may_be_one(
+    tmp_path: Path,
+) -> None:
+    """Its name as an attribute's base or a `from ... import` module is not read for."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/json.py": "X = 1\n",
+        "attribute.py": "import pkg\n\nvalue = pkg.json.X + pkg.json .X\n",
+        "module.py": "from pkg.json import X\n\nvalue = X\n",
+    }
+    texts = project(tmp_path, files)
+    json, others = tmp_path / "pkg/json.py", [p for p in texts if p.name != "json.py"]
+    read = Read()
+    assert reached({json: (texts[json], "X = 1\nY = 2\n")}, others, texts.get, read) == set()
+    assert tmp_path / "attribute.py" not in read.code and tmp_path / "module.py" not in read.code
+    texts[tmp_path / "passed.py"] = "import pkg\n\nprint(pkg.json)\n"
+    others.append(tmp_path / "passed.py")
+    assert reached({json: (texts[json], "X = 1\nY = 2\n")}, others, texts.get, Read()) is None
+
+
 # Edits whose effect on a file F basedpyright shows (each run by the reviewer of 7718de8 on
 # basedpyright 1.40.2, F's diagnostics before and after): F is asked, or every importer is.
 # (files, the edited file, its new text, F)

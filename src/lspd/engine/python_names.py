@@ -219,7 +219,7 @@ def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], r
                 return True
             if path not in read.code:
                 searched = _searchable(text)
-                if not any(n in searched for n in unlooked):
+                if not any(n in searched for n in unlooked) or not _maybe_value(searched, unlooked):
                     continue
                 read.code[path] = code_of(text)
             code = read.code[path]
@@ -227,6 +227,18 @@ def _used_as_values(modules: Iterable[Path], texts: Mapping[Path, str | None], r
                 return True
             names |= {alias for last, alias in code.aliases if last in names}
     return False
+
+
+def _maybe_value(searched: str, names: Iterable[str]) -> bool:
+    """Whether one of `names` stands in `searched` where a value or an import's name may:
+    a whole word not followed by `.` (the base of an attribute) nor by `import` (a
+    `from ... import` statement's module). A file without one cannot use them as values
+    or bind them anew, so its code need not be read: SQLAlchemy's `json` stands in 57 files,
+    37 of them only so (`json.loads`, `from .json import JSON`): the first proof after a
+    name was added to `dialects/sqlite/json.py` parsed 57 files (2.6 s), now 20 (1.3 s)."""
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    pattern = rf"(?<!\w)(?:{alternatives})(?!\w)(?!\s*\.)(?!\s+import\b)"
+    return re.search(pattern, searched) is not None
 
 
 def _searchable(text: str) -> str:
