@@ -127,7 +127,8 @@ async def committed(
             fresh = state is not None and state.key == key
             if not fresh and state is not None and state.key.commit not in (commit, "session"):
                 memory.moved = (state.key.commit, commit)
-            state, note = (state, note) if fresh else (load(kept_folder(ws), key), "read back")
+            if not fresh:  # SQLAlchemy's 84,000 diagnostics: ~1 s of JSON, off the loop
+                state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
         if not fresh and state is None:
             _settled(ws, mark, commit)
             state, note = await _made(ws, key, checked, delta, run), "checked"
