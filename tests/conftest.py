@@ -129,6 +129,7 @@ FAST = (
     "tests/daemon/test_wire.py",
     "tests/engine/test_comparison.py",
     "tests/engine/test_declarations.py",
+    "tests/engine/test_python_cycles.py",
     "tests/engine/test_python_imports.py",
     "tests/engine/test_python_names.py",
     "tests/lsp/test_answers.py",

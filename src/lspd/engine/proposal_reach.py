@@ -28,6 +28,7 @@ from lspd.engine.native_reach import (
 )
 from lspd.engine.python_affected import BUILTINS, PYTHON, PythonSeen
 from lspd.engine.python_affected import names as python_names
+from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers
 from lspd.engine.python_names import reached as named_reach
 from lspd.lsp.session import Session
@@ -71,12 +72,17 @@ def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path
     seen = seen if seen is not None else PythonSeen(-1)
     if any(path.name == BUILTINS for path in declared):
         return set(python_names(ws, seen))  # what every file sees unimported
-    reach = importers(ws.root, declared, python_names(ws, seen))
+    imported = python_names(ws, seen)
+    reach = importers(ws.root, declared, imported)
     # What the last check read of the files, less those changed since (read from the disk)
     since = {p for p, n in ws.changed_at.items() if n > seen.changes} | set(proposed)
     read = seen.read.without(since)
     named = named_reach(
-        declared, reach, lambda p: proposed[p] if p in proposed else read_text(p), read
+        declared,
+        reach,
+        lambda p: proposed[p] if p in proposed else read_text(p),
+        read,
+        lambda: cycles_reached(ws.root, imported),
     )
     seen.read.keep(read, since)  # what was read of the files as the disk has them
     return reach if named is None else named

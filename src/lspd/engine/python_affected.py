@@ -6,12 +6,13 @@ each (SQLAlchemy's 255: about a second). So the check asks the changed files, an
 files importing a changed module, transitively (`python_imports.importers`), only when its
 declarations changed (`engine/declarations.py`: a body-only edit asks the file alone), and of
 those only the files naming what it added when all it did was add module names
-(`engine/python_names.py`: a name added that no file uses asks the file alone). The
-other files' results are last time's, reused as they are (by `engine/whole_check.py`: it
-says which files to ask, `python_asked`). A change it cannot place asks
-every file as before: a file added, removed or unreadable, a changed file the check does
-not ask about (a configuration, a Python file outside the gate, a file of another
-language answered one by one), or the first check.
+(`engine/python_names.py`: a name added that no file uses asks the file alone; every
+importer when a file naming it and one not naming it reach one import cycle,
+`engine/python_cycles.py`). The other files' results are last time's, reused as they are
+(by `engine/whole_check.py`: it says which files to ask, `python_asked`). A change it
+cannot place asks every file as before: a file added, removed or unreadable, a changed
+file the check does not ask about (a configuration, a Python file outside the gate, a file
+of another language answered one by one), or the first check.
 
 What the last check saw of each Python file is kept compressed (its declarations are
 compared with the new text's) with the names its imports touch (`PythonSeen`): made in a
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.declarations import signature
+from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers, touched
 from lspd.engine.python_names import Read, reached
 from lspd.workspace import Workspace
@@ -107,9 +109,16 @@ def _affected(
         if before != after and not _same_declarations(before, after):
             declared.append(path)
     if declared:
-        reach = importers(ws.root, declared, names(ws, now))
+        imported = names(ws, now)
+        reach = importers(ws.root, declared, imported)
         texts = {p: (_text(last[p]), _text(now.texts[p])) for p in declared}
-        named = reached(texts, reach, lambda p: _seen_text(now, p), now.read)
+        named = reached(
+            texts,
+            reach,
+            lambda p: _seen_text(now, p),
+            now.read,
+            lambda: cycles_reached(ws.root, imported),
+        )
         ask |= reach if named is None else named
     return ask & asked
 

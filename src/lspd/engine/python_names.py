@@ -21,7 +21,9 @@ module `__getattr__`, a star import, a statement binding no name; a class member
 added name (a member `of` or `order_by` is written for other classes' members everywhere,
 and a protocol is fitted by members nobody writes); a module whose names grew used as a
 value under any name it is imported as (`impl: HasHelper = m`); more than `_FOLLOWED`
-files to follow; a file that does not parse.
+files to follow; a file that does not parse; a file named that reaches an import cycle a
+file not named reaches (`engine/python_cycles`: basedpyright's answers there depend on the
+order it checks the files in, and the files not named would have been checked first).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.declarations import Function, declared
+from lspd.engine.python_cycles import Reach, shared
 
 _WORD = re.compile(r"[^\W\d]\w*")
 _FOLLOWED = 40  # files followed by name, at most (SQLAlchemy: 0.1-0.2 s each to read)
@@ -144,11 +147,14 @@ def reached(
     importers: Iterable[Path],
     text_of: Callable[[Path], str | None],
     read: Read,
+    cycles: Callable[[], Reach],
 ) -> set[Path] | None:
     """Of `importers` (the changed modules' importers, transitively), the files whose code
     names something the changes reach (`changed`: each file's text before and after); None
-    when a change cannot be told by name (then all of them can be reached). `read`: what was
-    read of the texts `text_of` gives, added to (the changed files' are not kept)."""
+    when a change cannot be told by name (then all of them can be reached), or when a file
+    named and one not named reach the same import cycle (`cycles`: what each file reaches,
+    made when needed; see `engine/python_cycles`). `read`: what was read of the texts
+    `text_of` gives, added to (the changed files' are not kept)."""
     names: set[str] = set()
     for before, after in changed.values():
         differ = changed_names(before, after)
@@ -192,7 +198,18 @@ def reached(
                 grown = True
         if not grown:  # a module used as a value may have gained a name through any of them
             stars = {p for p, text in texts.items() if text is None or _STAR.search(text)}
-            return None if _used_as_values(declaring | reach | stars, texts, read) else reach
+            if _used_as_values(declaring | reach | stars, texts, read):
+                return None
+            return None if _met_first(reach, set(changed), set(texts), cycles) else reach
+
+
+def _met_first(
+    reach: set[Path], changed: set[Path], importers: set[Path], cycles: Callable[[], Reach]
+) -> bool:
+    """Whether an importer not asked reaches an import cycle a file asked reaches (the
+    changed files alone asked: no), which basedpyright would have met from it first."""
+    asked = reach | changed
+    return bool(reach - changed) and shared(cycles(), asked, importers - asked)
 
 
 def code_of(text: str) -> Code | None:

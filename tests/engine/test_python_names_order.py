@@ -1,0 +1,59 @@
+"""A name added that a file in an import cycle names: the check keeps basedpyright's
+answer of a full run, whose class error in a cycle stands where the order of the files
+puts it (a real basedpyright, watched as in the daemon; its CLI says the same)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all
+from tests.conftest import Warm, warm_root
+from tests.engine.test_python_names import CYCLE
+
+CLASS_ERROR = ("b.py", 5, "reportGeneralTypeIssues")  # "Class cannot derive from itself"
+IMPORT_CYCLE = ("a.py", 1, "reportImportCycles")
+
+
+@pytest.fixture
+def cycle(tmp_path: Path) -> Iterator[Warm]:
+    root = tmp_path / "cycle"
+    root.mkdir()
+    for name, text in CYCLE.items():
+        (root / name).write_text(text)
+    (root / "pyproject.toml").write_text('[project]\nname = "cycle"\nversion = "0"\n')
+    yield from warm_root(root, tmp_path / "logs", watch=True)
+
+
+def checked(warm: Warm) -> tuple[set[tuple[str | None, int, str | None]], list[str]]:
+    """The check's errors, and the files it asked."""
+    result = warm.run(check_all(warm.ws))
+    errors = {(d.path, d.line, d.code) for d in result.everything if d.severity == "error"}
+    return errors, sorted(warm.ws.display(p) for p in result.asked)
+
+
+def cli(root: Path) -> set[tuple[str, int, str]]:
+    """basedpyright's CLI (lspd's) on the tree: its errors."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "basedpyright"), "--outputjson"],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return {
+        (Path(d["file"]).name, d["range"]["start"]["line"] + 1 if "range" in d else 1, d["rule"])
+        for d in json.loads(done.stdout)["generalDiagnostics"]
+        if d["severity"] == "error"
+    }
+
+
+def test_a_name_added_that_a_file_of_a_cycle_names_asks_every_importer(cycle: Warm) -> None:
+    errors, asked = checked(cycle)
+    assert errors == {IMPORT_CYCLE, CLASS_ERROR} and asked == ["a.py", "b.py", "c.py"]
+    (cycle.root / "c.py").write_text("SIZE = 1\nMORE = 2\n")  # b.py names MORE, a.py not
+    # Before: b.py and c.py asked, b.py first, and the class error went to a.py, not asked.
+    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
+    assert cli(cycle.root) == {IMPORT_CYCLE, CLASS_ERROR}
