@@ -1,6 +1,7 @@
-"""A name added that a file in an import cycle names: the check keeps basedpyright's
-answer of a full run, whose class error in a cycle stands where the order of the files
-puts it (a real basedpyright, watched as in the daemon; its CLI says the same)."""
+"""A name added that a file in an import cycle names, or a comment in a file of the cycle:
+the check keeps basedpyright's answer of a full run, whose class error in a cycle stands
+where the order of the files puts it (a real basedpyright, watched as in the daemon; its
+CLI says the same)."""
 
 from __future__ import annotations
 
@@ -56,4 +57,17 @@ def test_a_name_added_that_a_file_of_a_cycle_names_asks_every_importer(cycle: Wa
     (cycle.root / "c.py").write_text("SIZE = 1\nMORE = 2\n")  # b.py names MORE, a.py not
     # Before: b.py and c.py asked, b.py first, and the class error went to a.py, not asked.
     assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
+    assert cli(cycle.root) == {IMPORT_CYCLE, CLASS_ERROR}
+
+
+def test_a_comment_in_a_file_of_a_cycle_asks_every_importer(cycle: Warm) -> None:
+    """A body-only edit asks the edited file alone, unless it is in an import cycle
+    (engine/python_affected): before, b.py asked alone lost its class error (SQLAlchemy:
+    a comment in `Session.get` lost orm/session.py:3694, which the CLI keeps)."""
+    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
+    b = cycle.root / "b.py"
+    b.write_text(b.read_text() + "# a comment\n")
+    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py"])  # c.py: unaffected
+    (cycle.root / "c.py").write_text("SIZE = 1  # a comment\n")  # in no cycle: alone
+    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["c.py"])
     assert cli(cycle.root) == {IMPORT_CYCLE, CLASS_ERROR}

@@ -4,8 +4,9 @@ basedpyright marks the files importing a changed module, transitively, to be che
 again, and answers "unchanged" for the others; asking every file still costs a request
 each (SQLAlchemy's 255: about a second). So the check asks the changed files, and the
 files importing a changed module, transitively (`python_imports.importers`), only when its
-declarations changed (`engine/declarations.py`: a body-only edit asks the file alone), and of
-those only the files naming what it added when all it did was add module names
+declarations changed (`engine/declarations.py`: a body-only edit asks the file alone) or
+it is in an import cycle (`_cycle_importers`: whatever its edit), and of those only the
+files naming what it added when all it did was add module names
 (`engine/python_names.py`: a name added that no file uses asks the file alone; every
 importer when a file naming it and one not naming it reach one import cycle,
 `engine/python_cycles.py`). The other files' results are last time's, reused as they are
@@ -97,6 +98,7 @@ def _affected(
     asked = set(rest)
     ask: set[Path] = set()
     declared: list[Path] = []
+    edited: list[Path] = []
     for path in changed:
         if path in matched and path not in asked:
             continue  # a builder's file (`typescript_checked`)
@@ -106,6 +108,8 @@ def _affected(
         if before is None or after is None or path.name == BUILTINS:
             return None  # added, removed or unreadable: imports may resolve otherwise
         ask.add(path)
+        if before != after:
+            edited.append(path)
         if before != after and not _same_declarations(before, after):
             declared.append(path)
     if declared:
@@ -120,7 +124,21 @@ def _affected(
             lambda: cycles_reached(ws.root, imported),
         )
         ask |= reach if named is None else named
+    for path in edited:
+        ask |= _cycle_importers(ws, now, path)
     return ask & asked
+
+
+def _cycle_importers(ws: Workspace, now: PythonSeen, path: Path) -> set[Path]:
+    """The importers of `path`, transitively, when it is one of them (in an import cycle),
+    whatever its edit (a comment too); else none. basedpyright evaluates a cycle's types
+    from the file it checks first, and drops them at any edit: a file of a cycle asked
+    alone may answer otherwise than its CLI, which checked the files before it first (a
+    comment in SQLAlchemy's `Session.get` lost orm/session.py:3694, a reportArgumentType
+    the CLI keeps). Every file reaching the cycle imports `path`: all asked, in order,
+    meet the cycle as the CLI does."""
+    around = importers(ws.root, [path], names(ws, now))
+    return around if path in around else set()
 
 
 def _text(packed: bytes) -> str:
