@@ -136,6 +136,32 @@ def test_without_files_the_scope_is_the_packages_its_sections_name(
     assert scope.note == "no `files`: the project's packages its sections name: lib/pkg"
 
 
+@pytest.mark.parametrize(
+    "sections",
+    [
+        '[[tool.mypy.overrides]]\nmodule = "tests.*"\nignore_errors = true\n',  # structlog
+        '[[tool.mypy.overrides]]\nmodule = ["tests.test_core"]\nstrict = true\n',
+    ],
+)
+def test_a_section_naming_a_package_at_the_top_does_not_make_it_the_gate(
+    tmp_path: Path, sections: str
+) -> None:
+    names = ["src/pkg/__init__.py", "src/pkg/core.py", "tests/__init__.py", "tests/test_core.py"]
+    write(tmp_path, {**dict.fromkeys(names, ""), "pyproject.toml": "[tool.mypy]\n" + sections})
+    (scope,) = mypy_scopes([tmp_path], [tmp_path / n for n in names], "project", False)
+    assert scope.files == tuple(sorted(tmp_path / n for n in names))  # what `mypy .` checks
+    assert (scope.packages, scope.note) == ((), "no `files`: every Python file of the project")
+
+
+def test_a_section_naming_a_src_package_makes_it_the_gate(tmp_path: Path) -> None:
+    names = ["src/pkg/__init__.py", "src/pkg/core.py", "tests/__init__.py", "tests/test_core.py"]
+    config = '[tool.mypy]\n[[tool.mypy.overrides]]\nmodule = ["pkg.core", "tests.*"]\n'
+    write(tmp_path, {**dict.fromkeys(names, ""), "pyproject.toml": config})
+    (scope,) = mypy_scopes([tmp_path], [tmp_path / n for n in names], "project", False)
+    assert scope.files == (tmp_path / "src/pkg/__init__.py", tmp_path / "src/pkg/core.py")
+    assert scope.packages == ("src/pkg",)
+
+
 def test_a_configuration_is_read_again_only_when_it_changed(tmp_path: Path) -> None:
     ini = tmp_path / "mypy.ini"
     ini.write_text("[mypy]\nfiles = a\n")

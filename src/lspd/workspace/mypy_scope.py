@@ -1,7 +1,9 @@
 """The files mypy checks in a mypy-gated project: its configuration's `files` (paths or
 globs relative to the project, directories walked for `.py` / `.pyi`), less its `exclude`
-regex; without `files`, every Python file of the project (what `mypy .` checks), less
-`exclude`. The answer names the configuration that chose them."""
+regex; without `files`, the project's own packages its per-module sections name where it
+keeps them apart (`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every Python file
+of the project (what `mypy .` checks), less `exclude`. The answer names the configuration
+that chose them."""
 
 from __future__ import annotations
 
@@ -66,18 +68,20 @@ def mypy_scopes(
 
 def _packages(directory: Path, paths: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:
     """The project's own packages among `modules` (the top-level names of its per-module
-    sections: SQLAlchemy's `sqlalchemy.*` strict), found where mypy finds them (`mypy_path`,
-    the project, `src/`), as paths relative to the project: what its CI points mypy at."""
+    sections: SQLAlchemy's `sqlalchemy.*` strict), as paths relative to the project: what
+    its CI points mypy at. Only those found where a project keeps its importable packages
+    apart from the rest (a `mypy_path` directory inside it, `src/`): a section names what
+    the configuration adjusts, and one at the project's top (structlog's `tests.*`
+    `ignore_errors`) is no sign of the gate, whose scope stays every Python file."""
     found = []
     for module in modules:
-        for base in (*paths, ".", "src"):
-            package = (directory / base / module).resolve()
-            module_file = package.with_suffix(".py")
+        for base in (*paths, "src"):
+            root = (directory / base).resolve()
+            package, module_file = root / module, (root / module).with_suffix(".py")
             if (package / "__init__.py").is_file() or module_file.is_file():
-                if not (package / "__init__.py").is_file():
-                    package = module_file
-                if directory in package.parents:
-                    found.append(package.relative_to(directory).as_posix())
+                if directory in root.parents:  # not the project's top: tests/, docs/ live there
+                    chosen = package if (package / "__init__.py").is_file() else module_file
+                    found.append(chosen.relative_to(directory).as_posix())
                 break
     return tuple(found)
 
