@@ -181,8 +181,11 @@ def test_while_the_servers_load_it_says_so_once_and_tells_the_errors_at_the_next
         context,
     ), context
     greeting.write_text(greeting.read_text() + "\n# and a comment\n")
-    again = hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001")
-    assert said(again) is None  # said once per agent session
+    again = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
+    told = again.get("reason") or again["hookSpecificOutput"]["additionalContext"]
+    # Loading is said once per agent session; after that the unfinished check is told
+    # (silence would read "nothing new", spec 9).
+    assert "lspd is loading" not in told and "\nlspd: still checking " in f"\n{told}", told
     other = said(hook("claude-code", edit(greeting, "other"), root, LSPD_HOOK_TIMEOUT="0.001"))
     assert other["hookSpecificOutput"]["additionalContext"].startswith("lspd is loading ")
     settled(served, "s")

@@ -53,8 +53,8 @@ def test_the_first_hook_tells_the_whole_checks_progress_then_what_it_found(
         assert 0 <= progress["done"] < GATE_FILES
         assert answer["remaining_count"] == GATE_FILES - progress["done"]
         # What a session reads once its servers are through loading (this one was told they
-        # load, once, and is quiet about it since).
-        warm_answer = {k: v for k, v in answer.items() if k not in ("loading", "quiet")}
+        # load, once, and is told the unfinished check since).
+        warm_answer = {k: v for k, v in answer.items() if k != "loading"}
         note = edit_output("codex", warm_answer, 3.0)
         assert note is not None
         assert note["hookSpecificOutput"]["additionalContext"] == (

@@ -89,3 +89,25 @@ def test_stop_ends_the_process_and_a_request_starts_it_again(tmp_path: Path) -> 
     assert len(set(pids)) == 2
     for pid in pids:
         assert wait_dead(pid)
+
+
+def test_a_server_that_loads_once_a_file_opens_is_ready_while_none_is(tmp_path: Path) -> None:
+    """tsserver (`ready = "diagnostics"`) loads a project only once a file is open: started
+    and asked for no file it is shown ready, not `indexing` for as long as it runs (as the
+    daemon's prewarmed one was on mongodb 7.9.0); a file opened, it loads, then is ready."""
+    root = copy_fixture("ts", tmp_path)
+    session = Session(definitions()["typescript-language-server"], root, tmp_path / "logs")
+    main = root / "src/main.ts"
+    shown: list[str] = []
+
+    async def scenario() -> None:
+        await session.start()
+        shown.append(session.state)
+        shown.append(session.display_state)
+        await session.sync_document(main, main.read_text(), "typescript")
+        shown.append(session.display_state)
+        assert await session.request(answers.HOVER, at(main, 2, 23)) is not None
+        shown.append(session.display_state)
+
+    run(scenario, session)
+    assert shown == ["indexing", "ready", "indexing", "ready"]

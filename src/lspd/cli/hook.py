@@ -159,9 +159,9 @@ def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, 
 
 
 def progress_note(answer: dict[str, Any], budget: float) -> str | None:
-    """What is not known yet, or None when the check is complete (or said so already)."""
+    """What is not known yet, or None when the check is complete."""
     check = f"run `lspd check --baseline {answer.get('baseline', 'HEAD')}` before you finish"
-    if answer.get("complete") or answer.get("quiet"):
+    if answer.get("complete"):
         return None
     if answer.get("failed"):
         return f"lspd: the check of this edit failed ({answer['failed']}); {check}."

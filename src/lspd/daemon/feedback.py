@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.hook_history import History, new_history, remember
+from lspd.engine.builders import builder_for
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
 from lspd.ops.progressive import Introduced, Progress
@@ -90,8 +91,8 @@ class Feedback:
         if loading is not None and not agent.told_loading:
             agent.told_loading = True
             answer["loading"] = loading
-        elif loading is not None:
-            answer["quiet"] = True  # said once this session: errors follow at the next edit
+        # Said once this session; after that an unfinished check is told as one (the
+        # hook's still-checking note), never silence.
         return answer
 
     async def late(
@@ -238,11 +239,20 @@ class Feedback:
         }
 
     def _loading(self, files: list[Path]) -> list[str]:
-        """The servers of `files` still loading: not started, starting, or not yet through
+        """The checkers of `files` still loading: not started, starting, or not yet through
         a first comparison (basedpyright is "ready" at once, then spends its first
-        diagnostics of a large project analysing everything the file imports)."""
+        diagnostics of a large project analysing everything the file imports). A file a
+        TypeScript builder checks is judged by that builder: loading until it checked the
+        file's tsconfig once (tsserver, asked for no file, never loads a project)."""
         out = set()
-        for name, key, project in self._servers(files):
+        judged = []
+        for path in files:
+            found = builder_for(self.ws, path)
+            if found is None:
+                judged.append(path)
+            elif found[0].pid is None or found[1] not in found[0].projects:
+                out.add(f"{found[0].name} for {self.ws.display(found[1])}")
+        for name, key, project in self._servers(judged):
             session = self.ws.sessions.get(key)
             if session is None or session.state != "ready" or key not in self.warm:
                 out.add(f"{name} for {project}")

@@ -30,9 +30,13 @@ class Session(ServerLifecycle):
 
     @property
     def display_state(self) -> ServerState:
-        """Its state as status shows it: `busy` while stuck, `indexing` while in progress."""
+        """Its state as status shows it: `busy` while stuck, `indexing` while in progress;
+        `ready` for a server that loads a project only once a file is open while none is
+        (tsserver: it has nothing to load and is asked at once, `wait_ready`)."""
         if self.state in ("indexing", "ready") and self.busy() is not None:
             return "busy"
+        if self.state == "indexing" and self.definition.ready == "diagnostics":
+            return "indexing" if self.documents else "ready"
         if self.state == "ready" and not self._readiness.progress.idle.is_set():
             return "indexing"
         return self.state
