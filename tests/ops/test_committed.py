@@ -84,7 +84,8 @@ EDITS: dict[str, Callable[[Warm], None]] = {
 }
 
 # What each edit introduces and fixes, as (path, line, rule). A renamed file's error is
-# new under its new name (its old path is gone from the gate), in both comparisons.
+# new under its new name and fixed under its old one (deleted: gone from the gate, its
+# diagnostics fixed), in both comparisons.
 EXPECTED: dict[str, tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]]] = {
     "leaf error": ([("pkg/leaf.py", 2, "reportReturnType")], []),
     "body-only edit": ([], []),
@@ -92,7 +93,10 @@ EXPECTED: dict[str, tuple[list[tuple[str, int, str]], list[tuple[str, int, str]]
     "a fix": ([], [("pkg/broken.py", 2, "reportReturnType")]),
     "line shift": ([], []),
     "file deleted": ([], []),
-    "file renamed": ([("pkg/broken2.py", 2, "reportReturnType")], []),
+    "file renamed": (
+        [("pkg/broken2.py", 2, "reportReturnType")],
+        [("pkg/broken.py", 2, "reportReturnType")],
+    ),
 }
 
 

@@ -43,9 +43,10 @@ async def changes_since(
 
 
 async def in_gate(ws: Workspace, baseline: str = "HEAD") -> Changes:
-    """`changes_since` in the gate's files (what `check --baseline` compared)."""
+    """`changes_since` in the gate's files and the files deleted since (what `check
+    --baseline` compares: a deleted file of the baseline's gate, its diagnostics fixed)."""
     gate = frozenset((await gate_scope(ws)).files)
-    return await changes_since(ws, baseline, within=gate.__contains__)
+    return await changes_since(ws, baseline, within=lambda p: p in gate or not p.exists())
 
 
 async def compare_states(

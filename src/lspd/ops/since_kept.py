@@ -112,10 +112,16 @@ async def settled(
 def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool]) -> Part:
     """The gate's files `keep` accepts that changed or whose result differs from the kept
     one, in both states; the changed files are all the gate's that differ from it (the
-    change is the work tree's, whichever files the question is about)."""
+    change is the work tree's, whichever files the question is about). A file of the
+    baseline's gate deleted since is one of them, its kept diagnostics fixed: before, only
+    the work tree's gate was walked, and a deleted file is no longer in it (pydantic: 1
+    fixed where the checker says 23)."""
     gate = None if found.checked.scope is None else set(found.checked.scope.files)
+    kept_files = found.state.files
     changed_paths = {p for p in {*found.delta.before, *found.delta.after}}
-    changed_paths = {p for p in changed_paths if gate is None or p in gate}
+    changed_paths = {
+        p for p in changed_paths if gate is None or p in gate or ws.display(p) in kept_files
+    }
     changed = {ws.display(p) for p in changed_paths}
     verdicts = _verdicts.of(ws)
     part = Part(changed=changed, gate=len(found.checked.results))
@@ -135,6 +141,10 @@ def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], b
         elif part.again is not None or found.again:
             part.again = (part.again or []) + now
         if kept is not None:
+            part.before += found_of(kept)
+    gone = {ws.display(p) for p, text in found.delta.after.items() if text is None}
+    for path in sorted(gone & changed):  # deleted since: no result now, its diagnostics fixed
+        if (kept := kept_files.get(path)) is not None and keep(ws.root / path):
             part.before += found_of(kept)
     return part
 
