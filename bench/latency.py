@@ -148,27 +148,6 @@ def _declared(answer: dict[str, Any] | None) -> bool:
     return (first.get("path"), first.get("line"), first.get("column")) == DECLARED
 
 
-def mcp_post(tool: str, arguments: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
-    """A stateless MCP `tools/call` as the CLI posts it (`lspd.daemon.client`): body, headers."""
-    from lspd.daemon.client import PROTOCOL_VERSION
-
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
-        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }
-    params = {"name": tool, "arguments": arguments, "_meta": meta}
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-    headers = {
-        "Content-Type": "application/json",
-        "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": PROTOCOL_VERSION,
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": tool,
-    }
-    return body.encode(), headers
-
-
 def cpu_ms(pid: int) -> float:
     """User + system CPU milliseconds of one process so far (/proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -184,7 +163,7 @@ async def warm(
     from mcp import Client
     from symbols import given_interpreter
 
-    from lspd.daemon.client import call_on, find_daemon
+    from lspd.daemon.client import call_on, find_daemon, stateless_post
     from lspd.lsp.session import Session
 
     rows: dict[str, list[float]] = {}
@@ -218,8 +197,10 @@ async def warm(
             def kept_alive(row: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
                 """The same call over one connection kept open, as an MCP client that is not
                 the Python SDK's keeps it (what lspd adds, with a client's least cost)."""
+                call = {"name": tool, "arguments": arguments}
                 began = time.perf_counter()
-                alive.request("POST", "/mcp", *mcp_post(tool, arguments))
+                body, headers = stateless_post("tools/call", call, tool)
+                alive.request("POST", "/mcp", body, headers)
                 response = alive.getresponse()
                 message = json.loads(response.read())
                 rows.setdefault(row, []).append((time.perf_counter() - began) * 1000)

@@ -8,7 +8,6 @@ whole path an agent takes: JSON arguments, the SDK's validation, the tools, the 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +16,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from lspd.daemon.client import PROTOCOL_VERSION
+from lspd.daemon.client import stateless_post
 from tests.daemon.support import ThreadDaemon, health, wait_for_servers
 from tests.tools.calls import CALLS, text_of
 from tests.tools.conftest import served
@@ -120,21 +119,8 @@ def daemon(served: ThreadDaemon, tmp_path_factory: pytest.TempPathFactory) -> It
 
 def raw_call(url: str, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """A stateless `tools/call` POST, its JSON escaped as ASCII (lone surrogates survive)."""
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
-        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    }
-    params = {"name": tool, "arguments": arguments, "_meta": meta}
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-    headers = {
-        "Accept": "application/json, text/event-stream",
-        "Content-Type": "application/json",
-        "MCP-Protocol-Version": PROTOCOL_VERSION,
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": tool,
-    }
-    response = httpx.post(url, content=body.encode("ascii"), headers=headers, timeout=60)
+    body, headers = stateless_post("tools/call", {"name": tool, "arguments": arguments}, tool)
+    response = httpx.post(url, content=body, headers=headers, timeout=60)
     assert response.status_code == 200, response.text
     result: dict[str, Any] = response.json()["result"]
     return result

@@ -269,9 +269,11 @@ def list_tools(found: Probe, timeout: float = LIST_TIMEOUT_S) -> list[str]:
     return [str(tool.get("name")) for tool in result.get("tools", [])]
 
 
-def _request(
-    found: Probe, method: str, params: dict[str, Any], timeout: float, name: str | None = None
-) -> dict[str, Any]:
+def stateless_post(
+    method: str, params: dict[str, Any], name: str | None = None
+) -> tuple[bytes, dict[str, str]]:
+    """The body and headers of one stateless MCP request (`name`: the tool's, if any), as
+    the CLI posts it to /mcp."""
     request = {
         "jsonrpc": "2.0",
         "id": 1,
@@ -292,7 +294,13 @@ def _request(
         "Mcp-Method": method,
         **({"Mcp-Name": name} if name else {}),
     }
-    body = json.dumps(request).encode()
+    return json.dumps(request).encode(), headers
+
+
+def _request(
+    found: Probe, method: str, params: dict[str, Any], timeout: float, name: str | None = None
+) -> dict[str, Any]:
+    body, headers = stateless_post(method, params, name)
     try:
         assert found.port is not None
         response = _http(found, "POST", "/mcp", timeout, body, **headers)
