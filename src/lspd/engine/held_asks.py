@@ -10,6 +10,9 @@ TypeScript 7's files the servers do not hold are pulled without opening them, as
 pulls them (`engine/native_check.py`): its server reads the disk and the texts it holds.
 Until 7c6b933 they went to one server all the same (the server for `.ts` is tsserver, which
 never shares; the one that runs, `tsc --lsp`, does): 20.55 s, the check 15.82 (quiet).
+A state in which a Python file exists that the disk lacks, or not one it has, is asked of a
+server rooted at a copy holding it (`engine/python_mirror.py`): basedpyright's imports
+resolve from the disk only.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from lspd.engine import check_files
 from lspd.engine.check_files import CONCURRENCY, SCALE, Said
 from lspd.engine.native_check import pulled
 from lspd.engine.native_reach import native_sessions
+from lspd.engine.python_mirror import mirror_asked, mirrored
 from lspd.engine.second_server import ask_all
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
@@ -51,6 +55,11 @@ async def held_asked(
     # files, it may take `SCALE` times the timeout (SQLAlchemy's schema.py, fourth in line
     # under load, passed 20 s in a signature change's preview).
     timeout = ws.diagnostics_timeout * SCALE
+    heard: dict[Path, Heard] = {}
+    if copied := mirrored(ws, files, texts):  # a Python file present here, not on disk or back
+        asked = await mirror_asked(ws, copied, texts, timeout)
+        heard = {path: Heard(*said) for path, said in asked.items()}
+        files = [path for path in files if path not in heard]
     gate = asyncio.Semaphore(CONCURRENCY)
     pulled = native_sessions(ws, files) if ws.changes_seen is not None else {}
 
@@ -78,7 +87,7 @@ async def held_asked(
         return Heard(Said.by(server), await server.diagnostics(document, wait), document.lines)
 
     alone = [p for p in files if p not in shared]
-    heard = dict(zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True))
+    heard |= zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True)
     if shared:  # a second server's first file waits for its load too
         # TypeScript 7's answers do not depend on the order: from both ends, as its check
         # (`native_check`); basedpyright's do: halves, each in the list's order.

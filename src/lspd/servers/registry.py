@@ -68,6 +68,11 @@ class ServerDefinition:
     # It checks on one thread: a whole check asking many files of it starts a second server
     # of the same project for that check, on another core (`engine/second_server.py`).
     second_server: bool = False
+    # It resolves imports from the disk only, whatever documents it holds: a held state in
+    # which a file exists that the disk lacks, or not one it has (a preview of a deletion,
+    # HEAD's texts of a file deleted since), is asked of it rooted at a copy holding that
+    # state (`engine/python_mirror.py`).
+    disk_imports: bool = False
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
     go_runtime: bool = False
@@ -229,6 +234,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         warm_up=table.get("warm_up", False),
         go_runtime=table.get("go_runtime", False),
         second_server=table.get("second_server", False),
+        disk_imports=table.get("disk_imports", False),
         node_script=table.get("node_script"),
     )
 

@@ -1,0 +1,171 @@
+"""A held state whose Python files are not the disk's files, asked of a server rooted at a
+copy of the project that holds them.
+
+basedpyright resolves imports from the disk only, whatever documents it holds (no LSP
+message makes its resolver see a file that is not on the disk, or not see one that is). So
+in a state where a Python file exists that the disk lacks, or lacks one the disk has, its
+importers were judged wrong: a preview of `pkg/helper.py`'s deletion held it empty, and
+its importers got `"helper" is unknown import symbol` where the checker, once it is gone,
+says `Import "pkg.helper" could not be resolved`; HEAD's result made after the file was
+deleted held HEAD's text of it, which no import resolved, so the importers' new
+reportMissingImports stood in HEAD's result too and `check --baseline HEAD` called nothing
+introduced. Such a state is asked of a second server of the same definition (its settings,
+its interpreter) rooted at a copy of the project made in lspd's state directory for the
+question: every Python file and pyright configuration, environments linked, the held texts
+written in and the files held absent left out. lspd never writes into the repository; the
+copy and its server are gone when the question is answered. It costs a cold check of the
+files asked (the server's own start included), so only such states pay it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from lspd.dirs import state_dir
+from lspd.engine.check_files import CONCURRENCY, Said
+from lspd.lsp import shapes
+from lspd.lsp.session import Session
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_source
+
+PYTHON = (".py", ".pyi")
+CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
+# Directories no import resolves into: version control, caches, other tools' packages.
+_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
+_SKIPPED |= {".ruff_cache", "node_modules", ".vscode", ".idea"}
+
+Asked = tuple[Said, list[shapes.Diagnostic], list[str]]  # who said it, its items, its lines
+
+
+def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]) -> list[Path]:
+    """The files of `files` to ask of a copy: those answered by a server resolving imports
+    from the disk only (servers.toml's `disk_imports`) while `texts` make a Python file of
+    the workspace exist that the disk lacks, or lack one the disk has."""
+    python = [(p, t) for p, t in texts.items() if p.suffix.lower() in PYTHON]
+    if not any(p.is_relative_to(ws.root) and (t is None) == p.is_file() for p, t in python):
+        return []
+    found = []
+    for path in files:
+        if ws.handler(path) is None:
+            continue
+        session = ws.session_for(path)
+        if session.definition.disk_imports and session.root.is_relative_to(ws.root):
+            found.append(path)
+    return found
+
+
+async def mirror_asked(
+    ws: Workspace, files: list[Path], texts: Mapping[Path, str | None], timeout: float
+) -> dict[Path, Asked]:
+    """What a server rooted at a copy holding `texts` (the disk's for the rest) says of
+    `files`, each asked in the list's order (pyright's answers can depend on it), a few at
+    a time as a whole check asks; per session of the workspace that answers them."""
+    by_session: dict[Session, list[Path]] = {}
+    for path in files:
+        by_session.setdefault(ws.session_for(path), []).append(path)
+    found: dict[Path, Asked] = {}
+    async with _copy(ws.root, texts) as copy:
+        for session, paths in by_session.items():
+            found |= await _asked(ws, session, copy, paths, texts, timeout)
+    return found
+
+
+async def _asked(
+    ws: Workspace,
+    session: Session,
+    copy: Path,
+    paths: list[Path],
+    texts: Mapping[Path, str | None],
+    timeout: float,
+) -> dict[Path, Asked]:
+    """`paths` asked of a server like `session`, rooted at its project in `copy`."""
+    helper = Session(
+        session.definition,
+        copy / session.root.relative_to(ws.root),
+        session.log_path.parent / "mirror",
+        request_timeout=session.request_timeout,
+        toolchain=session.toolchain,
+    )
+    for folder in session.folders:
+        if folder.is_relative_to(ws.root):
+            helper.add_folder(copy / folder.relative_to(ws.root))
+    gate = asyncio.Semaphore(CONCURRENCY)
+    # The first files wait for the server's start and its load of the project, cold.
+    wait = max(timeout, helper.start_timeout + timeout)
+
+    async def one(path: Path) -> Asked:
+        async with gate:
+            text = texts.get(path)
+            if text is None:  # not held: the disk's, as the copy holds it
+                text = read_source(path, ws.display(path))
+            there = copy / path.relative_to(ws.root)
+            language_id = helper.definition.extensions[path.suffix.lower()]
+            document = await helper.sync_document(there, text, language_id)
+            items = await helper.diagnostics(document, wait)
+            return Said.by(helper), [_here(i, copy, ws.root) for i in items], document.lines
+
+    try:
+        return dict(zip(paths, await asyncio.gather(*(one(p) for p in paths)), strict=True))
+    finally:
+        await helper.stop()
+
+
+def _here(item: shapes.Diagnostic, copy: Path, root: Path) -> shapes.Diagnostic:
+    """`item` naming the project's files where it names the copy's (an import cycle's
+    message lists the files of the chain)."""
+    message = item.get("message", "")
+    if str(copy) not in message:
+        return item
+    named = item.copy()
+    named["message"] = message.replace(str(copy), str(root))
+    return named
+
+
+@asynccontextmanager
+async def _copy(root: Path, texts: Mapping[Path, str | None]) -> AsyncIterator[Path]:
+    """A copy of `root`'s Python files and pyright configuration holding `texts` (None:
+    absent), in lspd's state directory for `root`; removed afterwards."""
+    base = state_dir(root)
+    base.mkdir(parents=True, exist_ok=True)
+    copy = Path(tempfile.mkdtemp(prefix="python-copy-", dir=base))
+    try:
+        await asyncio.to_thread(_write, root, copy, texts)
+        yield copy
+    finally:
+        await asyncio.to_thread(shutil.rmtree, copy, True)
+
+
+def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
+    """Fill `copy`: the files pyright reads of `root` copied, its environments (a
+    `pyvenv.cfg`) and linked directories linked, then `texts` written over them."""
+    for top, dirs, files in os.walk(root):
+        here = Path(top)
+        there = copy / here.relative_to(root)
+        there.mkdir(exist_ok=True)
+        kept = []
+        for name in dirs:
+            if name in _SKIPPED:
+                continue
+            if (here / name).is_symlink() or (here / name / "pyvenv.cfg").exists():
+                os.symlink(os.path.realpath(here / name), there / name)
+                continue
+            kept.append(name)
+        dirs[:] = kept
+        for name in files:
+            if name.endswith(PYTHON) or name in CONFIGS:
+                shutil.copyfile(here / name, there / name)
+    for path, text in texts.items():
+        if not path.is_relative_to(root):
+            continue
+        target = copy / path.relative_to(root)
+        if text is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")

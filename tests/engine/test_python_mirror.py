@@ -1,0 +1,114 @@
+"""A held state in which a Python file exists that the disk lacks, or lacks one the disk has,
+is asked of a basedpyright rooted at a copy holding it (`engine/python_mirror.py`): its
+imports resolve as the checker's will once the change is written (real basedpyright, its CLI
+the judge on a tree holding the change)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.dirs import state_dir
+from lspd.ops import check as check_ops
+from lspd.ops.models import Changes, FileDiagnostic
+from lspd.ops.preview import previewed
+from lspd.workspace.files import read_text
+from tests.conftest import Warm
+from tests.engine.test_affected import watched, written
+from tests.ops.applied import BASEDPYRIGHT
+from tests.ops.test_baseline import committed, warm
+
+FILES = {
+    "pyrightconfig.json": "{}\n",
+    "pkg/__init__.py": "",
+    "pkg/helper.py": "def helper() -> int:\n    return 1\n",
+    "pkg/user.py": "from pkg.helper import helper\n\nx: int = helper()\n",
+    "pkg/dotted.py": "import pkg.helper\n\ny: int = pkg.helper.helper()\n",
+}
+MISSING = 'Import "pkg.helper" could not be resolved'
+Row = tuple[str | None, int, int, str | None, str]
+
+
+def rows(found: list[FileDiagnostic]) -> list[Row]:
+    return sorted((d.path, d.line, d.column, d.code, d.message) for d in found)
+
+
+def cli(root: Path) -> list[Row]:
+    """basedpyright's CLI on `root` as it is: every diagnostic, 1-based."""
+    done = subprocess.run(
+        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
+    )
+    found = json.loads(done.stdout)["generalDiagnostics"]
+    return sorted(
+        (
+            str(Path(d["file"]).relative_to(root)),
+            d["range"]["start"]["line"] + 1,
+            d["range"]["start"]["character"] + 1,
+            d.get("rule"),
+            d["message"].replace("\xa0", " "),  # the CLI indents with no-break spaces
+        )
+        for d in found
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Warm]:
+    """The files on basedpyright, watched as in the daemon."""
+    yield from watched(written(tmp_path / "py", FILES), tmp_path / "logs")
+
+
+def preview(warm: Warm, change: dict[str, str | None]) -> Changes:
+    items = [{"path": name, "content": text} for name, text in change.items()]
+    return warm.run(previewed(warm.ws, items)).changes
+
+
+def test_a_deletions_preview_says_what_the_checker_says_once_it_is_gone(
+    project: Warm, tmp_path: Path
+) -> None:
+    root = project.root
+    assert project.run(check_ops.check_all(project.ws)).everything == []
+    changes = preview(project, {"pkg/helper.py": None})
+    # The checker on a tree without the file (before: `"helper" is unknown import symbol`,
+    # at another column: the file held empty still resolved).
+    gone = written(tmp_path / "gone", {k: v for k, v in FILES.items() if k != "pkg/helper.py"})
+    assert rows(changes.introduced) == cli(gone)
+    assert ("pkg/user.py", 1, 6, "reportMissingImports", MISSING) in cli(gone)
+    assert changes.fixed == [] and changes.changed == ["pkg/helper.py"]
+    # nothing written, nothing left: the copy and its server are gone
+    assert read_text(root / "pkg/helper.py") == FILES["pkg/helper.py"]
+    assert list(state_dir(root).glob("python-copy-*")) == []
+
+
+def test_a_new_files_preview_resolves_its_importers(project: Warm, tmp_path: Path) -> None:
+    """A new module and a file importing it: the importer's use of it is judged (before,
+    the import did not resolve, and the wrong argument went unsaid)."""
+    user = "from pkg.extra import twice\n\nfrom pkg.helper import helper\n\nz: int = twice('s')\n"
+    change = {"pkg/extra.py": "def twice(x: int) -> int:\n    return 2 * x\n", "pkg/user.py": user}
+    changes = preview(project, change)
+    after = written(tmp_path / "after", {**FILES, **change})
+    assert rows(changes.introduced) == cli(after)
+    assert [(d.path, d.line, d.code) for d in changes.introduced if d.severity == "error"] == [
+        ("pkg/user.py", 5, "reportArgumentType")
+    ]
+    assert not (project.root / "pkg/extra.py").exists()
+
+
+def test_heads_result_made_after_a_deletion_resolves_the_deleted_file(tmp_path: Path) -> None:
+    """A daemon started after the file was deleted makes HEAD's result with HEAD's text of
+    it held: before, no import resolved it there either, so `check --baseline HEAD` called
+    the importers' new errors old (0 introduced)."""
+    root = committed(written(tmp_path / "py", FILES))
+    (root / "pkg/helper.py").unlink()
+    for repo in warm(root):
+        result = repo.run(check_ops.workspace_diagnostics(repo.ws, limit=100, baseline="HEAD"))
+        assert result.changes is not None
+        assert rows(result.changes.introduced) == cli(root)
+        assert [d.path for d in result.changes.introduced if d.severity == "error"] == [
+            "pkg/dotted.py",
+            "pkg/user.py",
+        ]
+        assert list(state_dir(root).glob("python-copy-*")) == []
