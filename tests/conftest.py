@@ -121,6 +121,7 @@ FAST = (
     "tests/daemon/test_early_calls.py",
     "tests/daemon/test_files.py",
     "tests/daemon/test_guard.py",
+    "tests/daemon/test_head_start_markers.py",
     "tests/daemon/test_hook_history.py",
     "tests/daemon/test_kept_wire.py",
     "tests/daemon/test_live.py",

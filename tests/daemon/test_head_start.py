@@ -1,10 +1,12 @@
 """The last run's servers started before lspd's imports (daemon/head_start.py): a second
 `serve` hands its session the process it started ahead, and the answer of the `python3` shim
-it asked ahead; what no session asks for is killed, also by a `serve` that never runs the
-daemon; nothing of the workspace's own ever starts ahead."""
+it asked ahead; the first `serve` of a workspace those its markers make certain
+(head_start_markers.py); what no session asks for is killed, also by a `serve` that never
+runs the daemon; nothing of the workspace's own ever starts ahead."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -16,7 +18,15 @@ import pytest
 
 from lspd.daemon import head_start
 from lspd.dirs import state_dir
-from tests.daemon.support import kill, spawn, wait_dead, wait_for_port, wait_for_servers
+from tests.conftest import copy_fixture
+from tests.daemon.support import (
+    health,
+    kill,
+    spawn,
+    wait_dead,
+    wait_for_port,
+    wait_for_servers,
+)
 from tests.lsp.test_interpreter_ask import make_shim, runs
 
 
@@ -41,16 +51,19 @@ def serve_with(root: Path, state: Path) -> list[dict[str, object]]:
 
 
 def test_a_second_serve_takes_the_server_it_started_ahead(root: Path, state: Path) -> None:
+    guessed = head_start.remembered(root)  # nothing remembered yet: the markers' start
     first, log = serve_once(root, state)
-    assert "started ahead" not in log  # nothing was remembered yet
+    assert re.findall(r"started ahead \(pid (\d+)\): taken", log) == [str(first)]
+    assert head_start.remembered(root) == guessed  # what the session ran, now remembered
     records = json.loads((state_dir(root) / head_start.FILE).read_text())
     [kept] = [r for r in records if "command" in r]  # and a `python3` shim's question, if any
     assert kept["command"][-2].endswith("/basedpyright/langserver.index.js")
     assert kept["cwd"] == str(root) and str(root) not in json.dumps(kept["env"])
-    second, log = serve_once(root, state)
+    second, logs = serve_once(root, state)
+    log = logs[len(log) :]  # the second serve's
     taken = re.findall(r"started ahead \(pid (\d+)\): taken", log)
     assert taken == [str(second)] and second != first
-    assert "not asked for" not in log
+    assert "not asked for" not in logs
 
 
 def test_a_second_serve_takes_the_answer_of_the_shim_it_asked_ahead(
@@ -170,3 +183,78 @@ def test_only_a_file_of_starts_this_user_alone_wrote_and_lspd_would_make_is_run(
     assert head_start.remembered(root) == []
     state_dir(root).chmod(0o755)
     assert len(head_start.remembered(root)) == 1
+
+
+def test_a_first_typescript_serve_takes_the_server_its_markers_started_ahead(
+    tmp_path: Path, state: Path
+) -> None:
+    root = copy_fixture("ts", tmp_path)
+    [guessed] = head_start.remembered(root)
+    assert guessed.command[-2].endswith("/typescript-language-server/lib/cli.mjs")
+    served, log = serve_once(root, state)
+    assert re.findall(r"started ahead \(pid (\d+)\): taken", log) == [str(served)]
+    assert head_start.remembered(root) == [guessed]
+
+
+def test_a_first_serve_takes_the_answer_of_the_shim_its_markers_asked(
+    root: Path, state: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shim = make_shim(tmp_path / "shims", f'exec {sys.executable} "$@"')
+    monkeypatch.setenv("PATH", f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
+    label = f"python {'.'.join(map(str, sys.version_info[:3]))} {sys.executable}, PATH"
+    [first] = serve_with(root, state)
+    assert first["toolchain"] == label
+    log = (state_dir(root) / "daemon.log").read_text()
+    assert f"{shim} was asked ahead which interpreter it runs: taken" in log
+    assert "not asked for" not in log
+    assert runs(shim) == [str(root)]  # asked ahead, and the session did not ask again
+
+
+def test_a_start_the_markers_made_and_prewarm_does_not_share_is_killed(
+    tmp_path: Path, state: Path
+) -> None:
+    """The markers' walk does not read .gitignore: the only Python file ignored, prewarm
+    starts no server, and the one started ahead is killed once prewarm has started."""
+    root = tmp_path / "ignored"
+    (root / "gen").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (root / ".gitignore").write_text("gen/\n")
+    (root / "gen" / "x.py").write_text("x = 1\n")
+    [started] = head_start.remembered(root)
+    process = spawn(root, state)
+    try:
+        assert health(wait_for_port(root))["servers"] == []
+        log = (state_dir(root) / "daemon.log").read_text()
+        [killed] = re.findall(r"a server started ahead \(pid (\d+)\) was not asked for", log)
+        assert wait_dead(int(killed))
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        kill(process)
+    assert not (state_dir(root) / head_start.FILE).exists()  # prewarm started nothing
+    assert started.command[-2].endswith("langserver.index.js")
+
+
+def test_a_serve_that_never_runs_the_daemon_kills_what_its_markers_started(
+    root: Path, state: Path
+) -> None:
+    """`close` as for a remembered start: nothing runs in the workspace once `serve` has
+    stopped before its daemon ran (an unknown agent to sync)."""
+    process = spawn(root, state, "--sync", "no-such-agent")
+    try:
+        _, err = process.communicate(timeout=60)
+        assert process.returncode != 0 and "no-such-agent" in err
+        assert (state_dir(root) / "logs" / "basedpyright.log").exists()  # it was started
+        assert all(wait_dead(pid) for pid in running_in(root))
+    finally:
+        kill(process)
+
+
+def running_in(root: Path) -> list[int]:
+    """The processes whose working directory is `root`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/{pid}/cwd") == str(root):
+                found.append(int(pid))
+    return found

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from lspd import ops
+from lspd.lsp.interpreter_ask import is_script
 from lspd.ops import file_diagnostics
 from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
-from lspd.workspace.toolchain import Toolchain, is_script, settle, settler
+from lspd.workspace.toolchain import Toolchain, settle, settler
 from tests.workspace.toolchains import TS_PINNED, make_venv, tsc, typescript_package
 
 FILTER = """\

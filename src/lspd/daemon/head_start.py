@@ -12,7 +12,9 @@ directory, environment and log), else starts its own as ever; one that no sessio
 killed once prewarm has started its servers (`settle`): what runs is what this start chose.
 The `python3` shims those servers' sessions asked which interpreter they run are asked again
 beside them (`lsp/interpreter_ask`: the session waits for that answer before `initialized`,
-0.25-0.35 s), and the answers no session took are dropped there too.
+0.25-0.35 s), and the answers no session took are dropped there too. With no record (a
+workspace never served, a fresh state directory), the starts the workspace's markers make
+certain are made instead (`head_start_markers`), under the same rules.
 
 Only lspd's own servers start ahead: nothing is remembered or started whose command,
 arguments or environment name a path inside the workspace, and nothing for a workspace with
@@ -37,6 +39,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from lspd.daemon import head_start_markers
 from lspd.dirs import state_dir
 from lspd.lsp import interpreter_ask, process
 
@@ -163,21 +166,29 @@ def _over_own(env: tuple[tuple[str, str], ...]) -> dict[str, str]:
 
 
 def remembered(root: Path) -> list[process.Spawn]:
-    """The spawns the last run remembered, with this process's environment under theirs;
-    none when any start may not be made ahead, or the file is unreadable or not trusted
-    (`_trusted`)."""
+    """The spawns the last run remembered (with no file: those the workspace's markers
+    make certain), with this process's environment under theirs; none when any start may
+    not be made ahead, or the file is unreadable or not trusted (`_trusted`)."""
     return _remembered(root)[0]
 
 
 def _remembered(root: Path) -> tuple[list[process.Spawn], list[interpreter_ask.Ask]]:
-    """The spawns and the shims' questions the last run remembered (`remembered`)."""
+    """The spawns and the shims' questions the last run remembered (`remembered`); with
+    no file, those the workspace's markers make certain (`head_start_markers`)."""
     path = state_dir(root) / FILE
     try:
-        if not _trusted(root, path):
+        if _inside(root, path.parent):
             return [], []
-        records = json.loads(path.read_text(encoding="utf-8"))
+        guessed = not path.exists()
+        if guessed:
+            records = head_start_markers.records(root)
+        elif _trusted(path):
+            records = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            return [], []
         if not all(_may_start(root, r) and _well_formed(root, r) for r in records):
-            log.warning("%s holds a start lspd would not make: nothing starts ahead", path)
+            if not guessed:  # a guess naming the workspace (its PATH) is no one's fault
+                log.warning("%s holds a start lspd would not make: nothing starts ahead", path)
             return [], []
         spawns, asks = [], []
         for r in records:
@@ -196,16 +207,16 @@ def _remembered(root: Path) -> tuple[list[process.Spawn], list[interpreter_ask.A
         return [], []
 
 
-def _trusted(root: Path, path: Path) -> bool:
+def _inside(root: Path, folder: Path) -> bool:
+    """Whether the state directory `folder` is inside the workspace (a repository's files
+    are not the user's: nothing starts ahead)."""
+    return folder.resolve() == root or root in folder.resolve().parents
+
+
+def _trusted(path: Path) -> bool:
     """Whether the file of starts is this user's own: a command read from it is run, so it
-    and its folder must be owned by this user and writable by no one else, and the state
-    directory must not be inside the workspace (a repository's files are not the user's)."""
-    folder = path.parent
-    if folder.resolve() == root or root in folder.resolve().parents:
-        return False
-    if not path.exists():
-        return False
-    for held in (path, folder):
+    and its folder must be owned by this user and writable by no one else."""
+    for held in (path, path.parent):
         status = held.stat()
         if status.st_uid != os.getuid() or status.st_mode & 0o022:
             log.warning("%s is not only this user's: nothing starts ahead", held)

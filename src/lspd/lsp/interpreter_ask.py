@@ -13,7 +13,10 @@ question is ever asked (`PROGRAM`): the shim runs it as the interpreter it chose
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import subprocess
+import sys
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -36,6 +39,28 @@ class Ask:
     def command(self) -> list[str]:
         """The shim, isolated (`-I`: no file of the directory is imported), running `PROGRAM`."""
         return [self.shim, "-I", "-c", PROGRAM]
+
+
+def python_on_path() -> Path | None:
+    """`python3` on PATH, skipping lspd's own virtual environment (the interpreter a
+    project with none of its own runs)."""
+    own = Path(sys.prefix) / "bin" if sys.prefix != sys.base_prefix else None
+    for entry in os.environ.get("PATH", "").split(os.pathsep):
+        if not entry or (own is not None and Path(entry) == own):
+            continue
+        found = shutil.which("python3", path=entry)
+        if found:
+            return Path(found)
+    return None
+
+
+def is_script(path: Path) -> bool:
+    """Whether `path` is a script (`#!`): a shim that runs some interpreter, not one."""
+    try:
+        with path.open("rb") as file:
+            return file.read(2) == b"#!"
+    except OSError:
+        return False
 
 
 def asked(shim: Path, cwd: Path, env: Mapping[str, str]) -> Ask:

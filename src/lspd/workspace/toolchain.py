@@ -30,15 +30,13 @@ import dataclasses
 import json
 import logging
 import os
-import shutil
 import subprocess
-import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.lsp import interpreter_ask
-from lspd.lsp.interpreter_ask import Ask
+from lspd.lsp.interpreter_ask import Ask, is_script, python_on_path
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 
@@ -223,7 +221,7 @@ def find_python(project: Path, root: Path, configured: Path | None) -> tuple[Pat
             interpreter = interpreter_of(env)
             if interpreter is not None:
                 return interpreter, "project"
-    on_path = _python_on_path()
+    on_path = python_on_path()
     return (on_path, "PATH") if on_path is not None else None
 
 
@@ -249,18 +247,6 @@ def interpreter_of(path: Path) -> Path | None:
                 return path / name
         return None
     return path if os.access(path, os.X_OK) else None
-
-
-def _python_on_path() -> Path | None:
-    """`python3` on PATH, skipping lspd's own virtual environment."""
-    own = Path(sys.prefix) / "bin" if sys.prefix != sys.base_prefix else None
-    for entry in os.environ.get("PATH", "").split(os.pathsep):
-        if not entry or (own is not None and Path(entry) == own):
-            continue
-        found = shutil.which("python3", path=entry)
-        if found:
-            return Path(found)
-    return None
 
 
 def environment_of(interpreter: Path) -> Path | None:
@@ -289,7 +275,7 @@ def _python(
 ) -> tuple[ServerDefinition, Toolchain | None]:
     # Restricted: never an interpreter of the repository (pyright runs it to learn its paths).
     if choice.restricted:
-        on_path = _python_on_path()
+        on_path = python_on_path()
         found = (on_path, "PATH") if on_path is not None else None
     else:
         found = find_python(project, root, choice.python)
@@ -318,15 +304,6 @@ def _python_path(definition: ServerDefinition, interpreter: str) -> ServerDefini
 
 
 # -- a shim on PATH ----------------------------------------------------------------------------
-
-
-def is_script(path: Path) -> bool:
-    """Whether `path` is a script (`#!`): a shim that runs some interpreter, not one."""
-    try:
-        with path.open("rb") as file:
-            return file.read(2) == b"#!"
-    except OSError:
-        return False
 
 
 Settle = Callable[[], Awaitable[tuple[ServerDefinition, str]]]
