@@ -5,6 +5,7 @@ the judge on a tree holding the change)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from collections.abc import Iterator
@@ -13,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from lspd.dirs import state_dir
+from lspd.engine.python_mirror import mirrored
 from lspd.ops import check as check_ops
 from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
+from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from tests.conftest import Warm
 from tests.engine.test_affected import watched, written
@@ -112,3 +115,24 @@ def test_heads_result_made_after_a_deletion_resolves_the_deleted_file(tmp_path: 
             "pkg/user.py",
         ]
         assert list(state_dir(root).glob("python-copy-*")) == []
+
+
+def test_only_the_importers_of_a_file_present_otherwise_are_asked_of_a_copy(
+    tmp_path: Path,
+) -> None:
+    """A new module nothing imports is asked of the project's own server (a copy's cold
+    start for nothing); the files importing a module present here and not on the disk, or
+    back, directly or through each other, are asked of a copy."""
+    root = written(tmp_path / "py", FILES)
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    new, user, dotted = root / "pkg/extra.py", root / "pkg/user.py", root / "pkg/dotted.py"
+    helper = root / "pkg/helper.py"
+    assert mirrored(ws, [new], {new: "x = 1\n"}) == []
+    importing = {new: "x = 1\n", user: "from pkg.extra import x\n"}
+    assert mirrored(ws, [new, user], importing) == [user]
+    assert mirrored(ws, [dotted, user], {helper: None}) == [dotted, user]
+    assert mirrored(ws, [dotted, user], {helper: "def helper() -> str: ...\n"}) == []
+    chained = {new: "from pkg.user import x\n", user: "from pkg.helper import helper\n"}
+    assert mirrored(ws, [new, user], {**chained, helper: None}) == [new, user]
+    assert all(s.state == "stopped" for s in ws.sessions.values())  # made, never started
+    asyncio.run(ws.close())

@@ -14,7 +14,8 @@ its interpreter) rooted at a copy of the project made in lspd's state directory 
 question: every Python file and pyright configuration, environments linked, the held texts
 written in and the files held absent left out. lspd never writes into the repository; the
 copy and its server are gone when the question is answered. It costs a cold check of the
-files asked (the server's own start included), so only such states pay it.
+files asked (the server's own start included), so only the files importing such a file
+are asked there.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from pathlib import Path
 
 from lspd.dirs import state_dir
 from lspd.engine.check_files import CONCURRENCY, Said
+from lspd.engine.python_imports import importers, touched
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
-from lspd.workspace.files import read_source
+from lspd.workspace.files import read_source, read_text
 
 PYTHON = (".py", ".pyi")
 CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
@@ -45,19 +47,30 @@ Asked = tuple[Said, list[shapes.Diagnostic], list[str]]  # who said it, its item
 
 def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]) -> list[Path]:
     """The files of `files` to ask of a copy: those answered by a server resolving imports
-    from the disk only (servers.toml's `disk_imports`) while `texts` make a Python file of
-    the workspace exist that the disk lacks, or lack one the disk has."""
-    python = [(p, t) for p, t in texts.items() if p.suffix.lower() in PYTHON]
-    if not any(p.is_relative_to(ws.root) and (t is None) == p.is_file() for p, t in python):
+    from the disk only (servers.toml's `disk_imports`) that import, by the import statements
+    of their text here (transitively through the others), a Python file of the workspace
+    that `texts` make exist while the disk lacks it, or lack while the disk has it. A new
+    module nothing imports yet is asked of the project's own server (a copy's cold start
+    for nothing)."""
+    differ = [
+        path
+        for path, text in texts.items()
+        if path.suffix.lower() in PYTHON
+        and path.is_relative_to(ws.root)
+        and (text is None) == path.is_file()
+    ]
+    if not differ:
         return []
-    found = []
+    names = {}
     for path in files:
         if ws.handler(path) is None:
             continue
         session = ws.session_for(path)
         if session.definition.disk_imports and session.root.is_relative_to(ws.root):
-            found.append(path)
-    return found
+            text = texts[path] if path in texts else read_text(path)
+            names[path] = touched(ws.root, path, text or "")
+    seeing = importers(ws.root, differ, names)
+    return [path for path in files if path in seeing]
 
 
 async def mirror_asked(
