@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ import pytest
 from lspd.errors import ConfigError
 from lspd.ops import file_diagnostics, navigation, state
 from lspd.ops.check import check_all
-from lspd.workspace import Workspace
+from lspd.workspace import Workspace, prewarm
 from lspd.workspace.memory import (
     DOCUMENT_IDLE_S,
     close_idle_documents,
@@ -54,6 +55,29 @@ def test_tidy_sleeps_until_the_next_deadline(unbounded: Warm) -> None:
     assert next_tidy(ws, 100) == 0.05
     unbounded.run(tidy(ws, 100))
     assert session.state == "stopped" and next_tidy(ws, 100) is None
+
+
+def test_a_server_prewarmed_with_no_file_open_is_idle_as_status_shows_it(unbounded: Warm) -> None:
+    """A TypeScript server started with nothing open (as prewarm starts it) has nothing to
+    load until a file opens: its lifecycle stays `indexing`, status shows it ready. Its idle
+    time counts and it stops after it (tidy read the lifecycle: it stayed up for good, and
+    the loop woke every `idle_s / 4` for it)."""
+    ws = unbounded.ws
+    session = ws.session_for(ws.root / TYPESCRIPT)
+
+    async def prewarmed() -> None:
+        await asyncio.gather(*prewarm.start(ws, [session]))
+
+    unbounded.run(prewarmed())
+    [row] = [s for s in state.status(ws).servers if s.server == session.name]
+    assert (session.state, session.display_state, row.state) == ("indexing", "ready", "ready")
+    assert session.pid is not None and not session.documents
+    session.last_used = time.monotonic() - 90
+    assert 9 < (next_tidy(ws, 100) or 0) <= 10  # its idle deadline, not a look in 25 s
+    session.last_used -= 1000
+    unbounded.run(tidy(ws, 100))
+    assert session.state == "stopped" and session.pid is None
+    assert next_tidy(ws, 100) is None  # nothing runs: the loop sleeps
 
 
 def test_tree_rss_of_a_process_and_of_one_that_is_gone() -> None:

@@ -8,6 +8,12 @@ end), and when the servers together pass the workspace's memory ceiling (`memory
 lspd.toml) the least recently used ones stop until they fit again; the one used last always
 stays (a builder counts as a server there, and in `status`). Between deadlines the daemon
 sleeps: an idle daemon must cost nothing.
+
+A server is judged by what it is doing as `status` shows it (`Session.display_state`), not by
+its lifecycle's state: a TypeScript server started with no file open (prewarmed) stays in
+`indexing` until one opens, with nothing to load (`ready = "diagnostics"`): it is shown
+ready, and idle it is, so its idle time counts; one stuck on a request a caller waits for
+(`busy`) or working through a progress (`indexing` once ready) is not idle yet.
 """
 
 from __future__ import annotations
@@ -75,9 +81,10 @@ def next_tidy(ws: Workspace, idle_s: float, busy: bool = False) -> float | None:
         return recheck
     due = [recheck] if ws.config.memory_mb is not None else []
     for session in sessions:
-        if session.state in ("starting", "indexing"):  # its idle time counts once ready
+        shown = session.display_state  # what it is doing, as status shows it
+        if shown in ("starting", "indexing", "busy"):  # its idle time counts once ready
             due.append(recheck)
-        elif idle_s > 0 and session.state == "ready":
+        elif idle_s > 0 and shown == "ready":
             due.append(session.last_used + idle_s - now)
         due += [d.used + DOCUMENT_IDLE_S - now for d in list(session.documents.values())]
     if idle_s > 0:
@@ -90,7 +97,8 @@ async def tidy(ws: Workspace, idle_s: float) -> None:
     """Stop idle servers (`idle_s` > 0), close idle documents, keep under the ceiling."""
     now = time.monotonic()
     for session in running(ws):
-        if idle_s > 0 and session.state == "ready" and now - session.last_used > idle_s:
+        idle = session.display_state == "ready" and now - session.last_used > idle_s
+        if idle_s > 0 and idle:
             log.info("stopping %s after %.0f s idle", session.name, now - session.last_used)
             await session.stop()
     for builder in ws.builders.values():  # a TypeScript builder holds a program: as a server
