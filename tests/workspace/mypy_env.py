@@ -73,11 +73,12 @@ def project(root: Path, files: dict[str, str], env: Path | None = None) -> Path:
     return root.resolve()
 
 
-def mypy_cli(root: Path, *args: str) -> list[dict[str, object]]:
-    """The project's own `mypy -O json` (its CI), run in `root`; its cache outside it."""
+def mypy_cli(root: Path, *args: str, cwd: Path | None = None) -> list[dict[str, object]]:
+    """The project's own `mypy -O json` (its CI), run in `root` (or `cwd`: a project
+    nested in it, as its users run it); its cache outside it."""
     done = subprocess.run(
         [str(root / ".venv" / "bin" / "mypy"), "-O", "json", "--cache-dir", os.devnull, *args],
-        cwd=root,
+        cwd=cwd or root,
         capture_output=True,
         text=True,
         timeout=600,
@@ -86,10 +87,12 @@ def mypy_cli(root: Path, *args: str) -> list[dict[str, object]]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
-def cli_errors(root: Path, *args: str) -> list[tuple[str, int, int, str | None, str]]:
+def cli_errors(
+    root: Path, *args: str, cwd: Path | None = None
+) -> list[tuple[str, int, int, str | None, str]]:
     """The errors of the project's own `mypy` (its CI: `args`, else its configuration's
-    files) as (file, line, 1-based column, code, message)."""
-    found = mypy_cli(root, *args)
+    files; run in `cwd`, else `root`) as (file, line, 1-based column, code, message)."""
+    found = mypy_cli(root, *args, cwd=cwd)
     return [
         (
             str(e["file"]),

@@ -1,7 +1,8 @@
 """What the copy of a mypy project holds: every Python file its mypy can see (gitignored
 and hidden ones too; environments, version control and caches aside), walked again only
 when a directory changed, and its configuration with the paths and plugin files leaving
-the project made absolute."""
+the project made absolute; of a project inside a package, the package's directory mypy
+names its modules from (`package_base`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import mypy_config_in
-from lspd.workspace.mypy_mirror import Mirror, Sees, config_text, mypy_sees
+from lspd.workspace.mypy_mirror import Mirror, Sees, config_text, mypy_sees, package_base
 
 
 def test_every_python_file_mypy_can_see_and_no_other(tmp_path: Path) -> None:
@@ -163,3 +164,38 @@ def test_a_copy_another_writer_touched_is_written_anew(tmp_path: Path) -> None:
     ours.hold({"a.py": b"1", "b.py": b"2"})
     assert copy() == {"a.py": b"1", "b.py": b"2"}
     assert (directory / "b.py").stat().st_mtime_ns > later
+
+
+@pytest.mark.parametrize(
+    ("inits", "config", "base"),
+    [
+        ((), "", "repo-1.0/tests/typing"),  # in no package: the project itself
+        (("tests",), "", "repo-1.0"),  # namespace packages (mypy's default) reach tests/
+        (("tests",), "namespace_packages = False\n", "repo-1.0/tests/typing"),
+        (("tests", "tests/typing"), "namespace_packages = False\n", "repo-1.0"),
+        (("tests", "tests/typing"), "explicit_package_bases = True\n", "repo-1.0/tests/typing"),
+        (("tests", "repo-1.0"), "", None),  # not a name: mypy refuses the tree, so does lspd
+        (("tests", "typing-stubs"), "", "."),  # a stub-only package's name, `-stubs` aside
+    ],
+)
+def test_the_package_a_project_is_in_is_where_mypys_crawl_stops(
+    tmp_path: Path, inits: tuple[str, ...], config: str, base: str | None
+) -> None:
+    """mypy's `crawl_up` (find_sources.py) from the project: up while a directory holds an
+    `__init__.py`, through directories without one with namespace packages."""
+    nested = tmp_path / "repo-1.0" / "tests" / "typing"
+    if "typing-stubs" in inits:
+        nested = tmp_path / "typing-stubs" / "tests" / "typing"
+    nested.mkdir(parents=True)
+    (nested / "mypy.ini").write_text("[mypy]\n" + config)
+    for name in inits:
+        place = nested.parent if name == "tests" else tmp_path / name
+        if name == "tests/typing":
+            place = nested
+        place.mkdir(parents=True, exist_ok=True)
+        (place / "__init__.py").write_text("")
+    if base is None:
+        with pytest.raises(InvalidInput, match=r"repo-1\.0 contains __init__\.py but"):
+            package_base(nested, mypy_config_in(nested))
+        return
+    assert package_base(nested, mypy_config_in(nested)) == tmp_path / base

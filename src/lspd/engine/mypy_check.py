@@ -32,7 +32,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
-from lspd.workspace.mypy_mirror import PYTHON, config_text
+from lspd.workspace.mypy_mirror import PYTHON, config_text, package_base
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.toolchain import find_python
@@ -118,7 +118,8 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     key = (project.directory, found[0])
     daemons: dict[tuple[Path, Path], Dmypy] = ws.pool.mypy
     if key not in daemons:
-        daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root))
+        base = package_base(project.directory, project.config)
+        daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root), base)
         # mypy's forking holder (`mypy_fork`) only where questions follow: a daemon's
         # workspace follows the files; a one-shot call's asks once.
         daemons[key].forks.lasting = lambda: ws.watching
@@ -172,13 +173,17 @@ async def run_mypy(
     """mypy's errors of the project, by file, with `texts` standing in for the disk's text
     of some files (None: the file is not there), warm (`Dmypy.check`)."""
     daemon = daemon_of(ws, project)
+    # mypy's module names and imports reach the package the project is in (`package_base`)
+    await daemon.rebase(package_base(project.directory, project.config))
     python = await asyncio.to_thread(_python_files, ws)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
-    held = await asyncio.to_thread(_held, project, daemon.sees.files, texts or {})
-    output = await daemon.check(targets or [], held, _outside(ws, project.directory))
+    held = await asyncio.to_thread(
+        _held, project, daemon.sees.files, texts or {}, daemon.place.base
+    )
+    output = await daemon.check(targets or [], held, _outside(ws, daemon.place.base))
     run.once = output.once
-    for error in parse(output, project.directory, daemon.mirror.directory):
+    for error in parse(output, project.directory, daemon.mirror.directory, daemon.place.base):
         run.errors.setdefault(error.path, []).append(error)
     return run
 
@@ -193,19 +198,23 @@ def _outside(ws: Workspace, directory: Path) -> int:
 
 
 def _held(
-    project: MypyProject, sees: Callable[[], list[Path]], texts: Mapping[Path, str | None]
+    project: MypyProject,
+    sees: Callable[[], list[Path]],
+    texts: Mapping[Path, str | None],
+    base: Path,
 ) -> dict[str, bytes]:
-    """What the daemon's copy holds: every Python file the project's mypy can see
-    (`sees`: `mypy_mirror.Sees`, those git ignores too) and its mypy configuration (paths
-    leaving the project made absolute), the disk's text unless `texts` gives another (or
-    says it is gone)."""
+    """What the daemon's copy of `base` (the project, or the package it is in:
+    `package_base`) holds, by path relative to it: every Python file the project's mypy
+    can see (`sees`: `mypy_mirror.Sees`, those git ignores too) and its mypy configuration
+    (paths leaving the copy made absolute), the disk's text unless `texts` gives another
+    (or says it is gone)."""
     directory = project.directory
     files = sees()
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
-    files += [p for p in texts if p not in files and directory in p.parents]  # a new file
+    files += [p for p in texts if p not in files and base in p.parents]  # a new file
     held: dict[str, bytes] = {}
     for path in files:
-        relative = path.relative_to(directory).as_posix()
+        relative = path.relative_to(base).as_posix()
         if path in texts:
             text = texts[path]
             if text is not None:
@@ -216,8 +225,8 @@ def _held(
         except OSError:
             continue  # gone meanwhile: as mypy would not find it
     config = project.config
-    if config is not None and (relative := config.path.name) in held:
-        held[relative] = config_text(config, directory, held[relative])
+    if config is not None and (relative := config.path.relative_to(base).as_posix()) in held:
+        held[relative] = config_text(config, directory, held[relative], base)
     return held
 
 
@@ -245,15 +254,18 @@ _TEXT = re.compile(
 )
 
 
-def parse(output: MypyOutput, project: Path, copy: Path | None = None) -> list[MypyError]:
-    """mypy's errors, exact, at the project's paths (mypy ran in its `copy`, if given); a
-    note is attached to the error before it (the JSON format carries them in `hint`), and a
-    note with no error of its own line is left out."""
+def parse(
+    output: MypyOutput, project: Path, copy: Path | None = None, base: Path | None = None
+) -> list[MypyError]:
+    """mypy's errors, exact, at the project's paths (mypy ran in its place in `copy`, if
+    given, a copy of `base`: the project unless said); a note is attached to the error
+    before it (the JSON format carries them in `hint`), and a note with no error of its
+    own line is left out."""
     errors: list[MypyError] = []
     for line in output.lines:
         item = _json_item(line, project) if output.json else _text_item(line, project)
         if item is not None and copy is not None and item[0].path.is_relative_to(copy):
-            moved = project / item[0].path.relative_to(copy)
+            moved = (base or project) / item[0].path.relative_to(copy)
             item = (dataclasses.replace(item[0], path=moved), item[1])
         if item is None:
             continue

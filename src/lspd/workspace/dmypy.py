@@ -33,7 +33,7 @@ from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_lock import exclusive
-from lspd.workspace.mypy_mirror import Mirror, Sees
+from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
@@ -85,7 +85,9 @@ class MypyOutput:
 class Dmypy:
     """One project's dmypy, run by the project's interpreter, with lspd's status file."""
 
-    def __init__(self, project: Path, interpreter: Path, state: Path) -> None:
+    def __init__(
+        self, project: Path, interpreter: Path, state: Path, base: Path | None = None
+    ) -> None:
         self.project = project
         self.interpreter = interpreter
         key = hashlib.sha256(f"{project}\0{interpreter}".encode()).hexdigest()[:12]
@@ -99,10 +101,10 @@ class Dmypy:
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
-        self.sees = Sees(project)  # the project's files it holds, walked when they change
-        # The answers of the last few states (every file's text, the targets): a preview's
-        # disk state right after its held one, or the disk after the preview was written,
-        # is answered without a re-check, the copy left as it is.
+        self.place = Place(self.mirror.directory, project, base or project)  # of what, where
+        self.sees = Sees(self.place.base)  # the files it holds, walked when they change
+        # The last few states' answers (texts, targets): a preview's disk state right after
+        # its held one, or the disk once it is written, answered as it is, not re-checked.
         self._answers: OrderedDict[bytes, MypyOutput] = OrderedDict()
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
@@ -110,7 +112,7 @@ class Dmypy:
         self.caches = Caches(self.state / "cache")  # its caches, when run once
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
         # mypy imported once, forked per question (`mypy_fork`), when run once
-        self.forks = Forks(interpreter, self.mirror.directory, self.state / "mypy-fork.log")
+        self.forks = Forks(interpreter, self.place.workdir, self.state / "mypy-fork.log")
 
     @property
     def busy(self) -> bool:
@@ -140,7 +142,7 @@ class Dmypy:
         and asked once more."""
         async with self._lock:
             json_out = await self._prepare()
-            if self._environment_changed():
+            if _stale(self._environment, self.interpreter):
                 async with exclusive(self.lock_file):
                     await self._stop()
             beyond = f"{outside}\0{installed_digest(self.interpreter)}"
@@ -150,7 +152,7 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            once = needs_once(texts)
+            once = needs_once(texts, self.place.inside)
             async with exclusive(self.lock_file):
                 if once:  # dmypy's answer would not be mypy's (`mypy_once`)
                     await self._end()
@@ -182,10 +184,11 @@ class Dmypy:
         if not self._speaks or self.running:
             self.mirror.hold(texts)
             return
-        self.mirror.put({name: texts[name] for name in CONFIG_FILES if name in texts})
+        configs = [self.place.inside + name for name in CONFIG_FILES]
+        self.mirror.put({name: texts[name] for name in configs if name in texts})
         timeout = ["--timeout", str(DAEMON_IDLE_S), "--log-file", str(self.log_file)]
         options = [*timeout, "--", *flags]
-        process = spawn(self.interpreter, self.mirror.directory, self.status_file, options)
+        process = spawn(self.interpreter, self.place.workdir, self.status_file, options)
         if process is None:
             self.mirror.hold(texts)
             return
@@ -308,11 +311,6 @@ class Dmypy:
             GROUPS.add(group)
         self._group = group
 
-    def _environment_changed(self) -> bool:
-        """Packages installed or removed since the daemon started (site-packages changed):
-        its view of them is stale."""
-        return self._environment is not None and site_mtime(self.interpreter) != self._environment
-
     async def _prepare(self) -> bool:
         """The project's mypy's version, read once (its `.dist-info`, else asked); whether
         it prints `-O json`."""
@@ -324,8 +322,22 @@ class Dmypy:
         return self.version >= (1, 11)
 
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
-        """Run the environment's `tool` in the copy."""
-        return await ran(self.interpreter, tool, argv, self.mirror.directory)
+        """Run the environment's `tool` in the copy, where the project is in it."""
+        return await ran(self.interpreter, tool, argv, self.place.workdir)
+
+    async def rebase(self, base: Path) -> None:
+        """The copy made of `base` from now on (an `__init__.py` above the project came or
+        went: mypy's module names changed), the daemon stopped: every file is written anew."""
+        if base != self.place.base:  # the fork holder ends with the stop, the next starts there
+            await self.stop()
+            self.place, self.sees = Place(self.mirror.directory, self.project, base), Sees(base)
+            self.forks.cwd = self.place.workdir
+
+
+def _stale(environment: float | None, interpreter: Path) -> bool:
+    """Packages installed or removed since the daemon started (site-packages' mtime
+    `environment` changed): its view of them is stale."""
+    return environment is not None and site_mtime(interpreter) != environment
 
 
 # What dmypy's client says when its server is gone (killed mid-check, a stale status file);

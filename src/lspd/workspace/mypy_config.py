@@ -39,6 +39,8 @@ class MypyConfig:
     mypy_path: tuple[str, ...] = ()  # `mypy_path`'s directories, relative to the project
     modules: tuple[str, ...] = ()  # the top-level packages its per-module sections name
     plugins: tuple[str, ...] = ()  # `plugins` as written: modules, or files (`../x.py:fn`)
+    namespace_packages: bool = True  # mypy's default since 0.991: how far module names reach
+    explicit_package_bases: bool = False  # module names start at the run's directory
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,17 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         tuple(str(p) for p in paths if p),
         tuple(modules),
         tuple(str(p) for p in plugins if p),
+        _on(table.get("namespace_packages", table.get("namespace-packages", True))),
+        _on(table.get("explicit_package_bases", table.get("explicit-package-bases", False))),
     )
+
+
+def _on(value: object) -> bool:
+    """A boolean option as mypy reads it: TOML's `true`, an INI file's `True`, `1`, `yes`
+    or `on`."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes", "on")
+    return value is True
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")

@@ -13,7 +13,12 @@ Nothing is ever written into the project.
 The copy holds what the project's mypy can see: every Python file under the project, those
 git ignores too (a generated `_version.py`), environments and caches aside; a `mypy_path`
 or `files` entry leaving the project is written absolute in the copied configuration, so
-it still names the directory beside the real project.
+it still names the directory beside the real project. A project inside a package (pydantic's
+tests/typechecking, its own configuration, below tests/__init__.py) is run by its users
+where its configuration is, and mypy names its modules from the directory its crawl up the
+`__init__.py` files reaches (`package_base`: the repository), which it also searches for
+imports (`import pydantic` is the repository's own): the copy is then of that directory,
+mypy runs in the project's place inside it.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import re
 import shutil
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
@@ -34,6 +40,27 @@ PYTHON = (".py", ".pyi")
 # What no mypy run reads from: version control, caches, other tools' packages.
 _SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
 _SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a project is in its copy: the copy (`copy`) is of `base` (`package_base`: the
+    package the project is in, else the project), its files by path relative to it."""
+
+    copy: Path
+    project: Path
+    base: Path
+
+    @property
+    def workdir(self) -> Path:
+        """Where mypy runs: the project's place in the copy."""
+        return self.copy / self.project.relative_to(self.base)
+
+    @property
+    def inside(self) -> str:
+        """The project's path in the copy (`tests/typechecking/`), `` where it is the copy."""
+        inside = self.project.relative_to(self.base).as_posix()
+        return "" if inside == "." else inside + "/"
 
 
 class Mirror:
@@ -158,17 +185,53 @@ class Sees:
             return list(files)
 
 
-def config_text(config: MypyConfig, directory: Path, text: bytes) -> bytes:
+def package_base(directory: Path, config: MypyConfig | None) -> Path:
+    """The directory mypy names the modules of the project in `directory` from, run
+    there: where its crawl up from the project stops (`crawl_up` in mypy's
+    find_sources.py: up while a directory holds an `__init__.py`, and with namespace
+    packages, mypy's default, through directories without one to the highest that has
+    one), else the project itself. mypy searches it for imports too (before
+    site-packages), so the copy must hold it. With `explicit_package_bases` the crawl stops
+    at the directory mypy runs in."""
+    if config is not None and config.explicit_package_bases:
+        return directory
+    found = _crawled(directory, config is None or config.namespace_packages)
+    return directory if found is None else found
+
+
+def _crawled(directory: Path, namespace: bool) -> Path | None:
+    """mypy's `_crawl_up_helper` from `directory`: the base directory of the package it
+    belongs to, or None when it belongs to none (names that are no identifier stop it); a
+    package whose name is none is refused, as mypy refuses it."""
+    name, parent = directory.name.removesuffix("-stubs"), directory.parent
+    if any((directory / f"__init__{ext}").is_file() for ext in (".pyi", ".py")):
+        if not name.isidentifier():
+            raise InvalidInput(
+                f"{directory} contains __init__.py but is not a valid Python package name, "
+                "so mypy refuses to check the files below it: rename it, or remove its "
+                "__init__.py"
+            )
+        return _crawled(parent, namespace) or parent
+    if not name or parent == directory or not name.isidentifier() or not namespace:
+        return None
+    return _crawled(parent, namespace)
+
+
+def config_text(
+    config: MypyConfig, directory: Path, text: bytes, base: Path | None = None
+) -> bytes:
     """The configuration as the copy holds it: each `mypy_path` and `files` entry that
-    leaves the project (`../shared`) written absolute, to the directory beside the real
-    project, and so each plugin file leaving it (`../plugin.py`, which mypy finds from the
-    configuration's directory: the copy's); one that cannot be rewritten is said, with
-    what to write instead."""
+    leaves what the copy holds (`../shared`; the copy is of `base`, the project's
+    `package_base`) written absolute, to the directory beside the real project, and so
+    each plugin file leaving it (`../plugin.py`, which mypy finds from the configuration's
+    directory: the copy's); one that cannot be rewritten is said, with what to write
+    instead."""
     result = text.decode("utf-8", "replace")
+    held = directory if base is None else base
     for entry in (*config.mypy_path, *config.files, *_plugin_files(config)):
         real = entry.replace("$MYPY_CONFIG_FILE_DIR", str(directory))
         target = Path(os.path.normpath(directory / real))
-        if Path(entry).is_absolute() or target.is_relative_to(directory):
+        if Path(entry).is_absolute() or target.is_relative_to(held):
             continue
         token = re.compile(r"(?<=[\s\"',=:])" + re.escape(entry) + r"(?=[\s\"',:]|$)", re.M)
         result, count = token.subn(str(target).replace("\\", "\\\\"), result)

@@ -46,30 +46,30 @@ _INLINE = re.compile(
 _CODE = "unused-ignore"
 
 
-def needs_once(texts: dict[str, bytes]) -> bool:
+def needs_once(texts: dict[str, bytes], inside: str = "") -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
-    configuration among them) goes to `mypy` run once instead of dmypy: its configuration's
-    mypy sections may report unused ignores and one of its Python files holds an ignore
-    comment, or a file turns the report on itself (`# mypy: warn-unused-ignores`) and holds
-    one."""
+    configuration among them, under `inside`: where the project is in the copy) goes to
+    `mypy` run once instead of dmypy: its configuration's mypy sections may report unused
+    ignores and one of its Python files holds an ignore comment, or a file turns the
+    report on itself (`# mypy: warn-unused-ignores`) and holds one."""
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
     ignoring = [data for data in python if _IGNORE.search(data)]
     if any(_INLINE.search(data) for data in ignoring):
         return True
-    return bool(ignoring) and _reports(texts)
+    return bool(ignoring) and _reports(texts, inside)
 
 
-def _reports(texts: dict[str, bytes]) -> bool:
+def _reports(texts: dict[str, bytes], inside: str) -> bool:
     """Whether the mypy configuration mypy reads (the first of `CONFIG_FILES` holding its
     section, as `mypy_config`) may report unused ignores in some module: `strict` or
     `warn_unused_ignores` on, or the code enabled, in its global or a per-module section,
     unless the global one disables the code and no section enables it. One that does not
     parse: taken as reporting (mypy itself will say what is wrong)."""
     for name in CONFIG_FILES:
-        if name not in texts:
+        if inside + name not in texts:
             continue
         try:
-            sections = _sections(name, texts[name].decode("utf-8", "replace"))
+            sections = _sections(name, texts[inside + name].decode("utf-8", "replace"))
         except (tomllib.TOMLDecodeError, configparser.Error):
             return True
         if sections is None:

@@ -1,0 +1,99 @@
+"""A mypy project nested inside a package (pydantic's tests/typechecking: its own
+configuration, below tests/__init__.py) is run by its users where its configuration is,
+and mypy names its modules and resolves its imports from the directory its crawl up the
+`__init__.py` files reaches (the repository): lspd's run sees what that run sees, and its
+errors are that run's, in the project and in the packages above it mypy follows into. On a
+real mypy, against the same mypy run as the project's users run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.workspace import Workspace
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, project
+
+NESTED = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": 'def size() -> int:\n    return 1\n\n\nwrong: int = ""\n',
+    "tests/__init__.py": "",
+    "tests/typing/mypy.ini": "[mypy]\nstrict = True\n",
+    "tests/typing/helper.py": 'LABEL = "x"\n',
+    # `pkg` is found from the repository, `.` is the package tests.typing: neither from
+    # the nested project alone.
+    "tests/typing/check.py": (
+        "from pkg.core import size\n"
+        "\n"
+        "from . import helper\n"
+        "\n"
+        "count: str = size()\n"
+        "label: int = helper.LABEL\n"
+    ),
+}
+IGNORED = "unused: int = 1  # type: ignore[assignment]\n"  # an unused ignore: mypy run once
+
+Error = tuple[Path, int, int, str | None, str]
+
+
+def users(nested: Path, root: Path) -> set[Error]:
+    """`cd tests/typing && mypy .`'s errors, at their real paths."""
+    found = cli_errors(root, ".", cwd=nested)
+    return {((nested / file).resolve(), *rest) for file, *rest in found}  # type: ignore[misc]
+
+
+def ours(run: MypyRun) -> set[Error]:
+    return {
+        (e.path, e.line, e.column, e.code, e.message)
+        for errors in run.errors.values()
+        for e in errors
+    }
+
+
+async def nested_run(ws: Workspace, texts: dict[Path, str | None] | None = None) -> MypyRun:
+    judged = project_of(ws, ws.root / "tests/typing/check.py")
+    assert judged is not None and judged.directory == ws.root / "tests/typing"
+    return await run_mypy(ws, judged, texts)
+
+
+@pytest.mark.parametrize("extra", ["", IGNORED], ids=["dmypy", "mypy-once"])
+def test_a_project_nested_in_a_package_gets_its_users_errors(tmp_path: Path, extra: str) -> None:
+    root = project(tmp_path / "repo", {**NESTED, "tests/typing/more.py": extra})
+    nested = root / "tests/typing"
+    run = answer(root, nested_run)
+    expected = users(nested, root)
+    assert ours(run) == expected
+    assert {(path.relative_to(root).as_posix(), line) for path, line, *_ in expected} == {
+        ("pkg/core.py", 5),  # followed into the package above, as mypy does
+        ("tests/typing/check.py", 5),
+        ("tests/typing/check.py", 6),
+        *([("tests/typing/more.py", 1)] if extra else []),
+    }
+    assert run.once == bool(extra)  # the configuration found where the project is in the copy
+    assert run.files == [nested / "check.py", nested / "helper.py", nested / "more.py"]
+
+
+def test_a_package_above_the_project_is_held_and_its_edit_seen(tmp_path: Path) -> None:
+    """A preview's text of a file above the nested project (the package it imports) is
+    what mypy checks, and removing tests/__init__.py (mypy's module names start at the
+    project then: `pkg` is not found) is seen by the same daemon: each the users' errors."""
+    check = "from pkg.core import size\n\ncount: str = size()\n"
+    root = project(tmp_path / "repo", {**NESTED, "tests/typing/check.py": check})
+    nested = root / "tests/typing"
+    core = root / "pkg/core.py"
+    returns_str = 'def size() -> str:\n    return ""\n'
+
+    async def ask(ws: Workspace) -> list[set[Error]]:
+        held = await nested_run(ws, {core: returns_str})
+        (root / "tests/__init__.py").unlink()
+        alone = await nested_run(ws)
+        return [ours(held), ours(alone)]
+
+    held, alone = answer(root, ask)
+    assert held == set()  # pkg/core.py's `wrong` is not in the held text
+    assert alone == users(nested, root)
+    assert {(p.name, line, code) for p, line, _, code, _ in alone} == {
+        ("check.py", 1, "import-not-found")
+    }
