@@ -20,7 +20,12 @@ sentinel (the daemon accepting connections), to the SDK client connected, to bas
 process (its start time in /proc, read once after the answer: nothing polls while a cold start
 is timed) and to its readiness (the daemon's log) beside the spawn to the first right answer.
 The cold starts share one state directory, as a user's restarts do: the second and later
-start the server the last one ran before lspd's own imports (`lspd.daemon.head_start`).
+start the server the last one ran before lspd's own imports (`lspd.daemon.head_start`);
+with `--fresh N` every Nth gets a state directory of its own (1: each; 2: every other, the
+ones between reusing the one before), nothing remembered, as a harness's fresh copy or a
+workspace never served has it: those start what the workspace's markers make certain
+(`lspd.daemon.head_start_markers`). Each cold start says which kind it was, and the medians
+are printed per kind.
 A daemon of this version answers those before its MCP SDK is imported (`lspd.daemon.early`)
 once an earlier run kept the SDK's answers (`lspd.daemon.kept_wire`, in the user's cache:
 the bench's cold starts after the first ever have them).
@@ -101,6 +106,7 @@ async def cold(root: Path, state: Path) -> tuple[Any, float, float, float, list[
 
 
 SPANS = ("basedpyright's process", "basedpyright ready and warmed up (log)")
+NOTHING, REMEMBERED = "nothing remembered", "remembered"  # the kinds of cold start
 
 
 def server_started(pid: int, boot: float) -> float | None:
@@ -275,6 +281,9 @@ async def warm(
 async def main(
     rounds: Annotated[int, "warm rounds of every row (0: the cold starts only)"] = 30,
     colds: Annotated[int, "cold starts"] = 3,
+    fresh: Annotated[
+        int, "every Nth cold start gets a state directory of its own (0: they share one)"
+    ] = 0,
     json_path: Annotated[Path | None, "also write the samples here"] = None,
 ) -> None:
     sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != HERE] + [HERE]
@@ -290,16 +299,20 @@ async def main(
         connected: list[float] = []
         spans: list[list[float | None]] = []
         aheads: list[str] = []
-        process = None
-        for _ in range(colds):
+        kinds: list[str] = []
+        process, state = None, base / "state-0"
+        for n in range(colds):
             if process is not None:
                 stop(process)
-            process, sentinel, connect, seconds, span = await cold(root, base / "state")
+            if fresh and n % fresh == 0:
+                state = base / f"state-{n}"  # nothing remembered
+            kinds.append(REMEMBERED if any(state.glob("*/head-start.json")) else NOTHING)
+            process, sentinel, connect, seconds, span = await cold(root, state)
             listening.append(sentinel)
             connected.append(connect)
             starts.append(seconds)
             spans.append(span)
-            aheads.append(taken_ahead(base / "state"))
+            aheads.append(taken_ahead(state))
         assert process is not None
         rows: dict[str, list[float]] = {}
         cpu: dict[str, float] = {}
@@ -321,6 +334,8 @@ async def main(
         seconds_to = ", ".join("-" if s[n] is None else f"{s[n]:.2f}" for s in spans)
         print(f"  spawn to {what}: {seconds_to} s")
     print(f"  taken of what serve started ahead (the daemon's log): {', '.join(aheads)}")
+    print(f"  the last run's record (head-start.json): {', '.join(kinds)}")
+    print_kinds(kinds, starts, listening, spans)
     print(f"load average (1, 5, 15 min) before {load[0]}, after {load[1]}")
     if json_path is not None:
         json_path.write_text(
@@ -334,9 +349,29 @@ async def main(
                     "connected_s": connected,
                     "spans_s": {what: [s[n] for s in spans] for n, what in enumerate(SPANS)},
                     "taken_ahead": aheads,
+                    "kinds": kinds,
                     "load": load,
                 }
             )
+        )
+
+
+def print_kinds(
+    kinds: list[str], starts: list[float], listening: list[float], spans: list[list[float | None]]
+) -> None:
+    """The medians of each kind of cold start: nothing remembered, or the last run's record."""
+    for kind in (NOTHING, REMEMBERED):
+        picked = [n for n, k in enumerate(kinds) if k == kind]
+        if not picked:
+            continue
+        medians = [statistics.median(starts[n] for n in picked)]
+        medians.append(statistics.median(listening[n] for n in picked))
+        for m in range(len(SPANS)):
+            known = [x for n in picked if (x := spans[n][m]) is not None]
+            medians.append(statistics.median(known) if known else float("nan"))
+        print(
+            f"  median of {len(picked)} with {kind}: {medians[0]:.2f} s (sentinel"
+            f" {medians[1]:.2f}, {SPANS[0]} {medians[2]:.2f}, ready {medians[3]:.2f})"
         )
 
 
