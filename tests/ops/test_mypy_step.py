@@ -109,6 +109,23 @@ def test_both_configured_both_answer_each_naming_its_checker(tmp_path: Path) -> 
     )
 
 
+def test_both_configured_a_one_shot_check_gives_each_mypy_error_once(tmp_path: Path) -> None:
+    """A one-shot whole check (no watcher: nothing kept) asks a file both judge of
+    basedpyright one by one; mypy's errors are the mypy step's, not added there again (each
+    came twice: pydantic's tests/typechecking, 3 errors shown as 6)."""
+    files = {**STRICT, "pyproject.toml": STRICT["pyproject.toml"] + "[tool.pyright]\n"}
+    root = project(tmp_path / "p", files)
+    checked = answer(root, check_all)
+    mypys = [r for r in checked.results for d in r.diagnostics if d.source == "mypy"]
+    assert len(mypys) == len(cli_errors(root)) == 3
+    assert sorted(
+        (r.path, d.line, d.column, d.code, d.message)
+        for r in checked.results
+        for d in r.diagnostics
+        if d.source == "mypy"
+    ) == sorted(cli_errors(root))
+
+
 def test_both_configured_a_preview_holds_the_texts_for_both(tmp_path: Path) -> None:
     """basedpyright is given the proposed text of a file mypy's `files` cover too."""
     files = {**STRICT, "pyproject.toml": STRICT["pyproject.toml"] + "[tool.pyright]\n"}

@@ -70,7 +70,10 @@ class FileAnswers:
     async def of_file(self, path: Path, known: Known | None, timeout: float) -> DiagnosticsResult:
         """`check_file` of the disk's text, every diagnostic."""
         shown = self.ws.display(path)
-        return await check_file(self.ws, shown, None, PER_FILE, False, known, timeout=timeout)
+        # mypy's errors of a file both checkers judge came from the check's mypy step
+        return await check_file(
+            self.ws, shown, None, PER_FILE, False, known, timeout=timeout, mypy=False
+        )
 
     def of_items(self, said: Said, path: Path, items: list[shapes.Diagnostic]) -> DiagnosticsResult:
         """The result of the `items` a server said of `path`."""
@@ -87,16 +90,19 @@ async def check_file(
     known: Known | None = None,
     offset: int = 0,
     timeout: float | None = None,
+    mypy: bool = True,
 ) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call.
 
     With `known`, a file whose server answered with the very items of last time ("unchanged")
     gets last time's result (the whole-workspace check: most files, after an edit). Without
     `budget`, every diagnostic (`limit` and `offset` aside). `timeout`: the workspace's
-    diagnostics timeout unless given (a whole check's is longer)."""
+    diagnostics timeout unless given (a whole check's is longer). Without `mypy`, mypy's
+    errors are left to the caller (a whole check's mypy step gave them, with or without
+    `known`: a one-shot check has none)."""
     resolved = ws.resolve(path)
     # A mypy-gated project's file: its own mypy (a whole check's mypy step did it already).
-    judged = await mypy_file(ws, resolved, content) if known is None else None
+    judged = await mypy_file(ws, resolved, content) if known is None and mypy else None
     if judged is not None and not judged.project.also_pyright:
         items = judged.items
         result = make_result(ws, resolved, SERVER, judged.toolchain, items, limit, budget, offset)
