@@ -178,3 +178,30 @@ def test_a_malformed_reply_closes_the_connection_instead_of_leaving_it_hanging()
         assert peer.connection.protocol_error is not None
 
     asyncio.run(scenario())
+
+
+def test_told_counts_what_may_change_what_the_server_holds() -> None:
+    async def on_request(method: str, params: Any) -> Any:
+        return [{}] if method == "workspace/configuration" else None
+
+    async def scenario() -> None:
+        peer = Peer(on_request=on_request)
+        asked = asyncio.create_task(peer.connection.request("textDocument/definition", {}))
+        request = await peer.receive()
+        peer.send({"jsonrpc": "2.0", "id": request["id"], "result": None})
+        await asked
+        assert peer.connection.told == 0  # a question of ours tells nothing
+        peer.connection.notify("textDocument/didOpen", {"textDocument": {}})
+        assert (await peer.receive())["method"] == "textDocument/didOpen"
+        assert peer.connection.told == 1
+        for number, method in enumerate(
+            ["workspace/diagnostic/refresh", "client/registerCapability"]
+        ):
+            peer.send({"jsonrpc": "2.0", "id": number, "method": method})
+            assert (await peer.receive())["id"] == number
+        assert peer.connection.told == 1  # it asked to pull again, registered a watch
+        peer.send({"jsonrpc": "2.0", "id": 5, "method": "workspace/configuration", "params": {}})
+        assert await peer.receive() == {"jsonrpc": "2.0", "id": 5, "result": [{}]}
+        assert peer.connection.told == 2  # its settings
+
+    asyncio.run(scenario())

@@ -21,6 +21,22 @@ from lspd.lsp.framing import FramingError, encode_message, read_message
 log = logging.getLogger(__name__)
 
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
+
+# Server requests whose answer changes nothing the server holds (not `told`): it asks the
+# client to pull again or show progress, or registers what the client sends it (what is then
+# sent is told). basedpyright asks `workspace/diagnostic/refresh` after each check it ends.
+TELLS_NOTHING = frozenset(
+    {
+        "workspace/diagnostic/refresh",
+        "workspace/semanticTokens/refresh",
+        "workspace/inlayHint/refresh",
+        "workspace/codeLens/refresh",
+        "workspace/inlineValue/refresh",
+        "window/workDoneProgress/create",
+        "client/registerCapability",
+        "client/unregisterCapability",
+    }
+)
 NotificationHandler = Callable[[str, Any], None]
 
 
@@ -78,6 +94,10 @@ class JsonRpcConnection:
         self.owed: dict[int, Sent] = {}
         self.last_answer = time.monotonic()  # when it last answered a request of ours
         self.received = 0  # messages read from the server (requests, answers, notifications)
+        # Messages written that may change what the server holds (notifications, answers to
+        # its requests but `TELLS_NOTHING`; not our requests): asked at the same count, the
+        # same question gets the same answer from a server that reads nothing else.
+        self.told = 0
         self.waiting_since: float | None = None  # when callers began waiting (None: nobody)
         self.waiting = asyncio.Event()  # set while a caller waits for an answer
         self.gave_up = asyncio.Event()  # set when a caller gives up on an answer
@@ -146,6 +166,7 @@ class JsonRpcConnection:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
+        self.told += 1
         self._write(message)
 
     def close(self, reason: str) -> None:
@@ -241,5 +262,7 @@ class JsonRpcConnection:
                 "id": request_id,
                 "error": {"code": -32603, "message": str(exc)},
             }
+        if method not in TELLS_NOTHING:
+            self.told += 1
         with contextlib.suppress(ConnectionClosed):
             self._write(reply)

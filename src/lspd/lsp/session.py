@@ -46,6 +46,15 @@ class Session(ServerLifecycle):
         """Why it died, while it is crashed."""
         return self._crash_reason if self.state == "crashed" else None
 
+    @property
+    def told(self) -> tuple[object, int] | None:
+        """What the running server has been told (its connection, the messages written that
+        may change what it holds: `JsonRpcConnection.told`); None while it does not run. Two
+        requests asked at the same value get the same answer from a server that reads no
+        file of its own (`lspd.ops.kept_answers`)."""
+        connection = None if self._server is None else self._server.connection
+        return None if connection is None else (connection, connection.told)
+
     def working_on(self) -> tuple[int, stall.Busy | None]:
         """The requests it owes an answer to, and the oldest of them (what it works on)."""
         connection = None if self._server is None else self._server.connection

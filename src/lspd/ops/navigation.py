@@ -14,7 +14,7 @@ from typing import Literal, TypeVar
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
-from lspd.ops import aliases, call_sites, listing, outside, unsaved
+from lspd.ops import aliases, call_sites, kept_answers, listing, outside, unsaved
 from lspd.ops import unresolved as scan
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
@@ -107,7 +107,10 @@ async def _locations(
                 f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
                 "try `definition` instead"
             )
-        answer = await target.session.request(method, target.params())
+        if method is answers.DEFINITION and content is None:  # kept while nothing changed
+            answer = await kept_answers.definition(ws, target.session, target.params())
+        else:
+            answer = await target.session.request(method, target.params())
         found = Converter(ws, target.session.encoding).locations(answer)
         if more is not None:
             seen = {(loc.path, loc.line, loc.column) for loc in found}

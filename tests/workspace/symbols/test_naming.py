@@ -3,10 +3,16 @@ on trees as servers give them (no server needed)."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.workspace.symbols.naming import cited_path, member_of, statement_end, symbol_at
+from lspd.lsp.documents import Document
+from lspd.workspace.symbols import naming
+from lspd.workspace.symbols.naming import Namer, cited_path, member_of, statement_end, symbol_at
 from lspd.workspace.symbols.tree import Node
 
 SOURCE = """\
@@ -158,3 +164,51 @@ def test_an_overload_basedpyright_leaves_out_is_named_after_its_function() -> No
     }
     named = {at: symbol_at(tree, *at, OVERLOADS) for at in expected}
     assert {at: found and found.name_path for at, found in named.items()} == expected
+
+
+class _OneFile:
+    """What a `Namer` reads of a workspace holding one open document: greet.py."""
+
+    def __init__(self, tree: list[Node]) -> None:
+        self.root = Path("/w")
+        self.held = Document(
+            Path("/w/greet.py"), "file:///w/greet.py", "python", 1, "\n".join(SOURCE)
+        )
+        self.trees = tree
+
+    @property
+    def symbols(self) -> _OneFile:
+        return self
+
+    async def tree(self, path: Path) -> list[Node]:
+        return self.trees
+
+    def document(self, path: Path) -> Document | None:
+        return self.held if path == self.held.path else None
+
+
+def test_an_open_documents_names_are_given_once_per_text_and_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    looked: list[tuple[int, int]] = []
+
+    def looking(tree: list[Node], line: int, column: int, *rest: Any) -> Node | None:
+        looked.append((line, column))
+        return symbol_at(tree, line, column, *rest)
+
+    monkeypatch.setattr(naming, "symbol_at", looking)
+    files = _OneFile(TREE)
+    places = [(3, 13), (4, 20), (8, 5), (6, 1)]
+
+    def names() -> list[str | None]:
+        namer = Namer(files)  # one per answer
+        return [asyncio.run(namer.name("greet.py", *at)) for at in places]
+
+    first = names()
+    assert first == ["Greeter.greet.shout", "Greeter.greet.shout", "HANDLER", None]
+    assert (names(), looked) == (first, places)  # the second answer's names: kept
+    files.held.replace("\n".join(SOURCE))  # the same text sent again: new lines, named anew
+    assert (names(), looked) == (first, places * 2)
+    files.trees = [TREE[0]]  # another tree of the same text: named from it
+    assert names() == ["Greeter.greet.shout", "Greeter.greet.shout", None, None]
+    assert looked == places * 3

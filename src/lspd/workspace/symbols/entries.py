@@ -13,6 +13,8 @@ from lspd.workspace import files
 from lspd.workspace.symbols.tree import Node, module_parts
 from lspd.workspace.symbols.words import Words, words_of
 
+MAX_VERDICTS = 256  # name paths remembered per file as not declared there; then forgotten
+
 
 @dataclass(slots=True)
 class Entry:
@@ -25,6 +27,13 @@ class Entry:
     nodes: int = 0
     # Name paths this content cannot hold (`may_hold`): not read again for them.
     cannot_hold: set[str] = field(default_factory=set)
+
+    def cannot(self, name_path: str) -> None:
+        """Remember that this content cannot hold `name_path` (all forgotten past
+        `MAX_VERDICTS`: a long-lived daemon asks many names)."""
+        if len(self.cannot_hold) >= MAX_VERDICTS:
+            self.cannot_hold.clear()
+        self.cannot_hold.add(name_path)
 
 
 def digest(text: str) -> bytes:

@@ -38,7 +38,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.workspace import files
@@ -59,7 +59,6 @@ from lspd.workspace.watcher import Change, FileEvent, Watcher
 log = logging.getLogger(__name__)
 
 MAX_NODES = 300_000  # symbols kept in trees (~100 MB at most); evicted ones are asked again
-MAX_VERDICTS = 256  # name paths remembered per file as not declared there; then forgotten
 
 
 class Watching(Protocol):
@@ -240,7 +239,7 @@ class SymbolIndex:
     async def _find(self, parts: list[str]) -> tuple[list[Node], list[str]]:
         words = [p for p in parts if is_word(p)]
         candidates = []
-        for path in sorted(self._words.holding(words)):
+        for path in sorted(self._words.holding(words), key=_parts):  # (Path's order, in C)
             entry = self._fresh(path)
             if entry is None or entry.digest is None:
                 continue
@@ -249,11 +248,14 @@ class SymbolIndex:
             if entry.tree is None and not self._may_hold(path, entry, words, parts):
                 continue
             candidates.append((path, entry))
-        # At once: a server answers them in one go, without a round trip (and a slice of
-        # its background checking) between two files.
-        trees = await asyncio.gather(
-            *(self._tree(path, entry) for path, entry in candidates), return_exceptions=True
-        )
+        trees: list[Any] = [e.tree for _, e in candidates if e.tree is not None]
+        if len(trees) == len(candidates):  # all kept: no task, no wait
+            for path, _ in candidates:
+                self._trees.move_to_end(path)  # used, as `_tree` says
+        else:  # at once, a server answers them in one go (no round trip between two files)
+            trees = await asyncio.gather(
+                *(self._tree(path, entry) for path, entry in candidates), return_exceptions=True
+            )
         found: list[Node] = []
         errors: list[str] = []
         for (path, _), tree in zip(candidates, trees, strict=True):
@@ -290,9 +292,7 @@ class SymbolIndex:
         if may_hold(parts, shown, text, server.container_pattern if server else None):
             return True
         if entries.digest(text) == entry.digest:  # the content the entry stands for
-            if len(entry.cannot_hold) >= MAX_VERDICTS:  # a long-lived daemon asks many names
-                entry.cannot_hold.clear()
-            entry.cannot_hold.add(name_path)
+            entry.cannot(name_path)
         return False
 
     async def holding(self, word: str) -> list[Path]:
@@ -300,6 +300,10 @@ class SymbolIndex:
         another word may add a file without it: read the text to be sure)."""
         await self._refresh()
         return sorted(self._words.holding([word]))
+
+    def known(self, path: Path) -> bool:
+        """Whether `path` is a source file the index has read (whose changes are watched)."""
+        return path in self._files
 
     def kept(self) -> list[Path]:
         """The files whose symbols are kept (each was asked of its server), least recently
@@ -317,3 +321,8 @@ class SymbolIndex:
             self._scan.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._scan
+
+
+def _parts(path: Path) -> tuple[str, ...]:
+    """What `Path`'s `<` compares on POSIX, as a tuple compared in C."""
+    return path.parts

@@ -10,6 +10,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Protocol
 
@@ -228,9 +229,22 @@ def statement_end(lines: Sequence[str], line: int) -> int:
     return line
 
 
-# Open documents' statement ends (`Namer._ends_of`), by their lines, the latest last.
-MAX_KEPT_ENDS = 64
-_KEPT_ENDS: OrderedDict[int, tuple[list[str], dict[int, int]]] = OrderedDict()
+@dataclass(slots=True)
+class _Read:
+    """What was read in one open document's text (`lines`): statement ends by starting line,
+    and the names given positions with `tree` (both pure functions of the two)."""
+
+    lines: list[str]
+    ends: dict[int, int] = field(default_factory=dict)
+    tree: list[Node] | None = None
+    names: dict[tuple[int, int], str | None] = field(default_factory=dict)
+
+
+# Open documents' `_Read`, by their lines, the latest last (`Namer._read`); the names kept
+# of one text, then forgotten and given again (a long-lived daemon's references).
+MAX_KEPT_READS = 64
+MAX_KEPT_NAMES = 10_000
+_KEPT_READS: OrderedDict[int, _Read] = OrderedDict()
 
 
 class Namer:
@@ -240,7 +254,7 @@ class Namer:
         self.ws = ws
         self._trees: dict[str, list[Node] | None] = {}
         self._texts: dict[str, list[str]] = {}
-        self._ends: dict[str, dict[int, int]] = {}  # statement ends read, per file
+        self._reads: dict[str, _Read] = {}  # per file
 
     async def tree(self, shown: str) -> list[Node] | None:
         """The symbol tree of a file (as shown), or None when it cannot be read."""
@@ -260,27 +274,28 @@ class Namer:
         tree = await self.tree(shown)
         if not tree:
             return None
-        return symbol_at(tree, line, column, self._lines(shown), self._ends_of(shown))
+        return symbol_at(tree, line, column, self._lines(shown), self._read(shown).ends)
 
-    def _ends_of(self, shown: str) -> dict[int, int]:
-        """The statement ends read in the file's text: an open document's kept with its
-        lines (a new list for each new text; a by-name definition of `Context.invoke`
-        passes ~30 class attributes of `Context`), else this answer's own."""
-        ends = self._ends.get(shown)
-        if ends is None:
+    def _read(self, shown: str) -> _Read:
+        """What was read in the file's text: an open document's kept with its lines (a new
+        record for each new text; a by-name definition of `Context.invoke` passes ~30 class
+        attributes of `Context`, and names the same 3 places again at each ask), else this
+        answer's own."""
+        read = self._reads.get(shown)
+        if read is None:
             lines = self._lines(shown)
             document = self.ws.document(self.ws.root / shown)
-            ends = {}
+            read = _Read(lines)
             if document is not None and document.lines is lines:
-                kept = _KEPT_ENDS.get(id(lines))
-                if kept is None or kept[0] is not lines:  # (held: its id is not reused)
-                    kept = _KEPT_ENDS[id(lines)] = (lines, ends)
-                _KEPT_ENDS.move_to_end(id(lines))
-                while len(_KEPT_ENDS) > MAX_KEPT_ENDS:
-                    _KEPT_ENDS.popitem(last=False)
-                ends = kept[1]
-            self._ends[shown] = ends
-        return ends
+                kept = _KEPT_READS.get(id(lines))
+                if kept is None or kept.lines is not lines:  # (held: its id is not reused)
+                    kept = _KEPT_READS[id(lines)] = read
+                _KEPT_READS.move_to_end(id(lines))
+                while len(_KEPT_READS) > MAX_KEPT_READS:
+                    _KEPT_READS.popitem(last=False)
+                read = kept
+            self._reads[shown] = read
+        return read
 
     def _lines(self, shown: str) -> list[str]:
         """A file's text as its server holds it, else as on disk (read once per answer)."""
@@ -298,9 +313,17 @@ class Namer:
 
     async def name(self, shown: str, line: int, column: int) -> str | None:
         """The name path of the symbol at (or around) the position as a reader cites it
-        (`cited_path`), if any."""
-        node = await self.at(shown, line, column)
-        return self._cited(shown, node) if node is not None else None
+        (`cited_path`), if any: given once per text and tree of an open document."""
+        tree = await self.tree(shown)
+        if not tree:
+            return None
+        read = self._read(shown)
+        if read.tree is not tree or len(read.names) >= MAX_KEPT_NAMES:
+            read.tree, read.names = tree, {}
+        if (line, column) not in read.names:
+            node = symbol_at(tree, line, column, read.lines, read.ends)
+            read.names[line, column] = None if node is None else self._cited(shown, node)
+        return read.names[line, column]
 
     async def caller(self, shown: str, line: int, column: int) -> tuple[str, str]:
         """The name and kind of what encloses a use, a file's top level by the file's name
