@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from mcp_types import INVALID_PARAMS, JSONRPCResponse
 
 from lspd.daemon import mcp_direct, mcp_stream
 from lspd.daemon.client import PROTOCOL_VERSION
+from lspd.tools import server as tools_server
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
 META = {
@@ -201,6 +203,22 @@ async def test_the_sdk_client_and_a_slow_call(root: Path, monkeypatch: pytest.Mo
         assert not result.is_error and result.structured_content
         assert "class Greeter" in result.structured_content["contents"]
         assert _direct(daemon).answered == {"hover": 2}
+
+
+def test_a_slow_call_answered_here_reports_no_progress(
+    root: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A call answered here carries no progress token (those go to the SDK), so its tool
+    # reports none and logs nothing at each interval (it logged a failed notification).
+    monkeypatch.setattr(tools_server, "PROGRESS_INTERVAL_S", 0.05)
+    caplog.set_level(logging.DEBUG, logger=tools_server.log.name)
+    with thread_daemon(root, prewarm=False) as daemon:
+        began = time.monotonic()
+        done = json.loads(_post(daemon.url, "hover", HOVER).content)["result"]  # starts it
+        assert time.monotonic() - began > 4 * tools_server.PROGRESS_INTERVAL_S
+        assert not done["isError"] and "class Greeter" in done["structuredContent"]["contents"]
+        assert _direct(daemon).answered == {"hover": 1}
+    assert [r.getMessage() for r in caplog.records if r.name == tools_server.log.name] == []
 
 
 def test_a_client_gone_cancels_its_call(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import time
@@ -55,23 +56,31 @@ def _reporting() -> list[asyncio.Task[object]]:
     ]
 
 
-async def test_progress_starts_only_for_a_slow_call_and_ends_with_it(
-    fresh: Path, monkeypatch: pytest.MonkeyPatch
+async def test_a_call_without_a_request_context_reports_no_progress(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    # As the direct path (daemon/mcp_direct.py) calls a tool: no request context, so no
+    # progress token: a cold call of many intervals starts no reporter and logs nothing.
     monkeypatch.setattr(tools_server, "PROGRESS_INTERVAL_S", 0.05)
+    caplog.set_level(logging.DEBUG, logger=tools_server.log.name)
     ws = Workspace(fresh)
     activity = Activity()
     server = build_server(ws, activity)
     try:
-        # Cold: basedpyright starts (over a second), so reports start; the answer ends them.
-        cold = await server.call_tool("hover", dict(HOVER))
-        assert isinstance(cold, CallToolResult) and not cold.is_error, cold
-        assert (activity.in_flight, _reporting()) == (0, [])
+        began = time.monotonic()
+        cold = asyncio.ensure_future(server.call_tool("hover", dict(HOVER)))
+        while not cold.done():  # basedpyright starts: over a second
+            assert _reporting() == []
+            await asyncio.sleep(0.02)
+        result = cold.result()
+        assert isinstance(result, CallToolResult) and not result.is_error, result
+        assert time.monotonic() - began > 4 * tools_server.PROGRESS_INTERVAL_S
         tasks = asyncio.all_tasks()
         warm = await server.call_tool("hover", dict(HOVER))
         assert isinstance(warm, CallToolResult) and not warm.is_error, warm
-        # A call runs in the caller's task: none is left behind, and no reporter started.
+        # A call runs in the caller's task: none is left behind.
         assert (activity.in_flight, asyncio.all_tasks() - tasks, _reporting()) == (0, set(), [])
+        assert [r.getMessage() for r in caplog.records if r.name == tools_server.log.name] == []
     finally:
         await ws.close()
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.jsonrpc_dispatcher import progress_token_from_params
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
@@ -85,7 +86,7 @@ def build_server(
         once it has run `PROGRESS_INTERVAL_S` (most calls end long before: no task per call).
         """
         activity.in_flight += 1
-        progress = None if ctx is None else _Progress(ctx, ws)
+        progress = _Progress(ctx, ws) if ctx is not None and _reports(ctx) else None
         try:
             return await work
         except LspdError as exc:
@@ -112,6 +113,18 @@ def build_server(
                 annotations=READ_ONLY,
             )
     return server
+
+
+def _reports(ctx: Context[Any, Any]) -> bool:
+    """Whether the caller asked for progress: a call the SDK dispatched with a progress
+    token. Without one the SDK sends nothing; the calls answered beside it
+    (`lspd.daemon.mcp_direct`) never carry one (those go to the SDK) and, like calls made in
+    process, have no request context to report through: no progress, by design."""
+    try:
+        request = ctx.request_context
+    except ValueError:  # "Context is not available outside of a request"
+        return False
+    return progress_token_from_params(request.params) is not None
 
 
 class _Progress:
