@@ -29,8 +29,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from lspd.dirs import state_dir
-from lspd.engine.check_files import CONCURRENCY, Said
+from lspd.engine.check_files import Said
 from lspd.engine.python_imports import importers, touched
+from lspd.engine.second_server import ask_all
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
@@ -78,7 +79,8 @@ async def mirror_asked(
 ) -> dict[Path, Asked]:
     """What a server rooted at a copy holding `texts` (the disk's for the rest) says of
     `files`, each asked in the list's order (pyright's answers can depend on it), a few at
-    a time as a whole check asks; per session of the workspace that answers them."""
+    a time and shared with a second server when many, as a whole check asks
+    (`engine/second_server.ask_all`); per session of the workspace that answers them."""
     by_session: dict[Session, list[Path]] = {}
     for path in files:
         by_session.setdefault(ws.session_for(path), []).append(path)
@@ -108,23 +110,22 @@ async def _asked(
     for folder in session.folders:
         if folder.is_relative_to(ws.root):
             helper.add_folder(copy / folder.relative_to(ws.root))
-    gate = asyncio.Semaphore(CONCURRENCY)
-    # The first files wait for the server's start and its load of the project, cold.
-    wait = max(timeout, helper.start_timeout + timeout)
+    # The first files of a server wait for its start and its load of the project, cold.
+    first = max(timeout, helper.start_timeout + timeout)
 
-    async def one(path: Path) -> Asked:
-        async with gate:
-            text = texts.get(path)
-            if text is None:  # not held: the disk's, as the copy holds it
-                text = read_source(path, ws.display(path))
-            there = copy / path.relative_to(ws.root)
-            language_id = helper.definition.extensions[path.suffix.lower()]
-            document = await helper.sync_document(there, text, language_id)
-            items = await helper.diagnostics(document, wait)
-            return Said.by(helper), [_here(i, copy, ws.root) for i in items], document.lines
+    async def ask(server: Session, path: Path, wait: float) -> Asked:
+        text = texts.get(path)
+        if text is None:  # not held: the disk's, as the copy holds it
+            text = read_source(path, ws.display(path))
+        there = copy / path.relative_to(ws.root)
+        language_id = server.definition.extensions[path.suffix.lower()]
+        document = await server.sync_document(there, text, language_id)
+        items = await server.diagnostics(document, wait)
+        return Said.by(server), [_here(i, copy, ws.root) for i in items], document.lines
 
-    try:
-        return dict(zip(paths, await asyncio.gather(*(one(p) for p in paths)), strict=True))
+    try:  # many files: shared with a second server of the copy, as a whole check's
+        sessions = dict.fromkeys(paths, helper)
+        return await ask_all(paths, sessions, ask, (timeout, first), lambda: None, False)
     finally:
         await helper.stop()
 
