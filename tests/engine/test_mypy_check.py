@@ -58,11 +58,25 @@ async def nested_run(ws: Workspace, texts: dict[Path, str | None] | None = None)
     return await run_mypy(ws, judged, texts)
 
 
-@pytest.mark.parametrize("extra", ["", IGNORED], ids=["dmypy", "mypy-once"])
-def test_a_project_nested_in_a_package_gets_its_users_errors(tmp_path: Path, extra: str) -> None:
+@pytest.mark.parametrize(
+    ("extra", "watch"),
+    [("", False), (IGNORED, False), (IGNORED, True)],
+    ids=["dmypy", "mypy-once", "mypy-once-forked"],  # forked: a daemon's workspace (`mypy_fork`)
+)
+def test_a_project_nested_in_a_package_gets_its_users_errors(
+    tmp_path: Path, extra: str, watch: bool
+) -> None:
     root = project(tmp_path / "repo", {**NESTED, "tests/typing/more.py": extra})
     nested = root / "tests/typing"
-    run = answer(root, nested_run)
+
+    async def ask(ws: Workspace) -> tuple[MypyRun, bool]:
+        assert not watch or await ws.watch()
+        run = await nested_run(ws)
+        daemon = next(iter(ws.pool.mypy.values()))
+        return run, daemon.forks.pid is not None
+
+    run, forked = answer(root, ask)
+    assert forked == watch
     expected = users(nested, root)
     assert ours(run) == expected
     assert {(path.relative_to(root).as_posix(), line) for path, line, *_ in expected} == {
