@@ -19,14 +19,20 @@ What this cannot see: a file basedpyright reads for the first time in the moment
 write and the watcher's report (asked, it could answer from the new text a moment early;
 every later question is answered anew once the report is sent), and a library changed under
 a wildcard import that adds a declaration to a workspace name. `definition` only: the
-question measured (docs/benchmarks.md, bench/latency.py).
+question measured (docs/benchmarks.md, bench/latency.py). A kept answer's places are also
+converted and named once (`places`) while the files they are in are open with the same text
+and symbol tree: what they are made from, compared by identity.
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
+from lspd.errors import LspdError
 from lspd.lsp import answers, shapes
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
@@ -37,13 +43,20 @@ MAX_KEPT = 512  # answers kept (positions), the least recently used dropped firs
 
 _Key = tuple[int, str, str, int, int]  # the session's id, method, uri, line, character
 _KEPT: OrderedDict[_Key, tuple[Session, object, int, shapes.Locations]] = OrderedDict()
+T = TypeVar("T")
+Made = Awaitable[tuple[int, list[T]]]
+# By the answer's id and window: the answer, what its places were made from, the places.
+_PLACES: OrderedDict[tuple[int, int, int], tuple[shapes.Locations, list[object], Any]] = (
+    OrderedDict()
+)
 
 
 async def definition(
     ws: Workspace, session: Session, params: shapes.PositionParams
-) -> shapes.Locations:
-    """`textDocument/definition` at `params`: the answer kept for them while the server
-    was told nothing since, else asked (and kept, see the module's docstring)."""
+) -> tuple[shapes.Locations, bool]:
+    """`textDocument/definition` at `params`, and whether it is an answer kept: the one kept
+    for them while the server was told nothing since, else asked (and kept, see the
+    module's docstring)."""
     method = answers.DEFINITION
     keeps = ws.changes_seen is not None and session.definition.name in PYRIGHT_SERVERS
     position = params["position"]
@@ -56,14 +69,54 @@ async def definition(
     if kept is not None and told is not None and kept[:3] == (session, *told):
         _KEPT.move_to_end(key)
         session.last_used = time.monotonic()  # as `request` says: a used server stays
-        return kept[3]
+        return kept[3], True
     answer = await session.request(method, params)
     unchanged = told is not None and session.told == told and session.state == "ready"
     if keeps and told is not None and unchanged and _followed(ws, answer):
         _KEPT[key] = (session, *told, answer)
         while len(_KEPT) > MAX_KEPT:
             _KEPT.popitem(last=False)
-    return answer
+    return answer, False
+
+
+async def places(
+    ws: Workspace, answer: shapes.Locations, window: tuple[int, int], make: Callable[[], Made[T]]
+) -> tuple[int, list[T]]:
+    """`make()`: how many places a kept answer has, and the window `window` (offset, limit)
+    of them converted and named; made once while each file they are in is open with the
+    same text and has the same symbol tree (what they are made from, by identity)."""
+    key = (id(answer), *window)
+    held = await _made_from(ws, answer)
+    done = _PLACES.get(key)
+    if done is not None and held is not None and done[0] is answer and _same(done[1], held):
+        _PLACES.move_to_end(key)
+        kept: tuple[int, list[T]] = done[2]
+        return kept
+    made = await make()
+    if held is not None:
+        _PLACES[key] = (answer, held, made)
+        while len(_PLACES) > MAX_KEPT:
+            _PLACES.popitem(last=False)
+    return made
+
+
+async def _made_from(ws: Workspace, answer: shapes.Locations) -> list[object] | None:
+    """The lines and symbol tree of each file of the answer's locations (an open document's
+    lines, the index's tree); None when one is not open or has no tree."""
+    held: list[object] = []
+    for path in _paths(answer):
+        document = None if path is None else ws.document(path)
+        if path is None or document is None:
+            return None
+        try:
+            held += [document.lines, await ws.symbols.tree(path)]
+        except LspdError:
+            return None
+    return held
+
+
+def _same(before: list[object], now: list[object]) -> bool:
+    return len(before) == len(now) and all(a is b for a, b in zip(before, now, strict=True))
 
 
 def _at(position: shapes.Position) -> tuple[int, int]:
@@ -73,9 +126,10 @@ def _at(position: shapes.Position) -> tuple[int, int]:
 def _followed(ws: Workspace, answer: shapes.Locations) -> bool:
     """Whether every location of the answer is in a source file the symbol index has read
     (the watcher reports its changes)."""
+    return all(path is not None and ws.symbols.known(path) for path in _paths(answer))
+
+
+def _paths(answer: shapes.Locations) -> list[Path | None]:
+    """The file of each location of the answer (None: not a file)."""
     items = answer if isinstance(answer, list) else [answer] if answer else []
-    for item in items:
-        path = uri_to_path(item["targetUri"] if "targetUri" in item else item["uri"])
-        if path is None or not ws.symbols.known(path):
-            return False
-    return True
+    return [uri_to_path(i["targetUri"] if "targetUri" in i else i["uri"]) for i in items]

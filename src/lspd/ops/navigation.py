@@ -107,28 +107,36 @@ async def _locations(
                 f"{target.session.name} does not offer {method.name.split('/')[-1]}; "
                 "try `definition` instead"
             )
+
+        async def places() -> tuple[int, list[SymbolLocation]]:
+            found = Converter(ws, target.session.encoding).locations(answer)
+            if more is not None:
+                seen = {(loc.path, loc.line, loc.column) for loc in found}
+                found += [
+                    loc for loc in await more() if (loc.path, loc.line, loc.column) not in seen
+                ]
+            check_paging(offset, limit, len(found))
+            namer = Namer(ws)
+            return len(found), [
+                SymbolLocation(
+                    **loc.model_dump(), symbol=await namer.name(loc.path, loc.line, loc.column)
+                )
+                for loc in found[offset : offset + limit]
+            ]
+
         if method is answers.DEFINITION and content is None:  # kept while nothing changed
-            answer = await kept_answers.definition(ws, target.session, target.params())
+            answer, kept = await kept_answers.definition(ws, target.session, target.params())
+            made = kept_answers.places(ws, answer, (offset, limit), places) if kept else places()
+            total, named = await made
         else:
             answer = await target.session.request(method, target.params())
-        found = Converter(ws, target.session.encoding).locations(answer)
-        if more is not None:
-            seen = {(loc.path, loc.line, loc.column) for loc in found}
-            found += [loc for loc in await more() if (loc.path, loc.line, loc.column) not in seen]
-        check_paging(offset, limit, len(found))
-        namer = Namer(ws)
-        named = [
-            SymbolLocation(
-                **loc.model_dump(), symbol=await namer.name(loc.path, loc.line, loc.column)
-            )
-            for loc in found[offset : offset + limit]
-        ]
+            total, named = await places()
 
     def build(w: Window) -> LocationsResult:
         toolchain = target.session.toolchain
         return LocationsResult(locations=named[: w.count], toolchain=toolchain, **w.paging)
 
-    return target, page(len(found), offset, limit, build)
+    return target, page(total, offset, limit, build)
 
 
 async def definition(
