@@ -32,7 +32,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
-from lspd.workspace.mypy_mirror import PYTHON, config_text, package_base
+from lspd.workspace.mypy_mirror import PYTHON, Sees, config_text, package_base
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.toolchain import find_python
@@ -173,17 +173,17 @@ async def run_mypy(
     """mypy's errors of the project, by file, with `texts` standing in for the disk's text
     of some files (None: the file is not there), warm (`Dmypy.check`)."""
     daemon = daemon_of(ws, project)
-    # mypy's module names and imports reach the package the project is in (`package_base`)
-    await daemon.rebase(package_base(project.directory, project.config))
+    # mypy's module names and imports reach the package the project is in (`package_base`):
+    # the copy is of it, and made anew (by the check, under its lock) when it moved
+    base = package_base(project.directory, project.config)
+    sees = daemon.sees if daemon.sees.directory == base else Sees(base)
     python = await asyncio.to_thread(_python_files, ws)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
-    held = await asyncio.to_thread(
-        _held, project, daemon.sees.files, texts or {}, daemon.place.base
-    )
-    output = await daemon.check(targets or [], held, _outside(ws, daemon.place.base))
+    held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
+    output = await daemon.check(targets or [], held, _outside(ws, base), sees)
     run.once = output.once
-    for error in parse(output, project.directory, daemon.mirror.directory, daemon.place.base):
+    for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
     return run
 

@@ -23,7 +23,7 @@ import os
 import subprocess
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lspd.errors import ServerError
@@ -131,20 +131,28 @@ class Dmypy:
         return self.status_file.is_file()
 
     async def check(
-        self, targets: list[str], texts: dict[str, bytes], outside: int = 0
+        self,
+        targets: list[str],
+        texts: dict[str, bytes],
+        outside: int = 0,
+        sees: Sees | None = None,
     ) -> MypyOutput:
-        """mypy's diagnostics of `targets` (relative to the project) with the project's
-        files holding `texts` (relative path -> text: the disk's, a preview's, a revision's),
-        warm: dmypy re-checks what differs from the last question; the same texts again are
-        answered at once, unless what mypy reads beyond them changed: the installed
-        packages (their `.dist-info`), or Python files outside the project (`outside`: the
-        watcher's batch that last changed one). A daemon killed mid-check is started again
-        and asked once more."""
+        """mypy's diagnostics of `targets` (relative to the project) with the copy holding
+        `texts` (relative path -> text: the disk's, a preview's, a revision's), warm: dmypy
+        re-checks what differs from the last question; the same texts again are answered at
+        once unless what mypy reads beyond them changed (installed packages' `.dist-info`;
+        `outside`: the watcher's batch that last changed a Python file outside the copy). A
+        daemon killed mid-check is started again. `sees`: the walk of the directory `texts`
+        are relative to, another than the copy's (an `__init__.py` above came or went)."""
         async with self._lock:
             json_out = await self._prepare()
-            if _stale(self._environment, self.interpreter):
+            moved = sees is not None and sees.directory != self.place.base
+            if moved or _stale(self._environment, self.interpreter):
                 async with exclusive(self.lock_file):
                     await self._stop()
+            if sees is not None and moved:  # the copy is of it now (the fork holder ended too)
+                self.place, self.sees = replace(self.place, base=sees.directory), sees
+                self.forks.cwd = self.place.workdir
             beyond = f"{outside}\0{installed_digest(self.interpreter)}"
             state = _state([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
@@ -324,14 +332,6 @@ class Dmypy:
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
         """Run the environment's `tool` in the copy, where the project is in it."""
         return await ran(self.interpreter, tool, argv, self.place.workdir)
-
-    async def rebase(self, base: Path) -> None:
-        """The copy made of `base` from now on (an `__init__.py` above the project came or
-        went: mypy's module names changed), the daemon stopped: every file is written anew."""
-        if base != self.place.base:  # the fork holder ends with the stop, the next starts there
-            await self.stop()
-            self.place, self.sees = Place(self.mirror.directory, self.project, base), Sees(base)
-            self.forks.cwd = self.place.workdir
 
 
 def _stale(environment: float | None, interpreter: Path) -> bool:
