@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, by_project, project_of, run_mypy
 from lspd.workspace import Workspace
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
@@ -111,3 +111,31 @@ def test_a_package_above_the_project_is_held_and_its_edit_seen(tmp_path: Path) -
     assert {(p.name, line, code) for p, line, _, code, _ in alone} == {
         ("check.py", 1, "import-not-found")
     }
+
+
+MEMBER = {
+    "pyproject.toml": '[tool.mypy]\nstrict = true\nfiles = ["packages"]\n',
+    # a uv workspace's member: its own pyproject.toml, for its build alone
+    "packages/a/pyproject.toml": '[project]\nname = "a"\nversion = "0"\n',
+    "packages/a/src/a/__init__.py": "",
+    "packages/a/src/a/core.py": 'def f(x):\n    return x\n\n\ncount: int = "s"\n',
+}
+
+
+def test_a_member_package_without_a_checker_section_is_the_top_projects(tmp_path: Path) -> None:
+    """A member package's pyproject.toml holding no checker's section configures no
+    checker: mypy run at the top (`files = ["packages"]`), as its users run it, judges its
+    files, and the whole check's mypy step with it (basedpyright judged them: 5 of its
+    diagnostics where mypy gives 2)."""
+    root = project(tmp_path / "mono", MEMBER)
+    core = root / "packages/a/src/a/core.py"
+
+    async def ask(ws: Workspace) -> tuple[MypyRun, list[Path]]:
+        judged = project_of(ws, core)
+        assert judged is not None and judged.directory == root
+        return await run_mypy(ws, judged), [p for ps in by_project(ws, [core]).values() for p in ps]
+
+    run, grouped = answer(root, ask)
+    expected = {((root / file).resolve(), *rest) for file, *rest in cli_errors(root)}
+    assert ours(run) == expected and len(expected) == 2
+    assert grouped == [core]

@@ -34,7 +34,7 @@ from lspd.workspace.mypy_config import (
 )
 from lspd.workspace.mypy_mirror import PYTHON, Sees, config_text, package_base
 from lspd.workspace.mypy_scope import mypy_scopes
-from lspd.workspace.pyright_scope import CONFIG_JSON
+from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
@@ -88,12 +88,16 @@ class MypyRun:
 def project_of(ws: Workspace, path: Path) -> MypyProject | None:
     """The mypy-gated project `path` belongs to (its nearest directory with a Python
     checker configuration, up to the root; the root itself without one), or None when
-    basedpyright alone judges it."""
+    basedpyright alone judges it. A member package's pyproject.toml or setup.cfg without
+    a checker's section (a uv workspace's `[project]` alone) is none: mypy run at the
+    top, as its users run it, checks its files with the top's configuration."""
     if path.suffix not in PYTHON:
         return None
     configured = getattr(ws.config, "python_checker", "project")
     for directory in path.parents:
         has_config = any((directory / name).is_file() for name in (*CONFIG_FILES, CONFIG_JSON))
+        if has_config:
+            has_config = mypy_config_in(directory) is not None or config_in(directory) is not None
         if has_config or directory == ws.root:
             choice = choose(directory, configured, ws.restricted)
             if MYPY not in choice.checkers:
