@@ -233,11 +233,8 @@ function parsedConfig(configPath, system) {
 // The project's own files, and those the builder checks anew (it hands out a changed file and
 // the files importing it when its declarations changed; with isolatedModules it only forgets
 // the importers' diagnostics, so a file whose diagnostics it forgot is one it will check).
-function affectedFiles(id, builder, garbage) {
+function affectedFiles(id, builder, garbage, own) {
   const program = builder.getProgram();
-  const own = program
-    .getSourceFiles()
-    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f));
   const affected = new Set();
   let done = 0;
   let anew = 0; // files checked anew so far
@@ -265,16 +262,48 @@ function affectedFiles(id, builder, garbage) {
       checking();
     }
   }
-  return { own, affected };
+  return affected;
+}
+
+// The program's own files: neither TypeScript's libraries nor packages'.
+function ownFiles(builder) {
+  const program = builder.getProgram();
+  return program
+    .getSourceFiles()
+    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f));
+}
+
+// The syntax errors of the program's own files, by file name; null when there are none.
+// `tsc -p` and `tsc --watch` (emitFilesAndReportErrors) report a program's semantic
+// diagnostics only when none of its files has a syntactic one: with a syntax error anywhere,
+// tsc's whole answer is the syntax errors (TypeScript 7's `tsc -p` too). So is the gate's, and
+// nothing is checked then, as tsc --watch checks nothing: the builder keeps the changes for the
+// check after the fix. (A syntax error in a library file alone, which lspd does not report,
+// leaves the semantic diagnostics reported: a gate must not look clean while tsc fails.)
+function syntaxErrors(builder, own) {
+  const found = new Map();
+  for (const file of own) {
+    const errors = builder.getSyntacticDiagnostics(file);
+    if (errors.length) found.set(file.fileName, errors);
+  }
+  return found.size ? found : null;
+}
+
+// A file's diagnostics as tsc reports them: its syntax errors alone when the program has any.
+function diagnosticsOf(builder, file, syntax) {
+  if (syntax) return syntax.get(file.fileName) || [];
+  return [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
 }
 
 function check(id, configPath) {
   const { builder, host, reported, garbage } = nextBuilder(configPath);
-  const { own, affected } = affectedFiles(id, builder, garbage);
+  const own = ownFiles(builder);
+  const syntax = syntaxErrors(builder, own);
+  const affected = syntax ? new Set() : affectedFiles(id, builder, garbage, own);
   // Each file's diagnostics are asked of the builder, which checks anew those it forgot.
   const diagnostics = {};
   for (const file of own) {
-    const found = [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
+    const found = diagnosticsOf(builder, file, syntax);
     const last = reported.get(file.fileName);
     const same =
       last && last.file === file && last.found.length === found.length && last.found.every((d, i) => d === found[i]);
@@ -319,11 +348,14 @@ function preview(id, configPath, texts) {
     ts.getConfigFileParsingDiagnostics(parsed),
     parsed.projectReferences,
   );
-  const { own, affected } = affectedFiles(id, builder, false);
+  const own = ownFiles(builder);
+  const syntax = syntaxErrors(builder, own);
+  const affected = syntax ? new Set() : affectedFiles(id, builder, false, own);
   const diagnostics = {};
   for (const file of own) {
-    if (!affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
-    const found = [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
+    // With a syntax error, every file's answer differs from the kept one's (semantic: none).
+    if (!syntax && !affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
+    const found = diagnosticsOf(builder, file, syntax);
     diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
   }
   if (builder !== known.builder && builder.releaseProgram) builder.releaseProgram();
