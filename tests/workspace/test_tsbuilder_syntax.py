@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import check_all
+from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import Warm
 from tests.engine.test_affected import checked_anew, watched, written
@@ -85,3 +86,12 @@ def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm, tmp_path:
         == []
         == tsc_of(root, tmp_path, {"src/user.ts": USER.replace("string", "number")})
     )
+
+
+def test_one_file_s_syntax_error_at_the_end_is_where_tsc_puts_it(project: Warm) -> None:
+    """tsserver's open document says the end of a file ending in a line break as its last
+    line's length plus the break (3:26 here): `diagnostics` of the file says tsc's 4:1."""
+    (project.root / "src/core.ts").write_text(BROKEN)
+    result = project.run(diagnostics(project.ws, "src/core.ts"))
+    [found] = [d for d in result.diagnostics if d.code == "1005"]
+    assert (found.line, found.column, found.end_line, found.end_column) == (4, 1, 4, 1)

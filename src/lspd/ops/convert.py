@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from lspd.lsp import shapes
-from lspd.lsp.positions import Encoding, from_units
+from lspd.lsp.positions import Encoding, from_units, to_units
 from lspd.lsp.text import split_lines, uri_to_path
 from lspd.ops.models import Diagnostic, Location, Severity, Span
 from lspd.workspace import Workspace
@@ -48,15 +48,27 @@ class Converter:
         """The 1-based code-point column of an LSP character offset."""
         return from_units(self.line_text(path, line), units, self.encoding) + 1
 
+    def point(self, path: Path, position: shapes.Position) -> tuple[int, int]:
+        """An LSP position as a 1-based (line, code-point column).
+
+        Past the end of the last line that has a line break, it is the end of the file,
+        where tsc puts it: tsserver's open document (its ScriptVersionCache has no line
+        after the last break) says the end of a file ending in one as the last line's
+        length plus the break (`'}' expected` at 912:26 of a file of 912 lines whose last
+        is 25 long; tsc: 913:1). Elsewhere a character past the end is the line's end (LSP).
+        """
+        line, units = position["line"], position["character"]
+        lines = self.lines(path)
+        last = line == len(lines) - 2 and lines[-1] == ""
+        if last and units > to_units(lines[line], len(lines[line]), self.encoding):
+            return line + 2, 1
+        return line + 1, self.column(path, line, units)
+
     def span(self, path: Path, lsp_range: shapes.Range) -> Span:
         """An LSP range as a 1-based span."""
-        start, end = lsp_range["start"], lsp_range["end"]
-        return Span(
-            line=start["line"] + 1,
-            column=self.column(path, start["line"], start["character"]),
-            end_line=end["line"] + 1,
-            end_column=self.column(path, end["line"], end["character"]),
-        )
+        line, column = self.point(path, lsp_range["start"])
+        end_line, end_column = self.point(path, lsp_range["end"])
+        return Span(line=line, column=column, end_line=end_line, end_column=end_column)
 
     def location(self, uri: str, lsp_range: shapes.Range) -> Location | None:
         """An LSP location with its source line; None for a URI that is not a file."""
