@@ -12,7 +12,7 @@ from typing import Any
 from lspd.cli.hook import edit_output
 from lspd.daemon.feedback import Feedback
 from lspd.ops.check import workspace_diagnostics
-from tests.conftest import copy_fixture, warm_root
+from tests.conftest import Warm, copy_fixture, warm_root
 from tests.ops.test_baseline import committed
 
 STILL = "lspd: still checking"
@@ -55,11 +55,16 @@ def test_an_edit_past_its_budget_is_told_not_called_loading(tmp_path: Path) -> N
 def test_loading_is_told_once_then_the_unfinished_check(tmp_path: Path) -> None:
     root = committed(copy_fixture("ts", tmp_path))
     for warm in warm_root(root, tmp_path / "logs", watch=True):
-        feedback = Feedback(warm.ws)
-        request = edited(root)
-        first = warm.run(feedback.answer({**request, "wait": 0.0}))
-        assert first["loading"]["servers"] == ["typescript builder for tsconfig.json"]
-        assert note(first).startswith("lspd is loading typescript builder for tsconfig.json (")
-        second = warm.run(feedback.answer({**request, "wait": 0.0}))
-        assert second.get("loading") is None and not second.get("quiet")
-        assert second["complete"] or note(second).startswith(STILL)
+        loading_said_once(warm, edited(root), "typescript builder for tsconfig.json")
+
+
+def loading_said_once(warm: Warm, request: dict[str, Any], server: str) -> None:
+    """The hook's first answer says `server` loads; the next one says the check runs."""
+    feedback = Feedback(warm.ws)
+    first = warm.run(feedback.answer({**request, "wait": 0.0}))
+    assert first["loading"]["servers"] == [server]
+    assert note(first).startswith(f"lspd is loading {server} (")
+    second = warm.run(feedback.answer({**request, "wait": 0.0}))
+    assert second.get("loading") is None and not second.get("quiet")
+    assert second["complete"] or note(second).startswith(STILL)
+    warm.run(feedback.close())

@@ -21,6 +21,8 @@ from typing import Any
 
 from lspd.daemon.hook_history import History, new_history, remember
 from lspd.engine.builders import builder_for
+from lspd.engine.mypy_check import MypyProject, project_of
+from lspd.errors import InvalidInput
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
 from lspd.ops.progressive import Introduced, Progress
@@ -241,22 +243,43 @@ class Feedback:
     def _loading(self, files: list[Path]) -> list[str]:
         """The checkers of `files` still loading: not started, starting, or not yet through
         a first comparison (basedpyright is "ready" at once, then spends its first
-        diagnostics of a large project analysing everything the file imports). A file a
-        TypeScript builder checks is judged by that builder: loading until it checked the
-        file's tsconfig once (tsserver, asked for no file, never loads a project)."""
+        diagnostics of a large project analysing everything the file imports). A file is
+        judged by the checker that checks it: a TypeScript builder's until it checked the
+        file's tsconfig once (tsserver, asked for no file, never loads a project); a
+        mypy-gated project's mypy until it runs (basedpyright, which then checks nothing of
+        it, never makes a first comparison: httpx's hook said it loading for 20 minutes)."""
         out = set()
         judged = []
         for path in files:
             found = builder_for(self.ws, path)
-            if found is None:
+            try:
+                mypy = project_of(self.ws, path)
+            except InvalidInput:  # its configuration is broken: the check says so
+                continue
+            if found is not None:
+                if found[0].pid is None or found[1] not in found[0].projects:
+                    out.add(f"{found[0].name} for {self.ws.display(found[1])}")
+            elif mypy is not None:
+                if not self._mypy_up(mypy):
+                    out.add(f"mypy for {self._shown(mypy.directory)}")
+                if mypy.also_pyright:
+                    judged.append(path)
+            else:
                 judged.append(path)
-            elif found[0].pid is None or found[1] not in found[0].projects:
-                out.add(f"{found[0].name} for {self.ws.display(found[1])}")
         for name, key, project in self._servers(judged):
             session = self.ws.sessions.get(key)
             if session is None or session.state != "ready" or key not in self.warm:
                 out.add(f"{name} for {project}")
         return sorted(out)
+
+    def _mypy_up(self, project: MypyProject) -> bool:
+        """Whether the project's mypy runs (its dmypy, or mypy held for runs once), or has
+        answered as mypy run once (`mypy_once`: then nothing stays up between runs)."""
+        daemons = self.ws.pool.mypy.items()
+        return any(k[0] == project.directory and (d.pid or d.once) for k, d in daemons)
+
+    def _shown(self, project: Path) -> str:
+        return self.ws.display(project) if project != self.ws.root else self.ws.root.name
 
     def _servers(self, files: list[Path]) -> list[tuple[str, tuple[str, str], str]]:
         """The server of each file: its name, its session's key, its project as shown."""
@@ -266,8 +289,7 @@ class Feedback:
             if definition is not None:
                 project = self.ws.project_root(path, definition)
                 key = self.ws.pool.key(definition, project)
-                shown = self.ws.display(project) if project != self.ws.root else self.ws.root.name
-                out.append((definition.name, key, shown))
+                out.append((definition.name, key, self._shown(project)))
         return out
 
 
