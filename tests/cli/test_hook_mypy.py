@@ -22,13 +22,20 @@ FILES = {
 }
 
 
-@pytest.fixture
-def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
-    """The strict project (clean under its mypy) committed to git, its daemon running."""
-    root = committed(project(tmp_path / "p", FILES))
+def mypy_served(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> Iterator[ThreadDaemon]:
+    """The mypy project of `files` committed to git, its daemon running."""
+    root = committed(project(tmp_path / "p", files))
     monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
     with thread_daemon(root, prewarm=False) as daemon:
         yield daemon
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
+    """The strict project (clean under its mypy) committed to git, its daemon running."""
+    yield from mypy_served(tmp_path, monkeypatch, FILES)
 
 
 def test_an_edit_gets_mypys_error_and_the_stop_gate_blocks_on_it(served: ThreadDaemon) -> None:

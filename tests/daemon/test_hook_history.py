@@ -24,11 +24,16 @@ def test_a_stop_says_whether_it_blocked() -> None:
     remember(history, "stop", [], {"complete": True, "introduced": [ERROR], "repeat": True})
     remember(history, "stop", [], {"complete": False, "introduced": [WARNING]})
     remember(history, "stop", [], {"complete": True, "introduced": []})
+    failed = {"complete": False, "introduced": [], "failed": "MypyFailed: mypy failed"}
+    remember(history, "stop", [], {**failed, "repeat": False})
+    remember(history, "stop", [], {**failed, "repeat": True})
     assert [e.decision for e in history] == [
         "blocked: 1 error(s) introduced",
         "let go: the same 1 error(s) it was blocked for",
         "let go: the check did not finish",
         "let go",
+        "blocked: the check failed",
+        "let go: the check failed again",
     ]
 
 

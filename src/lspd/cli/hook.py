@@ -119,7 +119,6 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
             "session": session,
             "baseline": _baseline(found.root),
             "wait": max(0.0, left - MARGIN_S),
-            "again": bool(payload.get("stop_hook_active")),
         }
         answer = hook(found, request, timeout=left + 5)
         return stop_output(answer, _budget(budget, "LSPD_STOP_TIMEOUT", STOP_TIMEOUT_S))
@@ -186,7 +185,8 @@ def progress_note(answer: dict[str, Any], budget: float) -> str | None:
 
 def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
     """The stop gate: block while the session's changes leave errors (not twice for the
-    same ones); let the stop go silently when there are none, with a note when the check
+    same ones), and once when the check failed (nothing is proved then: never read as
+    clean); let the stop go silently when there are none, with a note when the check
     could not finish."""
     baseline = answer.get("baseline", "HEAD")
     errors = [d for d in answer.get("introduced", []) if d.get("severity") == "error"]
@@ -202,13 +202,21 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
         if not answer.get("complete"):
             text += f"\n(the check did not finish in {budget:g} s; {check})"
         return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
+    if failed := answer.get("failed"):
+        text = (
+            f"lspd: the check of this session's changes failed ({failed}): whether they "
+            f"introduced errors is not known; run `lspd check --baseline {baseline}` or the "
+            "project's own checker"
+        )
+        if answer.get("repeat"):
+            return {"systemMessage": f"{text} (it failed at the last stop too)."}
+        return {"decision": "block", "reason": f"{text} before you finish."}
     if not answer.get("complete"):
         compared, total = answer.get("compared", 0), answer.get("total")
         of = f" of {total}" if total is not None else ""
-        why = f"failed ({answer['failed']})" if answer.get("failed") else f"ran out of {budget:g} s"
         return {
-            "systemMessage": f"lspd: the check of this session's changes {why} after "
-            f"{compared}{of} file(s), no new error so far; {check}."
+            "systemMessage": f"lspd: the check of this session's changes ran out of {budget:g} "
+            f"s after {compared}{of} file(s), no new error so far; {check}."
         }
     return None
 

@@ -7,7 +7,9 @@ is kept, that result's making, whose progress the hook tells), and goes on after
 has returned. What it finds later is told once, at the same agent session's next hook call
 (keyed by the payload's `session_id`), unless the edit was undone or redone since. The
 stop gate compares every file the session edited, completely if its budget allows, and
-never blocks twice in a row for the same errors.
+never blocks twice for the same unchanged errors (the same set of the engine's keys, which
+no line shift changes), whether or not the agent says its stop was blocked before; a check
+that failed blocks once, said as a failure, never as "no error".
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class AgentSession:
     reported: set[Key] = field(default_factory=set)  # findings it was told
     told_loading: bool = False
     last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
+    blocked_failed: bool = False  # its last stop was blocked for a check that failed
     history: History = field(default_factory=new_history)  # its hook calls (status page)
 
 
@@ -58,8 +61,7 @@ class Feedback:
 
     async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """`request`: `event` (`edit` or `stop`), `session`, `baseline`, `wait` (seconds),
-        `paths` (edited, relative to the root; `edit`), `again` (`stop`: the stop was already
-        blocked once)."""
+        `paths` (edited, relative to the root; `edit`)."""
         event = request.get("event")
         session = str(request.get("session") or "-")
         baseline = str(request.get("baseline") or "HEAD")
@@ -71,7 +73,7 @@ class Feedback:
             first = min(max(float(request.get("first", 3.0)), 0.0), MAX_WAIT_S)
             answer = await self.late(session, paths, baseline, wait, first)
         elif event == "stop":
-            answer = await self.stop(session, baseline, wait, bool(request.get("again")))
+            answer = await self.stop(session, baseline, wait)
         else:
             raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
         if (agent := self.sessions.get(session)) is not None:
@@ -135,10 +137,12 @@ class Feedback:
         agent.edited |= set(paths)
         return sorted(scope)
 
-    async def stop(self, session: str, baseline: str, wait: float, again: bool) -> dict[str, Any]:
+    async def stop(self, session: str, baseline: str, wait: float) -> dict[str, Any]:
         """Check every file the session edited, for at most `wait` seconds: its errors
-        (all of them, told before or not), and whether they are the ones it was blocked
-        for at its last stop (`again`: then the stop goes)."""
+        (all of them, told before or not), and whether the stop was blocked for the same
+        at the session's last stop (`repeat`: then it goes). The same: the same errors, or
+        a check failing again. Claude Code's `stop_hook_active` is not asked: it is false
+        again at the next turn's stop, with the errors unchanged."""
         agent = self.sessions.get(session)
         if agent is None or not agent.edited:
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
@@ -147,8 +151,13 @@ class Feedback:
         answer = self._describe(check, current)
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
-        answer["repeat"] = bool(errors) and again and errors == agent.last_block
+        failed = not errors and check.failed is not None
+        if errors:
+            answer["repeat"] = errors == agent.last_block
+        else:
+            answer["repeat"] = failed and agent.blocked_failed
         agent.last_block = errors or None
+        agent.blocked_failed = failed
         agent.reported |= {i.key for i in current}
         return answer
 

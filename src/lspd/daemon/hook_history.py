@@ -42,6 +42,9 @@ def remember(history: History, event: str, paths: list[str], answer: dict[str, A
             decision = f"let go: the same {errors} error(s) it was blocked for"
         elif errors:
             decision = f"blocked: {errors} error(s) introduced"
+        elif answer.get("failed"):
+            again = answer.get("repeat")
+            decision = "let go: the check failed again" if again else "blocked: the check failed"
         else:
             decision = "let go" if answer.get("complete") else "let go: the check did not finish"
     complete = bool(answer.get("complete"))

@@ -1,0 +1,79 @@
+"""The stop gate (`lspd hook claude-code` on a Stop payload) against a real daemon: it never
+blocks twice for the same unchanged errors, whatever `stop_hook_active` says (it is false
+again at each new turn's stop: zod's 4 unchanged errors were blocked for at every stop),
+blocks again when they changed; a check that failed is said as a failure and blocks once,
+never read as "no new error"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_hook import break_the_caller, edit, hook, said, served, stop
+from tests.cli.test_hook_mypy import mypy_served
+from tests.daemon.support import ThreadDaemon
+
+__all__ = ["served"]  # the Python fixture's daemon (tests/cli/test_hook.py)
+LISTS = "`lspd check --baseline HEAD` lists everything"
+SAME = (
+    "lspd: 1 error(s) this session introduced since HEAD remain, unchanged since the last "
+    f"stop; {LISTS}."
+)
+
+
+def test_the_same_errors_block_one_stop_of_many(served: ThreadDaemon) -> None:
+    root = served.daemon.root
+    hook("claude-code", edit(break_the_caller(root)), root)
+    first = said(hook("claude-code", stop(root), root))
+    assert first["decision"] == "block"
+    assert said(hook("claude-code", stop(root), root)) == {"systemMessage": SAME}
+    app = root / "pkg" / "app.py"
+    app.write_text("# a line above: the error moves down one line\n" + app.read_text())
+    hook("claude-code", edit(app), root)
+    assert said(hook("claude-code", stop(root), root)) == {"systemMessage": SAME}
+    app.write_text(app.read_text() + 'wrong: int = "x"\n')
+    hook("claude-code", edit(app), root)
+    changed = said(hook("claude-code", stop(root), root))
+    assert changed["decision"] == "block"
+    assert re.search(r"introduced 2 new error\(s\) since HEAD:\npkg/app\.py:6:", changed["reason"])
+    assert "[reportAssignmentType]" in changed["reason"]
+    again = said(hook("claude-code", stop(root, active=True), root))
+    assert again == {"systemMessage": SAME.replace("lspd: 1 error", "lspd: 2 error")}
+
+
+FAILING = {  # mypy ends with a usage error, exit 2, no diagnostic: every check fails
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\npython_version = "2.7"\n',
+    "app/__init__.py": "",
+    "app/shapes.py": "def area(width: int, height: int) -> int:\n    return width * height\n",
+}
+
+
+@pytest.fixture
+def failing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
+    """A mypy project whose mypy cannot run, committed to git, its daemon running."""
+    yield from mypy_served(tmp_path, monkeypatch, FAILING)
+
+
+def test_a_failed_check_blocks_once_and_never_reads_as_clean(failing: ThreadDaemon) -> None:
+    root = failing.daemon.root
+    shapes = root / "app" / "shapes.py"
+    shapes.write_text(shapes.read_text().replace("height: int)", "height: int, depth: int)"))
+    hook("claude-code", edit(shapes), root)
+    first = said(hook("claude-code", stop(root), root))
+    assert first["decision"] == "block"
+    failed = re.fullmatch(
+        r"lspd: the check of this session's changes failed \((MypyFailed: .+)\): whether they "
+        r"introduced errors is not known; run `lspd check --baseline HEAD` or the project's "
+        r"own checker before you finish\.",
+        first["reason"],
+        re.S,
+    )
+    assert failed is not None, first
+    assert "Python 2" in failed[1]
+    second = said(hook("claude-code", stop(root), root))
+    assert list(second) == ["systemMessage"]
+    assert second["systemMessage"].endswith("(it failed at the last stop too).")
+    assert "no new error" not in second["systemMessage"]
