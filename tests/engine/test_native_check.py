@@ -211,3 +211,22 @@ def test_a_server_started_before_the_first_check_is_kept(
     started = session.pid
     assert check(project)[1] == tsc(project) == set()
     assert session.pid == started and servers_in(project.root) == [started]
+
+
+def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm) -> None:
+    """TypeScript 7's `tsc -p` reports a program's syntax errors alone when it has any (no
+    file's semantic errors), from the first check on, and the errors after the fix."""
+    src = project.root / "src"
+    (src / "leaf.ts").write_text("export const x: string = 1;\n")  # a type error
+    (src / "core.ts").write_text(f"{CORE}\nexport function broken( {{\n")
+    broken = {("src/core.ts", 6, 1, "1005")}
+    assert check(project)[1] == tsc(project) == broken
+    (src / "core.ts").write_text(CORE)
+    type_error = {("src/leaf.ts", 1, 14, "2322")}
+    assert check(project)[1] == tsc(project) == type_error
+
+    user = FILES["src/user.ts"] + "const y: number = ;\nconst z: string = 1;\n"
+    (src / "user.ts").write_text(user)
+    assert check(project)[1] == tsc(project) == {("src/user.ts", 3, 19, "1109")}
+    (src / "user.ts").write_text(FILES["src/user.ts"])
+    assert check(project)[1] == tsc(project) == type_error

@@ -46,6 +46,8 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
             if config not in said or said[config][0] != stamp:
                 said[config] = (stamp, await asyncio.to_thread(config_errors, tsc, config))
             for error in said[config][1]:
+                if error.file.suffix != ".json":
+                    continue  # a source file's syntax error: its own check says it, while fresh
                 found = by_file.setdefault(error.file, [])
                 if (diagnostic := _diagnostic(error)) not in found:  # an `extends` shared
                     found.append(diagnostic)
