@@ -77,10 +77,10 @@ async def measure(root: Path, logs: Path, rounds: int, checks: int) -> dict[str,
     try:
         assert await ws.watch()
         at = {**position(root), "symbol": None, "new_name": NEW}
-        cold, (old, edit) = await timed(rename.renamed(ws, **at))
+        cold, (old, edit, _) = await timed(rename.renamed(ws, **at))
         samples: dict[str, list[float]] = {"diff": [], "check": [], "preview": []}
         for _ in range(rounds):
-            took, (_, edit) = await timed(rename.renamed(ws, **at))
+            took, (_, edit, _) = await timed(rename.renamed(ws, **at))
             samples["diff"].append(took)
         check = None
         for index in range(checks):  # in turn first: the first pays for the server's analysis

@@ -4,6 +4,7 @@ between pages, made anew after a file changes."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.cli import main
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, compact_json, item_sizes
 from lspd.ops.changes_page import memory_of
 from lspd.ops.edit_models import RenameResult
@@ -90,6 +92,23 @@ def test_a_long_rename_is_paged_by_whole_files_within_the_budget(
         named = [line[len("+++ b/") :] for line in p.diff.splitlines() if line.startswith("+++ ")]
         assert named == [f.path for f in p.files]
     assert paged[-1].next_offset is None and not paged[-1].truncated
+    assert [len(p.files) for p in paged] == [13, 13, 13, 2]  # the budget's cut
+    # Each page says it is a part, beside its diff and in its check's scope (the httpx
+    # rename's first page, 4 of 13 files, said `introduced: []` and left mypy 107 errors).
+    for p, start in zip(paged, [0, *(q.next_offset for q in paged[:-1])], strict=True):
+        rest = p.total - len(p.files)
+        ahead = p.next_offset if start == 0 else 0
+        assert p.partial == (
+            f"`diff` holds only files {start + 1}-{start + len(p.files)} of the rename's 41: "
+            f"applied alone it is half a rename ({rest} file(s) still name `notify_all`), whose "
+            "errors `check` (the whole rename's) does not list. Apply it only together with "
+            f"every other page (send `offset` {ahead}, then each `next_offset` until there is "
+            "none), or get the whole diff as one answer: `lspd rename many/core.py:4:5 "
+            "tell_everyone --json` from the root (the CLI joins the pages)"
+        )
+        assert p.check is not None and p.check.scope.startswith(
+            "the whole rename: all 41 files, every page's diff applied; 41 changed file(s)"
+        )
     # Each page applies on its own ...
     for index, p in enumerate(paged):
         copy = applied(many.root, p.diff, tmp_path / f"page{index}")
@@ -193,3 +212,37 @@ def test_the_cli_writes_the_whole_patch(many: Warm, tmp_path: Path) -> None:
     )
     whole = applied(many.root, done.stdout, tmp_path)
     assert sum("tell_everyone" in p.read_text() for p in (whole / "many").glob("*.py")) == USERS + 1
+
+
+def test_the_cli_json_is_the_whole_rename(
+    many: Warm, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`lspd rename ... --json | jq -r .diff | git apply`: the answer is every page joined,
+    so the diff is the whole rename, which leaves basedpyright without an error; a page is
+    what `--limit` or `--offset` asks for."""
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    command = [
+        str(Path(sys.executable).parent / "lspd"),
+        *("rename", "many/core.py:4:5", "tell_everyone", "--json", "--root", str(many.root)),
+    ]
+    done = subprocess.run(
+        command, cwd=many.root, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    whole = json.loads(done.stdout)
+    paged = pages(many)
+    expected = ["many/core.py", *(f"many/user_{n:02d}.py" for n in range(USERS))]
+    assert [f["path"] for f in whole["files"]] == expected
+    assert whole["diff"] == "".join(p.diff for p in paged)
+    assert {"truncated", "next_offset", "partial"} & set(whole) == set()
+    assert (whole["total"], whole["edits"]) == (USERS + 1, 1 + USERS * (1 + CALLS))
+    assert whole["check"] == paged[0].model_dump(mode="json", exclude_defaults=True)["check"]
+    copy = applied(many.root, whole["diff"], tmp_path)
+    assert not any("notify_all" in (copy / path).read_text() for path in expected)
+    assert basedpyright_errors(copy) == []
+    # A page asked for is the MCP answer: its `partial` says what it is.
+    monkeypatch.chdir(many.root)
+    assert main([*command[1:], "--limit", "1000"]) == 0
+    page = json.loads(capsys.readouterr().out)
+    assert page == json.loads(compact_json(paged[0]))
+    assert page["partial"].startswith("`diff` holds only files 1-13 of the rename's 41")

@@ -4,8 +4,11 @@ An MCP answer is one page: the answer budget keeps it small for a model's contex
 `next_offset` says where the rest starts. A person at a terminal who asks for
 `--limit 500` wants 500 lines, so the text output fetches page after page and merges them
 into one answer before rendering it. `--json` stays the MCP payload: one page, and
-`--offset` asks for the next. A rename's pages are whole files, so their diffs joined are
-the whole diff: `lspd rename ... > x.patch` writes a patch of every file (up to `--limit`).
+`--offset` asks for the next; except a rename's, whose diff is applied whole: its `--json`
+joins every page unless `--offset` or `--limit` asks for one. A rename's pages are whole
+files, so their diffs joined are the whole diff: `lspd rename ... > x.patch` (or `--json |
+jq -r .diff`) writes a patch of every file (up to `--limit`), and the joined answer drops
+the pages' `partial` warning.
 """
 
 from __future__ import annotations
@@ -54,6 +57,8 @@ def _merge(merged: Answer, page: Answer) -> Answer:
         out.pop(key, None)
         if key in page:
             out[key] = page[key]
+    if "next_offset" not in out:  # from the first page on: the diff is now the whole edit's
+        out.pop("partial", None)
     return out
 
 

@@ -24,6 +24,10 @@ from lspd.sentinel import port_path
 from lspd.surface.commands import Command, commands
 from lspd.surface.operation import Param
 
+# Results whose pages are parts of one edit: `--json` joins them unless a page is asked for
+# (`--offset`, `--limit`), since its diff is applied whole (`git apply` of a page alone is
+# half a rename).
+WHOLE = frozenset({"RenameResult"})
 POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
 
@@ -219,12 +223,10 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
 def _run(args: argparse.Namespace, op: Command) -> int:
     given = arguments(args, op)
     root = root_for(args.root, given.get("path"))
-    if args.json:  # the same bytes as the MCP text block: one page
-        result = run_tool(root, op.name, given)
+    if args.json and not (op.result in WHOLE and not {"offset", "limit"} & set(given)):
+        result = run_tool(root, op.name, given)  # the same bytes as the MCP text block
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
         return exit_code(result)
-    from lspd.cli.render import render
-
     limit = next((p for p in op.params if p.name == "limit"), None)
     if limit is not None and any(p.name == "offset" for p in op.params):
         from lspd.cli.pages import follow
@@ -235,6 +237,11 @@ def _run(args: argparse.Namespace, op: Command) -> int:
             )
     else:
         result = run_tool(root, op.name, given)
+    if args.json:  # a whole edit: every page joined, the MCP answer's form
+        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+        return exit_code(result)
+    from lspd.cli.render import render
+
     print(render(op.result, result))
     return exit_code(result)
 

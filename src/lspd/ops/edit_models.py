@@ -21,18 +21,21 @@ class RenameResult(Paged):
     """A rename as the language server computes it: a diff to apply (never applied), its
     files paged (`total`: all files it changes)."""
 
+    partial: str | None = None
+    """Set when `diff` is only a page of the rename: never apply it alone; how to get the rest."""
     old_name: str
     """The name renamed."""
     new_name: str
     """The name it gets."""
     diff: str
-    """This page's files as one unified diff to `git apply` (or `patch -p1`)."""
+    """This page's files as one unified diff to `git apply` (or `patch -p1`): the whole
+    rename unless `partial` says otherwise."""
     files: list[FileEdits] = Field(default_factory=list)
     """This page's files (whole: a file's diff is never cut)."""
     edits: int
     """Text edits in all files."""
     check: Changes | None = None
-    """What applying the whole rename would introduce and fix."""
+    """What applying the whole rename (every page's diff) would introduce and fix."""
     note: str | None = None
     """Why `check` is missing or cut."""
 

@@ -9,6 +9,7 @@ and fix (`preview`'s comparison): the agent applies it, lspd writes nothing.
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 from lspd.errors import InvalidInput, ServerError
@@ -41,7 +42,7 @@ async def rename(
     diff of the files it changes (a page of them: `edit_page`), and what applying the whole
     rename would introduce and fix (made once: the next page's costs no second check)."""
     check_paging(offset, limit)
-    old, edit = await renamed(ws, path, line, column, symbol, new_name=new_name)
+    old, edit, where = await renamed(ws, path, line, column, symbol, new_name=new_name)
     check_paging(offset, limit, len(edit.changes))
 
     async def make() -> Changes:
@@ -53,13 +54,15 @@ async def rename(
     edits = sum(c.edits for c in edit.changes)
 
     def build(files: list[FileEdits], diff: str, w: Window) -> RenameResult:
+        paged = w.count < w.total  # this diff is a part: said so, beside `check` and in it
         return RenameResult(
+            partial=partial(w, old, new_name, where) if paged else None,
             old_name=old,
             new_name=new_name,
             diff=diff,
             files=files,
             edits=edits,
-            check=check,
+            check=whole_scope(check, w.total) if paged else check,
             note=note,
             **w.paging,
         )
@@ -75,8 +78,9 @@ async def renamed(
     symbol: str | None,
     *,
     new_name: str,
-) -> tuple[str, workspace_edit.Proposed]:
-    """The name renamed and the server's edit, unchecked (bench/rename.py times it alone)."""
+) -> tuple[str, workspace_edit.Proposed, str]:
+    """The name renamed, the server's edit, unchecked (bench/rename.py times it alone), and
+    the place renamed as the CLI takes it (`PATH:LINE:COLUMN`)."""
     await ws.refresh_open_documents(catch_up=True)
     target = await resolve_target(ws, path, line, column, symbol)
     session = target.session
@@ -94,7 +98,36 @@ async def renamed(
     edit = workspace_edit.proposed(ws, session, [answer], old)
     if not edit.changes:
         raise InvalidInput(f"{session.name}'s rename of `{old}` at {where} changes nothing")
-    return old, edit
+    return old, edit, where
+
+
+def partial(w: Window, old: str, new: str, where: str) -> str:
+    """What a page that is not the whole rename says before its diff: applied alone, it is
+    half a rename (httpx's MockTransport: its first page, 4 of 13 files, then leaves mypy
+    107 errors), and how to get the rest or the whole."""
+    rest = w.total - w.count
+    files = f"file {w.offset + 1}" if w.count == 1 else f"files {w.offset + 1}-{w.end}"
+    pages = (
+        f"send `offset` {w.next_offset}, then each `next_offset` until there is none"
+        if w.offset == 0
+        else "send `offset` 0, then each `next_offset` until there is none"
+    )
+    return (
+        f"`diff` holds only {files} of the rename's {w.total}: applied alone it is half a "
+        f"rename ({rest} file(s) still name `{old}`), whose errors `check` (the whole "
+        f"rename's) does not list. Apply it only together with every other page ({pages}), "
+        f"or get the whole diff as one answer: `lspd rename {shlex.quote(where)} {new} "
+        "--json` from the root (the CLI joins the pages)"
+    )
+
+
+def whole_scope(check: Changes | None, files: int) -> Changes | None:
+    """The check of a paged rename, its scope saying it is the whole rename's, not the
+    page's (made once for all pages: `kept_check`)."""
+    if check is None:
+        return None
+    scope = f"the whole rename: all {files} files, every page's diff applied; {check.scope}"
+    return check.model_copy(update={"scope": scope})
 
 
 async def checked(

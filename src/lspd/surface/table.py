@@ -46,7 +46,8 @@ counts are then those of `introduced`. `content` (unsaved text) on diagnostics, 
 definition and type_definition: answer as if `path` held that text (nothing is written).
 `rename` and `fixes` give the server's edit as one unified diff (paths relative to the root:
 `git apply` it) and never apply it; their `check` is what applying it would introduce and
-fix, as `preview` says. A rename's diff is paged by whole files: each page applies alone.
+fix, as `preview` says. A rename's diff is paged by whole files; a page is marked `partial`:
+never apply it alone (half a rename), apply every page, or the CLI's `lspd rename --json`.
 `fresh` is true when the answer is for the file's current text; `total` counts all items
 of a list. `unresolved` (on references and call_hierarchy) lists apart the same-name uses
 no checker ties to a declaration. `all`: every source file, not only those the gate
