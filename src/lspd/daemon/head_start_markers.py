@@ -38,7 +38,7 @@ PASSED_OVER = frozenset({"node_modules", "__pycache__", "dist", "build", "target
 def records(root: Path) -> list[dict[str, Any]]:
     """The starts (`head_start`'s records) the markers at `root` make certain: the Python
     and the TypeScript server's, each with its questions to a shim."""
-    from lspd.servers.registry import definition_for_path  # ~10 ms, only when guessing
+    from lspd.servers.registry import definition_for_path  # with servers.toml: ~0.035 s CPU
 
     made: list[dict[str, Any]] = []
     for probe in ("x.py", "x.ts"):
