@@ -181,7 +181,7 @@ async def run_mypy(
     # the copy is of it, and made anew (by the check, under its lock) when it moved
     base = package_base(project.directory, project.config)
     sees = daemon.sees if daemon.sees.directory == base else Sees(base)
-    python = await asyncio.to_thread(_python_files, ws)
+    python = held_python(await asyncio.to_thread(_python_files, ws), texts or {}, ws.root)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files)
     held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
@@ -190,6 +190,20 @@ async def run_mypy(
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
     return run
+
+
+def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:
+    """The workspace's Python files in the state `texts` holds: a file they say is gone is
+    not, a new one is; mypy's targets and the files it checks are that state's, not the
+    disk's (a deleted module's importers, a new module, a renamed one)."""
+    gone = {path for path, text in texts.items() if text is None}
+    known = set(python)
+    new = [
+        path
+        for path, text in texts.items()
+        if text is not None and path.suffix in PYTHON and path not in known and root in path.parents
+    ]
+    return sorted(path for path in [*python, *new] if path not in gone) if texts else python
 
 
 def _outside(ws: Workspace, directory: Path) -> int:
@@ -258,6 +272,10 @@ _TEXT = re.compile(
 )
 
 
+# A syntax error mypy 1.x prints as text with `-O json` (no flags for columns): `path:line: ...`
+_BARE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<rest>error: .*)$")
+
+
 def parse(
     output: MypyOutput, project: Path, copy: Path | None = None, base: Path | None = None
 ) -> list[MypyError]:
@@ -267,7 +285,8 @@ def parse(
     own line is left out."""
     errors: list[MypyError] = []
     for line in output.lines:
-        item = _json_item(line, project) if output.json else _text_item(line, project)
+        as_json = output.json and line.startswith("{")  # else a blocking error's text
+        item = _json_item(line, project) if as_json else _text_item(line, project)
         if item is not None and copy is not None and item[0].path.is_relative_to(copy):
             moved = (base or project) / item[0].path.relative_to(copy)
             item = (dataclasses.replace(item[0], path=moved), item[1])
@@ -325,6 +344,10 @@ def _json_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
 
 def _text_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | None:
     found = _TEXT.match(line)
+    if found is None and (bare := _BARE.match(line)) is not None:  # `-O json`'s blocking
+        column = bare["column"] or "1"
+        line = f"{bare['path']}:{bare['line']}:{column}:{bare['line']}:{column}: {bare['rest']}"
+        found = _TEXT.match(line)
     if found is None:
         return None
     # Text: 1-based columns, the end inclusive.

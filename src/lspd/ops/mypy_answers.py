@@ -56,9 +56,13 @@ async def mypy_diagnosed(
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
     checkers: dict[Path, str] = {}
-    for project, members in by_project(ws, files).items():
+    # A file gone in this state still names its project: its importers' errors are asked.
+    asked = [*files, *(path for path in texts if path not in files)]
+    for project, members in by_project(ws, asked).items():
         run = await run_mypy(ws, project, texts)
         for path in dict.fromkeys([*members, *run.files]):
+            if path in texts and texts[path] is None:
+                continue  # not there: no diagnostics of its own
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project
             checkers[path] = why_of(project, run.once)

@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import re
 import subprocess
 import time
 from collections import OrderedDict
@@ -349,14 +350,25 @@ _DIED = (
 )
 
 
+# mypy's text error line, columns or not: what a blocking error is printed as.
+_BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
+
+
 def _output(
     project: Path, status: int, out: str, err: str, json_out: bool, once: bool = False
 ) -> MypyOutput:
     """What mypy printed, or why it failed."""
     kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
+    # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
+    # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
+    # whose output names no file's line (`mypy: can't read file`, a traceback).
+    blocking = [line for line in out.splitlines() if _BLOCKING.match(line)]
+    kept += [line for line in blocking if line not in kept]
+    said = any(line.startswith("{") for line in kept) or bool(blocking)
+    answered = status == 2 and said and not any("INTERNAL ERROR" in line for line in kept)
     # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
     # its server cannot run: `follow_imports = silent`), not a clean project.
-    if status not in (0, 1) or (status == 1 and not kept and err.strip()):
+    if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
         log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
         last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
         raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
