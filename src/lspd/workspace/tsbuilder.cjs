@@ -314,7 +314,8 @@ function check(id, configPath) {
   }
   const names = new Set(own.map((f) => f.fileName));
   for (const name of [...reported.keys()]) if (!names.has(name)) reported.delete(name);
-  projects.set(configPath, { builder, host, reported });
+  // `syntax`: what it reported are syntax errors alone, the semantic ones left out.
+  projects.set(configPath, { builder, host, reported, syntax: Boolean(syntax) });
   const checked = [...affected].filter((name) => names.has(name));
   return { id, files: [...names], checked, diagnostics, version: ts.version };
 }
@@ -353,8 +354,10 @@ function preview(id, configPath, texts) {
   const affected = syntax ? new Set() : affectedFiles(id, builder, false, own);
   const diagnostics = {};
   for (const file of own) {
-    // With a syntax error, every file's answer differs from the kept one's (semantic: none).
-    if (!syntax && !affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
+    // With a syntax error, or after a check that had one, any file's answer may differ from
+    // the kept one's (the semantic errors left out, or those it left out).
+    const whole = syntax || known.syntax;
+    if (!whole && !affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
     const found = diagnosticsOf(builder, file, syntax);
     diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
   }
