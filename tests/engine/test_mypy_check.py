@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyRun, by_project, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, by_project, parse, project_of, run_mypy
 from lspd.workspace import Workspace
+from lspd.workspace.dmypy import MypyOutput
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
 
@@ -139,3 +140,13 @@ def test_a_member_package_without_a_checker_section_is_the_top_projects(tmp_path
     expected = {((root / file).resolve(), *rest) for file, *rest in cli_errors(root)}
     assert ours(run) == expected and len(expected) == 2
     assert grouped == [core]
+
+
+def test_an_error_without_a_column_ends_where_it_starts(tmp_path: Path) -> None:
+    """mypy 1.13's unused ignore in `-O json`: column -1, no end (httpx's _decoders.py:33)."""
+    line = (
+        '{"file": "a.py", "line": 33, "column": -1, "message": "Unused \\"type: ignore\\" '
+        'comment", "hint": null, "code": "unused-ignore", "severity": "error"}'
+    )
+    (error,) = parse(MypyOutput((line,), True, 1), tmp_path)
+    assert (error.line, error.column, error.end_line, error.end_column) == (33, 1, 33, 1)

@@ -323,13 +323,13 @@ def _json_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
         data: Any = json.loads(line)
         path = (project / data["file"]).resolve()
         # JSON: 0-based columns, the end exclusive; lspd's are 1-based.
-        column = int(data["column"]) + 1
+        column = max(int(data["column"]) + 1, 1)  # -1: no column (an unused ignore), lspd's 1
         end_line = int(data.get("end_line") or data["line"])
         end_column = int(data.get("end_column") or data["column"]) + 1
         error = MypyError(
             path,
             int(data["line"]),
-            max(column, 1),
+            column,
             end_line,
             max(end_column, column),
             str(data["severity"]),
