@@ -59,7 +59,9 @@ async def proposal_compared(
         checked = await diagnose(ws, files, {})
         again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
     changed = sorted(proposed)
-    note = _note(len(changed), len(set(after) - set(changed)), only is not None)
+    others = [p for p in after if p not in proposed]
+    by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
+    note = _note(len(changed), len(others), only is not None, by_mypy)
     changes = compare(olds, news, "disk", [ws.display(p) for p in changed], note, again)
 
     def line_of(path: Path, line: int) -> str:
@@ -96,11 +98,21 @@ def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Foun
     return found
 
 
-def _note(changed: int, checked: int, naming: bool = False) -> str:
-    """How the compared files were chosen, as the answer says it."""
+def _note(changed: int, checked: int, naming: bool = False, by_mypy: int = 0) -> str:
+    """How the compared files were chosen, as the answer says it: mypy checks its whole
+    project in one run, whatever changed (`by_mypy` of the other files are its)."""
     which = "naming a changed declaration " if naming else ""
+    reached = (
+        f"{which}the check would re-check for it (the files importing one whose declarations "
+        "change)"
+    )
+    others = f"{checked} other file(s) {reached}"
+    if by_mypy:
+        mypy = (
+            f"{by_mypy} in mypy's run of their whole project (every file of it, whatever changed)"
+        )
+        others = f"{checked} other file(s): {mypy}, {checked - by_mypy} {reached}"
     return (
-        f"{changed} changed file(s) and {checked} other file(s) {which}the check would "
-        "re-check for it (the files importing one whose declarations change); the others keep "
-        "the disk's diagnostics (`lspd check` checks everything)"
+        f"{changed} changed file(s) and {others}; the others keep the disk's diagnostics "
+        "(`lspd check` checks everything)"
     )
