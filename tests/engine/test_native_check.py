@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine import second_server
+from lspd.engine import native_check, second_server
 from lspd.ops.check import check_all
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
@@ -230,3 +230,18 @@ def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm) -> None:
     assert check(project)[1] == tsc(project) == {("src/user.ts", 3, 19, "1109")}
     (src / "user.ts").write_text(FILES["src/user.ts"])
     assert check(project)[1] == tsc(project) == type_error
+
+
+def test_a_grammar_error_of_the_checker_stays_and_tsc_is_asked_once(project: Warm) -> None:
+    """A code of the parser's range said by the checker (TS1102: no syntax error) is
+    reported, as tsc does, and tsc is not asked again while those items stay."""
+    src = project.root / "src"
+    (src / "leaf.ts").write_text("export let x = 1;\nlet y = 2;\ndelete y;\n")
+    found = check(project)[1]
+    assert found == tsc(project) and "1102" in {code for *_, code in found}
+    parsed = native_check._parsed[project.ws]
+    said = parsed.said[project.root / "tsconfig.json"]
+    assert said[1] == []  # tsc: no syntax error
+    (src / "core.ts").write_text(f"// adds\n{CORE}")
+    assert check(project)[1] == found
+    assert parsed.said[project.root / "tsconfig.json"] is said  # not asked again

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -47,11 +48,24 @@ Items = list[shapes.Diagnostic]
 # tsc reports a program's semantic diagnostics only when none of its files has a syntactic
 # one (TypeScript 7's `tsc -p` as 5's emitFilesAndReportErrors): with a syntax error anywhere,
 # its whole answer is the syntax errors. The LSP says both kinds alike, so the items of the
-# parser's range of codes (the checker's grammar errors are in it too) are kept per file, and
-# a check with any asks `tsc -p --listFilesOnly`, which parses alone and says the syntax
-# errors (0.1-0.6 s).
-PARSER_CODES = range(1000, 2000)
-_parsed: weakref.WeakKeyDictionary[Workspace, dict[Path, Items]] = weakref.WeakKeyDictionary()
+# parser's codes (TS1xxx; JSX's TS17xxx; a JavaScript file's TS8xxx; the checker's grammar
+# errors are among them too) are kept per file, and a check with any asks `tsc -p
+# --listFilesOnly`, which parses alone and says the syntax errors (0.3 s for a few files,
+# 4.4-6.1 s for effect's 572 at load 6): again only when those items changed, so a checker's
+# grammar error that stays costs one run.
+PARSER_CODES = (range(1000, 2000), range(8000, 9000), range(17000, 18000))
+
+
+@dataclass
+class _Parsed:
+    """A workspace's items of the parser's codes, per file, and per tsconfig what tsc said
+    of them last (the items it was asked for, its errors)."""
+
+    items: dict[Path, Items] = field(default_factory=dict)
+    said: dict[Path, tuple[str, list[ConfigError]]] = field(default_factory=dict)
+
+
+_parsed: weakref.WeakKeyDictionary[Workspace, _Parsed] = weakref.WeakKeyDictionary()
 
 
 async def native_checked(
@@ -111,21 +125,27 @@ async def _syntax_errors(ws: Workspace, sessions: dict[Path, Session]) -> dict[P
     """The items tsc reports of each file of a program with a syntax error (its syntax
     errors; none for the program's other files); empty when no file was said an error of the
     parser's codes (tsc is not asked then)."""
-    parsed = _parsed.get(ws, {})
-    configs: dict[Path, Session] = {}
+    parsed = _parsed.setdefault(ws, _Parsed())
+    configs: dict[Path, tuple[Session, list[Path]]] = {}
     for path, session in sessions.items():
-        if parsed.get(path) and (config := tsconfig_of(ws, path)) is not None:
-            configs.setdefault(config, session)
+        if parsed.items.get(path) and (config := tsconfig_of(ws, path)) is not None:
+            configs.setdefault(config, (session, []))[1].append(path)
     said: dict[Path, Items] = {}
-    for config, session in configs.items():
+    for config, (session, paths) in configs.items():
         command = session.definition.resolved_command()
         if "--lsp" not in command:
             continue
-        errors = await asyncio.to_thread(config_errors, command[: command.index("--lsp")], config)
+        asked = repr([(p, parsed.items[p]) for p in sorted(paths)])
+        if config in parsed.said and parsed.said[config][0] == asked:
+            errors = parsed.said[config][1]
+        else:
+            tsc = command[: command.index("--lsp")]
+            errors = await asyncio.to_thread(config_errors, tsc, config)
+            parsed.said[config] = (asked, errors)
         found: dict[Path, Items] = {}
         for error in errors:
             if error.file in sessions and error.code and error.file.suffix != ".json":
-                found.setdefault(error.file, []).append(_item(parsed, error))
+                found.setdefault(error.file, []).append(_item(parsed.items, error))
         if found:  # the program's files: those of this config
             said.update((p, found.get(p, [])) for p in sessions if tsconfig_of(ws, p) == config)
     return said
@@ -160,8 +180,8 @@ async def _pulled(
     lspd holds it)."""
     async with ws.file_lock(path):  # not while unsaved content of it is being checked
         items = await pulled(session, path, timeout)
-    parsed = _parsed.setdefault(ws, {})
-    parsed[path] = [i for i in items if _code(i) in PARSER_CODES]
+    parsed = _parsed.setdefault(ws, _Parsed()).items
+    parsed[path] = [i for i in items if any(_code(i) in codes for codes in PARSER_CODES)]
     if not parsed[path]:
         del parsed[path]
     result = answers.of_items(Said.by(session), path, items)
