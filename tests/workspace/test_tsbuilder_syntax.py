@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops.check import check_all
+from lspd.daemon.feedback import Feedback
+from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
-from tests.conftest import Warm
+from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import checked_anew, watched, written
+from tests.ops.test_baseline import committed
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.toolchains import TS_PINNED, gate, typescript_package
 
@@ -101,3 +103,25 @@ def test_one_file_s_syntax_error_at_the_end_is_where_tsc_puts_it(project: Warm) 
     result = project.run(diagnostics(project.ws, "src/core.ts"))
     [found] = [d for d in result.diagnostics if d.code == "1005"]
     assert (found.line, found.column, found.end_line, found.end_column) == (4, 1, 4, 1)
+
+
+def test_the_hook_tells_the_syntax_error_alone(tmp_path: Path) -> None:
+    """The hook's gate (`daemon/feedback.py`, the whole check against HEAD) is the builder's:
+    after the edit, the syntax error alone, as tsc says."""
+    root = written(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/core.ts": CORE})
+    (root / "src/user.ts").write_text(USER.replace("string", "number"))
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(lspd_typescript())
+    for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
+        warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        (root / "src/core.ts").write_text(BROKEN)
+        (root / "src/user.ts").write_text(USER)  # a type error tsc does not report now
+        request = {"event": "edit", "session": "s", "baseline": "HEAD", "wait": 120.0}
+        paths = ["src/core.ts", "src/user.ts"]
+        answer = warm.run(Feedback(warm.ws).answer({**request, "paths": paths}))
+        assert answer["complete"] is True
+        told = [*answer["late"], *answer["introduced"]]
+        assert [(i["path"], i["line"], i["column"], i["code"]) for i in told] == [
+            ("src/core.ts", 4, 1, "1005")
+        ]
+        assert tsc_of(root, tmp_path, {}) == ["src/core.ts(4,1): error TS1005: '}' expected."]
