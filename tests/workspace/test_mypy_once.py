@@ -256,3 +256,21 @@ def test_the_cache_kept_at_a_stop_serves_the_next_process_exactly(tmp_path: Path
     after = cached(daemon.state / "cache" / "0")
     typeshed = [path for path in kept if path.startswith("builtins.")]
     assert typeshed and all(after[path] == kept[path] for path in typeshed)  # not re-checked
+
+
+def test_a_cache_file_mypy_replaces_whole_is_shared_by_a_link(tmp_path: Path) -> None:
+    """mypy 1.x's `.json` cache files are written beside and renamed over (its metadata
+    store): another state's copy links them, and a run on the copy leaves the first as it
+    was; sqlite shards, written in place, are copied."""
+    caches = Caches(tmp_path / "cache")
+    first = caches.take({"a.py": b"1"})
+    (first / "3.11" / "app").mkdir(parents=True)
+    (first / "3.11" / "app" / "a.meta.json").write_text("the disk's")
+    (first / "3.11" / "cache.db").write_text("the disk's")
+    other = caches.take({"a.py": b"2"})
+    meta, shard = other / "3.11" / "app" / "a.meta.json", other / "3.11" / "cache.db"
+    assert meta.stat().st_ino == (first / "3.11" / "app" / "a.meta.json").stat().st_ino
+    assert shard.stat().st_ino != (first / "3.11" / "cache.db").stat().st_ino
+    (other / "new.json").write_text("the preview's")
+    os.replace(other / "new.json", meta)  # as mypy writes it
+    assert (first / "3.11" / "app" / "a.meta.json").read_text() == "the disk's"
