@@ -274,3 +274,26 @@ def test_a_cache_file_mypy_replaces_whole_is_shared_by_a_link(tmp_path: Path) ->
     (other / "new.json").write_text("the preview's")
     os.replace(other / "new.json", meta)  # as mypy writes it
     assert (first / "3.11" / "app" / "a.meta.json").read_text() == "the disk's"
+
+
+def test_a_syntax_error_is_answered_and_its_cache_kept(tmp_path: Path) -> None:
+    """mypy stops at a syntax error (exit 2, its error said): an answer, and its cache, which
+    holds every other module as before, stays for the check after the fix."""
+    root = project(tmp_path / "p", IGNORING)
+    daemon = daemon_of(root, tmp_path)
+    shapes = root / "app" / "shapes.py"
+
+    async def run() -> tuple[list[tuple[str, int, int, str | None, str]], list[str]]:
+        try:
+            await daemon.check([], held(root))
+            shapes.write_text(AREA + "\n\ndef broken(:\n    pass\n")
+            output = await daemon.check([], held(root))
+            assert output.status == 2 and output.once
+            slots = sorted(p.name for p in (daemon.state / "cache").iterdir())
+            return shown(root, parse(output, root, daemon.mirror.directory)), slots
+        finally:
+            await daemon.stop()
+
+    errors, slots = asyncio.run(run())
+    assert {(e[0], e[1], e[3]) for e in errors} == {("app/shapes.py", 5, "syntax")}
+    assert slots == ["0", "1"]  # the blocked state's cache kept, not dropped

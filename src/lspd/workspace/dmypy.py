@@ -171,7 +171,7 @@ class Dmypy:
                     argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
                     forked = await self.forks.run(argv)  # `mypy argv`, without its start
                     status, out, err = forked or await self._run("mypy", argv)
-                    if status not in (0, 1):
+                    if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
                         self.caches.drop(cache)
                 else:
                     await self.forks.end()
@@ -354,6 +354,14 @@ _DIED = (
 _BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
 
 
+def _said(out: str) -> bool:
+    """Whether mypy's output names an error of some file's line (JSON, or a blocking error's
+    text), none of them its own crash's."""
+    lines = out.splitlines()
+    named = any(line.startswith("{") or _BLOCKING.match(line) for line in lines)
+    return named and not any("INTERNAL ERROR" in line for line in lines)
+
+
 def _output(
     project: Path, status: int, out: str, err: str, json_out: bool, once: bool = False
 ) -> MypyOutput:
@@ -362,10 +370,8 @@ def _output(
     # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
     # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
     # whose output names no file's line (`mypy: can't read file`, a traceback).
-    blocking = [line for line in out.splitlines() if _BLOCKING.match(line)]
-    kept += [line for line in blocking if line not in kept]
-    said = any(line.startswith("{") for line in kept) or bool(blocking)
-    answered = status == 2 and said and not any("INTERNAL ERROR" in line for line in kept)
+    kept += [line for line in out.splitlines() if _BLOCKING.match(line) and line not in kept]
+    answered = status == 2 and _said(out)
     # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
     # its server cannot run: `follow_imports = silent`), not a clean project.
     if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
