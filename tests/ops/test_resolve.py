@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops import navigation
 from lspd.ops.resolve import AmbiguousSymbol
-from tests.conftest import Warm
+from tests.conftest import Warm, warm_root
 
 
 def test_a_misspelled_member_gets_the_member_that_exists(py: Warm) -> None:
@@ -46,3 +49,57 @@ def test_a_bare_file_name_gets_the_matching_paths(py: Warm) -> None:
         "greeting.py does not exist; files ending in greeting.py: pkg/greeting.py. "
         "Send the path relative to the workspace root"
     )
+
+
+MERGED = """export interface Shape {
+  readonly sides: number;
+}
+
+export const Shape = {
+  make(sides: number): Shape {
+    return { sides };
+  },
+};
+
+export class Box {
+  private inner = 0;
+  get size(): number {
+    return this.inner;
+  }
+  set size(value: number) {
+    this.inner = value;
+  }
+}
+
+export const square: Shape = Shape.make(4);
+"""
+
+
+@pytest.fixture
+def merged(tmp_path: Path) -> Iterator[Warm]:
+    """A TypeScript module declaring `Shape` as an interface and a constant (one symbol)."""
+    root = tmp_path / "merged"
+    (root / "src").mkdir(parents=True)
+    (root / "src/shape.ts").write_text(MERGED)
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}, "include": ["src"]}')
+    yield from warm_root(root, tmp_path / "logs")
+
+
+def test_typescripts_merged_declarations_are_one_symbol(merged: Warm) -> None:
+    """zod's every schema: `interface ZodString` and `const ZodString`. Before, the name
+    matched 2 symbols and the error asked for a longer name path that does not exist."""
+    hover = merged.run(navigation.hover(merged.ws, symbol="Shape"))
+    assert (hover.path, hover.line, hover.column) == ("src/shape.ts", 1, 18)
+    assert "interface Shape" in hover.contents
+    found = merged.run(navigation.definition(merged.ws, symbol="Shape"))
+    assert [(loc.path, loc.line) for loc in found.locations] == [
+        ("src/shape.ts", 1),
+        ("src/shape.ts", 5),
+    ]
+    # no type among them: a getter and its setter stay two symbols
+    with pytest.raises(AmbiguousSymbol) as error:
+        merged.run(navigation.hover(merged.ws, symbol="Box.size"))
+    assert [(c.kind, c.line) for c in error.value.candidates] == [
+        ("method", 13),
+        ("method", 16),
+    ]

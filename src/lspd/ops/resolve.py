@@ -3,7 +3,8 @@
 A name that matches nothing gets the closest names that exist, segment by segment
 (`Console.prnt`: Console exists, so its members are compared with `prnt`). A name that
 matches several symbols lists them, declarations (classes, functions, methods) before
-variables and parameters; the overload signatures of one function are that function.
+variables and parameters; the overload signatures of one function are that function, and
+TypeScript's merged declarations (an interface and a constant of one name) that symbol.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from lspd.workspace.symbols.search import search
 from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts, qualified
 
 MAX_CANDIDATES = 10
+MERGING = (".ts", ".tsx", ".mts", ".cts")  # TypeScript's files: declarations merge
+TYPE_SPACE = {"interface", "class", "enum", "module", "namespace"}  # kinds declaring a type
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     """The one symbol a name path means (in `path` when given); otherwise an error that
     lists the candidates or the closest names."""
     matches = await find_nodes(ws, name_path, path)
-    found = matches[0] if len(matches) == 1 else _overloaded(ws, matches)
+    found = matches[0] if len(matches) == 1 else _overloaded(ws, matches) or _merged(matches)
     if found is not None:
         return FoundSymbol(found.path, found.line, found.column)
     if matches:
@@ -124,6 +127,20 @@ def _overloaded(ws: Workspace, matches: list[Node]) -> Node | None:
         return s.end_line <= len(lines) and lines[s.end_line - 1].rstrip().endswith(";")
 
     return body if all(signature(s) for s in matches if s is not body) else None
+
+
+def _merged(matches: list[Node]) -> Node | None:
+    """TypeScript's declaration merging: declarations of one name in one scope, one of
+    them a type's (an interface, class, enum or namespace), are one symbol (zod declares
+    every schema as `interface ZodString` and `const ZodString`, which no longer name
+    path told apart): the first listed, declarations first; its definition and references
+    are the merged symbol's. Two variables of one name path (a block-scoped `const` in two
+    branches) stay an ambiguity."""
+    if len({(qualified(s), s.path) for s in matches}) != 1:
+        return None
+    if Path(matches[0].path).suffix.lower() not in MERGING:
+        return None
+    return matches[0] if any(s.kind in TYPE_SPACE for s in matches) else None
 
 
 async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
