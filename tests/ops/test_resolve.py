@@ -103,3 +103,7 @@ def test_typescripts_merged_declarations_are_one_symbol(merged: Warm) -> None:
         ("method", 13),
         ("method", 16),
     ]
+    assert str(error.value).endswith(
+        "They share this name path in one file (a getter and its setter, two definitions "
+        "under `if`): send the `path`, `line` and `column` of the one you mean"
+    )

@@ -94,16 +94,24 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
             SymbolCandidate(name_path=qualified(s), kind=s.kind, path=s.path, line=s.line)
             for s in shown
         ]
-        listing = "; ".join(f"{c.name_path} ({c.kind}, {c.path}:{c.line})" for c in candidates)
+        listing = "; ".join(
+            f"{c.name_path} ({c.kind}, {c.path}:{c.line}:{s.column})"
+            for c, s in zip(candidates, shown, strict=True)
+        )
         more = (
             f" (the first {len(shown)}; `workspace_symbols` with this name lists them all, "
             "`offset` pages)"
             if len(matches) > len(shown)
             else ""
         )
+        advice = (
+            "Send a longer name path (e.g. `Class.method` or `module.Class.method`) or a `path`"
+            if len({(c.name_path, c.path) for c in candidates}) > 1
+            else "They share this name path in one file (a getter and its setter, two "
+            "definitions under `if`): send the `path`, `line` and `column` of the one you mean"
+        )
         raise AmbiguousSymbol(
-            f"`{name_path}` matches {len(matches)} symbols{more}: {listing}. "
-            "Send a longer name path (e.g. `Class.method` or `module.Class.method`) or a `path`",
+            f"`{name_path}` matches {len(matches)} symbols{more}: {listing}. {advice}",
             candidates,
         )
     hint = await _closest(ws, name_parts(name_path), path)
