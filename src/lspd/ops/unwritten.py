@@ -9,6 +9,9 @@ same change, is `reportMissingImports` there: an error the CLI will never report
 files are written, and the importing file is not checked through the import (what it uses
 of the new file is `Unknown`). Such an error is never "introduced": it is set aside, and
 the answer says which file was not checked through which import, and what to do instead.
+basedpyright's importers of such a file are asked of a copy holding it since cc9b47c
+(`engine/python_mirror.py`): their imports resolve, and nothing is set aside there unless
+that copy could not be used (a server whose project lies outside the workspace).
 """
 
 from __future__ import annotations
