@@ -14,6 +14,8 @@ def test_python_hover_shows_the_type(py: Warm) -> None:
     assert result.found
     assert "greeter: Greeter" in result.contents
     assert result.path is None  # asked by position: the position is not repeated
+    assert result.range is not None  # the name hovered: `greeter`, columns 5-12
+    assert result.range.model_dump() == {"line": 5, "column": 5, "end_line": 5, "end_column": 12}
 
 
 def test_python_definition_across_files(py: Warm) -> None:
@@ -102,6 +104,8 @@ def test_typescript_hover_waits_for_the_project(ts: Warm) -> None:
     # While tsserver loads the project, hover says only `import add`; lspd waits for it.
     result = ts.run(navigation.hover(ts.ws, "src/main.ts", 3, 23))
     assert "add(a: number, b: number): number" in result.contents
+    assert result.range is not None  # `add`, columns 23-26
+    assert result.range.model_dump() == {"line": 3, "column": 23, "end_line": 3, "end_column": 26}
 
 
 def test_typescript_definition_across_files(ts: Warm) -> None:

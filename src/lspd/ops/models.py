@@ -183,6 +183,8 @@ class HoverResult(Model):
     """The symbol's line (when it was named by `symbol`)."""
     column: int | None = None
     """The symbol's column (when it was named by `symbol`)."""
+    range: Span | None = None
+    """The text the hover is about (the name), when the server says it."""
     toolchain: str | None = None
     """Which TypeScript or Python answered."""
 

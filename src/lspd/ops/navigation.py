@@ -75,11 +75,16 @@ async def hover(
         target = await _target(ws, (path, line, column, symbol), content)
         answer = await target.session.request(answers.HOVER, target.params())
         contents = clean(markdown(answer["contents"])) if answer else ""
+        span = None
+        if answer and "range" in answer:  # in the text held now (`content`'s too)
+            convert = Converter(ws, target.session.encoding)
+            span = convert.span(target.document.path, answer["range"])
         unfolded = await aliases.unfolded(ws, target, contents)
     if unfolded:  # what the aliases it names stand for, one level
         contents += "\n\n" + "\n".join(["Aliases:", "```", *unfolded, "```"])
     toolchain = target.session.toolchain  # which TypeScript or Python answered
-    result = HoverResult(contents=contents, found=bool(contents.strip()), toolchain=toolchain)
+    found = bool(contents.strip())
+    result = HoverResult(contents=contents, found=found, range=span, toolchain=toolchain)
     if symbol is not None:  # where the name led: not implied by the request
         result.path = ws.display(target.document.path)
         result.line, result.column = target.line, target.column
