@@ -1,4 +1,5 @@
-"""Starting servers: an exit seen at once without polling, and the groups started and killed."""
+"""Starting servers: an exit seen at once without polling, the groups started and killed, and
+the environment a server starts with."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import sys
 import threading
 from pathlib import Path
 
-from lspd.lsp.process import GROUPS, ahead, exited, kill_group, spawn, unclaimed
+import pytest
+
+from lspd.lsp.process import GROUPS, ahead, exited, kill_group, server_env, spawn, unclaimed
 from tests.daemon.support import alive, wait_dead
 
 # A server that starts a child holding its stdout, prints the child's pid, then exits 3.
@@ -100,3 +103,24 @@ def test_a_process_started_ahead_is_given_to_the_spawn_asking_exactly_for_it(
         assert not {started.pid, other.pid, again.pid, left.pid} & set(GROUPS.snapshot()[0])
 
     asyncio.run(main())
+
+
+# The environment a language server starts with (`server_env`).
+
+
+def test_a_servers_env_is_laid_over_lspds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOPROXY", "direct")
+    monkeypatch.delenv("NODE_OPTIONS", raising=False)
+    env = server_env({"GOPROXY": "off", "NODE_OPTIONS": "--max-semi-space-size=8"})
+    assert env["GOPROXY"] == "off"
+    assert env["NODE_OPTIONS"] == "--max-semi-space-size=8"
+
+
+def test_the_users_node_options_come_last_so_they_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    # node takes the last of a repeated flag: a user's own young generation size stays theirs
+    monkeypatch.setenv("NODE_OPTIONS", "--max-semi-space-size=32 --max-old-space-size=8192")
+    env = server_env({"NODE_OPTIONS": "--max-semi-space-size=8"})
+    assert env["NODE_OPTIONS"] == (
+        "--max-semi-space-size=8 --max-semi-space-size=32 --max-old-space-size=8192"
+    )
+    assert server_env({})["NODE_OPTIONS"] == "--max-semi-space-size=32 --max-old-space-size=8192"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd.dirs import state_dir
-from lspd.lsp import interpreter_ask
+from lspd.lsp import interpreter_ask, process
 
 if TYPE_CHECKING:
     from lspd.servers.registry import ServerDefinition
@@ -137,9 +137,7 @@ def _typescript(root: Path, definition: ServerDefinition) -> list[dict[str, Any]
 def _server(root: Path, definition: ServerDefinition) -> dict[str, Any]:
     """The record of `definition`'s start at the root: what `Session._start` spawns."""
     own = definition.resolved_env()
-    env = dict(own)
-    if "NODE_OPTIONS" in own and os.environ.get("NODE_OPTIONS"):  # as lifecycle.server_env
-        env["NODE_OPTIONS"] = f"{own['NODE_OPTIONS']} {os.environ['NODE_OPTIONS']}"
+    env = {name: value for name, value in process.server_env(own).items() if name in own}
     return {
         "command": definition.resolved_command(),
         "cwd": str(root),

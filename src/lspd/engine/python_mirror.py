@@ -36,12 +36,9 @@ from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source, read_text
+from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy holds, skips
 
-PYTHON = (".py", ".pyi")
 CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
-# Directories no import resolves into: version control, caches, other tools' packages.
-_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
-_SKIPPED |= {".ruff_cache", "node_modules", ".vscode", ".idea"}
 
 Asked = tuple[Said, list[shapes.Diagnostic], list[str]]  # who said it, its items, its lines
 
@@ -164,7 +161,7 @@ def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
         there.mkdir(exist_ok=True)
         kept = []
         for name in dirs:
-            if name in _SKIPPED:
+            if name in SKIPPED:
                 continue
             if (here / name).is_symlink() or (here / name / "pyvenv.cfg").exists():
                 os.symlink(os.path.realpath(here / name), there / name)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from lspd.lsp.configuration import Configuration
 from lspd.lsp.documents import Documents
 from lspd.lsp.folders import Folders
 from lspd.lsp.positions import Encoding
+from lspd.lsp.process import server_env
 from lspd.lsp.readiness import Readiness
 from lspd.lsp.rpc import ConnectionClosed, RequestTimeout, RpcError
 from lspd.lsp.server_process import ServerProcess
@@ -280,16 +280,6 @@ class ServerLifecycle:
 
     def _on_notification(self, method: str, params: Any) -> None:
         """Take in a notification: the session does (`Session._on_notification`)."""
-
-
-def server_env(own: dict[str, str]) -> dict[str, str]:
-    """lspd's environment with a server's `env` (servers.toml) over it. A NODE_OPTIONS in
-    both is joined, the environment's last: node takes the last of a repeated flag, so the
-    user's flags win and the server's stay where the user set none."""
-    env = {**os.environ, **own}
-    if "NODE_OPTIONS" in own and os.environ.get("NODE_OPTIONS"):
-        env["NODE_OPTIONS"] = f"{own['NODE_OPTIONS']} {os.environ['NODE_OPTIONS']}"
-    return env
 
 
 # LSP's ServerCancelled and ContentModified: the server dropped the request for a newer state

@@ -130,6 +130,16 @@ SPAWNED: deque[Spawn] = deque(maxlen=32)
 _AHEAD: dict[Spawn, asyncio.subprocess.Process] = {}  # pid 0 in the keys
 
 
+def server_env(own: dict[str, str]) -> dict[str, str]:
+    """lspd's environment with a server's `env` (servers.toml) over it. A NODE_OPTIONS in
+    both is joined, the environment's last: node takes the last of a repeated flag, so the
+    user's flags win and the server's stay where the user set none."""
+    env = {**os.environ, **own}
+    if "NODE_OPTIONS" in own and os.environ.get("NODE_OPTIONS"):
+        env["NODE_OPTIONS"] = f"{own['NODE_OPTIONS']} {os.environ['NODE_OPTIONS']}"
+    return env
+
+
 def _asked(command: list[str], cwd: Path, env: Mapping[str, str], log_path: Path) -> Spawn:
     return Spawn(0, tuple(command), str(cwd), tuple(sorted(env.items())), str(log_path))
 

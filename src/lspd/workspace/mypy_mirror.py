@@ -38,8 +38,8 @@ from lspd.workspace.mypy_stamps import Stamp, settled, stamps
 
 PYTHON = (".py", ".pyi")
 # What no mypy run reads from: version control, caches, other tools' packages.
-_SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
-_SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
+SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
+SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def _walked(directory: Path) -> tuple[list[Path], list[Path]]:
     for top, dirs, files in os.walk(directory):
         here = Path(top)
         looked.append(here)
-        kept = [d for d in dirs if d not in _SKIPPED]
+        kept = [d for d in dirs if d not in SKIPPED]
         dirs[:] = [d for d in kept if not (here / d / "pyvenv.cfg").exists()]
         looked += [here / d for d in kept if d not in dirs]
         found += [here / name for name in files if name.endswith(PYTHON)]
