@@ -191,6 +191,12 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
     baseline = answer.get("baseline", "HEAD")
     errors = [d for d in answer.get("introduced", []) if d.get("severity") == "error"]
     check = f"`lspd check --baseline {baseline}` lists everything"
+    if errors and answer.get("repeat") and not answer.get("complete"):
+        return {
+            "systemMessage": f"lspd: the check of this session's changes did not finish in "
+            f"{budget:g} s; the {len(errors)} error(s) it found so far are among those the "
+            f"last stop was blocked for; {check}."
+        }
     if errors and answer.get("repeat"):
         return {
             "systemMessage": f"lspd: {len(errors)} error(s) this session introduced since "

@@ -141,8 +141,9 @@ class Feedback:
         """Check every file the session edited, for at most `wait` seconds: its errors
         (all of them, told before or not), and whether the stop was blocked for the same
         at the session's last stop (`repeat`: then it goes). The same: the same errors, or
-        a check failing again. Claude Code's `stop_hook_active` is not asked: it is false
-        again at the next turn's stop, with the errors unchanged."""
+        a check failing again; of a check that ran out of time, errors all among those.
+        Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
+        stop, with the errors unchanged."""
         agent = self.sessions.get(session)
         if agent is None or not agent.edited:
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
@@ -152,11 +153,17 @@ class Feedback:
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
         failed = not errors and check.failed is not None
-        if errors:
+        # Out of time: what it found so far proves nothing fixed. Found among the errors the
+        # gate blocked for, it is not news; they stay remembered whole (with any new one).
+        partial = not answer["complete"] and check.failed is None
+        blocked = agent.last_block or frozenset()
+        if errors and partial:
+            answer["repeat"] = errors <= blocked
+        elif errors:
             answer["repeat"] = errors == agent.last_block
         else:
             answer["repeat"] = failed and agent.blocked_failed
-        agent.last_block = errors or None
+        agent.last_block = (blocked | errors if partial else errors) or None
         agent.blocked_failed = failed
         agent.reported |= {i.key for i in current}
         return answer
