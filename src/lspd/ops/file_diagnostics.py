@@ -16,6 +16,7 @@ from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
+from lspd.ops.file_since_kept import deleted_now
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.mypy_answers import mypy_file
 from lspd.workspace import Workspace
@@ -45,7 +46,8 @@ async def diagnostics(
     # moved) is asked and compared again.
     for _ in range(ATTEMPTS):
         mark = ws.changes_seen
-        now = await check_file(ws, path, content, 1, budget=False)
+        gone = await deleted_now(ws, path, content, baseline)  # deleted since: not refused
+        now = gone or await check_file(ws, path, content, 1, budget=False)
         answer = await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit, mark)
         if mark is None or await unchanged(ws, mark):
             return answer

@@ -3,7 +3,9 @@ HEAD's result is kept for this commit, configuration and toolchain (`lspd.ops.co
 makes it; this reads it only, so the file question does not import the check engine's
 runs); else (not kept yet, or a file the gate's result lacks) against its state with the
 changed files' baseline texts held, asked only where the engine's rules say the change
-can reach it (`file_since_baseline`)."""
+can reach it (`file_since_baseline`). A file deleted since the baseline is answered as
+`check --baseline` answers it (`deleted_now`): none of its diagnostics now, all of its
+baseline's fixed, the file among the changed ones."""
 
 from __future__ import annotations
 
@@ -25,6 +27,37 @@ from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
+
+
+async def deleted_now(
+    ws: Workspace, path: str, content: str | None, baseline: str
+) -> DiagnosticsResult | None:
+    """`diagnostics PATH --baseline` of a file deleted since `baseline`: its result now,
+    empty (no server answers a file that is not there), for `file_page` to compare with its
+    baseline state: every old diagnostic fixed and the file changed, as `check --baseline`
+    has it (c5da83d). Before, the question was refused ("does not exist; send the path of
+    an existing file") while `check --baseline HEAD PATH` answered it. None when the file
+    is on disk, `content` is sent, no server handles it, or the baseline lacks it too (the
+    missing file's error stands), and where mypy alone judges it (its run of the project
+    answers a file that is gone: none of its errors now, as it answered before)."""
+    resolved = ws.resolve(path)
+    if content is not None or resolved.exists() or ws.handler(resolved) is None:
+        return None
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    if delta.before.get(resolved) is None:
+        return None
+    projects = by_project(ws, [resolved])
+    if projects and not any(p.also_pyright for p in projects):
+        return None  # mypy alone: its run of the project answers a deleted file (none)
+    session = ws.session_for(resolved)
+    return DiagnosticsResult(
+        path=ws.display(resolved),
+        server=session.name,
+        toolchain=session.toolchain,
+        errors=0,
+        warnings=0,
+        total=0,
+    )
 
 
 async def file_since_committed(
@@ -54,7 +87,7 @@ async def file_since_committed(
     text = content if content is not None else read_text(path)
     after = found_in(now, text)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    note = f"this file, against the kept result of {commit[:12]}"
+    note = f"this file{_gone(path, text, baseline)}, against the kept result of {commit[:12]}"
     return compare(found_of(kept), after, baseline, changed, note)
 
 
@@ -84,12 +117,21 @@ async def file_since_baseline(
     elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
         old = texts.get(path, text)
         before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
-        if sorted(f.key for f in before) != sorted(f.key for f in after):
+        differs = sorted(f.key for f in before) != sorted(f.key for f in after)
+        if differs and text is not None:  # a deleted file's "after" is no server's answer
             held = {} if content is None else {path: content}
             sample = _of(ws, path, await diagnose(ws, [path], held))
             again = Again("after", found_in(sample, text))
-        note = f"this file, against its state with the changed files' {baseline} texts held"
+        note = (
+            f"this file{_gone(path, text, baseline)}, against its state with the changed "
+            f"files' {baseline} texts held"
+        )
     return compare(before, after, baseline, changed, note, again)
+
+
+def _gone(path: Path, text: str | None, baseline: str) -> str:
+    """Said of a file deleted since `baseline` (no text now)."""
+    return f" (deleted since {baseline}: its diagnostics there are fixed)" if text is None else ""
 
 
 def _reaches(ws: Workspace, path: Path, texts: dict[Path, str | None]) -> bool:
