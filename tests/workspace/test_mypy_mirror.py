@@ -7,13 +7,24 @@ names its modules from (`package_base`)."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace.mypy_config import mypy_config_in
-from lspd.workspace.mypy_mirror import Mirror, Sees, config_text, mypy_sees, package_base
+from lspd.workspace.mypy_mirror import (
+    VCS_MARK,
+    Mirror,
+    Sees,
+    config_text,
+    mypy_sees,
+    package_base,
+)
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, project
 
 
 def test_every_python_file_mypy_can_see_and_no_other(tmp_path: Path) -> None:
@@ -150,7 +161,8 @@ def test_a_copy_another_writer_touched_is_written_anew(tmp_path: Path) -> None:
     directory = tmp_path / "tree"
 
     def copy() -> dict[str, bytes]:
-        return {p.name: p.read_bytes() for p in directory.iterdir()}
+        assert (directory / VCS_MARK).is_dir()  # mypy's search for a configuration ends here
+        return {p.name: p.read_bytes() for p in directory.iterdir() if p.name != VCS_MARK}
 
     ours.hold({"a.py": b"1", "b.py": b"2"})
     first = (directory / "a.py").stat().st_mtime_ns
@@ -199,3 +211,32 @@ def test_the_package_a_project_is_in_is_where_mypys_crawl_stops(
             package_base(nested, mypy_config_in(nested))
         return
     assert package_base(nested, mypy_config_in(nested)) == tmp_path / base
+
+
+UNTYPED = "def f(x):\n    return x\n\n\ncount: int = 'three'\n"
+# A file's own `warn-unused-ignores` with an ignore: mypy runs once (`mypy_once`), not dmypy.
+ONCE = "# mypy: warn-unused-ignores\n" + UNTYPED + "right: int = 1  # type: ignore\n"
+
+
+@pytest.mark.parametrize("text", [UNTYPED, ONCE], ids=["dmypy", "once"])
+def test_a_configuration_above_the_copy_is_not_mypys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """A project in its repository without a mypy configuration (lspd.toml chooses mypy):
+    its own mypy's search for one ends at its `.git`; the copy's, in lspd's state directory,
+    went on up and took a `mypy.ini` found above it (`disallow_untyped_defs`: an error mypy
+    never gives in the project, `no-untyped-def`). The copy's `.git` mark ends it there."""
+    root = project(tmp_path / "p", {"lspd.toml": 'python_checker = "mypy"\n', "app/m.py": text})
+    (root / "app/__init__.py").write_text("")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    outer = tmp_path / "outer"
+    (outer / "state").mkdir(parents=True)
+    (outer / "mypy.ini").write_text("[mypy]\ndisallow_untyped_defs = True\n")
+    monkeypatch.setenv("LSPD_STATE_DIR", str(outer / "state"))
+    result = answer(root, lambda ws: diagnostics(ws, "app/m.py"))
+    own = {(line, code) for _, line, _, code, _ in cli_errors(root, "app")}
+    assert {code for _, code in own} == {"assignment"} | (
+        {"unused-ignore"} if text == ONCE else set()
+    )
+    assert {(d.line, d.code) for d in result.diagnostics} == own
+    assert result.server == "mypy" and ("once" in (result.checker or "")) == (text == ONCE)

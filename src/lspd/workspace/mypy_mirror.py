@@ -18,7 +18,9 @@ tests/typechecking, its own configuration, below tests/__init__.py) is run by it
 where its configuration is, and mypy names its modules from the directory its crawl up the
 `__init__.py` files reaches (`package_base`: the repository), which it also searches for
 imports (`import pydantic` is the repository's own): the copy is then of that directory,
-mypy runs in the project's place inside it.
+mypy runs in the project's place inside it. Its root holds an empty `.git` (`VCS_MARK`):
+mypy's search for a configuration up from where it runs ends there, as the project's ends at
+its repository, never in lspd's state directory or the user's home above the copy.
 """
 
 from __future__ import annotations
@@ -40,6 +42,15 @@ PYTHON = (".py", ".pyi")
 # What no mypy run reads from: version control, caches, other tools' packages.
 SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
 SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
+# What ends mypy's search for its configuration up from where it runs (mypy 1.15 and later,
+# `_find_config_file`: each directory's mypy.ini, .mypy.ini, pyproject.toml, setup.cfg, up
+# to the one holding `.git` or `.hg`; then the user's ~/.config/mypy/config, ~/.mypy.ini),
+# and its search for .gitignore files (`exclude_gitignore`). The project's own run stops at
+# its repository; the copy has none, so mypy went on up lspd's state directory and read a
+# configuration found there or in the user's home (a `mypy.ini` above the state directory
+# judged the project with `disallow_untyped_defs`). An empty `.git` in the copy ends both at
+# its root, as the repository ends the project's; mypy 1.13 reads only where it runs.
+VCS_MARK = ".git"
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,7 @@ class Mirror:
         are; whether it changed."""
         self._trust()
         self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
+        (self.directory / VCS_MARK).mkdir(exist_ok=True)  # its search for a configuration ends
         changed = False
         stamp = 0  # this write's mtime, taken at its first file
         for relative, data in wanted.items():
