@@ -33,12 +33,14 @@ from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
+from lspd.workspace.mypy_kept import Kept, Ran, kept_key, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
+    died,
     ended,
     forget_status,
     killed,
@@ -111,6 +113,8 @@ class Dmypy:
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.caches = Caches(self.state / "cache")  # its caches, when run once
+        self.kept = Kept(self.state / "answers.json")  # its answers run once (`mypy_kept`)
+        self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
         # mypy imported once, forked per question (`mypy_fork`), when run once
         self.forks = Forks(interpreter, self.place.workdir, self.state / "mypy-fork.log")
@@ -155,24 +159,19 @@ class Dmypy:
                 self.place, self.sees = replace(self.place, base=sees.directory), sees
                 self.forks.cwd = self.place.workdir
             beyond = f"{outside}\0{installed_digest(self.interpreter)}"
-            state = _state([*targets, "\0", beyond], texts)
+            state = state_of([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
                 self.once = known.once
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            once = needs_once(texts, self.place.inside)
+            once, kept, ran = needs_once(texts, self.place.inside), None, None
             async with exclusive(self.lock_file):
                 if once:  # dmypy's answer would not be mypy's (`mypy_once`)
-                    await self._end()
-                    self.mirror.hold(texts)
-                    cache = self.caches.take(texts)  # the one nearest these texts
-                    # --incremental: not a cold run per question where the configuration says not
-                    argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
-                    forked = await self.forks.run(argv)  # `mypy argv`, without its start
-                    status, out, err = forked or await self._run("mypy", argv)
-                    if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
-                        self.caches.drop(cache)
+                    # the same question asked by an earlier process: its answer (`mypy_kept`)
+                    kept = kept_key(state, texts, self.place, self.interpreter, self.sees.files)
+                    ran = self.kept.get(kept)
+                    status, out, err = ran or await self._once(texts, flags, targets)
                 else:
                     await self.forks.end()
                     await self._held(texts, flags)
@@ -181,11 +180,28 @@ class Dmypy:
             self._environment = self._environment or site_mtime(self.interpreter)
             self.last_used = time.monotonic()
             found = _output(self.project, status, out, err, json_out, once)
+            if once and ran is None:  # mypy's answer, not a failure: kept for the next process
+                self.kept.put(kept, (status, out, err))
             self.once = once
             self._answers[state] = found
             while len(self._answers) > KEPT_ANSWERS:
                 self._answers.popitem(last=False)
             return found
+
+    async def _once(self, texts: dict[str, bytes], flags: list[str], targets: list[str]) -> Ran:
+        """The project's `mypy` run once in the copy holding `texts`, on the cache nearest
+        them (dropped after a crash), forked where a holder runs (`mypy_fork`)."""
+        await self._end()
+        self.mirror.hold(texts)
+        cache = self.caches.take(texts)
+        # --incremental: not a cold run per question where the configuration says not
+        argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
+        self.runs += 1
+        forked = await self.forks.run(argv)  # `mypy argv`, without its start
+        status, out, err = forked or await self._run("mypy", argv)
+        if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
+            self.caches.drop(cache)
+        return status, out, err
 
     async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None:
         """The copy made to hold `texts`; with no server up, one started meanwhile (as soon
@@ -226,6 +242,7 @@ class Dmypy:
         """A run of the server with `flags`: asked on its socket when it is up and its mypy
         speaks the protocol `mypy_ipc` knows, else by `dmypy run` (which starts it, restarts
         it when it wants, and is started once more when the server died mid-check)."""
+        self.runs += 1
         if self._speaks and self.running and (socket := server_of(self.status_file)[1]) is not None:
             try:
                 async with asyncio.timeout(RUN_TIMEOUT_S):
@@ -246,15 +263,17 @@ class Dmypy:
         run = ["--status-file", str(self.status_file), "run", "--timeout"]
         argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--", *flags]
         status, out, err = await self._run_watched(argv)
-        if status == 2 and _died(out + err):
+        if status == 2 and died(out + err):
             log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
             self.status_file.unlink(missing_ok=True)  # ours: its process is gone
             status, out, err = await self._run_watched(argv)
         return status, out, err
 
     def forget(self) -> None:
-        """Drop the answers kept (what a re-check costs is measured: bench/mypy.py)."""
+        """Drop the answers kept, those of earlier processes too (what a re-check costs is
+        measured: bench/mypy.py)."""
         self._answers.clear()
+        self.kept.clear()
         self.caches.forget()
 
     async def stop(self) -> None:
@@ -341,15 +360,6 @@ def _stale(environment: float | None, interpreter: Path) -> bool:
     return environment is not None and site_mtime(interpreter) != environment
 
 
-# What dmypy's client says when its server is gone (killed mid-check, a stale status file);
-# "No data received": the server closed the connection before answering; "Connection reset
-# by peer" (errno 104): it was killed with the request unread.
-_DIED = (
-    *("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}"),
-    *("No data received", "Connection reset by peer"),
-)
-
-
 # mypy's text error line, columns or not: what a blocking error is printed as.
 _BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
 
@@ -379,19 +389,3 @@ def _output(
         last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
         raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
     return MypyOutput(tuple(kept), json_out, status, once)
-
-
-def _state(targets: list[str], texts: dict[str, bytes]) -> bytes:
-    """A digest of what one check is asked about: its targets and every file's text."""
-    digest = hashlib.blake2b(digest_size=20)
-    for part in [*targets, "\0"]:
-        digest.update(part.encode() + b"\0")
-    for relative in sorted(texts):
-        digest.update(relative.encode() + b"\0")
-        digest.update(hashlib.blake2b(texts[relative], digest_size=16).digest())
-    return digest.digest()
-
-
-def _died(text: str) -> bool:
-    """dmypy's client lost its daemon (killed mid-check, or a stale status file)."""
-    return any(word in text for word in _DIED) or "ConnectionResetError" in text

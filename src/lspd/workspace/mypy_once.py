@@ -66,21 +66,30 @@ def _reports(texts: dict[str, bytes], inside: str) -> bool:
     `warn_unused_ignores` on, or the code enabled, in its global or a per-module section,
     unless the global one disables the code and no section enables it. One that does not
     parse: taken as reporting (mypy itself will say what is wrong)."""
+    try:
+        sections = mypy_sections(texts, inside)
+    except (tomllib.TOMLDecodeError, configparser.Error):
+        return True
+    if sections is None:
+        return False
+    enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
+    if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
+        return False
+    on = ("strict", "warn_unused_ignores")
+    return enabled or any(_true(s.get(key)) for s in sections for key in on)
+
+
+def mypy_sections(texts: dict[str, bytes], inside: str = "") -> list[dict[str, Any]] | None:
+    """The mypy sections of the configuration mypy reads in the copy holding `texts` (the
+    first of `CONFIG_FILES` under `inside` holding its section, as `mypy_config`), the
+    global one first, by mypy's option names; None when none does. One that does not parse
+    raises (`tomllib.TOMLDecodeError`, `configparser.Error`)."""
     for name in CONFIG_FILES:
-        if inside + name not in texts:
-            continue
-        try:
+        if inside + name in texts:
             sections = _sections(name, texts[inside + name].decode("utf-8", "replace"))
-        except (tomllib.TOMLDecodeError, configparser.Error):
-            return True
-        if sections is None:
-            continue
-        enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
-        if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
-            return False
-        on = ("strict", "warn_unused_ignores")
-        return enabled or any(_true(s.get(key)) for s in sections for key in on)
-    return False
+            if sections is not None:
+                return sections
+    return None
 
 
 def _sections(name: str, text: str) -> list[dict[str, Any]] | None:

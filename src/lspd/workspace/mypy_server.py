@@ -186,3 +186,17 @@ async def asked_version(interpreter: Path, project: Path) -> tuple[int, ...]:
             'another checker with python_checker = "basedpyright" in lspd.toml',
         )
     return tuple(int(part or 0) for part in found.groups())
+
+
+# What dmypy's client says when its server is gone (killed mid-check, a stale status file);
+# "No data received": the server closed the connection before answering; "Connection reset
+# by peer" (errno 104): it was killed with the request unread.
+DIED = (
+    *("Daemon has died", "Connection refused", "No such file", "BrokenPipe", "Response: {}"),
+    *("No data received", "Connection reset by peer"),
+)
+
+
+def died(text: str) -> bool:
+    """dmypy's client lost its daemon (killed mid-check, or a stale status file)."""
+    return any(word in text for word in DIED) or "ConnectionResetError" in text

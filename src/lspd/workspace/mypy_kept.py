@@ -1,0 +1,206 @@
+"""mypy's answers run once (`mypy_once`), kept across lspd's processes: the same question
+about the same texts, asked again by the next one-shot CLI call, is answered as mypy
+answered it, without running it again.
+
+A one-shot `lspd preview` runs mypy for the disk's state and for the proposal's; on httpx
+0.28.1 (mypy 1.13, strict, an unused ignore in a core module: mypy 1.x keeps no cache below
+an error, so each run re-checks nearly every file) each run costs 9-18 s, and every
+preview ran the disk's again though nothing on disk had changed since the last call. A
+run-once answer is mypy's by construction: a function of what that run read. So it is
+kept under a key of all of it:
+
+- the question (`state`: the targets, every file's text in the copy, its configuration
+  among them, the installed distributions' `.dist-info`, the watcher's outside batch);
+- where it ran (the project's place in the copy), the interpreter, site-packages' mtime
+  (an entry added or removed) and every `.pth` file's text;
+- the user's mypy configuration files (read where the project has none) and lspd's
+  format.
+
+Where mypy may read files the key cannot see, nothing is kept or reused (`key` is None):
+a `MYPYPATH`; a configuration naming a path (`mypy_path`, `files`, a plugin file) outside
+the copy (absolute, `..`, `~`, a variable) or another interpreter or typeshed; a `.pth`
+path outside site-packages and the project's directory; a `.pth` into the project's
+directory while a file of it is held as gone (mypy would find the disk's file there).
+What no key sees, as no kept answer in memory does either: a file inside site-packages
+edited in place without reinstalling its distribution.
+"""
+
+from __future__ import annotations
+
+import configparser
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+from lspd.workspace.mypy_installed import site_packages
+from lspd.workspace.mypy_mirror import Place
+from lspd.workspace.mypy_once import mypy_sections
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1  # the kept file's format and key; another one is never read
+KEPT = 8  # answers kept per project and interpreter (the newest)
+# A configuration's options naming what mypy reads beyond the copy's files.
+_PATHS = ("mypy_path", "files", "plugins")
+_ELSEWHERE = ("custom_typeshed_dir", "python_executable")
+_SPLIT = re.compile(r"[,:]")
+Ran = tuple[int, str, str]  # mypy's exit status, stdout, stderr
+
+
+def state_of(parts: list[str], texts: dict[str, bytes]) -> bytes:
+    """A digest of what one check is asked about: `parts` (its targets, what it reads
+    beyond the texts) and every file's text."""
+    digest = hashlib.blake2b(digest_size=20)
+    for part in [*parts, "\0"]:
+        digest.update(part.encode() + b"\0")
+    for relative in sorted(texts):
+        digest.update(relative.encode() + b"\0")
+        digest.update(hashlib.blake2b(texts[relative], digest_size=16).digest())
+    return digest.digest()
+
+
+def kept_key(
+    state: bytes,
+    texts: dict[str, bytes],
+    place: Place,
+    interpreter: Path,
+    seen: Callable[[], list[Path]],
+) -> str | None:
+    """The key of a run-once answer of `state` (`state_of`) with the copy at `place` holding
+    `texts` (`seen`: the Python files of the project's directory on disk, walked), or None when
+    mypy may read what the key cannot see (the module's docstring)."""
+    if os.environ.get("MYPYPATH") or not _confined(texts, place.inside):
+        return None
+    sites = site_packages(interpreter)
+    pth = _pth(sites, place.base)
+    if pth is None:
+        return None
+    digest, into_project = pth
+    if into_project and any(p.relative_to(place.base).as_posix() not in texts for p in seen()):
+        return None
+    parts = [str(FORMAT), str(place.base), place.inside, os.path.realpath(interpreter), digest]
+    for site in sites:
+        with contextlib.suppress(OSError):
+            parts.append(f"{site}\0{site.stat().st_mtime_ns}")
+    parts += [_user_configs(), state.hex()]
+    return state_of(parts, {}).hex()
+
+
+def _confined(texts: dict[str, bytes], inside: str) -> bool:
+    """Whether the configuration mypy reads names no path outside the copy: its paths
+    relative and below it, no other interpreter or typeshed. One that does not parse: not
+    (mypy says what is wrong, every time)."""
+    try:
+        sections = mypy_sections(texts, inside) or []
+    except (tomllib.TOMLDecodeError, configparser.Error):
+        return False
+    for section in sections:
+        if any(name in section for name in _ELSEWHERE):
+            return False
+        for name in _PATHS:
+            value = section.get(name)
+            entries = value if isinstance(value, list) else _SPLIT.split(str(value or ""))
+            if not all(_below(str(entry).strip()) for entry in entries):
+                return False
+    return True
+
+
+def _below(entry: str) -> bool:
+    """A path as written that stays in the copy (relative, no `..`, no `~` or variable)."""
+    if entry.startswith(("/", "~", "\\")) or "$" in entry:
+        return False
+    return ".." not in re.split(r"[/\\]", entry)
+
+
+def _pth(sites: list[Path], base: Path) -> tuple[str, bool] | None:
+    """A digest of the environment's `.pth` files and whether one puts the project's
+    directory (or a directory in it) on mypy's path; None when one puts another directory
+    there (outside site-packages)."""
+    digest = hashlib.blake2b(digest_size=16)
+    into_project = False
+    for site in sites:
+        for pth in sorted(site.glob("*.pth")):
+            try:
+                text = pth.read_bytes()
+            except OSError:
+                return None
+            digest.update(pth.name.encode() + b"\0" + text + b"\0")
+            for line in text.decode("utf-8", "replace").splitlines():
+                line = line.strip()
+                if not line or line.startswith(("#", "import ", "import\t")):
+                    continue
+                target = Path(os.path.normpath(site / line))
+                if target.is_relative_to(base):
+                    into_project = True
+                elif not target.is_relative_to(site):
+                    return None
+    return digest.hexdigest(), into_project
+
+
+def _user_configs() -> str:
+    """The user's mypy configuration files (mypy reads one where the project has none)."""
+    digest = hashlib.blake2b(digest_size=16)
+    home = os.environ.get("XDG_CONFIG_HOME")
+    names = [os.path.join(home, "mypy/config")] if home else []
+    for name in [*names, "~/.config/mypy/config", "~/.mypy.ini"]:
+        path = Path(os.path.expanduser(name))
+        with contextlib.suppress(OSError):
+            digest.update(f"{path}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class Kept:
+    """The run-once answers of one project and interpreter, in a file of its state (shared
+    by every lspd process on it, written whole: a rename)."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.reused = 0  # answers given from it (its tests count them)
+
+    def get(self, key: str | None) -> Ran | None:
+        """mypy's answer kept for `key`, or None."""
+        if key is None:
+            return None
+        for kept, status, out, err in self._read():
+            if kept == key:
+                self.reused += 1
+                return status, out, err
+        return None
+
+    def put(self, key: str | None, ran: Ran) -> None:
+        """Keep mypy's answer for `key` (the newest `KEPT`)."""
+        if key is None:
+            return
+        answers = [a for a in self._read() if a[0] != key]
+        answers = [*answers, (key, *ran)][-KEPT:]
+        partial = self.file.with_suffix(f".{os.getpid()}.part")
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_text(json.dumps({"format": FORMAT, "answers": answers}), "utf-8")
+            partial.replace(self.file)
+        except OSError as exc:  # a full disk: the next call runs mypy again
+            log.warning("mypy's answer not kept in %s: %s", self.file, exc)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    def clear(self) -> None:
+        """Every answer dropped (what a re-check costs is measured: bench/mypy.py)."""
+        self.file.unlink(missing_ok=True)
+
+    def _read(self) -> list[tuple[str, int, str, str]]:
+        try:
+            whole = json.loads(self.file.read_text("utf-8"))
+            if whole.get("format") != FORMAT:
+                return []
+            return [(str(k), int(s), str(o), str(e)) for k, s, o, e in whole["answers"]]
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            log.warning("kept mypy answers %s not trusted (%s): mypy runs", self.file, exc)
+            return []

@@ -1,0 +1,196 @@
+"""mypy's answers run once are kept across lspd's processes, never stale: the next process
+asking the same texts of the same mypy is answered without running it (its runs counted),
+with the answer the project's own mypy gives; any change of what mypy reads (a file, the
+installed distributions, the configuration, a `.pth`, the user's configuration) asks mypy
+again; where mypy may read what the key cannot see, nothing is kept. A one-shot preview
+after a one-shot check runs mypy for the proposal only, a baseline's committed texts asked
+before are not run again; on a real mypy 1.13 (httpx 0.28.1's), against the project's own
+mypy on the states written."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lspd.engine.mypy_check import parse
+from lspd.ops.check import workspace_diagnostics
+from lspd.ops.preview import preview
+from lspd.workspace import Workspace
+from lspd.workspace.dmypy import Dmypy, MypyOutput
+from lspd.workspace.mypy_kept import Kept, kept_key
+from lspd.workspace.mypy_mirror import Place
+from tests.conftest import answer
+from tests.ops.test_baseline import committed
+from tests.ops.test_mypy_held_files import EXTRA, FILES, TARGETS, mypy_113
+from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.test_dmypy import daemon_of, held, shown
+from tests.workspace.test_mypy_once import AREA_EDITED, IGNORING
+
+Shown = set[tuple[str, int, str | None]]
+
+
+def asked(daemon: Dmypy, root: Path) -> tuple[MypyOutput, int]:
+    """One process's question (a daemon object of its own, stopped after it): its answer
+    and how many times it ran mypy."""
+
+    async def run() -> tuple[MypyOutput, int]:
+        try:
+            return await daemon.check([], held(root)), daemon.runs
+        finally:
+            await daemon.stop()
+
+    return asyncio.run(run())
+
+
+def test_the_next_process_gets_mypys_answer_without_running_it(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", IGNORING)
+    first, runs = asked(daemon_of(root, tmp_path), root)
+    assert runs == 1 and first.once
+    truth = cli_errors(root)
+    assert shown(root, parse(first, root, daemon_of(root, tmp_path).mirror.directory)) == truth
+    again, runs = asked(daemon_of(root, tmp_path), root)  # another process's daemon
+    assert runs == 0 and again == first  # status, lines, run once: the same answer
+    shapes = root / "app" / "shapes.py"
+    shapes.write_text(AREA_EDITED)  # the disk changed since: mypy asked, its new answer
+    edited, runs = asked(daemon_of(root, tmp_path), root)
+    changed = shown(root, parse(edited, root, daemon_of(root, tmp_path).mirror.directory))
+    assert runs == 1 and sorted(changed) == sorted(cli_errors(root)) != sorted(truth)
+    (info,) = (root / ".venv").glob("lib/python*/site-packages/mypy-*.dist-info")
+    was = info.stat()
+    try:  # mypy reinstalled: asked again
+        os.utime(info, ns=(was.st_atime_ns, was.st_mtime_ns + 1_000_000_000))
+        assert asked(daemon_of(root, tmp_path), root)[1] == 1
+    finally:
+        os.utime(info, ns=(was.st_atime_ns, was.st_mtime_ns))
+    daemon = daemon_of(root, tmp_path)
+    daemon.forget()  # the bench measures a re-check: nothing kept is reused
+    assert asked(daemon, root)[1] == 1
+
+
+def place(tmp_path: Path) -> tuple[Place, Path]:
+    """A project's place in its copy, and an interpreter of an environment of its own."""
+    base = tmp_path / "p"
+    (base / "app").mkdir(parents=True)
+    (base / "app" / "a.py").write_text("x = 1\n")
+    python = tmp_path / "env" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.touch()
+    (tmp_path / "env" / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    return Place(tmp_path / "copy", base, base), python
+
+
+def texts_with(config: str) -> dict[str, bytes]:
+    return {"pyproject.toml": config.encode(), "app/a.py": b"x = 1\n"}
+
+
+STRICT = "[tool.mypy]\nstrict = true\n"
+
+
+def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MYPYPATH", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    at, python = place(tmp_path)
+    seen = [at.base / "app" / "a.py"]
+
+    def key_of(config: str, texts: dict[str, bytes] | None = None) -> str | None:
+        return kept_key(b"state", texts or texts_with(config), at, python, lambda: seen)
+
+    plain = key_of(STRICT)
+    assert plain is not None and plain == key_of(STRICT)
+    assert key_of(STRICT + 'mypy_path = "stubs"\nplugins = ["pydantic.mypy"]\n') is not None
+    for leaving in (
+        'mypy_path = "../shared"',
+        'mypy_path = "stubs:/opt/stubs"',
+        'files = ["app", "$HOME/x"]',
+        'plugins = ["~/plugin.py:fn"]',
+        'custom_typeshed_dir = "typeshed"',
+        'python_executable = "/usr/bin/python3"',
+    ):
+        assert key_of(f"{STRICT}{leaving}\n") is None, leaving
+    assert key_of("", {"mypy.ini": b"[mypy\nstrict = True\n"}) is None  # does not parse
+    monkeypatch.setenv("MYPYPATH", "/elsewhere")
+    assert key_of(STRICT) is None
+    monkeypatch.delenv("MYPYPATH")
+    user = tmp_path / "home" / ".mypy.ini"  # read where the project has no configuration
+    user.parent.mkdir()
+    user.write_text("[mypy]\nstrict = True\n")
+    assert key_of(STRICT) not in (None, plain)
+    user.unlink()
+    site = python.parent.parent / "lib" / "python3.11" / "site-packages"
+    (site / "_editable.pth").write_text(f"import sys\n{at.base}\n")  # the project installed
+    into = key_of(STRICT)
+    assert into not in (None, plain)
+    seen.append(at.base / "app" / "gone.py")  # held as gone: mypy would find the disk's
+    assert key_of(STRICT) is None
+    seen.pop()
+    (site / "_other.pth").write_text(f"{tmp_path / 'sibling'}\n")  # a directory elsewhere
+    assert key_of(STRICT) is None
+
+
+def test_a_kept_answer_file_not_trusted_is_not_read(tmp_path: Path) -> None:
+    kept = Kept(tmp_path / "answers.json")
+    assert kept.get("k") is None
+    kept.put("k", (1, "out", "err"))
+    kept.put(None, (0, "", ""))  # no key: nothing kept
+    assert kept.get("k") == (1, "out", "err") and kept.get(None) is None
+    for n in range(9):
+        kept.put(f"k{n}", (0, str(n), ""))
+    assert kept.get("k") is None and kept.get("k8") == (0, "8", "")  # the newest 8
+    (tmp_path / "answers.json").write_text('{"format": 1, "answers": [["k8", "x"]]}')
+    assert kept.get("k8") is None
+    assert not list(tmp_path.glob("*.part"))
+
+
+def runs_of(ws: Workspace) -> int:
+    return sum(daemon.runs for daemon in ws.pool.mypy.values())
+
+
+def truth(root: Path, tmp_path: Path, changes: dict[str, str]) -> Shown:
+    """The project's own mypy's errors in the state `changes` make, written to a copy."""
+    copy = tmp_path / f"truth-{len(list(tmp_path.glob('truth-*')))}"
+    shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    for name, text in changes.items():
+        (copy / name).write_text(text)
+    return {(file, line, code) for file, line, _, code, _ in cli_errors(copy, *TARGETS)}
+
+
+def test_a_preview_after_a_check_runs_mypy_for_the_proposal_only(tmp_path: Path) -> None:
+    root = committed(project(tmp_path / "p", FILES, mypy_113()))
+    proposal = [{"path": "app/extra.py", "content": EXTRA}]
+
+    def previewed() -> tuple[Shown, int]:
+        async def ask(ws: Workspace) -> tuple[Any, int]:
+            return await preview(ws, proposal), runs_of(ws)
+
+        found, runs = answer(root, ask)
+        return {(d.path, d.line, d.code) for d in found.changes.introduced}, runs
+
+    def since_head() -> tuple[Shown, int]:
+        async def ask(ws: Workspace) -> tuple[Any, int]:
+            return await workspace_diagnostics(ws, baseline="HEAD"), runs_of(ws)
+
+        found, runs = answer(root, ask)
+        return {(d.path, d.line, d.code) for d in found.changes.introduced}, runs
+
+    checked = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert checked.total == len(truth(root, tmp_path, {}))
+    expected = truth(root, tmp_path, {"app/extra.py": EXTRA}) - truth(root, tmp_path, {})
+    assert expected == {("app/extra.py", 5, "arg-type")}
+    assert previewed() == (expected, 1)  # the disk's state: the check's answer
+    assert previewed() == (expected, 0)  # both states asked before
+    utils = root / "app" / "utils.py"
+    edit = utils.read_text() + 'wrong: int = ""\n'
+    written = truth(root, tmp_path, {"app/utils.py": edit}) - truth(root, tmp_path, {})
+    assert written == {("app/utils.py", 3, "assignment")}
+    utils.write_text(edit)  # the disk changed since: its state asked of mypy again
+    assert since_head() == (written, 1)  # HEAD's texts: the check's state, asked before
+    after_edit = truth(root, tmp_path, {"app/utils.py": edit, "app/extra.py": EXTRA})
+    assert previewed() == (after_edit - truth(root, tmp_path, {"app/utils.py": edit}), 1)
