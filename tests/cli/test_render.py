@@ -193,6 +193,28 @@ CASES: list[tuple[BaseModel, str]] = [
         "pkg/app.py:3: not checked: pkg/new.py not written yet\n"
         "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 0 unchanged (2 changed file(s))",
     ),
+    (  # a checker stopped at a syntax error: the baseline errors it did not check, said
+        m.PreviewResult(
+            errors=1,
+            warnings=0,
+            changes=m.Changes(
+                baseline="disk",
+                introduced=[CHANGES.introduced[0].model_copy(update={"code": "1005"})],
+                fixed=[],
+                scope="1 changed file(s)",
+                stopped=[
+                    m.Stopped(
+                        checker="tsc", at=["a.py:3"], files=["b.ts", "c.ts"], not_checked=3
+                    )
+                ],
+            ),
+            total=1,
+        ),
+        "a.py:3:5: error: bad thing [1005]\n"
+        "tsc stopped at a.py:3 and checked nothing else: 3 baseline diagnostic(s) of b.ts, "
+        "c.ts not checked (not fixed)\n"
+        "1 new since disk (1 error(s), 0 warning(s)), 0 fixed, 0 unchanged (1 changed file(s))",
+    ),
     (  # a preview has no offset: it lists what fits the answer and says so
         m.PreviewResult(
             errors=5,

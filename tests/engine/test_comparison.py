@@ -45,3 +45,12 @@ def test_a_diagnostic_the_second_check_of_the_changed_text_lacks_is_not_new() ->
     flaky = _found("flaky", 4)
     found = difference([], [flaky], Again("after", []))
     assert (found.introduced, found.fixed) == ([], [])
+
+
+def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -> None:
+    """A checker stopped at a syntax error in the changed state (`engine/stops.py`): what
+    it did not check is neither fixed nor unchanged."""
+    gone, kept = _found("gone", 2), _found("kept", 3)
+    found = difference([gone, kept], [kept], hidden=lambda key: key[3] == "gone")
+    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
+    assert found.unchecked == [("gone", 2)]

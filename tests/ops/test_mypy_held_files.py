@@ -142,4 +142,14 @@ def test_a_syntax_error_is_mypys_answer_not_a_failure(tmp_path: Path, env: Any) 
     syntax = {("tests/test_mock.py", line, "syntax") for line in lines}
     assert introduced(previewed) == syntax
     assert introduced(since) == syntax
+    # mypy stopped there and checked nothing else: the baseline's errors of app/main.py are
+    # not fixed (they were "fixed" before), they are said not checked, and where it stopped.
+    baseline = truth(root, tmp_path, {"tests/test_mock.py": FILES["tests/test_mock.py"]})
+    assert {file for file, _, _ in baseline} == {"app/main.py"}
+    for changes in (previewed.changes, since.changes):
+        assert changes.fixed == [] and changes.fixed_total == 0
+        [stopped] = changes.stopped
+        assert stopped.checker == "mypy"
+        assert stopped.at == [f"tests/test_mock.py:{line}" for line in sorted(lines)]
+        assert (stopped.files, stopped.not_checked) == (["app/main.py"], len(baseline))
     assert {(d.line, d.code) for d in one.diagnostics} == {(line, "syntax") for line in lines}

@@ -84,8 +84,11 @@ async def test_the_tool_list_is_small(served: ThreadDaemon) -> None:
     # since issue 43 had references, implementation and call_hierarchy list the uses
     # `outside` the gate's files (+510); 27,650 since issue 43 had a rename's page say when
     # its diff is part of the rename (`partial`: +163) and hover say its range (the spec's
-    # hover row: +263). What a model reads, above, keeps its 5,000.)
-    assert len(json.dumps(whole, separators=(",", ":"))) <= 27_650
+    # hover row: +263); 30,700 since issue 40 had a comparison say which checker stopped at a
+    # syntax error and the baseline errors it did not check, no longer called fixed
+    # (`stopped`, in the `Changes` of 5 output schemas: +3,036). What a model reads, above,
+    # keeps its 5,000.)
+    assert len(json.dumps(whole, separators=(",", ":"))) <= 30_700
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -28,6 +28,13 @@ BROKEN = CORE + "\nexport function broken( {\n"  # the examiner's edit of zod's 
 # A syntax error and a type error of the same file (the examiner's second form).
 FORM = USER + "const x: number = ;\nconst y: string = 1;\n"
 TYPE_ERROR = "src/user.ts(2,14): error TS2322: Type 'number' is not assignable to type 'string'."
+# What a comparison says of tsc stopped at BROKEN's syntax error: user.ts's error not checked.
+STOPPED = {
+    "checker": "tsc",
+    "at": ["src/core.ts:4"],
+    "files": ["src/user.ts"],
+    "not_checked": 1,
+}
 
 
 @pytest.fixture(params=[None, TS_PINNED], ids=["5.9 (lspd's)", "5.4"])
@@ -68,7 +75,10 @@ def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm, tmp_path:
     assert [(d.path, d.line, d.column, d.code) for d in changes.introduced] == [
         ("src/core.ts", 4, 1, "1005")
     ]
-    assert [(d.path, d.line, d.code) for d in changes.fixed] == [("src/user.ts", 2, "2322")]
+    # tsc stopped there and checked nothing else: user.ts's type error is not fixed (it was
+    # said fixed before) but not checked, and the answer says where tsc stopped.
+    assert changes.fixed == [] and changes.fixed_total == 0
+    assert [s.model_dump() for s in changes.stopped] == [STOPPED]
     (root / "src/core.ts").write_text(BROKEN)
     assert said(project) == broken
     assert checked_anew(project) == ["src/core.ts", "src/user.ts"]  # their answers changed
@@ -125,3 +135,25 @@ def test_the_hook_tells_the_syntax_error_alone(tmp_path: Path) -> None:
             ("src/core.ts", 4, 1, "1005")
         ]
         assert tsc_of(root, tmp_path, {}) == ["src/core.ts(4,1): error TS1005: '}' expected."]
+
+
+def test_check_since_head_does_not_say_what_tsc_did_not_check_fixed(tmp_path: Path) -> None:
+    """`check --baseline HEAD` after a syntax error: user.ts's committed type error is not
+    fixed (tsc did not check it); the answer says tsc stopped at core.ts:4."""
+    root = written(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/core.ts": CORE})
+    (root / "src/user.ts").write_text(USER)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(lspd_typescript())
+    for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
+        warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        (root / "src/core.ts").write_text(BROKEN)
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert since.changes is not None
+        introduced = [(d.path, d.line, d.code) for d in since.changes.introduced]
+        assert introduced == [("src/core.ts", 4, "1005")]
+        assert since.changes.fixed == [] and since.changes.fixed_total == 0
+        assert [s.model_dump() for s in since.changes.stopped] == [STOPPED]
+        (root / "src/core.ts").write_text(CORE)  # fixed: nothing stopped, nothing new
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert since.changes is not None
+        assert (since.changes.introduced, since.changes.stopped) == ([], [])

@@ -222,6 +222,8 @@ def _print_changes(changes: dict[str, Any], as_json: bool, errors_only: bool) ->
         return 1 if errors else 0
     for d in introduced:
         print(_line(d))
+    for stopped in changes.get("stopped", []):
+        print(render.stopped_line(stopped))
     fixed = max(changes.get("fixed_total", 0), len(changes.get("fixed", [])))
     print(
         f"{len(introduced)} new since {changes.get('baseline')} ({errors} error(s)), "

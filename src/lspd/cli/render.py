@@ -37,6 +37,7 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     lines += [
         f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
     ]
+    lines += [stopped_line(s) for s in c.get("stopped", [])]
     lines.append(
         f"{new} new since {c['baseline']} ({errors} error(s), "
         f"{new - errors} warning(s)), {fixed} fixed, "
@@ -49,6 +50,15 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     elif len(introduced) < new:  # a preview has no offset: it lists what fits
         lines.append(f"… {shown} of {new} shown (the rest would pass the answer's size limit)")
     return lines
+
+
+def stopped_line(s: Answer) -> str:
+    """A checker stopped at syntax errors (`Changes.stopped`), as one line."""
+    files = ", ".join(s["files"]) + (", …" if len(s["files"]) >= 10 else "")
+    return (
+        f"{s['checker']} stopped at {', '.join(s['at'])} and checked nothing else: "
+        f"{s['not_checked']} baseline diagnostic(s) of {files} not checked (not fixed)"
+    )
 
 
 def _code(d: Answer) -> str:

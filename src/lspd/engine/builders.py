@@ -12,11 +12,12 @@ file (`engine/native_check.py`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from lspd.engine.check_files import Answers, Known, Said
+from lspd.engine.stops import TSC, Stop, lsp_lines, stop_of
 from lspd.lsp import shapes
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Builder
@@ -59,12 +60,18 @@ Progress = Callable[[int], None]  # files checked so far
 
 
 async def typescript_checked(
-    ws: Workspace, matched: list[Path], known: Known[R], answers: Answers[R], progress: Progress
+    ws: Workspace,
+    matched: list[Path],
+    known: Known[R],
+    answers: Answers[R],
+    progress: Progress,
+    stops: list[Stop] | None = None,
 ) -> tuple[list[R], list[Path], list[Path]]:
     """The results of the matched files a TypeScript builder checks, those of them it
     checked anew, and the files left for the servers to answer one by one (no tsconfig
     holds them, or no builder runs). A file whose list is last time's very list keeps its
-    result in `known`; the others' are made by `answers` (positions in UTF-16)."""
+    result in `known`; the others' are made by `answers` (positions in UTF-16). A program
+    whose syntax errors stopped tsc is added to `stops`."""
     groups: dict[tuple[Path, Path], list[Path]] = {}
     builders: dict[Path, Builder] = {}
     rest: list[Path] = []
@@ -86,6 +93,8 @@ async def typescript_checked(
         definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
         said = Said(definition.name, None if toolchain is None else toolchain.label(), "utf-16")
         rebuilt += [p for p in paths if p in project.checked]
+        if project.stopped and stops is not None:
+            stops.append(builder_stop(ws, project.stopped, project.items, project.items))
         for path in paths:
             items = project.items.get(path)
             if items is None:
@@ -101,6 +110,14 @@ async def typescript_checked(
         done += len(paths)
         progress(done)
     return results, rebuilt, rest
+
+
+def builder_stop(
+    ws: Workspace, stopped: list[Path], items: Mapping[Path, list[Any]], files: Iterable[Path]
+) -> Stop:
+    """tsc's stop at the syntax errors of `stopped` (their `items`), in a program of `files`."""
+    at = [(ws.display(p), line) for p in stopped for line in lsp_lines(items.get(p, []))]
+    return stop_of(TSC, at, map(ws.display, files))
 
 
 def _moved(progress: Progress, start: int, count: int, checked: int) -> None:

@@ -6,12 +6,15 @@ source text it points at (its snippet) agree (`Key`, as `engine/seen.py` keeps t
 committed state's), so lines shifted by an edit above it do not make it new. The
 diagnostics are the caller's own (`D`: the answer models of `ops`, which turns the
 difference into an answer, `ops/changes.compare`); the engine sees only their keys.
+A diagnostic of the baseline that the changed state's checker did not check (it stopped at
+a syntax error: `engine/stops.py`) is neither fixed nor unchanged: it is `unchecked`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from lspd.engine.seen import Key
@@ -37,23 +40,30 @@ class Again(Generic[D]):
 
 @dataclass(frozen=True)
 class Difference(Generic[D]):
-    """What the change introduced and fixed (in the order found), and how many of the
-    changed state's diagnostics were there before."""
+    """What the change introduced and fixed (in the order found), how many of the changed
+    state's diagnostics were there before, and the baseline's diagnostics the changed
+    state's checker did not check (`unchecked`: neither fixed nor unchanged)."""
 
     introduced: list[D]
     fixed: list[D]
     unchanged: int
+    unchecked: list[D] = field(default_factory=list)
 
 
 def difference(
-    before: list[Found[D]], after: list[Found[D]], again: Again[D] | None = None
+    before: list[Found[D]],
+    after: list[Found[D]],
+    again: Again[D] | None = None,
+    hidden: Callable[[Key], object] | None = None,
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
     With `again` (one state checked a second time, see `engine/committed._again`), a
     diagnostic is introduced only when every check of the changed text has it and no check
     of the unchanged text does, and fixed the other way round: a checker that reports an
-    error in some runs and not in others (basedpyright, on some cycles) never makes it new."""
+    error in some runs and not in others (basedpyright, on some cycles) never makes it new.
+    With `hidden` (`engine/stops.hiding`), a diagnostic gone whose key it says the changed
+    state's checker did not check is `unchecked`, not fixed."""
     olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
     news = [after] + ([again.found] if again is not None and again.side == "after" else [])
     old_most, old_least = _counts(olds)
@@ -69,11 +79,13 @@ def difference(
             introduced.append(found.diagnostic)
     old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
     fixed: list[D] = []
+    unchecked: list[D] = []
     for found in before:
         if old_left[found.key] > 0:
             old_left[found.key] -= 1
-            fixed.append(found.diagnostic)
-    return Difference(introduced, fixed, len(after) - len(introduced))
+            gone = unchecked if hidden is not None and hidden(found.key) else fixed
+            gone.append(found.diagnostic)
+    return Difference(introduced, fixed, len(after) - len(introduced), unchecked)
 
 
 def _counts(samples: list[list[Found[D]]]) -> tuple[Counter[Key], Counter[Key]]:

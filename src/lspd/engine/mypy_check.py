@@ -83,6 +83,7 @@ class MypyRun:
     files: list[Path]  # the files it checked (`project_files`)
     errors: dict[Path, list[MypyError]] = field(default_factory=dict)
     once: bool = False  # mypy's own run (`mypy_once`) answered, not dmypy
+    stopped: bool = False  # exit 2, its errors said: it stopped at them (`engine/stops.py`)
 
 
 def project_of(ws: Workspace, path: Path) -> MypyProject | None:
@@ -187,6 +188,7 @@ async def run_mypy(
     held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
     output = await daemon.check(targets or [], held, _outside(ws, base), sees)
     run.once = output.once
+    run.stopped = output.status == 2
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
     return run

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from lspd.engine.mypy_check import MypyProject, MypyRun, by_project, daemon_of, run_mypy
+from lspd.engine.stops import MYPY, Stop, stop_of
 from lspd.workspace import Workspace
 
 SERVER = "mypy"
@@ -19,12 +20,15 @@ R = TypeVar("R")
 
 
 async def mypy_checked(
-    ws: Workspace, rest: list[Path], result_of: Callable[[MypyRun, Path, str], R]
+    ws: Workspace,
+    rest: list[Path],
+    result_of: Callable[[MypyRun, Path, str], R],
+    stops: list[Stop] | None = None,
 ) -> tuple[list[R], list[Path], list[Path]]:
     """Of `rest`, the results of the files mypy judges (one warm run per project; each made
     by `result_of(run, file, toolchain)`), the files checked, and the files left to ask one
     by one (basedpyright's, also those of a project both judge: the caller joins the two
-    results of such a file)."""
+    results of such a file). A run that stopped at a blocking error is added to `stops`."""
     groups = by_project(ws, rest)
     if not groups:
         return [], [], rest
@@ -32,6 +36,8 @@ async def mypy_checked(
     taken: set[Path] = set()
     for project, files in groups.items():
         run = await run_mypy(ws, project)
+        if stops is not None and (stop := mypy_stop(ws, run)) is not None:
+            stops.append(stop)
         toolchain = toolchain_of(ws, project)
         for path in files:
             results.append(result_of(run, path, toolchain))
@@ -39,6 +45,15 @@ async def mypy_checked(
             taken.update(files)
     asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
     return results, asked, [p for p in rest if p not in taken]
+
+
+def mypy_stop(ws: Workspace, run: MypyRun) -> Stop | None:
+    """mypy's stop at the errors of `run` when they stopped it (exit 2): none of its other
+    files was checked."""
+    if not run.stopped or not run.errors:
+        return None
+    at = [(ws.display(p), e.line) for p, errors in run.errors.items() for e in errors]
+    return stop_of(MYPY, at, map(ws.display, run.files))
 
 
 def why_of(project: MypyProject, once: bool) -> str:

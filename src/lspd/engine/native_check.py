@@ -31,6 +31,7 @@ from lspd.engine.native_reach import (
     read_imports,
 )
 from lspd.engine.second_server import ask_all
+from lspd.engine.stops import PARSER_CODES, TSC, Stop, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
@@ -52,8 +53,8 @@ Items = list[shapes.Diagnostic]
 # errors are among them too) are kept per file, and a check with any asks `tsc -p
 # --listFilesOnly`, which parses alone and says the syntax errors (0.3 s for a few files,
 # 4.4-6.1 s for effect's 572 at load 6): again only when those items changed, so a checker's
-# grammar error that stays costs one run.
-PARSER_CODES = (range(1000, 2000), range(8000, 9000), range(17000, 18000))
+# grammar error that stays costs one run (`engine/stops.PARSER_CODES`). Such a program is a
+# `Stop`: the baseline's other errors were not checked.
 
 
 @dataclass
@@ -76,11 +77,13 @@ async def native_checked(
     answers: Answers[R],
     answered: Callable[[], None] = lambda: None,
     aside: Aside | None = None,
+    stops: list[Stop] | None = None,
 ) -> tuple[list[R], list[Path], list[Path]]:
     """Of `rest` (the files answered one by one), the TypeScript 7 files' results (made by
     `answers`), those of them asked anew, and the files left for the other servers;
     `answered` is called as each file is (the check's progress). `aside` runs while the
-    server loads and checks, when any file is asked."""
+    server loads and checks, when any file is asked. A program whose syntax errors stopped
+    its tsc is added to `stops`."""
     known = memory.known
     if changes is None:
         return [], [], rest
@@ -113,7 +116,7 @@ async def native_checked(
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
-    syntax = await _syntax_errors(ws, sessions)
+    syntax = await _syntax_errors(ws, sessions, stops)
     if syntax:  # tsc's answer: the syntax errors alone
         for index, path in enumerate(sessions):
             if path in syntax:
@@ -121,10 +124,12 @@ async def native_checked(
     return results, asked, [p for p in rest if p not in sessions]
 
 
-async def _syntax_errors(ws: Workspace, sessions: dict[Path, Session]) -> dict[Path, Items]:
+async def _syntax_errors(
+    ws: Workspace, sessions: dict[Path, Session], stops: list[Stop] | None = None
+) -> dict[Path, Items]:
     """The items tsc reports of each file of a program with a syntax error (its syntax
     errors; none for the program's other files); empty when no file was said an error of the
-    parser's codes (tsc is not asked then)."""
+    parser's codes (tsc is not asked then). Each such program is added to `stops`."""
     parsed = _parsed.setdefault(ws, _Parsed())
     configs: dict[Path, tuple[Session, list[Path]]] = {}
     for path, session in sessions.items():
@@ -147,7 +152,11 @@ async def _syntax_errors(ws: Workspace, sessions: dict[Path, Session]) -> dict[P
             if error.file in sessions and error.code and error.file.suffix != ".json":
                 found.setdefault(error.file, []).append(_item(parsed.items, error))
         if found:  # the program's files: those of this config
-            said.update((p, found.get(p, [])) for p in sessions if tsconfig_of(ws, p) == config)
+            program = [p for p in sessions if tsconfig_of(ws, p) == config]
+            said.update((p, found.get(p, [])) for p in program)
+            at = [(ws.display(e.file), e.line) for e in errors if e.file in found and e.code]
+            if stops is not None:
+                stops.append(stop_of(TSC, at, map(ws.display, program)))
     return said
 
 

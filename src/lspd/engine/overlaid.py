@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.workspace.tsbuilder import Builder, Items
+from lspd.workspace.tsbuilder import Builder, Items, Preview
 
 Owner = Callable[[Path], "tuple[Builder, Path] | None"]  # a file's builder and its tsconfig
 
@@ -29,6 +29,7 @@ class Overlaid:
     items: dict[Path, Items] = field(default_factory=dict)
     held: set[Path] = field(default_factory=set)
     checked: set[Path] = field(default_factory=set)
+    stopped: list[Preview] = field(default_factory=list)  # programs tsc's syntax errors stop
 
 
 async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> Overlaid:
@@ -46,6 +47,8 @@ async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> O
         if config not in builder.projects:
             continue
         seen = await builder.preview(config, texts)
+        if seen.stopped:
+            done.stopped.append(seen)
         for path in seen.files:
             mine = owner(path)
             if mine is None or mine[1] != config or mine[0] is not builder:

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
-from lspd.engine.builders import builder_for
+from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_state import CheckState
 from lspd.engine.mypy_check import by_project
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
 from lspd.engine.results import FileResult
+from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Items
 
@@ -47,21 +48,26 @@ class Held(Protocol[R_co]):
         the other files), as the whole check makes them (`engine/builders.py`)."""
         ...
 
-    async def asked(self, files: list[Path], texts: Texts) -> Sequence[R_co]:
+    async def asked(
+        self, files: list[Path], texts: Texts, stops: list[Stop] | None = None
+    ) -> Sequence[R_co]:
         """The results of `files` while the servers hold `texts` (the disk's for the rest),
-        asked in that order; a file absent in that state has none."""
+        asked in that order; a file absent in that state has none. A checker that stopped
+        at syntax errors (mypy's run) is added to `stops`."""
         ...
 
 
 @dataclass(frozen=True)
 class OverlaidState(Generic[R]):
     """What the engine says with the texts overlaid: the results of the files it checked
-    anew for them (the changed ones among them), and the files the servers were asked
-    one by one (the texts they held: `held`)."""
+    anew for them (the changed ones among them), the files the servers were asked
+    one by one (the texts they held: `held`), and the checkers that stopped at syntax
+    errors (`engine/stops.py`: what they did not check is unknown, not fixed)."""
 
     results: dict[Path, R]
     asked: list[Path]
     held: dict[Path, str | None]
+    stopped: list[Stop] = field(default_factory=list)
 
 
 async def overlaid_state(
@@ -83,6 +89,7 @@ async def overlaid_state(
     if wanted is None or any(owner(p) is not None for p in wanted):
         built = await builders_overlaid(texts, owner)
     made = held_by.built(built.items, texts)
+    stops = [builder_stop(ws, p.stopped, p.items, p.files) for p in built.stopped]
     results = {p: r for p, r in made.items() if _in(p, wanted)}
     # The servers' files: a builder's changed file goes to a server only when its program
     # does not hold it (a new file no tsconfig includes or imports: tsserver places it).
@@ -99,8 +106,8 @@ async def overlaid_state(
     found = reached(ws, others, candidates, memory.python, memory.native)
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
     if asked:
-        results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held))
-    return OverlaidState(results, asked, held if asked else {})
+        results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held, stops))
+    return OverlaidState(results, asked, held if asked else {}, stops)
 
 
 def _in(path: Path, wanted: set[Path] | None) -> bool:

@@ -24,7 +24,7 @@ import fnmatch
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
@@ -37,6 +37,7 @@ from lspd.engine.native_check import native_checked
 from lspd.engine.python_affected import python_asked
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.steps import Step, chain
+from lspd.engine.stops import Stop
 from lspd.engine.yielding import Turn, background, free
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
@@ -65,6 +66,7 @@ class Whole(Generic[R]):
     asked: list[Path]  # the files a server checked for it, in path order
     scope: GateScope | None  # the gate's files (no globs, not every file)
     skipped: list[Skipped]  # matched and left out: too large, set aside, not answered
+    stopped: list[Stop] = field(default_factory=list)  # checkers stopped at syntax errors
 
 
 class Checks(Answers[R], Protocol[R, C_co]):
@@ -145,9 +147,10 @@ async def _checked(
     known: Known[R] = memory.known if watched else {}
     before = {id(r) for _, r in known.values()}
     run = memory.begin(len(matched), progress)
+    stops: list[Stop] = []
     try:
         async with turn():  # a builder's step is one request: one turn
-            found = await _reused_or_built(ws, matched, known, changes, checks, memory, run)
+            found = await _reused_or_built(ws, matched, known, changes, checks, memory, run, stops)
         results, asked, rest = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
 
@@ -170,7 +173,7 @@ async def _checked(
     took = time.monotonic() - run.began
     log.info("checked %d files in %.2f s, %d answered anew", len(results), took, anew)
     made_at = changes if changes is not None else -1
-    whole = Whole(counted, results, made_at, watched, sorted(asked + rest), scope, skipped)
+    whole = Whole(counted, results, made_at, watched, sorted(asked + rest), scope, skipped, stops)
     checked = checks.made(whole)
     if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
         memory.last[question] = checked  # a file not answered is asked again next time
@@ -205,10 +208,11 @@ async def _reused_or_built(
     checks: Checks[R, C],
     memory: WholeState[R, C],
     run: Running,
+    stops: list[Stop],
 ) -> Reply[R]:
     """The results of the files a builder checks or an edit cannot have changed; the files
     checked anew for them; and the files left to ask one by one: the chain of checker steps
-    (`lspd.engine.steps`)."""
+    (`lspd.engine.steps`). A checker stopped at syntax errors is added to `stops`."""
 
     def one_more() -> None:  # a file answered: the progress `lspd check` shows
         run.tick(run.done + 1)
@@ -222,13 +226,15 @@ async def _reused_or_built(
 
     steps: list[Step[R]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.
-        lambda rest: typescript_checked(ws, rest, known, checks, run.tick),
+        lambda rest: typescript_checked(ws, rest, known, checks, run.tick, stops),
         # mypy-gated: the project's dmypy, each file's result made by the caller.
-        lambda rest: mypy_checked(ws, rest, checks.of_mypy),
+        lambda rest: mypy_checked(ws, rest, checks.of_mypy, stops),
         unaffected,  # Python: only the edited files, when no declaration others see changed
         # TypeScript 7: nothing opened, only what the edits reach asked again; its tsconfigs'
         # errors (which its LSP never reports) asked while its server loads.
-        lambda rest: native_checked(ws, rest, changes, memory, checks, one_more, checks.configs),
+        lambda rest: native_checked(
+            ws, rest, changes, memory, checks, one_more, checks.configs, stops
+        ),
     ]
     results, asked, rest = await chain(steps, matched)
     if rest != matched:

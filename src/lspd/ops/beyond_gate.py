@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
+from lspd.engine.stops import Stop
 from lspd.ops.checked import Checked
 from lspd.ops.kept_found import found_in
 from lspd.ops.models import Diagnostic, DiagnosticsResult
@@ -42,6 +43,7 @@ class Part:
     outside: int = 0  # of `results`, the files outside the gate
     beyond: str | None = None  # how the files outside the gate were compared
     again: list[Found[Diagnostic]] | None = None  # a second sample of `after`, if taken
+    stops: list[Stop] = field(default_factory=list)  # `after`'s checkers stopped at syntax
 
     def joined(self, other: Part) -> Part:
         """Both parts as one."""
@@ -57,6 +59,7 @@ class Part:
             self.outside + other.outside,
             other.beyond if other.beyond is not None else self.beyond,
             again,
+            [*self.stops, *other.stops],
         )
 
 
@@ -71,7 +74,7 @@ async def beyond_gate(
     now = {p: r for p, r in now.items() if keep(p)}
     texts = found.delta.before
     changed = {p for p in now if p in texts}
-    part = Part(changed={ws.display(p) for p in changed})
+    part = Part(changed={ws.display(p) for p in changed}, stops=list(wider.stopped))
     if not now:
         part.beyond = "no file outside the gate asked"
         return part

@@ -5,12 +5,15 @@ overlay: the text at a git revision, or a proposal): the engine's old or propose
 the files it says a change can reach (`ops/overlaid_state.py`, `ops/file_since_kept.py`).
 `compare` turns the engine's comparison (`engine/comparison.py`: a diagnostic is the same
 one in both states when its file, severity, code, message and the source text it points at
-agree, so lines shifted by an edit above it do not make it new) into the answer's `Changes`.
+agree, so lines shifted by an edit above it do not make it new) into the answer's `Changes`;
+the baseline's diagnostics that a checker stopped at a syntax error did not check in the
+changed state are not fixed: `Changes.stopped` says where it stopped and how many.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +21,11 @@ from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
 from lspd.engine.held_asks import held_asked
 from lspd.engine.mypy_step import SERVER, toolchain_of
+from lspd.engine.stops import Stop, hiding
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
+from lspd.ops.stopped_model import Stopped
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.overlay import overlaid
@@ -32,6 +37,7 @@ class Diagnosed:
 
     found: list[Found[FileDiagnostic]]
     results: list[DiagnosticsResult]
+    stops: list[Stop]  # the checkers that stopped at syntax errors (mypy's runs)
 
 
 async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
@@ -44,7 +50,8 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
     # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_answers.py`).
-    judged, own, checkers = await mypy_diagnosed(ws, present, texts)
+    stops: list[Stop] = []
+    judged, own, checkers = await mypy_diagnosed(ws, present, texts, stops)
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's
     served = [f for f in present if f not in judged or own[f].also_pyright]
@@ -85,15 +92,19 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
             for file in served:
                 if file not in opened_before and file not in overlay:
                     ws.close_document(file)
-    return Diagnosed(found, results)
+    return Diagnosed(found, results, stops)
 
 
 def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnostic]],
             baseline: str, changed: list[str], scope: str,
-            again: Again[FileDiagnostic] | None = None) -> Changes:  # fmt: skip
+            again: Again[FileDiagnostic] | None = None,
+            stops: Sequence[Stop] = ()) -> Changes:  # fmt: skip
     """The engine's difference of the two states (`engine/comparison.py`: introduced, fixed
-    and unchanged, with `again` a second check of one state) as the answer's `Changes`."""
-    found = difference(before, after, again)
+    and unchanged, with `again` a second check of one state) as the answer's `Changes`;
+    `stops`: the checkers of the changed state that stopped at syntax errors (what they
+    did not check is not fixed: `stopped`)."""
+    hidden = hiding(stops) if stops else None
+    found = difference(before, after, again, hidden)
     order = _worst_first
     return Changes(
         baseline=baseline,
@@ -103,7 +114,34 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         unchanged=found.unchanged,
         changed=changed,
         scope=scope,
+        stopped=stopped(stops, before, found.unchecked),
     )
+
+
+def stopped(
+    stops: Sequence[Stop], before: list[Found[FileDiagnostic]], unchecked: list[FileDiagnostic]
+) -> list[Stopped]:
+    """Each stop that left some of the baseline's diagnostics (`unchecked`, of `before`)
+    unchecked: where it stopped, and which files' diagnostics, how many."""
+    which = hiding(stops)
+    keys = {id(f.diagnostic): f.key for f in before}
+    hid: dict[Stop, list[FileDiagnostic]] = {}
+    for diagnostic in unchecked:
+        if (stop := which(keys[id(diagnostic)])) is not None:
+            hid.setdefault(stop, []).append(diagnostic)
+    said: list[Stopped] = []
+    for stop, diagnostics in hid.items():
+        files = sorted({d.path or "" for d in diagnostics})
+        at = [f"{path}:{line}" for path, line in stop.at[:5]]
+        said.append(
+            Stopped(
+                checker=stop.checker,
+                at=at,
+                files=files[:10],
+                not_checked=len(diagnostics),
+            )
+        )
+    return said
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:

@@ -86,7 +86,8 @@ class CheckAnswers(FileAnswers):
         skipped.sort(key=lambda s: s.path)
         stamped = memory_of(ws).stamped if whole.watched else {}
         counted, results, changes, scope = whole.counted, whole.results, whole.changes, whole.scope
-        return Checked(counted, results, changes, stamped, whole.asked, scope, skipped)
+        asked, stopped = whole.asked, whole.stopped
+        return Checked(counted, results, changes, stamped, asked, scope, skipped, stopped)
 
 
 async def workspace_diagnostics(
@@ -165,7 +166,8 @@ def _gate_of(scope: GateScope, every: Checked, ws: Workspace) -> Checked:
     skipped = [s for s in every.skipped if s.path in gate]
     asked = [p for p in every.asked if ws.display(p) in gate]
     matched = len(scope.files)
-    return Checked(matched, results, every.changes, every.stamped, asked, scope, skipped)
+    stopped = every.stopped
+    return Checked(matched, results, every.changes, every.stamped, asked, scope, skipped, stopped)
 
 
 def _matches(ws: Workspace, paths: list[str] | None, path: Path) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
+from lspd.engine.stops import Stop
 from lspd.ops.budget import compact_json, fits
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
@@ -71,6 +72,7 @@ class Checked:
     asked: list[Path] = field(default_factory=list)  # the files a server checked for it
     scope: GateScope | None = None  # the gate's files (no paths, not `all`)
     skipped: list[SkippedFile] = field(default_factory=list)  # matched, left out
+    stopped: list[Stop] = field(default_factory=list)  # checkers stopped at syntax errors
 
     @functools.cached_property
     def everything(self) -> list[FileDiagnostic]:

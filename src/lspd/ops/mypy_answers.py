@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.engine.mypy_check import MypyError, MypyProject, MypyRun, by_project, run_mypy
-from lspd.engine.mypy_step import SERVER, toolchain_of, why_of
+from lspd.engine.mypy_step import SERVER, mypy_stop, toolchain_of, why_of
+from lspd.engine.stops import Stop
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 
@@ -47,12 +48,16 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
 
 
 async def mypy_diagnosed(
-    ws: Workspace, files: list[Path], texts: Mapping[Path, str | None]
+    ws: Workspace,
+    files: list[Path],
+    texts: Mapping[Path, str | None],
+    stops: list[Stop] | None = None,
 ) -> tuple[dict[Path, list[Diagnostic]], dict[Path, MypyProject], dict[Path, str]]:
     """mypy's diagnostics with `texts` held (in the daemon's copy: nothing is written into
     the project), by file: of `files` and of every other file mypy checked in their projects
     (one run checks them all: a caller broken by a changed signature is found wherever it
-    is); each file's project, and its `checker` (`why_of` the run that answered)."""
+    is); each file's project, and its `checker` (`why_of` the run that answered). A run
+    that stopped at a blocking error (a syntax error) is added to `stops`."""
     found: dict[Path, list[Diagnostic]] = {}
     projects: dict[Path, MypyProject] = {}
     checkers: dict[Path, str] = {}
@@ -60,6 +65,8 @@ async def mypy_diagnosed(
     asked = [*files, *(path for path in texts if path not in files)]
     for project, members in by_project(ws, asked).items():
         run = await run_mypy(ws, project, texts)
+        if stops is not None and (stop := mypy_stop(ws, run)) is not None:
+            stops.append(stop)
         for path in dict.fromkeys([*members, *run.files]):
             if path in texts and texts[path] is None:
                 continue  # not there: no diagnostics of its own

@@ -62,7 +62,8 @@ async def proposal_compared(
     others = [p for p in after if p not in proposed]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
     note = _note(len(changed), len(others), only is not None, by_mypy)
-    changes = compare(olds, news, "disk", [ws.display(p) for p in changed], note, again)
+    shown = [ws.display(p) for p in changed]
+    changes = compare(olds, news, "disk", shown, note, again, state.stopped)
 
     def line_of(path: Path, line: int) -> str:
         text = proposed[path] if path in proposed else read_text(path)

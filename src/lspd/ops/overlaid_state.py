@@ -13,6 +13,7 @@ from typing import cast
 
 from lspd.engine import overlaid_state as engine
 from lspd.engine.overlaid_state import OverlaidState, Texts
+from lspd.engine.stops import Stop
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.text import split_lines
@@ -55,9 +56,15 @@ class HeldAnswers:
             made[path] = make_result(ws, path, definition.name, label, converted)
         return made
 
-    async def asked(self, files: list[Path], texts: Texts) -> list[DiagnosticsResult]:
-        """`files` asked with `texts` held (`diagnose`)."""
-        return (await diagnose(self.ws, files, texts)).results
+    async def asked(
+        self, files: list[Path], texts: Texts, stops: list[Stop] | None = None
+    ) -> list[DiagnosticsResult]:
+        """`files` asked with `texts` held (`diagnose`); mypy's runs that stopped at a
+        syntax error added to `stops`."""
+        found = await diagnose(self.ws, files, texts)
+        if stops is not None:
+            stops += found.stops
+        return found.results
 
 
 class _Overlaid(Converter):

@@ -161,7 +161,8 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     if part.beyond is not None:
         note += f"; {part.beyond}"
     again = None if part.again is None else Again("after", part.again)
-    changes = compare(part.before, part.after, baseline, sorted(part.changed), note, again)
+    stops = [*found.checked.stopped, *part.stops]  # tsc's or mypy's stop: not checked
+    changes = compare(part.before, part.after, baseline, sorted(part.changed), note, again, stops)
     return Compared(changes, part.results)
 
 

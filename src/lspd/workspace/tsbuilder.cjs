@@ -317,7 +317,9 @@ function check(id, configPath) {
   // `syntax`: what it reported are syntax errors alone, the semantic ones left out.
   projects.set(configPath, { builder, host, reported, syntax: Boolean(syntax) });
   const checked = [...affected].filter((name) => names.has(name));
-  return { id, files: [...names], checked, diagnostics, version: ts.version };
+  // `stopped`: the files whose syntax errors stopped the check (the others were not checked).
+  const stopped = syntax ? [...syntax.keys()] : [];
+  return { id, files: [...names], checked, diagnostics, stopped, version: ts.version };
 }
 
 // A preview: the check a proposed change would get, its texts (`texts`: file name -> text,
@@ -363,7 +365,8 @@ function preview(id, configPath, texts) {
   }
   if (builder !== known.builder && builder.releaseProgram) builder.releaseProgram();
   const files = own.map((f) => f.fileName);
-  return { id, files, checked: [...affected], diagnostics, version: ts.version };
+  const stopped = syntax ? [...syntax.keys()] : [];
+  return { id, files, checked: [...affected], diagnostics, stopped, version: ts.version };
 }
 
 // The directories a file of the overlay needs that the disk lacks.

@@ -40,21 +40,25 @@ class BuilderFailed(LspdError):
 @dataclass
 class Project:
     """What the builder last said of one tsconfig: every file's items (the same list objects
-    while a file is not checked again), and which files the last check checked anew."""
+    while a file is not checked again), which files the last check checked anew, and the
+    files whose syntax errors stopped it (as tsc: then nothing else was checked)."""
 
     items: dict[Path, Items] = field(default_factory=dict)
     checked: set[Path] = field(default_factory=set)
     seconds: float = 0.0
+    stopped: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Preview:
     """What the builder would say of one tsconfig with other texts: the files of its program,
-    those it would check anew, and the items of those and of the changed files."""
+    those it would check anew, the items of those and of the changed files, and the files
+    whose syntax errors would stop it (`Project.stopped`)."""
 
     files: set[Path]
     checked: set[Path]
     items: dict[Path, Items]
+    stopped: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -100,6 +104,7 @@ class Builder:
             project.items = {p: [from_tsserver(e) for e in items] for p, items in anew.items()}
             project.items.update((p, kept[p]) for p in files - set(anew) if p in kept)
             project.checked = {Path(name) for name in answer["checked"]}
+            project.stopped = [Path(name) for name in answer.get("stopped", [])]
             project.seconds = time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(
@@ -139,7 +144,8 @@ class Builder:
                 len(checked),
                 self.last_used - began,
             )
-            return Preview(files, checked, items)
+            stopped = [Path(name) for name in answer.get("stopped", [])]
+            return Preview(files, checked, items, stopped)
 
     async def _ask(
         self,

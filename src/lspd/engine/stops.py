@@ -1,0 +1,77 @@
+"""A check that stopped at syntax errors: what its checker did not check.
+
+tsc (TypeScript 5's `tsc -p` and `tsc --watch`, TypeScript 7's `tsc -p`) reports a
+program's semantic diagnostics only when none of its files has a syntactic one: with a
+syntax error anywhere, its whole answer is the syntax errors of every file (the builder's
+`syntaxErrors`, `engine/native_check.py`). mypy stops at a blocking error (a syntax error:
+exit 2, "errors prevented further checking") and says that file's errors alone; the other
+files are not even parsed (mypy 2.4.1: two files with syntax errors, one said). So in the
+state such a check answers, the baseline's other errors are absent because they were not
+checked, not because they are fixed: a comparison must not say them fixed (`Stop.hides`,
+`engine/comparison.difference`). basedpyright checks every file whatever their syntax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lspd.engine.seen import Key
+
+TSC = "tsc"
+MYPY = "mypy"
+# TypeScript's parser's codes (TS1xxx; a JavaScript file's TS8xxx; JSX's TS17xxx). The
+# checker's grammar errors are among them too: never said apart by the code alone.
+PARSER_CODES = (range(1000, 2000), range(8000, 9000), range(17000, 18000))
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A checker that stopped at syntax errors: of `files` (paths as answers show them) it
+    said those errors alone and checked nothing else; in `read`, every syntax error it found
+    was said (tsc parses every file of the program; mypy, the files it said errors of)."""
+
+    checker: str  # TSC or MYPY
+    at: tuple[tuple[str, int], ...]  # the errors it stopped at: file, 1-based line
+    files: frozenset[str]
+    read: frozenset[str]
+
+    def hides(self, key: Key) -> bool:
+        """Whether a baseline diagnostic (`key`) absent from this state's answer may still
+        be there: its file was not checked, and it is no syntax error of a file read."""
+        path, code = key[0], key[2]
+        if path not in self.files:
+            return False
+        return not (path in self.read and syntax_code(self.checker, code))
+
+
+def syntax_code(checker: str, code: str | None) -> bool:
+    """Whether `code` is one of `checker`'s syntax errors."""
+    if checker == MYPY:
+        return code == "syntax"
+    number = int(code) if code is not None and code.isdigit() else 0
+    return any(number in codes for codes in PARSER_CODES)
+
+
+def hiding(stops: Sequence[Stop]) -> Callable[[Key], Stop | None]:
+    """The stop of `stops` that hides a baseline diagnostic's key (None: it was checked)."""
+
+    def hidden(key: Key) -> Stop | None:
+        return next((stop for stop in stops if stop.hides(key)), None)
+
+    return hidden
+
+
+def stop_of(checker: str, at: Iterable[tuple[str, int]], files: Iterable[str]) -> Stop:
+    """A stop at the errors `at` (file, line) of a program or project of `files`: tsc read
+    every file, mypy those it said errors of."""
+    where = tuple(sorted(set(at)))
+    every = frozenset(files) | {path for path, _ in where}
+    read = every if checker == TSC else frozenset(path for path, _ in where)
+    return Stop(checker, where, every, read)
+
+
+def lsp_lines(items: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The 1-based start lines of LSP diagnostics."""
+    return [int(item["range"]["start"]["line"]) + 1 for item in items]
