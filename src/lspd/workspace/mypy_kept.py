@@ -11,8 +11,8 @@ kept under a key of all of it:
 
 - the question (`state`: the targets, every file's text in the copy, its configuration
   among them, the installed distributions' `.dist-info`, the watcher's outside batch);
-- where it ran (the project's place in the copy), the interpreter, site-packages' mtime
-  (an entry added or removed) and every `.pth` file's text;
+- where it ran (the copy, the project's place in it), the interpreter, site-packages'
+  mtime (an entry added or removed) and every `.pth` file's text;
 - the user's mypy configuration files (read where the project has none) and lspd's
   format.
 
@@ -84,7 +84,9 @@ def kept_key(
     digest, into_project = pth
     if into_project and any(p.relative_to(place.base).as_posix() not in texts for p in seen()):
         return None
-    parts = [str(FORMAT), str(place.base), place.inside, os.path.realpath(interpreter), digest]
+    # the copy's path too: mypy names a file outside its working directory by it
+    parts = [str(FORMAT), str(place.copy), str(place.base), place.inside, digest]
+    parts.append(os.path.realpath(interpreter))
     for site in sites:
         with contextlib.suppress(OSError):
             parts.append(f"{site}\0{site.stat().st_mtime_ns}")
