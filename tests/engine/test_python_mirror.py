@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lspd.dirs import state_dir
-from lspd.engine.python_mirror import mirrored
+from lspd.engine.python_mirror import copied_config, mirrored
 from lspd.ops import check as check_ops
 from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
@@ -136,3 +136,68 @@ def test_only_the_importers_of_a_file_present_otherwise_are_asked_of_a_copy(
     assert mirrored(ws, [new, user], {**chained, helper: None}) == [new, user]
     assert all(s.state == "stopped" for s in ws.sessions.values())  # made, never started
     asyncio.run(ws.close())
+
+
+SHARED = "def shared() -> int:\n    return 1\n"
+USES_SHARED = (
+    "from sharedlib import shared\nfrom pkg.helper import helper\n\nx: int = helper() + shared()\n"
+)
+OUTSIDE = {  # a configuration naming a directory beside the project, as each kind does
+    "pyrightconfig.json": '{\n  // beside it\n  "extraPaths": ["../shared"],\n}\n',
+    "pyproject.toml": (
+        "[tool.basedpyright]\n"
+        "executionEnvironments = [{ root = \".\", extraPaths = ['../shared'] }]\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", OUTSIDE)
+def test_a_configurations_paths_beside_the_project_lead_there_from_the_copy(
+    tmp_path: Path, kind: str
+) -> None:
+    """`extraPaths = ["../shared"]`: the copy's configuration names the directory beside the
+    project, not beside the copy. Before, read from the copy it led to nothing, and the
+    preview of a deletion said `Import "sharedlib" could not be resolved` (and the unknown
+    types that follow) in the importer, which the checker never says."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared/sharedlib.py").write_text(SHARED)
+    files = {**{k: v for k, v in FILES.items() if k != "pyrightconfig.json"}, kind: OUTSIDE[kind]}
+    files["pkg/user.py"] = USES_SHARED
+    for held in watched(written(tmp_path / "py", files), tmp_path / "logs"):
+        assert held.run(check_ops.check_all(held.ws)).everything == []
+        changes = preview(held, {"pkg/helper.py": None})
+        gone = written(tmp_path / "gone", {k: v for k, v in files.items() if k != "pkg/helper.py"})
+        assert rows(changes.introduced) == cli(gone)
+        assert [(d.path, d.line, d.code) for d in changes.introduced if d.severity == "error"] == [
+            ("pkg/dotted.py", 1, "reportMissingImports"),
+            ("pkg/user.py", 2, "reportMissingImports"),
+        ]
+        assert list(state_dir(held.root).glob("python-copy-*")) == []
+
+
+def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) -> None:
+    """Each path leaving the project on its way is written absolute (or relative again
+    where it comes back in: the copy has another name); the others stay as written."""
+    root = tmp_path / "py"
+    (root / "sub").mkdir(parents=True)
+    (root / "pyrightconfig.json").write_text(
+        '{"venvPath": "..", "stubPath": "../stubs", "extraPaths": ["src", "../py/lib", "/opt/x"],'
+        ' "executionEnvironments": [{"root": "../other", "extraPaths": ["../shared"]}]}\n'
+    )
+    (root / "sub/pyproject.toml").write_text(
+        "[tool.pyright]\nextraPaths = ['../../shared', '../lib']\nextends = \"../../base.json\"\n"
+    )
+    (root / "pyproject.toml").write_text("[project]\nname = 'x'\nreadme = '../README.md'\n")
+    assert json.loads(copied_config(root, root / "pyrightconfig.json")) == {
+        "venvPath": str(tmp_path),
+        "stubPath": str(tmp_path / "stubs"),
+        "extraPaths": ["src", "lib", "/opt/x"],
+        "executionEnvironments": [
+            {"root": str(tmp_path / "other"), "extraPaths": [str(tmp_path / "shared")]}
+        ],
+    }
+    assert copied_config(root, root / "sub/pyproject.toml").decode() == (
+        f"[tool.pyright]\nextraPaths = ['{tmp_path}/shared', '../lib']\n"
+        f'extends = "{tmp_path}/base.json"\n'
+    )
+    assert copied_config(root, root / "pyproject.toml") == (root / "pyproject.toml").read_bytes()

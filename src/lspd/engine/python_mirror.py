@@ -11,8 +11,9 @@ deleted held HEAD's text of it, which no import resolved, so the importers' new
 reportMissingImports stood in HEAD's result too and `check --baseline HEAD` called nothing
 introduced. Such a state is asked of a second server of the same definition (its settings,
 its interpreter) rooted at a copy of the project made in lspd's state directory for the
-question: every Python file and pyright configuration, environments linked, the held texts
-written in and the files held absent left out. lspd never writes into the repository; the
+question: every Python file and pyright configuration (the paths it names leaving the
+project written absolute: `copied_config`), environments linked, the held texts written in
+and the files held absent left out. lspd never writes into the repository; the
 copy and its server are gone when the question is answered. It costs a cold check of the
 files asked (the server's own start included), so only the files importing such a file
 are asked there.
@@ -21,6 +22,7 @@ are asked there.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import tempfile
@@ -32,11 +34,13 @@ from lspd.dirs import state_dir
 from lspd.engine.check_files import Said
 from lspd.engine.python_imports import importers, touched
 from lspd.engine.second_server import ask_all
+from lspd.errors import InvalidInput
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source, read_text
 from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy holds, skips
+from lspd.workspace.pyright_scope import paths_named
 
 CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
 
@@ -152,6 +156,44 @@ async def _copy(root: Path, texts: Mapping[Path, str | None]) -> AsyncIterator[P
         await asyncio.to_thread(shutil.rmtree, copy, True)
 
 
+def copied_config(root: Path, source: Path) -> bytes:
+    """A pyright configuration of `root` as its copy holds it: each path it names whose way
+    from the configuration's directory leaves `root` (`extraPaths = ["../shared"]`,
+    `venvPath = ".."`, an execution environment's root, `extends` of a file beside the
+    project) written absolute, to where it leads from the project, or relative again when
+    it comes back inside (the copy has another name). Read from the copy, they led beside
+    the copy, to nothing: the importers of a preview's deleted module had every import of
+    `../shared` unresolved. One the checker cannot read is copied as it is (its answer
+    says so)."""
+    data = source.read_bytes()
+    try:
+        named = paths_named(source)
+    except InvalidInput:
+        return data
+    text = data.decode("utf-8")
+    for entry in dict.fromkeys(named):
+        if os.path.isabs(entry) or not _leaves(root, source.parent, entry):
+            continue
+        real = os.path.normpath(source.parent / entry)
+        inside = Path(real).is_relative_to(root)
+        there = os.path.relpath(real, source.parent) if inside else real
+        quoted = json.dumps(entry, ensure_ascii=False)  # JSON's, TOML's "..."
+        text = text.replace(quoted, json.dumps(there, ensure_ascii=False))
+        text = text.replace(f"'{entry}'", f"'{there}'")  # TOML's literal '...'
+    return text.encode("utf-8")
+
+
+def _leaves(root: Path, directory: Path, entry: str) -> bool:
+    """Whether `entry`, a path relative to `directory` (inside `root`), steps out of `root`
+    on its way (`..` past it), wherever it ends."""
+    depth = len(directory.relative_to(root).parts)
+    for part in Path(entry).parts:
+        depth += -1 if part == ".." else 0 if part == "." else 1
+        if depth < 0:
+            return True
+    return False
+
+
 def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
     """Fill `copy`: the files pyright reads of `root` copied, its environments (a
     `pyvenv.cfg`) and linked directories linked, then `texts` written over them."""
@@ -169,7 +211,9 @@ def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
             kept.append(name)
         dirs[:] = kept
         for name in files:
-            if name.endswith(PYTHON) or name in CONFIGS:
+            if name in CONFIGS:
+                (there / name).write_bytes(copied_config(root, here / name))
+            elif name.endswith(PYTHON):
                 shutil.copyfile(here / name, there / name)
     for path, text in texts.items():
         if not path.is_relative_to(root):

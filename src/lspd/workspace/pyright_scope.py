@@ -85,6 +85,35 @@ def config_in(directory: Path) -> PyrightConfig | None:
     return config
 
 
+# The settings whose values are paths relative to the configuration that names them
+# (basedpyright's `configOptions.ts`), and an execution environment's.
+PATH_KEYS = (
+    *("extends", "include", "exclude", "ignore", "strict", "extraPaths", "stubPath"),
+    *("typeshedPath", "venvPath", "baselineFile"),
+)
+ENVIRONMENT_PATH_KEYS = ("root", "extraPaths")
+
+
+def paths_named(path: Path) -> list[str]:
+    """The paths a pyright configuration file names itself (not those of the one it
+    extends), as written; none for a pyproject.toml without a pyright table. A file that
+    cannot be read raises `InvalidInput`."""
+    table = _table(path) if path.name == PYPROJECT else _json(path)
+    found: list[str] = []
+
+    def add(value: object) -> None:
+        values = value if isinstance(value, list) else [value]
+        found.extend(v for v in values if isinstance(v, str))
+
+    for key in PATH_KEYS:
+        add((table or {}).get(key))
+    environments = (table or {}).get("executionEnvironments")
+    for environment in environments if isinstance(environments, list) else []:
+        for key in ENVIRONMENT_PATH_KEYS if isinstance(environment, dict) else ():
+            add(environment.get(key))
+    return found
+
+
 def files_of(config: PyrightConfig) -> list[Path]:
     """The source files the configuration checks, as basedpyright's enumeration finds them."""
     found: dict[str, Path] = {}
