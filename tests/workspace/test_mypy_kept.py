@@ -4,8 +4,8 @@ with the answer the project's own mypy gives; any change of what mypy reads (a f
 installed distributions, the configuration, a `.pth`, the user's configuration) asks mypy
 again; where mypy may read what the key cannot see, nothing is kept. A one-shot preview
 after a one-shot check runs mypy for the proposal only, a baseline's committed texts asked
-before are not run again; on a real mypy 1.13 (httpx 0.28.1's), against the project's own
-mypy on the states written."""
+before are not run again, a check of the proposal once written runs none; on a real mypy
+1.13 (httpx 0.28.1's), against the project's own mypy on the states written."""
 
 from __future__ import annotations
 
@@ -194,3 +194,11 @@ def test_a_preview_after_a_check_runs_mypy_for_the_proposal_only(tmp_path: Path)
     assert since_head() == (written, 1)  # HEAD's texts: the check's state, asked before
     after_edit = truth(root, tmp_path, {"app/utils.py": edit, "app/extra.py": EXTRA})
     assert previewed() == (after_edit - truth(root, tmp_path, {"app/utils.py": edit}), 1)
+    (root / "app" / "extra.py").write_text(EXTRA)  # the proposal written: the state it asked
+
+    async def check(ws: Workspace) -> tuple[Any, int]:
+        return await workspace_diagnostics(ws), runs_of(ws)
+
+    written_check, runs = answer(root, check)
+    assert runs == 0
+    assert {(d.path, d.line, d.code) for d in written_check.diagnostics} == after_edit
