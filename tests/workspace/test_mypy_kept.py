@@ -81,6 +81,7 @@ def place(tmp_path: Path) -> tuple[Place, Path]:
     python.parent.mkdir(parents=True)
     python.touch()
     (tmp_path / "env" / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    (tmp_path / "env" / "pyvenv.cfg").write_text("include-system-site-packages = false\n")
     return Place(tmp_path / "copy", base, base), python
 
 
@@ -101,7 +102,8 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
     seen = [at.base / "app" / "a.py"]
 
     def key_of(config: str, texts: dict[str, bytes] | None = None) -> str | None:
-        return kept_key(b"state", texts or texts_with(config), at, python, lambda: seen)
+        held = texts or texts_with(config)
+        return kept_key(b"state", ["-O", "json"], held, at, python, lambda: seen)
 
     plain = key_of(STRICT)
     assert plain is not None and plain == key_of(STRICT)
@@ -116,6 +118,12 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
     ):
         assert key_of(f"{STRICT}{leaving}\n") is None, leaving
     assert key_of("", {"mypy.ini": b"[mypy\nstrict = True\n"}) is None  # does not parse
+    cfg = tmp_path / "env" / "pyvenv.cfg"
+    cfg.write_text("include-system-site-packages = true\n")  # mypy reads the system's too
+    assert key_of(STRICT) is None
+    cfg.unlink()  # no virtual environment: the user's site-packages too
+    assert key_of(STRICT) is None
+    cfg.write_text("include-system-site-packages = false\n")
     monkeypatch.setenv("MYPYPATH", "/elsewhere")
     assert key_of(STRICT) is None
     monkeypatch.delenv("MYPYPATH")

@@ -169,7 +169,8 @@ class Dmypy:
             async with exclusive(self.lock_file):
                 if once:  # dmypy's answer would not be mypy's (`mypy_once`)
                     # the same question asked by an earlier process: its answer (`mypy_kept`)
-                    kept = kept_key(state, texts, self.place, self.interpreter, self.sees.files)
+                    place, python = self.place, self.interpreter
+                    kept = kept_key(state, flags, texts, place, python, self.sees.files)
                     ran = self.kept.get(kept)
                     status, out, err = ran or await self._once(texts, flags, targets)
                 else:

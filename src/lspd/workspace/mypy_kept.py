@@ -11,16 +11,19 @@ kept under a key of all of it:
 
 - the question (`state`: the targets, every file's text in the copy, its configuration
   among them, the installed distributions' `.dist-info`, the watcher's outside batch);
-- where it ran (the copy, the project's place in it), the interpreter, site-packages'
-  mtime (an entry added or removed) and every `.pth` file's text;
+- where and how it ran (the copy, the project's place in it, mypy's flags), the
+  interpreter and its `pyvenv.cfg`, site-packages' mtime (an entry added or removed) and
+  every `.pth` file's text;
 - the user's mypy configuration files (read where the project has none) and lspd's
   format.
 
-Where mypy may read files the key cannot see, nothing is kept or reused (`key` is None):
-a `MYPYPATH`; a configuration naming a path (`mypy_path`, `files`, a plugin file) outside
-the copy (absolute, `..`, `~`, a variable) or another interpreter or typeshed; a `.pth`
-path outside site-packages and the project's directory; a `.pth` into the project's
-directory while a file of it is held as gone (mypy would find the disk's file there).
+Where mypy may read files the key cannot see, nothing is kept or reused (`kept_key` is
+None): an interpreter outside a virtual environment, or one including the system's
+site-packages; a `MYPYPATH`; a configuration naming a path (`mypy_path`, `files`, a
+plugin file) outside the copy (absolute, `..`, `~`, a variable) or another interpreter or
+typeshed; a `.pth` path outside site-packages and the project's directory; a `.pth` into
+the project's directory while a file of it is held as gone (mypy would find the disk's
+file there).
 What no key sees, as no kept answer in memory does either: a file inside site-packages
 edited in place without reinstalling its distribution.
 """
@@ -67,15 +70,19 @@ def state_of(parts: list[str], texts: dict[str, bytes]) -> bytes:
 
 def kept_key(
     state: bytes,
+    flags: list[str],
     texts: dict[str, bytes],
     place: Place,
     interpreter: Path,
     seen: Callable[[], list[Path]],
 ) -> str | None:
-    """The key of a run-once answer of `state` (`state_of`) with the copy at `place` holding
-    `texts` (`seen`: the Python files of the project's directory on disk, walked), or None when
-    mypy may read what the key cannot see (the module's docstring)."""
+    """The key of a run-once answer of `state` (`state_of`) asked with `flags`, the copy at
+    `place` holding `texts` (`seen`: the Python files of the project's directory on disk,
+    walked), or None when mypy may read what the key cannot see (the module's docstring)."""
     if os.environ.get("MYPYPATH") or not _confined(texts, place.inside):
+        return None
+    venv = _venv(interpreter)
+    if venv is None:
         return None
     sites = site_packages(interpreter)
     pth = _pth(sites, place.base)
@@ -86,12 +93,25 @@ def kept_key(
         return None
     # the copy's path too: mypy names a file outside its working directory by it
     parts = [str(FORMAT), str(place.copy), str(place.base), place.inside, digest]
-    parts.append(os.path.realpath(interpreter))
+    parts += [os.path.realpath(interpreter), venv, *flags]
     for site in sites:
         with contextlib.suppress(OSError):
             parts.append(f"{site}\0{site.stat().st_mtime_ns}")
     parts += [_user_configs(), state.hex()]
     return state_of(parts, {}).hex()
+
+
+def _venv(interpreter: Path) -> str | None:
+    """The environment's `pyvenv.cfg`, or None where mypy also reads packages beyond its
+    site-packages: no virtual environment (the system's, the user's site-packages), or one
+    including the system's."""
+    try:
+        text = (interpreter.parent.parent / "pyvenv.cfg").read_text("utf-8", "replace")
+    except OSError:
+        return None
+    if re.search(r"^\s*include-system-site-packages\s*=\s*true", text, re.I | re.M):
+        return None
+    return text
 
 
 def _confined(texts: dict[str, bytes], inside: str) -> bool:
