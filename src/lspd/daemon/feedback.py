@@ -49,6 +49,22 @@ class AgentSession:
     blocked_failed: bool = False  # its last stop was blocked for a check that failed
     history: History = field(default_factory=new_history)  # its hook calls (status page)
 
+    def stopped(self, errors: frozenset[Key], failed: bool, partial: bool) -> bool:
+        """Whether a stop finding `errors` (or a check that `failed`) is blocked for the same
+        as the last one (then it goes), remembered for the next. Out of time (`partial`),
+        what was found so far proves nothing fixed: errors all among those blocked for are
+        not news, and those stay remembered whole (with any new one)."""
+        blocked = self.last_block or frozenset()
+        if errors and partial:
+            repeat = errors <= blocked
+        elif errors:
+            repeat = errors == self.last_block
+        else:
+            repeat = failed and self.blocked_failed
+        self.last_block = (blocked | errors if partial else errors) or None
+        self.blocked_failed = failed
+        return repeat
+
 
 class Feedback:
     """The hook checks of a workspace's agent sessions."""
@@ -152,19 +168,8 @@ class Feedback:
         answer = self._describe(check, current)
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
-        failed = not errors and check.failed is not None
-        # Out of time: what it found so far proves nothing fixed. Found among the errors the
-        # gate blocked for, it is not news; they stay remembered whole (with any new one).
         partial = not answer["complete"] and check.failed is None
-        blocked = agent.last_block or frozenset()
-        if errors and partial:
-            answer["repeat"] = errors <= blocked
-        elif errors:
-            answer["repeat"] = errors == agent.last_block
-        else:
-            answer["repeat"] = failed and agent.blocked_failed
-        agent.last_block = (blocked | errors if partial else errors) or None
-        agent.blocked_failed = failed
+        answer["repeat"] = agent.stopped(errors, not errors and check.failed is not None, partial)
         agent.reported |= {i.key for i in current}
         return answer
 
