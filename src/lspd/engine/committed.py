@@ -247,7 +247,9 @@ async def _again(
     (`engine/comparison.difference`'s `again`). Before, every file asked was asked again
     when one differed: twice the old state's asks after a core change."""
     now = {r.path: r for r in checked.results}
-    on_disk = [p for p in asked if ws.display(p) in now]
+    # A program stopped at a syntax error answers tsc's syntax errors: nothing to sample.
+    stopped = {path for stop in checked.stopped for path in stop.files}
+    on_disk = [p for p in asked if ws.display(p) in now and ws.display(p) not in stopped]
     differ = {p for p in on_disk if p in made and _rows(made[p]) != _rows(now[ws.display(p)])}
     if not (files := sampled_again(ws, on_disk, differ)):
         return {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -150,7 +150,7 @@ async def _syntax_errors(
         found: dict[Path, Items] = {}
         for error in errors:
             if error.file in sessions and error.code and error.file.suffix != ".json":
-                found.setdefault(error.file, []).append(_item(parsed.items, error))
+                found.setdefault(error.file, []).append(tsc_item(parsed.items, error))
         if found:  # the program's files: those of this config
             program = [p for p in sessions if tsconfig_of(ws, p) == config]
             said.update((p, found.get(p, [])) for p in program)
@@ -160,7 +160,23 @@ async def _syntax_errors(
     return said
 
 
-def _item(parsed: dict[Path, Items], error: ConfigError) -> shapes.Diagnostic:
+def parser_items(ws: Workspace) -> dict[Path, Items]:
+    """The items of the parser's codes the disk's files were said last, by file."""
+    return _parsed.setdefault(ws, _Parsed()).items
+
+
+def stopped_configs(ws: Workspace) -> set[Path]:
+    """The tsconfigs whose programs a syntax error stopped at the last check (tsc said a
+    source file's error of a file still said an item of the parser's codes)."""
+    parsed = _parsed.setdefault(ws, _Parsed())
+    return {
+        config
+        for config, (_, errors) in parsed.said.items()
+        if any(e.file in parsed.items and e.code and e.file.suffix != ".json" for e in errors)
+    }
+
+
+def tsc_item(parsed: Mapping[Path, Items], error: ConfigError) -> shapes.Diagnostic:
     """tsc's syntax error as the LSP said it (its range), else as tsc says it."""
     line, code = error.line - 1, int(error.code)
     for item in parsed.get(error.file, []):

@@ -28,6 +28,7 @@ from typing import Generic, Protocol, TypeVar
 from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_state import CheckState
 from lspd.engine.mypy_check import by_project
+from lspd.engine.native_held import native_held, native_stopped
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
 from lspd.engine.results import FileResult
@@ -104,9 +105,14 @@ async def overlaid_state(
     mypy_only = {p for j, m in by_project(ws, list(held)).items() if not j.also_pyright for p in m}
     others = {p: t for p, t in held.items() if p not in mypy_only}
     found = reached(ws, others, candidates, memory.python, memory.native)
+    found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
     if asked:
         results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held, stops))
+    # TypeScript 7's programs a syntax error stops: tsc's answer, its syntax errors alone.
+    if syntax := await native_held(ws, held, results, checked, stops):
+        made = held_by.built(syntax, texts)
+        results.update((p, r) for p, r in made.items() if _in(p, wanted))
     return OverlaidState(results, asked, held if asked else {}, stops)
 
 

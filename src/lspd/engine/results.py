@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from lspd.engine.stops import Stop
+
 
 class Diagnosed(Protocol):
     """One diagnostic: 1-based lines, columns in code points (end exclusive)."""
@@ -60,7 +62,8 @@ class Left(Protocol):
 
 class WholeCheck(Protocol):
     """A whole check of the gate's files, as the kept result is made of it (`changes`: the
-    watcher's count of changes it was made at, -1 without one)."""
+    watcher's count of changes it was made at, -1 without one; `stopped`: its checkers that
+    stopped at syntax errors, `engine/stops.py`)."""
 
     @property
     def results(self) -> Sequence[FileResult]: ...
@@ -68,3 +71,5 @@ class WholeCheck(Protocol):
     def skipped(self) -> Sequence[Left]: ...
     @property
     def changes(self) -> int: ...
+    @property
+    def stopped(self) -> Sequence[Stop]: ...

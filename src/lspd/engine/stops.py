@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lspd.engine.seen import Key
-
 TSC = "tsc"
 MYPY = "mypy"
 # TypeScript's parser's codes (TS1xxx; a JavaScript file's TS8xxx; JSX's TS17xxx). The
@@ -37,10 +35,10 @@ class Stop:
     files: frozenset[str]
     read: frozenset[str]
 
-    def hides(self, key: Key) -> bool:
-        """Whether a baseline diagnostic (`key`) absent from this state's answer may still
-        be there: its file was not checked, and it is no syntax error of a file read."""
-        path, code = key[0], key[2]
+    def hides(self, path: str | None, code: str | None) -> bool:
+        """Whether a baseline diagnostic (of `path`, its `code`) absent from this state's
+        answer may still be there: its file was not checked, and it is no syntax error of a
+        file read."""
         if path not in self.files:
             return False
         return not (path in self.read and syntax_code(self.checker, code))
@@ -54,11 +52,12 @@ def syntax_code(checker: str, code: str | None) -> bool:
     return any(number in codes for codes in PARSER_CODES)
 
 
-def hiding(stops: Sequence[Stop]) -> Callable[[Key], Stop | None]:
-    """The stop of `stops` that hides a baseline diagnostic's key (None: it was checked)."""
+def hiding(stops: Sequence[Stop]) -> Callable[[Sequence[str | None]], Stop | None]:
+    """The stop of `stops` that hides a baseline diagnostic, by its key (`engine/seen.Key`:
+    path, severity, code, ...); None: it was checked."""
 
-    def hidden(key: Key) -> Stop | None:
-        return next((stop for stop in stops if stop.hides(key)), None)
+    def hidden(key: Sequence[str | None]) -> Stop | None:
+        return next((stop for stop in stops if stop.hides(key[0], key[2])), None)
 
     return hidden
 

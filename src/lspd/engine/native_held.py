@@ -1,0 +1,93 @@
+"""A held state's TypeScript 7 programs that a syntax error stops (a preview's texts, a
+baseline's): tsc's answer is then their syntax errors alone, as in the whole check
+(`engine/native_check.py`) and the builder's preview, and the check is a `Stop`.
+
+TypeScript 7's LSP says a held text's syntactic and semantic items alike. A program's
+files that may hold a syntax error are those said an item of the parser's codes: the held
+files' results, and the disk's items of the files not held (`native_check.parser_items`).
+tsc's parser alone says which are syntax errors (`tsc_native.parsed_errors`: the checker's
+grammar errors share those codes): asked only when some file has such an item (0.4 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+from lspd.engine.builders import tsconfig_of
+from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
+from lspd.engine.native_reach import native_sessions
+from lspd.engine.results import FileResult
+from lspd.engine.stops import TSC, Stop, stop_of, syntax_code
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+from lspd.workspace.tsc_native import parsed_errors
+
+Texts = Mapping[Path, str | None]
+
+
+async def native_held(
+    ws: Workspace,
+    texts: Texts,
+    results: Mapping[Path, FileResult],
+    checked: Collection[Path],
+    stops: list[Stop],
+) -> dict[Path, list[dict[str, Any]]]:
+    """The items tsc reports of each file of a TypeScript 7 program with a syntax error in
+    the state `texts` make (its syntax errors; none for its other files), `results` the
+    files asked in that state and `checked` the work tree's check's files; each such
+    program added to `stops`. Empty when no program has one (tsc is asked only when a
+    file was said an item of the parser's codes)."""
+    present = {p for p in checked if texts.get(p, "") is not None}
+    present |= {p for p, t in texts.items() if t is not None}
+    sessions = native_sessions(ws, sorted(present))
+    disk = parser_items(ws)
+    suspects = {p for p in sessions if (_suspect(results[p]) if p in results else p in disk)}
+    programs: dict[Path, list[Path]] = {}
+    for path in sessions:
+        if (config := tsconfig_of(ws, path)) is not None:
+            programs.setdefault(config, []).append(path)
+    found: dict[Path, list[dict[str, Any]]] = {}
+    for files in programs.values():
+        asked = [p for p in files if p in suspects]
+        if not asked:
+            continue
+        command = sessions[asked[0]].definition.resolved_command()
+        if "--lsp" not in command:
+            continue
+        held = {p: text for p in asked if (text := _text(p, texts)) is not None}
+        tsc = command[: command.index("--lsp")]
+        errors = await asyncio.to_thread(parsed_errors, tsc, held)
+        if not errors:
+            continue
+        for error in errors:
+            found.setdefault(error.file, []).append(dict(tsc_item(disk, error)))
+        found.update((p, []) for p in files if p not in found)
+        at = [(ws.display(e.file), e.line) for e in errors]
+        stops.append(stop_of(TSC, at, map(ws.display, files)))
+    return found
+
+
+def native_stopped(ws: Workspace, texts: Texts, files: Collection[Path]) -> set[Path]:
+    """Of `files`, those of the TypeScript 7 programs a syntax error stopped on disk that
+    `texts` change: their answers are the syntax errors alone there, so in the state the
+    texts make every file of them is asked (the builder's preview answers every file
+    after a check that stopped too)."""
+    stopped = stopped_configs(ws)
+    if not stopped:
+        return set()
+    touched = {c for p in texts if (c := tsconfig_of(ws, p)) in stopped}
+    if not touched:
+        return set()
+    return {p for p in native_sessions(ws, sorted(files)) if tsconfig_of(ws, p) in touched}
+
+
+def _suspect(result: FileResult) -> bool:
+    """Whether a result has an item of the parser's codes (maybe a syntax error)."""
+    return any(syntax_code(TSC, d.code) for d in result.diagnostics)
+
+
+def _text(path: Path, texts: Texts) -> str | None:
+    return texts[path] if path in texts else read_text(path)

@@ -1,0 +1,48 @@
+"""A TypeScript 7 program stopped by a syntax error answers as tsc and as TypeScript 5's
+builder does, in `preview` and in `check --baseline HEAD`: the syntax error introduced
+alone, the baseline's type error of another file not fixed but not checked, and where tsc
+stopped said (`Changes.stopped`); a checker's grammar error of the parser's codes (TS1102)
+stops nothing (real TypeScript 7.0.2, its own `tsc -p` beside)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.preview import previewed
+from tests.conftest import warm_root
+from tests.engine.test_native_check import CORE, native_project, tsc
+from tests.ops.test_baseline import committed
+
+BROKEN = f"{CORE}\nexport function broken( {{\n"
+TYPE_ERROR = "export const x: string = 1;\n"  # leaf.ts's, the baseline's
+STOPPED = {"checker": "tsc", "at": ["src/core.ts:6"], "files": ["src/leaf.ts"], "not_checked": 1}
+
+
+def test_a_preview_and_a_baseline_say_what_tsc_did_not_check(tmp_path: Path) -> None:
+    root = native_project(tmp_path / "ts7")
+    (root / "src/leaf.ts").write_text(TYPE_ERROR)
+    for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
+        warm.run(check_all(warm.ws))
+        preview = warm.run(previewed(warm.ws, [{"path": "src/core.ts", "content": BROKEN}]))
+        changes = preview.changes
+        introduced = {(d.path, d.line, d.column, d.code) for d in changes.introduced}
+        (root / "src/core.ts").write_text(BROKEN)
+        assert introduced == tsc(warm) == {("src/core.ts", 6, 1, "1005")}
+        assert changes.fixed == [] and changes.fixed_total == 0
+        assert [s.model_dump() for s in changes.stopped] == [STOPPED]
+
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert since.changes is not None
+        introduced = {(d.path, d.line, d.column, d.code) for d in since.changes.introduced}
+        assert introduced == {("src/core.ts", 6, 1, "1005")}
+        assert since.changes.fixed == []
+        assert [s.model_dump() for s in since.changes.stopped] == [STOPPED]
+
+        # A grammar error the checker says (TS1102, of the parser's codes) stops nothing.
+        (root / "src/core.ts").write_text(CORE)
+        warm.run(check_all(warm.ws))
+        grammar = "let y = 2;\ndelete y;\n"
+        preview = warm.run(previewed(warm.ws, [{"path": "src/core.ts", "content": grammar}]))
+        assert "1102" in {d.code for d in preview.changes.introduced}
+        assert preview.changes.stopped == []
