@@ -2,8 +2,9 @@
 
 - pull: `textDocument/diagnostic`, when the server offers it (statically or by registration);
 - tsserver: typescript-language-server's `typescript.tsserverRequest` command asking
-  tsserver for the syntactic and semantic diagnostics synchronously. Its pushed diagnostics
-  cannot prove freshness: it publishes nothing when a clean file stays clean;
+  tsserver (lspd's plugin's command) for the diagnostics synchronously, as tsc reports
+  them. Its pushed diagnostics cannot prove freshness: it publishes nothing when a clean
+  file stays clean;
 - push: wait for `publishDiagnostics` of this version (or, when the server sends no version,
   one received after the change), then for a short silence (`Inbox`).
 """
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lspd.errors import ServerCrashed, ServerTimeout
+from lspd.errors import ServerCrashed, ServerError, ServerTimeout
 from lspd.lsp.documents import Document, Notify
 from lspd.lsp.progress import Progress
 
@@ -40,6 +41,7 @@ Send = Callable[[str, Any, float], Awaitable[Any]]
 Items = list[dict[str, Any]]
 
 _TSSERVER_SEVERITY = {"error": 1, "warning": 2, "suggestion": 4, "message": 3}
+TSC_DIAGNOSTICS = "lspdDiagnosticsSync"  # lspd's tsserver plugin's command: a file's, as tsc
 
 
 def offers_pull(capabilities: dict[str, Any], registrations: dict[str, dict[str, Any]]) -> bool:
@@ -104,21 +106,24 @@ async def pull(
 
 
 async def tsserver(send: Send, path: Path, timeout: float) -> Items:
-    """A file's diagnostics asked of tsserver directly (syntactic, then semantic):
-    typescript-language-server publishes nothing for a file that stays clean."""
-    items: Items = []
-    for command in ("syntacticDiagnosticsSync", "semanticDiagnosticsSync"):
-        response = await send(
-            "workspace/executeCommand",
-            {
-                "command": "typescript.tsserverRequest",
-                "arguments": [command, {"file": str(path), "includeLinePosition": False}],
-            },
-            timeout,
-        )
-        for entry in (response or {}).get("body") or []:
-            items.append(from_tsserver(entry))
-    return items
+    """A file's diagnostics asked of tsserver directly (typescript-language-server publishes
+    nothing for a file that stays clean), as tsc reports them: lspd's plugin's command
+    (servers/tsplugin) says the file's syntax errors alone, none when another file of its
+    program has one, else its semantic diagnostics. Without the plugin (a server lspd.toml
+    configures otherwise), its syntactic diagnostics, else its semantic ones."""
+
+    async def ask(command: str) -> Items:
+        arguments = [command, {"file": str(path), "includeLinePosition": False}]
+        params = {"command": "typescript.tsserverRequest", "arguments": arguments}
+        response = await send("workspace/executeCommand", params, timeout)
+        return [from_tsserver(entry) for entry in (response or {}).get("body") or []]
+
+    try:
+        return await ask(TSC_DIAGNOSTICS)
+    except ServerError as exc:
+        if type(exc) is not ServerError:  # crashed, timed out: not a command unknown
+            raise
+    return await ask("syntacticDiagnosticsSync") or await ask("semanticDiagnosticsSync")
 
 
 @dataclass
