@@ -143,18 +143,26 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
     assert key_of(STRICT) is None
 
 
-def test_a_kept_answer_file_not_trusted_is_not_read(tmp_path: Path) -> None:
-    kept = Kept(tmp_path / "answers.json")
+def test_a_kept_answer_not_trusted_is_not_read(tmp_path: Path) -> None:
+    kept = Kept(tmp_path / "answers")
     assert kept.get("k") is None
     kept.put("k", (1, "out", "err"))
     kept.put(None, (0, "", ""))  # no key: nothing kept
     assert kept.get("k") == (1, "out", "err") and kept.get(None) is None
-    for n in range(9):
+    kept.clear()
+    for n in range(8):
         kept.put(f"k{n}", (0, str(n), ""))
-    assert kept.get("k") is None and kept.get("k8") == (0, "8", "")  # the newest 8
-    (tmp_path / "answers.json").write_text('{"format": 1, "answers": [["k8", "x"]]}')
+        os.utime(tmp_path / "answers" / f"k{n}.json", ns=(n + 1, n + 1))  # in this order
+    kept.put("k9", (0, "9", ""))
+    assert kept.get("k0") is None  # the newest 8 kept
+    assert kept.get("k1") == (0, "1", "") and kept.get("k9") == (0, "9", "")
+    (tmp_path / "answers" / "k9.json").write_text('{"format": 1, "key": "k8", "status": 0}')
+    assert kept.get("k9") is None  # another key's: not trusted
+    (tmp_path / "answers" / "k8.json").write_text("{")
     assert kept.get("k8") is None
-    assert not list(tmp_path.glob("*.part"))
+    assert not list(tmp_path.glob("answers/*.part"))
+    kept.clear()
+    assert kept.get("k1") is None
 
 
 def runs_of(ws: Workspace) -> int:

@@ -113,7 +113,7 @@ class Dmypy:
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.caches = Caches(self.state / "cache")  # its caches, when run once
-        self.kept = Kept(self.state / "answers.json")  # its answers run once (`mypy_kept`)
+        self.kept = Kept(self.state / "answers")  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
         # mypy imported once, forked per question (`mypy_fork`), when run once

@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import re
+import shutil
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -178,51 +179,56 @@ def _user_configs() -> str:
 
 
 class Kept:
-    """The run-once answers of one project and interpreter, in a file of its state (shared
-    by every lspd process on it, written whole: a rename)."""
+    """The run-once answers of one project and interpreter, a file each in a directory of
+    its state, named by its key (shared by every lspd process on it; each written whole: a
+    rename), the newest `KEPT` kept: a question reads its own answer alone."""
 
-    def __init__(self, file: Path) -> None:
-        self.file = file
-        self.reused = 0  # answers given from it (its tests count them)
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
 
     def get(self, key: str | None) -> Ran | None:
         """mypy's answer kept for `key`, or None."""
         if key is None:
             return None
-        for kept, status, out, err in self._read():
-            if kept == key:
-                self.reused += 1
-                return status, out, err
-        return None
+        path = self.directory / f"{key}.json"
+        try:
+            kept = json.loads(path.read_text("utf-8"))
+            if kept["format"] != FORMAT or kept["key"] != key:
+                raise ValueError("another format or key")
+            return int(kept["status"]), str(kept["out"]), str(kept["err"])
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            log.warning("kept mypy answer %s not trusted (%s): mypy runs", path, exc)
+            return None
 
     def put(self, key: str | None, ran: Ran) -> None:
         """Keep mypy's answer for `key` (the newest `KEPT`)."""
         if key is None:
             return
-        answers = [a for a in self._read() if a[0] != key]
-        answers = [*answers, (key, *ran)][-KEPT:]
-        partial = self.file.with_suffix(f".{os.getpid()}.part")
+        status, out, err = ran
+        path = self.directory / f"{key}.json"
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        answer = {"format": FORMAT, "key": key, "status": status, "out": out, "err": err}
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_text(json.dumps({"format": FORMAT, "answers": answers}), "utf-8")
-            partial.replace(self.file)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            partial.write_text(json.dumps(answer), "utf-8")
+            partial.replace(path)
+            kept = sorted(self.directory.glob("*.json"), key=_mtime, reverse=True)
+            for old in kept[KEPT:]:
+                old.unlink(missing_ok=True)
         except OSError as exc:  # a full disk: the next call runs mypy again
-            log.warning("mypy's answer not kept in %s: %s", self.file, exc)
+            log.warning("mypy's answer not kept in %s: %s", self.directory, exc)
         finally:
             partial.unlink(missing_ok=True)
 
     def clear(self) -> None:
         """Every answer dropped (what a re-check costs is measured: bench/mypy.py)."""
-        self.file.unlink(missing_ok=True)
+        shutil.rmtree(self.directory, ignore_errors=True)
 
-    def _read(self) -> list[tuple[str, int, str, str]]:
-        try:
-            whole = json.loads(self.file.read_text("utf-8"))
-            if whole.get("format") != FORMAT:
-                return []
-            return [(str(k), int(s), str(o), str(e)) for k, s, o, e in whole["answers"]]
-        except FileNotFoundError:
-            return []
-        except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
-            log.warning("kept mypy answers %s not trusted (%s): mypy runs", self.file, exc)
-            return []
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
