@@ -132,13 +132,14 @@ def test_a_syntax_error_is_mypys_answer_not_a_failure(tmp_path: Path, env: Any) 
     lines = {int(line.split(":")[1]) for line in blocked.stdout.splitlines() if "[syntax]" in line}
     test_mock.write_text(FILES["tests/test_mock.py"])
 
-    async def ask(ws: Workspace) -> tuple[Any, Any, Any]:
+    async def ask(ws: Workspace) -> tuple[Any, Any, Any, Any]:
         previewed = await preview(ws, [{"path": "tests/test_mock.py", "content": text}])
         test_mock.write_text(text)
         since = await workspace_diagnostics(ws, baseline="HEAD")
-        return previewed, since, await diagnostics(ws, "tests/test_mock.py")
+        one = await diagnostics(ws, "tests/test_mock.py")
+        return previewed, since, one, await diagnostics(ws, "app/main.py")
 
-    previewed, since, one = answer(root, ask)
+    previewed, since, one, other = answer(root, ask)
     syntax = {("tests/test_mock.py", line, "syntax") for line in lines}
     assert introduced(previewed) == syntax
     assert introduced(since) == syntax
@@ -152,4 +153,9 @@ def test_a_syntax_error_is_mypys_answer_not_a_failure(tmp_path: Path, env: Any) 
         assert stopped.checker == "mypy"
         assert stopped.at == [f"tests/test_mock.py:{line}" for line in sorted(lines)]
         assert (stopped.files, stopped.not_checked) == (["app/main.py"], len(baseline))
+    # Another file's diagnostics: none said, and why (never a clean file).
+    assert other.diagnostics == [] and other.checker.endswith(
+        f"; mypy stopped at the error at tests/test_mock.py:{min(lines)} (errors prevented "
+        "further checking) and did not check this file"
+    )
     assert {(d.line, d.code) for d in one.diagnostics} == {(line, "syntax") for line in lines}

@@ -30,6 +30,7 @@ class Judged:
     items: list[Diagnostic]
     toolchain: str
     why: str  # the project's checker and why; said when mypy's targets leave the file out
+    stop: Stop | None = None  # mypy stopped at a blocking error (a syntax error), maybe elsewhere
 
 
 async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | None:
@@ -44,7 +45,12 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     why = why_of(project, run.once)
     if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
         why += "; this file is outside the files mypy checks: mypy did not check it"
-    return Judged(project, items, toolchain_of(ws, project), why)
+    stop = mypy_stop(ws, run)
+    if stop is not None and path not in run.errors:  # said, never a clean file
+        where = ", ".join(f"{p}:{line}" for p, line in stop.at[:3])
+        why += f"; mypy stopped at the error at {where} (errors prevented further checking)"
+        why += " and did not check this file"
+    return Judged(project, items, toolchain_of(ws, project), why, stop)
 
 
 async def mypy_diagnosed(
