@@ -171,6 +171,9 @@ def test_only_a_daemon_holds_mypy_a_one_shot_check_runs_it_itself(
         (e[0], e[1], e[3]) for e in mypy
     )
     assert list(state.rglob("mypy-fork.log")) == []  # no holder was started
+    # The disk changed since: the daemon's question runs mypy (the same texts would be
+    # answered as that check's run answered them: `mypy_kept`).
+    (root / "app" / "main.py").write_text((root / "app" / "main.py").read_text() + "\n")
     monkeypatch.setenv("LSPD_STATE_DIR", str(state))
     with thread_daemon(root, prewarm=False) as running:
         ws = running.daemon.ws
