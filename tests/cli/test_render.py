@@ -203,9 +203,7 @@ CASES: list[tuple[BaseModel, str]] = [
                 fixed=[],
                 scope="1 changed file(s)",
                 stopped=[
-                    m.Stopped(
-                        checker="tsc", at=["a.py:3"], files=["b.ts", "c.ts"], not_checked=3
-                    )
+                    m.Stopped(checker="tsc", at=["a.py:3"], files=["b.ts", "c.ts"], not_checked=3)
                 ],
             ),
             total=1,
@@ -214,6 +212,21 @@ CASES: list[tuple[BaseModel, str]] = [
         "tsc stopped at a.py:3 and checked nothing else: 3 baseline diagnostic(s) of b.ts, "
         "c.ts not checked (not fixed)\n"
         "1 new since disk (1 error(s), 0 warning(s)), 0 fixed, 0 unchanged (1 changed file(s))",
+    ),
+    (  # stopped with no baseline error elsewhere: still said (nothing else was checked)
+        m.PreviewResult(
+            errors=0,
+            warnings=0,
+            changes=m.Changes(
+                baseline="disk",
+                introduced=[],
+                fixed=[],
+                scope="1 changed file(s)",
+                stopped=[m.Stopped(checker="mypy", at=["a.py:3"], files=[], not_checked=0)],
+            ),
+        ),
+        "mypy stopped at a.py:3 and checked nothing else\n"
+        "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 0 unchanged (1 changed file(s))",
     ),
     (  # a preview has no offset: it lists what fits the answer and says so
         m.PreviewResult(

@@ -54,11 +54,12 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
 
 def stopped_line(s: Answer) -> str:
     """A checker stopped at syntax errors (`Changes.stopped`), as one line."""
+    stopped = f"{s['checker']} stopped at {', '.join(s['at'])} and checked nothing else"
+    if not s.get("files"):
+        return stopped
     files = ", ".join(s["files"]) + (", …" if len(s["files"]) >= 10 else "")
-    return (
-        f"{s['checker']} stopped at {', '.join(s['at'])} and checked nothing else: "
-        f"{s['not_checked']} baseline diagnostic(s) of {files} not checked (not fixed)"
-    )
+    unknown = f"{s['not_checked']} baseline diagnostic(s) of {files} not checked (not fixed)"
+    return f"{stopped}: {unknown}"
 
 
 def _code(d: Answer) -> str:

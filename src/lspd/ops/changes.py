@@ -121,14 +121,15 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
 def stopped(
     stops: Sequence[Stop], before: list[Found[FileDiagnostic]], unchecked: list[FileDiagnostic]
 ) -> list[Stopped]:
-    """Each stop that left some of the baseline's diagnostics (`unchecked`, of `before`)
-    unchecked: where it stopped, and which files' diagnostics, how many."""
+    """Each stop: where it stopped, and which files' baseline diagnostics (`unchecked`, of
+    `before`) it left unchecked, how many (none: still said, as what the change breaks
+    elsewhere is not known either)."""
     which = hiding(stops)
     keys = {id(f.diagnostic): f.key for f in before}
-    hid: dict[Stop, list[FileDiagnostic]] = {}
+    hid: dict[Stop, list[FileDiagnostic]] = {stop: [] for stop in stops}
     for diagnostic in unchecked:
         if (stop := which(keys[id(diagnostic)])) is not None:
-            hid.setdefault(stop, []).append(diagnostic)
+            hid[stop].append(diagnostic)
     said: list[Stopped] = []
     for stop, diagnostics in hid.items():
         files = sorted({d.path or "" for d in diagnostics})

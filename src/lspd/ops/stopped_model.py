@@ -13,8 +13,8 @@ class Stopped(Model):
     checker: str
     """`tsc` or `mypy`."""
     at: list[str]
-    """Where it stopped: `path:line` (the first 5)."""
+    """Where: `path:line` (the first 5)."""
     files: list[str]
     """Files whose baseline errors it did not check (the first 10)."""
     not_checked: int
-    """Their baseline diagnostics: not fixed, unknown until the syntax is fixed."""
+    """Their baseline diagnostics: not fixed, unknown."""
