@@ -40,21 +40,24 @@ async def native_held(
     files asked in that state and `checked` the work tree's check's files; each such
     program added to `stops`. Empty when no program has one (tsc is asked only when a
     file was said an item of the parser's codes)."""
+    touched = {c for p in texts if (c := tsconfig_of(ws, p)) is not None}  # the others: as on disk
+    disk = parser_items(ws)
+    maybe = [p for p, r in results.items() if _suspect(r)] + [p for p in disk if p not in results]
+    suspects = native_sessions(ws, [p for p in maybe if tsconfig_of(ws, p) in touched])
+    if not suspects:
+        return {}
     present = {p for p in checked if texts.get(p, "") is not None}
     present |= {p for p, t in texts.items() if t is not None}
-    sessions = native_sessions(ws, sorted(present))
-    disk = parser_items(ws)
-    suspects = {p for p in sessions if (_suspect(results[p]) if p in results else p in disk)}
+    configs = {tsconfig_of(ws, p) for p in suspects}
     programs: dict[Path, list[Path]] = {}
-    for path in sessions:
-        if (config := tsconfig_of(ws, path)) is not None:
-            programs.setdefault(config, []).append(path)
+    for path in native_sessions(ws, sorted(p for p in present if tsconfig_of(ws, p) in configs)):
+        programs.setdefault(tsconfig_of(ws, path) or path, []).append(path)
     found: dict[Path, list[dict[str, Any]]] = {}
     for files in programs.values():
         asked = [p for p in files if p in suspects]
         if not asked:
             continue
-        command = sessions[asked[0]].definition.resolved_command()
+        command = suspects[asked[0]].definition.resolved_command()
         if "--lsp" not in command:
             continue
         held = {p: text for p in asked if (text := _text(p, texts)) is not None}
