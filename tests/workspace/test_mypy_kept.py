@@ -133,6 +133,8 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
     assert key_of(STRICT) not in (None, plain)
     user.unlink()
     site = python.parent.parent / "lib" / "python3.11" / "site-packages"
+    (site / "bare.py").write_text("x = 1\n")  # a module written there, no .dist-info
+    assert key_of(STRICT) not in (None, plain)
     (site / "_editable.pth").write_text(f"import sys\n{at.base}\n")  # the project installed
     into = key_of(STRICT)
     assert into not in (None, plain)

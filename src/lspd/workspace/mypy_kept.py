@@ -12,8 +12,8 @@ kept under a key of all of it:
 - the question (`state`: the targets, every file's text in the copy, its configuration
   among them, the installed distributions' `.dist-info`, the watcher's outside batch);
 - where and how it ran (the copy, the project's place in it, mypy's flags), the
-  interpreter and its `pyvenv.cfg`, site-packages' mtime (an entry added or removed) and
-  every `.pth` file's text;
+  interpreter and its `pyvenv.cfg`, each site-packages entry's mtime (a package added,
+  removed or changed at its top, `.dist-info` or not) and every `.pth` file's text;
 - the user's mypy configuration files (read where the project has none) and lspd's
   format.
 
@@ -24,8 +24,8 @@ plugin file) outside the copy (absolute, `..`, `~`, a variable) or another inter
 typeshed; a `.pth` path outside site-packages and the project's directory; a `.pth` into
 the project's directory while a file of it is held as gone (mypy would find the disk's
 file there).
-What no key sees, as no kept answer in memory does either: a file inside site-packages
-edited in place without reinstalling its distribution.
+What no key sees, as no kept answer in memory does either: a file below a package's top in
+site-packages edited in place without reinstalling its distribution.
 """
 
 from __future__ import annotations
@@ -95,10 +95,7 @@ def kept_key(
     # the copy's path too: mypy names a file outside its working directory by it
     parts = [str(FORMAT), str(place.copy), str(place.base), place.inside, digest]
     parts += [os.path.realpath(interpreter), venv, *flags]
-    for site in sites:
-        with contextlib.suppress(OSError):
-            parts.append(f"{site}\0{site.stat().st_mtime_ns}")
-    parts += [_user_configs(), state.hex()]
+    parts += [_entries(sites), _user_configs(), state.hex()]
     return state_of(parts, {}).hex()
 
 
@@ -164,6 +161,20 @@ def _pth(sites: list[Path], base: Path) -> tuple[str, bool] | None:
                 elif not target.is_relative_to(site):
                     return None
     return digest.hexdigest(), into_project
+
+
+def _entries(sites: list[Path]) -> str:
+    """A digest of site-packages' entries, each one's name and mtime (a package added, removed
+    or changed at its top, `.dist-info` or not: an egg, a bare module, one written there by
+    hand), and of each directory's own."""
+    digest = hashlib.blake2b(digest_size=16)
+    for site in sites:
+        with contextlib.suppress(OSError), os.scandir(site) as entries:
+            digest.update(f"{site}\0{site.stat().st_mtime_ns}\0".encode())
+            for entry in sorted(entries, key=lambda e: e.name):
+                with contextlib.suppress(OSError):
+                    digest.update(f"{entry.name}\0{entry.stat().st_mtime_ns}\0".encode())
+    return digest.hexdigest()
 
 
 def _user_configs() -> str:
