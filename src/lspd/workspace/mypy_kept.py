@@ -172,6 +172,8 @@ def _entries(sites: list[Path]) -> str:
         with contextlib.suppress(OSError), os.scandir(site) as entries:
             digest.update(f"{site}\0{site.stat().st_mtime_ns}\0".encode())
             for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name == "__pycache__":  # byte code written by any import: not read
+                    continue
                 with contextlib.suppress(OSError):
                     digest.update(f"{entry.name}\0{entry.stat().st_mtime_ns}\0".encode())
     return digest.hexdigest()
