@@ -51,6 +51,6 @@ def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -
     """A checker stopped at a syntax error in the changed state (`engine/stops.py`): what
     it did not check is neither fixed nor unchanged."""
     gone, kept = _found("gone", 2), _found("kept", 3)
-    found = difference([gone, kept], [kept], hidden=lambda key: key[3] == "gone")
+    found = difference([gone, kept], [kept], hidden=lambda f: f.key[3] == "gone")
     assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
     assert found.unchecked == [("gone", 2)]

@@ -1,28 +1,24 @@
 """A checker stopped at syntax errors (`engine/stops.py`): which baseline diagnostics it did
 not check. tsc parses every file of the program (a syntax error gone from any of them is
-fixed); mypy says the errors of the file it stopped at alone (any other is unknown)."""
+fixed); mypy says the errors of the file it stopped at alone (any other is unknown), and
+never speaks for basedpyright's diagnostics of a project both judge."""
 
 from __future__ import annotations
 
-from lspd.engine.seen import Key
 from lspd.engine.stops import MYPY, TSC, Stop, hiding, stop_of
 
 
-def _key(path: str, code: str) -> Key:
-    return (path, "error", code, "m", "x")
-
-
-def _hides(stop: Stop, path: str, code: str) -> bool:
-    return hiding([stop])(_key(path, code)) is stop
+def _hides(stop: Stop, path: str, code: str, source: str = MYPY) -> bool:
+    return hiding([stop])(path, code, source) is stop
 
 
 def test_tsc_checked_the_syntax_of_every_file_and_nothing_else() -> None:
     stop = stop_of(TSC, [("src/core.ts", 4)], ["src/core.ts", "src/user.ts"])
     assert stop.at == (("src/core.ts", 4),)
-    assert _hides(stop, "src/user.ts", "2322")  # a type error: not checked
-    assert _hides(stop, "src/core.ts", "7010")  # the stopping file's too
-    assert not _hides(stop, "src/user.ts", "1005")  # a syntax error gone: fixed
-    assert not _hides(stop, "src/other.ts", "2322")  # another program's
+    assert _hides(stop, "src/user.ts", "2322", "ts")  # a type error: not checked
+    assert _hides(stop, "src/core.ts", "7010", "typescript")  # the stopping file's too
+    assert not _hides(stop, "src/user.ts", "1005", "ts")  # a syntax error gone: fixed
+    assert not _hides(stop, "src/other.ts", "2322", "ts")  # another program's
 
 
 def test_mypy_read_only_the_file_it_stopped_at() -> None:
@@ -31,5 +27,5 @@ def test_mypy_read_only_the_file_it_stopped_at() -> None:
     assert _hides(stop, "app/c.py", "syntax")  # mypy never parsed c.py
     assert not _hides(stop, "app/b.py", "syntax")
     assert _hides(stop, "app/b.py", "assignment")
-    assert hiding([stop])(_key("app/c.py", "arg-type")) is stop
-    assert hiding([stop])(_key("lib/d.py", "arg-type")) is None
+    assert not _hides(stop, "app/c.py", "reportAttributeAccessIssue", "basedpyright")
+    assert hiding([stop])("lib/d.py", "arg-type", MYPY) is None

@@ -54,7 +54,7 @@ def difference(
     before: list[Found[D]],
     after: list[Found[D]],
     again: Again[D] | None = None,
-    hidden: Callable[[Key], object] | None = None,
+    hidden: Callable[[Found[D]], object] | None = None,
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
@@ -62,8 +62,8 @@ def difference(
     diagnostic is introduced only when every check of the changed text has it and no check
     of the unchanged text does, and fixed the other way round: a checker that reports an
     error in some runs and not in others (basedpyright, on some cycles) never makes it new.
-    With `hidden` (`engine/stops.hiding`), a diagnostic gone whose key it says the changed
-    state's checker did not check is `unchecked`, not fixed."""
+    With `hidden` (the caller's `engine/stops.hiding`), a diagnostic gone that it says the
+    changed state's checker did not check is `unchecked`, not fixed."""
     olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
     news = [after] + ([again.found] if again is not None and again.side == "after" else [])
     old_most, old_least = _counts(olds)
@@ -83,7 +83,7 @@ def difference(
     for found in before:
         if old_left[found.key] > 0:
             old_left[found.key] -= 1
-            gone = unchecked if hidden is not None and hidden(found.key) else fixed
+            gone = unchecked if hidden is not None and hidden(found) else fixed
             gone.append(found.diagnostic)
     return Difference(introduced, fixed, len(after) - len(introduced), unchecked)
 

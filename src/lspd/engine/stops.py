@@ -35,11 +35,12 @@ class Stop:
     files: frozenset[str]
     read: frozenset[str]
 
-    def hides(self, path: str | None, code: str | None) -> bool:
-        """Whether a baseline diagnostic (of `path`, its `code`) absent from this state's
-        answer may still be there: its file was not checked, and it is no syntax error of a
-        file read."""
-        if path not in self.files:
+    def hides(self, path: str | None, code: str | None, source: str | None) -> bool:
+        """Whether a baseline diagnostic (of `path`, its `code`, the checker its `source`
+        names) absent from this state's answer may still be there: its file was not checked
+        by this checker (mypy's stop hides no basedpyright diagnostic of a project both
+        judge), and it is no syntax error of a file read."""
+        if path not in self.files or (self.checker == MYPY and source != MYPY):
             return False
         return not (path in self.read and syntax_code(self.checker, code))
 
@@ -52,12 +53,16 @@ def syntax_code(checker: str, code: str | None) -> bool:
     return any(number in codes for codes in PARSER_CODES)
 
 
-def hiding(stops: Sequence[Stop]) -> Callable[[Sequence[str | None]], Stop | None]:
-    """The stop of `stops` that hides a baseline diagnostic, by its key (`engine/seen.Key`:
-    path, severity, code, ...); None: it was checked."""
+# A baseline diagnostic's path, code and source -> the stop that hides it (None: checked).
+Hiding = Callable[[str | None, str | None, str | None], Stop | None]
 
-    def hidden(key: Sequence[str | None]) -> Stop | None:
-        return next((stop for stop in stops if stop.hides(key[0], key[2])), None)
+
+def hiding(stops: Sequence[Stop]) -> Hiding:
+    """The stop of `stops` that hides a baseline diagnostic (its path, code, source: see
+    `Stop.hides`); None: it was checked."""
+
+    def hidden(path: str | None, code: str | None, source: str | None) -> Stop | None:
+        return next((stop for stop in stops if stop.hides(path, code, source)), None)
 
     return hidden
 

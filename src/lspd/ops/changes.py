@@ -21,7 +21,7 @@ from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
 from lspd.engine.held_asks import held_asked
 from lspd.engine.mypy_step import SERVER, toolchain_of
-from lspd.engine.stops import Stop, hiding
+from lspd.engine.stops import Hiding, Stop, hiding
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
@@ -103,8 +103,8 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
     and unchanged, with `again` a second check of one state) as the answer's `Changes`;
     `stops`: the checkers of the changed state that stopped at syntax errors (what they
     did not check is not fixed: `stopped`)."""
-    hidden = hiding(stops) if stops else None
-    found = difference(before, after, again, hidden)
+    which = hiding(stops)
+    found = difference(before, after, again, (lambda f: _hidden_by(which, f)) if stops else None)
     order = _worst_first
     return Changes(
         baseline=baseline,
@@ -114,21 +114,18 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         unchanged=found.unchanged,
         changed=changed,
         scope=scope,
-        stopped=stopped(stops, before, found.unchecked),
+        stopped=stopped(stops, found.unchecked),
     )
 
 
-def stopped(
-    stops: Sequence[Stop], before: list[Found[FileDiagnostic]], unchecked: list[FileDiagnostic]
-) -> list[Stopped]:
-    """Each stop: where it stopped, and which files' baseline diagnostics (`unchecked`, of
-    `before`) it left unchecked, how many (none: still said, as what the change breaks
+def stopped(stops: Sequence[Stop], unchecked: list[FileDiagnostic]) -> list[Stopped]:
+    """Each stop: where it stopped, and which files' baseline diagnostics (`unchecked`) it
+    left unchecked, how many (none: still said, as what the change breaks
     elsewhere is not known either)."""
     which = hiding(stops)
-    keys = {id(f.diagnostic): f.key for f in before}
     hid: dict[Stop, list[FileDiagnostic]] = {stop: [] for stop in stops}
     for diagnostic in unchecked:
-        if (stop := which(keys[id(diagnostic)])) is not None:
+        if (stop := which(diagnostic.path, diagnostic.code, diagnostic.source)) is not None:
             hid[stop].append(diagnostic)
     said: list[Stopped] = []
     for stop, diagnostics in hid.items():
@@ -143,6 +140,12 @@ def stopped(
             )
         )
     return said
+
+
+def _hidden_by(which: Hiding, found: Found[FileDiagnostic]) -> Stop | None:
+    """The stop that hides a baseline diagnostic (None: its checker checked its file)."""
+    d = found.diagnostic
+    return which(found.key[0], d.code, d.source)
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
