@@ -201,3 +201,22 @@ def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) ->
         f'extends = "{tmp_path}/base.json"\n'
     )
     assert copied_config(root, root / "pyproject.toml") == (root / "pyproject.toml").read_bytes()
+
+
+def test_the_copy_keeps_the_projects_basedpyright_baseline(tmp_path: Path) -> None:
+    """A project silencing an old error with basedpyright's baseline file: the copy holds it
+    too, so a preview of a deletion does not call the silenced error of an importer new.
+    Before, the copy lacked `.basedpyright/baseline.json` and the importer's baselined
+    `reportAssignmentType` was introduced."""
+    files = {**FILES, "pkg/user.py": FILES["pkg/user.py"] + 'y: int = "s"\n'}
+    root = written(tmp_path / "py", files)
+    subprocess.run([BASEDPYRIGHT, "--writebaseline"], cwd=root, capture_output=True, timeout=300)
+    baseline = (root / ".basedpyright/baseline.json").read_text()
+    assert "reportAssignmentType" in baseline
+    for held in watched(root, tmp_path / "logs"):
+        assert held.run(check_ops.check_all(held.ws)).everything == []
+        changes = preview(held, {"pkg/helper.py": None})
+        gone = {k: v for k, v in files.items() if k != "pkg/helper.py"}
+        gone[".basedpyright/baseline.json"] = baseline
+        assert rows(changes.introduced) == cli(written(tmp_path / "gone", gone))
+        assert "reportAssignmentType" not in {d.code for d in changes.introduced}

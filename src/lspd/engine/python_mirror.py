@@ -12,11 +12,11 @@ reportMissingImports stood in HEAD's result too and `check --baseline HEAD` call
 introduced. Such a state is asked of a second server of the same definition (its settings,
 its interpreter) rooted at a copy of the project made in lspd's state directory for the
 question: every Python file and pyright configuration (the paths it names leaving the
-project written absolute: `copied_config`), environments linked, the held texts written in
-and the files held absent left out. lspd never writes into the repository; the
-copy and its server are gone when the question is answered. It costs a cold check of the
-files asked (the server's own start included), so only the files importing such a file
-are asked there.
+project written absolute: `copied_config`) and basedpyright's baseline, environments
+linked, the held texts written in and the files held absent left out. lspd never writes
+into the repository; the copy and its server are gone when the question is answered. It
+costs a cold check of the files asked (the server's own start included), so only the
+files importing such a file are asked there.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy hol
 from lspd.workspace.pyright_scope import paths_named
 
 CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
+# basedpyright's baseline (its default `baselineFile`, what `--writebaseline` writes): the
+# errors it silences. Without it the copy's answers held them, and a preview called an
+# importer's baselined error new.
+BASELINE = (".basedpyright", "baseline.json")
 
 Asked = tuple[Said, list[shapes.Diagnostic], list[str]]  # who said it, its items, its lines
 
@@ -213,7 +217,7 @@ def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
         for name in files:
             if name in CONFIGS:
                 (there / name).write_bytes(copied_config(root, here / name))
-            elif name.endswith(PYTHON):
+            elif name.endswith(PYTHON) or (here.name, name) == BASELINE:
                 shutil.copyfile(here / name, there / name)
     for path, text in texts.items():
         if not path.is_relative_to(root):
