@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from lspd.workspace.watcher import Change, FileEvent
-from tests.conftest import Warm, warm_workspace
+from tests.conftest import Warm, copy_fixture, warm_root, warm_workspace
 
 
 @pytest.fixture(scope="module")
@@ -109,3 +111,58 @@ def test_a_deleted_file_leaves_nothing_of_it_as_synced(py: Warm) -> None:
     finally:
         ws.close_document(path)
         path.unlink(missing_ok=True)
+
+
+def test_a_file_or_directory_replaced_by_a_symlink_is_opened_where_it_leads(
+    py: Warm,
+) -> None:
+    """Nothing of an earlier `open` of the same path answers for it: moved, with a symlink
+    in its place (its stamp the same: a rename keeps it), it is opened at its new place."""
+    ws, sub = py.ws, py.root / "pkg" / "sub"
+    sub.mkdir()
+    (sub / "linked.py").write_text("x = 1\n")
+    old = time.time_ns() - 10 * 10**9  # settled: past files.RACY_NS
+    for path in (sub / "linked.py", sub, py.root / "pkg"):
+        os.utime(path, ns=(old, old))
+    try:
+        assert py.run(ws.open("pkg/sub/linked.py"))[1].path == sub / "linked.py"
+        (sub / "linked.py").rename(sub / "real.py")
+        (sub / "linked.py").symlink_to("real.py")
+        assert py.run(ws.open("pkg/sub/linked.py"))[1].path == sub / "real.py"
+        sub.rename(py.root / "pkg" / "moved")
+        sub.symlink_to("moved")
+        _, document = py.run(ws.open("pkg/sub/linked.py"))
+        assert (document.path, document.text) == (py.root / "pkg/moved/real.py", "x = 1\n")
+    finally:
+        for path in (sub / "linked.py", sub / "real.py", py.root / "pkg/moved/real.py"):
+            ws.close_document(path)
+        if sub.is_symlink():
+            sub.unlink()
+        shutil.rmtree(sub, ignore_errors=True)
+        shutil.rmtree(py.root / "pkg/moved", ignore_errors=True)
+
+
+def test_a_project_marker_coming_or_going_is_seen_by_the_next_open(tmp_path: Path) -> None:
+    """The project root `open` finds is kept while the directories above the file are
+    unchanged (`Projects.project_root`): a marker written into a settled directory makes
+    the next open's project that directory, and its removal the root again."""
+    root = copy_fixture("py", tmp_path)
+    sub = root / "pkg" / "sub"
+    sub.mkdir()
+    (sub / "mod.py").write_text("x = 1\n")
+    old = time.time_ns() - 10 * 10**9  # settled: past files.RACY_NS
+    for path in (sub / "mod.py", sub, root / "pkg"):
+        os.utime(path, ns=(old, old))
+    basedpyright = definitions()["basedpyright"]
+    for warm in warm_root(root, tmp_path / "logs"):
+        projects = warm.ws.pool.projects
+        session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
+        assert session.folders == [root]
+        warm.run(warm.ws.open("pkg/sub/mod.py"))  # kept: the same
+        assert projects._roots[(basedpyright.roots, str(sub))][0] == root
+        (sub / "pyproject.toml").write_text("[project]\nname = 'sub'\n")
+        session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
+        assert session.folders == [root, sub]
+        assert projects.project_root(sub / "mod.py", basedpyright) == sub
+        (sub / "pyproject.toml").unlink()
+        assert projects.project_root(sub / "mod.py", basedpyright) == root

@@ -20,6 +20,7 @@ from lspd.workspace.config import Config, merge
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.left_out import LeftOut
+from lspd.workspace.paths import Walked
 from lspd.workspace.projects import Projects
 from lspd.workspace.retool import Key, Toolchains
 from lspd.workspace.toolchain import Toolchain, settler
@@ -85,9 +86,12 @@ class SessionPool:
             )
         return definition
 
-    def project_root(self, path: Path, definition: ServerDefinition) -> Path:
-        """The nearest directory above `path` holding one of the server's project markers."""
-        return self.projects.project_root(path, definition)
+    def project_root(
+        self, path: Path, definition: ServerDefinition, above: Walked | None = None
+    ) -> Path:
+        """The nearest directory above `path` holding one of the server's project markers
+        (`above`: the lstat of each directory above it, nearest first, when taken)."""
+        return self.projects.project_root(path, definition, above)
 
     def session_for(self, path: Path) -> Session:
         """The session answering `path` (made, not started, on first need)."""

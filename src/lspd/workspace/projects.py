@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition, definition_for_path
-from lspd.workspace import paths
+from lspd.workspace import files, paths
 from lspd.workspace.ignore import Ignore
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
 LANGUAGES_TTL_S = 30.0
+ROOTS_KEPT = 10_000  # directories whose project root is kept (all forgotten past that)
+Stamp = tuple[int, int, int]  # a directory's mtime_ns, inode and device (its lstat)
 
 
 @dataclass(frozen=True)
@@ -42,28 +45,63 @@ class Projects:
         self.ignore = ignore
         self._present: tuple[float, list[Project]] | None = None  # (when, which)
         self.generation = 0  # how often files came or went (`forget`): scans made since are stale
+        # `project_root`'s answers per (markers, directory), with the stamps they hold for.
+        self._roots: dict[tuple[tuple[str, ...], str], tuple[Path, list[Stamp | None]]] = {}
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
         definition = definition_for_path(path, self.servers_by_language)
         return None if definition is None else self.definitions[definition.name]
 
-    def project_root(self, path: Path, definition: ServerDefinition) -> Path:
+    def project_root(
+        self, path: Path, definition: ServerDefinition, above: paths.Walked | None = None
+    ) -> Path:
         """The nearest directory above `path`, up to the root, holding one of the server's
         project markers (`roots` in servers.toml); the workspace root when none does.
 
         Ignored directories (node_modules, ...) are passed over: a library's own
         package.json must not start a server for it.
+
+        Kept per directory while every directory from it up to the root is as it was (its
+        lstat's inode and mtime: a marker, a `pyvenv.cfg` or a directory coming or going
+        changes its directory's mtime), one lstat a level instead of one stat per marker a
+        level (a warm hover's 26-111 us at 1-4 levels, 5.5 us a syscall here). Not kept
+        while a directory's mtime is too recent to tell two changes apart
+        (`files.RACY_NS`), nor when a marker is a symlink (its target may come or go).
+        `above`: the lstat of each directory above `path` below the root, nearest first,
+        when the caller took them (`paths.confined`), before it asked.
         """
-        if definition.roots:  # as strings: pathlib's objects cost more than the stats (hover)
-            inside, top = paths.below(self.root), str(self.root)
-            directory = os.path.dirname(path)
-            while directory.startswith(inside) and directory != top:  # `/` is below `/`
-                marked = any(os.path.isfile(os.path.join(directory, m)) for m in definition.roots)
-                if marked and not self.ignore(Path(directory)):  # rules only where a marker is
-                    return Path(directory)
-                directory = os.path.dirname(directory)
-        return self.root
+        if not definition.roots:
+            return self.root
+        # As strings: pathlib's objects cost more than the stats (hover).
+        inside, top = paths.below(self.root), str(self.root)
+        chain = []  # the directories above `path`, below the root, nearest first
+        directory = os.path.dirname(path)
+        while directory.startswith(inside) and directory != top:  # `/` is below `/`
+            chain.append(directory)
+            directory = os.path.dirname(directory)
+        key = (definition.roots, chain[0] if chain else top)
+        now = time.time_ns()
+        stamps: list[Stamp | None]
+        if above is not None and len(above) == len(chain):
+            stamps = [(s.st_mtime_ns, s.st_ino, s.st_dev) for s in above]
+        else:  # before the markers are looked at
+            stamps = [_stamp(d) for d in chain]
+        known = self._roots.get(key)
+        if known is not None and known[1] == stamps:
+            return known[0]
+        found, cacheable = self.root, None not in stamps
+        for directory in chain:
+            marked, plain = _marked(directory, definition.roots)
+            cacheable = cacheable and plain
+            if marked and not self.ignore(Path(directory)):  # rules only where a marker is
+                found = Path(directory)
+                break
+        if cacheable and all(now - s[0] > files.RACY_NS for s in stamps if s is not None):
+            if len(self._roots) >= ROOTS_KEPT:
+                self._roots.clear()
+            self._roots[key] = (found, stamps)
+        return found
 
     def forget(self) -> None:
         """Files came or went: the next `present` scans again."""
@@ -108,3 +146,32 @@ class Projects:
             for name in names:
                 if self.handler(directory / name) is not None:
                     yield directory / name
+
+
+def _stamp(directory: str) -> Stamp | None:
+    """What tells whether `directory`'s entries changed (None: it cannot be lstat'ed)."""
+    try:
+        status = os.lstat(directory)
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_ino, status.st_dev
+
+
+def _marked(directory: str, markers: tuple[str, ...]) -> tuple[bool, bool]:
+    """Whether `directory` holds one of `markers` as a file, and whether that answer holds
+    while the directory's entries stay: no marker looked at is a symlink (its target may
+    come or go without the directory changing)."""
+    marked, plain = False, True
+    for marker in markers:
+        candidate = os.path.join(directory, marker)
+        try:
+            status = os.lstat(candidate)
+        except OSError:
+            continue
+        if not stat.S_ISLNK(status.st_mode):
+            if stat.S_ISREG(status.st_mode):
+                return True, plain  # marked whatever the other markers are
+            continue
+        plain = False
+        marked = marked or os.path.isfile(candidate)
+    return marked, plain

@@ -54,9 +54,9 @@ class DocumentSync:
 
     async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]:
         """The session for `raw_path` holding the file's current text (or `content`)."""
-        path = paths.confine(self.root, raw_path)
+        path, walked = paths.confined(self.root, raw_path)  # each part's lstat, the file's last
         shown = paths.display(self.root, path)
-        stamp = files.stamp(path)
+        stamp = (walked[-1].st_mtime_ns, walked[-1].st_size) if walked else files.stamp(path)
         limits = self.pool.left_out.limits
         unchanged = None if content is not None else self._unchanged(path, stamp, limits)
         on_disk = None
@@ -76,7 +76,7 @@ class DocumentSync:
             heavy = unchanged[1]
         else:
             heavy = definition.second_server and text is not None and limits.exceeded_by(text)
-        project = self.pool.project_root(path, definition)
+        project = self.pool.project_root(path, definition, walked[-2::-1] if walked else None)
         session = self.pool.session(definition, project, heavy=heavy)
         held = self.pool.document(path)
         if held is not None and session.documents.get(held.uri) is not held:
