@@ -4,7 +4,7 @@ when none of its files has a syntax error, so with one anywhere a file's answer 
 syntax errors, or nothing. tsserver said TS2391 and TS7010 beside a broken function's
 TS1005, and a file's type error beside another file's syntax error. On the project's own
 TypeScript 5.4 and on lspd's 5.9, the project's `tsc -p` asserted beside it. (TypeScript 7's
-`tsc --lsp` takes no plugin: its pulled answer still says both kinds, docs/design.md.)"""
+`tsc --lsp` takes no plugin: tests/engine/test_native_file.py.)"""
 
 from __future__ import annotations
 

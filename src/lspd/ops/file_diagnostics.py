@@ -9,6 +9,7 @@ from lspd.engine import check_files
 from lspd.engine.check_files import Said
 from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
+from lspd.engine.native_file import as_tsc
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import answer_of
 from lspd.ops.arguments import check_content
@@ -119,6 +120,8 @@ async def check_file(
         raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout, held)
         if last is not None and last[0] is answer_of(raw):
             return last[1]
+        if session.definition.language == "typescript":  # TypeScript 7's pull: both kinds
+            raw = await as_tsc(session, document.path, document.text, raw)
         convert = Converter(ws, session.encoding)
         items = convert_items(convert, document.path, raw) + (judged.items if judged else [])
     result = make_result(
