@@ -146,7 +146,7 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
 
 
 def test_a_kept_answer_not_trusted_is_not_read(tmp_path: Path) -> None:
-    kept = Kept(tmp_path / "answers")
+    kept = Kept(tmp_path / "answers", tmp_path / "env" / "bin" / "python")
     assert kept.get("k") is None
     kept.put("k", (1, "out", "err"))
     kept.put(None, (0, "", ""))  # no key: nothing kept

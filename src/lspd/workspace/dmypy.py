@@ -33,7 +33,7 @@ from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
-from lspd.workspace.mypy_kept import Kept, Ran, kept_key, state_of
+from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
@@ -113,7 +113,7 @@ class Dmypy:
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.caches = Caches(self.state / "cache")  # its caches, when run once
-        self.kept = Kept(self.state / "answers")  # its answers run once (`mypy_kept`)
+        self.kept = Kept(self.state / "answers", interpreter)  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
         # mypy imported once, forked per question (`mypy_fork`), when run once
@@ -167,12 +167,10 @@ class Dmypy:
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
             once, kept, ran = needs_once(texts, self.place.inside), None, None
             async with exclusive(self.lock_file):
-                if once:  # dmypy's answer would not be mypy's (`mypy_once`)
-                    # the same question asked by an earlier process: its answer (`mypy_kept`)
-                    place, python = self.place, self.interpreter
-                    kept = kept_key(state, flags, texts, place, python, self.sees.files)
+                if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)
+                    kept = self.kept.key(state, flags, texts, self.place, self.sees.files)
                     ran = self.kept.get(kept)
-                    status, out, err = ran or await self._once(texts, flags, targets)
+                    status, out, err = ran or await _run_once(self, texts, flags, targets)
                 else:
                     await self.forks.end()
                     await self._held(texts, flags)
@@ -188,21 +186,6 @@ class Dmypy:
             while len(self._answers) > KEPT_ANSWERS:
                 self._answers.popitem(last=False)
             return found
-
-    async def _once(self, texts: dict[str, bytes], flags: list[str], targets: list[str]) -> Ran:
-        """The project's `mypy` run once in the copy holding `texts`, on the cache nearest
-        them (dropped after a crash), forked where a holder runs (`mypy_fork`)."""
-        await self._end()
-        self.mirror.hold(texts)
-        cache = self.caches.take(texts)
-        # --incremental: not a cold run per question where the configuration says not
-        argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
-        self.runs += 1
-        forked = await self.forks.run(argv)  # `mypy argv`, without its start
-        status, out, err = forked or await self._run("mypy", argv)
-        if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
-            self.caches.drop(cache)
-        return status, out, err
 
     async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None:
         """The copy made to hold `texts`; with no server up, one started meanwhile (as soon
@@ -271,8 +254,7 @@ class Dmypy:
         return status, out, err
 
     def forget(self) -> None:
-        """Drop the answers kept, those of earlier processes too (what a re-check costs is
-        measured: bench/mypy.py)."""
+        """Drop the answers kept, earlier processes' too (what a re-check costs: bench/mypy.py)."""
         self._answers.clear()
         self.kept.clear()
         self.caches.forget()
@@ -353,6 +335,24 @@ class Dmypy:
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
         """Run the environment's `tool` in the copy, where the project is in it."""
         return await ran(self.interpreter, tool, argv, self.place.workdir)
+
+
+async def _run_once(
+    daemon: Dmypy, texts: dict[str, bytes], flags: list[str], targets: list[str]
+) -> Ran:
+    """The project's `mypy` run once in the daemon's copy holding `texts`, on the cache
+    nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`)."""
+    await daemon._end()
+    daemon.mirror.hold(texts)
+    cache = daemon.caches.take(texts)
+    # --incremental: not a cold run per question where the configuration says not
+    argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
+    daemon.runs += 1
+    forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
+    status, out, err = forked or await daemon._run("mypy", argv)
+    if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
+        daemon.caches.drop(cache)
+    return status, out, err
 
 
 def _stale(environment: float | None, interpreter: Path) -> bool:

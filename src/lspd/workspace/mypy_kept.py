@@ -196,8 +196,20 @@ class Kept:
     its state, named by its key (shared by every lspd process on it; each written whole: a
     rename), the newest `KEPT` kept: a question reads its own answer alone."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, interpreter: Path) -> None:
         self.directory = directory
+        self.interpreter = interpreter
+
+    def key(
+        self,
+        state: bytes,
+        flags: list[str],
+        texts: dict[str, bytes],
+        place: Place,
+        seen: Callable[[], list[Path]],
+    ) -> str | None:
+        """`kept_key` with this environment's interpreter."""
+        return kept_key(state, flags, texts, place, self.interpreter, seen)
 
     def get(self, key: str | None) -> Ran | None:
         """mypy's answer kept for `key`, or None."""
