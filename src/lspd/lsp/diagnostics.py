@@ -116,7 +116,10 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
         arguments = [command, {"file": str(path), "includeLinePosition": False}]
         params = {"command": "typescript.tsserverRequest", "arguments": arguments}
         response = await send("workspace/executeCommand", params, timeout)
-        return [from_tsserver(entry) for entry in (response or {}).get("body") or []]
+        body = (response or {}).get("body") or []
+        if isinstance(body, dict) and isinstance(at := body.get("stoppedAt"), dict):
+            return Stopped(Path(str(at.get("file"))), int(at.get("line") or 1))
+        return [from_tsserver(entry) for entry in body]
 
     try:
         return await ask(TSC_DIAGNOSTICS)
@@ -124,6 +127,15 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
         if type(exc) is not ServerError:  # crashed, timed out: not a command unknown
             raise
     return await ask("syntacticDiagnosticsSync") or await ask("semanticDiagnosticsSync")
+
+
+class Stopped(list[dict[str, Any]]):
+    """tsc's answer of a file whose program has a syntax error in another file: none (tsc
+    reports a program's syntax errors alone while it has any), and where the first is."""
+
+    def __init__(self, file: Path, line: int) -> None:
+        super().__init__()
+        self.file, self.line = file, line
 
 
 @dataclass

@@ -11,7 +11,7 @@ from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_file import as_tsc
 from lspd.lsp import shapes
-from lspd.lsp.diagnostics import answer_of
+from lspd.lsp.diagnostics import Stopped, answer_of
 from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
@@ -129,6 +129,12 @@ async def check_file(
     )
     if judged is not None:  # both checkers: each diagnostic names its own
         result.checker = judged.why
+    if isinstance(raw, Stopped):  # none of its errors, as tsc: never read as clean
+        result.checker = (
+            f"tsc stopped at the syntax error at {ws.display(raw.file)}:{raw.line}: it reports "
+            "a program's syntax errors alone while it has any, so this file's other errors "
+            "are not checked"
+        )
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
