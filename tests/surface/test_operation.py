@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +16,19 @@ from lspd.ops import models, navigation, state, state_models
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.table import operation
 from lspd.surface.words import SHARED
-from tests.conftest import Warm, warm_workspace
+from tests.conftest import Warm, warm_root
 
 NO_SERVER = "no language server handles pyproject.toml (.toml)"
 
 
 @pytest.fixture
-def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
-    """A workspace of its own; the calls below never start a language server."""
-    yield from warm_workspace("py", tmp_path_factory)
+def own(tmp_path: Path) -> Iterator[Warm]:
+    """A workspace of its own holding no source file, so the calls below never start a
+    language server (a session baseline's first check would check the gate's files)."""
+    root = tmp_path / "own"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "own"\n')
+    yield from warm_root(root, tmp_path / "logs")
 
 
 def test_a_param_without_a_default_is_required() -> None:
