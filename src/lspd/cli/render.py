@@ -115,6 +115,8 @@ def _diagnostics(r: Answer) -> str:
     if r.get("changes") is not None:
         return "\n".join(_changes(r["changes"], r))
     items, server = r.get("diagnostics", []), r["server"]
+    if not items and " stopped at " in (r.get("checker") or ""):  # not checked: never clean
+        return f"{r['path']}: none said ({server}): {r['checker']}"
     if not items:
         return f"{r['path']}: no errors or warnings ({server})"
     lines = [
@@ -139,6 +141,7 @@ def _workspace_diagnostics(r: Answer) -> str:
     if len(files) < with_problems:
         lines.append(f"... {with_problems - len(files)} more file(s) with problems")
     lines += notes(r)
+    lines += r.get("stopped", [])  # without it, the syntax errors read as the only errors
     lines.append(
         f"{r['files_checked']} file(s) checked: {r['errors']} error(s), {r['warnings']} warning(s)"
     )

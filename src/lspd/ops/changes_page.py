@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -26,6 +26,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from lspd.engine.revisions import revision
+from lspd.engine.stops import Stop
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import Compared, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
@@ -232,17 +233,20 @@ async def file_page(
     offset: int,
     limit: int,
     at: int | None = None,
+    stops: Sequence[Stop] = (),
 ) -> DiagnosticsResult:
     """`diagnostics` with a baseline: `result` (the file now) as a page of what the change
     introduced in it; its counts are the introduced diagnostics' (the exit code follows
     them). The caller has caught up (`at`: the watcher's count `result` was made at). With
     HEAD's (or the session's) result kept, `result` (all of the file's diagnostics) is
     compared with the file's kept result, else with its state at the baseline's texts where
-    the change can reach it (`lspd.ops.file_since_kept`)."""
+    the change can reach it (`lspd.ops.file_since_kept`). `stops`: the checkers that
+    stopped at a syntax error in `result`'s state (its baseline errors are not checked)."""
 
     async def compare() -> Kept:
-        quick = await file_since_committed(ws, path, result, content, baseline)
-        return Kept(quick or await file_since_baseline(ws, path, result, content, baseline), 1)
+        quick = await file_since_committed(ws, path, result, content, baseline, stops)
+        since = quick or await file_since_baseline(ws, path, result, content, baseline, stops)
+        return Kept(since, 1)
 
     key = await question(ws, baseline, "file", path, content, at=at)
     comparison = await kept(ws, key, compare)

@@ -55,6 +55,8 @@ class WorkspaceDiagnosticsResult(Model):
     """Matched files left out (not counted in `files_checked`); ask about one directly."""
     environment: list[str] = Field(default_factory=list)
     """When imports did not resolve: how to fix it, once per interpreter or TypeScript."""
+    stopped: list[str] = Field(default_factory=list)
+    """Checkers stopped at syntax errors: their other errors unknown, not absent."""
 
 
 class CheckScope(Model):

@@ -15,12 +15,16 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
-from lspd.engine.stops import Stop
+from lspd.engine.stops import TSC, Stop
 from lspd.ops.budget import compact_json, fits
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic, FileDiagnosticCounts
 from lspd.workspace.scope import GateScope
+
+# Why a checker's syntax errors are its whole answer (`engine/stops.py`), as `stop_line` says.
+TSC_WHY = "tsc reports a program's syntax errors alone while it has any"
+MYPY_WHY = "errors prevented further checking"
 
 
 @dataclass
@@ -144,12 +148,23 @@ def result_page(
         outside_gate=0 if checked.scope is None else checked.scope.outside,
         skipped=checked.skipped,
         environment=sorted({r.environment for r in checked.results if r.environment}),
+        stopped=[stop_line(stop) for stop in checked.stopped],
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics
         while len(result.files) > 1 and not fits(result.model_copy(update={"diagnostics": []})):
             result.files = result.files[: len(result.files) * 3 // 4]
             result.truncated = True
     return result
+
+
+def stop_line(stop: Stop) -> str:
+    """A whole check's stop (`engine/stops.py`), said: without it the syntax errors alone
+    read as the only errors."""
+    at = ", ".join(f"{path}:{line}" for path, line in stop.at[:5])
+    at += ", …" if len(stop.at) > 5 else ""
+    why = TSC_WHY if stop.checker == TSC else MYPY_WHY
+    files = f"the other errors of its {len(stop.files)} file(s) are not checked"
+    return f"{stop.checker} stopped at {at} ({why}): {files}"
 
 
 def introduced(compared: int, changes: Changes) -> WorkspaceDiagnosticsResult:

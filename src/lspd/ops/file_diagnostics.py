@@ -10,6 +10,7 @@ from lspd.engine.check_files import Said
 from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_file import as_tsc
+from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
 from lspd.ops.arguments import check_content
@@ -48,8 +49,11 @@ async def diagnostics(
     for _ in range(ATTEMPTS):
         mark = ws.changes_seen
         gone = await deleted_now(ws, path, content, baseline)  # deleted since: not refused
-        now = gone or await check_file(ws, path, content, 1, budget=False)
-        answer = await file_page(ws, ws.resolve(path), now, content, baseline, offset, limit, mark)
+        stops: list[Stop] = []  # tsc's or mypy's stop now: the baseline's errors not checked
+        now = gone or await check_file(ws, path, content, 1, budget=False, stops=stops)
+        answer = await file_page(
+            ws, ws.resolve(path), now, content, baseline, offset, limit, mark, stops
+        )
         if mark is None or await unchanged(ws, mark):
             return answer
     raise Unsettled(
@@ -94,6 +98,7 @@ async def check_file(
     offset: int = 0,
     timeout: float | None = None,
     mypy: bool = True,
+    stops: list[Stop] | None = None,
 ) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call.
 
@@ -102,10 +107,13 @@ async def check_file(
     `budget`, every diagnostic (`limit` and `offset` aside). `timeout`: the workspace's
     diagnostics timeout unless given (a whole check's is longer). Without `mypy`, mypy's
     errors are left to the caller (a whole check's mypy step gave them, with or without
-    `known`: a one-shot check has none)."""
+    `known`: a one-shot check has none). A checker that stopped at a syntax error (this
+    file's or another's) is added to `stops` (what it did not check: `engine/stops.py`)."""
     resolved = ws.resolve(path)
     # A mypy-gated project's file: its own mypy (a whole check's mypy step did it already).
     judged = await mypy_file(ws, resolved, content) if known is None and mypy else None
+    if judged is not None and judged.stop is not None and stops is not None:
+        stops.append(judged.stop)
     if judged is not None and not judged.project.also_pyright:
         items = judged.items
         result = make_result(ws, resolved, SERVER, judged.toolchain, items, limit, budget, offset)
@@ -130,15 +138,25 @@ async def check_file(
     if judged is not None:  # both checkers: each diagnostic names its own
         result.checker = judged.why
     if isinstance(raw, Stopped):  # none of its errors, as tsc: never read as clean
-        result.checker = (
-            f"tsc stopped at the syntax error at {ws.display(raw.file)}:{raw.line}: it reports "
-            "a program's syntax errors alone while it has any, so this file's other errors "
-            "are not checked"
-        )
+        tsc_stopped(ws, raw, result, stops)
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
     return result
+
+
+def tsc_stopped(
+    ws: Workspace, raw: Stopped, result: DiagnosticsResult, stops: list[Stop] | None
+) -> None:
+    """`result`, a file tsc did not check (it stopped at `raw`'s syntax error), says so in
+    its checker; the stop is added to `stops`."""
+    result.checker = (
+        f"tsc stopped at the syntax error at {ws.display(raw.file)}:{raw.line}: it reports "
+        "a program's syntax errors alone while it has any, so this file's other errors "
+        "are not checked"
+    )
+    if stops is not None:
+        stops.append(stop_of(TSC, [(ws.display(raw.file), raw.line)], [result.path]))
 
 
 def make_result(

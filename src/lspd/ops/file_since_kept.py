@@ -10,6 +10,7 @@ baseline's fixed, the file among the changed ones."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from lspd.engine.comparison import Again
@@ -20,6 +21,7 @@ from lspd.engine.native_reach import native
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.revisions import differences, revision
+from lspd.engine.stops import Stop
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
 from lspd.ops.kept_found import found_in, found_of
@@ -61,7 +63,12 @@ async def deleted_now(
 
 
 async def file_since_committed(
-    ws: Workspace, path: Path, now: DiagnosticsResult, content: str | None, baseline: str
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    baseline: str,
+    stops: Sequence[Stop] = (),
 ) -> Changes | None:
     """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `content`
     its text when given) against its kept result; None when that is not kept for
@@ -69,7 +76,9 @@ async def file_since_committed(
     toolchain answering the file now, or for this file (not in the gate's files then): the
     engine's comparison of the file answers then
     (`file_since_baseline`). `baseline` names HEAD's commit, another commit whose
-    result a whole question kept (`--baseline HEAD~1`), or `session`."""
+    result a whole question kept (`--baseline HEAD~1`), or `session`. `stops`: the checkers
+    that stopped at a syntax error answering `now` (tsc's, mypy's): the kept errors they
+    did not check are not fixed (`Changes.stopped`), as `check --baseline` has them."""
     if ws.changes_seen is None or not enabled():
         return None
     commit = await asyncio.to_thread(revision, ws, baseline)
@@ -88,11 +97,16 @@ async def file_since_committed(
     after = found_in(now, text)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     note = f"this file{_gone(path, text, baseline)}, against the kept result of {commit[:12]}"
-    return compare(found_of(kept), after, baseline, changed, note)
+    return compare(found_of(kept), after, baseline, changed, note, stops=stops)
 
 
 async def file_since_baseline(
-    ws: Workspace, path: Path, now: DiagnosticsResult, content: str | None, baseline: str
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    baseline: str,
+    stops: Sequence[Stop] = (),
 ) -> Changes:
     """`diagnostics PATH --baseline` where no kept result answers: the file now (`now`; its
     text `content` when given) against its state with every changed file held at its
@@ -102,7 +116,7 @@ async def file_since_baseline(
     always): else it cannot differ. When the two differ, the file is asked again right after the
     switch back (a checker answering by the order it checks in makes nothing new). One file
     stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
-    makes and keeps it)."""
+    makes and keeps it). `stops`, as `file_since_committed`'s."""
     delta = await asyncio.to_thread(differences, ws, baseline)
     texts: dict[Path, str | None] = dict(delta.before)
     if content is not None and path not in texts:
@@ -126,7 +140,7 @@ async def file_since_baseline(
             f"this file{_gone(path, text, baseline)}, against its state with the changed "
             f"files' {baseline} texts held"
         )
-    return compare(before, after, baseline, changed, note, again)
+    return compare(before, after, baseline, changed, note, again, stops)
 
 
 def _gone(path: Path, text: str | None, baseline: str) -> str:
