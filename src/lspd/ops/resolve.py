@@ -26,6 +26,7 @@ from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts,
 MAX_CANDIDATES = 10
 MERGING = (".ts", ".tsx", ".mts", ".cts")  # TypeScript's files: declarations merge
 TYPE_SPACE = {"interface", "class", "enum", "module", "namespace"}  # kinds declaring a type
+CALLABLE = {"function", "method", "constructor"}  # kinds with overload signatures
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,8 @@ def _without_suffix(shown: str) -> str:
 async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundSymbol:
     """The one symbol a name path means (in `path` when given); otherwise an error that
     lists the candidates or the closest names."""
-    matches = await find_nodes(ws, name_path, path)
-    found = matches[0] if len(matches) == 1 else _overloaded(ws, matches) or _merged(matches)
+    matches = _overloaded(ws, await find_nodes(ws, name_path, path))
+    found = matches[0] if len(matches) == 1 else _merged(matches)
     if found is not None:
         return FoundSymbol(found.path, found.line, found.column)
     if matches:
@@ -122,19 +123,36 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     )
 
 
-def _overloaded(ws: Workspace, matches: list[Node]) -> Node | None:
-    """The function whose overload signatures the other matches are (tsserver lists each:
-    `f(a: string): void;` ends with `;`, no body), or None: a getter and its setter, or two
-    definitions under `if`/`try`, have bodies and stay an ambiguity."""
-    if len(matches) < 2 or len({(qualified(s), s.kind, s.path) for s in matches}) != 1:
-        return None
-    body = max(matches, key=lambda s: (s.end_line - s.start_line, s.line))
-    lines = split_lines(read_text(Path(ws.root, body.path)) or "")  # (absolute: as it is)
+def _overloaded(ws: Workspace, matches: list[Node]) -> list[Node]:
+    """`matches` with each function's overload signatures as that function: tsserver lists
+    every signature (`f(a: string): void;` ends with `;`, no body) beside the
+    implementation, which stands for them all; a function only declared (`declare
+    function`, a `.d.ts`) by its first signature. A same-named symbol elsewhere stays
+    (rxjs's `map`, three signatures in map.ts, and a variable in TestScheduler.ts: two
+    symbols). A getter and its setter, or two definitions under `if`/`try`, have bodies
+    and stay apart."""
+    groups: dict[tuple[str, str, str], list[Node]] = {}
+    for s in matches:
+        groups.setdefault((qualified(s), s.kind, s.path), []).append(s)
+    if all(len(group) == 1 for group in groups.values()):
+        return matches
+    kept: dict[tuple[str, str, str], Node] = {}
+    for key, group in groups.items():
+        if len(group) > 1 and key[1] in CALLABLE:  # (two `let x;` in two blocks stay two)
+            lines = split_lines(read_text(Path(ws.root, group[0].path)) or "")  # (as it is)
+            bodies = [s for s in group if not _signature(lines, s)]
+            if len(bodies) <= 1:
+                kept[key] = bodies[0] if bodies else min(group, key=lambda s: (s.line, s.column))
+    return [
+        s
+        for s in matches
+        if kept.get(key := (qualified(s), s.kind, s.path)) is None or kept[key] is s
+    ]
 
-    def signature(s: Node) -> bool:
-        return s.end_line <= len(lines) and lines[s.end_line - 1].rstrip().endswith(";")
 
-    return body if all(signature(s) for s in matches if s is not body) else None
+def _signature(lines: list[str], symbol: Node) -> bool:
+    """Whether the symbol is a declaration without a body: its last line ends with `;`."""
+    return symbol.end_line <= len(lines) and lines[symbol.end_line - 1].rstrip().endswith(";")
 
 
 def _merged(matches: list[Node]) -> Node | None:

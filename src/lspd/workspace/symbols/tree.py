@@ -98,13 +98,16 @@ def _from_document_symbol(column: _Columns, shown: str, item: dict[str, Any], pa
     name_path = f"{parent}.{item['name']}" if parent else item["name"]
     selection = item.get("selectionRange") or item["range"]
     start = selection["start"]
+    line, at = start["line"] + 1, column(start["line"], start["character"])
+    if selection["start"] == item["range"]["start"]:  # no name span: perhaps a keyword's
+        line, at = _name_at(column.lines, item["name"], line, at, item["range"]["end"]["line"])
     return Node(
         name=item["name"],
         kind=symbol_kind_name(item.get("kind", 0)),
         name_path=name_path,
         path=shown,
-        line=start["line"] + 1,
-        column=column(start["line"], start["character"]),
+        line=line,
+        column=at,
         end_line=item["range"]["end"]["line"] + 1,
         start_line=item["range"]["start"]["line"] + 1,
         detail=item.get("detail") or None,
@@ -113,6 +116,27 @@ def _from_document_symbol(column: _Columns, shown: str, item: dict[str, Any], pa
             for child in item.get("children") or []
         ],
     )
+
+
+_NAME_LINES = 4  # how far into a declaration its name is looked for
+
+
+def _name_at(lines: list[str], name: str, line: int, column: int, last: int) -> tuple[int, int]:
+    """Where the identifier `name` first stands as a word from (`line`, `column`) on, in the
+    declaration's first lines up to `last` (0-based): the symbol's name when its server gave
+    a range's start as its selection. tsserver does for an overload signature after the
+    first (`export function map<T>(...): R;` at `export`, where nothing is defined: rxjs's
+    mergeMap answered no definition). Unmoved when the name is not an identifier (`<function>`,
+    `constructor() callback`) or not found there."""
+    if not name.isidentifier() and not name.replace("$", "_").isidentifier():
+        return line, column
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    for number in range(line, min(last + 1, line - 1 + _NAME_LINES) + 1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        found = word.search(text, column - 1 if number == line else 0)
+        if found is not None:
+            return number, found.start() + 1
+    return line, column
 
 
 def _from_information(column: _Columns, shown: str, item: dict[str, Any]) -> Node:
