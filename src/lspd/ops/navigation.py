@@ -31,6 +31,7 @@ from lspd.ops.models import (
     ReferencesResult,
     SymbolLocation,
 )
+from lspd.ops.resolve import undefined
 from lspd.ops.target import Target, resolve_target
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
@@ -156,7 +157,11 @@ async def definition(
 ) -> LocationsResult:
     """Where the name at a position is defined, each place named by its name path."""
     at = (path, line, column, symbol)
-    return (await _locations(ws, answers.DEFINITION, at, limit, offset, content))[1]
+    target, found = await _locations(ws, answers.DEFINITION, at, limit, offset, content)
+    if symbol is not None and not found.total:  # a symbol found has one: its declaration
+        where = f"{ws.display(target.document.path)}:{target.line}:{target.column}"
+        raise undefined(symbol, where, target.session.name)
+    return found
 
 
 async def type_definition(

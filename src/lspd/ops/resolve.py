@@ -123,6 +123,15 @@ async def find_symbol(ws: Workspace, name_path: str, path: str | None) -> FoundS
     )
 
 
+def undefined(name_path: str, where: str, server: str) -> LspdError:
+    """The error of a symbol found by name whose server answers no definition at its name
+    (an answer of none would read as `there is none`, yet its declaration is one)."""
+    return LspdError(
+        f"`{name_path}` is the symbol at {where}, but {server} answered no definition "
+        "there; ask `hover` or `references` at that position"
+    )
+
+
 def _overloaded(ws: Workspace, matches: list[Node]) -> list[Node]:
     """`matches` with each function's overload signatures as that function: tsserver lists
     every signature (`f(a: string): void;` ends with `;`, no body) beside the
