@@ -46,6 +46,11 @@ def test_a_file_with_a_syntax_error_says_it_alone_as_tsc(project: Warm, tmp_path
         == tsc_of(root, tmp_path, {})
         == ["src/user.ts(3,19): error TS1109: Expression expected."]
     )
+    # said with where tsc stopped: the file's type error is not checked (never read as fixed)
+    assert project.run(diagnostics(project.ws, "src/user.ts")).checker == (
+        "tsc stopped at the syntax error at src/user.ts:3: it reports a program's syntax "
+        "errors alone while it has any, so this file's other errors are not checked"
+    )
     (root / "src/user.ts").write_text(GRAMMAR)
     grammar = tsc_of(root, tmp_path, {})
     assert [line.split(": ")[1] for line in grammar] == [
@@ -54,6 +59,7 @@ def test_a_file_with_a_syntax_error_says_it_alone_as_tsc(project: Warm, tmp_path
         "error TS2703",
     ]
     assert sorted(said(project, "src/user.ts")) == sorted(grammar)
+    assert project.run(diagnostics(project.ws, "src/user.ts")).checker is None  # no stop
 
     (root / "src/user.ts").write_text(USER.replace("string", "number"))
     (root / "src/core.ts").write_text(BROKEN)

@@ -25,7 +25,7 @@ from tests.ops.test_mypy_held_files import BROKEN as MYPY_BROKEN
 from tests.ops.test_mypy_held_files import FILES, TARGETS, truth
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import mypy_env, project
-from tests.workspace.test_tsbuilder_syntax import BROKEN, CONFIG, CORE, STOPPED, USER, tsc_of
+from tests.workspace.test_tsbuilder_syntax import BROKEN, CONFIG, CORE, FORM, STOPPED, USER, tsc_of
 
 TSC_STOP = (
     "tsc stopped at src/core.ts:4 (tsc reports a program's syntax errors alone while it has "
@@ -137,3 +137,22 @@ def test_a_file_s_errors_mypy_did_not_check_are_not_fixed(tmp_path: Path) -> Non
     [stop] = check.stopped
     at = ", ".join(f"tests/test_mock.py:{line}" for line in lines)
     assert stop.startswith(f"mypy stopped at {at} (errors prevented further checking): ")
+
+
+def test_a_broken_file_s_own_errors_tsc_did_not_check_are_not_fixed(tmp_path: Path) -> None:
+    """user.ts given a syntax error of its own: tsc says it alone, its TS2322 not checked
+    (it was listed fixed), and its answer says where tsc stopped."""
+    root = ts_project(tmp_path)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        (root / "src/user.ts").write_text(FORM)
+        form = ["src/user.ts(3,19): error TS1109: Expression expected."]
+        assert tsc_of(root, tmp_path, {}) == form
+        changes = user_since_head(warm)
+        assert [(d.line, d.column, d.code) for d in changes.introduced] == [(3, 19, "1109")]
+        assert (changes.fixed, changes.fixed_total, changes.unchanged) == ([], 0, 0)
+        assert [s.model_dump() for s in changes.stopped] == [{**STOPPED, "at": ["src/user.ts:3"]}]
+        one = warm.run(diagnostics(warm.ws, "src/user.ts"))
+        assert one.checker == (
+            "tsc stopped at the syntax error at src/user.ts:3: it reports a program's syntax "
+            "errors alone while it has any, so this file's other errors are not checked"
+        )

@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from pathlib import Path
+from typing import Any, cast
 
 from lspd.engine.native_check import tsc_item
 from lspd.engine.stops import TSC, syntax_code
 from lspd.lsp import shapes
+from lspd.lsp.diagnostics import Stopped
 from lspd.lsp.session import Session
 from lspd.workspace.tsc_native import ConfigError, parsed_errors
 
@@ -32,8 +34,9 @@ async def as_tsc(
     session: Session, path: Path, text: str, items: list[shapes.Diagnostic]
 ) -> list[shapes.Diagnostic]:
     """`items`, what TypeScript 7's `session` said of `path` holding `text`, as tsc says
-    them: the file's syntax errors alone when it has any; else `items` themselves (the same
-    list: a caller keeping what it made of an answer knows it again)."""
+    them: the file's syntax errors alone when it has any (`Stopped` at the first: its other
+    errors not checked); else `items` themselves (the same list: a caller keeping what it
+    made of an answer knows it again)."""
     if not any(syntax_code(TSC, str(i.get("code"))) for i in items):
         return items
     command = session.definition.resolved_command()
@@ -49,4 +52,7 @@ async def as_tsc(
         _parsed[key] = errors
     if not errors:
         return items
-    return [tsc_item({path: items}, error) for error in errors]
+    # tsc stopped at them: the file's other errors are not checked (`Stopped`)
+    said = [tsc_item({path: items}, error) for error in errors]
+    stopped = Stopped(path, min(e.line for e in errors), cast("list[dict[str, Any]]", said))
+    return cast("list[shapes.Diagnostic]", stopped)

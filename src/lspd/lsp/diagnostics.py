@@ -17,7 +17,7 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,8 +109,9 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
     """A file's diagnostics asked of tsserver directly (typescript-language-server publishes
     nothing for a file that stays clean), as tsc reports them: lspd's plugin's command
     (servers/tsplugin) says the file's syntax errors alone, none when another file of its
-    program has one, else its semantic diagnostics. Without the plugin (a server lspd.toml
-    configures otherwise), its syntactic diagnostics, else its semantic ones."""
+    program has one (either: `Stopped`, where tsc stopped), else its semantic diagnostics.
+    Without the plugin (a server lspd.toml configures otherwise), its syntactic diagnostics
+    (`Stopped` at the first), else its semantic ones."""
 
     async def ask(command: str) -> Items:
         arguments = [command, {"file": str(path), "includeLinePosition": False}]
@@ -118,7 +119,8 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
         response = await send("workspace/executeCommand", params, timeout)
         body = (response or {}).get("body") or []
         if isinstance(body, dict) and isinstance(at := body.get("stoppedAt"), dict):
-            return Stopped(Path(str(at.get("file"))), int(at.get("line") or 1))
+            items = [from_tsserver(entry) for entry in body.get("diagnostics") or []]
+            return Stopped(Path(str(at.get("file"))), int(at.get("line") or 1), items)
         return [from_tsserver(entry) for entry in body]
 
     try:
@@ -126,15 +128,20 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
     except ServerError as exc:
         if type(exc) is not ServerError:  # crashed, timed out: not a command unknown
             raise
-    return await ask("syntacticDiagnosticsSync") or await ask("semanticDiagnosticsSync")
+    if syntactic := await ask("syntacticDiagnosticsSync"):
+        return Stopped(
+            path, min(int(i["range"]["start"]["line"]) + 1 for i in syntactic), syntactic
+        )
+    return await ask("semanticDiagnosticsSync")
 
 
 class Stopped(list[dict[str, Any]]):
-    """tsc's answer of a file whose program has a syntax error in another file: none (tsc
-    reports a program's syntax errors alone while it has any), and where the first is."""
+    """tsc's answer of a file whose program has a syntax error: the file's own syntax errors
+    (none when they are another file's: tsc reports a program's syntax errors alone while it
+    has any), and where tsc stopped (`file`, `line`: the file's first, or the program's)."""
 
-    def __init__(self, file: Path, line: int) -> None:
-        super().__init__()
+    def __init__(self, file: Path, line: int, items: Iterable[dict[str, Any]] = ()) -> None:
+        super().__init__(items)
         self.file, self.line = file, line
 
 

@@ -137,8 +137,8 @@ async def check_file(
     )
     if judged is not None:  # both checkers: each diagnostic names its own
         result.checker = judged.why
-    if isinstance(raw, Stopped):  # none of its errors, as tsc: never read as clean
-        tsc_stopped(ws, raw, result, stops)
+    if isinstance(raw, Stopped):  # its syntax errors alone, or none, as tsc: not clean
+        tsc_stopped(ws, raw, result, items, stops)
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
@@ -146,17 +146,23 @@ async def check_file(
 
 
 def tsc_stopped(
-    ws: Workspace, raw: Stopped, result: DiagnosticsResult, stops: list[Stop] | None
+    ws: Workspace,
+    raw: Stopped,
+    result: DiagnosticsResult,
+    items: list[Diagnostic],
+    stops: list[Stop] | None,
 ) -> None:
-    """`result`, a file tsc did not check (it stopped at `raw`'s syntax error), says so in
-    its checker; the stop is added to `stops`."""
+    """`result`, a file tsc did not check beyond its syntax errors (`items`, converted: the
+    line tsc says the first at) or at all (another file's, `raw`'s), says so in its
+    checker; the stop is added to `stops`."""
+    line = min(d.line for d in items) if items else raw.line
+    at = ws.display(raw.file), line
     result.checker = (
-        f"tsc stopped at the syntax error at {ws.display(raw.file)}:{raw.line}: it reports "
-        "a program's syntax errors alone while it has any, so this file's other errors "
-        "are not checked"
+        f"tsc stopped at the syntax error at {at[0]}:{at[1]}: it reports a program's syntax "
+        "errors alone while it has any, so this file's other errors are not checked"
     )
     if stops is not None:
-        stops.append(stop_of(TSC, [(ws.display(raw.file), raw.line)], [result.path]))
+        stops.append(stop_of(TSC, [at], [result.path]))
 
 
 def make_result(
