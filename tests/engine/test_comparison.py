@@ -54,3 +54,27 @@ def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -
     found = difference([gone, kept], [kept], hidden=lambda f: f.key[3] == "gone")
     assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
     assert found.unchecked == [("gone", 2)]
+
+
+def test_a_renamed_files_diagnostics_are_its_new_paths() -> None:
+    """A file moved (its importers updated): its errors under the new path are the old
+    path's, neither introduced nor fixed; another file's of the same key are not."""
+    old = Found(("m", 4), ("old.py", "error", "code", "m", "x"))
+    new = Found(("m", 4), ("new.py", "error", "code", "m", "x"))
+    other = Found(("m", 1), ("other.py", "error", "code", "m", "x"))
+    found = difference([old], [new], renamed={"old.py": "new.py"})
+    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
+    found = difference([old], [new, other], renamed={"old.py": "new.py"})
+    assert (found.introduced, found.fixed, found.unchanged) == ([("m", 1)], [], 1)
+    before = difference([old], [new])  # before: introduced under one path, fixed under the other
+    assert (before.introduced, before.fixed, before.unchanged) == ([("m", 4)], [("m", 4)], 0)
+
+
+def test_a_renamed_files_error_gone_where_a_stop_did_not_check_it_is_unchecked() -> None:
+    """The stop names the file by its new path (the changed state's): `hidden` sees the
+    baseline diagnostic under it."""
+    old = Found(("m", 4), ("old.py", "error", "code", "m", "x"))
+    found = difference(
+        [old], [], hidden=lambda f: f.key[0] == "new.py", renamed={"old.py": "new.py"}
+    )
+    assert (found.fixed, found.unchecked) == ([], [("m", 4)])

@@ -21,7 +21,9 @@ from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
+from tests.ops.test_since_kept import MOVES, move
 from tests.ops.two_states import compare_states
+from tests.workspace.mypy_env import project
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
 
 Said = list[tuple[str | None, int, str | None, str]]
@@ -193,3 +195,24 @@ def test_a_preview_without_a_watcher_is_the_engines(tmp_path: Path) -> None:
         assert warm.ws.sessions == {}
         assert rechecked(warm, change) == ["src/core.ts", "src/other.ts", "src/user.ts"]
         assert both(warm, change) == new  # the two-state comparison's answer (tsserver)
+
+
+@pytest.mark.parametrize("kind", list(MOVES))
+def test_a_preview_of_a_file_moved_with_its_importers_updated_changes_nothing(
+    tmp_path: Path, kind: str
+) -> None:
+    """The preview of a file's move, its importers updated (`git diff -M`'s `rename from/to`
+    is a deletion and a new file to the preview; trio's `_unix_pipes.py`): its errors, the
+    same in the same text, are neither introduced under the new path nor fixed under the
+    old; the answer says the rename. Before: "introduced 1, fixed 1" (trio: 2 and 2)."""
+    files, old, new, error = MOVES[kind]
+    made = project if kind == "mypy" else written
+    root = made(tmp_path / kind, files)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert error[1:] in [(d.line, d.code) for d in warm.run(check_all(warm.ws)).everything]
+        items = [{"path": name, "content": text} for name, text in move(root, old, new).items()]
+        changes = warm.run(previewed(warm.ws, items)).changes
+        assert (said(changes)) == ([], [])
+        assert changes.renamed == {old: new}
+        assert f"renamed: {old} -> {new}" in changes.scope
+        assert changes.unchanged >= 1

@@ -27,8 +27,10 @@ from lspd.ops.models import Diagnostic
 from lspd.ops.progressive import Progress
 from lspd.workspace import Workspace
 from tests.conftest import Warm, warm_root
+from tests.engine.test_affected import CORE, written
 from tests.ops.test_baseline import committed
 from tests.ops.test_committed import from_kept, repo, rows
+from tests.workspace.mypy_env import STRICT, project
 
 __all__ = ["repo"]  # the fixture: a git repository of the Python fixture, watched
 
@@ -211,3 +213,80 @@ def test_an_added_files_diagnostics_are_introduced_and_it_is_changed(imported: W
         ("pkg/added.py", 1, "reportUnknownVariableType"),
     ]
     assert changes.fixed == [] and changes.changed == ["pkg/added.py"]
+
+
+TS_CONFIG = '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}\n'
+TS_USER = 'import { add } from "./core";\nexport const three: number = add(1, 2);\n'
+MOVES: dict[str, tuple[dict[str, str], str, str, tuple[str, int, str]]] = {
+    # files, the file moved and where to: its error is said again under the new path
+    "basedpyright": (
+        {
+            "pyproject.toml": '[tool.pyright]\ninclude = ["pkg"]\n',
+            "pkg/__init__.py": "",
+            "pkg/helper.py": HELPER,
+            "pkg/user.py": USER,
+        },
+        "pkg/helper.py",
+        "pkg/tools.py",
+        ("pkg/tools.py", 2, "reportUndefinedVariable"),
+    ),
+    "typescript": (
+        {
+            "tsconfig.json": TS_CONFIG,
+            "src/core.ts": "export const bad: string = 1;\n" + CORE,
+            "src/user.ts": TS_USER,
+        },
+        "src/core.ts",
+        "src/base.ts",
+        ("src/base.ts", 1, "2322"),
+    ),
+    "mypy": (STRICT, "app/shapes.py", "app/geometry.py", ("app/geometry.py", 5, "no-untyped-def")),
+}
+
+
+def move(root: Path, old: str, new: str) -> dict[str, str | None]:
+    """The texts of `old` moved to `new`, every import of it updated (path -> text, None:
+    gone)."""
+    before, after = Path(old).stem, Path(new).stem
+    texts: dict[str, str | None] = {old: None, new: (root / old).read_text()}
+    for path in (root / Path(old).parts[0]).iterdir():
+        text = path.read_text()
+        for form in (f"pkg.{before} ", f"app.{before} ", f'"./{before}"'):
+            text = text.replace(form, form.replace(before, after))
+        if text != path.read_text():
+            texts[str(path.relative_to(root))] = text
+    return texts
+
+
+def moved(root: Path, old: str, new: str) -> None:
+    """`old` moved to `new` by a plain `mv` (the new file untracked: git's index says no
+    rename), every import of it updated."""
+    texts = move(root, old, new)
+    (root / old).rename(root / new)
+    for name, text in texts.items():
+        if text is not None:
+            (root / name).write_text(text)
+
+
+@pytest.mark.parametrize("kind", list(MOVES))
+def test_a_file_moved_with_its_importers_updated_changes_nothing(tmp_path: Path, kind: str) -> None:
+    """A file renamed, its importers updated (trio's `_unix_pipes.py` to `_unix_fdstream.py`):
+    its errors, the same in the same text, are neither introduced under the new path nor
+    fixed under the old; the answer says the rename. Before: "introduced 1, fixed 1" (trio:
+    2 and 2), and the stop gate held the agent after a plain move. On basedpyright, the
+    TypeScript builder and mypy, HEAD's result kept of the clean tree first (the daemon's)."""
+    files, old, new, error = MOVES[kind]
+    made = project if kind == "mypy" else written
+    root = made(tmp_path / kind, files)
+    for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
+        assert codes(from_kept(warm).introduced) == []
+        moved(root, old, new)
+        seen(warm)
+        changes = from_kept(warm)
+        assert (codes(changes.introduced), codes(changes.fixed)) == ([], [])
+        assert changes.renamed == {old: new}
+        assert old in changes.changed and new in changes.changed
+        assert f"renamed: {old} -> {new}" in changes.scope
+        now = warm.run(check_all(warm.ws)).everything
+        assert error in [(d.path, d.line, d.code) for d in now]  # still there, moved
+        assert changes.unchanged == len(now)

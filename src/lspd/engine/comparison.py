@@ -7,13 +7,15 @@ committed state's), so lines shifted by an edit above it do not make it new. The
 diagnostics are the caller's own (`D`: the answer models of `ops`, which turns the
 difference into an answer, `ops/changes.compare`); the engine sees only their keys.
 A diagnostic of the baseline that the changed state's checker did not check (it stopped at
-a syntax error: `engine/stops.py`) is neither fixed nor unchanged: it is `unchecked`.
+a syntax error: `engine/stops.py`) is neither fixed nor unchanged: it is `unchecked`. A
+renamed file's diagnostics are compared under its new path (`renamed`, found by
+`engine/renames.py`): a moved file's errors are neither new nor fixed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -55,6 +57,7 @@ def difference(
     after: list[Found[D]],
     again: Again[D] | None = None,
     hidden: Callable[[Found[D]], object] | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
@@ -63,7 +66,13 @@ def difference(
     of the unchanged text does, and fixed the other way round: a checker that reports an
     error in some runs and not in others (basedpyright, on some cycles) never makes it new.
     With `hidden` (the caller's `engine/stops.hiding`), a diagnostic gone that it says the
-    changed state's checker did not check is `unchecked`, not fixed."""
+    changed state's checker did not check is `unchecked`, not fixed. With `renamed` (old
+    path -> new path, as the keys hold them), a baseline diagnostic of a renamed file is
+    keyed by its new path: the same one when the moved file still has it."""
+    if renamed:
+        before = moved(before, renamed)
+        if again is not None and again.side == "before":
+            again = Again(again.side, moved(again.found, renamed))
     olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
     news = [after] + ([again.found] if again is not None and again.side == "after" else [])
     old_most, old_least = _counts(olds)
@@ -86,6 +95,18 @@ def difference(
             gone = unchecked if hidden is not None and hidden(found) else fixed
             gone.append(found.diagnostic)
     return Difference(introduced, fixed, len(after) - len(introduced), unchecked)
+
+
+def moved(found: list[Found[D]], renamed: Mapping[str, str]) -> list[Found[D]]:
+    """`found` with the keys of renamed files' diagnostics under their new paths."""
+    out: list[Found[D]] = []
+    for f in found:
+        path, severity, code, message, snippet = f.key
+        new = renamed.get(path)
+        out.append(
+            f if new is None else Found(f.diagnostic, (new, severity, code, message, snippet))
+        )
+    return out
 
 
 def _counts(samples: list[list[Found[D]]]) -> tuple[Counter[Key], Counter[Key]]:

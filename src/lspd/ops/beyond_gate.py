@@ -44,6 +44,7 @@ class Part:
     beyond: str | None = None  # how the files outside the gate were compared
     again: list[Found[Diagnostic]] | None = None  # a second sample of `after`, if taken
     stops: list[Stop] = field(default_factory=list)  # `after`'s checkers stopped at syntax
+    renamed: dict[str, str] = field(default_factory=dict)  # old -> new path (as shown)
 
     def joined(self, other: Part) -> Part:
         """Both parts as one."""
@@ -60,6 +61,7 @@ class Part:
             other.beyond if other.beyond is not None else self.beyond,
             again,
             [*self.stops, *other.stops],
+            {**self.renamed, **other.renamed},
         )
 
 

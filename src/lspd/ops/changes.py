@@ -7,13 +7,14 @@ the files it says a change can reach (`ops/overlaid_state.py`, `ops/file_since_k
 one in both states when its file, severity, code, message and the source text it points at
 agree, so lines shifted by an edit above it do not make it new) into the answer's `Changes`;
 the baseline's diagnostics that a checker stopped at a syntax error did not check in the
-changed state are not fixed: `Changes.stopped` says where it stopped and how many.
+changed state are not fixed: `Changes.stopped` says where it stopped and how many. A
+renamed file's diagnostics are its new path's (`renamed`, `Changes.renamed`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,13 +99,16 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
 def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnostic]],
             baseline: str, changed: list[str], scope: str,
             again: Again[FileDiagnostic] | None = None,
-            stops: Sequence[Stop] = ()) -> Changes:  # fmt: skip
+            stops: Sequence[Stop] = (),
+            renamed: Mapping[str, str] | None = None) -> Changes:  # fmt: skip
     """The engine's difference of the two states (`engine/comparison.py`: introduced, fixed
     and unchanged, with `again` a second check of one state) as the answer's `Changes`;
     `stops`: the checkers of the changed state that stopped at syntax errors (what they
-    did not check is not fixed: `stopped`)."""
+    did not check is not fixed: `stopped`); `renamed`: old path -> new path of the files
+    the change renamed (their diagnostics compared as the new path's)."""
     which = hiding(stops)
-    found = difference(before, after, again, (lambda f: _hidden_by(which, f)) if stops else None)
+    hidden = (lambda f: _hidden_by(which, f)) if stops else None
+    found = difference(before, after, again, hidden, renamed)
     order = _worst_first
     return Changes(
         baseline=baseline,
@@ -114,18 +118,24 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         unchanged=found.unchanged,
         changed=changed,
         scope=scope,
-        stopped=stopped(stops, found.unchecked),
+        stopped=stopped(stops, found.unchecked, renamed),
+        renamed=dict(sorted((renamed or {}).items())),
     )
 
 
-def stopped(stops: Sequence[Stop], unchecked: list[FileDiagnostic]) -> list[Stopped]:
+def stopped(
+    stops: Sequence[Stop],
+    unchecked: list[FileDiagnostic],
+    renamed: Mapping[str, str] | None = None,
+) -> list[Stopped]:
     """Each stop: where it stopped, and which files' baseline diagnostics (`unchecked`) it
     left unchecked, how many (none: still said, as what the change breaks
-    elsewhere is not known either)."""
+    elsewhere is not known either); a renamed file's, by its new path (`renamed`)."""
     which = hiding(stops)
     hid: dict[Stop, list[FileDiagnostic]] = {stop: [] for stop in stops}
     for diagnostic in unchecked:
-        if (stop := which(diagnostic.path, diagnostic.code, diagnostic.source)) is not None:
+        path = (renamed or {}).get(diagnostic.path or "", diagnostic.path)
+        if (stop := which(path, diagnostic.code, diagnostic.source)) is not None:
             hid[stop].append(diagnostic)
     said: list[Stopped] = []
     for stop, diagnostics in hid.items():

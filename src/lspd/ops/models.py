@@ -139,6 +139,8 @@ class Changes(Model):
     """Files importing files not written yet: their errors there set aside, not introduced."""
     stopped: list[Stopped] = Field(default_factory=list)
     """Checkers stopped at syntax errors: the baseline errors they did not check, not fixed."""
+    renamed: dict[str, str] = Field(default_factory=dict)
+    """Renamed files, old path: new path (compared as one)."""
 
 
 class PreviewResult(Model):

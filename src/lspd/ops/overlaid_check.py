@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
+from lspd.engine.renames import renames
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
@@ -51,7 +52,8 @@ async def proposal_compared(
     outside = sorted(p for p in compared if p not in disk and p.is_file())
     before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
     olds, news = _found(before, {}), _found(after, proposed)
-    probe = compare(olds, news, "", [], "")
+    moved = _renamed(ws, proposed)
+    probe = compare(olds, news, "", [], "", renamed=moved)
     again = None
     if probe.introduced or probe.fixed:  # the servers' files once more, right after a switch
         differ = {ws.resolve(d.path) for d in (*probe.introduced, *probe.fixed) if d.path}
@@ -63,7 +65,9 @@ async def proposal_compared(
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
     note = _note(len(changed), len(others), only is not None, by_mypy)
     shown = [ws.display(p) for p in changed]
-    changes = compare(olds, news, "disk", shown, note, again, state.stopped)
+    if moved:
+        note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in sorted(moved.items())[:5])
+    changes = compare(olds, news, "disk", shown, note, again, state.stopped, moved)
 
     def line_of(path: Path, line: int) -> str:
         text = proposed[path] if path in proposed else read_text(path)
@@ -74,6 +78,18 @@ async def proposal_compared(
     seen = [found.diagnostic for found in news]
     kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
+
+
+def _renamed(ws: Workspace, proposed: Texts) -> dict[str, str]:
+    """The files `proposed` renames (a deletion and a new file, their texts at least half
+    alike: `engine/renames.py`; a diff's `rename from/to` is one), as shown: old -> new."""
+    gone = [p for p, text in proposed.items() if text is None]
+    new = {p: t for p, t in proposed.items() if t is not None and not p.exists()}
+    if not gone or not new:
+        return {}
+    disk = {p: read_text(p) for p in gone} | dict.fromkeys(new)
+    moved = renames(disk, {**dict.fromkeys(gone), **new})
+    return {ws.display(old): ws.display(path) for old, path in moved.items()}
 
 
 def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, DiagnosticsResult]:

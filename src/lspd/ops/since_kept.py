@@ -22,6 +22,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
+from lspd.engine.renames import renames
 from lspd.engine.seen import FileSeen, Seen
 from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
@@ -125,6 +126,12 @@ def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], b
     changed = {ws.display(p) for p in changed_paths}
     verdicts = _verdicts.of(ws)
     part = Part(changed=changed, gate=len(found.checked.results))
+    moved = renames(found.delta.before, found.delta.after)  # a plain `mv` too: by their texts
+    part.renamed = {
+        ws.display(old): ws.display(new)
+        for old, new in moved.items()
+        if {old, new} <= changed_paths
+    }
     for result in found.checked.results:
         kept = found.state.files.get(result.path)
         if result.path not in changed and kept is not None and verdicts.of(result, kept):
@@ -160,9 +167,14 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     )
     if part.beyond is not None:
         note += f"; {part.beyond}"
+    if part.renamed:
+        moved = sorted(part.renamed.items())[:5]
+        note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in moved)
     again = None if part.again is None else Again("after", part.again)
     stops = [*found.checked.stopped, *part.stops]  # tsc's or mypy's stop: not checked
-    changes = compare(part.before, part.after, baseline, sorted(part.changed), note, again, stops)
+    changes = compare(
+        part.before, part.after, baseline, sorted(part.changed), note, again, stops, part.renamed
+    )
     return Compared(changes, part.results)
 
 
