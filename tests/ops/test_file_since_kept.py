@@ -14,10 +14,11 @@ import pytest
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics
-from tests.conftest import Warm, answer
+from tests.conftest import Warm, answer, warm_root
+from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import FILES, truth
-from tests.ops.test_since_kept import codes, from_kept, imported, seen
+from tests.ops.test_since_kept import MOVES, codes, from_kept, imported, moved, seen
 from tests.workspace.mypy_env import project
 
 __all__ = ["imported"]  # the fixture: pkg/helper.py's error, imported by pkg/user.py
@@ -78,3 +79,27 @@ def test_a_deleted_files_baseline_on_mypy(tmp_path: Path) -> None:
     assert result.changes is not None and result.changes.introduced == []
     assert {(d.line, d.code) for d in result.changes.fixed} == at_head
     assert result.server == "mypy" and "app/main.py" in result.changes.changed
+
+
+@pytest.mark.parametrize("kind", list(MOVES))
+def test_a_renamed_files_baseline_is_its_old_paths_kept_result(tmp_path: Path, kind: str) -> None:
+    """`diagnostics NEW --baseline HEAD` of a file moved by a plain `mv` (its importers
+    updated), HEAD's result kept: its errors are its old path's, unchanged, and the answer
+    says the rename. Before: every one introduced ("this file, new since HEAD")."""
+    files, old, new, error = MOVES[kind]
+    made = project if kind == "mypy" else written
+    root = made(tmp_path / kind, files)
+    for warm in warm_root(committed(root), tmp_path / "logs", watch=True):
+        from_kept(warm)
+        moved(root, old, new)
+        seen(warm)
+        result = warm.run(file_diagnostics.diagnostics(warm.ws, new, baseline="HEAD"))
+        changes = result.changes
+        assert changes is not None and "against the kept result of" in changes.scope
+        assert (changes.introduced, changes.fixed) == ([], [])
+        assert changes.renamed == {old: new} and f"renamed: {old} -> {new}" in changes.scope
+        assert changes.unchanged >= 1 and error[1:] in [
+            (d.line, d.code)
+            for d in warm.run(check_ops.check_all(warm.ws)).everything
+            if d.path == new
+        ]

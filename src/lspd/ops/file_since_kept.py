@@ -20,6 +20,7 @@ from lspd.engine.mypy_check import by_project
 from lspd.engine.native_reach import native
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
+from lspd.engine.renames import renames
 from lspd.engine.revisions import differences, revision
 from lspd.engine.stops import Stop
 from lspd.ops.changes import Diagnosed, compare, diagnose
@@ -85,7 +86,13 @@ async def file_since_committed(
     memory = memory_of(ws)
     states = [memory.state, *memory.revisions.values()]
     state = next((s for s in states if s is not None and s.key.commit == commit), None)
-    if commit is None or state is None or (kept := state.files.get(now.path)) is None:
+    if commit is None or state is None:
+        return None
+    renamed: dict[str, str] = {}
+    if (kept := state.files.get(now.path)) is None:  # renamed since: its old path's result
+        renamed = await asyncio.to_thread(_renamed_to, ws, baseline, path)
+        kept = next((state.files.get(old) for old in renamed), None)
+    if kept is None:
         return None
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
@@ -97,7 +104,8 @@ async def file_since_committed(
     after = found_in(now, text)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     note = f"this file{_gone(path, text, baseline)}, against the kept result of {commit[:12]}"
-    return compare(found_of(kept), after, baseline, changed, note, stops=stops)
+    note += "".join(f"; renamed: {old} -> {new}" for old, new in renamed.items())
+    return compare(found_of(kept), after, baseline, changed, note, stops=stops, renamed=renamed)
 
 
 async def file_since_baseline(
@@ -141,6 +149,14 @@ async def file_since_baseline(
             f"files' {baseline} texts held"
         )
     return compare(before, after, baseline, changed, note, again, stops)
+
+
+def _renamed_to(ws: Workspace, baseline: str, path: Path) -> dict[str, str]:
+    """The file `path` was renamed from since `baseline` (`engine/renames.py`), as shown:
+    {old: new}; empty when it was not."""
+    delta = differences(ws, baseline)
+    moved = renames(delta.before, delta.after)
+    return {ws.display(old): ws.display(new) for old, new in moved.items() if new == path}
 
 
 def _gone(path: Path, text: str | None, baseline: str) -> str:
