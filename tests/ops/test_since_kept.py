@@ -290,3 +290,18 @@ def test_a_file_moved_with_its_importers_updated_changes_nothing(tmp_path: Path,
         now = warm.run(check_all(warm.ws)).everything
         assert error in [(d.path, d.line, d.code) for d in now]  # still there, moved
         assert changes.unchanged == len(now)
+
+
+def test_the_stop_gates_check_after_a_move_finds_nothing_introduced(imported: Warm) -> None:
+    """The hook's and the stop gate's check (`progressive_kept`) after pkg/helper.py moved
+    by a plain `mv`, pkg/user.py's import updated: nothing introduced (before, helper's
+    error was, under pkg/tools.py, and the gate held the agent after a plain move)."""
+    from_kept(imported)
+    root = imported.root
+    moved(root, "pkg/helper.py", "pkg/tools.py")
+    seen(imported)
+    edited = [root / "pkg/helper.py", root / "pkg/tools.py", root / "pkg/user.py"]
+    progress = Progress("HEAD", edited)
+    imported.run(progressive_kept.run(imported.ws, progress))
+    assert progress.failed is None and progress.introduced == []
+    assert progress.changed == edited
