@@ -56,6 +56,15 @@ def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -
     assert found.unchecked == [("gone", 2)]
 
 
+def test_a_diagnostic_the_baseline_did_not_check_is_unseen_not_introduced() -> None:
+    """The baseline's checker stopped at a syntax error the change fixes: what it did not
+    check there is neither introduced nor unchanged; a new one elsewhere is introduced."""
+    back, kept, new = _found("back", 2), _found("kept", 3), _found("new", 4)
+    found = difference([kept], [back, kept, new], unseen=lambda f: f.key[3] == "back")
+    assert (found.introduced, found.fixed, found.unchanged) == ([("new", 4)], [], 1)
+    assert found.unseen == [("back", 2)]
+
+
 def test_a_renamed_files_diagnostics_are_its_new_paths() -> None:
     """A file moved (its importers updated): its errors under the new path are the old
     path's, neither introduced nor fixed; another file's of the same key are not."""

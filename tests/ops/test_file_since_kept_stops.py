@@ -17,6 +17,7 @@ from lspd.cli.render import render
 from lspd.ops.budget import compact_json
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.preview import preview
 from lspd.workspace import Workspace
 from tests.conftest import Warm, answer, warm_root
 from tests.engine.test_affected import written
@@ -156,3 +157,35 @@ def test_a_broken_file_s_own_errors_tsc_did_not_check_are_not_fixed(tmp_path: Pa
             "tsc stopped at the syntax error at src/user.ts:3: it reports a program's syntax "
             "errors alone while it has any, so this file's other errors are not checked"
         )
+
+
+def test_the_errors_mypy_did_not_check_at_the_baseline_are_not_introduced(tmp_path: Path) -> None:
+    """The disk's mypy stopped at tests/test_mock.py's syntax error; a preview fixing it:
+    app/main.py's errors (mypy's own run of the fixed state) are not introduced, they were
+    not checked on disk (`baseline_stopped`); the syntax errors are fixed."""
+    root = project(tmp_path / "p", FILES, mypy_env())
+    fixed = truth(root, tmp_path, {})
+    assert {file for file, _, _ in fixed} == {"app/main.py"}
+    test_mock = root / "tests/test_mock.py"
+    test_mock.write_text(FILES["tests/test_mock.py"] + MYPY_BROKEN)
+
+    async def ask(ws: Workspace) -> Any:
+        await workspace_diagnostics(ws)  # the disk's check: mypy stopped
+        return await preview(
+            ws, [{"path": "tests/test_mock.py", "content": FILES["tests/test_mock.py"]}]
+        )
+
+    previewed = answer(root, ask)
+    changes = previewed.changes
+    assert (changes.introduced, changes.stopped) == ([], [])
+    assert {(d.path, d.code) for d in changes.fixed} == {("tests/test_mock.py", "syntax")}
+    [stopped] = changes.baseline_stopped
+    assert (stopped.checker, stopped.files, stopped.not_checked) == (
+        "mypy",
+        ["app/main.py"],
+        len(fixed),
+    )
+    said = render("PreviewResult", compact(previewed)).splitlines()
+    assert said[0].startswith("at the baseline, mypy stopped at tests/test_mock.py:") and said[
+        0
+    ].endswith(f": {len(fixed)} diagnostic(s) of app/main.py not checked there (not new)")

@@ -83,12 +83,13 @@ def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm, tmp_path:
     assert said(project) == broken
     assert checked_anew(project) == ["src/core.ts", "src/user.ts"]  # their answers changed
 
-    # The fix previewed: user.ts's type error is back, though no edit affects user.ts.
+    # The fix previewed: user.ts's type error is back, though no edit affects user.ts; not
+    # introduced (it was, before): tsc did not check it on disk, where it stopped at core.ts.
     fix = project.run(previewed(project.ws, [{"path": "src/core.ts", "content": CORE}]))
-    assert [(d.path, d.line, d.code) for d in fix.changes.introduced] == [
-        ("src/user.ts", 2, "2322")
-    ]
+    assert fix.changes.introduced == [] and fix.changes.stopped == []
+    assert [s.model_dump() for s in fix.changes.baseline_stopped] == [STOPPED]
     assert [(d.path, d.line, d.code) for d in fix.changes.fixed] == [("src/core.ts", 4, "1005")]
+    assert fix.changes.unchanged == 0
     # The fix: the builder checks what the edit affects, as it kept it for this check.
     (root / "src/core.ts").write_text(CORE)
     assert said(project) == [TYPE_ERROR]

@@ -38,6 +38,7 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
         f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
     ]
     lines += [stopped_line(s) for s in c.get("stopped", [])]
+    lines += [stopped_line(s, "baseline") for s in c.get("baseline_stopped", [])]
     lines.append(
         f"{new} new since {c['baseline']} ({errors} error(s), "
         f"{new - errors} warning(s)), {fixed} fixed, "
@@ -52,12 +53,17 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     return lines
 
 
-def stopped_line(s: Answer) -> str:
-    """A checker stopped at syntax errors (`Changes.stopped`), as one line."""
+def stopped_line(s: Answer, state: str = "") -> str:
+    """A checker stopped at syntax errors (`Changes.stopped`; in the `baseline` state:
+    `baseline_stopped`), as one line."""
     stopped = f"{s['checker']} stopped at {', '.join(s['at'])} and checked nothing else"
+    if state:
+        stopped = f"at the {state}, {stopped}"
     if not s.get("files"):
         return stopped
     files = ", ".join(s["files"]) + (", …" if len(s["files"]) >= 10 else "")
+    if state:
+        return f"{stopped}: {s['not_checked']} diagnostic(s) of {files} not checked there (not new)"
     unknown = f"{s['not_checked']} baseline diagnostic(s) of {files} not checked (not fixed)"
     return f"{stopped}: {unknown}"
 

@@ -50,6 +50,7 @@ class Difference(Generic[D]):
     fixed: list[D]
     unchanged: int
     unchecked: list[D] = field(default_factory=list)
+    unseen: list[D] = field(default_factory=list)  # new, but the baseline's checker stopped
 
 
 def difference(
@@ -58,6 +59,7 @@ def difference(
     again: Again[D] | None = None,
     hidden: Callable[[Found[D]], object] | None = None,
     renamed: Mapping[str, str] | None = None,
+    unseen: Callable[[Found[D]], object] | None = None,
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
@@ -68,7 +70,9 @@ def difference(
     With `hidden` (the caller's `engine/stops.hiding`), a diagnostic gone that it says the
     changed state's checker did not check is `unchecked`, not fixed. With `renamed` (old
     path -> new path, as the keys hold them), a baseline diagnostic of a renamed file is
-    keyed by its new path: the same one when the moved file still has it."""
+    keyed by its new path: the same one when the moved file still has it. With `unseen`
+    (`hiding` of the baseline's stops), a diagnostic new that the baseline's checker did not
+    check is `unseen`, not introduced (the baseline stopped, the change fixes it)."""
     if renamed:
         before = moved(before, renamed)
         if again is not None and again.side == "before":
@@ -80,12 +84,13 @@ def difference(
     matched = Counter(old_most)  # `after`'s first ones of a key match the unchanged text's
     new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
     introduced: list[D] = []
+    hid: list[D] = []
     for found in after:
         if matched[found.key] > 0:
             matched[found.key] -= 1
         elif new_left[found.key] > 0:
             new_left[found.key] -= 1
-            introduced.append(found.diagnostic)
+            (introduced if unseen is None or not unseen(found) else hid).append(found.diagnostic)
     old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
     fixed: list[D] = []
     unchecked: list[D] = []
@@ -94,7 +99,8 @@ def difference(
             old_left[found.key] -= 1
             gone = unchecked if hidden is not None and hidden(found) else fixed
             gone.append(found.diagnostic)
-    return Difference(introduced, fixed, len(after) - len(introduced), unchecked)
+    unchanged = len(after) - len(introduced) - len(hid)
+    return Difference(introduced, fixed, unchanged, unchecked, hid)
 
 
 def moved(found: list[Found[D]], renamed: Mapping[str, str]) -> list[Found[D]]:

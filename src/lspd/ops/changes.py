@@ -100,15 +100,18 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
             baseline: str, changed: list[str], scope: str,
             again: Again[FileDiagnostic] | None = None,
             stops: Sequence[Stop] = (),
-            renamed: Mapping[str, str] | None = None) -> Changes:  # fmt: skip
+            renamed: Mapping[str, str] | None = None,
+            before_stops: Sequence[Stop] = ()) -> Changes:  # fmt: skip
     """The engine's difference of the two states (`engine/comparison.py`: introduced, fixed
     and unchanged, with `again` a second check of one state) as the answer's `Changes`;
     `stops`: the checkers of the changed state that stopped at syntax errors (what they
     did not check is not fixed: `stopped`); `renamed`: old path -> new path of the files
-    the change renamed (their diagnostics compared as the new path's)."""
-    which = hiding(stops)
+    the change renamed (their diagnostics compared as the new path's); `before_stops`: the
+    baseline's (what they did not check is not introduced: `baseline_stopped`)."""
+    which, was = hiding(stops), hiding(before_stops)
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
-    found = difference(before, after, again, hidden, renamed)
+    unseen = (lambda f: _hidden_by(was, f)) if before_stops else None
+    found = difference(before, after, again, hidden, renamed, unseen)
     order = _worst_first
     return Changes(
         baseline=baseline,
@@ -119,6 +122,7 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         changed=changed,
         scope=scope,
         stopped=stopped(stops, found.unchecked, renamed),
+        baseline_stopped=stopped(before_stops, found.unseen) if before_stops else [],
         renamed=dict(sorted((renamed or {}).items())),
     )
 

@@ -139,6 +139,8 @@ class Changes(Model):
     """Files importing files not written yet: their errors there set aside, not introduced."""
     stopped: list[Stopped] = Field(default_factory=list)
     """Checkers stopped at syntax errors: the baseline errors they did not check, not fixed."""
+    baseline_stopped: list[Stopped] = Field(default_factory=list)
+    """Stopped at the baseline: what it did not check there, not new."""
     renamed: dict[str, str] = Field(default_factory=dict)
     """Renamed files, old path: new path (compared as one)."""
 

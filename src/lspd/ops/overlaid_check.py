@@ -44,7 +44,8 @@ async def proposal_compared(
     """What `proposed` (file -> its text, None: deleted) would introduce and fix against the
     disk, in the changed files and the files the engine would check again for them (with
     `only`, those of them it holds: a rename's, the files naming the name)."""
-    disk = {ws.resolve(r.path): r for r in (await check_all(ws)).results}
+    whole = await check_all(ws)  # the baseline: a stop there is said (`baseline_stopped`)
+    disk = {ws.resolve(r.path): r for r in whole.results}
     state = await overlaid_state(ws, proposed, set(disk), only)
     after, asked = state.results, state.asked
     compared = set(after) | set(proposed)
@@ -67,7 +68,8 @@ async def proposal_compared(
     shown = [ws.display(p) for p in changed]
     if moved:
         note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in sorted(moved.items())[:5])
-    changes = compare(olds, news, "disk", shown, note, again, state.stopped, moved)
+    stops = state.stopped
+    changes = compare(olds, news, "disk", shown, note, again, stops, moved, whole.stopped)
 
     def line_of(path: Path, line: int) -> str:
         text = proposed[path] if path in proposed else read_text(path)
