@@ -54,3 +54,25 @@ def test_mypy_not_started_yet_is_said_once(tmp_path: Path) -> None:
     root = committed(project(tmp_path / "p", FILES))
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         loading_said_once(warm, edited(root), "mypy for p")
+
+
+BOTH = {
+    **FILES,
+    "pyproject.toml": FILES["pyproject.toml"] + '\n[tool.basedpyright]\ninclude = ["app"]\n',
+}
+
+
+def test_both_checkers_warm_after_a_check_say_no_loading(tmp_path: Path) -> None:
+    """trio configures mypy and basedpyright: after whole checks (not the hook's) had both
+    answer, the hook said "lspd is loading basedpyright for trio (1736 s since it started)"."""
+    root = committed(project(tmp_path / "p", BOTH))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))  # both checkers answered
+        feedback = Feedback(warm.ws)
+        request = edited(root)
+        answer = warm.run(feedback.answer({**request, "wait": 0.0}))
+        done = warm.run(feedback.answer({**request, "wait": 120.0}))
+        warm.run(feedback.close())
+        assert answer.get("loading") is None, answer
+        assert answer["complete"] or note(answer).startswith(STILL)
+        assert done["complete"] is True

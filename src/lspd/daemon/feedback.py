@@ -73,7 +73,6 @@ class Feedback:
         self.ws = ws
         self.activity = activity or Activity()  # a running check keeps the servers up
         self.sessions: dict[str, AgentSession] = {}
-        self.warm: set[tuple[str, str]] = set()  # sessions that answered a comparison
 
     async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """`request`: `event` (`edit` or `stop`), `session`, `baseline`, `wait` (seconds),
@@ -203,10 +202,8 @@ class Feedback:
                     await agent.task
             check = agent.check = Progress(baseline, paths)
             agent.task = asyncio.create_task(self._run(check))
-            agent.task.add_done_callback(lambda _: self._warmed(check))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(check.done.wait()), wait)
-        self._warmed(check)
         return check
 
     async def _run(self, check: Progress) -> None:
@@ -215,11 +212,6 @@ class Feedback:
             await progressive_kept.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
-
-    def _warmed(self, check: Progress) -> None:
-        """Its servers are through a first comparison once it compared a file."""
-        if check.compared:
-            self.warm |= {key for _, key, _ in self._servers(check.edited)}
 
     def _untold(self, agent: AgentSession) -> list[Introduced]:
         """What the session's check found that still holds and it was not told (now it
@@ -262,9 +254,12 @@ class Feedback:
         }
 
     def _loading(self, files: list[Path]) -> list[str]:
-        """The checkers of `files` still loading: not started, starting, or not yet through
-        a first comparison (basedpyright is "ready" at once, then spends its first
-        diagnostics of a large project analysing everything the file imports). A file is
+        """The checkers of `files` still loading: not started, starting, or its process has
+        answered no file's diagnostics yet (basedpyright is "ready" at once, then spends its
+        first diagnostics of a large project analysing everything the file imports), for
+        any caller: a whole check, a preview, a hook's (before, only a comparison this hook
+        made counted: trio's hook said basedpyright loading 1736 s into the daemon's life,
+        after nine checks the hook had not made). A file is
         judged by the checker that checks it: a TypeScript builder's until it checked the
         file's tsconfig once (tsserver, asked for no file, never loads a project); a
         mypy-gated project's mypy until it runs (basedpyright, which then checks nothing of
@@ -289,7 +284,7 @@ class Feedback:
                 judged.append(path)
         for name, key, project in self._servers(judged):
             session = self.ws.sessions.get(key)
-            if session is None or session.state != "ready" or key not in self.warm:
+            if session is None or session.state != "ready" or not session.answered:
                 out.add(f"{name} for {project}")
         return sorted(out)
 

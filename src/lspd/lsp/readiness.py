@@ -29,12 +29,14 @@ class Readiness:
         self._ready = ready
         self.progress = Progress()
         self.event = asyncio.Event()
+        self.answered = False  # the process answered a file's diagnostics: it has loaded
         self._pattern = re.compile(ready_pattern or "(?!)")  # (?!): never
 
     def reset(self) -> None:
         """A new start: nothing said yet."""
         self.progress.reset()
         self.event.clear()
+        self.answered = False
 
     def initialized(self) -> None:
         """The server was initialized: a server ready by progress that begins none soon is."""

@@ -42,6 +42,11 @@ class Session(ServerLifecycle):
         return self.state
 
     @property
+    def answered(self) -> bool:
+        """Whether its process has answered a file's diagnostics (it is through loading)."""
+        return self._readiness.answered
+
+    @property
     def crash_reason(self) -> str | None:
         """Why it died, while it is crashed."""
         return self._crash_reason if self.state == "crashed" else None
@@ -145,11 +150,13 @@ class Session(ServerLifecycle):
         await self.wait_ready()
         self.last_used = time.monotonic()
         get = self.documents.get
-        return await stall.asked(
+        found = await stall.asked(
             self,
             document.path,
             lambda: of_document(self, get(document.uri, document), timeout, held),
         )
+        self._readiness.answered = True
+        return found
 
     # -- what the server sends us ----------------------------------------------------------
 
