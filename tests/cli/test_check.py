@@ -386,9 +386,12 @@ def test_with_a_baseline_text_and_json_agree_on_what_is_new(project: Path) -> No
     text = lspd_check(project, "--baseline", "HEAD")
     data = lspd_check(project, "--baseline", "HEAD", "--json")
     assert text.returncode == data.returncode == 0, text.stderr + data.stderr
-    changes = json.loads(data.stdout)["changes"]
+    result = json.loads(data.stdout)  # workspace_diagnostics' JSON, as its --help says
+    changes = result["changes"]
     assert changes["introduced"] == [] and changes["fixed"] == [] and changes["unchanged"] >= 1
-    assert '"errors"' not in data.stdout  # no pre-existing count leads the answer
+    # Its counts are those of what was introduced (no pre-existing count leads the answer).
+    assert (result["errors"], result["warnings"], result["total"]) == (0, 0, 0)
+    assert result.get("files", []) == [] and not result.get("truncated")
     assert text.stdout.startswith("0 new since HEAD (0 error(s)), 0 fixed, ")
     greeting = project / "pkg" / "greeting.py"
     greeting.write_text(
@@ -397,8 +400,11 @@ def test_with_a_baseline_text_and_json_agree_on_what_is_new(project: Path) -> No
     text = lspd_check(project, "--baseline", "HEAD")
     data = lspd_check(project, "--baseline", "HEAD", "--json")
     assert text.returncode == data.returncode == 1
-    [new] = json.loads(data.stdout)["changes"]["introduced"]
+    result = json.loads(data.stdout)
+    [new] = result["changes"]["introduced"]
     assert (new["path"], new["line"], new["code"]) == ("pkg/app.py", 5, "reportCallIssue")
+    assert (result["errors"], result["total"], result["truncated"]) == (1, 1, False)
+    assert result["files"] == [{"path": "pkg/app.py", "errors": 1, "warnings": 0}]
 
 
 def test_preview_reads_the_changes_from_stdin(project: Path) -> None:

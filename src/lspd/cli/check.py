@@ -108,8 +108,10 @@ def _check(args: argparse.Namespace) -> int:
         print(f"lspd: check failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - began
+    if args.baseline is not None and args.json:
+        return _print_compared(result, args.errors_only)
     if args.baseline is not None:
-        return _print_changes(result.get("changes") or {}, args.json, args.errors_only)
+        return _print_changes(result.get("changes") or {}, args.errors_only)
     if text is not None and args.json and whole:
         print(text)
         return _exit_code(errors, unanswered)
@@ -211,15 +213,28 @@ def _line(d: dict[str, Any]) -> str:
     return f"{d['path']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']}{code}"
 
 
-def _print_changes(changes: dict[str, Any], as_json: bool, errors_only: bool) -> int:
+def _print_compared(result: dict[str, Any], errors_only: bool) -> int:
+    """`--baseline --json`: workspace_diagnostics' JSON with every page's introduced
+    diagnostics in one (its counts are theirs); with `--errors-only`, the errors alone."""
+    changes = dict(result.get("changes") or {})
+    if errors_only:
+        changes["introduced"] = [d for d in changes["introduced"] if d["severity"] == "error"]
+        result = {**result, "warnings": 0, "total": len(changes["introduced"])}
+    # Every page is in it: only the per-file counts may be cut (the MCP JSON leaves defaults out).
+    shown = {k: v for k, v in result.items() if k not in ("next_offset", "truncated")}
+    shown["changes"] = changes
+    if len(result.get("files", [])) < int(result.get("files_with_problems", 0)):
+        shown["truncated"] = True
+    print(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
+    return 1 if any(d["severity"] == "error" for d in changes.get("introduced", [])) else 0
+
+
+def _print_changes(changes: dict[str, Any], errors_only: bool) -> int:
     """What the change introduced, one line each, then a summary; exit 1 on new errors."""
     introduced = changes.get("introduced", [])
     if errors_only:
         introduced = [d for d in introduced if d["severity"] == "error"]
     errors = sum(d["severity"] == "error" for d in introduced)
-    if as_json:
-        print(json.dumps({"changes": {**changes, "introduced": introduced}}, ensure_ascii=False))
-        return 1 if errors else 0
     for d in introduced:
         print(_line(d))
     for stopped in changes.get("stopped", []):
