@@ -189,3 +189,36 @@ def test_the_errors_mypy_did_not_check_at_the_baseline_are_not_introduced(tmp_pa
     assert said[0].startswith("at the baseline, mypy stopped at tests/test_mock.py:") and said[
         0
     ].endswith(f": {len(fixed)} diagnostic(s) of app/main.py not checked there (not new)")
+
+
+def test_a_syntax_error_the_change_writes_is_introduced_though_mypy_stopped_before(
+    tmp_path: Path,
+) -> None:
+    """The disk's mypy stopped at tests/test_mock.py's syntax error (it read no other file); a
+    preview fixing it and breaking app/main.py: mypy now stops at app/main.py, and that syntax
+    error is the changed text's own, introduced (it was `unseen`, not new, and the preview
+    said nothing introduced: the hook and the stop gate let it pass)."""
+    root = project(tmp_path / "p", FILES, mypy_env())
+    test_mock = root / "tests/test_mock.py"
+    test_mock.write_text(FILES["tests/test_mock.py"] + MYPY_BROKEN)
+    main = FILES["app/main.py"] + MYPY_BROKEN
+    proposal = {"tests/test_mock.py": FILES["tests/test_mock.py"], "app/main.py": main}
+
+    async def ask(ws: Workspace) -> Any:
+        await workspace_diagnostics(ws)  # the disk's check: mypy stopped at test_mock.py
+        return await preview(ws, [{"path": p, "content": t} for p, t in proposal.items()])
+
+    changes = answer(root, ask).changes
+    # mypy 2.4.1's own `mypy -O json app tests` on the proposal (exit 2): these two (its
+    # columns 12 and 13 counted from 0), nothing else
+    said = [(d.path, d.line, d.column, d.code) for d in changes.introduced]
+    assert said == [("app/main.py", 5, 13, "syntax"), ("app/main.py", 5, 14, "syntax")]
+    # mypy stops at app/main.py now and reads no other file: test_mock.py's fix is not known
+    assert changes.fixed == []
+    [stopped] = changes.stopped
+    assert (stopped.checker, stopped.at, stopped.files, stopped.not_checked) == (
+        "mypy",
+        ["app/main.py:5"],
+        ["tests/test_mock.py"],
+        2,
+    )

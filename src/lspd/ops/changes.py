@@ -22,7 +22,7 @@ from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
 from lspd.engine.held_asks import held_asked
 from lspd.engine.mypy_step import SERVER, toolchain_of
-from lspd.engine.stops import Hiding, Stop, hiding
+from lspd.engine.stops import Hiding, Stop, hiding, syntax_code
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
@@ -110,7 +110,7 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
     baseline's (what they did not check is not introduced: `baseline_stopped`)."""
     which, was = hiding(stops), hiding(before_stops)
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
-    unseen = (lambda f: _hidden_by(was, f)) if before_stops else None
+    unseen = (lambda f: _unseen(was, f, set(changed))) if before_stops else None
     found = difference(before, after, again, hidden, renamed, unseen)
     order = _worst_first
     return Changes(
@@ -160,6 +160,17 @@ def _hidden_by(which: Hiding, found: Found[FileDiagnostic]) -> Stop | None:
     """The stop that hides a baseline diagnostic (None: its checker checked its file)."""
     d = found.diagnostic
     return which(found.key[0], d.code, d.source)
+
+
+def _unseen(was: Hiding, found: Found[FileDiagnostic], changed: set[str]) -> bool:
+    """Whether a new diagnostic is one the baseline's stopped checker did not check (not
+    introduced). A syntax error of a file the change changed is introduced all the same: it
+    is that text's own (mypy read no file but the one it stopped at, so a file breaking as
+    the change fixes that one was `unseen`, and the hook let the new syntax error pass)."""
+    stop = _hidden_by(was, found)
+    if stop is None:
+        return False
+    return not (found.key[0] in changed and syntax_code(stop.checker, found.diagnostic.code))
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:
