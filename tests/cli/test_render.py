@@ -228,17 +228,29 @@ CASES: list[tuple[BaseModel, str]] = [
         "mypy stopped at a.py:3 and checked nothing else\n"
         "0 new since disk (0 error(s), 0 warning(s)), 0 fixed, 0 unchanged (1 changed file(s))",
     ),
-    (  # a preview has no offset: it lists what fits the answer and says so
+    (  # a preview's first page says where the rest starts
         m.PreviewResult(
             errors=5,
             warnings=0,
             changes=CHANGES.model_copy(update={"introduced": CHANGES.introduced[:1]}),
             total=5,
             truncated=True,
+            next_offset=1,
         ),
         "a.py:3:5: error: bad thing [X1]\n"
         "5 new since HEAD (5 error(s), 0 warning(s)), 1 fixed, 4 unchanged (1 changed file(s))\n"
-        "… 1 of 5 shown (the rest would pass the answer's size limit)",
+        "… 1-1 of 5 shown; `--offset 1` for the rest",
+    ),
+    (  # and its last page that it is the last
+        m.PreviewResult(
+            errors=5,
+            warnings=0,
+            changes=CHANGES.model_copy(update={"introduced": CHANGES.introduced[:1]}),
+            total=5,
+        ),
+        "a.py:3:5: error: bad thing [X1]\n"
+        "5 new since HEAD (5 error(s), 0 warning(s)), 1 fixed, 4 unchanged (1 changed file(s))\n"
+        "… the last 1 of 5",
     ),
     (
         m.HoverResult(found=False, path="pkg/a.py", line=2, column=7),

@@ -160,19 +160,37 @@ def test_a_files_diagnostics_with_a_baseline_are_paged_too(tmp_path: Path) -> No
     assert all(size(p) <= BUDGET_CHARS for p in pages)
 
 
-def test_a_preview_lists_what_fits_and_says_so(tmp_path: Path) -> None:
+def test_a_preview_is_paged_from_the_preview_made_once(tmp_path: Path) -> None:
     root = project(tmp_path / "paging")
-    with warm(root, tmp_path / "logs") as own:
+    with warm(root, tmp_path / "logs", watch=True) as own:
+        memory = memory_of(own.ws)
         text = (root / "lib.py").read_text().replace(SIGNATURE, TWO_PARAMETERS)
-        result = own.run(preview.preview(own.ws, [{"path": "lib.py", "content": text}]))
-        assert (result.total, result.errors, result.truncated) == (CALLS, CALLS, True)
-        listed = result.changes.introduced
-        assert 0 < len(listed) < CALLS and size(result) <= BUDGET_CHARS
-        assert {(d.path, d.line) for d in listed} <= broken_calls()
-        assert result.changes.fixed_total == FIXED
+        change = [{"path": "lib.py", "content": text}]
+        pages = [own.run(preview.preview(own.ws, change))]
+        while (at := pages[-1].next_offset) is not None:
+            pages.append(own.run(preview.preview(own.ws, change, offset=at)))
+        first = pages[0]
+        assert len(pages) > 2 and memory.made == 1  # the next pages were cut from the first
+        assert (first.total, first.errors, first.truncated) == (CALLS, CALLS, True)
+        listed = [d for p in pages for d in p.changes.introduced]
+        assert len(listed) == CALLS and {(d.path, d.line) for d in listed} == broken_calls()
+        assert all(size(p) <= BUDGET_CHARS for p in pages)
+        assert pages[-1].next_offset is None and not pages[-1].truncated
+        # What it fixes: on the first page as far as it fits, counted whole on every page.
+        assert 0 < len(first.changes.fixed) < FIXED
+        assert all(p.changes.fixed_total == FIXED for p in pages)
+        # The counts per file, complete and alike on every page; the disk is unchanged.
+        counts = [("lib.py", 0), ("users.py", CALLS)]  # the changed file's, and the broken
+        assert all(sorted((c.path, c.errors) for c in p.files) == counts for p in pages)
+        assert all(p.files_total == 2 for p in pages)
+        assert (root / "lib.py").read_text().startswith(SIGNATURE)
         # The whole answer, as a rename's check takes it, lists every one.
-        whole = own.run(preview.previewed(own.ws, [{"path": "lib.py", "content": text}]))
+        whole = own.run(preview.previewed(own.ws, change))
         assert len(whole.changes.introduced) == CALLS and not whole.truncated
+        # A file changed on disk: the next page asks the engine again.
+        (root / "others.py").write_text("from lib import f\n\nf(1, 2)\n")
+        again = own.run(preview.preview(own.ws, change, offset=1))
+        assert memory.made == 2 and again.total == CALLS
 
 
 def test_without_a_watcher_nothing_is_kept(tmp_path: Path) -> None:

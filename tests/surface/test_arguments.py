@@ -94,7 +94,8 @@ def test_validate_fills_in_the_defaults() -> None:
     }
     assert validate(operation("status"), {}) == {}
     changes = [{"path": "a.py", "content": None}]
-    assert validate(operation("preview"), {"changes": changes}) == {"changes": changes}
+    paged = {"changes": changes, "limit": 1000, "offset": 0}
+    assert validate(operation("preview"), {"changes": changes}) == paged
 
 
 BAD = [
@@ -155,8 +156,8 @@ BAD = [
     (
         "preview",
         {"changes": [{"path": 1}]},
-        "`changes[0].path` must be a string, not 1. preview takes changes (list of object); "
-        "required: changes",
+        "`changes[0].path` must be a string, not 1. preview takes changes (list of object), "
+        "limit (integer), offset (integer); required: changes",
     ),
     (
         "diagnostics",

@@ -152,6 +152,7 @@ def test_each_limit_default_and_maximum_is_as_declared() -> None:
         "workspace_symbols": (50, page),
         "call_hierarchy": (50, page),
         "rename": (1000, page),  # files: the budget cuts a page, the CLI's text follows all
+        "preview": (1000, page),  # what it introduces: the budget cuts a page (as today's)
         "fixes": (10, page),  # each fix on a page is checked (a `preview`)
     }
     # The maximum said is the one the ops enforce, and the one the server instructions say.

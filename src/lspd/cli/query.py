@@ -28,6 +28,10 @@ from lspd.surface.operation import Param
 # (`--offset`, `--limit`), since its diff is applied whole (`git apply` of a page alone is
 # half a rename).
 WHOLE = frozenset({"RenameResult"})
+# Results whose pages are of `changes.introduced`, not of a list `follow` merges: the text
+# shows the page asked and says where the rest starts (without a daemon, nothing keeps a
+# preview between two commands: each page is a new preview).
+ONE_PAGE = frozenset({"PreviewResult"})
 POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
 
@@ -228,7 +232,8 @@ def _run(args: argparse.Namespace, op: Command) -> int:
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
         return exit_code(result)
     limit = next((p for p in op.params if p.name == "limit"), None)
-    if limit is not None and any(p.name == "offset" for p in op.params):
+    offset = any(p.name == "offset" for p in op.params)
+    if limit is not None and offset and op.result not in ONE_PAGE:
         from lspd.cli.pages import follow
 
         with _Here(root) as here:  # without a daemon, every page from one workspace

@@ -48,8 +48,8 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     shown = f"{following - len(introduced) + 1}-{following}" if following else len(introduced)
     if following is not None:
         lines.append(f"… {shown} of {new} shown; `--offset {following}` for the rest")
-    elif len(introduced) < new:  # a preview has no offset: it lists what fits
-        lines.append(f"… {shown} of {new} shown (the rest would pass the answer's size limit)")
+    elif len(introduced) < new:  # the last page of a paged answer (`--offset` asked)
+        lines.append(f"… the last {len(introduced)} of {new}")
     return lines
 
 

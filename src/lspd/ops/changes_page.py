@@ -4,8 +4,8 @@ Deleting a module many files import introduces thousands of diagnostics: listed 
 `changes.introduced` passed the answer budget many times over. So it is paged like every
 list (`budget.page`: `limit` and `offset` in; the answer's `total`, `truncated` and
 `next_offset` are about it; a larger limit never lists fewer), `fixed` is listed on the
-first page as far as the budget allows (`fixed_total` counts all of it), and a preview,
-which has no offset, lists what fits and says `truncated`.
+first page as far as the budget allows (`fixed_total` counts all of it); a preview's pages
+are cut from its whole answer, kept the same way.
 
 One comparison costs a whole check (incremental, against the baseline's kept result), so
 the next page must not make it again: the
@@ -47,11 +47,12 @@ Key = tuple[object, ...]
 
 @dataclass
 class Kept:
-    """One comparison, as the pages are cut from it: what changed and how many files were
-    compared."""
+    """One comparison, as the pages are cut from it: what changed, how many files were
+    compared and, of a preview, its whole answer (the counts per file)."""
 
     changes: Changes
     compared: int
+    whole: PreviewResult | None = None
 
     @functools.cached_property
     def introduced_sizes(self) -> list[int]:
@@ -268,21 +269,26 @@ async def file_page(
     return paged(comparison, offset, limit, build)
 
 
-def preview_cut(whole: PreviewResult) -> PreviewResult:
-    """A preview within the answer budget (it has no offset): the counts complete, the
-    per-file counts and the introduced and fixed diagnostics as many as fit, `truncated`
-    when a list holds fewer than all."""
-    comparison = Kept(whole.changes, len(whole.files))
+def preview_cut(kept: Kept, offset: int, limit: int) -> PreviewResult:
+    """A page of a kept preview: the counts complete, the per-file counts as many as fit
+    `FILES_SHARE`, the introduced diagnostics paged, the fixed ones on the first page as far
+    as they fit; `truncated` when a list holds fewer than all (`files_total`, `next_offset`
+    and `changes.fixed_total` say how many)."""
+    whole = kept.whole
+    assert whole is not None, "a preview's comparison keeps its whole answer"
     files = whole.files[: fitting(item_sizes(whole.files), FILES_SHARE)]
 
     def build(changes: Changes, w: Window) -> PreviewResult:
-        cut = (
-            w.truncated
-            or len(files) < len(whole.files)
-            or len(changes.fixed) < len(whole.changes.fixed)
-        )
+        fixed_cut = offset == 0 and len(changes.fixed) < len(whole.changes.fixed)
         return whole.model_copy(
-            update={"changes": changes, "files": files, "total": w.total, "truncated": cut}
+            update={
+                "changes": changes,
+                "files": files,
+                "total": w.total,
+                "truncated": w.truncated or len(files) < len(whole.files) or fixed_cut,
+                "files_total": len(whole.files),
+                "next_offset": w.next_offset,
+            }
         )
 
-    return paged(comparison, 0, MAX_LIMIT, build)
+    return paged(kept, offset, limit, build)

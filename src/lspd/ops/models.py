@@ -160,6 +160,10 @@ class PreviewResult(Model):
     """All it would introduce."""
     truncated: bool = False
     """True when a list was cut to fit."""
+    files_total: int = 0
+    """Files with counts after the change (`files` may list fewer)."""
+    next_offset: int | None = None
+    """The `offset` of the next page of `changes.introduced`."""
 
 
 class HoverResult(Model):

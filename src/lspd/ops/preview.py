@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from pathlib import Path
 
 from lspd.engine.dependents import files_naming
 from lspd.errors import InvalidInput
-from lspd.ops.changes_page import preview_cut
+from lspd.ops.budget import MAX_LIMIT, check_paging
+from lspd.ops.changes_page import Kept, kept, preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
@@ -16,7 +19,9 @@ from lspd.workspace.files import MAX_FILE_BYTES, read_text
 MAX_CHANGES = 50  # files in one preview
 
 
-async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> PreviewResult:
+async def preview(
+    ws: Workspace, changes: list[dict[str, str | None]], limit: int = MAX_LIMIT, offset: int = 0
+) -> PreviewResult:
     """What the change would introduce and fix in the proposed files and in the files the
     check would re-check for it, against the disk as it is (the disk is its baseline: the
     counts are of what it introduces), and each compared file's counts after it, as many as
@@ -26,8 +31,29 @@ async def preview(ws: Workspace, changes: list[dict[str, str | None]]) -> Previe
     texts, the other servers holding them. A new file is checked in the project that will
     own it on disk (`lspd.workspace.new_files`). The disk is never written; no other call
     sees the proposed text (it runs alone); the servers get the disk's text back even when
-    the call is cancelled."""
-    return preview_cut(await previewed(ws, changes))
+    the call is cancelled.
+
+    The introduced diagnostics are paged (`limit` from `offset`; `next_offset` says where
+    to go on): the next page of the same changes is cut from the preview made for the
+    first, kept while no file changes (as a baseline's comparison: `ops/changes_page.py`),
+    never made again; without a watcher nothing says the disk is unchanged, so it is."""
+    check_paging(offset, limit)
+    _proposed(ws, changes)  # a bad change is refused before anything is asked
+    await ws.refresh_open_documents(catch_up=True)
+    seen = ws.changes_seen
+    key = None if seen is None else ("preview", _digest(changes), seen)
+
+    async def compare() -> Kept:
+        whole = await previewed(ws, changes)
+        return Kept(whole.changes, len(whole.files), whole)
+
+    return preview_cut(await kept(ws, key, compare), offset, limit)
+
+
+def _digest(changes: list[dict[str, str | None]]) -> str:
+    """What names one set of proposed texts (the order of the changes aside)."""
+    ordered = sorted(changes, key=lambda change: str(change.get("path")))
+    return hashlib.sha256(json.dumps(ordered, sort_keys=True).encode()).hexdigest()
 
 
 async def previewed(

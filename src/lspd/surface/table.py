@@ -87,7 +87,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         preview.preview,
-        "Errors that changes (new, changed, deleted files) would introduce or fix, dependents too.",
+        "Errors that new, changed or deleted files would introduce or fix, dependents too.",
         words={
             "changes": Words(
                 "`[{path, content}]`: whole new text; null deletes.",
