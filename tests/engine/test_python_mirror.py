@@ -203,20 +203,31 @@ def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) ->
     assert copied_config(root, root / "pyproject.toml") == (root / "pyproject.toml").read_bytes()
 
 
-def test_the_copy_keeps_the_projects_basedpyright_baseline(tmp_path: Path) -> None:
+# Where basedpyright keeps its baseline -> the configuration naming it: its default, or a
+# `baselineFile` of the project's own.
+BASELINES = {
+    ".basedpyright/baseline.json": FILES["pyrightconfig.json"],
+    "config/typing-baseline.json": '{"baselineFile": "config/typing-baseline.json"}\n',
+}
+
+
+@pytest.mark.parametrize("kept", BASELINES)
+def test_the_copy_keeps_the_projects_basedpyright_baseline(tmp_path: Path, kept: str) -> None:
     """A project silencing an old error with basedpyright's baseline file: the copy holds it
     too, so a preview of a deletion does not call the silenced error of an importer new.
-    Before, the copy lacked `.basedpyright/baseline.json` and the importer's baselined
+    Before, the copy lacked `.basedpyright/baseline.json` (and a `baselineFile` elsewhere,
+    until the configuration's named files were copied) and the importer's baselined
     `reportAssignmentType` was introduced."""
-    files = {**FILES, "pkg/user.py": FILES["pkg/user.py"] + 'y: int = "s"\n'}
+    files = {**FILES, "pyrightconfig.json": BASELINES[kept]}
+    files["pkg/user.py"] = FILES["pkg/user.py"] + 'y: int = "s"\n'
     root = written(tmp_path / "py", files)
     subprocess.run([BASEDPYRIGHT, "--writebaseline"], cwd=root, capture_output=True, timeout=300)
-    baseline = (root / ".basedpyright/baseline.json").read_text()
+    baseline = (root / kept).read_text()
     assert "reportAssignmentType" in baseline
     for held in watched(root, tmp_path / "logs"):
         assert held.run(check_ops.check_all(held.ws)).everything == []
         changes = preview(held, {"pkg/helper.py": None})
         gone = {k: v for k, v in files.items() if k != "pkg/helper.py"}
-        gone[".basedpyright/baseline.json"] = baseline
+        gone[kept] = baseline
         assert rows(changes.introduced) == cli(written(tmp_path / "gone", gone))
         assert "reportAssignmentType" not in {d.code for d in changes.introduced}

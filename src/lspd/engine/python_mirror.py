@@ -12,8 +12,8 @@ reportMissingImports stood in HEAD's result too and `check --baseline HEAD` call
 introduced. Such a state is asked of a second server of the same definition (its settings,
 its interpreter) rooted at a copy of the project made in lspd's state directory for the
 question: every Python file and pyright configuration (the paths it names leaving the
-project written absolute: `copied_config`) and basedpyright's baseline, environments
-linked, the held texts written in and the files held absent left out. lspd never writes
+project written absolute: `copied_config`), basedpyright's baseline and the files a
+configuration names inside the project (`_named_files`), environments linked, the held texts written in and the files held absent left out. lspd never writes
 into the repository; the copy and its server are gone when the question is answered. It
 costs a cold check of the files asked (the server's own start included), so only the
 files importing such a file are asked there.
@@ -198,6 +198,24 @@ def _leaves(root: Path, directory: Path, entry: str) -> bool:
     return False
 
 
+def _named_files(root: Path, copy: Path, source: Path) -> None:
+    """The files of `root` the configuration `source` names (a `baselineFile` of its own, a
+    base configuration it `extends`) copied where it names them: a baseline elsewhere than
+    basedpyright's default was missing from the copy, and a preview called an importer's
+    baselined error new."""
+    try:
+        named = paths_named(source)
+    except InvalidInput:
+        return
+    for entry in dict.fromkeys(named):
+        path = Path(os.path.normpath(source.parent / entry))
+        if os.path.isabs(entry) or not path.is_relative_to(root) or not path.is_file():
+            continue
+        target = copy / path.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+
+
 def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
     """Fill `copy`: the files pyright reads of `root` copied, its environments (a
     `pyvenv.cfg`) and linked directories linked, then `texts` written over them."""
@@ -217,6 +235,7 @@ def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
         for name in files:
             if name in CONFIGS:
                 (there / name).write_bytes(copied_config(root, here / name))
+                _named_files(root, copy, here / name)
             elif name.endswith(PYTHON) or (here.name, name) == BASELINE:
                 shutil.copyfile(here / name, there / name)
     for path, text in texts.items():
