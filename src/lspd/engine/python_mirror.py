@@ -13,10 +13,11 @@ introduced. Such a state is asked of a second server of the same definition (its
 its interpreter) rooted at a copy of the project made in lspd's state directory for the
 question: every Python file and pyright configuration (the paths it names leaving the
 project written absolute: `copied_config`), basedpyright's baseline and the files a
-configuration names inside the project (`_named_files`), environments linked, the held texts written in and the files held absent left out. lspd never writes
-into the repository; the copy and its server are gone when the question is answered. It
-costs a cold check of the files asked (the server's own start included), so only the
-files importing such a file are asked there.
+configuration names inside the project (`_named_files`), environments linked, the held
+texts written in and the files held absent left out. lspd never writes into the
+repository; the copy and its server are gone when the question is answered. It costs a
+cold check of the files asked (the server's own start included), so only the files
+importing such a file are asked there.
 """
 
 from __future__ import annotations
