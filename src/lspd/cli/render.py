@@ -63,7 +63,9 @@ def stopped_line(s: Answer, state: str = "") -> str:
         return stopped
     files = ", ".join(s["files"]) + (", …" if len(s["files"]) >= 10 else "")
     if state:
-        return f"{stopped}: {s['not_checked']} diagnostic(s) of {files} not checked there (not new)"
+        # unknown there, so not counted new: a change fixing the stop may have made them
+        unknown = f"{s['not_checked']} diagnostic(s) of {files} not checked there"
+        return f"{stopped}: {unknown} (not counted new: unknown there, maybe new)"
     unknown = f"{s['not_checked']} baseline diagnostic(s) of {files} not checked (not fixed)"
     return f"{stopped}: {unknown}"
 
