@@ -34,6 +34,8 @@ def renames(
     if not gone or not new:
         return {}
     exact_only = len(gone) * len(new) > MAX_PAIRS
+    lines = {p: _Lines(t) for p, t in (*gone.items(), *new.items())}  # once a file, not a pair
+    shared = _shared(gone, new, lines)
     scored: list[tuple[float, str, str, Path, Path]] = []
     for old, old_text in gone.items():
         for added, new_text in new.items():
@@ -44,7 +46,7 @@ def renames(
             elif exact_only and old.name != added.name:  # many files: a moved folder's
                 continue
             else:
-                score = alike(old_text, new_text)
+                score = lines[old].alike(lines[added], shared.get((old, added), 0))
             if score >= SIMILAR:
                 scored.append((-score, str(old), str(added), old, added))
     pairs: dict[Path, Path] = {}
@@ -59,13 +61,46 @@ def renames(
 def alike(old: str, new: str) -> float:
     """How much of the larger text the other keeps, in characters of whole lines (git's
     similarity: what is copied over the larger size); 1.0 for two empty texts."""
-    largest = max(len(old), len(new))
-    if largest == 0:
-        return 1.0
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    common = Counter(a) & Counter(b)  # an upper bound of what the matcher finds
-    if sum(len(line) * n for line, n in common.items()) < SIMILAR * largest:
-        return 0.0
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    kept = sum(len(line) for i, _, n in matcher.get_matching_blocks() for line in a[i : i + n])
-    return kept / largest
+    a, b = _Lines(old), _Lines(new)
+    return a.alike(b, sum(len(line) * n for line, n in (a.counts & b.counts).items()))
+
+
+def _shared(
+    gone: Mapping[Path, str], new: Mapping[Path, str], lines: Mapping[Path, _Lines]
+) -> dict[tuple[Path, Path], int]:
+    """Of each deleted and added file sharing lines, the characters of the lines they share
+    (as multisets): what the matcher can find at most. Found through the lines, not the
+    pairs: unlike files share few (45 x 55 files of 1,000 lines took 1.4 s a gate question
+    when every pair split, counted and crossed both texts again; 0.1 s so)."""
+    index: dict[str, list[tuple[Path, int]]] = {}
+    for old in gone:
+        for line, n in lines[old].counts.items():
+            index.setdefault(line, []).append((old, n))
+    shared: dict[tuple[Path, Path], int] = {}
+    for added in new:
+        for line, n in lines[added].counts.items():
+            for old, m in index.get(line, ()):
+                shared[old, added] = shared.get((old, added), 0) + len(line) * min(n, m)
+    return shared
+
+
+class _Lines:
+    """A text's lines and their counts, made once per file."""
+
+    def __init__(self, text: str) -> None:
+        self.size = len(text)
+        self.lines = text.splitlines(keepends=True)
+        self.counts = Counter(self.lines)
+
+    def alike(self, other: _Lines, shared: int) -> float:
+        """`alike` of the two texts, `shared` the characters of the lines both hold (an
+        upper bound of what the matcher finds: below half the larger, not asked)."""
+        largest = max(self.size, other.size)
+        if largest == 0:
+            return 1.0
+        if shared < SIMILAR * largest:
+            return 0.0
+        a, b = self.lines, other.lines
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        kept = sum(len(line) for i, _, n in matcher.get_matching_blocks() for line in a[i : i + n])
+        return kept / largest
