@@ -160,6 +160,11 @@ def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, 
 def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     """What is not known yet, or None when the check is complete."""
     check = f"run `lspd check --baseline {answer.get('baseline', 'HEAD')}` before you finish"
+    if answer.get("complete") and (stops := "; ".join(answer.get("stopped", []))):
+        return (
+            f"lspd: {stops}: the rest is not checked, so what this edit introduced is not "
+            f"known; {_fix(answer['stopped'], 'it')}."
+        )
     if answer.get("complete"):
         return None
     if answer.get("failed"):
@@ -202,11 +207,14 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             "systemMessage": f"lspd: {len(errors)} error(s) this session introduced since "
             f"{baseline} remain, unchanged since the last stop; {check}."
         }
+    stops = "; ".join(answer.get("stopped", []))
     if errors:
         head = "before you finish: this session's changes introduced"
         text = errors_text(answer.get("introduced", []), baseline, head) or ""
         if not answer.get("complete"):
             text += f"\n(the check did not finish in {budget:g} s; {check})"
+        if stops:
+            text += f"\n({stops}: the rest is not checked)"
         return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
     if failed := answer.get("failed"):
         text = (
@@ -217,6 +225,14 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
         if answer.get("repeat"):
             return {"systemMessage": f"{text} (it failed at the last stop too)."}
         return {"decision": "block", "reason": f"{text} before you finish."}
+    if stops:
+        text = f"lspd: {stops}: the rest is not checked, so whether this session's changes"
+        if answer.get("repeat"):
+            return {
+                "systemMessage": f"{text} introduced errors is not known (as at the last stop)."
+            }
+        fix = _fix(answer["stopped"], "them")
+        return {"decision": "block", "reason": f"{text} introduced errors is not known; {fix}."}
     if not answer.get("complete"):
         compared, total = answer.get("compared", 0), answer.get("total")
         of = f" of {total}" if total is not None else ""
@@ -225,6 +241,14 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             f"s after {compared}{of} file(s), no new error so far; {check}."
         }
     return None
+
+
+def _fix(stopped: list[str], what: str) -> str:
+    """What to do about checkers stopped at syntax errors: fix them (those of the work tree);
+    a baseline's alone (`at HEAD, …`) is the project's own checker's to settle."""
+    if all(s.startswith("at ") for s in stopped):
+        return "run the project's own checker before you finish"
+    return f"fix the syntax error, then the check proves {what}"
 
 
 def _target(agent: str, payload: dict[str, Any]) -> tuple[Probe, list[str], str] | None:

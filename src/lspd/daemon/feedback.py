@@ -9,7 +9,8 @@ has returned. What it finds later is told once, at the same agent session's next
 stop gate compares every file the session edited, completely if its budget allows, and
 never blocks twice for the same unchanged errors (the same set of the engine's keys, which
 no line shift changes), whether or not the agent says its stop was blocked before; a check
-that failed blocks once, said as a failure, never as "no error".
+that failed, or whose checker stopped at a syntax error (tsc, mypy: nothing else was
+checked), blocks once, said as such, never as "no error".
 """
 
 from __future__ import annotations
@@ -46,23 +47,25 @@ class AgentSession:
     reported: set[Key] = field(default_factory=set)  # findings it was told
     told_loading: bool = False
     last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
-    blocked_failed: bool = False  # its last stop was blocked for a check that failed
+    last_unknown: frozenset[str] = frozenset()  # what it was told is not checked then
     history: History = field(default_factory=new_history)  # its hook calls (status page)
 
-    def stopped(self, errors: frozenset[Key], failed: bool, partial: bool) -> bool:
-        """Whether a stop finding `errors` (or a check that `failed`) is blocked for the same
-        as the last one (then it goes), remembered for the next. Out of time (`partial`),
-        what was found so far proves nothing fixed: errors all among those blocked for are
-        not news, and those stay remembered whole (with any new one)."""
+    def stopped(self, errors: frozenset[Key], unknown: frozenset[str], partial: bool) -> bool:
+        """Whether a stop finding `errors` (or, none found, what is `unknown`: a check that
+        failed, a checker stopped at a syntax error) is blocked for the same as the last one
+        (then it goes), remembered for the next. Out of time (`partial`), what was found so
+        far proves nothing fixed: errors all among those blocked for are not news, and
+        those stay remembered whole (with any new one)."""
         blocked = self.last_block or frozenset()
         if errors and partial:
             repeat = errors <= blocked
         elif errors:
-            repeat = errors == self.last_block
+            repeat = errors == self.last_block and unknown <= self.last_unknown
         else:
-            repeat = failed and self.blocked_failed
+            repeat = bool(unknown) and unknown == self.last_unknown
         self.last_block = (blocked | errors if partial else errors) or None
-        self.blocked_failed = failed
+        if not partial:  # out of time, no stop is known: the last one stays remembered
+            self.last_unknown = unknown
         return repeat
 
 
@@ -155,8 +158,10 @@ class Feedback:
     async def stop(self, session: str, baseline: str, wait: float) -> dict[str, Any]:
         """Check every file the session edited, for at most `wait` seconds: its errors
         (all of them, told before or not), and whether the stop was blocked for the same
-        at the session's last stop (`repeat`: then it goes). The same: the same errors, or
-        a check failing again; of a check that ran out of time, errors all among those.
+        at the session's last stop (`repeat`: then it goes). The same: the same errors, a
+        check failing again, the same checker stops (`stopped`: it checked nothing else, so
+        no error found proves nothing); of a check that ran out of time, errors all among
+        those.
         Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
@@ -168,7 +173,9 @@ class Feedback:
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
         partial = not answer["complete"] and check.failed is None
-        answer["repeat"] = agent.stopped(errors, not errors and check.failed is not None, partial)
+        failed = check.failed is not None and not errors
+        unknown = frozenset({"failed"} if failed else check.stopped)  # a stop: not a proof
+        answer["repeat"] = agent.stopped(errors, unknown, partial)
         agent.reported |= {i.key for i in current}
         return answer
 
@@ -244,6 +251,7 @@ class Feedback:
             "baseline": check.baseline,
             "complete": complete,
             "failed": check.failed,
+            "stopped": check.stopped,
             "introduced": [_dump(i) for i in found],
             "compared": check.compared,
             "total": check.total if check.changed else None,

@@ -45,6 +45,9 @@ def remember(history: History, event: str, paths: list[str], answer: dict[str, A
         elif answer.get("failed"):
             again = answer.get("repeat")
             decision = "let go: the check failed again" if again else "blocked: the check failed"
+        elif answer.get("stopped"):
+            again = answer.get("repeat")
+            decision = "let go: stopped again" if again else "blocked: a checker stopped"
         else:
             decision = "let go" if answer.get("complete") else "let go: the check did not finish"
     complete = bool(answer.get("complete"))

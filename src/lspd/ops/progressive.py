@@ -50,6 +50,7 @@ class Progress:
     seen: dict[Path, Stamp] = field(default_factory=dict)  # each file as it was compared
     keys: dict[Path, set[tuple[str, str, str | None, str, str]]] = field(default_factory=dict)
     failed: str | None = None
+    stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
     done: asyncio.Event = field(default_factory=asyncio.Event)
     batch: asyncio.Event = field(default_factory=asyncio.Event)  # set when findings come
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # its edit's hook answered

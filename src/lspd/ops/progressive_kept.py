@@ -21,6 +21,7 @@ from lspd.engine.committed import Committed
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
+from lspd.ops.models import Stopped
 from lspd.ops.progressive import Introduced, Progress, stamp
 from lspd.ops.since_kept import compared, settled
 from lspd.workspace import Workspace
@@ -83,6 +84,18 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     for f in part.after:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
+    progress.stopped = [*map(stop_said, result.changes.stopped)]
+    at_baseline = (
+        f"at {progress.baseline}, {stop_said(s)}" for s in result.changes.baseline_stopped
+    )
+    progress.stopped += at_baseline
+
+
+def stop_said(stop: Stopped) -> str:
+    """A checker stopped at syntax errors, said in a line: it checked nothing else, so a
+    check without a new error proves nothing (the stop gate and the hook say it)."""
+    at = list(dict.fromkeys(stop.at))[:3]  # mypy says a line's errors one by one
+    return f"{stop.checker} stopped at the syntax error at {', '.join(at)}"
 
 
 def _beyond(ws: Workspace, path: Path, gate: set[str]) -> bool:
