@@ -4,8 +4,10 @@ else, so a check introducing nothing there proves nothing. The session starts wi
 tests/test_mock.py's syntax error committed; the agent writes a type error into
 app/main.py: mypy stops at test_mock.py again, nothing is introduced, and the stop went
 silently. Now the edit's answer says where mypy stopped, the stop is blocked once for it,
-not again for the same stop, and once the syntax error is fixed the check finds the type
-error. On a real mypy 2.4.1, against the project's own mypy run."""
+not again for the same stop; once the syntax error is fixed, mypy finds the type error,
+but HEAD's mypy never read that file (HEAD's kept result records its stop): unknown there,
+not introduced, and the stop is blocked once for HEAD's stop, telling the agent to run the
+project's own checker. On a real mypy 2.4.1, against the project's own mypy run."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ FILES = {
     "tests/test_mock.py": TEST_MOCK + "\n\ndef broken(:\n    pass\n",  # line 8
 }
 STOPPED = "mypy stopped at the syntax error at tests/test_mock.py:8"
+AT_HEAD = f"at HEAD, {STOPPED}"  # HEAD's kept result's stop, once the work tree's is fixed
 STOP: dict[str, Any] = {"event": "stop", "session": "s", "baseline": "HEAD", "wait": 120.0}
 EDIT: dict[str, Any] = {**STOP, "event": "edit"}
 
@@ -82,22 +85,30 @@ def test_a_stopped_checker_blocks_the_stop_once_and_is_said_after_an_edit(
             "systemMessage": f"lspd: {STOPPED}: the rest is not checked, so whether this "
             "session's changes introduced errors is not known (as at the last stop)."
         }
-        (root / "tests/test_mock.py").write_text(TEST_MOCK)  # fixed: the check proves it
+        # Fixed: mypy goes on and finds main.py's error, but HEAD's mypy stopped at
+        # test_mock.py and never read main.py (HEAD's kept result records the stop): the
+        # error is unknown there, not introduced, and the stop is blocked once for it.
+        (root / "tests/test_mock.py").write_text(TEST_MOCK)
         fixed = warm.run(feedback.answer({**EDIT, "paths": ["tests/test_mock.py"]}))
-        assert fixed["stopped"] == [] and fixed["complete"] is True
+        assert fixed["stopped"] == [AT_HEAD] and fixed["complete"] is True
         last = warm.run(feedback.answer(STOP))
-        found = [(d["path"], d["line"], d["code"]) for d in last["introduced"]]
-        assert found == [(p, line, code) for p, line, _, code, _ in cli_errors(root)]
-        assert found == [("app/main.py", 2, "assignment")]
-        assert last["repeat"] is False and stop_output(last, 60.0)["decision"] == "block"  # type: ignore[index]
+        assert (last["introduced"], last["stopped"], last["repeat"]) == ([], [AT_HEAD], False)
+        errors = [(p, line, code) for p, line, _, code, _ in cli_errors(root)]
+        assert errors == [("app/main.py", 2, "assignment")]  # what the project's mypy says
+        assert stop_output(last, 60.0) == {
+            "decision": "block",
+            "reason": f"lspd: {AT_HEAD}: the rest is not checked, so whether this session's "
+            "changes introduced errors is not known; run the project's own checker before "
+            "you finish.",
+        }
         warm.run(feedback.close())
 
 
 def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path) -> None:
     """tsc says a program's syntax errors alone: src/bad.ts's, committed, hides the type
-    error the agent writes into src/more.ts. (The fixture's src/broken.ts, whose type error
-    the baseline's stopped tsc did not check either, is left out: the kept result records
-    no stops, so that error back would be introduced: design.md, "Not covered".)"""
+    error the agent writes into src/more.ts. Once bad.ts is gone, HEAD's kept result's stop
+    says more.ts's error unknown at HEAD (its tsc did not check it), not introduced: the
+    stop is blocked once for it. (The fixture's src/broken.ts is left out.)"""
     fixture = copy_fixture("ts", tmp_path)
     (fixture / "src/broken.ts").unlink()
     (fixture / "src/bad.ts").write_text("export function broken( {\n")
@@ -121,7 +132,13 @@ def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path)
         assert again["repeat"] is True and "systemMessage" in (stop_output(again, 60.0) or {})
         (root / "src/bad.ts").unlink()
         warm.run(feedback.answer({**EDIT, "paths": ["src/bad.ts", "src/more.ts"]}))
-        last = warm.run(feedback.answer(STOP))
-        found = [(d["path"], d["line"], d["code"]) for d in last["introduced"]]
-        assert (found, last["stopped"]) == ([("src/more.ts", 4, "2322")], [])
+        last = warm.run(feedback.answer(STOP))  # HEAD's tsc did not check more.ts: unknown
+        at_head = f"at HEAD, {stopped[0]}"
+        assert (last["introduced"], last["stopped"], last["repeat"]) == ([], [at_head], False)
+        assert stop_output(last, 60.0) == {
+            "decision": "block",
+            "reason": f"lspd: {at_head}: the rest is not checked, so whether this session's "
+            "changes introduced errors is not known; run the project's own checker before "
+            "you finish.",
+        }
         warm.run(feedback.close())

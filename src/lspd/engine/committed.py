@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -33,6 +33,7 @@ from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
+from lspd.engine.stops import Stop
 from lspd.errors import LspdError
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -218,6 +219,7 @@ async def _made(
     texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
     files = {r.path: r for r in checked.results}
     made: dict[Path, FileResult] = {}
+    stops = _stops_kept(ws, checked.stopped, texts)
     if texts:
         for path in texts:
             files.pop(ws.display(path), None)
@@ -225,12 +227,23 @@ async def _made(
         state = await overlaid_state(ws, texts, disk, run.held, run.memory)
         made = {p: r for p, r in state.results.items() if p in gate or p in gone}
         files.update((r.path, r) for r in made.values())
+        stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await _again(ws, checked, state.asked, made, run)
     shown = {ws.display(p): t for p, t in texts.items()}
     seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
-    return KeptState(key, seen, time.time(), len(made), servers)
+    return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
+
+
+def _stops_kept(ws: Workspace, disk: Sequence[Stop], texts: Mapping[Path, object]) -> list[Stop]:
+    """The work tree's check's stops that stand at the committed state: those of a program
+    or project holding none of the files held at their committed texts (`texts`), which is
+    not checked again with them and whose result is the work tree's (so its stop is, too).
+    A stopped program holding one is checked again at the committed texts: its stop there,
+    if any, is that run's (`OverlaidState.stopped`)."""
+    held = {ws.display(p) for p in texts}
+    return [stop for stop in disk if not stop.files & held]
 
 
 async def _again(

@@ -20,10 +20,11 @@ from importlib import resources
 from pathlib import Path
 
 from lspd.engine.seen import FileSeen, Seen
+from lspd.engine.stops import Stop
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2  # the saved file's format; another one is recomputed
+FORMAT = 3  # the saved file's format; another one is recomputed (2: no stops)
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
@@ -50,6 +51,9 @@ class KeptState:
     made: float  # when it was made (time.time())
     asked: int  # files checked in that state (not taken from the work tree's check)
     servers: frozenset[tuple[str, str | None]] = frozenset()  # (name, toolchain) that answered
+    # The checkers that stopped at syntax errors in that state (`engine/stops.py`): what
+    # they did not check there is unknown, so not introduced when said now.
+    stopped: tuple[Stop, ...] = ()
 
 
 def toolchain_key(servers: Iterable[tuple[str, str | None]]) -> str:
@@ -82,6 +86,10 @@ def save(folder: Path, state: KeptState) -> Path:
         "asked": state.asked,
         "servers": sorted(state.servers, key=str),
         "files": [[f.path, [_row(d) for d in f.diagnostics]] for f in state.files.values()],
+        "stopped": [
+            [s.checker, [list(a) for a in s.at], sorted(s.files), sorted(s.read)]
+            for s in state.stopped
+        ],
     }
     text = json.dumps(body, separators=(",", ":"))
     whole = {"format": FORMAT, "checksum": _sum(text), "body": text}
@@ -113,7 +121,11 @@ def load(folder: Path, key: StateKey) -> KeptState | None:
             path: FileSeen(path, tuple(Seen(*row) for row in rows)) for path, rows in body["files"]
         }
         servers = frozenset((str(name), toolchain) for name, toolchain in body["servers"])
-        return KeptState(key, files, float(body["made"]), int(body["asked"]), servers)
+        stopped = tuple(
+            Stop(str(c), tuple((str(f), int(n)) for f, n in at), frozenset(fs), frozenset(rd))
+            for c, at, fs, rd in body["stopped"]
+        )
+        return KeptState(key, files, float(body["made"]), int(body["asked"]), servers, stopped)
     except FileNotFoundError:
         return None
     except (OSError, ValueError, TypeError, KeyError, AttributeError) as error:

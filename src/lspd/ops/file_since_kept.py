@@ -79,7 +79,9 @@ async def file_since_committed(
     (`file_since_baseline`). `baseline` names HEAD's commit, another commit whose
     result a whole question kept (`--baseline HEAD~1`), or `session`. `stops`: the checkers
     that stopped at a syntax error answering `now` (tsc's, mypy's): the kept errors they
-    did not check are not fixed (`Changes.stopped`), as `check --baseline` has them."""
+    did not check are not fixed (`Changes.stopped`), as `check --baseline` has them; the
+    kept result's own stops (`KeptState.stopped`): what the baseline's checker did not check
+    is not introduced (`Changes.baseline_stopped`)."""
     if ws.changes_seen is None or not enabled():
         return None
     commit = await asyncio.to_thread(revision, ws, baseline)
@@ -105,7 +107,16 @@ async def file_since_committed(
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     note = f"this file{_gone(path, text, baseline)}, against the kept result of {commit[:12]}"
     note += "".join(f"; renamed: {old} -> {new}" for old, new in renamed.items())
-    return compare(found_of(kept), after, baseline, changed, note, stops=stops, renamed=renamed)
+    return compare(
+        found_of(kept),
+        after,
+        baseline,
+        changed,
+        note,
+        stops=stops,
+        renamed=renamed,
+        before_stops=state.stopped,  # what the baseline's checker did not check is not new
+    )
 
 
 async def file_since_baseline(

@@ -85,8 +85,10 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
     progress.stopped = [*map(stop_said, result.changes.stopped)]
-    at_baseline = (
-        f"at {progress.baseline}, {stop_said(s)}" for s in result.changes.baseline_stopped
+    at_baseline = (  # a baseline's stop that hid nothing new changes no verdict: not said
+        f"at {progress.baseline}, {stop_said(s)}"
+        for s in result.changes.baseline_stopped
+        if s.not_checked
     )
     progress.stopped += at_baseline
 

@@ -173,7 +173,15 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     again = None if part.again is None else Again("after", part.again)
     stops = [*found.checked.stopped, *part.stops]  # tsc's or mypy's stop: not checked
     changes = compare(
-        part.before, part.after, baseline, sorted(part.changed), note, again, stops, part.renamed
+        part.before,
+        part.after,
+        baseline,
+        sorted(part.changed),
+        note,
+        again,
+        stops,
+        part.renamed,
+        state.stopped,  # the baseline's stops: what they did not check there is not new
     )
     return Compared(changes, part.results)
 
