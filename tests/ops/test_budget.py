@@ -115,17 +115,20 @@ def test_compact_json_drops_defaults_and_indentation() -> None:
 CALLERS = 300
 
 
+MANY = "def target(value: int) -> int:\n    return value\n\n\n" + "".join(
+    f"def caller_{i:03}_with_a_long_descriptive_name() -> int:\n"
+    f'    return target("an argument of the wrong type, number {i:03}")\n\n\n'
+    for i in range(CALLERS)
+)
+# A preview of `target` returning a str: each caller's return breaks (and target's own).
+RETURNS_STR = MANY.replace("def target(value: int) -> int:", "def target(value: int) -> str:")
+
+
 @pytest.fixture(scope="module")
 def many(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     """The Python fixture plus pkg/many.py: `target` and 300 callers passing it a string."""
-    callers = "".join(
-        f"def caller_{i:03}_with_a_long_descriptive_name() -> int:\n"
-        f'    return target("an argument of the wrong type, number {i:03}")\n\n\n'
-        for i in range(CALLERS)
-    )
-    text = f"def target(value: int) -> int:\n    return value\n\n\n{callers}"
     for warm in warm_workspace("py", tmp_path_factory):
-        (warm.root / "pkg/many.py").write_text(text)
+        (warm.root / "pkg/many.py").write_text(MANY)
         yield warm
 
 
@@ -148,6 +151,10 @@ PAGED: dict[str, tuple[dict[str, Any], Callable[[Any], int]]] = {
     "implementation": (
         {"path": "pkg/many.py", "line": 6, "column": 12},
         lambda r: len(r.locations),
+    ),
+    "preview": (
+        {"changes": [{"path": "pkg/many.py", "content": RETURNS_STR}]},
+        lambda r: len(r.changes.introduced),
     ),
 }
 
