@@ -9,7 +9,6 @@ mypy 2.4, each's own run asserted beside it."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from tests.conftest import Warm, answer, warm_root
 from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import BROKEN as MYPY_BROKEN
-from tests.ops.test_mypy_held_files import FILES, TARGETS, truth
+from tests.ops.test_mypy_held_files import FILES, TARGETS, mypy_stopped, truth
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import mypy_env, project
 from tests.workspace.test_tsbuilder_syntax import BROKEN, CONFIG, CORE, FORM, STOPPED, USER, tsc_of
@@ -109,16 +108,7 @@ def test_a_file_s_errors_mypy_did_not_check_are_not_fixed(tmp_path: Path) -> Non
     assert {file for file, _, _ in baseline} == {"app/main.py"}
     test_mock = root / "tests/test_mock.py"
     test_mock.write_text(FILES["tests/test_mock.py"] + MYPY_BROKEN)
-    blocked = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "--cache-dir", "/dev/null", *TARGETS],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert blocked.returncode == 2 and "errors prevented further checking" in blocked.stdout
-    said = blocked.stdout.splitlines()
-    every = sorted(int(line.split(":")[1]) for line in said if "[syntax]" in line)
+    every = sorted(mypy_stopped(root, *TARGETS))
     lines = sorted(set(every))
 
     async def ask(ws: Workspace) -> tuple[Any, Any]:

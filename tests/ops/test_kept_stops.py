@@ -26,7 +26,7 @@ from tests.conftest import Warm, answer, warm_root
 from tests.ops.test_baseline import committed
 from tests.ops.test_file_since_kept_stops import ts_project
 from tests.ops.test_mypy_held_files import BROKEN as MYPY_BROKEN
-from tests.ops.test_mypy_held_files import FILES, TARGETS, truth
+from tests.ops.test_mypy_held_files import FILES, TARGETS, mypy_stopped, truth
 from tests.workspace.mypy_env import mypy_env, project
 from tests.workspace.test_tsbuilder_syntax import BROKEN, CORE, STOPPED, tsc_of
 
@@ -108,14 +108,7 @@ def test_what_mypy_did_not_check_at_head_is_not_introduced(tmp_path: Path) -> No
     test_mock = root / "tests/test_mock.py"
     test_mock.write_text(FILES["tests/test_mock.py"] + MYPY_BROKEN)
     committed(root)
-    blocked = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "--cache-dir", "/dev/null", *TARGETS],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert blocked.returncode == 2 and "errors prevented further checking" in blocked.stdout
+    mypy_stopped(root, *TARGETS)
     fixed = truth(root, tmp_path, {"tests/test_mock.py": FILES["tests/test_mock.py"]})
     assert {file for file, _, _ in fixed} == {"app/main.py"}
 

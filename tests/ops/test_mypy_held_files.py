@@ -61,6 +61,22 @@ def truth(root: Path, tmp_path: Path, changes: dict[str, str | None]) -> set[Sho
     return {(file, line, code) for file, line, _, code, _ in cli_errors(copy, *TARGETS)}
 
 
+def mypy_stopped(root: Path, *targets: str) -> list[int]:
+    """The project's own mypy on the state on disk (`targets`, else its configuration's
+    `files`), asserted stopped at a blocking error (exit 2, "errors prevented further
+    checking"): the lines of the syntax errors it said, in its order."""
+    blocked = subprocess.run(
+        [str(root / ".venv/bin/mypy"), "--cache-dir", "/dev/null", *targets],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said = blocked.stdout
+    assert blocked.returncode == 2 and "errors prevented further checking" in said, said
+    return [int(line.split(":")[1]) for line in said.splitlines() if "[syntax]" in line]
+
+
 def introduced(previewed: Any) -> set[Shown]:
     return {(d.path, d.line, d.code) for d in previewed.changes.introduced}
 
@@ -121,15 +137,7 @@ def test_a_syntax_error_is_mypys_answer_not_a_failure(tmp_path: Path, env: Any) 
     test_mock = root / "tests/test_mock.py"
     text = test_mock.read_text() + BROKEN
     test_mock.write_text(text)
-    blocked = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "--cache-dir", "/dev/null", *TARGETS],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert blocked.returncode == 2 and "errors prevented further checking" in blocked.stdout
-    lines = {int(line.split(":")[1]) for line in blocked.stdout.splitlines() if "[syntax]" in line}
+    lines = set(mypy_stopped(root, *TARGETS))
     test_mock.write_text(FILES["tests/test_mock.py"])
 
     async def ask(ws: Workspace) -> tuple[Any, Any, Any, Any]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.comparison import Again
+from lspd.engine.comparison import Again, Found
 from lspd.engine.kept import config_key
 from lspd.engine.kept_memory import enabled, memory_of
 from lspd.engine.mypy_check import by_project
@@ -21,12 +22,12 @@ from lspd.engine.native_reach import native
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
-from lspd.engine.revisions import differences, revision
+from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.stops import Stop
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
 from lspd.ops.kept_found import found_in, found_of
-from lspd.ops.models import Changes, DiagnosticsResult
+from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
@@ -101,22 +102,11 @@ async def file_since_committed(
     configs = [p for p, _ in (await gate_scope(ws)).read]
     if await asyncio.to_thread(config_key, configs) != state.key.config:
         return None  # made again at the next whole question (`committed`)
-    delta = await asyncio.to_thread(differences, ws, baseline)
-    text = content if content is not None else read_text(path)
-    after = found_in(now, text)
-    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    note = f"this file{_gone(path, text, baseline)}, against the kept result of {commit[:12]}"
+    _, asked = await _asked(ws, path, now, content, baseline, stops)
+    note = f"this file{_gone(path, asked.text, baseline)}, against the kept result of {commit[:12]}"
     note += "".join(f"; renamed: {old} -> {new}" for old, new in renamed.items())
-    return compare(
-        found_of(kept),
-        after,
-        baseline,
-        changed,
-        note,
-        stops=stops,
-        renamed=renamed,
-        before_stops=state.stopped,  # what the baseline's checker did not check is not new
-    )
+    # what the baseline's checker did not check is not new (its stops)
+    return asked.against(found_of(kept), note, renamed=renamed, before_stops=state.stopped)
 
 
 async def file_since_baseline(
@@ -136,21 +126,19 @@ async def file_since_baseline(
     switch back (a checker answering by the order it checks in makes nothing new). One file
     stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
     makes and keeps it). `stops`, as `file_since_committed`'s."""
-    delta = await asyncio.to_thread(differences, ws, baseline)
+    delta, asked = await _asked(ws, path, now, content, baseline, stops)
     texts: dict[Path, str | None] = dict(delta.before)
     if content is not None and path not in texts:
         texts[path] = read_text(path)  # its baseline text is the disk's; unsaved is the change
-    text = content if content is not None else read_text(path)
-    after = found_in(now, text)
-    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    before, again = after, None
+    text = asked.text
+    before, again = asked.after, None
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
     elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
         old = texts.get(path, text)
         before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
-        differs = sorted(f.key for f in before) != sorted(f.key for f in after)
+        differs = sorted(f.key for f in before) != sorted(f.key for f in asked.after)
         if differs and text is not None:  # a deleted file's "after" is no server's answer
             held = {} if content is None else {path: content}
             sample = _of(ws, path, await diagnose(ws, [path], held))
@@ -159,7 +147,49 @@ async def file_since_baseline(
             f"this file{_gone(path, text, baseline)}, against its state with the changed "
             f"files' {baseline} texts held"
         )
-    return compare(before, after, baseline, changed, note, again, stops)
+    return asked.against(before, note, again)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """The file now as both comparisons have it: its text (None: deleted), its diagnostics,
+    the changed files, and the stops of the checkers that answered it (`stops`)."""
+
+    text: str | None
+    after: list[Found[Diagnostic]]
+    baseline: str
+    changed: list[str]
+    stops: Sequence[Stop]
+
+    def against(
+        self,
+        before: list[Found[Diagnostic]],
+        note: str,
+        again: Again[Diagnostic] | None = None,
+        renamed: dict[str, str] | None = None,
+        before_stops: Sequence[Stop] = (),
+    ) -> Changes:
+        """The file now against `before` (`compare`)."""
+        changed, stops = self.changed, self.stops
+        return compare(
+            before, self.after, self.baseline, changed, note, again, stops, renamed, before_stops
+        )
+
+
+async def _asked(
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    baseline: str,
+    stops: Sequence[Stop],
+) -> tuple[Delta, _Asked]:
+    """The files changed since `baseline`, and the file now (`now`; its text `content`
+    when given, else the disk's)."""
+    delta = await asyncio.to_thread(differences, ws, baseline)
+    text = content if content is not None else read_text(path)
+    changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
+    return delta, _Asked(text, found_in(now, text), baseline, changed, stops)
 
 
 def _renamed_to(ws: Workspace, baseline: str, path: Path) -> dict[str, str]:
