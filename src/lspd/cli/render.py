@@ -38,7 +38,9 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
         f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
     ]
     lines += [stopped_line(s) for s in c.get("stopped", [])]
-    lines += [stopped_line(s, "baseline") for s in c.get("baseline_stopped", [])]
+    # A baseline's stop that hid nothing changes no count: not said (as by the hooks).
+    hid = [s for s in c.get("baseline_stopped", []) if s.get("not_checked") or s.get("files")]
+    lines += [stopped_line(s, "baseline") for s in hid]
     lines.append(
         f"{new} new since {c['baseline']} ({errors} error(s), "
         f"{new - errors} warning(s)), {fixed} fixed, "
