@@ -107,3 +107,60 @@ def test_typescripts_merged_declarations_are_one_symbol(merged: Warm) -> None:
         "They share this name path in one file (a getter and its setter, two definitions "
         "under `if`): send the `path`, `line` and `column` of the one you mean"
     )
+
+
+AMBIENT = """declare module "virtual:cfg" {
+  export const x: number;
+}
+declare module "cfg.extra" {
+  export function load(): void;
+}
+"""
+
+
+@pytest.fixture
+def ambient(tmp_path: Path) -> Iterator[Warm]:
+    """TypeScript modules declared by their string (`declare module "virtual:cfg"`)."""
+    root = tmp_path / "ambient"
+    (root / "src").mkdir(parents=True)
+    (root / "src/env.d.ts").write_text(AMBIENT)
+    (root / "src/main.ts").write_text(
+        'import { x } from "virtual:cfg";\nexport const y: number = x + 1;\n'
+    )
+    (root / "src/other.ts").write_text("export const z = 2;\n")
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}, "include": ["src"]}')
+    yield from warm_root(root, tmp_path / "logs")
+
+
+def test_a_module_named_by_its_string_resolves_with_or_without_quotes(ambient: Warm) -> None:
+    """tsserver lists `declare module "virtual:cfg"` as `"virtual:cfg"` and its symbol
+    search as `virtual:cfg`. Before, only the quoted name resolved, and the unquoted one
+    said: no symbol named `virtual:cfg`. Did you mean `virtual:cfg`?"""
+    ws = ambient.ws
+    for name in ("virtual:cfg", '"virtual:cfg"', "'virtual:cfg'"):
+        found = ambient.run(navigation.definition(ws, symbol=name))
+        assert [(loc.path, loc.line, loc.column) for loc in found.locations] == [
+            ("src/env.d.ts", 1, 16)
+        ], name
+    # Only the files holding its words were asked for their symbols (not src/other.ts).
+    assert sorted(ws.display(p) for p in ws.symbols.kept()) == ["src/env.d.ts", "src/main.ts"]
+    for name in ("virtual:cfg.x", '"virtual:cfg".x', '"cfg.extra".load'):
+        hover = ambient.run(navigation.hover(ws, symbol=name))
+        assert hover.path == "src/env.d.ts", name
+    assert "const x: number" in ambient.run(navigation.hover(ws, symbol="virtual:cfg.x")).contents
+
+    # The hints name what resolves.
+    def hint(name: str) -> str:
+        with pytest.raises(InvalidInput) as error:
+            ambient.run(navigation.definition(ws, symbol=name))
+        return str(error.value).partition(" was found.")[2].partition(" Use `")[0]
+
+    assert hint("virtual:cfx") == " Did you mean `virtual:cfg`?"
+    assert hint("virtual:cfx.x") == " Did you mean `virtual:cfg.x`?"
+    assert hint("virtual:cfg.z") == (
+        ' `"virtual:cfg"` (src/env.d.ts:1) has no member `z`; `document_symbols` with '
+        "`symbol` lists its members."
+    )
+    assert hint("cfg.extra.load") == ' Did you mean `"cfg.extra".load`?'
+    assert hint('"cfg.extr"') == ' Did you mean `"cfg.extra"`?'
+    assert hint('"cfg.extra".lod') == ' Did you mean `"cfg.extra".load`?'

@@ -21,7 +21,17 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.symbols.naming import DECLARATIONS
 from lspd.workspace.symbols.search import search
-from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts, qualified
+from lspd.workspace.symbols.tree import (
+    Node,
+    flatten,
+    joined,
+    matches_name,
+    module_parts,
+    name_parts,
+    plain,
+    qualified,
+    segments,
+)
 
 MAX_CANDIDATES = 10
 MERGING = (".ts", ".tsx", ".mts", ".cts")  # TypeScript's files: declarations merge
@@ -179,15 +189,21 @@ def _merged(matches: list[Node]) -> Node | None:
 
 
 async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
-    """ "Did you mean" from the names that exist: the longest prefix of the name path that
-    resolves, then its members closest to the next segment (or, when even the first
-    segment is unknown, the workspace's names closest to it)."""
+    """ "Did you mean" from the names that exist, each one that resolves: the name path with
+    its first segments as one quoted name (`cfg.extra.load`: `"cfg.extra".load`, a
+    TypeScript module's), else the longest prefix of the name path that resolves, then its
+    members closest to the next segment (or, when even the first segment is unknown, the
+    workspace's names closest to it)."""
+    for cut in range(len(parts), 1, -1):
+        name = joined([".".join(parts[:cut]), *parts[cut:]])
+        if await find_nodes(ws, name, path):
+            return f" Did you mean `{name}`?"
     for cut in range(len(parts) - 1, 0, -1):
-        parents = await find_nodes(ws, ".".join(parts[:cut]), path)
+        parents = await find_nodes(ws, joined(parts[:cut]), path)
         members = {c.name: c for p in parents for c in p.children}
         close = difflib.get_close_matches(parts[cut], list(members), n=3, cutoff=0.6)
         if parents:
-            rest = ".".join(parts[cut + 1 :])
+            rest = joined(parts[cut + 1 :])
             names = [".".join(filter(None, [members[c].name_path, rest])) for c in close]
             if names:
                 return f" Did you mean {', '.join(f'`{n}`' for n in names)}?"
@@ -197,11 +213,12 @@ async def _closest(ws: Workspace, parts: list[str], path: str | None) -> str:
                 f"`{parts[cut]}`; `document_symbols` with `symbol` lists its members."
             )
     if path is not None:
-        pool = [s.name_path for s in flatten(await ws.symbols.tree(ws.resolve(path)))]
-    else:
-        pool = await _symbol_names_like(ws, parts)
-    close = difflib.get_close_matches(parts[0], sorted(set(pool)), n=3, cutoff=0.6)
-    names = [".".join([c, *parts[1:]]) for c in close]
+        pool = {s.name_path: s.name_path for s in flatten(await ws.symbols.tree(ws.resolve(path)))}
+    else:  # (a module's name as it resolves: in quotes when it holds a dot)
+        pool = {name: joined([name]) for name in await _symbol_names_like(ws, parts)}
+    close = difflib.get_close_matches(parts[0], sorted(pool), n=3, cutoff=0.6)
+    names = [".".join(filter(None, [pool[c], joined(parts[1:])])) for c in close]
+    names = [name for name in names if await find_nodes(ws, name, path)]  # (only what resolves)
     return f" Did you mean {', '.join(f'`{n}`' for n in names)}?" if names else ""
 
 
@@ -215,10 +232,16 @@ async def _symbol_names_like(ws: Workspace, parts: list[str]) -> list[str]:
         except LspdError:
             nodes = []
         if nodes:
-            return [name for n in nodes for name in qualified(n).split(".")[:-1]]
+            return [
+                plain(name)
+                for n in nodes
+                for name in [*module_parts(n.path), *segments(n.name_path)][:-1]
+            ]
     found = await search(ws, parts[0][:3] or parts[0])
-    return [
-        item["name"].rpartition(".")[2]
+    named = [
+        item["name"]
         for _, item in found[:200]
         if uri_to_path((item.get("location") or {}).get("uri", "")) is not None
     ]
+    # A name as listed (tsserver's module `cfg.extra`), and its last part (`Cart.Total`).
+    return [*named, *(name.rpartition(".")[2] for name in named)]

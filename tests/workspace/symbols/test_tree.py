@@ -9,6 +9,7 @@ from lspd.servers.registry import definitions
 from lspd.workspace.symbols.tree import (
     Node,
     flatten,
+    joined,
     matches_name,
     may_hold,
     module_parts,
@@ -37,6 +38,19 @@ def test_name_parts() -> None:
         name_parts(" . ")
     with pytest.raises(InvalidInput, match="at most 500 characters"):
         name_parts("a" * 501)
+
+
+def test_a_quoted_name_is_one_segment_compared_without_its_quotes() -> None:
+    """TypeScript's modules declared by their string: tsserver lists `"cfg.extra"`."""
+    assert name_parts('"cfg.extra".load') == ["cfg.extra", "load"]
+    assert name_parts("'virtual:cfg'.x") == name_parts("virtual:cfg.x") == ["virtual:cfg", "x"]
+    assert name_parts("cfg.extra") == ["cfg", "extra"]  # (unquoted, as any name path)
+    assert joined(["cfg.extra", "load"]) == '"cfg.extra".load'
+    module = Node('"cfg.extra"', "module", '"cfg.extra"', "src/env.d.ts", 1, 16, 3)
+    member = Node("load", "function", '"cfg.extra".load', "src/env.d.ts", 2, 19, 2)
+    assert matches_name(module, ["cfg.extra"])
+    assert matches_name(member, ["cfg.extra", "load"]) and matches_name(member, ["load"])
+    assert not matches_name(member, ["extra", "load"])
 
 
 def test_module_parts_and_qualified_names() -> None:

@@ -52,7 +52,7 @@ from lspd.workspace.symbols.tree import (
     read_tree,
     short_name,
 )
-from lspd.workspace.symbols.words import Words, is_word
+from lspd.workspace.symbols.words import Words, name_words
 from lspd.workspace.sync import DocumentSync
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -237,7 +237,7 @@ class SymbolIndex:
         return found
 
     async def _find(self, parts: list[str]) -> tuple[list[Node], list[str]]:
-        words = [p for p in parts if is_word(p)]
+        words = [w for p in parts for w in name_words(p)]
         candidates = []
         for path in sorted(self._words.holding(words), key=_parts):  # (Path's order, in C)
             entry = self._fresh(path)

@@ -171,16 +171,32 @@ def _nest(flat: list[Node]) -> list[Node]:
 
 
 def name_parts(name_path: str) -> list[str]:
-    """The segments of a name path (`::` counts as `.`); an error for an unusable one."""
+    """The segments of a name path (`::` counts as `.`, a quoted name is one segment),
+    as names are compared (`plain`); an error for an unusable one."""
     if len(name_path) > MAX_NAME_PATH_CHARS:
         raise InvalidInput(
             f"`symbol` is {len(name_path)} characters long; send a name path such as "
             f"`Greeter.greet` (at most {MAX_NAME_PATH_CHARS} characters)"
         )
-    parts = [bare(part) for part in name_path.strip().replace("::", ".").split(".") if part]
+    parts = [plain(part) for part in segments(name_path.strip())]
     if not parts:
         raise InvalidInput("`symbol` is empty; send a name such as `Greeter.greet`")
     return parts
+
+
+# A segment of a name path: up to a `.` or `::`, a quoted name whole (`"virtual:cfg"`,
+# `"*.svg"`: TypeScript's ambient modules, named by their string), its dots included.
+_SEGMENT = re.compile(r"""(?:"[^"]*(?:"|$)|'[^']*(?:'|$)|[^.:"']|(?<!:):(?!:))+""")
+
+
+def segments(name_path: str) -> list[str]:
+    """The segments of a name path as written (a quoted one with its quotes)."""
+    return _SEGMENT.findall(name_path)
+
+
+def joined(parts: Sequence[str]) -> str:
+    """The name path of segments (`name_parts`'): a segment holding a dot in quotes."""
+    return ".".join(f'"{p}"' if "." in p or "::" in p else p for p in parts)
 
 
 def module_parts(shown: str) -> list[str]:
@@ -214,6 +230,15 @@ def bare(part: str) -> str:
     return part if receiver is None else receiver.group(1)
 
 
+def plain(part: str) -> str:
+    """A segment as names are compared: `bare`, and a quoted name without its quotes
+    (tsserver lists `declare module "virtual:cfg"` as `"virtual:cfg"`, its symbol search
+    as `virtual:cfg`: either names it)."""
+    if len(part) >= 2 and part[0] == part[-1] and part[0] in "\"'":
+        return part[1:-1]
+    return bare(part)
+
+
 def receiver_of(symbol: Node) -> str | None:
     """The type a method listed beside it names as its receiver (`(*Cart).Total`: `Cart`)."""
     if not symbol.name.startswith("("):
@@ -223,10 +248,11 @@ def receiver_of(symbol: Node) -> str | None:
 
 
 def short_name(symbol: Node) -> str:
-    """The symbol's own name: a Go method's without its receiver (`(*Cart).Total`: `Total`)."""
+    """The symbol's own name: a Go method's without its receiver (`(*Cart).Total`: `Total`),
+    a TypeScript module's without its quotes (`"virtual:cfg"`: `virtual:cfg`)."""
     if symbol.name.startswith("(") and _RECEIVER.match(symbol.name):
         return symbol.name.rpartition(".")[2]
-    return symbol.name
+    return plain(symbol.name) if symbol.name[:1] in ("'", '"') else symbol.name
 
 
 def matches_name(symbol: Node, parts: list[str]) -> bool:
@@ -234,7 +260,9 @@ def matches_name(symbol: Node, parts: list[str]) -> bool:
     qualified name."""
     if short_name(symbol) != parts[-1]:
         return False
-    full = [*module_parts(symbol.path), *(bare(p) for p in symbol.name_path.split("."))]
+    name_path = symbol.name_path
+    listed = _SEGMENT.findall(name_path) if "'" in name_path or '"' in name_path else None
+    full = [*module_parts(symbol.path), *(plain(p) for p in listed or name_path.split("."))]
     return full[-len(parts) :] == parts
 
 

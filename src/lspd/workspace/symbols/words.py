@@ -35,6 +35,21 @@ def is_word(part: str) -> bool:
     return WORD.fullmatch(part) is not None
 
 
+# A name that is no identifier yet stands in its file as written: a module's string
+# (`declare module "virtual:cfg"`, `"@scope/pkg"`, `"*.svg"`), never a server's own words
+# (`<function>`, `(anonymous namespace)`).
+_SPECIFIER = re.compile(r"[\w$:/@.*~+#!?=-]+")
+
+
+def name_words(part: str) -> list[str]:
+    """The words a file declaring the name `part` holds: the name itself, a module's
+    string's word runs (`virtual:cfg`: `virtual`, `cfg`); none for another name (any file
+    may hold it: all are asked)."""
+    if is_word(part):
+        return [part]
+    return WORD.findall(part) if _SPECIFIER.fullmatch(part) else []
+
+
 class Words:
     """Files by the words they hold (see the module's docstring)."""
 
