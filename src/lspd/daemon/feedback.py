@@ -160,8 +160,8 @@ class Feedback:
         (all of them, told before or not), and whether the stop was blocked for the same
         at the session's last stop (`repeat`: then it goes). The same: the same errors, a
         check failing again, the same checker stops (`stopped`: it checked nothing else, so
-        no error found proves nothing); of a check that ran out of time, errors all among
-        those.
+        no error found proves nothing; the same by `stop_keys`, its errors whatever their
+        lines); of a check that ran out of time, errors all among those.
         Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
@@ -174,7 +174,7 @@ class Feedback:
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
         partial = not answer["complete"] and check.failed is None
         failed = check.failed is not None and not errors
-        unknown = frozenset({"failed"} if failed else check.stopped)  # a stop: not a proof
+        unknown = frozenset({"failed"} if failed else check.stop_keys)  # a stop: no proof
         answer["repeat"] = agent.stopped(errors, unknown, partial)
         agent.reported |= {i.key for i in current}
         return answer

@@ -51,6 +51,7 @@ class Progress:
     keys: dict[Path, set[tuple[str, str, str | None, str, str]]] = field(default_factory=dict)
     failed: str | None = None
     stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
+    stop_keys: list[str] = field(default_factory=list)  # each stop, whatever its lines
     done: asyncio.Event = field(default_factory=asyncio.Event)
     batch: asyncio.Event = field(default_factory=asyncio.Event)  # set when findings come
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # its edit's hook answered

@@ -14,17 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from lspd.engine.committed import Committed
+from lspd.engine.comparison import Found
+from lspd.engine.stops import Stop
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
-from lspd.ops.models import Stopped
+from lspd.ops.kept_found import found_in, found_of
+from lspd.ops.models import Diagnostic, DiagnosticsResult, Stopped
 from lspd.ops.progressive import Introduced, Progress, stamp
 from lspd.ops.since_kept import compared, settled
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +90,15 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     for f in part.after:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
-    progress.stopped = [*map(stop_said, result.changes.stopped)]
-    at_baseline = (  # a baseline's stop that hid nothing new changes no verdict: not said
-        f"at {progress.baseline}, {stop_said(s)}"
-        for s in result.changes.baseline_stopped
-        if s.not_checked
-    )
-    progress.stopped += at_baseline
+    now = stop_keys([*found.checked.stopped, *part.stops], _found_now(ws, results), "")
+    was = stop_keys(found.state.stopped, _found_kept(found, part), progress.baseline)
+    changes = result.changes
+    # a baseline's stop that hid nothing new changes no verdict: not said
+    at_baseline = [s for s in changes.baseline_stopped if s.not_checked]
+    progress.stopped = [*map(stop_said, changes.stopped)]
+    progress.stopped += [f"at {progress.baseline}, {stop_said(s)}" for s in at_baseline]
+    progress.stop_keys = [now[_at(s)] for s in changes.stopped]
+    progress.stop_keys += [was[_at(s)] for s in at_baseline]
 
 
 def stop_said(stop: Stopped) -> str:
@@ -98,6 +106,48 @@ def stop_said(stop: Stopped) -> str:
     check without a new error proves nothing (the stop gate and the hook say it)."""
     at = list(dict.fromkeys(stop.at))[:3]  # mypy says a line's errors one by one
     return f"{stop.checker} stopped at the syntax error at {', '.join(at)}"
+
+
+# The diagnostics of a file in one state, as compared (their keys: no line in them).
+FoundIn = Callable[[str], list[Found[Diagnostic]]]
+
+
+def stop_keys(stops: Iterable[Stop], found: FoundIn, state: str) -> dict[tuple[str, ...], str]:
+    """What identifies each stop of `state` (keyed as its `Stopped` says it: `_at`) across
+    line shifts: its checker and the keys of the errors it stopped at (path, code, message,
+    the text they point at), never their lines; lines added above a syntax error left the
+    stop gate blocking again for the same stop (`AgentSession.stopped`)."""
+    keys = {}
+    for stop in stops:
+        errors: set[tuple[str | None, ...]] = set()
+        for path, line in stop.at:
+            at = [f.key for f in found(path) if f.diagnostic.line == line]
+            errors |= set(at) or {(path,)}  # none said there: the file alone
+        keys[(stop.checker, *(f"{p}:{n}" for p, n in stop.at[:5]))] = json.dumps(
+            [state, stop.checker, sorted(errors, key=str)]
+        )
+    return keys
+
+
+def _at(stopped: Stopped) -> tuple[str, ...]:
+    return (stopped.checker, *stopped.at)
+
+
+def _found_now(ws: Workspace, results: list[DiagnosticsResult]) -> FoundIn:
+    """A file's diagnostics in the work tree's check."""
+    of = {r.path: r for r in results}
+    return lambda path: found_in(of[path], read_text(ws.root / path)) if path in of else []
+
+
+def _found_kept(found: Committed[Checked], part: Part) -> FoundIn:
+    """A file's diagnostics in the baseline's kept result (outside the gate: as compared)."""
+
+    def kept(path: str) -> list[Found[Diagnostic]]:
+        if (seen := found.state.files.get(path)) is not None:
+            return found_of(seen)
+        return [f for f in part.before if f.key[0] == path]
+
+    return kept
 
 
 def _beyond(ws: Workspace, path: Path, gate: set[str]) -> bool:
