@@ -84,6 +84,7 @@ class MypyRun:
     errors: dict[Path, list[MypyError]] = field(default_factory=dict)
     once: bool = False  # mypy's own run (`mypy_once`) answered, not dmypy
     stopped: bool = False  # exit 2, its errors said: it stopped at them (`engine/stops.py`)
+    python: list[Path] = field(default_factory=list)  # the workspace's Python files then
 
 
 def project_of(ws: Workspace, path: Path) -> MypyProject | None:
@@ -184,7 +185,7 @@ async def run_mypy(
     sees = daemon.sees if daemon.sees.directory == base else Sees(base)
     python = held_python(await asyncio.to_thread(_python_files, ws), texts or {}, ws.root)
     files, targets = project_files(ws, project, python)
-    run = MypyRun(project, files)
+    run = MypyRun(project, files, python=python)
     held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
     output = await daemon.check(targets or [], held, _outside(ws, base), sees)
     run.once = output.once

@@ -10,8 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from lspd.engine.mypy_check import MypyProject, MypyRun, by_project, daemon_of, run_mypy
+from lspd.engine.mypy_check import (
+    MypyProject,
+    MypyRun,
+    by_project,
+    daemon_of,
+    project_of,
+    run_mypy,
+)
 from lspd.engine.stops import MYPY, Stop, stop_of
+from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 
 SERVER = "mypy"
@@ -48,12 +56,35 @@ async def mypy_checked(
 
 
 def mypy_stop(ws: Workspace, run: MypyRun) -> Stop | None:
-    """mypy's stop at the errors of `run` when they stopped it (exit 2): none of its other
-    files was checked."""
+    """mypy's stop at the errors of `run` when they stopped it (exit 2): none of the other
+    files it reports on was checked (`reported`)."""
     if not run.stopped or not run.errors:
         return None
     at = [(ws.display(p), e.line) for p, errors in run.errors.items() for e in errors]
-    return stop_of(MYPY, at, map(ws.display, run.files))
+    return stop_of(MYPY, at, map(ws.display, reported(ws, run)))
+
+
+def reported(ws: Workspace, run: MypyRun) -> list[Path]:
+    """The files `run`'s mypy reports errors of: its targets (`run.files`) and the modules
+    of its project it follows into from them (imported, outside its `files`: mypy says
+    their errors too), so every Python file of the workspace in the run's state whose
+    project is the run's (one file, one project: a module of another project it follows
+    into is that one's to answer)."""
+    own = run.project.directory
+    ours: dict[Path, bool] = {}
+    found = set(run.files)
+    for path in run.python:
+        if own not in path.parents or path in found:
+            continue
+        if path.parent not in ours:
+            try:
+                project = project_of(ws, path)
+            except InvalidInput:  # another project's configuration is bad: not this one
+                project = None
+            ours[path.parent] = project is not None and project.directory == own
+        if ours[path.parent]:
+            found.add(path)
+    return sorted(found)
 
 
 def why_of(project: MypyProject, once: bool) -> str:
