@@ -105,13 +105,17 @@ async def pull(
     return items
 
 
-async def tsserver(send: Send, path: Path, timeout: float) -> Items:
+async def tsserver(
+    send: Send, path: Path, timeout: float, unknown: set[str] | None = None
+) -> Items:
     """A file's diagnostics asked of tsserver directly (typescript-language-server publishes
     nothing for a file that stays clean), as tsc reports them: lspd's plugin's command
     (servers/tsplugin) says the file's syntax errors alone, none when another file of its
     program has one (either: `Stopped`, where tsc stopped), else its semantic diagnostics.
     Without the plugin (a server lspd.toml configures otherwise), its syntactic diagnostics
-    (`Stopped` at the first), else its semantic ones."""
+    (`Stopped` at the first), else its semantic ones. `unknown`: the commands this server
+    said it does not know (the session's, `Inbox.unknown`): the plugin's, once it said so,
+    is not asked again (each file paid a failed request first)."""
 
     async def ask(command: str) -> Items:
         arguments = [command, {"file": str(path), "includeLinePosition": False}]
@@ -123,16 +127,28 @@ async def tsserver(send: Send, path: Path, timeout: float) -> Items:
             return Stopped(Path(str(at.get("file"))), int(at.get("line") or 1), items)
         return [from_tsserver(entry) for entry in body]
 
-    try:
-        return await ask(TSC_DIAGNOSTICS)
-    except ServerError as exc:
-        if type(exc) is not ServerError:  # crashed, timed out: not a command unknown
-            raise
+    if unknown is None or TSC_DIAGNOSTICS not in unknown:
+        try:
+            return await ask(TSC_DIAGNOSTICS)
+        except ServerError as exc:
+            if type(exc) is not ServerError:  # crashed, timed out: not a command unknown
+                raise
+            if unknown is not None and unknown_command(str(exc)):
+                unknown.add(TSC_DIAGNOSTICS)
     if syntactic := await ask("syntacticDiagnosticsSync"):
         return Stopped(
             path, min(int(i["range"]["start"]["line"]) + 1 for i in syntactic), syntactic
         )
     return await ask("semanticDiagnosticsSync")
+
+
+def unknown_command(error: str) -> bool:
+    """Whether typescript-language-server's error says tsserver knows no such command:
+    tsserver answers `Unrecognized JSON command: …`, which typescript-language-server (6.0)
+    says as `TypeScript Server Error (5.9.3)` with an undefined message and stack (an error
+    thrown by a handler, the plugin's "No Project." for a file outside every project,
+    comes as `Error processing request. …` with its message and stack)."""
+    return "Unrecognized JSON command" in error or error.endswith("\nundefined\nundefined")
 
 
 class Stopped(list[dict[str, Any]]):
@@ -180,6 +196,9 @@ class Inbox:
         # an edit affects, and answers "unchanged" for the rest instead of sending them all
         # again (SQLAlchemy: 84,000 diagnostics in 255 files, most of a warm check's time).
         self.pulled: dict[str, Kept] = {}
+        # The commands the server said it does not know (`tsserver`: lspd's plugin's, where
+        # the plugin is not loaded), until it restarts.
+        self.unknown: set[str] = set()
 
         # Changes the server was told of (documents and files on disk), and their count
         # when each document was last sent: a push server re-publishes the documents a change
@@ -193,6 +212,7 @@ class Inbox:
         self.pulled.clear()
         self.sent_at.clear()
         self.watched_sent = None
+        self.unknown.clear()
 
     async def pull(self, send: Send, uri: str, timeout: float, held: object = None) -> Items:
         """The document's diagnostics by pull, "unchanged" when they are (see `pull`)."""

@@ -37,7 +37,8 @@ async def of_document(
     result the caller keeps (a pull server's repeat of it comes without its items)."""
     await session.inbox.settle(document.uri, min(timeout, WATCHED_FILES_SETTLE_S))
     if session.definition.diagnostics == "tsserver":
-        items = await diagnostics.tsserver(session.send, document.path, timeout)
+        unknown = session.inbox.unknown
+        items = await diagnostics.tsserver(session.send, document.path, timeout, unknown)
     elif diagnostics.offers_pull(session.capabilities, session.registrations.by_id):
         # Not sent again when other documents changed since: basedpyright marks the files
         # importing a changed one itself (a document opened with other text than the disk's
