@@ -12,24 +12,13 @@ from pathlib import Path
 
 from lspd.cli.hook import stop_output
 from lspd.daemon.feedback import Feedback
-from tests.conftest import copy_fixture, warm_root
-from tests.daemon.test_feedback_stopped import EDIT, STOP
-from tests.ops.test_baseline import committed
-from tests.ops.test_new_files import lspd_typescript
+from tests.conftest import warm_root
+from tests.daemon.test_feedback_stopped import BAD, EDIT, STOP, bad_head
 from tests.workspace.test_tsbuilder_syntax import tsc_of
-
-BAD = "export function broken( {\n"
 
 
 def test_lines_added_above_a_stop_do_not_block_again(tmp_path: Path) -> None:
-    fixture = copy_fixture("ts", tmp_path)
-    (fixture / "src/broken.ts").unlink()
-    (fixture / "src/bad.ts").write_text(BAD)
-    (fixture / "node_modules").mkdir()  # its tsc, run beside: lspd's TypeScript
-    (fixture / "node_modules/typescript").symlink_to(lspd_typescript())
-    root = committed(fixture)
-    more = root / "src/more.ts"
-    more.write_text(more.read_text() + 'export const wrong: number = "x";\n')
+    root = bad_head(tmp_path)
     bad = root / "src/bad.ts"
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         feedback = Feedback(warm.ws)

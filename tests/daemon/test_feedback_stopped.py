@@ -19,6 +19,7 @@ from lspd.cli.hook import edit_output, stop_output
 from lspd.daemon.feedback import Feedback
 from tests.conftest import copy_fixture, warm_root
 from tests.ops.test_baseline import committed
+from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import cli_errors, project
 
 TEST_MOCK = (
@@ -34,6 +35,7 @@ FILES = {
 }
 STOPPED = "mypy stopped at the syntax error at tests/test_mock.py:8"
 AT_HEAD = f"at HEAD, {STOPPED}"  # HEAD's kept result's stop, once the work tree's is fixed
+BAD = "export function broken( {\n"  # tsc stops at src/bad.ts:2 (its end)
 STOP: dict[str, Any] = {"event": "stop", "session": "s", "baseline": "HEAD", "wait": 120.0}
 EDIT: dict[str, Any] = {**STOP, "event": "edit"}
 
@@ -104,17 +106,27 @@ def test_a_stopped_checker_blocks_the_stop_once_and_is_said_after_an_edit(
         warm.run(feedback.close())
 
 
+def bad_head(tmp_path: Path) -> Path:
+    """The ts fixture (its src/broken.ts left out) with src/bad.ts's syntax error committed
+    (lspd's TypeScript as the project's, for its own tsc beside) and a type error written
+    into src/more.ts."""
+    fixture = copy_fixture("ts", tmp_path)
+    (fixture / "src/broken.ts").unlink()
+    (fixture / "src/bad.ts").write_text(BAD)
+    (fixture / "node_modules").mkdir()
+    (fixture / "node_modules/typescript").symlink_to(lspd_typescript())
+    root = committed(fixture)
+    more = root / "src/more.ts"
+    more.write_text(more.read_text() + 'export const wrong: number = "x";\n')
+    return root
+
+
 def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path) -> None:
     """tsc says a program's syntax errors alone: src/bad.ts's, committed, hides the type
     error the agent writes into src/more.ts. Once bad.ts is gone, HEAD's kept result's stop
     says more.ts's error unknown at HEAD (its tsc did not check it), not introduced: the
     stop is blocked once for it. (The fixture's src/broken.ts is left out.)"""
-    fixture = copy_fixture("ts", tmp_path)
-    (fixture / "src/broken.ts").unlink()
-    (fixture / "src/bad.ts").write_text("export function broken( {\n")
-    root = committed(fixture)
-    more = root / "src/more.ts"
-    more.write_text(more.read_text() + 'export const wrong: number = "x";\n')
+    root = bad_head(tmp_path)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         feedback = Feedback(warm.ws)
         edit = warm.run(feedback.answer({**EDIT, "paths": ["src/more.ts"]}))

@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
 
 def late(agent: str, raw: str, budget: float | None = None) -> str | None:
     """The errors an edit introduced that its hook did not tell (found after its budget),
-    once the daemon's check of it has finished; None when there are none."""
+    and a checker's stop, once the daemon's check of it has finished; None when there are
+    none."""
     from lspd.daemon.client import hook
 
     target = _target(agent, json.loads(raw))
@@ -92,14 +93,32 @@ def late(agent: str, raw: str, budget: float | None = None) -> str | None:
     first = _budget(None, "LSPD_HOOK_TIMEOUT", TIMEOUT_S)  # the edit's own hook goes first
     request = {"event": "late", "session": session, "paths": paths,
                "baseline": _baseline(found.root), "wait": wait, "first": first}  # fmt: skip
-    answer = hook(found, request, timeout=wait + 5)
+    return late_output(hook(found, request, timeout=wait + 5))
+
+
+def late_output(answer: dict[str, Any]) -> str | None:
+    """What the background hook wakes the model with: the errors the edit's hook did not
+    tell, and a checker's stop it did not tell (the check ended after its budget: the
+    edit's hook said it still checked); None when there is nothing."""
     baseline = answer.get("baseline", "HEAD")
     text = errors_text(answer.get("introduced", []), baseline, "still checking your edit, found")
     if text and not answer.get("complete"):
         count = answer.get("remaining_count", 0)
         text += (f"\n(still checking {count} file(s): the rest follows at your next edit; "
                  f"run `lspd check --baseline {baseline}` before you finish)")  # fmt: skip
+    stops = answer.get("stopped", [])
+    if answer.get("complete") and stops and not answer.get("superseded"):
+        text = "\n".join(filter(None, [text, stopped_note(stops, "your edit", "it")]))
     return text
+
+
+def stopped_note(stops: list[str], what: str, proves: str) -> str:
+    """Checkers stopped at syntax errors (`stops`, said): `what` the edits introduced is
+    not known."""
+    return (
+        f"lspd: {'; '.join(stops)}: the rest is not checked, so what {what} introduced is "
+        f"not known; {_fix(stops, proves)}."
+    )
 
 
 def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any] | None:
@@ -160,11 +179,8 @@ def edit_output(agent: str, answer: dict[str, Any], budget: float) -> dict[str, 
 def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     """What is not known yet, or None when the check is complete."""
     check = f"run `lspd check --baseline {answer.get('baseline', 'HEAD')}` before you finish"
-    if answer.get("complete") and (stops := "; ".join(answer.get("stopped", []))):
-        return (
-            f"lspd: {stops}: the rest is not checked, so what this edit introduced is not "
-            f"known; {_fix(answer['stopped'], 'it')}."
-        )
+    if answer.get("complete") and answer.get("stopped"):
+        return stopped_note(answer["stopped"], "this edit", "it")
     if answer.get("complete"):
         return None
     if answer.get("failed"):

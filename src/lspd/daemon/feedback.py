@@ -108,6 +108,7 @@ class Feedback:
         check = await self._start(agent, self._scope(agent, paths), baseline, wait)
         answer = self._describe(check, self._untold(agent))
         check.answered.set()  # now a background hook may tell what comes after
+        check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
         answer["late"] = [_dump(i) for i in late]
         loading = answer.pop("loading")
         if loading is not None and not agent.told_loading:
@@ -144,7 +145,10 @@ class Feedback:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(check.batch.wait(), left)
         superseded = agent.check is not check
-        return {**self._describe(check, [] if superseded else found), "superseded": superseded}
+        answer = self._describe(check, [] if superseded else found)
+        if check.told_stops:  # its edit's hook answered complete, its stops said
+            answer["stopped"] = []
+        return {**answer, "superseded": superseded}
 
     def _scope(self, agent: AgentSession, paths: list[Path]) -> list[Path]:
         """The files an edit's check covers: the edited ones, and those the session's

@@ -52,6 +52,7 @@ class Progress:
     failed: str | None = None
     stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
     stop_keys: list[str] = field(default_factory=list)  # each stop, whatever its lines
+    told_stops: bool = False  # its edit's hook answered it complete: `stopped` said there
     done: asyncio.Event = field(default_factory=asyncio.Event)
     batch: asyncio.Event = field(default_factory=asyncio.Event)  # set when findings come
     answered: asyncio.Event = field(default_factory=asyncio.Event)  # its edit's hook answered
