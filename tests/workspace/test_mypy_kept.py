@@ -27,7 +27,7 @@ from lspd.workspace.mypy_mirror import Place
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import EXTRA, FILES, TARGETS, mypy_113
-from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 from tests.workspace.test_mypy_once import AREA_EDITED, IGNORING
 
@@ -143,6 +143,103 @@ def test_nothing_is_kept_where_mypy_reads_beyond_the_copy(
     seen.pop()
     (site / "_other.pth").write_text(f"{tmp_path / 'sibling'}\n")  # a directory elsewhere
     assert key_of(STRICT) is None
+
+
+def test_the_configuration_judged_is_the_one_mypy_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypy 1.15 and later look for their configuration up from where they run to the
+    copy's root (its `.git` mark), then the user's; 1.13 reads only where it runs. Only
+    the project's place was read: a configuration above it naming a path outside the copy
+    (a nested project's copy is of the package it is in) was not judged."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("MYPYPATH", raising=False)
+    at, python = place(tmp_path)
+    nested = Place(at.copy, at.base / "sub", at.base)
+    site = python.parent.parent / "lib" / "python3.11" / "site-packages"
+    info = site / "mypy-0.dist-info"
+    info.mkdir()
+
+    def key_of(version: str | None, texts: dict[str, bytes]) -> str | None:
+        if version is None:
+            (info / "METADATA").unlink(missing_ok=True)
+        else:
+            (info / "METADATA").write_text(f"Name: mypy\nVersion: {version}\n")
+        return kept_key(b"state", ["-O", "json"], texts, nested, python, list)
+
+    module = {"sub/m.py": b"x = 1\n"}
+    above = {**module, "pyproject.toml": b'[tool.mypy]\nmypy_path = "../shared"\n'}
+    assert key_of("2.4.1", above) is None  # read on the way up
+    assert key_of("1.15.0", above) is None
+    assert key_of("1.13.0", above) is not None  # where it runs alone: none there
+    assert key_of(None, above) is None  # which mypy not known: either search
+    own = {**above, "sub/mypy.ini": b"[mypy]\nstrict = True\n"}
+    assert key_of("2.4.1", own) is not None  # its own found first
+    other_tool = {**above, "sub/pyproject.toml": b'[project]\nname = "x"\n'}
+    assert key_of("2.4.1", other_tool) is None  # no mypy section: passed over, on up
+    user = tmp_path / "home" / ".mypy.ini"
+    user.parent.mkdir()
+    for naming in ("plugins = pydantic.mypy", "mypy_path = stubs", "files = app"):
+        user.write_text(f"[mypy]\n{naming}\n")
+        assert key_of("2.4.1", module) is None, naming  # the user's: read where none is
+        assert key_of("2.4.1", own) is not None  # not read: the copy's first
+    user.write_text("[mypy]\nstrict = True\n")
+    assert key_of("2.4.1", module) is not None
+
+
+# No configuration of its own: mypy reads the user's. One file turns the report of unused
+# ignores on for itself and holds one: mypy runs once (`mypy_once`), its answer kept.
+USER_CONFIGURED = {
+    "app/__init__.py": "",
+    "app/main.py": (
+        "# mypy: warn-unused-ignores\n"
+        "from stubbed import value\n\n"
+        "count: int = value\n"
+        "kept = 1  # type: ignore\n"
+    ),
+}
+
+
+def test_the_user_s_configuration_naming_a_path_keeps_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypy reads the user's configuration where the copy has none (up to its `.git` mark:
+    mypy 2.4.1); its `mypy_path` names stubs outside the copy that the key cannot see. The
+    answer was kept, and once the stubs changed the next process was given it again, the
+    error they make missed."""
+    env = mypy_env()  # under lspd's cache, before the user's directories move
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    (stubs / "stubbed.pyi").write_text("value: int\n")
+    users = tmp_path / "xdg"
+    (users / "mypy").mkdir(parents=True)
+    (users / "mypy" / "config").write_text(f"[mypy]\nmypy_path = {stubs}\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(users))
+    monkeypatch.delenv("MYPYPATH", raising=False)
+    root = project(tmp_path / "p", USER_CONFIGURED, env)
+
+    def checked() -> tuple[list[tuple[str, int, int, str | None, str]], int]:
+        daemon = daemon_of(root, tmp_path)
+
+        async def run() -> MypyOutput:
+            try:
+                return await daemon.check(["app"], held(root))
+            finally:
+                await daemon.stop()
+
+        found = asyncio.run(run())
+        assert found.once
+        return shown(root, parse(found, root, daemon.mirror.directory)), daemon.runs
+
+    first, runs = checked()
+    assert runs == 1 and first == cli_errors(root, "app")
+    assert [code for *_, code, _ in first] == ["unused-ignore"]
+    (stubs / "stubbed.pyi").write_text("value: str\n")
+    truth = cli_errors(root, "app")
+    assert sorted(code for *_, code, _ in truth) == ["assignment", "unused-ignore"]
+    again, runs = checked()  # another process: mypy asked (it was 0 runs, the old answer)
+    assert (sorted(again), runs) == (sorted(truth), 1)
 
 
 def test_a_kept_answer_not_trusted_is_not_read(tmp_path: Path) -> None:

@@ -86,13 +86,13 @@ def mypy_sections(texts: dict[str, bytes], inside: str = "") -> list[dict[str, A
     raises (`tomllib.TOMLDecodeError`, `configparser.Error`)."""
     for name in CONFIG_FILES:
         if inside + name in texts:
-            sections = _sections(name, texts[inside + name].decode("utf-8", "replace"))
+            sections = sections_of(name, texts[inside + name].decode("utf-8", "replace"))
             if sections is not None:
                 return sections
     return None
 
 
-def _sections(name: str, text: str) -> list[dict[str, Any]] | None:
+def sections_of(name: str, text: str) -> list[dict[str, Any]] | None:
     """The mypy sections of a configuration file, the global one first (empty when only
     per-module ones are written); None when it has none (mypy reads the next file)."""
     if name == PYPROJECT:
