@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from lspd.engine import native_check, second_server
-from lspd.ops.check import check_all
-from tests.conftest import Warm, warm_root
+from lspd.ops.check import check_all, workspace_diagnostics
+from tests.conftest import Warm, answer, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
 
 CORE = "export function add(a: number, b: number): number {\n  return a + b;\n}\n"
@@ -34,6 +34,10 @@ CONFIG = {
     }
 }
 GATE_LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+):", re.MULTILINE)
+STOPPED = (  # a check's line for tsc stopped at a syntax error of this program's 4 files
+    "tsc stopped at {at} (tsc reports a program's syntax errors alone while it has any): "
+    "the other errors of its 4 file(s) are not checked"
+)
 
 
 @pytest.fixture
@@ -245,3 +249,30 @@ def test_a_grammar_error_of_the_checker_stays_and_tsc_is_asked_once(project: War
     (src / "core.ts").write_text(f"// adds\n{CORE}")
     assert check(project)[1] == found
     assert parsed.said[project.root / "tsconfig.json"] is said  # not asked again
+
+
+def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(tmp_path: Path) -> None:
+    """Without a watcher (the one-shot `lspd check`) the files are asked one by one; a
+    program with a syntax error is still tsc's answer: its syntax errors alone (user.ts's
+    and leaf.ts's type errors were said beside it), and the check says where tsc stopped."""
+    root = native_project(tmp_path / "ts7")
+    src = root / "src"
+    (src / "leaf.ts").write_text("export const x: string = 1;\n")  # a type error
+    (src / "core.ts").write_text(f"{CORE}\nexport function broken( {{\n")
+
+    def once() -> tuple[set[tuple[str, int, int, str]], list[str]]:
+        checked = answer(root, workspace_diagnostics)
+        found = {(d.path or "", d.line, d.column, d.code or "") for d in checked.diagnostics}
+        return found, checked.stopped
+
+    broken = {("src/core.ts", 6, 1, "1005")}
+    assert once() == (broken, [STOPPED.format(at="src/core.ts:6")])
+    assert {(p, int(a), int(b), c) for p, a, b, c in GATE_LINE.findall(gate(root)[1])} == broken
+
+    (src / "core.ts").write_text(CORE)  # fixed: the type errors, nothing stopped
+    type_error = {("src/leaf.ts", 1, 14, "2322")}
+    assert once() == (type_error, [])
+
+    user = FILES["src/user.ts"] + "const y: number = ;\nconst z: string = 1;\n"
+    (src / "user.ts").write_text(user)  # a syntax error and a type error in one file
+    assert once() == ({("src/user.ts", 3, 19, "1109")}, [STOPPED.format(at="src/user.ts:3")])

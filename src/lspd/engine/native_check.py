@@ -24,12 +24,14 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
+from lspd.engine.native_program import compiler, program_state
 from lspd.engine.native_reach import (
     native_asked,
     native_seen,
     native_sessions,
     read_imports,
 )
+from lspd.engine.results import FileResult
 from lspd.engine.second_server import ask_all
 from lspd.engine.stops import PARSER_CODES, TSC, Stop, stop_of
 from lspd.lsp import shapes
@@ -44,6 +46,7 @@ from lspd.workspace.tsc_native import ConfigError, config_errors
 FILE_TIMEOUT_S = 120.0
 LOAD_TIMEOUT_S = 600.0
 R = TypeVar("R")
+F = TypeVar("F", bound=FileResult)
 Aside = Callable[[], Coroutine[Any, Any, object]]  # work done while the server loads
 Items = list[shapes.Diagnostic]
 # tsc reports a program's semantic diagnostics only when none of its files has a syntactic
@@ -158,6 +161,39 @@ async def _syntax_errors(
             if stops is not None:
                 stops.append(stop_of(TSC, at, map(ws.display, program)))
     return said
+
+
+async def native_once(
+    ws: Workspace, paths: list[Path], results: list[F], answers: Answers[F], stops: list[Stop]
+) -> list[F]:
+    """`results`, those of `paths` asked one by one without a watcher (a one-shot check:
+    `check_files`), as tsc says them: in a TypeScript 7 program with a syntax error, its
+    files' syntax errors alone, none for its other files, and the program added to `stops`
+    (each file's answer looked only at its own syntax: `file_diagnostics.check_file`)."""
+    sessions = native_sessions(ws, paths)
+    configs: dict[Path, list[str]] = {}
+    for path, session in sessions.items():
+        tsc = compiler(session)
+        if tsc is not None and (config := tsconfig_of(ws, path)) is not None:
+            configs.setdefault(config, tsc)
+    index = {r.path: i for i, r in enumerate(results)}
+    for config, tsc in configs.items():
+        state = await program_state(ws, tsc, config)
+        broken = state.broken
+        if not broken:
+            continue
+        files = set(state.files)
+        checked = [p for p in sessions if p in files and ws.display(p) in index]
+        for path in checked:
+            i = index[ws.display(path)]
+            errors = broken.get(path, ())
+            said = {(d.line, d.code) for d in results[i].diagnostics}
+            if said != {(e.line, e.code) for e in errors}:  # its own parse said them already
+                items = [tsc_item({}, e) for e in errors]
+                results[i] = answers.of_items(Said.by(sessions[path]), path, items)
+        at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
+        stops.append(stop_of(TSC, at, map(ws.display, checked)))
+    return results
 
 
 def parser_items(ws: Workspace) -> dict[Path, Items]:

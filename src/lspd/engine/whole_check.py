@@ -33,7 +33,7 @@ from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_e
 from lspd.engine.check_state import Progress, Running, WholeState
 from lspd.engine.mypy_check import MypyRun
 from lspd.engine.mypy_step import mypy_checked
-from lspd.engine.native_check import native_checked
+from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import python_asked
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.steps import Step, chain
@@ -158,6 +158,8 @@ async def _checked(
             run.tick(run.done + 1)
 
         results += await ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
+        if not watched:  # TypeScript 7's files asked one by one: tsc's rule, once per program
+            results = await native_once(ws, rest, results, checks, stops)
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
         raise
