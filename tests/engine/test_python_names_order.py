@@ -60,14 +60,32 @@ def test_a_name_added_that_a_file_of_a_cycle_names_asks_every_importer(cycle: Wa
     assert cli(cycle.root) == {IMPORT_CYCLE, CLASS_ERROR}
 
 
-def test_a_comment_in_a_file_of_a_cycle_asks_every_importer(cycle: Warm) -> None:
+def test_a_code_edit_in_a_file_of_a_cycle_asks_every_importer(cycle: Warm) -> None:
     """A body-only edit asks the edited file alone, unless it is in an import cycle
     (engine/python_affected): before, b.py asked alone lost its class error (SQLAlchemy:
     a comment in `Session.get` lost orm/session.py:3694, which the CLI keeps)."""
     assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
     b = cycle.root / "b.py"
-    b.write_text(b.read_text() + "# a comment\n")
+    b.write_text(b.read_text().replace("MORE = 1", "MORE = 2"))
     assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py"])  # c.py: unaffected
-    (cycle.root / "c.py").write_text("SIZE = 1  # a comment\n")  # in no cycle: alone
-    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["c.py"])
     assert cli(cycle.root) == {IMPORT_CYCLE, CLASS_ERROR}
+
+
+def test_comments_and_blank_lines_ask_nothing_their_lines_moved(cycle: Warm) -> None:
+    """An edit of comments and blank lines moves the file's last answer with its lines
+    (engine/python_trivia): nothing asked, in a cycle or not, the CLI's errors. Before,
+    every importer of b.py was asked (SQLAlchemy: 245 files for a comment)."""
+    assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
+    b, a = cycle.root / "b.py", cycle.root / "a.py"
+    (cycle.root / "c.py").write_text("SIZE = 1  # in no cycle\n")
+    b.write_text("# b: the other half\n\n" + b.read_text() + "# the end\n")
+    moved = {IMPORT_CYCLE, ("b.py", 7, "reportGeneralTypeIssues")}
+    assert checked(cycle) == (moved, [])
+    assert cli(cycle.root) == moved
+    a.write_text("# a comment first: the cycle's error stays at 1:1\n" + a.read_text())
+    assert checked(cycle) == (moved, ["a.py", "b.py"])  # its first line changed: its cycle
+    a.write_text(a.read_text().replace("import c", "# more\n\nimport c") + "\n# the end\n")
+    assert checked(cycle) == (moved, [])  # its first line as it was: 1:1 stays
+    b.write_text(b.read_text().replace("# the end", "# type: ignore"))  # a checker reads it
+    assert checked(cycle)[1] == ["a.py", "b.py"]
+    assert checked(cycle)[0] == cli(cycle.root)

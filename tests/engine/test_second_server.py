@@ -71,6 +71,6 @@ def test_a_body_edit_is_asked_of_the_first_server_alone(python: Warm) -> None:
     asked(python)
     [session] = python.ws.sessions.values()
     first = session.pid
-    (python.root / "pkg/core.py").write_text(FILES["pkg/core.py"] + "# a comment\n")
+    (python.root / "pkg/core.py").write_text(FILES["pkg/core.py"].replace("a + b", "b + a"))
     assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     assert session.pid == first and servers_in(python.root) == [first]

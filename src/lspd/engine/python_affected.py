@@ -9,7 +9,9 @@ it is in an import cycle (`_cycle_importers`: whatever its edit), and of those o
 files naming what it added when all it did was add module names
 (`engine/python_names.py`: a name added that no file uses asks the file alone; every
 importer when a file naming it and one not naming it reach one import cycle,
-`engine/python_cycles.py`). The other files' results are last time's, reused as they are
+`engine/python_cycles.py`). An edit of comments and blank lines alone asks nothing, its
+file in a cycle or not: its file's last result, moved with its lines (`python_trivia`), is
+its answer. The other files' results are last time's, reused as they are
 (by `engine/whole_check.py`: it says which files to ask, `python_asked`). A change it
 cannot place asks every file as before: a file added, removed or unreadable, a changed
 file the check does not ask about (a configuration, a Python file outside the gate, a file
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import threading
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +38,7 @@ from lspd.engine.declarations import signature
 from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers, touched
 from lspd.engine.python_names import Read, reached
+from lspd.engine.python_trivia import Moves, moves
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
@@ -52,6 +56,14 @@ class PythonSeen:
     # made when a declaration first changed, again for a file once it changed.
     names: dict[Path, frozenset[tuple[str, ...]] | None] = field(default_factory=dict)
     read: Read = field(default_factory=Read)  # what `python_names` read of them
+    # Per file, the hash of the text its last result was made of, where the check knows it
+    # (the text its server held once the check ended): only such a result may be moved.
+    answered: dict[Path, int] = field(default_factory=dict)
+
+
+# The caller's: `path`'s last result moved as `Moves` says, kept as its answer; False when
+# it cannot be (no last result, a diagnostic off the moved tokens).
+Move = Callable[[Path, Moves], bool]
 
 
 def python_asked(
@@ -60,10 +72,12 @@ def python_asked(
     rest: list[Path],
     changes: int | None,
     seen: PythonSeen | None,
+    move: Move,
 ) -> tuple[PythonSeen | None, set[Path] | None]:
     """What the check sees of the Python files of `rest` (the files answered one by one)
     now, to keep for the next check (None without a watcher: nothing says what changed),
-    and the files of `rest` an edit since `seen` can affect: to ask (None: every file)."""
+    and the files of `rest` an edit since `seen` can affect: to ask (None: every file).
+    A file edited in comments and blank lines alone is `move`d, not asked."""
     if changes is None:
         return None, None
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
@@ -80,8 +94,48 @@ def python_asked(
     now = PythonSeen(changes, texts, names, Read() if seen is None else seen.read.without(changed))
     if seen is None:
         _name_ahead(ws, now)
-    ask = None if seen is None else _affected(ws, set(matched), rest, changed, last, now)
-    return now, ask
+        return now, None
+    now.answered = {p: h for p, h in seen.answered.items() if p not in changed}
+    moved = _moved(changed & set(rest), last, seen.answered, now, move)
+    if moved and moved == changed:
+        return now, set()  # only lines moved: nothing to ask
+    return now, _affected(ws, set(matched), rest, changed - moved, last, now)
+
+
+def answered(ws: Workspace, seen: PythonSeen | None, asked: list[Path]) -> None:
+    """Keep in `seen` the hash of the text each Python file of `asked` was answered for:
+    the text its server holds now, once the check has its answer (a file edited while the
+    check ran holds another text than `seen`'s: its result is never moved)."""
+    if seen is None:
+        return
+    for path in asked:
+        if path.suffix in PYTHON and (document := ws.document(path)) is not None:
+            seen.answered[path] = hash(document.text)
+        else:
+            seen.answered.pop(path, None)
+
+
+def _moved(
+    changed: set[Path],
+    last: dict[Path, bytes],
+    answered: dict[Path, int],
+    now: PythonSeen,
+    move: Move,
+) -> set[Path]:
+    """The files of `changed` whose edit only moved lines (comments, blank lines), their
+    last result made of their last text, and `move`d: their answer."""
+    moved = set()
+    for path in changed:
+        before, after = last.get(path), now.texts.get(path)
+        if before is None or after is None or before == after or path.suffix not in PYTHON:
+            continue
+        old, new = _text(before), _text(after)
+        if answered.get(path) != hash(old) or (found := moves(old, new)) is None:
+            continue
+        if move(path, found):
+            moved.add(path)
+            now.answered[path] = hash(new)
+    return moved
 
 
 def _affected(

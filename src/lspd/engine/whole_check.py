@@ -33,8 +33,9 @@ from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_e
 from lspd.engine.check_state import Progress, Running, WholeState
 from lspd.engine.mypy_check import MypyRun
 from lspd.engine.mypy_step import mypy_checked
-from lspd.engine.native_check import native_checked, native_once
-from lspd.engine.python_affected import python_asked
+from lspd.engine.native_check import native_checked
+from lspd.engine.python_affected import answered, python_asked
+from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.steps import Step, chain
 from lspd.engine.stops import Stop
@@ -79,6 +80,11 @@ class Checks(Answers[R], Protocol[R, C_co]):
 
     def merged(self, results: list[R]) -> list[R]:
         """One result per file: a file both mypy and basedpyright judged gets both's."""
+        ...
+
+    def moved(self, result: R, moves: Moves) -> R | None:
+        """`result` with its diagnostics moved to their lines after an edit of comments and
+        blank lines (`engine/python_trivia.py`); None when one stands off the moved code."""
         ...
 
     async def configs(self) -> list[R]:
@@ -158,8 +164,7 @@ async def _checked(
             run.tick(run.done + 1)
 
         results += await ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
-        if not watched:  # TypeScript 7's files asked one by one: tsc's rule, once per program
-            results = await native_once(ws, rest, results, checks, stops)
+        answered(ws, memory.python, rest)
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
         raise
@@ -220,10 +225,21 @@ async def _reused_or_built(
         run.tick(run.done + 1)
 
     async def unaffected(rest: list[Path]) -> Reply[R]:  # Python: nothing asked, reused
-        memory.python, ask = python_asked(ws, matched, rest, changes, memory.python)
-        known = memory.known
+        moved: dict[Path, R] = {}
+
+        def move(path: Path, moves: Moves) -> bool:  # comments, blank lines: lines moved
+            last = known.get(path)
+            result = None if last is None else checks.moved(last[1], moves)
+            if result is not None:
+                moved[path] = result
+            return result is not None
+
+        memory.python, ask = python_asked(ws, matched, rest, changes, memory.python, move)
         if ask is None or any(p not in known for p in rest if p not in ask):
             return [], [], rest
+        for path, result in moved.items():
+            if path not in ask:
+                known[path] = (None, result)  # the server's next answer is converted anew
         return [known[p][1] for p in rest if p not in ask], [], [p for p in rest if p in ask]
 
     steps: list[Step[R]] = [

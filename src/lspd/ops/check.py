@@ -20,6 +20,7 @@ from pathlib import Path
 
 from lspd.engine.check_state import Progress
 from lspd.engine.mypy_check import MypyRun
+from lspd.engine.python_trivia import Moves
 from lspd.engine.whole_check import Whole, matched_files, selected, whole_check
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
@@ -73,6 +74,17 @@ class CheckAnswers(FileAnswers):
     def merged(self, results: list[DiagnosticsResult]) -> list[DiagnosticsResult]:
         """One result per file, mypy's and basedpyright's joined (`mypy_answers.merged`)."""
         return merged(results)
+
+    def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
+        """`result` after an edit of comments and blank lines: each diagnostic on the line
+        its code moved to; None when one stands off the moved code."""
+        diagnostics = []
+        for d in result.diagnostics:
+            lines = moves.span(d.line, d.column, d.end_line, d.end_column)
+            if lines is None:
+                return None
+            diagnostics.append(d.model_copy(update={"line": lines[0], "end_line": lines[1]}))
+        return result.model_copy(update={"diagnostics": diagnostics})
 
     async def configs(self) -> list[DiagnosticsResult]:
         """TypeScript 7's tsconfigs' errors (`ops/tsconfig.py`)."""

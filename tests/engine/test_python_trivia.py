@@ -1,0 +1,66 @@
+"""An edit of comments and blank lines alone moves lines; any other edit is no move."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd.engine.python_trivia import moves
+
+CODE = 'import os\n\n\ndef f(x: int) -> str:\n    """Doc."""\n    return str(x)  # why\n'
+
+
+def test_a_comment_above_moves_every_line_below_it() -> None:
+    found = moves(CODE, "# a header\n" + CODE)
+    assert found is not None
+    assert found.place(1, 1) == (2, 1)  # `import`
+    assert found.place(4, 5) == (5, 5)  # `f`
+    assert found.place(6, 19) is None  # in the comment `# why`: no token of code there
+    assert found.span(6, 12, 6, 18) == (7, 7)  # `str(x)`
+
+
+def test_a_comment_changed_on_its_line_and_blank_lines_dropped_keep_or_move_lines() -> None:
+    after = CODE.replace("  # why", "  # because").replace("\n\n\n", "\n")
+    found = moves(CODE, after)
+    assert found is not None
+    assert found.place(1, 1) == (1, 1) and found.place(4, 1) == (2, 1)
+
+
+def test_a_string_spanning_lines_moves_as_a_whole() -> None:
+    before = 'X = """a\nb\n"""\nY: int = ""\n'
+    found = moves(before, "# moved\n" + before)
+    assert found is not None
+    assert found.span(1, 5, 3, 4) == (2, 4) and found.place(4, 10) == (5, 10)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        CODE.replace("return str(x)", "return repr(x)"),  # code
+        CODE.replace("str(x)  #", "str( x )  #"),  # a token moved along its line
+        CODE.replace('"""Doc."""', '"""Docs."""'),  # a docstring is a string: code
+        CODE.replace("# why", "# type: ignore"),  # a comment a checker reads
+        CODE.replace("# why", "# pyright: ignore[reportGeneralTypeIssues]"),
+        "# -*- coding: latin-1 -*-\n" + CODE,
+        "# mypy: disallow-untyped-defs\n" + CODE,
+        CODE.replace("def f", "def f(\n"),  # no longer tokenizes
+        CODE.replace("import os\n", "import os  # noqa\nimport sys\n"),
+    ],
+)
+def test_any_other_edit_is_no_move(after: str) -> None:
+    assert moves(CODE, after) is None
+
+
+def test_a_comment_a_checker_reads_may_move_unchanged() -> None:
+    before = "x: int = ''  # type: ignore\n"
+    found = moves(before, "# note\n\n" + before)
+    assert found is not None and found.place(1, 15) == (3, 15)  # on the ignore comment
+
+
+def test_an_empty_range_at_the_start_stays_while_the_first_line_does() -> None:
+    """pyright puts a file's import cycle at (1, 1), whatever the file starts with."""
+    header = "# header\n"
+    kept = moves(header + CODE, header + "# more\n" + CODE)
+    assert kept is not None and kept.span(1, 1, 1, 1) == (1, 1)
+    moved = moves(CODE, header + CODE)
+    assert moved is not None and moved.span(1, 1, 1, 1) is None  # the file's, or `import`'s?
+    assert moved.span(1, 1, 1, 7) == (2, 2)  # `import`
