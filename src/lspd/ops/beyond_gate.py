@@ -44,6 +44,7 @@ class Part:
     beyond: str | None = None  # how the files outside the gate were compared
     again: list[Found[Diagnostic]] | None = None  # a second sample of `after`, if taken
     stops: list[Stop] = field(default_factory=list)  # `after`'s checkers stopped at syntax
+    before_stops: list[Stop] = field(default_factory=list)  # `before`'s (the baseline's)
     renamed: dict[str, str] = field(default_factory=dict)  # old -> new path (as shown)
 
     def joined(self, other: Part) -> Part:
@@ -61,6 +62,7 @@ class Part:
             other.beyond if other.beyond is not None else self.beyond,
             again,
             [*self.stops, *other.stops],
+            [*self.before_stops, *other.before_stops],
             {**self.renamed, **other.renamed},
         )
 
@@ -84,6 +86,7 @@ async def beyond_gate(
     if texts:
         state = await overlaid_state(ws, texts, set(now), only=set(now))
         reached = sorted(p for p in state.results if p in now)
+        part.before_stops = list(state.stopped)  # what they did not check there is not new
         for path in reached:
             old = texts[path] if path in texts else read_text(path)
             part.before += found_in(state.results[path], old)

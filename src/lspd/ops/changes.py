@@ -22,9 +22,11 @@ from lspd.engine.comparison import Again, Found, difference
 from lspd.engine.dependents import Texts
 from lspd.engine.held_asks import held_asked
 from lspd.engine.mypy_step import SERVER, toolchain_of
-from lspd.engine.stops import Hiding, Stop, hiding, syntax_code
+from lspd.engine.stops import TSC, Hiding, Stop, hiding, stop_of, syntax_code
+from lspd.lsp import shapes
+from lspd.lsp.diagnostics import Stopped as TscStopped
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic
+from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
 from lspd.ops.stopped_model import Stopped
 from lspd.workspace import Workspace
@@ -38,7 +40,7 @@ class Diagnosed:
 
     found: list[Found[FileDiagnostic]]
     results: list[DiagnosticsResult]
-    stops: list[Stop]  # the checkers that stopped at syntax errors (mypy's runs)
+    stops: list[Stop]  # the checkers that stopped at syntax errors (mypy's runs, tsserver's)
 
 
 async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
@@ -64,8 +66,10 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                 items = list(judged.get(file, []))
                 if file in served:
                     said, lines = heard[file].said, heard[file].lines
-                    items += convert_items(Converter(ws, said.encoding), file, heard[file].items)
+                    own_items = convert_items(Converter(ws, said.encoding), file, heard[file].items)
+                    items += own_items
                     server, toolchain = said.server, said.toolchain
+                    stops += _tsc_stop(ws, file, heard[file].items, own_items)
                 else:
                     server, toolchain = SERVER, label(own[file])
                     lines = (overlay.get(file) or read_text(file) or "").splitlines()
@@ -94,6 +98,20 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                 if file not in opened_before and file not in overlay:
                     ws.close_document(file)
     return Diagnosed(found, results, stops)
+
+
+def _tsc_stop(
+    ws: Workspace, file: Path, raw: list[shapes.Diagnostic], items: list[Diagnostic]
+) -> list[Stop]:
+    """tsserver's answer (lspd's plugin) of a file whose program tsc stops at a syntax error
+    (`lsp/diagnostics.Stopped`: at the file's own first, `items`, or another file's), as
+    the stop a one-file answer makes (`file_diagnostics.tsc_stopped`); else none. Before,
+    a held state dropped it: a file outside the gate whose syntax error HEAD held had its
+    type errors, not checked there, introduced once the syntax error was fixed."""
+    if not isinstance(raw, TscStopped):
+        return []
+    line = min(d.line for d in items) if items else raw.line
+    return [stop_of(TSC, [(ws.display(raw.file), line)], [ws.display(file)])]
 
 
 def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnostic]],

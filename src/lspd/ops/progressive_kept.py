@@ -28,7 +28,7 @@ from lspd.ops.checked import Checked
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Diagnostic, DiagnosticsResult, Stopped
 from lspd.ops.progressive import Introduced, Progress, stamp
-from lspd.ops.since_kept import compared, settled
+from lspd.ops.since_kept import baseline_stops, compared, settled
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
@@ -91,7 +91,7 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
     now = stop_keys([*found.checked.stopped, *part.stops], _found_now(ws, results), "")
-    was = stop_keys(found.state.stopped, _found_kept(found, part), progress.baseline)
+    was = stop_keys(baseline_stops(found, part), _found_kept(found, part), progress.baseline)
     changes = result.changes
     # a baseline's stop that hid nothing new changes no verdict: not said
     at_baseline = [s for s in changes.baseline_stopped if s.not_checked]

@@ -24,6 +24,7 @@ from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.renames import renames
 from lspd.engine.seen import FileSeen, Seen
+from lspd.engine.stops import Stop
 from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
@@ -181,9 +182,15 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
         again,
         stops,
         part.renamed,
-        state.stopped,  # the baseline's stops: what they did not check there is not new
+        baseline_stops(found, part),  # what they did not check there is not new
     )
     return Compared(changes, part.results)
+
+
+def baseline_stops(found: Committed[Checked], part: Part) -> list[Stop]:
+    """The baseline's checkers that stopped at syntax errors: the kept result's (the gate's
+    files) and those of the files outside the gate checked at the baseline's texts."""
+    return [*found.state.stopped, *part.before_stops]
 
 
 def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:
