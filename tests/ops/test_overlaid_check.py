@@ -17,6 +17,7 @@ from lspd.engine.builders import builder_for
 from lspd.engine.overlaid import builders_overlaid
 from lspd.ops.check import check_all
 from lspd.ops.models import Changes, FileDiagnostic
+from lspd.ops.overlaid_state import overlaid_state
 from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
@@ -146,6 +147,28 @@ def test_python_previews_ask_what_the_check_would(python: Warm) -> None:
     checked = python.run(check_all(python.ws))
     assert [python.ws.display(p) for p in checked.asked] == ["pkg/leaf.py"]
     assert [(d.path, d.line) for d in checked.everything] == [("pkg/leaf.py", 1)]
+
+
+def test_a_python_preview_of_comments_and_blank_lines_asks_nothing(python: Warm) -> None:
+    """The disk's result moved with its lines (engine/python_trivia), as the next check
+    says once it is written; before, the file was asked with the text held, then again."""
+    leaf = python.root / "pkg/leaf.py"
+    leaf.write_text("x: str = 1\n")
+    disk = {python.ws.resolve(r.path) for r in python.run(check_all(python.ws)).results}
+    text = "# a leaf\n\nx: str = 1  # wrong\n"
+    state = python.run(overlaid_state(python.ws, {leaf: text}, disk))
+    assert state.asked == [] and state.held == {}
+    assert [(d.line, d.code) for d in state.results[leaf].diagnostics] == [
+        (3, "reportAssignmentType")
+    ]
+    assert previewed_said(python, {"pkg/leaf.py": text}) == ([], [])
+    typed = {"pkg/leaf.py": "x: str = 1  # type: ignore\n"}  # a comment a checker reads
+    assert python.run(overlaid_state(python.ws, {leaf: typed["pkg/leaf.py"]}, disk)).asked == [leaf]
+    leaf.write_text(text)
+    checked = python.run(check_all(python.ws))
+    assert checked.asked == [] and [(d.path, d.line) for d in checked.everything] == [
+        ("pkg/leaf.py", 3)
+    ]
 
 
 TS7_FILES = {

@@ -7,10 +7,12 @@ overlaid on the work tree's last check (`check_all`, which must come first).
 - the files of other servers (basedpyright, TypeScript 7, ...): the texts held while the
   files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
   mypy's projects' files in one run of its daemon.
-Every other file's result is the work tree's check's. Three callers: `preview` (the
-proposed texts, `ops/overlaid_check.py`), the committed state of a dirty work tree (HEAD's
-texts of the changed files, `engine/committed.py`) and a baseline's files outside the gate
-(`ops/beyond_gate.py`, with `only` those files).
+Python files edited in comments and blank lines alone are not asked: the disk's results,
+moved with their lines (`engine/python_trivia.py`). Every other file's result is the work
+tree's check's. Three callers: `preview` (the proposed texts, `ops/overlaid_check.py`), the
+committed state of a dirty work tree (HEAD's texts of the changed files,
+`engine/committed.py`) and a baseline's files outside the gate (`ops/beyond_gate.py`, with
+`only` those files).
 
 The results are the caller's (`Held`: `ops/overlaid_state.py` makes `DiagnosticsResult`s
 of a builder's items and asks the servers with the texts held); the engine decides which
@@ -31,27 +33,35 @@ from lspd.engine.mypy_check import by_project
 from lspd.engine.native_held import native_held, native_stopped
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
+from lspd.engine.python_affected import PYTHON
+from lspd.engine.python_trivia import Moves, moves
 from lspd.engine.results import FileResult
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.tsbuilder import Items
 
 R = TypeVar("R", bound=FileResult)
-R_co = TypeVar("R_co", bound=FileResult, covariant=True)
 Texts = Mapping[Path, str | None]  # file -> its text (None: absent)
 
 
-class Held(Protocol[R_co]):
+class Held(Protocol[R]):
     """How the caller makes the results of texts never written."""
 
-    def built(self, items: Mapping[Path, Items], texts: Texts) -> Mapping[Path, R_co]:
+    def built(self, items: Mapping[Path, Items], texts: Texts) -> Mapping[Path, R]:
         """A builder's items as results, their positions read in `texts` (the disk's for
         the other files), as the whole check makes them (`engine/builders.py`)."""
         ...
 
+    def moved(self, result: R, moves: Moves) -> R | None:
+        """The disk's `result` with its diagnostics moved to their lines after an edit of
+        comments and blank lines (`engine/python_trivia.py`); None when one stands off the
+        moved code."""
+        ...
+
     async def asked(
         self, files: list[Path], texts: Texts, stops: list[Stop] | None = None
-    ) -> Sequence[R_co]:
+    ) -> Sequence[R]:
         """The results of `files` while the servers hold `texts` (the disk's for the rest),
         asked in that order; a file absent in that state has none. A checker that stopped
         at syntax errors (mypy's run) is added to `stops`."""
@@ -104,6 +114,10 @@ async def overlaid_state(
     # would re-check for them is not asked (~0.8 s of parsing on rich).
     mypy_only = {p for j, m in by_project(ws, list(held)).items() if not j.also_pyright for p in m}
     others = {p: t for p, t in held.items() if p not in mypy_only}
+    # Python files edited in comments and blank lines alone: the disk's results, moved.
+    moved = _moved(ws, others, memory, held_by)
+    results.update((p, r) for p, r in moved.items() if _in(p, wanted))
+    others = {p: t for p, t in others.items() if p not in moved}
     found = reached(ws, others, candidates, memory.python, memory.native)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
@@ -114,6 +128,25 @@ async def overlaid_state(
         made = held_by.built(syntax, texts)
         results.update((p, r) for p, r in made.items() if _in(p, wanted))
     return OverlaidState(results, asked, held if asked else {}, stops)
+
+
+def _moved(ws: Workspace, texts: Texts, memory: CheckState[R], held_by: Held[R]) -> dict[Path, R]:
+    """Of `texts`, the Python files whose text moves only lines of the disk's (comments,
+    blank lines), no checker but basedpyright judging them, their disk's result known to be
+    of the disk's text: that result moved (`engine/python_trivia.py`; the whole check's rule)."""
+    seen, found = memory.python, {}
+    judged = set() if seen is None else {p for m in by_project(ws, list(texts)).values() for p in m}
+    for path, text in texts.items():
+        last = memory.known.get(path)
+        if seen is None or text is None or last is None or path in judged:
+            continue
+        if path.suffix not in PYTHON or (disk := read_text(path)) is None:
+            continue
+        if seen.answered.get(path) != hash(disk) or (lines := moves(disk, text)) is None:
+            continue
+        if (result := held_by.moved(last[1], lines)) is not None:
+            found[path] = result
+    return found
 
 
 def _in(path: Path, wanted: set[Path] | None) -> bool:

@@ -31,6 +31,7 @@ from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import FileAnswers
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.moved import moved
 from lspd.ops.mypy_answers import merged, result_of
 from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
@@ -76,15 +77,8 @@ class CheckAnswers(FileAnswers):
         return merged(results)
 
     def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
-        """`result` after an edit of comments and blank lines: each diagnostic on the line
-        its code moved to; None when one stands off the moved code."""
-        diagnostics = []
-        for d in result.diagnostics:
-            lines = moves.span(d.line, d.column, d.end_line, d.end_column)
-            if lines is None:
-                return None
-            diagnostics.append(d.model_copy(update={"line": lines[0], "end_line": lines[1]}))
-        return result.model_copy(update={"diagnostics": diagnostics})
+        """`result` after an edit of comments and blank lines (`ops/moved.py`)."""
+        return moved(result, moves)
 
     async def configs(self) -> list[DiagnosticsResult]:
         """TypeScript 7's tsconfigs' errors (`ops/tsconfig.py`)."""

@@ -13,6 +13,7 @@ from typing import cast
 
 from lspd.engine import overlaid_state as engine
 from lspd.engine.overlaid_state import OverlaidState, Texts
+from lspd.engine.python_trivia import Moves
 from lspd.engine.stops import Stop
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
@@ -22,6 +23,7 @@ from lspd.ops.check_memory import memory_of
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult
+from lspd.ops.moved import moved
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Items
 
@@ -55,6 +57,10 @@ class HeldAnswers:
             converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
             made[path] = make_result(ws, path, definition.name, label, converted)
         return made
+
+    def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
+        """The disk's `result` after an edit of comments and blank lines (`ops/moved.py`)."""
+        return moved(result, moves)
 
     async def asked(
         self, files: list[Path], texts: Texts, stops: list[Stop] | None = None
