@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd.dirs import state_dir
+from lspd.engine.stops import python_parses
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing, MypyOutput
 from lspd.workspace.mypy_config import (
@@ -83,7 +84,7 @@ class MypyRun:
     files: list[Path]  # the files it checked (`project_files`)
     errors: dict[Path, list[MypyError]] = field(default_factory=dict)
     once: bool = False  # mypy's own run (`mypy_once`) answered, not dmypy
-    stopped: bool = False  # exit 2, its errors said: it stopped at them (`engine/stops.py`)
+    stopped: bool = False  # at a blocking error, its errors said (`engine/stops.py`)
     python: list[Path] = field(default_factory=list)  # the workspace's Python files then
 
 
@@ -189,10 +190,26 @@ async def run_mypy(
     held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
     output = await daemon.check(targets or [], held, _outside(ws, base), sees)
     run.once = output.once
-    run.stopped = output.status == 2
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
+    run.stopped = output.status == 2 or _blocked(run.errors, held, base)
     return run
+
+
+def _blocked(errors: Mapping[Path, list[MypyError]], held: Mapping[str, bytes], base: Path) -> bool:
+    """Whether the run stopped at a blocking error though its status is not 2: dmypy's
+    update that meets one answers status 1 with that file's errors alone (its
+    `FineGrainedBuildManager.update`'s blocker messages) where mypy exits 2. A syntax error
+    of a file that does not parse (Python's parser, lspd's own: the text is parsed, never
+    run) is that; one of a file that parses is not (an invalid `# type: ignore`, a type
+    comment). Not seen: a syntax error of a newer Python than the project's only."""
+    for path, found in errors.items():
+        if not any(error.code == "syntax" for error in found) or base not in path.parents:
+            continue
+        text = held.get(path.relative_to(base).as_posix())
+        if text is not None and not python_parses(text):
+            return True
+    return False
 
 
 def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:
