@@ -18,6 +18,7 @@ resolve from the disk only.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from pathlib import Path
 from lspd.engine import check_files
 from lspd.engine.check_files import CONCURRENCY, SCALE, Said
 from lspd.engine.native_check import pulled
+from lspd.engine.native_held import held_as_tsc
 from lspd.engine.native_reach import native_sessions
 from lspd.engine.python_mirror import mirror_asked, mirrored
 from lspd.engine.second_server import ask_all
@@ -94,7 +96,10 @@ async def held_asked(
         ends = all(p in pulled for p in shared)
         timeouts = (timeout, timeout)
         heard |= await ask_all(list(shared), shared, ask, timeouts, lambda: None, False, ends)
-    return heard
+    # TypeScript 7's LSP says both kinds whatever the program's syntax: as tsc in this state
+    natives = {p: (s, heard[p].items) for p, s in native_sessions(ws, list(heard)).items()}
+    ruled = await held_as_tsc(ws, natives, texts) if natives else {}
+    return heard | {p: dataclasses.replace(heard[p], items=items) for p, items in ruled.items()}
 
 
 def _held(texts: Mapping[Path, str | None], path: Path) -> str | None:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
-from lspd.engine.native_program import compiler, program_state
+from lspd.engine.native_program import configs_of, prime, program_state
 from lspd.engine.native_reach import (
     native_asked,
     native_seen,
@@ -93,6 +93,8 @@ async def native_checked(
     sessions = native_sessions(ws, rest)
     if not sessions:
         return [], [], rest
+    for config, (tsc, _) in configs_of(ws, sessions).items():
+        prime(ws, tsc, config)  # beside the check: one file's `diagnostics` finds it read
     seen = memory.native
     now, changed, unread = native_seen(ws, sessions, changes, seen)
     memory.native = now
@@ -171,19 +173,14 @@ async def native_once(
     files' syntax errors alone, none for its other files, and the program added to `stops`
     (each file's answer looked only at its own syntax: `file_diagnostics.check_file`)."""
     sessions = native_sessions(ws, paths)
-    configs: dict[Path, list[str]] = {}
-    for path, session in sessions.items():
-        tsc = compiler(session)
-        if tsc is not None and (config := tsconfig_of(ws, path)) is not None:
-            configs.setdefault(config, tsc)
     index = {r.path: i for i, r in enumerate(results)}
-    for config, tsc in configs.items():
+    for config, (tsc, found) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config)
         broken = state.broken
         if not broken:
             continue
         files = set(state.files)
-        checked = [p for p in sessions if p in files and ws.display(p) in index]
+        checked = [p for p in found if p in files and ws.display(p) in index]
         for path in checked:
             i = index[ws.display(path)]
             errors = broken.get(path, ())

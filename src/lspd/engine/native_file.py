@@ -1,57 +1,94 @@
-"""One file's diagnostics on TypeScript 7 as tsc reports them, for a file with a syntax error.
+"""One file's diagnostics on TypeScript 7 as tsc reports them.
 
 TypeScript 7's LSP (`tsc --lsp`) pulls a file's syntactic and semantic items alike, where
 `tsc -p` reports a program's semantic diagnostics only when none of its files has a syntax
 error: a broken function's TS1005 came with TS2391 and TS7010, and a type error beside a
 syntax error of the same file. Its syntax errors share the parser's range of codes with the
 checker's grammar errors (TS1102), so tsc's parser alone tells them
-(`tsc_native.parsed_errors`: the text parsed alone, 0.3-0.4 s), asked only when an item has
-one of those codes, once per text. Not seen from here: another file's syntax error, which
-makes tsc say nothing of this file (the whole check and the preview answer it:
-`native_check`, `native_held`); asking the program's files for it would cost a parse of
-the program per question (4-6 s on effect).
+(`tsc_native.parsed_errors`: the text parsed alone), asked only when an item has one of
+those codes, once per text. Another own file's syntax error makes tsc say nothing of this
+file: `others` reads the program's files (`engine/native_program.py`: listed and parsed
+once, then only the files changed since parsed again) while the server answers the file,
+and the answer is then empty, `Stopped` where tsc stopped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import logging
 from pathlib import Path
 from typing import Any, cast
 
+from lspd.engine.builders import tsconfig_of
 from lspd.engine.native_check import tsc_item
+from lspd.engine.native_program import background, compiler, parsed, program_state
 from lspd.engine.stops import TSC, syntax_code
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped
 from lspd.lsp.session import Session
-from lspd.workspace.tsc_native import ConfigError, parsed_errors
+from lspd.workspace import Workspace
 
-KEPT = 256  # texts whose parse is kept (all forgotten past that)
-_parsed: dict[tuple[Path, str], list[ConfigError]] = {}  # (file, its text's digest) -> errors
+log = logging.getLogger(__name__)
+
+Others = asyncio.Task[Stopped | None]
+
+
+def others(ws: Workspace, session: Session, path: Path) -> Others | None:
+    """Where tsc stops at another own file of `path`'s program (None: nowhere), started now,
+    while the server answers the file; None when TypeScript 7 does not answer it or no
+    tsconfig holds it. A failure is logged and said None (nothing known)."""
+    tsc = compiler(session)
+    if tsc is None or (config := tsconfig_of(ws, path)) is None:
+        return None
+    return background(_elsewhere(ws, tsc, config, path))
+
+
+async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) -> Stopped | None:
+    try:
+        state = await program_state(ws, tsc, config)
+    except Exception:  # nothing known of the others: the file's own answer stands
+        log.warning("could not read the syntax of %s's program", path, exc_info=True)
+        return None
+    if path not in state.files:  # tsc -p does not check it
+        return None
+    for file, errors in state.broken.items():
+        if file != path:
+            return Stopped(file, min(e.line for e in errors))
+    return None
 
 
 async def as_tsc(
-    session: Session, path: Path, text: str, items: list[shapes.Diagnostic]
+    session: Session,
+    path: Path,
+    text: str,
+    items: list[shapes.Diagnostic],
+    elsewhere: Others | None = None,
 ) -> list[shapes.Diagnostic]:
     """`items`, what TypeScript 7's `session` said of `path` holding `text`, as tsc says
     them: the file's syntax errors alone when it has any (`Stopped` at the first: its other
-    errors not checked); else `items` themselves (the same list: a caller keeping what it
-    made of an answer knows it again)."""
+    errors not checked); none when another own file of its program has some (`elsewhere`,
+    from `others`: `Stopped` there); else `items` themselves (the same list: a caller
+    keeping what it made of an answer knows it again)."""
+    if (own := await _own_errors(session, path, text, items)) is not None:
+        return own
+    stop = None if elsewhere is None else await elsewhere
+    if stop is None:
+        return items
+    return cast("list[shapes.Diagnostic]", stop)  # nothing of this file's: tsc stopped there
+
+
+async def _own_errors(
+    session: Session, path: Path, text: str, items: list[shapes.Diagnostic]
+) -> list[shapes.Diagnostic] | None:
+    """The file's syntax errors alone, `Stopped` at the first; None when it has none."""
     if not any(syntax_code(TSC, str(i.get("code"))) for i in items):
-        return items
-    command = session.definition.resolved_command()
-    if "--lsp" not in command:
-        return items
-    key = path, hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
-    errors = _parsed.get(key)
-    if errors is None:
-        tsc = command[: command.index("--lsp")]
-        errors = await asyncio.to_thread(parsed_errors, tsc, {path: text})
-        if len(_parsed) >= KEPT:
-            _parsed.clear()
-        _parsed[key] = errors
+        return None
+    tsc = compiler(session)
+    if tsc is None:
+        return None
+    errors = (await parsed(tsc, {path: text}))[path]
     if not errors:
-        return items
+        return None
     # tsc stopped at them: the file's other errors are not checked (`Stopped`)
     said = [tsc_item({path: items}, error) for error in errors]
     stopped = Stopped(path, min(e.line for e in errors), cast("list[dict[str, Any]]", said))

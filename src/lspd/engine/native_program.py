@@ -5,24 +5,27 @@ tsc (TypeScript 7's `tsc -p`) reports a program's syntax errors alone while any 
 has one, so one file's answer depends on every other file's syntax, and TypeScript 7's LSP
 (`tsc --lsp`) says nothing of that. The program's files and their syntax errors come first
 from `tsc -p --listFilesOnly` (it parses every file and stops: 3.3-3.5 s for effect 4.1's 572
-files at load 3-4); afterwards each file's (mtime, size) is compared with what was kept, and
-only the files changed since are parsed again, alone, by tsc's parser
-(`tsc_native.parsed_errors`: ~10 ms of tsc for one file), when their text's digest changed.
-The list of files is made again when files came or went, a tsconfig, jsconfig or package.json
-changed (`Workspace.changed_at`), or without a watcher at every question. The own files are
-the program's outside node_modules (libraries' and the default library's syntax errors stop
-no check: lspd's tsserver plugin's `own`); a JSON file's are not source errors.
+files at load 3-4, ~2 CPU s; the daemon's whole check starts it beside its own: `prime`).
+Afterwards only the files changed since are looked at again: those the watcher saw change
+(after its catch-up), or without one every file's (mtime, size); a changed text (its digest)
+is parsed alone by tsc's parser (`tsc_native.parsed_errors`: ~10 ms of tsc for one file).
+The list is made again when a tsconfig, jsconfig or package.json changed, or a script it does
+not list came (`Workspace.changed_at`), and without a watcher at every question. The own
+files are the program's outside node_modules (a library's syntax error stops no check: lspd's
+tsserver plugin's `own`); a JSON file's errors are not a source's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Awaitable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from lspd.engine.builders import tsconfig_of
 from lspd.lsp.session import Session
@@ -31,6 +34,10 @@ from lspd.workspace.files import read_text, stamp
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
 
 Stamp = tuple[int, int] | None
+T = TypeVar("T")
+Programmed = tuple[list[str], list[Path]]  # a tsconfig's compiler and files (`configs_of`)
+_running: set[asyncio.Task[Any]] = set()  # `background` work not yet done
+log = logging.getLogger(__name__)
 Errors = tuple[ConfigError, ...]
 KEPT = 256  # texts whose parse is kept (all forgotten past that)
 _parsed: dict[tuple[Path, str], Errors] = {}  # (file, its text's digest) -> its syntax errors
@@ -38,6 +45,7 @@ _parsed: dict[tuple[Path, str], Errors] = {}  # (file, its text's digest) -> its
 # either state: parsed again (the kernel's file clock is coarser than `time.time_ns`).
 SLACK_NS = 1_000_000_000
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")  # a change of the program's files
+SCRIPTS = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
 
 
 @dataclass
@@ -56,8 +64,9 @@ class Program:
 
     files: tuple[Path, ...]
     known: dict[Path, _Known]
-    generation: int  # the workspace's `projects.generation` when it was listed
     mark: int | None  # the watcher's count of changes then (None: no watcher)
+    generation: int  # the workspace's `projects.generation` then (files came or went since)
+    renewed: int | None = None  # the watcher's count up to which every file's entry is right
 
 
 @dataclass
@@ -134,25 +143,29 @@ async def program_of(ws: Workspace, tsc: list[str], config: Path) -> Program:
         if program is None or not _reusable(ws, program):
             program = await _listed(ws, tsc, config)
             programs.kept[config] = program
-        await _renewed(tsc, program)
+        await _renewed(ws, tsc, program)
         return program
 
 
 def _reusable(ws: Workspace, program: Program) -> bool:
-    """Whether `program`'s files are still the program's: a watcher says no file came or went
-    and no configuration changed since it was listed."""
-    mark = ws.changes_seen
-    if mark is None or program.mark is None or program.generation != ws.projects.generation:
+    """Whether `program`'s files are still the program's: a watcher says no configuration
+    changed since it was listed, and no script it does not list came (files came or went,
+    and such a script changed)."""
+    if ws.changes_seen is None or (mark := program.mark) is None:
         return False
-    return not any(
-        count > program.mark and any(name in path.name for name in _EVERYTHING)
-        for path, count in ws.changed_at.items()
-    )
+    listed, came = set(program.files), program.generation != ws.projects.generation
+
+    def moves(path: Path) -> bool:
+        if any(name in path.name for name in _EVERYTHING):
+            return True
+        return came and path.suffix in SCRIPTS and path not in listed and _own(ws, path)
+
+    return not any(count > mark and moves(path) for path, count in ws.changed_at.items())
 
 
 async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     """The program `tsc -p config --listFilesOnly` reads, with every file's syntax errors."""
-    generation, mark = ws.projects.generation, ws.changes_seen
+    mark, generation = ws.changes_seen, ws.projects.generation
     started = time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
     own = tuple(p for p in files if _own(ws, p))
@@ -165,13 +178,22 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
         now = stamp(path)
         if now is not None and now[0] < started - SLACK_NS:  # as tsc read it
             known[path] = _Known(now, None, tuple(by_file.get(path, ())))
-    return Program(own, known, generation, mark)
+    return Program(own, known, mark, generation, mark)
 
 
-async def _renewed(tsc: list[str], program: Program) -> None:
-    """The files of `program` changed since they were last read, read and parsed again."""
+async def _renewed(ws: Workspace, tsc: list[str], program: Program) -> None:
+    """The files of `program` changed since they were last read, read and parsed again: with
+    a watcher, those it saw change since (after its catch-up, every change made before the
+    question: 572 stats cost 4-16 ms at load 8), else every file's stamp is looked at."""
+    mark, since = ws.changes_seen, program.renewed
+    paths: Iterable[Path] = program.files
+    if mark is not None and since is not None:
+        listed = set(program.files)
+        changed = {p for p, count in ws.changed_at.items() if count > since and p in listed}
+        paths = [p for p in program.files if p in changed or p not in program.known]
+    program.renewed = mark
     texts: dict[Path, tuple[Stamp, str, str]] = {}
-    for path in program.files:
+    for path in paths:
         now = stamp(path)
         kept = program.known.get(path)
         if kept is not None and kept.stamp == now:
@@ -189,6 +211,47 @@ async def _renewed(tsc: list[str], program: Program) -> None:
         errors = await parsed(tsc, {path: text for path, (_, _, text) in texts.items()})
         for path, (now, named, _) in texts.items():
             program.known[path] = _Known(now, named, errors[path])
+
+
+def prime(ws: Workspace, tsc: list[str], config: Path) -> None:
+    """`config`'s program read in the background unless it is kept and still its files, or
+    being read (the daemon's whole check: one file's question then finds it read)."""
+    programs = _programs.setdefault(ws, _Programs())
+    kept, lock = programs.kept.get(config), programs.locks.get(config)
+    if (kept is not None and _reusable(ws, kept)) or (lock is not None and lock.locked()):
+        return
+    background(_quietly(program_of(ws, tsc, config), config))
+
+
+async def _quietly(reading: Awaitable[Program], config: Path) -> Program | None:
+    """`reading`'s program; None, logged, when it failed (nothing is known then)."""
+    try:
+        return await reading
+    except Exception:
+        log.warning("could not read the syntax of %s's program", config, exc_info=True)
+        return None
+
+
+def background(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """`work` started as a task that is held until it is done (a task nobody holds may be
+    collected before it ends)."""
+    task = asyncio.create_task(work)
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+    return task
+
+
+def configs_of(ws: Workspace, sessions: Mapping[Path, Session]) -> dict[Path, Programmed]:
+    """The tsconfigs of the files of `sessions` that TypeScript 7 answers: each one's
+    compiler (`compiler`) and files (the nearest tsconfig.json above, looked up per folder)."""
+    found: dict[Path, Programmed] = {}
+    configs: dict[Path, Path | None] = {}
+    for path, session in sessions.items():
+        if path.parent not in configs:
+            configs[path.parent] = tsconfig_of(ws, path)
+        if (config := configs[path.parent]) is not None and (tsc := compiler(session)):
+            found.setdefault(config, (tsc, []))[1].append(path)
+    return found
 
 
 def compiler(session: Session) -> list[str] | None:

@@ -9,7 +9,7 @@ from lspd.engine import check_files
 from lspd.engine.check_files import Said
 from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
-from lspd.engine.native_file import as_tsc
+from lspd.engine.native_file import as_tsc, others
 from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
@@ -79,7 +79,7 @@ class FileAnswers:
         shown = self.ws.display(path)
         # mypy's errors of a file both checkers judge came from the check's mypy step
         return await check_file(
-            self.ws, shown, None, PER_FILE, False, known, timeout=timeout, mypy=False
+            self.ws, shown, None, PER_FILE, False, known, timeout=timeout, mypy=False, program=False
         )
 
     def of_items(self, said: Said, path: Path, items: list[shapes.Diagnostic]) -> DiagnosticsResult:
@@ -99,6 +99,7 @@ async def check_file(
     timeout: float | None = None,
     mypy: bool = True,
     stops: list[Stop] | None = None,
+    program: bool = True,
 ) -> DiagnosticsResult:
     """One file's diagnostics, once the servers hold every change made before the call.
 
@@ -108,7 +109,9 @@ async def check_file(
     diagnostics timeout unless given (a whole check's is longer). Without `mypy`, mypy's
     errors are left to the caller (a whole check's mypy step gave them, with or without
     `known`: a one-shot check has none). A checker that stopped at a syntax error (this
-    file's or another's) is added to `stops` (what it did not check: `engine/stops.py`)."""
+    file's or another's) is added to `stops` (what it did not check: `engine/stops.py`).
+    Without `program`, TypeScript 7's answer leaves out another file's syntax error (a whole
+    check looks at each program once: `engine/native_check.native_once`)."""
     resolved = ws.resolve(path)
     # A mypy-gated project's file: its own mypy (a whole check's mypy step did it already).
     judged = await mypy_file(ws, resolved, content) if known is None and mypy else None
@@ -125,11 +128,14 @@ async def check_file(
         session, document = await ws.open(path, content)
         last = known.get(document.path) if known is not None and content is None else None
         held = None if last is None else last[0]  # repeated, its items are not decoded again
+        typescript = session.definition.language == "typescript"
+        # TypeScript 7: the program's other files' syntax, read while the server answers
+        elsewhere = others(ws, session, document.path) if typescript and program else None
         raw = await session.diagnostics(document, timeout or ws.diagnostics_timeout, held)
         if last is not None and last[0] is answer_of(raw):
             return last[1]
-        if session.definition.language == "typescript":  # TypeScript 7's pull: both kinds
-            raw = await as_tsc(session, document.path, document.text, raw)
+        if typescript:  # TypeScript 7's pull: both kinds
+            raw = await as_tsc(session, document.path, document.text, raw, elsewhere)
         convert = Converter(ws, session.encoding)
         items = convert_items(convert, document.path, raw) + (judged.items if judged else [])
     result = make_result(
