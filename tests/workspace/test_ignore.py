@@ -82,3 +82,32 @@ def test_a_marker_inside_an_ignored_directory_is_no_project(tmp_path: Path) -> N
     (tmp_path / "tsconfig.json").write_text("{}")
     ws = Workspace(tmp_path)
     assert ws.session_for(library / "index.ts").root == tmp_path.resolve()
+
+
+def test_the_gitignore_is_read_again_when_it_changes(tmp_path: Path) -> None:
+    """Edited in place (the root's mtime unchanged), deleted, written twice within
+    `files.RACY_NS` at the same size: each walk and question follows it. Before, the
+    .gitignore was read once, when the workspace opened."""
+    for name in ["a.py", "gen/b.py", "out/c.py"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    gitignore = tmp_path / ".gitignore"
+    gitignore.write_text("gen/\n")
+    rules = Ignore(tmp_path)
+
+    def kept() -> set[str]:
+        found = {
+            (d / n).relative_to(tmp_path).as_posix() for d, names in rules.walk() for n in names
+        }
+        return found - {".gitignore"}
+
+    assert kept() == {"a.py", "out/c.py"}
+    gitignore.write_text("out/\n")  # the same size, at once
+    assert kept() == {"a.py", "gen/b.py"}
+    assert rules(tmp_path / "out/c.py") and rules.directory(tmp_path / "out")
+    with gitignore.open("a") as file:
+        file.write("a.py\n")
+    assert kept() == {"gen/b.py"}
+    gitignore.unlink()
+    assert kept() == {"a.py", "gen/b.py", "out/c.py"}
+    assert not rules(tmp_path / "out/c.py")

@@ -81,3 +81,72 @@ def test_a_kept_project_root_holds_only_while_its_directories_are_unchanged(
     (root / "app/real/setup.py").write_text("")
     (root / "app/pkg").symlink_to(root / "app/real")
     assert asked() == (root / "app/pkg", ["app/pkg"])
+
+
+def test_a_kept_project_root_follows_the_gitignore_edited_in_place(tmp_path: Path) -> None:
+    """The rules come from the root's .gitignore: edited in place (same inode, the
+    directories' mtimes unchanged) to ignore a marked directory, the next answer passes it
+    over, and back; an edit within `RACY_NS` of the last one (same size) is seen too.
+    Before, the kept root held (and the .gitignore was never read again)."""
+    root = tmp_path.resolve()
+    (root / "app/pkg").mkdir(parents=True)
+    (root / "app/pyproject.toml").write_text("[project]\nname = 'app'\n")
+    gitignore = root / ".gitignore"
+    gitignore.write_text("*.log\n")
+    projects = Projects(root, definitions(), {}, Ignore(root))
+    basedpyright = definitions()["basedpyright"]
+    old = time.time_ns() - 10**10  # past RACY_NS
+    for path in (root / "app/pkg", root / "app", root, gitignore):
+        os.utime(path, ns=(old, old))
+    inode = gitignore.stat().st_ino
+
+    def asked() -> Path:
+        return projects.project_root(root / "app/pkg/mod.py", basedpyright)
+
+    assert asked() == asked() == root / "app"  # the second one kept
+    with gitignore.open("a") as file:  # in place
+        file.write("app\n")
+    assert asked() == root
+    gitignore.write_text("*.log\nap?/\n")  # a directory's rule: the marked one's too
+    assert asked() == root
+    gitignore.write_text("*.log\nzzz/\n")  # the same size, at once
+    assert asked() == root / "app"
+    os.utime(gitignore, ns=(old, old))
+    assert asked() == asked() == root / "app"
+    assert gitignore.stat().st_ino == inode  # (edited in place throughout)
+    assert [d.stat().st_mtime_ns for d in (root / "app/pkg", root / "app", root)] == [old] * 3
+    gitignore.unlink()
+    assert asked() == root / "app"
+
+
+def test_the_gitignore_is_looked_at_only_where_a_marker_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept root found with no marked directory above the file does not depend on the
+    ignore rules: its next answer stats no .gitignore (click's src/click/core.py); one
+    found where a marker is stats it once."""
+    root = tmp_path.resolve()
+    (root / "app/pkg").mkdir(parents=True)
+    (root / ".gitignore").write_text("*.log\n")
+    ignore = Ignore(root)
+    projects = Projects(root, definitions(), {}, ignore)
+    basedpyright = definitions()["basedpyright"]
+    looked: list[object] = []
+    rules = ignore.rules
+    monkeypatch.setattr(ignore, "rules", lambda: looked.append(rules()) or looked[-1])
+
+    def settled() -> None:
+        old = time.time_ns() - 10**10  # past RACY_NS
+        for path in (root / "app/pkg", root / "app", root, root / ".gitignore"):
+            os.utime(path, ns=(old, old))
+
+    settled()
+    assert projects.project_root(root / "app/pkg/mod.py", basedpyright) == root
+    assert projects.project_root(root / "app/pkg/mod.py", basedpyright) == root
+    assert looked == []
+    (root / "app/setup.py").write_text("")
+    settled()
+    assert projects.project_root(root / "app/pkg/mod.py", basedpyright) == root / "app"
+    assert len(looked) == 1
+    assert projects.project_root(root / "app/pkg/mod.py", basedpyright) == root / "app"
+    assert len(looked) == 2

@@ -146,23 +146,64 @@ def test_a_project_marker_coming_or_going_is_seen_by_the_next_open(tmp_path: Pat
     """The project root `open` finds is kept while the directories above the file are
     unchanged (`Projects.project_root`): a marker written into a settled directory makes
     the next open's project that directory, and its removal the root again."""
-    root = copy_fixture("py", tmp_path)
-    sub = root / "pkg" / "sub"
-    sub.mkdir()
-    (sub / "mod.py").write_text("x = 1\n")
-    old = time.time_ns() - 10 * 10**9  # settled: past files.RACY_NS
-    for path in (sub / "mod.py", sub, root / "pkg"):
-        os.utime(path, ns=(old, old))
+    root, sub = _sub_module(tmp_path)
+    _settled(sub / "mod.py", sub, root / "pkg")
     basedpyright = definitions()["basedpyright"]
     for warm in warm_root(root, tmp_path / "logs"):
         projects = warm.ws.pool.projects
-        session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
-        assert session.folders == [root]
-        warm.run(warm.ws.open("pkg/sub/mod.py"))  # kept: the same
-        assert projects._roots[(basedpyright.roots, str(sub))][0] == root
+        assert _opened_twice(warm, sub) == [root]
         (sub / "pyproject.toml").write_text("[project]\nname = 'sub'\n")
         session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
         assert session.folders == [root, sub]
         assert projects.project_root(sub / "mod.py", basedpyright) == sub
         (sub / "pyproject.toml").unlink()
         assert projects.project_root(sub / "mod.py", basedpyright) == root
+
+
+def test_a_gitignore_edited_in_place_is_seen_by_the_next_open(tmp_path: Path) -> None:
+    """The kept project root also holds for the .gitignore's rules (`Ignore.rules`): with
+    `pkg/sub` ignored, its pyproject.toml is passed over (the root answers); the rule
+    taken out of the .gitignore in place (no directory changes), the next open's project is
+    pkg/sub. Before, the kept root held: the session's folders stayed [root]."""
+    root, sub = _sub_module(tmp_path)
+    (sub / "pyproject.toml").write_text("[project]\nname = 'sub'\n")
+    gitignore = root / ".gitignore"
+    gitignore.write_text("*.log\npkg/sub\n")
+    old = _settled(sub / "mod.py", sub, root / "pkg", root, gitignore, sub / "pyproject.toml")
+    basedpyright = definitions()["basedpyright"]
+    for warm in warm_root(root, tmp_path / "logs"):
+        projects = warm.ws.pool.projects
+        assert _opened_twice(warm, sub) == [root]
+        with gitignore.open("r+") as file:  # in place: the rule taken out
+            file.truncate(len("*.log\n"))
+        session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
+        assert session.folders == [root, sub]
+        assert projects.project_root(sub / "mod.py", basedpyright) == sub
+        assert [p.stat().st_mtime_ns for p in (sub, root / "pkg", root)] == [old] * 3
+
+
+def _sub_module(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the py fixture with pkg/sub/mod.py: its root, and pkg/sub."""
+    root = copy_fixture("py", tmp_path)
+    sub = root / "pkg" / "sub"
+    sub.mkdir()
+    (sub / "mod.py").write_text("x = 1\n")
+    return root, sub
+
+
+def _settled(*paths: Path) -> int:
+    """`paths`' mtimes set past files.RACY_NS (the one they now have)."""
+    old = time.time_ns() - 10 * 10**9
+    for path in paths:
+        os.utime(path, ns=(old, old))
+    return old
+
+
+def _opened_twice(warm: Warm, sub: Path) -> list[Path]:
+    """pkg/sub/mod.py opened twice, its project root kept the second time: the folders of
+    the session answering it."""
+    session, _ = warm.run(warm.ws.open("pkg/sub/mod.py"))
+    warm.run(warm.ws.open("pkg/sub/mod.py"))  # kept: the same
+    key = (definitions()["basedpyright"].roots, str(sub))
+    assert warm.ws.pool.projects._roots[key][0] == session.folders[-1]
+    return session.folders

@@ -13,9 +13,12 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from lspd.workspace.files import RACY_NS
 
 if TYPE_CHECKING:
     import pathspec
@@ -45,8 +48,16 @@ IGNORED_DIRS = frozenset(
 )
 
 
+# What the rules read from a file hold for: its mtime_ns, size and inode (None: no file).
+RulesStamp = tuple[int, int, int] | None
+
+
 class Ignore:
-    """The ignore rules of one root: `ignore(path)` says whether `path` is left out."""
+    """The ignore rules of one root: `ignore(path)` says whether `path` is left out.
+
+    The root's `.gitignore` is read again when it changed (`rules`: one stat, at each
+    question and each walk), also edited in place (its mtime or size), or while it was
+    written too recently to tell two writes apart (`files.RACY_NS`)."""
 
     def __init__(self, root: Path, globs: Sequence[str] = ()) -> None:
         self.root = root
@@ -55,8 +66,37 @@ class Ignore:
         paths = [g for g in self.globs if "/" in g.rstrip("/")]
         self._name = _compile(_segment(g.rstrip("/")) for g in names)
         self._path = _compile(_translate(g) for g in paths)
-        self._gitignore = _gitignore(root)
+        self._file = os.path.join(root, ".gitignore")
+        self._stamp: RulesStamp = None
+        self._racy = False  # read within RACY_NS of its mtime: read again at the next look
+        self._text: str | None = None
+        self._gitignore: pathspec.GitIgnoreSpec | None = None
+        self.rules()
         self._venvs: set[str] = set()  # relative paths of directories found to be venvs
+
+    def rules(self) -> RulesStamp:
+        """The stamp of the `.gitignore` the rules now hold for: read again first when its
+        stat differs from the one read (or that one was too recent to prove anything)."""
+        try:
+            status = os.stat(self._file)
+        except OSError:
+            stamp: RulesStamp = None
+        else:
+            stamp = (status.st_mtime_ns, status.st_size, status.st_ino)
+        if stamp != self._stamp or self._racy:
+            self._racy = stamp is not None and time.time_ns() - stamp[0] <= RACY_NS
+            self._stamp = stamp
+            # Stat, then read: a write between the two is seen at the next look.
+            text = None if stamp is None else _read(self._file)
+            if text != self._text:
+                self._text, self._gitignore = text, _gitignore(self._file, text)
+        return stamp
+
+    @property
+    def settled(self) -> bool:
+        """Whether the rules held since the last `rules` hold while its stamp stays (not
+        read within `files.RACY_NS` of the file's mtime)."""
+        return not self._racy
 
     def __call__(self, path: Path) -> bool:
         """Whether `path` (absolute) is ignored; a path outside the root always is."""
@@ -64,18 +104,22 @@ class Ignore:
             parts = path.relative_to(self.root).parts
         except ValueError:
             return True
+        self.rules()
         for depth in range(1, len(parts) + 1):
             is_dir = depth < len(parts)
             if self.hides("/".join(parts[:depth]), parts[depth - 1], is_dir):
                 return True
         return False
 
-    def directory(self, path: Path) -> bool:
-        """Whether the directory `path` (absolute) is ignored: not watched, not scanned."""
+    def directory(self, path: Path, fresh: bool = True) -> bool:
+        """Whether the directory `path` (absolute) is ignored: not watched, not scanned.
+        `fresh`: the rules looked at first (else as the caller's `rules` just left them)."""
         try:
             parts = path.relative_to(self.root).parts
         except ValueError:
             return True
+        if fresh:
+            self.rules()
         return any(
             self.hides("/".join(parts[:depth]), parts[depth - 1], True)
             for depth in range(1, len(parts) + 1)
@@ -103,6 +147,7 @@ class Ignore:
 
     def walk(self, limit: int = 200_000) -> Iterator[tuple[Path, list[str]]]:
         """Each directory kept, top down, with its kept file names; at most `limit` files."""
+        self.rules()
         count = 0
         for directory, dirnames, filenames in os.walk(self.root):
             base = Path(directory)
@@ -118,18 +163,24 @@ class Ignore:
                 return
 
 
-def _gitignore(root: Path) -> pathspec.GitIgnoreSpec | None:
-    """The root's `.gitignore` rules (nested .gitignore files are not read)."""
+def _read(file: str) -> str | None:
     try:
-        lines = (root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+        with open(file, encoding="utf-8", errors="replace") as text:
+            return text.read()
     except OSError:
+        return None
+
+
+def _gitignore(file: str, text: str | None) -> pathspec.GitIgnoreSpec | None:
+    """The root's `.gitignore` rules (nested .gitignore files are not read)."""
+    if text is None:
         return None
     import pathspec  # only for a .gitignore: 6 ms of `lspd serve` before its servers start
 
     try:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
+        return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
     except Exception as exc:  # a malformed .gitignore must not stop the daemon
-        log.warning("ignoring %s: %s", root / ".gitignore", exc)
+        log.warning("ignoring %s: %s", file, exc)
         return None
 
 

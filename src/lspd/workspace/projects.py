@@ -11,12 +11,15 @@ from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition, definition_for_path
 from lspd.workspace import files, paths
-from lspd.workspace.ignore import Ignore
+from lspd.workspace.ignore import Ignore, RulesStamp
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
 LANGUAGES_TTL_S = 30.0
 ROOTS_KEPT = 10_000  # directories whose project root is kept (all forgotten past that)
 Stamp = tuple[int, int, int]  # a directory's mtime_ns, inode and device (its lstat)
+# A kept project root: it, its directories' stamps, whether the ignore rules were asked (a
+# marked directory was found) and the stamp of the rules then.
+Kept = tuple[Path, list[Stamp | None], bool, RulesStamp]
 
 
 @dataclass(frozen=True)
@@ -45,8 +48,9 @@ class Projects:
         self.ignore = ignore
         self._present: tuple[float, list[Project]] | None = None  # (when, which)
         self.generation = 0  # how often files came or went (`forget`): scans made since are stale
-        # `project_root`'s answers per (markers, directory), with the stamps they hold for.
-        self._roots: dict[tuple[tuple[str, ...], str], tuple[Path, list[Stamp | None]]] = {}
+        # `project_root`'s answers per (markers, directory), with the stamps they hold for:
+        # the directories', and the ignore rules' when they were asked (`Ignore.rules`).
+        self._roots: dict[tuple[tuple[str, ...], str], Kept] = {}
 
     def handler(self, path: Path) -> ServerDefinition | None:
         """The server for `path` as this workspace runs it (lspd.toml's choice), or None."""
@@ -65,9 +69,12 @@ class Projects:
         Kept per directory while every directory from it up to the root is as it was (its
         lstat's inode and mtime: a marker, a `pyvenv.cfg` or a directory coming or going
         changes its directory's mtime), one lstat a level instead of one stat per marker a
-        level (a warm hover's 26-111 us at 1-4 levels, 5.5 us a syscall here). Not kept
-        while a directory's mtime is too recent to tell two changes apart
-        (`files.RACY_NS`), nor when a marker is a symlink (its target may come or go).
+        level (a warm hover's 26-111 us at 1-4 levels, 5.5 us a syscall here), and while
+        the `.gitignore` is as it was when its rules were asked about a marked directory
+        (its stat, then: an edit in place changes no directory; none where no directory
+        above the file holds a marker). Not kept while a directory's mtime or the
+        `.gitignore`'s is too recent to tell two changes apart (`files.RACY_NS`), nor when
+        a marker is a symlink (its target may come or go).
         `above`: the lstat of each directory above `path` below the root, nearest first,
         when the caller took them (`paths.confined`), before it asked.
         """
@@ -88,19 +95,26 @@ class Projects:
         else:  # before the markers are looked at
             stamps = [_stamp(d) for d in chain]
         known = self._roots.get(key)
-        if known is not None and known[1] == stamps:
+        # Kept: the same directories, and the same .gitignore if its rules were asked (a stat).
+        if known and known[1] == stamps and (not known[2] or self.ignore.rules() == known[3]):
             return known[0]
         found, cacheable = self.root, None not in stamps
+        asked, rules = False, None  # whether the ignore rules were asked, and their stamp
         for directory in chain:
             marked, plain = _marked(directory, definition.roots)
             cacheable = cacheable and plain
-            if marked and not self.ignore(Path(directory)):  # rules only where a marker is
+            if not marked:
+                continue
+            if not asked:  # the rules only where a marker is (read again if they changed)
+                asked, rules = True, self.ignore.rules()
+                cacheable = cacheable and self.ignore.settled
+            if not self.ignore.directory(Path(directory), fresh=False):  # (`dist/` too)
                 found = Path(directory)
                 break
         if cacheable and all(now - s[0] > files.RACY_NS for s in stamps if s is not None):
             if len(self._roots) >= ROOTS_KEPT:
                 self._roots.clear()
-            self._roots[key] = (found, stamps)
+            self._roots[key] = (found, stamps, asked, rules)
         return found
 
     def forget(self) -> None:
