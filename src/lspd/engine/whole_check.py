@@ -33,7 +33,7 @@ from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_e
 from lspd.engine.check_state import Progress, Running, WholeState
 from lspd.engine.mypy_check import MypyRun
 from lspd.engine.mypy_step import mypy_checked
-from lspd.engine.native_check import native_checked
+from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import answered, python_asked
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult, WholeCheck
@@ -165,6 +165,8 @@ async def _checked(
 
         results += await ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
         answered(ws, memory.python, rest)
+        if not watched:  # TypeScript 7's files asked one by one: tsc's rule, once per program
+            results = await native_once(ws, rest, results, checks, stops)
     except BaseException:
         memory.python = None  # not every file answered: every file is asked next time
         raise
