@@ -95,6 +95,13 @@ def test_may_hold_drops_only_files_where_no_match_can_end() -> None:
     assert may_hold(["greet"], "pkg/app.py", "", pattern)
     assert may_hold(["Greeter", "greet"], "pkg/app.py", "", None)
     assert may_hold(["operator+", "x"], "pkg/app.py", "", pattern)
+    # A dotted segment (a module's string, quoted) stands in its file as written.
+    ts = definitions()["typescript-language-server"].container_pattern
+    text = 'declare module "cfg.extra" {\n  export function load(): void;\n}\n'
+    assert may_hold(["cfg.extra", "load"], "src/env.d.ts", text, ts)
+    assert may_hold(["cfg.extra"], "src/env.d.ts", text, None)
+    assert not may_hold(["cfg.extras"], "src/env.d.ts", text, None)
+    assert not may_hold(["Console.data"], "rich/console.py", "class Console:", None)
 
 
 def test_read_tree_nests_members_with_code_point_columns(py: Warm) -> None:

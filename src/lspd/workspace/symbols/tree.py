@@ -274,11 +274,14 @@ def may_hold(parts: list[str], shown: str, text: str, containers: str | None) ->
     A match is the end of `module_parts + name_path` (`matches_name`): the first k segments
     (none, or some) end the file's module path and the next one heads the symbol's name
     path, a symbol with members unless it is the last. Only files where no k fits are
-    dropped; with one segment or no pattern, none is.
+    dropped; with one segment or no pattern, none is, but for a dotted segment (quoted: a
+    TypeScript module's string, `"cfg.extra"`) that the text does not hold as written.
     """
+    module = module_parts(shown)
+    if any("." in part and part not in text and part not in module for part in parts):
+        return False
     if containers is None or len(parts) < 2:
         return True
-    module = module_parts(shown)
     for k in range(min(len(parts), len(module) + 1)):
         if module[len(module) - k :] != parts[:k]:
             continue
