@@ -16,10 +16,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from lspd.engine.mypy_check import parse
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_once import Caches, needs_once
-from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 
 AREA = "def area(width: int, height: int) -> int:\n    return width * height\n"
@@ -133,6 +135,47 @@ def test_an_edit_gets_one_shot_mypys_unused_ignores_where_dmypy_loses_them(
             capture_output=True,
             timeout=60,
         )
+
+
+def test_the_user_s_configuration_reporting_unused_ignores_runs_mypy_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mypy reads the user's configuration where the copy has none (mypy 2.4.1: up to the
+    copy's `.git` mark, then `$XDG_CONFIG_HOME/mypy/config`); its `strict` reports unused
+    ignores, so dmypy's answer after an edit is not mypy's (only the project's own
+    configuration was read: dmypy answered, main's and other's unused ignores lost)."""
+    env = mypy_env()  # under lspd's cache, before the user's directories move
+    users = tmp_path / "xdg"
+    (users / "mypy").mkdir(parents=True)
+    (users / "mypy" / "config").write_text("[mypy]\nstrict = True\n")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(users))
+    files = {**IGNORING, "pyproject.toml": "[tool.black]\nline-length = 99\n"}  # not mypy's
+    root = project(tmp_path / "p", files, env)
+    daemon = daemon_of(root, tmp_path)
+    shapes = root / "app" / "shapes.py"
+
+    async def run() -> list[tuple[bool, list[tuple[str, int, int, str | None, str]]]]:
+        answers = []
+        try:
+            for text in (AREA, AREA_EDITED):
+                shapes.write_text(text)
+                output = await daemon.check(["app"], held(root))
+                answers.append(
+                    (output.once, shown(root, parse(output, root, daemon.mirror.directory)))
+                )
+        finally:
+            await daemon.stop()
+        return answers
+
+    (cold_once, cold), (edited_once, edited) = asyncio.run(run())
+    assert (cold_once, edited_once) == (True, True)
+    assert sorted(edited) == sorted(cli_errors(root, "app"))
+    assert sorted((e[0], e[1]) for e in edited if e[3] == "unused-ignore") == [
+        ("app/main.py", 5),
+        ("app/other.py", 1),
+    ]
+    shapes.write_text(AREA)
+    assert sorted(cold) == sorted(cli_errors(root, "app"))
 
 
 def test_dmypy_answers_where_it_has_nothing_to_lose() -> None:

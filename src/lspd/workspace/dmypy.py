@@ -165,7 +165,7 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            once, kept, ran = needs_once(texts, self.place.inside), None, None
+            once, kept, ran = needs_once(texts, self.place.inside, self.version), None, None
             async with exclusive(self.lock_file):
                 if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)
                     kept = self.kept.key(state, flags, texts, self.place, self.sees.files)

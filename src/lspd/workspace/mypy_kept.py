@@ -23,7 +23,7 @@ site-packages; a `MYPYPATH`; a configuration naming a path (`mypy_path`, `files`
 plugin file) outside the copy (absolute, `..`, `~`, a variable) or another interpreter or
 typeshed; a `.pth` path outside site-packages and the project's directory; a `.pth` into
 the project's directory while a file of it is held as gone (mypy would find the disk's
-file there). The configuration judged is the one mypy reads (`_found`, its
+file there). The configuration judged is the one mypy reads (`config_read`, its
 `_find_config_file`): the first of mypy.ini, .mypy.ini, pyproject.toml, setup.cfg holding
 its section where it runs, and with mypy 1.15 and later in each directory up to the copy's
 root (its `.git` mark), else the user's (`$XDG_CONFIG_HOME/mypy/config`,
@@ -46,12 +46,10 @@ import shutil
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from lspd.workspace.mypy_config import CONFIG_FILES, MYPY_INI
 from lspd.workspace.mypy_installed import installed_version, site_packages
 from lspd.workspace.mypy_mirror import Place
-from lspd.workspace.mypy_once import sections_of
+from lspd.workspace.mypy_once import config_read, user_files, walks
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +59,6 @@ KEPT = 8  # answers kept per project and interpreter (the newest)
 _PATHS = ("mypy_path", "files", "plugins")
 _ELSEWHERE = ("custom_typeshed_dir", "python_executable")
 _SPLIT = re.compile(r"[,:]")
-# mypy looks for its configuration up from where it runs since 1.15 (1.13: there alone).
-WALKS_UP = (1, 15)
 Ran = tuple[int, str, str]  # mypy's exit status, stdout, stderr
 
 
@@ -124,14 +120,13 @@ def _venv(interpreter: Path) -> str | None:
 
 
 def _confined(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> bool:
-    """Whether the configuration mypy `version` reads (`_found`; either search where the
+    """Whether the configuration mypy `version` reads (`config_read`; either search where the
     version is not known) names no path outside the copy: its paths relative and below
     it, no other interpreter or typeshed; the user's none at all. One that does not parse:
     not (mypy says what is wrong, or reads the next one)."""
-    walks = [True, False] if version is None else [version >= WALKS_UP]
-    for walk in walks:
+    for walk in walks(version):
         try:
-            found = _found(texts, inside, walk)
+            found = config_read(texts, inside, walk)
         except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
             return False
         if found is None:
@@ -148,39 +143,6 @@ def _confined(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | N
                 if not all(_below(str(entry).strip()) for entry in entries):
                     return False
     return True
-
-
-def _found(
-    texts: dict[str, bytes], inside: str, walk: bool
-) -> tuple[list[dict[str, Any]], bool] | None:
-    """The mypy sections of the configuration mypy reads in the copy holding `texts`, run
-    at `inside` (mypy's `_find_config_file`): the first of `CONFIG_FILES` holding its
-    section there, and with `walk` (mypy 1.15 and later) in each directory above it up to
-    the copy's root, which holds the `.git` that ends the search; else the user's first
-    (`_user_files`); and whether it is the user's. None: mypy reads none."""
-    directory = inside.rstrip("/")
-    while True:
-        prefix = f"{directory}/" if directory else ""
-        for name in CONFIG_FILES:
-            if prefix + name in texts:
-                sections = sections_of(name, texts[prefix + name].decode("utf-8", "replace"))
-                if sections is not None:
-                    return sections, False
-        if not walk or not directory:
-            break
-        directory = directory.rpartition("/")[0]
-    for path in _user_files():
-        if path.is_file():  # read whole, sections or not (`.mypy.ini`'s rule)
-            sections = sections_of(MYPY_INI[-1], path.read_text("utf-8"))
-            return sections or [], True
-    return None
-
-
-def _user_files() -> list[Path]:
-    """The user's mypy configuration files, in mypy's order (`defaults.USER_CONFIG_FILES`)."""
-    home = os.environ.get("XDG_CONFIG_HOME")
-    names = [os.path.join(home, "mypy/config")] if home else []
-    return [Path(os.path.expanduser(n)) for n in [*names, "~/.config/mypy/config", "~/.mypy.ini"]]
 
 
 def _below(entry: str) -> bool:
@@ -234,7 +196,7 @@ def _entries(sites: list[Path]) -> str:
 def _user_configs() -> str:
     """The user's mypy configuration files (mypy reads one where the copy has none)."""
     digest = hashlib.blake2b(digest_size=16)
-    for path in _user_files():
+    for path in user_files():
         with contextlib.suppress(OSError):
             digest.update(f"{path}\0".encode() + path.read_bytes() + b"\0")
     return digest.hexdigest()

@@ -45,32 +45,40 @@ _INLINE = re.compile(
     re.MULTILINE,
 )
 _CODE = "unused-ignore"
+# mypy looks for its configuration up from where it runs since 1.15 (1.13: there alone).
+WALKS_UP = (1, 15)
 
 
-def needs_once(texts: dict[str, bytes], inside: str = "") -> bool:
+def needs_once(
+    texts: dict[str, bytes], inside: str = "", version: tuple[int, ...] | None = None
+) -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
     configuration among them, under `inside`: where the project is in the copy) goes to
-    `mypy` run once instead of dmypy: its configuration's mypy sections may report unused
-    ignores and one of its Python files holds an ignore comment, or a file turns the
-    report on itself (`# mypy: warn-unused-ignores`) and holds one."""
+    `mypy` run once instead of dmypy: the mypy sections of the configuration mypy
+    `version` reads (`config_read`: the copy's, else the user's) may report unused ignores
+    and one of its Python files holds an ignore comment, or a file turns the report on
+    itself (`# mypy: warn-unused-ignores`) and holds one."""
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
     ignoring = [data for data in python if _IGNORE.search(data)]
     if any(_INLINE.search(data) for data in ignoring):
         return True
-    return bool(ignoring) and _reports(texts, inside)
+    return bool(ignoring) and any(_reports(texts, inside, walk) for walk in walks(version))
 
 
-def _reports(texts: dict[str, bytes], inside: str) -> bool:
-    """Whether the mypy configuration mypy reads (the first of `CONFIG_FILES` holding its
-    section, as `mypy_config`) may report unused ignores in some module: `strict` or
-    `warn_unused_ignores` on, or the code enabled, in its global or a per-module section,
-    unless the global one disables the code and no section enables it. One that does not
-    parse: taken as reporting (mypy itself will say what is wrong)."""
+def _reports(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
+    """Whether the mypy configuration mypy reads (`config_read`) may report unused ignores
+    in some module: `strict` or `warn_unused_ignores` on, or the code enabled, in its
+    global or a per-module section, unless the global one disables the code and no section
+    enables it. One that does not parse: taken as reporting (mypy itself will say what is
+    wrong)."""
     try:
-        sections = mypy_sections(texts, inside)
-    except (tomllib.TOMLDecodeError, configparser.Error):
+        found = config_read(texts, inside, walk)
+    except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
         return True
-    if sections is None:
+    if found is None:
+        return False
+    sections = found[0]
+    if not sections:  # the user's without its section: nothing set
         return False
     enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
     if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
@@ -79,17 +87,43 @@ def _reports(texts: dict[str, bytes], inside: str) -> bool:
     return enabled or any(_true(s.get(key)) for s in sections for key in on)
 
 
-def mypy_sections(texts: dict[str, bytes], inside: str = "") -> list[dict[str, Any]] | None:
-    """The mypy sections of the configuration mypy reads in the copy holding `texts` (the
-    first of `CONFIG_FILES` under `inside` holding its section, as `mypy_config`), the
-    global one first, by mypy's option names; None when none does. One that does not parse
-    raises (`tomllib.TOMLDecodeError`, `configparser.Error`)."""
-    for name in CONFIG_FILES:
-        if inside + name in texts:
-            sections = sections_of(name, texts[inside + name].decode("utf-8", "replace"))
-            if sections is not None:
-                return sections
+def config_read(
+    texts: dict[str, bytes], inside: str, walk: bool
+) -> tuple[list[dict[str, Any]], bool] | None:
+    """The mypy sections of the configuration mypy reads in the copy holding `texts`, run
+    at `inside` (mypy's `_find_config_file`): the first of `CONFIG_FILES` holding its
+    section there, and with `walk` (mypy 1.15 and later) in each directory above it up to
+    the copy's root, which holds the `.git` that ends the search; else the user's first
+    (`user_files`); and whether it is the user's. None: mypy reads none."""
+    directory = inside.rstrip("/")
+    while True:
+        prefix = f"{directory}/" if directory else ""
+        for name in CONFIG_FILES:
+            if prefix + name in texts:
+                sections = sections_of(name, texts[prefix + name].decode("utf-8", "replace"))
+                if sections is not None:
+                    return sections, False
+        if not walk or not directory:
+            break
+        directory = directory.rpartition("/")[0]
+    for path in user_files():
+        if path.is_file():  # read whole, sections or not (`.mypy.ini`'s rule)
+            sections = sections_of(MYPY_INI[-1], path.read_text("utf-8"))
+            return sections or [], True
     return None
+
+
+def user_files() -> list[Path]:
+    """The user's mypy configuration files, in mypy's order (`defaults.USER_CONFIG_FILES`)."""
+    home = os.environ.get("XDG_CONFIG_HOME")
+    names = [os.path.join(home, "mypy/config")] if home else []
+    return [Path(os.path.expanduser(n)) for n in [*names, "~/.config/mypy/config", "~/.mypy.ini"]]
+
+
+def walks(version: tuple[int, ...] | None) -> list[bool]:
+    """Whether mypy `version` looks for its configuration up from where it runs (1.15 and
+    later; 1.13 there alone): both searches where the version is not known."""
+    return [True, False] if version is None else [version >= WALKS_UP]
 
 
 def sections_of(name: str, text: str) -> list[dict[str, Any]] | None:
