@@ -131,7 +131,9 @@ def test_what_mypy_did_not_check_at_head_is_not_introduced(tmp_path: Path) -> No
 
 
 def test_a_kept_result_saved_without_stops_is_made_again(tmp_path: Path) -> None:
-    """A stop is kept with the result; a file of format 2 (no stops) is not trusted."""
+    """A stop is kept with the result; a file of format 2 (no stops) is not trusted, nor
+    one of format 3 (a mypy stop named its targets alone: a module it follows into, not
+    checked either, was not named; dmypy's update stopped at a syntax error was no stop)."""
     key = StateKey("c" * 40, "t", "k")
     stop = stop_of("tsc", [("src/core.ts", 4)], ["src/user.ts"])
     state = KeptState(key, {"a.ts": FileSeen("a.ts", ())}, 1.0, 0, frozenset(), (stop,))
@@ -143,4 +145,8 @@ def test_a_kept_result_saved_without_stops_is_made_again(tmp_path: Path) -> None
     text = json.dumps(body, separators=(",", ":"))
     checksum = hashlib.sha256(text.encode()).hexdigest()
     saved.write_text(json.dumps({"format": 2, "checksum": checksum, "body": text}))
+    assert load(tmp_path, key) is None
+    save(tmp_path, state)
+    whole = json.loads(saved.read_text())
+    saved.write_text(json.dumps({**whole, "format": 3}))
     assert load(tmp_path, key) is None
