@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine import native_check, second_server
+from lspd.engine import native_check, native_program, second_server
 from lspd.ops.check import check_all, workspace_diagnostics
 from tests.conftest import Warm, answer, warm_root
 from tests.workspace.toolchains import TS7_PINNED, gate, typescript_package
@@ -251,10 +251,14 @@ def test_a_grammar_error_of_the_checker_stays_and_tsc_is_asked_once(project: War
     assert parsed.said[project.root / "tsconfig.json"] is said  # not asked again
 
 
-def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(tmp_path: Path) -> None:
+def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without a watcher (the one-shot `lspd check`) the files are asked one by one; a
     program with a syntax error is still tsc's answer: its syntax errors alone (user.ts's
-    and leaf.ts's type errors were said beside it), and the check says where tsc stopped."""
+    and leaf.ts's type errors were said beside it), and the check says where tsc stopped.
+    The program is read once a check, beside the files' questions."""
+    listings = listed(monkeypatch)
     root = native_project(tmp_path / "ts7")
     src = root / "src"
     (src / "leaf.ts").write_text("export const x: string = 1;\n")  # a type error
@@ -267,6 +271,7 @@ def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(tmp_path: Path) -> None
 
     broken = {("src/core.ts", 6, 1, "1005")}
     assert once() == (broken, [STOPPED.format(at="src/core.ts:6")])
+    assert listings == [root / "tsconfig.json"]
     assert {(p, int(a), int(b), c) for p, a, b, c in GATE_LINE.findall(gate(root)[1])} == broken
 
     (src / "core.ts").write_text(CORE)  # fixed: the type errors, nothing stopped
@@ -276,3 +281,16 @@ def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(tmp_path: Path) -> None
     user = FILES["src/user.ts"] + "const y: number = ;\nconst z: string = 1;\n"
     (src / "user.ts").write_text(user)  # a syntax error and a type error in one file
     assert once() == ({("src/user.ts", 3, 19, "1109")}, [STOPPED.format(at="src/user.ts:3")])
+
+
+def listed(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The tsconfigs whose programs `native_program` lists (`tsc -p --listFilesOnly`)."""
+    found: list[Path] = []
+    listing = native_program.listed
+
+    def counted(tsc: list[str], config: Path) -> object:
+        found.append(config)
+        return listing(tsc, config)
+
+    monkeypatch.setattr(native_program, "listed", counted)
+    return found

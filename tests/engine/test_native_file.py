@@ -21,6 +21,7 @@ from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from tests.conftest import Warm, answer
 from tests.engine.test_affected import watched, written
+from tests.engine.test_native_check import listed
 from tests.ops.test_baseline import committed
 from tests.workspace.test_tsbuilder_syntax import (
     BROKEN,
@@ -102,11 +103,11 @@ def test_another_file_s_syntax_error_stops_this_one_as_tsc(
     """user.ts's type error was said while core.ts's syntax error stops tsc: now nothing,
     said where tsc stopped; the program is listed once, then only a changed file parsed."""
     runs: list[object] = []
-    listed, parse = native_program.listed, native_program.parsed_errors
+    lists, parse = native_program.listed, native_program.parsed_errors
 
     def listing(tsc: list[str], config: Path) -> object:
         runs.append("listed")
-        return listed(tsc, config)
+        return lists(tsc, config)
 
     def parsing(tsc: list[str], texts: dict[Path, str]) -> object:
         runs.append(sorted(project.ws.display(p) for p in texts))
@@ -162,14 +163,7 @@ def test_a_whole_check_reads_the_program_for_one_file_s_question(
 ) -> None:
     """The daemon's whole check reads the programs' syntax beside its own work: a file's
     question after it lists nothing again (a listing costs 3.3-9 s on effect 4.1)."""
-    runs: list[Path] = []
-    listed = native_program.listed
-
-    def listing(tsc: list[str], config: Path) -> object:
-        runs.append(config)
-        return listed(tsc, config)
-
-    monkeypatch.setattr(native_program, "listed", listing)
+    runs = listed(monkeypatch)
     (project.root / "src/core.ts").write_text(BROKEN)
     project.run(check_all(project.ws))
     project.run(settled())  # the reading it started beside it, done

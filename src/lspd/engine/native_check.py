@@ -15,6 +15,7 @@ closed as any other server's (`engine/check_files.py`). The results are the call
 from __future__ import annotations
 
 import asyncio
+import time
 import weakref
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ class _Parsed:
 
 
 _parsed: weakref.WeakKeyDictionary[Workspace, _Parsed] = weakref.WeakKeyDictionary()
+# When a check without a watcher began (`native_once` reuses what was read since).
+_once: weakref.WeakKeyDictionary[Workspace, float] = weakref.WeakKeyDictionary()
 
 
 async def native_checked(
@@ -88,13 +91,15 @@ async def native_checked(
     server loads and checks, when any file is asked. A program whose syntax errors stopped
     its tsc is added to `stops`."""
     known = memory.known
-    if changes is None:
-        return [], [], rest
     sessions = native_sessions(ws, rest)
     if not sessions:
         return [], [], rest
+    if changes is None:  # asked one by one (`native_once` then), their programs read beside
+        _once[ws] = time.monotonic()
     for config, (tsc, _) in configs_of(ws, sessions).items():
         prime(ws, tsc, config)  # beside the check: one file's `diagnostics` finds it read
+    if changes is None:
+        return [], [], rest
     seen = memory.native
     now, changed, unread = native_seen(ws, sessions, changes, seen)
     memory.native = now
@@ -174,8 +179,9 @@ async def native_once(
     (each file's answer looked only at its own syntax: `file_diagnostics.check_file`)."""
     sessions = native_sessions(ws, paths)
     index = {r.path: i for i, r in enumerate(results)}
+    since = _once.pop(ws, None)  # the programs read since the check began stand
     for config, (tsc, found) in configs_of(ws, sessions).items():
-        state = await program_state(ws, tsc, config)
+        state = await program_state(ws, tsc, config, since=since)
         broken = state.broken
         if not broken:
             continue

@@ -66,6 +66,7 @@ class Program:
     known: dict[Path, _Known]
     mark: int | None  # the watcher's count of changes then (None: no watcher)
     generation: int  # the workspace's `projects.generation` then (files came or went since)
+    started: float  # when its listing started (`time.monotonic`)
     renewed: int | None = None  # the watcher's count up to which every file's entry is right
 
 
@@ -88,12 +89,17 @@ class State:
 
 
 async def program_state(
-    ws: Workspace, tsc: list[str], config: Path, texts: Mapping[Path, str | None] | None = None
+    ws: Workspace,
+    tsc: list[str],
+    config: Path,
+    texts: Mapping[Path, str | None] | None = None,
+    since: float | None = None,
 ) -> State:
     """`config`'s program as tsc reads it with `texts` held (file -> its text, None: gone;
     the disk's for the rest): a held file under `config` not on its list counts as one of
-    its files (a new file it includes), and is parsed by its held text (`parsed`)."""
-    program = await program_of(ws, tsc, config)
+    its files (a new file it includes), and is parsed by its held text (`parsed`). `since`:
+    a listing started then or later stands without a watcher (`program_of`)."""
+    program = await program_of(ws, tsc, config, since)
     texts = texts or {}
     listed = set(program.files)
 
@@ -133,14 +139,19 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-async def program_of(ws: Workspace, tsc: list[str], config: Path) -> Program:
+async def program_of(
+    ws: Workspace, tsc: list[str], config: Path, since: float | None = None
+) -> Program:
     """`config`'s program as it is on disk now (`tsc`: the compiler's argv before its
     arguments): what was kept, its files changed since parsed again; listed anew by `tsc -p`
-    when it cannot be reused. One question at a time per program: the next reuses it."""
+    when it cannot be reused (without a watcher, unless it started at `since` or later: a
+    one-shot check's, `prime`d as it began). One question at a time per program: the next
+    reuses it."""
     programs = _programs.setdefault(ws, _Programs())
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
-        if program is None or not _reusable(ws, program):
+        listed = program is not None and since is not None and program.started >= since
+        if program is None or not (listed or _reusable(ws, program)):
             program = await _listed(ws, tsc, config)
             programs.kept[config] = program
         await _renewed(ws, tsc, program)
@@ -166,7 +177,7 @@ def _reusable(ws: Workspace, program: Program) -> bool:
 async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     """The program `tsc -p config --listFilesOnly` reads, with every file's syntax errors."""
     mark, generation = ws.changes_seen, ws.projects.generation
-    started = time.time_ns()
+    began, started = time.monotonic(), time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
     own = tuple(p for p in files if _own(ws, p))
     by_file: dict[Path, list[ConfigError]] = {}
@@ -178,7 +189,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
         now = stamp(path)
         if now is not None and now[0] < started - SLACK_NS:  # as tsc read it
             known[path] = _Known(now, None, tuple(by_file.get(path, ())))
-    return Program(own, known, mark, generation, mark)
+    return Program(own, known, mark, generation, began, mark)
 
 
 async def _renewed(ws: Workspace, tsc: list[str], program: Program) -> None:
