@@ -9,14 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
-from tests.ops.test_mypy_held_files import BROKEN, mypy_stopped
-from tests.workspace.mypy_env import cli_errors, project
+from tests.ops.test_mypy_held_files import BROKEN, mypy_113, mypy_stopped
+from tests.workspace.mypy_env import cli_errors, mypy_env, project
 
 FOLLOWED = {
     "pyproject.toml": '[tool.mypy]\nfiles = ["app/main.py"]\nstrict = true\n',
@@ -63,7 +65,8 @@ def test_a_followed_module_s_errors_are_not_fixed_when_mypy_stops(tmp_path: Path
         assert (stopped.files, stopped.not_checked) == (files, sum(hidden[f] for f in files))
 
 
-def test_dmypy_s_stop_after_an_edit_is_a_stop(tmp_path: Path) -> None:
+@pytest.mark.parametrize("env", [mypy_env, mypy_113], ids=["mypy-2.4", "mypy-1.13"])
+def test_dmypy_s_stop_after_an_edit_is_a_stop(tmp_path: Path, env: Any) -> None:
     """Without unused ignores dmypy answers; its update stopped at a syntax error answers
     status 1 with that file's errors alone (mypy's own run: exit 2), so the stop went
     unseen: a plain check said the syntax errors as the only errors, and a preview listed
@@ -72,7 +75,7 @@ def test_dmypy_s_stop_after_an_edit_is_a_stop(tmp_path: Path) -> None:
         **FOLLOWED,
         "app/main.py": FOLLOWED["app/main.py"].replace("  # type: ignore[misc]", ""),
     }
-    root = committed(project(tmp_path / "p", files))
+    root = committed(project(tmp_path / "p", files, env()))
     main = root / "app/main.py"
     broken = files["app/main.py"] + BROKEN
     main.write_text(broken)
