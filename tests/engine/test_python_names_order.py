@@ -72,8 +72,9 @@ def test_a_code_edit_in_a_file_of_a_cycle_asks_every_importer(cycle: Warm) -> No
 
 
 def test_comments_and_blank_lines_ask_nothing_their_lines_moved(cycle: Warm) -> None:
-    """An edit of comments and blank lines moves the file's last answer with its lines
-    (engine/python_trivia): nothing asked, in a cycle or not, the CLI's errors. Before,
+    """An edit of comments, blank lines and docstrings' words moves the file's last answer
+    with its lines (engine/python_trivia): nothing asked, in a cycle or not, the CLI's
+    errors. Before,
     every importer of b.py was asked (SQLAlchemy: 245 files for a comment)."""
     assert checked(cycle) == ({IMPORT_CYCLE, CLASS_ERROR}, ["a.py", "b.py", "c.py"])
     b, a = cycle.root / "b.py", cycle.root / "a.py"
@@ -86,6 +87,11 @@ def test_comments_and_blank_lines_ask_nothing_their_lines_moved(cycle: Warm) -> 
     assert checked(cycle) == (moved, ["a.py", "b.py"])  # its first line changed: its cycle
     a.write_text(a.read_text().replace("import c", "# more\n\nimport c") + "\n# the end\n")
     assert checked(cycle) == (moved, [])  # its first line as it was: 1:1 stays
+    b.write_text(b.read_text().replace("int:\n", 'int:\n    """One."""\n'))  # code: a statement
+    assert checked(cycle) == (moved, ["a.py", "b.py"])
+    b.write_text(b.read_text().replace('"""One."""', '"""One,\n\n    then more."""'))
+    assert checked(cycle) == (moved, [])  # a docstring's words
+    assert cli(cycle.root) == moved
     b.write_text(b.read_text().replace("# the end", "# type: ignore"))  # a checker reads it
     assert checked(cycle)[1] == ["a.py", "b.py"]
     assert checked(cycle)[0] == cli(cycle.root)

@@ -37,7 +37,11 @@ def test_a_string_spanning_lines_moves_as_a_whole() -> None:
     [
         CODE.replace("return str(x)", "return repr(x)"),  # code
         CODE.replace("str(x)  #", "str( x )  #"),  # a token moved along its line
-        CODE.replace('"""Doc."""', '"""Docs."""'),  # a docstring is a string: code
+        CODE.replace('"""Doc."""', 'b"""Doc."""'),  # a bytes docstring: code
+        CODE.replace('"""Doc."""', 'f"""Doc {x}."""'),  # an f-string holds code
+        CODE.replace('"""Doc."""', '"""Doc.\\d"""'),  # an invalid escape is reported
+        CODE.replace('"""Doc."""', '"Doc." "more"'),  # an implicit concatenation
+        CODE.replace("return str(x)", "return 'a'"),  # a string in code
         CODE.replace("# why", "# type: ignore"),  # a comment a checker reads
         CODE.replace("# why", "# pyright: ignore[reportGeneralTypeIssues]"),
         "# -*- coding: latin-1 -*-\n" + CODE,
@@ -48,6 +52,19 @@ def test_a_string_spanning_lines_moves_as_a_whole() -> None:
 )
 def test_any_other_edit_is_no_move(after: str) -> None:
     assert moves(CODE, after) is None
+
+
+def test_a_docstring_s_words_move_the_lines_below_it() -> None:
+    after = CODE.replace('"""Doc."""', '"""Doc.\n\n    Longer, over three lines.\n    """')
+    found = moves(CODE, after)
+    assert found is not None
+    assert found.place(4, 5) == (4, 5)  # `f`, above it
+    assert found.place(5, 8) is None  # on the docstring: its words changed
+    assert found.place(6, 12) == (9, 12)  # `str`, below it
+    module = '"""A module."""\nX: int = 1\n'
+    assert moves(module, '"""A module,\nits words."""\nX: int = 1\n') is not None
+    attribute = 'X: int = 1\n"""What X is."""\n'  # any string statement
+    assert moves(attribute, attribute.replace("is", "was")) is not None
 
 
 def test_a_comment_a_checker_reads_may_move_unchanged() -> None:

@@ -1,5 +1,5 @@
-"""A Python edit of comments and blank lines alone: every token of code as before, in the
-same columns, only moved up or down by whole lines.
+"""A Python edit of comments, blank lines and docstrings' words alone: every token of code as
+before, in the same columns, only moved up or down by whole lines.
 
 basedpyright's answers then stay what they were, moved with their lines: the files
 importing the module see the same module, and its own diagnostics stand on the same tokens
@@ -59,16 +59,21 @@ class Moves:
 
 def moves(before: str, after: str) -> Moves | None:
     """How `after` moved `before`'s lines when all that changed is comments (none a checker
-    reads) and blank lines; None for any other edit, or a text Python cannot tokenize."""
+    reads), blank lines and the words of docstrings; None for any other edit, or a text
+    Python cannot tokenize."""
     old, new = _code(before), _code(after)
     if old is None or new is None or len(old) != len(new):
         return None
     lines: dict[int, tuple[int, list[Span]]] = {}
-    for a, b in zip(old, new, strict=True):
-        if a.type != b.type or (a.type not in ENDS and a.string != b.string):
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        if a.type != b.type:
             return None
         if a.type in ENDS:
             continue
+        if a.string != b.string:
+            if a.type == tokenize.STRING and _prose(old, i) and _prose(new, i):
+                continue  # a docstring's words: no token of code, placed by its neighbours
+            return None
         if a.start[1] != b.start[1] or a.end[1] != b.end[1]:
             return None  # a token moved along its line: not a move of whole lines
         shift = b.start[0] - a.start[0]
@@ -80,6 +85,20 @@ def moves(before: str, after: str) -> Moves | None:
                 return None
             spans.append((first, last))
     return Moves(lines, before.split("\n", 1)[0] == after.split("\n", 1)[0])
+
+
+def _prose(tokens: list[tokenize.TokenInfo], i: int) -> bool:
+    """Whether `tokens[i]`, a string, is a statement of its own whose words no checker reads:
+    a docstring (or any string statement; pyright reports none unused), plain or raw, one
+    token (basedpyright reports an implicit concatenation), without a backslash (an invalid
+    escape is reported)."""
+    string = tokens[i].string
+    prefix = string[: len(string) - len(string.lstrip("rRuU"))]
+    if string[len(prefix) :][:1] not in ("'", '"') or "\\" in string:
+        return False  # b"" checks its characters, f"" holds code
+    before = tokens[i - 1].type if i > 0 else tokenize.NEWLINE
+    after = tokens[i + 1].type if i + 1 < len(tokens) else tokenize.ENDMARKER
+    return before in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT) and after in ENDS
 
 
 def _code(text: str) -> list[tokenize.TokenInfo] | None:
