@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from lspd.engine import native_program
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import warm_root
-from tests.engine.test_native_check import CORE, native_project, tsc
+from tests.engine.test_native_check import CORE, listed, native_project, tsc
+from tests.engine.test_native_file import settled
 from tests.ops.test_baseline import committed
 
 BROKEN = f"{CORE}\nexport function broken( {{\n"
@@ -46,3 +50,26 @@ def test_a_preview_and_a_baseline_say_what_tsc_did_not_check(tmp_path: Path) -> 
         preview = warm.run(previewed(warm.ws, [{"path": "src/core.ts", "content": grammar}]))
         assert "1102" in {d.code for d in preview.changes.introduced}
         assert preview.changes.stopped == []
+
+
+def test_a_preview_without_a_syntax_error_asks_tsc_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A held text its server said no item of the parser's codes of is not parsed, and the
+    program the whole check read is not listed again: a leaf's preview costs what it did."""
+    root = native_project(tmp_path / "ts7")
+    parses: list[list[Path]] = []
+
+    def parsing(tsc: list[str], texts: dict[Path, str]) -> list[object]:
+        parses.append(sorted(texts))
+        return []
+
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(check_all(warm.ws))
+        warm.run(settled())
+        monkeypatch.setattr(native_program, "parsed_errors", parsing)
+        listings = listed(monkeypatch)
+        preview = warm.run(previewed(warm.ws, [{"path": "src/leaf.ts", "content": TYPE_ERROR}]))
+        introduced = {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced}
+        assert introduced == {("src/leaf.ts", 1, 14, "2322")}
+        assert (parses, listings) == ([], [])

@@ -85,9 +85,11 @@ async def held_as_tsc(
     plugin answers a held state on TypeScript 5): in a program with a syntax error, a file's
     syntax errors alone, or none (`Stopped` where tsc stopped: `native_program`)."""
     sessions = {path: session for path, (session, _) in said.items()}
+    # a held file said no item of the parser's codes has no syntax error: not parsed
+    clean = {p for p, (_, items) in said.items() if not any(map(_maybe, items))}
     found: dict[Path, list[shapes.Diagnostic]] = {}
     for config, (tsc, paths) in configs_of(ws, sessions).items():
-        state = await program_state(ws, tsc, config, texts)
+        state = await program_state(ws, tsc, config, texts, clean=clean)
         if not state.broken:
             continue
         first, errors = next(iter(state.broken.items()))
@@ -112,6 +114,11 @@ def native_stopped(ws: Workspace, texts: Texts, files: Collection[Path]) -> set[
     if not touched:
         return set()
     return {p for p in native_sessions(ws, sorted(files)) if tsconfig_of(ws, p) in touched}
+
+
+def _maybe(item: shapes.Diagnostic) -> bool:
+    """Whether an LSP item has one of the parser's codes (maybe a syntax error)."""
+    return syntax_code(TSC, str(item.get("code")))
 
 
 def _suspect(result: FileResult) -> bool:

@@ -22,7 +22,7 @@ import hashlib
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Collection, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,11 +94,13 @@ async def program_state(
     config: Path,
     texts: Mapping[Path, str | None] | None = None,
     since: float | None = None,
+    clean: Collection[Path] = (),
 ) -> State:
     """`config`'s program as tsc reads it with `texts` held (file -> its text, None: gone;
     the disk's for the rest): a held file under `config` not on its list counts as one of
-    its files (a new file it includes), and is parsed by its held text (`parsed`). `since`:
-    a listing started then or later stands without a watcher (`program_of`)."""
+    its files (a new file it includes), and is parsed by its held text (`parsed`) unless it
+    is `clean` (its server said no item of the parser's codes of it: no syntax error).
+    `since`: a listing started then or later stands without a watcher (`program_of`)."""
     program = await program_of(ws, tsc, config, since)
     texts = texts or {}
     listed = set(program.files)
@@ -107,7 +109,7 @@ async def program_state(
         return path in listed or (_own(ws, path) and tsconfig_of(ws, path) == config)
 
     held = {path: text for path, text in texts.items() if text is not None and ours(path)}
-    errors = await parsed(tsc, held)
+    errors = await parsed(tsc, {p: text for p, text in held.items() if p not in clean})
     files = (*program.files, *(p for p in held if p not in program.files))
     broken: dict[Path, Errors] = {}
     for path in files:
