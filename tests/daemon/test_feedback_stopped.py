@@ -4,10 +4,12 @@ else, so a check introducing nothing there proves nothing. The session starts wi
 tests/test_mock.py's syntax error committed; the agent writes a type error into
 app/main.py: mypy stops at test_mock.py again, nothing is introduced, and the stop went
 silently. Now the edit's answer says where mypy stopped, the stop is blocked once for it,
-not again for the same stop; once the syntax error is fixed, mypy finds the type error,
-but HEAD's mypy never read that file (HEAD's kept result records its stop): unknown there,
-not introduced, and the stop is blocked once for HEAD's stop, telling the agent to run the
-project's own checker. On a real mypy 2.4.1, against the project's own mypy run."""
+not again for the same stop; once the syntax error is fixed, mypy finds the type error.
+HEAD's mypy never read that file (HEAD's kept result records its stop), but HEAD's text of
+it lacks what the error points at, so no error of HEAD's can be it: introduced
+(`changes._unseen`). An error at text HEAD's file holds stays unknown there, and the stop
+is blocked once for HEAD's stop, telling the agent to run the project's own checker (the
+TypeScript case). On a real mypy 2.4.1, against the project's own mypy run."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.conftest import copy_fixture, warm_root
 from tests.ops.test_baseline import committed
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.test_tsbuilder_syntax import tsc_of
 
 TEST_MOCK = (
     "from app import mock\n\n\ndef test_it() -> None:\n    assert mock.Mock().handle() == 1\n"
@@ -36,6 +39,7 @@ FILES = {
 STOPPED = "mypy stopped at the syntax error at tests/test_mock.py:8"
 AT_HEAD = f"at HEAD, {STOPPED}"  # HEAD's kept result's stop, once the work tree's is fixed
 BAD = "export function broken( {\n"  # tsc stops at src/bad.ts:2 (its end)
+WRONG = 'export const wrong: number = "x";\n'  # src/more.ts's type error (line 4)
 STOP: dict[str, Any] = {"event": "stop", "session": "s", "baseline": "HEAD", "wait": 120.0}
 EDIT: dict[str, Any] = {**STOP, "event": "edit"}
 
@@ -87,22 +91,19 @@ def test_a_stopped_checker_blocks_the_stop_once_and_is_said_after_an_edit(
             "systemMessage": f"lspd: {STOPPED}: the rest is not checked, so whether this "
             "session's changes introduced errors is not known (as at the last stop)."
         }
-        # Fixed: mypy goes on and finds main.py's error, but HEAD's mypy stopped at
-        # test_mock.py and never read main.py (HEAD's kept result records the stop): the
-        # error is unknown there, not introduced, and the stop is blocked once for it.
+        # Fixed: mypy goes on and finds main.py's error. HEAD's mypy stopped at
+        # test_mock.py and never read main.py (HEAD's kept result records the stop), but
+        # HEAD's main.py lacks the text the error points at: no error of HEAD's could be
+        # it, so it is introduced, and the stop is blocked for it.
         (root / "tests/test_mock.py").write_text(TEST_MOCK)
         fixed = warm.run(feedback.answer({**EDIT, "paths": ["tests/test_mock.py"]}))
-        assert fixed["stopped"] == [AT_HEAD] and fixed["complete"] is True
-        last = warm.run(feedback.answer(STOP))
-        assert (last["introduced"], last["stopped"], last["repeat"]) == ([], [AT_HEAD], False)
+        assert fixed["stopped"] == [] and fixed["complete"] is True
         errors = [(p, line, code) for p, line, _, code, _ in cli_errors(root)]
         assert errors == [("app/main.py", 2, "assignment")]  # what the project's mypy says
-        assert stop_output(last, 60.0) == {
-            "decision": "block",
-            "reason": f"lspd: {AT_HEAD}: the rest is not checked, so whether this session's "
-            "changes introduced errors is not known; run the project's own checker before "
-            "you finish.",
-        }
+        last = warm.run(feedback.answer(STOP))
+        said = [(d["path"], d["line"], d["code"]) for d in last["introduced"]]
+        assert (said, last["stopped"], last["repeat"]) == (errors, [], False)
+        assert "decision" in (stop_output(last, 60.0) or {})
         warm.run(feedback.close())
 
 
@@ -117,15 +118,16 @@ def bad_head(tmp_path: Path) -> Path:
     (fixture / "node_modules/typescript").symlink_to(lspd_typescript())
     root = committed(fixture)
     more = root / "src/more.ts"
-    more.write_text(more.read_text() + 'export const wrong: number = "x";\n')
+    more.write_text(more.read_text() + WRONG)
     return root
 
 
 def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path) -> None:
     """tsc says a program's syntax errors alone: src/bad.ts's, committed, hides the type
     error the agent writes into src/more.ts. Once bad.ts is gone, HEAD's kept result's stop
-    says more.ts's error unknown at HEAD (its tsc did not check it), not introduced: the
-    stop is blocked once for it. (The fixture's src/broken.ts is left out.)"""
+    leaves more.ts's errors unknown at HEAD (its tsc did not check it), save one at text
+    HEAD's more.ts lacks (introduced); an unknown one blocks the stop once for HEAD's
+    stop."""
     root = bad_head(tmp_path)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         feedback = Feedback(warm.ws)
@@ -144,7 +146,20 @@ def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path)
         assert again["repeat"] is True and "systemMessage" in (stop_output(again, 60.0) or {})
         (root / "src/bad.ts").unlink()
         warm.run(feedback.answer({**EDIT, "paths": ["src/bad.ts", "src/more.ts"]}))
-        last = warm.run(feedback.answer(STOP))  # HEAD's tsc did not check more.ts: unknown
+        # HEAD's tsc did not check more.ts, but HEAD's more.ts holds no `wrong`, the text
+        # TS2322 points at: no error of HEAD's could be it, so it is introduced.
+        found = warm.run(feedback.answer(STOP))
+        said = [(d["path"], d["line"], d["code"]) for d in found["introduced"]]
+        assert (said, found["stopped"]) == ([("src/more.ts", 4, "2322")], [])
+        assert "decision" in (stop_output(found, 60.0) or {})
+        # A type error at text HEAD's more.ts holds (`doubled`): HEAD's tsc, had it gone on,
+        # might have said the same there. Unknown: blocked once for HEAD's stop.
+        more = root / "src/more.ts"
+        head = more.read_text().replace(WRONG, "")
+        more.write_text(head.replace("const doubled", "const doubled: string"))
+        assert [line.split(": error ")[1][:6] for line in tsc_of(root, tmp_path, {})] == ["TS2322"]
+        warm.run(feedback.answer({**EDIT, "paths": ["src/more.ts"]}))
+        last = warm.run(feedback.answer(STOP))
         at_head = f"at HEAD, {stopped[0]}"
         assert (last["introduced"], last["stopped"], last["repeat"]) == ([], [at_head], False)
         assert stop_output(last, 60.0) == {

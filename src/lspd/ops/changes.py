@@ -119,16 +119,19 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
             again: Again[FileDiagnostic] | None = None,
             stops: Sequence[Stop] = (),
             renamed: Mapping[str, str] | None = None,
-            before_stops: Sequence[Stop] = ()) -> Changes:  # fmt: skip
+            before_stops: Sequence[Stop] = (),
+            before_texts: Mapping[str, str | None] | None = None) -> Changes:  # fmt: skip
     """The engine's difference of the two states (`engine/comparison.py`: introduced, fixed
     and unchanged, with `again` a second check of one state) as the answer's `Changes`;
     `stops`: the checkers of the changed state that stopped at syntax errors (what they
     did not check is not fixed: `stopped`); `renamed`: old path -> new path of the files
     the change renamed (their diagnostics compared as the new path's); `before_stops`: the
-    baseline's (what they did not check is not introduced: `baseline_stopped`)."""
+    baseline's (what they did not check is not introduced: `baseline_stopped`), save what
+    `before_texts` (the changed files' texts there, by their path now) rule out."""
     which, was = hiding(stops), hiding(before_stops)
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
-    unseen = (lambda f: _unseen(was, f, set(changed))) if before_stops else None
+    texts = before_texts or {}
+    unseen = (lambda f: _unseen(was, f, set(changed), texts)) if before_stops else None
     found = difference(before, after, again, hidden, renamed, unseen)
     order = _worst_first
     return Changes(
@@ -180,15 +183,23 @@ def _hidden_by(which: Hiding, found: Found[FileDiagnostic]) -> Stop | None:
     return which(found.key[0], d.code, d.source)
 
 
-def _unseen(was: Hiding, found: Found[FileDiagnostic], changed: set[str]) -> bool:
+def _unseen(
+    was: Hiding, found: Found[FileDiagnostic], changed: set[str], texts: Mapping[str, str | None]
+) -> bool:
     """Whether a new diagnostic is one the baseline's stopped checker did not check (not
     introduced). A syntax error of a file the change changed is introduced all the same: it
     is that text's own (mypy read no file but the one it stopped at, so a file breaking as
-    the change fixes that one was `unseen`, and the hook let the new syntax error pass)."""
+    the change fixes that one was `unseen`, and the hook let the new syntax error pass).
+    So is a diagnostic of a changed file whose snippet its baseline text (`texts`) does not
+    hold: no baseline diagnostic can have its key (the snippet is in it), whatever the
+    checker would have said there (a type error the agent wrote, HEAD's checker stopped)."""
     stop = _hidden_by(was, found)
     if stop is None:
         return False
-    return not (found.key[0] in changed and syntax_code(stop.checker, found.diagnostic.code))
+    path, snippet = found.key[0], found.key[4]
+    if path in texts and snippet and snippet not in (texts[path] or ""):
+        return False
+    return not (path in changed and syntax_code(stop.checker, found.diagnostic.code))
 
 
 def _worst_first(d: FileDiagnostic) -> tuple[bool, str, int, int]:

@@ -102,11 +102,16 @@ async def file_since_committed(
     configs = [p for p, _ in (await gate_scope(ws)).read]
     if await asyncio.to_thread(config_key, configs) != state.key.config:
         return None  # made again at the next whole question (`committed`)
-    _, asked = await _asked(ws, path, now, content, baseline, stops)
+    delta, asked = await _asked(ws, path, now, content, baseline, stops)
     note = f"this file{_gone(path, asked.text, baseline)}, against the kept result of {commit[:12]}"
     note += "".join(f"; renamed: {old} -> {new}" for old, new in renamed.items())
-    # what the baseline's checker did not check is not new (its stops)
-    return asked.against(found_of(kept), note, renamed=renamed, before_stops=state.stopped)
+    # what the baseline's checker did not check is not new (its stops), save what its
+    # text there rules out (`changes._unseen`)
+    old = ws.resolve(next(iter(renamed), now.path))  # its path at the baseline
+    then = delta.before[old] if old in delta.before else read_text(path)  # unchanged: disk's
+    return asked.against(
+        found_of(kept), note, renamed=renamed, before_stops=state.stopped, then={now.path: then}
+    )
 
 
 async def file_since_baseline(
@@ -168,12 +173,14 @@ class _Asked:
         again: Again[Diagnostic] | None = None,
         renamed: dict[str, str] | None = None,
         before_stops: Sequence[Stop] = (),
+        then: dict[str, str | None] | None = None,
     ) -> Changes:
-        """The file now against `before` (`compare`)."""
+        """The file now against `before` (`compare`; `then`: its text at the baseline)."""
         changed, stops = self.changed, self.stops
         return compare(
-            before, self.after, self.baseline, changed, note, again, stops, renamed, before_stops
-        )
+            before, self.after, self.baseline, changed, note, again, stops, renamed,
+            before_stops, then,
+        )  # fmt: skip
 
 
 async def _asked(

@@ -69,7 +69,9 @@ async def proposal_compared(
     if moved:
         note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in sorted(moved.items())[:5])
     stops = state.stopped
-    changes = compare(olds, news, "disk", shown, note, again, stops, moved, whole.stopped)
+    texts = {ws.display(p): read_text(p) for p in proposed}  # the disk's: the baseline's
+    texts |= {new: texts.get(old) for old, new in moved.items()}
+    changes = compare(olds, news, "disk", shown, note, again, stops, moved, whole.stopped, texts)
 
     def line_of(path: Path, line: int) -> str:
         text = proposed[path] if path in proposed else read_text(path)

@@ -183,8 +183,16 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
         stops,
         part.renamed,
         baseline_stops(found, part),  # what they did not check there is not new
+        _texts_then(ws, found, part),
     )
     return Compared(changes, part.results)
+
+
+def _texts_then(ws: Workspace, found: Committed[Checked], part: Part) -> dict[str, str | None]:
+    """The changed files' texts at the baseline, by their path now (a renamed file's, its
+    old path's)."""
+    texts = {ws.display(path): text for path, text in found.delta.before.items()}
+    return texts | {new: texts.get(old) for old, new in part.renamed.items()}
 
 
 def baseline_stops(found: Committed[Checked], part: Part) -> list[Stop]:
