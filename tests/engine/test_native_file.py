@@ -136,6 +136,8 @@ def test_another_file_s_syntax_error_stops_this_one_as_tsc(
     content = USER + "let n: number = '';\n"
     typed = project.run(diagnostics(project.ws, "src/user.ts", content=content))
     assert (typed.diagnostics, typed.checker) == ([], CORE_STOP)
+    new = project.run(diagnostics(project.ws, "src/new.ts", content="let n: number = '';\n"))
+    assert (new.diagnostics, new.checker) == ([], CORE_STOP)  # a new file of the program
 
 
 def test_one_shot_diagnostics_and_a_baseline_see_another_file_s_syntax_error(

@@ -49,8 +49,8 @@ async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) ->
     except Exception:  # nothing known of the others: the file's own answer stands
         log.warning("could not read the syntax of %s's program", path, exc_info=True)
         return None
-    if path not in state.files:  # tsc -p does not check it
-        return None
+    if path not in state.files and path.exists():  # tsc -p does not check it (a new one: it
+        return None  # is one of the program's, as a held state's: `program_state`)
     for file, errors in state.broken.items():
         if file != path:
             return Stopped(file, min(e.line for e in errors))
