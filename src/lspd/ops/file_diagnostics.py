@@ -20,7 +20,7 @@ from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_since_kept import deleted_now
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.mypy_answers import mypy_file
+from lspd.ops.mypy_answers import Judged, mypy_file
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
@@ -118,10 +118,7 @@ async def check_file(
     if judged is not None and judged.stop is not None and stops is not None:
         stops.append(judged.stop)
     if judged is not None and not judged.project.also_pyright:
-        items = judged.items
-        result = make_result(ws, resolved, SERVER, judged.toolchain, items, limit, budget, offset)
-        result.checker = judged.why
-        return result
+        return _mypy_alone(ws, resolved, judged, limit, budget, offset)
     # Unsaved content is held (a new file in its project) and the disk's text restored after.
     hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
     async with hold:
@@ -148,6 +145,15 @@ async def check_file(
     session.environment = result.environment or session.environment  # for `status`
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
+    return result
+
+
+def _mypy_alone(
+    ws: Workspace, path: Path, judged: Judged, limit: int, budget: bool, offset: int
+) -> DiagnosticsResult:
+    """The result of a file mypy alone judges: its errors, and why mypy judged."""
+    result = make_result(ws, path, SERVER, judged.toolchain, judged.items, limit, budget, offset)
+    result.checker = judged.why
     return result
 
 
