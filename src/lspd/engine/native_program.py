@@ -31,6 +31,7 @@ from lspd.engine.builders import tsconfig_of
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text, stamp
+from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
 
 Stamp = tuple[int, int] | None
@@ -269,7 +270,10 @@ def configs_of(ws: Workspace, sessions: Mapping[Path, Session]) -> dict[Path, Pr
 
 def compiler(session: Session) -> list[str] | None:
     """The argv of the TypeScript 7 compiler `session` runs (before its arguments); None:
-    it runs no TypeScript 7."""
+    it runs no TypeScript 7 (asked first by name: a PATH lookup costs every TypeScript 5
+    question otherwise)."""
+    if session.definition.name != NATIVE:
+        return None
     command = session.definition.resolved_command()
     return command[: command.index("--lsp")] if "--lsp" in command else None
 
