@@ -8,7 +8,6 @@ the files changed since). The project's own tsc -p on 7.0.2 asserted beside."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from tests.conftest import Warm, answer
 from tests.engine.test_affected import watched, written
-from tests.engine.test_native_check import listed
+from tests.engine.test_native_check import listed, settled
 from tests.ops.test_baseline import committed
 from tests.workspace.test_tsbuilder_syntax import (
     BROKEN,
@@ -173,8 +172,3 @@ def test_a_whole_check_reads_the_program_for_one_file_s_question(
     user = project.run(diagnostics(project.ws, "src/user.ts"))
     assert (user.diagnostics, user.checker) == ([], CORE_STOP)
     assert runs == [project.root / "tsconfig.json"]  # not again
-
-
-async def settled() -> None:
-    """Once the work `native_program` started in the background is done."""
-    await asyncio.gather(*native_program._running)

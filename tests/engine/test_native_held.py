@@ -14,8 +14,7 @@ from lspd.engine import native_program
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import warm_root
-from tests.engine.test_native_check import CORE, listed, native_project, tsc
-from tests.engine.test_native_file import settled
+from tests.engine.test_native_check import CORE, listed, native_project, settled, tsc
 from tests.ops.test_baseline import committed
 
 BROKEN = f"{CORE}\nexport function broken( {{\n"

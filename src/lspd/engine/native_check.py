@@ -25,8 +25,9 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
-from lspd.engine.native_program import configs_of, prime, program_state
+from lspd.engine.native_program import compiler, configs_of, prime, program_state, settled
 from lspd.engine.native_reach import (
+    native,
     native_asked,
     native_seen,
     native_sessions,
@@ -197,6 +198,22 @@ async def native_once(
         at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, checked)))
     return results
+
+
+def settled_items(ws: Workspace, path: Path) -> tuple[Session, Items] | None:
+    """tsc's answer of `path` in a one-shot check (`native_once`) once its program is read
+    and has a syntax error: its syntax errors alone, or nothing, without asking its server
+    (effect 4.1's 569 files took 72 s to ask where `tsc -p` says the error in 4.2 s); None
+    otherwise: the server is asked (`native_once` makes it tsc's answer at the end)."""
+    since = _once.get(ws)
+    if since is None or (session := native(ws, path)) is None:
+        return None
+    if compiler(session) is None or (config := tsconfig_of(ws, path)) is None:
+        return None
+    state = settled(ws, config, since)
+    if state is None or not state.broken or path not in state.files:
+        return None
+    return session, [tsc_item({}, e) for e in state.broken.get(path, ())]
 
 
 def parser_items(ws: Workspace) -> dict[Path, Items]:

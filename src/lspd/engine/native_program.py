@@ -22,7 +22,7 @@ import hashlib
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Collection, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Collection, Container, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -111,6 +111,14 @@ async def program_state(
 
     held = {path: text for path, text in texts.items() if text is not None and ours(path)}
     errors = await parsed(tsc, {p: text for p, text in held.items() if p not in clean})
+    return _state(program, held, texts, errors)
+
+
+def _state(
+    program: Program, held: Iterable[Path], texts: Container[Path], errors: Mapping[Path, Errors]
+) -> State:
+    """`program` with the `held` files (new ones last), each file of `texts` said its
+    `errors` (none when not there) instead of the disk's."""
     files = (*program.files, *(p for p in held if p not in program.files))
     broken: dict[Path, Errors] = {}
     for path in files:
@@ -119,6 +127,18 @@ async def program_state(
         if found:
             broken[path] = found
     return State(files, broken)
+
+
+def settled(ws: Workspace, config: Path, since: float) -> State | None:
+    """`config`'s program on disk as read by a reading that started at `since` or later,
+    once it is done; None before (nothing is waited for or read here)."""
+    programs = _programs.get(ws)
+    if programs is None or (program := programs.kept.get(config)) is None:
+        return None
+    lock = programs.locks.get(config)
+    if program.started < since or (lock is not None and lock.locked()):
+        return None
+    return _state(program, (), (), {})
 
 
 async def parsed(tsc: list[str], texts: Mapping[Path, str]) -> dict[Path, Errors]:

@@ -9,6 +9,7 @@ from lspd.engine import check_files
 from lspd.engine.check_files import Said
 from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
+from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
 from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.lsp import shapes
@@ -75,7 +76,10 @@ class FileAnswers:
     ws: Workspace
 
     async def of_file(self, path: Path, known: Known | None, timeout: float) -> DiagnosticsResult:
-        """`check_file` of the disk's text, every diagnostic."""
+        """`check_file` of the disk's text, every diagnostic (a one-shot check's TypeScript 7
+        file whose program tsc stops at a syntax error: tsc's answer, no server asked)."""
+        if (settled := settled_items(self.ws, path)) is not None:
+            return self.of_items(Said.by(settled[0]), path, settled[1])
         shown = self.ws.display(path)
         # mypy's errors of a file both checkers judge came from the check's mypy step
         return await check_file(
