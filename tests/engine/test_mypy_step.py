@@ -9,16 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
-from tests.ops.test_mypy_held_files import BROKEN, mypy_113, mypy_stopped
-from tests.workspace.mypy_env import cli_errors, mypy_env, project
+from tests.ops.test_mypy_held_files import BROKEN, mypy_stopped
+from tests.workspace.mypy_env import cli_errors, project
 
 FOLLOWED = {
     "pyproject.toml": '[tool.mypy]\nfiles = ["app/main.py"]\nstrict = true\n',
@@ -63,43 +60,3 @@ def test_a_followed_module_s_errors_are_not_fixed_when_mypy_stops(tmp_path: Path
         assert stopped.checker == "mypy"
         assert stopped.at == [f"app/main.py:{line}" for line in lines]
         assert (stopped.files, stopped.not_checked) == (files, sum(hidden[f] for f in files))
-
-
-@pytest.mark.parametrize("env", [mypy_env, mypy_113], ids=["mypy-2.4", "mypy-1.13"])
-def test_dmypy_s_stop_after_an_edit_is_a_stop(tmp_path: Path, env: Any) -> None:
-    """Without unused ignores dmypy answers; its update stopped at a syntax error answers
-    status 1 with that file's errors alone (mypy's own run: exit 2), so the stop went
-    unseen: a plain check said the syntax errors as the only errors, and a preview listed
-    app/helpers.py's error fixed."""
-    files = {
-        **FOLLOWED,
-        "app/main.py": FOLLOWED["app/main.py"].replace("  # type: ignore[misc]", ""),
-    }
-    root = committed(project(tmp_path / "p", files, env()))
-    main = root / "app/main.py"
-    broken = files["app/main.py"] + BROKEN
-    main.write_text(broken)
-    lines = sorted(set(mypy_stopped(root)))
-    main.write_text(files["app/main.py"])
-    changes = [
-        {"path": "app/main.py", "content": broken},
-        {"path": "app/helpers.py", "content": files["app/helpers.py"] + "# touched\n"},
-    ]
-
-    async def ask(ws: Workspace) -> tuple[Any, Any, Any, list[bool]]:
-        clean = await workspace_diagnostics(ws)  # dmypy's first build: the disk, clean
-        previewed = await preview(ws, changes)  # its update: the proposal, stopped
-        once = [daemon.once for daemon in ws.pool.mypy.values()]
-        main.write_text(broken)
-        return clean, previewed, await workspace_diagnostics(ws), once
-
-    clean, previewed, check, once = answer(root, ask)
-    assert clean.stopped == [] and once == [False]  # dmypy answered, not mypy run once
-    changes_ = previewed.changes
-    assert (changes_.fixed, changes_.fixed_total) == ([], 0)
-    [stopped] = changes_.stopped
-    assert stopped.at == [f"app/main.py:{line}" for line in lines]
-    assert (stopped.files, stopped.not_checked) == (["app/helpers.py"], 1)
-    [stop] = check.stopped
-    at = ", ".join(f"app/main.py:{line}" for line in lines)
-    assert stop.startswith(f"mypy stopped at {at} (errors prevented further checking): ")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd.dirs import state_dir
-from lspd.engine.stops import python_parses
+from lspd.engine.mypy_blocked import blocked
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing, MypyOutput
 from lspd.workspace.mypy_config import (
@@ -192,24 +192,8 @@ async def run_mypy(
     run.once = output.once
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
-    run.stopped = output.status == 2 or _blocked(run.errors, held, base)
+    run.stopped = output.status == 2 or blocked(run.errors, held, base)  # dmypy's update
     return run
-
-
-def _blocked(errors: Mapping[Path, list[MypyError]], held: Mapping[str, bytes], base: Path) -> bool:
-    """Whether the run stopped at a blocking error though its status is not 2: dmypy's
-    update that meets one answers status 1 with that file's errors alone (its
-    `FineGrainedBuildManager.update`'s blocker messages) where mypy exits 2. A syntax error
-    of a file that does not parse (Python's parser, lspd's own: the text is parsed, never
-    run) is that; one of a file that parses is not (an invalid `# type: ignore`, a type
-    comment). Not seen: a syntax error of a newer Python than the project's only."""
-    for path, found in errors.items():
-        if not any(error.code == "syntax" for error in found) or base not in path.parents:
-            continue
-        text = held.get(path.relative_to(base).as_posix())
-        if text is not None and not python_parses(text):
-            return True
-    return False
 
 
 def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:

@@ -13,8 +13,6 @@ checked, not because they are fixed: a comparison must not say them fixed (`Stop
 
 from __future__ import annotations
 
-import ast
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,19 +74,6 @@ def stop_of(checker: str, at: Iterable[tuple[str, int]], files: Iterable[str]) -
     every = frozenset(files) | {path for path, _ in where}
     read = every if checker == TSC else frozenset(path for path, _ in where)
     return Stop(checker, where, every, read)
-
-
-def python_parses(text: bytes) -> bool:
-    """Whether a Python text parses (lspd's Python's parser: parsed, never run)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # an invalid escape's SyntaxWarning
-        try:
-            ast.parse(text)
-        except (SyntaxError, ValueError):  # ValueError: a null byte
-            return False
-        except (RecursionError, MemoryError):  # too deep to say: mypy's error is not blocking
-            return True
-    return True
 
 
 def lsp_lines(items: Sequence[Mapping[str, Any]]) -> list[int]:

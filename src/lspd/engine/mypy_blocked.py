@@ -1,0 +1,107 @@
+"""Whether a mypy answer stopped at a blocking error though its status is not 2.
+
+mypy's own run exits 2 at a blocking error ("errors prevented further checking"); dmypy's
+update that meets one answers status 1 with the errors of that file alone (its
+`FineGrainedBuildManager.update` returns the blocker's messages), and nothing else in its
+answer says so. So the errors must tell, and mypy blocks at more than Python's parser
+rejects (mypy 1.13 to 2.4.1, their sources' `blocker=True`):
+
+- a syntax error of a text Python's parser rejects (lspd's parser: parsed, never run);
+- CPython's own refusal of a newer feature than the target's ("Pattern matching is only
+  supported in Python 3.10 and greater"): mypy 1.x parses at the target's version, lspd's
+  parser takes the text at its own;
+- what Python's parser takes and its compiler (or mypy's semantic analysis) refuses: a
+  `break` outside a loop, a `yield` outside a function, a relative import past the top.
+
+A syntax error of a text that parses and is no such refusal is not one: an invalid
+`# type: ignore`, a type comment, mypy 2.x's own "requires Python 3.11 or newer".
+Not seen: a text lspd's Python parses and the project's older one does not (a project on
+Python 3.10 writing `except*`), and the reverse (a project on 3.12 using PEP 695, one such
+syntax error beside it, reads as blocked).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+# CPython's parser, a feature newer than the version it parses for (its CHECK_VERSION).
+NEWER_FEATURE = re.compile(r" only supported in Python 3\.\d+ and greater$")
+# mypy's blockers past the parser (semanal.py, fastparse.py, build.py), whole messages.
+BLOCKERS = frozenset(
+    {
+        '"break" outside loop',
+        '"continue" outside loop',
+        '"yield" outside function',
+        '"yield from" outside function',
+        '"yield" inside comprehension or generator expression',
+        '"yield from" inside comprehension or generator expression',
+        '"yield from" in async function',
+        "can't use starred expression here",
+        "Assignment expression within a comprehension cannot be used in a class body",
+        "Type signature has too many arguments",
+        "No parent module -- cannot perform relative import",
+        "Yield expression cannot be used as a type variable bound",
+        "Named expression cannot be used as a type variable bound",
+        "Await expression cannot be used as a type variable bound",
+        "Yield expression cannot be used within a type alias",
+        "Named expression cannot be used within a type alias",
+        "Await expression cannot be used within a type alias",
+        "INTERNAL ERROR: maximum semantic analysis iteration count reached",
+    }
+)
+# ... and those naming a module or file (build.py), by their start.
+BLOCKER_STARTS = (
+    "This file shadows library module ",
+    "Duplicate module named ",
+    "Source file found twice under different module names: ",
+)
+
+
+class _Error(Protocol):
+    """What the rule reads of a mypy error (`mypy_check.MypyError`)."""
+
+    @property
+    def code(self) -> str | None: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+def blocked(errors: Mapping[Path, Sequence[_Error]], held: Mapping[str, bytes], base: Path) -> bool:
+    """Whether `errors` (by absolute path) say mypy stopped at a blocking error, `held`
+    the texts it checked (by path relative to `base`)."""
+    for path, found in errors.items():
+        if any(_blocker(error) for error in found):
+            return True
+        if not any(error.code == "syntax" for error in found) or base not in path.parents:
+            continue
+        text = held.get(path.relative_to(base).as_posix())
+        if text is not None and not python_parses(text):
+            return True
+    return False
+
+
+def _blocker(error: _Error) -> bool:
+    """Whether the error's message is one mypy only ever reports as a blocker."""
+    message = error.message
+    if error.code == "syntax" and NEWER_FEATURE.search(message):
+        return True
+    return message in BLOCKERS or message.startswith(BLOCKER_STARTS)
+
+
+def python_parses(text: bytes) -> bool:
+    """Whether a Python text parses (lspd's Python's parser: parsed, never run)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an invalid escape's SyntaxWarning
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):  # ValueError: a null byte
+            return False
+        except (RecursionError, MemoryError):  # too deep to say: mypy's error is not blocking
+            return True
+    return True
