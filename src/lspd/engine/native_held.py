@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
@@ -23,7 +23,6 @@ from lspd.engine.native_reach import native_sessions
 from lspd.engine.results import FileResult
 from lspd.engine.stops import TSC, Stop, stop_of, syntax_code
 from lspd.lsp import shapes
-from lspd.lsp.diagnostics import Stopped
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -83,22 +82,18 @@ async def held_as_tsc(
     """Of `said` (file -> the server that answered it, its items) in the state `texts` make,
     the TypeScript 7 files tsc answers otherwise, as tsc answers them (as lspd's tsserver
     plugin answers a held state on TypeScript 5): in a program with a syntax error, a file's
-    syntax errors alone, or none (`Stopped` where tsc stopped: `native_program`)."""
+    syntax errors alone, or none (`native_program`). Plain items, no `Stopped`: the state's
+    stop is the program's (`native_held`), one, not one per file."""
     sessions = {path: session for path, (session, _) in said.items()}
     # a held file said no item of the parser's codes has no syntax error: not parsed
     clean = {p for p, (_, items) in said.items() if not any(map(_maybe, items))}
     found: dict[Path, list[shapes.Diagnostic]] = {}
     for config, (tsc, paths) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config, texts, clean=clean)
-        if not state.broken:
-            continue
-        first, errors = next(iter(state.broken.items()))
-        for path in (p for p in paths if p in state.files):
-            own = state.broken.get(path, ())
-            items = [dict(tsc_item({path: said[path][1]}, e)) for e in own]
-            at = Stopped(path, min(e.line for e in own), items) if own else None
-            at = at or Stopped(first, min(e.line for e in errors))
-            found[path] = cast("list[shapes.Diagnostic]", at)
+        if state.broken:
+            for path in (p for p in paths if p in state.files):
+                errors = state.broken.get(path, ())
+                found[path] = [tsc_item({path: said[path][1]}, e) for e in errors]
     return found
 
 
