@@ -133,7 +133,8 @@ def test_what_mypy_did_not_check_at_head_is_not_introduced(tmp_path: Path) -> No
 def test_a_kept_result_saved_without_stops_is_made_again(tmp_path: Path) -> None:
     """A stop is kept with the result; a file of format 2 (no stops) is not trusted, nor
     one of format 3 (a mypy stop named its targets alone: a module it follows into, not
-    checked either, was not named; dmypy's update stopped at a syntax error was no stop)."""
+    checked either, was not named; dmypy's update stopped at a syntax error was no stop),
+    nor one of format 4 (dmypy's update blocked at a `break` outside a loop was no stop)."""
     key = StateKey("c" * 40, "t", "k")
     stop = stop_of("tsc", [("src/core.ts", 4)], ["src/user.ts"])
     state = KeptState(key, {"a.ts": FileSeen("a.ts", ())}, 1.0, 0, frozenset(), (stop,))
@@ -148,5 +149,6 @@ def test_a_kept_result_saved_without_stops_is_made_again(tmp_path: Path) -> None
     assert load(tmp_path, key) is None
     save(tmp_path, state)
     whole = json.loads(saved.read_text())
-    saved.write_text(json.dumps({**whole, "format": 3}))
-    assert load(tmp_path, key) is None
+    for older in (3, 4):
+        saved.write_text(json.dumps({**whole, "format": older}))
+        assert load(tmp_path, key) is None

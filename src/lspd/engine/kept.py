@@ -25,8 +25,9 @@ from lspd.engine.stops import Stop
 log = logging.getLogger(__name__)
 
 # The saved file's format; another one is recomputed (2: no stops; 3: a mypy stop named its
-# targets alone, not the modules it follows, and dmypy's update stopped at one was none).
-FORMAT = 4
+# targets alone, not the modules it follows, and dmypy's update stopped at one was none; 4:
+# dmypy's update blocked past Python's parser, a `break` outside a loop, was none).
+FORMAT = 5
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
