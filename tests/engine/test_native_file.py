@@ -18,6 +18,7 @@ from lspd.ops.check import check_all
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
+from lspd.workspace.tsc_native import ConfigError
 from tests.conftest import Warm, answer
 from tests.engine.test_affected import watched, written
 from tests.engine.test_native_check import listed, settled
@@ -172,3 +173,15 @@ def test_a_whole_check_reads_the_program_for_one_file_s_question(
     user = project.run(diagnostics(project.ws, "src/user.ts"))
     assert (user.diagnostics, user.checker) == ([], CORE_STOP)
     assert runs == [project.root / "tsconfig.json"]  # not again
+
+
+def test_a_listing_that_failed_is_not_kept(project: Warm, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tsc -p that did not run (a timeout under load) lists no file: the next question asks
+    again instead of keeping a program of no files for the daemon's life."""
+    lists = native_program.listed
+    failed = [ConfigError(project.root / "tsconfig.json", 1, 1, "", "could not run")]
+    monkeypatch.setattr(native_program, "listed", lambda tsc, config: ([], failed))
+    (project.root / "src/core.ts").write_text(BROKEN)
+    assert project.run(diagnostics(project.ws, "src/user.ts")).checker is None  # unknown
+    monkeypatch.setattr(native_program, "listed", lists)
+    assert project.run(diagnostics(project.ws, "src/user.ts")).checker == CORE_STOP

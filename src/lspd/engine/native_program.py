@@ -176,7 +176,8 @@ async def program_of(
         listed = program is not None and since is not None and program.started >= since
         if program is None or not (listed or _reusable(ws, program)):
             program = await _listed(ws, tsc, config)
-            programs.kept[config] = program
+            if program.files:  # none: tsc did not run (a timeout), or listed nothing: again
+                programs.kept[config] = program
         await _renewed(ws, tsc, program)
         return program
 
