@@ -5,6 +5,12 @@ alone, so only what the errors say can tell the stop."""
 
 from __future__ import annotations
 
+import asyncio
+import glob
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,15 +19,16 @@ from typing import Any
 import pytest
 
 from lspd.engine.mypy_blocked import blocked
-from lspd.ops.check import workspace_diagnostics
+from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
 from tests.conftest import answer
 from tests.daemon.test_feedback_stopped import mypy_exit
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import BROKEN, mypy_113
-from tests.workspace.mypy_env import mypy_env, project
+from tests.workspace.mypy_env import MYPY_PINNED, cli_errors, environment, mypy_env, project
 
+PYTHON = Path(sys.executable)
 FILES = {
     "app/__init__.py": "",
     "app/main.py": "from app.helpers import helper\n\n\ndef run() -> int:\n    return helper()\n",
@@ -120,5 +127,57 @@ def test_a_syntax_error_of_a_text_that_parses_is_no_blocker(tmp_path: Path) -> N
         Said("syntax", "Exception groups: requires Python 3.11 or newer (current target: 3.10)"),
         Said(None, '"return" outside function'),
     ]:
-        assert not blocked({path: [said]}, {"a.py": text}, tmp_path), said
-    assert blocked({path: [Said("syntax", "Invalid syntax")]}, {"a.py": b"def (:\n"}, tmp_path)
+        assert not asyncio.run(blocked({path: [said]}, {"a.py": text}, tmp_path, PYTHON)), said
+    broken = {path: [Said("syntax", "Invalid syntax")]}
+    assert asyncio.run(blocked(broken, {"a.py": b"def (:\n"}, tmp_path, PYTHON))
+
+
+def python_312() -> str | None:
+    """A Python 3.12 beside lspd's (on PATH, or pyenv's), or None."""
+    found = [
+        shutil.which("python3.12"),
+        *glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12")),
+    ]
+    for python in filter(None, found):
+        done = subprocess.run(
+            [python, "-c", "import sys; print(sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if done.returncode == 0 and done.stdout.strip() == "(3, 12)":
+            return python
+    return None
+
+
+PEP_695 = {
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\npython_version = "3.11"\n',
+    "app/__init__.py": "",
+    "app/main.py": "def first[T](items: list[T]) -> T:\n    return items[0]\n",
+    "app/helpers.py": FILES["app/helpers.py"],
+}
+
+
+def test_what_the_project_s_python_parses_is_no_stop(tmp_path: Path) -> None:
+    """A project on Python 3.12 targeting 3.11 writes PEP 695: its mypy reports that it
+    requires 3.12 (a syntax error, not blocking: exit 1, every other error said). lspd's
+    Python 3.11 refuses the text, so the answer read as stopped and hid the rest; the
+    project's own parser is asked now."""
+    base = python_312()
+    if base is None:
+        pytest.skip("no Python 3.12 to run the project's mypy on")
+    env = environment(f"mypy-{MYPY_PINNED}-py3.12", f"mypy=={MYPY_PINNED}", base=base)
+    root = committed(project(tmp_path / "p", PEP_695, env))
+    own = sorted(cli_errors(root))
+    assert [(f, line, code) for f, line, _, code, _ in own] == [
+        ("app/helpers.py", 5, "assignment"),
+        ("app/main.py", 1, "syntax"),
+    ]
+    checked = answer(root, check_all)
+    assert checked.stopped == []
+    said = [
+        (r.path, d.line, d.column, d.code, d.message)
+        for r in checked.results
+        for d in r.diagnostics
+    ]
+    assert sorted(said) == own

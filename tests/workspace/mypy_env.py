@@ -40,13 +40,14 @@ STRICT = {
 }
 
 
-def environment(name: str, *packages: str) -> Path:
-    """A virtual environment holding `packages`, made once under lspd's cache; its root."""
+def environment(name: str, *packages: str, base: str = sys.executable) -> Path:
+    """A virtual environment holding `packages`, made once under lspd's cache (of the
+    interpreter `base`, lspd's own by default); its root."""
     env = cache_dir() / "tests" / name
     python = env / "bin" / "python"
     done = env / "lspd-installed"
     if not done.is_file():
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(env)], check=True, timeout=120)
+        subprocess.run([base, "-m", "venv", "--clear", str(env)], check=True, timeout=120)
         if packages:
             pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             subprocess.run(

@@ -6,7 +6,9 @@ update that meets one answers status 1 with the errors of that file alone (its
 answer says so. So the errors must tell, and mypy blocks at more than Python's parser
 rejects (mypy 1.13 to 2.4.1, their sources' `blocker=True`):
 
-- a syntax error of a text Python's parser rejects (lspd's parser: parsed, never run);
+- a syntax error of a text Python's parser rejects: the project's Python's, as mypy runs
+  on it (lspd's may take what it refuses, `except*` on 3.10, or refuse what it takes, PEP
+  695 on 3.12): the text parsed in it, isolated, never run;
 - CPython's own refusal of a newer feature than the target's ("Pattern matching is only
   supported in Python 3.10 and greater"): mypy 1.x parses at the target's version, lspd's
   parser takes the text at its own;
@@ -14,16 +16,17 @@ rejects (mypy 1.13 to 2.4.1, their sources' `blocker=True`):
   `break` outside a loop, a `yield` outside a function, a relative import past the top.
 
 A syntax error of a text that parses and is no such refusal is not one: an invalid
-`# type: ignore`, a type comment, mypy 2.x's own "requires Python 3.11 or newer".
-Not seen: a text lspd's Python parses and the project's older one does not (a project on
-Python 3.10 writing `except*`), and the reverse (a project on 3.12 using PEP 695, one such
-syntax error beside it, reads as blocked).
+`# type: ignore`, a type comment, mypy 2.x's own "requires Python 3.12 or newer" (a
+project on 3.12 targeting 3.11 writing PEP 695: lspd's 3.11 parser refused it, and the
+stop hid every other error of mypy's answer).
 """
 
 from __future__ import annotations
 
 import ast
+import asyncio
 import re
+import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -72,16 +75,21 @@ class _Error(Protocol):
     def message(self) -> str: ...
 
 
-def blocked(errors: Mapping[Path, Sequence[_Error]], held: Mapping[str, bytes], base: Path) -> bool:
-    """Whether `errors` (by absolute path) say mypy stopped at a blocking error, `held`
-    the texts it checked (by path relative to `base`)."""
+async def blocked(
+    errors: Mapping[Path, Sequence[_Error]],
+    held: Mapping[str, bytes],
+    base: Path,
+    interpreter: Path,
+) -> bool:
+    """Whether `errors` (by absolute path) say mypy, run by `interpreter`, stopped at a
+    blocking error, `held` the texts it checked (by path relative to `base`)."""
     for path, found in errors.items():
         if any(_blocker(error) for error in found):
             return True
         if not any(error.code == "syntax" for error in found) or base not in path.parents:
             continue
         text = held.get(path.relative_to(base).as_posix())
-        if text is not None and not python_parses(text):
+        if text is not None and not await parses_in(interpreter, text):
             return True
     return False
 
@@ -92,6 +100,49 @@ def _blocker(error: _Error) -> bool:
     if error.code == "syntax" and NEWER_FEATURE.search(message):
         return True
     return message in BLOCKERS or message.startswith(BLOCKER_STARTS)
+
+
+# Run by the project's interpreter (-I: isolated, nothing of the workspace imported), the
+# text on its standard input: exit 3 where its parser refuses it.
+_PARSE = """\
+import ast, sys, warnings
+warnings.simplefilter("ignore")
+try:
+    ast.parse(sys.stdin.buffer.read())
+except (SyntaxError, ValueError):
+    sys.exit(3)
+except BaseException:
+    sys.exit(0)
+"""
+REFUSED = 3
+PARSE_TIMEOUT_S = 30.0
+
+
+async def parses_in(interpreter: Path, text: bytes) -> bool:
+    """Whether `interpreter`'s parser takes a Python text (lspd's own where it cannot be
+    asked: started, it always answers)."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            str(interpreter), "-I", "-c", _PARSE,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),
+        )  # fmt: skip
+    except OSError:
+        return python_parses(text)
+    try:
+        async with asyncio.timeout(PARSE_TIMEOUT_S):
+            await process.communicate(text)
+    except TimeoutError:  # a hung interpreter: it could not say
+        pass
+    finally:
+        if process.returncode is None:  # cancelled, or hung: never left behind
+            process.kill()
+            await process.wait()
+    if process.returncode not in (0, REFUSED):  # it could not say (a crash, killed)
+        return python_parses(text)
+    return process.returncode == 0
 
 
 def python_parses(text: bytes) -> bool:

@@ -192,7 +192,7 @@ async def run_mypy(
     run.once = output.once
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
-    run.stopped = output.status == 2 or blocked(run.errors, held, base)  # dmypy's update
+    run.stopped = output.status == 2 or await blocked(run.errors, held, base, daemon.interpreter)
     return run
 
 
