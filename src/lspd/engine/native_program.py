@@ -69,6 +69,7 @@ class Program:
     generation: int  # the workspace's `projects.generation` then (files came or went since)
     started: float  # when its listing started (`time.monotonic`)
     renewed: int | None = None  # the watcher's count up to which every file's entry is right
+    ran: bool = True  # tsc ran (it listed a file, a library's too, or said a coded error)
 
 
 @dataclass
@@ -176,7 +177,7 @@ async def program_of(
         listed = program is not None and since is not None and program.started >= since
         if program is None or not (listed or _reusable(ws, program)):
             program = await _listed(ws, tsc, config)
-            if program.files:  # none: tsc did not run (a timeout), or listed nothing: again
+            if program.ran:  # tsc did not run (a timeout under load): listed again next time
                 programs.kept[config] = program
         await _renewed(ws, tsc, program)
         return program
@@ -213,7 +214,8 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
         now = stamp(path)
         if now is not None and now[0] < started - SLACK_NS:  # as tsc read it
             known[path] = _Known(now, None, tuple(by_file.get(path, ())))
-    return Program(own, known, mark, generation, began, mark)
+    ran = bool(files) or any(error.code for error in errors)
+    return Program(own, known, mark, generation, began, mark, ran)
 
 
 async def _renewed(ws: Workspace, tsc: list[str], program: Program) -> None:
