@@ -74,3 +74,13 @@ def test_a_body_edit_is_asked_of_the_first_server_alone(python: Warm) -> None:
     (python.root / "pkg/core.py").write_text(FILES["pkg/core.py"].replace("a + b", "b + a"))
     assert asked(python) == (["pkg/core.py"], [("pkg/leaf.py", 1, "reportAssignmentType")])
     assert session.pid == first and servers_in(python.root) == [first]
+
+
+def test_comments_in_files_a_second_server_answered_ask_nothing(python: Warm) -> None:
+    """A file's last result is moved only when it is known to be of the text before: the
+    text its server held, the disk's for a file the second server answered (before, no
+    such file was moved: SQLAlchemy's comment in Session.get asked its import cycle)."""
+    assert asked(python) == (sorted(FILES), [("pkg/leaf.py", 1, "reportAssignmentType")])
+    for name, text in FILES.items():
+        (python.root / name).write_text("# a comment first\n\n" + text)
+    assert asked(python) == ([], [("pkg/leaf.py", 3, "reportAssignmentType")])

@@ -103,14 +103,17 @@ def python_asked(
 
 
 def answered(ws: Workspace, seen: PythonSeen | None, asked: list[Path]) -> None:
-    """Keep in `seen` the hash of the text each Python file of `asked` was answered for:
-    the text its server holds now, once the check has its answer (a file edited while the
-    check ran holds another text than `seen`'s: its result is never moved)."""
+    """Keep in `seen` the hash of the text each Python file of `asked` was answered for: the
+    text its server holds once the check has its answer (the disk's, for a file a second
+    server answered or no longer open). A file edited while the check ran has another text
+    than `seen`'s then: its result is never moved."""
     if seen is None:
         return
-    for path in asked:
-        if path.suffix in PYTHON and (document := ws.document(path)) is not None:
-            seen.answered[path] = hash(document.text)
+    for path in (p for p in asked if p.suffix in PYTHON):
+        document = ws.document(path)
+        text = document.text if document is not None else read_text(path)
+        if text is not None:
+            seen.answered[path] = hash(text)
         else:
             seen.answered.pop(path, None)
 
