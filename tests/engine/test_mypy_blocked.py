@@ -181,3 +181,17 @@ def test_what_the_project_s_python_parses_is_no_stop(tmp_path: Path) -> None:
         for d in r.diagnostics
     ]
     assert sorted(said) == own
+
+
+def test_a_semantic_stop_is_at_its_blocker_not_at_the_errors_before_it(tmp_path: Path) -> None:
+    """mypy's own run stopped at a `break` outside a loop says app/helpers.py's type error
+    too (analysed before it); the stop is at the `break` alone: the check said 'mypy
+    stopped at app/helpers.py:5, app/main.py:10', a type error named where it stopped."""
+    config = '[tool.mypy]\nfiles = ["app/main.py"]\nstrict = true\n'
+    files = {"pyproject.toml": config, **FILES, "app/main.py": FILES["app/main.py"] + BREAK}
+    root = committed(project(tmp_path / "p", files))
+    said = own_stop(root)
+    assert [e.split(": error: ")[0] for e in said] == ["app/helpers.py:5", "app/main.py:10"]
+    checked = answer(root, check_all)  # dmypy's first build: exit 2
+    [stop] = checked.stopped
+    assert stop.at == (("app/main.py", 10),)

@@ -30,7 +30,7 @@ import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 # CPython's parser, a feature newer than the version it parses for (its CHECK_VERSION).
 NEWER_FEATURE = re.compile(r" only supported in Python 3\.\d+ and greater$")
@@ -92,6 +92,18 @@ async def blocked(
         if text is not None and not await parses_in(interpreter, text):
             return True
     return False
+
+
+E = TypeVar("E", bound=_Error)
+
+
+def stopped_at(errors: Sequence[E]) -> list[E]:
+    """Of a stopped run's errors, those it stopped at: its blockers past the parser (a
+    semantic analysis' stop: mypy's own run says the errors of the modules it analysed
+    before too, `app/helpers.py:5` beside the `break` it stopped at), else its syntax
+    errors (a parse's stop: every error of that file), else all of them."""
+    past = [error for error in errors if _blocker(error)]
+    return past or [error for error in errors if error.code == "syntax"] or list(errors)
 
 
 def _blocker(error: _Error) -> bool:

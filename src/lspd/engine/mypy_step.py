@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from lspd.engine.mypy_blocked import stopped_at
 from lspd.engine.mypy_check import (
     MypyProject,
     MypyRun,
@@ -56,11 +57,13 @@ async def mypy_checked(
 
 
 def mypy_stop(ws: Workspace, run: MypyRun) -> Stop | None:
-    """mypy's stop at the errors of `run` when they stopped it (exit 2): none of the other
+    """mypy's stop at the errors of `run` that stopped it (`stopped_at`): none of the other
     files it reports on was checked (`reported`)."""
     if not run.stopped or not run.errors:
         return None
-    at = [(ws.display(p), e.line) for p, errors in run.errors.items() for e in errors]
+    said = [(p, e) for p, errors in run.errors.items() for e in errors]
+    stopped = {id(e) for e in stopped_at([e for _, e in said])}  # not a type error before it
+    at = [(ws.display(p), e.line) for p, e in said if id(e) in stopped]
     return stop_of(MYPY, at, map(ws.display, reported(ws, run)))
 
 
