@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from lspd.engine.mypy_blocked import blocked
+from lspd.engine.mypy_blocked import blocked, parses_in
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
@@ -195,3 +195,19 @@ def test_a_semantic_stop_is_at_its_blocker_not_at_the_errors_before_it(tmp_path:
     checked = answer(root, check_all)  # dmypy's first build: exit 2
     [stop] = checked.stopped
     assert stop.at == (("app/main.py", 10),)
+
+
+def test_the_project_s_parser_is_asked_once_per_text(tmp_path: Path) -> None:
+    """A standing syntax error mypy does not stop at (an invalid `# type: ignore`) is in
+    every answer: the interpreter is started for its text once, not at each answer."""
+    started = tmp_path / "started"
+    interpreter = tmp_path / "python"
+    interpreter.write_text(f'#!/bin/sh\necho >> {started}\nexec {sys.executable} "$@"\n')
+    interpreter.chmod(0o755)
+    ignore, refused = b"x = 1  # type: ignore[\n", b"def first[T](x: T) -> T: ...\n"
+
+    async def ask() -> list[bool]:
+        return [await parses_in(interpreter, text) for text in (ignore, refused, ignore)]
+
+    assert asyncio.run(ask()) == [True, False, True]  # lspd's Python: 3.11
+    assert started.read_text().count("\n") == 2

@@ -192,7 +192,9 @@ async def run_mypy(
     run.once = output.once
     for error in parse(output, project.directory, daemon.mirror.directory, base):
         run.errors.setdefault(error.path, []).append(error)
-    run.stopped = output.status == 2 or await blocked(run.errors, held, base, daemon.interpreter)
+    # mypy run once exits 2 at a blocker (exact); dmypy's update says nothing of it
+    blocked_update = not output.once and await blocked(run.errors, held, base, daemon.interpreter)
+    run.stopped = output.status == 2 or blocked_update
     return run
 
 
