@@ -81,3 +81,25 @@ def test_an_empty_range_at_the_start_stays_while_the_first_line_does() -> None:
     moved = moves(CODE, header + CODE)
     assert moved is not None and moved.span(1, 1, 1, 1) is None  # the file's, or `import`'s?
     assert moved.span(1, 1, 1, 7) == (2, 2)  # `import`
+
+
+def test_a_range_beside_a_token_but_on_none_is_not_placed() -> None:
+    """pyright's syntax errors stand on a line's end, after its comment and whitespace
+    ("Expected expression" after `x =`: 1:4-2:1, then 1:9 with `  # c`)."""
+    found = moves("x =\ny = 1\n", "x =  # c\n\ny = 1\n")
+    assert found is not None
+    assert found.span(1, 4, 2, 1) is None  # just after `=`, just before `y`: the line's end
+    assert found.span(1, 1, 2, 1) is None  # on `x`, but ending before `y`
+    assert found.span(1, 1, 1, 4) == (1, 1)  # `x =`
+    assert found.span(2, 1, 2, 2) == (3, 3)  # `y`
+    assert found.span(1, 3, 1, 3) is None  # an empty range: beside `=` or on it?
+    text = 'X = """a\nb\n"""\n'  # in a string running on: its line's start is in it
+    assert (spanning := moves(text, "# c\n" + text)) is not None
+    assert spanning.span(1, 5, 2, 1) == (2, 3) and spanning.span(2, 1, 3, 4) == (3, 4)
+
+
+def test_lines_joined_are_no_move() -> None:
+    """An ignore comment is of its line: joined to it, another line's diagnostics go."""
+    before = "f(a,\n    b)  # pyright: ignore\n"
+    assert moves(before, "f(a,b)  # pyright: ignore\n") is None
+    assert moves("f(a,\n    b)\n", "f(a,b)\n") is None

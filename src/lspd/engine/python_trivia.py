@@ -24,7 +24,9 @@ SPEAKS = re.compile(r"type\s*:|pyright|mypy|ignore|coding[:=]", re.IGNORECASE)
 # Tokens that mark where a line or block ends, placed by what surrounds them: compared by
 # kind alone (a NEWLINE after a longer comment stands further right), never anchors.
 ENDS = {tokenize.NEWLINE, tokenize.DEDENT, tokenize.ENDMARKER}
-Span = tuple[int, float]  # 1-based columns of a token on a line, both ends included
+# Per line of a token: the 1-based columns of its first and last characters there (inf: it
+# runs on past the line's end), and whether it began on a line above.
+Span = tuple[int, float, bool]
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,21 @@ class Moves:
     first_kept: bool  # the first line is the same text: a diagnostic of the file stays
 
     def place(self, line: int, column: int) -> tuple[int, int] | None:
-        """Where the position (1-based) on a token of code went; None off every token."""
+        """Where a range starting at the position (1-based) went: on a character of a token
+        of code; None off every token. Not just after a token: that may be where whitespace,
+        a comment or a line's end begins, which pyright's syntax errors stand on ("Expected
+        expression" after `x =` is where the line's end is, after its comment)."""
         at = self.lines.get(line)
-        if at is None or not any(a <= column <= b for a, b in at[1]):
+        if at is None or not any(a <= column <= b for a, b, _ in at[1]):
+            return None
+        return at[0], column
+
+    def close(self, line: int, column: int) -> tuple[int, int] | None:
+        """Where a range ending (exclusive) at the position went: just after a character of
+        a token of code; None elsewhere (just before a token: where the whitespace, comment
+        or line's end before it ends)."""
+        at = self.lines.get(line)
+        if at is None or not any(a + (not above) <= column <= b + 1 for a, b, above in at[1]):
             return None
         return at[0], column
 
@@ -51,7 +65,7 @@ class Moves:
         stays while the first line does, else it cannot be placed."""
         if (line, column, end_line, end_column) == (1, 1, 1, 1):
             return (1, 1) if self.first_kept else None
-        start, end = self.place(line, column), self.place(end_line, end_column)
+        start, end = self.place(line, column), self.close(end_line, end_column)
         if start is None or end is None:
             return None
         return start[0], end[0]
@@ -65,6 +79,7 @@ def moves(before: str, after: str) -> Moves | None:
     if old is None or new is None or len(old) != len(new):
         return None
     lines: dict[int, tuple[int, list[Span]]] = {}
+    joined: dict[int, int] = {}  # per new line, the old line its tokens came from
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
         if a.type != b.type:
             return None
@@ -79,11 +94,12 @@ def moves(before: str, after: str) -> Moves | None:
         shift = b.start[0] - a.start[0]
         for line in range(a.start[0], a.end[0] + 1):  # a string may span lines
             first = a.start[1] + 1 if line == a.start[0] else 1
-            last = a.end[1] + 1 if line == a.end[0] else math.inf
+            last = a.end[1] if line == a.end[0] else math.inf
             to, spans = lines.setdefault(line, (line + shift, []))
-            if to != line + shift:
-                return None
-            spans.append((first, last))
+            if to != line + shift or joined.setdefault(to, line) != line:
+                return None  # a line split, or lines joined: an ignore comment's line may
+                # then hold other code (pyright's `# type: ignore` is of its line)
+            spans.append((first, last, line != a.start[0]))
     return Moves(lines, before.split("\n", 1)[0] == after.split("\n", 1)[0])
 
 

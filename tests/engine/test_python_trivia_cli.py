@@ -1,0 +1,84 @@
+"""An edit of trivia the check answers by moving the file's last result (python_trivia) gives
+what basedpyright's CLI gives for the written tree, where a syntax error stands on a line's
+end and where lines are joined under an ignore comment (a real basedpyright, watched as in
+the daemon)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all
+from tests.conftest import Warm, warm_root
+
+Said = set[tuple[str | None, int, int, str]]
+
+
+@pytest.fixture
+def warm(tmp_path: Path) -> Iterator[Warm]:
+    root = tmp_path / "trivia"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "trivia"\nversion = "0"\n')
+    (root / "m.py").write_text("X: int = 1\n")
+    yield from warm_root(root, tmp_path / "logs", watch=True)
+
+
+def checked(warm: Warm) -> tuple[Said, list[str]]:
+    """The check's errors (file, line, column, message), and the files it asked."""
+    result = warm.run(check_all(warm.ws))
+    errors = {
+        (d.path, d.line, d.column, d.message) for d in result.everything if d.severity == "error"
+    }
+    return errors, sorted(warm.ws.display(p) for p in result.asked)
+
+
+def cli(root: Path) -> Said:
+    """basedpyright's CLI (lspd's) on the tree: its errors, as `checked` says them."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "basedpyright"), "--outputjson"],
+        cwd=root, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return {
+        (
+            Path(d["file"]).name,
+            d["range"]["start"]["line"] + 1,
+            d["range"]["start"]["character"] + 1,
+            d["message"].replace("\xa0", " "),  # the CLI indents with no-break spaces
+        )
+        for d in json.loads(done.stdout)["generalDiagnostics"]
+        if d["severity"] == "error"
+    }
+
+
+def test_a_syntax_error_at_a_line_s_end_moves_with_its_comment(warm: Warm) -> None:
+    """pyright's "Expected expression" after `x =` stands where the line's end is: after a
+    comment added there. Before, the moved answer kept it at column 4."""
+    m = warm.root / "m.py"
+    m.write_text("x =\nY: int = ''\n")
+    first = checked(warm)
+    assert first == (cli(warm.root), ["m.py"])
+    m.write_text("x =  # later\nY: int = ''\n")
+    errors, asked = checked(warm)
+    assert ("m.py", 1, 13, 'Expected expression to the right of "="') in errors
+    assert (errors, asked) == (cli(warm.root), ["m.py"])
+    m.write_text("# above\nx =  # later\nY: int = ''\n")  # it stands on no token: asked
+    assert checked(warm) == (cli(warm.root), ["m.py"])
+    m.write_text("x = 1\nY: int = ''\n")
+    assert checked(warm)[1] == ["m.py"]
+    m.write_text("x = 1\n# above\n\nY: int = ''  # why\n")  # the error on its tokens: moved
+    assert checked(warm) == (cli(warm.root), [])
+
+
+def test_lines_joined_under_an_ignore_comment_are_asked(warm: Warm) -> None:
+    """`# pyright: ignore` is of its line: `undefined_a` joined to it is no longer reported."""
+    m = warm.root / "m.py"
+    call = "def f(a: int, b: int) -> None: ...\n\n\nf(undefined_a,\n"
+    m.write_text(call + "              1)  # pyright: ignore\n")
+    assert checked(warm) == ({("m.py", 4, 3, '"undefined_a" is not defined')}, ["m.py"])
+    m.write_text(call.replace(",\n", ",1)  # pyright: ignore\n"))  # the same tokens, columns
+    assert checked(warm) == (set(), ["m.py"]) and cli(warm.root) == set()
