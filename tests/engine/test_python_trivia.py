@@ -103,3 +103,11 @@ def test_lines_joined_are_no_move() -> None:
     before = "f(a,\n    b)  # pyright: ignore\n"
     assert moves(before, "f(a,b)  # pyright: ignore\n") is None
     assert moves("f(a,\n    b)\n", "f(a,b)\n") is None
+
+
+def test_a_character_outside_python_s_tokens_is_no_move() -> None:
+    """pyright's unclosed string runs to the line's end: whitespace or a comment added
+    there lengthen it (1:5-1:9, then 1:5-1:14), where Python's tokens are a quote, `abc`."""
+    assert moves("x = 'abc\ny = 1\n", "x = 'abc  # c\ny = 1\n") is None
+    assert moves("x = 'abc\ny = 1\n", "x = 'abc   \ny = 1\n") is None
+    assert moves("x = 1 $\n", "# c\nx = 1 $\n") is None

@@ -82,3 +82,17 @@ def test_lines_joined_under_an_ignore_comment_are_asked(warm: Warm) -> None:
     assert checked(warm) == ({("m.py", 4, 3, '"undefined_a" is not defined')}, ["m.py"])
     m.write_text(call.replace(",\n", ",1)  # pyright: ignore\n"))  # the same tokens, columns
     assert checked(warm) == (set(), ["m.py"]) and cli(warm.root) == set()
+
+
+def test_an_unclosed_string_runs_to_its_line_s_end(warm: Warm) -> None:
+    """Python's tokens of `'abc` are a quote and a name; pyright's string holds the
+    whitespace after them: its error grows with it. Before, 1:5-1:9 was moved unchanged."""
+    m = warm.root / "m.py"
+    m.write_text("x = 'abc\nY = 1\n")
+    assert checked(warm) == (cli(warm.root), ["m.py"])
+    m.write_text("x = 'abc   \nY = 1\n")
+    errors, asked = checked(warm)
+    assert asked == ["m.py"] and errors == cli(warm.root)
+    result = warm.run(check_all(warm.ws))
+    unclosed = [d for d in result.everything if d.message == "String literal is unterminated"]
+    assert [(d.column, d.end_column) for d in unclosed] == [(5, 12)]

@@ -118,10 +118,15 @@ def _prose(tokens: list[tokenize.TokenInfo], i: int) -> bool:
 
 
 def _code(text: str) -> list[tokenize.TokenInfo] | None:
-    """`text`'s tokens but blank lines and comments no checker reads; None: untokenizable."""
+    """`text`'s tokens but blank lines and comments no checker reads; None: untokenizable,
+    or a character Python's tokens leave out (an ERRORTOKEN, Python 3.11's: `'abc` unclosed
+    is a quote, then `abc`, where pyright's string runs to the line's end, its comment and
+    whitespace too)."""
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError
+        return None
+    if any(t.type == tokenize.ERRORTOKEN for t in tokens):
         return None
     return [
         t
