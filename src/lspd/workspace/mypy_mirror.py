@@ -36,6 +36,7 @@ from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import MypyConfig
+from lspd.workspace.mypy_outputs import without_outputs
 from lspd.workspace.mypy_stamps import Stamp, settled, stamps
 
 PYTHON = (".py", ".pyi")
@@ -237,8 +238,9 @@ def config_text(
     `package_base`) written absolute, to the directory beside the real project, and so
     each plugin file leaving it (`../plugin.py`, which mypy finds from the configuration's
     directory: the copy's); one that cannot be rewritten is said, with what to write
-    instead."""
-    result = text.decode("utf-8", "replace")
+    instead. Its options that make mypy write or install anything are left out
+    (`mypy_outputs`)."""
+    result = without_outputs(config.path.name, text.decode("utf-8", "replace"))
     held = directory if base is None else base
     for entry in (*config.mypy_path, *config.files, *_plugin_files(config)):
         real = entry.replace("$MYPY_CONFIG_FILE_DIR", str(directory))

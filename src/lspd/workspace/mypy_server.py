@@ -41,12 +41,14 @@ def tool_command(interpreter: Path, tool: str) -> list[str]:
 
 
 def tool_env(interpreter: Path) -> dict[str, str]:
-    """The environment as its own shell would have it: its bin first, its VIRTUAL_ENV."""
+    """The environment as its own shell would have it: its bin first, its VIRTUAL_ENV;
+    without MYPY_CACHE_DIR, which would put mypy's cache outside lspd's state directory
+    (a dmypy asked for `use_fine_grained_cache`; a run once has `--cache-dir`)."""
     env = dict(os.environ)
     env["PATH"] = f"{interpreter.parent}{os.pathsep}{env.get('PATH', '')}"
     if (interpreter.parent.parent / "pyvenv.cfg").is_file():
         env["VIRTUAL_ENV"] = str(interpreter.parent.parent)
-    for name in ("PYTHONPATH", "PYTHONHOME"):
+    for name in ("PYTHONPATH", "PYTHONHOME", "MYPY_CACHE_DIR"):
         env.pop(name, None)
     return env
 
