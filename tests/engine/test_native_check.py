@@ -11,10 +11,12 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lspd.engine import native_check, native_program, native_reach, second_server
+from lspd.lsp.session import Session
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import FileAnswers
 from lspd.workspace import Workspace
@@ -240,19 +242,65 @@ def test_a_syntax_error_is_the_whole_answer_as_tsc_says(project: Warm) -> None:
     assert check(project)[1] == tsc(project) == type_error
 
 
-def test_a_grammar_error_of_the_checker_stays_and_tsc_is_asked_once(project: Warm) -> None:
+def test_a_grammar_error_of_the_checker_stays_and_tsc_is_asked_once(
+    project: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A code of the parser's range said by the checker (TS1102: no syntax error) is
-    reported, as tsc does, and tsc is not asked again while those items stay."""
+    reported, as tsc does, and the program is listed once: an edit is parsed alone."""
+    listings = listed(monkeypatch)
     src = project.root / "src"
     (src / "leaf.ts").write_text("export let x = 1;\nlet y = 2;\ndelete y;\n")
     found = check(project)[1]
     assert found == tsc(project) and "1102" in {code for *_, code in found}
-    parsed = native_check._parsed[project.ws]
-    said = parsed.said[project.root / "tsconfig.json"]
-    assert said[1] == []  # tsc: no syntax error
     (src / "core.ts").write_text(f"// adds\n{CORE}")
     assert check(project)[1] == found
-    assert parsed.said[project.root / "tsconfig.json"] is said  # not asked again
+    assert listings == [project.root / "tsconfig.json"]  # not listed again
+    assert native_check.stopped_configs(project.ws) == set()
+
+
+def test_a_first_check_asks_no_server_once_tsc_stopped(
+    project: Warm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon's first check of a program with a syntax error: once tsc read the program
+    (beside the questions), its files not asked yet are tsc's answer without their server
+    (effect 4.1's 569 files were all asked first); while it stays stopped an edit asks
+    nothing; after the fix every file's errors, as its `tsc -p` says them."""
+    src = project.root / "src"
+    more = {f"src/more{n}.ts": f"export const m{n}: number = 'm';\n" for n in range(8)}
+    for name, text in more.items():
+        (project.root / name).write_text(text)  # 8 type errors
+    (src / "core.ts").write_text(f"{CORE}\nexport function broken( {{\n")
+    pulls: list[str] = []
+    pulling = native_check.pulled
+
+    async def slow(session: Session, path: Path, timeout: float) -> list[Any]:
+        await settled()  # a server slower to load than tsc to list (effect's: 15 s)
+        pulls.append(project.ws.display(path))
+        return await pulling(session, path, timeout)
+
+    monkeypatch.setattr(native_check, "pulled", slow)
+
+    def stopped_check() -> tuple[set[tuple[str, int, int, str]], list[tuple[object, ...]]]:
+        checked = project.run(check_all(project.ws))
+        found = {(r.path, d.line, d.column, d.code) for r in checked.results for d in r.diagnostics}
+        return found, [(s.at, len(s.files)) for s in checked.stopped]
+
+    broken = {("src/core.ts", 6, 1, "1005")}
+    stop = [((("src/core.ts", 6),), 12)]
+    assert stopped_check() == (broken, stop) and tsc(project) == broken
+    assert len(pulls) == second_server.CONCURRENCY  # those out before tsc had read it
+    first = set(pulls)
+
+    pulls.clear()
+    (src / "leaf.ts").write_text("export const x: string = 'y';\n")  # still stopped
+    assert stopped_check() == (broken, stop) and pulls == []
+
+    (src / "core.ts").write_text(CORE)  # fixed: every file's errors
+    type_errors = {(name, 1, 14, "2322") for name in more}
+    assert stopped_check() == (type_errors, []) and tsc(project) == type_errors
+    every = {*FILES, *more}  # each one asked once tsc went on: those asked first reused
+    edited = {"src/core.ts", "src/user.ts", "src/again.ts", "src/leaf.ts"}
+    assert sorted(pulls) == sorted(every - first | edited)
 
 
 def test_a_one_shot_check_stops_at_a_syntax_error_as_tsc(

@@ -25,7 +25,16 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
-from lspd.engine.native_program import compiler, configs_of, prime, program_state, settled
+from lspd.engine.native_program import (
+    State,
+    background,
+    compiler,
+    configs_of,
+    prime,
+    program_state,
+    quietly,
+    settled,
+)
 from lspd.engine.native_reach import (
     native,
     native_asked,
@@ -40,7 +49,7 @@ from lspd.lsp import shapes
 from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
-from lspd.workspace.tsc_native import ConfigError, config_errors
+from lspd.workspace.tsc_native import ConfigError
 
 # A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
 # it. The first files asked of a server also wait for its project to load: effect's 572
@@ -55,25 +64,81 @@ Items = list[shapes.Diagnostic]
 # one (TypeScript 7's `tsc -p` as 5's emitFilesAndReportErrors): with a syntax error anywhere,
 # its whole answer is the syntax errors. The LSP says both kinds alike, so the items of the
 # parser's codes (TS1xxx; JSX's TS17xxx; a JavaScript file's TS8xxx; the checker's grammar
-# errors are among them too) are kept per file, and a check with any asks `tsc -p
-# --listFilesOnly`, which parses alone and says the syntax errors (0.3 s for a few files,
-# 4.4-6.1 s for effect's 572 at load 6): again only when those items changed, so a checker's
-# grammar error that stays costs one run (`engine/stops.PARSER_CODES`). Such a program is a
-# `Stop`: the baseline's other errors were not checked.
+# errors are among them too) are kept per file; which are syntax errors, and which files are
+# the program's, is `native_program`'s (`tsc -p --listFilesOnly` once, then the changed files
+# parsed alone). Such a program is a `Stop`: the baseline's other errors were not checked.
 
 
 @dataclass
 class _Parsed:
-    """A workspace's items of the parser's codes, per file, and per tsconfig what tsc said
-    of them last (the items it was asked for, its errors)."""
+    """A workspace's items of the parser's codes, per file (a file not asked since tsc
+    stopped: its syntax errors), and the tsconfigs a syntax error stopped at the last check."""
 
     items: dict[Path, Items] = field(default_factory=dict)
-    said: dict[Path, tuple[str, list[ConfigError]]] = field(default_factory=dict)
+    stopped: set[Path] = field(default_factory=set)
 
 
 _parsed: weakref.WeakKeyDictionary[Workspace, _Parsed] = weakref.WeakKeyDictionary()
 # When a check without a watcher began (`native_once` reuses what was read since).
 _once: weakref.WeakKeyDictionary[Workspace, float] = weakref.WeakKeyDictionary()
+
+
+class _Syntax:
+    """A watched check's TypeScript 7 programs as tsc reads them (`native_program`): read
+    beside the questions at the first check and while a program stays stopped (else only
+    once a file was said an item of the parser's codes: tsc is not started for a clean
+    edit). Once a program is read with a syntax error, its files are tsc's answer without
+    their server (`said`); effect 4.1's 569 files were all asked before its tsc -p said the
+    error."""
+
+    def __init__(self, ws: Workspace, sessions: dict[Path, Session], first: bool) -> None:
+        self.ws, self.parsed = ws, _parsed.setdefault(ws, _Parsed())
+        self.configs = configs_of(ws, sessions)
+        self.of = {p: c for c, (_, files) in self.configs.items() for p in files}
+        self.reading: dict[Path, asyncio.Task[State | None]] = {}
+        for config, (tsc, _) in self.configs.items():
+            if first or config in self.parsed.stopped:
+                self.reading[config] = background(quietly(program_state(ws, tsc, config), config))
+
+    async def settled(self) -> None:
+        """Once the programs stopped at the last check are read again (their renewal: the
+        files changed since parsed alone), before any question."""
+        stopped = self.parsed.stopped
+        await asyncio.gather(*(t for c, t in self.reading.items() if c in stopped))
+
+    def said(self, path: Path) -> Items | None:
+        """tsc's answer of `path` once its program is read with a syntax error (its own
+        syntax errors, or none); None while that is not known: its server is asked."""
+        task = self.reading.get(self.of.get(path, path))
+        if task is None or not task.done() or (state := task.result()) is None:
+            return None
+        if not state.broken or path not in state.files:
+            return None
+        return [tsc_item(self.parsed.items, e) for e in state.broken.get(path, ())]
+
+    async def stopped(self, stops: list[Stop] | None) -> dict[Path, Items]:
+        """The items tsc reports of each file of a program with a syntax error (its syntax
+        errors; none for the program's other files); each such program added to `stops`."""
+        ws, parsed, said = self.ws, self.parsed, dict[Path, Items]()
+        for config, (tsc, files) in self.configs.items():
+            reading = self.reading.get(config)
+            if reading is None and any(parsed.items.get(p) for p in files):
+                reading = background(quietly(program_state(ws, tsc, config), config))
+            state = await reading if reading is not None else None
+            if state is None or not state.broken:
+                parsed.stopped.discard(config)
+                continue
+            parsed.stopped.add(config)
+            for path, errors in state.broken.items():  # a file not asked: its syntax errors
+                parsed.items.setdefault(path, [tsc_item({}, e) for e in errors])
+            program = [p for p in files if p in state.files]
+            said.update(
+                (p, [tsc_item(parsed.items, e) for e in state.broken.get(p, ())]) for p in program
+            )
+            at = [(ws.display(f), e.line) for f, errors in state.broken.items() for e in errors]
+            if stops is not None:
+                stops.append(stop_of(TSC, at, map(ws.display, program)))
+        return said
 
 
 async def native_checked(
@@ -109,66 +174,62 @@ async def native_checked(
     if reading is None:
         await read_imports(unread, now)
     asked = native_asked(ws, sessions, changed, seen, now, known)
-
-    async def ask(session: Session, path: Path, timeout: float) -> R:
-        return await _pulled(ws, session, path, known, answers, timeout)
-
+    syntax = _Syntax(ws, sessions, seen is None)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
     # them (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
     configs = asyncio.create_task(aside()) if asked and aside is not None else None
     try:
-        timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
-        # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
-        # effect 4.1's cold check took 0.98x `tsc -p` so, 1.18-1.31x in halves (quiet runs).
         checked_before = seen is not None
-        fresh = await ask_all(
-            asked, sessions, ask, timeouts, answered, checked_before, from_ends=True
+        fresh, by_tsc = await _asked(
+            ws, sessions, asked, syntax, memory, answers, answered, checked_before
         )
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
-    results = [fresh[p] if p in fresh else known[p][1] for p in sessions]
-    syntax = await _syntax_errors(ws, sessions, stops)
-    if syntax:  # tsc's answer: the syntax errors alone
-        for index, path in enumerate(sessions):
-            if path in syntax:
-                results[index] = answers.of_items(Said.by(sessions[path]), path, syntax[path])
-    return results, asked, [p for p in rest if p not in sessions]
+    said = await syntax.stopped(stops)  # tsc's answer: a stopped program's syntax errors alone
+    results = [
+        answers.of_items(Said.by(s), p, said[p])
+        if p in said
+        else fresh[p]
+        if p in fresh
+        else known[p][1]
+        for p, s in sessions.items()
+    ]
+    return results, [p for p in asked if p not in by_tsc], [p for p in rest if p not in sessions]
 
 
-async def _syntax_errors(
-    ws: Workspace, sessions: dict[Path, Session], stops: list[Stop] | None = None
-) -> dict[Path, Items]:
-    """The items tsc reports of each file of a program with a syntax error (its syntax
-    errors; none for the program's other files); empty when no file was said an error of the
-    parser's codes (tsc is not asked then). Each such program is added to `stops`."""
-    parsed = _parsed.setdefault(ws, _Parsed())
-    configs: dict[Path, tuple[Session, list[Path]]] = {}
-    for path, session in sessions.items():
-        if parsed.items.get(path) and (config := tsconfig_of(ws, path)) is not None:
-            configs.setdefault(config, (session, []))[1].append(path)
-    said: dict[Path, Items] = {}
-    for config, (session, paths) in configs.items():
-        command = session.definition.resolved_command()
-        if "--lsp" not in command:
-            continue
-        asked = repr([(p, parsed.items[p]) for p in sorted(paths)])
-        if config in parsed.said and parsed.said[config][0] == asked:
-            errors = parsed.said[config][1]
-        else:
-            tsc = command[: command.index("--lsp")]
-            errors = await asyncio.to_thread(config_errors, tsc, config)
-            parsed.said[config] = (asked, errors)
-        found: dict[Path, Items] = {}
-        for error in errors:
-            if error.file in sessions and error.code and error.file.suffix != ".json":
-                found.setdefault(error.file, []).append(tsc_item(parsed.items, error))
-        if found:  # the program's files: those of this config
-            program = [p for p in sessions if tsconfig_of(ws, p) == config]
-            said.update((p, found.get(p, [])) for p in program)
-            at = [(ws.display(e.file), e.line) for e in errors if e.file in found and e.code]
-            if stops is not None:
-                stops.append(stop_of(TSC, at, map(ws.display, program)))
-    return said
+async def _asked(
+    ws: Workspace,
+    sessions: dict[Path, Session],
+    asked: list[Path],
+    syntax: _Syntax,
+    memory: CheckState[R],
+    answers: Answers[R],
+    answered: Callable[[], None],
+    checked_before: bool,
+) -> tuple[dict[Path, R], set[Path]]:
+    """The results of `asked`, each pulled from its server unless its program is read with
+    a syntax error (then tsc's answer: `_Syntax.said`), and those tsc's answer made."""
+    await syntax.settled()  # a program still stopped: its files are tsc's answer at once
+    by_tsc = {p: items for p in asked if (items := syntax.said(p)) is not None}
+    fresh: dict[Path, R] = {}
+    for path, items in by_tsc.items():
+        fresh[path] = answers.of_items(Said.by(sessions[path]), path, items)
+        answered()
+
+    async def ask(session: Session, path: Path, timeout: float) -> R:
+        if (items := syntax.said(path)) is not None:  # read meanwhile: tsc stopped
+            by_tsc[path] = items
+            return answers.of_items(Said.by(session), path, items)
+        return await _pulled(ws, session, path, memory.known, answers, timeout)
+
+    timeouts = FILE_TIMEOUT_S, LOAD_TIMEOUT_S
+    # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
+    # effect 4.1's cold check took 0.98x `tsc -p` so, 1.18-1.31x in halves (quiet runs).
+    left = [p for p in asked if p not in fresh]
+    fresh |= await ask_all(left, sessions, ask, timeouts, answered, checked_before, from_ends=True)
+    for path in by_tsc:  # its last answer is of an older text: asked once tsc goes on
+        memory.known.pop(path, None)
+    return fresh, set(by_tsc)
 
 
 async def native_once(
@@ -222,14 +283,8 @@ def parser_items(ws: Workspace) -> dict[Path, Items]:
 
 
 def stopped_configs(ws: Workspace) -> set[Path]:
-    """The tsconfigs whose programs a syntax error stopped at the last check (tsc said a
-    source file's error of a file still said an item of the parser's codes)."""
-    parsed = _parsed.setdefault(ws, _Parsed())
-    return {
-        config
-        for config, (_, errors) in parsed.said.items()
-        if any(e.file in parsed.items and e.code and e.file.suffix != ".json" for e in errors)
-    }
+    """The tsconfigs whose programs a syntax error stopped at the last check."""
+    return set(_parsed.setdefault(ws, _Parsed()).stopped)
 
 
 def tsc_item(parsed: Mapping[Path, Items], error: ConfigError) -> shapes.Diagnostic:

@@ -257,11 +257,12 @@ def prime(ws: Workspace, tsc: list[str], config: Path) -> None:
     kept, lock = programs.kept.get(config), programs.locks.get(config)
     if (kept is not None and _reusable(ws, kept)) or (lock is not None and lock.locked()):
         return
-    background(_quietly(program_of(ws, tsc, config), config))
+    background(quietly(program_of(ws, tsc, config), config))
 
 
-async def _quietly(reading: Awaitable[Program], config: Path) -> Program | None:
-    """`reading`'s program; None, logged, when it failed (nothing is known then)."""
+async def quietly(reading: Awaitable[T], config: Path) -> T | None:
+    """What `reading` reads of `config`'s program; None, logged, when it failed (nothing is
+    known then)."""
     try:
         return await reading
     except Exception:
