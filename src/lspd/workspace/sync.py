@@ -9,6 +9,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
+from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
@@ -225,11 +226,10 @@ class DocumentSync:
             for event in events:
                 if self.locked(event.path):
                     continue
-                uri = path_to_uri(event.path)
-                held = uri in session.documents and event.change is not Change.deleted
+                held = path_to_uri(event.path) in session.documents
                 await self._apply_to_document(session, event)
-                if not held and session.registrations.watches(event.path, event.change):
-                    watched.append({"uri": uri, "type": int(event.change)})
+                if not held or event.change is Change.deleted:
+                    watched += told(session, event)
             if watched:
                 session.notify_watched_files(watched)
 
@@ -252,3 +252,21 @@ class DocumentSync:
             language_id = document.language_id
         with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
             await self._sync_from_disk(session, path, language_id, files.stamp(path))
+
+
+def told(session: Session, event: FileEvent) -> list[dict[str, Any]]:
+    """The watched-file changes `session` is told of for `event`, by what it registered for.
+
+    A file created may be one replaced: written beside and moved over (an editor's atomic
+    save, `sed -i`), or deleted and written again (`git apply`, `git checkout`), which
+    inotify reports as created, never as changed. A server keeping the text it read of a
+    file (TypeScript 7's `tsc --lsp` rereads only a file told changed or deleted) kept the
+    old text of a replaced one for good: it is told changed first, then created (in that
+    order: a change after a create in one notification is dropped by it as the create's)."""
+    uri = path_to_uri(event.path)
+    kinds = [Change.changed, Change.created] if event.change is Change.created else [event.change]
+    return [
+        {"uri": uri, "type": int(kind)}
+        for kind in kinds
+        if session.registrations.watches(event.path, kind)
+    ]
