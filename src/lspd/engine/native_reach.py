@@ -127,9 +127,9 @@ def placed(changed: set[Path], sessions: dict[Path, Session], seen: NativeSeen) 
     for path in changed:
         if not path.exists() or (path in sessions and path not in seen.names):
             return False  # removed or added: module resolution may change anywhere
-        if "node_modules" in path.parts or path.name.startswith(_EVERYTHING):
+        if path.name.startswith(_EVERYTHING):
             return False
-        if path.name.endswith(".d.ts") or (path in sessions and _is_script(path)):
+        if everywhere(path, [_text(path)] if path in sessions else []):
             return False  # global declarations: any file may see them
     return True
 
@@ -240,6 +240,15 @@ def _last_names(specifiers: Iterable[str]) -> Iterable[str]:
             yield from parts[-2:-1]  # a directory, by its name
 
 
-def _is_script(path: Path) -> bool:
-    """A file without imports or exports: its declarations are global."""
-    return _MODULE.search(_text(path)) is None
+def script(text: str) -> bool:
+    """Whether `text` has no import or export: a script, whose declarations are global."""
+    return _MODULE.search(text) is None
+
+
+def everywhere(path: Path, texts: Iterable[str | None]) -> bool:
+    """Whether a change of `path` (`texts`: its texts before and after, None: absent) can
+    reach any file of its program, not only its importers: a `.d.ts` (global declarations,
+    `declare global`, a module's augmentation), a script, anything in node_modules."""
+    if "node_modules" in path.parts or path.name.endswith(".d.ts"):
+        return True
+    return any(text is not None and script(text) for text in texts)

@@ -6,8 +6,10 @@ whole check's rules after an edit, applied to texts not written yet.
   (`python_imports.importers`, over every Python file under the root); of those only the
   files naming what it added when all it did was add module names (`python_names`);
 - TypeScript 7 (`engine/native_reach.py`): the changed files, and, unless an edit touched only
-  `//` comment lines and blank lines, the files importing them by name, transitively; a
-  project whose aliases cannot be followed by name reaches every file;
+  `//` comment lines and blank lines, the files importing them by name, transitively, through
+  every file of the workspace (a barrel's `export *` between: read from the disk where no
+  whole check was seen); a `.d.ts`, a script (global declarations, imported by none) or a
+  file in node_modules, or a project whose aliases cannot be followed by name, every file;
 - any other file: the changed ones only.
 """
 
@@ -19,6 +21,7 @@ from pathlib import Path
 from lspd.engine.declarations import signature
 from lspd.engine.native_reach import (
     NativeSeen,
+    everywhere,
     import_aliases,
     import_names,
     native,
@@ -92,19 +95,37 @@ def _native(
     ws: Workspace, proposed: Texts, sessions: Mapping[Path, Session], seen: NativeSeen | None
 ) -> set[Path]:
     aliases = import_aliases(ws, set(sessions.values()))
-    if aliases is None:
-        return set(sessions)
-    names = dict(seen.names) if seen is not None else {}
-    for path in sessions:
-        if path not in names and path not in proposed:
-            names[path] = import_names(read_text(path) or "")
+    olds = {path: read_text(path) for path in proposed}
+    if aliases is None or any(everywhere(p, (olds[p], t)) for p, t in proposed.items()):
+        return set(sessions)  # global declarations, or aliases not followed by name
+    names = _names(ws, sessions, seen)
     seeing = set()
     for path, new in proposed.items():
-        old = read_text(path)
         if new is None:
             names.pop(path, None)
         else:
             names[path] = import_names(new)
+        old = olds[path]
         if old is None or new is None or shape(old) != shape(new):
             seeing.add(path)
     return reach(seeing, names, aliases)
+
+
+def _names(
+    ws: Workspace, sessions: Mapping[Path, Session], seen: NativeSeen | None
+) -> dict[Path, frozenset[str]]:
+    """The module names each TypeScript 7 file of the workspace imports (`import_names`),
+    not only `sessions`' (the candidates: one file for `diagnostics FILE --baseline`, whose
+    change reaches it through the files between): the last whole check's, less the files
+    changed since, else read from the disk (every file's when no check was seen)."""
+    paths = set(sessions)
+    known: dict[Path, frozenset[str]] = {}
+    if seen is None:
+        paths |= native_sessions(ws, list(ws.projects.source_files(limit=10_000_000))).keys()
+    else:
+        paths |= seen.names.keys()
+        since = {p for p, n in ws.changed_at.items() if n > seen.changes}
+        known = {p: used for p, used in seen.names.items() if p not in since}
+    for path in paths - known.keys():
+        known[path] = import_names(read_text(path) or "")
+    return known
