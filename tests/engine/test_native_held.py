@@ -6,6 +6,7 @@ stops nothing (real TypeScript 7.0.2, its own `tsc -p` beside)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,14 @@ import pytest
 from lspd.engine import native_program
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.preview import previewed
-from tests.conftest import warm_root
+from tests.conftest import answer, warm_root
 from tests.engine.test_native_check import CORE, listed, native_project, settled, tsc
 from tests.ops.test_baseline import committed
+from tests.workspace.toolchains import gate
 
 BROKEN = f"{CORE}\nexport function broken( {{\n"
 TYPE_ERROR = "export const x: string = 1;\n"  # leaf.ts's, the baseline's
+LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): (.*)$", re.MULTILINE)
 STOPPED = {"checker": "tsc", "at": ["src/core.ts:6"], "files": ["src/leaf.ts"], "not_checked": 1}
 
 
@@ -72,3 +75,22 @@ def test_a_preview_without_a_syntax_error_asks_tsc_nothing(
         introduced = {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced}
         assert introduced == {("src/leaf.ts", 1, 14, "2322")}
         assert (parses, listings) == ([], [])
+
+
+def test_a_file_deleted_in_a_preview_is_absent_as_tsc_has_it(tmp_path: Path) -> None:
+    """TypeScript 7's LSP holds a file gone as an empty text ("File '/abs/src/core.ts' is not
+    a module.", TS2306); tsc, the file deleted, cannot find the module (TS2307). One-shot
+    and after a whole check, a deletion and a rename leaving its importer unchanged."""
+    root = native_project(tmp_path / "ts7")
+    gone = [{"path": "src/core.ts", "content": None}]
+    moved = [*gone, {"path": "src/sum.ts", "content": CORE}]
+    once = answer(root, lambda ws: previewed(ws, gone)).changes
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(check_all(warm.ws))
+        previews = [once, *(warm.run(previewed(warm.ws, c)).changes for c in (gone, moved))]
+        (root / "src/core.ts").unlink()
+        truth = {(p, int(a), int(b), c, m) for p, a, b, c, m in LINE.findall(gate(root)[1])}
+        assert {t[:4] for t in truth} == {("src/user.ts", 1, 21, "2307")}
+        for changes in previews:
+            found = {(d.path, d.line, d.column, d.code, d.message) for d in changes.introduced}
+            assert found == truth

@@ -12,9 +12,11 @@ grammar errors share those codes): asked only when some file has such an item (0
 from __future__ import annotations
 
 import asyncio
+import glob
+import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
@@ -23,12 +25,16 @@ from lspd.engine.native_reach import native_sessions
 from lspd.engine.results import FileResult
 from lspd.engine.stops import TSC, Stop, stop_of, syntax_code
 from lspd.lsp import shapes
+from lspd.lsp.positions import Encoding, from_units
 from lspd.lsp.session import Session
+from lspd.lsp.text import split_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.tsc_native import parsed_errors
 
 Texts = Mapping[Path, str | None]
+_NOT_A_MODULE = re.compile(r"File '(.+)' is not a module\.")
+_EXTENSION = re.compile(r"(?:\.d)?\.[cm]?[jt]sx?$|\.json$")
 
 
 async def native_held(
@@ -84,10 +90,11 @@ async def held_as_tsc(
     plugin answers a held state on TypeScript 5): in a program with a syntax error, a file's
     syntax errors alone, or none (`native_program`). Plain items, no `Stopped`: the state's
     stop is the program's (`native_held`), one, not one per file."""
+    found = _gone(texts, said)
+    said = {p: (s, found.get(p, items)) for p, (s, items) in said.items()}
     sessions = {path: session for path, (session, _) in said.items()}
     # a held file said no item of the parser's codes has no syntax error: not parsed
     clean = {p for p, (_, items) in said.items() if not any(map(_maybe, items))}
-    found: dict[Path, list[shapes.Diagnostic]] = {}
     for config, (tsc, paths) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config, texts, clean=clean)
         if state.broken:
@@ -95,6 +102,55 @@ async def held_as_tsc(
                 errors = state.broken.get(path, ())
                 found[path] = [tsc_item({path: said[path][1]}, e) for e in errors]
     return found
+
+
+def _gone(
+    texts: Texts, said: Mapping[Path, tuple[Session, list[shapes.Diagnostic]]]
+) -> dict[Path, list[shapes.Diagnostic]]:
+    """`said`'s items of the files importing a file held gone, as tsc says them: TypeScript
+    7's LSP holds no file absent, only empty (`workspace.overlay`), and says "File '/abs/
+    eq.ts' is not a module." (TS2306) where tsc, the file absent, cannot find the module
+    (TS2307, its specifier). Left as said where another file of that name may resolve the
+    specifier instead (eq.d.ts, eq/index.ts beside it): only tsc could say which."""
+    gone = {p for p, t in texts.items() if t is None and not _resolves_otherwise(p, texts)}
+    found: dict[Path, list[shapes.Diagnostic]] = {}
+    for path, (session, items) in said.items():
+        lines = split_lines(_text(path, texts) or "") if gone else []
+        fixed = [_not_found(item, gone, lines, session.encoding) for item in items]
+        if fixed != items:
+            found[path] = fixed
+    return found
+
+
+def _not_found(
+    item: shapes.Diagnostic, gone: Collection[Path], lines: list[str], encoding: Encoding
+) -> shapes.Diagnostic:
+    """A TS2306 item naming a file of `gone`, as TS2307 of the specifier at its range."""
+    named = _NOT_A_MODULE.fullmatch(item.get("message", ""))
+    if str(item.get("code")) != "2306" or named is None or Path(named[1]) not in gone:
+        return item
+    start, end = item["range"]["start"], item["range"]["end"]
+    if start["line"] != end["line"] or start["line"] >= len(lines):
+        return item
+    line = lines[start["line"]]
+    a, b = (from_units(line, at["character"], encoding) for at in (start, end))
+    specifier = line[a:b].strip("\"'`")
+    message = f"Cannot find module '{specifier}' or its corresponding type declarations."
+    fixed = {k: v for k, v in item.items() if k != "relatedInformation"}
+    return cast(shapes.Diagnostic, {**fixed, "code": 2307, "message": message})
+
+
+def _resolves_otherwise(path: Path, texts: Texts) -> bool:
+    """Whether a file other than `path` may answer a specifier naming it: one of its name
+    and another extension, or a folder of its name (`index`), present in the state."""
+    stem = _EXTENSION.sub("", path.name)
+    beside = [*path.parent.glob(f"{glob.escape(stem)}.*"), path.parent / stem]
+    beside += [p for p, t in texts.items() if t is not None and p.parent == path.parent]
+    return any(
+        p != path and _EXTENSION.sub("", p.name) == stem and texts.get(p, "") is not None
+        for p in beside
+        if p.exists() or p in texts
+    )
 
 
 def native_stopped(ws: Workspace, texts: Texts, files: Collection[Path]) -> set[Path]:
