@@ -85,19 +85,20 @@ _once: weakref.WeakKeyDictionary[Workspace, float] = weakref.WeakKeyDictionary()
 
 class _Syntax:
     """A watched check's TypeScript 7 programs as tsc reads them (`native_program`): read
-    beside the questions at the first check and while a program stays stopped (else only
-    once a file was said an item of the parser's codes: tsc is not started for a clean
-    edit). Once a program is read with a syntax error, its files are tsc's answer without
-    their server (`said`); effect 4.1's 569 files were all asked before its tsc -p said the
-    error."""
+    beside the questions at the first check and while a program stays stopped or a file
+    holds an item of the parser's codes (else only once a file is said one: tsc is not
+    started for a clean edit). Once a program is read with a syntax error, its files are
+    tsc's answer without their server (`said`); effect 4.1's 569 files were all asked
+    before its tsc -p said the error."""
 
     def __init__(self, ws: Workspace, sessions: dict[Path, Session], first: bool) -> None:
         self.ws, self.parsed = ws, _parsed.setdefault(ws, _Parsed())
         self.configs = configs_of(ws, sessions)
         self.of = {p: c for c, (_, files) in self.configs.items() for p in files}
         self.reading: dict[Path, asyncio.Task[State | None]] = {}
-        for config, (tsc, _) in self.configs.items():
-            if first or config in self.parsed.stopped:
+        for config, (tsc, files) in self.configs.items():
+            items = any(self.parsed.items.get(p) for p in files)  # said at the last check
+            if first or config in self.parsed.stopped or items:
                 self.reading[config] = background(quietly(program_state(ws, tsc, config), config))
 
     async def settled(self) -> None:
