@@ -46,6 +46,7 @@ class Part:
     stops: list[Stop] = field(default_factory=list)  # `after`'s checkers stopped at syntax
     before_stops: list[Stop] = field(default_factory=list)  # `before`'s (the baseline's)
     renamed: dict[str, str] = field(default_factory=dict)  # old -> new path (as shown)
+    same: int = 0  # diagnostics of files left out as the kept result's: unchanged
 
     def joined(self, other: Part) -> Part:
         """Both parts as one."""
@@ -64,6 +65,7 @@ class Part:
             [*self.stops, *other.stops],
             [*self.before_stops, *other.before_stops],
             {**self.renamed, **other.renamed},
+            self.same + other.same,
         )
 
 

@@ -135,9 +135,10 @@ def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], b
     }
     for result in found.checked.results:
         kept = found.state.files.get(result.path)
-        if result.path not in changed and kept is not None and verdicts.of(result, kept):
-            continue
         if not keep(ws.root / result.path):
+            continue
+        if result.path not in changed and kept is not None and verdicts.of(result, kept):
+            part.same += len(result.diagnostics)  # the kept ones: unchanged, not compared
             continue
         part.results.append(result)
         text = read_text(ws.root / result.path) if result.diagnostics else None
@@ -185,6 +186,9 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
         baseline_stops(found, part),  # what they did not check there is not new
         _texts_then(ws, found, part),
     )
+    # Every diagnostic in both states is unchanged, as `preview` counts them (the field's
+    # rule): before, only those of the files compared were, "0 unchanged" on a clean tree.
+    changes.unchanged += part.same
     return Compared(changes, part.results)
 
 
