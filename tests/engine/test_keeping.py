@@ -55,7 +55,9 @@ def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
     with thread_daemon(root, prewarm=False) as running:
         ws, memory = kept(running)
         assert memory.state is not None and memory.state.key.commit == head
-        assert (memory.made, memory.state.asked) == (1, 0)  # a clean tree: its check was HEAD's
+        # a clean tree: its check was HEAD's; and the session's start, kept beside it
+        assert (memory.made, memory.state.asked) == (2, 0)
+        assert memory.session is not None and memory.session.key.commit == "session"
         assert [p.name for p in kept_folder(ws).glob("*.json")] == [memory.state.key.name()]
         edit(root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
         done = lspd_check(root, "--baseline", "HEAD")
@@ -64,17 +66,17 @@ def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
         assert lines[0] == (
             'pkg/app.py:5:15: error: Argument missing for parameter "loud" [reportCallIssue]'
         )
-        assert memory.made == 1  # HEAD was not checked again for the question
+        assert memory.made == 2  # HEAD was not checked again for the question
         git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")
         moved = git(root, "rev-parse", "HEAD").strip()
         wait_for(lambda: memory.state is not None and memory.state.key.commit == moved)
-        assert memory.made == 2
+        assert memory.made == 3  # the session's is not made again
         assert len(list(kept_folder(ws).glob("*.json"))) == 2
         again = lspd_check(root, "--baseline", "HEAD")
         assert again.returncode == 0, again.stdout + again.stderr
         assert again.stdout.startswith("0 new since HEAD (0 error(s)), 0 fixed, 8 unchanged; ")
         assert f"HEAD moved from {head[:12]} to {moved[:12]}: its result made again" in again.stdout
-        assert memory.made == 2
+        assert memory.made == 3
     assert git(root, "status", "--porcelain") == ""  # nothing written into the repository
 
 
@@ -91,11 +93,11 @@ def test_servers_stopped_after_idle_are_not_started_again_to_keep_a_moved_head(
             "--allow-empty", "-m", "moved")  # fmt: skip
         moved = git(root, "rev-parse", "HEAD").strip()
         time.sleep(20 * keeping.INTERVAL_S)  # what must not happen: no event to wait on
-        assert [s.state for s in ws.pool.regular()] == ["stopped"] and memory.made == 1
+        assert [s.state for s in ws.pool.regular()] == ["stopped"] and memory.made == 2
         done = lspd_check(root, "pkg/app.py")  # a question starts the server again
         assert done.returncode in (0, 1), done.stdout + done.stderr
         wait_for(lambda: memory.state is not None and memory.state.key.commit == moved)
-        assert memory.made == 2
+        assert memory.made == 3
 
 
 GENERATED = 300  # modules: a cold basedpyright check of them takes a while on a loaded machine
@@ -164,7 +166,7 @@ async def test_a_hover_is_answered_while_heads_result_is_made_in_the_background(
             assert time.monotonic() < deadline, "HEAD's result was never kept"
             await asyncio.sleep(0.1)
         state = memory.state
-        assert (state.key.commit, memory.made, state.asked) == (head, 1, 0)
+        assert (state.key.commit, memory.made, state.asked) == (head, 2, 0)  # and the session's
         assert set(paths) <= set(state.files)
         wrong = [
             path

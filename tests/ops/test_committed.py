@@ -164,7 +164,9 @@ def test_a_kept_result_is_read_back_after_a_restart_and_a_corrupt_one_is_not(
 
 def test_a_detached_head_a_tree_and_a_changed_configuration(repo: Warm) -> None:
     """A detached HEAD is a commit like any; a revision naming a tree is refused, saying
-    what to send; a configuration changed since the kept result makes it again."""
+    what to send; a configuration edited since HEAD is compared with HEAD's result under
+    HEAD's configuration (what its rule turned off is fixed), and once committed, that
+    commit's result is made under it."""
     git(repo.root, "checkout", "-q", "--detach")
     edit(repo.root / "pkg/broken.py", '"not a number"', "1")
     assert [r[:3] for r in rows(from_kept(repo))[1]] == [("pkg/broken.py", 2, "reportReturnType")]
@@ -186,8 +188,22 @@ def test_a_detached_head_a_tree_and_a_changed_configuration(repo: Warm) -> None:
         assert time.monotonic() < deadline, "basedpyright never applied the configuration"
         time.sleep(0.2)
     again = from_kept(repo)
-    assert memory_of(repo.ws).made == 2 and "(checked)" in again.scope
-    assert rows(again) == ([], [])  # the rule is off in both states now
+    assert memory_of(repo.ws).made == 1 and "(kept)" in again.scope
+    assert [r[:3] for r in rows(again)[1]] == [("pkg/broken.py", 2, "reportReturnType")]
+    git(
+        repo.root,
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@e.com",
+        "commit",
+        "-qm",
+        "c",
+        "pyproject.toml",
+    )
+    committed_config = from_kept(repo)
+    assert memory_of(repo.ws).made == 2 and "(checked; HEAD moved" in committed_config.scope
+    assert rows(committed_config) == ([], [])  # the rule is off in both states now
 
 
 def test_an_order_dependent_error_is_never_introduced(tmp_path: Path) -> None:
@@ -240,7 +256,7 @@ def test_the_session_baseline_without_git(tmp_path: Path) -> None:
         assert "against the kept result of session" in result.changes.scope
         found = [(d.path, d.line, d.code) for d in result.changes.introduced]
         assert found == [*BROKEN_CALL, UNUSED_LOUD]
-        state = memory_of(warm.ws).state
+        state = memory_of(warm.ws).session
         assert state is not None and state.asked >= 2  # greeting.py and app.py, held as read
         edit(root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
         again = warm.run(check_ops.workspace_diagnostics(warm.ws, baseline="session"))

@@ -30,7 +30,7 @@ from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolch
 from lspd.engine.kept_memory import KEEP_REVISIONS, Again, CommittedMemory, kept_folder, memory_of
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.revisions import Delta, configs_then, differences, revision
 from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
 from lspd.engine.stops import Stop
@@ -121,16 +121,8 @@ async def committed(
         key = await _key(ws, commit, checked)
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
             return await _revision(ws, key, checked, delta, run)
-        state, note = memory.state, "kept"
-        if commit == "session":  # the first check stands for the session, whatever came since
-            fresh = state is not None and state.key.commit == "session"
-        else:
-            fresh = state is not None and state.key == key
-            if not fresh and state is not None and state.key.commit not in (commit, "session"):
-                memory.moved = (state.key.commit, commit)
-            if not fresh:  # SQLAlchemy's 84,000 diagnostics: ~1 s of JSON, off the loop
-                state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
-        if not fresh and state is None:
+        state, note = await _kept(ws, memory, key)
+        if state is None:
             _settled(ws, mark, commit)
             state, note = await _made(ws, key, checked, delta, run), "checked"
             _settled(ws, mark, commit)
@@ -140,9 +132,31 @@ async def committed(
         if memory.moved is not None and memory.moved[1] == commit and state is not None:
             was, now = memory.moved  # said while it stands, also when made in the background
             note += f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
-        assert state is not None
-        memory.state = state
+        if commit == "session":
+            memory.session = state
+        else:
+            memory.state = state
         return _found(memory, Committed(state, checked, delta, note))
+
+
+async def _kept(
+    ws: Workspace, memory: CommittedMemory, key: StateKey
+) -> tuple[KeptState | None, str]:
+    """The result kept for `key` (HEAD's or the session's), and how it was had; None: it
+    must be made. The session's is its own (`CommittedMemory.session`), made at its first
+    question and standing for the daemon's life whatever HEAD does: before, HEAD's and the
+    session's shared one slot, so the session was answered with HEAD's result once HEAD's
+    was kept (in the background, at the daemon's start and after each commit), and a commit
+    of the session's work made its errors old."""
+    if key.commit == "session":
+        return memory.session, "kept"
+    state = memory.state
+    if state is not None and state.key == key:
+        return state, "kept"
+    if state is not None and state.key.commit != key.commit:
+        memory.moved = (state.key.commit, key.commit)
+    # SQLAlchemy's 84,000 diagnostics: ~1 s of JSON, off the loop
+    return await asyncio.to_thread(load, kept_folder(ws), key), "read back"
 
 
 async def unchanged(ws: Workspace, mark: int) -> bool:
@@ -190,14 +204,24 @@ async def _revision(
 def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
     """`found` with its second sample, the samples of results no longer kept dropped."""
     kept = {found.state.key, *memory.revisions}
+    if memory.session is not None:
+        kept.add(memory.session.key)
     memory.again = {k: a for k, a in memory.again.items() if k in kept}
     return replace(found, again=memory.again.get(found.state.key, {}))
 
 
 async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
+    """What `commit`'s kept result is valid for: the toolchain answering now, and the
+    configurations as they are at `commit` (`configs_then`): a configuration edited since
+    (tsconfig.json's noUnusedParameters, mypy's warn_unreachable) leaves the key as it was,
+    so the result kept under the committed configuration is the one compared with. Before,
+    the key was the disk's configuration: after such an edit the result of HEAD was made
+    again under the new one, and every error it introduced was 'unchanged'."""
     servers = [(r.server, r.toolchain) for r in checked.results]
     configs = [path for path, _ in (await gate_scope(ws)).read]
-    return StateKey(commit, toolchain_key(servers), await asyncio.to_thread(config_key, configs))
+    then = await asyncio.to_thread(configs_then, ws, commit, configs)
+    config = await asyncio.to_thread(config_key, configs, then)
+    return StateKey(commit, toolchain_key(servers), config, tuple(sorted(then)))
 
 
 async def _made(
@@ -207,6 +231,8 @@ async def _made(
     texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
     file deleted since comes back, a new one is absent), the work tree's check where the
     engine would check nothing again."""
+    if key.edited:
+        raise NotKept(_configured(ws, key))
     if missing := [s for s in checked.skipped if s.reason.startswith(NOT_ANSWERED)]:
         named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise NotKept(
@@ -234,6 +260,20 @@ async def _made(
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
     return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
+
+
+def _configured(ws: Workspace, key: StateKey) -> str:
+    """Why no result of `key`'s commit can be made now: its configuration is not the disk's."""
+    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    commit = key.commit[:12]
+    return (
+        f"the checkers' configuration changed since {commit} ({named}) and no result of "
+        f"{commit} under its own configuration is kept (the servers check with the disk's "
+        "configuration only), so which errors the edit introduced is not known. `lspd check` "
+        f"lists every error under the new configuration; a daemon started at {commit}'s "
+        "configuration keeps its result (then this question compares every file of the "
+        "gate), or commit the configuration and compare the source edits with that commit"
+    )
 
 
 def _stops_kept(ws: Workspace, disk: Sequence[Stop], texts: Mapping[Path, object]) -> list[Stop]:

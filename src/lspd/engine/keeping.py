@@ -5,8 +5,9 @@ It starts only while no tool call is in flight and checks the work tree giving w
 files to every question (`engine/yielding.py`: paused while one is in flight, the gate shared
 one step at a time; whole checks run one at a time, so a question's own check waits for it,
 which then goes on unpaused, and reuses it); only the short part that holds HEAD's texts of
-a dirty tree takes the gate alone. Without git nothing runs here: the `session` baseline's
-result is made at its first question (the files changed since lspd first read them held
+a dirty tree takes the gate alone. The `session` baseline's result is the disk's state at
+the first check, kept for the daemon's life. Without git nothing runs here: the `session`
+baseline's result is made at its first question (the files changed since lspd first read them held
 at that text, `engine/committed.py`).
 
 The whole check and the kept result's making are the caller's (the daemon binds `ops`'s:
@@ -39,8 +40,9 @@ async def keep_committed(
     check: Callable[[Busy], Awaitable[object]],
     keep: Callable[[str], Awaitable[object]],
 ) -> None:
-    """Keep the committed state's result for HEAD (or the session's first check) while the
-    daemon runs; `busy` says a question is being answered (then it waits). `check(busy)`
+    """Keep the committed state's result for HEAD while the daemon runs, and the session's
+    (the disk's state at the first check: `--baseline session`, standing while HEAD moves);
+    `busy` says a question is being answered (then it waits). `check(busy)`
     checks the gate's files giving way while `busy()`; `keep(commit)` makes that commit's
     kept result (`engine/committed.committed`, raising NotKept) from the check it left."""
     unkept: tuple[str, int] | None = None  # HEAD and the changes seen when it could not be
@@ -57,6 +59,8 @@ async def keep_committed(
         try:
             await check(busy)  # the long part: it gives way to every question
             async with ws.gate.exclusive():  # quick on a clean tree: that check is HEAD's
+                if memory_of(ws).session is None:  # the session's start: the disk's state
+                    await keep("session")  # as the first check has it, whatever HEAD does
                 await keep(head)
         except asyncio.CancelledError:
             raise

@@ -14,8 +14,8 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -37,7 +37,10 @@ class StateKey:
 
     commit: str  # a commit's hash, or "session"
     toolchain: str  # a hash of the servers and toolchains that answered
-    config: str  # a hash of the configurations' contents
+    config: str  # a hash of the configurations' contents (at `commit`)
+    # The configurations that differ from the disk's (`revisions.configs_then`): not part of
+    # what it is valid for (no result can be made for them, `committed._made`).
+    edited: tuple[Path, ...] = field(default=(), compare=False)
 
     def name(self) -> str:
         """The saved file's name."""
@@ -69,11 +72,18 @@ def toolchain_key(servers: Iterable[tuple[str, str | None]]) -> str:
     return digest.hexdigest()[:24]
 
 
-def config_key(configs: Iterable[Path]) -> str:
-    """The contents of the configurations read (a missing one counts as missing)."""
+def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None = None) -> str:
+    """The contents of the configurations read (a missing one counts as missing); with
+    `then`, those it holds at their text there (a baseline's: `revisions.configs_then`)."""
     digest = hashlib.sha256()
-    for path in sorted(set(configs)):
+    then = then or {}
+    for path in sorted({*configs, *then}):
+        if path in then and then[path] is None:
+            continue  # not there then: not read
         digest.update(f"\0{path}\0".encode())
+        if (text := then.get(path)) is not None:
+            digest.update(text.encode())
+            continue
         try:
             digest.update(path.read_bytes())
         except OSError:
@@ -84,7 +94,7 @@ def config_key(configs: Iterable[Path]) -> str:
 def save(folder: Path, state: KeptState) -> Path:
     """Write `state` into `folder` (atomically: a rename), keeping the newest few."""
     body = {
-        "key": asdict(state.key),
+        "key": {k: getattr(state.key, k) for k in ("commit", "toolchain", "config")},
         "made": state.made,
         "asked": state.asked,
         "servers": sorted(state.servers, key=str),

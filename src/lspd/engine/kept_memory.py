@@ -34,7 +34,8 @@ def enabled() -> bool:
 class CommittedMemory:
     """The kept result of a workspace, and how many committed states it checked."""
 
-    state: KeptState | None = None
+    state: KeptState | None = None  # HEAD's
+    session: KeptState | None = None  # the session's (made at its first question)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     made: int = 0  # committed states made by checking (not read back from a file)
     moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to

@@ -16,6 +16,18 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 
 GIT_TIMEOUT_S = 20.0
+# The checkers' configurations a baseline's kept result is made under (beside those the
+# gate's scope read): lspd's own, TypeScript's, pyright's, mypy's.
+CONFIG_NAMES = (
+    "lspd.toml",
+    "tsconfig.json",
+    "jsconfig.json",
+    "pyrightconfig.json",
+    "pyproject.toml",
+    "mypy.ini",
+    ".mypy.ini",
+    "setup.cfg",
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,22 @@ def differences(ws: Workspace, baseline: str) -> Delta:
         before[path] = git(ws.root, "show", f"{baseline}:./{name}")
         after[path] = read_text(path)
     return Delta(before, after)
+
+
+def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
+    """The configurations among `configs` (and those of the same names deleted since) whose
+    text at `commit` differs from the disk's, with that text (None: absent there); none for
+    `session` (the configurations are the disk's)."""
+    if commit == "session":
+        return {}
+    names = sorted({p.name for p in configs} | set(CONFIG_NAMES))
+    specs = [f":(glob)**/{name}" for name in names]
+    changed = git(ws.root, "diff", "--name-only", "-z", "--relative", commit, "--", *specs)
+    new = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
+    then: dict[Path, str | None] = {}
+    for name in {*(changed or "").split("\0"), *(new or "").split("\0")} - {""}:
+        then[ws.root / name] = git(ws.root, "show", f"{commit}:./{name}")
+    return then
 
 
 def revision(ws: Workspace, baseline: str) -> str | None:

@@ -22,7 +22,7 @@ from lspd.engine.native_reach import native
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
-from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.revisions import Delta, configs_then, differences, revision
 from lspd.engine.stops import Stop
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
@@ -87,7 +87,7 @@ async def file_since_committed(
         return None
     commit = await asyncio.to_thread(revision, ws, baseline)
     memory = memory_of(ws)
-    states = [memory.state, *memory.revisions.values()]
+    states = [memory.state, memory.session, *memory.revisions.values()]
     state = next((s for s in states if s is not None and s.key.commit == commit), None)
     if commit is None or state is None:
         return None
@@ -100,7 +100,8 @@ async def file_since_committed(
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
     configs = [p for p, _ in (await gate_scope(ws)).read]
-    if await asyncio.to_thread(config_key, configs) != state.key.config:
+    at = await asyncio.to_thread(configs_then, ws, state.key.commit, configs)
+    if await asyncio.to_thread(config_key, configs, at) != state.key.config:
         return None  # made again at the next whole question (`committed`)
     delta, asked = await _asked(ws, path, now, content, baseline, stops)
     note = f"this file{_gone(path, asked.text, baseline)}, against the kept result of {commit[:12]}"
