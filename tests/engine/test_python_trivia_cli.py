@@ -96,3 +96,22 @@ def test_an_unclosed_string_runs_to_its_line_s_end(warm: Warm) -> None:
     result = warm.run(check_all(warm.ws))
     unclosed = [d for d in result.everything if d.message == "String literal is unterminated"]
     assert [(d.column, d.end_column) for d in unclosed] == [(5, 12)]
+
+
+def test_a_file_held_in_basedpyright_s_baseline_is_asked(warm: Warm) -> None:
+    """A baselined diagnostic over several lines is matched by its line count: a comment
+    inside it makes basedpyright report it again (a review: the moved answer said nothing
+    where the CLI says m.py:4:10)."""
+    m = warm.root / "m.py"
+    m.write_text(
+        "def f(a: int, b: int) -> int:\n    return a\n\n\nx: str = f(\n    1,\n    2,\n)\n"
+    )
+    subprocess.run(
+        [str(Path(sys.executable).parent / "basedpyright"), "--writebaseline"],
+        cwd=warm.root, capture_output=True, check=False,
+    )  # fmt: skip
+    assert (warm.root / ".basedpyright" / "baseline.json").is_file()
+    assert checked(warm) == (set(), ["m.py"]) and cli(warm.root) == set()
+    m.write_text(m.read_text().replace("    1,\n", "    1,  # why one\n    # why two\n"))
+    assert checked(warm) == (cli(warm.root), ["m.py"])
+    assert len(cli(warm.root)) == 1

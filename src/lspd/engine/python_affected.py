@@ -37,6 +37,7 @@ from pathlib import Path
 from lspd.engine.declarations import signature
 from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers, touched
+from lspd.engine.python_mirror import BASELINE
 from lspd.engine.python_names import Read, reached
 from lspd.engine.python_trivia import Moves, moves
 from lspd.workspace import Workspace
@@ -96,7 +97,7 @@ def python_asked(
         _name_ahead(ws, now)
         return now, None
     now.answered = {p: h for p, h in seen.answered.items() if p not in changed}
-    moved = _moved(changed & set(rest), last, seen.answered, now, move)
+    moved = _moved(ws.root, changed & set(rest), last, seen.answered, now, move)
     if moved and moved == changed:
         return now, set()  # only lines moved: nothing to ask
     return now, _affected(ws, set(matched), rest, changed - moved, last, now)
@@ -119,6 +120,7 @@ def answered(ws: Workspace, seen: PythonSeen | None, asked: list[Path]) -> None:
 
 
 def _moved(
+    root: Path,
     changed: set[Path],
     last: dict[Path, bytes],
     answered: dict[Path, int],
@@ -132,6 +134,8 @@ def _moved(
         before, after = last.get(path), now.texts.get(path)
         if before is None or after is None or before == after or path.suffix not in PYTHON:
             continue
+        if baselined(root, path):
+            continue
         old, new = _text(before), _text(after)
         if answered.get(path) != hash(old) or (found := moves(old, new)) is None:
             continue
@@ -139,6 +143,26 @@ def _moved(
             moved.add(path)
             now.answered[path] = hash(new)
     return moved
+
+
+def baselined(root: Path, path: Path) -> bool:
+    """Whether basedpyright's baseline may hold `path`'s diagnostics: a baseline file beside
+    a directory from its own up to `root` naming it, or a configuration naming a baseline
+    file of its own. A baselined diagnostic over several lines is matched by its line count,
+    so a comment inside it makes basedpyright report it again: such a file is asked, never
+    moved (`python_trivia`)."""
+    for directory in [path.parent, *path.parent.parents]:
+        baseline = directory.joinpath(*BASELINE)
+        text = read_text(baseline) if baseline.is_file() else None
+        if text is not None and path.relative_to(directory).as_posix() in text:
+            return True
+        for config in ("pyrightconfig.json", "pyproject.toml"):
+            named = directory / config
+            if named.is_file() and "baselineFile" in (read_text(named) or ""):
+                return True
+        if directory == root:
+            return False
+    return False
 
 
 def _affected(
