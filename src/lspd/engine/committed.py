@@ -136,7 +136,22 @@ async def committed(
             memory.session = state
         else:
             memory.state = state
+            await _session_start(ws, memory, checked, run)
         return _found(memory, Committed(state, checked, delta, note))
+
+
+async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run: Run[R]) -> None:
+    """The session's result, made at the daemon's first whole question when none is yet (the
+    background makes it at its first check otherwise): the disk's state then, the files
+    changed since lspd first read them at that text. Before, a HEAD question asked first
+    left none, and the session's first question, after the edits, made it of them."""
+    if memory.session is not None or ws.changes_seen is None:
+        return
+    since = await asyncio.to_thread(differences, ws, "session")
+    try:
+        memory.session = await _made(ws, await _key(ws, "session", checked), checked, since, run)
+    except NotKept as exc:  # a file not answered: made at the session's first question
+        log.info("the session's result was not kept (%s)", exc)
 
 
 async def _kept(
