@@ -19,8 +19,10 @@ import pytest
 
 from lspd.engine.committed import NotKept
 from lspd.errors import InvalidInput
+from lspd.ops import progressive_kept
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import preview
+from lspd.ops.progressive import Progress
 from lspd.workspace import Workspace
 from tests.conftest import answer, warm_root
 from tests.ops.test_baseline import committed, git
@@ -129,3 +131,23 @@ def test_a_preview_of_a_configuration_says_what_to_send_instead(tmp_path: Path) 
         r"run `lspd check --baseline HEAD`: it compares every file of the gate",
     ):
         answer(root, ask)
+
+
+def test_the_hooks_check_of_an_edited_tsconfig_tells_its_errors(tmp_path: Path) -> None:
+    """The hook's and stop gate's check (`ops/progressive_kept.py`) of tsconfig.json edited:
+    the gate's new errors, as check --baseline (before: nothing, tsconfig.json being no
+    source file the change differs in)."""
+    root = ts_project(tmp_path)
+    (root / "src/extra.ts").write_text(UNUSED)
+    committed(root)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))  # kept from the clean tree
+        config = root / "tsconfig.json"
+        config.write_text(STRICTER)
+        progress = Progress("HEAD", [config])
+        warm.run(progressive_kept.run(warm.ws, progress))
+        assert progress.failed is None and progress.changed == [config]
+        told = [
+            (i.diagnostic.path, i.diagnostic.line, i.diagnostic.code) for i in progress.introduced
+        ]
+        assert told == [("src/extra.ts", 1, "6133")]

@@ -63,6 +63,12 @@ def differences(ws: Workspace, baseline: str) -> Delta:
     return Delta(before, after)
 
 
+def is_configuration(path: Path) -> bool:
+    """Whether `path` is a checker's configuration (tsconfig.base.json, extended, too)."""
+    name = path.name
+    return name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
+
+
 def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
     """The configurations among `configs` (and those of the same names deleted since) whose
     text at `commit` differs from the disk's, with that text (None: absent there); none for

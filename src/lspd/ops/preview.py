@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from lspd.engine.dependents import files_naming
-from lspd.engine.revisions import CONFIG_NAMES
+from lspd.engine.revisions import is_configuration
 from lspd.errors import InvalidInput
 from lspd.ops.budget import MAX_LIMIT, check_paging
 from lspd.ops.changes_page import Kept, kept, preview_cut
@@ -109,7 +109,7 @@ def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:
         if content is not None and len(content.encode()) > MAX_FILE_BYTES:
             raise InvalidInput(f"{change['path']}: content over {MAX_FILE_BYTES} bytes")
         path = ws.resolve(change["path"])
-        if ws.handler(path) is None and _configures(path):
+        if ws.handler(path) is None and is_configuration(path):
             raise InvalidInput(_configuration(ws.display(path)))
         ws.definition_for(path)  # a file of no served language: say so now
         if path in proposed:
@@ -118,12 +118,6 @@ def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:
             raise InvalidInput(f"{change['path']} does not exist, so it cannot be deleted")
         proposed[path] = content
     return proposed
-
-
-def _configures(path: Path) -> bool:
-    """Whether `path` is a checker's configuration (tsconfig.base.json, extended, too)."""
-    name = path.name
-    return name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
 
 
 def _configuration(shown: str) -> str:

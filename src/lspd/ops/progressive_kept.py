@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
+from lspd.engine.revisions import is_configuration
 from lspd.engine.stops import Stop
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
@@ -74,6 +75,8 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
         whole = functools.partial(check_all, ws)
         found, part = await settled(ws, progress.baseline, whole, lambda _: True, edited_outside)
     differing = {*found.delta.before, *found.delta.after}
+    # an edited configuration changes what every file of the gate says: compared as one
+    differing |= {p for p in progress.edited if ws.handler(p) is None and is_configuration(p)}
     progress.changed = sorted(p for p in progress.edited if p in differing)
     if not progress.changed:
         return
