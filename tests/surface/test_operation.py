@@ -19,6 +19,7 @@ from lspd.surface.words import SHARED
 from tests.conftest import Warm, warm_root
 
 NO_SERVER = "no language server handles pyproject.toml (.toml)"
+CONFIGURATION = "pyproject.toml is a checker's configuration"  # a preview refuses it (90266b1)
 
 
 @pytest.fixture
@@ -127,4 +128,4 @@ def test_a_call_holding_text_not_on_disk_runs_alone(
         assert type(answer) is op.result_model()
     else:
         assert isinstance(answer, InvalidInput)
-        assert str(answer).startswith(NO_SERVER)
+        assert str(answer).startswith(CONFIGURATION if name == "preview" else NO_SERVER)

@@ -18,6 +18,7 @@ from lspd.lsp.text import path_to_uri
 from lspd.workspace import files, paths
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
+from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
 
 
@@ -262,9 +263,12 @@ def told(session: Session, event: FileEvent) -> list[dict[str, Any]]:
     inotify reports as created, never as changed. A server keeping the text it read of a
     file (TypeScript 7's `tsc --lsp` rereads only a file told changed or deleted) kept the
     old text of a replaced one for good: it is told changed first, then created (in that
-    order: a change after a create in one notification is dropped by it as the create's)."""
+    order: a change after a create in one notification is dropped by it as the create's).
+    Only TypeScript 7's: ty, told a new file changed then created, never read it (a caller
+    of a function whose file was just written kept its error)."""
     uri = path_to_uri(event.path)
-    kinds = [Change.changed, Change.created] if event.change is Change.created else [event.change]
+    replaced = event.change is Change.created and session.name == NATIVE
+    kinds = [Change.changed, Change.created] if replaced else [event.change]
     return [
         {"uri": uri, "type": int(kind)}
         for kind in kinds
