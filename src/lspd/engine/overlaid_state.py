@@ -33,8 +33,8 @@ from lspd.engine.mypy_check import by_project
 from lspd.engine.native_held import native_held, native_stopped
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
-from lspd.engine.python_affected import PYTHON, baselined
-from lspd.engine.python_trivia import Moves, moves
+from lspd.engine.python_affected import PYTHON, movable
+from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
@@ -140,11 +140,9 @@ def _moved(ws: Workspace, texts: Texts, memory: CheckState[R], held_by: Held[R])
         last = memory.known.get(path)
         if seen is None or text is None or last is None or path in judged:
             continue
-        if path.suffix not in PYTHON or baselined(ws.root, path):
+        if path.suffix not in PYTHON or (disk := read_text(path)) is None:
             continue
-        if (disk := read_text(path)) is None:
-            continue
-        if seen.answered.get(path) != hash(disk) or (lines := moves(disk, text)) is None:
+        if (lines := movable(ws.root, path, disk, text, seen.answered)) is None:
             continue
         if (result := held_by.moved(last[1], lines)) is not None:
             found[path] = result

@@ -132,17 +132,24 @@ def _moved(
     moved = set()
     for path in changed:
         before, after = last.get(path), now.texts.get(path)
-        if before is None or after is None or before == after or path.suffix not in PYTHON:
-            continue
-        if baselined(root, path):
+        if before is None or after is None or before == after:
             continue
         old, new = _text(before), _text(after)
-        if answered.get(path) != hash(old) or (found := moves(old, new)) is None:
+        if (found := movable(root, path, old, new, answered)) is None:
             continue
         if move(path, found):
             moved.add(path)
             now.answered[path] = hash(new)
     return moved
+
+
+def movable(root: Path, path: Path, old: str, new: str, answered: dict[Path, int]) -> Moves | None:
+    """How `new` moved `old`'s lines (`python_trivia.moves`) when `path`'s last result is
+    known to be of `old` (`answered`) and no basedpyright baseline may hold it; else None."""
+    if path.suffix not in PYTHON or answered.get(path) != hash(old):
+        return None
+    found = moves(old, new)
+    return None if found is None or baselined(root, path) else found
 
 
 def baselined(root: Path, path: Path) -> bool:
