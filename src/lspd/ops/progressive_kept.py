@@ -93,8 +93,10 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     for f in part.after:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
-    now = stop_keys([*found.checked.stopped, *part.stops], _found_now(ws, results), "")
-    was = stop_keys(baseline_stops(found, part), _found_kept(found, part), progress.baseline)
+    stops_now = [*found.checked.stopped, *part.stops]
+    now = stop_keys(stops_now, _found_now(ws, results), "", _text_now(ws))
+    stops_then, kept = baseline_stops(found, part), _found_kept(found, part)
+    was = stop_keys(stops_then, kept, progress.baseline, _text_then(ws, found))
     changes = result.changes
     # a baseline's stop that hid nothing new changes no verdict: not said
     at_baseline = [s for s in changes.baseline_stopped if s.not_checked]
@@ -113,19 +115,26 @@ def stop_said(stop: Stopped) -> str:
 
 # The diagnostics of a file in one state, as compared (their keys: no line in them).
 FoundIn = Callable[[str], list[Found[Diagnostic]]]
+# A file's text in one state (None: absent, or unreadable).
+TextIn = Callable[[str], str | None]
 
 
-def stop_keys(stops: Iterable[Stop], found: FoundIn, state: str) -> dict[tuple[str, ...], str]:
+def stop_keys(
+    stops: Iterable[Stop], found: FoundIn, state: str, text: TextIn
+) -> dict[tuple[str, ...], str]:
     """What identifies each stop of `state` (keyed as its `Stopped` says it: `_at`) across
     line shifts: its checker and the keys of the errors it stopped at (path, code, message,
     the text they point at), never their lines; lines added above a syntax error left the
-    stop gate blocking again for the same stop (`AgentSession.stopped`)."""
+    stop gate blocking again for the same stop (`AgentSession.stopped`). A stop in a file
+    the check has no result of (mypy follows an import out of its `files`) is known by the
+    text of its line (`text`: the file's in that state): by its file alone, another syntax
+    error there was the same stop, and the gate let the agent stop unblocked."""
     keys = {}
     for stop in stops:
         errors: set[tuple[str | None, ...]] = set()
         for path, line in stop.at:
             at = [f.key for f in found(path) if f.diagnostic.line == line]
-            errors |= set(at) or {(path,)}  # none said there: the file alone
+            errors |= set(at) or {(path, _line_of(text(path), line))}  # none said there
         keys[(stop.checker, *(f"{p}:{n}" for p, n in stop.at[:5]))] = json.dumps(
             [state, stop.checker, sorted(errors, key=str)]
         )
@@ -134,6 +143,23 @@ def stop_keys(stops: Iterable[Stop], found: FoundIn, state: str) -> dict[tuple[s
 
 def _at(stopped: Stopped) -> tuple[str, ...]:
     return (stopped.checker, *stopped.at)
+
+
+def _line_of(text: str | None, line: int) -> str:
+    """A text's 1-based `line`, stripped ("" past its end)."""
+    lines = (text or "").splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _text_now(ws: Workspace) -> TextIn:
+    """A file's text in the work tree."""
+    return lambda path: read_text(ws.root / path)
+
+
+def _text_then(ws: Workspace, found: Committed[Checked]) -> TextIn:
+    """A file's text at the baseline: the baseline's where it differs, else the disk's."""
+    before = found.delta.before
+    return lambda path: before.get(p, "") if (p := ws.root / path) in before else read_text(p)
 
 
 def _found_now(ws: Workspace, results: list[DiagnosticsResult]) -> FoundIn:
