@@ -47,9 +47,9 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from lspd.workspace.mypy_config_read import config_read, user_files, walks
 from lspd.workspace.mypy_installed import installed_version, site_packages
 from lspd.workspace.mypy_mirror import Place
-from lspd.workspace.mypy_once import config_read, user_files, walks
 
 log = logging.getLogger(__name__)
 

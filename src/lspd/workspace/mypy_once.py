@@ -28,11 +28,9 @@ import re
 import shutil
 import tomllib
 from collections import OrderedDict
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from lspd.workspace.mypy_config import CONFIG_FILES, MYPY_INI, PYPROJECT
+from lspd.workspace.mypy_config_read import config_read, walks
 from lspd.workspace.mypy_mirror import PYTHON
 
 # A `# type: ignore` (with or without codes) anywhere in a file; read too widely (in a
@@ -45,8 +43,6 @@ _INLINE = re.compile(
     re.MULTILINE,
 )
 _CODE = "unused-ignore"
-# mypy looks for its configuration up from where it runs since 1.15 (1.13: there alone).
-WALKS_UP = (1, 15)
 
 
 def needs_once(
@@ -85,67 +81,6 @@ def _reports(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
         return False
     on = ("strict", "warn_unused_ignores")
     return enabled or any(_true(s.get(key)) for s in sections for key in on)
-
-
-def config_read(
-    texts: dict[str, bytes], inside: str, walk: bool
-) -> tuple[list[dict[str, Any]], bool] | None:
-    """The mypy sections of the configuration mypy reads in the copy holding `texts`, run
-    at `inside` (mypy's `_find_config_file`): the first of `CONFIG_FILES` holding its
-    section there, and with `walk` (mypy 1.15 and later) in each directory above it up to
-    the copy's root, which holds the `.git` that ends the search; else the user's first
-    (`user_files`); and whether it is the user's. None: mypy reads none."""
-    directory = inside.rstrip("/")
-    while True:
-        prefix = f"{directory}/" if directory else ""
-        for name in CONFIG_FILES:
-            if prefix + name in texts:
-                sections = sections_of(name, texts[prefix + name].decode("utf-8", "replace"))
-                if sections is not None:
-                    return sections, False
-        if not walk or not directory:
-            break
-        directory = directory.rpartition("/")[0]
-    for path in user_files():
-        if path.is_file():  # read whole, sections or not (`.mypy.ini`'s rule)
-            sections = sections_of(MYPY_INI[-1], path.read_text("utf-8"))
-            return sections or [], True
-    return None
-
-
-def user_files() -> list[Path]:
-    """The user's mypy configuration files, in mypy's order (`defaults.USER_CONFIG_FILES`)."""
-    home = os.environ.get("XDG_CONFIG_HOME")
-    names = [os.path.join(home, "mypy/config")] if home else []
-    return [Path(os.path.expanduser(n)) for n in [*names, "~/.config/mypy/config", "~/.mypy.ini"]]
-
-
-def walks(version: tuple[int, ...] | None) -> list[bool]:
-    """Whether mypy `version` looks for its configuration up from where it runs (1.15 and
-    later; 1.13 there alone): both searches where the version is not known."""
-    return [True, False] if version is None else [version >= WALKS_UP]
-
-
-def sections_of(name: str, text: str) -> list[dict[str, Any]] | None:
-    """The mypy sections of a configuration file, the global one first (empty when only
-    per-module ones are written); None when it has none (mypy reads the next file)."""
-    if name == PYPROJECT:
-        table = tomllib.loads(text).get("tool", {}).get("mypy")
-        if not isinstance(table, dict):
-            return None
-        overrides = [o for o in table.get("overrides", []) if isinstance(o, dict)]
-        return [_keys(section) for section in (table, *overrides)]
-    parser = configparser.RawConfigParser()
-    parser.read_string(text)
-    if not parser.has_section("mypy") and name not in MYPY_INI:
-        return None
-    named = [_keys(parser[s]) for s in parser.sections() if s.startswith("mypy-")]
-    return [_keys(parser["mypy"]) if parser.has_section("mypy") else {}, *named]
-
-
-def _keys(section: Mapping[str, Any]) -> dict[str, Any]:
-    """A section's options by mypy's names (`warn-unused-ignores` is `warn_unused_ignores`)."""
-    return {key.replace("-", "_"): value for key, value in section.items()}
 
 
 def _true(value: object) -> bool:
