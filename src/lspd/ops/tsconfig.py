@@ -10,14 +10,14 @@ are in: `lspd check` then fails as `tsc` does.
 
 from __future__ import annotations
 
-import asyncio
 import weakref
 from pathlib import Path
 
+from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace, files
 from lspd.workspace.toolchain import NATIVE
-from lspd.workspace.tsc_native import ConfigError, config_errors
+from lspd.workspace.tsc_native import ConfigError
 
 CONFIGS = ("tsconfig.json", "jsconfig.json")
 
@@ -44,7 +44,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
             if config is None or stamp is None:
                 continue
             if config not in said or said[config][0] != stamp:
-                said[config] = (stamp, await asyncio.to_thread(config_errors, tsc, config))
+                said[config] = (stamp, list(await configuration(ws, tsc, config)))
             for error in said[config][1]:
                 if error.file.suffix != ".json":
                     continue  # a source file's syntax error: its own check says it, while fresh

@@ -117,17 +117,11 @@ class ConfigError:
     message: str
 
 
-def config_errors(tsc: list[str], config: Path) -> list[ConfigError]:
-    """What `tsc -p config` (`tsc`: its argv before the arguments) says of the configuration:
-    options TypeScript 7 removed (TS5102, TS5108), no inputs (TS18003), ... . `tsc` stops at
-    them, while its LSP says nothing of them and checks the files anyway. `--listFilesOnly`
-    stops before the check (0.1-0.6 s here)."""
-    return listed(tsc, config)[1]
-
-
 def listed(tsc: list[str], config: Path) -> tuple[list[Path], list[ConfigError]]:
-    """The files of `tsc -p config`'s program, in its order (libraries too), and its errors
-    (`config_errors`: the configuration's, every file's syntax errors)."""
+    """The files of `tsc -p config`'s program, in its order (libraries too), and its errors:
+    the configuration's (options TypeScript 7 removed: TS5102, TS5108; no inputs: TS18003;
+    `tsc` stops at them, while its LSP says nothing of them and checks the files anyway),
+    every file's syntax errors. `--listFilesOnly` stops before the check."""
     files: list[Path] = []
     try:
         done = subprocess.run(
