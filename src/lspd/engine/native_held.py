@@ -18,6 +18,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from lspd.dirs import state_dir
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
 from lspd.engine.native_program import configs_of, program_state
@@ -25,11 +26,12 @@ from lspd.engine.native_reach import native_sessions
 from lspd.engine.results import FileResult
 from lspd.engine.stops import TSC, Stop, stop_of, syntax_code
 from lspd.lsp import shapes
-from lspd.lsp.positions import Encoding, from_units
+from lspd.lsp.positions import Encoding, from_units, to_units
 from lspd.lsp.session import Session
 from lspd.lsp.text import split_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.tsc_copy import TscError, checked_copy
 from lspd.workspace.tsc_native import parsed_errors
 
 Texts = Mapping[Path, str | None]
@@ -91,6 +93,7 @@ async def held_as_tsc(
     syntax errors alone, or none (`native_program`). Plain items, no `Stopped`: the state's
     stop is the program's (`native_held`), one, not one per file."""
     found = _gone(texts, said)
+    found |= await _shadowed(ws, texts, said, found)
     said = {p: (s, found.get(p, items)) for p, (s, items) in said.items()}
     sessions = {path: session for path, (session, _) in said.items()}
     # a held file said no item of the parser's codes has no syntax error: not parsed
@@ -111,7 +114,7 @@ def _gone(
     7's LSP holds no file absent, only empty (`workspace.overlay`), and says "File '/abs/
     eq.ts' is not a module." (TS2306) where tsc, the file absent, cannot find the module
     (TS2307, its specifier). Left as said where another file of that name may resolve the
-    specifier instead (eq.d.ts, eq/index.ts beside it): only tsc could say which."""
+    specifier instead (eq.d.ts, eq/index.ts beside it): tsc says those (`_shadowed`)."""
     gone = {p for p, t in texts.items() if t is None and not _resolves_otherwise(p, texts)}
     found: dict[Path, list[shapes.Diagnostic]] = {}
     for path, (session, items) in said.items():
@@ -122,12 +125,78 @@ def _gone(
     return found
 
 
+async def _shadowed(
+    ws: Workspace,
+    texts: Texts,
+    said: Mapping[Path, tuple[Session, list[shapes.Diagnostic]]],
+    fixed: Mapping[Path, list[shapes.Diagnostic]],
+) -> dict[Path, list[shapes.Diagnostic]]:
+    """The errors of the files of a program whose items name a file held gone that another
+    file of its name resolves instead (eq.d.ts beside eq.ts), as its own tsc says them in
+    the state `texts` make (`tsc_copy`: on a copy): it checks the importers against that
+    file, where the LSP said "not a module" (TS2306) and nothing of its types. The server's
+    item where it said the same (`fixed`: as `_gone` has it); the items that are no errors
+    as said. Where tsc could not say, as said."""
+    shadowed = {p for p, t in texts.items() if t is None and _resolves_otherwise(p, texts)}
+    naming = {p for p, (_, items) in said.items() if any(_names(i, shadowed) for i in items)}
+    if not naming:
+        return {}
+    found: dict[Path, list[shapes.Diagnostic]] = {}
+    sessions = {path: session for path, (session, _) in said.items()}
+    for config, (tsc, paths) in configs_of(ws, sessions).items():
+        if naming.isdisjoint(paths):
+            continue
+        base = state_dir(ws.root)
+        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base)
+        if checked is None:
+            continue
+        errors: dict[Path, list[TscError]] = {}
+        for error in checked.errors:
+            errors.setdefault(error.file, []).append(error)
+        for path in (p for p in paths if p in checked.files):
+            session, items = sessions[path], fixed.get(path, said[path][1])
+            lines = split_lines(_text(path, texts) or "")
+            made = [_item(e, items, lines, session.encoding) for e in errors.get(path, ())]
+            found[path] = made + [item for item in items if item.get("severity", 1) != 1]
+    return found
+
+
+def _item(
+    error: TscError, said: list[shapes.Diagnostic], lines: list[str], encoding: Encoding
+) -> shapes.Diagnostic:
+    """tsc's error as an LSP item in `encoding`: the server's own where it said the same at
+    the same range (its related information kept)."""
+    points = []
+    for line, column in ((error.line, error.column), (error.end_line, error.end_column)):
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        character = to_units(text, from_units(text, column - 1, "utf-16"), encoding)
+        points.append({"line": line - 1, "character": character})
+    where = {"start": points[0], "end": points[1]}
+    code, message = int(error.code), error.message
+    for item in said:
+        if (item["range"], str(item.get("code")), item.get("message")) == (
+            where,
+            error.code,
+            message,
+        ):
+            return item
+    return cast(
+        shapes.Diagnostic,
+        {"range": where, "severity": 1, "code": code, "source": "ts", "message": message},
+    )
+
+
+def _names(item: shapes.Diagnostic, gone: Collection[Path]) -> bool:
+    """Whether `item` is a TS2306 naming a file of `gone` ("File '...' is not a module.")."""
+    named = _NOT_A_MODULE.fullmatch(item.get("message", ""))
+    return str(item.get("code")) == "2306" and named is not None and Path(named[1]) in gone
+
+
 def _not_found(
     item: shapes.Diagnostic, gone: Collection[Path], lines: list[str], encoding: Encoding
 ) -> shapes.Diagnostic:
     """A TS2306 item naming a file of `gone`, as TS2307 of the specifier at its range."""
-    named = _NOT_A_MODULE.fullmatch(item.get("message", ""))
-    if str(item.get("code")) != "2306" or named is None or Path(named[1]) not in gone:
+    if not _names(item, gone):
         return item
     start, end = item["range"]["start"], item["range"]["end"]
     if start["line"] != end["line"] or start["line"] >= len(lines):

@@ -39,6 +39,7 @@ from lspd.errors import InvalidInput
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
+from lspd.workspace.copies import walked, written
 from lspd.workspace.files import read_source, read_text
 from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy holds, skips
 from lspd.workspace.pyright_scope import paths_named
@@ -220,31 +221,13 @@ def _named_files(root: Path, copy: Path, source: Path) -> None:
 def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
     """Fill `copy`: the files pyright reads of `root` copied, its environments (a
     `pyvenv.cfg`) and linked directories linked, then `texts` written over them."""
-    for top, dirs, files in os.walk(root):
-        here = Path(top)
-        there = copy / here.relative_to(root)
-        there.mkdir(exist_ok=True)
-        kept = []
-        for name in dirs:
-            if name in SKIPPED:
-                continue
-            if (here / name).is_symlink() or (here / name / "pyvenv.cfg").exists():
-                os.symlink(os.path.realpath(here / name), there / name)
-                continue
-            kept.append(name)
-        dirs[:] = kept
-        for name in files:
-            if name in CONFIGS:
-                (there / name).write_bytes(copied_config(root, here / name))
-                _named_files(root, copy, here / name)
-            elif name.endswith(PYTHON) or (here.name, name) == BASELINE:
-                shutil.copyfile(here / name, there / name)
-    for path, text in texts.items():
-        if not path.is_relative_to(root):
-            continue
-        target = copy / path.relative_to(root)
-        if text is None:
-            target.unlink(missing_ok=True)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+
+    def copied(source: Path, target: Path) -> None:
+        if source.name in CONFIGS:
+            target.write_bytes(copied_config(root, source))
+            _named_files(root, copy, source)
+        elif source.name.endswith(PYTHON) or (source.parent.name, source.name) == BASELINE:
+            shutil.copyfile(source, target)
+
+    walked(root, copy, SKIPPED, lambda folder: (folder / "pyvenv.cfg").exists(), copied)
+    written(root, copy, texts)

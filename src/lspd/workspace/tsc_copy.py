@@ -1,0 +1,149 @@
+"""A TypeScript program checked by its own `tsc -p` in a state never written, on a copy.
+
+TypeScript 7's LSP (`tsc --lsp`) holds no file absent: a file a held state deletes is held
+as an empty text, and it still resolves its name. Where another file of that name would
+resolve it once it is gone (`eq.d.ts` beside `eq.ts`, `eq/index.ts`), tsc checks the
+importers against that file; the LSP said "File '/abs/eq.ts' is not a module." (TS2306)
+and none of the errors the other file's types make. Such a state is checked here by tsc
+itself: the project's TypeScript and JSON files copied into lspd's state directory for
+`root` (its node_modules and linked directories linked), the held texts written over them
+and the files held absent left out, then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never
+writes into the repository; the copy is removed when tsc answered. It costs tsc's whole
+check of the program (its start and libraries included).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.workspace.copies import walked, written
+
+COPIED = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json")
+SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv"}
+CHECK_TIMEOUT_S = 300.0
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# tsc --pretty's error: `file:line:column - error TS2322: message` (its chain on the lines
+# after), a blank line, then its source lines (`12 text`) each under its squiggles' line.
+_HEADER = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+) - error TS(?P<code>\d+): ")
+_ROW = re.compile(r"^( *)(\d+) ")
+
+
+@dataclass(frozen=True)
+class TscError:
+    """An error tsc said: its file, its start and end (1-based lines, 1-based UTF-16
+    columns; the end past its last character), its code and message."""
+
+    file: Path
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Checked:
+    """tsc's answer of a program in one state: its files (the project's, by their paths in
+    `root`) and the errors it said of them."""
+
+    files: frozenset[Path]
+    errors: tuple[TscError, ...]
+
+
+def checked_copy(
+    tsc: list[str], root: Path, config: Path, texts: Mapping[Path, str | None], base: Path
+) -> Checked | None:
+    """What `tsc -p config` (`tsc`: the compiler's argv before its arguments) says of the
+    program in the state `texts` make (None: absent; the disk's for the rest), run on a copy
+    of `root` made under `base`. None when it could not say (it did not run, timed out, or
+    said an error of no file of the project: a configuration it could not read). Its
+    `--pretty` answer is read: it alone shows where an error ends (its squiggles)."""
+    base.mkdir(parents=True, exist_ok=True)
+    copy = Path(tempfile.mkdtemp(prefix="tsc-copy-", dir=base)).resolve()
+    try:
+        _write(root, copy, texts)
+        where = copy / config.relative_to(root)
+        command = [*tsc, "-p", str(where), "--noEmit", "--listFiles", "--pretty", "true"]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=where.parent,
+                capture_output=True,
+                text=True,
+                timeout=CHECK_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return _said(_ANSI.sub("", done.stdout).splitlines(), where.parent, copy, root)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None:
+    """tsc's output read: the program's files and the errors of the project's files, by
+    their paths in `root` (a message naming the copy names `root`); None at an error of no
+    file of the project (the configuration's, or a library's)."""
+    files: set[Path] = set()
+    errors: list[TscError] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        at += 1
+        if os.path.isabs(line):
+            if (path := Path(os.path.normpath(line))).is_relative_to(copy):
+                files.add(root / path.relative_to(copy))
+            continue
+        if line.startswith("error TS"):
+            return None
+        if (header := _HEADER.match(line)) is None:
+            continue
+        file = Path(os.path.normpath(cwd / header["file"]))
+        if not file.is_relative_to(copy) or file.suffix == ".json":
+            return None
+        message = [line[header.end() :]]
+        while at < len(lines) and lines[at]:  # its chain
+            message.append(lines[at])
+            at += 1
+        start = int(header["line"]), int(header["column"])
+        end, at = _end(lines, at + 1, start)
+        text = "\n".join(message).replace(str(copy), str(root))
+        here = root / file.relative_to(copy)
+        errors.append(TscError(here, *start, *end, header["code"], text))
+    return Checked(frozenset(files), tuple(errors))
+
+
+def _end(lines: list[str], at: int, start: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """Where the error whose source lines start at `lines[at]` ends: past its last
+    squiggle, on the last source line shown (`start` where none is); and the line after
+    its source lines."""
+    end, number, gutter = start, None, None
+    while at < len(lines) and lines[at]:
+        line = lines[at]
+        at += 1
+        row = _ROW.match(line)
+        if row is not None and (gutter is None or len(row[0]) - 1 == gutter):
+            gutter, number = len(row[0]) - 1, int(row[2])
+        elif gutter is not None and number is not None and "~" in line[gutter + 1 :]:
+            end = number, line[gutter + 1 :].rindex("~") + 2
+    return end, at
+
+
+def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
+    """Fill `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its node_modules
+    and linked directories linked, then `texts` written over them."""
+
+    def copied(source: Path, target: Path) -> None:
+        if source.name.endswith(COPIED):
+            shutil.copyfile(source, target)
+
+    walked(root, copy, SKIPPED, lambda folder: folder.name == "node_modules", copied)
+    written(root, copy, texts)
