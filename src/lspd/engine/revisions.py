@@ -7,13 +7,16 @@ of each file when lspd first read it (for a workspace without git).
 
 from __future__ import annotations
 
+import os
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.tsconfig_extends import extended
 
 GIT_TIMEOUT_S = 20.0
 # The checkers' configurations a baseline's kept result is made under (beside those the
@@ -63,16 +66,24 @@ def differences(ws: Workspace, baseline: str) -> Delta:
     return Delta(before, after)
 
 
-def is_configuration(path: Path) -> bool:
-    """Whether `path` is a checker's configuration (tsconfig.base.json, extended, too)."""
+def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:
+    """Whether `path` is a checker's configuration: by its name (tsconfig.base.json too), or
+    among the configurations `read` (the gate's scope's: a tsconfig's `extends` of any name,
+    ../base.json or a package's, as TypeScript followed it)."""
     name = path.name
-    return name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
+    if name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json")):
+        return True
+    real = Path(os.path.realpath(path))
+    return any(real == Path(os.path.realpath(p)) for p in read)
 
 
 def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
     """The configurations among `configs` (and those of the same names deleted since) whose
-    text at `commit` differs from the disk's, with that text (None: absent there); none for
-    `session` (the configurations are the disk's)."""
+    text at `commit` differs from the disk's, with that text (None: absent there, or not
+    read there); none for `session` (the configurations are the disk's). A tsconfig's
+    `extends` of any name is followed in both states (`tsconfig_extends`): one edited, or
+    extended at `commit` and not now, is held at its text there; one extended now and not
+    at `commit` is not read there (None)."""
     if commit == "session":
         return {}
     names = sorted({p.name for p in configs} | set(CONFIG_NAMES))
@@ -82,7 +93,49 @@ def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, 
     then: dict[Path, str | None] = {}
     for name in {*(changed or "").split("\0"), *(new or "").split("\0")} - {""}:
         then[ws.root / name] = git(ws.root, "show", f"{commit}:./{name}")
-    return then
+    return then | _extended_then(ws, commit, configs, then)
+
+
+def _extended_then(
+    ws: Workspace, commit: str, configs: list[Path], then: dict[Path, str | None]
+) -> dict[Path, str | None]:
+    """The configurations tsconfigs extend under other names (`configs_then`'s rule)."""
+    at = _AtCommit(ws, commit, then)
+    named = {p for p in {*configs, *then} if p.name in CONFIG_NAMES}
+    roots = {p for p in {*configs, *then} if p.suffix == ".json" and p.name != "pyrightconfig.json"}
+    now = {e for root in roots for e in extended(root, read_text)} - named
+    past = {e for root in roots for e in extended(root, at.text)} - named
+    found: dict[Path, str | None] = {p: None for p in now - past}
+    for path in past:
+        if (text := at.text(path)) != read_text(path) or path not in now:
+            found[path] = text
+    return found
+
+
+class _AtCommit:
+    """A file's text at a commit: git's for a file of the repository, the disk's for one it
+    does not hold (outside it, or ignored: a package's config in node_modules), or a
+    configuration's already read (`then`)."""
+
+    def __init__(self, ws: Workspace, commit: str, then: dict[Path, str | None]) -> None:
+        self.ws, self.commit, self.texts = ws, commit, dict(then)
+        top = git(ws.root, "rev-parse", "--show-toplevel")
+        self.top = None if top is None else Path(top.strip()).resolve()
+
+    def text(self, path: Path) -> str | None:
+        if path not in self.texts:
+            self.texts[path] = self._read(path)
+        return self.texts[path]
+
+    def _read(self, path: Path) -> str | None:
+        path = Path(os.path.realpath(path))  # a package linked in: the repository's file
+        if self.top is None or not path.is_relative_to(self.top):
+            return read_text(path)
+        name = path.relative_to(self.top).as_posix()
+        text = git(self.top, "show", f"{self.commit}:{name}")
+        if text is None and path.exists() and git(self.top, "check-ignore", "-q", name) is not None:
+            return read_text(path)  # ignored: not versioned, the disk's at any commit
+        return text
 
 
 def revision(ws: Workspace, baseline: str) -> str | None:

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from lspd.engine.dependents import files_naming
 from lspd.engine.revisions import is_configuration
-from lspd.errors import InvalidInput
+from lspd.errors import InvalidInput, LspdError
 from lspd.ops.budget import MAX_LIMIT, check_paging
 from lspd.ops.changes_page import Kept, kept, preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
+from lspd.workspace.scope import gate_scope
 
 MAX_CHANGES = 50  # files in one preview
 
@@ -39,7 +40,7 @@ async def preview(
     first, kept while no file changes (as a baseline's comparison: `ops/changes_page.py`),
     never made again; without a watcher nothing says the disk is unchanged, so it is."""
     check_paging(offset, limit)
-    _proposed(ws, changes)  # a bad change is refused before anything is asked
+    _proposed(ws, changes, await _configurations(ws, changes))  # refused before any ask
     await ws.refresh_open_documents(catch_up=True)
     seen = ws.changes_seen
     key = None if seen is None else ("preview", _digest(changes), seen)
@@ -66,7 +67,7 @@ async def previewed(
     files among the engine's that name a declaration the change touches (the old or the new
     name) are asked besides the changed ones: an importer naming neither cannot break
     (SQLAlchemy's `warn_deprecated`: 220 importers asked made its check 350 s, not 71)."""
-    proposed = _proposed(ws, changes)
+    proposed = _proposed(ws, changes, await _configurations(ws, changes))
     await ws.refresh_open_documents(catch_up=True)
     only = None
     if naming:
@@ -88,8 +89,23 @@ async def previewed(
     )
 
 
-def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:
-    """The changes as {file: its proposed text, or None to delete it}, checked."""
+async def _configurations(ws: Workspace, changes: object) -> frozenset[Path]:
+    """The configurations the gate's scope read (a tsconfig's `extends` of any name, as
+    TypeScript followed it), read only when a change is of a file no server handles."""
+    paths = (
+        [c.get("path") for c in changes if isinstance(c, dict)] if isinstance(changes, list) else []
+    )
+    try:
+        if not any(isinstance(p, str) and ws.handler(ws.resolve(p)) is None for p in paths):
+            return frozenset()
+        return frozenset(p for p, _ in (await gate_scope(ws)).read)
+    except LspdError:  # a bad path or an unreadable configuration: said by `_proposed`
+        return frozenset()
+
+
+def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[Path, str | None]:
+    """The changes as {file: its proposed text, or None to delete it}, checked; one of a
+    checker's configuration (`configs`: those the gate's scope read) refused."""
     example = '[{"path": "src/a.py", "content": "..."}, {"path": "src/old.py", "content": null}]'
     if not isinstance(changes, list) or not changes:
         raise InvalidInput(f"`changes` must be a non-empty list, e.g. {example}")
@@ -109,7 +125,7 @@ def _proposed(ws: Workspace, changes: object) -> dict[Path, str | None]:
         if content is not None and len(content.encode()) > MAX_FILE_BYTES:
             raise InvalidInput(f"{change['path']}: content over {MAX_FILE_BYTES} bytes")
         path = ws.resolve(change["path"])
-        if ws.handler(path) is None and is_configuration(path):
+        if ws.handler(path) is None and is_configuration(path, configs):
             raise InvalidInput(_configuration(ws.display(path)))
         ws.definition_for(path)  # a file of no served language: say so now
         if path in proposed:

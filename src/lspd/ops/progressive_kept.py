@@ -76,7 +76,12 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
         found, part = await settled(ws, progress.baseline, whole, lambda _: True, edited_outside)
     differing = {*found.delta.before, *found.delta.after}
     # an edited configuration changes what every file of the gate says: compared as one
-    differing |= {p for p in progress.edited if ws.handler(p) is None and is_configuration(p)}
+    # (one a tsconfig extends under another name too: the gate's scope read it)
+    scope = found.checked.scope
+    configs = [] if scope is None else [p for p, _ in scope.read]
+    differing |= {
+        p for p in progress.edited if ws.handler(p) is None and is_configuration(p, configs)
+    }
     progress.changed = sorted(p for p in progress.edited if p in differing)
     if not progress.changed:
         return
