@@ -5,18 +5,20 @@ project's own run."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 import pytest
 
 from lspd.dirs import state_dir
-from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, parse, project_of, run_mypy
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
-from lspd.workspace.mypy_outputs import without_outputs
+from lspd.workspace.mypy_outputs import users_config, without_outputs
 from tests.conftest import answer
-from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.mypy_env import cli_errors, mypy_env, project
+from tests.workspace.test_dmypy import daemon_of, held, shown
 
 INI = (
     "[mypy]\n"
@@ -148,3 +150,124 @@ def test_reports_are_written_by_the_projects_mypy_alone(
     assert (outside / "linecount.txt").is_file() and (tmp_path / "out.xml").is_file()
     assert (tmp_path / "precision/lineprecision.txt").is_file()
     assert (root / "inside/any-exprs.txt").is_file()
+
+
+PLUGIN = (
+    "from mypy.plugin import Plugin\n\n\n"
+    "def plugin(version: str) -> type[Plugin]:\n    return Plugin\n"
+)
+USERS_CONFIG = "[mypy]\nwarn_unused_ignores = True\nlinecount_report = {abs}\njunit_xml = {xml}\n"
+
+
+@pytest.mark.parametrize(
+    ("where", "extra"),
+    [("xdg", ""), ("home", IGNORED)],
+    ids=["xdg-config-dmypy", "home-mypy-ini-mypy-once"],
+)
+def test_the_user_s_configuration_writes_no_report_either(
+    tmp_path: Path, where: str, extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project has no mypy configuration (its pyproject.toml another tool's), so mypy
+    reads the user's: $XDG_CONFIG_HOME/mypy/config (with a plugin file beside it, named
+    relative), or ~/.mypy.ini, naming a report and a JUnit file at absolute paths and a
+    cache directory. lspd's check, and its check of a
+    held text, write none of them (mypy 2.4.1 run once wrote abs/linecount.txt and out.xml;
+    dmypy restarted at every run, "configuration changed", and gave no answer); the user's
+    own mypy writes them, and its errors, by that configuration, are lspd's."""
+    env = mypy_env()  # under lspd's cache, before the user's directories move
+    home, xdg, outside = tmp_path / "home", tmp_path / "xdg", tmp_path / "abs"
+    monkeypatch.setenv("HOME", str(home))
+    if where == "xdg":
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+        users = xdg / "mypy" / "config"
+    else:
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+        users = home / ".mypy.ini"
+    users.parent.mkdir(parents=True, exist_ok=True)
+    config = USERS_CONFIG.format(abs=outside, xml=tmp_path / "out.xml")
+    if where == "xdg":  # a plugin file beside it, named relative: found from its directory
+        (users.parent / "plug.py").write_text(PLUGIN)
+        config += "plugins = plug.py\n"
+    users.write_text(config + f"cache_dir = {tmp_path / 'cache'}\n")
+    files = {
+        "pyproject.toml": "[tool.black]\nline-length = 99\n",  # not mypy's
+        "app/__init__.py": "",
+        "app/main.py": f'count: int = "three"\n{extra}',
+    }
+    root = project(tmp_path / "repo", files, env)
+    daemon = daemon_of(root, tmp_path)
+    main = root / "app" / "main.py"
+    before = written(tmp_path)
+
+    async def run() -> list[tuple[bool, list[tuple[str, int, int, str | None, str]]]]:
+        answers = []
+        try:
+            for texts in (None, {main: f"count: str = 3\n{extra}"}, None):
+                if len(answers) == 2:  # the user's configuration edited: asked again
+                    users.write_text(users.read_text() + "[mypy-app.*]\nignore_errors = True\n")
+                output = await daemon.check(["app"], held(root, texts))
+                errors = parse(output, root, daemon.mirror.directory)
+                answers.append((output.once, shown(root, errors)))
+        finally:
+            await daemon.stop()
+        return answers
+
+    (disk_once, disk), (held_once, held_errors), (_, ignored) = asyncio.run(run())
+    assert disk_once == held_once == bool(extra)
+    new = written(tmp_path) - before
+    assert {p for p in new if tmp_path / "state" not in [p, *p.parents]} == set()
+    assert [p for p in new if p.name in REPORTS] == []
+    assert ignored == cli_errors(root, "app") == []  # not the answer kept for the same texts
+    users.write_text(users.read_text().replace("[mypy-app.*]\nignore_errors = True\n", ""))
+    assert sorted(disk) == sorted(cli_errors(root, "app"))
+    unused = [("app/main.py", 2, "unused-ignore")] if extra else []
+    assert sorted((f, line, code) for f, line, _, code, _ in disk) == [
+        ("app/main.py", 1, "assignment"),
+        *unused,
+    ]
+    assert sorted((f, line, code) for f, line, _, code, _ in held_errors) == [
+        ("app/main.py", 1, "assignment"),
+        *unused,
+    ]
+    # The user's own run writes them: the configuration is mypy's.
+    assert (outside / "linecount.txt").is_file() and (tmp_path / "out.xml").is_file()
+
+
+def test_the_user_s_configuration_names_its_own_directory_still(tmp_path: Path) -> None:
+    """lspd's mypy reads the user's configuration from a directory of lspd's: what named
+    the user's directory still does (`$MYPY_CONFIG_FILE_DIR`, a plugin file given
+    relative in `[mypy]`), the rest as written, the outputs left out."""
+    directory = tmp_path / "xdg" / "mypy"
+    directory.mkdir(parents=True)
+    (directory / "config").write_text(
+        "[mypy]\n"
+        "mypy_path = $MYPY_CONFIG_FILE_DIR/stubs:${MYPY_CONFIG_FILE_DIR}/more\n"
+        "plugins = pydantic.mypy, plug.py,\n"
+        "    ../other.py:entry, /abs/p.py\n"
+        "html_report = /tmp/x\n"
+        "\n"
+        "[mypy-app.*]\n"
+        "plugins = kept.py\n"
+    )
+    home = tmp_path / "state" / "users"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+        patch.setenv("HOME", str(tmp_path / "home"))
+        text = users_config(home)
+        assert (
+            (home / "mypy" / "config").read_text()
+            == text
+            == (
+                "[mypy]\n"
+                f"mypy_path = {directory}/stubs:{directory}/more\n"
+                f"plugins = pydantic.mypy, {directory}/plug.py,\n"
+                f"    {directory}/../other.py:entry, /abs/p.py\n"
+                "\n"
+                "\n"
+                "[mypy-app.*]\n"
+                "plugins = kept.py\n"
+            )
+        )
+        (directory / "config").unlink()  # none of the user's: none of lspd's
+        assert users_config(home) == ""
+        assert not (home / "mypy" / "config").exists()

@@ -37,6 +37,7 @@ from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
+from lspd.workspace.mypy_outputs import users_config
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -116,8 +117,11 @@ class Dmypy:
         self.kept = Kept(self.state / "answers", interpreter)  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
         self.lock_file = self.state / "lock"  # held for a check or a stop (`mypy_lock`)
+        self.users = self.state / "users"  # mypy's XDG_CONFIG_HOME (`mypy_outputs.users_config`)
         # mypy imported once, forked per question (`mypy_fork`), when run once
-        self.forks = Forks(interpreter, self.place.workdir, self.state / "mypy-fork.log")
+        self.forks = Forks(
+            interpreter, self.place.workdir, self.state / "mypy-fork.log", self.users
+        )
 
     @property
     def busy(self) -> bool:
@@ -158,7 +162,8 @@ class Dmypy:
             if sees is not None and moved:  # the copy is of it now (the fork holder ended too)
                 self.place, self.sees = replace(self.place, base=sees.directory), sees
                 self.forks.cwd = self.place.workdir
-            beyond = f"{outside}\0{installed_digest(self.interpreter)}"
+            users = users_config(self.users)  # the user's mypy configuration, as lspd's reads it
+            beyond = f"{outside}\0{installed_digest(self.interpreter)}\0{users}"
             state = state_of([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
@@ -197,7 +202,7 @@ class Dmypy:
         self.mirror.put({name: texts[name] for name in configs if name in texts})
         timeout = ["--timeout", str(DAEMON_IDLE_S), "--log-file", str(self.log_file)]
         options = [*timeout, "--", *flags]
-        process = spawn(self.interpreter, self.place.workdir, self.status_file, options)
+        process = spawn(self.interpreter, self.place.workdir, self.status_file, options, self.users)
         if process is None:
             self.mirror.hold(texts)
             return
@@ -209,18 +214,11 @@ class Dmypy:
             self.mirror.hold(texts)
             if not await up(process, self.status_file):
                 log.info("dmypy of %s did not start by itself: dmypy run", self.project)
-                self._abandon(process)
+                _abandon(self, process)
         except BaseException:
-            self._abandon(process)
+            _abandon(self, process)
             raise
         self._watch()
-
-    def _abandon(self, process: subprocess.Popen[bytes]) -> None:
-        """The server lspd started, not up (or its check cancelled): gone, forgotten."""
-        killed(process)
-        GROUPS.discard(process.pid)
-        self._process = self._group = None
-        forget_status(self.status_file)
 
     async def _checked(self, flags: list[str]) -> tuple[int, str, str]:
         """A run of the server with `flags`: asked on its socket when it is up and its mypy
@@ -334,7 +332,15 @@ class Dmypy:
 
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
         """Run the environment's `tool` in the copy, where the project is in it."""
-        return await ran(self.interpreter, tool, argv, self.place.workdir)
+        return await ran(self.interpreter, tool, argv, self.place.workdir, users=self.users)
+
+
+def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
+    """The server lspd started, not up (or its check cancelled): gone, forgotten."""
+    killed(process)
+    GROUPS.discard(process.pid)
+    daemon._process = daemon._group = None
+    forget_status(daemon.status_file)
 
 
 async def _run_once(

@@ -32,10 +32,13 @@ GIVE_UP = 2  # holders in a row that could not answer (a Python too old for it, 
 class Forks:
     """One project's forking `mypy` (started on first need, kept until `end`)."""
 
-    def __init__(self, interpreter: Path, cwd: Path, log_file: Path) -> None:
+    def __init__(
+        self, interpreter: Path, cwd: Path, log_file: Path, users: Path | None = None
+    ) -> None:
         self.interpreter = interpreter
         self.cwd = cwd
         self.log_file = log_file
+        self.users = users  # mypy's XDG_CONFIG_HOME (`tool_env`)
         self._process: asyncio.subprocess.Process | None = None
         self._failed = 0  # holders that gave no answer: after `GIVE_UP`, `mypy` runs itself
         # Whether questions follow (a daemon's workspace): for a one-shot call's one question
@@ -91,7 +94,7 @@ class Forks:
         first = str(Path(command[0]).parent) if len(command) == 1 else str(self.cwd)
         argv = [str(self.interpreter), str(SCRIPT), first, command[0]]
         try:  # in the copy's parent: the copy may be made again meanwhile (`Mirror`)
-            env = tool_env(self.interpreter)
+            env = tool_env(self.interpreter, self.users)
             self._process = await spawn(argv, self.cwd.parent, env, self.log_file)
         except OSError as exc:
             log.warning("no forking mypy in %s: %s", self.cwd, exc)

@@ -12,15 +12,27 @@ all). The command line cannot take a configured report back, so the copy's confi
 leaves these options out (their lines made empty, so every other line stays where it
 is): mypy's diagnostics do not depend on them, and its cache is lspd's (`--cache-dir` run
 once; none for dmypy, or the copy's own `.mypy_cache`).
+
+Where the project has no configuration, mypy reads the user's (`$XDG_CONFIG_HOME/mypy/config`,
+`~/.config/mypy/config`, `~/.mypy.ini`; `mypy_config_read.user_files`), and its reports were
+written too (mypy 2.4.1 run once: `linecount_report = /tmp/x` wrote /tmp/x/linecount.txt).
+So lspd's mypy runs with an `XDG_CONFIG_HOME` of lspd's (`users_config`: in the project's
+mypy state), holding the first of the user's files without these options, which mypy reads
+first; where the user has none, it holds none either. What names the file's own directory
+still does: `$MYPY_CONFIG_FILE_DIR`, and a plugin file given relative (mypy finds it from
+the configuration's directory), are written as the user's directory.
 """
 
 from __future__ import annotations
 
 import configparser
+import os
 import re
 import tomllib
+from pathlib import Path
 
 from lspd.errors import InvalidInput
+from lspd.workspace.mypy_config_read import user_files
 
 REPORTS = (
     "linecount",
@@ -136,3 +148,66 @@ def _remaining(toml: bool, text: str) -> str | None:
     except (tomllib.TOMLDecodeError, configparser.Error, AttributeError):
         return None
     return next((key for keys in sections for key in keys if left_out(key)), None)
+
+
+USERS = "mypy/config"  # the user's configuration in lspd's XDG_CONFIG_HOME, as mypy names it
+_CONFIG_DIR = re.compile(r"\$(?:MYPY_CONFIG_FILE_DIR\b|\{MYPY_CONFIG_FILE_DIR\})")
+
+
+def users_config(home: Path) -> str:
+    """Make `home`, the `XDG_CONFIG_HOME` lspd's mypy runs with (`mypy_server.tool_env`),
+    hold the user's mypy configuration as lspd's mypy reads it: the first of `user_files`
+    (the one mypy reads where the project has none) without `LEFT_OUT`'s options, what
+    names its directory naming the user's (`_relocated`); none where the user has none.
+    Its text ("" for none), which the answers kept in memory are keyed by too."""
+    target = home / USERS
+    for path in user_files():
+        if path.is_file():
+            text = path.read_bytes().decode("utf-8", "surrogateescape")
+            directory = Path(os.path.dirname(os.path.abspath(path)))  # as mypy has it
+            held = _relocated(without_outputs(str(path), text), directory)
+            break
+    else:
+        target.unlink(missing_ok=True)
+        return ""
+    data = held.encode("utf-8", "surrogateescape")
+    if not target.is_file() or target.read_bytes() != data:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".config.{os.getpid()}")
+        partial.write_bytes(data)
+        partial.replace(target)  # whole: another process's mypy may read it meanwhile
+    return held
+
+
+def _relocated(text: str, directory: Path) -> str:
+    """The user's configuration, moved out of `directory`, naming what it named there:
+    `$MYPY_CONFIG_FILE_DIR` (mypy sets it to the file's directory) written as `directory`,
+    and each plugin file of its `[mypy]` section given relative (`plugin.py`,
+    `../p.py:fn`: mypy joins it to the file's directory) written absolute."""
+    text = _CONFIG_DIR.sub(lambda _: str(directory), text)
+    out: list[str] = []
+    mypy = plugins = False
+    for line in text.splitlines(keepends=True):
+        if plugins and line.strip() and line[:1].isspace():
+            out.append(_absolute(line, directory))
+            continue
+        plugins = False
+        if (section := _SECTION.match(line)) is not None and not line[:1].isspace():
+            mypy = section.group(1) == "mypy"
+        elif mypy and (key := _INI_KEY.match(line)) is not None and key.group(1) == "plugins":
+            plugins = True
+            start = key.end()
+            line = line[:start] + _absolute(line[start:], directory)
+        out.append(line)
+    return "".join(out)
+
+
+def _absolute(values: str, directory: Path) -> str:
+    """A line of comma-separated plugins with each relative plugin file made absolute."""
+    parts = re.split(r"(,)", values)
+    for index, part in enumerate(parts):
+        plugin = part.strip()
+        path = plugin.rsplit(":", 1)[0] if ":" in os.path.basename(plugin) else plugin
+        if path.endswith(".py") and not os.path.isabs(path):
+            parts[index] = part.replace(plugin, str(directory / plugin), 1)
+    return "".join(parts)

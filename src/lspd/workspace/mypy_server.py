@@ -40,11 +40,15 @@ def tool_command(interpreter: Path, tool: str) -> list[str]:
     return [str(interpreter), "-m", "mypy.dmypy" if tool == "dmypy" else "mypy"]
 
 
-def tool_env(interpreter: Path) -> dict[str, str]:
+def tool_env(interpreter: Path, users: Path | None = None) -> dict[str, str]:
     """The environment as its own shell would have it: its bin first, its VIRTUAL_ENV;
     without MYPY_CACHE_DIR, which would put mypy's cache outside lspd's state directory
-    (a dmypy asked for `use_fine_grained_cache`; a run once has `--cache-dir`)."""
+    (a dmypy asked for `use_fine_grained_cache`; a run once has `--cache-dir`). `users`:
+    its XDG_CONFIG_HOME, holding the user's mypy configuration as lspd's mypy reads it
+    (`mypy_outputs.users_config`: no report or cache of its own)."""
     env = dict(os.environ)
+    if users is not None:
+        env["XDG_CONFIG_HOME"] = str(users)
     env["PATH"] = f"{interpreter.parent}{os.pathsep}{env.get('PATH', '')}"
     if (interpreter.parent.parent / "pyvenv.cfg").is_file():
         env["VIRTUAL_ENV"] = str(interpreter.parent.parent)
@@ -69,17 +73,17 @@ def server_of(status_file: Path) -> tuple[int | None, Path | None]:
 
 
 def spawn(
-    interpreter: Path, cwd: Path, status_file: Path, options: list[str]
+    interpreter: Path, cwd: Path, status_file: Path, options: list[str], users: Path | None
 ) -> subprocess.Popen[bytes] | None:
     """`dmypy --status-file ... daemon <options>` started in `cwd`, in a session of its
     own: its process group is its pid, which the caller tells the daemon's watchdog at once;
-    None if it cannot start."""
+    None if it cannot start. `users`: its XDG_CONFIG_HOME (`tool_env`)."""
     command = [*tool_command(interpreter, "dmypy"), "--status-file", str(status_file)]
     try:
         return subprocess.Popen(
             [*command, "daemon", *options],
             cwd=cwd,
-            env=tool_env(interpreter),
+            env=tool_env(interpreter, users),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -149,10 +153,16 @@ class MypyMissing(ServerError):
 
 
 async def ran(
-    interpreter: Path, tool: str, argv: list[str], cwd: Path, timeout: float = RUN_TIMEOUT_S
+    interpreter: Path,
+    tool: str,
+    argv: list[str],
+    cwd: Path,
+    timeout: float = RUN_TIMEOUT_S,
+    users: Path | None = None,
 ) -> tuple[int, str, str]:
-    """The environment's `tool` run in `cwd`: its status, stdout and stderr."""
-    command, env = tool_command(interpreter, tool), tool_env(interpreter)
+    """The environment's `tool` run in `cwd`: its status, stdout and stderr. `users`: its
+    XDG_CONFIG_HOME (`tool_env`)."""
+    command, env = tool_command(interpreter, tool), tool_env(interpreter, users)
     try:
         process = await asyncio.create_subprocess_exec(
             *command,
