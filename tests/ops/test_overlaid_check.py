@@ -22,6 +22,7 @@ from lspd.ops.preview import previewed
 from lspd.workspace.files import read_text
 from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import CORE, PYTHON, checked_anew, errors, make, watched, written
+from tests.engine.test_native_check import listed
 from tests.ops.test_since_kept import MOVES, move
 from tests.ops.two_states import compare_states
 from tests.workspace.mypy_env import project
@@ -239,3 +240,27 @@ def test_a_preview_of_a_file_moved_with_its_importers_updated_changes_nothing(
         assert changes.renamed == {old: new}
         assert f"renamed: {old} -> {new}" in changes.scope
         assert changes.unchanged >= 1
+
+
+def test_a_typescript_7_preview_without_a_watcher_lists_its_program_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-shot `lspd preview` (no daemon): its check, its proposal's held state and the
+    disk's second sample read one listing of the program (`tsc -p --listFilesOnly`: three
+    before, 0.42-0.49 s each on mobx at load 11); the next question lists it again (a file
+    may have come)."""
+    listings = listed(monkeypatch)
+    root = written(tmp_path / "ts7", {**TS7_FILES, "tsconfig.json": json.dumps(TS7_CONFIG)})
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+    config = root / "tsconfig.json"
+    for warm in warm_root(root, tmp_path / "logs"):
+        assert warm.ws.changes_seen is None
+        leaf = {"src/leaf.ts": "export const x: string = 1;\n"}
+        new, fixed = previewed_said(warm, leaf)
+        assert [(p, line, code) for p, line, code, _ in new] == [("src/leaf.ts", 1, "2322")]
+        assert fixed == [] and listings == [config]
+        written(root, {"src/more.ts": 'import { x } from "./leaf";\nexport const y = x;\n'})
+        new, fixed = previewed_said(warm, {"src/more.ts": "export const y: number = '';\n"})
+        assert [(p, line, code) for p, line, code, _ in new] == [("src/more.ts", 1, "2322")]
+        assert fixed == [] and listings == [config, config]

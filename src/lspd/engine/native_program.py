@@ -18,11 +18,21 @@ tsserver plugin's `own`); a JSON file's errors are not a source's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import hashlib
 import logging
 import time
 import weakref
-from collections.abc import Awaitable, Collection, Container, Coroutine, Iterable, Mapping
+from collections.abc import (
+    Awaitable,
+    Collection,
+    Container,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -81,6 +91,22 @@ class _Programs:
 
 
 _programs: weakref.WeakKeyDictionary[Workspace, _Programs] = weakref.WeakKeyDictionary()
+# When the question running began (`one_question`): without a watcher, a program listed since
+# stands for the rest of it.
+_question: contextvars.ContextVar[float | None] = contextvars.ContextVar("question", default=None)
+
+
+@contextlib.contextmanager
+def one_question() -> Iterator[None]:
+    """Within it (one question's run: a preview's check, its proposal's state and its second
+    sample), a program listed since it began stands without a watcher, its files' stamps
+    looked at again (`_renewed`): a one-shot preview of mobx's leaf edit listed its program
+    three times (the check's, the proposal's held state's, the disk's second sample's)."""
+    token = _question.set(time.monotonic())
+    try:
+        yield
+    finally:
+        _question.reset(token)
 
 
 @dataclass(frozen=True)
@@ -174,6 +200,8 @@ async def program_of(
     one-shot check's, `prime`d as it began). One question at a time per program: the next
     reuses it."""
     programs = _programs.setdefault(ws, _Programs())
+    if since is None and ws.changes_seen is None:
+        since = _question.get()
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
         listed = program is not None and since is not None and program.started >= since

@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
+from lspd.engine.native_program import one_question
 from lspd.engine.renames import renames
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
@@ -43,7 +44,13 @@ async def proposal_compared(
 ) -> Compared:
     """What `proposed` (file -> its text, None: deleted) would introduce and fix against the
     disk, in the changed files and the files the engine would check again for them (with
-    `only`, those of them it holds: a rename's, the files naming the name)."""
+    `only`, those of them it holds: a rename's, the files naming the name). One question:
+    without a watcher, TypeScript 7's programs are listed once for it (`one_question`)."""
+    with one_question():
+        return await _compared(ws, proposed, only)
+
+
+async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | None) -> Compared:
     whole = await check_all(ws)  # the baseline: a stop there is said (`baseline_stopped`)
     disk = {ws.resolve(r.path): r for r in whole.results}
     state = await overlaid_state(ws, proposed, set(disk), only)
