@@ -10,9 +10,10 @@ than `tsc --watch` re-checks, never fewer; tsconfig `paths` and package.json `im
 aliases followed); an edit of `//` comment lines and blank lines only is asked alone.
 
 A change it cannot place asks every file again (`placed`): a file added or removed, a
-script or a `.d.ts` (global declarations), a tsconfig, package.json or anything in
-node_modules; and so does every edit in a project with an alias whose importers cannot be
-told by name (a wildcard whose target does not end in `*`: `import_aliases` is None).
+script, a `.d.ts` or a module's `declare global` (global declarations, before the edit or
+after it), a tsconfig, package.json or anything in node_modules; and so does every edit in
+a project with an alias whose importers cannot be told by name (a wildcard whose target
+does not end in `*`: `import_aliases` is None).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ _SPECIFIER = re.compile(
     r"(?:from|import\s*\(?|require\s*\(|/// <reference path=)\s*[\"']([^\"'\n]+)[\"']"
 )
 _MODULE = re.compile(r"^\s*(?:import|export)\b", re.MULTILINE)
+# A module's declarations every file of its program sees: `declare global { ... }`, and its
+# augmentation of another module (`declare module "x" { ... }`: seen by that one's importers).
+_GLOBAL = re.compile(r"^\s*declare\s+(?:global\b|module\s*[\"'])", re.MULTILINE)
 _EXTENSIONS = re.compile(r"(?:\.d)?\.(?:[cm]?[jt]sx?|json)$")
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
 _PATHS = re.compile(r'"paths"\s*:\s*\{([^{}]*)\}')  # tsconfig's `paths` (JSON with comments)
@@ -51,6 +55,7 @@ class NativeSeen:
     changes: int  # the watcher's count of changes then
     names: dict[Path, frozenset[str]] = field(default_factory=dict)
     shapes: dict[Path, int] = field(default_factory=dict)
+    wide: set[Path] = field(default_factory=set)  # declaring globals (`everywhere`)
 
 
 def native(ws: Workspace, path: Path) -> Session | None:
@@ -85,6 +90,7 @@ def native_seen(
     if seen is not None:
         now.names = {p: seen.names[p] for p in sessions if p in seen.names}
         now.shapes = {p: seen.shapes[p] for p in sessions if p in seen.shapes}
+        now.wide = {p for p in seen.wide if p in sessions}
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
     unread = sessions.keys() - now.names.keys() | (changed & sessions.keys())
     return now, changed, unread
@@ -117,6 +123,10 @@ async def read_imports(paths: Iterable[Path], now: NativeSeen) -> None:
     for count, path in enumerate(paths, 1):
         text = _text(path)
         now.names[path], now.shapes[path] = import_names(text), shape(text)
+        if everywhere(path, [text]):
+            now.wide.add(path)
+        else:
+            now.wide.discard(path)
         if count % 32 == 0:
             await asyncio.sleep(0)
 
@@ -129,8 +139,8 @@ def placed(changed: set[Path], sessions: dict[Path, Session], seen: NativeSeen) 
             return False  # removed or added: module resolution may change anywhere
         if path.name.startswith(_EVERYTHING):
             return False
-        if everywhere(path, [_text(path)] if path in sessions else []):
-            return False  # global declarations: any file may see them
+        if path in seen.wide or everywhere(path, [_text(path)] if path in sessions else []):
+            return False  # global declarations, then or now: any file may see them
     return True
 
 
@@ -247,8 +257,10 @@ def script(text: str) -> bool:
 
 def everywhere(path: Path, texts: Iterable[str | None]) -> bool:
     """Whether a change of `path` (`texts`: its texts before and after, None: absent) can
-    reach any file of its program, not only its importers: a `.d.ts` (global declarations,
-    `declare global`, a module's augmentation), a script, anything in node_modules."""
+    reach any file of its program, not only its importers: a `.d.ts`, a script (global
+    declarations), a module declaring some (`declare global`, a module's augmentation: a
+    file using a global interface it declares imports nothing of it), anything in
+    node_modules."""
     if "node_modules" in path.parts or path.name.endswith(".d.ts"):
         return True
-    return any(text is not None and script(text) for text in texts)
+    return any(text is not None and (script(text) or _GLOBAL.search(text)) for text in texts)
