@@ -121,12 +121,14 @@ async def committed(
         key = await _key(ws, commit, checked)
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
             return await _revision(ws, key, checked, delta, run)
+        before = memory.session if commit == "session" else memory.state
         state, note = await _kept(ws, memory, key)
         if state is None:
             _settled(ws, mark, commit)
             state, note = await _made(ws, key, checked, delta, run), "checked"
             _settled(ws, mark, commit)
             memory.made += 1
+            note += _retooled(before, state)
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
         if memory.moved is not None and memory.moved[1] == commit and state is not None:
@@ -214,6 +216,18 @@ async def _revision(
     while len(memory.revisions) > KEEP_REVISIONS:
         del memory.revisions[next(iter(memory.revisions))]
     return _found(memory, Committed(state, checked, delta, note))
+
+
+def _retooled(was: KeptState | None, now: KeptState) -> str:
+    """What the note says when the toolchain that made the result kept for this commit
+    before is not the one answering now (mypy upgraded in the project's .venv, another
+    node_modules/typescript, lspd's own servers): the commit was checked again by it."""
+    if was is None or was.key.commit != now.key.commit or was.key.toolchain == now.key.toolchain:
+        return ""
+    gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))
+    came = ", ".join(sorted(str(t) for _, t in now.servers - was.servers))
+    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers"
+    return f"; the toolchain changed since its result was made ({moved}): checked again by it"
 
 
 def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:

@@ -130,6 +130,7 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
         # mypy's forking holder (`mypy_fork`) only where questions follow: a daemon's
         # workspace follows the files; a one-shot call's asks once.
         daemons[key].forks.lasting = lambda: ws.watching
+        ws.toolchains.stamps.moved([], [found[0]])  # its environment as first found
     daemons[key].reason = project.why
     return daemons[key]
 

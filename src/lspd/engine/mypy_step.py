@@ -22,6 +22,7 @@ from lspd.engine.mypy_check import (
 from lspd.engine.stops import MYPY, Stop, stop_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
+from lspd.workspace.mypy_installed import installed_version
 
 SERVER = "mypy"
 ONCE = "; mypy run once with its cache, not dmypy, whose answer after an edit drops unused ignores"
@@ -97,7 +98,11 @@ def why_of(project: MypyProject, once: bool) -> str:
 
 
 def toolchain_of(ws: Workspace, project: MypyProject) -> str:
-    """`mypy 2.4.1 (.venv/bin/python)`: the project's mypy that judged."""
+    """`mypy 2.4.1 (.venv/bin/python)`: the project's mypy that judged, its version read
+    from the environment at each check (its `.dist-info`), else the one its dmypy asked:
+    an upgrade in its .venv restarts dmypy, whose version was read once, so results of the
+    new mypy were labelled with the old and HEAD's kept result was not checked again."""
     daemon = daemon_of(ws, project)
-    version = ".".join(map(str, daemon.version or ())) or "?"
+    found = installed_version(daemon.interpreter) or daemon.version
+    version = ".".join(map(str, found or ())) or "?"
     return f"mypy {version} ({ws.display(daemon.interpreter)})"

@@ -22,6 +22,7 @@ from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
 from lspd.workspace.config import CONFIG_NAME, Config, load_config
+from lspd.workspace.tool_stamps import ToolStamps
 from lspd.workspace.toolchain import Choice, Toolchain, adapt
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class Toolchains:
         self._found: dict[tuple[str, Path], Found] = {}
         self.announced: dict[Key, str] = {}  # why the next session of a key starts
         self._stopping: set[asyncio.Task[None]] = set()
+        self.stamps = ToolStamps(root)  # each toolchain's on disk as first found (`moved`)
 
     def key(
         self, definition: ServerDefinition, project: Path
@@ -92,6 +94,10 @@ class Toolchains:
             self.announced[key] = f"its toolchain changed ({was} before, now {now})"
             self._stop(key_of(before, project))
         return key, found.adapted, found.toolchain
+
+    def in_use(self) -> list[tuple[Path, Toolchain | None]]:
+        """Each project's toolchain as last found (`tool_stamps` looks at them again)."""
+        return [(project, found.toolchain) for (_, project), found in self._found.items()]
 
     def _stop(self, key: Key) -> None:
         old = self._sessions.pop(key, None)
@@ -111,6 +117,8 @@ class Toolchains:
         self._reread_config()
         adapted, toolchain = adapt(definition, project, self.root, self.settings, self._definitions)
         found = self._found[key] = Found(adapted, toolchain, now)
+        if last is None:
+            self.stamps.moved([(project, toolchain)], [])  # its stamp as first found
         if last is None or (last.adapted, last.toolchain) == (adapted, toolchain):
             return found, None
         log.info(

@@ -163,7 +163,17 @@ class Workspace:
         before this call (files they have not opened included)."""
         if catch_up and self.watcher is not None:
             await self.watcher.catch_up()
+            self._retooled()
         await self.sync.refresh()
+
+    def _retooled(self) -> None:
+        """A toolchain in use changed on disk (`tool_stamps`: the watcher does not follow
+        node_modules or environments): counted as a change, so nothing made before it is
+        reused (the whole check, a baseline's comparison)."""
+        interpreters = [daemon.interpreter for daemon in self.pool.mypy.values()]
+        if moved := self.toolchains.stamps.moved(self.toolchains.in_use(), interpreters):
+            log.info("a toolchain changed on disk (%s): checked again", ", ".join(moved))
+            self._changes += 1
 
     # -- file changes ----------------------------------------------------------------------
 
