@@ -13,7 +13,7 @@ checked, not because they are fixed: a comparison must not say them fixed (`Stop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,14 +35,18 @@ class Stop:
     files: frozenset[str]
     read: frozenset[str]
 
-    def hides(self, path: str | None, code: str | None, source: str | None) -> bool:
+    def hides(
+        self, path: str | None, code: str | None, source: str | None, changed: bool = True
+    ) -> bool:
         """Whether a baseline diagnostic (of `path`, its `code`, the checker its `source`
         names) absent from this state's answer may still be there: its file was not checked
         by this checker (mypy's stop hides no basedpyright diagnostic of a project both
-        judge), and it is no syntax error of a file read."""
+        judge), and it is no syntax error of a file read whose text `changed`. One of a
+        file read unchanged was no syntax error (the parser would say it again): a
+        checker's grammar error of the parser's codes (TS1102), not checked either."""
         if path not in self.files or (self.checker == MYPY and source != MYPY):
             return False
-        return not (path in self.read and syntax_code(self.checker, code))
+        return not (changed and path in self.read and syntax_code(self.checker, code))
 
 
 def syntax_code(checker: str, code: str | None) -> bool:
@@ -57,12 +61,14 @@ def syntax_code(checker: str, code: str | None) -> bool:
 Hiding = Callable[[str | None, str | None, str | None], Stop | None]
 
 
-def hiding(stops: Sequence[Stop]) -> Hiding:
+def hiding(stops: Sequence[Stop], changed: Container[str | None] | None = None) -> Hiding:
     """The stop of `stops` that hides a baseline diagnostic (its path, code, source: see
-    `Stop.hides`); None: it was checked."""
+    `Stop.hides`, `changed` the files whose text differs between the two states, None:
+    any may); None: it was checked."""
 
     def hidden(path: str | None, code: str | None, source: str | None) -> Stop | None:
-        return next((stop for stop in stops if stop.hides(path, code, source)), None)
+        edited = changed is None or path in changed
+        return next((stop for stop in stops if stop.hides(path, code, source, edited)), None)
 
     return hidden
 

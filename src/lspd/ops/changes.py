@@ -128,7 +128,7 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
     the change renamed (their diagnostics compared as the new path's); `before_stops`: the
     baseline's (what they did not check is not introduced: `baseline_stopped`), save what
     `before_texts` (the changed files' texts there, by their path now) rule out."""
-    which, was = hiding(stops), hiding(before_stops)
+    which, was = hiding(stops, set(changed)), hiding(before_stops, set(changed))
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
     texts = before_texts or {}
     unseen = (lambda f: _unseen(was, f, set(changed), texts)) if before_stops else None
@@ -142,8 +142,8 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
         unchanged=found.unchanged,
         changed=changed,
         scope=scope,
-        stopped=stopped(stops, found.unchecked, renamed),
-        baseline_stopped=stopped(before_stops, found.unseen) if before_stops else [],
+        stopped=stopped(stops, found.unchecked, renamed, which),
+        baseline_stopped=stopped(before_stops, found.unseen, None, was) if before_stops else [],
         renamed=dict(sorted((renamed or {}).items())),
     )
 
@@ -152,11 +152,13 @@ def stopped(
     stops: Sequence[Stop],
     unchecked: list[FileDiagnostic],
     renamed: Mapping[str, str] | None = None,
+    which: Hiding | None = None,
 ) -> list[Stopped]:
     """Each stop: where it stopped, and which files' baseline diagnostics (`unchecked`) it
     left unchecked, how many (none: still said, as what the change breaks
-    elsewhere is not known either); a renamed file's, by its new path (`renamed`)."""
-    which = hiding(stops)
+    elsewhere is not known either); a renamed file's, by its new path (`renamed`); `which`:
+    the comparison's `hiding` of `stops`."""
+    which = which or hiding(stops)
     hid: dict[Stop, list[FileDiagnostic]] = {stop: [] for stop in stops}
     for diagnostic in unchecked:
         path = (renamed or {}).get(diagnostic.path or "", diagnostic.path)
