@@ -6,6 +6,7 @@ project's own run."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
 
@@ -66,14 +67,60 @@ def test_toml_options_that_write_are_emptied_in_mypy_tables_alone() -> None:
     )
 
 
-def test_an_option_a_line_cannot_hold_is_refused() -> None:
-    text = '[tool]\nmypy = { strict = true, junit_xml = "/tmp/out.xml" }\n'
+# Forms no line of [tool.mypy] holds: an inline table (several lines, a comment after it),
+# dotted keys in [tool] (a multi-line string among them) and at the top, an inline table
+# in an inline table; each as lspd's copy holds it. Another table's `cache_dir` stays, and
+# an override's inline `junit_xml` too: mypy takes none from a per-module section.
+INLINE = (
+    (
+        "[tool]\n"
+        "mypy = { strict = true, files = [\n"
+        '  "app",\n'
+        '], linecount_report = "/x" }  # mypy\'s\n'
+        "black = { line-length = 99 }\n",
+        '[tool]\nmypy = {"strict" = true, "files" = ["app"]}\n\n\nblack = { line-length = 99 }\n',
+    ),
+    (
+        "[tool]\n"
+        "mypy.strict = true\n"
+        'mypy.junit_xml = """\n'
+        '/tmp/out.xml"""\n'
+        'mypy . "html-report" = "h"\n'
+        'pytest.cache_dir = "kept"\n',
+        '[tool]\nmypy.strict = true\n\n\n\npytest.cache_dir = "kept"\n',
+    ),
+    (
+        'tool.mypy.strict = true\ntool.mypy.cache_dir = "/c"\ntool.other.cache_dir = "k"\n',
+        'tool.mypy.strict = true\n\ntool.other.cache_dir = "k"\n',
+    ),
+    (
+        'tool = { mypy = { strict = true, "junit-xml" = "o.xml" }, black = { a = 1 } }\n',
+        'tool = {"mypy" = {"strict" = true}, "black" = {"a" = 1}}\n',
+    ),
+    (
+        '[tool.mypy]\nstrict = true\noverrides = [{ module = "a", junit_xml = "x" }]\n',
+        '[tool.mypy]\nstrict = true\noverrides = [{ module = "a", junit_xml = "x" }]\n',
+    ),
+)
+
+
+INLINE_IDS = ["inline", "dotted", "top", "nested", "override"]
+
+
+@pytest.mark.parametrize(("text", "held"), INLINE, ids=INLINE_IDS)
+def test_toml_options_in_inline_tables_and_dotted_keys_are_left_out(text: str, held: str) -> None:
+    assert without_outputs("pyproject.toml", text) == held
+
+
+def test_an_option_no_rewrite_leaves_out_is_refused() -> None:
+    """mypy's option written as a table of its own (mypy refuses its value too): said."""
+    text = '[tool.mypy]\nstrict = true\n\n[tool.mypy.junit_xml]\npath = "/tmp/out.xml"\n'
     with pytest.raises(InvalidInput) as refused:
         without_outputs("pyproject.toml", text)
     assert str(refused.value) == (
         "pyproject.toml: lspd cannot leave mypy's 'junit_xml' out of its copy of the "
-        "configuration (mypy writes or installs by it): write junit_xml as a plain key of "
-        "its mypy section"
+        "configuration (mypy writes or installs by it): write it as a plain key of its mypy "
+        "section"
     )
 
 
@@ -87,27 +134,51 @@ def written(directory: Path) -> set[Path]:
     return {Path(top) / name for top, dirs, files in os.walk(directory) for name in dirs + files}
 
 
-@pytest.mark.parametrize("extra", ["", IGNORED], ids=["dmypy", "mypy-once"])
+def configured(form: str, outside: Path) -> tuple[str, str]:
+    """A configuration naming reports at an absolute path, at `..` and inside the project,
+    a JUnit file and a cache directory, written in `form`: mypy.ini, an inline table of
+    pyproject's [tool] (its `files` on several lines), dotted keys there."""
+    options = {
+        "files": "app",
+        "warn_unused_ignores": True,
+        "linecount_report": str(outside),
+        "junit_xml": "../out.xml",
+        "lineprecision_report": "../precision",
+        "any_exprs_report": "inside",
+        "cache_dir": "../cache",
+    }
+    if form == "mypy.ini":
+        return form, "[mypy]\n" + "".join(f"{key} = {value}\n" for key, value in options.items())
+    toml = {key: json.dumps(value) for key, value in options.items()}
+    toml["files"] = '[\n  "app",\n]'
+    if form == "inline":
+        pairs = ", ".join(f"{key} = {value}" for key, value in toml.items())
+        return "pyproject.toml", f"[tool]\nmypy = {{ {pairs} }}\n"
+    return "pyproject.toml", "[tool]\n" + "".join(f"mypy.{k} = {v}\n" for k, v in toml.items())
+
+
+@pytest.mark.parametrize(
+    ("form", "extra"),
+    [("mypy.ini", ""), ("mypy.ini", IGNORED), ("inline", ""), ("dotted", IGNORED)],
+    ids=["dmypy", "mypy-once", "inline-table-dmypy", "dotted-keys-mypy-once"],
+)
 def test_reports_are_written_by_the_projects_mypy_alone(
-    tmp_path: Path, extra: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, form: str, extra: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """mypy.ini names reports at an absolute path, at `..` (leaving the copy) and inside
-    the project: lspd's check, and its check of a preview's text, write none of them (mypy
-    2.4.1 run once wrote abs/linecount.txt beside the project and out.xml into lspd's state
-    directory; dmypy restarted at every run, "configuration changed", and gave no answer);
-    the project's own mypy writes them all, and its errors are lspd's. Nor does the
-    user's MYPY_CACHE_DIR take mypy's cache out of lspd's state directory."""
+    """The configuration names reports at an absolute path, at `..` (leaving the copy)
+    and inside the project: lspd's check, and its check of a preview's text, write none of
+    them (mypy 2.4.1 run once wrote abs/linecount.txt beside the project and out.xml into
+    lspd's state directory; dmypy restarted at every run, "configuration changed", and gave
+    no answer; written in pyproject's inline table or dotted keys, they were refused); the
+    project's own mypy writes them all, and its errors are lspd's. Nor does the user's
+    MYPY_CACHE_DIR take mypy's cache out of lspd's state directory."""
     monkeypatch.setenv("MYPY_CACHE_DIR", str(tmp_path / "env-cache"))
     outside = tmp_path / "abs"
-    config = (
-        f"[mypy]\nfiles = app\nwarn_unused_ignores = True\nlinecount_report = {outside}\n"
-        "junit_xml = ../out.xml\nlineprecision_report = ../precision\n"
-        "any_exprs_report = inside\ncache_dir = ../cache\n"
-    )
+    name, config = configured(form, outside)
     root = project(
         tmp_path / "repo",
         {
-            "mypy.ini": config,
+            name: config,
             "app/__init__.py": "",
             "app/main.py": f'count: int = "three"\n{extra}',
         },

@@ -10,8 +10,9 @@ absolute path (or one leaving the copy with `..`) wrote outside it: `linecount_r
 `junit_xml`, so every run said "configuration changed" and restarted it: no answer at
 all). The command line cannot take a configured report back, so the copy's configuration
 leaves these options out (their lines made empty, so every other line stays where it
-is): mypy's diagnostics do not depend on them, and its cache is lspd's (`--cache-dir` run
-once; none for dmypy, or the copy's own `.mypy_cache`).
+is; in a pyproject.toml however TOML writes them, an inline table written again on its
+first line: `mypy_outputs_toml`): mypy's diagnostics do not depend on them, and its cache
+is lspd's (`--cache-dir` run once; none for dmypy, or the copy's own `.mypy_cache`).
 
 Where the project has no configuration, mypy reads the user's (`$XDG_CONFIG_HOME/mypy/config`,
 `~/.config/mypy/config`, `~/.mypy.ini`; `mypy_config_read.user_files`), and its reports were
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config_read import user_files
+from lspd.workspace.mypy_outputs_toml import toml_without
 
 REPORTS = (
     "linecount",
@@ -53,7 +55,6 @@ LEFT_OUT = frozenset(
     | {"junit_xml", "junit_format", "cache_dir", "install_types", "non_interactive"}
 )
 _INI_KEY = re.compile(r"^([^\s=:\[#;][^=:]*?)\s*[=:]")
-_TOML_KEY = re.compile(r"""^\s*(?:"([^"]+)"|'([^']+)'|([\w-]+))\s*=\s*(.*)$""")
 _SECTION = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?")
 
 
@@ -64,16 +65,23 @@ def left_out(key: str) -> bool:
 
 def without_outputs(name: str, text: str) -> str:
     """The configuration file `name`'s `text` without `LEFT_OUT`'s options in its mypy
-    sections. One written where a line cannot take it out (a dotted TOML key, an inline
-    table) is refused, saying so."""
+    sections, each other line where it is (`mypy_outputs_toml` for a pyproject.toml: plain,
+    dotted or in an inline table). One left in, or a text read otherwise than the original
+    but for them, is refused, saying so (neither is known to happen)."""
+    written = text.lower().replace("-", "_")
+    if not any(option in written for option in LEFT_OUT):
+        return text  # none of them written (most files): nothing to read
+    lines = text.splitlines(keepends=True)
     toml = name == "pyproject.toml"
-    lines = (_toml_lines if toml else _ini_lines)(text.splitlines(keepends=True))
-    result = "".join(lines)
-    if (found := _remaining(toml, result)) is not None:
+    result = "".join(toml_without(lines, LEFT_OUT) if toml else _ini_lines(lines))
+    found = _remaining(toml, result)
+    if not found and toml and result != text and _without(text) != _without(result):
+        found = _remaining(toml, text)
+    if found:
         raise InvalidInput(
-            f"{name}: lspd cannot leave mypy's {found!r} out of its copy of the configuration "
-            f"(mypy writes or installs by it): write {found} as a plain key of its "
-            "mypy section"
+            f"{name}: lspd cannot leave mypy's {', '.join(map(repr, found))} out of its copy "
+            "of the configuration (mypy writes or installs by it): write it as a plain key "
+            "of its mypy section"
         )
     return result
 
@@ -99,55 +107,44 @@ def _ini_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def _toml_lines(lines: list[str]) -> list[str]:
-    """TOML: each option of `[tool.mypy]` or `[[tool.mypy.overrides]]` made empty, a
-    multi-line string value's lines with it."""
-    out: list[str] = []
-    mypy = False
-    closing = ""  # the quotes a dropped multi-line string ends at
-    for line in lines:
-        if closing:
-            out.append(_empty(line))
-            closing = "" if closing in line else closing
-            continue
-        if (section := _SECTION.match(line)) is not None:
-            mypy = section.group(1).replace(" ", "") in ("tool.mypy", "tool.mypy.overrides")
-        elif mypy and (key := _TOML_KEY.match(line)) is not None:
-            written = next(group for group in key.groups()[:3] if group)
-            if left_out(written):
-                value = key.group(4).lstrip()
-                quotes = value[:3]
-                if quotes in ('"""', "'''") and quotes not in value[3:]:
-                    closing = quotes
-                out.append(_empty(line))
-                continue
-        out.append(line)
-    return out
-
-
 def _empty(line: str) -> str:
     """The line, empty, its line ending kept."""
     return line[len(line.rstrip("\r\n")) :]
 
 
-def _remaining(toml: bool, text: str) -> str | None:
-    """An option of `LEFT_OUT` still in a mypy section of `text` as mypy parses it; None
-    when none is (or the text does not parse: mypy says so itself)."""
+def _remaining(toml: bool, text: str) -> list[str]:
+    """The options of `LEFT_OUT` in a mypy section of `text` as mypy parses it (a
+    pyproject.toml's global table alone: mypy takes none of them from a per-module one,
+    its `PER_MODULE_OPTIONS`); none where the text does not parse (mypy says so itself)."""
     try:
         if toml:
             table = tomllib.loads(text).get("tool", {}).get("mypy", {})
-            tables = [table] if isinstance(table, dict) else []
-            overrides = tables[0].get("overrides", []) if tables else []
-            tables += [o for o in overrides if isinstance(o, dict)]
-            sections = [list(t) for t in tables]
+            sections = [list(table)] if isinstance(table, dict) else []
         else:
             parser = configparser.RawConfigParser()
             parser.read_string(text)
             names = [s for s in parser.sections() if s == "mypy" or s.startswith("mypy-")]
             sections = [list(parser[s]) for s in names] + [list(parser.defaults())]
     except (tomllib.TOMLDecodeError, configparser.Error, AttributeError):
+        return []
+    return [key for keys in sections for key in keys if left_out(key)]
+
+
+def _without(text: str) -> object:
+    """A pyproject.toml as tomllib reads it, without `LEFT_OUT`'s options in its mypy
+    tables; None when it does not parse."""
+    try:
+        read = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
         return None
-    return next((key for keys in sections for key in keys if left_out(key)), None)
+    mypy = read.get("tool", {}).get("mypy") if isinstance(read.get("tool"), dict) else None
+    tables = [mypy] if isinstance(mypy, dict) else []
+    if tables and isinstance(overrides := tables[0].get("overrides"), list):
+        tables += [table for table in overrides if isinstance(table, dict)]
+    for table in tables:
+        for name in [name for name in table if left_out(name)]:
+            del table[name]
+    return read
 
 
 USERS = "mypy/config"  # the user's configuration in lspd's XDG_CONFIG_HOME, as mypy names it
