@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lspd.dirs import state_dir
 from lspd.engine.mypy_blocked import blocked
+from lspd.engine.mypy_layout import refuse_layout
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing, MypyOutput
 from lspd.workspace.mypy_config import (
@@ -196,6 +197,8 @@ async def run_mypy(
     # mypy run once exits 2 at a blocker (exact); dmypy's update says nothing of it
     blocked_update = not output.once and await blocked(run.errors, held, base, daemon.interpreter)
     run.stopped = output.status == 2 or blocked_update
+    if run.stopped:  # at two files of one module name: the configuration's to settle
+        refuse_layout(ws, project.config, run.errors)
     return run
 
 

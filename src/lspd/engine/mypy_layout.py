@@ -1,0 +1,61 @@
+"""mypy stopped before checking any file, at the project's layout: two files of one module
+name (`Duplicate module named "tutorial001"`: fastapi 0.165.0's docs_src holds many
+tutorial001.py, none in a package) or one file under two names. mypy's own run exits 2
+there ("errors prevented further checking") and checks nothing, whatever the change; the
+check answered it as one error at line -1 and a stop, so a proof said '0 new' and the stop
+gate said to fix a syntax error. It is the configuration's to settle, not the code's: the
+check is refused, saying what mypy said, which files lspd gave it and why (`mypy_scope`:
+the configuration's `files`, else every Python file of the project), and what makes them
+one module each (`files`, `exclude`, packages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from lspd.errors import InvalidInput
+from lspd.workspace import Workspace
+from lspd.workspace.mypy_config import MypyConfig
+
+# What mypy's module finding says where two sources make one module, or one source two.
+LAYOUT = ("Duplicate module named ", "Source file found twice under different module names")
+
+
+class _Error(Protocol):
+    @property
+    def message(self) -> str: ...
+
+
+def refuse_layout(
+    ws: Workspace, config: MypyConfig | None, errors: Mapping[Path, Sequence[_Error]]
+) -> None:
+    """Raise `InvalidInput` where the errors of a stopped run (of the project configured
+    by `config`) hold one of the project's layout (`LAYOUT`), saying what mypy said and
+    what the configuration can do."""
+    for path, error in ((p, e) for p, said in errors.items() for e in said):
+        if error.message.startswith(LAYOUT):
+            raise InvalidInput(refusal(ws, config, path, error.message))
+
+
+def refusal(ws: Workspace, config: MypyConfig | None, path: Path, message: str) -> str:
+    """The refusal: mypy's error, the files lspd gave it and why, what to write."""
+    if config is None:
+        where = "a mypy configuration"
+        given = "every Python file of the project (it has no mypy configuration)"
+    else:
+        where = ws.display(config.path)
+        label = config.label
+        if config.files:
+            given = f"the files {label} names (files = {', '.join(config.files)})"
+        else:
+            given = f"every Python file of the project ({label} names no `files`)"
+    return (
+        f"mypy stopped before checking any file, at {ws.display(path)}: {message} (mypy's "
+        f"own run exits 2 there: errors prevented further checking); lspd gives mypy "
+        f"{given}, so nothing of this project can be checked: in {where}, name the files "
+        "your own mypy checks (files = [...]: the packages your CI runs it on), leave the "
+        "duplicates out (exclude = [...]), or make each a module of its own (an "
+        "__init__.py in their directories, or explicit_package_bases with mypy_path)"
+    )
