@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.engine.config_parts import same_settings
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -95,7 +96,9 @@ def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, 
     new = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
     then: dict[Path, str | None] = {}
     for name in {*(changed or "").split("\0"), *(new or "").split("\0")} - {""}:
-        then[ws.root / name] = git(ws.root, "show", f"{commit}:./{name}")
+        text = git(ws.root, "show", f"{commit}:./{name}")
+        if not same_settings(ws.root / name, text, read_text(ws.root / name)):
+            then[ws.root / name] = text  # pyproject's [project] edited alone: the same
     return then | _extended_then(ws, commit, configs, then)
 
 
