@@ -85,15 +85,31 @@ async def blocked(
 ) -> bool:
     """Whether `errors` (by absolute path) say mypy, run by `interpreter`, stopped at a
     blocking error, `held` the texts it checked (by path relative to `base`)."""
-    for path, found in errors.items():
-        if any(_blocker(error) for error in found):
-            return True
-        if not any(error.code == "syntax" for error in found) or base not in path.parents:
-            continue
-        text = held.get(path.relative_to(base).as_posix())
-        if text is not None and not await parses_in(interpreter, text):
-            return True
-    return False
+    return bool(await blocking(errors, held, base, interpreter, first=True))
+
+
+async def blocking(
+    errors: Mapping[Path, Sequence[_Error]],
+    held: Mapping[str, bytes],
+    base: Path,
+    interpreter: Path,
+    first: bool = False,
+) -> set[Path]:
+    """The files of `errors` whose errors block mypy (`blocked`'s rule, file by file): a
+    blocker past the parser, or a syntax error of a text the project's Python does not
+    parse; with `first`, the first one found alone. A run that stopped says the syntax
+    errors of the other files it parsed too (an invalid `# type: ignore`): no stop."""
+    found: set[Path] = set()
+    for path, said in errors.items():
+        if any(_blocker(error) for error in said):
+            found.add(path)
+        elif any(error.code == "syntax" for error in said) and base in path.parents:
+            text = held.get(path.relative_to(base).as_posix())
+            if text is not None and not await parses_in(interpreter, text):
+                found.add(path)
+        if found and first:
+            break
+    return found
 
 
 E = TypeVar("E", bound=_Error)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd.dirs import state_dir
-from lspd.engine.mypy_blocked import blocked
+from lspd.engine.mypy_blocked import blocked, blocking
 from lspd.engine.mypy_layout import refuse_layout
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing, MypyOutput
@@ -87,6 +87,7 @@ class MypyRun:
     once: bool = False  # mypy's own run (`mypy_once`) answered, not dmypy
     stopped: bool = False  # at a blocking error, its errors said (`engine/stops.py`)
     python: list[Path] = field(default_factory=list)  # the workspace's Python files then
+    blocking: set[Path] = field(default_factory=set)  # stopped: whose errors stopped it
 
 
 def project_of(ws: Workspace, path: Path) -> MypyProject | None:
@@ -197,6 +198,8 @@ async def run_mypy(
     # mypy run once exits 2 at a blocker (exact); dmypy's update says nothing of it
     blocked_update = not output.once and await blocked(run.errors, held, base, daemon.interpreter)
     run.stopped = output.status == 2 or blocked_update
+    if run.stopped:  # where: the files whose errors block it (not another's type: ignore)
+        run.blocking = await blocking(run.errors, held, base, daemon.interpreter)
     if run.stopped:  # at two files of one module name: the configuration's to settle
         refuse_layout(ws, project.config, run.errors)
     return run

@@ -58,11 +58,13 @@ async def mypy_checked(
 
 
 def mypy_stop(ws: Workspace, run: MypyRun) -> Stop | None:
-    """mypy's stop at the errors of `run` that stopped it (`stopped_at`): none of the other
-    files it reports on was checked (`reported`)."""
+    """mypy's stop at the errors of `run` that stopped it (`stopped_at`, of the files
+    `run.blocking` names where it names any): none of the other files it reports on was
+    checked (`reported`)."""
     if not run.stopped or not run.errors:
         return None
-    said = [(p, e) for p, errors in run.errors.items() for e in errors]
+    where = run.blocking or run.errors.keys()
+    said = [(p, e) for p, errors in run.errors.items() if p in where for e in errors]
     stopped = {id(e) for e in stopped_at([e for _, e in said])}  # not a type error before it
     at = [(ws.display(p), e.line) for p, e in said if id(e) in stopped]
     return stop_of(MYPY, at, map(ws.display, reported(ws, run)))
