@@ -59,7 +59,7 @@ def test_a_stricter_tsconfig_introduces_its_errors(tmp_path: Path) -> None:
         return await workspace_diagnostics(ws, baseline="HEAD")
 
     again = answer(root, ask).changes  # type: ignore[attr-defined]
-    assert "(read back)" in again.scope
+    assert "(read back); the configuration changed since " in again.scope
     assert [(d.path, d.code) for d in again.introduced] == [("src/extra.ts", "6133")]
     for fresh in warm_root(root, tmp_path / "other" / "logs"):  # nothing kept there
         with pytest.raises(NotKept, match=r"configuration changed since \w+ \(tsconfig.json\)"):

@@ -103,7 +103,7 @@ def test_an_extended_configuration_s_edit_introduces_its_errors(
         return await workspace_diagnostics(ws, baseline="HEAD")
 
     again = answer(root, ask).changes  # type: ignore[attr-defined]
-    assert "(read back)" in again.scope
+    assert "(read back); the configuration changed since " in again.scope
     assert [(d.path, d.code) for d in again.introduced] == [("src/extra.ts", "6133")]
 
 
@@ -122,7 +122,8 @@ def test_a_configuration_extended_from_above_the_workspace(tmp_path: Path) -> No
     stricter(base)
     assert tsc_of(root, tmp_path) == [UNUSED_ERROR, TYPE_ERROR]
     since = answer(root, ask).changes  # type: ignore[attr-defined]
-    assert "(read back)" in since.scope
+    assert "(read back); the configuration changed since " in since.scope
+    assert f"({base}): compared under the one then" in since.scope  # outside: absolute
     assert [(d.path, d.line, d.code) for d in since.introduced] == [("src/extra.ts", 1, "6133")]
     assert (since.fixed, since.unchanged) == ([], 1)
 

@@ -53,6 +53,12 @@ def test_another_mypy_checks_head_again(tmp_path: Path) -> None:
         assert (since.introduced, since.fixed, since.unchanged) == ([], [], 1)
         moved = "(mypy 1.13.0 (.venv/bin/python) -> mypy 2.4.1 (.venv/bin/python))"
         assert f"the toolchain changed since its result was made {moved}" in since.scope
+        # the session's result (made by 1.13 at the first question) is made again too:
+        # its texts are known (before: 2.4.1's error new since the session)
+        session = warm.run(workspace_diagnostics(warm.ws, baseline="session")).changes
+        assert session is not None
+        assert (session.introduced, session.fixed, session.unchanged) == ([], [], 1)
+        assert f"the toolchain changed since its result was made {moved}" in session.scope
 
 
 # TypeScript 5.5 infers the callback's type predicate; 5.4 does not (field notes): TS2322.

@@ -27,10 +27,17 @@ from typing import Generic, TypeVar
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
-from lspd.engine.kept_memory import KEEP_REVISIONS, Again, CommittedMemory, kept_folder, memory_of
+from lspd.engine.kept_memory import (
+    KEEP_REVISIONS,
+    Again,
+    CommittedMemory,
+    configs_at,
+    kept_folder,
+    memory_of,
+)
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.revisions import Delta, configs_then, differences, revision
+from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
 from lspd.engine.stops import Stop
@@ -83,6 +90,7 @@ class Committed(Generic[C]):
     delta: Delta
     note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
     again: Again = field(default_factory=dict)  # the disk's second sample (`_again`)
+    edited: str = ""  # the configurations edited since it, when some were (`_edited`)
 
 
 async def committed(
@@ -139,7 +147,7 @@ async def committed(
         else:
             memory.state = state
             await _session_start(ws, memory, checked, run)
-        return _found(memory, Committed(state, checked, delta, note))
+        return _found(memory, Committed(state, checked, delta, note, edited=_edited(ws, key)))
 
 
 async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run: Run[R]) -> None:
@@ -165,8 +173,9 @@ async def _kept(
     session's shared one slot, so the session was answered with HEAD's result once HEAD's
     was kept (in the background, at the daemon's start and after each commit), and a commit
     of the session's work made its errors old."""
-    if key.commit == "session":
-        return memory.session, "kept"
+    if key.commit == "session":  # made again by another toolchain (its texts are known)
+        session = memory.session
+        return (session, "kept") if session is None or session.key == key else (None, "")
     state = memory.state
     if state is not None and state.key == key:
         return state, "kept"
@@ -248,7 +257,7 @@ async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
     again under the new one, and every error it introduced was 'unchanged'."""
     servers = [(r.server, r.toolchain) for r in checked.results]
     configs = [path for path, _ in (await gate_scope(ws)).read]
-    then = await asyncio.to_thread(configs_then, ws, commit, configs)
+    then = await asyncio.to_thread(configs_at, ws, commit, configs)
     config = await asyncio.to_thread(config_key, configs, then)
     return StateKey(commit, toolchain_key(servers), config, tuple(sorted(then)))
 
@@ -291,10 +300,28 @@ async def _made(
     return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
 
 
+def _edited(ws: Workspace, key: StateKey) -> str:
+    """What the note says of the configurations edited since the baseline: the result it
+    compares with is the one made under the configuration then."""
+    if not key.edited:
+        return ""
+    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    since = "the session's start" if key.commit == "session" else key.commit[:12]
+    return f"; the configuration changed since {since} ({named}): compared under the one then"
+
+
 def _configured(ws: Workspace, key: StateKey) -> str:
     """Why no result of `key`'s commit can be made now: its configuration is not the disk's."""
     named = ", ".join(ws.display(p) for p in key.edited[:3])
     commit = key.commit[:12]
+    if commit == "session":
+        return (
+            f"the checkers' configuration changed since the session's start ({named}) and "
+            "the session's result must be made again (the toolchain answering now is not the "
+            "one that made it), but the servers check with the disk's configuration only: "
+            "which errors the session introduced is not known. `lspd check` lists every "
+            "error now; `--baseline HEAD` compares with HEAD's result"
+        )
     return (
         f"the checkers' configuration changed since {commit} ({named}) and no result of "
         f"{commit} under its own configuration is kept (the servers check with the disk's "

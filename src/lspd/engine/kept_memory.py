@@ -12,8 +12,10 @@ from pathlib import Path
 
 from lspd.engine.kept import KeptState, StateKey
 from lspd.engine.results import FileResult
+from lspd.engine.revisions import configs_then
 from lspd.engine.seen import FileSeen
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.per_workspace import PerWorkspace
 
 Again = dict[str, tuple[FileResult, FileSeen]]  # by path: the result now, a 2nd sample
@@ -43,6 +45,9 @@ class CommittedMemory:
     # Per kept result made while the tree was dirty: its files' second sample at the disk's
     # text, beside the work tree's result it stands with (`engine/committed._again`).
     again: dict[StateKey, Again] = field(default_factory=dict)
+    # The configurations' texts when the session's result was made (`configs_at`): the
+    # session's configuration, as a commit's is its own.
+    session_configs: dict[Path, str | None] = field(default_factory=dict)
 
 
 _memories = PerWorkspace(CommittedMemory)
@@ -51,6 +56,23 @@ _memories = PerWorkspace(CommittedMemory)
 def memory_of(ws: Workspace) -> CommittedMemory:
     """The kept result's memory of `ws`."""
     return _memories.of(ws)
+
+
+def configs_at(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
+    """The configurations whose text at `commit` differs from the disk's, with that text
+    (None: not read there): a commit's from git (`revisions.configs_then`); the session's
+    as they were when its result was made (`session_configs`, noted then), so a
+    configuration edited during the session is compared under the session's, not taken as
+    the session's own. None differ while the session has no result: it is made now."""
+    if commit != "session":
+        return configs_then(ws, commit, configs)
+    memory = memory_of(ws)
+    if memory.session is None:
+        memory.session_configs = {path: read_text(path) for path in configs}
+        return {}
+    start = memory.session_configs
+    then = {path: text for path, text in start.items() if read_text(path) != text}
+    return then | {path: None for path in configs if path not in start}
 
 
 def kept_folder(ws: Workspace) -> Path:

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
 from lspd.engine.kept import config_key
-from lspd.engine.kept_memory import enabled, memory_of
+from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
 from lspd.engine.native_reach import native
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
-from lspd.engine.revisions import Delta, configs_then, differences, revision
+from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.stops import Stop
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
@@ -100,7 +100,7 @@ async def file_since_committed(
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
     configs = [p for p, _ in (await gate_scope(ws)).read]
-    at = await asyncio.to_thread(configs_then, ws, state.key.commit, configs)
+    at = await asyncio.to_thread(configs_at, ws, state.key.commit, configs)
     if await asyncio.to_thread(config_key, configs, at) != state.key.config:
         return None  # made again at the next whole question (`committed`)
     delta, asked = await _asked(ws, path, now, content, baseline, stops)

@@ -165,7 +165,7 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     note = (
         f"{len(part.changed)} changed file(s); the gate's {part.gate} files as "
         f"`lspd check` has them against the kept result of {state.key.commit[:12]} "
-        f"({found.note}); {len(part.results) - part.outside} file(s) differ from it"
+        f"({found.note}){found.edited}; {len(part.results) - part.outside} file(s) differ from it"
     )
     if part.beyond is not None:
         note += f"; {part.beyond}"

@@ -1,0 +1,44 @@
+"""`--baseline session` across a configuration edit made during the session: the session's
+result was made at its first check, under the configuration then, and stays the baseline
+(as HEAD's result under HEAD's configuration does): tsconfig.json given noUnusedParameters
+after it, extra.ts's TS6133 (tsc -p's now, not at the session's start) is new since the
+session, by `check --baseline session` and by `diagnostics FILE --baseline session` alike,
+and the answer says the configuration it compared under. Before, the file's question read
+the session's configuration as the disk's: the kept result's key differed, and its two
+states were both made under the new options: TS6133 'unchanged' where the whole check said
+it new. Real builder (lspd's TypeScript 5.9), tsc -p asserted beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.ops.file_diagnostics import diagnostics
+from tests.conftest import warm_root
+from tests.ops.test_baseline import committed
+from tests.ops.test_file_since_kept_stops import ts_project
+from tests.ops.test_since_kept_config import STRICTER, UNUSED, UNUSED_ERROR
+from tests.workspace.test_tsbuilder_syntax import TYPE_ERROR, tsc_of
+
+EDITED = "the configuration changed since the session's start (tsconfig.json)"
+
+
+def test_a_configuration_edited_in_the_session_introduces_its_errors(tmp_path: Path) -> None:
+    root = ts_project(tmp_path)
+    (root / "src/extra.ts").write_text(UNUSED)
+    committed(root)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        first = warm.run(workspace_diagnostics(warm.ws, baseline="session")).changes
+        assert first is not None and (first.introduced, first.unchanged) == ([], 1)
+        (root / "tsconfig.json").write_text(STRICTER)
+        assert tsc_of(root, tmp_path, {}) == [UNUSED_ERROR, TYPE_ERROR]
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="session")).changes
+        assert since is not None
+        assert [(d.path, d.line, d.code) for d in since.introduced] == [("src/extra.ts", 1, "6133")]
+        assert (since.fixed, since.unchanged) == ([], 1)
+        assert EDITED in since.scope
+        file = warm.run(diagnostics(warm.ws, "src/extra.ts", baseline="session")).changes
+        assert file is not None
+        assert [(d.path, d.line, d.code) for d in file.introduced] == [("src/extra.ts", 1, "6133")]
+        assert (file.fixed, file.unchanged) == ([], 0)
+        assert "against the kept result of session" in file.scope
