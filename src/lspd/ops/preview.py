@@ -7,6 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from lspd.engine.config_parts import same_settings
 from lspd.engine.dependents import files_naming
 from lspd.engine.revisions import is_configuration
 from lspd.errors import InvalidInput, LspdError
@@ -105,7 +106,8 @@ async def _configurations(ws: Workspace, changes: object) -> frozenset[Path]:
 
 def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[Path, str | None]:
     """The changes as {file: its proposed text, or None to delete it}, checked; one of a
-    checker's configuration (`configs`: those the gate's scope read) refused."""
+    checker's configuration (`configs`: those the gate's scope read) refused, but one
+    changing nothing a checker reads (`same_settings`), left out."""
     example = '[{"path": "src/a.py", "content": "..."}, {"path": "src/old.py", "content": null}]'
     if not isinstance(changes, list) or not changes:
         raise InvalidInput(f"`changes` must be a non-empty list, e.g. {example}")
@@ -126,6 +128,8 @@ def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[
             raise InvalidInput(f"{change['path']}: content over {MAX_FILE_BYTES} bytes")
         path = ws.resolve(change["path"])
         if ws.handler(path) is None and is_configuration(path, configs):
+            if content is not None and same_settings(path, read_text(path), content):
+                continue  # pyproject's [project] alone: the checkers read none of it
             raise InvalidInput(_configuration(ws.display(path)))
         ws.definition_for(path)  # a file of no served language: say so now
         if path in proposed:
