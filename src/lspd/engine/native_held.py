@@ -7,6 +7,11 @@ files that may hold a syntax error are those said an item of the parser's codes:
 files' results, and the disk's items of the files not held (`native_check.parser_items`).
 tsc's parser alone says which are syntax errors (`tsc_native.parsed_errors`: the checker's
 grammar errors share those codes): asked only when some file has such an item (0.4 s).
+
+A file the state holds gone is held by the LSP as an empty text (`workspace.overlay`): its
+importers' "not a module" (TS2306) is tsc's "Cannot find module" (TS2307, `held_as_tsc`),
+or, where another file of its name answers the specifier (eq.d.ts beside eq.ts), the
+program is checked by its own tsc on a copy (`workspace/tsc_copy.py`).
 """
 
 from __future__ import annotations
@@ -90,8 +95,9 @@ async def held_as_tsc(
     """Of `said` (file -> the server that answered it, its items) in the state `texts` make,
     the TypeScript 7 files tsc answers otherwise, as tsc answers them (as lspd's tsserver
     plugin answers a held state on TypeScript 5): in a program with a syntax error, a file's
-    syntax errors alone, or none (`native_program`). Plain items, no `Stopped`: the state's
-    stop is the program's (`native_held`), one, not one per file."""
+    syntax errors alone, or none (`native_program`); the importers of a file held gone as
+    tsc has them with that file absent (`_gone`, `_shadowed`). Plain items, no `Stopped`:
+    the state's stop is the program's (`native_held`), one, not one per file."""
     found = _gone(texts, said)
     found |= await _shadowed(ws, texts, said, found)
     said = {p: (s, found.get(p, items)) for p, (s, items) in said.items()}
