@@ -26,6 +26,7 @@ from typing import Generic, TypeVar
 
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
+from lspd.engine.committed_notes import configured, edited, retooled
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
 from lspd.engine.kept_memory import (
     KEEP_REVISIONS,
@@ -35,6 +36,7 @@ from lspd.engine.kept_memory import (
     kept_folder,
     memory_of,
 )
+from lspd.engine.mypy_configured import mypy_configured
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, differences, revision
@@ -136,7 +138,7 @@ async def committed(
             state, note = await _made(ws, key, checked, delta, run), "checked"
             _settled(ws, mark, commit)
             memory.made += 1
-            note += _retooled(before, state)
+            note += retooled(before, state)
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
         if memory.moved is not None and memory.moved[1] == commit and state is not None:
@@ -147,7 +149,7 @@ async def committed(
         else:
             memory.state = state
             await _session_start(ws, memory, checked, run)
-        return _found(memory, Committed(state, checked, delta, note, edited=_edited(ws, key)))
+        return _found(memory, Committed(state, checked, delta, note, edited=edited(ws, key)))
 
 
 async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run: Run[R]) -> None:
@@ -227,18 +229,6 @@ async def _revision(
     return _found(memory, Committed(state, checked, delta, note))
 
 
-def _retooled(was: KeptState | None, now: KeptState) -> str:
-    """What the note says when the toolchain that made the result kept for this commit
-    before is not the one answering now (mypy upgraded in the project's .venv, another
-    node_modules/typescript, lspd's own servers): the commit was checked again by it."""
-    if was is None or was.key.commit != now.key.commit or was.key.toolchain == now.key.toolchain:
-        return ""
-    gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))
-    came = ", ".join(sorted(str(t) for _, t in now.servers - was.servers))
-    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers"
-    return f"; the toolchain changed since its result was made ({moved}): checked again by it"
-
-
 def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
     """`found` with its second sample, the samples of results no longer kept dropped."""
     kept = {found.state.key, *memory.revisions}
@@ -269,8 +259,6 @@ async def _made(
     texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
     file deleted since comes back, a new one is absent), the work tree's check where the
     engine would check nothing again."""
-    if key.edited:
-        raise NotKept(_configured(ws, key))
     if missing := [s for s in checked.skipped if s.reason.startswith(NOT_ANSWERED)]:
         named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise NotKept(
@@ -278,13 +266,24 @@ async def _made(
             f"{key.commit[:12]} is kept to compare with; ask again (a server that keeps "
             "failing: `lspd status`)"
         )
-    gate = set((await gate_scope(ws)).files)
+    scope = await gate_scope(ws)
+    gate = set(scope.files)
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
     texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
     files = {r.path: r for r in checked.results}
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
-    if texts:
+    if key.edited:  # mypy's copy holds the commit's configuration, where that is sound
+        then = await asyncio.to_thread(configs_at, ws, key.commit, [p for p, _ in scope.read])
+        configs = None if key.commit == "session" else mypy_configured(ws, sorted(gate), then)
+        if configs is None:
+            raise NotKept(configured(ws, key))
+        asked = sorted(p for p in gate | gone if texts.get(p, "") is not None)
+        stops = []  # the commit's run's own, under its configuration
+        results = await run.held.asked(asked, {**texts, **configs}, stops)
+        made = {ws.resolve(r.path): r for r in results}
+        files = {r.path: r for r in results}
+    elif texts:
         for path in texts:
             files.pop(ws.display(path), None)
         disk = {ws.resolve(r.path) for r in checked.results}
@@ -298,38 +297,6 @@ async def _made(
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
     return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
-
-
-def _edited(ws: Workspace, key: StateKey) -> str:
-    """What the note says of the configurations edited since the baseline: the result it
-    compares with is the one made under the configuration then."""
-    if not key.edited:
-        return ""
-    named = ", ".join(ws.display(p) for p in key.edited[:3])
-    since = "the session's start" if key.commit == "session" else key.commit[:12]
-    return f"; the configuration changed since {since} ({named}): compared under the one then"
-
-
-def _configured(ws: Workspace, key: StateKey) -> str:
-    """Why no result of `key`'s commit can be made now: its configuration is not the disk's."""
-    named = ", ".join(ws.display(p) for p in key.edited[:3])
-    commit = key.commit[:12]
-    if commit == "session":
-        return (
-            f"the checkers' configuration changed since the session's start ({named}) and "
-            "the session's result must be made again (the toolchain answering now is not the "
-            "one that made it), but the servers check with the disk's configuration only: "
-            "which errors the session introduced is not known. `lspd check` lists every "
-            "error now; `--baseline HEAD` compares with HEAD's result"
-        )
-    return (
-        f"the checkers' configuration changed since {commit} ({named}) and no result of "
-        f"{commit} under its own configuration is kept (the servers check with the disk's "
-        "configuration only), so which errors the edit introduced is not known. `lspd check` "
-        f"lists every error under the new configuration; a daemon started at {commit}'s "
-        "configuration keeps its result (then this question compares every file of the "
-        "gate), or commit the configuration and compare the source edits with that commit"
-    )
 
 
 def _stops_kept(ws: Workspace, disk: Sequence[Stop], texts: Mapping[Path, object]) -> list[Stop]:

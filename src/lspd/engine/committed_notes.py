@@ -1,0 +1,52 @@
+"""What the committed state's answers say of it (`engine/committed.py`): the toolchain or
+the configuration it was made under, when another answers now, and why no result of a
+commit can be made under its own configuration."""
+
+from __future__ import annotations
+
+from lspd.engine.kept import KeptState, StateKey
+from lspd.workspace import Workspace
+
+
+def retooled(was: KeptState | None, now: KeptState) -> str:
+    """What the note says when the toolchain that made the result kept for this commit
+    before is not the one answering now (mypy upgraded in the project's .venv, another
+    node_modules/typescript, lspd's own servers): the commit was checked again by it."""
+    if was is None or was.key.commit != now.key.commit or was.key.toolchain == now.key.toolchain:
+        return ""
+    gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))
+    came = ", ".join(sorted(str(t) for _, t in now.servers - was.servers))
+    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers"
+    return f"; the toolchain changed since its result was made ({moved}): checked again by it"
+
+
+def edited(ws: Workspace, key: StateKey) -> str:
+    """What the note says of the configurations edited since the baseline: the result it
+    compares with is the one made under the configuration then."""
+    if not key.edited:
+        return ""
+    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    since = "the session's start" if key.commit == "session" else key.commit[:12]
+    return f"; the configuration changed since {since} ({named}): compared under the one then"
+
+
+def configured(ws: Workspace, key: StateKey) -> str:
+    """Why no result of `key`'s commit can be made now: its configuration is not the disk's."""
+    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    commit = key.commit[:12]
+    if commit == "session":
+        return (
+            f"the checkers' configuration changed since the session's start ({named}) and "
+            "the session's result must be made again (the toolchain answering now is not the "
+            "one that made it), but the servers check with the disk's configuration only: "
+            "which errors the session introduced is not known. `lspd check` lists every "
+            "error now; `--baseline HEAD` compares with HEAD's result"
+        )
+    return (
+        f"the checkers' configuration changed since {commit} ({named}) and no result of "
+        f"{commit} under its own configuration is kept (the servers check with the disk's "
+        "configuration only), so which errors the edit introduced is not known. `lspd check` "
+        f"lists every error under the new configuration; a daemon started at {commit}'s "
+        "configuration keeps its result (then this question compares every file of the "
+        "gate), or commit the configuration and compare the source edits with that commit"
+    )
