@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.ops.check import check_all
+from lspd.ops.check import check_all, workspace_diagnostics
 from tests.conftest import answer, warm_root
 from tests.engine.test_mypy_blocked import own_stop
 from tests.ops.test_baseline import committed
@@ -34,3 +34,41 @@ def test_the_stop_is_at_the_syntax_error_that_stops_mypy(tmp_path: Path) -> None
         (root / "app/b.py").write_text(FILES["app/b.py"])  # dmypy's update blocked
         [stop] = warm.run(check_all(warm.ws)).stopped
         assert stop.at == (("app/b.py", 1),)
+
+
+OUTSIDE = {  # mypy_path leads out of the project's copy: dmypy reads shared/ from the disk
+    "app/pyproject.toml": (
+        '[tool.mypy]\nfiles = ["main.py"]\nmypy_path = "../shared"\nstrict = true\n'
+    ),
+    "app/main.py": "from util import double\n\nfour: int = double(2)\nwrong: int = ''\n",
+    "shared/util.py": "def double(x: int) -> int:\n    return x * 2\n",
+}
+
+
+def test_a_syntax_error_outside_the_project_s_copy_stops_it(tmp_path: Path) -> None:
+    """A module of `mypy_path` outside the project's package (dmypy's copy holds none of
+    it) broken: mypy stops there (exit 2) and never checks main.py; dmypy's update said
+    util.py's syntax errors alone, and the check said main.py clean, no stop (its baseline
+    error fixed)."""
+    root = committed(project(tmp_path / "p", OUTSIDE))
+    (root / "app/.venv").symlink_to(root / ".venv")
+    broken = OUTSIDE["shared/util.py"] + "\n\ndef broken(:\n    pass\n"  # line 5
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        checked = warm.run(check_all(warm.ws))
+        assert checked.stopped == []
+        assert [
+            (r.path, d.line, d.code)
+            for r in checked.results
+            if r.path == "app/main.py"
+            for d in r.diagnostics
+        ] == [("app/main.py", 4, "assignment")]
+        (root / "shared/util.py").write_text(broken)
+        assert [e.split(": error: ")[0] for e in own_stop(root / "app")] == [
+            f"{root}/shared/util.py:5",
+            f"{root}/shared/util.py:5",
+        ]
+        [stop] = warm.run(check_all(warm.ws)).stopped
+        assert stop.at == (("shared/util.py", 5),)
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert since.changes is not None and since.changes.fixed == []  # not checked
+        assert [s.at for s in since.changes.stopped] == [["shared/util.py:5"]]

@@ -103,8 +103,8 @@ async def blocking(
     for path, said in errors.items():
         if any(_blocker(error) for error in said):
             found.add(path)
-        elif any(error.code == "syntax" for error in said) and base in path.parents:
-            text = held.get(path.relative_to(base).as_posix())
+        elif any(error.code == "syntax" for error in said):
+            text = _text(path, held, base)
             if text is not None and not await parses_in(interpreter, text):
                 found.add(path)
         if found and first:
@@ -113,6 +113,17 @@ async def blocking(
 
 
 E = TypeVar("E", bound=_Error)
+
+
+def _text(path: Path, held: Mapping[str, bytes], base: Path) -> bytes | None:
+    """The text mypy checked of `path`: the copy's (`held`), else the disk's (a module of
+    `mypy_path` outside the project's package: dmypy reads it there)."""
+    if base in path.parents:
+        return held.get(path.relative_to(base).as_posix())
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def stopped_at(errors: Sequence[E]) -> list[E]:
