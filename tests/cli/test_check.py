@@ -468,3 +468,18 @@ def test_with_a_baseline_every_introduced_diagnostic_is_printed(
     ]
     assert changes["fixed_total"] == FIXED
     assert made == 1  # the pages of both commands were cut from one comparison
+
+
+def test_a_checker_that_stopped_is_said_in_the_text_too(tmp_path: Path) -> None:
+    # tsc reports only the syntax errors when a file has one: without the stop said, the
+    # text read as if src/broken.ts's errors were the project's only ones (the JSON said it).
+    root = copy_fixture("ts", tmp_path)
+    (root / "src" / "cut.ts").write_text("export function cut(a: number {\n  return a;\n}\n")
+    done = lspd_check(root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    said = lspd_check(root, "--json")
+    stopped = json.loads(said.stdout)["stopped"]
+    assert [s.split(" (")[0] for s in stopped] == [
+        "tsc stopped at src/cut.ts:1, src/cut.ts:2, src/cut.ts:4"
+    ]
+    assert [line for line in done.stdout.splitlines() if "stopped at" in line] == stopped

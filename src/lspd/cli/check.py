@@ -123,6 +123,8 @@ def _check(args: argparse.Namespace) -> int:
             print(_line(d))
         for line in render.notes(shown):
             print(line)
+        for line in shown.get("stopped", []):  # without it the syntax errors read as the only ones
+            print(line)
         print(summary_line(shown, seconds, paths, args.all, args.errors_only))
     return _exit_code(errors, unanswered)
 
