@@ -38,6 +38,7 @@ LAYOUTS = {
     "base.json": (".", "./base.json", "base.json"),
     "configs/strict": (".", "./configs/strict", "configs/strict.json"),
     "a package's": (".", "@acme/tsconfig/strict.json", "packages/tsconfig/strict.json"),
+    "../base.json": ABOVE,  # no watcher sees it: each question looks at its stamp
 }
 
 
@@ -46,13 +47,19 @@ def extending(tmp_path: Path, layout: str) -> tuple[Path, Path]:
     tsconfig.json takes its options from the file `layout` names, committed; and that file.
     A package's config is node_modules/@acme/tsconfig, a link to the repository's
     packages/tsconfig (a workspace package: node_modules itself is not committed)."""
-    folder, extends, base = ABOVE if layout == "../base.json" else LAYOUTS[layout]
+    folder, extends, base = LAYOUTS[layout]
     repo = tmp_path / "repo"
     root = repo / folder
     config = {"extends": extends, "include": ["src"]}
     written(root, {"tsconfig.json": json.dumps(config), "src/core.ts": CORE, "src/user.ts": USER})
     written(root, {"src/extra.ts": UNUSED})
-    written(repo, {base: json.dumps({"compilerOptions": OPTIONS}), ".gitignore": "node_modules\n"})
+    written(
+        repo,
+        {
+            base: json.dumps({"compilerOptions": OPTIONS}),
+            ".gitignore": "node_modules\nlogs\nkept\nwatch\n",
+        },
+    )
     (root / "node_modules" / "@acme").mkdir(parents=True)
     (root / "node_modules" / "typescript").symlink_to(lspd_typescript())
     link = root / "node_modules" / "@acme" / "tsconfig"
@@ -83,7 +90,7 @@ def test_an_extended_configuration_s_edit_introduces_its_errors(
     file; read back by a fresh workspace too."""
     root, base = extending(tmp_path, layout)
     assert tsc_of(root, tmp_path) == [TYPE_ERROR]
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
+    for warm in warm_root(root, root.parent / "logs", watch=True):  # read back below
         clean = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
         assert clean is not None
         assert (clean.introduced, clean.fixed, clean.unchanged) == ([], [], 1)

@@ -199,6 +199,7 @@ async def matched_files(
         found = ws.projects.source_files(limit=10_000_000)
         return None, sorted(p for p in found if selected(ws.display(p), paths))
     scope = await gate_scope(ws)
+    ws.follow(path for path, _ in scope.read)  # a configuration outside the root (../base.json)
     return scope, list(scope.files)
 
 

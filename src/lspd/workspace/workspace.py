@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from lspd.dirs import state_dir
@@ -81,6 +82,7 @@ class Workspace:
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
         self._unwatched_since: int | None = None  # wall clock (ns) at `will_watch`
         self._changes = 0  # batches of file changes the watcher has applied
+        self._outside: dict[Path, tuple[int, int] | None] = {}  # followed, with their stamps
         self.changed_at: dict[Path, int] = {}  # each file changed: at which batch, last
         self.gate = Gate()  # calls share the servers; an overlay has them alone
         # Symbols by name, from the servers' document symbols, fresh with the files.
@@ -164,7 +166,23 @@ class Workspace:
         if catch_up and self.watcher is not None:
             await self.watcher.catch_up()
             self._retooled()
+            await self._outside_changed()
         await self.sync.refresh()
+
+    def follow(self, paths: Iterable[Path]) -> None:
+        """Files outside the root whose changes count (a tsconfig's ../base.json): the
+        watcher sees only the root, so each question looks at their stamps."""
+        for path in paths:
+            if self.root not in path.parents:
+                self._outside.setdefault(path, files.stamp(path))
+
+    async def _outside_changed(self) -> None:
+        """The followed files outside the root that changed, told as the watcher tells a
+        change (the servers reload a configuration told changed)."""
+        changed = [p for p, was in self._outside.items() if files.stamp(p) != was]
+        if changed:
+            self._outside.update((p, files.stamp(p)) for p in changed)
+            await self.apply_changes([FileEvent(Change.changed, p) for p in changed])
 
     def _retooled(self) -> None:
         """A toolchain in use changed on disk (`tool_stamps`: the watcher does not follow
