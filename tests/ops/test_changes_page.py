@@ -3,10 +3,12 @@ and basedpyright, with a signature change that breaks more call sites than one a
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,11 @@ from lspd.ops.budget import BUDGET_CHARS, size
 from lspd.ops.changes_page import memory_of, workspace_comparison, workspace_cut
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.models import FileDiagnostic
+from lspd.workspace import Workspace
+from lspd.workspace import scope as scope_module
+from lspd.workspace.tsconfig_scope import TsConfig
 from tests.conftest import Warm, warm_root
+from tests.engine.test_native_check import listed, native_project
 
 CALLS = 300  # call sites the signature change breaks: some 55,000 characters of diagnostics
 FIXED = 40  # call sites with two arguments: errors before it, fixed by it
@@ -205,3 +211,45 @@ def test_without_a_watcher_nothing_is_kept(tmp_path: Path) -> None:
         # The comparison is made again, from HEAD's result kept by the first one.
         assert first.changes is not None and "(checked)" in first.changes.scope
         assert "(kept)" in again.changes.scope
+
+
+def test_a_one_shot_comparison_reads_the_scope_and_the_program_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a watcher (`lspd check --baseline HEAD`, no daemon) the gate's scope and a
+    TypeScript 7 program are read once for the question (mobx: three Node runs of TypeScript's
+    tsconfig reading, 0.75-0.84 s each at load 8, and three `tsc -p --listFilesOnly`), and
+    once more for the next question (a file may have come)."""
+    root = native_project(tmp_path / "ts7")
+    author = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "base"]):
+        subprocess.run(["git", *author, *args], cwd=root, check=True, capture_output=True)
+    (root / "src" / "leaf.ts").write_text("export const x: string = 1;\n")
+    scopes: list[list[Path]] = []
+    reading = scope_module.read_tsconfigs
+
+    def counted(configs: list[Path], *rest: Any) -> list[TsConfig]:
+        read = reading(configs, *rest)  # TypeScript 7's own package raises: it has no API
+        scopes.append(configs)
+        return read
+
+    monkeypatch.setattr(scope_module, "read_tsconfigs", counted)
+    listings = listed(monkeypatch)
+
+    async def introduced(ws: Workspace) -> list[tuple[str, str]]:
+        result = await check_ops.workspace_diagnostics(ws, limit=1000, baseline="HEAD")
+        assert result.changes is not None
+        return [(d.path or "", d.code or "") for d in result.changes.introduced]
+
+    async def run() -> None:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        try:
+            assert ws.changes_seen is None
+            assert await introduced(ws) == [("src/leaf.ts", "2322")]
+            assert len(scopes) == 1 and listings == [root / "tsconfig.json"]
+            assert await introduced(ws) == [("src/leaf.ts", "2322")]  # the next: read again
+            assert len(scopes) == 2 and listings == [root / "tsconfig.json"] * 2
+        finally:
+            await ws.close()
+
+    asyncio.run(run())

@@ -18,28 +18,18 @@ tsserver plugin's `own`); a JSON file's errors are not a source's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import hashlib
 import logging
 import time
 import weakref
-from collections.abc import (
-    Awaitable,
-    Collection,
-    Container,
-    Coroutine,
-    Iterable,
-    Iterator,
-    Mapping,
-)
+from collections.abc import Awaitable, Collection, Container, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from lspd.engine.builders import tsconfig_of
 from lspd.lsp.session import Session
-from lspd.workspace import Workspace
+from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
@@ -91,22 +81,6 @@ class _Programs:
 
 
 _programs: weakref.WeakKeyDictionary[Workspace, _Programs] = weakref.WeakKeyDictionary()
-# When the question running began (`one_question`): without a watcher, a program listed since
-# stands for the rest of it.
-_question: contextvars.ContextVar[float | None] = contextvars.ContextVar("question", default=None)
-
-
-@contextlib.contextmanager
-def one_question() -> Iterator[None]:
-    """Within it (one question's run: a preview's check, its proposal's state and its second
-    sample), a program listed since it began stands without a watcher, its files' stamps
-    looked at again (`_renewed`): a one-shot preview of mobx's leaf edit listed its program
-    three times (the check's, the proposal's held state's, the disk's second sample's)."""
-    token = _question.set(time.monotonic())
-    try:
-        yield
-    finally:
-        _question.reset(token)
 
 
 @dataclass(frozen=True)
@@ -197,11 +171,11 @@ async def program_of(
     """`config`'s program as it is on disk now (`tsc`: the compiler's argv before its
     arguments): what was kept, its files changed since parsed again; listed anew by `tsc -p`
     when it cannot be reused (without a watcher, unless it started at `since` or later: a
-    one-shot check's, `prime`d as it began). One question at a time per program: the next
-    reuses it."""
+    one-shot check's, `prime`d as it began; or since the question began: `workspace.
+    question`). One question at a time per program: the next reuses it."""
     programs = _programs.setdefault(ws, _Programs())
     if since is None and ws.changes_seen is None:
-        since = _question.get()
+        since = question.began()
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
         listed = program is not None and since is not None and program.started >= since
@@ -227,6 +201,15 @@ def _reusable(ws: Workspace, program: Program) -> bool:
         return came and path.suffix in SCRIPTS and path not in listed and _own(ws, path)
 
     return not any(count > mark and moves(path) for path, count in ws.changed_at.items())
+
+
+def _standing(ws: Workspace, program: Program) -> bool:
+    """Whether `program`'s listing stands: a watcher says its files are still the program's
+    (`_reusable`), or without one it was made within the running question."""
+    if _reusable(ws, program):
+        return True
+    asked = question.began() if ws.changes_seen is None else None
+    return asked is not None and program.started >= asked
 
 
 async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
@@ -303,7 +286,7 @@ def prime(ws: Workspace, tsc: list[str], config: Path) -> None:
     being read (the daemon's whole check: one file's question then finds it read)."""
     programs = _programs.setdefault(ws, _Programs())
     kept, lock = programs.kept.get(config), programs.locks.get(config)
-    if (kept is not None and _reusable(ws, kept)) or (lock is not None and lock.locked()):
+    if (kept is not None and _standing(ws, kept)) or (lock is not None and lock.locked()):
         return
     background(quietly(program_of(ws, tsc, config), config))
 

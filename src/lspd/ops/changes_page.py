@@ -36,6 +36,7 @@ from lspd.ops.file_since_kept import file_since_baseline, file_since_committed
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.per_workspace import PerWorkspace
+from lspd.workspace.question import one_question
 
 FIXED_SHARE = BUDGET_CHARS // 4  # the first page's room for `fixed` before `introduced` fills it
 FILES_SHARE = BUDGET_CHARS // 4  # a page's room for the counts per file
@@ -190,7 +191,8 @@ async def workspace_comparison(
     await ws.refresh_open_documents(catch_up=True)
 
     async def compare() -> Kept:
-        compared = await from_kept(keep)
+        with one_question():  # without a watcher, the scope and programs are read once
+            compared = await from_kept(keep)
         return Kept(compared.changes, len(compared.after))
 
     key = await question(ws, baseline, "workspace", tuple(paths or ()), every and not paths)

@@ -23,7 +23,6 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
-from lspd.engine.native_program import one_question
 from lspd.engine.renames import renames
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
@@ -35,6 +34,7 @@ from lspd.ops.overlaid_state import overlaid_state
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.question import one_question
 
 Texts = Mapping[Path, str | None]
 

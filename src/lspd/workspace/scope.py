@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import weakref
 from collections import defaultdict
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
+from lspd.workspace import question
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import MypyScope, mypy_scopes
@@ -74,8 +76,9 @@ class GateScope:
     read: tuple[tuple[Path, tuple[int, int] | None], ...]  # configs read, as they were
 
 
-# Per workspace: the `projects.generation` it was made at, the walk it was made of, the scope.
-_cache: weakref.WeakKeyDictionary[Workspace, tuple[int, Walk, GateScope]] = (
+# Per workspace: the `projects.generation` it was made at, the walk it was made of, the scope,
+# when its walk began (`time.monotonic`).
+_cache: weakref.WeakKeyDictionary[Workspace, tuple[int, Walk, GateScope, float]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -99,18 +102,23 @@ async def gate_scope(ws: Workspace) -> GateScope:
     file came or went and no configuration it read changed. A file told created that
     replaced one (`git apply`, an atomic save, `sed -i`: the watcher says created) leaves
     the walk as it was: the scope is kept, not read again (TypeScript's reading of the
-    tsconfigs is a Node run, 0.3-1.3 s)."""
+    tsconfigs is a Node run, 0.3-1.3 s). Without a watcher it is made again for every
+    question, once (`workspace.question`)."""
     generation = ws.projects.generation
     cached = _cache.get(ws)
     watched = ws.changes_seen is not None
     if watched and cached is not None and cached[0] == generation and _unchanged(cached[2]):
         return cached[2]
+    asked = None if watched else question.began()  # without a watcher: one question's
+    if asked is not None and cached is not None and cached[3] >= asked:
+        return cached[2]
+    made = time.monotonic()
     walk = await asyncio.to_thread(_walk, ws)
     if watched and cached is not None and cached[1].same(walk) and _unchanged(cached[2]):
         scope = cached[2]
     else:
         scope = await asyncio.to_thread(_scope, ws, walk)
-    _cache[ws] = (generation, walk, scope)
+    _cache[ws] = (generation, walk, scope, made)
     return scope
 
 
