@@ -25,6 +25,7 @@ from lspd.ops.mypy_answers import Judged, mypy_file
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
+from lspd.workspace.question import one_question
 
 
 async def diagnostics(
@@ -49,12 +50,13 @@ async def diagnostics(
     # moved) is asked and compared again.
     for _ in range(ATTEMPTS):
         mark = ws.changes_seen
-        gone = await deleted_now(ws, path, content, baseline)  # deleted since: not refused
-        stops: list[Stop] = []  # tsc's or mypy's stop now: the baseline's errors not checked
-        now = gone or await check_file(ws, path, content, 1, budget=False, stops=stops)
-        answer = await file_page(
-            ws, ws.resolve(path), now, content, baseline, offset, limit, mark, stops
-        )
+        with one_question():  # without a watcher, a TypeScript 7 program is listed once
+            gone = await deleted_now(ws, path, content, baseline)  # deleted since: not refused
+            stops: list[Stop] = []  # tsc's or mypy's stop now: the baseline's errors unchecked
+            now = gone or await check_file(ws, path, content, 1, budget=False, stops=stops)
+            answer = await file_page(
+                ws, ws.resolve(path), now, content, baseline, offset, limit, mark, stops
+            )
         if mark is None or await unchanged(ws, mark):
             return answer
     raise Unsettled(
