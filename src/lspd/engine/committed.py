@@ -38,6 +38,7 @@ from lspd.engine.kept_memory import (
 )
 from lspd.engine.mypy_configured import mypy_configured
 from lspd.engine.overlaid_state import Held, overlaid_state
+from lspd.engine.program_data import DataNotChecked, data_changed, data_state
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.second_sample import sampled_again
@@ -292,6 +293,16 @@ async def _made(
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await _again(ws, checked, state.asked, made, run)
+    if (data := data_changed(ws, delta.before)) and not key.edited:
+        # A JSON module a program reads: tsc -p's answer on a copy holding HEAD's texts.
+        held = {**texts, **{p: delta.before[p] for p in data}}
+        try:
+            tsc = await data_state(ws, held, gate, run.held)
+        except DataNotChecked as error:
+            what = f"no result of {key.commit[:12]} with its {data[0].name}: {error}"
+            raise NotKept(what) from error
+        made.update(tsc)
+        files.update((r.path, r) for r in tsc.values())
     shown = {ws.display(p): t for p, t in texts.items()}
     seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))

@@ -63,11 +63,26 @@ def differences(ws: Workspace, baseline: str) -> Delta:
     after: dict[Path, str | None] = {}
     for name in {*names.split("\0"), *untracked.split("\0")} - {""}:
         path = ws.root / name
-        if ws.handler(path) is None or ws.ignore(path.parent):
+        if (ws.handler(path) is None and not program_data(ws, path)) or ws.ignore(path.parent):
             continue
         before[path] = git(ws.root, "show", f"{baseline}:./{name}")
         after[path] = read_text(path)
     return Delta(before, after)
+
+
+def program_data(ws: Workspace, path: Path) -> bool:
+    """Whether `path` is a file a TypeScript program may read that no server of lspd checks:
+    a JSON module (`resolveJsonModule`), not a configuration, under a tsconfig.json. Its
+    edit changes the program's answer (tsc -p): it differs from a baseline as a source
+    does, and the baseline's result is made of its text there (`engine/program_data.py`)."""
+    if path.suffix.lower() != ".json" or is_configuration(path) or ws.handler(path) is not None:
+        return False
+    for directory in path.parents:
+        if (directory / "tsconfig.json").is_file():
+            return True
+        if directory == ws.root or not directory.is_relative_to(ws.root):
+            return False
+    return False
 
 
 def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from lspd.lsp import shapes
@@ -133,3 +134,16 @@ def _shorten(message: str) -> str:
         return message
     cut = len(message) - MAX_MESSAGE_CHARS
     return f"{message[:MAX_MESSAGE_CHARS]}… ({cut} more characters)"
+
+
+class HeldConverter(Converter):
+    """Converts positions in texts never written (`texts`; the disk's for the other files)."""
+
+    def __init__(self, ws: Workspace, encoding: Encoding, texts: Mapping[Path, str | None]) -> None:
+        super().__init__(ws, encoding)
+        self.texts = texts
+
+    def lines(self, path: Path) -> list[str]:
+        if path in self.texts:
+            return split_lines(self.texts[path] or "")
+        return super().lines(path)

@@ -10,27 +10,32 @@ baseline's fixed, the file among the changed ones."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from lspd.engine.comparison import Again, Found
 from lspd.engine.kept import config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
 from lspd.engine.native_reach import native
+from lspd.engine.program_data import data_changed, data_state
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.stops import Stop
+from lspd.lsp import shapes
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
+from lspd.ops.convert import HeldConverter, convert_items
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
+from lspd.workspace.tsbuilder import Items
 
 
 async def deleted_now(
@@ -141,6 +146,13 @@ async def file_since_baseline(
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
+    elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
+        # a JSON module changed: the servers cannot hold its text, its program's tsc can
+        before = found_in(tsc[path], texts.get(path, text))
+        note = (
+            f"this file, against its program's own tsc -p on a copy holding the changed "
+            f"files' {baseline} texts ({', '.join(map(ws.display, data_changed(ws, texts)))})"
+        )
     elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
         old = texts.get(path, text)
         before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
@@ -154,6 +166,28 @@ async def file_since_baseline(
             f"files' {baseline} texts held"
         )
     return asked.against(before, note, again)
+
+
+class _AsNow:
+    """tsc's items of the file asked as `now` is made (its server and toolchain), positions
+    read in the held texts (`program_data.Built`)."""
+
+    def __init__(self, ws: Workspace, now: DiagnosticsResult) -> None:
+        self.ws, self.now = ws, now
+
+    def built(
+        self, items: Mapping[Path, Items], texts: Mapping[Path, str | None]
+    ) -> dict[Path, DiagnosticsResult]:
+        convert = HeldConverter(self.ws, "utf-16", texts)  # the baseline's texts held
+        made = {}
+        for path, found in items.items():
+            converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
+            converted.sort(key=lambda d: (d.severity != "error", d.line, d.column))
+            errors = sum(d.severity == "error" for d in converted)
+            made[path] = self.now.model_copy(
+                update={"diagnostics": converted, "errors": errors, "total": len(converted)}
+            )
+        return made
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,9 @@ from lspd.engine.overlaid_state import OverlaidState, Texts
 from lspd.engine.python_trivia import Moves
 from lspd.engine.stops import Stop
 from lspd.lsp import shapes
-from lspd.lsp.positions import Encoding
-from lspd.lsp.text import split_lines
 from lspd.ops.changes import diagnose
 from lspd.ops.check_memory import memory_of
-from lspd.ops.convert import Converter, convert_items
+from lspd.ops.convert import HeldConverter, convert_items
 from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.moved import moved
@@ -48,7 +46,7 @@ class HeldAnswers:
     def built(self, items: Mapping[Path, Items], texts: Texts) -> dict[Path, DiagnosticsResult]:
         """A builder's items as results, as the whole check makes them (`engine/builders.py`)."""
         ws = self.ws
-        convert = _Overlaid(ws, "utf-16", texts)
+        convert = HeldConverter(ws, "utf-16", texts)
         made = {}
         for path, found in items.items():
             handler = ws.definition_for(path)
@@ -71,16 +69,3 @@ class HeldAnswers:
         if stops is not None:
             stops += found.stops
         return found.results
-
-
-class _Overlaid(Converter):
-    """Converts positions in the overlaid texts (the disk's for the other files)."""
-
-    def __init__(self, ws: Workspace, encoding: Encoding, texts: Texts) -> None:
-        super().__init__(ws, encoding)
-        self.texts = texts
-
-    def lines(self, path: Path) -> list[str]:
-        if path in self.texts:
-            return split_lines(self.texts[path] or "")
-        return super().lines(path)

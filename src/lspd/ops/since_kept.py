@@ -23,6 +23,7 @@ from pathlib import Path
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.renames import renames
+from lspd.engine.revisions import program_data
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
 from lspd.ops.baseline import Compared
@@ -122,7 +123,9 @@ def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], b
     kept_files = found.state.files
     changed_paths = {p for p in {*found.delta.before, *found.delta.after}}
     changed_paths = {
-        p for p in changed_paths if gate is None or p in gate or ws.display(p) in kept_files
+        p
+        for p in changed_paths
+        if gate is None or p in gate or ws.display(p) in kept_files or program_data(ws, p)
     }
     changed = {ws.display(p) for p in changed_paths}
     verdicts = _verdicts.of(ws)

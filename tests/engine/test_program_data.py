@@ -1,0 +1,78 @@
+"""A JSON module a TypeScript program imports (`resolveJsonModule`) edited since HEAD is a
+changed file, and HEAD's result is made of HEAD's text of it (`engine/program_data.py`):
+before, `check --baseline HEAD` said 0 changed files and the error its edit made unchanged
+(HEAD's result made of the disk's JSON, kept so: after the revert, a phantom fix). Real
+TypeScript 7.0.2 and 5.4.5 (the builder), their `tsc -p` on the written tree beside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.ops.file_diagnostics import diagnostics
+from tests.conftest import Warm, warm_root
+from tests.engine.test_native_check import CONFIG as NATIVE
+from tests.ops.test_baseline import committed
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate, typescript_package
+
+OPTIONS = {**NATIVE["compilerOptions"], "resolveJsonModule": True}
+CONFIG = {"compilerOptions": OPTIONS, "include": ["src"]}
+FILES = {
+    "src/defaults.json": '{ "retries": 3 }\n',
+    "src/use.ts": (
+        'import defaults from "./defaults.json";\n'
+        "export const retries: number = defaults.retries;\n"
+    ),
+    "src/known.ts": "export const known: string = 1;\n",  # HEAD's own error
+}
+EDITED = '{ "retries": "3" }\n'
+
+
+def _project(root: Path, version: str) -> Path:
+    for name, text in {**FILES, "tsconfig.json": json.dumps(CONFIG)}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    (root / ".gitignore").write_text("node_modules\n")
+    return committed(root.resolve())
+
+
+def _since(warm: Warm) -> tuple[set[tuple[str, str]], set[tuple[str, str]], int, list[str]]:
+    found = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
+    assert found is not None
+    new = {(d.path, d.code or "") for d in found.introduced}
+    return new, {(d.path, d.code or "") for d in found.fixed}, found.unchanged, found.changed
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_an_edited_json_module_is_a_change_and_heads_result_is_of_heads_json(
+    tmp_path: Path, version: str
+) -> None:
+    root = _project(tmp_path / "p", version)
+    assert gate(root)[1].count("error TS") == 1  # src/known.ts(1,14) TS2322
+    (root / "src/defaults.json").write_text(EDITED)
+    assert "src/use.ts(2,14): error TS2322" in gate(root)[1]
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        # HEAD's result made now, the tree dirty: of HEAD's JSON
+        assert _since(warm) == ({("src/use.ts", "2322")}, set(), 1, ["src/defaults.json"])
+        (root / "src/defaults.json").write_text(FILES["src/defaults.json"])
+        assert _since(warm) == (set(), set(), 1, [])  # no phantom fix: the kept one is HEAD's
+        (root / "src/defaults.json").write_text(EDITED)
+        assert _since(warm) == ({("src/use.ts", "2322")}, set(), 1, ["src/defaults.json"])
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_files_baseline_holds_heads_json_for_its_program(tmp_path: Path, version: str) -> None:
+    root = _project(tmp_path / "p", version)
+    (root / "src/defaults.json").write_text(EDITED)
+    for warm in warm_root(root, tmp_path / "logs"):  # one-shot: no kept result read
+        found = warm.run(diagnostics(warm.ws, "src/use.ts", baseline="HEAD")).changes
+        assert found is not None and found.changed == ["src/defaults.json"]
+        assert [(d.path, d.line, d.column, d.code) for d in found.introduced] == [
+            ("src/use.ts", 2, 14, "2322")
+        ]
+        assert found.fixed == [] and found.unchanged == 0
