@@ -20,6 +20,7 @@ from tests.conftest import Warm, warm_root
 
 NO_SERVER = "no language server handles pyproject.toml (.toml)"
 CONFIGURATION = "pyproject.toml is a checker's configuration"  # a preview refuses it (90266b1)
+PYRIGHT = '[project]\nname = "own"\n\n[tool.pyright]\nstrict = ["."]\n'
 
 
 @pytest.fixture
@@ -96,7 +97,8 @@ GATED = [
     ("diagnostics", {"path": "pyproject.toml", "content": None, "baseline": None}, False),
     ("diagnostics", {"path": "pyproject.toml", "content": "x = 1\n"}, True),
     ("diagnostics", {"path": "pyproject.toml", "baseline": "HEAD"}, True),
-    ("preview", {"changes": [{"path": "pyproject.toml", "content": ""}]}, True),
+    # a checker's section: refused as a configuration (an edit no checker reads is answered)
+    ("preview", {"changes": [{"path": "pyproject.toml", "content": PYRIGHT}]}, True),
     ("workspace_diagnostics", {"paths": ["none/*.zz"]}, False),
     ("workspace_diagnostics", {"paths": ["none/*.zz"], "baseline": "session"}, True),
     ("status", {}, False),
