@@ -47,6 +47,7 @@ class Part:
     before_stops: list[Stop] = field(default_factory=list)  # `before`'s (the baseline's)
     renamed: dict[str, str] = field(default_factory=dict)  # old -> new path (as shown)
     same: int = 0  # diagnostics of files left out as the kept result's: unchanged
+    left: list[str] = field(default_factory=list)  # the baseline's gate files it left out now
 
     def joined(self, other: Part) -> Part:
         """Both parts as one."""
@@ -66,6 +67,7 @@ class Part:
             [*self.before_stops, *other.before_stops],
             {**self.renamed, **other.renamed},
             self.same + other.same,
+            self.left + other.left,
         )
 
 

@@ -102,6 +102,7 @@ async def settled(
         part = await asyncio.to_thread(gate_part, ws, found, keep)
         if (more := await beyond(found)) is not None:
             part = part.joined(more)
+        left_gate(ws, found, keep, part)
         if await unchanged(ws, found.checked.changes):
             return found, part
         if attempts.left <= 0:
@@ -161,6 +162,23 @@ def gate_part(ws: Workspace, found: Committed[Checked], keep: Callable[[Path], b
     return part
 
 
+def left_gate(
+    ws: Workspace, found: Committed[Checked], keep: Callable[[Path], bool], part: Part
+) -> None:
+    """The files of the baseline's gate (its kept result) that the gate leaves out now,
+    unchanged and still there (a tsconfig's `include`, pyright's `include`, mypy's `files`
+    narrowed), added to `part`: no checker answers them now, so their kept diagnostics are
+    fixed, as the project's own gate counts them (tsc -p: the error gone). Before, they were
+    in neither state: 0 fixed, 0 unchanged, not a word. A file the check left unanswered is
+    not one of them (not known now)."""
+    now = {r.path for r in [*found.checked.results, *part.results]}
+    now |= {s.path for s in found.checked.skipped}
+    for path in sorted(set(found.state.files) - now - part.changed):
+        if keep(ws.root / path) and (ws.root / path).is_file():
+            part.left.append(path)
+            part.before += found_of(found.state.files[path])
+
+
 def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part) -> Compared:
     """The engine's difference of `part`'s two states, with the note saying what was
     compared."""
@@ -172,6 +190,9 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     )
     if part.beyond is not None:
         note += f"; {part.beyond}"
+    if part.left:
+        named = ", ".join(part.left[:3]) + (", ..." if len(part.left) > 3 else "")
+        note += f"; {len(part.left)} file(s) left the gate since (their errors fixed): {named}"
     if part.renamed:
         moved = sorted(part.renamed.items())[:5]
         note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in moved)
