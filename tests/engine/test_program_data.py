@@ -2,7 +2,9 @@
 changed file, and HEAD's result is made of HEAD's text of it (`engine/program_data.py`):
 before, `check --baseline HEAD` said 0 changed files and the error its edit made unchanged
 (HEAD's result made of the disk's JSON, kept so: after the revert, a phantom fix). Real
-TypeScript 7.0.2 and 5.4.5 (the builder), their `tsc -p` on the written tree beside."""
+TypeScript 7.0.2 and 5.4.5 (the builder), their `tsc -p` on the written tree beside. A
+preview of such an edit is answered through its program too (it was refused: no server
+handles .json)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.preview import previewed
 from tests.conftest import Warm, warm_root
 from tests.engine.test_native_check import CONFIG as NATIVE
 from tests.ops.test_baseline import committed
@@ -76,3 +79,18 @@ def test_a_files_baseline_holds_heads_json_for_its_program(tmp_path: Path, versi
             ("src/use.ts", 2, 14, "2322")
         ]
         assert found.fixed == [] and found.unchanged == 0
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_preview_of_a_json_module_is_answered_through_its_program(
+    tmp_path: Path, version: str
+) -> None:
+    root = _project(tmp_path / "p", version)
+    for warm in warm_root(root, tmp_path / "logs"):
+        change = [{"path": "src/defaults.json", "content": EDITED}]
+        found = warm.run(previewed(warm.ws, change)).changes
+        assert [(d.path, d.line, d.column, d.code) for d in found.introduced] == [
+            ("src/use.ts", 2, 14, "2322")
+        ]
+        assert (found.fixed, found.unchanged, found.changed) == ([], 1, ["src/defaults.json"])
+        assert (root / "src/defaults.json").read_text() == FILES["src/defaults.json"]

@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
+from lspd.engine.program_data import data_changed, data_state
 from lspd.engine.renames import renames
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
@@ -30,7 +31,7 @@ from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare, diagnose
 from lspd.ops.check import check_all
 from lspd.ops.models import DiagnosticsResult, FileDiagnostic
-from lspd.ops.overlaid_state import overlaid_state
+from lspd.ops.overlaid_state import HeldAnswers, overlaid_state
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -53,11 +54,16 @@ async def proposal_compared(
 async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | None) -> Compared:
     whole = await check_all(ws)  # the baseline: a stop there is said (`baseline_stopped`)
     disk = {ws.resolve(r.path): r for r in whole.results}
-    state = await overlaid_state(ws, proposed, set(disk), only)
-    after, asked = state.results, state.asked
+    data = set(data_changed(ws, proposed))  # JSON modules: no server holds their text
+    state = await overlaid_state(
+        ws, {p: t for p, t in proposed.items() if p not in data}, set(disk), only
+    )
+    after, asked = dict(state.results), state.asked
+    if data:  # their programs checked by their own tsc -p on a copy holding the proposal
+        after.update(await data_state(ws, proposed, set(disk), HeldAnswers(ws)))
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
-    outside = sorted(p for p in compared if p not in disk and p.is_file())
+    outside = sorted(p for p in compared if p not in disk and p.is_file() and p not in data)
     before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
     olds, news = _found(before, {}), _found(after, proposed)
     moved = _renamed(ws, proposed)
@@ -72,6 +78,9 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     others = [p for p in after if p not in proposed]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
     note = _note(len(changed), len(others), only is not None, by_mypy)
+    if data:
+        json = ", ".join(ws.display(p) for p in sorted(data))
+        note += f"; {json}: its programs checked by their own tsc -p on a copy with the proposal"
     shown = [ws.display(p) for p in changed]
     if moved:
         note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in sorted(moved.items())[:5])

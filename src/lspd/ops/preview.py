@@ -9,7 +9,7 @@ from pathlib import Path
 
 from lspd.engine.config_parts import same_settings
 from lspd.engine.dependents import files_naming
-from lspd.engine.revisions import is_configuration
+from lspd.engine.revisions import is_configuration, program_data
 from lspd.errors import InvalidInput, LspdError
 from lspd.ops.budget import MAX_LIMIT, check_paging
 from lspd.ops.changes_page import Kept, kept, preview_cut
@@ -131,7 +131,8 @@ def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[
             if content is not None and same_settings(path, read_text(path), content):
                 continue  # pyproject's [project] alone: the checkers read none of it
             raise InvalidInput(_configuration(ws.display(path)))
-        ws.definition_for(path)  # a file of no served language: say so now
+        if not program_data(ws, path):  # a JSON module: answered by its program's tsc
+            ws.definition_for(path)  # a file of no served language: say so now
         if path in proposed:
             raise InvalidInput(f"{change['path']} is changed twice; send each file once")
         if content is None and not path.is_file():
