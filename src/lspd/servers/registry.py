@@ -45,6 +45,9 @@ class ServerDefinition:
     env: dict[str, str] = field(default_factory=dict)
     # Files that mark a project's root for this server (nearest ancestor holding one wins).
     roots: tuple[str, ...] = ()
+    # A pyproject.toml without a pyright table marks no root where a configuration is above
+    # it (basedpyright's: workspace/pyright_home.py).
+    config_above: bool = False
     # Its npm prefix under lspd's cache dir: servers whose packages conflict get one each.
     npm_prefix: str = "npm"
     # Which of the project's toolchains it runs ("typescript", "python"): workspace/toolchain.py.
@@ -226,6 +229,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         env=dict(table.get("env", {})),
         npm_prefix=table.get("npm_prefix", "npm"),
         roots=tuple(table.get("roots", ())),
+        config_above=table.get("config_above", False),
         toolchain=table.get("toolchain"),
         shared=table.get("shared", False),
         covers_nested=table.get("covers_nested", False),

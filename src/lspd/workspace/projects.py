@@ -12,6 +12,7 @@ from pathlib import Path
 from lspd.servers.registry import ServerDefinition, definition_for_path
 from lspd.workspace import files, paths
 from lspd.workspace.ignore import Ignore, RulesStamp
+from lspd.workspace.pyright_home import configuration_home
 
 LANGUAGE_SCAN_LIMIT = 20_000  # files looked at to find which languages a workspace has
 LANGUAGES_TTL_S = 30.0
@@ -97,7 +98,7 @@ class Projects:
         known = self._roots.get(key)
         # Kept: the same directories, and the same .gitignore if its rules were asked (a stat).
         if known and known[1] == stamps and (not known[2] or self.ignore.rules() == known[3]):
-            return known[0]
+            return self._home(known[0], definition)
         found, cacheable = self.root, None not in stamps
         asked, rules = False, None  # whether the ignore rules were asked, and their stamp
         for directory in chain:
@@ -115,7 +116,15 @@ class Projects:
             if len(self._roots) >= ROOTS_KEPT:
                 self._roots.clear()
             self._roots[key] = (found, stamps, asked, rules)
-        return found
+        return self._home(found, definition)
+
+    def _home(self, found: Path, definition: ServerDefinition) -> Path:
+        """`found`, or the directory above it whose configuration its server reads there
+        (`config_above`: a pyproject.toml without a pyright table; read each time, the
+        directories' stamps do not follow an edit of it)."""
+        if not definition.config_above or found == self.root:
+            return found
+        return configuration_home(found, self.root) or found
 
     def forget(self) -> None:
         """Files came or went: the next `present` scans again."""
@@ -133,6 +142,7 @@ class Projects:
         if self._present is None or now - self._present[0] > LANGUAGES_TTL_S:
             found: dict[tuple[str, Path], Project] = {}
             homes: dict[Path, dict[str, Path]] = {}  # directory -> server -> project root
+            read: dict[tuple[str, Path], Path] = {}  # a marked root -> its project (`_home`)
             for directory, names in self.ignore.walk(LANGUAGE_SCAN_LIMIT):
                 above = homes.get(directory.parent, {})
                 here = set(names)
@@ -145,7 +155,10 @@ class Projects:
                 for name in names:
                     definition = self.handler(directory / name)
                     if definition is not None:
-                        project = home[definition.name]
+                        marked = home[definition.name]
+                        if (definition.name, marked) not in read:
+                            read[definition.name, marked] = self._home(marked, definition)
+                        project = read[definition.name, marked]
                         found.setdefault(
                             (definition.name, project),
                             Project(definition, project, directory / name),
