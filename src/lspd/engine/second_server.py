@@ -45,6 +45,7 @@ from typing import TypeVar
 
 from lspd.errors import ServerError
 from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri
 from lspd.workspace.files import read_text
 
 SPLIT_AT = 100  # files asked of one session from which a second server pays for its load
@@ -72,6 +73,11 @@ async def ask_all(
     helpers = await _held_helpers(_helpers(paths, sessions))
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
+    # every file in each server before any is asked (`_opened`)
+    firsts = dict.fromkeys(sessions[p] for p in paths)
+    servers = [(s, [p for p in paths if sessions[p] is s]) for s in firsts]
+    servers += [(helpers[s], files) for s, files in servers if s in helpers]
+    await asyncio.gather(*(_opened(server, files) for server, files in servers))
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half for
     # the first server, the second half for the second, each in the list's order; a server
     # whose queue is empty takes the other's next file. `from_ends`: one, the second from its end.
@@ -113,6 +119,27 @@ async def ask_all(
     finally:
         await asyncio.gather(*(helper.stop() for helper in helpers.values()))
     return results
+
+
+async def _opened(server: Session, paths: list[Path]) -> None:
+    """Each of `paths` a Python server does not hold opened at the disk's text before any
+    is asked, as basedpyright's CLI makes every included file before it checks one. Its LSP
+    (openFilesOnly) tracks no file: one it first makes for another file's import stays as
+    made when opened later (`setFileOpened`: not tracked, a library's file where the import
+    went through site-packages), and such files' errors went unreported, by the order and
+    timing of the asks. mcp 2.3.0 (its editable install's .pth, extraPaths set, 11
+    sub-projects as workspace folders): after a signature change was undone, the second
+    server answered stdio.py and the four files importing it with their hints and none of
+    their 6 errors (`diagnostics` of the file, asked alone, had them): 6 "fixed" on a clean
+    tree, then the change's 2 new errors unseen."""
+    if server.definition.language != "python":
+        return
+    for path in paths:
+        language_id = server.definition.extensions.get(path.suffix.lower())
+        if path_to_uri(path) in server.documents or language_id is None:
+            continue
+        if (text := read_text(path)) is not None:  # an unreadable file: left to its ask
+            await server.sync_document(path, text, language_id)
 
 
 def _helpers(paths: list[Path], sessions: dict[Path, Session]) -> dict[Session, Session]:
