@@ -18,14 +18,15 @@ served by the session folder of the configuration's directory.
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.workspace.files import stamp
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, _table
 
 # Whether a pyproject.toml holds a pyright table, by path, with the stamp it was read at.
-_TABLES: dict[Path, tuple[tuple[int, int], bool]] = {}
+_TABLES: dict[str, tuple[tuple[int, int, int], bool]] = {}
 _TABLES_KEPT = 1_000
 
 
@@ -33,42 +34,55 @@ def configuration_home(directory: Path, top: Path) -> Path | None:
     """The directory above `directory`, up to `top`, whose configuration basedpyright reads
     for a folder at `directory`, when `directory` holds a pyproject.toml without a pyright
     table (and no pyrightconfig.json); None otherwise, or when none is found up to `top`
-    (basedpyright then runs on its defaults there)."""
-    if (directory / CONFIG_JSON).is_file() or not (directory / PYPROJECT).is_file():
+    (basedpyright then runs on its defaults there). Strings and os.stat: asked at each
+    question about a file of such a folder (pathlib's objects cost more than the stats)."""
+    here, end = str(directory), str(top)
+    if _file(os.path.join(here, CONFIG_JSON)) or _table_in(here) is not False:
         return None
-    if _has_table(directory / PYPROJECT):
-        return None
-    start = directory
-    while start != top and start.is_relative_to(top):
-        chain = _chain(start.parent, top)
-        found = next((d for d in chain if (d / CONFIG_JSON).is_file()), None)
+    start = here
+    while start != end and start.startswith(end + os.sep):
+        chain = _chain(os.path.dirname(start), end)
+        found = next((d for d in chain if _file(os.path.join(d, CONFIG_JSON))), None)
         if found is not None:
-            return found
-        start = next((d for d in chain if (d / PYPROJECT).is_file()), top)
-        if (start / PYPROJECT).is_file() and _has_table(start / PYPROJECT):
-            return start
+            return Path(found)
+        tables = ((d, _table_in(d)) for d in chain)
+        start, table = next(((d, t) for d, t in tables if t is not None), (end, None))
+        if table:
+            return Path(start)
     return None
 
 
-def _chain(directory: Path, top: Path) -> list[Path]:
+def _chain(directory: str, top: str) -> list[str]:
     """`directory` and each directory above it, up to `top`."""
     chain = [directory]
-    while chain[-1] != top and chain[-1].parent != chain[-1]:
-        chain.append(chain[-1].parent)
+    while chain[-1] != top and os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
     return chain
 
 
-def _has_table(path: Path) -> bool:
-    """Whether the pyproject.toml holds a pyright table; one that cannot be read counts as
-    holding one (the folder stays a project of its own, as before)."""
-    now = stamp(path)
-    if now is None:
+def _file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
         return False
+
+
+def _table_in(directory: str) -> bool | None:
+    """Whether the directory's pyproject.toml holds a pyright table (None: it has none); one
+    that cannot be read counts as holding one (the folder stays a project of its own)."""
+    path = os.path.join(directory, PYPROJECT)
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    now = (status.st_mtime_ns, status.st_size, status.st_ino)
     kept = _TABLES.get(path)
     if kept is not None and kept[0] == now:
         return kept[1]
     try:
-        found = _table(path) is not None
+        found = _table(Path(path)) is not None
     except InvalidInput:
         found = True
     if len(_TABLES) >= _TABLES_KEPT:
