@@ -73,11 +73,7 @@ async def ask_all(
     helpers = await _held_helpers(_helpers(paths, sessions))
     if checked_before:
         await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
-    # every file in each server before any is asked (`_opened`)
-    firsts = dict.fromkeys(sessions[p] for p in paths)
-    servers = [(s, [p for p in paths if sessions[p] is s]) for s in firsts]
-    servers += [(helpers[s], files) for s, files in servers if s in helpers]
-    await asyncio.gather(*(_opened(server, files) for server, files in servers))
+    await _open_all(paths, sessions, helpers)
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half for
     # the first server, the second half for the second, each in the list's order; a server
     # whose queue is empty takes the other's next file. `from_ends`: one, the second from its end.
@@ -119,6 +115,16 @@ async def ask_all(
     finally:
         await asyncio.gather(*(helper.stop() for helper in helpers.values()))
     return results
+
+
+async def _open_all(
+    paths: list[Path], sessions: dict[Path, Session], helpers: dict[Session, Session]
+) -> None:
+    """Every file in each server, the first and its second, before any is asked (`_opened`)."""
+    firsts = dict.fromkeys(sessions[p] for p in paths)
+    servers = [(s, [p for p in paths if sessions[p] is s]) for s in firsts]
+    servers += [(helpers[s], files) for s, files in servers if s in helpers]
+    await asyncio.gather(*(_opened(server, files) for server, files in servers))
 
 
 async def _opened(server: Session, paths: list[Path]) -> None:
