@@ -14,7 +14,8 @@ import os
 import re
 from pathlib import Path
 
-_VERSION = re.compile(r"^Version:\s*(\d+)\.(\d+)(?:\.(\d+))?", re.M)
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+_METADATA_VERSION = re.compile(r"^Version:\s*(\S+)", re.M)
 
 
 def site_packages(interpreter: Path) -> list[Path]:
@@ -25,14 +26,22 @@ def site_packages(interpreter: Path) -> list[Path]:
 def installed_version(interpreter: Path) -> tuple[int, ...] | None:
     """The version of the mypy installed in the environment's own site-packages (what its
     interpreter imports first), or None when it has none there (asked by running it)."""
+    version = distribution_version(interpreter, "mypy")
+    found = None if version is None else _VERSION.match(version)
+    return None if found is None else tuple(int(part or 0) for part in found.groups())
+
+
+def distribution_version(interpreter: Path, name: str) -> str | None:
+    """The version of the distribution `name` (e.g. basedpyright) installed in the
+    environment's own site-packages, from its `.dist-info`'s METADATA; None without one."""
     for site in site_packages(interpreter):
-        for info in sorted(site.glob("mypy-*.dist-info")):
+        for info in sorted(site.glob(f"{name}-*.dist-info")):
             try:
-                found = _VERSION.search((info / "METADATA").read_text("utf-8", "replace"))
+                found = _METADATA_VERSION.search((info / "METADATA").read_text("utf-8", "replace"))
             except OSError:
                 continue
             if found is not None:
-                return tuple(int(part or 0) for part in found.groups())
+                return found.group(1)
     return None
 
 

@@ -11,7 +11,9 @@ calls and lspd.toml's (mtime, size); an idle daemon does nothing.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -98,6 +100,12 @@ class Toolchains:
     def in_use(self) -> list[tuple[Path, Toolchain | None]]:
         """Each project's toolchain as last found (`tool_stamps` looks at them again)."""
         return [(project, found.toolchain) for (_, project), found in self._found.items()]
+
+    def look_again(self) -> None:
+        """Each toolchain found again at its next question, not `RECHECK_S` after it was
+        last (one changed on disk, `tool_stamps`: basedpyright upgraded in the .venv is
+        another label, so the server restarts and the kept results are made again)."""
+        self._found = {k: dataclasses.replace(f, at=-math.inf) for k, f in self._found.items()}
 
     def _stop(self, key: Key) -> None:
         old = self._sessions.pop(key, None)

@@ -39,6 +39,7 @@ from lspd.lsp import interpreter_ask
 from lspd.lsp.interpreter_ask import Ask, is_script, python_on_path
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
+from lspd.workspace.mypy_installed import distribution_version
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,7 @@ class Toolchain:
     version: str | None
     origin: str  # "project", "lspd", "lspd.toml" or "PATH"
     server: str | None = None  # the project's own copy of the language server, if it runs
+    server_version: str | None = None  # its distribution and version: `basedpyright 1.40.2`
     problem: str | None = None  # why it cannot run here (the session then refuses to start)
     fix: str | None = None  # what to install or do about `problem`
 
@@ -67,7 +69,10 @@ class Toolchain:
         name = self.kind if self.version is None else f"{self.kind} {self.version}"
         if self.kind == "python":
             name += f" {self.path}"
-        label = f"{name}, {self.origin}" + (", its own server" if self.server else "")
+        label = f"{name}, {self.origin}"
+        if self.server_version:  # another version answers otherwise (`_own_server_version`)
+            label += f", {self.server_version}"
+        label += ", its own server" if self.server else ""
         label += f", by {by}" if by else ""
         if self.problem is not None:
             label += f", cannot run here: {self.problem}" + (f"; {self.fix}" if self.fix else "")
@@ -289,12 +294,24 @@ def _python(
     # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
     adapted = _python_path(dataclasses.replace(definition, env=env), str(interpreter))
     own_server = bin_dir / definition.command[0]
-    server: str | None = None
+    server = server_version = None
     own = origin != "PATH" and os.sep not in definition.command[0]
     if own and os.access(own_server, os.X_OK):
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
-        server = str(own_server)
-    return adapted, Toolchain("python", interpreter, python_version(interpreter), origin, server)
+        server, server_version = str(own_server), _own_server_version(interpreter, own_server)
+    python = python_version(interpreter)
+    return adapted, Toolchain("python", interpreter, python, origin, server, server_version)
+
+
+def _own_server_version(interpreter: Path, server: Path) -> str | None:
+    """`basedpyright 1.40.2`: the distribution of the environment's own server and its
+    version, from its `.dist-info` (one small read, no process). Without it, the label
+    and the kept result's key were the same after `pip install basedpyright==<other>` in
+    the project's .venv: HEAD's result made by the old version was read back and compared
+    with the new version's answers."""
+    name = server.name.removesuffix("-langserver")
+    version = distribution_version(interpreter, name)
+    return None if version is None else f"{name} {version}"
 
 
 def _python_path(definition: ServerDefinition, interpreter: str) -> ServerDefinition:

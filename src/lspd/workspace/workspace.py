@@ -191,6 +191,7 @@ class Workspace:
         interpreters = [daemon.interpreter for daemon in self.pool.mypy.values()]
         if moved := self.toolchains.stamps.moved(self.toolchains.in_use(), interpreters):
             log.info("a toolchain changed on disk (%s): checked again", ", ".join(moved))
+            self.toolchains.look_again()
             self._changes += 1
 
     # -- file changes ----------------------------------------------------------------------
