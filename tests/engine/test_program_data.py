@@ -4,7 +4,7 @@ before, `check --baseline HEAD` said 0 changed files and the error its edit made
 (HEAD's result made of the disk's JSON, kept so: after the revert, a phantom fix). Real
 TypeScript 7.0.2 and 5.4.5 (the builder), their `tsc -p` on the written tree beside. A
 preview of such an edit is answered through its program too (it was refused: no server
-handles .json)."""
+handles .json). A JSON no program reads (package.json) is no change: no tsc -p on a copy."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import lspd.engine.program_data as program_data
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
@@ -32,10 +33,12 @@ FILES = {
     "src/known.ts": "export const known: string = 1;\n",  # HEAD's own error
 }
 EDITED = '{ "retries": "3" }\n'
+PACKAGE = {"package.json": '{ "name": "p", "private": true }\n'}
+DEPENDED = '{ "name": "p", "private": true, "dependencies": { "left-pad": "1.3.0" } }\n'
 
 
 def _project(root: Path, version: str) -> Path:
-    for name, text in {**FILES, "tsconfig.json": json.dumps(CONFIG)}.items():
+    for name, text in {**FILES, "tsconfig.json": json.dumps(CONFIG), **PACKAGE}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     (root / "node_modules").mkdir()
@@ -94,3 +97,47 @@ def test_a_preview_of_a_json_module_is_answered_through_its_program(
         ]
         assert (found.fixed, found.unchanged, found.changed) == ([], 1, ["src/defaults.json"])
         assert (root / "src/defaults.json").read_text() == FILES["src/defaults.json"]
+
+
+def _copies(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The configs `tsc -p` ran on a copy for (`program_data.checked_copy`), counted."""
+    ran: list[Path] = []
+    real = program_data.checked_copy
+
+    def counted(tsc: list[str], root: Path, config: Path, *rest: object) -> object:
+        ran.append(config)
+        return real(tsc, root, config, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(program_data, "checked_copy", counted)
+    return ran
+
+
+@pytest.mark.parametrize("watch", [False, True])
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_package_json_no_program_reads_is_no_change_and_runs_no_tsc(
+    tmp_path: Path, version: str, watch: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path / "p", version)
+    ran = _copies(monkeypatch)
+    (root / "package.json").write_text(DEPENDED)  # a dependency added: tsc -p says the same
+    assert gate(root)[1].count("error TS") == 1
+    for warm in warm_root(root, tmp_path / "logs", watch=watch):
+        assert _since(warm) == (set(), set(), 1, [])
+        assert ran == []
+    (root / "src/defaults.json").write_text(EDITED)  # read by the program: it counts
+    for warm in warm_root(root, tmp_path / "logs", watch=watch):  # servers told of it
+        assert _since(warm) == ({("src/use.ts", "2322")}, set(), 1, ["src/defaults.json"])
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_preview_of_a_package_json_no_program_reads_runs_no_tsc(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path / "p", version)
+    ran = _copies(monkeypatch)
+    for warm in warm_root(root, tmp_path / "logs"):  # one-shot
+        change = [{"path": "package.json", "content": DEPENDED}]
+        found = warm.run(previewed(warm.ws, change)).changes
+        assert (found.introduced, found.fixed, found.unchanged) == ([], [], 0)  # none held
+        assert found.changed == ["package.json"] and ran == []
+        assert (root / "package.json").read_text() == PACKAGE["package.json"]

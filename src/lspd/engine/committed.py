@@ -38,7 +38,7 @@ from lspd.engine.kept_memory import (
 )
 from lspd.engine.mypy_configured import mypy_configured
 from lspd.engine.overlaid_state import Held, overlaid_state
-from lspd.engine.program_data import DataNotChecked, data_changed, data_state
+from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, differences, revision
 from lspd.engine.second_sample import sampled_again
@@ -126,6 +126,7 @@ async def committed(
             mark = ws.changes_seen
             checked = await whole()
             delta = await asyncio.to_thread(differences, ws, baseline)
+            delta = await data_delta(ws, delta)  # the JSON files a program reads alone
             if mark is None or ws.changes_seen == mark or tries.left <= 0:
                 break
             log.info("files changed while the check for %s ran: checked again", commit[:12])
@@ -160,7 +161,7 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
     left none, and the session's first question, after the edits, made it of them."""
     if memory.session is not None or ws.changes_seen is None:
         return
-    since = await asyncio.to_thread(differences, ws, "session")
+    since = await data_delta(ws, await asyncio.to_thread(differences, ws, "session"))
     try:
         memory.session = await _made(ws, await _key(ws, "session", checked), checked, since, run)
     except NotKept as exc:  # a file not answered: made at the session's first question

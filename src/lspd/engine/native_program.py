@@ -72,6 +72,7 @@ class Program:
     ran: bool = True  # tsc ran (it listed a file, a library's too, or said a coded error)
     config: Stamp = None  # the tsconfig's stamp when its listing started
     said: Errors = ()  # what that listing said of configuration files (`configuration`)
+    data: frozenset[Path] = frozenset()  # the JSON modules it reads under the root (`read_data`)
 
 
 @dataclass
@@ -229,7 +230,16 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
             known[path] = _Known(now, None, tuple(by_file.get(path, ())))
     ran = bool(files) or any(error.code for error in errors)
     said = tuple(error for error in errors if error.file.suffix == ".json")
-    return Program(own, known, mark, generation, began, mark, ran, configured, said)
+    data = frozenset(p for p in files if p.suffix == ".json" and p.is_relative_to(ws.root))
+    return Program(own, known, mark, generation, began, mark, ran, configured, said, data)
+
+
+def read_data(ws: Workspace, config: Path) -> frozenset[Path] | None:
+    """The JSON files under the root that `config`'s program reads (`resolveJsonModule`),
+    from its listing where it is kept and stands (`_standing`: one made within the running
+    question without a watcher); None when none is at hand (no run made for it)."""
+    kept = _programs.get(ws, _Programs()).kept.get(config)
+    return kept.data if kept is not None and _standing(ws, kept) else None
 
 
 async def configuration(ws: Workspace, tsc: list[str], config: Path) -> Errors:

@@ -7,19 +7,27 @@ baseline's texts (`workspace/tsc_copy.py`: the project's TypeScript and JSON fil
 texts written over them), TypeScript 5 and 7 alike, and its files' results are tsc's. Before,
 such a file was no changed file at all: HEAD's result was made of the disk's JSON (an error
 its edit made counted unchanged) and kept so (after the revert, a phantom fix).
+
+Which JSON files count (`data_read`) is each program's own list where it is at hand: a
+TypeScript 7 program's listing (`native_program.read_data`, `tsc -p --listFilesOnly` lists
+its JSON modules), a TypeScript 5 builder's program files (its last check's). A package.json
+no program imports then differs as no source does (no tsc -p on a copy for it: seconds to a
+minute on a big project). Where a TypeScript program's files are not at hand (a one-shot
+question whose builder did not run), every such JSON under a tsconfig.json counts, as before.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from lspd.dirs import state_dir
+from lspd.engine.native_program import read_data
 from lspd.engine.overlaid_state import Texts
 from lspd.engine.results import FileResult
-from lspd.engine.revisions import program_data
+from lspd.engine.revisions import Delta, program_data
 from lspd.errors import LspdError
 from lspd.lsp.positions import from_units, to_units
 from lspd.lsp.text import split_lines
@@ -50,6 +58,45 @@ class DataNotChecked(LspdError):
 def data_changed(ws: Workspace, texts: Mapping[Path, object]) -> list[Path]:
     """The files of `texts` a TypeScript program reads that no server holds (JSON modules)."""
     return sorted(p for p in texts if program_data(ws, p))
+
+
+async def data_read(ws: Workspace, paths: Iterable[Path]) -> list[Path]:
+    """The files of `paths` a TypeScript program of the gate reads that no server holds:
+    those its program lists where every TypeScript program's files are at hand, else all
+    that may be (`revisions.program_data`)."""
+    maybe = sorted(p for p in paths if program_data(ws, p))
+    if not maybe:
+        return []
+    read: set[Path] = set()
+    for project in (await gate_scope(ws)).projects:
+        if project.language != "typescript" or project.config is None:
+            continue
+        files = _program_files(ws, ws.resolve(project.config))
+        if files is None:
+            return maybe  # not at hand without a run of its own: as today
+        read.update(files)
+    return [p for p in maybe if p in read]
+
+
+async def data_delta(ws: Workspace, delta: Delta) -> Delta:
+    """`delta` without the JSON files no TypeScript program reads (`data_read`)."""
+    maybe = [p for p in {*delta.before, *delta.after} if program_data(ws, p)]
+    dropped = set(maybe) - set(await data_read(ws, maybe)) if maybe else set()
+    if not dropped:
+        return delta
+    before = {p: t for p, t in delta.before.items() if p not in dropped}
+    return Delta(before, {p: t for p, t in delta.after.items() if p not in dropped})
+
+
+def _program_files(ws: Workspace, config: Path) -> Collection[Path] | None:
+    """The files of `config`'s program, where a run already made says them: TypeScript 7's
+    kept listing, or a TypeScript 5 builder's last check of it (its files' items)."""
+    if (data := read_data(ws, config)) is not None:
+        return data
+    for builder in ws.builders.values():
+        if (project := builder.projects.get(config)) is not None:
+            return project.items.keys()
+    return None
 
 
 async def data_state(

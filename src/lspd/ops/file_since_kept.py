@@ -20,7 +20,7 @@ from lspd.engine.kept import config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
 from lspd.engine.native_reach import native
-from lspd.engine.program_data import data_changed, data_state
+from lspd.engine.program_data import data_changed, data_delta, data_state
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
@@ -228,7 +228,7 @@ async def _asked(
 ) -> tuple[Delta, _Asked]:
     """The files changed since `baseline`, and the file now (`now`; its text `content`
     when given, else the disk's)."""
-    delta = await asyncio.to_thread(differences, ws, baseline)
+    delta = await data_delta(ws, await asyncio.to_thread(differences, ws, baseline))
     text = content if content is not None else read_text(path)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
     return delta, _Asked(text, found_in(now, text), baseline, changed, stops)

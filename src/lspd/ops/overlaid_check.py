@@ -23,8 +23,9 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
-from lspd.engine.program_data import data_changed, data_state
+from lspd.engine.program_data import data_read, data_state
 from lspd.engine.renames import renames
+from lspd.engine.revisions import program_data
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
@@ -54,16 +55,17 @@ async def proposal_compared(
 async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | None) -> Compared:
     whole = await check_all(ws)  # the baseline: a stop there is said (`baseline_stopped`)
     disk = {ws.resolve(r.path): r for r in whole.results}
-    data = set(data_changed(ws, proposed))  # JSON modules: no server holds their text
-    state = await overlaid_state(
-        ws, {p: t for p, t in proposed.items() if p not in data}, set(disk), only
+    data = set(await data_read(ws, proposed))  # JSON modules: no server holds their text
+    state = await overlaid_state(  # nor of a JSON no program reads (package.json)
+        ws, {p: t for p, t in proposed.items() if not program_data(ws, p)}, set(disk), only
     )
     after, asked = dict(state.results), state.asked
     if data:  # their programs checked by their own tsc -p on a copy holding the proposal
         after.update(await data_state(ws, proposed, set(disk), HeldAnswers(ws)))
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
-    outside = sorted(p for p in compared if p not in disk and p.is_file() and p not in data)
+    outside = [p for p in sorted(compared) if p not in disk and p.is_file()]
+    outside = [p for p in outside if not program_data(ws, p)]  # JSON: no server's
     before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
     olds, news = _found(before, {}), _found(after, proposed)
     moved = _renamed(ws, proposed)
