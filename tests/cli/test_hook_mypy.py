@@ -4,8 +4,12 @@ basedpyright's), and the stop gate blocks on it until the caller is fixed."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +63,64 @@ def test_an_edit_gets_mypys_error_and_the_stop_gate_blocks_on_it(served: ThreadD
     main.write_text(main.read_text().replace("area(2, 3)", "area(2, 3, 4)"))
     assert said(hook("claude-code", edit(main), root)) is None
     assert said(hook("claude-code", stop(root, active=True), root)) is None
+
+
+# `scripts` is no package: a top-level `scripts/types.py` is module `types`, and mypy stops
+# at it before checking any file (mypy 2.4.1: "errors prevented further checking").
+SCRIPTS = {
+    **FILES,
+    "pyproject.toml": '[tool.mypy]\nfiles = ["app", "scripts"]\nstrict = true\n',
+    "scripts/run.py": "count: int = 1\n",
+}
+
+
+FIX = (
+    "fix what mypy stopped at (its own run stops there too: errors prevented further "
+    "checking; a file it names may need another name or place), then the check proves"
+)
+
+
+def own_stop(root: Path) -> list[dict[str, Any]]:
+    """The project's own `mypy -O json` (its configuration's files), asserted stopped
+    (exit 2): its errors."""
+    done = subprocess.run(
+        [str(root / ".venv/bin/mypy"), "-O", "json", "--cache-dir", os.devnull],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.fixture
+def scripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
+    """The project with its non-package `scripts` committed to git, its daemon running."""
+    yield from mypy_served(tmp_path, monkeypatch, SCRIPTS)
+
+
+def test_a_stop_past_the_parser_is_said_in_mypys_words_not_as_a_syntax_error(
+    scripts: ThreadDaemon,
+) -> None:
+    """mypy's blocker that is no syntax error, a `break` outside a loop: the hook and the
+    stop gate say what mypy stopped at, in its words, and what to do (they said "fix the
+    syntax error")."""
+    root = scripts.daemon.root
+    main = root / "app" / "main.py"
+    main.write_text(main.read_text() + "\nbreak\n")
+    [error] = own_stop(root)
+    assert (error["file"], error["line"]) == ("app/main.py", 7)
+    assert error["message"] == '"break" outside loop'
+    stopped = 'mypy stopped at app/main.py:7 (its blocking error: "break" outside loop)'
+    found = '1 new error(s) since HEAD:\napp/main.py:7:1: "break" outside loop'
+    assert said(hook("claude-code", edit(main), root)) == {
+        "decision": "block",
+        "reason": f"lspd: this work introduced {found}\nlspd: {stopped}: the rest is not "
+        f"checked, so what this edit introduced is not known; {FIX} it.",
+    }
+    assert said(hook("claude-code", stop(root), root)) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced "
+        f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
+    }

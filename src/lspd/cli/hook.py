@@ -261,10 +261,22 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
 
 def _fix(stopped: list[str], what: str) -> str:
     """What to do about checkers stopped at syntax errors: fix them (those of the work tree);
-    a baseline's alone (`at HEAD, …`) is the project's own checker's to settle."""
-    if all(s.startswith("at ") for s in stopped):
+    a baseline's alone (`at HEAD, …`) is the project's own checker's to settle. mypy's stop
+    past the parser (`ops/progressive_kept.stop_said`: in mypy's words) is no syntax error:
+    a file shadowing a library module is renamed, a `break` outside a loop fixed."""
+    from lspd.engine.stops import BLOCKING
+
+    now = [s for s in stopped if not s.startswith("at ")]
+    if not now:
         return "run the project's own checker before you finish"
-    return f"fix the syntax error, then the check proves {what}"
+    blocking = [s for s in now if f"({BLOCKING}: " in s]
+    if not blocking:
+        return f"fix the syntax error, then the check proves {what}"
+    fix = "fix what mypy stopped at (its own run stops there too: errors prevented further "
+    fix += "checking; a file it names may need another name or place)"
+    if len(blocking) < len(now):
+        fix = f"fix the syntax error and {fix.removeprefix('fix ')}"
+    return f"{fix}, then the check proves {what}"
 
 
 def _target(agent: str, payload: dict[str, Any]) -> tuple[Probe, list[str], str] | None:

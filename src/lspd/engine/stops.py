@@ -19,6 +19,9 @@ from typing import Any
 
 TSC = "tsc"
 MYPY = "mypy"
+# How a stop past the parser is said, mypy's words after it (`ops/progressive_kept.stop_said`;
+# the hook's advice reads it: `cli/hook._fix`).
+BLOCKING = "its blocking error"
 # TypeScript's parser's codes (TS1xxx; a JavaScript file's TS8xxx; JSX's TS17xxx). The
 # checker's grammar errors are among them too: never said apart by the code alone.
 PARSER_CODES = (range(1000, 2000), range(8000, 9000), range(17000, 18000))

@@ -22,7 +22,7 @@ from pathlib import Path
 from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.revisions import is_configuration
-from lspd.engine.stops import Stop
+from lspd.engine.stops import BLOCKING, MYPY, Stop, syntax_code
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
@@ -105,17 +105,46 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     changes = result.changes
     # a baseline's stop that hid nothing new changes no verdict: not said
     at_baseline = [s for s in changes.baseline_stopped if s.not_checked]
-    progress.stopped = [*map(stop_said, changes.stopped)]
-    progress.stopped += [f"at {progress.baseline}, {stop_said(s)}" for s in at_baseline]
+    said_now, said_then = (
+        stop_words(stops_now, _found_now(ws, results)),
+        stop_words(stops_then, kept),
+    )
+    progress.stopped = [stop_said(s, said_now.get(_at(s), [])) for s in changes.stopped]
+    progress.stopped += [
+        f"at {progress.baseline}, {stop_said(s, said_then.get(_at(s), []))}" for s in at_baseline
+    ]
     progress.stop_keys = [now[_at(s)] for s in changes.stopped]
     progress.stop_keys += [was[_at(s)] for s in at_baseline]
 
 
-def stop_said(stop: Stopped) -> str:
+def stop_said(stop: Stopped, words: list[str]) -> str:
     """A checker stopped at syntax errors, said in a line: it checked nothing else, so a
-    check without a new error proves nothing (the stop gate and the hook say it)."""
-    at = list(dict.fromkeys(stop.at))[:3]  # mypy says a line's errors one by one
-    return f"{stop.checker} stopped at the syntax error at {', '.join(at)}"
+    check without a new error proves nothing (the stop gate and the hook say it). mypy's
+    stop at a blocking error past the parser (`words`: its messages there, `stop_words`) is
+    said in mypy's words: a file shadowing a library module, a `break` outside a loop."""
+    at = ", ".join(list(dict.fromkeys(stop.at))[:3])  # mypy says a line's errors one by one
+    if not words:
+        return f"{stop.checker} stopped at the syntax error at {at}"
+    return f"{stop.checker} stopped at {at} ({BLOCKING}: {'; '.join(words)})"
+
+
+def stop_words(stops: Iterable[Stop], found: FoundIn) -> dict[tuple[str, ...], list[str]]:
+    """mypy's words at each stop of a state (keyed as `stop_keys`) that is no syntax error:
+    the messages of the errors at its lines (mypy's blockers past the parser, `engine/
+    mypy_blocked`); none for a stop at syntax errors, and for tsc's (its parser's, always)."""
+    words: dict[tuple[str, ...], list[str]] = {}
+    for stop in stops:
+        said = [
+            f.diagnostic for path, line in stop.at for f in found(path) if f.diagnostic.line == line
+        ]
+        if stop.checker == MYPY and not any(syntax_code(MYPY, d.code) for d in said):
+            words[_key(stop)] = list(dict.fromkeys(d.message for d in said))
+    return words
+
+
+def _key(stop: Stop) -> tuple[str, ...]:
+    """A stop's key, as its `Stopped` says it (`_at`)."""
+    return (stop.checker, *(f"{p}:{n}" for p, n in stop.at[:5]))
 
 
 # The diagnostics of a file in one state, as compared (their keys: no line in them).
@@ -140,9 +169,7 @@ def stop_keys(
         for path, line in stop.at:
             at = [f.key for f in found(path) if f.diagnostic.line == line]
             errors |= set(at) or {(path, _line_of(text(path), line))}  # none said there
-        keys[(stop.checker, *(f"{p}:{n}" for p, n in stop.at[:5]))] = json.dumps(
-            [state, stop.checker, sorted(errors, key=str)]
-        )
+        keys[_key(stop)] = json.dumps([state, stop.checker, sorted(errors, key=str)])
     return keys
 
 
