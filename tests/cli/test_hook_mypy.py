@@ -124,3 +124,27 @@ def test_a_stop_past_the_parser_is_said_in_mypys_words_not_as_a_syntax_error(
         "reason": "lspd: before you finish: this session's changes introduced "
         f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
     }
+
+
+def test_a_file_level_stop_is_at_line_1(scripts: ThreadDaemon) -> None:
+    """A file shadowing a library module: mypy's error of the whole file (no line, -1 in
+    its JSON) and its stop are at line 1 (the spec's 1-based positions), not -1."""
+    root = scripts.daemon.root
+    shadow = root / "scripts" / "types.py"
+    shadow.write_text("version = 1\n")
+    [error] = own_stop(root)
+    assert (error["file"], error["line"], error["column"]) == ("scripts/types.py", -1, -1)
+    message = error["message"]
+    assert message == 'This file shadows library module "types"'
+    stopped = f"mypy stopped at scripts/types.py:1 (its blocking error: {message})"
+    found = f"1 new error(s) since HEAD:\nscripts/types.py:1:1: {message}"
+    assert said(hook("claude-code", edit(shadow), root)) == {
+        "decision": "block",
+        "reason": f"lspd: this work introduced {found}\nlspd: {stopped}: the rest is not "
+        f"checked, so what this edit introduced is not known; {FIX} it.",
+    }
+    assert said(hook("claude-code", stop(root), root)) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced "
+        f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
+    }

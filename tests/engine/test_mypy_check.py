@@ -7,6 +7,10 @@ real mypy, against the same mypy run as the project's users run it."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +19,8 @@ from lspd.engine.mypy_check import MypyRun, by_project, parse, project_of, run_m
 from lspd.workspace import Workspace
 from lspd.workspace.dmypy import MypyOutput
 from tests.conftest import answer
-from tests.workspace.mypy_env import cli_errors, project
+from tests.ops.test_mypy_held_files import mypy_113
+from tests.workspace.mypy_env import cli_errors, mypy_env, project
 
 NESTED = {
     "pkg/__init__.py": "",
@@ -150,3 +155,46 @@ def test_an_error_without_a_column_ends_where_it_starts(tmp_path: Path) -> None:
     )
     (error,) = parse(MypyOutput((line,), True, 1), tmp_path)
     assert (error.line, error.column, error.end_line, error.end_column) == (33, 1, 33, 1)
+
+
+# A file-level error of each mypy (no line): mypy 2.4.1's `-O json` says line -1, mypy
+# 1.13 prints it as text (`path: error: ...`) beside its JSON lines.
+FILE_LEVEL = {
+    "shadow-2.4": (mypy_env, {"scripts/types.py": "version = 1\n"}, "This file shadows library"),
+    "duplicate-1.13": (
+        mypy_113,
+        {"scripts/a/util.py": "one = 1\n", "scripts/b/util.py": "two = 2\n"},
+        "Duplicate module named",
+    ),
+}
+
+
+@pytest.mark.parametrize(("env", "files", "said"), FILE_LEVEL.values(), ids=FILE_LEVEL.keys())
+def test_a_file_level_error_is_at_line_1_column_1(
+    tmp_path: Path, env: Callable[[], Path], files: dict[str, str], said: str
+) -> None:
+    """mypy's error of a whole file (no line: a file shadowing a library module, two files
+    of one module name) is at the file's start, 1-based as every position lspd says; it
+    was at line -1 (2.4.1), or left out (1.13's text)."""
+    config = '[tool.mypy]\nfiles = ["app", "scripts"]\nstrict = true\n'
+    root = project(
+        tmp_path / "p", {"pyproject.toml": config, "app/__init__.py": "", **files}, env()
+    )
+    done = subprocess.run(
+        [str(root / ".venv/bin/mypy"), "-O", "json", "--cache-dir", os.devnull],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2  # errors prevented further checking
+    lines = tuple(line for line in done.stdout.splitlines() if line.startswith(("{", "scripts")))
+    [named] = [line for line in lines if said in line]
+    if named.startswith("{"):
+        file, line, message = (json.loads(named)[k] for k in ("file", "line", "message"))
+        assert line == -1
+    else:
+        file, message = named.split(": error: ")
+    (error,) = parse(MypyOutput(lines, True, 2), root)
+    assert (error.path, error.message) == ((root / file).resolve(), message)
+    assert (error.line, error.column, error.end_line, error.end_column) == (1, 1, 1, 1)

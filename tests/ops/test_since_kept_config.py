@@ -3,9 +3,9 @@ HEAD's kept result is the one made under HEAD's configuration, `revisions.config
 tsconfig.json's noUnusedParameters and mypy's warn_unreachable turned on introduce errors
 in files the edit did not touch. Before, the key was the disk's configuration: HEAD's result
 was made again under the new one and said "0 new" (exit 0, the stop gate passed) where tsc
-and mypy say the new errors. Without a result kept under HEAD's configuration, none can be
-made (the servers read the disk's): the question is refused, saying why; so is a preview
-of a configuration, saying what to send instead. `unchanged`
+and mypy say the new errors. Without a result kept under HEAD's configuration, it is made by the
+checker on a copy holding HEAD's configuration (`engine/configured.py`); a preview of a
+configuration is refused, saying what to send instead. `unchanged`
 counts every diagnostic in both states, as `preview` does (it counted the compared files'
 only: 0 on a clean tree). The `session` baseline stands where the session started when
 HEAD moves (it was answered with HEAD's result, "0 new" after a commit). Real builder
@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.committed import NotKept
 from lspd.errors import InvalidInput
 from lspd.ops import progressive_kept
 from lspd.ops.check import workspace_diagnostics
@@ -40,7 +39,8 @@ UNREACHABLE = "[tool.mypy]\nstrict = true\nwarn_unreachable = true\n"
 
 def test_a_stricter_tsconfig_introduces_its_errors(tmp_path: Path) -> None:
     """Kept at HEAD from the clean tree (the daemon's case), then read back by a fresh
-    workspace (a one-shot `lspd check --baseline HEAD`); refused with no result kept."""
+    workspace (a one-shot `lspd check --baseline HEAD`); with no result kept, made by tsc
+    on a copy holding HEAD's tsconfig (refused before: `engine/configured.py`)."""
     root = ts_project(tmp_path)
     (root / "src/extra.ts").write_text(UNUSED)
     committed(root)
@@ -62,8 +62,11 @@ def test_a_stricter_tsconfig_introduces_its_errors(tmp_path: Path) -> None:
     assert "(read back); the configuration changed since " in again.scope
     assert [(d.path, d.code) for d in again.introduced] == [("src/extra.ts", "6133")]
     for fresh in warm_root(root, tmp_path / "other" / "logs"):  # nothing kept there
-        with pytest.raises(NotKept, match=r"configuration changed since \w+ \(tsconfig.json\)"):
-            fresh.run(workspace_diagnostics(fresh.ws, baseline="HEAD"))
+        # HEAD's texts and tsconfig checked by its own tsc -p on a copy (`engine/configured`)
+        made = fresh.run(workspace_diagnostics(fresh.ws, baseline="HEAD")).changes
+        assert made is not None and "(checked); the configuration changed since " in made.scope
+        assert [(d.path, d.code) for d in made.introduced] == [("src/extra.ts", "6133")]
+        assert (made.fixed, made.unchanged) == ([], 1)
 
 
 def test_mypy_s_warn_unreachable_introduces_its_errors(tmp_path: Path) -> None:

@@ -26,7 +26,8 @@ from typing import Generic, TypeVar
 
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
-from lspd.engine.committed_notes import configured, edited, retooled
+from lspd.engine.committed_notes import edited, retooled
+from lspd.engine.configured import Unconfigured, configured_state
 from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
 from lspd.engine.kept_memory import (
     KEEP_REVISIONS,
@@ -36,7 +37,6 @@ from lspd.engine.kept_memory import (
     kept_folder,
     memory_of,
 )
-from lspd.engine.mypy_configured import mypy_configured
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.results import FileResult, WholeCheck
@@ -275,16 +275,14 @@ async def _made(
     files = {r.path: r for r in checked.results}
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
-    if key.edited:  # mypy's copy holds the commit's configuration, where that is sound
+    if key.edited:  # its checker on a copy holding the commit's configuration, where sound
         then = await asyncio.to_thread(configs_at, ws, key.commit, [p for p, _ in scope.read])
-        configs = None if key.commit == "session" else mypy_configured(ws, sorted(gate), then)
-        if configs is None:
-            raise NotKept(configured(ws, key))
-        asked = sorted(p for p in gate | gone if texts.get(p, "") is not None)
-        stops = []  # the commit's run's own, under its configuration
-        results = await run.held.asked(asked, {**texts, **configs}, stops)
-        made = {ws.resolve(r.path): r for r in results}
-        files = {r.path: r for r in results}
+        try:
+            made_then, stops = await configured_state(ws, key, scope, then, delta, run.held)
+        except Unconfigured as error:
+            raise NotKept(str(error)) from error
+        made = {p: r for p, r in made_then.items()}
+        files = {r.path: r for r in made_then.values()}
     elif texts:
         for path in texts:
             files.pop(ws.display(path), None)

@@ -44,8 +44,10 @@ def configured(ws: Workspace, key: StateKey) -> str:
         )
     return (
         f"the checkers' configuration changed since {commit} ({named}) and no result of "
-        f"{commit} under its own configuration is kept (the servers check with the disk's "
-        "configuration only), so which errors the edit introduced is not known. `lspd check` "
+        f"{commit} under its own configuration is kept (lspd checks a commit's configuration "
+        "on a copy only where one checker judges every file of the gate, and mypy's or "
+        "basedpyright's names the files the disk's does), so which errors the edit "
+        "introduced is not known. `lspd check` "
         f"lists every error under the new configuration; a daemon started at {commit}'s "
         "configuration keeps its result (then this question compares every file of the "
         "gate), or commit the configuration and compare the source edits with that commit"

@@ -287,6 +287,8 @@ _TEXT = re.compile(
 
 # A syntax error mypy 1.x prints as text with `-O json` (no flags for columns): `path:line: ...`
 _BARE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<rest>error: .*)$")
+# ... and an error of a whole file (no line: a duplicate module, mypy 1.13), with its notes.
+_WHOLE = re.compile(r"^(?P<path>.+?\.pyi?): (?P<rest>(?:error|note): .*)$")
 
 
 def parse(
@@ -337,11 +339,12 @@ def _json_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
         path = (project / data["file"]).resolve()
         # JSON: 0-based columns, the end exclusive; lspd's are 1-based.
         column = max(int(data["column"]) + 1, 1)  # -1: no column (an unused ignore), lspd's 1
-        end_line = int(data.get("end_line") or data["line"])
+        line = max(int(data["line"]), 1)  # -1: the whole file's (a blocker), lspd's line 1
+        end_line = max(int(data.get("end_line") or data["line"]), line)
         end_column = int(data.get("end_column") or data["column"]) + 1
         error = MypyError(
             path,
-            int(data["line"]),
+            line,
             column,
             end_line,
             max(end_column, column),
@@ -361,6 +364,8 @@ def _text_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
         column = bare["column"] or "1"
         line = f"{bare['path']}:{bare['line']}:{column}:{bare['line']}:{column}: {bare['rest']}"
         found = _TEXT.match(line)
+    elif found is None and (whole := _WHOLE.match(line)) is not None:  # at its start, empty
+        found = _TEXT.match(f"{whole['path']}:1:1:1:0: {whole['rest']}")
     if found is None:
         return None
     # Text: 1-based columns, the end inclusive.

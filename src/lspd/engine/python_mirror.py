@@ -59,7 +59,8 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
     of their text here (transitively through the others), a Python file of the workspace
     that `texts` make exist while the disk lacks it, or lack while the disk has it. A new
     module nothing imports yet is asked of the project's own server (a copy's cold start
-    for nothing)."""
+    for nothing). Where `texts` hold a pyright configuration at another text than the
+    disk's (a commit's, `engine/configured.py`), every file such a server answers."""
     differ = [
         path
         for path, text in texts.items()
@@ -67,7 +68,13 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
         and path.is_relative_to(ws.root)
         and (text is None) == path.is_file()
     ]
-    if not differ:
+    # A pyright configuration held at another text (a commit's: `engine/configured.py`):
+    # the server reads the disk's, so every file it answers is asked of the copy.
+    configured = any(
+        path.name in CONFIGS and path.is_relative_to(ws.root) and text != read_text(path)
+        for path, text in texts.items()
+    )
+    if not differ and not configured:
         return []
     names = {}
     for path in files:
@@ -77,7 +84,7 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
         if session.definition.disk_imports and session.root.is_relative_to(ws.root):
             text = texts[path] if path in texts else read_text(path)
             names[path] = touched(ws.root, path, text or "")
-    seeing = importers(ws.root, differ, names)
+    seeing = names.keys() if configured else importers(ws.root, differ, names)
     return [path for path in files if path in seeing]
 
 

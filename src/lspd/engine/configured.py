@@ -1,0 +1,158 @@
+"""A commit's result under its own checker configuration, where the disk's was edited since
+and no result kept under the commit's is at hand (a daemon started after the edit, a fresh
+state directory): the commit's texts and configuration checked where the disk's
+configuration is not read, by the checker that judges the gate's files.
+
+- mypy alone: lspd's copy of the project for dmypy holds the configuration's text as a
+  source file's (`engine/mypy_configured.py`).
+- TypeScript alone (every file of the gate in a tsconfig's project, every configuration
+  edited a tsconfig or a JSON file one extends): each project's own `tsc -p` on a copy
+  holding the commit's texts and configurations (`engine/program_data.data_state`,
+  `workspace/tsc_copy.py`), TypeScript 5 and 7 alike. Its files are the program's at the
+  commit (`--listFiles`): a file the edit left out of `include` keeps its errors there and
+  is fixed now (`ops/since_kept.left_gate`), one it took in had none there.
+- basedpyright alone (every file of the gate answered by a basedpyright reading imports from
+  the disk, every configuration edited a pyrightconfig.json or a pyproject.toml with a
+  pyright table naming at the commit the files the disk's names: `include`, `exclude`,
+  `extends`): a server of the same definition rooted at a copy holding the commit's texts
+  and configuration (`engine/python_mirror.py`), asked every file of the gate.
+
+Otherwise (two checkers sharing the gate, a configuration choosing other files, the session
+baseline) `Unconfigured`: the caller refuses, saying what to do (`committed_notes.configured`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lspd.engine.committed_notes import configured
+from lspd.engine.kept import StateKey
+from lspd.engine.mypy_check import by_project
+from lspd.engine.mypy_configured import mypy_configured
+from lspd.engine.overlaid_state import Held
+from lspd.engine.program_data import DataNotChecked, data_changed, data_state
+from lspd.engine.python_mirror import CONFIGS
+from lspd.engine.results import FileResult
+from lspd.engine.revisions import Delta
+from lspd.engine.stops import Stop
+from lspd.errors import InvalidInput, LspdError
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+from lspd.workspace.pyright_scope import CONFIG_JSON, _plain_json
+from lspd.workspace.scope import PYRIGHT_SERVERS, GateScope
+from lspd.workspace.tsc_copy import COPIED, SKIPPED
+
+R = TypeVar("R", bound=FileResult)
+FILES_KEYS = ("include", "exclude", "extends")  # what chooses a pyright project's files
+
+
+class Unconfigured(LspdError):
+    """No result of the commit under its own configuration can be made here."""
+
+
+async def configured_state(
+    ws: Workspace,
+    key: StateKey,
+    scope: GateScope,
+    then: Mapping[Path, str | None],
+    delta: Delta,
+    held: Held[R],
+) -> tuple[dict[Path, R], list[Stop]]:
+    """The results of the commit's state (`delta`: the files differing from it, their texts
+    there; `then`: the configurations differing from the disk's, at the commit) under the
+    commit's configuration, and the stops of its checker there. Raises `Unconfigured` where
+    none can be made soundly here."""
+    gate = set(scope.files)
+    gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
+    texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
+    asked = sorted(p for p in gate | gone if texts.get(p, "") is not None)
+    if key.commit == "session":  # its configurations' texts are lspd's first reads: none here
+        raise Unconfigured(configured(ws, key))
+    if (configs := mypy_configured(ws, sorted(gate), dict(then))) is not None:
+        stops: list[Stop] = []  # the commit's run's own, under its configuration
+        results = await held.asked(asked, {**texts, **configs}, stops)
+        return {ws.resolve(r.path): r for r in results}, stops
+    if _typescript_alone(scope, then):
+        # The program's files at the commit are tsc's listing: every source of the root may be.
+        wanted = gate | gone | _sources(ws.root)
+        try:
+            data = {p: delta.before[p] for p in data_changed(ws, delta.before)}
+            found = await data_state(ws, {**texts, **data, **then}, wanted, held)
+        except DataNotChecked as error:
+            raise Unconfigured(f"{configured(ws, key)} ({error})") from error
+        return found, []  # a stop of tsc's at the commit is not told apart here
+    if (configs := _pyright_configs(ws, sorted(gate), then)) is not None:
+        results = await held.asked(asked, {**texts, **configs})
+        return {ws.resolve(r.path): r for r in results}, []
+    raise Unconfigured(configured(ws, key))
+
+
+def _typescript_alone(scope: GateScope, then: Mapping[Path, str | None]) -> bool:
+    """Whether every file of the gate is a tsconfig project's and every configuration edited
+    is TypeScript's (a tsconfig, a JSON configuration it extends)."""
+    if not then or any(p.suffix != ".json" or p.name == CONFIG_JSON for p in then):
+        return False
+    projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
+    covered = {path for project in projects for path in project.files}
+    return bool(scope.files) and set(scope.files) <= covered
+
+
+def _sources(root: Path) -> set[Path]:
+    """The TypeScript and JavaScript files under `root` (node_modules and the like left out)."""
+    found: set[Path] = set()
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIPPED and d != "node_modules"]
+        found.update(Path(top, n) for n in files if n.endswith(COPIED) and not n.endswith(".json"))
+    return found
+
+
+def _pyright_configs(
+    ws: Workspace, gate: Collection[Path], then: Mapping[Path, str | None]
+) -> dict[Path, str] | None:
+    """The configurations to hold at their commit's text for a basedpyright rooted at a copy,
+    where that is sound: every file of the gate answered by such a server (none by mypy),
+    each configuration edited a pyright configuration there and here, naming the same files
+    and no path leaving for the copy's parent; else None."""
+    if not then or not gate:
+        return None
+    for path in gate:
+        definition = ws.handler(path)
+        if definition is None or definition.name not in PYRIGHT_SERVERS:
+            return None
+        if not definition.disk_imports:
+            return None
+    try:
+        if by_project(ws, list(gate)):
+            return None  # mypy judges some: it reads the disk's configuration
+    except InvalidInput:
+        return None
+    held: dict[Path, str] = {}
+    for path, text in then.items():
+        now = read_text(path)
+        if text is None or now is None or path.name not in CONFIGS or ".." in text:
+            return None
+        was, is_ = _pyright_table(path, text), _pyright_table(path, now)
+        if was is None or is_ is None or any(was.get(k) != is_.get(k) for k in FILES_KEYS):
+            return None
+        held[path] = text
+    return held
+
+
+def _pyright_table(path: Path, text: str) -> dict[str, Any] | None:
+    """The pyright settings of a configuration's text (None: none, or unreadable)."""
+    try:
+        if path.name == CONFIG_JSON:
+            data = json.loads(_plain_json(text))
+            return data if isinstance(data, dict) else None
+        tool = tomllib.loads(text).get("tool")
+    except (ValueError, tomllib.TOMLDecodeError):
+        return None
+    if not isinstance(tool, dict):
+        return None
+    table = tool.get("basedpyright", tool.get("pyright"))
+    return table if isinstance(table, dict) else None
