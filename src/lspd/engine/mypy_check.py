@@ -339,12 +339,12 @@ def _json_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
         path = (project / data["file"]).resolve()
         # JSON: 0-based columns, the end exclusive; lspd's are 1-based.
         column = max(int(data["column"]) + 1, 1)  # -1: no column (an unused ignore), lspd's 1
-        line = max(int(data["line"]), 1)  # -1: the whole file's (a blocker), lspd's line 1
-        end_line = max(int(data.get("end_line") or data["line"]), line)
+        start = max(int(data["line"]), 1)  # -1: the whole file's (a blocker), lspd's line 1
+        end_line = max(int(data.get("end_line") or data["line"]), start)
         end_column = int(data.get("end_column") or data["column"]) + 1
         error = MypyError(
             path,
-            line,
+            start,
             column,
             end_line,
             max(end_column, column),
