@@ -37,3 +37,33 @@ def test_a_grammar_error_is_not_fixed_by_another_files_syntax_error(tmp_path: Pa
         assert {(d.path, d.code) for d in since.changes.introduced} == {("src/leaf.ts", "1109")}
         assert since.changes.fixed == []
         assert [s.model_dump() for s in since.changes.stopped] == [STOPPED]
+
+
+def test_a_grammar_error_of_a_changed_file_is_not_fixed_by_another_files_syntax_error(
+    tmp_path: Path,
+) -> None:
+    """The same, grammar.ts edited too (a comment above): the baseline stopped nowhere, so
+    its TS1102 was the checker's, not the parser's; it was called fixed."""
+    root = native_project(tmp_path / "ts7")
+    (root / "src/grammar.ts").write_text(GRAMMAR)
+    committed(root)
+    edited = "// edited\n" + GRAMMAR
+    stopped = {**STOPPED, "files": ["src/grammar.ts"]}
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(check_all(warm.ws))
+        changes = [
+            {"path": "src/leaf.ts", "content": BROKEN},
+            {"path": "src/grammar.ts", "content": edited},
+        ]
+        preview = warm.run(previewed(warm.ws, changes))
+        (root / "src/leaf.ts").write_text(BROKEN)
+        (root / "src/grammar.ts").write_text(edited)
+        assert {(p, c) for p, _, _, c in tsc(warm)} == {("src/leaf.ts", "1109")}
+        assert {(d.path, d.code) for d in preview.changes.introduced} == {("src/leaf.ts", "1109")}
+        assert [(d.path, d.code) for d in preview.changes.fixed] == []
+        assert [s.model_dump() for s in preview.changes.stopped] == [stopped]
+        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert since.changes is not None
+        assert {(d.path, d.code) for d in since.changes.introduced} == {("src/leaf.ts", "1109")}
+        assert [(d.path, d.code) for d in since.changes.fixed] == []
+        assert [s.model_dump() for s in since.changes.stopped] == [stopped]

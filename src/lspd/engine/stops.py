@@ -39,16 +39,25 @@ class Stop:
     read: frozenset[str]
 
     def hides(
-        self, path: str | None, code: str | None, source: str | None, changed: bool = True
+        self,
+        path: str | None,
+        code: str | None,
+        source: str | None,
+        changed: bool = True,
+        parsed: bool = True,
     ) -> bool:
         """Whether a baseline diagnostic (of `path`, its `code`, the checker its `source`
         names) absent from this state's answer may still be there: its file was not checked
         by this checker (mypy's stop hides no basedpyright diagnostic of a project both
         judge), and it is no syntax error of a file read whose text `changed`. One of a
         file read unchanged was no syntax error (the parser would say it again): a
-        checker's grammar error of the parser's codes (TS1102), not checked either."""
+        checker's grammar error of the parser's codes (TS1102), not checked either. So is
+        one of a changed file tsc's other state did not stop reading (`parsed` false: that
+        state's answer held its checker's errors, the parser's codes among them)."""
         if path not in self.files or (self.checker == MYPY and source != MYPY):
             return False
+        if self.checker == TSC and not parsed:
+            return True
         return not (changed and path in self.read and syntax_code(self.checker, code))
 
 
@@ -64,14 +73,24 @@ def syntax_code(checker: str, code: str | None) -> bool:
 Hiding = Callable[[str | None, str | None, str | None], Stop | None]
 
 
-def hiding(stops: Sequence[Stop], changed: Container[str | None] | None = None) -> Hiding:
+def hiding(
+    stops: Sequence[Stop],
+    changed: Container[str | None] | None = None,
+    other: Sequence[Stop] | None = None,
+) -> Hiding:
     """The stop of `stops` that hides a baseline diagnostic (its path, code, source: see
     `Stop.hides`, `changed` the files whose text differs between the two states, None:
-    any may); None: it was checked."""
+    any may); None: it was checked. `other`: the stops of the diagnostic's own state (None:
+    not known): an error of the parser's codes there is the parser's only in a file tsc
+    read while it stopped; elsewhere its checker's grammar error (TS1102), said because
+    tsc did not stop, not because the text parses otherwise."""
 
     def hidden(path: str | None, code: str | None, source: str | None) -> Stop | None:
         edited = changed is None or path in changed
-        return next((stop for stop in stops if stop.hides(path, code, source, edited)), None)
+        parsed = other is None or any(s.checker == TSC and path in s.read for s in other)
+        return next(
+            (stop for stop in stops if stop.hides(path, code, source, edited, parsed)), None
+        )
 
     return hidden
 

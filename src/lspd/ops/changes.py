@@ -133,7 +133,10 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
     the change renamed (their diagnostics compared as the new path's); `before_stops`: the
     baseline's (what they did not check is not introduced: `baseline_stopped`), save what
     `before_texts` (the changed files' texts there, by their path now) rule out."""
-    which, was = hiding(stops, set(changed)), hiding(before_stops, set(changed))
+    which, was = (
+        hiding(stops, set(changed), before_stops),
+        hiding(before_stops, set(changed), stops),
+    )
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
     texts = before_texts or {}
     unseen = (lambda f: _unseen(was, f, set(changed), texts)) if before_stops else None
