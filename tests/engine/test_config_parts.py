@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lspd.engine.config_parts import same_settings
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import answer
 from tests.ops.applied import basedpyright_errors
 from tests.ops.test_baseline import committed
+from tests.workspace.mypy_env import MYPY_PINNED, cli_errors, environment, project
 
 PYPROJECT = """\
 [project]
@@ -60,3 +62,56 @@ def test_a_preview_of_a_version_bump_beside_a_source_edit(tmp_path: Path) -> Non
     truth = basedpyright_errors(root)
     assert truth == [("app/main.py", 1, "reportAssignmentType")]
     assert [(d.path, d.line, d.code) for d in found.introduced] == truth
+
+
+PYDANTIC_PINNED = "2.12.5"
+PLUGGED = """\
+[project]
+name = "app"
+version = "0.1"
+
+[tool.mypy]
+files = ["app"]
+plugins = ["pydantic.mypy"]
+
+[tool.pydantic-mypy]
+init_typed = false
+"""
+MODEL = (
+    'from pydantic import BaseModel\n\n\nclass Point(BaseModel):\n    x: int\n\n\nPoint(x="1")\n'
+)
+
+
+def test_a_mypy_plugins_own_table_is_read_by_mypy(tmp_path: Path) -> None:
+    """pydantic's mypy plugin reads `[tool.pydantic-mypy]` of mypy's configuration file:
+    init_typed made true is mypy's new error (its own runs: 0 -> 1), where check --baseline
+    HEAD kept HEAD's configuration as the disk's and said 0 new, 1 unchanged (exit 0).
+    mypy 2.4.1, pydantic 2.12.5."""
+    env = environment(
+        f"mypy-{MYPY_PINNED}-pydantic-{PYDANTIC_PINNED}",
+        f"mypy=={MYPY_PINNED}",
+        f"pydantic=={PYDANTIC_PINNED}",
+    )
+    files = {"pyproject.toml": PLUGGED, "app/__init__.py": "", "app/main.py": MODEL}
+    root = committed(project(tmp_path / "p", files, env))
+    assert cli_errors(root) == []
+    (root / "pyproject.toml").write_text(PLUGGED.replace("false", "true"))
+    truth = [(f, line, code) for f, line, _, code, _ in cli_errors(root)]
+    assert truth == [("app/main.py", 8, "arg-type")]
+    since = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD"))
+    assert since.changes is not None
+    assert [(d.path, d.line, d.code) for d in since.changes.introduced] == truth
+    assert (since.changes.fixed, since.changes.unchanged) == ([], 0)
+
+
+def test_plugins_make_every_tool_table_and_section_count() -> None:
+    """With mypy's plugins named, a plugin's own table or section differs; without, it does
+    not (no checker lspd runs reads it); a [project] version bump never."""
+    pyproject = Path("pyproject.toml")
+    unplugged = PLUGGED.replace('plugins = ["pydantic.mypy"]\n', "")
+    assert same_settings(pyproject, unplugged, unplugged.replace("false", "true"))
+    assert same_settings(pyproject, PLUGGED, PLUGGED.replace('"0.1"', '"0.2"'))
+    setup = "[mypy]\nplugins = pydantic.mypy\n\n[pydantic-mypy]\ninit_typed = False\n"
+    assert not same_settings(Path("setup.cfg"), setup, setup.replace("False", "True"))
+    setup_unplugged = setup.replace("plugins = pydantic.mypy\n", "")
+    assert same_settings(Path("setup.cfg"), setup_unplugged, setup_unplugged.replace("F", "T"))

@@ -7,8 +7,13 @@ the checkers read: a version bump or a dependency added to `[project]` changes n
 checkers say, and `check --baseline HEAD` was refused all the same. So of those two files
 only what a checker lspd runs reads is compared: pyproject.toml's `[tool.mypy]`,
 `[tool.pyright]`, `[tool.basedpyright]`, `[tool.ty]`, `[tool.lspd]` and `[project]`'s
-`requires-python` (ty's Python version); setup.cfg's `[mypy]` and `[mypy-...]` sections. A
-text that does not parse differs (the checker says why).
+`requires-python` (ty's Python version); setup.cfg's `[mypy]` and `[mypy-...]` sections.
+Where mypy's section there names `plugins`, every `[tool.*]` table of pyproject.toml and every
+section of setup.cfg is compared: a plugin reads a section of its own from mypy's
+configuration file (pydantic's `[tool.pydantic-mypy]` / `[pydantic-mypy]`, django-stubs'
+`[tool.django-stubs]`), and its edit changes mypy's answer (pydantic 2.12.5's init_typed
+false -> true: mypy 2.4.1's own run 0 -> 1 error, where check --baseline HEAD said 0 new,
+1 unchanged). A text that does not parse differs (the checker says why).
 """
 
 from __future__ import annotations
@@ -35,15 +40,27 @@ def same_settings(path: Path, then: str | None, now: str | None) -> bool:
 
 
 def _pyproject(text: str) -> Any:
+    """What the checkers read of a pyproject.toml: their tables (every tool's where mypy's
+    names plugins) and `[project]`'s requires-python."""
     data = tomllib.loads(text)
     tool, project = data.get("tool"), data.get("project")
-    tools = {name: tool.get(name) for name in TOOLS} if isinstance(tool, dict) else tool
+    if isinstance(tool, dict) and not _plugins(tool.get("mypy")):
+        tool = {name: tool.get(name) for name in TOOLS}
     python = project.get("requires-python") if isinstance(project, dict) else project
-    return tools, python
+    return tool, python
 
 
 def _setup_cfg(text: str) -> Any:
+    """What mypy reads of a setup.cfg: its sections (every section where `[mypy]` names
+    plugins)."""
     parser = configparser.RawConfigParser()
     parser.read_string(text)
-    sections = (s for s in parser.sections() if s == "mypy" or s.startswith("mypy-"))
-    return {section: dict(parser[section]) for section in sections}, dict(parser.defaults())
+    plugins = parser.has_section("mypy") and _plugins(dict(parser["mypy"]))
+    mypy = (s for s in parser.sections() if plugins or s == "mypy" or s.startswith("mypy-"))
+    return {section: dict(parser[section]) for section in mypy}, dict(parser.defaults())
+
+
+def _plugins(mypy: object) -> bool:
+    """Whether mypy's global section `mypy` names plugins (each may read a section of its
+    own: `[tool.pydantic-mypy]`)."""
+    return isinstance(mypy, dict) and bool(mypy.get("plugins"))

@@ -1,13 +1,12 @@
 """The project's own mypy, kept warm through its own `dmypy`, one daemon per project and
-environment.
-
-Each daemon keeps its state in a status file of lspd's (`dmypy --status-file`, under lspd's
-state directory), never the project's `.dmypy.json`: a dmypy the user started there is
-never used, taken over or stopped. lspd starts its server on first need (`dmypy daemon`
-while the copy is written: `mypy_server`) and asks it on its socket (`mypy_ipc`) where it
-knows the protocol of the installed mypy; else, and whenever the server wants a restart
-(the configuration, the plugins or mypy's version changed) or died, `dmypy run` does it.
-lspd stops it (by its pid) when the environment's packages changed, and with its servers.
+environment, its state in a status file of lspd's (`dmypy --status-file`, in lspd's state
+directory), never the project's `.dmypy.json` (a dmypy the user started is never used,
+taken over or stopped). lspd starts its server on first need (`dmypy daemon` while the copy
+is written: `mypy_server`) and asks it on its socket (`mypy_ipc`) where it knows the
+protocol of the installed mypy; else, and whenever the server wants a restart (its options,
+its plugins' files or mypy's version changed) or died, `dmypy run` does it. lspd ends it
+(by its pid) when the environment's packages or a table its plugins read changed
+(`mypy_config_read.replugged`), and with its servers.
 
 It checks a copy of the project's Python files and configuration in lspd's state directory
 (`mypy_mirror`): the disk's texts, or a preview's or a revision's for some files, so unsaved
@@ -30,6 +29,7 @@ from pathlib import Path
 from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
 from lspd.workspace.mypy_ipc import ask_run, speaks
@@ -178,6 +178,8 @@ class Dmypy:
                     status, out, err = ran or await _run_once(self, texts, flags, targets)
                 else:
                     await self.forks.end()
+                    if replugged(self.state, texts, self.place.inside, self.version):
+                        await self._end()  # its plugins read their tables at its start alone
                     await self._held(texts, flags)
                     status, out, err = await self._checked([*flags, *targets])
             self._watch()

@@ -3,8 +3,11 @@
 to the copy's root), else the user's; and its mypy sections, by mypy's option names.
 
 Read by the rule choosing mypy run once (`mypy_once`: whether it may report unused
-ignores), by the kept answers' key (`mypy_kept`: whether it names a path outside the copy)
-and by the user's configuration as lspd's mypy reads it (`mypy_outputs`).
+ignores), by the kept answers' key (`mypy_kept`: whether it names a path outside the copy),
+by the user's configuration as lspd's mypy reads it (`mypy_outputs`), and by the daemon's
+restart where a table its plugins read changed (`replugged`: dmypy compares its options and
+its plugins' files alone, and kept pydantic's `init_typed` as at its start: a warm check
+said 0 errors where mypy's own run, the table edited, says 1).
 """
 
 from __future__ import annotations
@@ -30,22 +33,68 @@ def config_read(
     section there, and with `walk` (mypy 1.15 and later) in each directory above it up to
     the copy's root, which holds the `.git` that ends the search; else the user's first
     (`user_files`); and whether it is the user's. None: mypy reads none."""
+    found = _config_file(texts, inside, walk)
+    return None if found is None else (found[2], found[3])
+
+
+def _config_file(
+    texts: dict[str, bytes], inside: str, walk: bool
+) -> tuple[str, str, list[dict[str, Any]], bool] | None:
+    """`config_read`'s file: its name (`.mypy.ini` for the user's), text, mypy sections and
+    whether it is the user's."""
     directory = inside.rstrip("/")
     while True:
         prefix = f"{directory}/" if directory else ""
         for name in CONFIG_FILES:
             if prefix + name in texts:
-                sections = sections_of(name, texts[prefix + name].decode("utf-8", "replace"))
-                if sections is not None:
-                    return sections, False
+                text = texts[prefix + name].decode("utf-8", "replace")
+                if (sections := sections_of(name, text)) is not None:
+                    return name, text, sections, False
         if not walk or not directory:
             break
         directory = directory.rpartition("/")[0]
     for path in user_files():
         if path.is_file():  # read whole, sections or not (`.mypy.ini`'s rule)
-            sections = sections_of(MYPY_INI[-1], path.read_text("utf-8"))
-            return sections or [], True
+            text = path.read_text("utf-8")
+            return MYPY_INI[-1], text, sections_of(MYPY_INI[-1], text) or [], True
     return None
+
+
+def plugins_read(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> str:
+    """What mypy's plugins may read of the configuration mypy `version` reads in the copy
+    holding `texts` (`config_read`; each search where the version is not known): each
+    reads a table of its own there (pydantic's `[tool.pydantic-mypy]`, django-stubs'
+    `[tool.django-stubs]`). The file's tables (pyproject.toml's `[tool]`, an ini file's
+    whole text) where its mypy section names `plugins`; else empty."""
+    read = []
+    for walk in walks(version):
+        try:
+            found = _config_file(texts, inside, walk)
+        except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
+            continue  # mypy itself says what is wrong with it
+        if found is not None and found[2] and found[2][0].get("plugins"):
+            name, text = found[0], found[1]
+            read.append(repr(tomllib.loads(text).get("tool")) if name == PYPROJECT else text)
+    return "\0".join(read)
+
+
+def replugged(
+    state: Path, texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None
+) -> bool:
+    """Whether what mypy's plugins read (`plugins_read`) differs from what it was at the
+    last check of the daemon whose state directory is `state` (noted there, for the next
+    process too): a running dmypy holds its plugins as they read it at its start, so it
+    is ended; noted anew."""
+    noted, now = state / "plugins-read", plugins_read(texts, inside, version)
+    try:
+        then = noted.read_text("utf-8")
+    except OSError:
+        then = ""
+    if then == now:
+        return False
+    state.mkdir(parents=True, exist_ok=True)
+    noted.write_text(now, "utf-8")
+    return True
 
 
 def user_files() -> list[Path]:
