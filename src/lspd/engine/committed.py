@@ -140,7 +140,7 @@ async def committed(
             state, note = await _made(ws, key, checked, delta, run), "checked"
             _settled(ws, mark, commit)
             memory.made += 1
-            note += retooled(before, state)
+            note += await retooled(before, state, kept_folder(ws))
             if commit != "session":
                 await asyncio.to_thread(save, kept_folder(ws), state)
         if memory.moved is not None and memory.moved[1] == commit and state is not None:

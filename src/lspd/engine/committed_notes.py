@@ -4,14 +4,21 @@ commit can be made under its own configuration."""
 
 from __future__ import annotations
 
-from lspd.engine.kept import KeptState, StateKey
+import asyncio
+from pathlib import Path
+
+from lspd.engine.kept import KeptState, StateKey, made_before
 from lspd.workspace import Workspace
 
 
-def retooled(was: KeptState | None, now: KeptState) -> str:
+async def retooled(was: KeptState | None, now: KeptState, folder: Path) -> str:
     """What the note says when the toolchain that made the result kept for this commit
     before is not the one answering now (mypy upgraded in the project's .venv, another
-    node_modules/typescript, lspd's own servers): the commit was checked again by it."""
+    node_modules/typescript, lspd's own servers): the commit was checked again by it. With
+    none in memory (`was`: a restart), the one saved in `folder` by another toolchain
+    (`kept.made_before`): before, a restarted daemon said "(checked)" alone."""
+    if was is None:
+        was = await asyncio.to_thread(made_before, folder, now.key)
     if was is None or was.key.commit != now.key.commit or was.key.toolchain == now.key.toolchain:
         return ""
     gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))

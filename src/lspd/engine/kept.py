@@ -123,14 +123,36 @@ def save(folder: Path, state: KeptState) -> Path:
 
 def load(folder: Path, key: StateKey) -> KeptState | None:
     """The saved result for `key`, or None: absent, corrupt, of another format or key."""
-    path = folder / key.name()
+    state = _read(folder / key.name())
+    if state is not None and state.key != key:
+        log.warning("kept result %s not trusted (another key): checked again", key.name())
+        return None
+    return state
+
+
+def made_before(folder: Path, key: StateKey) -> KeptState | None:
+    """The newest saved result of `key`'s commit and configuration that another toolchain
+    made (mypy or basedpyright upgraded in the project's .venv, another
+    node_modules/typescript), for the note to name the change after a restart as the live
+    daemon names it (`committed_notes.retooled`); None when there is none. Read only when a
+    result is made anyway (a whole check's time): a few saved files at most (`KEEP_FILES`)."""
+    found = []
+    for path in folder.glob("*.json"):
+        if path.name == key.name() or (state := _read(path)) is None:
+            continue
+        if (state.key.commit, state.key.config) == (key.commit, key.config):
+            found.append(state)
+    return max(found, key=lambda state: state.made, default=None)
+
+
+def _read(path: Path) -> KeptState | None:
+    """The result saved in `path`, or None: absent, corrupt, of another format."""
     try:
         whole = json.loads(path.read_text("utf-8"))
         if whole.get("format") != FORMAT or whole.get("checksum") != _sum(whole["body"]):
             raise ValueError("format or checksum")
         body = json.loads(whole["body"])
-        if StateKey(**body["key"]) != key:
-            raise ValueError("another key")
+        key = StateKey(**body["key"])
         files = {
             path: FileSeen(path, tuple(Seen(*row) for row in rows)) for path, rows in body["files"]
         }
