@@ -111,4 +111,4 @@ def test_the_configuration_basedpyright_reads_above_a_folder(tmp_path: Path) -> 
     (nested / "pyproject.toml").write_text("[tool.pyright]\n")  # its own: no home above
     assert configuration_home(nested, top) is None
     (nested / "pyproject.toml").unlink()
-    assert configuration_home(nested, top) is None  # no pyproject.toml: no search
+    assert configuration_home(nested, top) == top  # none of its own (a setup.py marked it)

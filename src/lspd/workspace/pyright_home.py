@@ -13,7 +13,9 @@ project's own code (a module of a py.typed package re-exporting a name privately
 reportPrivateLocalImportUsage, off in strict, where the CLI run at the configuration's
 directory says reportPrivateImportUsage). The project's gate is that CLI run
 (`pyright_scope`: a pyproject.toml without a table governs nothing), so such a folder is
-served by the session folder of the configuration's directory.
+served by the session folder of the configuration's directory. So is a folder marked by a
+setup.py or setup.cfg alone: basedpyright reads no configuration there either (its service
+took the root's files from a folder on its defaults, without the root's `extraPaths`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ _TABLES_KEPT = 1_000
 
 def configuration_home(directory: Path, top: Path) -> Path | None:
     """The directory above `directory`, up to `top`, whose configuration basedpyright reads
-    for a folder at `directory`, when `directory` holds a pyproject.toml without a pyright
-    table (and no pyrightconfig.json); None otherwise, or when none is found up to `top`
-    (basedpyright then runs on its defaults there). Strings and os.stat: asked at each
-    question about a file of such a folder (pathlib's objects cost more than the stats)."""
+    for a folder at `directory`, when `directory` holds no configuration of its own: a
+    pyproject.toml without a pyright table, or none (a setup.py or setup.cfg marked it), and
+    no pyrightconfig.json; None otherwise, or when none is found up to `top` (basedpyright
+    then runs on its defaults there). Strings and os.stat: asked at each question about a
+    file of such a folder (pathlib's objects cost more than the stats)."""
     here, end = str(directory), str(top)
-    if _file(os.path.join(here, CONFIG_JSON)) or _table_in(here) is not False:
-        return None
+    if _file(os.path.join(here, CONFIG_JSON)) or _table_in(here):
+        return None  # a configuration of its own (a pyproject.toml unread counts as one)
     start = here
     while start != end and start.startswith(end + os.sep):
         chain = _chain(os.path.dirname(start), end)
