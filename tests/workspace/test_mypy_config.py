@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_config import CheckerChoice, choose, mypy_config_in
 from lspd.workspace.mypy_scope import mypy_scopes
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, project
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -176,3 +179,35 @@ def test_a_configuration_is_read_again_only_when_it_changed(tmp_path: Path) -> N
     assert choose(tmp_path) == CheckerChoice(
         ("mypy", "basedpyright"), "mypy.ini and pyrightconfig.json"
     )
+
+
+# mypy's own documentation's verbose `exclude`; and lines without `(?x)`: one regex, its
+# newlines in it, that excludes nothing (mypy: `[s.strip()]`, no split at lines).
+VERBOSE = (
+    "[mypy]\nexclude = (?x)(\n"
+    '    ^one\\.py$    # files named "one.py"\n'
+    '    | two\\.pyi$  # or files ending with "two.pyi"\n'
+    '    | ^three\\.   # or files starting with "three."\n'
+    "  )\n"
+)
+LINES = "[mypy]\nexclude =\n    ^gen/\n    ^docs/\n"
+
+
+@pytest.mark.parametrize("config", [VERBOSE, LINES], ids=["verbose-regex", "lines"])
+def test_an_exclude_of_several_lines_is_one_regex_as_mypy_reads_it(
+    tmp_path: Path, config: str
+) -> None:
+    """The verbose regex was refused ("is not a regular expression ... mypy cannot use it
+    either": its lines joined with `|`, its comments swallowing the rest); the lines
+    excluded gen/ and docs/, which mypy checks. The gate's errors are mypy's own run's
+    (`mypy .`, every Python file: no `files`). mypy 2.4.1."""
+    error = 'count: int = "three"\n'
+    files = {"mypy.ini": config, "one.py": error, "three.py": error, "app/__init__.py": ""}
+    files |= {"app/main.py": error, "gen/gen.py": error, "docs/conf.py": error}
+    root = project(tmp_path / "p", files)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "."))
+    found = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in found.diagnostics) == truth
+    checked = ["app/main.py", "docs/conf.py", "gen/gen.py"]
+    checked += [] if config == VERBOSE else ["one.py", "three.py"]
+    assert [f for f, _, _ in truth] == checked

@@ -124,11 +124,12 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
     files = table.get("files", ())
     if isinstance(files, str):  # ini: comma-separated
         files = [f.strip() for f in files.split(",")]
-    exclude = table.get("exclude")
+    exclude = table.get("exclude")  # mypy's: a string is one regex, its lines and all
     if isinstance(exclude, list):
-        exclude = "|".join(f"(?:{e})" for e in exclude)
+        exclude = [str(e).strip() for e in exclude if str(e).strip()]
+        exclude = exclude[0] if len(exclude) == 1 else "|".join(f"(?:{e})" for e in exclude)
     elif isinstance(exclude, str):
-        exclude = "|".join(e.strip() for e in exclude.strip().splitlines() if e.strip())
+        exclude = exclude.strip()
     paths = table.get("mypy_path", ())
     if isinstance(paths, str):  # comma- or colon-separated
         paths = [p.strip() for p in re.split(r"[,:]", paths)]
