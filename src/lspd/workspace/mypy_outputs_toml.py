@@ -23,8 +23,10 @@ def toml_without(lines: list[str], names: frozenset[str]) -> list[str]:
     `[[tool.mypy.overrides]]` table, a value of several lines with it; an inline table
     holding the global mypy table (`mypy = { ... }` in `[tool]`, `tool = { mypy = { ... }
     }`) written again on its first line without them, its other lines made empty. Each
-    value ends at the next line starting a table or a key, or where its lines first parse
-    alone."""
+    value, kept or not, ends at the next line starting a table or a key where its lines
+    parse alone, else where they first do: a line of a string or an array reading `[a]...`
+    or `k = ...` starts nothing (it made the keys after it a table `a`'s, and the copy was
+    refused with a `junit_xml` left in)."""
     left_out = partial(_named, names)
     out: list[str] = []
     table: tuple[str, ...] = ()
@@ -41,12 +43,10 @@ def toml_without(lines: list[str], names: frozenset[str]) -> list[str]:
             index += 1
             continue
         named = _parts(key.group(2))
-        path, end = table + named, _value_end(lines, index)
+        path, end = table + named, _parsed_end(lines, index)
         if _dropped(table, path, left_out):
-            end = _parsed_end(lines, index)
             out += [_empty(held) for held in lines[index:end]]
         elif key.group(3).startswith("{") and path == MYPY[: len(path)]:
-            end = _parsed_end(lines, index)
             out += _inline_without(key, lines[index:end], named, MYPY[len(table) :], left_out)
         else:
             out += lines[index:end]
