@@ -80,4 +80,8 @@ def test_a_restart_on_another_own_basedpyright_makes_head_again(tmp_path: Path) 
         since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
         assert since is not None
         assert (since.introduced, since.fixed, since.unchanged) == ([], [], 1)
-        assert "(checked)" in since.scope  # before: "(read back)", 1.39.0's result
+        # before: "(read back)", 1.39.0's result; the change named as the live daemon names
+        # it (`kept.made_before`: 1.39.0's saved result read for the note)
+        assert "(checked; the toolchain changed since its result was made" in since.scope
+        assert f"{OLD}, its own server -> " in since.scope
+        assert f"{NEW}, its own server)" in since.scope
