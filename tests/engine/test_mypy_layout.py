@@ -36,7 +36,7 @@ ADVICE = (
 )
 
 
-def own_duplicate(root: Path) -> tuple[str, str]:
+def own_duplicate(root: Path, module: str = "tutorial001") -> tuple[str, str]:
     """The project's own `mypy .` (every Python file, as lspd's gate has them), asserted
     stopped at the duplicate: the file it names and the other."""
     done = subprocess.run(
@@ -49,7 +49,7 @@ def own_duplicate(root: Path) -> tuple[str, str]:
     assert done.returncode == 2 and "errors prevented further checking" in done.stdout
     [error] = [line for line in done.stdout.splitlines() if ": error: " in line]
     named, said = error.split(": error: ")
-    assert said.startswith('Duplicate module named "tutorial001" (also at "./docs/')
+    assert said.startswith(f'Duplicate module named "{module}" (also at "./')
     other = said.split('(also at "./')[1].rstrip('")')
     return named, other
 
@@ -98,3 +98,24 @@ def test_the_refusal_names_the_files_the_configuration_gave() -> None:
         "or make each a module of its own (an __init__.py in their directories, or "
         "explicit_package_bases with mypy_path)"
     )
+
+
+def test_a_duplicate_the_change_made_is_its_error_and_the_stop(tmp_path: Path) -> None:
+    """tools/run.py added beside scripts/run.py (no packages): mypy's own run stops at it
+    (exit 2), where at HEAD it checked the project. The proof says so: 1 new, mypy's error,
+    and the stop (it was refused: "nothing of this project can be checked")."""
+    files = {k: v for k, v in FILES.items() if not k.startswith("docs/")}
+    root = committed(project(tmp_path / "p", {**files, "scripts/run.py": "y = 2\n"}))
+    (root / "tools").mkdir()
+    (root / "tools/run.py").write_text("z = 3\n")
+    named, other = own_duplicate(root, "run")
+    assert (named, other) == ("tools/run.py", "scripts/run.py")
+    proof = lspd_check(root, "--baseline", "HEAD")
+    lines = proof.stdout.splitlines()
+    assert proof.returncode == 1, proof.stderr
+    assert lines[0] == (f'{named}:1:1: error: Duplicate module named "run" (also at "{other}")')
+    assert lines[1] == (
+        f"mypy stopped at {named}:1 and checked nothing else: 1 baseline diagnostic(s) of "
+        "app/main.py not checked (not fixed)"
+    )
+    assert lines[2].startswith("1 new since HEAD (1 error(s)), 0 fixed, 0 unchanged;")

@@ -7,20 +7,29 @@ gate said to fix a syntax error. It is the configuration's to settle, not the co
 check is refused, saying what mypy said, which files lspd gave it and why (`mypy_scope`:
 the configuration's `files`, else every Python file of the project), and what makes them
 one module each (`files`, `exclude`, packages).
+
+A layout the change made is no configuration's: where a file mypy names is none git tracks
+(new since HEAD, or a preview's, not on the disk), mypy's stop is the answer, its error
+introduced (`tools/run.py` added beside `scripts/run.py`: check --baseline HEAD was refused,
+"nothing of this project can be checked", where mypy's own run at HEAD checked it; now 1
+new, `Duplicate module named "run"`, and the stop).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from lspd.engine.revisions import git
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import MypyConfig
 
 # What mypy's module finding says where two sources make one module, or one source two.
 LAYOUT = ("Duplicate module named ", "Source file found twice under different module names")
+_ALSO_AT = re.compile(r'\(also at "([^"]+)"\)')
 
 
 class _Error(Protocol):
@@ -33,10 +42,23 @@ def refuse_layout(
 ) -> None:
     """Raise `InvalidInput` where the errors of a stopped run (of the project configured
     by `config`) hold one of the project's layout (`LAYOUT`), saying what mypy said and
-    what the configuration can do."""
+    what the configuration can do; not where the change made it (`_tracked`)."""
     for path, error in ((p, e) for p, said in errors.items() for e in said):
-        if error.message.startswith(LAYOUT):
+        if error.message.startswith(LAYOUT) and _tracked(ws, config, path, error.message):
             raise InvalidInput(refusal(ws, config, path, error.message))
+
+
+def _tracked(ws: Workspace, config: MypyConfig | None, path: Path, message: str) -> bool:
+    """Whether the files of a layout error (`path`, and the one it is `also at`, relative
+    to the project) are each on the disk and tracked by git: the project's own layout.
+    Outside git, whose they are is not known: the project's."""
+    directory = config.path.parent if config is not None else ws.root
+    files = [path, *(directory / other for other in _ALSO_AT.findall(message))]
+    if git(ws.root, "rev-parse", "--show-toplevel") is None:
+        return True
+    if not all(f.is_file() for f in files):
+        return False  # held by a preview alone
+    return git(ws.root, "ls-files", "--error-unmatch", "--", *map(str, files)) is not None
 
 
 def refusal(ws: Workspace, config: MypyConfig | None, path: Path, message: str) -> str:
