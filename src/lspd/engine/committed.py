@@ -28,7 +28,15 @@ from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
 from lspd.engine.configured import Unconfigured, configured_state
-from lspd.engine.kept import KeptState, StateKey, config_key, load, save, toolchain_key
+from lspd.engine.kept import (
+    KeptState,
+    StateKey,
+    config_key,
+    environments_of,
+    load,
+    save,
+    toolchain_key,
+)
 from lspd.engine.kept_memory import (
     KEEP_REVISIONS,
     Again,
@@ -251,7 +259,8 @@ async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
     configs = [path for path, _ in (await gate_scope(ws)).read]
     then = await asyncio.to_thread(configs_at, ws, commit, configs)
     config = await asyncio.to_thread(config_key, configs, then)
-    return StateKey(commit, toolchain_key(servers), config, tuple(sorted(then)))
+    toolchain = toolchain_key(servers, environments_of(ws))  # packages, .pth files too
+    return StateKey(commit, toolchain, config, tuple(sorted(then)))
 
 
 async def _made(

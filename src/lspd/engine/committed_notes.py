@@ -23,7 +23,8 @@ async def retooled(was: KeptState | None, now: KeptState, folder: Path) -> str:
         return ""
     gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))
     came = ", ".join(sorted(str(t) for _, t in now.servers - was.servers))
-    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers"
+    # the same labels: lspd's servers.toml, or an environment's packages or .pth files
+    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers, or the environment's"
     return f"; the toolchain changed since its result was made ({moved}): checked again by it"
 
 

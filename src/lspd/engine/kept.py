@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
+from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -63,14 +64,26 @@ class KeptState:
     stopped: tuple[Stop, ...] = ()
 
 
-def toolchain_key(servers: Iterable[tuple[str, str | None]]) -> str:
-    """The servers that answered (name, toolchain label with its version) and lspd's own
-    server table (each server's pinned version)."""
+def toolchain_key(
+    servers: Iterable[tuple[str, str | None]], environments: Iterable[str] = ()
+) -> str:
+    """The servers that answered (name, toolchain label with its version), lspd's own
+    server table (each server's pinned version) and the Python environments' stamps
+    (`tool_stamps.environments`: their packages and `.pth` files, which no label holds)."""
     table = resources.files("lspd.servers").joinpath("servers.toml").read_bytes()
     digest = hashlib.sha256(table)
     for name, toolchain in sorted(set(servers), key=str):
         digest.update(f"\0{name}\0{toolchain}".encode())
+    for environment in environments:
+        digest.update(f"\0environment\0{environment}".encode())
     return digest.hexdigest()[:24]
+
+
+def environments_of(ws: Workspace) -> tuple[str, ...]:
+    """The stamps of the Python environments `ws` runs (its projects' toolchains, mypy's
+    interpreters: `tool_stamps.environments`), for `toolchain_key`."""
+    interpreters = [daemon.interpreter for daemon in ws.pool.mypy.values()]
+    return ws.toolchains.stamps.environments(ws.toolchains.in_use(), interpreters)
 
 
 def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None = None) -> str:

@@ -58,10 +58,25 @@ def installed_digest(interpreter: Path) -> str:
 
 
 def site_mtime(interpreter: Path) -> float | None:
-    """The mtime of the environment's site-packages: changes as packages come and go."""
+    """The mtime of the environment's site-packages, or of a `.pth` file in it when newer:
+    changes as packages come and go, and as a `.pth` is edited in place (an editable install
+    repointed: the directory's mtime stays, and the imports resolve elsewhere). The `.pth`
+    files are listed again only when the directory's mtime moved (one comes or goes): a stat
+    each otherwise."""
     for site in site_packages(interpreter):
         try:
-            return site.stat().st_mtime
+            mtime = site.stat().st_mtime
         except OSError:
             return None
+        known = _PTH.get(site)
+        if known is None or known[0] != mtime:
+            known = _PTH[site] = (mtime, tuple(sorted(str(p) for p in site.glob("*.pth"))))
+        for pth in known[1]:
+            with contextlib.suppress(OSError):
+                mtime = max(mtime, os.stat(pth).st_mtime)
+        return mtime
     return None
+
+
+# Each site-packages' `.pth` files, listed at its mtime (`site_mtime`).
+_PTH: dict[Path, tuple[float, tuple[str, ...]]] = {}

@@ -93,7 +93,8 @@ class Toolchains:
         key = key_of(found, project)
         if before is not None:  # the session running the old toolchain goes
             was, now = label(before.toolchain), label(found.toolchain)
-            self.announced[key] = f"its toolchain changed ({was} before, now {now})"
+            why = f"({was} before, now {now})" if was != now else f"on disk ({now})"
+            self.announced[key] = f"its toolchain changed {why}"
             self._stop(key_of(before, project))
         return key, found.adapted, found.toolchain
 
@@ -127,7 +128,8 @@ class Toolchains:
         found = self._found[key] = Found(adapted, toolchain, now)
         if last is None:
             self.stamps.moved([(project, toolchain)], [])  # its stamp as first found
-        if last is None or (last.adapted, last.toolchain) == (adapted, toolchain):
+        renewed = last is not None and self.stamps.took(project, toolchain)  # same label
+        if last is None or ((last.adapted, last.toolchain) == (adapted, toolchain) and not renewed):
             return found, None
         log.info(
             "%s for %s: %s, was %s",

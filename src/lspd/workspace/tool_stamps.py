@@ -8,7 +8,8 @@ source file changed (after `pip install mypy==2.4.1` in the project's .venv, `ls
 said 1.13's answer). Each question looks (`Workspace.refresh_open_documents`): per
 toolchain found, a `stat` or two; a change counts as a change of the files (the daemon's
 count moves, so nothing made before is reused), and the servers running the old toolchain
-are restarted by `retool` when next asked for.
+are restarted by `retool` when next asked for, also where the label stays (`took`: an
+environment's `.pth` edited in place, `mypy_installed.site_mtime`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class ToolStamps:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._seen: dict[object, Stamp] = {}
+        self._renewed: set[object] = set()  # (project, kind) whose stamp moved, not yet taken
 
     def moved(
         self,
@@ -43,9 +45,29 @@ class ToolStamps:
                 now[(project, toolchain.kind)] = self._stamp(project, toolchain)
         for interpreter in interpreters:
             now[interpreter] = ("python", str(interpreter), site_mtime(interpreter))
-        moved = [str(key) for key, was in now.items() if self._seen.get(key, was) != was]
+        moved = [key for key, was in now.items() if self._seen.get(key, was) != was]
         self._seen.update(now)
-        return moved
+        self._renewed.update(moved)
+        return [str(key) for key in moved]
+
+    def took(self, project: Path, toolchain: Toolchain | None) -> bool:
+        """Whether `project`'s toolchain moved on disk since its server last took it (`retool`:
+        the server restarts). A label tells another version; an environment whose packages
+        or `.pth` files changed keeps its label, and its server its resolved imports."""
+        if toolchain is None or (project, toolchain.kind) not in self._renewed:
+            return False
+        self._renewed.discard((project, toolchain.kind))
+        return True
+
+    def environments(
+        self, found: Iterable[tuple[Path, Toolchain | None]], interpreters: Iterable[Path]
+    ) -> tuple[str, ...]:
+        """The stamps of the Python environments in use (`found`: each project's toolchain,
+        `interpreters`: mypy's), for a kept result's key: made under other packages or
+        `.pth` files, it is not the one to compare with."""
+        pythons = {t.path for _, t in found if t is not None and t.kind == "python"}
+        pythons.update(interpreters)
+        return tuple(f"{python}\0{site_mtime(python)}" for python in sorted(pythons))
 
     def _stamp(self, project: Path, toolchain: Toolchain) -> Stamp:
         if toolchain.kind == "typescript":  # the package found now, and its version's file
