@@ -27,7 +27,7 @@ from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
 from lspd.ops.kept_found import found_in, found_of
-from lspd.ops.models import Diagnostic, DiagnosticsResult, Stopped
+from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, Stopped
 from lspd.ops.progressive import Introduced, Progress, stamp
 from lspd.ops.since_kept import baseline_stops, compared, settled
 from lspd.workspace import Workspace
@@ -98,17 +98,22 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     for f in part.after:
         progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
     progress.compared = len(result.after)
-    stops_now = [*found.checked.stopped, *part.stops]
-    now = stop_keys(stops_now, _found_now(ws, results), "", _text_now(ws))
+    _stops_said(ws, progress, found, part, result.changes)
+
+
+def _stops_said(
+    ws: Workspace, progress: Progress, found: Committed[Checked], part: Part, changes: Changes
+) -> None:
+    """The checkers' stops of the comparison (`changes`), said and keyed into `progress`:
+    the work tree's, and the baseline's that hid something new."""
+    results = [*found.checked.results, *part.results]
+    stops_now, found_now = [*found.checked.stopped, *part.stops], _found_now(ws, results)
+    now = stop_keys(stops_now, found_now, "", _text_now(ws))
     stops_then, kept = baseline_stops(found, part), _found_kept(found, part)
     was = stop_keys(stops_then, kept, progress.baseline, _text_then(ws, found))
-    changes = result.changes
     # a baseline's stop that hid nothing new changes no verdict: not said
     at_baseline = [s for s in changes.baseline_stopped if s.not_checked]
-    said_now, said_then = (
-        stop_words(stops_now, _found_now(ws, results)),
-        stop_words(stops_then, kept),
-    )
+    said_now, said_then = stop_words(stops_now, found_now), stop_words(stops_then, kept)
     progress.stopped = [stop_said(s, said_now.get(_at(s), [])) for s in changes.stopped]
     progress.stopped += [
         f"at {progress.baseline}, {stop_said(s, said_then.get(_at(s), []))}" for s in at_baseline
