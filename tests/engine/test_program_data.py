@@ -141,3 +141,20 @@ def test_a_preview_of_a_package_json_no_program_reads_runs_no_tsc(
         assert (found.introduced, found.fixed, found.unchanged) == ([], [], 0)  # none held
         assert found.changed == ["package.json"] and ran == []
         assert (root / "package.json").read_text() == PACKAGE["package.json"]
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_files_baseline_past_a_package_json_edit_runs_no_tsc(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-shot `diagnostics FILE --baseline HEAD` with no builder run: TypeScript 5's
+    program's JSON modules are those the gate's reading of its tsconfig resolves (the
+    scope's `data`); package.json counted there (every JSON under a tsconfig) and tsc -p
+    ran on a copy for it."""
+    root = _project(tmp_path / "p", version)
+    ran = _copies(monkeypatch)
+    (root / "package.json").write_text(DEPENDED)
+    for warm in warm_root(root, tmp_path / "logs"):  # one-shot
+        found = warm.run(diagnostics(warm.ws, "src/use.ts", baseline="HEAD")).changes
+        assert found is not None and (found.changed, found.introduced, found.fixed) == ([], [], [])
+        assert ran == []

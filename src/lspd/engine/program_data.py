@@ -12,8 +12,11 @@ Which JSON files count (`data_read`) is each program's own list where it is at h
 TypeScript 7 program's listing (`native_program.read_data`, `tsc -p --listFilesOnly` lists
 its JSON modules), a TypeScript 5 builder's program files (its last check's). A package.json
 no program imports then differs as no source does (no tsc -p on a copy for it: seconds to a
-minute on a big project). Where a TypeScript program's files are not at hand (a one-shot
-question whose builder did not run), every such JSON under a tsconfig.json counts, as before.
+minute on a big project). Where neither is at hand (a one-shot question whose TypeScript 5
+builder did not run), the JSON modules the gate's reading of the tsconfig resolved count
+(`ProjectScope.data`: `tsconfig_files.js` resolves its files' imports as the compiler does,
+the question reads it anyway); every such JSON under a tsconfig.json counted before, and
+package.json ran tsc -p on a copy.
 """
 
 from __future__ import annotations
@@ -71,10 +74,7 @@ async def data_read(ws: Workspace, paths: Iterable[Path]) -> list[Path]:
     for project in (await gate_scope(ws)).projects:
         if project.language != "typescript" or project.config is None:
             continue
-        files = _program_files(ws, ws.resolve(project.config))
-        if files is None:
-            return maybe  # not at hand without a run of its own: as today
-        read.update(files)
+        read.update(_program_files(ws, ws.resolve(project.config), project.data))
     return [p for p in maybe if p in read]
 
 
@@ -88,15 +88,17 @@ async def data_delta(ws: Workspace, delta: Delta) -> Delta:
     return Delta(before, {p: t for p, t in delta.after.items() if p not in dropped})
 
 
-def _program_files(ws: Workspace, config: Path) -> Collection[Path] | None:
+def _program_files(ws: Workspace, config: Path, resolved: Collection[Path]) -> Collection[Path]:
     """The files of `config`'s program, where a run already made says them: TypeScript 7's
-    kept listing, or a TypeScript 5 builder's last check of it (its files' items)."""
+    kept listing, or a TypeScript 5 builder's last check of it (its files' items); else the
+    JSON modules the gate's reading of the tsconfig resolved (`resolved`: the scope's
+    `data`, from the imports its files' scanner lists, as the compiler resolves them)."""
     if (data := read_data(ws, config)) is not None:
         return data
     for builder in ws.builders.values():
         if (project := builder.projects.get(config)) is not None:
             return project.items.keys()
-    return None
+    return resolved
 
 
 async def data_state(

@@ -63,6 +63,7 @@ class ProjectScope:
     config: str | None  # `pyrightconfig.json`, `pyproject.toml [tool.basedpyright]`, ...
     files: tuple[Path, ...]
     note: str | None = None
+    data: tuple[Path, ...] = ()  # a TypeScript program's JSON modules, as its reading resolves
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,9 @@ def _typescript(
         if tsconfig.references and not tsconfig.files:
             note = f"references {len(tsconfig.references)} project(s)"
         label = ws.display(tsconfig.config)
-        projects.append(ProjectScope("typescript", tsconfig.config.parent, label, chosen, note))
+        projects.append(
+            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
+        )
     governed = {p.parent for p in found}
     loose = [p for p in files if p.suffix not in JAVASCRIPT and not _under(p, governed, ws.root)]
     return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")

@@ -42,6 +42,7 @@ class TsConfig:
     references: tuple[Path, ...]
     extended: tuple[Path, ...]  # the configs it extends (their changes change its files)
     notes: tuple[str, ...]  # TypeScript's diagnostics about it that leave it readable
+    data: tuple[Path, ...] = ()  # the JSON modules its files import (resolveJsonModule)
 
 
 class NoTypeScriptApi(Exception):
@@ -105,6 +106,7 @@ def _read(entry: dict[str, Any], shown: Callable[[Path], str]) -> TsConfig:
         tuple(_paths(entry.get("references"))),
         tuple(_paths(entry.get("extended"))),
         tuple(notes),
+        tuple(_paths(entry.get("data"))),
     )
 
 
