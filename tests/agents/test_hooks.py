@@ -39,6 +39,9 @@ CLAUDE_HOOKS = {
     "Stop": [
         {"hooks": [{"type": "command", "command": f"{LSPD} hook claude-code", "timeout": 90}]}
     ],
+    "UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": f"{LSPD} hook claude-code", "timeout": 10}]}
+    ],
 }
 CODEX_HOOKS = {
     "PostToolUse": [
@@ -48,6 +51,9 @@ CODEX_HOOKS = {
         }
     ],
     "Stop": [{"hooks": [{"type": "command", "command": f"{LSPD} hook codex", "timeout": 90}]}],
+    "UserPromptSubmit": [
+        {"hooks": [{"type": "command", "command": f"{LSPD} hook codex", "timeout": 10}]}
+    ],
 }
 
 

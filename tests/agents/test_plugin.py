@@ -46,6 +46,7 @@ def test_the_hooks_are_those_sync_hooks_installs_run_through_the_plugins_wrapper
     assert {e: [g.get("matcher") for g in groups] for e, groups in hooks.items()} == {
         "PostToolUse": ["Edit|Write|MultiEdit"] * 2,
         "Stop": [None],
+        "UserPromptSubmit": [None],
     }
 
 

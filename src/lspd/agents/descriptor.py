@@ -47,6 +47,8 @@ class Hooks:
     # gate's 60 s) and the process around it, so the agent never kills it first.
     timeout: int = 10
     stop: bool = False  # a Stop event: the stop gate
+    turn: bool = False  # a UserPromptSubmit event: where a turn's changes begin (stop gate)
+    turn_timeout: int = 10
     stop_timeout: int = 90
     rewake: bool = False  # a background PostToolUse hook that wakes the model (Claude Code)
     rewake_timeout: int = 330

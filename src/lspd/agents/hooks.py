@@ -4,8 +4,10 @@ The file is JSON in the shape Claude Code and Codex share:
 `{"hooks": {"PostToolUse": [{"matcher": "...", "hooks": [{"type": "command", ...}]}]}}`.
 lspd's entries are their own matcher groups, recognised by their command (`... hook <agent>`),
 so a second install changes nothing and a removal leaves the user's other hooks as they were.
-Per agent: the post-edit hook (PostToolUse), the stop gate (Stop) and, for Claude Code, a
-background PostToolUse hook whose exit 2 wakes the model with what was found late.
+Per agent: the post-edit hook (PostToolUse), the stop gate (Stop), the start of a turn
+(UserPromptSubmit: from there the stop gate proves every file changed, by any tool) and,
+for Claude Code, a background PostToolUse hook whose exit 2 wakes the model with what was
+found late.
 
 Inside a repository nothing lspd writes shows in `git status` (its files are added to the
 repository's `info/exclude`, like `.vscode/.mcp-port`), and `--remove` takes away what it
@@ -63,6 +65,8 @@ def entries(agent: str, spec: Hooks, program: str | None = None) -> dict[str, li
         out[spec.event].append({"matcher": spec.matcher, "hooks": [late]})
     if spec.stop:
         out["Stop"] = [{"hooks": [{**command, "timeout": spec.stop_timeout}]}]
+    if spec.turn:  # the stop gate proves what changed since, a shell command's writes too
+        out["UserPromptSubmit"] = [{"hooks": [{**command, "timeout": spec.turn_timeout}]}]
     return out
 
 

@@ -2,16 +2,17 @@
 the end of its turn, hold it back while its changes leave errors.
 
 The agent runs this as its PostToolUse hook (Claude Code: Edit, Write, MultiEdit with
-`tool_input.file_path`; Codex: `apply_patch` with the patch in `tool_input.command`) and as
-its Stop hook, with the payload on stdin. The workspace's daemon checks which errors the
-work introduced since HEAD (`session` without git), as `lspd check --baseline` does (the
-incremental check against HEAD's kept result, made first when it is not kept yet:
-`lspd.daemon.feedback`), and answers within the hook's budget. Silence means "checked, and
-nothing new": when the budget ends first the model is told how far the check is and that
-the rest follows at its next edit; while the servers load it is told so once per agent
-session. No daemon, a file of
-no served language or a malformed payload is exit 0 with no output: a hook must never break
-or stall the agent. Light: no pydantic, no MCP SDK.
+`tool_input.file_path`; Codex: `apply_patch` with the patch in `tool_input.command`), as
+its UserPromptSubmit hook (a turn begins: the stop gate proves every file changed from then
+on, a shell command's writes too) and as its Stop hook, with the payload on stdin. The
+workspace's daemon checks which errors the work introduced since HEAD (`session` without
+git), as `lspd check --baseline` does (the incremental check against HEAD's kept result,
+made first when it is not kept yet: `lspd.daemon.feedback`), and answers within the hook's
+budget. Silence means "checked, and nothing new": when the budget ends first the model is
+told how far the check is and that the rest follows at its next edit; while the servers
+load it is told so once per agent session. No daemon, a file of no served language or a
+malformed payload is exit 0 with no output: a hook must never break or stall the agent.
+Light: no pydantic, no MCP SDK.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ MAX_PAYLOAD = 4_000_000  # characters of stdin read (a Write carries the whole f
 MAX_MESSAGE = 2_000
 TIMEOUT_S = 3.0  # an edit's answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
 STOP_TIMEOUT_S = 60.0  # the stop gate's complete check (LSPD_STOP_TIMEOUT overrides)
+TURN_TIMEOUT_S = 5.0  # a turn's start: the daemon notes where the watcher stands
 LATE_TIMEOUT_S = 300.0  # `--late`: how long the background hook waits (LSPD_LATE_TIMEOUT)
 MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.M)
@@ -128,6 +130,12 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
     began = time.monotonic()
     payload = json.loads(raw)
     session = str(payload.get("session_id") or "")
+    if payload.get("hook_event_name") == "UserPromptSubmit":
+        # a turn begins: what changes from now on, by any tool, is the stop gate's to prove
+        found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
+        if found is not None:
+            hook(found, {"event": "turn", "session": session}, timeout=TURN_TIMEOUT_S)
+        return None  # a prompt hook's stdout is added to the prompt: nothing to add
     if payload.get("hook_event_name") == "Stop":
         found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
         if found is None:

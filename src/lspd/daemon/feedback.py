@@ -6,7 +6,10 @@ check against the baseline's kept result, as `lspd check --baseline`; before HEA
 is kept, that result's making, whose progress the hook tells), and goes on after the hook
 has returned. What it finds later is told once, at the same agent session's next hook call
 (keyed by the payload's `session_id`), unless the edit was undone or redone since. The
-stop gate compares every file the session edited, completely if its budget allows, and
+stop gate compares every file the session changed, completely if its budget allows: those
+its edit hooks named, and every file the watcher saw change since its turn began (the
+`turn` event, the agent's prompt hook; else its first hook call), so a file a shell command
+wrote (`sed -i`, `git apply`, `mv`, a formatter) is proved too; it
 never blocks twice for the same unchanged errors (the same set of the engine's keys, which
 no line shift changes), whether or not the agent says its stop was blocked before; a check
 that failed, or whose checker stopped at a syntax error (tsc, mypy: nothing else was
@@ -25,6 +28,7 @@ from typing import Any
 from lspd.daemon.hook_history import History, new_history, remember
 from lspd.engine.builders import builder_for
 from lspd.engine.mypy_check import MypyProject, project_of
+from lspd.engine.revisions import is_configuration
 from lspd.errors import InvalidInput
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
@@ -42,6 +46,7 @@ class AgentSession:
     """One agent session, as its hooks have seen it."""
 
     edited: set[Path] = field(default_factory=set)  # every file it edited
+    since: int | None = None  # the workspace's change count when its turn began
     check: Progress | None = None  # its latest check
     task: asyncio.Task[None] | None = None
     reported: set[Key] = field(default_factory=set)  # findings it was told
@@ -78,14 +83,16 @@ class Feedback:
         self.sessions: dict[str, AgentSession] = {}
 
     async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
-        """`request`: `event` (`edit` or `stop`), `session`, `baseline`, `wait` (seconds),
-        `paths` (edited, relative to the root; `edit`)."""
+        """`request`: `event` (`turn`, `edit`, `late` or `stop`), `session`, `baseline`,
+        `wait` (seconds), `paths` (edited, relative to the root; `edit`)."""
         event = request.get("event")
         session = str(request.get("session") or "-")
         baseline = str(request.get("baseline") or "HEAD")
         wait = min(max(float(request.get("wait", 3.0)), 0.0), MAX_WAIT_S)
         paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
-        if event == "edit":
+        if event == "turn":
+            answer = await self.turn(session)
+        elif event == "edit":
             answer = await self.edit(session, paths, baseline, wait)
         elif event == "late":
             first = min(max(float(request.get("first", 3.0)), 0.0), MAX_WAIT_S)
@@ -93,10 +100,17 @@ class Feedback:
         elif event == "stop":
             answer = await self.stop(session, baseline, wait)
         else:
-            raise ValueError(f"`event` {event!r} is not one of edit, late, stop")
+            raise ValueError(f"`event` {event!r} is not one of turn, edit, late, stop")
         if (agent := self.sessions.get(session)) is not None:
             remember(agent.history, event, [self.ws.display(p) for p in paths], answer)
         return answer
+
+    async def turn(self, session: str) -> dict[str, Any]:
+        """A turn of the session begins (the agent's prompt hook): what changes from now on,
+        by any tool, is its stop gate's to prove; what changed before is not its work."""
+        agent = self._agent(session)
+        agent.since = await self._changes_now()
+        return {"since": agent.since}
 
     async def edit(
         self, session: str, paths: list[Path], baseline: str, wait: float
@@ -169,8 +183,10 @@ class Feedback:
         Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
-        if agent is None or not agent.edited:
+        changed = await self._changed_since(agent)
+        if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
+        agent.edited |= changed  # its work from now on, as a file its edit hook named
         check = await self._start(agent, sorted(agent.edited), baseline, wait)
         current = [i for i in check.introduced if check.current(i)]
         answer = self._describe(check, current)
@@ -190,8 +206,31 @@ class Feedback:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def _changes_now(self) -> int | None:
+        """The workspace's change count once the watcher has told every change made before
+        (None without a watcher: then nothing but the named edits is known)."""
+        if self.ws.watcher is not None and self.ws.watcher.running:
+            await self.ws.watcher.catch_up()
+        return self.ws.changes_seen
+
+    async def _changed_since(self, agent: AgentSession | None) -> set[Path]:
+        """The source files of the root the watcher saw change since the session's turn
+        began, whoever wrote them: deleted ones too (their importers break)."""
+        now = await self._changes_now()
+        if agent is None or agent.since is None or now is None:
+            return set()
+        changed = {p for p, n in self.ws.changed_at.items() if n > agent.since}
+        return {p for p in changed if p.is_relative_to(self.ws.root) and self._proved(p)}
+
+    def _proved(self, path: Path) -> bool:
+        """Whether a changed file is one a check proves: a source file of a served language,
+        a checker's configuration, a JSON a program may import (`resolveJsonModule`); not a
+        log or a lock file the watcher saw written."""
+        known = self.ws.handler(path) is not None or path.suffix == ".json"
+        return known or is_configuration(path)
+
     def _agent(self, session: str) -> AgentSession:
-        agent = self.sessions.pop(session, None) or AgentSession()
+        agent = self.sessions.pop(session, None) or AgentSession(since=self.ws.changes_seen)
         self.sessions[session] = agent  # the most recent last
         while len(self.sessions) > MAX_SESSIONS:
             forgotten = self.sessions.pop(next(iter(self.sessions)))
