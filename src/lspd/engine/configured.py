@@ -27,6 +27,7 @@ import json
 import os
 import tomllib
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,11 +49,38 @@ from lspd.workspace.scope import PYRIGHT_SERVERS, GateScope
 from lspd.workspace.tsc_copy import COPIED, SKIPPED
 
 R = TypeVar("R", bound=FileResult)
+MYPY, TSC, PYRIGHT = "mypy", "tsc", "basedpyright"  # the checkers `Configured` names
 FILES_KEYS = ("include", "exclude", "extends")  # what chooses a pyright project's files
 
 
 class Unconfigured(LspdError):
     """No result of the commit under its own configuration can be made here."""
+
+
+@dataclass(frozen=True)
+class Configured:
+    """How a commit's state is checked under its own configuration: by which checker
+    (`MYPY`: its copy; `TSC`: tsc -p on a copy; `PYRIGHT`: a server rooted at a copy), and
+    the configurations to hold at their text there."""
+
+    checker: str
+    configs: dict[Path, str | None]
+
+
+def configured_how(
+    ws: Workspace, scope: GateScope, then: Mapping[Path, str | None]
+) -> Configured | None:
+    """How the commit's state is checked under its configuration (`then`: the
+    configurations differing from the disk's, at the commit), or None where it cannot be
+    soundly here (`configured_state`'s rules)."""
+    gate = sorted(scope.files)
+    if (configs := mypy_configured(ws, gate, dict(then))) is not None:
+        return Configured(MYPY, dict(configs))
+    if _typescript_alone(scope, then):
+        return Configured(TSC, dict(then))
+    if (configs := _pyright_configs(ws, gate, then)) is not None:
+        return Configured(PYRIGHT, dict(configs))
+    return None
 
 
 async def configured_state(
@@ -71,25 +99,21 @@ async def configured_state(
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
     texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
     asked = sorted(p for p in gate | gone if texts.get(p, "") is not None)
-    if key.commit == "session":  # its configurations' texts are lspd's first reads: none here
+    how = None if key.commit == "session" else configured_how(ws, scope, then)
+    if how is None:  # the session's configurations' texts are lspd's first reads: none here
         raise Unconfigured(configured(ws, key))
-    if (configs := mypy_configured(ws, sorted(gate), dict(then))) is not None:
-        stops: list[Stop] = []  # the commit's run's own, under its configuration
-        results = await held.asked(asked, {**texts, **configs}, stops)
-        return {ws.resolve(r.path): r for r in results}, stops
-    if _typescript_alone(scope, then):
+    if how.checker == TSC:
         # The program's files at the commit are tsc's listing: every source of the root may be.
         wanted = gate | gone | _sources(ws.root)
         try:
             data = {p: delta.before[p] for p in data_changed(ws, delta.before)}
-            found = await data_state(ws, {**texts, **data, **then}, wanted, held)
+            found = await data_state(ws, {**texts, **data, **how.configs}, wanted, held)
         except DataNotChecked as error:
             raise Unconfigured(f"{configured(ws, key)} ({error})") from error
         return found, []  # a stop of tsc's at the commit is not told apart here
-    if (configs := _pyright_configs(ws, sorted(gate), then)) is not None:
-        results = await held.asked(asked, {**texts, **configs})
-        return {ws.resolve(r.path): r for r in results}, []
-    raise Unconfigured(configured(ws, key))
+    stops: list[Stop] = []  # the commit's run's own, under its configuration (mypy's)
+    results = await held.asked(asked, {**texts, **how.configs}, stops)
+    return {ws.resolve(r.path): r for r in results}, stops
 
 
 def _typescript_alone(scope: GateScope, then: Mapping[Path, str | None]) -> bool:

@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from lspd.engine.committed import NotKept
+from lspd.engine.committed_notes import configured
 from lspd.engine.comparison import Again, Found
-from lspd.engine.kept import config_key
+from lspd.engine.configured import TSC, Configured, configured_how
+from lspd.engine.kept import StateKey, config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
 from lspd.engine.native_reach import native
-from lspd.engine.program_data import data_changed, data_delta, data_state
+from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
@@ -146,6 +149,21 @@ async def file_since_baseline(
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
+    elif (how := await _configured(ws, baseline)) is not None:
+        # its checker's configuration edited since: the file at the baseline's texts and
+        # configuration, on a copy (`engine/configured.py`), whatever the change reaches
+        old = texts.get(path, text)
+        if how.checker == TSC:
+            tsc = await _tsc(ws, texts, how, path, now, baseline)
+            before = found_in(tsc[path], old) if path in tsc else []  # not in its program
+        else:
+            held = {**texts, **how.configs}
+            before = found_in(_of(ws, path, await diagnose(ws, [path], held)), old)
+        named = ", ".join(map(ws.display, how.configs))
+        note = (
+            f"this file, against its state with the changed files' {baseline} texts and "
+            f"configuration ({named}), by {how.checker} on a copy"
+        )
     elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
         # a JSON module changed: the servers cannot hold its text, its program's tsc can
         before = found_in(tsc[path], texts.get(path, text))
@@ -166,6 +184,39 @@ async def file_since_baseline(
             f"files' {baseline} texts held"
         )
     return asked.against(before, note, again)
+
+
+async def _configured(ws: Workspace, baseline: str) -> Configured | None:
+    """How the file's state at `baseline` is checked under the configuration then, where a
+    configuration the gate reads differs from it (None: none differs, or the session's);
+    raises `NotKept` where it cannot be here (`engine/configured.configured_how`)."""
+    commit = await asyncio.to_thread(revision, ws, baseline)
+    if commit is None or baseline == "session":
+        return None
+    scope = await gate_scope(ws)
+    then = await asyncio.to_thread(configs_at, ws, commit, [p for p, _ in scope.read])
+    if not then:
+        return None
+    how = configured_how(ws, scope, then)
+    if how is None:
+        raise NotKept(configured(ws, StateKey(commit, "", "", tuple(sorted(then)))))
+    return how
+
+
+async def _tsc(
+    ws: Workspace,
+    texts: Mapping[Path, str | None],
+    how: Configured,
+    path: Path,
+    now: DiagnosticsResult,
+    baseline: str,
+) -> dict[Path, DiagnosticsResult]:
+    """The file's result by its program's tsc -p on a copy holding `texts` and the
+    configurations then; `NotKept` where tsc could not say."""
+    try:
+        return await data_state(ws, {**texts, **how.configs}, [path], _AsNow(ws, now))
+    except DataNotChecked as error:
+        raise NotKept(f"no state of {baseline} under its configuration: {error}") from error
 
 
 class _AsNow:
