@@ -48,7 +48,7 @@ from lspd.engine.kept_memory import (
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.revisions import Delta, Listing, at_commit, differences, listing, revision
 from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
 from lspd.engine.stops import Stop
@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 3  # whole checks a question makes while the files keep changing under it, at most
 C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
 R = TypeVar("R", bound=FileResult)  # the caller's result of a file (`DiagnosticsResult`)
+Found = Listing | None  # git's listing against the commit, read once a question (`revisions`)
 
 
 class NotKept(LspdError):
@@ -122,30 +123,30 @@ async def committed(
     tries = Attempts() if attempts is None else attempts
     memory = memory_of(ws)
     async with memory.lock:  # a question asked while it is made waits for it
-        commit, head = await asyncio.to_thread(
-            lambda: (revision(ws, baseline), revision(ws, "HEAD"))
-        )
-        if commit is None:  # no git, or no such commit here: refused, saying what to send
-            await asyncio.to_thread(differences, ws, baseline)
-            raise ValueError(f"{baseline!r} names no commit")
+        # no git, or no such commit here: refused, saying what to send (`at_commit`)
+        commit, top = await asyncio.to_thread(_commit, ws, baseline)
+        head = commit if baseline == "HEAD" else await asyncio.to_thread(revision, ws, "HEAD")
         while True:  # the check and the texts of one disk state
             tries.left -= 1
-            await ws.refresh_open_documents(catch_up=True)
-            mark = ws.changes_seen
+            # The check catches up with the watcher first (`whole_check`): the changes it
+            # counted then are the mark (a catch-up of its own here before made two round
+            # trips back to back, 20-30 ms each at load 10).
             checked = await whole()
-            delta = await asyncio.to_thread(differences, ws, baseline)
+            mark = None if checked.changes < 0 else checked.changes
+            found = None if top is None else await asyncio.to_thread(listing, ws, commit, top)
+            delta = await asyncio.to_thread(differences, ws, baseline, found)
             delta = await data_delta(ws, delta)  # the JSON files a program reads alone
             if mark is None or ws.changes_seen == mark or tries.left <= 0:
                 break
             log.info("files changed while the check for %s ran: checked again", commit[:12])
-        key = await _key(ws, commit, checked)
+        key = await _key(ws, commit, checked, found)
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
-            return await _revision(ws, key, checked, delta, run)
+            return await _revision(ws, key, checked, delta, run, found)
         before = memory.session if commit == "session" else memory.state
         state, note = await _kept(ws, memory, key)
         if state is None:
             _settled(ws, mark, commit)
-            state, note = await _made(ws, key, checked, delta, run), "checked"
+            state, note = await _made(ws, key, checked, delta, run, found), "checked"
             _settled(ws, mark, commit)
             memory.made += 1
             note += await retooled(before, state, kept_folder(ws))
@@ -162,6 +163,11 @@ async def committed(
         return _found(memory, Committed(state, checked, delta, note, edited=edited(ws, key)))
 
 
+def _commit(ws: Workspace, baseline: str) -> tuple[str, Path | None]:
+    """The commit `baseline` names and its repository's top (`session`: itself, no top)."""
+    return (baseline, None) if baseline == "session" else at_commit(ws, baseline)
+
+
 async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run: Run[R]) -> None:
     """The session's result, made at the daemon's first whole question when none is yet (the
     background makes it at its first check otherwise): the disk's state then, the files
@@ -171,7 +177,8 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
         return
     since = await data_delta(ws, await asyncio.to_thread(differences, ws, "session"))
     try:
-        memory.session = await _made(ws, await _key(ws, "session", checked), checked, since, run)
+        key = await _key(ws, "session", checked, None)
+        memory.session = await _made(ws, key, checked, since, run, None)
     except NotKept as exc:  # a file not answered: made at the session's first question
         log.info("the session's result was not kept (%s)", exc)
 
@@ -219,7 +226,7 @@ def _settled(ws: Workspace, mark: int | None, commit: str) -> None:
 
 
 async def _revision(
-    ws: Workspace, key: StateKey, checked: C, delta: Delta, run: Run[R]
+    ws: Workspace, key: StateKey, checked: C, delta: Delta, run: Run[R], found: Found
 ) -> Committed[C]:
     """The kept result of a commit other than HEAD's (`--baseline HEAD~1`, a tag, a sha):
     kept in memory and saved as HEAD's is, made once per commit, toolchain and
@@ -229,7 +236,7 @@ async def _revision(
     if state is None:
         state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
     if state is None:
-        state, note = await _made(ws, key, checked, delta, run), "checked"
+        state, note = await _made(ws, key, checked, delta, run, found), "checked"
         memory.made += 1
         await asyncio.to_thread(save, kept_folder(ws), state)
     memory.revisions.pop(key, None)  # the newest last
@@ -248,7 +255,7 @@ def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
     return replace(found, again=memory.again.get(found.state.key, {}))
 
 
-async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
+async def _key(ws: Workspace, commit: str, checked: WholeCheck, found: Found) -> StateKey:
     """What `commit`'s kept result is valid for: the toolchain answering now, and the
     configurations as they are at `commit` (`configs_then`): a configuration edited since
     (tsconfig.json's noUnusedParameters, mypy's warn_unreachable) leaves the key as it was,
@@ -257,14 +264,14 @@ async def _key(ws: Workspace, commit: str, checked: WholeCheck) -> StateKey:
     again under the new one, and every error it introduced was 'unchanged'."""
     servers = [(r.server, r.toolchain) for r in checked.results]
     configs = [path for path, _ in (await gate_scope(ws)).read]
-    then = await asyncio.to_thread(configs_at, ws, commit, configs)
+    then = await asyncio.to_thread(configs_at, ws, commit, configs, found)
     config = await asyncio.to_thread(config_key, configs, then)
     toolchain = toolchain_key(servers, environments_of(ws))  # packages, .pth files too
     return StateKey(commit, toolchain, config, tuple(sorted(then)))
 
 
 async def _made(
-    ws: Workspace, key: StateKey, checked: WholeCheck, delta: Delta, run: Run[R]
+    ws: Workspace, key: StateKey, checked: WholeCheck, delta: Delta, run: Run[R], found: Found
 ) -> KeptState:
     """The committed state's result: the engine's run with the changed files' committed
     texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
@@ -285,7 +292,8 @@ async def _made(
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
     if key.edited:  # its checker on a copy holding the commit's configuration, where sound
-        then = await asyncio.to_thread(configs_at, ws, key.commit, [p for p, _ in scope.read])
+        read = [p for p, _ in scope.read]
+        then = await asyncio.to_thread(configs_at, ws, key.commit, read, found)
         try:
             made_then, stops = await configured_state(ws, key, scope, then, delta, run.held)
         except Unconfigured as error:

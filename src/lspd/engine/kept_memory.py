@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lspd.engine.kept import KeptState, StateKey
 from lspd.engine.results import FileResult
-from lspd.engine.revisions import configs_then
+from lspd.engine.revisions import Listing, configs_then
 from lspd.engine.seen import FileSeen
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -58,14 +58,17 @@ def memory_of(ws: Workspace) -> CommittedMemory:
     return _memories.of(ws)
 
 
-def configs_at(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
+def configs_at(
+    ws: Workspace, commit: str, configs: list[Path], listed: Listing | None = None
+) -> dict[Path, str | None]:
     """The configurations whose text at `commit` differs from the disk's, with that text
     (None: not read there): a commit's from git (`revisions.configs_then`); the session's
     as they were when its result was made (`session_configs`, noted then), so a
     configuration edited during the session is compared under the session's, not taken as
-    the session's own. None differ while the session has no result: it is made now."""
+    the session's own. None differ while the session has no result: it is made now.
+    `listed`: the question's git listing against `commit`, when the caller has it."""
     if commit != "session":
-        return configs_then(ws, commit, configs)
+        return configs_then(ws, commit, configs, listed)
     memory = memory_of(ws)
     if memory.session is None:
         memory.session_configs = {path: read_text(path) for path in configs}

@@ -42,14 +42,24 @@ class Delta:
     after: dict[Path, str | None]
 
 
-def differences(ws: Workspace, baseline: str) -> Delta:
-    """The source files whose text differs from `baseline`, with both texts."""
-    if baseline == "session":
-        return _since_session(ws)
-    # One git run says both (a question's every git run: 3-12 ms at load 10); which one
-    # failed is asked only when one did.
+@dataclass(frozen=True)
+class Listing:
+    """What git says of the work tree against a commit, read once for a question and passed
+    down to each step needing it (the changed files, the configurations edited since, the
+    texts a tsconfig's `extends` has at the commit): each step ran its own `git diff`,
+    `ls-files` and `rev-parse` before (a question's git runs: 3-12 ms each at load 10)."""
+
+    commit: str  # as the caller named it (a sha where it resolved one)
+    top: Path  # the repository's top directory, resolved
+    names: frozenset[str]  # root-relative: tracked files differing from it, untracked ones
+
+
+def at_commit(ws: Workspace, baseline: str) -> tuple[str, Path]:
+    """The commit `baseline` names and the repository's top, in one git run (which one
+    failed is asked only when one did); InvalidInput saying what to send when none."""
     named = f"{baseline}^{{commit}}"
-    if git(ws.root, "rev-parse", "--show-toplevel", "--verify", "--quiet", named) is None:
+    found = git(ws.root, "rev-parse", "--show-toplevel", "--verify", "--quiet", named)
+    if found is None:
         if git(ws.root, "rev-parse", "--show-toplevel") is None:
             raise InvalidInput(
                 f"{ws.root} is not in a git repository, so there is no {baseline!r}; send "
@@ -57,15 +67,32 @@ def differences(ws: Workspace, baseline: str) -> Delta:
                 "started)"
             )
         raise InvalidInput(f"{baseline!r} is not a git revision here; send e.g. HEAD or HEAD~1")
-    names = git(ws.root, "diff", "--name-only", "-z", "--relative", baseline, "--") or ""
+    top, _, sha = found.partition("\n")
+    return sha.strip(), Path(top).resolve()
+
+
+def listing(ws: Workspace, commit: str, top: Path) -> Listing:
+    """The files differing from `commit` (of the repository at `top`, `at_commit`'s): two
+    git runs, read after the check they are compared with."""
+    names = git(ws.root, "diff", "--name-only", "-z", "--relative", commit, "--") or ""
     untracked = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z") or ""
+    return Listing(commit, top, frozenset({*names.split("\0"), *untracked.split("\0")} - {""}))
+
+
+def differences(ws: Workspace, baseline: str, listed: Listing | None = None) -> Delta:
+    """The source files whose text differs from `baseline`, with both texts (from `listed`,
+    git's listing of this question, when the caller has it)."""
+    if baseline == "session":
+        return _since_session(ws)
+    if listed is None:
+        listed = listing(ws, baseline, at_commit(ws, baseline)[1])
     before: dict[Path, str | None] = {}
     after: dict[Path, str | None] = {}
-    for name in {*names.split("\0"), *untracked.split("\0")} - {""}:
+    for name in listed.names:
         path = ws.root / name
         if (ws.handler(path) is None and not program_data(ws, path)) or ws.ignore(path.parent):
             continue
-        before[path] = git(ws.root, "show", f"{baseline}:./{name}")
+        before[path] = git(ws.root, "show", f"{listed.commit}:./{name}")
         after[path] = read_text(path)
     return Delta(before, after)
 
@@ -96,32 +123,39 @@ def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:
     return any(real == Path(os.path.realpath(p)) for p in read)
 
 
-def configs_then(ws: Workspace, commit: str, configs: list[Path]) -> dict[Path, str | None]:
+def configs_then(
+    ws: Workspace, commit: str, configs: list[Path], listed: Listing | None = None
+) -> dict[Path, str | None]:
     """The configurations among `configs` (and those of the same names deleted since) whose
     text at `commit` differs from the disk's, with that text (None: absent there, or not
     read there); none for `session` (the configurations are the disk's). A tsconfig's
     `extends` of any name is followed in both states (`tsconfig_extends`): one edited, or
     extended at `commit` and not now, is held at its text there; one extended now and not
-    at `commit` is not read there (None)."""
+    at `commit` is not read there (None). `listed`: the question's git listing against
+    `commit`, when the caller has it (read here otherwise)."""
     if commit == "session":
         return {}
-    names = sorted({p.name for p in configs} | set(CONFIG_NAMES))
-    specs = [f":(glob)**/{name}" for name in names]
-    changed = git(ws.root, "diff", "--name-only", "-z", "--relative", commit, "--", *specs)
-    new = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z", "--", *specs)
+    if listed is None:
+        try:
+            listed = listing(ws, commit, at_commit(ws, commit)[1])
+        except InvalidInput:
+            return {}  # no repository, or no such commit: nothing read there
+    names = {p.name for p in configs} | set(CONFIG_NAMES)
     then: dict[Path, str | None] = {}
-    for name in {*(changed or "").split("\0"), *(new or "").split("\0")} - {""}:
+    for name in listed.names:
+        if name.rpartition("/")[2] not in names:
+            continue
         text = git(ws.root, "show", f"{commit}:./{name}")
         if not same_settings(ws.root / name, text, read_text(ws.root / name)):
             then[ws.root / name] = text  # pyproject's [project] edited alone: the same
-    return then | _extended_then(ws, commit, configs, then)
+    return then | _extended_then(ws, listed, configs, then)
 
 
 def _extended_then(
-    ws: Workspace, commit: str, configs: list[Path], then: dict[Path, str | None]
+    ws: Workspace, listed: Listing, configs: list[Path], then: dict[Path, str | None]
 ) -> dict[Path, str | None]:
     """The configurations tsconfigs extend under other names (`configs_then`'s rule)."""
-    at = _AtCommit(ws, commit, then)
+    at = _AtCommit(ws, listed, then)
     named = {p for p in {*configs, *then} if p.name in CONFIG_NAMES}
     roots = {p for p in {*configs, *then} if p.suffix == ".json" and p.name != "pyrightconfig.json"}
     now = {e for root in roots for e in extended(root, read_text)} - named
@@ -134,14 +168,14 @@ def _extended_then(
 
 
 class _AtCommit:
-    """A file's text at a commit: git's for a file of the repository, the disk's for one it
-    does not hold (outside it, or ignored: a package's config in node_modules), or a
-    configuration's already read (`then`)."""
+    """A file's text at a commit: the disk's for a file under the root git's listing does
+    not name (unchanged since, or ignored), git's for another of the repository, the
+    disk's for one it does not hold (outside it, or ignored: a package's config in
+    node_modules), or a configuration's already read (`then`)."""
 
-    def __init__(self, ws: Workspace, commit: str, then: dict[Path, str | None]) -> None:
-        self.ws, self.commit, self.texts = ws, commit, dict(then)
-        top = git(ws.root, "rev-parse", "--show-toplevel")
-        self.top = None if top is None else Path(top.strip()).resolve()
+    def __init__(self, ws: Workspace, listed: Listing, then: dict[Path, str | None]) -> None:
+        self.listed, self.texts = listed, dict(then)
+        self.root = Path(os.path.realpath(ws.root))
 
     def text(self, path: Path) -> str | None:
         if path not in self.texts:
@@ -150,11 +184,15 @@ class _AtCommit:
 
     def _read(self, path: Path) -> str | None:
         path = Path(os.path.realpath(path))  # a package linked in: the repository's file
-        if self.top is None or not path.is_relative_to(self.top):
+        top = self.listed.top
+        if not path.is_relative_to(top):
             return read_text(path)
-        name = path.relative_to(self.top).as_posix()
-        text = git(self.top, "show", f"{self.commit}:{name}")
-        if text is None and path.exists() and git(self.top, "check-ignore", "-q", name) is not None:
+        inside = path.is_relative_to(self.root)
+        if inside and path.relative_to(self.root).as_posix() not in self.listed.names:
+            return read_text(path)  # as committed, ignored, or absent in both
+        name = path.relative_to(top).as_posix()
+        text = git(top, "show", f"{self.listed.commit}:{name}")
+        if text is None and path.exists() and git(top, "check-ignore", "-q", name) is not None:
             return read_text(path)  # ignored: not versioned, the disk's at any commit
         return text
 
