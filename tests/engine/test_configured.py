@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.committed import NotKept
+from lspd.engine.python_mirror import mirrored
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import Workspace
 from tests.conftest import answer
@@ -152,3 +153,20 @@ def test_a_pyright_include_edited_is_refused(tmp_path: Path) -> None:
     written(root, {"pyrightconfig.json": '{"include": ["pkg"]}\n'})
     with pytest.raises(NotKept, match=r"pyrightconfig.json"):
         answer(root, since_head)
+
+
+PYPROJECT = '[project]\nname = "p"\nversion = "0.1"\n\n[tool.basedpyright]\ninclude = ["pkg"]\n'
+
+
+def test_only_other_pyright_settings_send_the_files_to_a_copy(tmp_path: Path) -> None:
+    """A pyproject.toml held at a text whose pyright table is the disk's (a version bump)
+    leaves the files to the project's own server; other settings send every file to a
+    server rooted at a copy (`python_mirror.mirrored`)."""
+    files = {k: v for k, v in PY_FILES.items() if k != "pyrightconfig.json"}
+    root = written(tmp_path / "p", {**files, "pyproject.toml": PYPROJECT})
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    sources = sorted(root.glob("pkg/*.py"))
+    bumped = PYPROJECT.replace('"0.1"', '"0.2"')
+    assert mirrored(ws, sources, {root / "pyproject.toml": bumped}) == []
+    strict = PYPROJECT + 'typeCheckingMode = "strict"\n'
+    assert mirrored(ws, sources, {root / "pyproject.toml": strict}) == sources

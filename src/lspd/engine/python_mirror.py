@@ -33,6 +33,7 @@ from pathlib import Path
 
 from lspd.dirs import state_dir
 from lspd.engine.check_files import Said
+from lspd.engine.config_parts import same_settings
 from lspd.engine.python_imports import importers, touched
 from lspd.engine.second_server import ask_all
 from lspd.errors import InvalidInput
@@ -68,10 +69,13 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
         and path.is_relative_to(ws.root)
         and (text is None) == path.is_file()
     ]
-    # A pyright configuration held at another text (a commit's: `engine/configured.py`):
-    # the server reads the disk's, so every file it answers is asked of the copy.
+    # A pyright configuration held at other settings (a commit's: `engine/configured.py`):
+    # the server reads the disk's, so every file it answers is asked of the copy (not for
+    # a pyproject.toml whose checkers' tables are the disk's: a version bump).
     configured = any(
-        path.name in CONFIGS and path.is_relative_to(ws.root) and text != read_text(path)
+        path.name in CONFIGS
+        and path.is_relative_to(ws.root)
+        and not same_settings(path, text, read_text(path))
         for path, text in texts.items()
     )
     if not differ and not configured:
