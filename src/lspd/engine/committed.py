@@ -53,6 +53,7 @@ from lspd.engine.second_sample import sampled_again
 from lspd.engine.seen import FileSeen, seen_of
 from lspd.engine.stops import Stop
 from lspd.errors import LspdError
+from lspd.lsp.text import split_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
@@ -357,7 +358,7 @@ async def _again(
     if not (files := sampled_again(ws, on_disk, differ)):
         return {}
     sample = await run.held.asked(files, {})
-    lines = {r.path: (read_text(_absolute(ws, r.path)) or "").splitlines() for r in sample}
+    lines = {r.path: split_lines(read_text(_absolute(ws, r.path)) or "") for r in sample}
     return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
 
 
@@ -375,7 +376,7 @@ def _seen_all(
         if result.diagnostics:
             path = result.path
             text = texts[path] if path in texts else read_text(_absolute(ws, path))
-            lines = (text or "").splitlines()
+            lines = split_lines(text or "")
         kept[result.path] = seen_of(result, lines)
     return kept
 

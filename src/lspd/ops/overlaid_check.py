@@ -93,7 +93,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
 
     def line_of(path: Path, line: int) -> str:
         text = proposed[path] if path in proposed else read_text(path)
-        lines = (text or "").splitlines()
+        lines = split_lines(text or "")
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     results = [after[p] for p in sorted(after)]
