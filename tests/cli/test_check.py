@@ -14,13 +14,13 @@ import pytest
 from lspd.daemon.client import check_progress, find_daemon
 from lspd.engine.kept_memory import memory_of as kept_memory
 from lspd.ops.changes_page import memory_of
+from tests.basedpyright_cli import diagnostics, relative, start
 from tests.conftest import copy_fixture
 from tests.daemon.support import cli_through_daemon, thread_daemon
 from tests.ops.test_changes_page import CALLS, FIXED, change_signature
 from tests.ops.test_changes_page import project as paging_project
 
 LSPD = str(Path(sys.executable).parent / "lspd")
-BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
 
 
 def lspd_check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -39,18 +39,9 @@ def gate_errors(
 ) -> set[tuple[str, int, int, str]]:
     """The project's own checker: basedpyright's CLI as the project runs it (no paths: its
     configuration's), its errors (or other `severities`) as (path, line, col, rule)."""
-    done = subprocess.run(
-        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
-    )
-    report: dict[str, Any] = json.loads(done.stdout)
     return {
-        (
-            Path(d["file"]).relative_to(root).as_posix(),
-            d["range"]["start"]["line"] + 1,
-            d["range"]["start"]["character"] + 1,
-            d.get("rule", ""),
-        )
-        for d in report["generalDiagnostics"]
+        (relative(d, root), *start(d), d.get("rule", ""))
+        for d in diagnostics(root)
         if d["severity"] in severities
     }
 

@@ -20,9 +20,9 @@ from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from tests.basedpyright_cli import BASEDPYRIGHT, diagnostics, message, relative, start
 from tests.conftest import Warm
 from tests.engine.test_affected import watched, written
-from tests.ops.applied import BASEDPYRIGHT
 from tests.ops.test_baseline import committed, warm
 
 FILES = {
@@ -42,19 +42,8 @@ def rows(found: list[FileDiagnostic]) -> list[Row]:
 
 def cli(root: Path) -> list[Row]:
     """basedpyright's CLI on `root` as it is: every diagnostic, 1-based."""
-    done = subprocess.run(
-        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
-    )
-    found = json.loads(done.stdout)["generalDiagnostics"]
     return sorted(
-        (
-            str(Path(d["file"]).relative_to(root)),
-            d["range"]["start"]["line"] + 1,
-            d["range"]["start"]["character"] + 1,
-            d.get("rule"),
-            d["message"].replace("\xa0", " "),  # the CLI indents with no-break spaces
-        )
-        for d in found
+        (relative(d, root), *start(d), d.get("rule"), message(d)) for d in diagnostics(root)
     )
 
 

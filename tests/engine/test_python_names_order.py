@@ -5,15 +5,13 @@ CLI says the same)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lspd.ops.check import check_all
+from tests.basedpyright_cli import diagnostics, start
 from tests.conftest import Warm, warm_root
 from tests.engine.test_python_names import CYCLE
 
@@ -40,13 +38,9 @@ def checked(warm: Warm) -> tuple[set[tuple[str | None, int, str | None]], list[s
 
 def cli(root: Path) -> set[tuple[str, int, str]]:
     """basedpyright's CLI (lspd's) on the tree: its errors."""
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "basedpyright"), "--outputjson"],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
     return {
-        (Path(d["file"]).name, d["range"]["start"]["line"] + 1 if "range" in d else 1, d["rule"])
-        for d in json.loads(done.stdout)["generalDiagnostics"]
+        (Path(d["file"]).name, start(d)[0], d["rule"])
+        for d in diagnostics(root)
         if d["severity"] == "error"
     }
 

@@ -5,15 +5,14 @@ the daemon)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lspd.ops.check import check_all
+from tests.basedpyright_cli import BASEDPYRIGHT, diagnostics, message, start
 from tests.conftest import Warm, warm_root
 
 Said = set[tuple[str | None, int, int, str]]
@@ -39,18 +38,9 @@ def checked(warm: Warm) -> tuple[Said, list[str]]:
 
 def cli(root: Path) -> Said:
     """basedpyright's CLI (lspd's) on the tree: its errors, as `checked` says them."""
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "basedpyright"), "--outputjson"],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
     return {
-        (
-            Path(d["file"]).name,
-            d["range"]["start"]["line"] + 1,
-            d["range"]["start"]["character"] + 1,
-            d["message"].replace("\xa0", " "),  # the CLI indents with no-break spaces
-        )
-        for d in json.loads(done.stdout)["generalDiagnostics"]
+        (Path(d["file"]).name, *start(d), message(d))
+        for d in diagnostics(root)
         if d["severity"] == "error"
     }
 
@@ -107,7 +97,7 @@ def test_a_file_held_in_basedpyright_s_baseline_is_asked(warm: Warm) -> None:
         "def f(a: int, b: int) -> int:\n    return a\n\n\nx: str = f(\n    1,\n    2,\n)\n"
     )
     subprocess.run(
-        [str(Path(sys.executable).parent / "basedpyright"), "--writebaseline"],
+        [BASEDPYRIGHT, "--writebaseline"],
         cwd=warm.root, capture_output=True, check=False,
     )  # fmt: skip
     assert (warm.root / ".basedpyright" / "baseline.json").is_file()

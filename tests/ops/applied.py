@@ -3,16 +3,15 @@ the language's own command-line checker."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from lspd.servers.registry import definitions, node_executable
+from tests.basedpyright_cli import BASEDPYRIGHT as BASEDPYRIGHT  # for its importers
+from tests.basedpyright_cli import diagnostics, relative, start
 
-BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
 LEFT_OUT = shutil.ignore_patterns(".vscode", ".git", "node_modules", "__pycache__")
 
 
@@ -47,13 +46,9 @@ def _git(root: Path, *args: str, stdin: str | None = None) -> None:
 
 def basedpyright_errors(root: Path) -> list[tuple[str, int, str]]:
     """(file, line, rule) of every error basedpyright's CLI reports for the project."""
-    done = subprocess.run(
-        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
-    )
-    report = json.loads(done.stdout)
     return sorted(
-        (Path(d["file"]).relative_to(root).as_posix(), d["range"]["start"]["line"] + 1, d["rule"])
-        for d in report["generalDiagnostics"]
+        (relative(d, root), start(d)[0], d["rule"])
+        for d in diagnostics(root)
         if d["severity"] == "error"
     )
 

@@ -6,7 +6,6 @@ against its CLI."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import sysconfig
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from lspd.ops.check import check_all
 from lspd.workspace.pyright_home import configuration_home
+from tests.basedpyright_cli import diagnostics, relative, start
 from tests.conftest import answer
 
 Said = set[tuple[str, int, int, str, str]]
@@ -59,20 +59,7 @@ def project(root: Path) -> Path:
 
 def cli(root: Path) -> Said:
     """basedpyright's CLI (lspd's) run at the configuration's directory."""
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "basedpyright"), "--outputjson"],
-        cwd=root, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    return {
-        (
-            str(Path(d["file"]).relative_to(root)),
-            d["range"]["start"]["line"] + 1,
-            d["range"]["start"]["character"] + 1,
-            d["severity"],
-            d["rule"],
-        )
-        for d in json.loads(done.stdout)["generalDiagnostics"]
-    }
+    return {(relative(d, root), *start(d), d["severity"], d["rule"]) for d in diagnostics(root)}
 
 
 def test_a_nested_package_without_a_pyright_table_leaves_the_root_s_answers(

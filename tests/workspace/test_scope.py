@@ -4,10 +4,8 @@ the gate itself (basedpyright's CLI, TypeScript's `tsc --listFilesOnly`)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +17,8 @@ from lspd.workspace import Workspace
 from lspd.workspace import scope as scope_module
 from lspd.workspace.scope import GateScope, gate_scope
 from lspd.workspace.tsconfig_scope import TsConfig
+from tests.basedpyright_cli import relative, report
 
-BASEDPYRIGHT = str(Path(sys.executable).parent / "basedpyright")
 ERROR = "x: int = ''\n"  # one error in any file the checker checks
 
 
@@ -48,12 +46,9 @@ def shown(root: Path, scope: GateScope) -> list[str]:
 
 def basedpyright_checks(root: Path) -> tuple[set[str], int]:
     """The files basedpyright's CLI reports an error in, and how many it analyzed."""
-    done = subprocess.run(
-        [BASEDPYRIGHT, "--outputjson"], cwd=root, capture_output=True, text=True, timeout=300
-    )
-    report = json.loads(done.stdout)
-    files = {Path(d["file"]).relative_to(root).as_posix() for d in report["generalDiagnostics"]}
-    return files, report["summary"]["filesAnalyzed"]
+    found = report(root)
+    files = {relative(d, root) for d in found["generalDiagnostics"]}
+    return files, found["summary"]["filesAnalyzed"]
 
 
 def test_pyrightconfig_include_exclude_ignore_as_basedpyrights_cli(tmp_path: Path) -> None:
