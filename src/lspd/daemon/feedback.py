@@ -26,10 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.hook_history import History, new_history, remember
-from lspd.engine.builders import builder_for
-from lspd.engine.mypy_check import MypyProject, project_of
+from lspd.daemon.hook_loading import still_loading
 from lspd.engine.revisions import is_configuration
-from lspd.errors import InvalidInput
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
 from lspd.ops.progressive import Introduced, Progress
@@ -285,7 +283,11 @@ class Feedback:
         not kept, so a cold workspace's first check takes a while)."""
         complete = check.done.is_set() and check.failed is None
         loading, checking = None, None
-        if not complete and check.compared == 0 and (starting := self._loading(check.edited)):
+        if (
+            not complete
+            and check.compared == 0
+            and (starting := still_loading(self.ws, check.edited))
+        ):
             since = round(time.monotonic() - self.ws.started)
             loading = {"servers": starting, "seconds": since}
         if not check.done.is_set() and (whole := running(self.ws)) is not None:
@@ -303,61 +305,6 @@ class Feedback:
             "loading": loading,
             "elapsed": round(time.monotonic() - check.began, 2),
         }
-
-    def _loading(self, files: list[Path]) -> list[str]:
-        """The checkers of `files` still loading: not started, starting, or its process has
-        answered no file's diagnostics yet (basedpyright is "ready" at once, then spends its
-        first diagnostics of a large project analysing everything the file imports), for
-        any caller: a whole check, a preview, a hook's (before, only a comparison this hook
-        made counted: trio's hook said basedpyright loading 1736 s into the daemon's life,
-        after nine checks the hook had not made). A file is
-        judged by the checker that checks it: a TypeScript builder's until it checked the
-        file's tsconfig once (tsserver, asked for no file, never loads a project); a
-        mypy-gated project's mypy until it runs (basedpyright, which then checks nothing of
-        it, never makes a first comparison: httpx's hook said it loading for 20 minutes)."""
-        out = set()
-        judged = []
-        for path in files:
-            found = builder_for(self.ws, path)
-            try:
-                mypy = project_of(self.ws, path)
-            except InvalidInput:  # its configuration is broken: the check says so
-                continue
-            if found is not None:
-                if found[0].pid is None or found[1] not in found[0].projects:
-                    out.add(f"{found[0].name} for {self.ws.display(found[1])}")
-            elif mypy is not None:
-                if not self._mypy_up(mypy):
-                    out.add(f"mypy for {self._shown(mypy.directory)}")
-                if mypy.also_pyright:
-                    judged.append(path)
-            else:
-                judged.append(path)
-        for name, key, project in self._servers(judged):
-            session = self.ws.sessions.get(key)
-            if session is None or session.state != "ready" or not session.answered:
-                out.add(f"{name} for {project}")
-        return sorted(out)
-
-    def _mypy_up(self, project: MypyProject) -> bool:
-        """Whether the project's mypy runs (its dmypy, or mypy held for runs once), or has
-        answered as mypy run once (`mypy_once`: then nothing stays up between runs)."""
-        daemons = self.ws.pool.mypy.items()
-        return any(k[0] == project.directory and (d.pid or d.once) for k, d in daemons)
-
-    def _shown(self, project: Path) -> str:
-        return self.ws.display(project) if project != self.ws.root else self.ws.root.name
-
-    def _servers(self, files: list[Path]) -> list[tuple[str, tuple[str, str], str]]:
-        """The server of each file: its name, its session's key, its project as shown."""
-        out = []
-        for path in files:
-            definition = self.ws.handler(path)
-            if definition is not None:
-                project = self.ws.project_root(path, definition)
-                key = self.ws.pool.key(definition, project)
-                out.append((definition.name, key, self._shown(project)))
-        return out
 
 
 def _dump(item: Introduced) -> dict[str, Any]:
