@@ -22,6 +22,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
+from lspd.engine.kept_memory import configs_at
 from lspd.engine.renames import renames
 from lspd.engine.revisions import program_data
 from lspd.engine.seen import FileSeen, Seen
@@ -183,8 +184,11 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     """The engine's difference of `part`'s two states, with the note saying what was
     compared."""
     state = found.state
+    configs = _configs_edited(ws, found)
+    changed = sorted(part.changed | configs)
+    edited = f" (the configuration: {', '.join(sorted(configs))})" if configs else ""
     note = (
-        f"{len(part.changed)} changed file(s); the gate's {part.gate} files as "
+        f"{len(changed)} changed file(s){edited}; the gate's {part.gate} files as "
         f"`lspd check` has them against the kept result of {state.key.commit[:12]} "
         f"({found.note}){found.edited}; {len(part.results) - part.outside} file(s) differ from it"
     )
@@ -202,7 +206,7 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
         part.before,
         part.after,
         baseline,
-        sorted(part.changed),
+        changed,
         note,
         again,
         stops,
@@ -214,6 +218,17 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     # rule): before, only those of the files compared were, "0 unchanged" on a clean tree.
     changes.unchanged += part.same
     return Compared(changes, part.results)
+
+
+def _configs_edited(ws: Workspace, found: Committed[Checked]) -> set[str]:
+    """The configurations the gate reads that differ from the baseline's (`configs_at`),
+    where the kept result says some do (`Committed.edited`): changed files too. Before, a
+    tsconfig.json edited alone was '0 changed file(s)' over the errors it introduced."""
+    scope = found.checked.scope
+    if not found.edited or scope is None:
+        return set()
+    then = configs_at(ws, found.state.key.commit, [path for path, _ in scope.read])
+    return {ws.display(path) for path in then}
 
 
 def _texts_then(ws: Workspace, found: Committed[Checked], part: Part) -> dict[str, str | None]:
