@@ -20,10 +20,11 @@ import pytest
 from lspd.errors import InvalidInput
 from lspd.ops import progressive_kept
 from lspd.ops.check import workspace_diagnostics
+from lspd.ops.models import Changes
 from lspd.ops.preview import preview
 from lspd.ops.progressive import Progress
 from lspd.workspace import Workspace
-from tests.conftest import answer, warm_root
+from tests.conftest import Warm, answer, warm_root
 from tests.ops.test_baseline import committed, git
 from tests.ops.test_file_since_kept_stops import ts_project
 from tests.ops.test_mypy_held_files import FILES
@@ -37,23 +38,37 @@ REACH = "def f(x: int) -> int:\n    if isinstance(x, str):\n        return 0\n  
 UNREACHABLE = "[tool.mypy]\nstrict = true\nwarn_unreachable = true\n"
 
 
+def extra_project(tmp_path: Path) -> Path:
+    """`ts_project` (user.ts's TS2322) with src/extra.ts, an unused parameter (no error
+    until noUnusedParameters), committed."""
+    root = ts_project(tmp_path)
+    (root / "src/extra.ts").write_text(UNUSED)
+    return committed(root)
+
+
+def made_stricter(warm: Warm, tmp_path: Path, baseline: str) -> Changes:
+    """`extra_project` compared with `baseline` clean (user.ts's error unchanged), then with
+    noUnusedParameters turned on in tsconfig.json (tsc -p: extra.ts's TS6133 too): that
+    comparison, extra.ts's TS6133 new in it."""
+    clean = warm.run(workspace_diagnostics(warm.ws, baseline=baseline)).changes
+    assert clean is not None
+    assert (clean.introduced, clean.fixed, clean.unchanged) == ([], [], 1)  # user.ts's
+    (warm.root / "tsconfig.json").write_text(STRICTER)
+    assert tsc_of(warm.root, tmp_path, {}) == [UNUSED_ERROR, TYPE_ERROR]
+    since = warm.run(workspace_diagnostics(warm.ws, baseline=baseline)).changes
+    assert since is not None
+    assert [(d.path, d.line, d.code) for d in since.introduced] == [("src/extra.ts", 1, "6133")]
+    assert (since.fixed, since.unchanged) == ([], 1)
+    return since
+
+
 def test_a_stricter_tsconfig_introduces_its_errors(tmp_path: Path) -> None:
     """Kept at HEAD from the clean tree (the daemon's case), then read back by a fresh
     workspace (a one-shot `lspd check --baseline HEAD`); with no result kept, made by tsc
     on a copy holding HEAD's tsconfig (refused before: `engine/configured.py`)."""
-    root = ts_project(tmp_path)
-    (root / "src/extra.ts").write_text(UNUSED)
-    committed(root)
+    root = extra_project(tmp_path)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
-        clean = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
-        assert clean is not None
-        assert (clean.introduced, clean.fixed, clean.unchanged) == ([], [], 1)  # user.ts's
-        (root / "tsconfig.json").write_text(STRICTER)
-        assert tsc_of(root, tmp_path, {}) == [UNUSED_ERROR, TYPE_ERROR]
-        since = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
-        assert since is not None
-        assert [(d.path, d.line, d.code) for d in since.introduced] == [("src/extra.ts", 1, "6133")]
-        assert (since.fixed, since.unchanged) == ([], 1)
+        made_stricter(warm, tmp_path, "HEAD")
 
     async def ask(ws: Workspace) -> object:
         return await workspace_diagnostics(ws, baseline="HEAD")
@@ -140,9 +155,7 @@ def test_the_hooks_check_of_an_edited_tsconfig_tells_its_errors(tmp_path: Path) 
     """The hook's and stop gate's check (`ops/progressive_kept.py`) of tsconfig.json edited:
     the gate's new errors, as check --baseline (before: nothing, tsconfig.json being no
     source file the change differs in)."""
-    root = ts_project(tmp_path)
-    (root / "src/extra.ts").write_text(UNUSED)
-    committed(root)
+    root = extra_project(tmp_path)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))  # kept from the clean tree
         config = root / "tsconfig.json"

@@ -12,31 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from tests.conftest import warm_root
-from tests.ops.test_baseline import committed
-from tests.ops.test_file_since_kept_stops import ts_project
-from tests.ops.test_since_kept_config import STRICTER, UNUSED, UNUSED_ERROR
-from tests.workspace.test_tsbuilder_syntax import TYPE_ERROR, tsc_of
+from tests.ops.test_since_kept_config import extra_project, made_stricter
 
 EDITED = "the configuration changed since the session's start (tsconfig.json)"
 
 
 def test_a_configuration_edited_in_the_session_introduces_its_errors(tmp_path: Path) -> None:
-    root = ts_project(tmp_path)
-    (root / "src/extra.ts").write_text(UNUSED)
-    committed(root)
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        first = warm.run(workspace_diagnostics(warm.ws, baseline="session")).changes
-        assert first is not None and (first.introduced, first.unchanged) == ([], 1)
-        (root / "tsconfig.json").write_text(STRICTER)
-        assert tsc_of(root, tmp_path, {}) == [UNUSED_ERROR, TYPE_ERROR]
-        since = warm.run(workspace_diagnostics(warm.ws, baseline="session")).changes
-        assert since is not None
-        assert [(d.path, d.line, d.code) for d in since.introduced] == [("src/extra.ts", 1, "6133")]
-        assert (since.fixed, since.unchanged) == ([], 1)
-        assert EDITED in since.scope
+    for warm in warm_root(extra_project(tmp_path), tmp_path / "logs", watch=True):
+        assert EDITED in made_stricter(warm, tmp_path, "session").scope
         file = warm.run(diagnostics(warm.ws, "src/extra.ts", baseline="session")).changes
         assert file is not None
         assert [(d.path, d.line, d.code) for d in file.introduced] == [("src/extra.ts", 1, "6133")]
