@@ -6,6 +6,7 @@ mypy signature change made by `git apply` (7 new where the gate said 1), a plain
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -69,9 +70,9 @@ def test_a_file_moved_by_a_shell_command_after_an_edit_is_proved(served: ThreadD
     subprocess.run(["git", "-C", str(root), "mv", "pkg/greeting.py", "pkg/greet.py"], check=True)
     reason = said(hook("claude-code", stop(root), root))["reason"]
     assert 'pkg/app.py:1:6: Import "pkg.greeting" could not be resolved' in reason, reason
-    assert said(hook("claude-code", stop(root), root)) == {
-        "systemMessage": reason.split(" new error(s)")[0]
-        .replace("lspd: before you finish: this session's changes introduced ", "lspd: ")
-        + " error(s) this session introduced since HEAD remain, unchanged since the last stop; "
-        "`lspd check --baseline HEAD` lists everything."
+    count = re.search(r"introduced (\d+) new error\(s\)", reason)
+    assert count is not None, reason
+    assert said(hook("claude-code", stop(root), root)) == {  # the same: never twice
+        "systemMessage": f"lspd: {count[1]} error(s) this session introduced since HEAD remain, "
+        "unchanged since the last stop; `lspd check --baseline HEAD` lists everything."
     }
