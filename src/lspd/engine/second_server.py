@@ -32,6 +32,14 @@ basedpyright drops its type cache on any edit, but V8 keeps the pages: 1.3 -> 2.
 SQLAlchemy), where a fresh one holds what a cold check does. Loading again costs a few CPU
 seconds (basedpyright parses and binds SQLAlchemy's 480 files in ~5 s), on the core the
 second server's load leaves free.
+
+Keeping the warm server for such a check instead pays only where it checked every file
+itself, in one pass, and that a shared cold check never leaves: on mcp 2.3.0 one server's
+re-check of a signature change (101 files) took 12.5 CPU s, its RSS flat, where the first
+server of a shared cold check asked alone took 55.8 CPU s and grew 1.65x even after it had
+checked the second's files too, and the restart beside a second server 69.1; on SQLAlchemy
+a re-check in its import cycle answers every file anew, warm or not (docs/design.md,
+docs/benchmarks.md: measured, not adopted).
 """
 
 from __future__ import annotations
