@@ -20,17 +20,20 @@ from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.stops import TSC, Stop, lsp_lines, stop_of
 from lspd.lsp import shapes
 from lspd.workspace import Workspace
+from lspd.workspace.scope import solution_of
 from lspd.workspace.tsbuilder import Builder
 
 R = TypeVar("R")
 
 
 def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
-    """The tsconfig.json tsserver would pick for `path` first: the nearest one above it."""
+    """The tsconfig TypeScript's server picks for `path`: the nearest tsconfig.json above
+    it, or in a solution-style layout (it holds not the file, a config it references does:
+    Vite's) that referenced config, as the gate's scope last read them (`solution_of`)."""
     for directory in path.parents:
         candidate = directory / "tsconfig.json"
         if candidate.is_file():
-            return candidate
+            return solution_of(ws).owners.get(path, candidate)
         if directory == ws.root or not directory.is_relative_to(ws.root):
             return None
     return None

@@ -37,6 +37,7 @@ from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import answered, python_asked
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult, WholeCheck
+from lspd.engine.solution_check import also_checked
 from lspd.engine.steps import Step, chain
 from lspd.engine.stops import Stop
 from lspd.engine.yielding import Turn, background, free
@@ -260,6 +261,8 @@ async def _reused_or_built(
     results, asked, rest = await chain(steps, matched)
     if rest != matched:
         run.tick(len(matched) - len(rest))
+    # A file of a solution-style layout in more than one program: each one's errors (tsc -b).
+    results += await also_checked(ws, matched, checks)
     return results, asked, rest
 
 

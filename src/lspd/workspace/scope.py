@@ -23,7 +23,7 @@ import time
 import weakref
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,14 @@ from lspd.workspace.pyright_scope import (
     files_of,
 )
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsconfig_scope import CONFIG_NAMES, NoTypeScriptApi, TsConfig, read_tsconfigs
+from lspd.workspace.tsconfig_scope import (
+    CONFIG_NAMES,
+    NoTypeScriptApi,
+    Solution,
+    TsConfig,
+    read_tsconfigs,
+    solutions,
+)
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -75,6 +82,8 @@ class GateScope:
     files: tuple[Path, ...]  # every project's files, each once, sorted
     outside: int  # source files lspd's walk finds that no gate checks
     read: tuple[tuple[Path, tuple[int, int] | None], ...]  # configs read, as they were
+    # TypeScript's solution-style layouts: each file's config and the others of its `tsc -b`
+    solution: Solution = field(default_factory=lambda: Solution({}, {}, {}))
 
 
 # Per workspace: the `projects.generation` it was made at, the walk it was made of, the scope,
@@ -123,6 +132,12 @@ async def gate_scope(ws: Workspace) -> GateScope:
     return scope
 
 
+def solution_of(ws: Workspace) -> Solution:
+    """The solution-style layouts of the gate's scope last made (none before one is made)."""
+    cached = _cache.get(ws)
+    return cached[2].solution if cached is not None else Solution({}, {}, {})
+
+
 def _unchanged(scope: GateScope) -> bool:
     """Whether every configuration `scope` read is as it was then."""
     return all(stamp(path) == was for path, was in scope.read)
@@ -149,6 +164,7 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     # table later is an edit, not a file that came, and must make the scope again too.
     read: list[Path] = [path for found in configs.values() for path in found]
     by_language: dict[str, list[Path]] = defaultdict(list)
+    solution = Solution({}, {}, {})
     for path in sources:
         definition = ws.handler(path)
         assert definition is not None
@@ -158,14 +174,14 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
         if language == "python" and name in PYRIGHT_SERVERS:
             projects += _python(ws, files, configs, read)
         elif language == "typescript":
-            projects += _typescript(ws, files, configs, read)
+            projects += _typescript(ws, files, configs, read, solution)
         else:
             note = f"{name} reads no configuration of which files to check: every file"
             projects += _fallback(ws, files, language, note)
     chosen = sorted({path for project in projects for path in project.files})
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
-    return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps)
+    return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution)
 
 
 def _server(ws: Workspace, path: Path) -> str:
@@ -219,8 +235,14 @@ def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:
 
 
 def _typescript(
-    ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
+    ws: Workspace,
+    files: list[Path],
+    configs: dict[str, list[Path]],
+    read: list[Path],
+    solution: Solution,
 ) -> list[ProjectScope]:
+    """The projects of TypeScript's configurations (`solution`: their solution-style
+    layouts' files, filled in)."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
     groups: dict[Path | None, list[Path]] = defaultdict(list)
     for config in found:
@@ -238,11 +260,22 @@ def _typescript(
         else:
             missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
             return _fallback(ws, files, "typescript", missing)
+    made = solutions(tsconfigs)
+    solution.owners.update(made.owners)
+    solution.also.update(made.also)
+    solution.files.update(made.files)
     projects = []
     taken: set[Path] = set()
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
-        chosen = tuple(p for p in tsconfig.files if p not in taken and _ours(ws, p, "typescript"))
+        config = tsconfig.config
+        chosen = tuple(
+            p
+            for p in tsconfig.files
+            if p not in taken
+            and made.owners.get(p, config) == config
+            and _ours(ws, p, "typescript")
+        )
         taken.update(chosen)
         note: str | None = "; ".join(tsconfig.notes) or None
         if tsconfig.references and not tsconfig.files:

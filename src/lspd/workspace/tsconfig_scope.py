@@ -112,3 +112,57 @@ def _read(entry: dict[str, Any], shown: Callable[[Path], str]) -> TsConfig:
 
 def _paths(value: object) -> list[Path]:
     return [Path(os.path.normpath(str(p))) for p in value] if isinstance(value, list) else []
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The files of solution-style layouts (a tsconfig.json that holds not the file, one it
+    references does: Vite's `{"files": [], "references": [app, node]}`), as `tsc -b` builds
+    them: the config TypeScript's server answers a file from (the first of the references,
+    depth first, that holds it) and the other configs of the same build that hold it too
+    (`tsc -b` checks the file in each of their programs)."""
+
+    owners: dict[Path, Path]
+    also: dict[Path, tuple[Path, ...]]
+    files: dict[Path, tuple[Path, ...]]  # the files of each config `also` names
+
+
+def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
+    """The owners and other holders of the files of `tsconfigs`' solution-style layouts: a
+    file counts where its nearest tsconfig.json above is the solution's and lists it not."""
+    roots = {c for c in tsconfigs if c.name == "tsconfig.json"}
+    owners: dict[Path, Path] = {}
+    also: dict[Path, tuple[Path, ...]] = {}
+    for root in sorted(roots):
+        solution = tsconfigs[root]
+        if not solution.references:
+            continue
+        order = _built(root, tsconfigs, set())[1:]
+        own = set(solution.files)
+        for path in dict.fromkeys(p for c in order for p in tsconfigs[c].files):
+            if path in own or _nearest(path, roots) != root:
+                continue
+            holders = [c for c in order if path in tsconfigs[c].files]
+            owners[path] = holders[0]
+            if len(holders) > 1:
+                also[path] = tuple(holders[1:])
+    named = {c for configs in also.values() for c in configs}
+    return Solution(owners, also, {c: tsconfigs[c].files for c in sorted(named)})
+
+
+def _built(config: Path, tsconfigs: dict[Path, TsConfig], seen: set[Path]) -> list[Path]:
+    """`config` and the configs it references, depth first, each once."""
+    if config in seen or config not in tsconfigs:
+        return []
+    seen.add(config)
+    found = [config]
+    for reference in tsconfigs[config].references:
+        found += _built(reference, tsconfigs, seen)
+    return found
+
+
+def _nearest(path: Path, roots: set[Path]) -> Path | None:
+    for directory in path.parents:
+        if (candidate := directory / "tsconfig.json") in roots:
+            return candidate
+    return None

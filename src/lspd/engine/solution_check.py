@@ -1,0 +1,125 @@
+"""The files of a TypeScript solution-style layout that more than one of its programs holds,
+checked in each, as `tsc -b` checks them.
+
+Vite's layout (`tsconfig.json` `{"files": [], "references": [app, node]}`) builds each
+referenced project with its own options: a file both include (tsconfig.node.json's include
+naming app/shapes.ts) is checked twice, once per program, and `tsc -b` prints each program's
+errors of it (a `document` use is nothing in the app's program, lib DOM, and TS2584 in the
+node's, lib ES2023 only; an error both see is printed twice). TypeScript's server answers the
+file from one program only (the first reference holding it: `tsconfig_scope.solutions`), so
+the check adds the file's errors in every other program holding it, from that program's own
+`tsc -p CONFIG --noEmit` (the project's TypeScript; 0.9 s for Vite's node side on 7.0.2),
+said as its (`tsc -p tsconfig.node.json`). A program's run is kept while none of its files
+and configs changed (their stamps).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TypeVar
+
+from lspd.engine.check_files import Answers, Said
+from lspd.lsp import shapes
+from lspd.servers.registry import node_executable
+from lspd.workspace import Workspace
+from lspd.workspace.files import stamp
+from lspd.workspace.scope import solution_of
+from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.tsc_native import locate
+
+R = TypeVar("R")
+TIMEOUT_S = 600.0
+_LOCATED = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<column>\d+)\): error TS(?P<code>\d+): ")
+Items = dict[Path, list[shapes.Diagnostic]]
+# (workspace root, config) -> (the stamps it ran at, its items by file)
+_ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
+
+
+async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[R]) -> list[R]:
+    """The results of `matched`'s files in the other programs of their `tsc -b` that hold
+    them (none outside solution-style layouts): one result per file and program with
+    errors, to be joined with the file's own (`Checks.merged`)."""
+    if ws.restricted:  # the workspace's own TypeScript does not run
+        return []
+    solution = solution_of(ws)
+    wanted: dict[Path, list[Path]] = {}
+    for path in matched:
+        for config in solution.also.get(path, ()):
+            wanted.setdefault(config, []).append(path)
+    results: list[R] = []
+    for config, paths in sorted(wanted.items()):
+        items = await program_items(ws, config, solution.files.get(config, ()))
+        said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
+        results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
+    return results
+
+
+async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> Items:
+    """The errors of `config`'s program by file (`tsc -p CONFIG --noEmit`), kept while the
+    stamps of `files` and the config are as they were."""
+    stamps = tuple((p, stamp(p)) for p in (config, *files))
+    kept = _ran.get((ws.root, config))
+    if kept is not None and kept[0] == stamps:
+        return kept[1]
+    tsc = compiler_of(ws, config)
+    if tsc is None:
+        return {}
+    items = await asyncio.to_thread(_run, [*tsc, "-p", str(config)], config.parent)
+    _ran[(ws.root, config)] = (stamps, items)
+    return items
+
+
+def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
+    """The argv of the project's own `tsc` for `config` (TypeScript 7's native binary, or
+    5's `lib/tsc.js` run by Node); None without one."""
+    package = find_typescript(config.parent, ws.root)
+    version = None if package is None else package_version(package)
+    if package is None or version is None:
+        return None
+    if int(version.split(".")[0]) >= 7:
+        native = locate(package, version).executable
+        return None if native is None else [str(native)]
+    script = package / "lib" / "tsc.js"
+    return [node_executable(), str(script)] if script.is_file() else None
+
+
+def _run(argv: list[str], cwd: Path) -> Items:
+    """tsc's errors by file: each as a diagnostic at its start (continued lines joined)."""
+    try:
+        done = subprocess.run(
+            [*argv, "--noEmit", "--pretty", "false"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    found: Items = {}
+    last: shapes.Diagnostic | None = None
+    for line in done.stdout.splitlines():
+        if line.startswith(" ") and last is not None:  # the message's chain goes on
+            last["message"] = f"{last['message']}\n{line}"
+            continue
+        last = None
+        if (located := _LOCATED.match(line)) is None:
+            continue
+        point: shapes.Position = {
+            "line": int(located["line"]) - 1,
+            "character": int(located["column"]) - 1,
+        }
+        last = {
+            "range": {"start": point, "end": point},
+            "severity": 1,
+            "code": int(located["code"]),
+            "source": "ts",
+            "message": line[located.end() :],
+        }
+        found.setdefault(Path(os.path.normpath(cwd / located["file"])), []).append(last)
+    return found

@@ -1,0 +1,122 @@
+"""A TypeScript solution-style layout (Vite's: tsconfig.json `{"files": [], "references":
+[app, node]}`) checked as its gate, `tsc -b`, checks it (`engine/solution_check.py`): a file
+both referenced projects include is checked under each one's options, and each program's
+errors of it are counted, as `tsc -b` prints them (a `document` use: nothing under the app's
+lib DOM, TS2584 under the node's ES2023; an error both see: twice). The project's own
+`tsc -b` on 7.0.2 and 5.9.3 asserted beside."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.servers.registry import node_executable
+from tests.conftest import Warm
+from tests.engine.test_affected import watched, written
+from tests.ops.test_baseline import committed
+from tests.workspace.toolchains import TS7_PINNED, typescript_package
+
+OPTIONS = {
+    "target": "ES2022",
+    "module": "ESNext",
+    "moduleResolution": "bundler",
+    "types": [],
+    "skipLibCheck": True,
+    "noEmit": True,
+    "strict": True,
+}
+APP = {"tsBuildInfoFile": "./node_modules/.tmp/app.tsbuildinfo", "lib": ["ES2021", "DOM"]}
+NODE = {"tsBuildInfoFile": "./node_modules/.tmp/node.tsbuildinfo", "lib": ["ES2023"]}
+SHAPES = "export const width: number = 3;\n"
+FILES = {
+    "tsconfig.json": json.dumps(
+        {
+            "files": [],
+            "references": [{"path": "./tsconfig.app.json"}, {"path": "./tsconfig.node.json"}],
+        }
+    ),
+    "tsconfig.app.json": json.dumps({"compilerOptions": {**OPTIONS, **APP}, "include": ["app"]}),
+    "tsconfig.node.json": json.dumps(
+        {"compilerOptions": {**OPTIONS, **NODE}, "include": ["tools"]}
+    ),
+    "app/shapes.ts": SHAPES,
+    "app/main.ts": 'import { width } from "./shapes";\nexport const area: string = width * 2;\n',
+    "tools/build.ts": "export const out = 'dist';\n",
+}
+SHARED = ["tools", "app/shapes.ts"]  # tsconfig.node.json's include, app/shapes.ts added
+DOCUMENT = "export const title = document.title;\n"  # fine in the app, TS2584 in node
+LINE = re.compile(r"^(.+?)\((\d+),(\d+)\): error TS(\d+): (.*)$")
+
+
+TS59 = "5.9.3"  # `tsc -b` of referenced projects without `composite` (noEmit): 5.6 and later
+
+
+@pytest.fixture(params=[TS7_PINNED, TS59])
+def project(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
+    """The solution layout on TypeScript 7.0.2 and 5.9.3, committed, the watcher running."""
+    root = written(tmp_path / "ts", FILES)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(request.param))
+    yield from watched(committed(root), tmp_path / "logs")
+
+
+def tsc_b(root: Path) -> list[tuple[str, int, int, int, str]]:
+    """The project's gate: `tsc -b` from cold (its build info removed), each error."""
+    shutil.rmtree(root / "node_modules" / ".tmp", ignore_errors=True)
+    done = subprocess.run(
+        [node_executable(), "node_modules/typescript/bin/tsc", "-b", "--pretty", "false"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    found = [LINE.match(line) for line in done.stdout.splitlines()]
+    return sorted((m[1], int(m[2]), int(m[3]), int(m[4]), m[5]) for m in found if m)
+
+
+def checked(warm: Warm) -> list[tuple[str, int, int, int, str]]:
+    found = warm.run(check_all(warm.ws)).everything
+    return sorted((str(d.path), d.line, d.column, int(str(d.code)), d.message) for d in found)
+
+
+def shared(root: Path, text: str) -> None:
+    """tsconfig.node.json includes app/shapes.ts too, and app/shapes.ts gets `text`."""
+    config = json.loads((root / "tsconfig.node.json").read_text())
+    (root / "tsconfig.node.json").write_text(json.dumps({**config, "include": SHARED}))
+    (root / "app/shapes.ts").write_text(SHAPES + text)
+
+
+def introduced(warm: Warm) -> list[tuple[str, int, int]]:
+    answer = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+    assert answer.changes is not None
+    return sorted((str(d.path), d.line, int(str(d.code))) for d in answer.changes.introduced)
+
+
+def test_a_file_in_both_programs_is_checked_under_each(project: Warm) -> None:
+    root = project.root
+    assert (
+        checked(project)
+        == tsc_b(root)
+        == [("app/main.ts", 2, 14, 2322, "Type 'number' is not assignable to type 'string'.")]
+    )
+    shared(root, DOCUMENT)
+    truth = tsc_b(root)
+    assert ("app/shapes.ts", 2, 22, 2584) in [t[:4] for t in truth]
+    assert checked(project) == truth
+    assert introduced(project) == [("app/shapes.ts", 2, 2584)]
+
+
+def test_an_error_both_programs_see_counts_once_per_program(project: Warm) -> None:
+    root = project.root
+    shared(root, 'export const dup: number = "x";\n')
+    truth = tsc_b(root)
+    assert [t[:4] for t in truth].count(("app/shapes.ts", 2, 14, 2322)) == 2
+    assert checked(project) == truth
+    assert introduced(project) == [("app/shapes.ts", 2, 2322), ("app/shapes.ts", 2, 2322)]
