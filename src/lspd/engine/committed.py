@@ -149,6 +149,8 @@ async def committed(
             _settled(ws, mark, commit)
             state, note = await _made(ws, key, checked, delta, run, found), "checked"
             _settled(ws, mark, commit)
+            if commit == "session":
+                await asyncio.to_thread(_first_read, ws, checked)
             memory.made += 1
             note += await retooled(before, state, kept_folder(ws))
             if commit != "session":
@@ -167,6 +169,18 @@ async def committed(
 def _commit(ws: Workspace, baseline: str) -> tuple[str, Path | None]:
     """The commit `baseline` names and its repository's top (`session`: itself, no top)."""
     return (baseline, None) if baseline == "session" else at_commit(ws, baseline)
+
+
+def _first_read(ws: Workspace, checked: WholeCheck) -> None:
+    """The session's result is made of the gate's files as they are now: each is first seen
+    at that text, so an edit is a change since the session (`revisions.differences`). A
+    file no server of lspd opened (read from disk by the TypeScript builder, tsc or mypy)
+    was never seen: a non-git TypeScript 5 project's edit was "0 changed file(s)", and the
+    hook and the stop gate, which compare the changed files, said nothing of its error."""
+    for result in checked.results:
+        path = ws.resolve(result.path)
+        if path not in ws.first_seen and (text := read_text(path)) is not None:
+            ws.first_seen[path] = text
 
 
 async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run: Run[R]) -> None:
