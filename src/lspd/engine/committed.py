@@ -172,11 +172,9 @@ def _commit(ws: Workspace, baseline: str) -> tuple[str, Path | None]:
 
 
 def _first_read(ws: Workspace, checked: WholeCheck) -> None:
-    """The session's result is made of the gate's files as they are now: each is first seen
-    at that text, so an edit is a change since the session (`revisions.differences`). A
-    file no server of lspd opened (read from disk by the TypeScript builder, tsc or mypy)
-    was never seen: a non-git TypeScript 5 project's edit was "0 changed file(s)", and the
-    hook and the stop gate, which compare the changed files, said nothing of its error."""
+    """The gate's files, first seen at the text the session's result is made of: one no
+    server of lspd opened (the TypeScript builder, tsc, mypy read the disk) was never seen,
+    so its edit was no change since the session, and the hook said nothing of its error."""
     for result in checked.results:
         path = ws.resolve(result.path)
         if path not in ws.first_seen and (text := read_text(path)) is not None:
