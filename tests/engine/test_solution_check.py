@@ -120,3 +120,18 @@ def test_an_error_both_programs_see_counts_once_per_program(project: Warm) -> No
     assert [t[:4] for t in truth].count(("app/shapes.ts", 2, 14, 2322)) == 2
     assert checked(project) == truth
     assert introduced(project) == [("app/shapes.ts", 2, 2322), ("app/shapes.ts", 2, 2322)]
+
+
+def test_a_syntax_error_stops_its_program_alone(project: Warm) -> None:
+    root = project.root  # tsc -b: the app program's syntax error alone, its type error unsaid
+    (root / "app/main.ts").write_text(
+        'import { width } from "./shapes";\nexport const area = (width;\n'
+    )
+    truth = tsc_b(root)
+    assert [t[:4] for t in truth] == [("app/main.ts", 2, 27, 1005)]
+    assert checked(project) == truth
+    answer = project.run(workspace_diagnostics(project.ws, baseline="HEAD"))
+    assert answer.changes is not None
+    assert [(d.path, d.code) for d in answer.changes.introduced] == [("app/main.ts", "1005")]
+    assert [(s.checker, s.at) for s in answer.changes.stopped] == [("tsc", ["app/main.ts:2"])]
+    assert [d.path for d in answer.changes.fixed] == []
