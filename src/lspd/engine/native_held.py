@@ -10,8 +10,10 @@ grammar errors share those codes): asked only when some file has such an item (0
 
 A file the state holds gone is held by the LSP as an empty text (`workspace.overlay`): its
 importers' "not a module" (TS2306) is tsc's "Cannot find module" (TS2307, `held_as_tsc`),
-or, where another file of its name answers the specifier (eq.d.ts beside eq.ts), the
-program is checked by its own tsc on a copy (`workspace/tsc_copy.py`).
+or, where another file of its name answers the specifier (eq.d.ts beside eq.ts), or where
+every file is a module ("moduleDetection": "force": the empty text is one, its importers
+said "no exported member", TS2305, and nothing of an `export *`), the program is checked
+by its own tsc on a copy (`workspace/tsc_copy.py`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from lspd.workspace.tsc_native import parsed_errors
 Texts = Mapping[Path, str | None]
 _NOT_A_MODULE = re.compile(r"File '(.+)' is not a module\.")
 _EXTENSION = re.compile(r"(?:\.d)?\.[cm]?[jt]sx?$|\.json$")
+# a module specifier: `from "x"`, `import "x"`, `import("x")`, `require("x")`
+_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport|\brequire)\s*\(?\s*["'`]([^"'`\n]+)["'`]""")
 
 
 async def native_held(
@@ -143,8 +147,14 @@ async def _shadowed(
     file, where the LSP said "not a module" (TS2306) and nothing of its types. The server's
     item where it said the same (`fixed`: as `_gone` has it); the items that are no errors
     as said. Where tsc could not say, as said."""
-    shadowed = {p for p, t in texts.items() if t is None and _resolves_otherwise(p, texts)}
+    gone = {p for p, t in texts.items() if t is None}
+    shadowed = {p for p in gone if _resolves_otherwise(p, texts)}
     naming = {p for p, (_, items) in said.items() if any(_names(i, shadowed) for i in items)}
+    # an empty module where every file is one ("moduleDetection": "force"): the LSP said
+    # no TS2306 of it, but "no exported member" (TS2305) of each name, nothing of `export *`
+    named = {p for p in gone for _, items in said.values() if any(_names(i, {p}) for i in items)}
+    if modules := gone - shadowed - named:
+        naming |= {p for p in said if _imports(_text(p, texts) or "", modules)}
     if not naming:
         return {}
     found: dict[Path, list[shapes.Diagnostic]] = {}
@@ -213,6 +223,17 @@ def _not_found(
     message = f"Cannot find module '{specifier}' or its corresponding type declarations."
     fixed = {k: v for k, v in item.items() if k != "relatedInformation"}
     return cast(shapes.Diagnostic, {**fixed, "code": 2307, "message": message})
+
+
+def _imports(text: str, gone: Collection[Path]) -> bool:
+    """Whether `text` has a module specifier that may name a file of `gone`: its last part
+    that file's name without extension (a folder's for an `index`); a path alias too."""
+    names = {_EXTENSION.sub("", p.name) for p in gone}
+    names |= {p.parent.name for p in gone if _EXTENSION.sub("", p.name) == "index"}
+    for specifier in _SPECIFIER.findall(text):
+        if _EXTENSION.sub("", specifier.rstrip("/").rsplit("/", 1)[-1]) in names:
+            return True
+    return False
 
 
 def _resolves_otherwise(path: Path, texts: Texts) -> bool:
