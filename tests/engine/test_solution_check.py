@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.preview import previewed
 from lspd.servers.registry import node_executable
 from tests.conftest import Warm
 from tests.engine.test_affected import watched, written
@@ -135,3 +136,15 @@ def test_a_syntax_error_stops_its_program_alone(project: Warm) -> None:
     assert [(d.path, d.code) for d in answer.changes.introduced] == [("app/main.ts", "1005")]
     assert [(s.checker, s.at) for s in answer.changes.stopped] == [("tsc", ["app/main.ts:2"])]
     assert [d.path for d in answer.changes.fixed] == []
+
+
+def test_a_preview_rechecks_the_importers_in_the_referenced_program(project: Warm) -> None:
+    root = project.root  # the builder of tsconfig.app.json, not of the solution's (no file)
+    before = tsc_b(root)
+    change = [{"path": "app/shapes.ts", "content": 'export const width: string = "3";\n'}]
+    answer = project.run(previewed(project.ws, change))
+    got = sorted((str(d.path), d.line, int(str(d.code))) for d in answer.changes.introduced)
+    (root / "app/shapes.ts").write_text(str(change[0]["content"]))
+    after = tsc_b(root)
+    assert got == sorted((t[0], t[1], t[3]) for t in after if t not in before)
+    assert got == [("app/main.ts", 2, 2362)]
