@@ -99,17 +99,17 @@ def differences(ws: Workspace, baseline: str, listed: Listing | None = None) -> 
 
 def program_data(ws: Workspace, path: Path) -> bool:
     """Whether `path` is a file a TypeScript program may read that no server of lspd checks:
-    a JSON module (`resolveJsonModule`), not a configuration, under a tsconfig.json. Its
-    edit changes the program's answer (tsc -p): it differs from a baseline as a source
-    does, and the baseline's result is made of its text there (`engine/program_data.py`)."""
+    a JSON module (`resolveJsonModule`), not a configuration, under the root of a workspace
+    TypeScript serves, wherever its folder (`../../shared/defaults.json`: no tsconfig.json
+    above it, its importer's program reads it). Its edit changes the program's answer
+    (tsc -p): it differs from a baseline as a source does, and the baseline's result is made
+    of its text there. Which of them a program reads is its own listing's to say
+    (`engine/program_data.data_read`)."""
     if path.suffix.lower() != ".json" or is_configuration(path) or ws.handler(path) is not None:
         return False
-    for directory in path.parents:
-        if (directory / "tsconfig.json").is_file():
-            return True
-        if directory == ws.root or not directory.is_relative_to(ws.root):
-            return False
-    return False
+    if not path.is_relative_to(ws.root):
+        return False
+    return any(p.definition.toolchain == "typescript" for p in ws.projects_present())
 
 
 def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:
