@@ -158,3 +158,22 @@ def test_a_last_line_gaining_its_newline_mid_hunk() -> None:
     )
     [patch] = parse(diff)
     assert apply("a = 1\nb = 2", patch.hunks, "x.py") == "a = 1\nb = 2\nc = 3\n"
+
+
+def test_a_files_lines_in_a_diff_end_where_git_ends_them(tmp_path: Path) -> None:
+    # A form feed, U+2028 and a lone \r inside a line, CRLF lines: what `git apply` writes.
+    # str.splitlines() ended a line at each (the preview refused the diff: not there).
+    root = tmp_path / "r"
+    root.mkdir()
+    head = "a = 1\r\nb = 2\r\n\x0c\n# x \u2028 y\nc = 3  # \r d\nz = 0\n"
+    (root / "m.py").write_bytes(head.encode())
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+    now = head.replace("b = 2\r\n", "b = 22\r\n\x0c\n").replace("z = 0", "z = '\u2028'  # \r q")
+    (root / "m.py").write_bytes(now.encode())
+    diff = subprocess.run(["git", "-C", str(root), "diff"], capture_output=True, check=True)
+    _git(root, "checkout", "-q", "m.py")
+    assert changes(diff.stdout.decode(), root) == [{"path": str(root / "m.py"), "content": now}]
+    subprocess.run(["git", "-C", str(root), "apply"], input=diff.stdout, check=True)
+    assert (root / "m.py").read_bytes().decode() == now  # git's own reading of it

@@ -63,12 +63,15 @@ def unreadable(exc: OSError | UnicodeDecodeError, flag: str | None = None) -> st
 
 
 def read_input(flag: str, value: str) -> str:
-    """The text a flag names: a file's (UTF-8), or stdin's for `-`; `InvalidInput` saying
-    what was wrong otherwise."""
+    """The text a flag names: a file's (UTF-8), or stdin's for `-`, as written (its \\r\\n
+    and \\r kept: a patch's lines are git's, a content's the file's); `InvalidInput`
+    saying what was wrong otherwise."""
     try:
         if value == "-":
-            return sys.stdin.read()
-        return Path(value).read_text(encoding="utf-8")
+            raw = getattr(sys.stdin, "buffer", None)  # None: a stream of text already
+            return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
+        with Path(value).open(encoding="utf-8", newline="") as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         if isinstance(exc, UnicodeDecodeError):
             raise InvalidInput(f"{flag} {value}: {unreadable(exc)}") from None

@@ -42,8 +42,12 @@ class FilePatch:
 
 
 def parse(text: str) -> list[FilePatch]:
-    """The files of a unified diff (git's, or `diff -u`'s), in order."""
-    lines = text.splitlines()
+    """The files of a unified diff (git's, or `diff -u`'s), in order. Its lines end at
+    \\n alone, as git writes and reads them: a \\r, a form feed or U+2028 in a file's
+    line is part of that line (str.splitlines() would end it there)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
     files: list[FilePatch] = []
     current: FilePatch | None = None
     i = 0
@@ -209,7 +213,8 @@ def changes(text: str, base: Path) -> list[dict[str, str | None]]:
 
 def _read(path: Path, name: str) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as handle:  # its \r\n and \r kept
+            return handle.read()
     except FileNotFoundError:
         raise InvalidInput(
             f"the patch changes {name}, which does not exist here; run lspd from the "

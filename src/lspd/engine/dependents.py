@@ -16,6 +16,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from lspd.lsp.text import split_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 
@@ -34,8 +35,8 @@ def changed_names(before: Texts, after: Texts) -> set[str]:
     """The names declared on the lines a change touched (before or after)."""
     names: set[str] = set()
     for path in set(before) | set(after):
-        old = (before.get(path) or "").splitlines()
-        new = (after.get(path) or "").splitlines()
+        old = split_lines(before.get(path) or "")
+        new = split_lines(after.get(path) or "")
         names |= _declared(set(old) ^ set(new))
     return names
 

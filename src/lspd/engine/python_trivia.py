@@ -123,7 +123,8 @@ def _code(text: str) -> list[tokenize.TokenInfo] | None:
     is a quote, then `abc`, where pyright's string runs to the line's end, its comment and
     whitespace too)."""
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        # Lines as Python and the checkers end them (a lone \r too: not an ERRORTOKEN)
+        tokens = list(tokenize.generate_tokens(io.StringIO(text, newline=None).readline))
     except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError
         return None
     if any(t.type == tokenize.ERRORTOKEN for t in tokens):

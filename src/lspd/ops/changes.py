@@ -25,6 +25,7 @@ from lspd.engine.mypy_step import SERVER, toolchain_of
 from lspd.engine.stops import TSC, Hiding, Stop, hiding, stop_of, syntax_code
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped as TscStopped
+from lspd.lsp.text import split_lines
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
@@ -77,7 +78,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                     stops += _tsc_stop(ws, file, heard[file].items, own_items)
                 else:
                     server, toolchain = SERVER, label(own[file])
-                    lines = (overlay.get(file) or read_text(file) or "").splitlines()
+                    lines = split_lines(overlay.get(file) or read_text(file) or "")
                 shown = ws.display(file)
                 items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
                 results.append(

@@ -10,6 +10,7 @@ baseline's fixed, the file among the changed ones."""
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,7 +175,7 @@ async def file_since_baseline(
     elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
         old = texts.get(path, text)
         before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
-        differs = sorted(f.key for f in before) != sorted(f.key for f in asked.after)
+        differs = Counter(f.key for f in before) != Counter(f.key for f in asked.after)
         if differs and text is not None:  # a deleted file's "after" is no server's answer
             held = {} if content is None else {path: content}
             sample = _of(ws, path, await diagnose(ws, [path], held))

@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 from lspd.engine.comparison import Found
 from lspd.engine.seen import FileSeen, Seen, key, seen_of
+from lspd.lsp.text import split_lines
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 
 
@@ -26,4 +27,4 @@ def found_of(file: FileSeen) -> list[Found[Diagnostic]]:
 
 def found_in(result: DiagnosticsResult, text: str | None) -> list[Found[Diagnostic]]:
     """A result's diagnostics as compared, their snippets read from `text` (the file's)."""
-    return found_of(seen_of(result, (text or "").splitlines()))
+    return found_of(seen_of(result, split_lines(text or "")))

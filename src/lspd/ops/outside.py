@@ -14,6 +14,7 @@ from lspd.lsp import answers, shapes
 from lspd.lsp.documents import Document
 from lspd.lsp.positions import to_units
 from lspd.lsp.session import Session
+from lspd.lsp.text import split_lines
 from lspd.ops import call_sites, listing
 from lspd.ops import unresolved as scan
 from lspd.ops.budget import Window
@@ -34,7 +35,7 @@ async def implementations_from(
     project of its own, which the question at the declaration never searches."""
     first: dict[Path, scan.Found] = {}
     for found in prepared.outside:
-        line = prepared.outside_texts[found.path].splitlines()[found.use.line - 1 : found.use.line]
+        line = split_lines(prepared.outside_texts[found.path])[found.use.line - 1 : found.use.line]
         if found.path not in first and not (line and _IMPORT.match(line[0])):
             first[found.path] = found
     places: list[Location] = []

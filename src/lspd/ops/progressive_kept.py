@@ -23,6 +23,7 @@ from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.revisions import is_configuration
 from lspd.engine.stops import BLOCKING, MYPY, Stop, syntax_code
+from lspd.lsp.text import split_lines
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
@@ -184,7 +185,7 @@ def _at(stopped: Stopped) -> tuple[str, ...]:
 
 def _line_of(text: str | None, line: int) -> str:
     """A text's 1-based `line`, stripped ("" past its end)."""
-    lines = (text or "").splitlines()
+    lines = split_lines(text or "")
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.documents import Document
+from lspd.lsp.text import split_lines
 from lspd.workspace.symbols.tree import Node, flatten, matches_name, name_parts
 
 log = logging.getLogger(__name__)
@@ -308,7 +309,7 @@ class Namer:
                     text = (self.ws.root / shown).read_text("utf-8-sig", errors="replace")
                 except OSError:
                     text = ""
-                self._texts[shown] = text.splitlines()
+                self._texts[shown] = split_lines(text)
         return self._texts[shown]
 
     async def name(self, shown: str, line: int, column: int) -> str | None:
