@@ -63,3 +63,33 @@ def test_a_json_module_outside_every_tsconfigs_folder_is_its_programs(
             ("app/src/use.ts", 2, "2322")
         ]
         assert (said.fixed, said.changed) == ([], ["shared/defaults.json"])
+
+
+MONO = {
+    "tsconfig.base.json": json.dumps({"compilerOptions": OPTIONS}),
+    "app/tsconfig.json": json.dumps({"extends": "../tsconfig.base.json", "include": ["src"]}),
+    "app/src/use.ts": (
+        'import defaults from "./defaults.json";\n'
+        "export const retries: number = defaults.retries;\n"
+    ),
+    "app/src/defaults.json": '{ "retries": 3 }\n',
+    ".gitignore": "node_modules\n",
+}
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_copy_holds_the_configuration_extended_above_the_root(
+    tmp_path: Path, version: str
+) -> None:
+    """The root a monorepo's package whose tsconfig extends ../tsconfig.base.json: tsc -p on
+    a copy of the root alone could not read it ('did not answer on a copy': NotKept)."""
+    app = _project(tmp_path / "mono", MONO, version) / "app"
+    (app / "src/defaults.json").write_text(EDITED)
+    assert "src/use.ts(2,14): error TS2322" in gate(app)[1]
+    for warm in warm_root(app, tmp_path / "logs"):
+        found = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
+        assert found is not None
+        assert [(d.path, d.line, d.column, d.code) for d in found.introduced] == [
+            ("src/use.ts", 2, 14, "2322")
+        ]
+        assert (found.fixed, found.unchanged, found.changed) == ([], 0, ["src/defaults.json"])

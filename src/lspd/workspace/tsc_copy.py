@@ -6,10 +6,11 @@ resolve it once it is gone (`eq.d.ts` beside `eq.ts`, `eq/index.ts`), tsc checks
 importers against that file; the LSP said "File '/abs/eq.ts' is not a module." (TS2306)
 and none of the errors the other file's types make. Such a state is checked here by tsc
 itself: the project's TypeScript and JSON files copied into lspd's state directory for
-`root` (its node_modules and linked directories linked), the held texts written over them
-and the files held absent left out, then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never
-writes into the repository; the copy is removed when tsc answered. It costs tsc's whole
-check of the program (its start and libraries included).
+`root` (its node_modules and linked directories linked; the configurations it extends above
+`root` beside it), the held texts written over them and the files held absent left out,
+then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never writes into the repository;
+the copy is removed when tsc answered. It costs tsc's whole check of the program (its start
+and libraries included).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.workspace.copies import walked, written
+from lspd.workspace.files import read_text
+from lspd.workspace.tsconfig_extends import extended
 
 COPIED = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json")
 SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv"}
@@ -69,8 +72,8 @@ def checked_copy(
     base.mkdir(parents=True, exist_ok=True)
     copy = Path(tempfile.mkdtemp(prefix="tsc-copy-", dir=base)).resolve()
     try:
-        _write(root, copy, texts)
-        where = copy / config.relative_to(root)
+        here = _write(root, copy, config, texts)  # where `root` is in the copy
+        where = here / config.relative_to(root)
         command = [*tsc, "-p", str(where), "--noEmit", "--listFiles", "--pretty", "true"]
         try:
             done = subprocess.run(
@@ -83,7 +86,7 @@ def checked_copy(
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
-        return _said(_ANSI.sub("", done.stdout).splitlines(), where.parent, copy, root)
+        return _said(_ANSI.sub("", done.stdout).splitlines(), where.parent, here, root)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
 
@@ -137,13 +140,26 @@ def _end(lines: list[str], at: int, start: tuple[int, int]) -> tuple[tuple[int, 
     return end, at
 
 
-def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
+def _write(root: Path, copy: Path, config: Path, texts: Mapping[Path, str | None]) -> Path:
     """Fill `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its node_modules
-    and linked directories linked, then `texts` written over them."""
+    and linked directories linked, then `texts` written over them; and the configurations
+    `config` extends outside `root` (a monorepo package's ../tsconfig.base.json), in the
+    state `texts` make, at their places beside it. Where `root` is in the copy: `copy`
+    itself, or below it as far as those configurations are above `root`."""
 
     def copied(source: Path, target: Path) -> None:
         if source.name.endswith(COPIED):
             shutil.copyfile(source, target)
 
-    walked(root, copy, SKIPPED, lambda folder: folder.name == "node_modules", copied)
-    written(root, copy, texts)
+    def read(path: Path) -> str | None:
+        return texts[path] if path in texts else read_text(path)
+
+    configs = (Path(os.path.normpath(p)) for p in extended(config, read))
+    outside = [p for p in configs if not p.is_relative_to(root)]
+    top = Path(os.path.commonpath([root, *(p.parent for p in outside)]))
+    here = copy / root.relative_to(top)
+    here.mkdir(parents=True, exist_ok=True)
+    walked(root, here, SKIPPED, lambda folder: folder.name == "node_modules", copied)
+    written(root, here, texts)
+    written(top, copy, {p: read(p) for p in outside})
+    return here
