@@ -151,20 +151,7 @@ async def file_since_baseline(
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
     elif (how := await _configured(ws, baseline)) is not None:
-        # its checker's configuration edited since: the file at the baseline's texts and
-        # configuration, on a copy (`engine/configured.py`), whatever the change reaches
-        old = texts.get(path, text)
-        if how.checker == TSC:
-            tsc = await _tsc(ws, texts, how, path, now, baseline)
-            before = found_in(tsc[path], old) if path in tsc else []  # not in its program
-        else:
-            held = {**texts, **how.configs}
-            before = found_in(_of(ws, path, await diagnose(ws, [path], held)), old)
-        named = ", ".join(map(ws.display, how.configs))
-        note = (
-            f"this file, against its state with the changed files' {baseline} texts and "
-            f"configuration ({named}), by {how.checker} on a copy"
-        )
+        before, note = await _under_configuration(ws, how, texts, (path, text), now, baseline)
     elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
         # a JSON module changed: the servers cannot hold its text, its program's tsc can
         before = found_in(tsc[path], texts.get(path, text))
@@ -185,6 +172,32 @@ async def file_since_baseline(
             f"files' {baseline} texts held"
         )
     return asked.against(before, note, again)
+
+
+async def _under_configuration(
+    ws: Workspace,
+    how: Configured,
+    texts: dict[Path, str | None],
+    file: tuple[Path, str | None],
+    now: DiagnosticsResult,
+    baseline: str,
+) -> tuple[list[Found[Diagnostic]], str]:
+    """The file (its path and text now) at the baseline's texts and configuration (its
+    checker's configuration was edited since), on a copy (`engine/configured.py`),
+    whatever the change reaches; and the note saying so."""
+    path, text = file
+    old = texts.get(path, text)
+    if how.checker == TSC:
+        tsc = await _tsc(ws, texts, how, path, now, baseline)
+        before = found_in(tsc[path], old) if path in tsc else []  # not in its program
+    else:
+        held = {**texts, **how.configs}
+        before = found_in(_of(ws, path, await diagnose(ws, [path], held)), old)
+    named = ", ".join(map(ws.display, how.configs))
+    return before, (
+        f"this file, against its state with the changed files' {baseline} texts and "
+        f"configuration ({named}), by {how.checker} on a copy"
+    )
 
 
 async def _configured(ws: Workspace, baseline: str) -> Configured | None:
