@@ -148,3 +148,19 @@ def test_a_preview_rechecks_the_importers_in_the_referenced_program(project: War
     after = tsc_b(root)
     assert got == sorted((t[0], t[1], t[3]) for t in after if t not in before)
     assert got == [("app/main.ts", 2, 2362)]
+
+
+# TypeScript 5's builder previews each program; TypeScript 7's preview asks its server alone
+@pytest.mark.parametrize("project", [TS59], indirect=True)
+def test_a_preview_of_a_file_in_both_programs_checks_it_in_each(project: Warm) -> None:
+    root = project.root  # on disk: the error both programs see; the preview adds `document`
+    shared(root, 'export const dup: number = "x";\n')
+    change = [
+        {
+            "path": "app/shapes.ts",
+            "content": SHAPES + 'export const dup: number = "x";\n' + DOCUMENT,
+        }
+    ]
+    answer = project.run(previewed(project.ws, change))
+    got = sorted((str(d.path), d.line, int(str(d.code))) for d in answer.changes.introduced)
+    assert (got, answer.changes.fixed) == ([("app/shapes.ts", 3, 2584)], [])

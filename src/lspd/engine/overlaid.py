@@ -32,17 +32,24 @@ class Overlaid:
     stopped: list[Preview] = field(default_factory=list)  # programs tsc's syntax errors stop
 
 
-async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> Overlaid:
+async def builders_overlaid(
+    texts: Mapping[Path, str | None],
+    owner: Owner,
+    also: Mapping[Path, tuple[Path, ...]] | None = None,
+) -> Overlaid:
     """Each builder's check of the tsconfigs it keeps, or that own a changed file, with
     `texts` instead of the disk's (None: deleted). A file's items come from its own
-    tsconfig (`owner`), as in the whole check; a tsconfig not checked yet is left out (the
-    caller's disk check comes first, so the builder keeps every gate tsconfig)."""
+    tsconfig (`owner`), as in the whole check, and from each other tsconfig `also` names for
+    it (a solution-style layout's file two programs hold: `tsc -b` checks it in each, as the
+    whole check does: `engine/solution_check.py`); a tsconfig not checked yet is left out
+    (the caller's disk check comes first, so the builder keeps every gate tsconfig)."""
     runs: dict[tuple[Path, Path], Builder] = {}
     for path in texts:
         if (found := owner(path)) is not None:
             builder, config = found
             runs.update({(builder.package, c): builder for c in builder.projects})
     done = Overlaid()
+    extra: dict[Path, Items] = {}
     for (_, config), builder in runs.items():
         if config not in builder.projects:
             continue
@@ -50,6 +57,8 @@ async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> O
         if seen.stopped:
             done.stopped.append(seen)
         for path in seen.files:
+            if config in (also or {}).get(path, ()):
+                extra.setdefault(path, []).extend(seen.items.get(path, []))
             mine = owner(path)
             if mine is None or mine[1] != config or mine[0] is not builder:
                 continue
@@ -58,4 +67,7 @@ async def builders_overlaid(texts: Mapping[Path, str | None], owner: Owner) -> O
                 done.items[path] = seen.items[path]
             if path in seen.checked:
                 done.checked.add(path)
+    for path, items in extra.items():  # beside its own program's, as Checks.merged joins
+        if path in done.items:
+            done.items[path] = [*done.items[path], *items]
     return done

@@ -39,6 +39,7 @@ from lspd.engine.results import FileResult
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.scope import solution_of
 from lspd.workspace.tsbuilder import Items
 
 R = TypeVar("R", bound=FileResult)
@@ -98,7 +99,7 @@ async def overlaid_state(
     wanted = None if only is None else set(only)
     built = Overlaid()
     if wanted is None or any(owner(p) is not None for p in wanted):
-        built = await builders_overlaid(texts, owner)
+        built = await builders_overlaid(texts, owner, solution_of(ws).also)
     made = held_by.built(built.items, texts)
     stops = [builder_stop(ws, p.stopped, p.items, p.files) for p in built.stopped]
     results = {p: r for p, r in made.items() if _in(p, wanted)}

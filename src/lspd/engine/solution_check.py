@@ -8,7 +8,8 @@ errors of it (a `document` use is nothing in the app's program, lib DOM, and TS2
 node's, lib ES2023 only; an error both see is printed twice). TypeScript's server answers the
 file from one program only (the first reference holding it: `tsconfig_scope.solutions`), so
 the check adds the file's errors in every other program holding it, from that program's own
-`tsc -p CONFIG --noEmit` (the project's TypeScript; 0.9 s for Vite's node side on 7.0.2),
+`tsc -p CONFIG --noEmit` (TypeScript 7's; 0.9 s for Vite's node side on 7.0.2), or its
+builder's program of that tsconfig (TypeScript 5: the items a preview's builder gives too),
 said as its (`tsc -p tsconfig.node.json`). A program's run is kept while none of its files
 and configs changed (their stamps).
 """
@@ -21,8 +22,9 @@ import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
+from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
@@ -53,7 +55,11 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
             wanted.setdefault(config, []).append(path)
     results: list[R] = []
     for config, paths in sorted(wanted.items()):
-        items = await program_items(ws, config, solution.files.get(config, ()))
+        found = builder_for(ws, paths[0])
+        if found is not None:  # TypeScript 5: its builder's program of that tsconfig
+            items = cast(Items, (await found[0].check(config)).items)
+        else:
+            items = await program_items(ws, config, solution.files.get(config, ()))
         said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
     return results
