@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
 from lspd.servers.registry import node_executable
 from tests.conftest import Warm
@@ -164,3 +165,14 @@ def test_a_preview_of_a_file_in_both_programs_checks_it_in_each(project: Warm) -
     answer = project.run(previewed(project.ws, change))
     got = sorted((str(d.path), d.line, int(str(d.code))) for d in answer.changes.introduced)
     assert (got, answer.changes.fixed) == ([("app/shapes.ts", 3, 2584)], [])
+
+
+def test_a_files_diagnostics_hold_each_programs_errors(project: Warm) -> None:
+    root = project.root
+    project.run(check_all(project.ws))  # the gate's scope read, as a daemon holds it
+    shared(root, DOCUMENT)
+    found = project.run(diagnostics(project.ws, "app/shapes.ts")).diagnostics
+    assert [(d.line, d.column, d.code) for d in found] == [(2, 22, "2584")]
+    answer = project.run(diagnostics(project.ws, "app/shapes.ts", baseline="HEAD"))
+    assert answer.changes is not None
+    assert [(d.line, d.code) for d in answer.changes.introduced] == [(2, "2584")]

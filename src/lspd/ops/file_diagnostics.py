@@ -11,6 +11,7 @@ from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
+from lspd.engine.solution_check import also_checked
 from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
@@ -21,11 +22,12 @@ from lspd.ops.changes_page import file_page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_since_kept import deleted_now
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.mypy_answers import Judged, mypy_file
+from lspd.ops.mypy_answers import Judged, merged, mypy_file
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
+from lspd.workspace.scope import gate_scope
 
 
 async def diagnostics(
@@ -44,7 +46,9 @@ async def diagnostics(
     check_baseline(baseline)
     await ws.refresh_open_documents(catch_up=True)
     if baseline is None:
-        return await check_file(ws, path, content, limit, offset=offset)
+        return await _each_program(
+            ws, path, content, await check_file(ws, path, content, limit, offset=offset)
+        )
     # The paging is the introduced list's; all of the file's diagnostics are compared, with
     # the texts the server answered about: a file written meanwhile (the watcher's count
     # moved) is asked and compared again.
@@ -54,6 +58,7 @@ async def diagnostics(
             gone = await deleted_now(ws, path, content, baseline)  # deleted since: not refused
             stops: list[Stop] = []  # tsc's or mypy's stop now: the baseline's errors unchecked
             now = gone or await check_file(ws, path, content, 1, budget=False, stops=stops)
+            now = await _each_program(ws, path, content, now)
             answer = await file_page(
                 ws, ws.resolve(path), now, content, baseline, offset, limit, mark, stops
             )
@@ -63,6 +68,20 @@ async def diagnostics(
         f"the files kept changing while {path} was compared with {baseline}; "
         "ask again once the edits settle"
     )
+
+
+async def _each_program(
+    ws: Workspace, path: str, content: str | None, result: DiagnosticsResult
+) -> DiagnosticsResult:
+    """`result` and the file's errors in the other programs of its solution-style layout
+    that hold it, as `tsc -b` checks it in each (`engine/solution_check.py`; the disk's)."""
+    resolved = ws.resolve(path)
+    handler = ws.handler(resolved)
+    if content is not None or handler is None or handler.language != "typescript":
+        return result
+    await gate_scope(ws)  # its layouts as the disk has them (kept while no config changed)
+    extra = await also_checked(ws, [resolved], FileAnswers(ws))
+    return merged([result, *extra])[0] if extra else result
 
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.
