@@ -31,7 +31,7 @@ from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_fork import Forks
-from lspd.workspace.mypy_installed import installed_digest, installed_version, site_mtime
+from lspd.workspace.mypy_installed import environment_of, installed_digest, installed_version
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
@@ -101,7 +101,7 @@ class Dmypy:
         self.version: tuple[int, ...] | None = None
         self._speaks: str | None = None  # its version, when its socket is asked (`mypy_ipc`)
         self._process: subprocess.Popen[bytes] | None = None  # a server lspd started itself
-        self._environment: float | None = None  # site-packages' mtime at the start
+        self._environment: tuple[object, ...] | None = None  # `environment_of` at the start
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
@@ -149,21 +149,22 @@ class Dmypy:
         """mypy's diagnostics of `targets` (relative to the project) with the copy holding
         `texts` (relative path -> text: the disk's, a preview's, a revision's), warm: dmypy
         re-checks what differs from the last question; the same texts again are answered at
-        once unless what mypy reads beyond them changed (installed packages' `.dist-info`;
+        once unless what mypy reads beyond them changed (`environment_of`: the server restarts;
         `outside`: the watcher's batch that last changed a Python file outside the copy). A
         daemon killed mid-check is started again. `sees`: the walk of the directory `texts`
         are relative to, another than the copy's (an `__init__.py` above came or went)."""
         async with self._lock:
             json_out = await self._prepare()
             moved = sees is not None and sees.directory != self.place.base
-            if moved or _stale(self._environment, self.interpreter):
+            environment = environment_of(self.interpreter)
+            if moved or self._environment not in (None, environment):  # its view of them stale
                 async with exclusive(self.lock_file):
                     await self._stop()
             if sees is not None and moved:  # the copy is of it now (the fork holder ended too)
                 self.place, self.sees = replace(self.place, base=sees.directory), sees
                 self.forks.cwd = self.place.workdir
             users = users_config(self.users)  # the user's mypy configuration, as lspd's reads it
-            beyond = f"{outside}\0{installed_digest(self.interpreter)}\0{users}"
+            beyond = f"{outside}\0{installed_digest(self.interpreter)}\0{users}\0{environment}"
             state = state_of([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
                 self._answers.move_to_end(state)
@@ -183,7 +184,7 @@ class Dmypy:
                     await self._held(texts, flags)
                     status, out, err = await self._checked([*flags, *targets])
             self._watch()
-            self._environment = self._environment or site_mtime(self.interpreter)
+            self._environment = self._environment or environment
             self.last_used = time.monotonic()
             found = _output(self.project, status, out, err, json_out, once)
             if once and ran is None:  # mypy's answer, not a failure: kept for the next process
@@ -361,12 +362,6 @@ async def _run_once(
     if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
         daemon.caches.drop(cache)
     return status, out, err
-
-
-def _stale(environment: float | None, interpreter: Path) -> bool:
-    """Packages installed or removed since the daemon started (site-packages' mtime
-    `environment` changed): its view of them is stale."""
-    return environment is not None and site_mtime(interpreter) != environment
 
 
 # mypy's text error line, columns or not: what a blocking error is printed as.

@@ -1,6 +1,7 @@
 """What a project's environment holds, read from its site-packages without running it: the
 mypy it would import (its version, from its `.dist-info`), and what changes when packages
-come and go (the directory's mtime, each distribution's `.dist-info`).
+come and go (the directory's mtime, each distribution's `.dist-info`) or when a file the
+checkers read is edited in place (`typed_stamp`).
 
 Asking `mypy --version` cost a cold check 0.3-0.9 s (a Python start and mypy's import, on
 a loaded machine) before dmypy even started; the metadata is one small read.
@@ -12,6 +13,7 @@ import contextlib
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
@@ -78,5 +80,88 @@ def site_mtime(interpreter: Path) -> float | None:
     return None
 
 
+def environment_of(interpreter: Path) -> tuple[float | None, str]:
+    """What the checkers read in the environment, stamped: `site_mtime` and `typed_stamp`."""
+    return site_mtime(interpreter), typed_stamp(interpreter)
+
+
+def typed_stamp(interpreter: Path) -> str:
+    """A digest of the stamps (mtime, size, inode) of every `.py` and `.pyi` file mypy may
+    read from the environment's site-packages: its bare modules, and every file of a typed
+    package (`py.typed` at its top, or a `-stubs` one) but the toolchain's own (`_TOOLS`:
+    mypy's typeshed changes with its `.dist-info`). An installed dependency edited in place
+    (no reinstall: the directories' mtimes stay) moves it, and so does its restoring. The
+    directories are listed again only where their mtime moved: a stat per file and
+    directory otherwise."""
+    digest = hashlib.blake2b(digest_size=16)
+    for site in site_packages(interpreter):
+        _walked(digest, str(site), _typed)
+    return digest.hexdigest()
+
+
+def _walked(
+    digest: hashlib.blake2b, folder: str, descends: Callable[[str, str], bool] | None = None
+) -> None:
+    """Every `.py` and `.pyi` file of `folder` stamped into `digest`, and every one below
+    the subdirectories `descends` admits (all where None)."""
+    listed = _listed(folder)
+    if listed is None:
+        return
+    folders, files = listed
+    for name in files:
+        if name.endswith((".py", ".pyi")):
+            _stamped(digest, os.path.join(folder, name))
+    for name in folders:
+        if descends is None or descends(folder, name):
+            _walked(digest, os.path.join(folder, name))
+
+
+def _typed(site: str, name: str) -> bool:
+    """Whether the directory `name` of `site` is a typed package mypy may read, not the
+    toolchain's own (`_TOOLS`)."""
+    if name in _TOOLS:
+        return False
+    return (
+        name.endswith("-stubs") or "py.typed" in (_listed(os.path.join(site, name)) or ((), ()))[1]
+    )
+
+
+def _stamped(digest: hashlib.blake2b, path: str) -> None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return
+    digest.update(f"{path}\0{found.st_mtime_ns}\0{found.st_size}\0{found.st_ino}\0".encode())
+
+
+def _listed(folder: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """`folder`'s subdirectories (byte code's aside) and files, listed again only when its
+    mtime moved; None when it is not there."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return None
+    known = _LISTED.get(folder)
+    if known is not None and known[0] == mtime:
+        return known[1]
+    folders, files = [], []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        folders.append(entry.name)
+                else:
+                    files.append(entry.name)
+    listed = (tuple(sorted(folders)), tuple(sorted(files)))
+    _LISTED[folder] = (mtime, listed)
+    return listed
+
+
+# Typed packages of the toolchain, not of the project's dependencies: mypy and mypyc (1,100
+# files, its typeshed among them), pip (500); stamping them cost `typed_stamp` 90% of its time.
+_TOOLS = frozenset({"mypy", "mypyc", "pip"})
 # Each site-packages' `.pth` files, listed at its mtime (`site_mtime`).
 _PTH: dict[Path, tuple[float, tuple[str, ...]]] = {}
+# The directories `typed_stamp` lists, at their mtime: subdirectories and files.
+_LISTED: dict[str, tuple[int, tuple[tuple[str, ...], tuple[str, ...]]]] = {}

@@ -29,8 +29,8 @@ its section where it runs, and with mypy 1.15 and later in each directory up to 
 root (its `.git` mark), else the user's (`$XDG_CONFIG_HOME/mypy/config`,
 `~/.config/mypy/config`, `~/.mypy.ini`); one of the user's naming any path or plugin is
 outside the copy by its nature (a `mypy_path` the user set: `~/stubs`), so nothing is kept.
-What no key sees, as no kept answer in memory does either: a file below a package's top in
-site-packages edited in place without reinstalling its distribution.
+A typed dependency's file edited in place (its distribution not reinstalled) is in the key
+through `state`: dmypy's question holds the environment's `mypy_installed.typed_stamp`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ said 1.13's answer). Each question looks (`Workspace.refresh_open_documents`): p
 toolchain found, a `stat` or two; a change counts as a change of the files (the daemon's
 count moves, so nothing made before is reused), and the servers running the old toolchain
 are restarted by `retool` when next asked for, also where the label stays (`took`: an
-environment's `.pth` edited in place, `mypy_installed.site_mtime`).
+environment's `.pth` edited in place, `mypy_installed.site_mtime`; a typed dependency's
+file edited in place, `mypy_installed.typed_stamp`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_installed import site_mtime
+from lspd.workspace.mypy_installed import environment_of
 from lspd.workspace.toolchain import Toolchain, find_typescript
 
 Stamp = tuple[object, ...]
@@ -44,7 +45,7 @@ class ToolStamps:
             if toolchain is not None and toolchain.origin != "lspd":
                 now[(project, toolchain.kind)] = self._stamp(project, toolchain)
         for interpreter in interpreters:
-            now[interpreter] = ("python", str(interpreter), site_mtime(interpreter))
+            now[interpreter] = ("python", str(interpreter), environment_of(interpreter))
         moved = [key for key, was in now.items() if self._seen.get(key, was) != was]
         self._seen.update(now)
         self._renewed.update(moved)
@@ -63,15 +64,15 @@ class ToolStamps:
         self, found: Iterable[tuple[Path, Toolchain | None]], interpreters: Iterable[Path]
     ) -> tuple[str, ...]:
         """The stamps of the Python environments in use (`found`: each project's toolchain,
-        `interpreters`: mypy's), for a kept result's key: made under other packages or
-        `.pth` files, it is not the one to compare with."""
+        `interpreters`: mypy's), for a kept result's key: made under other packages, `.pth`
+        files or a typed dependency's files, it is not the one to compare with."""
         pythons = {t.path for _, t in found if t is not None and t.kind == "python"}
         pythons.update(interpreters)
-        return tuple(f"{python}\0{site_mtime(python)}" for python in sorted(pythons))
+        return tuple(f"{python}\0{environment_of(python)}" for python in sorted(pythons))
 
     def _stamp(self, project: Path, toolchain: Toolchain) -> Stamp:
         if toolchain.kind == "typescript":  # the package found now, and its version's file
             found = toolchain.origin == "project"
             package = find_typescript(project, self.root) if found else toolchain.path
             return ("typescript", str(package), package and stamp(package / "package.json"))
-        return ("python", str(toolchain.path), site_mtime(toolchain.path))
+        return ("python", str(toolchain.path), environment_of(toolchain.path))
