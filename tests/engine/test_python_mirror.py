@@ -70,9 +70,9 @@ def test_a_deletions_preview_says_what_the_checker_says_once_it_is_gone(
     assert rows(changes.introduced) == cli(gone)
     assert ("pkg/user.py", 1, 6, "reportMissingImports", MISSING) in cli(gone)
     assert changes.fixed == [] and changes.changed == ["pkg/helper.py"]
-    # nothing written, nothing left: the copy and its server are gone
+    # nothing written; of the copies, only the one the daemon keeps warm (`kept_copy`)
     assert read_text(root / "pkg/helper.py") == FILES["pkg/helper.py"]
-    assert list(state_dir(root).glob("python-copy-*")) == []
+    assert list(state_dir(root).glob("python-copy-*")) == [state_dir(root) / "python-copy-kept"]
 
 
 def test_a_new_files_preview_resolves_its_importers(project: Warm, tmp_path: Path) -> None:
@@ -161,7 +161,8 @@ def test_a_configurations_paths_beside_the_project_lead_there_from_the_copy(
             ("pkg/dotted.py", 1, "reportMissingImports"),
             ("pkg/user.py", 2, "reportMissingImports"),
         ]
-        assert list(state_dir(held.root).glob("python-copy-*")) == []
+        kept = state_dir(held.root) / "python-copy-kept"  # the daemon's, warm (`kept_copy`)
+        assert list(state_dir(held.root).glob("python-copy-*")) == [kept]
 
 
 def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) -> None:

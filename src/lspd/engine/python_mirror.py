@@ -13,11 +13,13 @@ introduced. Such a state is asked of a second server of the same definition (its
 its interpreter) rooted at a copy of the project made in lspd's state directory for the
 question: every Python file and pyright configuration (the paths it names leaving the
 project written absolute: `copied_config`), basedpyright's baseline and the files a
-configuration names inside the project (`_named_files`), environments linked, the held
-texts written in and the files held absent left out. lspd never writes into the
-repository; the copy and its server are gone when the question is answered. It costs a
-cold check of the files asked (the server's own start included), so only the files
-importing such a file are asked there.
+configuration names inside the project (`_named`), environments linked, the held
+texts written in and the files held absent left out (`wanted`). lspd never writes into the
+repository. A one-shot command's copy and its server are gone when the question is
+answered; a daemon's are kept warm for the next question (`workspace/kept_copy.py`: its
+cold start and cold check were most of a preview deleting a stub). A cold server costs a
+cold check of the files asked (its own start included), so only the files importing such
+a file are asked there.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ from lspd.errors import InvalidInput
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
-from lspd.workspace.copies import walked, written
 from lspd.workspace.files import read_source, read_text
+from lspd.workspace.kept_copy import Kept, Wanted, brought, told
 from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy holds, skips
 from lspd.workspace.pyright_scope import paths_named
 
@@ -98,26 +100,48 @@ async def mirror_asked(
     """What a server rooted at a copy holding `texts` (the disk's for the rest) says of
     `files`, each asked in the list's order (pyright's answers can depend on it), a few at
     a time and shared with a second server when many, as a whole check asks
-    (`engine/second_server.ask_all`); per session of the workspace that answers them."""
+    (`engine/second_server.ask_all`); per session of the workspace that answers them. In a
+    daemon the copy and its servers are kept warm for the next question
+    (`workspace/kept_copy.py`)."""
     by_session: dict[Session, list[Path]] = {}
     for path in files:
         by_session.setdefault(ws.session_for(path), []).append(path)
     found: dict[Path, Asked] = {}
-    async with _copy(ws.root, texts) as copy:
-        for session, paths in by_session.items():
-            found |= await _asked(ws, session, copy, paths, texts, timeout)
+    if ws.changes_seen is None:  # a one-shot command: nothing would stop a kept server
+        async with _copy(ws.root, texts) as copy:
+            for session, paths in by_session.items():
+                found |= await _asked(ws, session, copy, paths, texts, timeout)
+        return found
+    kept = ws.kept_copy
+    async with kept.lock:
+        kept.taken()
+        try:
+            want = await asyncio.to_thread(wanted, ws.root, texts)
+            changes = await asyncio.to_thread(brought, kept, want)
+            if changes is None:  # made anew: its servers too
+                await asyncio.gather(*(h.stop() for h in kept.helpers.values()))
+                kept.helpers.clear()
+            for session, paths in by_session.items():
+                key = (session.name, str(session.root), session.toolchain or "")
+                helper = kept.helpers.get(key)
+                if helper is not None and changes is not None:
+                    told(helper, kept.copy, changes)
+                else:
+                    helper = kept.helpers[key] = _helper(ws, session, kept.copy)
+                found |= await _asked(ws, session, kept.copy, paths, texts, timeout, helper)
+        except BaseException:  # its state unknown: made again by the next question
+            dropped = asyncio.ensure_future(kept.dropped())
+            try:  # done before the lock is let go, also when cancelled again
+                await asyncio.shield(dropped)
+            except asyncio.CancelledError:
+                await dropped
+            raise
+    kept.released()
     return found
 
 
-async def _asked(
-    ws: Workspace,
-    session: Session,
-    copy: Path,
-    paths: list[Path],
-    texts: Mapping[Path, str | None],
-    timeout: float,
-) -> dict[Path, Asked]:
-    """`paths` asked of a server like `session`, rooted at its project in `copy`."""
+def _helper(ws: Workspace, session: Session, copy: Path) -> Session:
+    """A server like `session`, rooted at its project in `copy`."""
     helper = Session(
         session.definition,
         copy / session.root.relative_to(ws.root),
@@ -128,6 +152,21 @@ async def _asked(
     for folder in session.folders:
         if folder.is_relative_to(ws.root):
             helper.add_folder(copy / folder.relative_to(ws.root))
+    return helper
+
+
+async def _asked(
+    ws: Workspace,
+    session: Session,
+    copy: Path,
+    paths: list[Path],
+    texts: Mapping[Path, str | None],
+    timeout: float,
+    kept: Session | None = None,
+) -> dict[Path, Asked]:
+    """`paths` asked of a server like `session`, rooted at its project in `copy` (`kept`:
+    the copy's kept server, left running; else one made and stopped here)."""
+    helper = kept or _helper(ws, session, copy)
     # The first files of a server wait for its start and its load of the project, cold.
     first = max(timeout, helper.start_timeout + timeout)
 
@@ -145,7 +184,8 @@ async def _asked(
         sessions = dict.fromkeys(paths, helper)
         return await ask_all(paths, sessions, ask, (timeout, first), lambda: None, False)
     finally:
-        await helper.stop()
+        if kept is None:
+            await helper.stop()
 
 
 def _here(item: shapes.Diagnostic, copy: Path, root: Path) -> shapes.Diagnostic:
@@ -167,7 +207,7 @@ async def _copy(root: Path, texts: Mapping[Path, str | None]) -> AsyncIterator[P
     base.mkdir(parents=True, exist_ok=True)
     copy = Path(tempfile.mkdtemp(prefix="python-copy-", dir=base))
     try:
-        await asyncio.to_thread(_write, root, copy, texts)
+        await asyncio.to_thread(brought, Kept(copy), wanted(root, texts))
         yield copy
     finally:
         await asyncio.to_thread(shutil.rmtree, copy, True)
@@ -211,34 +251,63 @@ def _leaves(root: Path, directory: Path, entry: str) -> bool:
     return False
 
 
-def _named_files(root: Path, copy: Path, source: Path) -> None:
-    """The files of `root` the configuration `source` names (a `baselineFile` of its own, a
-    base configuration it `extends`) copied where it names them: a baseline elsewhere than
-    basedpyright's default was missing from the copy, and a preview called an importer's
-    baselined error new."""
+def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
+    """What a copy of `root` holding `texts` (None: absent) holds (`kept_copy.brought` makes
+    it): the files pyright reads copied, each pyright configuration as `copied_config`
+    writes it and the files it names inside `root` (`_named`: a `baselineFile` of its own,
+    a base configuration it `extends`), basedpyright's baseline, every folder made, its
+    environments (a `pyvenv.cfg`) and linked folders linked, then `texts` over them; the
+    configurations, the files they name, the baseline and the links marked as what a server
+    reads at its start alone."""
+    want = Wanted()
+    for top, dirs, files in os.walk(root):
+        here = Path(top)
+        rel = here.relative_to(root)
+        want.folders.add(rel)
+        kept = []
+        for name in dirs:
+            if name in SKIPPED:
+                continue
+            if (here / name).is_symlink() or (here / name / "pyvenv.cfg").exists():
+                want.links[rel / name] = os.path.realpath(here / name)
+                continue
+            kept.append(name)
+        dirs[:] = kept
+        for name in files:
+            source = here / name
+            if name in CONFIGS:
+                want.files[rel / name] = copied_config(root, source)
+                want.settings.add(rel / name)
+                for named in _named(root, source):
+                    want.files[named.relative_to(root)] = named
+                    want.settings.add(named.relative_to(root))
+            elif name.endswith(PYTHON):
+                want.files[rel / name] = source
+            elif (here.name, name) == BASELINE:
+                want.files[rel / name] = source
+                want.settings.add(rel / name)
+    for path, text in texts.items():
+        if not path.is_relative_to(root):
+            continue
+        rel = path.relative_to(root)
+        want.folders.update(rel.parents)
+        if text is None:
+            want.files.pop(rel, None)
+        else:
+            want.files[rel] = text.encode("utf-8")
+    return want
+
+
+def _named(root: Path, source: Path) -> list[Path]:
+    """The files of `root` the configuration `source` names: without its own `baselineFile`
+    a preview called an importer's baselined error new."""
     try:
         named = paths_named(source)
     except InvalidInput:
-        return
+        return []
+    found = []
     for entry in dict.fromkeys(named):
         path = Path(os.path.normpath(source.parent / entry))
-        if os.path.isabs(entry) or not path.is_relative_to(root) or not path.is_file():
-            continue
-        target = copy / path.relative_to(root)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-
-
-def _write(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
-    """Fill `copy`: the files pyright reads of `root` copied, its environments (a
-    `pyvenv.cfg`) and linked directories linked, then `texts` written over them."""
-
-    def copied(source: Path, target: Path) -> None:
-        if source.name in CONFIGS:
-            target.write_bytes(copied_config(root, source))
-            _named_files(root, copy, source)
-        elif source.name.endswith(PYTHON) or (source.parent.name, source.name) == BASELINE:
-            shutil.copyfile(source, target)
-
-    walked(root, copy, SKIPPED, lambda folder: (folder / "pyvenv.cfg").exists(), copied)
-    written(root, copy, texts)
+        if not os.path.isabs(entry) and path.is_relative_to(root) and path.is_file():
+            found.append(path)
+    return found

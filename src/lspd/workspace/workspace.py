@@ -19,6 +19,7 @@ from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files, paths, prewarm
 from lspd.workspace.config import Config, load_config, user_restricted
 from lspd.workspace.ignore import Ignore
+from lspd.workspace.kept_copy import Kept
 from lspd.workspace.left_out import LeftOut
 from lspd.workspace.overlay import Gate
 from lspd.workspace.pool import SessionPool
@@ -89,6 +90,8 @@ class Workspace:
         self.symbols = SymbolIndex(self.pool, self.sync, self)
         # The TypeScript builders of whole-project checks, by typescript package (`tsbuilder`).
         self.builders: dict[Path, Builder] = {}
+        # A held Python state's copy and its servers, kept warm between questions.
+        self.kept_copy = Kept(state_dir(self.root) / "python-copy-kept")
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -261,3 +264,4 @@ class Workspace:
         await self.symbols.close()
         await self.pool.stop()
         await asyncio.gather(*(builder.stop() for builder in self.builders.values()))
+        await self.kept_copy.end()
