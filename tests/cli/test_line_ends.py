@@ -146,9 +146,8 @@ TS_NOW = TS_HEAD.replace(
 )
 
 
-def test_typescript_7_says_what_tsc_says_is_new(tmp_path: Path) -> None:
-    # tsc counts U+2028 and U+2029 as line ends (ECMAScript's), its LSP server does not:
-    # lspd check says m's error at its LSP line (7, tsc -p: 9); the comparison is LSP's.
+def ts_project(tmp_path: Path, version: str) -> Path:
+    """A strict TypeScript project of `version`, a.ts at TS_HEAD committed."""
     root = tmp_path / "p"
     root.mkdir()
     (root / "tsconfig.json").write_text(
@@ -157,8 +156,15 @@ def test_typescript_7_says_what_tsc_says_is_new(tmp_path: Path) -> None:
     (root / "a.ts").write_text(TS_HEAD)
     (root / ".gitignore").write_text("node_modules\n")
     (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
     committed(root)
+    return root
+
+
+def test_typescript_7_says_what_tsc_says_is_new(tmp_path: Path) -> None:
+    # tsc counts U+2028 and U+2029 as line ends (ECMAScript's), its LSP server does not:
+    # lspd check says m's error at its LSP line (7, tsc -p: 9); the comparison is LSP's.
+    root = ts_project(tmp_path, TS7_PINNED)
     before = tsc_rows(root)
     (root / "a.ts").write_text(TS_NOW)
     after = tsc_rows(root)
