@@ -9,8 +9,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.cli.test_line_ends import lspd, rows
 from tests.ops.test_baseline import committed
 from tests.workspace.toolchains import TS7_PINNED, typescript_package
@@ -20,7 +18,6 @@ CONFIG = '{"compilerOptions": {"strict": true%s}, "include": ["*.ts"]}'
 NEW = [("a.ts", 2, 19, "6133")]  # tsc -p: a.ts(3,19) TS6133 new, a.ts(4,9) TS2322 stays
 
 
-@pytest.mark.xfail(strict=True, reason="tsc's lines read as LSP's (program_data._item)")
 def test_an_error_below_u2028_stays_under_an_edited_configuration(tmp_path: Path) -> None:
     root = tmp_path / "p"
     root.mkdir()

@@ -21,9 +21,10 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from lspd.lsp.text import from_ecmascript
 from lspd.workspace.copies import walked, written
 from lspd.workspace.files import read_text
 from lspd.workspace.tsconfig_extends import extended
@@ -86,7 +87,8 @@ def checked_copy(
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
-        return _said(_ANSI.sub("", done.stdout).splitlines(), where.parent, here, root)
+        said = _said(_ANSI.sub("", done.stdout).split("\n"), where.parent, here, root)
+        return None if said is None else _in_lsp_lines(said, texts)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
 
@@ -122,6 +124,22 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
         here = root / file.relative_to(copy)
         errors.append(TscError(here, *start, *end, header["code"], text))
     return Checked(frozenset(files), tuple(errors))
+
+
+def _in_lsp_lines(checked: Checked, texts: Mapping[Path, str | None]) -> Checked:
+    """tsc's positions are in ECMAScript's lines, which U+2028 and U+2029 end too; lspd's are
+    LSP's (\n, \r\n, \r): an error of a file holding either, read as it is, was another
+    line's (an error that stayed: both new and fixed), so it is moved to LSP's lines."""
+    errors = []
+    for error in checked.errors:
+        text = texts[error.file] if error.file in texts else read_text(error.file)
+        if text is not None and ("\u2028" in text or "\u2029" in text):
+            line, column = from_ecmascript(text, error.line, error.column)
+            end_line, end_column = from_ecmascript(text, error.end_line, error.end_column)
+            error = replace(error, line=line, column=column, end_line=end_line)
+            error = replace(error, end_column=end_column)
+        errors.append(error)
+    return replace(checked, errors=tuple(errors))
 
 
 def _end(lines: list[str], at: int, start: tuple[int, int]) -> tuple[tuple[int, int], int]:
