@@ -26,7 +26,6 @@ def test_a_json_no_program_reads_written_in_the_turn_is_no_stop(served: ThreadDa
     assert said(hook("claude-code", stop(root), root)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="the turn's start lives in the daemon's memory alone")
 def test_a_shell_edit_after_a_restart_mid_turn_is_proved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

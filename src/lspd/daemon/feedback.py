@@ -8,8 +8,9 @@ has returned. What it finds later is told once, at the same agent session's next
 (keyed by the payload's `session_id`), unless the edit was undone or redone since. The
 stop gate compares every file the session changed, completely if its budget allows: those
 its edit hooks named, and every file the watcher saw change since its turn began (the
-`turn` event, the agent's prompt hook; else its first hook call), so a file a shell command
-wrote (`sed -i`, `git apply`, `mv`, a formatter) is proved too; it
+`turn` event, the agent's prompt hook; else its first hook call; a turn a daemon before
+this one saw: `daemon/turns.py`), so a file a shell command wrote (`sed -i`, `git apply`,
+`mv`, a formatter) is proved too; it
 never blocks twice for the same unchanged errors (the same set of the engine's keys, which
 no line shift changes), whether or not the agent says its stop was blocked before; a check
 that failed, or whose checker stopped at a syntax error (tsc, mypy: nothing else was
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lspd.daemon import turns
 from lspd.daemon.hook_history import History, new_history, remember
 from lspd.daemon.hook_loading import still_loading
 from lspd.engine.revisions import is_configuration
@@ -108,6 +110,7 @@ class Feedback:
         by any tool, is its stop gate's to prove; what changed before is not its work."""
         agent = self._agent(session)
         agent.since = await self._changes_now()
+        await asyncio.to_thread(turns.remember, self.ws.root, session, time.time_ns())
         return {"since": agent.since}
 
     async def edit(
@@ -182,6 +185,10 @@ class Feedback:
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
         changed = await self._changed_since(agent)
+        if agent is None and (start := turns.began(self.ws.root, session)) is not None:
+            # its turn began under the daemon before this one: what was written since
+            agent = self._agent(session)
+            changed = await asyncio.to_thread(turns.written_since, self.ws, start)
         if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
         agent.edited |= changed  # its work from now on, as a file its edit hook named
