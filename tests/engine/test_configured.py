@@ -86,8 +86,8 @@ def test_head_is_tsc_s_answer_under_its_own_tsconfig(tmp_path: Path, version: st
     assert "(tsconfig.json): compared under the one then" in scope
 
 
-def test_a_tsconfig_extending_outside_the_root_is_refused(tmp_path: Path) -> None:
-    """tsc on the copy cannot read ../base.json: refused as before, saying so."""
+def test_a_tsconfig_extending_outside_the_root_is_answered(tmp_path: Path) -> None:
+    """tsc on the copy reads ../base.json beside it (4fcc863; refused before, saying so)."""
     (tmp_path / "base.json").write_text(json.dumps({"compilerOptions": NATIVE["compilerOptions"]}))
     config = {"extends": "../base.json", "include": ["src"]}
     root = written(tmp_path / "p", {**TS_FILES, "tsconfig.json": json.dumps(config)})
@@ -95,9 +95,13 @@ def test_a_tsconfig_extending_outside_the_root_is_refused(tmp_path: Path) -> Non
     (root / "node_modules").mkdir()
     (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
     committed(root)
+    before = tsc_rows(root)
     written(root, {"tsconfig.json": json.dumps({**config, "include": ["src", "typetests"]})})
-    with pytest.raises(NotKept, match=r"tsconfig.json"):
-        answer(root, since_head)
+    after = tsc_rows(root)
+    new, fixed, unchanged, scope = answered(root)
+    assert new == after - before == Counter({("typetests/usage.ts", 1, "2322"): 1})
+    assert (fixed, unchanged) == (Counter(), 1)
+    assert "(tsconfig.json): compared under the one then" in scope
 
 
 PY_FILES = {
