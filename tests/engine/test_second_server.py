@@ -84,3 +84,21 @@ def test_comments_in_files_a_second_server_answered_ask_nothing(python: Warm) ->
     for name, text in FILES.items():
         (python.root / name).write_text("# a comment first\n\n" + text)
     assert asked(python) == ([], [("pkg/leaf.py", 3, "reportAssignmentType")])
+
+
+def test_lspd_toml_turns_the_second_server_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`[servers.basedpyright] second_server = false`: every file of a whole check is the
+    first server's (a project whose re-checks one warm server answers faster: mcp's
+    signature change 37.6 s on one server against 154.8 s split, docs/benchmarks.md)."""
+    monkeypatch.setattr(second_server, "SPLIT_AT", 2)
+    off = {**FILES, "lspd.toml": "[servers.basedpyright]\nsecond_server = false\n"}
+    for python in watched(written(tmp_path / "py", off), tmp_path / "logs"):
+        assert asked(python) == (sorted(FILES), [("pkg/leaf.py", 1, "reportAssignmentType")])
+        [session] = python.ws.sessions.values()
+        assert not session.definition.second_server
+        known = memory_of(python.ws).known
+        assert sorted(python.ws.display(p) for p, (a, _) in known.items() if a is not None) == (
+            sorted(FILES)
+        )

@@ -111,7 +111,19 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         ),
         (
             "servers = { clangd = 1 }\n",
-            "lspd.toml: servers.clangd: expected a table with `args` and `settings`, got 1",
+            "lspd.toml: servers.clangd: expected a table with `args`, `settings` and "
+            "`second_server`, got 1",
+        ),
+        (
+            "[servers.basedpyright]\nsecond_server = 1\n",
+            "lspd.toml: servers.basedpyright.second_server: expected true or false (a second "
+            "server for a whole check of 100 files or more), got 1",
+        ),
+        (
+            "[servers.typescript-language-server]\nsecond_server = true\n",
+            "lspd.toml: servers.typescript-language-server.second_server: true is for a server "
+            "checking files on one thread (basedpyright, typescript-native); "
+            "typescript-language-server loads its project in each server: remove the key",
         ),
     ],
 )
@@ -177,7 +189,8 @@ def test_a_bad_config_stops_a_cli_command(
     code = main(["diagnostics", str(root / "loose.py"), "--root", str(root)])
     assert code == 2
     assert capsys.readouterr().err.strip() == (
-        "lspd: lspd.toml: servers.basedpyright.flags: unknown key; allowed here: args, settings"
+        "lspd: lspd.toml: servers.basedpyright.flags: unknown key; "
+        "allowed here: args, settings, second_server"
     )
 
 

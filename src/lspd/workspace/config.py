@@ -32,10 +32,13 @@ class LanguageOptions:
 
 @dataclass(frozen=True)
 class ServerOptions:
-    """`[servers.NAME]` of lspd.toml: extra arguments and settings for that server."""
+    """`[servers.NAME]` of lspd.toml: extra arguments and settings for that server, and
+    whether a whole check of 100 files or more starts a second server of it
+    (`second_server`: None keeps servers.toml's)."""
 
     args: list[str] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
+    second_server: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -67,10 +70,14 @@ class Config:
         options = self.servers.get(definition.name)
         if options is None:
             return definition
+        second = (
+            definition.second_server if options.second_server is None else options.second_server
+        )
         return dataclasses.replace(
             definition,
             command=(*definition.command, *options.args),
             settings=merge(definition.settings, options.settings),
+            second_server=second,
         )
 
 
@@ -137,10 +144,16 @@ def _check_names(config: Config) -> list[str]:
                 f"{language}; choose one of {', '.join(names)}"
             )
     known = definitions()
-    for name in config.servers:
+    for name, server in config.servers.items():
         if name not in known:
             problems.append(
                 f"servers.{name}: no server is named '{name}'; servers are {', '.join(known)}"
+            )
+        elif server.second_server and not known[name].second_server:
+            can = ", ".join(n for n, d in known.items() if d.second_server)
+            problems.append(
+                f"servers.{name}.second_server: true is for a server checking files on one "
+                f"thread ({can}); {name} loads its project in each server: remove the key"
             )
     problems += [f"ignore: {glob!r} is empty; remove it" for glob in config.ignore if not glob]
     if config.python == "":
@@ -289,11 +302,14 @@ _LANGUAGE = _table(
     {"server": _of("a server name (a string)", str)._replace(required=True)},
 )
 _SERVER = _table(
-    "a table with `args` and `settings`",
+    "a table with `args`, `settings` and `second_server`",
     ServerOptions,
     {
         "args": _list('a list of strings, e.g. ["--verbose"]', _STRING),
         "settings": _of("a table of settings (sent to the server as they are)", dict),
+        "second_server": _of(
+            "true or false (a second server for a whole check of 100 files or more)", bool
+        ),
     },
 )
 # The keys of Config, in its order (the order `allowed here:` lists them).
