@@ -9,6 +9,7 @@ from lspd.lsp.answers import P, Request, T
 from lspd.lsp.documents import Document
 from lspd.lsp.requests import Registrations
 from lspd.lsp.stall import Named
+from lspd.lsp.text import from_ecmascript
 from lspd.servers.registry import ServerDefinition
 
 WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
@@ -39,6 +40,7 @@ async def of_document(
     if session.definition.diagnostics == "tsserver":
         unknown = session.inbox.unknown
         items = await diagnostics.tsserver(session.send, document.path, timeout, unknown)
+        items = _in_lsp_lines(items, document)
     elif diagnostics.offers_pull(session.capabilities, session.registrations.by_id):
         # Not sent again when other documents changed since: basedpyright marks the files
         # importing a changed one itself (a document opened with other text than the disk's
@@ -51,3 +53,33 @@ async def of_document(
     else:
         items = await session.inbox.pushed(document, timeout, session.notify)
     return answers.checked(session.name, answers.DIAGNOSTICS, items, session.log_path)
+
+
+def _in_lsp_lines(items: diagnostics.Items, document: Document) -> diagnostics.Items:
+    """tsserver's items of `document` in LSP's lines: its positions are ECMAScript's (its
+    line map also ends a line at U+2028 and U+2029, and typescript-language-server passes
+    them on as they are), so below such a character every item was another line's. Only a
+    text holding one is read again (`text.from_ecmascript`); the others' items as they are."""
+    text = document.text
+    if "\u2028" not in text and "\u2029" not in text:
+        return items
+    moved = [_moved(item, text) for item in items]
+    if not isinstance(items, diagnostics.Stopped):
+        return moved
+    line = items.line  # where tsc stopped: this file's line moves too, another's is its own
+    if items.file == document.path:
+        line = from_ecmascript(text, line, 1)[0]
+    return diagnostics.Stopped(items.file, line, moved)
+
+
+def _moved(item: dict[str, Any], text: str) -> dict[str, Any]:
+    """One tsserver item, its range's ends moved from ECMAScript's lines to LSP's."""
+    span = item.get("range")
+    if not isinstance(span, dict):
+        return item
+    points = {}
+    for end in ("start", "end"):
+        at = span[end]
+        line, column = from_ecmascript(text, int(at["line"]) + 1, int(at["character"]) + 1)
+        points[end] = {"line": line - 1, "character": column - 1}
+    return {**item, "range": points}

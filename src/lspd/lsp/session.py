@@ -118,8 +118,14 @@ class Session(ServerLifecycle):
         `on_disk`: whether `text` is the file's text on disk, as the server read it for the
         files importing it."""
         await self.start()
-        opened = path_to_uri(path) not in self.documents
-        document, told = self.documents.sync(path, text, language_id, self.notify)
+        uri = path_to_uri(path)
+        opened = uri not in self.documents
+        held = self.documents.get(uri)
+        if held is not None and held.text != text and self._cut_short(held.text):
+            held.replace(text)  # opened anew with the text: see `_cut_short`
+            document, told = held, self.documents.reopen(path, self.notify)
+        else:
+            document, told = self.documents.sync(path, text, language_id, self.notify)
         if told:
             self.inbox.forget(document.uri)
         if opened and not on_disk and offers_pull(self.capabilities, self.registrations.by_id):
@@ -128,6 +134,17 @@ class Session(ServerLifecycle):
             # baseline's text held for an imported file); its didChange marks them too.
             document.resend(self.notify)
         return document
+
+    def _cut_short(self, held: str) -> bool:
+        """Whether a full-text change of `held` would reach tsserver cut short:
+        typescript-language-server sends it on as a change ending at the old text's end in
+        LSP's lines, which tsserver reads in its own (ECMAScript's: U+2028 and U+2029 end a
+        line too), so the old text's tail stayed after the new one (a HEAD text held over a
+        file holding U+2028: TS1128 "Declaration or statement expected" at its end). Such a
+        document is closed and opened with the new text instead."""
+        if self.definition.diagnostics != "tsserver":
+            return False
+        return "\u2028" in held or "\u2029" in held
 
     def touch(self, path: Path) -> None:
         """Make `path` the server's most recently opened document (closed and opened again,
