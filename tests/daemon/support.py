@@ -38,11 +38,16 @@ class ThreadDaemon:
     def __init__(self, options: Options) -> None:
         self.daemon = Daemon(options)
         self.error: BaseException | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the daemon's, once it runs
         self.thread = threading.Thread(target=self._run, name="lspd-daemon", daemon=True)
 
     def _run(self) -> None:
+        async def serve() -> None:
+            self.loop = asyncio.get_running_loop()
+            await self.daemon.serve()
+
         try:
-            asyncio.run(self.daemon.serve())
+            asyncio.run(serve())
         except BaseException as exc:  # surfaced by start()
             self.error = exc
 
