@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.lsp.session import Session
+from lspd.lsp.text import split_ecmascript_lines
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import NATIVE
 
@@ -232,7 +233,7 @@ def shape(text: str) -> int:
     after an edit that changed only those. A line inside a template literal (an odd number
     of backticks before it) is kept: there it is the string's text, maybe a literal type."""
     kept, ticks = [], 0
-    for line in text.splitlines():
+    for line in split_ecmascript_lines(text):
         stripped = line.strip()
         if ticks % 2 or (stripped and not stripped.startswith("//")):
             kept.append(line if ticks % 2 else stripped)  # a template's spaces count

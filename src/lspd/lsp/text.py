@@ -8,11 +8,18 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_ECMA_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
 
 
 def split_lines(text: str) -> list[str]:
     """Lines as LSP counts them (`\n`, `\r\n` and `\r` all end one)."""
     return _LINE_BREAK.split(text)
+
+
+def split_ecmascript_lines(text: str) -> list[str]:
+    """Lines as TypeScript's scanner counts them: U+2028 and U+2029 end one too (a `//`
+    comment stops there), a form feed or a vertical tab does not."""
+    return _ECMA_BREAK.split(text)
 
 
 def from_ecmascript(text: str, line: int, column: int) -> tuple[int, int]:
@@ -30,9 +37,6 @@ def from_ecmascript(text: str, line: int, column: int) -> tuple[int, int]:
     lsp = text.count("\n", 0, at) + text.count("\r", 0, at) - text.count("\r\n", 0, at)
     head = split_lines(text[:at])[-1]
     return lsp + 1, len(head.encode("utf-16-le")) // 2 + 1
-
-
-_ECMA_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
 
 
 # Both once per path (both immutable): a warm answer converts the same few paths several
