@@ -439,6 +439,28 @@ CASES: list[tuple[BaseModel, str]] = [
             workspace="/w",
             pid=12,
             version="0.9",
+            uptime_s=5,
+            servers=[
+                st.ServerStatus(
+                    language="python",
+                    server="basedpyright",
+                    project="/s/python-copy-kept",
+                    state="ready",
+                    pid=41,
+                    rss_mb=120,
+                    kept_for="previews on a copy of the project, for 300 s after the last",
+                )
+            ],
+        ),
+        "lspd 0.9 for /w (pid 12, up 5 s)\n"
+        "  python: basedpyright [/s/python-copy-kept] ready pid=41 open=0 120 MB\n"
+        "    kept for previews on a copy of the project, for 300 s after the last",
+    ),
+    (
+        st.StatusResult(
+            workspace="/w",
+            pid=12,
+            version="0.9",
             uptime_s=0.2,
             restricted=True,
             watches=3,

@@ -13,15 +13,19 @@ import pytest
 from lspd.errors import ConfigError
 from lspd.ops import file_diagnostics, navigation, state
 from lspd.ops.check import check_all
+from lspd.ops.preview import previewed
 from lspd.workspace import Workspace, prewarm
 from lspd.workspace.memory import (
     DOCUMENT_IDLE_S,
     close_idle_documents,
+    keep_under,
     next_tidy,
     tidy,
     tree_rss_mb,
 )
 from tests.conftest import Warm, copy_fixture, warm_workspace
+from tests.engine.test_affected import watched, written
+from tests.engine.test_python_mirror import FILES
 
 PYTHON = "service/service_pkg/models.py"
 TYPESCRIPT = "web/src/main.ts"
@@ -146,3 +150,27 @@ def test_a_typescript_builder_counts_as_a_server(mixed: Warm) -> None:
     assert python.pid is not None
     [row] = [s for s in state.status(mixed.ws).servers if s.server == "typescript builder"]
     assert (row.state, row.pid, row.rss_mb) == ("stopped", None, None)
+
+
+def test_the_preview_copys_servers_are_shown_and_go_first(tmp_path: Path) -> None:
+    """The copy kept warm for Python previews (`workspace/kept_copy.py`) runs its own
+    basedpyright: `status` shows it, and over the ceiling it stops first (a cache: the next
+    such preview makes it again, cold), before any server of the workspace itself."""
+    files = {**FILES, "lspd.toml": "memory_mb = 1\n"}
+    for warm in watched(written(tmp_path / "py", files), tmp_path / "logs"):
+        assert warm.run(check_all(warm.ws)).everything == []
+        items = [{"path": "pkg/helper.py", "content": None}]
+        assert warm.run(previewed(warm.ws, items)).changes.introduced
+        kept = warm.ws.kept_copy
+        [helper] = kept.helpers.values()
+        pid = helper.pid
+        [row] = [s for s in state.status(warm.ws).servers if s.kept_for is not None]
+        assert (row.server, row.pid, row.project) == ("basedpyright", pid, str(helper.root))
+        assert row.rss_mb is not None and row.rss_mb > 20
+        assert row.kept_for == "previews on a copy of the project, for 300 s after the last"
+        [session] = warm.ws.sessions.values()
+        stopped = warm.run(keep_under(warm.ws, 1))
+        assert stopped[0] == "the preview copy's servers" and kept.helpers == {}
+        assert pid is not None and tree_rss_mb(pid) is None and not kept.copy.exists()
+        # then the workspace's own, as before; none is left but the one used last
+        assert stopped[1:] == [] and session.pid is not None

@@ -303,6 +303,8 @@ def _status(r: Answer) -> str:
         if s.get("toolchain"):
             lines.append(f"    runs {s['toolchain']}")
         lines += [f"    {s[k]}" for k in ("busy", "restarted", "environment") if s.get(k)]
+        if s.get("kept_for"):
+            lines.append(f"    kept for {s['kept_for']}")
     lines += [f"  {a['path']}: {a['reason']}" for a in r.get("set_aside") or []]
     if not r["servers"]:
         lines.append("  no language server running (they start on first use)")

@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from lspd import __version__
+from lspd.lsp.session import Session
 from lspd.ops.check_models import SkippedFile
 from lspd.ops.state_models import ServerInfo, ServersResult, ServerStatus, StatusResult
 from lspd.servers.registry import ServerDefinition, definitions, servers_by_language
 from lspd.servers.versions import inspect
 from lspd.workspace import Workspace
 from lspd.workspace.dmypy import Dmypy
+from lspd.workspace.kept_copy import KEEP_S
 from lspd.workspace.memory import tree_rss_mb
 from lspd.workspace.toolchain import Choice, adapt
 from lspd.workspace.tsbuilder import Builder
@@ -47,7 +49,8 @@ def status(ws: Workspace) -> StatusResult:
             for session in ws.sessions.values()
         ]
         + [_builder_status(ws, builder) for builder in ws.builders.values()]
-        + [_dmypy_status(ws, daemon) for daemon in ws.pool.mypy.values()],
+        + [_dmypy_status(ws, daemon) for daemon in ws.pool.mypy.values()]
+        + [_copy_status(ws, helper) for helper in ws.kept_copy.helpers.values()],
         set_aside=[
             SkippedFile(path=ws.display(path), reason=reason)
             for path in list(ws.left_out.aside)
@@ -87,6 +90,23 @@ def _dmypy_status(ws: Workspace, daemon: Dmypy) -> ServerStatus:
         rss_mb=None if daemon.pid is None else _rounded(tree_rss_mb(daemon.pid)),
         toolchain=f"mypy {version} ({ws.display(daemon.interpreter)})",
         checker=daemon.reason or None,
+    )
+
+
+def _copy_status(ws: Workspace, helper: Session) -> ServerStatus:
+    """A server of the copy kept warm for Python previews of deletions, renames and new
+    modules (`workspace/kept_copy.py`): its memory shown, and counted against `memory_mb`."""
+    return ServerStatus(
+        language=helper.definition.language,
+        server=helper.name,
+        project=str(helper.root),
+        projects=[str(folder) for folder in helper.folders],
+        state=helper.display_state,
+        pid=helper.pid,
+        open_documents=len(helper.documents),
+        rss_mb=None if helper.pid is None else _rounded(tree_rss_mb(helper.pid)),
+        toolchain=helper.toolchain,
+        kept_for=f"previews on a copy of the project, for {KEEP_S:.0f} s after the last",
     )
 
 

@@ -42,6 +42,9 @@ class ServerStatus(Model):
     """When imports did not resolve in its diagnostics: how to fix it."""
     checker: str | None = None
     """dmypy: which checker judges its project, and why (its configuration)."""
+    kept_for: str | None = None
+    """A server of no project of the workspace (rooted in a copy of one): what it is kept
+    warm for, and how long."""
 
 
 class StatusResult(Model):

@@ -133,13 +133,25 @@ def close_idle_documents(ws: Workspace, idle_s: float) -> int:
 async def keep_under(ws: Workspace, ceiling_mb: float) -> list[str]:
     """Stop the least recently used servers and TypeScript builders (a builder holds a whole
     program: as much as `tsc --watch`) while all of them together use more than
-    `ceiling_mb`; never the one used last, nor a builder in the middle of a check. Returns
-    the names of those stopped."""
+    `ceiling_mb`; never the one used last, nor a builder in the middle of a check. The
+    servers of the copy kept warm for Python previews (`workspace/kept_copy.py`) count too
+    and go first. Returns the names of those stopped."""
     users: list[Session | Builder] = [*running(ws), *(b for b in ws.builders.values() if b.pid)]
     users.sort(key=lambda user: user.last_used)
     sizes = {id(u): tree_rss_mb(u.pid) or 0.0 for u in users if u.pid is not None}
-    total = sum(sizes.values())
+    copy = ws.kept_copy  # a cache of previews' servers: the first to go, unless in use
+    copy_mb = sum(tree_rss_mb(h.pid) or 0.0 for h in copy.helpers.values() if h.pid)
+    total = sum(sizes.values()) + copy_mb
     stopped = []
+    if total > ceiling_mb and copy_mb and not copy.lock.locked():
+        log.info(
+            "servers use %.0f MB, over the %.0f MB ceiling: stopping the preview copy's",
+            total,
+            ceiling_mb,
+        )
+        await copy.end()
+        total -= copy_mb
+        stopped.append("the preview copy's servers")
     for user in users[:-1]:
         if total <= ceiling_mb:
             break
