@@ -60,6 +60,8 @@ BLOCKERS = frozenset(
     }
 )
 # ... and those naming a module or file (build.py), by their start.
+# mypy 1.13's words for a file shadowing a library module (`workspace/mypy_said.shadowing`).
+SHADOWS = re.compile(r'^"[^"]+" shadows library module "[^"]+"$')
 BLOCKER_STARTS = (
     "This file shadows library module ",
     "Duplicate module named ",
@@ -140,7 +142,7 @@ def _blocker(error: _Error) -> bool:
     message = error.message
     if error.code == "syntax" and NEWER_FEATURE.search(message):
         return True
-    return message in BLOCKERS or message.startswith(BLOCKER_STARTS)
+    return message in BLOCKERS or message.startswith(BLOCKER_STARTS) or bool(SHADOWS.match(message))
 
 
 # Run by the project's interpreter (-I: isolated, nothing of the workspace imported), the

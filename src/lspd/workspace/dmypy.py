@@ -19,7 +19,6 @@ import asyncio
 import hashlib
 import logging
 import os
-import re
 import subprocess
 import time
 from collections import OrderedDict
@@ -38,6 +37,7 @@ from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_outputs import users_config
+from lspd.workspace.mypy_said import BLOCKING, said, shadowing
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -359,21 +359,10 @@ async def _run_once(
     daemon.runs += 1
     forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
     status, out, err = forked or await daemon._run("mypy", argv)
-    if status not in (0, 1) and not _said(out):  # a crash, not a syntax error
+    # a crash, not a syntax error (or mypy 1.13's stop at a file shadowing a library module)
+    if status not in (0, 1) and not said(out) and not shadowing(out, err):
         daemon.caches.drop(cache)
     return status, out, err
-
-
-# mypy's text error line, columns or not: what a blocking error is printed as.
-_BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
-
-
-def _said(out: str) -> bool:
-    """Whether mypy's output names an error of some file's line (JSON, or a blocking error's
-    text), none of them its own crash's."""
-    lines = out.splitlines()
-    named = any(line.startswith("{") or _BLOCKING.match(line) for line in lines)
-    return named and not any("INTERNAL ERROR" in line for line in lines)
 
 
 def _output(
@@ -384,8 +373,10 @@ def _output(
     # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
     # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
     # whose output names no file's line (`mypy: can't read file`, a traceback).
-    kept += [line for line in out.splitlines() if _BLOCKING.match(line) and line not in kept]
-    answered = status == 2 and _said(out)
+    kept += [line for line in out.splitlines() if BLOCKING.match(line) and line not in kept]
+    shadows = shadowing(out, err)  # mypy 1.13's stop at a file shadowing a library module
+    kept += shadows
+    answered = status == 2 and (said(out) or bool(shadows))
     # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
     # its server cannot run: `follow_imports = silent`), not a clean project.
     if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
