@@ -93,7 +93,7 @@ async def overlaid(
     diagnostics will be asked). Hold the gate exclusively around it."""
     hosts: dict[Path, bool] = {}  # held for a new file: whether it was open before
     async with contextlib.AsyncExitStack() as stack:
-        for path in sorted(texts):  # the watcher leaves a locked file alone
+        for path in sorted(texts):  # the watcher tells of a locked file once it is let go
             await stack.enter_async_context(ws.file_lock(path))
         try:
             # New files first: a file importing one then resolves it at once (tsserver keeps

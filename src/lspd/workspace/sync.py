@@ -1,13 +1,24 @@
 """The text each server holds of the workspace's files, kept as the disk says: opened with
 the file's current text (or unsaved content), sent again when the file changed (by its
-stamp), closed when it is deleted and reopened when it comes back."""
+stamp), closed when it is deleted and reopened when it comes back.
+
+A file that appears is told to the servers as created while none holds it open (closed
+first if one did, opened again after): tsserver drops a watcher event of a file open in it
+(`ResolutionCache.scheduleInvalidateResolutionOfFailedLookupLocation`: "prevent saving an
+open file from over-eagerly triggering invalidation"), so an importer's failed resolution of
+a module renamed away and back (`Cannot find module './shapes'`) stayed for good once lspd
+had opened the file before telling of it. The events of a file whose lock is held (unsaved
+content or a baseline's text being checked) are told once the lock is let go."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import logging
+import os
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +26,14 @@ from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
+from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files, paths
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
+
+log = logging.getLogger(__name__)
 
 
 class DocumentSync:
@@ -43,16 +57,7 @@ class DocumentSync:
         self.first_seen: dict[Path, str] = {}
         # Open documents whose file was deleted: reopened if the file comes back.
         self._deleted: dict[Path, tuple[Session, str]] = {}
-
-    def _ending_like(self, path: Path) -> Iterable[str]:
-        """Workspace files whose path ends like `path`'s part inside the root."""
-        if not path.is_relative_to(self.root):
-            return
-        asked = path.relative_to(self.root)
-        for directory, names in self.ignore.walk():
-            for name in names:
-                if name == asked.name and (directory / name).match(asked.as_posix()):
-                    yield paths.display(self.root, directory / name)
+        self._kept_back = KeptBack()
 
     async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]:
         """The session for `raw_path` holding the file's current text (or `content`)."""
@@ -66,7 +71,8 @@ class DocumentSync:
             on_disk = unchanged[0].text
         elif content is None or path.exists():  # unsaved content may be a file still to come
             # A missing file, a directory, a binary: clear errors.
-            on_disk = files.read_source(path, shown, lambda: self._ending_like(path))
+            like = functools.partial(ending_like, self.root, self.ignore, path)
+            on_disk = files.read_source(path, shown, like)
             self.first_seen.setdefault(path, on_disk)
         definition = self.pool.definition_for(path)
         self.pool.left_out.refuse_aside(path, shown, definition.name)
@@ -136,17 +142,7 @@ class DocumentSync:
         definition = self.pool.definition_for(path)
         text = files.read_source(path, shown)
         self.first_seen.setdefault(path, text)  # as `open` would: the `session` baseline
-        host = next(
-            (
-                s
-                for s in self.pool.regular()
-                if definition.shared  # one process for several projects
-                and s.definition.name == definition.name
-                and s.state in ("starting", "indexing", "ready")
-                and any(path.is_relative_to(folder) for folder in s.folders)
-            ),
-            None,
-        ) or self.pool.session_for(path)
+        host = _running_host(self.pool, definition, path) or self.pool.session_for(path)
         language = definition.extensions[path.suffix.lower()]
         await host.start()
         await host.wait_ready()
@@ -174,8 +170,14 @@ class DocumentSync:
     async def file_lock(self, path: Path) -> AsyncIterator[None]:
         """Serialize calls that temporarily replace a file's text (unsaved content)."""
         lock = self._file_locks.setdefault(path, asyncio.Lock())
-        async with lock:
-            yield
+        try:
+            async with lock:
+                yield
+        finally:  # the disk's text is restored: the changes seen meanwhile now
+            try:
+                await self._tell_kept_back()
+            except Exception:  # as the watcher's delivery: said, not the caller's failure
+                log.exception("telling the servers of the changes kept back failed")
 
     def locked(self, path: Path) -> bool:
         """Whether a call holds `path`'s lock (its unsaved content is being checked)."""
@@ -188,6 +190,7 @@ class DocumentSync:
         A `stat` per document; a file is read again only when its size or mtime changed, or
         when its mtime is too recent to tell two writes apart (see `files.settled`).
         """
+        await self._tell_kept_back()
         for session in list(self.pool.sessions.values()):
             for document in list(session.documents.values()):
                 path = document.path
@@ -217,22 +220,57 @@ class DocumentSync:
 
         Open documents get their new full text (`didChange`), are closed when deleted and
         reopened when they come back; the rest (and deletions) go to the servers that
-        registered for them as `workspace/didChangeWatchedFiles`. A file whose lock is held
-        (unsaved content being checked) is left alone: its check restores the disk text.
-        """
+        registered for them as `workspace/didChangeWatchedFiles`; a file created is told so
+        while no server holds it open (a held one is closed, told, opened again). A locked
+        file's (unsaved content being checked) wait until its check restored the disk text."""
+        events = self._kept_back.keep(events, self.locked)
         for session in list(self.pool.sessions.values()):
-            if session.state not in ("indexing", "ready"):
+            if session.state in ("indexing", "ready") and events:
+                await self._tell(session, events)
+
+    async def _tell(self, session: Session, events: list[FileEvent]) -> None:
+        watched = []
+        reopen: list[tuple[Path, str]] = []
+        for event in events:
+            if event.change is Change.created:
+                language_id = self._let_go(session, event.path)
+                if language_id is not None:
+                    reopen.append((event.path, language_id))
+                watched += told(session, event)
                 continue
-            watched = []
-            for event in events:
-                if self.locked(event.path):
-                    continue
-                held = path_to_uri(event.path) in session.documents
-                await self._apply_to_document(session, event)
-                if not held or event.change is Change.deleted:
-                    watched += told(session, event)
-            if watched:
-                session.notify_watched_files(watched)
+            held = path_to_uri(event.path) in session.documents
+            await self._apply_to_document(session, event)
+            if not held or event.change is Change.deleted:
+                watched += told(session, event)
+        if watched:
+            session.notify_watched_files(watched)
+        for path, language_id in reopen:  # after the server heard the file is there
+            with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
+                await self._sync_from_disk(session, path, language_id, files.stamp(path))
+
+    def _let_go(self, session: Session, path: Path) -> str | None:
+        """Close `path` in `session` if it holds it (or held it when it was deleted): the
+        language to open it again with, once the server is told it is created."""
+        document = session.documents.get(path_to_uri(path))
+        if document is not None:
+            session.close_document(path)
+            self._forget(path)
+            self._deleted.pop(path, None)
+            return document.language_id
+        return self._reopening(session, path)
+
+    def _reopening(self, session: Session, path: Path) -> str | None:
+        """The language of `path`'s document in `session` when its file was deleted, if so."""
+        reopen = self._deleted.get(path)
+        if reopen is None or reopen[0] is not session:
+            return None
+        del self._deleted[path]
+        return reopen[1]
+
+    async def _tell_kept_back(self) -> None:
+        """Tell the servers what changed of files while their lock was held, let go now."""
+        if events := self._kept_back.free(self.locked):
+            await self.apply(events)
 
     async def _apply_to_document(self, session: Session, event: FileEvent) -> None:
         path = event.path
@@ -243,16 +281,65 @@ class DocumentSync:
                 self._forget(path)
                 self._deleted[path] = (session, document.language_id)
             return
-        if document is None:
-            reopen = self._deleted.get(path)
-            if reopen is None or reopen[0] is not session:
-                return
-            del self._deleted[path]
-            language_id = reopen[1]
-        else:
-            language_id = document.language_id
+        language_id = document.language_id if document else self._reopening(session, path)
+        if language_id is None:
+            return
         with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
             await self._sync_from_disk(session, path, language_id, files.stamp(path))
+
+
+def ending_like(root: Path, ignore: Ignore, path: Path) -> Iterable[str]:
+    """Workspace files whose path ends like `path`'s part inside the root."""
+    if not path.is_relative_to(root):
+        return
+    asked = path.relative_to(root)
+    for directory, names in ignore.walk():
+        for name in names:
+            if name == asked.name and (directory / name).match(asked.as_posix()):
+                yield paths.display(root, directory / name)
+
+
+def _running_host(pool: SessionPool, definition: ServerDefinition, path: Path) -> Session | None:
+    """A running session of `definition`'s server (one process for several projects) whose
+    folders hold `path` already."""
+    return next(
+        (
+            s
+            for s in pool.regular()
+            if definition.shared
+            and s.definition.name == definition.name
+            and s.state in ("starting", "indexing", "ready")
+            and any(path.is_relative_to(folder) for folder in s.folders)
+        ),
+        None,
+    )
+
+
+class KeptBack:
+    """The changes seen of files whose lock was held, to tell once it is let go: each file
+    once, judged by the disk as `watcher.fold` judges a batch (there now, it was created if
+    it came or went meanwhile)."""
+
+    def __init__(self) -> None:
+        self._changes: dict[Path, set[Change]] = {}
+
+    def keep(self, events: list[FileEvent], locked: Callable[[Path], bool]) -> list[FileEvent]:
+        """The events to tell now; those of locked files are kept back."""
+        for event in events:
+            if locked(event.path):
+                self._changes.setdefault(event.path, set()).add(event.change)
+        return [event for event in events if not locked(event.path)]
+
+    def free(self, locked: Callable[[Path], bool]) -> list[FileEvent]:
+        """The events kept back of files no longer locked, forgotten here."""
+        free = [path for path in self._changes if not locked(path)]
+        return [FileEvent(_kind(self._changes.pop(path), path), path) for path in free]
+
+
+def _kind(changes: set[Change], path: Path) -> Change:
+    if len(changes) == 1:
+        return next(iter(changes))
+    return Change.created if os.path.lexists(path) else Change.deleted
 
 
 def told(session: Session, event: FileEvent) -> list[dict[str, Any]]:
