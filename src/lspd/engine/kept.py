@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 # The saved file's format; another one is recomputed (2: no stops; 3: a mypy stop named its
 # targets alone, not the modules it follows, and dmypy's update stopped at one was none; 4:
 # dmypy's update blocked past Python's parser, a `break` outside a loop, was none; 5: a JSON
-# module a TypeScript program reads was held at the disk's text, not the commit's).
-FORMAT = 6
+# module a TypeScript program reads was held at the disk's text, not the commit's; 7: the
+# errors of a solution-style layout's other program, tsc -p's, had a start and no end).
+FORMAT = 7
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -6,7 +6,9 @@ overlaid on the work tree's last check (`check_all`, which must come first).
   left for the next real check;
 - the files of other servers (basedpyright, TypeScript 7, ...): the texts held while the
   files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
-  mypy's projects' files in one run of its daemon.
+  mypy's projects' files in one run of its daemon;
+- a TypeScript 7 file another program of its solution-style layout holds: that program's
+  errors of it too, its own tsc -p on a copy holding the texts (`engine/solution_check.py`).
 Python files edited in comments and blank lines alone are not asked: the disk's results,
 moved with their lines (`engine/python_trivia.py`). Every other file's result is the work
 tree's check's. Three callers: `preview` (the proposed texts, `ops/overlaid_check.py`), the
@@ -25,7 +27,7 @@ import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_state import CheckState
@@ -36,6 +38,7 @@ from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON, movable
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult
+from lspd.engine.solution_check import held_also
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -58,6 +61,12 @@ class Held(Protocol[R]):
         """The disk's `result` with its diagnostics moved to their lines after an edit of
         comments and blank lines (`engine/python_trivia.py`); None when one stands off the
         moved code."""
+        ...
+
+    def joined(self, result: R, said: str, items: Items, texts: Texts) -> R:
+        """`result` and `items`, what another program's tsc (`said`: `tsc -p CONFIG`) says
+        of its file in the state `texts` make, one result, as the whole check joins them
+        (`Checks.merged`; `engine/solution_check.py`)."""
         ...
 
     async def asked(
@@ -128,7 +137,22 @@ async def overlaid_state(
     if syntax := await native_held(ws, held, results, checked, stops):
         made = held_by.built(syntax, texts)
         results.update((p, r) for p, r in made.items() if _in(p, wanted))
+    # TypeScript 7's files of a solution-style layout another program holds: its errors too
+    results = await with_also(ws, results, texts, held_by)
     return OverlaidState(results, asked, held if asked else {}, stops)
+
+
+async def with_also(
+    ws: Workspace, results: Mapping[Path, R], texts: Texts, held_by: Held[R]
+) -> dict[Path, R]:
+    """`results` (file -> its result in the state `texts` make, asked of its server), each
+    TypeScript 7 file's joined with its errors in the other programs of its solution-style
+    layout that hold it (`solution_check.held_also`), as the whole check joins them: a
+    second sample of a state, too, so that no such error is in one check of it alone."""
+    joined = dict(results)
+    for path, said, items in await held_also(ws, texts, list(results)):
+        joined[path] = held_by.joined(joined[path], said, cast(Items, items), texts)
+    return joined
 
 
 def _moved(ws: Workspace, texts: Texts, memory: CheckState[R], held_by: Held[R]) -> dict[Path, R]:

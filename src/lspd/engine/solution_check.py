@@ -11,19 +11,26 @@ the check adds the file's errors in every other program holding it, from that pr
 `tsc -p CONFIG --noEmit` (TypeScript 7's; 0.9 s for Vite's node side on 7.0.2), or its
 builder's program of that tsconfig (TypeScript 5: the items a preview's builder gives too),
 said as its (`tsc -p tsconfig.node.json`). A program's run is kept while none of its files
-and configs changed (their stamps).
+and configs changed (their stamps). tsc's `--pretty` answer is read (`workspace/tsc_copy`):
+it alone shows where an error ends (its squiggles), as the server's items do, so one error
+both programs see is one key twice; its lines are moved to LSP's.
+
+A state never written (a preview's texts, a dirty tree's HEAD texts: `overlaid_state`) is
+TypeScript 5's builder's over those texts (`engine/overlaid.py`); on TypeScript 7 the server
+answers the file from its first program alone, so each other program holding it is its own
+`tsc -p CONFIG` on a copy holding the texts (`held_also`; the disk's run where the texts
+touch none of its files).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 
+from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.lsp import shapes
@@ -32,12 +39,13 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 from lspd.workspace.scope import solution_of
 from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.tsc_copy import _ANSI, Checked, TscError, _in_lsp_lines, _said, checked_copy
 from lspd.workspace.tsc_native import locate
 
 R = TypeVar("R")
 TIMEOUT_S = 600.0
-_LOCATED = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<column>\d+)\): error TS(?P<code>\d+): ")
 Items = dict[Path, list[shapes.Diagnostic]]
+Texts = Mapping[Path, str | None]
 # (workspace root, config) -> (the stamps it ran at, its items by file)
 _ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
 
@@ -63,6 +71,45 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
         said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
     return results
+
+
+async def held_also(
+    ws: Workspace, texts: Texts, matched: Iterable[Path]
+) -> list[tuple[Path, str, list[shapes.Diagnostic]]]:
+    """`also_checked` in the state `texts` make (None: absent; the disk's for the rest), for
+    TypeScript 7's files of `matched` (TypeScript 5's builder previews every program): each
+    file's errors in each other program holding it, by that program's own `tsc -p` on a copy
+    holding the texts, or its disk's run where they touch none of its files. (file, who
+    said them, its items) for each with any."""
+    if ws.restricted:
+        return []
+    solution = solution_of(ws)
+    wanted: dict[Path, list[Path]] = {}
+    for path in matched:
+        if path in solution.also and builder_for(ws, path) is None:
+            for config in solution.also[path]:
+                wanted.setdefault(config, []).append(path)
+    found: list[tuple[Path, str, list[shapes.Diagnostic]]] = []
+    for config, paths in sorted(wanted.items()):
+        files = solution.files.get(config, ())
+        if any(p in files or not p.exists() for p in texts):
+            items = await _copy_items(ws, config, texts)
+        else:
+            items = await program_items(ws, config, files)
+        said = f"tsc -p {ws.display(config)}"
+        found += [(p, said, items[p]) for p in paths if items.get(p)]
+    return found
+
+
+async def _copy_items(ws: Workspace, config: Path, texts: Texts) -> Items:
+    """The errors of `config`'s program by file in the state `texts` make: its own tsc -p
+    on a copy (`workspace/tsc_copy`); none where it could not say."""
+    tsc = compiler_of(ws, config)
+    if tsc is None:
+        return {}
+    base = state_dir(ws.root)
+    checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base)
+    return {} if checked is None else _items(checked)
 
 
 async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> Items:
@@ -95,10 +142,11 @@ def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
 
 
 def _run(argv: list[str], cwd: Path) -> Items:
-    """tsc's errors by file: each as a diagnostic at its start (continued lines joined)."""
+    """tsc's errors by file, each from its start to its end (`--pretty`'s squiggles), in
+    LSP's lines; none where tsc could not say (an error of its configuration)."""
     try:
         done = subprocess.run(
-            [*argv, "--noEmit", "--pretty", "false"],
+            [*argv, "--noEmit", "--listFiles", "--pretty", "true"],
             cwd=cwd,
             capture_output=True,
             text=True,
@@ -107,25 +155,29 @@ def _run(argv: list[str], cwd: Path) -> Items:
         )
     except (OSError, subprocess.TimeoutExpired):
         return {}
+    top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
+    found = _said(_ANSI.sub("", done.stdout).split("\n"), cwd, top, top)
+    return {} if found is None else _items(_in_lsp_lines(found, {}))
+
+
+def _items(checked: Checked) -> Items:
+    """tsc's errors as LSP items by file (UTF-16 positions)."""
     found: Items = {}
-    last: shapes.Diagnostic | None = None
-    for line in done.stdout.splitlines():
-        if line.startswith(" ") and last is not None:  # the message's chain goes on
-            last["message"] = f"{last['message']}\n{line}"
-            continue
-        last = None
-        if (located := _LOCATED.match(line)) is None:
-            continue
-        point: shapes.Position = {
-            "line": int(located["line"]) - 1,
-            "character": int(located["column"]) - 1,
-        }
-        last = {
-            "range": {"start": point, "end": point},
-            "severity": 1,
-            "code": int(located["code"]),
-            "source": "ts",
-            "message": line[located.end() :],
-        }
-        found.setdefault(Path(os.path.normpath(cwd / located["file"])), []).append(last)
+    for error in checked.errors:
+        found.setdefault(error.file, []).append(_item(error))
     return found
+
+
+def _item(error: TscError) -> shapes.Diagnostic:
+    start = {"line": error.line - 1, "character": error.column - 1}
+    end = {"line": error.end_line - 1, "character": error.end_column - 1}
+    return cast(
+        shapes.Diagnostic,
+        {
+            "range": {"start": start, "end": end},
+            "severity": 1,
+            "code": int(error.code),
+            "source": "ts",
+            "message": error.message,
+        },
+    )
