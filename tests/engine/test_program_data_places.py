@@ -98,31 +98,44 @@ def test_a_copy_holds_the_configuration_extended_above_the_root(
 BROKEN = '{ "retries": 3 \n'  # unclosed: tsc -p says its TS1005 alone, known.ts unchecked
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the gate drops a JSON module's syntax error: the 5.x builder's syntaxErrors stops "
-    "at it and lspd says nothing (0 errors); TypeScript 7's listing (native_program._own) "
-    "leaves .json out, so known.ts alone (engine/native_*.py, builders.py: others' files)",
-)
+@pytest.mark.parametrize("watch", [True, False], ids=["daemon", "one-shot"])
 @pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
-def test_a_json_modules_syntax_error_is_tscs_answer_and_stop(tmp_path: Path, version: str) -> None:
-    """tsc -p with a JSON module unclosed says `src/defaults.json(2,1): error TS1005: '}'
-    expected.` alone, exit 1 (7.0.2) or 2 (5.4.5, its code for any error): a syntax error
-    of its program stops its check as a source's does (`engine/stops.py`)."""
+def test_a_json_modules_syntax_error_is_tscs_answer_and_stop(
+    tmp_path: Path, version: str, watch: bool
+) -> None:
+    """tsc -p with a JSON module unclosed says `../shared/defaults.json(2,1): error TS1005:
+    '}' expected.` alone, exit 1 (7.0.2) or 2 (5.4.5, its code for any error): a syntax error
+    of its program, its error counted (tsc's 1) and its stop (`engine/stops.py`: known.ts's
+    TS2322 unchecked, not fixed). Before, lspd check said nothing (5.4.5: the builder's
+    results were the gate's files' alone) or known.ts's TS2322 (7.0.2: the JSON was no own
+    file of the program), and check --baseline HEAD 0 new. Closed again, tsc's answer is
+    HEAD's: known.ts's TS2322, nothing new or fixed."""
     root = _project(tmp_path / "p", SHARED, version)
     (root / "shared/defaults.json").write_text(BROKEN)
     code, said = gate(root / "app")
     assert (code, said.strip()) == (1 if version == TS7_PINNED else 2, JSON_STOP)
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
+    for warm in warm_root(root, tmp_path / "logs", watch=watch):
         found = warm.run(workspace_diagnostics(warm.ws))
         assert [(d.path, d.line, d.column, d.code) for d in found.diagnostics] == [
             ("shared/defaults.json", 2, 1, "1005")
         ]
+        assert found.errors == 1
         changes = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
         assert changes is not None
         assert [(d.path, d.code) for d in changes.introduced] == [("shared/defaults.json", "1005")]
         assert [(s.checker, s.at) for s in changes.stopped] == [("tsc", ["shared/defaults.json:2"])]
         assert changes.fixed == []  # known.ts's TS2322 unchecked, not fixed
+        (root / "shared/defaults.json").write_text(SHARED["shared/defaults.json"])
+        code, said = gate(root / "app")
+        assert said.startswith("src/known.ts(1,14): error TS2322") and said.count("error") == 1
+        found = warm.run(workspace_diagnostics(warm.ws))
+        assert [(d.path, d.line, d.column, d.code) for d in found.diagnostics] == [
+            ("app/src/known.ts", 1, 14, "2322")
+        ]
+        changes = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
+        assert changes is not None
+        assert (changes.introduced, changes.fixed, changes.stopped) == ([], [], [])
+        assert (changes.unchanged, changes.changed) == (1, [])
 
 
 JSON_STOP = "../shared/defaults.json(2,1): error TS1005: '}' expected."

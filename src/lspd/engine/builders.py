@@ -12,7 +12,7 @@ file (`engine/native_check.py`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -74,7 +74,8 @@ async def typescript_checked(
     checked anew, and the files left for the servers to answer one by one (no tsconfig
     holds them, or no builder runs). A file whose list is last time's very list keeps its
     result in `known`; the others' are made by `answers` (positions in UTF-16). A program
-    whose syntax errors stopped tsc is added to `stops`."""
+    whose syntax errors stopped tsc is added to `stops`, and its JSON modules' errors
+    (`resolveJsonModule`: no gate's file, tsc's answer all the same) are results too."""
     groups: dict[tuple[Path, Path], list[Path]] = {}
     builders: dict[Path, Builder] = {}
     rest: list[Path] = []
@@ -88,6 +89,7 @@ async def typescript_checked(
         groups.setdefault((builder.package, config), []).append(path)
     results: list[R] = []
     rebuilt: list[Path] = []
+    data: set[Path] = set()  # JSON modules said
     done = 0
     for (package, config), paths in groups.items():
         builder = builders[package]
@@ -99,20 +101,43 @@ async def typescript_checked(
         if project.stopped and stops is not None:
             stops.append(builder_stop(ws, project.stopped, project.items, project.items))
         for path in paths:
-            items = project.items.get(path)
-            if items is None:
+            if (items := project.items.get(path)) is None:
                 rest.append(path)  # not in this tsconfig's program
                 continue
-            last = known.get(path)
-            if last is not None and last[0] is items:
-                results.append(last[1])
-                continue
-            result = answers.of_items(said, path, cast(list[shapes.Diagnostic], items))
-            known[path] = (items, result)
-            results.append(result)
+            results.append(_result_of(path, items, said, known, answers))
+        for path in _data_said(ws, project.items, {*matched, *data}):
+            data.add(path)
+            results.append(_result_of(path, project.items[path], said, known, answers))
         done += len(paths)
         progress(done)
     return results, rebuilt, rest
+
+
+def _result_of(path: Path, items: list[Any], said: Said, known: Known[R], answers: Answers[R]) -> R:
+    """`path`'s result of the builder's `items`: last time's while they are its very list."""
+    last = known.get(path)
+    if last is not None and last[0] is items:
+        return last[1]
+    result = answers.of_items(said, path, cast(list[shapes.Diagnostic], items))
+    known[path] = (items, result)
+    return result
+
+
+def _data_said(
+    ws: Workspace, items: Mapping[Path, list[Any]], said: Collection[Path]
+) -> list[Path]:
+    """The JSON modules of a program (`resolveJsonModule`) under the root, outside
+    node_modules, with errors (`tsc -p`: `defaults.json(2,1): error TS1005`, its answer
+    alone), not `said` already: no server's files, so no gate's."""
+    return [
+        path
+        for path, found in items.items()
+        if found
+        and path.suffix == ".json"
+        and path not in said
+        and path.is_relative_to(ws.root)
+        and "node_modules" not in path.relative_to(ws.root).parts
+    ]
 
 
 def builder_stop(

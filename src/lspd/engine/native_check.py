@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Collection, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -43,6 +43,7 @@ from lspd.engine.native_reach import (
     read_imports,
 )
 from lspd.engine.results import FileResult
+from lspd.engine.revisions import program_data
 from lspd.engine.second_server import ask_all
 from lspd.engine.stops import PARSER_CODES, TSC, Stop, stop_of
 from lspd.lsp import shapes
@@ -86,19 +87,22 @@ _once: weakref.WeakKeyDictionary[Workspace, float] = weakref.WeakKeyDictionary()
 class _Syntax:
     """A watched check's TypeScript 7 programs as tsc reads them (`native_program`): read
     beside the questions at the first check and while a program stays stopped or a file
-    holds an item of the parser's codes (else only once a file is said one: tsc is not
-    started for a clean edit). Once a program is read with a syntax error, its files are
-    tsc's answer without their server (`said`); effect 4.1's 569 files were all asked
-    before its tsc -p said the error."""
+    holds an item of the parser's codes, or a JSON module changed (no server says its
+    syntax; else only once a file is said one: tsc is not started for a clean edit). Once a
+    program is read with a syntax error, its files are tsc's answer without their server
+    (`said`); effect 4.1's 569 files were all asked before its tsc -p said the error."""
 
-    def __init__(self, ws: Workspace, sessions: dict[Path, Session], first: bool) -> None:
+    def __init__(
+        self, ws: Workspace, sessions: dict[Path, Session], first: bool, changed: Collection[Path]
+    ) -> None:
         self.ws, self.parsed = ws, _parsed.setdefault(ws, _Parsed())
         self.configs = configs_of(ws, sessions)
         self.of = {p: c for c, (_, files) in self.configs.items() for p in files}
         self.reading: dict[Path, asyncio.Task[State | None]] = {}
+        data = any(program_data(ws, p) for p in changed)
         for config, (tsc, files) in self.configs.items():
             items = any(self.parsed.items.get(p) for p in files)  # said at the last check
-            if first or config in self.parsed.stopped or items:
+            if first or data or config in self.parsed.stopped or items:
                 self.reading[config] = background(quietly(program_state(ws, tsc, config), config))
 
     async def settled(self) -> None:
@@ -117,10 +121,12 @@ class _Syntax:
             return None
         return [tsc_item(self.parsed.items, e) for e in state.broken.get(path, ())]
 
-    async def stopped(self, stops: list[Stop] | None) -> dict[Path, Items]:
+    async def stopped(self, stops: list[Stop] | None) -> dict[Path, tuple[Path, Items]]:
         """The items tsc reports of each file of a program with a syntax error (its syntax
-        errors; none for the program's other files); each such program added to `stops`."""
-        ws, parsed, said = self.ws, self.parsed, dict[Path, Items]()
+        errors; none for the program's other files), with the file whose server answers it
+        (a JSON module's, no server's file: its program's first); each such program added
+        to `stops`."""
+        ws, parsed, said = self.ws, self.parsed, dict[Path, tuple[Path, Items]]()
         for config, (tsc, files) in self.configs.items():
             reading = self.reading.get(config)
             if reading is None and any(parsed.items.get(p) for p in files):
@@ -134,8 +140,11 @@ class _Syntax:
                 parsed.items.setdefault(path, [tsc_item({}, e) for e in errors])
             program = [p for p in files if p in state.files]
             said.update(
-                (p, [tsc_item(parsed.items, e) for e in state.broken.get(p, ())]) for p in program
+                (p, (p, [tsc_item(parsed.items, e) for e in state.broken.get(p, ())]))
+                for p in program
             )
+            if program:  # a JSON module's syntax errors: tsc's answer of it (no server's file)
+                said.update((p, (program[0], items)) for p, items in _data_said(state).items())
             at = [(ws.display(f), e.line) for f, errors in state.broken.items() for e in errors]
             if stops is not None:
                 stops.append(stop_of(TSC, at, map(ws.display, program)))
@@ -175,7 +184,7 @@ async def native_checked(
     if reading is None:
         await read_imports(unread, now)
     asked = native_asked(ws, sessions, changed, seen, now, known)
-    syntax = _Syntax(ws, sessions, seen is None)
+    syntax = _Syntax(ws, sessions, seen is None, changed)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
     # them (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
     configs = asyncio.create_task(aside()) if asked and aside is not None else None
@@ -188,12 +197,17 @@ async def native_checked(
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     said = await syntax.stopped(stops)  # tsc's answer: a stopped program's syntax errors alone
     results = [
-        answers.of_items(Said.by(s), p, said[p])
+        answers.of_items(Said.by(s), p, said[p][1])
         if p in said
         else fresh[p]
         if p in fresh
         else known[p][1]
         for p, s in sessions.items()
+    ]
+    results += [  # a JSON module's syntax errors
+        answers.of_items(Said.by(sessions[by]), p, items)
+        for p, (by, items) in said.items()
+        if p not in sessions
     ]
     return results, [p for p in asked if p not in by_tsc], [p for p in rest if p not in sessions]
 
@@ -257,9 +271,22 @@ async def native_once(
             if said != {(e.line, e.code) for e in errors}:  # its own parse said them already
                 items = [tsc_item({}, e) for e in errors]
                 results[i] = answers.of_items(Said.by(sessions[path]), path, items)
+        if checked:  # a JSON module's syntax errors: tsc's answer of it (no server's file)
+            by = Said.by(sessions[checked[0]])
+            results += [answers.of_items(by, p, i) for p, i in _data_said(state).items()]
         at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, checked)))
     return results
+
+
+def _data_said(state: State) -> dict[Path, Items]:
+    """The syntax errors of the JSON modules of a program in `state` (`resolveJsonModule`):
+    no server's files, tsc's answer of them (`tsc -p`: `defaults.json(2,1): error TS1005`)."""
+    return {
+        path: [tsc_item({}, e) for e in errors]
+        for path, errors in state.broken.items()
+        if path.suffix == ".json"
+    }
 
 
 def settled_items(ws: Workspace, path: Path) -> tuple[Session, Items] | None:

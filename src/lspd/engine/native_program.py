@@ -11,8 +11,11 @@ Afterwards only the files changed since are looked at again: those the watcher s
 is parsed alone by tsc's parser (`tsc_native.parsed_errors`: ~10 ms of tsc for one file).
 The list is made again when a tsconfig, jsconfig or package.json changed, or a script it does
 not list came (`Workspace.changed_at`), and without a watcher at every question. The own
-files are the program's outside node_modules (a library's syntax error stops no check: lspd's
-tsserver plugin's `own`); a JSON file's errors are not a source's.
+files are the program's under the root outside node_modules (a library's syntax error stops no
+check: lspd's tsserver plugin's `own`), its JSON modules among them: `tsc -p` with one unclosed
+says its TS1005 alone (7.0.2, exit 1), a stop as a source's (`engine/stops.py`); a JSON file
+that is no file of the program (its tsconfig, one it extends) is the configuration's
+(`configuration`).
 """
 
 from __future__ import annotations
@@ -110,8 +113,10 @@ async def program_state(
     texts = texts or {}
     listed = set(program.files)
 
-    def ours(path: Path) -> bool:
-        return path in listed or (_own(ws, path) and tsconfig_of(ws, path) == config)
+    def ours(path: Path) -> bool:  # a JSON not listed: no module the program imports
+        if path in listed:
+            return True
+        return path.suffix != ".json" and _own(ws, path) and tsconfig_of(ws, path) == config
 
     held = {path: text for path, text in texts.items() if text is not None and ours(path)}
     errors = await parsed(tsc, {p: text for p, text in held.items() if p not in clean})
@@ -229,7 +234,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
         if now is not None and now[0] < started - SLACK_NS:  # as tsc read it
             known[path] = _Known(now, None, tuple(by_file.get(path, ())))
     ran = bool(files) or any(error.code for error in errors)
-    said = tuple(error for error in errors if error.file.suffix == ".json")
+    said = tuple(e for e in errors if e.file.suffix == ".json" and e.file not in own)
     data = frozenset(p for p in files if p.suffix == ".json" and p.is_relative_to(ws.root))
     return Program(own, known, mark, generation, began, mark, ran, configured, said, data)
 
@@ -344,7 +349,8 @@ def compiler(session: Session) -> list[str] | None:
 
 
 def _own(ws: Workspace, path: Path) -> bool:
-    """Whether a file of a program is its own: under the root, outside node_modules, no JSON."""
-    if path.suffix == ".json" or not path.is_relative_to(ws.root):
+    """Whether a file of a program is its own: under the root, outside node_modules (a JSON
+    module too: its syntax error stops tsc as a source's)."""
+    if not path.is_relative_to(ws.root):
         return False
     return "node_modules" not in path.relative_to(ws.root).parts

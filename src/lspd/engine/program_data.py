@@ -31,6 +31,7 @@ from lspd.engine.native_program import read_data
 from lspd.engine.overlaid_state import Texts
 from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta, program_data
+from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.errors import LspdError
 from lspd.lsp.positions import from_units, to_units
 from lspd.lsp.text import split_lines
@@ -102,11 +103,18 @@ def _program_files(ws: Workspace, config: Path, resolved: Collection[Path]) -> C
 
 
 async def data_state(
-    ws: Workspace, texts: Texts, gate: Collection[Path], held_by: Built[R]
+    ws: Workspace,
+    texts: Texts,
+    gate: Collection[Path],
+    held_by: Built[R],
+    stops: list[Stop] | None = None,
 ) -> dict[Path, R]:
     """The results of the gate's TypeScript files in the state `texts` make (the baseline's
     texts of every changed file, the JSON modules among them), as each project's own
-    `tsc -p` says them on a copy. Raises `DataNotChecked` where tsc could not say."""
+    `tsc -p` says them on a copy, and of the program's JSON modules held or with errors
+    (no gate's files: a JSON module unclosed is tsc's answer alone). A program whose JSON
+    module's syntax error stopped tsc is added to `stops`. Raises `DataNotChecked` where
+    tsc could not say."""
     scope = await gate_scope(ws)
     found: dict[Path, R] = {}
     wanted = set(gate)
@@ -127,13 +135,35 @@ async def data_state(
         errors: dict[Path, list[TscError]] = {}
         for error in checked.errors:
             errors.setdefault(error.file, []).append(error)
+        answered = [p for p in checked.files if p in wanted or _data(ws, p, texts, errors)]
         items = {
             path: [_item(e, _lines(path, texts)) for e in errors.get(path, [])]
-            for path in checked.files
-            if path in wanted and path not in found
+            for path in answered
+            if path not in found
         }
         found.update(held_by.built(items, texts))
+        if stops is not None and (stop := _data_stop(ws, checked.files, errors)) is not None:
+            stops.append(stop)
     return found
+
+
+def _data(ws: Workspace, path: Path, texts: Texts, errors: Mapping[Path, object]) -> bool:
+    """Whether `path` is a JSON module of the project held at other `texts` or with errors:
+    its result is tsc's in that state (the disk's check's said it in another)."""
+    if path.suffix != ".json" or "node_modules" in path.relative_to(ws.root).parts:
+        return False
+    return path in texts or path in errors
+
+
+def _data_stop(
+    ws: Workspace, files: Collection[Path], errors: Mapping[Path, list[TscError]]
+) -> Stop | None:
+    """tsc's stop at its program's JSON modules' errors (a JSON module's are its parser's
+    alone: tsc said the program's syntax errors and nothing else); None without any."""
+    at = [
+        (ws.display(p), e.line) for p, found in errors.items() if p.suffix == ".json" for e in found
+    ]
+    return stop_of(TSC, at, map(ws.display, files)) if at else None
 
 
 def _lines(path: Path, texts: Texts) -> list[str]:

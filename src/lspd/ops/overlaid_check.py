@@ -23,7 +23,6 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
-from lspd.engine.overlaid_state import with_also
 from lspd.engine.program_data import data_read, data_state
 from lspd.engine.renames import renames
 from lspd.engine.revisions import program_data
@@ -60,9 +59,9 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     state = await overlaid_state(  # nor of a JSON no program reads (package.json)
         ws, {p: t for p, t in proposed.items() if not program_data(ws, p)}, set(disk), only
     )
-    after, asked = dict(state.results), state.asked
+    after, asked, stops = dict(state.results), state.asked, list(state.stopped)
     if data:  # their programs checked by their own tsc -p on a copy holding the proposal
-        after.update(await data_state(ws, proposed, set(disk), HeldAnswers(ws)))
+        after.update(await data_state(ws, proposed, set(disk), HeldAnswers(ws), stops))
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
     outside = [p for p in sorted(compared) if p not in disk and p.is_file()]
@@ -75,9 +74,8 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     if probe.introduced or probe.fixed:  # the servers' files once more, right after a switch
         differ = {ws.resolve(d.path) for d in (*probe.introduced, *probe.fixed) if d.path}
         files = sampled_again(ws, [p for p in asked if p in before], differ)
-        checked = _by_path(ws, (await diagnose(ws, files, {})).results)
-        checked = await with_also(ws, checked, {}, HeldAnswers(ws))  # each program's, as `disk`
-        again = Again("before", _found({**before, **checked}, {}))
+        checked = await diagnose(ws, files, {})
+        again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
     changed = sorted(proposed)
     others = [p for p in after if p not in proposed]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
@@ -88,7 +86,6 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     shown = [ws.display(p) for p in changed]
     if moved:
         note += "; renamed: " + ", ".join(f"{a} -> {b}" for a, b in sorted(moved.items())[:5])
-    stops = state.stopped
     texts = {ws.display(p): read_text(p) for p in proposed}  # the disk's: the baseline's
     texts |= {new: texts.get(old) for old, new in moved.items()}
     changes = compare(olds, news, "disk", shown, note, again, stops, moved, whole.stopped, texts)

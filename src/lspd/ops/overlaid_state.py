@@ -22,7 +22,6 @@ from lspd.ops.convert import HeldConverter, convert_items
 from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.moved import moved
-from lspd.ops.mypy_answers import merged
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Items
 
@@ -45,27 +44,21 @@ class HeldAnswers:
         self.ws = ws
 
     def built(self, items: Mapping[Path, Items], texts: Texts) -> dict[Path, DiagnosticsResult]:
-        """A builder's items as results, as the whole check makes them (`engine/builders.py`)."""
+        """A builder's items as results, as the whole check makes them (`engine/builders.py`);
+        a JSON module's (no server's file: `engine/program_data.data_state`) as its program's
+        other files'."""
         ws = self.ws
         convert = HeldConverter(ws, "utf-16", texts)
+        sources = [p for p in items if ws.handler(p) is not None]
         made = {}
         for path, found in items.items():
-            handler = ws.definition_for(path)
-            definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))
+            source = path if ws.handler(path) or not sources else sources[0]
+            handler = ws.definition_for(source)
+            definition, toolchain = ws.pool.adapted(handler, ws.project_root(source, handler))
             label = None if toolchain is None else toolchain.label()
             converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
             made[path] = make_result(ws, path, definition.name, label, converted)
         return made
-
-    def joined(
-        self, result: DiagnosticsResult, said: str, items: Items, texts: Texts
-    ) -> DiagnosticsResult:
-        """`result` and another program's tsc's `items` of its file, as the whole check joins
-        them (`mypy_answers.merged`: each one's diagnostics, the servers named)."""
-        path = self.ws.resolve(result.path)
-        convert = HeldConverter(self.ws, "utf-16", texts)
-        converted = convert_items(convert, path, cast(list[shapes.Diagnostic], items))
-        return merged([result, make_result(self.ws, path, said, None, converted)])[0]
 
     def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
         """The disk's `result` after an edit of comments and blank lines (`ops/moved.py`)."""

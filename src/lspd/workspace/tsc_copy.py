@@ -96,7 +96,8 @@ def checked_copy(
 def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None:
     """tsc's output read: the program's files and the errors of the project's files, by
     their paths in `root` (a message naming the copy names `root`); None at an error of no
-    file of the project (the configuration's, or a library's)."""
+    file of the program (the configuration's, or a library's). A JSON module's error is its
+    file's (`defaults.json(2,1): error TS1005`, unclosed: tsc's answer alone, a stop)."""
     files: set[Path] = set()
     errors: list[TscError] = []
     at = 0
@@ -112,7 +113,7 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
         if (header := _HEADER.match(line)) is None:
             continue
         file = Path(os.path.normpath(cwd / header["file"]))
-        if not file.is_relative_to(copy) or file.suffix == ".json":
+        if not file.is_relative_to(copy):
             return None
         message = [line[header.end() :]]
         while at < len(lines) and lines[at]:  # its chain
@@ -123,6 +124,8 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
         text = "\n".join(message).replace(str(copy), str(root))
         here = root / file.relative_to(copy)
         errors.append(TscError(here, *start, *end, header["code"], text))
+    if any(e.file.suffix == ".json" and e.file not in files for e in errors):
+        return None  # a tsconfig's (listed after the errors): it could not read it
     return Checked(frozenset(files), tuple(errors))
 
 
