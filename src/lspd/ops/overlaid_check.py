@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.comparison import Again, Found
+from lspd.engine.overlaid_state import with_also
 from lspd.engine.program_data import data_read, data_state
 from lspd.engine.renames import renames
 from lspd.engine.revisions import program_data
@@ -74,8 +75,9 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     if probe.introduced or probe.fixed:  # the servers' files once more, right after a switch
         differ = {ws.resolve(d.path) for d in (*probe.introduced, *probe.fixed) if d.path}
         files = sampled_again(ws, [p for p in asked if p in before], differ)
-        checked = await diagnose(ws, files, {})
-        again = Again("before", _found({**before, **_by_path(ws, checked.results)}, {}))
+        checked = _by_path(ws, (await diagnose(ws, files, {})).results)
+        checked = await with_also(ws, checked, {}, HeldAnswers(ws))  # each program's, as `disk`
+        again = Again("before", _found({**before, **checked}, {}))
     changed = sorted(proposed)
     others = [p for p in after if p not in proposed]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
