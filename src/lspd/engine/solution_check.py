@@ -39,7 +39,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 from lspd.workspace.scope import solution_of
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_copy import _ANSI, Checked, TscError, _in_lsp_lines, _said, checked_copy
+from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, said_by
 from lspd.workspace.tsc_native import locate
 
 R = TypeVar("R")
@@ -156,8 +156,8 @@ def _run(argv: list[str], cwd: Path) -> Items:
     except (OSError, subprocess.TimeoutExpired):
         return {}
     top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
-    found = _said(_ANSI.sub("", done.stdout).split("\n"), cwd, top, top)
-    return {} if found is None else _items(_in_lsp_lines(found, {}))
+    found = said_by(done.stdout, cwd, top, top, {})
+    return {} if found is None else _items(found)
 
 
 def _items(checked: Checked) -> Items:

@@ -87,10 +87,19 @@ def checked_copy(
             )
         except (OSError, subprocess.TimeoutExpired):
             return None
-        said = _said(_ANSI.sub("", done.stdout).split("\n"), where.parent, here, root)
-        return None if said is None else _in_lsp_lines(said, texts)
+        return said_by(done.stdout, where.parent, here, root, texts)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+
+
+def said_by(
+    output: str, cwd: Path, copy: Path, root: Path, texts: Mapping[Path, str | None]
+) -> Checked | None:
+    """tsc's `--listFiles --pretty` `output`, run in `cwd`, read (`_said`): the files of
+    `copy` by their paths in `root` (the same folder for a run on the disk), positions in
+    LSP's lines of the held `texts` (the disk's for the rest); None where it could not say."""
+    said = _said(_ANSI.sub("", output).split("\n"), cwd, copy, root)
+    return None if said is None else _in_lsp_lines(said, texts)
 
 
 def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None:
