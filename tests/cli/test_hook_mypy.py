@@ -94,6 +94,23 @@ def own_stop(root: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
+def blocked_at_mypy_s_stop(root: Path, edited: Path, at: str, message: str) -> None:
+    """The hook of `edited` and the stop gate block on mypy's blocking error at `at` (its
+    column 1), new since HEAD: said in mypy's words (`message`) with what to do."""
+    stopped = f"mypy stopped at {at} (its blocking error: {message})"
+    found = f"1 new error(s) since HEAD:\n{at}:1: {message}"
+    assert said(hook("claude-code", edit(edited), root)) == {
+        "decision": "block",
+        "reason": f"lspd: this work introduced {found}\nlspd: {stopped}: the rest is not "
+        f"checked, so what this edit introduced is not known; {FIX} it.",
+    }
+    assert said(hook("claude-code", stop(root), root)) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced "
+        f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
+    }
+
+
 @pytest.fixture
 def scripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
     """The project with its non-package `scripts` committed to git, its daemon running."""
@@ -112,18 +129,7 @@ def test_a_stop_past_the_parser_is_said_in_mypys_words_not_as_a_syntax_error(
     [error] = own_stop(root)
     assert (error["file"], error["line"]) == ("app/main.py", 7)
     assert error["message"] == '"break" outside loop'
-    stopped = 'mypy stopped at app/main.py:7 (its blocking error: "break" outside loop)'
-    found = '1 new error(s) since HEAD:\napp/main.py:7:1: "break" outside loop'
-    assert said(hook("claude-code", edit(main), root)) == {
-        "decision": "block",
-        "reason": f"lspd: this work introduced {found}\nlspd: {stopped}: the rest is not "
-        f"checked, so what this edit introduced is not known; {FIX} it.",
-    }
-    assert said(hook("claude-code", stop(root), root)) == {
-        "decision": "block",
-        "reason": "lspd: before you finish: this session's changes introduced "
-        f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
-    }
+    blocked_at_mypy_s_stop(root, main, "app/main.py:7", '"break" outside loop')
 
 
 def test_a_file_level_stop_is_at_line_1(scripts: ThreadDaemon) -> None:
@@ -136,15 +142,4 @@ def test_a_file_level_stop_is_at_line_1(scripts: ThreadDaemon) -> None:
     assert (error["file"], error["line"], error["column"]) == ("scripts/types.py", -1, -1)
     message = error["message"]
     assert message == 'This file shadows library module "types"'
-    stopped = f"mypy stopped at scripts/types.py:1 (its blocking error: {message})"
-    found = f"1 new error(s) since HEAD:\nscripts/types.py:1:1: {message}"
-    assert said(hook("claude-code", edit(shadow), root)) == {
-        "decision": "block",
-        "reason": f"lspd: this work introduced {found}\nlspd: {stopped}: the rest is not "
-        f"checked, so what this edit introduced is not known; {FIX} it.",
-    }
-    assert said(hook("claude-code", stop(root), root)) == {
-        "decision": "block",
-        "reason": "lspd: before you finish: this session's changes introduced "
-        f"{found}\n({stopped}: the rest is not checked)\nFix them, or say why they stay.",
-    }
+    blocked_at_mypy_s_stop(root, shadow, "scripts/types.py:1", message)

@@ -25,7 +25,7 @@ from tests.engine.test_affected import written
 from tests.engine.test_native_check import CONFIG as NATIVE
 from tests.ops.applied import BASEDPYRIGHT
 from tests.ops.test_baseline import committed
-from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate, typescript_package
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate, typescript_committed
 
 Row = tuple[str, int, str]  # path, line, code
 _TSC = re.compile(r"^(?P<path>\S+)\((?P<line>\d+),\d+\): error TS(?P<code>\d+): ")
@@ -64,13 +64,14 @@ TS_FILES = {
 USER_NOW = TS_FILES["src/user.ts"] + "export const u: string = 2;\n"  # a source edit too
 
 
+def ts_files(config: object) -> dict[str, str]:
+    """`TS_FILES` under `config` (tsconfig.json)."""
+    return {**TS_FILES, "tsconfig.json": json.dumps(config)}
+
+
 @pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
 def test_head_is_tsc_s_answer_under_its_own_tsconfig(tmp_path: Path, version: str) -> None:
-    root = written(tmp_path / "p", {**TS_FILES, "tsconfig.json": json.dumps(TS_HEAD)})
-    written(root, {".gitignore": "node_modules\n"})
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
-    committed(root)
+    root = typescript_committed(tmp_path / "p", ts_files(TS_HEAD), version)
     before = tsc_rows(root)
     assert before == Counter({("src/user.ts", 2, "2322"): 1, ("typetests/usage.ts", 1, "2322"): 1})
     written(root, {"tsconfig.json": json.dumps(TS_NOW), "src/user.ts": USER_NOW})
@@ -90,11 +91,7 @@ def test_a_tsconfig_extending_outside_the_root_is_answered(tmp_path: Path) -> No
     """tsc on the copy reads ../base.json beside it (4fcc863; refused before, saying so)."""
     (tmp_path / "base.json").write_text(json.dumps({"compilerOptions": NATIVE["compilerOptions"]}))
     config = {"extends": "../base.json", "include": ["src"]}
-    root = written(tmp_path / "p", {**TS_FILES, "tsconfig.json": json.dumps(config)})
-    written(root, {".gitignore": "node_modules\n"})
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
-    committed(root)
+    root = typescript_committed(tmp_path / "p", ts_files(config), TS7_PINNED)
     before = tsc_rows(root)
     written(root, {"tsconfig.json": json.dumps({**config, "include": ["src", "typetests"]})})
     after = tsc_rows(root)

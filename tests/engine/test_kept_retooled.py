@@ -13,14 +13,13 @@ from pathlib import Path
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import Workspace
 from tests.conftest import answer
-from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.ops.test_new_files import lspd_typescript
 from tests.ops.test_since_kept_toolchain import ARG_TYPE, FILES, FILTER, TS2322
 from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_tsbuilder_syntax import CONFIG, tsc_of
-from tests.workspace.toolchains import typescript_package
+from tests.workspace.toolchains import typescript_committed
 
 CHANGED = "the toolchain changed since its result was made"
 
@@ -46,11 +45,7 @@ def test_a_restart_names_another_mypy(tmp_path: Path) -> None:
 
 
 def test_a_restart_names_another_typescript(tmp_path: Path) -> None:
-    root = written(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/f.ts": FILTER})
-    written(root, {".gitignore": "node_modules\n"})
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package())
-    committed(root)
+    root = typescript_committed(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/f.ts": FILTER})
     assert tsc_of(root, tmp_path, {})[0] == TS2322
     first = answer(root, since_head).changes  # type: ignore[attr-defined]
     assert (first.introduced, first.unchanged) == ([], 1)

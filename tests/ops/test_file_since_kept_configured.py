@@ -20,14 +20,14 @@ from tests.engine.test_configured import (
     B_NOW,
     PY_FILES,
     STRICT,
-    TS_FILES,
     TS_HEAD,
     TS_NOW,
     pyright_rows,
+    ts_files,
     tsc_rows,
 )
 from tests.ops.test_baseline import committed
-from tests.workspace.toolchains import TS7_PINNED, typescript_package
+from tests.workspace.toolchains import TS7_PINNED, typescript_committed
 
 
 def since_head(path: str) -> object:
@@ -38,11 +38,7 @@ def since_head(path: str) -> object:
 
 
 def test_a_files_baseline_is_tsc_s_under_heads_tsconfig(tmp_path: Path) -> None:
-    root = written(tmp_path / "p", {**TS_FILES, "tsconfig.json": json.dumps(TS_HEAD)})
-    written(root, {".gitignore": "node_modules\n"})
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
-    committed(root)
+    root = typescript_committed(tmp_path / "p", ts_files(TS_HEAD), TS7_PINNED)
     before = tsc_rows(root)
     written(root, {"tsconfig.json": json.dumps(TS_NOW)})
     after = tsc_rows(root)

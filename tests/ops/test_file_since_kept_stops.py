@@ -149,6 +149,19 @@ def test_a_broken_file_s_own_errors_tsc_did_not_check_are_not_fixed(tmp_path: Pa
         )
 
 
+def fixed_where_mypy_stopped(changes: Any, not_checked: int) -> None:
+    """tests/test_mock.py's syntax error fixed, nothing introduced, no checker stopped now;
+    the baseline's mypy stopped there: app/main.py's `not_checked` errors unchecked there."""
+    assert (changes.introduced, changes.stopped) == ([], [])
+    assert {(d.path, d.code) for d in changes.fixed} == {("tests/test_mock.py", "syntax")}
+    [stopped] = changes.baseline_stopped
+    assert (stopped.checker, stopped.files, stopped.not_checked) == (
+        "mypy",
+        ["app/main.py"],
+        not_checked,
+    )
+
+
 def test_the_errors_mypy_did_not_check_at_the_baseline_are_not_introduced(tmp_path: Path) -> None:
     """The disk's mypy stopped at tests/test_mock.py's syntax error; a preview fixing it:
     app/main.py's errors (mypy's own run of the fixed state) are not introduced, they were
@@ -167,14 +180,7 @@ def test_the_errors_mypy_did_not_check_at_the_baseline_are_not_introduced(tmp_pa
 
     previewed = answer(root, ask)
     changes = previewed.changes
-    assert (changes.introduced, changes.stopped) == ([], [])
-    assert {(d.path, d.code) for d in changes.fixed} == {("tests/test_mock.py", "syntax")}
-    [stopped] = changes.baseline_stopped
-    assert (stopped.checker, stopped.files, stopped.not_checked) == (
-        "mypy",
-        ["app/main.py"],
-        len(fixed),
-    )
+    fixed_where_mypy_stopped(changes, len(fixed))
     said = render("PreviewResult", compact(previewed)).splitlines()
     assert said[0].startswith("at the baseline, mypy stopped at tests/test_mock.py:")
     assert said[0].endswith(

@@ -14,13 +14,12 @@ from pathlib import Path
 
 from lspd.ops.check import check_all, workspace_diagnostics
 from tests.conftest import warm_root
-from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_tsbuilder_syntax import CONFIG, tsc_of
-from tests.workspace.toolchains import typescript_package
+from tests.workspace.toolchains import typescript_committed
 
 BYTES = "def f(x: bytes) -> None:\n    pass\n\n\nf(bytearray())\n"
 FILES = {
@@ -68,11 +67,7 @@ FILTER = 'export const s: string[] = [1, "a"].filter((x) => typeof x === "string
 def test_another_typescript_checks_head_again(tmp_path: Path) -> None:
     """node_modules/typescript 5.4.5 replaced by 5.9 (lspd's): HEAD's TS2322 of 5.4 is not
     'fixed' by the upgrade (5.9 checks HEAD again: none there either)."""
-    root = written(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/f.ts": FILTER})
-    written(root, {".gitignore": "node_modules\n"})
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package())
-    committed(root)
+    root = typescript_committed(tmp_path / "ts", {"tsconfig.json": CONFIG, "src/f.ts": FILTER})
     assert tsc_of(root, tmp_path, {})[0] == TS2322
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         first = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes

