@@ -231,14 +231,20 @@ def _starts_word(text: str, at: int) -> bool:
 def shape(text: str) -> int:
     """A hash of `text` without its `//` comment lines and blank lines: equal before and
     after an edit that changed only those. A line inside a template literal (an odd number
-    of backticks before it) is kept: there it is the string's text, maybe a literal type."""
-    kept, ticks = [], 0
+    of backticks before it) is kept: there it is the string's text, maybe a literal type; so
+    is one after a line ending in `\\` (a string continued there), and every line after a
+    backtick that may be no template's (beside a quote, a slash, a `*` or a backslash: in a
+    string, a regular expression, a comment), where the count can no longer be trusted."""
+    kept, ticks, sure, continued = [], 0, True, False
     for line in split_ecmascript_lines(text):
         stripped = line.strip()
-        if ticks % 2 or (stripped and not stripped.startswith("//")):
-            kept.append(line if ticks % 2 else stripped)  # a template's spaces count
+        inside = ticks % 2 or not sure or continued
+        if inside or (stripped and not stripped.startswith("//")):
+            kept.append(line if inside else stripped)  # a template's spaces count
         if "`" in line:
             ticks += line.count("`") - line.count("\\`")
+            sure = sure and not any(mark in line for mark in "'\"/*\\")
+        continued = line.endswith("\\")
     return hash("\n".join(kept))
 
 
