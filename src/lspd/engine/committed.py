@@ -27,6 +27,7 @@ from typing import Generic, TypeVar
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
+from lspd.engine.committed_seen import absolute, seen_all
 from lspd.engine.configured import Unconfigured, configured_state
 from lspd.engine.kept import (
     KeptState,
@@ -45,12 +46,13 @@ from lspd.engine.kept_memory import (
     kept_folder,
     memory_of,
 )
+from lspd.engine.named import Named, named
 from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.revisions import Delta, Listing, at_commit, differences, listing, revision
+from lspd.engine.revisions import Delta, Listing, differences, listing, revision
 from lspd.engine.second_sample import sampled_again
-from lspd.engine.seen import FileSeen, seen_of
+from lspd.engine.seen import seen_of
 from lspd.engine.stops import Stop
 from lspd.errors import LspdError
 from lspd.lsp.text import split_lines
@@ -64,6 +66,7 @@ ATTEMPTS = 3  # whole checks a question makes while the files keep changing unde
 C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
 R = TypeVar("R", bound=FileResult)  # the caller's result of a file (`DiagnosticsResult`)
 Found = Listing | None  # git's listing against the commit, read once a question (`revisions`)
+Then = dict[Path, str | None]  # the configurations differing at the commit, their texts there
 
 
 class NotKept(LspdError):
@@ -104,6 +107,7 @@ class Committed(Generic[C]):
     note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
     again: Again = field(default_factory=dict)  # the disk's second sample (`_again`)
     edited: str = ""  # the configurations edited since it, when some were (`_edited`)
+    then: Then = field(default_factory=dict)  # those configurations' texts at it (`_key`)
 
 
 async def committed(
@@ -113,19 +117,20 @@ async def committed(
     held: Held[R],
     checks: CheckState[R],
     attempts: Attempts | None = None,
+    known: Named | None = None,
 ) -> Committed[C]:
     """The kept result of `baseline` (a commit, or `session`), made now unless kept for
     this commit, toolchain and configuration; `whole` checks the work tree, `held` and
     `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The work
     tree is checked again while a file changes under its check, as `attempts` (the
-    caller's budget, shared with its own retries) allows: once at least. The caller holds
+    caller's budget, shared with its own retries) allows: once at least. `known`: what the
+    question found `baseline` names (`engine/named.py`), else asked here. The caller holds
     the gate exclusively (the old texts of a dirty tree are held while asked)."""
     run = Run(held, checks)
     tries = Attempts() if attempts is None else attempts
     memory = memory_of(ws)
     async with memory.lock:  # a question asked while it is made waits for it
-        # no git, or no such commit here: refused, saying what to send (`at_commit`)
-        commit, top = await asyncio.to_thread(_commit, ws, baseline)
+        commit, top = (asked := await named(ws, baseline, known)).commit, asked.top  # or refused
         head = commit if baseline == "HEAD" else await asyncio.to_thread(revision, ws, "HEAD")
         while True:  # the check and the texts of one disk state
             tries.left -= 1
@@ -140,14 +145,14 @@ async def committed(
             if mark is None or ws.changes_seen == mark or tries.left <= 0:
                 break
             log.info("files changed while the check for %s ran: checked again", commit[:12])
-        key = await _key(ws, commit, checked, found)
+        key, then = await _key(ws, commit, checked, found)
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
-            return await _revision(ws, key, checked, delta, run, found)
+            return await _revision(ws, key, then, checked, delta, run)
         before = memory.session if commit == "session" else memory.state
         state, note = await _kept(ws, memory, key)
         if state is None:
             _settled(ws, mark, commit)
-            state, note = await _made(ws, key, checked, delta, run, found), "checked"
+            state, note = await _made(ws, key, then, checked, delta, run), "checked"
             _settled(ws, mark, commit)
             if commit == "session":
                 await asyncio.to_thread(_first_read, ws, checked)
@@ -163,12 +168,8 @@ async def committed(
         else:
             memory.state = state
             await _session_start(ws, memory, checked, run)
-        return _found(memory, Committed(state, checked, delta, note, edited=edited(ws, key)))
-
-
-def _commit(ws: Workspace, baseline: str) -> tuple[str, Path | None]:
-    """The commit `baseline` names and its repository's top (`session`: itself, no top)."""
-    return (baseline, None) if baseline == "session" else at_commit(ws, baseline)
+        found_now = Committed(state, checked, delta, note, edited=edited(ws, key), then=then)
+        return _found(memory, found_now)
 
 
 def _first_read(ws: Workspace, checked: WholeCheck) -> None:
@@ -190,8 +191,8 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
         return
     since = await data_delta(ws, await asyncio.to_thread(differences, ws, "session"))
     try:
-        key = await _key(ws, "session", checked, None)
-        memory.session = await _made(ws, key, checked, since, run, None)
+        key, then = await _key(ws, "session", checked, None)
+        memory.session = await _made(ws, key, then, checked, since, run)
     except NotKept as exc:  # a file not answered: made at the session's first question
         log.info("the session's result was not kept (%s)", exc)
 
@@ -239,7 +240,7 @@ def _settled(ws: Workspace, mark: int | None, commit: str) -> None:
 
 
 async def _revision(
-    ws: Workspace, key: StateKey, checked: C, delta: Delta, run: Run[R], found: Found
+    ws: Workspace, key: StateKey, then: Then, checked: C, delta: Delta, run: Run[R]
 ) -> Committed[C]:
     """The kept result of a commit other than HEAD's (`--baseline HEAD~1`, a tag, a sha):
     kept in memory and saved as HEAD's is, made once per commit, toolchain and
@@ -249,14 +250,14 @@ async def _revision(
     if state is None:
         state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
     if state is None:
-        state, note = await _made(ws, key, checked, delta, run, found), "checked"
+        state, note = await _made(ws, key, then, checked, delta, run), "checked"
         memory.made += 1
         await asyncio.to_thread(save, kept_folder(ws), state)
     memory.revisions.pop(key, None)  # the newest last
     memory.revisions[key] = state
     while len(memory.revisions) > KEEP_REVISIONS:
         del memory.revisions[next(iter(memory.revisions))]
-    return _found(memory, Committed(state, checked, delta, note))
+    return _found(memory, Committed(state, checked, delta, note, then=then))
 
 
 def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
@@ -268,28 +269,33 @@ def _found(memory: CommittedMemory, found: Committed[C]) -> Committed[C]:
     return replace(found, again=memory.again.get(found.state.key, {}))
 
 
-async def _key(ws: Workspace, commit: str, checked: WholeCheck, found: Found) -> StateKey:
+async def _key(
+    ws: Workspace, commit: str, checked: WholeCheck, found: Found
+) -> tuple[StateKey, Then]:
     """What `commit`'s kept result is valid for: the toolchain answering now, and the
     configurations as they are at `commit` (`configs_then`): a configuration edited since
     (tsconfig.json's noUnusedParameters, mypy's warn_unreachable) leaves the key as it was,
     so the result kept under the committed configuration is the one compared with. Before,
     the key was the disk's configuration: after such an edit the result of HEAD was made
-    again under the new one, and every error it introduced was 'unchanged'."""
+    again under the new one, and every error it introduced was 'unchanged'. With it, the
+    configurations that differ at `commit` and their texts there (`configs_at`), read once
+    a question: `_made` and the comparison's note (`Committed.then`) take them."""
     servers = [(r.server, r.toolchain) for r in checked.results]
     configs = [path for path, _ in (await gate_scope(ws)).read]
     then = await asyncio.to_thread(configs_at, ws, commit, configs, found)
     config = await asyncio.to_thread(config_key, configs, then)
     toolchain = toolchain_key(servers, environments_of(ws))  # packages, .pth files too
-    return StateKey(commit, toolchain, config, tuple(sorted(then)))
+    return StateKey(commit, toolchain, config, tuple(sorted(then))), then
 
 
 async def _made(
-    ws: Workspace, key: StateKey, checked: WholeCheck, delta: Delta, run: Run[R], found: Found
+    ws: Workspace, key: StateKey, then: Then, checked: WholeCheck, delta: Delta, run: Run[R]
 ) -> KeptState:
     """The committed state's result: the engine's run with the changed files' committed
     texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
     file deleted since comes back, a new one is absent), the work tree's check where the
-    engine would check nothing again."""
+    engine would check nothing again. `then`: the configurations differing at the commit,
+    as `_key` read them (before, read again here: a git listing and a show each)."""
     if missing := [s for s in checked.skipped if s.reason.startswith(NOT_ANSWERED)]:
         named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise NotKept(
@@ -305,8 +311,6 @@ async def _made(
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
     if key.edited:  # its checker on a copy holding the commit's configuration, where sound
-        read = [p for p, _ in scope.read]
-        then = await asyncio.to_thread(configs_at, ws, key.commit, read, found)
         try:
             made_then, stops = await configured_state(ws, key, scope, then, delta, run.held)
         except Unconfigured as error:
@@ -333,7 +337,7 @@ async def _made(
         made.update(tsc)
         files.update((r.path, r) for r in tsc.values())
     shown = {ws.display(p): t for p, t in texts.items()}
-    seen = await asyncio.to_thread(_seen_all, ws, list(files.values()), shown)
+    seen = await asyncio.to_thread(seen_all, ws, list(files.values()), shown)
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
     return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
@@ -370,30 +374,9 @@ async def _again(
     if not (files := sampled_again(ws, on_disk, differ)):
         return {}
     sample = await run.held.asked(files, {})
-    lines = {r.path: split_lines(read_text(_absolute(ws, r.path)) or "") for r in sample}
+    lines = {r.path: split_lines(read_text(absolute(ws, r.path)) or "") for r in sample}
     return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
 
 
 def _rows(result: FileResult) -> list[tuple[object, ...]]:
     return [(d.severity, d.code, d.message, d.line, d.column) for d in result.diagnostics]
-
-
-def _seen_all(
-    ws: Workspace, results: list[FileResult], texts: dict[str, str | None]
-) -> dict[str, FileSeen]:
-    """Each result as the engine keeps it (its snippets read from `texts`, or the disk)."""
-    kept: dict[str, FileSeen] = {}
-    for result in results:
-        lines: list[str] = []
-        if result.diagnostics:
-            path = result.path
-            text = texts[path] if path in texts else read_text(_absolute(ws, path))
-            lines = split_lines(text or "")
-        kept[result.path] = seen_of(result, lines)
-    return kept
-
-
-def _absolute(ws: Workspace, shown: str) -> Path:
-    """The file an answer's path names (relative to the root, or absolute outside it)."""
-    path = Path(shown)
-    return path if path.is_absolute() else ws.root / path

@@ -11,7 +11,8 @@ One comparison costs a whole check (incremental, against the baseline's kept res
 the next page must not make it again: the
 last comparisons of a workspace are kept, keyed on the commit the baseline names, the
 question and the watcher's change count (as `check_memory` keeps the last whole check);
-without a watcher nothing is kept.
+without a watcher nothing is kept. The commit is asked of git once a question and passed
+down to the comparison (`engine/named.py`).
 """
 
 from __future__ import annotations
@@ -21,18 +22,18 @@ import functools
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from lspd.engine.revisions import revision
+from lspd.engine.named import Named, named
 from lspd.engine.stops import Stop
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import Compared, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
-from lspd.ops.file_since_kept import file_since_baseline, file_since_committed
+from lspd.ops.file_since_kept import file_since
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.per_workspace import PerWorkspace
@@ -88,26 +89,32 @@ def memory_of(ws: Workspace) -> ComparisonMemory:
     return _memories.of(ws)
 
 
-async def question(
-    ws: Workspace, baseline: str, *asked: object, at: int | None = None
-) -> Key | None:
-    """What names a comparison while no file changes: the commit `baseline` names now (a
-    commit moves HEAD without changing a file), the watcher's change count (now, or `at`:
-    the count its answers were made at) and what was `asked`; None when nothing says the
-    files are unchanged (no watcher) or there is no such revision (the comparison then
-    says what to send)."""
+def question(ws: Workspace, asked: Named, *what: object, at: int | None = None) -> Key | None:
+    """What names a comparison while no file changes: the commit the baseline names now
+    (`asked`: a commit moves HEAD without changing a file), the watcher's change count (now,
+    or `at`: the count its answers were made at) and `what` was asked; None when nothing
+    says the files are unchanged (no watcher)."""
     changes = ws.changes_seen if at is None else at
-    if changes is None:
-        return None
-    named = await asyncio.to_thread(revision, ws, baseline)
-    return None if named is None else (named, changes, *asked)
+    return None if changes is None else (asked.commit, changes, *what)
 
 
-async def kept(ws: Workspace, key: Key | None, compare: Callable[[], Awaitable[Kept]]) -> Kept:
-    """The comparison `key` names, made by `compare` unless it is kept."""
+async def kept(
+    ws: Workspace,
+    key: Key | None,
+    compare: Callable[[], Awaitable[Kept]],
+    before: int | None = None,
+) -> Kept:
+    """The comparison `key` names, made by `compare` unless it is kept. `before`: the
+    watcher's count `key` holds was read before the question caught up with the watcher
+    (`compare`'s check does): a kept comparison is then taken once a catch-up finds that
+    count unchanged."""
     memory = memory_of(ws)
     async with memory.lock:  # a page asked while its comparison runs waits for it
-        if key is not None and (found := memory.kept.get(key)) is not None:
+        found = None if key is None else memory.kept.get(key)
+        if found is not None and before is not None:
+            await ws.refresh_open_documents(catch_up=True)  # a toolchain moved counts too
+            found = found if ws.changes_seen == before else None
+        if found is not None:
             return found
         made = await compare()
         memory.made += 1
@@ -154,9 +161,13 @@ def _counts_that_fit(counts: WorkspaceDiagnosticsResult) -> int:
 
 
 Keep = Callable[[Path], bool]  # which files a whole-workspace question is about
-# The comparison from the baseline's kept result (`lspd.ops.since_kept`), of the files
-# `Keep` accepts.
-FromKept = Callable[[Keep], Awaitable[Compared]]
+
+
+class FromKept(Protocol):
+    """The comparison from the baseline's kept result (`lspd.ops.since_kept`), of the files
+    `Keep` accepts; `named`: what the question found the baseline names."""
+
+    def __call__(self, keep: Keep, *, named: Named | None = None) -> Awaitable[Compared]: ...
 
 
 async def workspace_page(
@@ -184,19 +195,23 @@ async def workspace_comparison(
     from_kept: FromKept,
     every: bool = False,
 ) -> Kept:
-    """The comparison of the files `keep` accepts, once caught up, kept while no file
-    changes."""
+    """The comparison of the files `keep` accepts, kept while no file changes. Every change
+    made before the question is in: its whole check catches up with the watcher (and a kept
+    comparison is taken only once a catch-up finds none since it). The commit `baseline`
+    names is asked once (`named`), and the watcher caught up once before the check: before,
+    the key asked git and the watcher, then the comparison both again."""
     check_baseline(baseline)
     check_globs(paths)
-    await ws.refresh_open_documents(catch_up=True)
+    asked = await named(ws, baseline)  # no git, or no such commit: refused, saying why
 
     async def compare() -> Kept:
         with one_question():  # without a watcher, the scope and programs are read once
-            compared = await from_kept(keep)
+            compared = await from_kept(keep, named=asked)
         return Kept(compared.changes, len(compared.after))
 
-    key = await question(ws, baseline, "workspace", tuple(paths or ()), every and not paths)
-    return await kept(ws, key, compare)
+    before = ws.changes_seen  # not caught up yet: a kept comparison is taken once it is
+    key = question(ws, asked, "workspace", tuple(paths or ()), every and not paths, at=before)
+    return await kept(ws, key, compare, before)
 
 
 def every_page(comparison: Kept) -> list[WorkspaceDiagnosticsResult]:
@@ -246,12 +261,12 @@ async def file_page(
     the change can reach it (`lspd.ops.file_since_kept`). `stops`: the checkers that
     stopped at a syntax error in `result`'s state (its baseline errors are not checked)."""
 
-    async def compare() -> Kept:
-        quick = await file_since_committed(ws, path, result, content, baseline, stops)
-        since = quick or await file_since_baseline(ws, path, result, content, baseline, stops)
-        return Kept(since, 1)
+    asked = await named(ws, baseline)  # once: passed down to the comparison
 
-    key = await question(ws, baseline, "file", path, content, at=at)
+    async def compare() -> Kept:
+        return Kept(await file_since(ws, path, result, content, asked, stops), 1)
+
+    key = question(ws, asked, "file", path, content, at=at)
     comparison = await kept(ws, key, compare)
     listed = comparison.changes.introduced
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from lspd.engine import committed as engine
 from lspd.engine.committed import Attempts, Committed
+from lspd.engine.named import Named
 from lspd.ops.check_memory import memory_of
 from lspd.ops.checked import Checked
 from lspd.ops.overlaid_state import HeldAnswers
@@ -18,9 +19,15 @@ Whole = Callable[[], Awaitable[Checked]]  # the work tree's whole check of the g
 
 
 async def committed(
-    ws: Workspace, baseline: str, whole: Whole, attempts: Attempts | None = None
+    ws: Workspace,
+    baseline: str,
+    whole: Whole,
+    attempts: Attempts | None = None,
+    known: Named | None = None,
 ) -> Committed[Checked]:
     """The kept result of `baseline` (a commit, or `session`: `engine/committed.committed`),
-    the work tree checked by `whole` (again while files change, as `attempts` allows). The
-    caller holds the gate exclusively."""
-    return await engine.committed(ws, baseline, whole, HeldAnswers(ws), memory_of(ws), attempts)
+    the work tree checked by `whole` (again while files change, as `attempts` allows);
+    `known`: what the question found `baseline` names. The caller holds the gate
+    exclusively."""
+    held, checks = HeldAnswers(ws), memory_of(ws)
+    return await engine.committed(ws, baseline, whole, held, checks, attempts, known)

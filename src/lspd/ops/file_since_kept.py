@@ -5,11 +5,15 @@ runs); else (not kept yet, or a file the gate's result lacks) against its state 
 changed files' baseline texts held, asked only where the engine's rules say the change
 can reach it (`file_since_baseline`). A file deleted since the baseline is answered as
 `check --baseline` answers it (`deleted_now`): none of its diagnostics now, all of its
-baseline's fixed, the file among the changed ones."""
+baseline's fixed, the file among the changed ones. git is asked once a question (`file_since`:
+the commit, one listing, the changed files' texts at it; the configurations then once).
+Before, a question resolved the commit four to five times and listed the changes twice
+(9-10 git runs for one changed file, where 4 say it)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,12 +27,13 @@ from lspd.engine.configured import TSC, Configured, configured_how
 from lspd.engine.kept import StateKey, config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
+from lspd.engine.named import SESSION, Named
 from lspd.engine.native_reach import native
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
-from lspd.engine.revisions import Delta, differences, revision
+from lspd.engine.revisions import Delta, Listing, differences, listing
 from lspd.engine.stops import Stop
 from lspd.lsp import shapes
 from lspd.ops.changes import Diagnosed, compare, diagnose
@@ -73,46 +78,92 @@ async def deleted_now(
     )
 
 
-async def file_since_committed(
+async def file_since(
     ws: Workspace,
     path: Path,
     now: DiagnosticsResult,
     content: str | None,
-    baseline: str,
+    asked: Named,
     stops: Sequence[Stop] = (),
+) -> Changes:
+    """`diagnostics PATH --baseline`: the file now against its kept result where one
+    answers (`file_since_committed`), else against its state at the baseline's texts
+    (`file_since_baseline`); `asked`: what the question found the baseline names. The
+    changes since it are read here once, after the file's check (`_read`), and the file now
+    made comparable once (`_asked`)."""
+    question = await _read(ws, asked)
+    file = _asked(ws, path, now, content, question, stops)
+    quick = await file_since_committed(ws, path, now, question, file)
+    return quick or await file_since_baseline(ws, path, now, content, question, file)
+
+
+@dataclass
+class _Question:
+    """What one question read of git: the baseline as named, the files differing from it
+    with both texts (`delta`, from one listing), and the configurations differing at it
+    (`then`, read at the first step needing them)."""
+
+    asked: Named
+    listed: Listing | None
+    delta: Delta
+    read: dict[Path, str | None] | None = None
+
+    @property
+    def baseline(self) -> str:
+        return self.asked.baseline
+
+    async def then(self, ws: Workspace) -> tuple[list[Path], dict[Path, str | None]]:
+        """The configurations the gate reads, and those differing at the baseline's commit
+        with their texts there (`configs_at`; the session's as it began)."""
+        configs = [p for p, _ in (await gate_scope(ws)).read]
+        if self.read is None:
+            at = functools.partial(configs_at, ws, self.asked.commit, configs, self.listed)
+            self.read = await asyncio.to_thread(at)
+        return configs, self.read
+
+
+async def _read(ws: Workspace, asked: Named) -> _Question:
+    """git's listing against the commit `asked` names (none for `session`), and the files
+    it lists with their texts then and now (`differences`, `data_delta`)."""
+    top = asked.top
+    listed = None if top is None else await asyncio.to_thread(listing, ws, asked.commit, top)
+    delta = await asyncio.to_thread(differences, ws, asked.baseline, listed)
+    return _Question(asked, listed, await data_delta(ws, delta))
+
+
+async def file_since_committed(
+    ws: Workspace, path: Path, now: DiagnosticsResult, question: _Question, asked: _Asked
 ) -> Changes | None:
-    """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `content`
-    its text when given) against its kept result; None when that is not kept for
-    `baseline` (HEAD's commit now, or `session`), for this configuration and the server and
-    toolchain answering the file now, or for this file (not in the gate's files then): the
-    engine's comparison of the file answers then
-    (`file_since_baseline`). `baseline` names HEAD's commit, another commit whose
-    result a whole question kept (`--baseline HEAD~1`), or `session`. `stops`: the checkers
-    that stopped at a syntax error answering `now` (tsc's, mypy's): the kept errors they
-    did not check are not fixed (`Changes.stopped`), as `check --baseline` has them; the
-    kept result's own stops (`KeptState.stopped`): what the baseline's checker did not check
-    is not introduced (`Changes.baseline_stopped`)."""
+    """`diagnostics PATH --baseline`: the file now (`now`: all its diagnostics; `asked`: as
+    compared) against its kept result; None when that is not kept for the baseline
+    (`question`: HEAD's commit now, or `session`), for this configuration and the server
+    and toolchain answering the file now, or for this file (not in the gate's files then):
+    the engine's comparison of the file answers then (`file_since_baseline`). The baseline
+    names HEAD's commit, another commit whose result a whole question kept (`--baseline
+    HEAD~1`), or `session`. `asked.stops`: the checkers that stopped at a syntax error
+    answering `now` (tsc's, mypy's): the kept errors they did not check are not fixed
+    (`Changes.stopped`), as `check --baseline` has them; the kept result's own stops
+    (`KeptState.stopped`): what the baseline's checker did not check is not introduced
+    (`Changes.baseline_stopped`)."""
     if ws.changes_seen is None or not enabled():
         return None
-    commit = await asyncio.to_thread(revision, ws, baseline)
+    commit, baseline, delta = question.asked.commit, question.baseline, question.delta
     memory = memory_of(ws)
     states = [memory.state, memory.session, *memory.revisions.values()]
     state = next((s for s in states if s is not None and s.key.commit == commit), None)
-    if commit is None or state is None:
+    if state is None:
         return None
     renamed: dict[str, str] = {}
     if (kept := state.files.get(now.path)) is None:  # renamed since: its old path's result
-        renamed = await asyncio.to_thread(_renamed_to, ws, baseline, path)
+        renamed = _renamed_to(ws, delta, path)
         kept = next((state.files.get(old) for old in renamed), None)
     if kept is None:
         return None
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
-    configs = [p for p, _ in (await gate_scope(ws)).read]
-    at = await asyncio.to_thread(configs_at, ws, state.key.commit, configs)
+    configs, at = await question.then(ws)
     if await asyncio.to_thread(config_key, configs, at) != state.key.config:
         return None  # made again at the next whole question (`committed`)
-    delta, asked = await _asked(ws, path, now, content, baseline, stops)
     note = f"this file{_gone(path, asked.text, baseline)}, against the kept result of {commit[:12]}"
     note += "".join(f"; renamed: {old} -> {new}" for old, new in renamed.items())
     # what the baseline's checker did not check is not new (its stops), save what its
@@ -129,8 +180,8 @@ async def file_since_baseline(
     path: Path,
     now: DiagnosticsResult,
     content: str | None,
-    baseline: str,
-    stops: Sequence[Stop] = (),
+    question: _Question,
+    asked: _Asked,
 ) -> Changes:
     """`diagnostics PATH --baseline` where no kept result answers: the file now (`now`; its
     text `content` when given) against its state with every changed file held at its
@@ -140,9 +191,9 @@ async def file_since_baseline(
     always): else it cannot differ. When the two differ, the file is asked again right after the
     switch back (a checker answering by the order it checks in makes nothing new). One file
     stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
-    makes and keeps it). `stops`, as `file_since_committed`'s."""
-    delta, asked = await _asked(ws, path, now, content, baseline, stops)
-    texts: dict[Path, str | None] = dict(delta.before)
+    makes and keeps it). `asked`, as `file_since_committed`'s."""
+    baseline = question.baseline
+    texts: dict[Path, str | None] = dict(question.delta.before)
     if content is not None and path not in texts:
         texts[path] = read_text(path)  # its baseline text is the disk's; unsaved is the change
     text = asked.text
@@ -150,7 +201,7 @@ async def file_since_baseline(
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
-    elif (how := await _configured(ws, baseline)) is not None:
+    elif (how := await _configured(ws, question)) is not None:
         before, note = await _under_configuration(ws, how, texts, (path, text), now, baseline)
     elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
         # a JSON module changed: the servers cannot hold its text, its program's tsc can
@@ -200,18 +251,17 @@ async def _under_configuration(
     )
 
 
-async def _configured(ws: Workspace, baseline: str) -> Configured | None:
-    """How the file's state at `baseline` is checked under the configuration then, where a
-    configuration the gate reads differs from it (None: none differs, or the session's);
+async def _configured(ws: Workspace, question: _Question) -> Configured | None:
+    """How the file's state at the baseline is checked under the configuration then, where
+    a configuration the gate reads differs from it (None: none differs, or the session's);
     raises `NotKept` where it cannot be here (`engine/configured.configured_how`)."""
-    commit = await asyncio.to_thread(revision, ws, baseline)
-    if commit is None or baseline == "session":
+    commit = question.asked.commit
+    if commit == SESSION:
         return None
-    scope = await gate_scope(ws)
-    then = await asyncio.to_thread(configs_at, ws, commit, [p for p, _ in scope.read])
+    _, then = await question.then(ws)
     if not then:
         return None
-    how = configured_how(ws, scope, then)
+    how = configured_how(ws, await gate_scope(ws), then)
     if how is None:
         raise NotKept(configured(ws, StateKey(commit, "", "", tuple(sorted(then)))))
     return how
@@ -283,26 +333,25 @@ class _Asked:
         )  # fmt: skip
 
 
-async def _asked(
+def _asked(
     ws: Workspace,
     path: Path,
     now: DiagnosticsResult,
     content: str | None,
-    baseline: str,
+    question: _Question,
     stops: Sequence[Stop],
-) -> tuple[Delta, _Asked]:
-    """The files changed since `baseline`, and the file now (`now`; its text `content`
-    when given, else the disk's)."""
-    delta = await data_delta(ws, await asyncio.to_thread(differences, ws, baseline))
+) -> _Asked:
+    """The file now (`now`; its text `content` when given, else the disk's), beside the
+    files changed since the baseline."""
+    delta = question.delta
     text = content if content is not None else read_text(path)
     changed = [ws.display(p) for p in sorted({*delta.before, *delta.after})]
-    return delta, _Asked(text, found_in(now, text), baseline, changed, stops)
+    return _Asked(text, found_in(now, text), question.baseline, changed, stops)
 
 
-def _renamed_to(ws: Workspace, baseline: str, path: Path) -> dict[str, str]:
-    """The file `path` was renamed from since `baseline` (`engine/renames.py`), as shown:
-    {old: new}; empty when it was not."""
-    delta = differences(ws, baseline)
+def _renamed_to(ws: Workspace, delta: Delta, path: Path) -> dict[str, str]:
+    """The file `path` was renamed from since the baseline (`delta`; `engine/renames.py`),
+    as shown: {old: new}; empty when it was not."""
     moved = renames(delta.before, delta.after)
     return {ws.display(old): ws.display(new) for old, new in moved.items() if new == path}
 

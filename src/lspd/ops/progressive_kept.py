@@ -38,12 +38,12 @@ log = logging.getLogger(__name__)
 
 
 async def run(ws: Workspace, progress: Progress) -> None:
-    """Fill `progress` (`from_kept`) once every change made before is in; a failure is said
-    in `progress` (the hook says the check failed, and what to run; the daemon goes on);
-    `done` is set at the end, also when it fails or is cancelled."""
+    """Fill `progress` (`from_kept`) once every change made before is in (its whole check
+    catches up with the watcher first: a catch-up of its own here before made two round
+    trips back to back); a failure is said in `progress` (the hook says the check failed,
+    and what to run; the daemon goes on); `done` is set at the end, also when it fails or
+    is cancelled."""
     try:
-        async with ws.gate.shared():
-            await ws.refresh_open_documents(catch_up=True)
         await from_kept(ws, progress)
     except asyncio.CancelledError:
         raise

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
-from lspd.engine.kept_memory import configs_at
+from lspd.engine.named import Named
 from lspd.engine.renames import renames
 from lspd.engine.revisions import program_data
 from lspd.engine.seen import FileSeen, Seen
@@ -70,22 +70,29 @@ async def since_committed(
     keep: Callable[[Path], bool],
     whole: Whole,
     wider: Whole | None = None,
+    named: Named | None = None,
 ) -> Compared:
     """What changed since `baseline` (HEAD, another commit, `session`) from its kept
     result: in the gate's files `keep` accepts, and with `wider` (the work tree's check of
     the paths asked, or of every file) in its files outside the gate too: those the
     engine would check again for the change, checked at `baseline`'s texts
-    (`lspd.ops.beyond_gate`). A check that left a file unanswered raises `NotKept`."""
+    (`lspd.ops.beyond_gate`). A check that left a file unanswered raises `NotKept`.
+    `named`: what the question found `baseline` names (asked again otherwise)."""
 
     async def outside(found: Committed[Checked]) -> Part | None:
         return None if wider is None else await beyond_gate(ws, found, keep, await wider())
 
-    found, part = await settled(ws, baseline, whole, keep, outside)
+    found, part = await settled(ws, baseline, whole, keep, outside, named)
     return compared(ws, found, baseline, part)
 
 
 async def settled(
-    ws: Workspace, baseline: str, whole: Whole, keep: Callable[[Path], bool], beyond: Beyond
+    ws: Workspace,
+    baseline: str,
+    whole: Whole,
+    keep: Callable[[Path], bool],
+    beyond: Beyond,
+    named: Named | None = None,
 ) -> tuple[Committed[Checked], Part]:
     """The kept result of `baseline` beside the work tree's check (`committed`), and the
     part compared (the gate's files `keep` accepts, and what `beyond` adds of files outside
@@ -99,7 +106,7 @@ async def settled(
     loops made up to 9 while files kept changing, the hook holding the gate)."""
     attempts = Attempts()
     while True:
-        found = await committed(ws, baseline, whole, attempts)
+        found = await committed(ws, baseline, whole, attempts, named)
         part = await asyncio.to_thread(gate_part, ws, found, keep)
         if (more := await beyond(found)) is not None:
             part = part.joined(more)
@@ -221,14 +228,14 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
 
 
 def _configs_edited(ws: Workspace, found: Committed[Checked]) -> set[str]:
-    """The configurations the gate reads that differ from the baseline's (`configs_at`),
-    where the kept result says some do (`Committed.edited`): changed files too. Before, a
-    tsconfig.json edited alone was '0 changed file(s)' over the errors it introduced."""
-    scope = found.checked.scope
-    if not found.edited or scope is None:
+    """The configurations the gate reads that differ from the baseline's, where the kept
+    result says some do (`Committed.edited`): changed files too. Before, a tsconfig.json
+    edited alone was '0 changed file(s)' over the errors it introduced. As the kept
+    result's key read them (`Committed.then`): before, read again here (a git listing and a
+    show per configuration)."""
+    if not found.edited or found.checked.scope is None:
         return set()
-    then = configs_at(ws, found.state.key.commit, [path for path, _ in scope.read])
-    return {ws.display(path) for path in then}
+    return {ws.display(path) for path in found.then}
 
 
 def _texts_then(ws: Workspace, found: Committed[Checked], part: Part) -> dict[str, str | None]:
