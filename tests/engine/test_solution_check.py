@@ -235,13 +235,11 @@ def test_a_dirty_tree_s_head_state_checks_it_in_each(tmp_path: Path, version: st
         assert answer.changes.unchanged == 2
 
 
-@pytest.mark.xfail(strict=True, reason="engine/committed._again samples the server alone")
 def test_a_dirty_tree_s_new_error_in_the_other_program_is_new(tmp_path: Path) -> None:
     # TypeScript 7, the daemon started with the `document` use written (HEAD's state made of
     # HEAD's texts held): tsc -b says TS2584 new. The second sample of the disk's state
-    # (committed._again: run.held.asked(files, {})) is the server's answer alone, so the node
-    # program's TS2584 is in one check of the changed text only: 0 new. The fix: that sample
-    # joined as overlaid_state.with_also joins it (engine/committed.py: another's this stop)
+    # (committed._again) was the server's answer alone, so the node program's TS2584 was in
+    # one check of the changed text only: 0 new
     node = json.loads(FILES["tsconfig.node.json"])
     files = {**FILES, "tsconfig.node.json": json.dumps({**node, "include": SHARED})}
     root = written(tmp_path / "ts", files)

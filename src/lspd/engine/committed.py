@@ -47,7 +47,7 @@ from lspd.engine.kept_memory import (
     memory_of,
 )
 from lspd.engine.named import Named, named
-from lspd.engine.overlaid_state import Held, overlaid_state
+from lspd.engine.overlaid_state import Held, overlaid_state, with_also
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, Listing, differences, listing, revision
@@ -373,7 +373,8 @@ async def _again(
     differ = {p for p in on_disk if p in made and _rows(made[p]) != _rows(now[ws.display(p)])}
     if not (files := sampled_again(ws, on_disk, differ)):
         return {}
-    sample = await run.held.asked(files, {})
+    again = {absolute(ws, r.path): r for r in await run.held.asked(files, {})}
+    sample = (await with_also(ws, again, {}, run.held)).values()  # every program's, as `checked`
     lines = {r.path: split_lines(read_text(absolute(ws, r.path)) or "") for r in sample}
     return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
 
