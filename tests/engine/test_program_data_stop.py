@@ -1,10 +1,10 @@
 """A JSON module's syntax error (`resolveJsonModule`, `{ "retries": 3` unclosed) on the paths
 other than the whole check: a preview of the change (and of its fix), `diagnostics FILE
---baseline HEAD` of its importer and of a file whose HEAD error tsc leaves unchecked, and the
-edit hook and the stop gate. tsc -p says the JSON's TS1005 alone and stops: the preview
-introduces it, stopped there (known.ts's TS2322 unchecked, not fixed: before, a preview said
-it fixed, its tsc -p on a copy said nothing of the stop); the fix is the TS1005 fixed. Real
-TypeScript 7.0.2 and 5.4.5, their `tsc -p` on the written tree beside."""
+--baseline HEAD` of its importer, of a file whose HEAD error tsc leaves unchecked and of the
+JSON itself, and the edit hook and the stop gate. tsc -p says the JSON's TS1005 alone and
+stops: the preview introduces it, stopped there (known.ts's TS2322 unchecked, not fixed:
+before, a preview was refused, its tsc -p on a copy 'did not answer'); the fix is the TS1005
+fixed. Real TypeScript 7.0.2 and 5.4.5, their `tsc -p` on the written tree beside."""
 
 from __future__ import annotations
 
@@ -45,6 +45,14 @@ def test_a_preview_and_a_files_baseline_say_tscs_stop(
             assert (answer.diagnostics, answer.changes.introduced) == ([], [])
             assert answer.changes.fixed == []  # known.ts's TS2322: unchecked, not fixed
             assert [(s.checker, s.at) for s in answer.changes.stopped] == STOPPED
+        # The JSON itself, no server's file: its program's tsc's answer (refused before:
+        # 'no language server handles shared/defaults.json (.json)').
+        plain = warm.run(diagnostics(warm.ws, JSON))
+        assert [(d.line, d.column, d.code) for d in plain.diagnostics] == [(2, 1, "1005")]
+        answer = warm.run(diagnostics(warm.ws, JSON, baseline="HEAD"))
+        assert answer.changes is not None and answer.errors == 1
+        assert [(d.path, d.line, d.code) for d in answer.changes.introduced] == [(JSON, 2, "1005")]
+        assert [(s.checker, s.at) for s in answer.changes.stopped] == STOPPED
         fixed = [{"path": JSON, "content": SHARED[JSON]}]
         said = warm.run(previewed(warm.ws, fixed)).changes
         assert [(d.path, d.line, d.code) for d in said.fixed] == [(JSON, 2, "1005")]

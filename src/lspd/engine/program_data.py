@@ -24,15 +24,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from lspd.dirs import state_dir
-from lspd.engine.native_program import read_data
+from lspd.engine.builders import builder_for, builder_stop
+from lspd.engine.check_files import Said
+from lspd.engine.native_check import tsc_item
+from lspd.engine.native_program import compiler, program_state, read_data
+from lspd.engine.native_reach import native
 from lspd.engine.overlaid_state import Texts
 from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta, program_data
 from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.errors import LspdError
+from lspd.lsp import shapes
 from lspd.lsp.positions import from_units, to_units
 from lspd.lsp.text import split_lines
 from lspd.servers.registry import node_executable
@@ -44,6 +49,7 @@ from lspd.workspace.tsbuilder import Items
 from lspd.workspace.tsc_copy import TscError, checked_copy
 
 R = TypeVar("R", bound=FileResult)
+Answered = tuple[Said, list[shapes.Diagnostic]]  # who said a file's items, and the items
 R_co = TypeVar("R_co", bound=FileResult, covariant=True)
 
 
@@ -89,6 +95,38 @@ async def data_delta(ws: Workspace, delta: Delta) -> Delta:
     return Delta(before, {p: t for p, t in delta.after.items() if p not in dropped})
 
 
+async def data_file(ws: Workspace, path: Path, stops: list[Stop]) -> Answered | None:
+    """A JSON module's answer as its program's tsc says it (`diagnostics FILE` of no
+    server's file): its errors (`defaults.json(2,1): error TS1005`, unclosed, tsc's answer
+    alone) and who said them, the program's stop added to `stops`; None where `path` is no
+    JSON module a TypeScript program of the gate lists (a TypeScript 7 program's listing, a
+    TypeScript 5 builder's last check of it, else the tsconfig reading's resolved imports)."""
+    if not program_data(ws, path):
+        return None
+    for project in (await gate_scope(ws)).projects:
+        if project.language != "typescript" or project.config is None or not project.files:
+            continue
+        config, source = ws.resolve(project.config), project.files[0]
+        if path not in _program_files(ws, config, project.data):
+            continue
+        if (found := builder_for(ws, source)) is not None:  # TypeScript 5: its builder
+            checked = await found[0].check(config)
+            if checked.stopped:
+                stops.append(builder_stop(ws, checked.stopped, checked.items, checked.items))
+            handler = ws.definition_for(source)
+            definition, toolchain = ws.pool.adapted(handler, ws.project_root(source, handler))
+            label = None if toolchain is None else toolchain.label()
+            said = Said(definition.name, label, "utf-16")
+            return said, cast(list[shapes.Diagnostic], checked.items.get(path, []))
+        if (session := native(ws, source)) is not None and (tsc := compiler(session)):
+            state = await program_state(ws, tsc, config)
+            if state.broken:
+                at = [(ws.display(f), e.line) for f, found in state.broken.items() for e in found]
+                stops.append(stop_of(TSC, at, map(ws.display, state.files)))
+            return Said.by(session), [tsc_item({}, e) for e in state.broken.get(path, ())]
+    return None
+
+
 def _program_files(ws: Workspace, config: Path, resolved: Collection[Path]) -> Collection[Path]:
     """The files of `config`'s program, where a run already made says them: TypeScript 7's
     kept listing, or a TypeScript 5 builder's last check of it (its files' items); else the
@@ -121,9 +159,9 @@ async def data_state(
     for project in scope.projects:
         if project.language != "typescript" or project.config is None:
             continue
-        if wanted.isdisjoint(project.files):
-            continue  # none of the files asked: not run
         config = ws.resolve(project.config)
+        if wanted.isdisjoint(project.files) and not _reads(ws, config, project.data, wanted):
+            continue  # none of the files asked: not run
         package = find_typescript(config.parent, ws.root)
         if package is None:
             raise DataNotChecked(f"no node_modules/typescript for {project.config}")
@@ -145,6 +183,12 @@ async def data_state(
         if stops is not None and (stop := _data_stop(ws, checked.files, errors)) is not None:
             stops.append(stop)
     return found
+
+
+def _reads(ws: Workspace, config: Path, resolved: Collection[Path], paths: set[Path]) -> bool:
+    """Whether `config`'s program reads a JSON module of `paths` (`diagnostics FILE` of one)."""
+    data = [p for p in paths if p.suffix == ".json"]
+    return bool(data) and not set(_program_files(ws, config, resolved)).isdisjoint(data)
 
 
 def _data(ws: Workspace, path: Path, texts: Texts, errors: Mapping[Path, object]) -> bool:

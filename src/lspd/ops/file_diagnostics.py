@@ -11,6 +11,7 @@ from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
+from lspd.engine.program_data import data_file
 from lspd.engine.solution_check import also_checked
 from lspd.engine.stops import TSC, Stop, stop_of
 from lspd.lsp import shapes
@@ -138,6 +139,8 @@ async def check_file(
     Without `program`, TypeScript 7's answer leaves out another file's syntax error (a whole
     check looks at each program once: `engine/native_check.native_once`)."""
     resolved = ws.resolve(path)
+    if content is None and (data := await _data(ws, resolved, stops)) is not None:
+        return make_result(ws, resolved, *data, limit, budget, offset)
     # A mypy-gated project's file: its own mypy (a whole check's mypy step did it already).
     judged = await mypy_file(ws, resolved, content) if known is None and mypy else None
     if judged is not None and judged.stop is not None and stops is not None:
@@ -171,6 +174,19 @@ async def check_file(
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
     return result
+
+
+async def _data(
+    ws: Workspace, path: Path, stops: list[Stop] | None
+) -> tuple[str, str | None, list[Diagnostic]] | None:
+    """A JSON module's server, toolchain and items as its program's tsc says them
+    (`program_data.data_file`); None: no server's file at all, or one a server answers."""
+    if ws.handler(path) is not None:
+        return None
+    if (said := await data_file(ws, path, [] if stops is None else stops)) is None:
+        return None
+    items = convert_items(Converter(ws, said[0].encoding), path, said[1])
+    return said[0].server, said[0].toolchain, items
 
 
 def _mypy_alone(
