@@ -193,6 +193,7 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
     try:
         key, then = await _key(ws, "session", checked, None)
         memory.session = await _made(ws, key, then, checked, since, run)
+        await asyncio.to_thread(_first_read, ws, checked)
     except NotKept as exc:  # a file not answered: made at the session's first question
         log.info("the session's result was not kept (%s)", exc)
 
