@@ -122,8 +122,13 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         (
             "[servers.typescript-language-server]\nsecond_server = true\n",
             "lspd.toml: servers.typescript-language-server.second_server: true is for a server "
-            "checking files on one thread (basedpyright, typescript-native); "
-            "typescript-language-server loads its project in each server: remove the key",
+            "checking files on one thread (basedpyright, typescript-native), not "
+            "typescript-language-server: remove the key",
+        ),
+        (  # not "loads its project in each server": ty checks on several threads
+            "[servers.ty]\nsecond_server = true\n",
+            "lspd.toml: servers.ty.second_server: true is for a server checking files on one "
+            "thread (basedpyright, typescript-native), not ty: remove the key",
         ),
     ],
 )

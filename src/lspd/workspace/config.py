@@ -153,7 +153,7 @@ def _check_names(config: Config) -> list[str]:
             can = ", ".join(n for n, d in known.items() if d.second_server)
             problems.append(
                 f"servers.{name}.second_server: true is for a server checking files on one "
-                f"thread ({can}); {name} loads its project in each server: remove the key"
+                f"thread ({can}), not {name}: remove the key"
             )
     problems += [f"ignore: {glob!r} is empty; remove it" for glob in config.ignore if not glob]
     if config.python == "":
