@@ -25,10 +25,13 @@ from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.native_program import configs_of
 from lspd.lsp.session import Session
 from lspd.lsp.text import split_ecmascript_lines
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.toolchain import NATIVE
+from lspd.workspace.tsconfig_extends import extended_by
 
 # from "x", import "x", import("x"), require("x"), /// <reference path="x": a literal first
 # (the word boundary is looked at per match, in `import_names`), which the regex engine finds 9x
@@ -111,6 +114,8 @@ def native_asked(
     aliases = import_aliases(ws, set(sessions.values())) if seen is not None else None
     if seen is None or aliases is None or not placed(changed, sessions, seen):
         return list(sessions)
+    if _configuring(ws, changed, sessions):
+        return list(sessions)
     # A file whose edit touched only `//` comments and blank lines is asked alone.
     seeing = {p for p in changed if p not in seen.shapes or seen.shapes[p] != now.shapes[p]}
     reached = changed | reach(seeing, now.names, aliases)
@@ -143,6 +148,13 @@ def placed(changed: set[Path], sessions: dict[Path, Session], seen: NativeSeen) 
         if path in seen.wide or everywhere(path, [_text(path)] if path in sessions else []):
             return False  # global declarations, then or now: any file may see them
     return True
+
+
+def _configuring(ws: Workspace, changed: set[Path], sessions: dict[Path, Session]) -> bool:
+    """Whether a change is of a configuration a tsconfig of `sessions` extends under another
+    name (`extends: "./settings.json"`, a chain of them, a package's): every file asked."""
+    others = changed - sessions.keys()
+    return bool(others) and not others.isdisjoint(extended_by(configs_of(ws, sessions), read_text))
 
 
 def import_aliases(ws: Workspace, sessions: Iterable[Session]) -> dict[str, set[str]] | None:

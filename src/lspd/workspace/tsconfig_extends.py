@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 Read = Callable[[Path], str | None]  # a file's text in the state asked (None: absent)
@@ -37,6 +37,13 @@ def extended(config: Path, read: Read) -> list[Path]:
                 found.append(target)
                 queue.append(target)
     return found
+
+
+def extended_by(configs: Iterable[Path], read: Read) -> set[Path]:
+    """The configurations any of `configs` extends, transitively, as `read` has them: a
+    change of one is a change of the configuration (`extends: "./settings.json"`, a chain
+    of any depth, a package's), whatever its name."""
+    return {found for config in configs for found in extended(config, read)}
 
 
 def extends_of(text: str | None) -> list[str]:
