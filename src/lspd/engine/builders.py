@@ -105,7 +105,7 @@ async def typescript_checked(
                 rest.append(path)  # not in this tsconfig's program
                 continue
             results.append(_result_of(path, items, said, known, answers))
-        for path in _data_said(ws, project.items, {*matched, *data}):
+        for path in _data_said(project.items, {*matched, *data}):
             data.add(path)
             results.append(_result_of(path, project.items[path], said, known, answers))
         done += len(paths)
@@ -123,21 +123,11 @@ def _result_of(path: Path, items: list[Any], said: Said, known: Known[R], answer
     return result
 
 
-def _data_said(
-    ws: Workspace, items: Mapping[Path, list[Any]], said: Collection[Path]
-) -> list[Path]:
-    """The JSON modules of a program (`resolveJsonModule`) under the root, outside
-    node_modules, with errors (`tsc -p`: `defaults.json(2,1): error TS1005`, its answer
-    alone), not `said` already: no server's files, so no gate's."""
-    return [
-        path
-        for path, found in items.items()
-        if found
-        and path.suffix == ".json"
-        and path not in said
-        and path.is_relative_to(ws.root)
-        and "node_modules" not in path.relative_to(ws.root).parts
-    ]
+def _data_said(items: Mapping[Path, list[Any]], said: Collection[Path]) -> list[Path]:
+    """The JSON modules of a program (`resolveJsonModule`) with errors, wherever they are
+    (`tsc -p`: `defaults.json(2,1): error TS1005`, its answer alone), not `said` already:
+    no server's files, so no gate's."""
+    return [p for p, found in items.items() if found and p.suffix == ".json" and p not in said]
 
 
 def builder_stop(

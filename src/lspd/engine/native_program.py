@@ -12,10 +12,10 @@ is parsed alone by tsc's parser (`tsc_native.parsed_errors`: ~10 ms of tsc for o
 The list is made again when a tsconfig, jsconfig or package.json changed, or a script it does
 not list came (`Workspace.changed_at`), and without a watcher at every question. The own
 files are the program's under the root outside node_modules (a library's syntax error stops no
-check: lspd's tsserver plugin's `own`), its JSON modules among them: `tsc -p` with one unclosed
-says its TS1005 alone (7.0.2, exit 1), a stop as a source's (`engine/stops.py`); a JSON file
-that is no file of the program (its tsconfig, one it extends) is the configuration's
-(`configuration`).
+check: lspd's tsserver plugin's `own`), and its JSON modules wherever they are: `tsc -p` with
+one unclosed says its TS1005 alone (7.0.2, exit 1), a stop as a source's (`engine/stops.py`);
+a JSON file that is no file of the program (its tsconfig, one it extends) is the
+configuration's (`configuration`).
 """
 
 from __future__ import annotations
@@ -349,8 +349,11 @@ def compiler(session: Session) -> list[str] | None:
 
 
 def _own(ws: Workspace, path: Path) -> bool:
-    """Whether a file of a program is its own: under the root, outside node_modules (a JSON
-    module too: its syntax error stops tsc as a source's)."""
+    """Whether a file of a program is its own: under the root, outside node_modules; a JSON
+    module wherever it is (above the root, in a package: its syntax error stops tsc -p as a
+    source's, `defaults.json(2,1): error TS1005` alone)."""
+    if path.suffix == ".json":
+        return True
     if not path.is_relative_to(ws.root):
         return False
     return "node_modules" not in path.relative_to(ws.root).parts
