@@ -316,13 +316,20 @@ def stopped_configs(ws: Workspace) -> set[Path]:
 
 
 def tsc_item(parsed: Mapping[Path, Items], error: ConfigError) -> shapes.Diagnostic:
-    """tsc's syntax error as the LSP said it (its range), else as tsc says it."""
+    """tsc's syntax error as the LSP said it (its range), else as tsc says it. The LSP's item
+    at its column, or the only one of its line, code and message: `',' expected.` three
+    times on one line (58:5, 58:17, 58:27) was said three times at the first one's place."""
     line, code = error.line - 1, int(error.code)
-    for item in parsed.get(error.file, []):
-        said = item["range"]["start"]["line"], _code(item), item.get("message")
-        if said == (line, code, error.message):
-            return item
     point: shapes.Position = {"line": line, "character": error.column - 1}
+    alike = [
+        item
+        for item in parsed.get(error.file, [])
+        if (item["range"]["start"]["line"], _code(item), item.get("message"))
+        == (line, code, error.message)
+    ]
+    at = [item for item in alike if item["range"]["start"]["character"] == point["character"]]
+    if at or len(alike) == 1:
+        return (at or alike)[0]
     return {
         "range": {"start": point, "end": point},
         "severity": 1,

@@ -7,7 +7,9 @@ watcher runs (a daemon), the check (`engine/native_check.py`) asks again the edi
 the files that can see them: those importing them, transitively, found by the names in
 their module specifiers (`./util`, `../util.js`, `@app/util` all name `util`: more files
 than `tsc --watch` re-checks, never fewer; tsconfig `paths` and package.json `imports`
-aliases followed); an edit of `//` comment lines and blank lines only is asked alone.
+aliases followed, and a workspace package's name, linked in node_modules, as its entry's:
+`engine/native_packages.py`); an edit of `//` comment lines and blank lines only is asked
+alone.
 
 A change it cannot place asks every file again (`placed`): a file added or removed, a
 script, a `.d.ts` or a module's `declare global` (global declarations, before the edit or
@@ -25,6 +27,7 @@ from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.native_packages import package_entries, strings, workspace_packages
 from lspd.engine.native_program import configs_of
 from lspd.lsp.session import Session
 from lspd.lsp.text import split_ecmascript_lines
@@ -160,13 +163,20 @@ def _configuring(ws: Workspace, changed: set[Path], sessions: dict[Path, Session
 def import_aliases(ws: Workspace, sessions: Iterable[Session]) -> dict[str, set[str]] | None:
     """The names importers use for files of other names, by the file's name: tsconfig
     `paths` (`"effect": ["./src/index.js"]` -> `index`: {`effect`}) and package.json
-    `imports`, in the projects' folders and above them up to the root. A wildcard whose
-    target ends in `*` keeps the file's name (`effect/*` -> `./src/*.js`); any other kind
-    cannot be followed by name: None, and every file is asked."""
+    `imports`, in the projects' folders and above them up to the root, and the workspace's
+    own packages that node_modules links to, by their package names and subpaths
+    (`native_packages`: `"@demo/core"` -> `./dist/index.d.ts` -> `index`: {`core`}, their
+    `imports` too). A wildcard whose target ends in `*` keeps the file's name (`effect/*`
+    -> `./src/*.js`); any other kind cannot be followed by name: None, and every file is
+    asked."""
     found: dict[str, set[str]] = {}
-    folders = {folder for session in sessions for folder in session.folders}
-    places = {d for f in folders for d in (f, *f.parents) if d == ws.root or ws.root in d.parents}
-    for place in places:
+    places = _places(ws, sessions)
+    packages = workspace_packages(ws.root, places)
+    for folder, name in packages.items():
+        entries = package_entries(name, folder)
+        if entries is None or not _follow(entries, found):
+            return None
+    for place in places | packages.keys():
         mapped: list[tuple[str, list[str]]] = []
         for config in [*place.glob("tsconfig*.json"), *place.glob("jsconfig*.json")]:
             for block in _PATHS.findall(_text(config)):
@@ -175,28 +185,30 @@ def import_aliases(ws: Workspace, sessions: Iterable[Session]) -> dict[str, set[
             imports = json.loads(_text(place / "package.json") or "{}").get("imports") or {}
         except (ValueError, AttributeError):
             imports = {}
-        mapped += [(alias, list(_strings(target))) for alias, target in imports.items()]
-        for alias, targets in mapped:
-            for target in targets:
-                last = _EXTENSIONS.sub("", target.rstrip("/").rsplit("/", 1)[-1])
-                if "*" in alias:
-                    if not alias.endswith("*") or last != "*":
-                        return None
-                else:
-                    found.setdefault(last, set()).update(_last_names([alias]))
+        mapped += [(alias, list(strings(target))) for alias, target in imports.items()]
+        if not _follow(mapped, found):
+            return None
     return found
 
 
-def _strings(value: object) -> Iterable[str]:
-    """Every string in a package.json `imports` target (conditions, fallbacks)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+def _places(ws: Workspace, sessions: Iterable[Session]) -> set[Path]:
+    """The sessions' folders and those above them up to the root."""
+    folders = {folder for session in sessions for folder in session.folders}
+    return {d for f in folders for d in (f, *f.parents) if d == ws.root or ws.root in d.parents}
+
+
+def _follow(mapped: list[tuple[str, list[str]]], found: dict[str, set[str]]) -> bool:
+    """Adds to `found` the names `mapped`'s aliases give their targets' files; False where one
+    cannot be followed by name (a wildcard whose target does not end in `*`)."""
+    for alias, targets in mapped:
+        for target in targets:
+            last = _EXTENSIONS.sub("", target.rstrip("/").rsplit("/", 1)[-1])
+            if "*" in alias:
+                if not alias.endswith("*") or last != "*":
+                    return False
+            else:
+                found.setdefault(last, set()).update(_last_names([alias]))
+    return True
 
 
 def _text(path: Path) -> str:

@@ -1,0 +1,102 @@
+"""The workspace's own packages as their importers name them: a bare specifier
+(`'@demo/utils'`) that node_modules resolves, through the symlink a workspaces install makes
+(npm, yarn, pnpm: node_modules/@demo/utils -> ../../packages/utils), to a folder under the
+root is an import of that package's files, the entry its package.json names (`exports`,
+`types`, `typings`, `main`, `module`; index without them), a subpath export too
+(`@demo/utils/lib`). `engine/native_reach.import_aliases` follows these as it follows tsconfig
+`paths`: by the entry file's name (`./dist/index.d.ts`, tsc's output of `src/index.ts`, is
+`index`), never by module resolution (an edit in one package reached the files of another only
+where they named a changed declaration: tsc -b's errors in them missed, issue 40).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+# package.json fields naming a package's entry when it has no `exports` (or beside them)
+_ENTRIES = ("types", "typings", "main", "module")
+
+
+def workspace_packages(root: Path, places: Iterable[Path]) -> dict[Path, str]:
+    """The folders under `root` (outside any node_modules) that a node_modules of `places`, or
+    of such a folder (pnpm links a package's dependencies in its own), links to as a package:
+    each one's name as imported (`@demo/utils`)."""
+    found: dict[Path, str] = {}
+    queue, scanned = [p / "node_modules" for p in places], set()
+    while queue:
+        modules = queue.pop()
+        if modules in scanned:
+            continue
+        scanned.add(modules)
+        for name, target in _links(modules):
+            inside = _under(root, target)
+            if inside is not None and "node_modules" not in inside and target not in found:
+                found[target] = name
+                queue.append(target / "node_modules")
+    return found
+
+
+def _links(modules: Path) -> Iterable[tuple[str, Path]]:
+    """The packages of one node_modules folder that are symlinks, with their real folders."""
+    for entry in _entries(modules):
+        if entry.name.startswith("@") and not entry.is_symlink() and entry.is_dir():
+            for inner in _entries(Path(entry.path)):
+                if inner.is_symlink():
+                    yield f"{entry.name}/{inner.name}", Path(os.path.realpath(inner.path))
+        elif entry.is_symlink() and not entry.name.startswith("."):
+            yield entry.name, Path(os.path.realpath(entry.path))
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as found:
+            return list(found)
+    except OSError:
+        return []
+
+
+def _under(root: Path, path: Path) -> tuple[str, ...] | None:
+    """`path`'s parts below `root`; None outside it."""
+    try:
+        return path.relative_to(root).parts
+    except ValueError:
+        return None
+
+
+def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | None:
+    """The specifiers importers use for the package `name` at `folder`, each with the files
+    (targets, conditions' and fallbacks' alike) they can resolve to; None where they cannot
+    be followed by name (`typesVersions` remaps every specifier)."""
+    try:
+        manifest = json.loads((folder / "package.json").read_text("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return [(name, ["index"])]
+    if not isinstance(manifest, dict):
+        return [(name, ["index"])]
+    if manifest.get("typesVersions"):
+        return None
+    mapped = [(name, list(strings(manifest[f]))) for f in _ENTRIES if f in manifest]
+    exports = manifest.get("exports")
+    if isinstance(exports, dict) and any(str(key).startswith(".") for key in exports):
+        for key, target in exports.items():
+            subpath = str(key)[1:] if str(key).startswith(".") else ""
+            mapped.append((name + subpath, list(strings(target))))
+    elif exports is not None:
+        mapped.append((name, list(strings(exports))))
+    return mapped if mapped else [(name, ["index"])]
+
+
+def strings(value: object) -> Iterable[str]:
+    """Every string in a package.json `exports` or `imports` target (conditions,
+    fallbacks)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
