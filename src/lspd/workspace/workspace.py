@@ -173,10 +173,11 @@ class Workspace:
         await self.sync.refresh()
 
     def follow(self, paths: Iterable[Path]) -> None:
-        """Files outside the root whose changes count (a tsconfig's ../base.json): the
-        watcher sees only the root, so each question looks at their stamps."""
+        """Files outside the root whose changes count (a tsconfig's ../base.json), or in a
+        folder the watcher leaves out (a package's config it extends, in node_modules): the
+        watcher sees only the root's other files, so each question looks at their stamps."""
         for path in paths:
-            if self.root not in path.parents:
+            if self.root not in path.parents or self.ignore(path):
                 self._outside.setdefault(path, files.stamp(path))
 
     async def _outside_changed(self) -> None:
