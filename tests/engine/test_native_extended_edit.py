@@ -123,3 +123,27 @@ def test_a_package_s_configuration_edited_in_node_modules_is_tsc_s_answer(
     package = written(root / "node_modules/@demo/strictest", {**STRICTEST, **CONFIGURED})
     since = edited_and_asked(root, package / "tsconfig.json", tmp_path / "logs")
     assert (since.introduced, since.fixed, since.unchanged) == ([], [], 1)
+
+
+# The extended configuration says which files: given one more folder, holding a syntax error.
+INCLUDED = {
+    "tsconfig.json": json.dumps({"extends": "./settings.json"}),
+    "settings.json": json.dumps({**CONFIG, "include": ["src"]}),
+    "src/use.ts": "export const total: number = 'x';\n",
+    "lib/bad.ts": "export const broken = {;\n",
+}
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_an_extended_configuration_s_include_moves_tsc_s_stop(tmp_path: Path, version: str) -> None:
+    """tsc -p stops at lib/bad.ts's syntax error once settings.json includes lib: its TS1136
+    alone. TypeScript 7.0.2 said use.ts's TS2322 besides: `native_program` listed the
+    program again only when a configuration by its name changed (tsconfig*, ...)."""
+    root = typescript_committed(tmp_path / "p", INCLUDED, version)
+    assert tsc_rows(root) == Counter({("src/use.ts", 1, "2322"): 1})
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert warm.run(workspace_diagnostics(warm.ws)).errors == 1
+        (root / "settings.json").write_text(json.dumps({**CONFIG, "include": ["src", "lib"]}))
+        assert tsc_rows(root) == Counter({("lib/bad.ts", 1, "1136"): 1})
+        now = warm.run(workspace_diagnostics(warm.ws))
+        assert Counter((d.path, d.line, d.code) for d in now.diagnostics) == tsc_rows(root)

@@ -9,10 +9,11 @@ files at load 3-4, ~2 CPU s; the daemon's whole check starts it beside its own: 
 Afterwards only the files changed since are looked at again: those the watcher saw change
 (after its catch-up), or without one every file's (mtime, size); a changed text (its digest)
 is parsed alone by tsc's parser (`tsc_native.parsed_errors`: ~10 ms of tsc for one file).
-The list is made again when a tsconfig, jsconfig or package.json changed, or a script it does
-not list came (`Workspace.changed_at`), and without a watcher at every question. The own
-files are the program's under the root outside node_modules (a library's syntax error stops no
-check: lspd's tsserver plugin's `own`), and its JSON modules wherever they are: `tsc -p` with
+The list is made again when a tsconfig, jsconfig or package.json changed (or a configuration
+the tsconfig extends, whatever its name), or a script it does not list came
+(`Workspace.changed_at`), and without a watcher at every question. The own files are the
+program's under the root outside node_modules (a library's syntax error stops no check:
+lspd's tsserver plugin's `own`), and its JSON modules wherever they are: `tsc -p` with
 one unclosed says its TS1005 alone (7.0.2, exit 1), a stop as a source's (`engine/stops.py`);
 a JSON file that is no file of the program (its tsconfig, one it extends) is the
 configuration's (`configuration`).
@@ -36,6 +37,7 @@ from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
+from lspd.workspace.tsconfig_extends import extended_by
 
 Stamp = tuple[int, int] | None
 T = TypeVar("T")
@@ -76,6 +78,7 @@ class Program:
     config: Stamp = None  # the tsconfig's stamp when its listing started
     said: Errors = ()  # what that listing said of configuration files (`configuration`)
     data: frozenset[Path] = frozenset()  # the JSON modules it reads under the root (`read_data`)
+    extends: frozenset[Path] = frozenset()  # the configurations its tsconfig extends then
 
 
 @dataclass
@@ -202,7 +205,7 @@ def _reusable(ws: Workspace, program: Program) -> bool:
     listed, came = set(program.files), program.generation != ws.projects.generation
 
     def moves(path: Path) -> bool:
-        if any(name in path.name for name in _EVERYTHING):
+        if any(name in path.name for name in _EVERYTHING) or path in program.extends:
             return True
         return came and path.suffix in SCRIPTS and path not in listed and _own(ws, path)
 
@@ -236,7 +239,8 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     ran = bool(files) or any(error.code for error in errors)
     said = tuple(e for e in errors if e.file.suffix == ".json" and e.file not in own)
     data = frozenset(p for p in files if p.suffix == ".json" and p.is_relative_to(ws.root))
-    return Program(own, known, mark, generation, began, mark, ran, configured, said, data)
+    extends = frozenset(extended_by([config], read_text))  # settings.json: its `include` too
+    return Program(own, known, mark, generation, began, mark, ran, configured, said, data, extends)
 
 
 def read_data(ws: Workspace, config: Path) -> frozenset[Path] | None:
