@@ -13,30 +13,45 @@ section of setup.cfg is compared: a plugin reads a section of its own from mypy'
 configuration file (pydantic's `[tool.pydantic-mypy]` / `[pydantic-mypy]`, django-stubs'
 `[tool.django-stubs]`), and its edit changes mypy's answer (pydantic 2.12.5's init_typed
 false -> true: mypy 2.4.1's own run 0 -> 1 error, where check --baseline HEAD said 0 new,
-1 unchanged). A text that does not parse differs (the checker says why).
+1 unchanged). A package.json (a workspace package's manifest) is compared by what
+TypeScript's module resolution reads of it: `name`, `type`, `main`, `types`, `typings`,
+`typesVersions`, `exports`, `imports` (a version bump or a script changes nothing tsc says;
+`"exports": {".": ...}` -> `{"./lib": ...}` made 30 errors in the examiner's monorepo).
+A text that does not parse differs (the checker says why).
 """
 
 from __future__ import annotations
 
 import configparser
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
 TOOLS = ("mypy", "pyright", "basedpyright", "ty", "lspd")
+RESOLVED = ("name", "type", "main", "types", "typings", "typesVersions", "exports", "imports")
 
 
 def same_settings(path: Path, then: str | None, now: str | None) -> bool:
     """Whether `path`'s texts `then` and `now` (None: absent) configure the checkers alike."""
     if then is None or now is None or then == now:
         return then == now
-    read = {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg}.get(path.name)
+    readers = {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg, "package.json": _manifest}
+    read = readers.get(path.name)
     if read is None:
         return False
     try:
         return bool(read(then) == read(now))
-    except (tomllib.TOMLDecodeError, configparser.Error, UnicodeError):
+    except (tomllib.TOMLDecodeError, configparser.Error, UnicodeError, ValueError):
         return False
+
+
+def _manifest(text: str) -> Any:
+    """What TypeScript's module resolution reads of a package.json (`RESOLVED`)."""
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    return {key: data.get(key) for key in RESOLVED}
 
 
 def _pyproject(text: str) -> Any:

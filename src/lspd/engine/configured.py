@@ -103,6 +103,8 @@ async def configured_state(
     if how is None:  # the session's configurations' texts are lspd's first reads: none here
         raise Unconfigured(configured(ws, key))
     if how.checker == TSC:
+        if (why := _unbuilt(ws, scope, then)) is not None:
+            raise Unconfigured(f"{configured(ws, key)} ({why})")
         # The program's files at the commit are tsc's listing: every source of the root may be.
         wanted = gate | gone | _sources(ws.root)
         try:
@@ -124,6 +126,32 @@ def _typescript_alone(scope: GateScope, then: Mapping[Path, str | None]) -> bool
     projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
     covered = {path for project in projects for path in project.files}
     return bool(scope.files) and set(scope.files) <= covered
+
+
+def _unbuilt(ws: Workspace, scope: GateScope, then: Mapping[Path, str | None]) -> str | None:
+    """Why a commit's package.json (a workspace package's manifest, `revisions.is_manifest`)
+    is not checked on a copy here, or None: where a tsconfig references projects, tsc -p
+    reads a referenced package through its built outputs (`"types": "./dist/index.d.ts"`),
+    which a copy of the sources lacks (tsc -b builds them first; the servers read their
+    sources), so a copy's tsc -p said `Cannot find module '@demo/core'` at the commit, a
+    phantom fix."""
+    edited = [p for p in then if p.name == "package.json"]
+    configs = [ws.resolve(p.config) for p in scope.projects if p.config is not None]
+    if not edited or not any(_references(config) for config in configs):
+        return None
+    return (
+        f"{ws.display(edited[0])} is read by module resolution, and its programs reference "
+        "projects whose outputs a copy does not build"
+    )
+
+
+def _references(config: Path) -> bool:
+    """Whether the tsconfig at `config` references other projects."""
+    try:
+        data = json.loads(_plain_json(read_text(config) or "{}"))
+    except ValueError:
+        return True  # not read: not known to reference none
+    return isinstance(data, dict) and bool(data.get("references"))
 
 
 def _sources(root: Path) -> set[Path]:

@@ -92,9 +92,12 @@ def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None =
     `then`, those it holds at their text there (a baseline's: `revisions.configs_then`)."""
     digest = hashlib.sha256()
     then = then or {}
-    for path in sorted({*configs, *then}):
+    read = set(configs)
+    for path in sorted({*read, *then}):
         if path in then and then[path] is None:
             continue  # not there then: not read
+        if path not in read and path.name == "package.json":
+            continue  # held at the commit's text: the commit's key names it (clean tree's)
         digest.update(f"\0{path}\0".encode())
         if (text := then.get(path)) is not None:
             digest.update(text.encode())

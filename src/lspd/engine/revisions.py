@@ -32,6 +32,10 @@ CONFIG_NAMES = (
     ".mypy.ini",
     "setup.cfg",
 )
+# A package's manifest, which TypeScript's module resolution reads (`exports`, `imports`,
+# `types`, `main`, `name`, `type`): a workspace package's edit changes what its importers
+# resolve, so it is a configuration of the programs (one in node_modules is no workspace's).
+MANIFEST = "package.json"
 
 
 @dataclass(frozen=True)
@@ -119,8 +123,16 @@ def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:
     name = path.name
     if name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json")):
         return True
+    if is_manifest(path):
+        return True
     real = Path(os.path.realpath(path))
     return any(real == Path(os.path.realpath(p)) for p in read)
+
+
+def is_manifest(path: Path) -> bool:
+    """Whether `path` is a package's manifest module resolution reads, outside node_modules
+    (a workspace package's: `npm install` links it into node_modules by its name)."""
+    return path.name == MANIFEST and "node_modules" not in path.parts
 
 
 def configs_then(
@@ -140,10 +152,10 @@ def configs_then(
             listed = listing(ws, commit, at_commit(ws, commit)[1])
         except InvalidInput:
             return {}  # no repository, or no such commit: nothing read there
-    names = {p.name for p in configs} | set(CONFIG_NAMES)
+    names = {p.name for p in configs} | {*CONFIG_NAMES, MANIFEST}
     then: dict[Path, str | None] = {}
     for name in listed.names:
-        if name.rpartition("/")[2] not in names:
+        if name.rpartition("/")[2] not in names or "node_modules" in name.split("/"):
             continue
         text = git(ws.root, "show", f"{commit}:./{name}")
         if not same_settings(ws.root / name, text, read_text(ws.root / name)):

@@ -29,8 +29,32 @@ function hash(text) {
   return ts.sys.createHash ? ts.sys.createHash(text) : String(text.length) + ":" + text;
 }
 
+// The package.json files module resolution read, with their texts: a builder made from the old
+// one reuses its resolutions while no source changed, so a workspace package's `exports` edit
+// (node_modules/@demo/utils -> packages/utils) was never seen: TypeScript 5.9's check said 1
+// error where tsc -b said 30. A check after one of them changed makes its program anew.
+function readManifest(name) {
+  try {
+    return fs.readFileSync(name, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function manifestsChanged(known) {
+  for (const [name, text] of known.manifests || []) if (readManifest(name) !== text) return true;
+  return false;
+}
+
 function makeHost(options) {
   const host = ts.createCompilerHost(options, true);
+  host.manifests = new Map();
+  const readFile = host.readFile;
+  host.readFile = (fileName) => {
+    const text = readFile.call(host, fileName);
+    if (path.basename(fileName) === "package.json") host.manifests.set(fileName, text === undefined ? null : text);
+    return text;
+  };
   // A referenced project is read from its sources, as tsserver does (its outputs may not be
   // built; `tsc -b` would build them first).
   host.useSourceOfProjectReferenceRedirect = () => true;
@@ -213,7 +237,9 @@ function entry(diagnostic) {
 function nextBuilder(configPath) {
   const parsed = parsedConfig(configPath, ts.sys);
   const options = checkOptions(parsed);
-  const known = projects.get(configPath);
+  const found = projects.get(configPath);
+  const stale = Boolean(found && manifestsChanged(found)); // resolved anew: no old program
+  const known = stale ? undefined : found;
   const signing = Date.now();
   if (known) signOldDeclarations(known);
   if (Date.now() - signing > 100) process.stderr.write(`tsbuilder: signed in ${Date.now() - signing} ms\n`);
@@ -236,11 +262,13 @@ function nextBuilder(configPath) {
   // no checker.
   projects.delete(configPath);
   // (Only if it is not the new one: TypeScript hands the old builder back given its program.)
-  const old = known && known.builder !== builder ? known.builder : undefined;
+  const old = found && found.builder !== builder ? found.builder : undefined;
   if (old && old.releaseProgram) old.releaseProgram();
   // The old program's checker is garbage now if it was not dropped while idle (dropChecker).
-  const garbage = Boolean(known && !known.checkerDropped);
-  return { builder, host, reported: known ? known.reported : new Map(), garbage };
+  const garbage = Boolean(found && !found.checkerDropped);
+  // What a reused program resolved is the old one's: its manifests stay, the new reads over them.
+  const manifests = new Map([...((known && known.manifests) || []), ...host.manifests]);
+  return { builder, host, reported: found ? found.reported : new Map(), garbage, manifests };
 }
 
 // The tsconfig's options for a check: nothing is emitted, and a declaration's signature (the
@@ -328,7 +356,7 @@ function diagnosticsOf(builder, file, syntax) {
 }
 
 function check(id, configPath) {
-  const { builder, host, reported, garbage } = nextBuilder(configPath);
+  const { builder, host, reported, garbage, manifests } = nextBuilder(configPath);
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, own);
   const affected = syntax ? new Set() : affectedFiles(id, builder, garbage, own);
@@ -347,7 +375,7 @@ function check(id, configPath) {
   const names = new Set(own.map((f) => f.fileName));
   for (const name of [...reported.keys()]) if (!names.has(name)) reported.delete(name);
   // `syntax`: what it reported are syntax errors alone, the semantic ones left out.
-  projects.set(configPath, { builder, host, reported, syntax: Boolean(syntax) });
+  projects.set(configPath, { builder, host, reported, syntax: Boolean(syntax), manifests });
   const checked = [...affected].filter((name) => names.has(name));
   // `stopped`: the files whose syntax errors stopped the check (the others were not checked).
   const stopped = syntax ? [...syntax.keys()] : [];

@@ -170,6 +170,41 @@ def _end(lines: list[str], at: int, start: tuple[int, int]) -> tuple[tuple[int, 
     return end, at
 
 
+def _workspace_links(folder: Path, there: Path, root: Path, here: Path) -> None:
+    """A node_modules `folder` linking a workspace package (`npm install`'s
+    node_modules/@demo/utils -> ../../packages/utils) made again at `there` (the copy's link
+    to it taken away) with each entry linked where it leads, a workspace package's into the
+    copy: TypeScript follows the link to its real path, which was the repository's, so the
+    copy's held texts (a package.json's `exports` at HEAD) were not read. A folder linking
+    none stays one link."""
+    real = Path(os.path.realpath(root))
+    entries = [(e, Path(os.path.realpath(e))) for e in _entries(folder)]
+    if not any(_package(target, real) for _, target in entries):
+        return
+    there.unlink()
+    for entry, target in entries:
+        place = there / entry.relative_to(folder)
+        place.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(here / target.relative_to(real) if _package(target, real) else target, place)
+
+
+def _package(target: Path, real: Path) -> bool:
+    """Whether a node_modules entry leading to `target` links a workspace package: a folder
+    under the root `real`, outside any node_modules."""
+    return target.is_relative_to(real) and "node_modules" not in target.relative_to(real).parts
+
+
+def _entries(folder: Path) -> list[Path]:
+    """A node_modules folder's packages: its entries, a scope's (`@demo/`) entries each."""
+    found: list[Path] = []
+    for entry in folder.iterdir():
+        if entry.name.startswith("@") and entry.is_dir() and not entry.is_symlink():
+            found.extend(entry.iterdir())
+        else:
+            found.append(entry)
+    return found
+
+
 def _write(root: Path, copy: Path, config: Path, texts: Mapping[Path, str | None]) -> Path:
     """Fill `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its node_modules
     and linked directories linked, then `texts` written over them; and the configurations
@@ -189,7 +224,16 @@ def _write(root: Path, copy: Path, config: Path, texts: Mapping[Path, str | None
     top = Path(os.path.commonpath([root, *(p.parent for p in outside)]))
     here = copy / root.relative_to(top)
     here.mkdir(parents=True, exist_ok=True)
-    walked(root, here, SKIPPED, lambda folder: folder.name == "node_modules", copied)
+    modules: list[Path] = []
+
+    def linked(folder: Path) -> bool:
+        if folder.name == "node_modules":
+            modules.append(folder)
+        return folder.name == "node_modules"
+
+    walked(root, here, SKIPPED, linked, copied)
+    for folder in modules:
+        _workspace_links(folder, here / folder.relative_to(root), root, here)
     written(root, here, texts)
     written(top, copy, {p: read(p) for p in outside})
     return here
