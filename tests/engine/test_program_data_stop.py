@@ -8,17 +8,19 @@ fixed. Real TypeScript 7.0.2 and 5.4.5, their `tsc -p` on the written tree besid
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lspd.cli.hook import stop_output
 from lspd.daemon.feedback import Feedback
+from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
-from tests.conftest import warm_root
+from tests.conftest import Warm, warm_root
 from tests.daemon.test_feedback_stopped import EDIT, STOP
-from tests.engine.test_program_data_places import BROKEN, JSON_STOP, SHARED, _project
+from tests.engine.test_program_data_places import BROKEN, EDITED, JSON_STOP, SHARED, _project
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate
 
 JSON = "shared/defaults.json"
@@ -82,3 +84,41 @@ def test_the_hook_and_the_stop_gate_say_it(tmp_path: Path, version: str) -> None
         assert (stop["introduced"], stop["stopped"]) == ([], [])
         assert "decision" not in (stop_output(stop, 60.0) or {})
         warm.run(feedback.close())
+
+
+@pytest.mark.parametrize("watch", [True, False], ids=["daemon", "one-shot"])
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_heads_result_made_while_it_is_unclosed_holds_no_stop(
+    tmp_path: Path, version: str, watch: bool
+) -> None:
+    """HEAD's result made while the work tree's JSON is unclosed: HEAD's JSON is whole, so
+    HEAD's tsc stopped nowhere. Before, the work tree's stop was kept as HEAD's, and once the
+    JSON was whole again with "retries" a string, use.ts's TS2322 read as unchecked at HEAD:
+    0 new where tsc -p says it new."""
+    root = _project(tmp_path / "p", SHARED, version)
+    (root / JSON).write_text(BROKEN)
+    for warm in _workspaces(root, tmp_path / "logs", watch):
+        changes = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
+        assert changes is not None
+        if (root / JSON).read_text() == BROKEN:
+            assert [(d.path, d.code) for d in changes.introduced] == [(JSON, "1005")]
+            assert changes.baseline_stopped == []
+            (root / JSON).write_text(EDITED)
+            assert "src/use.ts(2,14): error TS2322" in gate(root / "app")[1]
+            continue
+        assert [(d.path, d.line, d.code) for d in changes.introduced] == [
+            ("app/src/use.ts", 2, "2322")
+        ]
+        assert (changes.fixed, changes.unchanged, changes.baseline_stopped) == ([], 1, [])
+
+
+def _workspaces(root: Path, logs: Path, watch: bool) -> Iterator[Warm]:
+    """A daemon's workspace asked twice, or two one-shot commands' (a process each: without a
+    watcher nothing tells TypeScript 7's server the JSON changed between them)."""
+    if watch:
+        for warm in warm_root(root, logs, watch=True):
+            yield warm
+            yield warm
+        return
+    for _ in range(2):
+        yield from warm_root(root, logs)

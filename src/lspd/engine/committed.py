@@ -48,7 +48,7 @@ from lspd.engine.kept_memory import (
 )
 from lspd.engine.named import Named, named
 from lspd.engine.overlaid_state import Held, overlaid_state, with_also
-from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
+from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_then
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, Listing, differences, listing, revision
 from lspd.engine.second_sample import sampled_again
@@ -331,7 +331,7 @@ async def _made(
         # A JSON module a program reads: tsc -p's answer on a copy holding HEAD's texts.
         held = {**texts, **{p: delta.before[p] for p in data}}
         try:
-            tsc = await data_state(ws, held, gate, run.held)
+            tsc, stops = await data_then(ws, held, data, gate, run.held, stops)
         except DataNotChecked as error:
             what = f"no result of {key.commit[:12]} with its {data[0].name}: {error}"
             raise NotKept(what) from error

@@ -185,6 +185,25 @@ async def data_state(
     return found
 
 
+async def data_then(
+    ws: Workspace,
+    texts: Texts,
+    data: Collection[Path],
+    gate: Collection[Path],
+    held_by: Built[R],
+    stops: list[Stop],
+) -> tuple[dict[Path, R], list[Stop]]:
+    """A committed state's results where JSON modules (`data`) changed since (`data_state`
+    with its `texts`, theirs among them), and its stops: the work tree's `stops` but those at
+    a changed JSON module, and tsc's there. Before, an unclosed defaults.json's stop was
+    kept as HEAD's, so use.ts's TS2322 its next edit made read as unchecked at HEAD (0 new
+    where tsc -p says it new). Raises `DataNotChecked` where tsc could not say."""
+    then: list[Stop] = []
+    found = await data_state(ws, texts, gate, held_by, then)
+    changed = {ws.display(p) for p in data}
+    return found, [s for s in stops if changed.isdisjoint(p for p, _ in s.at)] + then
+
+
 def _reads(ws: Workspace, config: Path, resolved: Collection[Path], paths: set[Path]) -> bool:
     """Whether `config`'s program reads a JSON module of `paths` (`diagnostics FILE` of one)."""
     data = [p for p in paths if p.suffix == ".json"]
