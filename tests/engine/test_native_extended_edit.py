@@ -27,7 +27,7 @@ from tests.daemon.support import thread_daemon
 from tests.engine.test_affected import written
 from tests.engine.test_configured import tsc_rows
 from tests.engine.test_native_check import CONFIG
-from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_committed
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate, typescript_committed
 
 FILES = {
     "tsconfig.json": json.dumps({"extends": "./settings.json", "include": ["src"]}),
@@ -36,6 +36,9 @@ FILES = {
 }
 UNUSED = {**CONFIG, "compilerOptions": {**CONFIG["compilerOptions"], "noUnusedParameters": True}}
 TRUTH = Counter({("src/use.ts", 1, "6133"): 1})  # tsc -p's, once UNUSED is the configuration
+REMOVED = (
+    "Option 'moduleResolution=node10' has been removed. Please remove it from your configuration."
+)
 
 
 # tsconfig.json -> config/settings.json -> config/base.json: the edit two steps down.
@@ -147,3 +150,20 @@ def test_an_extended_configuration_s_include_moves_tsc_s_stop(tmp_path: Path, ve
         assert tsc_rows(root) == Counter({("lib/bad.ts", 1, "1136"): 1})
         now = warm.run(workspace_diagnostics(warm.ws))
         assert Counter((d.path, d.line, d.code) for d in now.diagnostics) == tsc_rows(root)
+
+
+def test_an_option_tsc_refuses_in_an_extended_configuration_is_said(tmp_path: Path) -> None:
+    """settings.json given an option TypeScript 7 removed: tsc -p says `error TS5108: Option
+    'moduleResolution=node10' has been removed.` (exit 1, no file named) and a fresh
+    workspace says it at tsconfig.json:1; the warm one said 0 errors: the configuration's
+    errors were kept while tsconfig.json's own stamp stood (`ops/tsconfig.py`,
+    `native_program.configuration`)."""
+    root = typescript_committed(tmp_path / "p", FILES, TS7_PINNED)
+    options = {**CONFIG["compilerOptions"], "moduleResolution": "node10", "module": "commonjs"}
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert warm.run(workspace_diagnostics(warm.ws)).errors == 0
+        (root / "settings.json").write_text(json.dumps({**CONFIG, "compilerOptions": options}))
+        assert gate(root) == (1, f"error TS5108: {REMOVED}\n")
+        now = warm.run(workspace_diagnostics(warm.ws))
+        said = [(d.path, d.line, d.code, d.message) for d in now.diagnostics]
+        assert said == [("tsconfig.json", 1, "5108", REMOVED)]

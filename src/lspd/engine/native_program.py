@@ -37,7 +37,7 @@ from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
-from lspd.workspace.tsconfig_extends import extended_by
+from lspd.workspace.tsconfig_extends import Stamps, configured_stamps, extended_by
 
 Stamp = tuple[int, int] | None
 T = TypeVar("T")
@@ -75,7 +75,7 @@ class Program:
     started: float  # when its listing started (`time.monotonic`)
     renewed: int | None = None  # the watcher's count up to which every file's entry is right
     ran: bool = True  # tsc ran (it listed a file, a library's too, or said a coded error)
-    config: Stamp = None  # the tsconfig's stamp when its listing started
+    config: Stamps | None = None  # the tsconfig's and those it extends when its listing started
     said: Errors = ()  # what that listing said of configuration files (`configuration`)
     data: frozenset[Path] = frozenset()  # the JSON modules it reads under the root (`read_data`)
     extends: frozenset[Path] = frozenset()  # the configurations its tsconfig extends then
@@ -223,7 +223,8 @@ def _standing(ws: Workspace, program: Program) -> bool:
 
 async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     """The program `tsc -p config --listFilesOnly` reads, with every file's syntax errors."""
-    mark, generation, configured = ws.changes_seen, ws.projects.generation, stamp(config)
+    mark, generation = ws.changes_seen, ws.projects.generation
+    configured = configured_stamps(config)
     began, started = time.monotonic(), time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
     own = tuple(p for p in files if _own(ws, p))
@@ -254,11 +255,12 @@ def read_data(ws: Workspace, config: Path) -> frozenset[Path] | None:
 async def configuration(ws: Workspace, tsc: list[str], config: Path) -> Errors:
     """What `tsc -p config` says of the configuration files (`config`, one it extends: options
     TypeScript 7 removed, no inputs, ...), from its program's listing made while `config`
-    was as it is now (`prime`'s, waited for while it runs), else from a listing made now and
-    kept as the program's: the check's configuration errors (`ops/tsconfig.py`) and its
-    syntax come of one `tsc -p --listFilesOnly` (~2 CPU s on effect 4.1's 572 files)."""
+    and the configurations it extends were as they are now (`prime`'s, waited for while it
+    runs), else from a listing made now and kept as the program's: the check's
+    configuration errors (`ops/tsconfig.py`) and its syntax come of one `tsc -p
+    --listFilesOnly` (~2 CPU s on effect 4.1's 572 files)."""
     programs = _programs.setdefault(ws, _Programs())
-    now = stamp(config)
+    now = configured_stamps(config)
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
         if program is None or now is None or program.config != now:

@@ -15,16 +15,18 @@ from pathlib import Path
 
 from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.workspace import Workspace, files
+from lspd.workspace import Workspace
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError
+from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
 
 CONFIGS = ("tsconfig.json", "jsconfig.json")
 
-# Per workspace: each configuration's (mtime_ns, size) and what tsc said of it then.
-_said: weakref.WeakKeyDictionary[
-    Workspace, dict[Path, tuple[tuple[int, int], list[ConfigError]]]
-] = weakref.WeakKeyDictionary()
+# Per workspace: each configuration's (mtime_ns, size), with those of the configurations it
+# extends (settings.json, whatever its name), and what tsc said of it then.
+_said: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[ConfigError]]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
@@ -40,7 +42,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         tsc = command[: command.index("--lsp")]
         for folder in session.folders:
             config = next((folder / n for n in CONFIGS if (folder / n).is_file()), None)
-            stamp = files.stamp(config) if config is not None else None
+            stamp = configured_stamps(config) if config is not None else None
             if config is None or stamp is None:
                 continue
             if config not in said or said[config][0] != stamp:

@@ -19,7 +19,10 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from lspd.workspace.files import read_text, stamp
+
 Read = Callable[[Path], str | None]  # a file's text in the state asked (None: absent)
+Stamps = tuple[tuple[int, int] | None, ...]  # a tsconfig's and its extended ones' (`stamps`)
 MAX_CONFIGS = 64  # configs followed from one tsconfig, at most (a cycle ends sooner)
 CONDITIONS = ("types", "require", "node", "import", "default")  # `exports` conditions taken
 
@@ -44,6 +47,16 @@ def extended_by(configs: Iterable[Path], read: Read) -> set[Path]:
     change of one is a change of the configuration (`extends: "./settings.json"`, a chain
     of any depth, a package's), whatever its name."""
     return {found for config in configs for found in extended(config, read)}
+
+
+def configured_stamps(config: Path) -> Stamps | None:
+    """`config`'s stamp and those of the configurations it extends now, in order: an edit
+    of any of them moves it (settings.json given an option tsc refuses); None: `config` is
+    absent."""
+    own = stamp(config)
+    if own is None:
+        return None
+    return (own, *(stamp(path) for path in extended(config, read_text)))
 
 
 def extends_of(text: str | None) -> list[str]:
