@@ -54,6 +54,7 @@ from lspd.workspace.mypy_server import (
 from lspd.workspace.mypy_server import (
     MypyMissing as MypyMissing,
 )
+from lspd.workspace.mypy_site import placed
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ class Dmypy:
             if sees is not None and moved:  # the copy is of it now (the fork holder ended too)
                 self.place, self.sees = replace(self.place, base=sees.directory), sees
                 self.forks.cwd = self.place.workdir
-            users = users_config(self.users)  # the user's mypy configuration, as lspd's reads it
+            users = _configs(self)  # the user's mypy configuration, as lspd's reads it
             beyond = f"{outside}\0{installed_digest(self.interpreter)}\0{users}\0{environment}"
             state = state_of([*targets, "\0", beyond], texts)
             if (known := self._answers.get(state)) is not None:
@@ -336,6 +337,14 @@ class Dmypy:
     async def _run(self, tool: str, argv: list[str]) -> tuple[int, str, str]:
         """Run the environment's `tool` in the copy, where the project is in it."""
         return await ran(self.interpreter, tool, argv, self.place.workdir, users=self.users)
+
+
+def _configs(daemon: Dmypy) -> str:
+    """What the mypy lspd runs reads beyond the copy, made: the user's configuration as
+    lspd's mypy reads it (`users_config`, its text), and the `sitecustomize` making the
+    project's folders on its `sys.path` the copy's (`mypy_site`)."""
+    placed(daemon.users, daemon.place.base, daemon.place.copy)
+    return users_config(daemon.users)
 
 
 def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:

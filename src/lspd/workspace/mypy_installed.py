@@ -165,3 +165,25 @@ _TOOLS = frozenset({"mypy", "mypyc", "pip"})
 _PTH: dict[Path, tuple[float, tuple[str, ...]]] = {}
 # The directories `typed_stamp` lists, at their mtime: subdirectories and files.
 _LISTED: dict[str, tuple[int, tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+
+
+def pth_folders(interpreter: Path) -> list[Path]:
+    """The folders the environment's `.pth` files put on its `sys.path` (an editable
+    install's `src/`: hatchling's `_editable_impl_<name>.pth`, setuptools' and uv's
+    `__editable__.<name>.pth` naming a path), as `site` reads them: each line that is no
+    comment, no `import` line and names a folder, relative to its site-packages."""
+    found: list[Path] = []
+    for site in site_packages(interpreter):
+        for pth in sorted(site.glob("*.pth")):
+            try:
+                lines = pth.read_text("utf-8", "replace").splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                line = line.rstrip()
+                if not line or line.startswith(("#", "import ", "import\t")):
+                    continue
+                folder = Path(os.path.realpath(site / line))
+                if folder.is_dir() and folder not in found:
+                    found.append(folder)
+    return found

@@ -40,6 +40,10 @@ from lspd.workspace.mypy_outputs import without_outputs
 from lspd.workspace.mypy_stamps import Stamp, settled, stamps
 
 PYTHON = (".py", ".pyi")
+# What else mypy reads in a package: its `py.typed` mark (PEP 561). The copy of a src-layout
+# package reached through an editable install's `.pth` (`mypy_site`: its site-packages
+# entry, which mypy reads as installed) without it was an untyped installed package.
+MARKS = ("py.typed",)
 # What no mypy run reads from: version control, caches, other tools' packages.
 SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
 SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
@@ -149,9 +153,9 @@ class Mirror:
 
 
 def mypy_sees(directory: Path) -> list[Path]:
-    """Every Python file mypy could read under the project `directory`: ignored by git
-    or not (mypy does not read .gitignore), virtual environments (a `pyvenv.cfg`) and
-    caches aside; symlinked directories are not followed."""
+    """Every Python file mypy could read under the project `directory` (and `py.typed`
+    marks): ignored by git or not (mypy does not read .gitignore), virtual environments
+    (a `pyvenv.cfg`) and caches aside; symlinked directories are not followed."""
     return _walked(directory)[0]
 
 
@@ -166,7 +170,7 @@ def _walked(directory: Path) -> tuple[list[Path], list[Path]]:
         kept = [d for d in dirs if d not in SKIPPED]
         dirs[:] = [d for d in kept if not (here / d / "pyvenv.cfg").exists()]
         looked += [here / d for d in kept if d not in dirs]
-        found += [here / name for name in files if name.endswith(PYTHON)]
+        found += [here / name for name in files if name.endswith(PYTHON) or name in MARKS]
     return sorted(found), looked
 
 

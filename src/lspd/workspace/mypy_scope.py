@@ -3,16 +3,28 @@ globs relative to the project, directories walked for `.py` / `.pyi`), less its 
 regex; without `files`, the project's own packages its per-module sections name where it
 keeps them apart (`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every Python file
 of the project (what `mypy .` checks), less `exclude`. The answer names the configuration
-that chose them."""
+that chose them.
+
+Where `files` (or the packages) choose part of the project, the files mypy reaches from
+them inside the project by another way are the project's too: those of a `mypy_path`
+folder, and of a folder the project's environment puts on its `sys.path` through a `.pth`
+file (an editable install: `pip install -e .`, `uv sync`; svcs' tox runs
+`mypy tests/typing`, its `src/svcs` reached through the install alone). Their edits are
+changes of the project (the gate's listing, its kept result's key, the texts a baseline's
+state holds); left out, an edit of `src/svcs/_core.py` breaking 6 calls in tests/typing was
+no changed file, and a baseline's check read its edited text as HEAD's."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.workspace.mypy_config import MYPY, PYRIGHT, choose, mypy_config_in
+from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_config_in
+from lspd.workspace.mypy_installed import pth_folders
+from lspd.workspace.toolchain import find_python
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,10 @@ def mypy_scopes(
         elif packages := _packages(directory, config.mypy_path, config.modules):
             chosen = [p for p in inside if _named(directory, p, packages)]
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
+        if config.files or packages:  # and what mypy reaches from them (`exclude` aside)
+            reached = _reached(directory, config, inside)
+            note += "".join(f"; {line}" for line in _reach_note(directory, reached, chosen))
+            chosen = sorted({*chosen, *reached})
         if config.exclude:
             try:
                 pattern = re.compile(config.exclude)
@@ -64,6 +80,40 @@ def mypy_scopes(
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
         scopes.append(MypyScope(directory, config.label, tuple(sorted(chosen)), note, packages))
     return scopes
+
+
+def _reached(directory: Path, config: MypyConfig, inside: list[Path]) -> list[Path]:
+    """The files of `inside` (the project's) in a folder mypy searches for imports inside
+    the project: a `mypy_path` entry, or a `.pth` folder of the project's environment
+    (`find_python`'s, found from the project up to its repository's top)."""
+    folders = [
+        Path(os.path.normpath(directory / e.replace("$MYPY_CONFIG_FILE_DIR", str(directory))))
+        for e in config.mypy_path
+    ]
+    real = Path(os.path.realpath(directory))
+    found = find_python(directory, _top(directory), None)
+    for folder in pth_folders(found[0]) if found is not None else []:
+        if folder == real or real in folder.parents:
+            folders.append(directory / folder.relative_to(real))
+    folders = [f for f in folders if f == directory or directory in f.parents]
+    return [p for p in inside if any(f in p.parents for f in folders)]
+
+
+def _top(directory: Path) -> Path:
+    """The top of the repository holding `directory` (where an environment of the
+    workspace's is looked for), else `directory`."""
+    for folder in (directory, *directory.parents):
+        if (folder / ".git").exists():
+            return folder
+    return directory
+
+
+def _reach_note(directory: Path, reached: list[Path], chosen: list[Path]) -> list[str]:
+    """What the scope's note says of the files added by `_reached`."""
+    added = [p for p in reached if p not in set(chosen)]
+    if not added:
+        return []
+    return [f"{len(added)} more mypy reaches inside the project (mypy_path, an editable install)"]
 
 
 def _packages(directory: Path, paths: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:

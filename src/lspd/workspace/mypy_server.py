@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from lspd.errors import ServerError
+from lspd.workspace.mypy_site import site_of
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,9 @@ def tool_env(interpreter: Path, users: Path | None = None) -> dict[str, str]:
     without MYPY_CACHE_DIR, which would put mypy's cache outside lspd's state directory
     (a dmypy asked for `use_fine_grained_cache`; a run once has `--cache-dir`). `users`:
     its XDG_CONFIG_HOME, holding the user's mypy configuration as lspd's mypy reads it
-    (`mypy_outputs.users_config`: no report or cache of its own)."""
+    (`mypy_outputs.users_config`: no report or cache of its own); the `sitecustomize`
+    beside it (`mypy_site`), when written, first on its PYTHONPATH: the project's folders
+    on its `sys.path` (an editable install's) made the copy's."""
     env = dict(os.environ)
     if users is not None:
         env["XDG_CONFIG_HOME"] = str(users)
@@ -54,6 +57,8 @@ def tool_env(interpreter: Path, users: Path | None = None) -> dict[str, str]:
         env["VIRTUAL_ENV"] = str(interpreter.parent.parent)
     for name in ("PYTHONPATH", "PYTHONHOME", "MYPY_CACHE_DIR"):
         env.pop(name, None)
+    if (site := site_of(users)) is not None:
+        env["PYTHONPATH"] = str(site)
     return env
 
 
