@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
@@ -39,7 +40,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 from lspd.workspace.scope import solution_of
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, said_by
+from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, checking_only, said_by
 from lspd.workspace.tsc_native import locate
 
 R = TypeVar("R")
@@ -145,14 +146,15 @@ def _run(argv: list[str], cwd: Path) -> Items:
     """tsc's errors by file, each from its start to its end (`--pretty`'s squiggles), in
     LSP's lines; none where tsc could not say (an error of its configuration)."""
     try:
-        done = subprocess.run(
-            [*argv, "--noEmit", "--listFiles", "--pretty", "true"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-            check=False,
-        )
+        with tempfile.TemporaryDirectory(prefix="lspd-tsc-") as scratch:
+            done = subprocess.run(
+                [*argv, *checking_only(Path(scratch))],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+                check=False,
+            )
     except (OSError, subprocess.TimeoutExpired):
         return {}
     top = Path(cwd.anchor)  # the disk's paths are their own (no copy)

@@ -75,7 +75,7 @@ def checked_copy(
     try:
         here = _write(root, copy, config, texts)  # where `root` is in the copy
         where = here / config.relative_to(root)
-        command = [*tsc, "-p", str(where), "--noEmit", "--listFiles", "--pretty", "true"]
+        command = [*tsc, "-p", str(where), *checking_only(copy)]
         try:
             done = subprocess.run(
                 command,
@@ -90,6 +90,17 @@ def checked_copy(
         return said_by(done.stdout, where.parent, here, root, texts)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
+
+
+def checking_only(scratch: Path) -> list[str]:
+    """tsc's flags for a check that writes nothing of the project: `--noEmit` still writes a
+    composite or incremental program's `.tsbuildinfo` where its `tsBuildInfoFile` says
+    (Vite's `node_modules/.tmp/`, reached from a copy through its linked node_modules) or
+    beside its outDir or configuration: in the repository. It goes to `scratch` instead
+    (`--incremental`: a program neither composite nor incremental accepts that file only so),
+    a new one per run: nothing of a run before is reused."""
+    build_info = ["--incremental", "--tsBuildInfoFile", str(scratch / "lspd.tsbuildinfo")]
+    return ["--noEmit", *build_info, "--listFiles", "--pretty", "true"]
 
 
 def said_by(
