@@ -29,8 +29,10 @@ log = logging.getLogger(__name__)
 # targets alone, not the modules it follows, and dmypy's update stopped at one was none; 4:
 # dmypy's update blocked past Python's parser, a `break` outside a loop, was none; 5: a JSON
 # module a TypeScript program reads was held at the disk's text, not the commit's; 7: the
-# errors of a solution-style layout's other program, tsc -p's, had a start and no end).
-FORMAT = 7
+# errors of a solution-style layout's other program, tsc -p's, had a start and no end; 8: a
+# mypy project's files reached through mypy_path or an editable .pth, outside `files`, were
+# held at the disk's text, not the commit's, ed27b41).
+FORMAT = 8
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
