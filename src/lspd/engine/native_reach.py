@@ -13,7 +13,8 @@ alone.
 
 A change it cannot place asks every file again (`placed`): a file added or removed, a
 script, a `.d.ts` or a module's `declare global` (global declarations, before the edit or
-after it), a tsconfig, package.json or anything in node_modules; and so does every edit in
+after it), a tsconfig, package.json, a configuration a tsconfig extends under any name
+(`tsconfig_extends.extended_by`) or anything in node_modules; and so does every edit in
 a project with an alias whose importers cannot be told by name (a wildcard whose target
 does not end in `*`: `import_aliases` is None).
 """
