@@ -16,8 +16,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from lspd.engine.native_reach import import_aliases, native_sessions
 from lspd.ops.preview import previewed
 from lspd.servers.registry import node_executable
@@ -136,11 +134,6 @@ def test_an_edit_asks_the_other_packages_importers_by_name(tmp_path: Path) -> No
         assert check(warm)[0] == EVERY[:1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TypeScript 7.0.2's server, asked app's main.ts first after utils' types.ts "
-    "changed, answers core's index.ts from before the change until told of a change again",
-)
 def test_the_watched_check_says_tsc_bs_errors_of_the_other_package(tmp_path: Path) -> None:
     root = monorepo(tmp_path / "m")
     cold = tmp_path / "cold"
@@ -150,6 +143,35 @@ def test_the_watched_check_says_tsc_bs_errors_of_the_other_package(tmp_path: Pat
         truth = tsc_b(root, cold)
         assert {(p, c) for p, _, _, c in truth} == {("packages/core/src/index.ts", "2741")}
         assert check(warm)[1] == truth
+
+
+def test_a_cold_watched_check_says_a_referenced_packages_own_errors(tmp_path: Path) -> None:
+    """TypeScript 7.0.2's server answers a file from any loaded project holding it: app's
+    program holds core's and utils' sources (its references' redirects) but checks none of
+    them, so core's own error was missed where app's main.ts was asked first (0 errors)."""
+    root = monorepo(tmp_path / "m")
+    broken = root / "packages/core/src/index.ts"
+    broken.write_text(CORE + "\nexport const z: string = 1;\n")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        truth = tsc_b(root, tmp_path / "cold")
+        assert {(p, c) for p, _, _, c in truth} == {("packages/core/src/index.ts", "2322")}
+        assert check(warm) == (EVERY, truth)
+
+
+def test_a_watched_preview_says_tsc_bs_errors_of_the_other_package(tmp_path: Path) -> None:
+    """The preview in a warm watched workspace pulls the files it does not hold: core's
+    index.ts was answered by app's program (0 new where tsc -b says TS2741 new)."""
+    root = monorepo(tmp_path / "m")
+    change: list[dict[str, str | None]] = [
+        {"path": "packages/utils/src/types.ts", "content": STAMPED}
+    ]
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert check(warm)[1] == set()
+        preview = warm.run(previewed(warm.ws, change))
+        (root / "packages/utils/src/types.ts").write_text(STAMPED)
+        truth = tsc_b(root, tmp_path / "cold")
+        assert {(p, c) for p, _, _, c in truth} == {("packages/core/src/index.ts", "2741")}
+        assert {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced} == truth
 
 
 def test_a_preview_and_a_baseline_reach_the_other_package(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from lspd.engine import check_files
 from lspd.engine.check_files import CONCURRENCY, SCALE, Said
 from lspd.engine.native_check import pulled
 from lspd.engine.native_held import held_as_tsc
+from lspd.engine.native_own import own_programs, program_of
 from lspd.engine.native_reach import native_sessions
 from lspd.engine.python_mirror import mirror_asked, mirrored
 from lspd.engine.second_server import ask_all
@@ -89,6 +90,10 @@ async def held_asked(
         return Heard(Said.by(server), await server.diagnostics(document, wait), document.lines)
 
     alone = [p for p in files if p not in shared]
+    # each program's first file alone: the server answers it from its own program
+    own = {p: s for p in alone if (s := pulled.get(p)) and path_to_uri(p) not in s.documents}
+    heard |= await own_programs(own, list(own), program_of(ws, own), _pull, timeout)
+    alone = [p for p in alone if p not in heard]
     heard |= zip(alone, await asyncio.gather(*(first(p) for p in alone)), strict=True)
     if shared:  # a second server's first file waits for its load too
         # TypeScript 7's answers do not depend on the order: from both ends, as its check
