@@ -7,14 +7,19 @@ question of unsaved content) are told once the lock is let go."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace.overlay import overlaid
 from tests.conftest import Warm, warm_root
@@ -38,6 +43,7 @@ CONFIG = (
 )
 ERROR = re.compile(r"^app/main\.ts\((\d+),(\d+)\): error TS(\d+):", re.MULTILINE)
 Found = list[tuple[int, int, str]]
+Said = list[tuple[str, str]]  # (method, how: the watched change's type, or "")
 
 
 def git(root: Path, *args: str) -> None:
@@ -138,3 +144,82 @@ def test_a_module_renamed_away_and_back_resolves_again(
     assert asked(project, "app/main.ts") == truth["clean"]
     (root / "app" / "shapes.ts").write_text(EDITED)
     assert asked(project, "app/main.ts") == truth["edited"] == []
+
+
+def wire(session: Session, path: Path, told: asyncio.Event | None = None) -> Said:
+    """What `session`'s server is told of `path` from now on (`told` set once it hears the
+    file changed on disk)."""
+    said: Said = []
+    uri, notify = path_to_uri(path), session.notify
+
+    def recorded(method: str, params: dict[str, Any]) -> None:
+        document = params.get("textDocument")
+        if isinstance(document, dict) and document.get("uri") == uri:
+            said.append((method, ""))
+        for change in params.get("changes", []) if method.startswith("workspace/") else []:
+            if change["uri"] == uri:
+                said.append((method, str(change["type"])))
+                if told is not None:
+                    told.set()
+        notify(method, params)
+
+    session.notify = recorded  # type: ignore[method-assign]
+    return said
+
+
+def test_a_file_replaced_in_place_gets_its_new_text_alone(
+    project: Warm, truth: dict[str, Found]
+) -> None:
+    """An atomic save of a file tsserver holds (there all along: no failed lookup of it) is
+    its new text (didChange), not a close, a watcher event and an open (twice as slow a
+    checkout of many files held, /tmp/s56rev/checkout_perf.py)."""
+    root = project.root
+    shapes = root / "app" / "shapes.ts"
+    assert asked(project, "app/main.ts") == truth["clean"]
+    assert asked(project, "app/shapes.ts") == []
+    said = wire(project.ws.session_for(shapes), shapes)
+    (root / "app" / "shapes.tmp").write_text(EDITED)
+    os.replace(root / "app" / "shapes.tmp", shapes)  # inotify: created
+    assert project.ws.watcher is not None and project.run(project.ws.watcher.catch_up())
+    # Before: didClose, didChangeWatchedFiles (created), didOpen.
+    assert said == [("textDocument/didChange", "")]
+    assert asked(project, "app/main.ts") == truth["edited"] == []
+
+
+async def reverted_under_lock_cut_short(warm: Warm, told: asyncio.Event) -> None:
+    """Reverted under the returning file's lock; the telling at the lock's end cancelled
+    once the server heard the file is there, while it reopens the file (its start lock held
+    here: the one await of the telling)."""
+    shapes, model = warm.root / "app" / "shapes.ts", warm.root / "app" / "model.ts"
+
+    async def question() -> None:
+        async with warm.ws.file_lock(shapes):
+            os.rename(model, shapes)
+            assert warm.ws.watcher is not None and await warm.ws.watcher.catch_up()
+
+    async with warm.ws.session_for(shapes)._start_lock:
+        task = asyncio.ensure_future(question())
+        await told.wait()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert task.cancelled()
+
+
+def test_changes_kept_back_outlive_a_cancelled_telling(
+    project: Warm, truth: dict[str, Found]
+) -> None:
+    root = project.root
+    shapes = root / "app" / "shapes.ts"
+    assert asked(project, "app/shapes.ts") == []  # held: closed when deleted, reopened after
+    os.rename(shapes, root / "app" / "model.ts")
+    assert asked(project, "app/main.ts") == truth["renamed"]
+    told = asyncio.Event()
+    said = wire(project.ws.session_for(shapes), shapes, told)
+    project.run(reverted_under_lock_cut_short(project, told))
+    assert said == [("workspace/didChangeWatchedFiles", "1")]  # created; not reopened yet
+    assert not project.ws.holds(shapes)
+    assert asked(project, "app/main.ts") == truth["clean"]  # its refresh tells them again
+    # Before: nothing more (the change kept back was forgotten once taken out to tell).
+    assert said[1:] == [("workspace/didChangeWatchedFiles", "1"), ("textDocument/didOpen", "")]
+    assert project.ws.holds(shapes)

@@ -2,13 +2,15 @@
 the file's current text (or unsaved content), sent again when the file changed (by its
 stamp), closed when it is deleted and reopened when it comes back.
 
-A file that appears is told to the servers as created while none holds it open (closed
-first if one did, opened again after): tsserver drops a watcher event of a file open in it
-(`ResolutionCache.scheduleInvalidateResolutionOfFailedLookupLocation`: "prevent saving an
-open file from over-eagerly triggering invalidation"), so an importer's failed resolution of
-a module renamed away and back (`Cannot find module './shapes'`) stayed for good once lspd
-had opened the file before telling of it. The events of a file whose lock is held (unsaved
-content or a baseline's text being checked) are told once the lock is let go."""
+A file that appears where a server may have looked for it in vain (lspd saw it deleted, or
+held it open while it was not on disk) is told to the servers as created while none holds it
+open (closed first if one did, opened again after): tsserver drops a watcher event of a file
+open in it (`ResolutionCache.scheduleInvalidateResolutionOfFailedLookupLocation`: "prevent
+saving an open file from over-eagerly triggering invalidation"), so an importer's failed
+resolution of a module renamed away and back (`Cannot find module './shapes'`) stayed for
+good once lspd had opened the file before telling of it. A file replaced in place (there
+all along for the server) gets its new text alone. The events of a file whose lock is held
+(unsaved content or a baseline's text being checked) are told once the lock is let go."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import functools
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,8 @@ class DocumentSync:
         self.first_seen: dict[Path, str] = {}
         # Open documents whose file was deleted: reopened if the file comes back.
         self._deleted: dict[Path, tuple[Session, str]] = {}
+        # Documents opened with unsaved content while no file was there (a file still to come).
+        self._absent: set[Path] = set()
         self._kept_back = KeptBack()
 
     async def open(self, raw_path: str, content: str | None = None) -> tuple[Session, Document]:
@@ -99,6 +103,8 @@ class DocumentSync:
         else:
             same = content == on_disk
             document = await session.sync_document(path, content, language_id, on_disk=same)
+            if on_disk is None:
+                self._absent.add(path)
             self._forget(path)  # the server does not hold the disk text
         await session.wait_loaded(path)
         document.used = time.monotonic()
@@ -159,6 +165,7 @@ class DocumentSync:
         for session in self.pool.sessions.values():
             session.close_document(path)
         self._forget(path)
+        self._absent.discard(path)
 
     def _forget(self, path: Path) -> None:
         """Drop what `open` remembers of `path` as synced (its stamp, and the document with
@@ -175,7 +182,7 @@ class DocumentSync:
                 yield
         finally:  # the disk's text is restored: the changes seen meanwhile now
             try:
-                await self._tell_kept_back()
+                await self._kept_back.tell(self.apply, self.locked)
             except Exception:  # as the watcher's delivery: said, not the caller's failure
                 log.exception("telling the servers of the changes kept back failed")
 
@@ -190,7 +197,7 @@ class DocumentSync:
         A `stat` per document; a file is read again only when its size or mtime changed, or
         when its mtime is too recent to tell two writes apart (see `files.settled`).
         """
-        await self._tell_kept_back()
+        await self._kept_back.tell(self.apply, self.locked)
         for session in list(self.pool.sessions.values()):
             for document in list(session.documents.values()):
                 path = document.path
@@ -220,22 +227,22 @@ class DocumentSync:
 
         Open documents get their new full text (`didChange`), are closed when deleted and
         reopened when they come back; the rest (and deletions) go to the servers that
-        registered for them as `workspace/didChangeWatchedFiles`; a file created is told so
-        while no server holds it open (a held one is closed, told, opened again). A locked
+        registered for them as `workspace/didChangeWatchedFiles` (a file created where a server
+        may have looked for it in vain: see the module's doc). A locked
         file's (unsaved content being checked) wait until its check restored the disk text."""
         events = self._kept_back.keep(events, self.locked)
         for session in list(self.pool.sessions.values()):
             if session.state in ("indexing", "ready") and events:
                 await self._tell(session, events)
+        self._absent.difference_update(e.path for e in events if e.change is Change.created)
 
     async def _tell(self, session: Session, events: list[FileEvent]) -> None:
         watched = []
         reopen: list[tuple[Path, str]] = []
         for event in events:
-            if event.change is Change.created:
-                language_id = self._let_go(session, event.path)
-                if language_id is not None:
-                    reopen.append((event.path, language_id))
+            language_id = self._let_go(session, event)
+            if language_id is not None:
+                reopen.append((event.path, language_id))
                 watched += told(session, event)
                 continue
             held = path_to_uri(event.path) in session.documents
@@ -244,33 +251,28 @@ class DocumentSync:
                 watched += told(session, event)
         if watched:
             session.notify_watched_files(watched)
-        for path, language_id in reopen:  # after the server heard the file is there
-            with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
-                await self._sync_from_disk(session, path, language_id, files.stamp(path))
+        for at, (path, language_id) in enumerate(reopen):  # after the server heard of it
+            try:
+                with contextlib.suppress(InvalidInput):  # unreadable: the next question says why
+                    await self._sync_from_disk(session, path, language_id, files.stamp(path))
+            except BaseException:  # cut short: reopened when told again (`KeptBack.tell`)
+                self._deleted.update((p, (session, language)) for p, language in reopen[at:])
+                raise
 
-    def _let_go(self, session: Session, path: Path) -> str | None:
-        """Close `path` in `session` if it holds it (or held it when it was deleted): the
-        language to open it again with, once the server is told it is created."""
+    def _let_go(self, session: Session, event: FileEvent) -> str | None:
+        """A file created where the server may have looked for it in vain (lspd saw it deleted,
+        or held it while absent): closed, the language to open it with once told. None for a
+        file replaced in place: its new text is enough (a checkout took twice as long)."""
+        path = event.path
+        if event.change is not Change.created:
+            return None
         document = session.documents.get(path_to_uri(path))
-        if document is not None:
+        if document is not None and path in self._absent:
             session.close_document(path)
             self._forget(path)
             self._deleted.pop(path, None)
             return document.language_id
-        return self._reopening(session, path)
-
-    def _reopening(self, session: Session, path: Path) -> str | None:
-        """The language of `path`'s document in `session` when its file was deleted, if so."""
-        reopen = self._deleted.get(path)
-        if reopen is None or reopen[0] is not session:
-            return None
-        del self._deleted[path]
-        return reopen[1]
-
-    async def _tell_kept_back(self) -> None:
-        """Tell the servers what changed of files while their lock was held, let go now."""
-        if events := self._kept_back.free(self.locked):
-            await self.apply(events)
+        return None if document is not None else _reopening(self._deleted, session, path)
 
     async def _apply_to_document(self, session: Session, event: FileEvent) -> None:
         path = event.path
@@ -281,11 +283,23 @@ class DocumentSync:
                 self._forget(path)
                 self._deleted[path] = (session, document.language_id)
             return
-        language_id = document.language_id if document else self._reopening(session, path)
+        language_id = document.language_id if document else _reopening(self._deleted, session, path)
         if language_id is None:
             return
         with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
             await self._sync_from_disk(session, path, language_id, files.stamp(path))
+
+
+def _reopening(
+    deleted: dict[Path, tuple[Session, str]], session: Session, path: Path
+) -> str | None:
+    """The language of `path`'s document in `session` when its file was deleted (`deleted`:
+    the documents closed so), if so; forgotten there."""
+    reopen = deleted.get(path)
+    if reopen is None or reopen[0] is not session:
+        return None
+    del deleted[path]
+    return reopen[1]
 
 
 def ending_like(root: Path, ignore: Ignore, path: Path) -> Iterable[str]:
@@ -334,6 +348,18 @@ class KeptBack:
         """The events kept back of files no longer locked, forgotten here."""
         free = [path for path in self._changes if not locked(path)]
         return [FileEvent(_kind(self._changes.pop(path), path), path) for path in free]
+
+    async def tell(
+        self, apply: Callable[[list[FileEvent]], Awaitable[None]], locked: Callable[[Path], bool]
+    ) -> None:
+        """`apply` the events kept back of files no longer locked; kept back again when it is
+        cut short (a question cancelled while its refresh tells them): all told later."""
+        if events := self.free(locked):
+            try:
+                await apply(events)
+            except BaseException:
+                self.keep(events, lambda _: True)
+                raise
 
 
 def _kind(changes: set[Change], path: Path) -> Change:
