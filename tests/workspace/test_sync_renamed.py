@@ -111,7 +111,9 @@ async def reverted_under_overlay(warm: Warm) -> None:
 
 
 async def reverted_under_lock(warm: Warm) -> None:
-    """Reverted while a question holds the returning file's lock."""
+    """Reverted while a call holding other text of the returning file (unsaved content)
+    holds its lock (a question of the disk's text lets the events through:
+    tests/workspace/test_sync_lock_kind.py)."""
     shapes, model = warm.root / "app" / "shapes.ts", warm.root / "app" / "model.ts"
     async with warm.ws.file_lock(shapes):
         os.rename(model, shapes)

@@ -352,7 +352,7 @@ async def _pulled(
 ) -> R:
     """`path`'s diagnostics from the server, without opening it (its open document's when
     lspd holds it)."""
-    async with ws.file_lock(path):  # not while unsaved content of it is being checked
+    async with ws.file_lock(path, disk=True):  # not while unsaved content of it is held
         items = await pulled(session, path, timeout)
     parsed = _parsed.setdefault(ws, _Parsed()).items
     parsed[path] = [i for i in items if any(_code(i) in codes for codes in PARSER_CODES)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,9 +148,7 @@ async def check_file(
         stops.append(judged.stop)
     if judged is not None and not judged.project.also_pyright:
         return _mypy_alone(ws, resolved, judged, limit, budget, offset)
-    # Unsaved content is held (a new file in its project) and the disk's text restored after.
-    hold = ws.file_lock(resolved) if content is None else overlaid(ws, {resolved: content})
-    async with hold:
+    async with _held(ws, resolved, content):
         session, document = await ws.open(path, content)
         last = known.get(document.path) if known is not None and content is None else None
         held = None if last is None else last[0]  # repeated, its items are not decoded again
@@ -174,6 +173,13 @@ async def check_file(
     if known is not None and content is None:
         known[document.path] = (answer_of(raw), result)
     return result
+
+
+def _held(ws: Workspace, path: Path, content: str | None) -> AbstractAsyncContextManager[None]:
+    """`content` held for `path` (a new file in its project), the disk's text restored after;
+    without, `path`'s lock held for a question of the disk's text (a change of the file is
+    told meanwhile: `workspace/file_locks.py`)."""
+    return ws.file_lock(path, disk=True) if content is None else overlaid(ws, {path: content})
 
 
 async def _data(

@@ -9,18 +9,17 @@ open in it (`ResolutionCache.scheduleInvalidateResolutionOfFailedLookupLocation`
 saving an open file from over-eagerly triggering invalidation"), so an importer's failed
 resolution of a module renamed away and back (`Cannot find module './shapes'`) stayed for
 good once lspd had opened the file before telling of it. A file replaced in place (there
-all along for the server) gets its new text alone. The events of a file whose lock is held
-(unsaved content or a baseline's text being checked) are told once the lock is let go."""
+all along for the server) gets its new text alone. The events of a file whose lock holds
+other text (unsaved content or a baseline's text being checked) are told once the lock is let
+go; a question's lock of the disk's text lets them through (`file_locks`)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
-import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files, paths
+from lspd.workspace.file_locks import FileLocks, KeptBack
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
 from lspd.workspace.toolchain import NATIVE
@@ -49,7 +49,7 @@ class DocumentSync:
         self.pool = pool
         self.root = pool.root
         self.ignore = ignore
-        self._file_locks: dict[Path, asyncio.Lock] = {}
+        self._locks = FileLocks()
         # (mtime_ns, size) of the disk text each open document was last synced from.
         self._stamps: dict[Path, tuple[int, int]] = {}
         # The document `open` last synced from the disk, its version then, and whether it was
@@ -174,22 +174,22 @@ class DocumentSync:
         self._synced.pop(path, None)
 
     @contextlib.asynccontextmanager
-    async def file_lock(self, path: Path) -> AsyncIterator[None]:
-        """Serialize calls that temporarily replace a file's text (unsaved content)."""
-        lock = self._file_locks.setdefault(path, asyncio.Lock())
+    async def file_lock(self, path: Path, disk: bool = False) -> AsyncIterator[None]:
+        """Serialize calls that hold `path`'s text: other text than the disk's (unsaved
+        content: the watcher's changes of it are kept back until the disk's text is restored)
+        or, `disk`, the disk's for a question (its changes go through: `file_locks`)."""
         try:
-            async with lock:
+            async with self._locks.held(path, disk):
                 yield
         finally:  # the disk's text is restored: the changes seen meanwhile now
             try:
-                await self._kept_back.tell(self.apply, self.locked)
+                await self._kept_back.tell(self.apply, self._locks.other_text)
             except Exception:  # as the watcher's delivery: said, not the caller's failure
                 log.exception("telling the servers of the changes kept back failed")
 
     def locked(self, path: Path) -> bool:
-        """Whether a call holds `path`'s lock (its unsaved content is being checked)."""
-        lock = self._file_locks.get(path)
-        return lock is not None and lock.locked()
+        """Whether a call holds `path`'s lock (of either kind)."""
+        return self._locks.locked(path)
 
     async def refresh(self) -> None:
         """Send every open document's current disk text, so cross-file answers are current.
@@ -197,11 +197,11 @@ class DocumentSync:
         A `stat` per document; a file is read again only when its size or mtime changed, or
         when its mtime is too recent to tell two writes apart (see `files.settled`).
         """
-        await self._kept_back.tell(self.apply, self.locked)
+        await self._kept_back.tell(self.apply, self._locks.other_text)
         for session in list(self.pool.sessions.values()):
             for document in list(session.documents.values()):
                 path = document.path
-                if self.locked(path):
+                if self._locks.other_text(path):
                     continue  # it holds unsaved content being checked, restored after
                 stamp = files.stamp(path)
                 if stamp is not None and stamp == self._stamps.get(path) and files.settled(stamp):
@@ -230,7 +230,7 @@ class DocumentSync:
         registered for them as `workspace/didChangeWatchedFiles` (a file created where a server
         may have looked for it in vain: see the module's doc). A locked
         file's (unsaved content being checked) wait until its check restored the disk text."""
-        events = self._kept_back.keep(events, self.locked)
+        events = self._kept_back.keep(events, self._locks.other_text)
         for session in list(self.pool.sessions.values()):
             if session.state in ("indexing", "ready") and events:
                 await self._tell(session, events)
@@ -327,45 +327,6 @@ def _running_host(pool: SessionPool, definition: ServerDefinition, path: Path) -
         ),
         None,
     )
-
-
-class KeptBack:
-    """The changes seen of files whose lock was held, to tell once it is let go: each file
-    once, judged by the disk as `watcher.fold` judges a batch (there now, it was created if
-    it came or went meanwhile)."""
-
-    def __init__(self) -> None:
-        self._changes: dict[Path, set[Change]] = {}
-
-    def keep(self, events: list[FileEvent], locked: Callable[[Path], bool]) -> list[FileEvent]:
-        """The events to tell now; those of locked files are kept back."""
-        for event in events:
-            if locked(event.path):
-                self._changes.setdefault(event.path, set()).add(event.change)
-        return [event for event in events if not locked(event.path)]
-
-    def free(self, locked: Callable[[Path], bool]) -> list[FileEvent]:
-        """The events kept back of files no longer locked, forgotten here."""
-        free = [path for path in self._changes if not locked(path)]
-        return [FileEvent(_kind(self._changes.pop(path), path), path) for path in free]
-
-    async def tell(
-        self, apply: Callable[[list[FileEvent]], Awaitable[None]], locked: Callable[[Path], bool]
-    ) -> None:
-        """`apply` the events kept back of files no longer locked; kept back again when it is
-        cut short (a question cancelled while its refresh tells them): all told later."""
-        if events := self.free(locked):
-            try:
-                await apply(events)
-            except BaseException:
-                self.keep(events, lambda _: True)
-                raise
-
-
-def _kind(changes: set[Change], path: Path) -> Change:
-    if len(changes) == 1:
-        return next(iter(changes))
-    return Change.created if os.path.lexists(path) else Change.deleted
 
 
 def told(session: Session, event: FileEvent) -> list[dict[str, Any]]:

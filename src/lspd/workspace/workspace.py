@@ -158,9 +158,12 @@ class Workspace:
         """Close `path` wherever it is open (the servers read it from disk again)."""
         self.sync.close_document(path)
 
-    def file_lock(self, path: Path) -> contextlib.AbstractAsyncContextManager[None]:
-        """Serialize calls that temporarily replace a file's text (unsaved content)."""
-        return self.sync.file_lock(path)
+    def file_lock(
+        self, path: Path, disk: bool = False
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        """Serialize calls that hold a file's text: other text (unsaved content), or `disk`,
+        the disk's for a question (the watcher's changes of it go through meanwhile)."""
+        return self.sync.file_lock(path, disk)
 
     async def refresh_open_documents(self, catch_up: bool = False) -> None:
         """Send every open document's current disk text (`DocumentSync.refresh`). With
