@@ -141,3 +141,24 @@ def test_a_pull_names_the_last_result_and_unchanged_gives_the_same_items(
             await ws.close()
 
     asyncio.run(main())
+
+
+def test_a_change_sent_while_waiting_is_the_version_answered(tmp_path: Path) -> None:
+    """A didChange sent while a question waits (a question's disk-text lock lets the
+    watcher's edit through): the list of the version before no longer answers, the new
+    one's does (its positions are read in the new text)."""
+
+    async def main() -> None:
+        inbox = _inbox(tmp_path)
+        main_go = _main(1)
+        inbox.forget(MAIN)  # opened
+        waiting = asyncio.ensure_future(inbox.pushed(main_go, 1.0, _ignore))
+        await asyncio.sleep(0)
+        main_go.version = 2  # the watcher's edit, sent meanwhile
+        inbox.receive({"uri": MAIN, "version": 1, "diagnostics": []})
+        await asyncio.sleep(0.3)  # past PUSH_QUIET_S: version 1's list would have answered
+        assert not waiting.done()
+        inbox.receive({"uri": MAIN, "version": 2, "diagnostics": [ERROR]})
+        assert await waiting == [ERROR]
+
+    asyncio.run(main())

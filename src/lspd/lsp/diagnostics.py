@@ -269,6 +269,9 @@ class Inbox:
         deadline = time.monotonic() + timeout
         nudge: float | None = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2)
         while True:
+            # a didChange meanwhile (a question's disk-text lock lets the watcher's edit
+            # through): the newer version's list, positions being read in its text
+            version = max(version, document.version)
             entry = self.published.get(uri)
             unversioned = entry is not None and entry.version is None and entry.current
             if entry is not None and (unversioned or (entry.version or 0) >= version):
