@@ -8,9 +8,10 @@ and none of the errors the other file's types make. Such a state is checked here
 itself: the project's TypeScript and JSON files copied into lspd's state directory for
 `root` (its node_modules and linked directories linked; the configurations it extends above
 `root` beside it), the held texts written over them and the files held absent left out,
-then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never writes into the repository;
-the copy is removed when tsc answered. It costs tsc's whole check of the program (its start
-and libraries included).
+then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never writes into the repository.
+The copy is kept for the next question (`workspace/tsc_kept.py`: only what moved is copied
+again), or made afresh and removed where another question holds it. It costs tsc's whole
+check of the program (its start and libraries included).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lspd.lsp.text import from_ecmascript
+from lspd.workspace import tsc_kept
 from lspd.workspace.copies import walked, written
 from lspd.workspace.files import read_text
 from lspd.workspace.tsconfig_extends import extended
@@ -67,29 +69,55 @@ def checked_copy(
 ) -> Checked | None:
     """What `tsc -p config` (`tsc`: the compiler's argv before its arguments) says of the
     program in the state `texts` make (None: absent; the disk's for the rest), run on a copy
-    of `root` made under `base`. None when it could not say (it did not run, timed out, or
-    said an error of no file of the project: a configuration it could not read). Its
-    `--pretty` answer is read: it alone shows where an error ends (its squiggles)."""
+    of `root` under `base`: the one kept there for `config` (`workspace/tsc_kept.py`), or a
+    fresh one where another question holds it. None when it could not say (it did not run,
+    timed out, or said an error of no file of the project: a configuration it could not
+    read). Its `--pretty` answer is read: it alone shows where an error ends (its
+    squiggles)."""
     base.mkdir(parents=True, exist_ok=True)
-    copy = Path(tempfile.mkdtemp(prefix="tsc-copy-", dir=base)).resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="tsc-scratch-", dir=base)).resolve()
     try:
-        here = _write(root, copy, config, texts)  # where `root` is in the copy
-        where = here / config.relative_to(root)
-        command = [*tsc, "-p", str(where), *checking_only(copy)]
-        try:
-            done = subprocess.run(
-                command,
-                cwd=where.parent,
-                capture_output=True,
-                text=True,
-                timeout=CHECK_TIMEOUT_S,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        return said_by(done.stdout, where.parent, here, root, texts)
+        layout = _Layout.of(root, config, texts)
+        copy = tsc_kept.folder(base, root, config, layout.top).resolve()
+        with tsc_kept.taken(copy) as manifest:
+            if manifest is not None:
+                try:
+                    here = _kept(layout, copy, manifest)
+                except OSError:  # (a folder where a file now is): made anew next time
+                    manifest.files.clear()
+                    manifest.links.clear()
+                else:
+                    return _run(tsc, root, config, texts, here, scratch)
+        copy = scratch / "copy"
+        here = _fresh(layout, copy)
+        return _run(tsc, root, config, texts, here, scratch)
     finally:
-        shutil.rmtree(copy, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run(
+    tsc: list[str],
+    root: Path,
+    config: Path,
+    texts: Mapping[Path, str | None],
+    here: Path,
+    scratch: Path,
+) -> Checked | None:
+    """tsc -p run on the copy (`here`: where `root` is in `copy`), its answer read."""
+    where = here / config.relative_to(root)
+    command = [*tsc, "-p", str(where), *checking_only(scratch)]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=where.parent,
+            capture_output=True,
+            text=True,
+            timeout=CHECK_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return said_by(done.stdout, where.parent, here, root, texts)
 
 
 def checking_only(scratch: Path) -> list[str]:
@@ -216,35 +244,90 @@ def _entries(folder: Path) -> list[Path]:
     return found
 
 
-def _write(root: Path, copy: Path, config: Path, texts: Mapping[Path, str | None]) -> Path:
-    """Fill `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its node_modules
-    and linked directories linked, then `texts` written over them; and the configurations
-    `config` extends outside `root` (a monorepo package's ../tsconfig.base.json), in the
-    state `texts` make, at their places beside it. Where `root` is in the copy: `copy`
-    itself, or below it as far as those configurations are above `root`."""
+@dataclass(frozen=True)
+class _Layout:
+    """A copy's plan: `root`, the held `texts`, the configurations `config` extends outside
+    `root` (a monorepo package's ../tsconfig.base.json) with their texts in that state, and
+    `top`, the folder the copy stands for (`root`, or above it as far as those are)."""
+
+    root: Path
+    texts: Mapping[Path, str | None]
+    outside: dict[Path, str | None]
+    top: Path
+
+    @staticmethod
+    def of(root: Path, config: Path, texts: Mapping[Path, str | None]) -> _Layout:
+        def read(path: Path) -> str | None:
+            return texts[path] if path in texts else read_text(path)
+
+        configs = (Path(os.path.normpath(p)) for p in extended(config, read))
+        outside = {p: read(p) for p in configs if not p.is_relative_to(root)}
+        top = Path(os.path.commonpath([root, *(p.parent for p in outside)]))
+        return _Layout(root, texts, outside, top)
+
+
+def _linked(folder: Path) -> bool:
+    return folder.name == "node_modules"
+
+
+def _copied(name: str) -> bool:
+    return name.endswith(COPIED)
+
+
+def _fresh(layout: _Layout, copy: Path) -> Path:
+    """Fill a new `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its
+    node_modules and linked directories linked, then the held texts written over them, and
+    the configurations extended outside `root` at their places beside it. Where `root` is in
+    the copy: `copy` itself, or below it as far as those configurations are above `root`."""
+    root = layout.root
 
     def copied(source: Path, target: Path) -> None:
         if source.name.endswith(COPIED):
             shutil.copyfile(source, target)
 
-    def read(path: Path) -> str | None:
-        return texts[path] if path in texts else read_text(path)
-
-    configs = (Path(os.path.normpath(p)) for p in extended(config, read))
-    outside = [p for p in configs if not p.is_relative_to(root)]
-    top = Path(os.path.commonpath([root, *(p.parent for p in outside)]))
-    here = copy / root.relative_to(top)
+    here = copy / root.relative_to(layout.top)
     here.mkdir(parents=True, exist_ok=True)
     modules: list[Path] = []
 
     def linked(folder: Path) -> bool:
-        if folder.name == "node_modules":
+        if _linked(folder):
             modules.append(folder)
-        return folder.name == "node_modules"
+        return _linked(folder)
 
     walked(root, here, SKIPPED, linked, copied)
     for folder in modules:
         _workspace_links(folder, here / folder.relative_to(root), root, here)
-    written(root, here, texts)
-    written(top, copy, {p: read(p) for p in outside})
+    written(root, here, layout.texts)
+    written(layout.top, copy, layout.outside)
     return here
+
+
+def _kept(layout: _Layout, copy: Path, manifest: tsc_kept.Manifest) -> Path:
+    """The kept `copy` brought to the state `_fresh` makes (`tsc_kept.brought`), the held
+    texts and configurations outside `root` written; `manifest` says what it holds then."""
+    root = layout.root
+    here = copy / root.relative_to(layout.top)
+    here.mkdir(parents=True, exist_ok=True)
+    files, links = tsc_kept.listed(root, SKIPPED, _linked, _copied)
+    tsc_kept.brought(manifest, root, here, files, links)
+    for rel in links:
+        if Path(rel).name == "node_modules" and not (root / rel).is_symlink():
+            _workspace_links(root / rel, here / rel, root, here)
+    tsc_kept.held(manifest, _in_copy(layout.texts, root, here))
+    written(root, here, layout.texts)
+    for rel in manifest.outside:
+        (copy / rel).unlink(missing_ok=True)
+    manifest.outside = [str(p.relative_to(layout.top)) for p in layout.outside]
+    written(layout.top, copy, layout.outside)
+    return here
+
+
+def _in_copy(texts: Mapping[Path, str | None], root: Path, here: Path) -> Iterator[str]:
+    """Where the held `texts` of `root` are written in the copy `here` (relative to it, as
+    far as its links lead: a node_modules entry linking a workspace package leads to the
+    copy's package); none led out of the copy (a text held under a linked folder)."""
+    for path in texts:
+        if path.is_relative_to(root):
+            target = Path(os.path.realpath(here / path.relative_to(root)))
+            if target.is_relative_to(here):
+                yield str(target.relative_to(here))
