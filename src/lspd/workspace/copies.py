@@ -37,12 +37,21 @@ def walked(
             copied(here / name, there / name)
 
 
+class LeadsOut(OSError):
+    """A held text whose place in the copy is under a linked folder (node_modules, a folder
+    that is a symlink): written or removed there, it would land in the repository."""
+
+
 def written(root: Path, copy: Path, texts: Mapping[Path, str | None]) -> None:
-    """`texts` (the files of `root` a state holds: None, absent) written over `copy`."""
-    for path, text in texts.items():
-        if not path.is_relative_to(root):
-            continue
-        target = copy / path.relative_to(root)
+    """`texts` (the files of `root` a state holds: None, absent) written over `copy`;
+    `LeadsOut` before any where one's place leads out of the copy."""
+    inside = Path(os.path.realpath(copy))
+    places = {p: copy / p.relative_to(root) for p in texts if p.is_relative_to(root)}
+    for path, target in places.items():
+        if not Path(os.path.realpath(target)).is_relative_to(inside):
+            raise LeadsOut(f"{path} is under a linked folder of the copy")
+    for path, target in places.items():
+        text = texts[path]
         if text is None:
             target.unlink(missing_ok=True)
         else:

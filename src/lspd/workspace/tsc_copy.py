@@ -27,7 +27,7 @@ from pathlib import Path
 
 from lspd.lsp.text import from_ecmascript
 from lspd.workspace import tsc_kept
-from lspd.workspace.copies import walked, written
+from lspd.workspace.copies import LeadsOut, walked, written
 from lspd.workspace.files import read_text
 from lspd.workspace.tsconfig_extends import extended
 
@@ -77,22 +77,38 @@ def checked_copy(
     base.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="tsc-scratch-", dir=base)).resolve()
     try:
-        layout = _Layout.of(root, config, texts)
-        copy = tsc_kept.folder(base, root, config, layout.top).resolve()
-        with tsc_kept.taken(copy) as manifest:
-            if manifest is not None:
-                try:
-                    here = _kept(layout, copy, manifest)
-                except OSError:  # (a folder where a file now is): made anew next time
-                    manifest.files.clear()
-                    manifest.links.clear()
-                else:
-                    return _run(tsc, root, config, texts, here, scratch)
-        copy = scratch / "copy"
-        here = _fresh(layout, copy)
-        return _run(tsc, root, config, texts, here, scratch)
+        return _checked(tsc, root, config, texts, base, scratch)
+    except LeadsOut:  # a held text under node_modules or a linked folder: not on a copy
+        return None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _checked(
+    tsc: list[str],
+    root: Path,
+    config: Path,
+    texts: Mapping[Path, str | None],
+    base: Path,
+    scratch: Path,
+) -> Checked | None:
+    """`checked_copy` with its scratch folder made."""
+    layout = _Layout.of(root, config, texts)
+    copy = tsc_kept.folder(base, root, config, layout.top).resolve()
+    with tsc_kept.taken(copy) as manifest:
+        if manifest is not None:
+            try:
+                here = _kept(layout, copy, manifest)
+            except LeadsOut:
+                raise
+            except OSError:  # (a folder where a file now is): made anew next time
+                manifest.files.clear()
+                manifest.links.clear()
+            else:
+                return _run(tsc, root, config, texts, here, scratch)
+    copy = scratch / "copy"
+    here = _fresh(layout, copy)
+    return _run(tsc, root, config, texts, here, scratch)
 
 
 def _run(

@@ -1,0 +1,58 @@
+"""A copy of a project for a state never written (`workspace/copies.py`, tsc's copy
+`workspace/tsc_copy.py`): its node_modules and symlinked folders are links to the
+repository's, so a held text under one, written there, landed in the repository (a
+dependency's file edited by a preview, or removed). Refused now before anything is written
+(`LeadsOut`): tsc on a copy cannot say (None), and the repository is as it was. Real
+TypeScript 7.0.2 and 5.4.5."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.solution_check import compiler_of
+from lspd.workspace import Workspace
+from lspd.workspace.copies import LeadsOut, walked, written
+from lspd.workspace.tsc_copy import checked_copy
+from tests.engine.test_affected import written as files_written
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
+
+TYPES = "export declare const size: number;\n"
+
+
+def test_a_text_under_a_linked_folder_is_refused_before_any_is_written(tmp_path: Path) -> None:
+    root = files_written(tmp_path / "p", {"a.ts": "1\n", "lib/b.ts": "2\n"})
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared/c.ts").write_text("3\n")
+    (root / "linked").symlink_to(tmp_path / "shared")
+    copy = tmp_path / "copy"
+    walked(root, copy, set(), lambda folder: False, lambda s, t: t.write_bytes(s.read_bytes()))
+    held = {root / "a.ts": "held\n", root / "linked/c.ts": None}
+    with pytest.raises(LeadsOut):
+        written(root, copy, held)
+    assert (tmp_path / "shared/c.ts").read_text() == "3\n" and (copy / "a.ts").read_text() == "1\n"
+    written(root, copy, {root / "a.ts": "held\n", root / "lib/new.ts": "4\n"})
+    assert [(copy / n).read_text() for n in ("a.ts", "lib/new.ts")] == ["held\n", "4\n"]
+
+
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_tsc_on_a_copy_leaves_node_modules_alone(tmp_path: Path, version: str) -> None:
+    config = {"compilerOptions": {"strict": True, "types": []}, "include": ["src"]}
+    root = files_written(
+        tmp_path / "p",
+        {
+            "tsconfig.json": json.dumps(config),
+            "src/use.ts": "import { size } from 'dep';\nexport const s: number = size;\n",
+            "node_modules/dep/package.json": json.dumps({"name": "dep", "types": "index.d.ts"}),
+            "node_modules/dep/index.d.ts": TYPES,
+        },
+    )
+    (root / "node_modules/typescript").symlink_to(typescript_package(version))
+    tsc = compiler_of(Workspace(root, log_dir=tmp_path / "logs"), root / "tsconfig.json")
+    assert tsc is not None
+    dep = root / "node_modules/dep/index.d.ts"
+    held = {dep: "export declare const size: string;\n"}
+    assert checked_copy(tsc, root, root / "tsconfig.json", held, tmp_path / "s") is None
+    assert dep.read_text() == TYPES
