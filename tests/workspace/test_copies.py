@@ -2,8 +2,8 @@
 `workspace/tsc_copy.py`): its node_modules and symlinked folders are links to the
 repository's, so a held text under one, written there, landed in the repository (a
 dependency's file edited by a preview, or removed). Refused now before anything is written
-(`LeadsOut`): tsc on a copy cannot say (None), and the repository is as it was. Real
-TypeScript 7.0.2 and 5.4.5."""
+(`LeadsOut`): tsc on a copy cannot say (None), and the repository is as it was; the same
+for basedpyright's copy (an environment's file). Real TypeScript 7.0.2 and 5.4.5."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.python_mirror import wanted
 from lspd.engine.solution_check import compiler_of
+from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.copies import LeadsOut, walked, written
 from lspd.workspace.tsc_copy import checked_copy
@@ -56,3 +58,15 @@ def test_tsc_on_a_copy_leaves_node_modules_alone(tmp_path: Path, version: str) -
     held = {dep: "export declare const size: string;\n"}
     assert checked_copy(tsc, root, root / "tsconfig.json", held, tmp_path / "s") is None
     assert dep.read_text() == TYPES
+
+
+def test_a_python_state_holding_a_file_of_a_linked_folder_is_refused(tmp_path: Path) -> None:
+    """basedpyright's copy (`engine/python_mirror.wanted`) links environments and symlinked
+    folders: a held text there would be written into the project's own environment."""
+    root = files_written(tmp_path / "p", {"pkg/a.py": "x = 1\n", ".venv/pyvenv.cfg": ""})
+    site = root / ".venv/lib/site-packages/dep.py"
+    site.parent.mkdir(parents=True)
+    site.write_text("y = 1\n")
+    with pytest.raises(InvalidInput, match=r"^\.venv/lib/site-packages/dep\.py is in a folder"):
+        wanted(root, {site: "y = 2\n", root / "pkg/a.py": None})
+    assert wanted(root, {root / "pkg/b.py": "z = 1\n"}).files[Path("pkg/b.py")] == b"z = 1\n"

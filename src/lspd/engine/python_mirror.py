@@ -290,6 +290,12 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
         if not path.is_relative_to(root):
             continue
         rel = path.relative_to(root)
+        if any(rel.is_relative_to(link) for link in want.links):  # written: in the repository
+            raise InvalidInput(
+                f"{rel} is in a folder the copy links to the project's (an environment or a "
+                "symlinked folder), so no state holding it is made; write the change, then "
+                "ask `check --baseline HEAD`"
+            )
         want.folders.update(rel.parents)
         if text is None:
             want.files.pop(rel, None)
