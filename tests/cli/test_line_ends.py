@@ -41,7 +41,8 @@ NOW = HEAD.replace("\n\n\ndef g", "\n\n" + INSERTED + "\n\ndef g")
 Row = tuple[str, int, int, str]  # path, line, column, code
 
 
-def lspd(root: Path, *args: str) -> Any:
+def one_shot(root: Path, *args: str) -> tuple[int, Any, str]:
+    """`lspd ARGS --root ROOT --json` with no daemon: its exit status, answer and stderr."""
     done = subprocess.run(
         [LSPD, *args, "--root", str(root), "--json"],
         cwd=root,
@@ -50,8 +51,13 @@ def lspd(root: Path, *args: str) -> Any:
         timeout=300,
         stdin=subprocess.DEVNULL,
     )
-    assert done.returncode in (0, 1), done.stderr
-    return json.loads(done.stdout)
+    return done.returncode, json.loads(done.stdout or "null"), done.stderr
+
+
+def lspd(root: Path, *args: str) -> Any:
+    status, answer, stderr = one_shot(root, *args)
+    assert status in (0, 1), stderr
+    return answer
 
 
 def rows(items: list[dict[str, Any]]) -> list[Row]:

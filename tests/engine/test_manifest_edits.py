@@ -21,7 +21,7 @@ from lspd.daemon.feedback import Feedback
 from lspd.errors import InvalidInput
 from lspd.ops.check import from_kept
 from lspd.ops.preview import previewed
-from tests.cli.test_line_ends import LSPD
+from tests.cli.test_line_ends import one_shot
 from tests.conftest import warm_root
 from tests.daemon.test_feedback_stopped import EDIT, STOP
 from tests.engine.test_native_check import check
@@ -54,18 +54,6 @@ def gate(root: Path, cold: Path) -> set[tuple[str, int, int, str]]:
     """tsc -b's errors in the sources (it says core's TS2307 again in core's emitted
     dist/index.d.ts, which app's build reads: no source's error; the examiner's F)."""
     return {e for e in tsc_b(root, cold) if "/dist/" not in e[0]}
-
-
-def one_shot(root: Path, *args: str) -> tuple[int, Any, str]:
-    done = subprocess.run(
-        [LSPD, *args, "--root", str(root), "--json"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    return done.returncode, json.loads(done.stdout or "null"), done.stderr
 
 
 def coded(found: Any) -> set[tuple[str, str]]:

@@ -23,7 +23,7 @@ from lspd.lsp.text import path_to_uri
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace.overlay import overlaid
 from tests.conftest import Warm, warm_root
-from tests.workspace.toolchains import gate, typescript_package
+from tests.workspace.toolchains import gate, typescript_committed
 
 TS59 = "5.9.3"
 SHAPES = (
@@ -53,17 +53,8 @@ def git(root: Path, *args: str) -> None:
 
 def written(root: Path) -> Path:
     """app/main.ts importing app/shapes.ts, on TypeScript 5.9, in git."""
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "shapes.ts").write_text(SHAPES)
-    (root / "app" / "main.ts").write_text(MAIN)
-    (root / "tsconfig.json").write_text(CONFIG)
-    (root / ".gitignore").write_text("node_modules\n")
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS59))
-    git(root, "init", "-q")
-    git(root, "add", ".")
-    git(root, "commit", "-qm", "start")
-    return root.resolve()
+    files = {"app/shapes.ts": SHAPES, "app/main.ts": MAIN, "tsconfig.json": CONFIG}
+    return typescript_committed(root, files, TS59)
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ def walked(
             copied(here / name, there / name)
 
 
-class LeadsOut(OSError):
+class LeadsOut(Exception):
     """A held text whose place in the copy is under a linked folder (node_modules, a folder
     that is a symlink): written or removed there, it would land in the repository."""
 

@@ -99,8 +99,6 @@ def _checked(
         if manifest is not None:
             try:
                 here = _kept(layout, copy, manifest)
-            except LeadsOut:
-                raise
             except OSError:  # (a folder where a file now is): made anew next time
                 manifest.files.clear()
                 manifest.links.clear()
