@@ -80,3 +80,32 @@ def test_head_made_after_the_edit_holds_its_head_text(tmp_path: Path, config: st
     assert once is not None
     assert {(d.path, d.line, d.code) for d in once.introduced} == NEW
     assert (once.fixed, once.unchanged, once.changed) == ([], 0, ["src/app/core.py"])
+
+
+def _elsewhere(root: Path) -> Path:
+    """The project's environment moved from `.venv` to `envs/dev`, chosen in lspd.toml (no
+    environment lspd would find by itself: `.venv`'s `.pth` files are that one's)."""
+    (root / "envs").mkdir()
+    (root / ".venv").rename(root / "envs/dev")
+    (root / "lspd.toml").write_text('python = "envs/dev"\n')
+    (root / ".gitignore").write_text(".venv/\nenvs/\n")
+    return root
+
+
+def test_the_pth_files_read_are_those_of_the_python_lspd_toml_chooses(tmp_path: Path) -> None:
+    """lspd.toml's `python = "envs/dev"` (mypy runs there: `mypy_check.daemon_of`), the
+    project installed editable into it, `files = ["tests/typing"]`: src/app/core.py is
+    reached through that environment's `.pth` alone, so its edit is a changed file and the
+    call it breaks new, as mypy in that environment says at HEAD (nothing) and after (1).
+    Before, the `.pth` files were looked for in an environment found by itself (none here:
+    `python3` on PATH): '0 new', no changed file."""
+    config = CONFIGS["pth-alone"]
+    root = committed(_elsewhere(editable(tmp_path / "proj", FILES, config, mypy_env())))
+    interpreter = root / "envs/dev/bin/python"
+    assert truth(root, interpreter) == set()
+    (root / "src/app/core.py").write_text(REQUIRED)
+    assert truth(root, interpreter) == NEW
+    once = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD")).changes
+    assert once is not None
+    assert {(d.path, d.line, d.code) for d in once.introduced} == NEW
+    assert (once.fixed, once.unchanged, once.changed) == ([], 0, ["src/app/core.py"])

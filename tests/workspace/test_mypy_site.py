@@ -66,10 +66,11 @@ def editable(root: Path, files: dict[str, str], config: str, env: Path) -> Path:
     return root.resolve()
 
 
-def truth(root: Path) -> set[Error]:
-    """The project's own `mypy` on the disk, cold."""
+def truth(root: Path, interpreter: Path | None = None) -> set[Error]:
+    """The project's own `mypy` on the disk, cold (run by `interpreter`: its `.venv`'s)."""
+    python = interpreter or root / ".venv/bin/python"
     done = subprocess.run(
-        [str(root / ".venv/bin/python"), "-m", "mypy", "-O", "json", "--cache-dir", os.devnull],
+        [str(python), "-m", "mypy", "-O", "json", "--cache-dir", os.devnull],
         cwd=root,
         capture_output=True,
         text=True,

@@ -44,10 +44,14 @@ def mypy_scopes(
     configured: str,
     restricted: bool,
     alone: bool = True,
+    root: Path | None = None,
+    python: Path | None = None,
 ) -> list[MypyScope]:
     """Of the `directories` holding a mypy configuration, those mypy judges (with `alone`,
     those it judges alone: where both judge, the gate's scope is pyright's), with the files
-    of `files` (the walk's Python files) each configuration chose."""
+    of `files` (the walk's Python files) each configuration chose. `root` and `python` (the
+    workspace's root and lspd.toml's `python`, resolved) find the interpreter lspd runs mypy
+    with (`mypy_python`), whose `.pth` files say what mypy reaches."""
     scopes = []
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
@@ -66,7 +70,8 @@ def mypy_scopes(
             chosen = [p for p in inside if _named(directory, p, packages)]
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         if config.files or packages:  # and what mypy reaches from them (`exclude` aside)
-            reached = _reached(directory, config, inside)
+            interpreter = mypy_python(directory, root, python)
+            reached = _reached(directory, config, inside, interpreter)
             note += "".join(f"; {line}" for line in _reach_note(directory, reached, chosen))
             chosen = sorted({*chosen, *reached})
         if config.exclude:
@@ -82,17 +87,27 @@ def mypy_scopes(
     return scopes
 
 
-def _reached(directory: Path, config: MypyConfig, inside: list[Path]) -> list[Path]:
+def mypy_python(directory: Path, root: Path | None, python: Path | None) -> Path | None:
+    """The interpreter lspd runs the mypy of the project at `directory` with, as
+    `mypy_check.daemon_of` finds it: lspd.toml's `python` (resolved), else an environment in
+    the project or the workspace's `root` (without one: the repository's top holding the
+    project), else `python3` on PATH; None when there is none."""
+    found = find_python(directory, root or _top(directory), python)
+    return None if found is None else found[0]
+
+
+def _reached(
+    directory: Path, config: MypyConfig, inside: list[Path], interpreter: Path | None
+) -> list[Path]:
     """The files of `inside` (the project's) in a folder mypy searches for imports inside
-    the project: a `mypy_path` entry, or a `.pth` folder of the project's environment
-    (`find_python`'s, found from the project up to its repository's top)."""
+    the project: a `mypy_path` entry, or a `.pth` folder of the environment of
+    `interpreter` (`mypy_python`'s)."""
     folders = [
         Path(os.path.normpath(directory / e.replace("$MYPY_CONFIG_FILE_DIR", str(directory))))
         for e in config.mypy_path
     ]
     real = Path(os.path.realpath(directory))
-    found = find_python(directory, _top(directory), None)
-    for folder in pth_folders(found[0]) if found is not None else []:
+    for folder in pth_folders(interpreter) if interpreter is not None else []:
         if folder == real or real in folder.parents:
             folders.append(directory / folder.relative_to(real))
     folders = [f for f in folders if f == directory or directory in f.parents]

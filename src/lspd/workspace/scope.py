@@ -215,8 +215,13 @@ def _python(
 
 
 def _mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
+    # `.pth` files read in the environment lspd runs mypy in (lspd.toml's `python`)
+    python = None
+    with contextlib.suppress(InvalidInput):  # outside the root: mypy runs not (`daemon_of`)
+        python = None if ws.config.python is None else ws.resolve(ws.config.python)
     try:
-        return mypy_scopes(directories, files, ws.config.python_checker, ws.restricted)
+        configured = ws.config.python_checker
+        return mypy_scopes(directories, files, configured, ws.restricted, True, ws.root, python)
     except InvalidInput as exc:  # named from the root, as every path lspd shows
         raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
 
