@@ -1,35 +1,62 @@
-"""A TypeScript 7 edit that changes only `//` comment lines and blank lines asks no importer
-again (`native_reach.shape`); its lines are TypeScript's: a form feed inside a string is no
-line end there, so `// ` after it is the string's text, and its edit reaches the importers
-(Python's `str.splitlines` cut the line there and took it for a comment: the importer kept
-its old answer). Real TypeScript 7.0.2, its `tsc -p` beside."""
+"""A TypeScript 7 watched check asks an importer again after an edit of a line that is a
+string's text, not a comment (`source_shape.shape`): a `//` after a form feed (no line end
+in TypeScript: Python's `str.splitlines` cut the line there), in a string continued on the
+next line, in a template after a backtick inside a quoted string. Its edit changes the
+string's literal type, and tsc -p says a TS2322 in the importer. And a comment added after
+a JSDoc comment quoting code in backticks (as effect's modules have them) asks no importer:
+a line-by-line reading took the rest of the file for a string's and asked them all. Real
+TypeScript 7.0.2, its `tsc -p` beside."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.engine.native_reach import shape
+import pytest
+
 from tests.conftest import warm_root
 from tests.engine.test_native_check import check, native_project, tsc
+from tests.engine.test_source_shape import JSDOC
 
-LITERAL = 'export const mark = "a\f// b" as const;\n'
-USE = 'import { mark } from "./literal";\n\nexport const same: "a\f// b" = mark;\n'
+CASES = {
+    "form feed": (
+        'export const mark = "a\f// b" as const;\n',
+        'import { mark } from "./literal";\n\nexport const same: "a\f// b" = mark;\n',
+    ),
+    "continued": (
+        'export const mark = "a\\\n// b" as const;\n',
+        'import { mark } from "./literal";\n\nexport const same: "a// b" = mark;\n',
+    ),
+    "ticked": (
+        'export const tick = "`";\nexport const mark = `\n// b` as const;\n',
+        'import { mark } from "./literal";\n\nexport const same: "\\n// b" = mark;\n',
+    ),
+}
 
 
-def test_a_line_is_typescripts() -> None:
-    assert shape("// one\n\nconst a = 1;\n") == shape("const a = 1;\n// two\n")
-    assert shape(LITERAL) != shape(LITERAL.replace("// b", "// c"))
-    assert shape("// a\u2028const a = 1;\n") != shape("// a\u2028const a = 2;\n")
-
-
-def test_a_comment_mark_inside_a_string_is_code(tmp_path: Path) -> None:
+@pytest.mark.parametrize("case", list(CASES))
+def test_an_edit_of_a_strings_line_asks_its_importer(tmp_path: Path, case: str) -> None:
+    literal, use = CASES[case]
     root = native_project(tmp_path / "ts7")
-    (root / "src/literal.ts").write_text(LITERAL)
-    (root / "src/use.ts").write_text(USE)
+    (root / "src/literal.ts").write_text(literal)
+    (root / "src/use.ts").write_text(use)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         assert check(warm)[1] == tsc(warm) == set()
-        (root / "src/literal.ts").write_text(LITERAL.replace("// b", "// c"))
+        (root / "src/literal.ts").write_text(literal.replace("// b", "// c"))
         truth = tsc(warm)
         assert {(p, c) for p, _, _, c in truth} == {("src/use.ts", "2322")}
         asked, found = check(warm)
         assert "src/use.ts" in asked and found == truth
+
+
+def test_a_comment_after_jsdoc_code_asks_no_importer(tmp_path: Path) -> None:
+    root = native_project(tmp_path / "ts7")
+    (root / "src/apply.ts").write_text(JSDOC)
+    (root / "src/use.ts").write_text(
+        'import { apply } from "./apply";\n\nexport const n: string = apply(1, (x) => x);\n'
+    )
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        truth = tsc(warm)
+        assert {(p, c) for p, _, _, c in truth} == {("src/use.ts", "2322")}
+        assert check(warm)[1] == truth
+        (root / "src/apply.ts").write_text(JSDOC + "\n// a comment\n")
+        assert check(warm) == (["src/apply.ts"], truth) and tsc(warm) == truth

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from lspd.engine.native_packages import package_entries, strings, workspace_packages
 from lspd.engine.native_program import configs_of
+from lspd.engine.source_shape import shape
 from lspd.lsp.session import Session
-from lspd.lsp.text import split_ecmascript_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.toolchain import NATIVE
@@ -251,26 +251,6 @@ def _starts_word(text: str, at: int) -> bool:
     """Whether a keyword at `at` begins a word (`from`, not `datafrom`)."""
     before = text[at - 1] if at else " "
     return not text[at].isalpha() or not (before.isalnum() or before in "_$")
-
-
-def shape(text: str) -> int:
-    """A hash of `text` without its `//` comment lines and blank lines: equal before and
-    after an edit that changed only those. A line inside a template literal (an odd number
-    of backticks before it) is kept: there it is the string's text, maybe a literal type; so
-    is one after a line ending in `\\` (a string continued there), and every line after a
-    backtick that may be no template's (beside a quote, a slash, a `*` or a backslash: in a
-    string, a regular expression, a comment), where the count can no longer be trusted."""
-    kept, ticks, sure, continued = [], 0, True, False
-    for line in split_ecmascript_lines(text):
-        stripped = line.strip()
-        inside = ticks % 2 or not sure or continued
-        if inside or (stripped and not stripped.startswith("//")):
-            kept.append(line if inside else stripped)  # a template's spaces count
-        if "`" in line:
-            ticks += line.count("`") - line.count("\\`")
-            sure = sure and not any(mark in line for mark in "'\"/*\\")
-        continued = line.endswith("\\")
-    return hash("\n".join(kept))
 
 
 def _last_names(specifiers: Iterable[str]) -> Iterable[str]:

@@ -27,13 +27,13 @@ from lspd.engine.native_reach import (
     native,
     native_sessions,
     reach,
-    shape,
 )
 from lspd.engine.python_affected import BUILTINS, PYTHON, PythonSeen
 from lspd.engine.python_affected import names as python_names
 from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers
 from lspd.engine.python_names import reached as named_reach
+from lspd.engine.source_shape import shape
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text

@@ -16,12 +16,6 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def split_ecmascript_lines(text: str) -> list[str]:
-    """Lines as TypeScript's scanner counts them: U+2028 and U+2029 end one too (a `//`
-    comment stops there), a form feed or a vertical tab does not."""
-    return _ECMA_BREAK.split(text)
-
-
 def from_ecmascript(text: str, line: int, column: int) -> tuple[int, int]:
     """TypeScript's 1-based `line` and UTF-16 `column` (tsc -p's output: its lines also end
     at U+2028 and U+2029, ECMAScript's) as the same point's in LSP's lines of `text`."""

@@ -1,0 +1,82 @@
+"""What an edit leaves of a TypeScript text's shape (`source_shape.shape`): equal where only
+`//` comments and blank lines changed, different where code, a string, a template, a regular
+expression or a `///` directive did. The texts are TypeScript's lines and tokens: a form feed
+ends no line, U+2028 does; a `//` inside a string, a template or a regular expression is
+their text; a backtick in a JSDoc comment or a string begins no template."""
+
+from __future__ import annotations
+
+import pytest
+
+from lspd.engine.source_shape import shape
+
+# A module as effect's are written: JSDoc comments quoting code in backticks beside `*`.
+JSDOC = """/**
+ * Calls `f` with "its" argument: `pipe(x, f)`.
+ *
+ * @example
+ * ```ts
+ * const y = apply(1, (n) => n + 1) // 2
+ * ```
+ */
+export const apply = <A, B>(a: A, f: (a: A) => B): B => f(a)
+
+export const name = `apply's ${"name"}` as const
+"""
+
+ALIKE = {
+    "a comment line added after JSDoc code": (JSDOC, JSDOC + "\n// a comment\n"),
+    "a comment line removed": ("// one\n\nconst a = 1;\n", "const a = 1;\n// two\n"),
+    "a comment after code": ("const a = 1; // one\n", "const a = 1; // two\n"),
+    "a comment after a regex holding //": ("const r = /\\/\\//g; // c\n", "const r = /\\/\\//g;\n"),
+    "a comment after divisions": ("const q = a / b / c; // c\n", "const q = a / b / c;\n"),
+    "a comment after a template's ${}": (
+        "const s = `${ {a: 1}.a }`; // c\n",
+        "const s = `${ {a: 1}.a }`;\n",
+    ),
+    "blank lines and indentation": ("if (a) {\n  f();\n}\n", "if (a) {\n\n      f();\n}\n"),
+}
+
+DIFFERENT = {
+    "code": (JSDOC, JSDOC + "\nexport const x = 1\n"),
+    "a string holding // after a form feed": ('const m = "a\f// b";\n', 'const m = "a\f// c";\n'),
+    "a line after U+2028": ("// a\u2028const a = 1;\n", "// a\u2028const a = 2;\n"),
+    "a string continued on the next line": ('const m = "a\\\n// b";\n', 'const m = "a\\\n// c";\n'),
+    "a template after a backtick in a string": (
+        'const t = "`";\nconst m = `\n// b`;\n',
+        'const t = "`";\nconst m = `\n// c`;\n',
+    ),
+    "a template's line": ("const m = `\n  // b`;\n", "const m = `\n  // c`;\n"),
+    "a template's indentation": ("const m = `\n  b`;\n", "const m = `\n    b`;\n"),
+    "a template inside a template": ("const m = `${`// b`}`;\n", "const m = `${`// c`}`;\n"),
+    "a regular expression after return": (
+        "return /[//]b/.test(s)\n",
+        "return /[//]c/.test(s)\n",
+    ),
+    "a /// directive": ('/// <reference path="a.d.ts" />\n', '/// <reference path="b.d.ts" />\n'),
+    "a block comment (a JavaScript file's JSDoc type)": (
+        "/** @type {number} */\nlet a;\n",
+        "/** @type {string} */\nlet a;\n",
+    ),
+    "a string's spaces": ('const m = "a  b";\n', 'const m = "a b";\n'),
+}
+
+
+@pytest.mark.parametrize("case", list(ALIKE))
+def test_an_edit_of_comments_and_blank_lines_keeps_the_shape(case: str) -> None:
+    before, after = ALIKE[case]
+    assert shape(before) == shape(after)
+
+
+@pytest.mark.parametrize("case", list(DIFFERENT))
+def test_an_edit_of_anything_else_changes_it(case: str) -> None:
+    before, after = DIFFERENT[case]
+    assert shape(before) != shape(after)
+
+
+def test_a_text_read_wrong_is_its_whole_text() -> None:
+    # A string left open: the pass cannot tell code from text after it, so every edit counts.
+    unclosed = 'const m = "a\n// b\nconst x = 1;\n'
+    assert shape(unclosed) != shape(unclosed.replace("// b", "// c"))
+    template = "const m = `${ f(\n// b\n"
+    assert shape(template) != shape(template.replace("// b", "// c"))
