@@ -187,3 +187,26 @@ def pth_folders(interpreter: Path) -> list[Path]:
                 if folder.is_dir() and folder not in found:
                     found.append(folder)
     return found
+
+
+def python_files(folder: str, most: int) -> tuple[list[str], list[str]] | None:
+    """What mypy may read below a folder on its package path (a `.pth` folder): the
+    directories (`folder` first; byte code's aside) and `.py` / `.pyi` files that
+    `typed_stamp` stamps in a site-packages (its bare modules, every file of a typed
+    package but the toolchain's), each directory listed again only where its mtime moved;
+    None when there are more than `most` files."""
+    directories: list[str] = []
+    found: list[str] = []
+    folders = [folder]
+    while folders:
+        at = folders.pop()
+        listed = _listed(at)
+        if listed is None:
+            continue
+        directories.append(at)
+        found += [os.path.join(at, n) for n in listed[1] if n.endswith((".py", ".pyi"))]
+        if len(found) > most:
+            return None
+        below = [n for n in listed[0] if at != folder or _typed(folder, n)]
+        folders += [os.path.join(at, name) for name in reversed(below)]
+    return directories, found
