@@ -185,6 +185,22 @@ async def data_state(
     return found
 
 
+async def configs_clean(ws: Workspace, texts: Texts, configs: Collection[Path]) -> bool:
+    """Whether each program of `configs` read its configurations without an error in the
+    state `texts` make (their texts there held): its own `tsc -p` on a copy answers only
+    where it did (`tsc_copy.checked_copy`: None at a configuration's error, or where it did
+    not run: not known clean)."""
+    base = state_dir(ws.root)
+    for config in configs:
+        package = find_typescript(config.parent, ws.root)
+        if package is None:
+            return False
+        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        if await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base) is None:
+            return False
+    return True
+
+
 async def data_then(
     ws: Workspace,
     texts: Texts,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.changes_page import file_page
+from lspd.ops.config_diagnostics import ConfigFile, config_file, config_page, errors_now
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.file_since_kept import deleted_now
 from lspd.ops.models import Diagnostic, DiagnosticsResult
@@ -47,6 +49,8 @@ async def diagnostics(
     check_content(content, MAX_FILE_BYTES)
     check_baseline(baseline)
     await ws.refresh_open_documents(catch_up=True)
+    if content is None and (config := await config_file(ws, ws.resolve(path))) is not None:
+        return await _configuration(ws, config, limit, offset, baseline)
     if baseline is None:
         return await _each_program(
             ws, path, content, await check_file(ws, path, content, limit, offset=offset)
@@ -70,6 +74,18 @@ async def diagnostics(
         f"the files kept changing while {path} was compared with {baseline}; "
         "ask again once the edits settle"
     )
+
+
+async def _configuration(
+    ws: Workspace, config: ConfigFile, limit: int, offset: int, baseline: str | None
+) -> DiagnosticsResult:
+    """A TypeScript configuration's errors as tsc says them (`ops/config_diagnostics.py`),
+    with `baseline` those new since."""
+    items = await errors_now(ws, config)
+    made = functools.partial(make_result, ws, config.path, config.server, config.toolchain)
+    if baseline is None:
+        return made(items, limit, True, offset)
+    return await config_page(ws, config, made(items), baseline, offset, limit)
 
 
 async def _each_program(
