@@ -8,19 +8,20 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from lspd.dirs import state_dir
-from lspd.engine.python_mirror import copied_config, mirrored
+from lspd.engine.python_mirror import copied_config, mirrored, wanted
 from lspd.ops import check as check_ops
 from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.preview import previewed
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from tests.basedpyright_cli import BASEDPYRIGHT, diagnostics, message, relative, start
+from tests.basedpyright_cli import BASEDPYRIGHT, message, relative, report, start
 from tests.conftest import Warm
 from tests.engine.test_affected import watched, written
 from tests.ops.test_baseline import committed, warm
@@ -40,11 +41,10 @@ def rows(found: list[FileDiagnostic]) -> list[Row]:
     return sorted((d.path, d.line, d.column, d.code, d.message) for d in found)
 
 
-def cli(root: Path) -> list[Row]:
-    """basedpyright's CLI on `root` as it is: every diagnostic, 1-based."""
-    return sorted(
-        (relative(d, root), *start(d), d.get("rule"), message(d)) for d in diagnostics(root)
-    )
+def cli(root: Path, *args: str) -> list[Row]:
+    """basedpyright's CLI on `root` as it is (`args` added): every diagnostic, 1-based."""
+    found = report(root, *args)["generalDiagnostics"]
+    return sorted((relative(d, root), *start(d), d.get("rule"), message(d)) for d in found)
 
 
 @pytest.fixture
@@ -221,3 +221,71 @@ def test_the_copy_keeps_the_projects_basedpyright_baseline(tmp_path: Path, kept:
         gone[kept] = baseline
         assert rows(changes.introduced) == cli(written(tmp_path / "gone", gone))
         assert "reportAssignmentType" not in {d.code for d in changes.introduced}
+
+
+ENVIRONMENT = {
+    "app/__init__.py": "",
+    "app/main.py": "from dep import f\n\nx: int = f()\n",
+}
+SITE = {"dep/__init__.py": "def f() -> int:\n    return 1\n", "dep/py.typed": ""}
+# a module added to the installed package, and the project's use of it
+ADDED = {
+    "dep/extra.py": 'def g() -> str:\n    return ""\n',
+    "app/main.py": "from dep import f\nfrom dep.extra import g\n\nx: int = f()\ny: int = g()\n",
+}
+
+
+def _environment(root: Path) -> Path:
+    """A `.venv` (no pip) in `root` holding the typed package `dep`; its site-packages."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True)
+    (site,) = (root / ".venv").glob("lib/python*/site-packages")
+    written(site, SITE)
+    return site
+
+
+# the environment named by the configuration, or found by lspd alone (the CLI told it)
+CONFIGS = {"venv": '{"include": ["app"], "venvPath": ".", "venv": ".venv"}\n', "found": "{}\n"}
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_a_module_added_to_an_installed_package_is_held_in_the_copy(
+    tmp_path: Path, config: str
+) -> None:
+    """A preview adding dep/extra.py to the project's environment and a use of it: the
+    copy's environment is folders down to dep/ (the rest linked) and its interpreter the
+    copy's (`python.pythonPath`), so the use is judged as the checker judges it once
+    written; nothing is written into the project's environment (before: refused,
+    `python_mirror.wanted`'s InvalidInput)."""
+    root = written(tmp_path / "py", {**ENVIRONMENT, "pyrightconfig.json": config})
+    site = _environment(root)
+    extra = site / "dep/extra.py"
+    held = {extra.relative_to(root).as_posix(): ADDED["dep/extra.py"]}
+    held["app/main.py"] = ADDED["app/main.py"]
+    python = ("--pythonpath", str(root / ".venv/bin/python"))
+    assert cli(root, *python) == []
+    for asked in watched(root, tmp_path / "logs"):
+        assert asked.run(check_ops.check_all(asked.ws)).everything == []
+        changes = preview(asked, held)
+        assert not extra.exists() and read_text(root / "app/main.py") == ENVIRONMENT["app/main.py"]
+        extra.write_text(ADDED["dep/extra.py"])
+        (root / "app/main.py").write_text(ADDED["app/main.py"])
+        expected = cli(root, *python)
+        assert [(p, line, rule) for p, line, _, rule, _ in expected] == [
+            ("app/main.py", 5, "reportAssignmentType")
+        ]
+        assert rows(changes.introduced) == expected
+
+
+def test_an_environment_holding_a_text_is_made_of_folders_down_to_it(tmp_path: Path) -> None:
+    """What the copy holds of an environment (`python_mirror.wanted`): a link to it, or,
+    with a held text in it, folders down to the held file whose other entries are links."""
+    venv = {"pyvenv.cfg": "", "bin/python": "", "lib/site/other/__init__.py": ""}
+    venv |= {"lib/site/dep/__init__.py": "", "lib/site/dep/core.py": ""}
+    root = written(tmp_path / "p", {"pkg/a.py": "", **{f".venv/{k}": v for k, v in venv.items()}})
+    assert wanted(root, {}).links == {Path(".venv"): str(root / ".venv")}
+    held = wanted(root, {root / ".venv/lib/site/dep/extra.py": "x = 1\n"})
+    linked = ("bin", "pyvenv.cfg", "lib/site/other", "lib/site/dep/__init__.py")
+    linked += ("lib/site/dep/core.py",)
+    assert held.links == {Path(f".venv/{name}"): str(root / ".venv" / name) for name in linked}
+    assert {Path(".venv/lib/site/dep"), Path(".venv/lib/site"), Path(".venv")} <= held.folders
+    assert held.files[Path(".venv/lib/site/dep/extra.py")] == b"x = 1\n"

@@ -25,6 +25,7 @@ a file are asked there.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -41,6 +42,7 @@ from lspd.engine.second_server import ask_all
 from lspd.errors import InvalidInput
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
+from lspd.servers.registry import ServerDefinition
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source, read_text
 from lspd.workspace.kept_copy import Kept, Wanted, brought, told
@@ -108,9 +110,11 @@ async def mirror_asked(
         by_session.setdefault(ws.session_for(path), []).append(path)
     found: dict[Path, Asked] = {}
     if ws.changes_seen is None:  # a one-shot command: nothing would stop a kept server
-        async with _copy(ws.root, texts) as copy:
+        want = await asyncio.to_thread(wanted, ws.root, texts)
+        async with _copy(ws.root, want) as copy:
             for session, paths in by_session.items():
-                found |= await _asked(ws, session, copy, paths, texts, timeout)
+                helper = _helper(ws, session, copy, want)
+                found |= await _asked(ws, session, copy, paths, texts, timeout, helper, False)
         return found
     kept = ws.kept_copy
     async with kept.lock:
@@ -123,12 +127,12 @@ async def mirror_asked(
                 kept.helpers.clear()
             for session, paths in by_session.items():
                 key = (session.name, str(session.root), session.toolchain or "")
-                helper = kept.helpers.get(key)
-                if helper is not None and changes is not None:
-                    told(helper, kept.copy, changes)
+                running = kept.helpers.get(key)
+                if running is not None and changes is not None:
+                    told(running, kept.copy, changes)
                 else:
-                    helper = kept.helpers[key] = _helper(ws, session, kept.copy)
-                found |= await _asked(ws, session, kept.copy, paths, texts, timeout, helper)
+                    running = kept.helpers[key] = _helper(ws, session, kept.copy, want)
+                found |= await _asked(ws, session, kept.copy, paths, texts, timeout, running)
         except BaseException:  # its state unknown: made again by the next question
             dropped = asyncio.ensure_future(kept.dropped())
             try:  # done before the lock is let go, also when cancelled again
@@ -140,10 +144,10 @@ async def mirror_asked(
     return found
 
 
-def _helper(ws: Workspace, session: Session, copy: Path) -> Session:
-    """A server like `session`, rooted at its project in `copy`."""
+def _helper(ws: Workspace, session: Session, copy: Path, want: Wanted) -> Session:
+    """A server like `session`, rooted at its project in `copy` (`want`: what it holds)."""
     helper = Session(
-        session.definition,
+        _pythonpath(session.definition, ws.root, copy, want),
         copy / session.root.relative_to(ws.root),
         session.log_path.parent / "mirror",
         request_timeout=session.request_timeout,
@@ -162,11 +166,11 @@ async def _asked(
     paths: list[Path],
     texts: Mapping[Path, str | None],
     timeout: float,
-    kept: Session | None = None,
+    helper: Session,
+    kept: bool = True,
 ) -> dict[Path, Asked]:
-    """`paths` asked of a server like `session`, rooted at its project in `copy` (`kept`:
-    the copy's kept server, left running; else one made and stopped here)."""
-    helper = kept or _helper(ws, session, copy)
+    """`paths` asked of `helper`, a server like `session` rooted at its project in `copy`
+    (`kept`: the copy's kept server, left running; else stopped here)."""
     # The first files of a server wait for its start and its load of the project, cold.
     first = max(timeout, helper.start_timeout + timeout)
 
@@ -184,7 +188,7 @@ async def _asked(
         sessions = dict.fromkeys(paths, helper)
         return await ask_all(paths, sessions, ask, (timeout, first), lambda: None, False)
     finally:
-        if kept is None:
+        if not kept:
             await helper.stop()
 
 
@@ -199,15 +203,32 @@ def _here(item: shapes.Diagnostic, copy: Path, root: Path) -> shapes.Diagnostic:
     return named
 
 
+def _pythonpath(
+    definition: ServerDefinition, root: Path, copy: Path, want: Wanted
+) -> ServerDefinition:
+    """`definition` with its interpreter (`python.pythonPath`) the copy's where its
+    environment is one the copy makes of folders (`_environment`: a held text in it), so
+    the server's import paths are the copy's site-packages."""
+    python = definition.settings.get("python", {})
+    interpreter = python.get("pythonPath") if isinstance(python, dict) else None
+    if not isinstance(interpreter, str) or not Path(interpreter).is_relative_to(root):
+        return definition
+    rel = Path(interpreter).relative_to(root)
+    if rel.parent.parent not in want.folders:  # linked: the project's own
+        return definition
+    settings = {**definition.settings, "python": {**python, "pythonPath": str(copy / rel)}}
+    return dataclasses.replace(definition, settings=settings)
+
+
 @asynccontextmanager
-async def _copy(root: Path, texts: Mapping[Path, str | None]) -> AsyncIterator[Path]:
-    """A copy of `root`'s Python files and pyright configuration holding `texts` (None:
-    absent), in lspd's state directory for `root`; removed afterwards."""
+async def _copy(root: Path, want: Wanted) -> AsyncIterator[Path]:
+    """A copy of `root` holding `want` (`wanted`), in lspd's state directory for `root`;
+    removed afterwards."""
     base = state_dir(root)
     base.mkdir(parents=True, exist_ok=True)
     copy = Path(tempfile.mkdtemp(prefix="python-copy-", dir=base))
     try:
-        await asyncio.to_thread(brought, Kept(copy), wanted(root, texts))
+        await asyncio.to_thread(brought, Kept(copy), want)
         yield copy
     finally:
         await asyncio.to_thread(shutil.rmtree, copy, True)
@@ -260,6 +281,7 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
     configurations, the files they name, the baseline and the links marked as what a server
     reads at its start alone."""
     want = Wanted()
+    held = [path.relative_to(root) for path in texts if path.is_relative_to(root)]
     for top, dirs, files in os.walk(root):
         here = Path(top)
         rel = here.relative_to(root)
@@ -268,7 +290,11 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
         for name in dirs:
             if name in SKIPPED:
                 continue
-            if (here / name).is_symlink() or (here / name / "pyvenv.cfg").exists():
+            linked = (here / name).is_symlink()
+            if not linked and (here / name / "pyvenv.cfg").exists():
+                _environment(root, rel / name, held, want)
+                continue
+            if linked:
                 want.links[rel / name] = os.path.realpath(here / name)
                 continue
             kept.append(name)
@@ -292,9 +318,9 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
         rel = path.relative_to(root)
         if any(rel.is_relative_to(link) for link in want.links):  # written: in the repository
             raise InvalidInput(
-                f"{rel} is in a folder the copy links to the project's (an environment or a "
-                "symlinked folder), so no state holding it is made; write the change, then "
-                "ask `check --baseline HEAD`"
+                f"{rel} is in a folder the copy links to the project's (a symlinked folder), "
+                "so no state holding it is made; write the change, then ask "
+                "`check --baseline HEAD`"
             )
         want.folders.update(rel.parents)
         if text is None:
@@ -302,6 +328,31 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
         else:
             want.files[rel] = text.encode("utf-8")
     return want
+
+
+def _environment(root: Path, rel: Path, held: list[Path], want: Wanted) -> None:
+    """An environment of the project (a `pyvenv.cfg`) in the copy: linked to the project's,
+    or, where a held text is in it (a module added to an installed package), made of
+    folders down to each held file, their other entries linked (the rest of site-packages,
+    the package's other files, `bin/`: the copy's interpreter is the environment's, with
+    the copy's site-packages: `_pythonpath`)."""
+    inside = [path for path in held if path.is_relative_to(rel) and path != rel]
+    if not inside:
+        want.links[rel] = os.path.realpath(root / rel)
+        return
+    want.folders.add(rel)
+    try:
+        entries = sorted(os.scandir(root / rel), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for entry in entries:
+        there = rel / entry.name
+        if there in inside:
+            continue  # held: written, or left out (`wanted`)
+        if any(path.is_relative_to(there) for path in inside) and not entry.is_symlink():
+            _environment(root, there, held, want)
+        else:
+            want.links[there] = os.path.realpath(entry.path)
 
 
 def _named(root: Path, source: Path) -> list[Path]:
