@@ -59,7 +59,9 @@ async def native_held(
     the state `texts` make (its syntax errors; none for its other files), `results` the
     files asked in that state and `checked` the work tree's check's files; each such
     program added to `stops`. Empty when no program has one (tsc is asked only when a
-    file was said an item of the parser's codes)."""
+    file was said an item of the parser's codes); a program a JSON module's syntax error
+    stops is added to `stops` (`_data_stops`)."""
+    await _data_stops(ws, texts, stops)
     touched = {c for p in texts if (c := tsconfig_of(ws, p)) is not None}  # the others: as on disk
     disk = parser_items(ws)
     maybe = [p for p, r in results.items() if _suspect(r)] + [p for p in disk if p not in results]
@@ -91,6 +93,25 @@ async def native_held(
         at = [(ws.display(e.file), e.line) for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, files)))
     return found
+
+
+async def _data_stops(ws: Workspace, texts: Texts, stops: list[Stop]) -> None:
+    """The programs of the held files that a JSON module's syntax error stops, not stopped
+    already, added to `stops`: a JSON is no server's file, so no item of the parser's codes
+    makes it a suspect (a preview of use.ts beside an unclosed defaults.json said no stop,
+    where tsc -p stops there). Their programs as read for the question (`held_as_tsc`),
+    the held texts not parsed again (`clean`)."""
+    sessions = native_sessions(ws, [p for p, text in texts.items() if text is not None])
+    for config, (tsc, files) in configs_of(ws, sessions).items():
+        if any(ws.display(f) in stop.files for stop in stops for f in files):
+            continue
+        state = await program_state(ws, tsc, config, texts, clean=set(texts))
+        broken = [
+            (f, e) for f, errors in state.broken.items() if f.suffix == ".json" for e in errors
+        ]
+        if broken:
+            at = [(ws.display(f), e.line) for f, e in broken]
+            stops.append(stop_of(TSC, at, map(ws.display, state.files)))
 
 
 async def held_as_tsc(

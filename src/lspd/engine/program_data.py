@@ -151,11 +151,13 @@ async def data_state(
     texts of every changed file, the JSON modules among them), as each project's own
     `tsc -p` says them on a copy, and of the program's JSON modules held or with errors
     (no gate's files: a JSON module unclosed is tsc's answer alone). A program whose JSON
-    module's syntax error stopped tsc is added to `stops`. Raises `DataNotChecked` where
+    module's syntax error stopped tsc is added to `stops`, and a stop already there at JSON
+    modules of a program checked so is dropped (`_stale`). Raises `DataNotChecked` where
     tsc could not say."""
     scope = await gate_scope(ws)
     found: dict[Path, R] = {}
     wanted = set(gate)
+    given = {id(s) for s in stops or ()}  # the servers' runs' stops: the disk's JSON texts
     for project in scope.projects:
         if project.language != "typescript" or project.config is None:
             continue
@@ -180,9 +182,21 @@ async def data_state(
             if path not in found
         }
         found.update(held_by.built(items, texts))
-        if stops is not None and (stop := _data_stop(ws, checked.files, errors)) is not None:
+        if stops is None:
+            continue
+        stops[:] = [s for s in stops if id(s) not in given or not _stale(ws, s, checked.files)]
+        if (stop := _data_stop(ws, checked.files, errors)) is not None:
             stops.append(stop)
     return found
+
+
+def _stale(ws: Workspace, stop: Stop, files: Collection[Path]) -> bool:
+    """Whether `stop` is tsc's at JSON modules of a program (`files`) its run on a copy has
+    just said in the state asked: the servers' runs read those JSON files as the disk has
+    them (no server holds their text), so a preview closing an unclosed defaults.json was
+    said stopped there (a TypeScript 5 builder's stop, TypeScript 7's `native_held`)."""
+    listed = {ws.display(p) for p in files if p.suffix == ".json"}
+    return stop.checker == TSC and bool(stop.at) and all(p in listed for p, _ in stop.at)
 
 
 async def configs_clean(ws: Workspace, texts: Texts, configs: Collection[Path]) -> bool:
