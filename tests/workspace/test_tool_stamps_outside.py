@@ -62,13 +62,18 @@ def _said(found: object) -> set[tuple[str, int, str | None]]:
 
 
 def test_an_edit_in_a_pth_folder_outside_the_workspace_is_read(tmp_path: Path) -> None:
-    """Warm and watched: check and check --baseline HEAD before and after the library's
-    constructor is given a required parameter (mypy: nothing, then use.py's call-arg, at
+    """Warm and watched: check right after mypy's first run, edited and back, then check
+    and check --baseline HEAD before and after the library's constructor is given a
+    required parameter (mypy: nothing, then use.py's call-arg, at
     HEAD's texts too: the library is no file of the commit); then a fresh workspace on
     the state directory HEAD's result was kept in."""
     root, core = _project(tmp_path)
     assert truth(root) == set()
     for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == set()
+        core.write_text(REQUIRED)  # right after mypy's first run
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == NEW
+        core.write_text(CORE)
         assert _said(warm.run(workspace_diagnostics(warm.ws))) == set()
         first = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
         assert first is not None and (first.introduced, first.unchanged) == ([], 0)
@@ -99,7 +104,10 @@ def test_beyond_the_bound_nothing_is_followed_or_kept(
     _written(site, {"big.pth": f"{package}\n", "../../../bin/python": ""})
     interpreter, root = tmp_path / "env/bin/python", _written(tmp_path / "proj", {"a.py": ""})
     stamps = tool_stamps.ToolStamps(root)
-    assert stamps.outside([interpreter]) == [package / "big/a.py", package / "big/b.py"]
+    assert [p for p, _ in stamps.outside([interpreter])] == [
+        package / "big/a.py",
+        package / "big/b.py",
+    ]
     first = stamps.environments([], [interpreter])
     assert stamps.environments([], [interpreter]) == first
     (package / "big/a.py").write_text("x = 1\n")

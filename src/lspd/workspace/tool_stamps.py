@@ -47,6 +47,8 @@ class ToolStamps:
         self.root = root
         self._seen: dict[object, Stamp] = {}
         self._renewed: set[object] = set()  # (project, kind) whose stamp moved, not yet taken
+        # `outside` files' stamps when their environment was first seen (before mypy's run)
+        self._first: dict[str, tuple[int, int] | None] = {}
 
     def moved(
         self,
@@ -61,6 +63,10 @@ class ToolStamps:
                 now[(project, toolchain.kind)] = self._stamp(project, toolchain)
         for interpreter in interpreters:
             now[interpreter] = ("python", str(interpreter), environment_of(interpreter))
+            if interpreter not in self._seen:
+                listed = self._outside(interpreter)
+                for path in listed[1] if listed is not None else ():
+                    self._first.setdefault(path, stamp(Path(path)))
         moved = [key for key, was in now.items() if self._seen.get(key, was) != was]
         self._seen.update(now)
         self._renewed.update(moved)
@@ -88,14 +94,17 @@ class ToolStamps:
             for python in sorted(pythons)
         )
 
-    def outside(self, interpreters: Iterable[Path]) -> list[Path]:
+    def outside(self, interpreters: Iterable[Path]) -> list[tuple[Path, tuple[int, int] | None]]:
         """The `.py` / `.pyi` files below the folders the `.pth` files of the environments of
         `interpreters` name outside the workspace (none of an environment holding more than
-        `OUTSIDE_FILES`)."""
-        found: list[Path] = []
+        `OUTSIDE_FILES`), each with its stamp when `moved` first saw its environment (mypy's
+        daemon made: `mypy_check.daemon_of`), else now (`files.stamp`)."""
+        found: list[tuple[Path, tuple[int, int] | None]] = []
         for interpreter in interpreters:
             listed = self._outside(interpreter)
-            found += [Path(path) for path in (listed[1] if listed is not None else [])]
+            for path in listed[1] if listed is not None else ():
+                was = self._first[path] if path in self._first else stamp(Path(path))
+                found.append((Path(path), was))
         return found
 
     def _outside_stamp(self, interpreter: Path) -> str:

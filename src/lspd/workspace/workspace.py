@@ -197,7 +197,8 @@ class Workspace:
         reused (the whole check, a baseline's comparison)."""
         interpreters = [daemon.interpreter for daemon in self.pool.mypy.values()]
         # mypy's `.pth` folders outside the root (../lib/src): an edit there, told as a change
-        self.follow(self.toolchains.stamps.outside(interpreters))
+        for path, was in self.toolchains.stamps.outside(interpreters):
+            self._outside.setdefault(path, was)
         if moved := self.toolchains.stamps.moved(self.toolchains.in_use(), interpreters):
             log.info("a toolchain changed on disk (%s): checked again", ", ".join(moved))
             self.toolchains.look_again()
