@@ -1,9 +1,10 @@
 """A copy of a project for a state never written (`workspace/copies.py`, tsc's copy
-`workspace/tsc_copy.py`): its node_modules and symlinked folders are links to the
-repository's, so a held text under one, written there, landed in the repository (a
-dependency's file edited by a preview, or removed). Refused now before anything is written
-(`LeadsOut`): tsc on a copy cannot say (None), and the repository is as it was; the same
-for basedpyright's copy (an environment's file). Real TypeScript 7.0.2 and 5.4.5."""
+`workspace/tsc_kept.py`, `workspace/tsc_copy.py`): its node_modules and symlinked folders
+are links to the repository's, so a held text under one, written there, landed in the
+repository (a dependency's file edited by a preview, or removed). Refused now before
+anything is written (`LeadsOut`): tsc on a copy cannot say (None), and the repository is
+as it was; the same for basedpyright's copy (an environment's file). Real TypeScript
+7.0.2 and 5.4.5."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import pytest
 from lspd.engine.python_mirror import wanted
 from lspd.engine.solution_check import compiler_of
 from lspd.errors import InvalidInput
-from lspd.workspace import Workspace
-from lspd.workspace.copies import LeadsOut, walked, written
+from lspd.workspace import Workspace, tsc_kept
+from lspd.workspace.copies import LeadsOut, written
 from lspd.workspace.tsc_copy import checked_copy
 from tests.engine.test_affected import written as files_written
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
@@ -30,7 +31,8 @@ def test_a_text_under_a_linked_folder_is_refused_before_any_is_written(tmp_path:
     (tmp_path / "shared/c.ts").write_text("3\n")
     (root / "linked").symlink_to(tmp_path / "shared")
     copy = tmp_path / "copy"
-    walked(root, copy, set(), lambda folder: False, lambda s, t: t.write_bytes(s.read_bytes()))
+    files, links, _ = tsc_kept.listed(root, set(), lambda folder: False, lambda n: True, ())
+    tsc_kept.brought(tsc_kept.Manifest(), root, copy, files, links)
     held = {root / "a.ts": "held\n", root / "linked/c.ts": None}
     with pytest.raises(LeadsOut):
         written(root, copy, held)
@@ -61,12 +63,12 @@ def test_tsc_on_a_copy_leaves_node_modules_alone(tmp_path: Path, version: str) -
 
 
 def test_a_python_state_holding_a_file_of_a_linked_folder_is_refused(tmp_path: Path) -> None:
-    """basedpyright's copy (`engine/python_mirror.wanted`) links environments and symlinked
-    folders: a held text there would be written into the project's own environment."""
-    root = files_written(tmp_path / "p", {"pkg/a.py": "x = 1\n", ".venv/pyvenv.cfg": ""})
-    site = root / ".venv/lib/site-packages/dep.py"
-    site.parent.mkdir(parents=True)
-    site.write_text("y = 1\n")
-    with pytest.raises(InvalidInput, match=r"^\.venv/lib/site-packages/dep\.py is in a folder"):
-        wanted(root, {site: "y = 2\n", root / "pkg/a.py": None})
+    """basedpyright's copy (`engine/python_mirror.wanted`) links symlinked folders: a held
+    text there would be written into the folder it leads to (an environment's is held in
+    folders of the copy: tests/engine/test_python_mirror.py)."""
+    root = files_written(tmp_path / "p", {"pkg/a.py": "x = 1\n"})
+    files_written(tmp_path / "shared", {"dep.py": "y = 1\n"})
+    (root / "linked").symlink_to(tmp_path / "shared")
+    with pytest.raises(InvalidInput, match=r"^linked/dep\.py is in a folder"):
+        wanted(root, {root / "linked/dep.py": "y = 2\n", root / "pkg/a.py": None})
     assert wanted(root, {root / "pkg/b.py": "z = 1\n"}).files[Path("pkg/b.py")] == b"z = 1\n"

@@ -105,9 +105,9 @@ def test_a_question_finding_the_kept_copy_taken_is_answered_on_a_fresh_one(tmp_p
     assert _said(root, checked_copy(tsc, root, config, {}, state))[1] == []
     kept = _kept(root, state)
     held = {root / "src/shapes.ts": "export const area = (r: number): string => r * r;\n"}
-    with tsc_kept.taken(kept) as manifest:  # another question holds it
+    with tsc_kept.taken(kept, root) as manifest:  # another question holds it
         assert manifest is not None
-        with tsc_kept.taken(kept) as other:
+        with tsc_kept.taken(kept, root) as other:
             assert other is None
         said = _said(root, checked_copy(tsc, root, config, held, state))
         assert said[1] == [("src/main.ts", 2, "2322"), ("src/shapes.ts", 1, "2322")]

@@ -1,40 +1,13 @@
 """A copy of a project made for a question about a state never written (a held deletion, a
-file the disk lacks): its files walked and copied or linked, the held texts written over
-them. Shared by the copies a server is rooted at (`engine/python_mirror.py`) and the one
-TypeScript's own tsc checks (`workspace/tsc_copy.py`)."""
+file the disk lacks): the held texts written over it (its files copied or linked by
+`workspace/tsc_kept.py` for the copy TypeScript's own tsc checks, `workspace/tsc_copy.py`),
+never through a link into the repository."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-
-
-def walked(
-    root: Path,
-    copy: Path,
-    skipped: Container[str],
-    linked: Callable[[Path], bool],
-    copied: Callable[[Path, Path], None],
-) -> None:
-    """`root`'s folders made again in `copy`, but those named in `skipped`; a linked folder
-    and those `linked` says linked (to where they lead); each file given to `copied` with
-    its place in the copy."""
-    for top, dirs, files in os.walk(root):
-        here = Path(top)
-        there = copy / here.relative_to(root)
-        there.mkdir(exist_ok=True)
-        kept = []
-        for name in dirs:
-            if name in skipped:
-                continue
-            if (here / name).is_symlink() or linked(here / name):
-                os.symlink(os.path.realpath(here / name), there / name)
-                continue
-            kept.append(name)
-        dirs[:] = kept
-        for name in files:
-            copied(here / name, there / name)
 
 
 class LeadsOut(Exception):

@@ -6,8 +6,9 @@ resolve it once it is gone (`eq.d.ts` beside `eq.ts`, `eq/index.ts`), tsc checks
 importers against that file; the LSP said "File '/abs/eq.ts' is not a module." (TS2306)
 and none of the errors the other file's types make. Such a state is checked here by tsc
 itself: the project's TypeScript and JSON files copied into lspd's state directory for
-`root` (its node_modules and linked directories linked; the configurations it extends above
-`root` beside it), the held texts written over them and the files held absent left out,
+`root` (its node_modules, linked directories and what git ignores linked, but the ignored
+files tsc reads at their real path; the configurations it extends above `root` beside it),
+the held texts written over them and the files held absent left out,
 then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never writes into the repository.
 The copy is kept for the next question (`workspace/tsc_kept.py`: only what moved is copied
 again), or made afresh and removed where another question holds it. It costs tsc's whole
@@ -27,13 +28,14 @@ from pathlib import Path
 
 from lspd.lsp.text import from_ecmascript
 from lspd.workspace import tsc_kept
-from lspd.workspace.copies import LeadsOut, walked, written
+from lspd.workspace.copies import LeadsOut, written
 from lspd.workspace.files import read_text
 from lspd.workspace.tsconfig_extends import extended
 
 COPIED = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json")
 SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".venv", "venv"}
 CHECK_TIMEOUT_S = 300.0
+READS = 3  # tsc runs of a question at most: the later ones each read ignored files copied
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # tsc --pretty's error: `file:line:column - error TS2322: message` (its chain on the lines
 # after), a blank line, then its source lines (`12 text`) each under its squiggles' line.
@@ -95,30 +97,46 @@ def _checked(
     """`checked_copy` with its scratch folder made."""
     layout = _Layout.of(root, config, texts)
     copy = tsc_kept.folder(base, root, config, layout.top).resolve()
-    with tsc_kept.taken(copy) as manifest:
+    with tsc_kept.taken(copy, root) as manifest:
         if manifest is not None:
+            if not manifest.files:  # a new copy: the disk it takes bounded first
+                tsc_kept.swept(base.parent)
             try:
-                here = _kept(layout, copy, manifest)
+                return _answered(tsc, config, layout, copy, manifest, scratch)
             except OSError:  # (a folder where a file now is): made anew next time
                 manifest.files.clear()
                 manifest.links.clear()
-            else:
-                return _run(tsc, root, config, texts, here, scratch)
-    copy = scratch / "copy"
-    here = _fresh(layout, copy)
-    return _run(tsc, root, config, texts, here, scratch)
+    fresh = tsc_kept.Manifest()
+    return _answered(tsc, config, layout, scratch / "copy", fresh, scratch)
 
 
-def _run(
+def _answered(
     tsc: list[str],
-    root: Path,
     config: Path,
-    texts: Mapping[Path, str | None],
-    here: Path,
+    layout: _Layout,
+    copy: Path,
+    manifest: tsc_kept.Manifest,
     scratch: Path,
 ) -> Checked | None:
-    """tsc -p run on the copy (`here`: where `root` is in `copy`), its answer read."""
-    where = here / config.relative_to(root)
+    """tsc -p's answer on `copy` brought to the state (`_kept`); asked again where it read
+    an ignored file at its real path, that file then copied (`tsc_kept.read_through`)."""
+    root = layout.root
+    for _ in range(READS):
+        here = _kept(layout, copy, manifest)
+        where = here / config.relative_to(root)
+        output = _run(tsc, where, scratch)
+        if output is None:
+            return None
+        listed = (Path(os.path.normpath(line)) for line in output.split("\n") if line[:1] == "/")
+        read = tsc_kept.read_through(root, copy, manifest.hidden, listed)
+        if not read:
+            return said_by(output, where.parent, here, root, layout.texts)
+        manifest.opened = sorted({*manifest.opened, *read})
+    return None
+
+
+def _run(tsc: list[str], where: Path, scratch: Path) -> str | None:
+    """tsc -p `where` (a configuration in a copy) run, its output; None where it did not."""
     command = [*tsc, "-p", str(where), *checking_only(scratch)]
     try:
         done = subprocess.run(
@@ -131,7 +149,7 @@ def _run(
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return said_by(done.stdout, where.parent, here, root, texts)
+    return done.stdout
 
 
 def checking_only(scratch: Path) -> list[str]:
@@ -288,42 +306,22 @@ def _copied(name: str) -> bool:
     return name.endswith(COPIED)
 
 
-def _fresh(layout: _Layout, copy: Path) -> Path:
-    """Fill a new `copy`: `root`'s TypeScript, JavaScript and JSON files copied, its
-    node_modules and linked directories linked, then the held texts written over them, and
-    the configurations extended outside `root` at their places beside it. Where `root` is in
-    the copy: `copy` itself, or below it as far as those configurations are above `root`."""
-    root = layout.root
-
-    def copied(source: Path, target: Path) -> None:
-        if source.name.endswith(COPIED):
-            shutil.copyfile(source, target)
-
-    here = copy / root.relative_to(layout.top)
-    here.mkdir(parents=True, exist_ok=True)
-    modules: list[Path] = []
-
-    def linked(folder: Path) -> bool:
-        if _linked(folder):
-            modules.append(folder)
-        return _linked(folder)
-
-    walked(root, here, SKIPPED, linked, copied)
-    for folder in modules:
-        _workspace_links(folder, here / folder.relative_to(root), root, here)
-    written(root, here, layout.texts)
-    written(layout.top, copy, layout.outside)
-    return here
-
-
 def _kept(layout: _Layout, copy: Path, manifest: tsc_kept.Manifest) -> Path:
-    """The kept `copy` brought to the state `_fresh` makes (`tsc_kept.brought`), the held
-    texts and configurations outside `root` written; `manifest` says what it holds then."""
+    """`copy` (kept, or new: an empty `manifest`) brought to the state (`tsc_kept.brought`):
+    `root`'s TypeScript, JavaScript and JSON files copied, its node_modules, linked folders
+    and what git ignores linked (the ignored files a question holds or tsc read at their
+    real path copied), then the held texts written over them, and the configurations
+    extended outside `root` at their places beside it; `manifest` says what it holds then.
+    Where `root` is in the copy: `copy` itself, or below it as far as those configurations
+    are above `root`."""
     root = layout.root
     here = copy / root.relative_to(layout.top)
     here.mkdir(parents=True, exist_ok=True)
-    files, links = tsc_kept.listed(root, SKIPPED, _linked, _copied)
+    held = (str(p.relative_to(root)) for p in layout.texts if p.is_relative_to(root))
+    opened = {*manifest.opened, *held}  # an ignored file held: in folders of the copy
+    files, links, hidden = tsc_kept.listed(root, SKIPPED, _linked, _copied, opened)
     tsc_kept.brought(manifest, root, here, files, links)
+    manifest.hidden = sorted(hidden)
     for rel in links:
         if Path(rel).name == "node_modules" and not (root / rel).is_symlink():
             _workspace_links(root / rel, here / rel, root, here)
