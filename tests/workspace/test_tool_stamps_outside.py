@@ -4,7 +4,7 @@ its `.py` / `.pyi` files are followed and stamped (`tool_stamps`, at most `OUTSI
 of them), so an edit there is a change of the environment. Before, `lspd check` kept
 mypy's answer made before the edit, and `check --baseline HEAD` compared with HEAD's
 result made under the old library (the error the library's edit makes read as new). Real
-mypy, against its own runs."""
+mypy and basedpyright, against their own runs."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import tool_stamps
 from tests.conftest import answer, warm_root
+from tests.engine.test_python_mirror import cli
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import mypy_env
 from tests.workspace.test_mypy_site import CORE, REQUIRED, truth
@@ -117,3 +118,30 @@ def test_beyond_the_bound_nothing_is_followed_or_kept(
     assert stamps.outside([interpreter]) == []
     beyond = stamps.environments([], [interpreter])
     assert stamps.environments([], [interpreter]) != beyond
+
+
+PYRIGHT = {
+    "pyrightconfig.json": '{"include": ["app"]}\n',
+    "app/__init__.py": "",
+    "app/main.py": "from mylib import f\n\nx: int = f()\n",
+    ".gitignore": ".venv\n",
+}
+MYLIB = {"src/mylib/__init__.py": "def f() -> int:\n    return 1\n", "src/mylib/py.typed": ""}
+
+
+def test_basedpyright_reads_an_edit_in_a_pth_folder_outside_the_workspace(tmp_path: Path) -> None:
+    """The same for basedpyright: the library's `f` made to return a str, `lspd check`
+    says what its CLI says."""
+    library = _written(tmp_path / "lib", MYLIB)
+    root = _written(tmp_path / "p", PYRIGHT)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")], check=True)
+    (site,) = (root / ".venv").glob("lib/python*/site-packages")
+    (site / "_editable_impl_mylib.pth").write_text(f"{library / 'src'}\n")
+    committed(root)
+    assert cli(root) == []
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == set()
+        (library / "src/mylib/__init__.py").write_text('def f() -> str:\n    return ""\n')
+        expected = [(p, line, rule) for p, line, _, rule, _ in cli(root)]
+        assert expected == [("app/main.py", 3, "reportAssignmentType")]
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == set(expected)

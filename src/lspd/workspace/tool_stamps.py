@@ -13,12 +13,14 @@ environment's `.pth` edited in place, `mypy_installed.site_mtime`; a typed depen
 file edited in place, `mypy_installed.typed_stamp`).
 
 A folder a `.pth` names outside the workspace (a sibling checkout installed editable:
-../lib/src) is read by mypy as the project's own files are, and no watcher sees it: its
-`.py` / `.pyi` files (`outside`, at most `OUTSIDE_FILES`) are followed by the workspace
-(an edit there is told as a file change) and stamped into the environments' stamps (a
-result kept under their old texts is not the one to compare with). Beyond the bound, no
-result kept with such an environment is reused (its stamp is new at each look), and the
-daemon follows none of the files: an edit there is not seen by a warm mypy's answer.
+../lib/src) is read by the checkers as the project's own files are, and no watcher sees it:
+its `.py` / `.pyi` files (`outside`, at most `OUTSIDE_FILES`) are followed for mypy by the
+workspace (an edit there is told as a file change: dmypy reads it), stamped into the
+environments' stamps (a result kept under their old texts is not the one to compare with)
+and into a project's Python toolchain's stamp (its server restarted: basedpyright reads no
+library file again when told it changed). Beyond the bound, no result kept with such an
+environment is reused (its stamp is new at each look), and nothing is followed or
+restarted: an edit there is not seen by a warm server's or dmypy's answer.
 """
 
 from __future__ import annotations
@@ -64,13 +66,17 @@ class ToolStamps:
         for interpreter in interpreters:
             now[interpreter] = ("python", str(interpreter), environment_of(interpreter))
             if interpreter not in self._seen:
-                listed = self._outside(interpreter)
-                for path in listed[1] if listed is not None else ():
-                    self._first.setdefault(path, stamp(Path(path)))
+                self._noted(interpreter)
         moved = [key for key, was in now.items() if self._seen.get(key, was) != was]
         self._seen.update(now)
         self._renewed.update(moved)
         return [str(key) for key in moved]
+
+    def _noted(self, interpreter: Path) -> None:
+        """The stamps of the environment's `outside` files, as first seen."""
+        listed = self._outside(interpreter)
+        for path in listed[1] if listed is not None else ():
+            self._first.setdefault(path, stamp(Path(path)))
 
     def took(self, project: Path, toolchain: Toolchain | None) -> bool:
         """Whether `project`'s toolchain moved on disk since its server last took it (`retool`:
@@ -107,12 +113,12 @@ class ToolStamps:
                 found.append((Path(path), was))
         return found
 
-    def _outside_stamp(self, interpreter: Path) -> str:
-        """A digest of the stamps of the `_outside` folders and files; beyond the bound, one
-        new at each call (nothing made then is kept)."""
+    def _outside_stamp(self, interpreter: Path, beyond: str | None = None) -> str:
+        """A digest of the stamps of the `_outside` folders and files; beyond the bound,
+        `beyond`, else one new at each call (nothing made then is kept)."""
         listed = self._outside(interpreter)
         if listed is None:
-            return f"more than {OUTSIDE_FILES} files: {time.time_ns()}"
+            return beyond or f"more than {OUTSIDE_FILES} files: {time.time_ns()}"
         digest = hashlib.blake2b(digest_size=16)
         for path in (*listed[0], *listed[1]):
             try:
@@ -143,4 +149,6 @@ class ToolStamps:
             found = toolchain.origin == "project"
             package = find_typescript(project, self.root) if found else toolchain.path
             return ("typescript", str(package), package and stamp(package / "package.json"))
-        return ("python", str(toolchain.path), environment_of(toolchain.path))
+        # basedpyright reads no library file again when told it changed: restarted (`took`)
+        outside = self._outside_stamp(toolchain.path, "beyond the bound")
+        return ("python", str(toolchain.path), environment_of(toolchain.path), outside)
