@@ -22,7 +22,7 @@ from lspd.ops.preview import previewed
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from tests.basedpyright_cli import BASEDPYRIGHT, message, relative, report, start
-from tests.conftest import Warm
+from tests.conftest import Warm, answer
 from tests.engine.test_affected import watched, written
 from tests.ops.test_baseline import committed, warm
 
@@ -259,21 +259,23 @@ def test_a_module_added_to_an_installed_package_is_held_in_the_copy(
     root = written(tmp_path / "py", {**ENVIRONMENT, "pyrightconfig.json": config})
     site = _environment(root)
     extra = site / "dep/extra.py"
-    held = {extra.relative_to(root).as_posix(): ADDED["dep/extra.py"]}
+    held: dict[str, str | None] = {extra.relative_to(root).as_posix(): ADDED["dep/extra.py"]}
     held["app/main.py"] = ADDED["app/main.py"]
     python = ("--pythonpath", str(root / ".venv/bin/python"))
     assert cli(root, *python) == []
+    items = [{"path": name, "content": text} for name, text in held.items()]
+    once = answer(root, lambda ws: previewed(ws, items)).changes  # a one-shot command's copy
     for asked in watched(root, tmp_path / "logs"):
         assert asked.run(check_ops.check_all(asked.ws)).everything == []
-        changes = preview(asked, held)
-        assert not extra.exists() and read_text(root / "app/main.py") == ENVIRONMENT["app/main.py"]
-        extra.write_text(ADDED["dep/extra.py"])
-        (root / "app/main.py").write_text(ADDED["app/main.py"])
-        expected = cli(root, *python)
-        assert [(p, line, rule) for p, line, _, rule, _ in expected] == [
-            ("app/main.py", 5, "reportAssignmentType")
-        ]
-        assert rows(changes.introduced) == expected
+        changes = preview(asked, held)  # the daemon's kept copy
+    assert not extra.exists() and read_text(root / "app/main.py") == ENVIRONMENT["app/main.py"]
+    extra.write_text(ADDED["dep/extra.py"])
+    (root / "app/main.py").write_text(ADDED["app/main.py"])
+    expected = cli(root, *python)
+    assert [(p, line, rule) for p, line, _, rule, _ in expected] == [
+        ("app/main.py", 5, "reportAssignmentType")
+    ]
+    assert rows(changes.introduced) == rows(once.introduced) == expected
 
 
 def test_an_environment_holding_a_text_is_made_of_folders_down_to_it(tmp_path: Path) -> None:
@@ -284,8 +286,8 @@ def test_an_environment_holding_a_text_is_made_of_folders_down_to_it(tmp_path: P
     root = written(tmp_path / "p", {"pkg/a.py": "", **{f".venv/{k}": v for k, v in venv.items()}})
     assert wanted(root, {}).links == {Path(".venv"): str(root / ".venv")}
     held = wanted(root, {root / ".venv/lib/site/dep/extra.py": "x = 1\n"})
-    linked = ("bin", "pyvenv.cfg", "lib/site/other", "lib/site/dep/__init__.py")
-    linked += ("lib/site/dep/core.py",)
+    linked = ["bin", "pyvenv.cfg", "lib/site/other", "lib/site/dep/__init__.py"]
+    linked.append("lib/site/dep/core.py")
     assert held.links == {Path(f".venv/{name}"): str(root / ".venv" / name) for name in linked}
     assert {Path(".venv/lib/site/dep"), Path(".venv/lib/site"), Path(".venv")} <= held.folders
     assert held.files[Path(".venv/lib/site/dep/extra.py")] == b"x = 1\n"

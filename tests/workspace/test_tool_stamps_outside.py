@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import workspace_diagnostics
+from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.workspace import tool_stamps
 from tests.conftest import answer, warm_root
 from tests.engine.test_python_mirror import cli
@@ -58,7 +59,7 @@ def _project(tmp_path: Path) -> tuple[Path, Path]:
     return committed(root), library / "src/app/core.py"
 
 
-def _said(found: object) -> set[tuple[str, int, str | None]]:
+def _said(found: WorkspaceDiagnosticsResult) -> set[tuple[str | None, int, str | None]]:
     return {(d.path, d.line, d.code) for d in found.diagnostics}
 
 
