@@ -25,6 +25,7 @@ touch none of its files).
 from __future__ import annotations
 
 import asyncio
+import re
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -37,11 +38,12 @@ from lspd.engine.check_files import Answers, Said
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
-from lspd.workspace.files import stamp
+from lspd.workspace.files import read_text, stamp
 from lspd.workspace.scope import solution_of
-from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.toolchain import NATIVE, find_typescript, package_version
 from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, checking_only, said_by
-from lspd.workspace.tsc_native import locate
+from lspd.workspace.tsc_native import listed, locate
+from lspd.workspace.tsconfig_extends import configured_stamps, extended
 
 R = TypeVar("R")
 TIMEOUT_S = 600.0
@@ -49,17 +51,24 @@ Items = dict[Path, list[shapes.Diagnostic]]
 Texts = Mapping[Path, str | None]
 # (workspace root, config) -> (the stamps it ran at, its items by file)
 _ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
+_configs_ran: dict[tuple[Path, Path], tuple[object, Items]] = {}  # `_configured`'s, as `_ran`
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CONFIG = re.compile(r"^.+?\.json:\d+:\d+ - error TS\d+: ")  # tsc --pretty's, of a config
 
 
 async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[R]) -> list[R]:
     """The results of `matched`'s files in the other programs of their `tsc -b` that hold
     them (none outside solution-style layouts): one result per file and program with
-    errors, to be joined with the file's own (`Checks.merged`)."""
+    errors, to be joined with the file's own (`Checks.merged`); and the errors of the
+    configurations of every referenced program holding one of them (`tsc -b` says a
+    tsconfig.node.json's TS5023; the servers say nothing of it: `_configured`)."""
     if ws.restricted:  # the workspace's own TypeScript does not run
         return []
     solution = solution_of(ws)
     wanted: dict[Path, list[Path]] = {}
+    owners: set[Path] = set()
     for path in matched:
+        owners.update(c for c in (solution.owners.get(path),) if c is not None)
         for config in solution.also.get(path, ()):
             wanted.setdefault(config, []).append(path)
     results: list[R] = []
@@ -71,7 +80,23 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
             items = await program_items(ws, config, solution.files.get(config, ()))
         said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
-    return results
+    configured: dict[Path, tuple[Said, list[shapes.Diagnostic]]] = {}
+    for config in sorted(owners | set(wanted)):
+        said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
+        items = await _configured(ws, config)
+        for path in _configs(ws, config, items):  # an extended one's errors said once
+            known = configured.setdefault(path, (said, []))[1]
+            known += [item for item in items[path] if item not in known]
+    return results + [answers.of_items(c[0], p, c[1]) for p, c in sorted(configured.items())]
+
+
+def _configs(ws: Workspace, config: Path, items: Items) -> list[Path]:
+    """`config` and the configurations it extends that `items` holds errors of, but a
+    TypeScript 7 server's folder's own tsconfig.json, whose errors the check asks `tsc -p`
+    for anyway (`ops/tsconfig.py`)."""
+    folders = {f for s in ws.sessions.values() if s.name == NATIVE for f in s.folders}
+    own = {f / name for f in folders for name in ("tsconfig.json", "jsconfig.json")}
+    return [p for p in (config, *extended(config, read_text)) if items.get(p) and p not in own]
 
 
 async def held_also(
@@ -128,6 +153,26 @@ async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> I
     return items
 
 
+async def _configured(ws: Workspace, config: Path) -> Items:
+    """The errors `tsc -p config --listFilesOnly` says in `config` and the configurations it
+    extends (a TypeScript 5 builder's items hold none), kept while they are as they were."""
+    stamps = configured_stamps(config)
+    kept = _configs_ran.get((ws.root, config))
+    if kept is not None and kept[0] == stamps:
+        return kept[1]
+    tsc = compiler_of(ws, config)
+    errors = [] if tsc is None else (await asyncio.to_thread(listed, tsc, config))[1]
+    configs = {config, *extended(config, read_text)}
+    items: Items = {}
+    for error in (e for e in errors if e.file in configs and e.code):
+        point = {"line": error.line - 1, "character": error.column - 1}
+        item = {"range": {"start": point, "end": point}, "severity": 1, "source": "ts"}
+        made = {**item, "code": int(error.code), "message": error.message}
+        items.setdefault(error.file, []).append(cast(shapes.Diagnostic, made))
+    _configs_ran[(ws.root, config)] = (stamps, items)
+    return items
+
+
 def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
     """The argv of the project's own `tsc` for `config` (TypeScript 7's native binary, or
     5's `lib/tsc.js` run by Node); None without one."""
@@ -157,8 +202,12 @@ def _run(argv: list[str], cwd: Path) -> Items:
             )
     except (OSError, subprocess.TimeoutExpired):
         return {}
+    lines = _ANSI.sub("", done.stdout).split("\n")
+    # a configuration's error (tsconfig.node.json:14:5 - error TS5023): `_configured` says
+    # it; the rest is the program's answer, which tsc gives where the option stops nothing
+    lines = ["" if _CONFIG.match(line) else line for line in lines]
     top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
-    found = said_by(done.stdout, cwd, top, top, {})
+    found = said_by("\n".join(lines), cwd, top, top, {})
     return {} if found is None else _items(found)
 
 
