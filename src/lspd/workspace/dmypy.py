@@ -35,7 +35,7 @@ from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
-from lspd.workspace.mypy_once import Caches, needs_once
+from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
 from lspd.workspace.mypy_outputs import users_config
 from lspd.workspace.mypy_said import BLOCKING, said, shadowing
 from lspd.workspace.mypy_server import (
@@ -364,7 +364,8 @@ async def _run_once(
     daemon.mirror.hold(texts)
     cache = daemon.caches.take(texts)
     # --incremental: not a cold run per question where the configuration says not
-    argv = [*flags, "--incremental", "--cache-dir", str(cache), *targets]
+    argv = [*flags, "--incremental", *cache_flags(daemon.version), "--cache-dir", str(cache)]
+    argv += targets
     daemon.runs += 1
     forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
     status, out, err = forked or await daemon._run("mypy", argv)
