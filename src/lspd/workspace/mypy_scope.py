@@ -89,9 +89,9 @@ def mypy_scopes(
 
 def mypy_python(directory: Path, root: Path | None, python: Path | None) -> Path | None:
     """The interpreter lspd runs the mypy of the project at `directory` with, as
-    `mypy_check.daemon_of` finds it: lspd.toml's `python` (resolved), else an environment in
-    the project or the workspace's `root` (without one: the repository's top holding the
-    project), else `python3` on PATH; None when there is none."""
+    `mypy_check.daemon_of` finds it: lspd.toml's `python` (its path from the root), else an
+    environment in the project or the workspace's `root` (without one: the repository's top
+    holding the project), else `python3` on PATH; None when there is none."""
     found = find_python(directory, root or _top(directory), python)
     return None if found is None else found[0]
 

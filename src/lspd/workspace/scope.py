@@ -215,10 +215,9 @@ def _python(
 
 
 def _mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
-    # `.pth` files read in the environment lspd runs mypy in (lspd.toml's `python`)
-    python = None
-    with contextlib.suppress(InvalidInput):  # outside the root: mypy runs not (`daemon_of`)
-        python = None if ws.config.python is None else ws.resolve(ws.config.python)
+    # `.pth` files read in the environment lspd runs mypy in: lspd.toml's `python` as
+    # docs/configuration.md says it (relative to the root, anywhere: `retool.settings_of`)
+    python = None if ws.config.python is None else ws.root / ws.config.python
     try:
         configured = ws.config.python_checker
         return mypy_scopes(directories, files, configured, ws.restricted, True, ws.root, python)
