@@ -40,3 +40,30 @@ def test_a_global_declared_in_a_module_reaches_every_file(tmp_path: Path) -> Non
         assert {(p, c) for p, _, _, c in truth} == {("src/use.ts", "2304")}
         asked, found = check(warm)
         assert "src/use.ts" in asked and found == truth
+
+
+# A script (no import or export at its top level) whose namespace exports its members: its
+# declarations are global still. A line-start `export` was taken for a module's, so only
+# the files naming it were asked (the examiner's globals project: 1 error where tsc said 3).
+SCRIPT = (
+    "namespace Geo {\n  export const origin = 0;\n}\n\ninterface AppConfig {\n  name: string;\n}\n"
+)
+CONFIGURED = 'export const config: AppConfig = { name: "x" };\n'  # imports nothing
+
+
+def test_a_script_holding_a_namespace_reaches_every_file(tmp_path: Path) -> None:
+    root = native_project(tmp_path / "ts7")
+    (root / "src/globals.ts").write_text(SCRIPT)
+    (root / "src/use.ts").write_text(CONFIGURED)
+    edited = SCRIPT.replace("name: string;", "name: string;\n  port: number;")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert check(warm)[1] == tsc(warm) == set()
+        preview = warm.run(previewed(warm.ws, [{"path": "src/globals.ts", "content": edited}]))
+        introduced = {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced}
+
+        (root / "src/globals.ts").write_text(edited)
+        truth = tsc(warm)
+        assert {(p, c) for p, _, _, c in truth} == {("src/use.ts", "2741")}
+        assert introduced == truth
+        asked, found = check(warm)
+        assert "src/use.ts" in asked and found == truth

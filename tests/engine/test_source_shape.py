@@ -2,13 +2,14 @@
 `//` comments and blank lines changed, different where code, a string, a template, a regular
 expression or a `///` directive did. The texts are TypeScript's lines and tokens: a form feed
 ends no line, U+2028 does; a `//` inside a string, a template or a regular expression is
-their text; a backtick in a JSDoc comment or a string begins no template."""
+their text; a backtick in a JSDoc comment or a string begins no template. And which texts are
+modules (`source_shape.module`): an import or export at the top level, not in a namespace."""
 
 from __future__ import annotations
 
 import pytest
 
-from lspd.engine.source_shape import shape
+from lspd.engine.source_shape import module, shape
 
 # A module as effect's are written: JSDoc comments quoting code in backticks beside `*`.
 JSDOC = """/**
@@ -80,3 +81,28 @@ def test_a_text_read_wrong_is_its_whole_text() -> None:
     assert shape(unclosed) != shape(unclosed.replace("// b", "// c"))
     template = "const m = `${ f(\n// b\n"
     assert shape(template) != shape(template.replace("// b", "// c"))
+
+
+MODULES = {
+    "an import at the top": ("import { a } from './a'\n", True),
+    "an export after a comment": ("/* a */\nexport const a = 1\n", True),
+    "import.meta at a line's start": ("import.meta.hot?.accept()\n", True),
+    "import.meta inside a line (a script: more files asked)": ("f(import.meta.url)\n", False),
+    "an export after a namespace": ("namespace N {\n  export const a = 1\n}\nexport {}\n", True),
+    "a namespace's exports alone": ("namespace N {\n  export const a = 1\n}\n", False),
+    "a declare module's exports alone": ("declare module 'x' {\n  export const a: 1\n}\n", False),
+    "a dynamic import": ("const a = import('./a')\n", False),
+    "an export in a template": ("const s = `\nexport const x = 1\n`\n", False),
+    "an export in a comment": ("/*\nexport const x = 1\n*/\n", False),
+    "an export in a string's braces": (
+        "const s = '{'\nnamespace N {\n  export const a = 1\n}\n",
+        False,
+    ),
+    "a text not read (a string left open)": ("export const s = 'a\n", False),
+}
+
+
+@pytest.mark.parametrize("case", list(MODULES))
+def test_a_module_has_an_import_or_export_at_its_top_level(case: str) -> None:
+    text, expected = MODULES[case]
+    assert module(text) is expected

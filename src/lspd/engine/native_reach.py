@@ -30,7 +30,7 @@ from pathlib import Path
 
 from lspd.engine.native_packages import package_entries, strings, workspace_packages
 from lspd.engine.native_program import configs_of
-from lspd.engine.source_shape import shape
+from lspd.engine.source_shape import module, shape
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -44,7 +44,6 @@ from lspd.workspace.tsconfig_extends import extended_by
 _SPECIFIER = re.compile(
     r"(?:from|import\s*\(?|require\s*\(|/// <reference path=)\s*[\"']([^\"'\n]+)[\"']"
 )
-_MODULE = re.compile(r"^\s*(?:import|export)\b", re.MULTILINE)
 # A module's declarations every file of its program sees: `declare global { ... }`, and its
 # augmentation of another module (`declare module "x" { ... }`: seen by that one's importers).
 _GLOBAL = re.compile(r"^\s*declare\s+(?:global\b|module\s*[\"'])", re.MULTILINE)
@@ -262,11 +261,6 @@ def _last_names(specifiers: Iterable[str]) -> Iterable[str]:
             yield from parts[-2:-1]  # a directory, by its name
 
 
-def script(text: str) -> bool:
-    """Whether `text` has no import or export: a script, whose declarations are global."""
-    return _MODULE.search(text) is None
-
-
 def everywhere(path: Path, texts: Iterable[str | None]) -> bool:
     """Whether a change of `path` (`texts`: its texts before and after, None: absent) can
     reach any file of its program, not only its importers: a `.d.ts`, a script (global
@@ -275,4 +269,4 @@ def everywhere(path: Path, texts: Iterable[str | None]) -> bool:
     node_modules."""
     if "node_modules" in path.parts or path.name.endswith(".d.ts"):
         return True
-    return any(text is not None and (script(text) or _GLOBAL.search(text)) for text in texts)
+    return any(text is not None and (not module(text) or _GLOBAL.search(text)) for text in texts)
