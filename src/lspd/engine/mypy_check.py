@@ -115,9 +115,9 @@ def project_of(ws: Workspace, path: Path) -> MypyProject | None:
 
 def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     """The project's dmypy, one per project and environment (kept by the pool, which stops
-    it with the servers)."""
-    python = None if ws.config.python is None else ws.resolve(ws.config.python)
-    found = find_python(project.directory, ws.root, python)
+    it with the servers). lspd.toml's `python` is its path from the root, anywhere (as
+    `retool.settings_of` reads it: a venv's `bin/python`, a symlink, or `../shared-env`)."""
+    found = find_python(project.directory, ws.root, configured_python(ws))
     if found is None:
         raise MypyMissing(
             "mypy",
@@ -147,17 +147,26 @@ def project_files(
     so a question about one file never restarts the daemon. `python`: the workspace's
     Python files, when the caller has them."""
     python = _python_files(ws) if python is None else python
-    key = (project, ws.config.python_checker, ws.restricted, tuple(python))
+    chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
+    key = (project, *chosen, tuple(python))
     if (known := _SCOPES.get(key)) is None:  # a preview asks three times: made once
-        known = _SCOPES[key] = _scoped(project, key[1], key[2], python)
+        known = _SCOPES[key] = _scoped(project, chosen, python)
         while len(_SCOPES) > KEPT_SCOPES:
             del _SCOPES[next(iter(_SCOPES))]
     files, targets = known
     return list(files), None if targets is None else list(targets)
 
 
-def _scoped(project: MypyProject, configured: str, restricted: bool, python: list[Path]) -> _Scoped:
-    for scope in mypy_scopes([project.directory], python, configured, restricted, False):
+def configured_python(ws: Workspace) -> Path | None:
+    """lspd.toml's `python` as docs/configuration.md says it: its path from the root."""
+    return None if ws.config.python is None else ws.root / ws.config.python
+
+
+def _scoped(project: MypyProject, chosen: _Chosen, python: list[Path]) -> _Scoped:
+    configured, restricted, root, interpreter = chosen  # its `.pth` files: what mypy reaches
+    for scope in mypy_scopes(
+        [project.directory], python, configured, restricted, False, root, interpreter
+    ):
         if project.config is not None and project.config.files:
             return list(scope.files), None
         relative = [p.relative_to(project.directory).as_posix() for p in scope.files]
@@ -167,10 +176,12 @@ def _scoped(project: MypyProject, configured: str, restricted: bool, python: lis
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
-# choice and the workspace's Python files: the same answer while none of them changed.
+# choice of checker and `python`, the root and the workspace's Python files: the same
+# answer while none of them changed.
 KEPT_SCOPES = 8
 _Scoped = tuple[list[Path], list[str] | None]
-_SCOPES: dict[tuple[MypyProject, str, bool, tuple[Path, ...]], _Scoped] = {}
+_Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
+_SCOPES: dict[tuple[MypyProject, str, bool, Path, Path | None, tuple[Path, ...]], _Scoped] = {}
 
 
 def _python_files(ws: Workspace) -> list[Path]:
