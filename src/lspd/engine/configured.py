@@ -39,7 +39,7 @@ from lspd.engine.overlaid_state import Held
 from lspd.engine.program_data import DataNotChecked, data_changed, data_state
 from lspd.engine.python_mirror import CONFIGS
 from lspd.engine.results import FileResult
-from lspd.engine.revisions import Delta
+from lspd.engine.revisions import Delta, is_manifest
 from lspd.engine.stops import Stop
 from lspd.errors import InvalidInput, LspdError
 from lspd.workspace import Workspace
@@ -143,6 +143,17 @@ def _unbuilt(ws: Workspace, scope: GateScope, then: Mapping[Path, str | None]) -
         f"{ws.display(edited[0])} is read by module resolution, and its programs reference "
         "projects whose outputs a copy does not build"
     )
+
+
+def manifest_held(ws: Workspace, scope: GateScope, path: Path) -> str | None:
+    """Why a preview cannot hold `path`, a workspace package's package.json whose fields
+    module resolution reads changed, at its proposed text on tsc's copy (None: it can, and
+    each TypeScript project's own `tsc -p` on a copy holding it answers the proposal,
+    `program_data.data_state`): every file of the gate must be a tsconfig project's, and no
+    tsconfig may reference projects (a copy lacks their built outputs: `_unbuilt`)."""
+    if not is_manifest(path) or not _typescript_alone(scope, {path: None}):
+        return f"{ws.display(path)} is no package.json of a gate TypeScript alone judges"
+    return _unbuilt(ws, scope, {path: None})
 
 
 def _references(config: Path) -> bool:

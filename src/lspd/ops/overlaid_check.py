@@ -26,7 +26,7 @@ from lspd.engine.comparison import Again, Found
 from lspd.engine.overlaid_state import with_also
 from lspd.engine.program_data import data_read, data_state
 from lspd.engine.renames import renames
-from lspd.engine.revisions import program_data
+from lspd.engine.revisions import is_manifest, program_data
 from lspd.engine.second_sample import sampled_again
 from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
@@ -56,9 +56,12 @@ async def proposal_compared(
 async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | None) -> Compared:
     whole = await check_all(ws)  # the baseline: a stop there is said (`baseline_stopped`)
     disk = {ws.resolve(r.path): r for r in whole.results}
-    data = set(await data_read(ws, proposed))  # JSON modules: no server holds their text
-    state = await overlaid_state(  # nor of a JSON no program reads (package.json)
-        ws, {p: t for p, t in proposed.items() if not program_data(ws, p)}, set(disk), only
+    # JSON modules and a package.json (`preview` took one tsc on a copy can hold): no server
+    # holds their text, their programs' tsc -p on a copy does
+    manifests = {p for p in proposed if is_manifest(p) and ws.handler(p) is None}
+    data = set(await data_read(ws, proposed)) | manifests
+    state = await overlaid_state(  # nor of a JSON no program reads
+        ws, {p: t for p, t in proposed.items() if not _by_tsc(ws, p, manifests)}, set(disk), only
     )
     after, asked, stops = dict(state.results), state.asked, list(state.stopped)
     if data:  # their programs checked by their own tsc -p on a copy holding the proposal
@@ -66,7 +69,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     compared = set(after) | set(proposed)
     before = {p: disk[p] for p in compared if p in disk}
     outside = [p for p in sorted(compared) if p not in disk and p.is_file()]
-    outside = [p for p in outside if not program_data(ws, p)]  # JSON: no server's
+    outside = [p for p in outside if not _by_tsc(ws, p, manifests)]  # JSON: no server's
     before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
     olds, news = _found(before, {}), _found(after, proposed)
     moved = _renamed(ws, proposed)
@@ -101,6 +104,11 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     seen = [found.diagnostic for found in news]
     kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
+
+
+def _by_tsc(ws: Workspace, path: Path, manifests: Collection[Path]) -> bool:
+    """Whether `path` is held for tsc on a copy alone (a JSON module, a package.json)."""
+    return path in manifests or program_data(ws, path)
 
 
 def _renamed(ws: Workspace, proposed: Texts) -> dict[str, str]:

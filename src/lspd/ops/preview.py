@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from lspd.engine.config_parts import same_settings
+from lspd.engine.configured import manifest_held
 from lspd.engine.dependents import files_naming
 from lspd.engine.revisions import is_configuration, program_data
 from lspd.errors import InvalidInput, LspdError
@@ -17,7 +18,7 @@ from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
-from lspd.workspace.scope import gate_scope
+from lspd.workspace.scope import GateScope, gate_scope
 
 MAX_CHANGES = 50  # files in one preview
 
@@ -90,24 +91,26 @@ async def previewed(
     )
 
 
-async def _configurations(ws: Workspace, changes: object) -> frozenset[Path]:
-    """The configurations the gate's scope read (a tsconfig's `extends` of any name, as
+async def _configurations(ws: Workspace, changes: object) -> GateScope | None:
+    """The gate's scope (the configurations it read: a tsconfig's `extends` of any name, as
     TypeScript followed it), read only when a change is of a file no server handles."""
     paths = (
         [c.get("path") for c in changes if isinstance(c, dict)] if isinstance(changes, list) else []
     )
     try:
         if not any(isinstance(p, str) and ws.handler(ws.resolve(p)) is None for p in paths):
-            return frozenset()
-        return frozenset(p for p, _ in (await gate_scope(ws)).read)
+            return None
+        return await gate_scope(ws)
     except LspdError:  # a bad path or an unreadable configuration: said by `_proposed`
-        return frozenset()
+        return None
 
 
-def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[Path, str | None]:
+def _proposed(ws: Workspace, changes: object, scope: GateScope | None) -> dict[Path, str | None]:
     """The changes as {file: its proposed text, or None to delete it}, checked; one of a
-    checker's configuration (`configs`: those the gate's scope read) refused, but one
-    changing nothing a checker reads (`same_settings`), left out."""
+    checker's configuration (those `scope` read) refused, but one changing nothing a
+    checker reads (`same_settings`), left out, and a package.json tsc on a copy can hold
+    (`configured.manifest_held`: its programs' own tsc -p answers the proposal)."""
+    configs = frozenset(p for p, _ in scope.read) if scope is not None else frozenset()
     example = '[{"path": "src/a.py", "content": "..."}, {"path": "src/old.py", "content": null}]'
     if not isinstance(changes, list) or not changes:
         raise InvalidInput(f"`changes` must be a non-empty list, e.g. {example}")
@@ -127,11 +130,14 @@ def _proposed(ws: Workspace, changes: object, configs: frozenset[Path]) -> dict[
         if content is not None and len(content.encode()) > MAX_FILE_BYTES:
             raise InvalidInput(f"{change['path']}: content over {MAX_FILE_BYTES} bytes")
         path = ws.resolve(change["path"])
+        held = False  # a package.json held on tsc's copy
         if ws.handler(path) is None and is_configuration(path, configs):
             if content is not None and same_settings(path, read_text(path), content):
                 continue  # pyproject's [project] alone: the checkers read none of it
-            raise InvalidInput(_configuration(ws.display(path)))
-        if not program_data(ws, path):  # a JSON module: answered by its program's tsc
+            if content is None or scope is None or manifest_held(ws, scope, path) is not None:
+                raise InvalidInput(_configuration(ws.display(path)))
+            held = True
+        if not held and not program_data(ws, path):  # a JSON module: its program's tsc
             ws.definition_for(path)  # a file of no served language: say so now
         if path in proposed:
             raise InvalidInput(f"{change['path']} is changed twice; send each file once")
