@@ -44,8 +44,11 @@ from lspd.workspace.tsc_native import parsed_errors
 Texts = Mapping[Path, str | None]
 _NOT_A_MODULE = re.compile(r"File '(.+)' is not a module\.")
 _EXTENSION = re.compile(r"(?:\.d)?\.[cm]?[jt]sx?$|\.json$")
-# a module specifier: `from "x"`, `import "x"`, `import("x")`, `require("x")`
-_SPECIFIER = re.compile(r"""(?:\bfrom|\bimport|\brequire)\s*\(?\s*["'`]([^"'`\n]+)["'`]""")
+# a module specifier: `from "x"`, `import "x"`, `import("x")`, `require("x")`; and a
+# `/// <reference path="x" />` (a file held gone is held empty: tsc says it not found, TS6053)
+_SPECIFIER = re.compile(
+    r"""(?:\bfrom|\bimport|\brequire|///\s*<reference\s+path\s*=)\s*\(?\s*["'`]([^"'`\n]+)["'`]"""
+)
 
 
 async def native_held(
