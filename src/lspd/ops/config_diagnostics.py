@@ -61,8 +61,8 @@ class ConfigFile:
 async def config_file(ws: Workspace, path: Path) -> ConfigFile | None:
     """`path` as a configuration of the gate's TypeScript programs; None where it is none
     (a server's file, another checker's configuration, no TypeScript program in the gate)."""
-    if ws.handler(path) is not None:
-        return None
+    if path.suffix != ".json" or ws.handler(path) is not None:
+        return None  # a TypeScript configuration is JSON (the gate's scope is not read)
     scope = await gate_scope(ws)
     if not is_configuration(path, [p for p, _ in scope.read]):
         return None
