@@ -5,8 +5,10 @@ the project's own `mypy` run on the disk holding the same texts."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -17,6 +19,8 @@ import pytest
 
 from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
 from lspd.workspace import Workspace
+from lspd.workspace.mypy_server import ran
+from lspd.workspace.mypy_site import placed
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import mypy_env
@@ -152,3 +156,36 @@ def test_an_edit_of_the_package_reached_through_the_pth_is_read(
     expected = truth(root)
     assert expected == {("tests/typing/use.py", 4, "call-arg")}
     assert held == written == expected
+
+
+@pytest.mark.parametrize("own", [False, True], ids=["alone", "the-environment's-own"])
+def test_a_mypy_run_through_the_sitecustomize_prints_nothing_of_its_own(
+    tmp_path: Path, own: bool
+) -> None:
+    """mypy run as lspd runs it in a copy of the project (`mypy_server.ran`, the
+    `sitecustomize` first on its PYTHONPATH) reads the copy's src/ through the editable
+    `.pth` (its constructor given a required parameter: use.py's call-arg, as mypy says
+    with that text on the disk) with an empty stderr; the environment's own
+    `sitecustomize`, where it has one, is still run. Before, without one: `Error in
+    sitecustomize; set PYTHONVERBOSE for traceback:` / `KeyError: 'sitecustomize'` on
+    every run's stderr."""
+    config = CONFIGS["tests-alone"]
+    root = editable(tmp_path / "proj", LAYOUT, config, mypy_env())
+    copy = tmp_path / "state/copy"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".venv"))
+    (copy / "src/app/core.py").write_text(REQUIRED)
+    users = tmp_path / "state/users"
+    placed(users, root, copy)
+    (site,) = (root / ".venv").glob("lib/python*/site-packages")
+    marker = tmp_path / "own-ran"
+    if own:
+        (site / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    argv = ["-O", "json", "--cache-dir", os.devnull]
+    interpreter = root / ".venv/bin/python"
+    status, out, err = asyncio.run(ran(interpreter, "mypy", argv, copy, users=users))
+    assert (status, err) == (1, "")
+    said = {(e["file"], e["line"], e["code"]) for e in map(json.loads, out.splitlines())}
+    assert said == {("tests/typing/use.py", 4, "call-arg")}
+    assert marker.is_file() == own
+    (root / "src/app/core.py").write_text(REQUIRED)
+    assert truth(root) == said

@@ -10,7 +10,8 @@ interpreter's start, after site-packages and their `.pth` files are read: every 
 entry under the project's folder (`copy.json`'s first path), an environment's (a
 `pyvenv.cfg` on the way, site-packages, the interpreter's prefixes) aside, is made the
 same entry in the copy (its second), in the same place; this folder itself leaves
-`sys.path`, and the environment's own `sitecustomize`, if any, is run after it.
+`sys.path`, and the environment's own `sitecustomize`, if any, is run after it. It prints
+nothing: mypy's stderr is its own.
 """
 
 import json
@@ -50,12 +51,17 @@ def _main() -> None:
         base = os.path.realpath(base)
         entries = [_moved(e, base, copy, prefixes) for e in entries]
     sys.path[:] = entries
-    del sys.modules[__name__]
+    # The environment's own, found where this was (its folder gone from `sys.path`): this
+    # module is put back where there is none, as the interpreter's import of it pops its
+    # entry when it returns (missing, it printed `Error in sitecustomize ... KeyError`).
+    this = sys.modules.pop(__name__)
     try:
         import sitecustomize  # type: ignore[import-not-found]  # noqa: F401  (the environment's own)
     except ImportError as exc:
         if exc.name != "sitecustomize":
             raise
+    finally:
+        sys.modules.setdefault(__name__, this)
 
 
 if __name__ == "sitecustomize":  # as the interpreter's start imports it, not otherwise
