@@ -146,3 +146,25 @@ def test_basedpyright_reads_an_edit_in_a_pth_folder_outside_the_workspace(tmp_pa
         expected = [(p, line, rule) for p, line, _, rule, _ in cli(root)]
         assert expected == [("app/main.py", 3, "reportAssignmentType")]
         assert _said(warm.run(workspace_diagnostics(warm.ws))) == set(expected)
+
+
+def test_a_module_added_to_a_pth_folder_outside_the_workspace_is_read(tmp_path: Path) -> None:
+    """Warm and watched: tests/typing imports app.extra, which the library outside the
+    workspace has not (mypy: import-not-found); the module added there, mypy says the
+    assignment its function's type breaks; then the same in a fresh workspace. Before, the
+    added file was followed with its stamp as first listed: no change told, so lspd check
+    kept the answer made before it (the import-not-found)."""
+    root, core = _project(tmp_path)
+    use = root / "tests/typing/use.py"
+    use.write_text("from app.extra import g\n\nx: int = g()\n")
+    missing = {("tests/typing/use.py", 1, "import-not-found")}
+    assert truth(root) == missing
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == missing
+        (core.parent / "extra.py").write_text('def g() -> str:\n    return ""\n')
+        expected = truth(root)
+        assert expected == {("tests/typing/use.py", 3, "assignment")}
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == expected
+        (core.parent / "extra.py").write_text("def g() -> int:\n    return 1\n")
+        assert truth(root) == set()
+        assert _said(warm.run(workspace_diagnostics(warm.ws))) == set()

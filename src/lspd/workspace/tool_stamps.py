@@ -15,12 +15,13 @@ file edited in place, `mypy_installed.typed_stamp`).
 A folder a `.pth` names outside the workspace (a sibling checkout installed editable:
 ../lib/src) is read by the checkers as the project's own files are, and no watcher sees it:
 its `.py` / `.pyi` files (`outside`, at most `OUTSIDE_FILES`) are followed for mypy by the
-workspace (an edit there is told as a file change: dmypy reads it), stamped into the
-environments' stamps (a result kept under their old texts is not the one to compare with)
-and into a project's Python toolchain's stamp (its server restarted: basedpyright reads no
-library file again when told it changed). Beyond the bound, no result kept with such an
-environment is reused (its stamp is new at each look), and nothing is followed or
-restarted: an edit there is not seen by a warm server's or dmypy's answer.
+workspace (an edit there, or a file added, is told as a file change: dmypy reads it),
+stamped into the environments' stamps (a result kept under their old texts is not the one
+to compare with) and into a project's Python toolchain's stamp (its server restarted:
+basedpyright reads no library file again when told it changed). Beyond the bound, no
+result kept with such an environment is reused (its stamp is new at each look), and
+nothing is followed or restarted: an edit there is not seen by a warm server's or dmypy's
+answer.
 """
 
 from __future__ import annotations
@@ -104,11 +105,15 @@ class ToolStamps:
         """The `.py` / `.pyi` files below the folders the `.pth` files of the environments of
         `interpreters` name outside the workspace (none of an environment holding more than
         `OUTSIDE_FILES`), each with its stamp when `moved` first saw its environment (mypy's
-        daemon made: `mypy_check.daemon_of`), else now (`files.stamp`)."""
+        daemon made: `mypy_check.daemon_of`); one added since, None (not there then: told
+        as a change, a module mypy found missing), else now (`files.stamp`)."""
         found: list[tuple[Path, tuple[int, int] | None]] = []
         for interpreter in interpreters:
             listed = self._outside(interpreter)
+            seen = interpreter in self._seen
             for path in listed[1] if listed is not None else ():
+                if seen:
+                    self._first.setdefault(path, None)
                 was = self._first[path] if path in self._first else stamp(Path(path))
                 found.append((Path(path), was))
         return found
