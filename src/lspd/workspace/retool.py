@@ -19,13 +19,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.errors import ConfigError
+from lspd.errors import ConfigError, InvalidInput
 from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files
 from lspd.workspace.config import CONFIG_NAME, Config, load_config
+from lspd.workspace.pyright_scope import PYPROJECT, _json, _table, config_in
 from lspd.workspace.tool_stamps import ToolStamps
 from lspd.workspace.toolchain import Choice, Toolchain, adapt
+from lspd.workspace.watcher import Change, FileEvent
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,14 @@ class Toolchains:
         another label, so the server restarts and the kept results are made again)."""
         self._found = {k: dataclasses.replace(f, at=-math.inf) for k, f in self._found.items()}
 
+    def restart(self, key: Key, why: str) -> None:
+        """The session of `key` stopped, to start again at its next question (`why`: what
+        status says of it)."""
+        if key in self._sessions:
+            log.info("%s restarts: %s", key[0], why)
+            self.announced[key] = why
+            self._stop(key)
+
     def _stop(self, key: Key) -> None:
         old = self._sessions.pop(key, None)
         if old is not None:
@@ -153,3 +163,38 @@ class Toolchains:
             log.warning("lspd.toml changed but cannot be used (%s); keeping the last one", exc)
             return
         self.settings = settings_of(config, self.root, self.restricted)
+
+
+def stubs_moved(folders: list[Path], events: list[FileEvent]) -> Path | None:
+    """The stub folder (`stubPath`, `typings` by default) of one of `folders` (a pyright
+    server's projects) in which a file or folder came or went, if any. basedpyright's
+    running server follows no file there (its watchers are the `include` folders' and the
+    environment's): it kept a deleted stub's types for good (the untyped library's errors
+    unsaid: a `rm typings/lib/__init__.pyi` unseen), or read the folder left as a namespace
+    package; only a new server resolves the import as its CLI does."""
+    came = [e.path for e in events if e.change is not Change.changed]
+    if not came:
+        return None
+    for folder in folders:
+        stubs = stub_path(folder)
+        if any(path == stubs or stubs in path.parents for path in came):
+            return stubs
+    return None
+
+
+def stub_path(folder: Path) -> Path:
+    """The `stubPath` of the pyright configuration of `folder` (of the file naming it in its
+    `extends` chain), `folder`/typings when none names it."""
+    try:
+        config = config_in(folder)
+    except InvalidInput:
+        config = None
+    for read in config.read if config is not None else ():
+        try:
+            table = _table(read) if read.name == PYPROJECT else _json(read)
+            value = (table or {}).get("stubPath")
+        except InvalidInput:
+            continue
+        if isinstance(value, str):
+            return Path(read.parent, value).resolve()
+    return folder / "typings"

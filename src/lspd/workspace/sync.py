@@ -32,10 +32,12 @@ from lspd.workspace import files, paths
 from lspd.workspace.file_locks import FileLocks, KeptBack
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
+from lspd.workspace.retool import stubs_moved
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
 
 log = logging.getLogger(__name__)
+_PYRIGHT = "pyright"  # basedpyright's and pyright's servers (`retool.stubs_moved`)
 
 
 class DocumentSync:
@@ -231,9 +233,16 @@ class DocumentSync:
         may have looked for it in vain: see the module's doc). A locked
         file's (unsaved content being checked) wait until its check restored the disk text."""
         events = self._kept_back.keep(events, self._locks.other_text)
-        for session in list(self.pool.sessions.values()):
-            if session.state in ("indexing", "ready") and events:
-                await self._tell(session, events)
+        for key, session in list(self.pool.sessions.items()):
+            if session.state not in ("indexing", "ready") or not events:
+                continue
+            stubs = _PYRIGHT in session.name and stubs_moved(session.folders, events)
+            if stubs:  # a stub came or went: a new server resolves as the CLI (`retool`)
+                shown = paths.display(self.root, stubs)
+                self.pool.toolchains.restart(key, f"a stub came or went in {shown}")
+                self._deleted = {p: d for p, d in self._deleted.items() if d[0] is not session}
+                continue
+            await self._tell(session, events)
         self._absent.difference_update(e.path for e in events if e.change is Change.created)
 
     async def _tell(self, session: Session, events: list[FileEvent]) -> None:
