@@ -106,3 +106,37 @@ def test_the_configurations_edited_since_are_read_from_the_question_s_listing(
     assert revisions.configs_then(ws, sha, configs) == then
     assert [run[0] for run in runs][:3] == ["rev-parse", "diff", "ls-files"]
     assert "rev-parse" not in [run[0] for run in runs][3:]
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+SHAPES = "def area(w: int, h: int) -> int:\n    return w * h\n"
+Texts = dict[str, tuple[str | None, str | None]]  # a file's name: its texts then and now
+STAGED: dict[str, tuple[list[str], Texts]] = {
+    # git mv: git's own rename detection (`diff.renames`, on by default) named the new
+    # path alone, so HEAD's state held the old path at the disk's (absent), not HEAD's text
+    "rename": (["mv", "shapes.py", "geometry.py"], {"shapes.py": (SHAPES, None)}),
+    "deletion": (["rm", "-q", "shapes.py"], {"shapes.py": (SHAPES, None)}),
+    "deletion kept on disk": (["rm", "-q", "--cached", "shapes.py"], {"shapes.py": (SHAPES,) * 2}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STAGED))
+def test_a_staged_change_differs_from_head_by_head_s_tree(tmp_path: Path, case: str) -> None:
+    """A change staged in the index (`git mv`, `git rm`, `git add` of a new file or an
+    edit) differs from HEAD as the same change unstaged does: each path HEAD's tree holds
+    and the disk does not is listed with HEAD's text (before: a staged rename listed the
+    new path alone, and HEAD's kept result was made without the old file)."""
+    root = committed(tmp_path / "p", {"shapes.py": SHAPES, "main.py": "import shapes\n"})
+    command, expected = STAGED[case]
+    _git(root, *command)
+    (root / "new.py").write_text("x = 1\n")
+    (root / "main.py").write_text("import geometry\n")
+    _git(root, "add", "new.py", "main.py")
+    delta = revisions.differences(Workspace(root, log_dir=tmp_path / "logs"), "HEAD")
+    both = {p.name: (delta.before[p], delta.after[p]) for p in delta.before}
+    moved = {"geometry.py": (None, SHAPES)} if case == "rename" else {}
+    added = {"new.py": (None, "x = 1\n"), "main.py": ("import shapes\n", "import geometry\n")}
+    assert both == {**expected, **moved, **added}

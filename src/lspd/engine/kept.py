@@ -31,8 +31,9 @@ log = logging.getLogger(__name__)
 # module a TypeScript program reads was held at the disk's text, not the commit's; 7: the
 # errors of a solution-style layout's other program, tsc -p's, had a start and no end; 8: a
 # mypy project's files reached through mypy_path or an editable .pth, outside `files`, were
-# held at the disk's text, not the commit's, ed27b41).
-FORMAT = 8
+# held at the disk's text, not the commit's, ed27b41; 9: a rename staged in the index (`git
+# mv`) left the old path out of HEAD's state, which held the rename's own errors).
+FORMAT = 9
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -77,8 +77,12 @@ def at_commit(ws: Workspace, baseline: str) -> tuple[str, Path]:
 
 def listing(ws: Workspace, commit: str, top: Path) -> Listing:
     """The files differing from `commit` (of the repository at `top`, `at_commit`'s): two
-    git runs, read after the check they are compared with."""
-    names = git(ws.root, "diff", "--name-only", "-z", "--relative", commit, "--") or ""
+    git runs, read after the check they are compared with. `--no-renames`: git pairs a
+    rename staged in the index (`git mv`; `diff.renames` is on by default) and names the new
+    path alone, so the old one was no difference and HEAD's state was made without it (its
+    kept result held the rename's own errors: a clean tree after said them fixed)."""
+    diff = ("diff", "--no-renames", "--name-only", "-z", "--relative", commit, "--")
+    names = git(ws.root, *diff) or ""
     untracked = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z") or ""
     return Listing(commit, top, frozenset({*names.split("\0"), *untracked.split("\0")} - {""}))
 
