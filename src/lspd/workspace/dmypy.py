@@ -172,12 +172,14 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
-            once, kept, ran = needs_once(texts, self.place.inside, self.version), None, None
+            once, found = needs_once(texts, self.place.inside, self.version), None
             async with exclusive(self.lock_file):
                 if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)
                     kept = self.kept.key(state, flags, texts, self.place, self.sees.files)
-                    ran = self.kept.get(kept)
-                    status, out, err = ran or await _run_once(self, texts, flags, targets)
+                    if (ran := self.kept.get(kept)) is None:  # mypy's answer: for the next process
+                        ran, found = await _run_once(self, texts, flags, targets, json_out)
+                        self.kept.put(kept, ran)
+                    status, out, err = ran
                 else:
                     await self.forks.end()
                     if replugged(self.state, texts, self.place.inside, self.version):
@@ -187,9 +189,7 @@ class Dmypy:
             self._watch()
             self._environment = self._environment or environment
             self.last_used = time.monotonic()
-            found = _output(self.project, status, out, err, json_out, once)
-            if once and ran is None:  # mypy's answer, not a failure: kept for the next process
-                self.kept.put(kept, (status, out, err))
+            found = found or _output(self.project, status, out, err, json_out, once)
             self.once = once
             self._answers[state] = found
             while len(self._answers) > KEPT_ANSWERS:
@@ -356,10 +356,11 @@ def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
 
 
 async def _run_once(
-    daemon: Dmypy, texts: dict[str, bytes], flags: list[str], targets: list[str]
-) -> Ran:
+    daemon: Dmypy, texts: dict[str, bytes], flags: list[str], targets: list[str], json_out: bool
+) -> tuple[Ran, MypyOutput]:
     """The project's `mypy` run once in the daemon's copy holding `texts`, on the cache
-    nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`)."""
+    nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`): what it
+    printed, and its answer (`_output`; a failure raised)."""
     await daemon._end()
     daemon.mirror.hold(texts)
     cache = daemon.caches.take(texts)
@@ -369,10 +370,12 @@ async def _run_once(
     daemon.runs += 1
     forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
     status, out, err = forked or await daemon._run("mypy", argv)
-    # a crash, not a syntax error (or mypy 1.13's stop at a file shadowing a library module)
-    if status not in (0, 1) and not said(out) and not shadowing(out, err):
-        daemon.caches.drop(cache)
-    return status, out, err
+    try:
+        return (status, out, err), _output(daemon.project, status, out, err, json_out, True)
+    except MypyFailed:  # a crash, not a syntax error (nor mypy 1.13's stop at a shadowing file)
+        if status not in (0, 1) and not said(out):
+            daemon.caches.drop(cache)
+        raise
 
 
 def _output(
