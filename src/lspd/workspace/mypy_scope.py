@@ -50,8 +50,9 @@ def mypy_scopes(
     """Of the `directories` holding a mypy configuration, those mypy judges (with `alone`,
     those it judges alone: where both judge, the gate's scope is pyright's), with the files
     of `files` (the walk's Python files) each configuration chose. `root` and `python` (the
-    workspace's root and lspd.toml's `python`, resolved) find the interpreter lspd runs mypy
-    with (`mypy_python`), whose `.pth` files say what mypy reaches."""
+    workspace's root and lspd.toml's `python`, its path from the root, not resolved) find
+    the interpreter lspd runs mypy with (`mypy_python`), whose `.pth` files say what mypy
+    reaches."""
     scopes = []
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
