@@ -1,11 +1,14 @@
-"""The configuration errors of TypeScript 7 projects, as their `tsc -p` reports them.
+"""The configuration errors of TypeScript projects, as their `tsc -p` reports them.
 
 A `tsconfig.json` holding options TypeScript 7 removed (`baseUrl`, `target: es5`,
 `moduleResolution: node`, ...) fails the project's `tsc` before any file is checked, while
 TypeScript 7's LSP reports nothing of it (7.0.2: no diagnostics for tsconfig.json, and the
-files checked anyway). So the whole-workspace check asks `tsc` itself, once per
-configuration and while the file is unchanged, and lists its errors under the file they
-are in: `lspd check` then fails as `tsc` does.
+files checked anyway). TypeScript 5's tsserver says nothing of its tsconfig either, where
+`tsc -p` fails on an option's wrong value (`"target": "es2099"`: TS6046, exit 2; lspd check
+said 0 errors, exit 0). So the whole-workspace check asks the project's own `tsc` itself,
+once per configuration and while the file is unchanged, and lists its errors under the
+file they are in: `lspd check` then fails as `tsc` does. (A TypeScript 5 project checked by
+lspd's own TypeScript, none in its node_modules, is not asked: no tsc of its own.)
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from pathlib import Path
 
 from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
-from lspd.workspace.toolchain import NATIVE
+from lspd.workspace.scope import gate_scope
+from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
 
@@ -30,30 +35,24 @@ _said: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[Config
 
 
 async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
-    """The configuration errors of each project a TypeScript 7 session serves, one result
-    per file holding some (a tsconfig.json, or a configuration it extends)."""
+    """The configuration errors of each TypeScript project of the check, one result per
+    file holding some (a tsconfig.json, or a configuration it extends)."""
     said = _said.setdefault(ws, {})
     by_file: dict[Path, list[Diagnostic]] = {}
     answered: dict[Path, tuple[str, str | None]] = {}
-    for session in list(ws.sessions.values()):
-        command = session.definition.resolved_command()
-        if session.name != NATIVE or session.definition.unavailable or "--lsp" not in command:
+    for config, tsc, server, toolchain in await _projects(ws):
+        stamp = configured_stamps(config)
+        if stamp is None:
             continue
-        tsc = command[: command.index("--lsp")]
-        for folder in session.folders:
-            config = next((folder / n for n in CONFIGS if (folder / n).is_file()), None)
-            stamp = configured_stamps(config) if config is not None else None
-            if config is None or stamp is None:
-                continue
-            if config not in said or said[config][0] != stamp:
-                said[config] = (stamp, list(await configuration(ws, tsc, config)))
-            for error in said[config][1]:
-                if error.file.suffix != ".json":
-                    continue  # a source file's syntax error: its own check says it, while fresh
-                found = by_file.setdefault(error.file, [])
-                if (diagnostic := _diagnostic(error)) not in found:  # an `extends` shared
-                    found.append(diagnostic)
-                answered[error.file] = (session.name, session.toolchain)
+        if config not in said or said[config][0] != stamp:
+            said[config] = (stamp, list(await configuration(ws, tsc, config)))
+        for error in said[config][1]:
+            if error.file.suffix != ".json":
+                continue  # a source file's syntax error: its own check says it, while fresh
+            found = by_file.setdefault(error.file, [])
+            if (diagnostic := _diagnostic(error)) not in found:  # an `extends` shared
+                found.append(diagnostic)
+            answered[error.file] = (server, toolchain)
     return [
         DiagnosticsResult(
             path=ws.display(file),
@@ -66,6 +65,32 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         )
         for file, found in sorted(by_file.items())
     ]
+
+
+async def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | None]]:
+    """Each configuration with its project's own tsc, the server and toolchain named: those
+    of TypeScript 7's sessions (the command before `--lsp`), then the gate's TypeScript 5
+    projects (checked by the builder, with no session: node_modules/typescript's tsc)."""
+    found: dict[Path, tuple[Path, list[str], str, str | None]] = {}
+    for session in list(ws.sessions.values()):
+        command = session.definition.resolved_command()
+        if session.name != NATIVE or session.definition.unavailable or "--lsp" not in command:
+            continue
+        for folder in session.folders:
+            if config := next((folder / n for n in CONFIGS if (folder / n).is_file()), None):
+                tsc = command[: command.index("--lsp")]
+                found.setdefault(config, (config, tsc, session.name, session.toolchain))
+    for project in (await gate_scope(ws)).projects:
+        config = project.project / (project.config or "")
+        if project.language != "typescript" or project.config not in CONFIGS or config in found:
+            continue
+        package = find_typescript(project.project, ws.root)
+        version = package_version(package) if package is not None else None
+        if package is None or version is None or int(version.split(".")[0]) >= 7:
+            continue  # lspd's own TypeScript (none of the project's), or a native one
+        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        found[config] = (config, tsc, SERVER, version)
+    return list(found.values())
 
 
 def _diagnostic(error: ConfigError) -> Diagnostic:

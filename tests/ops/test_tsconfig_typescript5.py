@@ -1,0 +1,36 @@
+"""A tsconfig.json whose option has a wrong value fails `lspd check` on TypeScript 5 as it
+fails the project's `tsc -p` (TS6046, exit 2): tsserver says nothing of its tsconfig and the
+builder checked the files, so lspd check said 0 errors, exit 0. Its errors are now the
+project's own tsc's (`ops/tsconfig.config_results`), and the files are checked beside them
+as tsc checks them. Real TypeScript 5.4.5, daemon and one-shot."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from lspd.ops.check import check_all
+from tests.conftest import answer, warm_root
+from tests.workspace.toolchains import gate, typescript_committed
+
+LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
+OPTIONS = {"strict": True, "noEmit": True, "target": "es2099"}
+FILES = {
+    "tsconfig.json": json.dumps({"compilerOptions": OPTIONS, "include": ["src"]}),
+    "src/a.ts": "export const a: number = 'one';\n",
+}
+
+
+def test_a_wrong_option_value_fails_the_check_as_tsc(tmp_path: Path) -> None:
+    root = typescript_committed(tmp_path / "ts5", FILES, "5.4.5")
+    code, out = gate(root)
+    truth = {(p, int(a), int(b), c) for p, a, b, c in LINE.findall(out)}
+    assert (code, truth) == (2, {("tsconfig.json", 1, 64, "6046"), ("src/a.ts", 1, 14, "2322")})
+    once = answer(root, check_all)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        for checked in (once, warm.run(check_all(warm.ws))):
+            found = {
+                (r.path, d.line, d.column, d.code) for r in checked.results for d in r.diagnostics
+            }
+            assert found == truth
