@@ -56,6 +56,7 @@ SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
 # judged the project with `disallow_untyped_defs`). An empty `.git` in the copy ends both at
 # its root, as the repository ends the project's; mypy 1.13 reads only where it runs.
 VCS_MARK = ".git"
+FOLDER = "/"  # how a folder ends among a copy's wanted paths (`Mirror.hold`)
 
 
 @dataclass(frozen=True)
@@ -110,14 +111,37 @@ class Mirror:
         self._trusted = True
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
-        """Make the copy hold exactly `wanted` (relative path -> text); whether it changed."""
+        """Make the copy hold exactly `wanted` (relative path -> text; a path ending in `/`:
+        a folder the state holds with no file mypy reads in it, `Sees.folders`); whether it
+        changed. A folder a removal empties goes, as `git apply` or `git rm` leave the tree,
+        unless `wanted` names it: mypy reads a folder on its search path as a namespace
+        package, so one kept that the disk lacks (or lacked that it has) answered
+        `Module has no attribute` where mypy says the import's error, or the other way."""
         self._trust()
         changed = False
         for relative in [r for r in self._held if r not in wanted]:
-            (self.directory / relative).unlink(missing_ok=True)
+            path = self.directory / relative
+            if not relative.endswith(FOLDER):
+                path.unlink(missing_ok=True)
             del self._held[relative]
+            self._emptied(path, wanted)
             changed = True
         return self.put(wanted) or changed
+
+    def _emptied(self, path: Path, wanted: dict[str, bytes]) -> None:
+        """`path`'s folders removed up the copy while empty and not `wanted`."""
+        for folder in [path, *path.parents]:
+            if folder == self.directory or self.directory not in folder.parents:
+                return
+            relative = folder.relative_to(self.directory).as_posix() + FOLDER
+            if relative in wanted:
+                return
+            try:
+                folder.rmdir()
+            except FileNotFoundError:
+                continue
+            except OSError:  # not empty (or a file): what is left stays
+                return
 
     def put(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold `wanted` (relative path -> text), the other files as they
@@ -132,6 +156,11 @@ class Mirror:
             if self._held.get(relative) == digest:
                 continue
             path = self.directory / relative
+            if relative.endswith(FOLDER):  # a folder the state holds empty (of mypy's files)
+                path.mkdir(parents=True, exist_ok=True)
+                self._held[relative] = digest
+                changed = True
+                continue
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
             # dmypy compares mtime and size first, and mypy's cache (run once) the whole
@@ -159,19 +188,26 @@ def mypy_sees(directory: Path) -> list[Path]:
     return _walked(directory)[0]
 
 
-def _walked(directory: Path) -> tuple[list[Path], list[Path]]:
-    """`mypy_sees`'s files, and every directory the walk looked into or at (an
-    environment set aside: its `pyvenv.cfg` could go)."""
+def _walked(directory: Path) -> tuple[list[Path], list[Path], list[Path]]:
+    """`mypy_sees`'s files, every directory the walk looked into or at (an environment set
+    aside: its `pyvenv.cfg` could go), and the folders that stay when every file of
+    `mypy_sees` in them is gone (`Sees.folders`)."""
     found: list[Path] = []
     looked: list[Path] = []
+    stays: list[Path] = []
     for top, dirs, files in os.walk(directory):
         here = Path(top)
         looked.append(here)
+        every = len(dirs)
         kept = [d for d in dirs if d not in SKIPPED]
         dirs[:] = [d for d in kept if not (here / d / "pyvenv.cfg").exists()]
         looked += [here / d for d in kept if d not in dirs]
-        found += [here / name for name in files if name.endswith(PYTHON) or name in MARKS]
-    return sorted(found), looked
+        ours = [here / name for name in files if name.endswith(PYTHON) or name in MARKS]
+        found += ours
+        other = len(ours) < len(files) or len(dirs) < every or not (files or every)
+        if other and here != directory:
+            stays.append(here)
+    return sorted(found), looked, stays
 
 
 class Sees:
@@ -185,21 +221,33 @@ class Sees:
         self._looked: tuple[Path, ...] = ()
         self._stamps: tuple[Stamp, ...] = ()
         self._files: list[Path] | None = None
+        self._folders: list[Path] = []
         self.walks = 0  # how many times it walked the tree (its tests count them)
 
     def files(self) -> list[Path]:
         """The files, from the last walk while no directory of it changed."""
+        return self._walk()[0]
+
+    def folders(self) -> list[Path]:
+        """The folders that stay when every file of `files` in them is gone: empty ones
+        (a `rm` of a stub leaves its folder: mypy reads it as a namespace package), or
+        holding other files or caches. A copy holds them (`Mirror.hold`, their relative
+        paths ending in `/`), and no folder whose files a held state deleted alone, as
+        `git apply` leaves none."""
+        return self._walk()[1]
+
+    def _walk(self) -> tuple[list[Path], list[Path]]:
         with self._lock:
             if self._files is not None and stamps(self._looked) == self._stamps:
-                return list(self._files)
+                return list(self._files), list(self._folders)
             began = time.time_ns()
-            files, looked = _walked(self.directory)
+            files, looked, self._folders = _walked(self.directory)
             self.walks += 1
             taken = stamps(looked)
             trusted = settled(taken, began)
             self._looked, self._stamps = tuple(looked), taken
             self._files = files if trusted else None
-            return list(files)
+            return list(files), list(self._folders)
 
 
 def package_base(directory: Path, config: MypyConfig | None) -> Path:
