@@ -30,6 +30,17 @@ CASES = {
         'export const tick = "`";\nexport const mark = `\n// b` as const;\n',
         'import { mark } from "./literal";\n\nexport const same: "\\n// b" = mark;\n',
     ),
+    # A regular expression after an if head, read as a division: its `//` hid the line.
+    "regex after if": (
+        "export declare const s: string;\nif (s) /[//]/.test(s); export const mark = '// b';\n",
+        'import { mark } from "./literal";\n\nexport const same: "// b" = mark;\n',
+    ),
+    # A division after a property named `in`, read as a regular expression up to the quote.
+    "property named in": (
+        "export const o = { in: 4 };\n"
+        "export const q = o.in / 2 + '/'; export const mark = '// b';\n",
+        'import { mark } from "./literal";\n\nexport const same: "// b" = mark;\n',
+    ),
 }
 
 

@@ -60,6 +60,42 @@ DIFFERENT = {
         "/** @type {string} */\nlet a;\n",
     ),
     "a string's spaces": ('const m = "a  b";\n', 'const m = "a b";\n'),
+    # A `/` after the `)` of an if/while/for head or a block's `}` begins a regular
+    # expression: read as a division, its `//` was a comment hiding the rest of the line.
+    "a regular expression after an if head": (
+        "if (s) /[//]/.test(s); export const x = 1;\n",
+        'if (s) /[//]/.test(s); export const x = "";\n',
+    ),
+    "a regular expression after a for await head": (
+        "for await (const a of b) /[//]/.test(a); export const x = 1;\n",
+        'for await (const a of b) /[//]/.test(a); export const x = "";\n',
+    ),
+    "a regular expression holding a quote after a while head": (
+        'while (s) /"/.exec(s); export const y = "a // " + x;\n',
+        'while (s) /"/.exec(s); export const y = "a // " + z;\n',
+    ),
+    "a regular expression after a block": (
+        "function f() {}\n/[//]/.test(s); export const x = 1;\n",
+        'function f() {}\n/[//]/.test(s); export const x = "";\n',
+    ),
+    "a regular expression after export default": (
+        "export default /[//]/; export const x = 1;\n",
+        'export default /[//]/; export const x = "";\n',
+    ),
+    # A keyword's name after a `.` is a property's: a division follows, no regular expression.
+    "a division after a property named in": (
+        "const r = a.in / 2 + '/'; const u = '// x' + y;\n",
+        "const r = a.in / 2 + '/'; const u = '// x' + z;\n",
+    ),
+    # JSX text is no code: its `//` is no comment, its backtick begins no template.
+    "JSX text holding //": (
+        "export const A = () => <a>http://x</a>; export const x = 1;\n",
+        'export const A = () => <a>http://x</a>; export const x = "";\n',
+    ),
+    "JSX text holding a backtick": (
+        "export const A = () => <p>`</p>;\nexport const u = `http://${a}`;\n",
+        "export const A = () => <p>`</p>;\nexport const u = `http://${b}`;\n",
+    ),
 }
 
 
@@ -99,6 +135,12 @@ MODULES = {
         False,
     ),
     "a text not read (a string left open)": ("export const s = 'a\n", False),
+    "a JSX text's line": ("const p = (\n  <p>\n    export this\n  </p>\n);\n", False),
+    "a member's name on the next line": ("const r = api.\n  export();\n", False),
+    "a namespace after a regular expression holding }": (
+        "if (s) /}/.test(s);\nnamespace N {\n  export const a = 1;\n}\n",
+        False,
+    ),
 }
 
 

@@ -10,7 +10,10 @@ or a `*` (a JSDoc comment's `code`) for a string's: a comment added at the end o
 4.1's Function.ts asked its importers again, 14 s where the same edit had taken 0.3 s.
 A text the pass cannot read to its end as TypeScript would (a string or a template left
 open, a quote it cannot place) has the shape of its whole text: more files asked, never
-fewer.
+fewer; so does a text holding JSX (`</`, `/>`), whose text is no code. A `/` after a
+block's `}` or an `if`/`while`/`for`/`with` head's `)` begins a regular expression, as
+TypeScript's parser reads it (read as a division, a `[//]` in it hid the rest of its line:
+an export's literal edited there asked no importer, where tsc -p says their TS2322).
 """
 
 from __future__ import annotations
@@ -59,9 +62,15 @@ _KEYWORDS = frozenset(
         "else",
         "yield",
         "await",
+        "default",
     ]
 )
+# A `)` closing these heads a statement: a `/` after it begins a regular expression.
+_HEAD = re.compile(r"\b(?:if|while|for|with|for\s+await)\s*$")
 _WORD = re.compile(r"[\w$]+$")
+# JSX (a closing tag, a self-closing one): its text is no code, so its `//`, quotes and
+# backticks are no comment, string or template; such a text has the shape of its whole text.
+_JSX = re.compile(r"</|/>")
 _SPACES = " \t\f\v\ufeff\xa0"  # TypeScript's white space, line ends apart
 _HOLE = "\x00"  # where a literal stood in the code
 # What the pass keeps in its code as it is: strings, `/* */` comments, `///` lines.
@@ -69,6 +78,7 @@ _KEPT = re.compile(rf"{_STRING}|/\*[\s\S]*?\*/|///[^{_BREAK}]*+")
 # An import or export declaration's first word at a line's start (`import(...)` is an
 # expression; `import.meta` makes a module too).
 _DECLARATION = re.compile(r"^[ \t]*(?:import\b(?!\s*\()|export\b)", re.MULTILINE)
+_OPENING, _CLOSING = "{([", "})]"
 
 
 class _Unread(Exception):
@@ -78,6 +88,8 @@ class _Unread(Exception):
 def shape(text: str) -> int:
     """A hash of `text` without its `//` comments (`///` directives kept) and blank lines:
     equal before and after an edit that changed only those."""
+    if _JSX.search(text) is not None:
+        return hash(text)
     try:
         code, literals = _read(text)
     except _Unread:
@@ -101,13 +113,17 @@ def module(text: str) -> bool:
     if (first := _DECLARATION.search(code)) is None:
         return False
     before = _KEPT.sub("", code[: first.start()])  # most modules: an import at the top
-    if "/*" not in before and before.count("{") == before.count("}"):
+    if "/*" not in before and _top(before):
         return True
     plain = _KEPT.sub("", code)
-    return any(
-        plain.count("{", 0, found.start()) == plain.count("}", 0, found.start())
-        for found in _DECLARATION.finditer(plain)
-    )
+    return any(_top(plain[: found.start()]) for found in _DECLARATION.finditer(plain))
+
+
+def _top(before: str) -> bool:
+    """Whether code after `before` is at the top level: no brace, parenthesis or bracket
+    open (a JSX text's line inside `(...)` is no declaration), not after a `.` (a member)."""
+    pairs = zip(_OPENING, _CLOSING, strict=True)
+    return not _member(before) and all(before.count(o) == before.count(c) for o, c in pairs)
 
 
 @functools.lru_cache(maxsize=2)  # `shape` and `module` of one text, one after the other
@@ -163,14 +179,41 @@ def _literal(
 def _regex_may_start(code: list[str]) -> bool:
     """Whether a `/` after `code` begins a regular expression, as TypeScript's parser would
     read it: after an operator, an opening bracket or a keyword, not after a name, a number,
-    a literal or a closing bracket."""
-    for piece in reversed(code):
+    a literal or a closing bracket; after a `}` (a block's end: an object literal divided
+    is no code) or the `)` of an `if`, `while`, `for` or `with` head, a new statement."""
+    for at, piece in enumerate(reversed(code)):
         before = piece.rstrip()
         if not before:
             continue
-        if before.endswith((_HOLE, ")", "]", "}", "++", "--", "'", '"')):
+        if before.endswith(")"):
+            return _head([*code[: len(code) - at - 1], before[:-1]])
+        if before.endswith((_HOLE, "]", "++", "--", "'", '"')):
             return False
         if (word := _WORD.search(before)) is not None:
-            return word.group() in _KEYWORDS
+            return word.group() in _KEYWORDS and not _member(before[: word.start()])
         return True
     return True
+
+
+def _member(before: str) -> bool:
+    """Whether a word after `before` is a property's name (`a.return`, `a?.in`)."""
+    before = before.rstrip()
+    return before.endswith(".") and not before.endswith("...")
+
+
+def _head(code: list[str]) -> bool:
+    """Whether the `)` after `code` closes an `if`, `while`, `for` or `with` head."""
+    depth = 0
+    for at in range(len(code) - 1, -1, -1):
+        piece = _KEPT.sub("", code[at])
+        for index in range(len(piece) - 1, -1, -1):
+            if piece[index] == ")":
+                depth += 1
+            elif piece[index] == "(":
+                if depth:
+                    depth -= 1
+                    continue
+                prefix = _KEPT.sub("", "".join(code[max(0, at - 2) : at])) + piece[:index]
+                head = _HEAD.search(prefix)
+                return head is not None and not _member(prefix[: head.start()])
+    return False
