@@ -130,6 +130,7 @@ async def overlaid_state(
     others = {p: t for p, t in others.items() if p not in moved}
     found = reached(ws, others, candidates, memory.python, memory.native)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
+    found = {p for p in found if ws.handler(p) is not None}  # a py.typed mark: held, unasked
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
     if asked:
         results.update((ws.resolve(r.path), r) for r in await held_by.asked(asked, held, stops))

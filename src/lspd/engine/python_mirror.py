@@ -322,12 +322,35 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
                 "so no state holding it is made; write the change, then ask "
                 "`check --baseline HEAD`"
             )
-        want.folders.update(rel.parents)
         if text is None:
             want.files.pop(rel, None)
         else:
+            want.folders.update(rel.parents)
             want.files[rel] = text.encode("utf-8")
+    gone = {p.relative_to(root) for p, t in texts.items() if t is None and p.is_relative_to(root)}
+    want.folders -= _emptied(root, gone)
     return want
+
+
+def _emptied(root: Path, gone: set[Path]) -> set[Path]:
+    """The folders under `root` that the deletion of `gone` (relative paths) empties: no
+    other entry left in them, as `git apply` leaves the tree. Kept in the copy, such a
+    folder was a namespace package to basedpyright (a preview deleting aiosignal/'s files
+    said `"Signal" is unknown import symbol` where the CLI says `Import "aiosignal" could
+    not be resolved`)."""
+    emptied: set[Path] = set()
+    for rel in sorted(gone, key=lambda r: len(r.parts), reverse=True):
+        for folder in list(rel.parents)[:-1]:  # up to the root, not it
+            if folder in emptied:
+                continue
+            try:
+                entries = [folder / name for name in os.listdir(root / folder)]
+            except OSError:
+                break
+            if not all(e in gone or e in emptied for e in entries):
+                break
+            emptied.add(folder)
+    return emptied
 
 
 def _environment(root: Path, rel: Path, held: list[Path], want: Wanted) -> None:

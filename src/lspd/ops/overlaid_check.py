@@ -70,6 +70,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     before = {p: disk[p] for p in compared if p in disk}
     outside = [p for p in sorted(compared) if p not in disk and p.is_file()]
     outside = [p for p in outside if not _by_tsc(ws, p, manifests)]  # JSON: no server's
+    outside = [p for p in outside if ws.handler(p) is not None]  # a py.typed mark: none
     before.update((ws.resolve(r.path), r) for r in (await diagnose(ws, outside, {})).results)
     olds, news = _found(before, {}), _found(after, proposed)
     moved = _renamed(ws, proposed)

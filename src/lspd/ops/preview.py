@@ -18,6 +18,7 @@ from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
+from lspd.workspace.mypy_mirror import MARKS
 from lspd.workspace.scope import GateScope, gate_scope
 
 MAX_CHANGES = 50  # files in one preview
@@ -137,8 +138,9 @@ def _proposed(ws: Workspace, changes: object, scope: GateScope | None) -> dict[P
             if content is None or scope is None or manifest_held(ws, scope, path) is not None:
                 raise InvalidInput(_configuration(ws.display(path)))
             held = True
-        if not held and not program_data(ws, path):  # a JSON module: its program's tsc
-            ws.definition_for(path)  # a file of no served language: say so now
+        unread = not held and not program_data(ws, path) and ws.handler(path) is None
+        if unread and path.name not in MARKS:
+            continue  # a file no checker reads (README.rst, a changelog): left out
         if path in proposed:
             raise InvalidInput(f"{change['path']} is changed twice; send each file once")
         if content is None and not path.is_file():
