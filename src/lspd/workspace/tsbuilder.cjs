@@ -58,17 +58,22 @@ function makeHost(options) {
   // A referenced project is read from its sources, as tsserver does (its outputs may not be
   // built; `tsc -b` would build them first).
   host.useSourceOfProjectReferenceRedirect = () => true;
-  host.getSourceFile = (fileName, languageVersion, onError) => {
+  host.getSourceFile = (fileName, languageVersion) => {
     const version =
       typeof languageVersion === "object" ? languageVersion.languageVersion : languageVersion;
     const format = typeof languageVersion === "object" ? languageVersion.impliedNodeFormat : "";
     const key = `${fileName}\0${version}\0${format}`;
+    // A file it cannot read is no file, as tsc's own host has it (`sys.readFile`: undefined):
+    // TypeScript then says what it says of a missing one (a `/// <reference path>`'s TS6053,
+    // nothing where it tries a name with each extension). Told to `onError` it was a phantom
+    // TS5012 "Cannot read file ...: ENOENT" tsc -p never says (a referenced script deleted,
+    // `/// <reference path="../extra/shim" />`'s shim.ts tried before shim.d.ts).
     let stat;
+    let text;
     try {
       stat = fs.statSync(fileName, { bigint: true });
-    } catch (error) {
+    } catch {
       sources.delete(key);
-      if (onError) onError(error.message);
       return undefined;
     }
     const known = sources.get(key);
@@ -76,7 +81,12 @@ function makeHost(options) {
     if (known && known.mtimeNs === stat.mtimeNs && known.size === stat.size && old) {
       return known.file;
     }
-    const text = fs.readFileSync(fileName, "utf8");
+    try {
+      text = fs.readFileSync(fileName, "utf8");
+    } catch {
+      sources.delete(key);
+      return undefined;
+    }
     if (known && known.text === text) {
       Object.assign(known, { mtimeNs: stat.mtimeNs, size: stat.size });
       return known.file;
