@@ -72,6 +72,18 @@ def gate(project: Path) -> tuple[int, str]:
     return done.returncode, done.stdout
 
 
+def own_tsc(project: Path, *arguments: str) -> str:
+    """The project's own `tsc ARGUMENTS` run in `project`: what it prints."""
+    done = subprocess.run(
+        [node_executable(), "node_modules/typescript/bin/tsc", *arguments],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout
+
+
 def make_venv(where: Path, *packages: str) -> Path:
     """A virtual environment at `where` holding `packages`; its interpreter."""
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)

@@ -43,7 +43,8 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
     """The builder and tsconfig that check `path`, when TypeScript's tsserver would answer
     it (a TypeScript 7 project answers by its own `tsc --lsp`, file by file)."""
     handler = ws.handler(path)
-    config = tsconfig_of(ws, path)
+    # a program's file no tsconfig.json above holds (its typeRoots' `../../types`): that one's
+    config = solution_of(ws).held.get(path) or tsconfig_of(ws, path)
     if handler is None or config is None:
         return None
     definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))

@@ -4,7 +4,10 @@
   `[tool.basedpyright]` / `[tool.pyright]`, chooses files as the checker's CLI does
   (`pyright_scope`).
 - TypeScript / JavaScript: each `tsconfig.json` / `jsconfig.json` and every config it
-  references chooses its root files, read by the project's own TypeScript (`tsconfig_scope`).
+  references chooses its root files, read by the project's own TypeScript (`tsconfig_scope`),
+  and the files its program holds under the root outside node_modules with them: the .d.ts
+  `include` does not list (a `/// <reference path>`'s shim, a typeRoots package) are checked
+  as `tsc -p` checks them, but those git ignores where skipLibCheck leaves their errors unsaid.
 - A file no configuration governs (none in its directory or above it, up to the root), and
   every file of a language whose gate lspd does not read (Go, C, ty, pyrefly ...): as
   before, every source file lspd's own walk keeps, said so per project. But JavaScript that
@@ -54,6 +57,7 @@ if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 PYRIGHT_SERVERS = {"basedpyright", "pyright"}
+CONFIG = "tsconfig.json"  # the one TypeScript's server and lspd's builders look up for a file
 TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's TypeScript 5
 WALK_LIMIT = 10_000_000
 # TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
@@ -248,6 +252,51 @@ def _typescript(
     """The projects of TypeScript's configurations (`solution`: their solution-style
     layouts' files, filled in)."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
+    tsconfigs = _tsconfigs(ws, found)
+    if tsconfigs is None:
+        missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
+        return _fallback(ws, files, "typescript", missing)
+    made = solutions(tsconfigs)
+    solution.owners.update(made.owners)
+    solution.also.update(made.also)
+    solution.files.update(made.files)
+    projects = []
+    taken: set[Path] = set()
+    for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
+        read += [tsconfig.config, *tsconfig.extended]
+        config = tsconfig.config
+        apart = _unchecked(ws, tsconfig)
+        chosen = tuple(
+            p
+            for p in tsconfig.files
+            if p not in taken
+            and p not in apart
+            and made.owners.get(p, config) == config
+            and _ours(ws, p, "typescript")
+        )
+        taken.update(chosen)
+        solution.held.update(_held(tsconfig, chosen, tsconfigs))
+        note: str | None = "; ".join(tsconfig.notes) or None
+        if tsconfig.references and not tsconfig.files:
+            note = f"references {len(tsconfig.references)} project(s)"
+        label = ws.display(tsconfig.config)
+        projects.append(
+            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
+        )
+    governed = {p.parent for p in found}
+    # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
+    # of its typeRoots) is that program's, not one no configuration governs
+    loose = [
+        p
+        for p in files
+        if p.suffix not in JAVASCRIPT and p not in taken and not _under(p, governed, ws.root)
+    ]
+    return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+
+
+def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
+    """`found` and the configurations they reference, each read by its project's own
+    TypeScript, else lspd's; None: no TypeScript could read them."""
     groups: dict[Path | None, list[Path]] = defaultdict(list)
     for config in found:
         groups[find_typescript(config.parent, ws.root)].append(config)
@@ -262,35 +311,35 @@ def _typescript(
             except NoTypeScriptApi:
                 continue
         else:
-            missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
-            return _fallback(ws, files, "typescript", missing)
-    made = solutions(tsconfigs)
-    solution.owners.update(made.owners)
-    solution.also.update(made.also)
-    solution.files.update(made.files)
-    projects = []
-    taken: set[Path] = set()
-    for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
-        read += [tsconfig.config, *tsconfig.extended]
-        config = tsconfig.config
-        chosen = tuple(
-            p
-            for p in tsconfig.files
-            if p not in taken
-            and made.owners.get(p, config) == config
-            and _ours(ws, p, "typescript")
-        )
-        taken.update(chosen)
-        note: str | None = "; ".join(tsconfig.notes) or None
-        if tsconfig.references and not tsconfig.files:
-            note = f"references {len(tsconfig.references)} project(s)"
-        label = ws.display(tsconfig.config)
-        projects.append(
-            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
-        )
-    governed = {p.parent for p in found}
-    loose = [p for p in files if p.suffix not in JAVASCRIPT and not _under(p, governed, ws.root)]
-    return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+            return None
+    return tsconfigs
+
+
+def _held(
+    tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
+) -> dict[Path, Path]:
+    """The declaration files of `chosen` outside its root files whose nearest tsconfig.json
+    above holds them not (or that have none: `../../types/env/index.d.ts` of its typeRoots),
+    by `tsconfig`'s path: its program checks them (`builders.builder_for`)."""
+    if tsconfig.config.name == "jsconfig.json":  # its defaults are the server's to apply
+        return {}
+    held = {}
+    for path in set(chosen).intersection(tsconfig.declarations):
+        near = next((d / CONFIG for d in path.parents if d / CONFIG in tsconfigs), None)
+        if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
+            held[path] = tsconfig.config
+    return held
+
+
+def _unchecked(ws: Workspace, tsconfig: TsConfig) -> set[Path]:
+    """The declaration files of `tsconfig`'s program outside its root files that its gate
+    leaves out: git ignores them or they are build output (`dist/index.d.ts`), and tsc
+    reports no error in them (skipLibCheck). Every other one is checked, as `tsc -p` checks
+    it: a `/// <reference path>`'s `extra/shim.d.ts`, a typeRoots package's `index.d.ts`
+    (their errors said, their edits the files changed that break their users)."""
+    if not tsconfig.skip_lib_check:
+        return set()
+    return {p for p in tsconfig.declarations if ws.ignore(p)}
 
 
 def _typescripts(ws: Workspace, project: Path | None) -> Iterator[Path]:

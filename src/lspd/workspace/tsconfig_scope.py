@@ -15,7 +15,7 @@ import logging
 import os
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,10 @@ class TsConfig:
     extended: tuple[Path, ...]  # the configs it extends (their changes change its files)
     notes: tuple[str, ...]  # TypeScript's diagnostics about it that leave it readable
     data: tuple[Path, ...] = ()  # the JSON modules its files import (resolveJsonModule)
+    # Its program's declaration files no root file names (`/// <reference path>`, a typeRoots
+    # package): in `files` too; tsc reports their errors unless `skip_lib_check`
+    declarations: tuple[Path, ...] = ()
+    skip_lib_check: bool = False
 
 
 class NoTypeScriptApi(Exception):
@@ -107,6 +111,8 @@ def _read(entry: dict[str, Any], shown: Callable[[Path], str]) -> TsConfig:
         tuple(_paths(entry.get("extended"))),
         tuple(notes),
         tuple(_paths(entry.get("data"))),
+        tuple(_paths(entry.get("declarations"))),
+        bool(entry.get("skipLibCheck")),
     )
 
 
@@ -125,6 +131,9 @@ class Solution:
     owners: dict[Path, Path]
     also: dict[Path, tuple[Path, ...]]
     files: dict[Path, tuple[Path, ...]]  # the files of each config `also` names
+    # A program's files that the nearest tsconfig.json above them does not hold (none is:
+    # `../../types/env/index.d.ts` of packages/app's typeRoots), by the config holding them
+    held: dict[Path, Path] = field(default_factory=dict)
 
 
 def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
