@@ -90,3 +90,23 @@ def test_a_copy_of_the_folders_sees_finds_is_mypys_answer(tmp_path: Path) -> Non
     assert copied() == mypys(root)
     (root / "stubs/ext").rmdir()
     assert copied() == mypys(root) == [("app/main.py", 1, "import-not-found")]
+
+
+def test_a_stub_removed_its_folder_left_is_mypys_answer(tmp_path: Path) -> None:
+    """A `rm` of the stub leaves its folder on disk: mypy reads a namespace package there
+    (`Module "ext" has no attribute`), and so does the daemon's copy (`mypy_check._held`
+    holds the folders `Sees` finds): mypy run once on it, as for a project whose `# type:
+    ignore` comments mypy reports unused. Before, the copy lacked the folder: the import's
+    error, where mypy says the attribute's."""
+    files = {
+        **FILES,
+        "pyproject.toml": FILES["pyproject.toml"] + "warn_unused_ignores = true\n",
+        "app/__init__.py": "import os  # type: ignore[import-not-found]\n",
+    }
+    root = committed(project(tmp_path / "p", files))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert checked(warm) == mypys(root) == [("app/__init__.py", 1, "unused-ignore")]
+        (root / "stubs/ext/__init__.pyi").unlink()
+        truth = mypys(root)
+        assert ("app/main.py", 1, "attr-defined") in truth
+        assert checked(warm) == truth

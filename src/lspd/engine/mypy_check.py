@@ -15,7 +15,7 @@ import dataclasses
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +34,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
-from lspd.workspace.mypy_mirror import PYTHON, Sees, config_text, package_base
+from lspd.workspace.mypy_mirror import FOLDER, PYTHON, Sees, config_text, package_base
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.toolchain import find_python
@@ -201,7 +201,7 @@ async def run_mypy(
     python = held_python(await asyncio.to_thread(_python_files, ws), texts or {}, ws.root)
     files, targets = project_files(ws, project, python)
     run = MypyRun(project, files, python=python)
-    held = await asyncio.to_thread(_held, project, sees.files, texts or {}, base)
+    held = await asyncio.to_thread(_held, project, sees, texts or {}, base)
     output = await daemon.check(targets or [], held, _outside(ws, base), sees)
     run.once = output.once
     for error in parse(output, project.directory, daemon.mirror.directory, base):
@@ -240,18 +240,16 @@ def _outside(ws: Workspace, directory: Path) -> int:
 
 
 def _held(
-    project: MypyProject,
-    sees: Callable[[], list[Path]],
-    texts: Mapping[Path, str | None],
-    base: Path,
+    project: MypyProject, sees: Sees, texts: Mapping[Path, str | None], base: Path
 ) -> dict[str, bytes]:
     """What the daemon's copy of `base` (the project, or the package it is in:
     `package_base`) holds, by path relative to it: every Python file the project's mypy
-    can see (`sees`: `mypy_mirror.Sees`, those git ignores too) and its mypy configuration
-    (paths leaving the copy made absolute), the disk's text unless `texts` gives another
-    (or says it is gone)."""
+    can see (`sees`, those git ignores too) and its mypy configuration (paths leaving the
+    copy made absolute), the disk's text unless `texts` gives another (or says it is gone);
+    and the folders the disk keeps without such a file (a stub's folder a `rm` left: a
+    namespace package to mypy)."""
     directory = project.directory
-    files = sees()
+    files = sees.files()
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
     files += [p for p in texts if p not in files and base in p.parents]  # a new file
     held: dict[str, bytes] = {}
@@ -266,6 +264,7 @@ def _held(
             held[relative] = path.read_bytes()
         except OSError:
             continue  # gone meanwhile: as mypy would not find it
+    held.update((p.relative_to(base).as_posix() + FOLDER, b"") for p in sees.folders())
     config = project.config
     if config is not None and (relative := config.path.relative_to(base).as_posix()) in held:
         held[relative] = config_text(config, directory, held[relative], base)
