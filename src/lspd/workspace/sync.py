@@ -170,16 +170,14 @@ class DocumentSync:
         self._absent.discard(path)
 
     def _forget(self, path: Path) -> None:
-        """Drop what `open` remembers of `path` as synced (its stamp, and the document with
-        its whole text): the server no longer holds the disk's text of it."""
+        """Drop what `open` remembers of `path` as synced: no server holds its disk text."""
         self._stamps.pop(path, None)
         self._synced.pop(path, None)
 
     @contextlib.asynccontextmanager
     async def file_lock(self, path: Path, disk: bool = False) -> AsyncIterator[None]:
-        """Serialize calls that hold `path`'s text: other text than the disk's (unsaved
-        content: the watcher's changes of it are kept back until the disk's text is restored)
-        or, `disk`, the disk's for a question (its changes go through: `file_locks`)."""
+        """Serialize calls holding `path`'s text: other than the disk's (unsaved content: its
+        changes kept back until that is restored) or, `disk`, the disk's (`file_locks`)."""
         try:
             async with self._locks.held(path, disk):
                 yield
@@ -225,24 +223,19 @@ class DocumentSync:
             self._stamps[path] = stamp
 
     async def apply(self, events: list[FileEvent]) -> None:
-        """Tell each running server of changed files, the way an editor would.
-
-        Open documents get their new full text (`didChange`), are closed when deleted and
-        reopened when they come back; the rest (and deletions) go to the servers that
-        registered for them as `workspace/didChangeWatchedFiles` (a file created where a server
-        may have looked for it in vain: see the module's doc). A locked
-        file's (unsaved content being checked) wait until its check restored the disk text."""
+        """Tell each running server of changed files, the way an editor would: open documents
+        get their new full text (`didChange`), are closed when deleted and reopened when they
+        come back; the rest (and deletions) go to the servers that registered for them as
+        `workspace/didChangeWatchedFiles` (see the module's doc); a pyright server whose stub
+        came or went is restarted. A locked file's wait until its check restored the disk text."""
         events = self._kept_back.keep(events, self._locks.other_text)
         for key, session in list(self.pool.sessions.items()):
             if session.state not in ("indexing", "ready") or not events:
                 continue
-            stubs = _PYRIGHT in session.name and stubs_moved(session.folders, events)
-            if stubs:  # a stub came or went: a new server resolves as the CLI (`retool`)
-                shown = paths.display(self.root, stubs)
-                self.pool.toolchains.restart(key, f"a stub came or went in {shown}")
+            if not _restarted(self.root, self.pool, key, session, events):
+                await self._tell(session, events)
+            else:  # its documents go with it
                 self._deleted = {p: d for p, d in self._deleted.items() if d[0] is not session}
-                continue
-            await self._tell(session, events)
         self._absent.difference_update(e.path for e in events if e.change is Change.created)
 
     async def _tell(self, session: Session, events: list[FileEvent]) -> None:
@@ -297,6 +290,17 @@ class DocumentSync:
             return
         with contextlib.suppress(InvalidInput):  # unreadable now: the next question says why
             await self._sync_from_disk(session, path, language_id, files.stamp(path))
+
+
+def _restarted(
+    root: Path, pool: SessionPool, key: Any, session: Session, events: list[FileEvent]
+) -> bool:
+    """Whether a stub came or went under a pyright server's stubPath, which it follows no
+    file of: it is then restarted, so it resolves as the CLI does (`retool.stubs_moved`)."""
+    stubs = _PYRIGHT in session.name and stubs_moved(session.folders, events)
+    if stubs:
+        pool.toolchains.restart(key, f"a stub came or went in {paths.display(root, stubs)}")
+    return bool(stubs)
 
 
 def _reopening(
