@@ -34,3 +34,30 @@ def test_a_wrong_option_value_fails_the_check_as_tsc(tmp_path: Path) -> None:
                 (r.path, d.line, d.column, d.code) for r in checked.results for d in r.diagnostics
             }
             assert found == truth
+
+
+def test_a_files_entry_gone_fails_the_check_as_tsc(tmp_path: Path) -> None:
+    # tsc's configuration errors hang on which files exist, not only on the tsconfig's text:
+    # a `files` entry removed is TS6053 (the reviewer's repro: a daemon said no error).
+    listed = {
+        "compilerOptions": {"strict": True, "noEmit": True},
+        "files": ["src/a.ts", "src/b.ts"],
+    }
+    files = {
+        "tsconfig.json": json.dumps(listed),
+        "src/a.ts": "export const a = 1;\n",
+        "src/b.ts": "export const b = 2;\n",
+    }
+    root = typescript_committed(tmp_path / "ts5", files, "5.4.5")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        before = warm.run(check_all(warm.ws)).results
+        assert ([d for r in before for d in r.diagnostics], gate(root)[0]) == ([], 0)
+        (root / "src/b.ts").unlink()
+        code, out = gate(root)  # said with no place: lspd says it in tsconfig.json
+        assert (code, out.splitlines()[0]) == (
+            2,
+            f"error TS6053: File '{root}/src/b.ts' not found.",
+        )
+        checked = warm.run(check_all(warm.ws))
+        found = {(r.path, d.code) for r in checked.results for d in r.diagnostics}
+        assert found == {("tsconfig.json", "6053")}

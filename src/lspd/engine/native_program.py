@@ -263,7 +263,10 @@ async def configuration(ws: Workspace, tsc: list[str], config: Path) -> Errors:
     now = configured_stamps(config)
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
-        if program is None or now is None or program.config != now:
+        # tsc's errors of a configuration depend on which files exist too (a `files` entry
+        # gone: TS6053; an `include` matching none: TS18003): listed again when files came or went
+        stale = program is None or program.generation != ws.projects.generation
+        if stale or now is None or program is None or program.config != now:
             program = await _listed(ws, tsc, config)
             if program.ran:
                 programs.kept[config] = program

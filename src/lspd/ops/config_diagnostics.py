@@ -35,7 +35,7 @@ from lspd.ops.changes import compare
 from lspd.ops.changes_page import Kept, paged
 from lspd.ops.kept_found import found_in
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
-from lspd.ops.tsconfig import _diagnostic
+from lspd.ops.tsconfig import config_diagnostic
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -92,7 +92,7 @@ async def errors_now(ws: Workspace, found: ConfigFile) -> list[Diagnostic]:
         else:
             errors = tuple((await asyncio.to_thread(listed, tsc, config))[1])
         for error in errors:
-            if error.file == found.path and (d := _diagnostic(error)) not in items:
+            if error.file == found.path and (d := config_diagnostic(error)) not in items:
                 items.append(d)
     return items
 

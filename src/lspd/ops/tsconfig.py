@@ -28,7 +28,8 @@ from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
 CONFIGS = ("tsconfig.json", "jsconfig.json")
 
 # Per workspace: each configuration's (mtime_ns, size), with those of the configurations it
-# extends (settings.json, whatever its name), and what tsc said of it then.
+# extends (settings.json, whatever its name) and the workspace's `projects.generation` (a
+# `files` entry gone is TS6053), and what tsc said of it then.
 _said: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[ConfigError]]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -44,13 +45,14 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         stamp = configured_stamps(config)
         if stamp is None:
             continue
+        stamp = (*stamp, (ws.projects.generation, 0))  # its errors hang on files coming or going
         if config not in said or said[config][0] != stamp:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))
         for error in said[config][1]:
             if error.file.suffix != ".json":
                 continue  # a source file's syntax error: its own check says it, while fresh
             found = by_file.setdefault(error.file, [])
-            if (diagnostic := _diagnostic(error)) not in found:  # an `extends` shared
+            if (diagnostic := config_diagnostic(error)) not in found:  # an `extends` shared
                 found.append(diagnostic)
             answered[error.file] = (server, toolchain)
     return [
@@ -93,7 +95,8 @@ async def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | Non
     return list(found.values())
 
 
-def _diagnostic(error: ConfigError) -> Diagnostic:
+def config_diagnostic(error: ConfigError) -> Diagnostic:
+    """tsc's error in a configuration file as lspd's diagnostic (at its point)."""
     return Diagnostic(
         severity="error",
         message=error.message,
