@@ -74,7 +74,8 @@ function parse(ts, config, cache) {
 // The JSON modules they import (the compiler resolves them under resolveJsonModule alone)
 // are the program's data: apart.
 function programFiles(ts, parsed) {
-    const files = [...parsed.fileNames];
+    // a `files` entry that is gone is no file of the program (tsc says TS6053 of it)
+    const files = parsed.fileNames.filter((name) => ts.sys.fileExists(name));
     const data = files.filter((name) => name.endsWith(".json")); // an include naming them
     const declarations = [];
     const seen = new Set(files);
