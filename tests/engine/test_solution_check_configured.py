@@ -9,16 +9,21 @@ error alone. lspd check said no error of that program at all (its `tsc -p` answe
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from lspd.servers.registry import node_executable
 from tests.conftest import Warm
 from tests.engine.test_affected import watched, written
 from tests.engine.test_solution_check import (
     DOCUMENT,
     FILES,
+    NODE,
+    OPTIONS,
     TS59,
     checked,
     introduced,
@@ -91,3 +96,29 @@ def test_a_programs_configuration_error_is_said_where_it_shares_no_file(
         ]
         assert checked(warm) == truth
         assert introduced(warm) == [("tsconfig.node.json", truth[-1][1], 5023)]
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS59])
+def test_a_programs_files_entry_gone_is_said(tmp_path: Path, version: str) -> None:
+    # tsc's configuration errors hang on which files exist too: tsconfig.node.json's
+    # `files` entry deleted is "error TS6053: File '.../tools/gone.ts' not found." (no
+    # place: lspd says it in that tsconfig); its errors were kept while its stamps stood.
+    listed = {"compilerOptions": {**OPTIONS, **NODE}, "files": ["tools/build.ts", "tools/gone.ts"]}
+    files = {**FILES, "tsconfig.node.json": json.dumps(listed), "tools/gone.ts": "export {};\n"}
+    root = written(tmp_path / "ts", files)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    for warm in watched(committed(root), tmp_path / "logs"):
+        assert [t for t in checked(warm) if t[0] != "app/main.ts"] == []
+        (root / "tools/gone.ts").unlink()
+        said = tsc_b_output(root)
+        assert f"error TS6053: File '{root}/tools/gone.ts' not found." in said
+        found = [(t[0], t[3]) for t in checked(warm) if t[0] != "app/main.ts"]
+        assert found == [("tsconfig.node.json", 6053)]
+
+
+def tsc_b_output(root: Path) -> str:
+    """`tsc -b`'s output from cold: its errors with no place too."""
+    shutil.rmtree(root / "node_modules" / ".tmp", ignore_errors=True)
+    tsc = [node_executable(), "node_modules/typescript/bin/tsc", "-b", "--pretty", "false"]
+    return subprocess.run(tsc, cwd=root, capture_output=True, text=True, timeout=300).stdout

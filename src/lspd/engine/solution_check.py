@@ -155,8 +155,9 @@ async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> I
 
 async def _configured(ws: Workspace, config: Path) -> Items:
     """The errors `tsc -p config --listFilesOnly` says in `config` and the configurations it
-    extends (a TypeScript 5 builder's items hold none), kept while they are as they were."""
-    stamps = configured_stamps(config)
+    extends (a TypeScript 5 builder's items hold none), kept while they are as they were and
+    no file came or went (a `files` entry gone is TS6053, an `include` matching none TS18003)."""
+    stamps = (configured_stamps(config), ws.projects.generation, id(ws))
     kept = _configs_ran.get((ws.root, config))
     if kept is not None and kept[0] == stamps:
         return kept[1]
