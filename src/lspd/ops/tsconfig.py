@@ -20,7 +20,7 @@ from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
-from lspd.workspace.scope import gate_scope
+from lspd.workspace.scope import last_scope
 from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
@@ -41,7 +41,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
     said = _said.setdefault(ws, {})
     by_file: dict[Path, list[Diagnostic]] = {}
     answered: dict[Path, tuple[str, str | None]] = {}
-    for config, tsc, server, toolchain in await _projects(ws):
+    for config, tsc, server, toolchain in _projects(ws):
         stamp = configured_stamps(config)
         if stamp is None:
             continue
@@ -69,7 +69,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
     ]
 
 
-async def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | None]]:
+def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | None]]:
     """Each configuration with its project's own tsc, the server and toolchain named: those
     of TypeScript 7's sessions (the command before `--lsp`), then the gate's TypeScript 5
     projects (checked by the builder, with no session: node_modules/typescript's tsc)."""
@@ -82,7 +82,8 @@ async def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | Non
             if config := next((folder / n for n in CONFIGS if (folder / n).is_file()), None):
                 tsc = command[: command.index("--lsp")]
                 found.setdefault(config, (config, tsc, session.name, session.toolchain))
-    for project in (await gate_scope(ws)).projects:
+    # the scope the check began with (none made: a check of paths or of every file)
+    for project in scope.projects if (scope := last_scope(ws)) is not None else ():
         config = project.project / (project.config or "")
         if project.language != "typescript" or project.config not in CONFIGS or config in found:
             continue

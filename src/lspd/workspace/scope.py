@@ -138,8 +138,15 @@ async def gate_scope(ws: Workspace) -> GateScope:
 
 def solution_of(ws: Workspace) -> Solution:
     """The solution-style layouts of the gate's scope last made (none before one is made)."""
+    scope = last_scope(ws)
+    return scope.solution if scope is not None else Solution({}, {}, {})
+
+
+def last_scope(ws: Workspace) -> GateScope | None:
+    """The gate's scope last made (None before one is), without making it again: a whole
+    check made it as it began."""
     cached = _cache.get(ws)
-    return cached[2].solution if cached is not None else Solution({}, {}, {})
+    return cached[2] if cached is not None else None
 
 
 def _unchanged(scope: GateScope) -> bool:
