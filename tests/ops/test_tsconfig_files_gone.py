@@ -1,6 +1,6 @@
 """A `files` entry of a tsconfig that is gone: tsc -p says "File '.../src/b.ts' not found."
-(TS6053; TypeScript 7 exits 1 at any error) and checks the rest. The gate's scope took TypeScript's parsed file names
-as they are, the missing one too, so TypeScript 7's check asked the server of a file no
+(TS6053; TypeScript 7 exits 1 at any error). The gate's scope took TypeScript's parsed file
+names as they are, the missing one too, so TypeScript 7's check asked the server of a file no
 project holds and failed ("typescript-native refused textDocument/diagnostic: no project
 found for URI"; the reviewer's repro). Now a gone entry is no file of the gate, and its
 error is tsc's, in tsconfig.json. Real TypeScript 7.0.2, a watched workspace and one-shot."""
