@@ -7,27 +7,41 @@ old answer. Real TypeScript 7.0.2, its `tsc -p` beside."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from lspd.ops.preview import previewed
-from tests.conftest import warm_root
+from tests.conftest import Warm, warm_root
 from tests.engine.test_native_check import check, native_project, tsc
 
 GLOBALS = "export {};\n\ndeclare global {\n  interface Settings {\n    level: number;\n  }\n}\n"
 USE = "export const settings: Settings = { level: 1 };\n"  # imports nothing
 
 
-def test_a_global_declared_in_a_module_reaches_every_file(tmp_path: Path) -> None:
+Found = set[tuple[str | None, int, int, str | None]]
+
+
+def previewed_then_written(
+    tmp_path: Path, globals_text: str, use: str, edited: str
+) -> Iterator[tuple[Warm, Found]]:
+    """A TypeScript 7 project of src/globals.ts (`globals_text`) and src/use.ts (`use`, no
+    import of it), clean as tsc says: the warm workspace once `edited` was previewed (what
+    the preview introduced) and then written as src/globals.ts."""
     root = native_project(tmp_path / "ts7")
-    (root / "src/globals.ts").write_text(GLOBALS)
-    (root / "src/use.ts").write_text(USE)
-    edited = GLOBALS.replace("level: number", "level: string")
+    (root / "src/globals.ts").write_text(globals_text)
+    (root / "src/use.ts").write_text(use)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         assert check(warm)[1] == tsc(warm) == set()
         preview = warm.run(previewed(warm.ws, [{"path": "src/globals.ts", "content": edited}]))
         introduced = {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced}
-
         (root / "src/globals.ts").write_text(edited)
+        yield warm, introduced
+
+
+def test_a_global_declared_in_a_module_reaches_every_file(tmp_path: Path) -> None:
+    edited = GLOBALS.replace("level: number", "level: string")
+    for warm, introduced in previewed_then_written(tmp_path, GLOBALS, USE, edited):
+        root = warm.root
         truth = tsc(warm)
         assert truth == {("src/use.ts", 1, 37, "2322")}
         assert introduced == truth
@@ -52,16 +66,8 @@ CONFIGURED = 'export const config: AppConfig = { name: "x" };\n'  # imports noth
 
 
 def test_a_script_holding_a_namespace_reaches_every_file(tmp_path: Path) -> None:
-    root = native_project(tmp_path / "ts7")
-    (root / "src/globals.ts").write_text(SCRIPT)
-    (root / "src/use.ts").write_text(CONFIGURED)
     edited = SCRIPT.replace("name: string;", "name: string;\n  port: number;")
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        assert check(warm)[1] == tsc(warm) == set()
-        preview = warm.run(previewed(warm.ws, [{"path": "src/globals.ts", "content": edited}]))
-        introduced = {(d.path, d.line, d.column, d.code) for d in preview.changes.introduced}
-
-        (root / "src/globals.ts").write_text(edited)
+    for warm, introduced in previewed_then_written(tmp_path, SCRIPT, CONFIGURED, edited):
         truth = tsc(warm)
         assert {(p, c) for p, _, _, c in truth} == {("src/use.ts", "2741")}
         assert introduced == truth

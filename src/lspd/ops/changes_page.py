@@ -267,7 +267,14 @@ async def file_page(
         return Kept(await file_since(ws, path, result, content, asked, stops), 1)
 
     key = question(ws, asked, "file", path, content, at=at)
-    comparison = await kept(ws, key, compare)
+    return introduced_page(result, await kept(ws, key, compare), offset, limit)
+
+
+def introduced_page(
+    result: DiagnosticsResult, comparison: Kept, offset: int, limit: int
+) -> DiagnosticsResult:
+    """`result` (a file now) as a page of what `comparison` says was introduced in it: its
+    counts the introduced diagnostics' (the exit code follows them), its own list empty."""
     listed = comparison.changes.introduced
 
     def build(changes: Changes, w: Window) -> DiagnosticsResult:

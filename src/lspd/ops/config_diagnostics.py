@@ -30,11 +30,10 @@ from lspd.engine.named import Named, named
 from lspd.engine.native_program import configuration
 from lspd.engine.program_data import configs_clean
 from lspd.engine.revisions import differences, is_configuration, is_manifest, listing
-from lspd.ops.budget import Window
 from lspd.ops.changes import compare
-from lspd.ops.changes_page import Kept, paged
+from lspd.ops.changes_page import Kept, introduced_page
 from lspd.ops.kept_found import found_in
-from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
+from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.tsconfig import config_diagnostic
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
@@ -113,22 +112,7 @@ async def config_page(
     changes = compare(
         found_in(was, then), found_in(now, read_text(found.path)), baseline, changed, note
     )
-    listed_ = changes.introduced
-
-    def build(part: Changes, w: Window) -> DiagnosticsResult:
-        return now.model_copy(
-            update={
-                "errors": sum(d.severity == "error" for d in listed_),
-                "warnings": sum(d.severity == "warning" for d in listed_),
-                "diagnostics": [],
-                "total": w.total,
-                "truncated": w.truncated,
-                "next_offset": w.next_offset,
-                "changes": part,
-            }
-        )
-
-    return paged(Kept(changes, 1), offset, limit, build)
+    return introduced_page(now, Kept(changes, 1), offset, limit)
 
 
 async def _then(
