@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyRun, by_project, parse, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, by_project, project_of, run_mypy
+from lspd.engine.mypy_errors import parse
 from lspd.workspace import Workspace
-from lspd.workspace.dmypy import MypyOutput
+from lspd.workspace.mypy_said import MypyOutput
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import cli_errors, mypy_env, project

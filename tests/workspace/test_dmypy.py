@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyError, parse
-from lspd.workspace.dmypy import Dmypy, MypyFailed, MypyMissing, MypyOutput
+from lspd.engine.mypy_errors import MypyError, parse
+from lspd.workspace.dmypy import Dmypy, MypyMissing
+from lspd.workspace.mypy_said import MypyFailed, MypyOutput
 from tests.workspace.mypy_env import STRICT, cli_errors, environment, project
 
 

@@ -1,8 +1,8 @@
-"""mypy run once (`dmypy._run_once`) is read once: its answer (`_output`) is made where it
-ran, and the cache slot it ran on is dropped only after a crash. A stop mypy 1.13 makes at
-a file shadowing a library module (exit 2, on stderr) is its answer, read with one look
-for that stop (two before: the crash test and the answer each made it), its slot kept.
-Real mypy 1.13, against its own run."""
+"""mypy run once (`dmypy._run_once`) is read once: its answer (`mypy_said.output_of`) is
+made where it ran, and the cache slot it ran on is dropped only after a crash. A stop mypy
+1.13 makes at a file shadowing a library module (exit 2, on stderr) is its answer, read
+with one look for that stop (two before: the crash test and the answer each made it), its
+slot kept. Real mypy 1.13, against its own run."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
-from lspd.workspace import Workspace, dmypy, mypy_once
+from lspd.workspace import Workspace, mypy_once, mypy_said
 from lspd.workspace.mypy_said import shadowing
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
@@ -49,7 +49,7 @@ def test_a_shadowing_stop_is_read_once_and_its_cache_kept(
         looks.append(len(outputs))
         return shadowing(*outputs)
 
-    monkeypatch.setattr(dmypy, "shadowing", counted)
+    monkeypatch.setattr(mypy_said, "shadowing", counted)
     monkeypatch.setattr(mypy_once.Caches, "drop", lambda _, slot: drops.append(slot))
 
     async def ask(ws: Workspace) -> MypyRun:
@@ -81,6 +81,6 @@ def test_a_crash_drops_its_cache_slot(tmp_path: Path, monkeypatch: pytest.Monkey
         return await run_mypy(ws, judged)
 
     failed = 'Error importing plugin "crash.py": the plugin fails'
-    with pytest.raises(dmypy.MypyFailed, match=re.escape(failed)):
+    with pytest.raises(mypy_said.MypyFailed, match=re.escape(failed)):
         answer(root, ask)
     assert len(drops) == 1

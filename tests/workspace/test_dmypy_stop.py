@@ -24,7 +24,8 @@ from lspd.engine import keeping
 from lspd.engine.kept_memory import SWITCH, memory_of
 from lspd.lsp.process import GROUPS
 from lspd.workspace import Workspace
-from lspd.workspace.dmypy import Dmypy, MypyOutput
+from lspd.workspace.dmypy import Dmypy
+from lspd.workspace.mypy_said import MypyOutput
 from tests.daemon.support import (
     alive,
     env_for,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.dmypy import Dmypy
 from tests.conftest import warm_root

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.lsp.process import GROUPS
 from lspd.workspace import dmypy
-from lspd.workspace.dmypy import Dmypy, MypyFailed
+from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_ipc import speaks
+from lspd.workspace.mypy_said import MypyFailed
 from tests.daemon.support import alive, wait_dead
 from tests.workspace.mypy_env import MYPY_PINNED, STRICT, environment, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held

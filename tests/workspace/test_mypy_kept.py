@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
-from lspd.workspace.dmypy import Dmypy, MypyOutput
+from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_kept import Kept, kept_key
 from lspd.workspace.mypy_mirror import Place
+from lspd.workspace.mypy_said import MypyOutput
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.ops.test_mypy_held_files import EXTRA, FILES, TARGETS, mypy_113

@@ -10,7 +10,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_lock import exclusive
 from tests.workspace.mypy_env import cli_errors, project

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_once import Caches, needs_once
 from tests.workspace.mypy_env import cli_errors, mypy_env, project

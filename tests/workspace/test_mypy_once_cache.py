@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import parse
+from lspd.engine.mypy_errors import parse
 from lspd.workspace import mypy_once
 from lspd.workspace.mypy_once import Caches, cache_flags, synced
 from tests.workspace.mypy_env import cli_errors, environment, project

@@ -70,7 +70,7 @@ BLOCKER_STARTS = (
 
 
 class _Error(Protocol):
-    """What the rule reads of a mypy error (`mypy_check.MypyError`)."""
+    """What the rule reads of a mypy error (`mypy_errors.MypyError`)."""
 
     @property
     def code(self) -> str | None: ...

@@ -22,10 +22,9 @@ import os
 import subprocess
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from lspd.errors import ServerError
 from lspd.lsp.process import GROUPS
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_config_read import replugged
@@ -37,7 +36,7 @@ from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees
 from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
 from lspd.workspace.mypy_outputs import users_config
-from lspd.workspace.mypy_said import BLOCKING, said, shadowing
+from lspd.workspace.mypy_said import TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -58,33 +57,10 @@ from lspd.workspace.mypy_site import placed
 
 log = logging.getLogger(__name__)
 
-# mypy's `-O json` (1.11 and later); older ones print text with these flags.
-TEXT_FLAGS = (
-    "--show-column-numbers",
-    "--show-error-end",
-    "--show-error-codes",
-    "--no-error-summary",
-    "--no-pretty",
-    "--no-color-output",
-)
 # dmypy's own stop after this long unasked (`--timeout`): should lspd and its watchdog
 # both be killed, the server (~150 MB) still ends by itself.
 DAEMON_IDLE_S = 3600
 KEPT_ANSWERS = 4
-
-
-class MypyFailed(ServerError):
-    """mypy stopped without an answer (a plugin crashed, bad flags): its last line."""
-
-
-@dataclass(frozen=True)
-class MypyOutput:
-    """What one mypy run printed: its diagnostics' lines, and how they are written."""
-
-    lines: tuple[str, ...]
-    json: bool  # `-O json` lines, else mypy's text format with `TEXT_FLAGS`
-    status: int
-    once: bool = False  # mypy's own run (`mypy_once`), not dmypy's: the answer's `checker`
 
 
 class Dmypy:
@@ -189,7 +165,7 @@ class Dmypy:
             self._watch()
             self._environment = self._environment or environment
             self.last_used = time.monotonic()
-            found = found or _output(self.project, status, out, err, json_out, once)
+            found = found or output_of(self.project, status, out, err, json_out, once)
             self.once = once
             self._answers[state] = found
             while len(self._answers) > KEPT_ANSWERS:
@@ -360,7 +336,7 @@ async def _run_once(
 ) -> tuple[Ran, MypyOutput]:
     """The project's `mypy` run once in the daemon's copy holding `texts`, on the cache
     nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`): what it
-    printed, and its answer (`_output`; a failure raised)."""
+    printed, and its answer (`output_of`; a failure raised)."""
     await daemon._end()
     daemon.mirror.hold(texts)
     cache = daemon.caches.take(texts)
@@ -371,29 +347,8 @@ async def _run_once(
     forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
     status, out, err = forked or await daemon._run("mypy", argv)
     try:
-        return (status, out, err), _output(daemon.project, status, out, err, json_out, True)
+        return (status, out, err), output_of(daemon.project, status, out, err, json_out, True)
     except MypyFailed:  # a crash, not a syntax error (nor mypy 1.13's stop at a shadowing file)
         if status not in (0, 1) and not said(out):
             daemon.caches.drop(cache)
         raise
-
-
-def _output(
-    project: Path, status: int, out: str, err: str, json_out: bool, once: bool = False
-) -> MypyOutput:
-    """What mypy printed, or why it failed."""
-    kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
-    # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
-    # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
-    # whose output names no file's line (`mypy: can't read file`, a traceback).
-    kept += [line for line in out.splitlines() if BLOCKING.match(line) and line not in kept]
-    shadows = shadowing(out, err)  # mypy 1.13's stop at a file shadowing a library module
-    kept += shadows
-    answered = status == 2 and (said(out) or bool(shadows))
-    # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
-    # its server cannot run: `follow_imports = silent`), not a clean project.
-    if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
-        log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
-        last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
-        raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
-    return MypyOutput(tuple(kept), json_out, status, once)

@@ -1,10 +1,28 @@
 """Which lines of mypy's printed output are its answer: a JSON line per error with `-O json`,
 and the blocking errors mypy prints as text even then (mypy 1.x: a syntax error; 1.13: a
-file shadowing a library module, on a line of its own starting `mypy: `)."""
+file shadowing a library module, on a line of its own starting `mypy: `); the answer kept
+(`MypyOutput`), or why there is none (`MypyFailed`: a crash, bad flags)."""
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.errors import ServerError
+
+log = logging.getLogger(__name__)
+
+# mypy's `-O json` (1.11 and later); older ones print text with these flags.
+TEXT_FLAGS = (
+    "--show-column-numbers",
+    "--show-error-end",
+    "--show-error-codes",
+    "--no-error-summary",
+    "--no-pretty",
+    "--no-color-output",
+)
 
 # mypy's text error line, columns or not: what a blocking error is printed as.
 BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
@@ -37,3 +55,38 @@ def shadowing(*outputs: str) -> list[str]:
                 lines.append(f"{path}:1:1:1:0: note: {note['note']}")
                 path = None
     return lines
+
+
+class MypyFailed(ServerError):
+    """mypy stopped without an answer (a plugin crashed, bad flags): its last line."""
+
+
+@dataclass(frozen=True)
+class MypyOutput:
+    """What one mypy run printed: its diagnostics' lines, and how they are written."""
+
+    lines: tuple[str, ...]
+    json: bool  # `-O json` lines, else mypy's text format with `TEXT_FLAGS`
+    status: int
+    once: bool = False  # mypy's own run (`mypy_once`), not dmypy's: the answer's `checker`
+
+
+def output_of(
+    project: Path, status: int, out: str, err: str, json_out: bool, once: bool = False
+) -> MypyOutput:
+    """What mypy printed, or why it failed."""
+    kept = [line for line in out.splitlines() if line.startswith("{") or not json_out]
+    # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
+    # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
+    # whose output names no file's line (`mypy: can't read file`, a traceback).
+    kept += [line for line in out.splitlines() if BLOCKING.match(line) and line not in kept]
+    shadows = shadowing(out, err)  # mypy 1.13's stop at a file shadowing a library module
+    kept += shadows
+    answered = status == 2 and (said(out) or bool(shadows))
+    # Status 1 with nothing found and a word on stderr: dmypy refused (a configuration
+    # its server cannot run: `follow_imports = silent`), not a clean project.
+    if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
+        log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
+        last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
+        raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
+    return MypyOutput(tuple(kept), json_out, status, once)
