@@ -1,7 +1,8 @@
 """A language server's process as a session runs it: started (installed if need be,
 spawned, initialized, its toolchain settled), watched until it dies, stopped; its requests
-sent as they are. `Session` (`lsp/session.py`) adds the conversation: documents, their
-diagnostics, and questions asked again after a restart."""
+sent as they are (their positions moved where tsserver counts lines otherwise). `Session`
+(`lsp/session.py`) adds the conversation: documents, their diagnostics, and questions asked
+again after a restart."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled
-from lspd.lsp import answers, diagnostics, requests, stall
+from lspd.lsp import answers, diagnostics, ecmascript_lines, requests, stall
 from lspd.lsp.answers import P, Request, T
 from lspd.lsp.capabilities import initialize_params
 from lspd.lsp.configuration import Configuration
@@ -235,6 +236,9 @@ class ServerLifecycle:
         connection = None if self._server is None else self._server.connection
         if connection is None or self.state in ("crashed", "stopped"):
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
+        lines = self._ecmascript_lines(str(method), params)
+        if lines is not None:
+            params = lines.sent(params)
         try:
             answer = await _asked(connection, str(method), params, timeout)
         except RequestTimeout as exc:
@@ -249,7 +253,21 @@ class ServerLifecycle:
             ) from None
         except RpcError as exc:
             raise ServerError(self.name, f"{self.name} refused {method}: {exc.message}") from None
-        return answers.checked(self.name, method, answer, self.log_path)
+        checked = answers.checked(self.name, method, answer, self.log_path)
+        return checked if lines is None else cast(T, lines.answered(checked))
+
+    def _ecmascript_lines(self, method: str, params: Any) -> ecmascript_lines.Lines | None:
+        """The moves of a request's positions to tsserver's lines and back (None: another
+        server's, or a request without positions in files: `lspd.lsp.ecmascript_lines`)."""
+        if self.definition.diagnostics != "tsserver" or method not in ecmascript_lines.METHODS:
+            return None
+        held = self.documents
+
+        def text(uri: str) -> str | None:
+            document = held.get(uri)
+            return document.text if document is not None else ecmascript_lines.disk_text(uri)
+
+        return ecmascript_lines.Lines(text, params)
 
     def notify(self, method: str, params: Any) -> None:
         """Send a notification while it runs (nothing otherwise: a start tells it all)."""
