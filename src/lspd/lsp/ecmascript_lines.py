@@ -16,7 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lspd.lsp.documents import Documents
 from lspd.lsp.text import from_ecmascript, uri_to_path
+from lspd.servers.registry import ServerDefinition
 
 _SEPARATORS = re.compile("[\u2028\u2029]")
 _ECMA_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
@@ -138,6 +140,22 @@ class Lines:
             return point
         moved_line, moved_character = move(text, line, character)
         return {**point, "line": moved_line, "character": moved_character}
+
+
+def of_request(
+    definition: ServerDefinition, method: str, params: Any, held: Documents
+) -> Lines | None:
+    """The moves of a request's positions to tsserver's lines and back (None: another
+    server's, or a request without positions in files); a file's text is the one `held`
+    open, else the disk's."""
+    if definition.diagnostics != "tsserver" or method not in METHODS:
+        return None
+
+    def text(uri: str) -> str | None:
+        document = held.get(uri)
+        return document.text if document is not None else disk_text(uri)
+
+    return Lines(text, params)
 
 
 def _request_uri(params: Any) -> str | None:

@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from lspd.errors import ServerCrashed, ServerError, ServerNotInstalled
 from lspd.lsp import answers, diagnostics, ecmascript_lines, requests, stall
@@ -236,11 +236,8 @@ class ServerLifecycle:
         connection = None if self._server is None else self._server.connection
         if connection is None or self.state in ("crashed", "stopped"):
             raise ServerCrashed(self.name, self._crash_reason or f"{self.name} is not running")
-        lines = self._ecmascript_lines(str(method), params)
-        if lines is not None:
-            params = lines.sent(params)
         try:
-            answer = await _asked(connection, str(method), params, timeout)
+            answer = await _asked(connection, str(method), params, timeout, self)
         except RequestTimeout as exc:
             raise stall.timed_out(self, exc) from None
         except ConnectionClosed as exc:
@@ -253,21 +250,7 @@ class ServerLifecycle:
             ) from None
         except RpcError as exc:
             raise ServerError(self.name, f"{self.name} refused {method}: {exc.message}") from None
-        checked = answers.checked(self.name, method, answer, self.log_path)
-        return checked if lines is None else cast(T, lines.answered(checked))
-
-    def _ecmascript_lines(self, method: str, params: Any) -> ecmascript_lines.Lines | None:
-        """The moves of a request's positions to tsserver's lines and back (None: another
-        server's, or a request without positions in files: `lspd.lsp.ecmascript_lines`)."""
-        if self.definition.diagnostics != "tsserver" or method not in ecmascript_lines.METHODS:
-            return None
-        held = self.documents
-
-        def text(uri: str) -> str | None:
-            document = held.get(uri)
-            return document.text if document is not None else ecmascript_lines.disk_text(uri)
-
-        return ecmascript_lines.Lines(text, params)
+        return answers.checked(self.name, method, answer, self.log_path)
 
     def notify(self, method: str, params: Any) -> None:
         """Send a notification while it runs (nothing otherwise: a start tells it all)."""
@@ -306,11 +289,18 @@ DROPPED = (-32802, -32801)
 RETRIES = 5  # after 0.1, 0.2, 0.4, 0.8, 1.6 s: a server busy loading cancels for a while
 
 
-async def _asked(connection: Any, method: str, params: Any, timeout: float | None) -> Any:
-    """`connection.request`, asked again (at most `RETRIES` times) when the server dropped it."""
+async def _asked(
+    connection: Any, method: str, params: Any, timeout: float | None, server: ServerLifecycle
+) -> Any:
+    """`connection.request`, asked again (at most `RETRIES` times) when the server dropped it;
+    its positions moved to tsserver's lines and back where it counts lines otherwise."""
+    lines = ecmascript_lines.of_request(server.definition, method, params, server.documents)
+    if lines is not None:
+        params = lines.sent(params)
     for attempt in range(RETRIES + 1):
         try:
-            return await connection.request(method, params, timeout)
+            answer = await connection.request(method, params, timeout)
+            return answer if lines is None else lines.answered(answer)
         except RpcError as exc:
             if exc.code not in DROPPED or attempt == RETRIES:
                 raise
