@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.mypy_mirror import FOLDER, Mirror, Sees
+from lspd.workspace.mypy_mirror import FOLDER, Mirror, Sees, bare_folders
 from tests.conftest import Warm, warm_root
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project
@@ -110,3 +110,37 @@ def test_a_stub_removed_its_folder_left_is_mypys_answer(tmp_path: Path) -> None:
         truth = mypys(root)
         assert ("app/main.py", 1, "attr-defined") in truth
         assert checked(warm) == truth
+
+
+def test_dmypy_says_mypys_answer_when_a_stub_goes_and_comes_back(tmp_path: Path) -> None:
+    """The same `rm` checked by dmypy (no ignore reported unused: not mypy run once): its
+    fine-grained update sees the stub go, not the namespace package its folder left, and
+    kept its old answer ([]); nor does it see that package go when the stub comes back.
+    A folder without a Python file coming or going restarts it (`Dmypy.check`)."""
+    root = committed(project(tmp_path / "p", FILES))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert checked(warm) == mypys(root) == []
+        (daemon,) = warm.ws.pool.mypy.values()
+        stub = root / "stubs/ext/__init__.pyi"
+        text = stub.read_text()
+        stub.unlink()
+        truth = mypys(root)
+        assert truth == [("app/main.py", 1, "attr-defined")]
+        assert (checked(warm), daemon.once) == (truth, False)
+        stub.write_text(text)
+        assert (checked(warm), daemon.once) == (mypys(root), False) == ([], False)
+
+
+def test_the_bare_folders_are_those_without_a_python_file_under_them() -> None:
+    """What restarts dmypy when it changes: a folder the copy holds with no `.py` or `.pyi`
+    below it (an emptied stub's, one holding `py.typed` alone), its parents alike."""
+    wanted = {
+        "pyproject.toml": b"",
+        "app/__init__.py": b"",
+        "app/": b"",  # holding a README too: a Python file is under it
+        "stubs/ext/": b"",
+        "typed/py.typed": b"",
+    }
+    assert bare_folders(wanted) == {"stubs", "stubs/ext", "typed"}
+    wanted["stubs/ext/__init__.pyi"] = b""
+    assert bare_folders(wanted) == {"typed"}

@@ -6,7 +6,9 @@ is written: `mypy_server`) and asks it on its socket (`mypy_ipc`) where it knows
 protocol of the installed mypy; else, and whenever the server wants a restart (its options,
 its plugins' files or mypy's version changed) or died, `dmypy run` does it. lspd ends it
 (by its pid) when the environment's packages or a table its plugins read changed
-(`mypy_config_read.replugged`), and with its servers.
+(`mypy_config_read.replugged`), when a folder without a Python file came or went (a
+namespace package to mypy that its fine-grained update misses: `bare_folders`), and with
+its servers.
 
 It checks a copy of the project's Python files and configuration in lspd's state directory
 (`mypy_mirror`): the disk's texts, or a preview's or a revision's for some files, so unsaved
@@ -33,7 +35,7 @@ from lspd.workspace.mypy_installed import environment_of, installed_digest, inst
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
-from lspd.workspace.mypy_mirror import Mirror, Place, Sees
+from lspd.workspace.mypy_mirror import Mirror, Place, Sees, bare_folders
 from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
 from lspd.workspace.mypy_outputs import users_config
 from lspd.workspace.mypy_said import TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
@@ -79,6 +81,7 @@ class Dmypy:
         self._speaks: str | None = None  # its version, when its socket is asked (`mypy_ipc`)
         self._process: subprocess.Popen[bytes] | None = None  # a server lspd started itself
         self._environment: tuple[object, ...] | None = None  # `environment_of` at the start
+        self._bare: frozenset[str] | None = None  # `bare_folders` of the server's last run
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
         self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
@@ -158,8 +161,13 @@ class Dmypy:
                     status, out, err = ran
                 else:
                     await self.forks.end()
+                    bare = bare_folders(texts)
                     if replugged(self.state, texts, self.place.inside, self.version):
                         await self._end()  # its plugins read their tables at its start alone
+                    elif self._bare not in (None, bare):  # its update misses such a change
+                        log.info("dmypy of %s: a folder without Python came or went", self.project)
+                        await self._end()  # (a namespace package: a stub's folder a rm left)
+                    self._bare = bare
                     await self._held(texts, flags)
                     status, out, err = await self._checked([*flags, *targets])
             self._watch()

@@ -31,8 +31,9 @@ import re
 import shutil
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import MypyConfig
@@ -248,6 +249,21 @@ class Sees:
             self._looked, self._stamps = tuple(looked), taken
             self._files = files if trusted else None
             return list(files), list(self._folders)
+
+
+def bare_folders(wanted: Mapping[str, bytes]) -> frozenset[str]:
+    """The folders a copy holding `wanted` (`Mirror.hold`) has with no Python file under
+    them: a namespace package to mypy where its search path reaches one (a stub's folder
+    a `rm` left), which dmypy's fine-grained update does not see come or go."""
+    folders: set[str] = set()
+    sourced: set[str] = set()
+    for relative in wanted:
+        path = PurePosixPath(relative)
+        above = {p.as_posix() for p in path.parents} - {"."}
+        folders |= above | ({path.as_posix()} if relative.endswith(FOLDER) else set())
+        if relative.endswith(PYTHON):
+            sourced |= above
+    return frozenset(folders - sourced)
 
 
 def package_base(directory: Path, config: MypyConfig | None) -> Path:
