@@ -161,13 +161,8 @@ class Dmypy:
                     status, out, err = ran
                 else:
                     await self.forks.end()
-                    bare = bare_folders(texts)
-                    if replugged(self.state, texts, self.place.inside, self.version):
-                        await self._end()  # its plugins read their tables at its start alone
-                    elif self._bare not in (None, bare):  # its update misses such a change
-                        log.info("dmypy of %s: a folder without Python came or went", self.project)
-                        await self._end()  # (a namespace package: a stub's folder a rm left)
-                    self._bare = bare
+                    if _stale(self, texts):
+                        await self._end()
                     await self._held(texts, flags)
                     status, out, err = await self._checked([*flags, *targets])
             self._watch()
@@ -280,8 +275,7 @@ class Dmypy:
             self._group = None
 
     async def _run_watched(self, argv: list[str]) -> tuple[int, str, str]:
-        """`dmypy run`, its server told to the watchdog as soon as it is up, not after its
-        first check (a cold one of a large project takes minutes)."""
+        """`dmypy run`, its server told to the watchdog once up (a cold check takes minutes)."""
         running = asyncio.ensure_future(self._run("dmypy", argv))
         try:
             while self._group is None and not running.done():
@@ -309,8 +303,7 @@ class Dmypy:
         self._group = group
 
     async def _prepare(self) -> bool:
-        """The project's mypy's version, read once (its `.dist-info`, else asked); whether
-        it prints `-O json`."""
+        """The project's mypy's version, read once (`.dist-info`, else asked); `-O json`?"""
         if self.version is None:
             self.version = installed_version(self.interpreter) or await asked_version(
                 self.interpreter, self.project
@@ -329,6 +322,20 @@ def _configs(daemon: Dmypy) -> str:
     project's folders on its `sys.path` the copy's (`mypy_site`)."""
     placed(daemon.users, daemon.place.base, daemon.place.copy)
     return users_config(daemon.users)
+
+
+def _stale(daemon: Dmypy, texts: dict[str, bytes]) -> bool:
+    """Whether the server must start again to check `texts`: its plugins read their tables
+    at its start alone (`replugged`), and its fine-grained update misses a folder without a
+    Python file coming or going (`bare_folders`: a namespace package to mypy, a stub's
+    folder a `rm` left)."""
+    bare, daemon._bare = daemon._bare, bare_folders(texts)
+    if replugged(daemon.state, texts, daemon.place.inside, daemon.version):
+        return True
+    if bare not in (None, daemon._bare):
+        log.info("dmypy of %s: a folder without Python came or went", daemon.project)
+        return True
+    return False
 
 
 def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
