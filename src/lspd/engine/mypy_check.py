@@ -31,8 +31,9 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
+from lspd.workspace.mypy_installed import pth_stamps
 from lspd.workspace.mypy_mirror import FOLDER, PYTHON, Sees, config_text, package_base
-from lspd.workspace.mypy_scope import mypy_scopes
+from lspd.workspace.mypy_scope import mypy_python, mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.toolchain import find_python
 
@@ -130,7 +131,8 @@ def project_files(
     Python files, when the caller has them."""
     python = _python_files(ws) if python is None else python
     chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
-    key = (project, *chosen, tuple(python))
+    reach = pth_stamps(mypy_python(project.directory, ws.root, chosen[3]))  # its `.pth` files
+    key = (project, *chosen, tuple(python), reach)
     if (known := _SCOPES.get(key)) is None:  # a preview asks three times: made once
         known = _SCOPES[key] = _scoped(project, chosen, python)
         while len(_SCOPES) > KEPT_SCOPES:
@@ -158,12 +160,14 @@ def _scoped(project: MypyProject, chosen: _Chosen, python: list[Path]) -> _Scope
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
-# choice of checker and `python`, the root and the workspace's Python files: the same
-# answer while none of them changed.
+# choice of checker and `python`, the root, the workspace's Python files and the `.pth`
+# files of mypy's environment (an editable install added with no Python file coming or
+# going: `pth_stamps`): the same answer while none of them changed.
 KEPT_SCOPES = 8
 _Scoped = tuple[list[Path], list[str] | None]
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
-_SCOPES: dict[tuple[MypyProject, str, bool, Path, Path | None, tuple[Path, ...]], _Scoped] = {}
+_Key = tuple[MypyProject, str, bool, Path, Path | None, tuple[Path, ...], tuple[object, ...]]
+_SCOPES: dict[_Key, _Scoped] = {}
 
 
 def _python_files(ws: Workspace) -> list[Path]:

@@ -189,6 +189,20 @@ def pth_folders(interpreter: Path) -> list[Path]:
     return found
 
 
+def pth_stamps(interpreter: Path | None) -> tuple[tuple[str, int, int], ...]:
+    """The environment's `.pth` files (what `pth_folders` reads) by path, mtime and size:
+    an editable install added, removed or pointed elsewhere changes them."""
+    found: list[tuple[str, int, int]] = []
+    for site in site_packages(interpreter) if interpreter is not None else []:
+        for pth in sorted(site.glob("*.pth")):
+            try:
+                stat = pth.stat()
+            except OSError:
+                continue
+            found.append((str(pth), stat.st_mtime_ns, stat.st_size))
+    return tuple(found)
+
+
 def python_files(folder: str, most: int) -> tuple[list[str], list[str]] | None:
     """What mypy may read below a folder on its package path (a `.pth` folder): the
     directories (`folder` first; byte code's aside) and `.py` / `.pyi` files that
