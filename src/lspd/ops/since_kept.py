@@ -23,6 +23,7 @@ from pathlib import Path
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.named import Named
+from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
 from lspd.engine.revisions import program_data
 from lspd.engine.seen import FileSeen, Seen
@@ -178,13 +179,30 @@ def left_gate(
     narrowed), added to `part`: no checker answers them now, so their kept diagnostics are
     fixed, as the project's own gate counts them (tsc -p: the error gone). Before, they were
     in neither state: 0 fixed, 0 unchanged, not a word. A file the check left unanswered is
-    not one of them (not known now)."""
+    not one of them (not known now), nor one that cannot have left (`_could_leave`)."""
     now = {r.path for r in [*found.checked.results, *part.results]}
     now |= {s.path for s in found.checked.skipped}
     for path in sorted(set(found.state.files) - now - part.changed):
-        if keep(ws.root / path) and (ws.root / path).is_file():
+        if keep(ws.root / path) and (ws.root / path).is_file() and _could_leave(found, part, path):
             part.left.append(path)
             part.before += found_of(found.state.files[path])
+
+
+def _could_leave(found: Committed[Checked], part: Part, path: str) -> bool:
+    """Whether `path` (unchanged since the baseline) can have left the gate: a configuration
+    edited (an `include`, mypy's `files`), or a changed file the gate's listing follows: for
+    TypeScript's program any (a `/// <reference>` or an import of it dropped), for a Python
+    file a package's `__init__.py` (the packages mypy's sections name); a Python file's
+    place is its configuration's otherwise (mypy's `.pth` files key the kept result). Not
+    every file of the kept result was the gate's: a stub outside it (basedpyright's
+    `stubPath`, `mypy_path`) deleted when it was made is there, its text held for its
+    importers; once restored, it left nothing (the examiner's F1: "1 file(s) left the gate
+    since" on a clean tree)."""
+    if found.edited:
+        return True
+    if path.endswith(PYTHON):
+        return any(Path(changed).name == "__init__.py" for changed in part.changed)
+    return bool(part.changed)
 
 
 def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part) -> Compared:
