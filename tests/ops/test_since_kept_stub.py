@@ -8,15 +8,12 @@ basedpyright against its CLI, a real venv holding the untyped library."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
 from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import written
-from tests.ops.test_baseline import committed
-from tests.workspace.test_sync_stubs import FILES, RETURN, STUB, UNTYPED, rows
+from tests.workspace.test_sync_stubs import RETURN, STUB, rows, stubbed
 
 
 def _since(warm: Warm) -> tuple[int, int, str]:
@@ -26,12 +23,7 @@ def _since(warm: Warm) -> tuple[int, int, str]:
 
 
 def test_a_stub_restored_after_heads_result_was_made_left_no_gate(tmp_path: Path) -> None:
-    root = written(tmp_path / "p", FILES)
-    venv = root / ".venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    (site,) = venv.glob("lib/python*/site-packages")
-    written(site, {"lib/__init__.py": UNTYPED})
-    committed(root)
+    root = stubbed(tmp_path / "p")
     shutil.rmtree(root / "typings")  # as `git apply` of the stub's deletion leaves the tree
     assert rows(root) == RETURN
     for warm in warm_root(root, tmp_path / "logs", watch=True):

@@ -48,13 +48,18 @@ def said(warm: Warm) -> tuple[list[Listed], int, int]:
     return listed, len(since.introduced), len(since.fixed)
 
 
-def test_a_stub_path_stub_deleted_and_restored_is_the_clis(tmp_path: Path) -> None:
-    root = written(tmp_path / "p", FILES)
+def stubbed(root: Path) -> Path:
+    """`FILES` under `root`, committed, its `.venv` holding the untyped library."""
+    root = written(root, FILES)
     venv = root / ".venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     (site,) = venv.glob("lib/python*/site-packages")
     written(site, {"lib/__init__.py": UNTYPED})
-    committed(root)
+    return committed(root)
+
+
+def test_a_stub_path_stub_deleted_and_restored_is_the_clis(tmp_path: Path) -> None:
+    root = stubbed(tmp_path / "p")
     stub = root / "typings/lib/__init__.pyi"
     assert rows(root) == []
     for warm in warm_root(root, tmp_path / "logs", watch=True):
