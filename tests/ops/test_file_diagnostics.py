@@ -1,9 +1,11 @@
-"""One file's diagnostics against a baseline without a watcher (`lspd diagnostics FILE
---baseline HEAD`, no daemon): one question, so a TypeScript 7 program is listed once for it."""
+"""One file's diagnostics without a watcher (`lspd diagnostics FILE`, no daemon): against a
+baseline one question, so a TypeScript 7 program is listed once for it; without one, the
+gate's scope read only where a solution-style layout may hold the file."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from pathlib import Path
 
@@ -11,7 +13,19 @@ import pytest
 
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace import Workspace
+from tests.conftest import answer
+from tests.engine.test_affected import written
 from tests.engine.test_native_check import listed, native_project
+from tests.engine.test_solution_check import DOCUMENT, FILES, shared, tsc_b
+from tests.workspace.test_tsconfig_scope import readings
+from tests.workspace.toolchains import TS7_PINNED, own_tsc, typescript_package
+
+# A project of its own beside the solution: its tsconfig.json names no references
+OWN = {
+    "own/tsconfig.json": json.dumps({"compilerOptions": {"strict": True}, "include": ["src"]}),
+    "own/src/leaf.ts": "export const x: string = 1;\n",
+    "own/src/user.ts": "export const y: number = 2;\n",
+}
 
 
 def test_a_one_shot_baseline_lists_a_typescript_7_program_once(
@@ -44,3 +58,34 @@ def test_a_one_shot_baseline_lists_a_typescript_7_program_once(
             await ws.close()
 
     asyncio.run(run())
+
+
+def test_a_one_shot_reads_the_gates_scope_only_where_a_layout_may_hold_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gate's scope (TypeScript's reading of every tsconfig, a Node run of 0.75-1.2 s on
+    the examiner's monorepo) was read after every one-shot answer of a TypeScript file, for
+    the solution-style layouts' other programs. A file whose nearest tsconfig.json names no
+    `references` is in none: its answer is tsc -p's without it. Vite's layout beside a
+    project of its own, on TypeScript 7.0.2: app/shapes.ts, in both programs of the
+    solution, is still checked in each (tsc -b's TS2584 under the node program's lib)."""
+    root = written(tmp_path / "ts", {**FILES, **OWN})
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+    shared(root, DOCUMENT)
+    read = readings(monkeypatch)
+
+    def said(path: str) -> list[tuple[int, int, str]]:
+        result = answer(root, lambda ws: diagnostics(ws, path))
+        return [(d.line, d.column, d.code or "") for d in result.diagnostics]
+
+    assert said("own/src/leaf.ts") == [(1, 14, "2322")]
+    assert said("own/src/user.ts") == []
+    assert read == []
+    assert own_tsc(root, "-p", "own", "--pretty", "false") == (
+        "own/src/leaf.ts(1,14): error TS2322: Type 'number' is not assignable to type 'string'.\n"
+    )
+    assert said("app/shapes.ts") == [(2, 22, "2584")]
+    assert ("app/shapes.ts", 2, 22, 2584) in [t[:4] for t in tsc_b(root)]
+    found = [root / "own" / "tsconfig.json", root / "tsconfig.json"]
+    assert read == [found, found]  # asked of TypeScript 7 (no API), then lspd's 5

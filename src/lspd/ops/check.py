@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lspd.engine.check_state import Progress
 from lspd.engine.mypy_check import MypyRun
@@ -25,7 +26,6 @@ from lspd.engine.whole_check import Whole, matched_files, selected, whole_check
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import check_paging, page
-from lspd.ops.changes_page import FromKept, workspace_page
 from lspd.ops.check_memory import memory_of, running
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.checked import Checked, result_page, summary
@@ -33,10 +33,12 @@ from lspd.ops.file_diagnostics import FileAnswers
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.moved import moved
 from lspd.ops.mypy_answers import merged, result_of
-from lspd.ops.since_kept import since_committed
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
+
+if TYPE_CHECKING:
+    from lspd.ops.changes_page import FromKept
 
 __all__ = ["check_all", "from_kept", "running", "summary", "workspace_diagnostics"]
 
@@ -117,6 +119,8 @@ async def workspace_diagnostics(
     check_paging(offset, limit)
     check_baseline(baseline)
     if baseline is not None:  # a page of what it introduced (`ops/changes_page.py`)
+        from lspd.ops.changes_page import workspace_page  # here: a plain check runs without
+
         keep = functools.partial(_matches, ws, paths)
         kept = from_kept(ws, baseline, paths, all)
         return await workspace_page(ws, baseline, paths, keep, offset, limit, kept, all)
@@ -152,6 +156,8 @@ def from_kept(ws: Workspace, baseline: str, paths: list[str] | None, all: bool) 
         if ws.changes_seen is not None or paths or not all:
             return await check_all(ws)
         return _gate_of(await gate_scope(ws), await wider(), ws)
+
+    from lspd.ops.since_kept import since_committed  # here: a plain check runs without
 
     return functools.partial(
         since_committed, ws, baseline, whole=whole, wider=wider if paths or all else None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import json
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lspd.engine import check_files
 from lspd.engine.check_files import Said
-from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
@@ -21,17 +22,18 @@ from lspd.lsp.diagnostics import Stopped, answer_of
 from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
-from lspd.ops.changes_page import file_page
-from lspd.ops.config_diagnostics import ConfigFile, config_file, config_page, errors_now
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.file_since_kept import deleted_now
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.mypy_answers import Judged, merged, mypy_file
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.files import MAX_FILE_BYTES, read_text
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
-from lspd.workspace.scope import gate_scope
+from lspd.workspace.scope import CONFIG, gate_scope
+from lspd.workspace.tsconfig_extends import plain_json
+
+if TYPE_CHECKING:
+    from lspd.ops.config_diagnostics import ConfigFile
 
 
 async def diagnostics(
@@ -45,6 +47,14 @@ async def diagnostics(
     """Diagnostics of `path` as it is on disk, or of `content` when given (then restored;
     the file need not exist yet), `limit` of them from `offset`; with `baseline`, those new
     since then (the counts too), and which were fixed."""
+    # This question's own steps, imported here: a whole check imports this module for
+    # `FileAnswers` alone (a one-shot `lspd check` imports 21 modules fewer, ~10% of
+    # `lspd.ops.check`'s import CPU)
+    from lspd.engine.committed import ATTEMPTS, Unsettled, unchanged
+    from lspd.ops.changes_page import file_page
+    from lspd.ops.config_diagnostics import config_file
+    from lspd.ops.file_since_kept import deleted_now
+
     check_paging(offset, limit)
     check_content(content, MAX_FILE_BYTES)
     check_baseline(baseline)
@@ -52,9 +62,8 @@ async def diagnostics(
     if content is None and (config := await config_file(ws, ws.resolve(path))) is not None:
         return await _configuration(ws, config, limit, offset, baseline)
     if baseline is None:
-        return await _each_program(
-            ws, path, content, await check_file(ws, path, content, limit, offset=offset)
-        )
+        now = await check_file(ws, path, content, limit, offset=offset)
+        return await _each_program(ws, path, content, now, last=True)
     # The paging is the introduced list's; all of the file's diagnostics are compared, with
     # the texts the server answered about: a file written meanwhile (the watcher's count
     # moved) is asked and compared again.
@@ -81,6 +90,8 @@ async def _configuration(
 ) -> DiagnosticsResult:
     """A TypeScript configuration's errors as tsc says them (`ops/config_diagnostics.py`),
     with `baseline` those new since."""
+    from lspd.ops.config_diagnostics import config_page, errors_now
+
     items = await errors_now(ws, config)
     made = functools.partial(make_result, ws, config.path, config.server, config.toolchain)
     if baseline is None:
@@ -89,17 +100,46 @@ async def _configuration(
 
 
 async def _each_program(
-    ws: Workspace, path: str, content: str | None, result: DiagnosticsResult
+    ws: Workspace, path: str, content: str | None, result: DiagnosticsResult, last: bool = False
 ) -> DiagnosticsResult:
     """`result` and the file's errors in the other programs of its solution-style layout
-    that hold it, as `tsc -b` checks it in each (`engine/solution_check.py`; the disk's)."""
+    that hold it, as `tsc -b` checks it in each (`engine/solution_check.py`; the disk's).
+    The gate's scope is read for them, but by a one-shot question's `last` step (no daemon:
+    no later question reads it, `solution_of`) where no layout can hold the file."""
     resolved = ws.resolve(path)
     handler = ws.handler(resolved)
     if content is not None or handler is None or handler.language != "typescript":
         return result
+    if last and ws.changes_seen is None and not _referencing(ws, resolved):
+        return result
     await gate_scope(ws)  # its layouts as the disk has them (kept while no config changed)
     extra = await also_checked(ws, [resolved], FileAnswers(ws))
     return merged([result, *extra])[0] if extra else result
+
+
+def _referencing(ws: Workspace, path: Path) -> bool:
+    """Whether a solution-style layout may hold `path`: its nearest tsconfig.json above that
+    the gate's scope reads (the walk's: not ignored) or one ignored on the way names
+    `references` (or cannot be read as JSON). Without, no other program of a `tsc -b` holds
+    it (`tsconfig_scope.solutions`: a layout is a tsconfig.json with references, the file's
+    nearest; TypeScript inherits no `references` through `extends`): TypeScript's reading of
+    every tsconfig (a Node run, 0.5-1.2 s) is not needed."""
+    if not path.is_relative_to(ws.root):
+        return True
+    for directory in path.parents:
+        config = directory / CONFIG
+        if config.exists():
+            try:
+                body = json.loads(plain_json(read_text(config) or "-"))
+            except ValueError:
+                return True
+            if not isinstance(body, dict) or "references" in body:
+                return True
+            if not ws.ignore(config):
+                return False
+        if directory == ws.root:
+            return False
+    return False
 
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.
