@@ -4,19 +4,15 @@ basedpyright's), and the stop gate blocks on it until the caller is fixed."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cli.test_hook import edit, hook, said, stop
 from tests.daemon.support import ThreadDaemon, thread_daemon
 from tests.ops.test_baseline import committed
-from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.mypy_env import cli_errors, mypy_cli, project
 
 FILES = {
     "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\nstrict = true\n',
@@ -80,20 +76,6 @@ FIX = (
 )
 
 
-def own_stop(root: Path) -> list[dict[str, Any]]:
-    """The project's own `mypy -O json` (its configuration's files), asserted stopped
-    (exit 2): its errors."""
-    done = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "-O", "json", "--cache-dir", os.devnull],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 2, done.stdout + done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-
-
 def blocked_at_mypy_s_stop(root: Path, edited: Path, at: str, message: str) -> None:
     """The hook of `edited` and the stop gate block on mypy's blocking error at `at` (its
     column 1), new since HEAD: said in mypy's words (`message`) with what to do."""
@@ -126,7 +108,7 @@ def test_a_stop_past_the_parser_is_said_in_mypys_words_not_as_a_syntax_error(
     root = scripts.daemon.root
     main = root / "app" / "main.py"
     main.write_text(main.read_text() + "\nbreak\n")
-    [error] = own_stop(root)
+    [error] = mypy_cli(root, exits=(2,))
     assert (error["file"], error["line"]) == ("app/main.py", 7)
     assert error["message"] == '"break" outside loop'
     blocked_at_mypy_s_stop(root, main, "app/main.py:7", '"break" outside loop')
@@ -138,7 +120,7 @@ def test_a_file_level_stop_is_at_line_1(scripts: ThreadDaemon) -> None:
     root = scripts.daemon.root
     shadow = root / "scripts" / "types.py"
     shadow.write_text("version = 1\n")
-    [error] = own_stop(root)
+    [error] = mypy_cli(root, exits=(2,))
     assert (error["file"], error["line"], error["column"]) == ("scripts/types.py", -1, -1)
     message = error["message"]
     assert message == 'This file shadows library module "types"'

@@ -8,8 +8,6 @@ real mypy, against the same mypy run as the project's users run it."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.mypy_said import MypyOutput
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
-from tests.workspace.mypy_env import cli_errors, mypy_env, project
+from tests.workspace.mypy_env import cli_errors, mypy_env, mypy_ran, project
 
 NESTED = {
     "pkg/__init__.py": "",
@@ -181,14 +179,7 @@ def test_a_file_level_error_is_at_line_1_column_1(
     root = project(
         tmp_path / "p", {"pyproject.toml": config, "app/__init__.py": "", **files}, env()
     )
-    done = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "-O", "json", "--cache-dir", os.devnull],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 2  # errors prevented further checking
+    done = mypy_ran(root, exits=(2,))  # errors prevented further checking
     lines = tuple(line for line in done.stdout.splitlines() if line.startswith(("{", "scripts")))
     [named] = [line for line in lines if said in line]
     if named.startswith("{"):

@@ -74,9 +74,12 @@ def project(root: Path, files: dict[str, str], env: Path | None = None) -> Path:
     return root.resolve()
 
 
-def mypy_cli(root: Path, *args: str, cwd: Path | None = None) -> list[dict[str, object]]:
-    """The project's own `mypy -O json` (its CI), run in `root` (or `cwd`: a project
-    nested in it, as its users run it); its cache outside it."""
+def mypy_ran(
+    root: Path, *args: str, cwd: Path | None = None, exits: tuple[int, ...] = (0, 1)
+) -> subprocess.CompletedProcess[str]:
+    """The project's own `mypy -O json` (its CI: `args`, else its configuration's files),
+    run in `root` (or `cwd`: a project nested in it, as its users run it), its cache outside
+    it, asserted to exit with one of `exits` (2: stopped at a blocking error, an answer)."""
     done = subprocess.run(
         [str(root / ".venv" / "bin" / "mypy"), "-O", "json", "--cache-dir", os.devnull, *args],
         cwd=cwd or root,
@@ -84,7 +87,15 @@ def mypy_cli(root: Path, *args: str, cwd: Path | None = None) -> list[dict[str, 
         text=True,
         timeout=600,
     )
-    assert done.returncode in (0, 1), done.stderr + done.stdout
+    assert done.returncode in exits, done.stderr + done.stdout
+    return done
+
+
+def mypy_cli(
+    root: Path, *args: str, cwd: Path | None = None, exits: tuple[int, ...] = (0, 1)
+) -> list[dict[str, object]]:
+    """`mypy_ran`'s errors and notes, its JSON lines read."""
+    done = mypy_ran(root, *args, cwd=cwd, exits=exits)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 

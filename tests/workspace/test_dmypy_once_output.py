@@ -6,9 +6,7 @@ slot kept. Real mypy 1.13, against its own run."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from lspd.workspace import Workspace, mypy_once, mypy_said
 from lspd.workspace.mypy_said import shadowing
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
-from tests.workspace.mypy_env import project
+from tests.workspace.mypy_env import mypy_ran, project
 
 FILES = {
     "pyproject.toml": '[tool.mypy]\nfiles = ["app", "scripts"]\nstrict = true\n',
@@ -33,14 +31,7 @@ def test_a_shadowing_stop_is_read_once_and_its_cache_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = project(tmp_path / "p", FILES, mypy_113())
-    done = subprocess.run(
-        [str(root / ".venv/bin/mypy"), "-O", "json", "--cache-dir", os.devnull],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 2
+    done = mypy_ran(root, exits=(2,))
     assert 'mypy: "scripts/types.py" shadows library module "types"' in done.stderr
     looks: list[int] = []
     drops: list[Path] = []
