@@ -32,8 +32,10 @@ log = logging.getLogger(__name__)
 # errors of a solution-style layout's other program, tsc -p's, had a start and no end; 8: a
 # mypy project's files reached through mypy_path or an editable .pth, outside `files`, were
 # held at the disk's text, not the commit's, ed27b41; 9: a rename staged in the index (`git
-# mv`) left the old path out of HEAD's state, which held the rename's own errors).
-FORMAT = 9
+# mv`) left the old path out of HEAD's state, which held the rename's own errors; 10: a
+# TypeScript 7 file deleted with its folder since was held where `tsc --lsp` finds no open
+# file, a folder not on disk: HEAD's state held its importers' TS2307, the deletion's own).
+FORMAT = 10
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

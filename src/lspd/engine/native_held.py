@@ -13,7 +13,9 @@ importers' "not a module" (TS2306) is tsc's "Cannot find module" (TS2307, `held_
 or, where another file of its name answers the specifier (eq.d.ts beside eq.ts), or where
 every file is a module ("moduleDetection": "force": the empty text is one, its importers
 said "no exported member", TS2305, and nothing of an `export *`), the program is checked
-by its own tsc on a copy (`workspace/tsc_copy.py`).
+by its own tsc on a copy (`workspace/tsc_copy.py`). So is a program with a file held
+present in a folder the disk lacks (HEAD's text of a file deleted with its folder, a new
+file in a new folder): the LSP finds no open file in a directory not on disk.
 """
 
 from __future__ import annotations
@@ -166,11 +168,12 @@ async def _shadowed(
     fixed: Mapping[Path, list[shapes.Diagnostic]],
 ) -> dict[Path, list[shapes.Diagnostic]]:
     """The errors of the files of a program whose items name a file held gone that another
-    file of its name resolves instead (eq.d.ts beside eq.ts), as its own tsc says them in
-    the state `texts` make (`tsc_copy`: on a copy): it checks the importers against that
-    file, where the LSP said "not a module" (TS2306) and nothing of its types. The server's
-    item where it said the same (`fixed`: as `_gone` has it); the items that are no errors
-    as said. Where tsc could not say, as said."""
+    file of its name resolves instead (eq.d.ts beside eq.ts), or that import a file held
+    gone the LSP said no TS2306 of, or one held in a folder the disk lacks (`_unplaced`), as
+    its own tsc says them in the state `texts` make (`tsc_copy`: on a copy): it checks the
+    importers against that file, where the LSP said "not a module" (TS2306) and nothing of
+    its types. The server's item where it said the same (`fixed`: as `_gone` has it); the
+    items that are no errors as said. Where tsc could not say, as said."""
     gone = {p for p, t in texts.items() if t is None}
     shadowed = {p for p in gone if _resolves_otherwise(p, texts)}
     naming = {p for p, (_, items) in said.items() if any(_names(i, shadowed) for i in items)}
@@ -179,6 +182,8 @@ async def _shadowed(
     named = {p for p in gone for _, items in said.values() if any(_names(i, {p}) for i in items)}
     if modules := gone - shadowed - named:
         naming |= {p for p in said if _imports(_text(p, texts) or "", modules)}
+    if unplaced := _unplaced(texts):  # the LSP cannot find them: their importers said TS2307
+        naming |= {p for p in said if p in unplaced or _imports(_text(p, texts) or "", unplaced)}
     if not naming:
         return {}
     found: dict[Path, list[shapes.Diagnostic]] = {}
@@ -258,6 +263,14 @@ def _imports(text: str, gone: Collection[Path]) -> bool:
         if _EXTENSION.sub("", specifier.rstrip("/").rsplit("/", 1)[-1]) in names:
             return True
     return False
+
+
+def _unplaced(texts: Texts) -> set[Path]:
+    """The files held present in a folder the disk lacks (HEAD's text of a file deleted with
+    its folder since, a preview's new file in a new folder): `tsc --lsp` finds no open file
+    in a directory not on disk, so its importers said "Cannot find module" (TS2307) where
+    tsc, the file written, resolves it."""
+    return {p for p, t in texts.items() if t is not None and not p.parent.is_dir()}
 
 
 def _resolves_otherwise(path: Path, texts: Texts) -> bool:
