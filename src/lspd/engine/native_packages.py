@@ -3,7 +3,9 @@
 (npm, yarn, pnpm: node_modules/@demo/utils -> ../../packages/utils), to a folder under the
 root is an import of that package's files, the entry its package.json names (`exports`,
 `types`, `typings`, `main`, `module`; index without them), a subpath export too
-(`@demo/utils/lib`). `engine/native_reach.import_aliases` follows these as it follows tsconfig
+(`@demo/utils/lib`); and a package's own files import it by its own `name` where its
+package.json has `exports` (a self-reference, no link: `"fmtkit/esm"` in fmtkit's files;
+`own_packages`). `engine/native_reach.import_aliases` follows these as it follows tsconfig
 `paths`: by the entry file's name (`./dist/index.d.ts`, tsc's output of `src/index.ts`, is
 `index`), never by module resolution (an edit in one package reached the files of another only
 where they named a changed declaration: tsc -b's errors in them missed, issue 40).
@@ -36,6 +38,25 @@ def workspace_packages(root: Path, places: Iterable[Path]) -> dict[Path, str]:
             if inside is not None and "node_modules" not in inside and target not in found:
                 found[target] = name
                 queue.append(target / "node_modules")
+    return found
+
+
+def own_packages(places: Iterable[Path]) -> dict[Path, str]:
+    """The folders of `places` whose package.json lets the package's own files import it by
+    its `name`: one with `exports` (TypeScript resolves such a self-reference under node16,
+    nodenext and bundler, the only moduleResolution TypeScript 7 has: node10 and classic are
+    gone, TS5108)."""
+    found: dict[Path, str] = {}
+    for place in places:
+        try:
+            text = (place / "package.json").read_text("utf-8", errors="replace")
+            manifest = json.loads(text)
+        except (OSError, ValueError):
+            continue
+        if isinstance(manifest, dict) and "exports" in manifest:
+            name = manifest.get("name")
+            if isinstance(name, str) and name:
+                found[place] = name
     return found
 
 

@@ -7,16 +7,16 @@ watcher runs (a daemon), the check (`engine/native_check.py`) asks again the edi
 the files that can see them: those importing them, transitively, found by the names in
 their module specifiers (`./util`, `../util.js`, `@app/util` all name `util`: more files
 than `tsc --watch` re-checks, never fewer; tsconfig `paths` and package.json `imports`
-aliases followed, and a workspace package's name, linked in node_modules, as its entry's:
-`engine/native_packages.py`); an edit of `//` comment lines and blank lines only is asked
-alone.
+aliases followed, and a workspace package's name, linked in node_modules or its own in its
+files (a self-reference through `exports`), as its entry's: `engine/native_packages.py`);
+an edit of `//` comment lines and blank lines only is asked alone.
 
 A change it cannot place asks every file again (`placed`): a file added or removed, a
 script, a `.d.ts` or a module's `declare global` (global declarations, before the edit or
 after it), a tsconfig, package.json, a configuration a tsconfig extends under any name
 (`tsconfig_extends.extended_by`) or anything in node_modules; and so does every edit in
-a project with an alias whose importers cannot be told by name (a wildcard whose target
-does not end in `*`: `import_aliases` is None).
+a project with an alias whose importers cannot be told by name (a wildcard whose target's
+last part is another: `import_aliases` is None).
 """
 
 from __future__ import annotations
@@ -28,7 +28,12 @@ from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.native_packages import package_entries, strings, workspace_packages
+from lspd.engine.native_packages import (
+    own_packages,
+    package_entries,
+    strings,
+    workspace_packages,
+)
 from lspd.engine.native_program import configs_of
 from lspd.engine.source_shape import module, shape
 from lspd.lsp.session import Session
@@ -48,6 +53,8 @@ _SPECIFIER = re.compile(
 # augmentation of another module (`declare module "x" { ... }`: seen by that one's importers).
 _GLOBAL = re.compile(r"^\s*declare\s+(?:global\b|module\s*[\"'])", re.MULTILINE)
 _EXTENSIONS = re.compile(r"(?:\.d)?\.(?:[cm]?[jt]sx?|json)$")
+# A wildcard's target naming a folder's index (`./src/*/index.ts`): the folder is the name.
+_DIRECTORY = re.compile(r"\*/index(?:\.d)?\.[cm]?[jt]sx?$")
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
 _PATHS = re.compile(r'"paths"\s*:\s*\{([^{}]*)\}')  # tsconfig's `paths` (JSON with comments)
 _ENTRY = re.compile(r'"([^"]+)"\s*:\s*\[([^\]]*)\]')
@@ -164,15 +171,18 @@ def import_aliases(ws: Workspace, sessions: Iterable[Session]) -> dict[str, set[
     """The names importers use for files of other names, by the file's name: tsconfig
     `paths` (`"effect": ["./src/index.js"]` -> `index`: {`effect`}) and package.json
     `imports`, in the projects' folders and above them up to the root, and the workspace's
-    own packages that node_modules links to, by their package names and subpaths
-    (`native_packages`: `"@demo/core"` -> `./dist/index.d.ts` -> `index`: {`core`}, their
-    `imports` too). A wildcard whose target ends in `*` keeps the file's name (`effect/*`
-    -> `./src/*.js`); any other kind cannot be followed by name: None, and every file is
-    asked."""
+    own packages that node_modules links to, or whose own files import them by name (a
+    self-reference), by their package names and subpaths (`native_packages`:
+    `"@demo/core"` -> `./dist/index.d.ts` -> `index`: {`core`}, their `imports` too). A
+    wildcard keeps the file's name where its target's last part is the alias's (`effect/*`
+    -> `./src/*.js`, `./*.js` -> `./src/*.ts`, `./*` -> `./src/*/index.ts`); any other kind
+    cannot be followed by name: None, and every file is asked."""
     found: dict[str, set[str]] = {}
     places = _places(ws, sessions)
     packages = workspace_packages(ws.root, places)
-    for folder, name in packages.items():
+    # a package by the name its link gives it, and by its own (a self-reference)
+    named = set(packages.items()) | set(own_packages(places | packages.keys()).items())
+    for folder, name in sorted(named):
         entries = package_entries(name, folder)
         if entries is None or not _follow(entries, found):
             return None
@@ -199,16 +209,21 @@ def _places(ws: Workspace, sessions: Iterable[Session]) -> set[Path]:
 
 def _follow(mapped: list[tuple[str, list[str]]], found: dict[str, set[str]]) -> bool:
     """Adds to `found` the names `mapped`'s aliases give their targets' files; False where one
-    cannot be followed by name (a wildcard whose target does not end in `*`)."""
+    cannot be followed by name (a wildcard whose last part is not its target's)."""
     for alias, targets in mapped:
+        named = _last(alias)
         for target in targets:
-            last = _EXTENSIONS.sub("", target.rstrip("/").rsplit("/", 1)[-1])
-            if "*" in alias:
-                if not alias.endswith("*") or last != "*":
-                    return False
-            else:
+            last = _last(target)
+            if "*" not in last and "*" not in named:
                 found.setdefault(last, set()).update(_last_names([alias]))
+            elif last != named and not (named == "*" and _DIRECTORY.search(target)):
+                return False  # a wildcard's file: a name of its own, not the specifier's
     return True
+
+
+def _last(specifier: str) -> str:
+    """A specifier's or a target's last part, without its extension."""
+    return _EXTENSIONS.sub("", specifier.rstrip("/").rsplit("/", 1)[-1])
 
 
 def _text(path: Path) -> str:
