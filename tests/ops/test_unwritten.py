@@ -13,7 +13,7 @@ from lspd.ops.unwritten import imported
 
 ROOT = Path("/w")
 NEW = {ROOT / "pkg/newmod.py", ROOT / "pkg/fresh/__init__.py", ROOT / "src/lib/fresh.ts"}
-NEW |= {ROOT / "src/feature/index.ts"}
+NEW |= {ROOT / "src/feature/index.ts", ROOT / "src/esm-only.cts"}
 
 
 def error(code: str, message: str) -> Diagnostic:
@@ -44,6 +44,10 @@ def error(code: str, message: str) -> Diagnostic:
          "declarations.", "", "src/feature/index.ts"),
         ("src/deep/uses.ts", "2307", "Cannot find module '~/lib/fresh' or its corresponding "
          "type declarations.", "", "src/lib/fresh.ts"),
+        ("src/uses.cts", "2307", "Cannot find module './esm-only.cjs' or its corresponding "
+         "type declarations.", "", "src/esm-only.cts"),
+        ("src/uses.cts", "2307", "Cannot find module './esm-only' or its corresponding "
+         "type declarations.", "", "src/esm-only.cts"),
     ],
 )  # fmt: skip
 def test_an_import_of_a_new_file_is_recognised(
@@ -65,6 +69,11 @@ def test_an_import_of_a_new_file_is_recognised(
         ("src/uses.ts", "2307", "Cannot find module './fresh' or its corresponding type "
          "declarations.", ""),
         ("src/uses.ts", "2322", "Type 'string' is not assignable to type './lib/fresh'.", ""),
+        # `.mjs` names an .mts, `.js` a .ts: never the new .cts of that name (a rename)
+        ("src/uses.mts", "2307", "Cannot find module './esm-only.mjs' or its corresponding "
+         "type declarations.", ""),
+        ("src/uses.ts", "2307", "Cannot find module './esm-only.js' or its corresponding "
+         "type declarations.", ""),
     ],
 )  # fmt: skip
 def test_other_errors_are_not(file: str, code: str, message: str, line: str) -> None:

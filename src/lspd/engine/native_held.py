@@ -11,11 +11,12 @@ grammar errors share those codes): asked only when some file has such an item (0
 A file the state holds gone is held by the LSP as an empty text (`workspace.overlay`): its
 importers' "not a module" (TS2306) is tsc's "Cannot find module" (TS2307, `held_as_tsc`),
 or, where another file of its name answers the specifier (eq.d.ts beside eq.ts), or where
-every file is a module ("moduleDetection": "force": the empty text is one, its importers
-said "no exported member", TS2305, and nothing of an `export *`), the program is checked
-by its own tsc on a copy (`workspace/tsc_copy.py`). So is a program with a file held
-present in a folder the disk lacks (HEAD's text of a file deleted with its folder, a new
-file in a new folder): the LSP finds no open file in a directory not on disk.
+every file is a module ("moduleDetection": "force", an `.mts` or `.cts` whatever its text:
+the empty text is one, its importers said "no exported member", TS2305, and nothing of an
+`export *`), the program is checked by its own tsc on a copy (`workspace/tsc_copy.py`), also
+where a file of its name is beside (a rename `.mts` -> `.cts`). So is a program with a
+file held present in a folder the disk lacks (HEAD's text of a file deleted with its
+folder, a new file in a new folder): the LSP finds no open file in a directory not on disk.
 """
 
 from __future__ import annotations
@@ -177,10 +178,11 @@ async def _shadowed(
     gone = {p for p, t in texts.items() if t is None}
     shadowed = {p for p in gone if _resolves_otherwise(p, texts)}
     naming = {p for p, (_, items) in said.items() if any(_names(i, shadowed) for i in items)}
-    # an empty module where every file is one ("moduleDetection": "force"): the LSP said
-    # no TS2306 of it, but "no exported member" (TS2305) of each name, nothing of `export *`
+    # an empty module where every file is one ("moduleDetection": "force", an .mts or .cts
+    # whatever its text, also where a file of its name is beside: a rename .mts -> .cts):
+    # the LSP said no TS2306 of it, but "no exported member" (TS2305) of each name
     named = {p for p in gone for _, items in said.values() if any(_names(i, {p}) for i in items)}
-    if modules := gone - shadowed - named:
+    if modules := gone - named:
         naming |= {p for p in said if _imports(_text(p, texts) or "", modules)}
     if unplaced := _unplaced(texts):  # the LSP cannot find them: their importers said TS2307
         naming |= {p for p in said if p in unplaced or _imports(_text(p, texts) or "", unplaced)}

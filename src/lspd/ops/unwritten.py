@@ -86,9 +86,12 @@ def _script(spec: str, file: Path, new: set[Path]) -> Path | None:
     relative = spec.startswith(("./", "../"))
     target = Path(os.path.normpath(file.parent / spec)) if relative else None
     last = _stem(spec.rstrip("/").rpartition("/")[2])
+    kind = _kind(spec.rstrip("/").rpartition("/")[2])
     for path in sorted(new):
         if not path.name.endswith(SCRIPT_SUFFIXES[:-1]):
             continue
+        if kind is not None and _kind(path.name) != kind:
+            continue  # `./a.mjs` names a.mts, a.d.mts or a.mjs: never a new a.cts
         stem, home = _stem(path.name), path.parent
         if target is not None:
             if home / stem == _strip(target) or (stem == "index" and home == target):
@@ -96,6 +99,16 @@ def _script(spec: str, file: Path, new: set[Path]) -> Path | None:
         elif stem == last or (stem == "index" and home.name == last):
             return path
     return None
+
+
+def _kind(name: str) -> str | None:
+    """The module kind a name's extension says (TypeScript maps `.mjs` to `.mts`, `.d.mts`
+    and `.mjs` alone, `.cjs` to `.cts` and the like, `.js` to `.ts`, `.tsx`, `.d.ts`...):
+    "m", "c" or "" (none of either); None for a name without a script extension."""
+    extension = os.path.splitext(name)[1]
+    if extension not in SCRIPT_SUFFIXES or extension == ".d":
+        return None
+    return extension[1] if extension[1] in "mc" else ""
 
 
 def _stem(name: str) -> str:
