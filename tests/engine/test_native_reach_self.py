@@ -197,9 +197,11 @@ PATTERNS = {  # wildcards whose files keep the specifier's last name
     "./features/*.js": {"types": "./src/features/*.ts", "default": "./dist/features/*.js"},
     "./widgets/*": "./src/widgets/*/index.ts",
 }
+# TypeScript reads no typesVersions of a package with exports (7.0.2's --traceResolution)
+VERSIONS = {"typesVersions": {"*": {"*": ["dist/old/*"]}}}
 ALPHA = "export const alpha: string = 'a';\n"
 PATTERNED = {
-    "package.json": json.dumps({**MANIFEST, "exports": PATTERNS, "imports": {}}),
+    "package.json": json.dumps({**MANIFEST, "exports": PATTERNS, "imports": {}, **VERSIONS}),
     "tsconfig.json": FILES["tsconfig.json"],
     "src/features/alpha.ts": ALPHA,
     "src/widgets/beta/index.ts": "export const beta: string = 'b';\n",
@@ -214,7 +216,8 @@ PATTERNED = {
 
 def test_a_wildcard_export_keeping_the_name_asks_its_importers_alone(tmp_path: Path) -> None:
     """`./features/*.js` -> `./src/features/*.ts` and `./widgets/*` -> a folder's index: the
-    importers are found by name (every file was asked after any edit: not followed)."""
+    importers are found by name (every file was asked after any edit: not followed), and
+    the package's `typesVersions` beside `exports` is none of TypeScript's either."""
     root = typescript_committed(tmp_path / "p", PATTERNED, TS7_PINNED)
     assert tsc(root) == set()
     for warm in warm_root(root, tmp_path / "logs", watch=True):

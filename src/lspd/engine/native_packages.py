@@ -53,7 +53,7 @@ def own_packages(places: Iterable[Path]) -> dict[Path, str]:
             manifest = json.loads(text)
         except (OSError, ValueError):
             continue
-        if isinstance(manifest, dict) and "exports" in manifest:
+        if isinstance(manifest, dict) and _exporting(manifest.get("exports")):
             name = manifest.get("name")
             if isinstance(name, str) and name:
                 found[place] = name
@@ -90,17 +90,17 @@ def _under(root: Path, path: Path) -> tuple[str, ...] | None:
 def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | None:
     """The specifiers importers use for the package `name` at `folder`, each with the files
     (targets, conditions' and fallbacks' alike) they can resolve to; None where they cannot
-    be followed by name (`typesVersions` remaps every specifier)."""
+    be followed by name (`typesVersions` remaps every specifier where there is no `exports`)."""
     try:
         manifest = json.loads((folder / "package.json").read_text("utf-8", errors="replace"))
     except (OSError, ValueError):
         return [(name, ["index"])]
     if not isinstance(manifest, dict):
         return [(name, ["index"])]
-    if manifest.get("typesVersions"):
-        return None
-    mapped = [(name, list(strings(manifest[f]))) for f in _ENTRIES if f in manifest]
     exports = manifest.get("exports")
+    if manifest.get("typesVersions") and not _exporting(exports):
+        return None  # with `exports`, TypeScript reads no typesVersions (7.0.2's trace)
+    mapped = [(name, list(strings(manifest[f]))) for f in _ENTRIES if f in manifest]
     if isinstance(exports, dict) and any(str(key).startswith(".") for key in exports):
         for key, target in exports.items():
             subpath = str(key)[1:] if str(key).startswith(".") else ""
@@ -108,6 +108,12 @@ def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | No
     elif exports is not None:
         mapped.append((name, list(strings(exports))))
     return mapped if mapped else [(name, ["index"])]
+
+
+def _exporting(exports: object) -> bool:
+    """Whether a package.json's `exports` is one TypeScript follows (as JavaScript tests it:
+    `{}` counts, null or "" not)."""
+    return exports is not None and exports is not False and exports != "" and exports != 0
 
 
 def strings(value: object) -> Iterable[str]:
