@@ -99,8 +99,11 @@ async def typescript_checked(
         definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
         said = Said(definition.name, None if toolchain is None else toolchain.label(), "utf-16")
         rebuilt += [p for p in paths if p in project.checked]
-        if project.stopped and stops is not None:
-            stops.append(builder_stop(ws, project.stopped, project.items, project.items))
+        if (project.stopped or project.configured) and stops is not None:
+            stop = builder_stop(ws, project.stopped, project.items, project.items)
+            stops.append(
+                stop if project.stopped else options_stop(ws, project.configured, project.items)
+            )
         for path in paths:
             if (items := project.items.get(path)) is None:
                 rest.append(path)  # not in this tsconfig's program
@@ -137,6 +140,16 @@ def builder_stop(
     """tsc's stop at the syntax errors of `stopped` (their `items`), in a program of `files`."""
     at = [(ws.display(p), line) for p in stopped for line in lsp_lines(items.get(p, []))]
     return stop_of(TSC, at, map(ws.display, files))
+
+
+def options_stop(
+    ws: Workspace, configured: Iterable[tuple[Path, int]], files: Iterable[Path]
+) -> Stop:
+    """tsc's stop at a program's options errors (`configured`: where they are; TS5110, TS6053
+    of a `files` entry, TS2688, ...: `engine/config_stops.py`): none of its `files` was
+    checked, and no syntax error read (`read` empty)."""
+    at = sorted({(ws.display(path), line) for path, line in configured})
+    return Stop(TSC, tuple(at), frozenset(map(ws.display, files)), frozenset())
 
 
 def _moved(progress: Progress, start: int, count: int, checked: int) -> None:

@@ -54,6 +54,8 @@ async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) ->
     for file, errors in state.broken.items():
         if file != path:
             return Stopped(file, min(e.line for e in errors))
+    if state.configured:  # its configuration's options errors stop its semantic check
+        return Stopped(state.configured[0].file, state.configured[0].line)
     return None
 
 

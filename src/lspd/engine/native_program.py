@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lspd.engine.builders import tsconfig_of
+from lspd.engine.config_stops import parsing
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
@@ -97,6 +98,9 @@ class State:
 
     files: tuple[Path, ...]
     broken: dict[Path, Errors]
+    # its configuration's options errors when no file has a syntax error (`config_stops`):
+    # they stop its semantic check (tsc says them and nothing of its files)
+    configured: Errors = ()
 
 
 async def program_state(
@@ -138,7 +142,8 @@ def _state(
         found = errors.get(path, ()) if path in texts else known.errors if known else ()
         if found:
             broken[path] = found
-    return State(files, broken)
+    options = () if broken else tuple(e for e in program.said if not parsing(e))
+    return State(files, broken, options)
 
 
 def settled(ws: Workspace, config: Path, since: float) -> State | None:

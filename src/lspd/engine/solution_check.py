@@ -35,6 +35,7 @@ from typing import TypeVar, cast
 from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
+from lspd.engine.config_stops import noted
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
@@ -42,7 +43,7 @@ from lspd.workspace.files import read_text, stamp
 from lspd.workspace.scope import solution_of
 from lspd.workspace.toolchain import NATIVE, find_typescript, package_version
 from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, checking_only, said_by
-from lspd.workspace.tsc_native import listed, locate
+from lspd.workspace.tsc_native import ConfigError, listed, locate
 from lspd.workspace.tsconfig_extends import configured_stamps, extended
 
 R = TypeVar("R")
@@ -51,7 +52,8 @@ Items = dict[Path, list[shapes.Diagnostic]]
 Texts = Mapping[Path, str | None]
 # (workspace root, config) -> (the stamps it ran at, its items by file)
 _ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
-_configs_ran: dict[tuple[Path, Path], tuple[object, Items]] = {}  # `_configured`'s, as `_ran`
+# `_configured`'s, as `_ran`, with the errors its listing said of configurations
+_configs_ran: dict[tuple[Path, Path], tuple[object, Items, tuple[ConfigError, ...]]] = {}
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CONFIG = re.compile(r"^.+?\.json:\d+:\d+ - error TS\d+: ")  # tsc --pretty's, of a config
 
@@ -81,12 +83,14 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
         said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
     configured: dict[Path, tuple[Said, list[shapes.Diagnostic]]] = {}
+    listings: dict[Path, tuple[ConfigError, ...]] = {}
     for config in sorted(owners | set(wanted)):
         said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
-        items = await _configured(ws, config)
+        items, listings[config] = await _configured(ws, config)
         for path in _configs(ws, config, items):  # an extended one's errors said once
             known = configured.setdefault(path, (said, []))[1]
             known += [item for item in items[path] if item not in known]
+    noted(ws, listings, solution=True)  # which stop their programs (`engine/config_stops`)
     return results + [answers.of_items(c[0], p, c[1]) for p, c in sorted(configured.items())]
 
 
@@ -153,25 +157,27 @@ async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> I
     return items
 
 
-async def _configured(ws: Workspace, config: Path) -> Items:
+async def _configured(ws: Workspace, config: Path) -> tuple[Items, tuple[ConfigError, ...]]:
     """The errors `tsc -p config --listFilesOnly` says in `config` and the configurations it
-    extends (a TypeScript 5 builder's items hold none), kept while they are as they were and
-    no file came or went (a `files` entry gone is TS6053, an `include` matching none TS18003)."""
+    extends (a TypeScript 5 builder's items hold none), as items and as tsc said them, kept
+    while they are as they were and no file came or went (a `files` entry gone is TS6053, an
+    `include` matching none TS18003)."""
     stamps = (configured_stamps(config), ws.projects.generation, id(ws))
     kept = _configs_ran.get((ws.root, config))
     if kept is not None and kept[0] == stamps:
-        return kept[1]
+        return kept[1], kept[2]
     tsc = compiler_of(ws, config)
     errors = [] if tsc is None else (await asyncio.to_thread(listed, tsc, config))[1]
     configs = {config, *extended(config, read_text)}
     items: Items = {}
-    for error in (e for e in errors if e.file in configs and e.code):
+    said = tuple(e for e in errors if e.file in configs and e.code)
+    for error in said:
         point = {"line": error.line - 1, "character": error.column - 1}
         item = {"range": {"start": point, "end": point}, "severity": 1, "source": "ts"}
         made = {**item, "code": int(error.code), "message": error.message}
         items.setdefault(error.file, []).append(cast(shapes.Diagnostic, made))
-    _configs_ran[(ws.root, config)] = (stamps, items)
-    return items
+    _configs_ran[(ws.root, config)] = (stamps, items, said)
+    return items, said
 
 
 def compiler_of(ws: Workspace, config: Path) -> list[str] | None:

@@ -31,6 +31,7 @@ from typing import Generic, Protocol, TypeVar
 from lspd.engine.builders import typescript_checked
 from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_each
 from lspd.engine.check_state import Progress, Running, WholeState
+from lspd.engine.config_stops import config_stopped
 from lspd.engine.mypy_check import MypyRun
 from lspd.engine.mypy_step import mypy_checked
 from lspd.engine.native_check import native_checked, native_once
@@ -176,9 +177,10 @@ async def _checked(
     results = checks.merged(results)  # a file both mypy and basedpyright judge: one result
     order = {ws.display(p): i for i, p in enumerate(matched)}
     results.sort(key=lambda r: order.get(r.path, -1))
-    # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc`.
+    # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc` (`config_stops`).
     async with turn():
         results += [r for r in await checks.configs() if selected(r.path, paths)]
+    results = config_stopped(ws, results, stops, checks)
     anew = sum(id(r) not in before for r in results)
     took = time.monotonic() - run.began
     log.info("checked %d files in %.2f s, %d answered anew", len(results), took, anew)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import weakref
 from pathlib import Path
 
+from lspd.engine.config_stops import noted
 from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.servers.registry import node_executable
@@ -41,6 +42,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
     said = _said.setdefault(ws, {})
     by_file: dict[Path, list[Diagnostic]] = {}
     answered: dict[Path, tuple[str, str | None]] = {}
+    listings: dict[Path, list[ConfigError]] = {}
     for config, tsc, server, toolchain in _projects(ws):
         stamp = configured_stamps(config)
         if stamp is None:
@@ -48,6 +50,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         stamp = (*stamp, (ws.projects.generation, 0))  # its errors hang on files coming or going
         if config not in said or said[config][0] != stamp:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))
+        listings[config] = [e for e in said[config][1] if e.file.suffix == ".json"]
         for error in said[config][1]:
             if error.file.suffix != ".json":
                 continue  # a source file's syntax error: its own check says it, while fresh
@@ -55,6 +58,7 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
             if (diagnostic := config_diagnostic(error)) not in found:  # an `extends` shared
                 found.append(diagnostic)
             answered[error.file] = (server, toolchain)
+    noted(ws, listings)  # which stop their programs' semantic check (`engine/config_stops`)
     return [
         DiagnosticsResult(
             path=ws.display(file),

@@ -359,9 +359,23 @@ function syntaxErrors(builder, own) {
   return found.size ? found : null;
 }
 
-// A file's diagnostics as tsc reports them: its syntax errors alone when the program has any.
-function diagnosticsOf(builder, file, syntax) {
-  if (syntax) return syntax.get(file.fileName) || [];
+// Where the program's options and global diagnostics are ([file name, 1-based line]: a file's
+// own, else the tsconfig's first line), when no file has a syntax error: tsc says them then
+// (TS5110, TS6053 a `files` entry not found, TS2688 a type library not found) and, when there
+// is any, no semantic diagnostic (emitFilesAndReportErrors), so nothing is checked: its files
+// say nothing, as with a syntax error. The configuration's parsing errors (TS5023, TS6046) are
+// not among them: tsc checks the program with those.
+function configured(builder, configPath) {
+  const found = [...builder.getOptionsDiagnostics(), ...builder.getGlobalDiagnostics()];
+  return found.map((d) =>
+    d.file && d.start !== undefined ? [d.file.fileName, position(d.file, d.start).line + 1] : [configPath, 1],
+  );
+}
+
+// A file's diagnostics as tsc reports them: its syntax errors alone when the program has any,
+// none when its options stopped it (`stop`: the syntax errors by file, or an empty map).
+function diagnosticsOf(builder, file, stop) {
+  if (stop) return stop.get(file.fileName) || [];
   return [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
 }
 
@@ -369,11 +383,13 @@ function check(id, configPath) {
   const { builder, host, reported, garbage, manifests } = nextBuilder(configPath);
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, own);
-  const affected = syntax ? new Set() : affectedFiles(id, builder, garbage, own);
+  const stoppedAt = syntax ? [] : configured(builder, configPath);
+  const stop = syntax || (stoppedAt.length ? new Map() : null);
+  const affected = stop ? new Set() : affectedFiles(id, builder, garbage, own);
   // Each file's diagnostics are asked of the builder, which checks anew those it forgot.
   const diagnostics = {};
   for (const file of own) {
-    const found = diagnosticsOf(builder, file, syntax);
+    const found = diagnosticsOf(builder, file, stop);
     const last = reported.get(file.fileName);
     const same =
       last && last.file === file && last.found.length === found.length && last.found.every((d, i) => d === found[i]);
@@ -385,11 +401,12 @@ function check(id, configPath) {
   const names = new Set(own.map((f) => f.fileName));
   for (const name of [...reported.keys()]) if (!names.has(name)) reported.delete(name);
   // `syntax`: what it reported are syntax errors alone, the semantic ones left out.
-  projects.set(configPath, { builder, host, reported, syntax: Boolean(syntax), manifests });
+  projects.set(configPath, { builder, host, reported, syntax: Boolean(stop), manifests });
   const checked = [...affected].filter((name) => names.has(name));
-  // `stopped`: the files whose syntax errors stopped the check (the others were not checked).
+  // `stopped`: the files whose syntax errors stopped the check (the others were not checked);
+  // `configured`: where its options' errors stopped it.
   const stopped = syntax ? [...syntax.keys()] : [];
-  return { id, files: [...names], checked, diagnostics, stopped, version: ts.version };
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, version: ts.version };
 }
 
 // A preview: the check a proposed change would get, its texts (`texts`: file name -> text,
@@ -423,20 +440,23 @@ function preview(id, configPath, texts) {
   );
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, own);
-  const affected = syntax ? new Set() : affectedFiles(id, builder, false, own);
+  const stoppedAt = syntax ? [] : configured(builder, configPath);
+  const stop = syntax || (stoppedAt.length ? new Map() : null);
+  const affected = stop ? new Set() : affectedFiles(id, builder, false, own);
   const diagnostics = {};
   for (const file of own) {
-    // With a syntax error, or after a check that had one, any file's answer may differ from
-    // the kept one's (the semantic errors left out, or those it left out).
-    const whole = syntax || known.syntax;
+    // With a stop (a syntax error, the options' errors), or after a check that had one, any
+    // file's answer may differ from the kept one's (the semantic errors left out, or those it
+    // left out).
+    const whole = stop || known.syntax;
     if (!whole && !affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
-    const found = diagnosticsOf(builder, file, syntax);
+    const found = diagnosticsOf(builder, file, stop);
     diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
   }
   if (builder !== known.builder && builder.releaseProgram) builder.releaseProgram();
   const files = own.map((f) => f.fileName);
   const stopped = syntax ? [...syntax.keys()] : [];
-  return { id, files, checked: [...affected], diagnostics, stopped, version: ts.version };
+  return { id, files, checked: [...affected], diagnostics, stopped, configured: stoppedAt, version: ts.version };
 }
 
 // The directories a file of the overlay needs that the disk lacks.

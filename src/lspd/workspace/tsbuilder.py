@@ -47,6 +47,8 @@ class Project:
     checked: set[Path] = field(default_factory=set)
     seconds: float = 0.0
     stopped: list[Path] = field(default_factory=list)
+    # where its options' errors stopped it (file, line): tsc checked none of its files then
+    configured: list[tuple[Path, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Preview:
     checked: set[Path]
     items: dict[Path, Items]
     stopped: list[Path] = field(default_factory=list)
+    configured: list[tuple[Path, int]] = field(default_factory=list)  # `Project.configured`
 
 
 @dataclass
@@ -105,6 +108,7 @@ class Builder:
             project.items.update((p, kept[p]) for p in files - set(anew) if p in kept)
             project.checked = {Path(name) for name in answer["checked"]}
             project.stopped = [Path(name) for name in answer.get("stopped", [])]
+            project.configured = _places(answer)
             project.seconds = time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(
@@ -145,7 +149,7 @@ class Builder:
                 self.last_used - began,
             )
             stopped = [Path(name) for name in answer.get("stopped", [])]
-            return Preview(files, checked, items, stopped)
+            return Preview(files, checked, items, stopped, _places(answer))
 
     async def _ask(
         self,
@@ -194,3 +198,8 @@ class Builder:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(exited(process), 2.0)
         kill_group(process.pid)
+
+
+def _places(answer: Mapping[str, Any]) -> list[tuple[Path, int]]:
+    """Where the builder's answer says its program's options' errors stopped it."""
+    return [(Path(name), int(line)) for name, line in answer.get("configured", [])]

@@ -1,0 +1,179 @@
+"""A check that stopped at its configuration: tsc's errors of a program's options, which stop
+its semantic check as a syntax error does.
+
+tsc (TypeScript 5's `emitFilesAndReportErrors`, TypeScript 7's `tsc -p` alike) says a
+program's configuration-PARSING errors first (TS5023 unknown option, TS6046 wrong value, the
+JSON's own syntax), then its files' syntax errors; only when there is none, the program's
+OPTIONS and GLOBAL diagnostics (TS5108/TS5102 removed options, TS5110, TS6053 a `files`
+entry not found, TS2688 a type library not found, ...); and only when those add nothing, its
+SEMANTIC errors. So 7.0.2 with `"moduleResolution": "node10"` and a TS2322 in src/a.ts says
+TS5108 alone (exit 1), and one with an unknown option says both TS5023 and the TS2322.
+`tsc -p --listFilesOnly` (`engine/native_program.py`, `ops/tsconfig.py`) says the parsing
+and the options errors alike, so they are told apart here by their codes: the parsing ones
+are those of TypeScript's `commandLineParser` (TypeScript 7's `tsoptions` says the same),
+a TS6053 among them only when it points into the configuration (an `extends` not found),
+not a `files` entry's (said without a place, "The file is in the program because: ...").
+
+The check's configuration errors are those its configurations' listings said (`noted` by
+`ops/tsconfig.py` as it makes their results); `config_stopped` then makes the whole check's
+answer tsc's: each program one of whose configuration's options errors stands says none of
+its files' errors, and is a `Stop` (`engine/stops.py`: the baseline's errors of its files
+were not checked; its `read` empty: no syntax error was read); a program that a syntax error
+stopped says no options error (its listing said some before the edit that broke a file).
+`tsc --showConfig` says the parsing errors alone on 5.9.3, but nothing on 7.0.2.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from lspd.engine.builders import tsconfig_of
+from lspd.engine.check_files import Answers, Said
+from lspd.engine.results import Diagnosed, FileResult
+from lspd.engine.stops import TSC, Stop
+from lspd.lsp import shapes
+from lspd.workspace import Workspace
+from lspd.workspace.tsc_native import ConfigError
+
+R = TypeVar("R", bound=FileResult)
+Where = tuple[str, int, int, str]  # an error's file (as shown), line, column and code
+
+# The errors TypeScript's configuration parser says (5.9.3's commandLineParser: errors of
+# unknown or ill-typed options, file specifications, reading and `extends`), which stop
+# nothing: the program is checked with them.
+PARSING = frozenset(
+    {
+        1136, 1327, 1328, 5010, 5012, 5023, 5024, 5025, 5065, 5072, 5073, 5077, 5078, 5079,
+        5080, 5083, 5092, 5093, 5094, 6044, 6045, 6046, 6053, 6064, 6114, 6230, 6258, 6266,
+        6369, 6370, 17010, 17018, 18000, 18002, 18003, 18051,
+    }
+)  # fmt: skip
+FILE_NOT_FOUND = "6053"
+
+
+def parsing(error: ConfigError) -> bool:
+    """Whether `error` is one of the configuration's parsing errors (tsc says them whatever
+    else it says), not one of its program's options (they stop its semantic check). The
+    JSON's syntax (TS1xxx) is the parser's; a TS6053 with its reason ("The file is in the
+    program because:") is a `files` entry's, the program's."""
+    code = int(error.code) if error.code.isdigit() else 0
+    if error.code == FILE_NOT_FOUND:
+        return "\n" not in error.message
+    return code in PARSING or 1000 <= code < 2000
+
+
+@dataclass
+class _Noted:
+    """The errors each configuration's listing said at the workspace's last check: those of
+    `ops/tsconfig.py` (the servers' folders' and TypeScript 5's tsconfigs) and those of a
+    solution's referenced programs (`engine/solution_check.py`)."""
+
+    checked: dict[Path, tuple[ConfigError, ...]] = field(default_factory=dict)
+    solution: dict[Path, tuple[ConfigError, ...]] = field(default_factory=dict)
+
+
+_noted: weakref.WeakKeyDictionary[Workspace, _Noted] = weakref.WeakKeyDictionary()
+
+
+def noted(
+    ws: Workspace, errors: Mapping[Path, Sequence[ConfigError]], solution: bool = False
+) -> None:
+    """The check's configurations (tsconfig -> what its listing said of configuration
+    files), as `ops/tsconfig.py` made their results (a solution's referenced programs':
+    `solution`)."""
+    said = {config: tuple(found) for config, found in errors.items()}
+    if solution:
+        _noted.setdefault(ws, _Noted()).solution = said
+    else:
+        _noted.setdefault(ws, _Noted()).checked = said
+
+
+def options_errors(ws: Workspace) -> dict[Path, tuple[ConfigError, ...]]:
+    """Each configuration of the last check with its options errors (those that stop its
+    program's semantic check), the configurations without any left out."""
+    noted = _noted.get(ws, _Noted())
+    found = {**noted.solution, **noted.checked}
+    said = {c: tuple(e for e in errors if not parsing(e)) for c, errors in found.items()}
+    return {config: errors for config, errors in said.items() if errors}
+
+
+def config_stopped(
+    ws: Workspace, results: list[R], stops: list[Stop], answers: Answers[R]
+) -> list[R]:
+    """`results` (the files' and the configuration files') as tsc says them: a program
+    stopped at a syntax error (a stop of `stops` holding its files) says none of its
+    configuration's options errors; one stopped at them says no error of its files, and its
+    stop is added to `stops` (unless TypeScript 5's builder said it)."""
+    stopping = options_errors(ws)
+    places = {ws.display(e.file) for errors in stopping.values() for e in errors}
+    of = {r.path: tsconfig_of(ws, ws.root / r.path) for r in results if r.path not in places}
+    dropped: set[Where] = set()
+    kept: set[Where] = set()
+    emptied: set[str] = set()
+    for config, errors in stopping.items():
+        program = [path for path, owner in of.items() if owner == config]
+        where = {(ws.display(e.file), e.line, e.column, e.code) for e in errors}
+        if any(s.checker == TSC and s.read and not s.files.isdisjoint(program) for s in stops):
+            dropped |= where  # tsc stopped at the syntax errors before the options
+            continue
+        kept |= where
+        emptied.update(program)
+        if any(not s.read and s.files.issuperset(program) for s in stops if s.checker == TSC):
+            continue  # TypeScript 5's builder said it (`builders.options_stop`)
+        at = sorted({(ws.display(e.file), e.line) for e in errors})
+        stops.append(Stop(TSC, tuple(at), frozenset(program), frozenset()))
+    dropped -= kept  # an extended configuration's error that another program says
+    answered = []
+    for result in results:
+        if result.path in emptied:
+            answered.append(_empty(ws, result, answers))
+        elif result.path not in places:
+            answered.append(result)
+        elif (left := _without(ws, result, dropped, answers)) is not None:
+            answered.append(left)
+    return answered
+
+
+def _empty(ws: Workspace, result: R, answers: Answers[R]) -> R:
+    """`result`'s file said no error (its server and toolchain named still)."""
+    if not result.diagnostics:
+        return result
+    said = Said(result.server, result.toolchain, "utf-32")
+    return answers.of_items(said, ws.root / result.path, [])
+
+
+def _without(ws: Workspace, result: R, dropped: set[Where], answers: Answers[R]) -> R | None:
+    """A configuration file's `result` without the `dropped` errors (None: none left)."""
+    left = [
+        d
+        for d in result.diagnostics
+        if (result.path, d.line, d.column, d.code or "") not in dropped
+    ]
+    if len(left) == len(result.diagnostics):
+        return result
+    if not left:
+        return None
+    said = Said(result.server, result.toolchain, "utf-32")  # columns in code points
+    return answers.of_items(said, ws.root / result.path, [_item(d) for d in left])
+
+
+def _item(diagnostic: Diagnosed) -> shapes.Diagnostic:
+    """A configuration's error as tsc's LSP item (columns in code points)."""
+    start: shapes.Position = {"line": diagnostic.line - 1, "character": diagnostic.column - 1}
+    end: shapes.Position = {
+        "line": diagnostic.end_line - 1,
+        "character": diagnostic.end_column - 1,
+    }
+    item: shapes.Diagnostic = {
+        "range": {"start": start, "end": end},
+        "severity": 1 if diagnostic.severity == "error" else 2,
+        "source": diagnostic.source or "ts",
+        "message": diagnostic.message,
+    }
+    if diagnostic.code is not None:
+        item["code"] = int(diagnostic.code) if diagnostic.code.isdigit() else diagnostic.code
+    return item

@@ -1,0 +1,127 @@
+"""A program's options errors stop its semantic check as tsc's (`engine/config_stops.py`):
+`tsc -p` says TypeScript 7.0.2's TS5108 (`"moduleResolution": "node10"`) alone where src/a.ts
+holds a TS2322, and TypeScript 5.9.3's TS2688 (a `types` entry not found) alone; lspd check
+said both (exit 1 each way). A parsing error (TS5023, an unknown option) stops nothing: tsc
+says it and the TS2322. A syntax error stops the options errors in turn (tsc says it alone).
+Real TypeScript, one-shot and in a watched daemon, against the project's own tsc -p."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lspd.engine.config_stops import parsing
+from lspd.ops import check as check_ops
+from lspd.ops.check import check_all
+from lspd.ops.checked import Checked
+from lspd.workspace.tsc_native import ConfigError
+from tests.conftest import answer, warm_root
+from tests.engine.test_native_check import CONFIG
+from tests.workspace.toolchains import gate, typescript_committed
+
+LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
+UNPLACED = re.compile(r"^error TS(\d+): ", re.MULTILINE)
+BROKEN = "export const n: number = 'x';\n"
+
+
+def _project(root: Path, options: dict[str, Any], version: str) -> Path:
+    """A project whose src/a.ts holds a TS2322, its tsconfig.json's compilerOptions
+    `options` over a clean set, one option a line (tsc's places are lines then)."""
+    compiler = {**CONFIG["compilerOptions"], "types": [], **options}  # tsc's key order
+    config = {"compilerOptions": compiler, "include": ["src"]}
+    files = {"tsconfig.json": json.dumps(config, indent=2) + "\n", "src/a.ts": BROKEN}
+    return typescript_committed(root, files, version)
+
+
+def _truth(root: Path) -> set[tuple[str, int, str]]:
+    """tsc -p's errors: (file, line, code); one said without a place is tsconfig.json's
+    first line, as lspd says it."""
+    out = gate(root)[1]
+    found = {(p, int(line), c) for p, line, _, c in LINE.findall(out)}
+    return found | {("tsconfig.json", 1, c) for c in UNPLACED.findall(out)}
+
+
+def _said(checked: Checked) -> set[tuple[str, int, str]]:
+    return {(r.path, d.line, d.code or "") for r in checked.results for d in r.diagnostics}
+
+
+def _stops(checked: Checked) -> list[tuple[tuple[tuple[str, int], ...], frozenset[str]]]:
+    return [(s.at, s.files) for s in checked.stopped]
+
+
+def test_a_removed_option_stops_the_semantic_check_on_typescript_7(tmp_path: Path) -> None:
+    root = _project(tmp_path / "ts7", {"moduleResolution": "node10", "module": "commonjs"}, "7.0.2")
+    assert _truth(root) == {("tsconfig.json", 7, "5108")}
+    assert gate(root)[0] == 1
+    once = answer(root, check_all)
+    assert _said(once) == {("tsconfig.json", 7, "5108")}
+    assert _stops(once) == [((("tsconfig.json", 7),), frozenset({"src/a.ts"}))]
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        checked = warm.run(check_all(warm.ws))
+        assert (_said(checked), _stops(checked)) == (_said(once), _stops(once))
+        # a syntax error stops tsc before the options: its TS1109 alone, not the kept TS5108
+        (root / "src/a.ts").write_text("export const n: number = ;\n")
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        assert _truth(root) == {("src/a.ts", 1, "1109")}
+        assert _said(warm.run(check_all(warm.ws))) == _truth(root)
+        # the option mended: the TS2322 is tsc's answer again
+        (root / "src/a.ts").write_text(BROKEN)
+        config = (root / "tsconfig.json").read_text().replace('"node10"', '"bundler"')
+        (root / "tsconfig.json").write_text(config.replace('"commonjs"', '"esnext"'))
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        assert _truth(root) == {("src/a.ts", 1, "2322")}
+        checked = warm.run(check_all(warm.ws))
+        assert (_said(checked), checked.stopped) == (_truth(root), [])
+
+
+def test_a_type_library_not_found_stops_the_semantic_check_on_typescript_5(
+    tmp_path: Path,
+) -> None:
+    root = _project(tmp_path / "ts5", {"types": ["nope"]}, "5.9.3")
+    assert (_truth(root), gate(root)[0]) == ({("tsconfig.json", 1, "2688")}, 2)
+    once = answer(root, check_all)
+    assert _said(once) == _truth(root)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        checked = warm.run(check_all(warm.ws))
+        assert (_said(checked), _stops(checked)) == (_truth(root), _stops(once))
+
+
+def test_a_parsing_error_stops_nothing(tmp_path: Path) -> None:
+    root = _project(tmp_path / "ts7", {"bogus": 1}, "7.0.2")
+    assert _truth(root) == {("tsconfig.json", 9, "5023"), ("src/a.ts", 1, "2322")}
+    once = answer(root, check_all)
+    assert (_said(once), once.stopped) == (_truth(root), [])
+
+
+def test_the_baseline_errors_a_configuration_stopped_are_not_fixed(tmp_path: Path) -> None:
+    root = _project(tmp_path / "ts7", {}, "7.0.2")
+    config = (root / "tsconfig.json").read_text()
+    (root / "tsconfig.json").write_text(config.replace('"bundler"', '"node10"'))
+    assert _truth(root) == {("tsconfig.json", 7, "5108")}
+    result = answer(root, lambda ws: check_ops.workspace_diagnostics(ws, baseline="HEAD"))
+    changes = result.changes
+    assert changes is not None
+    assert [(d.path, d.line, d.code) for d in changes.introduced] == [("tsconfig.json", 7, "5108")]
+    assert (changes.fixed, [s.at for s in changes.stopped]) == ([], [["tsconfig.json:7"]])
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "parse"),
+    [
+        ("5023", "Unknown compiler option 'bogus'.", True),
+        ("6046", "Argument for '--target' option must be: ...", True),
+        ("1005", "'}' expected.", True),
+        ("5083", "Cannot read file '/p/gone.json'.", True),
+        ("6053", "File '/p/base.json' not found.", True),
+        ("6053", "File '/p/src/b.ts' not found.\nThe file is in the program because:", False),
+        ("2688", "Cannot find type definition file for 'nope'.", False),
+        ("5108", "Option 'moduleResolution=node10' has been removed.", False),
+        ("5110", "Option 'module' must be set to 'NodeNext' ...", False),
+    ],
+)
+def test_parsing_codes(code: str, message: str, parse: bool) -> None:
+    assert parsing(ConfigError(Path("/p/tsconfig.json"), 1, 1, code, message)) is parse
