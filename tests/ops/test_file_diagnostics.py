@@ -20,11 +20,16 @@ from tests.engine.test_solution_check import DOCUMENT, FILES, shared, tsc_b
 from tests.workspace.test_tsconfig_scope import readings
 from tests.workspace.toolchains import TS7_PINNED, own_tsc, typescript_package
 
-# A project of its own beside the solution: its tsconfig.json names no references
+# Beside the solution: a project whose tsconfig.json names no references, and one naming
+# references whose own files hold its file (no layout: its tsc -p --showConfig lists it)
+STRICT = {"compilerOptions": {"strict": True}, "include": ["src"]}
+COMPOSITE = {"compilerOptions": {"strict": True, "composite": True}, "include": ["src"]}
 OWN = {
-    "own/tsconfig.json": json.dumps({"compilerOptions": {"strict": True}, "include": ["src"]}),
+    "own/tsconfig.json": json.dumps(COMPOSITE),
     "own/src/leaf.ts": "export const x: string = 1;\n",
     "own/src/user.ts": "export const y: number = 2;\n",
+    "refs/tsconfig.json": json.dumps({**STRICT, "references": [{"path": "../own"}]}),
+    "refs/src/use.ts": "export const z: number = 'z';\n",
 }
 
 
@@ -66,7 +71,8 @@ def test_a_one_shot_reads_the_gates_scope_only_where_a_layout_may_hold_the_file(
     """The gate's scope (TypeScript's reading of every tsconfig, a Node run of 0.75-1.2 s on
     the examiner's monorepo) was read after every one-shot answer of a TypeScript file, for
     the solution-style layouts' other programs. A file whose nearest tsconfig.json names no
-    `references` is in none: its answer is tsc -p's without it. Vite's layout beside a
+    `references`, or holds it among its own files, is in none: its answer is tsc -p's
+    without it. Vite's layout beside a
     project of its own, on TypeScript 7.0.2: app/shapes.ts, in both programs of the
     solution, is still checked in each (tsc -b's TS2584 under the node program's lib)."""
     root = written(tmp_path / "ts", {**FILES, **OWN})
@@ -81,11 +87,19 @@ def test_a_one_shot_reads_the_gates_scope_only_where_a_layout_may_hold_the_file(
 
     assert said("own/src/leaf.ts") == [(1, 14, "2322")]
     assert said("own/src/user.ts") == []
+    assert said("refs/src/use.ts") == [(1, 14, "2322")]
     assert read == []
-    assert own_tsc(root, "-p", "own", "--pretty", "false") == (
+    assert own_tsc(root, "-p", "own", "--noEmit", "--pretty", "false") == (
         "own/src/leaf.ts(1,14): error TS2322: Type 'number' is not assignable to type 'string'.\n"
+    )
+    assert own_tsc(root, "-p", "refs", "--noEmit", "--pretty", "false") == (
+        "refs/src/use.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.\n"
     )
     assert said("app/shapes.ts") == [(2, 22, "2584")]
     assert ("app/shapes.ts", 2, 22, 2584) in [t[:4] for t in tsc_b(root)]
-    found = [root / "own" / "tsconfig.json", root / "tsconfig.json"]
+    found = [
+        root / "own" / "tsconfig.json",
+        root / "refs" / "tsconfig.json",
+        root / "tsconfig.json",
+    ]
     assert read == [found, found]  # asked of TypeScript 7 (no API), then lspd's 5

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import os
+import subprocess
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +17,7 @@ from lspd.engine.check_files import Said
 from lspd.engine.mypy_step import SERVER
 from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
+from lspd.engine.native_program import compiler
 from lspd.engine.program_data import data_file
 from lspd.engine.solution_check import also_checked
 from lspd.engine.stops import TSC, Stop, stop_of
@@ -30,6 +34,7 @@ from lspd.workspace.files import MAX_FILE_BYTES, read_text
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
 from lspd.workspace.scope import CONFIG, gate_scope
+from lspd.workspace.tsc_native import CONFIG_TIMEOUT_S
 from lspd.workspace.tsconfig_extends import plain_json
 
 if TYPE_CHECKING:
@@ -110,36 +115,67 @@ async def _each_program(
     handler = ws.handler(resolved)
     if content is not None or handler is None or handler.language != "typescript":
         return result
-    if last and ws.changes_seen is None and not _referencing(ws, resolved):
+    if last and ws.changes_seen is None and await _outside_layouts(ws, resolved):
         return result
     await gate_scope(ws)  # its layouts as the disk has them (kept while no config changed)
     extra = await also_checked(ws, [resolved], FileAnswers(ws))
     return merged([result, *extra])[0] if extra else result
 
 
-def _referencing(ws: Workspace, path: Path) -> bool:
-    """Whether a solution-style layout may hold `path`: its nearest tsconfig.json above that
-    the gate's scope reads (the walk's: not ignored) or one ignored on the way names
-    `references` (or cannot be read as JSON). Without, no other program of a `tsc -b` holds
-    it (`tsconfig_scope.solutions`: a layout is a tsconfig.json with references, the file's
-    nearest; TypeScript inherits no `references` through `extends`): TypeScript's reading of
-    every tsconfig (a Node run, 0.5-1.2 s) is not needed."""
-    if not path.is_relative_to(ws.root):
+async def _outside_layouts(ws: Workspace, path: Path) -> bool:
+    """Whether no solution-style layout holds `path`, so no other program of a `tsc -b`
+    (`tsconfig_scope.solutions`: a layout is the file's nearest tsconfig.json naming
+    `references` and not holding it among its own files): its nearest names none, or holds
+    it, as the project's TypeScript 7 lists its root files (`tsc -p --showConfig`, ~15 ms).
+    Then the gate's scope is not needed (TypeScript's reading of every tsconfig: a Node
+    run, 0.5-1.2 s)."""
+    if (found := _referencing(ws, path)) is None:
         return True
+    config, nearest = found
+    tsc = compiler(ws.session_for(path)) if nearest else None
+    return tsc is not None and path in await asyncio.to_thread(_roots, tsc, config)
+
+
+def _referencing(ws: Workspace, path: Path) -> tuple[Path, bool] | None:
+    """The tsconfig.json that may make a layout holding `path`, and whether it is its
+    nearest that the gate's scope reads (the walk's: not ignored), `references` named
+    (else one ignored on the way, or one that cannot be read as JSON); None where none
+    names references (TypeScript inherits none through `extends`)."""
+    if not path.is_relative_to(ws.root):
+        return path, False
     for directory in path.parents:
         config = directory / CONFIG
         if config.exists():
             try:
                 body = json.loads(plain_json(read_text(config) or "-"))
             except ValueError:
-                return True
+                return config, False
             if not isinstance(body, dict) or "references" in body:
-                return True
+                return config, isinstance(body, dict) and not ws.ignore(config)
             if not ws.ignore(config):
-                return False
+                return None
         if directory == ws.root:
-            return False
-    return False
+            return None
+    return None
+
+
+def _roots(tsc: list[str], config: Path) -> set[Path]:
+    """`config`'s root files as TypeScript 7's `tsc -p config --showConfig` lists them
+    (none where it says none or cannot say)."""
+    try:
+        done = subprocess.run(
+            [*tsc, "-p", str(config), "--showConfig"],
+            cwd=config.parent,
+            capture_output=True,
+            text=True,
+            timeout=CONFIG_TIMEOUT_S,
+            check=False,
+        )
+        files = json.loads(done.stdout).get("files") if done.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError, AttributeError):
+        return set()
+    named = files if isinstance(files, list) else []
+    return {Path(os.path.normpath(config.parent / f)) for f in named if isinstance(f, str)}
 
 
 # Per file: the server's answer (`answer_of` its items) and the result made of them.
