@@ -328,7 +328,8 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
             want.folders.update(rel.parents)
             want.files[rel] = text.encode("utf-8")
     gone = {p.relative_to(root) for p, t in texts.items() if t is None and p.is_relative_to(root)}
-    want.folders -= _emptied(root, gone)
+    written = {folder for rel in want.files for folder in rel.parents}  # a rename in it
+    want.folders -= _emptied(root, gone) - written
     return want
 
 
