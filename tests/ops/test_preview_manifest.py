@@ -35,3 +35,17 @@ def test_a_manifests_preview_is_tscs_on_a_copy(tmp_path: Path, version: str) -> 
         assert coded((d.path, 0, 0, d.code) for d in said.fixed) == BROKEN
         assert (said.introduced, said.changed) == ([], [MANIFEST])
     assert (root / MANIFEST).read_text() == MOVED  # nothing written
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_manifests_deletion_is_previewed_as_its_edit(tmp_path: Path, version: str) -> None:
+    # was refused ("a checker's configuration", exit 2) where an edit of it was answered
+    root = flat(tmp_path / "f", version)
+    written = flat(tmp_path / "w", version)
+    (written / MANIFEST).unlink()  # utils without a package.json: '@demo/utils' unresolved
+    assert tsc_p(root) == set() and tsc_p(written) == BROKEN
+    for warm in warm_root(root, tmp_path / "logs"):
+        said = warm.run(previewed(warm.ws, [{"path": MANIFEST, "content": None}])).changes
+        assert coded((d.path, 0, 0, d.code) for d in said.introduced) == BROKEN
+        assert (said.fixed, said.changed) == ([], [MANIFEST])
+    assert (root / MANIFEST).read_text() == HEAD_TEXT  # nothing written

@@ -135,7 +135,7 @@ def _proposed(ws: Workspace, changes: object, scope: GateScope | None) -> dict[P
         if ws.handler(path) is None and is_configuration(path, configs):
             if content is not None and same_settings(path, read_text(path), content):
                 continue  # pyproject's [project] alone: the checkers read none of it
-            if content is None or scope is None or manifest_held(ws, scope, path) is not None:
+            if scope is None or manifest_held(ws, scope, path) is not None:
                 raise InvalidInput(_configuration(ws.display(path)))
             held = True
         unread = not held and not program_data(ws, path) and ws.handler(path) is None
