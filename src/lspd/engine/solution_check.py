@@ -138,7 +138,8 @@ async def _copy_items(ws: Workspace, config: Path, texts: Texts) -> Items:
     if tsc is None:
         return {}
     base = state_dir(ws.root)
-    checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base)
+    # as tsc says the files beside its configuration's errors (said by `_configured`)
+    checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
     return {} if checked is None else _items(checked)
 
 
@@ -196,7 +197,8 @@ def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
 
 def _run(argv: list[str], cwd: Path) -> Items:
     """tsc's errors by file, each from its start to its end (`--pretty`'s squiggles), in
-    LSP's lines; none where tsc could not say (an error of its configuration)."""
+    LSP's lines, as tsc says them beside its configuration's errors (`_configured`'s); none
+    where tsc could not say (it did not run, an error of a library's file)."""
     try:
         with tempfile.TemporaryDirectory(prefix="lspd-tsc-") as scratch:
             done = subprocess.run(
@@ -214,7 +216,7 @@ def _run(argv: list[str], cwd: Path) -> Items:
     # it; the rest is the program's answer, which tsc gives where the option stops nothing
     lines = ["" if _CONFIG.match(line) else line for line in lines]
     top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
-    found = said_by("\n".join(lines), cwd, top, top, {})
+    found = said_by("\n".join(lines), cwd, top, top, {}, configured=True)
     return {} if found is None else _items(found)
 
 

@@ -64,22 +64,30 @@ class Checked:
 
     files: frozenset[Path]
     errors: tuple[TscError, ...]
+    configured: bool = False  # it said an error of a configuration (left out of `errors`)
 
 
 def checked_copy(
-    tsc: list[str], root: Path, config: Path, texts: Mapping[Path, str | None], base: Path
+    tsc: list[str],
+    root: Path,
+    config: Path,
+    texts: Mapping[Path, str | None],
+    base: Path,
+    configured: bool = False,
 ) -> Checked | None:
     """What `tsc -p config` (`tsc`: the compiler's argv before its arguments) says of the
     program in the state `texts` make (None: absent; the disk's for the rest), run on a copy
     of `root` under `base`: the one kept there for `config` (`workspace/tsc_kept.py`), or a
     fresh one where another question holds it. None when it could not say (it did not run,
-    timed out, or said an error of no file of the project: a configuration it could not
-    read). Its `--pretty` answer is read: it alone shows where an error ends (its
-    squiggles)."""
+    timed out, or said an error of no file of the project: a configuration's, unless
+    `configured`: then the files' errors as tsc said them beside it, `Checked.configured`
+    set; tsc says none where the configuration's options err, its semantic errors where the
+    configuration's parser did, TS5023). Its `--pretty` answer is read: it alone shows where
+    an error ends (its squiggles)."""
     base.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="tsc-scratch-", dir=base)).resolve()
     try:
-        return _checked(tsc, root, config, texts, base, scratch)
+        return _checked(tsc, root, config, texts, base, scratch, configured)
     except LeadsOut:  # a held text under node_modules or a linked folder: not on a copy
         return None
     finally:
@@ -93,6 +101,7 @@ def _checked(
     texts: Mapping[Path, str | None],
     base: Path,
     scratch: Path,
+    configured: bool,
 ) -> Checked | None:
     """`checked_copy` with its scratch folder made."""
     layout = _Layout.of(root, config, texts)
@@ -102,12 +111,12 @@ def _checked(
             if not manifest.files:  # a new copy: the disk it takes bounded first
                 tsc_kept.swept(base.parent)
             try:
-                return _answered(tsc, config, layout, copy, manifest, scratch)
+                return _answered(tsc, config, layout, copy, manifest, scratch, configured)
             except OSError:  # (a folder where a file now is): made anew next time
                 manifest.files.clear()
                 manifest.links.clear()
     fresh = tsc_kept.Manifest()
-    return _answered(tsc, config, layout, scratch / "copy", fresh, scratch)
+    return _answered(tsc, config, layout, scratch / "copy", fresh, scratch, configured)
 
 
 def _answered(
@@ -117,6 +126,7 @@ def _answered(
     copy: Path,
     manifest: tsc_kept.Manifest,
     scratch: Path,
+    configured: bool,
 ) -> Checked | None:
     """tsc -p's answer on `copy` brought to the state (`_kept`); asked again where it read
     an ignored file at its real path, that file then copied (`tsc_kept.read_through`)."""
@@ -130,7 +140,7 @@ def _answered(
         listed = (Path(os.path.normpath(line)) for line in output.split("\n") if line[:1] == "/")
         read = tsc_kept.read_through(root, copy, manifest.hidden, listed)
         if not read:
-            return said_by(output, where.parent, here, root, layout.texts)
+            return said_by(output, where.parent, here, root, layout.texts, configured)
         manifest.opened = sorted({*manifest.opened, *read})
     return None
 
@@ -164,23 +174,33 @@ def checking_only(scratch: Path) -> list[str]:
 
 
 def said_by(
-    output: str, cwd: Path, copy: Path, root: Path, texts: Mapping[Path, str | None]
+    output: str,
+    cwd: Path,
+    copy: Path,
+    root: Path,
+    texts: Mapping[Path, str | None],
+    configured: bool = False,
 ) -> Checked | None:
     """tsc's `--listFiles --pretty` `output`, run in `cwd`, read (`_said`): the files of
     `copy` by their paths in `root` (the same folder for a run on the disk), positions in
-    LSP's lines of the held `texts` (the disk's for the rest); None where it could not say."""
+    LSP's lines of the held `texts` (the disk's for the rest); None where it could not say
+    (at a configuration's error too, unless `configured`: see `checked_copy`)."""
     said = _said(_ANSI.sub("", output).split("\n"), cwd, copy, root)
-    return None if said is None else _in_lsp_lines(said, texts)
+    if said is None or (said.configured and not configured):
+        return None
+    return _in_lsp_lines(said, texts)
 
 
 def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None:
     """tsc's output read: the program's files and the errors of the project's files, by
-    their paths in `root` (a message naming the copy names `root`); None at an error of no
-    file of the program (the configuration's, or a library's). A JSON module's error is its
-    file's (`defaults.json(2,1): error TS1005`, unclosed: tsc's answer alone, a stop)."""
+    their paths in `root` (a message naming the copy names `root`); None at an error of a
+    file outside the copy (a library's). A configuration's error (said without a place, or
+    of a JSON file no file of the program) is left out, `Checked.configured` said. A JSON
+    module's error is its file's (`defaults.json(2,1): error TS1005`, unclosed: tsc's
+    answer alone, a stop)."""
     files: set[Path] = set()
     errors: list[TscError] = []
-    at = 0
+    configured, at = False, 0
     while at < len(lines):
         line = lines[at]
         at += 1
@@ -189,7 +209,8 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
                 files.add(root / path.relative_to(copy))
             continue
         if line.startswith("error TS"):
-            return None
+            configured = True  # its chain's lines follow, read as no header
+            continue
         if (header := _HEADER.match(line)) is None:
             continue
         file = Path(os.path.normpath(cwd / header["file"]))
@@ -204,9 +225,9 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
         text = "\n".join(message).replace(str(copy), str(root))
         here = root / file.relative_to(copy)
         errors.append(TscError(here, *start, *end, header["code"], text))
-    if any(e.file.suffix == ".json" and e.file not in files for e in errors):
-        return None  # a tsconfig's (listed after the errors): it could not read it
-    return Checked(frozenset(files), tuple(errors))
+    said = [e for e in errors if e.file.suffix != ".json" or e.file in files]
+    configured |= len(said) < len(errors)  # a tsconfig's (listed after the errors)
+    return Checked(frozenset(files), tuple(said), configured)
 
 
 def _in_lsp_lines(checked: Checked, texts: Mapping[Path, str | None]) -> Checked:
