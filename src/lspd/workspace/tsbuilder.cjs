@@ -46,14 +46,26 @@ function manifestsChanged(known) {
   return false;
 }
 
+// A package.json looked for and not found is kept too (null): one added between files and the
+// package scope they had (src/package.json `{"type": "commonjs"}` under the root's name and
+// exports) is their new scope, and a reused program kept the old resolutions of the files it
+// did not parse again: an .mts, ESM before and after, still reached the root's `exports` by
+// its name where tsc -p said TS2307 (TypeScript 5.9.3).
 function makeHost(options) {
   const host = ts.createCompilerHost(options, true);
   host.manifests = new Map();
+  const isManifest = (fileName) => path.basename(fileName) === "package.json";
   const readFile = host.readFile;
   host.readFile = (fileName) => {
     const text = readFile.call(host, fileName);
-    if (path.basename(fileName) === "package.json") host.manifests.set(fileName, text === undefined ? null : text);
+    if (isManifest(fileName)) host.manifests.set(fileName, text === undefined ? null : text);
     return text;
+  };
+  const fileExists = host.fileExists;
+  host.fileExists = (fileName) => {
+    const found = fileExists.call(host, fileName);
+    if (!found && isManifest(fileName) && !host.manifests.has(fileName)) host.manifests.set(fileName, null);
+    return found;
   };
   // A referenced project is read from its sources, as tsserver does (its outputs may not be
   // built; `tsc -b` would build them first).
