@@ -34,8 +34,10 @@ log = logging.getLogger(__name__)
 # held at the disk's text, not the commit's, ed27b41; 9: a rename staged in the index (`git
 # mv`) left the old path out of HEAD's state, which held the rename's own errors; 10: a
 # TypeScript 7 file deleted with its folder since was held where `tsc --lsp` finds no open
-# file, a folder not on disk: HEAD's state held its importers' TS2307, the deletion's own).
-FORMAT = 10
+# file, a folder not on disk: HEAD's state held its importers' TS2307, the deletion's own;
+# 11: a module basedpyright's `exclude` keeps out, written while the daemon ran, was never
+# resolved by its server: HEAD's state held its importer's phantom reportMissingImports).
+FORMAT = 11
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
+from lspd.workspace.pyright_watch import included
 
 KEEP_S = 300.0  # a copy and its servers unused this long are stopped and removed
 CREATED, CHANGED, DELETED = 1, 2, 3  # the LSP `FileChangeType` numbers
@@ -165,12 +166,16 @@ def _digest(kept: Kept, source: Path | bytes, read: dict[Path, bytes]) -> bytes 
 
 
 def told(helper: Session, copy: Path, changes: list[tuple[Path, int]]) -> None:
-    """A kept server told of the copy's changes (every one: what its watchers would see),
+    """A kept server told of the copy's changes (every one: what its watchers would see,
+    and the `include` folders a Python file's coming or going needs told: `pyright_watch`),
     its documents closed: it reads the copy as it is now."""
     for uri in list(helper.documents):
         helper.close_document(helper.documents[uri].path)
+    moved = [(copy / rel, kind) for rel, kind in changes]
+    folders = included(helper.name, helper.folders, moved)  # `pyright_watch`
     watched: list[dict[str, Any]] = [
-        {"uri": path_to_uri(copy / rel), "type": kind} for rel, kind in changes
+        {"uri": path_to_uri(path), "type": kind}
+        for path, kind in [*moved, *((folder, CREATED) for folder in folders)]
     ]
     if watched:
         helper.notify_watched_files(watched)

@@ -32,6 +32,7 @@ from lspd.workspace import files, paths
 from lspd.workspace.file_locks import FileLocks, KeptBack
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
+from lspd.workspace.pyright_watch import included
 from lspd.workspace.retool import stubs_moved
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
@@ -223,11 +224,10 @@ class DocumentSync:
             self._stamps[path] = stamp
 
     async def apply(self, events: list[FileEvent]) -> None:
-        """Tell each running server of changed files, the way an editor would: open documents
-        get their new full text (`didChange`), are closed when deleted and reopened when they
-        come back; the rest (and deletions) go to the servers that registered for them as
-        `workspace/didChangeWatchedFiles` (see the module's doc); a pyright server whose stub
-        came or went is restarted. A locked file's wait until its check restored the disk text."""
+        """Tell each running server of changed files as an editor would: open documents get
+        their new text (`didChange`), closed when deleted, reopened when back; the rest (and
+        deletions) as `workspace/didChangeWatchedFiles` (the module's doc); a pyright server
+        whose stub came or went restarts. A locked file's wait until its text is restored."""
         events = self._kept_back.keep(events, self._locks.other_text)
         for key, session in list(self.pool.sessions.items()):
             if session.state not in ("indexing", "ready") or not events:
@@ -251,6 +251,7 @@ class DocumentSync:
             await self._apply_to_document(session, event)
             if not held or event.change is Change.deleted:
                 watched += told(session, event)
+        watched += _included(session, events)
         if watched:
             session.notify_watched_files(watched)
         for at, (path, language_id) in enumerate(reopen):  # after the server heard of it
@@ -301,6 +302,14 @@ def _restarted(
     if stubs:
         pool.toolchains.restart(key, f"a stub came or went in {paths.display(root, stubs)}")
     return bool(stubs)
+
+
+def _included(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
+    """The `include` folders a pyright server is told created beside `events`, so that it
+    resolves imports again (`pyright_watch`: it drops the events of files it does not track)."""
+    changes = [(event.path, int(event.change)) for event in events]
+    folders = included(session.name, session.folders, changes)
+    return [item for folder in folders for item in told(session, FileEvent(Change.created, folder))]
 
 
 def _reopening(

@@ -1,0 +1,64 @@
+"""What a pyright server is told beside the disk's changes, so its imports resolve as its
+CLI's.
+
+basedpyright's server (1.40: `service.ts`, `_shouldHandleSourceFileWatchChanges`) drops a
+watched-file event of a Python file it neither tracks nor has loaded (one in a folder of
+`exclude`, or outside `include`), and of a folder `include` and `exclude` keep out; its
+import resolver then keeps its listing of the folders from before. The CLI resolves imports
+wherever they lead (`exclude` and `include` choose the files checked, not the modules
+found): a module written in `tools/scratch/` (excluded, under the `tools` execution root)
+stayed `Import "scratch.mod" could not be resolved` for its importer, for good (the
+examiner's F2). So when a Python file or a folder comes or goes, a pyright server is told
+too that each folder of its configuration's `include` was created: an event it takes as a
+change of the tree (its import caches dropped, its files checked again), as it takes any
+file it tracks coming or going, which then told it so already (the same once more).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.workspace.pyright_scope import SOURCE, _excluded, config_in
+
+CREATED, DELETED = 1, 3  # the LSP `FileChangeType` numbers
+PYRIGHT = "pyright"  # in the names of basedpyright's and pyright's servers
+
+
+def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, int]]) -> list[Path]:
+    """The folders a server named `name` serving `folders` is told created beside `changes`
+    (path, `FileChangeType`): for a pyright server, the `include` folders of each folder's
+    configuration (the folder itself without one) where a Python file or a folder came or
+    went under it; none else."""
+    if PYRIGHT not in name:
+        return []
+    moved = [path for path, kind in changes if kind in (CREATED, DELETED) and _structural(path)]
+    found: list[Path] = []
+    for folder in folders:
+        if any(path.is_relative_to(folder) for path in moved):
+            found += [root for root in _roots(folder) if root not in found]
+    return found
+
+
+def _structural(path: Path) -> bool:
+    """A Python file or a folder; or a path gone (a folder once, or not: the disk cannot
+    tell any more)."""
+    return bool(SOURCE.search(path.name)) or not os.path.isfile(path)
+
+
+def _roots(folder: Path) -> list[Path]:
+    """The folders `include` names in `folder`'s pyright configuration that exist and no
+    `exclude` keeps out (basedpyright watches them); `folder` itself without one."""
+    try:
+        config = config_in(folder)
+    except InvalidInput:  # the server reads its defaults, or says why
+        config = None
+    if config is None:
+        return [folder]
+    return [
+        spec.root
+        for spec in config.include
+        if spec.root.is_dir() and not _excluded(str(spec.root), config.exclude)
+    ]
