@@ -25,7 +25,12 @@ A = (
     "}\n"
     "export const n = greet(note);\n"
 )
-B = 'import { greet } from "./a";\n/* \u2028 */\nexport const m = greet("y");\n'
+B = (
+    'import { greet } from "./a";\n'
+    "/* \u2028 */\n"
+    'export const m = greet("y");\n'
+    "export const k = m;\n"
+)
 
 
 @pytest.fixture
@@ -72,10 +77,14 @@ def test_references_calls_symbols_and_rename_below_a_separator(project: Warm) ->
         ("n", 6, 14, 6),
     ]
     renamed = project.run(rename.rename(project.ws, "a.ts", 3, 17, new_name="hello"))
+    assert renamed.old_name == "greet"
     assert renamed.edits == 4 and renamed.check is not None and renamed.check.introduced == []
     assert renamed.diff.count("-export const n = greet(note);") == 1
     assert '+export const m = hello("y");' in renamed.diff
     assert "// one \u2028 two \u2029 three" in renamed.diff
+    # prepareRename's answer, a bare Range, is moved back too (it named `k`, a line below)
+    below = project.run(rename.rename(project.ws, "b.ts", 3, 14, new_name="mm"))
+    assert (below.old_name, below.edits) == ("m", 2)
 
 
 def test_moves_are_exact_inverses() -> None:
@@ -105,6 +114,10 @@ def test_an_answers_places_move_by_the_file_they_are_in() -> None:
     assert lines.answered(edit)["changes"]["file:///a.ts"][0]["range"]["end"] == {
         "line": 1,
         "character": 1,
+    }
+    assert lines.answered(at) == {  # prepareRename's answer: a bare Range
+        "start": {"line": 1, "character": 0},
+        "end": {"line": 1, "character": 1},
     }
     sent = lines.sent({"item": {"uri": "file:///a.ts", "range": moved[1]["from"]["range"]}})
     assert sent["item"]["range"] == at

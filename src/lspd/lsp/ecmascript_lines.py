@@ -83,7 +83,9 @@ class Lines:
         return self._walk(params, self.uri, to_ecmascript)
 
     def answered(self, answer: Any) -> Any:
-        """`answer` with its positions in LSP's lines."""
+        """`answer` with its positions in LSP's lines (prepareRename's may be a bare Range)."""
+        if isinstance(answer, dict) and answer.keys() == {"start", "end"}:
+            return self._range(answer, self.uri, to_lsp)
         return self._walk(answer, self.uri, to_lsp)
 
     def _text(self, uri: str | None) -> str | None:
