@@ -17,7 +17,8 @@ import pytest
 from lspd.engine.config_stops import parsing
 from lspd.ops import check as check_ops
 from lspd.ops.check import check_all
-from lspd.ops.checked import Checked
+from lspd.ops.checked import Checked, stop_line
+from lspd.ops.progressive_kept import stop_said
 from lspd.workspace.tsc_native import ConfigError
 from tests.conftest import answer, warm_root
 from tests.engine.test_native_check import CONFIG
@@ -60,6 +61,10 @@ def test_a_removed_option_stops_the_semantic_check_on_typescript_7(tmp_path: Pat
     once = answer(root, check_all)
     assert _said(once) == {("tsconfig.json", 7, "5108")}
     assert _stops(once) == [((("tsconfig.json", 7),), frozenset({"src/a.ts"}))]
+    assert stop_line(once.stopped[0]) == (
+        "tsc stopped at tsconfig.json:7 (tsc reports a program's configuration errors alone "
+        "while it has any): the other errors of its 1 file(s) are not checked"
+    )
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         checked = warm.run(check_all(warm.ws))
         assert (_said(checked), _stops(checked)) == (_said(once), _stops(once))
@@ -107,6 +112,8 @@ def test_the_baseline_errors_a_configuration_stopped_are_not_fixed(tmp_path: Pat
     assert changes is not None
     assert [(d.path, d.line, d.code) for d in changes.introduced] == [("tsconfig.json", 7, "5108")]
     assert (changes.fixed, [s.at for s in changes.stopped]) == ([], [["tsconfig.json:7"]])
+    said = stop_said(changes.stopped[0], [])
+    assert said == "tsc stopped at the configuration error at tsconfig.json:7"
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ never speaks for basedpyright's diagnostics of a project both judge."""
 
 from __future__ import annotations
 
-from lspd.engine.stops import MYPY, TSC, Stop, hiding, stop_of
+from lspd.engine.stops import MYPY, TSC, Stop, at_configuration, hiding, stop_of
 
 
 def _hides(stop: Stop, path: str, code: str, source: str = MYPY) -> bool:
@@ -29,3 +29,12 @@ def test_mypy_read_only_the_file_it_stopped_at() -> None:
     assert _hides(stop, "app/b.py", "assignment")
     assert not _hides(stop, "app/c.py", "reportAttributeAccessIssue", "basedpyright")
     assert hiding([stop])("lib/d.py", "arg-type", MYPY) is None
+
+
+def test_a_stop_at_tsconfigs_is_at_the_configuration() -> None:
+    assert at_configuration(TSC, ["tsconfig.json:7", "app/tsconfig.app.json:3"])
+    assert at_configuration(TSC, ["web/jsconfig.json:1"])
+    assert not at_configuration(TSC, ["data.json:2"])  # a JSON module's syntax error
+    assert not at_configuration(TSC, ["tsconfig.json:1", "src/a.ts:4"])
+    assert not at_configuration(MYPY, ["tsconfig.json:1"])
+    assert not at_configuration(TSC, [])

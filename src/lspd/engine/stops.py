@@ -13,6 +13,7 @@ checked, not because they are fixed: a comparison must not say them fixed (`Stop
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +60,17 @@ class Stop:
         if self.checker == TSC and not parsed:
             return True
         return not (changed and path in self.read and syntax_code(self.checker, code))
+
+
+def at_configuration(checker: str, at: Iterable[str]) -> bool:
+    """Whether a stop is tsc's at its configuration's errors (a tsconfig's options or files:
+    `engine/config_stops.py`), not at a file's syntax: every place `at` (`path:line` or a
+    path) is a tsconfig's or a jsconfig's."""
+    names = [place.rpartition("/")[2].partition(":")[0] for place in at]
+    return checker == TSC and bool(names) and all(_CONFIG_NAME.match(n) for n in names)
+
+
+_CONFIG_NAME = re.compile(r"[jt]sconfig(?:\.[^/]*)?\.json$")
 
 
 def syntax_code(checker: str, code: str | None) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic_core import PydanticSerializationError
 
-from lspd.engine.stops import TSC, Stop
+from lspd.engine.stops import TSC, Stop, at_configuration
 from lspd.ops.budget import compact_json, fits
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
@@ -24,6 +24,7 @@ from lspd.workspace.scope import GateScope
 
 # Why a checker's syntax errors are its whole answer (`engine/stops.py`), as `stop_line` says.
 TSC_WHY = "tsc reports a program's syntax errors alone while it has any"
+CONFIG_WHY = "tsc reports a program's configuration errors alone while it has any"
 MYPY_WHY = "errors prevented further checking"
 
 
@@ -163,6 +164,8 @@ def stop_line(stop: Stop) -> str:
     at = ", ".join(f"{path}:{line}" for path, line in stop.at[:5])
     at += ", …" if len(stop.at) > 5 else ""
     why = TSC_WHY if stop.checker == TSC else MYPY_WHY
+    if at_configuration(stop.checker, (path for path, _ in stop.at)):
+        why = CONFIG_WHY
     files = f"the other errors of its {len(stop.files)} file(s) are not checked"
     return f"{stop.checker} stopped at {at} ({why}): {files}"
 

@@ -20,7 +20,7 @@ from lspd.engine.native_file import as_tsc, others
 from lspd.engine.native_program import compiler
 from lspd.engine.program_data import data_file
 from lspd.engine.solution_check import also_checked
-from lspd.engine.stops import TSC, Stop, stop_of
+from lspd.engine.stops import TSC, Stop, at_configuration, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
 from lspd.ops.arguments import check_content
@@ -308,8 +308,9 @@ def tsc_stopped(
     checker; the stop is added to `stops`."""
     line = min(d.line for d in items) if items else raw.line
     at = ws.display(raw.file), line
+    kind = "configuration" if at_configuration(TSC, [at[0]]) else "syntax"
     result.checker = (
-        f"tsc stopped at the syntax error at {at[0]}:{at[1]}: it reports a program's syntax "
+        f"tsc stopped at the {kind} error at {at[0]}:{at[1]}: it reports a program's {kind} "
         "errors alone while it has any, so this file's other errors are not checked"
     )
     if stops is not None:

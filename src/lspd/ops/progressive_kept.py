@@ -22,7 +22,7 @@ from pathlib import Path
 from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.revisions import is_configuration
-from lspd.engine.stops import BLOCKING, MYPY, Stop, syntax_code
+from lspd.engine.stops import BLOCKING, MYPY, Stop, at_configuration, syntax_code
 from lspd.lsp.text import split_lines
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
@@ -129,6 +129,8 @@ def stop_said(stop: Stopped, words: list[str]) -> str:
     stop at a blocking error past the parser (`words`: its messages there, `stop_words`) is
     said in mypy's words: a file shadowing a library module, a `break` outside a loop."""
     at = ", ".join(list(dict.fromkeys(stop.at))[:3])  # mypy says a line's errors one by one
+    if at_configuration(stop.checker, stop.at):
+        return f"{stop.checker} stopped at the configuration error at {at}"
     if not words:
         return f"{stop.checker} stopped at the syntax error at {at}"
     return f"{stop.checker} stopped at {at} ({BLOCKING}: {'; '.join(words)})"
