@@ -34,7 +34,7 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
     went under it; none else."""
     if PYRIGHT not in name:
         return []
-    moved = [path for path, kind in changes if kind in (CREATED, DELETED) and _structural(path)]
+    moved = [path for path, kind in changes if _structural(path, kind)]
     found: list[Path] = []
     for folder in folders:
         if any(path.is_relative_to(folder) for path in moved):
@@ -42,10 +42,15 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
     return found
 
 
-def _structural(path: Path) -> bool:
-    """A Python file or a folder; or a path gone (a folder once, or not: the disk cannot
-    tell any more)."""
-    return bool(SOURCE.search(path.name)) or not os.path.isfile(path)
+def _structural(path: Path, kind: int) -> bool:
+    """A Python file or a folder come or gone (a path gone without a suffix may have been a
+    folder; another file's deletion, an editor's swap file, makes the server check nothing
+    again)."""
+    if SOURCE.search(path.name):
+        return kind in (CREATED, DELETED)
+    if kind == CREATED:
+        return os.path.isdir(path)
+    return kind == DELETED and not path.suffix
 
 
 def _roots(folder: Path) -> list[Path]:
