@@ -228,3 +228,48 @@ def test_a_wildcard_export_keeping_the_name_asks_its_importers_alone(tmp_path: P
         assert truth == {("src/use.ts", 4, 14, "2322")}
         asked = ["src/features/alpha.ts", "src/use.ts", "src/widgets/beta/index.ts"]
         assert check(warm) == (asked, truth)
+
+
+# `resolvePackageJsonExports: false` (bundler): TypeScript reads the typesVersions of a
+# package with exports after all (7.0.2: "@x/lib/sub" -> ./src/other.ts, not exports' sub.ts)
+REMAPPED = {
+    "package.json": json.dumps({"name": "mono", "private": True}),
+    "tsconfig.json": json.dumps(
+        {
+            "compilerOptions": {
+                **OPTIONS,
+                "module": "esnext",
+                "moduleResolution": "bundler",
+                "resolvePackageJsonExports": False,
+            },
+            "include": ["src", "packages"],
+        }
+    ),
+    "packages/lib/package.json": json.dumps(
+        {
+            "name": "@x/lib",
+            "exports": {".": "./src/index.ts", "./sub": "./src/sub.ts"},
+            "typesVersions": {"*": {"sub": ["./src/other.ts"]}},
+        }
+    ),
+    "packages/lib/src/index.ts": "export const i = 1;\n",
+    "packages/lib/src/sub.ts": "export const other = 2;\n",
+    "packages/lib/src/other.ts": "export const other = 1;\n",
+    "src/use.ts": 'import { other } from "@x/lib/sub";\n\nexport const n: number = other;\n',
+}
+
+
+def test_typesversions_beside_exports_still_names_its_targets_importers(tmp_path: Path) -> None:
+    """Where exports are not read, typesVersions is: an edit of its target (other.ts) must
+    ask the importer of `@x/lib/sub` (it named only exports' sub.ts: use.ts unasked)."""
+    root = typescript_committed(tmp_path / "p", REMAPPED, TS7_PINNED)
+    (root / "node_modules" / "@x").mkdir()
+    (root / "node_modules" / "@x" / "lib").symlink_to(root / "packages" / "lib")
+    found = answer(root, aliases)
+    assert found is not None and "sub" in found["other"]
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert check(warm)[1] == set()
+        (root / "packages/lib/src/other.ts").write_text('export const other = "s";\n')
+        truth = tsc(root)
+        assert truth == {("src/use.ts", 3, 14, "2322")}
+        assert check(warm) == (["packages/lib/src/other.ts", "src/use.ts"], truth)

@@ -90,7 +90,10 @@ def _under(root: Path, path: Path) -> tuple[str, ...] | None:
 def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | None:
     """The specifiers importers use for the package `name` at `folder`, each with the files
     (targets, conditions' and fallbacks' alike) they can resolve to; None where they cannot
-    be followed by name (`typesVersions` remaps every specifier where there is no `exports`)."""
+    be followed by name (`typesVersions` remaps every specifier where there is no `exports`).
+    Beside `exports`, TypeScript reads `typesVersions` only where exports are not
+    (`resolvePackageJsonExports: false`): its maps are followed too, as aliases of the
+    package's name and subpaths (`"sub": ["./src/other.ts"]`: `other` by `sub`, the name)."""
     try:
         manifest = json.loads((folder / "package.json").read_text("utf-8", errors="replace"))
     except (OSError, ValueError):
@@ -98,9 +101,11 @@ def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | No
     if not isinstance(manifest, dict):
         return [(name, ["index"])]
     exports = manifest.get("exports")
-    if manifest.get("typesVersions") and not _exporting(exports):
-        return None  # with `exports`, TypeScript reads no typesVersions (7.0.2's trace)
+    versions = manifest.get("typesVersions")
+    if versions and not _exporting(exports):
+        return None
     mapped = [(name, list(strings(manifest[f]))) for f in _ENTRIES if f in manifest]
+    mapped += _versions_read(name, versions)
     if isinstance(exports, dict) and any(str(key).startswith(".") for key in exports):
         for key, target in exports.items():
             subpath = str(key)[1:] if str(key).startswith(".") else ""
@@ -108,6 +113,19 @@ def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | No
     elif exports is not None:
         mapped.append((name, list(strings(exports))))
     return mapped if mapped else [(name, ["index"])]
+
+
+def _versions_read(name: str, versions: object) -> list[tuple[str, list[str]]]:
+    """`typesVersions`' maps (every range's) as specifiers and their targets: a subpath's
+    target by the subpath and by the package's name (`"index.d.ts"` remaps the root)."""
+    mapped: list[tuple[str, list[str]]] = []
+    for paths in versions.values() if isinstance(versions, dict) else ():
+        for key, targets in paths.items() if isinstance(paths, dict) else ():
+            found = list(strings(targets))
+            mapped.append((f"{name}/{key}", found))
+            if "*" not in str(key):
+                mapped.append((name, found))
+    return mapped
 
 
 def _exporting(exports: object) -> bool:
