@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lspd.lsp.process import GROUPS
+from lspd.workspace.dmypy_steps import updated
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_fork import Forks
@@ -163,8 +164,7 @@ class Dmypy:
                     await self.forks.end()
                     if _stale(self, texts):
                         await self._end()
-                    await self._held(texts, flags)
-                    status, out, err = await self._checked([*flags, *targets])
+                    status, out, err = await updated(self, texts, flags, targets)
             self._watch()
             self._environment = self._environment or environment
             self.last_used = time.monotonic()

@@ -100,16 +100,20 @@ class Mirror:
         """Before a write (the lock held): a copy this object did not leave as it is (made
         before it, or written or removed by another process since: the stamp on disk is not
         its last) is removed, so every file is written again with a later stamp."""
-        try:
-            left = int(self._last.read_text())
-        except (OSError, ValueError):
-            left = 0
+        left = self._last_stamp()
         if self._trusted and left == self._stamp and self.directory.is_dir():
             return
         self._held.clear()
         shutil.rmtree(self.directory, ignore_errors=True)
         self._stamp = max(self._stamp, left)
         self._trusted = True
+
+    def _last_stamp(self) -> int:
+        """The stamp of the copy's last write, as its writer left it on disk (0: none)."""
+        try:
+            return int(self._last.read_text())
+        except (OSError, ValueError):
+            return 0
 
     def hold(self, wanted: dict[str, bytes]) -> bool:
         """Make the copy hold exactly `wanted` (relative path -> text; a path ending in `/`:
@@ -174,6 +178,30 @@ class Mirror:
             self._held[relative] = digest
             changed = True
         return changed
+
+    def leaving(self, wanted: dict[str, bytes]) -> list[str]:
+        """The Python files of the copy that `wanted` lacks, where it also adds or changes
+        one (else none): the files an update to `wanted` removes first (`dmypy_steps`). None
+        where the copy is not this object's as it left it (`_trust` writes it anew)."""
+        if not self._trusted or self._last_stamp() != self._stamp:
+            return []
+        gone = [r for r in self._held if r.endswith(PYTHON) and r not in wanted]
+        if not gone:
+            return []
+        changed = any(
+            self._held.get(r) != hashlib.blake2b(d, digest_size=16).digest()
+            for r, d in wanted.items()
+            if r.endswith(PYTHON)
+        )
+        return gone if changed else []
+
+    def drop(self, names: list[str]) -> None:
+        """The files `names` (held) removed from the copy, every other one left as it is."""
+        for relative in [r for r in names if r in self._held and not r.endswith(FOLDER)]:
+            path = self.directory / relative
+            path.unlink(missing_ok=True)
+            del self._held[relative]
+            self._emptied(path, self._held)
 
     def forget(self) -> None:
         """The copy is no longer known (its daemon restarted): written anew next time."""

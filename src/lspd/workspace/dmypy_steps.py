@@ -1,0 +1,73 @@
+"""One dmypy update made in two where mypy 1.x's server would crash on it, and a server
+that crashed anyway started again: its first run, a whole build, is mypy's answer.
+
+mypy 1.13 to 1.19's `fine_grained_increment_follow_imports` (every configuration that
+follows imports) re-checks the changed modules one after another and then reads each one's
+imports from the graph: a module brought back or edited in the same update as a module it
+imports is removed keeps that import among its dependencies, and the graph no longer holds
+it (`KeyError` in `direct_imports`, "Daemon crashed!"; the server exits). A preview of a
+rename (app/models.py -> app/domain.py, its importers not fixed) after the preview of an
+importer's deletion did so on the examiner's project, and lspd refused. So where a state
+removes Python files and also adds or changes one, the copy first loses the removed files
+alone (the update that deletes them re-checks their importers, whose dependencies then
+no longer name them), then takes the state: two updates, each of them dmypy's ordinary
+work, the second one's answer the state's (mypy 2.x does not crash either way). Tested on
+1.19.1 and 1.13.0 against mypy (tests/workspace/test_dmypy_steps.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Protocol
+
+from lspd.workspace.mypy_mirror import Mirror
+
+log = logging.getLogger(__name__)
+
+CRASHED = "Daemon crashed!"  # dmypy's server's word for an exception of its own
+
+
+class Server(Protocol):
+    """What of a project's dmypy (`Dmypy`) an update needs."""
+
+    project: Path
+    mirror: Mirror
+
+    @property
+    def running(self) -> bool: ...
+
+    async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None: ...
+
+    async def _checked(self, flags: list[str]) -> tuple[int, str, str]: ...
+
+    async def _end(self) -> None: ...
+
+
+async def updated(
+    server: Server, texts: dict[str, bytes], flags: list[str], targets: list[str]
+) -> tuple[int, str, str]:
+    """dmypy's run on the copy holding `texts` (`flags`, then `targets`): the files `texts`
+    removes taken out first where it also adds or changes one (`Mirror.leaving`), and a
+    server that crashed on the update ended, and asked again (started anew)."""
+    argv = [*flags, *targets]
+    if server.running and (gone := server.mirror.leaving(texts)):
+        server.mirror.drop(gone)
+        if crashed(*await server._checked(argv)):  # the state between: its answer unused
+            await _crashed(server)
+    await server._held(texts, flags)
+    ran = await server._checked(argv)
+    if crashed(*ran):
+        await _crashed(server)
+        ran = await server._checked(argv)  # `dmypy run`: a new server's whole build
+    return ran
+
+
+def crashed(status: int, out: str, err: str) -> bool:
+    """Whether dmypy's server answered its own crash (it has ended)."""
+    return status == 2 and CRASHED in out + err
+
+
+async def _crashed(server: Server) -> None:
+    log.warning("dmypy of %s crashed on an update: started again", server.project)
+    await server._end()

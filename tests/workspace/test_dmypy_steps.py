@@ -1,0 +1,75 @@
+"""dmypy's updates on mypy 1.x (a real 1.19.1 and 1.13.0, each in its own environment)
+answer mypy's errors, warm: a state that brings a module back (or edits its importer) while
+removing the module it imports no longer crashes the server (1.19.1's KeyError in
+`fine_grained_increment_follow_imports`, the examiner's F4: the rename app/models.py ->
+app/domain.py after a preview of app/service.py's deletion)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.mypy_errors import parse
+from lspd.workspace.dmypy import Dmypy
+from tests.workspace.mypy_env import cli_errors, environment, project
+from tests.workspace.test_dmypy import daemon_of, held, shown
+
+FILES = {
+    "setup.cfg": "[mypy]\nfiles = app\n",
+    "app/__init__.py": "",
+    "app/models.py": "class User:\n    name: str = ''\n",
+    "app/service.py": ("from app.models import User\n\n\ndef make() -> User:\n    return User()\n"),
+    "app/api/__init__.py": "",
+    "app/api/handlers.py": (
+        "from app.models import User\nfrom app.service import make\n\n\n"
+        "def name() -> str:\n    return make().name\n\n\nu: User = make()\n"
+    ),
+}
+
+Shown = list[tuple[str, int, int, str | None, str]]
+
+
+def mypy_env(version: str) -> Path:
+    return environment(f"mypy-{version}", f"mypy=={version}")
+
+
+def checks(root: Path, daemon: Dmypy, states: list[dict[str, bytes]]) -> list[Shown]:
+    """Each state's errors by the same daemon, in turn, and that its server never changed."""
+
+    async def run() -> list[Shown]:
+        found, pids = [], set()
+        try:
+            for state in states:
+                output = await daemon.check([], state)
+                found.append(sorted(shown(root, parse(output, root, daemon.mirror.directory))))
+                pids.add(daemon.pid)
+        finally:
+            await daemon.stop()
+        assert len(pids) == 1  # warm throughout: never a server started again
+        return found
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("version", ["1.19.1", "1.13.0"])
+def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, version: str) -> None:
+    root = project(tmp_path / "p", FILES, mypy_env(version))
+    head = held(root)
+    service = root / "app/service.py"
+    kept = service.read_text()
+    service.unlink()
+    deleted = held(root)
+    service.write_text(kept)
+    (root / "app/models.py").rename(root / "app/domain.py")  # its importers not fixed
+    renamed = held(root)
+    truth = sorted(cli_errors(root))
+    assert [row[3] for row in truth] == ["import-not-found"] * 2
+    service.write_text(kept + "\nx: int = 1\n")  # an importer edited as its import goes
+    edited = held(root)
+    edited_truth = sorted(cli_errors(root))
+    daemon = daemon_of(root, tmp_path)
+    found = checks(root, daemon, [head, deleted, renamed, head, edited])
+    assert found[2] == truth
+    assert found[4] == edited_truth
