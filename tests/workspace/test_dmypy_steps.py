@@ -2,7 +2,9 @@
 answer mypy's errors, warm: a state that brings a module back (or edits its importer) while
 removing the module it imports no longer crashes the server (1.19.1's KeyError in
 `fine_grained_increment_follow_imports`, the examiner's F4: the rename app/models.py ->
-app/domain.py after a preview of app/service.py's deletion)."""
+app/domain.py after a preview of app/service.py's deletion), and an update's errors keep
+mypy's columns and notes (dmypy 1.x prints an update as text, without columns unless asked,
+and lspd kept its errors alone, each at column 1: F3)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 
 from lspd.engine.mypy_errors import parse
 from lspd.workspace.dmypy import Dmypy
-from tests.workspace.mypy_env import cli_errors, environment, project
+from tests.workspace.mypy_env import cli_errors, environment, mypy_cli, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 
 FILES = {
@@ -29,6 +31,7 @@ FILES = {
 }
 
 Shown = list[tuple[str, int, int, str | None, str]]
+Noted = list[tuple[str, tuple[str, ...]]]
 
 
 def mypy_env(version: str) -> Path:
@@ -73,3 +76,33 @@ def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, versio
     found = checks(root, daemon, [head, deleted, renamed, head, edited])
     assert found[2] == truth
     assert found[4] == edited_truth
+
+
+@pytest.mark.parametrize("version", ["1.19.1", "1.13.0"])
+def test_an_updates_errors_keep_mypys_columns_and_notes(tmp_path: Path, version: str) -> None:
+    root = project(tmp_path / "p", FILES, mypy_env(version))
+    head = held(root)
+    (root / "app/models.py").write_text("import nothere\n\n\nclass User:\n    name: int = 0\n")
+    edited = held(root)
+    truth = sorted(cli_errors(root))
+    assert [row[1:4] for row in truth] == [(6, 12, "return-value"), (1, 1, "import-not-found")]
+    hints = [e["hint"] for e in mypy_cli(root) if e["code"] == "import-not-found"]
+    daemon = daemon_of(root, tmp_path)
+    assert checks(root, daemon, [head, edited]) == [[], truth]
+    assert noted(root, daemon, [head, edited]) == [[], [("app/models.py", (str(hints[0]),))]]
+
+
+def noted(root: Path, daemon: Dmypy, states: list[dict[str, bytes]]) -> list[Noted]:
+    """Each state's errors' notes, by the same daemon in turn."""
+
+    async def run() -> list[Noted]:
+        found = []
+        try:
+            for state in states:
+                errors = parse(await daemon.check([], state), root, daemon.mirror.directory)
+                found.append([(str(e.path.relative_to(root)), e.notes) for e in errors if e.notes])
+        finally:
+            await daemon.stop()
+        return found
+
+    return asyncio.run(run())

@@ -36,8 +36,11 @@ _TEXT = re.compile(
 )
 
 
-# A syntax error mypy 1.x prints as text with `-O json` (no flags for columns): `path:line: ...`
-_BARE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<rest>error: .*)$")
+# What mypy 1.x prints as text with `-O json` (its columns where `JSON_FLAGS` ask for them,
+# no ends): a syntax error, and dmypy's update's errors and notes: `path:line:col: ...`
+_BARE = re.compile(
+    r"^(?P<path>.+?):(?P<line>\d+)(?::(?P<column>\d+))?: (?P<rest>(?:error|note): .*)$"
+)
 # ... and an error of a whole file (no line: a duplicate module, mypy 1.13), with its notes.
 _WHOLE = re.compile(r"^(?P<path>.+?\.pyi?): (?P<rest>(?:error|note): .*)$")
 

@@ -39,7 +39,7 @@ from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Mirror, Place, Sees, bare_folders
 from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
 from lspd.workspace.mypy_outputs import users_config
-from lspd.workspace.mypy_said import TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
+from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -151,7 +151,7 @@ class Dmypy:
                 self._answers.move_to_end(state)
                 self.once = known.once
                 return known
-            flags = ["-O", "json"] if json_out else list(TEXT_FLAGS)
+            flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
             once, found = needs_once(texts, self.place.inside, self.version), None
             async with exclusive(self.lock_file):
                 if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)

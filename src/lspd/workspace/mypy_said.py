@@ -24,8 +24,15 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 
+# mypy's `-O json` (1.11 and later) with the columns of its text: mypy 1.x's dmypy prints
+# an update's errors as text (`Errors.new_messages` takes no formatter), with columns only
+# where asked; its JSON says the same with or without the flag (1.13.0, 1.19.1, 2.4.1).
+JSON_FLAGS = ("-O", "json", "--show-column-numbers")
+
 # mypy's text error line, columns or not: what a blocking error is printed as.
 BLOCKING = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: error: ")
+# ... and a note's (an error's, after it), which dmypy 1.x's update prints as text too.
+_NOTED = re.compile(r"^[^{\s][^:]*:\d+(?::\d+)*: note: ")
 # mypy 1.13's CompileError for a file shadowing a library module, and the note after it
 # (mypy 2.x says it as an error of that file: `This file shadows library module "types"`).
 _SHADOWS = re.compile(r'^mypy: (?P<message>"(?P<path>[^"]+)" shadows library module "[^"]+")$')
@@ -79,7 +86,9 @@ def output_of(
     # Status 2 with errors is mypy's answer, "errors prevented further checking" (a syntax
     # error; mypy 1.x prints it as text even with `-O json`), not a crash or a usage error,
     # whose output names no file's line (`mypy: can't read file`, a traceback).
-    kept += [line for line in out.splitlines() if BLOCKING.match(line) and line not in kept]
+    # dmypy 1.x's update prints text (`JSON_FLAGS`): its errors and their notes kept.
+    texts = [line for line in out.splitlines() if BLOCKING.match(line) or _NOTED.match(line)]
+    kept += [line for line in texts if line not in kept]
     shadows = shadowing(out, err)  # mypy 1.13's stop at a file shadowing a library module
     kept += shadows
     answered = status == 2 and (said(out) or bool(shadows))
