@@ -6,18 +6,20 @@ text holding either character, every position below one meant another place: a h
 call answered a property two lines up, a definition nothing. A request's positions are
 moved from LSP's lines to tsserver's, and its answer's back, each by the text of the file
 it is in (the one the server holds open, else the disk's); a text without either character
-is left as it is, so nothing is read for the usual file.
+is left as it is. Each file an answer names is read once per request, and its line starts
+once (`Index`), however many points it holds.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from lspd.lsp.documents import Documents
-from lspd.lsp.text import from_ecmascript, uri_to_path
+from lspd.lsp.text import uri_to_path
 from lspd.servers.registry import ServerDefinition
 
 _SEPARATORS = re.compile("[\u2028\u2029]")
@@ -45,29 +47,59 @@ METHODS = frozenset(
     }
 )
 
-Move = Callable[[str, int, int], tuple[int, int]]  # a text, 0-based line and UTF-16 column
+
+class Index:
+    """One text's line starts, LSP's and ECMAScript's, read once: each point is then moved
+    by a search and its own line (a whole answer of a big file was one scan of the text per
+    point: 2,000 symbols of a 5,000-line file, 84 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lsp = [0, *(m.end() for m in _LSP_BREAK.finditer(text))]
+        self.ecma = [0, *(m.end() for m in _ECMA_BREAK.finditer(text))]
+
+    def to_ecmascript(self, line: int, character: int) -> tuple[int, int]:
+        """The point at LSP's 0-based `line` and UTF-16 `character` in tsserver's lines."""
+        if line >= len(self.lsp):
+            return line, character
+        start = self.lsp[line]
+        stop = _LSP_BREAK.search(self.text, start)
+        end = len(self.text) if stop is None else stop.start()
+        at = _offset(self.text[start:end], start, character)
+        ecma = bisect.bisect_right(self.ecma, at) - 1
+        return ecma, _units(self.text[self.ecma[ecma] : at])
+
+    def to_lsp(self, line: int, character: int) -> tuple[int, int]:
+        """tsserver's 0-based point in LSP's lines (`text.from_ecmascript`'s rule)."""
+        start = self.ecma[line] if 0 < line < len(self.ecma) else 0
+        at = _offset(self.text[start : start + max(character, 0)], start, character)
+        lsp = bisect.bisect_right(self.lsp, at) - 1
+        if self.text.startswith("\n", at) and self.text[at - 1 : at] == "\r":
+            return lsp + 1, 0  # between a CR and its LF: past the CR's line
+        return lsp, _units(self.text[self.lsp[lsp] : at])
+
+
+Move = Callable[[Index, int, int], tuple[int, int]]  # a text, 0-based line and UTF-16 column
+
+
+def _offset(head: str, start: int, character: int) -> int:
+    """The text offset of UTF-16 `character` of `head`, which starts at `start`."""
+    return start + len(head.encode("utf-16-le")[: 2 * character].decode("utf-16-le", "ignore"))
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def to_ecmascript(text: str, line: int, character: int) -> tuple[int, int]:
     """The point at LSP's 0-based `line` and UTF-16 `character` of `text` in tsserver's
     lines (0-based)."""
-    starts = [0, *(m.end() for m in _LSP_BREAK.finditer(text))]
-    if line >= len(starts):
-        return line, character
-    start = starts[line]
-    stop = _LSP_BREAK.search(text, start)
-    line_text = text[start : len(text) if stop is None else stop.start()]
-    head = line_text.encode("utf-16-le")[: 2 * character]
-    at = start + len(head.decode("utf-16-le", "ignore"))
-    ends = [m.end() for m in _ECMA_BREAK.finditer(text, 0, at)]
-    begins = ends[-1] if ends else 0
-    return len(ends), len(text[begins:at].encode("utf-16-le")) // 2
+    return Index(text).to_ecmascript(line, character)
 
 
 def to_lsp(text: str, line: int, character: int) -> tuple[int, int]:
     """tsserver's 0-based point of `text` in LSP's lines (0-based)."""
-    lsp_line, column = from_ecmascript(text, line + 1, character + 1)
-    return lsp_line - 1, column - 1
+    return Index(text).to_lsp(line, character)
 
 
 class Lines:
@@ -75,26 +107,27 @@ class Lines:
 
     def __init__(self, texts: Callable[[str], str | None], params: Any) -> None:
         self._texts = texts
-        self._read: dict[str, str | None] = {}
+        self._read: dict[str, Index | None] = {}
         self.uri = _request_uri(params)
 
     def sent(self, params: Any) -> Any:
         """`params` with its positions in tsserver's lines."""
-        return self._walk(params, self.uri, to_ecmascript)
+        return self._walk(params, self.uri, Index.to_ecmascript)
 
     def answered(self, answer: Any) -> Any:
         """`answer` with its positions in LSP's lines (prepareRename's may be a bare Range)."""
         if isinstance(answer, dict) and answer.keys() == {"start", "end"}:
-            return self._range(answer, self.uri, to_lsp)
-        return self._walk(answer, self.uri, to_lsp)
+            return self._range(answer, self.uri, Index.to_lsp)
+        return self._walk(answer, self.uri, Index.to_lsp)
 
-    def _text(self, uri: str | None) -> str | None:
-        """`uri`'s text when it holds a separator (else None: nothing moves there)."""
+    def _index(self, uri: str | None) -> Index | None:
+        """`uri`'s lines when its text holds a separator (else None: nothing moves there)."""
         if uri is None:
             return None
         if uri not in self._read:
             text = self._texts(uri)
-            self._read[uri] = text if text is not None and _SEPARATORS.search(text) else None
+            found = text is not None and _SEPARATORS.search(text)
+            self._read[uri] = Index(text) if text is not None and found else None
         return self._read[uri]
 
     def _walk(self, value: Any, uri: str | None, move: Move) -> Any:
@@ -134,13 +167,13 @@ class Lines:
         }
 
     def _point(self, point: Any, uri: str | None, move: Move) -> Any:
-        text = self._text(uri)
-        if text is None or not isinstance(point, dict):
+        index = self._index(uri)
+        if index is None or not isinstance(point, dict):
             return point
         line, character = point.get("line"), point.get("character")
         if not isinstance(line, int) or not isinstance(character, int):
             return point
-        moved_line, moved_character = move(text, line, character)
+        moved_line, moved_character = move(index, line, character)
         return {**point, "line": moved_line, "character": moved_character}
 
 
