@@ -19,9 +19,10 @@ from typing import Any, TypeVar, cast
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.stops import TSC, Stop, lsp_lines, stop_of
 from lspd.lsp import shapes
-from lspd.workspace import Workspace
+from lspd.workspace import Workspace, question
 from lspd.workspace.scope import solution_of
 from lspd.workspace.tsbuilder import Builder
+from lspd.workspace.tsc_native import ConfigError
 
 R = TypeVar("R")
 
@@ -94,7 +95,9 @@ async def typescript_checked(
     done = 0
     for (package, config), paths in groups.items():
         builder = builders[package]
+        seen = ws.changes_seen
         project = await builder.check(config, functools.partial(_moved, progress, done, len(paths)))
+        project.seen = seen
         handler = ws.definition_for(paths[0])
         definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
         said = Said(definition.name, None if toolchain is None else toolchain.label(), "utf-16")
@@ -115,6 +118,23 @@ async def typescript_checked(
         done += len(paths)
         progress(done)
     return results, rebuilt, rest
+
+
+def listed(ws: Workspace, config: Path) -> list[ConfigError] | None:
+    """What `tsc -p config --listFilesOnly` says of its program's JSON files (its
+    configuration's errors), from the builder's check of `config` made at the disk's state
+    now (watched: no change seen since it began; else within the running question): None
+    when there is none (then tsc is asked)."""
+    now, began = ws.changes_seen, question.began()
+    for builder in ws.builders.values():
+        project = builder.projects.get(config)
+        if project is None or project.listed is None:
+            continue
+        if now is None and (began is None or project.began < began):
+            continue
+        if now is None or project.seen == now:
+            return project.listed
+    return None
 
 
 def _result_of(path: Path, items: list[Any], said: Said, known: Known[R], answers: Answers[R]) -> R:

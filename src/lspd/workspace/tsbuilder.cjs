@@ -290,7 +290,32 @@ function nextBuilder(configPath) {
   const garbage = Boolean(found && !found.checkerDropped);
   // What a reused program resolved is the old one's: its manifests stay, the new reads over them.
   const manifests = new Map([...((known && known.manifests) || []), ...host.manifests]);
-  return { builder, host, reported: found ? found.reported : new Map(), garbage, manifests };
+  const reported = found ? found.reported : new Map();
+  return { builder, host, reported, garbage, manifests, quiet: parsed.options.noEmit === true };
+}
+
+// What `tsc -p --listFilesOnly` says of the program's JSON files (its configuration's parsing
+// errors, a JSON module's syntax errors, and its options' errors when no file has a syntax
+// error), tsc's lines as they are, so lspd reads a TypeScript 5 configuration's errors from
+// the program it checks, not from a tsc of its own: that listing re-read and re-parsed every
+// file (2.2 of the 2.5 s of a daemon's first check after a file came or went, a 21-file
+// project at load 8). Null unless the tsconfig says noEmit itself: the builder's options add
+// it, and tsc's options errors of an emitting program (TS5055: a JavaScript file's output
+// would overwrite it) are not the builder's then.
+function listing(builder, quiet) {
+  if (!quiet) return null;
+  const program = builder.getProgram();
+  const syntax = program.getSyntacticDiagnostics();
+  const found = [...program.getConfigFileParsingDiagnostics(), ...syntax];
+  if (!syntax.length) found.push(...program.getOptionsDiagnostics());
+  const said = found.filter((d) => d.category === ts.DiagnosticCategory.Error);
+  return said
+    .filter((d) => !d.file || d.file.fileName.endsWith(".json"))
+    .map((d) => {
+      const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : null;
+      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      return at ? [d.file.fileName, at.line + 1, at.character + 1, d.code, text] : [null, 1, 1, d.code, text];
+    });
 }
 
 // The tsconfig's options for a check: nothing is emitted, and a declaration's signature (the
@@ -299,8 +324,14 @@ function nextBuilder(configPath) {
 // be checked again (`tsc --watch` too), though no importer's errors can depend on it: the
 // types a JSDoc gives in a JavaScript file are printed as types, not as the comment.
 // `removeComments` only changes what is emitted, and nothing is.
+// The tsconfig's source file stays (a property a spread leaves out): TypeScript places an
+// option's error in it by it (tsc: `tsconfig.json(5,25): error TS5095`, not line 1) and says
+// a missing `files` entry is "Part of 'files' list in tsconfig.json".
 function checkOptions(parsed) {
-  return { ...parsed.options, noEmit: true, removeComments: true };
+  const options = { ...parsed.options, noEmit: true, removeComments: true };
+  const configFile = parsed.options.configFile;
+  if (configFile) Object.defineProperty(options, "configFile", { value: configFile, enumerable: false });
+  return options;
 }
 
 function parsedConfig(configPath, system) {
@@ -392,7 +423,7 @@ function diagnosticsOf(builder, file, stop) {
 }
 
 function check(id, configPath) {
-  const { builder, host, reported, garbage, manifests } = nextBuilder(configPath);
+  const { builder, host, reported, garbage, manifests, quiet } = nextBuilder(configPath);
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, own);
   const stoppedAt = syntax ? [] : configured(builder, configPath);
@@ -418,7 +449,8 @@ function check(id, configPath) {
   // `stopped`: the files whose syntax errors stopped the check (the others were not checked);
   // `configured`: where its options' errors stopped it.
   const stopped = syntax ? [...syntax.keys()] : [];
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, version: ts.version };
+  const listed = listing(builder, quiet);
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, version: ts.version };
 }
 
 // A preview: the check a proposed change would get, its texts (`texts`: file name -> text,

@@ -26,6 +26,7 @@ from lspd.errors import LspdError
 from lspd.lsp.diagnostics import from_tsserver
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.servers.registry import node_executable
+from lspd.workspace.tsc_native import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,10 @@ class Project:
     stopped: list[Path] = field(default_factory=list)
     # where its options' errors stopped it (file, line): tsc checked none of its files then
     configured: list[tuple[Path, int]] = field(default_factory=list)
+    # what `tsc -p --listFilesOnly` says of its JSON files (None: not said, `_listed`)
+    listed: list[ConfigError] | None = None
+    seen: int | None = -1  # the workspace's changes seen when its check began (-1: unknown)
+    began: float = 0.0  # when its check began (`time.monotonic`)
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,8 @@ class Builder:
             project.checked = {Path(name) for name in answer["checked"]}
             project.stopped = [Path(name) for name in answer.get("stopped", [])]
             project.configured = _places(answer)
-            project.seconds = time.monotonic() - began
+            project.listed = _listed(config, answer.get("listed"))
+            project.began, project.seconds = began, time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(
                 "tsbuilder %s: %d files, %d checked anew in %.2f s",
@@ -203,3 +209,19 @@ class Builder:
 def _places(answer: Mapping[str, Any]) -> list[tuple[Path, int]]:
     """Where the builder's answer says its program's options' errors stopped it."""
     return [(Path(name), int(line)) for name, line in answer.get("configured", [])]
+
+
+def _listed(config: Path, said: list[list[Any]] | None) -> list[ConfigError] | None:
+    """The errors `tsc -p config --listFilesOnly` prints of the program's JSON files, as
+    `tsc_native.listed` reads its lines (one without a place: the config's first line; a
+    message's later lines without their indent), from the builder's answer (None: the
+    builder could not say: `tsbuilder.cjs` listing)."""
+    if said is None:
+        return None
+    found = []
+    for name, line, column, code, text in said:
+        first, *rest = str(text).split("\n")
+        message = "\n".join([first, *(part.strip() for part in rest)])
+        file = config if name is None else Path(name)
+        found.append(ConfigError(file, int(line), int(column), str(code), message))
+    return found
