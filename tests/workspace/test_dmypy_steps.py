@@ -15,6 +15,7 @@ import pytest
 
 from lspd.engine.mypy_errors import parse
 from lspd.workspace.dmypy import Dmypy
+from lspd.workspace.mypy_mirror import Mirror
 from tests.workspace.mypy_env import cli_errors, environment, mypy_cli, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 
@@ -76,6 +77,41 @@ def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, versio
     found = checks(root, daemon, [head, deleted, renamed, head, edited])
     assert found[2] == truth
     assert found[4] == edited_truth
+
+
+def test_a_server_crashing_on_an_update_is_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the removal made first, 1.19.1's server crashes on the rename: it is ended
+    and a new one's whole build answers mypy's errors, never a refusal."""
+    monkeypatch.setattr(Mirror, "leaving", lambda self, wanted: [])
+    root = project(tmp_path / "p", FILES, mypy_env("1.19.1"))
+    head = held(root)
+    service = root / "app/service.py"
+    kept = service.read_text()
+    service.unlink()
+    deleted = held(root)
+    service.write_text(kept)
+    (root / "app/models.py").rename(root / "app/domain.py")
+    renamed = held(root)
+    truth = sorted(cli_errors(root))
+    daemon = daemon_of(root, tmp_path)
+
+    async def run() -> tuple[Shown, set[int | None]]:
+        pids = set()
+        try:
+            for state in (head, deleted):
+                await daemon.check([], state)
+                pids.add(daemon.pid)
+            output = await daemon.check([], renamed)
+            pids.add(daemon.pid)
+            return sorted(shown(root, parse(output, root, daemon.mirror.directory))), pids
+        finally:
+            await daemon.stop()
+
+    found, pids = asyncio.run(run())
+    assert found == truth
+    assert len(pids) == 2  # the crashed server's, then its successor's
 
 
 @pytest.mark.parametrize("version", ["1.19.1", "1.13.0"])
