@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace import Workspace
 from tests.conftest import answer
@@ -103,3 +104,41 @@ def test_a_one_shot_reads_the_gates_scope_only_where_a_layout_may_hold_the_file(
         root / "tsconfig.json",
     ]
     assert read == [found, found]  # asked of TypeScript 7 (no API), then lspd's 5
+
+
+BASE = {"strict": True, "composite": True, "emitDeclarationOnly": True, "types": []}
+# Vite's layout with the app's tsconfig.json in its own folder (naming no references): the
+# node program holds src/shared.ts too, so tsc -b checks it under both libs
+NESTED = {
+    "tsconfig.json": json.dumps(
+        {"files": [], "references": [{"path": "./src"}, {"path": "./tsconfig.node.json"}]}
+    ),
+    "src/tsconfig.json": json.dumps(
+        {"compilerOptions": {**BASE, "lib": ["es2022", "dom"], "outDir": "../out/app"}}
+    ),
+    "tsconfig.node.json": json.dumps(
+        {
+            "compilerOptions": {**BASE, "lib": ["es2022"], "outDir": "out/node"},
+            "include": ["src/shared.ts"],
+        }
+    ),
+    "src/shared.ts": "export const title: string = document.title;\n",
+    "src/main.ts": 'import { title } from "./shared";\n\nexport const t: string = title;\n',
+}
+
+
+def test_a_file_whose_nearest_tsconfig_a_solution_references_is_checked_in_each(
+    tmp_path: Path,
+) -> None:
+    """src/shared.ts's nearest tsconfig.json (src/, no references) is one program of the
+    root's solution, tsconfig.node.json another: tsc -b's TS2584 of it (no DOM there) was
+    said by neither `lspd check` nor `lspd diagnostics FILE` (a layout counted a file only
+    where the solution was its nearest tsconfig.json). TypeScript 7.0.2."""
+    root = written(tmp_path / "ts", NESTED)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS7_PINNED))
+    assert [t[:4] for t in tsc_b(root)] == [("src/shared.ts", 1, 30, 2584)]
+    result = answer(root, lambda ws: diagnostics(ws, "src/shared.ts"))
+    assert [(d.line, d.column, d.code) for d in result.diagnostics] == [(1, 30, "2584")]
+    found = answer(root, lambda ws: workspace_diagnostics(ws, limit=100)).diagnostics
+    assert [(d.path, d.line, d.column, d.code) for d in found] == [("src/shared.ts", 1, 30, "2584")]

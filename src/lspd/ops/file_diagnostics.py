@@ -30,12 +30,12 @@ from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.mypy_answers import Judged, merged, mypy_file
 from lspd.workspace import Workspace
-from lspd.workspace.files import MAX_FILE_BYTES, read_text
+from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
-from lspd.workspace.scope import CONFIG, gate_scope
+from lspd.workspace.scope import gate_scope
 from lspd.workspace.tsc_native import CONFIG_TIMEOUT_S
-from lspd.workspace.tsconfig_extends import plain_json
+from lspd.workspace.tsconfig_scope import referencing
 
 if TYPE_CHECKING:
     from lspd.ops.config_diagnostics import ConfigFile
@@ -129,34 +129,11 @@ async def _outside_layouts(ws: Workspace, path: Path) -> bool:
     it, as the project's TypeScript 7 lists its root files (`tsc -p --showConfig`, ~15 ms).
     Then the gate's scope is not needed (TypeScript's reading of every tsconfig: a Node
     run, 0.5-1.2 s)."""
-    if (found := _referencing(ws, path)) is None:
+    if (found := referencing(ws.root, ws.ignore, path)) is None:
         return True
     config, nearest = found
     tsc = compiler(ws.session_for(path)) if nearest else None
     return tsc is not None and path in await asyncio.to_thread(_roots, tsc, config)
-
-
-def _referencing(ws: Workspace, path: Path) -> tuple[Path, bool] | None:
-    """The tsconfig.json that may make a layout holding `path`, and whether it is its
-    nearest that the gate's scope reads (the walk's: not ignored), `references` named
-    (else one ignored on the way, or one that cannot be read as JSON); None where none
-    names references (TypeScript inherits none through `extends`)."""
-    if not path.is_relative_to(ws.root):
-        return path, False
-    for directory in path.parents:
-        config = directory / CONFIG
-        if config.exists():
-            try:
-                body = json.loads(plain_json(read_text(config) or "-"))
-            except ValueError:
-                return config, False
-            if not isinstance(body, dict) or "references" in body:
-                return config, isinstance(body, dict) and not ws.ignore(config)
-            if not ws.ignore(config):
-                return None
-        if directory == ws.root:
-            return None
-    return None
 
 
 def _roots(tsc: list[str], config: Path) -> set[Path]:

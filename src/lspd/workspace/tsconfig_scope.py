@@ -27,6 +27,8 @@ from typing import Any
 from lspd.dirs import cache_dir
 from lspd.errors import InvalidInput
 from lspd.servers.registry import node_executable
+from lspd.workspace.files import read_text
+from lspd.workspace.tsconfig_extends import plain_json
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,7 @@ def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
     """The owners and other holders of the files of `tsconfigs`' solution-style layouts: a
     file counts where its nearest tsconfig.json above is the solution's and lists it not."""
     roots = {c for c in tsconfigs if c.name == "tsconfig.json"}
+    named = {c for c in roots if tsconfigs[c].references}
     owners: dict[Path, Path] = {}
     also: dict[Path, tuple[Path, ...]] = {}
     for root in sorted(roots):
@@ -156,14 +159,18 @@ def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
         order = _built(root, tsconfigs, set())[1:]
         own = set(solution.files)
         for path in dict.fromkeys(p for c in order for p in tsconfigs[c].files):
-            if path in own or _nearest(path, roots) != root:
+            nearest = _nearest(path, roots)
+            # the solution's own, or a referenced project's below it (src/tsconfig.json)
+            if path in own or not (
+                nearest == root or (nearest in order and _nearest(path, named) == root)
+            ):
                 continue
             holders = [c for c in order if path in tsconfigs[c].files]
             owners[path] = holders[0]
             if len(holders) > 1:
                 also[path] = tuple(holders[1:])
-    named = {c for configs in also.values() for c in configs}
-    return Solution(owners, also, {c: tsconfigs[c].files for c in sorted(named)})
+    others = {c for configs in also.values() for c in configs}
+    return Solution(owners, also, {c: tsconfigs[c].files for c in sorted(others)})
 
 
 def _built(config: Path, tsconfigs: dict[Path, TsConfig], seen: set[Path]) -> list[Path]:
@@ -182,3 +189,54 @@ def _nearest(path: Path, roots: set[Path]) -> Path | None:
         if (candidate := directory / "tsconfig.json") in roots:
             return candidate
     return None
+
+
+def referencing(root: Path, ignore: Callable[[Path], bool], path: Path) -> tuple[Path, bool] | None:
+    """The tsconfig.json that may make a layout holding `path`, and whether it is its
+    nearest that the gate's scope reads (the walk's: not ignored), `references` named
+    (else one ignored on the way, one above a nearest without references that references
+    it, beside which another program may hold the file: src/tsconfig.json under Vite's
+    root, the node program's TS2584; or one that cannot be read as JSON); None where none
+    names references (TypeScript inherits none through `extends`)."""
+    if not path.is_relative_to(root):
+        return path, False
+    nearest: Path | None = None
+    for directory in path.parents:
+        config = directory / CONFIG_NAMES[0]
+        if config.exists():
+            try:
+                body = json.loads(plain_json(read_text(config) or "-"))
+            except ValueError:
+                return config, False
+            if not isinstance(body, dict) or "references" in body:
+                if nearest is None:
+                    return config, isinstance(body, dict) and not ignore(config)
+                if _reaches(config, nearest, set()):
+                    return config, False
+            elif nearest is None and not ignore(config):
+                nearest = config
+        if directory == root:
+            return None
+    return None
+
+
+def _reaches(config: Path, target: Path, seen: set[Path]) -> bool:
+    """Whether `config`'s references name `target`, directly or through others (one that
+    cannot be read: may)."""
+    if config in seen:
+        return False
+    seen.add(config)
+    try:
+        body = json.loads(plain_json(read_text(config) or "-"))
+    except ValueError:
+        return True
+    references = body.get("references") if isinstance(body, dict) else None
+    for reference in references if isinstance(references, list) else ():
+        named = reference.get("path") if isinstance(reference, dict) else None
+        if not isinstance(named, str):
+            continue
+        there = Path(os.path.normpath(config.parent / named))
+        there = there if there.suffix == ".json" else there / CONFIG_NAMES[0]
+        if there == target or (there.exists() and _reaches(there, target, seen)):
+            return True
+    return False
