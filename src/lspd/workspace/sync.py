@@ -32,7 +32,7 @@ from lspd.workspace import files, paths
 from lspd.workspace.file_locks import FileLocks, KeptBack
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
-from lspd.workspace.pyright_watch import included
+from lspd.workspace.pyright_watch import included, outside
 from lspd.workspace.retool import stubs_moved
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
@@ -251,7 +251,7 @@ class DocumentSync:
             await self._apply_to_document(session, event)
             if not held or event.change is Change.deleted:
                 watched += told(session, event)
-        watched += _included(session, events)
+        watched += _beside(session, events)
         if watched:
             session.notify_watched_files(watched)
         for at, (path, language_id) in enumerate(reopen):  # after the server heard of it
@@ -304,12 +304,30 @@ def _restarted(
     return bool(stubs)
 
 
-def _included(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
-    """The `include` folders a pyright server is told created beside `events`, so that it
-    resolves imports again (`pyright_watch`: it drops the events of files it does not track)."""
+def _beside(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
+    """What a pyright server is told beside `events` (`pyright_watch`: it drops the events
+    of files it does not track, and watches sources in its `include` folders alone): the
+    files changed outside those read again at once (`_reread`), and the `include` folders
+    told created, so that it resolves imports again, where a file or folder came or went."""
+    _reread(session, events)
     changes = [(event.path, int(event.change)) for event in events]
     folders = included(session.name, session.folders, changes)
     return [item for folder in folders for item in told(session, FileEvent(Change.created, folder))]
+
+
+def _reread(session: Session, events: list[FileEvent]) -> None:
+    """The Python files changed in place that a pyright server watches no source of
+    (`pyright_watch.outside`) and does not hold open: opened with the disk's text, sent again
+    (its importers marked to be checked again) and closed, so it takes them in at once."""
+    changes = [(event.path, int(event.change)) for event in events]
+    for path in outside(session.name, session.folders, changes):
+        text = files.read_text(path)
+        if text is None or path_to_uri(path) in session.documents:
+            continue
+        language = session.definition.extensions[path.suffix.lower()]
+        document, _ = session.documents.sync(path, text, language, session.notify)
+        document.resend(session.notify)
+        session.close_document(path)
 
 
 def _reopening(
