@@ -57,20 +57,31 @@ def checks(root: Path, daemon: Dmypy, states: list[dict[str, bytes]]) -> list[Sh
     return asyncio.run(run())
 
 
-@pytest.mark.parametrize("version", ["1.19.1", "1.13.0"])
-def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, version: str) -> None:
-    root = project(tmp_path / "p", FILES, mypy_env(version))
+State = dict[str, bytes]
+
+
+def renamed_after_deletion(root: Path) -> tuple[State, State, State]:
+    """The project's states HEAD, app/service.py deleted, and app/service.py back as
+    app/models.py goes to app/domain.py (its importers not fixed): the disk left so."""
     head = held(root)
     service = root / "app/service.py"
     kept = service.read_text()
     service.unlink()
     deleted = held(root)
     service.write_text(kept)
-    (root / "app/models.py").rename(root / "app/domain.py")  # its importers not fixed
-    renamed = held(root)
+    (root / "app/models.py").rename(root / "app/domain.py")
+    return head, deleted, held(root)
+
+
+@pytest.mark.parametrize("version", ["1.19.1", "1.13.0"])
+def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, version: str) -> None:
+    root = project(tmp_path / "p", FILES, mypy_env(version))
+    head, deleted, renamed = renamed_after_deletion(root)
     truth = sorted(cli_errors(root))
     assert [row[3] for row in truth] == ["import-not-found"] * 2
-    service.write_text(kept + "\nx: int = 1\n")  # an importer edited as its import goes
+    service = root / "app/service.py"
+    # an importer edited as its import goes
+    service.write_text(service.read_text() + "\nx: int = 1\n")
     edited = held(root)
     edited_truth = sorted(cli_errors(root))
     daemon = daemon_of(root, tmp_path)
@@ -86,14 +97,7 @@ def test_a_server_crashing_on_an_update_is_asked_again(
     and a new one's whole build answers mypy's errors, never a refusal."""
     monkeypatch.setattr(Mirror, "leaving", lambda self, wanted: [])
     root = project(tmp_path / "p", FILES, mypy_env("1.19.1"))
-    head = held(root)
-    service = root / "app/service.py"
-    kept = service.read_text()
-    service.unlink()
-    deleted = held(root)
-    service.write_text(kept)
-    (root / "app/models.py").rename(root / "app/domain.py")
-    renamed = held(root)
+    head, deleted, renamed = renamed_after_deletion(root)
     truth = sorted(cli_errors(root))
     daemon = daemon_of(root, tmp_path)
 
