@@ -309,20 +309,21 @@ def _beside(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
     of files it does not track, and watches sources in its `include` folders alone): the
     files changed outside those read again at once (`_reread`), and the `include` folders
     told created, so that it resolves imports again, where a file or folder came or went."""
-    _reread(session, events)
     changes = [(event.path, int(event.change)) for event in events]
+    _reread(session, changes)
     folders = included(session.name, session.folders, changes)
     return [item for folder in folders for item in told(session, FileEvent(Change.created, folder))]
 
 
-def _reread(session: Session, events: list[FileEvent]) -> None:
+def _reread(session: Session, changes: list[tuple[Path, int]]) -> None:
     """The Python files changed in place that a pyright server watches no source of
     (`pyright_watch.outside`) and does not hold open: opened with the disk's text, sent again
     (its importers marked to be checked again) and closed, so it takes them in at once."""
-    changes = [(event.path, int(event.change)) for event in events]
     for path in outside(session.name, session.folders, changes):
+        if path_to_uri(path) in session.documents:
+            continue
         text = files.read_text(path)
-        if text is None or path_to_uri(path) in session.documents:
+        if text is None:
             continue
         language = session.definition.extensions[path.suffix.lower()]
         document, _ = session.documents.sync(path, text, language, session.notify)
