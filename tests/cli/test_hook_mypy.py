@@ -46,7 +46,16 @@ def test_an_edit_gets_mypys_error_and_the_stop_gate_blocks_on_it(served: ThreadD
     ((path, line, column, code, message),) = cli_errors(root)  # what the project's CI says
     found = f"1 new error(s) since HEAD:\n{path}:{line}:{column}: {message} [{code}]"
     assert (path, code) == ("app/main.py", "call-arg")
-    assert said(hook("claude-code", edit(shapes), root)) == {
+    blocked_on(root, shapes, found)
+    main = root / "app" / "main.py"
+    main.write_text(main.read_text().replace("area(2, 3)", "area(2, 3, 4)"))
+    assert said(hook("claude-code", edit(main), root)) is None
+    assert said(hook("claude-code", stop(root, active=True), root)) is None
+
+
+def blocked_on(root: Path, edited: Path, found: str) -> None:
+    """The hook of `edited` and the stop gate block on the errors `found` says."""
+    assert said(hook("claude-code", edit(edited), root)) == {
         "decision": "block",
         "reason": f"lspd: this work introduced {found}",
     }
@@ -55,10 +64,6 @@ def test_an_edit_gets_mypys_error_and_the_stop_gate_blocks_on_it(served: ThreadD
         "reason": "lspd: before you finish: this session's changes introduced "
         f"{found}\nFix them, or say why they stay.",
     }
-    main = root / "app" / "main.py"
-    main.write_text(main.read_text().replace("area(2, 3)", "area(2, 3, 4)"))
-    assert said(hook("claude-code", edit(main), root)) is None
-    assert said(hook("claude-code", stop(root, active=True), root)) is None
 
 
 # `scripts` is no package: a top-level `scripts/types.py` is module `types`, and mypy stops

@@ -158,14 +158,15 @@ def test_an_edited_configuration_is_read_at_head_once(counted: Counted) -> None:
     """settings.json (tsconfig.json's `extends`) given noUnusedParameters before the first
     question: HEAD's result is made under HEAD's configuration (tsc on a copy), its texts
     there read once for the key, the result and the comparison's note. Before: 10 git runs
-    (`_made` and the note read the configurations again: a listing and a show each)."""
+    (`_made` and the note read the configurations again: a listing and a show each), then 6
+    (settings.json shown twice)."""
     warm = counted.warm
     settings = json.loads(FILES["settings.json"])
     settings["compilerOptions"]["noUnusedParameters"] = True
     (warm.root / "settings.json").write_text(json.dumps(settings))
     counted.clear()
     assert _since(warm) == ([("src/use.ts", 3, "6133")], 0, ["settings.json"])
-    # settings.json's HEAD text twice: as a JSON a program may read (`differences`), then
-    # as a configuration (`configs_then`)
-    assert counted.said() == [*ONCE[:3], "show ./settings.json", "show ./settings.json"]
+    # settings.json's HEAD text once, for both its uses: a JSON a program may read
+    # (`differences`) and a configuration (`configs_then`), through `Listing.text_at` (45efb31)
+    assert counted.said() == [*ONCE[:3], "show ./settings.json"]
     assert len(counted.trips) == 2

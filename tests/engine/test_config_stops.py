@@ -132,3 +132,35 @@ def test_the_baseline_errors_a_configuration_stopped_are_not_fixed(tmp_path: Pat
 )
 def test_parsing_codes(code: str, message: str, parse: bool) -> None:
     assert parsing(ConfigError(Path("/p/tsconfig.json"), 1, 1, code, message)) is parse
+
+
+@pytest.mark.parametrize(
+    ("version", "options", "at"),
+    [
+        (
+            "7.0.2",
+            {"moduleResolution": "node10", "module": "commonjs"},
+            ("tsconfig.json", 7, "5108"),
+        ),
+        ("5.9.3", {"types": ["nope"]}, ("tsconfig.json", 1, "2688")),  # said without a place
+    ],
+)
+def test_the_baseline_stopped_at_an_options_error_the_work_tree_fixed(
+    tmp_path: Path, version: str, options: dict[str, Any], at: tuple[str, int, str]
+) -> None:
+    """HEAD's tsc said the options error alone (its program's semantic check stopped); the
+    work tree mends it: the error fixed, src/a.ts's TS2322 not checked at HEAD, as a syntax
+    stop's files are said. It was refused (exit 2): tsc on a copy holding HEAD's
+    configuration answered nothing beside a configuration's error."""
+    root = _project(tmp_path / "p", options, version)
+    assert _truth(root) == {at}
+    (root / "tsconfig.json").write_text(json.dumps({**CONFIG, "include": ["src"]}, indent=2))
+    assert _truth(root) == {("src/a.ts", 1, "2322")}
+    result = answer(root, lambda ws: check_ops.workspace_diagnostics(ws, baseline="HEAD"))
+    changes = result.changes
+    assert changes is not None
+    assert [(d.path, d.line, d.code) for d in changes.fixed] == [at]
+    assert changes.introduced == []
+    stopped = [(s.at, s.files, s.not_checked) for s in changes.baseline_stopped]
+    assert stopped == [([f"tsconfig.json:{at[1]}"], ["src/a.ts"], 1)]
+    assert "left the gate" not in changes.scope  # its error fixed by its edit: it left nothing

@@ -140,3 +140,32 @@ def test_a_staged_change_differs_from_head_by_head_s_tree(tmp_path: Path, case: 
     moved = {"geometry.py": (None, SHAPES)} if case == "rename" else {}
     added = {"new.py": (None, "x = 1\n"), "main.py": ("import shapes\n", "import geometry\n")}
     assert both == {**expected, **moved, **added}
+
+
+def test_a_text_at_the_commit_is_shown_once_a_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A JSON a tsconfig extends under another name, edited since, is a configuration to
+    `configs_then` and a JSON module to `differences`: one `git show` of it for the
+    question's listing, where each step ran its own (`lspd check --baseline HEAD` of a
+    settings.json edit: 6 git runs, 5 now)."""
+    root = committed(
+        tmp_path / "p",
+        {
+            "tsconfig.json": '{ "extends": "./settings.json", "include": ["a.ts"] }\n',
+            "settings.json": '{ "compilerOptions": { "strict": true } }\n',
+            "a.ts": "export const a = 1;\n",
+        },
+    )
+    (root / "settings.json").write_text('{ "compilerOptions": { "strict": false } }\n')
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    sha, top = revisions.at_commit(ws, "HEAD")
+    listed = revisions.listing(ws, sha, top)
+    runs = git_runs(monkeypatch)
+    committed_text = '{ "compilerOptions": { "strict": true } }\n'
+    configs = [root / "tsconfig.json", root / "settings.json"]
+    assert revisions.configs_then(ws, sha, configs, listed) == {
+        root / "settings.json": committed_text
+    }
+    assert revisions.differences(ws, sha, listed).before == {root / "settings.json": committed_text}
+    assert runs == [("show", f"{sha}:./settings.json")]

@@ -63,9 +63,14 @@ TS59 = "5.9.3"  # `tsc -b` of referenced projects without `composite` (noEmit): 
 @pytest.fixture(params=[TS7_PINNED, TS59])
 def project(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
     """The solution layout on TypeScript 7.0.2 and 5.9.3, committed, the watcher running."""
-    root = written(tmp_path / "ts", FILES)
+    yield from solution(tmp_path, FILES, request.param)
+
+
+def solution(tmp_path: Path, files: dict[str, str], version: str) -> Iterator[Warm]:
+    """`files` on TypeScript `version` (linked into node_modules), committed, watched."""
+    root = written(tmp_path / "ts", files)
     (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(request.param))
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
     yield from watched(committed(root), tmp_path / "logs")
 
 

@@ -68,3 +68,22 @@ def test_a_referenced_program_stops_at_its_options(tmp_path: Path, version: str)
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         checked = warm.run(check_all(warm.ws))
         assert {(r.path, d.line, d.code) for r in checked.results for d in r.diagnostics} == TRUTH
+
+
+@pytest.mark.parametrize("version", ["7.0.2", "5.9.3"])
+def test_a_file_of_two_programs_keeps_the_other_programs_errors(
+    tmp_path: Path, version: str
+) -> None:
+    """src/shared.ts is the app's (stopped at its TS2688) and the node program's too: tsc -b
+    says its TS2322 there; the stop emptied its whole result, the node program's part too."""
+    node = {"compilerOptions": {**OPTIONS, "types": []}, "include": ["tools", "src/shared.ts"]}
+    files = {**FILES, "tsconfig.node.json": json.dumps(node)}
+    files["src/shared.ts"] = "export const s: number = 'z';\n"
+    root = typescript_committed(tmp_path / "app", files, version)
+    truth = TRUTH | {("src/shared.ts", 1, "2322")}
+    assert _build(root) == truth
+    once = answer(root, check_all)
+    said = {(r.path, d.line, d.code) for r in once.results for d in r.diagnostics}
+    assert said == truth
+    stopped = [(s.at, s.files) for s in once.stopped]
+    assert stopped == [((("tsconfig.app.json", 1),), frozenset({"src/a.ts", "src/shared.ts"}))]

@@ -6,15 +6,18 @@ definition nothing). Positions are moved to tsserver's lines and back
 
 from __future__ import annotations
 
+import json
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from lspd.lsp.ecmascript_lines import Lines, to_ecmascript, to_lsp
-from lspd.lsp.text import from_ecmascript, split_lines
+from lspd.lsp.ecmascript_lines import Lines
+from lspd.lsp.text import LineIndex, from_ecmascript, split_lines
 from lspd.ops import navigation, rename, symbols
+from lspd.servers.registry import node_executable
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS_PINNED, typescript_package
 
@@ -90,13 +93,14 @@ def test_references_calls_symbols_and_rename_below_a_separator(project: Warm) ->
 
 def test_moves_are_exact_inverses() -> None:
     text = "// a \u2028 b \u2029 c\r\nconst \U0001f600x = 1;\rlet y\u2028= 2;\nz"
-    assert to_ecmascript(text, 1, 0) == (3, 0)
-    assert to_ecmascript(text, 2, 6) == (5, 0)  # after the U+2028 inside LSP's line 3
+    index = LineIndex(text)
+    assert index.to_ecmascript(1, 0) == (3, 0)
+    assert index.to_ecmascript(2, 6) == (5, 0)  # after the U+2028 inside LSP's line 3
     for line, held in enumerate(split_lines(text)):
         for column in range(len(held.encode("utf-16-le")) // 2 + 1):
             if column == 7 and line == 1:
                 continue  # between the emoji's two UTF-16 units: no point of its own
-            assert to_lsp(text, *to_ecmascript(text, line, column)) == (line, column)
+            assert index.to_lsp(*index.to_ecmascript(line, column)) == (line, column)
 
 
 def test_an_answers_places_move_by_the_file_they_are_in() -> None:
@@ -124,14 +128,40 @@ def test_an_answers_places_move_by_the_file_they_are_in() -> None:
     assert sent["item"]["range"] == at
 
 
-def test_to_lsp_is_tsc_s_rule_at_every_point() -> None:
-    """The moves of an answer read each text's lines once; they are `from_ecmascript`'s
-    (tsc -p's lines read back), points past a line's end and between a CR and its LF too."""
+_POINTS = """
+const ts = require(process.argv[1]);
+const text = require("fs").readFileSync(0, "utf8");
+const file = ts.createSourceFile("a.ts", text, ts.ScriptTarget.Latest);
+const points = [];
+for (let at = 0; at <= text.length; at++) {
+  const p = file.getLineAndCharacterOfPosition(at);
+  points.push([p.line, p.character]);
+}
+console.log(JSON.stringify(points));
+"""
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def test_the_moves_are_typescript_s_line_map_at_every_point() -> None:
+    """At every offset of a text mixing CR, CRLF, U+2028/9 and astral characters, the point
+    TypeScript's own line map says (tsc's and tsserver's lines) moves to the one LSP's lines
+    say, and back; `from_ecmascript` (tsc -p's 1-based points) is the same rule."""
     text = "\u2029 b\r\naa\u00e9a\r\u2029\ra\u00e9\u2029\U0001f600\U0001f600\u00e9\n"
-    for line in range(9):
-        for column in range(12):
-            lsp_line, lsp_column = from_ecmascript(text, line + 1, column + 1)
-            assert to_lsp(text, line, column) == (lsp_line - 1, lsp_column - 1), (line, column)
+    script = [node_executable(), "-e", _POINTS, str(typescript_package(TS_PINNED))]
+    said = subprocess.run(script, input=text, capture_output=True, text=True, check=True)
+    typescript = [tuple(point) for point in json.loads(said.stdout)]
+    index = LineIndex(text)
+    for at in range(len(text) + 1):
+        ecma = typescript[_units(text[:at])]
+        lines = split_lines(text[:at])  # LSP's point at `at`
+        lsp = (len(lines) - 1, _units(lines[-1]))
+        assert index.to_lsp(*ecma) == lsp, at
+        assert from_ecmascript(text, ecma[0] + 1, ecma[1] + 1) == (lsp[0] + 1, lsp[1] + 1), at
+        if text[at - 1 : at + 1] != "\r\n":  # between them: past the CR's line in LSP's
+            assert index.to_ecmascript(*lsp) == ecma, at
 
 
 def test_a_big_answer_is_moved_in_one_reading_of_its_file() -> None:

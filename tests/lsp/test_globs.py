@@ -48,6 +48,9 @@ def test_watchers_of_a_registration_with_plain_and_relative_patterns() -> None:
     plain, library = file_watchers(registration, ROOT)
     assert plain.matches(ROOT / "pkg" / "app.py", WATCH_CHANGE)
     assert not plain.matches(Path("/elsewhere/app.py"), WATCH_CHANGE)  # outside its base
+    # a plain glob is the server's for each of its workspace folders (a second one, svc/)
+    assert plain.matches(Path("/elsewhere/app.py"), WATCH_CHANGE, [Path("/elsewhere")])
+    assert not library.matches(Path("/srv/os.py"), WATCH_CREATE, [Path("/srv")])
     assert library.matches(Path("/usr/lib/python3/os.py"), WATCH_CREATE)
     assert not library.matches(Path("/usr/lib/python3/os.py"), WATCH_CHANGE)  # kind says no
 

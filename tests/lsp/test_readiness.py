@@ -1,85 +1,84 @@
-"""When a server is ready: by a log line, by the end of its work-done progress (or none
-begun within the grace after `initialized`), never by what another kind of server says."""
+"""A server told its configuration changed is waited for until it says it reloaded each
+(`Readiness.reloading`: its `ready_pattern` once per configuration), never for a server
+that says no such line; changes told before it began a folder's reload are that one reload
+(basedpyright starts its timer again at each), one told after it began is another."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
-from lspd.lsp.readiness import PROGRESS_GRACE_S, Readiness
+from lspd.lsp.readiness import Readiness
 
-
-def _after_grace() -> asyncio.Future[None]:
-    """Done once a grace timer set before it has fired (timers of one delay fire in order)."""
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[None] = loop.create_future()
-    loop.call_later(PROGRESS_GRACE_S, done.set_result, None)
-    return done
+PATTERN = r"Found \d+ source files?"
+P, Q = Path("/p"), Path("/q")  # two workspace folders
 
 
-def test_a_log_line_matching_the_pattern_makes_it_ready() -> None:
-    readiness = Readiness("srv", lambda: "log", r"Indexing done")
-    readiness.logged("Starting")
-    assert not readiness.event.is_set()
-    readiness.logged("[info] Indexing done in 3 s")
-    assert readiness.event.is_set()
+async def _waited(readiness: Readiness, lines: list[str]) -> list[bool]:
+    """Whether a question waiting for it is still held after each line; it then goes on."""
+    waiting = asyncio.create_task(readiness.wait_reloaded())
+    still = []
+    for line in lines:
+        await asyncio.sleep(0)
+        readiness.logged(line)
+        still.append(not readiness.reloaded.is_set())
+    await asyncio.wait_for(waiting, 1)
+    return still
 
 
-def test_a_server_ready_by_progress_that_begins_none_is_ready_after_the_grace() -> None:
-    async def main() -> tuple[bool, bool]:
-        readiness = Readiness("srv", lambda: "progress", None)
-        readiness.initialized()
-        before = readiness.event.is_set()
-        await _after_grace()
-        return before, readiness.event.is_set()
-
-    assert asyncio.run(main()) == (False, True)
-
-
-def test_a_server_ready_by_progress_is_ready_when_its_last_work_ends() -> None:
-    async def main() -> list[bool]:
-        readiness = Readiness("srv", lambda: "progress", None)
-        readiness.initialized()
-        readiness.progressed({"token": 1, "value": {"kind": "begin"}})
-        readiness.progressed({"token": 2, "value": {"kind": "begin"}})
-        await _after_grace()
-        seen = [readiness.event.is_set()]  # busy when the grace ended
-        readiness.progressed({"token": 1, "value": {"kind": "end"}})
-        seen.append(readiness.event.is_set())  # token 2 still works
-        readiness.progressed({"token": 2, "value": {"kind": "end"}})
-        seen.append(readiness.event.is_set())
-        return seen
-
-    assert asyncio.run(main()) == [False, False, True]
+def test_a_question_waits_until_each_configuration_told_changed_is_reloaded() -> None:
+    readiness = Readiness("basedpyright", lambda: "log", PATTERN)
+    readiness.reloading([P, Q])  # two workspace folders' configurations
+    lines = ["Reloading configuration file at /p/pyrightconfig.json", "Found 2 source files"]
+    assert asyncio.run(_waited(readiness, [*lines, "Found 1 source file"])) == [
+        True,
+        True,
+        False,
+    ]
+    assert readiness.reloaded.is_set()
 
 
-def test_progress_says_nothing_of_a_server_ready_another_way() -> None:
-    async def main() -> bool:
-        readiness = Readiness("srv", lambda: "diagnostics", "(?!)")
-        readiness.initialized()
-        readiness.progressed({"token": 1, "value": {"kind": "begin"}})
-        readiness.progressed({"token": 1, "value": {"kind": "end"}})
-        await _after_grace()
-        return readiness.event.is_set()
-
-    assert asyncio.run(main()) is False
+def test_a_server_without_a_ready_line_is_not_waited_for() -> None:
+    readiness = Readiness("pyright", lambda: "progress", None)
+    readiness.reloading([P])
+    assert readiness.reloaded.is_set()
 
 
-def test_a_reset_forgets_what_the_last_start_said_and_an_end_wakes_waiters() -> None:
-    async def main() -> tuple[bool, bool, bool]:
-        readiness = Readiness("srv", lambda: "log", "ready")
-        readiness.logged("ready")
-        readiness.progressed({"token": 1, "value": {"kind": "begin"}})
-        readiness.reset()
-        reset = readiness.event.is_set() or not readiness.progress.idle.is_set()
-        waiting = asyncio.ensure_future(readiness.wait(30.0))
-        readiness.ended()  # the server died: nobody waits any longer
-        await asyncio.wait_for(waiting, 5.0)
-        return reset, readiness.event.is_set(), readiness.progress.idle.is_set()
-
-    assert asyncio.run(main()) == (False, True, True)
+BEGUN = "Reloading configuration file at /p/pyrightconfig.json"
+BEGUN_Q = "Reloading configuration file at /q/pyproject.toml"
 
 
-def test_a_wait_past_its_timeout_goes_on() -> None:
-    readiness = Readiness("srv", lambda: "log", "never said")
-    asyncio.run(readiness.wait(0.01))  # no error: the answer is then the server's best
-    assert not readiness.event.is_set()
+def test_changes_told_before_a_reload_began_are_one_reload() -> None:
+    """Two writes 50 ms apart (two watcher batches): basedpyright reloads once (its 100 ms
+    timer started again), and a question waited 20 s for a second reload before."""
+    readiness = Readiness("basedpyright", lambda: "log", PATTERN)
+    readiness.reloading([P])
+    readiness.reloading([P])
+    assert asyncio.run(_waited(readiness, [BEGUN, "Found 2 source files"])) == [True, False]
+
+
+def test_a_change_told_after_a_reload_began_is_another_reload() -> None:
+    readiness = Readiness("basedpyright", lambda: "log", PATTERN)
+    readiness.reloading([P])
+    readiness.logged(BEGUN)
+    readiness.reloading([P])  # read after the file was: it reloads again
+    lines = ["Found 2 source files", BEGUN, "Found 2 source files"]
+    assert asyncio.run(_waited(readiness, lines)) == [True, True, False]
+
+
+def test_each_folder_reloads_its_own() -> None:
+    """Two folders' configurations told in two batches: two reloads (a timer per folder)."""
+    readiness = Readiness("basedpyright", lambda: "log", PATTERN)
+    readiness.reloading([P])
+    readiness.reloading([Q])
+    lines = [BEGUN, "Found 2 source files", BEGUN_Q, "Found 1 source file"]
+    assert asyncio.run(_waited(readiness, lines)) == [True, True, True, False]
+
+
+def test_one_folder_told_twice_in_a_server_of_two_is_one_reload() -> None:
+    """The reviewer's find: a count capped by the folders held a question 20 s where one
+    folder's configuration was written twice in a server serving two."""
+    readiness = Readiness("basedpyright", lambda: "log", PATTERN)
+    readiness.reloading([Q])
+    readiness.reloading([Q])
+    assert asyncio.run(_waited(readiness, [BEGUN_Q, "Found 1 source file"])) == [True, False]

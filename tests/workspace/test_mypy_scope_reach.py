@@ -1,9 +1,10 @@
-"""The files mypy reaches inside the project outside its `files` (a `mypy_path` folder, an
-editable install's `.pth` folder) are the project's (`mypy_scope._reached`): an edit of one
-is a changed file, and HEAD's state holds its HEAD text. The examiner's F1 (svcs 25.1.0,
-`files = ["tests/typing"]`, src/svcs reached through the install alone): an attrs field
-made required was "0 new ... 0 changed file(s)"; with `mypy_path = "src"` the 6 errors
-were counted as HEAD's ("6 unchanged"). Real mypy, against its own runs at HEAD and after."""
+"""The files mypy follows into inside the project outside its `files` (found in a
+`mypy_path` folder, an editable install's `.pth` folder) are the project's
+(`mypy_follow`): an edit of one is a changed file, and HEAD's state holds its HEAD
+text. The examiner's F1 (svcs 25.1.0, `files = ["tests/typing"]`, src/svcs reached
+through the install alone): an attrs field made required was "0 new ... 0 changed
+file(s)"; with `mypy_path = "src"` the 6 errors were counted as HEAD's ("6 unchanged").
+Real mypy, against its own runs at HEAD and after."""
 
 from __future__ import annotations
 
@@ -38,10 +39,7 @@ def test_the_scope_holds_what_mypy_reaches_inside_the_project(tmp_path: Path, co
         "src/app/errors.py",
         "tests/typing/use.py",
     ]
-    assert scope.note == (
-        "files = tests/typing; 3 more mypy reaches inside the project (mypy_path, an editable "
-        "install)"
-    )
+    assert scope.note == "files = tests/typing; 3 more mypy follows into from them (their imports)"
 
 
 @pytest.mark.parametrize("mypy", MYPYS.values(), ids=MYPYS.keys())

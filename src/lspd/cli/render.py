@@ -33,14 +33,7 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     new = len(introduced)
     if r is not None:
         new, errors = r.get("total", 0), r.get("errors", 0)
-    lines = [_problem(d) for d in introduced]
-    lines += [
-        f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
-    ]
-    lines += [stopped_line(s) for s in c.get("stopped", [])]
-    # A baseline's stop that hid nothing changes no count: not said (as by the hooks).
-    hid = [s for s in c.get("baseline_stopped", []) if s.get("not_checked") or s.get("files")]
-    lines += [stopped_line(s, "baseline") for s in hid]
+    lines = [_problem(d) for d in introduced] + unsaid(c)
     lines.append(
         f"{new} new since {c['baseline']} ({errors} error(s), "
         f"{new - errors} warning(s)), {fixed} fixed, "
@@ -53,6 +46,18 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
     elif len(introduced) < new:  # the last page of a paged answer (`--offset` asked)
         lines.append(f"… the last {len(introduced)} of {new}")
     return lines
+
+
+def unsaid(c: Answer) -> list[str]:
+    """What a comparison could not say, one line each: files not checked, a checker's stop
+    now, and one at the baseline that hid diagnostics (one that hid nothing changes no count:
+    not said, as by the hooks)."""
+    lines = [
+        f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
+    ]
+    lines += [stopped_line(s) for s in c.get("stopped", [])]
+    hid = [s for s in c.get("baseline_stopped", []) if s.get("not_checked") or s.get("files")]
+    return lines + [stopped_line(s, "baseline") for s in hid]
 
 
 def stopped_line(s: Answer, state: str = "") -> str:

@@ -46,6 +46,7 @@ from lspd.engine.kept_memory import (
     kept_folder,
     memory_of,
 )
+from lspd.engine.mypy_gate import gate_then, unversioned
 from lspd.engine.named import Named, named
 from lspd.engine.overlaid_state import Held, overlaid_state, with_also
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_then
@@ -282,9 +283,11 @@ async def _key(
     configurations that differ at `commit` and their texts there (`configs_at`), read once
     a question: `_made` and the comparison's note (`Committed.then`) take them."""
     servers = [(r.server, r.toolchain) for r in checked.results]
-    configs = [path for path, _ in (await gate_scope(ws)).read]
+    scope = await gate_scope(ws)
+    configs = [path for path, _ in scope.read]
     then = await asyncio.to_thread(configs_at, ws, commit, configs, found)
-    config = await asyncio.to_thread(config_key, configs, then)
+    keyed = [*configs, *await asyncio.to_thread(unversioned, ws, scope, commit)]  # `mypy_gate`
+    config = await asyncio.to_thread(config_key, keyed, then)
     toolchain = toolchain_key(servers, environments_of(ws))  # packages, .pth files too
     return StateKey(commit, toolchain, config, tuple(sorted(then))), then
 
@@ -305,10 +308,12 @@ async def _made(
             "failing: `lspd status`)"
         )
     scope = await gate_scope(ws)
-    gate = set(scope.files)
+    now = set(scope.files)  # the gate in the commit's texts: mypy's follows its imports
+    gate = await asyncio.to_thread(gate_then, ws, scope, delta.before)
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
-    texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
-    files = {r.path: r for r in checked.results}
+    texts = {p: t for p, t in delta.before.items() if p in gate | now or p in gone}
+    left = {ws.display(p) for p in now - gate}  # not the commit's gate: its state lacks them
+    files = {r.path: r for r in checked.results if r.path not in left}
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
     if key.edited:  # its checker on a copy holding the commit's configuration, where sound

@@ -26,7 +26,7 @@ stopped says no options error (its listing said some before the edit that broke 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -37,6 +37,7 @@ from lspd.engine.results import Diagnosed, FileResult
 from lspd.engine.stops import TSC, Stop
 from lspd.lsp import shapes
 from lspd.workspace import Workspace
+from lspd.workspace.tsc_copy import TscError
 from lspd.workspace.tsc_native import ConfigError
 
 R = TypeVar("R", bound=FileResult)
@@ -53,6 +54,7 @@ PARSING = frozenset(
     }
 )  # fmt: skip
 FILE_NOT_FOUND = "6053"
+_SAID = "tsc -p "  # a file's answer in another program of its layout: `program_said`
 
 
 def parsing(error: ConfigError) -> bool:
@@ -101,27 +103,61 @@ def options_errors(ws: Workspace) -> dict[Path, tuple[ConfigError, ...]]:
     return {config: errors for config, errors in said.items() if errors}
 
 
+def copy_stop(ws: Workspace, files: Iterable[Path], said: Sequence[TscError]) -> Stop | None:
+    """tsc's stop at its program's options errors among the configuration errors `said` of
+    its run on a copy (`workspace/tsc_copy.Checked.configs`) whose program is `files`: none
+    of its files' semantic errors said, none read (None: only parsing errors, or none)."""
+    stopping = [
+        e for e in said if not parsing(ConfigError(e.file, e.line, e.column, e.code, e.message))
+    ]
+    if not stopping:
+        return None
+    at = sorted({(ws.display(e.file), e.line) for e in stopping})
+    return Stop(TSC, tuple(at), frozenset(map(ws.display, files)), frozenset())
+
+
+def global_stop(ws: Workspace, config: Path, listing: Sequence[ConfigError]) -> bool:
+    """Whether TypeScript 5's builder's last check stopped `config`'s program at its options
+    or global diagnostics (`tsbuilder_check.cjs` `configured`) where its listing (`listing`:
+    the builder's, `builders.listed`, or `tsc -p --listFilesOnly`'s) holds no options
+    error: its global ones (TS2318 "Cannot find global type 'Array'." of `"lib": []` or
+    `"noLib": true`), which the listing stops before. tsc says them (without a place) and
+    nothing else of the program."""
+    if any(not parsing(e) for e in listing):
+        return False
+    projects = (b.projects.get(config) for b in ws.builders.values())
+    return any(p is not None and p.configured for p in projects)
+
+
+def program_said(ws: Workspace, config: Path) -> Said:
+    """Who says a file's errors in another program of its solution-style layout than its own
+    (`engine/solution_check.py`): `tsc -p CONFIG`, that program (`_program` reads it back)."""
+    return Said(f"{_SAID}{ws.display(config)}", None, "utf-16")
+
+
 def config_stopped(
     ws: Workspace, results: list[R], stops: list[Stop], answers: Answers[R]
 ) -> list[R]:
-    """`results` (the files' and the configuration files') as tsc says them: a program
-    stopped at a syntax error (a stop of `stops` holding its files) says none of its
-    configuration's options errors; one stopped at them says no error of its files, and its
-    stop is added to `stops` (unless TypeScript 5's builder said it)."""
+    """`results` (the files' and the configuration files', a file of two programs one
+    result each, not yet merged) as tsc says them: a program stopped at a syntax error (a
+    stop of `stops` holding its files) says none of its configuration's options errors; one
+    stopped at them says no error of its files (a file's result in another program, that
+    program's part, stays), and its stop is added to `stops` (unless TypeScript 5's
+    builder said it)."""
     stopping = options_errors(ws)
     places = {ws.display(e.file) for errors in stopping.values() for e in errors}
-    of = {r.path: tsconfig_of(ws, ws.root / r.path) for r in results if r.path not in places}
+    of = {id(r): _program(ws, r) for r in results if r.path not in places}
     dropped: set[Where] = set()
     kept: set[Where] = set()
-    emptied: set[str] = set()
+    emptied: set[Path] = set()
     for config, errors in stopping.items():
-        program = [path for path, owner in of.items() if owner == config]
+        program = {r.path for r in results if id(r) in of and of[id(r)] == config}
         where = {(ws.display(e.file), e.line, e.column, e.code) for e in errors}
         if any(s.checker == TSC and s.read and not s.files.isdisjoint(program) for s in stops):
             dropped |= where  # tsc stopped at the syntax errors before the options
             continue
         kept |= where
-        emptied.update(program)
+        emptied.add(config)
         if any(not s.read and s.files.issuperset(program) for s in stops if s.checker == TSC):
             continue  # TypeScript 5's builder said it (`builders.options_stop`)
         at = sorted({(ws.display(e.file), e.line) for e in errors})
@@ -129,13 +165,21 @@ def config_stopped(
     dropped -= kept  # an extended configuration's error that another program says
     answered = []
     for result in results:
-        if result.path in emptied:
+        if id(result) in of and of[id(result)] in emptied:
             answered.append(_empty(ws, result, answers))
-        elif result.path not in places:
+        elif id(result) in of:
             answered.append(result)
         elif (left := _without(ws, result, dropped, answers)) is not None:
             answered.append(left)
     return answered
+
+
+def _program(ws: Workspace, result: FileResult) -> Path | None:
+    """The tsconfig of the program `result` is its file's answer in: another program's of
+    its layout (`program_said`), else its own (`builders.tsconfig_of`)."""
+    if result.server.startswith(_SAID):
+        return ws.resolve(result.server.removeprefix(_SAID))
+    return tsconfig_of(ws, ws.root / result.path)
 
 
 def _empty(ws: Workspace, result: R, answers: Answers[R]) -> R:

@@ -14,8 +14,9 @@ configuration is not read, by the checker that judges the gate's files.
 - basedpyright alone (every file of the gate answered by a basedpyright reading imports from
   the disk, every configuration edited a pyrightconfig.json or a pyproject.toml with a
   pyright table naming at the commit the files the disk's names: `include`, `exclude`,
-  `extends`): a server of the same definition rooted at a copy holding the commit's texts
-  and configuration (`engine/python_mirror.py`), asked every file of the gate.
+  `extends`; or its baseline, `.basedpyright/baseline.json`, any text or none): a server
+  of the same definition rooted at a copy holding the commit's texts and configuration
+  (`engine/python_mirror.py`), asked every file of the gate.
 
 Otherwise (two checkers sharing the gate, a configuration choosing other files, the session
 baseline) `Unconfigured`: the caller refuses, saying what to do (`committed_notes.configured`).
@@ -44,6 +45,7 @@ from lspd.engine.stops import Stop
 from lspd.errors import InvalidInput, LspdError
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.pyright_baseline import is_baseline
 from lspd.workspace.pyright_scope import CONFIG_JSON, _plain_json
 from lspd.workspace.scope import PYRIGHT_SERVERS, GateScope
 from lspd.workspace.tsc_copy import COPIED, SKIPPED
@@ -78,8 +80,8 @@ def configured_how(
         return Configured(MYPY, dict(configs))
     if _typescript_alone(scope, then):
         return Configured(TSC, dict(then))
-    if (configs := _pyright_configs(ws, gate, then)) is not None:
-        return Configured(PYRIGHT, dict(configs))
+    if (held := _pyright_configs(ws, gate, then)) is not None:
+        return Configured(PYRIGHT, held)
     return None
 
 
@@ -107,12 +109,13 @@ async def configured_state(
             raise Unconfigured(f"{configured(ws, key)} ({why})")
         # The program's files at the commit are tsc's listing: every source of the root may be.
         wanted = gate | gone | _sources(ws.root)
+        stopped: list[Stop] = []  # tsc's at the commit: a JSON module's, its options errors
         try:
             data = {p: delta.before[p] for p in data_changed(ws, delta.before)}
-            found = await data_state(ws, {**texts, **data, **how.configs}, wanted, held)
+            found = await data_state(ws, {**texts, **data, **how.configs}, wanted, held, stopped)
         except DataNotChecked as error:
             raise Unconfigured(f"{configured(ws, key)} ({error})") from error
-        return found, []  # a stop of tsc's at the commit is not told apart here
+        return found, stopped
     stops: list[Stop] = []  # the commit's run's own, under its configuration (mypy's)
     results = await held.asked(asked, {**texts, **how.configs}, stops)
     return {ws.resolve(r.path): r for r in results}, stops
@@ -176,7 +179,7 @@ def _sources(root: Path) -> set[Path]:
 
 def _pyright_configs(
     ws: Workspace, gate: Collection[Path], then: Mapping[Path, str | None]
-) -> dict[Path, str] | None:
+) -> dict[Path, str | None] | None:
     """The configurations to hold at their commit's text for a basedpyright rooted at a copy,
     where that is sound: every file of the gate answered by such a server (none by mypy),
     each configuration edited a pyright configuration there and here, naming the same files
@@ -194,8 +197,11 @@ def _pyright_configs(
             return None  # mypy judges some: it reads the disk's configuration
     except InvalidInput:
         return None
-    held: dict[Path, str] = {}
+    held: dict[Path, str | None] = {}
     for path, text in then.items():
+        if is_baseline(path):  # what it silences, wherever: the commit's held (None: none)
+            held[path] = text
+            continue
         now = read_text(path)
         if text is None or now is None or path.name not in CONFIGS or ".." in text:
             return None

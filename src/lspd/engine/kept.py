@@ -22,7 +22,9 @@ from pathlib import Path
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
+from lspd.workspace.pyright_baseline import BASELINE, is_baseline
 
+PYRIGHT_CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # a baseline beside them
 log = logging.getLogger(__name__)
 
 # The saved file's format; another one is recomputed (2: no stops; 3: a mypy stop named its
@@ -96,18 +98,32 @@ def environments_of(ws: Workspace) -> tuple[str, ...]:
 
 def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None = None) -> str:
     """The contents of the configurations read (a missing one counts as missing); with
-    `then`, those it holds at their text there (a baseline's: `revisions.configs_then`)."""
+    `then`, those it holds at their text there (a baseline's: `revisions.configs_then`).
+    Beside a pyright configuration, basedpyright's baseline file (`pyright_baseline`),
+    read there whether or not it is edited: HEAD's result kept while it was as committed is
+    the one compared with after its edit (else made again, its every file on a copy)."""
     digest = hashlib.sha256()
     then = then or {}
     read = set(configs)
+    # (not beside one absent there: a configuration written since where there was none
+    # keeps the commit's key, as its clean tree made it)
+    read |= {
+        p.parent.joinpath(*BASELINE)
+        for p in configs
+        if p.name in PYRIGHT_CONFIGS and not (p in then and then[p] is None)
+    }
     for path in sorted({*read, *then}):
-        if path in then and then[path] is None:
+        absent = path in then and then[path] is None
+        if absent and not is_baseline(path):
             continue  # not there then: not read
         if path not in read and path.name == "package.json":
             continue  # held at the commit's text: the commit's key names it (clean tree's)
         digest.update(f"\0{path}\0".encode())
         if (text := then.get(path)) is not None:
             digest.update(text.encode())
+            continue
+        if absent:  # a baseline not there then: as a clean tree's missing one
+            digest.update(b"\0missing")
             continue
         try:
             digest.update(path.read_bytes())

@@ -22,6 +22,7 @@ from lspd.engine.mypy_errors import MypyError, parse
 from lspd.engine.mypy_layout import refuse_layout
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing
+from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import (
     CONFIG_FILES,
     MYPY,
@@ -121,23 +122,30 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
 
 
 def project_files(
-    ws: Workspace, project: MypyProject, python: list[Path] | None = None
+    ws: Workspace,
+    project: MypyProject,
+    python: list[Path] | None = None,
+    texts: Mapping[Path, str | None] | None = None,
 ) -> tuple[list[Path], list[str] | None]:
     """The files mypy checks in the project (the gate's scope of it, `mypy_scope`: its
-    `files` less `exclude`, else the packages its sections name, else every Python file of
-    the project) and the targets its CI gives mypy: None for the configuration's `files`
-    (mypy reads them itself), else those packages, else the files. The same for every run,
-    so a question about one file never restarts the daemon. `python`: the workspace's
-    Python files, when the caller has them."""
-    python = _python_files(ws) if python is None else python
+    `files` less `exclude` and the project's modules they import, else the packages its
+    sections name and theirs, else every Python file of the project) and the targets its
+    CI gives mypy: None for the configuration's `files` (mypy reads them itself), else
+    those packages, else the files. The targets are the same for every run, so a question
+    about one file never restarts the daemon. `python`: the workspace's Python files, when
+    the caller has them; `texts`: the state's texts standing in for the disk's, whose
+    imports say which modules mypy follows into."""
+    python = python_files(ws) if python is None else python
     chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
     reach = pth_stamps(mypy_python(project.directory, ws.root, chosen[3]))  # its `.pth` files
-    key = (project, *chosen, tuple(python), reach)
-    if (known := _SCOPES.get(key)) is None:  # a preview asks three times: made once
-        known = _SCOPES[key] = _scoped(project, chosen, python)
+    held = tuple(sorted((texts or {}).items(), key=lambda item: item[0]))
+    key = (project, *chosen, tuple(python), reach, held)
+    known = _SCOPES.get(key)
+    if known is None or any(stamp(p) != was for p, was in known[2]):  # an import edited
+        known = _SCOPES[key] = _scoped(project, chosen, python, texts or {})
         while len(_SCOPES) > KEPT_SCOPES:
             del _SCOPES[next(iter(_SCOPES))]
-    files, targets = known
+    files, targets, _ = known
     return list(files), None if targets is None else list(targets)
 
 
@@ -146,31 +154,47 @@ def configured_python(ws: Workspace) -> Path | None:
     return None if ws.config.python is None else ws.root / ws.config.python
 
 
-def _scoped(project: MypyProject, chosen: _Chosen, python: list[Path]) -> _Scoped:
+def _scoped(
+    project: MypyProject, chosen: _Chosen, python: list[Path], texts: Mapping[Path, str | None]
+) -> _Scoped:
     configured, restricted, root, interpreter = chosen  # its `.pth` files: what mypy reaches
     for scope in mypy_scopes(
-        [project.directory], python, configured, restricted, False, root, interpreter
+        [project.directory], python, configured, restricted, False, root, interpreter, texts
     ):
+        read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
         if project.config is not None and project.config.files:
-            return list(scope.files), None
-        relative = [p.relative_to(project.directory).as_posix() for p in scope.files]
-        return list(scope.files), list(scope.packages) or relative
+            return list(scope.files), None, read
+        walked = set(python)  # not a module git ignores mypy follows into: no target
+        targeted = [p for p in scope.files if p in walked]
+        relative = [p.relative_to(project.directory).as_posix() for p in targeted]
+        targets = list(scope.packages) or relative
+        return list(scope.files), targets, read
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
-    return inside, [p.relative_to(project.directory).as_posix() for p in inside]
+    return inside, [p.relative_to(project.directory).as_posix() for p in inside], ()
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
-# choice of checker and `python`, the root, the workspace's Python files and the `.pth`
+# choice of checker and `python`, the root, the workspace's Python files, the `.pth`
 # files of mypy's environment (an editable install added with no Python file coming or
-# going: `pth_stamps`): the same answer while none of them changed.
+# going: `pth_stamps`) and the state's texts: the same answer while none of them changed
+# and no file whose imports it read from the disk did (its stamps, the third part).
 KEPT_SCOPES = 8
-_Scoped = tuple[list[Path], list[str] | None]
+_Scoped = tuple[list[Path], list[str] | None, tuple[tuple[Path, object], ...]]
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
-_Key = tuple[MypyProject, str, bool, Path, Path | None, tuple[Path, ...], tuple[object, ...]]
+_Key = tuple[
+    MypyProject,
+    str,
+    bool,
+    Path,
+    Path | None,
+    tuple[Path, ...],
+    tuple[object, ...],
+    tuple[tuple[Path, str | None], ...],
+]
 _SCOPES: dict[_Key, _Scoped] = {}
 
 
-def _python_files(ws: Workspace) -> list[Path]:
+def python_files(ws: Workspace) -> list[Path]:
     return [p for p in ws.projects.source_files(limit=10_000_000) if p.suffix in PYTHON]
 
 
@@ -184,8 +208,10 @@ async def run_mypy(
     # the copy is of it, and made anew (by the check, under its lock) when it moved
     base = package_base(project.directory, project.config)
     sees = daemon.sees if daemon.sees.directory == base else Sees(base)
-    python = held_python(await asyncio.to_thread(_python_files, ws), texts or {}, ws.root)
-    files, targets = project_files(ws, project, python)
+    python = held_python(await asyncio.to_thread(python_files, ws), texts or {}, ws.root)
+    files, targets = project_files(ws, project, python, texts)
+    walked = set(python)  # a module git ignores mypy follows into: no watcher sees its edits
+    ws.follow(p for p in files if p not in walked)
     run = MypyRun(project, files, python=python)
     held = await asyncio.to_thread(_held, project, sees, texts or {}, base)
     output = await daemon.check(targets or [], held, _outside(ws, base), sees)
@@ -205,7 +231,8 @@ async def run_mypy(
 def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:
     """The workspace's Python files in the state `texts` holds: a file they say is gone is
     not, a new one is; mypy's targets and the files it checks are that state's, not the
-    disk's (a deleted module's importers, a new module, a renamed one)."""
+    disk's (a deleted module's importers, a new module, a renamed one). One on disk that
+    `python` lacks is none: git ignores it (mypy follows into it: `mypy_scope`)."""
     gone = {path for path, text in texts.items() if text is None}
     known = set(python)
     new = [
@@ -213,6 +240,7 @@ def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path
         for path, text in texts.items()
         if text is not None and path.suffix in PYTHON and path not in known and root in path.parents
     ]
+    new = [path for path in new if not path.exists()]
     return sorted(path for path in [*python, *new] if path not in gone) if texts else python
 
 

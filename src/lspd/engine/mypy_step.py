@@ -71,17 +71,15 @@ def mypy_stop(ws: Workspace, run: MypyRun) -> Stop | None:
 
 
 def reported(ws: Workspace, run: MypyRun) -> list[Path]:
-    """The files `run`'s mypy reports errors of: its targets (`run.files`) and the modules
-    of its project it follows into from them (imported, outside its `files`: mypy says
-    their errors too), so every Python file of the workspace in the run's state whose
+    """The files `run`'s mypy reports errors of: its targets and the modules of its project
+    it follows into from them (`run.files`, the run's state's: `mypy_follow`), those whose
     project is the run's (one file, one project: a module of another project it follows
-    into is that one's to answer)."""
+    into is that one's to answer). A module nothing of them imports is none: mypy never
+    checks it."""
     own = run.project.directory
     ours: dict[Path, bool] = {}
-    found = set(run.files)
-    for path in run.python:
-        if own not in path.parents or path in found:
-            continue
+    found = []
+    for path in run.files:
         if path.parent not in ours:
             try:
                 project = project_of(ws, path)
@@ -89,7 +87,7 @@ def reported(ws: Workspace, run: MypyRun) -> list[Path]:
                 project = None
             ours[path.parent] = project is not None and project.directory == own
         if ours[path.parent]:
-            found.add(path)
+            found.append(path)
     return sorted(found)
 
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
+from lspd.engine.native_implied import renew
 from lspd.engine.native_own import own_programs
 from lspd.engine.native_program import (
     State,
@@ -37,6 +38,7 @@ from lspd.engine.native_program import (
     settled,
 )
 from lspd.engine.native_reach import (
+    NativeSeen,
     native,
     native_asked,
     native_seen,
@@ -181,9 +183,9 @@ async def native_checked(
     now, changed, unread = native_seen(ws, sessions, changes, seen)
     memory.native = now
     # The first check needs none of it (it asks every file): read while the server loads.
-    reading = asyncio.create_task(read_imports(unread, now)) if seen is None else None
+    reading = asyncio.create_task(_read(ws, sessions, unread, now)) if seen is None else None
     if reading is None:
-        await read_imports(unread, now)
+        await _read(ws, sessions, unread, now)
     asked = native_asked(ws, sessions, changed, seen, now, known)
     syntax = _Syntax(ws, sessions, seen is None, changed)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
@@ -211,6 +213,15 @@ async def native_checked(
         if p not in sessions
     ]
     return results, [p for p in asked if p not in by_tsc], [p for p in rest if p not in sessions]
+
+
+async def _read(
+    ws: Workspace, sessions: dict[Path, Session], unread: set[Path], now: NativeSeen
+) -> None:
+    """`read_imports` of `unread`; a file whose JSX pragmas changed on disk is told to its
+    server as its program's change (`native_implied`: built anew before it is asked)."""
+    await read_imports(unread, now)
+    renew(ws, sessions, now.pragmas)
 
 
 async def _asked(

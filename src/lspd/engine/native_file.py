@@ -21,11 +21,13 @@ from typing import Any, cast
 
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.native_check import tsc_item
+from lspd.engine.native_implied import renew_file
 from lspd.engine.native_program import background, compiler, parsed, program_state
 from lspd.engine.stops import TSC, syntax_code
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped
 from lspd.lsp.session import Session
+from lspd.lsp.text import path_to_uri
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -38,9 +40,24 @@ def others(ws: Workspace, session: Session, path: Path) -> Others | None:
     while the server answers the file; None when TypeScript 7 does not answer it or no
     tsconfig holds it. A failure is logged and said None (nothing known)."""
     tsc = compiler(session)
-    if tsc is None or (config := tsconfig_of(ws, path)) is None:
+    if tsc is None:
+        return None
+    if _disk_text(session, path):  # its JSX pragmas changed on disk: the program anew
+        renew_file(ws, session, path)
+    if (config := tsconfig_of(ws, path)) is None:
         return None
     return background(_elsewhere(ws, tsc, config, path))
+
+
+def _disk_text(session: Session, path: Path) -> bool:
+    """Whether `session` holds `path` with its text on disk (or not at all)."""
+    document = session.documents.get(path_to_uri(path))
+    if document is None:
+        return True
+    try:
+        return path.read_text("utf-8") == document.text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) -> Stopped | None:

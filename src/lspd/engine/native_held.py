@@ -30,6 +30,7 @@ from typing import Any, cast
 
 from lspd.dirs import state_dir
 from lspd.engine.builders import tsconfig_of
+from lspd.engine.config_stops import options_errors
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
 from lspd.engine.native_program import configs_of, program_state
 from lspd.engine.native_reach import native_sessions
@@ -66,14 +67,15 @@ async def native_held(
     files asked in that state and `checked` the work tree's check's files; each such
     program added to `stops`. Empty when no program has one (tsc is asked only when a
     file was said an item of the parser's codes); a program a JSON module's syntax error
-    stops is added to `stops` (`_data_stops`)."""
+    stops is added to `stops` (`_data_stops`); so is one its configuration's options errors
+    stop (`_options_stopped`: none of its files' errors said)."""
     await _data_stops(ws, texts, stops)
     touched = {c for p in texts if (c := tsconfig_of(ws, p)) is not None}  # the others: as on disk
     disk = parser_items(ws)
     maybe = [p for p, r in results.items() if _suspect(r)] + [p for p in disk if p not in results]
     suspects = native_sessions(ws, [p for p in maybe if tsconfig_of(ws, p) in touched])
     if not suspects:
-        return {}
+        return _options_stopped(ws, texts, results, checked, stops)
     present = {p for p in checked if texts.get(p, "") is not None}
     present |= {p for p, t in texts.items() if t is not None}
     configs = {tsconfig_of(ws, p) for p in suspects}
@@ -98,6 +100,34 @@ async def native_held(
         found.update((p, []) for p in files if p not in found)
         at = [(ws.display(e.file), e.line) for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, files)))
+    return found | _options_stopped(ws, texts, [*results, *found], checked, stops)
+
+
+def _options_stopped(
+    ws: Workspace,
+    texts: Texts,
+    asked: Collection[Path],
+    checked: Collection[Path],
+    stops: list[Stop],
+) -> dict[Path, list[dict[str, Any]]]:
+    """The TypeScript 7 programs of the files `asked` in the state `texts` make that their
+    configuration's options errors stop (`config_stops.options_errors`: the last check's,
+    as the whole check stops them), no stop of `stops` holding them (a syntax error stops
+    tsc first): no item of their files asked (TypeScript 7's LSP says a held text's
+    semantic errors), each program's stop added, its files `checked` its files. A
+    configuration held at another text is left to its own run."""
+    found: dict[Path, list[dict[str, Any]]] = {}
+    for config, errors in options_errors(ws).items():
+        if config in texts:
+            continue
+        files = [p for p in native_sessions(ws, sorted(asked)) if tsconfig_of(ws, p) == config]
+        shown = {ws.display(p) for p in files}
+        if not files or any(s.checker == TSC and not s.files.isdisjoint(shown) for s in stops):
+            continue
+        program = shown | {ws.display(p) for p in checked if tsconfig_of(ws, p) == config}
+        at = sorted({(ws.display(e.file), e.line) for e in errors})
+        stops.append(Stop(TSC, tuple(at), frozenset(program), frozenset()))
+        found.update((p, []) for p in files)
     return found
 
 
@@ -137,8 +167,8 @@ async def held_as_tsc(
     clean = {p for p, (_, items) in said.items() if not any(map(_maybe, items))}
     for config, (tsc, paths) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config, texts, clean=clean)
-        if state.broken:
-            for path in (p for p in paths if p in state.files):
+        if state.broken or (state.configured and config not in texts):
+            for path in (p for p in paths if p in state.files):  # options errors: none said
                 errors = state.broken.get(path, ())
                 found[path] = [tsc_item({path: said[path][1]}, e) for e in errors]
     return found
@@ -194,7 +224,7 @@ async def _shadowed(
         if naming.isdisjoint(paths):
             continue
         base = state_dir(ws.root)
-        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base)
+        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
         if checked is None:
             continue
         errors: dict[Path, list[TscError]] = {}

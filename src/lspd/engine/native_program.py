@@ -52,6 +52,7 @@ _parsed: dict[tuple[Path, str], Errors] = {}  # (file, its text's digest) -> its
 # either state: parsed again (the kernel's file clock is coarser than `time.time_ns`).
 SLACK_NS = 1_000_000_000
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")  # a change of the program's files
+NO_INPUTS = "18003"  # tsc's "No inputs were found in config file"
 SCRIPTS = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
 
 
@@ -268,14 +269,27 @@ async def configuration(ws: Workspace, tsc: list[str], config: Path) -> Errors:
     now = configured_stamps(config)
     async with programs.locks.setdefault(config, asyncio.Lock()):
         program = programs.kept.get(config)
-        # tsc's errors of a configuration depend on which files exist too (a `files` entry
-        # gone: TS6053; an `include` matching none: TS18003): listed again when files came or went
-        stale = program is None or program.generation != ws.projects.generation
+        stale = program is None or not _said_stands(ws, program)
         if stale or now is None or program is None or program.config != now:
             program = await _listed(ws, tsc, config)
             if program.ran:
                 programs.kept[config] = program
         return program.said
+
+
+def _said_stands(ws: Workspace, program: Program) -> bool:
+    """Whether what `program`'s listing said of its configuration stands. tsc's errors of a
+    configuration depend on which files exist too (a `files` entry gone: TS6053; an
+    `include` matching none: TS18003; an input over an output: TS5055), so without a watcher
+    it is listed again once files came or went; with one, only when a configuration changed
+    or a script it does not list came (`_reusable`), one it lists is gone, or it said no
+    input was found: a file written anew (git apply: every patch) listed every file again."""
+    if program.generation == ws.projects.generation:
+        return True
+    if not _reusable(ws, program) or any(e.code == NO_INPUTS for e in program.said):
+        return False
+    listed, mark = set(program.files), program.mark or 0
+    return all(p.exists() for p, count in ws.changed_at.items() if count > mark and p in listed)
 
 
 async def _renewed(ws: Workspace, tsc: list[str], program: Program) -> None:

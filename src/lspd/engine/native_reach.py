@@ -36,6 +36,7 @@ from lspd.engine.native_packages import (
 )
 from lspd.engine.native_program import configs_of
 from lspd.engine.source_shape import module, shape
+from lspd.lsp.pragmas import Pragmas, implied
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -70,6 +71,7 @@ class NativeSeen:
     names: dict[Path, frozenset[str]] = field(default_factory=dict)
     shapes: dict[Path, int] = field(default_factory=dict)
     wide: set[Path] = field(default_factory=set)  # declaring globals (`everywhere`)
+    pragmas: dict[Path, Pragmas] = field(default_factory=dict)  # read since (`native_implied`)
 
 
 def native(ws: Workspace, path: Path) -> Session | None:
@@ -139,6 +141,7 @@ async def read_imports(paths: Iterable[Path], now: NativeSeen) -> None:
     for count, path in enumerate(paths, 1):
         text = _text(path)
         now.names[path], now.shapes[path] = import_names(text), shape(text)
+        now.pragmas[path] = implied(text)
         if everywhere(path, [text]):
             now.wide.add(path)
         else:

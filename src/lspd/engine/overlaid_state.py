@@ -38,7 +38,7 @@ from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON, movable
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult
-from lspd.engine.solution_check import held_also
+from lspd.engine.solution_check import held_also, held_unbuilt
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -151,6 +151,9 @@ async def with_also(
     layout that hold it (`solution_check.held_also`), as the whole check joins them: a
     second sample of a state, too, so that no such error is in one check of it alone."""
     joined = dict(results)
+    # its nearest tsconfig.json built by no tsc -b: the first build program's answer alone
+    if replaced := await held_unbuilt(ws, texts, list(results)):
+        joined.update(held_by.built(cast(Mapping[Path, Items], replaced), texts))
     for path, said, items in await held_also(ws, texts, list(results)):
         joined[path] = held_by.joined(joined[path], said, cast(Items, items), texts)
     return joined

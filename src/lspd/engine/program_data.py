@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
 from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_files import Said
+from lspd.engine.config_stops import copy_stop
 from lspd.engine.native_check import tsc_item
 from lspd.engine.native_program import compiler, program_state, read_data
 from lspd.engine.native_reach import native
@@ -169,7 +171,7 @@ async def data_state(
             raise DataNotChecked(f"no node_modules/typescript for {project.config}")
         tsc = [node_executable(), str(package / "bin" / "tsc")]
         base = state_dir(ws.root)
-        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base)
+        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
         if checked is None:
             raise DataNotChecked(f"tsc -p {project.config} did not answer on a copy")
         errors: dict[Path, list[TscError]] = {}
@@ -181,12 +183,15 @@ async def data_state(
             for path in answered
             if path not in found
         }
+        items.update(_config_items(checked.configs, texts, found))
         found.update(held_by.built(items, texts))
         if stops is None:
             continue
         stops[:] = [s for s in stops if id(s) not in given or not _stale(ws, s, checked.files)]
         if (stop := _data_stop(ws, checked.files, errors)) is not None:
             stops.append(stop)
+        if (stop := copy_stop(ws, checked.files, checked.configs)) is not None:
+            stops.append(stop)  # tsc said none of its files' semantic errors
     return found
 
 
@@ -199,20 +204,25 @@ def _stale(ws: Workspace, stop: Stop, files: Collection[Path]) -> bool:
     return stop.checker == TSC and bool(stop.at) and all(p in listed for p, _ in stop.at)
 
 
-async def configs_clean(ws: Workspace, texts: Texts, configs: Collection[Path]) -> bool:
-    """Whether each program of `configs` read its configurations without an error in the
-    state `texts` make (their texts there held): its own `tsc -p` on a copy answers only
-    where it did (`tsc_copy.checked_copy`: None at a configuration's error, or where it did
-    not run: not known clean)."""
+async def configs_then(
+    ws: Workspace, texts: Texts, configs: Collection[Path]
+) -> list[TscError] | None:
+    """The configuration errors each program of `configs` says in the state `texts` make
+    (their texts there held), as its own `tsc -p` on a copy says them (`tsc_copy.Checked.
+    configs`: its options', its parsing's; one said without a place at the tsconfig's first
+    line), each once; None where one could not say (it did not run)."""
     base = state_dir(ws.root)
+    found: list[TscError] = []
     for config in configs:
         package = find_typescript(config.parent, ws.root)
         if package is None:
-            return False
+            return None
         tsc = [node_executable(), str(package / "bin" / "tsc")]
-        if await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base) is None:
-            return False
-    return True
+        checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
+        if checked is None:
+            return None
+        found += (e for e in checked.configs if e not in found)
+    return found
 
 
 async def data_then(
@@ -257,6 +267,25 @@ def _data_stop(
         (ws.display(p), e.line) for p, found in errors.items() if p.suffix == ".json" for e in found
     ]
     return stop_of(TSC, at, map(ws.display, files)) if at else None
+
+
+def _config_items(
+    said: Collection[TscError], texts: Texts, found: Mapping[Path, object]
+) -> dict[Path, list[dict[str, Any]]]:
+    """tsc's errors of the program's configurations (`Checked.configs`: a tsconfig's options,
+    a `types` entry not found) as items of their files, their messages' chains as `tsc -p
+    --listFilesOnly` says them (`ops/tsconfig.py` the disk's): an error of a configuration
+    another program's run said already (an `extends` shared) once."""
+    items: dict[Path, list[dict[str, Any]]] = {}
+    for error in said:
+        if error.file in found:
+            continue
+        message = "\n".join(line.strip() for line in error.message.split("\n"))
+        at = replace(error, end_line=error.line, end_column=error.column)  # as the disk's
+        item = _item(replace(at, message=message), _lines(error.file, texts))
+        if item not in (made := items.setdefault(error.file, [])):
+            made.append(item)
+    return items
 
 
 def _lines(path: Path, texts: Texts) -> list[str]:

@@ -37,6 +37,8 @@ from lspd.engine.source_shape import shape
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.pyright_baseline import is_baseline
+from lspd.workspace.scope import PYRIGHT_SERVERS
 
 Texts = Mapping[Path, str | None]
 
@@ -53,6 +55,8 @@ def reached(
     check saw of each language's files (their imports, made again where missing)."""
     found = set(proposed)
     python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
+    if baselines := [p.parent.parent for p in proposed if is_baseline(p)]:
+        found |= {p for p in candidates if _pyright(ws, p) and _under(p, baselines)}
     if python:
         found |= _python(ws, python, python_seen)
     typescript = {p: t for p, t in proposed.items() if native(ws, p) is not None}
@@ -60,6 +64,17 @@ def reached(
         sessions = native_sessions(ws, candidates | set(proposed))
         found |= _native(ws, typescript, sessions, native_seen)
     return found & (candidates | set(proposed))
+
+
+def _pyright(ws: Workspace, path: Path) -> bool:
+    """Whether a pyright server answers `path`: its baseline (`pyright_baseline`) silences
+    errors of any file of its project, so a proposed one reaches them all."""
+    definition = ws.handler(path)
+    return definition is not None and definition.name in PYRIGHT_SERVERS
+
+
+def _under(path: Path, folders: list[Path]) -> bool:
+    return any(path.is_relative_to(folder) for folder in folders)
 
 
 def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path]:

@@ -37,11 +37,11 @@ from pathlib import Path
 from lspd.engine.declarations import signature
 from lspd.engine.python_cycles import cycles_reached
 from lspd.engine.python_imports import importers, touched
-from lspd.engine.python_mirror import BASELINE
 from lspd.engine.python_names import Read, reached
 from lspd.engine.python_trivia import Moves, moves
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.pyright_baseline import BASELINE
 
 PYTHON = (".py", ".pyi")
 BUILTINS = "__builtins__.pyi"  # what every file sees unimported

@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from lspd.workspace.python_links import aliases, linked
+
 Name = tuple[str, ...]  # a dotted name's parts
 
 # A statement starts a line, or follows `;` or a one-line block's `:` (`if X: import m`).
@@ -105,7 +107,9 @@ def importers(
     """The files of `names` (each file's `touched`) importing one of `changed`, and,
     transitively, the files importing those: what a file declares may be made of what it
     imports (an inferred type, a re-export, a star import), so whatever sees the importer
-    may see the change. As pyright marks a changed file's importers, transitively."""
+    may see the change. As pyright marks a changed file's importers, transitively. A file
+    under a folder a symlink inside `root` leads to is imported by its names through the
+    link too (`python_links`: `lib -> real`, `import lib.helper` imports real/helper.py)."""
     by_end: dict[str, list[tuple[Path, Name]]] = {}  # by the part a module must end with
     for path, touched_names in names.items():
         for name in touched_names:
@@ -113,14 +117,16 @@ def importers(
                 name[-2] if name[-1] == "*" and len(name) > 1 else name[-1], []
             ).append((path, name))
     found: set[Path] = set()
+    links = linked(root)  # a file under a folder a symlink leads to: its names there too
     todo = list(changed)
     while todo:
-        module, shortest = module_parts(root, todo.pop())
-        if not module:  # the root's own __init__.py: no name to tell its importers by
-            return set(names)
-        for end in set(module[-2:]):
-            for path, name in by_end.get(end, ()):
-                if path not in found and imports([name], module, shortest):
-                    found.add(path)
-                    todo.append(path)
+        at = todo.pop()
+        for module, shortest in [module_parts(root, p) for p in [at, *aliases(root, at, links)]]:
+            if not module:  # the root's own __init__.py: no name to tell its importers by
+                return set(names)
+            for end in set(module[-2:]):
+                for path, name in by_end.get(end, ()):
+                    if path not in found and imports([name], module, shortest):
+                        found.add(path)
+                        todo.append(path)
     return found

@@ -47,13 +47,11 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_source, read_text
 from lspd.workspace.kept_copy import Kept, Wanted, brought, told
 from lspd.workspace.mypy_mirror import PYTHON, SKIPPED  # what a Python copy holds, skips
+from lspd.workspace.pyright_baseline import BASELINE, is_baseline
 from lspd.workspace.pyright_scope import paths_named
+from lspd.workspace.python_links import aliases, copy_link, linked, real_place
 
 CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # what pyright reads beside the code
-# basedpyright's baseline (its default `baselineFile`, what `--writebaseline` writes): the
-# errors it silences. Without it the copy's answers held them, and a preview called an
-# importer's baselined error new.
-BASELINE = (".basedpyright", "baseline.json")
 
 Asked = tuple[Said, list[shapes.Diagnostic], list[str]]  # who said it, its items, its lines
 
@@ -66,18 +64,19 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
     module nothing imports yet is asked of the project's own server (a copy's cold start
     for nothing). Where `texts` hold a pyright configuration at another text than the
     disk's (a commit's, `engine/configured.py`), every file such a server answers."""
-    differ = [
+    links = linked(ws.root)  # a held text under a folder a symlink leads to: read by its
+    differ = [  # name through the link from the disk (a server holds the real path's)
         path
         for path, text in texts.items()
         if path.suffix.lower() in PYTHON
         and path.is_relative_to(ws.root)
-        and (text is None) == path.is_file()
+        and ((text is None) == path.is_file() or aliases(ws.root, path, links))
     ]
-    # A pyright configuration held at other settings (a commit's: `engine/configured.py`):
+    # A pyright configuration (or baseline) held at other settings (a commit's, a preview's):
     # the server reads the disk's, so every file it answers is asked of the copy (not for
     # a pyproject.toml whose checkers' tables are the disk's: a version bump).
     configured = any(
-        path.name in CONFIGS
+        (path.name in CONFIGS or is_baseline(path))
         and path.is_relative_to(ws.root)
         and not same_settings(path, text, read_text(path))
         for path, text in texts.items()
@@ -277,9 +276,10 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
     it): the files pyright reads copied, each pyright configuration as `copied_config`
     writes it and the files it names inside `root` (`_named`: a `baselineFile` of its own,
     a base configuration it `extends`), basedpyright's baseline, every folder made, its
-    environments (a `pyvenv.cfg`) and linked folders linked, then `texts` over them; the
-    configurations, the files they name, the baseline and the links marked as what a server
-    reads at its start alone."""
+    environments (a `pyvenv.cfg`) and linked folders linked (one leading inside `root` to
+    its place in the copy: `python_links.copy_link`), then `texts` over them (one under
+    such a link at its real place); the configurations, the files they name, the baseline
+    and the links marked as what a server reads at its start alone."""
     want = Wanted()
     held = [path.relative_to(root) for path in texts if path.is_relative_to(root)]
     for top, dirs, files in os.walk(root):
@@ -290,12 +290,12 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
         for name in dirs:
             if name in SKIPPED:
                 continue
-            linked = (here / name).is_symlink()
-            if not linked and (here / name / "pyvenv.cfg").exists():
+            link = (here / name).is_symlink()
+            if not link and (here / name / "pyvenv.cfg").exists():
                 _environment(root, rel / name, held, want)
                 continue
-            if linked:
-                want.links[rel / name] = os.path.realpath(here / name)
+            if link:  # to its folder in the copy where it leads inside `root`
+                want.links[rel / name] = copy_link(root, rel / name)
                 continue
             kept.append(name)
         dirs[:] = kept
@@ -309,13 +309,13 @@ def wanted(root: Path, texts: Mapping[Path, str | None]) -> Wanted:
                     want.settings.add(named.relative_to(root))
             elif name.endswith(PYTHON):
                 want.files[rel / name] = source
-            elif (here.name, name) == BASELINE:
+            elif (here.name, name) == BASELINE:  # without it, its errors said: called new
                 want.files[rel / name] = source
                 want.settings.add(rel / name)
     for path, text in texts.items():
         if not path.is_relative_to(root):
             continue
-        rel = path.relative_to(root)
+        rel = real_place(path.relative_to(root), linked(root))  # by its place in the copy
         if any(rel.is_relative_to(link) for link in want.links):  # written: in the repository
             raise InvalidInput(
                 f"{rel} is in a folder the copy links to the project's (a symlinked folder), "

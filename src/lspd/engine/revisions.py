@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.engine.config_parts import same_settings
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
+from lspd.workspace.pyright_baseline import is_baseline
 from lspd.workspace.tsconfig_extends import extended
 
 GIT_TIMEOUT_S = 20.0
@@ -56,6 +57,17 @@ class Listing:
     commit: str  # as the caller named it (a sha where it resolved one)
     top: Path  # the repository's top directory, resolved
     names: frozenset[str]  # root-relative: tracked files differing from it, untracked ones
+    shown: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
+
+    def text_at(self, directory: Path, name: str) -> str | None:
+        """`name`'s text at the commit (relative to `directory`, in the repository; None:
+        absent there, or not read), `git show`n once a question: the changed files' step and
+        the configurations' both read a JSON a tsconfig extends under another name
+        (settings.json: a JSON module to one, a configuration to the other), each by git."""
+        key = os.path.normpath(os.path.join(os.path.realpath(directory), name))
+        if key not in self.shown:
+            self.shown[key] = git(directory, "show", f"{self.commit}:{name}")
+        return self.shown[key]
 
 
 def at_commit(ws: Workspace, baseline: str) -> tuple[str, Path]:
@@ -100,7 +112,7 @@ def differences(ws: Workspace, baseline: str, listed: Listing | None = None) -> 
         path = ws.root / name
         if (ws.handler(path) is None and not program_data(ws, path)) or ws.ignore(path.parent):
             continue
-        before[path] = git(ws.root, "show", f"{listed.commit}:./{name}")
+        before[path] = listed.text_at(ws.root, f"./{name}")
         after[path] = read_text(path)
     return Delta(before, after)
 
@@ -121,11 +133,14 @@ def program_data(ws: Workspace, path: Path) -> bool:
 
 
 def is_configuration(path: Path, read: Iterable[Path] = ()) -> bool:
-    """Whether `path` is a checker's configuration: by its name (tsconfig.base.json too), or
-    among the configurations `read` (the gate's scope's: a tsconfig's `extends` of any name,
-    ../base.json or a package's, as TypeScript followed it)."""
+    """Whether `path` is a checker's configuration: by its name (tsconfig.base.json too; by
+    its place, basedpyright's baseline: `pyright_baseline`), or among the configurations
+    `read` (the gate's scope's: a tsconfig's `extends` of any name, ../base.json or a
+    package's, as TypeScript followed it)."""
     name = path.name
     if name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json")):
+        return True
+    if is_baseline(path):
         return True
     if is_manifest(path):
         return True
@@ -147,8 +162,9 @@ def configs_then(
     read there); none for `session` (the configurations are the disk's). A tsconfig's
     `extends` of any name is followed in both states (`tsconfig_extends`): one edited, or
     extended at `commit` and not now, is held at its text there; one extended now and not
-    at `commit` is not read there (None). `listed`: the question's git listing against
-    `commit`, when the caller has it (read here otherwise)."""
+    at `commit` is not read there (None). basedpyright's baseline (`pyright_baseline`) is
+    one too: HEAD's result is made with HEAD's. `listed`: the question's git listing
+    against `commit`, when the caller has it (read here otherwise)."""
     if commit == "session":
         return {}
     if listed is None:
@@ -159,9 +175,14 @@ def configs_then(
     names = {p.name for p in configs} | {*CONFIG_NAMES, MANIFEST}
     then: dict[Path, str | None] = {}
     for name in listed.names:
-        if name.rpartition("/")[2] not in names or "node_modules" in name.split("/"):
+        named = name.rpartition("/")[2] in names or is_baseline(Path(name))
+        if not named or "node_modules" in name.split("/"):
             continue
-        text = git(ws.root, "show", f"{commit}:./{name}")
+        text = (
+            listed.text_at(ws.root, f"./{name}")
+            if listed.commit == commit
+            else git(ws.root, "show", f"{commit}:./{name}")
+        )
         if not same_settings(ws.root / name, text, read_text(ws.root / name)):
             then[ws.root / name] = text  # pyproject's [project] edited alone: the same
     return then | _extended_then(ws, listed, configs, then)
@@ -173,7 +194,11 @@ def _extended_then(
     """The configurations tsconfigs extend under other names (`configs_then`'s rule)."""
     at = _AtCommit(ws, listed, then)
     named = {p for p in {*configs, *then} if p.name in CONFIG_NAMES}
-    roots = {p for p in {*configs, *then} if p.suffix == ".json" and p.name != "pyrightconfig.json"}
+    roots = {
+        p
+        for p in {*configs, *then}
+        if p.suffix == ".json" and p.name != "pyrightconfig.json" and not is_baseline(p)
+    }
     now = {e for root in roots for e in extended(root, read_text)} - named
     past = {e for root in roots for e in extended(root, at.text)} - named
     found: dict[Path, str | None] = {p: None for p in now - past}
@@ -207,7 +232,7 @@ class _AtCommit:
         if inside and path.relative_to(self.root).as_posix() not in self.listed.names:
             return read_text(path)  # as committed, ignored, or absent in both
         name = path.relative_to(top).as_posix()
-        text = git(top, "show", f"{self.listed.commit}:{name}")
+        text = self.listed.text_at(top, name)
         if text is None and path.exists() and git(top, "check-ignore", "-q", name) is not None:
             return read_text(path)  # ignored: not versioned, the disk's at any commit
         return text

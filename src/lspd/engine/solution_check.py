@@ -20,6 +20,12 @@ TypeScript 5's builder's over those texts (`engine/overlaid.py`); on TypeScript 
 answers the file from its first program alone, so each other program holding it is its own
 `tsc -p CONFIG` on a copy holding the texts (`held_also`; the disk's run where the texts
 touch none of its files).
+
+A file a referenced program includes whose nearest tsconfig.json no build references
+(src/tools/x.ts under tsconfig.app.json's src/**, src/tools/tsconfig.json unbuilt:
+`Solution.unbuilt`) is checked by tsc -b in the build's programs alone: the server's answer,
+from the unbuilt program, is replaced by the first build program's (`unbuilt_checked`,
+`held_unbuilt`; TypeScript 5's whole check has it from that program's builder already).
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from typing import TypeVar, cast
 from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
-from lspd.engine.config_stops import noted
+from lspd.engine.config_stops import noted, program_said
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
@@ -80,18 +86,48 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
             items = cast(Items, (await found[0].check(config)).items)
         else:
             items = await program_items(ws, config, solution.files.get(config, ()))
-        said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
+        said = program_said(ws, config)
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
     configured: dict[Path, tuple[Said, list[shapes.Diagnostic]]] = {}
     listings: dict[Path, tuple[ConfigError, ...]] = {}
     for config in sorted(owners | set(wanted)):
-        said = Said(f"tsc -p {ws.display(config)}", None, "utf-16")
+        said = program_said(ws, config)
         items, listings[config] = await _configured(ws, config)
         for path in _configs(ws, config, items):  # an extended one's errors said once
             known = configured.setdefault(path, (said, []))[1]
             known += [item for item in items[path] if item not in known]
     noted(ws, listings, solution=True)  # which stop their programs (`engine/config_stops`)
     return results + [answers.of_items(c[0], p, c[1]) for p, c in sorted(configured.items())]
+
+
+async def unbuilt_checked(
+    ws: Workspace, matched: Iterable[Path], answers: Answers[R], every: bool = False
+) -> tuple[set[Path], list[R]]:
+    """The files of `matched` whose nearest tsconfig.json no `tsc -b` builds
+    (`Solution.unbuilt`: TypeScript's server answers them from that program, which may say
+    errors tsc -b never does, and not those it does), and their results in the first program
+    of a build holding them (`also_checked` adds the others'), one each, to stand for the
+    server's. TypeScript 5's whole check checks them in that program already (the scope
+    gives them to it): `every` asks for them too (a file's diagnostics)."""
+    if ws.restricted:
+        return set(), []
+    solution = solution_of(ws)
+    replaced: set[Path] = set()
+    results: list[R] = []
+    for path in matched:
+        config = solution.owners.get(path)
+        if path not in solution.unbuilt or config is None:
+            continue
+        found = builder_for(ws, path)
+        if found is not None and not every:
+            continue
+        if found is not None:
+            items = cast(Items, (await found[0].check(config)).items)
+        else:
+            items = await program_items(ws, config, solution.files.get(config, ()))
+        replaced.add(path)
+        results.append(answers.of_items(program_said(ws, config), path, items.get(path, [])))
+    return replaced, results
 
 
 def _configs(ws: Workspace, config: Path, items: Items) -> list[Path]:
@@ -128,6 +164,33 @@ async def held_also(
             items = await program_items(ws, config, files)
         said = f"tsc -p {ws.display(config)}"
         found += [(p, said, items[p]) for p in paths if items.get(p)]
+    return found
+
+
+async def held_unbuilt(
+    ws: Workspace, texts: Texts, matched: Iterable[Path], every: bool = False
+) -> Items:
+    """`unbuilt_checked` in the state `texts` make, for TypeScript 7's files of `matched`
+    (TypeScript 5's builder checks them in that program; `every`: those too): each one's
+    errors in the first program of a build holding it, its own tsc -p on a copy holding
+    the texts, or its disk's run where they touch none of its files; every such file,
+    errors or none."""
+    if ws.restricted:
+        return {}
+    solution = solution_of(ws)
+    found: Items = {}
+    for path in matched:
+        config = solution.owners.get(path)
+        if path not in solution.unbuilt or config is None:
+            continue
+        if not every and builder_for(ws, path) is not None:
+            continue
+        files = solution.files.get(config, ())
+        if any(p in files or not p.exists() for p in texts):
+            items = await _copy_items(ws, config, texts)
+        else:
+            items = await program_items(ws, config, files)
+        found[path] = items.get(path, [])
     return found
 
 

@@ -38,7 +38,7 @@ from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import answered, python_asked
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.solution_check import also_checked
+from lspd.engine.solution_check import also_checked, unbuilt_checked
 from lspd.engine.steps import Step, chain
 from lspd.engine.stops import Stop
 from lspd.engine.yielding import Turn, background, free
@@ -174,13 +174,9 @@ async def _checked(
         raise
     finally:
         memory.end(run)
-    results = checks.merged(results)  # a file both mypy and basedpyright judge: one result
-    order = {ws.display(p): i for i, p in enumerate(matched)}
-    results.sort(key=lambda r: order.get(r.path, -1))
-    # TypeScript 7's LSP never reports its tsconfig's errors, which stop its `tsc` (`config_stops`).
-    async with turn():
-        results += [r for r in await checks.configs() if selected(r.path, paths)]
-    results = config_stopped(ws, results, stops, checks)
+    async with turn():  # TypeScript 7's LSP never reports its tsconfig's errors (`config_stops`)
+        configs = [r for r in await checks.configs() if selected(r.path, paths)]
+    results = _joined(ws, results, configs, matched, stops, checks)
     anew = sum(id(r) not in before for r in results)
     took = time.monotonic() - run.began
     log.info("checked %d files in %.2f s, %d answered anew", len(results), took, anew)
@@ -192,6 +188,25 @@ async def _checked(
     else:  # and its last result is not reused as if no edit could have changed it
         memory.python = None
     return checked
+
+
+def _joined(
+    ws: Workspace,
+    results: list[R],
+    configs: list[R],
+    matched: list[Path],
+    stops: list[Stop],
+    checks: Checks[R, C],
+) -> list[R]:
+    """The files' `results` and the configurations' (their errors: `configs`) as tsc says
+    them (`config_stopped`: each program's part of a file's result stopped apart, before
+    they are one), one result per file (mypy's and basedpyright's, a layout's programs'),
+    in the order `matched`, the configurations' after."""
+    results = checks.merged(config_stopped(ws, [*results, *configs], stops, checks))
+    order = {ws.display(p): i for i, p in enumerate(matched)}
+    last = {r.path for r in configs} - order.keys()
+    results.sort(key=lambda r: (r.path in last, order.get(r.path, -1)))
+    return results
 
 
 async def matched_files(
@@ -263,6 +278,11 @@ async def _reused_or_built(
     results, asked, rest = await chain(steps, matched)
     if rest != matched:
         run.tick(len(matched) - len(rest))
+    # TypeScript 7's file whose nearest tsconfig.json no tsc -b builds: its build's answer
+    replaced, own = await unbuilt_checked(ws, matched, checks)
+    if replaced:
+        shown = {ws.display(p) for p in replaced}
+        results = [r for r in results if r.path not in shown] + own
     # A file of a solution-style layout in more than one program: each one's errors (tsc -b).
     results += await also_checked(ws, matched, checks)
     return results, asked, rest

@@ -9,7 +9,7 @@ from lspd.lsp.answers import P, Request, T
 from lspd.lsp.documents import Document
 from lspd.lsp.requests import Registrations
 from lspd.lsp.stall import Named
-from lspd.lsp.text import from_ecmascript
+from lspd.lsp.text import LineIndex, has_separator
 from lspd.servers.registry import ServerDefinition
 
 WATCHED_FILES_SETTLE_S = 5.0  # diagnostics' wait for watched-file changes to be taken in
@@ -59,27 +59,27 @@ def _in_lsp_lines(items: diagnostics.Items, document: Document) -> diagnostics.I
     """tsserver's items of `document` in LSP's lines: its positions are ECMAScript's (its
     line map also ends a line at U+2028 and U+2029, and typescript-language-server passes
     them on as they are), so below such a character every item was another line's. Only a
-    text holding one is read again (`text.from_ecmascript`); the others' items as they are."""
-    text = document.text
-    if "\u2028" not in text and "\u2029" not in text:
+    text holding one is read again, its line starts once (`text.LineIndex`); the others'
+    items as they are."""
+    if not has_separator(document.text):
         return items
-    moved = [_moved(item, text) for item in items]
+    index = LineIndex(document.text)
+    moved = [_moved(item, index) for item in items]
     if not isinstance(items, diagnostics.Stopped):
         return moved
-    line = items.line  # where tsc stopped: this file's line moves too, another's is its own
+    line = items.line  # where tsc stopped (1-based): this file's line moves, another's is its own
     if items.file == document.path:
-        line = from_ecmascript(text, line, 1)[0]
+        line = index.to_lsp(line - 1, 0)[0] + 1
     return diagnostics.Stopped(items.file, line, moved)
 
 
-def _moved(item: dict[str, Any], text: str) -> dict[str, Any]:
+def _moved(item: dict[str, Any], index: LineIndex) -> dict[str, Any]:
     """One tsserver item, its range's ends moved from ECMAScript's lines to LSP's."""
     span = item.get("range")
     if not isinstance(span, dict):
         return item
     points = {}
     for end in ("start", "end"):
-        at = span[end]
-        line, column = from_ecmascript(text, int(at["line"]) + 1, int(at["character"]) + 1)
-        points[end] = {"line": line - 1, "character": column - 1}
+        line, character = index.to_lsp(int(span[end]["line"]), int(span[end]["character"]))
+        points[end] = {"line": line, "character": character}
     return {**item, "range": points}

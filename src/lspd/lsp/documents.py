@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lspd.lsp.pragmas import configs_near, disk_pragmas, implied, rebuilt, scripted
 from lspd.lsp.text import path_to_uri, split_lines
 
 Notify = Callable[[str, Any], None]
@@ -53,7 +54,9 @@ class Document:
 
 
 class Documents(dict[str, Document]):
-    """The open documents by URI; each method tells the server through `notify`."""
+    """The open documents by URI; each method tells the server through `notify`. A text
+    that changes a file's JSX pragmas, against the one the server had (the last text sent,
+    or the disk's), is followed by its configuration's change (`lsp/pragmas.py`)."""
 
     def sync(
         self, path: Path, text: str, language_id: str, notify: Notify
@@ -65,11 +68,16 @@ class Documents(dict[str, Document]):
         if document is None:
             document = self[uri] = Document(path, uri, language_id, 1, text)
             notify("textDocument/didOpen", {"textDocument": document.item()})
+            if scripted(path):  # against the disk's text, which the server had
+                _repragma(path, disk_pragmas(path), implied(text), notify)
             return document, True
         if document.text == text:
             return document, False
+        before = document.text
         document.replace(text)
         _send_text(document, notify)
+        if scripted(path):
+            _repragma(path, implied(before), implied(text), notify)
         return document, True
 
     def reopen(self, path: Path, notify: Notify) -> bool:
@@ -84,8 +92,16 @@ class Documents(dict[str, Document]):
 
     def close(self, path: Path, notify: Notify) -> None:
         uri = path_to_uri(path)
-        if self.pop(uri, None) is not None:
+        if (document := self.pop(uri, None)) is not None:
             notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            if scripted(path):  # the server has the disk's text again
+                _repragma(path, implied(document.text), disk_pragmas(path), notify)
+
+
+def _repragma(path: Path, before: tuple[str, ...], after: tuple[str, ...], notify: Notify) -> None:
+    """When `path`'s pragmas go from `before` to `after`: its configuration's change."""
+    if before != after and (configs := configs_near(path)):
+        notify("workspace/didChangeWatchedFiles", {"changes": rebuilt(configs)})
 
 
 def _send_text(document: Document, notify: Notify) -> None:

@@ -7,24 +7,18 @@ call answered a property two lines up, a definition nothing. A request's positio
 moved from LSP's lines to tsserver's, and its answer's back, each by the text of the file
 it is in (the one the server holds open, else the disk's); a text without either character
 is left as it is. Each file an answer names is read once per request, and its line starts
-once (`Index`), however many points it holds.
+once (`text.LineIndex`), however many points it holds.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from lspd.lsp.documents import Documents
-from lspd.lsp.text import uri_to_path
+from lspd.lsp.text import LineIndex, has_separator, uri_to_path
 from lspd.servers.registry import ServerDefinition
-
-_SEPARATORS = re.compile("[\u2028\u2029]")
-_ECMA_BREAK = re.compile("\r\n|[\r\n\u2028\u2029]")
-_LSP_BREAK = re.compile(r"\r\n|\r|\n")
 
 # The requests whose positions are places in files (tsserver's diagnostics are moved where
 # they are read: `document_diagnostics`).
@@ -48,58 +42,7 @@ METHODS = frozenset(
 )
 
 
-class Index:
-    """One text's line starts, LSP's and ECMAScript's, read once: each point is then moved
-    by a search and its own line (a whole answer of a big file was one scan of the text per
-    point: 2,000 symbols of a 5,000-line file, 84 s)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lsp = [0, *(m.end() for m in _LSP_BREAK.finditer(text))]
-        self.ecma = [0, *(m.end() for m in _ECMA_BREAK.finditer(text))]
-
-    def to_ecmascript(self, line: int, character: int) -> tuple[int, int]:
-        """The point at LSP's 0-based `line` and UTF-16 `character` in tsserver's lines."""
-        if line >= len(self.lsp):
-            return line, character
-        start = self.lsp[line]
-        stop = _LSP_BREAK.search(self.text, start)
-        end = len(self.text) if stop is None else stop.start()
-        at = _offset(self.text[start:end], start, character)
-        ecma = bisect.bisect_right(self.ecma, at) - 1
-        return ecma, _units(self.text[self.ecma[ecma] : at])
-
-    def to_lsp(self, line: int, character: int) -> tuple[int, int]:
-        """tsserver's 0-based point in LSP's lines (`text.from_ecmascript`'s rule)."""
-        start = self.ecma[line] if 0 < line < len(self.ecma) else 0
-        at = _offset(self.text[start : start + max(character, 0)], start, character)
-        lsp = bisect.bisect_right(self.lsp, at) - 1
-        if self.text.startswith("\n", at) and self.text[at - 1 : at] == "\r":
-            return lsp + 1, 0  # between a CR and its LF: past the CR's line
-        return lsp, _units(self.text[self.lsp[lsp] : at])
-
-
-Move = Callable[[Index, int, int], tuple[int, int]]  # a text, 0-based line and UTF-16 column
-
-
-def _offset(head: str, start: int, character: int) -> int:
-    """The text offset of UTF-16 `character` of `head`, which starts at `start`."""
-    return start + len(head.encode("utf-16-le")[: 2 * character].decode("utf-16-le", "ignore"))
-
-
-def _units(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
-
-
-def to_ecmascript(text: str, line: int, character: int) -> tuple[int, int]:
-    """The point at LSP's 0-based `line` and UTF-16 `character` of `text` in tsserver's
-    lines (0-based)."""
-    return Index(text).to_ecmascript(line, character)
-
-
-def to_lsp(text: str, line: int, character: int) -> tuple[int, int]:
-    """tsserver's 0-based point of `text` in LSP's lines (0-based)."""
-    return Index(text).to_lsp(line, character)
+Move = Callable[[LineIndex, int, int], tuple[int, int]]  # a text, 0-based line and UTF-16 column
 
 
 class Lines:
@@ -107,27 +50,27 @@ class Lines:
 
     def __init__(self, texts: Callable[[str], str | None], params: Any) -> None:
         self._texts = texts
-        self._read: dict[str, Index | None] = {}
+        self._read: dict[str, LineIndex | None] = {}
         self.uri = _request_uri(params)
 
     def sent(self, params: Any) -> Any:
         """`params` with its positions in tsserver's lines."""
-        return self._walk(params, self.uri, Index.to_ecmascript)
+        return self._walk(params, self.uri, LineIndex.to_ecmascript)
 
     def answered(self, answer: Any) -> Any:
         """`answer` with its positions in LSP's lines (prepareRename's may be a bare Range)."""
         if isinstance(answer, dict) and answer.keys() == {"start", "end"}:
-            return self._range(answer, self.uri, Index.to_lsp)
-        return self._walk(answer, self.uri, Index.to_lsp)
+            return self._range(answer, self.uri, LineIndex.to_lsp)
+        return self._walk(answer, self.uri, LineIndex.to_lsp)
 
-    def _index(self, uri: str | None) -> Index | None:
+    def _index(self, uri: str | None) -> LineIndex | None:
         """`uri`'s lines when its text holds a separator (else None: nothing moves there)."""
         if uri is None:
             return None
         if uri not in self._read:
             text = self._texts(uri)
-            found = text is not None and _SEPARATORS.search(text)
-            self._read[uri] = Index(text) if text is not None and found else None
+            found = text is not None and has_separator(text)
+            self._read[uri] = LineIndex(text) if text is not None and found else None
         return self._read[uri]
 
     def _walk(self, value: Any, uri: str | None, move: Move) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,17 +75,20 @@ class FileWatcher:
     base: Path
     pattern: str
     kind: int = WATCH_CREATE | WATCH_CHANGE | WATCH_DELETE
+    anywhere: bool = False  # a plain glob (no `baseUri`): relative to each workspace folder
 
-    def matches(self, path: Path, kind: int) -> bool:
+    def matches(self, path: Path, kind: int, folders: Iterable[Path] = ()) -> bool:
+        """Whether it asks for `kind` of change of `path`; a plain glob's, under its base or
+        any of `folders` (the server's workspace folders: a client matches it wherever)."""
         if not self.kind & kind:
             return False
         if self.pattern.startswith("/"):  # an absolute glob
             return compile_glob(self.pattern).match(path.as_posix()) is not None
-        try:
-            relative = path.relative_to(self.base).as_posix()
-        except ValueError:
-            return False
-        return compile_glob(self.pattern).match(relative) is not None
+        bases = [self.base, *folders] if self.anywhere else [self.base]
+        for base in (b for b in bases if path.is_relative_to(b)):
+            if compile_glob(self.pattern).match(path.relative_to(base).as_posix()) is not None:
+                return True
+        return False
 
 
 def file_watchers(registration: dict[str, Any], root: Path) -> list[FileWatcher]:
@@ -95,7 +99,7 @@ def file_watchers(registration: dict[str, Any], root: Path) -> list[FileWatcher]
     for item in (registration.get("registerOptions") or {}).get("watchers", []):
         glob, kind = item.get("globPattern"), item.get("kind") or 7
         if isinstance(glob, str):
-            watchers.append(FileWatcher(root, glob, kind))
+            watchers.append(FileWatcher(root, glob, kind, anywhere=True))
         elif isinstance(glob, dict):
             base = glob.get("baseUri")
             uri = base.get("uri") if isinstance(base, dict) else base

@@ -7,6 +7,7 @@ the caller that asked (`lspd.lsp.edits`: never applied) and refuses documents to
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,12 @@ class Registrations:
             self.by_id.pop(registration.get("id"), None)
         self._update()
 
-    def watches(self, path: Path, change: int) -> bool:
-        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3)."""
+    def watches(self, path: Path, change: int, folders: Iterable[Path] = ()) -> bool:
+        """Whether the server asked to hear of this change (`FileChangeType` 1, 2 or 3); a
+        plain glob's relative to each of `folders` (its workspace folders) too."""
         kind = {1: WATCH_CREATE, 2: WATCH_CHANGE, 3: WATCH_DELETE}.get(change, 0)
-        return any(watcher.matches(path, kind) for watcher in self.file_watchers)
+        bases = list(folders)
+        return any(watcher.matches(path, kind, bases) for watcher in self.file_watchers)
 
     def _update(self) -> None:
         self.file_watchers = [

@@ -104,6 +104,17 @@ class Session(ServerLifecycle):
         if self.definition.watched_files_settle == "publish":
             self.inbox.watched_sent = time.monotonic()
 
+    def reloading(self, folders: list[Path]) -> None:
+        """It was told of changes that make these of its folders reload their configuration:
+        questions wait until it says it has (`Readiness.reloading`)."""
+        self._readiness.reloading(folders)
+
+    async def wait_ready(self, timeout: float | None = None) -> None:
+        """`ServerLifecycle.wait_ready`, and until it has reloaded the configurations it was
+        told changed."""
+        await super().wait_ready(timeout)
+        await self._readiness.wait_reloaded()
+
     def supports(self, capability: str) -> bool:
         """Whether the server offers `capability` (present and not false in its answer)."""
         value = self.capabilities.get(capability)

@@ -12,10 +12,9 @@ errors are (`check --baseline`).
 
 With a baseline, its errors then: none where no configuration differs from it and no file
 came or went since (the same listing, so the same errors); else each program's own `tsc -p`
-on a copy holding the baseline's texts and configurations (`program_data.configs_clean`):
-tsc on a copy answers only where it read every configuration without an error, so its
-answer means none then; where it could not say, the question is refused, saying what
-answers (`check --baseline`).
+on a copy holding the baseline's texts and configurations (`program_data.configs_then`):
+the configuration errors it says there; where it could not say, the question is refused,
+saying what answers (`check --baseline`).
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from lspd.engine.committed import NotKept
 from lspd.engine.kept_memory import configs_at
 from lspd.engine.named import Named, named
 from lspd.engine.native_program import configuration
-from lspd.engine.program_data import configs_clean
+from lspd.engine.program_data import configs_then
 from lspd.engine.revisions import differences, is_configuration, is_manifest, listing
 from lspd.ops.changes import compare
 from lspd.ops.changes_page import Kept, introduced_page
@@ -40,7 +39,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
 from lspd.workspace.toolchain import NATIVE, find_typescript
-from lspd.workspace.tsc_native import listed
+from lspd.workspace.tsc_native import ConfigError, listed
 from lspd.workspace.tsconfig_extends import extended
 
 
@@ -139,14 +138,20 @@ async def _then(
         note = f"{where}: no configuration differs and no file came or went (the same)"
         return list(now.diagnostics), note, changed, text
     texts = {**delta.before, **then}
-    if not await configs_clean(ws, texts, found.configs):
+    if (said := await configs_then(ws, texts, found.configs)) is None:
         raise NotKept(
             f"tsc on a copy holding {asked.baseline}'s texts could not say "
             f"{ws.display(found.path)}'s errors there; `lspd check --baseline "
             f"{asked.baseline}` compares the whole gate"
         )
-    note = f"{where}, by its programs' own tsc -p on a copy holding the texts then (none)"
-    return [], note, changed, text
+    before: list[Diagnostic] = []
+    for e in (e for e in said if e.file == found.path):
+        message = "\n".join(line.strip() for line in e.message.split("\n"))  # as the listing's
+        error = ConfigError(e.file, e.line, e.column, e.code, message)
+        if (diagnostic := config_diagnostic(error)) not in before:
+            before.append(diagnostic)
+    note = f"{where}, by its programs' own tsc -p on a copy holding the texts then"
+    return before, note, changed, text
 
 
 def _tsc(ws: Workspace, config: Path) -> list[str] | None:

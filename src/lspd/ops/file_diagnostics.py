@@ -19,7 +19,7 @@ from lspd.engine.native_check import settled_items
 from lspd.engine.native_file import as_tsc, others
 from lspd.engine.native_program import compiler
 from lspd.engine.program_data import data_file
-from lspd.engine.solution_check import also_checked
+from lspd.engine.solution_check import also_checked, unbuilt_checked
 from lspd.engine.stops import TSC, Stop, at_configuration, stop_of
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
@@ -35,7 +35,7 @@ from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
 from lspd.workspace.scope import gate_scope
 from lspd.workspace.tsc_native import CONFIG_TIMEOUT_S
-from lspd.workspace.tsconfig_scope import referencing
+from lspd.workspace.tsconfig_scope import built_above, referencing
 
 if TYPE_CHECKING:
     from lspd.ops.config_diagnostics import ConfigFile
@@ -118,7 +118,11 @@ async def _each_program(
     if last and ws.changes_seen is None and await _outside_layouts(ws, resolved):
         return result
     await gate_scope(ws)  # its layouts as the disk has them (kept while no config changed)
+    # its nearest tsconfig.json built by no tsc -b: the server's program says not tsc's
+    replaced, own = await unbuilt_checked(ws, [resolved], FileAnswers(ws), every=True)
     extra = await also_checked(ws, [resolved], FileAnswers(ws))
+    if replaced:
+        return merged([*own, *extra])[0]
     return merged([result, *extra])[0] if extra else result
 
 
@@ -130,10 +134,26 @@ async def _outside_layouts(ws: Workspace, path: Path) -> bool:
     Then the gate's scope is not needed (TypeScript's reading of every tsconfig: a Node
     run, 0.5-1.2 s)."""
     if (found := referencing(ws.root, ws.ignore, path)) is None:
-        return True
+        return await _built_apart(ws, path)
     config, nearest = found
     tsc = compiler(ws.session_for(path)) if nearest else None
     return tsc is not None and path in await asyncio.to_thread(_roots, tsc, config)
+
+
+async def _built_apart(ws: Workspace, path: Path) -> bool:
+    """Whether no program a solution above `path` builds holds it where its nearest
+    tsconfig.json is in no build (`Solution.unbuilt`): each such program's root files as
+    TypeScript 7 lists them (~15 ms each); any may where it cannot say."""
+    above = built_above(ws.root, path)
+    if not above:
+        return above is not None
+    tsc = compiler(ws.session_for(path))
+    if tsc is None:
+        return False
+    for config in above:
+        if not config.is_file() or path in await asyncio.to_thread(_roots, tsc, config):
+            return False
+    return True
 
 
 def _roots(tsc: list[str], config: Path) -> set[Path]:

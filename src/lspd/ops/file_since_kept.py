@@ -27,6 +27,7 @@ from lspd.engine.configured import TSC, Configured, configured_how
 from lspd.engine.kept import StateKey, config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
+from lspd.engine.mypy_gate import unversioned
 from lspd.engine.named import SESSION, Named
 from lspd.engine.native_reach import native
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_state
@@ -34,6 +35,7 @@ from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
 from lspd.engine.revisions import Delta, Listing, differences, listing
+from lspd.engine.solution_check import held_unbuilt
 from lspd.engine.stops import Stop
 from lspd.lsp import shapes
 from lspd.ops.changes import Diagnosed, compare, diagnose
@@ -162,6 +164,7 @@ async def file_since_committed(
     if (now.server, now.toolchain) not in state.servers:
         return None  # another server or toolchain answers the file now than made the result
     configs, at = await question.then(ws)
+    configs = [*configs, *await asyncio.to_thread(unversioned, ws, await gate_scope(ws), commit)]
     if await asyncio.to_thread(config_key, configs, at) != state.key.config:
         return None  # made again at the next whole question (`committed`)
     note = f"this file{_gone(path, asked.text, baseline)}, against the kept result of {commit[:12]}"
@@ -210,6 +213,13 @@ async def file_since_baseline(
             f"this file, against its program's own tsc -p on a copy holding the changed "
             f"files' {baseline} texts ({', '.join(map(ws.display, data_changed(ws, texts)))})"
         )
+    elif texts and (unbuilt := await held_unbuilt(ws, texts, [path], every=True)):
+        # its nearest tsconfig.json built by no tsc -b: its build's program's tsc -p
+        before = found_in(
+            _AsNow(ws, now).built(cast(Mapping[Path, Items], unbuilt), texts)[path],
+            texts.get(path, text),
+        )
+        note = f"this file, against its build's tsc -p with the changed files' {baseline} texts"
     elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
         old = texts.get(path, text)
         before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)

@@ -19,6 +19,7 @@ from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
 from lspd.workspace.mypy_mirror import MARKS
+from lspd.workspace.pyright_baseline import is_baseline
 from lspd.workspace.scope import GateScope, gate_scope
 
 MAX_CHANGES = 50  # files in one preview
@@ -135,9 +136,12 @@ def _proposed(ws: Workspace, changes: object, scope: GateScope | None) -> dict[P
         if ws.handler(path) is None and is_configuration(path, configs):
             if content is not None and same_settings(path, read_text(path), content):
                 continue  # pyproject's [project] alone: the checkers read none of it
-            if scope is None or manifest_held(ws, scope, path) is not None:
+            if is_baseline(path) and scope is not None:
+                held = True  # basedpyright's on a copy holding it (`engine/python_mirror`)
+            elif scope is None or manifest_held(ws, scope, path) is not None:
                 raise InvalidInput(_configuration(ws.display(path)))
-            held = True
+            else:
+                held = True
         unread = not held and not program_data(ws, path) and ws.handler(path) is None
         if unread and path.name not in MARKS:
             continue  # a file no checker reads (README.rst, a changelog): left out

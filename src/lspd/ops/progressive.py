@@ -14,17 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.ops.models import FileDiagnostic
+from lspd.workspace.files import stamp
 
 Stamp = tuple[int, int] | None  # a file's (mtime_ns, size) on disk; None: absent
-
-
-def stamp(path: Path) -> Stamp:
-    """What tells whether a file changed since it was read."""
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_mtime_ns, status.st_size
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, Stopped
-from lspd.ops.progressive import Introduced, Progress, stamp
+from lspd.ops.progressive import Introduced, Progress
 from lspd.ops.since_kept import baseline_stops, compared, settled
 from lspd.workspace import Workspace
-from lspd.workspace.files import read_text
+from lspd.workspace.files import read_text, stamp
 
 log = logging.getLogger(__name__)
 

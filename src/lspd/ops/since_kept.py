@@ -22,12 +22,14 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
 from lspd.engine.comparison import Again
+from lspd.engine.mypy_check import project_of
 from lspd.engine.named import Named
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
-from lspd.engine.revisions import program_data
+from lspd.engine.revisions import is_configuration, program_data
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
+from lspd.errors import InvalidInput
 from lspd.ops.baseline import Compared
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.changes import compare
@@ -183,17 +185,23 @@ def left_gate(
     now = {r.path for r in [*found.checked.results, *part.results]}
     now |= {s.path for s in found.checked.skipped}
     for path in sorted(set(found.state.files) - now - part.changed):
-        if keep(ws.root / path) and (ws.root / path).is_file() and _could_leave(found, part, path):
-            part.left.append(path)
+        if (
+            keep(ws.root / path)
+            and (ws.root / path).is_file()
+            and _could_leave(ws, found, part, path)
+        ):
+            if not is_configuration(ws.root / path):  # its edit fixed its errors: it left nothing
+                part.left.append(path)
             part.before += found_of(found.state.files[path])
 
 
-def _could_leave(found: Committed[Checked], part: Part, path: str) -> bool:
+def _could_leave(ws: Workspace, found: Committed[Checked], part: Part, path: str) -> bool:
     """Whether `path` (unchanged since the baseline) can have left the gate: a configuration
     edited (an `include`, mypy's `files`), or a changed file the gate's listing follows: for
     TypeScript's program any (a `/// <reference>` or an import of it dropped), for a Python
-    file a package's `__init__.py` (the packages mypy's sections name); a Python file's
-    place is its configuration's otherwise (mypy's `.pth` files key the kept result). Not
+    file of a mypy-gated project a Python file (its gate is the modules its files import:
+    `mypy_follow`), of another a package's `__init__.py`; a Python file's place is its
+    configuration's otherwise (mypy's `.pth` files key the kept result). Not
     every file of the kept result was the gate's: a stub outside it (basedpyright's
     `stubPath`, `mypy_path`) deleted when it was made is there, its text held for its
     importers; once restored, it left nothing (the examiner's F1: "1 file(s) left the gate
@@ -201,8 +209,19 @@ def _could_leave(found: Committed[Checked], part: Part, path: str) -> bool:
     if found.edited:
         return True
     if path.endswith(PYTHON):
-        return any(Path(changed).name == "__init__.py" for changed in part.changed)
+        changed = [c for c in part.changed if c.endswith(PYTHON)]
+        if changed and _followed(ws, ws.root / path):
+            return True
+        return any(Path(c).name == "__init__.py" for c in changed)
     return bool(part.changed)
+
+
+def _followed(ws: Workspace, path: Path) -> bool:
+    """Whether `path` is a file of a mypy-gated project (its gate follows imports)."""
+    try:
+        return project_of(ws, path) is not None
+    except InvalidInput:
+        return False
 
 
 def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part) -> Compared:
@@ -213,7 +232,7 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     changed = sorted(part.changed | configs)
     edited = f" (the configuration: {', '.join(sorted(configs))})" if configs else ""
     note = (
-        f"{len(changed)} changed file(s){edited}; the gate's {part.gate} files as "
+        f"{_counted(ws, found, part, changed)}{edited}; the gate's {part.gate} files as "
         f"`lspd check` has them against the kept result of {state.key.commit[:12]} "
         f"({found.note}){found.edited}; {len(part.results) - part.outside} file(s) differ from it"
     )
@@ -243,6 +262,17 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     # rule): before, only those of the files compared were, "0 unchanged" on a clean tree.
     changes.unchanged += part.same
     return Compared(changes, part.results)
+
+
+def _counted(ws: Workspace, found: Committed[Checked], part: Part, changed: list[str]) -> str:
+    """How many files changed, and how many of them the comparison holds where others are
+    outside it (the gate's; and the question's files beyond it): before, the one changed
+    file outside the gate was "0 changed file(s)"."""
+    elsewhere = {ws.display(p) for p in found.delta.before} - set(changed)
+    if not elsewhere:
+        return f"{len(changed)} changed file(s)"
+    held = "in the gate" if part.beyond is None else "compared"
+    return f"{len(changed) + len(elsewhere)} changed file(s), {len(changed) or 'none'} {held}"
 
 
 def _configs_edited(ws: Workspace, found: Committed[Checked]) -> set[str]:

@@ -13,11 +13,13 @@ lspd's own TypeScript, none in its node_modules, is not asked: no tsc of its own
 
 from __future__ import annotations
 
+import asyncio
+import tempfile
 import weakref
 from pathlib import Path
 
 from lspd.engine.builders import listed
-from lspd.engine.config_stops import noted
+from lspd.engine.config_stops import global_stop, noted
 from lspd.engine.native_program import configuration
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.servers.registry import node_executable
@@ -25,6 +27,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.scope import last_scope
 from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
 from lspd.workspace.tsc_native import ConfigError
+from lspd.workspace.tsc_native import listed as tsc_listed
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
 
 CONFIGS = ("tsconfig.json", "jsconfig.json")
@@ -33,6 +36,13 @@ CONFIGS = ("tsconfig.json", "jsconfig.json")
 # extends (settings.json, whatever its name) and the workspace's `projects.generation` (a
 # `files` entry gone is TS6053), and what tsc said of it then.
 _said: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[ConfigError]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+# Per workspace: a TypeScript 5 configuration's errors where its builder stopped at global
+# diagnostics (`_globals`), tsc's answer, and the stamps it was made at.
+_global: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[ConfigError]]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -54,6 +64,8 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
             said[config] = (stamp, own)
         elif config not in said or said[config][0] != stamp:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))
+        if server == SERVER:  # a stop the listing cannot say: tsc's own errors then
+            said[config] = (stamp, await _globals(ws, tsc, config, stamp, said[config][1]))
         listings[config] = [e for e in said[config][1] if e.file.suffix == ".json"]
         for error in said[config][1]:
             if error.file.suffix != ".json":
@@ -75,6 +87,34 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         )
         for file, found in sorted(by_file.items())
     ]
+
+
+async def _globals(
+    ws: Workspace, tsc: list[str], config: Path, stamp: Stamps, own: list[ConfigError]
+) -> list[ConfigError]:
+    """The builder's listing `own`, or where the builder stopped at global diagnostics the
+    listing cannot say (`config_stops.global_stop`: TS2318 of `"lib": []`), tsc's own
+    answer, kept while the configuration is unchanged: `tsc -p` says the program's
+    configuration and global errors then, and nothing of its files (no file checked)."""
+    if not global_stop(ws, config, own):
+        return own
+    kept = _global.setdefault(ws, {}).get(config)
+    if kept is None or kept[0] != stamp:
+        kept = (stamp, await asyncio.to_thread(_checked, tsc, config, own))
+        _global[ws][config] = kept
+    return kept[1]
+
+
+def _checked(tsc: list[str], config: Path, own: list[ConfigError]) -> list[ConfigError]:
+    """`tsc -p config`'s errors of configuration files and without a place (`tsc_native.
+    listed`'s reading; `own` where it could not run); its build info, were it composite or
+    incremental, written to a folder of its own and removed (never the project's)."""
+    with tempfile.TemporaryDirectory(prefix="lspd-tsc-") as scratch:
+        info = ("--incremental", "--tsBuildInfoFile", str(Path(scratch) / "lspd.tsbuildinfo"))
+        found = tsc_listed(tsc, config, ("--noEmit", *info))[1]
+    if any(not e.code for e in found):
+        return own
+    return [e for e in found if e.file.suffix == ".json"]
 
 
 def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | None]]:

@@ -82,22 +82,26 @@ def _python_module(spec: str, file: Path, new: set[Path]) -> Path | None:
 def _script(spec: str, file: Path, new: set[Path]) -> Path | None:
     """The file of `new` that the module specifier `spec` names: by its path when relative
     (`./fresh`, `../lib/fresh.js`, a directory's `index`), else by its last name (`~/fresh`
-    through `paths`, a package's own name)."""
+    through `paths`, a package's own name). A relative one's extension says the module
+    kind (`./a.mjs` names a.mts, a.d.mts or a.mjs: never a new a.cts); an alias's may not
+    (package.json `imports` `"#x/*.js": "./src/*.mts"`: tsc resolves `#x/pad.js` to
+    src/pad.mts), so a file of that kind is named first, then one of any kind."""
     relative = spec.startswith(("./", "../"))
     target = Path(os.path.normpath(file.parent / spec)) if relative else None
     last = _stem(spec.rstrip("/").rpartition("/")[2])
     kind = _kind(spec.rstrip("/").rpartition("/")[2])
-    for path in sorted(new):
-        if not path.name.endswith(SCRIPT_SUFFIXES[:-1]):
-            continue
-        if kind is not None and _kind(path.name) != kind:
-            continue  # `./a.mjs` names a.mts, a.d.mts or a.mjs: never a new a.cts
-        stem, home = _stem(path.name), path.parent
-        if target is not None:
-            if home / stem == _strip(target) or (stem == "index" and home == target):
+    scripts = [p for p in sorted(new) if p.name.endswith(SCRIPT_SUFFIXES[:-1])]
+    kinds = [kind] if relative or kind is None else [kind, None]
+    for wanted in kinds:
+        for path in scripts:
+            if wanted is not None and _kind(path.name) != wanted:
+                continue
+            stem, home = _stem(path.name), path.parent
+            if target is not None:
+                if home / stem == _strip(target) or (stem == "index" and home == target):
+                    return path
+            elif stem == last or (stem == "index" and home.name == last):
                 return path
-        elif stem == last or (stem == "index" and home.name == last):
-            return path
     return None
 
 

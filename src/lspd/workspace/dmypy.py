@@ -163,7 +163,7 @@ class Dmypy:
                 else:
                     await self.forks.end()
                     if _stale(self, texts):
-                        await self._end()
+                        await self.end()
                     status, out, err = await updated(self, texts, flags, targets)
             self._watch()
             self._environment = self._environment or environment
@@ -175,9 +175,9 @@ class Dmypy:
                 self._answers.popitem(last=False)
             return found
 
-    async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None:
-        """The copy made to hold `texts`; with no server up, one started meanwhile (as soon
-        as the copy holds the configuration: `mypy_server`) when its socket is spoken to."""
+    async def hold(self, texts: dict[str, bytes], flags: list[str]) -> None:
+        """The copy made to hold `texts` (a step of `dmypy_steps.updated`); with no server up,
+        one started meanwhile (as soon as the copy holds its configuration) when spoken to."""
         if not self._speaks or self.running:
             self.mirror.hold(texts)
             return
@@ -203,18 +203,18 @@ class Dmypy:
             raise
         self._watch()
 
-    async def _checked(self, flags: list[str]) -> tuple[int, str, str]:
-        """A run of the server with `flags`: asked on its socket when it is up and its mypy
+    async def ask(self, argv: list[str]) -> tuple[int, str, str]:
+        """A run of the server with `argv`: asked on its socket when it is up and its mypy
         speaks the protocol `mypy_ipc` knows, else by `dmypy run` (which starts it, restarts
         it when it wants, and is started once more when the server died mid-check)."""
         self.runs += 1
         if self._speaks and self.running and (socket := server_of(self.status_file)[1]) is not None:
             try:
                 async with asyncio.timeout(RUN_TIMEOUT_S):
-                    answer = await ask_run(socket, self._speaks, flags) or {}
+                    answer = await ask_run(socket, self._speaks, argv) or {}
             except TimeoutError:  # a hung server: ended, `dmypy run` starts another
                 log.warning("dmypy of %s did not answer in %.0f s", self.project, RUN_TIMEOUT_S)
-                await self._end()
+                await self.end()
                 answer = {}
             if all(key in answer for key in ("out", "err", "status")):
                 log.debug("dmypy of %s asked on its socket", self.project)
@@ -226,12 +226,12 @@ class Dmypy:
             if self._process is not None and self._process.poll() is not None:
                 self._process = None  # it died (reaped): `dmypy run` starts another
         run = ["--status-file", str(self.status_file), "run", "--timeout"]
-        argv = [*run, str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--", *flags]
-        status, out, err = await self._run_watched(argv)
+        run += [str(DAEMON_IDLE_S), "--log-file", str(self.log_file), "--", *argv]
+        status, out, err = await self._run_watched(run)
         if status == 2 and died(out + err):
             log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
             self.status_file.unlink(missing_ok=True)  # ours: its process is gone
-            status, out, err = await self._run_watched(argv)
+            status, out, err = await self._run_watched(run)
         return status, out, err
 
     def forget(self) -> None:
@@ -246,18 +246,18 @@ class Dmypy:
             await self._stop()
 
     async def _stop(self) -> None:
-        """End the server lspd started (`_end`) and the forking mypy; its copy is removed,
+        """End the server lspd started (`end`) and the forking mypy; its copy is removed,
         and of mypy's caches (run once) only the one used last is kept (`Caches.keep`), so
         the next start (a one-shot CLI check) is not cold. No `dmypy stop`: a Python start
         and mypy's import, 0.3-0.7 s of a one-shot check."""
-        await self._end()
+        await self.end()
         await self.forks.end()
         self._environment = None
         self._answers.clear()
         self.mirror.forget()  # the copy of the project's files goes with its daemon
         self.caches.keep()
 
-    async def _end(self) -> None:
+    async def end(self) -> None:
         """End the server: SIGTERM, SIGKILL if it has not ended within `STOP_GRACE_S` (a
         hung or stopped one); its status file and socket go with it, the copy stays."""
         if self.running:
@@ -352,7 +352,7 @@ async def _run_once(
     """The project's `mypy` run once in the daemon's copy holding `texts`, on the cache
     nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`): what it
     printed, and its answer (`output_of`; a failure raised)."""
-    await daemon._end()
+    await daemon.end()
     daemon.mirror.hold(texts)
     cache = daemon.caches.take(texts)
     # --incremental: not a cold run per question where the configuration says not

@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 CRASHED = "Daemon crashed!"  # dmypy's server's word for an exception of its own
 
 
-class Server(Protocol):
-    """What of a project's dmypy (`Dmypy`) an update needs."""
+class Updatable(Protocol):
+    """What an update made in steps needs of a project's dmypy (`dmypy.Dmypy`): its copy,
+    whether its server is up, and its three steps, each taken under the caller's locks."""
 
     project: Path
     mirror: Mirror
@@ -37,15 +38,19 @@ class Server(Protocol):
     @property
     def running(self) -> bool: ...
 
-    async def _held(self, texts: dict[str, bytes], flags: list[str]) -> None: ...
+    async def hold(self, texts: dict[str, bytes], flags: list[str]) -> None:
+        """The copy made to hold `texts` (a server started meanwhile where none is up)."""
 
-    async def _checked(self, flags: list[str]) -> tuple[int, str, str]: ...
+    async def ask(self, argv: list[str]) -> tuple[int, str, str]:
+        """The server's run with `argv`: its status, stdout and stderr (`dmypy run` where
+        none is up)."""
 
-    async def _end(self) -> None: ...
+    async def end(self) -> None:
+        """The server ended; the copy stays."""
 
 
 async def updated(
-    server: Server, texts: dict[str, bytes], flags: list[str], targets: list[str]
+    server: Updatable, texts: dict[str, bytes], flags: list[str], targets: list[str]
 ) -> tuple[int, str, str]:
     """dmypy's run on the copy holding `texts` (`flags`, then `targets`): the files `texts`
     removes taken out first where it also adds or changes one (`Mirror.leaving`), and a
@@ -53,13 +58,13 @@ async def updated(
     argv = [*flags, *targets]
     if server.running and (gone := server.mirror.leaving(texts)):
         server.mirror.drop(gone)
-        if crashed(*await server._checked(argv)):  # the state between: its answer unused
+        if crashed(*await server.ask(argv)):  # the state between: its answer unused
             await _crashed(server)
-    await server._held(texts, flags)
-    ran = await server._checked(argv)
+    await server.hold(texts, flags)
+    ran = await server.ask(argv)
     if crashed(*ran):
         await _crashed(server)
-        ran = await server._checked(argv)  # `dmypy run`: a new server's whole build
+        ran = await server.ask(argv)  # `dmypy run`: a new server's whole build
     return ran
 
 
@@ -68,6 +73,6 @@ def crashed(status: int, out: str, err: str) -> bool:
     return status == 2 and CRASHED in out + err
 
 
-async def _crashed(server: Server) -> None:
+async def _crashed(server: Updatable) -> None:
     log.warning("dmypy of %s crashed on an update: started again", server.project)
-    await server._end()
+    await server.end()

@@ -1,7 +1,8 @@
 """Which paths under a workspace root are never scanned (nor watched).
 
-Built in: hidden directories, the usual dependency, cache and build directories, virtual
-environments (a directory holding `pyvenv.cfg`) and what the root's `.gitignore` ignores.
+Built in: hidden directories (but `.basedpyright`, basedpyright's baseline), the usual
+dependency, cache and build directories, virtual environments (a directory holding
+`pyvenv.cfg`) and what the root's `.gitignore` ignores.
 Added by `lspd.toml`'s `ignore`: globs relative to the root, where `*` and `?` stay inside
 one path part, `**` spans any number of directories, and a glob without `/` (but for a
 trailing one) matches a file or directory name at any depth (`*.min.js`, `generated`); a
@@ -46,6 +47,10 @@ IGNORED_DIRS = frozenset(
         ".cache",
     }
 )
+# Hidden directories watched all the same: what a checker reads beside the code that no
+# configuration names (basedpyright's baseline, `.basedpyright/baseline.json`: the errors
+# it silences; its edit changes every answer, `workspace/sync.py`).
+WATCHED_HIDDEN = frozenset({".basedpyright"})
 
 
 # What the rules read from a file hold for: its mtime_ns, size and inode (None: no file).
@@ -127,7 +132,8 @@ class Ignore:
 
     def hides(self, relative: str, name: str, is_dir: bool) -> bool:
         """Whether the entry `name` at `relative` (POSIX, from the root) is ignored itself."""
-        if is_dir and (name in IGNORED_DIRS or name.startswith(".") or self._is_venv(relative)):
+        hidden = name.startswith(".") and name not in WATCHED_HIDDEN
+        if is_dir and (name in IGNORED_DIRS or hidden or self._is_venv(relative)):
             return True
         if self._name is not None and self._name.fullmatch(name):
             return True

@@ -13,9 +13,10 @@ servers which files changed (`workspace/didChangeWatchedFiles`, as the daemon te
 servers of the disk's changes) and closes every document they held, so each reads the copy
 as it is now. What a server reads at its start alone (the pyright configurations, the
 baseline, the files they name, the linked environments) is compared too: where it differs,
-the copy and its servers are made again, cold, as before. A one-shot command's copy goes
-with its question, as before. The workspace's close ends it (and the daemon's watchdog
-kills its servers with the others if the daemon dies).
+the copy and its servers are made again, cold, as before. A change under a folder a link of
+the copy leads to inside it (`lib -> real`: `python_mirror.wanted`) is told by both names.
+A one-shot command's copy goes with its question, as before. The workspace's close ends it
+(and the daemon's watchdog kills its servers with the others if the daemon dies).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
 from lspd.workspace.pyright_watch import included
+from lspd.workspace.python_links import other_names
 
 KEEP_S = 300.0  # a copy and its servers unused this long are stopped and removed
 CREATED, CHANGED, DELETED = 1, 2, 3  # the LSP `FileChangeType` numbers
@@ -142,7 +144,18 @@ def brought(kept: Kept, wanted: Wanted) -> list[tuple[Path, int]] | None:
             (kept.copy / rel).unlink()
         del kept.digests[rel]
         changes.append((rel, DELETED))
-    return None if fresh else changes
+    return None if fresh else changes + _through_links(changes, wanted.links)
+
+
+def _through_links(
+    changes: list[tuple[Path, int]], links: dict[Path, str]
+) -> list[tuple[Path, int]]:
+    """The `changes` again by their names through the copy's links into itself (`lib ->
+    real`: real/helper.py's change is lib/helper.py's too): a server holds each name as a
+    file of its own, and kept lib/helper.py's text of the question before."""
+    inner = {link: Path(os.path.normpath(link.parent / to)) for link, to in links.items()}
+    inner = {link: target for link, target in inner.items() if not target.is_absolute()}
+    return [(other, kind) for rel, kind in changes for other in other_names(rel, inner)]
 
 
 def _digest(kept: Kept, source: Path | bytes, read: dict[Path, bytes]) -> bytes | None:

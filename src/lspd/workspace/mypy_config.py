@@ -41,6 +41,13 @@ class MypyConfig:
     plugins: tuple[str, ...] = ()  # `plugins` as written: modules, or files (`../x.py:fn`)
     namespace_packages: bool = True  # mypy's default since 0.991: how far module names reach
     explicit_package_bases: bool = False  # module names start at the run's directory
+    follow_imports: str = "normal"  # mypy's `follow_imports` (`mypy_follow`)
+    follows: tuple[tuple[str, str], ...] = ()  # (module pattern, its section's follow_imports)
+    # what mypy's reachability reads: the names it takes as true and false, the version and
+    # platform it checks for (None: its interpreter's)
+    always: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    python_version: str | None = None
+    platform: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,10 @@ def _config_in(directory: Path) -> MypyConfig | None:
         if section is not None or name in MYPY_INI:
             label = f"{name} [mypy]" if name == SETUP_CFG else name
             named = [s[len("mypy-") :] for s in sections if s.startswith("mypy-")]
-            overrides = [{"module": [m.strip() for m in n.split(",")]} for n in named]
+            overrides = [
+                {**sections[f"mypy-{n}"], "module": [m.strip() for m in n.split(",")]}
+                for n in named
+            ]
             return _made(path, label, {**(section or {}), "overrides": overrides})
     return None
 
@@ -137,12 +147,15 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
     if isinstance(plugins, str):  # ini: comma-separated
         plugins = [p.strip() for p in plugins.split(",")]
     modules: list[str] = []
+    follows: list[tuple[str, str]] = []
     for override in table.get("overrides", ()):
         named = override.get("module", ()) if isinstance(override, dict) else ()
         for module in [named] if isinstance(named, str) else named:
             top = str(module).split(".")[0].strip()
             if top and top != "*" and top not in modules:
                 modules.append(top)
+            if isinstance(override, dict) and "follow_imports" in override:
+                follows.append((str(module).strip(), str(override["follow_imports"]).strip()))
     return MypyConfig(
         path,
         label,
@@ -153,6 +166,21 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         tuple(str(p) for p in plugins if p),
         _on(table.get("namespace_packages", table.get("namespace-packages", True))),
         _on(table.get("explicit_package_bases", table.get("explicit-package-bases", False))),
+        str(table.get("follow_imports", "normal")).strip(),
+        tuple(follows),
+        (_names(table.get("always_true", ())), _names(table.get("always_false", ()))),
+        str(table["python_version"]).strip() if "python_version" in table else None,
+        str(table["platform"]).strip() if "platform" in table else None,
+    )
+
+
+def _names(value: object) -> tuple[str, ...]:
+    """A list option as mypy reads it: TOML's list, an INI file's comma-separated line."""
+    found = value.split(",") if isinstance(value, str) else value
+    return (
+        tuple(str(n).strip() for n in found if str(n).strip())
+        if isinstance(found, (list, tuple))
+        else ()
     )
 
 

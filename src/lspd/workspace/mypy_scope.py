@@ -5,26 +5,40 @@ keeps them apart (`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every 
 of the project (what `mypy .` checks), less `exclude`. The answer names the configuration
 that chose them.
 
-Where `files` (or the packages) choose part of the project, the files mypy reaches from
-them inside the project by another way are the project's too: those of a `mypy_path`
-folder, and of a folder the project's environment puts on its `sys.path` through a `.pth`
-file (an editable install: `pip install -e .`, `uv sync`; svcs' tox runs
-`mypy tests/typing`, its `src/svcs` reached through the install alone). Their edits are
-changes of the project (the gate's listing, its kept result's key, the texts a baseline's
-state holds); left out, an edit of `src/svcs/_core.py` breaking 6 calls in tests/typing was
-no changed file, and a baseline's check read its edited text as HEAD's."""
+Where `files` (or the packages) choose part of the project, the project's modules mypy
+follows into from them are the project's gate too (`mypy_follow`): mypy reports their
+errors (`files = ["app/main.py"]` importing `app.helper`: app/helper.py's `return "x"` is
+mypy's error, where lspd said "0 errors"), found where mypy looks (`mypy_path`, its
+directory, a source's base folder, a folder the environment's `.pth` files name: an
+editable install, svcs' tox running `mypy tests/typing` with `src/svcs` reached through
+it). Their edits are changes of the project (the gate's listing, its kept result's key,
+the texts a baseline's state holds); a module nothing imports is none: mypy never checks
+it. The files whose imports were read are kept (`MypyScope.read`): an edit of one can
+add or drop a module. A module git ignores (a generated `_version.py`) is followed into as
+any other (mypy reads no .gitignore), with or without `files`; an ignored file nothing
+imports (a `build/` copy) is none."""
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput
+from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_config_in
+from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
+from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.toolchain import find_python
+
+if TYPE_CHECKING:
+    from lspd.workspace.workspace import Workspace
+
+Stamp = tuple[int, int] | None  # `files.stamp`'s
 
 
 @dataclass(frozen=True)
@@ -36,6 +50,7 @@ class MypyScope:
     files: tuple[Path, ...]
     note: str | None
     packages: tuple[str, ...] = ()  # without `files`: the packages mypy is pointed at
+    read: tuple[tuple[Path, Stamp], ...] = ()  # the files whose imports chose what it follows
 
 
 def mypy_scopes(
@@ -46,13 +61,15 @@ def mypy_scopes(
     alone: bool = True,
     root: Path | None = None,
     python: Path | None = None,
+    texts: Mapping[Path, str | None] | None = None,
 ) -> list[MypyScope]:
     """Of the `directories` holding a mypy configuration, those mypy judges (with `alone`,
     those it judges alone: where both judge, the gate's scope is pyright's), with the files
     of `files` (the walk's Python files) each configuration chose. `root` and `python` (the
     workspace's root and lspd.toml's `python`, its path from the root, not resolved) find
-    the interpreter lspd runs mypy with (`mypy_python`), whose `.pth` files say what mypy
-    reaches."""
+    the interpreter lspd runs mypy with (`mypy_python`), whose `.pth` files say where mypy
+    finds modules; `texts`: a state's texts standing in for the disk's (HEAD's, a
+    preview's), whose imports say which modules mypy follows into."""
     scopes = []
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
@@ -70,11 +87,6 @@ def mypy_scopes(
         elif packages := _packages(directory, config.mypy_path, config.modules):
             chosen = [p for p in inside if _named(directory, p, packages)]
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
-        if config.files or packages:  # and what mypy reaches from them (`exclude` aside)
-            interpreter = mypy_python(directory, root, python)
-            reached = _reached(directory, config, inside, interpreter)
-            note += "".join(f"; {line}" for line in _reach_note(directory, reached, chosen))
-            chosen = sorted({*chosen, *reached})
         if config.exclude:
             try:
                 pattern = re.compile(config.exclude)
@@ -84,8 +96,76 @@ def mypy_scopes(
                     f"({exc}): fix it there (mypy cannot use it either)"
                 ) from None
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
-        scopes.append(MypyScope(directory, config.label, tuple(sorted(chosen)), note, packages))
+        found, read = _reach(directory, config, chosen, inside, bool(packages), root, python, texts)
+        note += "".join(f"; {line}" for line in _reach_note(found, chosen))
+        scopes.append(MypyScope(directory, config.label, found, note, packages, read))
     return scopes
+
+
+def _reach(
+    directory: Path,
+    config: MypyConfig,
+    chosen: list[Path],
+    inside: list[Path],
+    packages: bool,
+    root: Path | None,
+    python: Path | None,
+    texts: Mapping[Path, str | None] | None,
+) -> tuple[tuple[Path, ...], tuple[tuple[Path, Stamp], ...]]:
+    """The files mypy reports of the project pointed at `chosen` (of `inside`, the walk's
+    Python files of it), and the files whose imports chose that, with their stamps: where
+    `files` or the packages choose, what mypy follows into from them (`exclude` aside);
+    from every file, the modules git ignores it follows into (the others are every file's
+    already)."""
+    ignored = _ignored(directory, inside, texts or {})
+    if not (config.files or packages or ignored):
+        return tuple(sorted(chosen)), ()
+    folders = _folders(directory, mypy_python(directory, root, python))
+    if config.files or packages:
+        seen = [*inside, *ignored]
+        reached, imports = followed(directory, config, chosen, seen, folders, texts)
+    else:
+        more, imports = unwalked(directory, config, chosen, ignored, folders, texts)
+        reached = [*chosen, *more]
+    # an import added or dropped: made again
+    return tuple(sorted(reached)), tuple((p, stamp(p)) for p in imports)
+
+
+def _ignored(directory: Path, inside: list[Path], texts: Mapping[Path, str | None]) -> list[Path]:
+    """The Python files under the project `directory` mypy reads that lspd's walk (`inside`)
+    left out: those git ignores (setuptools-scm's generated `_version.py`), which mypy
+    follows into as any other module (it reads no .gitignore), less those the state's
+    `texts` say are gone. Walked as the daemon's copy is (`mypy_mirror.Sees`: environments
+    and caches aside), again only when a directory of it changed."""
+    sees = _SEES.get(directory)
+    if sees is None:
+        sees = _SEES[directory] = Sees(directory)
+        while len(_SEES) > KEPT_SEES:
+            del _SEES[next(iter(_SEES))]
+    known = set(inside)
+    return [
+        p
+        for p in sees.files()
+        if p.suffix in PYTHON and p not in known and texts.get(p, "") is not None
+    ]
+
+
+# `_ignored`'s walk of each project (its `Sees`), the last few asked for.
+KEPT_SEES = 8
+_SEES: dict[Path, Sees] = {}
+
+
+def gate_mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
+    """`mypy_scopes` of the gate (those mypy judges alone) in the workspace `ws`: the `.pth`
+    files read in the environment lspd runs mypy in, lspd.toml's `python` as
+    docs/configuration.md says it (relative to the root, anywhere: `retool.settings_of`);
+    a configuration's error named from the root, as every path lspd shows."""
+    python = None if ws.config.python is None else ws.root / ws.config.python
+    try:
+        configured = ws.config.python_checker
+        return mypy_scopes(directories, files, configured, ws.restricted, True, ws.root, python)
+    except InvalidInput as exc:
+        raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
 
 
 def mypy_python(directory: Path, root: Path | None, python: Path | None) -> Path | None:
@@ -97,22 +177,16 @@ def mypy_python(directory: Path, root: Path | None, python: Path | None) -> Path
     return None if found is None else found[0]
 
 
-def _reached(
-    directory: Path, config: MypyConfig, inside: list[Path], interpreter: Path | None
-) -> list[Path]:
-    """The files of `inside` (the project's) in a folder mypy searches for imports inside
-    the project: a `mypy_path` entry, or a `.pth` folder of the environment of
-    `interpreter` (`mypy_python`'s)."""
-    folders = [
-        Path(os.path.normpath(directory / e.replace("$MYPY_CONFIG_FILE_DIR", str(directory))))
-        for e in config.mypy_path
-    ]
+def _folders(directory: Path, interpreter: Path | None) -> list[Path]:
+    """The folders inside the project the environment of `interpreter` (`mypy_python`'s)
+    puts on its `sys.path` through its `.pth` files (an editable install's `src/`): mypy
+    finds the project's modules there too."""
     real = Path(os.path.realpath(directory))
+    found = []
     for folder in pth_folders(interpreter) if interpreter is not None else []:
         if folder == real or real in folder.parents:
-            folders.append(directory / folder.relative_to(real))
-    folders = [f for f in folders if f == directory or directory in f.parents]
-    return [p for p in inside if any(f in p.parents for f in folders)]
+            found.append(directory / folder.relative_to(real))
+    return found
 
 
 def _top(directory: Path) -> Path:
@@ -124,12 +198,10 @@ def _top(directory: Path) -> Path:
     return directory
 
 
-def _reach_note(directory: Path, reached: list[Path], chosen: list[Path]) -> list[str]:
-    """What the scope's note says of the files added by `_reached`."""
-    added = [p for p in reached if p not in set(chosen)]
-    if not added:
-        return []
-    return [f"{len(added)} more mypy reaches inside the project (mypy_path, an editable install)"]
+def _reach_note(reached: Iterable[Path], chosen: list[Path]) -> list[str]:
+    """What the scope's note says of the files `followed` added."""
+    added = len(set(reached) - set(chosen))
+    return [f"{added} more mypy follows into from them (their imports)"] if added else []
 
 
 def _packages(directory: Path, paths: tuple[str, ...], modules: tuple[str, ...]) -> tuple[str, ...]:

@@ -12,6 +12,10 @@ examiner's F2). So when a Python file or a folder comes or goes, a pyright serve
 too that each folder of its configuration's `include` was created: an event it takes as a
 change of the tree (its import caches dropped, its files checked again), as it takes any
 file it tracks coming or going, which then told it so already (the same once more).
+The same where the change is in a folder its configuration's imports reach out of its own
+(`../libs`, an `executionEnvironments` entry's `extraPaths` or root): a module written there
+stayed unresolved for the project's importer (6 s later too, past its library watcher's
+5 s).
 
 A Python file changed in place outside every `include` folder (an `executionEnvironments`
 entry's `extraPaths` folder beside them, a module found from the execution root) reaches no
@@ -21,6 +25,11 @@ text (the examiner's F5: a check right after the edit asked them too soon, and t
 after reused that). Such a file is made read again at once (`outside`): opened with its
 text, sent again (a change of an open file marks its importers to be checked again) and
 closed (`sync`).
+
+A configuration edited (`reloads`): the server reloads it 100 ms after it hears of it (later
+while it works), and answered by the old one until then; a check right after a shell's edit
+kept those answers (0 new where the CLI says 3). Each folder whose configuration the change
+reloads is counted, and questions wait until the server has listed its files again.
 """
 
 from __future__ import annotations
@@ -30,7 +39,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.workspace.pyright_scope import SOURCE, PyrightConfig, _excluded, config_in
+from lspd.workspace.pyright_scope import (
+    CONFIG_JSON,
+    PYPROJECT,
+    SOURCE,
+    PyrightConfig,
+    _excluded,
+    _json,
+    _table,
+    config_in,
+)
 
 CREATED, CHANGED, DELETED = 1, 2, 3  # the LSP `FileChangeType` numbers
 PYTHON = (".py", ".pyi")
@@ -47,7 +65,7 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
     moved = [path for path, kind in changes if _structural(path, kind)]
     found: list[Path] = []
     for folder in folders:
-        if any(path.is_relative_to(folder) for path in moved):
+        if any(_reaches(folder, path) for path in moved):
             found += [root for root in _roots(folder) if root not in found]
     return found
 
@@ -64,6 +82,68 @@ def outside(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, in
         for path in changed
         if any(path.is_relative_to(f) and not _watched(f, path) for f in folders)
     ]
+
+
+def _reaches(folder: Path, path: Path) -> bool:
+    """Whether `path` is under `folder` or a folder its configuration's imports resolve
+    from outside it: an `extraPaths` entry's or an execution environment's root (`../libs`),
+    relative to the file naming it. (`outside` leaves such a folder: a module changed in
+    place there was read at once without it, test_sync_elsewhere.)"""
+    return path.is_relative_to(folder) or any(path.is_relative_to(f) for f in _reached(folder))
+
+
+def _reached(folder: Path) -> list[Path]:
+    config = _config(folder)
+    found: list[Path] = []
+    for named in config.read if config is not None else ():
+        try:
+            table = (_table(named) if named.name == PYPROJECT else _json(named)) or {}
+        except InvalidInput:
+            continue
+        values = [table.get("extraPaths")]
+        environments = table.get("executionEnvironments")
+        for environment in environments if isinstance(environments, list) else ():
+            if isinstance(environment, dict):
+                values += [environment.get("root"), environment.get("extraPaths")]
+        for value in values:
+            for entry in value if isinstance(value, list) else [value]:
+                if isinstance(entry, str):
+                    found.append(Path(os.path.normpath(named.parent / entry)))
+    return found
+
+
+def reloads(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, int]]) -> list[Path]:
+    """Which of `folders` (a pyright server's) reload their configuration for `changes`,
+    as basedpyright 1.40 does (`service.ts`, `_updateConfigFileWatcher`): a folder with a
+    configuration file (its `pyrightconfig.json`, else its `pyproject.toml`, table or not)
+    watches that file and those it extends, for any change; one without watches for a file
+    of either name under it written."""
+    if PYRIGHT not in name:
+        return []
+    listed = list(changes)
+    return [folder for folder in folders if _reloaded(folder, listed)]
+
+
+def _reloaded(folder: Path, changes: list[tuple[Path, int]]) -> bool:
+    json, pyproject = folder / CONFIG_JSON, folder / PYPROJECT
+    chain = {json, pyproject} if json.is_file() or pyproject.is_file() else set()
+    if json.is_file():
+        chain.discard(pyproject)  # read only through `extends`
+    config = _config(folder)
+    chain.update(config.read if config is not None else ())
+    for path, kind in changes:
+        if path in chain:
+            return True
+        if kind == DELETED and (path == json or (path == pyproject and not json.is_file())):
+            return True  # the file it watched, gone
+        if (
+            not chain
+            and kind != DELETED
+            and path.name in (CONFIG_JSON, PYPROJECT)
+            and path.is_relative_to(folder)
+        ):
+            return True
+    return False
 
 
 def _watched(folder: Path, path: Path) -> bool:

@@ -26,7 +26,7 @@ import time
 import weakref
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,7 @@ from lspd.servers.install import install
 from lspd.workspace import question
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
-from lspd.workspace.mypy_scope import MypyScope, mypy_scopes
+from lspd.workspace.mypy_scope import MypyScope, gate_mypy_scopes
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
     PYPROJECT,
@@ -75,6 +75,7 @@ class ProjectScope:
     files: tuple[Path, ...]
     note: str | None = None
     data: tuple[Path, ...] = ()  # a TypeScript program's JSON modules, as its reading resolves
+    imports: tuple[tuple[Path, tuple[int, int] | None], ...] = ()  # mypy's `MypyScope.read`
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,8 @@ async def gate_scope(ws: Workspace) -> GateScope:
     walk = await asyncio.to_thread(_walk, ws)
     if watched and cached is not None and cached[1].same(walk) and _unchanged(cached[2]):
         scope = cached[2]
+    elif watched and cached is not None and cached[1].same(walk) and _unchanged(cached[2], False):
+        scope = await asyncio.to_thread(_refollowed, ws, walk, cached[2])  # an import edited
     else:
         scope = await asyncio.to_thread(_scope, ws, walk)
     _cache[ws] = (generation, walk, scope, made)
@@ -149,9 +152,22 @@ def last_scope(ws: Workspace) -> GateScope | None:
     return cached[2] if cached is not None else None
 
 
-def _unchanged(scope: GateScope) -> bool:
-    """Whether every configuration `scope` read is as it was then."""
-    return all(stamp(path) == was for path, was in scope.read)
+def _unchanged(scope: GateScope, imports: bool = True) -> bool:
+    """Whether every configuration `scope` read is as it was then (and each file `imports`)."""
+    found = (i for project in scope.projects for i in project.imports) if imports else ()
+    return all(stamp(path) == was for path, was in (*scope.read, *found))
+
+
+def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
+    """`scope` with mypy's projects that follow imports made again (an import edited), the
+    rest kept (no tsconfig read again: a Node run)."""
+    python = [p for p in walk.sources if _ours(ws, p, "python")]
+    mypys = gate_mypy_scopes(ws, [p.project for p in scope.projects if p.imports], python)
+    again = {s.directory: _mypy_project(ws, s) for s in mypys}
+    projects = tuple(again.get(p.project, p) if p.imports else p for p in scope.projects)
+    chosen = tuple(sorted({path for project in projects for path in project.files}))
+    outside = len(set(walk.sources).difference(chosen))
+    return replace(scope, projects=projects, files=chosen, outside=outside)
 
 
 def _walk(ws: Workspace) -> Walk:
@@ -207,7 +223,7 @@ def _python(
     found = {d: _config_in(ws, d) for d in sorted(directories)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [p.parent for name in MYPY_FILES for p in configs[name]]
-    mypys = _mypy_scopes(ws, mypy_dirs, files)
+    mypys = gate_mypy_scopes(ws, mypy_dirs, files)
     projects = [_mypy_project(ws, s) for s in mypys]
     for scope in mypys:
         found.pop(scope.directory, None)
@@ -225,21 +241,10 @@ def _python(
     return projects + _fallback(ws, loose, "python", note)
 
 
-def _mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
-    # `.pth` files read in the environment lspd runs mypy in: lspd.toml's `python` as
-    # docs/configuration.md says it (relative to the root, anywhere: `retool.settings_of`)
-    python = None if ws.config.python is None else ws.root / ws.config.python
-    try:
-        configured = ws.config.python_checker
-        return mypy_scopes(directories, files, configured, ws.restricted, True, ws.root, python)
-    except InvalidInput as exc:  # named from the root, as every path lspd shows
-        raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
-
-
 def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
-    prefix = "" if scope.directory == ws.root else f"{ws.display(scope.directory)}/"
+    label = ("" if scope.directory == ws.root else f"{ws.display(scope.directory)}/") + scope.label
     chosen = tuple(p for p in scope.files if _ours(ws, p, "python"))
-    return ProjectScope("python", scope.directory, prefix + scope.label, chosen, scope.note)
+    return ProjectScope("python", scope.directory, label, chosen, scope.note, (), scope.read)
 
 
 def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:
@@ -267,6 +272,7 @@ def _typescript(
     solution.owners.update(made.owners)
     solution.also.update(made.also)
     solution.files.update(made.files)
+    solution.unbuilt.update(made.unbuilt)
     projects = []
     taken: set[Path] = set()
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
@@ -381,11 +387,7 @@ def _fallback(ws: Workspace, files: list[Path], language: str, note: str) -> lis
 def _ours(ws: Workspace, path: Path, language: str) -> bool:
     """A file of the language, under the root (a config may name files outside it)."""
     definition = ws.handler(path)
-    return definition is not None and definition.language == language and _inside(path, ws.root)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return root in path.parents
+    return definition is not None and definition.language == language and ws.root in path.parents
 
 
 def _under(path: Path, directories: set[Path], root: Path) -> bool:

@@ -32,13 +32,12 @@ from lspd.workspace import files, paths
 from lspd.workspace.file_locks import FileLocks, KeptBack
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.pool import SessionPool
-from lspd.workspace.pyright_watch import included, outside
-from lspd.workspace.retool import stubs_moved
+from lspd.workspace.pyright_restart import restart_reason
+from lspd.workspace.pyright_watch import included, outside, reloads
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.watcher import Change, FileEvent
 
 log = logging.getLogger(__name__)
-_PYRIGHT = "pyright"  # basedpyright's and pyright's servers (`retool.stubs_moved`)
 
 
 class DocumentSync:
@@ -251,9 +250,7 @@ class DocumentSync:
             await self._apply_to_document(session, event)
             if not held or event.change is Change.deleted:
                 watched += told(session, event)
-        watched += _beside(session, events)
-        if watched:
-            session.notify_watched_files(watched)
+        _notify(session, watched + _beside(session, events), events)
         for at, (path, language_id) in enumerate(reopen):  # after the server heard of it
             try:
                 with contextlib.suppress(InvalidInput):  # unreadable: the next question says why
@@ -296,12 +293,11 @@ class DocumentSync:
 def _restarted(
     root: Path, pool: SessionPool, key: Any, session: Session, events: list[FileEvent]
 ) -> bool:
-    """Whether a stub came or went under a pyright server's stubPath, which it follows no
-    file of: it is then restarted, so it resolves as the CLI does (`retool.stubs_moved`)."""
-    stubs = _PYRIGHT in session.name and stubs_moved(session.folders, events)
-    if stubs:
-        pool.toolchains.restart(key, f"a stub came or went in {paths.display(root, stubs)}")
-    return bool(stubs)
+    """Whether a pyright server restarts for `events` (`pyright_restart`: a change its
+    running server does not follow)."""
+    if why := restart_reason(root, session.name, session.folders, events):
+        pool.toolchains.restart(key, why)
+    return bool(why)
 
 
 def _beside(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
@@ -313,6 +309,15 @@ def _beside(session: Session, events: list[FileEvent]) -> list[dict[str, Any]]:
     _reread(session, changes)
     folders = included(session.name, session.folders, changes)
     return [item for folder in folders for item in told(session, FileEvent(Change.created, folder))]
+
+
+def _notify(session: Session, watched: list[dict[str, Any]], events: list[FileEvent]) -> None:
+    """Tell `session` of `watched` (when any), and of the configurations they make it
+    reload (`pyright_watch.reloads`: questions wait for it)."""
+    if watched:
+        session.notify_watched_files(watched)
+        changes = [(event.path, int(event.change)) for event in events]
+        session.reloading(reloads(session.name, session.folders, changes))
 
 
 def _reread(session: Session, changes: list[tuple[Path, int]]) -> None:
@@ -387,5 +392,5 @@ def told(session: Session, event: FileEvent) -> list[dict[str, Any]]:
     return [
         {"uri": uri, "type": int(kind)}
         for kind in kinds
-        if session.registrations.watches(event.path, kind)
+        if session.registrations.watches(event.path, kind, session.folders)
     ]

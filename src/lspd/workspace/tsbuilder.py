@@ -1,12 +1,13 @@
 """The project's own TypeScript builder in a helper process: whole-project checks as the
 gate's watch mode makes them.
 
-`tsbuilder.cjs` runs on the project's `node_modules/typescript` (the toolchain the session
-would run) and keeps one builder program per tsconfig, as `tsc --watch` does: after an edit
-it re-checks the changed files, and the files importing them only when their declarations
-changed; every other file's diagnostics are kept, in the helper and here. Nothing is opened
-in tsserver for a check, so a whole-project check costs the memory of `tsc --watch`, not of
-an editor holding every file open (see docs/design.md, "Re-checking what an edit affects").
+`tsbuilder.cjs` (and the `tsbuilder_*.cjs` modules it loads, package data beside it) runs on
+the project's `node_modules/typescript` (the toolchain the session would run) and keeps one
+builder program per tsconfig, as `tsc --watch` does: after an edit it re-checks the changed
+files, and the files importing them only when their declarations changed; every other
+file's diagnostics are kept, in the helper and here. Nothing is opened in tsserver for a
+check, so a whole-project check costs the memory of `tsc --watch`, not of an editor holding
+every file open (see docs/design.md, "Re-checking what an edit affects").
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lspd.dirs import cache_dir
 from lspd.errors import LspdError
 from lspd.lsp.diagnostics import from_tsserver
 from lspd.lsp.process import exited, kill_group, spawn
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsc_native import ConfigError
+from lspd.workspace.tsconfig_scope import COMPILE_CACHE
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +193,12 @@ class Builder:
         if self._process is None or self._process.returncode is not None:
             self.projects.clear()  # a new process knows nothing: everything is sent again
             command = [node_executable(), "--expose-gc", str(SCRIPT), str(self.package)]
-            self._process = await spawn(command, self.package.parent, os.environ, self.log_path)
+            # Node keeps its compiled code of typescript.js where the scope's run keeps it
+            # (`tsconfig_scope.COMPILE_CACHE`), as tsc loads itself: 0.07-0.10 s of CPU to
+            # load it, not 0.23-0.28 (TypeScript 5.9.3, Node 24)
+            cache = str(cache_dir() / COMPILE_CACHE)
+            env = {**os.environ, "NODE_COMPILE_CACHE": cache}
+            self._process = await spawn(command, self.package.parent, env, self.log_path)
         return self._process
 
     async def stop(self) -> None:
@@ -215,7 +223,7 @@ def _listed(config: Path, said: list[list[Any]] | None) -> list[ConfigError] | N
     """The errors `tsc -p config --listFilesOnly` prints of the program's JSON files, as
     `tsc_native.listed` reads its lines (one without a place: the config's first line; a
     message's later lines without their indent), from the builder's answer (None: the
-    builder could not say: `tsbuilder.cjs` listing)."""
+    builder could not say: `tsbuilder_config.cjs` listing)."""
     if said is None:
         return None
     found = []

@@ -7,9 +7,10 @@ importers against that file; the LSP said "File '/abs/eq.ts' is not a module." (
 and none of the errors the other file's types make. Such a state is checked here by tsc
 itself: the project's TypeScript and JSON files copied into lspd's state directory for
 `root` (its node_modules, linked directories and what git ignores linked, but the ignored
-files tsc reads at their real path; the configurations it extends above `root` beside it),
-the held texts written over them and the files held absent left out,
-then `tsc -p <config> --noEmit --listFiles --pretty`. lspd never writes into the repository.
+files tsc reads at their real path; a symlinked folder leading inside `root` linked to its
+place in the copy; the configurations it extends above `root` beside it), the held texts
+written over them and the files held absent left out, then `tsc -p <config> --noEmit
+--listFiles --pretty`. lspd never writes into the repository.
 The copy is kept for the next question (`workspace/tsc_kept.py`: only what moved is copied
 again), or made afresh and removed where another question holds it. It costs tsc's whole
 check of the program (its start and libraries included).
@@ -41,6 +42,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # after), a blank line, then its source lines (`12 text`) each under its squiggles' line.
 _HEADER = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+) - error TS(?P<code>\d+): ")
 _ROW = re.compile(r"^( *)(\d+) ")
+_UNPLACED = re.compile(r"^error TS(?P<code>\d+): ")
+_RELATED = re.compile(r"^\s+\S+:\d+:\d+")  # TypeScript 7's related place, in the chain
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Checked:
     files: frozenset[Path]
     errors: tuple[TscError, ...]
     configured: bool = False  # it said an error of a configuration (left out of `errors`)
+    configs: tuple[TscError, ...] = ()  # those errors (one said without a place: line 1)
 
 
 def checked_copy(
@@ -140,7 +144,7 @@ def _answered(
         listed = (Path(os.path.normpath(line)) for line in output.split("\n") if line[:1] == "/")
         read = tsc_kept.read_through(root, copy, manifest.hidden, listed)
         if not read:
-            return said_by(output, where.parent, here, root, layout.texts, configured)
+            return said_by(output, where.parent, here, root, layout.texts, configured, config)
         manifest.opened = sorted({*manifest.opened, *read})
     return None
 
@@ -180,18 +184,23 @@ def said_by(
     root: Path,
     texts: Mapping[Path, str | None],
     configured: bool = False,
+    config: Path | None = None,
 ) -> Checked | None:
     """tsc's `--listFiles --pretty` `output`, run in `cwd`, read (`_said`): the files of
     `copy` by their paths in `root` (the same folder for a run on the disk), positions in
     LSP's lines of the held `texts` (the disk's for the rest); None where it could not say
-    (at a configuration's error too, unless `configured`: see `checked_copy`)."""
-    said = _said(_ANSI.sub("", output).split("\n"), cwd, copy, root)
+    (at a configuration's error too, unless `configured`: see `checked_copy`). An error
+    said without a place is `config`'s (its path in `root`) at its first line, as `tsc -p
+    --listFilesOnly`'s reading says it (`tsc_native.listed`)."""
+    said = _said(_ANSI.sub("", output).split("\n"), cwd, copy, root, config)
     if said is None or (said.configured and not configured):
         return None
     return _in_lsp_lines(said, texts)
 
 
-def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None:
+def _said(
+    lines: list[str], cwd: Path, copy: Path, root: Path, config: Path | None = None
+) -> Checked | None:
     """tsc's output read: the program's files and the errors of the project's files, by
     their paths in `root` (a message naming the copy names `root`); None at an error of a
     file outside the copy (a library's). A configuration's error (said without a place, or
@@ -200,6 +209,7 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
     answer alone, a stop)."""
     files: set[Path] = set()
     errors: list[TscError] = []
+    unplaced: list[TscError] = []
     configured, at = False, 0
     while at < len(lines):
         line = lines[at]
@@ -208,8 +218,15 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
             if (path := Path(os.path.normpath(line))).is_relative_to(copy):
                 files.add(root / path.relative_to(copy))
             continue
-        if line.startswith("error TS"):
-            configured = True  # its chain's lines follow, read as no header
+        if (bare := _UNPLACED.match(line)) is not None:
+            configured = True
+            message = [line[bare.end() :]]
+            while at < len(lines) and lines[at].strip() and not _RELATED.match(lines[at]):
+                message.append(lines[at].strip())  # its chain, as `--pretty false` says it
+                at += 1
+            text = "\n".join(message).replace(str(copy), str(root))
+            if config is not None:
+                unplaced.append(TscError(config, 1, 1, 1, 1, bare["code"], text))
             continue
         if (header := _HEADER.match(line)) is None:
             continue
@@ -227,7 +244,8 @@ def _said(lines: list[str], cwd: Path, copy: Path, root: Path) -> Checked | None
         errors.append(TscError(here, *start, *end, header["code"], text))
     said = [e for e in errors if e.file.suffix != ".json" or e.file in files]
     configured |= len(said) < len(errors)  # a tsconfig's (listed after the errors)
-    return Checked(frozenset(files), tuple(said), configured)
+    configs = [*unplaced, *(e for e in errors if e not in said)]
+    return Checked(frozenset(files), tuple(said), configured, tuple(configs))
 
 
 def _in_lsp_lines(checked: Checked, texts: Mapping[Path, str | None]) -> Checked:
@@ -341,6 +359,7 @@ def _kept(layout: _Layout, copy: Path, manifest: tsc_kept.Manifest) -> Path:
     held = (str(p.relative_to(root)) for p in layout.texts if p.is_relative_to(root))
     opened = {*manifest.opened, *held}  # an ignored file held: in folders of the copy
     files, links, hidden = tsc_kept.listed(root, SKIPPED, _linked, _copied, opened)
+    links = {rel: _inner(root, rel, target) for rel, target in links.items()}
     tsc_kept.brought(manifest, root, here, files, links)
     manifest.hidden = sorted(hidden)
     for rel in links:
@@ -353,6 +372,20 @@ def _kept(layout: _Layout, copy: Path, manifest: tsc_kept.Manifest) -> Path:
     manifest.outside = [str(p.relative_to(layout.top)) for p in layout.outside]
     written(layout.top, copy, layout.outside)
     return here
+
+
+def _inner(root: Path, rel: str, target: str) -> str:
+    """Where the copy's link at `rel` leads: a symlinked folder of `root` leading to a folder
+    the copy holds (`lib -> real`) to it in the copy (relative), so a held text there is
+    read by both names (tsc read the disk's); any other to `target`, its real place."""
+    real = Path(os.path.realpath(root))
+    there = Path(target)
+    if not (root / rel).is_symlink() or not there.is_relative_to(real) or not there.is_dir():
+        return target
+    inside = there.relative_to(real)
+    if SKIPPED.intersection(inside.parts) or Path(rel).is_relative_to(inside):
+        return target
+    return os.path.relpath(inside, Path(rel).parent)
 
 
 def _in_copy(texts: Mapping[Path, str | None], root: Path, here: Path) -> Iterator[str]:

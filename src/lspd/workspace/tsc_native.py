@@ -117,15 +117,18 @@ class ConfigError:
     message: str
 
 
-def listed(tsc: list[str], config: Path) -> tuple[list[Path], list[ConfigError]]:
+def listed(
+    tsc: list[str], config: Path, flags: tuple[str, ...] = ("--listFilesOnly",)
+) -> tuple[list[Path], list[ConfigError]]:
     """The files of `tsc -p config`'s program, in its order (libraries too), and its errors:
     the configuration's (options TypeScript 7 removed: TS5102, TS5108; no inputs: TS18003;
     `tsc` stops at them, while its LSP says nothing of them and checks the files anyway),
-    every file's syntax errors. `--listFilesOnly` stops before the check."""
+    every file's syntax errors. `--listFilesOnly` stops before the check (other `flags`:
+    tsc's run with them, its errors read alike)."""
     files: list[Path] = []
     try:
         done = subprocess.run(
-            [*tsc, "-p", str(config), "--listFilesOnly", "--pretty", "false"],
+            [*tsc, "-p", str(config), *flags, "--pretty", "false"],
             cwd=config.parent,
             capture_output=True,
             text=True,

@@ -143,6 +143,10 @@ class Solution:
     # A program's files that the nearest tsconfig.json above them does not hold (none is:
     # `../../types/env/index.d.ts` of packages/app's typeRoots), by the config holding them
     held: dict[Path, Path] = field(default_factory=dict)
+    # Files whose nearest tsconfig.json no `tsc -b` builds (src/tools/tsconfig.json, which no
+    # solution references, under an app's src/**): TypeScript's server answers them from that
+    # program, tsc -b from those of `owners` and `also` alone
+    unbuilt: set[Path] = field(default_factory=set)
 
 
 def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
@@ -150,27 +154,38 @@ def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
     file counts where its nearest tsconfig.json above is the solution's and lists it not."""
     roots = {c for c in tsconfigs if c.name == "tsconfig.json"}
     named = {c for c in roots if tsconfigs[c].references}
+    builds = {r: _built(r, tsconfigs, set()) for r in sorted(named)}
+    built = {c for order in builds.values() for c in order}
     owners: dict[Path, Path] = {}
     also: dict[Path, tuple[Path, ...]] = {}
-    for root in sorted(roots):
-        solution = tsconfigs[root]
-        if not solution.references:
-            continue
-        order = _built(root, tsconfigs, set())[1:]
-        own = set(solution.files)
+    unbuilt: set[Path] = set()
+    for root, whole in builds.items():
+        order = whole[1:]
+        own = set(tsconfigs[root].files)
         for path in dict.fromkeys(p for c in order for p in tsconfigs[c].files):
             nearest = _nearest(path, roots)
-            # the solution's own, or a referenced project's below it (src/tsconfig.json)
-            if path in own or not (
-                nearest == root or (nearest in order and _nearest(path, named) == root)
+            # the solution's own, or a referenced project's below it (src/tsconfig.json), or
+            # one whose nearest no build holds (src/tools/tsconfig.json under an app's src/**)
+            apart = nearest is not None and nearest not in built
+            if (
+                path in own
+                or path in owners
+                or not (
+                    nearest == root
+                    or (nearest in order and _nearest(path, named) == root)
+                    or (apart and root in _above(path, named))
+                )
             ):
                 continue
+            if apart:
+                unbuilt.add(path)
             holders = [c for c in order if path in tsconfigs[c].files]
             owners[path] = holders[0]
             if len(holders) > 1:
                 also[path] = tuple(holders[1:])
-    others = {c for configs in also.values() for c in configs}
-    return Solution(owners, also, {c: tsconfigs[c].files for c in sorted(others)})
+    others = {c for configs in also.values() for c in configs} | {owners[p] for p in unbuilt}
+    files = {c: tsconfigs[c].files for c in sorted(others)}
+    return Solution(owners, also, files, unbuilt=unbuilt)
 
 
 def _built(config: Path, tsconfigs: dict[Path, TsConfig], seen: set[Path]) -> list[Path]:
@@ -182,6 +197,11 @@ def _built(config: Path, tsconfigs: dict[Path, TsConfig], seen: set[Path]) -> li
     for reference in tsconfigs[config].references:
         found += _built(reference, tsconfigs, seen)
     return found
+
+
+def _above(path: Path, roots: set[Path]) -> list[Path]:
+    """The configs of `roots` in the folders above `path`."""
+    return [d / "tsconfig.json" for d in path.parents if d / "tsconfig.json" in roots]
 
 
 def _nearest(path: Path, roots: set[Path]) -> Path | None:
@@ -240,3 +260,62 @@ def _reaches(config: Path, target: Path, seen: set[Path]) -> bool:
         if there == target or (there.exists() and _reaches(there, target, seen)):
             return True
     return False
+
+
+def built_above(root: Path, path: Path) -> list[Path] | None:
+    """The configs the tsconfig.json files above `path` (to `root`) that name `references`
+    build, depth first, each once: one of their programs may include `path` where its
+    nearest tsconfig.json is in no build (src/tools/x.ts under an app's src/**, its
+    src/tools/tsconfig.json referenced by none: `Solution.unbuilt`). None where one cannot
+    be read as JSON (any may)."""
+    found: list[Path] = []
+    for directory in path.parents:
+        config = directory / CONFIG_NAMES[0]
+        if config.exists():
+            named = _named(config)
+            if named is None:
+                return None
+            if named:
+                for built in _referenced(config, set()):
+                    if built is None:
+                        return None
+                    if built not in found:
+                        found.append(built)
+        if directory == root:
+            break
+    return found
+
+
+def _referenced(config: Path, seen: set[Path]) -> list[Path | None]:
+    """The configs `config` references, directly or through others (None: one that
+    cannot be read)."""
+    if config in seen:
+        return []
+    seen.add(config)
+    named = _named(config)
+    if named is None:
+        return [None]
+    found: list[Path | None] = []
+    for there in named:
+        found.append(there)
+        if there.exists():
+            found += _referenced(there, seen)
+    return found
+
+
+def _named(config: Path) -> list[Path] | None:
+    """The configs `config`'s `references` name (None: it cannot be read as JSON)."""
+    try:
+        body = json.loads(plain_json(read_text(config) or "-"))
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    references = body.get("references")
+    found = []
+    for reference in references if isinstance(references, list) else ():
+        named = reference.get("path") if isinstance(reference, dict) else None
+        if isinstance(named, str):
+            there = Path(os.path.normpath(config.parent / named))
+            found.append(there if there.suffix == ".json" else there / CONFIG_NAMES[0])
+    return found

@@ -1,0 +1,56 @@
+// A tsconfig as the builder reads it: its parsed command line, the options a check runs with,
+// and what `tsc -p --listFilesOnly` would say of the program's JSON files.
+"use strict";
+
+const ts = require("./tsbuilder_typescript.cjs");
+
+// What `tsc -p --listFilesOnly` says of the program's JSON files (its configuration's parsing
+// errors, a JSON module's syntax errors, and its options' errors when no file has a syntax
+// error), tsc's lines as they are, so lspd reads a TypeScript 5 configuration's errors from
+// the program it checks, not from a tsc of its own: that listing re-read and re-parsed every
+// file (2.2 of the 2.5 s of a daemon's first check after a file came or went, a 21-file
+// project at load 8). Null unless the tsconfig says noEmit itself: the builder's options add
+// it, and tsc's options errors of an emitting program (TS5055: a JavaScript file's output
+// would overwrite it) are not the builder's then.
+function listing(builder, quiet) {
+  if (!quiet) return null;
+  const program = builder.getProgram();
+  const syntax = program.getSyntacticDiagnostics();
+  const found = [...program.getConfigFileParsingDiagnostics(), ...syntax];
+  if (!syntax.length) found.push(...program.getOptionsDiagnostics());
+  const said = found.filter((d) => d.category === ts.DiagnosticCategory.Error);
+  return said
+    .filter((d) => !d.file || d.file.fileName.endsWith(".json"))
+    .map((d) => {
+      const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : null;
+      const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      return at ? [d.file.fileName, at.line + 1, at.character + 1, d.code, text] : [null, 1, 1, d.code, text];
+    });
+}
+
+// The tsconfig's options for a check: nothing is emitted, and a declaration's signature (the
+// builder's test of whether importers must be checked again: a hash of the file's .d.ts) is
+// made without comments. The .d.ts keeps JSDoc comments, so editing one made every importer
+// be checked again (`tsc --watch` too), though no importer's errors can depend on it: the
+// types a JSDoc gives in a JavaScript file are printed as types, not as the comment.
+// `removeComments` only changes what is emitted, and nothing is.
+// The tsconfig's source file stays (a property a spread leaves out): TypeScript places an
+// option's error in it by it (tsc: `tsconfig.json(5,25): error TS5095`, not line 1) and says
+// a missing `files` entry is "Part of 'files' list in tsconfig.json".
+function checkOptions(parsed) {
+  const options = { ...parsed.options, noEmit: true, removeComments: true };
+  const configFile = parsed.options.configFile;
+  if (configFile) Object.defineProperty(options, "configFile", { value: configFile, enumerable: false });
+  return options;
+}
+
+function parsedConfig(configPath, system) {
+  return ts.getParsedCommandLineOfConfigFile(configPath, {}, {
+    ...system,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  });
+}
+
+module.exports = { listing, checkOptions, parsedConfig };

@@ -1,0 +1,88 @@
+"""TypeScript 5's builder parses a file again when an option its parse depends on changes
+(TypeScript's `affectsSourceFile` options: jsxImportSource, jsx, target...), as tsc's own hosts
+do (`shouldCreateNewSourceFile`; tsserver's document registry keys its files by them). The
+builder's parsed files are shared by every program it makes, and a .tsx file's implied
+jsx-runtime import is set on the parsed file by the first program reading it: after a
+tsconfig's `jsxImportSource` edit (react -> preact) the daemon's check crashed with
+"Debug Failure. False expression: Expected sourceFile.imports[0] to be the synthesized JSX
+runtime import" (the examiner's toastkit, 5.9.3) where tsc -p says TS2875. Real TypeScript
+5.9.3 against its own tsc -p."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from lspd.workspace.tsbuilder import Builder
+from tests.engine.test_affected import written
+from tests.workspace.toolchains import gate, typescript_package
+
+VERSION = "5.9.3"
+RUNTIME = (
+    "export namespace JSX {\n"
+    "  interface IntrinsicElements {\n    [name: string]: unknown;\n  }\n"
+    "  type Element = unknown;\n}\n"
+    "export function jsx(type: unknown, props: unknown, key?: unknown): unknown;\n"
+    "export function jsxs(type: unknown, props: unknown, key?: unknown): unknown;\n"
+)
+
+
+def _config(source: str) -> str:
+    options = {
+        "strict": True,
+        "noEmit": True,
+        "jsx": "react-jsx",
+        "jsxImportSource": source,
+        "module": "esnext",
+        "moduleResolution": "bundler",
+    }
+    return json.dumps({"compilerOptions": options, "include": ["src"]})
+
+
+def _project(root: Path) -> Path:
+    root = written(
+        root,
+        {
+            "tsconfig.json": _config("rt"),
+            "node_modules/rt/package.json": '{"name": "rt", "version": "1.0.0"}',
+            "node_modules/rt/jsx-runtime.d.ts": RUNTIME,
+            "src/view.tsx": "export const view = <div>hi</div>;\n",
+        },
+    )
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(VERSION))
+    return root
+
+
+def _said(project: Any, file: Path) -> list[tuple[int, dict[str, int]]]:
+    return [(i["code"], i["range"]["start"]) for i in project.items[file]]
+
+
+def _checked_twice(root: Path, edit: str) -> tuple[list[Any], list[Any]]:
+    """What the builder's check says of src/view.tsx, then after the tsconfig became `edit`
+    (read at once: the builder's project is updated in place by its next check)."""
+    view = root / "src/view.tsx"
+
+    async def run() -> tuple[list[Any], list[Any]]:
+        builder = Builder(typescript_package(VERSION), root.parent / "tsbuilder.log")
+        try:
+            before = _said(await builder.check(root / "tsconfig.json"), view)
+            (root / "tsconfig.json").write_text(edit)
+            return before, _said(await builder.check(root / "tsconfig.json"), view)
+        finally:
+            await builder.stop()
+
+    return asyncio.run(run())
+
+
+def test_a_jsx_import_source_edit_parses_the_tsx_files_again(tmp_path: Path) -> None:
+    root = _project(tmp_path / "app")
+    assert gate(root) == (0, "")
+    before, after = _checked_twice(root, _config("missing"))
+    code, out = gate(root)
+    said = [line.split(": ", 1)[1].split(":", 1)[0] for line in out.splitlines()]
+    assert (code, said) == (2, ["error TS7026", "error TS2875", "error TS7026"])
+    assert before == []
+    assert [c for c, _ in after] == [7026, 2875, 7026]
+    assert after[1] == (2875, {"line": 0, "character": 20})
