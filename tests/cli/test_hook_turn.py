@@ -6,12 +6,13 @@ mypy signature change made by `git apply` (7 new where the gate said 1), a plain
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from tests.cli.test_hook import FOUND, break_the_caller, edit, hook, said, served, stop
+from tests.cli.test_hook import BROKEN_CALL, FOUND, break_the_caller, edit, hook, said, served, stop
 from tests.daemon.support import ThreadDaemon
 
 __all__ = ["served"]  # the Python fixture's daemon (tests/cli/test_hook.py)
@@ -76,3 +77,65 @@ def test_a_file_moved_by_a_shell_command_after_an_edit_is_proved(served: ThreadD
         "systemMessage": f"lspd: {count[1]} error(s) this session introduced since HEAD remain, "
         "unchanged since the last stop; `lspd check --baseline HEAD` lists everything."
     }
+
+
+def taken(served: ThreadDaemon, session: str = "s") -> None:
+    """Wait until the daemon has taken what the work tree held as the session's turn began."""
+    task = served.daemon.feedback.sessions[session].before_task
+    assert task is not None
+
+    async def finished() -> None:
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run_coroutine_threadsafe(finished(), task.get_loop()).result(120)
+
+
+OWN = (
+    'pkg/extra.py:8:14: Type "Literal[\'many\']" is not assignable to declared type "int" '
+    "[reportAssignmentType]"
+)
+HELD = "1 error(s) the work tree held against HEAD when this turn began are not counted"
+
+
+def test_errors_the_tree_held_when_the_turn_began_are_not_its_work(served: ThreadDaemon) -> None:
+    """The mixed examiner's 1b: another's edit broke a call before the prompt; the session
+    then edited an unrelated file and was blocked for that call. Now its own error alone
+    blocks, the held one said as not counted; fixed, the stop goes with a note."""
+    root = served.daemon.root
+    break_the_caller(root)  # the user's own change, before the prompt
+    turn(served)
+    taken(served)
+    extra = root / "pkg" / "extra.py"
+    original = extra.read_text()
+    extra.write_text(original + '\n\nCOUNT: int = "many"\n')
+    assert said(hook("claude-code", edit(extra), root)) == {  # app.py's call: not news
+        "decision": "block",
+        "reason": f"lspd: this work introduced 1 new error(s) since HEAD:\n{OWN}",
+    }
+    assert said(hook("claude-code", stop(root), root)) == {
+        "decision": "block",
+        "reason": "lspd: before you finish: this session's changes introduced 1 new error(s) "
+        f"since HEAD:\n{OWN}\n({HELD})\nFix them, or say why they stay.",
+    }
+    extra.write_text(original + "\n\nCOUNT: int = 3\n")  # fixed: the turn's work is clean
+    assert said(hook("claude-code", edit(extra), root)) is None
+    assert said(hook("claude-code", stop(root), root)) == {
+        "systemMessage": f"lspd: no new error this turn; {HELD}; `lspd check --baseline HEAD` "
+        "lists everything."
+    }
+
+
+def test_a_change_before_the_held_errors_are_taken_sets_nothing_aside(
+    served: ThreadDaemon,
+) -> None:
+    """A turn's first edit made while the daemon still takes what the tree held (here its
+    servers start: seconds) leaves that state unknown: then every error counts, as before."""
+    root = served.daemon.root
+    break_the_caller(root)
+    turn(served)
+    extra = root / "pkg" / "extra.py"
+    extra.write_text(extra.read_text() + '\n\nCOUNT: int = "many"\n')
+    taken(served)
+    assert served.daemon.feedback.sessions["s"].before is None
+    reason = said(hook("claude-code", stop(root), root))["reason"]
+    assert BROKEN_CALL in reason and OWN in reason and "not counted" not in reason, reason

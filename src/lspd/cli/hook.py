@@ -35,6 +35,7 @@ MAX_PAYLOAD = 4_000_000  # characters of stdin read (a Write carries the whole f
 MAX_MESSAGE = 2_000
 TIMEOUT_S = 3.0  # an edit's answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
 STOP_TIMEOUT_S = 60.0  # the stop gate's complete check (LSPD_STOP_TIMEOUT overrides)
+WHEN_HELD = "when this turn began are not counted"  # the stop gate sets them aside
 TURN_TIMEOUT_S = 5.0  # a turn's start: the daemon notes where the watcher stands
 LATE_TIMEOUT_S = 300.0  # `--late`: how long the background hook waits (LSPD_LATE_TIMEOUT)
 MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
@@ -134,7 +135,8 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         # a turn begins: what changes from now on, by any tool, is the stop gate's to prove
         found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
         if found is not None:
-            hook(found, {"event": "turn", "session": session}, timeout=TURN_TIMEOUT_S)
+            began_turn = {"event": "turn", "session": session, "baseline": _baseline(found.root)}
+            hook(found, began_turn, timeout=TURN_TIMEOUT_S)
         return None  # a prompt hook's stdout is added to the prompt: nothing to add
     if payload.get("hook_event_name") == "Stop":
         found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
@@ -232,6 +234,8 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             f"{baseline} remain, unchanged since the last stop; {check}."
         }
     stops = "; ".join(answer.get("stopped", []))
+    held = answer.get("held_before", 0)  # not this turn's: the tree held them as it began
+    held_note = f"{held} error(s) the work tree held against {baseline} {WHEN_HELD}"
     if errors:
         head = "before you finish: this session's changes introduced"
         text = errors_text(answer.get("introduced", []), baseline, head) or ""
@@ -239,6 +243,8 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             text += f"\n(the check did not finish in {budget:g} s; {check})"
         if stops:
             text += f"\n({stops}: the rest is not checked)"
+        if held:
+            text += f"\n({held_note})"
         return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
     if failed := answer.get("failed"):
         text = (
@@ -264,6 +270,8 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             "systemMessage": f"lspd: the check of this session's changes ran out of {budget:g} "
             f"s after {compared}{of} file(s), no new error so far; {check}."
         }
+    if held:
+        return {"systemMessage": f"lspd: no new error this turn; {held_note}; {check}."}
     return None
 
 

@@ -10,7 +10,9 @@ stop gate compares every file the session changed, completely if its budget allo
 its edit hooks named, and every file the watcher saw change since its turn began (the
 `turn` event, the agent's prompt hook; else its first hook call; a turn a daemon before
 this one saw: `daemon/turns.py`), so a file a shell command wrote (`sed -i`, `git apply`,
-`mv`, a formatter) is proved too; it
+`mv`, a formatter) is proved too; the errors (and checker stops) the work tree already held
+against the baseline when the turn began are not the turn's: set aside (`Before`, taken in
+the background at the turn's start, kept only when no change came before it was taken); it
 never blocks twice for the same unchanged errors (the same set of the engine's keys, which
 no line shift changes), whether or not the agent says its stop was blocked before; a check
 that failed, or whose checker stopped at a syntax error (tsc, mypy: nothing else was
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,13 +35,13 @@ from lspd.daemon.hook_loading import still_loading
 from lspd.engine.revisions import is_configuration
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
-from lspd.ops.progressive import Introduced, Progress
+from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
 from lspd.tools import Activity
 from lspd.workspace import Workspace
 
+log = logging.getLogger(__name__)
 MAX_SESSIONS = 64  # agent sessions remembered (the oldest is forgotten first)
 MAX_WAIT_S = 600.0
-Key = tuple[str, str, str | None, str, str]
 
 
 @dataclass
@@ -54,6 +57,13 @@ class AgentSession:
     last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
     last_unknown: frozenset[str] = frozenset()  # what it was told is not checked then
     history: History = field(default_factory=new_history)  # its hook calls (status page)
+    before: Before | None = None  # what the work tree held when its turn began
+    before_task: asyncio.Task[None] | None = None  # `before` being taken
+
+    def held(self, baseline: str) -> Before:
+        """What its turn found held against `baseline` (nothing, when it was not taken)."""
+        before = self.before
+        return before if before is not None and before.baseline == baseline else NOTHING_BEFORE
 
     def stopped(self, errors: frozenset[Key], unknown: frozenset[str], partial: bool) -> bool:
         """Whether a stop finding `errors` (or, none found, what is `unknown`: a check that
@@ -91,7 +101,7 @@ class Feedback:
         wait = min(max(float(request.get("wait", 3.0)), 0.0), MAX_WAIT_S)
         paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
         if event == "turn":
-            answer = await self.turn(session)
+            answer = await self.turn(session, baseline)
         elif event == "edit":
             answer = await self.edit(session, paths, baseline, wait)
         elif event == "late":
@@ -105,13 +115,36 @@ class Feedback:
             remember(agent.history, event, [self.ws.display(p) for p in paths], answer)
         return answer
 
-    async def turn(self, session: str) -> dict[str, Any]:
+    async def turn(self, session: str, baseline: str) -> dict[str, Any]:
         """A turn of the session begins (the agent's prompt hook): what changes from now on,
-        by any tool, is its stop gate's to prove; what changed before is not its work."""
+        by any tool, is its stop gate's to prove; what changed before is not its work, nor
+        are the errors the work tree holds now (`Before`, taken in the background)."""
         agent = self._agent(session)
         agent.since = await self._changes_now()
+        if agent.before_task is not None:
+            agent.before_task.cancel()
+        agent.before = None
+        if agent.since is not None:  # a watcher tells whether a change came meanwhile
+            agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
         await asyncio.to_thread(turns.remember, self.ws.root, session, time.time_ns())
         return {"since": agent.since}
+
+    async def _take_before(self, agent: AgentSession, baseline: str) -> None:
+        """`agent.before`: the work tree's errors against `baseline` as the turn began, kept
+        only if nothing changed before the check had read every file (then its state is
+        the turn's start); else the turn's stop counts every error, as before issue 40's
+        mixed examiner (1b) found a session blocked for another's earlier edit."""
+        since = agent.since
+        self.activity.in_flight += 1
+        try:
+            found, stops = await progressive_kept.held_before(self.ws, baseline)
+        except Exception:  # the stop gate counts everything then
+            log.exception("the errors held at the turn's start were not taken")
+            return
+        finally:
+            self.activity.in_flight -= 1
+        if agent.since == since and not await self._changed_since(agent):
+            agent.before = Before(baseline, found, stops)
 
     async def edit(
         self, session: str, paths: list[Path], baseline: str, wait: float
@@ -119,9 +152,9 @@ class Feedback:
         """Check the edited files (and any an unfinished check of this session had left),
         for at most `wait` seconds; first, what the session's last check found since."""
         agent = self._agent(session)
-        late = self._untold(agent)
+        late = _untold(self.ws, agent)
         check = await self._start(agent, self._scope(agent, paths), baseline, wait)
-        answer = self._describe(check, self._untold(agent))
+        answer = _describe(self.ws, check, _untold(self.ws, agent), agent.held(baseline))
         check.answered.set()  # now a background hook may tell what comes after
         check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
         answer["late"] = [_dump(i) for i in late]
@@ -148,7 +181,7 @@ class Feedback:
             await asyncio.wait_for(check.answered.wait(), first)
         found: list[Introduced] = []
         while agent.check is check:
-            found = self._untold(agent)
+            found = _untold(self.ws, agent)
             left = wait - (time.monotonic() - began)
             if (
                 check.done.is_set()
@@ -160,7 +193,7 @@ class Feedback:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(check.batch.wait(), left)
         superseded = agent.check is not check
-        answer = self._describe(check, [] if superseded else found)
+        answer = _describe(self.ws, check, [] if superseded else found, agent.held(baseline))
         if check.told_stops:  # its edit's hook answered complete, its stops said
             answer["stopped"] = []
         return {**answer, "superseded": superseded}
@@ -192,21 +225,37 @@ class Feedback:
         if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
         agent.edited |= changed  # its work from now on, as a file its edit hook named
+        began = time.monotonic()
         check = await self._start(agent, sorted(agent.edited), baseline, wait)
-        current = [i for i in check.introduced if check.current(i)]
-        answer = self._describe(check, current)
+        before = await self._before(agent, baseline, wait - (time.monotonic() - began))
+        found = [i for i in check.introduced if check.current(i)]
+        current = [i for i in found if i.key not in before.found]
+        answer = _describe(self.ws, check, current, before)
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
+        answer["held_before"] = sum(
+            i.key in before.found and i.diagnostic.severity == "error" for i in found
+        )
         partial = not answer["complete"] and check.failed is None
         failed = check.failed is not None and not errors
-        unknown = frozenset({"failed"} if failed else check.stop_keys)  # a stop: no proof
+        stops = set(check.stop_keys) - before.stops
+        unknown = frozenset({"failed"} if failed else stops)  # a stop: no proof
         answer["repeat"] = agent.stopped(errors, unknown, partial)
         agent.reported |= {i.key for i in current}
         return answer
 
+    async def _before(self, agent: AgentSession, baseline: str, wait: float) -> Before:
+        """What the session's turn found held against `baseline`, once taken (for at most
+        `wait` seconds: not taken by then, nothing is set aside)."""
+        if (task := agent.before_task) is not None and not task.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(task), max(wait, 0.0))
+        return agent.held(baseline)
+
     async def close(self) -> None:
         """Cancel the checks still running (the daemon is stopping)."""
         tasks = [a.task for a in self.sessions.values() if a.task is not None]
+        tasks += [a.before_task for a in self.sessions.values() if a.before_task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -239,8 +288,9 @@ class Feedback:
         self.sessions[session] = agent  # the most recent last
         while len(self.sessions) > MAX_SESSIONS:
             forgotten = self.sessions.pop(next(iter(self.sessions)))
-            if forgotten.task is not None:
-                forgotten.task.cancel()
+            for task in (forgotten.task, forgotten.before_task):
+                if task is not None:
+                    task.cancel()
         return agent
 
     async def _start(
@@ -268,50 +318,60 @@ class Feedback:
         finally:
             self.activity.in_flight -= 1
 
-    def _untold(self, agent: AgentSession) -> list[Introduced]:
-        """What the session's check found that still holds and it was not told (now it
-        is); findings it was told that a later comparison no longer found are forgotten,
-        so the same error coming back is told again."""
-        check = agent.check
-        if check is None:
-            return []
-        if check.done.is_set() and check.failed is None and not check.changed:
-            agent.reported.clear()  # its edits are undone: an error coming back is news
-        for path, keys in check.keys.items():
-            shown = self.ws.display(path)
-            agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
-        untold = [i for i in check.introduced if i.key not in agent.reported and check.current(i)]
-        agent.reported |= {i.key for i in untold}
-        return untold
 
-    def _describe(self, check: Progress, found: list[Introduced]) -> dict[str, Any]:
-        """The answer: what was found, and while the check runs, how far the whole check
-        is (`checking`: files answered of the gate's; HEAD's result made first, when it was
-        not kept, so a cold workspace's first check takes a while)."""
-        complete = check.done.is_set() and check.failed is None
-        loading, checking = None, None
-        if (
-            not complete
-            and check.compared == 0
-            and (starting := still_loading(self.ws, check.edited))
-        ):
-            since = round(time.monotonic() - self.ws.started)
-            loading = {"servers": starting, "seconds": since}
-        if not check.done.is_set() and (whole := running(self.ws)) is not None:
-            checking = {"done": whole.done, "total": whole.total}
-        return {
-            "baseline": check.baseline,
-            "complete": complete,
-            "failed": check.failed,
-            "stopped": check.stopped,
-            "introduced": [_dump(i) for i in found],
-            "compared": check.compared,
-            "total": check.total if check.changed else None,
-            "remaining_count": 0 if checking is None else checking["total"] - checking["done"],
-            "checking": checking,
-            "loading": loading,
-            "elapsed": round(time.monotonic() - check.began, 2),
-        }
+def _untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:
+    """What the session's check found that still holds and it was not told (now it
+    is); findings it was told that a later comparison no longer found are forgotten,
+    so the same error coming back is told again."""
+    check = agent.check
+    if check is None:
+        return []
+    if check.done.is_set() and check.failed is None and not check.changed:
+        agent.reported.clear()  # its edits are undone: an error coming back is news
+    for path, keys in check.keys.items():
+        shown = ws.display(path)
+        agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
+    held = agent.held(check.baseline).found  # there when its turn began: not news
+    untold = [
+        i
+        for i in check.introduced
+        if i.key not in agent.reported and i.key not in held and check.current(i)
+    ]
+    agent.reported |= {i.key for i in untold}
+    return untold
+
+
+def _describe(
+    ws: Workspace, check: Progress, found: list[Introduced], before: Before = NOTHING_BEFORE
+) -> dict[str, Any]:
+    """The answer: what was found, the checkers' stops but those `before` its turn, and
+    while the check runs, how far the whole check is (`checking`: files answered of the
+    gate's; HEAD's result made first, when it was not kept, so a cold workspace's first
+    check takes a while)."""
+    complete = check.done.is_set() and check.failed is None
+    loading, checking = None, None
+    if not complete and check.compared == 0 and (starting := still_loading(ws, check.edited)):
+        since = round(time.monotonic() - ws.started)
+        loading = {"servers": starting, "seconds": since}
+    if not check.done.is_set() and (whole := running(ws)) is not None:
+        checking = {"done": whole.done, "total": whole.total}
+    return {
+        "baseline": check.baseline,
+        "complete": complete,
+        "failed": check.failed,
+        "stopped": [
+            said
+            for said, key in zip(check.stopped, check.stop_keys, strict=True)
+            if key not in before.stops
+        ],
+        "introduced": [_dump(i) for i in found],
+        "compared": check.compared,
+        "total": check.total if check.changed else None,
+        "remaining_count": 0 if checking is None else checking["total"] - checking["done"],
+        "checking": checking,
+        "loading": loading,
+        "elapsed": round(time.monotonic() - check.began, 2),
+    }
 
 
 def _dump(item: Introduced) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from lspd.ops.models import FileDiagnostic
 from lspd.workspace.files import stamp
 
 Stamp = tuple[int, int] | None  # a file's (mtime_ns, size) on disk; None: absent
+Key = tuple[str, str, str | None, str, str]  # a finding's identity across checks (no line)
 
 
 @dataclass(frozen=True)
@@ -24,8 +25,21 @@ class Introduced:
     """A diagnostic the change introduced, with its identity across checks."""
 
     diagnostic: FileDiagnostic
-    key: tuple[str, str, str | None, str, str]
+    key: Key
     file: Path
+
+
+@dataclass(frozen=True)
+class Before:
+    """What the work tree held against a baseline when a session's turn began: the keys of
+    its findings introduced since the baseline, and its checkers' stops. Not the turn's work."""
+
+    baseline: str
+    found: frozenset[Key] = frozenset()
+    stops: frozenset[str] = frozenset()
+
+
+NOTHING_BEFORE = Before("")
 
 
 @dataclass
@@ -40,7 +54,7 @@ class Progress:
     compared: int = 0  # files compared (known at the end: the whole check's comparison)
     introduced: list[Introduced] = field(default_factory=list)
     seen: dict[Path, Stamp] = field(default_factory=dict)  # each file as it was compared
-    keys: dict[Path, set[tuple[str, str, str | None, str, str]]] = field(default_factory=dict)
+    keys: dict[Path, set[Key]] = field(default_factory=dict)
     failed: str | None = None
     stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
     stop_keys: list[str] = field(default_factory=list)  # each stop, whatever its lines

@@ -29,7 +29,7 @@ from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
 from lspd.ops.kept_found import found_in, found_of
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, Stopped
-from lspd.ops.progressive import Introduced, Progress
+from lspd.ops.progressive import Introduced, Key, Progress
 from lspd.ops.since_kept import baseline_stops, compared, settled
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text, stamp
@@ -55,12 +55,22 @@ async def run(ws: Workspace, progress: Progress) -> None:
         progress.batch.set()
 
 
-async def from_kept(ws: Workspace, progress: Progress) -> None:
+async def held_before(ws: Workspace, baseline: str) -> tuple[frozenset[Key], frozenset[str]]:
+    """What the work tree holds against the baseline now, every changed file counted: the
+    keys of the findings introduced since, and the checkers' stops (`stop_keys`). Taken when
+    an agent's turn begins, it is what the turn did not do (`daemon/feedback.py`)."""
+    progress = Progress(baseline, [])
+    await from_kept(ws, progress, every=True)
+    return frozenset(i.key for i in progress.introduced), frozenset(progress.stop_keys)
+
+
+async def from_kept(ws: Workspace, progress: Progress, every: bool = False) -> None:
     """Fill `progress` from the whole check against the kept result (made now, the work
     tree's check reused, when it is not kept): what was introduced since the baseline in
     the gate's files, and in the edited files outside the gate as `check --baseline PATHS`
     has them (`lspd.ops.beyond_gate`: at the baseline's texts where the change reaches
-    them); the edited files among the changed ones."""
+    them); the edited files among the changed ones (`every`: every changed file, edited or
+    not)."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         await check_all(ws)
 
@@ -83,7 +93,7 @@ async def from_kept(ws: Workspace, progress: Progress) -> None:
     differing |= {
         p for p in progress.edited if ws.handler(p) is None and is_configuration(p, configs)
     }
-    progress.changed = sorted(p for p in progress.edited if p in differing)
+    progress.changed = sorted(differing if every else differing & set(progress.edited))
     if not progress.changed:
         return
     result = compared(ws, found, progress.baseline, part)
