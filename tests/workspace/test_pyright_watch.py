@@ -1,6 +1,7 @@
 """Which folders a pyright server is told created beside the disk's changes
 (`pyright_watch.included`): its configuration's existing `include` folders that `exclude`
-leaves in, where a Python file or a folder came or went under its folder; none for
+leaves in, where a Python file or a folder came or went under its folder (or a Python file
+changed in place in a folder its imports reach out of it); none for
 another file's change or another server. Which of its folders reload their configuration
 for a change (`pyright_watch.reloads`), as basedpyright 1.40 watches them."""
 
@@ -45,6 +46,11 @@ def test_the_include_folders_are_told_for_a_folder_its_imports_reach_outside_it(
     for module in ("libs/m.py", "env/m.py", "svc/m.py"):
         assert included("basedpyright", [svc], [(root / module, 1)]) == [svc / "src"]
     assert included("basedpyright", [svc], [(root / "other/m.py", 1)]) == []
+    # changed in place out of the folder: its text reaches the project's program no other way
+    for module in ("libs/m.py", "env/m.py"):
+        assert included("basedpyright", [svc], [(root / module, 2)]) == [svc / "src"]
+    for module in ("svc/m.py", "other/m.py", "libs/notes.txt"):  # `outside`'s; none
+        assert included("basedpyright", [svc], [(root / module, 2)]) == []
 
 
 def test_a_folder_without_a_configuration_is_told_itself(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ file it tracks coming or going, which then told it so already (the same once mor
 The same where the change is in a folder its configuration's imports reach out of its own
 (`../libs`, an `executionEnvironments` entry's `extraPaths` or root): a module written there
 stayed unresolved for the project's importer (6 s later too, past its library watcher's
-5 s).
+5 s); and where a Python file there is changed in place: its library watcher took the new
+text 5 s later, and `outside`'s reading it again cannot help (a file out of the server's
+folders opened goes to its default workspace, not the project's program).
 
 A Python file changed in place outside every `include` folder (an `executionEnvironments`
 entry's `extraPaths` folder beside them, a module found from the execution root) reaches no
@@ -59,13 +61,17 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
     """The folders a server named `name` serving `folders` is told created beside `changes`
     (path, `FileChangeType`): for a pyright server, the `include` folders of each folder's
     configuration (the folder itself without one) where a Python file or a folder came or
-    went under it; none else."""
+    went under it or a folder its imports reach out of it, or a Python file changed in place
+    in such a folder out of it; none else."""
     if PYRIGHT not in name:
         return []
-    moved = [path for path, kind in changes if _structural(path, kind)]
+    listed = list(changes)
+    moved = [path for path, kind in listed if _structural(path, kind)]
+    edited = [p for p, kind in listed if kind == CHANGED and p.suffix.lower() in PYTHON]
     found: list[Path] = []
     for folder in folders:
-        if any(_reaches(folder, path) for path in moved):
+        away = [p for p in edited if not p.is_relative_to(folder) and _reaches(folder, p)]
+        if away or any(_reaches(folder, path) for path in moved):
             found += [root for root in _roots(folder) if root not in found]
     return found
 
