@@ -115,8 +115,8 @@ def _json_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | 
 def _text_item(line: str, project: Path) -> tuple[MypyError, tuple[str, ...]] | None:
     found = _TEXT.match(line)
     if found is None and (bare := _BARE.match(line)) is not None:  # `-O json`'s blocking
-        column = bare["column"] or "1"
-        line = f"{bare['path']}:{bare['line']}:{column}:{bare['line']}:{column}: {bare['rest']}"
+        column = int(bare["column"] or "1")  # no end, as 1.x's JSON has none: `column` again
+        line = f"{bare['path']}:{bare['line']}:{column}:{bare['line']}:{column - 1}: {bare['rest']}"
         found = _TEXT.match(line)
     elif found is None and (whole := _WHOLE.match(line)) is not None:  # at its start, empty
         found = _TEXT.match(f"{whole['path']}:1:1:1:0: {whole['rest']}")
