@@ -41,6 +41,7 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "tests" / "fixtures" / "py"
 LSPD = [sys.executable, "-m", "lspd"]
 OLD, NEW = "(name: str) -> Greeter:", "(name: str, loud: bool) -> Greeter:"
+THINK_S = 1.0  # from a prompt to the model's first edit (a model's reply takes seconds)
 
 
 def big_module(lines: int = 2000) -> str:
@@ -166,6 +167,45 @@ def cases(rounds: int, given: Path | None, json_path: Path | None) -> None:
         json_path.with_suffix(".cases.json").write_text(json.dumps(found, indent=1))
 
 
+def turns(root: Path, env: dict[str, str], target: Path, rounds: int) -> dict[str, list[float]]:
+    """Turns as Claude Code runs them: the prompt hook (UserPromptSubmit: the daemon takes
+    what the work tree holds then, in the background), `THINK_S` later a breaking edit and
+    its hook, then the stop hook; the edit undone after. The work tree holds another error
+    from before every turn: the stop must set it aside (an edit made before the daemon had
+    taken it would count it: then the bench stops, saying so)."""
+    app = root / "pkg" / "app.py"
+    held = app.read_text()
+    app.write_text(held + '\n\nCOUNT: int = "many"\n')  # another's error, before the prompts
+    rows: dict[str, list[float]] = {"prompt hook": [], "hook, edit right after the prompt": []}
+    rows["stop hook, that turn"] = []
+    try:
+        for i in range(rounds + 1):
+            session = f"bench-turn-{i}"
+            prompt = json.dumps({"session_id": session, "hook_event_name": "UserPromptSubmit",
+                                 "cwd": str(root), "prompt": "make greetings loud"})  # fmt: skip
+            took_prompt, _ = timed([*LSPD, "hook", "claude-code"], root, env, prompt)
+            time.sleep(THINK_S)  # the model reads the prompt: its first edit comes after
+            target.write_text(target.read_text().replace(OLD, NEW))
+            took, out = timed(
+                [*LSPD, "hook", "claude-code"], root, env, payload(root, target, session)
+            )
+            stop = json.dumps({"session_id": session, "hook_event_name": "Stop", "cwd": str(root),
+                               "stop_hook_active": False})  # fmt: skip
+            took_stop, said = timed([*LSPD, "hook", "claude-code"], root, env, stop)
+            target.write_text(target.read_text().replace(NEW, OLD))
+            timed([*LSPD, "check"], root, env)  # the undo taken in before the next turn
+            if "new error" not in out or "new error" not in said or "not counted" not in said:
+                raise SystemExit(f"the turn's hooks missed the break: {out!r} {said!r}")
+            if i == 0:
+                continue  # warm-up
+            rows["prompt hook"].append(took_prompt)
+            rows["hook, edit right after the prompt"].append(took)
+            rows["stop hook, that turn"].append(took_stop)
+    finally:
+        app.write_text(held)
+    return rows
+
+
 def main(rounds: int, json_path: Path | None) -> None:
     with tempfile.TemporaryDirectory() as temp:
         root = Path(temp) / "py"
@@ -209,6 +249,9 @@ def main(rounds: int, json_path: Path | None) -> None:
                 rows[f"hook, {name}"] = hook_ms
                 rows[f"floor, {name}"] = floor_ms
             greeting.write_text(greeting.read_text().replace(NEW, OLD))
+            big = root / "pkg" / "big_module.py"
+            big.write_text(big.read_text().replace("make_greeter('x', 1, 2)", "make_greeter('x')"))
+            rows.update(turns(root, env, greeting, rounds))
             app = (root / "pkg" / "app.py").read_text().replace('("world")', '("world", True)')
             changes = json.dumps([
                 {"path": "pkg/greeting.py", "content": greeting.read_text().replace(OLD, NEW)},
