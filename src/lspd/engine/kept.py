@@ -38,8 +38,10 @@ log = logging.getLogger(__name__)
 # TypeScript 7 file deleted with its folder since was held where `tsc --lsp` finds no open
 # file, a folder not on disk: HEAD's state held its importers' TS2307, the deletion's own;
 # 11: a module basedpyright's `exclude` keeps out, written while the daemon ran, was never
-# resolved by its server: HEAD's state held its importer's phantom reportMissingImports).
-FORMAT = 11
+# resolved by its server: HEAD's state held its importer's phantom reportMissingImports;
+# 12: mypy 1.x's errors of a dmypy update were a column wide, its JSON's none; and a mypy
+# project's symlinked package folder was not in its copy: a phantom import-not-found).
+FORMAT = 12
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -33,9 +33,10 @@ from lspd.workspace.mypy_config import (
     mypy_config_in,
 )
 from lspd.workspace.mypy_installed import pth_stamps
-from lspd.workspace.mypy_mirror import FOLDER, PYTHON, Sees, config_text, package_base
+from lspd.workspace.mypy_mirror import FOLDER, LINK, PYTHON, Sees, config_text, package_base
 from lspd.workspace.mypy_scope import mypy_python, mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
+from lspd.workspace.python_links import copy_link, linked, named_through
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
@@ -139,7 +140,8 @@ def project_files(
     chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
     reach = pth_stamps(mypy_python(project.directory, ws.root, chosen[3]))  # its `.pth` files
     held = tuple(sorted((texts or {}).items(), key=lambda item: item[0]))
-    key = (project, *chosen, tuple(python), reach, held)
+    links = tuple(sorted(linked(project.directory).items()))  # its files' other names
+    key = (project, *chosen, tuple(python), reach, held, links)
     known = _SCOPES.get(key)
     if known is None or any(stamp(p) != was for p, was in known[2]):  # an import edited
         known = _SCOPES[key] = _scoped(project, chosen, python, texts or {})
@@ -166,6 +168,8 @@ def _scoped(
             return list(scope.files), None, read
         walked = set(python)  # not a module git ignores mypy follows into: no target
         targeted = [p for p in scope.files if p in walked]
+        # by their names through symlinked folders too, as `mypy .` walks into them
+        targeted += named_through(project.directory, targeted)
         relative = [p.relative_to(project.directory).as_posix() for p in targeted]
         targets = list(scope.packages) or relative
         return list(scope.files), targets, read
@@ -176,8 +180,9 @@ def _scoped(
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
 # choice of checker and `python`, the root, the workspace's Python files, the `.pth`
 # files of mypy's environment (an editable install added with no Python file coming or
-# going: `pth_stamps`) and the state's texts: the same answer while none of them changed
-# and no file whose imports it read from the disk did (its stamps, the third part).
+# going: `pth_stamps`), the state's texts and the project's symlinked folders (`linked`):
+# the same answer while none of them changed and no file whose imports it read from the
+# disk did (its stamps, the third part).
 KEPT_SCOPES = 8
 _Scoped = tuple[list[Path], list[str] | None, tuple[tuple[Path, object], ...]]
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
@@ -190,6 +195,7 @@ _Key = tuple[
     tuple[Path, ...],
     tuple[object, ...],
     tuple[tuple[Path, str | None], ...],
+    tuple[tuple[Path, Path], ...],
 ]
 _SCOPES: dict[_Key, _Scoped] = {}
 
@@ -261,7 +267,8 @@ def _held(
     can see (`sees`, those git ignores too) and its mypy configuration (paths leaving the
     copy made absolute), the disk's text unless `texts` gives another (or says it is gone);
     and the folders the disk keeps without such a file (a stub's folder a `rm` left: a
-    namespace package to mypy)."""
+    namespace package to mypy), and its symlinked folders as links (`copy_link`: into the
+    copy where they lead inside it, a held text there read through both names)."""
     directory = project.directory
     files = sees.files()
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
@@ -279,6 +286,9 @@ def _held(
         except OSError:
             continue  # gone meanwhile: as mypy would not find it
     held.update((p.relative_to(base).as_posix() + FOLDER, b"") for p in sees.folders())
+    for link in sees.links():
+        target = copy_link(base, link.relative_to(base)).encode()
+        held[link.relative_to(base).as_posix() + LINK] = target
     config = project.config
     if config is not None and (relative := config.path.relative_to(base).as_posix()) in held:
         held[relative] = config_text(config, directory, held[relative], base)

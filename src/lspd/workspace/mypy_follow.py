@@ -34,6 +34,7 @@ from pathlib import Path
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MypyConfig
 from lspd.workspace.mypy_reachable import Facts, facts_of, reachable
+from lspd.workspace.python_links import named_through
 
 SUFFIXES = (".pyi", ".py")
 NOT_FOLLOWED = ("skip", "error")  # mypy does not check such a module
@@ -63,25 +64,33 @@ def followed(
     into, and the sources read those that may import one (`_may_import`), the others
     being checked all the same (`unwalked`)."""
     known = set(python)
-    sources = sorted(set(sources) & known)
-    index = _indexed(_search(directory, config, sources, folders), known)
+    real = named_through(directory, known)  # `app/vendor -> ../shared/vendor`: names there
+    named = {real.get(name, name): name for name in sorted(sources)}  # a source by its name
+    sources = sorted(set(named) & known)
+    search = _search(directory, config, [named[p] for p in sources], folders)
+    index = _indexed(search, known | real.keys())
     said: set[Path] = set(sources)
     seen: set[Path] = set(sources)  # checked or to be
     spaces, facts = config.namespace_packages, facts_of(config)
+
+    def find(module: str) -> Path | None:  # by its real place
+        found = _find(module, index, spaces)
+        return None if found is None else real.get(found, found)
+
     read: set[Path] = set()
     starts = sources if only is None else _may_import(sources, only, texts or {})
-    queue = [(path, _module_of(path, config, directory)) for path in starts]
+    queue = [(path, _module_of(named[path], config, directory)) for path in starts]
     while queue:
         path, module = queue.pop()
         if path in read:
             continue
         read.add(path)
         imports, exact = _imports_of(path, module, texts or {}, False, facts)
-        new = (f for i in imports if (f := _find(i, index, spaces)) is not None and f not in seen)
+        new = (f for i in imports if (f := find(i)) is not None and f not in seen)
         if not exact and any(new):
             imports, exact = _imports_of(path, module, texts or {}, True, facts)  # its parse
         for imported in imports:
-            found = _find(imported, index, spaces)
+            found = find(imported)
             if found is None or found in read or (only is not None and found not in only):
                 continue
             follow = _follow_of(config, imported)

@@ -21,14 +21,15 @@ Where mypy may read files the key cannot see, nothing is kept or reused (`kept_k
 None): an interpreter outside a virtual environment, or one including the system's
 site-packages; a `MYPYPATH`; a configuration naming a path (`mypy_path`, `files`, a
 plugin file) outside the copy (absolute, `..`, `~`, a variable) or another interpreter or
-typeshed; a `.pth` path outside site-packages and the project's directory; a `.pth` into
-the project's directory while a file of it is held as gone (mypy would find the disk's
-file there). The configuration judged is the one mypy reads (`config_read`, its
-`_find_config_file`): the first of mypy.ini, .mypy.ini, pyproject.toml, setup.cfg holding
-its section where it runs, and with mypy 1.15 and later in each directory up to the copy's
-root (its `.git` mark), else the user's (`$XDG_CONFIG_HOME/mypy/config`,
-`~/.config/mypy/config`, `~/.mypy.ini`); one of the user's naming any path or plugin is
-outside the copy by its nature (a `mypy_path` the user set: `~/stubs`), so nothing is kept.
+typeshed; a symlinked folder leading out of the copy; a `.pth` path outside site-packages
+and the project's directory; a `.pth` into the project's directory while a file of it
+is held as gone (mypy would find the disk's file there). The configuration judged is the
+one mypy reads (`config_read`, its `_find_config_file`): the first of mypy.ini, .mypy.ini,
+pyproject.toml, setup.cfg holding its section where it runs, and with mypy 1.15 and later
+in each directory up to the copy's root (its `.git` mark), else the user's
+(`$XDG_CONFIG_HOME/mypy/config`, `~/.config/mypy/config`, `~/.mypy.ini`); one of the
+user's naming any path or plugin is outside the copy by its nature (a `mypy_path` the user
+set: `~/stubs`), so nothing is kept.
 A typed dependency's file edited in place (its distribution not reinstalled) is in the key
 through `state`: dmypy's question holds the environment's `mypy_installed.typed_stamp`.
 """
@@ -49,7 +50,7 @@ from pathlib import Path
 
 from lspd.workspace.mypy_config_read import config_read, user_files, walks
 from lspd.workspace.mypy_installed import installed_version, site_packages
-from lspd.workspace.mypy_mirror import Place
+from lspd.workspace.mypy_mirror import LINK, Place
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,8 @@ def kept_key(
         return None
     if not _confined(texts, place.inside, installed_version(interpreter)):
         return None
+    if any(n.endswith(LINK) and os.path.isabs(t.decode()) for n, t in texts.items()):
+        return None  # a symlinked folder leading out of the copy: files the key cannot see
     venv = _venv(interpreter)
     if venv is None:
         return None

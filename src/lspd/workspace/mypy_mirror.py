@@ -58,6 +58,10 @@ SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
 # its root, as the repository ends the project's; mypy 1.13 reads only where it runs.
 VCS_MARK = ".git"
 FOLDER = "/"  # how a folder ends among a copy's wanted paths (`Mirror.hold`)
+# How a symlinked folder ends among them (no file's name holds it), its text where it leads.
+# mypy reads the project's `app/vendor -> ../shared/vendor` as a package folder; a copy
+# without it said `Cannot find implementation or library stub` for `app.vendor.util`.
+LINK = "\0"
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,7 @@ class Mirror:
         self._trust()
         changed = False
         for relative in [r for r in self._held if r not in wanted]:
-            path = self.directory / relative
+            path = self.directory / relative.removesuffix(LINK)
             if not relative.endswith(FOLDER):
                 path.unlink(missing_ok=True)
             del self._held[relative]
@@ -163,6 +167,11 @@ class Mirror:
             path = self.directory / relative
             if relative.endswith(FOLDER):  # a folder the state holds empty (of mypy's files)
                 path.mkdir(parents=True, exist_ok=True)
+                self._held[relative] = digest
+                changed = True
+                continue
+            if relative.endswith(LINK):  # a symlinked folder: where it leads (`linked`)
+                _linked(self.directory / relative.removesuffix(LINK), data.decode())
                 self._held[relative] = digest
                 changed = True
                 continue
@@ -210,20 +219,32 @@ class Mirror:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+def _linked(path: Path, target: str) -> None:
+    """A symlink at `path` leading to `target`, in place of what was there."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+    os.symlink(target, path)
+
+
 def mypy_sees(directory: Path) -> list[Path]:
     """Every Python file mypy could read under the project `directory` (and `py.typed`
     marks): ignored by git or not (mypy does not read .gitignore), virtual environments
-    (a `pyvenv.cfg`) and caches aside; symlinked directories are not followed."""
+    (a `pyvenv.cfg`) and caches aside; symlinked directories are not followed (a copy
+    holds them as links: `Sees.links`)."""
     return _walked(directory)[0]
 
 
-def _walked(directory: Path) -> tuple[list[Path], list[Path], list[Path]]:
+def _walked(directory: Path) -> tuple[list[Path], list[Path], list[Path], list[Path]]:
     """`mypy_sees`'s files, every directory the walk looked into or at (an environment set
-    aside: its `pyvenv.cfg` could go), and the folders that stay when every file of
-    `mypy_sees` in them is gone (`Sees.folders`)."""
+    aside: its `pyvenv.cfg` could go), the folders that stay when every file of
+    `mypy_sees` in them is gone (`Sees.folders`), and the symlinked folders (`Sees.links`)."""
     found: list[Path] = []
     looked: list[Path] = []
     stays: list[Path] = []
+    links: list[Path] = []
     for top, dirs, files in os.walk(directory):
         here = Path(top)
         looked.append(here)
@@ -231,12 +252,13 @@ def _walked(directory: Path) -> tuple[list[Path], list[Path], list[Path]]:
         kept = [d for d in dirs if d not in SKIPPED]
         dirs[:] = [d for d in kept if not (here / d / "pyvenv.cfg").exists()]
         looked += [here / d for d in kept if d not in dirs]
+        links += [here / d for d in dirs if (here / d).is_symlink()]  # os.walk: not entered
         ours = [here / name for name in files if name.endswith(PYTHON) or name in MARKS]
         found += ours
         other = len(ours) < len(files) or len(dirs) < every or not (files or every)
         if other and here != directory:
             stays.append(here)
-    return sorted(found), looked, stays
+    return sorted(found), looked, stays, sorted(links)
 
 
 class Sees:
@@ -251,6 +273,7 @@ class Sees:
         self._stamps: tuple[Stamp, ...] = ()
         self._files: list[Path] | None = None
         self._folders: list[Path] = []
+        self._links: list[Path] = []
         self.walks = 0  # how many times it walked the tree (its tests count them)
 
     def files(self) -> list[Path]:
@@ -265,33 +288,44 @@ class Sees:
         `git apply` leaves none."""
         return self._walk()[1]
 
-    def _walk(self) -> tuple[list[Path], list[Path]]:
+    def links(self) -> list[Path]:
+        """The symlinked folders (environments and caches aside): mypy reads the files
+        under them by their names there too, and a copy holds each as a link (`LINK`)."""
+        return self._walk()[2]
+
+    def _walk(self) -> tuple[list[Path], list[Path], list[Path]]:
         with self._lock:
             if self._files is not None and stamps(self._looked) == self._stamps:
-                return list(self._files), list(self._folders)
+                return list(self._files), list(self._folders), list(self._links)
             began = time.time_ns()
-            files, looked, self._folders = _walked(self.directory)
+            files, looked, self._folders, self._links = _walked(self.directory)
             self.walks += 1
             taken = stamps(looked)
             trusted = settled(taken, began)
             self._looked, self._stamps = tuple(looked), taken
             self._files = files if trusted else None
-            return list(files), list(self._folders)
+            return list(files), list(self._folders), list(self._links)
 
 
 def bare_folders(wanted: Mapping[str, bytes]) -> frozenset[str]:
     """The folders a copy holding `wanted` (`Mirror.hold`) has with no Python file under
     them: a namespace package to mypy where its search path reaches one (a stub's folder
-    a `rm` left), which dmypy's fine-grained update does not see come or go."""
+    a `rm` left), which dmypy's fine-grained update does not see come or go; and the
+    symlinked folders, each with where it leads (`LINK`: a package coming, going or led
+    elsewhere at once, which its update does not see either)."""
     folders: set[str] = set()
     sourced: set[str] = set()
-    for relative in wanted:
-        path = PurePosixPath(relative)
+    links: set[str] = set()
+    for relative, data in wanted.items():
+        path = PurePosixPath(relative.removesuffix(LINK))
         above = {p.as_posix() for p in path.parents} - {"."}
         folders |= above | ({path.as_posix()} if relative.endswith(FOLDER) else set())
         if relative.endswith(PYTHON):
             sourced |= above
-    return frozenset(folders - sourced)
+        if relative.endswith(LINK):
+            links.add(f"{relative}{data.decode()}")
+            sourced |= above
+    return frozenset(folders - sourced) | links
 
 
 def package_base(directory: Path, config: MypyConfig | None) -> Path:

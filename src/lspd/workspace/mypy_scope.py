@@ -33,6 +33,7 @@ from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_c
 from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
+from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
@@ -82,10 +83,10 @@ def mypy_scopes(
         chosen, note = inside, "no `files`: every Python file of the project"
         packages: tuple[str, ...] = ()
         if config.files:
-            chosen = [p for p in inside if _named(directory, p, config.files)]
+            chosen = _chosen(directory, inside, config.files)
             note = "files = " + ", ".join(config.files)
         elif packages := _packages(directory, config.mypy_path, config.modules):
-            chosen = [p for p in inside if _named(directory, p, packages)]
+            chosen = _chosen(directory, inside, packages)
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         if config.exclude:
             try:
@@ -97,7 +98,7 @@ def mypy_scopes(
                 ) from None
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
         found, read = _reach(directory, config, chosen, inside, bool(packages), root, python, texts)
-        note += "".join(f"; {line}" for line in _reach_note(found, chosen))
+        note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         scopes.append(MypyScope(directory, config.label, found, note, packages, read))
     return scopes
 
@@ -198,9 +199,12 @@ def _top(directory: Path) -> Path:
     return directory
 
 
-def _reach_note(reached: Iterable[Path], chosen: list[Path]) -> list[str]:
+def _reach_note(directory: Path, reached: Iterable[Path], chosen: list[Path]) -> list[str]:
     """What the scope's note says of the files `followed` added."""
-    added = len(set(reached) - set(chosen))
+    links = linked(directory)
+    added = len(
+        set(reached) - {directory / real_place(p.relative_to(directory), links) for p in chosen}
+    )
     return [f"{added} more mypy follows into from them (their imports)"] if added else []
 
 
@@ -224,9 +228,20 @@ def _packages(directory: Path, paths: tuple[str, ...], modules: tuple[str, ...])
     return tuple(found)
 
 
+def _chosen(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> list[Path]:
+    """The files of `inside` one of `entries` names, each by the name it names: its own, or
+    its name through a symlinked folder (mypy walks `app/` into `app/vendor ->
+    ../shared/vendor` and names its modules from there: `app.vendor.util`; `followed`
+    takes such a name for its file)."""
+    links = linked(directory)
+    chosen = []
+    for path in inside:
+        names = [path, *aliases(directory, path, links)]
+        chosen += [name for name in names if _named(directory, name, entries)][:1]
+    return chosen
+
+
 def _named(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:
-    """Whether one of `files`' entries names `path`: the file, a directory holding it, or a
-    glob matching it."""
     relative = path.relative_to(directory)
     for entry in entries:
         entry = entry.strip().rstrip("/")

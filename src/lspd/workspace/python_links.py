@@ -12,6 +12,7 @@ the held text is read through both names.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from lspd.workspace.mypy_mirror import SKIPPED
@@ -56,6 +57,15 @@ def aliases(root: Path, path: Path, links: Links) -> list[Path]:
     if not path.is_relative_to(root):
         return []
     return [root / other for other in other_names(path.relative_to(root), links)]
+
+
+def named_through(root: Path, paths: Iterable[Path]) -> dict[Path, Path]:
+    """Each other name of `paths` (under `root`, by their real places) through the
+    symlinked folders of `root` (`aliases`), with its path."""
+    links = linked(root)
+    if not links:  # most projects: no walk of `paths`
+        return {}
+    return {other: path for path in paths for other in aliases(root, path, links)}
 
 
 def other_names(rel: Path, links: Links) -> list[Path]:
