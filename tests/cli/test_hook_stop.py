@@ -14,7 +14,9 @@ import pytest
 
 from tests.cli.test_hook import break_the_caller, edit, hook, said, served, stop
 from tests.cli.test_hook_mypy import mypy_served
-from tests.daemon.support import ThreadDaemon
+from tests.daemon.support import ThreadDaemon, thread_daemon
+from tests.engine.test_affected import written
+from tests.ops.test_baseline import committed
 
 __all__ = ["served"]  # the Python fixture's daemon (tests/cli/test_hook.py)
 LISTS = "`lspd check --baseline HEAD` lists everything"
@@ -77,3 +79,42 @@ def test_a_failed_check_blocks_once_and_never_reads_as_clean(failing: ThreadDaem
     assert list(second) == ["systemMessage"]
     assert second["systemMessage"].endswith("(it failed at the last stop too).")
     assert "no new error" not in second["systemMessage"]
+
+
+NOW = (
+    '\nlspd: meanwhile, the files changed hold 1 error(s):\napi/app.py:2:12: Operator "+" '
+    'not supported for types "int" and "Literal[\'1\']" [reportOperatorIssue] (new or not: '
+    "not known)"
+)
+MIXED = {  # TypeScript beside Python (basedpyright's defaults: no configuration)
+    "web/tsconfig.json": '{"compilerOptions": {"strict": true}, "include": ["src"]}',
+    "web/src/util.ts": "export function scale(n: number): number {\n  return n * 2;\n}\n",
+    "api/app.py": "def bump(n: int) -> int:\n    return n + 1\n",
+}
+
+
+@pytest.fixture
+def mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDaemon]:
+    """The mixed workspace committed to git, its daemon running."""
+    root = committed(written(tmp_path / "p", MIXED))
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    with thread_daemon(root, prewarm=False) as daemon:
+        yield daemon
+
+
+def test_a_comparison_not_made_says_the_errors_the_changed_files_hold(mixed: ThreadDaemon) -> None:
+    """The mixed examiner: a configuration edited on one side left no comparison on either
+    (no result of HEAD under its configuration), and the stop gate blocked once for that,
+    then let the other side's new errors through unsaid. Now they are said with the failure,
+    as what the changed files hold (new or not: not known)."""
+    root = mixed.daemon.root
+    (root / "web" / "tsconfig.json").unlink()
+    app = root / "api" / "app.py"
+    app.write_text(app.read_text().replace("n + 1", 'n + "1"'))
+    hook("claude-code", edit(app), root)
+    first = said(hook("claude-code", stop(root), root))
+    assert first["decision"] == "block"
+    assert "failed (NotKept: the checkers' configuration changed since" in first["reason"]
+    assert first["reason"].endswith(NOW), first["reason"]
+    second = said(hook("claude-code", stop(root), root))
+    assert second["systemMessage"].endswith(NOW), second

@@ -194,7 +194,8 @@ def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     if answer.get("complete"):
         return None
     if answer.get("failed"):
-        return f"lspd: the check of this edit failed ({answer['failed']}); {check}."
+        text = f"lspd: the check of this edit failed ({answer['failed']}); {check}."
+        return text + _now_text(answer)
     loading = answer.get("loading")
     if loading:
         servers = ", ".join(loading.get("servers", []))
@@ -253,8 +254,8 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             "project's own checker"
         )
         if answer.get("repeat"):
-            return {"systemMessage": f"{text} (it failed at the last stop too)."}
-        return {"decision": "block", "reason": f"{text} before you finish."}
+            return {"systemMessage": f"{text} (it failed at the last stop too).{_now_text(answer)}"}
+        return {"decision": "block", "reason": f"{text} before you finish.{_now_text(answer)}"}
     if stops:
         text = f"lspd: {stops}: the rest is not checked, so whether this session's changes"
         if answer.get("repeat"):
@@ -273,6 +274,14 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
     if held:
         return {"systemMessage": f"lspd: no new error this turn; {held_note}; {check}."}
     return None
+
+
+def _now_text(answer: dict[str, Any]) -> str:
+    """The errors the edited files hold, where no comparison says which are new (a mixed
+    workspace's configuration edited on one side: the other side's errors were unsaid)."""
+    head = "meanwhile, the files changed hold"
+    found = errors_text(answer.get("now", []), answer.get("baseline", "HEAD"), head, "error(s)")
+    return f"\n{found} (new or not: not known)" if found else ""
 
 
 def _fix(stopped: list[str], what: str) -> str:
@@ -341,13 +350,16 @@ def edited_files(agent: str, payload: dict[str, Any]) -> list[Path]:
     return list(dict.fromkeys(Path(os.path.normpath(f)) for f in files))
 
 
-def errors_text(introduced: list[dict[str, Any]], baseline: str, head: str) -> str | None:
-    """The new errors, most important first, within `MAX_MESSAGE` characters."""
+def errors_text(
+    introduced: list[dict[str, Any]], baseline: str, head: str, kind: str = ""
+) -> str | None:
+    """The new errors (`kind`: other errors, so named), most important first, within
+    `MAX_MESSAGE` characters."""
     errors = [d for d in introduced if d.get("severity") == "error"]
     if not errors:
         return None
     warnings = len(introduced) - len(errors)
-    first = f"lspd: {head} {len(errors)} new error(s) since {baseline}:"
+    first = f"lspd: {head} {len(errors)} {kind or f'new error(s) since {baseline}'}:"
     lines = [first]
     size = len(first)
     for shown, d in enumerate(errors):

@@ -35,6 +35,7 @@ from lspd.daemon.hook_loading import still_loading
 from lspd.engine.revisions import is_configuration
 from lspd.ops import progressive_kept
 from lspd.ops.check import running
+from lspd.ops.models import FileDiagnostic
 from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
 from lspd.tools import Activity
 from lspd.workspace import Workspace
@@ -359,6 +360,7 @@ def _describe(
         "baseline": check.baseline,
         "complete": complete,
         "failed": check.failed,
+        "now": [_now(d) for d in check.now] if check.failed is not None else [],
         "stopped": [
             said
             for said, key in zip(check.stopped, check.stop_keys, strict=True)
@@ -372,6 +374,11 @@ def _describe(
         "loading": loading,
         "elapsed": round(time.monotonic() - check.began, 2),
     }
+
+
+def _now(diagnostic: FileDiagnostic) -> dict[str, Any]:
+    """An error an edited file holds, said where the comparison failed (not known new)."""
+    return diagnostic.model_dump(mode="json", exclude_none=True)
 
 
 def _dump(item: Introduced) -> dict[str, Any]:

@@ -56,6 +56,7 @@ class Progress:
     seen: dict[Path, Stamp] = field(default_factory=dict)  # each file as it was compared
     keys: dict[Path, set[Key]] = field(default_factory=dict)
     failed: str | None = None
+    now: list[FileDiagnostic] = field(default_factory=list)  # the edited files' errors now
     stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
     stop_keys: list[str] = field(default_factory=list)  # each stop, whatever its lines
     told_stops: bool = False  # its edit's hook answered it complete: `stopped` said there

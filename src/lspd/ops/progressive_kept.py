@@ -72,7 +72,9 @@ async def from_kept(ws: Workspace, progress: Progress, every: bool = False) -> N
     them); the edited files among the changed ones (`every`: every changed file, edited or
     not)."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
-        await check_all(ws)
+        now = await check_all(ws)
+    edited = {ws.display(p) for p in progress.edited}  # their errors, said if no comparison
+    progress.now = [d for d in now.everything if d.path in edited and d.severity == "error"]
 
     async def edited_outside(found: Committed[Checked]) -> Part | None:
         gate = {r.path for r in found.checked.results}
