@@ -230,7 +230,9 @@ class Dmypy:
         status, out, err = await self._run_watched(run)
         if status == 2 and died(out + err):
             log.warning("dmypy of %s died mid-check (%s): started again", self.project, err)
-            self.status_file.unlink(missing_ok=True)  # ours: its process is gone
+            # ended where it is up all the same: mypy's own `can't read file 'x': No such
+            # file or directory` reads as a death, and its server was left running (1 h)
+            await self.end()
             status, out, err = await self._run_watched(run)
         return status, out, err
 
