@@ -33,7 +33,15 @@ from lspd.workspace.mypy_config import (
     mypy_config_in,
 )
 from lspd.workspace.mypy_installed import pth_stamps
-from lspd.workspace.mypy_mirror import FOLDER, LINK, PYTHON, Sees, config_text, package_base
+from lspd.workspace.mypy_mirror import (
+    FOLDER,
+    LINK,
+    PYTHON,
+    Sees,
+    config_text,
+    mypy_sees,
+    package_base,
+)
 from lspd.workspace.mypy_scope import mypy_python, mypy_scopes
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.python_links import copy_link, linked, named_through
@@ -267,15 +275,14 @@ def _held(
     can see (`sees`, those git ignores too) and its mypy configuration (paths leaving the
     copy made absolute), the disk's text unless `texts` gives another (or says it is gone);
     and the folders the disk keeps without such a file (a stub's folder a `rm` left: a
-    namespace package to mypy), and its symlinked folders as links (`copy_link`: into the
-    copy where they lead inside it, a held text there read through both names)."""
+    namespace package to mypy), and its symlinked folders (`_links`)."""
     directory = project.directory
     files = sees.files()
     files += [directory / name for name in CONFIG_FILES if (directory / name).is_file()]
     files += [p for p in texts if p not in files and base in p.parents]  # a new file
     held: dict[str, bytes] = {}
-    for path in files:
-        relative = path.relative_to(base).as_posix()
+    named = {path: path.relative_to(base).as_posix() for path in files}
+    for path, relative in (named | _links(base, sees, texts, held)).items():
         if path in texts:
             text = texts[path]
             if text is not None:
@@ -286,13 +293,31 @@ def _held(
         except OSError:
             continue  # gone meanwhile: as mypy would not find it
     held.update((p.relative_to(base).as_posix() + FOLDER, b"") for p in sees.folders())
-    for link in sees.links():
-        target = copy_link(base, link.relative_to(base)).encode()
-        held[link.relative_to(base).as_posix() + LINK] = target
     config = project.config
     if config is not None and (relative := config.path.relative_to(base).as_posix()) in held:
         held[relative] = config_text(config, directory, held[relative], base)
     return held
+
+
+def _links(
+    base: Path, sees: Sees, texts: Mapping[Path, str | None], held: dict[str, bytes]
+) -> dict[Path, str]:
+    """The symlinked folders of `base` in its copy: a link (into `held`, `LINK`), into the
+    copy where it leads inside it (`copy_link`: a held text there read through both names),
+    else to its real place; but one leading out of the copy to a folder where `texts` hold
+    a file (HEAD's text, a preview's) is the folder its Python files make, each by its name
+    through the link (returned: file -> that name), so the state's text is the one read."""
+    out: dict[Path, str] = {}
+    for link in sees.links():
+        rel = link.relative_to(base)
+        target = copy_link(base, rel)
+        there = Path(target)
+        if not there.is_absolute() or not any(there in p.parents for p in texts):
+            held[rel.as_posix() + LINK] = target.encode()
+            continue
+        found = [*mypy_sees(there), *(p for p in texts if there in p.parents)]
+        out.update((p, (rel / p.relative_to(there)).as_posix()) for p in found)
+    return out
 
 
 def by_project(ws: Workspace, files: list[Path]) -> dict[MypyProject, list[Path]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,8 @@ def parse(
         item = _json_item(line, project) if as_json else _text_item(line, project)
         if item is not None and copy is not None and item[0].path.is_relative_to(copy):
             moved = (base or project) / item[0].path.relative_to(copy)
+            # a folder the copy holds where the project has a link (`mypy_check._links`)
+            moved = Path(os.path.realpath(moved.parent)) / moved.name
             item = (dataclasses.replace(item[0], path=moved), item[1])
         if item is None:
             continue
