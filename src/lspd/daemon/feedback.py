@@ -360,7 +360,8 @@ def _describe(
         "baseline": check.baseline,
         "complete": complete,
         "failed": check.failed,
-        "now": [_now(d) for d in check.now] if check.failed is not None else [],
+        # a comparison failed: the errors the edited files hold (not known to be new)
+        "now": [_json(d) for d in check.now] if check.failed is not None else [],
         "stopped": [
             said
             for said, key in zip(check.stopped, check.stop_keys, strict=True)
@@ -376,10 +377,9 @@ def _describe(
     }
 
 
-def _now(diagnostic: FileDiagnostic) -> dict[str, Any]:
-    """An error an edited file holds, said where the comparison failed (not known new)."""
-    return diagnostic.model_dump(mode="json", exclude_none=True)
-
-
 def _dump(item: Introduced) -> dict[str, Any]:
-    return item.diagnostic.model_dump(mode="json", exclude_none=True)
+    return _json(item.diagnostic)
+
+
+def _json(diagnostic: FileDiagnostic) -> dict[str, Any]:
+    return diagnostic.model_dump(mode="json", exclude_none=True)

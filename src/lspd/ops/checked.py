@@ -86,6 +86,13 @@ class Checked:
         found.sort(key=lambda d: (d.severity != "error", d.path or "", d.line, d.column))
         return found
 
+    def errors_of(self, paths: set[str]) -> list[FileDiagnostic]:
+        """The errors of the files `paths` names, with their file, as `everything` orders
+        them: made for those files alone (a hook's few files, not the whole gate's list)."""
+        found = [d for r in self.results if r.path in paths for d in self._stamp(r).made]
+        errors = [d for d in found if d.severity == "error"]
+        return sorted(errors, key=lambda d: (d.path or "", d.line, d.column))
+
     def _stamp(self, result: DiagnosticsResult) -> Stamp:
         """The file's diagnostics with its path, made again only for a result not seen."""
         return stamp(self.stamped, result)

@@ -73,8 +73,8 @@ async def from_kept(ws: Workspace, progress: Progress, every: bool = False) -> N
     not)."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         now = await check_all(ws)
-    edited = {ws.display(p) for p in progress.edited}  # their errors, said if no comparison
-    progress.now = [d for d in now.everything if d.path in edited and d.severity == "error"]
+    # their errors, said if no comparison is made
+    progress.now = now.errors_of({ws.display(p) for p in progress.edited})
 
     async def edited_outside(found: Committed[Checked]) -> Part | None:
         gate = {r.path for r in found.checked.results}

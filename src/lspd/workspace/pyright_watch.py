@@ -67,7 +67,7 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
         return []
     listed = list(changes)
     moved = [path for path, kind in listed if _structural(path, kind)]
-    edited = [p for p, kind in listed if kind == CHANGED and p.suffix.lower() in PYTHON]
+    edited = _in_place(listed)
     found: list[Path] = []
     for folder in folders:
         away = [p for p in edited if not p.is_relative_to(folder) and _reaches(folder, p)]
@@ -82,12 +82,16 @@ def outside(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, in
     of the server sees them."""
     if PYRIGHT not in name:
         return []
-    changed = [p for p, kind in changes if kind == CHANGED and p.suffix.lower() in PYTHON]
     return [
         path
-        for path in changed
+        for path in _in_place(changes)
         if any(path.is_relative_to(f) and not _watched(f, path) for f in folders)
     ]
+
+
+def _in_place(changes: Iterable[tuple[Path, int]]) -> list[Path]:
+    """The Python files of `changes` changed in place (not come or gone)."""
+    return [path for path, kind in changes if kind == CHANGED and path.suffix.lower() in PYTHON]
 
 
 def _reaches(folder: Path, path: Path) -> bool:
