@@ -199,7 +199,8 @@ class Watcher:
                 deadline = loop.time() + DEBOUNCE_MS / 1000
                 while loop.time() < deadline:  # the batch ends after STEP_MS of quiet
                     try:
-                        await asyncio.wait_for(wake.wait(), STEP_MS / 1000)
+                        async with asyncio.timeout(STEP_MS / 1000):  # no task of its own
+                            await wake.wait()
                     except TimeoutError:
                         break
                     wake.clear()
