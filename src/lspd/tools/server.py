@@ -10,6 +10,7 @@ becomes a tool error carrying the same message, which says what to send instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 import time
@@ -133,6 +134,7 @@ class _Progress:
     def __init__(self, ctx: Context[Any, Any], ws: Workspace) -> None:
         self.ctx, self.ws = ctx, ws
         self.task: asyncio.Task[None] | None = None
+        self.sent = asyncio.Event()  # set between reports: none is being sent
         self.timer = asyncio.get_running_loop().call_later(PROGRESS_INTERVAL_S, self._start)
 
     def _start(self) -> None:
@@ -142,12 +144,19 @@ class _Progress:
         ticks = 0
         while True:
             ticks += 1
+            self.sent.clear()
             await _report(self.ctx, self.ws, ticks)
+            self.sent.set()
             await asyncio.sleep(PROGRESS_INTERVAL_S)
 
     async def stop(self) -> None:
         self.timer.cancel()
         if self.task is not None:
+            # A report begun is sent whole: cancelled mid-send (a call ending just after its
+            # first second, on a loaded machine), the call's one report was lost.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(PROGRESS_INTERVAL_S):
+                    await self.sent.wait()
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
 
