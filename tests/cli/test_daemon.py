@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,6 +112,42 @@ def test_stop_after_kill_9_removes_the_stale_sentinel(lspd: Cli, root: Path) -> 
     assert stopped.returncode == 0
     assert "removed its stale sentinel" in stopped.stderr
     assert not sentinel.port_path(root).exists()
+
+
+def _pending(pid: int) -> int:
+    """The signals sent to `pid`'s process and not yet taken (a stopped process takes none)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^ShdPnd:\s*([0-9a-f]+)$", status, re.M)[1], 16)  # type: ignore[index]
+
+
+def test_a_daemon_too_busy_to_answer_is_stopped_not_taken_for_dead(lspd: Cli, root: Path) -> None:
+    # A daemon that answers no /health in time (stopped here; a cold check on a loaded
+    # machine did it) still holds its lock: `lspd stop` once removed its sentinel as stale
+    # and left it running.
+    _serve(lspd, root)
+    pid = json.loads(lspd("status", "--root", str(root), "--json").stdout)["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        status = lspd("status", "--root", str(root))
+        assert (status.returncode, status.stderr) == (
+            1,
+            f"lspd: the daemon (pid {pid}) did not answer /health within 2 s\n",
+        )
+        stopping = subprocess.Popen(
+            [LSPD, "stop", "--root", str(root)],
+            env=env_for(lspd.state),
+            stderr=subprocess.PIPE,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+        while not _pending(pid) & 1 << (signal.SIGTERM - 1):  # the stop's SIGTERM, waiting
+            assert stopping.poll() is None, stopping.communicate()
+            time.sleep(0.02)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    _, said = stopping.communicate(timeout=60)
+    assert (stopping.returncode, said) == (0, f"lspd: stopped the daemon of {root} (pid {pid})\n")
+    assert wait_dead(pid) and not sentinel.port_path(root).exists()
 
 
 def test_json_errors_are_json_on_stdout(lspd: Cli, root: Path) -> None:

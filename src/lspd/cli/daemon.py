@@ -196,7 +196,7 @@ def _stop(args: argparse.Namespace) -> int:
         print(f"lspd: {probed.reason}: nothing to stop", file=sys.stderr)
         return 0
     found = client.stop(root)
-    print(f"lspd: stopped the daemon of {root} (pid {found.health.get('pid')})", file=sys.stderr)
+    print(f"lspd: stopped the daemon of {root} (pid {found.pid})", file=sys.stderr)
     return 0
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from lspd import sentinel
-from lspd.daemon import loopback
+from lspd.daemon import lock, loopback
 from lspd.daemon.binding import HOST
 from lspd.errors import ERROR_KIND_META, DaemonError, InvalidInput, LspdError
 
@@ -91,6 +91,7 @@ class Probe:
         self.token = token
         self.health: dict[str, Any] = {}
         self.stale = False  # a sentinel that no daemon of this workspace answers for
+        self.pid: int | None = None  # the daemon's, when it answered or holds the lock
 
     @property
     def base_url(self) -> str:
@@ -117,6 +118,10 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
     try:
         response = _http(found, "GET", "/health", timeout)
     except _unanswered() as exc:
+        if (pid := lock.holder(root)) is not None:  # alive, too busy to answer in time
+            found.reason = f"the daemon (pid {pid}) did not answer /health within {timeout:g} s"
+            found.pid = pid
+            return found
         found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
         found.stale = True
         return found
@@ -137,6 +142,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
         found.stale = True
         return found
     found.health = health
+    found.pid = health.get("pid") if isinstance(health.get("pid"), int) else None
     crashed = [s["server"] for s in health.get("servers", []) if s.get("state") == "crashed"]
     found.ok = health.get("status") == "ok"
     if not found.ok:
@@ -353,11 +359,12 @@ def remove_stale(found: Probe) -> None:
 
 
 def stop(root: Path, timeout: float = 15.0) -> Probe:
-    """Stop the daemon of `root` with SIGTERM (a clean shutdown) and wait until it is gone."""
-    found = find_daemon(root)
-    if found is None:
-        raise DaemonError(probe(root).reason)
-    pid = int(found.health["pid"])
+    """Stop the daemon of `root` with SIGTERM (a clean shutdown) and wait until it is gone;
+    one too busy to answer /health is found by its lock."""
+    found = probe(root)
+    if found.pid is None:
+        raise DaemonError(found.reason)
+    pid = found.pid
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:

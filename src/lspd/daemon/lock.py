@@ -63,3 +63,23 @@ class InstanceLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def holder(root: Path) -> int | None:
+    """The pid of the live process holding `root`'s lock, or None: a daemon too busy to
+    answer is told from a dead one by this, not by its port. The pid the file names must
+    hold the file open (a killed daemon's pid may be another process's by now)."""
+    path = lock_path(root).resolve()
+    try:
+        pid = int(path.read_text(encoding="ascii").strip())
+        fds = Path(f"/proc/{pid}/fd")
+        return pid if any(_names(fd, path) for fd in fds.iterdir()) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _names(fd: Path, path: Path) -> bool:
+    try:
+        return Path(os.readlink(fd)) == path
+    except OSError:
+        return False
