@@ -133,11 +133,10 @@ class Stall:
             starting = any(sent.method in _STARTING for sent in connection.owed.values())
             if starting or silent < limit:
                 connection.gave_up.clear()
-                # asyncio.timeout, not wait_for: no task of its own, so none is left
-                # pending behind the question it watches (wait_for's inner task was).
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(min(max(limit - silent, 0.1), 1)):
-                        await connection.gave_up.wait()
+                    await asyncio.wait_for(
+                        connection.gave_up.wait(), min(max(limit - silent, 0.1), 1)
+                    )
                 continue
             self._restarted(_busy(silent, oldest), silent, kill)
             return

@@ -155,8 +155,7 @@ class _Progress:
             # A report begun is sent whole: cancelled mid-send (a call ending just after its
             # first second, on a loaded machine), the call's one report was lost.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(PROGRESS_INTERVAL_S):
-                    await self.sent.wait()
+                await asyncio.wait_for(self.sent.wait(), PROGRESS_INTERVAL_S)
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
 

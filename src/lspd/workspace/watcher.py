@@ -199,8 +199,7 @@ class Watcher:
                 deadline = loop.time() + DEBOUNCE_MS / 1000
                 while loop.time() < deadline:  # the batch ends after STEP_MS of quiet
                     try:
-                        async with asyncio.timeout(STEP_MS / 1000):  # no task of its own
-                            await wake.wait()
+                        await asyncio.wait_for(wake.wait(), STEP_MS / 1000)
                     except TimeoutError:
                         break
                     wake.clear()
