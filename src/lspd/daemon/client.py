@@ -23,6 +23,10 @@ from lspd.errors import ERROR_KIND_META, DaemonError, InvalidInput, LspdError
 
 PROTOCOL_VERSION = "2026-07-28"
 HEALTH_TIMEOUT_S = 2.0
+# A daemon holding its lock that did not answer in HEALTH_TIMEOUT_S is asked once more, this
+# long: a caller then uses it rather than check again in-process (a second engine, GBs on a
+# large project) or, for a hook, say nothing.
+BUSY_TIMEOUT_S = 8.0
 # A daemon answers before its MCP SDK is imported (`early`), but a request it has no kept
 # answer for waits for the import: 0.8-1.1 s quiet, 3-5 s on a loaded machine.
 LIST_TIMEOUT_S = 30.0
@@ -155,8 +159,10 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
 
 
 def find_daemon(root: Path) -> Probe | None:
-    """The running daemon of `root`, or None."""
+    """The running daemon of `root`, or None; one slow to answer is waited for."""
     found = probe(root)
+    if not found.ok and found.pid is not None:
+        found = probe(root, BUSY_TIMEOUT_S)
     return found if found.ok else None
 
 

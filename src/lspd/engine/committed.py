@@ -376,7 +376,11 @@ async def _again(
     # A program stopped at a syntax error answers tsc's syntax errors: nothing to sample.
     stopped = {path for stop in checked.stopped for path in stop.files}
     on_disk = [p for p in asked if ws.display(p) in now and ws.display(p) not in stopped]
-    differ = {p for p in on_disk if p in made and _rows(made[p]) != _rows(now[ws.display(p)])}
+    differ = set()
+    for p in on_disk:  # a file at a time: SQLAlchemy's 350,000 rows held the loop for seconds
+        await asyncio.sleep(0)
+        if p in made and _rows(made[p]) != _rows(now[ws.display(p)]):
+            differ.add(p)
     if not (files := sampled_again(ws, on_disk, differ)):
         return {}
     again = {absolute(ws, r.path): r for r in await run.held.asked(files, {})}

@@ -13,6 +13,7 @@ renamed file's diagnostics are its new path's (`renamed`, `Changes.renamed`).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -69,6 +70,9 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
         try:
             heard = await held_asked(ws, served, overlay)  # a few at a time, two servers
             for file in present:
+                # Each file's conversion is the loop's: SQLAlchemy's 350,000 diagnostics held
+                # it 10 s in one go, /health unanswered (`lspd stop` took it for dead).
+                await asyncio.sleep(0)
                 items = list(judged.get(file, []))
                 if file in served:
                     said, lines = heard[file].said, heard[file].lines
@@ -93,17 +97,23 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                         total=len(items),
                     )
                 )
-                for item in items:
-                    line = lines[item.line - 1] if item.line <= len(lines) else ""
-                    snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
-                    diagnostic = item.model_copy(update={"path": shown})
-                    key = (shown, item.severity, item.code, item.message, snippet)
-                    found.append(Found(diagnostic, key))
+                found += _found(items, lines, shown)
         finally:
             for file in served:
                 if file not in opened_before and file not in overlay:
                     ws.close_document(file)
     return Diagnosed(found, results, stops)
+
+
+def _found(items: list[Diagnostic], lines: list[str], shown: str) -> list[Found[Diagnostic]]:
+    """A file's diagnostics with their path, each with what identifies it across states."""
+    found = []
+    for item in items:
+        line = lines[item.line - 1] if item.line <= len(lines) else ""
+        snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
+        key = (shown, item.severity, item.code, item.message, snippet)
+        found.append(Found(item.model_copy(update={"path": shown}), key))
+    return found
 
 
 def _tsc_stop(

@@ -1,0 +1,76 @@
+"""Whether a daemon busy with a large comparison still answers: /health latency while it
+makes SQLAlchemy's first `check --baseline HEAD`.
+
+    .venv/bin/python bench/responsive.py [--sqlalchemy DIR] [--seconds N]
+
+A daemon serves SQLAlchemy 2.0.36 (basedpyright, 686 files, ~350,000 diagnostics; fetched as
+bench/gate.py does, or `--sqlalchemy DIR` for an unpacked sdist) with `to_list`'s `default`
+made required. Right after `serve`, `lspd check --baseline HEAD` makes HEAD's result and the
+work tree's; meanwhile /health is asked every 0.1 s. A /health unanswered for 2 s is what
+`lspd stop`, the hooks and every CLI command took for no daemon (the bench's finding: 11 s).
+Printed: the check's time, /health's p50, p95 and worst latency, and how often it took
+over 1 s and over 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from hooks import LSPD, SA_CORE, SA_NEW, SA_OLD, sqlalchemy
+
+
+def probe(port: str, stop: threading.Event, took: list[float]) -> None:
+    while not stop.is_set():
+        began = time.monotonic()
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=60).read()
+        took.append(time.monotonic() - began)
+        stop.wait(0.1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sqlalchemy", type=Path, help="an unpacked SQLAlchemy 2.0.36 sdist")
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        env = {**os.environ, "LSPD_STATE_DIR": str(Path(temp) / "state")}
+        root = sqlalchemy(Path(temp), arguments.sqlalchemy)
+        core = root / SA_CORE
+        core.write_text(core.read_text().replace(SA_OLD, SA_NEW))
+        subprocess.run([*LSPD, "serve", str(root), "--detach"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        port = (root / ".vscode" / ".mcp-port").read_text().strip()
+        stop, took = threading.Event(), []
+        prober = threading.Thread(target=probe, args=(port, stop, took))
+        prober.start()
+        try:
+            began = time.monotonic()
+            subprocess.run([*LSPD, "check", "--baseline", "HEAD"], cwd=root, env=env,
+                           capture_output=True)  # fmt: skip
+            check_s = time.monotonic() - began
+        finally:
+            stop.set()
+            prober.join()
+            subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
+    ms = sorted(t * 1000 for t in took)
+    p95 = ms[int(0.95 * (len(ms) - 1))]
+    slow = (sum(m > 1000 for m in ms), sum(m > 2000 for m in ms))
+    print(f"check --baseline HEAD, cold daemon  {check_s:.1f} s")
+    print(f"/health asked                       {len(ms)}")
+    p50 = statistics.median(ms)
+    print(f"/health p50 / p95 / worst (ms)      {p50:.0f} / {p95:.0f} / {ms[-1]:.0f}")
+    print(f"/health over 1 s / over 2 s         {slow[0]} / {slow[1]}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
