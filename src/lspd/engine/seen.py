@@ -14,7 +14,7 @@ from lspd.engine.results import FileResult
 Key = tuple[str, str, str | None, str, str]  # path, severity, code, message, snippet
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per diagnostic of a kept state: 350,000 on SQLAlchemy
 class Seen:
     """One diagnostic: where, what, and the source text it points at."""
 
@@ -29,7 +29,7 @@ class Seen:
     snippet: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileSeen:
     """One file's diagnostics in one state (`path` as an answer shows it)."""
 
