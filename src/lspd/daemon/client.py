@@ -25,8 +25,8 @@ PROTOCOL_VERSION = "2026-07-28"
 HEALTH_TIMEOUT_S = 2.0
 # A daemon holding its lock that did not answer in HEALTH_TIMEOUT_S is asked once more, this
 # long: a caller then uses it rather than check again in-process (a second engine, GBs on a
-# large project) or, for a hook, say nothing.
-BUSY_TIMEOUT_S = 8.0
+# large project) or, for a hook, say nothing. Both within an edit hook's 10 s (agents/).
+BUSY_TIMEOUT_S = 4.0
 # A daemon answers before its MCP SDK is imported (`early`), but a request it has no kept
 # answer for waits for the import: 0.8-1.1 s quiet, 3-5 s on a loaded machine.
 LIST_TIMEOUT_S = 30.0
