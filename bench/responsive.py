@@ -1,7 +1,7 @@
 """Whether a daemon busy with a large comparison still answers: /health latency while it
 makes SQLAlchemy's first `check --baseline HEAD`.
 
-    .venv/bin/python bench/responsive.py [--sqlalchemy DIR] [--seconds N]
+    .venv/bin/python bench/responsive.py [--sqlalchemy DIR]
 
 A daemon serves SQLAlchemy 2.0.36 (basedpyright, 686 files, ~350,000 diagnostics; fetched as
 bench/gate.py does, or `--sqlalchemy DIR` for an unpacked sdist) with `to_list`'s `default`
@@ -64,10 +64,10 @@ def main() -> None:
             subprocess.run([*LSPD, "stop", "--root", str(root)], env=env, capture_output=True)
     ms = sorted(t * 1000 for t in took)
     p95 = ms[int(0.95 * (len(ms) - 1))]
+    p50 = statistics.median(ms)
     slow = (sum(m > 1000 for m in ms), sum(m > 2000 for m in ms))
     print(f"check --baseline HEAD, cold daemon  {check_s:.1f} s")
     print(f"/health asked                       {len(ms)}")
-    p50 = statistics.median(ms)
     print(f"/health p50 / p95 / worst (ms)      {p50:.0f} / {p95:.0f} / {ms[-1]:.0f}")
     print(f"/health over 1 s / over 2 s         {slow[0]} / {slow[1]}")
 

@@ -195,7 +195,7 @@ def _stop(args: argparse.Namespace) -> int:
     if not probed.ok and probed.port is None:
         print(f"lspd: {probed.reason}: nothing to stop", file=sys.stderr)
         return 0
-    found = client.stop(root)
+    found = client.stop(root, found=probed)  # not probed twice: 2 s each for a busy one
     print(f"lspd: stopped the daemon of {root} (pid {found.pid})", file=sys.stderr)
     return 0
 

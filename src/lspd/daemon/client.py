@@ -364,10 +364,10 @@ def remove_stale(found: Probe) -> None:
         sentinel.remove_created_dir(found.root)
 
 
-def stop(root: Path, timeout: float = 15.0) -> Probe:
+def stop(root: Path, timeout: float = 15.0, found: Probe | None = None) -> Probe:
     """Stop the daemon of `root` with SIGTERM (a clean shutdown) and wait until it is gone;
-    one too busy to answer /health is found by its lock."""
-    found = probe(root)
+    one too busy to answer /health is found by its lock (`found`: `root` probed already)."""
+    found = probe(root) if found is None else found
     if found.pid is None:
         raise DaemonError(found.reason)
     pid = found.pid
