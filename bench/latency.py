@@ -169,7 +169,8 @@ async def warm(
     from mcp import Client
     from symbols import given_interpreter
 
-    from lspd.daemon.client import call_on, find_daemon, stateless_post
+    from lspd.daemon.client import call_on, stateless_post
+    from lspd.daemon.finding import find_daemon
     from lspd.lsp.session import Session
 
     rows: dict[str, list[float]] = {}

@@ -44,6 +44,7 @@ from mcp import Client  # noqa: E402
 from processes import cpu_seconds, rss_mb, stop  # noqa: E402
 
 from lspd.daemon import client as daemon_client  # noqa: E402
+from lspd.daemon import finding  # noqa: E402
 from lspd.lsp.text import path_to_uri  # noqa: E402
 from lspd.ops import state as state_ops  # noqa: E402
 from lspd.surface.table import operation  # noqa: E402
@@ -257,7 +258,7 @@ async def main(iterations: int, json_path: Path | None = None) -> None:
         url = f"http://127.0.0.1:{port}/mcp"
         ws = Workspace(root, log_dir=base / "logs")
         try:
-            found = daemon_client.find_daemon(root)
+            found = finding.find_daemon(root)
             assert found is not None
             header = (
                 f"{'tool':<22}{'MCP p50':>9}{'MCP p99':>9}{'HTTP p50':>9}{'HTTP p99':>9}"
@@ -333,7 +334,7 @@ async def _status(ws: Workspace) -> Any:
 
 async def measure(
     client: Client,
-    found: daemon_client.Probe,
+    found: finding.Probe,
     ws: Workspace,
     tool: str,
     arguments: dict[str, Any],

@@ -1,5 +1,5 @@
 """Failure branches of the health check: `scripts/lspd-health` end to end, and the function
-behind `lspd health` (`lspd.daemon.client.probe`, the daemon's code), both against a real
+behind `lspd health` (`lspd.daemon.finding.probe`, the daemon's code), both against a real
 HTTP server on 127.0.0.1 that answers as a broken or foreign daemon would.
 
 Each branch must exit 1 with a reason a person can act on: stale sentinel, a port that

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from lspd.daemon import client
+from lspd.daemon import finding
 
 from .live import FIXTURE, REPO, Clients, client_env, run
 
@@ -103,7 +103,7 @@ def test_claude_connects_to_the_plugins_server(installed: Installed) -> None:
     line = next(x for x in listed.splitlines() if x.startswith("plugin:lspd:lspd:"))
     assert line.endswith("bin/lspd mcp - ✔ Connected"), listed
     # `lspd mcp` started the daemon of the project Claude runs in, and left it running.
-    assert client.find_daemon(installed.root) is not None
+    assert finding.find_daemon(installed.root) is not None
 
 
 def plugin_hooks(installed: Installed) -> tuple[Path, dict[str, Any]]:

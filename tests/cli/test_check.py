@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from lspd.daemon.client import check_progress, find_daemon
+from lspd.daemon.client import check_progress
+from lspd.daemon.finding import find_daemon
 from lspd.engine.kept_memory import memory_of as kept_memory
 from lspd.ops.changes_page import memory_of
 from tests.basedpyright_cli import diagnostics, relative, start

@@ -21,7 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from lspd import sentinel
-from lspd.daemon import client, instance, wire
+from lspd.daemon import client, finding, instance, wire
 from lspd.daemon.bridge import Daemon
 from lspd.errors import DaemonError
 from tests.daemon.support import alive, wait_dead
@@ -51,13 +51,13 @@ def lspd(*args: str) -> subprocess.CompletedProcess[str]:
 def served(root: Path) -> Iterator[Path]:
     """The workspace; whatever daemon serves it at the end is stopped."""
     yield root
-    if client.find_daemon(root) is not None:
-        client.stop(root)
+    if finding.find_daemon(root) is not None:
+        finding.stop(root)
 
 
 def daemon_pid(root: Path) -> int:
-    found = client.find_daemon(root)
-    assert found is not None, client.probe(root).reason
+    found = finding.find_daemon(root)
+    assert found is not None, finding.probe(root).reason
     return int(found.health["pid"])
 
 
@@ -70,7 +70,7 @@ def hovered(result: Any) -> str:
 async def test_a_client_starts_the_bridge_and_the_bridge_the_daemon(
     served: Path, mode: str
 ) -> None:
-    assert client.find_daemon(served) is None
+    assert finding.find_daemon(served) is None
 
     async with Client(bridge(served), mode=mode) as mcp:
         tools = {tool.name for tool in (await mcp.list_tools()).tools}
@@ -78,7 +78,7 @@ async def test_a_client_starts_the_bridge_and_the_bridge_the_daemon(
 
     assert {"hover", "definition", "references", "status", "preview"} <= tools
     assert "def greet" in hovered(result) or "Greeter" in hovered(result)
-    assert client.find_daemon(served) is not None  # the bridge's end leaves it for others
+    assert finding.find_daemon(served) is not None  # the bridge's end leaves it for others
 
 
 async def test_progress_notifications_pass_through(served: Path) -> None:
@@ -104,7 +104,7 @@ async def test_the_bridge_follows_the_daemon_to_another_port(served: Path, mode:
 
     async with Client(bridge(served), mode=mode) as mcp:
         before = hovered(await mcp.call_tool("hover", HOVER))
-        client.stop(served)
+        finding.stop(served)
         with socket.socket() as holder:  # the old port is taken: the new daemon binds another
             holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             holder.bind(("127.0.0.1", old_port or 0))
@@ -161,7 +161,7 @@ def piped(root: Path, *calls: dict[str, Any]) -> tuple[subprocess.Popen[bytes], 
 def test_two_bridges_started_at_once_on_an_unserved_root_share_one_daemon(
     served: Path,
 ) -> None:
-    assert client.find_daemon(served) is None
+    assert finding.find_daemon(served) is None
     racing = [piped(served, {"name": "hover", "arguments": HOVER}) for _ in range(2)]
 
     answers = []
@@ -193,7 +193,7 @@ def test_a_start_lost_to_another_waits_for_the_winners_daemon(
     found = asyncio.run(Daemon(served).get())
 
     assert winner[0].wait(60) == 0
-    assert found.url == client.find_daemon(served).url  # type: ignore[union-attr]
+    assert found.url == finding.find_daemon(served).url  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -205,7 +205,7 @@ async def test_a_daemon_in_token_mode_is_reached_with_its_token_also_a_new_one(
 
     async with Client(bridge(served), mode=mode) as mcp:
         before = hovered(await mcp.call_tool("hover", HOVER))
-        client.stop(served)
+        finding.stop(served)
         assert lspd("serve", str(served), "--detach", "--token").returncode == 0
         after = hovered(await mcp.call_tool("hover", HOVER))
 
@@ -294,7 +294,7 @@ def test_closing_stdin_ends_the_bridge_and_no_orphan_remains(served: Path) -> No
     assert process.wait(10) == 0
     assert process.stdout.read() == b""
     assert not alive(process.pid)
-    assert alive(daemon) and client.find_daemon(served) is not None
+    assert alive(daemon) and finding.find_daemon(served) is not None
     assert daemons_of(served, b"mcp") == []
 
 
@@ -316,7 +316,7 @@ def test_the_answers_owed_when_stdin_ends_are_printed(served: Path, era: str) ->
         ]
     messages.append({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
     piped = "".join(json.dumps(m) + "\n" for m in messages).encode()
-    assert client.find_daemon(served) is None
+    assert finding.find_daemon(served) is None
 
     ended = subprocess.run(
         [*bridge(served).command.split(), *bridge(served).args],

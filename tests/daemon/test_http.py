@@ -13,7 +13,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from lspd import __version__, sentinel
-from lspd.daemon import client
+from lspd.daemon import client, finding
 from tests.daemon.support import thread_daemon
 
 INIT = {
@@ -52,10 +52,10 @@ def test_health_and_sentinel(root: Path) -> None:
         assert data["pid"] == os.getpid()
         assert data["version"] == __version__
         assert isinstance(data["uptime_s"], float) and data["servers"] == []
-        found = client.find_daemon(root)
+        found = finding.find_daemon(root)
         assert found is not None and found.url == daemon.url
     assert not sentinel.port_path(root).exists()
-    assert client.find_daemon(root) is None
+    assert finding.find_daemon(root) is None
 
 
 def test_listens_on_127_0_0_1_only(root: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.daemon import client
+from lspd.daemon import finding
 from tests.conftest import copy_fixture
 
 
@@ -37,7 +37,7 @@ def test_serve_sync_writes_the_url(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert json.loads(config.read_text())["servers"]["lspd"]["url"] == url
     finally:
         monkeypatch.setenv("LSPD_STATE_DIR", env["LSPD_STATE_DIR"])
-        client.stop(root)
+        finding.stop(root)
 
 
 def test_serve_sync_refuses_an_unknown_agent(tmp_path: Path) -> None:

@@ -22,13 +22,8 @@ from typing import Any
 
 from lspd.cli import log_warnings, render
 from lspd.cli.progress import Progress
-from lspd.daemon.client import (
-    call_on,
-    check_everything,
-    check_progress,
-    find_daemon,
-    resolve_root,
-)
+from lspd.daemon.client import call_on, check_everything, check_progress
+from lspd.daemon.finding import find_daemon, resolve_root
 from lspd.errors import InvalidInput, LspdError
 
 CHECK_TIMEOUT_S = 1800.0  # a cold check of a large project takes minutes

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.cli.render import render
-from lspd.daemon import client
+from lspd.daemon import client, finding
 from lspd.errors import LspdError
 
 
@@ -102,10 +102,10 @@ def _serve(args: argparse.Namespace) -> int:
     from lspd.daemon import head_start
     from lspd.errors import InvalidInput
 
-    root = client.resolve_root(args.root_option or args.root or ".")
+    root = finding.resolve_root(args.root_option or args.root or ".")
     if not root.is_dir():
         raise InvalidInput(f"workspace root {root} is not a directory")
-    found = client.enclosing_daemon(root)
+    found = finding.enclosing_daemon(root)
     if found is None and args.prewarm and not args.detach and not args.restricted:
         head_start.start(root)  # its servers start while lspd's own modules are imported
     try:
@@ -114,7 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
         head_start.close()  # what no session took (when no daemon ran here)
 
 
-def _serve_root(args: argparse.Namespace, root: Path, found: client.Probe | None) -> int:
+def _serve_root(args: argparse.Namespace, root: Path, found: finding.Probe | None) -> int:
     from lspd.daemon import instance, run
     from lspd.workspace.config import load_config
 
@@ -150,18 +150,18 @@ def _serve_root(args: argparse.Namespace, root: Path, found: client.Probe | None
         print(f"lspd: stopped serving {root} ({cause.get(why, why)})", file=sys.stderr, flush=True)
 
     if instance.serve(options, announce, farewell) is not None:  # another serve won the lock
-        found = client.find_daemon(root)
+        found = finding.find_daemon(root)
         if found is not None:
             return _already_served(found, root, asked)
     return 0
 
 
-def _already_served(found: client.Probe, root: Path, asked: dict[str, object]) -> int:
+def _already_served(found: finding.Probe, root: Path, asked: dict[str, object]) -> int:
     """A daemon serves `root` (or a directory above it): its URL, exit 0 when the options
     asked match it, else exit 1 naming the difference."""
     served = found.root
     inside = f" (inside {served})" if served != root else ""
-    differ = client.differences(found.health, asked)
+    differ = _differences(found.health, asked)
     if differ:
         print(
             f"lspd: a daemon already serves {root}{inside} at {found.url}, but not with "
@@ -172,6 +172,22 @@ def _already_served(found: client.Probe, root: Path, asked: dict[str, object]) -
     print(found.url, flush=True)
     print(f"lspd: a daemon already serves {root}{inside}", file=sys.stderr)
     return 0
+
+
+def _differences(health: dict[str, Any], asked: dict[str, Any]) -> list[str]:
+    """How the options `asked` of a new `serve` differ from a running daemon's: only those
+    given (an option left out takes whatever runs), e.g. `--token (it runs without)`."""
+    running = health.get("options", {})
+    out = []
+    for name, value in asked.items():
+        if value is None or value is False or running.get(name) == value:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            out.append(f"{flag} (it runs without)")
+        else:
+            out.append(f"{flag} {value:g} (it runs with {running.get(name)})")
+    return out
 
 
 def _sync_list(values: list[str]) -> tuple[str, ...]:
@@ -186,25 +202,25 @@ def _sync_list(values: list[str]) -> tuple[str, ...]:
 
 
 def _stop(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root_option or args.root)
-    probed = client.probe(root)
+    root = finding.resolve_root(args.root_option or args.root)
+    probed = finding.probe(root)
     if probed.stale:
-        client.remove_stale(probed)
+        finding.remove_stale(probed)
         print(f"lspd: no daemon ran for {root}; removed its stale sentinel", file=sys.stderr)
         return 0
     if not probed.ok and probed.port is None:
         print(f"lspd: {probed.reason}: nothing to stop", file=sys.stderr)
         return 0
-    found = client.stop(root, found=probed)  # not probed twice: 2 s each for a busy one
+    found = finding.stop(root, found=probed)  # not probed twice: 2 s each for a busy one
     print(f"lspd: stopped the daemon of {root} (pid {found.pid})", file=sys.stderr)
     return 0
 
 
 def _status(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root_option or args.root)
-    found = client.find_daemon(root)
+    root = finding.resolve_root(args.root_option or args.root)
+    found = finding.find_daemon(root)
     if found is None:
-        print(f"lspd: {client.probe(root).reason}", file=sys.stderr)
+        print(f"lspd: {finding.probe(root).reason}", file=sys.stderr)
         return 1
     page = found.url.removesuffix("mcp")  # the live status page, GET /
     if args.open:
@@ -233,8 +249,8 @@ def _open(url: str) -> None:
 
 
 def _health(args: argparse.Namespace) -> int:
-    root = client.resolve_root(args.root_option or args.root)
-    found = client.probe(root)
+    root = finding.resolve_root(args.root_option or args.root)
+    found = finding.probe(root)
     healthy = found.ok and not any(s.get("state") == "crashed" for s in found.health["servers"])
     reason = found.reason
     if healthy:

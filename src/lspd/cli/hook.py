@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from lspd.daemon.client import Probe
+    from lspd.daemon.finding import Probe
 
 AGENTS = ("claude-code", "codex")
 MAX_PAYLOAD = 4_000_000  # characters of stdin read (a Write carries the whole file)
@@ -126,7 +126,8 @@ def stopped_note(stops: list[str], what: str, proves: str) -> str:
 
 def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any] | None:
     """The hook's stdout for a payload, or None when there is nothing to say."""
-    from lspd.daemon.client import enclosing_daemon, hook
+    from lspd.daemon.client import hook
+    from lspd.daemon.finding import enclosing_daemon
 
     began = time.monotonic()
     payload = json.loads(raw)
@@ -307,7 +308,7 @@ def _fix(stopped: list[str], what: str) -> str:
 def _target(agent: str, payload: dict[str, Any]) -> tuple[Probe, list[str], str] | None:
     """The daemon serving the edited files, the files (relative to its root) and the
     agent session; None when no daemon serves them."""
-    from lspd.daemon.client import enclosing_daemon
+    from lspd.daemon.finding import enclosing_daemon
 
     files = edited_files(agent, payload)
     if not files:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon import client
+from lspd.daemon import finding
 
 # What MCP clients set to the project they run in, for the servers and hooks they start: the
 # workspace when no --root is given (else the nearest served ancestor of the cwd, or the cwd).
@@ -50,11 +50,11 @@ def workspace(given: str | None, environ: dict[str, str] | None = None) -> Path:
     other command finds it."""
     environ = dict(os.environ) if environ is None else environ
     if given:
-        return client.resolve_root(given)
+        return finding.resolve_root(given)
     project = next((environ[v] for v in PROJECT_DIR_VARIABLES if environ.get(v)), None)
     if project and Path(project).is_dir():
-        return client.resolve_root(None, cwd=Path(project))
-    return client.resolve_root(None)
+        return finding.resolve_root(None, cwd=Path(project))
+    return finding.resolve_root(None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +73,7 @@ def _too_wide(root: Path) -> str | None:
     """Why not to start a daemon for `root` (a home directory or `/`: every file of the user
     would be indexed), when none serves it yet."""
     wide = {Path.home().resolve(), Path(root.anchor)}
-    if root not in wide or client.enclosing_daemon(root) is not None:
+    if root not in wide or finding.enclosing_daemon(root) is not None:
         return None
     return (
         f"not starting a daemon for {root}, which is not a project; start the client in a "

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from lspd.cli.errors import read_input
-from lspd.daemon.client import call_tool, find_daemon, probe, resolve_root
+from lspd.daemon.client import call_tool
+from lspd.daemon.finding import find_daemon, probe, resolve_root
 from lspd.errors import InvalidInput
 from lspd.sentinel import port_path
 from lspd.surface.commands import Command, commands

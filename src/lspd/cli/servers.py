@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING
 
 from lspd import __version__
-from lspd.daemon.client import find_daemon, resolve_root
+from lspd.daemon.finding import find_daemon, resolve_root
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.registry import definitions
 

@@ -10,7 +10,7 @@ from typing import Any
 from lspd.agents.descriptor import load_descriptors
 from lspd.agents.endpoint import read_port, read_token
 from lspd.agents.sync import DEFAULT_NAME, SyncReport, sync_agents
-from lspd.daemon import client
+from lspd.daemon import finding
 from lspd.daemon.binding import mcp_url
 
 
@@ -68,7 +68,7 @@ _SWITCHES = {
 
 def run(args: argparse.Namespace) -> int:
     """`lspd sync`: write the running daemon's MCP URL (and hooks) into the agents' configs."""
-    root = client.resolve_root(args.root_option or args.root)
+    root = finding.resolve_root(args.root_option or args.root)
     if args.list:
         return _list_agents(root)
     if args.remove:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     url, token = "", None  # --stdio: `lspd mcp` finds (or starts) the daemon itself
     if not args.stdio:
         url, token = mcp_url(read_port(root)), read_token(root)
-        found = client.probe(root)
+        found = finding.probe(root)
         if not found.ok:
             # Only a warning: the daemon may be restarting; `serve --sync` syncs after its bind.
             print(f"lspd sync: warning: {found.reason}", file=sys.stderr)

@@ -35,7 +35,7 @@ from typing import IO, Any
 
 import httpx
 
-from lspd.daemon import client, wire
+from lspd.daemon import client, finding, wire
 from lspd.errors import DaemonError, LspdError
 
 # A line of stdin may hold a whole file as `content` (the daemon takes up to 3 x its
@@ -55,10 +55,10 @@ class Daemon:
         self.root = root
         self.token = token
         self.restricted = restricted
-        self.found: client.Probe | None = None
+        self.found: finding.Probe | None = None
         self._lock = asyncio.Lock()
 
-    async def get(self) -> client.Probe:
+    async def get(self) -> finding.Probe:
         """The daemon to send to; found (or started) again after `lost`."""
         if self.found is None:
             async with self._lock:
@@ -66,13 +66,13 @@ class Daemon:
                     self.found = await asyncio.to_thread(self._find_or_start)
         return self.found
 
-    def lost(self, found: client.Probe) -> None:
+    def lost(self, found: finding.Probe) -> None:
         """`found` did not answer: the next `get` looks again."""
         if self.found is found:
             self.found = None
 
-    def _find_or_start(self) -> client.Probe:
-        found = client.enclosing_daemon(self.root)
+    def _find_or_start(self) -> finding.Probe:
+        found = finding.enclosing_daemon(self.root)
         if found is not None:
             return found
         from lspd.daemon.instance import spawn_detached  # only to start one: `run`'s imports
@@ -89,14 +89,14 @@ class Daemon:
             return found
         found = _answering(self.root, RACE_S)
         if found is None:
-            raise DaemonError(client.probe(self.root).reason)
+            raise DaemonError(finding.probe(self.root).reason)
         return found
 
 
-def _answering(root: Path, within: float) -> client.Probe | None:
+def _answering(root: Path, within: float) -> finding.Probe | None:
     """The daemon of `root` once it answers, waited for `within` seconds."""
     deadline = time.monotonic() + within
-    while (found := client.find_daemon(root)) is None and time.monotonic() < deadline:
+    while (found := finding.find_daemon(root)) is None and time.monotonic() < deadline:
         time.sleep(0.1)
     return found
 
@@ -109,7 +109,7 @@ class Session:
         self.initialize = initialize
         self.id: str | None = None
         self.version: str | None = None
-        self.on: client.Probe | None = None
+        self.on: finding.Probe | None = None
 
 
 class Gone(Exception):
@@ -202,7 +202,7 @@ class Bridge:
         request_id = message.get("id") if is_request else None
         why: Exception | None = None
         for attempt in range(2):
-            found: client.Probe | None = None
+            found: finding.Probe | None = None
             try:
                 found = await self.daemon.get()
                 headers = {"accept": wire.ACCEPT, "content-type": "application/json"}
@@ -228,7 +228,7 @@ class Bridge:
                 wire.error(request_id, f"lspd mcp: the daemon of {self.daemon.root}: {text}")
             )
 
-    async def _session_on(self, found: client.Probe, message: Any) -> dict[str, str]:
+    async def _session_on(self, found: finding.Probe, message: Any) -> dict[str, str]:
         """The session headers for a message to `found`: the client's `initialize` replayed
         there first when the session lives on a daemon that is gone."""
         session = self.session
@@ -241,7 +241,7 @@ class Bridge:
                     await self._replay(found, session)
         return wire.session_headers(session.id, session.version)
 
-    async def _replay(self, found: client.Probe, session: Session) -> None:
+    async def _replay(self, found: finding.Probe, session: Session) -> None:
         """Open the session again on `found`: `initialize` (its answer is the client's
         already) and `notifications/initialized`."""
         session.on = None
@@ -255,7 +255,7 @@ class Bridge:
 
     async def _post(
         self,
-        found: client.Probe,
+        found: finding.Probe,
         message: Any,
         headers: dict[str, str],
         request_id: Any,
@@ -295,7 +295,7 @@ class Bridge:
                 self.write(wire.one_line(data))
 
     def _opened(
-        self, found: client.Probe, session_id: str | None, answers: list[bytes], request_id: Any
+        self, found: finding.Probe, session_id: str | None, answers: list[bytes], request_id: Any
     ) -> None:
         """The daemon answered `initialize`: the session's id and version, and its stream
         of messages sent outside any request."""
@@ -311,7 +311,7 @@ class Bridge:
         if session_id:
             self._stream = self._spawn(self._listen(found, session))
 
-    async def _listen(self, found: client.Probe, session: Session) -> None:
+    async def _listen(self, found: finding.Probe, session: Session) -> None:
         """The session's GET stream: the daemon's own notifications and requests. It ends
         with the daemon; the session's next message opens it again with a new one."""
         headers = {"accept": "text/event-stream", **found.headers}

@@ -1,4 +1,4 @@
-"""Finding and calling the daemon of a workspace, for the CLI and scripts.
+"""Calling the daemon of a workspace (found by `finding`), for the CLI and scripts.
 
 Light on purpose: a bare socket (`loopback`: not even `http.client`), no MCP SDK (importing it
 costs about a second, more than a warm answer) and no httpx (40 ms of a hook's 150 ms). A tool
@@ -9,24 +9,16 @@ with the same `structuredContent` an agent gets.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from lspd import sentinel
-from lspd.daemon import lock, loopback
+from lspd.daemon import loopback
 from lspd.daemon.binding import HOST
-from lspd.errors import ERROR_KIND_META, DaemonError, InvalidInput, LspdError
+from lspd.daemon.finding import HEALTH_TIMEOUT_S, Probe, find_daemon
+from lspd.errors import ERROR_KIND_META, DaemonError, LspdError
 
 PROTOCOL_VERSION = "2026-07-28"
-HEALTH_TIMEOUT_S = 2.0
-# A daemon holding its lock that did not answer in HEALTH_TIMEOUT_S is asked once more, this
-# long: a caller then uses it rather than check again in-process (a second engine, GBs on a
-# large project) or, for a hook, say nothing. Both within an edit hook's 10 s (agents/).
-BUSY_TIMEOUT_S = 4.0
 # A daemon answers before its MCP SDK is imported (`early`), but a request it has no kept
 # answer for waits for the import: 0.8-1.1 s quiet, 3-5 s on a loaded machine.
 LIST_TIMEOUT_S = 30.0
@@ -64,131 +56,6 @@ def _http(
 def _unanswered() -> tuple[type[Exception], ...]:
     """What `_http` raises when nothing (or not HTTP) answers."""
     return (OSError, loopback.NotHttp)
-
-
-def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
-    """The workspace of a command (spec §5): `root` when given, else the nearest ancestor
-    of `cwd` holding `.vscode/.mcp-port`, else `cwd` itself."""
-    base = (cwd or Path.cwd()).resolve()
-    if root is not None:
-        given = (base / root).resolve()
-        if not given.is_dir():
-            what = "does not exist" if not given.exists() else "is not a directory"
-            raise InvalidInput(f"workspace root {given} {what}; send an existing directory")
-        return given
-    for directory in (base, *base.parents):
-        if sentinel.port_path(directory).is_file():
-            return directory
-    return base
-
-
-class Probe:
-    """What answers for a workspace: `ok` with the daemon's /health, or why not."""
-
-    def __init__(
-        self, root: Path, ok: bool, reason: str, port: int | None = None, token: str | None = None
-    ) -> None:
-        self.root = root
-        self.ok = ok
-        self.reason = reason
-        self.port = port
-        self.token = token
-        self.health: dict[str, Any] = {}
-        self.stale = False  # a sentinel that no daemon of this workspace answers for
-        self.pid: int | None = None  # the daemon's, when it answered or holds the lock
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    @property
-    def url(self) -> str:
-        """The MCP endpoint, as agents are configured with it."""
-        return f"{self.base_url}/mcp"
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
-
-
-def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
-    """Ask the port in the sentinel whether a daemon serves `root` (else the sentinel is stale)."""
-    root = root.resolve()
-    port = sentinel.read_port(root)
-    if port is None:
-        where = sentinel.port_path(root)
-        return Probe(root, False, f"no daemon runs for {root} (no port in {where})")
-    found = Probe(root, False, "", port, sentinel.read_token(root))
-    try:
-        response = _http(found, "GET", "/health", timeout)
-    except _unanswered() as exc:
-        if (pid := lock.holder(root)) is not None:  # alive, too busy to answer in time
-            found.reason = f"the daemon (pid {pid}) did not answer /health within {timeout:g} s"
-            found.pid = pid
-            return found
-        found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
-        found.stale = True
-        return found
-    if response.status_code == 401:
-        found.reason = f"the daemon on port {port} refused the token in {sentinel.token_path(root)}"
-        return found
-    if response.status_code != 200:
-        found.reason = f"port {port} answered /health with HTTP {response.status_code}"
-        return found
-    try:
-        health = response.json()
-    except ValueError:
-        found.reason = f"port {port} answered /health with something that is not JSON"
-        return found
-    if not isinstance(health, dict) or health.get("workspace") != str(root):
-        other = health.get("workspace") if isinstance(health, dict) else None
-        found.reason = f"port {port} serves another workspace ({other}): stale sentinel"
-        found.stale = True
-        return found
-    found.health = health
-    found.pid = health.get("pid") if isinstance(health.get("pid"), int) else None
-    crashed = [s["server"] for s in health.get("servers", []) if s.get("state") == "crashed"]
-    found.ok = health.get("status") == "ok"
-    if not found.ok:
-        found.reason = f"the daemon reports status {health.get('status')!r}"
-    elif crashed:
-        found.reason = f"daemon up, but crashed: {', '.join(crashed)} (restarts on next request)"
-    else:
-        found.reason = f"daemon pid {health.get('pid')} serves {root} at {found.url}"
-    return found
-
-
-def find_daemon(root: Path) -> Probe | None:
-    """The running daemon of `root`, or None; one slow to answer is waited for."""
-    found = probe(root)
-    if not found.ok and found.pid is not None:
-        found = probe(root, BUSY_TIMEOUT_S)
-    return found if found.ok else None
-
-
-def enclosing_daemon(root: Path) -> Probe | None:
-    """The running daemon serving `root` or a directory above it (which answers for `root`)."""
-    root = root.resolve()
-    for directory in (root, *root.parents):
-        if sentinel.port_path(directory).is_file() and (found := find_daemon(directory)):
-            return found
-    return None
-
-
-def differences(health: dict[str, Any], asked: dict[str, Any]) -> list[str]:
-    """How the options `asked` of a new `serve` differ from a running daemon's: only those
-    given (an option left out takes whatever runs), e.g. `--token (it runs without)`."""
-    running = health.get("options", {})
-    out = []
-    for name, value in asked.items():
-        if value is None or value is False or running.get(name) == value:
-            continue
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            out.append(f"{flag} (it runs without)")
-        else:
-            out.append(f"{flag} {value:g} (it runs with {running.get(name)})")
-    return out
 
 
 class ToolFailed(LspdError):
@@ -354,47 +221,3 @@ def _json_rpc_message(response: Response) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise DaemonError("the daemon's answer is not a JSON-RPC message")
     return message
-
-
-def remove_stale(found: Probe) -> None:
-    """Remove the sentinel (and token) a killed daemon left behind."""
-    if found.stale and found.port is not None:
-        sentinel.remove_port(found.root, found.port)
-        sentinel.remove_token(found.root, found.token)
-        sentinel.remove_created_dir(found.root)
-
-
-def stop(root: Path, timeout: float = 15.0, found: Probe | None = None) -> Probe:
-    """Stop the daemon of `root` with SIGTERM (a clean shutdown) and wait until it is gone;
-    one too busy to answer /health is found by its lock (`found`: `root` probed already)."""
-    found = probe(root) if found is None else found
-    if found.pid is None:
-        raise DaemonError(found.reason)
-    pid = found.pid
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        return found
-    except PermissionError as exc:
-        raise DaemonError(f"cannot signal the daemon (pid {pid}): {exc}") from None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not _alive(pid):
-            return found
-        time.sleep(0.05)
-    raise DaemonError(f"the daemon (pid {pid}) did not stop within {timeout:g} s")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie child of ours counts as gone.
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True

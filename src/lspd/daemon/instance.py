@@ -29,7 +29,7 @@ def serve(
 ) -> str | None:
     """Serve `options.root` in this process until a signal; or, when a daemon already
     serves it, return that daemon's URL at once (a lock decides, not a race)."""
-    from lspd.daemon import client
+    from lspd.daemon import finding
     from lspd.daemon.lock import InstanceLock
 
     # Nothing the daemon (or a server it starts) writes may be writable by others: the
@@ -40,7 +40,7 @@ def serve(
     deadline = time.monotonic() + LOCK_WAIT_S
     while not lock.acquire():
         # Another `serve` holds the lock: it is starting, or running. Wait for its answer.
-        found = client.find_daemon(root)
+        found = finding.find_daemon(root)
         if found is not None:
             return found.url
         if time.monotonic() > deadline:
@@ -50,7 +50,7 @@ def serve(
             )
         time.sleep(0.05)
     try:
-        found = client.find_daemon(root)  # one started with another state directory
+        found = finding.find_daemon(root)  # one started with another state directory
         if found is not None:
             return found.url
         configure_logging(root, options.log_level)
@@ -64,7 +64,7 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
     """Start `lspd serve` in the background and return its URL once it answers."""
     import subprocess
 
-    from lspd.daemon import client
+    from lspd.daemon import finding
 
     root = options.root.resolve()
     command = [*python_command(), "serve", str(root), "--log-level", options.log_level]
@@ -94,7 +94,7 @@ def spawn_detached(options: Options, timeout: float = 60.0) -> str:
         )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = client.find_daemon(root)
+        found = finding.find_daemon(root)
         if found is not None:
             return found.url
         if process.poll() is not None and process.returncode != 0:
