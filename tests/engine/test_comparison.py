@@ -4,47 +4,58 @@ being new or fixed."""
 
 from __future__ import annotations
 
-from lspd.engine.comparison import Again, Found, difference
+from lspd.engine.comparison import Again, Difference, Found, difference
 from lspd.engine.seen import Key
 
+Item = tuple[str, int]
 
-def _found(name: str, line: int, snippet: str = "x") -> Found[tuple[str, int]]:
+
+def _found(name: str, line: int, snippet: str = "x") -> Found[Item]:
     """A diagnostic (its name and line: what a caller's model would hold) with its key."""
     key: Key = ("a.py", "error", "code", name, snippet)
     return Found((name, line), key)
+
+
+def _said(found: Difference[Item]) -> tuple[list[Item], list[Item], int]:
+    """Introduced, fixed (the caller's items, in order) and unchanged."""
+    return (
+        [f.diagnostic for f in found.introduced],
+        [f.diagnostic for f in found.fixed],
+        found.unchanged,
+    )
 
 
 def test_a_line_shift_is_unchanged_and_a_new_key_is_introduced() -> None:
     before = [_found("old", 3)]
     after = [_found("old", 7), _found("new", 1)]
     found = difference(before, after)
-    assert (found.introduced, found.fixed, found.unchanged) == ([("new", 1)], [], 1)
+    assert _said(found) == ([("new", 1)], [], 1)
 
 
 def test_a_key_gone_is_fixed_and_a_second_copy_of_a_key_is_introduced() -> None:
     before = [_found("same", 1), _found("gone", 2)]
     after = [_found("same", 1), _found("same", 5)]
     found = difference(before, after)
-    assert (found.introduced, found.fixed, found.unchanged) == ([("same", 5)], [("gone", 2)], 1)
+    assert _said(found) == ([("same", 5)], [("gone", 2)], 1)
 
 
 def test_the_same_message_at_another_snippet_is_another_diagnostic() -> None:
     found = difference([_found("m", 1, "a")], [_found("m", 1, "b")])
-    assert (found.introduced, found.fixed, found.unchanged) == ([("m", 1)], [("m", 1)], 0)
+    assert _said(found) == ([("m", 1)], [("m", 1)], 0)
 
 
 def test_a_diagnostic_the_second_check_of_the_unchanged_text_has_is_not_new() -> None:
     flaky = _found("flaky", 4)
     again = Again("before", [flaky])
     found = difference([], [flaky], again)
-    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
-    assert difference([], [flaky]).introduced == [("flaky", 4)]
+    assert _said(found) == ([], [], 1)
+    assert difference([], [flaky]).introduced == [flaky]
 
 
 def test_a_diagnostic_the_second_check_of_the_changed_text_lacks_is_not_new() -> None:
     flaky = _found("flaky", 4)
     found = difference([], [flaky], Again("after", []))
-    assert (found.introduced, found.fixed) == ([], [])
+    assert _said(found)[:2] == ([], [])
 
 
 def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -> None:
@@ -52,8 +63,8 @@ def test_a_diagnostic_the_changed_state_did_not_check_is_unchecked_not_fixed() -
     it did not check is neither fixed nor unchanged."""
     gone, kept = _found("gone", 2), _found("kept", 3)
     found = difference([gone, kept], [kept], hidden=lambda f: f.key[3] == "gone")
-    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
-    assert found.unchecked == [("gone", 2)]
+    assert _said(found) == ([], [], 1)
+    assert found.unchecked == [gone]
 
 
 def test_a_diagnostic_the_baseline_did_not_check_is_unseen_not_introduced() -> None:
@@ -61,8 +72,8 @@ def test_a_diagnostic_the_baseline_did_not_check_is_unseen_not_introduced() -> N
     check there is neither introduced nor unchanged; a new one elsewhere is introduced."""
     back, kept, new = _found("back", 2), _found("kept", 3), _found("new", 4)
     found = difference([kept], [back, kept, new], unseen=lambda f: f.key[3] == "back")
-    assert (found.introduced, found.fixed, found.unchanged) == ([("new", 4)], [], 1)
-    assert found.unseen == [("back", 2)]
+    assert _said(found) == ([("new", 4)], [], 1)
+    assert found.unseen == [back]
 
 
 def test_a_renamed_files_diagnostics_are_its_new_paths() -> None:
@@ -72,11 +83,13 @@ def test_a_renamed_files_diagnostics_are_its_new_paths() -> None:
     new = Found(("m", 4), ("new.py", "error", "code", "m", "x"))
     other = Found(("m", 1), ("other.py", "error", "code", "m", "x"))
     found = difference([old], [new], renamed={"old.py": "new.py"})
-    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)
+    assert _said(found) == ([], [], 1)
     found = difference([old], [new, other], renamed={"old.py": "new.py"})
-    assert (found.introduced, found.fixed, found.unchanged) == ([("m", 1)], [], 1)
+    assert _said(found) == ([("m", 1)], [], 1)
+    gone = difference([old], [], renamed={"old.py": "new.py"})  # fixed: as the baseline had it
+    assert (gone.fixed, gone.fixed[0].key[0]) == ([old], "old.py")
     before = difference([old], [new])  # before: introduced under one path, fixed under the other
-    assert (before.introduced, before.fixed, before.unchanged) == ([("m", 4)], [("m", 4)], 0)
+    assert _said(before) == ([("m", 4)], [("m", 4)], 0)
 
 
 def test_a_renamed_files_error_gone_where_a_stop_did_not_check_it_is_unchecked() -> None:
@@ -86,4 +99,4 @@ def test_a_renamed_files_error_gone_where_a_stop_did_not_check_it_is_unchecked()
     found = difference(
         [old], [], hidden=lambda f: f.key[0] == "new.py", renamed={"old.py": "new.py"}
     )
-    assert (found.fixed, found.unchecked) == ([], [("m", 4)])
+    assert (found.fixed, found.unchecked) == ([], [old])

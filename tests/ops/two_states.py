@@ -17,6 +17,7 @@ from lspd.engine.comparison import Again
 from lspd.engine.dependents import GENERIC, Texts, changed_names, names, source_text, word
 from lspd.engine.revisions import differences
 from lspd.ops.changes import Diagnosed, compare, diagnose
+from lspd.ops.kept_found import answer_of
 from lspd.ops.models import Changes, FileDiagnostic
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
@@ -75,7 +76,7 @@ async def compare_states(
         lines = (text or "").splitlines()
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
-    seen = [f.diagnostic for f in both.after.found]
+    seen = [answer_of(f) for f in both.after.found]
     new = unwritten(after)
     kept = set_aside(changes, both.after.results, seen, new, ws.resolve, line_of, ws.display)
     return kept.changes

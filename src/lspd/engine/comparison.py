@@ -24,9 +24,9 @@ from lspd.engine.seen import Key
 D = TypeVar("D")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per diagnostic of each state: 350,000 on SQLAlchemy
 class Found(Generic[D]):
-    """One diagnostic and what identifies it across the two states."""
+    """One diagnostic and what identifies it across the two states (its file: `key[0]`)."""
 
     diagnostic: D
     key: Key
@@ -44,13 +44,15 @@ class Again(Generic[D]):
 class Difference(Generic[D]):
     """What the change introduced and fixed (in the order found), how many of the changed
     state's diagnostics were there before, and the baseline's diagnostics the changed
-    state's checker did not check (`unchecked`: neither fixed nor unchanged)."""
+    state's checker did not check (`unchecked`: neither fixed nor unchanged). Each as found,
+    under its own state's path (a renamed file's fixed ones: its old path), so that the
+    caller makes answers of these few alone, not of every diagnostic compared."""
 
-    introduced: list[D]
-    fixed: list[D]
+    introduced: list[Found[D]]
+    fixed: list[Found[D]]
     unchanged: int
-    unchecked: list[D] = field(default_factory=list)
-    unseen: list[D] = field(default_factory=list)  # new, but the baseline's checker stopped
+    unchecked: list[Found[D]] = field(default_factory=list)
+    unseen: list[Found[D]] = field(default_factory=list)  # new; the baseline's checker stopped
 
 
 def difference(
@@ -73,32 +75,33 @@ def difference(
     keyed by its new path: the same one when the moved file still has it. With `unseen`
     (`hiding` of the baseline's stops), a diagnostic new that the baseline's checker did not
     check is `unseen`, not introduced (the baseline stopped, the change fixes it)."""
+    compared = before
     if renamed:
-        before = moved(before, renamed)
+        compared = moved(before, renamed)
         if again is not None and again.side == "before":
             again = Again(again.side, moved(again.found, renamed))
-    olds = [before] + ([again.found] if again is not None and again.side == "before" else [])
+    olds = [compared] + ([again.found] if again is not None and again.side == "before" else [])
     news = [after] + ([again.found] if again is not None and again.side == "after" else [])
     old_most, old_least = _counts(olds)
     new_most, new_least = _counts(news)
     matched = Counter(old_most)  # `after`'s first ones of a key match the unchanged text's
     new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
-    introduced: list[D] = []
-    hid: list[D] = []
+    introduced: list[Found[D]] = []
+    hid: list[Found[D]] = []
     for found in after:
         if matched[found.key] > 0:
             matched[found.key] -= 1
         elif new_left[found.key] > 0:
             new_left[found.key] -= 1
-            (introduced if unseen is None or not unseen(found) else hid).append(found.diagnostic)
+            (introduced if unseen is None or not unseen(found) else hid).append(found)
     old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
-    fixed: list[D] = []
-    unchecked: list[D] = []
-    for found in before:
+    fixed: list[Found[D]] = []
+    unchecked: list[Found[D]] = []
+    for original, found in zip(before, compared, strict=True):
         if old_left[found.key] > 0:
             old_left[found.key] -= 1
             gone = unchecked if hidden is not None and hidden(found) else fixed
-            gone.append(found.diagnostic)
+            gone.append(original)
     unchanged = len(after) - len(introduced) - len(hid)
     return Difference(introduced, fixed, unchanged, unchecked, hid)
 

@@ -23,8 +23,8 @@ from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.stops import Stop
 from lspd.ops.checked import Checked
-from lspd.ops.kept_found import found_in
-from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.kept_found import Item, found_in
+from lspd.ops.models import DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -37,12 +37,12 @@ class Part:
 
     changed: set[str] = field(default_factory=set)
     gate: int = 0  # the gate's files
-    before: list[Found[Diagnostic]] = field(default_factory=list)
-    after: list[Found[Diagnostic]] = field(default_factory=list)
+    before: list[Found[Item]] = field(default_factory=list)
+    after: list[Found[Item]] = field(default_factory=list)
     results: list[DiagnosticsResult] = field(default_factory=list)
     outside: int = 0  # of `results`, the files outside the gate
     beyond: str | None = None  # how the files outside the gate were compared
-    again: list[Found[Diagnostic]] | None = None  # a second sample of `after`, if taken
+    again: list[Found[Item]] | None = None  # a second sample of `after`, if taken
     stops: list[Stop] = field(default_factory=list)  # `after`'s checkers stopped at syntax
     before_stops: list[Stop] = field(default_factory=list)  # `before`'s (the baseline's)
     renamed: dict[str, str] = field(default_factory=dict)  # old -> new path (as shown)

@@ -28,6 +28,7 @@ from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped as TscStopped
 from lspd.lsp.text import split_lines
 from lspd.ops.convert import Converter, convert_items
+from lspd.ops.kept_found import Item, answer_of
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
 from lspd.ops.stopped_model import Stopped
@@ -40,7 +41,7 @@ from lspd.workspace.overlay import overlaid
 class Diagnosed:
     """The diagnostics of some files in one state: for comparing, and per file."""
 
-    found: list[Found[FileDiagnostic]]
+    found: list[Found[Item]]
     results: list[DiagnosticsResult]
     stops: list[Stop]  # the checkers that stopped at syntax errors (mypy's runs, tsserver's)
 
@@ -51,7 +52,7 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     this are closed again."""
     present = [f for f in files if (texts[f] is not None if f in texts else f.is_file())]
     opened_before = {f for f in present if ws.holds(f)}
-    found: list[Found[FileDiagnostic]] = []
+    found: list[Found[Item]] = []
     results: list[DiagnosticsResult] = []
     overlay = {path: text for path, text in texts.items()}
     # mypy-gated projects: their mypy, the held texts in its daemon's copy (`ops/mypy_answers.py`).
@@ -105,14 +106,14 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     return Diagnosed(found, results, stops)
 
 
-def _found(items: list[Diagnostic], lines: list[str], shown: str) -> list[Found[Diagnostic]]:
-    """A file's diagnostics with their path, each with what identifies it across states."""
-    found = []
+def _found(items: list[Diagnostic], lines: list[str], shown: str) -> list[Found[Item]]:
+    """A file's diagnostics, each with what identifies it across states (its path first)."""
+    found: list[Found[Item]] = []
     for item in items:
         line = lines[item.line - 1] if item.line <= len(lines) else ""
         snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
         key = (shown, item.severity, item.code, item.message, snippet)
-        found.append(Found(item.model_copy(update={"path": shown}), key))
+        found.append(Found(item, key))
     return found
 
 
@@ -130,9 +131,9 @@ def _tsc_stop(
     return [stop_of(TSC, [(ws.display(raw.file), line)], [ws.display(file)])]
 
 
-def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnostic]],
+def compare(before: list[Found[Item]], after: list[Found[Item]],
             baseline: str, changed: list[str], scope: str,
-            again: Again[FileDiagnostic] | None = None,
+            again: Again[Item] | None = None,
             stops: Sequence[Stop] = (),
             renamed: Mapping[str, str] | None = None,
             before_stops: Sequence[Stop] = (),
@@ -153,16 +154,17 @@ def compare(before: list[Found[FileDiagnostic]], after: list[Found[FileDiagnosti
     unseen = (lambda f: _unseen(was, f, set(changed), texts)) if before_stops else None
     found = difference(before, after, again, hidden, renamed, unseen)
     order = _worst_first
+    unchecked, unseen_ones = _answers(found.unchecked), _answers(found.unseen)
     return Changes(
         baseline=baseline,
-        introduced=sorted(found.introduced, key=order),
-        fixed=sorted(found.fixed, key=order),
+        introduced=sorted(_answers(found.introduced), key=order),
+        fixed=sorted(_answers(found.fixed), key=order),
         fixed_total=len(found.fixed),
         unchanged=found.unchanged,
         changed=changed,
         scope=scope,
-        stopped=stopped(stops, found.unchecked, renamed, which),
-        baseline_stopped=stopped(before_stops, found.unseen, None, was) if before_stops else [],
+        stopped=stopped(stops, unchecked, renamed, which),
+        baseline_stopped=stopped(before_stops, unseen_ones, None, was) if before_stops else [],
         renamed=dict(sorted((renamed or {}).items())),
     )
 
@@ -198,14 +200,18 @@ def stopped(
     return said
 
 
-def _hidden_by(which: Hiding, found: Found[FileDiagnostic]) -> Stop | None:
+def _answers(found: list[Found[Item]]) -> list[FileDiagnostic]:
+    return [answer_of(f) for f in found]
+
+
+def _hidden_by(which: Hiding, found: Found[Item]) -> Stop | None:
     """The stop that hides a baseline diagnostic (None: its checker checked its file)."""
     d = found.diagnostic
     return which(found.key[0], d.code, d.source)
 
 
 def _unseen(
-    was: Hiding, found: Found[FileDiagnostic], changed: set[str], texts: Mapping[str, str | None]
+    was: Hiding, found: Found[Item], changed: set[str], texts: Mapping[str, str | None]
 ) -> bool:
     """Whether a new diagnostic is one the baseline's stopped checker did not check (not
     introduced). A syntax error of a file the change changed is introduced all the same: it

@@ -41,8 +41,8 @@ from lspd.lsp import shapes
 from lspd.ops.changes import Diagnosed, compare, diagnose
 from lspd.ops.check_memory import memory_of as checks_of
 from lspd.ops.convert import HeldConverter, convert_items
-from lspd.ops.kept_found import found_in, found_of
-from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult
+from lspd.ops.kept_found import Item, found_in, found_of
+from lspd.ops.models import Changes, DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
@@ -242,7 +242,7 @@ async def _under_configuration(
     file: tuple[Path, str | None],
     now: DiagnosticsResult,
     baseline: str,
-) -> tuple[list[Found[Diagnostic]], str]:
+) -> tuple[list[Found[Item]], str]:
     """The file (its path and text now) at the baseline's texts and configuration (its
     checker's configuration was edited since), on a copy (`engine/configured.py`),
     whatever the change reaches; and the note saying so."""
@@ -321,16 +321,16 @@ class _Asked:
     the changed files, and the stops of the checkers that answered it (`stops`)."""
 
     text: str | None
-    after: list[Found[Diagnostic]]
+    after: list[Found[Item]]
     baseline: str
     changed: list[str]
     stops: Sequence[Stop]
 
     def against(
         self,
-        before: list[Found[Diagnostic]],
+        before: list[Found[Item]],
         note: str,
-        again: Again[Diagnostic] | None = None,
+        again: Again[Item] | None = None,
         renamed: dict[str, str] | None = None,
         before_stops: Sequence[Stop] = (),
         then: dict[str, str | None] | None = None,

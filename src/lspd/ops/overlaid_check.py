@@ -32,7 +32,8 @@ from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare, diagnose
 from lspd.ops.check import check_all
-from lspd.ops.models import DiagnosticsResult, FileDiagnostic
+from lspd.ops.kept_found import Item, answer_of
+from lspd.ops.models import DiagnosticsResult
 from lspd.ops.overlaid_state import HeldAnswers, overlaid_state
 from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
@@ -102,7 +103,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
     results = [after[p] for p in sorted(after)]
-    seen = [found.diagnostic for found in news]
+    seen = [answer_of(found) for found in news]
     kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
 
@@ -128,10 +129,10 @@ def _by_path(ws: Workspace, results: list[DiagnosticsResult]) -> dict[Path, Diag
     return {ws.resolve(r.path): r for r in results}
 
 
-def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found[FileDiagnostic]]:
+def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Found[Item]]:
     """Each diagnostic of `results` with its identity across states (`engine/comparison.Found`): the
     source text it points at, read from `texts` (the disk's for the other files)."""
-    found: list[Found[FileDiagnostic]] = []
+    found: list[Found[Item]] = []
     for path in sorted(results):
         result = results[path]
         if not result.diagnostics:  # mypy answers for every file: most have none to read
@@ -141,9 +142,8 @@ def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Foun
         for item in result.diagnostics:
             line = lines[item.line - 1] if item.line <= len(lines) else ""
             snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
-            diagnostic = item.model_copy(update={"path": result.path})
             key = (result.path, item.severity, item.code, item.message, snippet)
-            found.append(Found(diagnostic, key))
+            found.append(Found(item, key))
     return found
 
 

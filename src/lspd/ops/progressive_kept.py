@@ -27,8 +27,8 @@ from lspd.lsp.text import split_lines
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked
-from lspd.ops.kept_found import found_in, found_of
-from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, Stopped
+from lspd.ops.kept_found import Item, found_in, found_of
+from lspd.ops.models import Changes, DiagnosticsResult, Stopped
 from lspd.ops.progressive import Introduced, Key, Progress
 from lspd.ops.since_kept import baseline_stops, compared, settled
 from lspd.workspace import Workspace
@@ -101,17 +101,24 @@ async def from_kept(ws: Workspace, progress: Progress, every: bool = False) -> N
     result = compared(ws, found, progress.baseline, part)
     results = [*found.checked.results, *part.results]
     file_of = {r.path: ws.resolve(r.path) for r in results}
-    made = {id(f.diagnostic): f for f in part.after}
+    made = {_at_key(f.key[0], f.diagnostic): f.key for f in part.after}
     for diagnostic in result.changes.introduced:
         file = file_of.get(diagnostic.path or "") or Path(diagnostic.path or "")
-        progress.introduced.append(Introduced(diagnostic, made[id(diagnostic)].key, file))
+        key = made[_at_key(diagnostic.path or "", diagnostic)]
+        progress.introduced.append(Introduced(diagnostic, key, file))
     for path in file_of.values():  # a finding no longer found in a file is forgotten
         progress.keys[path] = set()
         progress.seen.setdefault(path, stamp(path))
     for f in part.after:
-        progress.keys[file_of[f.diagnostic.path or ""]].add(f.key)
+        progress.keys[file_of[f.key[0]]].add(f.key)
     progress.compared = len(result.after)
     _stops_said(ws, progress, found, part, result.changes)
+
+
+def _at_key(path: str, d: Item) -> tuple[object, ...]:
+    """A diagnostic of the work tree by where it is and what it says: an introduced one's
+    answer (its path set) finds the key it was compared by."""
+    return (path, d.line, d.column, d.end_line, d.end_column, d.severity, d.code, d.message)
 
 
 def _stops_said(
@@ -168,7 +175,7 @@ def _key(stop: Stop) -> tuple[str, ...]:
 
 
 # The diagnostics of a file in one state, as compared (their keys: no line in them).
-FoundIn = Callable[[str], list[Found[Diagnostic]]]
+FoundIn = Callable[[str], list[Found[Item]]]
 # A file's text in one state (None: absent, or unreadable).
 TextIn = Callable[[str], str | None]
 
@@ -223,7 +230,7 @@ def _found_now(ws: Workspace, results: list[DiagnosticsResult]) -> FoundIn:
 def _found_kept(found: Committed[Checked], part: Part) -> FoundIn:
     """A file's diagnostics in the baseline's kept result (outside the gate: as compared)."""
 
-    def kept(path: str) -> list[Found[Diagnostic]]:
+    def kept(path: str) -> list[Found[Item]]:
         if (seen := found.state.files.get(path)) is not None:
             return found_of(seen)
         return [f for f in part.before if f.key[0] == path]
