@@ -17,7 +17,7 @@ import pytest
 
 from lspd import sentinel
 from tests.conftest import copy_fixture
-from tests.daemon.support import env_for, wait_dead
+from tests.daemon.support import closed_port, env_for, lock_held, wait_dead
 
 LSPD = str(Path(sys.executable).parent / "lspd")
 
@@ -148,6 +148,30 @@ def test_a_daemon_too_busy_to_answer_is_stopped_not_taken_for_dead(lspd: Cli, ro
     _, said = stopping.communicate(timeout=60)
     assert (stopping.returncode, said) == (0, f"lspd: stopped the daemon of {root} (pid {pid})\n")
     assert wait_dead(pid) and not sentinel.port_path(root).exists()
+
+
+def test_a_daemon_whose_port_refuses_is_starting_or_stopping_and_stops(
+    lspd: Cli, root: Path
+) -> None:
+    # Its lock held, its port refusing (not listening yet, or no more): once said to be
+    # "too busy to answer /health within 2 s", though the refusal came at once.
+    port = closed_port()
+    sentinel.write_port(root, port)
+    with lock_held(root, lspd.state) as holder:
+        said = (
+            f"the daemon (pid {holder.pid}) holds its lock but refused the connection on port "
+            f"{port}: it is starting or stopping; try again in a moment"
+        )
+        health = lspd("health", "--root", str(root))
+        assert (health.returncode, health.stdout) == (1, f"unhealthy: {said}\n")
+        status = lspd("status", "--root", str(root))  # once it waited for it to answer
+        assert (status.returncode, status.stderr) == (1, f"lspd: {said}\n")
+        stopped = lspd("stop", "--root", str(root))
+        assert (stopped.returncode, stopped.stderr) == (
+            0,
+            f"lspd: stopped the daemon of {root} (pid {holder.pid})\n",
+        )
+        assert holder.wait(10) == -signal.SIGTERM
 
 
 def test_json_errors_are_json_on_stdout(lspd: Cli, root: Path) -> None:

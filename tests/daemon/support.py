@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -100,6 +101,43 @@ def spawn(root: Path, state: Path, *args: str) -> subprocess.Popen[str]:
         text=True,
         start_new_session=True,
     )
+
+
+LOCK_HOLDER = (
+    "import sys\n"
+    "from pathlib import Path\n"
+    "from lspd.daemon.lock import InstanceLock\n"
+    "assert InstanceLock(Path(sys.argv[1])).acquire()\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@contextlib.contextmanager
+def lock_held(root: Path, state: Path | None = None) -> Iterator[subprocess.Popen[str]]:
+    """`root`'s instance lock, held by another process as a daemon holds it (one starting
+    or stopping, when its port refuses), until the block ends or the process is stopped."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(root.resolve())],
+        env=env_for(state) if state else None,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.communicate(timeout=10)
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (the OS's pick, let go of at once): it refuses."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def wait_for_port(root: Path, timeout: float = 30.0, not_port: int | None = None) -> int:

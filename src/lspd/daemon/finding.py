@@ -23,6 +23,9 @@ HEALTH_TIMEOUT_S = 2.0
 # long: a caller then uses it rather than check again in-process (a second engine, GBs on a
 # large project) or, for a hook, say nothing. Both within an edit hook's 10 s (agents/).
 BUSY_TIMEOUT_S = 4.0
+# A daemon holding its lock whose port refuses is starting (not listening yet) or stopping
+# (listening no more): asked again this often, as long, until it answers or lets go of it.
+REFUSED_RETRY_S = 0.05
 
 
 def resolve_root(root: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
@@ -55,6 +58,7 @@ class Probe:
         self.health: dict[str, Any] = {}
         self.stale = False  # a sentinel that no daemon of this workspace answers for
         self.pid: int | None = None  # the daemon's, when it answered or holds the lock
+        self.refused = False  # its port refused while it holds its lock: starting or stopping
 
     @property
     def base_url(self) -> str:
@@ -81,13 +85,7 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
     try:
         status, _, body = loopback.request(HOST, port, "GET", "/health", found.headers, timeout)
     except (OSError, loopback.NotHttp) as exc:
-        if (pid := lock.holder(root)) is not None:  # alive, too busy to answer in time
-            found.reason = f"the daemon (pid {pid}) did not answer /health within {timeout:g} s"
-            found.pid = pid
-            return found
-        found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
-        found.stale = True
-        return found
+        return _unanswered(found, exc, timeout)
     if status == 401:
         found.reason = f"the daemon on port {port} refused the token in {sentinel.token_path(root)}"
         return found
@@ -117,11 +115,41 @@ def probe(root: Path, timeout: float = HEALTH_TIMEOUT_S) -> Probe:
     return found
 
 
+def _unanswered(found: Probe, exc: Exception, timeout: float) -> Probe:
+    """Why the port in the sentinel did not answer /health: a daemon holds its lock and is
+    busy (no answer in time) or starting or stopping (its port refuses), else no daemon runs
+    and the sentinel is stale."""
+    found.pid = pid = lock.holder(found.root)
+    port = found.port
+    if pid is None:
+        found.reason = f"nothing answers on port {port} ({type(exc).__name__}): stale sentinel"
+        found.stale = True
+    elif isinstance(exc, ConnectionRefusedError):
+        found.reason = (
+            f"the daemon (pid {pid}) holds its lock but refused the connection on port {port}: "
+            "it is starting or stopping; try again in a moment"
+        )
+        found.refused = True
+    elif isinstance(exc, TimeoutError):
+        found.reason = f"the daemon (pid {pid}) did not answer /health within {timeout:g} s"
+    else:  # a reset, or not HTTP (another program's port by now?)
+        found.reason = f"the daemon (pid {pid}) did not answer /health on port {port}: {exc}"
+    return found
+
+
 def find_daemon(root: Path) -> Probe | None:
-    """The running daemon of `root`, or None; one slow to answer is waited for."""
+    """The running daemon of `root`, or None. One holding its lock is waited for, up to
+    BUSY_TIMEOUT_S more: asked once more when slow to answer; while its port refuses (it is
+    starting or stopping), until it answers or lets go of its lock."""
     found = probe(root)
-    if not found.ok and found.pid is not None:
+    if found.ok or found.pid is None:
+        return found if found.ok else None
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    if not found.refused:
         found = probe(root, BUSY_TIMEOUT_S)
+    while found.refused and (left := deadline - time.monotonic()) > 0:
+        time.sleep(min(REFUSED_RETRY_S, left))
+        found = probe(root, max(deadline - time.monotonic(), REFUSED_RETRY_S))
     return found if found.ok else None
 
 
