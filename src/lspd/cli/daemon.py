@@ -218,9 +218,9 @@ def _stop(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     root = finding.resolve_root(args.root_option or args.root)
-    found = finding.find_daemon(root)
-    if found is None:
-        print(f"lspd: {finding.probe(root).reason}", file=sys.stderr)
+    found = finding.awaited(root)
+    if not found.ok:
+        print(f"lspd: {found.reason}", file=sys.stderr)
         return 1
     page = found.url.removesuffix("mcp")  # the live status page, GET /
     if args.open:

@@ -59,6 +59,7 @@ class Probe:
         self.stale = False  # a sentinel that no daemon of this workspace answers for
         self.pid: int | None = None  # the daemon's, when it answered or holds the lock
         self.refused = False  # its port refused while it holds its lock: starting or stopping
+        self.busy = False  # it holds its lock and did not answer in time
 
     @property
     def base_url(self) -> str:
@@ -131,6 +132,7 @@ def _unanswered(found: Probe, exc: Exception, timeout: float) -> Probe:
         )
         found.refused = True
     elif isinstance(exc, TimeoutError):
+        found.busy = True
         found.reason = f"the daemon (pid {pid}) did not answer /health within {timeout:g} s"
     else:  # a reset, or not HTTP (another program's port by now?)
         found.reason = f"the daemon (pid {pid}) did not answer /health on port {port}: {exc}"
@@ -138,19 +140,28 @@ def _unanswered(found: Probe, exc: Exception, timeout: float) -> Probe:
 
 
 def find_daemon(root: Path) -> Probe | None:
-    """The running daemon of `root`, or None. One holding its lock is waited for, up to
-    BUSY_TIMEOUT_S more: asked once more when slow to answer; while its port refuses (it is
-    starting or stopping), until it answers or lets go of its lock."""
+    """The running daemon of `root`, or None (`awaited`: why)."""
+    found = awaited(root)
+    return found if found.ok else None
+
+
+def awaited(root: Path) -> Probe:
+    """`root`'s daemon as found, one holding its lock waited for, up to BUSY_TIMEOUT_S
+    more: asked once more when slow to answer; while its port refuses (it is starting or
+    stopping), until it answers or lets go of its lock. The last probe, so that a caller
+    saying why none answered does not ask again (`lspd status` took 8 s)."""
     found = probe(root)
     if found.ok or found.pid is None:
-        return found if found.ok else None
+        return found
     deadline = time.monotonic() + BUSY_TIMEOUT_S
     if not found.refused:
         found = probe(root, BUSY_TIMEOUT_S)
+        if found.busy:
+            found.reason += f" when asked again ({HEALTH_TIMEOUT_S:g} s the first time)"
     while found.refused and (left := deadline - time.monotonic()) > 0:
         time.sleep(min(REFUSED_RETRY_S, left))
         found = probe(root, max(deadline - time.monotonic(), REFUSED_RETRY_S))
-    return found if found.ok else None
+    return found
 
 
 def enclosing_daemon(root: Path) -> Probe | None:
