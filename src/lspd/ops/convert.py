@@ -112,7 +112,8 @@ def convert_items(convert: Converter, path: Path, raw: list[shapes.Diagnostic]) 
         severity = _SEVERITIES.get(item.get("severity") or 1)
         if severity is None:
             continue  # hints and information are not problems
-        span = convert.span(path, item["range"])
+        line, column = convert.point(path, item["range"]["start"])  # no Span made: 350,000
+        end_line, end_column = convert.point(path, item["range"]["end"])  # on SQLAlchemy
         code, source = item.get("code"), item.get("source")
         # One string object per distinct text: a large check repeats its messages, codes and
         # source by the thousand (SQLAlchemy: 84,000 diagnostics, most of them kept).
@@ -122,7 +123,10 @@ def convert_items(convert: Converter, path: Path, raw: list[shapes.Diagnostic]) 
                 message=sys.intern(_shorten(item.get("message", "").replace("\xa0", " "))),
                 code=None if code is None else sys.intern(str(code)),
                 source=None if source is None else sys.intern(source),
-                **span.model_dump(),
+                line=line,
+                column=column,
+                end_line=end_line,
+                end_column=end_column,
             )
         )
     return out
