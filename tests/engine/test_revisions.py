@@ -28,9 +28,9 @@ def git_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
     runs: list[tuple[str, ...]] = []
     git = revisions.git
 
-    def counted(where: Path, *args: str) -> str | None:
+    def counted(where: Path, *args: str, given: str | None = None) -> str | None:
         runs.append(args)
-        return git(where, *args)
+        return git(where, *args, given=given)
 
     monkeypatch.setattr(revisions, "git", counted)
     return runs

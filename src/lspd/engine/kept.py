@@ -40,8 +40,10 @@ log = logging.getLogger(__name__)
 # 11: a module basedpyright's `exclude` keeps out, written while the daemon ran, was never
 # resolved by its server: HEAD's state held its importer's phantom reportMissingImports;
 # 12: mypy 1.x's errors of a dmypy update were a column wide, its JSON's none; and a mypy
-# project's symlinked package folder was not in its copy: a phantom import-not-found).
-FORMAT = 12
+# project's symlinked package folder was not in its copy: a phantom import-not-found; 13: a
+# file flagged assume-unchanged or skip-worktree, edited, was no difference: a clean tree's
+# HEAD result held the edit's errors).
+FORMAT = 13
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -8,6 +8,7 @@ of each file when lspd first read it (for a workspace without git).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -37,6 +38,10 @@ CONFIG_NAMES = (
 # `types`, `main`, `name`, `type`): a workspace package's edit changes what its importers
 # resolve, so it is a configuration of the programs (one in node_modules is no workspace's).
 MANIFEST = "package.json"
+# `git ls-files -v -z`'s entries (each after a NUL) of an untracked file, and of a tracked one
+# git takes as unchanged: assume-unchanged (a lowercase tag) or skip-worktree (`S`).
+UNTRACKED = re.compile(r"\0\? ([^\0]*)")
+FLAGGED = re.compile(r"\0([a-zS]) ([^\0]*)")
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,9 @@ class Listing:
 
     commit: str  # as the caller named it (a sha where it resolved one)
     top: Path  # the repository's top directory, resolved
-    names: frozenset[str]  # root-relative: tracked files differing from it, untracked ones
+    # root-relative: tracked files differing from it (those git takes as unchanged too), and
+    # untracked ones
+    names: frozenset[str]
     shown: dict[str, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def text_at(self, directory: Path, name: str) -> str | None:
@@ -89,14 +96,58 @@ def at_commit(ws: Workspace, baseline: str) -> tuple[str, Path]:
 
 def listing(ws: Workspace, commit: str, top: Path) -> Listing:
     """The files differing from `commit` (of the repository at `top`, `at_commit`'s): two
-    git runs, read after the check they are compared with. `--no-renames`: git pairs a
+    git runs (two more where files are flagged assume-unchanged or skip-worktree:
+    `_hidden_edits`), read after the check they are compared with. `--no-renames`: git pairs a
     rename staged in the index (`git mv`; `diff.renames` is on by default) and names the new
     path alone, so the old one was no difference and HEAD's state was made without it (its
     kept result held the rename's own errors: a clean tree after said them fixed)."""
     diff = ("diff", "--no-renames", "--name-only", "-z", "--relative", commit, "--")
-    names = git(ws.root, *diff) or ""
-    untracked = git(ws.root, "ls-files", "--others", "--exclude-standard", "-z") or ""
-    return Listing(commit, top, frozenset({*names.split("\0"), *untracked.split("\0")} - {""}))
+    names = set((git(ws.root, *diff) or "").split("\0")) - {""}
+    files = git(ws.root, "ls-files", "-v", "--cached", "--others", "--exclude-standard", "-z")
+    untracked, flagged = _entries(files or "")
+    hidden = _hidden_edits(ws.root, commit, top, {n: t for n, t in flagged if n not in names})
+    return Listing(commit, top, frozenset(names | untracked | hidden))
+
+
+def _entries(listed: str) -> tuple[set[str], list[tuple[str, str]]]:
+    """`git ls-files -v -c -o -z`'s untracked names (`?`), and the tracked files git was
+    told to take as unchanged, with their tag: assume-unchanged (a lowercase tag) or
+    skip-worktree (`S`); none on most repositories. One listing of the index where the
+    untracked files' was before: +10 ms in git and 5-8 ms here on 100,000 files (a loop over
+    the entries: 25-40 ms)."""
+    entries = "\0" + listed  # each entry after a NUL: a name holds none
+    return set(UNTRACKED.findall(entries)), [(n, t) for t, n in FLAGGED.findall(entries)]
+
+
+def _hidden_edits(root: Path, commit: str, top: Path, flagged: dict[str, str]) -> set[str]:
+    """The files of `flagged` (root-relative names: their `ls-files -v` tags) whose disk
+    text differs from `commit`'s, which git diff does not say: it takes such a file's index
+    entry for the disk's (a local config set `--skip-worktree`, `--assume-unchanged`), so an
+    edit of one was no difference and HEAD's state held the edit. Compared by content, two
+    git runs for all (never the flags changed: lspd writes nothing into the repository): the
+    disk's blob ids (`hash-object`, its filters applied) and the commit's (`cat-file`). One
+    absent from the disk is deleted when assume-unchanged, and not checked out when
+    skip-worktree (a sparse checkout's: the same in both states). A symlink or a submodule
+    is left as git has it."""
+    gone = {n for n, tag in flagged.items() if tag == "h" and not os.path.lexists(root / n)}
+    present = sorted(n for n in flagged if "\n" not in n and _regular(root / n))
+    if not present:
+        return gone
+    prefix = os.path.relpath(os.path.realpath(root), top).replace(os.sep, "/")
+    at = "" if prefix == "." else f"{prefix}/"
+    # both by the path from the top: hash-object reads --stdin-paths there from a folder too
+    now = git(top, "hash-object", "--stdin-paths", given="".join(f"{at}{n}\n" for n in present))
+    asked = "".join(f"{commit}:{at}{n}\n" for n in present)
+    then = git(top, "cat-file", "--batch-check=%(objectname)", given=asked)
+    if now is None or then is None:
+        return gone | set(present)  # not compared: read as differing (their texts compared)
+    ids = zip(present, now.splitlines(), then.splitlines(), strict=False)
+    return gone | {n for n, disk, committed in ids if disk != committed}
+
+
+def _regular(path: Path) -> bool:
+    """Whether `path` is a regular file on disk (no link, no folder: a submodule's)."""
+    return path.is_file() and not path.is_symlink()
 
 
 def differences(ws: Workspace, baseline: str, listed: Listing | None = None) -> Delta:
@@ -256,11 +307,13 @@ def _since_session(ws: Workspace) -> Delta:
     return Delta(before, after)
 
 
-def git(root: Path, *args: str) -> str | None:
-    """Git's output, or None when it fails (no repository, no such revision or file)."""
+def git(root: Path, *args: str, given: str | None = None) -> str | None:
+    """Git's output, or None when it fails (no repository, no such revision or file);
+    `given`: its input."""
     try:
         done = subprocess.run(
             ["git", "-C", str(root), *args],
+            input=None if given is None else given.encode(),
             capture_output=True,
             timeout=GIT_TIMEOUT_S,
             check=False,
