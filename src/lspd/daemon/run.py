@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd import sentinel
-from lspd.daemon import binding, head_start
+from lspd.daemon import binding, collector, head_start
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
 from lspd.lsp.process import GROUPS
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from lspd.daemon.live import Live
     from lspd.daemon.server import Server
     from lspd.lsp.session import Session
+    from lspd.tools.calls import Activity
     from lspd.tools.hints import Told
 
 log = logging.getLogger(__name__)
@@ -265,6 +266,8 @@ class Daemon:
     async def _lifespan(self) -> AsyncIterator[None]:
         assert self.ws is not None
         self._tasks.append(asyncio.create_task(self._tidy(self.ws, self.idle_timeout)))
+        idle = collector.sweep_when_idle(functools.partial(_busy, self.activity, self.ws))
+        self._tasks.append(asyncio.create_task(idle))  # acts only where `install`ed
         try:
             yield
         finally:
@@ -328,6 +331,14 @@ class Daemon:
                 log.exception("tidying the servers failed")
 
 
+def _busy(activity: Activity, ws: Workspace) -> bool:
+    """A call in flight, or a whole check running (`lspd check`'s GET /check, the committed
+    state's keeping): not the time for a full collection's pause (`collector.sweep`)."""
+    from lspd.ops.check_memory import running
+
+    return bool(activity.in_flight) or running(ws) is not None
+
+
 async def _prewarmed(ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
     """Log when the prewarmed servers answer completely (their readiness), not just
     when their processes run."""
@@ -375,5 +386,6 @@ def run(
 ) -> None:
     """Run the daemon in this process until a signal (the caller holds the lock)."""
     daemon = Daemon(options, announce=announce, farewell=farewell)
+    collector.install()  # this process is the daemon's: its collections may freeze
     with head_start.runner() as runner:  # the loop its servers may have started on
         runner.run(daemon.serve())
