@@ -28,7 +28,7 @@ from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped as TscStopped
 from lspd.lsp.text import split_lines
 from lspd.ops.convert import Converter, convert_items
-from lspd.ops.kept_found import Item, answer_of
+from lspd.ops.kept_found import Item, answer_of, keyed
 from lspd.ops.models import Changes, Diagnostic, DiagnosticsResult, FileDiagnostic
 from lspd.ops.mypy_answers import mypy_diagnosed
 from lspd.ops.stopped_model import Stopped
@@ -98,23 +98,12 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                         total=len(items),
                     )
                 )
-                found += _found(items, lines, shown)
+                found += keyed(items, lines, shown)
         finally:
             for file in served:
                 if file not in opened_before and file not in overlay:
                     ws.close_document(file)
     return Diagnosed(found, results, stops)
-
-
-def _found(items: list[Diagnostic], lines: list[str], shown: str) -> list[Found[Item]]:
-    """A file's diagnostics, each with what identifies it across states (its path first)."""
-    found: list[Found[Item]] = []
-    for item in items:
-        line = lines[item.line - 1] if item.line <= len(lines) else ""
-        snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
-        key = (shown, item.severity, item.code, item.message, snippet)
-        found.append(Found(item, key))
-    return found
 
 
 def _tsc_stop(

@@ -1,6 +1,7 @@
 """The diagnostics `ops` compares (`engine/comparison.Found` of an `Item`): a kept file's
 (`found_of`), a result's now (`found_in`), and the answer a compared one makes
-(`answer_of`), so that what a comparison lists is what an answer shows.
+(`answer_of`), and a result's own items keyed (`keyed`), so that what a comparison lists
+is what an answer shows.
 
 A compared diagnostic is held as it came, with no path of its own: an answer's (the file's
 result holds it) or a kept record (`engine/seen.Seen`). Its file is its key's. Only the few
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from lspd.engine.comparison import Found
-from lspd.engine.seen import FileSeen, Seen, key, seen_of
+from lspd.engine.seen import FileSeen, Seen, key, seen_of, snippet
 from lspd.lsp.text import split_lines
 from lspd.ops.models import Diagnostic, DiagnosticsResult, FileDiagnostic
 
@@ -33,6 +34,16 @@ def answer_of(found: Found[Item]) -> FileDiagnostic:
     if isinstance(item, Seen):
         return diagnostic_of(path, item)
     return item if item.path == path else item.model_copy(update={"path": path})
+
+
+def keyed(items: list[Diagnostic], lines: list[str], path: str) -> list[Found[Item]]:
+    """A file's answer items as compared, each as it is (no copy), keyed with `path` and
+    the snippet `lines` (the file's text in their state) hold."""
+    found: list[Found[Item]] = []
+    for d in items:
+        said = snippet(lines, d.line, d.column, d.end_column)
+        found.append(Found(d, (path, d.severity, d.code, d.message, said)))
+    return found
 
 
 def found_of(file: FileSeen) -> list[Found[Item]]:

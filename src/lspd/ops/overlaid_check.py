@@ -32,7 +32,7 @@ from lspd.lsp.text import split_lines
 from lspd.ops.baseline import Compared
 from lspd.ops.changes import compare, diagnose
 from lspd.ops.check import check_all
-from lspd.ops.kept_found import Item, answer_of
+from lspd.ops.kept_found import Item, answer_of, keyed
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.overlaid_state import HeldAnswers, overlaid_state
 from lspd.ops.unwritten import set_aside, unwritten
@@ -138,12 +138,7 @@ def _found(results: Mapping[Path, DiagnosticsResult], texts: Texts) -> list[Foun
         if not result.diagnostics:  # mypy answers for every file: most have none to read
             continue
         text = texts[path] if path in texts else read_text(path)
-        lines = split_lines(text or "")
-        for item in result.diagnostics:
-            line = lines[item.line - 1] if item.line <= len(lines) else ""
-            snippet = line[item.column - 1 : item.end_column - 1].strip() or line.strip()
-            key = (result.path, item.severity, item.code, item.message, snippet)
-            found.append(Found(item, key))
+        found += keyed(result.diagnostics, split_lines(text or ""), result.path)
     return found
 
 
