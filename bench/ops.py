@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from lspd.ops import file_diagnostics, navigation
+from lspd.ops import file_diagnostics, navigation, references
 from lspd.ops import symbols as symbols_ops
 from lspd.ops.symbols import symbol_tree
 from lspd.ops.target import resolve_target
@@ -116,7 +116,7 @@ async def bench_workspace(
             ),
             (
                 "references",
-                lambda: navigation.references(ws, file, symbol.line, symbol.column),
+                lambda: references.references(ws, file, symbol.line, symbol.column),
                 "textDocument/references",
                 {**position, "context": {"includeDeclaration": True}},
             ),

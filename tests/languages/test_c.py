@@ -6,7 +6,7 @@ workspace), so it knows the files it has open and the headers they include.
 
 from __future__ import annotations
 
-from lspd.ops import navigation
+from lspd.ops import navigation, references
 from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
 from tests.languages.conftest import error_counts, hover, the_definition, the_problem
@@ -43,7 +43,7 @@ def test_error_just_written_then_fixed(c: Warm) -> None:
 
 def test_outgoing_calls_reach_the_header(c: Warm) -> None:
     # Without an index clangd knows the declarations main.c includes, not shapes.c.
-    result = c.run(navigation.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
+    result = c.run(references.call_hierarchy(c.ws, "main.c", 5, 5, direction="outgoing"))  # main
     callees = {(call.symbol, call.defined) for call in result.calls}
     assert {("add", "shapes.h:10"), ("circle_area", "shapes.h:12")} <= callees
 

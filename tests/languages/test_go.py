@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops import file_diagnostics, navigation, state
+from lspd.ops import file_diagnostics, navigation, references, state
 from lspd.ops import symbols as symbols_ops
 from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture
@@ -52,9 +52,9 @@ def test_a_changed_signature_in_an_unopened_package_reaches_the_caller(go: Warm)
 
 
 def test_references_and_callers_across_packages(go: Warm) -> None:
-    references = go.run(navigation.references(go.ws, "shapes/shapes.go", 22, 6))
-    assert {f.path for f in references.files} == {"main.go", "shapes/shapes.go"}
-    callers = go.run(navigation.call_hierarchy(go.ws, "shapes/shapes.go", 22, 6))
+    refs = go.run(references.references(go.ws, "shapes/shapes.go", 22, 6))
+    assert {f.path for f in refs.files} == {"main.go", "shapes/shapes.go"}
+    callers = go.run(references.call_hierarchy(go.ws, "shapes/shapes.go", 22, 6))
     assert [(c.symbol, c.path) for c in callers.calls] == [("main", "main.go")]
 
 
@@ -122,8 +122,8 @@ def test_hover_and_definition_cross_into_the_other_module(gowork: Warm) -> None:
 
 
 def test_references_in_one_module_find_the_callers_in_the_other(gowork: Warm) -> None:
-    references = gowork.run(navigation.references(gowork.ws, "mod/a/shout.go", 7, 6))
-    assert [(f.path, [(r.line, r.symbol) for r in f.references]) for f in references.files] == [
+    refs = gowork.run(references.references(gowork.ws, "mod/a/shout.go", 7, 6))
+    assert [(f.path, [(r.line, r.symbol) for r in f.references]) for f in refs.files] == [
         ("mod/a/shout.go", [(7, "Shout")]),
         ("mod/b/main.go", [(10, "main")]),
     ]

@@ -7,7 +7,7 @@ type errors only when asked to: servers.toml answers its configuration request (
 
 from __future__ import annotations
 
-from lspd.ops import navigation
+from lspd.ops import navigation, references
 from lspd.ops import symbols as symbols_ops
 from tests.conftest import Warm
 from tests.languages.conftest import error_counts, hover, the_definition, the_problem
@@ -59,10 +59,10 @@ def test_a_changed_signature_in_an_unopened_file_reaches_the_caller(
 
 def test_references_and_callers_across_files(python_alternative: Warm) -> None:
     warm = python_alternative
-    references = warm.run(navigation.references(warm.ws, "pkg/greeting.py", 12, 7))
-    files = {f.path for f in references.files}
+    refs = warm.run(references.references(warm.ws, "pkg/greeting.py", 12, 7))
+    files = {f.path for f in refs.files}
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
-    callers = warm.run(navigation.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
+    callers = warm.run(references.call_hierarchy(warm.ws, "pkg/greeting.py", 28, 5))
     assert [(c.symbol, c.path) for c in callers.calls] == [("main", "pkg/app.py")]
 
 

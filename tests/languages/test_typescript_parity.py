@@ -9,6 +9,7 @@ import pytest
 
 from lspd.ops import file_diagnostics, symbols
 from lspd.ops import navigation as navigation_ops
+from lspd.ops import references as references_ops
 from lspd.workspace.toolchain import package_version
 from tests.conftest import Warm, warm_workspace
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
@@ -61,7 +62,7 @@ def test_implementation(ts_own: Warm) -> None:
 
 
 def test_references(ts_own: Warm) -> None:
-    result = ts_own.run(navigation_ops.references(ts_own.ws, "src/shapes.ts", 21, 17))
+    result = ts_own.run(references_ops.references(ts_own.ws, "src/shapes.ts", 21, 17))
     assert result.total == 5
     assert [(f.path, [(r.line, r.column) for r in f.references]) for f in result.files] == [
         ("src/main.ts", [(1, 10), (3, 23)]),
@@ -71,7 +72,7 @@ def test_references(ts_own: Warm) -> None:
 
 
 def test_call_hierarchy(ts_own: Warm) -> None:
-    incoming = ts_own.run(navigation_ops.call_hierarchy(ts_own.ws, "src/shapes.ts", 21, 17))
+    incoming = ts_own.run(references_ops.call_hierarchy(ts_own.ws, "src/shapes.ts", 21, 17))
     assert (incoming.item.symbol, incoming.item.kind) == ("add", "function")
     # Named by the constant whose initializer holds the call (issue 30), by both; its kind
     # as each server names a `const`: tsserver "constant", TypeScript 7 "variable".
@@ -82,7 +83,7 @@ def test_call_hierarchy(ts_own: Warm) -> None:
         ("doubled", kind, "src/more.ts", 3, 24),
     ]
     outgoing = ts_own.run(
-        navigation_ops.call_hierarchy(ts_own.ws, "src/main.ts", 6, 17, direction="outgoing")
+        references_ops.call_hierarchy(ts_own.ws, "src/main.ts", 6, 17, direction="outgoing")
     )
     assert [(c.symbol, c.kind, c.line, c.defined) for c in outgoing.calls] == [
         ("Shape.area", "method", 7, "src/shapes.ts:2")
@@ -122,8 +123,8 @@ def test_every_answer_about_a_file_says_which_typescript_answered(ts_own: Warm) 
         ts_own.run(navigation_ops.definition(ws, *at)),
         ts_own.run(navigation_ops.type_definition(ws, "src/main.ts", 4, 7)),
         ts_own.run(navigation_ops.implementation(ws, "src/shapes.ts", 1, 18)),
-        ts_own.run(navigation_ops.references(ws, "src/shapes.ts", 21, 17)),
-        ts_own.run(navigation_ops.call_hierarchy(ws, "src/shapes.ts", 21, 17)),
+        ts_own.run(references_ops.references(ws, "src/shapes.ts", 21, 17)),
+        ts_own.run(references_ops.call_hierarchy(ws, "src/shapes.ts", 21, 17)),
         ts_own.run(symbols.document_symbols(ws, "src/shapes.ts")),
     ]
     assert [answer.toolchain for answer in answers] == [said] * len(answers)

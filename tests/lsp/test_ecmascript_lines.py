@@ -16,7 +16,7 @@ import pytest
 
 from lspd.lsp.ecmascript_lines import Lines
 from lspd.lsp.text import LineIndex, from_ecmascript, split_lines
-from lspd.ops import navigation, rename, symbols
+from lspd.ops import navigation, references, rename, symbols
 from lspd.servers.registry import node_executable
 from tests.conftest import Warm, warm_root
 from tests.workspace.toolchains import TS_PINNED, typescript_package
@@ -62,14 +62,14 @@ def test_hover_and_definition_below_a_separator(project: Warm) -> None:
 
 
 def test_references_calls_symbols_and_rename_below_a_separator(project: Warm) -> None:
-    used = project.run(navigation.references(project.ws, "a.ts", 3, 17))
+    used = project.run(references.references(project.ws, "a.ts", 3, 17))
     assert sorted((f.path, r.line, r.column) for f in used.files for r in f.references) == [
         ("a.ts", 3, 17),
         ("a.ts", 6, 18),
         ("b.ts", 1, 10),
         ("b.ts", 3, 18),
     ]
-    calls = project.run(navigation.call_hierarchy(project.ws, "a.ts", 3, 17)).calls
+    calls = project.run(references.call_hierarchy(project.ws, "a.ts", 3, 17)).calls
     assert sorted((c.path, c.line, c.column, c.symbol) for c in calls) == [
         ("a.ts", 6, 18, "n"),
         ("b.ts", 3, 18, "m"),

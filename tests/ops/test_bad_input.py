@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.ops import file_diagnostics, navigation
+from lspd.ops import file_diagnostics, navigation, references
 from tests.conftest import Warm, warm_workspace
 
 
@@ -90,10 +90,10 @@ def test_absolute_path_inside_is_accepted(py: Warm) -> None:
 
 def test_wrong_types(py: Warm) -> None:
     assert "integer" in error_of(py, navigation.hover(py.ws, "pkg/app.py", "5", 5))  # type: ignore[arg-type]
-    assert "limit" in error_of(py, navigation.references(py.ws, "pkg/app.py", 5, 5, limit=0))
+    assert "limit" in error_of(py, references.references(py.ws, "pkg/app.py", 5, 5, limit=0))
     assert "direction" in error_of(
         py,
-        navigation.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="sideways"),  # type: ignore[arg-type]
+        references.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="sideways"),  # type: ignore[arg-type]
     )
 
 

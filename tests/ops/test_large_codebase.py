@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from lspd.errors import InvalidInput
-from lspd.ops import navigation
+from lspd.ops import navigation, references
 from lspd.ops import symbols as symbols_ops
 from lspd.ops.budget import size
 from lspd.ops.models import Symbol
@@ -123,7 +123,7 @@ def test_bare_method_name_lists_its_candidates(rich: Warm) -> None:
 
 def test_references_of_a_common_class_are_paged_with_complete_counts(rich: Warm) -> None:
     for name in ("rich.console.Console", "rich.text.Text", "rich.style.Style"):
-        result = rich.run(navigation.references(rich.ws, symbol=name))
+        result = rich.run(references.references(rich.ws, symbol=name))
         assert _size(result) < LIMIT, (name, _size(result))
         assert result.total > 200 and result.truncated, (name, result.total)
         shown = sum(len(f.references) for f in result.files)
@@ -173,17 +173,17 @@ def test_hover_fits(rich: Warm) -> None:
 def test_call_hierarchy_of_widely_called_functions_fits(rich: Warm) -> None:
     # Console.print: 52 callers, 265 call sites; Style (its constructor): 221 call sites.
     for name in ("rich.console.Console.print", "rich.style.Style"):
-        result = rich.run(navigation.call_hierarchy(rich.ws, symbol=name))
+        result = rich.run(references.call_hierarchy(rich.ws, symbol=name))
         assert _size(result) < LIMIT, (name, _size(result))
         assert result.total > 100 and result.truncated, name
         assert result.next_offset == len(result.calls) <= 100, name
-    small = rich.run(navigation.call_hierarchy(rich.ws, symbol="rich._loop.loop_last"))
+    small = rich.run(references.call_hierarchy(rich.ws, symbol="rich._loop.loop_last"))
     assert not small.truncated and all(call.text for call in small.calls)
 
 
 def test_call_sites_are_listed_once_with_qualified_callers(rich: Warm) -> None:
     result = rich.run(
-        navigation.call_hierarchy(rich.ws, symbol="rich.text.Text.append", limit=1000)
+        references.call_hierarchy(rich.ws, symbol="rich.text.Text.append", limit=1000)
     )
     sites = [(c.path, c.line, c.column) for c in result.calls]
     assert len(sites) == len(set(sites)) == result.total

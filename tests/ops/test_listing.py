@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lspd.ops import navigation
+from lspd.ops import references
 from lspd.ops.models import FileReferences
 from tests.conftest import Warm, copy_fixture, warm_root
 
@@ -64,10 +64,10 @@ def _lines(groups: list[FileReferences]) -> list[tuple[str, int, str | None]]:
 def test_python_calls_go_on_to_the_next_line_where_python_joins_the_lines(
     split_py: Warm,
 ) -> None:
-    every = split_py.run(navigation.references(split_py.ws, symbol="typed"))
+    every = split_py.run(references.references(split_py.ws, symbol="typed"))
     split = [(line, symbol) for path, line, symbol in _lines(every.files) if path == "dyn/split.py"]
     assert split == [(1, None), (5, "joined"), (10, "continued"), (15, "alone"), (17, "alone")]
-    calls = split_py.run(navigation.references(split_py.ws, symbol="typed", kind="calls"))
+    calls = split_py.run(references.references(split_py.ws, symbol="typed", kind="calls"))
     # Within brackets and after a backslash; not the import, the name alone on its line
     # before a tuple, nor the name returned as a value.
     assert _lines(calls.files) == [("dyn/split.py", 5, "joined"), ("dyn/split.py", 10, "continued")]
@@ -75,6 +75,6 @@ def test_python_calls_go_on_to_the_next_line_where_python_joins_the_lines(
 
 
 def test_typescript_calls_go_on_to_the_next_line(split_ts: Warm) -> None:
-    calls = split_ts.run(navigation.references(split_ts.ws, symbol="typed", kind="calls"))
+    calls = split_ts.run(references.references(split_ts.ws, symbol="typed", kind="calls"))
     # `typed\n  (new Store())` is one call in TypeScript; `= typed;` hands it on as a value.
     assert _lines(calls.files) == [("src/calls.ts", 4, "first"), ("src/split.ts", 3, "later")]

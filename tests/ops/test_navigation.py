@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.ops import navigation
+from lspd.ops import navigation, references
 from tests.conftest import Warm, warm_workspace
 
 
@@ -26,7 +26,7 @@ def test_python_definition_across_files(py: Warm) -> None:
 
 
 def test_python_references_across_three_files(py: Warm) -> None:
-    result = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
+    result = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7))
     files = {f.path for f in result.files}
     assert {"pkg/app.py", "pkg/extra.py", "pkg/unicode_names.py", "pkg/greeting.py"} <= files
     assert result.total == sum(f.count for f in result.files)
@@ -36,31 +36,31 @@ def test_python_references_across_three_files(py: Warm) -> None:
 
 
 def test_python_references_without_declaration(py: Warm) -> None:
-    with_declaration = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
+    with_declaration = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7))
     without = py.run(
-        navigation.references(py.ws, "pkg/greeting.py", 12, 7, include_declaration=False)
+        references.references(py.ws, "pkg/greeting.py", 12, 7, include_declaration=False)
     )
     assert without.total == with_declaration.total - 1
 
 
 def test_python_references_limit_says_truncated(py: Warm) -> None:
-    result = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7, limit=2))
+    result = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7, limit=2))
     assert result.truncated and result.total > 2 and result.next_offset == 2
     assert sum(len(f.references) for f in result.files) == 2
     assert sum(f.count for f in result.files) == result.total  # counts stay complete
-    rest = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7, offset=2, limit=1000))
+    rest = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7, offset=2, limit=1000))
     paged = [
         (f.path, r.line, r.column)
         for page in (result, rest)
         for f in page.files
         for r in f.references
     ]
-    whole = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
+    whole = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7))
     assert paged == [(f.path, r.line, r.column) for f in whole.files for r in f.references]
 
 
 def test_references_name_their_enclosing_symbol(py: Warm) -> None:
-    result = py.run(navigation.references(py.ws, symbol="make_greeter"))
+    result = py.run(references.references(py.ws, symbol="make_greeter"))
     uses = {(f.path, r.line, r.symbol) for f in result.files for r in f.references}
     assert uses == {
         ("pkg/app.py", 1, None),
@@ -89,7 +89,7 @@ def test_columns_count_code_points_after_accents_and_emoji(py: Warm) -> None:
     assert column == 35
     hover = py.run(navigation.hover(py.ws, "pkg/unicode_names.py", 3, column + 2))
     assert "class Greeter" in hover.contents
-    refs = py.run(navigation.references(py.ws, "pkg/greeting.py", 12, 7))
+    refs = py.run(references.references(py.ws, "pkg/greeting.py", 12, 7))
     [ref] = [
         r
         for f in refs.files
@@ -114,7 +114,7 @@ def test_typescript_definition_across_files(ts: Warm) -> None:
 
 
 def test_typescript_references_across_three_files(ts: Warm) -> None:
-    result = ts.run(navigation.references(ts.ws, "src/shapes.ts", 21, 17))
+    result = ts.run(references.references(ts.ws, "src/shapes.ts", 21, 17))
     assert {f.path for f in result.files} == {"src/main.ts", "src/more.ts", "src/shapes.ts"}
 
 
@@ -129,10 +129,10 @@ def test_typescript_type_definition(ts: Warm) -> None:
 
 
 def test_call_hierarchy_incoming_and_outgoing(py: Warm) -> None:
-    incoming = py.run(navigation.call_hierarchy(py.ws, "pkg/greeting.py", 28, 5))
+    incoming = py.run(references.call_hierarchy(py.ws, "pkg/greeting.py", 28, 5))
     assert (incoming.item.symbol, incoming.item.kind) == ("make_greeter", "function")
     assert [(c.symbol, c.path, c.line) for c in incoming.calls] == [("main", "pkg/app.py", 5)]
-    outgoing = py.run(navigation.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="outgoing"))
+    outgoing = py.run(references.call_hierarchy(py.ws, "pkg/app.py", 4, 5, direction="outgoing"))
     assert [(c.symbol, c.line, c.defined) for c in outgoing.calls] == [
         ("make_greeter", 5, "pkg/greeting.py:28"),
         ("Greeter.greet", 6, "pkg/greeting.py:18"),
@@ -140,7 +140,7 @@ def test_call_hierarchy_incoming_and_outgoing(py: Warm) -> None:
 
 
 def test_call_hierarchy_lists_each_call_site_once_with_methods_named(py: Warm) -> None:
-    result = py.run(navigation.call_hierarchy(py.ws, symbol="Greeter.greet"))
+    result = py.run(references.call_hierarchy(py.ws, symbol="Greeter.greet"))
     assert (result.item.symbol, result.item.kind) == ("Greeter.greet", "method")
     assert [(c.symbol, c.kind, c.path, c.line) for c in result.calls] == [
         ("main", "function", "pkg/app.py", 6),
@@ -152,7 +152,7 @@ def test_call_hierarchy_lists_each_call_site_once_with_methods_named(py: Warm) -
 
 def test_call_hierarchy_of_a_variable_says_it_is_not_callable(py: Warm) -> None:
     with pytest.raises(InvalidInput) as error:
-        py.run(navigation.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
+        py.run(references.call_hierarchy(py.ws, "pkg/app.py", 5, 5))
     assert str(error.value).startswith("`main.greeter` (variable) at pkg/app.py:5:5 is not a ")
 
 
@@ -195,9 +195,9 @@ def test_callers_and_references_name_the_constant_holding_the_callback(
     sites: list[tuple[int, str, str]],
 ) -> None:
     for warm in warm_workspace(fixture, tmp_path_factory):
-        calls = warm.run(navigation.call_hierarchy(warm.ws, path, line, column))
+        calls = warm.run(references.call_hierarchy(warm.ws, path, line, column))
         refs = warm.run(
-            navigation.references(warm.ws, path, line, column, include_declaration=False)
+            references.references(warm.ws, path, line, column, include_declaration=False)
         )
         assert [(c.path, c.line, c.symbol, c.kind) for c in calls.calls] == [
             (path, site, symbol, kind) for site, symbol, kind in sites
@@ -320,7 +320,7 @@ def test_overload_signatures_are_named_after_their_function(
     definitions: dict[str | tuple[int, int], list[tuple[int, int, str]]],
 ) -> None:
     for warm in warm_workspace(fixture, tmp_path_factory):
-        refs = warm.run(navigation.references(warm.ws, path, *declared, include_declaration=False))
+        refs = warm.run(references.references(warm.ws, path, *declared, include_declaration=False))
         assert [(r.line, r.symbol) for f in refs.files for r in f.references] == uses
         for at, expected in definitions.items():
             found = warm.run(

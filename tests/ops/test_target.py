@@ -8,7 +8,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.lsp.documents import Document
-from lspd.ops import navigation
+from lspd.ops import navigation, references
 from lspd.ops.target import check_on_name
 from tests.conftest import Warm
 
@@ -16,7 +16,7 @@ from tests.conftest import Warm
 def test_a_position_on_whitespace_names_the_nearest_name(py: Warm) -> None:
     # pkg/greeting.py:18 is `    def greet(self, punctuation: str = "!") -> str:`.
     with pytest.raises(InvalidInput) as error:
-        py.run(navigation.references(py.ws, "pkg/greeting.py", 18, 2))
+        py.run(references.references(py.ws, "pkg/greeting.py", 18, 2))
     assert str(error.value) == (
         "pkg/greeting.py:18:2 is on whitespace, not on a name; the nearest name on line 18 "
         "is `greet` at column 9"
@@ -40,7 +40,7 @@ def test_hover_and_definition_refuse_a_declaring_keyword_alike(py: Warm) -> None
         "pkg/greeting.py:12:2 is on the keyword `class`, not on a name; the nearest name on "
         "line 12 is `Greeter` at column 7"
     )
-    for question in (navigation.hover, navigation.definition, navigation.references):
+    for question in (navigation.hover, navigation.definition, references.references):
         with pytest.raises(InvalidInput) as error:
             py.run(question(py.ws, "pkg/greeting.py", 12, 2))
         assert str(error.value) == expected, question

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lspd import ops
-from lspd.ops import confirm, navigation
+from lspd.ops import confirm, navigation, references
 from lspd.ops.models import ReferencesResult
 from lspd.ops.unresolved import MAX_CANDIDATES
 from lspd.workspace import Workspace
@@ -33,7 +33,7 @@ def _places(groups: list[ops.models.FileReferences]) -> list[tuple[str, int, int
 
 
 def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
-    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch"))
+    result = dyn.run(references.references(dyn.ws, symbol="Store.fetch"))
     assert _places(result.files) == [
         ("dyn/store.py", 10, 9, "Store.fetch"),
         ("dyn/store.py", 20, 18, "typed"),
@@ -63,16 +63,16 @@ def test_python_untyped_any_and_getattr_uses_are_unresolved(dyn: Warm) -> None:
 
 
 def test_all_asks_the_server_about_the_uses_outside_the_gate(dyn: Warm) -> None:
-    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", all=True))
+    result = dyn.run(references.references(dyn.ws, symbol="Store.fetch", all=True))
     # Local.fetch (scripts/outside.py:9) is another symbol; run's untyped receiver is not.
     assert _places(result.unresolved)[-1] == ("scripts/outside.py", 5, 18, "run")
     assert (result.unresolved_total, result.outside, result.outside_total) == (6, None, 0)
     assert "outside" not in result.summary
-    calls = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch"))
+    calls = dyn.run(references.call_hierarchy(dyn.ws, symbol="Store.fetch"))
     assert [(c.path, c.line, c.symbol) for c in calls.outside or []] == [
         ("scripts/outside.py", 5, "run")
     ]
-    asked = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch", all=True))
+    asked = dyn.run(references.call_hierarchy(dyn.ws, symbol="Store.fetch", all=True))
     assert [(c.path, c.line, c.symbol) for c in asked.unresolved][-1] == (
         "scripts/outside.py",
         5,
@@ -98,7 +98,7 @@ def test_implementation_lists_the_uses_outside_the_gate_and_asks_with_all(dyn: W
 
 
 def test_kind_calls_lists_call_sites_only(dyn: Warm, dyn_ts: Warm) -> None:
-    py = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", kind="calls"))
+    py = dyn.run(references.references(dyn.ws, symbol="Store.fetch", kind="calls"))
     # Not the declaration (store.py:10), nor getattr's or hasattr's string.
     assert _places(py.files) == [("dyn/store.py", 20, 18, "typed"), ("dyn/use.py", 5, 68, "handed")]
     assert _places(py.unresolved) == [
@@ -107,10 +107,10 @@ def test_kind_calls_lists_call_sites_only(dyn: Warm, dyn_ts: Warm) -> None:
         ("dyn/use.py", 5, 46, "handed"),
     ]
     assert py.summary.startswith("2 calls in 2 files; 3 more uses of `.fetch` ")
-    ts = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="typed", kind="calls"))
+    ts = dyn_ts.run(references.references(dyn_ts.ws, symbol="typed", kind="calls"))
     # Not the declaration, the import, the re-export, nor `[typed]` handed on as a value.
     assert _places(ts.files) == [("src/calls.ts", 4, 22, "first")]
-    whole = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="typed"))
+    whole = dyn_ts.run(references.references(dyn_ts.ws, symbol="typed"))
     assert [(p, line) for p, line, _, _ in _places(whole.files)] == [
         ("src/calls.ts", 1),
         ("src/calls.ts", 2),
@@ -121,7 +121,7 @@ def test_kind_calls_lists_call_sites_only(dyn: Warm, dyn_ts: Warm) -> None:
 
 
 def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
-    result = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", unresolved=False))
+    result = dyn.run(references.references(dyn.ws, symbol="Store.fetch", unresolved=False))
     assert (result.total, result.unresolved, result.unresolved_total) == (3, [], 0)
     assert result.candidates is None
     assert result.summary == (
@@ -131,13 +131,13 @@ def test_unresolved_false_skips_the_scan_and_says_so(dyn: Warm) -> None:
 
 
 def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
-    result = dyn.run(navigation.references(dyn.ws, symbol="Cache.fetch"))
+    result = dyn.run(references.references(dyn.ws, symbol="Cache.fetch"))
     assert _places(result.files) == [
         ("dyn/store.py", 15, 9, "Cache.fetch"),
         ("dyn/store.py", 37, 18, "other"),
     ]
     assert result.unresolved_total == 5  # the same uses: no checker ties them to either
-    cache = dyn.run(navigation.references(dyn.ws, symbol="Cache"))
+    cache = dyn.run(references.references(dyn.ws, symbol="Cache"))
     assert cache.unresolved == [] and cache.unresolved_total == 0
     assert cache.summary == (
         "2 references in 1 file; no other use of `Cache` in the checked files (no `unresolved`)"
@@ -145,7 +145,7 @@ def test_a_symbol_without_unresolved_uses_says_so(dyn: Warm) -> None:
 
 
 def test_a_function_used_through_an_unknown_module_is_unresolved(dyn: Warm) -> None:
-    result = dyn.run(navigation.references(dyn.ws, symbol="typed"))
+    result = dyn.run(references.references(dyn.ws, symbol="typed"))
     assert _places(result.files) == [("dyn/store.py", 19, 5, "typed")]
     # `module.typed(…)` is listed; `dict(typed=…)` names a parameter, not the function.
     assert _places(result.unresolved) == [("dyn/use.py", 9, 19, "by_module")]
@@ -156,13 +156,13 @@ def test_a_function_used_through_an_unknown_module_is_unresolved(dyn: Warm) -> N
 
 
 def test_both_lists_are_paged_by_the_same_window(dyn: Warm) -> None:
-    whole = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch"))
+    whole = dyn.run(references.references(dyn.ws, symbol="Store.fetch"))
     seen: list[tuple[str, int, int, str | None]] = []
     refs: list[tuple[str, int, int, str | None]] = []
     offset: int | None = 0
     pages = 0
     while offset is not None:
-        part = dyn.run(navigation.references(dyn.ws, symbol="Store.fetch", limit=2, offset=offset))
+        part = dyn.run(references.references(dyn.ws, symbol="Store.fetch", limit=2, offset=offset))
         assert (part.total, part.unresolved_total) == (3, 5)
         assert sum(g.count for g in part.unresolved) == 5  # complete counts on every page
         refs += _places(part.files)
@@ -174,7 +174,7 @@ def test_both_lists_are_paged_by_the_same_window(dyn: Warm) -> None:
 
 
 def test_incoming_calls_list_the_unresolved_callers(dyn: Warm) -> None:
-    result = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="Store.fetch"))
+    result = dyn.run(references.call_hierarchy(dyn.ws, symbol="Store.fetch"))
     assert [(c.symbol, c.path, c.line) for c in result.calls] == [
         ("typed", "dyn/store.py", 20),
         ("handed", "dyn/use.py", 5),
@@ -187,12 +187,12 @@ def test_incoming_calls_list_the_unresolved_callers(dyn: Warm) -> None:
         ("handed", "function", "dyn/use.py", 5, 46),
     ]
     assert result.summary.startswith("2 calls in 2 files; 5 more uses of `.fetch` ")
-    outgoing = dyn.run(navigation.call_hierarchy(dyn.ws, symbol="typed", direction="outgoing"))
+    outgoing = dyn.run(references.call_hierarchy(dyn.ws, symbol="typed", direction="outgoing"))
     assert outgoing.unresolved == [] and outgoing.summary == "1 call in 1 file"
 
 
 def test_typescript_any_receivers_are_unresolved(dyn_ts: Warm) -> None:
-    result = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="Store.fetch"))
+    result = dyn_ts.run(references.references(dyn_ts.ws, symbol="Store.fetch"))
     assert [(p, line) for p, line, _, _ in _places(result.files)] == [
         ("src/store.ts", 2),
         ("src/store.ts", 14),
@@ -225,7 +225,7 @@ def test_typescript_implementations_outside_the_tsconfig_are_found_with_all(dyn_
         ("src/store.ts", 1, "Store"),
         ("tests/local.ts", 3, "Local"),
     ]
-    refs = dyn_ts.run(navigation.references(dyn_ts.ws, symbol="Store.fetch", all=True))
+    refs = dyn_ts.run(references.references(dyn_ts.ws, symbol="Store.fetch", all=True))
     assert ("tests/local.ts", 10, 16, "run") in _places(refs.unresolved)
 
 
@@ -234,7 +234,7 @@ def test_calls_after_strings_and_in_f_string_fields_are_unresolved(dyn: Warm) ->
     # as a keyword argument below a docstring quoting 'next', an f-string's field. There
     # basedpyright answers the definition of `.get_host` on an unknown receiver with the
     # function called (`def allowed`) or `str.__mod__`: no declaration of `get_host`.
-    result = dyn.run(navigation.references(dyn.ws, symbol="Request.get_host"))
+    result = dyn.run(references.references(dyn.ws, symbol="Request.get_host"))
     assert _places(result.files) == [("dyn/web.py", 5, 9, "Request.get_host")]
     assert _places(result.unresolved) == [
         ("dyn/web.py", 32, 28, "slash"),
@@ -245,7 +245,7 @@ def test_calls_after_strings_and_in_f_string_fields_are_unresolved(dyn: Warm) ->
 
 def test_a_word_of_a_shell_script_in_a_string_is_no_use(dyn: Warm) -> None:
     # `echo` on a line of a %-formatted triple-quoted script with backslash continuations.
-    result = dyn.run(navigation.references(dyn.ws, symbol="echo"))
+    result = dyn.run(references.references(dyn.ws, symbol="echo"))
     assert _places(result.files) == [
         ("dyn/web.py", 9, 5, "echo"),
         ("dyn/web.py", 53, 12, "set_language"),
@@ -265,7 +265,7 @@ def _common(root: Path) -> None:
 def test_a_name_too_common_to_scan_answers_the_references_and_why(tmp_path: Path) -> None:
     root = copy_fixture("dynamic_py", tmp_path)
     _common(root)
-    result = answer(root, lambda ws: navigation.references(ws, symbol="Store.fetch"))
+    result = answer(root, lambda ws: references.references(ws, symbol="Store.fetch"))
     assert result.total == 3 and result.unresolved == [] and result.unresolved_total == 0
     candidates = MAX_CANDIDATES + 15  # the module's and the package's
     assert result.candidates == candidates
@@ -289,7 +289,7 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
     watched: Warm, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)  # nothing can be asked in time
-    cut = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
+    cut = watched.run(references.references(watched.ws, symbol="Store.fetch"))
     # Only the getattr/hasattr names, which need no question; the 3 others are said missing.
     assert [(p, line) for p, line, _, _ in _places(cut.unresolved)] == [
         ("dyn/store.py", 32),
@@ -301,16 +301,16 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
         "gate does not check, not asked (`outside`; `all` asks about them)"
     )
     monkeypatch.setattr(confirm, "DEADLINE_S", 5.0)
-    whole = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
+    whole = watched.run(references.references(watched.ws, symbol="Store.fetch"))
     assert whole.unresolved_total == 5
     # Nothing changed since: the answers are kept, so even no time at all is enough now.
     monkeypatch.setattr(confirm, "DEADLINE_S", 0.0)
-    again = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
+    again = watched.run(references.references(watched.ws, symbol="Store.fetch"))
     assert _places(again.unresolved) == _places(whole.unresolved)
     # A file changes: everything is asked again.
     (watched.root / "dyn" / "new.py").write_text("def later(x):\n    return x.fetch()\n")
     watched.run(watched.ws.watcher.catch_up())  # type: ignore[union-attr]
-    changed = watched.run(navigation.references(watched.ws, symbol="Store.fetch"))
+    changed = watched.run(references.references(watched.ws, symbol="Store.fetch"))
     assert changed.unresolved_total == 2 and "were not asked" in changed.summary
 
 
@@ -324,9 +324,9 @@ def typed_outside() -> str:
 
 
 async def _asked_outside(ws: Workspace) -> tuple[ReferencesResult, ReferencesResult, list[str]]:
-    alone = await navigation.references(ws, symbol="Store.fetch", unresolved=False)
-    asked = await navigation.references(ws, symbol="Store.fetch", unresolved=False, all=True)
-    calls = await navigation.call_hierarchy(ws, symbol="Store.fetch", unresolved=False, all=True)
+    alone = await references.references(ws, symbol="Store.fetch", unresolved=False)
+    asked = await references.references(ws, symbol="Store.fetch", unresolved=False, all=True)
+    calls = await references.call_hierarchy(ws, symbol="Store.fetch", unresolved=False, all=True)
     return alone, asked, [f"{c.path}:{c.line} {c.symbol}" for c in calls.calls]
 
 

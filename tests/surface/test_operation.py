@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.ops import models, navigation, state, state_models
+from lspd.ops import models, navigation, references, state, state_models
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.table import operation
 from lspd.surface.words import SHARED
@@ -64,7 +64,7 @@ def test_all_params_puts_the_position_first() -> None:
 
 
 def test_a_parameter_without_words_is_refused_naming_it() -> None:
-    op = Operation(navigation.references, "d")
+    op = Operation(references.references, "d")
     with pytest.raises(LookupError, match="references: no words for its parameter"):
         _ = op.all_params
 

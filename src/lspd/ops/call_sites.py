@@ -1,5 +1,5 @@
 """The pieces of a call hierarchy: the function asked about, its callers or callees as the
-server lists them, and each call site once, named (`lspd.ops.navigation.call_hierarchy`)."""
+server lists them, and each call site once, named (`lspd.ops.references.call_hierarchy`)."""
 
 from __future__ import annotations
 

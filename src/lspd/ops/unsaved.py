@@ -16,6 +16,8 @@ from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.symbols.naming import member_of
 
+At = tuple[str | None, int | None, int | None, str | None]  # path, line, column, symbol
+
 
 @contextlib.asynccontextmanager
 async def held(ws: Workspace, path: str | None, content: str | None) -> AsyncIterator[None]:
@@ -47,3 +49,15 @@ async def target(
     tree = await symbol_tree(ws, session, document.path)
     node = member_of(tree, symbol, ws.display(document.path))
     return Target(session, document, node.line, node.column)
+
+
+async def target_at(ws: Workspace, at: At, content: str | None = None) -> Target:
+    """The position a question is about: in `content` held for its path (within `held`),
+    or in the disk's text; the open documents refreshed (they pass over the file held)."""
+    path = at[0]
+    if content is not None and path is not None:  # within `held`
+        found = await target(ws, path, *at[1:], content)
+    else:
+        found = await resolve_target(ws, *at)
+    await ws.refresh_open_documents()  # passes over the file held
+    return found

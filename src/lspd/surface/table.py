@@ -16,7 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from lspd.ops import check, file_diagnostics, fixes, navigation, preview, rename, state, symbols
+from lspd.ops import (
+    check,
+    file_diagnostics,
+    fixes,
+    navigation,
+    preview,
+    references,
+    rename,
+    state,
+    symbols,
+)
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.words import Words
 
@@ -103,7 +113,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(navigation.type_definition, "Where its type is defined."),
     Operation(navigation.implementation, "Subclasses and overrides."),
     Operation(
-        navigation.references,
+        references.references,
         "Uses by file, each named; `unresolved`: what no checker resolves.",
         words={
             "include_declaration": Words(
@@ -139,7 +149,7 @@ OPERATIONS: tuple[Operation, ...] = (
         },
     ),
     Operation(
-        navigation.call_hierarchy,
+        references.call_hierarchy,
         "Callers (`incoming`) or callees (`outgoing`) by call site.",
         words={"direction": Words("`incoming` (callers) or `outgoing` (callees).")},
     ),
