@@ -68,11 +68,16 @@ class _Own:
         paths = request.query_params.getlist("path") or None
         every = request.query_params.get("all") == "1"
         began = time.monotonic()
+        # Counted as a tool call is, from before it waits for the gate: the daemon stops no
+        # idle server meanwhile and the background HEAD check gives way to it.
+        self.hooks.activity.in_flight += 1
         try:
             async with self.ws.gate.shared():
                 checked = await check_all(self.ws, paths, all=every)
         except LspdError as exc:
             return JSONResponse({"error": str(exc), "kind": kind_of(exc)}, status_code=400)
+        finally:
+            self.hooks.activity.in_flight -= 1
         self.live.checked(checked, time.monotonic() - began)
         counts = {
             ERRORS_HEADER: str(sum(r.errors for r in checked.results)),
