@@ -10,8 +10,8 @@ import pytest
 
 from lspd import ops
 from lspd.ops import confirm, navigation, references
+from lspd.ops.candidates import MAX_CANDIDATES
 from lspd.ops.models import ReferencesResult
-from lspd.ops.unresolved import MAX_CANDIDATES
 from lspd.workspace import Workspace
 from tests.conftest import Warm, answer, copy_fixture, warm_workspace
 

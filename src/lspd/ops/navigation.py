@@ -12,8 +12,7 @@ from contextlib import AsyncExitStack
 
 from lspd.errors import InvalidInput
 from lspd.lsp import answers, shapes
-from lspd.ops import aliases, kept_answers, outside, unsaved
-from lspd.ops import unresolved as scan
+from lspd.ops import aliases, candidates, kept_answers, outside, unsaved
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.convert import Converter
@@ -167,7 +166,7 @@ async def implementation(
     check_flag("all", all)
     at = (path, line, column, symbol)
     target, found = await _locations(ws, answers.IMPLEMENTATION, at, limit, offset)
-    prepared = await scan.prepare(ws, target)
+    prepared = await candidates.prepare(ws, target)
     if all and prepared.outside_texts:
         async with AsyncExitStack() as stack:
             held = [

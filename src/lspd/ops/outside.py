@@ -18,6 +18,7 @@ from lspd.lsp.text import split_lines
 from lspd.ops import call_sites, listing
 from lspd.ops import unresolved as scan
 from lspd.ops.budget import Window
+from lspd.ops.candidates import Found, Prepared
 from lspd.ops.convert import Converter
 from lspd.ops.models import FileReferences, ImplementationResult, Location, Reference
 from lspd.workspace import Workspace
@@ -28,12 +29,12 @@ _IMPORT = re.compile(r"\s*(?:import|from|export\s*\{)\b")
 
 
 async def implementations_from(
-    ws: Workspace, held: list[tuple[Session, Document]], prepared: scan.Prepared
+    ws: Workspace, held: list[tuple[Session, Document]], prepared: Prepared
 ) -> list[Location]:
     """The implementations each held file's server sees from the file's first use of the
     name (past its imports): tsserver answers a file outside the project's tsconfig from a
     project of its own, which the question at the declaration never searches."""
-    first: dict[Path, scan.Found] = {}
+    first: dict[Path, Found] = {}
     for found in prepared.outside:
         line = split_lines(prepared.outside_texts[found.path])[found.use.line - 1 : found.use.line]
         if found.path not in first and not (line and _IMPORT.match(line[0])):
@@ -55,7 +56,7 @@ async def implementations_from(
 
 
 async def listed(
-    ws: Workspace, prepared: scan.Prepared, result: ImplementationResult, offset: int, limit: int
+    ws: Workspace, prepared: Prepared, result: ImplementationResult, offset: int, limit: int
 ) -> None:
     """The name's uses outside the gate, beside the implementations (one window for both)."""
     places = sorted(

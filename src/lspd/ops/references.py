@@ -18,6 +18,7 @@ from lspd.ops import call_sites, listing, outside, unsaved
 from lspd.ops import unresolved as scan
 from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
+from lspd.ops.candidates import Prepared, name_at
 from lspd.ops.convert import Converter
 from lspd.ops.models import Call, CallHierarchyResult, Direction, Location, ReferencesResult
 from lspd.ops.target import Target
@@ -27,7 +28,7 @@ from lspd.workspace.symbols.naming import Namer
 T = TypeVar("T")
 
 
-async def _asked(scanning: asyncio.Task[scan.Prepared] | None, question: Awaitable[T]) -> T:
+async def _asked(scanning: asyncio.Task[Prepared] | None, question: Awaitable[T]) -> T:
     """The server's answer, asked while the scan runs; the scan stopped if it fails."""
     try:
         return await question
@@ -162,7 +163,7 @@ async def call_hierarchy(
     if direction == "incoming":
         scanned = await _callers(ws, target, scanning, calls, convert, namer)
     else:
-        scanned = scan.Scan(scan.name_at(target), skipped="callees have no unresolved uses")
+        scanned = scan.Scan(name_at(target), skipped="callees have no unresolved uses")
     ordered = [calls[key] for key in sorted(calls)]
     rows = max(len(ordered), len(scanned.uses), len(scanned.outside))  # one window for all
     check_paging(offset, limit, rows)
@@ -183,7 +184,7 @@ async def call_hierarchy(
 async def _callers(
     ws: Workspace,
     target: Target,
-    scanning: asyncio.Task[scan.Prepared] | None,
+    scanning: asyncio.Task[Prepared] | None,
     calls: dict[scan.Place, Call],
     convert: Converter,
     namer: Namer,

@@ -18,12 +18,12 @@ from lspd.lsp.positions import from_units
 from lspd.lsp.session import Session
 from lspd.ops import workspace_edit
 from lspd.ops.budget import MAX_LIMIT, Window, check_paging
+from lspd.ops.candidates import name_at  # the name under (or just before) the column
 from lspd.ops.edit_models import FileEdits, RenameResult
 from lspd.ops.edit_page import cut_check, edit_page, kept_check
 from lspd.ops.identifiers import check_identifier
 from lspd.ops.models import Changes
 from lspd.ops.target import Target, resolve_target
-from lspd.ops.unresolved import name_at  # the name under (or just before) the column
 from lspd.workspace import Workspace
 
 
