@@ -28,7 +28,8 @@ from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
 from lspd.engine.committed_seen import absolute, seen_all
-from lspd.engine.configured import Unconfigured, configured_state
+from lspd.engine.configured import Unconfigured
+from lspd.engine.configured_parts import Disk, parts_state
 from lspd.engine.kept import (
     KeptState,
     StateKey,
@@ -316,13 +317,14 @@ async def _made(
     files = {r.path: r for r in checked.results if r.path not in left}
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
-    if key.edited:  # its checker on a copy holding the commit's configuration, where sound
+    if key.edited:  # each checker's part under the commit's configuration, where sound
+        on_disk = {ws.resolve(r.path) for r in checked.results}
+        work = Disk(files, checked.stopped, on_disk)
         try:
-            made_then, stops = await configured_state(ws, key, scope, then, delta, run.held)
+            parts = await parts_state(ws, key, scope, then, delta, work, run.held, run.memory)
         except Unconfigured as error:
             raise NotKept(str(error)) from error
-        made = {p: r for p, r in made_then.items()}
-        files = {r.path: r for r in made_then.values()}
+        made, files, stops = parts.made, parts.files, parts.stops
     elif texts:
         for path in texts:
             files.pop(ws.display(path), None)

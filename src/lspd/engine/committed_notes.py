@@ -52,9 +52,10 @@ def configured(ws: Workspace, key: StateKey) -> str:
         )
     return (
         f"the checkers' configuration changed since {commit} ({named}) and no result of "
-        f"{commit} under its own configuration is kept (lspd checks a commit's configuration "
-        "on a copy only where one checker judges every file of the gate, and mypy's or "
-        "basedpyright's names the files the disk's does), so which errors the edit "
+        f"{commit} under its own configuration is kept (lspd checks each checker's files "
+        "under a commit's configuration on a copy: TypeScript's where every one is a "
+        "tsconfig project's, Python's where mypy or basedpyright alone judges them and its "
+        "configuration names the files the disk's does), so which errors the edit "
         "introduced is not known. `lspd check` "
         f"lists every error under the new configuration; a daemon started at {commit}'s "
         "configuration keeps its result (then this question compares every file of the "

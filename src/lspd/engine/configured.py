@@ -18,8 +18,11 @@ configuration is not read, by the checker that judges the gate's files.
   of the same definition rooted at a copy holding the commit's texts and configuration
   (`engine/python_mirror.py`), asked every file of the gate.
 
-Otherwise (two checkers sharing the gate, a configuration choosing other files, the session
-baseline) `Unconfigured`: the caller refuses, saying what to do (`committed_notes.configured`).
+Two checkers sharing the gate (TypeScript's files and Python's): each one's part by these
+rules, or with the commit's texts held where its configuration was not edited
+(`engine/configured_parts.py`). Otherwise (a configuration choosing other files, the
+session baseline) `Unconfigured`: the caller refuses, saying what to do
+(`committed_notes.configured`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,244 @@
+"""A commit's result under its own configuration where two checkers share the gate
+(TypeScript's files and Python's, a configuration edited since, no result kept under the
+commit's at hand): each checker's part made on its own, then merged into one result.
+
+- a part whose checker's configuration was edited: that checker's files as
+  `engine/configured.py` makes them for a gate it judges alone (TypeScript's by each
+  project's tsc -p on a copy, basedpyright's by a server rooted at a copy, mypy's in its
+  copy), under the rules that make it sound there;
+- a part whose checker's configuration was not: the dirty tree's way (`overlaid_state`
+  with the part's changed files at the commit's texts, the work tree's check for the rest):
+  its checker reads the same configuration at the commit and now.
+
+Sound because no checker reads another's configuration (tsc no pyright table, basedpyright
+and mypy no tsconfig): a part's result is its checker's alone. Where one part cannot be
+made soundly (a pyright `include` edited, a TypeScript file no tsconfig holds beside a
+tsconfig edit, a configuration no part names), the question is refused, naming that part
+and why: a result without that part's files, kept and read back by every later question
+(the hooks, the stop gate), would call their errors introduced, and the work tree's would
+call them unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from lspd.engine.check_state import CheckState
+from lspd.engine.committed_notes import configured
+from lspd.engine.configured import (
+    Unconfigured,
+    _pyright_configs,
+    _sources,
+    _unbuilt,
+    configured_how,
+    configured_state,
+)
+from lspd.engine.kept import StateKey
+from lspd.engine.mypy_configured import mypy_configured
+from lspd.engine.overlaid_state import Held, overlaid_state
+from lspd.engine.program_data import DataNotChecked, data_changed, data_state, data_then
+from lspd.engine.python_affected import PYTHON
+from lspd.engine.python_mirror import CONFIGS
+from lspd.engine.results import FileResult
+from lspd.engine.revisions import Delta
+from lspd.engine.stops import MYPY, TSC, Stop
+from lspd.workspace import Workspace
+from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.pyright_baseline import is_baseline
+from lspd.workspace.pyright_scope import CONFIG_JSON
+from lspd.workspace.scope import GateScope
+
+R = TypeVar("R", bound=FileResult)
+Texts = Mapping[Path, str | None]
+
+
+class Unmade(Exception):
+    """A part of the commit's state that cannot be made soundly here: why."""
+
+
+@dataclass(frozen=True)
+class Disk:
+    """The work tree's check as a part not configured anew keeps it: each file's result
+    (by its path as shown; files the commit's gate lacks left out), its checkers' stops,
+    and the files it checked."""
+
+    files: Mapping[str, FileResult]
+    stops: Sequence[Stop]
+    checked: Collection[Path]
+
+
+@dataclass
+class Made:
+    """The commit's state: the results made at it (`made`), every file's (`files`, by its
+    path as shown: made, or the work tree's where nothing differs), its checkers' stops."""
+
+    made: dict[Path, FileResult] = field(default_factory=dict)
+    files: dict[str, FileResult] = field(default_factory=dict)
+    stops: list[Stop] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One checker's files of the gate (`files`), its changed files' texts at the commit
+    (`texts`, deleted ones among them), its configurations edited since, at the commit."""
+
+    name: str  # what the refusal calls it
+    files: frozenset[Path]
+    texts: Texts
+    then: Mapping[Path, str | None]
+
+    def all(self) -> set[Path]:
+        return set(self.files) | set(self.texts)
+
+
+async def parts_state(
+    ws: Workspace,
+    key: StateKey,
+    scope: GateScope,
+    then: Mapping[Path, str | None],
+    delta: Delta,
+    disk: Disk,
+    held: Held[R],
+    memory: CheckState[R],
+) -> Made:
+    """The commit's state under its configuration (`then`: the configurations differing
+    from the disk's, at the commit; `delta`: the files differing, their texts there): one
+    checker judging the gate, `configured_state`'s; two, each one's part (the module's
+    rules). Raises `Unconfigured` where none can be made soundly here."""
+    if key.commit == "session" or configured_how(ws, scope, then) is not None:
+        found, stops = await configured_state(ws, key, scope, then, delta, held)
+        return Made(dict(found), {r.path: r for r in found.values()}, stops)
+    try:
+        python, typescript = _parts(ws, scope, then, delta)
+    except Unmade as why:
+        raise Unconfigured(f"{configured(ws, key)} ({why})") from why
+    made = Made()
+    try:
+        await _python(ws, python, held, memory, disk, made)
+        await _typescript(ws, typescript, scope, delta, held, memory, disk, made)
+    except (Unmade, DataNotChecked) as why:
+        raise Unconfigured(f"{configured(ws, key)} ({why})") from why
+    return made
+
+
+def _parts(
+    ws: Workspace, scope: GateScope, then: Mapping[Path, str | None], delta: Delta
+) -> tuple[_Part, _Part]:
+    """The gate's Python part and its other (TypeScript's) part, each with its changed
+    files' texts at the commit and its configurations edited; `Unmade` for a configuration
+    neither checker's."""
+    gate = set(scope.files)
+    gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
+    texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
+    py_then: dict[Path, str | None] = {}
+    ts_then: dict[Path, str | None] = {}
+    for path, text in then.items():
+        if is_baseline(path) or path.name in (*CONFIGS, *CONFIG_FILES):
+            py_then[path] = text
+        elif path.suffix == ".json":  # a tsconfig, a JSON file one extends, a package.json
+            ts_then[path] = text
+        else:
+            raise Unmade(f"{ws.display(path)} is no configuration of one checker lspd knows")
+    python = frozenset(p for p in gate if p.suffix in PYTHON)
+    py_texts = {p: t for p, t in texts.items() if p.suffix in PYTHON}
+    ts_texts = {p: t for p, t in texts.items() if p.suffix not in PYTHON}
+    return (
+        _Part("the Python files", python, py_texts, py_then),
+        _Part("the TypeScript files", frozenset(gate - python), ts_texts, ts_then),
+    )
+
+
+async def _python(
+    ws: Workspace, part: _Part, held: Held[R], memory: CheckState[R], disk: Disk, made: Made
+) -> None:
+    """The Python part: under the commit's configuration (mypy's copy, a basedpyright
+    rooted at a copy) where its configuration was edited, else with the texts held."""
+    if not part.then:
+        await _held(ws, part, held, memory, disk, made, MYPY)
+        return
+    gate, then = sorted(part.files), dict(part.then)
+    configs: Mapping[Path, str | None] | None = mypy_configured(ws, gate, then)
+    if configs is None:
+        configs = _pyright_configs(ws, gate, then)
+    if configs is None:
+        named = ", ".join(ws.display(p) for p in sorted(part.then))
+        raise Unmade(
+            f"{named}, {part.name}' configuration, chooses other files at the commit, names "
+            "paths outside the root, or is read by mypy and basedpyright both"
+        )
+    asked = sorted(p for p in part.all() if part.texts.get(p, "") is not None)
+    stops: list[Stop] = []  # the commit's run's own (mypy's)
+    results = await held.asked(asked, {**part.texts, **configs}, stops)
+    _merge(ws, made, {ws.resolve(r.path): r for r in results}, stops)
+
+
+async def _typescript(
+    ws: Workspace,
+    part: _Part,
+    scope: GateScope,
+    delta: Delta,
+    held: Held[R],
+    memory: CheckState[R],
+    disk: Disk,
+    made: Made,
+) -> None:
+    """The other part: each tsconfig project's tsc -p on a copy holding the commit's texts
+    and configurations where one was edited (every file of the part a tsconfig's), else
+    with the texts held."""
+    data = {p: delta.before[p] for p in data_changed(ws, delta.before)}
+    if not part.then:
+        await _held(ws, part, held, memory, disk, made, TSC)
+        if data:  # a JSON module a program reads: tsc -p's answer on a copy, as `committed`
+            texts = {**part.texts, **data}
+            kept = [s for s in made.stops if s.checker == TSC]
+            tsc, at = await data_then(ws, texts, list(data), part.files, held, kept)
+            made.stops = [s for s in made.stops if s.checker != TSC]
+            _merge(ws, made, tsc, at)
+        return
+    if any(p.name == CONFIG_JSON for p in part.then):
+        raise Unmade(f"{CONFIG_JSON} is no TypeScript configuration")
+    projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
+    if uncovered := sorted(part.files - {p for project in projects for p in project.files}):
+        raise Unmade(f"{ws.display(uncovered[0])} is in no tsconfig's project")
+    if (why := _unbuilt(ws, scope, part.then)) is not None:
+        raise Unmade(why)
+    wanted = part.all() | _sources(ws.root)  # the program's files at the commit: tsc's listing
+    stops: list[Stop] = []
+    found = await data_state(ws, {**part.texts, **data, **part.then}, wanted, held, stops)
+    _merge(ws, made, dict(found), stops)
+
+
+async def _held(
+    ws: Workspace,
+    part: _Part,
+    held: Held[R],
+    memory: CheckState[R],
+    disk: Disk,
+    made: Made,
+    checker: str,
+) -> None:
+    """A part whose checker reads the same configuration at the commit: its changed files'
+    commit texts overlaid on the work tree's check (`overlaid_state`, as a dirty tree's
+    result is made), the work tree's result of every other file of the part, and its
+    stops where the files held are none of theirs (`checker`: the part's, tsc or mypy)."""
+    wanted = part.all()
+    shown = {ws.display(p) for p in part.texts}
+    for path, result in disk.files.items():
+        if ws.resolve(path) in part.files and path not in shown:
+            made.files[path] = result
+    made.stops += [s for s in disk.stops if s.checker == checker and not s.files & shown]
+    if not part.texts:
+        return
+    state = await overlaid_state(ws, part.texts, disk.checked, held, memory, only=wanted)
+    _merge(ws, made, {p: r for p, r in state.results.items() if p in wanted}, state.stopped)
+
+
+def _merge(ws: Workspace, made: Made, results: Mapping[Path, R], stops: Sequence[Stop]) -> None:
+    """`results` (made at the commit) and their checkers' `stops` into `made`."""
+    for path, result in results.items():
+        made.made[path] = result
+        made.files[result.path] = result
+    made.stops += stops
