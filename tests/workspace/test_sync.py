@@ -104,10 +104,10 @@ def test_a_deleted_file_leaves_nothing_of_it_as_synced(py: Warm) -> None:
     path.write_text("x = 1\n")
     try:
         py.run(ws.open("pkg/gone.py"))
-        assert path in ws.sync._synced
+        assert path in ws.sync._synced._documents
         path.unlink()
-        py.run(ws.sync.apply([FileEvent(Change.deleted, path)]))
-        assert (ws.holds(path), path in ws.sync._synced) == (False, False)
+        py.run(ws.sync.changes.apply([FileEvent(Change.deleted, path)]))
+        assert (ws.holds(path), path in ws.sync._synced._documents) == (False, False)
     finally:
         ws.close_document(path)
         path.unlink(missing_ok=True)

@@ -49,7 +49,7 @@ IGNORED_DIRS = frozenset(
 )
 # Hidden directories watched all the same: what a checker reads beside the code that no
 # configuration names (basedpyright's baseline, `.basedpyright/baseline.json`: the errors
-# it silences; its edit changes every answer, `workspace/sync.py`).
+# it silences; its edit changes every answer, `workspace/disk_changes.py`).
 WATCHED_HIDDEN = frozenset({".basedpyright"})
 
 

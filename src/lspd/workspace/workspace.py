@@ -249,14 +249,14 @@ class Workspace:
             await self.apply_changes([FileEvent(Change.changed, path) for path in paths])
 
     async def apply_changes(self, events: list[FileEvent]) -> None:
-        """Tell each running server of changed files (`DocumentSync.apply`), and the symbol
+        """Tell each running server of changed files (`DiskChanges.apply`), and the symbol
         index and project scan."""
         self._changes += 1
         self.changed_at.update((event.path, self._changes) for event in events)
         self.symbols.changed(events)
         if any(event.change is not Change.changed for event in events):
             self.projects.forget()  # files came or went: rescan the languages
-        await self.sync.apply(events)
+        await self.sync.changes.apply(events)
 
     # -- lifecycle -------------------------------------------------------------------------
 
