@@ -33,6 +33,7 @@ from tests.engine.test_configured import (
 )
 from tests.engine.test_mypy_configured import MORE
 from tests.ops.test_baseline import committed
+from tests.ops.test_file_since_kept_configured import since_head as one_file
 from tests.ops.test_mypy_held_files import FILES
 from tests.ops.test_since_kept_config import REACH, UNREACHABLE
 from tests.workspace.mypy_env import cli_errors, mypy_env, project
@@ -138,3 +139,20 @@ def test_typescript_and_mypy(tmp_path: Path, edited: str) -> None:
     assert Counter((d.path, d.line, d.code or "") for d in since.fixed) == before - after
     assert since.unchanged == sum((before & after).values())
     assert after - before
+
+
+def test_a_files_baseline_is_its_own_checker_s(tmp_path: Path) -> None:
+    """`diagnostics FILE --baseline HEAD`, no HEAD result kept, tsconfig.json edited: a
+    TypeScript file by tsc -p on a copy under HEAD's tsconfig, a Python file with HEAD's
+    texts held (its checker's configuration is HEAD's). Before, both refused."""
+    root = mixed(tmp_path)
+    before = truth(root)
+    written(root, {"tsconfig.json": json.dumps(TS_NOW), "pkg/b.py": B_NOW})
+    after = truth(root)
+    for path in ("src/core.ts", "pkg/b.py"):
+        found = answer(root, one_file(path)).changes  # type: ignore[attr-defined]
+        new = Counter((d.path, d.line, d.code or "", d.severity) for d in found.introduced)
+        assert new == Counter({r: n for r, n in (after - before).items() if r[0] == path})
+        assert new
+        assert found.fixed == []
+        assert found.unchanged == sum(n for r, n in (before & after).items() if r[0] == path)

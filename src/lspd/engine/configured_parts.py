@@ -22,7 +22,7 @@ call them unchanged.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -133,15 +133,10 @@ def _parts(
     gate = set(scope.files)
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
     texts = {p: t for p, t in delta.before.items() if p in gate or p in gone}
-    py_then: dict[Path, str | None] = {}
-    ts_then: dict[Path, str | None] = {}
-    for path, text in then.items():
-        if is_baseline(path) or path.name in (*CONFIGS, *CONFIG_FILES):
-            py_then[path] = text
-        elif path.suffix == ".json":  # a tsconfig, a JSON file one extends, a package.json
-            ts_then[path] = text
-        else:
-            raise Unmade(f"{ws.display(path)} is no configuration of one checker lspd knows")
+    py_then = {p: t for p, t in then.items() if _python_config(p)}
+    ts_then = {p: t for p, t in then.items() if not _python_config(p)}
+    if others := sorted(p for p in ts_then if p.suffix != ".json"):
+        raise Unmade(f"{ws.display(others[0])} is no configuration of one checker lspd knows")
     python = frozenset(p for p in gate if p.suffix in PYTHON)
     py_texts = {p: t for p, t in texts.items() if p.suffix in PYTHON}
     ts_texts = {p: t for p, t in texts.items() if p.suffix not in PYTHON}
@@ -149,6 +144,29 @@ def _parts(
         _Part("the Python files", python, py_texts, py_then),
         _Part("the TypeScript files", frozenset(gate - python), ts_texts, ts_then),
     )
+
+
+def _python_config(path: Path) -> bool:
+    """Whether `path` is the Python part's configuration by its name (the others: a
+    tsconfig, a JSON file one extends, a package.json; any other is neither's)."""
+    return is_baseline(path) or path.name in (*CONFIGS, *CONFIG_FILES)
+
+
+def file_part(
+    ws: Workspace, scope: GateScope, then: Mapping[Path, str | None], path: Path
+) -> tuple[GateScope, dict[Path, str | None]]:
+    """The gate and the configurations edited that decide `path`'s state at the commit
+    (`diagnostics FILE --baseline`): where two checkers share the gate, its own checker's
+    part and that checker's configurations (none edited: its state is the held texts', as
+    a dirty tree's), so `configured_how` answers for that part alone; else as given."""
+    if configured_how(ws, scope, then) is not None:
+        return scope, dict(then)
+    if any(not _python_config(p) and p.suffix != ".json" for p in then):
+        return scope, dict(then)  # a configuration of neither part: refused as before
+    python = path.suffix in PYTHON
+    files = tuple(p for p in scope.files if (p.suffix in PYTHON) == python)
+    own = {p: t for p, t in then.items() if _python_config(p) == python}
+    return replace(scope, files=files), own
 
 
 async def _python(

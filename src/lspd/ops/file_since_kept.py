@@ -24,6 +24,7 @@ from lspd.engine.committed import NotKept
 from lspd.engine.committed_notes import configured
 from lspd.engine.comparison import Again, Found
 from lspd.engine.configured import TSC, Configured, configured_how
+from lspd.engine.configured_parts import file_part
 from lspd.engine.kept import StateKey, config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
 from lspd.engine.mypy_check import by_project
@@ -204,7 +205,7 @@ async def file_since_baseline(
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
-    elif (how := await _configured(ws, question)) is not None:
+    elif (how := await _configured(ws, question, path)) is not None:
         before, note = await _under_configuration(ws, how, texts, (path, text), now, baseline)
     elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
         # a JSON module changed: the servers cannot hold its text, its program's tsc can
@@ -261,9 +262,10 @@ async def _under_configuration(
     )
 
 
-async def _configured(ws: Workspace, question: _Question) -> Configured | None:
+async def _configured(ws: Workspace, question: _Question, path: Path) -> Configured | None:
     """How the file's state at the baseline is checked under the configuration then, where
-    a configuration the gate reads differs from it (None: none differs, or the session's);
+    a configuration its checker reads differs from it (None: none differs, or the
+    session's; `configured_parts.file_part`: the file's part of a gate two checkers share);
     raises `NotKept` where it cannot be here (`engine/configured.configured_how`)."""
     commit = question.asked.commit
     if commit == SESSION:
@@ -271,7 +273,10 @@ async def _configured(ws: Workspace, question: _Question) -> Configured | None:
     _, then = await question.then(ws)
     if not then:
         return None
-    how = configured_how(ws, await gate_scope(ws), then)
+    scope, then = file_part(ws, await gate_scope(ws), then, path)
+    if not then:  # its checker's configuration is the same at the baseline: held texts
+        return None
+    how = configured_how(ws, scope, then)
     if how is None:
         raise NotKept(configured(ws, StateKey(commit, "", "", tuple(sorted(then)))))
     return how
