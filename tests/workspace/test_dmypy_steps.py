@@ -15,7 +15,7 @@ import pytest
 
 from lspd.engine.mypy_errors import parse
 from lspd.workspace.dmypy import Dmypy
-from lspd.workspace.mypy_mirror import Mirror
+from lspd.workspace.mypy_copy import Mirror
 from tests.workspace.mypy_env import cli_errors, environment, mypy_cli, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 

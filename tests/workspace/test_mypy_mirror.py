@@ -15,14 +15,8 @@ import pytest
 from lspd.errors import InvalidInput
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.workspace.mypy_config import mypy_config_in
-from lspd.workspace.mypy_mirror import (
-    VCS_MARK,
-    Mirror,
-    Sees,
-    config_text,
-    mypy_sees,
-    package_base,
-)
+from lspd.workspace.mypy_copy import VCS_MARK, Mirror
+from lspd.workspace.mypy_mirror import Sees, config_text, mypy_sees, package_base
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
 

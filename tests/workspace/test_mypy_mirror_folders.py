@@ -11,7 +11,8 @@ import shutil
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.mypy_mirror import FOLDER, Mirror, Sees, bare_folders
+from lspd.workspace.mypy_copy import Mirror, bare_folders
+from lspd.workspace.mypy_mirror import FOLDER, Sees
 from tests.conftest import Warm, warm_root
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project

@@ -19,7 +19,8 @@ import pytest
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.models import FileDiagnostic
 from lspd.ops.preview import preview
-from lspd.workspace.mypy_mirror import LINK, Mirror, bare_folders
+from lspd.workspace.mypy_copy import Mirror, bare_folders
+from lspd.workspace.mypy_mirror import LINK
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project

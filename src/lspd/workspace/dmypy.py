@@ -11,7 +11,7 @@ namespace package to mypy that its fine-grained update misses: `bare_folders`), 
 its servers.
 
 It checks a copy of the project's Python files and configuration in lspd's state directory
-(`mypy_mirror`): the disk's texts, or a preview's or a revision's for some files, so unsaved
+(`mypy_copy`): the disk's texts, or a preview's or a revision's for some files, so unsaved
 text is re-checked fine-grained like an edit, and nothing is written into the project.
 """
 
@@ -31,12 +31,13 @@ from lspd.lsp.process import GROUPS
 from lspd.workspace.dmypy_steps import updated
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_config_read import replugged
+from lspd.workspace.mypy_copy import Mirror, bare_folders
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import environment_of, installed_digest, installed_version
 from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_kept import Kept, Ran, state_of
 from lspd.workspace.mypy_lock import exclusive
-from lspd.workspace.mypy_mirror import Mirror, Place, Sees, bare_folders
+from lspd.workspace.mypy_mirror import Place, Sees
 from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
 from lspd.workspace.mypy_outputs import users_config
 from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
@@ -85,7 +86,7 @@ class Dmypy:
         self._bare: frozenset[str] | None = None  # `bare_folders` of the server's last run
         self._lock = asyncio.Lock()
         self._group: int | None = None  # the server's process group, told to the watchdog
-        self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_mirror`)
+        self.mirror = Mirror(self.state / "tree")  # what the daemon checks (`mypy_copy`)
         self.place = Place(self.mirror.directory, project, base or project)  # of what, where
         self.sees = Sees(self.place.base)  # the files it holds, walked when they change
         # The last few states' answers (texts, targets): a preview's disk state right after

@@ -21,7 +21,7 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from lspd.workspace.mypy_mirror import Mirror
+from lspd.workspace.mypy_copy import Mirror
 
 log = logging.getLogger(__name__)
 

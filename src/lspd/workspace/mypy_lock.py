@@ -1,6 +1,6 @@
 """One check at a time in a project's mypy state, across lspd's processes.
 
-The copy of the project (`mypy_mirror`), its stamps and mypy's caches (`mypy_once`) live in
+The copy of the project (`mypy_copy`), its stamps and mypy's caches (`mypy_once`) live in
 lspd's state directory, which a one-shot CLI check run in process shares with the daemon
 (and two such checks with each other): two at once wrote their texts into one copy while
 mypy read it, and one got the other's answer. So a check or a stop holds an advisory lock

@@ -1,39 +1,28 @@
-"""The copy of a project's Python files that lspd's dmypy checks, in lspd's state directory.
+"""What lspd's copy of a project for dmypy holds: what mypy can see of the project, where
+in the copy mypy runs, and the project's configuration as the copy holds it.
 
-dmypy keeps one program warm and re-checks, fine-grained, what changed in the files it
-reads. Checking the project's own files, a preview's text could only reach it through
-`--shadow-file`, and any change to the shadow map restarts the daemon cold (mypy 2.4.1);
-mypy's one-shot incremental mode re-checks every importer of a changed module (rich's
-`render_lines` made keyword-only: 13.8 s against dmypy's 5.2 under load), and takes a shadow
-of the cached size as unchanged. So the daemon checks this copy: each question says which
-text every file has (the disk's, or a preview's or a revision's), the copy is made to hold
-exactly that (only the files that differ are written), and dmypy re-checks what changed.
-Nothing is ever written into the project.
-
-The copy holds what the project's mypy can see: every Python file under the project, those
-git ignores too (a generated `_version.py`), environments and caches aside; a `mypy_path`
-or `files` entry leaving the project is written absolute in the copied configuration, so
-it still names the directory beside the real project. A project inside a package (pydantic's
-tests/typechecking, its own configuration, below tests/__init__.py) is run by its users
-where its configuration is, and mypy names its modules from the directory its crawl up the
-`__init__.py` files reaches (`package_base`: the repository), which it also searches for
-imports (`import pydantic` is the repository's own): the copy is then of that directory,
-mypy runs in the project's place inside it. Its root holds an empty `.git` (`VCS_MARK`):
-mypy's search for a configuration up from where it runs ends there, as the project's ends at
-its repository, never in lspd's state directory or the user's home above the copy.
+The copy (`mypy_copy.Mirror`, in lspd's state directory) holds what the project's mypy
+can see: every Python file under the project, those git ignores too (a generated
+`_version.py`), environments and caches aside; a `mypy_path` or `files` entry leaving the
+project is written absolute in the copied configuration, so it still names the directory
+beside the real project. A project inside a package (pydantic's tests/typechecking, its own
+configuration, below tests/__init__.py) is run by its users where its configuration is, and
+mypy names its modules from the directory its crawl up the `__init__.py` files reaches
+(`package_base`: the repository), which it also searches for imports (`import pydantic` is
+the repository's own): the copy is then of that directory, mypy runs in the project's place
+inside it. Its root holds an empty `.git` (`mypy_copy.VCS_MARK`): mypy's search for a
+configuration up from where it runs ends there, as the project's ends at its repository,
+never in lspd's state directory or the user's home above the copy.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import shutil
 import threading
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_config import MypyConfig
@@ -48,16 +37,7 @@ MARKS = ("py.typed",)
 # What no mypy run reads from: version control, caches, other tools' packages.
 SKIPPED = {".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache"}
 SKIPPED |= {".ruff_cache", "node_modules", "site-packages"}
-# What ends mypy's search for its configuration up from where it runs (mypy 1.15 and later,
-# `_find_config_file`: each directory's mypy.ini, .mypy.ini, pyproject.toml, setup.cfg, up
-# to the one holding `.git` or `.hg`; then the user's ~/.config/mypy/config, ~/.mypy.ini),
-# and its search for .gitignore files (`exclude_gitignore`). The project's own run stops at
-# its repository; the copy has none, so mypy went on up lspd's state directory and read a
-# configuration found there or in the user's home (a `mypy.ini` above the state directory
-# judged the project with `disallow_untyped_defs`). An empty `.git` in the copy ends both at
-# its root, as the repository ends the project's; mypy 1.13 reads only where it runs.
-VCS_MARK = ".git"
-FOLDER = "/"  # how a folder ends among a copy's wanted paths (`Mirror.hold`)
+FOLDER = "/"  # how a folder ends among a copy's wanted paths (`mypy_copy.Mirror`)
 # How a symlinked folder ends among them (no file's name holds it), its text where it leads.
 # mypy reads the project's `app/vendor -> ../shared/vendor` as a package folder; a copy
 # without it said `Cannot find implementation or library stub` for `app.vendor.util`.
@@ -83,150 +63,6 @@ class Place:
         """The project's path in the copy (`tests/typechecking/`), `` where it is the copy."""
         inside = self.project.relative_to(self.base).as_posix()
         return "" if inside == "." else inside + "/"
-
-
-class Mirror:
-    """A directory holding the texts last asked for, by path relative to the project."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self._held: dict[str, bytes] = {}  # a digest of each file's text in the copy
-        # The last mtime given (ns): every write gets a later one, also than a copy's before
-        # this one (mypy's caches outlive it, and its stamps may run ahead of the clock).
-        # It is also what tells this copy's writer: another process sharing the state
-        # directory (`mypy_lock`) that wrote the copy left another stamp there.
-        self._last = directory.with_name(f"{directory.name}.stamp")
-        self._stamp = 0
-        self._trusted = False  # a copy from before, or another process's: written anew
-        self.clock = time.time_ns  # the writes' wall clock (a test stops it in one second)
-
-    def _trust(self) -> None:
-        """Before a write (the lock held): a copy this object did not leave as it is (made
-        before it, or written or removed by another process since: the stamp on disk is not
-        its last) is removed, so every file is written again with a later stamp."""
-        left = self._last_stamp()
-        if self._trusted and left == self._stamp and self.directory.is_dir():
-            return
-        self._held.clear()
-        shutil.rmtree(self.directory, ignore_errors=True)
-        self._stamp = max(self._stamp, left)
-        self._trusted = True
-
-    def _last_stamp(self) -> int:
-        """The stamp of the copy's last write, as its writer left it on disk (0: none)."""
-        try:
-            return int(self._last.read_text())
-        except (OSError, ValueError):
-            return 0
-
-    def hold(self, wanted: dict[str, bytes]) -> bool:
-        """Make the copy hold exactly `wanted` (relative path -> text; a path ending in `/`:
-        a folder the state holds with no file mypy reads in it, `Sees.folders`); whether it
-        changed. A folder a removal empties goes, as `git apply` or `git rm` leave the tree,
-        unless `wanted` names it: mypy reads a folder on its search path as a namespace
-        package, so one kept that the disk lacks (or lacked that it has) answered
-        `Module has no attribute` where mypy says the import's error, or the other way."""
-        self._trust()
-        changed = False
-        for relative in [r for r in self._held if r not in wanted]:
-            path = self.directory / relative.removesuffix(LINK)
-            if not relative.endswith(FOLDER):
-                path.unlink(missing_ok=True)
-            del self._held[relative]
-            self._emptied(path, wanted)
-            changed = True
-        return self.put(wanted) or changed
-
-    def _emptied(self, path: Path, wanted: dict[str, bytes]) -> None:
-        """`path`'s folders removed up the copy while empty and not `wanted`."""
-        for folder in [path, *path.parents]:
-            if folder == self.directory or self.directory not in folder.parents:
-                return
-            relative = folder.relative_to(self.directory).as_posix() + FOLDER
-            if relative in wanted:
-                return
-            try:
-                folder.rmdir()
-            except FileNotFoundError:
-                continue
-            except OSError:  # not empty (or a file): what is left stays
-                return
-
-    def put(self, wanted: dict[str, bytes]) -> bool:
-        """Make the copy hold `wanted` (relative path -> text), the other files as they
-        are; whether it changed."""
-        self._trust()
-        self.directory.mkdir(parents=True, exist_ok=True)  # dmypy runs in it (and its state)
-        (self.directory / VCS_MARK).mkdir(exist_ok=True)  # its search for a configuration ends
-        changed = False
-        stamp = 0  # this write's mtime, taken at its first file
-        for relative, data in wanted.items():
-            digest = hashlib.blake2b(data, digest_size=16).digest()
-            if self._held.get(relative) == digest:
-                continue
-            path = self.directory / relative
-            if relative.endswith(FOLDER):  # a folder the state holds empty (of mypy's files)
-                path.mkdir(parents=True, exist_ok=True)
-                self._held[relative] = digest
-                changed = True
-                continue
-            if relative.endswith(LINK):  # a symlinked folder: where it leads (`linked`)
-                _linked(self.directory / relative.removesuffix(LINK), data.decode())
-                self._held[relative] = digest
-                changed = True
-                continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-            # dmypy compares mtime and size first, and mypy's cache (run once) the whole
-            # seconds of the mtime: a same-size edit must still look changed, so each write
-            # lands in a later second than the one before.
-            if not stamp:
-                stamp = self._stamp = max(self.clock(), self._stamp + 1_000_000_000)
-                self._last.write_text(str(stamp))
-            os.utime(path, ns=(stamp, stamp))
-            self._held[relative] = digest
-            changed = True
-        return changed
-
-    def leaving(self, wanted: dict[str, bytes]) -> list[str]:
-        """The Python files of the copy that `wanted` lacks, where it also adds or changes
-        one (else none): the files an update to `wanted` removes first (`dmypy_steps`). None
-        where the copy is not this object's as it left it (`_trust` writes it anew)."""
-        if not self._trusted or self._last_stamp() != self._stamp:
-            return []
-        gone = [r for r in self._held if r.endswith(PYTHON) and r not in wanted]
-        if not gone:
-            return []
-        changed = any(
-            self._held.get(r) != hashlib.blake2b(d, digest_size=16).digest()
-            for r, d in wanted.items()
-            if r.endswith(PYTHON)
-        )
-        return gone if changed else []
-
-    def drop(self, names: list[str]) -> None:
-        """The files `names` (held) removed from the copy, every other one left as it is."""
-        for relative in [r for r in names if r in self._held and not r.endswith(FOLDER)]:
-            path = self.directory / relative
-            path.unlink(missing_ok=True)
-            del self._held[relative]
-            self._emptied(path, self._held)
-
-    def forget(self) -> None:
-        """The copy is no longer known (its daemon restarted): written anew next time."""
-        self._held.clear()
-        self._trusted = False
-        shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def _linked(path: Path, target: str) -> None:
-    """A symlink at `path` leading to `target`, in place of what was there."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
-    os.symlink(target, path)
 
 
 def mypy_sees(directory: Path) -> list[Path]:
@@ -283,9 +119,9 @@ class Sees:
     def folders(self) -> list[Path]:
         """The folders that stay when every file of `files` in them is gone: empty ones
         (a `rm` of a stub leaves its folder: mypy reads it as a namespace package), or
-        holding other files or caches. A copy holds them (`Mirror.hold`, their relative
-        paths ending in `/`), and no folder whose files a held state deleted alone, as
-        `git apply` leaves none."""
+        holding other files or caches. A copy holds them (`mypy_copy.Mirror.hold`, their
+        relative paths ending in `/`), and no folder whose files a held state deleted
+        alone, as `git apply` leaves none."""
         return self._walk()[1]
 
     def links(self) -> list[Path]:
@@ -305,27 +141,6 @@ class Sees:
             self._looked, self._stamps = tuple(looked), taken
             self._files = files if trusted else None
             return list(files), list(self._folders), list(self._links)
-
-
-def bare_folders(wanted: Mapping[str, bytes]) -> frozenset[str]:
-    """The folders a copy holding `wanted` (`Mirror.hold`) has with no Python file under
-    them: a namespace package to mypy where its search path reaches one (a stub's folder
-    a `rm` left), which dmypy's fine-grained update does not see come or go; and the
-    symlinked folders, each with where it leads (`LINK`: a package coming, going or led
-    elsewhere at once, which its update does not see either)."""
-    folders: set[str] = set()
-    sourced: set[str] = set()
-    links: set[str] = set()
-    for relative, data in wanted.items():
-        path = PurePosixPath(relative.removesuffix(LINK))
-        above = {p.as_posix() for p in path.parents} - {"."}
-        folders |= above | ({path.as_posix()} if relative.endswith(FOLDER) else set())
-        if relative.endswith(PYTHON):
-            sourced |= above
-        if relative.endswith(LINK):
-            links.add(f"{relative}{data.decode()}")
-            sourced |= above
-    return frozenset(folders - sourced) | links
 
 
 def package_base(directory: Path, config: MypyConfig | None) -> Path:
