@@ -83,7 +83,7 @@ def configured_how(
         return Configured(MYPY, dict(configs))
     if _typescript_alone(scope, then):
         return Configured(TSC, dict(then))
-    if (held := _pyright_configs(ws, gate, then)) is not None:
+    if (held := pyright_configs(ws, gate, then)) is not None:
         return Configured(PYRIGHT, held)
     return None
 
@@ -108,10 +108,10 @@ async def configured_state(
     if how is None:  # the session's configurations' texts are lspd's first reads: none here
         raise Unconfigured(configured(ws, key))
     if how.checker == TSC:
-        if (why := _unbuilt(ws, scope, then)) is not None:
+        if (why := unbuilt_reason(ws, scope, then)) is not None:
             raise Unconfigured(f"{configured(ws, key)} ({why})")
         # The program's files at the commit are tsc's listing: every source of the root may be.
-        wanted = gate | gone | _sources(ws.root)
+        wanted = gate | gone | script_sources(ws.root)
         stopped: list[Stop] = []  # tsc's at the commit: a JSON module's, its options errors
         try:
             data = {p: delta.before[p] for p in data_changed(ws, delta.before)}
@@ -134,7 +134,7 @@ def _typescript_alone(scope: GateScope, then: Mapping[Path, str | None]) -> bool
     return bool(scope.files) and set(scope.files) <= covered
 
 
-def _unbuilt(ws: Workspace, scope: GateScope, then: Mapping[Path, str | None]) -> str | None:
+def unbuilt_reason(ws: Workspace, scope: GateScope, then: Mapping[Path, str | None]) -> str | None:
     """Why a commit's package.json (a workspace package's manifest, `revisions.is_manifest`)
     is not checked on a copy here, or None: where a tsconfig references projects, tsc -p
     reads a referenced package through its built outputs (`"types": "./dist/index.d.ts"`),
@@ -156,10 +156,10 @@ def manifest_held(ws: Workspace, scope: GateScope, path: Path) -> str | None:
     module resolution reads changed, at its proposed text on tsc's copy (None: it can, and
     each TypeScript project's own `tsc -p` on a copy holding it answers the proposal,
     `program_data.data_state`): every file of the gate must be a tsconfig project's, and no
-    tsconfig may reference projects (a copy lacks their built outputs: `_unbuilt`)."""
+    tsconfig may reference projects (a copy lacks their built outputs: `unbuilt_reason`)."""
     if not is_manifest(path) or not _typescript_alone(scope, {path: None}):
         return f"{ws.display(path)} is no package.json of a gate TypeScript alone judges"
-    return _unbuilt(ws, scope, {path: None})
+    return unbuilt_reason(ws, scope, {path: None})
 
 
 def _references(config: Path) -> bool:
@@ -171,7 +171,7 @@ def _references(config: Path) -> bool:
     return isinstance(data, dict) and bool(data.get("references"))
 
 
-def _sources(root: Path) -> set[Path]:
+def script_sources(root: Path) -> set[Path]:
     """The TypeScript and JavaScript files under `root` (node_modules and the like left out)."""
     found: set[Path] = set()
     for top, dirs, files in os.walk(root):
@@ -180,7 +180,7 @@ def _sources(root: Path) -> set[Path]:
     return found
 
 
-def _pyright_configs(
+def pyright_configs(
     ws: Workspace, gate: Collection[Path], then: Mapping[Path, str | None]
 ) -> dict[Path, str | None] | None:
     """The configurations to hold at their commit's text for a basedpyright rooted at a copy,

@@ -30,11 +30,11 @@ from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import configured
 from lspd.engine.configured import (
     Unconfigured,
-    _pyright_configs,
-    _sources,
-    _unbuilt,
     configured_how,
     configured_state,
+    pyright_configs,
+    script_sources,
+    unbuilt_reason,
 )
 from lspd.engine.kept import StateKey
 from lspd.engine.mypy_configured import mypy_configured
@@ -180,7 +180,7 @@ async def _python(
     gate, then = sorted(part.files), dict(part.then)
     configs: Mapping[Path, str | None] | None = mypy_configured(ws, gate, then)
     if configs is None:
-        configs = _pyright_configs(ws, gate, then)
+        configs = pyright_configs(ws, gate, then)
     if configs is None:
         named = ", ".join(ws.display(p) for p in sorted(part.then))
         raise Unmade(
@@ -221,9 +221,10 @@ async def _typescript(
     projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
     if uncovered := sorted(part.files - {p for project in projects for p in project.files}):
         raise Unmade(f"{ws.display(uncovered[0])} is in no tsconfig's project")
-    if (why := _unbuilt(ws, scope, part.then)) is not None:
+    if (why := unbuilt_reason(ws, scope, part.then)) is not None:
         raise Unmade(why)
-    wanted = part.all() | _sources(ws.root)  # the program's files at the commit: tsc's listing
+    # the program's files at the commit: tsc's listing
+    wanted = part.all() | script_sources(ws.root)
     stops: list[Stop] = []
     found = await data_state(ws, {**part.texts, **data, **part.then}, wanted, held, stops)
     _merge(ws, made, dict(found), stops)
