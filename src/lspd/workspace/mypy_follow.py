@@ -6,25 +6,19 @@ errors too: `files = ["app/main.py"]` importing `app.helper` says `app/helper.py
 So the gate's files of such a project are the sources and the project's modules they reach
 (`followed`), made again from the texts of a state (HEAD's, a preview's), as mypy would.
 
-A static walk of the imports, as mypy's `build.py` reads them (a file's import lines as
-they read where they account for every line naming `import`, else and wherever one would
-add a module its parse, `ast`, which costs 20 times more): every `import` and
-`from ... import` statement anywhere (`if TYPE_CHECKING:`, a function's body, a `try:`),
-relative ones from the importer's package, a module's enclosing packages (their
-`__init__.py`), `from pkg import mod`'s submodule; resolved as mypy's `modulefinder` does,
-in `mypy_path`, then the directory mypy runs in and each source's base folder (the folder
-above its packages: `crawl_up`), then the environment's `.pth` folders inside the project,
-a stub (`.pyi`) before its module and a package before a module of its name. A module under
-`follow_imports = skip` or `error` (globally or by its per-module section) is not checked;
-under `silent` it is (its imports followed) but its errors are not said: neither is the
-gate's. An import in a branch mypy finds unreachable (`if sys.version_info < (3, 8):`,
-`always_false`) is none (`mypy_reachable`); one after an `assert` or a `return` mypy reads
-as ending the reachable code is followed still.
+A static walk of the imports, as mypy's `build.py` reads them (`mypy_imports`: every
+import statement anywhere, its module's enclosing packages, `from pkg import mod`'s
+submodule, none in a branch mypy finds unreachable), resolved as mypy's `modulefinder`
+does, in `mypy_path`, then the directory mypy runs in and each source's base folder (the
+folder above its packages: `crawl_up`), then the environment's `.pth` folders inside the
+project, a stub (`.pyi`) before its module and a package before a module of its name. A
+module under `follow_imports = skip` or `error` (globally or by its per-module section) is
+not checked; under `silent` it is (its imports followed) but its errors are not said:
+neither is the gate's.
 """
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import os
 import re
@@ -33,18 +27,13 @@ from pathlib import Path
 
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MypyConfig
-from lspd.workspace.mypy_reachable import Facts, facts_of, reachable
+from lspd.workspace.mypy_imports import KEPT_IMPORTS, imports_of
+from lspd.workspace.mypy_reachable import facts_of
 from lspd.workspace.python_links import named_through
 
 SUFFIXES = (".pyi", ".py")
 NOT_FOLLOWED = ("skip", "error")  # mypy does not check such a module
 UNSAID = "silent"  # checked, its errors not said
-
-Statements = tuple[tuple[int, str, tuple[str, ...]], ...]  # (level, module, names taken)
-# Per path: its text, its import lines as they read (None: some line naming `import` is
-# none of them), its parse's imports (None: not parsed yet), kept while its text is the same.
-_IMPORTS: dict[Path, tuple[str, Statements | None, tuple[Facts, Statements] | None]] = {}
-KEPT_IMPORTS = 20_000
 
 
 def followed(
@@ -85,10 +74,10 @@ def followed(
         if path in read:
             continue
         read.add(path)
-        imports, exact = _imports_of(path, module, texts or {}, False, facts)
+        imports, exact = imports_of(path, module, texts or {}, False, facts)
         new = (f for i in imports if (f := find(i)) is not None and f not in seen)
         if not exact and any(new):
-            imports, exact = _imports_of(path, module, texts or {}, True, facts)  # its parse
+            imports, exact = imports_of(path, module, texts or {}, True, facts)  # its parse
         for imported in imports:
             found = find(imported)
             if found is None or found in read or (only is not None and found not in only):
@@ -224,111 +213,6 @@ def _module_of(path: Path, config: MypyConfig, directory: Path) -> str:
     if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
-
-
-def _imports_of(
-    path: Path, module: str, texts: Mapping[Path, str | None], exact: bool, facts: Facts
-) -> tuple[list[str], bool]:
-    """The modules the file `path` (module `module`) makes mypy look for: each import's
-    module and its enclosing packages, a `from` import's module and each name of it as a
-    submodule (those that are no module are not found); and whether they are its parse's.
-    Without `exact` its import lines as they read where they account for every line naming
-    `import` (a parse costs ~20 us a line: 2.4 s of mypy's own 115,000 lines): a line
-    in a string reads as an import there, so the caller asks `exact` where one would add
-    a module."""
-    if path in texts:
-        text = texts[path]
-    else:
-        try:
-            text = path.read_text("utf-8", "replace")
-        except OSError:
-            text = None
-    if text is None:
-        return [], True
-    kept = _IMPORTS.get(path)
-    if kept is None or kept[0] != text:
-        if len(_IMPORTS) > KEPT_IMPORTS:
-            _IMPORTS.clear()
-        kept = _IMPORTS[path] = (text, _scanned(text), None)
-    statements, parsed = kept[1], kept[2]
-    if exact or statements is None or facts.decides(text):  # a condition mypy decides
-        if parsed is None or parsed[0] != facts:
-            parsed = (facts, _statements(text, facts))
-            _IMPORTS[path] = (text, kept[1], parsed)
-        statements, exact = parsed[1], True
-    package = module if path.stem == "__init__" else module.rpartition(".")[0]
-    found: list[str] = []
-    for level, name, names in statements:
-        if level:
-            parts = package.split(".") if package else []
-            if level - 1 > len(parts):
-                continue
-            base = ".".join(parts[: len(parts) - (level - 1)])
-            name = f"{base}.{name}" if base and name else base or name
-        if not name:
-            continue
-        found += _enclosing(name)
-        found += [f"{name}.{n}" for n in names if n != "*"]
-    ancestors = _enclosing(module)[:-1]  # a module's packages are loaded with it
-    return list(dict.fromkeys([*ancestors, *found])), exact
-
-
-def _enclosing(name: str) -> list[str]:
-    parts = name.split(".")
-    return [".".join(parts[: i + 1]) for i in range(len(parts))]
-
-
-def _statements(text: str, facts: Facts) -> Statements:
-    """Each import of `text` mypy finds reachable (`mypy_reachable`): (its level, its
-    module, the names a `from` import takes)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):  # mypy stops at it: what it would follow is unknown,
-        return _scanned(text, True) or ()  # so its import lines (not checked, never fixed)
-    found: list[tuple[int, str, tuple[str, ...]]] = []
-    for node in reachable(tree, facts):
-        if isinstance(node, ast.Import):
-            found += [(0, alias.name, ()) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names = tuple(alias.name for alias in node.names)
-            found.append((node.level, node.module or "", names))
-    return tuple(found)
-
-
-_IMPORT = re.compile(
-    r"^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*(#.*)?$"
-)
-_FROM = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\s+(\(?)([\w\s,]*)(\)?)\s*(#.*)?$")
-_NAMES = re.compile(r"^[\w\s,]*(\)?)\s*(#.*)?$")  # a line of a parenthesized `from` import
-_WORD = re.compile(r"\bimport\b")
-
-
-def _scanned(text: str, anyway: bool = False) -> Statements | None:
-    """The imports of `text` read line by line; None where a line naming `import` is no
-    import line as read here (a string's, a `;`, a continued line): then only a parse
-    says (`anyway`: what the lines say all the same, of a text that does not parse)."""
-    found: list[tuple[int, str, tuple[str, ...]]] = []
-    lines = iter(text.splitlines())
-    for line in lines:
-        if imported := _IMPORT.match(line):
-            modules = [n.split()[0] for n in imported.group(1).split(",") if n.strip()]
-            found += [(0, name, ()) for name in modules]
-        elif taken := _FROM.match(line):
-            said = taken.group(4)
-            if taken.group(3) and not taken.group(5):  # `(` on, to its `)`
-                for more in lines:
-                    if (names_line := _NAMES.match(more)) is None:
-                        if not anyway:
-                            return None
-                        break
-                    said += "," + more.split("#")[0].replace(")", "")
-                    if names_line.group(1):
-                        break
-            names = tuple(n.split()[0] for n in said.split(",") if n.strip())
-            found.append((len(taken.group(1)), taken.group(2), names))
-        elif _WORD.search(line) and not anyway:
-            return None
-    return tuple(found)
 
 
 # Per search folder: module -> (rank, the __init__ files above it it lacks, its file).
