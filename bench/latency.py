@@ -140,7 +140,7 @@ def taken_ahead(state: Path) -> str:
 
 def ready_at(state: Path, wall: float) -> float | None:
     """The seconds from `wall` (the spawn) to the daemon's log saying its prewarmed
-    servers are ready (run.py's "prewarm done": its asctime, to the millisecond)."""
+    servers are ready (daemon/background.py's "prewarm done": its asctime, to the ms)."""
     for path in state.glob("*/daemon.log"):
         for line in path.read_text().splitlines():
             if "prewarm done" in line:

@@ -10,7 +10,8 @@ needs it, else after the first tool call answered without it or `LOAD_AFTER_S` a
 sentinel, and it then answers everything
 (`Early.take_over`). The file watcher and the word scan start after the sentinel. On
 SIGTERM, SIGINT or SIGHUP the sentinel goes first (no new client finds a dying daemon),
-then the language servers are stopped.
+then the language servers are stopped. The work beside the answers (the watchdog, tidying,
+the committed state kept, the agents told the URL) is `daemon/background.py`'s.
 """
 
 from __future__ import annotations
@@ -29,19 +30,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lspd import sentinel
-from lspd.daemon import binding, collector, head_start
+from lspd.daemon import background, binding, collector, head_start
 from lspd.daemon.watchdog import Watchdog
 from lspd.dirs import state_dir
-from lspd.lsp.process import GROUPS
 from lspd.workspace import Workspace, prewarm
-from lspd.workspace.memory import next_tidy, tidy
 
 if TYPE_CHECKING:
     from lspd.daemon.early import Early
     from lspd.daemon.live import Live
     from lspd.daemon.server import Server
     from lspd.lsp.session import Session
-    from lspd.tools.calls import Activity
     from lspd.tools.hints import Told
 
 log = logging.getLogger(__name__)
@@ -138,7 +136,7 @@ class Daemon:
         ws.will_watch()  # once the sentinel is written
         watchdog = Watchdog()  # before any server starts: none may outlive a killed daemon
         watchdog.start()
-        self._tasks.append(asyncio.create_task(self._watch_servers(ws, watchdog)))
+        self._tasks.append(asyncio.create_task(background.watch_servers(watchdog)))
         chosen, starts = self._start_prewarm(ws)
         sock = None
         try:
@@ -169,7 +167,7 @@ class Daemon:
             log.exception("choosing the servers to prewarm failed")
             chosen = []
         starts = prewarm.start(ws, chosen)
-        self._tasks += [*starts, asyncio.create_task(_prewarmed(ws, starts))]
+        self._tasks += [*starts, asyncio.create_task(background.prewarmed(ws, starts))]
         return chosen, starts
 
     def _uvicorn(self, ws: Workspace, sock: socket.socket) -> Server:
@@ -246,13 +244,14 @@ class Daemon:
         self.ready.set()
         self._listening.set()
         if self.ws is not None:  # the watcher and the word scan: never before the sentinel
-            self._tasks.append(asyncio.get_running_loop().create_task(self._watch(self.ws)))
-            self._tasks.append(asyncio.get_running_loop().create_task(self._keep(self.ws)))
+            loop = asyncio.get_running_loop()
+            self._tasks.append(loop.create_task(background.watch_files(self.ws)))
+            self._tasks.append(loop.create_task(background.keep(self.ws, self.activity)))
         if self._announce is not None:
             self._announce(self.url)
         if self.options.sync_agents:
             asyncio.get_running_loop().run_in_executor(
-                None, _sync_agents, self.root, self.url, self.options.sync_agents
+                None, background.tell_agents, self.root, self.url, self.options.sync_agents
             )
 
     def _cleanup_files(self) -> None:
@@ -265,8 +264,9 @@ class Daemon:
     @contextlib.asynccontextmanager
     async def _lifespan(self) -> AsyncIterator[None]:
         assert self.ws is not None
-        self._tasks.append(asyncio.create_task(self._tidy(self.ws, self.idle_timeout)))
-        idle = collector.sweep_when_idle(functools.partial(_busy, self.activity, self.ws))
+        tidying = background.tidy_when_due(self.ws, self.idle_timeout, self.activity)
+        self._tasks.append(asyncio.create_task(tidying))
+        idle = collector.sweep_when_idle(functools.partial(background.busy, self.activity, self.ws))
         self._tasks.append(asyncio.create_task(idle))  # acts only where `install`ed
         try:
             yield
@@ -286,81 +286,6 @@ class Daemon:
         await ws.close()
         if watchdog is not None:
             watchdog.stop()
-
-    async def _watch_servers(self, ws: Workspace, watchdog: Watchdog) -> None:
-        """Keep the watchdog told of the servers' process groups (each leads its own), as
-        they start and go: every group this process started and has not killed."""
-        while True:
-            groups, version = GROUPS.snapshot()
-            watchdog.watch(groups)
-            await GROUPS.changed(version)
-
-    async def _watch(self, ws: Workspace) -> None:
-        """Follow the files (and read every source file's words: workspace/symbols/index.py)."""
-        await ws.watch()
-
-    async def _keep(self, ws: Workspace) -> None:
-        """Keep the committed state's result for baselines (`engine/keeping.py`), made of
-        `ops`'s whole check (`check_all`) and results (`ops/committed.py`)."""
-        from lspd.engine import keeping
-        from lspd.ops.check import check_all
-        from lspd.ops.committed import committed
-
-        async def kept(head: str) -> None:
-            await committed(ws, head, lambda: check_all(ws))
-
-        if keeping.enabled():
-            await keeping.keep_committed(
-                ws,
-                lambda: bool(self.activity.in_flight),
-                lambda busy: check_all(ws, busy=busy),
-                kept,
-            )
-
-    async def _tidy(self, ws: Workspace, idle_s: float) -> None:
-        """Tidy when something falls due (memory.next_tidy), or a server starts or goes."""
-        version = GROUPS.snapshot()[1]
-        while True:
-            wait = next_tidy(ws, idle_s, busy=bool(self.activity.in_flight))
-            version = await GROUPS.changed(version, wait)
-            if self.activity.in_flight:  # a server starting for a call is not idle
-                continue
-            try:
-                await tidy(ws, idle_s)
-            except Exception:
-                log.exception("tidying the servers failed")
-
-
-def _busy(activity: Activity, ws: Workspace) -> bool:
-    """A call in flight, or a whole check running (`lspd check`'s GET /check, the committed
-    state's keeping): not the time for a full collection's pause (`collector.sweep`)."""
-    from lspd.ops.check_memory import running
-
-    return bool(activity.in_flight) or running(ws) is not None
-
-
-async def _prewarmed(ws: Workspace, starts: list[asyncio.Task[None]]) -> None:
-    """Log when the prewarmed servers answer completely (their readiness), not just
-    when their processes run."""
-    started = time.monotonic()
-    await asyncio.gather(*starts)
-    await asyncio.gather(*(s.wait_ready() for s in ws.sessions.values()), return_exceptions=True)
-    names = ", ".join(f"{s.name} ({ws.display(s.root)})" for s in ws.sessions.values())
-    log.info("prewarm done in %.2f s (servers: %s)", time.monotonic() - started, names or "-")
-
-
-def _sync_agents(root: Path, url: str, agents: tuple[str, ...]) -> None:
-    """Tell the agents the new URL: the port may have changed since the last run."""
-    from lspd.agents import sync_agents
-
-    wanted = None if agents == ("all",) else list(agents)
-    try:
-        report = sync_agents(root, url, wanted)
-    except Exception:
-        log.exception("syncing agent configs failed")
-        return
-    for result in report.results:
-        log.info("sync: %s", result)
 
 
 def configure_logging(root: Path, level: str) -> Path:
