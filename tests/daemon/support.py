@@ -11,7 +11,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -239,3 +240,30 @@ def cli_through_daemon(
         )
     *answer, last = done.stdout.strip().splitlines()
     return answer, last, done.stderr
+
+
+def hold_on_loop(
+    daemon: ThreadDaemon, held: Callable[[], AbstractAsyncContextManager[Any]]
+) -> Callable[[], None]:
+    """Enter `held()` (a lock of the daemon's workspace) on the daemon's loop, so a call
+    waiting for it cannot end before the test lets it go: the function returned does."""
+    loop = daemon.loop
+    assert loop is not None
+    taken, release = threading.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with held():
+            taken.set()
+            await release.wait()
+
+    holding = asyncio.run_coroutine_threadsafe(hold(), loop)
+    assert taken.wait(30)
+    return lambda: (loop.call_soon_threadsafe(release.set), holding.result(30))[-1]
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
+    """Return once `condition()` holds (asked every 10 ms), failing after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met"
+        time.sleep(0.01)

@@ -5,13 +5,10 @@ basedpyright, the SDK's own client), and the SDK's private parts it relies on st
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +26,7 @@ from mcp_types import INVALID_PARAMS, JSONRPCResponse
 from lspd.daemon import mcp_direct, mcp_stream
 from lspd.daemon.client import PROTOCOL_VERSION
 from lspd.tools import server as tools_server
-from tests.daemon.support import ThreadDaemon, thread_daemon
+from tests.daemon.support import ThreadDaemon, hold_on_loop, thread_daemon, wait_until
 
 META = {
     "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
@@ -229,15 +226,15 @@ def test_a_client_gone_cancels_its_call(root: Path, monkeypatch: pytest.MonkeyPa
     with thread_daemon(root, prewarm=False) as daemon:
         # The call waits for a file lock the test holds (a hover of unsaved text takes its
         # file's), so it cannot end before its client goes: no race with the server's speed.
-        release = _hold_file_lock(daemon, "pkg/app.py")
+        ws = daemon.daemon.ws
+        assert ws is not None
+        release = hold_on_loop(daemon, lambda: ws.file_lock(ws.resolve("pkg/app.py")))
         direct = _direct(daemon)  # built: the call starts as it comes
         unsaved = {**HOVER, "content": (root / "pkg/app.py").read_text()}
         with pytest.raises(httpx.ReadTimeout):
             _post(daemon.url, "hover", unsaved, timeout=0.5)
         # cancelled while the lock is still held
-        _wait_until(
-            lambda: direct.answered == {"hover": 1} and not daemon.daemon.activity.in_flight
-        )
+        wait_until(lambda: direct.answered == {"hover": 1} and not daemon.daemon.activity.in_flight)
         release()
         done = json.loads(_post(daemon.url, "hover", HOVER).content)["result"]
         assert not done["isError"] and "class Greeter" in done["structuredContent"]["contents"]
@@ -247,26 +244,3 @@ def test_a_client_gone_cancels_its_call(root: Path, monkeypatch: pytest.MonkeyPa
         assert live["calls_total"] == 1
         assert daemon.daemon.activity.in_flight == 0
         assert direct.answered == {"hover": 2}
-
-
-def _hold_file_lock(daemon: ThreadDaemon, path: str) -> Callable[[], None]:
-    """Take `path`'s file lock on the daemon's loop; the function returned lets it go."""
-    ws, loop = daemon.daemon.ws, daemon.loop
-    assert ws is not None and loop is not None
-    taken, release = threading.Event(), asyncio.Event()
-
-    async def hold() -> None:
-        async with ws.file_lock(ws.resolve(path)):
-            taken.set()
-            await release.wait()
-
-    held = asyncio.run_coroutine_threadsafe(hold(), loop)
-    assert taken.wait(30)
-    return lambda: (loop.call_soon_threadsafe(release.set), held.result(30))[-1]
-
-
-def _wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met"
-        time.sleep(0.01)

@@ -1,5 +1,5 @@
 """A commit's result under its own mypy configuration, where the disk's was edited since:
-lspd's mypy checks a copy of the project (`workspace/mypy_mirror.py`), which can hold the
+lspd's mypy checks a copy of the project (`workspace/mypy_copy.py`), which can hold the
 configuration's text at the commit as it holds a source file's (`mypy_check._held`), so
 the commit's state is the commit's texts and configuration in the copy, never the disk's.
 

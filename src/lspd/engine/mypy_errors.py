@@ -1,6 +1,6 @@
 """mypy's errors read from what it printed (`MypyOutput`), to the error: path, line,
 column, code, message, each error's notes attached to it, at the project's paths (mypy
-ran in lspd's copy of it: `mypy_mirror`)."""
+ran in lspd's copy of it: `mypy_copy`)."""
 
 from __future__ import annotations
 

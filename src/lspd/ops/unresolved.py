@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -39,8 +38,6 @@ from lspd.ops.uses import Use
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 from lspd.workspace.symbols.tree import flatten
-
-log = logging.getLogger(__name__)
 
 MEMBER_KINDS = {"method", "property", "field", "constructor", "enumMember", "event"}
 CLASS_KINDS = {"class", "interface", "struct", "enum", "object"}
