@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
-from lspd.engine.committed_seen import absolute, seen_all
+from lspd.engine.committed_seen import seen_all
 from lspd.engine.configured import Unconfigured
 from lspd.engine.configured_parts import Disk, parts_state
 from lspd.engine.kept import (
@@ -49,15 +49,13 @@ from lspd.engine.kept_memory import (
 )
 from lspd.engine.mypy_gate import gate_then, unversioned
 from lspd.engine.named import Named, named
-from lspd.engine.overlaid_state import Held, overlaid_state, with_also
+from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.program_data import DataNotChecked, data_changed, data_delta, data_then
 from lspd.engine.results import FileResult, WholeCheck
 from lspd.engine.revisions import Delta, Listing, differences, listing, revision
-from lspd.engine.second_sample import sampled_again
-from lspd.engine.seen import seen_of
+from lspd.engine.second_sample import disk_again
 from lspd.engine.stops import Stop
 from lspd.errors import LspdError
-from lspd.lsp.text import split_lines
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
@@ -107,7 +105,7 @@ class Committed(Generic[C]):
     checked: C
     delta: Delta
     note: str  # how it was had: kept, read back, checked (and HEAD moved, when it did)
-    again: Again = field(default_factory=dict)  # the disk's second sample (`_again`)
+    again: Again = field(default_factory=dict)  # the disk's second sample (`disk_again`)
     edited: str = ""  # the configurations edited since it, when some were (`_edited`)
     then: Then = field(default_factory=dict)  # those configurations' texts at it (`_key`)
 
@@ -325,6 +323,7 @@ async def _made(
         except Unconfigured as error:
             raise NotKept(str(error)) from error
         made, files, stops = parts.made, parts.files, parts.stops
+        memory_of(ws).again[key] = await disk_again(ws, checked, parts.asked, made, run.held)
     elif texts:
         for path in texts:
             files.pop(ws.display(path), None)
@@ -333,7 +332,7 @@ async def _made(
         made = {p: r for p, r in state.results.items() if p in gate or p in gone}
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
-        memory_of(ws).again[key] = await _again(ws, checked, state.asked, made, run)
+        memory_of(ws).again[key] = await disk_again(ws, checked, state.asked, made, run.held)
     if (data := data_changed(ws, delta.before)) and not key.edited:
         # A JSON module a program reads: tsc -p's answer on a copy holding HEAD's texts.
         held = {**texts, **{p: delta.before[p] for p in data}}
@@ -359,37 +358,3 @@ def _stops_kept(ws: Workspace, disk: Sequence[Stop], texts: Mapping[Path, object
     if any, is that run's (`OverlaidState.stopped`)."""
     held = {ws.display(p) for p in texts}
     return [stop for stop in disk if not stop.files & held]
-
-
-async def _again(
-    ws: Workspace,
-    checked: WholeCheck,
-    asked: list[Path],
-    made: dict[Path, FileResult],
-    run: Run[R],
-) -> Again:
-    """The files the servers were asked at the old texts whose result differs from the work
-    tree's check, asked again at the disk's right after the switch back, in the same order
-    and after the files a checker answering by that order needs asked before them
-    (`engine/second_sample.py`: basedpyright on a cycle), so it makes no error new
-    (`engine/comparison.difference`'s `again`). Before, every file asked was asked again
-    when one differed: twice the old state's asks after a core change."""
-    now = {r.path: r for r in checked.results}
-    # A program stopped at a syntax error answers tsc's syntax errors: nothing to sample.
-    stopped = {path for stop in checked.stopped for path in stop.files}
-    on_disk = [p for p in asked if ws.display(p) in now and ws.display(p) not in stopped]
-    differ = set()
-    for p in on_disk:  # a file at a time: SQLAlchemy's 350,000 rows held the loop for seconds
-        await asyncio.sleep(0)
-        if p in made and _rows(made[p]) != _rows(now[ws.display(p)]):
-            differ.add(p)
-    if not (files := sampled_again(ws, on_disk, differ)):
-        return {}
-    again = {absolute(ws, r.path): r for r in await run.held.asked(files, {})}
-    sample = (await with_also(ws, again, {}, run.held)).values()  # every program's, as `checked`
-    lines = {r.path: split_lines(read_text(absolute(ws, r.path)) or "") for r in sample}
-    return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
-
-
-def _rows(result: FileResult) -> list[tuple[object, ...]]:
-    return [(d.severity, d.code, d.message, d.line, d.column) for d in result.diagnostics]

@@ -65,7 +65,7 @@ def difference(
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
-    With `again` (one state checked a second time, see `engine/committed._again`), a
+    With `again` (one state checked a second time, see `engine/second_sample.disk_again`), a
     diagnostic is introduced only when every check of the changed text has it and no check
     of the unchanged text does, and fixed the other way round: a checker that reports an
     error in some runs and not in others (basedpyright, on some cycles) never makes it new.

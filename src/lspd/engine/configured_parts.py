@@ -73,11 +73,14 @@ class Disk:
 @dataclass
 class Made:
     """The commit's state: the results made at it (`made`), every file's (`files`, by its
-    path as shown: made, or the work tree's where nothing differs), its checkers' stops."""
+    path as shown: made, or the work tree's where nothing differs), its checkers' stops,
+    and the files a held part asked the project's servers, in order (`asked`: the disk's
+    second sample asks again those that differ, `second_sample.disk_again`)."""
 
     made: dict[Path, FileResult] = field(default_factory=dict)
     files: dict[str, FileResult] = field(default_factory=dict)
     stops: list[Stop] = field(default_factory=list)
+    asked: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,7 @@ async def _held(
         return
     state = await overlaid_state(ws, part.texts, disk.checked, held, memory, only=wanted)
     _merge(ws, made, {p: r for p, r in state.results.items() if p in wanted}, state.stopped)
+    made.asked += state.asked  # with HEAD's texts held, as a dirty tree's: sampled again
 
 
 def _merge(ws: Workspace, made: Made, results: Mapping[Path, R], stops: Sequence[Stop]) -> None:

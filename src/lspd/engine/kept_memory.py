@@ -43,7 +43,7 @@ class CommittedMemory:
     moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
     revisions: dict[StateKey, KeptState] = field(default_factory=dict)  # other commits'
     # Per kept result made while the tree was dirty: its files' second sample at the disk's
-    # text, beside the work tree's result it stands with (`engine/committed._again`).
+    # text, beside the work tree's result it stands with (`engine/second_sample.disk_again`).
     again: dict[StateKey, Again] = field(default_factory=dict)
     # The configurations' texts when the session's result was made (`configs_at`): the
     # session's configuration, as a commit's is its own.
