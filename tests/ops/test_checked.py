@@ -32,10 +32,17 @@ def test_stamped_texts_are_compact_json_of_each_diagnostic() -> None:
         diagnostics=diagnostics, total=4,
     )  # fmt: skip
     made = stamp({}, result, texts=True)
-    assert made.texts == [compact_json(d) for d in diagnostics]
-    assert json.loads(made.texts[3]) == {
+    assert made.texts() == [compact_json(d) for d in diagnostics]
+    assert json.loads(made.texts()[3]) == {
         "line": 9, "column": 2, "end_line": 10, "end_column": 1, "severity": "warning",
         "message": "w", "code": "reportUnusedImport", "source": "basedpyright",
         "path": "pkg/mod.py",
     }  # fmt: skip
-    assert json.loads(made.texts[2])["message"] == MESSAGES[2]
+    assert json.loads(made.texts()[2])["message"] == MESSAGES[2]
+
+
+def test_a_file_without_diagnostics_has_no_texts() -> None:
+    result = DiagnosticsResult(
+        path="clean.py", server="basedpyright", errors=0, warnings=0, total=0
+    )
+    assert stamp({}, result, texts=True).texts() == []

@@ -10,6 +10,7 @@ the server (`Stamp`), not once per check or per page.
 from __future__ import annotations
 
 import functools
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +35,17 @@ class Stamp:
 
     result: DiagnosticsResult
     made: list[FileDiagnostic]
-    texts: list[str] | None = None
+    # Their JSON texts, a line each (JSON escapes a line break), zlib-compressed: as str
+    # objects SQLAlchemy's 352,004 held 100 MB of the daemon between checks, packed 6 MB
+    # (0.3 s to pack them all, 0.2 s to unpack for a whole answer).
+    packed: bytes | None = None
+
+    def texts(self) -> list[str]:
+        """The JSON text of each of `made`, in order (`stamp(..., texts=True)` packs them)."""
+        assert self.packed is not None, "stamped without texts"
+        if not self.made:
+            return []
+        return zlib.decompress(self.packed).decode("utf-8", "surrogatepass").split("\n")
 
 
 Stamped = dict[str, Stamp]  # by path, shared by the checks of a workspace
@@ -50,8 +61,9 @@ def stamp(stamped: Stamped, result: DiagnosticsResult, texts: bool = False) -> S
         for diagnostic in result.diagnostics:
             diagnostic.path = result.path
         last = stamped[result.path] = Stamp(result, result.diagnostics)
-    if texts and last.texts is None:
-        last.texts = [_text(d) for d in last.made]
+    if texts and last.packed is None:
+        joined = "\n".join(_text(d) for d in last.made)
+        last.packed = zlib.compress(joined.encode("utf-8", "surrogatepass"), 1)
     return last
 
 
@@ -103,8 +115,7 @@ class Checked:
         text_of: dict[int, str] = {}
         for result in self.results:
             made = stamp(self.stamped, result, texts=True)
-            assert made.texts is not None
-            text_of.update(zip(map(id, made.made), made.texts, strict=True))
+            text_of.update(zip(map(id, made.made), made.texts(), strict=True))
         return [text_of[id(d)] for d in self.everything]
 
     def json_text(self) -> str:
