@@ -14,6 +14,11 @@ from tests.daemon.support import ThreadDaemon, thread_daemon
 from tests.ops.test_baseline import committed
 
 __all__ = ["served"]
+# no daemon saw the turn begin: nothing held then is set aside (`ops/turn_start.py`)
+UNKNOWN = (
+    "the errors the work tree held against HEAD when this turn began could not be set aside: "
+    "some of these may be an earlier turn's"
+)
 
 
 def test_a_json_no_program_reads_written_in_the_turn_is_no_stop(served: ThreadDaemon) -> None:
@@ -39,4 +44,5 @@ def test_a_shell_edit_after_a_restart_mid_turn_is_proved(
     break_the_caller(root)
     with thread_daemon(root, prewarm=False) as second:
         assert second.daemon.built.wait(120)
-        assert said(hook("claude-code", stop(root), root)) == BLOCKED
+        reason = BLOCKED["reason"].replace("\nFix", f"\n({UNKNOWN})\nFix")
+        assert said(hook("claude-code", stop(root), root)) == {**BLOCKED, "reason": reason}

@@ -36,6 +36,10 @@ MAX_MESSAGE = 2_000
 TIMEOUT_S = 3.0  # an edit's answer, daemon included (LSPD_HOOK_TIMEOUT overrides)
 STOP_TIMEOUT_S = 60.0  # the stop gate's complete check (LSPD_STOP_TIMEOUT overrides)
 WHEN_HELD = "when this turn began are not counted"  # the stop gate sets them aside
+NOT_SET_ASIDE = (  # the stop gate could not tell them (`ops/turn_start.py`)
+    "the errors the work tree held against {baseline} when this turn began could not be set "
+    "aside: some of these may be an earlier turn's"
+)
 TURN_TIMEOUT_S = 5.0  # a turn's start: the daemon notes where the watcher stands
 LATE_TIMEOUT_S = 300.0  # `--late`: how long the background hook waits (LSPD_LATE_TIMEOUT)
 MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
@@ -245,8 +249,7 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             text += f"\n(the check did not finish in {budget:g} s; {check})"
         if stops:
             text += f"\n({stops}: the rest is not checked)"
-        if held:
-            text += f"\n({held_note})"
+        text += _aside(answer, held_note if held else None, baseline)
         return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
     if failed := answer.get("failed"):
         text = (
@@ -275,6 +278,15 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
     if held:
         return {"systemMessage": f"lspd: no new error this turn; {held_note}; {check}."}
     return None
+
+
+def _aside(answer: dict[str, Any], held: str | None, baseline: str) -> str:
+    """What a blocked stop says of the errors the tree held as the turn began: how many it
+    set aside (`held`), or that it could not set them aside (`ops/turn_start.py`)."""
+    text = "" if held is None else f"\n({held})"
+    if answer.get("held_unknown"):
+        text += f"\n({NOT_SET_ASIDE.format(baseline=baseline)})"
+    return text
 
 
 def _now_text(answer: dict[str, Any]) -> str:

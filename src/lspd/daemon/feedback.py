@@ -12,7 +12,8 @@ its edit hooks named, and every file the watcher saw change since its turn began
 this one saw: `daemon/turns.py`), so a file a shell command wrote (`sed -i`, `git apply`,
 `mv`, a formatter) is proved too; the errors (and checker stops) the work tree already held
 against the baseline when the turn began are not the turn's: set aside (`Before`, taken in
-the background at the turn's start, kept only when no change came before it was taken); it
+the background at the turn's start: the files changed before it was taken held at their
+texts then, `ops/turn_start.py`; where that is unsound, nothing, and the stop says so); it
 never blocks twice for the same unchanged errors (the same set of the engine's keys, which
 no line shift changes), whether or not the agent says its stop was blocked before; a check
 that failed, or whose checker stopped at a syntax error (tsc, mypy: nothing else was
@@ -33,10 +34,11 @@ from lspd.daemon import turns
 from lspd.daemon.hook_history import History, new_history, remember
 from lspd.daemon.hook_loading import still_loading
 from lspd.engine.revisions import is_configuration
-from lspd.ops import progressive_kept
+from lspd.ops import progressive_kept, turn_start
 from lspd.ops.check import running
 from lspd.ops.models import FileDiagnostic
 from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
+from lspd.ops.turn_start import TurnStart
 from lspd.tools import Activity
 from lspd.workspace import Workspace
 
@@ -60,6 +62,8 @@ class AgentSession:
     history: History = field(default_factory=new_history)  # its hook calls (status page)
     before: Before | None = None  # what the work tree held when its turn began
     before_task: asyncio.Task[None] | None = None  # `before` being taken
+    start: TurnStart | None = None  # what differed from the baseline as its turn began
+    turned: bool = False  # a turn's start is known (its prompt hook, or a daemon before)
 
     def held(self, baseline: str) -> Before:
         """What its turn found held against `baseline` (nothing, when it was not taken)."""
@@ -121,7 +125,8 @@ class Feedback:
         by any tool, is its stop gate's to prove; what changed before is not its work, nor
         are the errors the work tree holds now (`Before`, taken in the background)."""
         agent = self._agent(session)
-        agent.since = await self._changes_now()
+        agent.turned, agent.start = True, await turn_start.record(self.ws, baseline)  # cheap
+        agent.since = await self._changes_now() if agent.start is None else agent.start.changes
         if agent.before_task is not None:
             agent.before_task.cancel()
         agent.before = None
@@ -131,21 +136,26 @@ class Feedback:
         return {"since": agent.since}
 
     async def _take_before(self, agent: AgentSession, baseline: str) -> None:
-        """`agent.before`: the work tree's errors against `baseline` as the turn began, kept
-        only if nothing changed before the check had read every file (then its state is
-        the turn's start); else the turn's stop counts every error, as before issue 40's
-        mixed examiner (1b) found a session blocked for another's earlier edit."""
-        since = agent.since
+        """`agent.before`: the work tree's errors against `baseline` as the turn began:
+        with its start recorded, the turn's changes since held at their texts then
+        (`ops/turn_start.py`); else kept only if nothing changed before the check had read
+        every file. Not taken, the turn's stop counts every error (and says so), as before
+        issue 40's mixed examiner (1b) found a session blocked for another's earlier edit."""
+        since, start = agent.since, agent.start
         self.activity.in_flight += 1
         try:
-            found, stops = await progressive_kept.held_before(self.ws, baseline)
+            if start is not None:
+                before = await turn_start.held_then(self.ws, start)
+            else:
+                found, stops = await progressive_kept.held_before(self.ws, baseline)
+                before = Before(baseline, found, stops)
         except Exception:  # the stop gate counts everything then
             log.exception("the errors held at the turn's start were not taken")
             return
         finally:
             self.activity.in_flight -= 1
-        if agent.since == since and not await self._changed_since(agent):
-            agent.before = Before(baseline, found, stops)
+        if agent.since == since and (start is not None or not await self._changed_since(agent)):
+            agent.before = before
 
     async def edit(
         self, session: str, paths: list[Path], baseline: str, wait: float
@@ -222,6 +232,7 @@ class Feedback:
         if agent is None and (start := turns.began(self.ws.root, session)) is not None:
             # its turn began under the daemon before this one: what was written since
             agent = self._agent(session)
+            agent.turned = True  # what the tree held then is not known: nothing is set aside
             changed = await asyncio.to_thread(turns.written_since, self.ws, start)
         if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
@@ -237,6 +248,7 @@ class Feedback:
         answer["held_before"] = sum(
             i.key in before.found and i.diagnostic.severity == "error" for i in found
         )
+        answer["held_unknown"] = agent.turned and before.baseline != baseline  # none aside
         partial = not answer["complete"] and check.failed is None
         failed = check.failed is not None and not errors
         stops = set(check.stop_keys) - before.stops

@@ -87,6 +87,15 @@ async def from_kept(ws: Workspace, progress: Progress, every: bool = False) -> N
     async with ws.gate.exclusive():  # that check is reused; a dirty tree's HEAD texts held
         whole = functools.partial(check_all, ws)
         found, part = await settled(ws, progress.baseline, whole, lambda _: True, edited_outside)
+    fill(ws, progress, found, part, every)
+
+
+def fill(
+    ws: Workspace, progress: Progress, found: Committed[Checked], part: Part, every: bool
+) -> None:
+    """`progress` from the comparison of the work tree's check with the kept result
+    (`settled`'s `found` and `part`): what was introduced in the edited files among the
+    changed ones (`every`: in every changed file), and the checkers' stops."""
     differing = {*found.delta.before, *found.delta.after}
     # an edited configuration changes what every file of the gate says: compared as one
     # (one a tsconfig extends under another name too: the gate's scope read it)

@@ -1,0 +1,214 @@
+"""What the work tree held against the baseline when an agent's turn began (`Before`), taken
+soundly after the turn's first edits (`daemon/feedback.py` takes it in the background).
+
+At the turn's start only what is cheap is read (`record`): the baseline's commit, the files
+differing from it and their texts then (few, read at once, in one disk state: the watcher's
+count the same before and after). The errors of that state take a whole check, seconds to
+minutes on a real project, and an agent's first edit often lands within them; before, such
+a `Before` was dropped and the stop gate blocked the agent for errors an earlier turn made.
+Now (`held_then`) the work tree's comparison with the baseline's kept result stands for
+every file the turn cannot have changed the diagnostics of, and the engine's run with the
+files changed since the turn began held at their texts then (`ops/overlaid_state.py`, as a
+preview: the recorded text of one that differed, the commit's of one that did not, a file
+made in the turn absent) says the others: its errors against the kept result are the turn's
+start's. Where that cannot be sound (a configuration or a JSON a program reads changed in
+the turn, a file made in it that git ignores, a source file written since the turn began
+that the watcher did not see, a `session` baseline, no watcher, the files never settling)
+nothing is set aside, and the stop gate says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.engine.committed import Committed, unchanged
+from lspd.engine.comparison import Found
+from lspd.engine.overlaid_state import OverlaidState
+from lspd.engine.revisions import at_commit, git, is_configuration, listing, program_data
+from lspd.errors import LspdError
+from lspd.ops import progressive_kept
+from lspd.ops.beyond_gate import Part
+from lspd.ops.check import check_all
+from lspd.ops.checked import Checked
+from lspd.ops.kept_found import Item, found_in, found_of
+from lspd.ops.models import DiagnosticsResult
+from lspd.ops.overlaid_state import overlaid_state
+from lspd.ops.progressive import Before, Progress
+from lspd.ops.since_kept import settled
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text, stamp
+
+ATTEMPTS = 3  # reads of the turn's start, and comparisons, while files change under them
+READ_S = 2.0  # the turn's start read at most this long (git's listing, the texts)
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """The work tree against the baseline as a turn began: the watcher's count then, the
+    baseline's commit, and the files differing from it with their texts then."""
+
+    baseline: str
+    commit: str
+    changes: int
+    texts: dict[Path, str | None]
+    began_ns: int = 0  # wall clock, before the reading: a file written since is the turn's
+
+
+async def record(ws: Workspace, baseline: str) -> TurnStart | None:
+    """The turn's start, read now; None where no later state can be replayed to it: no
+    watcher, no commit (`session`), or the files kept changing while they were read."""
+    watcher = ws.watcher
+    if watcher is None or not watcher.running or baseline == "session":
+        return None
+    for _ in range(ATTEMPTS):
+        await watcher.catch_up()
+        count, began = ws.changes_seen, time.time_ns()
+        reading = asyncio.to_thread(_differing, ws, baseline)
+        try:  # within the prompt hook's budget (`cli/hook.TURN_TIMEOUT_S`: 5 s)
+            commit, texts = await asyncio.wait_for(reading, READ_S)
+        except (LspdError, TimeoutError):  # not a repository or revision; a slow git
+            return None
+        await watcher.catch_up()
+        if count is not None and ws.changes_seen == count:
+            return TurnStart(baseline, commit, count, texts, began)
+    return None
+
+
+def _differing(ws: Workspace, baseline: str) -> tuple[str, dict[Path, str | None]]:
+    """The baseline's commit, and the source files differing from it with their texts now."""
+    commit, top = at_commit(ws, baseline)
+    texts: dict[Path, str | None] = {}
+    for name in listing(ws, commit, top).names:
+        path = ws.root / name
+        if _served(ws, path):
+            texts[path] = read_text(path)
+    return commit, texts
+
+
+def _served(ws: Workspace, path: Path) -> bool:
+    """Whether a file's text is one the gate's check reads (as `revisions.differences`)."""
+    known = ws.handler(path) is not None or program_data(ws, path)
+    return known and not ws.ignore(path.parent)
+
+
+async def held_then(ws: Workspace, start: TurnStart) -> Before | None:
+    """What the work tree held against the baseline as the turn began (`start`), whatever
+    changed since; None where that cannot be known soundly (the module's docstring)."""
+    async with ws.gate.shared():  # the check: other questions are answered meanwhile
+        await check_all(ws)
+    async with ws.gate.exclusive():  # the texts of the turn's start held
+        for _ in range(ATTEMPTS):
+            whole = functools.partial(check_all, ws)
+            found, part = await settled(ws, start.baseline, whole, lambda _: True, _none)
+            progress = Progress(start.baseline, [])
+            progressive_kept.fill(ws, progress, found, part, every=True)
+            mark = found.checked.changes
+            since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
+            texts = await asyncio.to_thread(_texts_then, ws, start, since)
+            if texts is None:
+                return None
+            state = None  # none changed since: the work tree is the turn's start
+            if texts:
+                disk = {ws.resolve(r.path) for r in found.checked.results}
+                state = await overlaid_state(ws, texts, disk)
+            seen = {p for p, n in ws.changed_at.items() if n > start.changes}
+            missed = await asyncio.to_thread(_missed, ws, start, seen)
+            if not await unchanged(ws, mark):  # every file written before counted first
+                continue
+            if missed:
+                return None
+            if state is None:
+                keys = frozenset(i.key for i in progress.introduced)
+                return Before(start.baseline, keys, frozenset(progress.stop_keys))
+            return _replayed(ws, progress, found, part, texts, state)
+    return None
+
+
+async def _none(_: Committed[Checked]) -> Part | None:
+    return None  # no file outside the gate is compared
+
+
+def _texts_then(
+    ws: Workspace, start: TurnStart, changed: list[Path]
+) -> dict[Path, str | None] | None:
+    """The texts, as the turn began, of the source files of `changed` (those the watcher
+    saw change since, up to the comparison's count); None when one cannot be held soundly:
+    a configuration or a JSON a program reads (no run holds their texts for every checker),
+    or a file absent from the commit and from the recorded ones that git ignores (its text
+    then is not known)."""
+    texts: dict[Path, str | None] = {}
+    for path in changed:
+        if not path.is_relative_to(ws.root):
+            continue
+        if ws.handler(path) is None:
+            if program_data(ws, path) or is_configuration(path):
+                return None
+            continue
+        if ws.ignore(path.parent):
+            continue
+        if path in start.texts:
+            texts[path] = start.texts[path]
+            continue
+        name = ws.display(path)
+        texts[path] = git(ws.root, "show", f"{start.commit}:./{name}")
+        if texts[path] is None and git(ws.root, "check-ignore", "-q", "--", name) is not None:
+            return None
+    return texts
+
+
+def _missed(ws: Workspace, start: TurnStart, seen: set[Path]) -> bool:
+    """Whether a source file was written since the turn began (by its modification time)
+    that the watcher did not see change (`seen`): its text then is not known."""
+    stamps = ((path, stamp(path)) for path in ws.projects.source_files())
+    return any(at is not None and at[0] >= start.began_ns and p not in seen for p, at in stamps)
+
+
+def _replayed(
+    ws: Workspace,
+    progress: Progress,
+    found: Committed[Checked],
+    part: Part,
+    texts: dict[Path, str | None],
+    state: OverlaidState[DiagnosticsResult],
+) -> Before:
+    """`Before` of the turn's start: the work tree's findings and stops (`progress`) in the
+    files the run with the texts then (`state`) did not check again, and that run's own,
+    its findings counted against the kept result (what the kept result has as often is
+    not new)."""
+    again = {ws.display(p) for p in [*texts, *state.results]}
+    keys = {i.key for i in progress.introduced if i.key[0] not in again}
+    for path, result in state.results.items():
+        then = Counter(f.key for f in found_in(result, _text(texts, path)))
+        kept = found.state.files.get(result.path)
+        base = Counter(f.key for f in found_of(kept)) if kept is not None else Counter()
+        keys |= set(then - base)
+    stops = {k for k in progress.stop_keys if not _touches(k, again)}
+    results = {r.path: r for r in [*found.checked.results, *part.results]}
+    results.update((r.path, r) for r in state.results.values())
+
+    def found_then(shown: str) -> list[Found[Item]]:
+        result = results.get(shown)
+        return [] if result is None else found_in(result, _text(texts, ws.resolve(shown)))
+
+    said = progressive_kept.stop_keys(
+        state.stopped, found_then, "", lambda shown: _text(texts, ws.resolve(shown))
+    )
+    return Before(progress.baseline, frozenset(keys), frozenset(stops | set(said.values())))
+
+
+def _text(texts: dict[Path, str | None], path: Path) -> str | None:
+    """A file's text at the turn's start: held, else the disk's."""
+    return texts[path] if path in texts else read_text(path)
+
+
+def _touches(key: str, files: set[str]) -> bool:
+    """Whether a stop of the work tree (its key: `progressive_kept.stop_keys`) is at one of
+    `files`; a baseline's stop (its state named) never is: no turn changes the baseline."""
+    state, _, errors = json.loads(key)
+    return state == "" and any(error[0] in files for error in errors)
