@@ -14,7 +14,7 @@ from typing import Any
 
 from lspd.cli.hook import stop_output
 from lspd.daemon.feedback import Feedback
-from tests.conftest import Warm, warm_root
+from tests.conftest import Warm, copy_fixture, warm_root
 from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 
@@ -159,3 +159,23 @@ def test_a_file_the_watcher_did_not_see_written_in_the_turn_sets_nothing_aside(
         warm.run(asyncio.wait_for(task, 120))
         assert agent.before is None
         warm.run(feedback.close())
+
+
+def test_a_typescript_edit_before_the_turns_before_is_taken_blocks_for_its_errors_alone(
+    tmp_path: Path,
+) -> None:
+    """The same on TypeScript's builder: the turn start's state is the builder's run over
+    a host serving the edited file's text then; the edit's errors in it and in its importers
+    block, the earlier turn's error in src/more.ts (an importer too) does not."""
+    root = committed(copy_fixture("ts", tmp_path))
+    more = root / "src/more.ts"
+    more.write_text(more.read_text() + '\nexport const earlier: number = "x";\n')
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        shapes = root / "src/shapes.ts"
+        broken = shapes.read_text().replace("add(a: number", "add(a: string")
+        stop = stopped_after(warm, shapes, broken)
+        assert sorted(codes(stop)) == [
+            ("src/main.ts", 3, "2345"),
+            ("src/more.ts", 3, "2345"),  # its call of `add` the edit broke: the turn's
+            ("src/shapes.ts", 22, "2322"),
+        ]
