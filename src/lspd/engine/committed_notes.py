@@ -39,7 +39,11 @@ def edited(ws: Workspace, key: StateKey) -> str:
 
 
 def configured(ws: Workspace, key: StateKey) -> str:
-    """Why no result of `key`'s commit can be made now: its configuration is not the disk's."""
+    """Why no result of `key`'s commit can be made now (its configuration is not the disk's),
+    and what makes one: the commit's configuration back on the disk for one question (a
+    daemon's background keeping, refused so, waits for the next change: that one). Before,
+    it said "a daemon started at the commit's configuration keeps its result", where the
+    daemon running was, the edit (a tsconfig.json deleted) made before it had kept it."""
     named = ", ".join(ws.display(p) for p in key.edited[:3])
     commit = key.commit[:12]
     if commit == "session":
@@ -57,7 +61,10 @@ def configured(ws: Workspace, key: StateKey) -> str:
         "tsconfig project's, Python's where mypy or basedpyright alone judges them and its "
         "configuration names the files the disk's does), so which errors the edit "
         "introduced is not known. `lspd check` "
-        f"lists every error under the new configuration; a daemon started at {commit}'s "
-        "configuration keeps its result (then this question compares every file of the "
-        "gate), or commit the configuration and compare the source edits with that commit"
+        f"lists every error under the new configuration. To compare: put {named} back as "
+        f"at {commit} and run `lspd check --baseline {commit}` once (its result is made and "
+        "kept then; a daemon keeps it by itself at the next change it sees), then make the "
+        "edit again: this question then compares every file of the gate under the "
+        "configuration then. Or commit the "
+        "configuration and compare the source edits with that commit"
     )
