@@ -41,9 +41,9 @@ def edited(ws: Workspace, key: StateKey) -> str:
 def configured(ws: Workspace, key: StateKey) -> str:
     """Why no result of `key`'s commit can be made now (its configuration is not the disk's),
     and what makes one: the commit's configuration back on the disk for one question (a
-    daemon's background keeping, refused so, waits for the next change: that one). Before,
-    it said "a daemon started at the commit's configuration keeps its result", where the
-    daemon running was, the edit (a tsconfig.json deleted) made before it had kept it."""
+    daemon's background keeping, refused so, waits for the next change: that one). A
+    restart does not help: the daemon refused may well have started at that configuration,
+    the edit made before it had kept its result."""
     named = ", ".join(ws.display(p) for p in key.edited[:3])
     commit = key.commit[:12]
     if commit == "session":
