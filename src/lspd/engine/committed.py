@@ -28,6 +28,7 @@ from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
 from lspd.engine.committed_seen import seen_all
+from lspd.engine.config_stops import files_gone
 from lspd.engine.configured import Unconfigured
 from lspd.engine.configured_parts import Disk, parts_state
 from lspd.engine.kept import (
@@ -333,9 +334,12 @@ async def _made(
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await disk_again(ws, checked, state.asked, made, run.held)
-    if (data := data_changed(ws, delta.before)) and not key.edited:
+    back = files_gone(ws, checked.results, gone)  # the disk's TS6053 of a file back at it
+    if (data := data_changed(ws, delta.before) + back) and not key.edited:
         # A JSON module a program reads: tsc -p's answer on a copy holding HEAD's texts.
-        held = {**texts, **{p: delta.before[p] for p in data}}
+        held = {**texts, **{p: delta.before[p] for p in data if p in delta.before}}
+        for config in back:
+            files.pop(ws.display(config), None)  # its errors at the commit are tsc's there
         try:
             tsc, stops = await data_then(ws, held, data, gate, run.held, stops)
         except DataNotChecked as error:

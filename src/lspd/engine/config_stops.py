@@ -103,6 +103,18 @@ def options_errors(ws: Workspace) -> dict[Path, tuple[ConfigError, ...]]:
     return {config: errors for config, errors in said.items() if errors}
 
 
+def files_gone(ws: Workspace, results: Iterable[FileResult], gone: Iterable[Path]) -> list[Path]:
+    """The configurations of `results` (the work tree's check) whose TS6053 names a file of
+    `gone` (deleted since a commit, a `files` entry): the disk's listing said it, so their
+    programs at the commit are not the work tree's (tsc -p on a copy says them then)."""
+    said = {f"File '{path}' not found." for path in gone}
+    return [
+        ws.resolve(r.path)
+        for r in results
+        if any(d.code == FILE_NOT_FOUND and d.message.split("\n")[0] in said for d in r.diagnostics)
+    ]
+
+
 def copy_stop(ws: Workspace, files: Iterable[Path], said: Sequence[TscError]) -> Stop | None:
     """tsc's stop at its program's options errors among the configuration errors `said` of
     its run on a copy (`workspace/tsc_copy.Checked.configs`) whose program is `files`: none

@@ -1,0 +1,51 @@
+"""A tsconfig's `files` entry deleted since HEAD: `tsc -p` says "File '.../src/b.ts' not
+found." (TS6053) and nothing else of the program, where HEAD's said a.ts's TS2322. `check
+--baseline HEAD` said 0 new ("1 unchanged", "at the baseline, tsc stopped at
+tsconfig.json:1"): HEAD's result was made of the work tree's check, its configuration's
+TS6053 and stop (the deleted file held at HEAD's text, the tsconfig's listing the disk's),
+and kept so (after b.ts came back, a.ts's TS2322 read as unchecked at HEAD). Now the TS6053
+is new, as tsc says it (in tsconfig.json, as `lspd check`), and HEAD's result tsc's on a
+copy. Real TypeScript 5.4.5 (the builder) and 7.0.2 (`tsc --lsp`), a watched workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.ops.models import Changes
+from tests.conftest import Warm, warm_root
+from tests.ops.test_tsconfig_files_gone import FILES as GONE
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, gate, typescript_committed
+
+FILES = {**GONE, "src/a.ts": 'export const a: number = "a";\n'}  # TS2322 at HEAD
+
+
+def since_head(warm: Warm) -> Changes:
+    result = warm.run(workspace_diagnostics(warm.ws, limit=100, baseline="HEAD"))
+    assert result.changes is not None
+    return result.changes
+
+
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_a_files_entry_deleted_since_head_is_new(tmp_path: Path, version: str) -> None:
+    root = typescript_committed(tmp_path / "ts", FILES, version)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        (root / "src/b.ts").unlink()
+        code, out = gate(root)  # tsc's own answer: the TS6053 alone, without a place
+        said = out.splitlines()
+        assert code != 0 and said[0].startswith("error TS6053: ")
+        assert len([line for line in said if line.startswith("error")]) == 1
+        changes = since_head(warm)
+        new = [(d.path, d.line, d.column, d.code, d.message) for d in changes.introduced]
+        message = said[0].removeprefix("error TS6053: ")
+        assert [n[:4] for n in new] == [("tsconfig.json", 1, 1, "6053")]
+        assert new[0][4].splitlines()[0] == message
+        assert changes.fixed == [] and changes.baseline_stopped == []
+        assert [s.at for s in changes.stopped] == [["tsconfig.json:1"]]
+        (root / "src/b.ts").write_text(FILES["src/b.ts"])
+        assert gate(root)[1].count("error TS2322") == 1
+        back = since_head(warm)  # HEAD's kept result read back: a.ts's TS2322 checked there
+        assert (back.introduced, back.fixed, back.baseline_stopped) == ([], [], [])
+        assert back.unchanged == 1
