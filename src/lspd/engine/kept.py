@@ -43,8 +43,9 @@ log = logging.getLogger(__name__)
 # 12: mypy 1.x's errors of a dmypy update were a column wide, its JSON's none; and a mypy
 # project's symlinked package folder was not in its copy: a phantom import-not-found; 13: a
 # file flagged assume-unchanged or skip-worktree, edited, was no difference: a clean tree's
-# HEAD result held the edit's errors).
-FORMAT = 13
+# HEAD result held the edit's errors; 14: a file a tsconfig's "files" lists, deleted since,
+# was no difference: HEAD's state held the work tree's TS6053 and its stop, 4e2a3c2).
+FORMAT = 14
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
