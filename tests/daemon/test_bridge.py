@@ -24,7 +24,7 @@ from lspd import sentinel
 from lspd.daemon import client, finding, instance, wire
 from lspd.daemon.bridge import Daemon
 from lspd.errors import DaemonError
-from tests.daemon.support import alive, wait_dead
+from tests.daemon.support import alive, hold_on_loop, thread_daemon, wait_dead
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(300)]
 
@@ -81,17 +81,33 @@ async def test_a_client_starts_the_bridge_and_the_bridge_the_daemon(
     assert finding.find_daemon(served) is not None  # the bridge's end leaves it for others
 
 
-async def test_progress_notifications_pass_through(served: Path) -> None:
-    started = lspd("serve", str(served), "--detach", "--no-prewarm")
-    assert started.returncode == 0, started.stderr
+async def test_progress_notifications_pass_through(root: Path) -> None:
     messages: list[str | None] = []
+    reported = asyncio.Event()
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         messages.append(message)
+        reported.set()
 
-    async with Client(bridge(served), mode="legacy") as mcp:
-        # The first whole check of a cold daemon: progress every second.
-        result = await mcp.call_tool("workspace_diagnostics", {}, progress_callback=on_progress)
+    with thread_daemon(root, prewarm=False) as daemon:
+        ws = daemon.daemon.ws
+        assert ws is not None
+        # The call waits for the gate the test holds, so it cannot end before its first
+        # report (every second) has come through the bridge: no race with the check's speed.
+        release = hold_on_loop(daemon, ws.gate.exclusive)
+        held = True
+        try:
+            async with Client(bridge(root), mode="legacy") as mcp:
+                call = asyncio.ensure_future(
+                    mcp.call_tool("workspace_diagnostics", {}, progress_callback=on_progress)
+                )
+                await asyncio.wait_for(reported.wait(), 60)
+                release()
+                held = False
+                result = await call
+        finally:
+            if held:
+                release()
 
     assert not result.is_error, result.content
     assert messages and all(m and m.endswith(" ...") for m in messages), messages
