@@ -26,67 +26,21 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lspd.daemon import turns
-from lspd.daemon.hook_history import History, new_history, remember
-from lspd.daemon.hook_loading import still_loading
+from lspd.daemon.agent_session import AgentSession, describe, dump, untold
+from lspd.daemon.hook_history import remember
 from lspd.engine.revisions import is_configuration
 from lspd.ops import progressive_kept, turn_start
-from lspd.ops.check import running
-from lspd.ops.models import FileDiagnostic
-from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
-from lspd.ops.turn_start import TurnStart
+from lspd.ops.progressive import Before, Introduced, Progress
 from lspd.tools import Activity
 from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
 MAX_SESSIONS = 64  # agent sessions remembered (the oldest is forgotten first)
 MAX_WAIT_S = 600.0
-
-
-@dataclass
-class AgentSession:
-    """One agent session, as its hooks have seen it."""
-
-    edited: set[Path] = field(default_factory=set)  # every file it edited
-    since: int | None = None  # the workspace's change count when its turn began
-    check: Progress | None = None  # its latest check
-    task: asyncio.Task[None] | None = None
-    reported: set[Key] = field(default_factory=set)  # findings it was told
-    told_loading: bool = False
-    last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
-    last_unknown: frozenset[str] = frozenset()  # what it was told is not checked then
-    history: History = field(default_factory=new_history)  # its hook calls (status page)
-    before: Before | None = None  # what the work tree held when its turn began
-    before_task: asyncio.Task[None] | None = None  # `before` being taken
-    start: TurnStart | None = None  # what differed from the baseline as its turn began
-    turned: bool = False  # a turn's start is known (its prompt hook, or a daemon before)
-
-    def held(self, baseline: str) -> Before:
-        """What its turn found held against `baseline` (nothing, when it was not taken)."""
-        before = self.before
-        return before if before is not None and before.baseline == baseline else NOTHING_BEFORE
-
-    def stopped(self, errors: frozenset[Key], unknown: frozenset[str], partial: bool) -> bool:
-        """Whether a stop finding `errors` (or, none found, what is `unknown`: a check that
-        failed, a checker stopped at a syntax error) is blocked for the same as the last one
-        (then it goes), remembered for the next. Out of time (`partial`), what was found so
-        far proves nothing fixed: errors all among those blocked for are not news, and
-        those stay remembered whole (with any new one)."""
-        blocked = self.last_block or frozenset()
-        if errors and partial:
-            repeat = errors <= blocked
-        elif errors:
-            repeat = errors == self.last_block and unknown <= self.last_unknown
-        else:
-            repeat = bool(unknown) and unknown == self.last_unknown
-        self.last_block = (blocked | errors if partial else errors) or None
-        if not partial:  # out of time, no stop is known: the last one stays remembered
-            self.last_unknown = unknown
-        return repeat
 
 
 class Feedback:
@@ -163,12 +117,12 @@ class Feedback:
         """Check the edited files (and any an unfinished check of this session had left),
         for at most `wait` seconds; first, what the session's last check found since."""
         agent = self._agent(session)
-        late = _untold(self.ws, agent)
+        late = untold(self.ws, agent)
         check = await self._start(agent, self._scope(agent, paths), baseline, wait)
-        answer = _describe(self.ws, check, _untold(self.ws, agent), agent.held(baseline))
+        answer = describe(self.ws, check, untold(self.ws, agent), agent.held(baseline))
         check.answered.set()  # now a background hook may tell what comes after
         check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
-        answer["late"] = [_dump(i) for i in late]
+        answer["late"] = [dump(i) for i in late]
         loading = answer.pop("loading")
         if loading is not None and not agent.told_loading:
             agent.told_loading = True
@@ -192,7 +146,7 @@ class Feedback:
             await asyncio.wait_for(check.answered.wait(), first)
         found: list[Introduced] = []
         while agent.check is check:
-            found = _untold(self.ws, agent)
+            found = untold(self.ws, agent)
             left = wait - (time.monotonic() - began)
             if (
                 check.done.is_set()
@@ -204,7 +158,7 @@ class Feedback:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(check.batch.wait(), left)
         superseded = agent.check is not check
-        answer = _describe(self.ws, check, [] if superseded else found, agent.held(baseline))
+        answer = describe(self.ws, check, [] if superseded else found, agent.held(baseline))
         if check.told_stops:  # its edit's hook answered complete, its stops said
             answer["stopped"] = []
         return {**answer, "superseded": superseded}
@@ -242,7 +196,7 @@ class Feedback:
         before = await self._before(agent, baseline, wait - (time.monotonic() - began))
         found = [i for i in check.introduced if check.current(i)]
         current = [i for i in found if i.key not in before.found]
-        answer = _describe(self.ws, check, current, before)
+        answer = describe(self.ws, check, current, before)
         answer.pop("loading")
         errors = frozenset(i.key for i in current if i.diagnostic.severity == "error")
         answer["held_before"] = sum(
@@ -330,68 +284,3 @@ class Feedback:
             await progressive_kept.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
-
-
-def _untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:
-    """What the session's check found that still holds and it was not told (now it
-    is); findings it was told that a later comparison no longer found are forgotten,
-    so the same error coming back is told again."""
-    check = agent.check
-    if check is None:
-        return []
-    if check.done.is_set() and check.failed is None and not check.changed:
-        agent.reported.clear()  # its edits are undone: an error coming back is news
-    for path, keys in check.keys.items():
-        shown = ws.display(path)
-        agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
-    held = agent.held(check.baseline).found  # there when its turn began: not news
-    untold = [
-        i
-        for i in check.introduced
-        if i.key not in agent.reported and i.key not in held and check.current(i)
-    ]
-    agent.reported |= {i.key for i in untold}
-    return untold
-
-
-def _describe(
-    ws: Workspace, check: Progress, found: list[Introduced], before: Before = NOTHING_BEFORE
-) -> dict[str, Any]:
-    """The answer: what was found, the checkers' stops but those `before` its turn, and
-    while the check runs, how far the whole check is (`checking`: files answered of the
-    gate's; HEAD's result made first, when it was not kept, so a cold workspace's first
-    check takes a while)."""
-    complete = check.done.is_set() and check.failed is None
-    loading, checking = None, None
-    if not complete and check.compared == 0 and (starting := still_loading(ws, check.edited)):
-        since = round(time.monotonic() - ws.started)
-        loading = {"servers": starting, "seconds": since}
-    if not check.done.is_set() and (whole := running(ws)) is not None:
-        checking = {"done": whole.done, "total": whole.total}
-    return {
-        "baseline": check.baseline,
-        "complete": complete,
-        "failed": check.failed,
-        # a comparison failed: the errors the edited files hold (not known to be new)
-        "now": [_json(d) for d in check.now] if check.failed is not None else [],
-        "stopped": [
-            said
-            for said, key in zip(check.stopped, check.stop_keys, strict=True)
-            if key not in before.stops
-        ],
-        "introduced": [_dump(i) for i in found],
-        "compared": check.compared,
-        "total": check.total if check.changed else None,
-        "remaining_count": 0 if checking is None else checking["total"] - checking["done"],
-        "checking": checking,
-        "loading": loading,
-        "elapsed": round(time.monotonic() - check.began, 2),
-    }
-
-
-def _dump(item: Introduced) -> dict[str, Any]:
-    return _json(item.diagnostic)
-
-
-def _json(diagnostic: FileDiagnostic) -> dict[str, Any]:
-    return diagnostic.model_dump(mode="json", exclude_none=True)

@@ -1,0 +1,125 @@
+"""An agent session as the hook checks of `daemon/feedback.py` saw it, and their answers:
+what its check found that it was not told, what a hook is answered (`describe`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lspd.daemon.hook_history import History, new_history
+from lspd.daemon.hook_loading import still_loading
+from lspd.ops.check import running
+from lspd.ops.models import FileDiagnostic
+from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
+from lspd.ops.turn_start import TurnStart
+from lspd.workspace import Workspace
+
+
+@dataclass
+class AgentSession:
+    """One agent session, as its hooks have seen it."""
+
+    edited: set[Path] = field(default_factory=set)  # every file it edited
+    since: int | None = None  # the workspace's change count when its turn began
+    check: Progress | None = None  # its latest check
+    task: asyncio.Task[None] | None = None
+    reported: set[Key] = field(default_factory=set)  # findings it was told
+    told_loading: bool = False
+    last_block: frozenset[Key] | None = None  # the errors its last stop was blocked for
+    last_unknown: frozenset[str] = frozenset()  # what it was told is not checked then
+    history: History = field(default_factory=new_history)  # its hook calls (status page)
+    before: Before | None = None  # what the work tree held when its turn began
+    before_task: asyncio.Task[None] | None = None  # `before` being taken
+    start: TurnStart | None = None  # what differed from the baseline as its turn began
+    turned: bool = False  # a turn's start is known (its prompt hook, or a daemon before)
+
+    def held(self, baseline: str) -> Before:
+        """What its turn found held against `baseline` (nothing, when it was not taken)."""
+        before = self.before
+        return before if before is not None and before.baseline == baseline else NOTHING_BEFORE
+
+    def stopped(self, errors: frozenset[Key], unknown: frozenset[str], partial: bool) -> bool:
+        """Whether a stop finding `errors` (or, none found, what is `unknown`: a check that
+        failed, a checker stopped at a syntax error) is blocked for the same as the last one
+        (then it goes), remembered for the next. Out of time (`partial`), what was found so
+        far proves nothing fixed: errors all among those blocked for are not news, and
+        those stay remembered whole (with any new one)."""
+        blocked = self.last_block or frozenset()
+        if errors and partial:
+            repeat = errors <= blocked
+        elif errors:
+            repeat = errors == self.last_block and unknown <= self.last_unknown
+        else:
+            repeat = bool(unknown) and unknown == self.last_unknown
+        self.last_block = (blocked | errors if partial else errors) or None
+        if not partial:  # out of time, no stop is known: the last one stays remembered
+            self.last_unknown = unknown
+        return repeat
+
+
+def untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:
+    """What the session's check found that still holds and it was not told (now it
+    is); findings it was told that a later comparison no longer found are forgotten,
+    so the same error coming back is told again."""
+    check = agent.check
+    if check is None:
+        return []
+    if check.done.is_set() and check.failed is None and not check.changed:
+        agent.reported.clear()  # its edits are undone: an error coming back is news
+    for path, keys in check.keys.items():
+        shown = ws.display(path)
+        agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
+    held = agent.held(check.baseline).found  # there when its turn began: not news
+    untold = [
+        i
+        for i in check.introduced
+        if i.key not in agent.reported and i.key not in held and check.current(i)
+    ]
+    agent.reported |= {i.key for i in untold}
+    return untold
+
+
+def describe(
+    ws: Workspace, check: Progress, found: list[Introduced], before: Before = NOTHING_BEFORE
+) -> dict[str, Any]:
+    """The answer: what was found, the checkers' stops but those `before` its turn, and
+    while the check runs, how far the whole check is (`checking`: files answered of the
+    gate's; HEAD's result made first, when it was not kept, so a cold workspace's first
+    check takes a while)."""
+    complete = check.done.is_set() and check.failed is None
+    loading, checking = None, None
+    if not complete and check.compared == 0 and (starting := still_loading(ws, check.edited)):
+        since = round(time.monotonic() - ws.started)
+        loading = {"servers": starting, "seconds": since}
+    if not check.done.is_set() and (whole := running(ws)) is not None:
+        checking = {"done": whole.done, "total": whole.total}
+    return {
+        "baseline": check.baseline,
+        "complete": complete,
+        "failed": check.failed,
+        # a comparison failed: the errors the edited files hold (not known to be new)
+        "now": [as_json(d) for d in check.now] if check.failed is not None else [],
+        "stopped": [
+            said
+            for said, key in zip(check.stopped, check.stop_keys, strict=True)
+            if key not in before.stops
+        ],
+        "introduced": [dump(i) for i in found],
+        "compared": check.compared,
+        "total": check.total if check.changed else None,
+        "remaining_count": 0 if checking is None else checking["total"] - checking["done"],
+        "checking": checking,
+        "loading": loading,
+        "elapsed": round(time.monotonic() - check.began, 2),
+    }
+
+
+def dump(item: Introduced) -> dict[str, Any]:
+    return as_json(item.diagnostic)
+
+
+def as_json(diagnostic: FileDiagnostic) -> dict[str, Any]:
+    return diagnostic.model_dump(mode="json", exclude_none=True)
