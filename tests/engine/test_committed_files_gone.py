@@ -49,3 +49,33 @@ def test_a_files_entry_deleted_since_head_is_new(tmp_path: Path, version: str) -
         back = since_head(warm)  # HEAD's kept result read back: a.ts's TS2322 checked there
         assert (back.introduced, back.fixed, back.baseline_stopped) == ([], [], [])
         assert back.unchanged == 1
+
+
+REFERENCED = {
+    "tsconfig.json": GONE["tsconfig.json"],
+    "src/a.ts": '/// <reference path="./g.ts" />\nexport const a: number = g;\n',
+    "src/b.ts": "export const b = 2;\n",
+    "src/g.ts": "declare const g: number;\n",
+}
+
+
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_a_referenced_file_deleted_since_head_is_no_configuration(
+    tmp_path: Path, version: str
+) -> None:
+    """tsc says the same TS6053 of a `/// <reference path>` to a file deleted since HEAD, in
+    the source file naming it: that file is no configuration, its program's HEAD state the
+    work tree's with HEAD's texts held, as any deletion's."""
+    root = typescript_committed(tmp_path / "ts", REFERENCED, version)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert since_head(warm).introduced == []
+        (root / "src/g.ts").unlink()
+        code, out = gate(root)
+        said = sorted(
+            line.split(": error ")[1][:6] for line in out.splitlines() if ": error " in line
+        )
+        assert code != 0 and said == ["TS2304", "TS6053"], out
+        changes = since_head(warm)
+        new = sorted((d.path, d.line, d.code) for d in changes.introduced)
+        assert new == [("src/a.ts", 1, "6053"), ("src/a.ts", 2, "2304")]
+        assert changes.fixed == [] and changes.baseline_stopped == []
