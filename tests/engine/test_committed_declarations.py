@@ -18,7 +18,7 @@ import pytest
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from tests.conftest import Warm, answer, warm_root
-from tests.workspace.test_scope_declarations import FILES, OPTIONS
+from tests.workspace.test_typescript_projects_declarations import FILES, OPTIONS
 from tests.workspace.toolchains import TS7_PINNED, gate, own_tsc, typescript_committed
 
 Found = set[tuple[str, int, int, str]]

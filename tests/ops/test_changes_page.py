@@ -18,8 +18,7 @@ from lspd.ops.budget import BUDGET_CHARS, size
 from lspd.ops.changes_page import memory_of, workspace_comparison, workspace_cut
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.models import FileDiagnostic
-from lspd.workspace import Workspace
-from lspd.workspace import scope as scope_module
+from lspd.workspace import Workspace, typescript_projects
 from lspd.workspace.tsconfig_scope import TsConfig
 from tests.conftest import Warm, warm_root
 from tests.engine.test_native_check import listed, native_project
@@ -226,14 +225,14 @@ def test_a_one_shot_comparison_reads_the_scope_and_the_program_once(
         subprocess.run(["git", *author, *args], cwd=root, check=True, capture_output=True)
     (root / "src" / "leaf.ts").write_text("export const x: string = 1;\n")
     scopes: list[list[Path]] = []
-    reading = scope_module.read_tsconfigs
+    reading = typescript_projects.read_tsconfigs
 
     def counted(configs: list[Path], *rest: Any) -> list[TsConfig]:
         read = reading(configs, *rest)  # TypeScript 7's own package raises: it has no API
         scopes.append(configs)
         return read
 
-    monkeypatch.setattr(scope_module, "read_tsconfigs", counted)
+    monkeypatch.setattr(typescript_projects, "read_tsconfigs", counted)
     listings = listed(monkeypatch)
 
     async def introduced(ws: Workspace) -> list[tuple[str, str]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.ops.check_scope import SCOPE_LINES, scope_lines
-from lspd.workspace.scope import GateScope, ProjectScope
+from lspd.workspace.project_scope import ProjectScope
+from lspd.workspace.scope import GateScope
 
 ROOT = Path("/repo")
 

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.servers.registry import definitions, node_executable
-from lspd.workspace import Workspace
-from lspd.workspace import scope as scope_module
+from lspd.workspace import Workspace, typescript_projects
 from lspd.workspace.scope import GateScope, gate_scope
 from lspd.workspace.tsconfig_scope import TsConfig
 from tests.basedpyright_cli import relative, report
@@ -152,78 +149,6 @@ def test_a_configuration_that_cannot_be_read_is_named_with_the_fix(
     assert str(raised.value).startswith(message)
 
 
-def tsc_lists(root: Path, config: str) -> set[str]:
-    """`tsc -p CONFIG --listFilesOnly` of lspd's TypeScript: the project's own files."""
-    package = definitions()["typescript-language-server"].npm_root() / "typescript"
-    done = subprocess.run(
-        [node_executable(), str(package / "bin" / "tsc"), "-p", config, "--listFilesOnly"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    listed = {Path(line) for line in done.stdout.splitlines() if line.strip()}
-    return {p.relative_to(root).as_posix() for p in listed if root in p.parents}
-
-
-def test_tsconfigs_files_as_tsc_lists_them(tmp_path: Path) -> None:
-    strict = '"compilerOptions": {"strict": true, "composite": true}'
-    root = write(
-        tmp_path / "p",
-        {
-            # ky's shape: the root config includes `source`, `test/` is outside it
-            "ky/tsconfig.base.json": '{"compilerOptions": {"strict": true}}',
-            "ky/tsconfig.json": '{"extends": "./tsconfig.base.json", "include": ["source"]}',
-            "ky/source/index.ts": 'export { u } from "../shared/util";\n',
-            "ky/shared/util.ts": "export const u = 1;\n",  # outside `include`, imported
-            "ky/source/types.d.ts": "export type T = string;\n",
-            "ky/test/main.ts": "const x: number = 'no';\n",
-            # a solution-style config naming others, one of them not called tsconfig.json
-            "packages/tsconfig.json": '{"files": [], "references": [{"path": "./a"}, '
-            '{"path": "./b/tsconfig.lib.json"}]}',
-            "packages/a/tsconfig.json": "{" + strict + ', "include": ["src"]}',
-            "packages/a/src/x.ts": "export const x = 1;\n",
-            "packages/b/tsconfig.lib.json": "{" + strict + ', "files": ["lib/y.ts"]}',
-            "packages/b/lib/y.ts": "export const y = 2;\n",
-            "packages/b/lib/z.ts": "export const z = 3;\n",  # not in `files`
-            "scripts/tool.ts": "export const t = 1;\n",  # no tsconfig above it: as before
-            "scripts/run.js": "console.log(1);\n",  # JavaScript no config asks to check
-        },
-    )
-    scope = scope_of(root)
-    gate = (
-        tsc_lists(root, "ky/tsconfig.json")
-        | tsc_lists(root, "packages/a")
-        | tsc_lists(root, "packages/b/tsconfig.lib.json")
-    )
-    assert gate == {"ky/source/index.ts", "ky/source/types.d.ts", "ky/shared/util.ts",
-                    "packages/a/src/x.ts", "packages/b/lib/y.ts"}  # fmt: skip
-    assert shown(root, scope) == sorted(gate | {"scripts/tool.ts"})
-    lines = [(p.config, len(p.files), p.note) for p in scope.projects]
-    assert lines == [
-        ("ky/tsconfig.json", 3, None),
-        ("packages/a/tsconfig.json", 1, None),
-        ("packages/b/tsconfig.lib.json", 1, None),
-        ("packages/tsconfig.json", 0, "references 2 project(s)"),
-        (None, 1, "no tsconfig.json: every file"),
-    ]
-    assert scope.outside == 3  # ky/test/main.ts, packages/b/lib/z.ts, scripts/run.js
-
-
-def test_a_tsconfig_typescript_cannot_read_is_named_with_the_fix(tmp_path: Path) -> None:
-    root = write(tmp_path / "p", {"web/tsconfig.json": '{"include": ["src"', "web/src/a.ts": ""})
-    with pytest.raises(InvalidInput) as raised:
-        scope_of(root)
-    assert str(raised.value).startswith(
-        "web/tsconfig.json:1:19: TypeScript cannot read this tsconfig: TS1005 ']' expected. "
-        "Fix it (`tsc -p web/tsconfig.json` says the same)"
-    )
-    write(root, {"web/tsconfig.json": '{"extends": "./missing.json"}'})
-    with pytest.raises(InvalidInput) as raised:
-        scope_of(root)
-    assert "TS6053" in str(raised.value) or "TS5083" in str(raised.value)
-
-
 def test_made_again_only_when_files_come_or_go_or_a_configuration_changes(
     tmp_path: Path,
 ) -> None:
@@ -276,13 +201,13 @@ def test_a_file_replaced_keeps_the_scope_a_file_that_came_makes_it_again(
         {"tsconfig.json": '{"include": ["src"]}', "src/a.ts": "export const a = 1;\n"},
     )
     reads: list[list[Path]] = []
-    real = scope_module.read_tsconfigs
+    real = typescript_projects.read_tsconfigs
 
     def counted(configs: list[Path], *rest: Any) -> list[TsConfig]:
         reads.append(configs)
         return real(configs, *rest)
 
-    monkeypatch.setattr(scope_module, "read_tsconfigs", counted)
+    monkeypatch.setattr(typescript_projects, "read_tsconfigs", counted)
 
     async def run() -> tuple[list[str], list[str]]:
         ws = Workspace(root, log_dir=tmp_path / "logs")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lspd.servers.registry import definitions
-from lspd.workspace import scope
+from lspd.workspace import typescript_projects
 from lspd.workspace.tsconfig_scope import COMPILE_CACHE, TsConfig, read_tsconfigs
 
 
@@ -22,7 +22,7 @@ def readings(monkeypatch: pytest.MonkeyPatch) -> list[list[Path]]:
         found.append(configs)
         return read_tsconfigs(configs, *rest)
 
-    monkeypatch.setattr(scope, "read_tsconfigs", counted)
+    monkeypatch.setattr(typescript_projects, "read_tsconfigs", counted)
     return found
 
 

@@ -4,15 +4,12 @@
   `[tool.basedpyright]` / `[tool.pyright]`, chooses files as the checker's CLI does
   (`pyright_scope`).
 - TypeScript / JavaScript: each `tsconfig.json` / `jsconfig.json` and every config it
-  references chooses its root files, read by the project's own TypeScript (`tsconfig_scope`),
-  and the files its program holds under the root outside node_modules with them: the .d.ts
-  `include` does not list (a `/// <reference path>`'s shim, a typeRoots package) are checked
-  as `tsc -p` checks them, but those git ignores where skipLibCheck leaves their errors unsaid.
+  references chooses its root files and the declarations its program holds
+  (`typescript_projects`).
 - A file no configuration governs (none in its directory or above it, up to the root), and
   every file of a language whose gate lspd does not read (Go, C, ty, pyrefly ...): as
-  before, every source file lspd's own walk keeps, said so per project. But JavaScript that
-  no tsconfig / jsconfig governs is left out: TypeScript checks JavaScript only when a
-  configuration asks it to.
+  before, every source file lspd's own walk keeps, said so per project
+  (`project_scope.fallback`).
 
 A file under a configuration that the configuration leaves out (SQLAlchemy's tests, ky's
 `test/`) is not checked: no gate the project runs checks it. `--all` checks every file.
@@ -21,21 +18,19 @@ A file under a configuration that the configuration leaves out (SQLAlchemy's tes
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 import weakref
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lspd.errors import InvalidInput, ServerNotInstalled
-from lspd.servers.install import install
+from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import MypyScope, gate_mypy_scopes
+from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
     PYPROJECT,
@@ -43,39 +38,14 @@ from lspd.workspace.pyright_scope import (
     config_in,
     files_of,
 )
-from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsconfig_scope import (
-    CONFIG_NAMES,
-    NoTypeScriptApi,
-    Solution,
-    TsConfig,
-    read_tsconfigs,
-    solutions,
-)
+from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
+from lspd.workspace.typescript_projects import typescript_projects
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 PYRIGHT_SERVERS = {"basedpyright", "pyright"}
-CONFIG = "tsconfig.json"  # the one TypeScript's server and lspd's builders look up for a file
-TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's TypeScript 5
 WALK_LIMIT = 10_000_000
-# TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
-# `checkJs`): a .js file no config governs has no gate (SQLAlchemy's Sphinx output).
-JAVASCRIPT = {".js", ".jsx", ".mjs", ".cjs"}
-
-
-@dataclass(frozen=True)
-class ProjectScope:
-    """The files one configuration chose, or one project's files where none chooses."""
-
-    language: str
-    project: Path  # the configuration's directory (the project root without one)
-    config: str | None  # `pyrightconfig.json`, `pyproject.toml [tool.basedpyright]`, ...
-    files: tuple[Path, ...]
-    note: str | None = None
-    data: tuple[Path, ...] = ()  # a TypeScript program's JSON modules, as its reading resolves
-    imports: tuple[tuple[Path, tuple[int, int] | None], ...] = ()  # mypy's `MypyScope.read`
 
 
 @dataclass(frozen=True)
@@ -161,7 +131,7 @@ def _unchanged(scope: GateScope, imports: bool = True) -> bool:
 def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
     """`scope` with mypy's projects that follow imports made again (an import edited), the
     rest kept (no tsconfig read again: a Node run)."""
-    python = [p for p in walk.sources if _ours(ws, p, "python")]
+    python = [p for p in walk.sources if ours(ws, p, "python")]
     mypys = gate_mypy_scopes(ws, [p.project for p in scope.projects if p.imports], python)
     again = {s.directory: _mypy_project(ws, s) for s in mypys}
     projects = tuple(again.get(p.project, p) if p.imports else p for p in scope.projects)
@@ -201,10 +171,10 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
         if language == "python" and name in PYRIGHT_SERVERS:
             projects += _python(ws, files, configs, read)
         elif language == "typescript":
-            projects += _typescript(ws, files, configs, read, solution)
+            projects += typescript_projects(ws, files, configs, read, solution)
         else:
             note = f"{name} reads no configuration of which files to check: every file"
-            projects += _fallback(ws, files, language, note)
+            projects += fallback(ws, files, language, note)
     chosen = sorted({path for project in projects for path in project.files})
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
@@ -231,19 +201,19 @@ def _python(
         if config is None:
             continue
         read += config.read
-        chosen = tuple(p for p in files_of(config) if _ours(ws, p, "python"))
+        chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
         label = ("" if directory == ws.root else f"{ws.display(directory)}/") + config.label
         projects.append(ProjectScope("python", directory, label, chosen))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
-    loose = [p for p in files if not _under(p, governed, ws.root)]
+    loose = [p for p in files if not under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
-    return projects + _fallback(ws, loose, "python", note)
+    return projects + fallback(ws, loose, "python", note)
 
 
 def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
     label = ("" if scope.directory == ws.root else f"{ws.display(scope.directory)}/") + scope.label
-    chosen = tuple(p for p in scope.files if _ours(ws, p, "python"))
+    chosen = tuple(p for p in scope.files if ours(ws, p, "python"))
     return ProjectScope("python", scope.directory, label, chosen, scope.note, (), scope.read)
 
 
@@ -252,149 +222,3 @@ def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:
         return config_in(directory)
     except InvalidInput as exc:  # named from the root, as every path lspd shows
         raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
-
-
-def _typescript(
-    ws: Workspace,
-    files: list[Path],
-    configs: dict[str, list[Path]],
-    read: list[Path],
-    solution: Solution,
-) -> list[ProjectScope]:
-    """The projects of TypeScript's configurations (`solution`: their solution-style
-    layouts' files, filled in)."""
-    found = sorted(p for name in CONFIG_NAMES for p in configs[name])
-    tsconfigs = _tsconfigs(ws, found)
-    if tsconfigs is None:
-        missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
-        return _fallback(ws, files, "typescript", missing)
-    made = solutions(tsconfigs)
-    solution.owners.update(made.owners)
-    solution.also.update(made.also)
-    solution.files.update(made.files)
-    solution.unbuilt.update(made.unbuilt)
-    projects = []
-    taken: set[Path] = set()
-    for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
-        read += [tsconfig.config, *tsconfig.extended]
-        config = tsconfig.config
-        apart = _unchecked(ws, tsconfig)
-        chosen = tuple(
-            p
-            for p in tsconfig.files
-            if p not in taken
-            and p not in apart
-            and made.owners.get(p, config) == config
-            and _ours(ws, p, "typescript")
-        )
-        taken.update(chosen)
-        solution.held.update(_held(tsconfig, chosen, tsconfigs))
-        note: str | None = "; ".join(tsconfig.notes) or None
-        if tsconfig.references and not tsconfig.files:
-            note = f"references {len(tsconfig.references)} project(s)"
-        label = ws.display(tsconfig.config)
-        projects.append(
-            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
-        )
-    governed = {p.parent for p in found}
-    # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
-    # of its typeRoots) is that program's, not one no configuration governs
-    loose = [
-        p
-        for p in files
-        if p.suffix not in JAVASCRIPT and p not in taken and not _under(p, governed, ws.root)
-    ]
-    return projects + _fallback(ws, loose, "typescript", "no tsconfig.json: every file")
-
-
-def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
-    """`found` and the configurations they reference, each read by its project's own
-    TypeScript, else lspd's; None: no TypeScript could read them."""
-    groups: dict[Path | None, list[Path]] = defaultdict(list)
-    for config in found:
-        groups[find_typescript(config.parent, ws.root)].append(config)
-    tsconfigs: dict[Path, TsConfig] = {}
-    for package, members in groups.items():
-        for candidate in _typescripts(ws, package):
-            try:
-                tsconfigs.update(
-                    (t.config, t) for t in read_tsconfigs(members, candidate, ws.display)
-                )
-                break
-            except NoTypeScriptApi:
-                continue
-        else:
-            return None
-    return tsconfigs
-
-
-def _held(
-    tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
-) -> dict[Path, Path]:
-    """The declaration files of `chosen` outside its root files whose nearest tsconfig.json
-    above holds them not (or that have none: `../../types/env/index.d.ts` of its typeRoots),
-    by `tsconfig`'s path: its program checks them (`builders.builder_for`)."""
-    if tsconfig.config.name == "jsconfig.json":  # its defaults are the server's to apply
-        return {}
-    held = {}
-    for path in set(chosen).intersection(tsconfig.declarations):
-        near = next((d / CONFIG for d in path.parents if d / CONFIG in tsconfigs), None)
-        if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
-            held[path] = tsconfig.config
-    return held
-
-
-def _unchecked(ws: Workspace, tsconfig: TsConfig) -> set[Path]:
-    """The declaration files of `tsconfig`'s program outside its root files that its gate
-    leaves out: git ignores them or they are build output (`dist/index.d.ts`), and tsc
-    reports no error in them (skipLibCheck). Every other one is checked, as `tsc -p` checks
-    it: a `/// <reference path>`'s `extra/shim.d.ts`, a typeRoots package's `index.d.ts`
-    (their errors said, their edits the files changed that break their users)."""
-    if not tsconfig.skip_lib_check:
-        return set()
-    return {p for p in tsconfig.declarations if ws.ignore(p)}
-
-
-def _typescripts(ws: Workspace, project: Path | None) -> Iterator[Path]:
-    """The TypeScript packages to read a project's tsconfigs with, tried in turn: its own,
-    then lspd's (installed on first need, as its server would be)."""
-    if project is not None and package_version(project) is not None:
-        yield project
-    definition = ws.definitions.get(TYPESCRIPT_SERVER)
-    if definition is None:
-        return
-    lspd = definition.npm_root() / "typescript"
-    if package_version(lspd) is None:
-        with contextlib.suppress(ServerNotInstalled):  # then said: the files fall back
-            install(definition)
-    if package_version(lspd) is not None and lspd != project:
-        yield lspd
-
-
-def _fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:
-    """Today's rule for files no configuration governs: every one, per project."""
-    by_project: dict[Path, list[Path]] = defaultdict(list)
-    for path in files:
-        definition = ws.handler(path)
-        if definition is not None:
-            by_project[ws.project_root(path, definition)].append(path)
-    return [
-        ProjectScope(language, project, None, tuple(chosen), note)
-        for project, chosen in sorted(by_project.items())
-    ]
-
-
-def _ours(ws: Workspace, path: Path, language: str) -> bool:
-    """A file of the language, under the root (a config may name files outside it)."""
-    definition = ws.handler(path)
-    return definition is not None and definition.language == language and ws.root in path.parents
-
-
-def _under(path: Path, directories: set[Path], root: Path) -> bool:
-    """Whether one of `directories` holds `path` (looking up to `root`)."""
-    for directory in path.parents:
-        if directory in directories:
-            return True
-        if directory == root:
-            return False
-    return False

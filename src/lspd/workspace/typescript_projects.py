@@ -1,0 +1,157 @@
+"""The gate's TypeScript projects (`workspace/scope.py`): each `tsconfig.json` /
+`jsconfig.json` and every config it references chooses its root files, read by the
+project's own TypeScript (`tsconfig_scope`), and the files its program holds under the root
+outside node_modules with them: the .d.ts `include` does not list (a `/// <reference path>`'s
+shim, a typeRoots package) are checked as `tsc -p` checks them, but those git ignores where
+skipLibCheck leaves their errors unsaid. JavaScript no configuration governs is left out:
+TypeScript checks JavaScript only when a configuration asks it to. Apart from the scope's
+walk and cache: reading tsconfigs is a Node run with rules of its own (solution-style
+layouts, the declarations a program holds).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lspd.errors import ServerNotInstalled
+from lspd.servers.install import install
+from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
+from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.tsconfig_scope import (
+    CONFIG_NAMES,
+    NoTypeScriptApi,
+    Solution,
+    TsConfig,
+    read_tsconfigs,
+    solutions,
+)
+
+if TYPE_CHECKING:
+    from lspd.workspace.workspace import Workspace
+
+CONFIG = "tsconfig.json"  # the one TypeScript's server and lspd's builders look up for a file
+TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's TypeScript 5
+# TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
+# `checkJs`): a .js file no config governs has no gate (SQLAlchemy's Sphinx output).
+JAVASCRIPT = {".js", ".jsx", ".mjs", ".cjs"}
+
+
+def typescript_projects(
+    ws: Workspace,
+    files: list[Path],
+    configs: dict[str, list[Path]],
+    read: list[Path],
+    solution: Solution,
+) -> list[ProjectScope]:
+    """The projects of TypeScript's configurations (`solution`: their solution-style
+    layouts' files, filled in)."""
+    found = sorted(p for name in CONFIG_NAMES for p in configs[name])
+    tsconfigs = _tsconfigs(ws, found)
+    if tsconfigs is None:
+        missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
+        return fallback(ws, files, "typescript", missing)
+    made = solutions(tsconfigs)
+    solution.owners.update(made.owners)
+    solution.also.update(made.also)
+    solution.files.update(made.files)
+    solution.unbuilt.update(made.unbuilt)
+    projects = []
+    taken: set[Path] = set()
+    for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
+        read += [tsconfig.config, *tsconfig.extended]
+        config = tsconfig.config
+        apart = _unchecked(ws, tsconfig)
+        chosen = tuple(
+            p
+            for p in tsconfig.files
+            if p not in taken
+            and p not in apart
+            and made.owners.get(p, config) == config
+            and ours(ws, p, "typescript")
+        )
+        taken.update(chosen)
+        solution.held.update(_held(tsconfig, chosen, tsconfigs))
+        note: str | None = "; ".join(tsconfig.notes) or None
+        if tsconfig.references and not tsconfig.files:
+            note = f"references {len(tsconfig.references)} project(s)"
+        label = ws.display(tsconfig.config)
+        projects.append(
+            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
+        )
+    governed = {p.parent for p in found}
+    # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
+    # of its typeRoots) is that program's, not one no configuration governs
+    loose = [
+        p
+        for p in files
+        if p.suffix not in JAVASCRIPT and p not in taken and not under(p, governed, ws.root)
+    ]
+    return projects + fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+
+
+def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
+    """`found` and the configurations they reference, each read by its project's own
+    TypeScript, else lspd's; None: no TypeScript could read them."""
+    groups: dict[Path | None, list[Path]] = defaultdict(list)
+    for config in found:
+        groups[find_typescript(config.parent, ws.root)].append(config)
+    tsconfigs: dict[Path, TsConfig] = {}
+    for package, members in groups.items():
+        for candidate in _typescripts(ws, package):
+            try:
+                tsconfigs.update(
+                    (t.config, t) for t in read_tsconfigs(members, candidate, ws.display)
+                )
+                break
+            except NoTypeScriptApi:
+                continue
+        else:
+            return None
+    return tsconfigs
+
+
+def _held(
+    tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
+) -> dict[Path, Path]:
+    """The declaration files of `chosen` outside its root files whose nearest tsconfig.json
+    above holds them not (or that have none: `../../types/env/index.d.ts` of its typeRoots),
+    by `tsconfig`'s path: its program checks them (`builders.builder_for`)."""
+    if tsconfig.config.name == "jsconfig.json":  # its defaults are the server's to apply
+        return {}
+    held = {}
+    for path in set(chosen).intersection(tsconfig.declarations):
+        near = next((d / CONFIG for d in path.parents if d / CONFIG in tsconfigs), None)
+        if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
+            held[path] = tsconfig.config
+    return held
+
+
+def _unchecked(ws: Workspace, tsconfig: TsConfig) -> set[Path]:
+    """The declaration files of `tsconfig`'s program outside its root files that its gate
+    leaves out: git ignores them or they are build output (`dist/index.d.ts`), and tsc
+    reports no error in them (skipLibCheck). Every other one is checked, as `tsc -p` checks
+    it: a `/// <reference path>`'s `extra/shim.d.ts`, a typeRoots package's `index.d.ts`
+    (their errors said, their edits the files changed that break their users)."""
+    if not tsconfig.skip_lib_check:
+        return set()
+    return {p for p in tsconfig.declarations if ws.ignore(p)}
+
+
+def _typescripts(ws: Workspace, project: Path | None) -> Iterator[Path]:
+    """The TypeScript packages to read a project's tsconfigs with, tried in turn: its own,
+    then lspd's (installed on first need, as its server would be)."""
+    if project is not None and package_version(project) is not None:
+        yield project
+    definition = ws.definitions.get(TYPESCRIPT_SERVER)
+    if definition is None:
+        return
+    lspd = definition.npm_root() / "typescript"
+    if package_version(lspd) is None:
+        with contextlib.suppress(ServerNotInstalled):  # then said: the files fall back
+            install(definition)
+    if package_version(lspd) is not None and lspd != project:
+        yield lspd
