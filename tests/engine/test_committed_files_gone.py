@@ -79,3 +79,25 @@ def test_a_referenced_file_deleted_since_head_is_no_configuration(
         new = sorted((d.path, d.line, d.code) for d in changes.introduced)
         assert new == [("src/a.ts", 1, "6053"), ("src/a.ts", 2, "2304")]
         assert changes.fixed == [] and changes.baseline_stopped == []
+
+
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_a_files_entry_missing_at_head_and_made_since_is_fixed(
+    tmp_path: Path, version: str
+) -> None:
+    """The reverse: HEAD's tsconfig names src/b.ts, which HEAD lacks (tsc -p there says the
+    TS6053 alone); b.ts made since. HEAD's result was made of the work tree's check with b.ts
+    held absent, the disk's listing holding it: no TS6053, a.ts's TS2322 "1 unchanged". Now
+    the TS6053 is fixed, and a.ts's TS2322, which tsc did not check at HEAD, not checked
+    there (as any baseline stop's files), not unchanged."""
+    missing = {path: text for path, text in FILES.items() if path != "src/b.ts"}
+    root = typescript_committed(tmp_path / "ts", missing, version)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        (root / "src/b.ts").write_text(FILES["src/b.ts"])
+        assert gate(root)[1].count("error TS2322") == 1
+        changes = since_head(warm)
+        fixed = [(d.path, d.line, d.column, d.code) for d in changes.fixed]
+        assert fixed == [("tsconfig.json", 1, 1, "6053")]
+        stopped = [(s.checker, s.at, s.files, s.not_checked) for s in changes.baseline_stopped]
+        assert stopped == [("tsc", ["tsconfig.json:1"], ["src/a.ts"], 1)]
+        assert (changes.introduced, changes.stopped, changes.unchanged) == ([], [], 0)

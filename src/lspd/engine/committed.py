@@ -28,7 +28,7 @@ from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
 from lspd.engine.committed_seen import seen_all
-from lspd.engine.config_stops import files_gone
+from lspd.engine.config_stops import files_gone, files_named
 from lspd.engine.configured import Unconfigured
 from lspd.engine.configured_parts import Disk, parts_state
 from lspd.engine.kept import (
@@ -59,7 +59,7 @@ from lspd.engine.stops import Stop
 from lspd.errors import LspdError
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from lspd.workspace.scope import gate_scope
+from lspd.workspace.scope import GateScope, gate_scope
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +334,7 @@ async def _made(
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await disk_again(ws, checked, state.asked, made, run.held)
-    back = files_gone(ws, checked.results, gone)  # the disk's TS6053 of a file back at it
+    back = _tsc_configs(ws, scope, checked, gone, delta)  # their TS6053 at one side
     if (data := data_changed(ws, delta.before) + back) and not key.edited:
         # A JSON module a program reads: tsc -p's answer on a copy holding HEAD's texts.
         held = {**texts, **{p: delta.before[p] for p in data if p in delta.before}}
@@ -352,6 +352,16 @@ async def _made(
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
     return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
+
+
+def _tsc_configs(
+    ws: Workspace, scope: GateScope, checked: WholeCheck, gone: set[Path], delta: Delta
+) -> list[Path]:
+    """The tsconfigs whose program at the commit is tsc's on a copy: a `files` entry deleted
+    since (the work tree's check said its TS6053) or made since (tsc said TS6053 there)."""
+    configs = (p.config for p in scope.projects if p.language == "typescript" and p.config)
+    made = {p for p, t in delta.before.items() if t is None}
+    return files_gone(ws, checked.results, gone) + files_named(map(ws.resolve, configs), made)
 
 
 def _stops_kept(ws: Workspace, disk: Sequence[Stop], texts: Mapping[Path, object]) -> list[Stop]:

@@ -25,8 +25,10 @@ stopped says no options error (its listing said some before the edit that broke 
 
 from __future__ import annotations
 
+import json
+import os
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -37,8 +39,10 @@ from lspd.engine.results import Diagnosed, FileResult
 from lspd.engine.stops import TSC, Stop
 from lspd.lsp import shapes
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.tsc_copy import TscError
 from lspd.workspace.tsc_native import ConfigError
+from lspd.workspace.tsconfig_extends import extended, plain_json
 
 R = TypeVar("R", bound=FileResult)
 Where = tuple[str, int, int, str]  # an error's file (as shown), line, column and code
@@ -119,6 +123,28 @@ def files_gone(ws: Workspace, results: Iterable[FileResult], gone: Iterable[Path
             d.code == FILE_NOT_FOUND and d.message.split("\n")[0] in said for d in r.diagnostics
         )
     ]
+
+
+def files_named(configs: Iterable[Path], made: Collection[Path]) -> list[Path]:
+    """`files_gone`'s reverse: the tsconfigs of `configs` whose `files` name a file of
+    `made` (absent at a commit, made since). tsc -p said TS6053 of it at the commit and
+    nothing else of the program, where the work tree's program holds the file: their
+    programs at the commit are not the work tree's with the file held absent."""
+    return [c for c in configs if not _files_of(c).isdisjoint(made)] if made else []
+
+
+def _files_of(config: Path) -> set[Path]:
+    """The files `config`'s `files` names: its own, else those of the first configuration
+    it extends that has one (tsc inherits `files` whole, relative to the one naming it)."""
+    for source in (config, *extended(config, read_text)):
+        try:
+            body = json.loads(plain_json(read_text(source) or ""))
+        except ValueError:
+            continue  # tsc says that one's error; it names no file here
+        named = body.get("files") if isinstance(body, dict) else None
+        if isinstance(named, list):
+            return {Path(os.path.normpath(source.parent / n)) for n in named if isinstance(n, str)}
+    return set()
 
 
 def copy_stop(ws: Workspace, files: Iterable[Path], said: Sequence[TscError]) -> Stop | None:

@@ -44,8 +44,9 @@ log = logging.getLogger(__name__)
 # project's symlinked package folder was not in its copy: a phantom import-not-found; 13: a
 # file flagged assume-unchanged or skip-worktree, edited, was no difference: a clean tree's
 # HEAD result held the edit's errors; 14: a file a tsconfig's "files" lists, deleted since,
-# was no difference: HEAD's state held the work tree's TS6053 and its stop, 4e2a3c2).
-FORMAT = 14
+# was no difference: HEAD's state held the work tree's TS6053 and its stop, 4e2a3c2; 15:
+# one made since, missing at HEAD, neither: HEAD's state lacked tsc's TS6053 and its stop).
+FORMAT = 15
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
