@@ -1,9 +1,9 @@
-"""tsc on a copy (`workspace/tsc_copy.py`) of a project where a symlink inside it leads to a
+"""tsc on a copy (`workspace/tsc_copy_layout.py`) of a project where a symlink inside it leads to a
 folder of it (`lib -> real`, app/use.ts importing '../lib/helper'): a held text of
 real/helper.ts says what `tsc -p` says once it is written (app/use.ts:2:14 TS2322). The
 copy linked `lib` to the repository's own `real/`, so tsc read the disk's text through it
 (no error), and a text held by its name through the link was refused (`LeadsOut`: None).
-Now the copy's `lib` leads to its own `real/` (`tsc_copy._inner`). Real TypeScript 5.4.5
+Now the copy's `lib` leads to its own `real/` (`tsc_copy_layout._inner`). Real TypeScript 5.4.5
 and 7.0.2 against their `tsc -p`."""
 
 from __future__ import annotations

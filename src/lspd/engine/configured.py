@@ -51,7 +51,7 @@ from lspd.workspace.files import read_text
 from lspd.workspace.pyright_baseline import is_baseline
 from lspd.workspace.pyright_scope import CONFIG_JSON, _plain_json
 from lspd.workspace.scope import PYRIGHT_SERVERS, GateScope
-from lspd.workspace.tsc_copy import COPIED, SKIPPED
+from lspd.workspace.tsc_copy_layout import COPIED, SKIPPED
 
 R = TypeVar("R", bound=FileResult)
 MYPY, TSC, PYRIGHT = "mypy", "tsc", "basedpyright"  # the checkers `Configured` names
