@@ -9,10 +9,14 @@ test holds the gate, so `Before` is taken after it, every time."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lspd.cli.hook import stop_output
+from lspd.daemon import turns
 from lspd.daemon.feedback import Feedback
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.engine.test_affected import written
@@ -89,9 +93,13 @@ def test_an_edit_of_the_file_holding_the_earlier_error_blocks_for_its_own(
         assert codes(stop) == [("pkg/a.py", 4, "reportAssignmentType")]
 
 
-def test_a_daemon_started_mid_turn_says_what_it_could_not_set_aside(tmp_path: Path) -> None:
-    """The turn began under another daemon (`daemon/turns.py`): no `Before` was taken, so
-    every error is counted, and the stop gate says the earlier ones could not be told apart."""
+def test_a_daemon_started_mid_turn_says_what_it_could_not_set_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn began under another daemon (`daemon/turns.py`), its start not kept (past
+    the cap): no `Before` was taken, so every error is counted, and the stop gate says the
+    earlier ones could not be told apart. (Kept: tests/daemon/test_feedback_before_kept.py.)"""
+    monkeypatch.setattr(turns, "MAX_BYTES", 16)
     root = project(tmp_path / "p")
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         first = Feedback(warm.ws)
@@ -106,6 +114,24 @@ def test_a_daemon_started_mid_turn_says_what_it_could_not_set_aside(tmp_path: Pa
         assert said is not None and said["decision"] == "block"
         assert "could not be set aside" in said["reason"]
         warm.run(again.close())
+
+
+def test_a_file_touched_in_the_turn_its_bytes_the_same_is_no_change(tmp_path: Path) -> None:
+    """`touch` moves a file's modification time, and the watcher is not told (no write):
+    before, such a file (written since the turn began, by its mtime, and not seen) made the
+    turn's start unknown, so nothing was set aside and the earlier turn's error blocked.
+    Its text is its text then (the recorded one, pkg/a.py; the commit's, pkg/__init__.py)."""
+    root = project(tmp_path / "p")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        later = FILES["pkg/b.py"] + "later: str = one()\n"
+        turn_then(warm, feedback, root / "pkg/b.py", later)
+        for name in ("pkg/a.py", "pkg/__init__.py"):
+            os.utime(root / name)  # now
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        assert (stop["complete"], stop["held_before"], stop["held_unknown"]) == (True, 1, False)
+        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
 
 
 def test_a_file_made_before_the_turns_before_is_taken_is_held_absent(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from lspd.daemon import turns
 from lspd.dirs import state_dir
+from lspd.ops.turn_start import TurnStart
 
 
 def test_the_latest_sessions_are_kept_and_a_torn_file_is_none(
@@ -24,3 +25,30 @@ def test_the_latest_sessions_are_kept_and_a_torn_file_is_none(
     assert (turns.began(root, "s1"), turns.began(root, "s2")) == (100, 2)
     (state_dir(root) / turns.FILE).write_text('{"s1": 1')
     assert turns.began(root, "s1") is None
+
+
+def test_a_turns_start_is_kept_compressed_read_back_against_its_baseline_and_capped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What differed from the baseline as the turn began, read back by the next daemon as
+    recorded (`kept`: its watcher's count is not this one's); another baseline's, a start not
+    recorded (None) or one past the cap is none: nothing is set aside then."""
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = tmp_path / "p"
+    texts: dict[Path, str | None] = {root / "pkg/a.py": "x = 1\n" * 1000, root / "gone.py": None}
+    start = TurnStart("HEAD", "0" * 40, 7, texts, 123)
+    turns.keep_start(root, "s", start)
+    kept = next((state_dir(root) / turns.STARTS).iterdir())
+    assert kept.stat().st_size < 200  # 6,000 characters of text, compressed
+    assert turns.kept_start(root, "s", "HEAD") == TurnStart("HEAD", "0" * 40, -1, texts, 123, True)
+    assert turns.kept_start(root, "s", "HEAD~1") is None
+    assert turns.kept_start(root, "other", "HEAD") is None
+    turns.keep_start(root, "s", None)  # this turn's start was not recorded: the last goes
+    assert turns.kept_start(root, "s", "HEAD") is None
+    monkeypatch.setattr(turns, "MAX_BYTES", 50)
+    turns.keep_start(root, "s", start)
+    assert turns.kept_start(root, "s", "HEAD") is None
+    monkeypatch.setattr(turns, "MAX_BYTES", 4 << 20)
+    turns.keep_start(root, "s", start)
+    kept.write_bytes(kept.read_bytes()[:20])  # torn
+    assert turns.kept_start(root, "s", "HEAD") is None

@@ -115,3 +115,50 @@ def test_plugins_make_every_tool_table_and_section_count() -> None:
     assert not same_settings(Path("setup.cfg"), setup, setup.replace("False", "True"))
     setup_unplugged = setup.replace("plugins = pydantic.mypy\n", "")
     assert same_settings(Path("setup.cfg"), setup_unplugged, setup_unplugged.replace("F", "T"))
+
+
+PROJECT_ONLY = '[project]\nname = "app"\nversion = "0.1"\n\n[tool.black]\nline-length = 99\n'
+
+
+def test_a_pyproject_configuring_no_checker_is_none_at_the_root_alone() -> None:
+    """At the workspace's root a pyproject.toml or setup.cfg no checker reads comes and goes
+    as none; deeper it marks a project root of its own, and its requires-python or a
+    checker's table is read wherever it is."""
+    root = Path("/w")
+    assert same_settings(root / "pyproject.toml", PROJECT_ONLY, None, root)
+    assert same_settings(root / "pyproject.toml", None, PROJECT_ONLY, root)
+    assert same_settings(root / "setup.cfg", "[metadata]\nname = app\n", None, root)
+    assert not same_settings(root / "pyproject.toml", PROJECT_ONLY, None)
+    assert not same_settings(root / "pkg/pyproject.toml", PROJECT_ONLY, None, root)
+    python = PROJECT_ONLY.replace("[tool", 'requires-python = ">=3.11"\n\n[tool')
+    assert not same_settings(root / "pyproject.toml", python, None, root)
+    assert not same_settings(root / "pyproject.toml", PYPROJECT, None, root)
+    assert not same_settings(root / "setup.cfg", "[mypy]\nstrict = True\n", None, root)
+    assert not same_settings(root / "pyproject.toml", "[project", None, root)
+
+
+def test_a_root_pyproject_configuring_no_checker_deleted(tmp_path: Path) -> None:
+    """A root pyproject.toml holding `[project]` and another tool's table, deleted beside
+    a source edit: `check --baseline HEAD` and the preview of the same change answer as the
+    CLI, where both were refused as a configuration edit that "chooses other files at the
+    commit, names paths outside the root, or is read by mypy and basedpyright both"."""
+    root = tmp_path / "p"
+    (root / "app").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(PROJECT_ONLY)
+    (root / "app/__init__.py").write_text("")
+    (root / "app/main.py").write_text('x: int = ""\n')
+    root = committed(root.resolve())
+    changes = [
+        {"path": "pyproject.toml", "content": None},
+        {"path": "app/main.py", "content": 'x: int = ""\ny: str = 1\n'},
+    ]
+    found = answer(root, lambda ws: previewed(ws, changes)).changes
+    (root / "pyproject.toml").unlink()
+    (root / "app/main.py").write_text(str(changes[1]["content"]))
+    truth = basedpyright_errors(root)
+    assert [(f, line) for f, line, _ in truth] == [("app/main.py", 1), ("app/main.py", 2)]
+    since = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD")).changes
+    assert since is not None
+    for changed in (found, since):
+        assert [(d.path, d.line, d.code) for d in changed.introduced] == truth[1:]
+        assert (changed.fixed, changed.unchanged) == ([], 1)

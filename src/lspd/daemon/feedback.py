@@ -33,6 +33,7 @@ from lspd.daemon import turns
 from lspd.daemon.agent_session import AgentSession, describe, dump, untold
 from lspd.daemon.hook_history import remember
 from lspd.engine.revisions import is_configuration
+from lspd.errors import LspdError
 from lspd.ops import progressive_kept, turn_start
 from lspd.ops.progressive import Before, Introduced, Progress
 from lspd.tools import Activity
@@ -87,6 +88,7 @@ class Feedback:
         if agent.since is not None:  # a watcher tells whether a change came meanwhile
             agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
         await asyncio.to_thread(turns.remember, self.ws.root, session, time.time_ns())
+        await asyncio.to_thread(turns.keep_start, self.ws.root, session, agent.start)
         return {"since": agent.since}
 
     async def _take_before(self, agent: AgentSession, baseline: str) -> None:
@@ -183,11 +185,8 @@ class Feedback:
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
         changed = await self._changed_since(agent)
-        if agent is None and (start := turns.began(self.ws.root, session)) is not None:
-            # its turn began under the daemon before this one: what was written since
-            agent = self._agent(session)
-            agent.turned = True  # what the tree held then is not known: nothing is set aside
-            changed = await asyncio.to_thread(turns.written_since, self.ws, start)
+        if agent is None or not agent.turned:  # its turn began under a daemon before?
+            agent, changed = await self._resumed(session, baseline, agent, changed)
         if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
         agent.edited |= changed  # its work from now on, as a file its edit hook named
@@ -210,6 +209,32 @@ class Feedback:
         answer["repeat"] = agent.stopped(errors, unknown, partial)
         agent.reported |= {i.key for i in current}
         return answer
+
+    async def _resumed(
+        self, session: str, baseline: str, agent: AgentSession | None, changed: set[Path]
+    ) -> tuple[AgentSession | None, set[Path]]:
+        """A session whose turn began under the daemon before this one (`daemon/turns.py`):
+        its files written since (by their mtime; with its start kept, every file whose text
+        is not its text then too: deleted ones), and what the tree held then set aside as
+        that daemon would have, from its start kept; else nothing is, and the stop says so."""
+        root = self.ws.root
+        began = await asyncio.to_thread(turns.began, root, session)
+        if began is None:
+            return agent, changed
+        agent = self._agent(session)
+        agent.turned = True
+        start = await asyncio.to_thread(turns.kept_start, root, session, baseline)
+        began = began if start is None else min(began, start.began_ns)
+        changed = changed | await asyncio.to_thread(turns.written_since, self.ws, began)
+        if start is None or agent.since is None:
+            return agent, changed
+        try:
+            changed |= set(await asyncio.to_thread(turn_start.changed_since, self.ws, start))
+        except LspdError:  # the commit is gone: nothing is set aside
+            return agent, changed
+        agent.start, agent.before = start, None
+        agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
+        return agent, changed
 
     async def _before(self, agent: AgentSession, baseline: str, wait: float) -> Before:
         """What the session's turn found held against `baseline`, once taken (for at most

@@ -6,21 +6,34 @@ watcher's count of changes; that count dies with the daemon. A daemon started mi
 files of the gate's languages written since the turn's start by their modification time, as
 no watcher of its own saw them (deleted ones are not known so: their importers are, where
 written since). Small: one line per session, the latest `MAX_SESSIONS` kept.
+
+The turn's start too (`ops/turn_start.TurnStart`: the baseline's commit, the files
+differing from it and their texts), one compressed file per session, so that daemon sets
+aside what the work tree held then as the one that saw the prompt would (`keep_start`,
+`kept_start`); one past `MAX_BYTES` compressed is not kept: nothing is set aside then.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
+import hashlib
 import json
+import logging
 import os
 from pathlib import Path
 
 from lspd.dirs import state_dir
+from lspd.ops.turn_start import TurnStart
 from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 
 FILE = "turns.json"
+STARTS = "turn-starts"  # the folder of the turns' starts, one file per session
 MAX_SESSIONS = 64
+MAX_BYTES = 4 << 20  # a turn's start kept compressed at most (texts of differing files)
+VERSION = 1
+log = logging.getLogger(__name__)
 
 
 def remember(root: Path, session: str, began_ns: int) -> None:
@@ -29,12 +42,7 @@ def remember(root: Path, session: str, began_ns: int) -> None:
     turns.pop(session, None)
     turns[session] = began_ns  # the most recent last
     kept = dict(list(turns.items())[-MAX_SESSIONS:])
-    path = state_dir(root) / FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{FILE}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError):
-        temporary.write_text(json.dumps(kept), encoding="utf-8")
-        temporary.replace(path)
+    _write(state_dir(root) / FILE, json.dumps(kept).encode())
 
 
 def began(root: Path, session: str) -> int | None:
@@ -46,6 +54,66 @@ def written_since(ws: Workspace, began_ns: int) -> set[Path]:
     """The source files of the workspace's languages written at or after `began_ns`."""
     stamps = ((path, stamp(path)) for path in ws.projects.source_files())
     return {path for path, at in stamps if at is not None and at[0] >= began_ns}
+
+
+def keep_start(root: Path, session: str, start: TurnStart | None) -> None:
+    """Keep `session`'s turn start (None: not recorded, so an earlier turn's goes)."""
+    path = _start_file(root, session)
+    data = None if start is None else gzip.compress(json.dumps(_dumped(root, start)).encode())
+    if data is not None and len(data) > MAX_BYTES:
+        log.warning(
+            "the turn's start (%d bytes compressed) is not kept: over %d", len(data), MAX_BYTES
+        )
+        data = None
+    if data is None:
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+        return
+    _write(path, data)
+    with contextlib.suppress(OSError):  # the latest sessions' kept
+        starts = sorted(path.parent.glob("*.json.gz"), key=lambda p: p.stat().st_mtime_ns)
+        for old in starts[:-MAX_SESSIONS]:
+            old.unlink(missing_ok=True)
+
+
+def kept_start(root: Path, session: str, baseline: str) -> TurnStart | None:
+    """`session`'s turn start against `baseline` as a daemon before this one recorded it
+    (`kept`: its watcher's count is not this daemon's); None when none was, or it is torn."""
+    try:
+        data = json.loads(gzip.decompress(_start_file(root, session).read_bytes()))
+        if data["version"] != VERSION or data["baseline"] != baseline:
+            return None
+        texts = {root / str(name): text for name, text in data["texts"].items()}
+        if not all(text is None or isinstance(text, str) for text in texts.values()):
+            return None
+        return TurnStart(baseline, str(data["commit"]), -1, texts, int(data["began_ns"]), True)
+    except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _dumped(root: Path, start: TurnStart) -> dict[str, object]:
+    texts = {str(path.relative_to(root)): text for path, text in start.texts.items()}
+    return {
+        "version": VERSION,
+        "baseline": start.baseline,
+        "commit": start.commit,
+        "began_ns": start.began_ns,
+        "texts": texts,
+    }
+
+
+def _start_file(root: Path, session: str) -> Path:
+    name = hashlib.sha256(session.encode()).hexdigest()[:32]
+    return state_dir(root) / STARTS / f"{name}.json.gz"
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write `data` whole or not at all (a daemon reading meanwhile sees the old file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        temporary.write_bytes(data)
+        temporary.replace(path)
 
 
 def _read(root: Path) -> dict[str, int]:

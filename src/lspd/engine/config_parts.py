@@ -32,10 +32,18 @@ TOOLS = ("mypy", "pyright", "basedpyright", "ty", "lspd")
 RESOLVED = ("name", "type", "main", "types", "typings", "typesVersions", "exports", "imports")
 
 
-def same_settings(path: Path, then: str | None, now: str | None) -> bool:
-    """Whether `path`'s texts `then` and `now` (None: absent) configure the checkers alike."""
-    if then is None or now is None or then == now:
-        return then == now
+def same_settings(path: Path, then: str | None, now: str | None, root: Path | None = None) -> bool:
+    """Whether `path`'s texts `then` and `now` (None: absent) configure the checkers alike.
+    At the workspace's `root` a pyproject.toml or setup.cfg configuring no checker (`[project]`
+    alone) is the same as none: it marks the root a project, which the root is anyway
+    (basedpyright reads such a file as no configuration and searches above it either way;
+    mypy reads neither); deeper, one marks a project root of its own (its coming or going
+    moves the root basedpyright resolves that folder's imports from)."""
+    if then == now:
+        return True
+    if then is None or now is None:
+        text = then if now is None else now
+        return path.parent == root and text is not None and _configures_nothing(path, text)
     readers = {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg, "package.json": _manifest}
     read = readers.get(path.name)
     if read is None:
@@ -44,6 +52,19 @@ def same_settings(path: Path, then: str | None, now: str | None) -> bool:
         return bool(read(then) == read(now))
     except (tomllib.TOMLDecodeError, configparser.Error, UnicodeError, ValueError):
         return False
+
+
+def _configures_nothing(path: Path, text: str) -> bool:
+    """Whether a pyproject.toml or setup.cfg holds nothing a checker lspd runs reads."""
+    try:
+        if path.name == "pyproject.toml":
+            tool, python = _pyproject(text)
+            return python is None and (tool is None or tool == dict.fromkeys(TOOLS))
+        if path.name == "setup.cfg":
+            return bool(_setup_cfg(text) == ({}, {}))
+    except (tomllib.TOMLDecodeError, configparser.Error, UnicodeError, ValueError):
+        return False  # the checker says why it cannot read it
+    return False
 
 
 def _manifest(text: str) -> Any:

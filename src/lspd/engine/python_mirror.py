@@ -78,7 +78,7 @@ def mirrored(ws: Workspace, files: list[Path], texts: Mapping[Path, str | None])
     configured = any(
         (path.name in CONFIGS or is_baseline(path))
         and path.is_relative_to(ws.root)
-        and not same_settings(path, text, read_text(path))
+        and not same_settings(path, text, read_text(path), ws.root)
         for path, text in texts.items()
     )
     if not differ and not configured:

@@ -234,7 +234,7 @@ def configs_then(
             if listed.commit == commit
             else git(ws.root, "show", f"{commit}:./{name}")
         )
-        if not same_settings(ws.root / name, text, read_text(ws.root / name)):
+        if not same_settings(ws.root / name, text, read_text(ws.root / name), ws.root):
             then[ws.root / name] = text  # pyproject's [project] edited alone: the same
     return then | _extended_then(ws, listed, configs, then)
 

@@ -134,7 +134,9 @@ def _proposed(ws: Workspace, changes: object, scope: GateScope | None) -> dict[P
         path = ws.resolve(change["path"])
         held = False  # a package.json held on tsc's copy
         if ws.handler(path) is None and is_configuration(path, configs):
-            if content is not None and same_settings(path, read_text(path), content):
+            if (content is not None or path.is_file()) and same_settings(
+                path, read_text(path), content, ws.root
+            ):
                 continue  # pyproject's [project] alone: the checkers read none of it
             if is_baseline(path) and scope is not None:
                 held = True  # basedpyright's on a copy holding it (`engine/python_mirror`)

@@ -11,10 +11,14 @@ every file the turn cannot have changed the diagnostics of, and the engine's run
 files changed since the turn began held at their texts then (`ops/overlaid_state.py`, as a
 preview: the recorded text of one that differed, the commit's of one that did not, a file
 made in the turn absent) says the others: its errors against the kept result are the turn's
-start's. Where that cannot be sound (a configuration or a JSON a program reads changed in
-the turn, a file made in it that git ignores, a source file written since the turn began
-that the watcher did not see, a `session` baseline, no watcher, the files never settling)
-nothing is set aside, and the stop gate says so.
+start's. A file whose text is its text then (touched: its mtime moved, its bytes the same)
+is no change. A daemon started mid-turn reads the start its predecessor kept
+(`daemon/turns.py`, `kept`) and finds the files changed since by their content
+(`changed_since`: no watcher of its own saw them). Where that cannot be sound (a
+configuration or a JSON a program reads changed in the turn, a file made in it that git
+ignores, a source file written since the turn began that the watcher did not see and whose
+text then is not known or not its text now, a `session` baseline, no watcher, the files
+never settling) nothing is set aside, and the stop gate says so.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class TurnStart:
     changes: int
     texts: dict[Path, str | None]
     began_ns: int = 0  # wall clock, before the reading: a file written since is the turn's
+    kept: bool = False  # read back from a daemon before this one (`changes` is not ours)
 
 
 async def record(ws: Workspace, baseline: str) -> TurnStart | None:
@@ -93,8 +98,19 @@ def _differing(ws: Workspace, baseline: str) -> tuple[str, dict[Path, str | None
 
 def _served(ws: Workspace, path: Path) -> bool:
     """Whether a file's text is one the gate's check reads (as `revisions.differences`)."""
-    known = ws.handler(path) is not None or program_data(ws, path)
+    known = ws.handler(path) is not None or program_data(ws, path) or is_configuration(path)
     return known and not ws.ignore(path.parent)
+
+
+def changed_since(ws: Workspace, start: TurnStart) -> list[Path]:
+    """The files (as `_differing` lists them: git's, untracked ones too) whose text now is
+    not their text as the turn began, compared by content: for a daemon that saw neither
+    the turn's start nor the changes since (`start.kept`)."""
+    _, now = _differing(ws, start.commit)
+    then = start.texts
+    changed = set(now) ^ set(then)  # one differing from the commit then or now, not both
+    changed |= {p for p in set(now) & set(then) if now[p] != then[p]}
+    return sorted(changed)
 
 
 async def held_then(ws: Workspace, start: TurnStart) -> Before | None:
@@ -109,7 +125,10 @@ async def held_then(ws: Workspace, start: TurnStart) -> Before | None:
             progress = Progress(start.baseline, [])
             progressive_kept.fill(ws, progress, found, part, every=True)
             mark = found.checked.changes
-            since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
+            if start.kept:  # this daemon's watcher did not see the turn's changes
+                since = await asyncio.to_thread(changed_since, ws, start)
+            else:
+                since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
             texts = await asyncio.to_thread(_texts_then, ws, start, since)
             if texts is None:
                 return None
@@ -118,6 +137,7 @@ async def held_then(ws: Workspace, start: TurnStart) -> Before | None:
                 disk = {ws.resolve(r.path) for r in found.checked.results}
                 state = await overlaid_state(ws, texts, disk)
             seen = {p for p, n in ws.changed_at.items() if n > start.changes}
+            seen = set(since) if start.kept else seen  # compared by content, all of them
             missed = await asyncio.to_thread(_missed, ws, start, seen)
             if not await unchanged(ws, mark):  # every file written before counted first
                 continue
@@ -138,35 +158,52 @@ def _texts_then(
     ws: Workspace, start: TurnStart, changed: list[Path]
 ) -> dict[Path, str | None] | None:
     """The texts, as the turn began, of the source files of `changed` (those the watcher
-    saw change since, up to the comparison's count); None when one cannot be held soundly:
-    a configuration or a JSON a program reads (no run holds their texts for every checker),
-    or a file absent from the commit and from the recorded ones that git ignores (its text
-    then is not known)."""
+    saw change since, up to the comparison's count) whose text now is not that one (a file
+    touched, its bytes the same, is no change); None when one cannot be held soundly: a
+    configuration or a JSON a program reads changed (no run holds their texts for every
+    checker), or a file whose text then is not known (`_then`)."""
     texts: dict[Path, str | None] = {}
     for path in changed:
         if not path.is_relative_to(ws.root):
             continue
-        if ws.handler(path) is None:
-            if program_data(ws, path) or is_configuration(path):
-                return None
+        data = ws.handler(path) is None
+        if data and not (program_data(ws, path) or is_configuration(path)):
             continue
-        if ws.ignore(path.parent):
+        if not data and ws.ignore(path.parent):
             continue
-        if path in start.texts:
-            texts[path] = start.texts[path]
+        known, then = _then(ws, start, path)
+        if known and then == read_text(path):
             continue
-        name = ws.display(path)
-        texts[path] = git(ws.root, "show", f"{start.commit}:./{name}")
-        if texts[path] is None and git(ws.root, "check-ignore", "-q", "--", name) is not None:
+        if data or not known:
             return None
+        texts[path] = then
     return texts
+
+
+def _then(ws: Workspace, start: TurnStart, path: Path) -> tuple[bool, str | None]:
+    """Whether a file's text as the turn began is known, and that text (None: absent): the
+    recorded one of a file that differed from the commit then; else the commit's; else none
+    (a file made in the turn), unless git ignores it (it was not listed then)."""
+    if path in start.texts:
+        return True, start.texts[path]
+    name = ws.display(path)
+    text = git(ws.root, "show", f"{start.commit}:./{name}")
+    ignored = text is None and git(ws.root, "check-ignore", "-q", "--", name) is not None
+    return not ignored, text
 
 
 def _missed(ws: Workspace, start: TurnStart, seen: set[Path]) -> bool:
     """Whether a source file was written since the turn began (by its modification time)
-    that the watcher did not see change (`seen`): its text then is not known."""
+    that the watcher did not see change (`seen`) and whose text is not its text then (or
+    that text is not known): then the turn's start cannot be replayed. A file touched, its
+    bytes the same, is no change."""
     stamps = ((path, stamp(path)) for path in ws.projects.source_files())
-    return any(at is not None and at[0] >= start.began_ns and p not in seen for p, at in stamps)
+    written = [p for p, at in stamps if at is not None and at[0] >= start.began_ns]
+    for path in (p for p in written if p not in seen):
+        known, then = _then(ws, start, path)
+        if not known or then != read_text(path):
+            return True
+    return False
 
 
 def _replayed(

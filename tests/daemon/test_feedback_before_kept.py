@@ -1,0 +1,89 @@
+"""A daemon started mid-turn (an `lspd restart`, an upgrade, a crash) sets aside what the
+work tree held as the turn began, from the turn's start its predecessor kept in the state
+directory (`daemon/turns.py`): the files whose text is not their text then (compared by
+content: no watcher of its own saw them written) held at their texts then. Before, it set
+nothing aside (`held_unknown`) and blocked the agent for the earlier turn's error too.
+Real git repositories, basedpyright and TypeScript's builder, two workspaces one after the
+other (the daemons), the turn's edits written while none runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lspd.cli.hook import stop_output
+from lspd.daemon.feedback import Feedback
+from tests.conftest import copy_fixture, warm_root
+from tests.daemon.test_feedback_before import EARLIER, FILES, STOP, TURN, codes, project
+from tests.engine.test_affected import written
+from tests.ops.test_baseline import committed
+
+
+def restarted(root: Path, logs: Path, edits: dict[Path, str | None]) -> dict[str, Any]:
+    """The stop's answer of a daemon started after the turn began under another one, which
+    stopped before the turn's `edits` were written (None: deleted)."""
+    for warm in warm_root(root, logs / "first", watch=True):
+        first = Feedback(warm.ws)
+        warm.run(first.answer(TURN))
+        warm.run(first.close())
+    for path, text in edits.items():
+        if text is None:
+            path.unlink()
+        else:
+            path.write_text(text)
+    for warm in warm_root(root, logs / "next", watch=True):
+        again = Feedback(warm.ws)
+        stop = warm.run(again.answer(STOP))
+        warm.run(again.close())
+    assert (stop["complete"], stop["held_unknown"]) == (True, False)
+    return stop
+
+
+def test_a_daemon_restarted_mid_turn_sets_aside_the_earlier_turns_error(
+    tmp_path: Path,
+) -> None:
+    """pkg/a.py held the earlier turn's error at the prompt (recorded); the turn broke
+    pkg/b.py, and touched pkg/a.py (its mtime moved, its bytes the same: no change)."""
+    root = project(tmp_path / "p")
+    a, b = root / "pkg/a.py", root / "pkg/b.py"
+    later = FILES["pkg/b.py"] + "later: str = one()\n"
+    stop = restarted(root, tmp_path / "logs", {b: later, a: a.read_text()})
+    assert stop["held_before"] == 1
+    assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
+    said = stop_output(stop, 120.0)
+    assert said is not None and said["decision"] == "block"
+    assert "pkg/a.py" not in said["reason"] and "set aside" not in said["reason"]
+
+
+def test_a_file_deleted_mid_turn_under_no_daemon_is_the_turns(tmp_path: Path) -> None:
+    """A deletion leaves no modification time: the content's comparison with the turn's
+    start finds it, and its importer's error is the turn's; the earlier one is not."""
+    importer = FILES["pkg/b.py"] + "from pkg.c import two\n"
+    more = {**FILES, "pkg/b.py": importer, "pkg/c.py": "def two() -> int:\n    return 2\n"}
+    root = committed(written(tmp_path / "p", more))
+    (root / "pkg/a.py").write_text(FILES["pkg/a.py"] + EARLIER)  # before the turn
+    stop = restarted(root, tmp_path / "logs", {root / "pkg/c.py": None})
+    assert (stop["held_before"], stop["compared"]) == (1, 2)
+    assert sorted(codes(stop)) == [
+        ("pkg/b.py", 4, "reportMissingImports"),
+        ("pkg/b.py", 4, "reportUnknownVariableType"),  # `two`, not found
+    ]
+
+
+def test_a_typescript_daemon_restarted_mid_turn_blocks_for_the_turns_errors_alone(
+    tmp_path: Path,
+) -> None:
+    """TypeScript's builder: the edit's errors in src/shapes.ts and its importers block, the
+    earlier turn's error in src/more.ts (uncommitted at the prompt) does not."""
+    root = committed(copy_fixture("ts", tmp_path))
+    more = root / "src/more.ts"
+    more.write_text(more.read_text() + '\nexport const earlier: number = "x";\n')
+    shapes = root / "src/shapes.ts"
+    broken = shapes.read_text().replace("add(a: number", "add(a: string")
+    stop = restarted(root, tmp_path / "logs", {shapes: broken})
+    assert stop["held_before"] == 1
+    assert sorted(codes(stop)) == [
+        ("src/main.ts", 3, "2345"),
+        ("src/more.ts", 3, "2345"),
+        ("src/shapes.ts", 22, "2322"),
+    ]
