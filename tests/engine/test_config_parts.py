@@ -25,13 +25,17 @@ typeCheckingMode = "standard"
 """
 
 
-def test_a_version_bump_leaves_the_baseline_answered(tmp_path: Path) -> None:
-    root = tmp_path / "p"
+def app(root: Path, pyproject: str, main: str) -> Path:
+    """A package `app` under `pyproject` at `root`, committed."""
     (root / "app").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(PYPROJECT)
+    (root / "pyproject.toml").write_text(pyproject)
     (root / "app/__init__.py").write_text("")
-    (root / "app/main.py").write_text("x: int = 1\n")
-    root = committed(root.resolve())
+    (root / "app/main.py").write_text(main)
+    return committed(root.resolve())
+
+
+def test_a_version_bump_leaves_the_baseline_answered(tmp_path: Path) -> None:
+    root = app(tmp_path / "p", PYPROJECT, "x: int = 1\n")
     assert basedpyright_errors(root) == []
     (root / "pyproject.toml").write_text(PYPROJECT.replace('"0.1"', '"0.2"'))
     (root / "app/main.py").write_text('x: int = ""\n')
@@ -142,12 +146,7 @@ def test_a_root_pyproject_configuring_no_checker_deleted(tmp_path: Path) -> None
     a source edit: `check --baseline HEAD` and the preview of the same change answer as the
     CLI, where both were refused as a configuration edit that "chooses other files at the
     commit, names paths outside the root, or is read by mypy and basedpyright both"."""
-    root = tmp_path / "p"
-    (root / "app").mkdir(parents=True)
-    (root / "pyproject.toml").write_text(PROJECT_ONLY)
-    (root / "app/__init__.py").write_text("")
-    (root / "app/main.py").write_text('x: int = ""\n')
-    root = committed(root.resolve())
+    root = app(tmp_path / "p", PROJECT_ONLY, 'x: int = ""\n')
     changes = [
         {"path": "pyproject.toml", "content": None},
         {"path": "app/main.py", "content": 'x: int = ""\ny: str = 1\n'},
