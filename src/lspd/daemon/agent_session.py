@@ -1,5 +1,6 @@
 """An agent session as the hook checks of `daemon/feedback.py` saw it, and their answers:
-what its check found that it was not told, what a hook is answered (`describe`)."""
+the files changed since its turn began, what its check found that it was not told, what a
+hook is answered (`describe`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from lspd.daemon.hook_history import History, new_history
 from lspd.daemon.hook_loading import still_loading
+from lspd.engine.revisions import is_configuration
 from lspd.ops.check import running
 from lspd.ops.models import FileDiagnostic
 from lspd.ops.progressive import NOTHING_BEFORE, Before, Introduced, Key, Progress
@@ -58,6 +60,32 @@ class AgentSession:
         if not partial:  # out of time, no stop is known: the last one stays remembered
             self.last_unknown = unknown
         return repeat
+
+
+async def changes_now(ws: Workspace) -> int | None:
+    """The workspace's change count once the watcher has told every change made before
+    (None without a watcher: then nothing but the named edits is known)."""
+    if ws.watcher is not None and ws.watcher.running:
+        await ws.watcher.catch_up()
+    return ws.changes_seen
+
+
+async def changed_since(ws: Workspace, agent: AgentSession | None) -> set[Path]:
+    """The source files of the root the watcher saw change since the session's turn
+    began, whoever wrote them: deleted ones too (their importers break)."""
+    now = await changes_now(ws)
+    if agent is None or agent.since is None or now is None:
+        return set()
+    changed = {p for p, n in ws.changed_at.items() if n > agent.since}
+    return {p for p in changed if p.is_relative_to(ws.root) and _proved(ws, p)}
+
+
+def _proved(ws: Workspace, path: Path) -> bool:
+    """Whether a changed file is one a check proves: a source file of a served language,
+    a checker's configuration, a JSON a program may import (`resolveJsonModule`); not a
+    log or a lock file the watcher saw written."""
+    known = ws.handler(path) is not None or path.suffix == ".json"
+    return known or is_configuration(path)
 
 
 def untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:

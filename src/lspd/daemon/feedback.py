@@ -30,9 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon import turns
-from lspd.daemon.agent_session import AgentSession, describe, dump, untold
+from lspd.daemon.agent_session import (
+    AgentSession,
+    changed_since,
+    changes_now,
+    describe,
+    dump,
+    untold,
+)
 from lspd.daemon.hook_history import remember
-from lspd.engine.revisions import is_configuration
 from lspd.errors import LspdError
 from lspd.ops import progressive_kept, turn_start
 from lspd.ops.progressive import Before, Introduced, Progress
@@ -81,7 +87,7 @@ class Feedback:
         are the errors the work tree holds now (`Before`, taken in the background)."""
         agent = self._agent(session)
         agent.turned, agent.start = True, await turn_start.record(self.ws, baseline)  # cheap
-        agent.since = await self._changes_now() if agent.start is None else agent.start.changes
+        agent.since = await changes_now(self.ws) if agent.start is None else agent.start.changes
         if agent.before_task is not None:
             agent.before_task.cancel()
         agent.before = None
@@ -110,7 +116,7 @@ class Feedback:
             return
         finally:
             self.activity.in_flight -= 1
-        if agent.since == since and (start is not None or not await self._changed_since(agent)):
+        if agent.since == since and (start is not None or not await changed_since(self.ws, agent)):
             agent.before = before
 
     async def edit(
@@ -184,7 +190,7 @@ class Feedback:
         Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
         stop, with the errors unchanged."""
         agent = self.sessions.get(session)
-        changed = await self._changed_since(agent)
+        changed = await changed_since(self.ws, agent)
         if agent is None or not agent.turned:  # its turn began under a daemon before?
             agent, changed = await self._resumed(session, baseline, agent, changed)
         if agent is None or not (agent.edited or changed):
@@ -251,29 +257,6 @@ class Feedback:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def _changes_now(self) -> int | None:
-        """The workspace's change count once the watcher has told every change made before
-        (None without a watcher: then nothing but the named edits is known)."""
-        if self.ws.watcher is not None and self.ws.watcher.running:
-            await self.ws.watcher.catch_up()
-        return self.ws.changes_seen
-
-    async def _changed_since(self, agent: AgentSession | None) -> set[Path]:
-        """The source files of the root the watcher saw change since the session's turn
-        began, whoever wrote them: deleted ones too (their importers break)."""
-        now = await self._changes_now()
-        if agent is None or agent.since is None or now is None:
-            return set()
-        changed = {p for p, n in self.ws.changed_at.items() if n > agent.since}
-        return {p for p in changed if p.is_relative_to(self.ws.root) and self._proved(p)}
-
-    def _proved(self, path: Path) -> bool:
-        """Whether a changed file is one a check proves: a source file of a served language,
-        a checker's configuration, a JSON a program may import (`resolveJsonModule`); not a
-        log or a lock file the watcher saw written."""
-        known = self.ws.handler(path) is not None or path.suffix == ".json"
-        return known or is_configuration(path)
 
     def _agent(self, session: str) -> AgentSession:
         agent = self.sessions.pop(session, None) or AgentSession(since=self.ws.changes_seen)
