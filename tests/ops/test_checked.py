@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from lspd.ops.budget import compact_json
-from lspd.ops.checked import stamp
+from lspd.ops.checked import Checked, stamp, summary
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 
 MESSAGES = [
@@ -46,3 +46,41 @@ def test_a_file_without_diagnostics_has_no_texts() -> None:
         path="clean.py", server="basedpyright", errors=0, warnings=0, total=0
     )
     assert stamp({}, result, texts=True).texts() == []
+
+
+def _result(path: str, found: list[tuple[int, int, str, str]]) -> DiagnosticsResult:
+    diagnostics = [
+        Diagnostic(line=line, column=column, end_line=line, end_column=column + 1,
+                   severity=severity, message=message)  # type: ignore[arg-type]
+        for line, column, severity, message in found
+    ]  # fmt: skip
+    errors = sum(d.severity == "error" for d in diagnostics)
+    return DiagnosticsResult(
+        path=path, server="basedpyright", errors=errors, warnings=len(found) - errors,
+        diagnostics=diagnostics, total=len(found),
+    )  # fmt: skip
+
+
+def test_the_whole_answer_in_pieces_is_everything_in_order() -> None:
+    """`lspd check`'s answer made a file at a time (`json_chunks`, the daemon streams it)
+    lists `everything` in its order: every file's errors by path, then the other
+    diagnostics, a file's by place, ties as the file has them; `sizes` the same order."""
+    results = [
+        _result("a.py", [(5, 1, "warning", "w5"), (2, 3, "error", "e2"), (2, 3, "error", "tie")]),
+        _result("b.py", [(1, 1, "warning", "i1"), (1, 1, "warning", "h1")]),
+        _result("c.py", []),
+        _result("d.py", [(9, 9, "error", "e9"), (1, 2, "warning", "w1"), (3, 1, "error", "e3")]),
+    ]
+    checked = Checked(matched=4, results=results, changes=0)
+    order = [(d.path, d.message) for d in checked.everything]
+    assert order == [
+        ("a.py", "e2"), ("a.py", "tie"), ("d.py", "e3"), ("d.py", "e9"),
+        ("a.py", "w5"), ("b.py", "i1"), ("b.py", "h1"), ("d.py", "w1"),
+    ]  # fmt: skip
+    chunks = list(checked.json_chunks())
+    assert len(chunks) == 2 + 5  # the head, end; a.py, d.py errors; a.py, b.py, d.py others
+    assert chunks[-1] == "]}"
+    answer = json.loads("".join(chunks))
+    assert answer == json.loads(compact_json(summary(checked)))
+    assert [(d["path"], d["message"]) for d in answer["diagnostics"]] == order
+    assert checked.sizes == [len(compact_json(d)) for d in checked.everything]

@@ -13,7 +13,7 @@ import contextlib
 import gc
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -21,7 +21,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp
 
@@ -42,6 +42,8 @@ from lspd.errors import LspdError, kind_of
 from lspd.ops.check import check_all, running
 from lspd.ops.check_models import not_answered
 from lspd.workspace import Workspace
+
+STREAM_BYTES = 1 << 20  # an answer's piece sent at once (`_streamed`)
 
 # Room for the largest file `diagnostics` accepts as `content` (escaped as JSON), so the tool
 # answers an oversized one with its own message; beyond this the SDK answers 413.
@@ -83,7 +85,8 @@ class _Own:
             ERRORS_HEADER: str(sum(r.errors for r in checked.results)),
             UNANSWERED_HEADER: str(len(not_answered(checked.skipped))),
         }
-        return Response(checked.json_text(), media_type="application/json", headers=counts)
+        answer = _streamed(checked.json_chunks())
+        return StreamingResponse(answer, media_type="application/json", headers=counts)
 
     async def check_progress(self, request: Request) -> Response:
         """How far the running check is: `lspd check` shows it while it waits for /check."""
@@ -102,6 +105,21 @@ class _Own:
             return JSONResponse(await self.hooks.answer(body))
         except (ValueError, TypeError) as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+
+
+async def _streamed(chunks: Iterable[str]) -> AsyncIterator[bytes]:
+    """`chunks` as UTF-8, about `STREAM_BYTES` at a time: a large check's answer (~85 MB on
+    SQLAlchemy) never whole in the daemon, and the loop free between pieces."""
+    pending: list[str] = []
+    size = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= STREAM_BYTES:
+            yield "".join(pending).encode()
+            pending, size = [], 0
+            await asyncio.sleep(0)
+    yield "".join(pending).encode()
 
 
 def own_routes(

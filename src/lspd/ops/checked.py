@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,26 +110,46 @@ class Checked:
         """The file's diagnostics with its path, made again only for a result not seen."""
         return stamp(self.stamped, result)
 
-    def texts(self) -> list[str]:
-        """Each diagnostic of `everything` as compact JSON, made once per file result: the
-        whole check of a large project is tens of MB, most of it unchanged since the last."""
-        text_of: dict[int, str] = {}
-        for result in self.results:
-            made = stamp(self.stamped, result, texts=True)
-            text_of.update(zip(map(id, made.made), made.texts(), strict=True))
-        return [text_of[id(d)] for d in self.everything]
-
-    def json_text(self) -> str:
-        """`summary` as compact JSON text (`lspd check` through the daemon)."""
+    def json_chunks(self) -> Iterator[str]:
+        """`summary` as compact JSON text, in pieces of a file's diagnostics each: `lspd check`
+        through the daemon streams them. Made whole, SQLAlchemy's ~85 MB answer was a list of
+        texts, joined, then encoded (three copies at once), and the allocator's peak set what
+        the daemon held after each `lspd check`."""
         head = compact_json(summary(self).model_copy(update={"diagnostics": []}))
         assert head.endswith("}") and '"diagnostics"' not in head
-        listed = ",".join(self.texts())
-        return f'{head[:-1]}{"," if head != "{}" else ""}"diagnostics":[{listed}]}}'
+        yield f'{head[:-1]}{"," if head != "{}" else ""}"diagnostics":['
+        sep = ""
+        for texts in self._file_texts():
+            yield sep + ",".join(texts)
+            sep = ","
+        yield "]}"
+
+    def json_text(self) -> str:
+        """`json_chunks` as one text."""
+        return "".join(self.json_chunks())
 
     @functools.cached_property
     def sizes(self) -> list[int]:
-        """The characters each diagnostic adds to an answer."""
-        return [len(text) for text in self.texts()]
+        """The characters each diagnostic of `everything` adds to an answer."""
+        return [len(text) for texts in self._file_texts() for text in texts]
+
+    def _file_texts(self) -> Iterator[list[str]]:
+        """The JSON texts of `everything` a file's at a time, each file's unpacked when
+        reached: `everything` is every file's errors by path, then every file's other
+        diagnostics, a file's by place (ties as the file has them)."""
+        stamps = sorted((self._stamp(r) for r in self.results), key=lambda s: s.result.path)
+        for errors in (True, False):
+            for each in stamps:
+                if not any((d.severity == "error") == errors for d in each.made):
+                    continue
+                made = stamp(self.stamped, each.result, texts=True)
+                picked = [
+                    (d.line, d.column, text)
+                    for d, text in zip(made.made, made.texts(), strict=True)
+                    if (d.severity == "error") == errors
+                ]
+                picked.sort(key=lambda p: (p[0], p[1]))  # stable: ties keep the file's order
+                yield [text for _, _, text in picked]
 
 
 def summary(checked: Checked) -> WorkspaceDiagnosticsResult:
