@@ -134,6 +134,22 @@ def test_a_file_touched_in_the_turn_its_bytes_the_same_is_no_change(tmp_path: Pa
         assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
 
 
+def test_a_configuration_written_again_with_its_bytes_the_same_is_no_change(
+    tmp_path: Path,
+) -> None:
+    """The watcher sees the write, but the configuration's text is its text then (the
+    commit's): before, any configuration written in the turn set nothing aside."""
+    root = project(tmp_path / "p")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        turn_then(warm, feedback, root / "pyproject.toml", FILES["pyproject.toml"])
+        (root / "pkg/b.py").write_text(FILES["pkg/b.py"] + "later: str = one()\n")
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        assert (stop["complete"], stop["held_before"], stop["held_unknown"]) == (True, 1, False)
+        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
+
+
 def test_a_file_made_before_the_turns_before_is_taken_is_held_absent(tmp_path: Path) -> None:
     """A file the turn made (absent at the commit and at the turn's start): held absent, so
     its error is the turn's; the earlier one is not."""
