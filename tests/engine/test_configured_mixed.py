@@ -33,7 +33,7 @@ from tests.engine.test_configured import (
 )
 from tests.engine.test_mypy_configured import MORE
 from tests.ops.test_baseline import committed
-from tests.ops.test_file_since_kept_configured import since_head as one_file
+from tests.ops.test_file_since_baseline_configured import since_head as one_file
 from tests.ops.test_mypy_held_files import FILES
 from tests.ops.test_since_kept_config import REACH, UNREACHABLE
 from tests.workspace.mypy_env import cli_errors, mypy_env, project

@@ -21,7 +21,7 @@ from lspd.workspace.per_workspace import PerWorkspace
 Again = dict[str, tuple[FileResult, FileSeen]]  # by path: the result now, a 2nd sample
 KEEP_REVISIONS = 4  # results of other commits than HEAD's kept in memory (also saved)
 # "0": the daemon keeps no result in the background and one file's baseline is the engine's
-# old state of that file (`ops/file_since_kept.file_since_baseline`); a whole question
+# old state of that file (`ops/file_since_baseline.file_since_baseline`); a whole question
 # (`check --baseline`, the hook) still makes its baseline's result when asked.
 SWITCH = "LSPD_KEEP_COMMITTED"
 

@@ -1,11 +1,12 @@
 """Baselines: "which errors did my change introduce?" against HEAD, a revision, or the session.
 
 A whole-workspace question compares the check with the baseline's kept result
-(`lspd.ops.since_kept`); one file's question, with the file's kept result, or before it is
-kept with its state at the baseline's texts where the change can reach it
-(`lspd.ops.file_since_kept`). The baseline's texts (read with `git show`) are held by the
-servers as unsaved content; the work tree and the index are never touched. `session` is
-the text of each file when lspd first read it (for a workspace without git).
+(`lspd.ops.since_kept`); one file's question, with the file's kept result
+(`lspd.ops.file_since_kept`), or before it is kept with its state at the baseline's texts
+where the change can reach it (`lspd.ops.file_since_baseline`). The baseline's texts (read
+with `git show`) are held by the servers as unsaved content; the work tree and the index are
+never touched. `session` is the text of each file when lspd first read it (for a workspace
+without git).
 """
 
 from __future__ import annotations

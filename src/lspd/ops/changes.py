@@ -2,7 +2,7 @@
 
 `diagnose` asks the warm servers with some files' other text held as unsaved content (an
 overlay: the text at a git revision, or a proposal): the engine's old or proposed state of
-the files it says a change can reach (`ops/overlaid_state.py`, `ops/file_since_kept.py`).
+the files it says a change can reach (`ops/overlaid_state.py`, `ops/file_since_baseline.py`).
 `compare` turns the engine's comparison (`engine/comparison.py`: a diagnostic is the same
 one in both states when its file, severity, code, message and the source text it points at
 agree, so lines shifted by an edit above it do not make it new) into the answer's `Changes`;

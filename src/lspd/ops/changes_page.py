@@ -33,7 +33,7 @@ from lspd.ops.baseline import Compared, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.checked import introduced
-from lspd.ops.file_since_kept import file_since
+from lspd.ops.file_since_baseline import file_since
 from lspd.ops.models import Changes, DiagnosticsResult, PreviewResult
 from lspd.workspace import Workspace
 from lspd.workspace.per_workspace import PerWorkspace
@@ -258,7 +258,7 @@ async def file_page(
     them). The caller has caught up (`at`: the watcher's count `result` was made at). With
     HEAD's (or the session's) result kept, `result` (all of the file's diagnostics) is
     compared with the file's kept result, else with its state at the baseline's texts where
-    the change can reach it (`lspd.ops.file_since_kept`). `stops`: the checkers that
+    the change can reach it (`lspd.ops.file_since_baseline`). `stops`: the checkers that
     stopped at a syntax error in `result`'s state (its baseline errors are not checked)."""
 
     asked = await named(ws, baseline)  # once: passed down to the comparison

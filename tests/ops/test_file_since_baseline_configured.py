@@ -1,6 +1,6 @@
 """`diagnostics FILE --baseline HEAD` after an edit of the checker's configuration, no HEAD
 result kept (one-shot): the file at HEAD's texts and configuration, by its checker on a copy
-(`ops/file_since_kept._configured`, `engine/configured.configured_how`), whatever the
+(`ops/file_since_baseline._configured`, `engine/configured.configured_how`), whatever the
 change reaches. Before, the file was held at HEAD's texts under the disk's configuration, or
 not asked again at all ("the change cannot reach it"): the errors the configuration makes
 read as unchanged (0 new where tsc -p and the basedpyright CLI say them new). Real

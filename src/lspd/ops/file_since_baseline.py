@@ -1,0 +1,228 @@
+"""`diagnostics PATH --baseline HEAD|session` where no kept result answers
+(`file_since_kept.file_since_committed`): the file now against its state with the changed
+files' baseline texts held, asked only where the engine's rules say the change can reach it;
+under the baseline's configuration on a copy where its checker's configuration was edited
+since (`engine/configured.py`); by its program's own tsc -p where a JSON module changed or
+its build's. The question's entry (`file_since`) is here: it tries the kept result first.
+Apart from `file_since_kept`: this side runs the checkers (servers, tsc on a copy), that
+one reads the kept result only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import cast
+
+from lspd.engine.committed import NotKept
+from lspd.engine.committed_notes import configured
+from lspd.engine.comparison import Again, Found
+from lspd.engine.configured import TSC, Configured, configured_how
+from lspd.engine.configured_parts import file_part
+from lspd.engine.kept import StateKey
+from lspd.engine.mypy_check import by_project
+from lspd.engine.named import SESSION, Named
+from lspd.engine.native_reach import native
+from lspd.engine.program_data import DataNotChecked, data_changed, data_state
+from lspd.engine.proposal_reach import reached
+from lspd.engine.python_affected import PYTHON
+from lspd.engine.solution_check import held_unbuilt
+from lspd.engine.stops import Stop
+from lspd.lsp import shapes
+from lspd.ops.changes import Diagnosed, diagnose
+from lspd.ops.check_memory import memory_of as checks_of
+from lspd.ops.convert import HeldConverter, convert_items
+from lspd.ops.file_since_kept import (
+    Asked,
+    Question,
+    asked_now,
+    file_since_committed,
+    gone,
+    read_question,
+)
+from lspd.ops.kept_found import Item, found_in
+from lspd.ops.models import Changes, DiagnosticsResult
+from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
+from lspd.workspace.scope import gate_scope
+from lspd.workspace.tsbuilder import Items
+
+
+async def file_since(
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    asked: Named,
+    stops: Sequence[Stop] = (),
+) -> Changes:
+    """`diagnostics PATH --baseline`: the file now against its kept result where one
+    answers (`file_since_committed`), else against its state at the baseline's texts
+    (`file_since_baseline`); `asked`: what the question found the baseline names. The
+    changes since it are read here once, after the file's check (`read_question`), and the
+    file now made comparable once (`asked_now`)."""
+    question = await read_question(ws, asked)
+    file = asked_now(ws, path, now, content, question, stops)
+    quick = await file_since_committed(ws, path, now, question, file)
+    return quick or await file_since_baseline(ws, path, now, content, question, file)
+
+
+async def file_since_baseline(
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    question: Question,
+    asked: Asked,
+) -> Changes:
+    """`diagnostics PATH --baseline` where no kept result answers: the file now (`now`; its
+    text `content` when given) against its state with every changed file held at its
+    `baseline` text (a change elsewhere may be what broke it). It is asked in that state
+    only when the engine's rules say the change can reach it (`proposal_reach`: Python's
+    and TypeScript 7's importers of changed declarations; a file of tsserver or mypy
+    always): else it cannot differ. When the two differ, the file is asked again right after the
+    switch back (a checker answering by the order it checks in makes nothing new). One file
+    stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
+    makes and keeps it). `asked`, as `file_since_committed`'s."""
+    baseline = question.baseline
+    texts: dict[Path, str | None] = dict(question.delta.before)
+    if content is not None and path not in texts:
+        texts[path] = read_text(path)  # its baseline text is the disk's; unsaved is the change
+    text = asked.text
+    before, again = asked.after, None
+    note = "this file, which the change cannot reach (the engine's rules): unchanged"
+    if path in texts and texts[path] is None:
+        before, note = [], f"this file, new since {baseline}"
+    elif (how := await _configured(ws, question, path)) is not None:
+        before, note = await _under_configuration(ws, how, texts, (path, text), now, baseline)
+    elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
+        # a JSON module changed: the servers cannot hold its text, its program's tsc can
+        before = found_in(tsc[path], texts.get(path, text))
+        note = (
+            f"this file, against its program's own tsc -p on a copy holding the changed "
+            f"files' {baseline} texts ({', '.join(map(ws.display, data_changed(ws, texts)))})"
+        )
+    elif texts and (unbuilt := await held_unbuilt(ws, texts, [path], every=True)):
+        # its nearest tsconfig.json built by no tsc -b: its build's program's tsc -p
+        before = found_in(
+            _AsNow(ws, now).built(cast(Mapping[Path, Items], unbuilt), texts)[path],
+            texts.get(path, text),
+        )
+        note = f"this file, against its build's tsc -p with the changed files' {baseline} texts"
+    elif bool(texts) and await asyncio.to_thread(_reaches, ws, path, texts):
+        old = texts.get(path, text)
+        before = found_in(_of(ws, path, await diagnose(ws, [path], texts)), old)
+        differs = Counter(f.key for f in before) != Counter(f.key for f in asked.after)
+        if differs and text is not None:  # a deleted file's "after" is no server's answer
+            held = {} if content is None else {path: content}
+            sample = _of(ws, path, await diagnose(ws, [path], held))
+            again = Again("after", found_in(sample, text))
+        note = (
+            f"this file{gone(path, text, baseline)}, against its state with the changed "
+            f"files' {baseline} texts held"
+        )
+    return asked.against(before, note, again)
+
+
+async def _under_configuration(
+    ws: Workspace,
+    how: Configured,
+    texts: dict[Path, str | None],
+    file: tuple[Path, str | None],
+    now: DiagnosticsResult,
+    baseline: str,
+) -> tuple[list[Found[Item]], str]:
+    """The file (its path and text now) at the baseline's texts and configuration (its
+    checker's configuration was edited since), on a copy (`engine/configured.py`),
+    whatever the change reaches; and the note saying so."""
+    path, text = file
+    old = texts.get(path, text)
+    if how.checker == TSC:
+        tsc = await _tsc(ws, texts, how, path, now, baseline)
+        before = found_in(tsc[path], old) if path in tsc else []  # not in its program
+    else:
+        held = {**texts, **how.configs}
+        before = found_in(_of(ws, path, await diagnose(ws, [path], held)), old)
+    named = ", ".join(map(ws.display, how.configs))
+    return before, (
+        f"this file, against its state with the changed files' {baseline} texts and "
+        f"configuration ({named}), by {how.checker} on a copy"
+    )
+
+
+async def _configured(ws: Workspace, question: Question, path: Path) -> Configured | None:
+    """How the file's state at the baseline is checked under the configuration then, where
+    a configuration its checker reads differs from it (None: none differs, or the
+    session's; `configured_parts.file_part`: the file's part of a gate two checkers share);
+    raises `NotKept` where it cannot be here (`engine/configured.configured_how`)."""
+    commit = question.asked.commit
+    if commit == SESSION:
+        return None
+    _, then = await question.then(ws)
+    if not then:
+        return None
+    scope, then = file_part(ws, await gate_scope(ws), then, path)
+    if not then:  # its checker's configuration is the same at the baseline: held texts
+        return None
+    how = configured_how(ws, scope, then)
+    if how is None:
+        raise NotKept(configured(ws, StateKey(commit, "", "", tuple(sorted(then)))))
+    return how
+
+
+async def _tsc(
+    ws: Workspace,
+    texts: Mapping[Path, str | None],
+    how: Configured,
+    path: Path,
+    now: DiagnosticsResult,
+    baseline: str,
+) -> dict[Path, DiagnosticsResult]:
+    """The file's result by its program's tsc -p on a copy holding `texts` and the
+    configurations then; `NotKept` where tsc could not say."""
+    try:
+        return await data_state(ws, {**texts, **how.configs}, [path], _AsNow(ws, now))
+    except DataNotChecked as error:
+        raise NotKept(f"no state of {baseline} under its configuration: {error}") from error
+
+
+class _AsNow:
+    """tsc's items of the file asked as `now` is made (its server and toolchain), positions
+    read in the held texts (`program_data.Built`)."""
+
+    def __init__(self, ws: Workspace, now: DiagnosticsResult) -> None:
+        self.ws, self.now = ws, now
+
+    def built(
+        self, items: Mapping[Path, Items], texts: Mapping[Path, str | None]
+    ) -> dict[Path, DiagnosticsResult]:
+        convert = HeldConverter(self.ws, "utf-16", texts)  # the baseline's texts held
+        made = {}
+        for path, found in items.items():
+            converted = convert_items(convert, path, cast(list[shapes.Diagnostic], found))
+            converted.sort(key=lambda d: (d.severity != "error", d.line, d.column))
+            errors = sum(d.severity == "error" for d in converted)
+            made[path] = self.now.model_copy(
+                update={"diagnostics": converted, "errors": errors, "total": len(converted)}
+            )
+        return made
+
+
+def _reaches(ws: Workspace, path: Path, texts: dict[Path, str | None]) -> bool:
+    """Whether the change (`texts`: the changed files' baseline texts) can reach `path`
+    by the engine's rules; a file they do not cover is always asked: tsserver's, and
+    mypy's (its dependency graph is its own)."""
+    if path.suffix not in PYTHON and native(ws, path) is None:
+        return True
+    if path.suffix in PYTHON and by_project(ws, [path]):
+        return True
+    checks = checks_of(ws)
+    return path in reached(ws, texts, {path}, checks.python, checks.native)
+
+
+def _of(ws: Workspace, path: Path, answered: Diagnosed) -> DiagnosticsResult:
+    """`path`'s result among those asked (mypy answers every file of its project)."""
+    shown = ws.display(path)
+    return next(r for r in answered.results if r.path == shown)
