@@ -11,18 +11,16 @@ places in their text the scan is not done, and the answer says so and why.
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
-from lspd.ops.target import Target
+from lspd.ops.target import NAME, Target
 from lspd.ops.uses import Dialect, Use, count_words, dialect_for, find_uses
 from lspd.workspace import Workspace, files
 from lspd.workspace.scope import gate_scope
 
 MAX_CANDIDATES = 2000  # places the name stands in the files' text; more: not scanned
-_WORD = re.compile(r"[\w$]+")
 
 
 @dataclass
@@ -53,7 +51,7 @@ class Prepared:
 def name_at(target: Target) -> str:
     """The identifier at the target's position."""
     text = target.document.lines[target.line - 1]
-    for match in _WORD.finditer(text):
+    for match in NAME.finditer(text):
         if match.start() <= target.column - 1 <= match.end():
             return match.group()
     return ""

@@ -13,7 +13,9 @@ from lspd.lsp.shapes import Position, PositionParams, TextDocument
 from lspd.ops.arguments import check_int
 from lspd.workspace import Workspace
 
-_NAME = re.compile(r"[\w$]+")
+# A name as a position is read on it (and a use of it found, `candidates.name_at`): a run of
+# letters, digits, `_` and `$`.
+NAME = re.compile(r"[\w$]+")
 # Per language id, the words that declare a name and never are one: a server has nothing to
 # say about them, so a position on one is refused like whitespace, pointing at the name it
 # declares. (`func` is a keyword in Go, a plain name in Python.)
@@ -113,7 +115,7 @@ def check_on_name(document: Document, shown: str, line: int, column: int) -> Non
     on whitespace or punctuation a server answers "nothing", which reads like "none exist",
     so it is an error naming the nearest name on the line instead."""
     text = document.lines[line - 1]
-    words = list(_NAME.finditer(text))
+    words = list(NAME.finditer(text))
     keywords = KEYWORDS.get(document.language_id, frozenset())
     names = [m for m in words if m.group() not in keywords]
     if any(m.start() <= column - 1 <= m.end() for m in names):
