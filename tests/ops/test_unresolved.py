@@ -297,7 +297,7 @@ def test_past_the_deadline_the_answer_says_what_was_not_asked_and_goes_on_next_t
     ]
     assert cut.summary == (
         "3 references in 2 files; 2 more uses of `.fetch` (`unresolved`) so far: 4 other uses "
-        "were not asked within 5 s, ask again to go on; 1 more use of `.fetch` in 1 file the "
+        "were not asked within 0 s, ask again to go on; 1 more use of `.fetch` in 1 file the "
         "gate does not check, not asked (`outside`; `all` asks about them)"
     )
     monkeypatch.setattr(confirm, "DEADLINE_S", 5.0)
@@ -360,5 +360,5 @@ def test_all_without_unresolved_says_what_the_deadline_left_unasked(
     assert [p for p, *_ in _places(asked.files)] == ["dyn/store.py", "dyn/store.py", "dyn/use.py"]
     assert asked.summary == (  # the typed call in scripts/ and untyped `run`'s
         "3 references in 2 files; uses the checker cannot resolve not looked for: "
-        "`unresolved: false` was sent; 2 other uses not asked within 5 s, ask again"
+        "`unresolved: false` was sent; 2 other uses not asked within 0 s, ask again"
     )

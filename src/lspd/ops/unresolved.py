@@ -30,8 +30,9 @@ from pathlib import Path
 from lspd.errors import LspdError
 from lspd.lsp import answers
 from lspd.lsp.text import split_lines
+from lspd.ops import confirm as confirming
 from lspd.ops.candidates import Found, Prepared, name_at, prepare
-from lspd.ops.confirm import DEADLINE_S, definitions
+from lspd.ops.confirm import definitions
 from lspd.ops.convert import Converter
 from lspd.ops.target import Target
 from lspd.ops.uses import Use
@@ -256,8 +257,9 @@ def outside_phrase(scan: Scan) -> str:
 
 def _inside(head: str, scan: Scan) -> str:
     shown = f"`{scan.shown}`"
+    deadline = f"{confirming.DEADLINE_S:g} s"  # confirm's as it is now, the one it kept to
     if scan.skipped is not None:
-        late = f"; {scan.unasked} other uses not asked within {DEADLINE_S:g} s, ask again"
+        late = f"; {scan.unasked} other uses not asked within {deadline}, ask again"
         return f"{head}; uses the checker cannot resolve not looked for: {scan.skipped}" + (
             late if scan.unasked else ""
         )
@@ -266,7 +268,7 @@ def _inside(head: str, scan: Scan) -> str:
         found = f"{total} more {'use' if total == 1 else 'uses'} of {shown} (`unresolved`)"
         return (
             f"{head}; {found} so far: {scan.unasked} other uses were not asked within "
-            f"{DEADLINE_S:g} s, ask again to go on"
+            f"{deadline}, ask again to go on"
         )
     if total:
         why = "whose receiver the checker cannot type" if scan.member else _UNTIED
