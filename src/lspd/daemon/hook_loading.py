@@ -59,12 +59,15 @@ def _shown(ws: Workspace, project: Path) -> str:
 
 
 def _servers(ws: Workspace, files: list[Path]) -> list[tuple[str, tuple[str, str], str]]:
-    """The server of each file: its name, its session's key, its project as shown."""
+    """The server of each file: its name as it runs for the project (TypeScript 7's
+    `typescript-native`, not the handler `typescript-language-server`, which never runs
+    there), its session's key, its project as shown."""
     out = []
     for path in files:
         definition = ws.handler(path)
         if definition is not None:
             project = ws.project_root(path, definition)
             key = ws.pool.key(definition, project)
-            out.append((definition.name, key, _shown(ws, project)))
+            name = ws.pool.adapted(definition, project)[0].name
+            out.append((name, key, _shown(ws, project)))
     return out

@@ -384,4 +384,5 @@ async def pulled(session: Session, path: Path, timeout: float) -> list[shapes.Di
     """`path`'s diagnostics pulled from `session` without opening it."""
     params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
     report = await session.request(PULL_DIAGNOSTICS, params, timeout)
+    session.pulled_answer()  # through loading: a hook no longer says it loads
     return cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])

@@ -46,6 +46,11 @@ class Session(ServerLifecycle):
         """Whether its process has answered a file's diagnostics (it is through loading)."""
         return self._readiness.answered
 
+    def pulled_answer(self) -> None:
+        """Its process answered a file's diagnostics asked of it (pulled, as TypeScript 7's
+        are, not through `diagnostics`): it is through loading, as after `diagnostics`."""
+        self._readiness.answered = True
+
     @property
     def crash_reason(self) -> str | None:
         """Why it died, while it is crashed."""
