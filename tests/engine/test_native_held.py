@@ -94,3 +94,20 @@ def test_a_file_deleted_in_a_preview_is_absent_as_tsc_has_it(tmp_path: Path) -> 
         for changes in previews:
             found = {(d.path, d.line, d.column, d.code, d.message) for d in changes.introduced}
             assert found == truth
+
+
+def test_a_rename_in_casing_alone_previewed_is_as_tsc_has_it(tmp_path: Path) -> None:
+    """core.ts renamed Core.ts, its importer unchanged: tsc cannot find './core' (TS2307),
+    nothing else. TypeScript 7's LSP, holding core.ts gone as an empty text beside Core.ts,
+    also said "Already included file name '.../core.ts' differs from file name '.../Core.ts'
+    only in casing." (TS1261) at the import (rxjs 7.8.2's util/noop.ts -> noOp.ts)."""
+    root = native_project(tmp_path / "ts7")
+    moved = [{"path": "src/core.ts", "content": None}, {"path": "src/Core.ts", "content": CORE}]
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(check_all(warm.ws))
+        changes = warm.run(previewed(warm.ws, moved)).changes
+        (root / "src/core.ts").rename(root / "src/Core.ts")
+        truth = {(p, int(a), int(b), c, m) for p, a, b, c, m in LINE.findall(gate(root)[1])}
+        assert {t[:4] for t in truth} == {("src/user.ts", 1, 21, "2307")}
+        found = {(d.path, d.line, d.column, d.code, d.message) for d in changes.introduced}
+        assert found == truth

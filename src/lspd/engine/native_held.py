@@ -47,6 +47,10 @@ from lspd.workspace.tsc_native import parsed_errors
 
 Texts = Mapping[Path, str | None]
 _NOT_A_MODULE = re.compile(r"File '(.+)' is not a module\.")
+_CASING = re.compile(
+    r"(?:Already included file name|File name) '(.+?)' differs from "
+    r"(?:file name|already included file name) '(.+?)' only in casing\."
+)
 _EXTENSION = re.compile(r"(?:\.d)?\.[cm]?[jt]sx?$|\.json$")
 # a module specifier: `from "x"`, `import "x"`, `import("x")`, `require("x")`; and a
 # `/// <reference path="x" />` (a file held gone is held empty: tsc says it not found, TS6053)
@@ -181,12 +185,15 @@ def _gone(
     7's LSP holds no file absent, only empty (`workspace.overlay`), and says "File '/abs/
     eq.ts' is not a module." (TS2306) where tsc, the file absent, cannot find the module
     (TS2307, its specifier). Left as said where another file of that name may resolve the
-    specifier instead (eq.d.ts, eq/index.ts beside it): tsc says those (`_shadowed`)."""
-    gone = {p for p, t in texts.items() if t is None and not _resolves_otherwise(p, texts)}
+    specifier instead (eq.d.ts, eq/index.ts beside it): tsc says those (`_shadowed`). Its
+    "differs only in casing" of a file held gone is none of tsc's (`_cased`)."""
+    absent = {p for p, t in texts.items() if t is None}
+    gone = {p for p in absent if not _resolves_otherwise(p, texts)}
     found: dict[Path, list[shapes.Diagnostic]] = {}
     for path, (session, items) in said.items():
         lines = split_lines(_text(path, texts) or "") if gone else []
         fixed = [_not_found(item, gone, lines, session.encoding) for item in items]
+        fixed = [item for item in fixed if not _cased(item, absent)]
         if fixed != items:
             found[path] = fixed
     return found
@@ -267,6 +274,19 @@ def _names(item: shapes.Diagnostic, gone: Collection[Path]) -> bool:
     """Whether `item` is a TS2306 naming a file of `gone` ("File '...' is not a module.")."""
     named = _NOT_A_MODULE.fullmatch(item.get("message", ""))
     return str(item.get("code")) == "2306" and named is not None and Path(named[1]) in gone
+
+
+def _cased(item: shapes.Diagnostic, gone: Collection[Path]) -> bool:
+    """Whether `item` says a file held gone differs from another only in casing (TS1149,
+    TS1261): the empty text the LSP holds for it is in its program, where tsc has no file
+    (a rename in casing alone: noop.ts -> noOp.ts)."""
+    named = _CASING.match(item.get("message", ""))
+    codes = ("1149", "1261")
+    return (
+        str(item.get("code")) in codes
+        and named is not None
+        and bool({Path(named[1]), Path(named[2])} & set(gone))
+    )
 
 
 def _not_found(
