@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from lspd.ops.budget import compact_json
-from lspd.ops.checked import Checked, stamp, summary
+from lspd.ops.checked import Checked, Stamp, stamp, summary
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 
 MESSAGES = [
@@ -84,3 +84,19 @@ def test_the_whole_answer_in_pieces_is_everything_in_order() -> None:
     assert answer == json.loads(compact_json(summary(checked)))
     assert [(d["path"], d["message"]) for d in answer["diagnostics"]] == order
     assert checked.sizes == [len(compact_json(d)) for d in checked.everything]
+
+
+def test_an_answer_streamed_leaves_a_later_checks_stamps_in_place() -> None:
+    """The daemon streams an answer a file at a time while a later check of the workspace
+    stamps its own results in the shared `stamped`: the stream packs its own (older)
+    results' texts and writes no stamp back over the later check's (that check's next
+    answer would make its files' JSON again)."""
+    stamped: dict[str, Stamp] = {}
+    older = [_result("a.py", [(1, 1, "error", "a")]), _result("b.py", [(1, 1, "error", "b")])]
+    checked = Checked(matched=2, results=older, changes=0, stamped=stamped)
+    chunks = checked.json_chunks()
+    head, first = next(chunks), next(chunks)  # a.py's errors sent
+    later = stamp(stamped, _result("b.py", [(2, 1, "error", "new")]), texts=True)
+    answer = json.loads(head + first + "".join(chunks))
+    assert [d["message"] for d in answer["diagnostics"]] == ["a", "b"]
+    assert stamped["b.py"] is later

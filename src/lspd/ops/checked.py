@@ -62,10 +62,15 @@ def stamp(stamped: Stamped, result: DiagnosticsResult, texts: bool = False) -> S
         for diagnostic in result.diagnostics:
             diagnostic.path = result.path
         last = stamped[result.path] = Stamp(result, result.diagnostics)
-    if texts and last.packed is None:
-        joined = "\n".join(_text(d) for d in last.made)
-        last.packed = zlib.compress(joined.encode("utf-8", "surrogatepass"), 1)
-    return last
+    return _packed(last) if texts else last
+
+
+def _packed(made: Stamp) -> Stamp:
+    """`made` with its JSON texts packed (once)."""
+    if made.packed is None:
+        joined = "\n".join(_text(d) for d in made.made)
+        made.packed = zlib.compress(joined.encode("utf-8", "surrogatepass"), 1)
+    return made
 
 
 def _text(diagnostic: FileDiagnostic) -> str:
@@ -142,7 +147,9 @@ class Checked:
             for each in stamps:
                 if not any((d.severity == "error") == errors for d in each.made):
                     continue
-                made = stamp(self.stamped, each.result, texts=True)
+                # Its own stamp: a later check may have stamped the file since (the daemon
+                # streams between checks), and `stamp` would put this one back over it.
+                made = _packed(each)
                 picked = [
                     (d.line, d.column, text)
                     for d, text in zip(made.made, made.texts(), strict=True)
