@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from lspd.engine.config_stops import parsing
+from lspd.engine.config_stops import files_named, parsing
 from lspd.ops import check as check_ops
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked, stop_line
@@ -22,7 +22,7 @@ from lspd.ops.progressive_kept import stop_said
 from lspd.workspace.tsc_native import ConfigError
 from tests.conftest import answer, warm_root
 from tests.engine.test_native_check import CONFIG
-from tests.workspace.toolchains import gate, typescript_committed
+from tests.workspace.toolchains import gate, own_tsc, typescript_committed
 
 LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
 UNPLACED = re.compile(r"^error TS(\d+): ", re.MULTILINE)
@@ -164,3 +164,32 @@ def test_the_baseline_stopped_at_an_options_error_the_work_tree_fixed(
     stopped = [(s.at, s.files, s.not_checked) for s in changes.baseline_stopped]
     assert stopped == [([f"tsconfig.json:{at[1]}"], ["src/a.ts"], 1)]
     assert "left the gate" not in changes.scope  # its error fixed by its edit: it left nothing
+
+
+EXTENDED = {  # the configurations besides tsconfig.json, and the file tsc's `files` is
+    "list": ({"a.json": ["x.ts"], "b.json": ["y.ts"]}, ["./a.json", "./b.json"], "y.ts"),
+    "chain": ({"a.json": ["x.ts"], "b.json": None}, "./b.json", "x.ts"),
+    "nearest": ({"a.json": ["x.ts"], "b.json": ["y.ts"]}, "./b.json", "y.ts"),
+    "emptied": ({"a.json": ["x.ts"], "b.json": []}, ["./a.json", "./b.json"], None),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(EXTENDED))
+def test_the_files_a_tsconfig_inherits_are_tscs(tmp_path: Path, layout: str) -> None:
+    """`files_named` reads the `files` tsc takes through `extends` (`tsc --showConfig`): a
+    later entry of an `extends` list overrides an earlier one, a chain's nearest wins, an
+    empty list too. It took the first found, breadth first: with y.ts made since HEAD, the
+    list layout's TS6053 at HEAD was missed (the reviewer's repro)."""
+    bases, extends, named = EXTENDED[layout]
+    files = {
+        name: json.dumps({"extends": "./a.json"} if found is None else {"files": found})
+        for name, found in bases.items()
+    }
+    files["tsconfig.json"] = json.dumps({"extends": extends, "compilerOptions": {"noEmit": True}})
+    root = typescript_committed(tmp_path / layout, {**files, "x.ts": "", "y.ts": ""})
+    shown = json.loads(own_tsc(root, "-p", ".", "--showConfig")).get("files", [])
+    assert shown == ([] if named is None else [f"./{named}"])
+    config = root / "tsconfig.json"
+    for name in ("x.ts", "y.ts"):
+        expected = [config] if name == named else []
+        assert files_named([config], {root / name}) == expected

@@ -42,7 +42,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.tsc_copy import TscError
 from lspd.workspace.tsc_native import ConfigError
-from lspd.workspace.tsconfig_extends import extended, plain_json
+from lspd.workspace.tsconfig_extends import extends_of, plain_json, resolve
 
 R = TypeVar("R", bound=FileResult)
 Where = tuple[str, int, int, str]  # an error's file (as shown), line, column and code
@@ -130,21 +130,28 @@ def files_named(configs: Iterable[Path], made: Collection[Path]) -> list[Path]:
     `made` (absent at a commit, made since). tsc -p said TS6053 of it at the commit and
     nothing else of the program, where the work tree's program holds the file: their
     programs at the commit are not the work tree's with the file held absent."""
-    return [c for c in configs if not _files_of(c).isdisjoint(made)] if made else []
+    return [c for c in configs if not (_files_of(c) or set()).isdisjoint(made)] if made else []
 
 
-def _files_of(config: Path) -> set[Path]:
-    """The files `config`'s `files` names: its own, else those of the first configuration
-    it extends that has one (tsc inherits `files` whole, relative to the one naming it)."""
-    for source in (config, *extended(config, read_text)):
-        try:
-            body = json.loads(plain_json(read_text(source) or ""))
-        except ValueError:
-            continue  # tsc says that one's error; it names no file here
-        named = body.get("files") if isinstance(body, dict) else None
-        if isinstance(named, list):
-            return {Path(os.path.normpath(source.parent / n)) for n in named if isinstance(n, str)}
-    return set()
+def _files_of(config: Path, within: frozenset[Path] = frozenset()) -> set[Path] | None:
+    """The files `config`'s `files` names (None: it has none): its own, else those of the
+    configurations it extends, the last of an `extends` list first (tsc: a later one
+    overrides an earlier; a chain's nearest wins), relative to the one naming them."""
+    text = read_text(config) or ""
+    try:
+        body = json.loads(plain_json(text))
+    except ValueError:
+        return None  # tsc says that one's error; it names no file here
+    named = body.get("files") if isinstance(body, dict) else None
+    if isinstance(named, list):
+        return {Path(os.path.normpath(config.parent / n)) for n in named if isinstance(n, str)}
+    seen = within | {config}
+    for name in reversed(extends_of(text)):
+        target = resolve(name, config.parent, read_text)
+        found = None if target is None or target in seen else _files_of(target, seen)
+        if found is not None:  # `"files": []` too: it overrides an earlier one's
+            return found
+    return None
 
 
 def copy_stop(ws: Workspace, files: Iterable[Path], said: Sequence[TscError]) -> Stop | None:
