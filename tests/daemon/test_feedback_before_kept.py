@@ -11,21 +11,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lspd.cli.hook import stop_output
+from lspd.daemon import turns
 from lspd.daemon.feedback import Feedback
+from lspd.dirs import state_dir
 from tests.conftest import copy_fixture, warm_root
 from tests.daemon.test_feedback_before import EARLIER, FILES, STOP, TURN, codes, project
 from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 
 
-def restarted(root: Path, logs: Path, edits: dict[Path, str | None]) -> dict[str, Any]:
+def restarted(
+    root: Path, logs: Path, edits: dict[Path, str | None], lost: bool = False
+) -> dict[str, Any]:
     """The stop's answer of a daemon started after the turn began under another one, which
-    stopped before the turn's `edits` were written (None: deleted)."""
+    stopped before the turn's `edits` were written (None: deleted). `lost`: turns.json lost
+    the session's line (two prompts at once wrote it), its start kept all the same."""
     for warm in warm_root(root, logs / "first", watch=True):
         first = Feedback(warm.ws)
         warm.run(first.answer(TURN))
         warm.run(first.close())
+    if lost:
+        (state_dir(root) / turns.FILE).unlink()
     for path, text in edits.items():
         if text is None:
             path.unlink()
@@ -55,14 +64,17 @@ def test_a_daemon_restarted_mid_turn_sets_aside_the_earlier_turns_error(
     assert "pkg/a.py" not in said["reason"] and "set aside" not in said["reason"]
 
 
-def test_a_file_deleted_mid_turn_under_no_daemon_is_the_turns(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lost", [False, True])
+def test_a_file_deleted_mid_turn_under_no_daemon_is_the_turns(tmp_path: Path, lost: bool) -> None:
     """A deletion leaves no modification time: the content's comparison with the turn's
-    start finds it, and its importer's error is the turn's; the earlier one is not."""
+    start finds it, and its importer's error is the turn's; the earlier one is not. With
+    turns.json's line lost, the start's own time is the turn's (before: nothing was
+    compared, the stop let the broken importer through)."""
     importer = FILES["pkg/b.py"] + "from pkg.c import two\n"
     more = {**FILES, "pkg/b.py": importer, "pkg/c.py": "def two() -> int:\n    return 2\n"}
     root = committed(written(tmp_path / "p", more))
     (root / "pkg/a.py").write_text(FILES["pkg/a.py"] + EARLIER)  # before the turn
-    stop = restarted(root, tmp_path / "logs", {root / "pkg/c.py": None})
+    stop = restarted(root, tmp_path / "logs", {root / "pkg/c.py": None}, lost)
     assert (stop["held_before"], stop["compared"]) == (1, 2)
     assert sorted(codes(stop)) == [
         ("pkg/b.py", 4, "reportMissingImports"),

@@ -3,6 +3,7 @@ and nothing from a torn file."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,27 @@ def test_a_turns_start_is_kept_compressed_read_back_against_its_baseline_and_cap
     turns.keep_start(root, "s", start)
     kept.write_bytes(kept.read_bytes()[:20])  # torn
     assert turns.kept_start(root, "s", "HEAD") is None
+
+
+def test_sessions_remembered_at_once_are_each_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prompts of several sessions at once (the daemon's threads): each read, changed and
+    wrote turns.json, and one session's line was lost (79 of 200 tries, the reviewer's)."""
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = tmp_path / "p"
+    together = threading.Barrier(4)
+
+    def prompts(thread: int) -> None:
+        together.wait()
+        for number in range(16):
+            turns.remember(root, f"t{thread}-{number}", number)
+
+    workers = [threading.Thread(target=prompts, args=(t,)) for t in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert [turns.began(root, f"t{t}-{n}") for t in range(4) for n in range(16)] == [
+        n for _ in range(4) for n in range(16)
+    ]

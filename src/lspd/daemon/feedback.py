@@ -225,12 +225,13 @@ class Feedback:
         that daemon would have, from its start kept; else nothing is, and the stop says so."""
         root = self.ws.root
         began = await asyncio.to_thread(turns.began, root, session)
+        start = await asyncio.to_thread(turns.kept_start, root, session, baseline)
+        if start is not None:  # its own time too: turns.json may have lost the line
+            began = start.began_ns if began is None else min(began, start.began_ns)
         if began is None:
             return agent, changed
         agent = self._agent(session)
         agent.turned = True
-        start = await asyncio.to_thread(turns.kept_start, root, session, baseline)
-        began = began if start is None else min(began, start.began_ns)
         changed = changed | await asyncio.to_thread(turns.written_since, self.ws, began)
         if start is None or agent.since is None:
             return agent, changed
