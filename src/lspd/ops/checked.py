@@ -117,9 +117,8 @@ class Checked:
 
     def json_chunks(self) -> Iterator[str]:
         """`summary` as compact JSON text, in pieces of a file's diagnostics each: `lspd check`
-        through the daemon streams them. Made whole, SQLAlchemy's ~85 MB answer was a list of
-        texts, joined, then encoded (three copies at once), and the allocator's peak set what
-        the daemon held after each `lspd check`."""
+        through the daemon streams them, so a large answer (~85 MB on SQLAlchemy) is never
+        whole in the daemon, whose allocator would keep its peak after."""
         head = compact_json(summary(self).model_copy(update={"diagnostics": []}))
         assert head.endswith("}") and '"diagnostics"' not in head
         yield f'{head[:-1]}{"," if head != "{}" else ""}"diagnostics":['
