@@ -27,7 +27,7 @@ from tests.engine.test_configured import (
     tsc_rows,
 )
 from tests.ops.test_baseline import committed
-from tests.workspace.toolchains import TS7_PINNED, typescript_committed
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_committed
 
 
 def since_head(path: str) -> object:
@@ -60,3 +60,14 @@ def test_a_files_baseline_is_basedpyright_s_under_heads_configuration(tmp_path: 
     fixed = Counter((d.path, d.line, d.code or "", d.severity) for d in found.fixed)
     assert fixed == Counter({r: n for r, n in (before - after).items() if r[0] == "pkg/a.py"})
     assert fixed and rows  # a warning made an error, the unreachable code's unsaid
+
+
+def test_a_file_no_tsconfig_includes_keeps_its_errors_unchanged(tmp_path: Path) -> None:
+    """A file in no program at HEAD nor now (a test the tsconfig leaves out): its errors
+    are the server's under no tsconfig either way, not new (before: every one new)."""
+    outside = {"scripts/x.ts": 'export const x: number = "s";\n'}
+    root = typescript_committed(tmp_path / "p", {**ts_files(TS_HEAD), **outside}, TS_PINNED)
+    written(root, {"tsconfig.json": json.dumps(TS_NOW)})
+    assert ("scripts/x.ts", 1, "2322") not in tsc_rows(root)  # the gate leaves it out
+    found = answer(root, since_head("scripts/x.ts")).changes  # type: ignore[attr-defined]
+    assert (found.introduced, found.fixed, found.unchanged) == ([], [], 1)

@@ -95,8 +95,10 @@ async def file_since_baseline(
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
     if path in texts and texts[path] is None:
         before, note = [], f"this file, new since {baseline}"
-    elif (how := await _configured(ws, question, path)) is not None:
-        before, note = await _under_configuration(ws, how, texts, (path, text), now, baseline)
+    elif (how := await _configured(ws, question, path)) is not None and (
+        under := await _under_configuration(ws, how, texts, (path, text), now, baseline)
+    ):
+        before, note = under
     elif data_changed(ws, texts) and (tsc := await data_state(ws, texts, [path], _AsNow(ws, now))):
         # a JSON module changed: the servers cannot hold its text, its program's tsc can
         before = found_in(tsc[path], texts.get(path, text))
@@ -133,15 +135,18 @@ async def _under_configuration(
     file: tuple[Path, str | None],
     now: DiagnosticsResult,
     baseline: str,
-) -> tuple[list[Found[Item]], str]:
+) -> tuple[list[Found[Item]], str] | None:
     """The file (its path and text now) at the baseline's texts and configuration (its
     checker's configuration was edited since), on a copy (`engine/configured.py`),
-    whatever the change reaches; and the note saying so."""
+    whatever the change reaches; and the note saying so. None: a file in no tsconfig's
+    program then or now (a test the tsconfig leaves out), which no configuration decides."""
     path, text = file
     old = texts.get(path, text)
     if how.checker == TSC:
         tsc = await _tsc(ws, texts, how, path, now, baseline)
-        before = found_in(tsc[path], old) if path in tsc else []  # not in its program
+        if path not in tsc and path not in (await gate_scope(ws)).files:
+            return None
+        before = found_in(tsc[path], old) if path in tsc else []  # entering its program
     else:
         held = {**texts, **how.configs}
         before = found_in(_of(ws, path, await diagnose(ws, [path], held)), old)
