@@ -13,13 +13,19 @@ import pytest
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from tests.conftest import answer
 from tests.engine.test_affected import written
 from tests.engine.test_native_check import listed, native_project
 from tests.engine.test_solution_check import DOCUMENT, FILES, shared, tsc_b
 from tests.workspace.test_tsconfig_scope import readings
-from tests.workspace.toolchains import TS7_PINNED, own_tsc, typescript_package
+from tests.workspace.toolchains import (
+    TS7_PINNED,
+    own_tsc,
+    typescript_committed,
+    typescript_package,
+)
 
 # Beside the solution: a project whose tsconfig.json names no references, and one naming
 # references whose own files hold its file (no layout: its tsc -p --showConfig lists it)
@@ -142,3 +148,30 @@ def test_a_file_whose_nearest_tsconfig_a_solution_references_is_checked_in_each(
     assert [(d.line, d.column, d.code) for d in result.diagnostics] == [(1, 30, "2584")]
     found = answer(root, lambda ws: workspace_diagnostics(ws, limit=100)).diagnostics
     assert [(d.path, d.line, d.column, d.code) for d in found] == [("src/shared.ts", 1, 30, "2584")]
+
+
+def test_a_relative_import_not_found_gets_no_npm_install_hint(tmp_path: Path) -> None:
+    """`./gone` names a file not there (deleted, misspelt): `npm install` cannot bring it, so
+    no hint says so; a package not installed still gets it. Real TypeScript 5."""
+    root = typescript_committed(
+        tmp_path / "p",
+        {
+            "tsconfig.json": '{"compilerOptions": {"strict": true}, "include": ["src"]}',
+            "src/a.ts": 'import { x } from "./gone";\nexport const y = x;\n',
+            "src/b.ts": 'import { x } from "not-installed";\nexport const y = x;\n',
+        },
+    )
+
+    async def ask(ws: Workspace) -> list[DiagnosticsResult]:
+        return [await diagnostics(ws, "src/a.ts"), await diagnostics(ws, "src/b.ts")]
+
+    a, b = answer(root, ask)
+    assert (
+        [(d.line, d.code) for d in a.diagnostics]
+        == [(1, "2307")]
+        == [(d.line, d.code) for d in b.diagnostics]
+    )
+    assert a.environment is None
+    assert b.environment == (
+        f"imports did not resolve with {b.toolchain}; run `npm install` in the project"
+    )

@@ -6,6 +6,7 @@ import asyncio
 import functools
 import json
 import os
+import re
 import subprocess
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -350,6 +351,8 @@ def make_result(
 
 # Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).
 _UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
+# A relative specifier that did not resolve names a file not there: no install brings it.
+_RELATIVE = re.compile(r"Cannot find module ['`\"]\.{0,2}/")
 
 
 def environment_hint(
@@ -360,7 +363,7 @@ def environment_hint(
     unresolved = any(
         d.code in _UNRESOLVED_IMPORT
         or d.code == "missing-import"
-        or "Cannot find module" in d.message
+        or ("Cannot find module" in d.message and not _RELATIVE.search(d.message))
         for d in items
     )
     if not unresolved:
