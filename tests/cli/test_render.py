@@ -94,6 +94,19 @@ CASES: list[tuple[BaseModel, str]] = [
         m.DiagnosticsResult(path="a.py", server="ty", errors=0, warnings=0, total=0),
         ("a.py: no errors or warnings (ty)"),
     ),
+    (  # outside the files mypy checks (`ops/mypy_answers`): not a clean bill
+        m.DiagnosticsResult(
+            path="t.py",
+            server="mypy",
+            checker="mypy: pyproject.toml [tool.mypy]; this file is outside the files mypy "
+            "checks: mypy did not check it",
+            errors=0,
+            warnings=0,
+            total=0,
+        ),
+        "t.py: not checked (mypy): this file is outside the files mypy checks: mypy did not "
+        "check it",
+    ),
     (
         m.DiagnosticsResult(
             path="a.py", server="ty", errors=1, warnings=1, total=2, changes=CHANGES

@@ -132,6 +132,8 @@ def _diagnostics(r: Answer) -> str:
     items, server = r.get("diagnostics", []), r["server"]
     if not items and " stopped at " in (r.get("checker") or ""):  # not checked: never clean
         return f"{r['path']}: none said ({server}): {r['checker']}"
+    if not items and (r.get("checker") or "").endswith("did not check it"):  # never clean
+        return f"{r['path']}: not checked ({server}): {r['checker'].rsplit('; ', 1)[-1]}"
     if not items:
         return f"{r['path']}: no errors or warnings ({server})"
     lines = [
