@@ -176,7 +176,7 @@ def test_while_the_servers_load_it_says_so_once_and_tells_the_errors_at_the_next
     first = said(hook("claude-code", edit(greeting), root, LSPD_HOOK_TIMEOUT="0.001"))
     context = first["hookSpecificOutput"]["additionalContext"]
     assert re.fullmatch(
-        r"lspd is loading basedpyright for py \(\d+ s since it started\): what this edit "
+        r"lspd is loading basedpyright for py \(the daemon started \d+ s ago\): what this edit "
         rf"introduced follows at your next edit; {re.escape(CHECK)}\.",
         context,
     ), context

@@ -205,7 +205,7 @@ def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     if loading:
         servers = ", ".join(loading.get("servers", []))
         return (
-            f"lspd is loading {servers} ({loading.get('seconds', 0)} s since it started): "
+            f"lspd is loading {servers} (the daemon started {loading.get('seconds', 0)} s ago): "
             f"what this edit introduced follows at your next edit; {check}."
         )
     if checking := answer.get("checking"):  # the whole check (HEAD's result made first)
