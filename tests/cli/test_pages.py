@@ -10,6 +10,7 @@ import pytest
 from lspd.cli import main
 from tests.conftest import copy_fixture
 from tests.daemon.support import thread_daemon
+from tests.ops.test_baseline import committed
 
 METHODS = 200
 
@@ -85,3 +86,25 @@ def test_diagnostics_limits_never_shrink_in_json_or_text(
     assert lines[-1][-1] == "300 error(s), 0 warning(s) (basedpyright)"
     assert [d["line"] for d in rest["diagnostics"]] == list(range(291, 301))
     assert "next_offset" not in rest
+
+
+def test_a_baselines_text_output_follows_the_introduced_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`diagnostics FILE --baseline HEAD` in text pages through `changes.introduced`: it
+    printed the first page's 42 and "… 59-100 of 400 shown; `--offset 100`" (the mixed
+    examiner's "the last 68 of 90"), the pages followed but their lists dropped."""
+    root = committed(copy_fixture("py", tmp_path))
+    lines = "".join(
+        f'n{i:03}: int = "a string where an int goes, {i:03} {"x" * 60}"\n' for i in range(300)
+    )
+    (root / "pkg/many.py").write_text(lines)
+    path = str(root / "pkg/many.py")
+    assert main(["diagnostics", path, "--root", str(root), "--baseline", "HEAD", "--json"]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert first["total"] == 300 and first["next_offset"] < 100  # one page, the budget's cut
+    assert main(["diagnostics", path, "--root", str(root), "--baseline", "HEAD"]) == 1
+    text = capsys.readouterr().out.splitlines()
+    said = [line for line in text if line.startswith("pkg/many.py:")]
+    assert [int(line.split(":")[1]) for line in said] == list(range(1, 101))
+    assert text[-1] == "… 1-100 of 300 shown; `--offset 100` for the rest"

@@ -53,6 +53,10 @@ def _merge(merged: Answer, page: Answer) -> Answer:
             out[key] = _merge_symbols(merged.get(key, []), value)
         elif key != "files":  # workspace diagnostics' file counts are complete on every page
             out[key] = [*merged.get(key, []), *value]
+    if isinstance(before := merged.get("changes"), dict) and isinstance(page.get("changes"), dict):
+        # against a baseline the pages are of `changes.introduced` (`fixed` on the first)
+        more = page["changes"].get("introduced", [])
+        out["changes"] = {**before, "introduced": [*before.get("introduced", []), *more]}
     for key in ("truncated", "next_offset"):
         out.pop(key, None)
         if key in page:
