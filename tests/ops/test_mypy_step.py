@@ -42,14 +42,21 @@ def ours(results: list[DiagnosticsResult]) -> list[tuple[str, int, int, str | No
 def test_the_whole_check_is_mypys_in_its_scope(tmp_path: Path) -> None:
     root = project(tmp_path / "p", {**STRICT, "scripts/tool.py": "x: int = ''\n"})
 
-    async def ask(ws: Workspace) -> tuple[Any, DiagnosticsResult]:
-        return await check_all(ws), await diagnostics(ws, "scripts/tool.py")
+    async def ask(ws: Workspace) -> tuple[Any, DiagnosticsResult, Any]:
+        return (
+            await check_all(ws),
+            await diagnostics(ws, "scripts/tool.py"),
+            await check_all(ws, all=True),
+        )
 
-    checked, outside = answer(root, ask)
-    assert (outside.total, outside.checker) == (
-        0,
-        WHY + "; this file is outside the files mypy checks: mypy did not check it",
-    )
+    checked, outside, every = answer(root, ask)
+    said = WHY + "; this file is outside the files mypy checks: mypy did not check it"
+    assert (outside.total, outside.checker) == (0, said)
+    # `check --all`: every source file, the one mypy does not check said so (the mixed
+    # examiner's: counted as checked, clean, nothing said)
+    tool = next(r for r in every.results if r.path == "scripts/tool.py")
+    assert (tool.total, tool.checker) == (0, said)
+    assert {r.checker for r in every.results if r.path != "scripts/tool.py"} == {WHY}
     assert ours(checked.results) == sorted(cli_errors(root))
     assert {r.path for r in checked.results} == {"app/__init__.py", "app/main.py", "app/shapes.py"}
     assert {(r.server, r.checker) for r in checked.results} == {("mypy", WHY)}

@@ -22,6 +22,8 @@ from lspd.engine.stops import Stop
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 
+OUTSIDE = "; this file is outside the files mypy checks: mypy did not check it"
+
 
 @dataclass(frozen=True)
 class Judged:
@@ -45,7 +47,7 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
     why = why_of(project, run.once)
     if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
-        why += "; this file is outside the files mypy checks: mypy did not check it"
+        why += OUTSIDE
     stop = mypy_stop(ws, run)
     if stop is not None and path not in run.errors:  # said, never a clean file
         where = ", ".join(f"{p}:{line}" for p, line in stop.at[:3])
@@ -87,11 +89,12 @@ def result_of(ws: Workspace, run: MypyRun, path: Path, toolchain: str) -> Diagno
     """One file's whole result of mypy's errors in `run` (the whole check's: no paging)."""
     errors = run.errors.get(path, [])
     items = sorted((diagnostic_of(e) for e in errors), key=lambda d: (d.line, d.column))
+    outside = path not in run.files and not errors  # `check --all`: said, never clean
     return DiagnosticsResult(
         path=ws.display(path),
         server=SERVER,
         toolchain=toolchain,
-        checker=why_of(run.project, run.once),
+        checker=why_of(run.project, run.once) + (OUTSIDE if outside else ""),
         errors=len(items),
         warnings=0,
         diagnostics=items,
