@@ -48,10 +48,12 @@ class Change(enum.IntEnum):
 
 @dataclass(frozen=True)
 class FileEvent:
-    """One change the watcher saw: created, changed or deleted, and the file."""
+    """One change the watcher saw: created, changed or deleted, and the file; `transient`:
+    created and gone again in one batch (a temporary file, `sed -i`'s `sedXXXXXX`)."""
 
     change: Change
     path: Path
+    transient: bool = False
 
 
 Deliver = Callable[[list[FileEvent]], Awaitable[None]]
@@ -274,16 +276,18 @@ def fold(changes: Iterable[tuple[watchfiles.Change, Path]]) -> list[FileEvent]:
     events = []
     for path, raws in sorted(seen.items()):
         kind: Change
+        transient = False
         if len(raws) == 1:
             kind = _CHANGES[next(iter(raws))]
         elif os.path.lexists(path):
             kind = Change.created if watchfiles.Change.added in raws else Change.changed
         else:
             kind = Change.deleted
+            transient = watchfiles.Change.added in raws
         if kind is Change.changed and os.path.isdir(path):
             continue  # its files' own events say what changed
         # A directory created is told too, before its files (sorted): tsserver 5.4's
         # configured project lists directories from a cache that only the directory's own
         # event updates, so a file written in a new directory stayed out of its project.
-        events.append(FileEvent(kind, path))
+        events.append(FileEvent(kind, path, transient))
     return events

@@ -252,7 +252,9 @@ class Workspace:
         """Tell each running server of changed files (`DiskChanges.apply`), and the symbol
         index and project scan."""
         self._changes += 1
-        self.changed_at.update((event.path, self._changes) for event in events)
+        # A file come and gone in one batch (`sed -i`'s `sedXXXXXX`) changed nothing: kept,
+        # it made the next check ask every file (trio: a server restarted, 30 s).
+        self.changed_at.update((e.path, self._changes) for e in events if not e.transient)
         self.symbols.changed(events)
         if any(event.change is not Change.changed for event in events):
             self.projects.forget()  # files came or went: rescan the languages
