@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.committed import NotKept
+from lspd.cli.render import stopped_line
+from lspd.ops.progressive_kept import stop_said
 from tests.conftest import answer
 from tests.engine.test_affected import written
 from tests.engine.test_configured import (
@@ -97,13 +98,46 @@ def test_a_deleted_file_of_the_untouched_checker_comes_back(tmp_path: Path) -> N
     assert unchanged == sum((before & after).values())
 
 
-def test_a_part_that_cannot_be_made_is_refused_naming_it(tmp_path: Path) -> None:
+def test_a_part_that_cannot_be_made_is_said_not_compared(tmp_path: Path) -> None:
     """A pyright `include` edited (HEAD's Python files are not the disk's) beside a tsconfig
-    edit: refused, naming the Python part's configuration and why."""
+    edit and source edits on both sides: TypeScript's part compared under HEAD's tsconfig
+    (tsc's own difference), the Python part said not compared at HEAD, why, and how many of
+    its errors are not known new; an error on a line HEAD's text cannot have (b.py's new
+    one) introduced all the same. Before, the whole question was refused (NotKept), and the
+    stop gate let the TypeScript part's new errors through. With the configuration back at
+    HEAD's, the Python part is compared again: the result with a part not made was not kept."""
     root = mixed(tmp_path)
-    written(root, {"tsconfig.json": json.dumps(TS_NOW), "pyrightconfig.json": '{"include": ["x"]}'})
-    with pytest.raises(NotKept, match=r"pyrightconfig.json.*chooses other files"):
-        answer(root, since_head)
+    before = truth(root)
+    include = '{"include": ["pkg"], "typeCheckingMode": "strict"}\n'
+    written(root, {"tsconfig.json": json.dumps(TS_NOW), "pyrightconfig.json": include})
+    written(root, {"src/user.ts": USER_NOW, "pkg/b.py": B_NOW})
+    after = truth(root)
+    since = answer(root, since_head).changes  # type: ignore[attr-defined]
+    new = Counter((d.path, d.line, d.code or "", d.severity) for d in since.introduced)
+    fixed = Counter((d.path, d.line, d.code or "", d.severity) for d in since.fixed)
+    typescript = {r: n for r, n in (after - before).items() if r[0].endswith(".ts")}
+    assert typescript
+    assert new == Counter(typescript) + Counter(
+        {("pkg/b.py", 2, "reportAssignmentType", "error"): 1}
+    )
+    assert fixed == Counter({r: n for r, n in (before - after).items() if r[0].endswith(".ts")})
+    [stop] = since.baseline_stopped
+    assert (stop.checker, stop.at) == ("the Python files", [])
+    why = "pyrightconfig.json, the Python files' configuration, chooses other files at the commit"
+    assert stop.why is not None and stop.why.startswith(why)
+    python_now = sum(n for r, n in after.items() if r[0].endswith(".py"))
+    assert stop.not_checked == python_now - 1  # all but b.py's new one: not known new
+    assert stop.files == ["pkg/a.py", "pkg/b.py"]
+    assert stopped_line(json.loads(stop.model_dump_json()), "baseline") == (
+        f"at the baseline, the Python files were not compared ({stop.why}): "
+        f"{python_now - 1} diagnostic(s) of pkg/a.py, pkg/b.py not known new"
+    )
+    assert stop_said(stop, []) == f"the Python files were not compared ({stop.why})"
+    written(root, {"pyrightconfig.json": PY_FILES["pyrightconfig.json"]})
+    after = truth(root)
+    new, fixed, _, _ = compared(root)
+    assert new == after - before
+    assert fixed == before - after
 
 
 MYPY_EDITS = {

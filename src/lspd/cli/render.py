@@ -62,7 +62,11 @@ def unsaid(c: Answer) -> list[str]:
 
 def stopped_line(s: Answer, state: str = "") -> str:
     """A checker stopped at syntax errors (`Changes.stopped`; in the `baseline` state:
-    `baseline_stopped`), as one line."""
+    `baseline_stopped`), as one line; a part not made there (`why`), as its own."""
+    if s.get("why"):
+        files = ", ".join(s["files"]) + (", …" if len(s["files"]) >= 10 else "")
+        unknown = f": {s['not_checked']} diagnostic(s) of {files} not known new" if files else ""
+        return f"at the {state}, {s['checker']} were not compared ({s['why']}){unknown}"
     stopped = f"{s['checker']} stopped at {', '.join(s['at'])} and checked nothing else"
     if state:
         stopped = f"at the {state}, {stopped}"

@@ -38,6 +38,7 @@ from lspd.engine.kept import (
     environments_of,
     load,
     save,
+    stands_for,
     toolchain_key,
 )
 from lspd.engine.kept_memory import (
@@ -159,7 +160,7 @@ async def committed(
                 await asyncio.to_thread(_first_read, ws, checked)
             memory.made += 1
             note += await retooled(before, state, kept_folder(ws))
-            if commit != "session":
+            if commit != "session" and not state.unmade_under:  # a part not made: not kept
                 await asyncio.to_thread(save, kept_folder(ws), state)
         if memory.moved is not None and memory.moved[1] == commit and state is not None:
             was, now = memory.moved  # said while it stands, also when made in the background
@@ -212,7 +213,7 @@ async def _kept(
         session = memory.session
         return (session, "kept") if session is None or session.key == key else (None, "")
     state = memory.state
-    if state is not None and state.key == key:
+    if state is not None and await asyncio.to_thread(state.stands, key):
         return state, "kept"
     if state is not None and state.key.commit != key.commit:
         memory.moved = (state.key.commit, key.commit)
@@ -249,12 +250,15 @@ async def _revision(
     configuration (the engine's preview of that commit's texts over the work tree)."""
     memory = memory_of(ws)
     state, note = memory.revisions.get(key), "kept"
+    if state is not None and not await asyncio.to_thread(state.stands, key):
+        state = None  # a part not made: the configurations were edited again since
     if state is None:
         state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
     if state is None:
         state, note = await _made(ws, key, then, checked, delta, run), "checked"
         memory.made += 1
-        await asyncio.to_thread(save, kept_folder(ws), state)
+        if not state.unmade_under:
+            await asyncio.to_thread(save, kept_folder(ws), state)
     memory.revisions.pop(key, None)  # the newest last
     memory.revisions[key] = state
     while len(memory.revisions) > KEEP_REVISIONS:
@@ -351,7 +355,7 @@ async def _made(
     seen = await asyncio.to_thread(seen_all, ws, list(files.values()), shown)
     log.info("kept the result of %s: %d files, %d made at it", key.commit, len(seen), len(made))
     servers = frozenset((r.server, r.toolchain) for r in checked.results)
-    return KeptState(key, seen, time.time(), len(made), servers, tuple(stops))
+    return KeptState(key, seen, time.time(), len(made), servers, (*stops,), stands_for(key, stops))
 
 
 def _tsc_configs(

@@ -13,10 +13,15 @@ commit's at hand): each checker's part made on its own, then merged into one res
 Sound because no checker reads another's configuration (tsc no pyright table, basedpyright
 and mypy no tsconfig): a part's result is its checker's alone. Where one part cannot be
 made soundly (a pyright `include` edited, a TypeScript file no tsconfig holds beside a
-tsconfig edit, a configuration no part names), the question is refused, naming that part
-and why: a result without that part's files, kept and read back by every later question
-(the hooks, the stop gate), would call their errors introduced, and the work tree's would
-call them unchanged.
+tsconfig edit), the other part is made and compared all the same, and a stop says that
+part's files were not compared at the commit (`Stop.why`): what they say now is not known
+new there, save what no text of the commit can have said (`ops/changes._unseen`). Before,
+the whole question was refused: the stop gate then let the other part's new errors
+through. A result without that part's files and no stop, read back by every later
+question (the hooks, the stop gate), would call their errors introduced; the work tree's
+would call them unchanged. Such a result stands only while the configurations stay as
+edited (`committed.py`: never saved). Where no part can be made, or a configuration is no
+part's, the question is refused, naming why.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from lspd.engine.python_affected import PYTHON
 from lspd.engine.python_mirror import CONFIGS
 from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta
-from lspd.engine.stops import MYPY, TSC, Stop
+from lspd.engine.stops import MYPY, PYTHON_PART, TSC, TYPESCRIPT_PART, Stop
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.pyright_baseline import is_baseline
@@ -118,13 +123,32 @@ async def parts_state(
         python, typescript = _parts(ws, scope, then, delta)
     except Unmade as why:
         raise Unconfigured(f"{configured(ws, key)} ({why})") from why
-    made = Made()
+    made, unmade = Made(), []
     try:
         await _python(ws, python, held, memory, disk, made)
+    except Unmade as why:
+        unmade.append(_not_made(ws, made, python, str(why)))
+    try:
         await _typescript(ws, typescript, scope, delta, held, memory, disk, made)
     except (Unmade, DataNotChecked) as why:
-        raise Unconfigured(f"{configured(ws, key)} ({why})") from why
+        unmade.append(_not_made(ws, made, typescript, str(why)))
+    if len(unmade) == sum(bool(part.all()) for part in (python, typescript)):
+        raise Unconfigured(f"{configured(ws, key)} ({'; '.join(unmade)})")  # nothing made
     return made
+
+
+def _not_made(ws: Workspace, made: Made, part: _Part, why: str) -> str:
+    """`part` of the commit's state not made (`why`): none of its files' results are the
+    commit's (a held part's, merged before its JSON modules failed, left out too), and a
+    stop says they were not compared there. Before, the whole question was refused, the
+    other part's errors not compared either: a stop gate then let 5 new errors through."""
+    files = part.all()
+    shown = {ws.display(p) for p in files}
+    made.made = {path: r for path, r in made.made.items() if path not in files}
+    made.files = {path: r for path, r in made.files.items() if path not in shown}
+    made.stops = [s for s in made.stops if not s.files & shown]
+    made.stops.append(Stop(part.name, (), frozenset(shown), frozenset(), why))
+    return why
 
 
 def _parts(
@@ -144,8 +168,8 @@ def _parts(
     py_texts = {p: t for p, t in texts.items() if p.suffix in PYTHON}
     ts_texts = {p: t for p, t in texts.items() if p.suffix not in PYTHON}
     return (
-        _Part("the Python files", python, py_texts, py_then),
-        _Part("the TypeScript files", frozenset(gate - python), ts_texts, ts_then),
+        _Part(PYTHON_PART, python, py_texts, py_then),
+        _Part(TYPESCRIPT_PART, frozenset(gate - python), ts_texts, ts_then),
     )
 
 

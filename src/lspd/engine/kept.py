@@ -79,6 +79,33 @@ class KeptState:
     # The checkers that stopped at syntax errors in that state (`engine/stops.py`): what
     # they did not check there is unknown, so not introduced when said now.
     stopped: tuple[Stop, ...] = ()
+    # A part of it not made (a stop's `why`): the stamp of the edited configurations' texts
+    # it stands for (`edits_stamp`), "" for a whole result. Never saved: once they change,
+    # the part may be made, and the result is made again.
+    unmade_under: str = ""
+
+    def stands(self, key: StateKey) -> bool:
+        """Whether it answers for `key` now: its key, and a part not made only while the
+        configurations stay as they were edited."""
+        return self.key == key and (not self.unmade_under or self.unmade_under == edits_stamp(key))
+
+
+def stands_for(key: StateKey, stops: Iterable[Stop]) -> str:
+    """What a result of these `stops` stands for (`KeptState.unmade_under`): "" (whole) unless
+    one says a part was not made."""
+    return edits_stamp(key) if any(stop.why for stop in stops) else ""
+
+
+def edits_stamp(key: StateKey) -> str:
+    """A stamp of the disk's texts of the configurations edited since `key`'s commit."""
+    digest = hashlib.sha256()
+    for path in key.edited:
+        digest.update(f"\0{path}\0".encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0gone")
+    return digest.hexdigest()[:24]
 
 
 def toolchain_key(

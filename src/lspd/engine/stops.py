@@ -20,6 +20,9 @@ from typing import Any
 
 TSC = "tsc"
 MYPY = "mypy"
+# A part of a two-checker gate whose state at the commit was not made (`Stop.why`): its
+# files' checkers, named as the answers name the part (`engine/configured_parts.py`).
+PYTHON_PART, TYPESCRIPT_PART = "the Python files", "the TypeScript files"
 # How a stop past the parser is said, mypy's words after it (`ops/progressive_kept.stop_said`;
 # the hook's advice reads it: `cli/hook._fix`).
 BLOCKING = "its blocking error"
@@ -34,10 +37,13 @@ class Stop:
     said those errors alone and checked nothing else; in `read`, every syntax error it found
     was said (tsc parses every file of the program; mypy, the files it said errors of)."""
 
-    checker: str  # TSC or MYPY
+    checker: str  # TSC or MYPY; a part's name where `why` says it was not made
     at: tuple[tuple[str, int], ...]  # the errors it stopped at: file, 1-based line
     files: frozenset[str]
     read: frozenset[str]
+    # Why no checker ran on `files` in that state at all ("" for a checker's stop): a part
+    # of a two-checker gate whose commit state cannot be made soundly here.
+    why: str = ""
 
     def hides(
         self,
@@ -54,7 +60,10 @@ class Stop:
         file read unchanged was no syntax error (the parser would say it again): a
         checker's grammar error of the parser's codes (TS1102), not checked either. So is
         one of a changed file tsc's other state did not stop reading (`parsed` false: that
-        state's answer held its checker's errors, the parser's codes among them)."""
+        state's answer held its checker's errors, the parser's codes among them). A part
+        not made (`why`) hides every diagnostic of its files: none was checked there."""
+        if self.why:
+            return path in self.files
         if path not in self.files or (self.checker == MYPY and source != MYPY):
             return False
         if self.checker == TSC and not parsed:

@@ -184,6 +184,7 @@ def stopped(
                 at=at,
                 files=files[:10],
                 not_checked=len(diagnostics),
+                why=stop.why or None,
             )
         )
     return said

@@ -156,6 +156,8 @@ def stop_said(stop: Stopped, words: list[str]) -> str:
     check without a new error proves nothing (the stop gate and the hook say it). mypy's
     stop at a blocking error past the parser (`words`: its messages there, `stop_words`) is
     said in mypy's words: a file shadowing a library module, a `break` outside a loop."""
+    if stop.why:  # a part of the gate not compared: what it says now is not known new
+        return f"{stop.checker} were not compared ({stop.why})"
     at = ", ".join(list(dict.fromkeys(stop.at))[:3])  # mypy says a line's errors one by one
     if at_configuration(stop.checker, stop.at):
         return f"{stop.checker} stopped at the configuration error at {at}"
