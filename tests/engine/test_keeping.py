@@ -77,6 +77,12 @@ def test_heads_result_is_kept_after_serve_and_again_when_head_moves(
         assert again.stdout.startswith("0 new since HEAD (0 error(s)), 0 fixed, 8 unchanged; ")
         assert f"HEAD moved from {head[:12]} to {moved[:12]}: its result made again" in again.stdout
         assert memory.made == 3
+        app = (root / "pkg/app.py").read_text()
+        (root / "pkg/app.py").write_text(app + "\n")
+        later = lspd_check(root, "--baseline", "HEAD")  # said once, by the first answer
+        (root / "pkg/app.py").write_text(app)
+        assert later.returncode == 0 and "HEAD moved" not in later.stdout, later.stdout
+        assert f"against the kept result of {moved[:12]} (kept)" in later.stdout
     assert git(root, "status", "--porcelain") == ""  # nothing written into the repository
 
 

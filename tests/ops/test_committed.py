@@ -137,6 +137,11 @@ def test_a_signature_change_and_its_fix_against_a_moved_head(repo: Warm) -> None
     assert [(d.path, d.line, d.code) for d in again.fixed] == BROKEN_CALL
     assert memory_of(repo.ws).made == 2
     assert rows(again) == rows(two_states(repo))
+    # said once: the next answer reads the same result, HEAD where it was
+    edit(repo.root / "pkg/app.py", 'make_greeter("world", True)', 'make_greeter("you", True)')
+    later = from_kept(repo)
+    assert "(kept);" in later.scope and "HEAD moved" not in later.scope, later.scope
+    assert memory_of(repo.ws).made == 2
 
 
 def test_a_kept_result_is_read_back_after_a_restart_and_a_corrupt_one_is_not(

@@ -87,6 +87,7 @@ class Attempts:
     the gate makes `ATTEMPTS` checks at most, not the product of the two (9, before)."""
 
     left: int = ATTEMPTS
+    moved: str = ""  # HEAD's move as this question says it, on its retries too (`_moved`)
 
 
 @dataclass(frozen=True)
@@ -120,14 +121,16 @@ async def committed(
     checks: CheckState[R],
     attempts: Attempts | None = None,
     known: Named | None = None,
+    answered: bool = True,
 ) -> Committed[C]:
     """The kept result of `baseline` (a commit, or `session`), made now unless kept for
     this commit, toolchain and configuration; `whole` checks the work tree, `held` and
     `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The work
     tree is checked again while a file changes under its check, as `attempts` (the
     caller's budget, shared with its own retries) allows: once at least. `known`: what the
-    question found `baseline` names (`engine/named.py`), else asked here. The caller holds
-    the gate exclusively (the old texts of a dirty tree are held while asked)."""
+    question found `baseline` names (`engine/named.py`), else asked here. `answered`: False
+    for the background's keeping (its note is read by nobody). The caller holds the gate
+    exclusively (the old texts of a dirty tree are held while asked)."""
     run = Run(held, checks)
     tries = Attempts() if attempts is None else attempts
     memory = memory_of(ws)
@@ -162,9 +165,7 @@ async def committed(
             note += await retooled(before, state, kept_folder(ws))
             if commit != "session" and not state.unmade_under:  # a part not made: not kept
                 await asyncio.to_thread(save, kept_folder(ws), state)
-        if memory.moved is not None and memory.moved[1] == commit and state is not None:
-            was, now = memory.moved  # said while it stands, also when made in the background
-            note += f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
+        note += _moved(memory, commit, tries) if answered else ""
         if commit == "session":
             memory.session = state
         else:
@@ -172,6 +173,18 @@ async def committed(
             await _session_start(ws, memory, checked, run)
         found_now = Committed(state, checked, delta, note, edited=edited(ws, key), then=then)
         return _found(memory, found_now)
+
+
+def _moved(memory: CommittedMemory, commit: str, tries: Attempts) -> str:
+    """HEAD's move under the kept result, said once: by the first question reading the
+    result made again (made by it, or in the background before), on its retries too.
+    Before, every later answer reading that result said it ('its result made again' on a
+    result kept for an hour); the status page shows the last move (`CommittedMemory.moved`)."""
+    if memory.moved is not None and memory.moved[1] == commit and not memory.moved_said:
+        memory.moved_said = True
+        was, now = memory.moved
+        tries.moved = f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
+    return tries.moved
 
 
 def _first_read(ws: Workspace, checked: WholeCheck) -> None:
@@ -216,7 +229,7 @@ async def _kept(
     if state is not None and await asyncio.to_thread(state.stands, key):
         return state, "kept"
     if state is not None and state.key.commit != key.commit:
-        memory.moved = (state.key.commit, key.commit)
+        memory.moved, memory.moved_said = (state.key.commit, key.commit), False
     # SQLAlchemy's 84,000 diagnostics: ~1 s of JSON, off the loop
     return await asyncio.to_thread(load, kept_folder(ws), key), "read back"
 
