@@ -28,7 +28,7 @@ from lspd.ops.progressive import Progress
 from lspd.workspace import Workspace
 from tests.conftest import Warm, warm_root
 from tests.engine.test_affected import CORE, written
-from tests.ops.test_baseline import committed
+from tests.ops.test_baseline import SIGNATURE, TWO_ARGUMENTS, committed, edit
 from tests.ops.test_committed import from_kept, repo, rows
 from tests.workspace.mypy_env import STRICT, project
 
@@ -107,6 +107,24 @@ def writing_after_checks(repo: Warm, checks: list[Checked], writes: int) -> Whol
         return checked
 
     return functools.partial(whole, repo.ws)
+
+
+def test_the_note_counts_the_files_compared_by_why(repo: Warm) -> None:
+    """A signature changed (greeting.py: its unused parameter; app.py, unchanged: its call
+    broken) and a comment added (broken.py: the same error): three files compared with the
+    kept result, two of them changed. Before: "3 file(s) differ from it", where two files'
+    diagnostics differ."""
+    from_kept(repo)  # a clean tree: the whole check is kept as HEAD's
+    edit(repo.root / "pkg/greeting.py", SIGNATURE, TWO_ARGUMENTS)
+    broken = repo.root / "pkg/broken.py"
+    broken.write_text(broken.read_text() + "# a comment\n")
+    changes = from_kept(repo)
+    assert {d.path for d in changes.introduced} == {"pkg/app.py", "pkg/greeting.py"}
+    assert changes.changed == ["pkg/broken.py", "pkg/greeting.py"]
+    assert changes.scope.endswith(
+        "(kept); 3 file(s) compared with it: 2 changed since HEAD, "
+        "1 unchanged whose diagnostics differ from it"
+    ), changes.scope
 
 
 def test_files_changing_at_every_check_give_up_after_three_checks(repo: Warm) -> None:

@@ -234,7 +234,7 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     note = (
         f"{_counted(ws, found, part, changed)}{edited}; the gate's {part.gate} files as "
         f"`lspd check` has them against the kept result of {state.key.commit[:12]} "
-        f"({found.note}){found.edited}; {len(part.results) - part.outside} file(s) differ from it"
+        f"({found.note}){found.edited}; {_differing(found, part, baseline)}"
     )
     if part.beyond is not None:
         note += f"; {part.beyond}"
@@ -262,6 +262,23 @@ def compared(ws: Workspace, found: Committed[Checked], baseline: str, part: Part
     # rule): before, only those of the files compared were, "0 unchanged" on a clean tree.
     changes.unchanged += part.same
     return Compared(changes, part.results)
+
+
+def _differing(found: Committed[Checked], part: Part, baseline: str) -> str:
+    """The gate's files compared with the kept result, by why: changed since (their
+    diagnostics the same or not), or unchanged with diagnostics other than the kept ones
+    (or none kept). Before, all were "N file(s) differ from it": a changed file whose
+    diagnostics were the same counted as one differing (5 said where 4 files' did)."""
+    gate = part.results[: len(part.results) - part.outside]  # the files beyond it follow
+    changed = sum(r.path in part.changed for r in gate)
+    unkept = sum(r.path not in part.changed and r.path not in found.state.files for r in gate)
+    said = [f"{changed} changed since {baseline}"] if changed else []
+    if differ := len(gate) - changed - unkept:
+        said.append(f"{differ} unchanged whose diagnostics differ from it")
+    if unkept:
+        said.append(f"{unkept} unchanged, not in it")
+    why = f": {', '.join(said)}" if said else ""
+    return f"{len(gate)} file(s) compared with it{why}"
 
 
 def _counted(ws: Workspace, found: Committed[Checked], part: Part, changed: list[str]) -> str:
