@@ -167,12 +167,14 @@ def test_a_configurations_paths_beside_the_project_lead_there_from_the_copy(
 
 def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) -> None:
     """Each path leaving the project on its way is written absolute (or relative again
-    where it comes back in: the copy has another name); the others stay as written."""
+    where it comes back in: the copy has another name), an absolute one into the project
+    relative (the copy's); the others stay as written."""
     root = tmp_path / "py"
     (root / "sub").mkdir(parents=True)
     (root / "pyrightconfig.json").write_text(
-        '{"venvPath": "..", "stubPath": "../stubs", "extraPaths": ["src", "../py/lib", "/opt/x"],'
-        ' "executionEnvironments": [{"root": "../other", "extraPaths": ["../shared"]}]}\n'
+        '{"venvPath": "..", "stubPath": "../stubs", "extraPaths": ["src", "../py/lib", "/opt/x",'
+        f' "{root}/sub/lib"], "executionEnvironments":'
+        ' [{"root": "../other", "extraPaths": ["../shared"]}]}\n'
     )
     (root / "sub/pyproject.toml").write_text(
         "[tool.pyright]\nextraPaths = ['../../shared', '../lib']\nextends = \"../../base.json\"\n"
@@ -181,7 +183,7 @@ def test_the_copys_configuration_names_what_the_projects_does(tmp_path: Path) ->
     assert json.loads(copied_config(root, root / "pyrightconfig.json")) == {
         "venvPath": str(tmp_path),
         "stubPath": str(tmp_path / "stubs"),
-        "extraPaths": ["src", "lib", "/opt/x"],
+        "extraPaths": ["src", "lib", "/opt/x", "sub/lib"],
         "executionEnvironments": [
             {"root": str(tmp_path / "other"), "extraPaths": [str(tmp_path / "shared")]}
         ],

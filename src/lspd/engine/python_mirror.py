@@ -25,7 +25,6 @@ a file are asked there.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import shutil
@@ -38,11 +37,11 @@ from lspd.dirs import state_dir
 from lspd.engine.check_files import Said
 from lspd.engine.config_parts import same_settings
 from lspd.engine.python_imports import importers, touched
+from lspd.engine.python_mirror_site import copy_definition, site_gone
 from lspd.engine.second_server import ask_all
 from lspd.errors import InvalidInput
 from lspd.lsp import shapes
 from lspd.lsp.session import Session
-from lspd.servers.registry import ServerDefinition
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_source, read_text
 from lspd.workspace.kept_copy import Kept, Wanted, brought, told
@@ -146,7 +145,7 @@ async def mirror_asked(
 def _helper(ws: Workspace, session: Session, copy: Path, want: Wanted) -> Session:
     """A server like `session`, rooted at its project in `copy` (`want`: what it holds)."""
     helper = Session(
-        _pythonpath(session.definition, ws.root, copy, want),
+        copy_definition(session.definition, ws.root, copy, want),
         copy / session.root.relative_to(ws.root),
         session.log_path.parent / "mirror",
         request_timeout=session.request_timeout,
@@ -202,23 +201,6 @@ def _here(item: shapes.Diagnostic, copy: Path, root: Path) -> shapes.Diagnostic:
     return named
 
 
-def _pythonpath(
-    definition: ServerDefinition, root: Path, copy: Path, want: Wanted
-) -> ServerDefinition:
-    """`definition` with its interpreter (`python.pythonPath`) the copy's where its
-    environment is one the copy makes of folders (`_environment`: a held text in it), so
-    the server's import paths are the copy's site-packages."""
-    python = definition.settings.get("python", {})
-    interpreter = python.get("pythonPath") if isinstance(python, dict) else None
-    if not isinstance(interpreter, str) or not Path(interpreter).is_relative_to(root):
-        return definition
-    rel = Path(interpreter).relative_to(root)
-    if rel.parent.parent not in want.folders:  # linked: the project's own
-        return definition
-    settings = {**definition.settings, "python": {**python, "pythonPath": str(copy / rel)}}
-    return dataclasses.replace(definition, settings=settings)
-
-
 @asynccontextmanager
 async def _copy(root: Path, want: Wanted) -> AsyncIterator[Path]:
     """A copy of `root` holding `want` (`wanted`), in lspd's state directory for `root`;
@@ -231,6 +213,7 @@ async def _copy(root: Path, want: Wanted) -> AsyncIterator[Path]:
         yield copy
     finally:
         await asyncio.to_thread(shutil.rmtree, copy, True)
+        await asyncio.to_thread(site_gone, copy)
 
 
 def copied_config(root: Path, source: Path) -> bytes:
@@ -240,8 +223,10 @@ def copied_config(root: Path, source: Path) -> bytes:
     project) written absolute, to where it leads from the project, or relative again when
     it comes back inside (the copy has another name). Read from the copy, they led beside
     the copy, to nothing: the importers of a preview's deleted module had every import of
-    `../shared` unresolved. One the checker cannot read is copied as it is (its answer
-    says so)."""
+    `../shared` unresolved. An absolute path into the project is written relative (the
+    copy's): `extraPaths = ["/abs/project/src"]` read the disk's src/, and a preview of a
+    module's deletion said 0 new where the CLI says 7. One the checker cannot read is
+    copied as it is (its answer says so)."""
     data = source.read_bytes()
     try:
         named = paths_named(source)
@@ -249,10 +234,10 @@ def copied_config(root: Path, source: Path) -> bytes:
         return data
     text = data.decode("utf-8")
     for entry in dict.fromkeys(named):
-        if os.path.isabs(entry) or not _leaves(root, source.parent, entry):
-            continue
-        real = os.path.normpath(source.parent / entry)
+        real = os.path.normpath(source.parent / entry)  # an absolute entry: itself
         inside = Path(real).is_relative_to(root)
+        if not (inside if os.path.isabs(entry) else _leaves(root, source.parent, entry)):
+            continue
         there = os.path.relpath(real, source.parent) if inside else real
         quoted = json.dumps(entry, ensure_ascii=False)  # JSON's, TOML's "..."
         text = text.replace(quoted, json.dumps(there, ensure_ascii=False))
@@ -359,7 +344,7 @@ def _environment(root: Path, rel: Path, held: list[Path], want: Wanted) -> None:
     or, where a held text is in it (a module added to an installed package), made of
     folders down to each held file, their other entries linked (the rest of site-packages,
     the package's other files, `bin/`: the copy's interpreter is the environment's, with
-    the copy's site-packages: `_pythonpath`)."""
+    the copy's site-packages: `python_mirror_site`)."""
     inside = [path for path in held if path.is_relative_to(rel) and path != rel]
     if not inside:
         want.links[rel] = os.path.realpath(root / rel)
@@ -388,7 +373,7 @@ def _named(root: Path, source: Path) -> list[Path]:
         return []
     found = []
     for entry in dict.fromkeys(named):
-        path = Path(os.path.normpath(source.parent / entry))
-        if not os.path.isabs(entry) and path.is_relative_to(root) and path.is_file():
+        path = Path(os.path.normpath(source.parent / entry))  # absolute: written relative
+        if path.is_relative_to(root) and path.is_file():
             found.append(path)
     return found

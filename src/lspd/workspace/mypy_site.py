@@ -38,9 +38,14 @@ def site_of(users: Path | None) -> Path | None:
 
 
 def placed(users: Path, base: Path, copy: Path) -> None:
-    """The `sitecustomize` moving `base`'s folders to `copy`'s, written beside `users`
-    (again only where it differs: a server started meanwhile reads it at its start)."""
-    site = users.parent / SITE
+    """The `sitecustomize` moving `base`'s folders to `copy`'s, written beside `users`."""
+    written(users.parent / SITE, base, copy)
+
+
+def written(site: Path, base: Path, copy: Path) -> None:
+    """The `sitecustomize` moving `base`'s folders to `copy`'s, written in `site` (again
+    only where it differs: a server started meanwhile reads it at its start). Also the
+    basedpyright of lspd's Python copy (`engine/python_mirror_site`)."""
     site.mkdir(parents=True, exist_ok=True)
     wanted = {
         "sitecustomize.py": SCRIPT.read_bytes(),
