@@ -8,6 +8,7 @@ other (the daemons), the turn's edits written while none runs."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,9 @@ from lspd.cli.hook import stop_output
 from lspd.daemon import turns
 from lspd.daemon.feedback import Feedback
 from lspd.dirs import state_dir
+from lspd.ops import turn_start
+from lspd.ops.progressive import Before
+from lspd.workspace import Workspace
 from tests.conftest import copy_fixture, warm_root
 from tests.daemon.test_feedback_before import EARLIER, FILES, STOP, TURN, codes, project
 from tests.engine.test_affected import written
@@ -29,6 +33,20 @@ def restarted(
     """The stop's answer of a daemon started after the turn began under another one, which
     stopped before the turn's `edits` were written (None: deleted). `lost`: turns.json lost
     the session's line (two prompts at once wrote it), its start kept all the same."""
+    [stop] = answered(root, logs, edits, [[STOP]], lost)
+    assert (stop["complete"], stop["held_unknown"]) == (True, False)
+    return stop
+
+
+def answered(
+    root: Path,
+    logs: Path,
+    edits: dict[Path, str | None],
+    asked: list[list[dict[str, Any]]],
+    lost: bool = False,
+) -> list[dict[str, Any]]:
+    """The answers of the daemon started after the turn's `edits` (`restarted`) to the hook
+    calls `asked`, one list after the other, the calls of each list at once."""
     for warm in warm_root(root, logs / "first", watch=True):
         first = Feedback(warm.ws)
         warm.run(first.answer(TURN))
@@ -40,12 +58,13 @@ def restarted(
             path.unlink()
         else:
             path.write_text(text)
+    said: list[dict[str, Any]] = []
     for warm in warm_root(root, logs / "next", watch=True):
         again = Feedback(warm.ws)
-        stop = warm.run(again.answer(STOP))
+        for calls in asked:
+            said += warm.run(at_once(again, calls))
         warm.run(again.close())
-    assert (stop["complete"], stop["held_unknown"]) == (True, False)
-    return stop
+    return said
 
 
 def test_a_daemon_restarted_mid_turn_sets_aside_the_earlier_turns_error(
@@ -99,3 +118,48 @@ def test_a_typescript_daemon_restarted_mid_turn_blocks_for_the_turns_errors_alon
         ("src/more.ts", 3, "2345"),
         ("src/shapes.ts", 22, "2322"),
     ]
+
+
+async def at_once(feedback: Feedback, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return list(await asyncio.gather(*(feedback.answer(call) for call in calls)))
+
+
+@pytest.mark.parametrize("event", ["edit", "late"])
+def test_an_edit_hook_of_a_daemon_restarted_mid_turn_tells_the_turns_error_alone(
+    tmp_path: Path, event: str
+) -> None:
+    """The edit's hook (and its background one) is the first call the next daemon sees of
+    the session: it resumes the turn as the stop does, and waits for its Before before it
+    tells. Before, it told the earlier turn's error in pkg/a.py as this edit's."""
+    root = project(tmp_path / "p")
+    a = root / "pkg/a.py"
+    mine = FILES["pkg/a.py"] + EARLIER + "mine: bytes = 1\n"
+    edit = {**STOP, "event": event, "paths": ["pkg/a.py"], "first": 0.0}
+    told, stop = answered(root, tmp_path / "logs", {a: mine}, [[edit], [STOP]])
+    assert told["complete"] is True
+    assert codes(told) == [("pkg/a.py", 4, "reportAssignmentType")]
+    assert codes(stop) == [("pkg/a.py", 4, "reportAssignmentType")]
+    assert (stop["held_before"], stop["held_unknown"]) == (1, False)
+
+
+def test_two_stops_at_once_of_a_session_never_seen_take_one_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both resume the turn its predecessor kept; the second awaits the first's resuming,
+    so the turn's Before (a whole check and a replay) is taken once. Before, twice."""
+    taken: list[Path] = []  # by the next daemon (the first's start is not `kept`)
+    held_then = turn_start.held_then
+
+    async def counted(ws: Workspace, start: turn_start.TurnStart) -> Before | None:
+        taken.extend([ws.root] if start.kept else [])
+        return await held_then(ws, start)
+
+    monkeypatch.setattr(turn_start, "held_then", counted)
+    root = project(tmp_path / "p")
+    b = root / "pkg/b.py"
+    later = FILES["pkg/b.py"] + "later: str = one()\n"
+    stops = answered(root, tmp_path / "logs", {b: later}, [[STOP, STOP]])
+    assert taken == [root]
+    for stop in stops:
+        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
+        assert (stop["held_before"], stop["held_unknown"]) == (1, False)

@@ -39,7 +39,6 @@ from lspd.daemon.agent_session import (
     untold,
 )
 from lspd.daemon.hook_history import remember
-from lspd.errors import LspdError
 from lspd.ops import progressive_kept, turn_start
 from lspd.ops.progressive import Before, Introduced, Progress
 from lspd.tools import Activity
@@ -57,6 +56,7 @@ class Feedback:
         self.ws = ws
         self.activity = activity or Activity()  # a running check keeps the servers up
         self.sessions: dict[str, AgentSession] = {}
+        self._resuming: dict[str, asyncio.Task[AgentSession | None]] = {}  # `_turned`
 
     async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """`request`: `event` (`turn`, `edit`, `late` or `stop`), `session`, `baseline`,
@@ -124,9 +124,13 @@ class Feedback:
     ) -> dict[str, Any]:
         """Check the edited files (and any an unfinished check of this session had left),
         for at most `wait` seconds; first, what the session's last check found since."""
-        agent = self._agent(session)
+        began = time.monotonic()
+        agent = await self._turned(session, baseline) or self._agent(session)
         late = untold(self.ws, agent)
-        check = await self._start(agent, self._scope(agent, paths), baseline, wait)
+        scope = self._scope(agent, paths)
+        check = await self._start(agent, scope, baseline, wait - (time.monotonic() - began))
+        if check.introduced:  # what the turn began with is not news: Before, once taken
+            await self._before(agent, baseline, wait - (time.monotonic() - began))
         answer = describe(self.ws, check, untold(self.ws, agent), agent.held(baseline))
         check.answered.set()  # now a background hook may tell what comes after
         check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
@@ -148,12 +152,14 @@ class Feedback:
         taken before it answered or its `first` seconds are over. Nothing when a later
         edit's check took over (that one's hooks tell)."""
         began = time.monotonic()
-        agent = self._agent(session)
+        agent = await self._turned(session, baseline) or self._agent(session)
         check = await self._start(agent, self._scope(agent, paths), baseline, 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(check.answered.wait(), first)
         found: list[Introduced] = []
         while agent.check is check:
+            if check.introduced:  # what the turn began with is not news: Before, once taken
+                await self._before(agent, baseline, wait - (time.monotonic() - began))
             found = untold(self.ws, agent)
             left = wait - (time.monotonic() - began)
             if (
@@ -189,10 +195,8 @@ class Feedback:
         lines); of a check that ran out of time, errors all among those.
         Claude Code's `stop_hook_active` is not asked: it is false again at the next turn's
         stop, with the errors unchanged."""
-        agent = self.sessions.get(session)
+        agent = await self._turned(session, baseline)
         changed = await changed_since(self.ws, agent)
-        if agent is None or not agent.turned:  # its turn began under a daemon before?
-            agent, changed = await self._resumed(session, baseline, agent, changed)
         if agent is None or not (agent.edited or changed):
             return {"complete": True, "errors": [], "repeat": False, "compared": 0, "total": 0}
         agent.edited |= changed  # its work from now on, as a file its edit hook named
@@ -216,32 +220,33 @@ class Feedback:
         agent.reported |= {i.key for i in current}
         return answer
 
-    async def _resumed(
-        self, session: str, baseline: str, agent: AgentSession | None, changed: set[Path]
-    ) -> tuple[AgentSession | None, set[Path]]:
-        """A session whose turn began under the daemon before this one (`daemon/turns.py`):
-        its files written since (by their mtime; with its start kept, every file whose text
-        is not its text then too: deleted ones), and what the tree held then set aside as
-        that daemon would have, from its start kept; else nothing is, and the stop says so."""
-        root = self.ws.root
-        began = await asyncio.to_thread(turns.began, root, session)
-        start = await asyncio.to_thread(turns.kept_start, root, session, baseline)
-        if start is not None:  # its own time too: turns.json may have lost the line
-            began = start.began_ns if began is None else min(began, start.began_ns)
-        if began is None:
-            return agent, changed
-        agent = self._agent(session)
+    async def _turned(self, session: str, baseline: str) -> AgentSession | None:
+        """The session, its turn resumed at its first hook call here (`_resumed`), an edit's
+        as a stop's: once, the calls meanwhile (two stops) awaiting the first's one Before."""
+        agent = self.sessions.get(session)
+        if agent is not None and agent.turned:
+            return self._agent(session)  # the most recent now
+        task = self._resuming.get(session)
+        if task is None:
+            task = self._resuming[session] = asyncio.create_task(self._resumed(session, baseline))
+            task.add_done_callback(lambda _: self._resuming.pop(session, None))
+        return await asyncio.shield(task)
+
+    async def _resumed(self, session: str, baseline: str) -> AgentSession | None:
+        """A session whose turn began under the daemon before this one (`turns.resumed`):
+        the files changed since are its work, as a file its edit hook named, and what the
+        tree held then is set aside as that daemon would have, from its start kept; else
+        nothing is, and the stop says so. None seen begin: as it was."""
+        resumed = await asyncio.to_thread(turns.resumed, self.ws, session, baseline)
+        if resumed is None:
+            return self.sessions.get(session)
+        (start, changed), agent = resumed, self._agent(session)
+        if start is not None and agent.since is not None:
+            agent.start, agent.before = start, None
+            agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
+        agent.edited |= changed
         agent.turned = True
-        changed = changed | await asyncio.to_thread(turns.written_since, self.ws, began)
-        if start is None or agent.since is None:
-            return agent, changed
-        try:
-            changed |= set(await asyncio.to_thread(turn_start.changed_since, self.ws, start))
-        except LspdError:  # the commit is gone: nothing is set aside
-            return agent, changed
-        agent.start, agent.before = start, None
-        agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
-        return agent, changed
+        return agent
 
     async def _before(self, agent: AgentSession, baseline: str, wait: float) -> Before:
         """What the session's turn found held against `baseline`, once taken (for at most
@@ -253,7 +258,8 @@ class Feedback:
 
     async def close(self) -> None:
         """Cancel the checks still running (the daemon is stopping)."""
-        tasks = [a.task for a in self.sessions.values() if a.task is not None]
+        tasks: list[asyncio.Task[Any]] = [*self._resuming.values()]
+        tasks += [a.task for a in self.sessions.values() if a.task is not None]
         tasks += [a.before_task for a in self.sessions.values() if a.before_task is not None]
         for task in tasks:
             task.cancel()

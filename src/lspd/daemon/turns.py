@@ -25,7 +25,8 @@ import threading
 from pathlib import Path
 
 from lspd.dirs import state_dir
-from lspd.ops.turn_start import TurnStart
+from lspd.errors import LspdError
+from lspd.ops.turn_start import TurnStart, changed_since
 from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 
@@ -101,6 +102,28 @@ def kept_start(root: Path, session: str, baseline: str) -> TurnStart | None:
         return TurnStart(baseline, str(data["commit"]), -1, texts, int(data["began_ns"]), True)
     except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
         return None
+
+
+def resumed(
+    ws: Workspace, session: str, baseline: str
+) -> tuple[TurnStart | None, set[Path]] | None:
+    """`session`'s turn as the daemon before this one kept it (None: no daemon saw it
+    begin): its start against `baseline` (None: not kept, or its commit is gone) and the
+    files changed since: written since it began (by their mtime; the start's own time too:
+    turns.json may have lost the line), and with its start kept, every file whose text is
+    not its text then (compared by content: deleted ones too)."""
+    at, start = began(ws.root, session), kept_start(ws.root, session, baseline)
+    if start is not None:
+        at = start.began_ns if at is None else min(at, start.began_ns)
+    if at is None:
+        return None
+    changed = written_since(ws, at)
+    if start is None:
+        return None, changed
+    try:
+        return start, changed | set(changed_since(ws, start))
+    except LspdError:  # the commit is gone: nothing is set aside
+        return None, changed
 
 
 def _dumped(root: Path, start: TurnStart) -> dict[str, object]:
