@@ -20,6 +20,9 @@ from tests.conftest import copy_fixture
 from tests.daemon.support import cli_through_daemon, thread_daemon
 from tests.ops.test_changes_page import CALLS, FIXED, change_signature
 from tests.ops.test_changes_page import project as paging_project
+from tests.ops.test_checked import BESIDE, LEFT_OUT
+from tests.workspace.mypy_env import STRICT
+from tests.workspace.mypy_env import project as mypy_project
 
 LSPD = str(Path(sys.executable).parent / "lspd")
 
@@ -293,6 +296,23 @@ def test_check_checks_what_the_gate_checks_and_all_checks_everything(project: Pa
     given = lspd_check(project, "tests/test_x.py")  # explicit paths: exactly those
     assert summary(given.stdout.splitlines()[-1]) == (
         "lspd check: 1 file, 1 error, 0 warnings, S s; the given paths: tests/test_x.py"
+    )
+
+
+def test_all_says_the_files_mypy_leaves_out_in_the_text_too(tmp_path: Path) -> None:
+    """`--all` of a project whose mypy checks `files = ["app"]`, scripts/ beside: its text
+    names each file mypy did not check. Before: '5 files', and not a word of them."""
+    root = mypy_project(tmp_path / "p", {**STRICT, **BESIDE})
+    every = lspd_check(root, "--all")
+    assert every.returncode == 1, every.stderr
+    lines = every.stdout.splitlines()
+    assert lines[-3:-1] == [
+        f"skipped scripts/other.py: {LEFT_OUT}",
+        f"skipped scripts/tool.py: {LEFT_OUT}",
+    ]
+    assert (
+        summary(lines[-1])
+        == "lspd check: 3 files, 3 errors, 0 warnings, S s; every source file (--all)"
     )
 
 

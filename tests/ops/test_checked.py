@@ -1,13 +1,17 @@
 """A file's diagnostics are turned into the same JSON text `compact_json` writes, whatever
-their messages hold."""
+their messages hold; the whole answer says which files their checker left out (real mypy)."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from lspd.ops.budget import compact_json
+from lspd.ops.check import check_all
 from lspd.ops.checked import Checked, Stamp, stamp, summary
 from lspd.ops.models import Diagnostic, DiagnosticsResult
+from tests.conftest import answer
+from tests.workspace.mypy_env import STRICT, project
 
 MESSAGES = [
     'Type "list[Any]" is not assignable to return type "int"',
@@ -100,3 +104,23 @@ def test_an_answer_streamed_leaves_a_later_checks_stamps_in_place() -> None:
     answer = json.loads(head + first + "".join(chunks))
     assert [d["message"] for d in answer["diagnostics"]] == ["a", "b"]
     assert stamped["b.py"] is later
+
+
+BESIDE = {"scripts/tool.py": "x: int = ''\n", "scripts/other.py": "y = 1\n"}
+LEFT_OUT = (
+    "mypy: pyproject.toml [tool.mypy]; this file is outside the files mypy checks: "
+    "mypy did not check it"
+)
+
+
+def test_the_files_mypy_leaves_out_are_skipped_saying_why(tmp_path: Path) -> None:
+    """Every source file (`all`) of a project whose mypy checks `files = ["app"]`: mypy does
+    not check scripts/*.py (its CLI says nothing of tool.py's error), so they are skipped,
+    as `diagnostics FILE` says why. Before: 5 files checked, 0 skipped, nothing said."""
+    root = project(tmp_path / "p", {**STRICT, **BESIDE})
+    result = summary(answer(root, lambda ws: check_all(ws, all=True)))
+    assert (result.files_matched, result.files_checked, result.errors) == (5, 3, 3)
+    assert [(s.path, s.reason) for s in result.skipped] == [
+        ("scripts/other.py", LEFT_OUT),
+        ("scripts/tool.py", LEFT_OUT),
+    ]

@@ -16,8 +16,9 @@ class SkippedFile(Model):
     path: str
     """The file, relative to the root."""
     reason: str
-    """Too large (max_file_bytes / max_file_lines), set aside after stalling its server, or
-    its server timed out on it."""
+    """Too large (max_file_bytes / max_file_lines), set aside after stalling its server, its
+    server timed out on it, or its checker's configuration leaves it out (`all`: a file
+    outside mypy's `files`, which mypy does not check)."""
 
 
 class WorkspaceDiagnosticsResult(Model):

@@ -22,6 +22,7 @@ from lspd.ops.budget import compact_json, fits
 from lspd.ops.check_models import SkippedFile, WorkspaceDiagnosticsResult
 from lspd.ops.check_scope import scope_lines
 from lspd.ops.models import Changes, DiagnosticsResult, FileDiagnostic, FileDiagnosticCounts
+from lspd.ops.mypy_answers import OUTSIDE
 from lspd.workspace.scope import GateScope
 
 # Why a checker's syntax errors are its whole answer (`engine/stops.py`), as `stop_line` says.
@@ -178,9 +179,10 @@ def result_page(
     counts.sort(key=lambda c: (-c.errors, -c.warnings, c.path))
     shown = everything[offset:] if count is None else everything[offset : offset + count]
     end = offset + len(shown)
+    unchecked = _unchecked(checked)
     result = WorkspaceDiagnosticsResult(
         files_matched=checked.matched,
-        files_checked=len(checked.results),
+        files_checked=len(checked.results) - len(unchecked),
         errors=sum(c.errors for c in counts),
         warnings=sum(c.warnings for c in counts),
         files=counts,
@@ -192,7 +194,7 @@ def result_page(
         next_offset=end if end < len(everything) else None,
         scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
-        skipped=checked.skipped,
+        skipped=sorted([*checked.skipped, *unchecked], key=lambda s: s.path),
         environment=sorted({r.environment for r in checked.results if r.environment}),
         stopped=[stop_line(stop) for stop in checked.stopped],
     )
@@ -201,6 +203,15 @@ def result_page(
             result.files = result.files[: len(result.files) * 3 // 4]
             result.truncated = True
     return result
+
+
+def _unchecked(checked: Checked) -> list[SkippedFile]:
+    """The files whose checker did not check them (`check --all`: one mypy's configuration
+    leaves out, `mypy_answers.OUTSIDE`), as skipped, why being their result's `checker`, as
+    `diagnostics FILE` says it. Before, counted as checked, and said only there, which the
+    whole answer does not carry: neither its JSON nor `lspd check`'s text said a word."""
+    outside = [r for r in checked.results if r.checker and r.checker.endswith(OUTSIDE)]
+    return [SkippedFile(path=r.path, reason=r.checker or "") for r in outside]
 
 
 def stop_line(stop: Stop) -> str:
