@@ -160,16 +160,37 @@ def test_a_file_made_before_the_turns_before_is_taken_is_held_absent(tmp_path: P
         assert codes(stop) == [("pkg/c.py", 3, "reportAssignmentType")]
 
 
+@pytest.mark.parametrize("added", ['dependencies = ["attrs"]\n', "# a comment\n"])
+def test_a_root_pyproject_edit_configuring_no_checker_sets_the_earlier_error_aside(
+    tmp_path: Path, added: str
+) -> None:
+    """The root pyproject.toml's `[project]` edited (or a comment): what the checkers read
+    of it is the same (`config_parts.same_settings`), so the turn's start is replayed as
+    for a source edit. Before, any configuration edited in the turn set nothing aside."""
+    root = project(tmp_path / "p")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        turn_then(warm, feedback, root / "pyproject.toml", FILES["pyproject.toml"] + added)
+        (root / "pkg/b.py").write_text(FILES["pkg/b.py"] + "later: str = one()\n")
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        assert (stop["complete"], stop["held_before"], stop["held_unknown"]) == (True, 1, False)
+        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
+
+
 def test_a_configuration_edited_before_the_turns_before_is_taken_sets_nothing_aside(
     tmp_path: Path,
 ) -> None:
     """No run holds a configuration's old text for every checker: nothing is set aside, and
-    the stop gate says the earlier errors could not be told apart from the turn's."""
-    root = project(tmp_path / "p")
+    the stop gate says the earlier errors could not be told apart from the turn's. (Its
+    `[tool.pyright]` at HEAD: the stop's check compares under the commit's configuration.)"""
+    read = FILES["pyproject.toml"] + '\n[tool.pyright]\nreportMissingModuleSource = "warning"\n'
+    root = committed(written(tmp_path / "p", {**FILES, "pyproject.toml": read}))
+    (root / "pkg/a.py").write_text(FILES["pkg/a.py"] + EARLIER)  # before the turn
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         feedback = Feedback(warm.ws)
         config = root / "pyproject.toml"
-        turn_then(warm, feedback, config, FILES["pyproject.toml"] + "# a comment\n")
+        turn_then(warm, feedback, config, read.replace('"warning"', '"error"'))
         (root / "pkg/b.py").write_text(FILES["pkg/b.py"] + "later: str = one()\n")
         stop = warm.run(feedback.answer(STOP))
         assert stop["held_unknown"] is True

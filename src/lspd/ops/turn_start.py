@@ -15,10 +15,11 @@ start's. A file whose text is its text then (touched: its mtime moved, its bytes
 is no change. A daemon started mid-turn reads the start its predecessor kept
 (`daemon/turns.py`, `kept`) and finds the files changed since by their content
 (`changed_since`: no watcher of its own saw them). Where that cannot be sound (a
-configuration or a JSON a program reads changed in the turn, a file made in it that git
-ignores, a source file written since the turn began that the watcher did not see and whose
-text then is not known or not its text now, a `session` baseline, no watcher, the files
-never settling) nothing is set aside, and the stop gate says so.
+configuration changed in what a checker reads of it, or a JSON a program reads changed in
+the turn, a file made in it that git ignores, a source file written since the turn began
+that the watcher did not see and whose text then is not known or not its text now, a
+`session` baseline, no watcher, the files never settling) nothing is set aside, and the
+stop gate says so.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Committed, unchanged
 from lspd.engine.comparison import Found
+from lspd.engine.config_parts import same_settings
 from lspd.engine.overlaid_state import OverlaidState
 from lspd.engine.revisions import at_commit, git, is_configuration, listing, program_data
 from lspd.errors import LspdError
@@ -159,8 +161,9 @@ def _texts_then(
 ) -> dict[Path, str | None] | None:
     """The texts, as the turn began, of the source files of `changed` (those the watcher
     saw change since, up to the comparison's count) whose text now is not that one (a file
-    touched, its bytes the same, is no change); None when one cannot be held soundly: a
-    configuration or a JSON a program reads changed (no run holds their texts for every
+    touched, its bytes the same, is no change; nor is a configuration whose texts configure
+    the checkers alike: `config_parts.same_settings`); None when one cannot be held soundly:
+    a configuration or a JSON a program reads changed (no run holds their texts for every
     checker), or a file whose text then is not known (`_then`)."""
     texts: dict[Path, str | None] = {}
     for path in changed:
@@ -172,7 +175,8 @@ def _texts_then(
         if not data and ws.ignore(path.parent):
             continue
         known, then = _then(ws, start, path)
-        if known and then == read_text(path):
+        now = read_text(path)  # a configuration: read alike (a root `[project]` edited)
+        if known and (same_settings(path, then, now, ws.root) if data else then == now):
             continue
         if data or not known:
             return None
