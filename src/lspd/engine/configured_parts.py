@@ -47,6 +47,7 @@ from lspd.engine.overlaid_state import Held, overlaid_state
 from lspd.engine.program_data import DataNotChecked, data_changed, data_state, data_then
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.python_mirror import CONFIGS
+from lspd.engine.python_sides import python_sides
 from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta
 from lspd.engine.stops import MYPY, PYTHON_PART, TSC, TYPESCRIPT_PART, Stop
@@ -185,7 +186,9 @@ def file_part(
     """The gate and the configurations edited that decide `path`'s state at the commit
     (`diagnostics FILE --baseline`): where two checkers share the gate, its own checker's
     part and that checker's configurations (none edited: its state is the held texts', as
-    a dirty tree's), so `configured_how` answers for that part alone; else as given."""
+    a dirty tree's), so `configured_how` answers for that part alone; where mypy and
+    basedpyright share the Python part, its own checker's side (`python_sides`); else as
+    given."""
     if configured_how(ws, scope, then) is not None:
         return scope, dict(then)
     if any(not _python_config(p) and p.suffix != ".json" for p in then):
@@ -193,14 +196,20 @@ def file_part(
     python = path.suffix in PYTHON
     files = tuple(p for p in scope.files if (p.suffix in PYTHON) == python)
     own = {p: t for p, t in then.items() if _python_config(p) == python}
-    return replace(scope, files=files), own
+    part = replace(scope, files=files)
+    if python and own and configured_how(ws, part, own) is None:
+        for side in python_sides(ws, {*files, path}, own) or ():
+            if path in side.files:  # its own checker's files and configurations
+                return replace(scope, files=tuple(f for f in files if f in side.files)), side.then
+    return part, own
 
 
 async def _python(
     ws: Workspace, part: _Part, held: Held[R], memory: CheckState[R], disk: Disk, made: Made
 ) -> None:
     """The Python part: under the commit's configuration (mypy's copy, a basedpyright
-    rooted at a copy) where its configuration was edited, else with the texts held."""
+    rooted at a copy) where its configuration was edited, else with the texts held; where
+    mypy and basedpyright share it, each one's side so (`engine/python_sides.py`)."""
     if not part.then:
         await _held(ws, part, held, memory, disk, made, MYPY)
         return
@@ -208,6 +217,15 @@ async def _python(
     configs: Mapping[Path, str | None] | None = mypy_configured(ws, gate, then)
     if configs is None:
         configs = pyright_configs(ws, gate, then)
+    if configs is None and (sides := python_sides(ws, part.all(), then)) is not None:
+        for side in sides:  # each checker's files on their own (`engine/python_sides.py`)
+            texts = {p: t for p, t in part.texts.items() if p in side.files}
+            one = _Part(part.name, side.files & part.files, texts, side.then)
+            if side.then:
+                await _python(ws, one, held, memory, disk, made)
+            else:
+                await _held(ws, one, held, memory, disk, made, side.checker)
+        return
     if configs is None:
         named = ", ".join(ws.display(p) for p in sorted(part.then))
         raise Unmade(
