@@ -15,7 +15,7 @@ import pytest
 from lspd.ops import check as check_ops
 from lspd.ops import file_diagnostics, preview
 from lspd.ops.budget import BUDGET_CHARS, size
-from lspd.ops.changes_page import memory_of, workspace_comparison, workspace_cut
+from lspd.ops.changes_page import Kept, memory_of, workspace_comparison, workspace_cut
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.models import FileDiagnostic
 from lspd.workspace import Workspace, typescript_projects
@@ -101,6 +101,26 @@ def test_pages_by_next_offset_hold_every_introduced_diagnostic_once(changed: War
     assert all(p.changes is not None and p.changes.fixed_total == FIXED for p in rest)
     # The counts per file are complete on every page.
     assert all([(c.path, c.errors) for c in p.files] == [("users.py", CALLS)] for p in pages)
+
+
+def test_fixed_is_the_first_pages_and_narrower_paths_list_the_rest(changed: Warm) -> None:
+    """`fixed` lists on the first page as many as fit, `fixed_total` counts all, and the
+    question narrowed to their file lists them all (the way on that the schema names). A
+    first page whose `fixed` is cut is `truncated`, its introduced all listed or not:
+    before, only a preview's was (a reader of `fixed` alone undercounts)."""
+    ask = check_ops.workspace_diagnostics
+    first = changed.run(ask(changed.ws, limit=1000, baseline="HEAD"))
+    assert first.changes is not None and first.changes.fixed_total == FIXED
+    assert 0 < len(first.changes.fixed) < FIXED and first.truncated
+    narrow = changed.run(ask(changed.ws, paths=["others.py"], baseline="HEAD"))
+    assert narrow.changes is not None and narrow.changes.fixed_total == FIXED
+    assert (len(narrow.changes.fixed), narrow.total, narrow.truncated) == (FIXED, 0, False)
+    whole = next(iter(memory_of(changed.ws).kept.values())).changes  # the first question's
+    many = whole.model_copy(update={"introduced": [], "fixed": whole.fixed * 100})
+    alone = workspace_cut(Kept(many, 3), 0, 1000)  # no introduced: fixed alone is cut
+    assert alone.changes is not None and alone.changes.fixed_total == FIXED * 100
+    assert 0 < len(alone.changes.fixed) < FIXED * 100
+    assert (alone.total, alone.next_offset, alone.truncated) == (0, None, True)  # was False
 
 
 def test_the_next_pages_are_cut_from_the_same_comparison(changed: Warm) -> None:

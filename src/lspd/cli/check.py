@@ -212,15 +212,17 @@ def _line(d: dict[str, Any]) -> str:
 
 def _print_compared(result: dict[str, Any], errors_only: bool) -> int:
     """`--baseline --json`: workspace_diagnostics' JSON with every page's introduced
-    diagnostics in one (its counts are theirs); with `--errors-only`, the errors alone."""
+    diagnostics in one (its counts are theirs); with `--errors-only`, the errors alone.
+    `fixed` is the first page's (`fixed_total` counts all): `truncated` says when it is cut."""
     changes = dict(result.get("changes") or {})
     if errors_only:
         changes["introduced"] = [d for d in changes["introduced"] if d["severity"] == "error"]
         result = {**result, "warnings": 0, "total": len(changes["introduced"])}
-    # Every page is in it: only the per-file counts may be cut (the MCP JSON leaves defaults out).
+    # Every page is in it: the per-file counts and `fixed` may be cut (defaults left out).
     shown = {k: v for k, v in result.items() if k not in ("next_offset", "truncated")}
     shown["changes"] = changes
-    if len(result.get("files", [])) < int(result.get("files_with_problems", 0)):
+    files_cut = len(result.get("files", [])) < int(result.get("files_with_problems", 0))
+    if files_cut or len(changes.get("fixed", [])) < changes.get("fixed_total", 0):
         shown["truncated"] = True
     print(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
     return 1 if any(d["severity"] == "error" for d in changes.get("introduced", [])) else 0

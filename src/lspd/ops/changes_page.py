@@ -224,17 +224,20 @@ def every_page(comparison: Kept) -> list[WorkspaceDiagnosticsResult]:
 
 def workspace_cut(kept: Kept, offset: int, limit: int) -> WorkspaceDiagnosticsResult:
     """One page of a kept workspace comparison: the counts complete, the per-file counts
-    as many as fit `FILES_SHARE` (`truncated` when fewer), the introduced ones paged."""
+    as many as fit `FILES_SHARE` (`truncated` when fewer), the introduced ones paged, the
+    fixed ones on the first page as far as they fit (`truncated` when fewer, as a
+    preview's: before, a first page whose introduced all fit was not, its `fixed` cut)."""
     counts = kept.counts
     files = counts.files[: _counts_that_fit(counts)]
 
     def build(changes: Changes, w: Window) -> WorkspaceDiagnosticsResult:
+        cut = len(files) < len(counts.files) or _fixed_cut(changes, w)
         return counts.model_copy(
             update={
                 "changes": changes,
                 "files": files,
                 "offset": w.offset,
-                "truncated": w.truncated or len(files) < len(counts.files),
+                "truncated": w.truncated or cut,
                 "next_offset": w.next_offset,
             }
         )
@@ -284,13 +287,19 @@ def introduced_page(
                 "warnings": sum(d.severity == "warning" for d in listed),
                 "diagnostics": [],
                 "total": w.total,
-                "truncated": w.truncated,
+                "truncated": w.truncated or _fixed_cut(changes, w),
                 "next_offset": w.next_offset,
                 "changes": changes,
             }
         )
 
     return paged(comparison, offset, limit, build)
+
+
+def _fixed_cut(changes: Changes, w: Window) -> bool:
+    """Whether the first page lists fewer fixed diagnostics than there are (the others:
+    `fixed_total`; narrower `paths`, or a file's diagnostics, list them)."""
+    return w.offset == 0 and len(changes.fixed) < changes.fixed_total
 
 
 def preview_cut(kept: Kept, offset: int, limit: int) -> PreviewResult:

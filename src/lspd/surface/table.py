@@ -51,9 +51,11 @@ closest names). Paths are relative to the workspace root. Lists are paged: an an
 stops short has `truncated: true` and `next_offset`; send that as `offset` for the rest
 (`limit`: items per page, at most 1000). In answers, `symbol` is the name path of the symbol
 a location stands for. `baseline` (`HEAD`, a git revision, or `session`) on diagnostics adds
-`changes`: the diagnostics new since then (`introduced`) and gone (`fixed`); the answer's
-counts are then those of `introduced`. `content` (unsaved text) on diagnostics, hover,
-definition and type_definition: answer as if `path` held that text (nothing is written).
+`changes`: the diagnostics new since then (`introduced`, paged) and gone (`fixed`: on the
+first page only, as many as fit; `fixed_total` counts them all, and narrower `paths` or a
+file's diagnostics list the rest); the answer's counts are then those of `introduced`.
+`content` (unsaved text) on diagnostics, hover, definition and type_definition: answer as
+if `path` held that text (nothing is written).
 `rename` and `fixes` give the server's edit as one unified diff (paths relative to the root:
 `git apply` it) and never apply it; their `check` is what applying it would introduce and
 fix, as `preview` says. A rename's diff is paged by whole files; a page is marked `partial`:
