@@ -126,9 +126,10 @@ class Changes(Model):
     introduced: list[FileDiagnostic]
     """New since the baseline (a page: `next_offset`)."""
     fixed: list[FileDiagnostic]
-    """Gone since the baseline (first page: what fits)."""
+    """Gone since the baseline: the first page's only, as many as fit (narrower paths, or
+    a file's diagnostics, list the rest)."""
     fixed_total: int = 0
-    """All gone."""
+    """All gone (`fixed` may list fewer)."""
     unchanged: int = 0
     """In both (matched by text, not line)."""
     changed: list[str] = Field(default_factory=list)
@@ -140,7 +141,7 @@ class Changes(Model):
     stopped: list[Stopped] = Field(default_factory=list)
     """Checkers stopped at syntax errors: the baseline errors they did not check, not fixed."""
     baseline_stopped: list[Stopped] = Field(default_factory=list)
-    """Stopped at the baseline: what it did not check there, not new."""
+    """Stopped at the baseline, or a part not compared there: what was not checked, not new."""
     renamed: dict[str, str] = Field(default_factory=dict)
     """Renamed files, old path: new path (compared as one)."""
 
