@@ -1,6 +1,7 @@
 """Whether a toolchain in use changed on disk since the last question: another
 `node_modules/typescript` (npm install typescript@5.x.y, a link moved), packages installed
-or removed in a project's environment (mypy or basedpyright upgraded in its .venv).
+or removed in a project's environment (mypy or basedpyright upgraded in its .venv) or in the
+node_modules its TypeScript resolves imports from (`installed`).
 
 The watcher does not follow node_modules or virtual environments (`retool`), so nothing
 counted such a change: the whole check and every answer kept with it were reused while no
@@ -62,7 +63,8 @@ class ToolStamps:
         differs from the last one seen; one seen for the first time is only noted."""
         now: dict[object, Stamp] = {}
         for project, toolchain in found:
-            if toolchain is not None and toolchain.origin != "lspd":
+            # (lspd's own TypeScript resolves the project's packages all the same)
+            if toolchain is not None and (toolchain.origin != "lspd" or toolchain.kind != "python"):
                 now[(project, toolchain.kind)] = self._stamp(project, toolchain)
         for interpreter in interpreters:
             now[interpreter] = ("python", str(interpreter), environment_of(interpreter))
@@ -92,14 +94,26 @@ class ToolStamps:
         self, found: Iterable[tuple[Path, Toolchain | None]], interpreters: Iterable[Path]
     ) -> tuple[str, ...]:
         """The stamps of the Python environments in use (`found`: each project's toolchain,
-        `interpreters`: mypy's), for a kept result's key: made under other packages, `.pth`
-        files or a typed dependency's files, it is not the one to compare with."""
+        `interpreters`: mypy's) and of the node_modules TypeScript projects resolve from, for
+        a kept result's key: made under other packages, `.pth` files or a typed dependency's
+        files, it is not the one to compare with."""
+        found = list(found)
         pythons = {t.path for _, t in found if t is not None and t.kind == "python"}
         pythons.update(interpreters)
-        return tuple(
+        stamps = tuple(
             f"{python}\0{environment_of(python)}\0{self._outside_stamp(python)}"
             for python in sorted(pythons)
         )
+        # TypeScript's: the node_modules its projects resolve from (each folder once, so a
+        # project found later that resolves from the same folders keeps the key)
+        scripts = [p for p, t in found if t is not None and t.kind == "typescript"]
+        folders = sorted({f for p in scripts for f in modules_folders(p, self.root)})
+        if not folders:
+            return stamps
+        digest = hashlib.blake2b(digest_size=16)
+        for folder in folders:
+            digest.update(f"{folder}\0{packages_stamp(folder)}\0".encode())
+        return (*stamps, f"node_modules\0{digest.hexdigest()}")
 
     def outside(self, interpreters: Iterable[Path]) -> list[tuple[Path, tuple[int, int] | None]]:
         """The `.py` / `.pyi` files below the folders the `.pth` files of the environments of
@@ -153,7 +167,35 @@ class ToolStamps:
         if toolchain.kind == "typescript":  # the package found now, and its version's file
             found = toolchain.origin == "project"
             package = find_typescript(project, self.root) if found else toolchain.path
-            return ("typescript", str(package), package and stamp(package / "package.json"))
+            version = package and stamp(package / "package.json")
+            return ("typescript", str(package), version, installed(project, self.root))
         # basedpyright reads no library file again when told it changed: restarted (`took`)
         outside = self._outside_stamp(toolchain.path, "beyond the bound")
         return ("python", str(toolchain.path), environment_of(toolchain.path), outside)
+
+
+# What a package manager rewrites in node_modules at each install or removal: npm's hidden
+# lockfile, pnpm's and yarn's state files.
+INSTALL_MARKS = (".package-lock.json", ".modules.yaml", ".yarn-state.yml", ".yarn-integrity")
+
+
+def installed(project: Path, root: Path) -> tuple[object, ...]:
+    """The stamps of the node_modules folders a TypeScript project's imports resolve from
+    (`modules_folders`): a package installed or removed moves one (a few stats a project)."""
+    return tuple(packages_stamp(folder) for folder in modules_folders(project, root))
+
+
+def modules_folders(project: Path, root: Path) -> list[Path]:
+    """The node_modules folders, there or not, from the project's own up to the root's."""
+    found: list[Path] = []
+    for directory in (project, *project.parents):
+        found.append(directory / "node_modules")
+        if directory == root or root not in directory.parents:
+            break
+    return found
+
+
+def packages_stamp(modules: Path) -> tuple[object, ...]:
+    """A node_modules folder's stamp, its `@types`' and its package managers' marks'."""
+    marks = (stamp(modules / mark) for mark in INSTALL_MARKS)
+    return (stamp(modules), stamp(modules / "@types"), *marks)

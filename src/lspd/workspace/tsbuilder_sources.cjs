@@ -28,7 +28,9 @@ function readManifest(name) {
 }
 
 function manifestsChanged(known) {
-  for (const [name, text] of known.manifests || []) if (readManifest(name) !== text) return true;
+  for (const [name, text] of known.manifests || []) {
+    if (text === false ? fs.existsSync(name) : readManifest(name) !== text) return true;
+  }
   return false;
 }
 
@@ -60,6 +62,16 @@ function makeHost(options) {
     const text = readFile.call(host, fileName);
     if (isManifest(fileName)) host.manifests.set(fileName, text === undefined ? null : text);
     return text;
+  };
+  // A package's folder, or a node_modules, looked for and not there (false): module
+  // resolution then asks for no package.json in it, so a package installed since (a
+  // project's node_modules made by `npm install`) was never seen and its TS2307 kept.
+  const directoryExists = host.directoryExists;
+  host.directoryExists = (name) => {
+    const found = directoryExists.call(host, name);
+    const modules = name.split(/[\\/]/).includes("node_modules");
+    if (!found && modules && !host.manifests.has(name)) host.manifests.set(name, false);
+    return found;
   };
   const fileExists = host.fileExists;
   host.fileExists = (fileName) => {
