@@ -396,3 +396,19 @@ def test_the_baseline_is_head_only_once_git_has_a_commit(tmp_path: Path) -> None
     git("add", "a.py")
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
     assert _baseline(tmp_path) == "HEAD"
+
+
+def test_a_part_not_compared_at_the_baseline_is_said_so() -> None:
+    """A mixed gate's part whose HEAD state was not made (`engine/configured_parts.py`): its
+    errors are not known new; the rest was compared (before: "the rest is not checked")."""
+    said = "at HEAD, the Python files were not compared (WHY)"
+    answer = {"baseline": "HEAD", "complete": True, "introduced": [], "stopped": [said]}
+    assert stop_output({**answer, "repeat": False}, 60.0) == {
+        "decision": "block",
+        "reason": f"lspd: {said}: their errors are not known new, so whether this session's "
+        "changes introduced errors is not known; run the project's own checker before you "
+        "finish.",
+    }
+    syntax = "mypy stopped at the syntax error at a.py:3"
+    reason = stop_output({**answer, "stopped": [said, syntax], "repeat": False}, 60.0)
+    assert reason is not None and f"{syntax}: the rest is not checked" in reason["reason"]

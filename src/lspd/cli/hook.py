@@ -123,7 +123,7 @@ def stopped_note(stops: list[str], what: str, proves: str) -> str:
     """Checkers stopped at syntax errors (`stops`, said): `what` the edits introduced is
     not known."""
     return (
-        f"lspd: {'; '.join(stops)}: the rest is not checked, so what {what} introduced is "
+        f"lspd: {'; '.join(stops)}: {_rest(stops)}, so what {what} introduced is "
         f"not known; {_fix(stops, proves)}."
     )
 
@@ -248,7 +248,7 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
         if not answer.get("complete"):
             text += f"\n(the check did not finish in {budget:g} s; {check})"
         if stops:
-            text += f"\n({stops}: the rest is not checked)"
+            text += f"\n({stops}: {_rest(answer['stopped'])})"
         text += _aside(answer, held_note if held else None, baseline)
         return {"decision": "block", "reason": text + "\nFix them, or say why they stay."}
     if failed := answer.get("failed"):
@@ -261,7 +261,7 @@ def stop_output(answer: dict[str, Any], budget: float) -> dict[str, Any] | None:
             return {"systemMessage": f"{text} (it failed at the last stop too).{_now_text(answer)}"}
         return {"decision": "block", "reason": f"{text} before you finish.{_now_text(answer)}"}
     if stops:
-        text = f"lspd: {stops}: the rest is not checked, so whether this session's changes"
+        text = f"lspd: {stops}: {_rest(answer['stopped'])}, so whether this session's changes"
         if answer.get("repeat"):
             return {
                 "systemMessage": f"{text} introduced errors is not known (as at the last stop)."
@@ -295,6 +295,12 @@ def _now_text(answer: dict[str, Any]) -> str:
     head = "meanwhile, the files changed hold"
     found = errors_text(answer.get("now", []), answer.get("baseline", "HEAD"), head, "error(s)")
     return f"\n{found} (new or not: not known)" if found else ""
+
+
+def _rest(stopped: list[str]) -> str:
+    """What a stop leaves unknown: a checker's, the rest; a part not compared, its errors."""
+    parts = all(" were not compared (" in s for s in stopped)  # `stop_said`'s of a part
+    return "their errors are not known new" if parts else "the rest is not checked"
 
 
 def _fix(stopped: list[str], what: str) -> str:
