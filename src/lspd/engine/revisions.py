@@ -130,9 +130,19 @@ def _hidden_edits(root: Path, commit: str, top: Path, flagged: dict[str, str]) -
     skip-worktree (a sparse checkout's: the same in both states). A symlink or a submodule
     is left as git has it."""
     gone = {n for n, tag in flagged.items() if tag == "h" and not os.path.lexists(root / n)}
-    present = sorted(n for n in flagged if "\n" not in n and _regular(root / n))
+    present = {n for n in flagged if "\n" not in n and _regular(root / n)}
+    # not compared (git failed): read as differing (their texts compared)
+    return gone | (present - committed_alike(root, commit, top, present))
+
+
+def committed_alike(root: Path, commit: str, top: Path, names: Iterable[str]) -> set[str]:
+    """The files of `names` (relative to `root`, in the repository at `top`) whose disk text
+    is `commit`'s, compared by content in two git runs for all, however many: the disk's
+    blob ids (`hash-object`, its filters applied) and the commit's (`cat-file`). None is
+    where git fails; nor one absent at the commit, or not a regular file on disk."""
+    present = sorted(n for n in names if "\n" not in n and _regular(root / n))
     if not present:
-        return gone
+        return set()
     prefix = os.path.relpath(os.path.realpath(root), top).replace(os.sep, "/")
     at = "" if prefix == "." else f"{prefix}/"
     # both by the path from the top: hash-object reads --stdin-paths there from a folder too
@@ -140,9 +150,9 @@ def _hidden_edits(root: Path, commit: str, top: Path, flagged: dict[str, str]) -
     asked = "".join(f"{commit}:{at}{n}\n" for n in present)
     then = git(top, "cat-file", "--batch-check=%(objectname)", given=asked)
     if now is None or then is None:
-        return gone | set(present)  # not compared: read as differing (their texts compared)
+        return set()
     ids = zip(present, now.splitlines(), then.splitlines(), strict=False)
-    return gone | {n for n, disk, committed in ids if disk != committed}
+    return {n for n, disk, committed in ids if disk == committed}
 
 
 def _regular(path: Path) -> bool:
