@@ -23,6 +23,9 @@ async def retooled(was: KeptState | None, now: KeptState, folder: Path) -> str:
         return ""
     gone = ", ".join(sorted(str(t) for _, t in was.servers - now.servers))
     came = ", ".join(sorted(str(t) for _, t in now.servers - was.servers))
+    if gone == came:  # the same toolchains, other servers answering (a configuration edit)
+        gone = ", ".join(sorted({name for name, _ in was.servers - now.servers}))
+        came = ", ".join(sorted({name for name, _ in now.servers - was.servers}))
     # the same labels: lspd's servers.toml, or an environment's packages or .pth files
     moved = f"{gone} -> {came}" if gone or came else "lspd's own servers, or the environment's"
     return f"; the toolchain changed since its result was made ({moved}): checked again by it"

@@ -1,0 +1,38 @@
+"""What the kept result's note says of the toolchain that made it (`engine/committed_notes`).
+
+An edit making both checkers judge a mypy project (a pyrightconfig.json added beside its
+`[tool.mypy]`) changes which servers answer, not their toolchains: the note said the same
+label on both sides ("mypy 2.4.1 (api/.venv/bin/python) -> mypy 2.4.1
+(api/.venv/bin/python)"); it names the servers then."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lspd.engine.committed_notes import retooled
+from lspd.engine.kept import KeptState, StateKey
+
+LABEL = "mypy 2.4.1 (api/.venv/bin/python)"
+
+
+def state(toolchain: str, servers: set[tuple[str, str | None]]) -> KeptState:
+    return KeptState(StateKey("c0ffee", toolchain, "cfg"), {}, 0.0, 0, frozenset(servers))
+
+
+def test_other_servers_of_the_same_toolchain_are_named(tmp_path: Path) -> None:
+    was = state("a", {("mypy", LABEL)})
+    now = state("b", {("mypy+basedpyright", LABEL)})
+    assert asyncio.run(retooled(was, now, tmp_path)) == (
+        "; the toolchain changed since its result was made (mypy -> mypy+basedpyright): "
+        "checked again by it"
+    )
+
+
+def test_another_toolchain_is_named_by_its_label(tmp_path: Path) -> None:
+    was = state("a", {("mypy", "mypy 1.13.0 (.venv/bin/python)")})
+    now = state("b", {("mypy", "mypy 2.4.1 (.venv/bin/python)")})
+    assert asyncio.run(retooled(was, now, tmp_path)) == (
+        "; the toolchain changed since its result was made (mypy 1.13.0 (.venv/bin/python) "
+        "-> mypy 2.4.1 (.venv/bin/python)): checked again by it"
+    )
