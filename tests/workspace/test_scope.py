@@ -234,3 +234,23 @@ def test_a_file_replaced_keeps_the_scope_a_file_that_came_makes_it_again(
             await ws.close()
 
     assert asyncio.run(run()) == (["src/a.ts"], ["src/a.ts", "src/b.ts"])
+
+
+def test_a_project_both_checkers_judge_names_both_configurations(tmp_path: Path) -> None:
+    """A pyrightconfig.json beside a [tool.mypy]: both judge api/ (`mypy_config.choose`),
+    basedpyright's configuration chooses the files, and the scope names both. Before, only
+    "api/pyrightconfig.json" (the summary of `lspd check` hid mypy)."""
+    root = write(
+        tmp_path / "p",
+        {
+            "api/pyproject.toml": '[project]\nname = "api"\n\n[tool.mypy]\nstrict = true\n',
+            "api/pyrightconfig.json": '{"include": ["src"]}\n',
+            "api/src/a.py": ERROR,
+            "api/other.py": ERROR,
+        },
+    )
+    scope = scope_of(root)
+    assert [p.config for p in scope.projects] == [
+        "api/pyrightconfig.json + api/pyproject.toml [tool.mypy]"
+    ]
+    assert shown(root, scope) == ["api/src/a.py"]

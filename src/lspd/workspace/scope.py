@@ -29,6 +29,7 @@ from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
+from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
 from lspd.workspace.mypy_scope import MypyScope, gate_mypy_scopes
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_scope import (
@@ -202,13 +203,25 @@ def _python(
             continue
         read += config.read
         chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
-        label = ("" if directory == ws.root else f"{ws.display(directory)}/") + config.label
+        prefix = "" if directory == ws.root else f"{ws.display(directory)}/"
+        label = prefix + config.label
+        if (mypy := _also_mypy(ws, directory)) is not None:  # both judge it: both named
+            label += f" + {prefix}{mypy}"
         projects.append(ProjectScope("python", directory, label, chosen))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
     loose = [p for p in files if not under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     return projects + fallback(ws, loose, "python", note)
+
+
+def _also_mypy(ws: Workspace, directory: Path) -> str | None:
+    """The label of the mypy configuration of a project basedpyright's configuration scopes
+    where mypy judges it too (`mypy_config.choose`), else None."""
+    choice = choose(directory, ws.config.python_checker, ws.restricted)
+    if MYPY not in choice.checkers or (config := mypy_config_in(directory)) is None:
+        return None
+    return config.label
 
 
 def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
