@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from lspd.cli.hook import _baseline, edit_output, stop_output
+from lspd.cli.hook import edit_output, stop_output
 from tests.conftest import copy_fixture
 from tests.daemon.support import ThreadDaemon, thread_daemon
 
@@ -383,19 +383,6 @@ def test_the_edits_own_hook_goes_first_and_the_background_one_stays_quiet(
         "reason": MESSAGE,
     }
     assert finished(late) == (0, "", "")
-
-
-def test_the_baseline_is_head_only_once_git_has_a_commit(tmp_path: Path) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
-
-    assert _baseline(tmp_path) == "session"
-    git("init", "-q")
-    assert _baseline(tmp_path) == "session"  # no commit: 'HEAD' names none yet
-    (tmp_path / "a.py").write_text("x = 1\n")
-    git("add", "a.py")
-    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
-    assert _baseline(tmp_path) == "HEAD"
 
 
 def test_a_part_not_compared_at_the_baseline_is_said_so() -> None:

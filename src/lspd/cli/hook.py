@@ -20,12 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from lspd.cli.hook_payload import baseline_of, edited_files
 
 if TYPE_CHECKING:
     from lspd.daemon.finding import Probe
@@ -43,7 +43,6 @@ NOT_SET_ASIDE = (  # the stop gate could not tell them (`ops/turn_start.py`)
 TURN_TIMEOUT_S = 5.0  # a turn's start: the daemon notes where the watcher stands
 LATE_TIMEOUT_S = 300.0  # `--late`: how long the background hook waits (LSPD_LATE_TIMEOUT)
 MARGIN_S = 0.3  # of the budget, left for the answer to come back and be printed
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$", re.M)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,7 +98,7 @@ def late(agent: str, raw: str, budget: float | None = None) -> str | None:
     wait = _budget(budget, "LSPD_LATE_TIMEOUT", LATE_TIMEOUT_S)
     first = _budget(None, "LSPD_HOOK_TIMEOUT", TIMEOUT_S)  # the edit's own hook goes first
     request = {"event": "late", "session": session, "paths": paths,
-               "baseline": _baseline(found.root), "wait": wait, "first": first}  # fmt: skip
+               "baseline": baseline_of(found.root), "wait": wait, "first": first}  # fmt: skip
     return late_output(hook(found, request, timeout=wait + 5))
 
 
@@ -140,7 +139,7 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         # a turn begins: what changes from now on, by any tool, is the stop gate's to prove
         found = enclosing_daemon(Path(str(payload.get("cwd") or Path.cwd())))
         if found is not None:
-            began_turn = {"event": "turn", "session": session, "baseline": _baseline(found.root)}
+            began_turn = {"event": "turn", "session": session, "baseline": baseline_of(found.root)}
             hook(found, began_turn, timeout=TURN_TIMEOUT_S)
         return None  # a prompt hook's stdout is added to the prompt: nothing to add
     if payload.get("hook_event_name") == "Stop":
@@ -151,7 +150,7 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         request = {
             "event": "stop",
             "session": session,
-            "baseline": _baseline(found.root),
+            "baseline": baseline_of(found.root),
             "wait": max(0.0, left - MARGIN_S),
         }
         answer = hook(found, request, timeout=left + 5)
@@ -165,7 +164,7 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         "event": "edit",
         "session": session,
         "paths": paths,
-        "baseline": _baseline(found.root),
+        "baseline": baseline_of(found.root),
         "wait": max(0.0, left - MARGIN_S),
     }
     answer = hook(found, request, timeout=left + 5)
@@ -342,33 +341,6 @@ def _budget(given: float | None, variable: str, default: float) -> float:
     return given if given is not None else float(os.environ.get(variable, default))
 
 
-def _baseline(root: Path) -> str:
-    """HEAD where git has a commit for the root; else the files as the session first saw them
-    (a repository with no commit yet has no HEAD to compare with)."""
-    if not _in_git(root):
-        return "session"
-    try:
-        has_head = subprocess.run(
-            ["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=root, capture_output=True
-        )
-    except OSError:  # no git to ask: nor can the daemon
-        return "session"
-    return "HEAD" if has_head.returncode == 0 else "session"
-
-
-def edited_files(agent: str, payload: dict[str, Any]) -> list[Path]:
-    """The files the tool call edited, absolute (relative ones from the payload's `cwd`)."""
-    cwd = Path(str(payload.get("cwd") or Path.cwd()))
-    tool_input = payload.get("tool_input") or {}
-    if agent == "claude-code":
-        named = [tool_input.get("file_path")]
-    else:
-        patch = "\n".join(v for v in tool_input.values() if isinstance(v, str))
-        named = _PATCH_FILE.findall(patch)
-    files = [cwd / str(n) for n in named if isinstance(n, str) and n.strip()]
-    return list(dict.fromkeys(Path(os.path.normpath(f)) for f in files))
-
-
 def errors_text(
     introduced: list[dict[str, Any]], baseline: str, head: str, kind: str = ""
 ) -> str | None:
@@ -394,7 +366,3 @@ def errors_text(
     if warnings:
         lines.append(f"(and {warnings} new warning(s))")
     return "\n".join(lines)
-
-
-def _in_git(root: Path) -> bool:
-    return any((directory / ".git").exists() for directory in (root, *root.parents))
