@@ -173,8 +173,9 @@ def _texts_then(
     a configuration or a JSON a program reads changed (no run holds their texts for every
     checker), or a file whose text then is not known (`_then`)."""
     texts: dict[Path, str | None] = {}
+    alike = _alike(ws, start, changed)  # written again alike (`sed -i` of every file)
     for path in changed:
-        if not path.is_relative_to(ws.root):
+        if not path.is_relative_to(ws.root) or path in alike:
             continue
         data = ws.handler(path) is None
         if data and not (program_data(ws, path) or is_configuration(path)):
@@ -207,19 +208,28 @@ def _missed(ws: Workspace, start: TurnStart, seen: set[Path]) -> bool:
     """Whether a source file was written since the turn began (by its modification time)
     that the watcher did not see change (`seen`) and whose text is not its text then (or
     that text is not known): then the turn's start cannot be replayed. A file touched, its
-    bytes the same, is no change: those its text then is the commit's are compared at once
-    (`committed_alike`: a mass `touch` of 1000 files held the gate 5-6 s, a git run each)."""
+    bytes the same, is no change (`_alike`: a mass `touch`)."""
     stamps = ((path, stamp(path)) for path in ws.projects.source_files())
     written = [p for p, at in stamps if at is not None and at[0] >= start.began_ns]
     written = [p for p in written if p not in seen]
-    names = {ws.display(p) for p in written if p not in start.texts}
-    top = git(ws.root, "rev-parse", "--show-toplevel") if names else None  # `at_commit`'s
-    alike = committed_alike(ws.root, start.commit, Path(top.strip()), names) if top else set()
-    for path in (p for p in written if ws.display(p) not in alike):
+    alike = _alike(ws, start, written)
+    for path in (p for p in written if p not in alike):
         known, then = _then(ws, start, path)
         if not known or then != read_text(path):
             return True
     return False
+
+
+def _alike(ws: Workspace, start: TurnStart, paths: list[Path]) -> set[Path]:
+    """Those of `paths` whose text then is the commit's (not recorded as differing) and is
+    their text now, proved in two git runs for all (`revisions.committed_alike`): a `git
+    show` each held the gate 5-6 s for 1000 files touched or written again alike."""
+    ours = (p for p in paths if p.is_relative_to(ws.root) and p not in start.texts)
+    names = {ws.display(p): p for p in ours}
+    top = git(ws.root, "rev-parse", "--show-toplevel") if names else None  # `at_commit`'s
+    if top is None:
+        return set()
+    return {names[n] for n in committed_alike(ws.root, start.commit, Path(top.strip()), names)}
 
 
 def _replayed(
