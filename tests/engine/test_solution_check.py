@@ -7,6 +7,7 @@ lib DOM, TS2584 under the node's ES2023; an error both see: twice). The project'
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine import solution_check
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
@@ -257,3 +259,22 @@ def test_a_dirty_tree_s_new_error_in_the_other_program_is_new(tmp_path: Path) ->
     assert new == [("app/shapes.ts", 2, 2584)]
     for warm in watched(root, tmp_path / "logs"):
         assert introduced(warm) == new
+
+
+def test_the_whole_checks_progress_counts_the_tsconfigs_asked_after_its_files(
+    tmp_path: Path,
+) -> None:
+    """The whole check asks `tsc --listFilesOnly` of each referenced program holding a file
+    (its configuration's errors, as `tsc -b` says them) after every file is answered: its
+    progress counts those runs, so it says all done only once they ran. Before, '3 of 3'
+    while they ran (a post-edit hook: 'the gate's files: 250 of 250 checked' for seconds on
+    a 250-file solution, the check still running)."""
+    told: list[tuple[int, int, int]] = []  # done, total, and the programs asked by then
+
+    def progress(root: Path, done: int, total: int) -> None:
+        told.append((done, total, sum(k[0] == root for k in solution_check._configs_ran)))
+
+    for warm in solution(tmp_path, FILES, TS59):
+        warm.run(check_all(warm.ws, progress=functools.partial(progress, warm.root)))
+    assert told[-1] == (5, 5, 2)  # 3 files, then tsconfig.app.json and tsconfig.node.json
+    assert [t for t in told if t[0] == t[1]] == [(5, 5, 2)]

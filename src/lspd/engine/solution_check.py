@@ -34,7 +34,7 @@ import asyncio
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -56,6 +56,7 @@ R = TypeVar("R")
 TIMEOUT_S = 600.0
 Items = dict[Path, list[shapes.Diagnostic]]
 Texts = Mapping[Path, str | None]
+Steps = Callable[[int, int], None]  # (runs done, runs in all)
 # (workspace root, config) -> (the stamps it ran at, its items by file)
 _ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
 # `_configured`'s, as `_ran`, with the errors its listing said of configurations
@@ -64,22 +65,24 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CONFIG = re.compile(r"^.+?\.json:\d+:\d+ - error TS\d+: ")  # tsc --pretty's, of a config
 
 
-async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[R]) -> list[R]:
+async def also_checked(
+    ws: Workspace, matched: Iterable[Path], answers: Answers[R], progress: Steps | None = None
+) -> list[R]:
     """The results of `matched`'s files in the other programs of their `tsc -b` that hold
     them (none outside solution-style layouts): one result per file and program with
     errors, to be joined with the file's own (`Checks.merged`); and the errors of the
     configurations of every referenced program holding one of them (`tsc -b` says a
-    tsconfig.node.json's TS5023; the servers say nothing of it: `_configured`)."""
+    tsconfig.node.json's TS5023; the servers say nothing of it: `_configured`). `progress`:
+    told (done, of) its programs' runs, each a tsc of seconds on a cold one (a whole
+    check's progress counts them from its start, `also_runs`: before, it said every file
+    checked while they ran)."""
     if ws.restricted:  # the workspace's own TypeScript does not run
         return []
     solution = solution_of(ws)
-    wanted: dict[Path, list[Path]] = {}
-    owners: set[Path] = set()
-    for path in matched:
-        owners.update(c for c in (solution.owners.get(path),) if c is not None)
-        for config in solution.also.get(path, ()):
-            wanted.setdefault(config, []).append(path)
+    wanted, owners = _programs(ws, matched)
     results: list[R] = []
+    runs, done = len(wanted) + len(owners | set(wanted)), 0
+    told = progress or (lambda done, of: None)  # after each run
     for config, paths in sorted(wanted.items()):
         found = builder_for(ws, paths[0])
         if found is not None:  # TypeScript 5: its builder's program of that tsconfig
@@ -88,6 +91,8 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
             items = await program_items(ws, config, solution.files.get(config, ()))
         said = program_said(ws, config)
         results += [answers.of_items(said, p, items[p]) for p in paths if items.get(p)]
+        done += 1
+        told(done, runs)
     configured: dict[Path, tuple[Said, list[shapes.Diagnostic]]] = {}
     listings: dict[Path, tuple[ConfigError, ...]] = {}
     for config in sorted(owners | set(wanted)):
@@ -96,8 +101,31 @@ async def also_checked(ws: Workspace, matched: Iterable[Path], answers: Answers[
         for path in _configs(ws, config, items):  # an extended one's errors said once
             known = configured.setdefault(path, (said, []))[1]
             known += [item for item in items[path] if item not in known]
+        done += 1
+        told(done, runs)
     noted(ws, listings, solution=True)  # which stop their programs (`engine/config_stops`)
     return results + [answers.of_items(c[0], p, c[1]) for p, c in sorted(configured.items())]
+
+
+def also_runs(ws: Workspace, matched: Iterable[Path]) -> int:
+    """How many programs `also_checked` runs for `matched` (each a step of its progress)."""
+    if ws.restricted:
+        return 0
+    wanted, owners = _programs(ws, matched)
+    return len(wanted) + len(owners | set(wanted))
+
+
+def _programs(ws: Workspace, matched: Iterable[Path]) -> tuple[dict[Path, list[Path]], set[Path]]:
+    """The other programs holding each of `matched`'s files (their files of it), and the
+    programs owning one: those `also_checked` asks."""
+    solution = solution_of(ws)
+    wanted: dict[Path, list[Path]] = {}
+    owners: set[Path] = set()
+    for path in matched:
+        owners.update(c for c in (solution.owners.get(path),) if c is not None)
+        for config in solution.also.get(path, ()):
+            wanted.setdefault(config, []).append(path)
+    return wanted, owners
 
 
 async def unbuilt_checked(

@@ -38,7 +38,7 @@ from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import answered, python_asked
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult, WholeCheck
-from lspd.engine.solution_check import also_checked, unbuilt_checked
+from lspd.engine.solution_check import Steps, also_checked, also_runs, unbuilt_checked
 from lspd.engine.steps import Step, chain
 from lspd.engine.stops import Stop
 from lspd.engine.yielding import Turn, background, free
@@ -154,7 +154,7 @@ async def _checked(
         memory.keep_only(set(matched), {ws.display(p) for p in matched})
     known: Known[R] = memory.known if watched else {}
     before = {id(r) for _, r in known.values()}
-    run = memory.begin(len(matched), progress)
+    run = memory.begin(len(matched) + also_runs(ws, matched), progress)  # and tsc's runs
     stops: list[Stop] = []
     try:
         async with turn():  # a builder's step is one request: one turn
@@ -284,8 +284,17 @@ async def _reused_or_built(
         shown = {ws.display(p) for p in replaced}
         results = [r for r in results if r.path not in shown] + own
     # A file of a solution-style layout in more than one program: each one's errors (tsc -b).
-    results += await also_checked(ws, matched, checks)
+    results += await also_checked(ws, matched, checks, _counted(run))
     return results, asked, rest
+
+
+def _counted(run: Running) -> Steps:
+    """`also_checked`'s tsc runs counted in `run` (its total holds them from the start,
+    `also_runs`: a solution's tsconfigs' errors, `tsc --listFilesOnly` each, seconds on a
+    cold program): before, `run` said every file checked while they ran (a post-edit hook:
+    'the gate's files: 250 of 250 checked', the check running seconds more)."""
+    before = run.done
+    return lambda done, _: run.tick(before + done)
 
 
 def _left_out(ws: Workspace, matched: list[Path]) -> tuple[list[Skipped], list[Path]]:
