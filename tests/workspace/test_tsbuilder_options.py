@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
+from lspd.servers.registry import node_executable
 from lspd.workspace.tsbuilder import Builder
 from tests.engine.test_affected import written
-from tests.workspace.toolchains import gate, typescript_package
+from tests.workspace.toolchains import TS_PINNED, gate, typescript_package
 
 VERSION = "5.9.3"
 RUNTIME = (
@@ -86,3 +88,39 @@ def test_a_jsx_import_source_edit_parses_the_tsx_files_again(tmp_path: Path) -> 
     assert before == []
     assert [c for c, _ in after] == [7026, 2875, 7026]
     assert after[1] == (2875, {"line": 0, "character": 20})
+
+
+def test_a_program_emitting_declarations_only_is_checked_as_tsc_b_checks_it(
+    tmp_path: Path,
+) -> None:
+    """`emitDeclarationOnly` (tsc -b writes the .d.ts alone: a composite monorepo's usual
+    setting) beside the builder's own `noEmit` was TS5053 ('cannot be specified with option
+    noEmit'), an options error tsc -b never says: the check stopped at it ('tsc stopped at
+    tsconfig.json:1') and said 0 errors where tsc -b says src/a.ts's TS2322. TypeScript
+    5.4.5 (5.9.3 no longer says TS5053 there)."""
+    options = {"composite": True, "emitDeclarationOnly": True, "outDir": "dist", "strict": True}
+    root = written(
+        tmp_path / "app",
+        {
+            "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+            "src/a.ts": "export const a: string = 1;\n",
+        },
+    )
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(TS_PINNED))
+    tsc = [node_executable(), "node_modules/typescript/bin/tsc", "-b", "--pretty", "false"]
+    built = subprocess.run(tsc, cwd=root, capture_output=True, text=True, timeout=120)
+    assert built.stdout.splitlines() == [
+        "src/a.ts(1,14): error TS2322: Type 'number' is not assignable to type 'string'."
+    ]
+
+    async def run() -> Any:
+        builder = Builder(typescript_package(TS_PINNED), root.parent / "tsbuilder.log")
+        try:
+            return await builder.check(root / "tsconfig.json")
+        finally:
+            await builder.stop()
+
+    project = asyncio.run(run())
+    assert (project.configured, project.stopped) == ([], [])
+    assert _said(project, root / "src/a.ts") == [(2322, {"line": 0, "character": 13})]
