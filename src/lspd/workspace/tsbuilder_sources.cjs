@@ -29,7 +29,7 @@ function readManifest(name) {
 
 function manifestsChanged(known) {
   for (const [name, text] of known.manifests || []) {
-    if (text === false ? fs.existsSync(name) : readManifest(name) !== text) return true;
+    if (text === false ? ts.sys.directoryExists(name) : readManifest(name) !== text) return true;
   }
   return false;
 }
