@@ -103,12 +103,14 @@ def mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadDae
 
 
 def test_a_comparison_not_made_says_the_errors_the_changed_files_hold(mixed: ThreadDaemon) -> None:
-    """The mixed examiner: a configuration edited on one side left no comparison on either
-    (no result of HEAD under its configuration), and the stop gate blocked once for that,
-    then let the other side's new errors through unsaid. Now they are said with the failure,
-    as what the changed files hold (new or not: not known)."""
+    """The mixed examiner: a configuration edited on each side left no comparison on either
+    (no result of HEAD under its configuration: web/tsconfig.json deleted, a pyrightconfig
+    naming other files added), and the stop gate blocked once for that, then let the new
+    errors through unsaid. Now they are said with the failure, as what the changed files
+    hold (new or not: not known)."""
     root = mixed.daemon.root
     (root / "web" / "tsconfig.json").unlink()
+    (root / "pyrightconfig.json").write_text('{"include": ["api"]}\n')
     app = root / "api" / "app.py"
     app.write_text(app.read_text().replace("n + 1", 'n + "1"'))
     hook("claude-code", edit(app), root)
@@ -118,3 +120,25 @@ def test_a_comparison_not_made_says_the_errors_the_changed_files_hold(mixed: Thr
     assert first["reason"].endswith(NOW), first["reason"]
     second = said(hook("claude-code", stop(root), root))
     assert second["systemMessage"].endswith(NOW), second
+
+
+def test_a_part_not_made_leaves_the_other_compared(mixed: ThreadDaemon) -> None:
+    """web/tsconfig.json deleted: HEAD's TypeScript part cannot be made (its files in no
+    tsconfig's project now), the Python part is compared all the same: its new error (and
+    basedpyright's warning beside it) blocks. Before, the whole comparison failed (the test
+    above), the Python error 'new or not: not known'."""
+    root = mixed.daemon.root
+    (root / "web" / "tsconfig.json").unlink()
+    app = root / "api" / "app.py"
+    app.write_text(app.read_text().replace("n + 1", 'n + "1"'))
+    hook("claude-code", edit(app), root)
+    first = said(hook("claude-code", stop(root), root))
+    assert (
+        first
+        == {  # util.ts holds no error now: the TypeScript files' stop hid nothing
+            "decision": "block",
+            "reason": "lspd: before you finish: this session's changes introduced 1 new error(s) "
+            "since HEAD:\n" + NOW.splitlines()[2].removesuffix(" (new or not: not known)") + "\n"
+            "(and 1 new warning(s))\nFix them, or say why they stay.",
+        }
+    )

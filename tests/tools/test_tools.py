@@ -93,9 +93,12 @@ async def test_the_tool_list_is_small(served: ThreadDaemon) -> None:
     # baseline's checker stopped and what it did not check there, not introduced
     # (`baseline_stopped`, 5 output schemas: +610); 31,950 since issue 40 had preview paged
     # as every list over the answer budget (`limit`, `offset` in, `files_total`,
-    # `next_offset` out: +150 of the 31,750; +50 room). What a model reads, above, keeps
-    # its 5,000.)
-    assert len(json.dumps(whole, separators=(",", ":"))) <= 31_950
+    # `next_offset` out: +150 of the 31,750; +50 room); 33,000 since issue 40 had a
+    # comparison say that a part of a mixed gate was not compared at the baseline and why
+    # (`Stopped.why`, 5 output schemas), the first page of `fixed` where the rest is, and a
+    # skipped file's reason mypy's `files` (+975, +75 room). What a model reads, above,
+    # keeps its 5,000.)
+    assert len(json.dumps(whole, separators=(",", ":"))) <= 33_000
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -9,17 +9,16 @@ from lspd.ops.model_base import Model
 
 
 class Stopped(Model):
-    """A checker stopped at syntax errors in one state: it checked nothing else. Or, with
-    `why`, a part of the gate whose state at the baseline was not made: not compared."""
+    """A checker stopped at syntax errors in one state (it checked nothing else), or a part
+    of the gate not compared there (`why`)."""
 
     checker: str
-    """`tsc` or `mypy`; with `why`: the part (`the Python files`, `the TypeScript files`)."""
+    """`tsc` or `mypy`; with `why`, the part (`the Python files`)."""
     at: list[str]
-    """Where: `path:line` (the first 5); none for a part not made."""
+    """Where: `path:line` (the first 5)."""
     files: list[str]
     """Files it did not check (the first 10)."""
     not_checked: int
     """Their diagnostics there: unknown, not fixed or new."""
     why: str | None = None
-    """Why that part was not made at the baseline (its configuration edited so that lspd
-    cannot check the commit's under it here); None: a checker's stop."""
+    """Why the part was not compared (null: a checker's stop)."""
