@@ -17,7 +17,7 @@ import pytest
 from lspd.engine.kept_memory import kept_folder, memory_of
 from lspd.errors import InvalidInput
 from lspd.ops import check as check_ops
-from lspd.ops import file_diagnostics
+from lspd.ops import file_diagnostics, progressive_kept
 from lspd.ops.models import Changes
 from lspd.workspace import retool
 from tests.conftest import Warm, copy_fixture, warm_root
@@ -131,6 +131,7 @@ def test_a_signature_change_and_its_fix_against_a_moved_head(repo: Warm) -> None
     assert memory_of(repo.ws).made == 1
     git(repo.root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "b")
     edit(repo.root / "pkg/app.py", 'make_greeter("world")', 'make_greeter("world", True)')
+    repo.run(progressive_kept.held_before(repo.ws, "HEAD"))  # a turn start's: it shows no note
     again = from_kept(repo)
     assert "HEAD moved from" in again.scope
     assert again.introduced == []

@@ -47,8 +47,7 @@ async def keep(ws: Workspace, activity: Activity) -> None:
     from lspd.ops.committed import committed
 
     async def kept(head: str) -> None:
-        # not a question: HEAD's move is said at the next one (`engine/committed._moved`)
-        await committed(ws, head, lambda: check_all(ws), answered=False)
+        await committed(ws, head, lambda: check_all(ws))
 
     if keeping.enabled():
         await keeping.keep_committed(

@@ -87,7 +87,6 @@ class Attempts:
     the gate makes `ATTEMPTS` checks at most, not the product of the two (9, before)."""
 
     left: int = ATTEMPTS
-    moved: str = ""  # HEAD's move as this question says it, on its retries too (`_moved`)
 
 
 @dataclass(frozen=True)
@@ -111,6 +110,7 @@ class Committed(Generic[C]):
     again: Again = field(default_factory=dict)  # the disk's second sample (`disk_again`)
     edited: str = ""  # the configurations edited since it, when some were (`_edited`)
     then: Then = field(default_factory=dict)  # those configurations' texts at it (`_key`)
+    moved: bool = False  # its note says HEAD moved (until an answer said it: `said_moved`)
 
 
 async def committed(
@@ -121,16 +121,14 @@ async def committed(
     checks: CheckState[R],
     attempts: Attempts | None = None,
     known: Named | None = None,
-    answered: bool = True,
 ) -> Committed[C]:
     """The kept result of `baseline` (a commit, or `session`), made now unless kept for
     this commit, toolchain and configuration; `whole` checks the work tree, `held` and
     `checks` are the engine's run with texts held (`engine/overlaid_state.py`). The work
     tree is checked again while a file changes under its check, as `attempts` (the
     caller's budget, shared with its own retries) allows: once at least. `known`: what the
-    question found `baseline` names (`engine/named.py`), else asked here. `answered`: False
-    for the background's keeping (its note is read by nobody). The caller holds the gate
-    exclusively (the old texts of a dirty tree are held while asked)."""
+    question found `baseline` names (`engine/named.py`), else asked here. The caller holds
+    the gate exclusively (the old texts of a dirty tree are held while asked)."""
     run = Run(held, checks)
     tries = Attempts() if attempts is None else attempts
     memory = memory_of(ws)
@@ -165,26 +163,35 @@ async def committed(
             note += await retooled(before, state, kept_folder(ws))
             if commit != "session" and not state.unmade_under:  # a part not made: not kept
                 await asyncio.to_thread(save, kept_folder(ws), state)
-        note += _moved(memory, commit, tries) if answered else ""
+        note += (moved := _moved(memory, commit))
         if commit == "session":
             memory.session = state
         else:
             memory.state = state
             await _session_start(ws, memory, checked, run)
-        found_now = Committed(state, checked, delta, note, edited=edited(ws, key), then=then)
+        found_now = Committed(
+            state, checked, delta, note, edited=edited(ws, key), then=then, moved=bool(moved)
+        )
         return _found(memory, found_now)
 
 
-def _moved(memory: CommittedMemory, commit: str, tries: Attempts) -> str:
-    """HEAD's move under the kept result, said once: by the first question reading the
-    result made again (made by it, or in the background before), on its retries too.
-    Before, every later answer reading that result said it ('its result made again' on a
-    result kept for an hour); the status page shows the last move (`CommittedMemory.moved`)."""
-    if memory.moved is not None and memory.moved[1] == commit and not memory.moved_said:
+def _moved(memory: CommittedMemory, commit: str) -> str:
+    """HEAD's move under the kept result, while no answer said it (`said_moved`)."""
+    if memory.moved is None or memory.moved[1] != commit or memory.moved_said:
+        return ""
+    was, now = memory.moved
+    return f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
+
+
+def said_moved(ws: Workspace, found: Committed[C]) -> None:
+    """An answer said HEAD's move (`found.note` holds it): no later one says it again, the
+    result made again by a question or before in the background. Before, every answer
+    reading that result said it ('its result made again' on a result kept for hours). Only
+    an answer that shows the note marks it: the hooks' and the turn start's comparisons
+    show none, and had they marked it, the agent's next `check --baseline` would not say it."""
+    memory = memory_of(ws)
+    if found.moved and memory.moved is not None and memory.moved[1] == found.state.key.commit:
         memory.moved_said = True
-        was, now = memory.moved
-        tries.moved = f"; HEAD moved from {was[:12]} to {now[:12]}: its result made again"
-    return tries.moved
 
 
 def _first_read(ws: Workspace, checked: WholeCheck) -> None:

@@ -41,7 +41,7 @@ class CommittedMemory:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     made: int = 0  # committed states made by checking (not read back from a file)
     moved: tuple[str, str] | None = None  # HEAD's last move under a kept result: from, to
-    moved_said: bool = False  # whether a question's answer said it (once: `committed._moved`)
+    moved_said: bool = False  # whether an answer said it (once: `committed.said_moved`)
     revisions: dict[StateKey, KeptState] = field(default_factory=dict)  # other commits'
     # Per kept result made while the tree was dirty: its files' second sample at the disk's
     # text, beside the work tree's result it stands with (`engine/second_sample.disk_again`).

@@ -24,11 +24,10 @@ async def committed(
     whole: Whole,
     attempts: Attempts | None = None,
     known: Named | None = None,
-    answered: bool = True,
 ) -> Committed[Checked]:
     """The kept result of `baseline` (a commit, or `session`: `engine/committed.committed`),
     the work tree checked by `whole` (again while files change, as `attempts` allows);
-    `known`: what the question found `baseline` names; `answered`: False for the background's
-    keeping. The caller holds the gate exclusively."""
+    `known`: what the question found `baseline` names. The caller holds the gate
+    exclusively."""
     held, checks = HeldAnswers(ws), memory_of(ws)
-    return await engine.committed(ws, baseline, whole, held, checks, attempts, known, answered)
+    return await engine.committed(ws, baseline, whole, held, checks, attempts, known)

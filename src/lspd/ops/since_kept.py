@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.committed import Attempts, Committed, Unsettled, unchanged
+from lspd.engine.committed import Attempts, Committed, Unsettled, said_moved, unchanged
 from lspd.engine.comparison import Again
 from lspd.engine.mypy_check import project_of
 from lspd.engine.named import Named
@@ -86,6 +86,7 @@ async def since_committed(
         return None if wider is None else await beyond_gate(ws, found, keep, await wider())
 
     found, part = await settled(ws, baseline, whole, keep, outside, named)
+    said_moved(ws, found)  # its note is this answer's scope
     return compared(ws, found, baseline, part)
 
 
