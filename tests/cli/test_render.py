@@ -10,6 +10,7 @@ from lspd.cli.render import render
 from lspd.ops import check_models as c
 from lspd.ops import edit_models as e
 from lspd.ops import models as m
+from lspd.ops import navigation_models as n
 from lspd.ops import state_models as st
 from lspd.ops.budget import compact
 from lspd.surface.table import OPERATIONS
@@ -44,13 +45,13 @@ CHANGE_LINES = (
     "2 new since HEAD (1 error(s), 1 warning(s)), 1 fixed, 4 unchanged (1 changed file(s))"
 )
 SYMBOL_LOCATIONS = [
-    m.SymbolLocation(path="a.py", line=1, column=2, end_line=1, end_column=3, text="x = 1"),
-    m.SymbolLocation(
+    n.SymbolLocation(path="a.py", line=1, column=2, end_line=1, end_column=3, text="x = 1"),
+    n.SymbolLocation(
         path="/abs/b.py", line=4, column=1, end_line=4, end_column=2, text="def f():", symbol="f"
     ),
 ]
-REFERENCE = m.Reference(line=4, column=9, text="x.get()", symbol="C.f")
-METHOD = m.Symbol(name_path="C.f", kind="method", line=2, column=9, end_line=3, detail="(self)")
+REFERENCE = n.Reference(line=4, column=9, text="x.get()", symbol="C.f")
+METHOD = n.Symbol(name_path="C.f", kind="method", line=2, column=9, end_line=3, detail="(self)")
 PYTHON = st.ServerStatus(
     language="python",
     server="basedpyright",
@@ -266,28 +267,28 @@ CASES: list[tuple[BaseModel, str]] = [
         "… the last 1 of 5",
     ),
     (
-        m.HoverResult(found=False, path="pkg/a.py", line=2, column=7),
+        n.HoverResult(found=False, path="pkg/a.py", line=2, column=7),
         "pkg/a.py:2:7: nothing to show",
     ),
-    (m.HoverResult(found=False), "nothing to show"),
-    (m.HoverResult(contents="\n```python\nx: int\n```\n\n"), "```python\nx: int\n```"),
-    (m.LocationsResult(total=0), "no location found"),
+    (n.HoverResult(found=False), "nothing to show"),
+    (n.HoverResult(contents="\n```python\nx: int\n```\n\n"), "```python\nx: int\n```"),
+    (n.LocationsResult(total=0), "no location found"),
     (
-        m.LocationsResult(
+        n.LocationsResult(
             total=5, truncated=True, next_offset=2, asked=1, locations=SYMBOL_LOCATIONS
         ),
         "a.py:1:2: x = 1\n/abs/b.py:4:1: def f():  [f]  (asked)\n"
         "… 2 of 5 shown; `--offset 2` for the rest",
     ),
     (
-        m.ImplementationResult(
+        n.ImplementationResult(
             total=0,
             outside=[
-                m.FileReferences(
+                n.FileReferences(
                     path="tests/t.py",
                     count=1,
                     references=[
-                        m.Reference(line=3, column=9, text="class Fake(T):", symbol="Fake")
+                        n.Reference(line=3, column=9, text="class Fake(T):", symbol="Fake")
                     ],
                 )
             ],
@@ -297,19 +298,19 @@ CASES: list[tuple[BaseModel, str]] = [
         "1 use(s) of the name in files the gate does not check (`--all` asks about them)",
     ),
     (
-        m.ReferencesResult(summary="0 references in 0 files; no other use of `f`", total=0),
+        n.ReferencesResult(summary="0 references in 0 files; no other use of `f`", total=0),
         "0 references in 0 files; no other use of `f`",
     ),
     (
-        m.ReferencesResult(
+        n.ReferencesResult(
             summary="1 reference in 1 file; 3 more uses of `.get` (`unresolved`)",
             total=1,
             truncated=True,
             next_offset=1,
-            files=[m.FileReferences(path="a.py", count=1, references=[REFERENCE])],
+            files=[n.FileReferences(path="a.py", count=1, references=[REFERENCE])],
             unresolved=[
-                m.FileReferences(path="b.py", count=2, references=[REFERENCE]),
-                m.FileReferences(path="c.py", count=1),
+                n.FileReferences(path="b.py", count=2, references=[REFERENCE]),
+                n.FileReferences(path="c.py", count=1),
             ],
             unresolved_total=3,
         ),
@@ -317,15 +318,15 @@ CASES: list[tuple[BaseModel, str]] = [
         "c.py: 1 unresolved\n1 reference in 1 file; 3 more uses of `.get` (`unresolved`)\n"
         "… 1 of 1 shown; `--offset 1` for the rest",
     ),
-    (m.DocumentSymbolsResult(path="a.py", total=0), "a.py"),
+    (n.DocumentSymbolsResult(path="a.py", total=0), "a.py"),
     (
-        m.DocumentSymbolsResult(
+        n.DocumentSymbolsResult(
             path="a.py",
             total=9,
             truncated=True,
             next_offset=2,
             symbols=[
-                m.Symbol(
+                n.Symbol(
                     name_path="C", kind="class", line=1, column=7, end_line=9, children=[METHOD]
                 )
             ],
@@ -333,38 +334,38 @@ CASES: list[tuple[BaseModel, str]] = [
         "a.py\n  class C  :1:7\n    method C.f  :2:9\n… 2 of 9 shown; `--offset 2` for the rest",
     ),
     (
-        m.WorkspaceSymbolsResult(
+        n.WorkspaceSymbolsResult(
             total=4,
             truncated=True,
             next_offset=1,
             symbols=[
-                m.WorkspaceSymbol(name_path="C.f", kind="method", path="a.py", line=2, column=9)
+                n.WorkspaceSymbol(name_path="C.f", kind="method", path="a.py", line=2, column=9)
             ],
         ),
         "method C.f  a.py:2:9\n… 1 of 4 shown; `--offset 1` for the rest",
     ),
     (
-        m.CallHierarchyResult(
+        n.CallHierarchyResult(
             summary="",
             total=0,
             direction="outgoing",
-            item=m.CallItem(symbol="C.f", kind="method", path="a.py", line=2, column=9),
+            item=n.CallItem(symbol="C.f", kind="method", path="a.py", line=2, column=9),
         ),
         "method C.f (a.py:2) calls:\n  nothing",
     ),
     (
-        m.CallHierarchyResult(
+        n.CallHierarchyResult(
             total=3,
             truncated=True,
             next_offset=1,
             direction="incoming",
-            item=m.CallItem(symbol="f", kind="function", path="a.py", line=2, column=5),
+            item=n.CallItem(symbol="f", kind="function", path="a.py", line=2, column=5),
             calls=[
-                m.Call(symbol="main", kind="function", path="b.py", line=8, column=3, text="f()")
+                n.Call(symbol="main", kind="function", path="b.py", line=8, column=3, text="f()")
             ],
             summary="3 calls in 2 files; 1 more use of `.f` (`unresolved`)",
             unresolved=[
-                m.Call(symbol="g", kind="function", path="c.py", line=2, column=7, text="o.f()")
+                n.Call(symbol="g", kind="function", path="c.py", line=2, column=7, text="o.f()")
             ],
             unresolved_total=1,
         ),

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from lspd.ops import file_diagnostics, navigation
-from lspd.ops.models import Diagnostic, SymbolLocation
+from lspd.ops.models import Diagnostic
+from lspd.ops.navigation_models import SymbolLocation
 from tests.conftest import Warm, warm_workspace
 
 

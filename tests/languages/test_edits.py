@@ -15,7 +15,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops.edit_models import FixesResult, RenameResult
-from lspd.ops.models import WorkspaceSymbolsResult
+from lspd.ops.navigation_models import WorkspaceSymbolsResult
 from lspd.surface.table import call, operation
 from tests.conftest import Warm
 from tests.languages.conftest import watched

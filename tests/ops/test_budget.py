@@ -9,7 +9,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, compact_json, page, size
-from lspd.ops.models import WorkspaceSymbol, WorkspaceSymbolsResult
+from lspd.ops.navigation_models import WorkspaceSymbol, WorkspaceSymbolsResult
 from lspd.surface.arguments import validate
 from lspd.surface.table import OPERATIONS, call, operation
 from tests.conftest import Warm, warm_workspace

@@ -15,7 +15,7 @@ import pytest
 
 from lspd.lsp.session import Session
 from lspd.ops import navigation
-from lspd.ops.models import LocationsResult
+from lspd.ops.navigation_models import LocationsResult
 from tests.conftest import Warm, answer, warm_root
 from tests.workspace.mypy_env import cache_dir, source_release
 

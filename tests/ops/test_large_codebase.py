@@ -20,7 +20,7 @@ from lspd.errors import InvalidInput
 from lspd.ops import navigation, references
 from lspd.ops import symbols as symbols_ops
 from lspd.ops.budget import size
-from lspd.ops.models import Symbol
+from lspd.ops.navigation_models import Symbol
 from lspd.ops.resolve import AmbiguousSymbol
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.tree import flatten

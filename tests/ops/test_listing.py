@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from lspd.ops import references
-from lspd.ops.models import FileReferences
+from lspd.ops.navigation_models import FileReferences
 from tests.conftest import Warm, copy_fixture, warm_root
 
 SPLIT_PY = """\

@@ -8,7 +8,7 @@ import pytest
 
 from lspd.errors import InvalidInput
 from lspd.ops import symbols as symbols_ops
-from lspd.ops.models import Symbol
+from lspd.ops.navigation_models import Symbol
 from tests.conftest import Warm, warm_workspace
 
 METHODS = 130

@@ -11,7 +11,7 @@ import pytest
 from lspd import ops
 from lspd.ops import confirm, navigation, references
 from lspd.ops.candidates import MAX_CANDIDATES
-from lspd.ops.models import ReferencesResult
+from lspd.ops.navigation_models import ReferencesResult
 from lspd.workspace import Workspace
 from tests.conftest import Warm, answer, copy_fixture, warm_workspace
 
@@ -28,7 +28,9 @@ def dyn_ts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Warm]:
     yield from warm_workspace("dynamic_ts", tmp_path_factory)
 
 
-def _places(groups: list[ops.models.FileReferences]) -> list[tuple[str, int, int, str | None]]:
+def _places(
+    groups: list[ops.navigation_models.FileReferences],
+) -> list[tuple[str, int, int, str | None]]:
     return [(g.path, r.line, r.column, r.symbol) for g in groups for r in g.references]
 
 

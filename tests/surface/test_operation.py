@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from lspd.errors import InvalidInput
-from lspd.ops import models, navigation, references, state, state_models
+from lspd.ops import navigation, navigation_models, references, state, state_models
 from lspd.surface.operation import POSITION, REQUIRED, Operation, Param, call
 from lspd.surface.table import operation
 from lspd.surface.words import SHARED
@@ -72,7 +72,7 @@ def test_a_parameter_without_words_is_refused_naming_it() -> None:
 def test_the_result_model_is_the_functions_return_annotation() -> None:
     assert operation("hover").function is navigation.hover
     assert operation("servers").function is state.servers
-    assert operation("hover").result_model() is models.HoverResult
+    assert operation("hover").result_model() is navigation_models.HoverResult
     assert operation("status").result == "StatusResult"
     assert operation("status").result_model() is state_models.StatusResult
 

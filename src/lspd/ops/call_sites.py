@@ -12,7 +12,7 @@ from lspd.lsp.capabilities import symbol_kind_name
 from lspd.lsp.session import Session
 from lspd.lsp.text import uri_to_path
 from lspd.ops.convert import Converter
-from lspd.ops.models import Call, CallItem, Direction
+from lspd.ops.navigation_models import Call, CallItem, Direction
 from lspd.ops.target import Target
 from lspd.ops.unresolved import Place
 from lspd.workspace import Workspace

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from lspd.ops.models import Changes, Diagnostic, Model, Paged
+from lspd.ops.models import Changes, Diagnostic, Model
+from lspd.ops.navigation_models import Paged
 
 
 class FileEdits(Model):

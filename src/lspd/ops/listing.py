@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from lspd.ops.convert import Converter
-from lspd.ops.models import FileReferences, Location, Reference
+from lspd.ops.models import Location
+from lspd.ops.navigation_models import FileReferences, Reference
 from lspd.ops.unresolved import Place
 from lspd.workspace.symbols.naming import Namer
 

@@ -17,10 +17,10 @@ from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.convert import Converter
 from lspd.ops.markdown import clean, markdown
-from lspd.ops.models import (
+from lspd.ops.models import Location
+from lspd.ops.navigation_models import (
     HoverResult,
     ImplementationResult,
-    Location,
     LocationsResult,
     SymbolLocation,
 )

@@ -20,7 +20,8 @@ from lspd.ops import unresolved as scan
 from lspd.ops.budget import Window
 from lspd.ops.candidates import Found, Prepared
 from lspd.ops.convert import Converter
-from lspd.ops.models import FileReferences, ImplementationResult, Location, Reference
+from lspd.ops.models import Location
+from lspd.ops.navigation_models import FileReferences, ImplementationResult, Reference
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer
 

@@ -20,7 +20,8 @@ from lspd.ops.arguments import check_flag, check_positive
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.candidates import Prepared, name_at
 from lspd.ops.convert import Converter
-from lspd.ops.models import Call, CallHierarchyResult, Direction, Location, ReferencesResult
+from lspd.ops.models import Location
+from lspd.ops.navigation_models import Call, CallHierarchyResult, Direction, ReferencesResult
 from lspd.ops.target import Target
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import Namer

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lspd.errors import InvalidInput, LspdError
 from lspd.lsp.text import split_lines, uri_to_path
-from lspd.ops.models import SymbolCandidate
+from lspd.ops.navigation_models import SymbolCandidate
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.symbols.naming import DECLARATIONS

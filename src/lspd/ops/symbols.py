@@ -19,7 +19,12 @@ from lspd.lsp.text import uri_to_path
 from lspd.ops.arguments import check_positive
 from lspd.ops.budget import Window, check_paging, page
 from lspd.ops.convert import Converter
-from lspd.ops.models import DocumentSymbolsResult, Symbol, WorkspaceSymbol, WorkspaceSymbolsResult
+from lspd.ops.navigation_models import (
+    DocumentSymbolsResult,
+    Symbol,
+    WorkspaceSymbol,
+    WorkspaceSymbolsResult,
+)
 from lspd.ops.resolve import find_nodes
 from lspd.workspace import Workspace
 from lspd.workspace.symbols.naming import member_of
