@@ -167,9 +167,12 @@ def checking_only(scratch: Path) -> list[str]:
     (Vite's `node_modules/.tmp/`, reached from a copy through its linked node_modules) or
     beside its outDir or configuration: in the repository. It goes to `scratch` instead
     (`--incremental`: a program neither composite nor incremental accepts that file only so),
-    a new one per run: nothing of a run before is reused."""
+    a new one per run: nothing of a run before is reused. `emitDeclarationOnly` off: before
+    TypeScript 5.6, a tsconfig setting it beside `--noEmit` is TS5053 and nothing checked,
+    where the project's own `tsc` (emitting) or `tsc -b` says the program's errors."""
     build_info = ["--incremental", "--tsBuildInfoFile", str(scratch / "lspd.tsbuildinfo")]
-    return ["--noEmit", *build_info, "--listFiles", "--pretty", "true"]
+    only = ["--emitDeclarationOnly", "false"]
+    return ["--noEmit", *only, *build_info, "--listFiles", "--pretty", "true"]
 
 
 def said_by(
