@@ -90,12 +90,18 @@ function affectedFiles(id, builder, garbage, own) {
   return affected;
 }
 
-// The program's own files: neither TypeScript's libraries nor packages'.
+// The program's own files: neither TypeScript's libraries nor packages', nor a referenced
+// project's sources read in place of its outputs (useSourceOfProjectReferenceRedirect): those
+// are that project's program's, as `tsc -b` says them once, of the project that owns them.
+// Held as the referencing program's own, a syntax error in one was said once per program
+// holding it and stopped each of them (b/y.ts's TS2305 against a/x.ts's recovered
+// declarations, which tsc -b says, left out).
 function ownFiles(builder) {
   const program = builder.getProgram();
+  const redirected = (f) => Boolean(program.isSourceOfProjectReferenceRedirect && program.isSourceOfProjectReferenceRedirect(f.fileName));
   return program
     .getSourceFiles()
-    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f));
+    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f) && !redirected(f));
 }
 
 // The syntax errors of the program's own files, by file name; null when there are none.
