@@ -22,7 +22,13 @@ from tests.workspace.toolchains import gate
 BROKEN = f"{CORE}\nexport function broken( {{\n"
 TYPE_ERROR = "export const x: string = 1;\n"  # leaf.ts's, the baseline's
 LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): (.*)$", re.MULTILINE)
-STOPPED = {"checker": "tsc", "at": ["src/core.ts:6"], "files": ["src/leaf.ts"], "not_checked": 1}
+STOPPED = {
+    "checker": "tsc",
+    "at": ["src/core.ts:6"],
+    "files": ["src/leaf.ts"],
+    "not_checked": 1,
+    "why": None,
+}
 
 
 def test_a_preview_and_a_baseline_say_what_tsc_did_not_check(tmp_path: Path) -> None:

@@ -15,7 +15,13 @@ from tests.ops.test_baseline import committed
 
 GRAMMAR = "let y = 2;\ndelete y;\nexport {};\n"  # TS1102, the checker's
 BROKEN = "export const x = ;\n"  # TS1109, the parser's
-STOPPED = {"checker": "tsc", "at": ["src/leaf.ts:1"], "files": ["src/grammar.ts"], "not_checked": 2}
+STOPPED = {
+    "checker": "tsc",
+    "at": ["src/leaf.ts:1"],
+    "files": ["src/grammar.ts"],
+    "not_checked": 2,
+    "why": None,
+}
 
 
 def test_a_grammar_error_is_not_fixed_by_another_files_syntax_error(tmp_path: Path) -> None:

@@ -55,5 +55,11 @@ def test_what_tsc_did_not_check_at_head_outside_the_gate_is_not_introduced(
     assert (changes.introduced, changes.stopped) == ([], [])
     assert [(d.path, d.line, d.code) for d in changes.fixed] == [("test/a.ts", 3, "1005")]
     assert [s.model_dump() for s in changes.baseline_stopped] == [
-        {"checker": "tsc", "at": ["test/a.ts:3"], "files": ["test/a.ts"], "not_checked": 1}
+        {
+            "checker": "tsc",
+            "at": ["test/a.ts:3"],
+            "files": ["test/a.ts"],
+            "not_checked": 1,
+            "why": None,
+        }
     ]

@@ -21,7 +21,13 @@ from tests.ops.test_kept_stops import broken_head
 from tests.workspace.test_tsbuilder_syntax import CORE, USER, tsc_of
 
 WRONG = 'export const wrong: number = "x";\n'  # user.ts's line 3
-UNSEEN = {"checker": "tsc", "at": ["src/core.ts:4"], "files": ["src/user.ts"], "not_checked": 1}
+UNSEEN = {
+    "checker": "tsc",
+    "at": ["src/core.ts:4"],
+    "files": ["src/user.ts"],
+    "not_checked": 1,
+    "why": None,
+}
 
 
 def said(changes: Any) -> tuple[list[tuple[str | None, int, str | None]], list[Any]]:

@@ -34,6 +34,7 @@ STOPPED = {
     "at": ["src/core.ts:4"],
     "files": ["src/user.ts"],
     "not_checked": 1,
+    "why": None,
 }
 
 
