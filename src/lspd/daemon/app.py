@@ -108,7 +108,7 @@ class _Own:
 
 
 async def _streamed(chunks: Iterable[str]) -> AsyncIterator[bytes]:
-    """`chunks` as UTF-8, about `STREAM_BYTES` at a time: a large check's answer (~85 MB on
+    """`chunks` as UTF-8, about `STREAM_BYTES` at a time: a large check's answer (22 MB on
     SQLAlchemy) never whole in the daemon, and the loop free between pieces."""
     pending: list[str] = []
     size = 0

@@ -118,7 +118,7 @@ class Checked:
 
     def json_chunks(self) -> Iterator[str]:
         """`summary` as compact JSON text, in pieces of a file's diagnostics each: `lspd check`
-        through the daemon streams them, so a large answer (~85 MB on SQLAlchemy) is never
+        through the daemon streams them, so a large answer (22 MB on SQLAlchemy) is never
         whole in the daemon, whose allocator would keep its peak after."""
         head = compact_json(summary(self).model_copy(update={"diagnostics": []}))
         assert head.endswith("}") and '"diagnostics"' not in head
