@@ -57,6 +57,8 @@ class Project:
     listed: list[ConfigError] | None = None
     seen: int | None = -1  # the workspace's changes seen when its check began (-1: unknown)
     began: float = 0.0  # when its check began (`time.monotonic`)
+    # the program's other files outside node_modules (a linked package's built .d.ts)
+    read: list[Path] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,7 @@ class Builder:
             project.stopped = [Path(name) for name in answer.get("stopped", [])]
             project.configured = _places(answer)
             project.listed = _listed(config, answer.get("listed"))
+            project.read = [Path(name) for name in answer.get("read", [])]
             project.began, project.seconds = began, time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(

@@ -197,7 +197,20 @@ function check(id, configPath) {
   // `configured`: where its options' errors stopped it.
   const stopped = syntax ? [...syntax.keys()] : [];
   const listed = listing(builder, quiet);
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, version: ts.version };
+  const read = readFiles(builder, names);
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, read, version: ts.version };
+}
+
+// The program's other files but TypeScript's libraries and what lies in a node_modules folder:
+// a package of the repository reached through a link (node_modules/a -> ../a), its built
+// declarations read in place (lib/index.d.ts), which the watcher may not see (git-ignored):
+// lspd follows them (`Workspace.follow`), else their rebuild left the whole check reused.
+function readFiles(builder, own) {
+  const program = builder.getProgram();
+  return program
+    .getSourceFiles()
+    .filter((f) => !own.has(f.fileName) && !program.isSourceFileDefaultLibrary(f) && !f.fileName.includes("/node_modules/"))
+    .map((f) => f.fileName);
 }
 
 function write(message) {

@@ -1,0 +1,46 @@
+"""A program's declaration files the watcher does not see (`engine/builders.py`): a package
+of the repository reached through node_modules, its built `lib/*.d.ts` git-ignored, as
+vscode-languageserver-node's packages read each other. `tsc -b` rewrote one with no tracked
+file changed, and `lspd check` kept its answer of before (reused: no change seen), 12
+errors where tsc says 5, and `check --baseline HEAD` called the difference new. The
+builder's programs' files outside the watcher's view are followed now (`Workspace.follow`):
+their rewrite counts as a change. A watched workspace on TypeScript 5.9.3, against tsc."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Warm, warm_root
+from tests.workspace.test_tsbuilder_missing import errors
+from tests.workspace.test_tsbuilder_missing import tsc as gate_tsc
+from tests.workspace.toolchains import typescript_committed
+
+OPTIONS = {"strict": True, "noEmit": True, "target": "es2022", "module": "commonjs"}
+GREET = "export declare function greet(name: string): {};\n"
+FILES = {
+    "tsconfig.json": json.dumps({"compilerOptions": OPTIONS, "include": ["src"]}),
+    "src/use.ts": 'import { greet } from "greeter";\nexport const s: string = greet("a");\n',
+    "greeter/package.json": json.dumps({"name": "greeter", "types": "lib/index.d.ts"}),
+}
+
+
+@pytest.fixture
+def warm(tmp_path: Path) -> Iterator[Warm]:
+    root = typescript_committed(tmp_path / "p", FILES, "5.9.3")
+    (root / ".gitignore").write_text("node_modules\nlib/\n")  # and its build's output
+    (root / "greeter" / "lib").mkdir()
+    (root / "greeter" / "lib" / "index.d.ts").write_text(GREET)  # built, ignored
+    (root / "node_modules" / "greeter").symlink_to(root / "greeter")  # a workspace package
+    yield from warm_root(root, tmp_path / "l", True)
+
+
+def test_a_rebuilt_declaration_is_checked_again(warm: Warm) -> None:
+    broken = {("src/use.ts", 2, 14, "2322")}  # {} is not a string
+    assert errors(warm) == gate_tsc(warm.root) == broken
+    (warm.root / "greeter" / "lib" / "index.d.ts").write_text(GREET.replace("{}", "string"))
+    assert gate_tsc(warm.root) == set()
+    assert errors(warm) == set()  # was `broken`: the whole check reused
