@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.ops.check import workspace_diagnostics
 from tests.conftest import Warm, warm_root
 from tests.workspace.test_tsbuilder_missing import errors
 from tests.workspace.test_tsbuilder_missing import tsc as gate_tsc
@@ -41,6 +42,21 @@ def warm(tmp_path: Path) -> Iterator[Warm]:
 def test_a_rebuilt_declaration_is_checked_again(warm: Warm) -> None:
     broken = {("src/use.ts", 2, 14, "2322")}  # {} is not a string
     assert errors(warm) == gate_tsc(warm.root) == broken
+    assert since_head(warm) == ([], [], 1)  # HEAD's result kept, of this build
     (warm.root / "greeter" / "lib" / "index.d.ts").write_text(GREET.replace("{}", "string"))
     assert gate_tsc(warm.root) == set()
     assert errors(warm) == set()  # was `broken`: the whole check reused
+    # HEAD's state reads the same build: nothing fixed by the change (none made); before,
+    # the result kept of the old build said the TS2322 fixed
+    assert since_head(warm) == ([], [], 0)
+
+
+def since_head(warm: Warm) -> tuple[list[str], list[str], int]:
+    """`check --baseline HEAD`: introduced and fixed (path:line:code), unchanged."""
+    changes = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD")).changes
+    assert changes is not None
+    said = [
+        [f"{d.path}:{d.line}:{d.code}" for d in found]
+        for found in (changes.introduced, changes.fixed)
+    ]
+    return said[0], said[1], changes.unchanged

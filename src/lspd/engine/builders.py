@@ -98,7 +98,7 @@ async def typescript_checked(
         seen = ws.changes_seen
         project = await builder.check(config, functools.partial(_moved, progress, done, len(paths)))
         project.seen = seen
-        ws.follow(project.read)  # a linked package's git-ignored build: its rebuild counts
+        ws.follow(project.read, read=True)  # a linked package's git-ignored build
         handler = ws.definition_for(paths[0])
         definition, toolchain = ws.pool.adapted(handler, ws.project_root(paths[0], handler))
         said = Said(definition.name, None if toolchain is None else toolchain.label(), "utf-16")

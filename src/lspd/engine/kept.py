@@ -125,9 +125,12 @@ def toolchain_key(
 
 def environments_of(ws: Workspace) -> tuple[str, ...]:
     """The stamps of the Python environments `ws` runs (its projects' toolchains, mypy's
-    interpreters: `tool_stamps.environments`), for `toolchain_key`."""
+    interpreters: `tool_stamps.environments`) and of the files it follows that the watcher
+    does not see (`Followed.stamp`), for `toolchain_key`."""
     interpreters = [daemon.interpreter for daemon in ws.pool.mypy.values()]
-    return ws.toolchains.stamps.environments(ws.toolchains.in_use(), interpreters)
+    found = ws.toolchains.stamps.environments(ws.toolchains.in_use(), interpreters)
+    followed = ws.following.stamp()  # sources the watcher does not see (a package's build)
+    return (*found, f"followed {followed}") if followed else found
 
 
 def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None = None) -> str:

@@ -18,6 +18,7 @@ from lspd.lsp.session import Session
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace import files, paths, prewarm
 from lspd.workspace.config import Config, load_config, user_restricted
+from lspd.workspace.followed import Followed
 from lspd.workspace.ignore import Ignore
 from lspd.workspace.kept_copy import Kept
 from lspd.workspace.left_out import LeftOut
@@ -83,7 +84,7 @@ class Workspace:
         self._will_watch = False  # `watch` is on its way (see `will_watch`)
         self._unwatched_since: int | None = None  # wall clock (ns) at `will_watch`
         self._changes = 0  # batches of file changes the watcher has applied
-        self._outside: dict[Path, tuple[int, int] | None] = {}  # followed, with their stamps
+        self.following = Followed()  # files the watcher does not see, with their stamps
         self.changed_at: dict[Path, int] = {}  # each file changed: at which batch, last
         self.gate = Gate()  # calls share the servers; an overlay has them alone
         # Symbols by name, from the servers' document symbols, fresh with the files.
@@ -175,20 +176,19 @@ class Workspace:
             await self._outside_changed()
         await self.sync.refresh()
 
-    def follow(self, paths: Iterable[Path]) -> None:
+    def follow(self, paths: Iterable[Path], read: bool = False) -> None:
         """Files outside the root whose changes count (a tsconfig's ../base.json), or in a
         folder the watcher leaves out (a package's config it extends, in node_modules): the
-        watcher sees only the root's other files, so each question looks at their stamps."""
+        watcher sees only the root's other files, so each question looks at their stamps.
+        `read`: sources a program reads (a linked package's build), in `Followed.stamp`."""
         for path in paths:
             if self.root not in path.parents or self.ignore(path):
-                self._outside.setdefault(path, files.stamp(path))
+                self.following.add(path, read)
 
     async def _outside_changed(self) -> None:
         """The followed files outside the root that changed, told as the watcher tells a
         change (the servers reload a configuration told changed)."""
-        changed = [p for p, was in self._outside.items() if files.stamp(p) != was]
-        if changed:
-            self._outside.update((p, files.stamp(p)) for p in changed)
+        if changed := self.following.changed():
             await self.apply_changes([FileEvent(Change.changed, p) for p in changed])
 
     def _retooled(self) -> None:
@@ -198,7 +198,7 @@ class Workspace:
         interpreters = [daemon.interpreter for daemon in self.pool.mypy.values()]
         # mypy's `.pth` folders outside the root (../lib/src): an edit there, told as a change
         for path, was in self.toolchains.stamps.outside(interpreters):
-            self._outside.setdefault(path, was)
+            self.following.stamps.setdefault(path, was)
         if moved := self.toolchains.stamps.moved(self.toolchains.in_use(), interpreters):
             log.info("a toolchain changed on disk (%s): checked again", ", ".join(moved))
             self.toolchains.look_again()
