@@ -298,7 +298,9 @@ def _now_text(answer: dict[str, Any]) -> str:
 
 def _rest(stopped: list[str]) -> str:
     """What a stop leaves unknown: a checker's, the rest; a part not compared, its errors."""
-    parts = all(" were not compared (" in s for s in stopped)  # `stop_said`'s of a part
+    from lspd.engine.stops import NOT_COMPARED
+
+    parts = all(f" {NOT_COMPARED} (" in s for s in stopped)
     return "their errors are not known new" if parts else "the rest is not checked"
 
 

@@ -47,7 +47,7 @@ def mypy_configured(
         project = by_directory.get(path.parent)
         if project is None or path.name not in CONFIG_FILES or text is None:
             return None
-        if not _same_copy(project, then) or any(t in text for t in PYRIGHT_TABLES):
+        if not _same_copy(project, then) or pyright_table(text):
             return None
         held[path] = text
     return held
@@ -74,3 +74,8 @@ def _same_copy(project: MypyProject, then: dict[Path, str | None]) -> bool:
     if disk.path.name == PYPROJECT and (disk.label != found.label):
         return False
     return dataclasses.replace(found, path=disk.path) == disk
+
+
+def pyright_table(text: str | None) -> bool:
+    """Whether a configuration's text holds a pyright table (basedpyright reads it too)."""
+    return text is not None and any(table in text for table in PYRIGHT_TABLES)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.engine.mypy_check import by_project
-from lspd.engine.mypy_configured import PYRIGHT_TABLES
+from lspd.engine.mypy_configured import pyright_table
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -57,14 +57,9 @@ def python_sides(
     rest_then: dict[Path, str | None] = {}
     for path, text in then.items():
         if path.parent in folders and path.name in CONFIG_FILES:
-            if _pyright_table(text) or _pyright_table(read_text(path)):
+            if pyright_table(text) or pyright_table(read_text(path)):
                 return None  # read by both
             mypy_then[path] = text
         else:
             rest_then[path] = text
     return Side("mypy", mypy, mypy_then), Side("basedpyright", rest, rest_then)
-
-
-def _pyright_table(text: str | None) -> bool:
-    """Whether a configuration's text holds a pyright table (basedpyright reads it too)."""
-    return text is not None and any(table in text for table in PYRIGHT_TABLES)

@@ -23,6 +23,8 @@ MYPY = "mypy"
 # A part of a two-checker gate whose state at the commit was not made (`Stop.why`): its
 # files' checkers, named as the answers name the part (`engine/configured_parts.py`).
 PYTHON_PART, TYPESCRIPT_PART = "the Python files", "the TypeScript files"
+# How such a part is said (`ops/progressive_kept.stop_said`; the hook reads it: `cli/hook._rest`).
+NOT_COMPARED = "were not compared"
 # How a stop past the parser is said, mypy's words after it (`ops/progressive_kept.stop_said`;
 # the hook's advice reads it: `cli/hook._fix`).
 BLOCKING = "its blocking error"

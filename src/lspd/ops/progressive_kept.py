@@ -22,7 +22,14 @@ from pathlib import Path
 from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.revisions import is_configuration
-from lspd.engine.stops import BLOCKING, MYPY, Stop, at_configuration, syntax_code
+from lspd.engine.stops import (
+    BLOCKING,
+    MYPY,
+    NOT_COMPARED,
+    Stop,
+    at_configuration,
+    syntax_code,
+)
 from lspd.lsp.text import split_lines
 from lspd.ops.beyond_gate import Part, beyond_gate
 from lspd.ops.check import check_all
@@ -157,7 +164,7 @@ def stop_said(stop: Stopped, words: list[str]) -> str:
     stop at a blocking error past the parser (`words`: its messages there, `stop_words`) is
     said in mypy's words: a file shadowing a library module, a `break` outside a loop."""
     if stop.why:  # a part of the gate not compared: what it says now is not known new
-        return f"{stop.checker} were not compared ({stop.why})"
+        return f"{stop.checker} {NOT_COMPARED} ({stop.why})"
     at = ", ".join(list(dict.fromkeys(stop.at))[:3])  # mypy says a line's errors one by one
     if at_configuration(stop.checker, stop.at):
         return f"{stop.checker} stopped at the configuration error at {at}"

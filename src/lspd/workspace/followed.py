@@ -27,8 +27,9 @@ class Followed:
 
     def changed(self) -> list[Path]:
         """The followed files whose stamp moved since last looked at (now their stamp)."""
-        moved = [p for p, was in self.stamps.items() if files.stamp(p) != was]
-        self.stamps.update((p, files.stamp(p)) for p in moved)
+        now = {p: files.stamp(p) for p in self.stamps}  # one stat each, every question
+        moved = [p for p, was in self.stamps.items() if now[p] != was]
+        self.stamps.update((p, now[p]) for p in moved)
         return moved
 
     def stamp(self) -> str:

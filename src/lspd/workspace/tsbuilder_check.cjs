@@ -98,10 +98,14 @@ function affectedFiles(id, builder, garbage, own) {
 // declarations, which tsc -b says, left out).
 function ownFiles(builder) {
   const program = builder.getProgram();
-  const redirected = (f) => Boolean(program.isSourceOfProjectReferenceRedirect && program.isSourceOfProjectReferenceRedirect(f.fileName));
   return program
     .getSourceFiles()
-    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f) && !redirected(f));
+    .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f) && !redirected(program, f));
+}
+
+// Whether a file is a referenced project's source read in place of its outputs.
+function redirected(program, file) {
+  return Boolean(program.isSourceOfProjectReferenceRedirect && program.isSourceOfProjectReferenceRedirect(file.fileName));
 }
 
 // The syntax errors of the program's own files, by file name; null when there are none.
@@ -204,12 +208,14 @@ function check(id, configPath) {
 // The program's other files but TypeScript's libraries and what lies in a node_modules folder:
 // a package of the repository reached through a link (node_modules/a -> ../a), its built
 // declarations read in place (lib/index.d.ts), which the watcher may not see (git-ignored):
-// lspd follows them (`Workspace.follow`), else their rebuild left the whole check reused.
+// lspd follows them (`Workspace.follow`), else their rebuild left the whole check reused. A
+// referenced project's sources are the watcher's (a solution's every one: not asked again).
 function readFiles(builder, own) {
   const program = builder.getProgram();
+  const other = (f) => !own.has(f.fileName) && !program.isSourceFileDefaultLibrary(f) && !redirected(program, f);
   return program
     .getSourceFiles()
-    .filter((f) => !own.has(f.fileName) && !program.isSourceFileDefaultLibrary(f) && !f.fileName.includes("/node_modules/"))
+    .filter((f) => other(f) && !f.fileName.includes("/node_modules/"))
     .map((f) => f.fileName);
 }
 
