@@ -98,6 +98,18 @@ def test_a_deleted_file_of_the_untouched_checker_comes_back(tmp_path: Path) -> N
     assert unchanged == sum((before & after).values())
 
 
+def include_edited(tmp_path: Path) -> tuple[Path, Counter[Row], Counter[Row]]:
+    """The mixed gate with a pyright `include` edited (HEAD's Python files are not the
+    disk's) beside a tsconfig edit and source edits on both sides: the root, both checkers'
+    own errors at HEAD and now."""
+    root = mixed(tmp_path)
+    before = truth(root)
+    include = '{"include": ["pkg"], "typeCheckingMode": "strict"}\n'
+    written(root, {"tsconfig.json": json.dumps(TS_NOW), "pyrightconfig.json": include})
+    written(root, {"src/user.ts": USER_NOW, "pkg/b.py": B_NOW})
+    return root, before, truth(root)
+
+
 def test_a_part_that_cannot_be_made_is_said_not_compared(tmp_path: Path) -> None:
     """A pyright `include` edited (HEAD's Python files are not the disk's) beside a tsconfig
     edit and source edits on both sides: TypeScript's part compared under HEAD's tsconfig
@@ -106,12 +118,7 @@ def test_a_part_that_cannot_be_made_is_said_not_compared(tmp_path: Path) -> None
     one) introduced all the same. Before, the whole question was refused (NotKept), and the
     stop gate let the TypeScript part's new errors through. With the configuration back at
     HEAD's, the Python part is compared again: the result with a part not made was not kept."""
-    root = mixed(tmp_path)
-    before = truth(root)
-    include = '{"include": ["pkg"], "typeCheckingMode": "strict"}\n'
-    written(root, {"tsconfig.json": json.dumps(TS_NOW), "pyrightconfig.json": include})
-    written(root, {"src/user.ts": USER_NOW, "pkg/b.py": B_NOW})
-    after = truth(root)
+    root, before, after = include_edited(tmp_path)
     since = answer(root, since_head).changes  # type: ignore[attr-defined]
     new = Counter((d.path, d.line, d.code or "", d.severity) for d in since.introduced)
     fixed = Counter((d.path, d.line, d.code or "", d.severity) for d in since.fixed)
@@ -190,3 +197,26 @@ def test_a_files_baseline_is_its_own_checker_s(tmp_path: Path) -> None:
         assert new
         assert found.fixed == []
         assert found.unchanged == sum(n for r, n in (before & after).items() if r[0] == path)
+
+
+def test_a_files_part_not_made_is_said_not_compared(tmp_path: Path) -> None:
+    """`diagnostics FILE --baseline HEAD` where the file's part cannot be made (a pyright
+    `include` edited beside a tsconfig edit, no HEAD result kept): the file's errors not
+    known new, as `check --baseline` says its part, save one on a line HEAD's text cannot
+    have; a TypeScript file compared under HEAD's tsconfig all the same. Before, exit 2
+    (NotKept) where the whole check said the part not compared."""
+    root, before, after = include_edited(tmp_path)
+    found = answer(root, one_file("pkg/b.py")).changes  # type: ignore[attr-defined]
+    assert [(d.path, d.line, d.code) for d in found.introduced] == [
+        ("pkg/b.py", 2, "reportAssignmentType")
+    ]
+    assert (found.fixed, found.unchanged) == ([], 0)
+    [stop] = found.baseline_stopped
+    why = "pyrightconfig.json, the Python files' configuration, chooses other files at the commit"
+    assert (stop.checker, stop.files, stop.not_checked) == ("the Python files", ["pkg/b.py"], 1)
+    assert stop.why is not None and stop.why.startswith(why)
+    user = answer(root, one_file("src/user.ts")).changes  # type: ignore[attr-defined]
+    new = Counter((d.path, d.line, d.code or "", d.severity) for d in user.introduced)
+    assert new == Counter({r: n for r, n in (after - before).items() if r[0] == "src/user.ts"})
+    assert new
+    assert user.baseline_stopped == []

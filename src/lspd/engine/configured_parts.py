@@ -227,15 +227,44 @@ async def _python(
                 await _held(ws, one, held, memory, disk, made, side.checker)
         return
     if configs is None:
-        named = ", ".join(ws.display(p) for p in sorted(part.then))
-        raise Unmade(
-            f"{named}, {part.name}' configuration, chooses other files at the commit, names "
-            "paths outside the root, or is read by mypy and basedpyright both"
-        )
+        raise Unmade(_python_unmade(ws, part.name, part.then))
     asked = sorted(p for p in part.all() if part.texts.get(p, "") is not None)
     stops: list[Stop] = []  # the commit's run's own (mypy's)
     results = await held.asked(asked, {**part.texts, **configs}, stops)
     _merge(ws, made, {ws.resolve(r.path): r for r in results}, stops)
+
+
+def _python_unmade(ws: Workspace, name: str, then: Texts) -> str:
+    """Why a Python part (or side) whose configurations `then` were edited is not made."""
+    named = ", ".join(ws.display(p) for p in sorted(then))
+    return (
+        f"{named}, {name}' configuration, chooses other files at the commit, names "
+        "paths outside the root, or is read by mypy and basedpyright both"
+    )
+
+
+def _uncovered(ws: Workspace, scope: GateScope, files: Collection[Path]) -> str | None:
+    """Why the TypeScript part is not made where one of its `files` is no tsconfig's."""
+    projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
+    if uncovered := sorted(set(files) - {p for project in projects for p in project.files}):
+        return f"{ws.display(uncovered[0])} is in no tsconfig's project"
+    return None
+
+
+def file_stop(
+    ws: Workspace, scope: GateScope, part: GateScope, own: Texts, path: Path
+) -> Stop | None:
+    """Where `path`'s part of a gate two checkers share (`part`, `own`: `file_part`'s) cannot
+    be made at the commit, the stop `check --baseline` says for it (`parts_state`), of this
+    file: its errors are not known new. None where the gate is one checker's (refused)."""
+    if set(part.files) == set(scope.files):
+        return None
+    if path.suffix in PYTHON:
+        why = _python_unmade(ws, PYTHON_PART, own)
+        return Stop(PYTHON_PART, (), frozenset({ws.display(path)}), frozenset(), why)
+    named = ", ".join(ws.display(p) for p in sorted(own))
+    why = _uncovered(ws, part, part.files) or f"{named} cannot be checked on a copy here"
+    return Stop(TYPESCRIPT_PART, (), frozenset({ws.display(path)}), frozenset(), why)
 
 
 async def _typescript(
@@ -263,9 +292,8 @@ async def _typescript(
         return
     if any(p.name == CONFIG_JSON for p in part.then):
         raise Unmade(f"{CONFIG_JSON} is no TypeScript configuration")
-    projects = [p for p in scope.projects if p.language == "typescript" and p.config is not None]
-    if uncovered := sorted(part.files - {p for project in projects for p in project.files}):
-        raise Unmade(f"{ws.display(uncovered[0])} is in no tsconfig's project")
+    if (uncovered := _uncovered(ws, scope, part.files)) is not None:
+        raise Unmade(uncovered)
     if (why := unbuilt_reason(ws, scope, part.then)) is not None:
         raise Unmade(why)
     # the program's files at the commit: tsc's listing

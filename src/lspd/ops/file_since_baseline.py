@@ -20,7 +20,7 @@ from lspd.engine.committed import NotKept
 from lspd.engine.committed_notes import configured
 from lspd.engine.comparison import Again, Found
 from lspd.engine.configured import TSC, Configured, configured_how
-from lspd.engine.configured_parts import file_part
+from lspd.engine.configured_parts import file_part, file_stop
 from lspd.engine.kept import StateKey
 from lspd.engine.mypy_check import by_project
 from lspd.engine.named import SESSION, Named
@@ -79,13 +79,11 @@ async def file_since_baseline(
 ) -> Changes:
     """`diagnostics PATH --baseline` where no kept result answers: the file now (`now`; its
     text `content` when given) against its state with every changed file held at its
-    `baseline` text (a change elsewhere may be what broke it). It is asked in that state
-    only when the engine's rules say the change can reach it (`proposal_reach`: Python's
-    and TypeScript 7's importers of changed declarations; a file of tsserver or mypy
-    always): else it cannot differ. When the two differ, the file is asked again right after the
-    switch back (a checker answering by the order it checks in makes nothing new). One file
-    stays one file's work: HEAD's whole check is not waited for (`lspd check --baseline`
-    makes and keeps it). `asked`, as `file_since_committed`'s."""
+    `baseline` text (a change elsewhere may be what broke it), asked only when the engine's
+    rules say the change can reach it (`proposal_reach`; a file of tsserver or mypy always).
+    When the two differ, the file is asked again right after the switch back (a checker
+    answering by the order it checks in makes nothing new). One file stays one file's work:
+    HEAD's whole check is not waited for. `asked`: as `file_since_committed`'s."""
     baseline = question.baseline
     texts: dict[Path, str | None] = dict(question.delta.before)
     if content is not None and path not in texts:
@@ -93,9 +91,14 @@ async def file_since_baseline(
     text = asked.text
     before, again = asked.after, None
     note = "this file, which the change cannot reach (the engine's rules): unchanged"
-    if path in texts and texts[path] is None:
+    new = path in texts and texts[path] is None
+    how = None if new else await _configured(ws, question, path)
+    if isinstance(how, Stop):  # its part not made at the baseline: not known new
+        note = f"this file, its part not made at {baseline}"
+        return asked.against([], note, before_stops=[how], then={now.path: texts.get(path, text)})
+    if new:
         before, note = [], f"this file, new since {baseline}"
-    elif (how := await _configured(ws, question, path)) is not None and (
+    elif how is not None and (
         under := await _under_configuration(ws, how, texts, (path, text), now, baseline)
     ):
         before, note = under
@@ -157,21 +160,27 @@ async def _under_configuration(
     )
 
 
-async def _configured(ws: Workspace, question: Question, path: Path) -> Configured | None:
+async def _configured(ws: Workspace, question: Question, path: Path) -> Configured | Stop | None:
     """How the file's state at the baseline is checked under the configuration then, where
     a configuration its checker reads differs from it (None: none differs, or the
     session's; `configured_parts.file_part`: the file's part of a gate two checkers share);
-    raises `NotKept` where it cannot be here (`engine/configured.configured_how`)."""
+    where its part of such a gate cannot be made, the stop `check --baseline` says for it
+    (`file_stop`: its errors not known new; before, exit 2 where the whole check said the
+    part not compared); raises `NotKept` where a gate's one checker cannot be here
+    (`engine/configured.configured_how`)."""
     commit = question.asked.commit
     if commit == SESSION:
         return None
     _, then = await question.then(ws)
     if not then:
         return None
-    scope, then = file_part(ws, await gate_scope(ws), then, path)
+    gate = await gate_scope(ws)
+    scope, then = file_part(ws, gate, then, path)
     if not then:  # its checker's configuration is the same at the baseline: held texts
         return None
     how = configured_how(ws, scope, then)
+    if how is None and (stop := file_stop(ws, gate, scope, then, path)) is not None:
+        return stop
     if how is None:
         raise NotKept(configured(ws, StateKey(commit, "", "", tuple(sorted(then)))))
     return how
