@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from lspd.cli.render import render
+from lspd.cli.render import render, unsaid
 from lspd.ops import check_models as c
 from lspd.ops import edit_models as e
 from lspd.ops import models as m
 from lspd.ops import navigation_models as n
 from lspd.ops import state_models as st
 from lspd.ops.budget import compact
+from lspd.ops.stopped_model import Stopped
 from lspd.surface.table import OPERATIONS
 
 
@@ -515,3 +516,13 @@ def test_every_operation_has_a_renderer_and_every_renderer_is_tested() -> None:
     assert {op.result.rpartition(":")[2] for op in OPERATIONS} == tested
     # An answer of no known result is printed as indented JSON, not dropped.
     assert render("Unknown", {"a": [1]}) == '{\n  "a": [\n    1\n  ]\n}'
+
+
+def test_a_part_not_compared_is_said_though_it_hid_nothing() -> None:
+    """A part of the gate not compared at the baseline (`Stopped.why`) whose errors now are
+    none, or all on lines the baseline cannot have (introduced): its fixed errors are not
+    known either, so the text says it; a checker's stop that hid nothing is not said."""
+    part = Stopped(checker="the Python files", at=[], files=[], not_checked=0, why="WHY")
+    stop = Stopped(checker="tsc", at=["a.ts:1"], files=[], not_checked=0)
+    changes = {"baseline_stopped": [compact(part), compact(stop)]}
+    assert unsaid(changes) == ["at the baseline, the Python files were not compared (WHY)"]

@@ -51,12 +51,14 @@ def _changes(c: Answer, r: Answer | None = None) -> list[str]:
 def unsaid(c: Answer) -> list[str]:
     """What a comparison could not say, one line each: files not checked, a checker's stop
     now, and one at the baseline that hid diagnostics (one that hid nothing changes no count:
-    not said, as by the hooks)."""
+    not said, as by the hooks); a part of the gate not compared there always (`why`): what
+    it fixed is not known either, even where none of its errors now is hidden."""
     lines = [
         f"{u['path']}:{u['lines'][0]}: not checked: {u['why']}" for u in c.get("unchecked", [])
     ]
     lines += [stopped_line(s) for s in c.get("stopped", [])]
-    hid = [s for s in c.get("baseline_stopped", []) if s.get("not_checked") or s.get("files")]
+    baseline = c.get("baseline_stopped", [])
+    hid = [s for s in baseline if s.get("why") or s.get("not_checked") or s.get("files")]
     return lines + [stopped_line(s, "baseline") for s in hid]
 
 
