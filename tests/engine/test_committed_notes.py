@@ -1,4 +1,5 @@
-"""What the kept result's note says of the toolchain that made it (`engine/committed_notes`).
+"""What the kept result's notes say of the toolchain that made it and of the configurations
+edited (`engine/committed_notes`).
 
 An edit making both checkers judge a mypy project (a pyrightconfig.json added beside its
 `[tool.mypy]`) changes which servers answer, not their toolchains: the note said the same
@@ -10,8 +11,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lspd.engine.committed_notes import retooled
+from lspd.engine.committed_notes import configured, retooled
 from lspd.engine.kept import KeptState, StateKey
+from lspd.workspace import Workspace
 
 LABEL = "mypy 2.4.1 (api/.venv/bin/python)"
 
@@ -35,4 +37,19 @@ def test_another_toolchain_is_named_by_its_label(tmp_path: Path) -> None:
     assert asyncio.run(retooled(was, now, tmp_path)) == (
         "; the toolchain changed since its result was made (mypy 1.13.0 (.venv/bin/python) "
         "-> mypy 2.4.1 (.venv/bin/python)): checked again by it"
+    )
+
+
+def test_the_refusal_names_every_configuration_to_put_back(tmp_path: Path) -> None:
+    """Five tsconfigs edited: the refusal says to put them back, and names all five (it
+    named the first 3: put back, the other two still refused); past 8, how many more."""
+    ws = Workspace(tmp_path, log_dir=tmp_path / "logs")
+    five = tuple(tmp_path / f"p{i}/tsconfig.json" for i in range(5))
+    said = configured(ws, StateKey("c0ffee" * 4, "", "", five))
+    assert "(p0/tsconfig.json, p1/tsconfig.json, p2/tsconfig.json, p3/tsconfig.json, " in said
+    assert "put p0/tsconfig.json, p1/tsconfig.json, p2/tsconfig.json, p3/tsconfig.json, " in said
+    assert "p4/tsconfig.json back as at c0ffeec0ffee" in said
+    ten = tuple(tmp_path / f"p{i}/tsconfig.json" for i in range(10))
+    assert "p7/tsconfig.json and 2 more back as at" in configured(
+        ws, StateKey("c0ffee" * 4, "", "", ten)
     )

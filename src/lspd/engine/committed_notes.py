@@ -5,10 +5,13 @@ commit can be made under its own configuration."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from lspd.engine.kept import KeptState, StateKey, made_before
 from lspd.workspace import Workspace
+
+NAMED = 8  # configurations named in a note before "and N more"
 
 
 async def retooled(was: KeptState | None, now: KeptState, folder: Path) -> str:
@@ -36,7 +39,7 @@ def edited(ws: Workspace, key: StateKey) -> str:
     compares with is the one made under the configuration then."""
     if not key.edited:
         return ""
-    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    named = _named(ws, key.edited)
     since = "the session's start" if key.commit == "session" else key.commit[:12]
     return f"; the configuration changed since {since} ({named}): compared under the one then"
 
@@ -47,7 +50,7 @@ def configured(ws: Workspace, key: StateKey) -> str:
     daemon's background keeping, refused so, waits for the next change: that one). A
     restart does not help: the daemon refused may well have started at that configuration,
     the edit made before it had kept its result."""
-    named = ", ".join(ws.display(p) for p in key.edited[:3])
+    named = _named(ws, key.edited)
     commit = key.commit[:12]
     if commit == "session":
         return (
@@ -71,3 +74,11 @@ def configured(ws: Workspace, key: StateKey) -> str:
         "configuration then. Or commit the "
         "configuration and compare the source edits with that commit"
     )
+
+
+def _named(ws: Workspace, paths: Sequence[Path]) -> str:
+    """The configurations edited, as the notes name them: every one up to `NAMED` (the
+    refusal says to put them back: naming 3 of 5 left a user refused again), then how many
+    more."""
+    named = ", ".join(ws.display(p) for p in paths[:NAMED])
+    return named + (f" and {len(paths) - NAMED} more" if len(paths) > NAMED else "")
