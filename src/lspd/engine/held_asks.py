@@ -12,7 +12,8 @@ Until 7c6b933 they went to one server all the same (the server for `.ts` is tsse
 never shares; the one that runs, `tsc --lsp`, does): 20.55 s, the check 15.82 (quiet).
 A state in which a Python file exists that the disk lacks, or not one it has, is asked of a
 server rooted at a copy holding it (`engine/python_mirror.py`): basedpyright's imports
-resolve from the disk only.
+resolve from the disk only. A Python file held at another text is held too by the servers
+asked for its importers, where another process answers it (`engine/python_across.py`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from lspd.engine.native_check import pulled
 from lspd.engine.native_held import held_as_tsc
 from lspd.engine.native_own import own_programs, program_of
 from lspd.engine.native_reach import native_sessions
+from lspd.engine.python_across import held_across
 from lspd.engine.python_mirror import mirror_asked, mirrored
 from lspd.engine.second_server import ask_all
 from lspd.lsp import shapes
@@ -63,6 +65,15 @@ async def held_asked(
         asked = await mirror_asked(ws, copied, texts, timeout)
         heard = {path: Heard(*said) for path, said in asked.items()}
         files = [path for path in files if path not in heard]
+    async with held_across(ws, files, texts):  # a module held in another server process
+        return heard | await _asked_here(ws, files, texts, timeout)
+
+
+async def _asked_here(
+    ws: Workspace, files: list[Path], texts: Mapping[Path, str | None], timeout: float
+) -> dict[Path, Heard]:
+    """`held_asked`'s files asked of the workspace's own servers (not a copy's)."""
+    heard: dict[Path, Heard] = {}
     gate = asyncio.Semaphore(CONCURRENCY)
     pulled = native_sessions(ws, files) if ws.changes_seen is not None else {}
 

@@ -45,8 +45,10 @@ log = logging.getLogger(__name__)
 # file flagged assume-unchanged or skip-worktree, edited, was no difference: a clean tree's
 # HEAD result held the edit's errors; 14: a file a tsconfig's "files" lists, deleted since,
 # was no difference: HEAD's state held the work tree's TS6053 and its stop, 4e2a3c2; 15:
-# one made since, missing at HEAD, neither: HEAD's state lacked tsc's TS6053 and its stop).
-FORMAT = 15
+# one made since, missing at HEAD, neither: HEAD's state lacked tsc's TS6053 and its stop;
+# 16: a Python module's HEAD text was held only by the server process answering it (or
+# mypy's copy), so an importer another process answers read the disk's new text there).
+FORMAT = 16
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 

@@ -15,7 +15,9 @@ its answer. The other files' results are last time's, reused as they are
 (by `engine/whole_check.py`: it says which files to ask, `python_asked`). A change it
 cannot place asks every file as before: a file added, removed or unreadable, a changed
 file the check does not ask about (a configuration, a Python file outside the gate, a file
-of another language answered one by one), or the first check.
+of another language answered one by one), or the first check. A file of mypy's project
+reaches basedpyright's files importing it as any (before, none was asked again: a script's
+error against api/'s old text stood after the edit).
 
 What the last check saw of each Python file is kept compressed (its declarations are
 compared with the new text's) with the names its imports touch (`PythonSeen`): made in a
@@ -84,7 +86,7 @@ def python_asked(
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
     last = {} if seen is None else seen.texts
     texts: dict[Path, bytes] = {}
-    for path in rest:
+    for path in _kept(matched, rest):
         if path.suffix in PYTHON:
             packed = last.get(path) if path not in changed else None
             if packed is None and (text := read_text(path)) is not None:
@@ -188,14 +190,16 @@ def _affected(
     declared: list[Path] = []
     edited: list[Path] = []
     for path in changed:
-        if path in matched and path not in asked:
+        beside = path in matched and path not in asked  # a builder's file, or mypy's
+        if beside and path.suffix not in PYTHON:
             continue  # a builder's file (`typescript_checked`)
-        if path not in asked or path.suffix not in PYTHON:
+        if not (path in asked or beside) or path.suffix not in PYTHON:
             return None
         before, after = last.get(path), now.texts.get(path)
         if before is None or after is None or path.name == BUILTINS:
             return None  # added, removed or unreadable: imports may resolve otherwise
-        ask.add(path)
+        if not beside:  # mypy's file: its importers basedpyright judges, not itself
+            ask.add(path)
         if before != after:
             edited.append(path)
         if before != after and not _same_declarations(before, after):
@@ -215,6 +219,16 @@ def _affected(
     for path in edited:
         ask |= _cycle_importers(ws, now, path)
     return ask & asked
+
+
+def _kept(matched: list[Path], rest: list[Path]) -> list[Path]:
+    """The files whose texts the check keeps: `rest`'s (asked one by one), and, where a
+    Python file is among them, the gate's other Python files (mypy's: a module of its
+    project the script basedpyright judges imports, its declarations compared as any)."""
+    if not any(path.suffix in PYTHON for path in rest):
+        return rest
+    asked = set(rest)
+    return [*rest, *(p for p in matched if p.suffix in PYTHON and p not in asked)]
 
 
 def _cycle_importers(ws: Workspace, now: PythonSeen, path: Path) -> set[Path]:
