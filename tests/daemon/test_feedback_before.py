@@ -18,6 +18,7 @@ import pytest
 from lspd.cli.hook import stop_output
 from lspd.daemon import turns
 from lspd.daemon.feedback import Feedback
+from lspd.workspace import Workspace
 from tests.conftest import Warm, copy_fixture, warm_root
 from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
@@ -91,6 +92,32 @@ def test_an_edit_of_the_file_holding_the_earlier_error_blocks_for_its_own(
         mine = FILES["pkg/a.py"] + EARLIER + "mine: bytes = 1\n"
         stop = stopped_after(warm, root / "pkg/a.py", mine)
         assert codes(stop) == [("pkg/a.py", 4, "reportAssignmentType")]
+
+
+async def turn_while_watching_starts(ws: Workspace, feedback: Feedback) -> dict[str, Any]:
+    """The turn's answer, asked as the daemon's watch task starts the watcher."""
+    watching = asyncio.ensure_future(ws.watch())
+    await asyncio.sleep(0)  # it runs to its start: the watcher made, not running
+    assert ws.watcher is not None and not ws.watcher.running
+    began = await feedback.answer(TURN)
+    assert await watching
+    return began
+
+
+def test_a_turn_begun_while_the_watcher_starts_awaits_it(tmp_path: Path) -> None:
+    """A prompt hook in a daemon's first seconds: its watcher, begun at the sentinel, is not
+    running yet. The turn's start awaits it (`turn_start.WATCH_S`), so the earlier turn's
+    error is set aside; before, nothing was recorded and the stop said it could not be."""
+    root = project(tmp_path / "p")
+    for warm in warm_root(root, tmp_path / "logs"):
+        warm.ws.will_watch()  # as the daemon, before its servers start
+        feedback = Feedback(warm.ws)
+        assert warm.run(turn_while_watching_starts(warm.ws, feedback))["since"] is not None
+        (root / "pkg/b.py").write_text(FILES["pkg/b.py"] + "later: str = one()\n")
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        assert (stop["held_before"], stop["held_unknown"]) == (1, False)
+        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
 
 
 def test_a_daemon_started_mid_turn_says_what_it_could_not_set_aside(

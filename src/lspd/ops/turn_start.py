@@ -59,6 +59,7 @@ from lspd.workspace.files import read_text, stamp
 
 ATTEMPTS = 3  # reads of the turn's start, and comparisons, while files change under them
 READ_S = 2.0  # the turn's start read at most this long (git's listing, the texts)
+WATCH_S = 2.5  # a watcher starting (a daemon's first seconds) awaited at most this long
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,10 @@ class TurnStart:
 
 async def record(ws: Workspace, baseline: str) -> TurnStart | None:
     """The turn's start, read now; None where no later state can be replayed to it: no
-    watcher, no commit (`session`), or the files kept changing while they were read."""
+    watcher (one starting is awaited: `WATCH_S` and `READ_S` within the prompt hook's 5 s),
+    no commit (`session`), or the files kept changing while they were read."""
     watcher = ws.watcher
-    if watcher is None or not watcher.running or baseline == "session":
+    if watcher is None or baseline == "session" or not await watcher.started(WATCH_S):
         return None
     for _ in range(ATTEMPTS):
         await watcher.catch_up()

@@ -73,6 +73,7 @@ class Watcher:
         self._stop = anyio.Event()
         self._ready = False  # the watch is in place: a marker has come back
         self._placed = asyncio.Event()  # the watches are added (watchfiles: not known)
+        self._started = asyncio.Event()  # `start` has ended, the watch in place or not
         self._finished = False  # the watch loop has ended
         self._written = 0  # the last number written to the marker
         self._seen = 0  # the last number read back after its batch was delivered
@@ -96,7 +97,23 @@ class Watcher:
         if self._task is not None:
             return self.running
         self.marker.parent.mkdir(parents=True, exist_ok=True)
-        task = self._task = asyncio.create_task(self._run(), name="lspd-watcher")
+        self._task = asyncio.create_task(self._run(), name="lspd-watcher")
+        try:
+            return await self._placed_in(self._task, timeout)
+        finally:
+            self._started.set()
+
+    async def started(self, timeout: float) -> bool:
+        """Whether the watch is in place, a start under way awaited for at most `timeout`
+        seconds: a turn's start in a daemon's first seconds (`ops/turn_start.record`) is
+        known only once the watcher runs."""
+        if self._task is not None and not self._started.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._started.wait(), timeout)
+        return self.running
+
+    async def _placed_in(self, task: asyncio.Task[None], timeout: float) -> bool:
+        """True once a marker came back within `timeout` seconds of the start."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         # lspd's inotify watcher says when its watches are in place: the first marker then
