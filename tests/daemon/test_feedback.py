@@ -7,6 +7,7 @@ edit introduced; HEAD's result is made once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,4 +73,28 @@ def test_the_first_hook_tells_the_whole_checks_progress_then_what_it_found(
         told = [(d["path"], d["line"], d["code"]) for d in later["late"] + later["introduced"]]
         assert told == [("pkg/gen/mod_10.py", 19, "reportAssignmentType")]
         assert memory.made == 1  # HEAD checked once
+        warm.run(feedback.close())
+
+
+def test_a_hooks_budget_runs_from_when_it_was_sent(tmp_path: Path) -> None:
+    """A cold daemon's first hook waited for its app's build (the MCP SDK imported) and then
+    its whole budget again: trio's first edit hook answered in 4.3-7.1 s of its 3. Its
+    `sent` (the hook's wall clock) counts: a hook whose budget ended on its way is answered
+    at once (not complete), and the background hook tells the error."""
+    root = committed(copy_fixture("py", tmp_path))
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        edited = root / "pkg/extra.py"
+        edited.write_text(edited.read_text() + 'wrong: int = "x"\n')
+        request: Request = {"event": "edit", "session": "s", "paths": ["pkg/extra.py"]}
+        spent = {**request, "wait": 60.0, "sent": time.time() - 60.0}
+        began = time.monotonic()
+        answer = warm.run(feedback.answer(spent))
+        assert answer["complete"] is False and answer["introduced"] == []
+        assert time.monotonic() - began < 60.0
+        late = {**request, "event": "late", "wait": 120.0, "first": 3.0, "sent": time.time()}
+        told = warm.run(feedback.answer(late))
+        assert [(d["path"], d["code"]) for d in told["introduced"]] == [
+            ("pkg/extra.py", "reportAssignmentType")
+        ]
         warm.run(feedback.close())

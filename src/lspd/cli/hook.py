@@ -97,7 +97,7 @@ def late(agent: str, raw: str, budget: float | None = None) -> str | None:
     found, paths, session = target
     wait = _budget(budget, "LSPD_LATE_TIMEOUT", LATE_TIMEOUT_S)
     first = _budget(None, "LSPD_HOOK_TIMEOUT", TIMEOUT_S)  # the edit's own hook goes first
-    request = {"event": "late", "session": session, "paths": paths,
+    request = {"event": "late", "session": session, "paths": paths, "sent": time.time(),
                "baseline": baseline_of(found.root), "wait": wait, "first": first}  # fmt: skip
     return late_output(hook(found, request, timeout=wait + 5))
 
@@ -152,6 +152,7 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
             "session": session,
             "baseline": baseline_of(found.root),
             "wait": max(0.0, left - MARGIN_S),
+            "sent": time.time(),
         }
         answer = hook(found, request, timeout=left + 5)
         return stop_output(answer, _budget(budget, "LSPD_STOP_TIMEOUT", STOP_TIMEOUT_S))
@@ -166,6 +167,7 @@ def respond(agent: str, raw: str, budget: float | None = None) -> dict[str, Any]
         "paths": paths,
         "baseline": baseline_of(found.root),
         "wait": max(0.0, left - MARGIN_S),
+        "sent": time.time(),  # the budget runs from now (a cold daemon's app builds first)
     }
     answer = hook(found, request, timeout=left + 5)
     return edit_output(agent, answer, _budget(budget, "LSPD_HOOK_TIMEOUT", TIMEOUT_S))

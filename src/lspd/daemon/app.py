@@ -27,6 +27,7 @@ from starlette.types import ASGIApp
 
 from lspd.daemon.client import ERRORS_HEADER, UNANSWERED_HEADER
 from lspd.daemon.early import MAX_BODY, health
+from lspd.daemon.early_hooks import answered
 from lspd.daemon.feedback import Feedback
 from lspd.daemon.guard import (  # noqa: F401  (the guard's names, as they were)
     LOOPBACK_NAMES,
@@ -97,14 +98,8 @@ class _Own:
         return JSONResponse({"done": now.done, "total": now.total, "seconds": elapsed})
 
     async def hook(self, request: Request) -> Response:
-        """`lspd hook`: an agent's edit or stop, answered within the budget it sends."""
-        try:
-            body = await request.json()
-            if not isinstance(body, dict):
-                raise ValueError("the body is not a JSON object")
-            return JSONResponse(await self.hooks.answer(body))
-        except (ValueError, TypeError) as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+        """`lspd hook`: an agent's edit or stop (`early_hooks.answered`)."""
+        return await answered(self.hooks, request)
 
 
 async def _streamed(chunks: Iterable[str]) -> AsyncIterator[bytes]:

@@ -9,7 +9,8 @@ goes to it. Before that, `Early` answers what it can with the SDK's own bytes:
 - a stateless `tools/call` (`early_calls`) whose envelope the SDK took before, of a tool
   whose arguments are the plain JSON values the SDK would pass on unchanged and pass
   lspd's own checks; the result shaped around the SDK's kept one;
-- `GET /health` (no SDK in it).
+- `GET /health` (no SDK in it);
+- `POST /hook`, the agents' hooks (`early_hooks`).
 Anything else waits for the SDK's app and goes to it (and asks for the SDK at once), as does
 a call that failed: the SDK runs it again and words the failure its way.
 
@@ -32,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lspd.daemon import kept_wire
 from lspd.daemon.early_calls import EarlyCalls
+from lspd.daemon.early_hooks import EarlyHooks, is_hook
 from lspd.daemon.kept_wire import KEPT_METHODS, KeptWire, fingerprint
 from lspd.daemon.live import Live
 from lspd.daemon.mcp_stream import accepts, read_body, replay
@@ -98,6 +100,7 @@ class Early:
         max_body: int,
     ) -> None:
         self.ws, self.kept, self.calls, self.options = ws, kept, calls, options
+        self.hooks = EarlyHooks(ws, calls.activity)
         self.lifespan, self.max_body = lifespan, max_body
         self.app: Whole | None = None
         self.ready = asyncio.Event()
@@ -117,6 +120,9 @@ class Early:
             return
         if self.app is None and scope["type"] == "http" and _is_health(scope):
             await health(self.ws, self.options)(scope, receive, send)
+            return
+        if self.app is None and is_hook(scope):  # no SDK in it: `early_hooks`
+            await self.hooks(scope, receive, send)
             return
         if method is None:
             await self._forward(scope, receive, send)

@@ -60,18 +60,18 @@ class Feedback:
 
     async def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """`request`: `event` (`turn`, `edit`, `late` or `stop`), `session`, `baseline`,
-        `wait` (seconds), `paths` (edited, relative to the root; `edit`)."""
+        `wait` (seconds from `sent`), `paths` (edited, relative to the root; `edit`)."""
         event = request.get("event")
         session = str(request.get("session") or "-")
         baseline = str(request.get("baseline") or "HEAD")
-        wait = min(max(float(request.get("wait", 3.0)), 0.0), MAX_WAIT_S)
+        wait = _budget(request, "wait")
         paths = [self.ws.resolve(str(p)) for p in request.get("paths", [])]
         if event == "turn":
             answer = await self.turn(session, baseline)
         elif event == "edit":
             answer = await self.edit(session, paths, baseline, wait)
         elif event == "late":
-            first = min(max(float(request.get("first", 3.0)), 0.0), MAX_WAIT_S)
+            first = _budget(request, "first")
             answer = await self.late(session, paths, baseline, wait, first)
         elif event == "stop":
             answer = await self.stop(session, baseline, wait)
@@ -299,3 +299,12 @@ class Feedback:
             await progressive_kept.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
+
+
+def _budget(request: dict[str, Any], name: str) -> float:
+    """The seconds `request[name]` gives, from when the hook sent it (`sent`: its wall
+    clock): a cold daemon's first hook waited for the app's build (3-10 s, the MCP SDK
+    imported), then its whole budget again (trio's first edit hook: 4.3-7.1 s of its 3)."""
+    sent = request.get("sent")
+    late_by = max(time.time() - float(sent), 0.0) if isinstance(sent, int | float) else 0.0
+    return min(max(float(request.get(name, 3.0)) - late_by, 0.0), MAX_WAIT_S)

@@ -37,6 +37,7 @@ from lspd.workspace import Workspace, prewarm
 
 if TYPE_CHECKING:
     from lspd.daemon.early import Early
+    from lspd.daemon.feedback import Feedback
     from lspd.daemon.live import Live
     from lspd.daemon.server import Server
     from lspd.lsp.session import Session
@@ -113,9 +114,13 @@ class Daemon:
         self.started_with: dict[str, Any] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self.activity: Any = None
-        self.feedback: Any = None  # the agents' hook checks, once serving
         self.ws: Workspace | None = None
         self.idle_timeout = DEFAULT_IDLE_TIMEOUT_S  # settled once lspd.toml is read
+
+    @property
+    def feedback(self) -> Feedback | None:
+        """The agents' hook checks, once serving (`early_hooks`: from the first hook)."""
+        return None if self._early is None else self._early.hooks.feedback()
 
     @property
     def url(self) -> str:
@@ -221,9 +226,7 @@ class Daemon:
             whole.build, ws, self.activity, self.live, self.told, self.started_with, early
         )
         try:
-            self.feedback = await whole.load(
-                early, build, self._listening, LOAD_AFTER_S, self.started_at
-            )
+            await whole.load(early, build, self._listening, LOAD_AFTER_S, self.started_at)
         except Exception:
             log.exception("the MCP app could not be built: the daemon stops")
             self.stop()

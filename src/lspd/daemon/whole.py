@@ -77,11 +77,10 @@ def build(
     and the agents' hook checks it answers."""
     import_transport()
     from lspd.daemon.app import inner_app
-    from lspd.daemon.feedback import Feedback
     from lspd.tools import build_server
 
     server = build_server(ws, activity, live.calls, told)
-    feedback = Feedback(ws, activity)
+    feedback = early.hooks.feedback()  # the one that answered the hooks before, if any
     kept = early.keep_envelope
     app = inner_app(ws, server, options=options, feedback=feedback, live=live, kept=kept)
     return app, feedback
