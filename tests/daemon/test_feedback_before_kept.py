@@ -150,9 +150,9 @@ def test_two_stops_at_once_of_a_session_never_seen_take_one_before(
     taken: list[Path] = []  # by the next daemon (the first's start is not `kept`)
     held_then = turn_start.held_then
 
-    async def counted(ws: Workspace, start: turn_start.TurnStart) -> Before | None:
+    async def counted(ws: Workspace, start: turn_start.TurnStart, *rest: Any) -> Before | None:
         taken.extend([ws.root] if start.kept else [])
-        return await held_then(ws, start)
+        return await held_then(ws, start, *rest)
 
     monkeypatch.setattr(turn_start, "held_then", counted)
     root = project(tmp_path / "p")
@@ -163,3 +163,39 @@ def test_two_stops_at_once_of_a_session_never_seen_take_one_before(
     for stop in stops:
         assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
         assert (stop["held_before"], stop["held_unknown"]) == (1, False)
+
+
+def test_the_late_hook_tells_the_edits_error_before_the_rest_of_before_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the edited file held as the turn began is taken first (the replay asking it
+    alone), so the background hook tells the edit's error while the whole replay (every
+    importer of the edited file asked again) is still to come. Before, it waited for the
+    whole: on trio after a cold restart 55-146 s after the edit, and here the test's 20."""
+    released = asyncio.Event()  # the whole replay held back until the late hook answered
+    overlaid_state = turn_start.overlaid_state
+
+    async def held_back(ws: Workspace, texts: Any, checked: Any, only: Any = None) -> Any:
+        if only is None:
+            await released.wait()
+        return await overlaid_state(ws, texts, checked, only)
+
+    monkeypatch.setattr(turn_start, "overlaid_state", held_back)
+    root = project(tmp_path / "p")
+    for warm in warm_root(root, tmp_path / "logs" / "first", watch=True):
+        first = Feedback(warm.ws)
+        warm.run(first.answer(TURN))
+        warm.run(first.close())
+    (root / "pkg/a.py").write_text(FILES["pkg/a.py"] + EARLIER + "mine: bytes = 1\n")
+    late = {**STOP, "event": "late", "paths": ["pkg/a.py"], "first": 0.0, "wait": 20.0}
+    for warm in warm_root(root, tmp_path / "logs" / "next", watch=True):
+        again = Feedback(warm.ws)
+        told = warm.run(again.answer(late))
+        assert codes(told) == [("pkg/a.py", 4, "reportAssignmentType")]
+        agent = again.sessions["s"]
+        assert (agent.before, agent.part_of) == (None, frozenset({"pkg/a.py"}))
+        released.set()
+        stop = warm.run(again.answer(STOP))
+        assert codes(stop) == [("pkg/a.py", 4, "reportAssignmentType")]
+        assert (stop["held_before"], stop["held_unknown"]) == (1, False)
+        warm.run(again.close())

@@ -5,7 +5,9 @@ hook is answered (`describe`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,13 +37,46 @@ class AgentSession:
     history: History = field(default_factory=new_history)  # its hook calls (status page)
     before: Before | None = None  # what the work tree held when its turn began
     before_task: asyncio.Task[None] | None = None  # `before` being taken
+    part: Before | None = None  # of `before`, the findings of `part_of` (taken first)
+    part_of: frozenset[str] = frozenset()  # the files (as shown) `part` knows the findings of
+    parted: asyncio.Event = field(default_factory=asyncio.Event)  # `part` is there
     start: TurnStart | None = None  # what differed from the baseline as its turn began
     turned: bool = False  # a turn's start is known (its prompt hook, or a daemon before)
 
-    def held(self, baseline: str) -> Before:
-        """What its turn found held against `baseline` (nothing, when it was not taken)."""
-        before = self.before
+    def held(self, baseline: str, part: bool = False) -> Before:
+        """What its turn found held against `baseline` (nothing, when it was not taken);
+        with `part`, what it found first (the findings of `part_of` alone) meanwhile."""
+        before = self.before or (self.part if part else None)
         return before if before is not None and before.baseline == baseline else NOTHING_BEFORE
+
+    def parted_in(self, files: set[str]) -> bool:
+        """Whether what the turn began with is known of `files`' findings."""
+        return self.before is not None or (self.part is not None and files <= self.part_of)
+
+    def scope(self, paths: list[Path]) -> list[Path]:
+        """The files an edit's check covers: the edited ones, and those its unfinished
+        check had left (the new check replaces it)."""
+        scope = set(paths)
+        if self.check is not None and not self.check.done.is_set():
+            scope |= set(self.check.edited)
+        self.edited |= set(paths)
+        return sorted(scope)
+
+    def first(self) -> set[Path]:
+        """The files whose findings its hooks tell: `Before`'s part taken first."""
+        check = self.check
+        return self.edited | ({i.file for i in check.introduced} if check else set())
+
+    def part_taker(self) -> Callable[[Before, frozenset[str]], None]:
+        """`part` forgotten; what sets it while the turn is the same (`since`)."""
+        since, self.part, self.parted = self.since, None, asyncio.Event()
+
+        def taken(part: Before, files: frozenset[str]) -> None:
+            if self.since == since:
+                self.part, self.part_of = part, files
+                self.parted.set()
+
+        return taken
 
     def stopped(self, errors: frozenset[Key], unknown: frozenset[str], partial: bool) -> bool:
         """Whether a stop finding `errors` (or, none found, what is `unknown`: a check that
@@ -60,6 +95,25 @@ class AgentSession:
         if not partial:  # out of time, no stop is known: the last one stays remembered
             self.last_unknown = unknown
         return repeat
+
+
+async def awaited(agent: AgentSession, files: set[str] | None, wait: float) -> None:
+    """Until what the session's turn began with is taken, or (`files`) what it held of
+    those files' findings, taken first (`AgentSession.part`), for at most `wait` seconds."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(_parted(agent, files), max(wait, 0.0))
+
+
+async def _parted(agent: AgentSession, files: set[str] | None) -> None:
+    while (task := agent.before_task) is not None and not task.done():
+        if files is not None and agent.parted_in(files):
+            return
+        parted = asyncio.ensure_future(agent.parted.wait())
+        try:  # `parted` once set (another part) leaves the task alone to wait for
+            waits = {task} if agent.parted.is_set() else {task, parted}
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            parted.cancel()
 
 
 async def changes_now(ws: Workspace) -> int | None:
@@ -100,7 +154,7 @@ def untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:
     for path, keys in check.keys.items():
         shown = ws.display(path)
         agent.reported -= {k for k in agent.reported if k[0] == shown and k not in keys}
-    held = agent.held(check.baseline).found  # there when its turn began: not news
+    held = agent.held(check.baseline, part=True).found  # there when its turn began: not news
     untold = [
         i
         for i in check.introduced

@@ -32,6 +32,7 @@ from typing import Any
 from lspd.daemon import turns
 from lspd.daemon.agent_session import (
     AgentSession,
+    awaited,
     changed_since,
     changes_now,
     describe,
@@ -105,9 +106,10 @@ class Feedback:
         issue 40's mixed examiner (1b) found a session blocked for another's earlier edit."""
         since, start = agent.since, agent.start
         self.activity.in_flight += 1
+        part = agent.part_taker()  # the hooks' files' part, taken first
         try:
             if start is not None:
-                before = await turn_start.held_then(self.ws, start)
+                before = await turn_start.held_then(self.ws, start, agent.first, part)
             else:
                 found, stops = await progressive_kept.held_before(self.ws, baseline)
                 before = Before(baseline, found, stops)
@@ -127,10 +129,11 @@ class Feedback:
         began = time.monotonic()
         agent = await self._turned(session, baseline) or self._agent(session)
         late = untold(self.ws, agent)
-        scope = self._scope(agent, paths)
+        scope = agent.scope(paths)
         check = await self._start(agent, scope, baseline, wait - (time.monotonic() - began))
         if check.introduced:  # what the turn began with is not news: Before, once taken
-            await self._before(agent, baseline, wait - (time.monotonic() - began))
+            files = {i.key[0] for i in check.introduced}
+            await self._before(agent, baseline, wait - (time.monotonic() - began), files)
         answer = describe(self.ws, check, untold(self.ws, agent), agent.held(baseline))
         check.answered.set()  # now a background hook may tell what comes after
         check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
@@ -153,13 +156,14 @@ class Feedback:
         edit's check took over (that one's hooks tell)."""
         began = time.monotonic()
         agent = await self._turned(session, baseline) or self._agent(session)
-        check = await self._start(agent, self._scope(agent, paths), baseline, 0.0)
+        check = await self._start(agent, agent.scope(paths), baseline, 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(check.answered.wait(), first)
         found: list[Introduced] = []
         while agent.check is check:
             if check.introduced:  # what the turn began with is not news: Before, once taken
-                await self._before(agent, baseline, wait - (time.monotonic() - began))
+                files = {i.key[0] for i in check.introduced}
+                await self._before(agent, baseline, wait - (time.monotonic() - began), files)
             found = untold(self.ws, agent)
             left = wait - (time.monotonic() - began)
             if (
@@ -177,15 +181,6 @@ class Feedback:
             answer["stopped"] = []
         return {**answer, "superseded": superseded}
 
-    def _scope(self, agent: AgentSession, paths: list[Path]) -> list[Path]:
-        """The files an edit's check covers: the edited ones, and those the session's
-        unfinished check had left (the new check replaces it)."""
-        scope = set(paths)
-        if agent.check is not None and not agent.check.done.is_set():
-            scope |= set(agent.check.edited)
-        agent.edited |= set(paths)
-        return sorted(scope)
-
     async def stop(self, session: str, baseline: str, wait: float) -> dict[str, Any]:
         """Check every file the session edited, for at most `wait` seconds: its errors
         (all of them, told before or not), and whether the stop was blocked for the same
@@ -202,7 +197,8 @@ class Feedback:
         agent.edited |= changed  # its work from now on, as a file its edit hook named
         began = time.monotonic()
         check = await self._start(agent, sorted(agent.edited), baseline, wait)
-        before = await self._before(agent, baseline, wait - (time.monotonic() - began))
+        files = None if check.stop_keys else {i.key[0] for i in check.introduced}  # part: no stop
+        before = await self._before(agent, baseline, wait - (time.monotonic() - began), files)
         found = [i for i in check.introduced if check.current(i)]
         current = [i for i in found if i.key not in before.found]
         answer = describe(self.ws, check, current, before)
@@ -248,13 +244,14 @@ class Feedback:
         agent.turned = True
         return agent
 
-    async def _before(self, agent: AgentSession, baseline: str, wait: float) -> Before:
+    async def _before(
+        self, agent: AgentSession, baseline: str, wait: float, files: set[str] | None = None
+    ) -> Before:
         """What the session's turn found held against `baseline`, once taken (for at most
-        `wait` seconds: not taken by then, nothing is set aside)."""
-        if (task := agent.before_task) is not None and not task.done():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(task), max(wait, 0.0))
-        return agent.held(baseline)
+        `wait` seconds: not taken by then, nothing is set aside); `files`: or its part taken
+        first (`AgentSession.part`), once it knows of their findings."""
+        await awaited(agent, files, wait)
+        return agent.held(baseline, part=files is not None and agent.parted_in(files))
 
     async def close(self) -> None:
         """Cancel the checks still running (the daemon is stopping)."""

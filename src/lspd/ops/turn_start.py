@@ -29,6 +29,7 @@ import functools
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,6 +61,8 @@ from lspd.workspace.files import read_text, stamp
 ATTEMPTS = 3  # reads of the turn's start, and comparisons, while files change under them
 READ_S = 2.0  # the turn's start read at most this long (git's listing, the texts)
 WATCH_S = 2.5  # a watcher starting (a daemon's first seconds) awaited at most this long
+FIRST_AT_MOST = 20  # files whose findings `held_then` takes first (more: all at once)
+_AGAIN = Before("")  # `_held`: the files changed under it, taken again
 
 
 @dataclass(frozen=True)
@@ -124,41 +127,68 @@ def changed_since(ws: Workspace, start: TurnStart) -> list[Path]:
     return sorted(changed)
 
 
-async def held_then(ws: Workspace, start: TurnStart) -> Before | None:
+async def held_then(
+    ws: Workspace,
+    start: TurnStart,
+    first: Callable[[], set[Path]] = set,
+    part: Callable[[Before, frozenset[str]], None] = lambda _, __: None,
+) -> Before | None:
     """What the work tree held against the baseline as the turn began (`start`), whatever
-    changed since; None where that cannot be known soundly (the module's docstring)."""
+    changed since; None where that cannot be known soundly (the module's docstring).
+    `first`: the files a hook waits to tell findings of (the session's edited ones); what
+    they held is taken first (the run with the texts then asking them alone) and told
+    (`part`: that `Before` and those files). trio after a cold restart: the late hook told
+    its error once the whole run was over, 55-146 s after the edit."""
     async with ws.gate.shared():  # the check: other questions are answered meanwhile
         await check_all(ws)
     async with ws.gate.exclusive():  # the texts of the turn's start held
         for _ in range(ATTEMPTS):
-            whole = functools.partial(check_all, ws)
-            found, part = await settled(ws, start.baseline, whole, lambda _: True, _none)
-            progress = Progress(start.baseline, [])
-            progressive_kept.fill(ws, progress, found, part, every=True)
-            mark = found.checked.changes
-            if start.kept:  # this daemon's watcher did not see the turn's changes
-                since = await asyncio.to_thread(changed_since, ws, start)
-            else:
-                since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
-            texts = await asyncio.to_thread(_texts_then, ws, start, since)
-            if texts is None:
-                return None
-            state = None  # none changed since: the work tree is the turn's start
-            if texts:
-                disk = {ws.resolve(r.path) for r in found.checked.results}
-                state = await overlaid_state(ws, texts, disk)
-            seen = {p for p, n in ws.changed_at.items() if n > start.changes}
-            seen = set(since) if start.kept else seen  # compared by content, all of them
-            missed = await asyncio.to_thread(_missed, ws, start, seen)
-            if not await unchanged(ws, mark):  # every file written before counted first
-                continue
-            if missed:
-                return None
-            if state is None:
-                keys = frozenset(i.key for i in progress.introduced)
-                return Before(start.baseline, keys, frozenset(progress.stop_keys))
-            return _replayed(ws, progress, found, part, texts, state)
+            only = first()
+            if 0 < len(only) <= FIRST_AT_MOST:
+                if (early := await _held(ws, start, only)) is _AGAIN:
+                    continue
+                if early is None:
+                    return None
+                part(early, frozenset(ws.display(p) for p in only))
+            if (whole := await _held(ws, start)) is not _AGAIN:
+                return whole
     return None
+
+
+async def _held(ws: Workspace, start: TurnStart, only: set[Path] | None = None) -> Before | None:
+    """`held_then`'s one attempt (`_AGAIN`: files changed under it), of `only`'s findings."""
+    whole = functools.partial(check_all, ws)
+    found, part = await settled(ws, start.baseline, whole, lambda _: True, _none)
+    progress = Progress(start.baseline, [])
+    progressive_kept.fill(ws, progress, found, part, every=True)
+    mark = found.checked.changes
+    if start.kept:  # this daemon's watcher did not see the turn's changes
+        since = await asyncio.to_thread(changed_since, ws, start)
+    else:
+        since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
+    texts = await asyncio.to_thread(_texts_then, ws, start, since)
+    if texts is None:
+        return None
+    state = None  # none changed since: the work tree is the turn's start
+    if texts:
+        disk = {ws.resolve(r.path) for r in found.checked.results}
+        state = await overlaid_state(ws, texts, disk, only)
+    seen = {p for p, n in ws.changed_at.items() if n > start.changes}
+    seen = set(since) if start.kept else seen  # compared by content, all of them
+    missed = await asyncio.to_thread(_missed, ws, start, seen)
+    if not await unchanged(ws, mark):  # every file written before counted first
+        return _AGAIN
+    if missed:
+        return None
+    if state is None:
+        keys = frozenset(i.key for i in progress.introduced)
+        before = Before(start.baseline, keys, frozenset(progress.stop_keys))
+    else:
+        before = _replayed(ws, progress, found, part, texts, state)
+    if only is None:
+        return before
+    shown = {ws.display(p) for p in only}  # their findings alone are known: no stop
+    return Before(before.baseline, frozenset(k for k in before.found if k[0] in shown))
 
 
 async def _none(_: Committed[Checked]) -> Part | None:
