@@ -91,7 +91,7 @@ class Feedback:
         agent.since = await changes_now(self.ws) if agent.start is None else agent.start.changes
         if agent.before_task is not None:
             agent.before_task.cancel()
-        agent.before = None
+        agent.before = agent.part = None  # an earlier turn's: not this one's
         if agent.since is not None:  # a watcher tells whether a change came meanwhile
             agent.before_task = asyncio.create_task(self._take_before(agent, baseline))
         await asyncio.to_thread(turns.remember, self.ws.root, session, time.time_ns())
