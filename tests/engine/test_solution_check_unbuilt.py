@@ -7,13 +7,15 @@ never the tools'. The project's own `tsc -b` on 7.0.2 and 5.9.3 asserted beside.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from lspd.ops.check import workspace_diagnostics
+from lspd.engine import solution_check
+from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import Warm, answer
@@ -111,3 +113,21 @@ def test_one_shot_questions_say_the_app_programs_error(tmp_path: Path, version: 
     one = answer(root, lambda ws: diagnostics(ws, "src/tools/x.ts", baseline="HEAD"))
     assert one.changes is not None
     assert [(d.line, d.code) for d in one.changes.introduced] == [(1, "2584")]
+
+
+def test_the_whole_checks_progress_counts_the_unbuilt_files_program(tmp_path: Path) -> None:
+    # TypeScript 7 answers src/tools/x.ts from its build's program too: that program's own
+    # tsc -p, seconds on a cold one, ran uncounted (2 of 3 files shown while it ran)
+    told: list[tuple[int, int, int, int]] = []  # done, total, programs run and listed then
+
+    def progress(root: Path, done: int, total: int) -> None:
+        ran = sum(k[0] == root for k in solution_check._ran)
+        told.append((done, total, ran, sum(k[0] == root for k in solution_check._configs_ran)))
+
+    for warm in solution(tmp_path, FILES, TS7_PINNED):
+        (warm.root / "src/tools/x.ts").write_text(DOCUMENT)
+        found = warm.run(check_all(warm.ws, progress=functools.partial(progress, warm.root)))
+        assert [(d.path, d.code) for d in found.everything] == [("src/tools/x.ts", "2584")]
+    # 2 files, the app's program for src/tools/x.ts (tsc -p), its listing (tsc -b's errors)
+    assert told[-1] == (4, 4, 1, 1)
+    assert [t for t in told if t[0] == 3] == [(3, 4, 1, 0)]

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 from lspd.ops.check import check_all
 from tests.conftest import answer, warm_root
-from tests.workspace.toolchains import gate, typescript_committed
+from tests.workspace.toolchains import gate, own_tsc, typescript_committed
 
 LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
 OPTIONS = {"strict": True, "noEmit": True, "target": "es2099"}
@@ -61,3 +62,41 @@ def test_a_files_entry_gone_fails_the_check_as_tsc(tmp_path: Path) -> None:
         checked = warm.run(check_all(warm.ws))
         found = {(r.path, d.code) for r in checked.results for d in r.diagnostics}
         assert found == {("tsconfig.json", "6053")}
+
+
+def test_each_referenced_projects_configuration_errors_are_tsc_bs(tmp_path: Path) -> None:
+    # A monorepo's solution (tsconfig.json `{"files": [], "references": [p0 .. p3]}`, p1..p3
+    # referencing p0, each composite: it emits, so the builder cannot list it): tsc -b says
+    # each project's configuration errors. lspd check said p0's alone (the solution's owner
+    # of its files), none of p1's or p3's: a tsconfig.json below the root was never asked.
+    options = {"composite": True, "strict": True, "outDir": "lib", "rootDir": "src"}
+    wrong = [{"bogusZero": True}, {"bogusOne": True}, {}, {"target": "es2099"}]
+    files = {
+        "tsconfig.json": json.dumps(
+            {"files": [], "references": [{"path": f"packages/p{i}"} for i in range(4)]}
+        ),
+        ".gitignore": "node_modules\nlib\n*.tsbuildinfo\n",
+    }
+    for i, option in enumerate(wrong):
+        config = {"compilerOptions": {**options, "types": [], **option}, "include": ["src"]}
+        config |= {"references": [{"path": "../p0"}]} if i else {}
+        files[f"packages/p{i}/tsconfig.json"] = json.dumps(config, indent=2)
+        files[f"packages/p{i}/src/m{i}.ts"] = f"export const v{i}: number = {i};\n"
+    root = typescript_committed(tmp_path / "ts5", files, "5.9.3")
+    truth = build(root)
+    assert [(p, line, code) for p, line, _, code in truth] == [
+        ("packages/p0/tsconfig.json", 8, "5023"),
+        ("packages/p1/tsconfig.json", 8, "5023"),
+        ("packages/p3/tsconfig.json", 8, "6046"),
+    ]
+    checked = answer(root, check_all)
+    found = [(r.path, d.line, d.column, d.code) for r in checked.results for d in r.diagnostics]
+    assert sorted(found) == truth  # each once (p0's: its owner's and its project's listing)
+
+
+def build(root: Path) -> list[tuple[str, int, int, str]]:
+    """The project's own `tsc -b` from cold, its errors; what it built removed after."""
+    out = own_tsc(root, "-b", "--pretty", "false")
+    for built in [*root.glob("packages/*/lib"), *root.glob("packages/*/*.tsbuildinfo")]:
+        shutil.rmtree(built) if built.is_dir() else built.unlink()
+    return sorted((p, int(a), int(b), c) for p, a, b, c in LINE.findall(out))

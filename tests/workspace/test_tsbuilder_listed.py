@@ -110,3 +110,33 @@ def test_a_watched_check_after_a_file_came_asks_no_tsc(
     assert ("tsconfig.json", 1, 38, "5023") in truth
     assert errors(warm) == truth
     assert runs == []
+
+
+def test_an_emitting_programs_listing_is_said_and_marked(tmp_path: Path) -> None:
+    # A composite project (it emits: tsc -b's monorepo) was listed by a tsc of its own, one
+    # per tsconfig (vscode-languageserver-node: 37, minutes at load 14): its configuration's
+    # errors are the builder's now, marked `emits`, for what only an emitting tsc checks
+    # (TS5055: an output over an input) is not the builder's (it emits nothing)
+    package = typescript_package("5.9.3")
+    command = [node_executable(), str(package / "bin" / "tsc")]
+    builder = Builder(package, tmp_path / "builder.log")
+    composite = {"composite": True, "outDir": "lib", "bogus": 1, "target": "es2099"}
+    overwrites = {"allowJs": True, "declaration": False}  # src/b.js written over itself
+
+    async def compared() -> list[tuple[Any, ...]]:
+        found = []
+        for number, options in enumerate([composite, overwrites]):
+            path = tmp_path / str(number) / "tsconfig.json"
+            (path.parent / "src").mkdir(parents=True)
+            path.write_text(json.dumps({"compilerOptions": options, "include": ["src"]}))
+            (path.parent / "src/a.ts").write_text(A)
+            (path.parent / "src/b.js").write_text("export const b = 1;\n")
+            project = await builder.check(path)
+            truth = [e for e in listed(command, path)[1] if e.file.suffix == ".json"]
+            found.append((project.emits, project.listed, truth))
+        await builder.stop()
+        return found
+
+    [(emits, said, truth), (also, none, overwritten)] = asyncio.run(compared())
+    assert (emits, said, [e.code for e in truth]) == (True, truth, ["5023", "6046"])
+    assert (also, none, [e.code for e in overwritten]) == (True, [], ["5055"])

@@ -36,6 +36,7 @@ from lspd.engine.config_stops import parsing
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
+from lspd.workspace.scope import files_found
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps, extended_by
@@ -73,7 +74,7 @@ class Program:
     files: tuple[Path, ...]
     known: dict[Path, _Known]
     mark: int | None  # the watcher's count of changes then (None: no watcher)
-    generation: int  # the workspace's `projects.generation` then (files came or went since)
+    found: tuple[int, int]  # `scope.files_found` then (files came or went since: not a sed -i)
     started: float  # when its listing started (`time.monotonic`)
     renewed: int | None = None  # the watcher's count up to which every file's entry is right
     ran: bool = True  # tsc ran (it listed a file, a library's too, or said a coded error)
@@ -208,7 +209,7 @@ def _reusable(ws: Workspace, program: Program) -> bool:
     and such a script changed)."""
     if ws.changes_seen is None or (mark := program.mark) is None:
         return False
-    listed, came = set(program.files), program.generation != ws.projects.generation
+    listed, came = set(program.files), program.found != files_found(ws)
 
     def moves(path: Path) -> bool:
         if any(name in path.name for name in _EVERYTHING) or path in program.extends:
@@ -229,7 +230,7 @@ def _standing(ws: Workspace, program: Program) -> bool:
 
 async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     """The program `tsc -p config --listFilesOnly` reads, with every file's syntax errors."""
-    mark, generation = ws.changes_seen, ws.projects.generation
+    mark, found = ws.changes_seen, files_found(ws)
     configured = configured_stamps(config)
     began, started = time.monotonic(), time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
@@ -247,7 +248,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     said = tuple(e for e in errors if e.file.suffix == ".json" and e.file not in own)
     data = frozenset(p for p in files if p.suffix == ".json" and p.is_relative_to(ws.root))
     extends = frozenset(extended_by([config], read_text))  # settings.json: its `include` too
-    return Program(own, known, mark, generation, began, mark, ran, configured, said, data, extends)
+    return Program(own, known, mark, found, began, mark, ran, configured, said, data, extends)
 
 
 def read_data(ws: Workspace, config: Path) -> frozenset[Path] | None:
@@ -284,7 +285,7 @@ def _said_stands(ws: Workspace, program: Program) -> bool:
     it is listed again once files came or went; with one, only when a configuration changed
     or a script it does not list came (`_reusable`), one it lists is gone, or it said no
     input was found: a file written anew (git apply: every patch) listed every file again."""
-    if program.generation == ws.projects.generation:
+    if program.found == files_found(ws):
         return True
     if not _reusable(ws, program) or any(e.code == NO_INPUTS for e in program.said):
         return False

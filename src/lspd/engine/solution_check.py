@@ -42,12 +42,13 @@ from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.engine.config_stops import noted, program_said
+from lspd.engine.ts_configs import asked
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text, stamp
-from lspd.workspace.scope import solution_of
-from lspd.workspace.toolchain import NATIVE, find_typescript, package_version
+from lspd.workspace.scope import files_found, solution_of
+from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, checking_only, said_by
 from lspd.workspace.tsc_native import ConfigError, listed, locate
 from lspd.workspace.tsconfig_extends import configured_stamps, extended
@@ -95,7 +96,12 @@ async def also_checked(
         told(done, runs)
     configured: dict[Path, tuple[Said, list[shapes.Diagnostic]]] = {}
     listings: dict[Path, tuple[ConfigError, ...]] = {}
+    apart = {found[0] for found in asked(ws)}  # `ops/tsconfig` lists them, says their errors
     for config in sorted(owners | set(wanted)):
+        if config in apart:
+            done += 1
+            told(done, runs)
+            continue
         said = program_said(ws, config)
         items, listings[config] = await _configured(ws, config)
         for path in _configs(ws, config, items):  # an extended one's errors said once
@@ -108,11 +114,26 @@ async def also_checked(
 
 
 def also_runs(ws: Workspace, matched: Iterable[Path]) -> int:
-    """How many programs `also_checked` runs for `matched` (each a step of its progress)."""
+    """How many programs `also_checked` and `unbuilt_checked` run for `matched` (each a
+    step of their progress)."""
     if ws.restricted:
         return 0
+    matched = list(matched)
     wanted, owners = _programs(ws, matched)
-    return len(wanted) + len(owners | set(wanted))
+    return len(wanted) + len(owners | set(wanted)) + len(_unbuilt(ws, matched, False))
+
+
+def _unbuilt(ws: Workspace, matched: Iterable[Path], every: bool) -> dict[Path, list[Path]]:
+    """The files of `matched` `unbuilt_checked` answers, by the build program it asks."""
+    solution = solution_of(ws)
+    found: dict[Path, list[Path]] = {}
+    for path in matched:
+        config = solution.owners.get(path)
+        if path not in solution.unbuilt or config is None:
+            continue
+        if every or builder_for(ws, path) is None:
+            found.setdefault(config, []).append(path)
+    return found
 
 
 def _programs(ws: Workspace, matched: Iterable[Path]) -> tuple[dict[Path, list[Path]], set[Path]]:
@@ -129,41 +150,44 @@ def _programs(ws: Workspace, matched: Iterable[Path]) -> tuple[dict[Path, list[P
 
 
 async def unbuilt_checked(
-    ws: Workspace, matched: Iterable[Path], answers: Answers[R], every: bool = False
+    ws: Workspace,
+    matched: Iterable[Path],
+    answers: Answers[R],
+    every: bool = False,
+    progress: Steps | None = None,
 ) -> tuple[set[Path], list[R]]:
     """The files of `matched` whose nearest tsconfig.json no `tsc -b` builds
     (`Solution.unbuilt`: TypeScript's server answers them from that program, which may say
     errors tsc -b never does, and not those it does), and their results in the first program
     of a build holding them (`also_checked` adds the others'), one each, to stand for the
     server's. TypeScript 5's whole check checks them in that program already (the scope
-    gives them to it): `every` asks for them too (a file's diagnostics)."""
+    gives them to it): `every` asks for them too (a file's diagnostics). `progress`: told
+    (done, of) its programs' runs (TypeScript 7's `tsc -p`, counted in `also_runs`)."""
     if ws.restricted:
         return set(), []
     solution = solution_of(ws)
     replaced: set[Path] = set()
     results: list[R] = []
-    for path in matched:
-        config = solution.owners.get(path)
-        if path not in solution.unbuilt or config is None:
-            continue
-        found = builder_for(ws, path)
-        if found is not None and not every:
-            continue
+    programs = _unbuilt(ws, matched, every)
+    for done, (config, paths) in enumerate(programs.items(), 1):
+        found = builder_for(ws, paths[0])
         if found is not None:
             items = cast(Items, (await found[0].check(config)).items)
         else:
             items = await program_items(ws, config, solution.files.get(config, ()))
-        replaced.add(path)
-        results.append(answers.of_items(program_said(ws, config), path, items.get(path, [])))
+        replaced.update(paths)
+        said = program_said(ws, config)
+        results += [answers.of_items(said, path, items.get(path, [])) for path in paths]
+        if progress is not None:
+            progress(done, len(programs))
     return replaced, results
 
 
 def _configs(ws: Workspace, config: Path, items: Items) -> list[Path]:
-    """`config` and the configurations it extends that `items` holds errors of, but a
-    TypeScript 7 server's folder's own tsconfig.json, whose errors the check asks `tsc -p`
-    for anyway (`ops/tsconfig.py`)."""
-    folders = {f for s in ws.sessions.values() if s.name == NATIVE for f in s.folders}
-    own = {f / name for f in folders for name in ("tsconfig.json", "jsconfig.json")}
+    """`config` and the configurations it extends that `items` holds errors of, but those
+    whose errors the check asks `tsc -p` for anyway (`ts_configs.asked`: a TypeScript 7
+    server's folder's own tsconfig.json, a TypeScript 5 project's)."""
+    own = {found[0] for found in asked(ws)}
     return [p for p in (config, *extended(config, read_text)) if items.get(p) and p not in own]
 
 
@@ -253,8 +277,8 @@ async def _configured(ws: Workspace, config: Path) -> tuple[Items, tuple[ConfigE
     """The errors `tsc -p config --listFilesOnly` says in `config` and the configurations it
     extends (a TypeScript 5 builder's items hold none), as items and as tsc said them, kept
     while they are as they were and no file came or went (a `files` entry gone is TS6053, an
-    `include` matching none TS18003)."""
-    stamps = (configured_stamps(config), ws.projects.generation, id(ws))
+    `include` matching none TS18003): a file replaced (`sed -i`) is none (`files_found`)."""
+    stamps = (configured_stamps(config), files_found(ws), id(ws))
     kept = _configs_ran.get((ws.root, config))
     if kept is not None and kept[0] == stamps:
         return kept[1], kept[2]

@@ -279,7 +279,7 @@ async def _reused_or_built(
     if rest != matched:
         run.tick(len(matched) - len(rest))
     # TypeScript 7's file whose nearest tsconfig.json no tsc -b builds: its build's answer
-    replaced, own = await unbuilt_checked(ws, matched, checks)
+    replaced, own = await unbuilt_checked(ws, matched, checks, progress=_counted(run))
     if replaced:
         shown = {ws.display(p) for p in replaced}
         results = [r for r in results if r.path not in shown] + own
@@ -289,7 +289,8 @@ async def _reused_or_built(
 
 
 def _counted(run: Running) -> Steps:
-    """`also_checked`'s tsc runs counted in `run` (its total holds them from the start,
+    """`also_checked`'s and `unbuilt_checked`'s tsc runs counted in `run` (its total holds
+    them from the start,
     `also_runs`: a solution's tsconfigs' errors, `tsc --listFilesOnly` each, seconds on a
     cold program): before, `run` said every file checked while they ran (a post-edit hook:
     'the gate's files: 250 of 250 checked', the check running seconds more)."""

@@ -21,20 +21,18 @@ from pathlib import Path
 from lspd.engine.builders import listed
 from lspd.engine.config_stops import global_stop, noted
 from lspd.engine.native_program import configuration
+from lspd.engine.ts_configs import asked
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
-from lspd.workspace.scope import last_scope
-from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
+from lspd.workspace.scope import files_found
+from lspd.workspace.toolchain import SERVER
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsc_native import listed as tsc_listed
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
 
-CONFIGS = ("tsconfig.json", "jsconfig.json")
-
 # Per workspace: each configuration's (mtime_ns, size), with those of the configurations it
-# extends (settings.json, whatever its name) and the workspace's `projects.generation` (a
-# `files` entry gone is TS6053), and what tsc said of it then.
+# extends (settings.json, whatever its name) and which files are under the root (`scope.
+# files_found`: a `files` entry gone is TS6053; not a `sed -i`), and what tsc said of it then.
 _said: weakref.WeakKeyDictionary[Workspace, dict[Path, tuple[Stamps, list[ConfigError]]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -54,13 +52,16 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
     by_file: dict[Path, list[Diagnostic]] = {}
     answered: dict[Path, tuple[str, str | None]] = {}
     listings: dict[Path, list[ConfigError]] = {}
-    for config, tsc, server, toolchain in _projects(ws):
+    for config, tsc, server, toolchain in asked(ws):
         stamp = configured_stamps(config)
         if stamp is None:
             continue
-        stamp = (*stamp, (ws.projects.generation, 0))  # its errors hang on files coming or going
-        # TypeScript 5's builder's check says tsc's listing itself (no tsc run: ~2 s at load 8)
-        if server == SERVER and (own := listed(ws, config)) is not None:
+        stamp = (*stamp, files_found(ws))  # its errors hang on files coming or going
+        # TypeScript 5's builder's check says tsc's listing itself (no tsc run: ~2 s at load 8),
+        # an emitting program's too below the root: all but where it writes (TS5055), where a
+        # tsc of each cost minutes (vscode-languageserver-node: 37 composite projects)
+        emitting = config.parent != ws.root
+        if server == SERVER and (own := listed(ws, config, emitting)) is not None:
             said[config] = (stamp, own)
         elif config not in said or said[config][0] != stamp:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))
@@ -115,33 +116,6 @@ def _checked(tsc: list[str], config: Path, own: list[ConfigError]) -> list[Confi
     if any(not e.code for e in found):
         return own
     return [e for e in found if e.file.suffix == ".json"]
-
-
-def _projects(ws: Workspace) -> list[tuple[Path, list[str], str, str | None]]:
-    """Each configuration with its project's own tsc, the server and toolchain named: those
-    of TypeScript 7's sessions (the command before `--lsp`), then the gate's TypeScript 5
-    projects (checked by the builder, with no session: node_modules/typescript's tsc)."""
-    found: dict[Path, tuple[Path, list[str], str, str | None]] = {}
-    for session in list(ws.sessions.values()):
-        command = session.definition.resolved_command()
-        if session.name != NATIVE or session.definition.unavailable or "--lsp" not in command:
-            continue
-        for folder in session.folders:
-            if config := next((folder / n for n in CONFIGS if (folder / n).is_file()), None):
-                tsc = command[: command.index("--lsp")]
-                found.setdefault(config, (config, tsc, session.name, session.toolchain))
-    # the scope the check began with (none made: a check of paths or of every file)
-    for project in scope.projects if (scope := last_scope(ws)) is not None else ():
-        config = project.project / (project.config or "")
-        if project.language != "typescript" or project.config not in CONFIGS or config in found:
-            continue
-        package = find_typescript(project.project, ws.root)
-        version = package_version(package) if package is not None else None
-        if package is None or version is None or int(version.split(".")[0]) >= 7:
-            continue  # lspd's own TypeScript (none of the project's), or a native one
-        tsc = [node_executable(), str(package / "bin" / "tsc")]
-        found[config] = (config, tsc, SERVER, version)
-    return list(found.values())
 
 
 def config_diagnostic(error: ConfigError) -> Diagnostic:

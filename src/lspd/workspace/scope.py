@@ -67,6 +67,9 @@ class GateScope:
 _cache: weakref.WeakKeyDictionary[Workspace, tuple[int, Walk, GateScope, float]] = (
     weakref.WeakKeyDictionary()
 )
+# Per workspace: how many of its watched walks found other files than the walk before, and
+# the `projects.generation` of the first walk that found these (`files_found`)
+_walked: weakref.WeakKeyDictionary[Workspace, tuple[int, int]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -100,14 +103,32 @@ async def gate_scope(ws: Workspace) -> GateScope:
         return cached[2]
     made = time.monotonic()
     walk = await asyncio.to_thread(_walk, ws)
-    if watched and cached is not None and cached[1].same(walk) and _unchanged(cached[2]):
+    same = watched and cached is not None and cached[1].same(walk)
+    if same and cached is not None and _unchanged(cached[2]):
         scope = cached[2]
-    elif watched and cached is not None and cached[1].same(walk) and _unchanged(cached[2], False):
+    elif same and cached is not None and _unchanged(cached[2], False):
         scope = await asyncio.to_thread(_refollowed, ws, walk, cached[2])  # an import edited
     else:
         scope = await asyncio.to_thread(_scope, ws, walk)
     _cache[ws] = (generation, walk, scope, made)
+    found = _walked.get(ws)
+    if found is None or (watched and not same):  # without a watcher: as `projects.generation`
+        _walked[ws] = (0 if found is None else found[0] + 1, generation)
     return scope
+
+
+def files_found(ws: Workspace) -> tuple[int, int]:
+    """Which files are under the root, as a value that changes when files came or went:
+    kept while each walk of the gate's scope finds the same files (a `sed -i`'s rename over
+    a file, an atomic save: told created, the files the same), the workspace's
+    `projects.generation` in it where files came or went since the last walk. What a
+    tsconfig's listing says hangs on it (a `files` entry gone: TS6053): kept on
+    `projects.generation`, a solution's listings ran again after every `sed -i` (~6 s)."""
+    cached, found = _cache.get(ws), _walked.get(ws)
+    generation = ws.projects.generation
+    if cached is None or found is None or cached[0] != generation:
+        return (0 if found is None else found[0], generation)
+    return found
 
 
 def solution_of(ws: Workspace) -> Solution:

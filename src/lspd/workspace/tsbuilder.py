@@ -53,8 +53,10 @@ class Project:
     stopped: list[Path] = field(default_factory=list)
     # where its options' errors stopped it (file, line): tsc checked none of its files then
     configured: list[tuple[Path, int]] = field(default_factory=list)
-    # what `tsc -p --listFilesOnly` says of its JSON files (None: not said, `_listed`)
+    # what `tsc -p --listFilesOnly` says of its JSON files (None: not said, `_listed`), but
+    # where the program emits (`emits`) tsc's checks of where it writes (TS5055)
     listed: list[ConfigError] | None = None
+    emits: bool = False
     seen: int | None = -1  # the workspace's changes seen when its check began (-1: unknown)
     began: float = 0.0  # when its check began (`time.monotonic`)
     # the program's other files outside node_modules (a linked package's built .d.ts)
@@ -120,6 +122,7 @@ class Builder:
             project.stopped = [Path(name) for name in answer.get("stopped", [])]
             project.configured = _places(answer)
             project.listed = _listed(config, answer.get("listed"))
+            project.emits = bool(answer.get("emits"))
             project.read = [Path(name) for name in answer.get("read", [])]
             project.began, project.seconds = began, time.monotonic() - began
             self.last_used = time.monotonic()

@@ -200,9 +200,10 @@ function check(id, configPath) {
   // `stopped`: the files whose syntax errors stopped the check (the others were not checked);
   // `configured`: where its options' errors stopped it.
   const stopped = syntax ? [...syntax.keys()] : [];
-  const listed = listing(builder, quiet);
+  const listed = listing(builder);
   const read = readFiles(builder, names);
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, read, version: ts.version };
+  const emits = !quiet;
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, emits, read, version: ts.version };
 }
 
 // The program's other files but TypeScript's libraries and what lies in a node_modules folder:

@@ -9,11 +9,10 @@ const ts = require("./tsbuilder_typescript.cjs");
 // error), tsc's lines as they are, so lspd reads a TypeScript 5 configuration's errors from
 // the program it checks, not from a tsc of its own: that listing re-read and re-parsed every
 // file (2.2 of the 2.5 s of a daemon's first check after a file came or went, a 21-file
-// project at load 8). Null unless the tsconfig says noEmit itself: the builder's options add
-// it, and tsc's options errors of an emitting program (TS5055: a JavaScript file's output
-// would overwrite it) are not the builder's then.
-function listing(builder, quiet) {
-  if (!quiet) return null;
+// project at load 8). Where the tsconfig does not say noEmit itself (the builder's options
+// add it) tsc's checks of where an emitting program writes (TS5055: a JavaScript file's
+// output would overwrite it) are not the builder's: the answer says it emits (`emits`).
+function listing(builder) {
   const program = builder.getProgram();
   const syntax = program.getSyntacticDiagnostics();
   const found = [...program.getConfigFileParsingDiagnostics(), ...syntax];

@@ -1,0 +1,48 @@
+"""The TypeScript configurations whose errors the whole check asks their project's own tsc
+for (`ops/tsconfig.config_results`), and with which tsc: TypeScript 7's sessions' folders'
+(the command before `--lsp`), then each tsconfig.json / jsconfig.json of the gate's
+TypeScript 5 projects (node_modules/typescript's tsc). A solution's referenced programs
+named otherwise (Vite's tsconfig.node.json) are `engine/solution_check`'s, which leaves
+these to it: one listing each, and each error said once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.servers.registry import node_executable
+from lspd.workspace import Workspace
+from lspd.workspace.scope import last_scope
+from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
+
+CONFIGS = ("tsconfig.json", "jsconfig.json")
+
+# (the configuration, its project's own tsc's argv, the server named, its toolchain)
+Asked = tuple[Path, list[str], str, str | None]
+
+
+def asked(ws: Workspace) -> list[Asked]:
+    """Each configuration `config_results` asks, with its tsc, server and toolchain."""
+    found: dict[Path, Asked] = {}
+    for session in list(ws.sessions.values()):
+        command = session.definition.resolved_command()
+        if session.name != NATIVE or session.definition.unavailable or "--lsp" not in command:
+            continue
+        for folder in session.folders:
+            if config := next((folder / n for n in CONFIGS if (folder / n).is_file()), None):
+                tsc = command[: command.index("--lsp")]
+                found.setdefault(config, (config, tsc, session.name, session.toolchain))
+    # the scope the check began with (none made: a check of paths or of every file)
+    for project in scope.projects if (scope := last_scope(ws)) is not None else ():
+        # labelled as shown (packages/p1/tsconfig.json): a root's alone was asked before
+        config = project.project / Path(project.config or "").name
+        if project.language != "typescript" or config.name not in CONFIGS or config in found:
+            continue
+        if project.config != ws.display(config):
+            continue
+        package = find_typescript(project.project, ws.root)
+        version = package_version(package) if package is not None else None
+        if package is None or version is None or int(version.split(".")[0]) >= 7:
+            continue  # lspd's own TypeScript (none of the project's), or a native one
+        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        found[config] = (config, tsc, SERVER, version)
+    return list(found.values())
