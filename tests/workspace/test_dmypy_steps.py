@@ -1,8 +1,9 @@
 """dmypy's updates on mypy 1.x (a real 1.19.1 and 1.13.0, each in its own environment)
-answer mypy's errors, warm: a state that brings a module back (or edits its importer) while
+answer mypy's errors: a state that brings a module back (or edits its importer) while
 removing the module it imports no longer crashes the server (1.19.1's KeyError in
 `fine_grained_increment_follow_imports`, the examiner's F4: the rename app/models.py ->
-app/domain.py after a preview of app/service.py's deletion), and an update's errors keep
+app/domain.py after a preview of app/service.py's deletion; a removal starts a new server,
+`dmypy._stale`), a server crashing anyway is asked again, and an update's errors keep
 mypy's columns and notes (dmypy 1.x prints an update as text, without columns unless asked,
 and lspd kept its errors alone, each at column 1: F3)."""
 
@@ -18,6 +19,7 @@ from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_copy import Mirror
 from tests.workspace.mypy_env import cli_errors, environment, mypy_cli, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
+from tests.workspace.test_dmypy_removed import answers
 
 FILES = {
     "setup.cfg": "[mypy]\nfiles = app\n",
@@ -39,22 +41,14 @@ def mypy_env(version: str) -> Path:
     return environment(f"mypy-{version}", f"mypy=={version}")
 
 
-def checks(root: Path, daemon: Dmypy, states: list[dict[str, bytes]]) -> list[Shown]:
-    """Each state's errors by the same daemon, in turn, and that its server never changed."""
-
-    async def run() -> list[Shown]:
-        found, pids = [], set()
-        try:
-            for state in states:
-                output = await daemon.check([], state)
-                found.append(sorted(shown(root, parse(output, root, daemon.mirror.directory))))
-                pids.add(daemon.pid)
-        finally:
-            await daemon.stop()
-        assert len(pids) == 1  # warm throughout: never a server started again
-        return found
-
-    return asyncio.run(run())
+def checks(
+    root: Path, daemon: Dmypy, states: list[dict[str, bytes]], servers: int = 1
+) -> list[Shown]:
+    """Each state's errors by the same daemon, in turn, and that it ran `servers` servers
+    (one: warm throughout)."""
+    found, pids = answers(root, daemon, states)
+    assert len(set(pids)) == servers
+    return found
 
 
 State = dict[str, bytes]
@@ -85,7 +79,9 @@ def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, versio
     edited = held(root)
     edited_truth = sorted(cli_errors(root))
     daemon = daemon_of(root, tmp_path)
-    found = checks(root, daemon, [head, deleted, renamed, head, edited])
+    # a new server at each state removing a file (deleted, renamed), never a crash; HEAD's
+    # again is answered as before, the edit is an update
+    found = checks(root, daemon, [head, deleted, renamed, head, edited], servers=3)
     assert found[2] == truth
     assert found[4] == edited_truth
 
@@ -93,9 +89,9 @@ def test_a_module_back_as_its_import_goes_is_mypys_answer(tmp_path: Path, versio
 def test_a_server_crashing_on_an_update_is_asked_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without the removal made first, 1.19.1's server crashes on the rename: it is ended
-    and a new one's whole build answers mypy's errors, never a refusal."""
-    monkeypatch.setattr(Mirror, "leaving", lambda self, wanted: [])
+    """Without a new server at a removal, 1.19.1's server crashes on the rename: it is
+    ended and a new one's whole build answers mypy's errors, never a refusal."""
+    monkeypatch.setattr(Mirror, "removes", lambda self, wanted: False)
     root = project(tmp_path / "p", FILES, mypy_env("1.19.1"))
     head, deleted, renamed = renamed_after_deletion(root)
     truth = sorted(cli_errors(root))

@@ -1,5 +1,5 @@
-"""One dmypy update made in two where mypy 1.x's server would crash on it, and a server
-that crashed anyway started again: its first run, a whole build, is mypy's answer.
+"""A dmypy server that crashed on an update started again: its first run, a whole build,
+is mypy's answer.
 
 mypy 1.13 to 1.19's `fine_grained_increment_follow_imports` (every configuration that
 follows imports) re-checks the changed modules one after another and then reads each one's
@@ -7,12 +7,11 @@ imports from the graph: a module brought back or edited in the same update as a 
 imports is removed keeps that import among its dependencies, and the graph no longer holds
 it (`KeyError` in `direct_imports`, "Daemon crashed!"; the server exits). A preview of a
 rename (app/models.py -> app/domain.py, its importers not fixed) after the preview of an
-importer's deletion did so on the examiner's project, and lspd refused. So where a state
-removes Python files and also adds or changes one, the copy first loses the removed files
-alone (the update that deletes them re-checks their importers, whose dependencies then
-no longer name them), then takes the state: two updates, each of them dmypy's ordinary
-work, the second one's answer the state's (mypy 2.x does not crash either way). Tested on
-1.19.1 and 1.13.0 against mypy (tests/workspace/test_dmypy_steps.py).
+importer's deletion did so on the examiner's project. A state removing a Python file now
+starts the server again before it is asked (`dmypy._stale`: the update of a removal is not
+mypy's answer either), so no update removes one; a server that crashes anyway is ended
+and asked again (started anew), never a refusal. Tested on 1.19.1 and 1.13.0 against mypy
+(tests/workspace/test_dmypy_steps.py).
 """
 
 from __future__ import annotations
@@ -21,22 +20,16 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from lspd.workspace.mypy_copy import Mirror
-
 log = logging.getLogger(__name__)
 
 CRASHED = "Daemon crashed!"  # dmypy's server's word for an exception of its own
 
 
 class Updatable(Protocol):
-    """What an update made in steps needs of a project's dmypy (`dmypy.Dmypy`): its copy,
-    whether its server is up, and its three steps, each taken under the caller's locks."""
+    """What an update needs of a project's dmypy (`dmypy.Dmypy`): its three steps, each
+    taken under the caller's locks."""
 
     project: Path
-    mirror: Mirror
-
-    @property
-    def running(self) -> bool: ...
 
     async def hold(self, texts: dict[str, bytes], flags: list[str]) -> None:
         """The copy made to hold `texts` (a server started meanwhile where none is up)."""
@@ -52,14 +45,9 @@ class Updatable(Protocol):
 async def updated(
     server: Updatable, texts: dict[str, bytes], flags: list[str], targets: list[str]
 ) -> tuple[int, str, str]:
-    """dmypy's run on the copy holding `texts` (`flags`, then `targets`): the files `texts`
-    removes taken out first where it also adds or changes one (`Mirror.leaving`), and a
-    server that crashed on the update ended, and asked again (started anew)."""
+    """dmypy's run on the copy holding `texts` (`flags`, then `targets`), and a server that
+    crashed on the update ended, and asked again (started anew)."""
     argv = [*flags, *targets]
-    if server.running and (gone := server.mirror.leaving(texts)):
-        server.mirror.drop(gone)
-        if crashed(*await server.ask(argv)):  # the state between: its answer unused
-            await _crashed(server)
     await server.hold(texts, flags)
     ran = await server.ask(argv)
     if crashed(*ran):

@@ -137,29 +137,12 @@ class Mirror:
             changed = True
         return changed
 
-    def leaving(self, wanted: dict[str, bytes]) -> list[str]:
-        """The Python files of the copy that `wanted` lacks, where it also adds or changes
-        one (else none): the files an update to `wanted` removes first (`dmypy_steps`). None
-        where the copy is not this object's as it left it (`_trust` writes it anew)."""
+    def removes(self, wanted: dict[str, bytes]) -> bool:
+        """Whether `wanted` lacks a Python file the copy holds as this object left it: an
+        update dmypy's server does not answer as mypy does (`dmypy._stale`)."""
         if not self._trusted or self._last_stamp() != self._stamp:
-            return []
-        gone = [r for r in self._held if r.endswith(PYTHON) and r not in wanted]
-        if not gone:
-            return []
-        changed = any(
-            self._held.get(r) != hashlib.blake2b(d, digest_size=16).digest()
-            for r, d in wanted.items()
-            if r.endswith(PYTHON)
-        )
-        return gone if changed else []
-
-    def drop(self, names: list[str]) -> None:
-        """The files `names` (held) removed from the copy, every other one left as it is."""
-        for relative in [r for r in names if r in self._held and not r.endswith(FOLDER)]:
-            path = self.directory / relative
-            path.unlink(missing_ok=True)
-            del self._held[relative]
-            self._emptied(path, self._held)
+            return False
+        return any(r.endswith(PYTHON) and r not in wanted for r in self._held)
 
     def forget(self) -> None:
         """The copy is no longer known (its daemon restarted): written anew next time."""
