@@ -235,6 +235,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     began, started = time.monotonic(), time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
     own = tuple(p for p in files if _own(ws, p))
+    ws.follow((p for p in files if "node_modules" not in p.parts), read=True)  # a linked build
     by_file: dict[Path, list[ConfigError]] = {}
     for error in errors:
         if error.code and error.file in own:
