@@ -31,7 +31,12 @@ FILES = {
 
 @pytest.fixture
 def warm(tmp_path: Path) -> Iterator[Warm]:
-    root = typescript_committed(tmp_path / "p", FILES, "5.9.3")
+    yield from linked_build(tmp_path, "5.9.3")
+
+
+def linked_build(tmp_path: Path, version: str) -> Iterator[Warm]:
+    """The layout on TypeScript `version`, greeter's build written and linked, watched."""
+    root = typescript_committed(tmp_path / "p", FILES, version)
     (root / ".gitignore").write_text("node_modules\nlib/\n")  # and its build's output
     (root / "greeter" / "lib").mkdir()
     (root / "greeter" / "lib" / "index.d.ts").write_text(GREET)  # built, ignored

@@ -12,21 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Warm, warm_root
-from tests.engine.test_builders_read import FILES, GREET, since_head
+from tests.conftest import Warm
+from tests.engine.test_builders_read import GREET, linked_build, since_head
 from tests.workspace.test_tsbuilder_missing import errors
 from tests.workspace.test_tsbuilder_missing import tsc as gate_tsc
-from tests.workspace.toolchains import TS7_PINNED, typescript_committed
+from tests.workspace.toolchains import TS7_PINNED
 
 
 @pytest.fixture
 def warm(tmp_path: Path) -> Iterator[Warm]:
-    root = typescript_committed(tmp_path / "p", FILES, TS7_PINNED)
-    (root / ".gitignore").write_text("node_modules\nlib/\n")  # and its build's output
-    (root / "greeter" / "lib").mkdir()
-    (root / "greeter" / "lib" / "index.d.ts").write_text(GREET)  # built, ignored
-    (root / "node_modules" / "greeter").symlink_to(root / "greeter")  # a workspace package
-    yield from warm_root(root, tmp_path / "l", True)
+    yield from linked_build(tmp_path, TS7_PINNED)
 
 
 def test_a_rebuilt_declaration_is_checked_again(warm: Warm) -> None:
