@@ -16,6 +16,10 @@ from pathlib import Path
 from tests.conftest import answer
 from tests.engine.test_affected import written
 from tests.engine.test_configured import pyright_rows, since_head
+from tests.engine.test_python_across import CHANGED, NEW
+from tests.engine.test_python_across import MYPY as ACROSS_MYPY
+from tests.engine.test_python_across import layout as across_layout
+from tests.engine.test_python_across import truth as across_truth
 from tests.ops.test_baseline import committed
 from tests.ops.test_file_since_baseline_configured import since_head as one_file
 from tests.workspace.mypy_env import cli_errors, mypy_env
@@ -85,3 +89,20 @@ def test_a_file_s_baseline_is_its_own_checker_s_side(tmp_path: Path) -> None:
         assert new == Counter({r: n for r, n in (after - before).items() if r[0] == path})
         assert found.fixed == []
         assert found.unchanged == sum(n for r, n in (before & after).items() if r[0] == path)
+
+
+def test_mypy_s_changed_module_reaches_basedpyright_s_importer(tmp_path: Path) -> None:
+    """tool.py (basedpyright's side) imports api/app/core.py (mypy's), core's return type
+    changed and mypy's configuration edited (warn_unreachable): each side is made apart,
+    and basedpyright's side holds core's HEAD text for tool.py. Before, only mypy's side
+    held it: "0 new, 1 unchanged" where basedpyright's CLI says tool.py:3 new (and that
+    HEAD result was saved, read back after the configuration was put back)."""
+    root = across_layout(tmp_path, ACROSS_MYPY)
+    before = across_truth(root)
+    edited = ACROSS_MYPY["api/pyproject.toml"] + "warn_unreachable = true\n"
+    written(root, {**CHANGED, "api/pyproject.toml": edited})
+    assert across_truth(root) - before == Counter(NEW)
+    assert cli_errors(root / "api") == []  # mypy: core.py is fine either way
+    since = answer(root, since_head).changes  # type: ignore[attr-defined]
+    assert [(d.path, d.line, d.code) for d in since.introduced] == NEW
+    assert (since.fixed, since.unchanged, since.baseline_stopped) == ([], 0, [])

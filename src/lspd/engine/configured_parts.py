@@ -98,6 +98,9 @@ class _Part:
     files: frozenset[Path]
     texts: Texts
     then: Mapping[Path, str | None]
+    # Another side's changed files' texts at the commit, held for this one's importers
+    # (basedpyright's script importing a module of mypy's project): not this part's files.
+    beside: Texts = field(default_factory=dict)
 
     def all(self) -> set[Path]:
         return set(self.files) | set(self.texts)
@@ -220,7 +223,10 @@ async def _python(
     if configs is None and (sides := python_sides(ws, part.all(), then)) is not None:
         for side in sides:  # each checker's files on their own (`engine/python_sides.py`)
             texts = {p: t for p, t in part.texts.items() if p in side.files}
-            one = _Part(part.name, side.files & part.files, texts, side.then)
+            # mypy's changed modules as the commit has them, for basedpyright's importers
+            beside = {p: t for p, t in part.texts.items() if p not in texts}
+            beside = beside if side.checker != MYPY else {}
+            one = _Part(part.name, side.files & part.files, texts, side.then, beside)
             if side.then:
                 await _python(ws, one, held, memory, disk, made)
             else:
@@ -230,8 +236,10 @@ async def _python(
         raise Unmade(_python_unmade(ws, part.name, part.then))
     asked = sorted(p for p in part.all() if part.texts.get(p, "") is not None)
     stops: list[Stop] = []  # the commit's run's own (mypy's)
-    results = await held.asked(asked, {**part.texts, **configs}, stops)
-    _merge(ws, made, {ws.resolve(r.path): r for r in results}, stops)
+    results = await held.asked(asked, {**part.beside, **part.texts, **configs}, stops)
+    found = {ws.resolve(r.path): r for r in results}
+    found = {p: r for p, r in found.items() if not part.beside or p in part.all()}
+    _merge(ws, made, found, _own_stops(part, stops))
 
 
 def _python_unmade(ws: Workspace, name: str, then: Texts) -> str:
@@ -322,11 +330,19 @@ async def _held(
         if ws.resolve(path) in part.files and path not in shown:
             made.files[path] = result
     made.stops += [s for s in disk.stops if s.checker == checker and not s.files & shown]
-    if not part.texts:
+    if not part.texts and not part.beside:
         return
-    state = await overlaid_state(ws, part.texts, disk.checked, held, memory, only=wanted)
-    _merge(ws, made, {p: r for p, r in state.results.items() if p in wanted}, state.stopped)
+    texts = {**part.beside, **part.texts}
+    state = await overlaid_state(ws, texts, disk.checked, held, memory, only=wanted)
+    found = {p: r for p, r in state.results.items() if p in wanted}
+    _merge(ws, made, found, _own_stops(part, state.stopped))
     made.asked += state.asked  # with HEAD's texts held, as a dirty tree's: sampled again
+
+
+def _own_stops(part: _Part, stops: Sequence[Stop]) -> list[Stop]:
+    """`stops` but a mypy run's for the modules held beside a basedpyright side (mypy's
+    side makes their state, its stops among it)."""
+    return [s for s in stops if not (part.beside and s.checker == MYPY)]
 
 
 def _merge(ws: Workspace, made: Made, results: Mapping[Path, R], stops: Sequence[Stop]) -> None:

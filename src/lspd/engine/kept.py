@@ -47,8 +47,9 @@ log = logging.getLogger(__name__)
 # was no difference: HEAD's state held the work tree's TS6053 and its stop, 4e2a3c2; 15:
 # one made since, missing at HEAD, neither: HEAD's state lacked tsc's TS6053 and its stop;
 # 16: a Python module's HEAD text was held only by the server process answering it (or
-# mypy's copy), so an importer another process answers read the disk's new text there).
-FORMAT = 16
+# mypy's copy), so an importer another process answers read the disk's new text there; 17:
+# so did basedpyright's side of a Python part where mypy's configuration was edited too).
+FORMAT = 17
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
