@@ -196,6 +196,8 @@ def config_stopped(
     program's part, stays), and its stop is added to `stops` (unless TypeScript 5's
     builder said it)."""
     stopping = options_errors(ws)
+    if not stopping:  # most checks: no file's program looked up (SQLAlchemy's 255: 50-165 ms)
+        return list(results)
     places = {ws.display(e.file) for errors in stopping.values() for e in errors}
     of = {id(r): _program(ws, r) for r in results if r.path not in places}
     dropped: set[Where] = set()
