@@ -399,3 +399,13 @@ def test_a_part_not_compared_at_the_baseline_is_said_so() -> None:
     syntax = "mypy stopped at the syntax error at a.py:3"
     reason = stop_output({**answer, "stopped": [said, syntax], "repeat": False}, 60.0)
     assert reason is not None and f"{syntax}: the rest is not checked" in reason["reason"]
+
+
+def test_a_configuration_stop_is_not_called_a_syntax_error() -> None:
+    """tsc stopped at a tsconfig's (or jsconfig's) options error: the advice names it (it
+    said "fix the syntax error": there is none; the examiner's jotai, TS5102 baseUrl)."""
+    said = "tsc stopped at the configuration error at site/jsconfig.json:3"
+    reason = stop_output(
+        {"complete": True, "introduced": [], "stopped": [said], "repeat": False}, 60.0
+    )["reason"]
+    assert reason.endswith("; fix the configuration error, then the check proves them.")

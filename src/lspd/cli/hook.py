@@ -311,12 +311,14 @@ def _fix(stopped: list[str], what: str) -> str:
     a baseline's alone (`at HEAD, …`) is the project's own checker's to settle. mypy's stop
     past the parser (`ops/progressive_kept.stop_said`: in mypy's words) is no syntax error:
     a file shadowing a library module is renamed, a `break` outside a loop fixed."""
-    from lspd.engine.stops import BLOCKING
+    from lspd.engine.stops import AT_CONFIGURATION, BLOCKING
 
     now = [s for s in stopped if not s.startswith("at ")]
     if not now:
         return "run the project's own checker before you finish"
     blocking = [s for s in now if f"({BLOCKING}: " in s]
+    if all(AT_CONFIGURATION in s for s in now):  # a tsconfig's options: no syntax error
+        return f"fix the configuration error, then the check proves {what}"
     if not blocking:
         return f"fix the syntax error, then the check proves {what}"
     fix = "fix what mypy stopped at (its own run stops there too: errors prevented further "

@@ -25,6 +25,9 @@ MYPY = "mypy"
 PYTHON_PART, TYPESCRIPT_PART = "the Python files", "the TypeScript files"
 # How such a part is said (`ops/progressive_kept.stop_said`; the hook reads it: `cli/hook._rest`).
 NOT_COMPARED = "were not compared"
+# How a stop at a tsconfig's options is said (`ops/progressive_kept.stop_said`; the hook's
+# advice reads it: `cli/hook._fix`: no syntax error to fix there).
+AT_CONFIGURATION = "stopped at the configuration error at"
 # How a stop past the parser is said, mypy's words after it (`ops/progressive_kept.stop_said`;
 # the hook's advice reads it: `cli/hook._fix`).
 BLOCKING = "its blocking error"

@@ -23,6 +23,7 @@ from lspd.engine.committed import Committed
 from lspd.engine.comparison import Found
 from lspd.engine.revisions import is_configuration
 from lspd.engine.stops import (
+    AT_CONFIGURATION,
     BLOCKING,
     MYPY,
     NOT_COMPARED,
@@ -167,7 +168,7 @@ def stop_said(stop: Stopped, words: list[str]) -> str:
         return f"{stop.checker} {NOT_COMPARED} ({stop.why})"
     at = ", ".join(list(dict.fromkeys(stop.at))[:3])  # mypy says a line's errors one by one
     if at_configuration(stop.checker, stop.at):
-        return f"{stop.checker} stopped at the configuration error at {at}"
+        return f"{stop.checker} {AT_CONFIGURATION} {at}"
     if not words:
         return f"{stop.checker} stopped at the syntax error at {at}"
     return f"{stop.checker} stopped at {at} ({BLOCKING}: {'; '.join(words)})"
