@@ -3,7 +3,8 @@ dmypy's fine-grained update of a removal keeps what mypy, run on the state, neve
 (`from app import models` after app/models.py went: a stale `import-not-found` beside
 mypy's `attr-defined`) and loses what it does (app/sub/__init__.py gone: `Module "app.sub"
 has no attribute "X"`). A module renamed, a package folder deleted, and a module added
-back are each mypy's answer too (the real mypy 2.4.1, and 1.19.1)."""
+back are each mypy's answer too (the real mypy 2.4.1, and 1.19.1); a module nothing names
+goes in an update of the same server."""
 
 from __future__ import annotations
 
@@ -93,3 +94,17 @@ def test_a_removal_is_answered_as_mypy_answers_it(tmp_path: Path, version: str) 
     assert found == [head_errors, renamed_errors, deleted_errors, folder_errors, back_errors]
     assert len(set(pids[:4])) == 4  # a new server at each state removing a file
     assert pids[4] == pids[3]  # modules added back: the same server, warm
+
+
+def test_a_module_nothing_names_goes_warm(tmp_path: Path) -> None:
+    """A removal no other file names (an unimported leaf) stays an update of the same
+    server, and is mypy's answer: its errors go with it."""
+    root = project(tmp_path / "p", {**FILES, "app/leaf.py": "broken: int = 'leaf'\n"})
+    head, head_errors = truth(root)
+    assert [row[0] for row in head_errors] == ["app/leaf.py", "app/more.py", "app/use.py"]
+    (root / "app/leaf.py").unlink()
+    gone, gone_errors = truth(root)
+    assert gone_errors == head_errors[1:]
+    found, pids = answers(root, daemon_of(root, tmp_path), [head, gone])
+    assert found == [head_errors, gone_errors]
+    assert pids[0] == pids[1]

@@ -331,12 +331,13 @@ def _stale(daemon: Dmypy, texts: dict[str, bytes]) -> bool:
     """Whether the server must start again to check `texts`: its plugins read their tables
     at its start alone (`replugged`), its fine-grained update misses a folder without a
     Python file coming or going (`bare_folders`: a namespace package to mypy, a stub's
-    folder a `rm` left), and its update of a removal is not mypy's answer (`Mirror.removes`):
-    after app/models.py went, `from app import models` kept a stale `import-not-found`
-    beside mypy's `attr-defined`, `import app.sub.m` made `Module has no attribute "sub"`,
-    and app/sub/__init__.py gone lost `Module "app.sub" has no attribute "X"` (mypy 1.19.1
-    and 2.4.1); a new server's whole build is mypy's (test_dmypy_removed). Its additions
-    are mypy's: a module back or a preview's deletion undone stays warm."""
+    folder a `rm` left), and its update of a removal another file names is not mypy's
+    answer (`Mirror.removes`): after app/models.py went, `from app import models` kept a
+    stale `import-not-found` beside mypy's `attr-defined`, `import app.sub.m` made `Module
+    has no attribute "sub"`, and app/sub/__init__.py gone lost `Module "app.sub" has no
+    attribute "X"` (mypy 1.19.1 and 2.4.1); a new server's whole build is mypy's
+    (test_dmypy_removed). Its additions are mypy's: a module back or a preview's deletion
+    undone stays warm, as does a module nothing names going."""
     bare, daemon._bare = daemon._bare, bare_folders(texts)
     if replugged(daemon.state, texts, daemon.place.inside, daemon.version):
         return True

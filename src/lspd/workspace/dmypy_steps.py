@@ -7,11 +7,11 @@ imports from the graph: a module brought back or edited in the same update as a 
 imports is removed keeps that import among its dependencies, and the graph no longer holds
 it (`KeyError` in `direct_imports`, "Daemon crashed!"; the server exits). A preview of a
 rename (app/models.py -> app/domain.py, its importers not fixed) after the preview of an
-importer's deletion did so on the examiner's project. A state removing a Python file now
-starts the server again before it is asked (`dmypy._stale`: the update of a removal is not
-mypy's answer either), so no update removes one; a server that crashes anyway is ended
-and asked again (started anew), never a refusal. Tested on 1.19.1 and 1.13.0 against mypy
-(tests/workspace/test_dmypy_steps.py).
+importer's deletion did so on the examiner's project. A state removing a Python file
+another file names now starts the server again before it is asked (`dmypy._stale`: the
+update of such a removal is not mypy's answer either), so no update removes an imported
+module; a server that crashes anyway is ended and asked again (started anew), never a
+refusal. Tested on 1.19.1 and 1.13.0 against mypy (tests/workspace/test_dmypy_steps.py).
 """
 
 from __future__ import annotations
