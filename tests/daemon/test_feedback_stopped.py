@@ -13,6 +13,7 @@ TypeScript case). On a real mypy 2.4.1, against the project's own mypy run."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,13 @@ from typing import Any
 from lspd.cli.hook import edit_output, stop_output
 from lspd.daemon.feedback import Feedback
 from tests.conftest import copy_fixture, warm_root
+from tests.engine.test_config_stops_jsconfig import JSCONFIG
+from tests.engine.test_native_check import CONFIG
 from tests.ops.test_baseline import committed
 from tests.ops.test_new_files import lspd_typescript
 from tests.workspace.mypy_env import cli_errors, project
 from tests.workspace.test_tsbuilder_syntax import tsc_of
+from tests.workspace.toolchains import typescript_committed
 
 TEST_MOCK = (
     "from app import mock\n\n\ndef test_it() -> None:\n    assert mock.Mock().handle() == 1\n"
@@ -169,3 +173,40 @@ def test_a_typescript_programs_syntax_error_blocks_the_stop_once(tmp_path: Path)
             "you finish.",
         }
         warm.run(feedback.close())
+
+
+def test_a_configuration_error_head_had_too_does_not_block_a_tsconfig_edit(
+    tmp_path: Path,
+) -> None:
+    """site/jsconfig.json's TS5102 (TypeScript 7's `baseUrl`) committed, the turn edits the
+    root tsconfig.json (`noUnusedLocals`): tsc stops at the jsconfig's options error now as
+    at HEAD and at the turn's start; the turn's start replayed with the tsconfig's text
+    then says no configuration's stop, so the stop gate blocked for it ("fix the syntax
+    error") where `check --baseline HEAD` says 0 new. Now set aside, as a stop the turn
+    began with; an error the turn made is told as before. Real TypeScript 7.0.2."""
+    files = {
+        "tsconfig.json": json.dumps({**CONFIG, "include": ["src"]}),
+        "src/a.ts": "export const n: number = 1;\n",
+        "site/jsconfig.json": json.dumps(JSCONFIG, indent=2),
+        "site/page.js": "/** @type {number} */\nexport const m = 'y';\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "7.0.2")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        warm.run(feedback.answer({**STOP, "event": "turn"}))
+        options = {**CONFIG["compilerOptions"], "noUnusedLocals": True}  # type: ignore[dict-item]
+        (root / "tsconfig.json").write_text(
+            json.dumps({"compilerOptions": options, "include": ["src"]})
+        )
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        edit = warm.run(feedback.answer({**EDIT, "paths": ["tsconfig.json"]}))
+        assert (edit["complete"], edit["introduced"], edit["stopped"]) == (True, [], [])
+        first = warm.run(feedback.answer(STOP))
+        assert (first["introduced"], first["stopped"]) == ([], [])
+        assert stop_output(first, 60.0) is None
+        (root / "src/b.ts").write_text("const unused = 1;\nexport {};\n")
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        told = warm.run(feedback.answer({**EDIT, "paths": ["src/b.ts"]}))
+        assert [(d["path"], d["line"], d["code"]) for d in told["introduced"]] == [
+            ("src/b.ts", 1, "6133")
+        ]

@@ -164,6 +164,14 @@ def untold(ws: Workspace, agent: AgentSession) -> list[Introduced]:
     return untold
 
 
+def aside(check: Progress, before: Before) -> frozenset[str]:
+    """The checkers' stops of `check` not told: those its turn began with, and a
+    configuration's options error the baseline stopped at too (a jsconfig's TS5102 at HEAD
+    blocked the stop gate after a tsconfig edit: the turn's start replayed with the
+    tsconfig's text then says no configuration's stop; `check --baseline HEAD`: 0 new)."""
+    return before.stops | check.stops_then
+
+
 def describe(
     ws: Workspace, check: Progress, found: list[Introduced], before: Before = NOTHING_BEFORE
 ) -> dict[str, Any]:
@@ -187,7 +195,7 @@ def describe(
         "stopped": [
             said
             for said, key in zip(check.stopped, check.stop_keys, strict=True)
-            if key not in before.stops
+            if key not in aside(check, before)
         ],
         "introduced": [dump(i) for i in found],
         "compared": check.compared,

@@ -32,6 +32,7 @@ from typing import Any
 from lspd.daemon import turns
 from lspd.daemon.agent_session import (
     AgentSession,
+    aside,
     awaited,
     changed_since,
     changes_now,
@@ -210,7 +211,7 @@ class Feedback:
         answer["held_unknown"] = agent.turned and before.baseline != baseline  # none aside
         partial = not answer["complete"] and check.failed is None
         failed = check.failed is not None and not errors
-        stops = set(check.stop_keys) - before.stops
+        stops = set(check.stop_keys) - aside(check, before)
         unknown = frozenset({"failed"} if failed else stops)  # a stop: no proof
         answer["repeat"] = agent.stopped(errors, unknown, partial)
         agent.reported |= {i.key for i in current}

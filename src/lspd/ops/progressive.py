@@ -59,6 +59,9 @@ class Progress:
     now: list[FileDiagnostic] = field(default_factory=list)  # the edited files' errors now
     stopped: list[str] = field(default_factory=list)  # checkers stopped at a syntax error
     stop_keys: list[str] = field(default_factory=list)  # each stop, whatever its lines
+    # those of `stop_keys` at a configuration's options error the baseline stopped at too
+    # (the same line): set aside as those the turn began with (`agent_session.aside`)
+    stops_then: frozenset[str] = frozenset()
     told_stops: bool = False  # its edit's hook answered it complete: `stopped` said there
     done: asyncio.Event = field(default_factory=asyncio.Event)
     batch: asyncio.Event = field(default_factory=asyncio.Event)  # set when findings come

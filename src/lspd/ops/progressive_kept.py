@@ -157,6 +157,18 @@ def _stops_said(
     ]
     progress.stop_keys = [now[_at(s)] for s in changes.stopped]
     progress.stop_keys += [was[_at(s)] for s in at_baseline]
+    # a configuration's options error the baseline stopped at too (the same line)
+    configs = [s for s in stops_now if at_configuration(s.checker, (p for p, _ in s.at))]
+    then = {_places(s, _text_then(ws, found)) for s in stops_then}
+    same = (now[_key(s)] for s in configs if _places(s, _text_now(ws)) in then)
+    progress.stops_then = frozenset(k for k in same if k in progress.stop_keys)
+
+
+def _places(stop: Stop, text: TextIn) -> tuple[str, ...]:
+    """Where a stop stopped, by its checker and the text of each line it stopped at: the
+    same stop now and at the baseline (its errors' keys are not: a configuration's
+    diagnostics are the work tree's alone, none kept)."""
+    return (stop.checker, *sorted(f"{p}:{_line_of(text(p), n)}" for p, n in stop.at))
 
 
 def stop_said(stop: Stopped, words: list[str]) -> str:
