@@ -214,11 +214,29 @@ PATTERNED = {
 }
 
 
-def test_a_wildcard_export_keeping_the_name_asks_its_importers_alone(tmp_path: Path) -> None:
+# jotai 2's: TypeScript 7 takes the first range; the last maps every subpath to one file
+JOTAI = {
+    "typesVersions": {
+        ">=4.8": {"esm/*": ["esm/*"], "*": ["*"]},
+        ">=3.8": {"esm/*": ["ts3.8/*"], "*": ["ts3.8/*"]},
+        "*": {"*": ["ts_version_3.8_and_above_is_required.d.ts"]},
+    }
+}
+
+
+@pytest.mark.parametrize("versions", [VERSIONS, JOTAI], ids=["wildcard", "ranges"])
+def test_a_wildcard_export_keeping_the_name_asks_its_importers_alone(
+    tmp_path: Path, versions: dict[str, object]
+) -> None:
     """`./features/*.js` -> `./src/features/*.ts` and `./widgets/*` -> a folder's index: the
     importers are found by name (every file was asked after any edit: not followed), and
-    the package's `typesVersions` beside `exports` is none of TypeScript's either."""
-    root = typescript_committed(tmp_path / "p", PATTERNED, TS7_PINNED)
+    the package's `typesVersions` beside `exports` is none of TypeScript's either; nor are
+    its ranges past the first every TypeScript 7 takes (jotai's: a wildcard to one file,
+    which asked every file after a comment in its core store.ts)."""
+    manifest = {**MANIFEST, "exports": PATTERNS, "imports": {}, **versions}
+    root = typescript_committed(
+        tmp_path / "p", {**PATTERNED, "package.json": json.dumps(manifest)}, TS7_PINNED
+    )
     assert tsc(root) == set()
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         assert check(warm)[1] == set()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -87,6 +88,10 @@ def _under(root: Path, path: Path) -> tuple[str, ...] | None:
         return None
 
 
+# A typesVersions range that is a lower bound alone: `>=4.8`, `>3.1`, `>= 5.0.2`.
+_LOWER = re.compile(r"(>=?)\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)*")
+
+
 def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | None:
     """The specifiers importers use for the package `name` at `folder`, each with the files
     (targets, conditions' and fallbacks' alike) they can resolve to; None where they cannot
@@ -116,16 +121,32 @@ def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | No
 
 
 def _versions_read(name: str, versions: object) -> list[tuple[str, list[str]]]:
-    """`typesVersions`' maps (every range's) as specifiers and their targets: a subpath's
-    target by the subpath and by the package's name (`"index.d.ts"` remaps the root)."""
+    """`typesVersions`' maps as specifiers and their targets: a subpath's target by the
+    subpath and by the package's name (`"index.d.ts"` remaps the root). TypeScript takes the
+    first range its version matches: the ranges up to the first every TypeScript 7 matches
+    (`*`, `>=4.8`), none after it (jotai's `"*"` range for TypeScript before 3.8 maps every
+    subpath to one file: not followed by name, every file was asked after any edit)."""
     mapped: list[tuple[str, list[str]]] = []
-    for paths in versions.values() if isinstance(versions, dict) else ():
+    for version, paths in versions.items() if isinstance(versions, dict) else ():
         for key, targets in paths.items() if isinstance(paths, dict) else ():
             found = list(strings(targets))
             mapped.append((f"{name}/{key}", found))
             if "*" not in str(key):
                 mapped.append((name, found))
+        if _every_seven(str(version)):
+            break
     return mapped
+
+
+def _every_seven(version: str) -> bool:
+    """Whether a `typesVersions` range matches every TypeScript 7 (`*`, `>=4.8`, `>5`)."""
+    if version.strip() == "*":
+        return True
+    bound = _LOWER.fullmatch(version.strip())
+    if bound is None:
+        return False
+    at = (int(bound[2]), int(bound[3] or 0))
+    return at < (7, 0) or (bound[1] == ">=" and at == (7, 0))
 
 
 def _exporting(exports: object) -> bool:
