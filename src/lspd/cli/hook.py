@@ -205,9 +205,12 @@ def progress_note(answer: dict[str, Any], budget: float) -> str | None:
     loading = answer.get("loading")
     if loading:
         servers = ", ".join(loading.get("servers", []))
+        since = f"the daemon started {loading.get('seconds', 0)} s ago"
+        if (again := loading.get("restarted")) is not None:  # a server started again since
+            since = f"started again {again} s ago; {since}"
         return (
-            f"lspd is loading {servers} (the daemon started {loading.get('seconds', 0)} s ago): "
-            f"what this edit introduced follows at your next edit; {check}."
+            f"lspd is loading {servers} ({since}): what this edit introduced follows at your "
+            f"next edit; {check}."
         )
     if checking := answer.get("checking"):  # the whole check (HEAD's result made first)
         done, of = checking.get("done", 0), checking.get("total", 0)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.daemon.hook_history import History, new_history
-from lspd.daemon.hook_loading import still_loading
+from lspd.daemon.hook_loading import restarted, still_loading
 from lspd.engine.revisions import is_configuration
 from lspd.ops.check import running
 from lspd.ops.models import FileDiagnostic
@@ -184,6 +184,8 @@ def describe(
     if not complete and check.compared == 0 and (starting := still_loading(ws, check.edited)):
         since = round(time.monotonic() - ws.started)
         loading = {"servers": starting, "seconds": since}
+        if (again := restarted(ws, check.edited)) is not None:
+            loading["restarted"] = round(time.monotonic() - again)
     if not check.done.is_set() and (whole := running(ws)) is not None:
         checking = {"done": whole.done, "total": whole.total}
     return {

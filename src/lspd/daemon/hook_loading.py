@@ -47,6 +47,17 @@ def still_loading(ws: Workspace, files: list[Path]) -> list[str]:
     return sorted(out)
 
 
+def restarted(ws: Workspace, files: list[Path]) -> float | None:
+    """When the newest process of the servers of `files` started (monotonic), where one was
+    started again since the daemon's start (a check of many files restarts the first server
+    to share them with a second: `engine/second_server`); None where none was. "Loading"
+    counts from it: the hook said "the daemon started 914 s ago" of a server restarted
+    meanwhile, as if lspd had loaded for a quarter of an hour."""
+    sessions = (ws.sessions.get(key) for _, key, _ in _servers(ws, files))
+    starts = [s.started_at for s in sessions if s is not None and s.starts > 1]
+    return max(starts) if starts else None
+
+
 def _mypy_up(ws: Workspace, project: MypyProject) -> bool:
     """Whether the project's mypy runs (its dmypy, or mypy held for runs once), or has
     answered as mypy run once (`mypy_once`: then nothing stays up between runs)."""
