@@ -235,7 +235,13 @@ def _program(ws: Workspace, result: FileResult) -> Path | None:
     TS5102 stopped none of them)."""
     if result.server.startswith(_SAID):
         return ws.resolve(result.server.removeprefix(_SAID))
-    path = ws.root / result.path
+    return program_config(ws, ws.root / result.path)
+
+
+def program_config(ws: Workspace, path: Path) -> Path | None:
+    """The configuration of the program a file is its server's answer in: the jsconfig.json
+    of a nearer folder holding no tsconfig.json, as TypeScript's server takes it, else its
+    tsconfig (`builders.tsconfig_of`)."""
     for directory in path.parents:
         if (directory / "tsconfig.json").is_file():
             break

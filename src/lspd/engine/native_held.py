@@ -30,7 +30,7 @@ from typing import Any, cast
 
 from lspd.dirs import state_dir
 from lspd.engine.builders import tsconfig_of
-from lspd.engine.config_stops import options_errors
+from lspd.engine.config_stops import options_errors, program_config
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
 from lspd.engine.native_program import configs_of, program_state
 from lspd.engine.native_reach import native_sessions
@@ -124,11 +124,12 @@ def _options_stopped(
     for config, errors in options_errors(ws).items():
         if config in texts:
             continue
-        files = [p for p in native_sessions(ws, sorted(asked)) if tsconfig_of(ws, p) == config]
+        # a jsconfig.json's files by it (jotai's website/*.js: not the root tsconfig's)
+        files = [p for p in native_sessions(ws, sorted(asked)) if program_config(ws, p) == config]
         shown = {ws.display(p) for p in files}
         if not files or any(s.checker == TSC and not s.files.isdisjoint(shown) for s in stops):
             continue
-        program = shown | {ws.display(p) for p in checked if tsconfig_of(ws, p) == config}
+        program = shown | {ws.display(p) for p in checked if program_config(ws, p) == config}
         at = sorted({(ws.display(e.file), e.line) for e in errors})
         stops.append(Stop(TSC, tuple(at), frozenset(program), frozenset()))
         found.update((p, []) for p in files)
