@@ -19,16 +19,17 @@ import weakref
 from pathlib import Path
 
 from lspd.engine.builders import listed
-from lspd.engine.config_stops import global_stop, noted
+from lspd.engine.config_stops import global_stop, noted, parsing
 from lspd.engine.native_program import configuration
 from lspd.engine.ts_configs import asked
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
+from lspd.workspace.files import read_text
 from lspd.workspace.scope import files_found
 from lspd.workspace.toolchain import SERVER
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsc_native import listed as tsc_listed
-from lspd.workspace.tsconfig_extends import Stamps, configured_stamps
+from lspd.workspace.tsconfig_extends import Stamps, configured_stamps, extended
 
 # Per workspace: each configuration's (mtime_ns, size), with those of the configurations it
 # extends (settings.json, whatever its name) and which files are under the root (`scope.
@@ -68,9 +69,12 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         if server == SERVER:  # a stop the listing cannot say: tsc's own errors then
             said[config] = (stamp, await _globals(ws, tsc, config, stamp, said[config][1]))
         listings[config] = [e for e in said[config][1] if e.file.suffix == ".json"]
+        configs = {config, *extended(config, read_text)}
         for error in said[config][1]:
             if error.file.suffix != ".json":
                 continue  # a source file's syntax error: its own check says it, while fresh
+            if error.file not in configs and parsing(error):
+                continue  # a JSON module's (resolveJsonModule): its program's check says it
             found = by_file.setdefault(error.file, [])
             if (diagnostic := config_diagnostic(error)) not in found:  # an `extends` shared
                 found.append(diagnostic)
