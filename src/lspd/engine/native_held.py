@@ -22,6 +22,7 @@ folder, a new file in a new folder): the LSP finds no open file in a directory n
 from __future__ import annotations
 
 import asyncio
+import functools
 import glob
 import re
 from collections.abc import Collection, Mapping
@@ -121,17 +122,19 @@ def _options_stopped(
     semantic errors), each program's stop added, its files `checked` its files. A
     configuration held at another text is left to its own run."""
     found: dict[Path, list[dict[str, Any]]] = {}
+    # a jsconfig.json's files by it (jotai's website/*.js: not the root tsconfig's), each
+    # file's looked up once whatever the configurations stopped (a stat of each folder up)
+    program = functools.cache(functools.partial(program_config, ws))
     for config, errors in options_errors(ws).items():
         if config in texts:
             continue
-        # a jsconfig.json's files by it (jotai's website/*.js: not the root tsconfig's)
-        files = [p for p in native_sessions(ws, sorted(asked)) if program_config(ws, p) == config]
+        files = [p for p in native_sessions(ws, sorted(asked)) if program(p) == config]
         shown = {ws.display(p) for p in files}
         if not files or any(s.checker == TSC and not s.files.isdisjoint(shown) for s in stops):
             continue
-        program = shown | {ws.display(p) for p in checked if program_config(ws, p) == config}
+        held = shown | {ws.display(p) for p in checked if program(p) == config}
         at = sorted({(ws.display(e.file), e.line) for e in errors})
-        stops.append(Stop(TSC, tuple(at), frozenset(program), frozenset()))
+        stops.append(Stop(TSC, tuple(at), frozenset(held), frozenset()))
         found.update((p, []) for p in files)
     return found
 
