@@ -28,12 +28,19 @@ R = TypeVar("R")
 
 
 def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
-    """The tsconfig TypeScript's server picks for `path`: the nearest tsconfig.json above
-    it, or in a solution-style layout (it holds not the file, a config it references does:
-    Vite's) that referenced config, as the gate's scope last read them (`solution_of`)."""
+    """The configuration of the program TypeScript's server picks for `path`: the nearest
+    tsconfig.json or jsconfig.json above it (a folder's tsconfig.json first: tsserver's
+    order), or in a solution-style layout (it holds not the file, a config it references
+    does: Vite's) that referenced config, as the gate's scope last read them
+    (`solution_of`). A jsconfig.json is a program's configuration as a tsconfig.json is
+    (tsc -p takes it, `allowJs` implied): before, site/page.js under site/jsconfig.json was
+    taken for the root tsconfig's program, and HEAD's state kept its errors of the work
+    tree's src/a.ts."""
     for directory in path.parents:
         candidate = directory / "tsconfig.json"
         if candidate.is_file():
+            return solution_of(ws).owners.get(path, candidate)
+        if (candidate := directory / "jsconfig.json").is_file():
             return solution_of(ws).owners.get(path, candidate)
         if directory == ws.root or not directory.is_relative_to(ws.root):
             return None

@@ -228,28 +228,13 @@ def config_stopped(
 
 
 def _program(ws: Workspace, result: FileResult) -> Path | None:
-    """The tsconfig of the program `result` is its file's answer in: another program's of
-    its layout (`program_said`), else its own (`builders.tsconfig_of`), or the jsconfig.json
-    of a nearer folder (TypeScript's server takes a folder's jsconfig.json where it holds no
-    tsconfig.json: jotai's website/*.js were taken for the root tsconfig's program, so its
-    TS5102 stopped none of them)."""
+    """The configuration of the program `result` is its file's answer in: another program's
+    of its layout (`program_said`), else its own (`builders.tsconfig_of`: a nearer folder's
+    jsconfig.json too: jotai's website/*.js were taken for the root tsconfig's program, so
+    its TS5102 stopped none of them)."""
     if result.server.startswith(_SAID):
         return ws.resolve(result.server.removeprefix(_SAID))
-    return program_config(ws, ws.root / result.path)
-
-
-def program_config(ws: Workspace, path: Path) -> Path | None:
-    """The configuration of the program a file is its server's answer in: the jsconfig.json
-    of a nearer folder holding no tsconfig.json, as TypeScript's server takes it, else its
-    tsconfig (`builders.tsconfig_of`)."""
-    for directory in path.parents:
-        if (directory / "tsconfig.json").is_file():
-            break
-        if (directory / "jsconfig.json").is_file():
-            return directory / "jsconfig.json"
-        if directory == ws.root or not directory.is_relative_to(ws.root):
-            break
-    return tsconfig_of(ws, path)
+    return tsconfig_of(ws, ws.root / result.path)
 
 
 def _empty(ws: Workspace, result: R, answers: Answers[R]) -> R:

@@ -31,7 +31,7 @@ from typing import Any, cast
 
 from lspd.dirs import state_dir
 from lspd.engine.builders import tsconfig_of
-from lspd.engine.config_stops import options_errors, program_config
+from lspd.engine.config_stops import options_errors
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
 from lspd.engine.native_program import configs_of, program_state
 from lspd.engine.native_reach import native_sessions
@@ -124,7 +124,7 @@ def _options_stopped(
     found: dict[Path, list[dict[str, Any]]] = {}
     # a jsconfig.json's files by it (jotai's website/*.js: not the root tsconfig's), each
     # file's looked up once whatever the configurations stopped (a stat of each folder up)
-    program = functools.cache(functools.partial(program_config, ws))
+    program = functools.cache(functools.partial(tsconfig_of, ws))
     for config, errors in options_errors(ws).items():
         if config in texts:
             continue

@@ -33,7 +33,6 @@ from lspd.workspace.tsconfig_scope import (
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
-CONFIG = "tsconfig.json"  # the one TypeScript's server and lspd's builders look up for a file
 TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's TypeScript 5
 # TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
 # `checkJs`): a .js file no config governs has no gate (SQLAlchemy's Sphinx output).
@@ -61,6 +60,14 @@ def typescript_projects(
     solution.unbuilt.update(made.unbuilt)
     projects = []
     taken: set[Path] = set()
+    # a file its nearest configuration holds is that one's, whatever the order: before,
+    # site/jsconfig.json (sorted first) took the root tsconfig's src/a.ts its page.js imports
+    homes = {
+        p: c
+        for c, t in tsconfigs.items()
+        for p in t.files
+        if p not in made.owners and _nearest(p, tsconfigs) == c
+    }
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
         config = tsconfig.config
@@ -71,6 +78,7 @@ def typescript_projects(
             if p not in taken
             and p not in apart
             and made.owners.get(p, config) == config
+            and homes.get(p, config) == config
             and ours(ws, p, "typescript")
         )
         taken.update(chosen)
@@ -117,17 +125,23 @@ def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
 def _held(
     tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
 ) -> dict[Path, Path]:
-    """The declaration files of `chosen` outside its root files whose nearest tsconfig.json
-    above holds them not (or that have none: `../../types/env/index.d.ts` of its typeRoots),
-    by `tsconfig`'s path: its program checks them (`builders.builder_for`)."""
-    if tsconfig.config.name == "jsconfig.json":  # its defaults are the server's to apply
-        return {}
+    """The declaration files of `chosen` outside its root files whose nearest configuration
+    above (a folder's tsconfig.json, else its jsconfig.json: tsserver's order) holds them
+    not (or that have none: `../../types/env/index.d.ts` of its typeRoots), by `tsconfig`'s
+    path: its program checks them (`builders.builder_for`), a jsconfig.json's as a
+    tsconfig.json's (tsc -p takes either)."""
     held = {}
     for path in set(chosen).intersection(tsconfig.declarations):
-        near = next((d / CONFIG for d in path.parents if d / CONFIG in tsconfigs), None)
+        near = _nearest(path, tsconfigs)
         if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
             held[path] = tsconfig.config
     return held
+
+
+def _nearest(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
+    """The configuration of `tsconfigs` nearest above `path` (a folder's tsconfig.json, else
+    its jsconfig.json: tsserver's order)."""
+    return next((c for d in path.parents for n in CONFIG_NAMES if (c := d / n) in tsconfigs), None)
 
 
 def _unchecked(ws: Workspace, tsconfig: TsConfig) -> set[Path]:

@@ -1,0 +1,92 @@
+"""A jsconfig.json is its folder's program as a tsconfig.json is (`builders.tsconfig_of`):
+a root tsconfig.json (`include: ["src"]`) and site/jsconfig.json (checkJs) whose page.js
+imports src/a.ts. Before, page.js was taken for the root tsconfig's program: on TypeScript
+5.4.5 a preview and `check --baseline HEAD` of an edit of src/a.ts breaking page.js said 0
+new (HEAD's state kept page.js's work-tree errors; no builder checked its program), and on
+7.0.2 a syntax error of page.js stopped nothing (its TS2322 said where tsc stops). Real
+TypeScript, the project's own `tsc -p` of each configuration beside (each file once)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.checked import Checked
+from lspd.ops.models import Diagnostic
+from lspd.ops.preview import previewed
+from tests.conftest import answer
+from tests.engine.test_native_check import CONFIG
+from tests.workspace.toolchains import own_tsc, typescript_committed
+
+LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
+JSCONFIG = {"compilerOptions": {**CONFIG["compilerOptions"], "checkJs": True}}
+A = "export function f(x: number): number {\n  return x;\n}\nexport const n: number = 'x';\n"
+PAGE = "import { f } from '../src/a';\n/** @type {number} */\nexport const m = 'y';\n"
+FILES = {
+    "tsconfig.json": json.dumps({**CONFIG, "include": ["src"]}, indent=2),
+    "src/a.ts": A,
+    "site/jsconfig.json": json.dumps({**JSCONFIG, "include": ["**/*.js"]}, indent=2),
+    "site/page.js": f"{PAGE}export const k = f(1);\n",
+    "site/other.js": "export const o = Math.max(1, 2);\n",
+}
+BREAKING = A.replace("x: number): number", "x: string): string")  # page.js's f(1): TS2345
+HEAD = {("site/page.js", 3, 14, "2322"), ("src/a.ts", 4, 14, "2322")}
+Found = set[tuple[str, int, int, str]]
+
+
+def _truth(root: Path) -> Found:
+    """`tsc -p` of the root tsconfig and of site/jsconfig.json: each error once."""
+    out = "".join(
+        own_tsc(root, "-p", c, "--noEmit", "--pretty", "false") for c in (".", "site/jsconfig.json")
+    )
+    return {(p, int(line), int(column), c) for p, line, column, c in LINE.findall(out)}
+
+
+def _said(checked: Checked) -> Found:
+    return {
+        (r.path, d.line, d.column, d.code or "") for r in checked.results for d in r.diagnostics
+    }
+
+
+def _found(diagnostics: list[Diagnostic]) -> Found:
+    return {(d.path, d.line, d.column, d.code or "") for d in diagnostics}
+
+
+@pytest.mark.parametrize("version", ["5.4.5", "7.0.2"])
+def test_an_edit_breaking_a_jsconfig_file_is_new_as_tsc_says(tmp_path: Path, version: str) -> None:
+    root = typescript_committed(tmp_path / "p", FILES, version)
+    assert _truth(root) == HEAD
+    checked = answer(root, check_all)
+    assert _said(checked) == HEAD
+    assert checked.scope is not None  # src/a.ts the root tsconfig's, its nearest's (was 3, 0)
+    scope = checked.scope
+    projects = {p.config: sorted(str(f.relative_to(root)) for f in p.files) for p in scope.projects}
+    assert projects == {
+        "site/jsconfig.json": ["site/other.js", "site/page.js"],
+        "tsconfig.json": ["src/a.ts"],
+    }
+    edit = [{"path": "src/a.ts", "content": BREAKING}]
+    preview = answer(root, lambda ws: previewed(ws, edit)).changes
+    new = {("site/page.js", 4, 20, "2345")}
+    assert (_found(preview.introduced), preview.fixed) == (new, [])
+    (root / "src/a.ts").write_text(BREAKING)
+    assert _truth(root) == HEAD | new
+    since = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD")).changes
+    assert since is not None
+    assert (_found(since.introduced), since.fixed, since.unchanged) == (new, [], 2)
+
+
+@pytest.mark.parametrize("version", ["5.4.5", "7.0.2"])
+def test_a_jsconfig_file_syntax_error_stops_its_program_alone(tmp_path: Path, version: str) -> None:
+    files = {**FILES, "site/page.js": f"{PAGE}export const k = f(1;\n"}
+    root = typescript_committed(tmp_path / "p", files, version)
+    truth = _truth(root)
+    assert truth == {("site/page.js", 4, 21, "1005"), ("src/a.ts", 4, 14, "2322")}
+    checked = answer(root, check_all)
+    assert _said(checked) == truth
+    assert [s.at for s in checked.stopped] == [(("site/page.js", 4),)]
+    assert {"site/page.js", "site/other.js"} <= checked.stopped[0].files
