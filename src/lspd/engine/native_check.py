@@ -25,7 +25,10 @@ from typing import Any, TypeVar, cast
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
+from lspd.engine.native_emitted import beside_syntax, kept
 from lspd.engine.native_implied import renew
+from lspd.engine.native_items import Items, code_of
+from lspd.engine.native_items import tsc_item as tsc_item  # its callers' import
 from lspd.engine.native_own import own_programs
 from lspd.engine.native_program import (
     State,
@@ -53,7 +56,6 @@ from lspd.lsp import shapes
 from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
-from lspd.workspace.tsc_native import ConfigError
 
 # A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
 # it. The first files asked of a server also wait for its project to load: effect's 572
@@ -63,7 +65,6 @@ LOAD_TIMEOUT_S = 600.0
 R = TypeVar("R")
 F = TypeVar("F", bound=FileResult)
 Aside = Callable[[], Coroutine[Any, Any, object]]  # work done while the server loads
-Items = list[shapes.Diagnostic]
 # tsc reports a program's semantic diagnostics only when none of its files has a syntactic
 # one (TypeScript 7's `tsc -p` as 5's emitFilesAndReportErrors): with a syntax error anywhere,
 # its whole answer is the syntax errors. The LSP says both kinds alike, so the items of the
@@ -71,6 +72,8 @@ Items = list[shapes.Diagnostic]
 # errors are among them too) are kept per file; which are syntax errors, and which files are
 # the program's, is `native_program`'s (`tsc -p --listFilesOnly` once, then the changed files
 # parsed alone). Such a program is a `Stop`: the baseline's other errors were not checked.
+# TypeScript 7's tsc then emits anyway: the declaration pass's errors are said beside them
+# (`native_emitted`), taken from the files' LSP answers, so their server is asked.
 
 
 @dataclass
@@ -80,6 +83,7 @@ class _Parsed:
 
     items: dict[Path, Items] = field(default_factory=dict)
     stopped: set[Path] = field(default_factory=set)
+    emitted: dict[Path, Items] = field(default_factory=dict)  # the declaration pass's items
 
 
 _parsed: weakref.WeakKeyDictionary[Workspace, _Parsed] = weakref.WeakKeyDictionary()
@@ -102,11 +106,13 @@ class _Syntax:
         self.configs = configs_of(ws, sessions)
         self.of = {p: c for c, (_, files) in self.configs.items() for p in files}
         self.reading: dict[Path, asyncio.Task[State | None]] = {}
+        self.beside: dict[Path, asyncio.Task[bool]] = {}  # `native_emitted.beside_syntax`
         data = any(program_data(ws, p) for p in changed)
         for config, (tsc, files) in self.configs.items():
             items = any(self.parsed.items.get(p) for p in files)  # said at the last check
             if first or data or config in self.parsed.stopped or items:
                 self.reading[config] = background(quietly(program_state(ws, tsc, config), config))
+                self.beside[config] = background(beside_syntax(tsc, config))
 
     async def settled(self) -> None:
         """Once the programs stopped at the last check are read again (their renewal: the
@@ -117,18 +123,27 @@ class _Syntax:
     def said(self, path: Path) -> Items | None:
         """tsc's answer of `path` once its program is read with a syntax error (its own
         syntax errors, or none); None while that is not known: its server is asked."""
-        task = self.reading.get(self.of.get(path, path))
+        config = self.of.get(path, path)
+        task, beside = self.reading.get(config), self.beside.get(config)
         if task is None or not task.done() or (state := task.result()) is None:
             return None
         if not state.broken or path not in state.files:
             return None
+        if beside is None or not beside.done() or beside.result():  # its declaration items
+            return None
         return [tsc_item(self.parsed.items, e) for e in state.broken.get(path, ())]
+
+    async def _beside(self, config: Path, tsc: list[str]) -> bool:
+        """Whether `config`'s tsc says the declaration pass's errors beside syntax errors."""
+        task = self.beside.get(config)
+        return await (task if task is not None else beside_syntax(tsc, config))
 
     async def stopped(self, stops: list[Stop] | None) -> dict[Path, tuple[Path, Items]]:
         """The items tsc reports of each file of a program with a syntax error (its syntax
         errors; none for the program's other files), with the file whose server answers it
         (a JSON module's, no server's file: its program's first); each such program added
-        to `stops`."""
+        to `stops`; beside them, where tsc says them, the declaration pass's items of each
+        file (`native_emitted`: as its server said them last)."""
         ws, parsed, said = self.ws, self.parsed, dict[Path, tuple[Path, Items]]()
         for config, (tsc, files) in self.configs.items():
             reading = self.reading.get(config)
@@ -142,10 +157,13 @@ class _Syntax:
             for path, errors in state.broken.items():  # a file not asked: its syntax errors
                 parsed.items.setdefault(path, [tsc_item({}, e) for e in errors])
             program = [p for p in files if p in state.files]
+            beside = parsed.emitted if await self._beside(config, tsc) else {}
             said.update(
                 (p, (p, [tsc_item(parsed.items, e) for e in state.broken.get(p, ())]))
                 for p in program
             )
+            for path in program:
+                said[path][1].extend(beside.get(path, ()))
             if program:  # a JSON module's syntax errors: tsc's answer of it (no server's file)
                 said.update((p, (program[0], items)) for p, items in _data_said(state).items())
             at = [(ws.display(f), e.line) for f, errors in state.broken.items() for e in errors]
@@ -267,7 +285,8 @@ async def native_once(
     """`results`, those of `paths` asked one by one without a watcher (a one-shot check:
     `check_files`), as tsc says them: in a TypeScript 7 program with a syntax error, its
     files' syntax errors alone, none for its other files, and the program added to `stops`
-    (each file's answer looked only at its own syntax: `file_diagnostics.check_file`)."""
+    (each file's answer looked only at its own syntax: `file_diagnostics.check_file`); the
+    declaration pass's items beside where tsc says them (asked of the server again)."""
     sessions = native_sessions(ws, paths)
     index = {r.path: i for i, r in enumerate(results)}
     since = _once.pop(ws, None)  # the programs read since the check began stand
@@ -278,12 +297,13 @@ async def native_once(
             continue
         files = set(state.files)
         checked = [p for p in found if p in files and ws.display(p) in index]
+        beside = await _emitted(sessions, checked) if await beside_syntax(tsc, config) else {}
         for path in checked:
             i = index[ws.display(path)]
             errors = broken.get(path, ())
             said = {(d.line, d.code) for d in results[i].diagnostics}
-            if said != {(e.line, e.code) for e in errors}:  # its own parse said them already
-                items = [tsc_item({}, e) for e in errors]
+            if beside.get(path) or said != {(e.line, e.code) for e in errors}:  # or its own
+                items = [tsc_item({}, e) for e in errors] + beside.get(path, [])  # parse's
                 results[i] = answers.of_items(Said.by(sessions[path]), path, items)
         if checked:  # a JSON module's syntax errors: tsc's answer of it (no server's file)
             by = Said.by(sessions[checked[0]])
@@ -291,6 +311,13 @@ async def native_once(
         at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, checked)))
     return results
+
+
+async def _emitted(sessions: Mapping[Path, Session], paths: list[Path]) -> dict[Path, Items]:
+    """The declaration pass's items of `paths`, pulled from their servers."""
+    pulls = [pulled(sessions[path], path, FILE_TIMEOUT_S) for path in paths]
+    said = await asyncio.gather(*pulls)
+    return {path: kept(items) for path, items in zip(paths, said, strict=True)}
 
 
 def _data_said(state: State) -> dict[Path, Items]:
@@ -329,30 +356,6 @@ def stopped_configs(ws: Workspace) -> set[Path]:
     return set(_parsed.setdefault(ws, _Parsed()).stopped)
 
 
-def tsc_item(parsed: Mapping[Path, Items], error: ConfigError) -> shapes.Diagnostic:
-    """tsc's syntax error as the LSP said it (its range), else as tsc says it. The LSP's item
-    at its column, or the only one of its line, code and message: `',' expected.` three
-    times on one line (58:5, 58:17, 58:27) was said three times at the first one's place."""
-    line, code = error.line - 1, int(error.code)
-    point: shapes.Position = {"line": line, "character": error.column - 1}
-    alike = [
-        item
-        for item in parsed.get(error.file, [])
-        if (item["range"]["start"]["line"], _code(item), item.get("message"))
-        == (line, code, error.message)
-    ]
-    at = [item for item in alike if item["range"]["start"]["character"] == point["character"]]
-    if at or len(alike) == 1:
-        return (at or alike)[0]
-    return {
-        "range": {"start": point, "end": point},
-        "severity": 1,
-        "code": code,
-        "source": "ts",
-        "message": error.message,
-    }
-
-
 async def _pulled(
     ws: Workspace,
     session: Session,
@@ -365,19 +368,17 @@ async def _pulled(
     lspd holds it)."""
     async with ws.file_lock(path, disk=True):  # not while unsaved content of it is held
         items = await pulled(session, path, timeout)
-    parsed = _parsed.setdefault(ws, _Parsed()).items
-    parsed[path] = [i for i in items if any(_code(i) in codes for codes in PARSER_CODES)]
+    memory = _parsed.setdefault(ws, _Parsed())
+    parsed, emitted = memory.items, memory.emitted
+    parsed[path] = [i for i in items if any(code_of(i) in codes for codes in PARSER_CODES)]
     if not parsed[path]:
         del parsed[path]
+    emitted[path] = kept(items)
+    if not emitted[path]:
+        del emitted[path]
     result = answers.of_items(Said.by(session), path, items)
     known[path] = (None, result)  # the result only: nothing of the answer kept twice
     return result
-
-
-def _code(item: shapes.Diagnostic) -> int:
-    """An item's TypeScript code (0: none)."""
-    code = str(item.get("code"))
-    return int(code) if code.isdigit() else 0
 
 
 async def pulled(session: Session, path: Path, timeout: float) -> list[shapes.Diagnostic]:

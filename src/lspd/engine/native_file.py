@@ -9,19 +9,22 @@ checker's grammar errors (TS1102), so tsc's parser alone tells them
 those codes, once per text. Another own file's syntax error makes tsc say nothing of this
 file: `others` reads the program's files (`engine/native_program.py`: listed and parsed
 once, then only the files changed since parsed again) while the server answers the file,
-and the answer is then empty, `Stopped` where tsc stopped.
+and the answer is then empty, `Stopped` where tsc stopped. Beside the syntax errors tsc 7
+says the declaration pass's errors where its options emit declarations (`native_emitted`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from lspd.engine.builders import tsconfig_of
-from lspd.engine.native_check import tsc_item
+from lspd.engine.native_emitted import beside_syntax, emitted, kept
 from lspd.engine.native_implied import renew_file
+from lspd.engine.native_items import tsc_item
 from lspd.engine.native_program import background, compiler, parsed, program_state
 from lspd.engine.stops import TSC, syntax_code
 from lspd.lsp import shapes
@@ -32,7 +35,17 @@ from lspd.workspace import Workspace
 
 log = logging.getLogger(__name__)
 
-Others = asyncio.Task[Stopped | None]
+
+@dataclass(frozen=True)
+class Program:
+    """What a file's program says of its answer: where tsc stops at another own file (None:
+    nowhere), and whether tsc says the declaration pass's errors beside syntax errors."""
+
+    stop: Stopped | None
+    beside: bool
+
+
+Others = asyncio.Task[Program | None]
 
 
 def others(ws: Workspace, session: Session, path: Path) -> Others | None:
@@ -60,20 +73,21 @@ def _disk_text(session: Session, path: Path) -> bool:
         return False
 
 
-async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) -> Stopped | None:
+async def _elsewhere(ws: Workspace, tsc: list[str], config: Path, path: Path) -> Program | None:
     try:
         state = await program_state(ws, tsc, config)
+        beside = await beside_syntax(tsc, config)
     except Exception:  # nothing known of the others: the file's own answer stands
         log.warning("could not read the syntax of %s's program", path, exc_info=True)
         return None
     if path not in state.files and path.exists():  # tsc -p does not check it (a new one: it
-        return None  # is one of the program's, as a held state's: `program_state`)
+        return Program(None, beside)  # is one of the program's, as a held state's)
     for file, errors in state.broken.items():
         if file != path:
-            return Stopped(file, min(e.line for e in errors))
+            return Program(Stopped(file, min(e.line for e in errors)), beside)
     if state.configured:  # its configuration's options errors stop its semantic check
-        return Stopped(state.configured[0].file, state.configured[0].line)
-    return None
+        return Program(Stopped(state.configured[0].file, state.configured[0].line), False)
+    return Program(None, beside)
 
 
 async def as_tsc(
@@ -87,19 +101,28 @@ async def as_tsc(
     them: the file's syntax errors alone when it has any (`Stopped` at the first: its other
     errors not checked); none when another own file of its program has some (`elsewhere`,
     from `others`: `Stopped` there); else `items` themselves (the same list: a caller
-    keeping what it made of an answer knows it again)."""
-    if (own := await _own_errors(session, path, text, items)) is not None:
+    keeping what it made of an answer knows it again). Beside the syntax errors, the items
+    of the declaration pass where its program's tsc says them (`Program.beside`)."""
+    told = await elsewhere if elsewhere is not None and any(map(emitted, items)) else None
+    beside = kept(items) if told is not None and told.beside else []
+    if (own := await _own_errors(session, path, text, items, beside)) is not None:
         return own
-    stop = None if elsewhere is None else await elsewhere
-    if stop is None:
+    told = await elsewhere if elsewhere is not None else None
+    if told is None or (stop := told.stop) is None:
         return items
-    return cast("list[shapes.Diagnostic]", stop)  # nothing of this file's: tsc stopped there
+    kept_items = cast("list[dict[str, Any]]", beside)  # nothing else of this file's: tsc stopped
+    return cast("list[shapes.Diagnostic]", Stopped(stop.file, stop.line, kept_items))
 
 
 async def _own_errors(
-    session: Session, path: Path, text: str, items: list[shapes.Diagnostic]
+    session: Session,
+    path: Path,
+    text: str,
+    items: list[shapes.Diagnostic],
+    beside: list[shapes.Diagnostic],
 ) -> list[shapes.Diagnostic] | None:
-    """The file's syntax errors alone, `Stopped` at the first; None when it has none."""
+    """The file's syntax errors alone (`beside` too), `Stopped` at the first; None when it
+    has none."""
     if not any(syntax_code(TSC, str(i.get("code"))) for i in items):
         return None
     tsc = compiler(session)
@@ -109,6 +132,6 @@ async def _own_errors(
     if not errors:
         return None
     # tsc stopped at them: the file's other errors are not checked (`Stopped`)
-    said = [tsc_item({path: items}, error) for error in errors]
+    said = [tsc_item({path: items}, error) for error in errors] + beside
     stopped = Stopped(path, min(e.line for e in errors), cast("list[dict[str, Any]]", said))
     return cast("list[shapes.Diagnostic]", stopped)

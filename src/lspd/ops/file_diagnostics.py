@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import os
 import re
-import subprocess
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +19,7 @@ from lspd.engine.native_file import as_tsc, others
 from lspd.engine.native_program import compiler
 from lspd.engine.program_data import data_file
 from lspd.engine.solution_check import also_checked, unbuilt_checked
-from lspd.engine.stops import TSC, Stop, at_configuration, stop_of
+from lspd.engine.stops import TSC, Stop, at_configuration, stop_of, syntax_code
 from lspd.lsp import shapes
 from lspd.lsp.diagnostics import Stopped, answer_of
 from lspd.ops.arguments import check_content
@@ -35,7 +33,7 @@ from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
 from lspd.workspace.scope import gate_scope
-from lspd.workspace.tsc_native import CONFIG_TIMEOUT_S
+from lspd.workspace.tsc_native import shown
 from lspd.workspace.tsconfig_scope import built_above, referencing
 
 if TYPE_CHECKING:
@@ -160,18 +158,7 @@ async def _built_apart(ws: Workspace, path: Path) -> bool:
 def _roots(tsc: list[str], config: Path) -> set[Path]:
     """`config`'s root files as TypeScript 7's `tsc -p config --showConfig` lists them
     (none where it says none or cannot say)."""
-    try:
-        done = subprocess.run(
-            [*tsc, "-p", str(config), "--showConfig"],
-            cwd=config.parent,
-            capture_output=True,
-            text=True,
-            timeout=CONFIG_TIMEOUT_S,
-            check=False,
-        )
-        files = json.loads(done.stdout).get("files") if done.returncode == 0 else None
-    except (OSError, subprocess.TimeoutExpired, ValueError, AttributeError):
-        return set()
+    files = shown(tsc, config).get("files")
     named = files if isinstance(files, list) else []
     return {Path(os.path.normpath(config.parent / f)) for f in named if isinstance(f, str)}
 
@@ -302,10 +289,12 @@ def tsc_stopped(
     stops: list[Stop] | None,
 ) -> None:
     """`result`, a file tsc did not check beyond its syntax errors (`items`, converted: the
-    line tsc says the first at) or at all (another file's, `raw`'s), says so in its
-    checker; the stop is added to `stops`."""
-    line = min(d.line for d in items) if items else raw.line
-    at = ws.display(raw.file), line
+    line tsc says the first at; TypeScript 7's declaration pass's items beside them aside)
+    or at all (another file's, `raw`'s, at its line), says so in its checker; the stop is
+    added to `stops`."""
+    syntax = [d.line for d in items if syntax_code(TSC, d.code)]
+    own = ws.display(raw.file) == result.path
+    at = ws.display(raw.file), min(syntax) if own and syntax else raw.line
     kind = "configuration" if at_configuration(TSC, [at[0]]) else "syntax"
     result.checker = (
         f"tsc stopped at the {kind} error at {at[0]}:{at[1]}: it reports a program's {kind} "

@@ -12,6 +12,7 @@ pnpm's store, where the platform package sits beside typescript).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import platform
 import re
@@ -21,6 +22,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Python's names of the machine -> Node's `process.platform` and `process.arch`, which name
 # the platform packages.
@@ -151,6 +153,25 @@ def listed(
         elif os.path.isabs(line):  # a file of the program
             files.append(Path(line))
     return files, found
+
+
+def shown(tsc: list[str], config: Path) -> dict[str, Any]:
+    """`config` as `tsc -p config --showConfig` says it (its options merged with those it
+    extends, its root files; ~15 ms on TypeScript 7); empty where it says nothing or cannot
+    run."""
+    try:
+        done = subprocess.run(
+            [*tsc, "-p", str(config), "--showConfig"],
+            cwd=config.parent,
+            capture_output=True,
+            text=True,
+            timeout=CONFIG_TIMEOUT_S,
+            check=False,
+        )
+        said = json.loads(done.stdout) if done.returncode == 0 else {}
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return {}
+    return said if isinstance(said, dict) else {}
 
 
 def parsed_errors(tsc: list[str], texts: Mapping[Path, str]) -> list[ConfigError]:
