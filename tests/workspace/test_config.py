@@ -57,7 +57,7 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         (
             '[languages.python]\nserver = "pyrite"\n',
             "lspd.toml: languages.python.server: 'pyrite' is not a server for python; "
-            "choose one of basedpyright, ty, pyrefly",
+            "choose one of basedpyright, pyright, ty, pyrefly",
         ),
         (
             '[languages.python]\nservr = "ty"\n',
@@ -122,13 +122,13 @@ def workspace_with(tmp_path: Path, config: str) -> Path:
         (
             "[servers.typescript-language-server]\nsecond_server = true\n",
             "lspd.toml: servers.typescript-language-server.second_server: true is for a server "
-            "checking files on one thread (basedpyright, typescript-native), not "
+            "checking files on one thread (basedpyright, pyright, typescript-native), not "
             "typescript-language-server: remove the key",
         ),
         (  # not "loads its project in each server": ty checks on several threads
             "[servers.ty]\nsecond_server = true\n",
             "lspd.toml: servers.ty.second_server: true is for a server checking files on one "
-            "thread (basedpyright, typescript-native), not ty: remove the key",
+            "thread (basedpyright, pyright, typescript-native), not ty: remove the key",
         ),
     ],
 )

@@ -23,6 +23,7 @@ EDIT_ONLY_COMMANDS = frozenset(
         "gopls.apply_fix",  # gopls: the fix of an analyzer's diagnostic
         "gopls.add_import",
         "basedpyright.organizeimports",
+        "pyright.organizeimports",  # the same command of a project's own pyright
     }
 )
 
@@ -32,7 +33,10 @@ EDIT_ONLY_COMMANDS = frozenset(
 # `basedpyright.organizeimports` command (what its VS Code extension calls) sorts the
 # module-level imports and sends the edit back (`workspace/applyEdit`, and as its answer).
 SOURCE_COMMANDS = {
-    "basedpyright": [("Organize imports", "source.organizeImports", "basedpyright.organizeimports")]
+    "basedpyright": [
+        ("Organize imports", "source.organizeImports", "basedpyright.organizeimports")
+    ],
+    "pyright": [("Organize imports", "source.organizeImports", "pyright.organizeimports")],
 }
 
 NOT_APPLIED = "lspd only reads edits: the caller applies them"

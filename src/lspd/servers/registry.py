@@ -83,6 +83,9 @@ class ServerDefinition:
     # `package/file.js`: lspd's own copy runs it with the package's Node directly, no Python
     # process starting before Node does (basedpyright: 0.1-0.35 s of a cold start).
     node_script: str | None = None
+    # The server this one stands in for where a project installs this one and not that one
+    # in its environment (pyright for basedpyright): the project's choice of checker wins.
+    stands_in_for: str | None = None
     # Why it cannot run as the project needs it (set by the project's toolchain, e.g. its
     # TypeScript 7 without the native compiler for this machine): `missing` says it.
     unavailable: str | None = None
@@ -240,6 +243,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         second_server=table.get("second_server", False),
         disk_imports=table.get("disk_imports", False),
         node_script=table.get("node_script"),
+        stands_in_for=table.get("stands_in_for"),
     )
 
 

@@ -18,7 +18,8 @@ session runs what the project runs, as VS Code's "Use Workspace Version" does:
   lsp/interpreter_ask.py): pyright asks the shim at each of its set-ups otherwise, 0.25-0.35 s
   each here.
 - The checker: a language server the project installs itself (`basedpyright-langserver` in its
-  environment, `typescript-language-server` in its node_modules) is run instead of lspd's.
+  environment, or `pyright-langserver` standing in for it: own_server.py;
+  `typescript-language-server` in its node_modules) is run instead of lspd's.
 
 All of it came with the repository; restricted mode (`lspd serve --restricted`) turns it off.
 """
@@ -40,6 +41,7 @@ from lspd.lsp.interpreter_ask import Ask, is_script, python_on_path
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 from lspd.workspace.mypy_installed import distribution_version
+from lspd.workspace.own_server import node_last, stand_in
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +103,7 @@ def adapt(
     if definition.toolchain == "typescript":
         return _typescript(definition, project, root, choice, servers or definitions())
     if definition.toolchain == "python":
-        return _python(definition, project, root, choice)
+        return _python(definition, project, root, choice, servers or definitions())
     return definition, None
 
 
@@ -276,7 +278,11 @@ def python_version(interpreter: Path) -> str | None:
 
 
 def _python(
-    definition: ServerDefinition, project: Path, root: Path, choice: Choice
+    definition: ServerDefinition,
+    project: Path,
+    root: Path,
+    choice: Choice,
+    servers: Mapping[str, ServerDefinition],
 ) -> tuple[ServerDefinition, Toolchain | None]:
     # Restricted: never an interpreter of the repository (pyright runs it to learn its paths).
     if choice.restricted:
@@ -288,14 +294,17 @@ def _python(
         return definition, None
     interpreter, origin = found
     bin_dir = interpreter.parent
-    env = {**definition.env, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    own = origin != "PATH" and os.sep not in definition.command[0]
+    if own:  # the project's pyright, where it installs no basedpyright (`stands_in_for`)
+        definition = stand_in(definition, bin_dir, servers)
+    path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    env = {**definition.env, "PATH": node_last(definition, path) if own else path}
     if (venv := environment_of(interpreter)) is not None:
         env["VIRTUAL_ENV"] = str(venv)
     # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
     adapted = _python_path(dataclasses.replace(definition, env=env), str(interpreter))
     own_server = bin_dir / definition.command[0]
     server = server_version = None
-    own = origin != "PATH" and os.sep not in definition.command[0]
     if own and os.access(own_server, os.X_OK):
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
         server, server_version = str(own_server), _own_server_version(interpreter, own_server)

@@ -1,0 +1,45 @@
+"""A Python project's own language server: which one it installs, and the Node it runs on.
+
+The project's choice of checker wins over lspd's (spec section 7): an environment holding
+`pyright-langserver` and no `basedpyright-langserver` gates on pyright (mcp 1.9.0: `uv run
+pyright`, 27 errors and 1 warning, where lspd's basedpyright in its "recommended" mode said
+117 errors and 2,196 warnings). Which server stands in for which is data: `stands_in_for` in
+servers.toml.
+
+pip's pyright bundles its JavaScript but not Node: its wrapper runs the `node` on PATH, else
+downloads one (which fails offline, and is never lspd's to start). lspd's own Node is put
+last on that PATH, so a Node the user has still wins.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from lspd.servers.registry import ServerDefinition, node_executable
+
+
+def stand_in(
+    definition: ServerDefinition, bin_dir: Path, servers: Mapping[str, ServerDefinition]
+) -> ServerDefinition:
+    """The server of `servers` standing in for `definition` (`stands_in_for`) whose command
+    the environment `bin_dir` holds, when it holds none of `definition`'s; else `definition`."""
+    if os.access(bin_dir / definition.command[0], os.X_OK):
+        return definition
+    for server in servers.values():
+        if server.stands_in_for == definition.name and os.access(
+            bin_dir / server.command[0], os.X_OK
+        ):
+            return server
+    return definition
+
+
+def node_last(definition: ServerDefinition, path: str) -> str:
+    """`path` (a PATH value) with lspd's Node's folder last when `definition` is a Node
+    program (`node_script`) and no `node` is found on `path`."""
+    if definition.node_script is None or shutil.which("node", path=path) is not None:
+        return path
+    node = Path(node_executable())
+    return f"{path}{os.pathsep}{node.parent}" if node.is_absolute() else path
