@@ -104,7 +104,7 @@ async def also_checked(
             continue
         said = program_said(ws, config)
         items, listings[config] = await _configured(ws, config)
-        for path in _configs(ws, config, items):  # an extended one's errors said once
+        for path in _configs(config, items, apart):  # an extended one's errors said once
             known = configured.setdefault(path, (said, []))[1]
             known += [item for item in items[path] if item not in known]
         done += 1
@@ -183,11 +183,10 @@ async def unbuilt_checked(
     return replaced, results
 
 
-def _configs(ws: Workspace, config: Path, items: Items) -> list[Path]:
+def _configs(config: Path, items: Items, own: set[Path]) -> list[Path]:
     """`config` and the configurations it extends that `items` holds errors of, but those
-    whose errors the check asks `tsc -p` for anyway (`ts_configs.asked`: a TypeScript 7
-    server's folder's own tsconfig.json, a TypeScript 5 project's)."""
-    own = {found[0] for found in asked(ws)}
+    whose errors the check asks `tsc -p` for anyway (`own`, `ts_configs.asked`'s, once a
+    check: a TypeScript 7 server's folder's own tsconfig.json, a TypeScript 5 project's)."""
     return [p for p in (config, *extended(config, read_text)) if items.get(p) and p not in own]
 
 
