@@ -13,6 +13,7 @@ import pytest
 
 from lspd.engine import revisions
 from lspd.ops import turn_start
+from lspd.ops.turn_configured import Then
 from tests.conftest import warm_root
 from tests.engine.test_affected import written
 from tests.engine.test_revisions import git_runs
@@ -54,13 +55,14 @@ def test_files_written_again_alike_are_no_change_and_cost_a_few_git_runs(
         assert start is not None
         every = sorted(root.rglob("*.py"))
         runs.clear()
-        assert turn_start._texts_then(warm.ws, start, every) == {}
+        assert turn_start._texts_then(warm.ws, start, every) == Then({}, {})
         assert [args[0] for args in runs] == ["rev-parse", "hash-object", "cat-file"]
         m7 = root / "pkg/m7.py"
         m7.write_text("def f7() -> str:\n    return ''\n")
         recorded.write_text(FILES["app/pkg/m1.py"])
         then = turn_start._texts_then(warm.ws, start, every)
-        assert then == {m7: FILES["app/pkg/m7.py"], recorded: FILES["app/pkg/m1.py"] + "x = 1\n"}
+        texts = {m7: FILES["app/pkg/m7.py"], recorded: FILES["app/pkg/m1.py"] + "x = 1\n"}
+        assert then == Then(texts, {})
 
 
 def project(tmp_path: Path) -> tuple[Path, Path]:

@@ -155,7 +155,7 @@ async def committed(
         state, note = await _kept(ws, memory, key)
         if state is None:
             _settled(ws, mark, commit)
-            state, note = await _made(ws, key, then, checked, delta, run), "checked"
+            state, note = await made_state(ws, key, then, checked, delta, run), "checked"
             _settled(ws, mark, commit)
             if commit == "session":
                 await asyncio.to_thread(_first_read, ws, checked)
@@ -214,7 +214,7 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
     since = await data_delta(ws, await asyncio.to_thread(differences, ws, "session"))
     try:
         key, then = await _key(ws, "session", checked, None)
-        memory.session = await _made(ws, key, then, checked, since, run)
+        memory.session = await made_state(ws, key, then, checked, since, run)
         await asyncio.to_thread(_first_read, ws, checked)
     except NotKept as exc:  # a file not answered: made at the session's first question
         log.info("the session's result was not kept (%s)", exc)
@@ -275,7 +275,7 @@ async def _revision(
     if state is None:
         state, note = await asyncio.to_thread(load, kept_folder(ws), key), "read back"
     if state is None:
-        state, note = await _made(ws, key, then, checked, delta, run), "checked"
+        state, note = await made_state(ws, key, then, checked, delta, run), "checked"
         memory.made += 1
         if not state.unmade_under:
             await asyncio.to_thread(save, kept_folder(ws), state)
@@ -305,7 +305,7 @@ async def _key(
     the key was the disk's configuration: after such an edit the result of HEAD was made
     again under the new one, and every error it introduced was 'unchanged'. With it, the
     configurations that differ at `commit` and their texts there (`configs_at`), read once
-    a question: `_made` and the comparison's note (`Committed.then`) take them."""
+    a question: `made_state` and the comparison's note (`Committed.then`) take them."""
     servers = [(r.server, r.toolchain) for r in checked.results]
     scope = await gate_scope(ws)
     configs = [path for path, _ in scope.read]
@@ -316,14 +316,14 @@ async def _key(
     return StateKey(commit, toolchain, config, tuple(sorted(then))), then
 
 
-async def _made(
+async def made_state(
     ws: Workspace, key: StateKey, then: Then, checked: WholeCheck, delta: Delta, run: Run[R]
 ) -> KeptState:
     """The committed state's result: the engine's run with the changed files' committed
-    texts overlaid on the work tree's check (`overlaid_state`, as a preview of them: a
-    file deleted since comes back, a new one is absent), the work tree's check where the
-    engine would check nothing again. `then`: the configurations differing at the commit,
-    as `_key` read them (before, read again here: a git listing and a show each)."""
+    texts overlaid on the work tree's check (`overlaid_state`, as a preview: a file deleted
+    since comes back, a new one is absent), the work tree's check where the engine would
+    check nothing again (a turn's start's too: `ops/turn_configured.py`). `then`: the
+    configurations differing at the commit, as `_key` read them (once a question)."""
     if missing := [s for s in checked.skipped if s.reason.startswith(NOT_ANSWERED)]:
         named = ", ".join(s.path for s in missing[:3]) + (", ..." if len(missing) > 3 else "")
         raise NotKept(

@@ -61,7 +61,7 @@ class StateKey:
     toolchain: str  # a hash of the servers and toolchains that answered
     config: str  # a hash of the configurations' contents (at `commit`)
     # The configurations that differ from the disk's (`revisions.configs_then`): not part of
-    # what it is valid for (no result can be made for them, `committed._made`).
+    # what it is valid for (no result can be made for them, `committed.made_state`).
     edited: tuple[Path, ...] = field(default=(), compare=False)
 
     def name(self) -> str:

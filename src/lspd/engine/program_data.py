@@ -22,6 +22,8 @@ package.json ran tsc -p on a copy.
 from __future__ import annotations
 
 import asyncio
+import json
+import tempfile
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -37,7 +39,7 @@ from lspd.engine.native_reach import native
 from lspd.engine.overlaid_state import Texts
 from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta, program_data
-from lspd.engine.stops import TSC, Stop, stop_of
+from lspd.engine.stops import TSC, Stop, stop_of, syntax_code
 from lspd.errors import LspdError
 from lspd.lsp import shapes
 from lspd.lsp.positions import from_units, to_units
@@ -49,6 +51,7 @@ from lspd.workspace.scope import gate_scope
 from lspd.workspace.toolchain import find_typescript
 from lspd.workspace.tsbuilder import Items
 from lspd.workspace.tsc_copy import TscError, checked_copy
+from lspd.workspace.tsc_native import listed
 
 R = TypeVar("R", bound=FileResult)
 Answered = tuple[Said, list[shapes.Diagnostic]]  # who said a file's items, and the items
@@ -188,8 +191,10 @@ async def data_state(
         if stops is None:
             continue
         stops[:] = [s for s in stops if id(s) not in given or not _stale(ws, s, checked.files)]
-        if (stop := _data_stop(ws, checked.files, errors)) is not None:
-            stops.append(stop)
+        parsed = await asyncio.to_thread(_parsed, tsc, errors, texts)
+        stop = _data_stop(ws, checked.files, errors, parsed)
+        if stop is not None and all((s.checker, s.at) != (TSC, stop.at) for s in stops):
+            stops.append(stop)  # once: a builder's run held the same texts (`preview`)
         if (stop := copy_stop(ws, checked.files, checked.configs)) is not None:
             stops.append(stop)  # tsc said none of its files' semantic errors
     return found
@@ -241,7 +246,9 @@ async def data_then(
     then: list[Stop] = []
     found = await data_state(ws, texts, gate, held_by, then)
     changed = {ws.display(p) for p in data}
-    return found, [s for s in stops if changed.isdisjoint(p for p, _ in s.at)] + then
+    said = {(s.checker, s.at) for s in then}  # a syntax stop the copy's tsc said too: once
+    kept = [s for s in stops if changed.isdisjoint(p for p, _ in s.at)]
+    return found, [s for s in kept if (s.checker, s.at) not in said] + then
 
 
 def _reads(ws: Workspace, config: Path, resolved: Collection[Path], paths: set[Path]) -> bool:
@@ -259,14 +266,46 @@ def _data(ws: Workspace, path: Path, texts: Texts, errors: Mapping[Path, object]
 
 
 def _data_stop(
-    ws: Workspace, files: Collection[Path], errors: Mapping[Path, list[TscError]]
+    ws: Workspace,
+    files: Collection[Path],
+    errors: Mapping[Path, list[TscError]],
+    parsed: Iterable[tuple[Path, int]] = (),
 ) -> Stop | None:
     """tsc's stop at its program's JSON modules' errors (a JSON module's are its parser's
-    alone: tsc said the program's syntax errors and nothing else); None without any."""
+    alone: tsc said the program's syntax errors and nothing else) and at its source files'
+    syntax errors (`parsed`); None without any."""
     at = [
         (ws.display(p), e.line) for p, found in errors.items() if p.suffix == ".json" for e in found
     ]
+    at += [(ws.display(p), line) for p, line in parsed]
     return stop_of(TSC, at, map(ws.display, files)) if at else None
+
+
+def _parsed(
+    tsc: list[str], errors: Mapping[Path, list[TscError]], texts: Texts
+) -> list[tuple[Path, int]]:
+    """Where tsc stopped at its program's source files' syntax errors on a copy: every error
+    it said there of its parser's codes, confirmed by its parser (each file alone, nothing
+    resolved: a checker's grammar error of those codes is none). Before, a state made on a
+    copy (a commit's under its own tsconfig, a turn's start before a tsconfig edit) held
+    the syntax errors and no stop, so what they hide counted as checked."""
+    said = [e for path, found in errors.items() if path.suffix != ".json" for e in found]
+    if not said or not all(syntax_code(TSC, e.code) for e in said):
+        return []  # none, or tsc went on to the checker's errors: no stop
+    # TypeScript 5 and 7 alike (`tsc_native.parsed_errors`' `--types ""` is 7's alone)
+    with tempfile.TemporaryDirectory(prefix="lspd-parse-") as directory:
+        names = {}
+        for index, path in enumerate(sorted({e.file for e in said})):
+            text = texts[path] if path in texts else read_text(path)
+            alone = Path(directory, str(index), path.name)
+            alone.parent.mkdir()
+            alone.write_text(text or "", encoding="utf-8")
+            names[alone.resolve()] = path
+        options = {"noResolve": True, "noLib": True, "types": [], "allowJs": True, "noEmit": True}
+        config = Path(directory, "tsconfig.json")
+        config.write_text(json.dumps({"compilerOptions": options, "files": [*map(str, names)]}))
+        found = listed(tsc, config)[1]
+    return [(names[e.file], e.line) for e in found if e.file in names]
 
 
 def _config_items(

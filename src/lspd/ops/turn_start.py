@@ -14,12 +14,13 @@ made in the turn absent) says the others: its errors against the kept result are
 start's. A file whose text is its text then (touched: its mtime moved, its bytes the same)
 is no change. A daemon started mid-turn reads the start its predecessor kept
 (`daemon/turns.py`, `kept`) and finds the files changed since by their content
-(`changed_since`: no watcher of its own saw them). Where that cannot be sound (a
-configuration changed in what a checker reads of it, or a JSON a program reads changed in
-the turn, a file made in it that git ignores, a source file written since the turn began
-that the watcher did not see and whose text then is not known or not its text now, a
-`session` baseline, no watcher, the files never settling) nothing is set aside, and the
-stop gate says so.
+(`changed_since`: no watcher of its own saw them). A configuration changed in the turn in
+what a checker reads of it, or a JSON a program reads: the turn's start is made as HEAD's
+state under HEAD's configuration is (`ops/turn_configured.py`). Where that cannot be sound
+(a part of that state the engine cannot make, a file made in the turn that git ignores, a
+source file written since the turn began that the watcher did not see and whose text then
+is not known or not its text now, a `session` baseline, no watcher, the files never
+settling) nothing is set aside, and the stop gate says so.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from lspd.ops.models import DiagnosticsResult
 from lspd.ops.overlaid_state import overlaid_state
 from lspd.ops.progressive import Before, Progress
 from lspd.ops.since_kept import settled
+from lspd.ops.turn_configured import Then, configured_then
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text, stamp
 
@@ -166,11 +168,15 @@ async def _held(ws: Workspace, start: TurnStart, only: set[Path] | None = None) 
         since = await asyncio.to_thread(changed_since, ws, start)
     else:
         since = [p for p, n in ws.changed_at.items() if start.changes < n <= mark]
-    texts = await asyncio.to_thread(_texts_then, ws, start, since)
-    if texts is None:
+    then = await asyncio.to_thread(_texts_then, ws, start, since)
+    if then is None:
         return None
-    state = None  # none changed since: the work tree is the turn's start
-    if texts:
+    texts, state, configured = then.texts, None, None  # none changed: the work tree's
+    # a configuration or a JSON module changed: a state under their texts then
+    made = bool(then.configs) or any(ws.handler(p) is None for p in texts)
+    if made:
+        configured = await configured_then(ws, start.commit, then, found, progress)
+    elif texts:
         disk = {ws.resolve(r.path) for r in found.checked.results}
         state = await overlaid_state(ws, texts, disk, only)
     seen = {p for p, n in ws.changed_at.items() if n > start.changes}
@@ -178,9 +184,11 @@ async def _held(ws: Workspace, start: TurnStart, only: set[Path] | None = None) 
     missed = await asyncio.to_thread(_missed, ws, start, seen)
     if not await unchanged(ws, mark):  # every file written before counted first
         return _AGAIN
-    if missed:
+    if missed or (made and configured is None):  # a part of it the engine cannot make
         return None
-    if state is None:
+    if configured is not None:
+        before = configured
+    elif state is None:
         keys = frozenset(i.key for i in progress.introduced)
         before = Before(start.baseline, keys, frozenset(progress.stop_keys))
     else:
@@ -195,16 +203,14 @@ async def _none(_: Committed[Checked]) -> Part | None:
     return None  # no file outside the gate is compared
 
 
-def _texts_then(
-    ws: Workspace, start: TurnStart, changed: list[Path]
-) -> dict[Path, str | None] | None:
-    """The texts, as the turn began, of the source files of `changed` (those the watcher
-    saw change since, up to the comparison's count) whose text now is not that one (a file
-    touched, its bytes the same, is no change; nor is a configuration whose texts configure
-    the checkers alike: `config_parts.same_settings`); None when one cannot be held soundly:
-    a configuration or a JSON a program reads changed (no run holds their texts for every
-    checker), or a file whose text then is not known (`_then`)."""
+def _texts_then(ws: Workspace, start: TurnStart, changed: list[Path]) -> Then | None:
+    """The texts, as the turn began, of the source files, JSON modules and configurations
+    of `changed` (those the watcher saw change since, up to the comparison's count) whose
+    text now is not that one (a file touched, its bytes the same, is no change; nor is a
+    configuration whose texts configure the checkers alike: `config_parts.same_settings`);
+    None when a file's text then is not known (`_then`)."""
     texts: dict[Path, str | None] = {}
+    configs: dict[Path, str | None] = {}
     alike = _alike(ws, start, changed)  # written again alike (`sed -i` of every file)
     for path in changed:
         if not path.is_relative_to(ws.root) or path in alike:
@@ -218,10 +224,10 @@ def _texts_then(
         now = read_text(path)  # a configuration: read alike (a root `[project]` edited)
         if known and (same_settings(path, then, now, ws.root) if data else then == now):
             continue
-        if data or not known:
+        if not known:
             return None
-        texts[path] = then
-    return texts
+        (configs if data and is_configuration(path) else texts)[path] = then
+    return Then(texts, configs)
 
 
 def _then(ws: Workspace, start: TurnStart, path: Path) -> tuple[bool, str | None]:
