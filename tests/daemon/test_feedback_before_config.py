@@ -135,3 +135,27 @@ def test_a_turn_start_the_engine_cannot_make_is_said_not_set_aside(tmp_path: Pat
             ("pkg/a.py", 3, "reportAssignmentType"),
             ("pkg/b.py", 4, "reportAssignmentType"),
         ]
+
+
+def test_a_json_module_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: Path) -> None:
+    """A JSON module a program reads (`resolveJsonModule`) edited in the turn: no server
+    holds its text then, tsc -p on a copy does (as HEAD's state after such an edit). The
+    earlier turn's src/old.ts TS2322 is set aside; src/use.ts's, which the edit made,
+    blocks."""
+    options = {**CONFIG["compilerOptions"], "resolveJsonModule": True}  # type: ignore[dict-item]
+    files = {
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/data.json": json.dumps({"n": 1}),
+        "src/use.ts": 'import data from "./data.json";\n\nexport const n: number = data.n;\n',
+    }
+    root = typescript_committed(tmp_path / "p", files)
+    (root / "src/old.ts").write_text(OLD)
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        feedback = Feedback(warm.ws)
+        warm.run(feedback.answer(TURN))
+        (root / "src/data.json").write_text(json.dumps({"n": "x"}))
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
+        assert codes(stop) == [("src/use.ts", 3, "2322")]
