@@ -9,6 +9,7 @@ source edit's error and the errors its configuration edit makes. Real servers.""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,21 @@ def codes(answer: dict[str, Any]) -> list[tuple[str, int, str | None]]:
     return sorted((d["path"], d["line"], d.get("code")) for d in answer["introduced"])
 
 
+def turned(tmp_path: Path, root: Path, edit: Callable[[], object], head: bool = False) -> Any:
+    """The stop's answer after a turn that made `edit` (`head`: HEAD's result kept first)."""
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        if head:
+            warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        feedback = Feedback(warm.ws)
+        warm.run(feedback.answer(TURN))
+        edit()
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        stop = warm.run(feedback.answer(STOP))
+        warm.run(feedback.close())
+        return stop
+    raise AssertionError("no workspace")
+
+
 def test_a_tsconfig_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: Path) -> None:
     """TypeScript 5's builder: src/old.ts's TS2322 was there as the turn began; the turn
     turns noUnusedLocals on (old.ts's `spare` is its TS6133: the turn's) and writes
@@ -40,21 +56,19 @@ def test_a_tsconfig_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: Path
     }
     root = typescript_committed(tmp_path / "p", files)
     (root / "src/old.ts").write_text(OLD)
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        feedback = Feedback(warm.ws)
-        warm.run(feedback.answer(TURN))
+
+    def edit() -> None:
         options = {**CONFIG["compilerOptions"], "noUnusedLocals": True}  # type: ignore[dict-item]
         config = {"compilerOptions": options, "include": ["src"]}
         (root / "tsconfig.json").write_text(json.dumps(config))
         (root / "src/b.ts").write_text("const unused = 1;\nexport {};\n")
-        warm.run(warm.ws.refresh_open_documents(catch_up=True))
-        stop = warm.run(feedback.answer(STOP))
-        warm.run(feedback.close())
-        assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
-        assert codes(stop) == [("src/b.ts", 1, "6133"), ("src/old.ts", 1, "6133")]
-        said = stop_output(stop, 120.0)
-        assert said is not None and said["decision"] == "block"
-        assert "TS2322" not in said["reason"] and "2322" not in said["reason"]
+
+    stop = turned(tmp_path, root, edit)
+    assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
+    assert codes(stop) == [("src/b.ts", 1, "6133"), ("src/old.ts", 1, "6133")]
+    said = stop_output(stop, 120.0)
+    assert said is not None and said["decision"] == "block"
+    assert "TS2322" not in said["reason"] and "2322" not in said["reason"]
 
 
 PY_FILES = {
@@ -72,17 +86,15 @@ def test_a_pyright_configuration_edit_in_the_turn_sets_the_earlier_error_aside(
     reportUnnecessaryComparison on and writes an error of its own into pkg/b.py."""
     root = committed(written(tmp_path / "p", PY_FILES))
     (root / "pkg/a.py").write_text(PY_FILES["pkg/a.py"] + 'earlier: int = "x"\n')
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        feedback = Feedback(warm.ws)
-        warm.run(feedback.answer(TURN))
+
+    def edit() -> None:
         config = {"typeCheckingMode": "standard", "reportUnnecessaryComparison": "error"}
         (root / "pyrightconfig.json").write_text(json.dumps(config))
         (root / "pkg/b.py").write_text(PY_FILES["pkg/b.py"] + "later: str = one()\n")
-        warm.run(warm.ws.refresh_open_documents(catch_up=True))
-        stop = warm.run(feedback.answer(STOP))
-        warm.run(feedback.close())
-        assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
-        assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
+
+    stop = turned(tmp_path, root, edit)
+    assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
+    assert codes(stop) == [("pkg/b.py", 4, "reportAssignmentType")]
 
 
 def test_an_earlier_syntax_errors_stop_is_set_aside_across_a_tsconfig_edit(
@@ -97,21 +109,16 @@ def test_an_earlier_syntax_errors_stop_is_set_aside_across_a_tsconfig_edit(
     }
     root = typescript_committed(tmp_path / "p", files)
     (root / "src/old.ts").write_text("export function broken( {\n")
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        feedback = Feedback(warm.ws)
-        warm.run(feedback.answer(TURN))
-        options = {**CONFIG["compilerOptions"], "noUnusedLocals": True}  # type: ignore[dict-item]
-        (root / "tsconfig.json").write_text(json.dumps({"compilerOptions": options}))
-        warm.run(warm.ws.refresh_open_documents(catch_up=True))
-        stop = warm.run(feedback.answer(STOP))
-        warm.run(feedback.close())
-        assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
-        assert (stop["introduced"], stop["stopped"]) == ([], [])
-        assert stop_output(stop, 120.0) == {
-            "systemMessage": "lspd: no new error this turn; 1 error(s) the work tree held "
-            "against HEAD when this turn began are not counted; `lspd check --baseline HEAD` "
-            "lists everything."
-        }
+    options = {**CONFIG["compilerOptions"], "noUnusedLocals": True}  # type: ignore[dict-item]
+    config = json.dumps({"compilerOptions": options})
+    stop = turned(tmp_path, root, lambda: (root / "tsconfig.json").write_text(config))
+    assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
+    assert (stop["introduced"], stop["stopped"]) == ([], [])
+    assert stop_output(stop, 120.0) == {
+        "systemMessage": "lspd: no new error this turn; 1 error(s) the work tree held "
+        "against HEAD when this turn began are not counted; `lspd check --baseline HEAD` "
+        "lists everything."
+    }
 
 
 def test_a_turn_start_the_engine_cannot_make_is_said_not_set_aside(tmp_path: Path) -> None:
@@ -121,20 +128,17 @@ def test_a_turn_start_the_engine_cannot_make_is_said_not_set_aside(tmp_path: Pat
     files = {**PY_FILES, "pyrightconfig.json": json.dumps({"include": ["pkg"]})}
     root = committed(written(tmp_path / "p", files))
     (root / "pkg/a.py").write_text(PY_FILES["pkg/a.py"] + 'earlier: int = "x"\n')
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))  # HEAD's result kept
-        feedback = Feedback(warm.ws)
-        warm.run(feedback.answer(TURN))
+
+    def edit() -> None:
         (root / "pyrightconfig.json").write_text(json.dumps({"include": ["pkg", "tools"]}))
         (root / "pkg/b.py").write_text(PY_FILES["pkg/b.py"] + "later: str = one()\n")
-        warm.run(warm.ws.refresh_open_documents(catch_up=True))
-        stop = warm.run(feedback.answer(STOP))
-        warm.run(feedback.close())
-        assert (stop["held_before"], stop["held_unknown"]) == (0, True), stop
-        assert codes(stop) == [
-            ("pkg/a.py", 3, "reportAssignmentType"),
-            ("pkg/b.py", 4, "reportAssignmentType"),
-        ]
+
+    stop = turned(tmp_path, root, edit, head=True)
+    assert (stop["held_before"], stop["held_unknown"]) == (0, True), stop
+    assert codes(stop) == [
+        ("pkg/a.py", 3, "reportAssignmentType"),
+        ("pkg/b.py", 4, "reportAssignmentType"),
+    ]
 
 
 def test_a_json_module_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: Path) -> None:
@@ -150,12 +154,7 @@ def test_a_json_module_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: P
     }
     root = typescript_committed(tmp_path / "p", files)
     (root / "src/old.ts").write_text(OLD)
-    for warm in warm_root(root, tmp_path / "logs", watch=True):
-        feedback = Feedback(warm.ws)
-        warm.run(feedback.answer(TURN))
-        (root / "src/data.json").write_text(json.dumps({"n": "x"}))
-        warm.run(warm.ws.refresh_open_documents(catch_up=True))
-        stop = warm.run(feedback.answer(STOP))
-        warm.run(feedback.close())
-        assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
-        assert codes(stop) == [("src/use.ts", 3, "2322")]
+    data = json.dumps({"n": "x"})
+    stop = turned(tmp_path, root, lambda: (root / "src/data.json").write_text(data))
+    assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
+    assert codes(stop) == [("src/use.ts", 3, "2322")]
