@@ -34,7 +34,7 @@ import asyncio
 import re
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar, cast
 
@@ -42,6 +42,7 @@ from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.engine.config_stops import noted, program_said
+from lspd.engine.native_program import configuration
 from lspd.engine.ts_configs import asked
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
@@ -282,7 +283,7 @@ async def _configured(ws: Workspace, config: Path) -> tuple[Items, tuple[ConfigE
     if kept is not None and kept[0] == stamps:
         return kept[1], kept[2]
     tsc = compiler_of(ws, config)
-    errors = [] if tsc is None else (await asyncio.to_thread(listed, tsc, config))[1]
+    errors = () if tsc is None else await _listing(ws, tsc, config)
     configs = {config, *extended(config, read_text)}
     items: Items = {}
     said = tuple(e for e in errors if e.file in configs and e.code)
@@ -293,6 +294,16 @@ async def _configured(ws: Workspace, config: Path) -> tuple[Items, tuple[ConfigE
         items.setdefault(error.file, []).append(cast(shapes.Diagnostic, made))
     _configs_ran[(ws.root, config)] = (stamps, items, said)
     return items, said
+
+
+async def _listing(ws: Workspace, tsc: list[str], config: Path) -> Sequence[ConfigError]:
+    """What `tsc -p config --listFilesOnly` says of the configuration files: TypeScript 7's
+    from its program's listing (`native_program.configuration`: the one the check reads its
+    syntax from; Vite's tsconfig.app.json and tsconfig.node.json were each listed twice at a
+    daemon's first check), TypeScript 5's (Node's `tsc.js`) run here."""
+    if tsc[0] != node_executable():
+        return await configuration(ws, tsc, config)
+    return (await asyncio.to_thread(listed, tsc, config))[1]
 
 
 def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
