@@ -13,8 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lspd.cli.hook import stop_output
 from lspd.daemon.feedback import Feedback
+from lspd.ops import turn_start
 from lspd.ops.check import workspace_diagnostics
 from tests.conftest import warm_root
 from tests.engine.test_affected import written
@@ -158,3 +161,38 @@ def test_a_json_module_edit_in_the_turn_sets_the_earlier_error_aside(tmp_path: P
     stop = turned(tmp_path, root, lambda: (root / "src/data.json").write_text(data))
     assert (stop["held_before"], stop["held_unknown"]) == (1, False), stop
     assert codes(stop) == [("src/use.ts", 3, "2322")]
+
+
+def test_a_configured_turn_start_is_made_once_with_no_part_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With files a hook waits for (the session's edited ones), `held_then` takes their part
+    first; a state under the configuration then costs what the whole does (tsc -p on a
+    copy), so it is made once, for the whole, and no part is told before it."""
+    files = {
+        "tsconfig.json": json.dumps({**CONFIG, "include": ["src"]}),
+        "src/a.ts": "export const n: number = 1;\n",
+    }
+    root = typescript_committed(tmp_path / "p", files)
+    (root / "src/old.ts").write_text(OLD)
+    made: list[Path] = []
+    real = turn_start.configured_then
+
+    async def counted(*args: Any) -> Any:
+        made.append(root)
+        return await real(*args)
+
+    monkeypatch.setattr(turn_start, "configured_then", counted)
+    parts: list[frozenset[str]] = []  # the parts told first
+    first = {root / "src/old.ts"}  # the files a hook waits for
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        start = warm.run(turn_start.record(warm.ws, "HEAD"))
+        assert start is not None
+        options = {**CONFIG["compilerOptions"], "noUnusedLocals": True}  # type: ignore[dict-item]
+        (root / "tsconfig.json").write_text(json.dumps({"compilerOptions": options}))
+        warm.run(warm.ws.refresh_open_documents(catch_up=True))
+        before = warm.run(
+            turn_start.held_then(warm.ws, start, lambda: first, lambda _, f: parts.append(f))
+        )
+        assert before is not None and (parts, len(made)) == ([], 1)
+        assert {k[:3] for k in before.found} == {("src/old.ts", "error", "2322")}

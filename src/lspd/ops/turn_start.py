@@ -65,6 +65,7 @@ READ_S = 2.0  # the turn's start read at most this long (git's listing, the text
 WATCH_S = 2.5  # a watcher starting (a daemon's first seconds) awaited at most this long
 FIRST_AT_MOST = 20  # files whose findings `held_then` takes first (more: all at once)
 _AGAIN = Before("")  # `_held`: the files changed under it, taken again
+_WHOLE = Before("")  # `_held`: no part first (a state under a configuration: made once)
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ async def held_then(
                     continue
                 if early is None:
                     return None
-                part(early, frozenset(ws.display(p) for p in only))
+                if early is not _WHOLE:
+                    part(early, frozenset(ws.display(p) for p in only))
             if (whole := await _held(ws, start)) is not _AGAIN:
                 return whole
     return None
@@ -174,6 +176,8 @@ async def _held(ws: Workspace, start: TurnStart, only: set[Path] | None = None) 
     texts, state, configured = then.texts, None, None  # none changed: the work tree's
     # a configuration or a JSON module changed: a state under their texts then
     made = bool(then.configs) or any(ws.handler(p) is None for p in texts)
+    if made and only is not None:  # its part costs what the whole does (tsc -p on a copy)
+        return _WHOLE
     if made:
         configured = await configured_then(ws, start.commit, then, found, progress)
     elif texts:
