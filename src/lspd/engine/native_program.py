@@ -36,7 +36,7 @@ from lspd.engine.config_stops import parsing
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace, question
 from lspd.workspace.files import read_text, stamp
-from lspd.workspace.scope import files_found
+from lspd.workspace.scope import files_found, solution_of
 from lspd.workspace.toolchain import NATIVE
 from lspd.workspace.tsc_native import ConfigError, listed, parsed_errors
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps, extended_by
@@ -357,13 +357,18 @@ def background(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
 
 def configs_of(ws: Workspace, sessions: Mapping[Path, Session]) -> dict[Path, Programmed]:
     """The tsconfigs of the files of `sessions` that TypeScript 7 answers: each one's
-    compiler (`compiler`) and files (the nearest tsconfig.json above, looked up per folder)."""
+    compiler (`compiler`) and files (`builders.tsconfig_of`, looked up once per folder and
+    solution layout's program: Vite's root folder holds app.ts of tsconfig.app.json and
+    vite.config.ts of tsconfig.node.json; looked up by the folder's first file alone, the
+    latter was taken for the app's program, and its syntax error stopped nothing)."""
     found: dict[Path, Programmed] = {}
-    configs: dict[Path, Path | None] = {}
+    configs: dict[tuple[Path, Path | None, Path | None], Path | None] = {}
+    solution = solution_of(ws)
     for path, session in sessions.items():
-        if path.parent not in configs:
-            configs[path.parent] = tsconfig_of(ws, path)
-        if (config := configs[path.parent]) is not None and (tsc := compiler(session)):
+        key = path.parent, solution.owners.get(path), solution.held.get(path)
+        if key not in configs:
+            configs[key] = tsconfig_of(ws, path)
+        if (config := configs[key]) is not None and (tsc := compiler(session)):
             found.setdefault(config, (tsc, []))[1].append(path)
     return found
 
