@@ -90,3 +90,28 @@ def test_a_jsconfig_file_syntax_error_stops_its_program_alone(tmp_path: Path, ve
     assert _said(checked) == truth
     assert [s.at for s in checked.stopped] == [(("site/page.js", 4),)]
     assert {"site/page.js", "site/other.js"} <= checked.stopped[0].files
+
+
+RC = "/** @type {number} */\nconst m = 'y';\nexport default m;\n"
+LIB = {"compilerOptions": {**CONFIG["compilerOptions"], "composite": True, "noEmit": False}}
+BESIDE = {  # vscode-languageserver-node's root: a solution tsconfig, a jsconfig's one file
+    "tsconfig.json": json.dumps({"files": [], "references": [{"path": "./lib"}]}, indent=2),
+    "lib/tsconfig.json": json.dumps({**LIB, "include": ["src"]}, indent=2),
+    "lib/src/x.ts": "export const x: number = 1;\n",
+    "jsconfig.json": json.dumps({**JSCONFIG, "include": ["./.tsconfigrc.js"]}, indent=2),
+    ".tsconfigrc.js": RC,
+}
+
+
+@pytest.mark.parametrize("version", ["5.4.5", "7.0.2"])
+def test_a_jsconfig_beside_a_solution_tsconfig_checks_its_file(
+    tmp_path: Path, version: str
+) -> None:
+    """tsserver takes the folder's tsconfig.json (holding no file) first: 5.4.5's said
+    nothing of .tsconfigrc.js where `tsc -p jsconfig.json` says TS2322; now its program's
+    builder checks it (`builders.tsconfig_of`: the configuration that chose it)."""
+    root = typescript_committed(tmp_path / "p", BESIDE, version)
+    out = own_tsc(root, "-p", "jsconfig.json", "--pretty", "false")
+    truth = {(p, int(line), int(c), code) for p, line, c, code in LINE.findall(out)}
+    assert truth == {(".tsconfigrc.js", 2, 7, "2322")}
+    assert _said(answer(root, check_all)) == truth

@@ -28,20 +28,24 @@ R = TypeVar("R")
 
 
 def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
-    """The configuration of the program TypeScript's server picks for `path`: the nearest
-    tsconfig.json or jsconfig.json above it (a folder's tsconfig.json first: tsserver's
-    order), or in a solution-style layout (it holds not the file, a config it references
-    does: Vite's) that referenced config, as the gate's scope last read them
-    (`solution_of`). A jsconfig.json is a program's configuration as a tsconfig.json is
-    (tsc -p takes it, `allowJs` implied): before, site/page.js under site/jsconfig.json was
-    taken for the root tsconfig's program, and HEAD's state kept its errors of the work
-    tree's src/a.ts."""
+    """The configuration of the program that checks `path`, as the gate's scope last read
+    them (`solution_of`): the one that chose it where its nearest holds it not (`held`: a
+    typeRoots declaration, a jsconfig.json's file beside a solution tsconfig.json), else
+    the nearest tsconfig.json or jsconfig.json above it (a folder's tsconfig.json first:
+    tsserver's order), or in a solution-style layout (it holds not the file, a config it
+    references does: Vite's) that referenced config. A jsconfig.json is a program's
+    configuration as a tsconfig.json is (tsc -p takes it, `allowJs` implied): before,
+    site/page.js under site/jsconfig.json was taken for the root tsconfig's program, and
+    HEAD's state kept its errors of the work tree's src/a.ts."""
+    solution = solution_of(ws)
+    if (held := solution.held.get(path)) is not None:
+        return held
     for directory in path.parents:
         candidate = directory / "tsconfig.json"
         if candidate.is_file():
-            return solution_of(ws).owners.get(path, candidate)
+            return solution.owners.get(path, candidate)
         if (candidate := directory / "jsconfig.json").is_file():
-            return solution_of(ws).owners.get(path, candidate)
+            return solution.owners.get(path, candidate)
         if directory == ws.root or not directory.is_relative_to(ws.root):
             return None
     return None
@@ -51,8 +55,7 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
     """The builder and tsconfig that check `path`, when TypeScript's tsserver would answer
     it (a TypeScript 7 project answers by its own `tsc --lsp`, file by file)."""
     handler = ws.handler(path)
-    # a program's file no tsconfig.json above holds (its typeRoots' `../../types`): that one's
-    config = solution_of(ws).held.get(path) or tsconfig_of(ws, path)
+    config = tsconfig_of(ws, path)
     if handler is None or config is None:
         return None
     definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))

@@ -125,13 +125,15 @@ def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
 def _held(
     tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
 ) -> dict[Path, Path]:
-    """The declaration files of `chosen` outside its root files whose nearest configuration
-    above (a folder's tsconfig.json, else its jsconfig.json: tsserver's order) holds them
-    not (or that have none: `../../types/env/index.d.ts` of its typeRoots), by `tsconfig`'s
-    path: its program checks them (`builders.builder_for`), a jsconfig.json's as a
-    tsconfig.json's (tsc -p takes either)."""
+    """The files of `chosen` whose nearest configuration above (a folder's tsconfig.json,
+    else its jsconfig.json: tsserver's order) holds them not (or that have none:
+    `../../types/env/index.d.ts` of its typeRoots), by `tsconfig`'s path: its program
+    checks them (`builders.builder_for`), as `tsc -p` does. A jsconfig.json's as a
+    tsconfig.json's: vscode-languageserver-node's .tsconfigrc.js, its root jsconfig.json's
+    one file beside a solution tsconfig.json holding none, was asked of tsserver (5.4.5:
+    no error where tsc -p jsconfig.json says its TS2322)."""
     held = {}
-    for path in set(chosen).intersection(tsconfig.declarations):
+    for path in chosen:
         near = _nearest(path, tsconfigs)
         if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
             held[path] = tsconfig.config
