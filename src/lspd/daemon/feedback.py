@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from lspd.daemon import turns
+from lspd.daemon import edited_alone, turns
 from lspd.daemon.agent_session import (
     AgentSession,
     aside,
@@ -131,11 +131,13 @@ class Feedback:
         agent = await self._turned(session, baseline) or self._agent(session)
         late = untold(self.ws, agent)
         scope = agent.scope(paths)
-        check = await self._start(agent, scope, baseline, wait - (time.monotonic() - began))
-        if check.introduced:  # what the turn began with is not news: Before, once taken
-            files = {i.key[0] for i in check.introduced}
+        check = await self._start(agent, scope, baseline, min(wait, edited_alone.AFTER_S))
+        early = await edited_alone.beside(self.ws, check, paths, baseline, began + wait)
+        if check.introduced or early:  # what the turn began with is not news: Before
+            files = {i.key[0] for i in [*check.introduced, *early]}
             await self._before(agent, baseline, wait - (time.monotonic() - began), files)
-        answer = describe(self.ws, check, untold(self.ws, agent), agent.held(baseline))
+        found = untold(self.ws, agent) + _told_alone(agent, early, baseline)
+        answer = describe(self.ws, check, found, agent.held(baseline))
         check.answered.set()  # now a background hook may tell what comes after
         check.told_stops |= answer["complete"]  # the answer said them (`cli/hook.py`)
         answer["late"] = [dump(i) for i in late]
@@ -297,6 +299,15 @@ class Feedback:
             await progressive_kept.run(self.ws, check)
         finally:
             self.activity.in_flight -= 1
+
+
+def _told_alone(agent: AgentSession, early: list[Introduced], baseline: str) -> list[Introduced]:
+    """Of the edited files' findings asked alone (`edited_alone`), those the session was not
+    told and its turn did not begin with, now told (the check's end does not repeat them)."""
+    held = agent.held(baseline, part=True).found
+    told = [i for i in early if i.key not in agent.reported and i.key not in held]
+    agent.reported |= {i.key for i in told}
+    return told
 
 
 def _budget(request: dict[str, Any], name: str) -> float:
