@@ -33,6 +33,7 @@ from lspd.dirs import state_dir
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.config_stops import options_errors
 from lspd.engine.native_check import parser_items, stopped_configs, tsc_item
+from lspd.engine.native_emitted import beside_syntax, kept
 from lspd.engine.native_program import configs_of, program_state
 from lspd.engine.native_reach import native_sessions
 from lspd.engine.results import FileResult
@@ -176,9 +177,13 @@ async def held_as_tsc(
     for config, (tsc, paths) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config, texts, clean=clean)
         if state.broken or (state.configured and config not in texts):
+            # TypeScript 7 says the declaration pass's errors beside syntax errors
+            beside = bool(state.broken) and await beside_syntax(tsc, config)
             for path in (p for p in paths if p in state.files):  # options errors: none said
                 errors = state.broken.get(path, ())
-                found[path] = [tsc_item({path: said[path][1]}, e) for e in errors]
+                items = said[path][1]
+                found[path] = [tsc_item({path: items}, e) for e in errors]
+                found[path] += kept(items) if beside else []
     return found
 
 
