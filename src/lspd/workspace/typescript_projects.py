@@ -60,13 +60,13 @@ def typescript_projects(
     solution.unbuilt.update(made.unbuilt)
     projects = []
     taken: set[Path] = set()
-    # a file its nearest configuration holds is that one's, whatever the order: before,
-    # site/jsconfig.json (sorted first) took the root tsconfig's src/a.ts its page.js imports
+    # a file is its home's (`_home`), whatever the order: before, site/jsconfig.json (sorted
+    # first) took the root tsconfig's src/a.ts its page.js imports
     homes = {
         p: c
         for c, t in tsconfigs.items()
         for p in t.files
-        if p not in made.owners and _nearest(p, tsconfigs) == c
+        if p not in made.owners and _home(p, tsconfigs) == c
     }
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
@@ -126,18 +126,29 @@ def _held(
     tsconfig: TsConfig, chosen: tuple[Path, ...], tsconfigs: dict[Path, TsConfig]
 ) -> dict[Path, Path]:
     """The files of `chosen` whose nearest configuration above (a folder's tsconfig.json,
-    else its jsconfig.json: tsserver's order) holds them not (or that have none:
-    `../../types/env/index.d.ts` of its typeRoots), by `tsconfig`'s path: its program
-    checks them (`builders.builder_for`), as `tsc -p` does. A jsconfig.json's as a
+    else its jsconfig.json: tsserver's order) is not `tsconfig` (none: `../../types/env/
+    index.d.ts` of its typeRoots; one holding them not; a jsconfig.json nearer than the
+    tsconfig.json holding them: `_home`), by `tsconfig`'s path: its program checks them
+    (`builders.builder_for`), as `tsc -p` does. A jsconfig.json's as a
     tsconfig.json's: vscode-languageserver-node's .tsconfigrc.js, its root jsconfig.json's
     one file beside a solution tsconfig.json holding none, was asked of tsserver (5.4.5:
     no error where tsc -p jsconfig.json says its TS2322)."""
     held = {}
     for path in chosen:
-        near = _nearest(path, tsconfigs)
-        if near is None or (near != tsconfig.config and path not in tsconfigs[near].files):
+        if _nearest(path, tsconfigs) != tsconfig.config:  # a jsconfig.json nearer too
             held[path] = tsconfig.config
     return held
+
+
+def _home(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
+    """The configuration whose program checks `path`: the nearest tsconfig.json above it
+    that holds it, else the nearest jsconfig.json that does. A jsconfig.json beside a
+    tsconfig.json's files is an editor's aid, the tsconfig.json the gate (`tsc -p .`):
+    scripts/x.js under scripts/jsconfig.json (no checkJs) and the root tsconfig.json
+    (checkJs, include scripts) was the jsconfig's after 90f5a8d, its TS2322 not said."""
+    holding = [c for d in path.parents for n in CONFIG_NAMES if (c := d / n) in tsconfigs]
+    holding = [c for c in holding if path in tsconfigs[c].files]
+    return next((c for c in holding if c.name == "tsconfig.json"), next(iter(holding), None))
 
 
 def _nearest(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
