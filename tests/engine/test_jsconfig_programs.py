@@ -148,3 +148,24 @@ def test_a_file_a_tsconfig_holds_is_its_program_s_under_a_nearer_jsconfig(
         truth |= {(p, int(a), int(b), e) for p, a, b, e in LINE.findall(out)}
     assert truth == {("scripts/x.js", 2, 14, "2322")}
     assert _said(answer(root, check_all)) == truth
+
+
+def test_a_fresh_javascript_files_syntax_error_stops_its_typescript_7_program(
+    tmp_path: Path,
+) -> None:
+    """A one-shot check of a layout just written reads its program anew, each file parsed
+    alone (`tsc_native.parsed_errors`), which took no JavaScript file without `--allowJs`
+    (TS6504): src/a.js's TS1109 was said with its TS2322 and no stop (the CI of a33d4c5
+    failed test_a_jsconfig_file_syntax_error_stops_its_program_alone[7.0.2] so)."""
+    options = {**CONFIG["compilerOptions"], "allowJs": True, "checkJs": True}
+    files = {
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.js": f"{RC}const z = (;\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, TS7_PINNED)
+    out = own_tsc(root, "-p", ".", "--noEmit", "--pretty", "false")
+    truth = {(p, int(a), int(b), e) for p, a, b, e in LINE.findall(out)}
+    assert truth == {("src/a.js", 4, 12, "1109")}
+    checked = answer(root, check_all)
+    assert _said(checked) == truth
+    assert [s.at for s in checked.stopped] == [(("src/a.js", 4),)]
