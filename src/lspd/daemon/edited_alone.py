@@ -64,13 +64,11 @@ async def _against_kept(ws: Workspace, path: Path, baseline: str) -> Changes | N
     """`path` now against its kept result (`file_since_committed`); None where none is."""
     from lspd.engine.named import named  # a file's question's steps, as `lspd diagnostics`
     from lspd.ops.file_diagnostics import check_file
-    from lspd.ops.file_since_kept import asked_now, file_since_committed, read_question
+    from lspd.ops.file_since_baseline import file_since_kept
 
     stops: list[Stop] = []
     now = await check_file(ws, ws.display(path), None, 1, budget=False, stops=stops)
-    question = await read_question(ws, await named(ws, baseline))
-    asked = asked_now(ws, path, now, None, question, stops)
-    return await file_since_committed(ws, path, now, question, asked)
+    return await file_since_kept(ws, path, now, await named(ws, baseline), stops)
 
 
 async def beside(

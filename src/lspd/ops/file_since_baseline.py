@@ -63,10 +63,31 @@ async def file_since(
     (`file_since_baseline`); `asked`: what the question found the baseline names. The
     changes since it are read here once, after the file's check (`read_question`), and the
     file now made comparable once (`asked_now`)."""
+    question, file, quick = await _kept_first(ws, path, now, content, asked, stops)
+    return quick or await file_since_baseline(ws, path, now, content, question, file)
+
+
+async def file_since_kept(
+    ws: Workspace, path: Path, now: DiagnosticsResult, asked: Named, stops: Sequence[Stop] = ()
+) -> Changes | None:
+    """`file_since`'s quick path alone: the file now (its disk text) against its kept
+    result, or None where none answers; never a server asked with the baseline's texts
+    held (the daemon's edited files asked beside a running check: `daemon/edited_alone`)."""
+    return (await _kept_first(ws, path, now, None, asked, stops))[2]
+
+
+async def _kept_first(
+    ws: Workspace,
+    path: Path,
+    now: DiagnosticsResult,
+    content: str | None,
+    asked: Named,
+    stops: Sequence[Stop],
+) -> tuple[Question, Asked, Changes | None]:
+    """The question read, the file now made comparable, and its kept result's answer."""
     question = await read_question(ws, asked)
     file = asked_now(ws, path, now, content, question, stops)
-    quick = await file_since_committed(ws, path, now, question, file)
-    return quick or await file_since_baseline(ws, path, now, content, question, file)
+    return question, file, await file_since_committed(ws, path, now, question, file)
 
 
 async def file_since_baseline(
