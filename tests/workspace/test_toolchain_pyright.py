@@ -15,12 +15,15 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.models import DiagnosticsResult
 from lspd.ops.preview import preview
 from lspd.servers.registry import definitions, node_executable
 from lspd.surface.table import call, operation
+from lspd.workspace import Workspace
 from lspd.workspace.own_server import node_last
 from lspd.workspace.toolchain import Choice, adapt
-from tests.conftest import warm_root
+from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import environment
@@ -162,3 +165,29 @@ def test_lspd_s_node_comes_last_and_only_without_one(tmp_path: Path) -> None:
     assert node_last(pyright, str(tmp_path)) == f"{tmp_path}{os.pathsep}{node_dir}"
     assert node_last(pyright, node_dir) == node_dir
     assert node_last(definitions()["ty"], str(tmp_path)) == str(tmp_path)
+
+
+def test_a_configuration_edit_is_judged_by_its_pyright_on_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diagnostics FILE --baseline HEAD` after a [tool.pyright] edit, no HEAD result kept:
+    the file's HEAD state under HEAD's configuration is the project's pyright's, and the
+    answer names that checker (before: "by basedpyright on a copy")."""
+    root = project(tmp_path)
+    before = cli(root)
+    edited = FILES["pyproject.toml"] + 'reportMissingParameterType = "error"\n'
+    written(root, {"pyproject.toml": edited})
+    new = sorted(set(cli(root)) - set(before))
+    assert [(r[0], r[1], r[3]) for r in new] == [("app/main.py", 4, "reportMissingParameterType")]
+    without_node(tmp_path, monkeypatch)
+
+    async def ask(ws: Workspace) -> DiagnosticsResult:
+        return await diagnostics(ws, "app/main.py", baseline="HEAD")
+
+    found = answer(root, ask).changes
+    assert found is not None
+    assert [(d.path, d.line, d.column, d.code) for d in found.introduced] == [
+        (r[0], r[1], r[2], r[3]) for r in new
+    ]
+    assert (found.fixed, found.unchanged) == ([], 2)
+    assert found.scope.endswith("configuration (pyproject.toml), by pyright on a copy")

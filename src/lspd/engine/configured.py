@@ -65,7 +65,8 @@ class Unconfigured(LspdError):
 @dataclass(frozen=True)
 class Configured:
     """How a commit's state is checked under its own configuration: by which checker
-    (`MYPY`: its copy; `TSC`: tsc -p on a copy; `PYRIGHT`: a server rooted at a copy), and
+    (`MYPY`: its copy; `TSC`: tsc -p on a copy; `PYRIGHT` or "pyright", the project's own:
+    a server rooted at a copy), and
     the configurations to hold at their text there."""
 
     checker: str
@@ -84,7 +85,8 @@ def configured_how(
     if _typescript_alone(scope, then):
         return Configured(TSC, dict(then))
     if (held := pyright_configs(ws, gate, then)) is not None:
-        return Configured(PYRIGHT, held)
+        # named as the server answering: basedpyright, or the project's own pyright
+        return Configured(ws.session_for(gate[0]).definition.name, held)
     return None
 
 
