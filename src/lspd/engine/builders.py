@@ -124,7 +124,7 @@ async def typescript_checked(
                 rest.append(path)  # not in this tsconfig's program
                 continue
             results.append(_result_of(path, items, said, known, answers))
-        for path in _data_said(project.items, {*matched, *data}):
+        for path in _data_said(project.items, {*matched, *data}, project.library):
             data.add(path)
             results.append(_result_of(path, project.items[path], said, known, answers))
         done += len(paths)
@@ -160,11 +160,23 @@ def _result_of(path: Path, items: list[Any], said: Said, known: Known[R], answer
     return result
 
 
-def _data_said(items: Mapping[Path, list[Any]], said: Collection[Path]) -> list[Path]:
+def _data_said(
+    items: Mapping[Path, list[Any]], said: Collection[Path], library: Collection[Path]
+) -> list[Path]:
     """The JSON modules of a program (`resolveJsonModule`) with errors, wherever they are
-    (`tsc -p`: `defaults.json(2,1): error TS1005`, its answer alone), not `said` already:
-    no server's files, so no gate's."""
-    return [p for p, found in items.items() if found and p.suffix == ".json" and p not in said]
+    (`tsc -p`: `defaults.json(2,1): error TS1005`, its answer alone), and its `library` files
+    with errors (a package's .d.ts: tsc -p's TS2416), not `said` already: no server's files,
+    so no gate's."""
+    other = [p for p, found in items.items() if found and (p.suffix == ".json" or p in library)]
+    return [p for p in other if p not in said]
+
+
+def library_file(ws: Workspace, path: Path) -> bool:
+    """Whether a program's file is a library's (a package's .d.ts, one outside the root): no
+    gate's file, its errors tsc -p's all the same (skipLibCheck off), so a baseline's too."""
+    if path.suffix == ".json" or not path.is_relative_to(ws.root):
+        return path.suffix != ".json"
+    return "node_modules" in path.relative_to(ws.root).parts
 
 
 def builder_stop(

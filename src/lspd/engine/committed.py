@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from lspd.engine.builders import library_file
 from lspd.engine.check_files import NOT_ANSWERED
 from lspd.engine.check_state import CheckState
 from lspd.engine.committed_notes import edited, retooled
@@ -354,7 +355,7 @@ async def made_state(
             files.pop(ws.display(path), None)
         disk = {ws.resolve(r.path) for r in checked.results}
         state = await overlaid_state(ws, texts, disk, run.held, run.memory)
-        made = {p: r for p, r in state.results.items() if p in gate or p in gone}
+        made = {p: r for p, r in state.results.items() if p in gate | gone or library_file(ws, p)}
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await disk_again(ws, checked, state.asked, made, run.held)

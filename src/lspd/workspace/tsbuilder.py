@@ -61,6 +61,9 @@ class Project:
     began: float = 0.0  # when its check began (`time.monotonic`)
     # the program's other files outside node_modules (a linked package's built .d.ts)
     read: list[Path] = field(default_factory=list)
+    # its library files with errors (a package's .d.ts; none under skipLibCheck), or said so
+    # last (then with none): tsc -p says them as its own files' (`tsbuilder_check.cjs`)
+    library: set[Path] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ class Builder:
             project.listed = _listed(config, answer.get("listed"))
             project.emits = bool(answer.get("emits"))
             project.read = [Path(name) for name in answer.get("read", [])]
+            project.library = {Path(name) for name in answer.get("library", [])}
             project.began, project.seconds = began, time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(

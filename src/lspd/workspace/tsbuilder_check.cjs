@@ -103,6 +103,28 @@ function ownFiles(builder) {
     .filter((f) => !program.isSourceFileDefaultLibrary(f) && !program.isSourceFileFromExternalLibrary(f) && !redirected(program, f));
 }
 
+// The program's library files: TypeScript's libraries and packages' (not a referenced
+// project's sources). tsc -p says their errors as any file's (TS2416 in
+// node_modules/@types/node/globals.d.ts), unless skipLibCheck (skipDefaultLibCheck for
+// TypeScript's) leaves them unchecked, as the builder's checker does too.
+function libraryFiles(builder) {
+  const program = builder.getProgram();
+  const library = (f) => program.isSourceFileDefaultLibrary(f) || program.isSourceFileFromExternalLibrary(f);
+  return program.getSourceFiles().filter((f) => library(f) && !redirected(program, f));
+}
+
+// The library files said with the own ones: those with diagnostics now, and those said before
+// (`reported`: said again, with none, when their errors went).
+function saidLibraries(builder, stop, reported) {
+  const said = new Map();
+  for (const file of libraryFiles(builder)) {
+    const found = diagnosticsOf(builder, file, stop);
+    const last = reported.get(file.fileName);
+    if (found.length || (last && last.found.length)) said.set(file, found);
+  }
+  return said;
+}
+
 // Whether a file is a referenced project's source read in place of its outputs.
 function redirected(program, file) {
   return Boolean(program.isSourceOfProjectReferenceRedirect && program.isSourceOfProjectReferenceRedirect(file.fileName));
@@ -113,8 +135,8 @@ function redirected(program, file) {
 // diagnostics only when none of its files has a syntactic one: with a syntax error anywhere,
 // tsc's whole answer is the syntax errors (TypeScript 7's `tsc -p` too). So is the gate's, and
 // nothing is checked then, as tsc --watch checks nothing: the builder keeps the changes for the
-// check after the fix. (A syntax error in a library file alone, which lspd does not report,
-// leaves the semantic diagnostics reported: a gate must not look clean while tsc fails.)
+// check after the fix. `own` holds the library files too for a check (a package's JSON module
+// with a syntax error stops tsc -p as a source's).
 function syntaxErrors(builder, own) {
   const found = new Map();
   for (const file of own) {
@@ -174,13 +196,18 @@ function withDeclarations(builder, founds, kept, affected, store) {
 function check(id, configPath) {
   const { builder, host, reported, declared, garbage, manifests, quiet, declaring } = nextBuilder(configPath);
   const own = ownFiles(builder);
-  const syntax = syntaxErrors(builder, own);
+  const syntax = syntaxErrors(builder, [...own, ...libraryFiles(builder)]);
   const stoppedAt = syntax ? [] : configured(builder, configPath);
   const stop = syntax || (stoppedAt.length ? new Map() : null);
   const affected = stop ? new Set() : affectedFiles(id, builder, garbage, own);
   // Each file's diagnostics are asked of the builder, which checks anew those it forgot.
   const founds = new Map(own.map((file) => [file, diagnosticsOf(builder, file, stop)]));
-  if (!stop && declaring) withDeclarations(builder, founds, declared, affected, true);
+  const libraries = saidLibraries(builder, stop, reported);
+  if (!stop && declaring && [...libraries.values()].every((found) => !found.length)) {
+    withDeclarations(builder, founds, declared, affected, true);
+  }
+  for (const [file, found] of libraries) founds.set(file, found);
+  own.push(...libraries.keys());
   const diagnostics = {};
   for (const file of own) {
     const found = founds.get(file);
@@ -203,7 +230,8 @@ function check(id, configPath) {
   const listed = listing(builder);
   const read = readFiles(builder, names);
   const emits = !quiet;
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, emits, read, version: ts.version };
+  const library = [...libraries.keys()].map((f) => f.fileName);
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, emits, read, library, version: ts.version };
 }
 
 // The program's other files but TypeScript's libraries and what lies in a node_modules folder:
@@ -229,6 +257,8 @@ module.exports = {
   write,
   affectedFiles,
   ownFiles,
+  libraryFiles,
+  saidLibraries,
   syntaxErrors,
   configured,
   diagnosticsOf,

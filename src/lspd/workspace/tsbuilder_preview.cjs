@@ -12,7 +12,7 @@ const { checkOptions, parsedConfig } = require("./tsbuilder_config.cjs");
 const { projects, owe } = require("./tsbuilder_kept.cjs");
 const check = require("./tsbuilder_check.cjs");
 
-const { affectedFiles, ownFiles, syntaxErrors, configured, diagnosticsOf } = check;
+const { affectedFiles, ownFiles, libraryFiles, saidLibraries, syntaxErrors, configured, diagnosticsOf } = check;
 
 // A preview: the check a proposed change would get, its texts (`texts`: file name -> text,
 // null: deleted) served instead of the disk's, by a builder made for it from the kept one
@@ -44,10 +44,13 @@ function preview(id, configPath, texts) {
     parsed.projectReferences,
   );
   const own = ownFiles(builder);
-  const syntax = syntaxErrors(builder, own);
+  const syntax = syntaxErrors(builder, [...own, ...libraryFiles(builder)]);
   const stoppedAt = syntax ? [] : configured(builder, configPath);
   const stop = syntax || (stoppedAt.length ? new Map() : null);
   const affected = stop ? new Set() : affectedFiles(id, builder, false, own);
+  // The library files with errors (and those the check said), every one answered.
+  const libraries = saidLibraries(builder, stop, known.reported);
+  const quiet = [...libraries.values()].every((found) => !found.length);
   // Declaration diagnostics are said only of a program with no other (`withDeclarations`): an
   // error anywhere takes every file's away, its fix brings them back, so every file is answered.
   const declaring = !stop && check.declares(options);
@@ -60,7 +63,12 @@ function preview(id, configPath, texts) {
     if (!whole && !affected.has(file.fileName) && !overlay.has(file.fileName)) continue;
     founds.set(file, diagnosticsOf(builder, file, stop));
   }
-  if (declaring) check.withDeclarations(builder, founds, known.declared || new Map(), affected, false);
+  if (declaring && quiet) check.withDeclarations(builder, founds, known.declared || new Map(), affected, false);
+  for (const [file, found] of libraries) {
+    founds.set(file, found);
+    affected.add(file.fileName); // answered anew: its errors may be another state's than the check's
+  }
+  own.push(...libraries.keys());
   const diagnostics = {};
   for (const [file, found] of founds) {
     diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
