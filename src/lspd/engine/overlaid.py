@@ -11,7 +11,7 @@ asked of their servers, the affected set from the engine's rules for each langua
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +36,14 @@ async def builders_overlaid(
     texts: Mapping[Path, str | None],
     owner: Owner,
     also: Mapping[Path, tuple[Path, ...]] | None = None,
+    once: Collection[Path] = (),
 ) -> Overlaid:
     """Each builder's check of the tsconfigs it keeps, or that own a changed file, with
     `texts` instead of the disk's (None: deleted). A file's items come from its own
     tsconfig (`owner`), as in the whole check, and from each other tsconfig `also` names for
     it (a solution-style layout's file two programs hold: `tsc -b` checks it in each, as the
-    whole check does: `engine/solution_check.py`); a tsconfig not checked yet is left out
+    whole check does: `engine/solution_check.py`; of a file of `once`, gates apart, not the
+    errors its own says too: `solution_check.not_owned`); a tsconfig not checked yet is left out
     (the caller's disk check comes first, so the builder keeps every gate tsconfig)."""
     runs: dict[tuple[Path, Path], Builder] = {}
     for path in texts:
@@ -69,5 +71,6 @@ async def builders_overlaid(
                 done.checked.add(path)
     for path, items in extra.items():  # beside its own program's, as Checks.merged joins
         if path in done.items:
-            done.items[path] = [*done.items[path], *items]
+            own = done.items[path]
+            done.items[path] = [*own, *(i for i in items if path not in once or i not in own)]
     return done

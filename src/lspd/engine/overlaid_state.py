@@ -108,7 +108,8 @@ async def overlaid_state(
     wanted = None if only is None else set(only)
     built = Overlaid()
     if wanted is None or any(owner(p) is not None for p in wanted):
-        built = await builders_overlaid(texts, owner, solution_of(ws).also)
+        solution = solution_of(ws)
+        built = await builders_overlaid(texts, owner, solution.also, solution.once)
     made = held_by.built(built.items, texts)
     stops = [builder_stop(ws, p.stopped, p.items, p.files) for p in built.stopped]
     results = {p: r for p, r in made.items() if _in(p, wanted)}

@@ -147,6 +147,10 @@ class Solution:
     # solution references, under an app's src/**): TypeScript's server answers them from that
     # program, tsc -b from those of `owners` and `also` alone
     unbuilt: set[Path] = field(default_factory=set)
+    # Files of `also` two tsconfig programs hold outside solution layouts (ts-pattern's src/
+    # in tsconfig.json's and tests/tsconfig.json's): each its own gate, `tsc -p`, so an error
+    # both say is said once (`solution_check.not_owned`)
+    once: set[Path] = field(default_factory=set)
 
 
 def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:

@@ -54,12 +54,8 @@ def typescript_projects(
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
         return fallback(ws, files, "typescript", missing)
     made = solutions(tsconfigs)
-    solution.owners.update(made.owners)
-    solution.also.update(made.also)
-    solution.files.update(made.files)
-    solution.unbuilt.update(made.unbuilt)
     projects = []
-    taken: set[Path] = set()
+    taken: dict[Path, Path] = {}  # each file's program
     # a file is its home's (`_home`), whatever the order: before, site/jsconfig.json (sorted
     # first) took the root tsconfig's src/a.ts its page.js imports
     homes = {
@@ -81,7 +77,7 @@ def typescript_projects(
             and homes.get(p, config) == config
             and ours(ws, p, "typescript")
         )
-        taken.update(chosen)
+        taken.update(dict.fromkeys(chosen, config))
         solution.held.update(_held(tsconfig, chosen, tsconfigs))
         note: str | None = "; ".join(tsconfig.notes) or None
         if tsconfig.references and not tsconfig.files:
@@ -90,6 +86,7 @@ def typescript_projects(
         projects.append(
             ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
         )
+    _filled(solution, made, _shared(ws, tsconfigs, taken, made.owners), tsconfigs)
     governed = {p.parent for p in found}
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
@@ -99,6 +96,51 @@ def typescript_projects(
         if p.suffix not in JAVASCRIPT and p not in taken and not under(p, governed, ws.root)
     ]
     return projects + fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+
+
+def _filled(
+    solution: Solution,
+    made: Solution,
+    shared: dict[Path, tuple[Path, ...]],
+    tsconfigs: dict[Path, TsConfig],
+) -> None:
+    """`solution` filled in: `made` (the solution-style layouts') and the files two programs
+    hold outside them (`shared`: `also`, and `once`)."""
+    solution.owners.update(made.owners)
+    solution.also.update(made.also)
+    solution.files.update(made.files)
+    solution.unbuilt.update(made.unbuilt)
+    solution.also.update(shared)
+    solution.once.update(shared)
+    solution.files.update((c, tsconfigs[c].files) for h in shared.values() for c in h)
+
+
+def _shared(
+    ws: Workspace,
+    tsconfigs: dict[Path, TsConfig],
+    owner: dict[Path, Path],
+    built: dict[Path, Path],
+) -> dict[Path, tuple[Path, ...]]:
+    """The files of `owner` (each file's program) other programs hold too, outside solution
+    layouts, by those programs: `tsc -p` of each checks them under its own options (ts-pattern's
+    tests/tsconfig.json, noUnusedLocals, including ../src: TS6133 in src/ said by `tsc -p
+    tests` alone). TypeScript 5's builder checks each program whole, so its errors there are
+    read, not checked again; a TypeScript 7 project is left to its server, a solution's
+    files (`built`: their owners) to `tsconfig_scope.solutions`."""
+    native = {c for c in tsconfigs if _native(ws, c)}
+    shared: dict[Path, tuple[Path, ...]] = {}
+    for config in sorted(tsconfigs.keys() - native):
+        for path in tsconfigs[config].files:
+            if path not in built and owner.get(path, config) not in (config, *native):
+                shared[path] = (*shared.get(path, ()), config)
+    return shared
+
+
+def _native(ws: Workspace, config: Path) -> bool:
+    """Whether `config`'s project runs TypeScript 7 (its own package's version)."""
+    package = find_typescript(config.parent, ws.root)
+    version = None if package is None else package_version(package)
+    return version is not None and int(version.split(".")[0]) >= 7
 
 
 def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
