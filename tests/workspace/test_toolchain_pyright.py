@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.preview import preview
+from lspd.ops.state import servers
 from lspd.servers.registry import definitions, node_executable
 from lspd.surface.table import call, operation
 from lspd.workspace import Workspace
@@ -191,3 +193,17 @@ def test_a_configuration_edit_is_judged_by_its_pyright_on_a_copy(
     ]
     assert (found.fixed, found.unchanged) == ([], 2)
     assert found.scope.endswith("configuration (pyproject.toml), by pyright on a copy")
+
+
+def test_lspd_servers_says_the_project_s_pyright_found(tmp_path: Path) -> None:
+    """Its row said "missing" (pyright-langserver on no PATH of lspd's) while it answered
+    the project's Python: now found, its version and command the project's."""
+    root = project(tmp_path)
+    rows = {info.server: info for info in servers({}, root, Choice()).servers}
+    pyright, basedpyright = rows["pyright"], rows["basedpyright"]
+    assert (pyright.found, pyright.missing, pyright.version) == (True, None, "1.1.414")
+    assert pyright.command[0] == str(root / ".venv/bin/pyright-langserver")
+    assert basedpyright.selected and basedpyright.toolchain is not None
+    assert basedpyright.toolchain.endswith(f"{PYRIGHT}, its own server, by pyright")
+    elsewhere = {info.server: info for info in servers({}, tmp_path, Choice()).servers}
+    assert elsewhere["pyright"].found == (shutil.which("pyright-langserver") is not None)

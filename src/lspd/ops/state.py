@@ -17,7 +17,7 @@ from lspd.workspace import Workspace
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.kept_copy import KEEP_S
 from lspd.workspace.memory import tree_rss_mb
-from lspd.workspace.toolchain import Choice, adapt
+from lspd.workspace.toolchain import Choice, Toolchain, adapt
 from lspd.workspace.tsbuilder import Builder
 
 
@@ -119,14 +119,27 @@ def servers(
     infos = []
     for language, names in servers_by_language().items():
         selected = (chosen or {}).get(language, names[0])
+        runs, toolchain = None, None
+        if root is not None:
+            runs, toolchain = adapt(definitions()[selected], root, root, choice or Choice())
         for name in sorted(names, key=lambda n: n != selected):
-            info = _server_info(definitions()[name], selected=name == selected)
-            if root is not None and name == selected:
-                runs, toolchain = adapt(definitions()[name], root, root, choice or Choice())
+            definition = definitions()[name]
+            info = _server_info(definition, selected=name == selected)
+            if runs is not None and name == selected:
                 by = None if runs.name == name else runs.name  # TypeScript 7: tsc --lsp
                 info.toolchain = None if toolchain is None else toolchain.label(by)
+            elif runs is not None and runs.name == name and definition.stands_in_for == selected:
+                _standing_in(info, runs, toolchain)
             infos.append(info)
     return ServersResult(servers=infos)
+
+
+def _standing_in(info: ServerInfo, runs: ServerDefinition, toolchain: Toolchain | None) -> None:
+    """`info` of a server the root's project installs itself, standing in for the selected
+    one there (its pyright for basedpyright): found, as it runs, not missing from lspd's."""
+    info.found, info.missing, info.command = True, None, list(runs.command)
+    if toolchain is not None and toolchain.server_version:  # "pyright 1.1.414"
+        info.version = toolchain.server_version.rsplit(" ", 1)[-1]
 
 
 def _server_info(definition: ServerDefinition, selected: bool) -> ServerInfo:
