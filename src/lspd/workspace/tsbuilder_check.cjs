@@ -3,7 +3,7 @@
 "use strict";
 
 const ts = require("./tsbuilder_typescript.cjs");
-const { makeHost, manifestsChanged } = require("./tsbuilder_sources.cjs");
+const { makeHost, manifestsChanged, retryUnresolved } = require("./tsbuilder_sources.cjs");
 const { stateOf, signOldDeclarations } = require("./tsbuilder_signing.cjs");
 const { position, entry } = require("./tsbuilder_lines.cjs");
 const { listing, checkOptions, parsedConfig } = require("./tsbuilder_config.cjs");
@@ -28,7 +28,7 @@ function nextBuilder(configPath) {
   // over the program it creates (useSourceOfProjectReferenceRedirect) and never restores it,
   // so a reused host chained every old program and its checker (effect 3.10.0: +525 MB of
   // live heap per signature change). The parsed files are shared through `sources`.
-  const host = makeHost(options);
+  const host = known ? retryUnresolved(makeHost(options), known.reported) : makeHost(options);
   const builder = ts.createSemanticDiagnosticsBuilderProgram(
     parsed.fileNames,
     options,

@@ -5,7 +5,7 @@
 const fs = require("fs");
 const path = require("path");
 const ts = require("./tsbuilder_typescript.cjs");
-const { hash, makeHost } = require("./tsbuilder_sources.cjs");
+const { hash, makeHost, retryUnresolved } = require("./tsbuilder_sources.cjs");
 const { signOldDeclarations } = require("./tsbuilder_signing.cjs");
 const { entry } = require("./tsbuilder_lines.cjs");
 const { checkOptions, parsedConfig } = require("./tsbuilder_config.cjs");
@@ -38,7 +38,7 @@ function preview(id, configPath, texts) {
   const builder = ts.createSemanticDiagnosticsBuilderProgram(
     roots,
     options,
-    overlayHost(makeHost(options), overlay),
+    overlayHost(retryUnresolved(makeHost(options), known.reported), overlay),
     known.builder,
     ts.getConfigFileParsingDiagnostics(parsed),
     parsed.projectReferences,

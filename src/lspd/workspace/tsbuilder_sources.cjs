@@ -125,6 +125,23 @@ function makeHost(options) {
   return host;
 }
 
+// A program made from the last one reuses what its unchanged files resolved, a module not
+// found too (tsc --watch's resolution cache looks again where a lookup failed; a plain host has
+// none): a module missing for a moment while a check read the disk (`git checkout` writing it
+// again) stayed missing for good. ts-pattern after reverts: three TS2307 "Cannot find module
+// './internals/helpers'" (and the TS7006 they made) where tsc -p said none, until an importer
+// changed. So a file the last check said could not resolve a module resolves its modules again.
+const UNRESOLVED = new Set([2307, 2732, 2792, 2834, 2835, 7016]); // Cannot find module ...
+
+function retryUnresolved(host, reported) {
+  const again = new Set();
+  for (const { file, found } of reported.values()) {
+    if (found.some((d) => UNRESOLVED.has(d.code))) again.add(file.path);
+  }
+  if (again.size) host.hasInvalidatedResolutions = (filePath) => again.has(filePath);
+  return host;
+}
+
 function optionsKey(options) {
   const affecting = ts.sourceFileAffectingCompilerOptions || [];
   return JSON.stringify(affecting.map((option) => options[option.name] ?? null));
@@ -144,4 +161,4 @@ function changedOnDisk(file) {
   }
 }
 
-module.exports = { hash, manifestsChanged, makeHost, changedOnDisk };
+module.exports = { hash, manifestsChanged, makeHost, retryUnresolved, changedOnDisk };
