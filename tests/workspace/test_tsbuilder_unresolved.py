@@ -5,7 +5,7 @@ A module missing for a moment while a check read the disk (`git checkout` writin
 stayed missing: the examiner's ts-pattern said three false TS2307 "Cannot find module
 './internals/helpers'" after reverts, until an importer changed. Made here without a race: a
 tsconfig whose `files` names the entry alone, so the module's coming changes no root name.
-Real TypeScript 5.4.5, its own `tsc -p` beside."""
+Real TypeScript 5.4.5, and 7.0.2 (whose server looks again itself), its own `tsc -p` beside."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import warm_root
 from tests.engine.test_affected import written
 from tests.engine.test_native_check import CONFIG
-from tests.workspace.toolchains import own_tsc, typescript_committed
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, own_tsc, typescript_committed
 
 LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
 MAIN = "import { b } from './b';\nexport const n: number = b;\n"
@@ -34,8 +36,9 @@ def _tsc(root: Path) -> list[Row]:
     return [(m[1], int(m[2]), int(m[3]), m[4]) for m in LINE.finditer(said)]
 
 
-def test_a_module_come_since_the_last_check_is_resolved(tmp_path: Path) -> None:
-    root = typescript_committed(tmp_path / "p", FILES)
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_a_module_come_since_the_last_check_is_resolved(tmp_path: Path, version: str) -> None:
+    root = typescript_committed(tmp_path / "p", FILES, version)
     missing = [("src/main.ts", 1, 19, "2307")]
     assert _tsc(root) == missing
     for warm in warm_root(root, tmp_path / "logs", watch=True):
