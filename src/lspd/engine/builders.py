@@ -174,9 +174,9 @@ def _data_said(
 def library_file(ws: Workspace, path: Path) -> bool:
     """Whether a program's file is a library's (a package's .d.ts, one outside the root): no
     gate's file, its errors tsc -p's all the same (skipLibCheck off), so a baseline's too."""
-    if path.suffix == ".json" or not path.is_relative_to(ws.root):
-        return path.suffix != ".json"
-    return "node_modules" in path.relative_to(ws.root).parts
+    if path.suffix == ".json":
+        return False
+    return not path.is_relative_to(ws.root) or "node_modules" in path.relative_to(ws.root).parts
 
 
 def builder_stop(
