@@ -336,13 +336,14 @@ async def made_state(
     now = set(scope.files)  # the gate in the commit's texts: mypy's follows its imports
     gate = await asyncio.to_thread(gate_then, ws, scope, delta.before)
     gone = {p for p, t in delta.after.items() if t is None}  # deleted since: they come back
-    texts = {p: t for p, t in delta.before.items() if p in gate | now or p in gone}
+    taken = gate | gone  # the files whose results HEAD's state takes at its texts
+    texts = {p: t for p, t in delta.before.items() if p in taken or p in now}
     left = {ws.display(p) for p in now - gate}  # not the commit's gate: its state lacks them
     files = {r.path: r for r in checked.results if r.path not in left}
     made: dict[Path, FileResult] = {}
     stops = _stops_kept(ws, checked.stopped, texts)
+    on_disk = {ws.resolve(r.path) for r in checked.results}
     if key.edited:  # each checker's part under the commit's configuration, where sound
-        on_disk = {ws.resolve(r.path) for r in checked.results}
         work = Disk(files, checked.stopped, on_disk)
         try:
             parts = await parts_state(ws, key, scope, then, delta, work, run.held, run.memory)
@@ -353,9 +354,8 @@ async def made_state(
     elif texts:
         for path in texts:
             files.pop(ws.display(path), None)
-        disk = {ws.resolve(r.path) for r in checked.results}
-        state = await overlaid_state(ws, texts, disk, run.held, run.memory)
-        made = {p: r for p, r in state.results.items() if p in gate | gone or library_file(ws, p)}
+        state = await overlaid_state(ws, texts, on_disk, run.held, run.memory)
+        made = {p: r for p, r in state.results.items() if p in taken or library_file(ws, p)}
         files.update((r.path, r) for r in made.values())
         stops += state.stopped  # HEAD's texts' own stops, of what was checked with them
         memory_of(ws).again[key] = await disk_again(ws, checked, state.asked, made, run.held)
