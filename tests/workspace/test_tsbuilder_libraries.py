@@ -8,8 +8,8 @@ line, column and code; with skipLibCheck nothing of the package; an edit of src/
 package's error unchanged against HEAD, and one of src/config.d.ts taking away a global type the
 package uses makes its TS2304 new, in a preview and against HEAD (whose result took the work
 tree's for every file outside the gate: `committed.made_state`). Real TypeScript, its own
-`tsc -p` beside. Left, pinned by a strict xfail: TypeScript 7 (its LSP is asked of the
-program's own files alone, though it answers a package's .d.ts pulled: TS2416 at 5:3)."""
+`tsc -p` beside. TypeScript 7 alike (its LSP was asked of the program's own files alone, though
+it answers a package's .d.ts pulled: TS2416 at 5:3; now `engine/native_libraries.py`)."""
 
 from __future__ import annotations
 
@@ -37,9 +37,6 @@ LIBRARY = ("node_modules/some-pkg/index.d.ts", 5, 3, "2416")
 OWN = ("src/a.ts", 3, 14, "2322")
 Found = set[tuple[str, int, int, str]]
 CONFIG_TYPE = "interface Config {\n  name: string;\n}\n"  # a global type the package uses
-# TypeScript 7's check asks its LSP of the program's own files alone (`native_program._own`):
-# the package's TS2416 is not said (lspd: src/a.ts's TS2322 alone).
-NATIVE = pytest.mark.xfail(strict=True, reason="TypeScript 7: library files are not asked")
 
 
 def _project(
@@ -70,7 +67,7 @@ def _found(diagnostics: list[Diagnostic]) -> Found:
     return {(d.path, d.line, d.column, d.code or "") for d in diagnostics}
 
 
-@pytest.mark.parametrize("version", [TS_PINNED, pytest.param(TS7_PINNED, marks=NATIVE)])
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
 def test_a_packages_declaration_errors_are_said_as_tsc_says_them(
     tmp_path: Path, version: str
 ) -> None:
@@ -97,8 +94,9 @@ def test_skip_lib_check_leaves_a_packages_errors_unsaid(tmp_path: Path, version:
     assert _found(answer(root, workspace_diagnostics).diagnostics) == {OWN}
 
 
-def test_an_own_edit_breaking_a_package_is_new_as_tsc_says(tmp_path: Path) -> None:
-    root = _project(tmp_path / "p", TS_PINNED, more={"src/config.d.ts": CONFIG_TYPE})
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
+def test_an_own_edit_breaking_a_package_is_new_as_tsc_says(tmp_path: Path, version: str) -> None:
+    root = _project(tmp_path / "p", version, more={"src/config.d.ts": CONFIG_TYPE})
     assert _truth(root) == {LIBRARY, OWN}
     gone = {"path": "src/config.d.ts", "content": "interface Other {}\n"}
     new = {("node_modules/some-pkg/index.d.ts", 7, 25, "2304")}

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from lspd.engine import check_files
 from lspd.engine.check_files import CONCURRENCY, SCALE, Said
-from lspd.engine.native_check import pulled
 from lspd.engine.native_held import held_as_tsc
+from lspd.engine.native_items import pulled
 from lspd.engine.native_own import own_programs, program_of
 from lspd.engine.native_reach import native_sessions
 from lspd.engine.python_across import held_across

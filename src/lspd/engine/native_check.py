@@ -20,15 +20,16 @@ import weakref
 from collections.abc import Callable, Collection, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
 from lspd.engine.native_emitted import beside_syntax, kept
 from lspd.engine.native_implied import renew
-from lspd.engine.native_items import Items, code_of
+from lspd.engine.native_items import FILE_TIMEOUT_S, Items, code_of, pulled
 from lspd.engine.native_items import tsc_item as tsc_item  # its callers' import
+from lspd.engine.native_libraries import library_results
 from lspd.engine.native_own import own_programs
 from lspd.engine.native_program import (
     State,
@@ -52,15 +53,11 @@ from lspd.engine.results import FileResult
 from lspd.engine.revisions import program_data
 from lspd.engine.second_server import ask_all
 from lspd.engine.stops import PARSER_CODES, TSC, Stop, stop_of
-from lspd.lsp import shapes
-from lspd.lsp.answers import PULL_DIAGNOSTICS
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 
-# A check is a gate, not an interactive answer: a slow file on a busy machine must not fail
-# it. The first files asked of a server also wait for its project to load: effect's 572
-# files (523,000 lines) took over 30 s on a 2-core machine at load 20.
-FILE_TIMEOUT_S = 120.0
+# The first files asked of a server also wait for its project to load (a file's own time:
+# `native_items.FILE_TIMEOUT_S`).
 LOAD_TIMEOUT_S = 600.0
 R = TypeVar("R")
 F = TypeVar("F", bound=FileResult)
@@ -225,6 +222,7 @@ async def native_checked(
         else known[p][1]
         for p, s in sessions.items()
     ]
+    results += await library_results(ws, sessions, asked, syntax.parsed.stopped, answers)
     results += [  # a JSON module's syntax errors
         answers.of_items(Said.by(sessions[by]), p, items)
         for p, (by, items) in said.items()
@@ -290,11 +288,13 @@ async def native_once(
     sessions = native_sessions(ws, paths)
     index = {r.path: i for i, r in enumerate(results)}
     since = _once.pop(ws, None)  # the programs read since the check began stand
+    stopped: set[Path] = set()  # and their library files' errors are not tsc's answer
     for config, (tsc, found) in configs_of(ws, sessions).items():
         state = await program_state(ws, tsc, config, since=since)
         broken = state.broken
         if not broken:
             continue
+        stopped.add(config)
         files = set(state.files)
         checked = [p for p in found if p in files and ws.display(p) in index]
         beside = await _emitted(sessions, checked) if await beside_syntax(tsc, config) else {}
@@ -310,7 +310,7 @@ async def native_once(
             results += [answers.of_items(by, p, i) for p, i in _data_said(state).items()]
         at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, checked)))
-    return results
+    return results + await library_results(ws, sessions, None, stopped, answers)
 
 
 async def _emitted(sessions: Mapping[Path, Session], paths: list[Path]) -> dict[Path, Items]:
@@ -379,11 +379,3 @@ async def _pulled(
     result = answers.of_items(Said.by(session), path, items)
     known[path] = (None, result)  # the result only: nothing of the answer kept twice
     return result
-
-
-async def pulled(session: Session, path: Path, timeout: float) -> list[shapes.Diagnostic]:
-    """`path`'s diagnostics pulled from `session` without opening it."""
-    params: shapes.DocumentParams = {"textDocument": {"uri": path.as_uri()}}
-    report = await session.request(PULL_DIAGNOSTICS, params, timeout)
-    session.pulled_answer()  # through loading: a hook no longer says it loads
-    return cast(list[shapes.Diagnostic], (report.get("items") if report else None) or [])

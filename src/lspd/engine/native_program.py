@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from lspd.engine.builders import tsconfig_of
+from lspd.engine.builders import library_file, tsconfig_of
 from lspd.engine.config_stops import parsing
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace, question
@@ -54,6 +54,7 @@ _parsed: dict[tuple[Path, str], Errors] = {}  # (file, its text's digest) -> its
 SLACK_NS = 1_000_000_000
 _EVERYTHING = ("tsconfig", "jsconfig", "package.json")  # a change of the program's files
 NO_INPUTS = "18003"  # tsc's "No inputs were found in config file"
+DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # a library's checked files (not its scripts)
 SCRIPTS = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
 
 
@@ -82,6 +83,7 @@ class Program:
     said: Errors = ()  # what that listing said of configuration files (`configuration`)
     data: frozenset[Path] = frozenset()  # the JSON modules it reads under the root (`read_data`)
     extends: frozenset[Path] = frozenset()  # the configurations its tsconfig extends then
+    libraries: tuple[Path, ...] = ()  # a package's .d.ts, TypeScript's: `native_libraries`
 
 
 @dataclass
@@ -235,6 +237,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     began, started = time.monotonic(), time.time_ns()
     files, errors = await asyncio.to_thread(listed, tsc, config)
     own = tuple(p for p in files if _own(ws, p))
+    libs = tuple(p for p in files if library_file(ws, p) and p.name.endswith(DECLARATIONS))
     ws.follow((p for p in files if "node_modules" not in p.parts), read=True)  # a linked build
     by_file: dict[Path, list[ConfigError]] = {}
     for error in errors:
@@ -249,7 +252,7 @@ async def _listed(ws: Workspace, tsc: list[str], config: Path) -> Program:
     said = tuple(e for e in errors if e.file.suffix == ".json" and e.file not in own)
     data = frozenset(p for p in files if p.suffix == ".json" and p.is_relative_to(ws.root))
     extends = frozenset(extended_by([config], read_text))  # settings.json: its `include` too
-    return Program(own, known, mark, found, began, mark, ran, configured, said, data, extends)
+    return Program(own, known, mark, found, began, mark, ran, configured, said, data, extends, libs)
 
 
 def read_data(ws: Workspace, config: Path) -> frozenset[Path] | None:
