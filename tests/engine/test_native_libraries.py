@@ -36,8 +36,8 @@ def project(tmp_path: Path) -> Iterator[Warm]:
 
 
 def _check(warm: Warm) -> Found:
-    checked = warm.run(check_all(warm.ws))
-    return {(r.path, d.line, d.column, d.code or "") for r in checked.results for d in r.diagnostics}
+    results = warm.run(check_all(warm.ws)).results
+    return {(r.path, d.line, d.column, d.code or "") for r in results for d in r.diagnostics}
 
 
 def test_library_errors_are_pulled_again_only_after_a_global_edit(
