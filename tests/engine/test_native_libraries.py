@@ -6,6 +6,7 @@ type the package uses: its TS2304 said as tsc says it). Real TypeScript 7.0.2 an
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 from lspd.engine import native_libraries
 from lspd.lsp.session import Session
 from lspd.ops.check import check_all
-from tests.conftest import Warm, warm_root
+from tests.conftest import Warm, answer, warm_root
 from tests.workspace.test_tsbuilder_libraries import (
     CONFIG_TYPE,
     LIBRARY,
@@ -64,3 +65,18 @@ def test_library_errors_are_pulled_again_only_after_a_global_edit(
     broken = {LIBRARY, (PACKAGE, 7, 25, "2304")}
     assert _check(project) == _truth(project.root) == broken
     assert PACKAGE in pulls
+
+
+def test_a_configuration_stop_says_no_library_error(tmp_path: Path) -> None:
+    """tsc -p stops at an option TypeScript 7 removed (TS5102) and says nothing of the files,
+    the package's TS2416 neither."""
+    root = _project(tmp_path / "p", TS7_PINNED)
+    config = json.loads((root / "tsconfig.json").read_text())
+    config["compilerOptions"]["baseUrl"] = "."
+    (root / "tsconfig.json").write_text(json.dumps(config))
+    truth = _truth(root)
+    assert {(p, c) for p, _, _, c in truth} == {("tsconfig.json", "5102")}
+    results = answer(root, check_all).results
+    assert {
+        (r.path, d.line, d.column, d.code or "") for r in results for d in r.diagnostics
+    } == truth
