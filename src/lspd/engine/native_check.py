@@ -310,7 +310,7 @@ async def native_once(
             results += [answers.of_items(by, p, i) for p, i in _data_said(state).items()]
         at = [(ws.display(f), e.line) for f, errors in broken.items() for e in errors]
         stops.append(stop_of(TSC, at, map(ws.display, checked)))
-    return results + await library_results(ws, sessions, None, stopped, answers)
+    return results + await library_results(ws, sessions, None, stopped, answers, since)
 
 
 async def _emitted(sessions: Mapping[Path, Session], paths: list[Path]) -> dict[Path, Items]:

@@ -41,12 +41,14 @@ async def library_results(
     asked: Collection[Path] | None,
     stopped: Container[Path],
     answers: Answers[R],
+    since: float | None = None,
 ) -> list[R]:
     """The results of the library files with errors of the programs of `sessions` (own file
     -> its server): pulled for a program not asked before, or again where the check asks
     every own file again (`asked`: a change not placed; None: a one-shot check), else as
     kept. A program in `stopped` (its tsconfig: a syntax error stopped its tsc) says none; a
-    library two programs hold is said once."""
+    library two programs hold is said once. `since`: a one-shot check's start (the listing
+    made since stands: `native_program.program_of`)."""
     kept = _kept.setdefault(ws, {})
     again = asked is None or not sessions.keys() - set(asked)
     said: dict[Path, R] = {}
@@ -55,7 +57,7 @@ async def library_results(
             continue
         session = sessions[files[0]]
         if again or config not in kept:
-            kept[config] = await _pulled(ws, tsc, config, session)
+            kept[config] = await _pulled(ws, tsc, config, session, since)
         for path, items in kept[config].items():
             if path not in said:
                 said[path] = answers.of_items(Said.by(session), path, items)
@@ -63,13 +65,13 @@ async def library_results(
 
 
 async def _pulled(
-    ws: Workspace, tsc: list[str], config: Path, session: Session
+    ws: Workspace, tsc: list[str], config: Path, session: Session, since: float | None
 ) -> dict[Path, Items]:
     """`config`'s library files with errors, each pulled from `session` (none asked under
     skipLibCheck: `tsc --showConfig` says the options its tsconfig extends too)."""
     if shown(tsc, config).get("compilerOptions", {}).get("skipLibCheck") is True:
         return {}
-    libraries = (await program_of(ws, tsc, config)).libraries
+    libraries = (await program_of(ws, tsc, config, since)).libraries
     said = await asyncio.gather(*(pulled(session, path, FILE_TIMEOUT_S) for path in libraries))
     errors = [[i for i in items if i.get("severity") in (ERROR, WARNING)] for items in said]
     return {path: items for path, items in zip(libraries, errors, strict=True) if items}
