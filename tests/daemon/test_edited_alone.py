@@ -21,14 +21,19 @@ ADD = 'type Add<A extends number, B extends number> = [...Tup<A>, ...Tup<B>]["le
 TYPES = 2000  # each a slow instantiation: the builder's check of heavy.ts takes seconds
 
 
-def heavy(root: Path) -> Path:
-    """src/core.ts, and src/heavy.ts importing it beside many slow types."""
+def cored(root: Path) -> None:
+    """A strict tsconfig.json including src/, and src/core.ts."""
     (root / "src").mkdir(parents=True)
     (root / "tsconfig.json").write_text(
         '{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020", '
         '"module": "commonjs"}, "include": ["src"]}\n'
     )
     (root / "src/core.ts").write_text(CORE)
+
+
+def heavy(root: Path) -> Path:
+    """src/core.ts, and src/heavy.ts importing it beside many slow types."""
+    cored(root)
     lines = ['import { add } from "./core";\n', "export const z: number = add(1, 2);\n"]
     lines += [TUPLE, ADD]
     for i in range(TYPES):

@@ -3,7 +3,7 @@
 "use strict";
 
 const ts = require("./tsbuilder_typescript.cjs");
-const { makeHost, manifestsChanged, retryUnresolved } = require("./tsbuilder_sources.cjs");
+const { makeHost, manifestsChanged, retryUnresolved, signed } = require("./tsbuilder_sources.cjs");
 const { stateOf, signOldDeclarations } = require("./tsbuilder_signing.cjs");
 const { position, entry } = require("./tsbuilder_lines.cjs");
 const { listing, checkOptions, parsedConfig } = require("./tsbuilder_config.cjs");
@@ -58,6 +58,8 @@ function nextBuilder(configPath) {
 // The project's own files, and those the builder checks anew (it hands out a changed file and
 // the files importing it when its declarations changed; with isolatedModules it only forgets
 // the importers' diagnostics, so a file whose diagnostics it forgot is one it will check).
+// Its progress: every 10 files signed or checked, whichever is further (an importer signed is
+// one whose check is mostly done: its types are the checker's then).
 function affectedFiles(id, builder, garbage, own) {
   const program = builder.getProgram();
   const affected = new Set();
@@ -67,17 +69,28 @@ function affectedFiles(id, builder, garbage, own) {
     anew += 1;
     if (anew === COLLECT_AT && garbage && global.gc) collectOldChecker();
   };
-  for (;;) {
-    const next = builder.getSemanticDiagnosticsOfNextAffectedFile();
-    if (!next) break;
-    if (next.affected === program) {
-      own.forEach((f) => affected.add(f.fileName));
-    } else {
-      affected.add(next.affected.fileName);
+  let told = 0;
+  const tell = (count) => {
+    if (count % 10 !== 0 || count <= told) return;
+    told = count;
+    write({ id, progress: count });
+  };
+  let signs = 0;
+  signed.onSign = () => tell(++signs);
+  try {
+    for (;;) {
+      const next = builder.getSemanticDiagnosticsOfNextAffectedFile();
+      if (!next) break;
+      if (next.affected === program) {
+        own.forEach((f) => affected.add(f.fileName));
+      } else {
+        affected.add(next.affected.fileName);
+      }
+      checking();
+      tell(++done);
     }
-    checking();
-    done += 1;
-    if (done % 10 === 0) write({ id, progress: done });
+  } finally {
+    signed.onSign = null;
   }
   const state = stateOf(builder);
   const cache = state && state.semanticDiagnosticsPerFile;
