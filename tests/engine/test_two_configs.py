@@ -18,7 +18,7 @@ from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
 from tests.conftest import Warm
 from tests.engine.test_affected import watched
-from tests.workspace.toolchains import own_tsc, typescript_committed
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, own_tsc, typescript_committed
 
 OPTIONS: dict[str, object] = {"target": "ES2022", "module": "ESNext", "types": []}
 OPTIONS |= {"moduleResolution": "bundler", "strict": True, "noEmit": True, "skipLibCheck": True}
@@ -35,10 +35,11 @@ LINE = re.compile(r"^(.+?)\((\d+),(\d+)\): error TS(\d+): ")
 Error = tuple[str, int, int, int]
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Iterator[Warm]:
-    """The layout on TypeScript 5.4.5, committed, the watcher running."""
-    yield from watched(typescript_committed(tmp_path / "ts", FILES), tmp_path / "logs")
+@pytest.fixture(params=[TS_PINNED, TS7_PINNED])
+def project(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Warm]:
+    """The layout on TypeScript 5.4.5 and 7.0.2, committed, the watcher running."""
+    root = typescript_committed(tmp_path / "ts", FILES, request.param)
+    yield from watched(root, tmp_path / "logs")
 
 
 def tsc_p(root: Path, config: str) -> set[Error]:

@@ -32,7 +32,8 @@ from lspd.ops.checked import Checked, result_page, summary
 from lspd.ops.file_diagnostics import FileAnswers
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.moved import moved
-from lspd.ops.mypy_answers import merged, result_of
+from lspd.ops.mypy_answers import result_of
+from lspd.ops.programs_joined import joined
 from lspd.ops.tsconfig import config_results
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
@@ -75,8 +76,9 @@ class CheckAnswers(FileAnswers):
         return result_of(self.ws, run, path, toolchain)
 
     def merged(self, results: list[DiagnosticsResult]) -> list[DiagnosticsResult]:
-        """One result per file, mypy's and basedpyright's joined (`mypy_answers.merged`)."""
-        return merged(results)
+        """One result per file, mypy's and basedpyright's joined, and a file's programs'
+        (`ops/programs_joined.py`)."""
+        return joined(self.ws, results)
 
     def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
         """`result` after an edit of comments and blank lines (`ops/moved.py`)."""

@@ -27,7 +27,8 @@ from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.convert import Converter, convert_items
 from lspd.ops.models import Diagnostic, DiagnosticsResult
-from lspd.ops.mypy_answers import Judged, merged, mypy_file
+from lspd.ops.mypy_answers import Judged, mypy_file
+from lspd.ops.programs_joined import joined
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
 from lspd.workspace.overlay import overlaid
@@ -121,8 +122,8 @@ async def _each_program(
     replaced, own = await unbuilt_checked(ws, [resolved], FileAnswers(ws), every=True)
     extra = await also_checked(ws, [resolved], FileAnswers(ws))
     if replaced:
-        return merged([*own, *extra])[0]
-    return merged([result, *extra])[0] if extra else result
+        return joined(ws, [*own, *extra])[0]
+    return joined(ws, [result, *extra])[0] if extra else result
 
 
 async def _outside_layouts(ws: Workspace, path: Path) -> bool:

@@ -22,7 +22,7 @@ from lspd.ops.convert import HeldConverter, convert_items
 from lspd.ops.file_diagnostics import make_result
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.moved import moved
-from lspd.ops.mypy_answers import merged
+from lspd.ops.programs_joined import joined
 from lspd.workspace import Workspace
 from lspd.workspace.tsbuilder import Items
 
@@ -65,11 +65,11 @@ class HeldAnswers:
         self, result: DiagnosticsResult, said: str, items: Items, texts: Texts
     ) -> DiagnosticsResult:
         """`result` and another program's tsc's `items` of its file, as the whole check joins
-        them (`mypy_answers.merged`: each one's diagnostics, the servers named)."""
+        them (`ops/programs_joined.py`: each one's diagnostics, the servers named)."""
         path = self.ws.resolve(result.path)
         convert = HeldConverter(self.ws, "utf-16", texts)
         converted = convert_items(convert, path, cast(list[shapes.Diagnostic], items))
-        return merged([result, make_result(self.ws, path, said, None, converted)])[0]
+        return joined(self.ws, [result, make_result(self.ws, path, said, None, converted)])[0]
 
     def moved(self, result: DiagnosticsResult, moves: Moves) -> DiagnosticsResult | None:
         """The disk's `result` after an edit of comments and blank lines (`ops/moved.py`)."""

@@ -86,7 +86,7 @@ def typescript_projects(
         projects.append(
             ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
         )
-    _filled(solution, made, _shared(ws, tsconfigs, taken, made.owners), tsconfigs)
+    _filled(solution, made, _shared(tsconfigs, taken, made.owners), tsconfigs)
     governed = {p.parent for p in found}
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
@@ -116,31 +116,20 @@ def _filled(
 
 
 def _shared(
-    ws: Workspace,
-    tsconfigs: dict[Path, TsConfig],
-    owner: dict[Path, Path],
-    built: dict[Path, Path],
+    tsconfigs: dict[Path, TsConfig], owner: dict[Path, Path], built: dict[Path, Path]
 ) -> dict[Path, tuple[Path, ...]]:
     """The files of `owner` (each file's program) other programs hold too, outside solution
     layouts, by those programs: `tsc -p` of each checks them under its own options (ts-pattern's
     tests/tsconfig.json, noUnusedLocals, including ../src: TS6133 in src/ said by `tsc -p
-    tests` alone). TypeScript 5's builder checks each program whole, so its errors there are
-    read, not checked again; a TypeScript 7 project is left to its server, a solution's
-    files (`built`: their owners) to `tsconfig_scope.solutions`."""
-    native = {c for c in tsconfigs if _native(ws, c)}
+    tests` alone): TypeScript 5's builder checks each program whole, so its errors there are
+    read, not checked again; TypeScript 7's are that program's `tsc -p`. A solution's files
+    (`built`: their owners) are `tsconfig_scope.solutions`'."""
     shared: dict[Path, tuple[Path, ...]] = {}
-    for config in sorted(tsconfigs.keys() - native):
+    for config in sorted(tsconfigs):
         for path in tsconfigs[config].files:
-            if path not in built and owner.get(path, config) not in (config, *native):
+            if path not in built and owner.get(path, config) != config:
                 shared[path] = (*shared.get(path, ()), config)
     return shared
-
-
-def _native(ws: Workspace, config: Path) -> bool:
-    """Whether `config`'s project runs TypeScript 7 (its own package's version)."""
-    package = find_typescript(config.parent, ws.root)
-    version = None if package is None else package_version(package)
-    return version is not None and int(version.split(".")[0]) >= 7
 
 
 def _tsconfigs(ws: Workspace, found: list[Path]) -> dict[Path, TsConfig] | None:
