@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine import solution_check
+from lspd.engine import program_runs, solution_check
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import previewed
@@ -121,7 +121,7 @@ def test_the_whole_checks_progress_counts_the_unbuilt_files_program(tmp_path: Pa
     told: list[tuple[int, int, int, int]] = []  # done, total, programs run and listed then
 
     def progress(root: Path, done: int, total: int) -> None:
-        ran = sum(k[0] == root for k in solution_check._ran)
+        ran = sum(k[0] == root for k in program_runs._ran)
         told.append((done, total, ran, sum(k[0] == root for k in solution_check._configs_ran)))
 
     for warm in solution(tmp_path, FILES, TS7_PINNED):

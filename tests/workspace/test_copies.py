@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine.program_runs import compiler_of
 from lspd.engine.python_mirror import wanted
-from lspd.engine.solution_check import compiler_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace, tsc_kept
 from lspd.workspace.copies import LeadsOut, written

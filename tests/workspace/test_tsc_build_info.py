@@ -2,7 +2,7 @@
 composite or incremental program's `.tsbuildinfo` (where its `tsBuildInfoFile` says, Vite's
 `node_modules/.tmp/`, which a copy reaches through its linked node_modules; else beside the
 configuration), so each run sends it to a scratch folder (`tsc_copy.checking_only`): the disk's
-run of a solution's other program (`solution_check.program_items`) and a run on a copy
+run of a solution's other program (`program_runs.program_items`) and a run on a copy
 (`tsc_copy.checked_copy`). Real TypeScript 5.4.5 and 7.0.2, their errors unchanged."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.solution_check import compiler_of, program_items
+from lspd.engine.program_runs import compiler_of, program_items
 from lspd.workspace import Workspace
 from lspd.workspace.tsc_copy import checked_copy
 from tests.engine.test_affected import written

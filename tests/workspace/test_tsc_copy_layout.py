@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.solution_check import compiler_of
+from lspd.engine.program_runs import compiler_of
 from lspd.workspace import Workspace
 from lspd.workspace.tsc_copy import checked_copy
 from tests.engine.test_affected import written

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.solution_check import compiler_of
+from lspd.engine.program_runs import compiler_of
 from lspd.workspace import Workspace, tsc_kept
 from lspd.workspace.tsc_copy import Checked, checked_copy
 from tests.engine.test_affected import written

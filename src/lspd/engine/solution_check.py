@@ -31,9 +31,6 @@ from the unbuilt program, is replaced by the first build program's (`unbuilt_che
 from __future__ import annotations
 
 import asyncio
-import re
-import subprocess
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar, cast
@@ -43,29 +40,25 @@ from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.engine.config_stops import noted, program_said
 from lspd.engine.native_program import configuration
+from lspd.engine.program_runs import compiler_of, items_of, program_items
 from lspd.engine.ts_configs import asked
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
-from lspd.workspace.files import read_text, stamp
+from lspd.workspace.files import read_text
 from lspd.workspace.scope import files_found, solution_of
-from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsbuilder import Builder
-from lspd.workspace.tsc_copy import Checked, TscError, checked_copy, checking_only, said_by
-from lspd.workspace.tsc_native import ConfigError, listed, locate
+from lspd.workspace.tsc_copy import checked_copy
+from lspd.workspace.tsc_native import ConfigError, listed
 from lspd.workspace.tsconfig_extends import configured_stamps, extended
 
 R = TypeVar("R")
-TIMEOUT_S = 600.0
 Items = dict[Path, list[shapes.Diagnostic]]
 Texts = Mapping[Path, str | None]
 Steps = Callable[[int, int], None]  # (runs done, runs in all)
-# (workspace root, config) -> (the stamps it ran at, its items by file)
-_ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
-# `_configured`'s, as `_ran`, with the errors its listing said of configurations
+# `_configured`'s: (workspace root, config) -> (the stamps it ran at, its items by file, the
+# errors its listing said of configurations)
 _configs_ran: dict[tuple[Path, Path], tuple[object, Items, tuple[ConfigError, ...]]] = {}
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_CONFIG = re.compile(r"^.+?\.json:\d+:\d+ - error TS\d+: ")  # tsc --pretty's, of a config
 
 
 async def also_checked(
@@ -280,22 +273,7 @@ async def _copy_items(ws: Workspace, config: Path, texts: Texts) -> Items:
     base = state_dir(ws.root)
     # as tsc says the files beside its configuration's errors (said by `_configured`)
     checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
-    return {} if checked is None else _items(checked)
-
-
-async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> Items:
-    """The errors of `config`'s program by file (`tsc -p CONFIG --noEmit`), kept while the
-    stamps of `files` and the config are as they were."""
-    stamps = tuple((p, stamp(p)) for p in (config, *files))
-    kept = _ran.get((ws.root, config))
-    if kept is not None and kept[0] == stamps:
-        return kept[1]
-    tsc = compiler_of(ws, config)
-    if tsc is None:
-        return {}
-    items = await asyncio.to_thread(_run, [*tsc, "-p", str(config)], config.parent)
-    _ran[(ws.root, config)] = (stamps, items)
-    return items
+    return {} if checked is None else items_of(checked)
 
 
 async def _configured(ws: Workspace, config: Path) -> tuple[Items, tuple[ConfigError, ...]]:
@@ -329,65 +307,3 @@ async def _listing(ws: Workspace, tsc: list[str], config: Path) -> Sequence[Conf
     if tsc[0] != node_executable():
         return await configuration(ws, tsc, config)
     return (await asyncio.to_thread(listed, tsc, config))[1]
-
-
-def compiler_of(ws: Workspace, config: Path) -> list[str] | None:
-    """The argv of the project's own `tsc` for `config` (TypeScript 7's native binary, or
-    5's `lib/tsc.js` run by Node); None without one."""
-    package = find_typescript(config.parent, ws.root)
-    version = None if package is None else package_version(package)
-    if package is None or version is None:
-        return None
-    if int(version.split(".")[0]) >= 7:
-        native = locate(package, version).executable
-        return None if native is None else [str(native)]
-    script = package / "lib" / "tsc.js"
-    return [node_executable(), str(script)] if script.is_file() else None
-
-
-def _run(argv: list[str], cwd: Path) -> Items:
-    """tsc's errors by file, each from its start to its end (`--pretty`'s squiggles), in
-    LSP's lines, as tsc says them beside its configuration's errors (`_configured`'s); none
-    where tsc could not say (it did not run, an error of a library's file)."""
-    try:
-        with tempfile.TemporaryDirectory(prefix="lspd-tsc-") as scratch:
-            done = subprocess.run(
-                [*argv, *checking_only(Path(scratch))],
-                cwd=cwd,
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_S,
-                check=False,
-            )
-    except (OSError, subprocess.TimeoutExpired):
-        return {}
-    lines = _ANSI.sub("", done.stdout).split("\n")
-    # a configuration's error (tsconfig.node.json:14:5 - error TS5023): `_configured` says
-    # it; the rest is the program's answer, which tsc gives where the option stops nothing
-    lines = ["" if _CONFIG.match(line) else line for line in lines]
-    top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
-    found = said_by("\n".join(lines), cwd, top, top, {}, configured=True)
-    return {} if found is None else _items(found)
-
-
-def _items(checked: Checked) -> Items:
-    """tsc's errors as LSP items by file (UTF-16 positions)."""
-    found: Items = {}
-    for error in checked.errors:
-        found.setdefault(error.file, []).append(_item(error))
-    return found
-
-
-def _item(error: TscError) -> shapes.Diagnostic:
-    start = {"line": error.line - 1, "character": error.column - 1}
-    end = {"line": error.end_line - 1, "character": error.end_column - 1}
-    return cast(
-        shapes.Diagnostic,
-        {
-            "range": {"start": start, "end": end},
-            "severity": 1,
-            "code": int(error.code),
-            "source": "ts",
-            "message": error.message,
-        },
-    )

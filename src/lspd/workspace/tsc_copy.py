@@ -146,7 +146,7 @@ def _answered(
 
 def _run(tsc: list[str], where: Path, scratch: Path) -> str | None:
     """tsc -p `where` (a configuration in a copy) run, its output; None where it did not."""
-    command = [*tsc, "-p", str(where), *checking_only(scratch)]
+    command = [*tsc, "-p", str(where), *checking_only(scratch / "lspd.tsbuildinfo")]
     try:
         done = subprocess.run(
             command,
@@ -161,18 +161,20 @@ def _run(tsc: list[str], where: Path, scratch: Path) -> str | None:
     return done.stdout
 
 
-def checking_only(scratch: Path) -> list[str]:
+def checking_only(build_info: Path) -> list[str]:
     """tsc's flags for a check that writes nothing of the project: `--noEmit` still writes a
     composite or incremental program's `.tsbuildinfo` where its `tsBuildInfoFile` says
     (Vite's `node_modules/.tmp/`, reached from a copy through its linked node_modules) or
-    beside its outDir or configuration: in the repository. It goes to `scratch` instead
-    (`--incremental`: a program neither composite nor incremental accepts that file only so),
-    a new one per run: nothing of a run before is reused. `emitDeclarationOnly` off: before
-    TypeScript 5.6, a tsconfig setting it beside `--noEmit` is TS5053 and nothing checked,
-    where the project's own `tsc` (emitting) or `tsc -b` says the program's errors."""
-    build_info = ["--incremental", "--tsBuildInfoFile", str(scratch / "lspd.tsbuildinfo")]
+    beside its outDir or configuration: in the repository. It goes to `build_info` instead
+    (`--incremental`: a program neither composite nor incremental accepts that file only so):
+    a scratch file nothing reads again, or the last run's of the same program, so that this
+    one checks again only what the changes since affect, as `tsc --watch` does.
+    `emitDeclarationOnly` off: before TypeScript 5.6, a tsconfig setting it beside `--noEmit`
+    is TS5053 and nothing checked, where the project's own `tsc` (emitting) or `tsc -b` says
+    the program's errors."""
+    kept = ["--incremental", "--tsBuildInfoFile", str(build_info)]
     only = ["--emitDeclarationOnly", "false"]
-    return ["--noEmit", *only, *build_info, "--listFiles", "--pretty", "true"]
+    return ["--noEmit", *only, *kept, "--listFiles", "--pretty", "true"]
 
 
 def said_by(
