@@ -8,6 +8,7 @@ TypeScript, the project's own `tsc -p` of each configuration beside (each file o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -16,9 +17,10 @@ import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.checked import Checked
+from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import Diagnostic
 from lspd.ops.preview import previewed
-from tests.conftest import answer
+from tests.conftest import answer, warm_root
 from tests.engine.test_native_check import CONFIG
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, own_tsc, typescript_committed
 
@@ -130,12 +132,9 @@ EDITORS_AID = {  # scripts/jsconfig.json an editor's aid; the root tsconfig.json
 }
 
 
-# TypeScript 7: lspd asks the server of each file, and the server takes x.js for its nearest
-# configuration's (no checkJs): nothing said, before 90f5a8d too. Left (issue 40's note).
-SERVERS_PICK = pytest.mark.xfail(strict=True, reason="TypeScript 7's server picks the jsconfig")
-
-
-@pytest.mark.parametrize("version", [TS_PINNED, pytest.param(TS7_PINNED, marks=SERVERS_PICK)])
+# TypeScript 7's server takes x.js for its nearest configuration's (no checkJs): nothing was
+# said (before 90f5a8d too); now its own program's tsc -p stands for the server's answer.
+@pytest.mark.parametrize("version", [TS_PINNED, TS7_PINNED])
 def test_a_file_a_tsconfig_holds_is_its_program_s_under_a_nearer_jsconfig(
     tmp_path: Path, version: str
 ) -> None:
@@ -148,6 +147,14 @@ def test_a_file_a_tsconfig_holds_is_its_program_s_under_a_nearer_jsconfig(
         truth |= {(p, int(a), int(b), e) for p, a, b, e in LINE.findall(out)}
     assert truth == {("scripts/x.js", 2, 14, "2322")}
     assert _said(answer(root, check_all)) == truth
+    with contextlib.contextmanager(warm_root)(root, tmp_path / "logs", True) as warm:
+        warm.run(check_all(warm.ws))  # a daemon's: the gate's scope read
+        one = warm.run(diagnostics(warm.ws, "scripts/x.js")).diagnostics
+        assert [(d.line, d.column, d.code) for d in one] == [(2, 14, "2322")]
+    fixed = [{"path": "scripts/x.js", "content": "/** @type {number} */\nexport const k = 1;\n"}]
+    changes = answer(root, lambda ws: previewed(ws, fixed)).changes
+    assert [(d.path, d.line, d.code) for d in changes.fixed] == [("scripts/x.js", 2, "2322")]
+    assert changes.introduced == []
 
 
 def test_a_fresh_javascript_files_syntax_error_stops_its_typescript_7_program(

@@ -104,8 +104,11 @@ def _filled(
     shared: dict[Path, tuple[Path, ...]],
     tsconfigs: dict[Path, TsConfig],
 ) -> None:
-    """`solution` filled in: `made` (the solution-style layouts') and the files two programs
-    hold outside them (`shared`: `also`, and `once`)."""
+    """`solution` filled in: `made` (the solution-style layouts'), the files two programs
+    hold outside them (`shared`: `also`, and `once`), and those a nearer configuration
+    holds too than the one whose program checks them (`Solution.held`: scripts/x.js under
+    scripts/jsconfig.json, the root tsconfig.json's by `_home`), whose answer is their
+    own program's as an unbuilt file's is (`solution_check.unbuilt_checked`)."""
     solution.owners.update(made.owners)
     solution.also.update(made.also)
     solution.files.update(made.files)
@@ -113,6 +116,12 @@ def _filled(
     solution.also.update(shared)
     solution.once.update(shared)
     solution.files.update((c, tsconfigs[c].files) for h in shared.values() for c in h)
+    for path, config in solution.held.items():  # a nearer configuration holding it too
+        nearest = _nearest(path, tsconfigs)
+        if path not in made.owners and nearest is not None and path in tsconfigs[nearest].files:
+            solution.owners[path] = config  # the server answers by the nearer one's program
+            solution.unbuilt.add(path)  # (TypeScript 7's): its program's tsc -p stands for it
+            solution.files[config] = tsconfigs[config].files
 
 
 def _shared(
