@@ -27,7 +27,9 @@ from lspd.workspace.tsc_native import ConfigError
 R = TypeVar("R")
 
 
-def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
+def tsconfig_of(
+    ws: Workspace, path: Path, known: dict[Path, Path | None] | None = None
+) -> Path | None:
     """The configuration of the program that checks `path`, as the gate's scope last read
     them (`solution_of`): the one that chose it where its nearest holds it not (`held`: a
     typeRoots declaration, a jsconfig.json's file beside a solution tsconfig.json), else
@@ -36,28 +38,47 @@ def tsconfig_of(ws: Workspace, path: Path) -> Path | None:
     references does: Vite's) that referenced config. A jsconfig.json is a program's
     configuration as a tsconfig.json is (tsc -p takes it, `allowJs` implied): before,
     site/page.js under site/jsconfig.json was taken for the root tsconfig's program, and
-    HEAD's state kept its errors of the work tree's src/a.ts."""
+    HEAD's state kept its errors of the work tree's src/a.ts. `known`: the nearest
+    configuration of each folder walked so far (by one caller asking of many files)."""
     solution = solution_of(ws)
     if (held := solution.held.get(path)) is not None:
         return held
-    for directory in path.parents:
-        candidate = directory / "tsconfig.json"
-        if candidate.is_file():
-            return solution.owners.get(path, candidate)
+    nearest = _nearest(ws, path.parent, {} if known is None else known)
+    return None if nearest is None else solution.owners.get(path, nearest)
+
+
+def _nearest(ws: Workspace, folder: Path, known: dict[Path, Path | None]) -> Path | None:
+    """The tsconfig.json or jsconfig.json nearest above `folder` up to the root, each
+    folder walked once per `known` (a whole check's: 8 stats per file of effect 4.1's
+    src/, ~25 ms of a TypeScript 7 leaf edit's check)."""
+    walked: list[Path] = []
+    found: Path | None = None
+    for directory in (folder, *folder.parents):
+        if directory in known:
+            found = known[directory]
+            break
+        walked.append(directory)
+        if (candidate := directory / "tsconfig.json").is_file():
+            found = candidate
+            break
         if (candidate := directory / "jsconfig.json").is_file():
-            return solution.owners.get(path, candidate)
+            found = candidate
+            break
         if directory == ws.root or not directory.is_relative_to(ws.root):
-            return None
-    return None
+            break
+    known.update(dict.fromkeys(walked, found))
+    return found
 
 
-def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
+def builder_for(
+    ws: Workspace, path: Path, known: dict[Path, Path | None] | None = None
+) -> tuple[Builder, Path] | None:
     """The builder and tsconfig that check `path`, when TypeScript's tsserver would answer
     it (a TypeScript 7 project answers by its own `tsc --lsp`, file by file)."""
     handler = ws.handler(path)
     if handler is None or handler.language != "typescript":  # no walk up for a Python file
         return None  # (every file of a whole check is asked: 54-165 ms of a Python check)
-    if (config := tsconfig_of(ws, path)) is None:
+    if (config := tsconfig_of(ws, path, known)) is None:
         return None
     definition, toolchain = ws.pool.adapted(handler, ws.project_root(path, handler))
     if definition.diagnostics != "tsserver" or definition.unavailable or toolchain is None:
@@ -75,6 +96,32 @@ def builder_for(ws: Workspace, path: Path) -> tuple[Builder, Path] | None:
 Progress = Callable[[int], None]  # files checked so far
 
 
+def _grouped(
+    ws: Workspace, matched: list[Path]
+) -> tuple[dict[tuple[Path, Path], list[Path]], dict[Path, Builder], list[Path]]:
+    """`matched`'s files by the builder (its package) and tsconfig that check them, the
+    builders, and the files none checks. Looked up once per folder, kind of file and
+    layout's program (the walk up for each of effect 4.1's 572 files: ~60 ms of a
+    TypeScript 7 leaf edit's 0.2 s check, where no builder checks any)."""
+    groups: dict[tuple[Path, Path], list[Path]] = {}
+    builders: dict[Path, Builder] = {}
+    rest: list[Path] = []
+    solution = solution_of(ws)
+    founds: dict[tuple[Path, str, Path | None, Path | None], tuple[Builder, Path] | None] = {}
+    nearest: dict[Path, Path | None] = {}  # each folder's nearest configuration
+    for path in matched:
+        key = path.parent, path.suffix, solution.owners.get(path), solution.held.get(path)
+        if key not in founds:
+            founds[key] = builder_for(ws, path, nearest)
+        if (found := founds[key]) is None:
+            rest.append(path)
+            continue
+        builder, config = found
+        builders[builder.package] = builder
+        groups.setdefault((builder.package, config), []).append(path)
+    return groups, builders, rest
+
+
 async def typescript_checked(
     ws: Workspace,
     matched: list[Path],
@@ -89,17 +136,7 @@ async def typescript_checked(
     result in `known`; the others' are made by `answers` (positions in UTF-16). A program
     whose syntax errors stopped tsc is added to `stops`, and its JSON modules' errors
     (`resolveJsonModule`: no gate's file, tsc's answer all the same) are results too."""
-    groups: dict[tuple[Path, Path], list[Path]] = {}
-    builders: dict[Path, Builder] = {}
-    rest: list[Path] = []
-    for path in matched:
-        found = builder_for(ws, path)
-        if found is None:
-            rest.append(path)
-            continue
-        builder, config = found
-        builders[builder.package] = builder
-        groups.setdefault((builder.package, config), []).append(path)
+    groups, builders, rest = _grouped(ws, matched)
     results: list[R] = []
     rebuilt: list[Path] = []
     data: set[Path] = set()  # JSON modules said

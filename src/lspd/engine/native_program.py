@@ -366,12 +366,14 @@ def configs_of(ws: Workspace, sessions: Mapping[Path, Session]) -> dict[Path, Pr
     latter was taken for the app's program, and its syntax error stopped nothing)."""
     found: dict[Path, Programmed] = {}
     configs: dict[tuple[Path, Path | None, Path | None], Path | None] = {}
+    nearest: dict[Path, Path | None] = {}  # each folder's nearest configuration
+    compilers = {s: compiler(s) for s in set(sessions.values())}  # each a PATH lookup
     solution = solution_of(ws)
     for path, session in sessions.items():
         key = path.parent, solution.owners.get(path), solution.held.get(path)
         if key not in configs:
-            configs[key] = tsconfig_of(ws, path)
-        if (config := configs[key]) is not None and (tsc := compiler(session)):
+            configs[key] = tsconfig_of(ws, path, nearest)
+        if (config := configs[key]) is not None and (tsc := compilers[session]):
             found.setdefault(config, (tsc, []))[1].append(path)
     return found
 
