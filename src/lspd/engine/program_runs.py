@@ -13,9 +13,9 @@ error ends (its squiggles), as the server's items do.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import re
-import subprocess
 import tempfile
 import threading
 from collections.abc import Iterable
@@ -27,15 +27,14 @@ from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_copy import Checked, TscError, checking_only, said_by
+from lspd.workspace.tsc_copy import Checked, TscError, checked_output, said_by
 from lspd.workspace.tsc_native import locate
 
 TIMEOUT_S = 600.0
 Items = dict[Path, list[shapes.Diagnostic]]
 # (workspace root, config) -> (the stamps it ran at, its items by file)
 _ran: dict[tuple[Path, Path], tuple[object, Items]] = {}
-# this process's build-info files (a folder gone with it) and one run at a time of each
-_kept: list[tempfile.TemporaryDirectory[str]] = []
+# one run at a time of each program's build-info file (`_build_info`)
 _running: dict[Path, threading.Lock] = {}
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CONFIG = re.compile(r"^.+?\.json:\d+:\d+ - error TS\d+: ")  # tsc --pretty's, of a config
@@ -51,8 +50,7 @@ async def program_items(ws: Workspace, config: Path, files: Iterable[Path]) -> I
     tsc = compiler_of(ws, config)
     if tsc is None:
         return {}
-    info = _build_info(ws.root, config)
-    items = await asyncio.to_thread(_run, [*tsc, "-p", str(config)], config.parent, info)
+    items = await asyncio.to_thread(_run, tsc, config, _build_info(ws.root, config))
     _ran[(ws.root, config)] = (stamps, items)
     return items
 
@@ -82,36 +80,32 @@ def items_of(checked: Checked) -> Items:
 def _build_info(root: Path, config: Path) -> Path:
     """The file `config`'s runs on disk keep their build state in (none of the project's:
     its own `tsBuildInfoFile` is left as it is), in a folder of this process's."""
-    if not _kept:
-        _kept.append(tempfile.TemporaryDirectory(prefix="lspd-tsbuildinfo-"))
     name = hashlib.sha256(f"{root}\0{config}".encode()).hexdigest()[:20]
-    return Path(_kept[0].name) / f"{name}.tsbuildinfo"
+    return Path(_folder().name) / f"{name}.tsbuildinfo"
 
 
-def _run(argv: list[str], cwd: Path, build_info: Path) -> Items:
+@functools.cache
+def _folder() -> tempfile.TemporaryDirectory[str]:
+    """This process's folder of build-info files, made at its first run (gone with it)."""
+    return tempfile.TemporaryDirectory(prefix="lspd-tsbuildinfo-")
+
+
+def _run(tsc: list[str], config: Path, build_info: Path) -> Items:
     """tsc's errors by file, each from its start to its end (`--pretty`'s squiggles), in
     LSP's lines, as tsc says them beside its configuration's errors (`solution_check.
     _configured`'s); none where tsc could not say (it did not run, an error of a library's
     file)."""
-    try:
-        with _running.setdefault(build_info, threading.Lock()):
-            done = subprocess.run(
-                [*argv, *checking_only(build_info)],
-                cwd=cwd,
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT_S,
-                check=False,
-            )
-    except (OSError, subprocess.TimeoutExpired):
+    with _running.setdefault(build_info, threading.Lock()):
+        output = checked_output(tsc, config, build_info, TIMEOUT_S)
+    if output is None:
         build_info.unlink(missing_ok=True)  # a run cut short: the next one starts anew
         return {}
-    lines = _ANSI.sub("", done.stdout).split("\n")
+    lines = _ANSI.sub("", output).split("\n")
     # a configuration's error (tsconfig.node.json:14:5 - error TS5023): `_configured` says
     # it; the rest is the program's answer, which tsc gives where the option stops nothing
     lines = ["" if _CONFIG.match(line) else line for line in lines]
-    top = Path(cwd.anchor)  # the disk's paths are their own (no copy)
-    found = said_by("\n".join(lines), cwd, top, top, {}, configured=True)
+    top = Path(config.anchor)  # the disk's paths are their own (no copy)
+    found = said_by("\n".join(lines), config.parent, top, top, {}, configured=True)
     return {} if found is None else items_of(found)
 
 

@@ -23,12 +23,12 @@ Key = tuple[int, int, int, int, str | None, str]
 def joined(ws: Workspace, results: list[DiagnosticsResult]) -> list[DiagnosticsResult]:
     """`results` joined per file (the file's own program's first), a `once` file's
     diagnostic an earlier result of it says left out of the later ones."""
-    once = {ws.display(p) for p in solution_of(ws).once}
+    once = solution_of(ws).once
     said: dict[str, set[Key]] = {}
     kept: list[DiagnosticsResult] = []
     for result in results:
-        seen = said.get(result.path)
-        if result.path in once and seen is not None:
+        seen = said.get(result.path)  # a file said twice: only then is it looked up
+        if seen is not None and ws.root / result.path in once:  # (`display`'s, undone)
             fresh = [d for d in result.diagnostics if _key(d) not in seen]
             if not fresh:
                 continue

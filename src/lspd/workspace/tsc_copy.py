@@ -133,7 +133,7 @@ def _answered(
     for _ in range(READS):
         here = in_state(layout, copy, manifest)
         where = here / config.relative_to(root)
-        output = _run(tsc, where, scratch)
+        output = checked_output(tsc, where, scratch / "lspd.tsbuildinfo", CHECK_TIMEOUT_S)
         if output is None:
             return None
         listed = (Path(os.path.normpath(line)) for line in output.split("\n") if line[:1] == "/")
@@ -144,16 +144,18 @@ def _answered(
     return None
 
 
-def _run(tsc: list[str], where: Path, scratch: Path) -> str | None:
-    """tsc -p `where` (a configuration in a copy) run, its output; None where it did not."""
-    command = [*tsc, "-p", str(where), *checking_only(scratch / "lspd.tsbuildinfo")]
+def checked_output(tsc: list[str], config: Path, build_info: Path, timeout: float) -> str | None:
+    """`tsc -p config` run to check alone (`_checking_only`, its build state in
+    `build_info`) from the configuration's folder, its output; None where it did not run
+    or was cut short."""
+    command = [*tsc, "-p", str(config), *_checking_only(build_info)]
     try:
         done = subprocess.run(
             command,
-            cwd=where.parent,
+            cwd=config.parent,
             capture_output=True,
             text=True,
-            timeout=CHECK_TIMEOUT_S,
+            timeout=timeout,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
@@ -161,7 +163,7 @@ def _run(tsc: list[str], where: Path, scratch: Path) -> str | None:
     return done.stdout
 
 
-def checking_only(build_info: Path) -> list[str]:
+def _checking_only(build_info: Path) -> list[str]:
     """tsc's flags for a check that writes nothing of the project: `--noEmit` still writes a
     composite or incremental program's `.tsbuildinfo` where its `tsBuildInfoFile` says
     (Vite's `node_modules/.tmp/`, reached from a copy through its linked node_modules) or
