@@ -128,3 +128,35 @@ def test_a_copy_left_half_made_is_made_again(tmp_path: Path) -> None:
         ["src/eq.ts", "src/main.ts", "src/shapes.ts"],
         [],
     )
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_the_kept_copy_s_build_state_is_kept_and_read_right_in_each_state(
+    tmp_path: Path, version: str
+) -> None:
+    root, tsc = _project(tmp_path, version)
+    config, state = root / "tsconfig.json", tmp_path / "states" / "kept"
+    signature = {root / "src/shapes.ts": "export const area = (r: number): string => `${r}`;\n"}
+    fixed = {**signature, root / "src/main.ts": FILES["src/main.ts"].replace("number", "string")}
+    moved = {root / "src/eq.ts": None, root / "src/extra.ts": "export const x: number = 'x';\n"}
+    every = ["src/eq.ts", "src/main.ts", "src/shapes.ts"]
+    states: list[tuple[dict[Path, str | None], list[str], list[tuple[str, int, str]]]] = [
+        ({}, every, []),
+        # its importer's error comes from another file's declarations
+        (signature, every, [("src/main.ts", 2, "2322")]),
+        (fixed, every, []),
+        (moved, ["src/extra.ts", "src/main.ts", "src/shapes.ts"], [("src/extra.ts", 1, "2322")]),
+        (signature, every, [("src/main.ts", 2, "2322")]),
+    ]
+    for held, files, errors in states:
+        assert _said(root, checked_copy(tsc, root, config, held, state)) == (files, errors)
+        assert tsc_kept.build_info(_kept(root, state)).is_file()
+    kept = _kept(root, state)
+    kept.with_suffix(".json").unlink()  # made again: its build state with it
+    (root / "src/shapes.ts").write_text("export const area = 1;\n")
+    assert _said(root, checked_copy(tsc, root, config, {}, state))[1] == [
+        ("src/main.ts", 2, "2349"),
+    ]
+    assert tsc_kept.swept(state.parent, now=10**12) == [kept]  # unused for years: removed
+    assert not tsc_kept.build_info(kept).exists()
+    assert not (root / "tsconfig.tsbuildinfo").exists()

@@ -68,6 +68,14 @@ def folder(base: Path, root: Path, config: Path, top: Path) -> Path:
     return base / "tsc-kept" / key
 
 
+def build_info(copy: Path) -> Path:
+    """Where tsc keeps its build state of the kept `copy` between questions (beside it, so
+    `in_state` never sees it): the next run on the copy checks again only what the files
+    moved since affect. tsc compares each file's text hash, never its stamp, so a copy
+    brought to another state is read right."""
+    return copy.with_suffix(".tsbuildinfo")
+
+
 @contextmanager
 def taken(copy: Path, root: Path) -> Iterator[Manifest | None]:
     """The kept copy of `root` at `copy` held for one question: its manifest (empty where
@@ -84,6 +92,7 @@ def taken(copy: Path, root: Path) -> Iterator[Manifest | None]:
         kept.unlink(missing_ok=True)
         if not manifest.files and not manifest.links:
             shutil.rmtree(copy, ignore_errors=True)
+            build_info(copy).unlink(missing_ok=True)
             manifest = Manifest()
         manifest.root = str(root)
         copy.mkdir(parents=True, exist_ok=True)
@@ -264,6 +273,7 @@ def _dropped(copy: Path) -> bool:
         if _locked(lock, lock_path):
             copy.with_suffix(".json").unlink(missing_ok=True)
             shutil.rmtree(copy, ignore_errors=True)
+            build_info(copy).unlink(missing_ok=True)
             lock_path.unlink(missing_ok=True)
             return True
     return False
