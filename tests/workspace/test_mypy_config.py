@@ -165,6 +165,23 @@ def test_a_section_naming_a_src_package_makes_it_the_gate(tmp_path: Path) -> Non
     assert scope.packages == ("src/pkg",)
 
 
+def test_a_section_naming_only_a_file_the_walk_leaves_out_does_not_make_it_the_gate(
+    tmp_path: Path,
+) -> None:
+    """black 24.10's layout: its one section under src/ names its generated, git-ignored
+    `_black_version` (`ignore_missing_imports`); the gate was that file's imports, none:
+    "0 files, 0 errors"."""
+    names = ["src/pkg/__init__.py", "src/pkg/core.py", "tests/test_core.py"]
+    config = '[tool.mypy]\nmypy_path = "src"\n[[tool.mypy.overrides]]\n'
+    config += 'module = ["_pkg_version.*", "tests.data.*"]\nignore_missing_imports = true\n'
+    files = dict.fromkeys([*names, "src/_pkg_version.py"], "")
+    write(tmp_path, {**files, "pyproject.toml": config})
+    walked = [tmp_path / n for n in names]  # src/_pkg_version.py: git ignores it
+    (scope,) = mypy_scopes([tmp_path], walked, "project", False)
+    assert scope.files == tuple(walked)
+    assert (scope.packages, scope.note) == ((), "no `files`: every Python file of the project")
+
+
 def test_a_configuration_is_read_again_only_when_it_changed(tmp_path: Path) -> None:
     ini = tmp_path / "mypy.ini"
     ini.write_text("[mypy]\nfiles = a\n")
