@@ -1,11 +1,11 @@
 """The files mypy checks in a mypy-gated project: its configuration's `files` (paths or
 globs relative to the project, directories walked for `.py` / `.pyi`), less its `exclude`
-regex; without `files`, the project's own packages its per-module sections name where it
-keeps them apart (`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every Python file
-of the project (what `mypy .` checks), less `exclude`. The answer names the configuration
-that chose them.
+regex; without `files`, those its pre-commit mypy hook passes mypy (`mypy_precommit`), else
+the project's own packages its per-module sections name where it keeps them apart
+(`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every Python file of the project
+(what `mypy .` checks), less `exclude`. The answer names the configuration that chose them.
 
-Where `files` (or the packages) choose part of the project, the project's modules mypy
+Where `files` (or the hook, or the packages) choose part of the project, the project's modules mypy
 follows into from them are the project's gate too (`mypy_follow`): mypy reports their
 errors (`files = ["app/main.py"]` importing `app.helper`: app/helper.py's `return "x"` is
 mypy's error, where lspd said "0 errors"), found where mypy looks (`mypy_path`, its
@@ -33,6 +33,7 @@ from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_c
 from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
+from lspd.workspace.mypy_precommit import precommit_mypy
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -82,9 +83,13 @@ def mypy_scopes(
         inside = [p for p in files if directory in p.parents]
         chosen, note = inside, "no `files`: every Python file of the project"
         packages: tuple[str, ...] = ()
+        hook = None if config.files else precommit_mypy(directory)
         if config.files:
             chosen = _chosen(directory, inside, config.files)
             note = "files = " + ", ".join(config.files)
+        elif hook is not None:
+            chosen = [p for p in inside if hook.takes(p)]
+            note = f"no `files`: those {hook.label} passes mypy"
         elif packages := _packages(directory, config.mypy_path, config.modules, inside):
             chosen = _chosen(directory, inside, packages)
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
@@ -97,8 +102,11 @@ def mypy_scopes(
                     f"({exc}): fix it there (mypy cannot use it either)"
                 ) from None
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
-        found, read = _reach(directory, config, chosen, inside, bool(packages), root, python, texts)
+        part = bool(packages) or hook is not None  # mypy follows into the rest of the project
+        found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
+        if hook is not None:  # an edit of it chooses again
+            read = (*read, (hook.path, stamp(hook.path)))
         scopes.append(MypyScope(directory, config.label, found, note, packages, read))
     return scopes
 
@@ -108,21 +116,22 @@ def _reach(
     config: MypyConfig,
     chosen: list[Path],
     inside: list[Path],
-    packages: bool,
+    part: bool,
     root: Path | None,
     python: Path | None,
     texts: Mapping[Path, str | None] | None,
 ) -> tuple[tuple[Path, ...], tuple[tuple[Path, Stamp], ...]]:
     """The files mypy reports of the project pointed at `chosen` (of `inside`, the walk's
     Python files of it), and the files whose imports chose that, with their stamps: where
-    `files` or the packages choose, what mypy follows into from them (`exclude` aside);
+    `files`, the packages or a pre-commit hook choose (`part`), what mypy follows into from
+    them (`exclude` aside);
     from every file, the modules git ignores it follows into (the others are every file's
     already)."""
     ignored = _ignored(directory, inside, texts or {})
-    if not (config.files or packages or ignored):
+    if not (config.files or part or ignored):
         return tuple(sorted(chosen)), ()
     folders = _folders(directory, mypy_python(directory, root, python))
-    if config.files or packages:
+    if config.files or part:
         seen = [*inside, *ignored]
         reached, imports = followed(directory, config, chosen, seen, folders, texts)
     else:

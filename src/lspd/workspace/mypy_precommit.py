@@ -1,0 +1,125 @@
+"""The files a project's pre-commit mypy hook checks, where its mypy configuration names no
+`files`: then its gate is what its CI runs, and many projects run mypy through pre-commit
+(`.pre-commit-config.yaml`: mirrors-mypy, or a local hook). pre-commit passes mypy the
+tracked files its `files` regex takes and its `exclude` regex leaves (the configuration's
+top-level pair first), each searched in the path from the configuration's folder. black
+24.10 excludes `^(docs/conf.py|scripts/generate_schema.py)$`: the second holds a match
+statement under `python_version = 3.9`, which stops `mypy .` there. A hook told to pass no
+file names (`pass_filenames: false`) chooses its own targets: none is taken from it.
+
+lspd runs the project's mypy with its configuration on the files chosen, never a hook's
+options (`args`) or the environment it installs. So a hook whose `args` change what mypy
+says (`--python-version=3.10`, `--strict`: black's second hook, over that one script) is
+left out: its files are the gate's only where another hook takes them. Those only shaping
+the output, and `--ignore-missing-imports` (mirrors-mypy's default), are no such change
+of which files the project proves (the errors of a missing import aside).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from lspd.workspace.files import read_text
+from lspd.workspace.mypy_stamps import Memo
+
+CONFIG_NAME = ".pre-commit-config.yaml"
+# `args` a hook may hold and still be taken: the output's shape, and mirrors-mypy's defaults
+SAME_CHECK = frozenset(
+    {"--ignore-missing-imports", "--scroll-output", "--show-error-codes", "--pretty"}
+    | {"--no-pretty", "--show-column-numbers", "--show-error-context", "--no-error-summary"}
+    | {"--color-output", "--no-color-output", "--show-traceback", "--install-types"}
+    | {"--non-interactive", "--hide-error-context", "--show-error-code-links"}
+)
+Regexes = tuple[re.Pattern[str], re.Pattern[str]]  # (files, exclude), pre-commit's pair
+
+
+@dataclass(frozen=True)
+class PrecommitMypy:
+    """The mypy hooks of a pre-commit configuration: which files they pass mypy."""
+
+    path: Path  # the configuration, in the repository's top folder
+    top: Regexes  # its top-level `files` and `exclude`
+    hooks: tuple[Regexes, ...]  # each mypy hook's
+
+    def takes(self, path: Path) -> bool:
+        """Whether a hook passes mypy `path` (under the configuration's folder)."""
+        name = path.relative_to(self.path.parent).as_posix()
+        if not _passes(self.top, name):
+            return False
+        return any(_passes(hook, name) for hook in self.hooks)
+
+    @property
+    def label(self) -> str:
+        """How the scope's note names it."""
+        return f"{CONFIG_NAME}'s mypy hook"
+
+
+def precommit_mypy(directory: Path) -> PrecommitMypy | None:
+    """The pre-commit mypy hooks over the project at `directory`: the configuration in it
+    or a folder above, up to the repository's top; None without one, without a mypy hook
+    passing file names, or where it cannot be read (not YAML, a regex Python cannot
+    compile). Read again only when it changed."""
+    for folder in (directory, *directory.parents):
+        if (path := folder / CONFIG_NAME).is_file():
+            return _READ.get(path, (path,), functools.partial(_kept, path))
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+_READ: Memo[PrecommitMypy | None] = Memo()
+
+
+def _kept(path: Path) -> tuple[PrecommitMypy | None, tuple[Path, ...]]:
+    return _read(path), ()
+
+
+def _read(path: Path) -> PrecommitMypy | None:
+    try:
+        body = yaml.safe_load(read_text(path) or "")
+        if not isinstance(body, dict):
+            return None
+        top = _regexes(body)
+        hooks = tuple(
+            _regexes(hook)
+            for repo in _listed(body.get("repos"))
+            for hook in _listed(repo.get("hooks"))
+            if _is_mypy(hook) and hook.get("pass_filenames", True) is not False and _same(hook)
+        )
+    except (yaml.YAMLError, re.error, TypeError):
+        return None
+    return PrecommitMypy(path, top, hooks) if hooks else None
+
+
+def _listed(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _is_mypy(hook: dict[str, Any]) -> bool:
+    """mirrors-mypy's hook, or a local one whose command is mypy (`entry: mypy`,
+    `entry: python -m mypy`; not `dmypy`, whose targets its arguments name)."""
+    entry = str(hook.get("entry") or "").split()
+    return (hook.get("id") == "mypy" and not entry) or "mypy" in entry[:3]
+
+
+def _same(hook: dict[str, Any]) -> bool:
+    """Whether the hook's `args` leave mypy checking as its configuration says."""
+    args = hook.get("args") or []
+    return isinstance(args, list) and all(str(a).split("=")[0] in SAME_CHECK for a in args)
+
+
+def _regexes(table: dict[str, Any]) -> Regexes:
+    """A table's `files` and `exclude` (pre-commit's defaults: every file, none left)."""
+    files, exclude = table.get("files", ""), table.get("exclude", "^$")
+    return re.compile(str(files or "")), re.compile(str(exclude or "^$"))
+
+
+def _passes(regexes: Regexes, name: str) -> bool:
+    files, exclude = regexes
+    return files.search(name) is not None and exclude.search(name) is None

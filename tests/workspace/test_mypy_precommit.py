@@ -1,0 +1,99 @@
+"""A mypy project whose configuration names no `files` and whose pre-commit runs mypy is
+gated on the files its hooks pass mypy (`workspace/mypy_precommit.py`): black 24.10's
+layout, whose `mypy .` stops at a script its first hook excludes and a second checks under
+`--python-version=3.12` (here a type parameter list, mypy 2.4.1's syntax error under 3.10).
+The gate's errors are the pinned mypy's run on the files
+pre-commit passes it; an edit of the pre-commit configuration chooses again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.mypy_precommit import precommit_mypy
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, project
+
+ERROR = 'count: int = "three"\n'
+PRECOMMIT = """\
+exclude: ^(profiling/|tests/data/)
+repos:
+  - repo: https://github.com/pycqa/flake8
+    rev: 7.1.0
+    hooks:
+      - id: flake8
+        exclude: ^app/
+  - repo: https://github.com/pre-commit/mirrors-mypy
+    rev: v1.11.2
+    hooks:
+      - id: mypy
+        exclude: ^(docs/conf.py|scripts/gen.py)$
+        args: []
+        additional_dependencies: &mypy_deps
+          - types-PyYAML
+      - id: mypy
+        name: mypy (Python 3.10)
+        files: scripts/gen.py
+        args: ["--python-version=3.12"]
+        additional_dependencies: *mypy_deps
+"""
+FILES = {
+    "pyproject.toml": '[tool.mypy]\nstrict = true\npython_version = "3.10"\n',
+    ".pre-commit-config.yaml": PRECOMMIT,
+    "app/__init__.py": "",
+    "app/main.py": ERROR,
+    "tests/test_main.py": ERROR,
+    "docs/conf.py": ERROR,
+    "scripts/gen.py": "def same[T](x: T) -> T:\n    return x\n",
+    "profiling/run.py": ERROR,
+    "tests/data/case.py": ERROR,
+}
+PASSED = ["app/__init__.py", "app/main.py", "tests/test_main.py"]  # what pre-commit passes
+
+
+def _found(root: Path) -> list[tuple[str | None, int, str | None]]:
+    return sorted((d.path, d.line, d.code) for d in answer(root, workspace_diagnostics).diagnostics)
+
+
+def test_the_gate_is_what_the_pre_commit_mypy_hooks_pass_mypy(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", FILES)
+    said = sorted((f, code) for f, *_, code, _ in cli_errors(root, "."))
+    assert said == [
+        ("app/main.py", "assignment"),
+        ("docs/conf.py", "assignment"),
+        ("profiling/run.py", "assignment"),
+        ("scripts/gen.py", "syntax"),
+        ("tests/data/case.py", "assignment"),
+        ("tests/test_main.py", "assignment"),
+    ]
+    assert cli_errors(root, "--python-version=3.12", "scripts/gen.py") == []  # its own hook
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *PASSED))
+    assert truth == [("app/main.py", 1, "assignment"), ("tests/test_main.py", 1, "assignment")]
+    assert _found(root) == truth
+    checked = answer(root, workspace_diagnostics)
+    [scope] = checked.scope
+    note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy"
+    assert (scope.files, scope.note) == (3, note)
+
+    # the hook now leaves tests/ out too: chosen again
+    (root / ".pre-commit-config.yaml").write_text(PRECOMMIT.replace("^(docs/", "^(tests/.*|docs/"))
+    assert _found(root) == [("app/main.py", 1, "assignment")]
+
+
+def test_a_hook_passing_no_file_names_or_with_options_of_its_own_chooses_nothing(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path / "p", {"app.py": ERROR, "mypy.ini": "[mypy]\n"})
+    config = root / ".pre-commit-config.yaml"
+    hooks = ["    - id: mypy\n      pass_filenames: false\n      args: [app.py]\n"]
+    hooks += ["    - id: mypy\n      args: [--strict]\n"]
+    hooks += ["    - id: dmypy\n      entry: dmypy run\n      language: system\n"]
+    for hook in hooks:
+        config.write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+        assert precommit_mypy(root) is None
+    config.write_text("repos: [\n")  # not YAML: as without one
+    assert precommit_mypy(root) is None
+    local = "    - id: types\n      entry: python -m mypy\n      language: system\n"
+    config.write_text(f"repos:\n- repo: local\n  hooks:\n{local}      files: ^app\\.py$\n")
+    found = precommit_mypy(root)
+    assert found is not None and found.takes(root / "app.py") and not found.takes(root / "b.py")
