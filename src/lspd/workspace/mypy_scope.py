@@ -1,22 +1,24 @@
 """The files mypy checks in a mypy-gated project: its configuration's `files` (paths or
 globs relative to the project, directories walked for `.py` / `.pyi`), less its `exclude`
 regex; without `files`, those its pre-commit mypy hook passes mypy (`mypy_precommit`), else
-the project's own packages its per-module sections name where it keeps them apart
-(`mypy_path`, `src/`: SQLAlchemy's lib/sqlalchemy), else every Python file of the project
-(what `mypy .` checks), less `exclude`. The answer names the configuration that chose them.
+the paths its own lint script runs mypy on (`mypy_scripts`), else the project's own
+packages its per-module sections name where it keeps them apart (`mypy_path`, `src/`:
+SQLAlchemy's lib/sqlalchemy), else every Python file of the project (what `mypy .`
+checks), less `exclude`. The answer names the configuration that chose them.
 
-Where `files` (or the hook, or the packages) choose part of the project, the project's modules mypy
-follows into from them are the project's gate too (`mypy_follow`): mypy reports their
-errors (`files = ["app/main.py"]` importing `app.helper`: app/helper.py's `return "x"` is
-mypy's error, where lspd said "0 errors"), found where mypy looks (`mypy_path`, its
-directory, a source's base folder, a folder the environment's `.pth` files name: an
-editable install, svcs' tox running `mypy tests/typing` with `src/svcs` reached through
-it). Their edits are changes of the project (the gate's listing, its kept result's key,
-the texts a baseline's state holds); a module nothing imports is none: mypy never checks
-it. The files whose imports were read are kept (`MypyScope.read`): an edit of one can
-add or drop a module. A module git ignores (a generated `_version.py`) is followed into as
-any other (mypy reads no .gitignore), with or without `files`; an ignored file nothing
-imports (a `build/` copy) is none."""
+Where `files` (or the hook, the script, the packages) choose part of the project, the
+project's modules mypy follows into from them are the project's gate too
+(`mypy_follow`): mypy reports their errors (`files = ["app/main.py"]` importing
+`app.helper`: app/helper.py's `return "x"` is mypy's error, where lspd said "0 errors"),
+found where mypy looks (`mypy_path`, its directory, a source's base folder, a folder the
+environment's `.pth` files name: an editable install, svcs' tox running `mypy
+tests/typing` with `src/svcs` reached through it). Their edits are changes of the
+project (the gate's listing, its kept result's key, the texts a baseline's state holds);
+a module nothing imports is none: mypy never checks it. The files whose imports were
+read are kept (`MypyScope.read`): an edit of one can add or drop a module. A module git
+ignores (a generated `_version.py`) is followed into as any other (mypy reads no
+.gitignore), with or without `files`; an ignored file nothing imports (a `build/` copy)
+is none."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import precommit_mypy
+from lspd.workspace.mypy_scripts import script_targets
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -84,12 +87,18 @@ def mypy_scopes(
         chosen, note = inside, "no `files`: every Python file of the project"
         packages: tuple[str, ...] = ()
         hook = None if config.files else precommit_mypy(directory)
+        read_too = [] if hook is None else [hook.path]  # an edit of one chooses again
         if config.files:
             chosen = _chosen(directory, inside, config.files)
             note = "files = " + ", ".join(config.files)
         elif hook is not None:
             chosen = [p for p in inside if hook.takes(p)]
             note = f"no `files`: those {hook.label} passes mypy"
+        elif (script := script_targets(directory)) is not None:
+            packages = script[1]  # mypy is pointed at them, as the script does
+            chosen = _chosen(directory, inside, packages)
+            note = f"no `files`: what {script[0]} runs mypy on: " + ", ".join(packages)
+            read_too.append(directory / script[0])
         elif packages := _packages(directory, config.mypy_path, config.modules, inside):
             chosen = _chosen(directory, inside, packages)
             note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
@@ -105,8 +114,7 @@ def mypy_scopes(
         part = bool(packages) or hook is not None  # mypy follows into the rest of the project
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
-        if hook is not None:  # an edit of it chooses again
-            read = (*read, (hook.path, stamp(hook.path)))
+        read = (*read, *((path, stamp(path)) for path in read_too))
         scopes.append(MypyScope(directory, config.label, found, note, packages, read))
     return scopes
 

@@ -1,0 +1,86 @@
+"""A mypy project whose configuration names no `files` and no pre-commit hook is gated on the
+paths its own lint script runs mypy on (`workspace/mypy_scripts.py`): fastapi 0.115's
+`scripts/lint.sh` runs `mypy fastapi`, where `mypy .` stops at "Duplicate module named"
+among its docs' examples and lspd said only "mypy failed". Its errors are the pinned mypy's
+run on those paths; the ways scripts say it (a variable, a Makefile recipe, a tox command,
+options and their values) each read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.mypy_scripts import script_targets
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, mypy_ran, project
+
+ERROR = 'count: int = "three"\n'
+FASTAPI = {
+    "pyproject.toml": "[tool.mypy]\nstrict = true\n",
+    "scripts/lint.sh": "#!/usr/bin/env bash\n\nset -e\n\nmypy app\nruff check app docs_src\n",
+    "app/__init__.py": "",
+    "app/main.py": ERROR,
+    "docs_src/first/tutorial001.py": ERROR,
+    "docs_src/second/tutorial001.py": ERROR,
+}
+
+
+def test_the_gate_is_what_the_lint_script_runs_mypy_on(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", FASTAPI)
+    whole = mypy_ran(root, ".", exits=(2,))  # mypy . stops before checking anything
+    assert 'Duplicate module named \\"tutorial001\\"' in whole.stdout  # JSON's quotes
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "app"))
+    assert truth == [("app/main.py", 1, "assignment")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
+    [scope] = checked.scope
+    assert (scope.files, scope.note) == (2, "no `files`: what scripts/lint.sh runs mypy on: app")
+
+
+STARLETTE = """\
+#!/bin/sh -e
+
+export PREFIX=""
+if [ -d 'venv' ] ; then
+    export PREFIX="venv/bin/"
+fi
+export SOURCE_FILES="app tests"
+
+${PREFIX}ruff format --check --diff $SOURCE_FILES
+${PREFIX}mypy $SOURCE_FILES
+"""
+
+
+APP_TESTS = ("app", "tests")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "targets"),
+    [
+        ("scripts/check", STARLETTE, APP_TESTS),
+        (
+            "Makefile",
+            "install:\n\tpip install mypy\n\nlint:\n\tmypy app/ tests  # types\n",
+            ("app", "tests"),
+        ),
+        ("tox.ini", "[testenv:types]\ndeps = mypy\ncommands = mypy ./app {posargs}\n", ("app",)),
+        (
+            "scripts/lint.sh",
+            "python -m mypy --config-file tests/mypy.ini -m tests app && x\n",
+            ("app",),
+        ),
+        ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', ("app",)),
+        ("scripts/lint.sh", "mypy --version\nmypy -p app\npip install 'mypy\n", None),
+        ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
+    ],
+)
+def test_the_ways_a_script_says_it(
+    tmp_path: Path, name: str, text: str, targets: tuple[str, ...] | None
+) -> None:
+    for folder in ("app", "tests"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / name).parent.mkdir(exist_ok=True)
+    (tmp_path / name).write_text(text)
+    assert script_targets(tmp_path) == (None if targets is None else (name, targets))
