@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from lspd.errors import InvalidInput, ServerError
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_scripts import script_targets
 from tests.conftest import answer
+from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import cli_errors, mypy_ran, project
 
 ERROR = 'count: int = "three"\n'
@@ -37,6 +39,20 @@ def test_the_gate_is_what_the_lint_script_runs_mypy_on(tmp_path: Path) -> None:
     assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
     [scope] = checked.scope
     assert (scope.files, scope.note) == (2, "no `files`: what scripts/lint.sh runs mypy on: app")
+
+    (root / "scripts/lint.sh").unlink()  # without it, `mypy .`: its stop said, and what to do
+    with pytest.raises(InvalidInput, match=r"at docs_src/\w+/tutorial001.py: Duplicate module"):
+        answer(root, workspace_diagnostics)
+
+
+def test_mypy_1_s_stop_without_a_line_is_said_by_its_first_error(tmp_path: Path) -> None:
+    """mypy 1.13 through dmypy says the duplicate as text with no line: lspd said "mypy
+    failed in ...: Found 1 error in 1 file (errors prevented further checking)", its last
+    line, and not which file or why."""
+    files = {k: v for k, v in FASTAPI.items() if k != "scripts/lint.sh"}
+    root = project(tmp_path / "p", files, mypy_113())
+    with pytest.raises(ServerError, match=r'tutorial001.py: error: Duplicate module named "tut'):
+        answer(root, workspace_diagnostics)
 
 
 STARLETTE = """\

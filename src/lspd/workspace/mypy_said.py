@@ -97,5 +97,9 @@ def output_of(
     if (status not in (0, 1) and not answered) or (status == 1 and not kept and err.strip()):
         log.error("mypy in %s failed (status %d):\n%s%s", project, status, out, err)
         last = (err.strip() or out.strip() or f"exit status {status}").splitlines()[-1]
-        raise MypyFailed("mypy", f"mypy failed in {project}: {last} (the log has the rest)")
+        # its first error says why (fastapi's `mypy .`: 'Duplicate module named', where
+        # the last line said only "Found 1 error in 1 file (errors prevented further checking)")
+        errors = (line for line in [*out.splitlines(), *err.splitlines()] if ": error: " in line)
+        why = next(errors, last)
+        raise MypyFailed("mypy", f"mypy failed in {project}: {why} (the log has the rest)")
     return MypyOutput(tuple(kept), json_out, status, once)
