@@ -11,6 +11,7 @@ from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_precommit import precommit_mypy
+from lspd.workspace.mypy_scope import EVERY, mypy_scopes
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
 
@@ -97,3 +98,14 @@ def test_a_hook_passing_no_file_names_or_with_options_of_its_own_chooses_nothing
     config.write_text(f"repos:\n- repo: local\n  hooks:\n{local}      files: ^app\\.py$\n")
     found = precommit_mypy(root)
     assert found is not None and found.takes(root / "app.py") and not found.takes(root / "b.py")
+
+
+def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: Path) -> None:
+    hook = "- repo: local\n  hooks:\n  - id: mypy\n    entry: mypy\n    files: ^tools/\n"
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".pre-commit-config.yaml").write_text(f"repos:\n{hook}")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "mypy.ini").write_text("[mypy]\n")
+    walked = [tmp_path / "app" / "a.py", tmp_path / "app" / "b.py"]
+    [scope] = mypy_scopes([tmp_path / "app"], walked, "project", False)
+    assert (scope.files, scope.note) == (tuple(walked), EVERY)

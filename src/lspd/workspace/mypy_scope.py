@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 Stamp = tuple[int, int] | None  # `files.stamp`'s
+EVERY = "no `files`: every Python file of the project"  # the scope's note: nothing chose
 
 
 @dataclass(frozen=True)
@@ -84,24 +85,8 @@ def mypy_scopes(
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
-        chosen, note = inside, "no `files`: every Python file of the project"
-        packages: tuple[str, ...] = ()
-        hook = None if config.files else precommit_mypy(directory)
-        read_too = [] if hook is None else [hook.path]  # an edit of one chooses again
-        if config.files:
-            chosen = _chosen(directory, inside, config.files)
-            note = "files = " + ", ".join(config.files)
-        elif hook is not None:
-            chosen = [p for p in inside if hook.takes(p)]
-            note = f"no `files`: those {hook.label} passes mypy"
-        elif (script := script_targets(directory)) is not None:
-            packages = script[1]  # mypy is pointed at them, as the script does
-            chosen = _chosen(directory, inside, packages)
-            note = f"no `files`: what {script[0]} runs mypy on: " + ", ".join(packages)
-            read_too.append(directory / script[0])
-        elif packages := _packages(directory, config.mypy_path, config.modules, inside):
-            chosen = _chosen(directory, inside, packages)
-            note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
+        chosen, note, packages, read_too = _chosen_by(directory, config, inside)
+        part = note != EVERY  # part of the project: mypy follows into the rest from them
         if config.exclude:
             try:
                 pattern = re.compile(config.exclude)
@@ -111,12 +96,36 @@ def mypy_scopes(
                     f"({exc}): fix it there (mypy cannot use it either)"
                 ) from None
             chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
-        part = bool(packages) or hook is not None  # mypy follows into the rest of the project
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
         scopes.append(MypyScope(directory, config.label, found, note, packages, read))
     return scopes
+
+
+def _chosen_by(
+    directory: Path, config: MypyConfig, inside: list[Path]
+) -> tuple[list[Path], str, tuple[str, ...], list[Path]]:
+    """The files of `inside` (the project's walked Python files) mypy is pointed at, why (the
+    scope's note), the paths given mypy as its targets where they are not those files (a
+    script's, the sections' packages) and the files read to choose (an edit of one chooses
+    again): `files`, else the pre-commit mypy hooks, the lint script, the packages, all."""
+    if config.files:
+        note = "files = " + ", ".join(config.files)
+        return _chosen(directory, inside, config.files), note, (), []
+    hook = precommit_mypy(directory)
+    taken = [] if hook is None else [p for p in inside if hook.takes(p)]
+    if hook is not None and taken:  # (none: its hooks are another project's of the repository)
+        return taken, f"no `files`: those {hook.label} passes mypy", (), [hook.path]
+    read = [] if hook is None else [hook.path]
+    if (script := script_targets(directory)) is not None:
+        named, packages = script
+        note = f"no `files`: what {named} runs mypy on: " + ", ".join(packages)
+        return _chosen(directory, inside, packages), note, packages, [*read, directory / named]
+    if packages := _packages(directory, config.mypy_path, config.modules, inside):
+        note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
+        return _chosen(directory, inside, packages), note, packages, read
+    return inside, EVERY, (), read
 
 
 def _reach(
