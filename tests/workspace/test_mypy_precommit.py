@@ -81,14 +81,14 @@ def test_the_gate_is_what_the_pre_commit_mypy_hooks_pass_mypy(tmp_path: Path) ->
     assert _found(root) == [("app/main.py", 1, "assignment")]
 
 
-def test_a_hook_passing_no_file_names_or_with_options_of_its_own_chooses_nothing(
+def test_a_hook_with_options_of_its_own_chooses_nothing_one_passing_no_names_its_paths(
     tmp_path: Path,
 ) -> None:
-    root = project(tmp_path / "p", {"app.py": ERROR, "mypy.ini": "[mypy]\n"})
+    root = project(tmp_path / "p", {"app.py": ERROR, "b.py": "", "mypy.ini": "[mypy]\n"})
     config = root / ".pre-commit-config.yaml"
-    hooks = ["    - id: mypy\n      pass_filenames: false\n      args: [app.py]\n"]
-    hooks += ["    - id: mypy\n      args: [--strict]\n"]
+    hooks = ["    - id: mypy\n      args: [--strict]\n"]
     hooks += ["    - id: dmypy\n      entry: dmypy run\n      language: system\n"]
+    hooks += ["    - id: mypy\n      pass_filenames: false\n      args: [--strict, app.py]\n"]
     for hook in hooks:
         config.write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
         assert precommit_mypy(root) is None
@@ -98,6 +98,13 @@ def test_a_hook_passing_no_file_names_or_with_options_of_its_own_chooses_nothing
     config.write_text(f"repos:\n- repo: local\n  hooks:\n{local}      files: ^app\\.py$\n")
     found = precommit_mypy(root)
     assert found is not None and found.takes(root / "app.py") and not found.takes(root / "b.py")
+    # a local hook running mypy on its own paths (poetry's): those are the gate
+    entry = "      entry: poetry run mypy app.py\n      pass_filenames: false\n"
+    config.write_text(f"repos:\n- repo: local\n  hooks:\n    - id: mypy\n{entry}")
+    [scope] = mypy_scopes([root], [root / "app.py", root / "b.py"], "project", False)
+    assert scope.files == (root / "app.py",)
+    assert scope.note == "no `files`: what .pre-commit-config.yaml's mypy hook runs mypy on: app.py"
+    assert _found(root) == [("app.py", 1, "assignment")]
 
 
 def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ tracked files its `files` regex takes and its `exclude` regex leaves (the config
 top-level pair first), each searched in the path from the configuration's folder. black
 24.10 excludes `^(docs/conf.py|scripts/generate_schema.py)$`: the second holds a match
 statement under `python_version = 3.9`, which stops `mypy .` there. A hook told to pass no
-file names (`pass_filenames: false`) chooses its own targets: none is taken from it.
+file names (`pass_filenames: false`, a local `entry: mypy src tests`) runs mypy on the
+paths its entry and `args` name: those are taken, as a lint script's (`mypy_scripts`).
 
 lspd runs the project's mypy with its configuration on the files chosen, never a hook's
 options (`args`) or the environment it installs. So a hook whose `args` change what mypy
@@ -26,6 +27,7 @@ from typing import Any
 import yaml
 
 from lspd.workspace.files import read_text
+from lspd.workspace.mypy_scripts import named_paths
 from lspd.workspace.mypy_stamps import Memo
 
 CONFIG_NAME = ".pre-commit-config.yaml"
@@ -45,7 +47,8 @@ class PrecommitMypy:
 
     path: Path  # the configuration, in the repository's top folder
     top: Regexes  # its top-level `files` and `exclude`
-    hooks: tuple[Regexes, ...]  # each mypy hook's
+    hooks: tuple[Regexes, ...]  # each mypy hook's that passes file names
+    runs: tuple[str, ...] = ()  # the paths the others name (`pass_filenames: false`)
 
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
@@ -85,16 +88,30 @@ def _read(path: Path) -> PrecommitMypy | None:
         body = yaml.safe_load(read_text(path) or "")
         if not isinstance(body, dict):
             return None
-        top = _regexes(body)
-        hooks = tuple(
-            _regexes(hook)
+        mypys = [
+            hook
             for repo in _listed(body.get("repos"))
             for hook in _listed(repo.get("hooks"))
-            if _is_mypy(hook) and hook.get("pass_filenames", True) is not False and _same(hook)
-        )
+            if _is_mypy(hook)
+        ]
+        passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
+        hooks = tuple(_regexes(hook) for hook in passing if _same(hook))
+        runs = [_run(path.parent, hook) for hook in mypys if hook not in passing]
+        top = _regexes(body)
     except (yaml.YAMLError, re.error, TypeError):
         return None
-    return PrecommitMypy(path, top, hooks) if hooks else None
+    named = tuple(dict.fromkeys(p for run in runs for p in run))
+    return PrecommitMypy(path, top, hooks, named) if hooks or named else None
+
+
+def _run(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
+    """The paths a hook passing no file names runs mypy on (its entry's words after mypy,
+    then its `args`), where its options are none of its own (`SAME_CHECK`)."""
+    words = [*str(hook.get("entry") or "mypy").split(), *map(str, hook.get("args") or [])]
+    after = words[words.index("mypy") + 1 :] if "mypy" in words else []
+    if any(w.startswith("-") and w.split("=")[0] not in SAME_CHECK for w in after):
+        return ()
+    return named_paths(folder, after)
 
 
 def _listed(value: Any) -> list[dict[str, Any]]:

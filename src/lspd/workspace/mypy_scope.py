@@ -117,6 +117,9 @@ def _chosen_by(
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         return taken, f"no `files`: those {hook.label} passes mypy", (), [hook.path]
+    if hook is not None and hook.runs and hook.path.parent == directory:
+        note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(hook.runs)
+        return _chosen(directory, inside, hook.runs), note, hook.runs, [hook.path]
     read = [] if hook is None else [hook.path]
     if (script := script_targets(directory)) is not None:
         named, packages = script

@@ -66,7 +66,7 @@ def _targets(directory: Path, text: str) -> tuple[str, ...]:
         words = _words(line, values)
         for index, word in enumerate(words):
             mypy = word.rsplit("/", 1)[-1] == "mypy"
-            if mypy and (found := _named(directory, words[index + 1 :])):
+            if mypy and (found := named_paths(directory, words[index + 1 :])):
                 return found
     return ()
 
@@ -80,7 +80,7 @@ def _words(line: str, values: dict[str, str]) -> list[str]:
         return []
 
 
-def _named(directory: Path, words: list[str]) -> tuple[str, ...]:
+def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
     """The arguments of a mypy command (`words`, after `mypy`) naming the project's files."""
     found: list[str] = []
     skip = False
