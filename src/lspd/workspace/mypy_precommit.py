@@ -66,8 +66,8 @@ class PrecommitMypy:
 def precommit_mypy(directory: Path) -> PrecommitMypy | None:
     """The pre-commit mypy hooks over the project at `directory`: the configuration in it
     or a folder above, up to the repository's top; None without one, without a mypy hook
-    passing file names, or where it cannot be read (not YAML, a regex Python cannot
-    compile). Read again only when it changed."""
+    lspd can take (passing file names, or naming paths), or where it cannot be read (not
+    YAML, a regex Python cannot compile). Read again only when it changed."""
     for folder in (directory, *directory.parents):
         if (path := folder / CONFIG_NAME).is_file():
             return _READ.get(path, (path,), functools.partial(_kept, path))
