@@ -89,6 +89,7 @@ APP_TESTS = ("app", "tests")
         ),
         ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', ("app",)),
         ("scripts/lint.sh", "mypy --version\nmypy -p app\npip install 'mypy\n", None),
+        ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
         ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
     ],
 )

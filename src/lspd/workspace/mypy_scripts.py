@@ -24,6 +24,8 @@ MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
+# the words a command running mypy may have before it: a command's start, a runner's
+_BEFORE = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _VALUED |= {"-m", "--module", "-p", "--package", "--junit-xml", "--html-report", "-c"}
@@ -65,7 +67,8 @@ def _targets(directory: Path, text: str) -> tuple[str, ...]:
             continue
         words = _words(line, values)
         for index, word in enumerate(words):
-            mypy = word.rsplit("/", 1)[-1] == "mypy"
+            run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
+            mypy = run and word.rsplit("/", 1)[-1] == "mypy"
             if mypy and (found := named_paths(directory, words[index + 1 :])):
                 return found
     return ()
