@@ -1,9 +1,10 @@
 """tsc runs of lspd write nothing into the repository: `tsc -p --noEmit` still writes a
 composite or incremental program's `.tsbuildinfo` (where its `tsBuildInfoFile` says, Vite's
 `node_modules/.tmp/`, which a copy reaches through its linked node_modules; else beside the
-configuration), so each run sends it to a scratch folder (`tsc_copy.checked_output`): the disk's
-run of a solution's other program (`program_runs.program_items`) and a run on a copy
-(`tsc_copy.checked_copy`). Real TypeScript 5.4.5 and 7.0.2, their errors unchanged."""
+configuration), so each run sends it to a scratch folder
+(`tsc_incremental.checked_output`): the disk's run of a solution's other program
+(`program_runs.program_items`) and a run on a copy (`tsc_copy.checked_copy`). Real
+TypeScript 5.4.5 and 7.0.2, their errors unchanged."""
 
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_copy import Checked, TscError, checked_output, said_by
+from lspd.workspace.tsc_copy import Checked, TscError, said_by
+from lspd.workspace.tsc_incremental import checked_output, dropped
 from lspd.workspace.tsc_native import locate
 
 TIMEOUT_S = 600.0
@@ -98,7 +99,7 @@ def _run(tsc: list[str], config: Path, build_info: Path) -> Items:
     with _running.setdefault(build_info, threading.Lock()):
         output = checked_output(tsc, config, build_info, TIMEOUT_S)
     if output is None:
-        build_info.unlink(missing_ok=True)  # a run cut short: the next one starts anew
+        dropped(build_info)  # a run cut short: the next one starts anew
         return {}
     lines = _ANSI.sub("", output).split("\n")
     # a configuration's error (tsconfig.node.json:14:5 - error TS5023): `_configured` says

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -31,6 +30,7 @@ from lspd.workspace import tsc_kept
 from lspd.workspace.copies import LeadsOut
 from lspd.workspace.files import read_text
 from lspd.workspace.tsc_copy_layout import Layout, in_state
+from lspd.workspace.tsc_incremental import checked_output
 
 CHECK_TIMEOUT_S = 300.0
 READS = 3  # tsc runs of a question at most: the later ones each read ignored files copied
@@ -147,41 +147,6 @@ def _answered(
             return said_by(output, where.parent, here, root, layout.texts, configured, config)
         manifest.opened = sorted({*manifest.opened, *read})
     return None
-
-
-def checked_output(tsc: list[str], config: Path, build_info: Path, timeout: float) -> str | None:
-    """`tsc -p config` run to check alone (`_checking_only`, its build state in
-    `build_info`) from the configuration's folder, its output; None where it did not run
-    or was cut short."""
-    command = [*tsc, "-p", str(config), *_checking_only(build_info)]
-    try:
-        done = subprocess.run(
-            command,
-            cwd=config.parent,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout
-
-
-def _checking_only(build_info: Path) -> list[str]:
-    """tsc's flags for a check that writes nothing of the project: `--noEmit` still writes a
-    composite or incremental program's `.tsbuildinfo` where its `tsBuildInfoFile` says
-    (Vite's `node_modules/.tmp/`, reached from a copy through its linked node_modules) or
-    beside its outDir or configuration: in the repository. It goes to `build_info` instead
-    (`--incremental`: a program neither composite nor incremental accepts that file only so):
-    a scratch file nothing reads again, or the last run's of the same program, so that this
-    one checks again only what the changes since affect, as `tsc --watch` does.
-    `emitDeclarationOnly` off: before TypeScript 5.6, a tsconfig setting it beside `--noEmit`
-    is TS5053 and nothing checked, where the project's own `tsc` (emitting) or `tsc -b` says
-    the program's errors."""
-    kept = ["--incremental", "--tsBuildInfoFile", str(build_info)]
-    only = ["--emitDeclarationOnly", "false"]
-    return ["--noEmit", *only, *kept, "--listFiles", "--pretty", "true"]
 
 
 def said_by(

@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from lspd.workspace import tsc_incremental
+
 Stamp = list[int]  # a source file's size, mtime (ns), inode and ctime (ns)
 KEEP_DAYS = 14  # a kept copy no question used this long is removed (`swept`)
 KEPT_MOST = 16  # the kept copies of a state directory past its most recently used this many
@@ -92,7 +94,7 @@ def taken(copy: Path, root: Path) -> Iterator[Manifest | None]:
         kept.unlink(missing_ok=True)
         if not manifest.files and not manifest.links:
             shutil.rmtree(copy, ignore_errors=True)
-            build_info(copy).unlink(missing_ok=True)
+            tsc_incremental.dropped(build_info(copy))
             manifest = Manifest()
         manifest.root = str(root)
         copy.mkdir(parents=True, exist_ok=True)
@@ -273,7 +275,7 @@ def _dropped(copy: Path) -> bool:
         if _locked(lock, lock_path):
             copy.with_suffix(".json").unlink(missing_ok=True)
             shutil.rmtree(copy, ignore_errors=True)
-            build_info(copy).unlink(missing_ok=True)
+            tsc_incremental.dropped(build_info(copy))
             lock_path.unlink(missing_ok=True)
             return True
     return False

@@ -1,0 +1,76 @@
+"""A program's tsc run keeps its build state between runs (`workspace/tsc_incremental.py`),
+but not across an edit of what declares globals: TypeScript 7.0.2's incremental run left
+every other file's errors as they were when a script declaring a global was added, changed
+or removed, or a module's `declare global` changed (a fresh `tsc -p` says TS2304 gone,
+TS2345 new). Each run here says what a fresh tsc says, and checks whole exactly where a
+global moved (a module's body edit keeps the build state). Real TypeScript 7.0.2 and 5.4.5."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from lspd.engine.program_runs import compiler_of
+from lspd.workspace import Workspace, tsc_incremental
+from tests.engine.test_affected import written
+from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, own_tsc, typescript_package
+
+OPTIONS = {"strict": True, "noEmit": True, "types": [], "target": "ES2022", "module": "ESNext"}
+FILES = {
+    "tsconfig.json": json.dumps({"compilerOptions": OPTIONS, "include": ["src"]}),
+    "src/report.ts": 'export const loud: string = shout("a");\n',
+    "src/leaf.ts": "export const x = 1;\n",
+}
+SCRIPT = "function shout(word: TYPE): string {\n  return String(word);\n}\n"
+AUGMENTED = "export {};\ndeclare global {\n  function shout(word: TYPE): string;\n}\n"
+# each step: the files written (None: removed), and whether the run checks whole
+STEPS: list[tuple[dict[str, str | None], bool]] = [
+    ({}, True),  # the first run
+    ({"src/helpers.ts": SCRIPT.replace("TYPE", "string")}, True),  # a script added
+    ({"src/helpers.ts": SCRIPT.replace("TYPE", "number")}, True),  # its global's parameter changed
+    ({"src/helpers.ts": None}, True),  # removed
+    ({"src/g.ts": AUGMENTED.replace("TYPE", "string")}, True),  # a module's declare global added
+    ({"src/g.ts": AUGMENTED.replace("TYPE", "number")}, True),  # changed
+    ({"src/leaf.ts": "export const x = 2;\n"}, False),  # a module's body: the state kept
+    ({"src/g.ts": "export {};\n"}, True),  # the module's declare global taken away
+    ({"src/leaf.ts": SCRIPT.replace("TYPE", "string")}, True),  # a module made a script
+]
+PRETTY = re.compile(r"^(\S+?):(\d+):(\d+) - error TS(\d+): ", re.MULTILINE)
+PLAIN = re.compile(r"^(\S+?)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_each_run_says_what_a_fresh_tsc_says_and_checks_whole_where_a_global_moved(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = written(tmp_path / "ts", FILES)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    tsc = compiler_of(Workspace(root, log_dir=tmp_path / "logs"), root / "tsconfig.json")
+    assert tsc is not None
+    build_info = tmp_path / "state" / "program.tsbuildinfo"
+    build_info.parent.mkdir()
+    drops: list[Path] = []
+    drop = tsc_incremental.dropped
+    monkeypatch.setattr(tsc_incremental, "dropped", lambda p: (drops.append(p), drop(p)))
+    wholes, truths, answers = [], [], []
+    for files, _ in STEPS:
+        for name, text in files.items():
+            if text is None:
+                (root / name).unlink()
+            else:
+                (root / name).write_text(text)
+        drops.clear()
+        output = tsc_incremental.checked_output(tsc, root / "tsconfig.json", build_info, 120)
+        assert output is not None
+        answers.append(sorted(PRETTY.findall(ANSI.sub("", output))))
+        truths.append(sorted(PLAIN.findall(own_tsc(root, "-p", ".", "--pretty", "false"))))
+        wholes.append(bool(drops))
+    assert answers == truths
+    assert [len(t) for t in truths] == [1, 0, 1, 1, 0, 1, 1, 1, 0]
+    assert wholes == [whole for _, whole in STEPS]
+    assert build_info.exists()
