@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,13 +48,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def test_each_run_says_what_a_fresh_tsc_says_and_checks_whole_where_a_global_moved(
     tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = written(tmp_path / "ts", FILES)
-    (root / "node_modules").mkdir()
-    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
-    tsc = compiler_of(Workspace(root, log_dir=tmp_path / "logs"), root / "tsconfig.json")
-    assert tsc is not None
-    build_info = tmp_path / "state" / "program.tsbuildinfo"
-    build_info.parent.mkdir()
+    root, tsc, build_info = _program(tmp_path, version, FILES)
     drops: list[Path] = []
     drop = tsc_incremental.dropped
     monkeypatch.setattr(tsc_incremental, "dropped", lambda p: (drops.append(p), drop(p)))
@@ -74,3 +69,47 @@ def test_each_run_says_what_a_fresh_tsc_says_and_checks_whole_where_a_global_mov
     assert [len(t) for t in truths] == [1, 0, 1, 1, 0, 1, 1, 1, 0]
     assert wholes == [whole for _, whole in STEPS]
     assert build_info.exists()
+    tsc_incremental.dropped(build_info)  # as a swept copy's: nothing of it is left
+    assert list(build_info.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_global_edited_while_tsc_ran_is_never_trusted(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edit lands after tsc read the file and before the run's record is made (the run
+    wrapped to write it then), in a run checking whole (the global moved before it too):
+    the record may not take the new text for what tsc read."""
+    files = {**FILES, "src/helpers.ts": SCRIPT.replace("TYPE", "string")}
+    root, tsc, build_info = _program(tmp_path, version, files)
+    config = root / "tsconfig.json"
+    assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
+    run = tsc_incremental._run
+
+    def edited_meanwhile(*args: Any) -> str | None:
+        output = run(*args)
+        monkeypatch.setattr(tsc_incremental, "_run", run)  # once
+        (root / "src" / "helpers.ts").write_text(SCRIPT.replace("TYPE", "number"))
+        return output
+
+    monkeypatch.setattr(tsc_incremental, "_run", edited_meanwhile)
+    helpers = root / "src" / "helpers.ts"
+    helpers.write_text("// moved: checked whole\n" + helpers.read_text())
+    assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
+    output = tsc_incremental.checked_output(tsc, config, build_info, 120)
+    assert output is not None
+    truth = sorted(PLAIN.findall(own_tsc(root, "-p", ".", "--pretty", "false")))
+    assert [t[3] for t in truth] == ["2345"]
+    assert sorted(PRETTY.findall(ANSI.sub("", output))) == truth
+
+
+def _program(tmp_path: Path, version: str, files: dict[str, str]) -> tuple[Path, list[str], Path]:
+    """The project of `files` on TypeScript `version`: its root, its tsc, a build state's path."""
+    root = written(tmp_path / "ts", files)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    tsc = compiler_of(Workspace(root, log_dir=tmp_path / "logs"), root / "tsconfig.json")
+    assert tsc is not None
+    build_info = tmp_path / "state" / "program.tsbuildinfo"
+    build_info.parent.mkdir()
+    return root, tsc, build_info

@@ -10,7 +10,12 @@ where `tsc -p` says TS2345). TypeScript 5 checks every file again for such an ed
 run records the texts of the files that declare globals (by their stamps, each read once
 it moved): where one moved since the last run, the build state is dropped before the run
 (tsc then checks the program whole, as TypeScript 5 does for such an edit); where the run
-read one the last did not (a new script, a module made one), it is run again whole.
+read one the last did not (a new script, a module made one), it is run again whole. A file
+written while tsc ran that declares globals, or did, may not hold the text tsc read: its
+entry is UNSURE, a global moved for the next run (whole), and for this one where it was
+incremental (run again whole). The moment the run began is the file system's own clock
+(`_clock_moved`), which stamps files coarsely: measured here, a file written before a
+marker had its ctime equal to the marker's in 2000 of 2000 writes.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from contextlib import suppress
 from pathlib import Path
 
@@ -33,39 +39,80 @@ _SOURCES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 # a file's stamp (size, mtime ns, inode, ctime ns) and its text's hash where it declares
 # globals ("" where it does not)
 Record = dict[str, tuple[list[int], str]]
+# the entry of a file that may have moved while tsc read it: a global of unknown text
+UNSURE = "?"
 
 
 def checked_output(tsc: list[str], config: Path, build_info: Path, timeout: float) -> str | None:
     """`tsc -p config` run to check alone (`_checking_only`, its build state in
     `build_info`, kept where it can be trusted: the module's text) from the configuration's
     folder, its output; None where it did not run or was cut short."""
-    kept = _read(_record_of(build_info)) if build_info.exists() else None
+    last = kept = _read(_record_of(build_info)) if build_info.exists() else None
     if kept is None or any(_moved(path, *entry) for path, entry in kept.items() if entry[1]):
         dropped(build_info)  # none, none trusted, or a global's text moved: checked whole
         kept = None
-    output = _run(tsc, config, build_info, timeout)
+    output, record = _run_recorded(tsc, config, build_info, timeout, kept or {}, last or {})
     if output is None:
         return None
-    record = _recorded(output, kept or {})
     if kept is not None and _globals(record) != _globals(kept):
         dropped(build_info)  # it read a global the last run did not: again, whole
-        output = _run(tsc, config, build_info, timeout)
+        output, record = _run_recorded(tsc, config, build_info, timeout, record, record)
         if output is None:
             return None
-        record = _recorded(output, record)
     with suppress(OSError):
         _record_of(build_info).write_text(json.dumps(record), encoding="utf-8")
     return output
 
 
 def dropped(build_info: Path) -> None:
-    """The build state at `build_info` removed with its record: the next run is whole."""
+    """The build state at `build_info` removed with its record (and the marker of its last
+    run's start): the next run is whole."""
     build_info.unlink(missing_ok=True)
     _record_of(build_info).unlink(missing_ok=True)
+    _marker_of(build_info).unlink(missing_ok=True)
 
 
 def _record_of(build_info: Path) -> Path:
     return build_info.with_suffix(".globals.json")
+
+
+def _marker_of(build_info: Path) -> Path:
+    return build_info.with_suffix(".started")
+
+
+def _run_recorded(
+    tsc: list[str], config: Path, build_info: Path, timeout: float, kept: Record, last: Record
+) -> tuple[str | None, Record]:
+    """The run's output and the record of what it read (`kept`'s entries where their files
+    stayed). A file written since the run began may not hold what tsc read: UNSURE where it
+    declares globals or did at the `last` run (a script made a module)."""
+    began = _clock_moved(_marker_of(build_info))
+    output = _run(tsc, config, build_info, timeout)
+    if output is None:
+        return None, {}
+    record = _recorded(output, kept)
+    for path, (stamp, said) in record.items():
+        if (began is None or stamp[3] >= began) and (said or last.get(path, ([], ""))[1]):
+            record[path] = (stamp, UNSURE)
+    return output, record
+
+
+def _clock_moved(marker: Path) -> int | None:
+    """A ctime no file written before this call has and none written after it lacks: the
+    marker written until its ctime moves past its first (a file system stamps an unqueried
+    file with a coarse clock, one tick for every write in it). None where it did not."""
+    first = None
+    deadline = time.monotonic() + 0.1
+    try:
+        while time.monotonic() < deadline:
+            marker.write_bytes(b"")
+            ctime = os.stat(marker).st_ctime_ns
+            if first is not None and ctime > first:
+                return ctime
+            first = ctime if first is None else first
+    except OSError:
+        pass
+    return None
 
 
 def _run(tsc: list[str], config: Path, build_info: Path, timeout: float) -> str | None:
@@ -136,7 +183,7 @@ def _moved(path: str, stamp: list[int], said: str) -> bool:
     run) is gone or holds another text: read again where its stamp moved (a held text
     written anew may be the same)."""
     now = _stamp(path)
-    if now is None:
+    if now is None or said == UNSURE:
         return True
     if now == stamp:
         return False
