@@ -13,7 +13,7 @@ import pytest
 
 from lspd.errors import InvalidInput, ServerError
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.mypy_scripts import script_targets
+from lspd.workspace.mypy_scripts import ScriptMypy, script_targets
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import cli_errors, mypy_ran, project
@@ -100,4 +100,50 @@ def test_the_ways_a_script_says_it(
         (tmp_path / folder).mkdir()
     (tmp_path / name).parent.mkdir(exist_ok=True)
     (tmp_path / name).write_text(text)
-    assert script_targets(tmp_path) == (None if targets is None else (name, targets))
+    assert script_targets(tmp_path) == (None if targets is None else ScriptMypy(name, targets, ()))
+
+
+@pytest.mark.parametrize(
+    ("line", "options"),
+    [
+        ("mypy --strict app", ("--strict",)),
+        ("mypy --python-version 3.9 --pretty app", ("--python-version", "3.9")),
+        (
+            "mypy app --disable-error-code=import-untyped --cache-dir .c",
+            ("--disable-error-code=import-untyped",),
+        ),
+        (
+            "mypy --no-warn-no-return --junit-xml out.xml app; mypy --strict x",
+            ("--no-warn-no-return",),
+        ),
+        ("mypy --config-file tests/mypy.ini --no-incremental app", ()),
+    ],
+)
+def test_a_scripts_options_changing_what_mypy_says_are_read(
+    tmp_path: Path, line: str, options: tuple[str, ...]
+) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "Makefile").write_text(f"lint:\n\t{line}\n")
+    assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), options)
+
+
+STRICT = {
+    "pyproject.toml": "[tool.mypy]\nwarn_unused_configs = true\n",
+    "Makefile": "lint:\n\tmypy --strict app\n",
+    "app/__init__.py": "",
+    "app/main.py": "def double(x):\n    return x * 2\n",
+}
+
+
+def test_the_scripts_strict_is_the_gates(tmp_path: Path) -> None:
+    """`mypy --strict app` fails an untyped def the configuration alone lets pass: lspd said
+    it clean."""
+    root = project(tmp_path / "p", STRICT)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "--strict", "app"))
+    assert truth == [("app/main.py", 1, "no-untyped-def")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
+    [scope] = checked.scope
+    assert scope.note == "no `files`: what Makefile runs mypy on: app (with --strict)"
+    (root / "Makefile").write_text("lint:\n\tmypy app\n")  # read again: clean
+    assert answer(root, workspace_diagnostics).diagnostics == []

@@ -138,9 +138,10 @@ def project_files(
 ) -> tuple[list[Path], list[str] | None]:
     """The files mypy checks in the project (the gate's scope of it, `mypy_scope`: its
     `files` less `exclude` and the project's modules they import, else the packages its
-    sections name and theirs, else every Python file of the project) and the targets its
+    sections name and theirs, else every Python file of the project) and the arguments its
     CI gives mypy: None for the configuration's `files` (mypy reads them itself), else
-    those packages, else the files. The targets are the same for every run, so a question
+    those packages, else the files, after a lint script's options changing what mypy reports
+    (`mypy --strict app`). They are the same for every run, so a question
     about one file never restarts the daemon. `python`: the workspace's Python files, when
     the caller has them; `texts`: the state's texts standing in for the disk's, whose
     imports say which modules mypy follows into."""
@@ -180,7 +181,7 @@ def _scoped(
         targeted += named_through(project.directory, targeted)
         relative = [p.relative_to(project.directory).as_posix() for p in targeted]
         targets = list(scope.packages) or relative
-        return list(scope.files), targets, read
+        return list(scope.files), [*scope.options, *targets], read
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
     return inside, [p.relative_to(project.directory).as_posix() for p in inside], ()
 

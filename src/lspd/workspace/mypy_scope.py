@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lspd.errors import InvalidInput
 from lspd.workspace.files import stamp
@@ -57,6 +57,7 @@ class MypyScope:
     note: str | None
     packages: tuple[str, ...] = ()  # without `files`: the packages mypy is pointed at
     read: tuple[tuple[Path, Stamp], ...] = ()  # the files whose imports chose what it follows
+    options: tuple[str, ...] = ()  # the lint script's mypy options changing what it reports
 
 
 def mypy_scopes(
@@ -85,7 +86,7 @@ def mypy_scopes(
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
-        chosen, note, packages, read_too = _chosen_by(directory, config, inside)
+        chosen, note, packages, read_too, options = _chosen_by(directory, config, inside)
         part = note != EVERY  # part of the project: mypy follows into the rest from them
         if config.exclude:
             try:
@@ -99,36 +100,42 @@ def mypy_scopes(
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
-        scopes.append(MypyScope(directory, config.label, found, note, packages, read))
+        scopes.append(MypyScope(directory, config.label, found, note, packages, read, options))
     return scopes
 
 
-def _chosen_by(
-    directory: Path, config: MypyConfig, inside: list[Path]
-) -> tuple[list[Path], str, tuple[str, ...], list[Path]]:
-    """The files of `inside` (the project's walked Python files) mypy is pointed at, why (the
-    scope's note), the paths given mypy as its targets where they are not those files (a
-    script's, the sections' packages) and the files read to choose (an edit of one chooses
-    again): `files`, else the pre-commit mypy hooks, the lint script, the packages, all."""
+class _Choice(NamedTuple):
+    files: list[Path]  # of the project's walked Python files, those mypy is pointed at
+    note: str  # why: the scope's note
+    targets: tuple[str, ...]  # given mypy where they are not those files (the packages)
+    read: list[Path]  # the files read to choose (an edit of one chooses again)
+    options: tuple[str, ...] = ()  # a lint script's options changing what mypy reports
+
+
+def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choice:
+    """What mypy is pointed at of `inside`: `files`, else the pre-commit mypy hooks, the
+    lint script (and its options), the packages, all."""
     if config.files:
         note = "files = " + ", ".join(config.files)
-        return _chosen(directory, inside, config.files), note, (), []
+        return _Choice(_chosen(directory, inside, config.files), note, (), [])
     hook = precommit_mypy(directory)
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
-        return taken, f"no `files`: those {hook.label} passes mypy", (), [hook.path]
+        return _Choice(taken, f"no `files`: those {hook.label} passes mypy", (), [hook.path])
     if hook is not None and hook.runs and hook.path.parent == directory:
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(hook.runs)
-        return _chosen(directory, inside, hook.runs), note, hook.runs, [hook.path]
+        return _Choice(_chosen(directory, inside, hook.runs), note, hook.runs, [hook.path])
     read = [] if hook is None else [hook.path]
     if (script := script_targets(directory)) is not None:
-        named, packages = script
-        note = f"no `files`: what {named} runs mypy on: " + ", ".join(packages)
-        return _chosen(directory, inside, packages), note, packages, [*read, directory / named]
+        note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)
+        note += f" (with {' '.join(script.options)})" if script.options else ""
+        chosen = _chosen(directory, inside, script.paths)
+        read += [directory / script.named]
+        return _Choice(chosen, note, script.paths, read, script.options)
     if packages := _packages(directory, config.mypy_path, config.modules, inside):
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
-        return _chosen(directory, inside, packages), note, packages, read
-    return inside, EVERY, (), read
+        return _Choice(_chosen(directory, inside, packages), note, packages, read)
+    return _Choice(inside, EVERY, (), read)
 
 
 def _reach(

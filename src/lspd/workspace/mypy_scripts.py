@@ -6,9 +6,12 @@ Makefile recipe or a tox command. `mypy .` there checks the docs' examples too (
 `docs_src/`, where it stops at "Duplicate module named"). Read: `scripts/*` (no suffix or
 `.sh`), `Makefile` and `tox.ini`, each line a command; a variable set by a plain assignment
 in the same file is replaced by its value; the arguments after `mypy` up to the command's
-end that name a file or folder of the project are its targets (options and their values
-aside). The first file naming any is taken; where two commands name different targets,
-the first.
+end that name a file or folder of the project are its targets, and those of its options
+that change what mypy reports (`--strict`, `--python-version 3.9`: `checking_options`)
+are given mypy as the script gives them, so `mypy --strict app` is not judged by the
+configuration alone. The first file naming any is taken; where two commands name
+different targets, the first. Not read: `--config-file` (lspd reads the project's own),
+`-p`/`-m` (a package's name, not a path), `--follow-imports` (dmypy's own rule).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import re
 import shlex
 from pathlib import Path
+from typing import NamedTuple
 
 SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
 FILES = ("Makefile", "tox.ini")
@@ -29,11 +33,30 @@ _BEFORE = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _VALUED |= {"-m", "--module", "-p", "--package", "--junit-xml", "--html-report", "-c"}
+# mypy's options that change what it reports, given it as a script gives them (the others
+# shape its output or cache, or choose what lspd reads itself: configuration, targets)
+_CHECKING_VALUED = {"--python-version", "--platform", "--always-true", "--always-false"}
+_CHECKING_VALUED |= {"--enable-error-code", "--disable-error-code", "--enable-incomplete-feature"}
+_VALUED |= _CHECKING_VALUED
+_CHECKING = re.compile(
+    r"--(?:no-)?(?:strict(?:-[a-z-]+)?|warn-[a-z-]+|disallow-[a-z-]+|allow-[a-z-]+"
+    r"|check-untyped-defs|ignore-missing-imports|explicit-package-bases|namespace-packages"
+    r"|local-partial-types|implicit-optional|implicit-reexport|extra-checks"
+    r"|(?:silence-)?site-packages|follow-untyped-imports)"
+)
 
 
-def script_targets(directory: Path) -> tuple[str, tuple[str, ...]] | None:
-    """The file (relative to `directory`) whose command runs mypy on paths of the project,
-    and those paths (relative to it); None where none does."""
+class ScriptMypy(NamedTuple):
+    """A lint script's mypy command on paths of the project."""
+
+    named: str  # the file saying it, relative to the project
+    paths: tuple[str, ...]  # the paths it names, relative to the project
+    options: tuple[str, ...]  # its options changing what mypy reports, as given
+
+
+def script_targets(directory: Path) -> ScriptMypy | None:
+    """The first command of the project's scripts running mypy on paths of it; None where
+    none does."""
     for path in _candidates(directory):
         try:
             if path.stat().st_size > MOST_BYTES:
@@ -41,8 +64,8 @@ def script_targets(directory: Path) -> tuple[str, tuple[str, ...]] | None:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if targets := _targets(directory, text):
-            return path.relative_to(directory).as_posix(), targets
+        if (found := _command(directory, text)) is not None:
+            return ScriptMypy(path.relative_to(directory).as_posix(), *found)
     return None
 
 
@@ -58,8 +81,9 @@ def _candidates(directory: Path) -> list[Path]:
     return found
 
 
-def _targets(directory: Path, text: str) -> tuple[str, ...]:
-    """The project's paths the first command of `text` running mypy on any names."""
+def _command(directory: Path, text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The project's paths the first command of `text` running mypy on any names, and its
+    options changing what mypy reports."""
     values: dict[str, str] = {}
     for line in text.splitlines():
         if (assigned := _ASSIGNED.match(line)) is not None:
@@ -70,15 +94,17 @@ def _targets(directory: Path, text: str) -> tuple[str, ...]:
             run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
             mypy = run and word.rsplit("/", 1)[-1] == "mypy"
             if mypy and (found := named_paths(directory, words[index + 1 :])):
-                return found
-    return ()
+                return found, checking_options(words[index + 1 :])
+    return None
 
 
 def _words(line: str, values: dict[str, str]) -> list[str]:
     """`line`'s words, its known variables replaced (a `#` comment dropped)."""
     line = _VARIABLE.sub(lambda m: values.get(m[1] or m[2], ""), line)
+    words = shlex.shlex(line, posix=True, punctuation_chars=True)  # `app;` is `app`, `;`
+    words.whitespace_split = True
     try:
-        return shlex.split(line, comments=True)
+        return list(words)
     except ValueError:  # an unclosed quote: a line of no command lspd reads
         return []
 
@@ -102,3 +128,17 @@ def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
             if inside and (directory / relative).exists():
                 found.append(relative)
     return tuple(dict.fromkeys(found))
+
+
+def checking_options(words: list[str]) -> tuple[str, ...]:
+    """The options of a mypy command (`words`, after `mypy`) that change what it reports,
+    with their values (`--python-version 3.9` or `--python-version=3.9`)."""
+    found: list[str] = []
+    for index, word in enumerate(words):
+        if word in _END or word.startswith((">", "2>")):
+            break
+        if word in _CHECKING_VALUED and index + 1 < len(words):
+            found += [word, words[index + 1]]
+        elif word.split("=", 1)[0] in _CHECKING_VALUED or _CHECKING.fullmatch(word):
+            found.append(word)
+    return tuple(found)
