@@ -81,14 +81,15 @@ def test_the_gate_is_what_the_pre_commit_mypy_hooks_pass_mypy(tmp_path: Path) ->
     assert _found(root) == [("app/main.py", 1, "assignment")]
 
 
-def test_a_hook_with_options_of_its_own_chooses_nothing_one_passing_no_names_its_paths(
+def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_names_its_paths(
     tmp_path: Path,
 ) -> None:
     root = project(tmp_path / "p", {"app.py": ERROR, "b.py": "", "mypy.ini": "[mypy]\n"})
     config = root / ".pre-commit-config.yaml"
-    hooks = ["    - id: mypy\n      args: [--strict]\n"]
+    other = "--config-file=other.ini"
+    hooks = [f"    - id: mypy\n      args: [--strict, {other}]\n"]
     hooks += ["    - id: dmypy\n      entry: dmypy run\n      language: system\n"]
-    hooks += ["    - id: mypy\n      pass_filenames: false\n      args: [--strict, app.py]\n"]
+    hooks += [f"    - id: mypy\n      pass_filenames: false\n      args: [{other}, app.py]\n"]
     for hook in hooks:
         config.write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
         assert precommit_mypy(root) is None
@@ -116,3 +117,26 @@ def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: 
     walked = [tmp_path / "app" / "a.py", tmp_path / "app" / "b.py"]
     [scope] = mypy_scopes([tmp_path / "app"], walked, "project", False)
     assert (scope.files, scope.note) == (tuple(walked), EVERY)
+
+
+def test_the_options_every_hook_gives_are_given_mypy(tmp_path: Path) -> None:
+    """A lone hook's `args: [--strict]` was left out, its files judged without it: an untyped
+    def said clean where the hook fails it. Hooks giving different options are one run's
+    only where they give none (`_alike`)."""
+    untyped = "def double(x):\n    return x * 2\n"
+    root = project(tmp_path / "p", {"app.py": untyped, "b.py": "", "mypy.ini": "[mypy]\n"})
+    hook = "    - id: mypy\n      args: [--strict, --ignore-missing-imports]\n"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "--strict", "."))
+    assert truth == [("app.py", 1, "no-untyped-def")]
+    assert _found(root) == truth
+    [scope] = answer(root, workspace_diagnostics).scope
+    note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy (with --strict)"
+    assert scope.note == note
+    second = "    - id: mypy\n      files: ^b\\.py$\n"  # without --strict: app.py not taken
+    (root / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: local\n  hooks:\n{hook}{second}"
+    )
+    found = precommit_mypy(root)
+    assert found is not None and found.options == ()
+    assert [found.takes(root / name) for name in ("app.py", "b.py")] == [False, True]

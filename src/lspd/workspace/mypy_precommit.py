@@ -8,12 +8,16 @@ statement under `python_version = 3.9`, which stops `mypy .` there. A hook told 
 file names (`pass_filenames: false`, a local `entry: mypy src tests`) runs mypy on the
 paths its entry and `args` name: those are taken, as a lint script's (`mypy_scripts`).
 
-lspd runs the project's mypy with its configuration on the files chosen, never a hook's
-options (`args`) or the environment it installs. So a hook whose `args` change what mypy
-says (`--python-version=3.10`, `--strict`: black's second hook, over that one script) is
-left out: its files are the gate's only where another hook takes them. Those only shaping
-the output, and `--ignore-missing-imports` (mirrors-mypy's default), are no such change
-of which files the project proves (the errors of a missing import aside).
+lspd runs the project's mypy with its configuration on the files chosen, and the hooks'
+options that change what mypy reports (`--strict`, `--python-version=3.10`:
+`mypy_scripts.checking_options`) where every hook taken gives the same: one mypy run holds
+one set. Where they differ, those with none are taken (black: its second hook, over one
+script with `--python-version=3.10 --strict`, is left out, its file the gate's only where
+another hook takes it); a hook with an option lspd does not know (`--config-file`) is
+never taken. Those only shaping the output, and `--ignore-missing-imports` (mirrors-mypy's
+default), are no such change of which files the project proves (the errors of a missing
+import aside). The environment a hook installs is not made: lspd's mypy runs in the
+project's.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any
 import yaml
 
 from lspd.workspace.files import read_text
-from lspd.workspace.mypy_scripts import named_paths
+from lspd.workspace.mypy_scripts import checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
 
 CONFIG_NAME = ".pre-commit-config.yaml"
@@ -49,6 +53,8 @@ class PrecommitMypy:
     top: Regexes  # its top-level `files` and `exclude`
     hooks: tuple[Regexes, ...]  # each mypy hook's that passes file names
     runs: tuple[str, ...] = ()  # the paths the others name (`pass_filenames: false`)
+    options: tuple[str, ...] = ()  # the options the hooks passing file names give mypy
+    runs_options: tuple[str, ...] = ()  # those the others give
 
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
@@ -95,23 +101,46 @@ def _read(path: Path) -> PrecommitMypy | None:
             if _is_mypy(hook)
         ]
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
-        hooks = tuple(_regexes(hook) for hook in passing if _same(hook))
-        runs = [_run(path.parent, hook) for hook in mypys if hook not in passing]
+        taken, options = _alike([(hook, _options(_after(hook))) for hook in passing])
+        hooks = tuple(_regexes(hook) for hook in taken)
+        runs = [(hook, _options(_after(hook))) for hook in mypys if hook not in passing]
+        ran, runs_options = _alike(
+            [run for run in runs if named_paths(path.parent, _after(run[0]))]
+        )
         top = _regexes(body)
     except (yaml.YAMLError, re.error, TypeError):
         return None
-    named = tuple(dict.fromkeys(p for run in runs for p in run))
-    return PrecommitMypy(path, top, hooks, named) if hooks or named else None
+    named = tuple(dict.fromkeys(p for hook in ran for p in named_paths(path.parent, _after(hook))))
+    if not (hooks or named):
+        return None
+    return PrecommitMypy(path, top, hooks, named, options, runs_options)
 
 
-def _run(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
-    """The paths a hook passing no file names runs mypy on (its entry's words after mypy,
-    then its `args`), where its options are none of its own (`SAME_CHECK`)."""
-    words = [*str(hook.get("entry") or "mypy").split(), *map(str, hook.get("args") or [])]
-    after = words[words.index("mypy") + 1 :] if "mypy" in words else []
-    if any(w.startswith("-") and w.split("=")[0] not in SAME_CHECK for w in after):
-        return ()
-    return named_paths(folder, after)
+def _after(hook: dict[str, Any]) -> list[str]:
+    """A hook's words after mypy: its entry's (a local hook: `mypy src tests`), its `args`."""
+    args = hook.get("args") or []
+    words = [*str(hook.get("entry") or "mypy").split()]
+    words += map(str, args) if isinstance(args, list) else [str(args)]
+    return words[words.index("mypy") + 1 :] if "mypy" in words else []
+
+
+def _options(words: list[str]) -> tuple[str, ...] | None:
+    """A hook's options changing what mypy reports; None where one is neither such nor one
+    only shaping its output (`SAME_CHECK`): such a hook is never taken."""
+    taken = tuple(w for w in checking_options(words) if w not in SAME_CHECK)
+    unknown = [w for w in words if w.startswith("-") and w not in taken]
+    return None if any(w.split("=")[0] not in SAME_CHECK for w in unknown) else taken
+
+
+def _alike(
+    hooks: list[tuple[dict[str, Any], tuple[str, ...] | None]],
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The hooks one mypy run can stand for, and their options: all, where they give the
+    same; else those giving none."""
+    known = [(hook, options) for hook, options in hooks if options is not None]
+    if len({options for _, options in known}) == 1:
+        return [hook for hook, _ in known], known[0][1]
+    return [hook for hook, options in known if options == ()], ()
 
 
 def _listed(value: Any) -> list[dict[str, Any]]:
@@ -123,12 +152,6 @@ def _is_mypy(hook: dict[str, Any]) -> bool:
     `entry: python -m mypy`; not `dmypy`, whose targets its arguments name)."""
     entry = str(hook.get("entry") or "").split()
     return (hook.get("id") == "mypy" and not entry) or "mypy" in entry[:3]
-
-
-def _same(hook: dict[str, Any]) -> bool:
-    """Whether the hook's `args` leave mypy checking as its configuration says."""
-    args = hook.get("args") or []
-    return isinstance(args, list) and all(str(a).split("=")[0] in SAME_CHECK for a in args)
 
 
 def _regexes(table: dict[str, Any]) -> Regexes:

@@ -121,14 +121,17 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
     hook = precommit_mypy(directory)
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
-        return _Choice(taken, f"no `files`: those {hook.label} passes mypy", (), [hook.path])
+        note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
+        return _Choice(taken, note, (), [hook.path], hook.options)
     if hook is not None and hook.runs and hook.path.parent == directory:
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(hook.runs)
-        return _Choice(_chosen(directory, inside, hook.runs), note, hook.runs, [hook.path])
+        note += _with(hook.runs_options)
+        chosen = _chosen(directory, inside, hook.runs)
+        return _Choice(chosen, note, hook.runs, [hook.path], hook.runs_options)
     read = [] if hook is None else [hook.path]
     if (script := script_targets(directory)) is not None:
         note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)
-        note += f" (with {' '.join(script.options)})" if script.options else ""
+        note += _with(script.options)
         chosen = _chosen(directory, inside, script.paths)
         read += [directory / script.named]
         return _Choice(chosen, note, script.paths, read, script.options)
@@ -136,6 +139,11 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         return _Choice(_chosen(directory, inside, packages), note, packages, read)
     return _Choice(inside, EVERY, (), read)
+
+
+def _with(options: tuple[str, ...]) -> str:
+    """The options a scope's mypy is given, as its note says them."""
+    return f" (with {' '.join(options)})" if options else ""
 
 
 def _reach(
