@@ -85,10 +85,11 @@ APP_TESTS = ("app", "tests")
         (
             "scripts/lint.sh",
             "python -m mypy --config-file tests/mypy.ini -m tests app && x\n",
-            ("app",),
+            ("tests", "app"),
         ),
         ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', ("app",)),
-        ("scripts/lint.sh", "mypy --version\nmypy -p app\npip install 'mypy\n", None),
+        ("scripts/lint.sh", "mypy --version\nmypy -p nowhere\npip install 'mypy\n", None),
+        ("scripts/lint.sh", "mypy --version\nmypy -p app -m tests\n", APP_TESTS),
         ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
         ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
     ],

@@ -10,8 +10,9 @@ end that name a file or folder of the project are its targets, and those of its 
 that change what mypy reports (`--strict`, `--python-version 3.9`: `checking_options`)
 are given mypy as the script gives them, so `mypy --strict app` is not judged by the
 configuration alone. The first file naming any is taken; where two commands name
-different targets, the first. Not read: `--config-file` (lspd reads the project's own),
-`-p`/`-m` (a package's name, not a path), `--follow-imports` (dmypy's own rule).
+different targets, the first. A module `-p`/`-m` names is its folder or file (at the top,
+under src/ or lib/). Not read: `--config-file` (lspd reads the project's own),
+`--follow-imports` (dmypy's own rule).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 _BEFORE = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
-_VALUED |= {"-m", "--module", "-p", "--package", "--junit-xml", "--html-report", "-c"}
+_NAMES_MODULE = {"-m", "--module", "-p", "--package"}
+_VALUED |= {*_NAMES_MODULE, "--junit-xml", "--html-report", "-c"}
 # mypy's options that change what it reports, given it as a script gives them (the others
 # shape its output or cache, or choose what lspd reads itself: configuration, targets)
 _CHECKING_VALUED = {"--python-version", "--platform", "--always-true", "--always-false"}
@@ -112,15 +114,17 @@ def _words(line: str, values: dict[str, str]) -> list[str]:
 def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
     """The arguments of a mypy command (`words`, after `mypy`) naming the project's files."""
     found: list[str] = []
-    skip = False
+    skip, after = False, ""
     for word in words:
         if word in _END or word.startswith((">", "2>")):
             break
         if skip:
+            if after in _NAMES_MODULE and (path := _module_path(directory, word)) is not None:
+                found.append(path)
             skip = False
             continue
         if word.startswith("-"):
-            skip = word in _VALUED
+            skip, after = word in _VALUED, word
             continue
         for part in word.split():  # a variable's value of several paths
             relative = os.path.normpath(part)  # ./lib/sqlalchemy, app/
@@ -128,6 +132,20 @@ def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
             if inside and (directory / relative).exists():
                 found.append(relative)
     return tuple(dict.fromkeys(found))
+
+
+def _module_path(directory: Path, name: str) -> str | None:
+    """The project's folder or file of a module `-p`/`-m` names (`app.core`: app/core/ or
+    app/core.py, at the top, under src/ or lib/)."""
+    if not re.fullmatch(r"\w+(?:\.\w+)*", name):
+        return None
+    for base in ("", "src/", "lib/"):
+        relative = base + name.replace(".", "/")
+        if (directory / relative).is_dir():
+            return relative
+        if (directory / f"{relative}.py").is_file():
+            return f"{relative}.py"
+    return None
 
 
 def checking_options(words: list[str]) -> tuple[str, ...]:
