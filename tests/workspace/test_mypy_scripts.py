@@ -70,6 +70,18 @@ ${PREFIX}mypy $SOURCE_FILES
 
 
 APP_TESTS = ("app", "tests")
+NOX = """\
+import nox
+
+SOURCE_FILES: list[str] = ["app", "tests"]
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.install("mypy")
+    session.run("mypy", "--version")
+    session.run("python", "-m", "mypy", *SOURCE_FILES)
+"""
 
 
 @pytest.mark.parametrize(
@@ -92,6 +104,12 @@ APP_TESTS = ("app", "tests")
         ("scripts/lint.sh", "mypy --version\nmypy -p app -m tests\n", APP_TESTS),
         ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
         ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
+        ("noxfile.py", NOX, APP_TESTS),
+        (
+            "noxfile.py",
+            'import nox\n@nox.session\ndef t(session):\n    session.run("mypy", x)\n',
+            None,
+        ),
     ],
 )
 def test_the_ways_a_script_says_it(

@@ -4,8 +4,9 @@
 `scripts/check`: `${PREFIX}mypy $SOURCE_FILES` with `SOURCE_FILES="starlette tests"`), a
 Makefile recipe or a tox command. `mypy .` there checks the docs' examples too (fastapi's
 `docs_src/`, where it stops at "Duplicate module named"). Read: `scripts/*` (no suffix or
-`.sh`), `Makefile` and `tox.ini`, each line a command; a variable set by a plain assignment
-in the same file is replaced by its value; the arguments after `mypy` up to the command's
+`.sh`), `Makefile`, `tox.ini` and `noxfile.py` (its `session.run` calls: `mypy_nox`), each
+line a command; a variable set by a plain assignment in the same file is replaced by its
+value; the arguments after `mypy` up to the command's
 end that name a file or folder of the project are its targets, and those of its options
 that change what mypy reports (`--strict`, `--python-version 3.9`: `checking_options`)
 are given mypy as the script gives them, so `mypy --strict app` is not judged by the
@@ -20,11 +21,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from lspd.workspace.mypy_nox import NOXFILE, nox_commands
+
 SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
-FILES = ("Makefile", "tox.ini")
+FILES = ("Makefile", "tox.ini", NOXFILE)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -66,7 +70,8 @@ def script_targets(directory: Path) -> ScriptMypy | None:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if (found := _command(directory, text)) is not None:
+        commands = nox_commands(text) if path.name == NOXFILE else _lines(text)
+        if (found := _command(directory, commands)) is not None:
             return ScriptMypy(path.relative_to(directory).as_posix(), *found)
     return None
 
@@ -83,15 +88,23 @@ def _candidates(directory: Path) -> list[Path]:
     return found
 
 
-def _command(directory: Path, text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The project's paths the first command of `text` running mypy on any names, and its
-    options changing what mypy reports."""
+def _lines(text: str) -> Iterator[list[str]]:
+    """The words of each line of a shell script, Makefile or tox.ini `text`, a variable set
+    by a plain assignment before it replaced by its value."""
     values: dict[str, str] = {}
     for line in text.splitlines():
         if (assigned := _ASSIGNED.match(line)) is not None:
             values[assigned[1]] = _words(assigned[2], values)[0] if assigned[2].strip() else ""
             continue
-        words = _words(line, values)
+        yield _words(line, values)
+
+
+def _command(
+    directory: Path, commands: Iterable[list[str]]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The project's paths the first of `commands` running mypy on any names, and its
+    options changing what mypy reports."""
+    for words in commands:
         for index, word in enumerate(words):
             run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
             mypy = run and word.rsplit("/", 1)[-1] == "mypy"

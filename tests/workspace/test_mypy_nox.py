@@ -1,0 +1,41 @@
+"""A noxfile's commands read from its syntax tree, never run (`workspace/mypy_nox.py`): each
+`.run(...)` call's words where every argument is a string or a top-level name bound to
+strings, in the order they stand."""
+
+from __future__ import annotations
+
+from lspd.workspace.mypy_nox import nox_commands
+
+NOXFILE = """\
+import os
+
+import nox
+
+TYPED = ("src/urllib3", "test")
+CONFIG = "mypy.ini"
+LATER = os.environ.get("X", "y")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.run("pre-commit", "run", "--all-files")
+    session.run("mypy", "--config-file", CONFIG, *TYPED, "noxfile.py")
+    session.run("mypy", LATER)  # not known without running it
+    session.run("mypy", *[p for p in TYPED])
+
+
+def typecheck(session):
+    session.run("python", "-m", "mypy", "dummyserver")
+"""
+
+
+def test_each_run_call_s_words_as_the_file_says_them() -> None:
+    assert nox_commands(NOXFILE) == [
+        ["pre-commit", "run", "--all-files"],
+        ["mypy", "--config-file", "mypy.ini", "src/urllib3", "test", "noxfile.py"],
+        ["python", "-m", "mypy", "dummyserver"],
+    ]
+
+
+def test_a_noxfile_that_is_not_python_has_none() -> None:
+    assert nox_commands("def lint(session:\n") == []
