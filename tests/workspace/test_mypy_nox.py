@@ -26,6 +26,13 @@ def lint(session: nox.Session) -> None:
 
 def typecheck(session):
     session.run("python", "-m", "mypy", "dummyserver")
+
+    def inner(session):
+        args = ["inner"]
+        session.run(*args)
+
+    args = session.posargs or TYPED
+    session.run("mypy", *args)
 """
 
 
@@ -34,6 +41,8 @@ def test_each_run_call_s_words_as_the_file_says_them() -> None:
         ["pre-commit", "run", "--all-files"],
         ["mypy", "--config-file", "mypy.ini", "src/urllib3", "test", "noxfile.py"],
         ["python", "-m", "mypy", "dummyserver"],
+        ["inner"],
+        ["mypy", "src/urllib3", "test"],
     ]
 
 

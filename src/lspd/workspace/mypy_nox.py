@@ -2,12 +2,14 @@
 nox sessions run mypy as `session.run("mypy", "src", "tests")` (urllib3's lint session),
 often with the paths in a module-level list (`session.run("mypy", *SOURCES)`). Read, never
 run: the file's syntax tree, each `<x>.run(...)` call's words where every argument is a
-string, a name bound at the top to one, or a starred name bound to a list or tuple of them.
+string, a name bound to one (at the top, or before it in its function), or a starred name
+bound to a list or tuple of them (`args = session.posargs or LOCATIONS`: LOCATIONS).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 NOXFILE = "noxfile.py"
 
@@ -19,39 +21,57 @@ def nox_commands(text: str) -> list[list[str]]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
-    bound = _bound(tree)
+    top = _bound(tree.body, {})
+    functions = [
+        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     commands = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        if node.func.attr != "run" or not node.args:
-            continue
-        words = _words(node.args, bound)
-        if words is not None:
-            commands.append((node.lineno, node.col_offset, words))
+    for scope in [tree, *functions]:
+        bound = top if scope is tree else _bound(scope.body, top)
+        for node in _own_calls(scope):
+            run = isinstance(node.func, ast.Attribute) and node.func.attr == "run"
+            if run and (words := _words(node.args, bound)):
+                commands.append((node.lineno, node.col_offset, words))
     return [words for *_, words in sorted(commands)]
 
 
-def _bound(tree: ast.Module) -> dict[str, list[str]]:
-    """The module's top-level names bound to a string or a list or tuple of strings."""
-    bound: dict[str, list[str]] = {}
-    for statement in tree.body:
+def _own_calls(scope: ast.AST) -> Iterator[ast.Call]:
+    """The calls in `scope`'s body, not those of the functions it defines (their own)."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _bound(statements: list[ast.stmt], outer: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`outer`'s names, and those `statements` bind to a string or a list or tuple of them
+    (`args = session.posargs or LOCATIONS`: the default, nox's run without arguments)."""
+    bound = dict(outer)
+    for statement in statements:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target, value = statement.targets[0], statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
             target, value = statement.target, statement.value
         else:
             continue
-        if isinstance(target, ast.Name) and (strings := _strings(value)) is not None:
+        if isinstance(target, ast.Name) and (strings := _strings(value, bound)) is not None:
             bound[target.id] = strings
     return bound
 
 
-def _strings(value: ast.expr) -> list[str] | None:
+def _strings(value: ast.expr, bound: dict[str, list[str]]) -> list[str] | None:
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return [value.value]
+    if isinstance(value, ast.Name):
+        return bound.get(value.id)
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        return _strings(value.values[-1], bound)
     if isinstance(value, (ast.List, ast.Tuple)):
-        items = [_strings(item) for item in value.elts]
+        items = [_strings(item, bound) for item in value.elts]
         if all(item is not None and len(item) == 1 for item in items):
             return [item[0] for item in items if item is not None]
     return None
@@ -60,13 +80,11 @@ def _strings(value: ast.expr) -> list[str] | None:
 def _words(args: list[ast.expr], bound: dict[str, list[str]]) -> list[str] | None:
     words: list[str] = []
     for arg in args:
-        if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name):
-            found = bound.get(arg.value.id)
-        elif isinstance(arg, ast.Name):
-            found = bound.get(arg.id)
-            found = found if found is not None and len(found) == 1 else None
+        if isinstance(arg, ast.Starred):
+            found = _strings(arg.value, bound)
         else:
-            found = _strings(arg) if isinstance(arg, ast.Constant) else None
+            found = _strings(arg, bound)
+            found = found if found is not None and len(found) == 1 else None
         if found is None:
             return None
         words += found
