@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -43,6 +43,7 @@ SAME_CHECK = frozenset(
     | {"--non-interactive", "--hide-error-context", "--show-error-code-links"}
 )
 Regexes = tuple[re.Pattern[str], re.Pattern[str]]  # (files, exclude), pre-commit's pair
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -103,14 +104,13 @@ def _read(path: Path) -> PrecommitMypy | None:
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
         taken, options = _alike([(hook, _options(_after(hook))) for hook in passing])
         hooks = tuple(_regexes(hook) for hook in taken)
-        runs = [(hook, _options(_after(hook))) for hook in mypys if hook not in passing]
-        ran, runs_options = _alike(
-            [run for run in runs if named_paths(path.parent, _after(run[0]))]
-        )
+        afters = [_after(hook) for hook in mypys if hook not in passing]
+        runs = [(named_paths(path.parent, after), _options(after)) for after in afters]
+        ran, runs_options = _alike([(paths, options) for paths, options in runs if paths])
         top = _regexes(body)
     except (yaml.YAMLError, re.error, TypeError):
         return None
-    named = tuple(dict.fromkeys(p for hook in ran for p in named_paths(path.parent, _after(hook))))
+    named = tuple(dict.fromkeys(p for paths in ran for p in paths))
     if not (hooks or named):
         return None
     return PrecommitMypy(path, top, hooks, named, options, runs_options)
@@ -132,11 +132,9 @@ def _options(words: list[str]) -> tuple[str, ...] | None:
     return None if any(w.split("=")[0] not in SAME_CHECK for w in unknown) else taken
 
 
-def _alike(
-    hooks: list[tuple[dict[str, Any], tuple[str, ...] | None]],
-) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """The hooks one mypy run can stand for, and their options: all, where they give the
-    same; else those giving none."""
+def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:
+    """The hooks (each as its caller holds it) one mypy run can stand for, and their
+    options: all, where they give the same; else those giving none."""
     known = [(hook, options) for hook, options in hooks if options is not None]
     if len({options for _, options in known}) == 1:
         return [hook for hook, _ in known], known[0][1]

@@ -57,7 +57,7 @@ class MypyScope:
     note: str | None
     packages: tuple[str, ...] = ()  # without `files`: the packages mypy is pointed at
     read: tuple[tuple[Path, Stamp], ...] = ()  # the files whose imports chose what it follows
-    options: tuple[str, ...] = ()  # the lint script's mypy options changing what it reports
+    options: tuple[str, ...] = ()  # the gate's mypy options changing what it reports
 
 
 def mypy_scopes(
@@ -109,7 +109,7 @@ class _Choice(NamedTuple):
     note: str  # why: the scope's note
     targets: tuple[str, ...]  # given mypy where they are not those files (the packages)
     read: list[Path]  # the files read to choose (an edit of one chooses again)
-    options: tuple[str, ...] = ()  # a lint script's options changing what mypy reports
+    options: tuple[str, ...] = ()  # a hook's or lint script's options changing what mypy says
 
 
 def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choice:

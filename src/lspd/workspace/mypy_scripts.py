@@ -129,7 +129,7 @@ def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
     found: list[str] = []
     skip, after = False, ""
     for word in words:
-        if word in _END or word.startswith((">", "2>")):
+        if _ends(word):
             break
         if skip:
             if after in _NAMES_MODULE and (path := _module_path(directory, word)) is not None:
@@ -166,10 +166,15 @@ def checking_options(words: list[str]) -> tuple[str, ...]:
     with their values (`--python-version 3.9` or `--python-version=3.9`)."""
     found: list[str] = []
     for index, word in enumerate(words):
-        if word in _END or word.startswith((">", "2>")):
+        if _ends(word):
             break
         if word in _CHECKING_VALUED and index + 1 < len(words):
             found += [word, words[index + 1]]
         elif word.split("=", 1)[0] in _CHECKING_VALUED or _CHECKING.fullmatch(word):
             found.append(word)
     return tuple(found)
+
+
+def _ends(word: str) -> bool:
+    """Whether `word` ends a command's arguments (`;`, `&&`, a redirection)."""
+    return word in _END or word.startswith((">", "2>"))
