@@ -103,6 +103,41 @@ def test_a_global_edited_while_tsc_ran_is_never_trusted(
     assert sorted(PRETTY.findall(ANSI.sub("", output))) == truth
 
 
+@pytest.mark.parametrize("version", [TS7_PINNED, TS_PINNED])
+def test_a_global_edited_while_an_incremental_run_ran_costs_one_whole_run(
+    tmp_path: Path, version: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The edit lands while an incremental run reads: that run is run again whole, and its
+    record holds the text then read (not UNSURE), so the next run with nothing moved keeps
+    the build state."""
+    files = {**FILES, "src/helpers.ts": SCRIPT.replace("TYPE", "string")}
+    root, tsc, build_info = _program(tmp_path, version, files)
+    config = root / "tsconfig.json"
+    assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
+    run, drop = tsc_incremental._run, tsc_incremental.dropped
+    drops: list[Path] = []
+    monkeypatch.setattr(tsc_incremental, "dropped", lambda p: (drops.append(p), drop(p)))
+
+    def edited_meanwhile(*args: Any) -> str | None:
+        output = run(*args)
+        monkeypatch.setattr(tsc_incremental, "_run", run)  # once
+        (root / "src" / "helpers.ts").write_text(SCRIPT.replace("TYPE", "number"))
+        return output
+
+    monkeypatch.setattr(tsc_incremental, "_run", edited_meanwhile)
+    (root / "src" / "leaf.ts").write_text("export const x = 2;\n")
+    first = tsc_incremental.checked_output(tsc, config, build_info, 120)
+    assert len(drops) == 1  # the run again, whole
+    drops.clear()
+    second = tsc_incremental.checked_output(tsc, config, build_info, 120)
+    assert drops == []
+    truth = sorted(PLAIN.findall(own_tsc(root, "-p", ".", "--pretty", "false")))
+    assert [t[3] for t in truth] == ["2345"]
+    assert first is not None and second is not None
+    assert sorted(PRETTY.findall(ANSI.sub("", first))) == truth
+    assert sorted(PRETTY.findall(ANSI.sub("", second))) == truth
+
+
 def _program(tmp_path: Path, version: str, files: dict[str, str]) -> tuple[Path, list[str], Path]:
     """The project of `files` on TypeScript `version`: its root, its tsc, a build state's path."""
     root = written(tmp_path / "ts", files)

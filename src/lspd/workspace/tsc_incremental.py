@@ -56,7 +56,8 @@ def checked_output(tsc: list[str], config: Path, build_info: Path, timeout: floa
         return None
     if kept is not None and _globals(record) != _globals(kept):
         dropped(build_info)  # it read a global the last run did not: again, whole
-        output, record = _run_recorded(tsc, config, build_info, timeout, record, record)
+        sure = {path: entry for path, entry in record.items() if entry[1] != UNSURE}
+        output, record = _run_recorded(tsc, config, build_info, timeout, sure, record)
         if output is None:
             return None
     with suppress(OSError):
