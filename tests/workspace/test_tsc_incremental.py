@@ -84,15 +84,7 @@ def test_a_global_edited_while_tsc_ran_is_never_trusted(
     root, tsc, build_info = _program(tmp_path, version, files)
     config = root / "tsconfig.json"
     assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
-    run = tsc_incremental._run
-
-    def edited_meanwhile(*args: Any) -> str | None:
-        output = run(*args)
-        monkeypatch.setattr(tsc_incremental, "_run", run)  # once
-        (root / "src" / "helpers.ts").write_text(SCRIPT.replace("TYPE", "number"))
-        return output
-
-    monkeypatch.setattr(tsc_incremental, "_run", edited_meanwhile)
+    _edited_after_next_run(monkeypatch, root / "src" / "helpers.ts")
     helpers = root / "src" / "helpers.ts"
     helpers.write_text("// moved: checked whole\n" + helpers.read_text())
     assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
@@ -114,17 +106,10 @@ def test_a_global_edited_while_an_incremental_run_ran_costs_one_whole_run(
     root, tsc, build_info = _program(tmp_path, version, files)
     config = root / "tsconfig.json"
     assert tsc_incremental.checked_output(tsc, config, build_info, 120) is not None
-    run, drop = tsc_incremental._run, tsc_incremental.dropped
+    drop = tsc_incremental.dropped
     drops: list[Path] = []
     monkeypatch.setattr(tsc_incremental, "dropped", lambda p: (drops.append(p), drop(p)))
-
-    def edited_meanwhile(*args: Any) -> str | None:
-        output = run(*args)
-        monkeypatch.setattr(tsc_incremental, "_run", run)  # once
-        (root / "src" / "helpers.ts").write_text(SCRIPT.replace("TYPE", "number"))
-        return output
-
-    monkeypatch.setattr(tsc_incremental, "_run", edited_meanwhile)
+    _edited_after_next_run(monkeypatch, root / "src" / "helpers.ts")
     (root / "src" / "leaf.ts").write_text("export const x = 2;\n")
     first = tsc_incremental.checked_output(tsc, config, build_info, 120)
     assert len(drops) == 1  # the run again, whole
@@ -136,6 +121,20 @@ def test_a_global_edited_while_an_incremental_run_ran_costs_one_whole_run(
     assert first is not None and second is not None
     assert sorted(PRETTY.findall(ANSI.sub("", first))) == truth
     assert sorted(PRETTY.findall(ANSI.sub("", second))) == truth
+
+
+def _edited_after_next_run(monkeypatch: pytest.MonkeyPatch, helpers: Path) -> None:
+    """The next tsc run wrapped (once) to write the global's parameter as a number after tsc
+    read the file and before the run's record is made."""
+    run = tsc_incremental._run
+
+    def edited_meanwhile(*args: Any) -> str | None:
+        output = run(*args)
+        monkeypatch.setattr(tsc_incremental, "_run", run)
+        helpers.write_text(SCRIPT.replace("TYPE", "number"))
+        return output
+
+    monkeypatch.setattr(tsc_incremental, "_run", edited_meanwhile)
 
 
 def _program(tmp_path: Path, version: str, files: dict[str, str]) -> tuple[Path, list[str], Path]:
