@@ -84,6 +84,20 @@ def lint(session: nox.Session) -> None:
 """
 
 
+# structlog's: each environment's factor runs its own command
+TOX = """\
+[testenv]
+commands =
+    tests: pytest {posargs}
+    mypy: mypy tests
+
+[testenv:typing-{pyright,mypy}]
+commands =
+    mypy: mypy app
+    pyright: pyright tests
+"""
+
+
 @pytest.mark.parametrize(
     ("name", "text", "targets"),
     [
@@ -99,7 +113,10 @@ def lint(session: nox.Session) -> None:
             "python -m mypy --config-file tests/mypy.ini -m tests app && x\n",
             ("tests", "app"),
         ),
-        ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', ("app",)),
+        ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', APP_TESTS),
+        ("tox.ini", TOX, ("tests", "app")),
+        ("tox.ini", "[testenv]\ncommands = mypy {posargs:app tests}\n", APP_TESTS),
+        ("tox.ini", "[testenv]\ncommands = py312,!pypy: mypy {toxinidir}/tests\n", ("tests",)),
         ("scripts/lint.sh", "mypy --version\nmypy -p nowhere\npip install 'mypy\n", None),
         ("scripts/lint.sh", "mypy --version\nmypy -p app -m tests\n", APP_TESTS),
         ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
@@ -144,6 +161,16 @@ def test_a_scripts_options_changing_what_mypy_says_are_read(
     (tmp_path / "app").mkdir()
     (tmp_path / "Makefile").write_text(f"lint:\n\t{line}\n")
     assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), options)
+
+
+def test_the_commands_giving_the_first_ones_options_are_the_gate(tmp_path: Path) -> None:
+    """`mypy tests` beside `mypy --strict app` is not checked with --strict: left out."""
+    for folder in ("app", "tests", "docs"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "Makefile").write_text(
+        "lint:\n\tmypy --strict app\n\tmypy docs\n\tmypy --strict tests\n"
+    )
+    assert script_targets(tmp_path) == ScriptMypy("Makefile", APP_TESTS, ("--strict",))
 
 
 STRICT = {

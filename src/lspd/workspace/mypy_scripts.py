@@ -10,9 +10,11 @@ value; the arguments after `mypy` up to the command's
 end that name a file or folder of the project are its targets, and those of its options
 that change what mypy reports (`--strict`, `--python-version 3.9`: `checking_options`)
 are given mypy as the script gives them, so `mypy --strict app` is not judged by the
-configuration alone. The first file naming any is taken; where two commands name
-different targets, the first. A module `-p`/`-m` names is its folder or file (at the top,
-under src/ or lib/). Not read: `--config-file` (lspd reads the project's own),
+configuration alone. The first file naming any is taken, with every command of it that
+gives the options its first gives (structlog's tox.ini: `mypy: mypy tests/typing` in one
+environment, `mypy: mypy src` in another; a tox command's factor condition and
+`{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names is its folder or
+file (at the top, under src/ or lib/). Not read: `--config-file` (lspd reads the project's own),
 `--follow-imports` (dmypy's own rule).
 """
 
@@ -32,6 +34,10 @@ FILES = ("Makefile", "tox.ini", NOXFILE)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# a tox command's factor condition (`mypy:`, `py312,py313:`, `!windows:`) and substitution
+_TOX_FACTORS = re.compile(r"^(\s*(?:commands\s*=\s*)?)!?[\w.{}-]+(?:,!?[\w.{}-]+)*:\s+")
+_TOX_SUBSTITUTION = re.compile(r"\{(posargs|toxinidir|tox_root)(?::([^}]*))?\}")
+_TOX_VALUES = {"toxinidir": ".", "tox_root": "."}
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 # the words a command running mypy may have before it: a command's start, a runner's
 _BEFORE = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
@@ -70,7 +76,7 @@ def script_targets(directory: Path) -> ScriptMypy | None:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        commands = nox_commands(text) if path.name == NOXFILE else _lines(text)
+        commands = nox_commands(text) if path.name == NOXFILE else _lines(text, path.name)
         if (found := _command(directory, commands)) is not None:
             return ScriptMypy(path.relative_to(directory).as_posix(), *found)
     return None
@@ -88,29 +94,46 @@ def _candidates(directory: Path) -> list[Path]:
     return found
 
 
-def _lines(text: str) -> Iterator[list[str]]:
-    """The words of each line of a shell script, Makefile or tox.ini `text`, a variable set
-    by a plain assignment before it replaced by its value."""
+def _lines(text: str, name: str) -> Iterator[list[str]]:
+    """The words of each line of a shell script, Makefile or tox.ini (`name`) `text`, a
+    variable set by a plain assignment before it replaced by its value; in tox.ini a
+    command's factor condition dropped and its substitutions made (`_tox_line`)."""
     values: dict[str, str] = {}
     for line in text.splitlines():
-        if (assigned := _ASSIGNED.match(line)) is not None:
+        if name == "tox.ini":
+            line = _tox_line(line)
+        elif (assigned := _ASSIGNED.match(line)) is not None:
             values[assigned[1]] = _words(assigned[2], values)[0] if assigned[2].strip() else ""
             continue
         yield _words(line, values)
 
 
+def _tox_line(line: str) -> str:
+    """A tox.ini line as the shell would see its command: `mypy: mypy src` (run in the
+    environments with that factor: structlog's `typing-mypy`) is `mypy src`, `{posargs:src
+    tests}` its default `src tests`, `{toxinidir}` the project."""
+    line = _TOX_FACTORS.sub("", line, count=1)
+    return _TOX_SUBSTITUTION.sub(lambda m: _TOX_VALUES.get(m[1], m[2] or ""), line)
+
+
 def _command(
     directory: Path, commands: Iterable[list[str]]
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The project's paths the first of `commands` running mypy on any names, and its
-    options changing what mypy reports."""
+    """The project's paths the commands running mypy name (each giving the options the first
+    gives: its gate is every one of them), and the first's options changing what mypy
+    reports."""
+    found: dict[str, None] = {}
+    first: tuple[str, ...] | None = None
     for words in commands:
         for index, word in enumerate(words):
             run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
-            mypy = run and word.rsplit("/", 1)[-1] == "mypy"
-            if mypy and (found := named_paths(directory, words[index + 1 :])):
-                return found, checking_options(words[index + 1 :])
-    return None
+            if not run or word.rsplit("/", 1)[-1] != "mypy":
+                continue
+            if paths := named_paths(directory, words[index + 1 :]):
+                options = checking_options(words[index + 1 :])
+                first = options if first is None else first
+                found.update(dict.fromkeys(paths) if options == first else {})
+    return None if first is None else (tuple(found), first)
 
 
 def _words(line: str, values: dict[str, str]) -> list[str]:
