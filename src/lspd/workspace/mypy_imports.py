@@ -34,8 +34,8 @@ def imports_of(
     submodule (those that are no module are not found); and whether they are its parse's.
     Without `exact` its import lines as they read where they account for every line naming
     `import` (a parse costs ~20 us a line: 2.4 s of mypy's own 115,000 lines): a line
-    in a string reads as an import there, so the caller asks `exact` where one would add
-    a module."""
+    in a string, or in a branch mypy finds unreachable, reads as an import there, so the
+    caller asks `exact` where one would add a module."""
     if path in texts:
         text = texts[path]
     else:
@@ -51,7 +51,9 @@ def imports_of(
             _IMPORTS.clear()
         kept = _IMPORTS[path] = (text, _scanned(text), None)
     statements, parsed = kept[1], kept[2]
-    if exact or statements is None or facts.decides(text):  # a condition mypy decides
+    # The lines read hold every import, an unreachable branch's too (`if sys.version_info`):
+    # more modules, never fewer, so the caller parses only where one of them is new to it.
+    if exact or statements is None:
         if parsed is None or parsed[0] != facts:
             parsed = (facts, _statements(text, facts))
             _IMPORTS[path] = (text, kept[1], parsed)
