@@ -4,6 +4,7 @@ demand, are tests/lsp/test_session_faults.py's, against a scripted fake.)"""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from lspd.lsp import answers, shapes
@@ -89,6 +90,26 @@ def test_stop_ends_the_process_and_a_request_starts_it_again(tmp_path: Path) -> 
     assert len(set(pids)) == 2
     for pid in pids:
         assert wait_dead(pid)
+
+
+def test_a_polite_stop_asks_the_server_to_exit_and_another_kills_it(tmp_path: Path) -> None:
+    """A daemon's stop asks first (basedpyright exits with 0); a one-shot CLI's, its answer
+    made, does not wait for that (clangd took 0.9 s to exit): its group is killed."""
+    session, root = basedpyright(tmp_path)
+    app = root / "pkg/app.py"
+    codes: list[int | None] = []
+
+    async def scenario() -> None:
+        for polite in (True, False):
+            await session.sync_document(app, app.read_text(), "python")
+            assert await session.request(answers.HOVER, at(app, 0, 25)) is not None
+            assert session._server is not None
+            process = session._server.process
+            await session.stop(polite)
+            codes.append(process.returncode)
+
+    run(scenario, session)
+    assert codes == [0, -signal.SIGKILL]
 
 
 def test_a_server_that_loads_once_a_file_opens_is_ready_while_none_is(tmp_path: Path) -> None:

@@ -320,7 +320,7 @@ async def _pages_in_process(
         compared = await workspace_comparison(ws, baseline, paths, keep, kept, every)
         return [compact(p) for p in every_page(compared)]
     finally:
-        await ws.close()
+        await ws.close(polite=False)  # its answer made: nothing is asked of them
 
 
 async def _in_process(
@@ -342,4 +342,4 @@ async def _in_process(
         result = summary(checked).model_dump(mode="json", exclude_none=True)
         return result, len(not_answered(checked.skipped))
     finally:
-        await ws.close()
+        await ws.close(polite=False)  # its answer made: nothing is asked of them

@@ -285,7 +285,7 @@ class _Here:
         if self._runner is None:
             return
         if self._ws is not None:  # None: making it failed (a bad lspd.toml), said already
-            self._runner.run(self._ws.close())
+            self._runner.run(self._ws.close(polite=False))
         self._runner.close()
 
     @property
@@ -337,7 +337,7 @@ async def _once(root: Path, tool: str, arguments: dict[str, Any]) -> dict[str, A
     try:
         return await _in_process(ws, tool, arguments)
     finally:
-        await ws.close()
+        await ws.close(polite=False)
 
 
 async def _in_process(ws: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

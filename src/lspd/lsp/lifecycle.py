@@ -214,14 +214,15 @@ class ServerLifecycle:
         if self.stall.killed is not None:  # started again at once: questions wait behind it
             stall.restart(self.start)
 
-    async def stop(self) -> None:
-        """Shut the server down politely, then make sure nothing of it is left."""
+    async def stop(self, polite: bool = True) -> None:
+        """Shut the server down (politely: asked first, as a daemon ends it), then make sure
+        nothing of it is left."""
         async with self._start_lock:  # a start waits for it: never a stop clearing a new process
-            await self._stop()
+            await self._stop(polite)
 
-    async def _stop(self) -> None:
+    async def _stop(self, polite: bool = True) -> None:
         server = self._server
-        was_running = self.state in ("indexing", "ready")
+        was_running = polite and self.state in ("indexing", "ready")
         self.state = "stopped"
         if server is None:
             return

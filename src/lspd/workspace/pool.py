@@ -167,9 +167,9 @@ class SessionPool:
                 return document
         return None
 
-    async def stop(self) -> None:
-        """Stop every server."""
+    async def stop(self, polite: bool = True) -> None:
+        """Stop every server (`polite`: each asked to shut down first)."""
         await asyncio.gather(
-            *(session.stop() for session in self.sessions.values()),
+            *(session.stop(polite) for session in self.sessions.values()),
             *(daemon.stop() for daemon in self.mypy.values()),
         )
