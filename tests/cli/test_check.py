@@ -375,6 +375,28 @@ def test_typescript_check_follows_the_tsconfig_like_tsc(tmp_path: Path) -> None:
     assert "test/main.test.ts:1:7: error: Type 'string' is not assignable" in every.stdout
 
 
+def test_a_nested_package_not_installed_is_named_in_the_summary(tmp_path: Path) -> None:
+    """zustand's examples/starter: its own package.json, never installed, an error its
+    tsconfig's program would say; the root's gate is clean, and so is the check."""
+    root = copy_fixture("ts", tmp_path)
+    (root / "src" / "broken.ts").unlink()  # the root's gate: clean
+    (root / "package.json").write_text('{"name": "root", "private": true}\n')
+    example = root / "examples" / "starter"
+    (example / "src").mkdir(parents=True)
+    (example / "package.json").write_text('{"dependencies": {"react": "^18.3.1"}}\n')
+    (example / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}\n')
+    (example / "src" / "main.ts").write_text("const n: number = 'one';\n")
+    done = lspd_check(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done.stdout.splitlines()[-1]) == (
+        "lspd check: 3 files, 0 errors, 0 warnings, S s; configuration: tsconfig.json, "
+        "examples/starter not checked: examples/starter/package.json's dependencies are not "
+        "installed (no examples/starter/node_modules, and no workspace above names it); "
+        "install them there to check it; 1 source file no gate checks left out (--all "
+        "checks them)"
+    )
+
+
 def test_a_configuration_that_cannot_be_read_fails_with_its_name(tmp_path: Path) -> None:
     root = copy_fixture("py", tmp_path)
     (root / "pyrightconfig.json").write_text('{"include": ["pkg"],, }\n')

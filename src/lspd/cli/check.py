@@ -198,10 +198,16 @@ def _chosen(scope: list[dict[str, Any]] | None, paths: list[str] | None, every: 
     if every or scope is None:
         return "every source file (--all)"
     named = [s["config"] for s in scope if s.get("config")]
-    loose = sorted({s["language"] for s in scope if not s.get("config")})
+    loose = sorted({s["language"] for s in scope if not s.get("config") and s["files"]})
     parts = named[:3] + ([f"{len(named) - 3} more (--json lists them)"] if len(named) > 3 else [])
     if loose:
         parts.append(f"no configuration for {'/'.join(loose)}: every file")
+    # a project none of whose files is checked, and why (a package not installed)
+    parts += [
+        f"{s['project']} {s['note']}"
+        for s in scope
+        if not (s["files"] or s.get("config")) and s.get("note")
+    ]
     return "configuration: " + (", ".join(parts) if parts else "none found, nothing to check")
 
 

@@ -215,8 +215,7 @@ class ServerLifecycle:
             stall.restart(self.start)
 
     async def stop(self, polite: bool = True) -> None:
-        """Shut the server down (politely: asked first, as a daemon ends it), then make sure
-        nothing of it is left."""
+        """Shut the server down (`polite`: asked first), then make sure nothing is left."""
         async with self._start_lock:  # a start waits for it: never a stop clearing a new process
             await self._stop(polite)
 

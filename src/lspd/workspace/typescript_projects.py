@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
+from lspd.workspace.npm_installed import uninstalled, watched
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsconfig_scope import (
@@ -49,7 +50,8 @@ def typescript_projects(
     """The projects of TypeScript's configurations (`solution`: their solution-style
     layouts' files, filled in)."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
-    tsconfigs = _tsconfigs(ws, found)
+    unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
+    tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
         return fallback(ws, files, "typescript", missing)
@@ -87,6 +89,7 @@ def typescript_projects(
             ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
         )
     _filled(solution, made, _shared(tsconfigs, taken, made.owners), tsconfigs)
+    projects += _not_installed(ws, unready, read)
     governed = {p.parent for p in found}
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
@@ -96,6 +99,24 @@ def typescript_projects(
         if p.suffix not in JAVASCRIPT and p not in taken and not under(p, governed, ws.root)
     ]
     return projects + fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+
+
+def _not_installed(
+    ws: Workspace, unready: dict[Path, Path], read: list[Path]
+) -> list[ProjectScope]:
+    """A project line for each tsconfig of a package whose dependencies are not installed
+    (`npm_installed`), none of its files checked; what can install it is watched (`read`)."""
+    projects = []
+    for config, package in sorted(unready.items()):
+        read += watched(package, ws.root)
+        where = ws.display(package)
+        note = (
+            f"not checked: {where}/package.json's dependencies are not installed (no "
+            f"{where}/node_modules, and no workspace above names it); install them there "
+            "to check it"
+        )
+        projects.append(ProjectScope("typescript", config.parent, None, (), note))
+    return projects
 
 
 def _filled(

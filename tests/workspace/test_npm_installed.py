@@ -1,0 +1,96 @@
+"""A nested npm package whose dependencies are not installed is left out of the gate
+(`workspace/npm_installed.py`), said in the scope with what to run: zustand's
+examples/starter (a package.json of its own, no workspace naming it, no node_modules) made
+`lspd check` fail a project whose `tsc --noEmit` is clean. Members of a workspace, a
+package declaring nothing, the root, and a package once installed are checked as before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.npm_installed import uninstalled
+from tests.conftest import answer
+from tests.workspace.test_scope import scope_of, write
+
+STRICT = json.dumps({"compilerOptions": {"strict": True, "noEmit": True}, "include": ["src"]})
+BROKEN = 'const x: number = "no";\nexport {};\n'
+APP = json.dumps({"name": "app", "devDependencies": {"typescript": "^5.0.0"}})
+FILES = {
+    "package.json": json.dumps({"name": "root", "workspaces": ["packages/*"]}),
+    "pnpm-workspace.yaml": "packages:\n  - 'apps/**'\n  - '!apps/skipped'\n",
+    "tsconfig.json": STRICT,
+    "src/index.ts": "export const x = 1;\n",
+    # a standalone example: its own dependencies, named by no workspace, never installed
+    "examples/starter/package.json": APP,
+    "examples/starter/tsconfig.json": STRICT,
+    "examples/starter/src/main.ts": BROKEN,
+    # members of the root's workspaces (npm's, pnpm's): the root's install links them
+    "packages/a/package.json": APP,
+    "packages/a/tsconfig.json": STRICT,
+    "packages/a/src/a.ts": BROKEN,
+    "apps/web/site/package.json": APP,
+    "apps/web/site/tsconfig.json": STRICT,
+    "apps/web/site/src/site.ts": BROKEN,
+    # a package declaring no dependency: nothing to install
+    "tools/package.json": json.dumps({"name": "tools", "private": True}),
+    "tools/tsconfig.json": STRICT,
+    "tools/src/tool.ts": BROKEN,
+}
+
+
+def test_a_nested_package_not_installed_is_said_and_not_checked(tmp_path: Path) -> None:
+    root = write(tmp_path / "p", FILES)
+    scope = scope_of(root)
+    lines = [
+        (p.project.relative_to(root).as_posix(), p.config, len(p.files)) for p in scope.projects
+    ]
+    assert lines == [
+        ("apps/web/site", "apps/web/site/tsconfig.json", 1),
+        ("packages/a", "packages/a/tsconfig.json", 1),
+        ("tools", "tools/tsconfig.json", 1),
+        (".", "tsconfig.json", 1),
+        ("examples/starter", None, 0),
+    ]
+    assert scope.projects[-1].note == (
+        "not checked: examples/starter/package.json's dependencies are not installed (no "
+        "examples/starter/node_modules, and no workspace above names it); install them "
+        "there to check it"
+    )
+    assert root / "examples/starter/node_modules" in dict(scope.read)  # its install is seen
+    checked = answer(root, workspace_diagnostics)
+    assert sorted(f.path for f in checked.files) == [
+        "apps/web/site/src/site.ts",
+        "packages/a/src/a.ts",
+        "tools/src/tool.ts",
+    ]
+    (root / "examples/starter/node_modules").mkdir()  # installed: checked as any
+    assert uninstalled(root / "examples/starter/tsconfig.json", root) is None
+    checked = answer(root, workspace_diagnostics)
+    assert "examples/starter/src/main.ts" in {f.path for f in checked.files}
+
+
+def test_what_makes_a_package_installed(tmp_path: Path) -> None:
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"workspaces": {"packages": ["./libs/*/"]}}),
+            "lerna.json": json.dumps({"packages": ["tools/*"]}),
+            "libs/one/package.json": APP,  # yarn's {"packages": [...]}, written ./libs/*/
+            "tools/two/package.json": APP,  # lerna's
+            "docs/demo/package.json": APP,
+            "docs/demo/src/deep/tsconfig.json": "{}",  # the package above it is the one
+            "docs/broken/package.json": "{not json",  # unread: declares nothing
+            "nested/package.json": json.dumps({"workspaces": ["inner"]}),
+            "nested/inner/package.json": APP,  # a workspace below the root names it
+        },
+    )
+    assert uninstalled(root / "libs/one/tsconfig.json", root) is None
+    assert uninstalled(root / "tools/two/tsconfig.json", root) is None
+    assert uninstalled(root / "docs/demo/src/deep/tsconfig.json", root) == root / "docs/demo"
+    assert uninstalled(root / "docs/broken/tsconfig.json", root) is None
+    assert uninstalled(root / "nested/inner/tsconfig.json", root) is None
+    assert uninstalled(root / "tsconfig.json", root) is None  # the root: its own install
+    (root / "package.json").unlink()  # docs/demo is the repository's own project now
+    assert uninstalled(root / "docs/demo/src/deep/tsconfig.json", root) is None
