@@ -36,7 +36,7 @@ def still_loading(ws: Workspace, files: list[Path]) -> list[str]:
         elif mypy is not None:
             if not _mypy_up(ws, mypy):
                 out.add(f"mypy for {_shown(ws, mypy.directory)}")
-            if mypy.also_pyright:
+            if mypy.pyright_judges(path):
                 judged.append(path)
         else:
             judged.append(path)

@@ -43,6 +43,7 @@ from lspd.workspace.mypy_mirror import (
     package_base,
 )
 from lspd.workspace.mypy_scope import mypy_python, mypy_scopes
+from lspd.workspace.pyright_part import PyrightPart, pyright_part
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.python_links import copy_link, linked, named_through
 from lspd.workspace.toolchain import find_python
@@ -58,11 +59,17 @@ class MypyProject:
     directory: Path
     config: MypyConfig | None  # None: lspd.toml chose mypy for a project without one
     choice: CheckerChoice
+    # both judge it: where basedpyright does (`workspace/pyright_part.py`; None: everywhere)
+    pyright: PyrightPart | None = None
 
     @property
     def also_pyright(self) -> bool:
-        """Both checkers judge it (each diagnostic names its own)."""
+        """Both checkers judge it (each diagnostic names its own), in part or whole."""
         return PYRIGHT in self.choice.checkers
+
+    def pyright_judges(self, path: Path) -> bool:
+        """Whether basedpyright judges `path` of it too (mypy judges every file)."""
+        return self.also_pyright and (self.pyright is None or self.pyright.judges(path))
 
     @property
     def why(self) -> str:
@@ -100,7 +107,8 @@ def project_of(ws: Workspace, path: Path) -> MypyProject | None:
             choice = choose(directory, configured, ws.restricted)
             if MYPY not in choice.checkers:
                 return None
-            return MypyProject(directory, mypy_config_in(directory), choice)
+            part = pyright_part(directory) if PYRIGHT in choice.checkers else None
+            return MypyProject(directory, mypy_config_in(directory), choice, part)
         if directory == ws.root or ws.root not in directory.parents:
             break
     return None

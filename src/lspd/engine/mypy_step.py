@@ -50,9 +50,9 @@ async def mypy_checked(
             stops.append(stop)
         toolchain = toolchain_of(ws, project)
         for path in files:
-            results.append(result_of(run, path, toolchain))
-        if not project.also_pyright:
-            taken.update(files)
+            if path in run.files or path in run.errors or not project.pyright_judges(path):
+                results.append(result_of(run, path, toolchain))  # else basedpyright's alone
+        taken.update(path for path in files if not project.pyright_judges(path))
     asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
     return results, asked, [p for p in rest if p not in taken]
 

@@ -123,7 +123,9 @@ async def overlaid_state(
     candidates = {p for p in checked if p not in built.held}
     # mypy alone judges its projects' files, all in one run of its daemon: what basedpyright
     # would re-check for them is not asked (~0.8 s of parsing on rich).
-    mypy_only = {p for j, m in by_project(ws, list(held)).items() if not j.also_pyright for p in m}
+    mypy_only = {
+        p for j, m in by_project(ws, list(held)).items() for p in m if not j.pyright_judges(p)
+    }
     others = {p: t for p, t in held.items() if p not in mypy_only}
     # Python files edited in comments and blank lines alone: the disk's results, moved.
     moved = _moved(ws, others, memory, held_by)

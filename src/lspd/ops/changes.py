@@ -59,13 +59,13 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     stops: list[Stop] = []
     judged, own, checkers = await mypy_diagnosed(ws, present, texts, stops)
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
-    present += [p for p in judged if p not in present and not own[p].also_pyright]  # all mypy's
-    served = [f for f in present if f not in judged or own[f].also_pyright]
+    present += [p for p in judged if p not in present and not own[p].pyright_judges(p)]  # mypy's
+    served = [f for f in present if f not in judged or own[f].pyright_judges(f)]
     # a configuration no server handles reaches mypy's copy alone (`engine/mypy_configured`)
     held = {
         p: t
         for p, t in overlay.items()
-        if (p not in own or own[p].also_pyright) and ws.handler(p) is not None
+        if (p not in own or own[p].pyright_judges(p)) and ws.handler(p) is not None
     }
     async with overlaid(ws, held, served):  # basedpyright holds what it judges too
         try:

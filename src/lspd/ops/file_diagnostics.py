@@ -224,7 +224,7 @@ async def check_file(
     judged = await mypy_file(ws, resolved, content) if known is None and mypy else None
     if judged is not None and judged.stop is not None and stops is not None:
         stops.append(judged.stop)
-    if judged is not None and not judged.project.also_pyright:
+    if judged is not None and not judged.project.pyright_judges(resolved):
         return _mypy_alone(ws, resolved, judged, limit, budget, offset)
     async with _held(ws, resolved, content):
         session, document = await ws.open(path, content)

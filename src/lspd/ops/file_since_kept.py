@@ -54,7 +54,7 @@ async def deleted_now(
     if delta.before.get(resolved) is None:
         return None
     projects = by_project(ws, [resolved])
-    if projects and not any(p.also_pyright for p in projects):
+    if projects and not any(p.pyright_judges(resolved) for p in projects):
         return None  # mypy alone: its run of the project answers a deleted file (none)
     session = ws.session_for(resolved)
     return DiagnosticsResult(

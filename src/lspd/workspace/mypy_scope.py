@@ -200,15 +200,17 @@ KEPT_SEES = 8
 _SEES: dict[Path, Sees] = {}
 
 
-def gate_mypy_scopes(ws: Workspace, directories: list[Path], files: list[Path]) -> list[MypyScope]:
-    """`mypy_scopes` of the gate (those mypy judges alone) in the workspace `ws`: the `.pth`
+def gate_mypy_scopes(
+    ws: Workspace, directories: list[Path], files: list[Path], alone: bool = True
+) -> list[MypyScope]:
+    """`mypy_scopes` of the gate (those mypy judges `alone`) in the workspace `ws`: the `.pth`
     files read in the environment lspd runs mypy in, lspd.toml's `python` as
     docs/configuration.md says it (relative to the root, anywhere: `retool.settings_of`);
     a configuration's error named from the root, as every path lspd shows."""
     python = None if ws.config.python is None else ws.root / ws.config.python
     try:
         configured = ws.config.python_checker
-        return mypy_scopes(directories, files, configured, ws.restricted, True, ws.root, python)
+        return mypy_scopes(directories, files, configured, ws.restricted, alone, ws.root, python)
     except InvalidInput as exc:
         raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
 

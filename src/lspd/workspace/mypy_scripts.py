@@ -66,10 +66,10 @@ class ScriptMypy(NamedTuple):
     options: tuple[str, ...]  # its options changing what mypy reports, as given
 
 
-def script_targets(directory: Path) -> ScriptMypy | None:
-    """The first command of the project's scripts running mypy on paths of it; None where
-    none does."""
-    for path in _candidates(directory):
+def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> ScriptMypy | None:
+    """The commands of the first of the project's scripts running mypy (or another of
+    `tools`: pyright) on paths of it; None where none does."""
+    for path in script_files(directory):
         try:
             if path.stat().st_size > MOST_BYTES:
                 continue
@@ -77,12 +77,14 @@ def script_targets(directory: Path) -> ScriptMypy | None:
         except (OSError, UnicodeDecodeError):
             continue
         commands = nox_commands(text) if path.name == NOXFILE else _lines(text, path.name)
-        if (found := _command(directory, commands)) is not None:
+        if (found := _command(directory, commands, tools)) is not None:
             return ScriptMypy(path.relative_to(directory).as_posix(), *found)
     return None
 
 
-def _candidates(directory: Path) -> list[Path]:
+def script_files(directory: Path) -> list[Path]:
+    """The project's files that may run a checker: its Makefile, tox.ini, noxfile.py, and
+    each script in its scripts folders."""
     found = [directory / name for name in FILES if (directory / name).is_file()]
     for folder in SCRIPTS:
         if (directory / folder).is_dir():
@@ -117,7 +119,7 @@ def _tox_line(line: str) -> str:
 
 
 def _command(
-    directory: Path, commands: Iterable[list[str]]
+    directory: Path, commands: Iterable[list[str]], tools: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """The project's paths the commands running mypy name (each giving the options the first
     gives: its gate is every one of them), and the first's options changing what mypy
@@ -127,7 +129,7 @@ def _command(
     for words in commands:
         for index, word in enumerate(words):
             run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
-            if not run or word.rsplit("/", 1)[-1] != "mypy":
+            if not run or word.rsplit("/", 1)[-1] not in tools:
                 continue
             if paths := named_paths(directory, words[index + 1 :]):
                 options = checking_options(words[index + 1 :])

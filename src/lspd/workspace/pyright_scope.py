@@ -48,6 +48,7 @@ class PyrightConfig:
     include: list[Spec] = field(default_factory=list)
     exclude: list[Spec] = field(default_factory=list)
     read: list[Path] = field(default_factory=list)  # every file read (extends included)
+    included: bool = False  # it names its `include` (else: the whole directory)
 
 
 def config_in(directory: Path) -> PyrightConfig | None:
@@ -75,6 +76,7 @@ def config_in(directory: Path) -> PyrightConfig | None:
         for key in ("include", "exclude"):
             if key in table:
                 specs[key] = [spec(source.parent, entry) for entry in _strings(source, key, table)]
+    config.included = "include" in specs
     config.include = specs.get("include") or [spec(directory, ".")]
     config.exclude = list(specs.get("exclude", []))
     known = {s.pattern.pattern for s in config.exclude}

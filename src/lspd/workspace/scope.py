@@ -30,8 +30,11 @@ from lspd.workspace import question
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
-from lspd.workspace.mypy_scope import MypyScope, gate_mypy_scopes
+from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
+from lspd.workspace.mypy_scripts import FILES as SCRIPT_FILES
+from lspd.workspace.mypy_scripts import SCRIPTS, script_files
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
+from lspd.workspace.pyright_part import pyright_part
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
     PYPROJECT,
@@ -156,6 +159,13 @@ def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
     python = [p for p in walk.sources if ours(ws, p, "python")]
     mypys = gate_mypy_scopes(ws, [p.project for p in scope.projects if p.imports], python)
     again = {s.directory: _mypy_project(ws, s) for s in mypys}
+    for project in scope.projects:  # those both judge, mypy's files part of their gate
+        if project.imports and project.project not in again:
+            config = _config_in(ws, project.project)
+            if config is not None:
+                chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
+                files, note, imports = _both(ws, project.project, config, chosen, python, [])
+                again[project.project] = replace(project, files=files, note=note, imports=imports)
     projects = tuple(again.get(p.project, p) if p.imports else p for p in scope.projects)
     chosen = tuple(sorted({path for project in projects for path in project.files}))
     outside = len(set(walk.sources).difference(chosen))
@@ -225,15 +235,42 @@ def _python(
         read += config.read
         chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
         prefix = "" if directory == ws.root else f"{ws.display(directory)}/"
-        label = prefix + config.label
+        label, note = prefix + config.label, None
+        imports: tuple[tuple[Path, Stamp], ...] = ()
         if (mypy := _also_mypy(ws, directory)) is not None:  # both judge it: both named
             label += f" + {prefix}{mypy}"
-        projects.append(ProjectScope("python", directory, label, chosen))
+            chosen, note, imports = _both(ws, directory, config, chosen, files, read)
+        projects.append(ProjectScope("python", directory, label, chosen, note, (), imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
     loose = [p for p in files if not under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     return projects + fallback(ws, loose, "python", note)
+
+
+def _both(
+    ws: Workspace,
+    directory: Path,
+    config: PyrightConfig,
+    chosen: tuple[Path, ...],
+    files: list[Path],
+    read: list[Path],
+) -> tuple[tuple[Path, ...], str | None, tuple[tuple[Path, Stamp], ...]]:
+    """The gate of a project both checkers judge: basedpyright's files (`chosen`) where they
+    are the configuration's whole reach, else those of its part (its `include`, or what its
+    scripts run pyright on: `pyright_part`) with the files mypy checks (`mypy_scope`); the
+    note saying which, and the files whose imports chose mypy's (`ProjectScope.imports`).
+    The scripts read are added to `read`."""
+    read += [directory / name for name in (*SCRIPT_FILES, *SCRIPTS)] + script_files(directory)
+    part = pyright_part(directory)
+    if part is None:
+        return chosen, None, ()
+    mypys = gate_mypy_scopes(ws, [directory], files, alone=False)
+    if not mypys or mypys[0].note == EVERY:  # nothing chose mypy's: the configuration's
+        return chosen, f"basedpyright: {part.note}; mypy: the same (nothing chose its files)", ()
+    mypy = [p for p in mypys[0].files if ours(ws, p, "python")]
+    union = tuple(sorted({*(p for p in chosen if part.judges(p)), *mypy}))
+    return union, f"basedpyright: {part.note}; mypy: {mypys[0].note}", mypys[0].read
 
 
 def _also_mypy(ws: Workspace, directory: Path) -> str | None:

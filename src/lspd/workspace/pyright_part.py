@@ -1,0 +1,72 @@
+"""The part of a project both mypy and basedpyright judge that basedpyright judges.
+
+A project with both configurations often gates on mypy and runs pyright on a few folders:
+trio's `[tool.pyright]` (strict, no `include`) is its editors', while its tox runs `mypy`
+on the `files` mypy's configuration names and `pyright src/trio/_tests/type_tests` and
+`pyright src/trio/_core/_tests/type_tests`. Judged by basedpyright everywhere its
+configuration reaches, trio's clean tree had 1,871 errors (mypy: 5, pyright on those
+folders: 0). So where the pyright configuration names no `include`, the paths the
+project's own scripts run pyright (or basedpyright) on are its part (`mypy_scripts`, the
+same reading as mypy's); without either, the configuration's files, all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lspd.workspace.mypy_scripts import FILES, SCRIPTS, script_files, script_targets
+from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
+
+COMMANDS = ("pyright", "basedpyright")
+
+
+@dataclass(frozen=True)
+class PyrightPart:
+    """Where basedpyright judges a project both checkers judge, as basedpyright's specs."""
+
+    include: tuple[str, ...]  # the patterns of its paths (`pyright_scope.Spec`)
+    exclude: tuple[str, ...]  # its configuration's `exclude` patterns (and the defaults)
+    note: str  # which chose them, as the scope says it
+
+    def judges(self, path: Path) -> bool:
+        """Whether basedpyright judges the file at `path`."""
+        text = str(path)
+        return any(re.match(p, text) for p in self.include) and not any(
+            re.match(p, text) for p in self.exclude
+        )
+
+
+_PARTS: Memo[PyrightPart | None] = Memo()
+
+
+def pyright_part(directory: Path) -> PyrightPart | None:
+    """basedpyright's part of the project at `directory` where it is not every file its
+    configuration reaches: its `include`, else what its scripts run pyright on; None where
+    neither limits it. Read again when the configuration or a script changed, or a script
+    came."""
+    paths = (
+        directory / CONFIG_JSON,
+        directory / PYPROJECT,
+        *(directory / name for name in (*FILES, *SCRIPTS)),
+        *script_files(directory),
+    )
+    return _PARTS.get(directory, paths, lambda: (_part(directory), ()))
+
+
+def _part(directory: Path) -> PyrightPart | None:
+    config = config_in(directory)
+    if config is None:
+        return None
+    exclude = tuple(s.pattern.pattern for s in config.exclude)
+    if config.included:
+        return PyrightPart(tuple(s.pattern.pattern for s in config.include), exclude, "its include")
+    found = script_targets(directory, COMMANDS)
+    if found is None:
+        return None
+    include = tuple(spec(directory, path).pattern.pattern for path in found.paths)
+    return PyrightPart(
+        include, exclude, f"what {found.named} runs pyright on: " + ", ".join(found.paths)
+    )

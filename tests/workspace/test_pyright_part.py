@@ -1,0 +1,77 @@
+"""A project both mypy and basedpyright judge is judged by basedpyright on its part alone
+(`workspace/pyright_part.py`): trio's `[tool.pyright]` (strict, no `include`) is its
+editors', its tox runs pyright on two type_tests folders, and its clean tree had 1,871
+basedpyright errors where its gate says mypy's 5. Real mypy and basedpyright."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.ops.check import check_all
+from lspd.ops.file_diagnostics import diagnostics
+from lspd.ops.preview import preview
+from lspd.workspace.pyright_part import pyright_part
+from tests.conftest import answer
+from tests.workspace.mypy_env import STRICT, cli_errors, project
+
+PYRIGHT = '[tool.pyright]\ntypeCheckingMode = "strict"\n'
+TOX = "[testenv:typing]\ncommands =\n    mypy\n    pyright app/typed\n"
+FILES = {
+    **STRICT,
+    "pyproject.toml": STRICT["pyproject.toml"] + PYRIGHT,
+    "tox.ini": TOX,
+    "app/typed/__init__.py": "",
+    "app/typed/check.py": 'value: int = "s"\n',  # both say it
+    "docs/conf.py": 'project: int = "no"\n',  # neither's gate holds it
+}
+
+
+def _said(root: Path) -> list[tuple[str, str, int]]:
+    checked = answer(root, check_all)
+    return sorted((d.source or "", r.path, d.line) for r in checked.results for d in r.diagnostics)
+
+
+def test_basedpyright_judges_what_the_scripts_run_pyright_on(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", FILES)
+    part = pyright_part(root)
+    assert part is not None and part.note == "what tox.ini runs pyright on: app/typed"
+    assert part.judges(root / "app/typed/check.py") and not part.judges(root / "app/main.py")
+    checked = answer(root, check_all)
+    [scope] = checked.scope.projects if checked.scope is not None else []
+    assert scope.note == "basedpyright: what tox.ini runs pyright on: app/typed; mypy: files = app"
+    assert root / "app/main.py" in scope.files and root / "docs/conf.py" not in scope.files
+    mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
+    assert ("app/typed/check.py", 1) in mypy and ("app/main.py", 8) in mypy
+    assert _said(root) == sorted(
+        [("mypy", f, line) for f, line in mypy] + [("basedpyright", "app/typed/check.py", 1)]
+    )
+    main = answer(root, lambda ws: diagnostics(ws, "app/main.py"))
+    assert {d.source for d in main.diagnostics} == {"mypy"}
+    typed = answer(root, lambda ws: diagnostics(ws, "app/typed/check.py"))
+    assert {d.source for d in typed.diagnostics} == {"mypy", "basedpyright"}
+    shapes = (root / "app/shapes.py").read_text().replace("def area(width", "def area(*, width")
+    change = [{"path": "app/shapes.py", "content": shapes}]
+    previewed = answer(root, lambda ws: preview(ws, change))
+    introduced = {(d.path, d.code, d.source) for d in previewed.changes.introduced}
+    assert introduced == {("app/main.py", "call-arg", "mypy")}
+
+
+def test_an_include_is_basedpyrights_part_and_mypys_files_are_the_gate_too(
+    tmp_path: Path,
+) -> None:
+    """attrs' shape: `include` names one folder, mypy's `files` more: both are checked."""
+    pyright = '[tool.pyright]\ninclude = ["app/typed"]\n'
+    files = {**FILES, "pyproject.toml": STRICT["pyproject.toml"] + pyright, "tox.ini": ""}
+    root = project(tmp_path / "p", files)
+    mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
+    assert _said(root) == sorted(
+        [("mypy", f, line) for f, line in mypy] + [("basedpyright", "app/typed/check.py", 1)]
+    )
+
+
+def test_without_an_include_or_a_script_basedpyright_judges_every_file(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", {**FILES, "tox.ini": ""})
+    assert pyright_part(root) is None
+    said = _said(root)
+    assert ("basedpyright", "docs/conf.py", 1) in said  # as before: its whole reach
+    assert ("basedpyright", "app/main.py", 8) in said
