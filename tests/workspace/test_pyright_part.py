@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.ops.check import check_all
+from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace.pyright_part import pyright_part
 from tests.conftest import answer
+from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import STRICT, cli_errors, project
 
 PYRIGHT = '[tool.pyright]\ntypeCheckingMode = "strict"\n'
@@ -75,3 +76,18 @@ def test_without_an_include_or_a_script_basedpyright_judges_every_file(tmp_path:
     said = _said(root)
     assert ("basedpyright", "docs/conf.py", 1) in said  # as before: its whole reach
     assert ("basedpyright", "app/main.py", 8) in said
+
+
+def test_a_baseline_keeps_basedpyrights_files_outside_mypys(tmp_path: Path) -> None:
+    """tools/ is basedpyright's alone (tox runs `pyright tools`; mypy's `files` are app):
+    HEAD's gate holds it too, so its error stands, neither new nor fixed, after an edit."""
+    tox = "[testenv:typing]\ncommands =\n    mypy\n    pyright tools\n"
+    files = {**FILES, "tox.ini": tox, "tools/run.py": 'n: int = "x"\n'}
+    root = committed(project(tmp_path / "p", files))
+    main = root / "app/main.py"
+    main.write_text(main.read_text() + 'again: int = "four"\n')
+    since = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD")).changes
+    assert since is not None
+    assert [(d.path, d.source) for d in since.introduced] == [("app/main.py", "mypy")]
+    assert since.fixed == []
+    assert ("basedpyright", "tools/run.py", 1) in _said(root)

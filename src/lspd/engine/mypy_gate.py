@@ -36,7 +36,8 @@ def gate_then(ws: Workspace, scope: GateScope, texts: Mapping[Path, str | None])
         if project is None:
             continue
         files, _ = project_files(ws, project, python, texts)
-        gate = (gate - set(scoped.files)) | set(files)
+        pyright = {p for p in scoped.files if project.pyright_judges(p)}  # its own part: kept
+        gate = (gate - set(scoped.files)) | set(files) | pyright
     return gate
 
 
