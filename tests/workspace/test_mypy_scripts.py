@@ -115,6 +115,12 @@ commands =
         ),
         ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', APP_TESTS),
         ("tox.ini", TOX, ("tests", "app")),
+        # textual's: a Make variable of two words before the command
+        (
+            "Makefile",
+            "run := poetry run\nSRC = app tests\n\ncheck:\n\t$(run) mypy ${SRC}\n",
+            APP_TESTS,
+        ),
         ("tox.ini", "[testenv]\ncommands = mypy {posargs:app tests}\n", APP_TESTS),
         ("tox.ini", "[testenv]\ncommands = py312,!pypy: mypy {toxinidir}/tests\n", ("tests",)),
         ("scripts/lint.sh", "mypy --version\nmypy -p nowhere\npip install 'mypy\n", None),

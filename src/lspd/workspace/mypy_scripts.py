@@ -34,6 +34,9 @@ FILES = ("Makefile", "tox.ini", NOXFILE)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# a Makefile's variable, set (`run := poetry run`, `SOURCES = app tests`) and used (`$(run)`)
+_MAKE_ASSIGNED = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,3}=|\?=|=)\s*(.*)$")
+_MAKE_VARIABLE = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
 # a tox command's factor condition (`mypy:`, `py312,py313:`, `!windows:`) and substitution
 _TOX_FACTORS = re.compile(r"^(\s*(?:commands\s*=\s*)?)!?[\w.{}-]+(?:,!?[\w.{}-]+)*:\s+")
 _TOX_SUBSTITUTION = re.compile(r"\{(posargs|toxinidir|tox_root)(?::([^}]*))?\}")
@@ -98,12 +101,18 @@ def script_files(directory: Path) -> list[Path]:
 
 def _lines(text: str, name: str) -> Iterator[list[str]]:
     """The words of each line of a shell script, Makefile or tox.ini (`name`) `text`, a
-    variable set by a plain assignment before it replaced by its value; in tox.ini a
-    command's factor condition dropped and its substitutions made (`_tox_line`)."""
+    variable set by a plain assignment before it replaced by its value (a Makefile's
+    `$(name)` by its whole value); in tox.ini a command's factor condition dropped and its
+    substitutions made (`_tox_line`)."""
     values: dict[str, str] = {}
     for line in text.splitlines():
         if name == "tox.ini":
             line = _tox_line(line)
+        elif name == "Makefile":  # textual's `$(run) mypy src/textual`, `run := poetry run`
+            line = _MAKE_VARIABLE.sub(lambda m: values.get(m[1], ""), line)
+            if (assigned := _MAKE_ASSIGNED.match(line)) is not None:
+                values[assigned[1]] = assigned[2].split("#", 1)[0].strip()
+                continue
         elif (assigned := _ASSIGNED.match(line)) is not None:
             values[assigned[1]] = _words(assigned[2], values)[0] if assigned[2].strip() else ""
             continue
