@@ -49,8 +49,6 @@ def test_tsconfigs_files_as_tsc_lists_them(tmp_path: Path) -> None:
             "packages/b/lib/y.ts": "export const y = 2;\n",
             "packages/b/lib/z.ts": "export const z = 3;\n",  # not in `files`
             "scripts/tool.ts": "export const t = 1;\n",  # no tsconfig above it: as before
-            "scripts/package.json": "{}",  # (in an npm package: a TypeScript project's)
-            "tools/stray.ts": "export const s = 1;\n",  # in none either: no project's
             "scripts/run.js": "console.log(1);\n",  # JavaScript no config asks to check
         },
     )
@@ -71,7 +69,7 @@ def test_tsconfigs_files_as_tsc_lists_them(tmp_path: Path) -> None:
         ("packages/tsconfig.json", 0, "references 2 project(s)"),
         (None, 1, "no tsconfig.json: every file"),
     ]
-    assert scope.outside == 4  # ky/test/main.ts, packages/b/lib/z.ts, scripts/run.js, tools/
+    assert scope.outside == 3  # ky/test/main.ts, packages/b/lib/z.ts, scripts/run.js
 
 
 def test_a_tsconfig_typescript_cannot_read_is_named_with_the_fix(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import package_of, uninstalled, watched
+from lspd.workspace.npm_installed import uninstalled, watched
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsconfig_scope import (
@@ -93,15 +93,10 @@ def typescript_projects(
     governed = {p.parent for p in found}
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
-    # one in no npm package either (textual's tools/gen_easings_tests.ts in a Python
-    # project: 5 errors nothing of the project checks) is no TypeScript project's: left out
     loose = [
         p
         for p in files
-        if p.suffix not in JAVASCRIPT
-        and p not in taken
-        and not under(p, governed, ws.root)
-        and package_of(p.parent, ws.root) is not None
+        if p.suffix not in JAVASCRIPT and p not in taken and not under(p, governed, ws.root)
     ]
     return projects + fallback(ws, loose, "typescript", "no tsconfig.json: every file")
 
