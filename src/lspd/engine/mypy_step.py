@@ -49,10 +49,11 @@ async def mypy_checked(
         if stops is not None and (stop := mypy_stop(ws, run)) is not None:
             stops.append(stop)
         toolchain = toolchain_of(ws, project)
+        shared = {path for path in files if project.pyright_judges(path)}  # basedpyright's too
         for path in files:
-            if path in run.files or path in run.errors or not project.pyright_judges(path):
+            if path in run.files or path in run.errors or path not in shared:
                 results.append(result_of(run, path, toolchain))  # else basedpyright's alone
-        taken.update(path for path in files if not project.pyright_judges(path))
+        taken.update(path for path in files if path not in shared)
     asked = [p for p in rest if p in taken or any(p in f for f in groups.values())]
     return results, asked, [p for p in rest if p not in taken]
 

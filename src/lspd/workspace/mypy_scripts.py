@@ -85,6 +85,12 @@ def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> Scrip
     return None
 
 
+def script_paths(directory: Path) -> list[Path]:
+    """The paths whose change can change what the project's scripts run: where a script may
+    be (a folder's listing: one came), and each script there."""
+    return [directory / name for name in (*FILES, *SCRIPTS)] + script_files(directory)
+
+
 def script_files(directory: Path) -> list[Path]:
     """The project's files that may run a checker: its Makefile, tox.ini, noxfile.py, and
     each script in its scripts folders."""

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.workspace.mypy_scripts import FILES, SCRIPTS, script_files, script_targets
+from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
 
@@ -47,12 +47,7 @@ def pyright_part(directory: Path) -> PyrightPart | None:
     configuration reaches: its `include`, else what its scripts run pyright on; None where
     neither limits it. Read again when the configuration or a script changed, or a script
     came."""
-    paths = (
-        directory / CONFIG_JSON,
-        directory / PYPROJECT,
-        *(directory / name for name in (*FILES, *SCRIPTS)),
-        *script_files(directory),
-    )
+    paths = (directory / CONFIG_JSON, directory / PYPROJECT, *script_paths(directory))
     return _PARTS.get(directory, paths, lambda: (_part(directory), ()))
 
 
