@@ -9,7 +9,7 @@ import pytest
 
 from lspd.ops import check, file_diagnostics, file_since_kept
 from lspd.workspace import Workspace
-from tests.conftest import Warm, copy_fixture
+from tests.conftest import Warm, copy_fixture, warm_root
 from tests.ops.test_committed import repo, rows
 from tests.ops.test_since_kept import shifted, written_at_read
 
@@ -61,16 +61,18 @@ def test_typescript_type_error_and_clean_edit(ts: Warm) -> None:
     assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/clean.ts")).errors == 0
 
 
-def test_typescript_caller_sees_a_changed_signature(ts: Warm) -> None:
-    shapes = ts.root / "src/shapes.ts"
-    original = shapes.read_text()
-    try:
+def test_typescript_caller_sees_a_changed_signature(tmp_path: Path) -> None:
+    """A file the caller imports, edited and restored on disk: watched, as in the daemon (not
+    opened by lspd, it reached tsserver only by tsserver's own polling, late when loaded)."""
+    root = copy_fixture("ts", tmp_path)
+    for ts in warm_root(root, tmp_path / "logs", watch=True):
+        shapes = root / "src/shapes.ts"
+        original = shapes.read_text()
         shapes.write_text(original.replace("add(a: number, b: number)", "add(a: number)"))
         result = ts.run(file_diagnostics.diagnostics(ts.ws, "src/more.ts"))
         assert result.errors == 1 and "Expected 1 argument" in result.diagnostics[0].message
-    finally:
         shapes.write_text(original)
-    assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/more.ts")).errors == 0
+        assert ts.run(file_diagnostics.diagnostics(ts.ws, "src/more.ts")).errors == 0
 
 
 def test_workspace_diagnostics_counts_by_file(py: Warm) -> None:
