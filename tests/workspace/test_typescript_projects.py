@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from lspd.errors import InvalidInput
+from lspd.ops.check import workspace_diagnostics
 from lspd.servers.registry import definitions, node_executable
+from tests.conftest import answer
 from tests.workspace.test_scope import scope_of, shown, write
 
 
@@ -84,3 +86,49 @@ def test_a_tsconfig_typescript_cannot_read_is_named_with_the_fix(tmp_path: Path)
     with pytest.raises(InvalidInput) as raised:
         scope_of(root)
     assert "TS6053" in str(raised.value) or "TS5083" in str(raised.value)
+
+
+def test_typescript_no_tsconfig_or_package_claims_in_a_python_project_is_left_out(
+    tmp_path: Path,
+) -> None:
+    """textual's tools/gen_easings_tests.ts: no tsconfig.json or package.json above it, in a
+    project whose gate is mypy's; 5 errors nothing the project runs says. Left out and said;
+    one in an npm package is checked as before; `--all` checks it; a package.json written
+    above it (watched) makes it a package's again."""
+    root = write(
+        tmp_path / "p",
+        {
+            "pyproject.toml": "[project]\nname = 'p'\n",
+            "pkg/__init__.py": "",
+            "tools/gen.ts": "const n: number = 'one';\n",
+            "tools/deep/more.ts": "export const m = 1;\n",
+            "web/package.json": "{}",
+            "web/main.ts": "export const w: number = 1;\n",
+        },
+    )
+    scope = scope_of(root)
+    assert shown(root, scope) == ["pkg/__init__.py", "web/main.ts"]
+    lines = [(p.project.relative_to(root).as_posix(), len(p.files), p.note) for p in scope.projects]
+    note = (
+        "not checked: TypeScript in a Python project that no tsconfig.json or package.json "
+        "claims, so nothing the project runs checks it (`lspd check --all` does)"
+    )
+    assert [line for line in lines if line[0] != "."] == [
+        ("web", 1, "no tsconfig.json: every file"),
+        ("tools", 0, note),  # tools/deep/more.ts too: one line per top folder
+    ]
+    assert root / "tools/package.json" in dict(scope.read)
+    every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
+    assert [f.path for f in every.files] == ["tools/gen.ts"]
+    (root / "tools/package.json").write_text("{}")
+    assert shown(root, scope_of(root)) == [
+        "pkg/__init__.py",
+        "tools/deep/more.ts",
+        "tools/gen.ts",
+        "web/main.ts",
+    ]
+    # a TypeScript project with no Python: every file, as before
+    (root / "tools/package.json").unlink()
+    (root / "pyproject.toml").unlink()
+    (root / "pkg/__init__.py").unlink()
+    assert shown(root, scope_of(root)) == ["tools/deep/more.ts", "tools/gen.ts", "web/main.ts"]

@@ -35,7 +35,7 @@ _DECLARED = ("dependencies", "devDependencies", "peerDependencies", "optionalDep
 def uninstalled(config: Path, root: Path) -> Path | None:
     """The package folder holding the tsconfig `config` (below `root`) where its dependencies
     are not installed (above); None where they are, or no package holds it."""
-    package = _package_of(config.parent, root)
+    package = package_of(config.parent, root)
     if package is None or package == root or (package / "node_modules").exists():
         return None
     manifest = _json(package / PACKAGE)
@@ -62,7 +62,8 @@ def watched(package: Path, root: Path) -> list[Path]:
     return paths
 
 
-def _package_of(directory: Path, root: Path) -> Path | None:
+def package_of(directory: Path, root: Path) -> Path | None:
+    """The nearest folder from `directory` up to `root` holding a package.json, or None."""
     for folder in (directory, *directory.parents):
         if (folder / PACKAGE).is_file():
             return folder

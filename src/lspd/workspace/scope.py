@@ -202,7 +202,8 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
         if language == "python" and name in PYRIGHT_SERVERS:
             projects += _python(ws, files, configs, read)
         elif language == "typescript":
-            projects += typescript_projects(ws, files, configs, read, solution)
+            python = "python" in by_language
+            projects += typescript_projects(ws, files, configs, read, solution, python)
         else:
             note = f"{name} reads no configuration of which files to check: every file"
             projects += fallback(ws, files, language, note)

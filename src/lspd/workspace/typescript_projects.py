@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import uninstalled, watched
+from lspd.workspace.npm_installed import PACKAGE, package_of, uninstalled, watched
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsconfig_scope import (
@@ -46,9 +46,10 @@ def typescript_projects(
     configs: dict[str, list[Path]],
     read: list[Path],
     solution: Solution,
+    python: bool = False,
 ) -> list[ProjectScope]:
     """The projects of TypeScript's configurations (`solution`: their solution-style
-    layouts' files, filled in)."""
+    layouts' files, filled in); `python`: the workspace holds Python sources too."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
     unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
@@ -90,15 +91,35 @@ def typescript_projects(
         )
     _filled(solution, made, _shared(tsconfigs, taken, made.owners), tsconfigs)
     projects += _not_installed(ws, unready, read)
-    governed = {p.parent for p in found}
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
-    loose = [
-        p
-        for p in files
-        if p.suffix not in JAVASCRIPT and p not in taken and not under(p, governed, ws.root)
-    ]
-    return projects + fallback(ws, loose, "typescript", "no tsconfig.json: every file")
+    governed = {p.parent for p in found}
+    loose = [p for p in files if p not in taken and not under(p, governed, ws.root)]
+    return projects + _loose(ws, [p for p in loose if p.suffix not in JAVASCRIPT], python, read)
+
+
+def _loose(ws: Workspace, loose: list[Path], python: bool, read: list[Path]) -> list[ProjectScope]:
+    """The TypeScript files no configuration governs: every one, as before; but in a project
+    holding Python (`python`), those in no npm package either (no package.json above them)
+    are no project's: nothing the project runs checks them (textual's stray
+    tools/gen_easings_tests.ts: 5 errors its gate, mypy, never sees). Said per top folder, and
+    each package.json that would make them a package's watched (`read`)."""
+    stray: dict[Path, list[Path]] = defaultdict(list)
+    if python:
+        for path in loose:
+            if package_of(path.parent, ws.root) is None:  # said per top folder
+                parts = path.relative_to(ws.root).parts
+                stray[ws.root / parts[0] if len(parts) > 1 else ws.root].append(path)
+                read += [d / PACKAGE for d in (path.parent, *path.parents) if ws.root in d.parents]
+        read.append(ws.root / PACKAGE)
+    left = {p for found in stray.values() for p in found}
+    kept = [p for p in loose if p not in left]
+    note = (
+        "not checked: TypeScript in a Python project that no tsconfig.json or package.json "
+        "claims, so nothing the project runs checks it (`lspd check --all` does)"
+    )
+    strays = [ProjectScope("typescript", d, None, (), note) for d in sorted(stray)]
+    return fallback(ws, kept, "typescript", "no tsconfig.json: every file") + strays
 
 
 def _not_installed(
