@@ -10,8 +10,16 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from lspd.engine import native_program
 from lspd.ops.check import check_all
+from lspd.ops.checked import Checked
+from lspd.workspace import Workspace
+from lspd.workspace.question import one_question
+from lspd.workspace.tsc_native import listed
 from tests.conftest import answer, warm_root
 from tests.workspace.toolchains import gate, own_tsc, typescript_committed
 
@@ -100,3 +108,38 @@ def build(root: Path) -> list[tuple[str, int, int, str]]:
     for built in [*root.glob("packages/*/lib"), *root.glob("packages/*/*.tsbuildinfo")]:
         shutil.rmtree(built) if built.is_dir() else built.unlink()
     return sorted((p, int(a), int(b), c) for p, a, b, c in LINE.findall(out))
+
+
+def test_a_root_program_writing_over_its_input_is_tscs_without_a_tsc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A root tsconfig that emits (no noEmit: ky's) was listed by a tsc of lspd's own, only for
+    # what the builder's noEmit leaves out: TS5055, an output written over an input (here
+    # src/b.js over itself), which stops tsc's semantic check. The builder says it now.
+    options = {"strict": True, "allowJs": True, "declaration": False}
+    files = {
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 'one';\n",
+        "src/b.js": "export const b = 1;\n",
+    }
+    root = typescript_committed(tmp_path / "ts5", files, "5.9.3")
+    copy = shutil.copytree(root, tmp_path / "copy", symlinks=True)  # tsc writes src/a.js
+    out = own_tsc(copy, "-p", ".", "--pretty", "false").replace(str(copy), str(root))
+    assert out.splitlines() == [
+        f"error TS5055: Cannot write file '{root}/src/b.js' because it would overwrite input file."
+    ]
+    runs: list[Path] = []
+
+    def counted(command: list[str], config: Path) -> tuple[list[Path], list[Any]]:
+        runs.append(config)
+        return listed(command, config)
+
+    async def asked(ws: Workspace) -> Checked:  # as `lspd check` asks: one question
+        with one_question():
+            return await check_all(ws)
+
+    monkeypatch.setattr(native_program, "listed", counted)
+    checked = answer(root, asked)
+    found = [(r.path, d.line, d.code, d.message) for r in checked.results for d in r.diagnostics]
+    message = f"Cannot write file '{root}/src/b.js' because it would overwrite input file."
+    assert (found, runs) == ([("tsconfig.json", 1, "5055", message)], [])

@@ -169,16 +169,16 @@ async def typescript_checked(
     return results, rebuilt, rest
 
 
-def listed(ws: Workspace, config: Path, emitting: bool = False) -> list[ConfigError] | None:
+def listed(ws: Workspace, config: Path) -> list[ConfigError] | None:
     """What `tsc -p config --listFilesOnly` says of its program's JSON files (its
     configuration's errors), from the builder's check of `config` made at the disk's state
     now (watched: no change seen since it began; else within the running question): None
-    when there is none (then tsc is asked). A program that emits is `emitting`'s alone: the
-    builder's says all but tsc's checks of where it writes (TS5055)."""
+    when there is none (then tsc is asked). A program that emits: its options' errors are
+    those of the tsconfig's own options (TS5055, where it writes), not the builder's."""
     now, began = ws.changes_seen, question.began()
     for builder in ws.builders.values():
         project = builder.projects.get(config)
-        if project is None or project.listed is None or (project.emits and not emitting):
+        if project is None or project.listed is None:
             continue
         if now is None and (began is None or project.began < began):
             continue

@@ -58,11 +58,10 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
         if stamp is None:
             continue
         stamp = (*stamp, files_found(ws))  # its errors hang on files coming or going
-        # TypeScript 5's builder's check says tsc's listing itself (no tsc run: ~2 s at load 8),
-        # an emitting program's too below the root: all but where it writes (TS5055), where a
-        # tsc of each cost minutes (vscode-languageserver-node: 37 composite projects)
-        emitting = config.parent != ws.root
-        if server == SERVER and (own := listed(ws, config, emitting)) is not None:
+        # TypeScript 5's builder's check says tsc's listing itself (no tsc run: ~2 s at load 8;
+        # a tsc of each of vscode-languageserver-node's 37 composite projects: minutes), an
+        # emitting program's too (TS5055: ky's root program, 1.1 s of a one-shot check's 6 s)
+        if server == SERVER and (own := listed(ws, config)) is not None:
             said[config] = (stamp, own)
         elif config not in said or said[config][0] != stamp:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))

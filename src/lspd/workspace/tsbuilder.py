@@ -53,10 +53,8 @@ class Project:
     stopped: list[Path] = field(default_factory=list)
     # where its options' errors stopped it (file, line): tsc checked none of its files then
     configured: list[tuple[Path, int]] = field(default_factory=list)
-    # what `tsc -p --listFilesOnly` says of its JSON files (None: not said, `_listed`), but
-    # where the program emits (`emits`) tsc's checks of where it writes (TS5055)
+    # what `tsc -p --listFilesOnly` says of its JSON files (None: not said, `_listed`)
     listed: list[ConfigError] | None = None
-    emits: bool = False
     seen: int | None = -1  # the workspace's changes seen when its check began (-1: unknown)
     began: float = 0.0  # when its check began (`time.monotonic`)
     # the program's other files outside node_modules (a linked package's built .d.ts)
@@ -125,7 +123,6 @@ class Builder:
             project.stopped = [Path(name) for name in answer.get("stopped", [])]
             project.configured = _places(answer)
             project.listed = _listed(config, answer.get("listed"))
-            project.emits = bool(answer.get("emits"))
             project.read = [Path(name) for name in answer.get("read", [])]
             project.library = {Path(name) for name in answer.get("library", [])}
             project.began, project.seconds = began, time.monotonic() - began

@@ -51,8 +51,8 @@ function nextBuilder(configPath) {
   const manifests = new Map([...((known && known.manifests) || []), ...host.manifests]);
   const reported = found ? found.reported : new Map();
   const declared = (found && found.declared) || new Map();
-  const quiet = parsed.options.noEmit === true;
-  return { builder, host, reported, declared, garbage, manifests, quiet, declaring: declares(options) };
+  const emitting = parsed.options.noEmit === true ? undefined : parsed.options; // (`listing`)
+  return { builder, host, reported, declared, garbage, manifests, emitting, declaring: declares(options) };
 }
 
 // The project's own files, and those the builder checks anew (it hands out a changed file and
@@ -207,7 +207,7 @@ function withDeclarations(builder, founds, kept, affected, store) {
 }
 
 function check(id, configPath) {
-  const { builder, host, reported, declared, garbage, manifests, quiet, declaring } = nextBuilder(configPath);
+  const { builder, host, reported, declared, garbage, manifests, emitting, declaring } = nextBuilder(configPath);
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, [...own, ...libraryFiles(builder)]);
   const stoppedAt = syntax ? [] : configured(builder, configPath);
@@ -240,11 +240,10 @@ function check(id, configPath) {
   // `stopped`: the files whose syntax errors stopped the check (the others were not checked);
   // `configured`: where its options' errors stopped it.
   const stopped = syntax ? [...syntax.keys()] : [];
-  const listed = listing(builder);
+  const listed = listing(builder, emitting);
   const read = readFiles(builder, names);
-  const emits = !quiet;
   const library = [...libraries.keys()].map((f) => f.fileName);
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, emits, read, library, version: ts.version };
+  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, read, library, version: ts.version };
 }
 
 // The program's other files but TypeScript's libraries and what lies in a node_modules folder:
