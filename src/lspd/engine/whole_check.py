@@ -20,10 +20,11 @@ The results and the whole check are the caller's (`Checks`: `ops/check.py` makes
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar
@@ -33,7 +34,7 @@ from lspd.engine.check_files import NOT_ANSWERED, Answers, Known, Skipped, ask_e
 from lspd.engine.check_state import Progress, Running, WholeState
 from lspd.engine.config_stops import config_stopped
 from lspd.engine.mypy_check import MypyRun
-from lspd.engine.mypy_step import mypy_checked
+from lspd.engine.mypy_step import MypyStep, mypy_step
 from lspd.engine.native_check import native_checked, native_once
 from lspd.engine.python_affected import answered, python_asked
 from lspd.engine.python_trivia import Moves
@@ -55,6 +56,8 @@ R = TypeVar("R", bound=FileResult)
 C = TypeVar("C", bound=WholeCheck)
 C_co = TypeVar("C_co", bound=WholeCheck, covariant=True)
 Reply = tuple[list[R], list[Path], list[Path]]  # a checker step's answer
+# The steps' answers, and mypy's steps whose runs are made while the files left are asked
+Built = tuple[list[R], list[Path], list[Path], list[MypyStep]]
 
 
 @dataclass(frozen=True)
@@ -159,13 +162,15 @@ async def _checked(
     try:
         async with turn():  # a builder's step is one request: one turn
             found = await _reused_or_built(ws, matched, known, changes, checks, memory, run, stops)
-        results, asked, rest = found
+        results, asked, rest, later = found
         kept = known if watched and len(matched) <= KEEP_OPEN else None
 
         def tick() -> None:  # a file answered: the progress `lspd check` shows
             run.tick(run.done + 1)
 
-        results += await ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
+        mypy = _mypy_results(ws, later, checks, stops, turn, run)
+        asking = ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
+        results += await _beside(asking, mypy)
         answered(ws, memory.python, rest)
         if not watched:  # TypeScript 7's files asked one by one: tsc's rule, once per program
             results = await native_once(ws, rest, results, checks, stops)
@@ -237,10 +242,12 @@ async def _reused_or_built(
     memory: WholeState[R, C],
     run: Running,
     stops: list[Stop],
-) -> Reply[R]:
+) -> Built[R]:
     """The results of the files a builder checks or an edit cannot have changed; the files
-    checked anew for them; and the files left to ask one by one: the chain of checker steps
-    (`lspd.engine.steps`). A checker stopped at syntax errors is added to `stops`."""
+    checked anew for them; the files left to ask one by one: the chain of checker steps
+    (`lspd.engine.steps`); and mypy's steps, their runs still to make (`MypyStep`). A
+    checker stopped at syntax errors is added to `stops`."""
+    later: list[MypyStep] = []
 
     def one_more() -> None:  # a file answered: the progress `lspd check` shows
         run.tick(run.done + 1)
@@ -266,8 +273,8 @@ async def _reused_or_built(
     steps: list[Step[R]] = [
         # TypeScript projects: their own builder, re-checking what the edits affect.
         lambda rest: typescript_checked(ws, rest, known, checks, run.tick, stops),
-        # mypy-gated: the project's dmypy, each file's result made by the caller.
-        lambda rest: mypy_checked(ws, rest, checks.of_mypy, stops),
+        # mypy-gated: the project's dmypy, each file's result made by the caller (later).
+        lambda rest: _mypy_chosen(ws, rest, later),
         unaffected,  # Python: only the edited files, when no declaration others see changed
         # TypeScript 7: nothing opened, only what the edits reach asked again; its tsconfigs'
         # errors (which its LSP never reports) asked while its server loads.
@@ -276,8 +283,8 @@ async def _reused_or_built(
         ),
     ]
     results, asked, rest = await chain(steps, matched)
-    if rest != matched:
-        run.tick(len(matched) - len(rest))
+    if rest != matched:  # mypy's files: once its runs are made
+        run.tick(len(matched) - len(rest) - sum(step.alone for step in later))
     # TypeScript 7's file whose nearest tsconfig.json no tsc -b builds: its build's answer
     replaced, own = await unbuilt_checked(ws, matched, checks, progress=_counted(run))
     if replaced:
@@ -285,7 +292,43 @@ async def _reused_or_built(
         results = [r for r in results if r.path not in shown] + own
     # A file of a solution-style layout in more than one program: each one's errors (tsc -b).
     results += await also_checked(ws, matched, checks, _counted(run))
-    return results, asked, rest
+    return results, asked, rest, later
+
+
+async def _mypy_chosen(ws: Workspace, rest: list[Path], later: list[MypyStep]) -> Reply[R]:
+    """mypy's step of the chain: its files chosen, its runs left for `later`."""
+    step = mypy_step(ws, rest)
+    if step.groups:
+        later.append(step)
+    return [], step.asked, step.left
+
+
+async def _beside(asking: Awaitable[list[R]], mypy: Awaitable[list[R]]) -> list[R]:
+    """The results of `asking` (the files left, asked of their servers), then `mypy`'s, its
+    runs made meanwhile; a file's question failed: mypy's runs are not waited for."""
+    task = asyncio.ensure_future(mypy)
+    try:
+        return [*await asking, *await task]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _mypy_results(
+    ws: Workspace,
+    later: list[MypyStep],
+    checks: Checks[R, C],
+    stops: list[Stop],
+    turn: Turn,
+    run: Running,
+) -> list[R]:
+    """The results of mypy's steps' runs, each in a turn; their files ticked as made."""
+    results: list[R] = []
+    for step in later:
+        async with turn():
+            results += await step.results(ws, checks.of_mypy, stops)
+        run.tick(run.done + step.alone)
+    return results
 
 
 def _counted(run: Running) -> Steps:
