@@ -168,9 +168,9 @@ async def _checked(
         def tick() -> None:  # a file answered: the progress `lspd check` shows
             run.tick(run.done + 1)
 
-        mypy = _mypy_results(ws, later, checks, stops, turn, run)
+        mypy = _mypy_results(ws, later, checks, stops, turn, run) if later else None
         asking = ask_each(ws, rest, kept, checks, tick, skipped, memory.renewed, turn)
-        results += await _beside(asking, mypy)
+        results += await (asking if mypy is None else _beside(asking, mypy))  # no task more
         answered(ws, memory.python, rest)
         if not watched:  # TypeScript 7's files asked one by one: tsc's rule, once per program
             results = await native_once(ws, rest, results, checks, stops)
