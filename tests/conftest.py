@@ -157,6 +157,7 @@ FAST = (
     "tests/workspace/symbols/test_entries.py",
     "tests/workspace/symbols/test_naming.py",
     "tests/workspace/symbols/test_words.py",
+    "tests/workspace/test_checker_runs.py",
     "tests/workspace/test_files.py",
     "tests/workspace/test_mypy_config.py",
     "tests/workspace/test_mypy_mirror.py",

@@ -60,9 +60,11 @@ def test_basedpyright_judges_what_the_scripts_run_pyright_on(tmp_path: Path) -> 
 def test_an_include_is_basedpyrights_part_and_mypys_files_are_the_gate_too(
     tmp_path: Path,
 ) -> None:
-    """attrs' shape: `include` names one folder, mypy's `files` more: both are checked."""
+    """attrs' shape: `include` names one folder, mypy's `files` more, its tox runs both
+    (`pyright` bare): both are checked."""
     pyright = '[tool.pyright]\ninclude = ["app/typed"]\n'
-    files = {**FILES, "pyproject.toml": STRICT["pyproject.toml"] + pyright, "tox.ini": ""}
+    tox = "[testenv:typing]\ncommands =\n    mypy\n    pyright\n"
+    files = {**FILES, "pyproject.toml": STRICT["pyproject.toml"] + pyright, "tox.ini": tox}
     root = project(tmp_path / "p", files)
     mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
     assert _said(root) == sorted(
@@ -91,3 +93,27 @@ def test_a_baseline_keeps_basedpyrights_files_outside_mypys(tmp_path: Path) -> N
     assert [(d.path, d.source) for d in since.introduced] == [("app/main.py", "mypy")]
     assert since.fixed == []
     assert ("basedpyright", "tools/run.py", 1) in _said(root)
+
+
+def test_a_configuration_nothing_runs_judges_no_file(tmp_path: Path) -> None:
+    """werkzeug's shape: `[tool.pyright] include = ["src"]` for its editors, its tox
+    (pyproject.toml's `[tool.tox]`) runs mypy alone: 87 pyright errors its gate never says.
+    basedpyright judges no file; a CI workflow running pyright makes its include its part."""
+    pyright = '[tool.pyright]\ninclude = ["app"]\n'
+    tox = '[tool.tox.env.typing]\ncommands = [["mypy"]]\n'
+    files = {**FILES, "pyproject.toml": STRICT["pyproject.toml"] + pyright + tox, "tox.ini": ""}
+    root = project(tmp_path / "p", files)
+    part = pyright_part(root)
+    assert part is not None and not part.judges(root / "app/typed/check.py")
+    mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
+    assert _said(root) == sorted(("mypy", f, line) for f, line in mypy)
+    checked = answer(root, check_all)
+    [scope] = checked.scope.projects if checked.scope is not None else []
+    assert scope.note == (
+        "basedpyright: no file: its scripts run mypy, nothing runs pyright (its configuration "
+        "is its editors'); mypy: files = app"
+    )
+    workflow = root / ".github/workflows/ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text("jobs:\n  typing:\n    steps:\n      - run: uv run pyright\n")
+    assert ("basedpyright", "app/typed/check.py", 1) in _said(root)

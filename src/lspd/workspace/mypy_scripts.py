@@ -73,16 +73,21 @@ def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> Scrip
     """The commands of the first of the project's scripts running mypy (or another of
     `tools`: pyright) on paths of it; None where none does."""
     for path in script_files(directory):
-        try:
-            if path.stat().st_size > MOST_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        commands = nox_commands(text) if path.name == NOXFILE else _lines(text, path.name)
-        if (found := _command(directory, commands, tools)) is not None:
+        if (found := _command(directory, script_commands(path), tools)) is not None:
             return ScriptMypy(path.relative_to(directory).as_posix(), *found)
     return None
+
+
+def script_commands(path: Path) -> Iterable[list[str]]:
+    """The words of each command of the script at `path` (`script_files`: a noxfile's
+    `session.run` calls, a line elsewhere); none where it cannot be read or is too large."""
+    try:
+        if path.stat().st_size > MOST_BYTES:
+            return ()
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return nox_commands(text) if path.name == NOXFILE else _lines(text, path.name)
 
 
 def script_paths(directory: Path) -> list[Path]:

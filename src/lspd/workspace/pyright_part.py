@@ -7,7 +7,9 @@ on the `files` mypy's configuration names and `pyright src/trio/_tests/type_test
 configuration reaches, trio's clean tree had 1,871 errors (mypy: 5, pyright on those
 folders: 0). So where the pyright configuration names no `include`, the paths the
 project's own scripts run pyright (or basedpyright) on are its part (`mypy_scripts`, the
-same reading as mypy's); without either, the configuration's files, all of them.
+same reading as mypy's); without either, the configuration's files, all of them. Where
+something of the project runs mypy and nothing runs pyright (`checker_runs`: werkzeug's
+`include = ["src"]` is its editors', its gate mypy alone), its part is no file.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
 
 COMMANDS = ("pyright", "basedpyright")
+NOT_RUN = "no file: its scripts run mypy, nothing runs pyright (its configuration is its editors')"
 
 
 @dataclass(frozen=True)
@@ -44,17 +48,25 @@ _PARTS: Memo[PyrightPart | None] = Memo()
 
 def pyright_part(directory: Path) -> PyrightPart | None:
     """basedpyright's part of the project at `directory` where it is not every file its
-    configuration reaches: its `include`, else what its scripts run pyright on; None where
-    neither limits it. Read again when the configuration or a script changed, or a script
-    came."""
-    paths = (directory / CONFIG_JSON, directory / PYPROJECT, *script_paths(directory))
+    configuration reaches: no file where mypy runs and pyright not, else its `include`, else what
+    its scripts run pyright on; None where neither limits it. Read again when the
+    configuration or a script changed, or a script came."""
+    paths = (directory / CONFIG_JSON, directory / PYPROJECT, *part_paths(directory))
     return _PARTS.get(directory, paths, lambda: (_part(directory), ()))
+
+
+def part_paths(directory: Path) -> list[Path]:
+    """The paths beyond the configuration whose change can change the part: the scripts and
+    what else may run a checker (`checker_runs`)."""
+    return [*script_paths(directory), *run_paths(directory)]
 
 
 def _part(directory: Path) -> PyrightPart | None:
     config = config_in(directory)
     if config is None:
         return None
+    if not runs(directory, COMMANDS) and runs(directory, ("mypy", "dmypy")):
+        return PyrightPart((), (), NOT_RUN)
     exclude = tuple(s.pattern.pattern for s in config.exclude)
     if config.included:
         return PyrightPart(tuple(s.pattern.pattern for s in config.include), exclude, "its include")

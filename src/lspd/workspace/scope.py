@@ -31,9 +31,8 @@ from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
-from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
-from lspd.workspace.pyright_part import pyright_part
+from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
     PYPROJECT,
@@ -261,7 +260,7 @@ def _both(
     scripts run pyright on: `pyright_part`) with the files mypy checks (`mypy_scope`); the
     note saying which, and the files whose imports chose mypy's (`ProjectScope.imports`).
     The scripts read are added to `read`."""
-    read += script_paths(directory)
+    read += part_paths(directory)
     part = pyright_part(directory)
     if part is None:
         return chosen, None, ()

@@ -1,0 +1,54 @@
+"""Whether anything of a project runs a checker (`workspace/checker_runs.py`): the places a
+project's gate runs pyright or mypy from, and the mentions that run nothing (a dependency
+list, a comment, a `pyright:` key)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lspd.workspace.checker_runs import run_paths, runs
+
+PYRIGHT = ("pyright", "basedpyright")
+RUN = [
+    ("Makefile", "run := uv run\ntypes:\n\t$(run) basedpyright src\n"),
+    ("tox.ini", "[testenv:typing]\ncommands =\n    pyright: pyright src/x\n"),
+    ("noxfile.py", "import nox\n\n@nox.session\ndef t(session):\n    session.run('pyright')\n"),
+    ("scripts/check", "#!/bin/sh -e\n${PREFIX}pyright $SOURCE_FILES\n"),
+    ("pyproject.toml", '[tool.tox.env.typing]\ncommands = [["mypy"], ["pyright"]]\n'),
+    (".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks:\n      - id: pyright\n"),
+    (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: .venv/bin/pyright\n"),
+    (".github/workflows/t.yaml", "steps:\n  - uses: jakebailey/pyright-action@v2\n"),
+]
+NONE = [
+    ("pyproject.toml", '[dependency-groups]\ntyping = ["mypy", "pyright"]\n[tool.pyright]\n'),
+    (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      # nodejs for pyright\n"),
+    (".github/workflows/ci.yaml", "env:\n  pyright: 1\nsteps:\n  - run: tox -e typing\n"),
+    ("tox.ini", "[testenv:typing]\ncommands =\n    mypy src\n"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), RUN, ids=[name for name, _ in RUN])
+def test_what_runs_pyright(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text(text)
+    assert runs(tmp_path, PYRIGHT)
+
+
+def test_what_runs_nothing(tmp_path: Path) -> None:
+    for name, text in NONE:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert not runs(tmp_path, PYRIGHT)
+    assert runs(tmp_path, ("mypy", "dmypy"))  # tox.ini's
+
+
+def test_a_repositorys_workflows_above_a_nested_project_count(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".github/workflows").mkdir(parents=True)
+    (tmp_path / ".github/workflows/ci.yml").write_text("steps:\n  - run: npx pyright lib\n")
+    nested = tmp_path / "lib"
+    nested.mkdir()
+    assert runs(nested, PYRIGHT)
+    assert tmp_path / ".github/workflows/ci.yml" in run_paths(nested)
