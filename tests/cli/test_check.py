@@ -397,6 +397,27 @@ def test_a_nested_package_not_installed_is_named_in_the_summary(tmp_path: Path) 
     )
 
 
+def test_more_than_two_projects_not_checked_are_named_alone(tmp_path: Path) -> None:
+    """jotai: 7 examples and its website not installed, each note a sentence: the summary
+    names them, the JSON says why."""
+    root = copy_fixture("ts", tmp_path)
+    (root / "src" / "broken.ts").unlink()
+    (root / "package.json").write_text('{"name": "root", "private": true}\n')
+    for name in ("a", "b", "c", "d"):
+        example = root / "examples" / name
+        example.mkdir(parents=True)
+        (example / "package.json").write_text('{"dependencies": {"react": "^18.3.1"}}\n')
+        (example / "tsconfig.json").write_text("{}\n")
+        (example / "main.ts").write_text("export const n = 1;\n")
+    done = lspd_check(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert summary(done.stdout.splitlines()[-1]) == (
+        "lspd check: 3 files, 0 errors, 0 warnings, S s; configuration: tsconfig.json, "
+        "4 not checked (examples/a, examples/b, examples/c and 1 more: --json says why); "
+        "4 source files no gate checks left out (--all checks them)"
+    )
+
+
 def test_a_configuration_that_cannot_be_read_fails_with_its_name(tmp_path: Path) -> None:
     root = copy_fixture("py", tmp_path)
     (root / "pyrightconfig.json").write_text('{"include": ["pkg"],, }\n')

@@ -94,3 +94,18 @@ def test_what_makes_a_package_installed(tmp_path: Path) -> None:
     assert uninstalled(root / "tsconfig.json", root) is None  # the root: its own install
     (root / "package.json").unlink()  # docs/demo is the repository's own project now
     assert uninstalled(root / "docs/demo/src/deep/tsconfig.json", root) is None
+
+
+def test_a_workspace_of_its_own_package_alone_names_no_other(tmp_path: Path) -> None:
+    """jotai's pnpm-workspace.yaml `packages: [.]`: the root's package alone; its examples/*
+    and website (package.jsons of their own, never installed) were taken for members."""
+    for pattern in (".", "./", "'.'"):
+        root = write(
+            tmp_path / f"p{len(pattern)}",
+            {
+                "package.json": json.dumps({"name": "jotai"}),
+                "pnpm-workspace.yaml": f"packages:\n  - {pattern}\n",
+                "examples/hello/package.json": APP,
+            },
+        )
+        assert uninstalled(root / "examples/hello/tsconfig.json", root) == root / "examples/hello"

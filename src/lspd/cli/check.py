@@ -202,12 +202,15 @@ def _chosen(scope: list[dict[str, Any]] | None, paths: list[str] | None, every: 
     parts = named[:3] + ([f"{len(named) - 3} more (--json lists them)"] if len(named) > 3 else [])
     if loose:
         parts.append(f"no configuration for {'/'.join(loose)}: every file")
-    # a project none of whose files is checked, and why (a package not installed)
-    parts += [
-        f"{s['project']} {s['note']}"
-        for s in scope
-        if not (s["files"] or s.get("config")) and s.get("note")
-    ]
+    # a project none of whose files is checked, and why (a package not installed); more than
+    # two named alone (jotai: 7 examples and its website, each a sentence)
+    unchecked = [s for s in scope if not (s["files"] or s.get("config")) and s.get("note")]
+    if len(unchecked) > 2:
+        names = [s["project"] for s in unchecked]
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        parts.append(f"{len(names)} not checked ({', '.join(names[:3])}{more}: --json says why)")
+    else:
+        parts += [f"{s['project']} {s['note']}" for s in unchecked]
     return "configuration: " + (", ".join(parts) if parts else "none found, nothing to check")
 
 

@@ -90,11 +90,20 @@ def _member(package: Path, workspace: Path) -> bool:
         found = body.get(key) if isinstance(body, dict) else None
         patterns += found if isinstance(found, list) else []
     relative = package.relative_to(workspace).as_posix()
-    return any(
-        isinstance(p, str) and fnmatch.fnmatch(relative, p.strip("./").rstrip("/") or "*")
-        for p in patterns
-        if not (isinstance(p, str) and p.startswith("!"))
-    )
+    return any(_names(p, relative) for p in patterns if isinstance(p, str))
+
+
+def _names(pattern: str, relative: str) -> bool:
+    """Whether a workspace's member `pattern` names the package at `relative` (below it).
+    `.` is the workspace's own package alone (jotai's pnpm-workspace.yaml `packages: [.]`:
+    its examples/* and website, never installed, were taken for members)."""
+    pattern = pattern.strip()
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    pattern = pattern.rstrip("/")
+    if pattern in ("", ".") or pattern.startswith("!"):
+        return False
+    return fnmatch.fnmatch(relative, pattern)
 
 
 def _json(path: Path) -> dict[str, Any]:
