@@ -22,6 +22,7 @@ from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, package_of, uninstalled, watched
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.tsc_scripts import scripted_configs
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -51,6 +52,7 @@ def typescript_projects(
     """The projects of TypeScript's configurations (`solution`: their solution-style
     layouts' files, filled in); `python`: the workspace holds Python sources too."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
+    found += _scripted(ws, found, read)
     unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
     if tsconfigs is None:
@@ -120,6 +122,14 @@ def _loose(ws: Workspace, loose: list[Path], python: bool, read: list[Path]) -> 
     )
     strays = [ProjectScope("typescript", d, None, (), note) for d in sorted(stray)]
     return fallback(ws, kept, "typescript", "no tsconfig.json: every file") + strays
+
+
+def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
+    """The configurations the scripts of the root's package.json, and of those beside
+    `found`, type-check that are not among `found` (`tsc_scripts`); those read, watched."""
+    packages = list(dict.fromkeys([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]))
+    read += packages
+    return [c for c in scripted_configs(packages, ws.root) if c not in found and not ws.ignore(c)]
 
 
 def _not_installed(

@@ -1,0 +1,54 @@
+"""The tsconfigs a project's package.json scripts type-check (`workspace/tsc_scripts.py`):
+neverthrow's `tsc --noEmit -p ./tests/tsconfig.tests.json`, a configuration no walk finds
+by name, is a project of the gate; its error is the one that script's tsc says. Real
+TypeScript 5.9.3."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from lspd.ops.check import check_all
+from lspd.workspace.tsc_scripts import scripted_configs
+from tests.conftest import answer
+from tests.workspace.toolchains import own_tsc, typescript_committed
+
+LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
+STRICT = {"compilerOptions": {"strict": True, "noEmit": True}}
+SCRIPTS = {
+    "typecheck": "tsc --noEmit",
+    "test-types": "tsc --noEmit -p ./tests/tsconfig.tests.json && echo done",
+    "build": "tsc -p tsconfig.build.json",  # emits: a build, not a type-check
+    "other": "npx tsc --project=types/tsconfig.types.json --noEmit",
+}
+
+
+def test_a_type_check_script_s_configuration_is_a_project_of_the_gate(tmp_path: Path) -> None:
+    files = {
+        "package.json": json.dumps({"scripts": SCRIPTS}),
+        "tsconfig.json": json.dumps({**STRICT, "include": ["src"]}),
+        "tsconfig.build.json": json.dumps({**STRICT, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+        "tests/tsconfig.tests.json": json.dumps({**STRICT, "include": ["./check.ts"]}),
+        "tests/check.ts": 'import { a } from "../src/a";\nexport const s: string = a;\n',
+        "types/tsconfig.types.json": json.dumps({**STRICT, "files": ["t.ts"]}),
+        "types/t.ts": "export const t = 1;\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    assert scripted_configs([root / "package.json"], root) == [
+        root / "tests/tsconfig.tests.json",
+        root / "types/tsconfig.types.json",
+    ]
+    said = own_tsc(root, "--noEmit", "-p", "tests/tsconfig.tests.json", "--pretty", "false")
+    truth = {(p, int(line), int(column), code) for p, line, column, code in LINE.findall(said)}
+    assert truth == {("tests/check.ts", 2, 14, "2322")}
+    checked = answer(root, check_all)
+    found = {(r.path, d.line, d.column, d.code) for r in checked.results for d in r.diagnostics}
+    assert found == truth
+    assert checked.scope is not None
+    assert [p.config for p in checked.scope.projects] == [
+        "tests/tsconfig.tests.json",
+        "tsconfig.json",
+        "types/tsconfig.types.json",
+    ]
