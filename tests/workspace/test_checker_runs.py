@@ -17,6 +17,7 @@ RUN = [
     ("noxfile.py", "import nox\n\n@nox.session\ndef t(session):\n    session.run('pyright')\n"),
     ("scripts/check", "#!/bin/sh -e\n${PREFIX}pyright $SOURCE_FILES\n"),
     ("pyproject.toml", '[tool.tox.env.typing]\ncommands = [["mypy"], ["pyright"]]\n'),
+    ("package.json", '{"scripts": {"typecheck": "npm run lint && npx pyright"}}'),
     (".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks:\n      - id: pyright\n"),
     (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: .venv/bin/pyright\n"),
     (".github/workflows/t.yaml", "steps:\n  - uses: jakebailey/pyright-action@v2\n"),

@@ -7,9 +7,10 @@ pyright errors beside mypy's 1.
 Read, each for a command word of the checker (`pyright` or `basedpyright`; a path ending
 in one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a
 Makefile, tox.ini, a noxfile, `scripts/*`), the `commands` of pyproject.toml's
-`[tool.tox]` environments (flask's `["pyright"]`), a pre-commit hook of its id, and the CI
-workflows (a step running it, or its action) in `.github/workflows` of the project or of
-the repository above it. A file too large to read counts as a run.
+`[tool.tox]` environments (flask's `["pyright"]`), package.json's scripts, a pre-commit
+hook of its id, and the CI workflows (a step running it, or its action) in
+`.github/workflows` of the project or of the repository above it. A file too large to
+read counts as a run.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.workspace.mypy_scripts import MOST_BYTES, script_commands, script_files
+from lspd.workspace.tsc_scripts import PACKAGE, package_commands
 
 PRE_COMMIT = ".pre-commit-config.yaml"
 WORKFLOWS = Path(".github/workflows")
@@ -34,6 +36,7 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
     project at `directory` runs one of `commands` (`("pyright", "basedpyright")`)."""
     found = [c for path in script_files(directory) for c in script_commands(path)]
     found += _tox_commands(directory / "pyproject.toml")
+    found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
     if any(word.rsplit("/", 1)[-1] in commands for words in found for word in words):
         return True
     line = re.compile(_YAML.format("|".join(map(re.escape, commands))), re.M)
@@ -42,8 +45,8 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
 
 def run_paths(directory: Path) -> list[Path]:
     """The paths beyond the scripts (`mypy_scripts.script_paths`) whose change can change
-    `runs`: the pre-commit configuration, the workflows' folders and their files."""
-    found = [directory / PRE_COMMIT]
+    `runs`: package.json, the pre-commit configuration, the workflows' folders and files."""
+    found = [directory / PACKAGE, directory / PRE_COMMIT]
     for folder in _workflow_folders(directory):
         found += [folder, *_workflows(folder)]
     return found

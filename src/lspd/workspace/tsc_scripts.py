@@ -27,15 +27,16 @@ def scripted_configs(packages: list[Path], root: Path) -> list[Path]:
     `packages` type-check with `tsc --noEmit -p FILE`."""
     found: list[Path] = []
     for package in packages:
-        for command in _commands(package):
+        for command in package_commands(package):
             config = _checked(command, package.parent)
             if config is not None and root in config.parents and config.is_file():
                 found += [] if config in found else [config]
     return found
 
 
-def _commands(package: Path) -> list[list[str]]:
-    """The words of each command of `package`'s scripts (`a && b`: two)."""
+def package_commands(package: Path) -> list[list[str]]:
+    """The words of each command of the scripts of the package.json at `package` (`a && b`:
+    two)."""
     try:
         scripts = json.loads(read_text(package) or "{}").get("scripts")
     except (ValueError, AttributeError):
