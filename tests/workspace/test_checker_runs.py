@@ -17,7 +17,8 @@ RUN = [
     ("noxfile.py", "import nox\n\n@nox.session\ndef t(session):\n    session.run('pyright')\n"),
     ("scripts/check", "#!/bin/sh -e\n${PREFIX}pyright $SOURCE_FILES\n"),
     ("pyproject.toml", '[tool.tox.env.typing]\ncommands = [["mypy"], ["pyright"]]\n'),
-    ("package.json", '{"scripts": {"typecheck": "npm run lint && npx pyright"}}'),
+    ("package.json", '{"scripts": {"typecheck": "npm run lint && npx pyright@1.1.390"}}'),
+    ("pyproject.toml", '[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands = pyright\n"""\n'),
     (".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks:\n      - id: pyright\n"),
     (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: .venv/bin/pyright\n"),
     (".github/workflows/t.yaml", "steps:\n  - uses: jakebailey/pyright-action@v2\n"),
@@ -26,7 +27,8 @@ NONE = [
     ("pyproject.toml", '[dependency-groups]\ntyping = ["mypy", "pyright"]\n[tool.pyright]\n'),
     (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      # nodejs for pyright\n"),
     (".github/workflows/ci.yaml", "env:\n  pyright: 1\nsteps:\n  - run: tox -e typing\n"),
-    ("tox.ini", "[testenv:typing]\ncommands =\n    mypy src\n"),
+    ("tox.ini", "[testenv:typing]\ndeps = pyright\ncommands =\n    mypy src\n"),
+    ("Makefile", ".PHONY: pyright lint\nlint:\n\tpip install pyright\n\techo pyright\n"),
 ]
 
 
@@ -53,3 +55,28 @@ def test_a_repositorys_workflows_above_a_nested_project_count(tmp_path: Path) ->
     nested.mkdir()
     assert runs(nested, PYRIGHT)
     assert tmp_path / ".github/workflows/ci.yml" in run_paths(nested)
+
+
+def test_a_repositorys_pre_commit_above_counts_and_nothing_above_a_repository(
+    tmp_path: Path,
+) -> None:
+    """A monorepo's root pre-commit hook runs pyright for its packages; without a `.git`
+    above, nothing above the project is read (a shared /tmp/.github holds no one's CI)."""
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos:\n  - hooks:\n    - id: pyright\n")
+    nested = tmp_path / "pkg"
+    nested.mkdir()
+    assert not runs(nested, PYRIGHT)  # no repository: the project's own files alone
+    assert run_paths(nested) == [
+        nested / "package.json",
+        nested / ".pre-commit-config.yaml",
+        nested / ".github/workflows",
+    ]
+    (tmp_path / ".git").mkdir()
+    assert runs(nested, PYRIGHT)
+
+
+def test_a_pyproject_of_odd_types_runs_nothing(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('tool = "x"\n')
+    assert not runs(tmp_path, PYRIGHT)
+    (tmp_path / "pyproject.toml").write_bytes(b"[tool.tox]\nx = '\xff'\n")
+    assert not runs(tmp_path, PYRIGHT)

@@ -110,7 +110,7 @@ def test_a_configuration_nothing_runs_judges_no_file(tmp_path: Path) -> None:
     checked = answer(root, check_all)
     [scope] = checked.scope.projects if checked.scope is not None else []
     assert scope.note == (
-        "basedpyright: no file: its scripts run mypy, nothing runs pyright (its configuration "
+        "basedpyright: no file: the project runs mypy, nothing runs pyright (its configuration "
         "is its editors'); mypy: files = app"
     )
     workflow = root / ".github/workflows/ci.yml"

@@ -19,8 +19,9 @@ STRICT = {"compilerOptions": {"strict": True, "noEmit": True}}
 SCRIPTS = {
     "typecheck": "tsc --noEmit",
     "test-types": "tsc --noEmit -p ./tests/tsconfig.tests.json && echo done",
-    "build": "tsc -p tsconfig.build.json",  # emits: a build, not a type-check
-    "other": "npx tsc --project=types/tsconfig.types.json --noEmit",
+    "build": "tsc -p tsconfig.build.json & tsc --noEmit;echo",  # a build, then a check
+    "other": "npx tsc --project types/tsconfig.types.json --noemit",
+    "later": "tsc --noEmit -p later/tsconfig.later.json",  # not written yet: watched
 }
 
 
@@ -36,10 +37,10 @@ def test_a_type_check_script_s_configuration_is_a_project_of_the_gate(tmp_path: 
         "types/t.ts": "export const t = 1;\n",
     }
     root = typescript_committed(tmp_path / "p", files, "5.9.3")
-    assert scripted_configs([root / "package.json"], root) == [
-        root / "tests/tsconfig.tests.json",
-        root / "types/tsconfig.types.json",
-    ]
+    assert scripted_configs([root / "package.json"], root) == (
+        [root / "tests/tsconfig.tests.json", root / "types/tsconfig.types.json"],
+        [root / "later/tsconfig.later.json"],
+    )
     said = own_tsc(root, "--noEmit", "-p", "tests/tsconfig.tests.json", "--pretty", "false")
     truth = {(p, int(line), int(column), code) for p, line, column, code in LINE.findall(said)}
     assert truth == {("tests/check.ts", 2, 14, "2322")}

@@ -173,8 +173,9 @@ def listed(ws: Workspace, config: Path) -> list[ConfigError] | None:
     """What `tsc -p config --listFilesOnly` says of its program's JSON files (its
     configuration's errors), from the builder's check of `config` made at the disk's state
     now (watched: no change seen since it began; else within the running question): None
-    when there is none (then tsc is asked). A program that emits: its options' errors are
-    those of the tsconfig's own options (TS5055, where it writes), not the builder's."""
+    when there is none (then tsc is asked). A program that emits: the builder's options'
+    errors and tsc's checks of where it writes (TS5055, TS5056), which its noEmit leaves out,
+    from a program of the tsconfig's own options (`tsbuilder_config.optionsErrors`)."""
     now, began = ws.changes_seen, question.began()
     for builder in ws.builders.values():
         project = builder.projects.get(config)

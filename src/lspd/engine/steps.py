@@ -1,7 +1,8 @@
 """The chain of checker steps of a whole check: each step takes the files left, answers
-those it can (a project's builder, its own mypy, results an edit cannot have changed, a
-server asked without opening files), and leaves the rest to the next; what no step takes is
-asked file by file. Adding a checker is adding a step.
+those it can (a project's builder, results an edit cannot have changed, a server asked
+without opening files), and leaves the rest to the next; what no step takes is asked file
+by file. mypy's step takes its files and answers them later, its runs made while the rest
+are asked (`whole_check._beside`). Adding a checker is adding a step.
 """
 
 from __future__ import annotations

@@ -305,13 +305,19 @@ async def _mypy_chosen(ws: Workspace, rest: list[Path], later: list[MypyStep]) -
 
 async def _beside(asking: Awaitable[list[R]], mypy: Awaitable[list[R]]) -> list[R]:
     """The results of `asking` (the files left, asked of their servers), then `mypy`'s, its
-    runs made meanwhile; a file's question failed: mypy's runs are not waited for."""
-    task = asyncio.ensure_future(mypy)
+    runs made meanwhile; the first to fail (no mypy in the environment, a file's question)
+    ends both, the other cancelled (dmypy's run is then left to end by itself)."""
+    tasks = (asyncio.ensure_future(asking), asyncio.ensure_future(mypy))
     try:
-        return [*await asking, *await task]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                await task  # raises its error, the other still running: cancelled below
+        return [*await tasks[0], *await tasks[1]]
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _mypy_results(

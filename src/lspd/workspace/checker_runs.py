@@ -8,9 +8,9 @@ Read, each for a command word of the checker (`pyright` or `basedpyright`; a pat
 in one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a
 Makefile, tox.ini, a noxfile, `scripts/*`), the `commands` of pyproject.toml's
 `[tool.tox]` environments (flask's `["pyright"]`), package.json's scripts, a pre-commit
-hook of its id, and the CI workflows (a step running it, or its action) in
-`.github/workflows` of the project or of the repository above it. A file too large to
-read counts as a run.
+hook of its id, and the CI workflows (a step running it, or its action); the pre-commit
+configuration and `.github/workflows` of the project and of the repository above it. A
+workflow too large to read counts as a run.
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from lspd.workspace.mypy_scripts import MOST_BYTES, script_commands, script_files
+from lspd.workspace.mypy_scripts import (
+    MOST_BYTES,
+    RUNNERS,
+    script_commands,
+    script_files,
+    tox_lines,
+)
 from lspd.workspace.tsc_scripts import PACKAGE, package_commands
 
 PRE_COMMIT = ".pre-commit-config.yaml"
@@ -29,6 +35,10 @@ WORKFLOWS = Path(".github/workflows")
 # A YAML line naming one as a command or a hook (`run: uv run pyright src`, `- id: mypy`,
 # `uses: jakebailey/pyright-action@v2`), not in a comment; `pyright:` is a key or a pragma.
 _YAML = r"^[^#\n]*?(?<![\w.-])(?:{})(?:-action|-python)?\b(?!:)"
+# The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
+_RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
+# tox.ini's settings whose words are not commands
+_NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_externals"}
 
 
 def runs(directory: Path, commands: tuple[str, ...]) -> bool:
@@ -37,27 +47,44 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
     found = [c for path in script_files(directory) for c in script_commands(path)]
     found += _tox_commands(directory / "pyproject.toml")
     found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
-    if any(word.rsplit("/", 1)[-1] in commands for words in found for word in words):
+    if any(_run(words, commands) for words in found):
         return True
     line = re.compile(_YAML.format("|".join(map(re.escape, commands))), re.M)
     return any(_yaml_runs(path, line) for path in _yaml_files(directory))
 
 
+def _run(words: list[str], commands: tuple[str, ...]) -> bool:
+    """Whether a command's `words` run one of `commands`: a word naming it (a path ending in
+    it, `pyright@1.1.390`) first, or after a runner's (`uv run`, `npx`, `=` of tox.ini's
+    `commands = mypy`), not a list of what to install (`deps = mypy`) or `.PHONY: pyright`."""
+    if not words or words[0] in _NOT_RUN:
+        return False
+    for index, word in enumerate(words):
+        named = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
+        if named in commands and (index == 0 or words[index - 1] in _RUNNERS):
+            return True
+    return False
+
+
 def run_paths(directory: Path) -> list[Path]:
     """The paths beyond the scripts (`mypy_scripts.script_paths`) whose change can change
     `runs`: package.json, the pre-commit configuration, the workflows' folders and files."""
-    found = [directory / PACKAGE, directory / PRE_COMMIT]
-    for folder in _workflow_folders(directory):
-        found += [folder, *_workflows(folder)]
+    found = [directory / PACKAGE]
+    for folder in _repository_folders(directory):
+        found += [folder / PRE_COMMIT, folder / WORKFLOWS, *_workflows(folder / WORKFLOWS)]
     return found
 
 
 def _tox_commands(pyproject: Path) -> Iterator[list[str]]:
-    """The commands of pyproject.toml's `[tool.tox]` environments, each a list of words."""
+    """The commands of pyproject.toml's `[tool.tox]` environments, each a list of words (its
+    `legacy_tox_ini` read as tox.ini)."""
     try:
-        tox = tomllib.loads(_text(pyproject)).get("tool", {}).get("tox", {})
+        tool = tomllib.loads(_text(pyproject)).get("tool")
     except tomllib.TOMLDecodeError:
         return
+    tox = tool.get("tox") if isinstance(tool, dict) else None
+    if isinstance(tox, dict) and isinstance(legacy := tox.get("legacy_tox_ini"), str):
+        yield from tox_lines(legacy)
     yield from _commands_in(tox)
 
 
@@ -71,20 +98,20 @@ def _commands_in(table: Any) -> Iterator[list[str]]:
 
 
 def _yaml_files(directory: Path) -> Iterable[Path]:
-    yield directory / PRE_COMMIT
-    for folder in _workflow_folders(directory):
-        yield from _workflows(folder)
+    for folder in _repository_folders(directory):
+        yield folder / PRE_COMMIT
+        yield from _workflows(folder / WORKFLOWS)
 
 
-def _workflow_folders(directory: Path) -> list[Path]:
-    """`.github/workflows` of the project and of each folder above it up to its repository's
-    root (a folder holding `.git`)."""
+def _repository_folders(directory: Path) -> list[Path]:
+    """The project's folder and each above it up to its repository's root (a folder holding
+    `.git`); the project's alone where none above it is one."""
     found = []
     for folder in (directory, *directory.parents):
-        found.append(folder / WORKFLOWS)
+        found.append(folder)
         if (folder / ".git").exists():
-            break
-    return found
+            return found
+    return [directory]
 
 
 def _workflows(folder: Path) -> list[Path]:

@@ -43,7 +43,7 @@ _TOX_SUBSTITUTION = re.compile(r"\{(posargs|toxinidir|tox_root)(?::([^}]*))?\}")
 _TOX_VALUES = {"toxinidir": ".", "tox_root": "."}
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 # the words a command running mypy may have before it: a command's start, a runner's
-_BEFORE = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
+RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
@@ -110,6 +110,11 @@ def script_files(directory: Path) -> list[Path]:
     return found
 
 
+def tox_lines(text: str) -> Iterator[list[str]]:
+    """The words of each command of a tox.ini's `text` (`_lines`)."""
+    return _lines(text, "tox.ini")
+
+
 def _lines(text: str, name: str) -> Iterator[list[str]]:
     """The words of each line of a shell script, Makefile or tox.ini (`name`) `text`, a
     variable set by a plain assignment before it replaced by its value (a Makefile's
@@ -148,7 +153,7 @@ def _command(
     first: tuple[str, ...] | None = None
     for words in commands:
         for index, word in enumerate(words):
-            run = index == 0 or words[index - 1] in _BEFORE  # a command, not `echo ... mypy`
+            run = index == 0 or words[index - 1] in RUNNERS  # a command, not `echo ... mypy`
             if not run or word.rsplit("/", 1)[-1] not in tools:
                 continue
             if paths := named_paths(directory, words[index + 1 :]):

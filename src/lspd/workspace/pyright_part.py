@@ -24,7 +24,7 @@ from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
 
 COMMANDS = ("pyright", "basedpyright")
-NOT_RUN = "no file: its scripts run mypy, nothing runs pyright (its configuration is its editors')"
+NOT_RUN = "no file: the project runs mypy, nothing runs pyright (its configuration is its editors')"
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def pyright_part(directory: Path) -> PyrightPart | None:
     """basedpyright's part of the project at `directory` where it is not every file its
     configuration reaches: no file where mypy runs and pyright not, else its `include`, else what
     its scripts run pyright on; None where neither limits it. Read again when the
-    configuration or a script changed, or a script came."""
+    configuration or what may run a checker changed or came (`part_paths`)."""
     paths = (directory / CONFIG_JSON, directory / PYPROJECT, *part_paths(directory))
     return _PARTS.get(directory, paths, lambda: (_part(directory), ()))
 

@@ -9,7 +9,8 @@
 - A file no configuration governs (none in its directory or above it, up to the root), and
   every file of a language whose gate lspd does not read (Go, C, ty, pyrefly ...): as
   before, every source file lspd's own walk keeps, said so per project
-  (`project_scope.fallback`).
+  (`project_scope.fallback`); but TypeScript in a workspace holding Python that no
+  package.json claims either is no project's (`typescript_projects._loose`).
 
 A file under a configuration that the configuration leaves out (SQLAlchemy's tests, ky's
 `test/`) is not checked: no gate the project runs checks it. `--all` checks every file.
@@ -266,7 +267,8 @@ def _both(
         return chosen, None, ()
     mypys = gate_mypy_scopes(ws, [directory], files, alone=False)
     if not mypys or mypys[0].note == EVERY:  # nothing chose mypy's: the configuration's
-        return chosen, f"basedpyright: {part.note}; mypy: the same (nothing chose its files)", ()
+        mypy_note = "the same" if part.include else "the configuration's files"
+        return chosen, f"basedpyright: {part.note}; mypy: {mypy_note} (nothing chose its own)", ()
     mypy = [p for p in mypys[0].files if ours(ws, p, "python")]
     union = tuple(sorted({*(p for p in chosen if part.judges(p)), *mypy}))
     return union, f"basedpyright: {part.note}; mypy: {mypys[0].note}", mypys[0].read

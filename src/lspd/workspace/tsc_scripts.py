@@ -19,24 +19,28 @@ from lspd.workspace.files import read_text
 
 PACKAGE = "package.json"
 _PROJECT = ("-p", "--project")
-_SPLIT = ("&&", "||", ";", "|")
+_SPLIT = ("&&", "||", ";", "|", "&")
 
 
-def scripted_configs(packages: list[Path], root: Path) -> list[Path]:
+def scripted_configs(packages: list[Path], root: Path) -> tuple[list[Path], list[Path]]:
     """The configuration files under `root` the scripts of the package.json files at
-    `packages` type-check with `tsc --noEmit -p FILE`."""
+    `packages` type-check with `tsc --noEmit -p FILE`, and those named not there yet (to
+    watch: one written later is a project then)."""
     found: list[Path] = []
+    missing: list[Path] = []
     for package in packages:
         for command in package_commands(package):
             config = _checked(command, package.parent)
-            if config is not None and root in config.parents and config.is_file():
-                found += [] if config in found else [config]
-    return found
+            if config is None or root not in config.parents:
+                continue
+            into = found if config.is_file() else missing
+            into += [] if config in into else [config]
+    return found, missing
 
 
 def package_commands(package: Path) -> list[list[str]]:
-    """The words of each command of the scripts of the package.json at `package` (`a && b`:
-    two)."""
+    """The words of each command of the scripts of the package.json at `package` (`a && b`,
+    `a & b`, `a;b`: two)."""
     try:
         scripts = json.loads(read_text(package) or "{}").get("scripts")
     except (ValueError, AttributeError):
@@ -44,7 +48,7 @@ def package_commands(package: Path) -> list[list[str]]:
     commands: list[list[str]] = []
     for script in scripts.values() if isinstance(scripts, dict) else ():
         try:
-            words = shlex.split(str(script))
+            words = list(shlex.shlex(str(script), posix=True, punctuation_chars=True))
         except ValueError:
             continue
         command: list[str] = []
@@ -58,16 +62,17 @@ def package_commands(package: Path) -> list[list[str]]:
 
 
 def _checked(words: list[str], folder: Path) -> Path | None:
-    """The configuration file a `tsc --noEmit -p FILE` command names, from `folder`."""
+    """The configuration file a `tsc --noEmit -p FILE` command names, from `folder` (tsc's
+    options are read whatever their case)."""
     at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsc"), None)
-    if at is None or "--noEmit" not in words[at:]:
+    if at is None:
         return None
     arguments = words[at + 1 :]
-    for i, word in enumerate(arguments):
-        named = word.split("=", 1)[1] if word.startswith("--project=") else None
-        if word in _PROJECT and i + 1 < len(arguments):
-            named = arguments[i + 1]
-        if named is not None:
-            path = (folder / named).resolve()
+    options = [w.lower() for w in arguments]
+    if "--noemit" not in options:
+        return None
+    for i, option in enumerate(options):
+        if option in _PROJECT and i + 1 < len(arguments):
+            path = (folder / arguments[i + 1]).resolve()
             return None if path.is_dir() else path
     return None

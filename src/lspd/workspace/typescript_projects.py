@@ -1,5 +1,6 @@
 """The gate's TypeScript projects (`workspace/scope.py`): each `tsconfig.json` /
-`jsconfig.json` and every config it references chooses its root files, read by the
+`jsconfig.json`, each config a package.json script type-checks (`tsc_scripts`), and every
+config they reference chooses its root files, read by the
 project's own TypeScript (`tsconfig_scope`), and the files its program holds under the root
 outside node_modules with them: the .d.ts `include` does not list (a `/// <reference path>`'s
 shim, a typeRoots package) are checked as `tsc -p` checks them, but those git ignores where
@@ -112,7 +113,7 @@ def _loose(ws: Workspace, loose: list[Path], python: bool, read: list[Path]) -> 
             if package_of(path.parent, ws.root) is None:  # said per top folder
                 parts = path.relative_to(ws.root).parts
                 stray[ws.root / parts[0] if len(parts) > 1 else ws.root].append(path)
-                read += [d / PACKAGE for d in (path.parent, *path.parents) if ws.root in d.parents]
+                read += [d / PACKAGE for d in path.parents if ws.root in d.parents]
         read.append(ws.root / PACKAGE)
     left = {p for found in stray.values() for p in found}
     kept = [p for p in loose if p not in left]
@@ -128,8 +129,9 @@ def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
     """The configurations the scripts of the root's package.json, and of those beside
     `found`, type-check that are not among `found` (`tsc_scripts`); those read, watched."""
     packages = list(dict.fromkeys([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]))
-    read += packages
-    return [c for c in scripted_configs(packages, ws.root) if c not in found and not ws.ignore(c)]
+    scripted, missing = scripted_configs(packages, ws.root)
+    read += packages + missing
+    return [c for c in scripted if c not in found and not ws.ignore(c)]
 
 
 def _not_installed(
