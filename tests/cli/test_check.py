@@ -378,14 +378,9 @@ def test_typescript_check_follows_the_tsconfig_like_tsc(tmp_path: Path) -> None:
 def test_a_nested_package_not_installed_is_named_in_the_summary(tmp_path: Path) -> None:
     """zustand's examples/starter: its own package.json, never installed, an error its
     tsconfig's program would say; the root's gate is clean, and so is the check."""
-    root = copy_fixture("ts", tmp_path)
-    (root / "src" / "broken.ts").unlink()  # the root's gate: clean
-    (root / "package.json").write_text('{"name": "root", "private": true}\n')
-    example = root / "examples" / "starter"
-    (example / "src").mkdir(parents=True)
-    (example / "package.json").write_text('{"dependencies": {"react": "^18.3.1"}}\n')
-    (example / "tsconfig.json").write_text('{"compilerOptions": {"strict": true}}\n')
-    (example / "src" / "main.ts").write_text("const n: number = 'one';\n")
+    root = _clean_root(tmp_path)
+    tsconfig = '{"compilerOptions": {"strict": true}}\n'
+    _uninstalled(root / "examples/starter", tsconfig, "src/main.ts", "const n: number = 'one';\n")
     done = lspd_check(root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert summary(done.stdout.splitlines()[-1]) == (
@@ -400,15 +395,9 @@ def test_a_nested_package_not_installed_is_named_in_the_summary(tmp_path: Path) 
 def test_more_than_two_projects_not_checked_are_named_alone(tmp_path: Path) -> None:
     """jotai: 7 examples and its website not installed, each note a sentence: the summary
     names them, the JSON says why."""
-    root = copy_fixture("ts", tmp_path)
-    (root / "src" / "broken.ts").unlink()
-    (root / "package.json").write_text('{"name": "root", "private": true}\n')
+    root = _clean_root(tmp_path)
     for name in ("a", "b", "c", "d"):
-        example = root / "examples" / name
-        example.mkdir(parents=True)
-        (example / "package.json").write_text('{"dependencies": {"react": "^18.3.1"}}\n')
-        (example / "tsconfig.json").write_text("{}\n")
-        (example / "main.ts").write_text("export const n = 1;\n")
+        _uninstalled(root / "examples" / name, "{}\n", "main.ts", "export const n = 1;\n")
     done = lspd_check(root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert summary(done.stdout.splitlines()[-1]) == (
@@ -416,6 +405,22 @@ def test_more_than_two_projects_not_checked_are_named_alone(tmp_path: Path) -> N
         "4 not checked (examples/a, examples/b, examples/c and 1 more: --json says why); "
         "4 source files no gate checks left out (--all checks them)"
     )
+
+
+def _clean_root(tmp_path: Path) -> Path:
+    """The TypeScript fixture, its gate clean, an npm package of its own."""
+    root = copy_fixture("ts", tmp_path)
+    (root / "src" / "broken.ts").unlink()
+    (root / "package.json").write_text('{"name": "root", "private": true}\n')
+    return root
+
+
+def _uninstalled(package: Path, tsconfig: str, source: str, text: str) -> None:
+    """A nested npm package declaring a dependency, never installed: its tsconfig, a source."""
+    (package / source).parent.mkdir(parents=True)
+    (package / "package.json").write_text('{"dependencies": {"react": "^18.3.1"}}\n')
+    (package / "tsconfig.json").write_text(tsconfig)
+    (package / source).write_text(text)
 
 
 def test_a_configuration_that_cannot_be_read_fails_with_its_name(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import (
     MOST_BYTES,
     RUNNERS,
@@ -28,7 +29,8 @@ from lspd.workspace.mypy_scripts import (
     script_files,
     tox_lines,
 )
-from lspd.workspace.tsc_scripts import PACKAGE, package_commands
+from lspd.workspace.npm_installed import PACKAGE
+from lspd.workspace.tsc_scripts import package_commands
 
 PRE_COMMIT = ".pre-commit-config.yaml"
 WORKFLOWS = Path(".github/workflows")
@@ -79,7 +81,7 @@ def _tox_commands(pyproject: Path) -> Iterator[list[str]]:
     """The commands of pyproject.toml's `[tool.tox]` environments, each a list of words (its
     `legacy_tox_ini` read as tox.ini)."""
     try:
-        tool = tomllib.loads(_text(pyproject)).get("tool")
+        tool = tomllib.loads(read_text(pyproject) or "").get("tool")
     except tomllib.TOMLDecodeError:
         return
     tox = tool.get("tox") if isinstance(tool, dict) else None
@@ -128,10 +130,3 @@ def _yaml_runs(path: Path, line: re.Pattern[str]) -> bool:
         return line.search(path.read_text(encoding="utf-8")) is not None
     except (OSError, UnicodeDecodeError):
         return False
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""

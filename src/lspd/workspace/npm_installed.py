@@ -38,7 +38,7 @@ def uninstalled(config: Path, root: Path) -> Path | None:
     package = package_of(config.parent, root)
     if package is None or package == root or (package / "node_modules").exists():
         return None
-    manifest = _json(package / PACKAGE)
+    manifest = json_object(package / PACKAGE)
     if not any(isinstance(manifest.get(key), dict) and manifest[key] for key in _DECLARED):
         return None  # nothing to install
     enclosed = False  # a package of another's repository, not the repository's own
@@ -75,7 +75,7 @@ def package_of(directory: Path, root: Path) -> Path | None:
 def _member(package: Path, workspace: Path) -> bool:
     """Whether the workspace at `workspace` names `package` among its members."""
     patterns: list[str] = []
-    declared = _json(workspace / PACKAGE).get("workspaces")
+    declared = json_object(workspace / PACKAGE).get("workspaces")
     if isinstance(declared, dict):  # yarn's {"packages": [...]}
         declared = declared.get("packages")
     patterns += declared if isinstance(declared, list) else []
@@ -106,7 +106,9 @@ def _names(pattern: str, relative: str) -> bool:
     return fnmatch.fnmatch(relative, pattern)
 
 
-def _json(path: Path) -> dict[str, Any]:
+def json_object(path: Path) -> dict[str, Any]:
+    """The object of the JSON file at `path` (a package.json); empty where it is missing,
+    unreadable or no object: read leniently, as npm's reading is no concern of lspd's."""
     text = read_text(path)
     try:
         body = json.loads(text) if text is not None else {}

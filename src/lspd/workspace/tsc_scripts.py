@@ -11,13 +11,11 @@ the walk finds already.
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
-from lspd.workspace.files import read_text
+from lspd.workspace.npm_installed import json_object
 
-PACKAGE = "package.json"
 _PROJECT = ("-p", "--project")
 _SPLIT = ("&&", "||", ";", "|", "&")
 
@@ -41,10 +39,7 @@ def scripted_configs(packages: list[Path], root: Path) -> tuple[list[Path], list
 def package_commands(package: Path) -> list[list[str]]:
     """The words of each command of the scripts of the package.json at `package` (`a && b`,
     `a & b`, `a;b`: two)."""
-    try:
-        scripts = json.loads(read_text(package) or "{}").get("scripts")
-    except (ValueError, AttributeError):
-        return []
+    scripts = json_object(package).get("scripts")
     commands: list[list[str]] = []
     for script in scripts.values() if isinstance(scripts, dict) else ():
         try:
