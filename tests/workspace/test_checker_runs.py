@@ -22,6 +22,11 @@ RUN = [
     (".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks:\n      - id: pyright\n"),
     (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: .venv/bin/pyright\n"),
     (".github/workflows/t.yaml", "steps:\n  - uses: jakebailey/pyright-action@v2\n"),
+    ("pyproject.toml", '[tool.hatch.envs.types.scripts]\ncheck = "pyright {args}"\n'),
+    ("hatch.toml", '[envs.lint.scripts]\ntyping = ["ruff check", "pyright"]\n'),
+    ("pyproject.toml", '[tool.poe.tasks.check]\nsequence = [{cmd = "pyright src"}]\n'),
+    ("pyproject.toml", '[tool.pdm.scripts]\ntypes = {shell = "pdm run pyright"}\n'),
+    ("justfile", "check:\n    -basedpyright\n"),
 ]
 NONE = [
     ("pyproject.toml", '[dependency-groups]\ntyping = ["mypy", "pyright"]\n[tool.pyright]\n'),
@@ -29,6 +34,8 @@ NONE = [
     (".github/workflows/ci.yaml", "env:\n  pyright: 1\nsteps:\n  - run: tox -e typing\n"),
     ("tox.ini", "[testenv:typing]\ndeps = pyright\ncommands =\n    mypy src\n"),
     ("Makefile", ".PHONY: pyright lint\nlint:\n\tpip install pyright\n\techo pyright\n"),
+    ("hatch.toml", '[envs.types]\ndependencies = ["pyright"]\n'),
+    ("justfile", "pyright:\n    mypy src\n"),
 ]
 
 

@@ -45,6 +45,20 @@ def test_the_gate_is_what_the_lint_script_runs_mypy_on(tmp_path: Path) -> None:
         answer(root, workspace_diagnostics)
 
 
+def test_the_gate_is_what_hatchs_types_script_runs_mypy_on(tmp_path: Path) -> None:
+    """hatch's own gate (`hatch run types:check`: its hatch.toml's `mypy ... {args:DEFAULT}`)
+    beside two release scripts of one name: lspd gave mypy every file and refused."""
+    files = {k: v for k, v in FASTAPI.items() if k != "scripts/lint.sh"}
+    script = 'check = "mypy --install-types --non-interactive {args:app}"'
+    root = project(tmp_path / "p", {**files, "hatch.toml": f"[envs.types.scripts]\n{script}\n"})
+    checked = answer(root, workspace_diagnostics)
+    assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [
+        ("app/main.py", 1, "assignment")
+    ]
+    [scope] = checked.scope
+    assert (scope.files, scope.note) == (2, "no `files`: what hatch.toml runs mypy on: app")
+
+
 def test_mypy_1_s_stop_without_a_line_is_said_by_its_first_error(tmp_path: Path) -> None:
     """mypy 1.13 through dmypy says the duplicate as text with no line: lspd said "mypy
     failed in ...: Found 1 error in 1 file (errors prevented further checking)", its last
@@ -97,6 +111,15 @@ commands =
     pyright: pyright tests
 """
 
+HATCH = """\
+[tool.hatch.envs.types.scripts]
+check = ["mypy --install-types --non-interactive {args:app tests}"]
+"""
+TOX_TOML = """\
+[tool.tox.env.types]
+commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend = true }]]
+"""
+
 
 @pytest.mark.parametrize(
     ("name", "text", "targets"),
@@ -128,6 +151,13 @@ commands =
         ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
         ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
         ("noxfile.py", NOX, APP_TESTS),
+        # the task runners' (`task_runners`): hatch's default words, tox's default posargs
+        ("pyproject.toml", HATCH, APP_TESTS),
+        ("hatch.toml", '[envs.types.scripts]\ncheck = "mypy {args:app}"\n', ("app",)),
+        ("pyproject.toml", TOX_TOML, APP_TESTS),
+        ("pyproject.toml", '[tool.poe.tasks.types]\ncmd = "mypy tests"\n', ("tests",)),
+        ("pyproject.toml", '[tool.pdm.scripts]\nlint = {cmd = ["mypy", "app"]}\n', ("app",)),
+        ("justfile", 'src := "app tests"\n\ntypes:\n    @uv run mypy {{ src }}\n', APP_TESTS),
         (
             "noxfile.py",
             'import nox\n@nox.session\ndef t(session):\n    session.run("mypy", x)\n',

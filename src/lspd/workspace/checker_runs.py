@@ -6,8 +6,8 @@ pyright errors beside mypy's 1.
 
 Read, each for a command word of the checker (`pyright` or `basedpyright`; a path ending
 in one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a
-Makefile, tox.ini, a noxfile, `scripts/*`), the `commands` of pyproject.toml's
-`[tool.tox]` environments (flask's `["pyright"]`), package.json's scripts, a pre-commit
+Makefile, tox.ini, a noxfile, `scripts/*`, and the task runners of pyproject.toml, hatch.toml
+and a justfile: flask's `[tool.tox]` `["pyright"]`), package.json's scripts, a pre-commit
 hook of its id, and the CI workflows (a step running it, or its action); the pre-commit
 configuration and `.github/workflows` of the project and of the repository above it. A
 workflow too large to read counts as a run.
@@ -16,19 +16,10 @@ workflow too large to read counts as a run.
 from __future__ import annotations
 
 import re
-import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from lspd.workspace.files import read_text
-from lspd.workspace.mypy_scripts import (
-    MOST_BYTES,
-    RUNNERS,
-    script_commands,
-    script_files,
-    tox_lines,
-)
+from lspd.workspace.mypy_scripts import MOST_BYTES, RUNNERS, script_commands, script_files
 from lspd.workspace.npm_installed import PACKAGE
 from lspd.workspace.tsc_scripts import package_commands
 
@@ -47,7 +38,6 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
     """Whether a script, a tox environment, a pre-commit hook or a CI workflow of the
     project at `directory` runs one of `commands` (`("pyright", "basedpyright")`)."""
     found = [c for path in script_files(directory) for c in script_commands(path)]
-    found += _tox_commands(directory / "pyproject.toml")
     found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
     if any(_run(words, commands) for words in found):
         return True
@@ -75,28 +65,6 @@ def run_paths(directory: Path) -> list[Path]:
     for folder in _repository_folders(directory):
         found += [folder / PRE_COMMIT, folder / WORKFLOWS, *_workflows(folder / WORKFLOWS)]
     return found
-
-
-def _tox_commands(pyproject: Path) -> Iterator[list[str]]:
-    """The commands of pyproject.toml's `[tool.tox]` environments, each a list of words (its
-    `legacy_tox_ini` read as tox.ini)."""
-    try:
-        tool = tomllib.loads(read_text(pyproject) or "").get("tool")
-    except tomllib.TOMLDecodeError:
-        return
-    tox = tool.get("tox") if isinstance(tool, dict) else None
-    if isinstance(tox, dict) and isinstance(legacy := tox.get("legacy_tox_ini"), str):
-        yield from tox_lines(legacy)
-    yield from _commands_in(tox)
-
-
-def _commands_in(table: Any) -> Iterator[list[str]]:
-    if isinstance(table, dict):
-        for key, value in table.items():
-            if key in ("commands", "commands_pre", "commands_post") and isinstance(value, list):
-                yield from ([str(w) for w in c] for c in value if isinstance(c, list))
-            else:
-                yield from _commands_in(value)
 
 
 def _yaml_files(directory: Path) -> Iterable[Path]:

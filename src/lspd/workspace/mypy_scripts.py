@@ -4,18 +4,18 @@
 `scripts/check`: `${PREFIX}mypy $SOURCE_FILES` with `SOURCE_FILES="starlette tests"`), a
 Makefile recipe or a tox command. `mypy .` there checks the docs' examples too (fastapi's
 `docs_src/`, where it stops at "Duplicate module named"). Read: `scripts/*` (no suffix or
-`.sh`), `Makefile`, `tox.ini` and `noxfile.py` (its `session.run` calls: `mypy_nox`), each
-line a command; a variable set by a plain assignment in the same file is replaced by its
-value; the arguments after `mypy` up to the command's
-end that name a file or folder of the project are its targets, and those of its options
-that change what mypy reports (`--strict`, `--python-version 3.9`: `checking_options`)
-are given mypy as the script gives them, so `mypy --strict app` is not judged by the
-configuration alone. The first file naming any is taken, with every command of it that
-gives the options its first gives (structlog's tox.ini: `mypy: mypy tests/typing` in one
-environment, `mypy: mypy src` in another; a tox command's factor condition and
-`{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names is its folder or
-file (at the top, under src/ or lib/). Not read: `--config-file` (lspd reads the project's own),
-`--follow-imports` (dmypy's own rule).
+`.sh`), `Makefile`, `tox.ini`, `noxfile.py` (its `session.run` calls: `mypy_nox`), and the
+task runners of pyproject.toml, hatch.toml and a justfile (`task_runners`), each line a
+command; a variable set by a plain assignment in the same file is replaced by its value; the
+arguments after `mypy` up to the command's end that name a file or folder of the project are
+its targets, and those of its options that change what mypy reports (`--strict`,
+`--python-version 3.9`: `checking_options`) are given mypy as the script gives them, so
+`mypy --strict app` is not judged by the configuration alone. The first file naming any is
+taken, with every command of it that gives the options its first gives (structlog's tox.ini:
+`mypy: mypy tests/typing` in one environment, `mypy: mypy src` in another; a tox command's
+factor condition and `{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names
+is its folder or file (at the top, under src/ or lib/). Not read: `--config-file` (lspd
+reads the project's own), `--follow-imports` (dmypy's own rule).
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
+from lspd.workspace.task_runners import HATCH, JUSTFILES, PYPROJECT, just_text, toml_commands
 
 SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
-FILES = ("Makefile", "tox.ini", NOXFILE)
+FILES = ("Makefile", "tox.ini", NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -87,7 +88,15 @@ def script_commands(path: Path) -> Iterable[list[str]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ()
-    return nox_commands(text) if path.name == NOXFILE else _lines(text, path.name)
+    if path.name == NOXFILE:
+        return nox_commands(text)
+    if path.name in (PYPROJECT, HATCH):  # its task runners' (`task_runners`)
+        shell, tox = toml_commands(text, path.name)
+        return [
+            *(w for t in shell for w in _lines(t, "sh")),
+            *(w for t in tox for w in tox_lines(t)),
+        ]
+    return _lines(just_text(text) if path.name in JUSTFILES else text, path.name)
 
 
 def script_paths(directory: Path) -> list[Path]:
