@@ -54,6 +54,11 @@ def test_hatch_toml_is_hatchs_table_without_its_prefix() -> None:
     assert toml_commands(text, "hatch.toml") == Commands(["mypy src"], [])
 
 
+def test_tox_toml_is_tox_s_table_at_its_top() -> None:
+    text = '[env.type]\ncommands = [["mypy", {replace = "posargs", default = ["src"]}]]\n'
+    assert toml_commands(text, "tox.toml") == Commands([], ["mypy src"])
+
+
 def test_what_is_no_toml_or_no_table_runs_nothing() -> None:
     assert toml_commands("[tool\nx = ", "pyproject.toml") == Commands([], [])
     assert toml_commands('tool = "x"\n[project]\nname = "x"\n', "pyproject.toml") == Commands(

@@ -4,13 +4,13 @@ pyright (`pyright_part`). werkzeug's `[tool.pyright]` (`include = ["src"]`, stan
 its editors': its tox `typing` environment runs `mypy` alone, and its clean tree had 87
 pyright errors beside mypy's 1.
 
-Read, each for a command word of the checker (`pyright` or `basedpyright`; a path ending
-in one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a
-Makefile, tox.ini, a noxfile, `scripts/*`, and the task runners of pyproject.toml, hatch.toml
-and a justfile: flask's `[tool.tox]` `["pyright"]`), package.json's scripts, a pre-commit
-hook of its id, and the CI workflows (a step running it, or its action); the pre-commit
-configuration and `.github/workflows` of the project and of the repository above it. A
-workflow too large to read counts as a run.
+Read, each for a command word of the checker (`pyright` or `basedpyright`; a path ending in
+one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a Makefile,
+tox.ini, a noxfile, `scripts/*`, and the task runners of pyproject.toml, hatch.toml,
+tox.toml and a justfile: flask's `[tool.tox]` `["pyright"]`), package.json's scripts, a
+pre-commit hook of its id, and the CI workflows (a step running it, or its action); the
+pre-commit configuration and `.github/workflows` of the project and of the repository above
+it. A workflow too large to read counts as a run.
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
 Makefile recipe or a tox command. `mypy .` there checks the docs' examples too (fastapi's
 `docs_src/`, where it stops at "Duplicate module named"). Read: `scripts/*` (no suffix or
 `.sh`), `Makefile`, `tox.ini`, `noxfile.py` (its `session.run` calls: `mypy_nox`), and the
-task runners of pyproject.toml, hatch.toml and a justfile (`task_runners`), each line a
-command; a variable set by a plain assignment in the same file is replaced by its value; the
-arguments after `mypy` up to the command's end that name a file or folder of the project are
-its targets, and those of its options that change what mypy reports (`--strict`,
+task runners of pyproject.toml, hatch.toml, tox.toml and a justfile (`task_runners`), each
+line a command; a variable set by a plain assignment in the same file is replaced by its
+value; the arguments after `mypy` up to the command's end that name a file or folder of the
+project are its targets, and those of its options that change what mypy reports (`--strict`,
 `--python-version 3.9`: `checking_options`) are given mypy as the script gives them, so
 `mypy --strict app` is not judged by the configuration alone. The first file naming any is
 taken, with every command of it that gives the options its first gives (structlog's tox.ini:
@@ -28,10 +28,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
-from lspd.workspace.task_runners import HATCH, JUSTFILES, PYPROJECT, just_text, toml_commands
+from lspd.workspace.task_runners import (
+    HATCH,
+    JUSTFILES,
+    PYPROJECT,
+    TOX_TOML,
+    just_text,
+    toml_commands,
+)
 
 SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
-FILES = ("Makefile", "tox.ini", NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
+FILES = ("Makefile", "tox.ini", TOX_TOML, NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -90,7 +97,7 @@ def script_commands(path: Path) -> Iterable[list[str]]:
         return ()
     if path.name == NOXFILE:
         return nox_commands(text)
-    if path.name in (PYPROJECT, HATCH):  # its task runners' (`task_runners`)
+    if path.name in (PYPROJECT, HATCH, TOX_TOML):  # its task runners' (`task_runners`)
         shell, tox = toml_commands(text, path.name)
         return [
             *(w for t in shell for w in _lines(t, "sh")),

@@ -2,7 +2,7 @@
 projects gate through one, not a Makefile. hatch's `[tool.hatch.envs.types.scripts]`
 (`check = "mypy --install-types --non-interactive {args:src tests}"`, also in hatch.toml),
 poe's `[tool.poe.tasks]`, pdm's `[tool.pdm.scripts]`, tox's `[tool.tox]` environments'
-`commands` (their `legacy_tox_ini` is tox.ini's text), and a justfile's recipes.
+`commands` (also tox.toml's; a `legacy_tox_ini` is tox.ini's text), and a justfile's recipes.
 
 Read, never run. A task naming other tasks (poe's sequence, pdm's composite, a hatch
 script naming another) is read as a command of their names: each of them is read as well.
@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 PYPROJECT = "pyproject.toml"
 HATCH = "hatch.toml"
+TOX_TOML = "tox.toml"  # tox 4's: `[tool.tox]`'s table at its top (pipx's)
 JUSTFILES = ("justfile", "Justfile", ".justfile")
 # hatch's and pdm's placeholders: `{args}`, `{args:DEFAULT}`, `{root}`, `{env:NAME:DEFAULT}`
 _PLACEHOLDER = re.compile(r"\{(args|root|env:[A-Za-z_]\w*|pdm|home)(?::([^{}]*))?\}")
@@ -37,14 +38,16 @@ class Commands(NamedTuple):
 
 
 def toml_commands(text: str, name: str) -> Commands:
-    """The commands of the task runners of a pyproject.toml's or (`name`) hatch.toml's
-    `text`; none where it is no TOML."""
+    """The commands of the task runners of a pyproject.toml's, or (`name`) a hatch.toml's or
+    tox.toml's, `text`; none where it is no TOML."""
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return Commands([], [])
     if name == HATCH:
         return Commands(list(_hatch(document.get("envs"))), [])
+    if name == TOX_TOML:
+        return Commands([], list(_tox(document)))
     tool = _table(document.get("tool"))
     tox = _table(tool.get("tox"))
     legacy = tox.get("legacy_tox_ini")
