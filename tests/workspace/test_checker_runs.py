@@ -73,11 +73,12 @@ def test_a_repositorys_pre_commit_above_counts_and_nothing_above_a_repository(
     nested = tmp_path / "pkg"
     nested.mkdir()
     assert not runs(nested, PYRIGHT)  # no repository: the project's own files alone
-    assert run_paths(nested) == [
+    assert run_paths(nested)[:3] == [
         nested / "package.json",
         nested / ".pre-commit-config.yaml",
         nested / ".github/workflows",
     ]
+    assert all(nested in path.parents for path in run_paths(nested))
     (tmp_path / ".git").mkdir()
     assert runs(nested, PYRIGHT)
 
@@ -87,3 +88,30 @@ def test_a_pyproject_of_odd_types_runs_nothing(tmp_path: Path) -> None:
     assert not runs(tmp_path, PYRIGHT)
     (tmp_path / "pyproject.toml").write_bytes(b"[tool.tox]\nx = '\xff'\n")
     assert not runs(tmp_path, PYRIGHT)
+
+
+PYTEST = """\
+repos:
+-   repo: https://github.com/pre-commit/mirrors-mypy
+    hooks:
+    -   id: mypy
+-   repo: https://github.com/RobertCraigie/pyright-python
+    hooks:
+    -   id: pyright
+        # Manual because passing pyright is a work in progress.
+        stages: [manual]
+"""
+
+
+def test_a_hook_of_the_manual_stage_alone_runs_where_the_ci_runs_that_stage(
+    tmp_path: Path,
+) -> None:
+    """pytest's pyright hook is run by no commit and no `pre-commit run --all-files`: no
+    gate of it, until a workflow runs the manual stage."""
+    (tmp_path / ".pre-commit-config.yaml").write_text(PYTEST)
+    assert (runs(tmp_path, PYRIGHT), runs(tmp_path, ("mypy",))) == (False, True)
+    workflow = tmp_path / ".github/workflows/ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text("steps:\n  - run: pre-commit run --all-files --hook-stage manual\n")
+    assert runs(tmp_path, PYRIGHT)
+    assert workflow in run_paths(tmp_path)

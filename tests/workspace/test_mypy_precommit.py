@@ -108,6 +108,19 @@ def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_n
     assert _found(root) == [("app.py", 1, "assignment")]
 
 
+def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -> None:
+    """It runs on no commit and in no `pre-commit run --all-files`: its files are no gate's
+    until the CI runs that stage (`precommit_hooks`)."""
+    (tmp_path / "mypy.ini").write_text("[mypy]\n")
+    hook = "    - id: mypy\n      files: ^app\\.py$\n      stages: [manual]\n"
+    (tmp_path / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    assert precommit_mypy(tmp_path) is None
+    (tmp_path / "tox.ini").write_text("[testenv]\ncommands = pre-commit run --hook-stage manual\n")
+    found = precommit_mypy(tmp_path)  # read again: tox.ini was read beside it
+    assert found is not None and found.takes(tmp_path / "app.py")
+    assert not found.takes(tmp_path / "b.py")
+
+
 def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: Path) -> None:
     hook = "- repo: local\n  hooks:\n  - id: mypy\n    entry: mypy\n    files: ^tools/\n"
     (tmp_path / ".git").mkdir()

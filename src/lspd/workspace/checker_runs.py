@@ -8,24 +8,31 @@ Read, each for a command word of the checker (`pyright` or `basedpyright`; a pat
 one too): the scripts mypy's targets are read from (`mypy_scripts.script_files`: a Makefile,
 tox.ini, a noxfile, `scripts/*`, and the task runners of pyproject.toml, hatch.toml,
 tox.toml and a justfile: flask's `[tool.tox]` `["pyright"]`), package.json's scripts, a
-pre-commit hook of its id, and the CI workflows (a step running it, or its action); the
-pre-commit configuration and `.github/workflows` of the project and of the repository above
-it. A workflow too large to read counts as a run.
+pre-commit hook of its id or entry (not one of the manual stage alone: `precommit_hooks`),
+and the CI workflows (a step running it, or its action); the pre-commit configuration and
+`.github/workflows` of the project and of the repository above it. A workflow too large to
+read counts as a run.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from pathlib import Path
+
+import yaml
 
 from lspd.workspace.mypy_scripts import MOST_BYTES, RUNNERS, script_commands, script_files
 from lspd.workspace.npm_installed import PACKAGE
+from lspd.workspace.precommit_hooks import (
+    CONFIG_NAME,
+    WORKFLOWS,
+    config_hooks,
+    stage_paths,
+    workflows,
+)
 from lspd.workspace.tsc_scripts import package_commands
 
-PRE_COMMIT = ".pre-commit-config.yaml"
-WORKFLOWS = Path(".github/workflows")
-# A YAML line naming one as a command or a hook (`run: uv run pyright src`, `- id: mypy`,
+# A workflow's line naming one as a command or its action (`run: uv run pyright src`,
 # `uses: jakebailey/pyright-action@v2`), not in a comment; `pyright:` is a key or a pragma.
 _YAML = r"^[^#\n]*?(?<![\w.-])(?:{})(?:-action|-python)?\b(?!:)"
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
@@ -41,8 +48,27 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
     found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
     if any(_run(words, commands) for words in found):
         return True
+    folders = _repository_folders(directory)
+    if any(_hook_runs(folder / CONFIG_NAME, commands) for folder in folders):
+        return True
     line = re.compile(_YAML.format("|".join(map(re.escape, commands))), re.M)
-    return any(_yaml_runs(path, line) for path in _yaml_files(directory))
+    paths = (p for folder in folders for p in workflows(folder / WORKFLOWS))
+    return any(_yaml_runs(path, line) for path in paths)
+
+
+def _hook_runs(path: Path, commands: tuple[str, ...]) -> bool:
+    """Whether a hook the pre-commit configuration at `path` runs (`precommit_hooks`: not
+    one of the manual stage alone, pytest's pyright) runs one of `commands`: by its id (a
+    hook repository's own: mirrors-mypy's `mypy`) or its entry (a local hook's)."""
+    try:
+        hooks = config_hooks(path)[0] if path.is_file() else []
+    except yaml.YAMLError:
+        return False
+    for hook in hooks:
+        entry = str(hook.get("entry") or "").split()
+        if _run(entry, commands) or (not entry and str(hook.get("id")) in commands):
+            return True
+    return False
 
 
 def _run(words: list[str], commands: tuple[str, ...]) -> bool:
@@ -63,14 +89,8 @@ def run_paths(directory: Path) -> list[Path]:
     `runs`: package.json, the pre-commit configuration, the workflows' folders and files."""
     found = [directory / PACKAGE]
     for folder in _repository_folders(directory):
-        found += [folder / PRE_COMMIT, folder / WORKFLOWS, *_workflows(folder / WORKFLOWS)]
-    return found
-
-
-def _yaml_files(directory: Path) -> Iterable[Path]:
-    for folder in _repository_folders(directory):
-        yield folder / PRE_COMMIT
-        yield from _workflows(folder / WORKFLOWS)
+        found += [folder / CONFIG_NAME, *stage_paths(folder)]
+    return list(dict.fromkeys(found))
 
 
 def _repository_folders(directory: Path) -> list[Path]:
@@ -82,13 +102,6 @@ def _repository_folders(directory: Path) -> list[Path]:
         if (folder / ".git").exists():
             return found
     return [directory]
-
-
-def _workflows(folder: Path) -> list[Path]:
-    try:
-        return sorted(p for p in folder.iterdir() if p.suffix in (".yml", ".yaml"))
-    except OSError:
-        return []
 
 
 def _yaml_runs(path: Path, line: re.Pattern[str]) -> bool:

@@ -2,7 +2,8 @@
 `files`: then its gate is what its CI runs, and many projects run mypy through pre-commit
 (`.pre-commit-config.yaml`: mirrors-mypy, or a local hook). pre-commit passes mypy the
 tracked files its `files` regex takes and its `exclude` regex leaves (the configuration's
-top-level pair first), each searched in the path from the configuration's folder. black
+top-level pair first), each searched in the path from the configuration's folder. A hook of
+the manual stage alone is none, unless the CI runs that stage (`precommit_hooks`). black
 24.10 excludes `^(docs/conf.py|scripts/generate_schema.py)$`: the second holds a match
 statement under `python_version = 3.9`, which stops `mypy .` there. A hook told to pass no
 file names (`pass_filenames: false`, a local `entry: mypy src tests`) runs mypy on the
@@ -30,11 +31,10 @@ from typing import Any, TypeVar
 
 import yaml
 
-from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 
-CONFIG_NAME = ".pre-commit-config.yaml"
 # `args` a hook may hold and still be taken: the output's shape, and mirrors-mypy's defaults
 SAME_CHECK = frozenset(
     {"--ignore-missing-imports", "--scroll-output", "--show-error-codes", "--pretty"}
@@ -87,20 +87,18 @@ _READ: Memo[PrecommitMypy | None] = Memo()
 
 
 def _kept(path: Path) -> tuple[PrecommitMypy | None, tuple[Path, ...]]:
-    return _read(path), ()
-
-
-def _read(path: Path) -> PrecommitMypy | None:
     try:
-        body = yaml.safe_load(read_text(path) or "")
-        if not isinstance(body, dict):
-            return None
-        mypys = [
-            hook
-            for repo in _listed(body.get("repos"))
-            for hook in _listed(repo.get("hooks"))
-            if _is_mypy(hook)
-        ]
+        run, body, read = config_hooks(path)
+    except yaml.YAMLError:
+        return None, ()
+    return _read(path, run, body), tuple(read)
+
+
+def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> PrecommitMypy | None:
+    """The mypy hooks of `run` (the hooks the configuration at `path` runs:
+    `precommit_hooks`) lspd can take; `body` is its top-level table."""
+    try:
+        mypys = [hook for hook in run if _is_mypy(hook)]
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
         taken, options = _alike([(hook, _options(_after(hook))) for hook in passing])
         hooks = tuple(_regexes(hook) for hook in taken)
@@ -108,7 +106,7 @@ def _read(path: Path) -> PrecommitMypy | None:
         runs = [(named_paths(path.parent, after), _options(after)) for after in afters]
         ran, runs_options = _alike([(paths, options) for paths, options in runs if paths])
         top = _regexes(body)
-    except (yaml.YAMLError, re.error, TypeError):
+    except (re.error, TypeError):
         return None
     named = tuple(dict.fromkeys(p for paths in ran for p in paths))
     if not (hooks or named):
@@ -139,10 +137,6 @@ def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tupl
     if len({options for _, options in known}) == 1:
         return [hook for hook, _ in known], known[0][1]
     return [hook for hook, options in known if options == ()], ()
-
-
-def _listed(value: Any) -> list[dict[str, Any]]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def _is_mypy(hook: dict[str, Any]) -> bool:

@@ -1,0 +1,70 @@
+"""The hooks a pre-commit configuration runs (`workspace/precommit_hooks.py`): a hook of the
+manual stage alone only where the repository's CI or scripts run that stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lspd.workspace.precommit_hooks import config_hooks, manual_stage_run
+
+CONFIG = """\
+default_stages: [pre-commit, pre-push]
+repos:
+- repo: local
+  hooks:
+  - {id: a, entry: mypy}
+  - {id: b, entry: pyright, stages: [manual]}
+  - {id: c, entry: ruff, stages: [manual, pre-push]}
+- repo: x
+- hooks: not a list
+"""
+
+
+def test_the_hooks_run_leave_those_of_the_manual_stage_alone(tmp_path: Path) -> None:
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text(CONFIG)
+    hooks, body, read = config_hooks(path)
+    assert [hook["id"] for hook in hooks] == ["a", "c"]
+    assert body["default_stages"] == ["pre-commit", "pre-push"]
+    assert read[:2] == [tmp_path / ".github/workflows", tmp_path / "tox.ini"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (".github/workflows/lint.yaml", "- run: pre-commit run -a --hook-stage=manual pyright"),
+        ("tox.ini", "[testenv:types]\ncommands = pre-commit run --hook-stage manual\n"),
+        ("Makefile", "types:\n\tpre-commit run --all-files --hook-stage   manual\n"),
+    ],
+)
+def test_a_manual_stage_run_by_the_repository_runs_its_hooks(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text(CONFIG)
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text(text)
+    assert manual_stage_run(tmp_path)[0]
+    assert [hook["id"] for hook in config_hooks(path)[0]] == ["a", "b", "c"]
+
+
+def test_default_stages_manual_leaves_the_hooks_naming_none(tmp_path: Path) -> None:
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text(
+        "default_stages: [manual]\nrepos:\n- hooks: [{id: a}, {id: b, stages: [pre-commit]}]\n"
+    )
+    assert [hook["id"] for hook in config_hooks(path)[0]] == ["b"]
+    (tmp_path / "tox.ini").write_text("commands = pre-commit run --hook-stage manually\n")
+    assert manual_stage_run(tmp_path)[0] is False  # no such stage
+
+
+def test_what_is_no_table_runs_nothing_and_no_yaml_raises(tmp_path: Path) -> None:
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text("- a list\n")
+    assert config_hooks(path) == ([], {}, [])
+    path.write_text("repos: [\n")
+    with pytest.raises(yaml.YAMLError):
+        config_hooks(path)
