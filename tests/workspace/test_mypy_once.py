@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_errors import parse
+from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_once import Caches, needs_once
+from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
 
@@ -214,6 +216,31 @@ def test_dmypy_answers_where_it_has_nothing_to_lose() -> None:
         "b.py": ignoring["a.py"],
     }
     assert not needs_once(apart)  # the comment is for its own file, which holds no ignore
+
+
+def test_a_configuration_dmypy_refuses_runs_mypy_once() -> None:
+    """pdm's `follow_imports = "silent"`: dmypy exits "dmypy: follow-imports=silent not
+    supported", and lspd said "mypy failed" for the whole project."""
+    plain = {"a.py": b"x = 1\n"}
+    assert needs_once({**plain, "pyproject.toml": b'[tool.mypy]\nfollow_imports = "silent"\n'})
+    assert needs_once({**plain, "setup.cfg": b"[mypy]\nlocal-partial-types = False\n"})
+    assert not needs_once({**plain, "mypy.ini": b"[mypy]\nfollow_imports = skip\n"})
+    section = b"[mypy]\n[mypy-a]\nfollow_imports = silent\n"  # dmypy reads the global one
+    assert not needs_once({**plain, "mypy.ini": section})
+
+
+def test_a_project_following_imports_silently_is_answered_by_mypy(tmp_path: Path) -> None:
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["app/main.py"]\nfollow_imports = "silent"\n',
+        "app/__init__.py": "",
+        "app/main.py": 'from app.helper import half\n\ncount: int = half(3)\nname: int = "x"\n',
+        "app/helper.py": 'def half(n: int) -> float:\n    return n / 2\n\nbad: int = "y"\n',
+    }
+    root = project(tmp_path / "p", files)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root))
+    assert truth == [("app/main.py", 3, "assignment"), ("app/main.py", 4, "assignment")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
 
 
 def test_each_state_runs_on_the_cache_nearest_it_and_keeps_its_own(tmp_path: Path) -> None:

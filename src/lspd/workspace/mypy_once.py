@@ -53,12 +53,32 @@ def needs_once(
     `mypy` run once instead of dmypy: the mypy sections of the configuration mypy
     `version` reads (`config_read`: the copy's, else the user's) may report unused ignores
     and one of its Python files holds an ignore comment, or a file turns the report on
-    itself (`# mypy: warn-unused-ignores`) and holds one."""
+    itself (`# mypy: warn-unused-ignores`) and holds one; or it sets an option dmypy
+    refuses (`_refused`: `follow_imports = silent`)."""
+    if any(_refused(texts, inside, walk) for walk in walks(version)):
+        return True
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
     ignoring = [data for data in python if _IGNORE.search(data)]
     if any(_INLINE.search(data) for data in ignoring):
         return True
     return bool(ignoring) and any(_reports(texts, inside, walk) for walk in walks(version))
+
+
+def _refused(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
+    """Whether the global section of the mypy configuration mypy reads sets an option dmypy
+    refuses to start with (its `process_start_options`), or (mypy 1) overrides:
+    `follow_imports = silent` ("dmypy: follow-imports=silent not supported": pdm's), and
+    `local_partial_types` off. (Its `-i` overrides `incremental = false`.) One that does not
+    parse: not (`_reports` runs mypy once for it)."""
+    try:
+        found = config_read(texts, inside, walk)
+    except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
+        return False
+    if found is None or not found[0]:
+        return False
+    first = found[0][0]
+    silent = str(first.get("follow_imports", "")).strip() == "silent"
+    return silent or _false(first.get("local_partial_types"))
 
 
 def _reports(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
@@ -88,6 +108,13 @@ def _true(value: object) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes", "on")
     return value is True
+
+
+def _false(value: object) -> bool:
+    """An option's value off: TOML's `false`, an INI file's `False`, `0`, `no` or `off`."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("false", "0", "no", "off")
+    return value is False
 
 
 def _codes(value: object) -> list[str]:
