@@ -386,9 +386,9 @@ def test_a_nested_package_not_installed_is_named_in_the_summary(tmp_path: Path) 
     assert summary(done.stdout.splitlines()[-1]) == (
         "lspd check: 3 files, 0 errors, 0 warnings, S s; configuration: tsconfig.json, "
         "examples/starter not checked: examples/starter/package.json's dependencies are not "
-        "installed (no examples/starter/node_modules, and no workspace above names it); "
-        "install them there to check it; 1 source file no gate checks left out (--all "
-        "checks them)"
+        "installed (no examples/starter/node_modules, and no workspace above hoists them "
+        "into its own); install them there to check it; 1 source file no gate checks left "
+        "out (--all checks them)"
     )
 
 

@@ -31,6 +31,7 @@ FILES = {
     "packages/a/tsconfig.json": STRICT,
     "packages/a/src/a.ts": BROKEN,
     "apps/web/site/package.json": APP,
+    "apps/web/site/node_modules/.modules.yaml": "",  # pnpm's install: a member's own
     "apps/web/site/tsconfig.json": STRICT,
     "apps/web/site/src/site.ts": BROKEN,
     # a package declaring no dependency: nothing to install
@@ -55,8 +56,8 @@ def test_a_nested_package_not_installed_is_said_and_not_checked(tmp_path: Path) 
     ]
     assert scope.projects[-1].note == (
         "not checked: examples/starter/package.json's dependencies are not installed (no "
-        "examples/starter/node_modules, and no workspace above names it); install them "
-        "there to check it"
+        "examples/starter/node_modules, and no workspace above hoists them into its own); "
+        "install them there to check it"
     )
     assert root / "examples/starter/node_modules" in dict(scope.read)  # its install is seen
     checked = answer(root, workspace_diagnostics)
@@ -109,3 +110,27 @@ def test_a_workspace_of_its_own_package_alone_names_no_other(tmp_path: Path) -> 
             },
         )
         assert uninstalled(root / "examples/hello/tsconfig.json", root) == root / "examples/hello"
+
+
+def test_a_pnpm_member_is_installed_where_it_has_node_modules_or_pnpm_hoists(
+    tmp_path: Path,
+) -> None:
+    """valtio's website (`typescript ^5`) is a member of its pnpm workspace: pnpm installs a
+    member's dependencies into its own node_modules, so one without it (a root installed
+    by npm) is not installed. Checked by the root's TypeScript 6, its tsconfig failed."""
+    files = {
+        "package.json": json.dumps({"name": "valtio"}),
+        "pnpm-workspace.yaml": "packages:\n  - .\n  - website\n",
+        "website/package.json": APP,
+    }
+    root = write(tmp_path / "p", files)
+    config = root / "website/tsconfig.json"
+    assert uninstalled(config, root) == root / "website"
+    (root / ".npmrc").write_text("auto-install-peers=true\n node-linker = hoisted\n")
+    assert uninstalled(config, root) is None
+    (root / ".npmrc").unlink()
+    (root / "pnpm-workspace.yaml").write_text("packages: [website]\nnodeLinker: hoisted\n")
+    assert uninstalled(config, root) is None
+    (root / "pnpm-workspace.yaml").write_text("packages: [website]\n")
+    (root / "package.json").write_text(json.dumps({"workspaces": ["website"]}))  # npm's too
+    assert uninstalled(config, root) is None

@@ -11,8 +11,9 @@ gate, and the answer says why and what to run. Only a package inside another is:
 no package.json is above it (web/ of a repository with none at its root) it is the
 project's own, checked as before (a fresh clone's "Cannot find module" errors are its
 checker's too). A package is installed where it has node_modules, declares no
-dependencies, or is a member of an enclosing npm/yarn/pnpm workspace (`workspaces`,
-pnpm-workspace.yaml's `packages`, lerna's: their installs link or hoist it). Membership
+dependencies, or is a member of an enclosing npm/yarn workspace (`workspaces`, lerna's:
+their installs hoist it; pnpm-workspace.yaml's `packages` where pnpm hoists too: else
+pnpm gives each member a node_modules of its own). Membership
 is read widely (a glob's `*` crosses folders, a `!` pattern excludes nothing): a package
 taken for a member is checked, as before; a member taken for none would be left out.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ import yaml
 from lspd.workspace.files import read_text
 
 PACKAGE = "package.json"
+PNPM = "pnpm-workspace.yaml"
+LERNA = "lerna.json"
 _DECLARED = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 
 
@@ -43,8 +47,8 @@ def uninstalled(config: Path, root: Path) -> Path | None:
         return None  # nothing to install
     enclosed = False  # a package of another's repository, not the repository's own
     for above in package.parents:
-        if _member(package, above):
-            return None
+        if (named := _member(package, above)) is not None:  # installed, unless pnpm's own
+            return package if named == PNPM and not _hoisted(above) else None
         enclosed = enclosed or (above / PACKAGE).is_file()
         if above == root:
             break
@@ -56,7 +60,7 @@ def watched(package: Path, root: Path) -> list[Path]:
     and each workspace file from it up to `root` that could name it."""
     paths = [package / "node_modules"]
     for above in (package, *package.parents):
-        paths += [above / PACKAGE, above / "pnpm-workspace.yaml", above / "lerna.json"]
+        paths += [above / PACKAGE, above / PNPM, above / LERNA, above / ".npmrc"]
         if above == root:
             break
     return paths
@@ -72,25 +76,42 @@ def package_of(directory: Path, root: Path) -> Path | None:
     return None
 
 
-def _member(package: Path, workspace: Path) -> bool:
-    """Whether the workspace at `workspace` names `package` among its members."""
-    patterns: list[str] = []
+def _member(package: Path, workspace: Path) -> str | None:
+    """The file of the workspace at `workspace` naming `package` among its members (an
+    npm/yarn `workspaces` or lerna's first, pnpm-workspace.yaml's last), or None."""
+    relative = package.relative_to(workspace).as_posix()
     declared = json_object(workspace / PACKAGE).get("workspaces")
     if isinstance(declared, dict):  # yarn's {"packages": [...]}
         declared = declared.get("packages")
-    patterns += declared if isinstance(declared, list) else []
-    for name, key in (("pnpm-workspace.yaml", "packages"), ("lerna.json", "packages")):
-        text = read_text(workspace / name)
-        if text is None:
-            continue
-        try:
-            body = yaml.safe_load(text)  # JSON is YAML too
-        except yaml.YAMLError:
-            continue
-        found = body.get(key) if isinstance(body, dict) else None
-        patterns += found if isinstance(found, list) else []
-    relative = package.relative_to(workspace).as_posix()
-    return any(_names(p, relative) for p in patterns if isinstance(p, str))
+    sources = [(PACKAGE, declared)]
+    sources += [(name, _yaml(workspace / name).get("packages")) for name in (LERNA, PNPM)]
+    for name, patterns in sources:
+        listed = patterns if isinstance(patterns, list) else []
+        if any(_names(p, relative) for p in listed if isinstance(p, str)):
+            return name
+    return None
+
+
+def _hoisted(workspace: Path) -> bool:
+    """Whether the pnpm workspace at `workspace` installs as npm does, into its root's
+    node_modules (`node-linker=hoisted` in its .npmrc, `nodeLinker: hoisted` in its
+    pnpm-workspace.yaml): else each member's dependencies are in its own node_modules, and
+    a member without one is not installed (valtio's website, `typescript ^5`, of a root
+    installed by npm: the root's TypeScript 6 failed its tsconfig)."""
+    npmrc = read_text(workspace / ".npmrc") or ""
+    if re.search(r"^\s*node-linker\s*=\s*hoisted\s*$", npmrc, re.M):
+        return True
+    return _yaml(workspace / PNPM).get("nodeLinker") == "hoisted"
+
+
+def _yaml(path: Path) -> dict[str, Any]:
+    """The table of the YAML (or JSON) file at `path`; empty where it is missing or none."""
+    text = read_text(path)
+    try:
+        body = yaml.safe_load(text) if text is not None else None
+    except yaml.YAMLError:
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def _names(pattern: str, relative: str) -> bool:

@@ -145,8 +145,8 @@ def _not_installed(
         where = ws.display(package)
         note = (
             f"not checked: {where}/package.json's dependencies are not installed (no "
-            f"{where}/node_modules, and no workspace above names it); install them there "
-            "to check it"
+            f"{where}/node_modules, and no workspace above hoists them into its own); "
+            "install them there to check it"
         )
         projects.append(ProjectScope("typescript", config.parent, None, (), note))
     return projects
