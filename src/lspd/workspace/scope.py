@@ -10,7 +10,8 @@
   every file of a language whose gate lspd does not read (Go, C, ty, pyrefly ...): as
   before, every source file lspd's own walk keeps, said so per project
   (`project_scope.fallback`); but TypeScript in a workspace holding Python that no
-  package.json claims either is no project's (`typescript_projects._loose`).
+  package.json claims either is no project's (`typescript_projects._loose`), nor is C
+  there that no compile database describes (`c_projects`).
 
 A file under a configuration that the configuration leaves out (SQLAlchemy's tests, ky's
 `test/`) is not checked: no gate the project runs checks it. `--all` checks every file.
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput
 from lspd.workspace import question
+from lspd.workspace.c_projects import c_projects
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
@@ -204,6 +206,9 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
         elif language == "typescript":
             python = "python" in by_language
             projects += typescript_projects(ws, files, configs, read, solution, python)
+        elif name == "clangd":
+            note = f"{name} reads no configuration of which files to check: every file"
+            projects += c_projects(ws, files, language, note, "python" in by_language, read)
         else:
             note = f"{name} reads no configuration of which files to check: every file"
             projects += fallback(ws, files, language, note)
