@@ -25,6 +25,7 @@ class Document:
     text: str
     _lines: list[str] | None = field(default=None, repr=False)
     used: float = field(default_factory=time.monotonic, repr=False)  # last asked about
+    on_disk: bool = True  # its text is the disk's, as the server reads it for other files
 
     @property
     def lines(self) -> list[str]:

@@ -142,8 +142,12 @@ class Session(ServerLifecycle):
             document, told = held, self.documents.reopen(path, self.notify)
         else:
             document, told = self.documents.sync(path, text, language_id, self.notify)
+        # an open of the disk's text changes nothing the server reads for other files (the
+        # check of a second C file waited out its timeout: told of a change, it was sent
+        # again, and clangd publishes nothing for a text it holds already)
         if told:
-            self.inbox.forget(document.uri)
+            self.inbox.forget(document.uri, changed=not (opened and on_disk))
+        document.on_disk = on_disk
         if opened and not on_disk and offers_pull(self.capabilities, self.registrations.by_id):
             # basedpyright's didOpen of other text than the disk's marks that file alone to
             # be checked again, not the files importing it (they kept their old lists: a
@@ -170,9 +174,12 @@ class Session(ServerLifecycle):
             self.inbox.forget(path_to_uri(path), changed=False)
 
     def close_document(self, path: Path) -> None:
-        """Close `path` (the server reads it from disk again); its diagnostics are forgotten."""
+        """Close `path` (the server reads it from disk again); its diagnostics are forgotten,
+        and where it held other text than the disk's, others' lists are from before (not
+        open here, nothing changes: the workspace closes a file in every session)."""
+        held = self.documents.get(path_to_uri(path))
         self.documents.close(path, self.notify)
-        self.inbox.forget(path_to_uri(path))
+        self.inbox.forget(path_to_uri(path), changed=held is not None and not held.on_disk)
 
     async def diagnostics(
         self, document: Document, timeout: float, held: object = None

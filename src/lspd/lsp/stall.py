@@ -180,7 +180,9 @@ class Watched(Stuck, Protocol):
     @property
     def documents(self) -> Documents: ...
     async def start(self) -> None: ...
-    async def sync_document(self, path: Path, text: str, language_id: str) -> object: ...
+    async def sync_document(
+        self, path: Path, text: str, language_id: str, on_disk: bool = True
+    ) -> object: ...
     async def wait_ready(self, timeout: float | None = None) -> None: ...
 
 
@@ -198,7 +200,7 @@ async def asked(session: Watched, path: Path | None, ask: Callable[[], Awaitable
                 raise
         await session.start()
         if held is not None:
-            await session.sync_document(held.path, held.text, held.language_id)
+            await session.sync_document(held.path, held.text, held.language_id, held.on_disk)
         await session.wait_ready()
     raise AssertionError("unreachable")  # the last attempt returned or raised
 
