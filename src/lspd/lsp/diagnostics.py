@@ -207,6 +207,9 @@ class Inbox:
         # another change cannot prove it answers for what the server holds now (`outdated`).
         self.changes = 0
         self.sent_at: dict[str, int] = {}
+        # It answers a document sent again with the same text (`ServerDefinition.republishes`):
+        # else a list stands until the document's text changes, and it is never sent again.
+        self.republishes = True
 
     def reset(self) -> None:
         self.published.clear()
@@ -255,7 +258,7 @@ class Inbox:
         """Send the document again (same text, next version) when the server was told of
         another change since it was sent: its next list is then made from everything the
         server holds now, not answered from before."""
-        if self.outdated(document.uri):
+        if self.outdated(document.uri) and self.republishes:
             document.resend(notify)
             self.forget(document.uri, changed=False)
 
@@ -263,12 +266,12 @@ class Inbox:
         """The published diagnostics of the document's version, once the server is quiet.
         When the server was told of another change since the document was sent, or sends
         nothing for `NUDGE_AFTER_S`, it is sent again (same text, next version) and that
-        version's list is waited for."""
+        version's list is waited for; not to a server that does not republish (clangd)."""
         uri, name = document.uri, document.path.name
         self.catch_up(document, notify)
         version = document.version
         deadline = time.monotonic() + timeout
-        nudge: float | None = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2)
+        nudge = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2) if self.republishes else None
         while True:
             # a didChange meanwhile (a question's disk-text lock lets the watcher's edit
             # through): the newer version's list, positions being read in its text

@@ -76,6 +76,11 @@ class ServerDefinition:
     # HEAD's texts of a file deleted since), is asked of it rooted at a copy holding that
     # state (`engine/python_mirror.py`).
     disk_imports: bool = False
+    # It publishes a document's diagnostics again when sent the same text, so a list made
+    # before another change is caught up by sending the document again (`Inbox.pushed`).
+    # clangd does not (its inputs the same, it skips the rebuild) and reads no other
+    # document's held text: its list stands until the document's own text changes.
+    republishes: bool = True
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
     go_runtime: bool = False
@@ -242,6 +247,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         go_runtime=table.get("go_runtime", False),
         second_server=table.get("second_server", False),
         disk_imports=table.get("disk_imports", False),
+        republishes=table.get("republishes", True),
         node_script=table.get("node_script"),
         stands_in_for=table.get("stands_in_for"),
     )
