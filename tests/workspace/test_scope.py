@@ -149,6 +149,21 @@ def test_a_configuration_that_cannot_be_read_is_named_with_the_fix(
     assert str(raised.value).startswith(message)
 
 
+def test_a_nested_pyproject_that_is_no_toml_is_a_fixture_not_a_refusal(tmp_path: Path) -> None:
+    """build's tests/packages/test-bad-syntax/pyproject.toml (its mypy excludes the folder):
+    lspd refused the whole check, where its gate says 0 errors over 27 files. Fixed, the
+    file is read again (watched)."""
+    fixture = "tests/packages/bad/pyproject.toml"
+    mypy = '[tool.mypy]\nfiles = ["src", "tests"]\nexclude = ["tests/packages"]\n'
+    files = {"pyproject.toml": mypy, "src/a.py": "", fixture: "[project\nname = 'bad'\n"}
+    root = write(tmp_path / "p", {**files, "tests/packages/bad/setup.py": ERROR})
+    scope = scope_of(root)
+    assert shown(root, scope) == ["src/a.py"]
+    assert root / fixture in dict(scope.read)
+    (root / fixture).write_text("[tool.pyright]\n")  # now a configuration of its own
+    assert shown(root, scope_of(root)) == ["src/a.py", "tests/packages/bad/setup.py"]
+
+
 def test_made_again_only_when_files_come_or_go_or_a_configuration_changes(
     tmp_path: Path,
 ) -> None:
