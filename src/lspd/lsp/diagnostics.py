@@ -207,9 +207,6 @@ class Inbox:
         # another change cannot prove it answers for what the server holds now (`outdated`).
         self.changes = 0
         self.sent_at: dict[str, int] = {}
-        # It answers a document sent again with the same text (`ServerDefinition.republishes`):
-        # else a list stands until the document's text changes, and it is never sent again.
-        self.republishes = True
 
     def reset(self) -> None:
         self.published.clear()
@@ -258,20 +255,24 @@ class Inbox:
         """Send the document again (same text, next version) when the server was told of
         another change since it was sent: its next list is then made from everything the
         server holds now, not answered from before."""
-        if self.outdated(document.uri) and self.republishes:
+        if self.outdated(document.uri):
             document.resend(notify)
             self.forget(document.uri, changed=False)
 
-    async def pushed(self, document: Document, timeout: float, notify: Notify) -> Items:
+    async def pushed(
+        self, document: Document, timeout: float, notify: Notify, republishes: bool = True
+    ) -> Items:
         """The published diagnostics of the document's version, once the server is quiet.
         When the server was told of another change since the document was sent, or sends
         nothing for `NUDGE_AFTER_S`, it is sent again (same text, next version) and that
-        version's list is waited for; not to a server that does not republish (clangd)."""
+        version's list is waited for; not to a server that does not `republishes` (clangd:
+        it answers nothing for the same text, and its list stands until the text changes)."""
         uri, name = document.uri, document.path.name
-        self.catch_up(document, notify)
+        if republishes:
+            self.catch_up(document, notify)
         version = document.version
         deadline = time.monotonic() + timeout
-        nudge = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2) if self.republishes else None
+        nudge = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2) if republishes else None
         while True:
             # a didChange meanwhile (a question's disk-text lock lets the watcher's edit
             # through): the newer version's list, positions being read in its text

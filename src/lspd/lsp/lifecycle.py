@@ -73,7 +73,6 @@ class ServerLifecycle:
         )
         progress = self._readiness.progress  # what it has sent: diagnostics, and its progress
         self.inbox = diagnostics.Inbox(definition.name, self.log_path, progress, self._down)
-        self.inbox.republishes = definition.republishes
         self.environment: str | None = None  # how to fix its unresolved imports, once seen
         self.last_used = time.monotonic()
         self._crash_reason: str | None = None
