@@ -27,6 +27,7 @@ RUN = [
     ("pyproject.toml", '[tool.poe.tasks.check]\nsequence = [{cmd = "pyright src"}]\n'),
     ("pyproject.toml", '[tool.pdm.scripts]\ntypes = {shell = "pdm run pyright"}\n'),
     ("justfile", "check:\n    -basedpyright\n"),
+    ("scripts/run-pyright", 'exec node scripts/utils/node-tooling.cjs pyright -p "$CONFIG"\n'),
 ]
 NONE = [
     ("pyproject.toml", '[dependency-groups]\ntyping = ["mypy", "pyright"]\n[tool.pyright]\n'),
@@ -36,6 +37,7 @@ NONE = [
     ("Makefile", ".PHONY: pyright lint\nlint:\n\tpip install pyright\n\techo pyright\n"),
     ("hatch.toml", '[envs.types]\ndependencies = ["pyright"]\n'),
     ("justfile", "pyright:\n    mypy src\n"),
+    ("scripts/docs", "node docs/build.js --skip pyright\n"),
 ]
 
 

@@ -37,6 +37,7 @@ from lspd.workspace.tsc_scripts import package_commands
 _YAML = r"^[^#\n]*?(?<![\w.-])(?:{})(?:-action|-python)?\b(?!:)"
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
+_NODE_SCRIPTS = (".js", ".cjs", ".mjs")
 # tox.ini's settings whose words are not commands
 _NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_externals"}
 
@@ -79,9 +80,18 @@ def _run(words: list[str], commands: tuple[str, ...]) -> bool:
         return False
     for index, word in enumerate(words):
         named = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
-        if named in commands and (index == 0 or words[index - 1] in _RUNNERS):
+        if named in commands and (index == 0 or _runner(words[:index])):
             return True
     return False
+
+
+def _runner(before: list[str]) -> bool:
+    """Whether the words `before` a command's name run it: a runner's (`uv run`, `npx`),
+    or a Node script's that runs tools by name (openai-python's scripts/run-pyright: `exec
+    node scripts/utils/node-tooling.cjs pyright -p "$CONFIG"`)."""
+    if before[-1] in _RUNNERS:
+        return True
+    return len(before) >= 2 and before[-2] == "node" and before[-1].endswith(_NODE_SCRIPTS)
 
 
 def run_paths(directory: Path) -> list[Path]:
