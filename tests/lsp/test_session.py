@@ -161,11 +161,40 @@ def test_an_open_of_the_disks_text_leaves_the_other_documents_lists_current(
         assert not session.inbox.outdated(first.uri)
         await session.sync_document(z, "int z(void) { return 0; }\n", "c", on_disk=False)
         assert session.inbox.outdated(first.uri)
-        # clangd does not republish (servers.toml): its list stands, never sent again (a
+        # clangd does not republish (servers.toml): closed and opened again, it answers (a
         # preview of two C files failed after 120 s, "sent no diagnostics for lib.h")
-        assert await session.diagnostics(first, 10.0) == [] and first.version == 1
+        assert await session.diagnostics(first, 10.0) == [] and first.version == 2
         before = session.inbox.changes
         session.close_document(z)  # the server reads the disk's text again: a change too
         assert session.inbox.changes == before + 1
+
+    run(scenario, session)
+
+
+def test_clangd_s_list_of_a_file_follows_a_header_changed_on_disk(tmp_path: Path) -> None:
+    """Sent again, the includer is not answered (its inputs the same); left alone, its list
+    said the header's old declarations: reopened, it says the new header's."""
+    root = tmp_path / "c"
+    root.mkdir()
+    (root / "compile_flags.txt").write_text("-xc\n")
+    (root / "lib.h").write_text("int f(int a);\n")
+    (root / "main.c").write_text('#include "lib.h"\nint main(void) { return f(1); }\n')
+    main, lib = root / "main.c", root / "lib.h"
+    session = Session(definitions()["clangd"], root, tmp_path / "logs")
+
+    async def scenario() -> None:
+        document = await session.sync_document(main, main.read_text(), "c")
+        await session.sync_document(lib, lib.read_text(), "c")
+        assert await session.diagnostics(document, 60.0) == []
+        lib.write_text("int g(int a);\n")  # f is gone
+        await session.sync_document(lib, lib.read_text(), "c")
+        said = await session.diagnostics(document, 60.0)
+        assert [(d["range"]["start"]["line"], d["message"]) for d in said] == [
+            (
+                1,
+                "Call to undeclared function 'f'; ISO C99 and later do not support implicit "
+                "function declarations",
+            )
+        ]
 
     run(scenario, session)

@@ -251,12 +251,12 @@ class Inbox:
         """Whether the server was told of another change since the document was last sent."""
         return self.sent_at.get(uri, 0) < self.changes
 
-    def catch_up(self, document: Document, notify: Notify) -> None:
-        """Send the document again (same text, next version) when the server was told of
-        another change since it was sent: its next list is then made from everything the
-        server holds now, not answered from before."""
+    def catch_up(self, document: Document, notify: Notify, reopen: bool = False) -> None:
+        """Send the document again (same text, next version; `reopen`: closed and opened)
+        when the server was told of another change since it was sent: its next list is then
+        made from everything the server holds now, not answered from before."""
         if self.outdated(document.uri):
-            document.resend(notify)
+            document.resend(notify, reopen)
             self.forget(document.uri, changed=False)
 
     async def pushed(
@@ -265,14 +265,13 @@ class Inbox:
         """The published diagnostics of the document's version, once the server is quiet.
         When the server was told of another change since the document was sent, or sends
         nothing for `NUDGE_AFTER_S`, it is sent again (same text, next version) and that
-        version's list is waited for; not to a server that does not `republishes` (clangd:
-        it answers nothing for the same text, and its list stands until the text changes)."""
+        version's list is waited for; closed and opened again for a server that does not
+        `republishes` (clangd answers nothing for the same text)."""
         uri, name = document.uri, document.path.name
-        if republishes:
-            self.catch_up(document, notify)
+        self.catch_up(document, notify, reopen=not republishes)
         version = document.version
         deadline = time.monotonic() + timeout
-        nudge = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2) if republishes else None
+        nudge: float | None = time.monotonic() + min(NUDGE_AFTER_S, timeout / 2)
         while True:
             # a didChange meanwhile (a question's disk-text lock lets the watcher's edit
             # through): the newer version's list, positions being read in its text
@@ -297,7 +296,7 @@ class Inbox:
                 )
             if nudge is not None and time.monotonic() >= nudge:
                 nudge = None
-                document.resend(notify)
+                document.resend(notify, reopen=not republishes)
                 self.forget(uri, changed=False)
                 version = document.version
                 continue

@@ -51,7 +51,7 @@ async def of_document(
         pulled = await session.inbox.pull(session.send, document.uri, timeout, held)
         return cast(list[shapes.Diagnostic], pulled)
     else:
-        republishes = session.definition.republishes  # clangd does not: never sent again
+        republishes = session.definition.republishes  # clangd does not: reopened instead
         items = await session.inbox.pushed(document, timeout, session.notify, republishes)
     return answers.checked(session.name, answers.DIAGNOSTICS, items, session.log_path)
 

@@ -38,9 +38,16 @@ class Document:
         self.version += 1
         self._lines = None
 
-    def resend(self, notify: Notify) -> None:
+    def resend(self, notify: Notify, reopen: bool = False) -> None:
         """Send its text again as its next version: a push server then publishes that
-        version's diagnostics, made from everything it holds now."""
+        version's diagnostics, made from everything it holds now. `reopen`: closed and
+        opened again, for a server that answers a change to the same text with nothing
+        (clangd: its inputs the same, even where a header it includes changed)."""
+        if reopen:
+            self.version += 1
+            notify("textDocument/didClose", {"textDocument": {"uri": self.uri}})
+            notify("textDocument/didOpen", {"textDocument": self.item()})
+            return
         self.replace(self.text)
         _send_text(self, notify)
 
@@ -86,9 +93,7 @@ class Documents(dict[str, Document]):
         document = self.get(path_to_uri(path))
         if document is None:
             return False
-        document.version += 1
-        notify("textDocument/didClose", {"textDocument": {"uri": document.uri}})
-        notify("textDocument/didOpen", {"textDocument": document.item()})
+        document.resend(notify, reopen=True)
         return True
 
     def close(self, path: Path, notify: Notify) -> None:

@@ -78,8 +78,8 @@ class ServerDefinition:
     disk_imports: bool = False
     # It publishes a document's diagnostics again when sent the same text, so a list made
     # before another change is caught up by sending the document again (`Inbox.pushed`).
-    # clangd does not (its inputs the same, it skips the rebuild) and reads no other
-    # document's held text: its list stands until the document's own text changes.
+    # clangd does not (its inputs the same, it skips the rebuild, even where a header it
+    # includes changed on disk): the document is closed and opened again instead.
     republishes: bool = True
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
