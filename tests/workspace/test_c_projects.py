@@ -1,8 +1,9 @@
 """C in a Python project that no compile database describes is left out of the gate
 (`workspace/c_projects.py`): markupsafe's `_speedups.c` said 19 clangd errors from
 "'Python.h' file not found" where its gate, mypy, says 1. A compile database written above
-it (watched) brings it back; `--all` checks it; a C project with no Python is every file,
-as before."""
+it (watched, in each folder's build/ too) brings it back; `--all` checks it; C of no
+Python project (a pyproject.toml, setup.py or setup.cfg above it) is every file, as before,
+a Python script beside it or not."""
 
 from __future__ import annotations
 
@@ -49,11 +50,16 @@ def test_c_no_compile_database_describes_in_a_python_project_is_left_out(
         "src/p/_speedups.c",
         "tests/roots/api.h",
     ]
-    # a C project with no Python: every file, as before
-    for name in ("compile_flags.txt", "pyproject.toml", "src/p/__init__.py"):
-        (root / name).unlink()
+    (root / "compile_flags.txt").unlink()
+    (root / "build").mkdir()  # clangd looks in each folder's build/ too
+    (root / "build/compile_commands.json").write_text("[]")
+    assert "src/p/_speedups.c" in shown(root, scope_of(root))
+    # a C project with a Python script beside it, no Python project: every file, as before
+    (root / "build/compile_commands.json").unlink()
+    (root / "pyproject.toml").unlink()
     assert shown(root, scope_of(root)) == [
         "native/lib/add.c",
+        "src/p/__init__.py",
         "src/p/_speedups.c",
         "tests/roots/api.h",
     ]
