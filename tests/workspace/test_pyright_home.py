@@ -103,5 +103,9 @@ def test_the_configuration_basedpyright_reads_above_a_folder(tmp_path: Path) -> 
     assert configuration_home(nested, top) == top
     (nested / "pyproject.toml").write_text("[tool.pyright]\n")  # its own: no home above
     assert configuration_home(nested, top) is None
+    (nested / "pyproject.toml").write_text("[tool.pyright]\n[tool.basedpyright]\n")
+    assert configuration_home(nested, top) is None  # its own, at fault: said as its own
+    (nested / "pyproject.toml").write_text("[project\n")  # no TOML: a fixture, no configuration
+    assert configuration_home(nested, top) == top
     (nested / "pyproject.toml").unlink()
     assert configuration_home(nested, top) == top  # none of its own (a setup.py marked it)

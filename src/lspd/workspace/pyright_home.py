@@ -25,7 +25,7 @@ import stat
 from pathlib import Path
 
 from lspd.errors import InvalidInput
-from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, _table
+from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, _table, is_toml
 
 # Whether a pyproject.toml holds a pyright table, by path, with the stamp it was read at.
 _TABLES: dict[str, tuple[tuple[int, int, int], bool]] = {}
@@ -72,7 +72,8 @@ def _file(path: str) -> bool:
 
 def _table_in(directory: str) -> bool | None:
     """Whether the directory's pyproject.toml holds a pyright table (None: it has none); one
-    that cannot be read counts as holding one (the folder stays a project of its own)."""
+    that cannot be read counts as holding one (the folder stays a project of its own), but
+    not one that is no TOML (`is_toml`: a fixture)."""
     path = os.path.join(directory, PYPROJECT)
     try:
         status = os.stat(path)
@@ -87,7 +88,7 @@ def _table_in(directory: str) -> bool | None:
     try:
         found = _table(Path(path)) is not None
     except InvalidInput:
-        found = True
+        found = is_toml(Path(path))
     if len(_TABLES) >= _TABLES_KEPT:
         _TABLES.clear()
     _TABLES[path] = (now, found)

@@ -218,6 +218,18 @@ def _tool(path: Path) -> dict[str, Any]:
     return tool if isinstance(tool, dict) else {}
 
 
+def is_toml(path: Path) -> bool:
+    """Whether the file at `path` reads as TOML (an unreadable one does not). A nested
+    pyproject.toml that does not is a test's fixture (build's tests/packages/test-bad-syntax,
+    which its mypy excludes), read by no checker the project runs from its top: no
+    configuration, neither of the gate (`scope`) nor of its folder (`pyright_home`)."""
+    try:
+        tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return True
+
+
 def _table(path: Path) -> dict[str, Any] | None:
     """The pyright table of a pyproject.toml (None without one)."""
     tool = _tool(path)

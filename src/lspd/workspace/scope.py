@@ -20,9 +20,7 @@ A file under a configuration that the configuration leaves out (SQLAlchemy's tes
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-import tomllib
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -32,7 +30,7 @@ from typing import TYPE_CHECKING
 from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.c_projects import c_projects
-from lspd.workspace.files import read_text, stamp
+from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
@@ -44,14 +42,13 @@ from lspd.workspace.pyright_scope import (
     PyrightConfig,
     config_in,
     files_of,
+    is_toml,
 )
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
 from lspd.workspace.typescript_projects import typescript_projects
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
-
-log = logging.getLogger(__name__)
 
 PYRIGHT_SERVERS = {"basedpyright", "pyright"}
 WALK_LIMIT = 10_000_000
@@ -197,7 +194,8 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     # Every configuration file found, read or not: a pyproject.toml given a [tool.pyright]
     # table later is an edit, not a file that came, and must make the scope again too.
     read: list[Path] = [path for found in configs.values() for path in found]
-    configs[PYPROJECT] = [p for p in configs[PYPROJECT] if p.parent == ws.root or _toml(p)]
+    # a nested pyproject.toml that is no TOML is a fixture, no configuration (`is_toml`)
+    configs[PYPROJECT] = [p for p in configs[PYPROJECT] if p.parent == ws.root or is_toml(p)]
     by_language: dict[str, list[Path]] = defaultdict(list)
     solution = Solution({}, {}, {})
     for path in sources:
@@ -221,19 +219,6 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
     return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution)
-
-
-def _toml(path: Path) -> bool:
-    """Whether a nested pyproject.toml is TOML. One that is not is a test's fixture (build's
-    tests/packages/test-bad-syntax, which its mypy excludes), never read by the checkers its
-    project runs from its top: no configuration, where it refused the whole check. The
-    root's own is read, and its fault said."""
-    try:
-        tomllib.loads(read_text(path) or "")
-    except tomllib.TOMLDecodeError as exc:
-        log.info("%s is not TOML (%s): no configuration of the gate's", path, exc)
-        return False
-    return True
 
 
 def _server(ws: Workspace, path: Path) -> str:
