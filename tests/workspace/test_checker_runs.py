@@ -28,6 +28,8 @@ RUN = [
     ("pyproject.toml", '[tool.pdm.scripts]\ntypes = {shell = "pdm run pyright"}\n'),
     ("justfile", "check:\n    -basedpyright\n"),
     ("scripts/run-pyright", 'exec node scripts/utils/node-tooling.cjs pyright -p "$CONFIG"\n'),
+    ("scripts/lint", "uv run --locked --all-extras pyright\n"),
+    (".pre-commit-config.yaml", "repos:\n- hooks:\n  - {id: types, entry: npx --yes pyright}\n"),
 ]
 NONE = [
     ("pyproject.toml", '[dependency-groups]\ntyping = ["mypy", "pyright"]\n[tool.pyright]\n'),
@@ -38,6 +40,7 @@ NONE = [
     ("hatch.toml", '[envs.types]\ndependencies = ["pyright"]\n'),
     ("justfile", "pyright:\n    mypy src\n"),
     ("scripts/docs", "node docs/build.js --skip pyright\n"),
+    ("scripts/typing", "mypy --strict pyright\n"),
 ]
 
 

@@ -137,6 +137,7 @@ commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend =
             ("tests", "app"),
         ),
         ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', APP_TESTS),
+        ("scripts/lint", "uv run --locked --all-extras mypy app tests\n", APP_TESTS),
         ("tox.ini", TOX, ("tests", "app")),
         # textual's: a Make variable of two words before the command
         (

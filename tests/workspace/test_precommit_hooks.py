@@ -65,6 +65,7 @@ def test_what_is_no_table_runs_nothing_and_no_yaml_raises(tmp_path: Path) -> Non
     path = tmp_path / ".pre-commit-config.yaml"
     path.write_text("- a list\n")
     assert config_hooks(path) == ([], {}, [])
-    path.write_text("repos: [\n")
-    with pytest.raises(yaml.YAMLError):
-        config_hooks(path)
+    for text in ("repos: [\n", "repos:\n- repo: x\n  rev: 2024-02-30\n"):  # no such date
+        path.write_text(text)
+        with pytest.raises(yaml.YAMLError):
+            config_hooks(path)

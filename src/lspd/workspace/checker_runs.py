@@ -21,7 +21,13 @@ from pathlib import Path
 
 import yaml
 
-from lspd.workspace.mypy_scripts import MOST_BYTES, RUNNERS, script_commands, script_files
+from lspd.workspace.mypy_scripts import (
+    MOST_BYTES,
+    RUNNERS,
+    commanded,
+    script_commands,
+    script_files,
+)
 from lspd.workspace.npm_installed import PACKAGE
 from lspd.workspace.precommit_hooks import (
     CONFIG_NAME,
@@ -80,17 +86,15 @@ def _run(words: list[str], commands: tuple[str, ...]) -> bool:
         return False
     for index, word in enumerate(words):
         named = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
-        if named in commands and (index == 0 or _runner(words[:index])):
+        if named in commands and (commanded(words, index, _RUNNERS) or _node(words[:index])):
             return True
     return False
 
 
-def _runner(before: list[str]) -> bool:
-    """Whether the words `before` a command's name run it: a runner's (`uv run`, `npx`),
-    or a Node script's that runs tools by name (openai-python's scripts/run-pyright: `exec
-    node scripts/utils/node-tooling.cjs pyright -p "$CONFIG"`)."""
-    if before[-1] in _RUNNERS:
-        return True
+def _node(before: list[str]) -> bool:
+    """Whether the words `before` a command's name are a Node script's that runs tools by
+    name (openai-python's scripts/run-pyright: `exec node scripts/utils/node-tooling.cjs
+    pyright -p "$CONFIG"`)."""
     return len(before) >= 2 and before[-2] == "node" and before[-1].endswith(_NODE_SCRIPTS)
 
 

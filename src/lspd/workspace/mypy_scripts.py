@@ -169,7 +169,7 @@ def _command(
     first: tuple[str, ...] | None = None
     for words in commands:
         for index, word in enumerate(words):
-            run = index == 0 or words[index - 1] in RUNNERS  # a command, not `echo ... mypy`
+            run = commanded(words, index, RUNNERS)  # a command, not `echo ... mypy`
             if not run or word.rsplit("/", 1)[-1] not in tools:
                 continue
             if paths := named_paths(directory, words[index + 1 :]):
@@ -177,6 +177,16 @@ def _command(
                 first = options if first is None else first
                 found.update(dict.fromkeys(paths) if options == first else {})
     return None if first is None else (tuple(found), first)
+
+
+def commanded(words: list[str], index: int, runners: set[str]) -> bool:
+    """Whether `words[index]` is a command's name: first, or after a runner's words
+    (`runners`: `uv run`, `python -m`), its options between (openai-python's `uv run
+    --locked --all-extras mypy .`)."""
+    at = index
+    while at > 0 and words[at - 1].startswith("-") and words[at - 1] not in runners:
+        at -= 1
+    return at == 0 or words[at - 1] in runners
 
 
 def _words(line: str, values: dict[str, str]) -> list[str]:

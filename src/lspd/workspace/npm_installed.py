@@ -109,7 +109,7 @@ def _yaml(path: Path) -> dict[str, Any]:
     text = read_text(path)
     try:
         body = yaml.safe_load(text) if text is not None else None
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: a date YAML cannot make
         return {}
     return body if isinstance(body, dict) else {}
 

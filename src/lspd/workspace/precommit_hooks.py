@@ -28,8 +28,11 @@ _MOST_BYTES = 256_000  # a file this large runs no stage lspd reads
 def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list[Path]]:
     """The hooks the pre-commit configuration at `path` runs, its top-level table, and the
     files read beside it (whose change can change which run). Raises `yaml.YAMLError` where
-    it is no YAML; none where it is no table."""
-    body = yaml.safe_load(read_text(path) or "")
+    it is no YAML (or holds a value YAML cannot make); none where it is no table."""
+    try:
+        body = yaml.safe_load(read_text(path) or "")
+    except ValueError as exc:  # a value YAML cannot make (`rev: 2024-02-30`, a date)
+        raise yaml.YAMLError(str(exc)) from None
     if not isinstance(body, dict):
         return [], {}, []
     listed = [hook for repo in _listed(body.get("repos")) for hook in _listed(repo.get("hooks"))]
