@@ -119,6 +119,12 @@ def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -
     found = precommit_mypy(tmp_path)  # read again: tox.ini was read beside it
     assert found is not None and found.takes(tmp_path / "app.py")
     assert not found.takes(tmp_path / "b.py")
+    # the scope is made again when they change: each is among what it read
+    walked = [tmp_path / "app.py", tmp_path / "b.py"]
+    [scope] = mypy_scopes([tmp_path], walked, "project", False)
+    read = dict(scope.read)
+    for name in ("tox.ini", ".github/workflows", ".pre-commit-config.yaml", "Makefile"):
+        assert tmp_path / name in read
 
 
 def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: Path) -> None:

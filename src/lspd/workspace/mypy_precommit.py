@@ -33,7 +33,7 @@ import yaml
 
 from lspd.workspace.mypy_scripts import checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
 
 # `args` a hook may hold and still be taken: the output's shape, and mirrors-mypy's defaults
 SAME_CHECK = frozenset(
@@ -81,6 +81,18 @@ def precommit_mypy(directory: Path) -> PrecommitMypy | None:
         if (folder / ".git").exists():
             return None
     return None
+
+
+def precommit_paths(directory: Path) -> list[Path]:
+    """The paths whose change can change `precommit_mypy(directory)`: a configuration in
+    the project's folder or one above, up to the first there or its repository's top, and
+    beside each what says whether the manual stage runs (`precommit_hooks.stage_paths`)."""
+    found: list[Path] = []
+    for folder in (directory, *directory.parents):
+        found += [folder / CONFIG_NAME, *stage_paths(folder)]
+        if (folder / CONFIG_NAME).is_file() or (folder / ".git").exists():
+            break
+    return found
 
 
 _READ: Memo[PrecommitMypy | None] = Memo()

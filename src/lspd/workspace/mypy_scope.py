@@ -35,8 +35,8 @@ from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_c
 from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
-from lspd.workspace.mypy_precommit import precommit_mypy
-from lspd.workspace.mypy_scripts import script_targets
+from lspd.workspace.mypy_precommit import precommit_mypy, precommit_paths
+from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -119,21 +119,21 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
         note = "files = " + ", ".join(config.files)
         return _Choice(_chosen(directory, inside, config.files), note, (), [])
     hook = precommit_mypy(directory)
+    read = precommit_paths(directory)  # a hook written, or the CI running its stage, later
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
-        return _Choice(taken, note, (), [hook.path], hook.options)
+        return _Choice(taken, note, (), read, hook.options)
     if hook is not None and hook.runs and hook.path.parent == directory:
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(hook.runs)
         note += _with(hook.runs_options)
         chosen = _chosen(directory, inside, hook.runs)
-        return _Choice(chosen, note, hook.runs, [hook.path], hook.runs_options)
-    read = [] if hook is None else [hook.path]
+        return _Choice(chosen, note, hook.runs, read, hook.runs_options)
+    read += script_paths(directory)  # a script running mypy, written later
     if (script := script_targets(directory)) is not None:
         note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)
         note += _with(script.options)
         chosen = _chosen(directory, inside, script.paths)
-        read += [directory / script.named]
         return _Choice(chosen, note, script.paths, read, script.options)
     if packages := _packages(directory, config.mypy_path, config.modules, inside):
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
