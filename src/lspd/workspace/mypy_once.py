@@ -29,6 +29,7 @@ import shutil
 import tomllib
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 from lspd.workspace.mypy_config_read import config_read, walks
 from lspd.workspace.mypy_mirror import PYTHON
@@ -55,46 +56,49 @@ def needs_once(
     and one of its Python files holds an ignore comment, or a file turns the report on
     itself (`# mypy: warn-unused-ignores`) and holds one; or it sets an option dmypy
     refuses (`_refused`: `follow_imports = silent`)."""
-    if any(_refused(texts, inside, walk) for walk in walks(version)):
+    read = [_read(texts, inside, walk) for walk in walks(version)]  # each read once
+    if any(_refused(sections) for _, sections in read):
         return True
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
     ignoring = [data for data in python if _IGNORE.search(data)]
     if any(_INLINE.search(data) for data in ignoring):
         return True
-    return bool(ignoring) and any(_reports(texts, inside, walk) for walk in walks(version))
+    return bool(ignoring) and any(_reports(parses, sections) for parses, sections in read)
 
 
-def _refused(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
-    """Whether the global section of the mypy configuration mypy reads sets an option dmypy
-    refuses to start with (its `process_start_options`), or (mypy 1) overrides:
-    `follow_imports = silent` ("dmypy: follow-imports=silent not supported": pdm's), and
-    `local_partial_types` off. (Its `-i` overrides `incremental = false`.) One that does not
-    parse: not (`_reports` runs mypy once for it)."""
+def _read(texts: dict[str, bytes], inside: str, walk: bool) -> tuple[bool, list[dict[str, Any]]]:
+    """Whether the mypy configuration mypy reads (`config_read`) parses, and its mypy
+    sections, the global one first (none: no configuration, or the user's without its
+    section, or one that does not parse)."""
     try:
         found = config_read(texts, inside, walk)
     except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
+        return False, []
+    return True, [] if found is None else found[0]
+
+
+def _refused(sections: list[dict[str, Any]]) -> bool:
+    """Whether the global section (the first of `sections`) sets an option dmypy refuses to
+    start with (its `process_start_options`), or (mypy 1) overrides: `follow_imports =
+    silent` ("dmypy: follow-imports=silent not supported": pdm's), and `local_partial_types`
+    off. (Its `-i` overrides `incremental = false`.) One that does not parse: not
+    (`_reports` runs mypy once for it)."""
+    if not sections:
         return False
-    if found is None or not found[0]:
-        return False
-    first = found[0][0]
+    first = sections[0]
     silent = str(first.get("follow_imports", "")).strip() == "silent"
     return silent or _false(first.get("local_partial_types"))
 
 
-def _reports(texts: dict[str, bytes], inside: str, walk: bool) -> bool:
-    """Whether the mypy configuration mypy reads (`config_read`) may report unused ignores
-    in some module: `strict` or `warn_unused_ignores` on, or the code enabled, in its
-    global or a per-module section, unless the global one disables the code and no section
-    enables it. One that does not parse: taken as reporting (mypy itself will say what is
-    wrong)."""
-    try:
-        found = config_read(texts, inside, walk)
-    except (tomllib.TOMLDecodeError, configparser.Error, OSError, UnicodeError):
+def _reports(parses: bool, sections: list[dict[str, Any]]) -> bool:
+    """Whether the mypy configuration of `sections` may report unused ignores in some
+    module: `strict` or `warn_unused_ignores` on, or the code enabled, in its global or a
+    per-module section, unless the global one disables the code and no section enables it.
+    One that does not parse (not `parses`): taken as reporting (mypy itself will say what
+    is wrong)."""
+    if not parses:
         return True
-    if found is None:
-        return False
-    sections = found[0]
-    if not sections:  # the user's without its section: nothing set
+    if not sections:  # none, or the user's without its section: nothing set
         return False
     enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
     if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
