@@ -39,14 +39,18 @@ def c_projects(
     stray: dict[Path, list[Path]] = defaultdict(list)
     kept: list[Path] = []
     watched: dict[Path, None] = {}
+    described: dict[Path, bool] = {}  # per folder: its files' answer is the same
     for path in files:
-        definition = ws.handler(path)
-        markers = definition.roots if definition is not None else ()
-        above = _above(path, ws.root)
-        pythons = [f / name for f in above for name in PYTHON_PROJECT]
-        databases = [d for f in above for m in markers for d in (f / m, f / "build" / m)]
-        watched.update(dict.fromkeys([*pythons, *databases]))
-        if any(d.is_file() for d in databases) or not any(p.is_file() for p in pythons):
+        if path.parent not in described:
+            definition = ws.handler(path)
+            markers = definition.roots if definition is not None else ()
+            above = _above(path, ws.root)
+            pythons = [f / name for f in above for name in PYTHON_PROJECT]
+            databases = [d for f in above for m in markers for d in (f / m, f / "build" / m)]
+            watched.update(dict.fromkeys([*pythons, *databases]))
+            found = any(d.is_file() for d in databases)
+            described[path.parent] = found or not any(p.is_file() for p in pythons)
+        if described[path.parent]:
             kept.append(path)  # described, or a C project's (with tools/gen.py beside it)
             continue
         parts = path.relative_to(ws.root).parts
