@@ -115,6 +115,13 @@ def _lspd(*args: str, cwd: Path) -> subprocess.Popen[str]:
     )
 
 
+_RUNNING_COUNTS = """() => {
+    const row = document.querySelector('.check[data-kind="check"]');
+    const done = row && row.querySelector('.done'), total = row && row.querySelector('.total');
+    return done && total ? [Number(done.innerText), Number(total.innerText)] : null;
+}"""
+
+
 def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_path: Path) -> None:
     root = tmp_path / "big"
     _generate(root, GENERATED)
@@ -137,10 +144,10 @@ def test_page_names_the_servers_and_follows_a_whole_check(browser: Browser, tmp_
         done_counts: list[int] = []
         shot = 0
         while check.poll() is None:
-            found = seen.page.locator('.check[data-kind="check"] .done')
-            if found.count():
-                done = int(found.first.inner_text())
-                total = int(seen.text('.check[data-kind="check"] .total'))
+            # Both counts read at once: the running row goes away when the check ends.
+            counts = seen.page.evaluate(_RUNNING_COUNTS)
+            if counts is not None:
+                done, total = counts
                 assert total == GENERATED + 1  # and gen/__init__.py
                 if not done_counts or done != done_counts[-1]:
                     done_counts.append(done)
