@@ -4,25 +4,43 @@ the manual stage alone. A hook of `stages: [manual]` runs only when asked by nam
 --all-files`: pytest's pyright hook ("Manual because passing pyright is a work in
 progress") is no gate of it, and basedpyright's 301 diagnostics were lspd's answer where
 its gate, mypy, said 0. Such a hook runs where the repository's own CI workflows or scripts
-run that stage (`--hook-stage manual`).
+run that stage (`--hook-stage manual`): the one hook the run names, every one where it
+names none (`pre-commit run --hook-stage manual --all-files`).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from lspd.workspace.files import read_text
+from lspd.workspace.mypy_scripts import script_paths
 
 CONFIG_NAME = ".pre-commit-config.yaml"
 WORKFLOWS = Path(".github/workflows")
-_MANUAL = re.compile(r"--hook-stage[= ]+manual\b")
-# the scripts at a repository's top that may run the manual stage
-_SCRIPTS = ("tox.ini", "tox.toml", "noxfile.py", "Makefile", "justfile", "pyproject.toml")
+_MANUAL = re.compile(r"^.*--hook-stage[= ]+manual\b.*$", re.M)
 _MOST_BYTES = 256_000  # a file this large runs no stage lspd reads
+# `pre-commit run`'s options taking a value (the value names no hook), and the end of a command
+_VALUED = {"--hook-stage", "--from-ref", "--to-ref", "-s", "-o", "--source", "--origin"}
+_VALUED |= {"-c", "--config", "--color", "--remote-branch", "--local-branch", "--remote-name"}
+_VALUED |= {"--remote-url", "--checkout-type", "--commit-msg-filename", "--commit-object-name"}
+_VALUED |= {"--prepare-commit-message-source", "--is-squash-merge", "--rewrite-command"}
+_END = {";", "&&", "||", "|", "&"}
+
+
+class ManualRun(NamedTuple):
+    """Which hooks of the manual stage alone the repository's workflows and scripts run."""
+
+    every: bool  # a run naming no hook: each of them
+    named: frozenset[str]  # the hooks the other runs name
+
+    def runs(self, hook: dict[str, Any]) -> bool:
+        """Whether the hook (a configuration's table) is run."""
+        return self.every or str(hook.get("id")) in self.named
 
 
 def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list[Path]]:
@@ -41,27 +59,66 @@ def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list
     if not manual:
         return listed, body, []
     run, read = manual_stage_run(path.parent)
-    return [hook for hook in listed if run or hook not in manual], body, read
+    return [hook for hook in listed if hook not in manual or run.runs(hook)], body, read
 
 
-def manual_stage_run(top: Path) -> tuple[bool, list[Path]]:
-    """Whether the CI workflows or scripts of the repository whose top is `top` run
-    pre-commit's manual stage, and the files and folders read to say it."""
+def manual_stage_run(top: Path) -> tuple[ManualRun, list[Path]]:
+    """Which hooks of pre-commit's manual stage the CI workflows or scripts of the repository
+    whose top is `top` run, and the files and folders read to say it."""
     read = stage_paths(top)
+    named: set[str] = set()
     for path in read:
         try:
-            small = path.is_file() and path.stat().st_size <= _MOST_BYTES
-            if small and _MANUAL.search(path.read_text(encoding="utf-8", errors="replace")):
-                return True, read
+            if not path.is_file() or path.stat().st_size > _MOST_BYTES:
+                continue
+            lines = _MANUAL.findall(path.read_text(encoding="utf-8", errors="replace"))
         except OSError:
             continue
-    return False, read
+        for line in lines:
+            if (hook := _named_hook(line)) is None:
+                return ManualRun(True, frozenset()), read
+            named.add(hook)
+    return ManualRun(False, frozenset(named)), read
+
+
+def _named_hook(line: str) -> str | None:
+    """The hook a line running the manual stage names (`pre-commit run --hook-stage manual
+    pyright`, the pre-commit action's `extra_args: pyright --hook-stage manual`); None where
+    it names none or cannot be read: every hook runs."""
+    words = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+    words.whitespace_split = True
+    try:
+        listed = list(words)
+    except ValueError:  # an unclosed quote
+        return None
+    starts = [i + 1 for i, w in enumerate(listed) if w.endswith("extra_args:")]
+    starts += [i + 2 for i, w in enumerate(listed[:-1]) if _precommit(w, listed[i + 1])]
+    if not starts:
+        return None
+    skip = files = False  # the next word an option's value; the words a `--files` list
+    for word in listed[max(starts) :]:
+        if word in _END:
+            break
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip, files = word in _VALUED, word == "--files"
+        elif not files:
+            return word
+    return None
+
+
+def _precommit(word: str, after: str) -> bool:
+    """Whether `word` and the word `after` it run pre-commit's hooks (a path to it, `prek`
+    its rewrite)."""
+    return word.rsplit("/", 1)[-1] in ("pre-commit", "prek") and after == "run"
 
 
 def stage_paths(top: Path) -> list[Path]:
     """The files and folders saying whether the repository at `top` runs the manual stage:
-    its workflows' folder and each workflow, its scripts."""
-    return [top / WORKFLOWS, *workflows(top / WORKFLOWS), *(top / name for name in _SCRIPTS)]
+    its workflows' folder and each workflow, the scripts lspd reads for mypy's targets
+    (`mypy_scripts.script_paths`: a Makefile, tox.ini, a justfile, `scripts/*`, ...)."""
+    return [top / WORKFLOWS, *workflows(top / WORKFLOWS), *script_paths(top)]
 
 
 def workflows(folder: Path) -> list[Path]:
