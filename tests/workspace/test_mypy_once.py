@@ -227,6 +227,31 @@ def test_a_configuration_dmypy_refuses_runs_mypy_once() -> None:
     assert not needs_once({**plain, "mypy.ini": b"[mypy]\nfollow_imports = skip\n"})
     section = b"[mypy]\n[mypy-a]\nfollow_imports = silent\n"  # dmypy reads the global one
     assert not needs_once({**plain, "mypy.ini": section})
+    # a script's option overrides the configuration's (`mypy --no-local-partial-types app`)
+    off = {**plain, "mypy.ini": b"[mypy]\nlocal_partial_types = false\n"}
+    assert needs_once(plain, given=("--no-local-partial-types",))
+    assert not needs_once(off, given=("--strict", "--local-partial-types"))
+    assert needs_once(off, given=("--local-partial-types", "--no-local-partial-types"))
+
+
+def test_a_script_disabling_local_partial_types_is_answered_by_mypy(tmp_path: Path) -> None:
+    """dmypy exits "disabling local-partial-types not supported"; the script's own `mypy`
+    completes `x`'s partial type from `f` (no "Need type annotation") and reports the other."""
+    files = {
+        "pyproject.toml": "[tool.mypy]\n",
+        "scripts/lint.sh": "mypy --no-local-partial-types app\n",
+        "app/__init__.py": "",
+        "app/main.py": 'x = []\n\n\ndef f() -> None:\n    x.append(1)\n\n\nn: int = ""\n',
+    }
+    root = project(tmp_path / "p", files)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *_LINT))
+    assert truth == [("app/main.py", 8, "assignment")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
+    assert cli_errors(root, "app") != cli_errors(root, *_LINT)  # the option matters here
+
+
+_LINT = ("--no-local-partial-types", "app")
 
 
 def test_a_project_following_imports_silently_is_answered_by_mypy(tmp_path: Path) -> None:

@@ -159,6 +159,11 @@ commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend =
         ("pyproject.toml", '[tool.poe.tasks.types]\ncmd = "mypy tests"\n', ("tests",)),
         ("pyproject.toml", '[tool.pdm.scripts]\nlint = {cmd = ["mypy", "app"]}\n', ("app",)),
         ("justfile", 'src := "app tests"\n\ntypes:\n    @uv run mypy {{ src }}\n', APP_TESTS),
+        ("justfile", 'types dirs="app tests":\n    mypy {{dirs}}\n', APP_TESTS),
+        # variables set for the command alone (its own, not the script's)
+        ("scripts/lint.sh", "MYPYPATH=app A='b c' mypy app\nmypy $MYPYPATH tests\n", APP_TESTS),
+        ("Makefile", "lint:\n\tMYPYPATH=app uv run env A=1 mypy tests\n", ("tests",)),
+        ("scripts/lint.sh", "X=$(mypy app)\nexport Y=mypy\n$Y tests\n", ("tests",)),
         (
             "noxfile.py",
             'import nox\n@nox.session\ndef t(session):\n    session.run("mypy", x)\n',

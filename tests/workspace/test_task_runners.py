@@ -79,3 +79,20 @@ def test_a_justfile_is_a_shell_script_of_its_recipes() -> None:
         "    -pyright\n"
     )
     assert just_text(text) == "\ntypes *args:\n    uv run mypy src tests \n    pyright"
+
+
+def test_a_justfile_recipes_parameters_are_their_defaults_in_its_lines_alone() -> None:
+    text = (
+        'src := "app"\n'
+        "[private]\n"
+        "@types target=\"app tests\" *args='-v' third=src +none: install\n"
+        "    mypy {{target}} {{ args }} {{third}} {{none}}\n"
+        "other:\n"
+        "    mypy {{target}}\n"
+        'set shell := ["bash", "-c"]\n'
+    )
+    assert just_text(text).splitlines()[2:5] == [
+        "    mypy app tests -v app ",
+        "other:",
+        "    mypy ",
+    ]

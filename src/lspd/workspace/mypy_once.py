@@ -47,17 +47,21 @@ _CODE = "unused-ignore"
 
 
 def needs_once(
-    texts: dict[str, bytes], inside: str = "", version: tuple[int, ...] | None = None
+    texts: dict[str, bytes],
+    inside: str = "",
+    version: tuple[int, ...] | None = None,
+    given: tuple[str, ...] = (),
 ) -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
     configuration among them, under `inside`: where the project is in the copy) goes to
     `mypy` run once instead of dmypy: the mypy sections of the configuration mypy
     `version` reads (`config_read`: the copy's, else the user's) may report unused ignores
     and one of its Python files holds an ignore comment, or a file turns the report on
-    itself (`# mypy: warn-unused-ignores`) and holds one; or it sets an option dmypy
-    refuses (`_refused`: `follow_imports = silent`)."""
+    itself (`# mypy: warn-unused-ignores`) and holds one; or it, or the command's options
+    `given` (a script's `--no-local-partial-types`), set one dmypy refuses (`_refused`:
+    `follow_imports = silent`)."""
     read = [_read(texts, inside, walk) for walk in walks(version)]  # each read once
-    if any(_refused(sections) for _, sections in read):
+    if any(_refused(sections, given) for _, sections in read):
         return True
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
     ignoring = [data for data in python if _IGNORE.search(data)]
@@ -77,15 +81,17 @@ def _read(texts: dict[str, bytes], inside: str, walk: bool) -> tuple[bool, list[
     return True, [] if found is None else found[0]
 
 
-def _refused(sections: list[dict[str, Any]]) -> bool:
-    """Whether the global section (the first of `sections`) sets an option dmypy refuses to
-    start with (its `process_start_options`), or (mypy 1) overrides: `follow_imports =
-    silent` ("dmypy: follow-imports=silent not supported": pdm's), and `local_partial_types`
-    off. (Its `-i` overrides `incremental = false`.) One that does not parse: not
-    (`_reports` runs mypy once for it)."""
-    if not sections:
-        return False
-    first = sections[0]
+def _refused(sections: list[dict[str, Any]], given: tuple[str, ...]) -> bool:
+    """Whether the global section (the first of `sections`) or the command's options `given`
+    (which override it) set an option dmypy refuses to start with (its
+    `process_start_options`), or (mypy 1) overrides: `follow_imports = silent` ("dmypy:
+    follow-imports=silent not supported": pdm's), and `local_partial_types` off. (Its `-i`
+    overrides `incremental = false`.) One that does not parse: not (`_reports` runs mypy
+    once for it)."""
+    partial = [o for o in given if o in ("--local-partial-types", "--no-local-partial-types")]
+    if partial:
+        return partial[-1] == "--no-local-partial-types"
+    first = sections[0] if sections else {}
     silent = str(first.get("follow_imports", "")).strip() == "silent"
     return silent or _false(first.get("local_partial_types"))
 

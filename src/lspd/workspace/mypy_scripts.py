@@ -41,6 +41,7 @@ SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
 FILES = ("Makefile", "tox.ini", TOX_TOML, NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+_ENV = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)  # a variable set for a command alone
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 # a Makefile's variable, set (`run := poetry run`, `SOURCES = app tests`) and used (`$(run)`)
 _MAKE_ASSIGNED = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,3}=|\?=|=)\s*(.*)$")
@@ -146,9 +147,25 @@ def _lines(text: str, name: str) -> Iterator[list[str]]:
                 values[assigned[1]] = assigned[2].split("#", 1)[0].strip()
                 continue
         elif (assigned := _ASSIGNED.match(line)) is not None:
+            if command := _prefixed(line, values):  # `MYPYPATH=src mypy src`: the command's
+                yield command
+                continue
             values[assigned[1]] = _words(assigned[2], values)[0] if assigned[2].strip() else ""
             continue
         yield _words(line, values)
+
+
+def _prefixed(line: str, values: dict[str, str]) -> list[str]:
+    """The words of the command a line of variable assignments runs (`MYPYPATH=src mypy
+    src`, the variable its alone); none where the line only assigns (`export X=1`,
+    `SOURCES="app tests"`, `X=$(cmd args)`)."""
+    if re.match(r"\s*(?:export\s|[^=]*=\s*(?:\$\(|`))", line):
+        return []
+    words = _words(line, values)
+    at = 0
+    while at < len(words) and _ENV.fullmatch(words[at]):
+        at += 1
+    return words[at:]
 
 
 def _tox_line(line: str) -> str:
@@ -182,11 +199,17 @@ def _command(
 def commanded(words: list[str], index: int, runners: set[str]) -> bool:
     """Whether `words[index]` is a command's name: first, or after a runner's words
     (`runners`: `uv run`, `python -m`), its options between (openai-python's `uv run
-    --locked --all-extras mypy .`)."""
+    --locked --all-extras mypy .`), and variables set for the command alone before it."""
     at = index
-    while at > 0 and words[at - 1].startswith("-") and words[at - 1] not in runners:
+    while at > 0 and words[at - 1] not in runners and _before(words[at - 1]):
         at -= 1
     return at == 0 or words[at - 1] in runners
+
+
+def _before(word: str) -> bool:
+    """Whether `word` may stand between a runner and its command: an option, or a variable
+    set for the command alone (`env MYPYPATH=src mypy`)."""
+    return word.startswith("-") or _ENV.fullmatch(word) is not None
 
 
 def _words(line: str, values: dict[str, str]) -> list[str]:

@@ -28,6 +28,10 @@ _PLACES = {"root": ".", "pdm": "pdm"}
 # a justfile's variable, set (`src := "src tests"`) and used (`{{ src }}`)
 _JUST_ASSIGNED = re.compile(r"""^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(['"])(.*)\2\s*$""")
 _JUST_VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}")
+# a recipe's first line (`@types target="src" *args:`, its dependencies after the colon)
+_JUST_DEFAULT = r"""=(?:('[^']*'|"[^"]*")|([^\s'":]+))"""  # quoted, or a variable's name
+_JUST_PARAMETER = re.compile(rf"[+*$]?([A-Za-z_][\w-]*)(?:{_JUST_DEFAULT})?")
+_JUST_RECIPE = re.compile(rf"^@?[A-Za-z_][\w-]*((?:\s+{_JUST_PARAMETER.pattern})*)\s*:(?!=)")
 
 
 class Commands(NamedTuple):
@@ -60,17 +64,38 @@ def toml_commands(text: str, name: str) -> Commands:
 
 
 def just_text(text: str) -> str:
-    """A justfile's `text` as a shell script: its variables replaced by their quoted values,
-    a recipe line's `@` (quiet) and `-` (errors ignored) dropped."""
+    """A justfile's `text` as a shell script: its variables and each recipe's parameters
+    replaced by their quoted values (a parameter's default: `types target="src":`), a
+    recipe line's `@` (quiet) and `-` (errors ignored) dropped."""
     values: dict[str, str] = {}
+    recipe: dict[str, str] = {}  # the parameters of the recipe whose lines these are
     lines = []
     for line in text.splitlines():
-        line = _JUST_VARIABLE.sub(lambda m: values.get(m[1], ""), line)
+        if line[:1].strip():  # a line at the top: a recipe's first, or none's
+            recipe = _just_parameters(line, values)
+        line = _just_replaced(line, {**values, **recipe})
         if (assigned := _JUST_ASSIGNED.match(line)) is not None:
             values[assigned[1]] = assigned[3]
             continue
         lines.append(re.sub(r"^(\s+)[@-]+", r"\1", line))
     return "\n".join(lines)
+
+
+def _just_replaced(line: str, known: dict[str, str]) -> str:
+    """A justfile's `line`, each `{{ name }}` its `known` value (none where it knows none)."""
+    return _JUST_VARIABLE.sub(lambda m: known.get(m[1], ""), line)
+
+
+def _just_parameters(line: str, values: dict[str, str]) -> dict[str, str]:
+    """The parameters of the recipe a justfile's `line` begins, each its default's value (a
+    quoted text, or a variable's); none where it begins none."""
+    header = _JUST_RECIPE.match(line)
+    if header is None:
+        return {}
+    found = {}
+    for name, quoted, bare in _JUST_PARAMETER.findall(header[1]):
+        found[name] = quoted[1:-1] if quoted else values.get(bare, "")
+    return found
 
 
 def _table(value: Any) -> dict[str, Any]:
