@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.npm_installed import uninstalled
+from lspd.workspace.npm_installed import deciding, uninstalled
 from tests.conftest import answer
 from tests.workspace.test_scope import scope_of, write
 
@@ -19,6 +19,7 @@ BROKEN = 'const x: number = "no";\nexport {};\n'
 APP = json.dumps({"name": "app", "devDependencies": {"typescript": "^5.0.0"}})
 FILES = {
     "package.json": json.dumps({"name": "root", "workspaces": ["packages/*"]}),
+    "package-lock.json": "{}",  # npm installs it: its pnpm-workspace.yaml is a leftover
     "pnpm-workspace.yaml": "packages:\n  - 'apps/**'\n  - '!apps/skipped'\n",
     "tsconfig.json": STRICT,
     "src/index.ts": "export const x = 1;\n",
@@ -26,7 +27,8 @@ FILES = {
     "examples/starter/package.json": APP,
     "examples/starter/tsconfig.json": STRICT,
     "examples/starter/src/main.ts": BROKEN,
-    # members of the root's workspaces (npm's, pnpm's): the root's install links them
+    # a member of the root's npm workspace (the root's install links it), and a package
+    # installed in its own node_modules (pnpm's, named by a pnpm-workspace.yaml npm ignores)
     "packages/a/package.json": APP,
     "packages/a/tsconfig.json": STRICT,
     "packages/a/src/a.ts": BROKEN,
@@ -133,4 +135,32 @@ def test_a_pnpm_member_is_installed_where_it_has_node_modules_or_pnpm_hoists(
     assert uninstalled(config, root) is None
     (root / "pnpm-workspace.yaml").write_text("packages: [website]\n")
     (root / "package.json").write_text(json.dumps({"workspaces": ["website"]}))  # npm's too
+    assert uninstalled(config, root) == root / "website"  # pnpm's: it reads no `workspaces`
+    (root / "package-lock.json").write_text("{}")  # npm's install, pnpm's file a leftover
     assert uninstalled(config, root) is None
+    (root / "pnpm-lock.yaml").write_text("")  # pnpm's install (its lockfile wins)
+    assert uninstalled(config, root) == root / "website"
+
+
+def test_what_says_whether_a_package_is_installed_is_watched_installed_or_not(
+    tmp_path: Path,
+) -> None:
+    """A pnpm member installed because pnpm hoists is left out again when .npmrc stops
+    saying so: a running daemon must see that file change, not only an uninstalled one's."""
+    files = {
+        "package.json": json.dumps({"name": "valtio"}),
+        "pnpm-workspace.yaml": "packages: [website]\n",
+        ".npmrc": "node-linker=hoisted\n",
+        "website/package.json": APP,
+    }
+    root = write(tmp_path / "p", files)
+    config = root / "website/tsconfig.json"
+    assert uninstalled(config, root) is None
+    watched = deciding(config, root)
+    for name in (".npmrc", "pnpm-workspace.yaml", "pnpm-lock.yaml", "website/node_modules"):
+        assert root / name in watched
+    assert deciding(root / "tsconfig.json", root) == []  # the root's own: always checked
+    (root / "website/tsconfig.json").write_text(STRICT)
+    (root / "website/src").mkdir()
+    (root / "website/src/site.ts").write_text(BROKEN)
+    assert root / ".npmrc" in dict(scope_of(root).read)

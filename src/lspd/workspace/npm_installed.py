@@ -13,7 +13,9 @@ project's own, checked as before (a fresh clone's "Cannot find module" errors ar
 checker's too). A package is installed where it has node_modules, declares no
 dependencies, or is a member of an enclosing npm/yarn workspace (`workspaces`, lerna's:
 their installs hoist it; pnpm-workspace.yaml's `packages` where pnpm hoists too: else
-pnpm gives each member a node_modules of its own). Membership
+pnpm gives each member a node_modules of its own). A workspace with a pnpm-workspace.yaml
+is pnpm's, which reads no `workspaces`, unless only npm's, yarn's or bun's lockfile is
+beside it. Membership
 is read widely (a glob's `*` crosses folders, a `!` pattern excludes nothing): a package
 taken for a member is checked, as before; a member taken for none would be left out.
 """
@@ -33,6 +35,8 @@ from lspd.workspace.files import read_text
 PACKAGE = "package.json"
 PNPM = "pnpm-workspace.yaml"
 LERNA = "lerna.json"
+_PNPM_LOCK = "pnpm-lock.yaml"
+_OTHER_LOCKS = ("package-lock.json", "yarn.lock", "bun.lock", "bun.lockb")
 _DECLARED = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 
 
@@ -55,12 +59,21 @@ def uninstalled(config: Path, root: Path) -> Path | None:
     return package if enclosed else None
 
 
+def deciding(config: Path, root: Path) -> list[Path]:
+    """The paths whose change can change `uninstalled(config, root)`, installed or not: those
+    of the package holding it inside another (`watched`); none for the root's own."""
+    package = package_of(config.parent, root)
+    return [] if package is None or package == root else watched(package, root)
+
+
 def watched(package: Path, root: Path) -> list[Path]:
-    """The paths whose change can install `package` (an uninstalled one): its node_modules,
-    and each workspace file from it up to `root` that could name it."""
+    """The paths whose change can install `package`, or leave it uninstalled: its
+    node_modules, and each workspace file and lockfile from it up to `root` that could name
+    it or say who installs it."""
     paths = [package / "node_modules"]
     for above in (package, *package.parents):
         paths += [above / PACKAGE, above / PNPM, above / LERNA, above / ".npmrc"]
+        paths += [above / _PNPM_LOCK, *(above / name for name in _OTHER_LOCKS)]
         if above == root:
             break
     return paths
@@ -77,19 +90,31 @@ def package_of(directory: Path, root: Path) -> Path | None:
 
 
 def _member(package: Path, workspace: Path) -> str | None:
-    """The file of the workspace at `workspace` naming `package` among its members (an
-    npm/yarn `workspaces` or lerna's first, pnpm-workspace.yaml's last), or None."""
+    """The file of the workspace at `workspace` naming `package` among its members (its
+    pnpm-workspace.yaml where pnpm installs it, else an npm/yarn `workspaces` or lerna's),
+    or None."""
     relative = package.relative_to(workspace).as_posix()
-    declared = json_object(workspace / PACKAGE).get("workspaces")
-    if isinstance(declared, dict):  # yarn's {"packages": [...]}
-        declared = declared.get("packages")
-    sources = [(PACKAGE, declared)]
-    sources += [(name, _yaml(workspace / name).get("packages")) for name in (LERNA, PNPM)]
+    if _pnpm(workspace):
+        sources = [(PNPM, _yaml(workspace / PNPM).get("packages"))]
+    else:
+        declared = json_object(workspace / PACKAGE).get("workspaces")
+        if isinstance(declared, dict):  # yarn's {"packages": [...]}
+            declared = declared.get("packages")
+        sources = [(PACKAGE, declared), (LERNA, _yaml(workspace / LERNA).get("packages"))]
     for name, patterns in sources:
         listed = patterns if isinstance(patterns, list) else []
         if any(_names(p, relative) for p in listed if isinstance(p, str)):
             return name
     return None
+
+
+def _pnpm(workspace: Path) -> bool:
+    """Whether pnpm installs the workspace at `workspace`: it has a pnpm-workspace.yaml, and
+    pnpm's lockfile or no other installer's beside it."""
+    if not (workspace / PNPM).is_file():
+        return False
+    others = any((workspace / name).is_file() for name in _OTHER_LOCKS)
+    return (workspace / _PNPM_LOCK).is_file() or not others
 
 
 def _hoisted(workspace: Path) -> bool:

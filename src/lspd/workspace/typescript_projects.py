@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import PACKAGE, package_of, uninstalled, watched
+from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsc_scripts import scripted_configs
@@ -55,6 +55,7 @@ def typescript_projects(
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
     found += _scripted(ws, found, read)
     unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
+    read += [p for c in found for p in deciding(c, ws.root)]  # installed or not, watched
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
@@ -138,10 +139,9 @@ def _not_installed(
     ws: Workspace, unready: dict[Path, Path], read: list[Path]
 ) -> list[ProjectScope]:
     """A project line for each tsconfig of a package whose dependencies are not installed
-    (`npm_installed`), none of its files checked; what can install it is watched (`read`)."""
+    (`npm_installed`), none of its files checked (what can install it is watched: `deciding`)."""
     projects = []
     for config, package in sorted(unready.items()):
-        read += watched(package, ws.root)
         where = ws.display(package)
         note = (
             f"not checked: {where}/package.json's dependencies are not installed (no "
