@@ -229,9 +229,9 @@ def test_a_configuration_dmypy_refuses_runs_mypy_once() -> None:
     assert not needs_once({**plain, "mypy.ini": section})
     # a script's option overrides the configuration's (`mypy --no-local-partial-types app`)
     off = {**plain, "mypy.ini": b"[mypy]\nlocal_partial_types = false\n"}
-    assert needs_once(plain, given=("--no-local-partial-types",))
-    assert not needs_once(off, given=("--strict", "--local-partial-types"))
-    assert needs_once(off, given=("--local-partial-types", "--no-local-partial-types"))
+    assert needs_once(plain, arguments=("--no-local-partial-types", "app"))
+    assert not needs_once(off, arguments=("--strict", "--local-partial-types"))
+    assert needs_once(off, arguments=("--local-partial-types", "--no-local-partial-types"))
 
 
 def test_a_script_disabling_local_partial_types_is_answered_by_mypy(tmp_path: Path) -> None:

@@ -153,8 +153,7 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
-            given = tuple(t for t in targets if t.startswith("-"))  # a script's options
-            once, found = needs_once(texts, self.place.inside, self.version, given), None
+            once, found = needs_once(texts, self.place.inside, self.version, targets), None
             async with exclusive(self.lock_file):
                 if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)
                     kept = self.kept.key(state, flags, texts, self.place, self.sees.files)

@@ -28,6 +28,7 @@ import re
 import shutil
 import tomllib
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,16 +51,17 @@ def needs_once(
     texts: dict[str, bytes],
     inside: str = "",
     version: tuple[int, ...] | None = None,
-    given: tuple[str, ...] = (),
+    arguments: Sequence[str] = (),
 ) -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
     configuration among them, under `inside`: where the project is in the copy) goes to
     `mypy` run once instead of dmypy: the mypy sections of the configuration mypy
     `version` reads (`config_read`: the copy's, else the user's) may report unused ignores
     and one of its Python files holds an ignore comment, or a file turns the report on
-    itself (`# mypy: warn-unused-ignores`) and holds one; or it, or the command's options
-    `given` (a script's `--no-local-partial-types`), set one dmypy refuses (`_refused`:
-    `follow_imports = silent`)."""
+    itself (`# mypy: warn-unused-ignores`) and holds one; or it, or the options among the
+    command's `arguments` (a script's `--no-local-partial-types`), set one dmypy refuses
+    (`_refused`: `follow_imports = silent`)."""
+    given = tuple(a for a in arguments if a.startswith("-"))
     read = [_read(texts, inside, walk) for walk in walks(version)]  # each read once
     if any(_refused(sections, given) for _, sections in read):
         return True
