@@ -145,7 +145,7 @@ def test_no_mypy_in_the_environment_says_how_to_install_it(tmp_path: Path) -> No
     with pytest.raises(MypyMissing) as raised:
         errors_of(root, daemon_of(root, tmp_path))
     assert str(raised.value) == (
-        f"the project is configured for mypy, but {python} has no mypy: install it there "
+        f"mypy judges the project, but {python} has no mypy: install it there "
         f'({python} -m pip install mypy), or choose another checker with python_checker = "'
         'basedpyright" in lspd.toml'
     )

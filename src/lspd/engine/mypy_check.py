@@ -122,7 +122,7 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
     if found is None:
         raise MypyMissing(
             "mypy",
-            f"{ws.display(project.directory)} is configured for mypy, but no Python was found: "
+            f"mypy judges {ws.display(project.directory)}, but no Python was found: "
             "create the project's .venv with mypy in it, or set python in lspd.toml",
         )
     key = (project.directory, found[0])

@@ -4,7 +4,9 @@ mypy reads the first of `mypy.ini`, `.mypy.ini`, `pyproject.toml` with `[tool.my
 `setup.cfg` with `[mypy]` in the directory it runs in (its `config_parser.py`); a project
 configured there gates on mypy. A `pyrightconfig.json`, `[tool.basedpyright]` or
 `[tool.pyright]` means basedpyright; both configured, both run (SQLAlchemy), each
-diagnostic naming its checker. lspd.toml's `python_checker` overrides the project.
+diagnostic naming its checker; neither, mypy where the project's scripts or pre-commit hook
+run it and nothing runs pyright (`mypy_unconfigured`), else basedpyright. lspd.toml's
+`python_checker` overrides the project.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.mypy_unconfigured import mypy_runner, runner_paths
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 
 MYPY_INI = ("mypy.ini", ".mypy.ini")
@@ -26,6 +29,7 @@ SETUP_CFG = "setup.cfg"
 CONFIG_FILES = (*MYPY_INI, PYPROJECT, SETUP_CFG)
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
 MYPY, PYRIGHT = "mypy", "basedpyright"
+UNCONFIGURED = "mypy's defaults (no configuration)"  # the label of a project configuring none
 
 
 @dataclass(frozen=True)
@@ -126,8 +130,17 @@ def _chosen(
         return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}"), read
     if mypy is not None:
         return CheckerChoice((MYPY,), mypy.label), read
-    why = pyright.label if pyright is not None else "no mypy configuration"
-    return CheckerChoice((PYRIGHT,), why), read
+    if pyright is not None:
+        return CheckerChoice((PYRIGHT,), pyright.label), read
+    read = tuple(runner_paths(directory))
+    if (runner := mypy_runner(directory)) is not None:  # the project's gate, unconfigured
+        return CheckerChoice((MYPY,), f"no checker configuration: {runner} runs mypy"), read
+    return CheckerChoice((PYRIGHT,), "no mypy configuration"), read
+
+
+def unconfigured(directory: Path) -> MypyConfig:
+    """The configuration mypy runs with in a project that has none: its defaults."""
+    return MypyConfig(directory / PYPROJECT, UNCONFIGURED, (), None)
 
 
 def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:

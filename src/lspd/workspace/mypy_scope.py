@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lspd.errors import InvalidInput
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_config import MYPY, PYRIGHT, MypyConfig, choose, mypy_config_in
+from lspd.workspace.mypy_config import (
+    MYPY,
+    PYRIGHT,
+    MypyConfig,
+    choose,
+    mypy_config_in,
+    unconfigured,
+)
 from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
@@ -70,7 +77,9 @@ def mypy_scopes(
     python: Path | None = None,
     texts: Mapping[Path, str | None] | None = None,
 ) -> list[MypyScope]:
-    """Of the `directories` holding a mypy configuration, those mypy judges (with `alone`,
+    """Of the `directories` holding a mypy configuration (`root` too where it holds none:
+    mypy's defaults, where lspd.toml or the project's scripts choose mypy all the same:
+    `mypy_config.unconfigured`), those mypy judges (with `alone`,
     those it judges alone: where both judge, the gate's scope is pyright's), with the files
     of `files` (the walk's Python files) each configuration chose. `root` and `python` (the
     workspace's root and lspd.toml's `python`, its path from the root, not resolved) find
@@ -81,6 +90,8 @@ def mypy_scopes(
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
         config = mypy_config_in(directory)
+        if config is None and directory == root:  # mypy at the top all the same: its defaults
+            config = unconfigured(directory)
         if config is None or MYPY not in choice.checkers:
             continue
         if alone and PYRIGHT in choice.checkers:

@@ -198,7 +198,7 @@ async def asked_version(interpreter: Path, project: Path) -> tuple[int, ...]:
     if status != 0 or found is None:
         raise MypyMissing(
             "mypy",
-            f"the project is configured for mypy, but {interpreter} has no mypy: "
+            f"mypy judges the project, but {interpreter} has no mypy: "
             f"install it there ({interpreter} -m pip install mypy), or choose "
             'another checker with python_checker = "basedpyright" in lspd.toml',
         )

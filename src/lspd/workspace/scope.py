@@ -232,7 +232,7 @@ def _python(
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
     found = {d: _config_in(ws, d) for d in sorted(directories)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
-    mypy_dirs = [p.parent for name in MYPY_FILES for p in configs[name]]
+    mypy_dirs = [ws.root, *(p.parent for name in MYPY_FILES for p in configs[name])]
     mypys = gate_mypy_scopes(ws, mypy_dirs, files)
     projects = [_mypy_project(ws, s) for s in mypys]
     for scope in mypys:

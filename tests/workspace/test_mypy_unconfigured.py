@@ -1,0 +1,89 @@
+"""A Python project configuring no checker whose own scripts or pre-commit hook run mypy is
+judged by mypy with its defaults, on what they run it on (`workspace/mypy_unconfigured.py`):
+the `hatch new` template's `types:check`. basedpyright's defaults failed such a project
+whose gate says "Success". Where something runs pyright too, or nothing runs mypy,
+basedpyright judges it as before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.mypy_config import UNCONFIGURED, CheckerChoice, choose
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.test_mypy_config import write
+from tests.workspace.test_scope import scope_of
+
+# `hatch new`'s pyproject.toml: no [tool.mypy], a types environment running mypy
+HATCH = """\
+[project]
+name = "demo"
+version = "0.1"
+
+[tool.hatch.envs.types.scripts]
+check = "mypy --install-types --non-interactive {args:src/demo tests}"
+"""
+NONE, HOOK = "no checker configuration: ", ".pre-commit-config.yaml's mypy hook"
+PYRIGHT_SCRIPT = {"scripts": {"typecheck": "pyright"}}
+PRECOMMIT = "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n  hooks: [{id: mypy}]\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "checker", "reason"),
+    [
+        ({"pyproject.toml": HATCH}, "mypy", f"{NONE}pyproject.toml runs mypy"),
+        ({".pre-commit-config.yaml": PRECOMMIT}, "mypy", f"{NONE}{HOOK} runs mypy"),
+        ({"Makefile": "types:\n\tmypy src\n"}, "mypy", f"{NONE}Makefile runs mypy"),
+        # something runs pyright too: basedpyright's, as before
+        (
+            {"Makefile": "types:\n\tmypy src\n", "package.json": json.dumps(PYRIGHT_SCRIPT)},
+            "basedpyright",
+            "no mypy configuration",
+        ),
+        ({"Makefile": "test:\n\tpytest src\n"}, "basedpyright", "no mypy configuration"),
+        ({"Makefile": "types:\n\tmypy nowhere\n"}, "basedpyright", "no mypy configuration"),
+    ],
+)
+def test_what_runs_mypy_on_a_project_configuring_none_chooses_it(
+    tmp_path: Path, files: dict[str, str], checker: str, reason: str
+) -> None:
+    write(tmp_path, {"src/demo/__init__.py": "", **files})
+    assert choose(tmp_path) == CheckerChoice((checker,), reason)
+
+
+def test_a_script_written_later_chooses_again(tmp_path: Path) -> None:
+    write(tmp_path, {"src/demo/__init__.py": ""})
+    assert choose(tmp_path).checkers == ("basedpyright",)
+    write(tmp_path, {"justfile": "types:\n    mypy src\n"})
+    assert choose(tmp_path).checkers == ("mypy",)
+    write(tmp_path, {".github/workflows/ci.yml": "steps:\n- run: npx pyright\n"})
+    assert choose(tmp_path).checkers == ("basedpyright",)
+
+
+def test_the_hatch_template_is_judged_by_mypy_on_what_its_script_names(tmp_path: Path) -> None:
+    files = {
+        "pyproject.toml": HATCH,
+        "src/demo/__init__.py": (
+            "import json\n\n\ndef load(text):\n    return json.loads(text)\n\n\n"
+            "def size(data: dict) -> int:\n    return len(data) + len(load('{}'))\n"
+        ),
+        "tests/test_size.py": 'from demo import size\n\nwrong: int = size({}) + ""\n',
+        "docs/example.py": 'n: int = "not the gate\'s"\n',  # no path the script names
+    }
+    root = project(tmp_path / "p", files)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "src/demo", "tests"))
+    assert truth == [("tests/test_size.py", 3, "operator")]
+    scope = scope_of(root)
+    [line] = [(p.config, len(p.files), p.note) for p in scope.projects]
+    assert line == (
+        UNCONFIGURED,
+        2,
+        "no `files`: what pyproject.toml runs mypy on: src/demo, tests",
+    )
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
+    assert {d.source for d in checked.diagnostics} == {"mypy"}
