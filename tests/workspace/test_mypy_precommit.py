@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_precommit import precommit_mypy
 from lspd.workspace.mypy_scope import EVERY, mypy_scopes
@@ -106,6 +108,24 @@ def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_n
     assert scope.files == (root / "app.py",)
     assert scope.note == "no `files`: what .pre-commit-config.yaml's mypy hook runs mypy on: app.py"
     assert _found(root) == [("app.py", 1, "assignment")]
+
+
+@pytest.mark.parametrize(
+    "args",
+    ["[--config-file=pyproject.toml]", "[--config-file, ./pyproject.toml, --strict]"],
+)
+def test_a_hook_naming_the_configuration_mypy_finds_anyway_is_taken(
+    tmp_path: Path, args: str
+) -> None:
+    """Many hooks say `args: [--config-file=pyproject.toml]`, the file mypy reads by itself
+    where the hook runs: the hook chose nothing before, and mypy was pointed at every file."""
+    files = {"app.py": ERROR, "b.py": "", "pyproject.toml": "[tool.mypy]\n"}
+    root = project(tmp_path / "p", files)
+    hook = f"    - id: mypy\n      args: {args}\n      files: ^app\\.py$\n"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    found = precommit_mypy(root)
+    assert found is not None and found.takes(root / "app.py") and not found.takes(root / "b.py")
+    assert found.options == (("--strict",) if "--strict" in args else ())
 
 
 def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -> None:

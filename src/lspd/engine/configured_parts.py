@@ -52,7 +52,7 @@ from lspd.engine.results import FileResult
 from lspd.engine.revisions import Delta
 from lspd.engine.stops import MYPY, PYTHON_PART, TSC, TYPESCRIPT_PART, Stop
 from lspd.workspace import Workspace
-from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.pyright_baseline import is_baseline
 from lspd.workspace.pyright_scope import CONFIG_JSON
 from lspd.workspace.scope import GateScope

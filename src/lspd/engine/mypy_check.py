@@ -24,7 +24,6 @@ from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import (
-    CONFIG_FILES,
     MYPY,
     PYRIGHT,
     CheckerChoice,
@@ -32,6 +31,7 @@ from lspd.workspace.mypy_config import (
     choose,
     mypy_config_in,
 )
+from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_installed import pth_stamps
 from lspd.workspace.mypy_mirror import (
     FOLDER,

@@ -22,7 +22,8 @@ from lspd.engine.mypy_check import MypyProject, by_project
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from lspd.workspace.mypy_config import CONFIG_FILES, PYPROJECT, _config_in
+from lspd.workspace.mypy_config import _config_in
+from lspd.workspace.mypy_files import CONFIG_FILES, PYPROJECT
 
 PYRIGHT_TABLES = ("[tool.pyright]", "[tool.basedpyright]")
 

@@ -23,7 +23,7 @@ from lspd.engine.mypy_configured import pyright_table
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
-from lspd.workspace.mypy_config import CONFIG_FILES
+from lspd.workspace.mypy_files import CONFIG_FILES
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ from pathlib import Path
 
 from lspd.lsp.process import GROUPS
 from lspd.workspace.dmypy_steps import updated
-from lspd.workspace.mypy_config import CONFIG_FILES
 from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_copy import Mirror, bare_folders
+from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import environment_of, installed_digest, installed_version
 from lspd.workspace.mypy_ipc import ask_run, speaks

@@ -19,14 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from lspd.errors import InvalidInput
+from lspd.workspace.mypy_files import CONFIG_FILES, MYPY_INI, PYPROJECT, SETUP_CFG
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.mypy_unconfigured import mypy_runner, runner_paths
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 
-MYPY_INI = ("mypy.ini", ".mypy.ini")
-PYPROJECT = "pyproject.toml"
-SETUP_CFG = "setup.cfg"
-CONFIG_FILES = (*MYPY_INI, PYPROJECT, SETUP_CFG)
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
 MYPY, PYRIGHT = "mypy", "basedpyright"
 UNCONFIGURED = "mypy's defaults (no configuration)"  # the label of a project configuring none

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lspd.workspace.mypy_config import CONFIG_FILES, MYPY_INI, PYPROJECT
+from lspd.workspace.mypy_files import CONFIG_FILES, MYPY_INI, PYPROJECT
 
 # mypy looks for its configuration up from where it runs since 1.15 (1.13: there alone).
 WALKS_UP = (1, 15)

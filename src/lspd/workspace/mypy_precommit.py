@@ -14,16 +14,18 @@ options that change what mypy reports (`--strict`, `--python-version=3.10`:
 `mypy_scripts.checking_options`) where every hook taken gives the same: one mypy run holds
 one set. Where they differ, those with none are taken (black: its second hook, over one
 script with `--python-version=3.10 --strict`, is left out, its file the gate's only where
-another hook takes it); a hook with an option lspd does not know (`--config-file`) is
-never taken. Those only shaping the output, and `--ignore-missing-imports` (mirrors-mypy's
-default), are no such change of which files the project proves (the errors of a missing
-import aside). The environment a hook installs is not made: lspd's mypy runs in the
-project's.
+another hook takes it); a hook with an option lspd does not know is never taken, nor one
+whose `--config-file` names a file mypy would not find by itself (`--config-file=
+pyproject.toml` is the file lspd reads too). Those only shaping the output, and
+`--ignore-missing-imports` (mirrors-mypy's default), are no such change of which files
+the project proves (the errors of a missing import aside). The environment a hook installs
+is not made: lspd's mypy runs in the project's.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +33,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_scripts import checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
@@ -42,6 +45,7 @@ SAME_CHECK = frozenset(
     | {"--color-output", "--no-color-output", "--show-traceback", "--install-types"}
     | {"--non-interactive", "--hide-error-context", "--show-error-code-links"}
 )
+_CONFIG_FILE = "--config-file"
 Regexes = tuple[re.Pattern[str], re.Pattern[str]]  # (files, exclude), pre-commit's pair
 T = TypeVar("T")
 
@@ -136,10 +140,28 @@ def _after(hook: dict[str, Any]) -> list[str]:
 
 def _options(words: list[str]) -> tuple[str, ...] | None:
     """A hook's options changing what mypy reports; None where one is neither such nor one
-    only shaping its output (`SAME_CHECK`): such a hook is never taken."""
+    only shaping its output (`SAME_CHECK`), nor a `--config-file` naming the file mypy
+    finds by itself (`_found_anyway`): such a hook is never taken."""
+    words = _found_anyway(words)
     taken = tuple(w for w in checking_options(words) if w not in SAME_CHECK)
     unknown = [w for w in words if w.startswith("-") and w not in taken]
     return None if any(w.split("=")[0] not in SAME_CHECK for w in unknown) else taken
+
+
+def _found_anyway(words: list[str]) -> list[str]:
+    """A hook's words less a `--config-file` naming a file mypy looks for by itself where
+    the hook runs (`args: [--config-file=pyproject.toml]`, written by many: the same
+    configuration lspd reads), and its value."""
+    kept: list[str] = []
+    at = 0
+    while at < len(words):
+        name, equals, value = words[at].partition("=")
+        given = 2 if name == _CONFIG_FILE and not equals and at + 1 < len(words) else 1
+        value = words[at + 1] if given == 2 else value
+        if not (name == _CONFIG_FILE and os.path.normpath(value) in CONFIG_FILES):
+            kept += words[at : at + given]
+        at += given
+    return kept
 
 
 def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:

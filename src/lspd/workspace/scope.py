@@ -31,8 +31,8 @@ from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.c_projects import c_projects
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_config import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
+from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_part import part_paths, pyright_part
