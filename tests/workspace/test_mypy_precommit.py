@@ -110,6 +110,32 @@ def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_n
     assert _found(root) == [("app.py", 1, "assignment")]
 
 
+def test_with_files_the_gate_is_them_and_what_the_hooks_pass_mypy(tmp_path: Path) -> None:
+    """packaging's: `files = src, tests, noxfile.py`, and a mirrors-mypy hook passing every
+    Python file but docs/ (its run ignores `files`). An error in benchmarks/ failed its CI
+    where lspd said 0; a hook giving mypy options of its own is not one run with `files`."""
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["src"]\n',
+        "src/app.py": ERROR,
+        "bench/run.py": ERROR,
+        "docs/conf.py": ERROR,
+        ".pre-commit-config.yaml": HOOK.format(args="[]"),
+    }
+    root = project(tmp_path / "p", files)
+    passed = ("bench/run.py", "src/app.py")
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *passed))
+    assert truth == [("bench/run.py", 1, "assignment"), ("src/app.py", 1, "assignment")]
+    assert _found(root) == truth
+    [scope] = answer(root, workspace_diagnostics).scope
+    note = "files = src, and the 1 more .pre-commit-config.yaml's mypy hook passes mypy"
+    assert (scope.files, scope.note) == (2, note)
+    (root / ".pre-commit-config.yaml").write_text(HOOK.format(args="[--strict]"))
+    assert _found(root) == [("src/app.py", 1, "assignment")]  # `files` alone, as before
+
+
+HOOK = "repos:\n- repo: local\n  hooks:\n    - {{id: mypy, args: {args}, exclude: ^docs/}}\n"
+
+
 @pytest.mark.parametrize(
     "args",
     ["[--config-file=pyproject.toml]", "[--config-file, ./pyproject.toml, --strict]"],

@@ -181,7 +181,7 @@ def _scoped(
         [project.directory], python, configured, restricted, False, root, interpreter, texts
     ):
         read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
-        if project.config is not None and project.config.files:
+        if scope.configured:  # mypy as its configuration's `files` say
             return list(scope.files), None, read
         walked = set(python)  # not a module git ignores mypy follows into: no target
         targeted = [p for p in scope.files if p in walked]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -42,7 +42,7 @@ from lspd.workspace.mypy_config import (
 from lspd.workspace.mypy_follow import followed, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
-from lspd.workspace.mypy_precommit import precommit_mypy, precommit_paths
+from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
@@ -65,6 +65,7 @@ class MypyScope:
     packages: tuple[str, ...] = ()  # without `files`: the packages mypy is pointed at
     read: tuple[tuple[Path, Stamp], ...] = ()  # the files whose imports chose what it follows
     options: tuple[str, ...] = ()  # the gate's mypy options changing what it reports
+    configured: bool = False  # mypy run as its configuration's `files` say: given no targets
 
 
 def mypy_scopes(
@@ -97,7 +98,8 @@ def mypy_scopes(
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
-        chosen, note, packages, read_too, options = _chosen_by(directory, config, inside)
+        picked = _chosen_by(directory, config, inside)
+        chosen, note, packages, read_too, options = picked[:5]
         part = note != EVERY  # part of the project: mypy follows into the rest from them
         if config.exclude:
             try:
@@ -111,7 +113,8 @@ def mypy_scopes(
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
-        scopes.append(MypyScope(directory, config.label, found, note, packages, read, options))
+        made = MypyScope(directory, config.label, found, note, packages, read, options)
+        scopes.append(replace(made, configured=picked.configured))
     return scopes
 
 
@@ -121,16 +124,17 @@ class _Choice(NamedTuple):
     targets: tuple[str, ...]  # given mypy where they are not those files (the packages)
     read: list[Path]  # the files read to choose (an edit of one chooses again)
     options: tuple[str, ...] = ()  # a hook's or lint script's options changing what mypy says
+    configured: bool = False  # `files` alone: mypy run as its configuration says
 
 
 def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choice:
-    """What mypy is pointed at of `inside`: `files`, else the pre-commit mypy hooks, the
-    lint script (and its options), the packages, all."""
-    if config.files:
-        note = "files = " + ", ".join(config.files)
-        return _Choice(_chosen(directory, inside, config.files), note, (), [])
+    """What mypy is pointed at of `inside`: `files` (with those the pre-commit mypy hooks
+    pass it), else the pre-commit mypy hooks, the lint script (and its options), the
+    packages, all."""
     hook = precommit_mypy(directory)
     read = precommit_paths(directory)  # a hook written, or the CI running its stage, later
+    if config.files:
+        return _with_hooks(directory, config.files, hook, inside, read)
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
@@ -150,6 +154,29 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         return _Choice(_chosen(directory, inside, packages), note, packages, read)
     return _Choice(inside, EVERY, (), read)
+
+
+def _with_hooks(
+    directory: Path,
+    files: tuple[str, ...],
+    hook: PrecommitMypy | None,
+    inside: list[Path],
+    read: list[Path],
+) -> _Choice:
+    """The configuration's `files`, and the files its pre-commit mypy hooks pass mypy
+    beyond them where they give it no option of their own (the hook's run ignores `files`:
+    packaging's hook checks benchmarks/ and tasks/, its `files` name src, tests and
+    noxfile.py, and an error there failed its CI where lspd said 0)."""
+    chosen = _chosen(directory, inside, files)
+    note = "files = " + ", ".join(files)
+    taken = set(chosen)
+    if hook is None or hook.options:
+        return _Choice(chosen, note, (), read, configured=True)
+    more = [p for p in inside if hook.takes(p) and p not in taken]
+    if not more:
+        return _Choice(chosen, note, (), read, configured=True)
+    note += f", and the {len(more)} more {hook.label} passes mypy"
+    return _Choice([*chosen, *more], note, (), read)
 
 
 def _with(options: tuple[str, ...]) -> str:
