@@ -87,3 +87,26 @@ def test_the_hatch_template_is_judged_by_mypy_on_what_its_script_names(tmp_path:
     checked = answer(root, workspace_diagnostics)
     assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
     assert {d.source for d in checked.diagnostics} == {"mypy"}
+
+
+def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None:
+    """The top's script names backend/ and lib/ too, but each has its own configuration:
+    their files are their own projects', judged once, as `project_of` finds them."""
+    files = {
+        "Makefile": "types:\n\tmypy app backend lib\n",
+        "app/main.py": "x: int = 1\n",
+        "backend/pyrightconfig.json": "{}",
+        "backend/svc.py": "y: int = 2\n",
+        "lib/mypy.ini": "[mypy]\n",
+        "lib/job.py": "",
+    }
+    root = project(tmp_path / "p", files)
+    lines = [
+        (p.project.relative_to(root).as_posix(), p.config, len(p.files))
+        for p in scope_of(root).projects
+    ]
+    assert sorted(lines) == [
+        (".", UNCONFIGURED, 1),
+        ("backend", "backend/pyrightconfig.json", 1),
+        ("lib", "lib/mypy.ini", 1),
+    ]

@@ -44,6 +44,7 @@ from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.pyright_scope import config_in
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -91,13 +92,14 @@ def mypy_scopes(
     for directory in sorted(set(directories)):
         choice = choose(directory, configured, restricted)
         config = mypy_config_in(directory)
-        if config is None and directory == root:  # mypy at the top all the same: its defaults
-            config = unconfigured(directory)
+        defaults = config is None and directory == root  # mypy at the top all the same
+        config = unconfigured(directory) if defaults else config
         if config is None or MYPY not in choice.checkers:
             continue
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
+        inside = _not_nested(directory, inside) if defaults else inside
         picked = _chosen_by(directory, config, inside)
         chosen, note, packages, read_too, options = picked[:5]
         part = note != EVERY  # part of the project: mypy follows into the rest from them
@@ -116,6 +118,21 @@ def mypy_scopes(
         made = MypyScope(directory, config.label, found, note, packages, read, options)
         scopes.append(replace(made, configured=picked.configured))
     return scopes
+
+
+def _not_nested(directory: Path, inside: list[Path]) -> list[Path]:
+    """Of `inside`, the files of no folder below `directory` configuring a checker: mypy's
+    defaults at a top configuring none judge what nothing nearer judges (backend/'s own
+    mypy.ini judges backend/, as `mypy_check.project_of` finds)."""
+    configures: dict[Path, bool] = {directory: False}
+
+    def nested(folder: Path) -> bool:
+        if folder not in configures:
+            own = mypy_config_in(folder) is not None or config_in(folder) is not None
+            configures[folder] = own or nested(folder.parent)
+        return configures[folder]
+
+    return [p for p in inside if not nested(p.parent)]
 
 
 class _Choice(NamedTuple):
