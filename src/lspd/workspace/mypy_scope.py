@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -101,7 +101,7 @@ def mypy_scopes(
         inside = [p for p in files if directory in p.parents]
         inside = _not_nested(directory, inside) if defaults else inside
         picked = _chosen_by(directory, config, inside)
-        chosen, note, packages, read_too, options = picked[:5]
+        chosen, note, packages, read_too, options, as_configured = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
         if config.exclude:
             try:
@@ -115,8 +115,10 @@ def mypy_scopes(
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
-        made = MypyScope(directory, config.label, found, note, packages, read, options)
-        scopes.append(replace(made, configured=picked.configured))
+        label = config.label
+        scopes.append(
+            MypyScope(directory, label, found, note, packages, read, options, as_configured)
+        )
     return scopes
 
 

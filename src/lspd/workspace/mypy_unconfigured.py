@@ -16,8 +16,7 @@ from pathlib import Path
 from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.mypy_precommit import precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_paths, script_targets
-
-PYRIGHTS = ("pyright", "basedpyright")
+from lspd.workspace.pyright_part import COMMANDS
 
 
 def mypy_runner(directory: Path) -> str | None:
@@ -31,7 +30,7 @@ def mypy_runner(directory: Path) -> str | None:
         found = script.named
     else:
         return None
-    return None if runs(directory, PYRIGHTS) else found
+    return None if runs(directory, COMMANDS) else found
 
 
 def runner_paths(directory: Path) -> list[Path]:
