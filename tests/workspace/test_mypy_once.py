@@ -232,6 +232,8 @@ def test_a_configuration_dmypy_refuses_runs_mypy_once() -> None:
     assert needs_once(plain, arguments=("--no-local-partial-types", "app"))
     assert not needs_once(off, arguments=("--strict", "--local-partial-types"))
     assert needs_once(off, arguments=("--local-partial-types", "--no-local-partial-types"))
+    silent = {**plain, "mypy.ini": b"[mypy]\nfollow_imports = silent\n"}
+    assert needs_once(silent, arguments=("--local-partial-types",))  # refused all the same
 
 
 def test_a_script_disabling_local_partial_types_is_answered_by_mypy(tmp_path: Path) -> None:

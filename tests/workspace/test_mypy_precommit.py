@@ -131,6 +131,16 @@ def test_with_files_the_gate_is_them_and_what_the_hooks_pass_mypy(tmp_path: Path
     assert (scope.files, scope.note) == (2, note)
     (root / ".pre-commit-config.yaml").write_text(HOOK.format(args="[--strict]"))
     assert _found(root) == [("src/app.py", 1, "assignment")]  # `files` alone, as before
+    # mirrors-mypy's default args ignore missing imports: no one run with `files` either
+    default = HOOK.replace(", args: {args}", "")
+    (root / ".pre-commit-config.yaml").write_text(default)
+    assert _found(root) == [("src/app.py", 1, "assignment")]
+    # two examples' `main.py` name one module: "Duplicate module named"; they are left out
+    for name in ("bench/a/main.py", "bench/b/main.py"):
+        (root / name).parent.mkdir(parents=True)
+        (root / name).write_text(ERROR)
+    (root / ".pre-commit-config.yaml").write_text(HOOK.format(args="[]"))
+    assert _found(root) == truth
 
 
 HOOK = "repos:\n- repo: local\n  hooks:\n    - {{id: mypy, args: {args}, exclude: ^docs/}}\n"

@@ -164,6 +164,7 @@ commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend =
         ("scripts/lint.sh", "MYPYPATH=app A='b c' mypy app\nmypy $MYPYPATH tests\n", APP_TESTS),
         ("Makefile", "lint:\n\tMYPYPATH=app uv run env A=1 mypy tests\n", ("tests",)),
         ("scripts/lint.sh", "X=$(mypy app)\nexport Y=mypy\n$Y tests\n", ("tests",)),
+        ("scripts/lint.sh", 'NOTES="a\nb"\nmypy app\n', ("app",)),  # a quote closed later
         (
             "noxfile.py",
             'import nox\n@nox.session\ndef t(session):\n    session.run("mypy", x)\n',

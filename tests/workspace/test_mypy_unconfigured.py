@@ -62,6 +62,9 @@ def test_a_script_written_later_chooses_again(tmp_path: Path) -> None:
     assert choose(tmp_path).checkers == ("mypy",)
     write(tmp_path, {".github/workflows/ci.yml": "steps:\n- run: npx pyright\n"})
     assert choose(tmp_path).checkers == ("basedpyright",)
+    # the gate's scope is made again when they change: it reads them
+    read = dict(scope_of(tmp_path).read)
+    assert {tmp_path / "justfile", tmp_path / "Makefile", tmp_path / "package.json"} <= set(read)
 
 
 def test_the_hatch_template_is_judged_by_mypy_on_what_its_script_names(tmp_path: Path) -> None:
@@ -93,12 +96,14 @@ def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None
     """The top's script names backend/ and lib/ too, but each has its own configuration:
     their files are their own projects', judged once, as `project_of` finds them."""
     files = {
-        "Makefile": "types:\n\tmypy app backend lib\n",
+        "Makefile": "types:\n\tmypy app backend lib tests\n",
         "app/main.py": "x: int = 1\n",
         "backend/pyrightconfig.json": "{}",
         "backend/svc.py": "y: int = 2\n",
         "lib/mypy.ini": "[mypy]\n",
         "lib/job.py": "",
+        "tests/fixture/pyproject.toml": "[tool\nnot TOML",  # a fixture: configures none
+        "tests/fixture/case.py": "",
     }
     root = project(tmp_path / "p", files)
     lines = [
@@ -106,7 +111,7 @@ def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None
         for p in scope_of(root).projects
     ]
     assert sorted(lines) == [
-        (".", UNCONFIGURED, 1),
+        (".", UNCONFIGURED, 2),
         ("backend", "backend/pyrightconfig.json", 1),
         ("lib", "lib/mypy.ini", 1),
     ]

@@ -41,13 +41,16 @@ def test_the_hooks_run_leave_those_of_the_manual_stage_alone(tmp_path: Path) -> 
         ("Makefile", "types:\n\tpre-commit run --all-files --hook-stage   manual\n", "bc"),
         ("Justfile", "t:\n    prek run --hook-stage manual --files a.py b.py\n", "bc"),
         ("scripts/lint", "pre-commit run --color never --hook-stage manual c && x\n", "c"),
+        ("tox.ini", "commands = pre-commit run -a --hook-stage manual {posargs}\n", "bc"),
+        ("Makefile", "t:\n\tpre-commit run --hook-stage manual 2>&1 | tee log\n", "bc"),
+        ("scripts/types", "pre-commit run --hook-stage manual types\n", "c"),  # c's alias
     ],
 )
 def test_a_manual_stage_run_by_the_repository_runs_the_hooks_it_names(
     tmp_path: Path, name: str, text: str, run: str
 ) -> None:
     path = tmp_path / ".pre-commit-config.yaml"
-    path.write_text(CONFIG.replace("[manual, pre-push]", "[manual]"))
+    path.write_text(CONFIG.replace("[manual, pre-push]", "[manual], alias: types"))
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
     assert [hook["id"] for hook in config_hooks(path)[0]] == ["a", *run]

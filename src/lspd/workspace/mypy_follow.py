@@ -68,7 +68,7 @@ def followed(
 
     read: set[Path] = set()
     starts = sources if only is None else _may_import(sources, only, texts or {})
-    queue = [(path, _module_of(named[path], config, directory)) for path in starts]
+    queue = [(path, module_of(named[path], config, directory)) for path in starts]
     while queue:
         path, module = queue.pop()
         if path in read:
@@ -206,7 +206,7 @@ def _paths(directory: Path, config: MypyConfig) -> list[Path]:
     return [*found, directory]
 
 
-def _module_of(path: Path, config: MypyConfig, directory: Path) -> str:
+def module_of(path: Path, config: MypyConfig, directory: Path) -> str:
     """The module name mypy gives the source `path`."""
     relative = path.relative_to(_base_of(path, config, directory)).with_suffix("")
     parts = list(relative.parts)

@@ -90,11 +90,11 @@ def _refused(sections: list[dict[str, Any]], given: tuple[str, ...]) -> bool:
     follow-imports=silent not supported": pdm's), and `local_partial_types` off. (Its `-i`
     overrides `incremental = false`.) One that does not parse: not (`_reports` runs mypy
     once for it)."""
-    partial = [o for o in given if o in ("--local-partial-types", "--no-local-partial-types")]
-    if partial:
-        return partial[-1] == "--no-local-partial-types"
     first = sections[0] if sections else {}
     silent = str(first.get("follow_imports", "")).strip() == "silent"
+    partial = [o for o in given if o in ("--local-partial-types", "--no-local-partial-types")]
+    if partial:
+        return silent or partial[-1] == "--no-local-partial-types"
     return silent or _false(first.get("local_partial_types"))
 
 

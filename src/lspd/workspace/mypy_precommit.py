@@ -60,6 +60,9 @@ class PrecommitMypy:
     runs: tuple[str, ...] = ()  # the paths the others name (`pass_filenames: false`)
     options: tuple[str, ...] = ()  # the options the hooks passing file names give mypy
     runs_options: tuple[str, ...] = ()  # those the others give
+    # a hook passing file names ignores missing imports (`--ignore-missing-imports`, or
+    # mirrors-mypy's default `args`, none written)
+    ignores_missing: bool = False
 
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
@@ -127,7 +130,17 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
     named = tuple(dict.fromkeys(p for paths in ran for p in paths))
     if not (hooks or named):
         return None
-    return PrecommitMypy(path, top, hooks, named, options, runs_options)
+    ignoring = any(_ignores_missing(hook) for hook in taken)
+    return PrecommitMypy(path, top, hooks, named, options, runs_options, ignoring)
+
+
+def _ignores_missing(hook: dict[str, Any]) -> bool:
+    """Whether a hook's mypy ignores missing imports: its `args` say so, or it writes none
+    of a hook repository's (mirrors-mypy's defaults: `--ignore-missing-imports
+    --scroll-output`)."""
+    if "args" not in hook and not hook.get("entry"):
+        return True
+    return "--ignore-missing-imports" in _after(hook)
 
 
 def _after(hook: dict[str, Any]) -> list[str]:

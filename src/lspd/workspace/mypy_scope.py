@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,7 @@ from lspd.workspace.mypy_config import (
     mypy_config_in,
     unconfigured,
 )
-from lspd.workspace.mypy_follow import followed, unwalked
+from lspd.workspace.mypy_follow import followed, module_of, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
@@ -90,11 +91,13 @@ def mypy_scopes(
     preview's), whose imports say which modules mypy follows into."""
     scopes = []
     for directory in sorted(set(directories)):
-        choice = choose(directory, configured, restricted)
         config = mypy_config_in(directory)
         defaults = config is None and directory == root  # mypy at the top all the same
-        config = unconfigured(directory) if defaults else config
-        if config is None or MYPY not in choice.checkers:
+        if config is None and not defaults:
+            continue
+        choice = choose(directory, configured, restricted)
+        config = unconfigured(directory) if config is None else config
+        if MYPY not in choice.checkers:
             continue
         if alone and PYRIGHT in choice.checkers:
             continue
@@ -130,11 +133,19 @@ def _not_nested(directory: Path, inside: list[Path]) -> list[Path]:
 
     def nested(folder: Path) -> bool:
         if folder not in configures:
-            own = mypy_config_in(folder) is not None or config_in(folder) is not None
-            configures[folder] = own or nested(folder.parent)
+            configures[folder] = _configures(folder) or nested(folder.parent)
         return configures[folder]
 
     return [p for p in inside if not nested(p.parent)]
+
+
+def _configures(folder: Path) -> bool:
+    """Whether `folder` configures a checker; one that cannot be read (a fixture's
+    pyproject.toml that is no TOML) configures none, as the scope reads it (`is_toml`)."""
+    try:
+        return mypy_config_in(folder) is not None or config_in(folder) is not None
+    except InvalidInput:
+        return False
 
 
 class _Choice(NamedTuple):
@@ -153,7 +164,7 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
     hook = precommit_mypy(directory)
     read = precommit_paths(directory)  # a hook written, or the CI running its stage, later
     if config.files:
-        return _with_hooks(directory, config.files, hook, inside, read)
+        return _with_hooks(directory, config, hook, inside, read)
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
@@ -177,21 +188,26 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
 
 def _with_hooks(
     directory: Path,
-    files: tuple[str, ...],
+    config: MypyConfig,
     hook: PrecommitMypy | None,
     inside: list[Path],
     read: list[Path],
 ) -> _Choice:
     """The configuration's `files`, and the files its pre-commit mypy hooks pass mypy
-    beyond them where they give it no option of their own (the hook's run ignores `files`:
-    packaging's hook checks benchmarks/ and tasks/, its `files` name src, tests and
-    noxfile.py, and an error there failed its CI where lspd said 0)."""
-    chosen = _chosen(directory, inside, files)
-    note = "files = " + ", ".join(files)
+    beyond them (the hook's run ignores `files`: packaging's hook checks benchmarks/ and
+    tasks/, its `files` name src, tests and noxfile.py, and an error there failed its CI
+    where lspd said 0). Only where one run can stand for both: a hook of the project's own
+    folder, giving mypy no option of its own, not ignoring missing imports (mirrors-mypy's
+    default), and of those files the ones naming a module no other names (two examples'
+    `main.py`: "Duplicate module named", where `files` alone are checked)."""
+    chosen = _chosen(directory, inside, config.files)
+    note = "files = " + ", ".join(config.files)
     taken = set(chosen)
-    if hook is None or hook.options:
+    if hook is None or hook.options or hook.ignores_missing or hook.path.parent != directory:
         return _Choice(chosen, note, (), read, configured=True)
     more = [p for p in inside if hook.takes(p) and p not in taken]
+    names = Counter(module_of(p, config, directory) for p in [*chosen, *more])
+    more = [p for p in more if names[module_of(p, config, directory)] == 1]
     if not more:
         return _Choice(chosen, note, (), read, configured=True)
     note += f", and the {len(more)} more {hook.label} passes mypy"

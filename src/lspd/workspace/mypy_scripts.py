@@ -150,7 +150,8 @@ def _lines(text: str, name: str) -> Iterator[list[str]]:
             if command := _prefixed(line, values):  # `MYPYPATH=src mypy src`: the command's
                 yield command
                 continue
-            values[assigned[1]] = _words(assigned[2], values)[0] if assigned[2].strip() else ""
+            value = _words(assigned[2], values)  # none: a quote closed on a later line
+            values[assigned[1]] = value[0] if value else ""
             continue
         yield _words(line, values)
 

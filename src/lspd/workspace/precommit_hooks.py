@@ -39,8 +39,8 @@ class ManualRun(NamedTuple):
     named: frozenset[str]  # the hooks the other runs name
 
     def runs(self, hook: dict[str, Any]) -> bool:
-        """Whether the hook (a configuration's table) is run."""
-        return self.every or str(hook.get("id")) in self.named
+        """Whether the hook (a configuration's table) is run: named by its id or alias."""
+        return self.every or not self.named.isdisjoint({str(hook.get("id")), hook.get("alias")})
 
 
 def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list[Path]]:
@@ -103,8 +103,8 @@ def _named_hook(line: str) -> str | None:
             skip = False
         elif word.startswith("-"):
             skip, files = word in _VALUED, word == "--files"
-        elif not files:
-            return word
+        elif not files:  # a placeholder or a redirection (`{posargs}`, `$HOOK`, `2>`): each
+            return None if any(c in word for c in "{}$<>") else word
     return None
 
 
