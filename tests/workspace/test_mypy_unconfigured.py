@@ -62,9 +62,6 @@ def test_a_script_written_later_chooses_again(tmp_path: Path) -> None:
     assert choose(tmp_path).checkers == ("mypy",)
     write(tmp_path, {".github/workflows/ci.yml": "steps:\n- run: npx pyright\n"})
     assert choose(tmp_path).checkers == ("basedpyright",)
-    # the gate's scope is made again when they change: it reads them
-    read = dict(scope_of(tmp_path).read)
-    assert {tmp_path / "justfile", tmp_path / "Makefile", tmp_path / "package.json"} <= set(read)
 
 
 def test_the_hatch_template_is_judged_by_mypy_on_what_its_script_names(tmp_path: Path) -> None:

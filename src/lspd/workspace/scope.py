@@ -34,7 +34,6 @@ from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
-from lspd.workspace.mypy_unconfigured import runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
@@ -234,8 +233,6 @@ def _python(
     found = {d: _config_in(ws, d) for d in sorted(directories)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [ws.root, *(p.parent for name in MYPY_FILES for p in configs[name])]
-    if mypy_config_in(ws.root) is None and found.get(ws.root) is None:  # no checker chosen
-        read += runner_paths(ws.root)  # a script running mypy or pyright, written later
     mypys = gate_mypy_scopes(ws, mypy_dirs, files)
     projects = [_mypy_project(ws, s) for s in mypys]
     for scope in mypys:
