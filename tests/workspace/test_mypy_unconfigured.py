@@ -6,13 +6,16 @@ basedpyright judges it as before."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
 from lspd.ops.check import workspace_diagnostics
+from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import UNCONFIGURED, CheckerChoice, choose
+from lspd.workspace.scope import gate_scope
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
 from tests.workspace.test_mypy_config import write
@@ -112,3 +115,29 @@ def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None
         ("backend", "backend/pyrightconfig.json", 1),
         ("lib", "lib/mypy.ini", 1),
     ]
+
+
+def test_a_running_daemons_scope_follows_what_chooses_the_checker(tmp_path: Path) -> None:
+    """A justfile running mypy written while the daemon runs is neither a source nor a
+    configuration: the walk finds the same files. The scope is made again all the same
+    (`GateScope.chose`), and a package.json script running pyright later makes it
+    basedpyright's again."""
+    root = project(tmp_path / "p", {"src/demo/__init__.py": "x: int = 1\n"})
+
+    async def run() -> list[str | None]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        labels = []
+        try:
+            assert await ws.watch()
+            labels.append((await gate_scope(ws)).projects[0].config)
+            write(root, {"justfile": "types:\n    mypy src\n"})
+            await ws.refresh_open_documents(catch_up=True)
+            labels.append((await gate_scope(ws)).projects[0].config)
+            write(root, {"package.json": json.dumps(PYRIGHT_SCRIPT)})
+            await ws.refresh_open_documents(catch_up=True)
+            labels.append((await gate_scope(ws)).projects[0].config)
+        finally:
+            await ws.close()
+        return labels
+
+    assert asyncio.run(run()) == [None, UNCONFIGURED, None]  # None: no configuration's

@@ -34,6 +34,7 @@ from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
+from lspd.workspace.mypy_unconfigured import runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
@@ -65,6 +66,10 @@ class GateScope:
     read: tuple[tuple[Path, tuple[int, int] | None], ...]  # configs read, as they were
     # TypeScript's solution-style layouts: each file's config and the others of its `tsc -b`
     solution: Solution = field(default_factory=lambda: Solution({}, {}, {}))
+    # What chose the checker of a root configuring none (its scripts, hooks, package.json), as
+    # they were: watched like `read`, but no configuration (a commit's kept result is keyed
+    # by `read`, and a pyrightconfig.json written would change this set: never found again)
+    chose: tuple[tuple[Path, tuple[int, int] | None], ...] = ()
 
 
 # Per workspace: the `projects.generation` it was made at, the walk it was made of, the scope,
@@ -152,7 +157,7 @@ def last_scope(ws: Workspace) -> GateScope | None:
 def _unchanged(scope: GateScope, imports: bool = True) -> bool:
     """Whether every configuration `scope` read is as it was then (and each file `imports`)."""
     found = (i for project in scope.projects for i in project.imports) if imports else ()
-    return all(stamp(path) == was for path, was in (*scope.read, *found))
+    return all(stamp(path) == was for path, was in (*scope.read, *scope.chose, *found))
 
 
 def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
@@ -218,7 +223,21 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     chosen = sorted({path for project in projects for path in project.files})
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
-    return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution)
+    chose = _chose(ws, by_language)
+    return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution, chose)
+
+
+def _chose(
+    ws: Workspace, by_language: dict[str, list[Path]]
+) -> tuple[tuple[Path, tuple[int, int] | None], ...]:
+    """What chooses the checker of a root holding Python that configures none (a justfile
+    running mypy written later makes it mypy's), as it is now; nothing elsewhere."""
+    files = by_language.get("python", [])
+    if not files or _server(ws, files[0]) not in PYRIGHT_SERVERS:
+        return ()
+    if mypy_config_in(ws.root) is not None or _config_in(ws, ws.root) is not None:
+        return ()
+    return tuple((path, stamp(path)) for path in runner_paths(ws.root))
 
 
 def _server(ws: Workspace, path: Path) -> str:
