@@ -179,31 +179,45 @@ def test_the_ways_a_script_says_it(
         (tmp_path / folder).mkdir()
     (tmp_path / name).parent.mkdir(exist_ok=True)
     (tmp_path / name).write_text(text)
-    assert script_targets(tmp_path) == (None if targets is None else ScriptMypy(name, targets, ()))
+    found = script_targets(tmp_path)
+    assert (None if found is None else found[:3]) == (
+        None if targets is None else (name, targets, ())
+    )
 
 
 @pytest.mark.parametrize(
-    ("line", "options"),
+    ("line", "options", "config"),
     [
-        ("mypy --strict app", ("--strict",)),
-        ("mypy --python-version 3.9 --pretty app", ("--python-version", "3.9")),
+        ("mypy --strict app", ("--strict",), None),
+        ("mypy --python-version 3.9 --pretty app", ("--python-version", "3.9"), None),
         (
             "mypy app --disable-error-code=import-untyped --cache-dir .c",
             ("--disable-error-code=import-untyped",),
+            None,
         ),
         (
             "mypy --no-warn-no-return --junit-xml out.xml app; mypy --strict x",
             ("--no-warn-no-return",),
+            None,
         ),
-        ("mypy --config-file tests/mypy.ini --no-incremental app", ()),
+        ("mypy --config-file tests/mypy.ini --no-incremental app", (), "tests/mypy.ini"),
+        ("mypy --config-file=./setup.cfg app", (), "./setup.cfg"),
     ],
 )
 def test_a_scripts_options_changing_what_mypy_says_are_read(
-    tmp_path: Path, line: str, options: tuple[str, ...]
+    tmp_path: Path, line: str, options: tuple[str, ...], config: str | None
 ) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "Makefile").write_text(f"lint:\n\t{line}\n")
-    assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), options)
+    assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), options, config)
+
+
+def test_a_command_naming_another_configuration_is_another_run(tmp_path: Path) -> None:
+    """`mypy --config-file strict.ini tests` beside `mypy app` is not the first's run."""
+    for folder in ("app", "tests"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "Makefile").write_text("lint:\n\tmypy app\n\tmypy --config-file strict.ini tests\n")
+    assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), ())
 
 
 def test_the_commands_giving_the_first_ones_options_are_the_gate(tmp_path: Path) -> None:

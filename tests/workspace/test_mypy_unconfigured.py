@@ -33,6 +33,9 @@ check = "mypy --install-types --non-interactive {args:src/demo tests}"
 NONE, HOOK = "no checker configuration: ", ".pre-commit-config.yaml's mypy hook"
 PYRIGHT_SCRIPT = {"scripts": {"typecheck": "pyright"}}
 PRECOMMIT = "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n  hooks: [{id: mypy}]\n"
+BACKEND_HOOK = PRECOMMIT.replace("{id: mypy}", "{id: mypy, files: ^backend/}")
+BACKEND = {"backend/mypy.ini": "[mypy]\n", "backend/svc.py": ""}
+PYRIGHTS = "no mypy configuration"
 
 
 @pytest.mark.parametrize(
@@ -49,6 +52,29 @@ PRECOMMIT = "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n  hooks
         ),
         ({"Makefile": "test:\n\tpytest src\n"}, "basedpyright", "no mypy configuration"),
         ({"Makefile": "types:\n\tmypy nowhere\n"}, "basedpyright", "no mypy configuration"),
+        # what runs mypy takes only the files of a folder below configuring its own
+        ({**BACKEND, ".pre-commit-config.yaml": BACKEND_HOOK}, "basedpyright", PYRIGHTS),
+        ({**BACKEND, "Makefile": "types:\n\tmypy backend/svc.py\n"}, "basedpyright", PYRIGHTS),
+        (
+            {
+                **BACKEND,
+                ".pre-commit-config.yaml": BACKEND_HOOK.replace("backend", "(src|backend)"),
+            },
+            "mypy",
+            f"{NONE}{HOOK} runs mypy",
+        ),
+        (
+            {**BACKEND, "Makefile": "types:\n\tmypy backend src\n"},
+            "mypy",
+            f"{NONE}Makefile runs mypy",
+        ),
+        # a configuration mypy would not find by itself: not its defaults
+        ({"Makefile": "types:\n\tmypy --config-file ci/mypy.ini src\n"}, "basedpyright", PYRIGHTS),
+        (
+            {"Makefile": "types:\n\tmypy --config-file=./mypy.ini src\n"},
+            "mypy",
+            f"{NONE}Makefile runs mypy",
+        ),
     ],
 )
 def test_what_runs_mypy_on_a_project_configuring_none_chooses_it(
@@ -64,6 +90,21 @@ def test_a_script_written_later_chooses_again(tmp_path: Path) -> None:
     write(tmp_path, {"justfile": "types:\n    mypy src\n"})
     assert choose(tmp_path).checkers == ("mypy",)
     write(tmp_path, {".github/workflows/ci.yml": "steps:\n- run: npx pyright\n"})
+    assert choose(tmp_path).checkers == ("basedpyright",)
+
+
+def test_a_folder_configuring_its_own_checker_that_goes_makes_the_hook_the_tops(
+    tmp_path: Path,
+) -> None:
+    """The hook takes backend/ alone: the top is mypy's once backend/ configures no checker
+    of its own (its mypy.ini removed), and basedpyright's again once it does."""
+    write(
+        tmp_path, {"src/demo/__init__.py": "", **BACKEND, ".pre-commit-config.yaml": BACKEND_HOOK}
+    )
+    assert choose(tmp_path).checkers == ("basedpyright",)
+    (tmp_path / "backend" / "mypy.ini").unlink()
+    assert choose(tmp_path).checkers == ("mypy",)
+    write(tmp_path, {"backend/pyrightconfig.json": "{}"})
     assert choose(tmp_path).checkers == ("basedpyright",)
 
 
@@ -115,6 +156,26 @@ def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None
         ("backend", "backend/pyrightconfig.json", 1),
         ("lib", "lib/mypy.ini", 1),
     ]
+
+
+def test_a_hook_on_a_folder_configuring_its_own_leaves_the_top_basedpyrights(
+    tmp_path: Path,
+) -> None:
+    """The repository's one mypy hook runs on backend/ (its own mypy.ini): app/ is no mypy
+    run's, so basedpyright's defaults judge it, as they would with no hook; lspd judged it
+    by mypy's defaults."""
+    files = {
+        **BACKEND,
+        ".pre-commit-config.yaml": BACKEND_HOOK,
+        "backend/svc.py": "y: int = 2\n",
+        "app/main.py": "def f(x): return x\n",
+    }
+    root = project(tmp_path / "p", files)
+    lines = [
+        (p.project.relative_to(root).as_posix(), p.config, [f.name for f in p.files])
+        for p in scope_of(root).projects
+    ]
+    assert sorted(lines) == [(".", None, ["main.py"]), ("backend", "backend/mypy.ini", ["svc.py"])]
 
 
 def test_a_running_daemons_scope_follows_what_chooses_the_checker(tmp_path: Path) -> None:

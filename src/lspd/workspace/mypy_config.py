@@ -72,6 +72,15 @@ def mypy_config_in(directory: Path) -> MypyConfig | None:
     return _CONFIGS.get(directory, paths, lambda: (_config_in(directory), ()))
 
 
+def configures_checker(folder: Path) -> bool:
+    """Whether `folder` configures a checker; one that cannot be read (a fixture's
+    pyproject.toml that is no TOML) configures none, as the scope reads it (`is_toml`)."""
+    try:
+        return mypy_config_in(folder) is not None or config_in(folder) is not None
+    except InvalidInput:
+        return False
+
+
 def _config_in(directory: Path) -> MypyConfig | None:
     for name in CONFIG_FILES:
         path = directory / name
@@ -130,7 +139,8 @@ def _chosen(
     if pyright is not None:
         return CheckerChoice((PYRIGHT,), pyright.label), read
     read = tuple(runner_paths(directory))
-    if (runner := mypy_runner(directory)) is not None:  # the project's gate, unconfigured
+    # the project's gate, unconfigured
+    if (runner := mypy_runner(directory, configures_checker)) is not None:
         return CheckerChoice((MYPY,), f"no checker configuration: {runner} runs mypy"), read
     return CheckerChoice((PYRIGHT,), "no mypy configuration"), read
 

@@ -37,6 +37,7 @@ from lspd.workspace.mypy_config import (
     PYRIGHT,
     MypyConfig,
     choose,
+    configures_checker,
     mypy_config_in,
     unconfigured,
 )
@@ -45,7 +46,6 @@ from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_paths, script_targets
-from lspd.workspace.pyright_scope import config_in
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -133,19 +133,10 @@ def _not_nested(directory: Path, inside: list[Path]) -> list[Path]:
 
     def nested(folder: Path) -> bool:
         if folder not in configures:
-            configures[folder] = _configures(folder) or nested(folder.parent)
+            configures[folder] = configures_checker(folder) or nested(folder.parent)
         return configures[folder]
 
     return [p for p in inside if not nested(p.parent)]
-
-
-def _configures(folder: Path) -> bool:
-    """Whether `folder` configures a checker; one that cannot be read (a fixture's
-    pyproject.toml that is no TOML) configures none, as the scope reads it (`is_toml`)."""
-    try:
-        return mypy_config_in(folder) is not None or config_in(folder) is not None
-    except InvalidInput:
-        return False
 
 
 class _Choice(NamedTuple):
@@ -169,11 +160,11 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
         return _Choice(taken, note, (), read, hook.options)
-    if hook is not None and hook.runs and hook.path.parent == directory:
-        note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(hook.runs)
+    ran = () if hook is None or hook.path.parent != directory else hook.runs
+    if hook is not None and ran and (chosen := _chosen(directory, inside, ran)):
+        note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(ran)
         note += _with(hook.runs_options)
-        chosen = _chosen(directory, inside, hook.runs)
-        return _Choice(chosen, note, hook.runs, read, hook.runs_options)
+        return _Choice(chosen, note, ran, read, hook.runs_options)
     read += script_paths(directory)  # a script running mypy, written later
     if (script := script_targets(directory)) is not None:
         note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)

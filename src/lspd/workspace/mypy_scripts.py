@@ -15,7 +15,9 @@ taken, with every command of it that gives the options its first gives (structlo
 `mypy: mypy tests/typing` in one environment, `mypy: mypy src` in another; a tox command's
 factor condition and `{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names
 is its folder or file (at the top, under src/ or lib/). Not read: `--config-file` (lspd
-reads the project's own), `--follow-imports` (dmypy's own rule).
+reads the project's own; where the project has none, a script naming another file than
+mypy finds by itself chooses no mypy: `mypy_unconfigured`), `--follow-imports` (dmypy's
+own rule).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ class ScriptMypy(NamedTuple):
     named: str  # the file saying it, relative to the project
     paths: tuple[str, ...]  # the paths it names, relative to the project
     options: tuple[str, ...]  # its options changing what mypy reports, as given
+    config: str | None = None  # the configuration its `--config-file` names, as given
 
 
 def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> ScriptMypy | None:
@@ -179,22 +182,36 @@ def _tox_line(line: str) -> str:
 
 def _command(
     directory: Path, commands: Iterable[list[str]], tools: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """The project's paths the commands running mypy name (each giving the options the first
-    gives: its gate is every one of them), and the first's options changing what mypy
-    reports."""
+) -> tuple[tuple[str, ...], tuple[str, ...], str | None] | None:
+    """The project's paths the commands running mypy name (each giving the options and
+    `--config-file` the first gives: its gate is every one of them), the first's options
+    changing what mypy reports, and the configuration it names."""
     found: dict[str, None] = {}
-    first: tuple[str, ...] | None = None
+    first: tuple[tuple[str, ...], str | None] | None = None
     for words in commands:
         for index, word in enumerate(words):
             run = commanded(words, index, RUNNERS)  # a command, not `echo ... mypy`
             if not run or word.rsplit("/", 1)[-1] not in tools:
                 continue
             if paths := named_paths(directory, words[index + 1 :]):
-                options = checking_options(words[index + 1 :])
-                first = options if first is None else first
-                found.update(dict.fromkeys(paths) if options == first else {})
-    return None if first is None else (tuple(found), first)
+                given = (checking_options(words[index + 1 :]), _config_file(words[index + 1 :]))
+                first = given if first is None else first
+                found.update(dict.fromkeys(paths) if given == first else {})
+    return None if first is None else (tuple(found), *first)
+
+
+def _config_file(words: list[str]) -> str | None:
+    """The configuration a mypy command (`words`, after `mypy`) names: `--config-file X`
+    or `--config-file=X`, as given; None where it names none."""
+    for index, word in enumerate(words):
+        if _ends(word):
+            break
+        name, equals, value = word.partition("=")
+        if name == "--config-file" and equals:
+            return value
+        if word == "--config-file" and index + 1 < len(words):
+            return words[index + 1]
+    return None
 
 
 def commanded(words: list[str], index: int, runners: set[str]) -> bool:

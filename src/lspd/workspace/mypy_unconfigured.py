@@ -6,27 +6,40 @@ Judged by basedpyright's defaults, such a project failed with errors its gate ne
 (an unannotated helper's `reportMissingTypeArgument`, where mypy said "Success").
 
 mypy then runs with its defaults on what the script or hook chooses (`mypy_scope`), as the
-project's gate runs it.
+project's gate runs it. Not where the script or hook takes only files of folders below that
+configure a checker of their own (a hook's `files: ^backend/`, backend/ holding a mypy.ini:
+the top's other files are no mypy run's), nor where the script names another configuration
+than mypy finds by itself (`mypy --config-file configs/strict.ini src`: not mypy's
+defaults, and lspd does not read that file).
 """
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lspd.workspace.checker_runs import run_paths, runs
-from lspd.workspace.mypy_precommit import precommit_mypy, precommit_paths
-from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.mypy_files import CONFIG_FILES
+from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
+from lspd.workspace.mypy_scripts import ScriptMypy, script_paths, script_targets
 from lspd.workspace.pyright_part import COMMANDS
+from lspd.workspace.pyright_scope import CONFIG_JSON
+
+Configures = Callable[[Path], bool]  # whether a folder configures a checker of its own
+_LITERAL = re.compile(r"(?:[\w/-]|\\[./-])*")  # a regex's start matching itself alone
 
 
-def mypy_runner(directory: Path) -> str | None:
-    """What of the project at `directory` runs mypy (its pre-commit hook, the script naming
-    it), where nothing of it runs pyright; None where nothing runs mypy on it."""
+def mypy_runner(directory: Path, configures: Configures) -> str | None:
+    """What of the project at `directory` runs mypy on files of its own (its pre-commit
+    hook, the script naming it), where nothing of it runs pyright; None where nothing
+    does. A file of its own is in no folder below that `configures` a checker."""
     hook = precommit_mypy(directory)
     script = script_targets(directory)
-    if hook is not None and hook.path.parent == directory:
+    if hook is not None and hook.path.parent == directory and _hook_takes(hook, configures):
         found = hook.label
-    elif script is not None:
+    elif script is not None and _script_takes(directory, script, configures):
         found = script.named
     else:
         return None
@@ -34,6 +47,86 @@ def mypy_runner(directory: Path) -> str | None:
 
 
 def runner_paths(directory: Path) -> list[Path]:
-    """The paths whose change can change `mypy_runner(directory)`."""
+    """The paths whose change can change `mypy_runner(directory)`: the scripts, the hooks,
+    what runs pyright, and the configurations of the folders they name."""
     found = [*precommit_paths(directory), *script_paths(directory), *run_paths(directory)]
+    for folder in _named_folders(directory):
+        found += [folder / name for name in (*CONFIG_FILES, CONFIG_JSON)]
     return list(dict.fromkeys(found))
+
+
+def _hook_takes(hook: PrecommitMypy, configures: Configures) -> bool:
+    """Whether the hook runs mypy on a file of its folder's own: a path its entry names, or
+    a file its `files` take, where that regex (or the top-level one) starts in folders
+    (`^backend/`, `^(api|web)/`) not all configuring a checker; any other takes one."""
+    directory = hook.path.parent
+    if any(_own(directory, name, configures) for name in hook.runs):
+        return True
+    for files, _ in hook.hooks:
+        folders = _folders(files.pattern) or _folders(hook.top[0].pattern)
+        if folders is None or any(_own(directory, name, configures) for name in folders):
+            return True
+    return False
+
+
+def _script_takes(directory: Path, script: ScriptMypy, configures: Configures) -> bool:
+    """Whether the script runs mypy with its defaults on a path of the project's own: it
+    names no configuration but one mypy finds by itself."""
+    if script.config is not None and os.path.normpath(script.config) not in CONFIG_FILES:
+        return False
+    return any(_own(directory, name, configures) for name in script.paths)
+
+
+def _own(directory: Path, name: str, configures: Configures) -> bool:
+    """Whether `name` (relative to `directory`) is in no folder below it configuring a
+    checker (a folder named: itself too)."""
+    path = directory / name
+    folder = path if path.is_dir() else path.parent
+    while folder != directory and directory in folder.parents:
+        if configures(folder):
+            return False
+        folder = folder.parent
+    return True
+
+
+def _folders(pattern: str) -> list[str] | None:
+    """The folders a pre-commit `files` regex anchored at the start takes files of alone
+    (`^backend/` -> backend, `^(api|web)/src/` -> api/src, web/src); None where it may take
+    a file of any (`\\.py$`, `^src`: src.py too)."""
+    if not pattern.startswith("^"):
+        return None
+    body, rest = pattern[1:], ""
+    if body.startswith(("(?:", "(")):
+        inner = body[3:] if body.startswith("(?:") else body[1:]
+        if ")" not in inner:
+            return None
+        inner, rest = inner.split(")", 1)
+        choices = inner.split("|")
+    else:
+        choices = [body]
+    found = []
+    for choice in choices:
+        literal = _LITERAL.match(choice + rest)
+        assert literal is not None  # matches the empty string at least
+        text = re.sub(r"\\(.)", r"\1", literal[0])
+        if "/" not in text:
+            return None
+        found.append(text.rsplit("/", 1)[0])
+    return found
+
+
+def _named_folders(directory: Path) -> Iterator[Path]:
+    """The folders below `directory` whose configuration decides whether what the hook or
+    the script names is the project's own (`_own`)."""
+    hook, script = precommit_mypy(directory), script_targets(directory)
+    names = [*(script.paths if script is not None else ())]
+    if hook is not None:
+        names += hook.runs
+        for files, _ in hook.hooks:
+            names += _folders(files.pattern) or _folders(hook.top[0].pattern) or []
+    for name in dict.fromkeys(names):
+        path = directory / name
+        folder = path if path.is_dir() else path.parent
+        while folder != directory and directory in folder.parents:
+            yield folder
+            folder = folder.parent
