@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.npm_installed import deciding, uninstalled
 from tests.conftest import answer
@@ -140,6 +142,36 @@ def test_a_pnpm_member_is_installed_where_it_has_node_modules_or_pnpm_hoists(
     assert uninstalled(config, root) is None
     (root / "pnpm-lock.yaml").write_text("")  # pnpm's install (its lockfile wins)
     assert uninstalled(config, root) == root / "website"
+
+
+@pytest.mark.parametrize(
+    ("made", "installer"),
+    [
+        ("node_modules/.package-lock.json", "npm"),  # npm install: its hidden lockfile
+        ("node_modules/.yarn-integrity", "yarn"),
+        ("node_modules/.modules.yaml", "pnpm"),  # pnpm install, npm's file a leftover too
+        ("npm-shrinkwrap.json", "npm"),  # npm's committed lockfile of another name
+        (None, "pnpm"),  # nothing installed, nothing committed: pnpm's file says
+    ],
+)
+def test_without_a_lockfile_the_node_modules_made_says_who_installs(
+    tmp_path: Path, made: str | None, installer: str
+) -> None:
+    """An npm workspace (`workspaces`) with a leftover pnpm-workspace.yaml and no lockfile
+    committed was taken as pnpm's, and its member uninstalled (pnpm reads no
+    `workspaces`): the root's node_modules says who installed it."""
+    files = {
+        "package.json": json.dumps({"workspaces": ["website"]}),
+        "pnpm-workspace.yaml": "packages: [website]\n",
+        "website/package.json": APP,
+        **({made: "{}"} if made is not None else {}),
+    }
+    root = write(tmp_path / "p", files)
+    if installer == "pnpm" and made is not None:
+        (root / "node_modules/.package-lock.json").write_text("{}")
+    config = root / "website/tsconfig.json"
+    assert uninstalled(config, root) == (root / "website" if installer == "pnpm" else None)
+    assert root / "node_modules" in deciding(config, root)  # an install later is seen
 
 
 def test_what_says_whether_a_package_is_installed_is_watched_installed_or_not(

@@ -36,7 +36,10 @@ PACKAGE = "package.json"
 PNPM = "pnpm-workspace.yaml"
 LERNA = "lerna.json"
 _PNPM_LOCK = "pnpm-lock.yaml"
-_OTHER_LOCKS = ("package-lock.json", "yarn.lock", "bun.lock", "bun.lockb")
+_OTHER_LOCKS = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "bun.lock", "bun.lockb")
+# what an installer leaves in the node_modules it made: pnpm's, and the others'
+_PNPM_MADE = (".pnpm", ".modules.yaml")
+_OTHERS_MADE = (".package-lock.json", ".yarn-integrity", ".yarn-state.yml")
 _DECLARED = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 
 
@@ -74,6 +77,8 @@ def watched(package: Path, root: Path) -> list[Path]:
     for above in (package, *package.parents):
         paths += [above / PACKAGE, above / PNPM, above / LERNA, above / ".npmrc"]
         paths += [above / _PNPM_LOCK, *(above / name for name in _OTHER_LOCKS)]
+        if (above / PNPM).is_file():  # who installed it, where no lockfile says (`_pnpm`)
+            paths.append(above / "node_modules")
         if above == root:
             break
     return paths
@@ -110,11 +115,19 @@ def _member(package: Path, workspace: Path) -> str | None:
 
 def _pnpm(workspace: Path) -> bool:
     """Whether pnpm installs the workspace at `workspace`: it has a pnpm-workspace.yaml, and
-    pnpm's lockfile or no other installer's beside it."""
+    pnpm's lockfile or no other installer's beside it; where none is (not committed), the
+    node_modules it installed says (npm's `.package-lock.json` beside a leftover
+    pnpm-workspace.yaml: npm's), else pnpm's."""
     if not (workspace / PNPM).is_file():
         return False
-    others = any((workspace / name).is_file() for name in _OTHER_LOCKS)
-    return (workspace / _PNPM_LOCK).is_file() or not others
+    if (workspace / _PNPM_LOCK).is_file():
+        return True
+    if any((workspace / name).is_file() for name in _OTHER_LOCKS):
+        return False
+    installed = workspace / "node_modules"
+    if any((installed / name).exists() for name in _PNPM_MADE):
+        return True
+    return not any((installed / name).exists() for name in _OTHERS_MADE)
 
 
 def _hoisted(workspace: Path) -> bool:
