@@ -164,6 +164,26 @@ def test_a_hook_naming_the_configuration_mypy_finds_anyway_is_taken(
     assert found.options == (("--strict",) if "--strict" in args else ())
 
 
+def test_a_hook_naming_a_file_mypy_would_not_read_by_itself_is_not_taken(
+    tmp_path: Path,
+) -> None:
+    """`--config-file=setup.cfg` where setup.cfg has no `[mypy]` and pyproject.toml has a
+    `[tool.mypy]`: the hook runs mypy with its defaults, not the configuration lspd reads.
+    It was taken by the file's name. Once the `[mypy]` is setup.cfg's alone, it is the
+    file mypy reads by itself: taken (read again: the configurations are read beside it)."""
+    files = {"app.py": ERROR, "pyproject.toml": "[tool.mypy]\nstrict = true\n"}
+    root = project(tmp_path / "p", files)
+    (root / "setup.cfg").write_text("[flake8]\nmax-line-length = 100\n")
+    hook = "    - id: mypy\n      args: [--config-file=setup.cfg]\n      files: ^app\\.py$\n"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    assert precommit_mypy(root) is None
+    (root / "setup.cfg").write_text("[mypy]\nstrict = true\n")
+    assert precommit_mypy(root) is None  # pyproject.toml's [tool.mypy] is read first
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    found = precommit_mypy(root)
+    assert found is not None and found.takes(root / "app.py")
+
+
 def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -> None:
     """It runs on no commit and in no `pre-commit run --all-files`: its files are no gate's
     until the CI runs that stage (`precommit_hooks`)."""

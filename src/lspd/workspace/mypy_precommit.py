@@ -15,24 +15,27 @@ options that change what mypy reports (`--strict`, `--python-version=3.10`:
 one set. Where they differ, those with none are taken (black: its second hook, over one
 script with `--python-version=3.10 --strict`, is left out, its file the gate's only where
 another hook takes it); a hook with an option lspd does not know is never taken, nor one
-whose `--config-file` names a file mypy would not find by itself (`--config-file=
-pyproject.toml` is the file lspd reads too). Those only shaping the output, and
-`--ignore-missing-imports` (mirrors-mypy's default), are no such change of which files
-the project proves (the errors of a missing import aside). The environment a hook installs
-is not made: lspd's mypy runs in the project's.
+whose `--config-file` names another file than mypy reads by itself (`--config-file=
+pyproject.toml` is the file lspd reads too, where it holds mypy's table). Those only
+shaping the output, and `--ignore-missing-imports` (mirrors-mypy's default), are no such
+change of which files the project proves (the errors of a missing import aside). The
+environment a hook installs is not made: lspd's mypy runs in the project's.
 """
 
 from __future__ import annotations
 
+import configparser
 import functools
 import os
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
 
+from lspd.workspace.mypy_config_read import sections_of
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_scripts import checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
@@ -110,6 +113,8 @@ def _kept(path: Path) -> tuple[PrecommitMypy | None, tuple[Path, ...]]:
         run, body, read = config_hooks(path)
     except yaml.YAMLError:
         return None, ()
+    # a hook's `--config-file` names the file mypy reads by itself, or another (`_read_anyway`)
+    read += [path.parent / name for name in CONFIG_FILES]
     return _read(path, run, body), tuple(read)
 
 
@@ -119,10 +124,10 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
     try:
         mypys = [hook for hook in run if _is_mypy(hook)]
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
-        taken, options = _alike([(hook, _options(_after(hook))) for hook in passing])
+        taken, options = _alike([(hook, _options(_after(hook), path.parent)) for hook in passing])
         hooks = tuple(_regexes(hook) for hook in taken)
         afters = [_after(hook) for hook in mypys if hook not in passing]
-        runs = [(named_paths(path.parent, after), _options(after)) for after in afters]
+        runs = [(named_paths(path.parent, a), _options(a, path.parent)) for a in afters]
         ran, runs_options = _alike([(paths, options) for paths, options in runs if paths])
         top = _regexes(body)
     except (re.error, TypeError):
@@ -151,19 +156,19 @@ def _after(hook: dict[str, Any]) -> list[str]:
     return words[words.index("mypy") + 1 :] if "mypy" in words else []
 
 
-def _options(words: list[str]) -> tuple[str, ...] | None:
+def _options(words: list[str], folder: Path) -> tuple[str, ...] | None:
     """A hook's options changing what mypy reports; None where one is neither such nor one
     only shaping its output (`SAME_CHECK`), nor a `--config-file` naming the file mypy
     finds by itself (`_found_anyway`): such a hook is never taken."""
-    words = _found_anyway(words)
+    words = _found_anyway(words, folder)
     taken = tuple(w for w in checking_options(words) if w not in SAME_CHECK)
     unknown = [w for w in words if w.startswith("-") and w not in taken]
     return None if any(w.split("=")[0] not in SAME_CHECK for w in unknown) else taken
 
 
-def _found_anyway(words: list[str]) -> list[str]:
-    """A hook's words less a `--config-file` naming a file mypy looks for by itself where
-    the hook runs (`args: [--config-file=pyproject.toml]`, written by many: the same
+def _found_anyway(words: list[str], folder: Path) -> list[str]:
+    """A hook's words less a `--config-file` naming the file mypy reads by itself where the
+    hook runs, `folder` (`args: [--config-file=pyproject.toml]`, written by many: the same
     configuration lspd reads), and its value."""
     kept: list[str] = []
     at = 0
@@ -171,10 +176,30 @@ def _found_anyway(words: list[str]) -> list[str]:
         name, equals, value = words[at].partition("=")
         given = 2 if name == _CONFIG_FILE and not equals and at + 1 < len(words) else 1
         value = words[at + 1] if given == 2 else value
-        if not (name == _CONFIG_FILE and os.path.normpath(value) in CONFIG_FILES):
+        if not (name == _CONFIG_FILE and _read_anyway(folder, value)):
             kept += words[at : at + given]
         at += given
     return kept
+
+
+def _read_anyway(folder: Path, value: str) -> bool:
+    """Whether `--config-file value` names the file mypy reads by itself at `folder`: the
+    first of its files holding a mypy section (`--config-file=setup.cfg` where setup.cfg
+    has no `[mypy]` and pyproject.toml a `[tool.mypy]` is another: mypy's defaults)."""
+    name = os.path.normpath(value)
+    if name not in CONFIG_FILES:
+        return False
+    for candidate in CONFIG_FILES:
+        try:
+            text = (folder / candidate).read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        try:
+            if sections_of(candidate, text) is not None:
+                return candidate == name
+        except (tomllib.TOMLDecodeError, configparser.Error):
+            return candidate == name  # mypy stops at it too
+    return True  # mypy finds none by itself: its defaults, as the file named without one
 
 
 def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:
