@@ -235,3 +235,25 @@ def test_the_options_every_hook_gives_are_given_mypy(tmp_path: Path) -> None:
     found = precommit_mypy(root)
     assert found is not None and found.options == ()
     assert [found.takes(root / name) for name in ("app.py", "b.py")] == [False, True]
+
+
+def test_a_hook_running_mypy_as_configured_gives_it_its_options(tmp_path: Path) -> None:
+    """yarl's: `files` in its .mypy.ini, and a hook passing no file names and naming no
+    path, with `--python-version=3.11` and reports: mypy checks `files` under those
+    options. The hook was not taken (its reports were no option lspd knew), so its
+    `distutils` import was an error of the 3.12 running mypy where its CI said none."""
+    untyped = "def double(x):\n    return x * 2\n"
+    files = {"mypy.ini": "[mypy]\nfiles = app\n", "app/__init__.py": untyped, "b.py": untyped}
+    root = project(tmp_path / "p", files)
+    (root / ".tox/h").mkdir(parents=True)  # a report's folder, written: no path mypy checks
+    args = "[--strict, --txt-report=.tox/r, --html-report, .tox/h]"
+    hook = f"    - id: mypy\n      pass_filenames: false\n      args: {args}\n"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "--strict"))
+    assert truth == [("app/__init__.py", 1, "no-untyped-def")]
+    assert _found(root) == truth
+    [scope] = answer(root, workspace_diagnostics).scope
+    assert (scope.files, scope.note) == (1, "files = app (with --strict)")
+    bare = hook.replace("--strict, ", "")
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{bare}")
+    assert _found(root) == []  # as configured, no option

@@ -181,8 +181,8 @@ def _scoped(
         [project.directory], python, configured, restricted, False, root, interpreter, texts
     ):
         read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
-        if scope.configured:  # mypy as its configuration's `files` say
-            return list(scope.files), None, read
+        if scope.configured:  # mypy as its configuration's `files` say, with the gate's options
+            return list(scope.files), list(scope.options) or None, read
         walked = set(python)  # not a module git ignores mypy follows into: no target
         targeted = [p for p in scope.files if p in walked]
         # by their names through symlinked folders too, as `mypy .` walks into them

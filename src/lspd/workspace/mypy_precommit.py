@@ -37,7 +37,7 @@ import yaml
 
 from lspd.workspace.mypy_config_read import sections_of
 from lspd.workspace.mypy_files import CONFIG_FILES
-from lspd.workspace.mypy_scripts import checking_options, named_paths
+from lspd.workspace.mypy_scripts import REPORTS, checking_options, named_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
 
@@ -47,6 +47,7 @@ SAME_CHECK = frozenset(
     | {"--no-pretty", "--show-column-numbers", "--show-error-context", "--no-error-summary"}
     | {"--color-output", "--no-color-output", "--show-traceback", "--install-types"}
     | {"--non-interactive", "--hide-error-context", "--show-error-code-links"}
+    | REPORTS
 )
 _CONFIG_FILE = "--config-file"
 Regexes = tuple[re.Pattern[str], re.Pattern[str]]  # (files, exclude), pre-commit's pair
@@ -66,6 +67,9 @@ class PrecommitMypy:
     # a hook passing file names ignores missing imports (`--ignore-missing-imports`, or
     # mirrors-mypy's default `args`, none written)
     ignores_missing: bool = False
+    # the options of the hooks running mypy as its configuration says (`pass_filenames:
+    # false`, no path named: yarl's `--python-version=3.11`); None where no hook does
+    configured: tuple[str, ...] | None = None
 
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
@@ -129,14 +133,16 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
         afters = [_after(hook) for hook in mypys if hook not in passing]
         runs = [(named_paths(path.parent, a), _options(a, path.parent)) for a in afters]
         ran, runs_options = _alike([(paths, options) for paths, options in runs if paths])
+        bare = [((), options) for paths, options in runs if not paths]
+        configured = _alike(bare)[1] if any(o is not None for _, o in bare) else None
         top = _regexes(body)
     except (re.error, TypeError):
         return None
     named = tuple(dict.fromkeys(p for paths in ran for p in paths))
-    if not (hooks or named):
+    if not (hooks or named or configured is not None):
         return None
     ignoring = any(_ignores_missing(hook) for hook in taken)
-    return PrecommitMypy(path, top, hooks, named, options, runs_options, ignoring)
+    return PrecommitMypy(path, top, hooks, named, options, runs_options, ignoring, configured)
 
 
 def _ignores_missing(hook: dict[str, Any]) -> bool:

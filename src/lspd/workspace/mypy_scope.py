@@ -190,17 +190,24 @@ def _with_hooks(
     where lspd said 0). Only where one run can stand for both: a hook of the project's own
     folder, giving mypy no option of its own, not ignoring missing imports (mirrors-mypy's
     default), and of those files the ones naming a module no other names (two examples'
-    `main.py`: "Duplicate module named", where `files` alone are checked)."""
+    `main.py`: "Duplicate module named", where `files` alone are checked). A hook of its
+    folder running mypy as the configuration says (`pass_filenames: false`, no path named)
+    gives mypy its options (yarl's `--python-version=3.11`: its `distutils` import is no
+    error there, and one under the 3.12 running mypy)."""
     chosen = _chosen(directory, inside, config.files)
     note = "files = " + ", ".join(config.files)
     taken = set(chosen)
-    if hook is None or hook.options or hook.ignores_missing or hook.path.parent != directory:
+    if hook is None or hook.path.parent != directory:
         return _Choice(chosen, note, (), read, configured=True)
+    given = hook.configured or ()  # a hook running mypy as configured, with options: so lspd
+    note += _with(given)
+    if hook.options or hook.ignores_missing:
+        return _Choice(chosen, note, (), read, given, configured=True)
     more = [p for p in inside if hook.takes(p) and p not in taken]
     names = Counter(module_of(p, config, directory) for p in [*chosen, *more])
     more = [p for p in more if names[module_of(p, config, directory)] == 1]
-    if not more:
-        return _Choice(chosen, note, (), read, configured=True)
+    if not more or given:  # (one run: the hooks' options differ)
+        return _Choice(chosen, note, (), read, given, configured=True)
     note += f", and the {len(more)} more {hook.label} passes mypy"
     return _Choice([*chosen, *more], note, (), read)
 

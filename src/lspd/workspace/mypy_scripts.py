@@ -58,7 +58,13 @@ RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
-_VALUED |= {*_NAMES_MODULE, "--junit-xml", "--html-report", "-c"}
+# mypy's reports: each writes into the folder (or file) it is given, and changes no error
+REPORTS = frozenset(
+    {"--junit-xml", "--html-report", "--txt-report", "--xml-report", "--cobertura-xml-report"}
+    | {"--linecount-report", "--linecoverage-report", "--lineprecision-report"}
+    | {"--any-exprs-report", "--xslt-html-report", "--xslt-txt-report"}
+)
+_VALUED |= {*_NAMES_MODULE, *REPORTS, "-c"}
 # mypy's options that change what it reports, given it as a script gives them (the others
 # shape its output or cache, or choose what lspd reads itself: configuration, targets)
 _CHECKING_VALUED = {"--python-version", "--platform", "--always-true", "--always-false"}
