@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.ops import file_diagnostics
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import UNCONFIGURED, CheckerChoice, choose
@@ -202,3 +203,43 @@ def test_a_running_daemons_scope_follows_what_chooses_the_checker(tmp_path: Path
         return labels
 
     assert asyncio.run(run()) == [None, UNCONFIGURED, None]  # None: no configuration's
+
+
+def test_packages_below_each_running_mypy_are_judged_by_its_defaults(tmp_path: Path) -> None:
+    """markitdown's layout: no configuration anywhere, packages/ each the `hatch new`
+    template's, whose `types:check` runs mypy in the package on its paths. basedpyright's
+    defaults said 197 errors and 2,979 warnings there; each package with such a script is
+    now judged as it is (one without stays basedpyright's), and by a file's own question
+    too (`project_of`). Under a top configuring mypy, a package is the top's, as before."""
+    files = {
+        "packages/a/pyproject.toml": HATCH.replace("src/demo", "src/a"),
+        "packages/a/src/a/__init__.py": "def double(x: int) -> int:\n    return x * 2\n",
+        "packages/a/tests/test_a.py": 'from a import double\n\nwrong: int = double(1) + ""\n',
+        "packages/b/pyproject.toml": '[project]\nname = "b"\nversion = "0.1"\n',
+        "packages/b/src/b/__init__.py": "import os\n\nvalue = os.environ.get('X')\n",
+    }
+    root = project(tmp_path / "p", files)
+    package = root / "packages/a"
+    said = cli_errors(root, "src/a", "tests", cwd=package)
+    truth = sorted((f"packages/a/{f}", line, code) for f, line, _, code, _ in said)
+    assert truth == [("packages/a/tests/test_a.py", 3, "operator")]
+    lines = [
+        (p.project.relative_to(root).as_posix(), p.config, len(p.files))
+        for p in scope_of(root).projects
+    ]
+    assert sorted(lines) == [
+        ("packages/a", f"packages/a/{UNCONFIGURED}", 2),
+        ("packages/b", None, 1),
+    ]
+    checked = answer(root, workspace_diagnostics)
+    mypys = [d for d in checked.diagnostics if d.source == "mypy"]
+    assert sorted((d.path, d.line, d.code) for d in mypys) == truth
+    assert {d.path for d in checked.diagnostics if d.source != "mypy"} <= {
+        "packages/b/src/b/__init__.py"
+    }
+    one = answer(root, lambda ws: file_diagnostics.diagnostics(ws, "packages/a/tests/test_a.py"))
+    assert [(d.line, d.code, d.source) for d in one.diagnostics] == [(3, "operator", "mypy")]
+    (root / "pyproject.toml").write_text("[tool.mypy]\n")  # the top's mypy reads the package
+    assert [(p.project, p.config) for p in scope_of(root).projects] == [
+        (root, "pyproject.toml [tool.mypy]")
+    ]

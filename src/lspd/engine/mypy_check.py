@@ -30,6 +30,7 @@ from lspd.workspace.mypy_config import (
     MypyConfig,
     choose,
     mypy_config_in,
+    unconfigured_gate,
 )
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_installed import pth_stamps
@@ -103,6 +104,8 @@ def project_of(ws: Workspace, path: Path) -> MypyProject | None:
         has_config = any((directory / name).is_file() for name in (*CONFIG_FILES, CONFIG_JSON))
         if has_config:
             has_config = mypy_config_in(directory) is not None or config_in(directory) is not None
+        if not has_config and directory != ws.root:  # a package whose script runs mypy
+            has_config = unconfigured_gate(directory, ws.root, configured, ws.restricted)
         if has_config or directory == ws.root:
             choice = choose(directory, configured, ws.restricted)
             if MYPY not in choice.checkers:

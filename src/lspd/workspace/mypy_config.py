@@ -21,7 +21,7 @@ from typing import Any
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_files import CONFIG_FILES, MYPY_INI, PYPROJECT, SETUP_CFG
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.mypy_unconfigured import mypy_runner, runner_paths
+from lspd.workspace.mypy_unconfigured import may_run_mypy, mypy_runner, runner_paths
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
@@ -143,6 +143,28 @@ def _chosen(
     if (runner := mypy_runner(directory, configures_checker)) is not None:
         return CheckerChoice((MYPY,), f"no checker configuration: {runner} runs mypy"), read
     return CheckerChoice((PYRIGHT,), "no mypy configuration"), read
+
+
+def unconfigured_gate(
+    directory: Path, root: Path | None, configured: str = "project", restricted: bool = False
+) -> bool:
+    """Whether `directory`, a package below `root` (its pyproject.toml) where neither it nor
+    a folder above it up to `root` configures a checker, is judged by mypy's defaults all
+    the same: its own script or hook runs mypy on files of its own and nothing of it runs
+    pyright (`choose`). markitdown's packages are each the `hatch new` template's, its
+    `types:check` running mypy; basedpyright's defaults said 197 errors and 2,979 warnings
+    of a repository whose CI runs no type checker."""
+    if configured != "project" or root is None or root not in directory.parents:
+        return False
+    if not (directory / PYPROJECT).is_file() or not may_run_mypy(directory):
+        return False
+    if any(
+        configures_checker(f)
+        for f in (directory, *directory.parents)
+        if f == root or root in f.parents
+    ):
+        return False
+    return MYPY in choose(directory, configured, restricted).checkers
 
 
 def unconfigured(directory: Path) -> MypyConfig:

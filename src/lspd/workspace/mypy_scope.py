@@ -40,6 +40,7 @@ from lspd.workspace.mypy_config import (
     configures_checker,
     mypy_config_in,
     unconfigured,
+    unconfigured_gate,
 )
 from lspd.workspace.mypy_follow import followed, module_of, unwalked
 from lspd.workspace.mypy_installed import pth_folders
@@ -92,7 +93,10 @@ def mypy_scopes(
     scopes = []
     for directory in sorted(set(directories)):
         config = mypy_config_in(directory)
-        defaults = config is None and directory == root  # mypy at the top all the same
+        # mypy at the top all the same, or in a package below (`unconfigured_gate`)
+        defaults = config is None and (
+            directory == root or unconfigured_gate(directory, root, configured, restricted)
+        )
         if config is None and not defaults:
             continue
         choice = choose(directory, configured, restricted)
@@ -102,7 +106,7 @@ def mypy_scopes(
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
-        inside = _not_nested(directory, inside) if defaults else inside
+        inside = _not_nested(directory, inside, root) if defaults else inside
         picked = _chosen_by(directory, config, inside)
         chosen, note, packages, read_too, options, as_configured = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
@@ -125,15 +129,17 @@ def mypy_scopes(
     return scopes
 
 
-def _not_nested(directory: Path, inside: list[Path]) -> list[Path]:
-    """Of `inside`, the files of no folder below `directory` configuring a checker: mypy's
-    defaults at a top configuring none judge what nothing nearer judges (backend/'s own
-    mypy.ini judges backend/, as `mypy_check.project_of` finds)."""
+def _not_nested(directory: Path, inside: list[Path], root: Path | None) -> list[Path]:
+    """Of `inside`, the files of no folder below `directory` configuring a checker (or a
+    package below whose own script runs mypy: `unconfigured_gate`): mypy's defaults at a
+    folder configuring none judge what nothing nearer judges (backend/'s own mypy.ini
+    judges backend/, as `mypy_check.project_of` finds)."""
     configures: dict[Path, bool] = {directory: False}
 
     def nested(folder: Path) -> bool:
         if folder not in configures:
-            configures[folder] = configures_checker(folder) or nested(folder.parent)
+            own = configures_checker(folder) or unconfigured_gate(folder, root)
+            configures[folder] = own or nested(folder.parent)
         return configures[folder]
 
     return [p for p in inside if not nested(p.parent)]

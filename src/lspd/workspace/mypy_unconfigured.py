@@ -23,7 +23,14 @@ from pathlib import Path
 from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
-from lspd.workspace.mypy_scripts import ScriptMypy, script_paths, script_targets
+from lspd.workspace.mypy_scripts import (
+    MOST_BYTES,
+    ScriptMypy,
+    script_files,
+    script_paths,
+    script_targets,
+)
+from lspd.workspace.precommit_hooks import CONFIG_NAME
 from lspd.workspace.pyright_part import COMMANDS
 from lspd.workspace.pyright_scope import CONFIG_JSON
 
@@ -44,6 +51,18 @@ def mypy_runner(directory: Path, configures: Configures) -> str | None:
     else:
         return None
     return None if runs(directory, COMMANDS) else found
+
+
+def may_run_mypy(directory: Path) -> bool:
+    """Whether one of the project's scripts, or a pre-commit configuration in its folder,
+    says "mypy" at all: read before what runs it is (a uv workspace's 400 members)."""
+    for path in [*script_files(directory), directory / CONFIG_NAME]:
+        try:
+            if path.stat().st_size <= MOST_BYTES and b"mypy" in path.read_bytes():
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def runner_paths(directory: Path) -> list[Path]:

@@ -31,7 +31,7 @@ from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.c_projects import c_projects
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_config import MYPY, choose, mypy_config_in
+from lspd.workspace.mypy_config import MYPY, UNCONFIGURED, choose, mypy_config_in
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.mypy_unconfigured import runner_paths
@@ -223,21 +223,29 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     chosen = sorted({path for project in projects for path in project.files})
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
-    chose = _chose(ws, by_language)
+    chose = _chose(ws, by_language, projects)
     return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution, chose)
 
 
 def _chose(
-    ws: Workspace, by_language: dict[str, list[Path]]
+    ws: Workspace, by_language: dict[str, list[Path]], projects: list[ProjectScope]
 ) -> tuple[tuple[Path, tuple[int, int] | None], ...]:
     """What chooses the checker of a root holding Python that configures none (a justfile
-    running mypy written later makes it mypy's), as it is now; nothing elsewhere."""
+    running mypy written later makes it mypy's), and of each package below judged by
+    mypy's defaults (`unconfigured_gate`), as it is now."""
     files = by_language.get("python", [])
     if not files or _server(ws, files[0]) not in PYRIGHT_SERVERS:
         return ()
-    if mypy_config_in(ws.root) is not None or _config_in(ws, ws.root) is not None:
-        return ()
-    return tuple((path, stamp(path)) for path in runner_paths(ws.root))
+    chosen = [p.project for p in projects if p.project != ws.root and _unconfigured(p)]
+    if mypy_config_in(ws.root) is None and _config_in(ws, ws.root) is None:
+        chosen.insert(0, ws.root)
+    found = dict.fromkeys(path for folder in chosen for path in runner_paths(folder))
+    return tuple((path, stamp(path)) for path in found)
+
+
+def _unconfigured(project: ProjectScope) -> bool:
+    """Whether mypy's defaults judge `project` (no configuration of its own)."""
+    return project.config is not None and project.config.endswith(UNCONFIGURED)
 
 
 def _server(ws: Workspace, path: Path) -> str:
