@@ -6,7 +6,6 @@ when it changed."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_config import CheckerChoice, choose, mypy_config_in
 from lspd.workspace.mypy_scope import mypy_scopes
 from tests.conftest import answer
-from tests.workspace.mypy_env import cli_errors, mypy_ran, project
+from tests.workspace.mypy_env import cli_errors, project
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -117,26 +116,6 @@ def test_the_scope_is_mypys_files_less_its_exclude(tmp_path: Path) -> None:
     assert mypy_scopes([tmp_path], files, "project", False) == []  # both: pyright's scope
     (scope,) = mypy_scopes([tmp_path], files, "project", False, alone=False)  # mypy's run
     assert scope.files == tuple(sorted(files))
-
-
-def test_a_module_with_a_stub_beside_it_is_its_stub_alone(tmp_path: Path) -> None:
-    """mypy's walk of a folder takes `op.pyi` and leaves `op.py` beside it: alembic's scope
-    said 54 files where its mypy checks 52. mypy's own listing (`-v`'s sources) is the
-    truth."""
-    files = {
-        "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\n',
-        "app/__init__.py": "",
-        "app/op.py": "def run(x):\n    return x\n",
-        "app/op.pyi": "def run(x: int) -> int: ...\n",
-        "app/stub_only.pyi": "",
-    }
-    root = project(tmp_path / "p", files)
-    walked = [root / name for name in files if name.endswith((".py", ".pyi"))]
-    (scope,) = mypy_scopes([root], walked, "project", False)
-    listed = mypy_ran(root, "-v").stderr
-    sources = sorted(re.findall(r"Found source:\s+BuildSource\(path='([^']*)'", listed))
-    assert sources == ["app/__init__.py", "app/op.pyi", "app/stub_only.pyi"]
-    assert [p.relative_to(root).as_posix() for p in scope.files] == sources
 
 
 @pytest.mark.parametrize(

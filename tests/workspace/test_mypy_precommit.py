@@ -257,3 +257,14 @@ def test_a_hook_running_mypy_as_configured_gives_it_its_options(tmp_path: Path) 
     bare = hook.replace("--strict, ", "")
     (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{bare}")
     assert _found(root) == []  # as configured, no option
+
+
+def test_a_hook_passing_file_names_gives_mypy_no_exclude(tmp_path: Path) -> None:
+    """`--exclude` leaves out what mypy's walk of a folder finds, never a file named: a hook
+    passing file names is taken, its files all checked (`exclude` is the hook's job)."""
+    root = project(tmp_path / "p", {"app.py": ERROR, "mypy.ini": "[mypy]\n"})
+    hook = "    - id: mypy\n      args: [--exclude, ^app, --exclude=x, --strict]\n"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    found = precommit_mypy(root)
+    assert found is not None and found.options == ("--strict",)
+    assert _found(root) == [("app.py", 1, "assignment")]

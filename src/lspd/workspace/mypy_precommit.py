@@ -128,7 +128,8 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
     try:
         mypys = [hook for hook in run if _is_mypy(hook)]
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
-        taken, options = _alike([(hook, _options(_after(hook), path.parent)) for hook in passing])
+        given = [(hook, _options(_after(hook), path.parent)) for hook in passing]
+        taken, options = _alike([(hook, _named_files(o)) for hook, o in given])
         hooks = tuple(_regexes(hook) for hook in taken)
         afters = [_after(hook) for hook in mypys if hook not in passing]
         runs = [(named_paths(path.parent, a), _options(a, path.parent)) for a in afters]
@@ -170,6 +171,20 @@ def _options(words: list[str], folder: Path) -> tuple[str, ...] | None:
     taken = tuple(w for w in checking_options(words) if w not in SAME_CHECK)
     unknown = [w for w in words if w.startswith("-") and w not in taken]
     return None if any(w.split("=")[0] not in SAME_CHECK for w in unknown) else taken
+
+
+def _named_files(options: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """A hook's options where it passes mypy file names: less `--exclude`, which leaves
+    out what mypy's walk of a folder finds, never a file named (`mypy_walk`)."""
+    if options is None:
+        return None
+    kept: list[str] = []
+    for word in options:
+        if kept[-1:] == ["--exclude"]:
+            kept.pop()
+        elif not word.startswith("--exclude="):
+            kept.append(word)
+    return tuple(kept)
 
 
 def _found_anyway(words: list[str], folder: Path) -> list[str]:

@@ -23,7 +23,6 @@ is none."""
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.mypy_walk import walked
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
 
@@ -109,17 +109,8 @@ def mypy_scopes(
         inside = _not_nested(directory, inside, root) if defaults else inside
         picked = _chosen_by(directory, config, inside)
         chosen, note, packages, read_too, options, as_configured = picked
-        chosen = _stubbed_out(chosen)
         part = note != EVERY  # part of the project: mypy follows into the rest from them
-        if config.exclude:
-            try:
-                pattern = re.compile(config.exclude)
-            except re.error as exc:
-                raise InvalidInput(
-                    f"{config.path}: exclude {config.exclude!r} is not a regular expression "
-                    f"({exc}): fix it there (mypy cannot use it either)"
-                ) from None
-            chosen = [p for p in chosen if not pattern.search(p.relative_to(directory).as_posix())]
+        chosen = walked(directory, chosen, config.exclude, config.path, options)
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
@@ -358,13 +349,6 @@ def _packages(
                     found.append(chosen.relative_to(directory).as_posix())
                 break
     return tuple(found)
-
-
-def _stubbed_out(chosen: list[Path]) -> list[Path]:
-    """`chosen` less each module's `.py` beside its `.pyi`: mypy's walk of a folder takes the
-    stub alone (alembic's context.py and op.py: 54 files said where mypy checks 52)."""
-    stubs = {p for p in chosen if p.suffix == ".pyi"}
-    return [p for p in chosen if p.suffix != ".py" or p.with_suffix(".pyi") not in stubs]
 
 
 def _chosen(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> list[Path]:

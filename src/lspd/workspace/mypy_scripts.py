@@ -9,7 +9,7 @@ task runners of pyproject.toml, hatch.toml, tox.toml and a justfile (`task_runne
 line a command; a variable set by a plain assignment in the same file is replaced by its
 value; the arguments after `mypy` up to the command's end that name a file or folder of the
 project are its targets, and those of its options that change what mypy reports (`--strict`,
-`--python-version 3.9`: `checking_options`) are given mypy as the script gives them, so
+`--python-version 3.9`, `--exclude`: `checking_options`) are given mypy as the script gives them, so
 `mypy --strict app` is not judged by the configuration alone. The first file naming any is
 taken, with every command of it that gives the options its first gives (structlog's tox.ini:
 `mypy: mypy tests/typing` in one environment, `mypy: mypy src` in another; a tox command's
@@ -67,7 +67,14 @@ REPORTS = frozenset(
 _VALUED |= {*_NAMES_MODULE, *REPORTS, "-c"}
 # mypy's options that change what it reports, given it as a script gives them (the others
 # shape its output or cache, or choose what lspd reads itself: configuration, targets)
-_CHECKING_VALUED = {"--python-version", "--platform", "--always-true", "--always-false"}
+# (`--exclude`: which files of a folder mypy walks, `mypy_walk`)
+_CHECKING_VALUED = {
+    "--python-version",
+    "--platform",
+    "--always-true",
+    "--always-false",
+    "--exclude",
+}
 _CHECKING_VALUED |= {"--enable-error-code", "--disable-error-code", "--enable-incomplete-feature"}
 _VALUED |= _CHECKING_VALUED
 _CHECKING = re.compile(

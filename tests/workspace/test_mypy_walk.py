@@ -1,0 +1,73 @@
+"""What mypy's walk of its targets keeps (`workspace/mypy_walk.py`): a lint script's
+`--exclude` leaves out what it finds (a folder's path ending in `/`), with the
+configuration's; of a module written both ways, the stub alone. mypy's own listing of
+its sources (`-v`) is the truth, and its errors the gate's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.mypy_scope import mypy_scopes
+from lspd.workspace.mypy_walk import excludes
+from tests.conftest import answer
+from tests.workspace.mypy_env import cli_errors, mypy_ran, project
+
+ERROR = 'count: int = "three"\n'
+
+
+def _sources(root: Path, *args: str) -> list[str]:
+    """The files mypy's walk kept, as its `-v` log lists them."""
+    listed = mypy_ran(root, "-v", *args).stderr
+    found = re.findall(r"Found source:\s+BuildSource\(path='([^']*)'", listed)
+    return sorted(path.removeprefix("./") for path in found)
+
+
+def test_a_scripts_exclude_leaves_out_what_mypys_walk_does(tmp_path: Path) -> None:
+    """`mypy --exclude '^app/gen/' --exclude '^build/$' .`: lspd's scope held app/gen/ and
+    build/, and gave mypy `.` without the option, which checked them (two errors its
+    script never says)."""
+    command = "mypy --exclude '^app/gen/' --exclude=^build/$ .\n"
+    files = {
+        "pyproject.toml": '[tool.mypy]\nexclude = "^docs/"\n',
+        "Makefile": f"types:\n\t{command}",
+        "app/__init__.py": "",
+        "app/main.py": ERROR,
+        "app/gen/out.py": ERROR,
+        "build/lib.py": ERROR,
+        "docs/conf.py": ERROR,
+    }
+    root = project(tmp_path / "p", files)
+    args = ["--exclude", "^app/gen/", "--exclude=^build/$", "."]
+    truth = _sources(root, *args)
+    assert truth == ["app/__init__.py", "app/main.py"]
+    walked = [root / name for name in files if name.endswith(".py")]
+    (scope,) = mypy_scopes([root], walked, "project", False)
+    assert [p.relative_to(root).as_posix() for p in scope.files] == truth
+    said = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *args))
+    assert said == [("app/main.py", 1, "assignment")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == said
+
+
+def test_a_module_with_a_stub_beside_it_is_its_stub_alone(tmp_path: Path) -> None:
+    """alembic's `op.pyi` beside `op.py`: its scope said 54 files where its mypy checks 52."""
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\n',
+        "app/__init__.py": "",
+        "app/op.py": "def run(x):\n    return x\n",
+        "app/op.pyi": "def run(x: int) -> int: ...\n",
+        "app/stub_only.pyi": "",
+    }
+    root = project(tmp_path / "p", files)
+    walked = [root / name for name in files if name.endswith((".py", ".pyi"))]
+    (scope,) = mypy_scopes([root], walked, "project", False)
+    truth = _sources(root)
+    assert truth == ["app/__init__.py", "app/op.pyi", "app/stub_only.pyi"]
+    assert [p.relative_to(root).as_posix() for p in scope.files] == truth
+
+
+def test_the_excludes_a_command_gives() -> None:
+    given = ("--strict", "--exclude", "^a/", "--exclude=b$", "--exclude")
+    assert excludes(given) == ["^a/", "b$"]
