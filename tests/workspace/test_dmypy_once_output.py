@@ -1,4 +1,4 @@
-"""mypy run once (`dmypy._run_once`) is read once: its answer (`mypy_said.output_of`) is
+"""mypy run once (`dmypy_answer.run_once`) is read once: its answer (`mypy_said.output_of`) is
 made where it ran, and the cache slot it ran on is dropped only after a crash. A stop mypy
 1.13 makes at a file shadowing a library module (exit 2, on stderr) is its answer, read
 with one look for that stop (two before: the crash test and the answer each made it), its

@@ -28,19 +28,19 @@ from dataclasses import replace
 from pathlib import Path
 
 from lspd.lsp.process import GROUPS
-from lspd.workspace.dmypy_steps import updated
+from lspd.workspace.dmypy_answer import Asked, answer
 from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_copy import Mirror, bare_folders
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_installed import environment_of, installed_digest, installed_version
 from lspd.workspace.mypy_ipc import ask_run, speaks
-from lspd.workspace.mypy_kept import Kept, Ran, state_of
+from lspd.workspace.mypy_kept import Kept, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Place, Sees
-from lspd.workspace.mypy_once import Caches, cache_flags, needs_once
+from lspd.workspace.mypy_once import Caches, needs_once
 from lspd.workspace.mypy_outputs import users_config
-from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyFailed, MypyOutput, output_of, said
+from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyOutput, output_of
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -95,6 +95,7 @@ class Dmypy:
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
+        self.partial_once = False  # dmypy's local partial types said more (`partial_differs`)
         self.caches = Caches(self.state / "cache")  # its caches, when run once
         self.kept = Kept(self.state / "answers", interpreter)  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
@@ -153,19 +154,12 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
-            once, found = needs_once(texts, self.place.inside, self.version, targets), None
+            once = self.partial_once or needs_once(texts, self.place.inside, self.version, targets)
             async with exclusive(self.lock_file):
-                if once:  # mypy's own (`mypy_once`), or its answer kept before (`mypy_kept`)
-                    kept = self.kept.key(state, flags, texts, self.place, self.sees.files)
-                    if (ran := self.kept.get(kept)) is None:  # mypy's answer: for the next process
-                        ran, found = await _run_once(self, texts, flags, targets, json_out)
-                        self.kept.put(kept, ran)
-                    status, out, err = ran
-                else:
-                    await self.forks.end()
-                    if _stale(self, texts):
-                        await self.end()
-                    status, out, err = await updated(self, texts, flags, targets)
+                asked = Asked(texts, flags, targets, json_out, state)
+                once, (status, out, err), found = await answer(
+                    self, asked, once, lambda: _stale(self, texts)
+                )
             self._watch()
             self._environment = self._environment or environment
             self.last_used = time.monotonic()
@@ -356,26 +350,3 @@ def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
     GROUPS.discard(process.pid)
     daemon._process = daemon._group = None
     forget_status(daemon.status_file)
-
-
-async def _run_once(
-    daemon: Dmypy, texts: dict[str, bytes], flags: list[str], targets: list[str], json_out: bool
-) -> tuple[Ran, MypyOutput]:
-    """The project's `mypy` run once in the daemon's copy holding `texts`, on the cache
-    nearest them (dropped after a crash), forked where a holder runs (`mypy_fork`): what it
-    printed, and its answer (`output_of`; a failure raised)."""
-    await daemon.end()
-    daemon.mirror.hold(texts)
-    cache = daemon.caches.take(texts)
-    # --incremental: not a cold run per question where the configuration says not
-    argv = [*flags, "--incremental", *cache_flags(daemon.version), "--cache-dir", str(cache)]
-    argv += targets
-    daemon.runs += 1
-    forked = await daemon.forks.run(argv)  # `mypy argv`, without its start
-    status, out, err = forked or await daemon._run("mypy", argv)
-    try:
-        return (status, out, err), output_of(daemon.project, status, out, err, json_out, True)
-    except MypyFailed:  # a crash, not a syntax error (nor mypy 1.13's stop at a shadowing file)
-        if status not in (0, 1) and not said(out):
-            daemon.caches.drop(cache)
-        raise

@@ -45,6 +45,7 @@ _INLINE = re.compile(
     re.MULTILINE,
 )
 _CODE = "unused-ignore"
+_PARTIAL_DEFAULT = (2, 0)  # the first mypy with local partial types on by default, as dmypy
 
 
 def needs_once(
@@ -96,6 +97,28 @@ def _refused(sections: list[dict[str, Any]], given: tuple[str, ...]) -> bool:
     if partial:
         return silent or partial[-1] == "--no-local-partial-types"
     return silent or _false(first.get("local_partial_types"))
+
+
+def partial_differs(
+    version: tuple[int, ...] | None,
+    texts: dict[str, bytes],
+    inside: str,
+    arguments: Sequence[str],
+    said: str,
+) -> bool:
+    """Whether dmypy's answer (what it `said`) may hold errors the project's mypy run once
+    would not: dmypy checks with local partial types on (its `process_start_options`),
+    mypy before 2.0 with them off unless configured, and a partial type completed in
+    another scope is then "Need type annotation" [var-annotated] for dmypy alone
+    (mitmproxy's `_KEEP_ALIVE = set()` filled in a function: 3 errors its mypy 1.20 never
+    says)."""
+    if (version is not None and version >= _PARTIAL_DEFAULT) or "var-annotated" not in said:
+        return False
+    given = [a for a in arguments if a in ("--local-partial-types", "--no-local-partial-types")]
+    if given:
+        return given[-1] != "--local-partial-types"
+    read = [_read(texts, inside, walk) for walk in walks(version)]
+    return not all(s and _true(s[0].get("local_partial_types")) for _, s in read)
 
 
 def _reports(parses: bool, sections: list[dict[str, Any]]) -> bool:
