@@ -13,7 +13,7 @@ import pytest
 
 from lspd.errors import InvalidInput, ServerError
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.mypy_scripts import ScriptMypy, script_targets
+from lspd.workspace.mypy_scripts import ScriptMypy, script_configured, script_targets
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import cli_errors, mypy_ran, project
@@ -250,3 +250,37 @@ def test_the_scripts_strict_is_the_gates(tmp_path: Path) -> None:
     assert scope.note == "no `files`: what Makefile runs mypy on: app (with --strict)"
     (root / "Makefile").write_text("lint:\n\tmypy app\n")  # read again: clean
     assert answer(root, workspace_diagnostics).diagnostics == []
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("mypy --python-version 3.11", ("--python-version", "3.11")),
+        ("uv run mypy --strict --cache-dir .c && pytest", ("--strict",)),
+        ("mypy --install-types --non-interactive", ()),
+        ("mypy app", None),  # a target: `script_targets`'
+        ("mypy nowhere", None),  # a target, though none the project has
+        ("mypy -p app", None),
+        ("mypy --version", None),
+    ],
+)
+def test_a_command_running_mypy_as_configured_and_its_options(
+    tmp_path: Path, line: str, found: tuple[str, ...] | None
+) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "Makefile").write_text(f"types:\n\t{line}\n")
+    configured = script_configured(tmp_path)
+    assert (None if configured is None else configured.options) == found
+
+
+def test_a_scripts_options_over_files_are_the_gates(tmp_path: Path) -> None:
+    """`files = app` and `make types: mypy --strict`: the gate is `files` checked strict;
+    the command was not read (it names no path), and an untyped def was said clean."""
+    files = {**STRICT, "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\n'}
+    files["Makefile"] = "types:\n\tmypy --strict\n"
+    root = project(tmp_path / "p", files)
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "--strict"))
+    assert truth == [("app/main.py", 1, "no-untyped-def")]
+    checked = answer(root, workspace_diagnostics)
+    assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
+    assert [s.note for s in checked.scope] == ["files = app (with --strict)"]

@@ -41,11 +41,12 @@ from lspd.workspace.mypy_config import (
     unconfigured,
     unconfigured_gate,
 )
+from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_follow import followed, module_of, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
-from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.mypy_scripts import script_configured, script_paths, script_targets
 from lspd.workspace.mypy_walk import walked
 from lspd.workspace.python_links import aliases, linked, real_place
 from lspd.workspace.toolchain import find_python
@@ -195,10 +196,16 @@ def _with_hooks(
     chosen = _chosen(directory, inside, config.files)
     note = "files = " + ", ".join(config.files)
     taken = set(chosen)
-    if hook is None or hook.path.parent != directory:
-        return _Choice(chosen, note, (), read, configured=True)
-    given = hook.configured or ()  # a hook running mypy as configured, with options: so lspd
+    own = hook is not None and hook.path.parent == directory
+    given = hook.configured if hook is not None and own else None
+    read += script_paths(directory)  # a script running mypy as configured, written later
+    if given is None and (script := script_configured(directory)) is not None:
+        own_file = script.config is None or os.path.normpath(script.config) in CONFIG_FILES
+        given = script.options if own_file else None  # (another configuration: not read)
+    given = given or ()  # the gate's run as configured gives options: so does lspd's
     note += _with(given)
+    if hook is None or not own:
+        return _Choice(chosen, note, (), read, given, configured=True)
     if hook.options or hook.ignores_missing:
         return _Choice(chosen, note, (), read, given, configured=True)
     more = [p for p in inside if hook.takes(p) and p not in taken]

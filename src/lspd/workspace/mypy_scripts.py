@@ -103,6 +103,40 @@ def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> Scrip
     return None
 
 
+def script_configured(directory: Path) -> ScriptMypy | None:
+    """The first command of the project's scripts running mypy on no target (on what its
+    configuration's `files` name), with its options changing what mypy reports (`make
+    types: mypy --python-version 3.11`); None where none does."""
+    for path in script_files(directory):
+        for words in script_commands(path):
+            for index, word in enumerate(words):
+                if not commanded(words, index, RUNNERS) or word.rsplit("/", 1)[-1] != "mypy":
+                    continue
+                after = words[index + 1 :]
+                if not _untargeted(after):
+                    continue
+                named = path.relative_to(directory).as_posix()
+                return ScriptMypy(named, (), checking_options(after), _config_file(after))
+    return None
+
+
+def _untargeted(words: list[str]) -> bool:
+    """Whether a mypy command's arguments (`words`) check what the configuration names: no
+    target, no module, nor an option that checks nothing (`--version`)."""
+    skip = False
+    for word in words:
+        if _ends(word):
+            break
+        if word in ("--version", "-V", "--help", "-h", *_NAMES_MODULE, "-c", "--command"):
+            return False
+        if skip or (word.startswith("-") and word in _VALUED):
+            skip = not skip
+            continue
+        if not word.startswith("-"):
+            return False
+    return True
+
+
 def script_commands(path: Path) -> Iterable[list[str]]:
     """The words of each command of the script at `path` (`script_files`: a noxfile's
     `session.run` calls, a line elsewhere); none where it cannot be read or is too large."""
