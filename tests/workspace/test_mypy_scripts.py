@@ -212,6 +212,16 @@ def test_a_scripts_options_changing_what_mypy_says_are_read(
     assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), options, config)
 
 
+def test_a_commands_exclude_leaves_it_the_same_run(tmp_path: Path) -> None:
+    """`mypy --exclude src/gen src` beside `mypy tests`: one gate of both (tests/ dropped
+    out when the exclude was compared as an option)."""
+    for folder in ("src", "tests"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "Makefile").write_text("lint:\n\tmypy --exclude src/gen src\n\tmypy tests\n")
+    found = script_targets(tmp_path)
+    assert found is not None and found.paths == ("src", "tests")
+
+
 def test_a_command_naming_another_configuration_is_another_run(tmp_path: Path) -> None:
     """`mypy --config-file strict.ini tests` beside `mypy app` is not the first's run."""
     for folder in ("app", "tests"):

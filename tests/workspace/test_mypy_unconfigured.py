@@ -69,6 +69,20 @@ PYRIGHTS = "no mypy configuration"
             "mypy",
             f"{NONE}Makefile runs mypy",
         ),
+        # a regex taking more than the folder it starts with: the top's too
+        (
+            {
+                **BACKEND,
+                ".pre-commit-config.yaml": BACKEND_HOOK.replace("^backend/", "^backend/|^src/"),
+            },
+            "mypy",
+            f"{NONE}{HOOK} runs mypy",
+        ),
+        (
+            {**BACKEND, ".pre-commit-config.yaml": BACKEND_HOOK.replace("^backend/", "^backend/*")},
+            "mypy",
+            f"{NONE}{HOOK} runs mypy",
+        ),
         # a configuration mypy would not find by itself: not its defaults
         ({"Makefile": "types:\n\tmypy --config-file ci/mypy.ini src\n"}, "basedpyright", PYRIGHTS),
         (

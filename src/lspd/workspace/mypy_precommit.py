@@ -37,7 +37,7 @@ import yaml
 
 from lspd.workspace.mypy_config_read import sections_of
 from lspd.workspace.mypy_files import CONFIG_FILES
-from lspd.workspace.mypy_scripts import REPORTS, checking_options, named_paths
+from lspd.workspace.mypy_scripts import REPORTS, checking_options, named_paths, unexcluded
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
 
@@ -176,15 +176,7 @@ def _options(words: list[str], folder: Path) -> tuple[str, ...] | None:
 def _named_files(options: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """A hook's options where it passes mypy file names: less `--exclude`, which leaves
     out what mypy's walk of a folder finds, never a file named (`mypy_walk`)."""
-    if options is None:
-        return None
-    kept: list[str] = []
-    for word in options:
-        if kept[-1:] == ["--exclude"]:
-            kept.pop()
-        elif not word.startswith("--exclude="):
-            kept.append(word)
-    return tuple(kept)
+    return None if options is None else unexcluded(options)
 
 
 def _found_anyway(words: list[str], folder: Path) -> list[str]:
@@ -218,7 +210,7 @@ def _read_anyway(folder: Path, value: str) -> bool:
         try:
             if sections_of(candidate, text) is not None:
                 return candidate == name
-        except (tomllib.TOMLDecodeError, configparser.Error):
+        except (tomllib.TOMLDecodeError, configparser.Error, AttributeError):
             return candidate == name  # mypy stops at it too
     return True  # mypy finds none by itself: its defaults, as the file named without one
 

@@ -107,7 +107,8 @@ def mypy_scopes(
         if alone and PYRIGHT in choice.checkers:
             continue
         inside = [p for p in files if directory in p.parents]
-        inside = _not_nested(directory, inside, root) if defaults else inside
+        if defaults:  # (a package below judged by its own script's mypy: its own)
+            inside = _not_nested(directory, inside, root, configured, restricted)
         picked = _chosen_by(directory, config, inside)
         chosen, note, packages, read_too, options, as_configured = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
@@ -122,7 +123,9 @@ def mypy_scopes(
     return scopes
 
 
-def _not_nested(directory: Path, inside: list[Path], root: Path | None) -> list[Path]:
+def _not_nested(
+    directory: Path, inside: list[Path], root: Path | None, configured: str, restricted: bool
+) -> list[Path]:
     """Of `inside`, the files of no folder below `directory` configuring a checker (or a
     package below whose own script runs mypy: `unconfigured_gate`): mypy's defaults at a
     folder configuring none judge what nothing nearer judges (backend/'s own mypy.ini
@@ -131,7 +134,8 @@ def _not_nested(directory: Path, inside: list[Path], root: Path | None) -> list[
 
     def nested(folder: Path) -> bool:
         if folder not in configures:
-            own = configures_checker(folder) or unconfigured_gate(folder, root)
+            gate = unconfigured_gate(folder, root, configured, restricted)
+            own = configures_checker(folder) or gate
             configures[folder] = own or nested(folder.parent)
         return configures[folder]
 

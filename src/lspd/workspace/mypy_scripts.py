@@ -243,8 +243,22 @@ def _command(
             if paths := named_paths(directory, words[index + 1 :]):
                 given = (checking_options(words[index + 1 :]), _config_file(words[index + 1 :]))
                 first = given if first is None else first
-                found.update(dict.fromkeys(paths) if given == first else {})
+                # one run: the same options and configuration (an `--exclude` aside)
+                same = (unexcluded(given[0]), given[1]) == (unexcluded(first[0]), first[1])
+                found.update(dict.fromkeys(paths) if same else {})
     return None if first is None else (tuple(found), *first)
+
+
+def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
+    """`options` less each `--exclude X` / `--exclude=X`: which files a command's walk
+    leaves out, not how mypy checks the others."""
+    kept: list[str] = []
+    for word in options:
+        if kept[-1:] == ["--exclude"]:
+            kept.pop()
+        elif not word.startswith("--exclude="):
+            kept.append(word)
+    return tuple(kept)
 
 
 def _config_file(words: list[str]) -> str | None:

@@ -35,6 +35,7 @@ from lspd.workspace.pyright_part import COMMANDS
 from lspd.workspace.pyright_scope import CONFIG_JSON
 
 Configures = Callable[[Path], bool]  # whether a folder configures a checker of its own
+_QUANTIFIERS = ("?", "*", "{", "+")
 _LITERAL = re.compile(r"(?:[\w/-]|\\[./-])*")  # a regex's start matching itself alone
 
 
@@ -123,11 +124,16 @@ def _folders(pattern: str) -> list[str] | None:
         choices = inner.split("|")
     else:
         choices = [body]
+    if "|" in rest or (len(choices) == 1 and "|" in body):  # `^backend/|^app/`: any
+        return None
     found = []
     for choice in choices:
         literal = _LITERAL.match(choice + rest)
         assert literal is not None  # matches the empty string at least
-        text = re.sub(r"\\(.)", r"\1", literal[0])
+        written = literal[0]
+        if (choice + rest)[len(written) :][:1] in _QUANTIFIERS:
+            written = written[:-1]  # `^backend/?`, `^app/*`: the last character may be absent
+        text = re.sub(r"\\(.)", r"\1", written)
         if "/" not in text:
             return None
         found.append(text.rsplit("/", 1)[0])
