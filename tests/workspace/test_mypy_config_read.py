@@ -7,11 +7,13 @@ where mypy's own run, init_typed made true, says 1). lspd ends the daemon then
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import Workspace
-from lspd.workspace.mypy_config_read import plugins_read
+from lspd.workspace.mypy_config_read import found_in, names_found, plugins_read
 from tests.engine.test_config_parts import MODEL, PLUGGED, PYDANTIC_PINNED
 from tests.workspace.mypy_env import MYPY_PINNED, cli_errors, environment, project
 
@@ -59,3 +61,30 @@ def test_what_plugins_read() -> None:
     assert plugins_read({"sub/mypy.ini": ini.encode()}, "sub", (2,)) == ini
     shadowed = {"mypy.ini": b"[mypy]\nstrict = True\n", **texts}
     assert plugins_read(shadowed, "", (2,)) == ""
+
+
+def test_the_file_mypy_finds_passes_over_one_it_cannot_parse(tmp_path: Path) -> None:
+    """mypy says what is wrong with a broken pyproject.toml and reads on: setup.cfg's
+    `[mypy]` is what it checks with (its strict error below). lspd read the broken file as
+    the one found, so `--config-file=setup.cfg` named "another"."""
+    env = environment(f"mypy-{MYPY_PINNED}", f"mypy=={MYPY_PINNED}")
+    files = {"app.py": "def f(a): return a\n", "pyproject.toml": "[tool.mypy\n"}
+    root = project(tmp_path / "p", {**files, "setup.cfg": "[mypy]\nstrict = true\n"}, env)
+    run = [str(env / "bin" / "mypy"), "--no-incremental", "app.py"]
+    said = subprocess.run(run, cwd=root, capture_output=True, text=True, check=False)
+    assert "[no-untyped-def]" in said.stdout and "pyproject.toml:" in said.stderr
+    assert found_in(root) == "setup.cfg"
+    assert names_found(root, "./setup.cfg") and not names_found(root, "pyproject.toml")
+
+
+def test_a_fifo_where_a_configuration_is_looked_for_is_not_read(tmp_path: Path) -> None:
+    """Reading it would block the daemon until something writes into it."""
+    os.mkfifo(tmp_path / "mypy.ini")
+    (tmp_path / "setup.cfg").write_text("[mypy]\n")
+    assert found_in(tmp_path) == "setup.cfg"
+
+
+def test_a_tool_that_is_no_table_holds_no_mypy_section(tmp_path: Path) -> None:
+    """mypy asks `"mypy" in tool` and reads on; lspd raised AttributeError."""
+    (tmp_path / "pyproject.toml").write_text('tool = "x"\n')
+    assert found_in(tmp_path) is None and names_found(tmp_path, "setup.cfg")

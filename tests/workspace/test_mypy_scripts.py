@@ -202,6 +202,8 @@ def test_the_ways_a_script_says_it(
         ),
         ("mypy --config-file tests/mypy.ini --no-incremental app", (), "tests/mypy.ini"),
         ("mypy --config-file=./setup.cfg app", (), "./setup.cfg"),
+        # argparse: the last given wins; what follows the command's end is another's
+        ("mypy --config-file a.ini --config-file=b.ini app && x --config-file c", (), "b.ini"),
     ],
 )
 def test_a_scripts_options_changing_what_mypy_says_are_read(

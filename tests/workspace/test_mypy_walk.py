@@ -10,6 +10,7 @@ from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_scope import mypy_scopes
+from lspd.workspace.mypy_scripts import unexcluded
 from lspd.workspace.mypy_walk import excludes
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, mypy_ran, project
@@ -71,3 +72,4 @@ def test_a_module_with_a_stub_beside_it_is_its_stub_alone(tmp_path: Path) -> Non
 def test_the_excludes_a_command_gives() -> None:
     given = ("--strict", "--exclude", "^a/", "--exclude=b$", "--exclude")
     assert excludes(given) == ["^a/", "b$"]
+    assert unexcluded(given) == ("--strict",)  # a lone `--exclude`: no run, nothing kept

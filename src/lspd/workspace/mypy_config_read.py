@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from lspd.workspace.files import read_text
 from lspd.workspace.mypy_files import CONFIG_FILES, MYPY_INI, PYPROJECT
 
 # mypy looks for its configuration up from where it runs since 1.15 (1.13: there alone).
@@ -58,6 +59,33 @@ def _config_file(
             text = path.read_text("utf-8")
             return MYPY_INI[-1], text, sections_of(MYPY_INI[-1], text) or [], True
     return None
+
+
+def found_in(folder: Path) -> str | None:
+    """The configuration file mypy run at `folder` finds there by itself: the first of
+    `CONFIG_FILES` holding a mypy section (one it cannot parse is passed over, as mypy says
+    what is wrong and reads on); None where none does."""
+    for name in CONFIG_FILES:
+        if (text := read_text(folder / name)) is None:  # missing, or a FIFO
+            continue
+        try:
+            if sections_of(name, text) is not None:
+                return name
+        except (tomllib.TOMLDecodeError, configparser.Error):
+            continue
+    return None
+
+
+def names_found(folder: Path, value: str) -> bool:
+    """Whether `--config-file value`, given mypy run at `folder`, names the file it finds
+    there by itself (`found_in`): `--config-file=setup.cfg` where setup.cfg has no `[mypy]`
+    and pyproject.toml a `[tool.mypy]` is another, mypy's defaults. Where it finds none,
+    the file named holds none either: its defaults too."""
+    name = os.path.normpath(value)
+    if name not in CONFIG_FILES:
+        return False
+    found = found_in(folder)
+    return found is None or found == name
 
 
 def plugins_read(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> str:
@@ -114,7 +142,8 @@ def sections_of(name: str, text: str) -> list[dict[str, Any]] | None:
     """The mypy sections of a configuration file, the global one first (empty when only
     per-module ones are written); None when it has none (mypy reads the next file)."""
     if name == PYPROJECT:
-        table = tomllib.loads(text).get("tool", {}).get("mypy")
+        tool = tomllib.loads(text).get("tool", {})
+        table = tool.get("mypy") if isinstance(tool, dict) else None  # `tool = 1`: mypy's none
         if not isinstance(table, dict):
             return None
         overrides = [o for o in table.get("overrides", []) if isinstance(o, dict)]

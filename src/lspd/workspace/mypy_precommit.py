@@ -24,18 +24,16 @@ environment a hook installs is not made: lspd's mypy runs in the project's.
 
 from __future__ import annotations
 
-import configparser
 import functools
-import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
 
-from lspd.workspace.mypy_config_read import sections_of
+from lspd.workspace.command_options import option_values
+from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_scripts import REPORTS, checking_options, named_paths, unexcluded
 from lspd.workspace.mypy_stamps import Memo
@@ -117,7 +115,7 @@ def _kept(path: Path) -> tuple[PrecommitMypy | None, tuple[Path, ...]]:
         run, body, read = config_hooks(path)
     except yaml.YAMLError:
         return None, ()
-    # a hook's `--config-file` names the file mypy reads by itself, or another (`_read_anyway`)
+    # a hook's `--config-file` names the file mypy reads by itself, or another (`names_found`)
     read += [path.parent / name for name in CONFIG_FILES]
     return _read(path, run, body), tuple(read)
 
@@ -180,39 +178,11 @@ def _named_files(options: tuple[str, ...] | None) -> tuple[str, ...] | None:
 
 
 def _found_anyway(words: list[str], folder: Path) -> list[str]:
-    """A hook's words less a `--config-file` naming the file mypy reads by itself where the
-    hook runs, `folder` (`args: [--config-file=pyproject.toml]`, written by many: the same
-    configuration lspd reads), and its value."""
-    kept: list[str] = []
-    at = 0
-    while at < len(words):
-        name, equals, value = words[at].partition("=")
-        given = 2 if name == _CONFIG_FILE and not equals and at + 1 < len(words) else 1
-        value = words[at + 1] if given == 2 else value
-        if not (name == _CONFIG_FILE and _read_anyway(folder, value)):
-            kept += words[at : at + given]
-        at += given
-    return kept
-
-
-def _read_anyway(folder: Path, value: str) -> bool:
-    """Whether `--config-file value` names the file mypy reads by itself at `folder`: the
-    first of its files holding a mypy section (`--config-file=setup.cfg` where setup.cfg
-    has no `[mypy]` and pyproject.toml a `[tool.mypy]` is another: mypy's defaults)."""
-    name = os.path.normpath(value)
-    if name not in CONFIG_FILES:
-        return False
-    for candidate in CONFIG_FILES:
-        try:
-            text = (folder / candidate).read_text("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        try:
-            if sections_of(candidate, text) is not None:
-                return candidate == name
-        except (tomllib.TOMLDecodeError, configparser.Error, AttributeError):
-            return candidate == name  # mypy stops at it too
-    return True  # mypy finds none by itself: its defaults, as the file named without one
+    """A hook's words less its `--config-file` where that names the file mypy reads by
+    itself where the hook runs, `folder` (`args: [--config-file=pyproject.toml]`, written
+    by many: the same configuration lspd reads)."""
+    named, rest = option_values(words, _CONFIG_FILE)
+    return rest if named and names_found(folder, named[-1]) else words
 
 
 def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:

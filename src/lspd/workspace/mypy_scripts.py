@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from lspd.workspace.command_options import option_values
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
 from lspd.workspace.task_runners import (
     HATCH,
@@ -58,6 +59,8 @@ RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
+# a command's options that make it check other than what the configuration names, or nothing
+_NO_TARGET = {*_NAMES_MODULE, "-c", "--command", "--version", "-V", "--help", "-h"}
 # mypy's reports: each writes into the folder (or file) it is given, and changes no error
 REPORTS = frozenset(
     {"--junit-xml", "--html-report", "--txt-report", "--xml-report", "--cobertura-xml-report"}
@@ -123,17 +126,13 @@ def script_configured(directory: Path) -> ScriptMypy | None:
 def _untargeted(words: list[str]) -> bool:
     """Whether a mypy command's arguments (`words`) check what the configuration names: no
     target, no module, nor an option that checks nothing (`--version`)."""
-    skip = False
-    for word in words:
-        if _ends(word):
-            break
-        if word in ("--version", "-V", "--help", "-h", *_NAMES_MODULE, "-c", "--command"):
+    arguments = _arguments(words)
+    at = 0
+    while at < len(arguments):
+        word = arguments[at]
+        if word in _NO_TARGET or not word.startswith("-"):
             return False
-        if skip or (word.startswith("-") and word in _VALUED):
-            skip = not skip
-            continue
-        if not word.startswith("-"):
-            return False
+        at += 2 if word in _VALUED else 1  # a value is no target
     return True
 
 
@@ -252,27 +251,18 @@ def _command(
 def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
     """`options` less each `--exclude X` / `--exclude=X`: which files a command's walk
     leaves out, not how mypy checks the others."""
-    kept: list[str] = []
-    for word in options:
-        if kept[-1:] == ["--exclude"]:
-            kept.pop()
-        elif not word.startswith("--exclude="):
-            kept.append(word)
-    return tuple(kept)
+    return tuple(option_values(options, "--exclude")[1])
 
 
 def _config_file(words: list[str]) -> str | None:
-    """The configuration a mypy command (`words`, after `mypy`) names: `--config-file X`
-    or `--config-file=X`, as given; None where it names none."""
-    for index, word in enumerate(words):
-        if _ends(word):
-            break
-        name, equals, value = word.partition("=")
-        if name == "--config-file" and equals:
-            return value
-        if word == "--config-file" and index + 1 < len(words):
-            return words[index + 1]
-    return None
+    """The configuration a mypy command (`words`, after `mypy`) names: the last
+    `--config-file X` or `--config-file=X`, as given; None where it names none."""
+    return next(reversed(option_values(_arguments(words), "--config-file")[0]), None)
+
+
+def _arguments(words: list[str]) -> list[str]:
+    """A command's arguments (`words`, after its name) up to what ends it (`_ends`)."""
+    return next((words[:index] for index, word in enumerate(words) if _ends(word)), words)
 
 
 def commanded(words: list[str], index: int, runners: set[str]) -> bool:

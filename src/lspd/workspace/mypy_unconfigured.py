@@ -15,12 +15,12 @@ defaults, and lspd does not read that file).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lspd.workspace.checker_runs import run_paths, runs
+from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import (
@@ -92,7 +92,7 @@ def _hook_takes(hook: PrecommitMypy, configures: Configures) -> bool:
 def _script_takes(directory: Path, script: ScriptMypy, configures: Configures) -> bool:
     """Whether the script runs mypy with its defaults on a path of the project's own: it
     names no configuration but one mypy finds by itself."""
-    if script.config is not None and os.path.normpath(script.config) not in CONFIG_FILES:
+    if script.config is not None and not names_found(directory, script.config):
         return False
     return any(_own(directory, name, configures) for name in script.paths)
 
@@ -100,13 +100,17 @@ def _script_takes(directory: Path, script: ScriptMypy, configures: Configures) -
 def _own(directory: Path, name: str, configures: Configures) -> bool:
     """Whether `name` (relative to `directory`) is in no folder below it configuring a
     checker (a folder named: itself too)."""
+    return not any(configures(folder) for folder in _between(directory, name))
+
+
+def _between(directory: Path, name: str) -> Iterator[Path]:
+    """The folders from `name` (relative to `directory`; a folder named is one) up to
+    `directory`, that one left out."""
     path = directory / name
     folder = path if path.is_dir() else path.parent
     while folder != directory and directory in folder.parents:
-        if configures(folder):
-            return False
+        yield folder
         folder = folder.parent
-    return True
 
 
 def _folders(pattern: str) -> list[str] | None:
@@ -150,8 +154,4 @@ def _named_folders(directory: Path) -> Iterator[Path]:
         for files, _ in hook.hooks:
             names += _folders(files.pattern) or _folders(hook.top[0].pattern) or []
     for name in dict.fromkeys(names):
-        path = directory / name
-        folder = path if path.is_dir() else path.parent
-        while folder != directory and directory in folder.parents:
-            yield folder
-            folder = folder.parent
+        yield from _between(directory, name)

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from lspd.errors import InvalidInput
+from lspd.workspace.command_options import option_values
 
 _EXCLUDE = "--exclude"
 
@@ -30,14 +31,7 @@ def walked(
 
 def excludes(options: tuple[str, ...]) -> list[str]:
     """The regexes a command's `--exclude X` / `--exclude=X` options give."""
-    found = []
-    for index, word in enumerate(options):
-        name, equals, value = word.partition("=")
-        if name == _EXCLUDE and equals:
-            found.append(value)
-        elif word == _EXCLUDE and index + 1 < len(options):
-            found.append(options[index + 1])
-    return found
+    return option_values(options, _EXCLUDE)[0]
 
 
 def _compiled(pattern: str, said: str) -> re.Pattern[str]:

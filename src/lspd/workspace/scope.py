@@ -31,7 +31,13 @@ from lspd.errors import InvalidInput
 from lspd.workspace import question
 from lspd.workspace.c_projects import c_projects
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_config import MYPY, UNCONFIGURED, choose, mypy_config_in
+from lspd.workspace.mypy_config import (
+    MYPY,
+    UNCONFIGURED,
+    choose,
+    configures_checker,
+    mypy_config_in,
+)
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.mypy_unconfigured import runner_paths
@@ -237,7 +243,7 @@ def _chose(
     if not files or _server(ws, files[0]) not in PYRIGHT_SERVERS:
         return ()
     chosen = [p.project for p in projects if p.project != ws.root and _unconfigured(p)]
-    if mypy_config_in(ws.root) is None and _config_in(ws, ws.root) is None:
+    if not configures_checker(ws.root):
         chosen.insert(0, ws.root)
     found = dict.fromkeys(path for folder in chosen for path in runner_paths(folder))
     return tuple((path, stamp(path)) for path in found)
