@@ -4,6 +4,7 @@ list, a comment, a `pyright:` key)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,11 @@ def test_a_hook_of_the_manual_stage_alone_runs_where_the_ci_runs_that_stage(
     workflow.write_text("steps:\n  - run: pre-commit run --all-files --hook-stage manual\n")
     assert runs(tmp_path, PYRIGHT)
     assert workflow in run_paths(tmp_path)
+
+
+def test_a_fifo_where_a_workflow_is_runs_nothing(tmp_path: Path) -> None:
+    """Reading it would block the daemon until something writes into it."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".github/workflows").mkdir(parents=True)
+    os.mkfifo(tmp_path / ".github/workflows/ci.yml")
+    assert not runs(tmp_path, PYRIGHT)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from lspd.ops import file_diagnostics
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import UNCONFIGURED, CheckerChoice, choose
+from lspd.workspace.mypy_unconfigured import may_run_mypy
 from lspd.workspace.scope import gate_scope
 from tests.conftest import answer
 from tests.workspace.mypy_env import cli_errors, project
@@ -257,3 +259,12 @@ def test_packages_below_each_running_mypy_are_judged_by_its_defaults(tmp_path: P
     assert [(p.project, p.config) for p in scope_of(root).projects] == [
         (root, "pyproject.toml [tool.mypy]")
     ]
+
+
+def test_a_fifo_where_a_pre_commit_configuration_is_says_nothing(tmp_path: Path) -> None:
+    """Reading it would block the daemon until something writes into it."""
+    write(tmp_path, {"src/demo/__init__.py": "", "Makefile": "types:\n\tmypy src\n"})
+    os.mkfifo(tmp_path / ".pre-commit-config.yaml")
+    assert may_run_mypy(tmp_path)
+    (tmp_path / "Makefile").unlink()
+    assert not may_run_mypy(tmp_path)

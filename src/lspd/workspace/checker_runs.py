@@ -17,6 +17,7 @@ read counts as a run.
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 import yaml
@@ -120,7 +121,10 @@ def _repository_folders(directory: Path) -> list[Path]:
 
 def _yaml_runs(path: Path, line: re.Pattern[str]) -> bool:
     try:
-        if path.stat().st_size > MOST_BYTES * 4:  # no workflow is this large: not read
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a FIFO would block the daemon
+            return False
+        if status.st_size > MOST_BYTES * 4:  # no workflow is this large: not read
             return True
         return line.search(path.read_text(encoding="utf-8")) is not None
     except (OSError, UnicodeDecodeError):

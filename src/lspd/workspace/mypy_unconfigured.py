@@ -16,6 +16,7 @@ defaults, and lspd does not read that file).
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -59,7 +60,10 @@ def may_run_mypy(directory: Path) -> bool:
     says "mypy" at all: read before what runs it is (a uv workspace's 400 members)."""
     for path in [*script_files(directory), directory / CONFIG_NAME]:
         try:
-            if path.stat().st_size <= MOST_BYTES and b"mypy" in path.read_bytes():
+            status = path.stat()
+            if not stat.S_ISREG(status.st_mode) or status.st_size > MOST_BYTES:
+                continue  # a FIFO would block the daemon
+            if b"mypy" in path.read_bytes():
                 return True
         except OSError:
             continue
