@@ -1,8 +1,10 @@
 """How a question of a mypy-judged project is answered (`workspace/dmypy_answer.py`): dmypy
 always checks with local partial types on; mypy before 2.0 has them off unless configured.
 mitmproxy's `_KEEP_ALIVE = set()`, filled in a function, was "Need type annotation" 3 times
-where its mypy 1.20 says nothing. Such an answer is asked of mypy run once, and so is every
-later question; mypy 1.19.1 and 2.4.1, real, against their own runs."""
+where its mypy 1.20 says nothing. Such an answer is asked of mypy run once, and where mypy
+says otherwise so is every later question while they differ; where a file or the
+configuration hides the error, every question is. mypy 1.19.1 and 2.4.1, real, against
+their own runs."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_errors import parse
+from lspd.workspace import mypy_partial
 from lspd.workspace.dmypy import Dmypy
 from tests.workspace.mypy_env import cli_errors, mypy_env, project
 from tests.workspace.test_dmypy import daemon_of, held, shown
@@ -69,3 +72,76 @@ def test_mypy_2_has_local_partial_types_on_as_dmypy(tmp_path: Path) -> None:
     daemon = daemon_of(root, tmp_path)
     disk, _, once, _ = _answers(root, daemon)
     assert (disk, once, daemon.partial_once) == (truth, False, False)
+
+
+# dmypy and mypy ask the same annotation: a function's own `w = []`
+ASKED_BY_BOTH = {**PARTIAL, "app/alive.py": "def keep() -> None:\n    w = []\n"}
+
+
+def test_an_annotation_mypy_asks_too_leaves_dmypy_answering(tmp_path: Path) -> None:
+    """Every answer of such a project went to mypy run once: the first one's `w` turned it
+    on for good, though mypy says it too (mitmproxy's grideditor)."""
+    root = project(tmp_path / "p", {**ASKED_BY_BOTH, "mypy.ini": "[mypy]\n"}, mypy_119())
+    truth = sorted(cli_errors(root, "app"))
+    assert [code for _, _, _, code, _ in truth] == ["var-annotated", "assignment"]
+    daemon = daemon_of(root, tmp_path)
+    disk, edited, once, once_again = _answers(root, daemon)
+    assert disk == truth and len(edited) == 3
+    assert (once, once_again, daemon.partial_once) == (True, False, False)
+    assert daemon.vouched == {("app/alive.py", "w")}
+
+
+HIDING = {
+    **PARTIAL,
+    "app/alive.py": PARTIAL["app/alive.py"].replace(
+        "set()\n", "set()  # type: ignore[var-annotated]\n"
+    )
+    + "\n\ndef names() -> set[str]:\n    return _KEEP_ALIVE\n",
+}
+DISABLING = {
+    **PARTIAL,
+    "app/alive.py": HIDING["app/alive.py"].replace("  # type: ignore[var-annotated]", ""),
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "config"),
+    [
+        (HIDING, "[mypy]\n"),
+        (DISABLING, "[mypy]\ndisable_error_code = var-annotated\n"),
+        (DISABLING, "[mypy-app.*]\ndisable_error_code = var-annotated\n"),
+    ],
+    ids=["ignored", "disabled", "disabled-per-module"],
+)
+def test_a_hidden_annotation_error_is_mypys_answer(
+    tmp_path: Path, files: dict[str, str], config: str
+) -> None:
+    """dmypy's `set[Any]` said nothing where mypy's `set[int]` is a return-value error."""
+    root = project(tmp_path / "p", {**files, "mypy.ini": config}, mypy_119())
+    truth = sorted(cli_errors(root, "app"))
+    assert [code for _, _, _, code, _ in truth] == ["return-value", "assignment"]
+    daemon = daemon_of(root, tmp_path)
+    disk, _, once, once_again = _answers(root, daemon)
+    assert (disk, once, once_again) == (truth, True, True)
+
+
+def test_the_configuration_turning_them_on_leaves_dmypy_answering(tmp_path: Path) -> None:
+    """`partial_once` held for the daemon's life: a configuration made to agree with dmypy
+    (`local_partial_types = True`) still paid mypy run once for every question."""
+    root = project(tmp_path / "p", {**PARTIAL, "mypy.ini": "[mypy]\n"}, mypy_119())
+    daemon = daemon_of(root, tmp_path)
+    _, _, once, _ = _answers(root, daemon)
+    assert once and daemon.partial_once
+    (root / "mypy.ini").write_text("[mypy]\nlocal_partial_types = True\n")
+    truth = sorted(cli_errors(root, "app"))
+    disk, _, once, once_again = _answers(root, daemon)
+    assert (disk, once, once_again) == (truth, False, False)
+
+
+def test_the_annotations_an_output_asks_for() -> None:
+    text = 'app/a.py:3:1:3:2: error: Need type annotation for "x" (hint: ...)  [var-annotated]'
+    json_line = '{"file": "app/b.py", "line": 2, "message": "Need type annotation for \\"y\\"",'
+    json_line += ' "code": "var-annotated"}'
+    other = 'app/c.py:1: error: Name "var-annotated" is not defined  [name-defined]'
+    found = mypy_partial.asked("\n".join([text, json_line, other, "{broken var-annotated"]))
+    assert found == {("app/a.py", "x"), ("app/b.py", "y")}

@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lspd.lsp.process import GROUPS
+from lspd.workspace import mypy_partial
 from lspd.workspace.dmypy_answer import Asked, answer
 from lspd.workspace.mypy_config_read import replugged
 from lspd.workspace.mypy_copy import Mirror, bare_folders
@@ -95,7 +96,8 @@ class Dmypy:
         self.last_used = time.monotonic()  # the idle stop's clock (`workspace.memory`)
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
-        self.partial_once = False  # dmypy's local partial types said more (`partial_differs`)
+        self.partial_once = False  # dmypy's local partial types said more (`mypy_partial`)
+        self.vouched: set[tuple[str, str]] = set()  # and what they said that mypy said too
         self.caches = Caches(self.state / "cache")  # its caches, when run once
         self.kept = Kept(self.state / "answers", interpreter)  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)
@@ -154,7 +156,8 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
-            once = self.partial_once or needs_once(texts, self.place.inside, self.version, targets)
+            once = needs_once(texts, self.place.inside, self.version, targets)
+            once = once or _partial_once(self, texts, targets)
             async with exclusive(self.lock_file):
                 asked = Asked(texts, flags, targets, json_out, state)
                 once, (status, out, err), found = await answer(
@@ -350,3 +353,12 @@ def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
     GROUPS.discard(process.pid)
     daemon._process = daemon._group = None
     forget_status(daemon.status_file)
+
+
+def _partial_once(daemon: Dmypy, texts: dict[str, bytes], targets: list[str]) -> bool:
+    """Whether mypy run once answers for dmypy's local partial types (`mypy_partial`): they
+    differ from mypy's, and mypy once said otherwise before or a file hides what they add."""
+    inside, version = daemon.place.inside, daemon.version
+    if not mypy_partial.differ(version, texts, inside, targets):
+        return False
+    return daemon.partial_once or mypy_partial.hidden(texts, inside, version)

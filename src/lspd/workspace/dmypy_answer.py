@@ -2,10 +2,10 @@
 or the project's mypy run once (`mypy_once`: an unused ignore it may report, an option
 dmypy refuses), or mypy's answer kept before for the same texts (`mypy_kept`).
 
-A dmypy answer its local partial types may have made is asked of mypy once instead
-(`mypy_once.partial_differs`), and so is every later question of the daemon: dmypy always
-checks with them on, mypy before 2.0 off unless configured, and mitmproxy's `_KEEP_ALIVE =
-set()` filled in a function was 3 errors its mypy 1.20 never says.
+A dmypy answer its local partial types may have made is asked of mypy once instead, and
+where mypy's answer is another, so is every later question of the daemon (`mypy_partial`):
+dmypy always checks with them on, mypy before 2.0 off unless configured, and mitmproxy's
+`_KEEP_ALIVE = set()` filled in a function was 3 errors its mypy 1.20 never says.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
+from lspd.workspace import mypy_partial
 from lspd.workspace.dmypy_steps import Updatable, updated
 from lspd.workspace.mypy_copy import Mirror
 from lspd.workspace.mypy_fork import Forks
 from lspd.workspace.mypy_kept import Kept, Ran
 from lspd.workspace.mypy_mirror import Place, Sees
-from lspd.workspace.mypy_once import Caches, cache_flags, partial_differs
+from lspd.workspace.mypy_once import Caches, cache_flags
 from lspd.workspace.mypy_said import MypyFailed, MypyOutput, output_of, said
 from lspd.workspace.mypy_server import ran
 
@@ -40,7 +41,8 @@ class Answering(Updatable, Protocol):
     caches: Caches
     forks: Forks
     runs: int
-    partial_once: bool
+    partial_once: bool  # mypy once said otherwise than dmypy's local partial types
+    vouched: set[tuple[str, str]]  # the annotations mypy once asks for too (`mypy_partial`)
 
 
 class Asked(NamedTuple):
@@ -60,20 +62,26 @@ async def answer(
     `once`: mypy run once is what answers (`mypy_once.needs_once`); `stale`: whether the
     server must end before it is asked (`dmypy._stale`)."""
     texts, flags, targets = asked.texts, asked.flags, asked.targets
+    doubted: frozenset[tuple[str, str]] = frozenset()
     if not once:
         await daemon.forks.end()
         if stale():
             await daemon.end()
         said_now = await updated(daemon, texts, flags, targets)
-        if not partial_differs(daemon.version, texts, daemon.place.inside, targets, said_now[1]):
+        doubted = mypy_partial.asked(said_now[1]).difference(daemon.vouched)
+        inside = daemon.place.inside
+        if not doubted or not mypy_partial.differ(daemon.version, texts, inside, targets):
             return False, said_now, None
         log.info("dmypy of %s: its local partial types may differ: mypy run once", daemon.project)
-        daemon.partial_once = True
     kept = daemon.kept.key(asked.state, flags, texts, daemon.place, daemon.sees.files)
-    if (known := daemon.kept.get(kept)) is not None:
-        return True, known, None
-    done, found = await run_once(daemon, asked)
-    daemon.kept.put(kept, done)  # mypy's answer: for the next process
+    found: MypyOutput | None = None
+    if (done := daemon.kept.get(kept)) is None:
+        done, found = await run_once(daemon, asked)
+        daemon.kept.put(kept, done)  # mypy's answer: for the next process
+    if doubted <= mypy_partial.asked(done[1]):
+        daemon.vouched.update(doubted)  # dmypy's were mypy's too (a function's `w = []`)
+    else:
+        daemon.partial_once = True
     return True, done, found
 
 

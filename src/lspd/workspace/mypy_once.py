@@ -45,7 +45,6 @@ _INLINE = re.compile(
     re.MULTILINE,
 )
 _CODE = "unused-ignore"
-_PARTIAL_DEFAULT = (2, 0)  # the first mypy with local partial types on by default, as dmypy
 
 
 def needs_once(
@@ -63,7 +62,7 @@ def needs_once(
     command's `arguments` (a script's `--no-local-partial-types`), set one dmypy refuses
     (`_refused`: `follow_imports = silent`)."""
     given = tuple(a for a in arguments if a.startswith("-"))
-    read = [_read(texts, inside, walk) for walk in walks(version)]  # each read once
+    read = [read_sections(texts, inside, walk) for walk in walks(version)]  # each read once
     if any(_refused(sections, given) for _, sections in read):
         return True
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]
@@ -73,7 +72,9 @@ def needs_once(
     return bool(ignoring) and any(_reports(parses, sections) for parses, sections in read)
 
 
-def _read(texts: dict[str, bytes], inside: str, walk: bool) -> tuple[bool, list[dict[str, Any]]]:
+def read_sections(
+    texts: dict[str, bytes], inside: str, walk: bool
+) -> tuple[bool, list[dict[str, Any]]]:
     """Whether the mypy configuration mypy reads (`config_read`) parses, and its mypy
     sections, the global one first (none: no configuration, or the user's without its
     section, or one that does not parse)."""
@@ -99,28 +100,6 @@ def _refused(sections: list[dict[str, Any]], given: tuple[str, ...]) -> bool:
     return silent or _false(first.get("local_partial_types"))
 
 
-def partial_differs(
-    version: tuple[int, ...] | None,
-    texts: dict[str, bytes],
-    inside: str,
-    arguments: Sequence[str],
-    said: str,
-) -> bool:
-    """Whether dmypy's answer (what it `said`) may hold errors the project's mypy run once
-    would not: dmypy checks with local partial types on (its `process_start_options`),
-    mypy before 2.0 with them off unless configured, and a partial type completed in
-    another scope is then "Need type annotation" [var-annotated] for dmypy alone
-    (mitmproxy's `_KEEP_ALIVE = set()` filled in a function: 3 errors its mypy 1.20 never
-    says)."""
-    if (version is not None and version >= _PARTIAL_DEFAULT) or "var-annotated" not in said:
-        return False
-    given = [a for a in arguments if a in ("--local-partial-types", "--no-local-partial-types")]
-    if given:
-        return given[-1] != "--local-partial-types"
-    read = [_read(texts, inside, walk) for walk in walks(version)]
-    return not all(s and _true(s[0].get("local_partial_types")) for _, s in read)
-
-
 def _reports(parses: bool, sections: list[dict[str, Any]]) -> bool:
     """Whether the mypy configuration of `sections` may report unused ignores in some
     module: `strict` or `warn_unused_ignores` on, or the code enabled, in its global or a
@@ -131,14 +110,14 @@ def _reports(parses: bool, sections: list[dict[str, Any]]) -> bool:
         return True
     if not sections:  # none, or the user's without its section: nothing set
         return False
-    enabled = any(_CODE in _codes(s.get("enable_error_code")) for s in sections)
-    if _CODE in _codes(sections[0].get("disable_error_code")) and not enabled:
+    enabled = any(_CODE in codes(s.get("enable_error_code")) for s in sections)
+    if _CODE in codes(sections[0].get("disable_error_code")) and not enabled:
         return False
     on = ("strict", "warn_unused_ignores")
-    return enabled or any(_true(s.get(key)) for s in sections for key in on)
+    return enabled or any(true(s.get(key)) for s in sections for key in on)
 
 
-def _true(value: object) -> bool:
+def true(value: object) -> bool:
     """An option's value on: TOML's `true`, an INI file's `True`, `1`, `yes` or `on`."""
     if isinstance(value, str):
         return value.strip().lower() in ("true", "1", "yes", "on")
@@ -152,7 +131,7 @@ def _false(value: object) -> bool:
     return value is False
 
 
-def _codes(value: object) -> list[str]:
+def codes(value: object) -> list[str]:
     """An error code list: TOML's list, or an INI file's comma-separated string."""
     if isinstance(value, str):
         return [code.strip() for code in value.split(",")]
