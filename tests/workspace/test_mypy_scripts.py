@@ -296,3 +296,20 @@ def test_a_scripts_options_over_files_are_the_gates(tmp_path: Path) -> None:
     checked = answer(root, workspace_diagnostics)
     assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
     assert [s.note for s in checked.scope] == ["files = app (with --strict)"]
+
+
+@pytest.mark.parametrize(
+    ("named", "note"),
+    [("pyproject.toml", "files = app (with --strict)"), ("setup.cfg", "files = app")],
+)
+def test_a_script_naming_a_configuration_mypy_would_not_read_gives_no_options(
+    tmp_path: Path, named: str, note: str
+) -> None:
+    """`mypy --config-file setup.cfg --strict` where setup.cfg has no `[mypy]`: mypy's
+    defaults, not the `[tool.mypy]` lspd reads, so its options are no run lspd makes. It
+    was judged by the file's name and given `--strict`."""
+    files = {**STRICT, "pyproject.toml": '[tool.mypy]\nfiles = ["app"]\n', "setup.cfg": "[x]\n"}
+    files["Makefile"] = f"types:\n\tmypy --config-file {named} --strict\n"
+    root = project(tmp_path / "p", files)
+    checked = answer(root, workspace_diagnostics)
+    assert [s.note for s in checked.scope] == [note]

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_scope import mypy_scopes
 from lspd.workspace.mypy_scripts import unexcluded
@@ -73,3 +75,46 @@ def test_the_excludes_a_command_gives() -> None:
     given = ("--strict", "--exclude", "^a/", "--exclude=b$", "--exclude")
     assert excludes(given) == ["^a/", "b$"]
     assert unexcluded(given) == ("--strict",)  # a lone `--exclude`: no run, nothing kept
+
+
+@pytest.mark.parametrize(
+    ("files", "args"),
+    [
+        # a script naming a file below a folder its `--exclude` finds
+        (
+            {"mypy.ini": "[mypy]\n", "Makefile": "types:\n\tmypy --exclude '^b/' b/m2.py c\n"},
+            ["--exclude", "^b/", "b/m2.py", "c"],
+        ),
+        # the configuration's `files`, a file named and a glob mypy expands to files
+        ({"mypy.ini": "[mypy]\nexclude = ^b/\nfiles = b/m2.py, c\n"}, []),
+        ({"mypy.ini": "[mypy]\nexclude = ^b/\nfiles = b/*.py, c\n"}, []),
+    ],
+    ids=["script", "files", "glob"],
+)
+def test_a_file_named_itself_is_never_excluded(
+    tmp_path: Path, files: dict[str, str], args: list[str]
+) -> None:
+    """mypy leaves out only what its walk of a folder finds; lspd left out b/m2.py, whose
+    error its gate says."""
+    sources = {"b/m2.py": ERROR, "b/m3.py": "", "c/__init__.py": "", "c/x.py": ""}
+    root = project(tmp_path / "p", {**files, **sources})
+    truth = _sources(root, *args)
+    expected = ["b/m2.py", "c/__init__.py", "c/x.py"]
+    assert truth == (["b/m2.py", "b/m3.py", *expected[1:]] if "*" in str(files) else expected)
+    (scope,) = mypy_scopes([root], [root / name for name in sources], "project", False)
+    assert [p.relative_to(root).as_posix() for p in scope.files] == truth
+    checked = answer(root, workspace_diagnostics)
+    assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [("b/m2.py", 1, "assignment")]
+
+
+def test_a_hook_passing_a_file_the_configuration_excludes_checks_it(tmp_path: Path) -> None:
+    """pre-commit passes mypy every file its `files` take: the configuration's `exclude`
+    does not leave one out."""
+    hook = "repos:\n- repo: local\n  hooks:\n    - {id: mypy, entry: mypy, types: [python]}\n"
+    files = {"mypy.ini": "[mypy]\nexclude = ^b/\n", ".pre-commit-config.yaml": hook}
+    sources = {"b/m2.py": ERROR, "c/__init__.py": ""}
+    root = project(tmp_path / "p", {**files, **sources})
+    truth = _sources(root, *sources)
+    assert truth == ["b/m2.py", "c/__init__.py"]
+    (scope,) = mypy_scopes([root], [root / name for name in sources], "project", False)
+    assert [p.relative_to(root).as_posix() for p in scope.files] == truth

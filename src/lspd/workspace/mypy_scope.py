@@ -41,14 +41,14 @@ from lspd.workspace.mypy_config import (
     unconfigured,
     unconfigured_gate,
 )
-from lspd.workspace.mypy_files import CONFIG_FILES
+from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_follow import followed, module_of, unwalked
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_configured, script_paths, script_targets
-from lspd.workspace.mypy_walk import walked
-from lspd.workspace.python_links import aliases, linked, real_place
+from lspd.workspace.mypy_walk import named_by, named_files, walked
+from lspd.workspace.python_links import linked, real_place
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
@@ -110,9 +110,9 @@ def mypy_scopes(
         if defaults:  # (a package below judged by its own script's mypy: its own)
             inside = _not_nested(directory, inside, root, configured, restricted)
         picked = _chosen_by(directory, config, inside)
-        chosen, note, packages, read_too, options, as_configured = picked
+        chosen, note, packages, read_too, options, as_configured, named = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
-        chosen = walked(directory, chosen, config.exclude, config.path, options)
+        chosen = walked(directory, chosen, config.exclude, config.path, options, named)
         found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
@@ -149,6 +149,7 @@ class _Choice(NamedTuple):
     read: list[Path]  # the files read to choose (an edit of one chooses again)
     options: tuple[str, ...] = ()  # a hook's or lint script's options changing what mypy says
     configured: bool = False  # `files` alone: mypy run as its configuration says
+    named: frozenset[Path] = frozenset()  # the files it names itself: none left out
 
 
 def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choice:
@@ -162,21 +163,23 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
-        return _Choice(taken, note, (), read, hook.options)
+        return _Choice(taken, note, (), read, hook.options, named=frozenset(taken))
     ran = () if hook is None or hook.path.parent != directory else hook.runs
-    if hook is not None and ran and (chosen := _chosen(directory, inside, ran)):
+    if hook is not None and ran and (chosen := named_by(directory, inside, ran)):
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(ran)
         note += _with(hook.runs_options)
-        return _Choice(chosen, note, ran, read, hook.runs_options)
+        named = named_files(directory, chosen, ran)
+        return _Choice(chosen, note, ran, read, hook.runs_options, named=named)
     read += script_paths(directory)  # a script running mypy, written later
     if (script := script_targets(directory)) is not None:
         note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)
         note += _with(script.options)
-        chosen = _chosen(directory, inside, script.paths)
-        return _Choice(chosen, note, script.paths, read, script.options)
+        chosen = named_by(directory, inside, script.paths)
+        named = named_files(directory, chosen, script.paths)
+        return _Choice(chosen, note, script.paths, read, script.options, named=named)
     if packages := _packages(directory, config.mypy_path, config.modules, inside):
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
-        return _Choice(_chosen(directory, inside, packages), note, packages, read)
+        return _Choice(named_by(directory, inside, packages), note, packages, read)
     return _Choice(inside, EVERY, (), read)
 
 
@@ -197,28 +200,29 @@ def _with_hooks(
     folder running mypy as the configuration says (`pass_filenames: false`, no path named)
     gives mypy its options (yarl's `--python-version=3.11`: its `distutils` import is no
     error there, and one under the 3.12 running mypy)."""
-    chosen = _chosen(directory, inside, config.files)
+    chosen = named_by(directory, inside, config.files)
+    named = named_files(directory, chosen, config.files)
     note = "files = " + ", ".join(config.files)
     taken = set(chosen)
     own = hook is not None and hook.path.parent == directory
     given = hook.configured if hook is not None and own else None
     read += script_paths(directory)  # a script running mypy as configured, written later
     if given is None and (script := script_configured(directory)) is not None:
-        own_file = script.config is None or os.path.normpath(script.config) in CONFIG_FILES
+        own_file = script.config is None or names_found(directory, script.config)
         given = script.options if own_file else None  # (another configuration: not read)
     given = given or ()  # the gate's run as configured gives options: so does lspd's
     note += _with(given)
     if hook is None or not own:
-        return _Choice(chosen, note, (), read, given, configured=True)
+        return _Choice(chosen, note, (), read, given, True, named)
     if hook.options or hook.ignores_missing:
-        return _Choice(chosen, note, (), read, given, configured=True)
+        return _Choice(chosen, note, (), read, given, True, named)
     more = [p for p in inside if hook.takes(p) and p not in taken]
     names = Counter(module_of(p, config, directory) for p in [*chosen, *more])
     more = [p for p in more if names[module_of(p, config, directory)] == 1]
     if not more or given:  # (one run: the hooks' options differ)
-        return _Choice(chosen, note, (), read, given, configured=True)
+        return _Choice(chosen, note, (), read, given, True, named)
     note += f", and the {len(more)} more {hook.label} passes mypy"
-    return _Choice([*chosen, *more], note, (), read)
+    return _Choice([*chosen, *more], note, (), read, named=named.union(more))
 
 
 def _with(options: tuple[str, ...]) -> str:
@@ -360,34 +364,3 @@ def _packages(
                     found.append(chosen.relative_to(directory).as_posix())
                 break
     return tuple(found)
-
-
-def _chosen(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> list[Path]:
-    """The files of `inside` one of `entries` names, each by the name it names: its own, or
-    its name through a symlinked folder (mypy walks `app/` into `app/vendor ->
-    ../shared/vendor` and names its modules from there: `app.vendor.util`; `followed`
-    takes such a name for its file)."""
-    links = linked(directory)
-    chosen = []
-    for path in inside:
-        names = [path, *aliases(directory, path, links)]
-        chosen += [name for name in names if _named(directory, name, entries)][:1]
-    return chosen
-
-
-def _named(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:
-    relative = path.relative_to(directory)
-    for entry in entries:
-        entry = entry.strip().rstrip("/")
-        if entry in (".", ""):
-            return True
-        if any(ch in entry for ch in "*?["):
-            if relative.match(entry) or any(
-                parent.match(entry) for parent in relative.parents if str(parent) != "."
-            ):
-                return True
-            continue
-        named = Path(entry)
-        if relative == named or named in relative.parents:
-            return True
-    return False

@@ -1,32 +1,68 @@
 """What mypy's walk of its targets keeps of the files they name (its `find_sources` and
 `modulefinder.matches_exclude`): not a file or folder an `exclude` regex finds in its path
 from where mypy runs (a folder's path ending in `/`: `^build/$` leaves the whole folder),
-the configuration's and the command's (`mypy --exclude docs_src .`) both; and of a module
-written both ways, the stub alone (alembic's `op.pyi` beside `op.py`: 54 files said where
-its mypy checks 52). A module left out is still followed into from the others' imports
-(`mypy_follow`)."""
+the configuration's and the command's (`mypy --exclude docs_src .`) both; never a file its
+arguments name themselves (`mypy --exclude '^b/' b/m2.py`, `files = b/*.py`, each file a
+pre-commit hook passes: `named_files`); and of a module written both ways, the stub alone
+(alembic's `op.pyi` beside `op.py`: 54 files said where its mypy checks 52). A module left
+out is still followed into from the others' imports (`mypy_follow`)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.workspace.command_options import option_values
+from lspd.workspace.python_links import aliases, linked
 
 _EXCLUDE = "--exclude"
 
 
 def walked(
-    directory: Path, chosen: list[Path], exclude: str | None, where: Path, options: tuple[str, ...]
+    directory: Path,
+    chosen: list[Path],
+    exclude: str | None,
+    where: Path,
+    options: tuple[str, ...],
+    named: frozenset[Path] = frozenset(),
 ) -> list[Path]:
     """Of `chosen`, the files mypy run at `directory` keeps: `exclude` is the configuration's
-    (at `where`), `options` the command's, each `--exclude` among them."""
+    (at `where`), `options` the command's, each `--exclude` among them, and leaves none of
+    the files its arguments name themselves (`named`: `named_files`)."""
     patterns = [_compiled(exclude, f"{where}: exclude")] if exclude else []
     patterns += [_compiled(p, f"the gate's `{_EXCLUDE} {p}`") for p in excludes(options)]
-    kept = [p for p in chosen if not _excluded(directory, p, patterns)] if patterns else chosen
+    kept = [p for p in chosen if p in named or not _excluded(directory, p, patterns)]
     stubs = {p for p in kept if p.suffix == ".pyi"}
     return [p for p in kept if p.suffix != ".py" or p.with_suffix(".pyi") not in stubs]
+
+
+def named_by(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> list[Path]:
+    """The files of `inside` one of `entries` names, each by the name it names: its own, or
+    its name through a symlinked folder (mypy walks `app/` into `app/vendor ->
+    ../shared/vendor` and names its modules from there: `app.vendor.util`; `followed`
+    takes such a name for its file)."""
+    links = linked(directory)
+    chosen = []
+    for path in inside:
+        names = [path, *aliases(directory, path, links)]
+        chosen += [name for name in names if _names(directory, name, entries)][:1]
+    return chosen
+
+
+def named_files(directory: Path, chosen: list[Path], entries: tuple[str, ...]) -> frozenset[Path]:
+    """Of `chosen`, the files an entry names itself, not a folder holding them (`b/m2.py`,
+    or `b/*.py` as mypy expands it): mypy checks them whatever `exclude` says."""
+    found = set()
+    for path in chosen:
+        relative = path.relative_to(directory)
+        for entry in entries:
+            entry = entry.strip()
+            glob = any(ch in entry for ch in "*?[")
+            if relative.match(entry) if glob else relative == Path(os.path.normpath(entry)):
+                found.add(path)
+    return frozenset(found)
 
 
 def excludes(options: tuple[str, ...]) -> list[str]:
@@ -52,3 +88,21 @@ def _excluded(directory: Path, path: Path, patterns: list[re.Pattern[str]]) -> b
     parts = relative.split("/")[:-1]
     names += ["/".join(parts[: index + 1]) + "/" for index in range(len(parts))]
     return any(pattern.search(name) for pattern in patterns for name in names)
+
+
+def _names(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:
+    relative = path.relative_to(directory)
+    for entry in entries:
+        entry = entry.strip().rstrip("/")
+        if entry in (".", ""):
+            return True
+        if any(ch in entry for ch in "*?["):
+            if relative.match(entry) or any(
+                parent.match(entry) for parent in relative.parents if str(parent) != "."
+            ):
+                return True
+            continue
+        named = Path(entry)
+        if relative == named or named in relative.parents:
+            return True
+    return False
