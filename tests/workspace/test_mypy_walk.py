@@ -118,3 +118,24 @@ def test_a_hook_passing_a_file_the_configuration_excludes_checks_it(tmp_path: Pa
     assert truth == ["b/m2.py", "c/__init__.py"]
     (scope,) = mypy_scopes([root], [root / name for name in sources], "project", False)
     assert [p.relative_to(root).as_posix() for p in scope.files] == truth
+
+
+def test_a_folder_of_sources_hides_the_module_of_its_name(tmp_path: Path) -> None:
+    """mypy's walk lists `foo/` before `foo.pyi` and `foo.py`, and skips a name it has
+    seen; bar/ holds no source, so bar.py stays."""
+    files = {
+        "mypy.ini": "[mypy]\n",
+        "foo/__init__.py": "",
+        "foo.py": ERROR,
+        "foo.pyi": ERROR,
+        "bar/README": "",
+        "bar.py": ERROR,
+    }
+    root = project(tmp_path / "p", files)
+    truth = _sources(root, ".")
+    assert truth == ["bar.py", "foo/__init__.py"]
+    walked = [root / name for name in files if name.endswith((".py", ".pyi"))]
+    (scope,) = mypy_scopes([root], walked, "project", False)
+    assert sorted(p.relative_to(root).as_posix() for p in scope.files) == truth
+    checked = answer(root, workspace_diagnostics)
+    assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [("bar.py", 1, "assignment")]

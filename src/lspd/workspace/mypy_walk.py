@@ -3,9 +3,10 @@
 from where mypy runs (a folder's path ending in `/`: `^build/$` leaves the whole folder),
 the configuration's and the command's (`mypy --exclude docs_src .`) both; never a file its
 arguments name themselves (`mypy --exclude '^b/' b/m2.py`, `files = b/*.py`, each file a
-pre-commit hook passes: `named_files`); and of a module written both ways, the stub alone
-(alembic's `op.pyi` beside `op.py`: 54 files said where its mypy checks 52). A module left
-out is still followed into from the others' imports (`mypy_follow`)."""
+pre-commit hook passes: `named_files`); of a module written both ways, the stub alone
+(alembic's `op.pyi` beside `op.py`: 54 files said where its mypy checks 52); and of a
+folder of sources and a module of its name beside it (`foo/` and `foo.py`), the folder. A
+module left out is still followed into from the others' imports (`mypy_follow`)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ def walked(
     patterns += [_compiled(p, f"the gate's `{_EXCLUDE} {p}`") for p in excludes(options)]
     kept = [p for p in chosen if p in named or not _excluded(directory, p, patterns)]
     stubs = {p for p in kept if p.suffix == ".pyi"}
-    return [p for p in kept if p.suffix != ".py" or p.with_suffix(".pyi") not in stubs]
+    kept = [p for p in kept if p.suffix != ".py" or p.with_suffix(".pyi") not in stubs]
+    # a folder of sources comes before the module of its name (mypy's `keyfunc`)
+    holding = {folder for p in kept for folder in p.parents}
+    return [p for p in kept if p in named or p.with_suffix("") not in holding]
 
 
 def named_by(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> list[Path]:
