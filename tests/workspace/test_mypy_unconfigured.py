@@ -261,6 +261,38 @@ def test_packages_below_each_running_mypy_are_judged_by_its_defaults(tmp_path: P
     ]
 
 
+def test_a_package_script_written_while_the_daemon_runs_makes_it_mypys(tmp_path: Path) -> None:
+    """packages/b gets a justfile running mypy on its src, then one running pytest: its
+    scope follows each (only the root and packages already mypy's were stamped: the
+    package stayed basedpyright's until the daemon restarted)."""
+    files = {
+        "packages/b/pyproject.toml": '[project]\nname = "b"\nversion = "0.1"\n',
+        "packages/b/src/b/__init__.py": "value = 1\n",
+    }
+    root = project(tmp_path / "p", files)
+
+    async def run() -> list[list[tuple[str, str | None]]]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        said = []
+        try:
+            assert await ws.watch()
+            for edit in (
+                {},
+                {"packages/b/justfile": "types:\n    mypy src\n"},
+                {"packages/b/justfile": "test:\n    pytest\n"},
+            ):
+                write(root, edit)
+                await ws.refresh_open_documents(catch_up=True)
+                scope = await gate_scope(ws)
+                said.append([(p.project.name, p.config) for p in scope.projects])
+        finally:
+            await ws.close()
+        return said
+
+    mypys = [("b", f"packages/b/{UNCONFIGURED}")]
+    assert asyncio.run(run()) == [[("b", None)], mypys, [("b", None)]]
+
+
 def test_a_fifo_where_a_pre_commit_configuration_is_says_nothing(tmp_path: Path) -> None:
     """Reading it would block the daemon until something writes into it."""
     write(tmp_path, {"src/demo/__init__.py": "", "Makefile": "types:\n\tmypy src\n"})

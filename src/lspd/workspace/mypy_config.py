@@ -21,7 +21,11 @@ from typing import Any
 from lspd.errors import InvalidInput
 from lspd.workspace.mypy_files import CONFIG_FILES, MYPY_INI, PYPROJECT, SETUP_CFG
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.mypy_unconfigured import may_run_mypy, mypy_runner, runner_paths
+from lspd.workspace.mypy_unconfigured import (
+    may_run_mypy,
+    mypy_runner,
+    runner_paths,
+)
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`

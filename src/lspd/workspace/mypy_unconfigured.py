@@ -15,6 +15,7 @@ defaults, and lspd does not read that file).
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 from collections.abc import Callable, Iterator
@@ -25,7 +26,9 @@ from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import (
+    FILES,
     MOST_BYTES,
+    SCRIPTS,
     ScriptMypy,
     script_files,
     script_paths,
@@ -68,6 +71,21 @@ def may_run_mypy(directory: Path) -> bool:
         except OSError:
             continue
     return False
+
+
+def may_run_paths(directory: Path) -> list[Path]:
+    """The paths whose change can change `may_run_mypy(directory)`, fewest (a uv
+    workspace's 400 members each stamped at every question): the folder, whose listing a
+    script or a pre-commit configuration that comes changes, and those there, read from
+    one listing of it."""
+    try:
+        names = set(os.listdir(directory))
+    except OSError:
+        return [directory]
+    found = [directory, *(directory / name for name in (*FILES, CONFIG_NAME) if name in names)]
+    if folders := [directory / name for name in SCRIPTS if name in names]:
+        found += [*folders, *script_files(directory)]
+    return list(dict.fromkeys(found))
 
 
 def runner_paths(directory: Path) -> list[Path]:

@@ -40,7 +40,7 @@ from lspd.workspace.mypy_config import (
 )
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
-from lspd.workspace.mypy_unconfigured import runner_paths
+from lspd.workspace.mypy_unconfigured import may_run_paths, runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
@@ -229,24 +229,33 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     chosen = sorted({path for project in projects for path in project.files})
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
-    chose = _chose(ws, by_language, projects)
+    chose = _chose(ws, by_language, projects, configs[PYPROJECT])
     return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution, chose)
 
 
 def _chose(
-    ws: Workspace, by_language: dict[str, list[Path]], projects: list[ProjectScope]
+    ws: Workspace,
+    by_language: dict[str, list[Path]],
+    projects: list[ProjectScope],
+    pyprojects: list[Path],
 ) -> tuple[tuple[Path, tuple[int, int] | None], ...]:
     """What chooses the checker of a root holding Python that configures none (a justfile
-    running mypy written later makes it mypy's), and of each package below judged by
-    mypy's defaults (`unconfigured_gate`), as it is now."""
+    running mypy written later makes it mypy's), of each package below judged by mypy's
+    defaults (`unconfigured_gate`), and of each package below that may come to be judged
+    so (its folder's listing: `may_run_paths`), as it is now."""
     files = by_language.get("python", [])
     if not files or _server(ws, files[0]) not in PYRIGHT_SERVERS:
         return ()
     chosen = [p.project for p in projects if p.project != ws.root and _unconfigured(p)]
-    if not configures_checker(ws.root):
-        chosen.insert(0, ws.root)
+    own = not configures_checker(ws.root)  # else no package below is mypy's defaults'
+    chosen = [ws.root, *chosen] if own else chosen
     found = dict.fromkeys(path for folder in chosen for path in runner_paths(folder))
-    return tuple((path, stamp(path)) for path in found)
+    if own and ws.config.python_checker == "project" and not ws.restricted:
+        for folder in dict.fromkeys(p.parent for p in pyprojects):
+            if folder != ws.root and folder not in chosen:
+                found.update(dict.fromkeys(may_run_paths(folder)))
+    stamped = set(pyprojects)  # stamped as configurations (`GateScope.read`)
+    return tuple((path, stamp(path)) for path in found if path not in stamped)
 
 
 def _unconfigured(project: ProjectScope) -> bool:
