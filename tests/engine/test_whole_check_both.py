@@ -16,7 +16,7 @@ from lspd.ops.checked import Checked
 from lspd.workspace import Workspace
 from tests.conftest import warm_root
 from tests.workspace.mypy_env import cli_errors, project
-from tests.workspace.test_pyright_part import FILES
+from tests.workspace.test_pyright_part import FILES, PYRIGHT_RUN
 
 # The plugin waits for RELEASED to exist (up to 120 s, longer than the test waits); named
 # whole: lspd's mypy may run on a mirror of the project, the plugin's copy in it.
@@ -62,7 +62,7 @@ def test_basedpyrights_files_are_asked_while_mypy_runs(tmp_path: Path) -> None:
     mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
     assert ("app/typed/check.py", 1) in mypy and ("app/main.py", 8) in mypy
     assert said == sorted(
-        [("mypy", f, line) for f, line in mypy] + [("basedpyright", "app/typed/check.py", 1)]
+        [("mypy", f, line) for f, line in mypy] + [(PYRIGHT_RUN, "app/typed/check.py", 1)]
     )
 
 

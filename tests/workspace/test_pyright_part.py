@@ -1,7 +1,9 @@
 """A project both mypy and basedpyright judge is judged by basedpyright on its part alone
 (`workspace/pyright_part.py`): trio's `[tool.pyright]` (strict, no `include`) is its
 editors', its tox runs pyright on two type_tests folders, and its clean tree had 1,871
-basedpyright errors where its gate says mypy's 5. Real mypy and basedpyright."""
+basedpyright errors where its gate says mypy's 5. What runs pyright there runs pyright, so
+lspd's pyright answers the part (`pyright_gate`: its source "Pyright"). Real mypy,
+basedpyright and pyright."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import STRICT, cli_errors, project
 
 PYRIGHT = '[tool.pyright]\ntypeCheckingMode = "strict"\n'
+PYRIGHT_RUN = "Pyright"  # lspd's pyright's source: the project's tox runs pyright
 TOX = "[testenv:typing]\ncommands =\n    mypy\n    pyright app/typed\n"
 FILES = {
     **STRICT,
@@ -44,12 +47,12 @@ def test_basedpyright_judges_what_the_scripts_run_pyright_on(tmp_path: Path) -> 
     mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
     assert ("app/typed/check.py", 1) in mypy and ("app/main.py", 8) in mypy
     assert _said(root) == sorted(
-        [("mypy", f, line) for f, line in mypy] + [("basedpyright", "app/typed/check.py", 1)]
+        [("mypy", f, line) for f, line in mypy] + [(PYRIGHT_RUN, "app/typed/check.py", 1)]
     )
     main = answer(root, lambda ws: diagnostics(ws, "app/main.py"))
     assert {d.source for d in main.diagnostics} == {"mypy"}
     typed = answer(root, lambda ws: diagnostics(ws, "app/typed/check.py"))
-    assert {d.source for d in typed.diagnostics} == {"mypy", "basedpyright"}
+    assert {d.source for d in typed.diagnostics} == {"mypy", PYRIGHT_RUN}
     shapes = (root / "app/shapes.py").read_text().replace("def area(width", "def area(*, width")
     change = [{"path": "app/shapes.py", "content": shapes}]
     previewed = answer(root, lambda ws: preview(ws, change))
@@ -68,7 +71,7 @@ def test_an_include_is_basedpyrights_part_and_mypys_files_are_the_gate_too(
     root = project(tmp_path / "p", files)
     mypy = sorted((f, line) for f, line, _, _, _ in cli_errors(root))
     assert _said(root) == sorted(
-        [("mypy", f, line) for f, line in mypy] + [("basedpyright", "app/typed/check.py", 1)]
+        [("mypy", f, line) for f, line in mypy] + [(PYRIGHT_RUN, "app/typed/check.py", 1)]
     )
 
 
@@ -92,7 +95,7 @@ def test_a_baseline_keeps_basedpyrights_files_outside_mypys(tmp_path: Path) -> N
     assert since is not None
     assert [(d.path, d.source) for d in since.introduced] == [("app/main.py", "mypy")]
     assert since.fixed == []
-    assert ("basedpyright", "tools/run.py", 1) in _said(root)
+    assert (PYRIGHT_RUN, "tools/run.py", 1) in _said(root)
 
 
 def test_a_configuration_nothing_runs_judges_no_file(tmp_path: Path) -> None:
@@ -116,4 +119,4 @@ def test_a_configuration_nothing_runs_judges_no_file(tmp_path: Path) -> None:
     workflow = root / ".github/workflows/ci.yml"
     workflow.parent.mkdir(parents=True)
     workflow.write_text("jobs:\n  typing:\n    steps:\n      - run: uv run pyright\n")
-    assert ("basedpyright", "app/typed/check.py", 1) in _said(root)
+    assert (PYRIGHT_RUN, "app/typed/check.py", 1) in _said(root)

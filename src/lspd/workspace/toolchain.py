@@ -19,8 +19,8 @@ session runs what the project runs, as VS Code's "Use Workspace Version" does:
   each here.
 - The checker: a language server the project installs itself (`basedpyright-langserver` in its
   environment, or `pyright-langserver` standing in for it: own_server.py;
-  `typescript-language-server` in its node_modules) is run instead of lspd's.
-
+  `typescript-language-server` in its node_modules) is run instead of lspd's; where it
+  installs none and its gate runs pyright, lspd's pyright of its version (pyright_gate.py).
 All of it came with the repository; restricted mode (`lspd serve --restricted`) turns it off.
 """
 
@@ -42,6 +42,7 @@ from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.own_server import node_last, stand_in
+from lspd.workspace.pyright_gate import gate_pyright
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,8 @@ class Toolchain:
     fix: str | None = None  # what to install or do about `problem`
 
     def label(self, by: str | None = None) -> str:
-        """E.g. `typescript 5.4.5, project` or `python 3.11.7 .venv/bin/python, project`
-        (`by`: the server running it, when another than the one chosen); a toolchain that
-        cannot run says why and what to do."""
+        """`typescript 5.4.5, project`, `python 3.11.7 .venv/bin/python, project` (`by`: the
+        server running it, if not the one chosen); one that cannot run says why, what to do."""
         name = self.kind if self.version is None else f"{self.kind} {self.version}"
         if self.kind == "python":
             name += f" {self.path}"
@@ -297,6 +297,8 @@ def _python(
     own = origin != "PATH" and os.sep not in definition.command[0]
     if own:  # the project's pyright, where it installs no basedpyright (`stands_in_for`)
         definition = stand_in(definition, bin_dir, servers)
+    gate = gate_pyright(definition, project, bin_dir, servers) if own else None
+    definition = gate[0] if gate is not None else definition
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**definition.env, "PATH": node_last(definition, path) if own else path}
     if (venv := environment_of(interpreter)) is not None:
@@ -308,8 +310,8 @@ def _python(
     if own and os.access(own_server, os.X_OK):
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
         server, server_version = str(own_server), _own_server_version(interpreter, own_server)
-    python = python_version(interpreter)
-    return adapted, Toolchain("python", interpreter, python, origin, server, server_version)
+    python, label = python_version(interpreter), gate[1] if gate is not None else server_version
+    return adapted, Toolchain("python", interpreter, python, origin, server, label)
 
 
 def _own_server_version(interpreter: Path, server: Path) -> str | None:

@@ -1,0 +1,100 @@
+"""A project whose gate runs pyright from an environment of its own: lspd's pyright judges it.
+
+svcs configures `[tool.pyright]` with no `typeCheckingMode`, and its tox runs `pyright` in
+the `typing-pyright` environment, whose dependency group its `.venv` does not install. Read
+by lspd's basedpyright, a `[tool.pyright]` without a mode is basedpyright's "recommended":
+78 errors and 356 warnings where the gate's pyright ("standard") says 0. Where the
+project's configuration is pyright's (a `[tool.pyright]` table or pyrightconfig.json, not
+`[tool.basedpyright]`), something of it runs `pyright` and nothing `basedpyright`, and its
+environment holds neither server (`own_server.stand_in` takes the one it holds), lspd runs
+pyright's npm package at the version the project's lockfile pins (uv.lock, poetry.lock,
+pdm.lock), else at a pin in its requirements or pyproject.toml (`pyright==1.1.411`), else
+lspd's own (`PYRIGHT_DEFAULT`), installed on first need into lspd's cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from lspd.errors import InvalidInput
+from lspd.servers.registry import ServerDefinition
+from lspd.workspace.checker_runs import run_paths, runs
+from lspd.workspace.files import read_text
+from lspd.workspace.mypy_scripts import script_paths
+from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in
+
+PYRIGHT_DEFAULT = "1.1.414"  # lspd's pyright where the project pins none
+_LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
+_PINS = ("requirements-dev.txt", "requirements.txt", "dev-requirements.txt", PYPROJECT)
+_LOCKED = re.compile(r'^name = "pyright"\s*\nversion = "([^"]+)"', re.MULTILINE)
+_PINNED = re.compile(r"(?<![\w.-])pyright\s*==\s*([0-9][0-9a-z.]*)")
+_SCRIPT = "{npm_root}/pyright/langserver.index.js"
+_GATED: Memo[str | None] = Memo()
+
+
+def gated_pyright(project: Path) -> str | None:
+    """The pyright version the project at `project` gates on where its configuration is
+    pyright's and its own scripts, hooks or workflows run `pyright` (not `basedpyright`);
+    None where it does not. Read again when a file it was read from changes."""
+    paths = (
+        project / CONFIG_JSON,
+        *script_paths(project),
+        *run_paths(project),
+        *(project / name for name in (*_LOCKS, *_PINS)),
+    )
+    return _GATED.get(project, tuple(dict.fromkeys(paths)), lambda: (_gated(project), ()))
+
+
+def gate_pyright(
+    definition: ServerDefinition,
+    project: Path,
+    bin_dir: Path,
+    servers: Mapping[str, ServerDefinition],
+) -> tuple[ServerDefinition, str] | None:
+    """lspd's pyright and what answers says of it (`pyright 1.1.411 (lspd's: the gate runs
+    pyright)`) where `definition` is lspd's basedpyright (the environment `bin_dir` holds
+    no server) and the project gates on pyright; None otherwise."""
+    pyright = servers.get("pyright")
+    if pyright is None or pyright.stands_in_for != definition.name:
+        return None
+    if os.access(bin_dir / definition.command[0], os.X_OK):
+        return None
+    if (version := gated_pyright(project)) is None:
+        return None
+    return lspd_pyright(pyright, version), f"pyright {version} (lspd's: the gate runs pyright)"
+
+
+def lspd_pyright(pyright: ServerDefinition, version: str) -> ServerDefinition:
+    """`pyright` (servers.toml's) as lspd's own copy of `version`: the npm package run by
+    lspd's Node, installed into its own prefix in lspd's cache on first need."""
+    return dataclasses.replace(
+        pyright,
+        command=("{node}", _SCRIPT, "--stdio"),
+        node_script=None,
+        npm_prefix=f"npm-pyright-{version}",
+        install={"npm": (f"pyright@{version}",)},
+        requires=(_SCRIPT,),
+    )
+
+
+def _gated(project: Path) -> str | None:
+    try:
+        config = config_in(project)
+    except InvalidInput:  # unreadable: the scope says what is wrong with it
+        return None
+    if config is None or "basedpyright" in config.label:
+        return None
+    if not runs(project, ("pyright",)) or runs(project, ("basedpyright",)):
+        return None
+    for name in _LOCKS:
+        if (text := read_text(project / name)) is not None and (found := _LOCKED.search(text)):
+            return found[1]
+    for name in _PINS:
+        if (text := read_text(project / name)) is not None and (found := _PINNED.search(text)):
+            return found[1]
+    return PYRIGHT_DEFAULT

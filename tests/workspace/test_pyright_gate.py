@@ -1,0 +1,106 @@
+"""A project whose gate runs pyright from an environment of its own (svcs: tox's
+`typing-pyright`, a dependency group its .venv does not install) is judged by lspd's pyright
+of the version it pins (`workspace/pyright_gate.py`), not by lspd's basedpyright, whose
+"recommended" mode read svcs's `[tool.pyright]` as 78 errors and 356 warnings where the
+gate says 0. Real pyright 1.1.414 (npm's, installed by lspd on first need) against pip's
+pyright 1.1.414 CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright
+from tests.conftest import warm_root
+from tests.engine.test_affected import written
+from tests.workspace.mypy_env import environment
+from tests.workspace.test_toolchain_pyright import FILES, pyright_env
+
+TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
+Row = tuple[str, int, int, str, str]  # file, line, column, rule, severity
+
+
+@pytest.mark.parametrize(
+    ("files", "version"),
+    [
+        ({"pyproject.toml": "[tool.pyright]\n", "tox.ini": TOX}, PYRIGHT_DEFAULT),
+        ({"pyrightconfig.json": "{}", "Makefile": "types:\n\tuv run pyright src\n"}, "1.1.414"),
+        (
+            {
+                "pyproject.toml": "[tool.pyright]\n",
+                "tox.ini": TOX,
+                "uv.lock": '[[package]]\nname = "pyright"\nversion = "1.1.411"\n',
+            },
+            "1.1.411",
+        ),
+        (
+            {
+                "pyproject.toml": '[dependency-groups]\npyright = ["pyright==1.1.409"]\n\n'
+                "[tool.pyright]\n",
+                "tox.ini": TOX,
+            },
+            "1.1.409",
+        ),
+        # basedpyright's configuration, or something running basedpyright: not pyright's
+        ({"pyproject.toml": "[tool.basedpyright]\n", "tox.ini": TOX}, None),
+        (
+            {"pyproject.toml": "[tool.pyright]\n", "tox.ini": TOX + "\tbasedpyright src\n"},
+            None,
+        ),
+        # nothing runs pyright: the configuration is its editors'
+        ({"pyproject.toml": "[tool.pyright]\n", "tox.ini": TOX.replace("pyright\n", "x\n")}, None),
+    ],
+    ids=["tox", "makefile", "uv-lock", "pinned", "basedpyright", "runs-both", "not-run"],
+)
+def test_what_gates_on_pyright(tmp_path: Path, files: dict[str, str], version: str | None) -> None:
+    written(tmp_path, files)
+    assert gated_pyright(tmp_path) == version
+
+
+def _cli(root: Path) -> list[Row]:
+    """pip's pyright 1.1.414 CLI run in the project (`pyright` as its tox runs it)."""
+    done = subprocess.run(
+        [str(pyright_env() / "bin" / "pyright"), "--outputjson"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    said = json.loads(done.stdout)["generalDiagnostics"]
+    return sorted(
+        (
+            str(Path(d["file"]).relative_to(root)),
+            d["range"]["start"]["line"] + 1,
+            d["range"]["start"]["character"] + 1,
+            d["rule"],
+            d["severity"],
+        )
+        for d in said
+    )
+
+
+def test_lspd_s_pyright_answers_as_the_gate_s(tmp_path: Path) -> None:
+    """The untyped `echo` is basedpyright's "recommended" alone: pyright says the two
+    errors its default mode has."""
+    root = written(tmp_path / "p", {**FILES, "tox.ini": TOX})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    expected = _cli(root)
+    assert [(r[0], r[1], r[3]) for r in expected] == [
+        ("app/main.py", 8, "reportArgumentType"),
+        ("app/main.py", 9, "reportAssignmentType"),
+    ]
+    for warm in warm_root(root, tmp_path / "logs"):
+        checked = warm.run(workspace_diagnostics(warm.ws))
+        rows = sorted(
+            (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
+        )
+        assert rows == expected
+        labels = {r.toolchain for r in warm.run(check_all(warm.ws)).results if r.toolchain}
+        assert {label.split(", ")[-1] for label in labels} == {
+            f"pyright {PYRIGHT_DEFAULT} (lspd's: the gate runs pyright)"
+        }
+        assert {name for name, _ in warm.ws.pool.sessions} == {"pyright"}
