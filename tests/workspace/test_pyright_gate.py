@@ -7,8 +7,6 @@ pyright 1.1.414 CLI."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,10 +16,9 @@ from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright
 from tests.conftest import warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
-from tests.workspace.test_toolchain_pyright import FILES, pyright_env
+from tests.workspace.test_toolchain_pyright import FILES, cli, pyright_env
 
 TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
-Row = tuple[str, int, int, str, str]  # file, line, column, rule, severity
 
 
 @pytest.mark.parametrize(
@@ -61,34 +58,12 @@ def test_what_gates_on_pyright(tmp_path: Path, files: dict[str, str], version: s
     assert gated_pyright(tmp_path) == version
 
 
-def _cli(root: Path) -> list[Row]:
-    """pip's pyright 1.1.414 CLI run in the project (`pyright` as its tox runs it)."""
-    done = subprocess.run(
-        [str(pyright_env() / "bin" / "pyright"), "--outputjson"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    said = json.loads(done.stdout)["generalDiagnostics"]
-    return sorted(
-        (
-            str(Path(d["file"]).relative_to(root)),
-            d["range"]["start"]["line"] + 1,
-            d["range"]["start"]["character"] + 1,
-            d["rule"],
-            d["severity"],
-        )
-        for d in said
-    )
-
-
 def test_lspd_s_pyright_answers_as_the_gate_s(tmp_path: Path) -> None:
     """The untyped `echo` is basedpyright's "recommended" alone: pyright says the two
     errors its default mode has."""
     root = written(tmp_path / "p", {**FILES, "tox.ini": TOX})
     (root / ".venv").symlink_to(environment("no-mypy"))
-    expected = _cli(root)
+    expected = cli(root, pyright_env() / "bin" / "pyright")  # as its tox runs it
     assert [(r[0], r[1], r[3]) for r in expected] == [
         ("app/main.py", 8, "reportArgumentType"),
         ("app/main.py", 9, "reportAssignmentType"),

@@ -65,10 +65,10 @@ def project(tmp_path: Path) -> Path:
     return committed(root.resolve())
 
 
-def cli(root: Path) -> list[Row]:
-    """The project's own `pyright` CLI: each error and warning."""
+def cli(root: Path, pyright: Path | None = None) -> list[Row]:
+    """The project's own `pyright` CLI (else `pyright`, run in it): each error and warning."""
     done = subprocess.run(
-        [str(root / ".venv/bin/pyright"), "--outputjson"],
+        [str(pyright or root / ".venv/bin/pyright"), "--outputjson"],
         cwd=root,
         capture_output=True,
         text=True,
