@@ -226,14 +226,14 @@ def test_the_options_every_hook_gives_are_given_mypy(tmp_path: Path) -> None:
     assert truth == [("app.py", 1, "no-untyped-def")]
     assert _found(root) == truth
     [scope] = answer(root, workspace_diagnostics).scope
-    note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy (with --strict)"
-    assert scope.note == note
+    note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy (with --strict"
+    assert scope.note == f"{note} --ignore-missing-imports)"
     second = "    - id: mypy\n      files: ^b\\.py$\n"  # without --strict: app.py not taken
     (root / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: local\n  hooks:\n{hook}{second}"
     )
     found = precommit_mypy(root)
-    assert found is not None and found.options == ()
+    assert found is not None and found.options == ("--ignore-missing-imports",)  # its default
     assert [found.takes(root / name) for name in ("app.py", "b.py")] == [False, True]
 
 
@@ -268,3 +268,22 @@ def test_a_hook_passing_file_names_gives_mypy_no_exclude(tmp_path: Path) -> None
     found = precommit_mypy(root)
     assert found is not None and found.options == ("--strict",)
     assert _found(root) == [("app.py", 1, "assignment")]
+
+
+@pytest.mark.parametrize(("args", "ignored"), [("", True), ("      args: []\n", False)])
+def test_a_hook_ignoring_missing_imports_gives_mypy_the_option(
+    tmp_path: Path, args: str, ignored: bool
+) -> None:
+    """typeguard's mirrors-mypy hook writes no `args` (its defaults: ignore missing imports)
+    and passes no file names: `typeshed.stdlib.types`, imported under TYPE_CHECKING, is no
+    error of its gate, where lspd said one. A hook writing `args: []` ignores none."""
+    missing = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import nowhere\n"
+    files = {"mypy.ini": "[mypy]\nfiles = app\n", "app/__init__.py": missing}
+    root = project(tmp_path / "p", files)
+    hook = "  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.20.0\n    hooks:\n"
+    hook += f"    - id: mypy\n      pass_filenames: false\n{args}"
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n{hook}")
+    flags = ["--ignore-missing-imports"] if ignored else []
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *flags))
+    assert truth == ([] if ignored else [("app/__init__.py", 4, "import-not-found")])
+    assert _found(root) == truth

@@ -128,12 +128,18 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
         given = [(hook, _options(_after(hook), path.parent)) for hook in passing]
         taken, options = _alike([(hook, _named_files(o)) for hook, o in given])
+        options += _ignoring(taken)
         hooks = tuple(_regexes(hook) for hook in taken)
-        afters = [_after(hook) for hook in mypys if hook not in passing]
-        runs = [(named_paths(path.parent, a), _options(a, path.parent)) for a in afters]
-        ran, runs_options = _alike([(paths, options) for paths, options in runs if paths])
-        bare = [((), options) for paths, options in runs if not paths]
-        configured = _alike(bare)[1] if any(o is not None for _, o in bare) else None
+        others = [(hook, _after(hook)) for hook in mypys if hook not in passing]
+        runs = [(hook, named_paths(path.parent, a), _options(a, path.parent)) for hook, a in others]
+        ran_by, runs_options = _alike([(h, options) for h, paths, options in runs if paths])
+        runs_options += _ignoring(ran_by)
+        ran = [paths for hook, paths, _ in runs if hook in ran_by]
+        bare = [(hook, options) for hook, paths, options in runs if not paths]
+        as_configured = _alike(bare)
+        configured = None
+        if any(o is not None for _, o in bare):
+            configured = as_configured[1] + _ignoring(as_configured[0])
         top = _regexes(body)
     except (re.error, TypeError):
         return None
@@ -142,6 +148,15 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
         return None
     ignoring = any(_ignores_missing(hook) for hook in taken)
     return PrecommitMypy(path, top, hooks, named, options, runs_options, ignoring, configured)
+
+
+def _ignoring(hooks: list[dict[str, Any]]) -> tuple[str, ...]:
+    """`--ignore-missing-imports` where each of the hooks one run stands for ignores missing
+    imports: an import the project's environment lacks too is no error of its gate
+    (typeguard's `typeshed.stdlib.types` under TYPE_CHECKING, mirrors-mypy's default args:
+    0 errors, where lspd said 1); else nothing."""
+    ignoring = hooks and all(_ignores_missing(hook) for hook in hooks)
+    return ("--ignore-missing-imports",) if ignoring else ()
 
 
 def _ignores_missing(hook: dict[str, Any]) -> bool:
