@@ -42,6 +42,14 @@ TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
             },
             "1.1.409",
         ),
+        (
+            {
+                "pyproject.toml": "[tool.pyright]\n",
+                "scripts/run-pyright": "exec node scripts/utils/node-tooling.cjs pyright -p x\n",
+                "package.json": '{"devDependencies": {"pyright": "1.1.399"}}',
+            },
+            "1.1.399",
+        ),
         # basedpyright's configuration, or something running basedpyright: not pyright's
         ({"pyproject.toml": "[tool.basedpyright]\n", "tox.ini": TOX}, None),
         (
@@ -51,7 +59,16 @@ TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
         # nothing runs pyright: the configuration is its editors'
         ({"pyproject.toml": "[tool.pyright]\n", "tox.ini": TOX.replace("pyright\n", "x\n")}, None),
     ],
-    ids=["tox", "makefile", "uv-lock", "pinned", "basedpyright", "runs-both", "not-run"],
+    ids=[
+        "tox",
+        "makefile",
+        "uv-lock",
+        "pinned",
+        "package-json",
+        "basedpyright",
+        "runs-both",
+        "not-run",
+    ],
 )
 def test_what_gates_on_pyright(tmp_path: Path, files: dict[str, str], version: str | None) -> None:
     written(tmp_path, files)

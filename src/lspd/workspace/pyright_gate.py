@@ -9,7 +9,9 @@ project's configuration is pyright's (a `[tool.pyright]` table or pyrightconfig.
 environment holds neither server (`own_server.stand_in` takes the one it holds), lspd runs
 pyright's npm package at the version the project's lockfile pins (uv.lock, poetry.lock,
 pdm.lock), else at a pin in its requirements or pyproject.toml (`pyright==1.1.411`), else
-lspd's own (`PYRIGHT_DEFAULT`), installed on first need into lspd's cache.
+at the version its package.json names (openai-python's scripts run the npm pyright
+1.1.399 its devDependencies pin), else lspd's own (`PYRIGHT_DEFAULT`), installed on first
+need into lspd's cache.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.npm_installed import PACKAGE
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in
 
 PYRIGHT_DEFAULT = "1.1.414"  # lspd's pyright where the project pins none
@@ -33,6 +36,7 @@ _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
 _PINS = ("requirements-dev.txt", "requirements.txt", "dev-requirements.txt", PYPROJECT)
 _LOCKED = re.compile(r'^name = "pyright"\s*\nversion = "([^"]+)"', re.MULTILINE)
 _PINNED = re.compile(r"(?<![\w.-])pyright\s*==\s*([0-9][0-9a-z.]*)")
+_NPM = re.compile(r'"pyright"\s*:\s*"[\^~=v]*(\d+\.\d+\.\d+)"')  # package.json's
 _SCRIPT = "{npm_root}/pyright/langserver.index.js"
 _GATED: Memo[str | None] = Memo()
 
@@ -45,7 +49,7 @@ def gated_pyright(project: Path) -> str | None:
         project / CONFIG_JSON,
         *script_paths(project),
         *run_paths(project),
-        *(project / name for name in (*_LOCKS, *_PINS)),
+        *(project / name for name in (*_LOCKS, *_PINS, PACKAGE)),
     )
     return _GATED.get(project, tuple(dict.fromkeys(paths)), lambda: (_gated(project), ()))
 
@@ -97,4 +101,6 @@ def _gated(project: Path) -> str | None:
     for name in _PINS:
         if (text := read_text(project / name)) is not None and (found := _PINNED.search(text)):
             return found[1]
+    if (text := read_text(project / PACKAGE)) is not None and (found := _NPM.search(text)):
+        return found[1]
     return PYRIGHT_DEFAULT
