@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from lspd.engine import second_server
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright
-from tests.conftest import warm_root
+from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
 from tests.workspace.test_toolchain_pyright import FILES, cli, pyright_env
@@ -96,3 +97,23 @@ def test_lspd_s_pyright_answers_as_the_gate_s(tmp_path: Path) -> None:
             f"pyright {PYRIGHT_DEFAULT} (lspd's: the gate runs pyright)"
         }
         assert {name for name, _ in warm.ws.pool.sessions} == {"pyright"}
+
+
+def test_a_second_server_waits_for_the_first_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole check of many files starts a second server beside the first
+    (`engine/second_server.py`): the second found the first's npm install half made and the
+    check failed ("langserver.index.js does not exist"; openai-python's first `lspd
+    check`). With no pyright in lspd's cache yet, both now answer."""
+    root = written(tmp_path / "p", {**FILES, "tox.ini": TOX})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    expected = cli(root, pyright_env() / "bin" / "pyright")
+    monkeypatch.setenv("LSPD_CACHE_DIR", str(tmp_path / "cache"))  # none installed
+    monkeypatch.setattr(second_server, "SPLIT_AT", 2)
+    checked = answer(root, workspace_diagnostics)
+    rows = sorted(
+        (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
+    )
+    assert rows == expected
+    assert (tmp_path / "cache" / f"npm-pyright-{PYRIGHT_DEFAULT}").is_dir()

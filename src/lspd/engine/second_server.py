@@ -54,6 +54,7 @@ from typing import TypeVar
 from lspd.errors import ServerError
 from lspd.lsp.session import Session
 from lspd.lsp.text import path_to_uri
+from lspd.servers.install import install_on_need
 from lspd.workspace.files import read_text
 
 SPLIT_AT = 100  # files asked of one session from which a second server pays for its load
@@ -128,11 +129,24 @@ async def ask_all(
 async def _open_all(
     paths: list[Path], sessions: dict[Path, Session], helpers: dict[Session, Session]
 ) -> None:
-    """Every file in each server, the first and its second, before any is asked (`_opened`)."""
+    """Every file in each server, the first and its second, before any is asked (`_opened`);
+    a second that fails to start is stopped and left out of `helpers`, as in `ask_all`."""
     firsts = dict.fromkeys(sessions[p] for p in paths)
     servers = [(s, [p for p in paths if sessions[p] is s]) for s in firsts]
-    servers += [(helpers[s], files) for s, files in servers if s in helpers]
-    await asyncio.gather(*(_opened(server, files) for server, files in servers))
+    seconds = [(s, helpers[s], files) for s, files in servers if s in helpers]
+    opened = [_opened(server, files) for server, files in servers]
+    opened += [_opened(helper, files) for _, helper, files in seconds]
+    done = await asyncio.gather(*opened, return_exceptions=True)
+    failures = [f for f in done[: len(servers)] if isinstance(f, BaseException)]
+    for (first, helper, _), failed in zip(seconds, done[len(servers) :], strict=True):
+        if isinstance(failed, ServerError):
+            await helper.stop()
+            del helpers[first]
+        elif isinstance(failed, BaseException):
+            failures.append(failed)
+    if failures:  # no second server outlives the check
+        await asyncio.gather(*(helper.stop() for helper in helpers.values()))
+        raise failures[0]
 
 
 async def _opened(server: Session, paths: list[Path]) -> None:
@@ -201,6 +215,7 @@ def second_of(session: Session) -> Session:
         session.log_path.parent / "second",
         request_timeout=session.request_timeout,
         toolchain=session.toolchain,
+        prepare=install_on_need,  # started beside its first: waits for the first's install
     )
     for folder in session.folders:
         helper.add_folder(folder)

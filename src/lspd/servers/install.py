@@ -22,12 +22,22 @@ log = logging.getLogger(__name__)
 TIMEOUT_S = 180  # then give up with the command to run by hand: never minutes of silence
 
 
+_INSTALLING: dict[Path, asyncio.Lock] = {}  # one install into a prefix at a time
+
+
 async def install_on_need(definition: ServerDefinition) -> None:
     """Before a server starts: install it when it is missing and npm can (a few seconds,
-    into lspd's cache); other missing servers stay missing with a hint to install them."""
-    if definition.missing() is not None and definition.install.get("npm"):
-        log.info("installing %s on first need", definition.name)
-        await asyncio.to_thread(install, definition)
+    into lspd's cache); other missing servers stay missing with a hint to install them.
+    A server and its second (`engine/second_server.py`) start together: the second waits
+    for the first's install, which it found half made ("langserver.index.js does not
+    exist"), instead of running npm into the same prefix beside it."""
+    if definition.missing() is None or not definition.install.get("npm"):
+        return
+    lock = _INSTALLING.setdefault(definition.npm_root(), asyncio.Lock())
+    async with lock:
+        if definition.missing() is not None:
+            log.info("installing %s on first need", definition.name)
+            await asyncio.to_thread(install, definition)
 
 
 def install(definition: ServerDefinition) -> str:
