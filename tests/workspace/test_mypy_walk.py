@@ -139,3 +139,17 @@ def test_a_folder_of_sources_hides_the_module_of_its_name(tmp_path: Path) -> Non
     assert sorted(p.relative_to(root).as_posix() for p in scope.files) == truth
     checked = answer(root, workspace_diagnostics)
     assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [("bar.py", 1, "assignment")]
+
+
+def test_a_configuration_beside_no_python_file_is_no_project(tmp_path: Path) -> None:
+    """pip's tests/typing/pyproject.toml holds a `[tool.mypy]` its nox session names with
+    `--config-file`; its folder holds no Python file. The scope said a project of 0 files."""
+    files = {
+        "mypy.ini": "[mypy]\n",
+        "app/__init__.py": "",
+        "tests/typing/pyproject.toml": '[tool.mypy]\nexclude = "_vendor"\n',
+    }
+    root = project(tmp_path / "p", files)
+    walked = [root / "app/__init__.py"]
+    scopes = mypy_scopes([root, root / "tests/typing"], walked, "project", False)
+    assert [(s.directory, len(s.files)) for s in scopes] == [(root, 1)]

@@ -109,6 +109,8 @@ def mypy_scopes(
         inside = [p for p in files if directory in p.parents]
         if defaults:  # (a package below judged by its own script's mypy: its own)
             inside = _not_nested(directory, inside, root, configured, restricted)
+        if not inside:  # pip's tests/typing/pyproject.toml, for a `--config-file`: no project
+            continue
         picked = _chosen_by(directory, config, inside)
         chosen, note, packages, read_too, options, as_configured, named = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
