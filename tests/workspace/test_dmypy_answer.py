@@ -88,7 +88,7 @@ def test_an_annotation_mypy_asks_too_leaves_dmypy_answering(tmp_path: Path) -> N
     disk, edited, once, once_again = _answers(root, daemon)
     assert disk == truth and len(edited) == 3
     assert (once, once_again, daemon.partial_once) == (True, False, False)
-    assert daemon.vouched == {("app/alive.py", "w")}
+    assert daemon.vouched == {("app/alive.py", "w"): 1}
 
 
 HIDING = {
@@ -144,4 +144,30 @@ def test_the_annotations_an_output_asks_for() -> None:
     json_line += ' "code": "var-annotated"}'
     other = 'app/c.py:1: error: Name "var-annotated" is not defined  [name-defined]'
     found = mypy_partial.asked("\n".join([text, json_line, other, "{broken var-annotated"]))
-    assert found == {("app/a.py", "x"), ("app/b.py", "y")}
+    assert found == {("app/a.py", "x"): 1, ("app/b.py", "y"): 1}
+
+
+# the same name asked in a function (mypy too) and made at the top (dmypy alone)
+ASKED_TWICE = {
+    **PARTIAL,
+    "app/alive.py": (
+        "def f() -> None:\n    result = []\n\n\nresult = []\n\n\n"
+        "def g() -> None:\n    result.append(1)\n"
+    ),
+}
+
+
+def test_a_name_asked_more_often_than_mypy_asks_it_is_mypys_answer(tmp_path: Path) -> None:
+    """mypy 1.19 asks `result` once (the function's), dmypy twice: the name was vouched
+    for after the first answer, and every later dmypy answer said the second, an error
+    the gate never says."""
+    root = project(tmp_path / "p", {**ASKED_TWICE, "mypy.ini": "[mypy]\n"}, mypy_119())
+    truth = sorted(cli_errors(root, "app"))
+    assert [(line, code) for _, line, _, code, _ in truth] == [
+        (2, "var-annotated"),
+        (1, "assignment"),
+    ]
+    daemon = daemon_of(root, tmp_path)
+    disk, edited, once, once_again = _answers(root, daemon)
+    assert (disk, once, once_again, daemon.partial_once) == (truth, True, True, True)
+    assert [code for _, _, _, code, _ in edited] == ["var-annotated", "assignment", "assignment"]

@@ -23,7 +23,7 @@ import logging
 import os
 import subprocess
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -97,7 +97,7 @@ class Dmypy:
         self.reason = ""  # which checkers judge the project and why (`status` says it)
         self.once = False  # the last answer was mypy's, run once (`mypy_once`): status
         self.partial_once = False  # dmypy's local partial types said more (`mypy_partial`)
-        self.vouched: set[tuple[str, str]] = set()  # and what they said that mypy said too
+        self.vouched: Counter[tuple[str, str]] = Counter()  # and what mypy said too, how often
         self.caches = Caches(self.state / "cache")  # its caches, when run once
         self.kept = Kept(self.state / "answers", interpreter)  # its answers run once (`mypy_kept`)
         self.runs = 0  # mypy (or dmypy) runs made (its tests count them)

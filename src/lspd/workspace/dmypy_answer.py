@@ -11,6 +11,7 @@ dmypy always checks with them on, mypy before 2.0 off unless configured, and mit
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -42,7 +43,7 @@ class Answering(Updatable, Protocol):
     forks: Forks
     runs: int
     partial_once: bool  # mypy once said otherwise than dmypy's local partial types
-    vouched: set[tuple[str, str]]  # the annotations mypy once asks for too (`mypy_partial`)
+    vouched: Counter[tuple[str, str]]  # the annotations mypy once asks for too, how often
 
 
 class Asked(NamedTuple):
@@ -62,15 +63,17 @@ async def answer(
     `once`: mypy run once is what answers (`mypy_once.needs_once`); `stale`: whether the
     server must end before it is asked (`dmypy._stale`)."""
     texts, flags, targets = asked.texts, asked.flags, asked.targets
-    doubted: frozenset[tuple[str, str]] = frozenset()
+    said: Counter[tuple[str, str]] = Counter()
     if not once:
         await daemon.forks.end()
         if stale():
             await daemon.end()
         said_now = await updated(daemon, texts, flags, targets)
-        doubted = mypy_partial.asked(said_now[1]).difference(daemon.vouched)
+        said = mypy_partial.asked(said_now[1])
         inside = daemon.place.inside
-        if not doubted or not mypy_partial.differ(daemon.version, texts, inside, targets):
+        if not mypy_partial.doubted(said, daemon.vouched) or not mypy_partial.differ(
+            daemon.version, texts, inside, targets
+        ):
             return False, said_now, None
         log.info("dmypy of %s: its local partial types may differ: mypy run once", daemon.project)
     kept = daemon.kept.key(asked.state, flags, texts, daemon.place, daemon.sees.files)
@@ -78,9 +81,9 @@ async def answer(
     if (done := daemon.kept.get(kept)) is None:
         done, found = await run_once(daemon, asked)
         daemon.kept.put(kept, done)  # mypy's answer: for the next process
-    if doubted <= mypy_partial.asked(done[1]):
-        daemon.vouched.update(doubted)  # dmypy's were mypy's too (a function's `w = []`)
-    else:
+    if said and not mypy_partial.doubted(said, mypy_partial.asked(done[1])):
+        daemon.vouched |= said  # dmypy's were mypy's too (a function's `w = []`)
+    elif said:
         daemon.partial_once = True
     return True, done, found
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from lspd.workspace.mypy_config_read import walks
@@ -51,10 +52,11 @@ def differ(
     return not all(s and true(s[0].get("local_partial_types")) for _, s in read)
 
 
-def asked(out: str) -> frozenset[tuple[str, str]]:
-    """The variables mypy's or dmypy's output (text or JSON lines) asks an annotation of,
-    by file and name: the errors local partial types may add, wherever an edit moves them."""
-    found = set()
+def asked(out: str) -> Counter[tuple[str, str]]:
+    """How many times mypy's or dmypy's output (text or JSON lines) asks an annotation of
+    each variable, by file and name: the errors local partial types may add, wherever an
+    edit moves them (a name asked twice in a file where mypy asks once: one of dmypy's)."""
+    found: Counter[tuple[str, str]] = Counter()
     for line in out.splitlines():
         if _CODE not in line:
             continue
@@ -69,8 +71,13 @@ def asked(out: str) -> frozenset[tuple[str, str]]:
         else:
             continue
         if (name := _ASKED.search(message)) is not None:
-            found.add((path, name[1]))
-    return frozenset(found)
+            found[(path, name[1])] += 1
+    return found
+
+
+def doubted(said: Counter[tuple[str, str]], vouched: Counter[tuple[str, str]]) -> bool:
+    """Whether dmypy `said` an annotation more times than mypy run once has (`vouched`)."""
+    return any(count > vouched[key] for key, count in said.items())
 
 
 def hidden(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> bool:
