@@ -153,3 +153,21 @@ def test_a_configuration_beside_no_python_file_is_no_project(tmp_path: Path) -> 
     walked = [root / "app/__init__.py"]
     scopes = mypy_scopes([root, root / "tests/typing"], walked, "project", False)
     assert [(s.directory, len(s.files)) for s in scopes] == [(root, 1)]
+
+
+def test_a_glob_names_what_it_expands_to_from_the_configurations_folder(tmp_path: Path) -> None:
+    """`files = *.py, src`: `*.py` is the top's noxfile.py alone, as glob expands it; read
+    from the right it named every .py file, src/gen/bad.py too, past `exclude`."""
+    files = {
+        "mypy.ini": "[mypy]\nfiles = *.py, src\nexclude = src/gen/\n",
+        "noxfile.py": "",
+        "src/ok.py": "",
+        "src/gen/bad.py": ERROR,
+        "other/b/m.py": ERROR,
+    }
+    root = project(tmp_path / "p", files)
+    truth = _sources(root)
+    assert truth == ["noxfile.py", "src/ok.py"]
+    walked = [root / name for name in files if name.endswith(".py")]
+    (scope,) = mypy_scopes([root], walked, "project", False)
+    assert sorted(p.relative_to(root).as_posix() for p in scope.files) == truth

@@ -10,6 +10,7 @@ module left out is still followed into from the others' imports (`mypy_follow`).
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from pathlib import Path
@@ -47,26 +48,33 @@ def named_by(directory: Path, inside: list[Path], entries: tuple[str, ...]) -> l
     its name through a symlinked folder (mypy walks `app/` into `app/vendor ->
     ../shared/vendor` and names its modules from there: `app.vendor.util`; `followed`
     takes such a name for its file)."""
-    links = linked(directory)
+    links, named = linked(directory), _expanded(directory, entries)
     chosen = []
     for path in inside:
         names = [path, *aliases(directory, path, links)]
-        chosen += [name for name in names if _names(directory, name, entries)][:1]
+        chosen += [name for name in names if _names(directory, name, named)][:1]
     return chosen
 
 
 def named_files(directory: Path, chosen: list[Path], entries: tuple[str, ...]) -> frozenset[Path]:
     """Of `chosen`, the files an entry names itself, not a folder holding them (`b/m2.py`,
     or `b/*.py` as mypy expands it): mypy checks them whatever `exclude` says."""
-    found = set()
-    for path in chosen:
-        relative = path.relative_to(directory)
-        for entry in entries:
-            entry = entry.strip()
-            glob = any(ch in entry for ch in "*?[")
-            if relative.match(entry) if glob else relative == Path(os.path.normpath(entry)):
-                found.add(path)
-    return frozenset(found)
+    named = set(_expanded(directory, entries))
+    return frozenset(path for path in chosen if path.relative_to(directory) in named)
+
+
+def _expanded(directory: Path, entries: tuple[str, ...]) -> list[Path]:
+    """`entries` as mypy reads them (`split_and_match_files_list`): a glob expanded from
+    `directory` (`**` recursive; `*.py` the top's files alone, not every folder's), one
+    matching nothing kept as written; each path normalized (`./src/` is `src`)."""
+    found = []
+    for entry in (e.strip() for e in entries):
+        if any(ch in entry for ch in "*?["):
+            matched = sorted(glob.glob(entry, root_dir=directory, recursive=True))
+            found += [Path(os.path.normpath(m)) for m in matched] or [Path(entry)]
+        elif entry:
+            found.append(Path(os.path.normpath(entry)))
+    return found
 
 
 def excludes(options: tuple[str, ...]) -> list[str]:
@@ -94,19 +102,7 @@ def _excluded(directory: Path, path: Path, patterns: list[re.Pattern[str]]) -> b
     return any(pattern.search(name) for pattern in patterns for name in names)
 
 
-def _names(directory: Path, path: Path, entries: tuple[str, ...]) -> bool:
+def _names(directory: Path, path: Path, named: list[Path]) -> bool:
+    """Whether `path` is one of the paths `named` (`_expanded`) or in a folder one is."""
     relative = path.relative_to(directory)
-    for entry in entries:
-        entry = entry.strip().rstrip("/")
-        if entry in (".", ""):
-            return True
-        if any(ch in entry for ch in "*?["):
-            if relative.match(entry) or any(
-                parent.match(entry) for parent in relative.parents if str(parent) != "."
-            ):
-                return True
-            continue
-        named = Path(entry)
-        if relative == named or named in relative.parents:
-            return True
-    return False
+    return any(n == Path(".") or relative == n or n in relative.parents for n in named)
