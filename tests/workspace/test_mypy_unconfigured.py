@@ -293,6 +293,36 @@ def test_a_package_script_written_while_the_daemon_runs_makes_it_mypys(tmp_path:
     assert asyncio.run(run()) == [[("b", None)], mypys, [("b", None)]]
 
 
+def test_a_package_whose_pyright_script_goes_becomes_mypys(tmp_path: Path) -> None:
+    """packages/b's Makefile runs mypy and its package.json pyright: basedpyright's. Its
+    package.json edited in place to run pyright no more makes it mypy's (only the folder
+    and its scripts were stamped, not what runs pyright)."""
+    pyright = json.dumps({"scripts": {"typecheck": "pyright"}})
+    files = {
+        "packages/b/pyproject.toml": '[project]\nname = "b"\nversion = "0.1"\n',
+        "packages/b/src/b/__init__.py": "value = 1\n",
+        "packages/b/Makefile": "types:\n\tmypy src\n",
+        "packages/b/package.json": pyright,
+    }
+    root = project(tmp_path / "p", files)
+
+    async def run() -> list[list[tuple[str, str | None]]]:
+        ws = Workspace(root, log_dir=tmp_path / "logs")
+        said = []
+        try:
+            assert await ws.watch()
+            for edit in ({}, {"packages/b/package.json": pyright.replace("pyright", "tsc")}):
+                write(root, edit)
+                await ws.refresh_open_documents(catch_up=True)
+                scope = await gate_scope(ws)
+                said.append([(p.project.name, p.config) for p in scope.projects])
+        finally:
+            await ws.close()
+        return said
+
+    assert asyncio.run(run()) == [[("b", None)], [("b", f"packages/b/{UNCONFIGURED}")]]
+
+
 def test_a_fifo_where_a_pre_commit_configuration_is_says_nothing(tmp_path: Path) -> None:
     """Reading it would block the daemon until something writes into it."""
     write(tmp_path, {"src/demo/__init__.py": "", "Makefile": "types:\n\tmypy src\n"})

@@ -35,6 +35,14 @@ TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
             },
             "1.1.411",
         ),
+        (  # npm has no `.post0`: its 1.1.392
+            {
+                "pyproject.toml": "[tool.pyright]\n",
+                "tox.ini": TOX,
+                "uv.lock": '[[package]]\nname = "pyright"\nversion = "1.1.392.post0"\n',
+            },
+            "1.1.392",
+        ),
         (
             {
                 "pyproject.toml": '[dependency-groups]\npyright = ["pyright==1.1.409"]\n\n'
@@ -64,6 +72,7 @@ TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
         "tox",
         "makefile",
         "uv-lock",
+        "post",
         "pinned",
         "package-json",
         "basedpyright",
@@ -117,3 +126,15 @@ def test_a_second_server_waits_for_the_first_install(
     )
     assert rows == expected
     assert (tmp_path / "cache" / f"npm-pyright-{PYRIGHT_DEFAULT}").is_dir()
+
+
+def test_a_broken_configuration_mended_is_read_again(tmp_path: Path) -> None:
+    """pyrightconfig.json extends base.json: while base.json does not parse, no version
+    (the scope says what is wrong); once mended, pyright's, not the broken answer kept."""
+    written(tmp_path, {"pyrightconfig.json": '{"extends": "base.json"}', "base.json": "{"})
+    written(tmp_path, {"Makefile": "types:\n\tpyright\n"})
+    assert gated_pyright(tmp_path) is None
+    written(tmp_path, {"base.json": "{}"})
+    assert gated_pyright(tmp_path) == PYRIGHT_DEFAULT
+    written(tmp_path, {"base.json": '{"include": ["src"]}'})  # read again: still pyright's
+    assert gated_pyright(tmp_path) == PYRIGHT_DEFAULT

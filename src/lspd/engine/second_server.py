@@ -79,10 +79,27 @@ async def ask_all(
     load); `checked_before`: whether the sessions have checked (then restarted, above);
     `from_ends`: the first server takes files from the front, the second from the end
     backwards, until they meet (for a server whose answers do not depend on the order)."""
-    helpers = await _held_helpers(_helpers(paths, sessions))
-    if checked_before:
-        await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
-    await _open_all(paths, sessions, helpers)
+    helpers = _helpers(paths, sessions)  # none outlives the check, cut short or not
+    try:
+        await _held_helpers(helpers)
+        if checked_before:
+            await asyncio.gather(*(s.stop() for s in helpers if s.state in RUNNING and not s.owes))
+        await _open_all(paths, sessions, helpers)
+        return await _dealt(paths, sessions, helpers, ask, timeouts, answered, from_ends)
+    finally:
+        await asyncio.gather(*(helper.stop() for helper in helpers.values()))
+
+
+async def _dealt(
+    paths: list[Path],
+    sessions: dict[Path, Session],
+    helpers: dict[Session, Session],
+    ask: Ask[R],
+    timeouts: tuple[float, float],
+    answered: Callable[[], None],
+    from_ends: bool,
+) -> dict[Path, R]:
+    """`ask_all`'s answers, its servers and their seconds started."""
     # Two queues, as pyright's own `--threads` deals files to its workers: the first half for
     # the first server, the second half for the second, each in the list's order; a server
     # whose queue is empty takes the other's next file. `from_ends`: one, the second from its end.
@@ -116,13 +133,10 @@ async def ask_all(
     # side by side: each worker takes its first file at once, the second server's too
     kinds = (False, True) if helpers else (False,)
     workers = [worker(second) for _ in range(CONCURRENCY) for second in kinds]
-    try:
-        await asyncio.gather(*workers)
-        # what a failed second server had taken, once the first's workers had finished
-        left = queues[0] or queues[1]
-        await asyncio.gather(*(worker(False) for _ in range(CONCURRENCY if left else 0)))
-    finally:
-        await asyncio.gather(*(helper.stop() for helper in helpers.values()))
+    await asyncio.gather(*workers)
+    # what a failed second server had taken, once the first's workers had finished
+    left = queues[0] or queues[1]
+    await asyncio.gather(*(worker(False) for _ in range(CONCURRENCY if left else 0)))
     return results
 
 
@@ -144,8 +158,7 @@ async def _open_all(
             del helpers[first]
         elif isinstance(failed, BaseException):
             failures.append(failed)
-    if failures:  # no second server outlives the check
-        await asyncio.gather(*(helper.stop() for helper in helpers.values()))
+    if failures:  # (the seconds left are stopped by `ask_all`)
         raise failures[0]
 
 

@@ -5,12 +5,14 @@ a command for the user."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
 import shutil
 import subprocess
 import sys
 import threading
+import weakref
 from pathlib import Path
 
 from lspd.errors import ServerNotInstalled
@@ -22,22 +24,37 @@ log = logging.getLogger(__name__)
 TIMEOUT_S = 180  # then give up with the command to run by hand: never minutes of silence
 
 
-_INSTALLING: dict[Path, asyncio.Lock] = {}  # one install into a prefix at a time
+# one install into a prefix at a time, per event loop (an asyncio lock is bound to one)
+_INSTALLING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Path, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def install_on_need(definition: ServerDefinition) -> None:
     """Before a server starts: install it when it is missing and npm can (a few seconds,
     into lspd's cache); other missing servers stay missing with a hint to install them.
     A server and its second (`engine/second_server.py`) start together: the second waits
-    for the first's install, which it found half made ("langserver.index.js does not
-    exist"), instead of running npm into the same prefix beside it."""
-    if definition.missing() is None or not definition.install.get("npm"):
+    for the first's install, in which the server's script is written long before the rest
+    (pyright's langserver.index.js at 0.6 s of 6.4), instead of starting on a half-made
+    one or running npm into the same prefix beside it; another process's install into
+    it is waited for too (`_locked`)."""
+    if not definition.install.get("npm"):
         return
-    lock = _INSTALLING.setdefault(definition.npm_root(), asyncio.Lock())
-    async with lock:
+    locks = _INSTALLING.setdefault(asyncio.get_running_loop(), {})
+    async with locks.setdefault(definition.npm_root(), asyncio.Lock()):
+        await asyncio.to_thread(_locked, definition)
+
+
+def _locked(definition: ServerDefinition) -> None:
+    """`definition` installed where it is missing, holding the prefix's lock file while it
+    looks and installs: one process's npm at a time."""
+    prefix = definition.npm_root().parent
+    prefix.mkdir(parents=True, exist_ok=True)
+    with open(prefix / ".lspd-install.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         if definition.missing() is not None:
             log.info("installing %s on first need", definition.name)
-            await asyncio.to_thread(install, definition)
+            install(definition)
 
 
 def install(definition: ServerDefinition) -> str:

@@ -143,7 +143,8 @@ def sections_of(name: str, text: str) -> list[dict[str, Any]] | None:
     per-module ones are written); None when it has none (mypy reads the next file)."""
     if name == PYPROJECT:
         tool = tomllib.loads(text).get("tool", {})
-        table = tool.get("mypy") if isinstance(tool, dict) else None  # `tool = 1`: mypy's none
+        table = tool.get("mypy") if isinstance(tool, dict) else None  # `tool = 1`: none here
+        # (mypy 1.19 itself stops there with a TypeError)
         if not isinstance(table, dict):
             return None
         overrides = [o for o in table.get("overrides", []) if isinstance(o, dict)]

@@ -34,8 +34,8 @@ from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in
 PYRIGHT_DEFAULT = "1.1.414"  # lspd's pyright where the project pins none
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
 _PINS = ("requirements-dev.txt", "requirements.txt", "dev-requirements.txt", PYPROJECT)
-_LOCKED = re.compile(r'^name = "pyright"\s*\nversion = "([^"]+)"', re.MULTILINE)
-_PINNED = re.compile(r"(?<![\w.-])pyright\s*==\s*([0-9][0-9a-z.]*)")
+_LOCKED = re.compile(r'^name = "pyright"\s*\nversion = "(\d+\.\d+\.\d+)', re.MULTILINE)
+_PINNED = re.compile(r"(?<![\w.-])pyright\s*==\s*(\d+\.\d+\.\d+)")  # `.post1`: npm's 1.1.x
 _NPM = re.compile(r'"pyright"\s*:\s*"[\^~=v]*(\d+\.\d+\.\d+)"')  # package.json's
 _SCRIPT = "{npm_root}/pyright/langserver.index.js"
 _GATED: Memo[str | None] = Memo()
@@ -51,7 +51,10 @@ def gated_pyright(project: Path) -> str | None:
         *run_paths(project),
         *(project / name for name in (*_LOCKS, *_PINS, PACKAGE)),
     )
-    return _GATED.get(project, tuple(dict.fromkeys(paths)), lambda: (_gated(project), ()))
+    try:
+        return _GATED.get(project, tuple(dict.fromkeys(paths)), lambda: _gated(project))
+    except InvalidInput:  # unreadable: the scope says what is wrong; not kept, read again
+        return None
 
 
 def gate_pyright(
@@ -86,13 +89,17 @@ def lspd_pyright(pyright: ServerDefinition, version: str) -> ServerDefinition:
     )
 
 
-def _gated(project: Path) -> str | None:
-    try:
-        config = config_in(project)
-    except InvalidInput:  # unreadable: the scope says what is wrong with it
-        return None
+def _gated(project: Path) -> tuple[str | None, tuple[Path, ...]]:
+    """`gated_pyright`'s answer, and the files beyond its own it read (an `extends` chain)."""
+    config = config_in(project)
     if config is None or "basedpyright" in config.label:
-        return None
+        return None, tuple(config.read if config is not None else ())
+    return _version(project), tuple(config.read)
+
+
+def _version(project: Path) -> str | None:
+    """The pyright version of a project whose configuration is pyright's; None where
+    nothing of it runs pyright, or something runs basedpyright."""
     if not runs(project, ("pyright",)) or runs(project, ("basedpyright",)):
         return None
     for name in _LOCKS:

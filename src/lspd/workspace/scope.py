@@ -40,7 +40,7 @@ from lspd.workspace.mypy_config import (
 )
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
-from lspd.workspace.mypy_unconfigured import may_run_paths, runner_paths
+from lspd.workspace.mypy_unconfigured import may_run_mypy, may_run_paths, runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
@@ -252,8 +252,9 @@ def _chose(
     found = dict.fromkeys(path for folder in chosen for path in runner_paths(folder))
     if own and ws.config.python_checker == "project" and not ws.restricted:
         for folder in dict.fromkeys(p.parent for p in pyprojects):
-            if folder != ws.root and folder not in chosen:
-                found.update(dict.fromkeys(may_run_paths(folder)))
+            if folder != ws.root and folder not in chosen:  # saying mypy: what else runs
+                paths = runner_paths(folder) if may_run_mypy(folder) else may_run_paths(folder)
+                found.update(dict.fromkeys(paths))
     stamped = set(pyprojects)  # stamped as configurations (`GateScope.read`)
     return tuple((path, stamp(path)) for path in found if path not in stamped)
 
