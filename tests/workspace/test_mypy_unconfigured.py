@@ -270,17 +270,24 @@ def test_a_package_script_written_while_the_daemon_runs_makes_it_mypys(tmp_path:
         "packages/b/src/b/__init__.py": "value = 1\n",
     }
     root = project(tmp_path / "p", files)
+    edits = [
+        {"packages/b/justfile": "types:\n    mypy src\n"},
+        {"packages/b/justfile": "test:\n    pytest\n"},
+    ]
+    mypys = [("b", f"packages/b/{UNCONFIGURED}")]
+    assert _scopes_after(root, edits) == [[("b", None)], mypys, [("b", None)]]
+
+
+def _scopes_after(root: Path, edits: list[dict[str, str]]) -> list[list[tuple[str, str | None]]]:
+    """A running daemon's scope (each project's folder name and configuration) at its
+    start and after each of `edits` written."""
 
     async def run() -> list[list[tuple[str, str | None]]]:
-        ws = Workspace(root, log_dir=tmp_path / "logs")
+        ws = Workspace(root, log_dir=root.parent / "logs")
         said = []
         try:
             assert await ws.watch()
-            for edit in (
-                {},
-                {"packages/b/justfile": "types:\n    mypy src\n"},
-                {"packages/b/justfile": "test:\n    pytest\n"},
-            ):
+            for edit in ({}, *edits):
                 write(root, edit)
                 await ws.refresh_open_documents(catch_up=True)
                 scope = await gate_scope(ws)
@@ -289,8 +296,7 @@ def test_a_package_script_written_while_the_daemon_runs_makes_it_mypys(tmp_path:
             await ws.close()
         return said
 
-    mypys = [("b", f"packages/b/{UNCONFIGURED}")]
-    assert asyncio.run(run()) == [[("b", None)], mypys, [("b", None)]]
+    return asyncio.run(run())
 
 
 def test_a_package_whose_pyright_script_goes_becomes_mypys(tmp_path: Path) -> None:
@@ -305,22 +311,8 @@ def test_a_package_whose_pyright_script_goes_becomes_mypys(tmp_path: Path) -> No
         "packages/b/package.json": pyright,
     }
     root = project(tmp_path / "p", files)
-
-    async def run() -> list[list[tuple[str, str | None]]]:
-        ws = Workspace(root, log_dir=tmp_path / "logs")
-        said = []
-        try:
-            assert await ws.watch()
-            for edit in ({}, {"packages/b/package.json": pyright.replace("pyright", "tsc")}):
-                write(root, edit)
-                await ws.refresh_open_documents(catch_up=True)
-                scope = await gate_scope(ws)
-                said.append([(p.project.name, p.config) for p in scope.projects])
-        finally:
-            await ws.close()
-        return said
-
-    assert asyncio.run(run()) == [[("b", None)], [("b", f"packages/b/{UNCONFIGURED}")]]
+    edits = [{"packages/b/package.json": pyright.replace("pyright", "tsc")}]
+    assert _scopes_after(root, edits) == [[("b", None)], [("b", f"packages/b/{UNCONFIGURED}")]]
 
 
 def test_a_fifo_where_a_pre_commit_configuration_is_says_nothing(tmp_path: Path) -> None:
