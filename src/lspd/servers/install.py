@@ -49,8 +49,14 @@ def _locked(definition: ServerDefinition) -> None:
     """`definition` installed where it is missing, holding the prefix's lock file while it
     looks and installs: one process's npm at a time."""
     prefix = definition.npm_root().parent
-    prefix.mkdir(parents=True, exist_ok=True)
-    with open(prefix / ".lspd-install.lock", "a") as lock:
+    try:
+        prefix.mkdir(parents=True, exist_ok=True)
+        lock = open(prefix / ".lspd-install.lock", "a")  # noqa: SIM115 - held below
+    except OSError:  # a cache lspd cannot write: a server there runs, none is installed
+        if definition.missing() is not None:
+            install(definition)  # (says what to run by hand)
+        return
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if definition.missing() is not None:
             log.info("installing %s on first need", definition.name)
