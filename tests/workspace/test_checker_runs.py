@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lspd.workspace.checker_runs import run_paths, runs
+from lspd.workspace.checker_runs import ran, run_paths, runs
 
 PYRIGHT = ("pyright", "basedpyright")
 RUN = [
@@ -50,6 +50,7 @@ def test_what_runs_pyright(tmp_path: Path, name: str, text: str) -> None:
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
     assert runs(tmp_path, PYRIGHT)
+    assert ran(tmp_path, PYRIGHT) == {"basedpyright" if "basedpyright" in text else "pyright"}
 
 
 def test_what_runs_nothing(tmp_path: Path) -> None:
@@ -129,3 +130,19 @@ def test_a_fifo_where_a_workflow_is_runs_nothing(tmp_path: Path) -> None:
     (tmp_path / ".github/workflows").mkdir(parents=True)
     os.mkfifo(tmp_path / ".github/workflows/ci.yml")
     assert not runs(tmp_path, PYRIGHT)
+
+
+def test_which_checkers_run_is_read_in_one_pass(tmp_path: Path) -> None:
+    """pyright_gate asks for both at once: a hook running one and a workflow the other."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".pre-commit-config.yaml").write_text(
+        "repos:\n- hooks:\n  - {id: t, entry: uv run basedpyright}\n"
+    )
+    assert ran(tmp_path, PYRIGHT) == {"basedpyright"}
+    workflow = tmp_path / ".github/workflows/ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text("steps:\n  - uses: jakebailey/pyright-action@v2\n")
+    assert ran(tmp_path, PYRIGHT) == {"pyright", "basedpyright"}
+    assert ran(tmp_path, ("mypy",)) == set()
+    workflow.write_text("# " + "x" * 400_000)  # too large to read: taken as running each
+    assert ran(tmp_path, ("mypy",)) == {"mypy"}

@@ -41,7 +41,7 @@ from lspd.workspace.tsc_scripts import package_commands
 
 # A workflow's line naming one as a command or its action (`run: uv run pyright src`,
 # `uses: jakebailey/pyright-action@v2`), not in a comment; `pyright:` is a key or a pragma.
-_YAML = r"^[^#\n]*?(?<![\w.-])(?:{})(?:-action|-python)?\b(?!:)"
+_YAML = r"^[^#\n]*?(?<![\w.-])({})(?:-action|-python)?\b(?!:)"
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
 _NODE_SCRIPTS = (".js", ".cjs", ".mjs")
@@ -52,44 +52,53 @@ _NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_extern
 def runs(directory: Path, commands: tuple[str, ...]) -> bool:
     """Whether a script, a tox environment, a pre-commit hook or a CI workflow of the
     project at `directory` runs one of `commands` (`("pyright", "basedpyright")`)."""
+    return bool(ran(directory, commands))
+
+
+def ran(directory: Path, commands: tuple[str, ...]) -> set[str]:
+    """Which of `commands` a script, a tox environment, a pre-commit hook or a CI workflow
+    of the project at `directory` runs: each read once for all of them."""
     found = [c for path in script_files(directory) for c in script_commands(path)]
     found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
-    if any(_run(words, commands) for words in found):
-        return True
+    named = {command for words in found for command in _ran(words, commands)}
     folders = _repository_folders(directory)
-    if any(_hook_runs(folder / CONFIG_NAME, commands) for folder in folders):
-        return True
+    for folder in folders:
+        named |= _hook_ran(folder / CONFIG_NAME, commands)
     line = re.compile(_YAML.format("|".join(map(re.escape, commands))), re.M)
-    paths = (p for folder in folders for p in workflows(folder / WORKFLOWS))
-    return any(_yaml_runs(path, line) for path in paths)
+    for path in (p for folder in folders for p in workflows(folder / WORKFLOWS)):
+        named |= _yaml_ran(path, line, commands)
+    return named
 
 
-def _hook_runs(path: Path, commands: tuple[str, ...]) -> bool:
-    """Whether a hook the pre-commit configuration at `path` runs (`precommit_hooks`: not
-    one of the manual stage alone, pytest's pyright) runs one of `commands`: by its id (a
+def _hook_ran(path: Path, commands: tuple[str, ...]) -> set[str]:
+    """Which of `commands` a hook the pre-commit configuration at `path` runs
+    (`precommit_hooks`: not one of the manual stage alone, pytest's pyright): by its id (a
     hook repository's own: mirrors-mypy's `mypy`) or its entry (a local hook's)."""
     try:
         hooks = config_hooks(path)[0] if path.is_file() else []
     except yaml.YAMLError:
-        return False
+        return set()
+    named: set[str] = set()
     for hook in hooks:
         entry = str(hook.get("entry") or "").split()
-        if _run(entry, commands) or (not entry and str(hook.get("id")) in commands):
-            return True
-    return False
+        named |= _ran(entry, commands)
+        if not entry and str(hook.get("id")) in commands:
+            named.add(str(hook.get("id")))
+    return named
 
 
-def _run(words: list[str], commands: tuple[str, ...]) -> bool:
-    """Whether a command's `words` run one of `commands`: a word naming it (a path ending in
-    it, `pyright@1.1.390`) first, or after a runner's (`uv run`, `npx`, `=` of tox.ini's
+def _ran(words: list[str], commands: tuple[str, ...]) -> set[str]:
+    """Which of `commands` a command's `words` run: a word naming it (a path ending in it,
+    `pyright@1.1.390`) first, or after a runner's (`uv run`, `npx`, `=` of tox.ini's
     `commands = mypy`), not a list of what to install (`deps = mypy`) or `.PHONY: pyright`."""
     if not words or words[0] in _NOT_RUN:
-        return False
+        return set()
+    named = set()
     for index, word in enumerate(words):
-        named = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
-        if named in commands and (commanded(words, index, _RUNNERS) or _node(words[:index])):
-            return True
-    return False
+        name = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
+        if name in commands and (commanded(words, index, _RUNNERS) or _node(words[:index])):
+            named.add(name)
+    return named
 
 
 def _node(before: list[str]) -> bool:
@@ -119,13 +128,15 @@ def _repository_folders(directory: Path) -> list[Path]:
     return [directory]
 
 
-def _yaml_runs(path: Path, line: re.Pattern[str]) -> bool:
+def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> set[str]:
+    """Which of `commands` the workflow at `path` runs (its lines matching `line`, the
+    command its first group); all of them where it is too large to read."""
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):  # a FIFO would block the daemon
-            return False
+            return set()
         if status.st_size > MOST_BYTES * 4:  # no workflow is this large: not read
-            return True
-        return line.search(path.read_text(encoding="utf-8")) is not None
+            return set(commands)
+        return {found[1] for found in line.finditer(path.read_text(encoding="utf-8"))}
     except (OSError, UnicodeDecodeError):
-        return False
+        return set()

@@ -39,7 +39,7 @@ from lspd.workspace.mypy_ipc import ask_run, speaks
 from lspd.workspace.mypy_kept import Kept, state_of
 from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Place, Sees
-from lspd.workspace.mypy_once import Caches, needs_once
+from lspd.workspace.mypy_once import Caches, needs_once, sections_read
 from lspd.workspace.mypy_outputs import users_config
 from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyOutput, output_of
 from lspd.workspace.mypy_server import (
@@ -156,10 +156,12 @@ class Dmypy:
                 self.once = known.once
                 return known
             flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
-            once = needs_once(texts, self.place.inside, self.version, targets)
-            once = once or _partial_once(self, texts, targets)
+            read = sections_read(texts, self.place.inside, self.version)  # parsed once
+            differ = mypy_partial.differ(self.version, read, targets)
+            once = needs_once(texts, arguments=targets, read=read)
+            once = once or (differ and (self.partial_once or mypy_partial.hidden(texts, read)))
             async with exclusive(self.lock_file):
-                asked = Asked(texts, flags, targets, json_out, state)
+                asked = Asked(texts, flags, targets, json_out, state, differ)
                 once, (status, out, err), found = await answer(
                     self, asked, once, lambda: _stale(self, texts)
                 )
@@ -353,12 +355,3 @@ def _abandon(daemon: Dmypy, process: subprocess.Popen[bytes]) -> None:
     GROUPS.discard(process.pid)
     daemon._process = daemon._group = None
     forget_status(daemon.status_file)
-
-
-def _partial_once(daemon: Dmypy, texts: dict[str, bytes], targets: list[str]) -> bool:
-    """Whether mypy run once answers for dmypy's local partial types (`mypy_partial`): they
-    differ from mypy's, and mypy once said otherwise before or a file hides what they add."""
-    inside, version = daemon.place.inside, daemon.version
-    if not mypy_partial.differ(version, texts, inside, targets):
-        return False
-    return daemon.partial_once or mypy_partial.hidden(texts, inside, version)

@@ -54,6 +54,7 @@ class Asked(NamedTuple):
     targets: list[str]  # the gate's options and targets
     json_out: bool  # whether mypy prints JSON lines
     state: bytes  # the question's key (`mypy_kept.state_of`)
+    partial_differ: bool  # mypy run once checks without local partial types (`mypy_partial`)
 
 
 async def answer(
@@ -70,10 +71,7 @@ async def answer(
             await daemon.end()
         said_now = await updated(daemon, texts, flags, targets)
         said = mypy_partial.asked(said_now[1])
-        inside = daemon.place.inside
-        if not mypy_partial.doubted(said, daemon.vouched) or not mypy_partial.differ(
-            daemon.version, texts, inside, targets
-        ):
+        if not asked.partial_differ or not mypy_partial.doubted(said, daemon.vouched):
             return False, said_now, None
         log.info("dmypy of %s: its local partial types may differ: mypy run once", daemon.project)
     kept = daemon.kept.key(asked.state, flags, texts, daemon.place, daemon.sees.files)

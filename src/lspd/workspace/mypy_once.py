@@ -47,11 +47,22 @@ _INLINE = re.compile(
 _CODE = "unused-ignore"
 
 
+# The mypy configuration as each walk mypy `version` takes reads it (`read_sections`).
+Read = list[tuple[bool, list[dict[str, Any]]]]
+
+
+def sections_read(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> Read:
+    """The configuration's sections as each of mypy `version`'s walks reads them: parsed
+    once per question and passed to each judge of it (`needs_once`, `mypy_partial`)."""
+    return [read_sections(texts, inside, walk) for walk in walks(version)]
+
+
 def needs_once(
     texts: dict[str, bytes],
     inside: str = "",
     version: tuple[int, ...] | None = None,
     arguments: Sequence[str] = (),
+    read: Read | None = None,
 ) -> bool:
     """Whether a check of the project with `texts` (relative path -> text, its mypy
     configuration among them, under `inside`: where the project is in the copy) goes to
@@ -60,9 +71,9 @@ def needs_once(
     and one of its Python files holds an ignore comment, or a file turns the report on
     itself (`# mypy: warn-unused-ignores`) and holds one; or it, or the options among the
     command's `arguments` (a script's `--no-local-partial-types`), set one dmypy refuses
-    (`_refused`: `follow_imports = silent`)."""
+    (`_refused`: `follow_imports = silent`). `read`: `sections_read`'s, where already read."""
     given = tuple(a for a in arguments if a.startswith("-"))
-    read = [read_sections(texts, inside, walk) for walk in walks(version)]  # each read once
+    read = sections_read(texts, inside, version) if read is None else read
     if any(_refused(sections, given) for _, sections in read):
         return True
     python = [data for name, data in texts.items() if name.endswith(PYTHON)]

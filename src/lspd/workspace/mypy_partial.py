@@ -19,9 +19,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from lspd.workspace.mypy_config_read import walks
 from lspd.workspace.mypy_mirror import PYTHON
-from lspd.workspace.mypy_once import codes, read_sections, true
+from lspd.workspace.mypy_once import Read, codes, true
 
 _ON_BY_DEFAULT = (2, 0)  # the first mypy with local partial types on by default, as dmypy
 _OPTIONS = ("--local-partial-types", "--no-local-partial-types")
@@ -38,17 +37,14 @@ _IGNORED = re.compile(
 _INLINE = re.compile(rb"^#\s*mypy:.*disable[-_]error[-_]code.*var-annotated", re.MULTILINE)
 
 
-def differ(
-    version: tuple[int, ...] | None, texts: dict[str, bytes], inside: str, arguments: Sequence[str]
-) -> bool:
-    """Whether mypy `version`, run once on `texts` (its configuration among them, under
-    `inside`) with the command's `arguments`, checks without local partial types."""
+def differ(version: tuple[int, ...] | None, read: Read, arguments: Sequence[str]) -> bool:
+    """Whether mypy `version`, run once with the configuration `read` (`sections_read`)
+    and the command's `arguments`, checks without local partial types."""
     if version is not None and version >= _ON_BY_DEFAULT:
         return False
     given = [a for a in arguments if a in _OPTIONS]
     if given:
         return given[-1] != "--local-partial-types"
-    read = [read_sections(texts, inside, walk) for walk in walks(version)]
     return not all(s and true(s[0].get("local_partial_types")) for _, s in read)
 
 
@@ -80,11 +76,10 @@ def doubted(said: Counter[tuple[str, str]], vouched: Counter[tuple[str, str]]) -
     return any(count > vouched[key] for key, count in said.items())
 
 
-def hidden(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> bool:
-    """Whether the configuration mypy `version` reads disables var-annotated (in any
-    section), or a file does (`# mypy: disable-error-code=...`) or ignores it on an
-    assignment making a partial type at a top."""
-    read = [read_sections(texts, inside, walk) for walk in walks(version)]
+def hidden(texts: dict[str, bytes], read: Read) -> bool:
+    """Whether the configuration `read` (`sections_read`) disables var-annotated (in any
+    section), or a file of `texts` does (`# mypy: disable-error-code=...`) or ignores it on
+    an assignment making a partial type at a top."""
     if any(_CODE in codes(s.get("disable_error_code")) for _, ss in read for s in ss):
         return True
     for name, data in texts.items():

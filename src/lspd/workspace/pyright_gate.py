@@ -17,14 +17,13 @@ need into lspd's cache.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from lspd.errors import InvalidInput
 from lspd.servers.registry import ServerDefinition
-from lspd.workspace.checker_runs import run_paths, runs
+from lspd.workspace.checker_runs import ran, run_paths
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
@@ -58,18 +57,13 @@ def gated_pyright(project: Path) -> str | None:
 
 
 def gate_pyright(
-    definition: ServerDefinition,
-    project: Path,
-    bin_dir: Path,
-    servers: Mapping[str, ServerDefinition],
+    definition: ServerDefinition, project: Path, servers: Mapping[str, ServerDefinition]
 ) -> tuple[ServerDefinition, str] | None:
     """lspd's pyright and what answers says of it (`pyright 1.1.411 (lspd's: the gate runs
-    pyright)`) where `definition` is lspd's basedpyright (the environment `bin_dir` holds
-    no server) and the project gates on pyright; None otherwise."""
+    pyright)`) where `definition` is lspd's basedpyright (asked only where the project's
+    environment holds no server) and the project gates on pyright; None otherwise."""
     pyright = servers.get("pyright")
     if pyright is None or pyright.stands_in_for != definition.name:
-        return None
-    if os.access(bin_dir / definition.command[0], os.X_OK):
         return None
     if (version := gated_pyright(project)) is None:
         return None
@@ -100,7 +94,7 @@ def _gated(project: Path) -> tuple[str | None, tuple[Path, ...]]:
 def _version(project: Path) -> str | None:
     """The pyright version of a project whose configuration is pyright's; None where
     nothing of it runs pyright, or something runs basedpyright."""
-    if not runs(project, ("pyright",)) or runs(project, ("basedpyright",)):
+    if ran(project, ("pyright", "basedpyright")) != {"pyright"}:
         return None
     for name in _LOCKS:
         if (text := read_text(project / name)) is not None and (found := _LOCKED.search(text)):

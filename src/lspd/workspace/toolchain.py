@@ -297,7 +297,8 @@ def _python(
     own = origin != "PATH" and os.sep not in definition.command[0]
     if own:  # the project's pyright, where it installs no basedpyright (`stands_in_for`)
         definition = stand_in(definition, bin_dir, servers)
-    gate = gate_pyright(definition, project, bin_dir, servers) if own else None
+    held = own and os.access(own_server := bin_dir / definition.command[0], os.X_OK)
+    gate = gate_pyright(definition, project, servers) if own and not held else None
     definition = gate[0] if gate is not None else definition
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**definition.env, "PATH": node_last(definition, path) if own else path}
@@ -305,9 +306,8 @@ def _python(
         env["VIRTUAL_ENV"] = str(venv)
     # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
     adapted = _python_path(dataclasses.replace(definition, env=env), str(interpreter))
-    own_server = bin_dir / definition.command[0]
     server = server_version = None
-    if own and os.access(own_server, os.X_OK):
+    if held:
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
         server, server_version = str(own_server), _own_server_version(interpreter, own_server)
     python, label = python_version(interpreter), gate[1] if gate is not None else server_version
