@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from lspd.dirs import cache_dir
+from lspd.servers.npm_whole import unfinished
 
 ReadyRule = Literal["progress", "diagnostics", "log"]
 DiagnosticsRule = Literal["standard", "tsserver"]
@@ -133,7 +134,17 @@ class ServerDefinition:
         for required in self.requires:
             if not Path(self.expand(required)).exists():
                 return f"{self.expand(required)} does not exist"
+        if half := self.half_installed():
+            return f"{half[0]} was left half-installed (npm did not finish)"
         return None
+
+    def half_installed(self) -> list[Path]:
+        """The folders of this server's npm packages that an install into lspd's prefix
+        left unfinished (`npm_whole`); none where what it requires lies outside the prefix
+        (a server of its own elsewhere)."""
+        root, specs = self.npm_root(), self.install.get("npm", ())
+        inside = any(root in Path(self.expand(r)).parents for r in self.requires)
+        return unfinished(root, specs) if specs and inside else []
 
     def install_hint(self) -> str | None:
         if packages := self.install.get("python"):
