@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from lspd.engine import second_server
+from lspd.engine.mypy_check import project_of
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.workspace import Workspace
 from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
@@ -138,3 +140,26 @@ def test_a_broken_configuration_mended_is_read_again(tmp_path: Path) -> None:
     assert gated_pyright(tmp_path) == PYRIGHT_DEFAULT
     written(tmp_path, {"base.json": '{"include": ["src"]}'})  # read again: still pyright's
     assert gated_pyright(tmp_path) == PYRIGHT_DEFAULT
+
+
+@pytest.mark.parametrize(
+    ("table", "runs", "named"),
+    [
+        ("[tool.pyright]", "pyright", "pyright"),
+        ("[tool.basedpyright]", "basedpyright", "basedpyright"),
+        ("[tool.pyright]", "basedpyright", "basedpyright"),
+    ],
+    ids=["gate-runs-pyright", "basedpyright-configured", "gate-runs-basedpyright"],
+)
+def test_the_checker_label_names_the_server_that_judges(
+    tmp_path: Path, table: str, runs: str, named: str
+) -> None:
+    """svcs: mypy and lspd's pyright judge it; `checker` said "mypy and basedpyright"."""
+    pyproject = FILES["pyproject.toml"].replace("[tool.pyright]", f"[tool.mypy]\n\n{table}")
+    tox = f"[testenv:typing]\ncommands =\n    mypy app\n    {runs}\n"
+    root = written(tmp_path / "p", {**FILES, "pyproject.toml": pyproject, "tox.ini": tox})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    project = project_of(ws, root / "app" / "main.py")
+    assert project is not None
+    assert project.why.startswith(f"mypy and {named}: pyproject.toml [tool.mypy] and ")

@@ -62,6 +62,7 @@ class MypyProject:
     choice: CheckerChoice
     # both judge it: where basedpyright does (`workspace/pyright_part.py`; None: everywhere)
     pyright: PyrightPart | None = None
+    server: str = PYRIGHT  # the pyright server judging beside it (lspd's pyright: pyright_gate)
 
     @property
     def also_pyright(self) -> bool:
@@ -75,7 +76,8 @@ class MypyProject:
     @property
     def why(self) -> str:
         """What `checker` says: mypy, and why."""
-        return f"{' and '.join(self.choice.checkers)}: {self.choice.reason}"
+        named = (self.server if c == PYRIGHT else c for c in self.choice.checkers)
+        return f"{' and '.join(named)}: {self.choice.reason}"
 
 
 @dataclass
@@ -110,11 +112,23 @@ def project_of(ws: Workspace, path: Path) -> MypyProject | None:
             choice = choose(directory, configured, ws.restricted)
             if MYPY not in choice.checkers:
                 return None
-            part = pyright_part(directory) if PYRIGHT in choice.checkers else None
-            return MypyProject(directory, mypy_config_in(directory), choice, part)
+            if PYRIGHT not in choice.checkers:
+                return MypyProject(directory, mypy_config_in(directory), choice)
+            server = _pyright_server(ws, path)
+            config = mypy_config_in(directory)
+            return MypyProject(directory, config, choice, pyright_part(directory), server)
         if directory == ws.root or ws.root not in directory.parents:
             break
     return None
+
+
+def _pyright_server(ws: Workspace, path: Path) -> str:
+    """The name of the server judging `path` beside mypy, as it runs there: lspd's
+    basedpyright, or the pyright the project's environment or gate runs."""
+    definition = ws.handler(path)
+    if definition is None:
+        return PYRIGHT
+    return ws.pool.adapted(definition, ws.project_root(path, definition))[0].name
 
 
 def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
