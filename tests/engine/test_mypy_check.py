@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from lspd.engine import mypy_check
 from lspd.engine.mypy_check import MypyRun, by_project, project_of, run_mypy
 from lspd.engine.mypy_errors import parse
 from lspd.workspace import Workspace
@@ -190,3 +192,39 @@ def test_a_file_level_error_is_at_line_1_column_1(
     (error,) = parse(MypyOutput(lines, True, 2), root)
     assert (error.path, error.message) == ((root / file).resolve(), message)
     assert (error.line, error.column, error.end_line, error.end_column) == (1, 1, 1, 1)
+
+
+def test_a_body_edit_keeps_the_projects_files_and_an_import_edit_makes_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`files` names app/main.py: mypy follows its imports. A body's edit leaves them (the
+    scope is not walked again); an import's adds the module it reaches."""
+    root = tmp_path / "w"
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["app/main.py"]\n',
+        "app/__init__.py": "",
+        "app/main.py": "X = 1\n",
+        "app/helper.py": "Y = 2\n",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    walks: list[int] = []
+    scopes = mypy_check.mypy_scopes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        walks.append(1)
+        return scopes(*args, **kwargs)
+
+    monkeypatch.setattr(mypy_check, "mypy_scopes", counted)
+    ws = Workspace(root.resolve(), log_dir=tmp_path / "logs")
+    main = ws.root / "app/main.py"
+    [project] = by_project(ws, [main])
+    assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", main]
+    main.write_text("X = 1\n\n\ndef f() -> int:\n    return 2\n")
+    assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", main]
+    assert len(walks) == 1
+    main.write_text("import app.helper\nX = 1\n")
+    helper = ws.root / "app/helper.py"
+    assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", helper, main]
+    assert len(walks) == 2

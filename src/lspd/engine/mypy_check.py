@@ -22,7 +22,6 @@ from lspd.engine.mypy_errors import MypyError, parse
 from lspd.engine.mypy_layout import refuse_layout
 from lspd.errors import InvalidInput
 from lspd.workspace.dmypy import Dmypy, MypyMissing
-from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import (
     MYPY,
     PYRIGHT,
@@ -33,6 +32,7 @@ from lspd.workspace.mypy_config import (
     unconfigured_gate,
 )
 from lspd.workspace.mypy_files import CONFIG_FILES
+from lspd.workspace.mypy_imports import ImportsRead, Stamped, unmoved
 from lspd.workspace.mypy_installed import pth_stamps
 from lspd.workspace.mypy_mirror import (
     FOLDER,
@@ -177,11 +177,14 @@ def project_files(
     links = tuple(sorted(linked(project.directory).items()))  # its files' other names
     key = (project, *chosen, tuple(python), reach, held, links)
     known = _SCOPES.get(key)
-    if known is None or any(stamp(p) != was for p, was in known[2]):  # an import edited
+    read = None if known is None else unmoved(known[2], known[3])  # its imports as they were
+    if known is None or read is None:  # an import edited
         known = _SCOPES[key] = _scoped(project, chosen, python, texts or {})
         while len(_SCOPES) > KEPT_SCOPES:
             del _SCOPES[next(iter(_SCOPES))]
-    files, targets, _ = known
+    elif read != known[2]:  # a body or a comment edited: the stamps now
+        known = _SCOPES[key] = (known[0], known[1], read, known[3])
+    files, targets, _, _ = known
     return list(files), None if targets is None else list(targets)
 
 
@@ -198,17 +201,18 @@ def _scoped(
         [project.directory], python, configured, restricted, False, root, interpreter, texts
     ):
         read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
+        imports = dict(scope.imports)
         if scope.configured:  # mypy as its configuration's `files` say, with the gate's options
-            return list(scope.files), list(scope.options) or None, read
+            return list(scope.files), list(scope.options) or None, read, imports
         walked = set(python)  # not a module git ignores mypy follows into: no target
         targeted = [p for p in scope.files if p in walked]
         # by their names through symlinked folders too, as `mypy .` walks into them
         targeted += named_through(project.directory, targeted)
         relative = [p.relative_to(project.directory).as_posix() for p in targeted]
         targets = list(scope.packages) or relative
-        return list(scope.files), [*scope.options, *targets], read
+        return list(scope.files), [*scope.options, *targets], read, imports
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
-    return inside, [p.relative_to(project.directory).as_posix() for p in inside], ()
+    return inside, [p.relative_to(project.directory).as_posix() for p in inside], (), {}
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
@@ -216,9 +220,10 @@ def _scoped(
 # files of mypy's environment (an editable install added with no Python file coming or
 # going: `pth_stamps`), the state's texts and the project's symlinked folders (`linked`):
 # the same answer while none of them changed and no file whose imports it read from the
-# disk did (its stamps, the third part).
+# disk did (its stamps, the third part) or one did with its imports the same (the fourth:
+# what was read of them, `mypy_imports.unmoved`).
 KEPT_SCOPES = 8
-_Scoped = tuple[list[Path], list[str] | None, tuple[tuple[Path, object], ...]]
+_Scoped = tuple[list[Path], list[str] | None, Stamped, dict[Path, ImportsRead]]
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
 _Key = tuple[
     MypyProject,

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MypyConfig
-from lspd.workspace.mypy_imports import KEPT_IMPORTS, imports_of
+from lspd.workspace.mypy_imports import KEPT_IMPORTS, ImportsRead, imports_of
 from lspd.workspace.mypy_reachable import facts_of
 from lspd.workspace.python_links import named_through
 
@@ -44,10 +44,11 @@ def followed(
     folders: Iterable[Path] = (),
     texts: Mapping[Path, str | None] | None = None,
     only: set[Path] | None = None,
-) -> tuple[list[Path], list[Path]]:
+) -> tuple[list[Path], dict[Path, ImportsRead]]:
     """The files of `python` (the project's Python files in the state) mypy reports errors
     of when pointed at `sources`: the sources and the modules it follows into from them;
-    and the files whose imports were read (their edits can change the answer). `folders`:
+    and the files whose imports were read (their edits can change the answer), with what
+    was read of them. `folders`:
     the `.pth` folders of mypy's environment inside the project; `texts`: a state's texts
     standing in for the disk's (None: the file is not there); `only`: the modules to follow
     into, and the sources read those that may import one (`_may_import`), the others
@@ -66,18 +67,17 @@ def followed(
         found = _find(module, index, spaces)
         return None if found is None else real.get(found, found)
 
-    read: set[Path] = set()
+    read: dict[Path, ImportsRead] = {}
     starts = sources if only is None else _may_import(sources, only, texts or {})
     queue = [(path, module_of(named[path], config, directory)) for path in starts]
     while queue:
         path, module = queue.pop()
         if path in read:
             continue
-        read.add(path)
-        imports, exact = imports_of(path, module, texts or {}, False, facts)
+        imports, exact, read[path] = imports_of(path, module, texts or {}, False, facts)
         new = (f for i in imports if (f := find(i)) is not None and f not in seen)
-        if not exact and any(new):
-            imports, exact = imports_of(path, module, texts or {}, True, facts)  # its parse
+        if not exact and any(new):  # its parse
+            imports, exact, read[path] = imports_of(path, module, texts or {}, True, facts)
         for imported in imports:
             found = find(imported)
             if found is None or found in read or (only is not None and found not in only):
@@ -89,7 +89,7 @@ def followed(
                 said.add(found)
             seen.add(found)
             queue.append((found, imported))
-    return sorted(said), sorted(read)
+    return sorted(said), dict(sorted(read.items()))
 
 
 def unwalked(
@@ -99,17 +99,18 @@ def unwalked(
     ignored: list[Path],
     folders: Iterable[Path] = (),
     texts: Mapping[Path, str | None] | None = None,
-) -> tuple[list[Path], list[Path]]:
+) -> tuple[list[Path], list[Path], dict[Path, ImportsRead]]:
     """Of `ignored` (the Python files lspd's walk leaves out: git ignores them), those mypy
     follows into from `sources` (every other file of the project, each checked: `mypy .`);
-    and the files whose edits can change that (every source: one may import such a module
-    anew). Only the sources that may import one are read (a project's every file read for
-    its imports cost 3.9 s on mypy's own 956 files, a build/ copy ignored beside them)."""
+    the files whose edits can change that (every source: one may import such a module
+    anew); and what was read of the imports of those read. Only the sources that may
+    import one are read (a project's every file read for its imports cost 3.9 s on mypy's
+    own 956 files, a build/ copy ignored beside them)."""
     if not ignored:
-        return [], []
+        return [], [], {}
     python = [*sources, *ignored]
     reached, read = followed(directory, config, sources, python, folders, texts, set(ignored))
-    return sorted(set(ignored).intersection(reached)), sorted({*sources, *read})
+    return sorted(set(ignored).intersection(reached)), sorted({*sources, *read}), read
 
 
 def _may_import(

@@ -43,6 +43,7 @@ from lspd.workspace.mypy_config import (
 )
 from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_follow import followed, module_of, unwalked
+from lspd.workspace.mypy_imports import ImportsRead
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
@@ -70,6 +71,7 @@ class MypyScope:
     read: tuple[tuple[Path, Stamp], ...] = ()  # the files whose imports chose what it follows
     options: tuple[str, ...] = ()  # the gate's mypy options changing what it reports
     configured: bool = False  # mypy run as its configuration's `files` say: given no targets
+    imports: tuple[tuple[Path, ImportsRead], ...] = ()  # what was read of `read`'s imports
 
 
 def mypy_scopes(
@@ -115,13 +117,12 @@ def mypy_scopes(
         chosen, note, packages, read_too, options, as_configured, named = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
         chosen = walked(directory, chosen, config.exclude, config.path, options, named)
-        found, read = _reach(directory, config, chosen, inside, part, root, python, texts)
+        found, read, imports = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
         label = config.label
-        scopes.append(
-            MypyScope(directory, label, found, note, packages, read, options, as_configured)
-        )
+        kept = (packages, read, options, as_configured, imports)
+        scopes.append(MypyScope(directory, label, found, note, *kept))
     return scopes
 
 
@@ -241,25 +242,32 @@ def _reach(
     root: Path | None,
     python: Path | None,
     texts: Mapping[Path, str | None] | None,
-) -> tuple[tuple[Path, ...], tuple[tuple[Path, Stamp], ...]]:
+) -> tuple[tuple[Path, ...], tuple[tuple[Path, Stamp], ...], tuple[tuple[Path, ImportsRead], ...]]:
     """The files mypy reports of the project pointed at `chosen` (of `inside`, the walk's
-    Python files of it), and the files whose imports chose that, with their stamps: where
+    Python files of it), the files whose imports chose that, with their stamps, and what
+    was read of those imports (the disk's: a state's `texts` aside): where
     `files`, the packages or a pre-commit hook choose (`part`), what mypy follows into from
     them (`exclude` aside);
     from every file, the modules git ignores it follows into (the others are every file's
     already)."""
     ignored = _ignored(directory, inside, texts or {})
     if not (config.files or part or ignored):
-        return tuple(sorted(chosen)), ()
+        return tuple(sorted(chosen)), (), ()
     folders = _folders(directory, mypy_python(directory, root, python))
     if config.files or part:
         seen = [*inside, *ignored]
-        reached, imports = followed(directory, config, chosen, seen, folders, texts)
+        reached, was = followed(directory, config, chosen, seen, folders, texts)
+        imports = list(was)
     else:
-        more, imports = unwalked(directory, config, chosen, ignored, folders, texts)
+        more, imports, was = unwalked(directory, config, chosen, ignored, folders, texts)
         reached = [*chosen, *more]
-    # an import added or dropped: made again
-    return tuple(sorted(reached)), tuple((p, stamp(p)) for p in imports)
+    # an import added or dropped: made again (`mypy_imports.unmoved`)
+    stamped = tuple((p, stamp(p)) for p in imports)
+    return (
+        tuple(sorted(reached)),
+        stamped,
+        tuple((p, i) for p, i in was.items() if p not in (texts or {})),
+    )
 
 
 def _ignored(directory: Path, inside: list[Path], texts: Mapping[Path, str | None]) -> list[Path]:

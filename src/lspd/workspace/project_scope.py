@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lspd.workspace.mypy_imports import ImportsRead
+
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
@@ -26,6 +28,7 @@ class ProjectScope:
     note: str | None = None
     data: tuple[Path, ...] = ()  # a TypeScript program's JSON modules, as its reading resolves
     imports: tuple[tuple[Path, tuple[int, int] | None], ...] = ()  # mypy's `MypyScope.read`
+    imports_read: tuple[tuple[Path, ImportsRead], ...] = ()  # mypy's `MypyScope.imports`
 
 
 def fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:

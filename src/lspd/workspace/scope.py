@@ -39,6 +39,7 @@ from lspd.workspace.mypy_config import (
     mypy_config_in,
 )
 from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
+from lspd.workspace.mypy_imports import ImportsRead, unmoved
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.mypy_unconfigured import may_run_mypy, may_run_paths, runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 PYRIGHT_SERVERS = {"basedpyright", "pyright"}
+# the files whose imports chose mypy's part, stamped, and what was read of their imports
+Imports = tuple[tuple[tuple[Path, Stamp], ...], tuple[tuple[Path, ImportsRead], ...]]
 WALK_LIMIT = 10_000_000
 
 
@@ -161,9 +164,12 @@ def last_scope(ws: Workspace) -> GateScope | None:
 
 
 def _unchanged(scope: GateScope, imports: bool = True) -> bool:
-    """Whether every configuration `scope` read is as it was then (and each file `imports`)."""
-    found = (i for project in scope.projects for i in project.imports) if imports else ()
-    return all(stamp(path) == was for path, was in (*scope.read, *scope.chose, *found))
+    """Whether every configuration `scope` read is as it was then (and with `imports`, each
+    file whose imports mypy's part was chosen by imports the same: `unmoved`)."""
+    if not all(stamp(path) == was for path, was in (*scope.read, *scope.chose)):
+        return False
+    ours = (p for p in scope.projects if p.imports) if imports else ()
+    return all(unmoved(p.imports, dict(p.imports_read)) is not None for p in ours)
 
 
 def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
@@ -177,8 +183,12 @@ def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
             config = _config_in(ws, project.project)
             if config is not None:
                 chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
-                files, note, imports = _both(ws, project.project, config, chosen, python, [])
-                again[project.project] = replace(project, files=files, note=note, imports=imports)
+                files, note, (imports, read) = _both(
+                    ws, project.project, config, chosen, python, []
+                )
+                again[project.project] = replace(
+                    project, files=files, note=note, imports=imports, imports_read=read
+                )
     projects = tuple(again.get(p.project, p) if p.imports else p for p in scope.projects)
     chosen = tuple(sorted({path for project in projects for path in project.files}))
     outside = len(set(walk.sources).difference(chosen))
@@ -287,11 +297,11 @@ def _python(
         chosen = tuple(p for p in files_of(config) if ours(ws, p, "python"))
         prefix = "" if directory == ws.root else f"{ws.display(directory)}/"
         label, note = prefix + config.label, None
-        imports: tuple[tuple[Path, Stamp], ...] = ()
+        imports: Imports = ((), ())
         if (mypy := _also_mypy(ws, directory)) is not None:  # both judge it: both named
             label += f" + {prefix}{mypy}"
             chosen, note, imports = _both(ws, directory, config, chosen, files, read)
-        projects.append(ProjectScope("python", directory, label, chosen, note, (), imports))
+        projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
     loose = [p for p in files if not under(p, governed, ws.root)]
@@ -306,23 +316,32 @@ def _both(
     chosen: tuple[Path, ...],
     files: list[Path],
     read: list[Path],
-) -> tuple[tuple[Path, ...], str | None, tuple[tuple[Path, Stamp], ...]]:
+) -> tuple[tuple[Path, ...], str | None, Imports]:
     """The gate of a project both checkers judge: basedpyright's files (`chosen`) where they
     are the configuration's whole reach, else those of its part (its `include`, or what its
     scripts run pyright on: `pyright_part`) with the files mypy checks (`mypy_scope`); the
-    note saying which, and the files whose imports chose mypy's (`ProjectScope.imports`).
+    note saying which, and the files whose imports chose mypy's, stamped, and what was read
+    of them (`ProjectScope.imports`, `imports_read`).
     The scripts read are added to `read`."""
     read += part_paths(directory)
     part = pyright_part(directory)
     if part is None:
-        return chosen, None, ()
+        return chosen, None, ((), ())
     mypys = gate_mypy_scopes(ws, [directory], files, alone=False)
     if not mypys or mypys[0].note == EVERY:  # nothing chose mypy's: the configuration's
         mypy_note = "the same" if part.include else "the configuration's files"
-        return chosen, f"basedpyright: {part.note}; mypy: {mypy_note} (nothing chose its own)", ()
+        return (
+            chosen,
+            f"basedpyright: {part.note}; mypy: {mypy_note} (nothing chose its own)",
+            ((), ()),
+        )
     mypy = [p for p in mypys[0].files if ours(ws, p, "python")]
     union = tuple(sorted({*(p for p in chosen if part.judges(p)), *mypy}))
-    return union, f"basedpyright: {part.note}; mypy: {mypys[0].note}", mypys[0].read
+    return (
+        union,
+        f"basedpyright: {part.note}; mypy: {mypys[0].note}",
+        (mypys[0].read, mypys[0].imports),
+    )
 
 
 def _also_mypy(ws: Workspace, directory: Path) -> str | None:
@@ -337,7 +356,8 @@ def _also_mypy(ws: Workspace, directory: Path) -> str | None:
 def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
     label = ("" if scope.directory == ws.root else f"{ws.display(scope.directory)}/") + scope.label
     chosen = tuple(p for p in scope.files if ours(ws, p, "python"))
-    return ProjectScope("python", scope.directory, label, chosen, scope.note, (), scope.read)
+    read = (scope.read, scope.imports)
+    return ProjectScope("python", scope.directory, label, chosen, scope.note, (), *read)
 
 
 def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:
