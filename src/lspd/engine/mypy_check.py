@@ -91,35 +91,66 @@ class MypyRun:
     stopped: bool = False  # at a blocking error, its errors said (`engine/stops.py`)
     python: list[Path] = field(default_factory=list)  # the workspace's Python files then
     blocking: set[Path] = field(default_factory=set)  # stopped: whose errors stopped it
+    _files: frozenset[Path] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._files = frozenset(self.files)
+
+    def checked(self, path: Path) -> bool:
+        """Whether the run checked `path` (one of `files`): asked for each of a project's
+        files, a look through the list was 70,000 comparisons on poetry's 374."""
+        return path in self._files
 
 
-def project_of(ws: Workspace, path: Path) -> MypyProject | None:
+def project_of(
+    ws: Workspace, path: Path, known: dict[Path, MypyProject | None] | None = None
+) -> MypyProject | None:
     """The mypy-gated project `path` belongs to (its nearest directory with a Python
     checker configuration, up to the root; the root itself without one), or None when
     basedpyright alone judges it. A member package's pyproject.toml or setup.cfg without
     a checker's section (a uv workspace's `[project]` alone) is none: mypy run at the
-    top, as its users run it, checks its files with the top's configuration."""
+    top, as its users run it, checks its files with the top's configuration. `known`: the
+    answers for the files of each directory already walked, by directory (a question's
+    files share their folders above)."""
     if path.suffix not in PYTHON:
         return None
-    configured = getattr(ws.config, "python_checker", "project")
+    known = {} if known is None else known
+    walked: list[Path] = []
+    found = None
     for directory in path.parents:
-        has_config = any((directory / name).is_file() for name in (*CONFIG_FILES, CONFIG_JSON))
-        if has_config:
-            has_config = mypy_config_in(directory) is not None or config_in(directory) is not None
-        if not has_config and directory != ws.root:  # a package whose script runs mypy
-            has_config = unconfigured_gate(directory, ws.root, configured, ws.restricted)
-        if has_config or directory == ws.root:
-            choice = choose(directory, configured, ws.restricted)
-            if MYPY not in choice.checkers:
-                return None
-            if PYRIGHT not in choice.checkers:
-                return MypyProject(directory, mypy_config_in(directory), choice)
-            server = _pyright_server(ws, path)
-            config = mypy_config_in(directory)
-            return MypyProject(directory, config, choice, pyright_part(directory), server)
+        if directory in known:
+            found = known[directory]
+            break
+        walked.append(directory)
+        if _holds_project(ws, directory):
+            found = _project_in(ws, directory)
+            break
         if directory == ws.root or ws.root not in directory.parents:
             break
-    return None
+    known.update(dict.fromkeys(walked, found))
+    return found
+
+
+def _holds_project(ws: Workspace, directory: Path) -> bool:
+    """Whether a project's checker is chosen in `directory`: its configuration's, a package's
+    whose script runs mypy, or the root's."""
+    named = any((directory / name).is_file() for name in (*CONFIG_FILES, CONFIG_JSON))
+    if named and (mypy_config_in(directory) is not None or config_in(directory) is not None):
+        return True
+    configured = getattr(ws.config, "python_checker", "project")
+    return directory == ws.root or unconfigured_gate(directory, ws.root, configured, ws.restricted)
+
+
+def _project_in(ws: Workspace, directory: Path) -> MypyProject | None:
+    """The project whose checkers `directory` chooses, where mypy is one of them."""
+    choice = choose(directory, getattr(ws.config, "python_checker", "project"), ws.restricted)
+    if MYPY not in choice.checkers:
+        return None
+    config = mypy_config_in(directory)
+    if PYRIGHT not in choice.checkers:
+        return MypyProject(directory, config, choice)
+    server = _pyright_server(ws, directory / "_.py")
+    return MypyProject(directory, config, choice, pyright_part(directory), server)
 
 
 def _pyright_server(ws: Workspace, path: Path) -> str:
@@ -360,7 +391,7 @@ def by_project(ws: Workspace, files: list[Path]) -> dict[MypyProject, list[Path]
             continue
         if path.parent not in seen:
             try:
-                seen[path.parent] = project_of(ws, path)
+                seen[path.parent] = project_of(ws, path, seen)
             except InvalidInput as exc:  # named from the root, as every path lspd shows
                 raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
         if (project := seen[path.parent]) is not None:

@@ -62,7 +62,7 @@ class MypyStep:
                 stops.append(stop)
             toolchain = toolchain_of(ws, project)
             for path in files:
-                if path not in self.shared or path in run.files or path in run.errors:
+                if path not in self.shared or run.checked(path) or path in run.errors:
                     results.append(result_of(run, path, toolchain))  # else basedpyright's alone
         return results
 
@@ -99,11 +99,12 @@ def reported(ws: Workspace, run: MypyRun) -> list[Path]:
     checks it."""
     own = run.project.directory
     ours: dict[Path, bool] = {}
+    known: dict[Path, MypyProject | None] = {}  # by folder: the files' share those above
     found = []
     for path in run.files:
         if path.parent not in ours:
             try:
-                project = project_of(ws, path)
+                project = project_of(ws, path, known)
             except InvalidInput:  # another project's configuration is bad: not this one
                 project = None
             ours[path.parent] = project is not None and project.directory == own

@@ -46,7 +46,7 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
     why = why_of(project, run.once)
-    if path not in run.files and path not in run.errors:  # as its CI: said, not hidden
+    if not run.checked(path) and path not in run.errors:  # as its CI: said, not hidden
         why += OUTSIDE
     stop = mypy_stop(ws, run)
     if stop is not None and path not in run.errors:  # said, never a clean file
@@ -89,7 +89,7 @@ def result_of(ws: Workspace, run: MypyRun, path: Path, toolchain: str) -> Diagno
     """One file's whole result of mypy's errors in `run` (the whole check's: no paging)."""
     errors = run.errors.get(path, [])
     items = sorted((diagnostic_of(e) for e in errors), key=lambda d: (d.line, d.column))
-    outside = path not in run.files and not errors  # `check --all`: said, never clean
+    outside = not run.checked(path) and not errors  # `check --all`: said, never clean
     return DiagnosticsResult(
         path=ws.display(path),
         server=SERVER,
