@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from lspd.engine import mypy_check
-from lspd.engine.mypy_check import MypyRun, by_project, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, run_mypy
 from lspd.engine.mypy_errors import parse
+from lspd.engine.mypy_project import by_project, project_of
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_said import MypyOutput
 from tests.conftest import answer

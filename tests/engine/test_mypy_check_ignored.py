@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from lspd.engine.mypy_check import held_python, project_files, project_of, python_files
+from lspd.engine.mypy_check import held_python, project_files, python_files
+from lspd.engine.mypy_project import project_of
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.preview import preview

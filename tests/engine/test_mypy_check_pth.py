@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.engine.mypy_check import MypyProject, project_files, project_of
+from lspd.engine.mypy_check import project_files
+from lspd.engine.mypy_project import MypyProject, project_of
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.mypy_answers import mypy_file
 from tests.conftest import Warm, warm_root

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import project_files, project_of
+from lspd.engine.mypy_check import project_files
+from lspd.engine.mypy_project import project_of
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.mypy_answers import mypy_file
 from lspd.workspace import Workspace

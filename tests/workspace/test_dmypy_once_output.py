@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, run_mypy
+from lspd.engine.mypy_project import project_of
 from lspd.workspace import Workspace, mypy_once, mypy_said
 from lspd.workspace.mypy_said import shadowing
 from tests.conftest import answer

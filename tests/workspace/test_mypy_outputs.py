@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from lspd.dirs import state_dir
-from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, run_mypy
 from lspd.engine.mypy_errors import parse
+from lspd.engine.mypy_project import project_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_outputs import users_config, without_outputs

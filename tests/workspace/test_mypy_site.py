@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from lspd.engine.mypy_check import MypyRun, project_of, run_mypy
+from lspd.engine.mypy_check import MypyRun, run_mypy
+from lspd.engine.mypy_project import project_of
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_server import ran
 from lspd.workspace.mypy_site import placed

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine import second_server
-from lspd.engine.mypy_check import project_of
+from lspd.engine.mypy_project import project_of
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.workspace import Workspace
 from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.engine.builders import builder_for
-from lspd.engine.mypy_check import MypyProject, project_of
+from lspd.engine.mypy_project import MypyProject, project_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 

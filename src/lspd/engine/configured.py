@@ -37,8 +37,8 @@ from typing import Any, TypeVar
 
 from lspd.engine.committed_notes import configured
 from lspd.engine.kept import StateKey
-from lspd.engine.mypy_check import by_project
 from lspd.engine.mypy_configured import mypy_configured
+from lspd.engine.mypy_project import by_project
 from lspd.engine.overlaid_state import Held
 from lspd.engine.program_data import DataNotChecked, data_changed, data_state
 from lspd.engine.python_mirror import CONFIGS

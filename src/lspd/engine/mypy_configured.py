@@ -18,7 +18,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
-from lspd.engine.mypy_check import MypyProject, by_project
+from lspd.engine.mypy_project import MypyProject, by_project
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from lspd.engine.mypy_check import held_python, project_files, project_of, python_files
+from lspd.engine.mypy_check import held_python, project_files, python_files
+from lspd.engine.mypy_project import project_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope

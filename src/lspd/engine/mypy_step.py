@@ -12,14 +12,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from lspd.engine.mypy_blocked import stopped_at
-from lspd.engine.mypy_check import (
-    MypyProject,
-    MypyRun,
-    by_project,
-    daemon_of,
-    project_of,
-    run_mypy,
-)
+from lspd.engine.mypy_check import MypyRun, daemon_of, run_mypy
+from lspd.engine.mypy_project import MypyProject, by_project, project_of
 from lspd.engine.stops import MYPY, Stop, stop_of
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace

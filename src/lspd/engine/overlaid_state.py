@@ -31,7 +31,7 @@ from typing import Generic, Protocol, TypeVar, cast
 
 from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_state import CheckState
-from lspd.engine.mypy_check import by_project
+from lspd.engine.mypy_project import by_project
 from lspd.engine.native_held import native_held, native_stopped
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached

@@ -18,8 +18,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.mypy_check import by_project
 from lspd.engine.mypy_configured import pyright_table
+from lspd.engine.mypy_project import by_project
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text

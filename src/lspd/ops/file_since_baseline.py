@@ -22,7 +22,7 @@ from lspd.engine.comparison import Again, Found
 from lspd.engine.configured import TSC, Configured, configured_how
 from lspd.engine.configured_parts import file_part, file_stop
 from lspd.engine.kept import StateKey
-from lspd.engine.mypy_check import by_project
+from lspd.engine.mypy_project import by_project
 from lspd.engine.named import SESSION, Named
 from lspd.engine.native_reach import native
 from lspd.engine.program_data import DataNotChecked, data_changed, data_state

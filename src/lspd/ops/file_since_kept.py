@@ -21,8 +21,8 @@ from pathlib import Path
 from lspd.engine.comparison import Again, Found
 from lspd.engine.kept import config_key
 from lspd.engine.kept_memory import configs_at, enabled, memory_of
-from lspd.engine.mypy_check import by_project
 from lspd.engine.mypy_gate import unversioned
+from lspd.engine.mypy_project import by_project
 from lspd.engine.named import Named
 from lspd.engine.program_data import data_delta
 from lspd.engine.renames import renames

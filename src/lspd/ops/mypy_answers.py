@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from lspd.engine.mypy_check import MypyProject, MypyRun, by_project, run_mypy
+from lspd.engine.mypy_check import MypyRun, run_mypy
 from lspd.engine.mypy_errors import MypyError
+from lspd.engine.mypy_project import MypyProject, by_project
 from lspd.engine.mypy_step import SERVER, mypy_stop, toolchain_of, why_of
 from lspd.engine.stops import Stop
 from lspd.ops.models import Diagnostic, DiagnosticsResult

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, said_moved, unchanged
 from lspd.engine.comparison import Again
-from lspd.engine.mypy_check import project_of
+from lspd.engine.mypy_project import project_of
 from lspd.engine.named import Named
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames

@@ -132,7 +132,7 @@ def _not_nested(
     """Of `inside`, the files of no folder below `directory` configuring a checker (or a
     package below whose own script runs mypy: `unconfigured_gate`): mypy's defaults at a
     folder configuring none judge what nothing nearer judges (backend/'s own mypy.ini
-    judges backend/, as `mypy_check.project_of` finds)."""
+    judges backend/, as `mypy_project.project_of` finds)."""
     configures: dict[Path, bool] = {directory: False}
 
     def nested(folder: Path) -> bool:
