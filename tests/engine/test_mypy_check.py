@@ -199,7 +199,8 @@ def test_a_body_edit_keeps_the_projects_files_and_an_import_edit_makes_them_agai
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`files` names app/main.py: mypy follows its imports. A body's edit leaves them (the
-    scope is not walked again); an import's adds the module it reaches."""
+    scope is not walked again), held for a preview too; an import's adds the module it
+    reaches."""
     root = tmp_path / "w"
     files = {
         "pyproject.toml": '[tool.mypy]\nfiles = ["app/main.py"]\n',
@@ -225,7 +226,20 @@ def test_a_body_edit_keeps_the_projects_files_and_an_import_edit_makes_them_agai
     main.write_text("X = 1\n\n\ndef f() -> int:\n    return 2\n")
     assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", main]
     assert len(walks) == 1
-    main.write_text("import app.helper\nX = 1\n")
+    held = {main: "X = 1\n\n\ndef g() -> str:\n    return ''\n"}  # a preview's: the disk's scope
+    assert mypy_check.project_files(ws, project, texts=held)[0] == [
+        ws.root / "app/__init__.py",
+        main,
+    ]
+    assert len(walks) == 1
     helper = ws.root / "app/helper.py"
-    assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", helper, main]
+    held = {main: "import app.helper\nX = 1\n"}
+    assert mypy_check.project_files(ws, project, texts=held)[0] == [
+        ws.root / "app/__init__.py",
+        helper,
+        main,
+    ]
     assert len(walks) == 2
+    main.write_text("import app.helper\nX = 1\n")
+    assert mypy_check.project_files(ws, project)[0] == [ws.root / "app/__init__.py", helper, main]
+    assert len(walks) == 3

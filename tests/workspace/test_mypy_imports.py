@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.workspace.files import stamp
-from lspd.workspace.mypy_imports import ImportsRead, Stamped, imports_of, unmoved
+from lspd.workspace.mypy_imports import ImportsRead, Stamped, held_unmoved, imports_of, unmoved
 from lspd.workspace.mypy_reachable import Facts
 
 FACTS = Facts((3, 12), "linux", frozenset(), frozenset())
@@ -57,3 +57,14 @@ def _walked(path: Path, exact: bool) -> tuple[Stamped, dict[Path, ImportsRead]]:
     """What a walk keeps of `path`: its stamp, and what it read of its imports."""
     _, _, was = imports_of(path, "m", {}, exact, FACTS)
     return ((path, stamp(path)),), {path: was}
+
+
+def test_held_texts_import_as_the_disk_or_not(tmp_path: Path) -> None:
+    """A preview's texts: the disk's scope serves where each held file the walk read
+    imports the same, and none is gone; a file it never read may say anything."""
+    path, other = tmp_path / "m.py", tmp_path / "unread.py"
+    path.write_text(TEXT)
+    read, was = _walked(path, exact=False)
+    assert held_unmoved({path: TEXT + "X = 1\n", other: "import json\n"}, read, was)
+    assert not held_unmoved({path: "import re\n" + TEXT}, read, was)
+    assert not held_unmoved({other: None}, read, was)  # a module gone: not found any more

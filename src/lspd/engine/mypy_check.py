@@ -23,7 +23,7 @@ from lspd.engine.mypy_layout import refuse_layout
 from lspd.engine.mypy_project import MypyProject
 from lspd.workspace.dmypy import Dmypy, MypyMissing
 from lspd.workspace.mypy_files import CONFIG_FILES
-from lspd.workspace.mypy_imports import ImportsRead, Stamped, unmoved
+from lspd.workspace.mypy_imports import ImportsRead, Stamped, held_unmoved, unmoved
 from lspd.workspace.mypy_installed import pth_stamps
 from lspd.workspace.mypy_mirror import (
     FOLDER,
@@ -108,17 +108,29 @@ def project_files(
     reach = pth_stamps(mypy_python(project.directory, ws.root, chosen[3]))  # its `.pth` files
     held = tuple(sorted((texts or {}).items(), key=lambda item: item[0]))
     links = tuple(sorted(linked(project.directory).items()))  # its files' other names
-    key = (project, *chosen, tuple(python), reach, held, links)
-    known = _SCOPES.get(key)
-    read = None if known is None else unmoved(known[2], known[3])  # its imports as they were
-    if known is None or read is None:  # an import edited
+    disk = _kept((project, *chosen, frozenset(python), reach, (), links)) if held else None
+    key = (project, *chosen, frozenset(python), reach, held, links)
+    known = _kept(key)
+    if disk is not None and held_unmoved(texts or {}, disk[2], disk[3]):
+        known = disk  # the held texts import what the disk's do (a preview of a body edit)
+    elif known is None:
         known = _SCOPES[key] = _scoped(project, chosen, python, texts or {})
         while len(_SCOPES) > KEPT_SCOPES:
             del _SCOPES[next(iter(_SCOPES))]
-    elif read != known[2]:  # a body or a comment edited: the stamps now
-        known = _SCOPES[key] = (known[0], known[1], read, known[3])
     files, targets, _, _ = known
     return list(files), None if targets is None else list(targets)
+
+
+def _kept(key: _Key) -> _Scoped | None:
+    """The scope kept for `key` where the files whose imports it read import as they did
+    (`mypy_imports.unmoved`: a body's or a comment's edit, stamped now); None otherwise."""
+    known = _SCOPES.get(key)
+    read = None if known is None else unmoved(known[2], known[3])
+    if known is None or read is None:  # none, or an import edited
+        return None
+    if read != known[2]:
+        known = _SCOPES[key] = (known[0], known[1], read, known[3])
+    return known
 
 
 def configured_python(ws: Workspace) -> Path | None:
@@ -164,7 +176,7 @@ _Key = tuple[
     bool,
     Path,
     Path | None,
-    tuple[Path, ...],
+    frozenset[Path],
     tuple[object, ...],
     tuple[tuple[Path, str | None], ...],
     tuple[tuple[Path, Path], ...],

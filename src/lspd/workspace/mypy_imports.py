@@ -153,14 +153,33 @@ def unmoved(read: Stamped, was: Mapping[Path, ImportsRead]) -> Stamped | None:
     return tuple(now)
 
 
+def held_unmoved(
+    held: Mapping[Path, str | None], read: Stamped, was: Mapping[Path, ImportsRead]
+) -> bool:
+    """Whether the texts `held` (a preview's, standing in for the disk's) make mypy look for
+    what a walk of the disk read (`read`, `was`): each one a file the walk did not read,
+    or read with imports the same; none gone (a module no longer found)."""
+    walked = {path for path, _ in read}
+    for path, text in held.items():
+        if text is None:
+            return False
+        if path in walked and ((seen := was.get(path)) is None or not _same_text(text, seen)):
+            return False
+    return True
+
+
 def _same(path: Path, was: ImportsRead) -> bool:
-    """Whether the text of `path` on disk has the import lines of `was`, and its parse's
-    imports where it was parsed (the walk may have taken them: a condition's edit can make
-    an import unreachable)."""
+    """Whether the text of `path` on disk imports as `was` says (`_same_text`)."""
     try:
-        text = path.read_text("utf-8", "replace")
+        return _same_text(path.read_text("utf-8", "replace"), was)
     except OSError:
         return False
+
+
+def _same_text(text: str, was: ImportsRead) -> bool:
+    """Whether `text` has the import lines of `was`, and its parse's imports where it was
+    parsed (the walk may have taken them: a condition's edit can make an import
+    unreachable)."""
     lines, parsed = was
     if _scanned(text) != lines:
         return False
