@@ -69,8 +69,13 @@ async def disk_again(
         return {}
     again = {absolute(ws, r.path): r for r in await held.asked(files, {})}
     sample = (await with_also(ws, again, {}, held)).values()  # every program's, as `checked`
-    lines = {r.path: split_lines(read_text(absolute(ws, r.path)) or "") for r in sample}
-    return {r.path: (now[r.path], seen_of(r, lines[r.path])) for r in sample}
+    return {r.path: (now[r.path], seen_of(r, _lines(ws, r))) for r in sample}
+
+
+def _lines(ws: Workspace, result: FileResult) -> list[str]:
+    """The lines of the file of `result` on disk, where a diagnostic's snippet is read from
+    them (mypy answers every file of a project: SQLAlchemy's 765 read 0.15 s for none)."""
+    return split_lines(read_text(absolute(ws, result.path)) or "") if result.diagnostics else []
 
 
 def _rows(result: FileResult) -> list[tuple[object, ...]]:

@@ -83,7 +83,8 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
                     stops += _tsc_stop(ws, file, heard[file].items, own_items)
                 else:
                     server, toolchain = SERVER, label(own[file])
-                    lines = split_lines(overlay.get(file) or read_text(file) or "")
+                    text = (overlay.get(file) or read_text(file) or "") if items else ""
+                    lines = split_lines(text)  # read where mypy said something of it
                 shown = ws.display(file)
                 items.sort(key=lambda d: (d.severity != "error", d.line, d.column))
                 results.append(
