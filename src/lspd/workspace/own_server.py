@@ -17,8 +17,42 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from lspd.servers.registry import ServerDefinition, node_executable
+from lspd.workspace.pyright_gate import gate_pyright
+from lspd.workspace.ty_gate import gate_ty
+
+
+class Chosen(NamedTuple):
+    """The server judging a Python project, as its environment and gate choose it."""
+
+    definition: ServerDefinition
+    own: Path | None = None  # the environment's executable of it, where it runs that one
+    label: str | None = None  # what answers say of a server lspd runs for the gate
+
+
+def python_server(
+    definition: ServerDefinition,
+    project: Path,
+    bin_dir: Path,
+    servers: Mapping[str, ServerDefinition],
+) -> Chosen:
+    """The server for the project at `project` of the environment `bin_dir`, where lspd.toml
+    chose `definition` (lspd's basedpyright by default): the one the environment holds
+    (`stand_in`), else ty where the gate runs ty (`ty_gate`: the environment's ty, else
+    lspd's), else lspd's pyright where it runs pyright (`pyright_gate`), else `definition`."""
+    definition = stand_in(definition, bin_dir, servers)
+    if os.access(own := bin_dir / definition.command[0], os.X_OK):
+        return Chosen(definition, own)
+    if (ty := gate_ty(definition, project, servers)) is not None:
+        held = bin_dir / ty.command[0]
+        if os.access(held, os.X_OK):
+            return Chosen(ty, held)
+        return Chosen(ty, None, "ty (lspd's: the gate runs ty)")
+    if (gate := gate_pyright(definition, project, servers)) is not None:
+        return Chosen(gate[0], None, gate[1])
+    return Chosen(definition)
 
 
 def stand_in(

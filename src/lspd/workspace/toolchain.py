@@ -20,7 +20,8 @@ session runs what the project runs, as VS Code's "Use Workspace Version" does:
 - The checker: a language server the project installs itself (`basedpyright-langserver` in its
   environment, or `pyright-langserver` standing in for it: own_server.py;
   `typescript-language-server` in its node_modules) is run instead of lspd's; where it
-  installs none and its gate runs pyright, lspd's pyright of its version (pyright_gate.py).
+  installs none and its gate runs pyright, lspd's pyright of its version (pyright_gate.py);
+  where its gate runs ty alone, ty (ty_gate.py).
 All of it came with the repository; restricted mode (`lspd serve --restricted`) turns it off.
 """
 
@@ -41,8 +42,7 @@ from lspd.lsp.interpreter_ask import Ask, is_script, python_on_path
 from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 from lspd.workspace.mypy_installed import distribution_version
-from lspd.workspace.own_server import node_last, stand_in
-from lspd.workspace.pyright_gate import gate_pyright
+from lspd.workspace.own_server import Chosen, node_last, python_server
 
 log = logging.getLogger(__name__)
 
@@ -295,11 +295,9 @@ def _python(
     interpreter, origin = found
     bin_dir = interpreter.parent
     own = origin != "PATH" and os.sep not in definition.command[0]
-    if own:  # the project's pyright, where it installs no basedpyright (`stands_in_for`)
-        definition = stand_in(definition, bin_dir, servers)
-    held = own and os.access(own_server := bin_dir / definition.command[0], os.X_OK)
-    gate = gate_pyright(definition, project, servers) if own and not held else None
-    definition = gate[0] if gate is not None else definition
+    # the project's server, or the gate's where it holds none (`own_server.python_server`)
+    chosen = python_server(definition, project, bin_dir, servers) if own else Chosen(definition)
+    definition = chosen.definition
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**definition.env, "PATH": node_last(definition, path) if own else path}
     if (venv := environment_of(interpreter)) is not None:
@@ -307,10 +305,10 @@ def _python(
     # pyright and basedpyright read `python.pythonPath`; ty and pyrefly take VIRTUAL_ENV.
     adapted = _python_path(dataclasses.replace(definition, env=env), str(interpreter))
     server = server_version = None
-    if held:
+    if (own_server := chosen.own) is not None:
         adapted = dataclasses.replace(adapted, command=(str(own_server), *definition.command[1:]))
         server, server_version = str(own_server), _own_server_version(interpreter, own_server)
-    python, label = python_version(interpreter), gate[1] if gate is not None else server_version
+    python, label = python_version(interpreter), chosen.label or server_version
     return adapted, Toolchain("python", interpreter, python, origin, server, label)
 
 
