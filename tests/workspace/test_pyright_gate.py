@@ -19,7 +19,7 @@ from lspd.workspace.pyright_gate import PYRIGHT_DEFAULT, gated_pyright
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
-from tests.workspace.test_toolchain_pyright import FILES, cli, pyright_env
+from tests.workspace.test_toolchain_pyright import FILES, cli, diagnostic_rows, pyright_env
 
 TOX = "[testenv:typing]\ndependency_groups = pyright\ncommands = pyright\n"
 
@@ -99,9 +99,7 @@ def test_lspd_s_pyright_answers_as_the_gate_s(tmp_path: Path) -> None:
     ]
     for warm in warm_root(root, tmp_path / "logs"):
         checked = warm.run(workspace_diagnostics(warm.ws))
-        rows = sorted(
-            (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
-        )
+        rows = diagnostic_rows(checked)
         assert rows == expected
         labels = {r.toolchain for r in warm.run(check_all(warm.ws)).results if r.toolchain}
         assert {label.split(", ")[-1] for label in labels} == {
@@ -123,9 +121,7 @@ def test_a_second_server_waits_for_the_first_install(
     monkeypatch.setenv("LSPD_CACHE_DIR", str(tmp_path / "cache"))  # none installed
     monkeypatch.setattr(second_server, "SPLIT_AT", 2)
     checked = answer(root, workspace_diagnostics)
-    rows = sorted(
-        (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
-    )
+    rows = diagnostic_rows(checked)
     assert rows == expected
     assert (tmp_path / "cache" / f"npm-pyright-{PYRIGHT_DEFAULT}").is_dir()
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.check_models import WorkspaceDiagnosticsResult
 from lspd.ops.file_diagnostics import diagnostics
 from lspd.ops.models import DiagnosticsResult
 from lspd.ops.preview import preview
@@ -65,6 +66,12 @@ def project(tmp_path: Path) -> Path:
     return committed(root.resolve())
 
 
+def diagnostic_rows(checked: WorkspaceDiagnosticsResult) -> list[Row]:
+    """A workspace answer's diagnostics as the CLIs' rows are compared."""
+    found = checked.diagnostics
+    return sorted((d.path or "", d.line, d.column, d.code or "", d.severity) for d in found)
+
+
 def cli(root: Path, pyright: Path | None = None) -> list[Row]:
     """The project's own `pyright` CLI (else `pyright`, run in it): each error and warning."""
     done = subprocess.run(
@@ -109,9 +116,7 @@ def test_the_project_s_pyright_answers_as_its_cli(
     without_node(tmp_path, monkeypatch)
     for warm in warm_root(root, tmp_path / "logs"):
         checked = warm.run(workspace_diagnostics(warm.ws))
-        rows = sorted(
-            (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
-        )
+        rows = diagnostic_rows(checked)
         assert rows == expected
         labels = {r.toolchain for r in warm.run(check_all(warm.ws)).results}
         assert {label.split(", ")[-2] for label in labels if label} == {PYRIGHT}

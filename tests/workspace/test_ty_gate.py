@@ -18,6 +18,7 @@ from lspd.workspace.ty_gate import gate_ty
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
+from tests.workspace.test_toolchain_pyright import diagnostic_rows
 
 TY = Path(sys.executable).parent / "ty"
 TOX = "[testenv:type]\ncommands = ty check\n"
@@ -86,9 +87,7 @@ def test_ty_answers_as_the_gates_ty(tmp_path: Path) -> None:
     ]
     for warm in warm_root(root, tmp_path / "logs"):
         checked = warm.run(workspace_diagnostics(warm.ws))
-        rows = sorted(
-            (d.path or "", d.line, d.column, d.code or "", d.severity) for d in checked.diagnostics
-        )
+        rows = diagnostic_rows(checked)
         assert rows == expected
         servers = {r.server for r in warm.run(check_all(warm.ws)).results}
         assert servers == {"ty"}
