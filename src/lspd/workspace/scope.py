@@ -53,6 +53,8 @@ from lspd.workspace.pyright_scope import (
     is_toml,
 )
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
+from lspd.workspace.ty_gate import CONFIG as TY_CONFIG
+from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
 
 if TYPE_CHECKING:
@@ -201,7 +203,7 @@ def _walk(ws: Workspace) -> Walk:
     for directory, names in ws.ignore.walk(WALK_LIMIT):
         for name in names:
             path = directory / name
-            if name in (CONFIG_JSON, PYPROJECT, *CONFIG_NAMES, *MYPY_FILES):
+            if name in (CONFIG_JSON, PYPROJECT, TY_CONFIG, *CONFIG_NAMES, *MYPY_FILES):
                 configs[name].append(path)
             if ws.handler(path) is not None:
                 sources.append(path)
@@ -304,6 +306,9 @@ def _python(
         projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
+    ty = ty_projects(files, [p.parent for p in configs[PYPROJECT] + configs[TY_CONFIG]], read)
+    projects += [p for p in ty if p.project not in governed]  # ty's alone: none configures both
+    governed |= {p.project for p in ty}
     loose = [p for p in files if not under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     return projects + fallback(ws, loose, "python", note)

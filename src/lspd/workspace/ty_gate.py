@@ -54,7 +54,7 @@ def _governed(project: Path) -> bool:
     testdata/*/setup.py: basedpyright said 3 errors and 5 warnings there, which its `ty
     check` at the top never reports)."""
     for folder in (project, *project.parents):
-        if _configures(folder):
+        if configures_ty(folder):
             return gated_ty(folder)
         if configures_checker(folder) or (folder / ".git").exists():
             return False
@@ -62,10 +62,10 @@ def _governed(project: Path) -> bool:
 
 
 def _gated(project: Path) -> bool:
-    return _configures(project) and ran(project, _CHECKERS) == {TY}
+    return configures_ty(project) and ran(project, _CHECKERS) == {TY}
 
 
-def _configures(project: Path) -> bool:
+def configures_ty(project: Path) -> bool:
     """Whether ty's configuration is the project's: a ty.toml, or a `[tool.ty]` table (or
     one of its subtables: typer's `[tool.ty.terminal]`) in pyproject.toml."""
     if (project / CONFIG).is_file():

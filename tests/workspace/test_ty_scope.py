@@ -1,0 +1,84 @@
+"""The files a ty gate checks (`workspace/ty_scope.py`): sqlmodel's lint script runs `ty
+check sqlmodel tests/test_select_typing.py`, and lspd checked every file (204 errors and 17
+warnings its gate never sees); pipx's `[tool.ty]` names `src.include`. Real ty (lspd's)
+against its CLI run as the gate runs it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.scope import gate_scope
+from tests.conftest import answer
+from tests.engine.test_affected import written
+from tests.workspace.mypy_env import environment
+from tests.workspace.test_toolchain_pyright import diagnostic_rows
+
+TY = Path(sys.executable).parent / "ty"
+PYPROJECT = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
+FILES = {
+    ".gitignore": ".venv\n",
+    "app/__init__.py": "",
+    "app/main.py": 'width: int = "wide"\n',
+    "app/gen/made.py": 'made: int = "x"\n',
+    "docs/conf.py": 'project: int = "docs"\n',
+    "tools/t.py": 'count: int = "x"\n',
+}
+_CONCISE = re.compile(r"^(.+?):(\d+):(\d+): (error|warning)\[([\w-]+)\] ", re.MULTILINE)
+
+
+def _gate(root: Path, *arguments: str) -> list[tuple[str, int, int, str, str]]:
+    """ty's CLI run in `root` as the gate runs it: its rows."""
+    done = subprocess.run(
+        [str(TY), "check", "--output-format", "concise", *arguments],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return sorted((m[1], int(m[2]), int(m[3]), m[5], m[4]) for m in _CONCISE.finditer(done.stdout))
+
+
+def _files(root: Path) -> tuple[list[str], str | None]:
+    scope = answer(root, gate_scope)
+    [project] = scope.projects
+    return sorted(p.relative_to(root).as_posix() for p in scope.files), project.note
+
+
+def test_the_paths_the_command_names_are_the_gate(tmp_path: Path) -> None:
+    lint = "#!/bin/sh -e\nty check app tools/t.py\n"
+    root = written(tmp_path / "p", {**FILES, "pyproject.toml": PYPROJECT, "scripts/lint.sh": lint})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    files, note = _files(root)
+    assert files == ["app/__init__.py", "app/gen/made.py", "app/main.py", "tools/t.py"]
+    assert note == "what scripts/lint.sh runs ty on: app, tools/t.py"
+    expected = _gate(root, "app", "tools/t.py")
+    assert [row[0] for row in expected] == ["app/gen/made.py", "app/main.py", "tools/t.py"]
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+
+
+def test_src_include_and_exclude_are_the_gate(tmp_path: Path) -> None:
+    config = PYPROJECT + 'src.include = ["app", "tools/"]\nsrc.exclude = ["./app/gen"]\n'
+    tox = "[testenv:type]\ncommands = ty check\n"
+    root = written(tmp_path / "p", {**FILES, "pyproject.toml": config, "tox.ini": tox})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    files, note = _files(root)
+    assert files == ["app/__init__.py", "app/main.py", "tools/t.py"]
+    assert note == "src.include = app, tools; src.exclude = app/gen"
+    expected = _gate(root)
+    assert [row[0] for row in expected] == ["app/main.py", "tools/t.py"]
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+
+
+def test_a_pattern_lspd_does_not_match_keeps_every_file(tmp_path: Path) -> None:
+    config = PYPROJECT + 'src.exclude = ["**/gen/"]\n'
+    tox = "[testenv:type]\ncommands = ty check\n"
+    written(tmp_path / "p", {**FILES, "pyproject.toml": config, "tox.ini": tox})
+    files, note = _files(tmp_path / "p")
+    assert len(files) == 5
+    assert note == (
+        "ty's src.include or src.exclude holds a pattern lspd does not match: every Python file"
+    )
