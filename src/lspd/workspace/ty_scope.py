@@ -51,8 +51,8 @@ def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     src = _src(directory)
     include, exclude = _entries(src.get("include")), _entries(src.get("exclude"))
     if any(_pattern(entry) for entry in [*include, *exclude]):
-        said = "ty's src.include or src.exclude holds a pattern lspd does not match"
-        return inside, f"{said}: {EVERY}"
+        pattern = "ty's src.include or src.exclude holds a pattern lspd does not match"
+        return inside, f"{pattern}: {EVERY}"
     chosen = [p for p in inside if not include or _named(directory, p, include)]
     chosen = [p for p in chosen if not _named(directory, p, exclude)]
     given = (("include", include), ("exclude", exclude))
