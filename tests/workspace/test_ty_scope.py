@@ -82,3 +82,14 @@ def test_a_pattern_lspd_does_not_match_keeps_every_file(tmp_path: Path) -> None:
     assert note == (
         "ty's src.include or src.exclude holds a pattern lspd does not match: every Python file"
     )
+
+
+def test_ty_chosen_in_lspd_toml_checks_its_configurations_files(tmp_path: Path) -> None:
+    """Nothing runs ty here: lspd.toml chose it, and its configuration says which files."""
+    config = PYPROJECT + 'src.include = ["app"]\n'
+    chosen = '[languages.python]\nserver = "ty"\n'
+    root = written(tmp_path / "p", {**FILES, "pyproject.toml": config, "lspd.toml": chosen})
+    assert _files(root) == (
+        ["app/__init__.py", "app/gen/made.py", "app/main.py"],
+        "src.include = app",
+    )

@@ -54,6 +54,7 @@ from lspd.workspace.pyright_scope import (
 )
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
 from lspd.workspace.ty_gate import CONFIG as TY_CONFIG
+from lspd.workspace.ty_gate import TY
 from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
 
@@ -232,6 +233,12 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
         elif language == "typescript":
             python = "python" in by_language
             projects += typescript_projects(ws, files, configs, read, solution, python)
+        elif name == TY:  # lspd.toml's choice: its configuration's files
+            homes = [p.parent for p in configs[PYPROJECT] + configs[TY_CONFIG]]
+            ty = ty_projects(files, homes, read, chosen=True)
+            loose = [p for p in files if not under(p, {s.project for s in ty}, ws.root)]
+            note = f"{name} reads no configuration of which files to check: every file"
+            projects += ty + fallback(ws, loose, language, note)
         elif name == "clangd":
             note = f"{name} reads no configuration of which files to check: every file"
             projects += c_projects(ws, files, language, note, "python" in by_language, read)

@@ -23,22 +23,24 @@ from lspd.workspace.ty_gate import CONFIG, TY, configures_ty, gated_ty
 EVERY = "every Python file"
 
 
-def ty_projects(files: list[Path], directories: list[Path], read: list[Path]) -> list[ProjectScope]:
+def ty_projects(
+    files: list[Path], directories: list[Path], read: list[Path], chosen: bool = False
+) -> list[ProjectScope]:
     """A scope for each of `directories` (holding a pyproject.toml or ty.toml) whose gate is
-    ty's alone, of `files` (the walk's Python files) under it; the paths whose change can
-    change that are added to `read`."""
+    ty's alone (or configuring ty, where lspd.toml `chosen` ty), of `files` (the walk's
+    Python files) under it; the paths whose change can change that are added to `read`."""
     found = []
     for directory in sorted(set(directories)):
         read += [directory / PYPROJECT, directory / CONFIG]
         if not configures_ty(directory):
             continue
         read += [*script_paths(directory), *run_paths(directory)]
-        if not gated_ty(directory):
+        if not chosen and not gated_ty(directory):
             continue
         inside = [p for p in files if directory in p.parents]
-        chosen, note = _chosen(directory, inside)
+        picked, note = _chosen(directory, inside)
         label = CONFIG if (directory / CONFIG).is_file() else f"{PYPROJECT} [tool.ty]"
-        found.append(ProjectScope("python", directory, label, tuple(chosen), note))
+        found.append(ProjectScope("python", directory, label, tuple(picked), note))
     return found
 
 
