@@ -127,7 +127,7 @@ def test_a_server_mypy_will_not_start_is_said_as_dmypy_run_says_it(
     files = {"mypy.ini": "[mypy]\nfiles = app\nfollow_imports = silent\n", "app/__init__.py": ""}
     root = project(tmp_path / "p", files)
     daemon = daemon_of(root, tmp_path)
-    monkeypatch.setattr(dmypy, "needs_once", lambda *args: False)
+    monkeypatch.setattr(dmypy, "needs_once", lambda *args, **kwargs: False)
     try:
         with pytest.raises(MypyFailed, match="follow-imports=silent not supported"):
             codes(root, daemon)
