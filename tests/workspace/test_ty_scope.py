@@ -48,40 +48,77 @@ def _files(root: Path) -> tuple[list[str], str | None]:
     return sorted(p.relative_to(root).as_posix() for p in scope.files), project.note
 
 
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A project of `FILES` and `files`, its environment holding no server."""
+    root = written(tmp_path / "p", {**FILES, **files})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    return root
+
+
+def _flagged(root: Path, *arguments: str) -> list[str]:
+    """The files ty's CLI (given `arguments`, as the gate runs it) flags, once lspd's answer
+    is found to hold its rows exactly."""
+    expected = _gate(root, *arguments)
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+    return [row[0] for row in expected]
+
+
 def test_the_paths_the_command_names_are_the_gate(tmp_path: Path) -> None:
     lint = "#!/bin/sh -e\nty check app tools/t.py\n"
-    root = written(tmp_path / "p", {**FILES, "pyproject.toml": PYPROJECT, "scripts/lint.sh": lint})
-    (root / ".venv").symlink_to(environment("no-mypy"))
+    root = _project(tmp_path, {"pyproject.toml": PYPROJECT, "scripts/lint.sh": lint})
     files, note = _files(root)
     assert files == ["app/__init__.py", "app/gen/made.py", "app/main.py", "tools/t.py"]
     assert note == "what scripts/lint.sh runs ty on: app, tools/t.py"
-    expected = _gate(root, "app", "tools/t.py")
-    assert [row[0] for row in expected] == ["app/gen/made.py", "app/main.py", "tools/t.py"]
-    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+    assert _flagged(root, "app", "tools/t.py") == ["app/gen/made.py", "app/main.py", "tools/t.py"]
+
+
+def test_the_paths_a_hook_names_are_the_gate(tmp_path: Path) -> None:
+    """sqlmodel's hook: `entry: uv run ty check sqlmodel tests/test_select_typing.py`, with
+    no file names passed; its lint script was the only place lspd read them from."""
+    hooks = (
+        "repos:\n- repo: local\n  hooks:\n"
+        "  - {id: ty, name: ty, entry: uv run ty check app, language: system,"
+        " pass_filenames: false, args: [tools/t.py]}\n"
+        "  - {id: ruff, name: ruff, entry: ruff check docs, language: system}\n"
+    )
+    root = _project(tmp_path, {"pyproject.toml": PYPROJECT, ".pre-commit-config.yaml": hooks})
+    files, note = _files(root)
+    assert files == ["app/__init__.py", "app/gen/made.py", "app/main.py", "tools/t.py"]
+    assert note == "what .pre-commit-config.yaml's ty hook runs ty on: app, tools/t.py"
+    assert _flagged(root, "app", "tools/t.py") == ["app/gen/made.py", "app/main.py", "tools/t.py"]
 
 
 def test_src_include_and_exclude_are_the_gate(tmp_path: Path) -> None:
     config = PYPROJECT + 'src.include = ["app", "tools/"]\nsrc.exclude = ["./app/gen"]\n'
     tox = "[testenv:type]\ncommands = ty check\n"
-    root = written(tmp_path / "p", {**FILES, "pyproject.toml": config, "tox.ini": tox})
-    (root / ".venv").symlink_to(environment("no-mypy"))
+    root = _project(tmp_path, {"pyproject.toml": config, "tox.ini": tox})
     files, note = _files(root)
     assert files == ["app/__init__.py", "app/main.py", "tools/t.py"]
     assert note == "src.include = app, tools; src.exclude = app/gen"
-    expected = _gate(root)
-    assert [row[0] for row in expected] == ["app/main.py", "tools/t.py"]
-    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+    assert _flagged(root) == ["app/main.py", "tools/t.py"]
 
 
-def test_a_pattern_lspd_does_not_match_keeps_every_file(tmp_path: Path) -> None:
-    config = PYPROJECT + 'src.exclude = ["**/gen/"]\n'
+def test_patterns_are_read_as_ty_reads_them(tmp_path: Path) -> None:
+    """Each entry anchored at the project (`main.py` is not `app/main.py`), `**` at any
+    depth, an exclude's `!` taking a file back, ty's default excludes (`_build`) and a `!`
+    taking one of those back (`buck-out`)."""
+    more = {
+        "_build/out.py": 'out: int = "x"\n',
+        "buck-out/b.py": 'b: int = "x"\n',
+        "tools/keep.py": 'kept: int = "x"\n',
+    }
+    include = '["app", "t*", "_build", "buck-out"]'
+    exclude = '["**/gen/", "tools/*.py", "!tools/keep.py", "!buck-out", "main.py"]'
+    config = PYPROJECT + f"src.include = {include}\nsrc.exclude = {exclude}\n"
     tox = "[testenv:type]\ncommands = ty check\n"
-    written(tmp_path / "p", {**FILES, "pyproject.toml": config, "tox.ini": tox})
-    files, note = _files(tmp_path / "p")
-    assert len(files) == 5
+    root = _project(tmp_path, {**more, "pyproject.toml": config, "tox.ini": tox})
+    files, note = _files(root)
+    assert files == ["app/__init__.py", "app/main.py", "buck-out/b.py", "tools/keep.py"]
     assert note == (
-        "ty's src.include or src.exclude holds a pattern lspd does not match: every Python file"
+        "src.include = app, t*, _build, buck-out; "
+        "src.exclude = **/gen, tools/*.py, !tools/keep.py, !buck-out, main.py"
     )
+    assert _flagged(root) == ["app/main.py", "buck-out/b.py", "tools/keep.py"]
 
 
 def test_ty_chosen_in_lspd_toml_checks_its_configurations_files(tmp_path: Path) -> None:

@@ -1,26 +1,52 @@
 """The files a ty gate checks (`ty_gate`): those the command running ty names (sqlmodel's
 lint script and hook run `ty check sqlmodel tests/test_select_typing.py`: lspd said 204
-errors and 17 warnings of tests/ and docs_src/, which its gate never checks), else its
-configuration's `src.include` (pipx: `hatch_build.py`, `scripts`, `src`, `tests`), less its
-`src.exclude`; every Python file of the project without either. An entry that is a pattern
-(`*`, `?`, `[`, a `!` negation) is ty's gitignore-like syntax, which lspd does not match:
-every file then, said so.
+errors and 17 warnings of tests/ and docs_src/, which its gate never checks) in a script,
+else in a pre-commit hook passing no file names (`pass_filenames: false`), else its
+configuration's `src.include` (pipx: `hatch_build.py`, `scripts`, `src`, `tests`; every
+Python file without it), less its `src.exclude` and ty's own default excludes.
+
+Both lists are ty's gitignore-like patterns, read as ty 1.0.0 reads them (measured): each
+is anchored at the project (`gen` is the project's `gen`, not `a/gen`: `**/gen` is both),
+`*`, `?`, `[...]` and `**` match as in a .gitignore, a leading `/` is an absolute path, and
+an exclude's `!` takes a file back, a default exclude too (`!dist`).
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import yaml
 
 from lspd.workspace.checker_runs import run_paths
 from lspd.workspace.files import read_text
-from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.mypy_scripts import (
+    RUNNERS,
+    commanded,
+    named_paths,
+    script_paths,
+    script_targets,
+)
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
 from lspd.workspace.ty_gate import CONFIG, TY, configures_ty, gated_ty
 
+if TYPE_CHECKING:
+    import pathspec
+
 EVERY = "every Python file"
+# The folders ty 1.0.0 leaves out of a project wherever they are, but where an exclude's `!`
+# takes one back (measured: `build`, `env`, `site-packages` and `.cache` are checked).
+DEFAULT_EXCLUDES = tuple(
+    f"**/{name}/"
+    for name in (
+        ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox",
+        ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__",
+        "_build", "buck-out", "dist", "node_modules", "venv",
+    )
+)  # fmt: skip
 
 
 def ty_projects(
@@ -50,21 +76,74 @@ def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     if script is not None and script.paths:  # given paths: ty checks those alone
         note = f"what {script.named} runs ty on: {', '.join(script.paths)}"
         return [p for p in inside if _named(directory, p, script.paths)], note
+    if (hook := _hook_paths(directory)) is not None:
+        hook_named, paths = hook
+        note = f"what {hook_named} runs ty on: {', '.join(paths)}"
+        return [p for p in inside if _named(directory, p, paths)], note
     src = _src(directory)
     include, exclude = _entries(src.get("include")), _entries(src.get("exclude"))
-    if any(_pattern(entry) for entry in [*include, *exclude]):
-        pattern = "ty's src.include or src.exclude holds a pattern lspd does not match"
-        return inside, f"{pattern}: {EVERY}"
-    chosen = [p for p in inside if not include or _named(directory, p, include)]
-    chosen = [p for p in chosen if not _named(directory, p, exclude)]
+    taken = _patterns(directory, include) if include else None
+    left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude])
+    chosen = []
+    for path in inside:
+        relative = path.relative_to(directory).as_posix()
+        if (taken is None or taken.match_file(relative)) and not left.match_file(relative):
+            chosen.append(path)
     given = (("include", include), ("exclude", exclude))
     said = [f"src.{key} = {', '.join(value)}" for key, value in given if value]
     return chosen, "; ".join(said) or f"ty's configuration names no files: {EVERY}"
 
 
-def _pattern(entry: str) -> bool:
-    """Whether `entry` is a pattern of ty's gitignore-like syntax, not a path."""
-    return entry.startswith("!") or any(c in entry for c in "*?[")
+def _hook_paths(directory: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The paths (relative to `directory`) a pre-commit hook of the project's repository
+    runs ty on where it passes no file names, and how the note names the hook; None where
+    none does. A hook passing file names is left to the configuration's files."""
+    for folder in (directory, *directory.parents):
+        if (config := folder / CONFIG_NAME).is_file():
+            break
+        if (folder / ".git").exists():
+            return None
+    else:
+        return None
+    try:
+        hooks = config_hooks(config)[0]
+    except yaml.YAMLError:  # the pre-commit reading says what is wrong
+        return None
+    found: dict[str, None] = {}
+    for hook in hooks:
+        if hook.get("pass_filenames", True) is False:
+            for named in _ran_on(folder, hook):
+                if (absolute := folder / named).is_relative_to(directory):
+                    found[absolute.relative_to(directory).as_posix()] = None
+    return (f"{CONFIG_NAME}'s ty hook", tuple(found)) if found else None
+
+
+def _ran_on(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
+    """The paths (relative to `folder`, the configuration's) a hook's entry and `args` run
+    ty on; none where it runs no ty."""
+    args = hook.get("args") or []
+    words = str(hook.get("entry") or "").split()
+    words += map(str, args if isinstance(args, list) else [args])
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] == TY and commanded(words, index, RUNNERS):
+            return named_paths(folder, words[index + 1 :])
+    return ()
+
+
+def _patterns(directory: Path, entries: list[str]) -> pathspec.GitIgnoreSpec:
+    """`entries` as ty reads them: each anchored at `directory`, a leading `/` an absolute
+    path (one outside `directory` matches nothing here)."""
+    import pathspec  # only for a ty gate: the walk of any other project never needs it
+
+    lines = []
+    for entry in entries:
+        negation, body = ("!", entry[1:]) if entry.startswith("!") else ("", entry)
+        if body.startswith("/"):
+            if not Path(body).is_relative_to(directory):
+                continue
+            body = Path(body).relative_to(directory).as_posix()
+        lines.append(f"{negation}/{body}")
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _src(directory: Path) -> dict[str, Any]:
