@@ -15,7 +15,7 @@ import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.servers.registry import definitions
-from lspd.workspace.ty_gate import gate_ty
+from lspd.workspace.ty_gate import gate_ty, pinned_ty
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
@@ -39,6 +39,18 @@ FILES = {
     "tools/t.py": 'count: int = "x"\n',
 }
 _CONCISE = re.compile(r"^(.+?):(\d+):(\d+): (error|warning)\[([\w-]+)\] ", re.MULTILINE)
+
+
+def _rows(root: Path, ty: Path) -> list[tuple[str, int, int, str, str]]:
+    """The rows of `ty check` by the executable `ty`, run in `root` as the gate runs it."""
+    done = subprocess.run(
+        [str(ty), "check", "--output-format", "concise"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return sorted((m[1], int(m[2]), int(m[3]), m[5], m[4]) for m in _CONCISE.finditer(done.stdout))
 
 
 @pytest.mark.parametrize(
@@ -71,16 +83,7 @@ def test_a_package_below_is_the_gates_unless_it_configures_its_own(tmp_path: Pat
 def test_ty_answers_as_the_gates_ty(tmp_path: Path) -> None:
     root = written(tmp_path / "p", FILES)
     (root / ".venv").symlink_to(environment("no-mypy"))
-    done = subprocess.run(
-        [str(TY), "check", "--output-format", "concise"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    expected = sorted(
-        (m[1], int(m[2]), int(m[3]), m[5], m[4]) for m in _CONCISE.finditer(done.stdout)
-    )
+    expected = _rows(root, TY)
     assert expected == [
         ("app/main.py", 8, 14, "invalid-assignment", "error"),
         ("app/main.py", 10, 1, "missing-attribute", "error"),
@@ -101,3 +104,49 @@ def test_a_one_shot_check_names_ty(tmp_path: Path) -> None:
     labels = {r.toolchain for r in checked.results if r.toolchain}
     said = f"ty {version('ty')} (lspd's: the gate runs ty)"  # an upgrade re-keys HEAD's result
     assert {label.split(", ")[-1] for label in labels} == {said}
+
+
+PINNED = "0.0.59"  # pipx's uv.lock pins it: "All checks passed!" where 1.0.0 warns 4 times
+DEPRECATED = (
+    "from collections.abc import Iterator\nfrom contextlib import contextmanager\n\n\n"
+    "@contextmanager\ndef opened() -> Iterator[int]:\n    yield 1\n"
+)
+
+
+def test_the_version_the_project_pins_is_installed_and_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pipx's uv.lock pins ty 0.0.59 and its tox environment installs that: lspd's ty 1.0.0
+    said 4 `deprecated` warnings of its clean tree. The pinned version is installed into
+    lspd's cache (a folder an install stopped midway left is not taken) and answers."""
+    lock = f'version = 1\n\n[[package]]\nname = "ty"\nversion = "{PINNED}"\n'
+    root = written(tmp_path / "p", {**FILES, "uv.lock": lock, "app/ctx.py": DEPRECATED})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("LSPD_CACHE_DIR", str(cache))
+    written(cache, {f"pip-ty-{PINNED}/target.partial/bin/ty": "#!/bin/sh\nexit 1\n"})
+    checked = answer(root, check_all)
+    installed = cache / f"pip-ty-{PINNED}" / "target" / "bin" / "ty"
+    expected = _rows(root, installed)
+    assert "deprecated" in {row[3] for row in _rows(root, TY)}  # lspd's own ty (1.0.0)
+    assert "deprecated" not in {row[3] for row in expected}
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+    labels = {r.toolchain for r in checked.results if r.toolchain}
+    assert {label.split(", ")[-1] for label in labels} == {
+        f"ty {PINNED} (lspd's: the gate runs ty)"
+    }
+    assert not (cache / f"pip-ty-{PINNED}" / "target.partial").exists()
+
+
+@pytest.mark.parametrize(
+    ("files", "pinned"),
+    [
+        ({"uv.lock": '[[package]]\nname = "ty"\nversion = "0.0.63"\n'}, "0.0.63"),
+        ({"requirements-dev.txt": "ruff\nty==0.0.17  # the gate's\n"}, "0.0.17"),
+        ({"pyproject.toml": PYPROJECT + '[dependency-groups]\ntype = ["ty==1.0.0"]\n'}, "1.0.0"),
+        ({"requirements.txt": "pretty==1.0\nty>=0.0.1\n"}, None),
+    ],
+    ids=["uv-lock", "requirements", "pyproject", "unpinned"],
+)
+def test_the_pinned_version(tmp_path: Path, files: dict[str, str], pinned: str | None) -> None:
+    assert pinned_ty(written(tmp_path, files)) == pinned

@@ -1,4 +1,5 @@
-"""Installing servers from the package registries: pip into lspd's own interpreter, npm into
+"""Installing servers from the package registries: pip into lspd's own interpreter (or, for a
+version of a server lspd's own is not, into the server's prefix in lspd's cache), npm into
 the server's prefix in lspd's cache, apt when lspd runs as root on Debian; anything else is
 a command for the user."""
 
@@ -22,6 +23,7 @@ from lspd.servers.registry import ServerDefinition, node_executable
 log = logging.getLogger(__name__)
 
 TIMEOUT_S = 180  # then give up with the command to run by hand: never minutes of silence
+PIP_TARGET = "target"  # the folder of a prefix pip installs into (`pip install --target`)
 
 
 # one install into a prefix at a time, per event loop (an asyncio lock is bound to one)
@@ -38,7 +40,7 @@ async def install_on_need(definition: ServerDefinition) -> None:
     (pyright's langserver.index.js at 0.6 s of 6.4), instead of starting on a half-made
     one or running npm into the same prefix beside it; another process's install into
     it is waited for too (`_locked`)."""
-    if not definition.install.get("npm"):
+    if not (definition.install.get("npm") or definition.install.get("pip_target")):
         return
     locks = _INSTALLING.setdefault(asyncio.get_running_loop(), {})
     async with locks.setdefault(definition.npm_root(), asyncio.Lock()):
@@ -69,6 +71,8 @@ def install(definition: ServerDefinition) -> str:
         return _npm_install(definition, list(packages))
     if packages := definition.install.get("python"):
         return _run(definition, python_argv("-m", "pip", "install", "-q", *packages))
+    if packages := definition.install.get("pip_target"):
+        return _pip_target(definition, list(packages))
     if packages := definition.install.get("apt"):
         return _apt_install(definition, list(packages))
     hint = definition.install_hint() or "no install command is known"
@@ -82,6 +86,19 @@ def _npm_install(definition: ServerDefinition, packages: list[str]) -> str:
     prefix.mkdir(parents=True, exist_ok=True)
     command = [node_executable(), _npm_cli(), "install", "--prefix", str(prefix)]
     return _run(definition, [*command, "--no-audit", "--no-fund", "--loglevel=error", *packages])
+
+
+def _pip_target(definition: ServerDefinition, packages: list[str]) -> str:
+    """pip into a folder of its own beside the prefix's target, moved there once whole: an
+    install stopped midway leaves no half-copied executable that looks installed."""
+    target = definition.npm_root().parent / PIP_TARGET
+    partial = target.with_name(f"{PIP_TARGET}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    argv = python_argv("-m", "pip", "install", "-q", "--target", str(partial), *packages)
+    shown = _run(definition, argv)
+    shutil.rmtree(target, ignore_errors=True)  # a broken one (a missing executable) goes
+    partial.replace(target)
+    return shown
 
 
 def _npm_cli() -> str:

@@ -49,7 +49,8 @@ class ServerDefinition:
     # A pyproject.toml without a pyright table marks no root where a configuration is above
     # it (basedpyright's: workspace/pyright_home.py).
     config_above: bool = False
-    # Its npm prefix under lspd's cache dir: servers whose packages conflict get one each.
+    # Its prefix under lspd's cache dir (npm's; pip's `--target` is its `target`): servers
+    # whose packages conflict get one each.
     npm_prefix: str = "npm"
     # Which of the project's toolchains it runs ("typescript", "python"): workspace/toolchain.py.
     toolchain: str | None = None
@@ -149,6 +150,9 @@ class ServerDefinition:
     def install_hint(self) -> str | None:
         if packages := self.install.get("python"):
             return f"{sys.executable} -m pip install {' '.join(packages)}"
+        if packages := self.install.get("pip_target"):  # (`servers.install._pip_target`)
+            target = self.npm_root().parent / "target"
+            return f"{sys.executable} -m pip install --target {target} {' '.join(packages)}"
         if self.install.get("npm"):
             return f"lspd servers install {self.name}"
         if packages := self.install.get("apt"):

@@ -13,18 +13,15 @@ last on that PATH, so a Node the user has still wins.
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from lspd.servers.registry import ServerDefinition, node_executable
-from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.pyright_gate import gate_pyright
-from lspd.workspace.ty_gate import gate_ty
+from lspd.workspace.ty_gate import gate_ty, lspd_ty
 
 
 class Chosen(NamedTuple):
@@ -52,18 +49,11 @@ def python_server(
         held = bin_dir / ty.command[0]
         if os.access(held, os.X_OK):
             return Chosen(ty, held)
-        return Chosen(ty, None, f"{_lspd_ty()} (lspd's: the gate runs ty)")
+        lspds, label = lspd_ty(ty, project)
+        return Chosen(lspds, None, label)
     if (gate := gate_pyright(definition, project, servers)) is not None:
         return Chosen(gate[0], None, gate[1])
     return Chosen(definition)
-
-
-@functools.cache
-def _lspd_ty() -> str:
-    """lspd's ty and its version (`ty 1.0.0`): the label keys a kept result, so an upgrade of
-    lspd's ty makes HEAD's result again rather than compare its answers with the old one's."""
-    version = distribution_version(Path(sys.executable), "ty")
-    return "ty" if version is None else f"ty {version}"
 
 
 def stand_in(

@@ -6,27 +6,43 @@ runs mypy or a pyright. Read by lspd's basedpyright with its defaults, its clean
 configures ty (`[tool.ty]` in pyproject.toml, or ty.toml) and its scripts, hooks or
 workflows run `ty` and none runs mypy, pyright or basedpyright (`checker_runs.ran`), the
 server is ty's: the project's own where its environment holds one (the gate's version),
-else lspd's.
+else lspd's, of the version the project pins (its uv.lock, poetry.lock or pdm.lock, else a
+`ty==` pin), installed into lspd's cache on first need where lspd's own ty is another or
+none. pipx's uv.lock pins ty 0.0.59: its gate says "All checks passed!", where ty 1.0.0
+says 4 `deprecated` warnings.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from lspd.dirs import cache_dir
+from lspd.servers.install import PIP_TARGET
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace.checker_runs import ran, run_paths
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_config import configures_checker
+from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
 
 TY = "ty"
 CONFIG = "ty.toml"
+TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
 _CHECKERS = (TY, "mypy", "dmypy", "pyright", "basedpyright")
+_LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
+_PINS = ("requirements-dev.txt", "requirements.txt", "dev-requirements.txt", PYPROJECT)
+_LOCKED = re.compile(r'^name = "ty"\s*\nversion = "([\w.]+)"', re.MULTILINE)
+_PINNED = re.compile(r"(?<![\w.-])ty\s*==\s*([\w.]+)")
 _GATED: Memo[bool] = Memo()
+_PINNED_READ: Memo[str | None] = Memo()
 
 
 def gated_ty(project: Path) -> bool:
@@ -42,23 +58,67 @@ def gate_ty(
     """ty's server where `definition` is lspd's basedpyright (asked only where the
     project's environment holds no server of its own) and the project gates on ty."""
     ty = servers.get(TY)
-    if ty is None or definition.name != "basedpyright" or not _governed(project):
+    if ty is None or definition.name != "basedpyright" or _governing(project) is None:
         return None
     return ty
 
 
-def _governed(project: Path) -> bool:
-    """Whether the gate of the project at `project` is ty's: the nearest folder at or above
-    it, in its repository, configuring a checker configures ty and gates on it alone. A
-    package below with no checker configuration of its own is the gate's (pipx's
-    testdata/*/setup.py: basedpyright said 3 errors and 5 warnings there, which its `ty
-    check` at the top never reports)."""
+def lspd_ty(ty: ServerDefinition, project: Path) -> tuple[ServerDefinition, str]:
+    """lspd's ty for the project at `project` (whose environment holds none) and what
+    answers say of it (`ty 0.0.59 (lspd's: the gate runs ty)`): lspd's own where it is the
+    version the project pins or the project pins none, else that version, installed with
+    pip into its own folder in lspd's cache on first need (`servers.install`)."""
+    own = _own_version()
+    gate = _governing(project) or project  # its pins are the gate's folder's
+    version = pinned_ty(gate) or own or TY_DEFAULT
+    label = f"ty {version} (lspd's: the gate runs ty)"
+    if version == own:
+        return ty, label
+    prefix = f"pip-ty-{version}"
+    executable = str(cache_dir() / prefix / PIP_TARGET / "bin" / TY)
+    installed = dataclasses.replace(
+        ty,
+        command=(executable, "server"),
+        npm_prefix=prefix,
+        install={"pip_target": (f"ty=={version}",)},
+        version_source={"command": [executable, "--version"], "pattern": r"ty (\S+)"},
+    )
+    return installed, label
+
+
+def pinned_ty(project: Path) -> str | None:
+    """The ty version the project at `project` pins: its lock's, else a `ty==` pin in its
+    requirements or pyproject.toml; None where it pins none. Read again when one changes."""
+    paths = tuple(project / name for name in (*_LOCKS, *_PINS))
+    return _PINNED_READ.get(project, paths, lambda: (_pinned(project), ()))
+
+
+def _pinned(project: Path) -> str | None:
+    for names, pattern in ((_LOCKS, _LOCKED), (_PINS, _PINNED)):
+        for name in names:
+            if (text := read_text(project / name)) is not None and (found := pattern.search(text)):
+                return found[1]
+    return None
+
+
+@functools.cache
+def _own_version() -> str | None:
+    """The version of lspd's own ty (in lspd's environment); None where it has none."""
+    return distribution_version(Path(sys.executable), TY)
+
+
+def _governing(project: Path) -> Path | None:
+    """The folder whose ty gate judges the project at `project`: the nearest folder at or
+    above it, in its repository, configuring a checker, where it configures ty and gates on
+    it alone; None where that is no ty gate. A package below with no checker configuration
+    of its own is the gate's (pipx's testdata/*/setup.py: basedpyright said 3 errors and 5
+    warnings there, which its `ty check` at the top never reports)."""
     for folder in (project, *project.parents):
         if configures_ty(folder):
-            return gated_ty(folder)
+            return folder if gated_ty(folder) else None
         if configures_checker(folder) or (folder / ".git").exists():
-            return False
-    return False
+            return None
+    return None
 
 
 def _gated(project: Path) -> bool:
