@@ -15,6 +15,7 @@ import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.servers.registry import definitions
+from lspd.workspace.mypy_config import choose
 from lspd.workspace.ty_gate import gate_ty, pinned_ty
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
@@ -150,3 +151,26 @@ def test_the_version_the_project_pins_is_installed_and_run(
 )
 def test_the_pinned_version(tmp_path: Path, files: dict[str, str], pinned: str | None) -> None:
     assert pinned_ty(written(tmp_path, files)) == pinned
+
+
+def test_a_mypy_configuration_nothing_runs_is_left_to_ty(tmp_path: Path) -> None:
+    """`[tool.mypy]` kept from before a move to ty, the gate running ty alone: ty judges,
+    with its files. Where something runs mypy too (typer's lint.sh), mypy judges."""
+    left_over = PYPROJECT + "\n[tool.mypy]\nstrict = true\n"
+    root = written(tmp_path / "p", {**FILES, "pyproject.toml": left_over})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    expected = _rows(root, TY)
+    assert [row[3] for row in expected] == [
+        "invalid-assignment",
+        "missing-attribute",
+        "invalid-assignment",
+    ]
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
+    assert {r.server for r in answer(root, check_all).results} == {"ty"}
+    choice = choose(root)
+    assert (choice.checkers, choice.reason) == (
+        ("basedpyright",),
+        "pyproject.toml [tool.mypy] left over: the gate runs ty",
+    )
+    written(root, {"tox.ini": TOX + "    mypy app\n"})
+    assert choose(root).checkers == ("mypy",)

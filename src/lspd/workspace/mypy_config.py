@@ -5,8 +5,10 @@ mypy reads the first of `mypy.ini`, `.mypy.ini`, `pyproject.toml` with `[tool.my
 configured there gates on mypy. A `pyrightconfig.json`, `[tool.basedpyright]` or
 `[tool.pyright]` means basedpyright; both configured, both run (SQLAlchemy), each
 diagnostic naming its checker; neither, mypy where the project's scripts or pre-commit hook
-run it and nothing runs pyright (`mypy_unconfigured`), else basedpyright. lspd.toml's
-`python_checker` overrides the project.
+run it and nothing runs pyright (`mypy_unconfigured`), else basedpyright. A mypy
+configuration that nothing runs, in a project configuring ty whose gate runs ty alone, is
+left over: ty judges it (`ty_config`, `ty_gate`). lspd.toml's `python_checker` overrides
+the project.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from lspd.workspace.mypy_unconfigured import (
     runner_paths,
 )
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
+from lspd.workspace.ty_config import configures_ty, gate_paths, gated_ty
 
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
 MYPY, PYRIGHT = "mypy", "basedpyright"
@@ -138,6 +141,10 @@ def _chosen(
     read = tuple(pyright.read) if pyright is not None else ()
     if mypy is not None and pyright is not None:
         return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}"), read
+    if mypy is not None and configures_ty(directory):
+        read += tuple(gate_paths(directory))
+        if gated_ty(directory):  # its server and files: `ty_gate`, `ty_scope`
+            return CheckerChoice((PYRIGHT,), f"{mypy.label} left over: the gate runs ty"), read
     if mypy is not None:
         return CheckerChoice((MYPY,), mypy.label), read
     if pyright is not None:

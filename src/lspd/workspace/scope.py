@@ -53,8 +53,8 @@ from lspd.workspace.pyright_scope import (
     is_toml,
 )
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
-from lspd.workspace.ty_gate import CONFIG as TY_CONFIG
-from lspd.workspace.ty_gate import TY
+from lspd.workspace.ty_config import CONFIG as TY_CONFIG
+from lspd.workspace.ty_config import TY
 from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
 

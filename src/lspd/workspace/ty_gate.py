@@ -18,38 +18,25 @@ import dataclasses
 import functools
 import re
 import sys
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
 from lspd.dirs import cache_dir
 from lspd.servers.install import PIP_TARGET
 from lspd.servers.registry import ServerDefinition
-from lspd.workspace.checker_runs import ran, run_paths
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_installed import distribution_version
-from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
+from lspd.workspace.ty_config import TY, configures_ty, gated_ty
 
-TY = "ty"
-CONFIG = "ty.toml"
 TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
-_CHECKERS = (TY, "mypy", "dmypy", "pyright", "basedpyright")
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
 _PINS = ("requirements-dev.txt", "requirements.txt", "dev-requirements.txt", PYPROJECT)
 _LOCKED = re.compile(r'^name = "ty"\s*\nversion = "([\w.]+)"', re.MULTILINE)
 _PINNED = re.compile(r"(?<![\w.-])ty\s*==\s*([\w.]+)")
-_GATED: Memo[bool] = Memo()
 _PINNED_READ: Memo[str | None] = Memo()
-
-
-def gated_ty(project: Path) -> bool:
-    """Whether the project at `project` configures ty and gates on it alone (nothing of it
-    runs another checker). Read again when a file it was read from changes."""
-    paths = (project / PYPROJECT, project / CONFIG, *script_paths(project), *run_paths(project))
-    return _GATED.get(project, tuple(dict.fromkeys(paths)), lambda: (_gated(project), ()))
 
 
 def gate_ty(
@@ -119,21 +106,3 @@ def _governing(project: Path) -> Path | None:
         if configures_checker(folder) or (folder / ".git").exists():
             return None
     return None
-
-
-def _gated(project: Path) -> bool:
-    return configures_ty(project) and ran(project, _CHECKERS) == {TY}
-
-
-def configures_ty(project: Path) -> bool:
-    """Whether ty's configuration is the project's: a ty.toml, or a `[tool.ty]` table (or
-    one of its subtables: typer's `[tool.ty.terminal]`) in pyproject.toml."""
-    if (project / CONFIG).is_file():
-        return True
-    if (text := read_text(project / PYPROJECT)) is None or "[tool.ty" not in text:
-        return False
-    try:
-        tool = tomllib.loads(text).get("tool")
-    except tomllib.TOMLDecodeError:  # the scope says what is wrong
-        return False
-    return isinstance(tool, dict) and isinstance(tool.get(TY), dict)

@@ -19,19 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from lspd.workspace.checker_runs import run_paths
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import (
     RUNNERS,
     commanded,
     named_paths,
-    script_paths,
     script_targets,
 )
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_gate import CONFIG, TY, configures_ty, gated_ty
+from lspd.workspace.ty_config import CONFIG, TY, configures_ty, gate_paths, gated_ty
 
 if TYPE_CHECKING:
     import pathspec
@@ -60,7 +58,7 @@ def ty_projects(
         read += [directory / PYPROJECT, directory / CONFIG]
         if not configures_ty(directory):
             continue
-        read += [*script_paths(directory), *run_paths(directory)]
+        read += gate_paths(directory)
         if not chosen and not gated_ty(directory):
             continue
         inside = [p for p in files if directory in p.parents]
