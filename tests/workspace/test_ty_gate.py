@@ -5,9 +5,6 @@ tests' environment holding none) against the same ty's CLI."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -21,8 +18,8 @@ from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
 from tests.workspace.test_toolchain_pyright import diagnostic_rows
+from tests.workspace.ty_cli import ty_rows
 
-TY = Path(sys.executable).parent / "ty"
 TOX = "[testenv:type]\ncommands = ty check\n"
 PYPROJECT = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
 FILES = {
@@ -39,19 +36,6 @@ FILES = {
     "tools/setup.py": "",
     "tools/t.py": 'count: int = "x"\n',
 }
-_CONCISE = re.compile(r"^(.+?):(\d+):(\d+): (error|warning)\[([\w-]+)\] ", re.MULTILINE)
-
-
-def _rows(root: Path, ty: Path) -> list[tuple[str, int, int, str, str]]:
-    """The rows of `ty check` by the executable `ty`, run in `root` as the gate runs it."""
-    done = subprocess.run(
-        [str(ty), "check", "--output-format", "concise"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return sorted((m[1], int(m[2]), int(m[3]), m[5], m[4]) for m in _CONCISE.finditer(done.stdout))
 
 
 @pytest.mark.parametrize(
@@ -60,12 +44,13 @@ def _rows(root: Path, ty: Path) -> list[tuple[str, int, int, str, str]]:
         ({"pyproject.toml": PYPROJECT, "tox.ini": TOX}, True),
         ({"ty.toml": "", "Makefile": "types:\n\tuv run ty check src\n"}, True),
         ({"pyproject.toml": PYPROJECT + "[tool.ty.terminal]\n", "tox.ini": TOX}, True),
-        # another checker runs too (typer's lint.sh: mypy, then ty): not ty's alone
-        ({"pyproject.toml": PYPROJECT, "tox.ini": TOX + "    mypy src\n"}, False),
+        # mypy runs too (typer's lint.sh: mypy, then ty): ty is the server beside it
+        ({"pyproject.toml": PYPROJECT, "tox.ini": TOX + "    mypy src\n"}, True),
+        ({"pyproject.toml": PYPROJECT, "tox.ini": TOX + "    pyright src\n"}, False),
         ({"pyproject.toml": PYPROJECT, "tox.ini": TOX.replace("ty check", "pytest")}, False),
         ({"pyproject.toml": PYPROJECT.replace("[tool.ty]", "[tool.ruff]"), "tox.ini": TOX}, False),
     ],
-    ids=["tox", "ty-toml", "subtable", "mypy-too", "not-run", "not-configured"],
+    ids=["tox", "ty-toml", "subtable", "mypy-too", "pyright-too", "not-run", "not-configured"],
 )
 def test_what_gates_on_ty(tmp_path: Path, files: dict[str, str], gated: bool) -> None:
     root = written(tmp_path, {**files, ".git/HEAD": ""})
@@ -84,7 +69,7 @@ def test_a_package_below_is_the_gates_unless_it_configures_its_own(tmp_path: Pat
 def test_ty_answers_as_the_gates_ty(tmp_path: Path) -> None:
     root = written(tmp_path / "p", FILES)
     (root / ".venv").symlink_to(environment("no-mypy"))
-    expected = _rows(root, TY)
+    expected = ty_rows(root)
     assert expected == [
         ("app/main.py", 8, 14, "invalid-assignment", "error"),
         ("app/main.py", 10, 1, "missing-attribute", "error"),
@@ -128,8 +113,8 @@ def test_the_version_the_project_pins_is_installed_and_run(
     written(cache, {f"pip-ty-{PINNED}/target.partial/bin/ty": "#!/bin/sh\nexit 1\n"})
     checked = answer(root, check_all)
     installed = cache / f"pip-ty-{PINNED}" / "target" / "bin" / "ty"
-    expected = _rows(root, installed)
-    assert "deprecated" in {row[3] for row in _rows(root, TY)}  # lspd's own ty (1.0.0)
+    expected = ty_rows(root, ty=installed)
+    assert "deprecated" in {row[3] for row in ty_rows(root)}  # lspd's own ty (1.0.0)
     assert "deprecated" not in {row[3] for row in expected}
     assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
     labels = {r.toolchain for r in checked.results if r.toolchain}
@@ -155,11 +140,12 @@ def test_the_pinned_version(tmp_path: Path, files: dict[str, str], pinned: str |
 
 def test_a_mypy_configuration_nothing_runs_is_left_to_ty(tmp_path: Path) -> None:
     """`[tool.mypy]` kept from before a move to ty, the gate running ty alone: ty judges,
-    with its files. Where something runs mypy too (typer's lint.sh), mypy judges."""
+    with its files. Where something runs mypy too (typer's lint.sh), both judge
+    (tests/workspace/test_ty_config.py)."""
     left_over = PYPROJECT + "\n[tool.mypy]\nstrict = true\n"
     root = written(tmp_path / "p", {**FILES, "pyproject.toml": left_over})
     (root / ".venv").symlink_to(environment("no-mypy"))
-    expected = _rows(root, TY)
+    expected = ty_rows(root)
     assert [row[3] for row in expected] == [
         "invalid-assignment",
         "missing-attribute",
@@ -173,4 +159,4 @@ def test_a_mypy_configuration_nothing_runs_is_left_to_ty(tmp_path: Path) -> None
         "pyproject.toml [tool.mypy] left over: the gate runs ty",
     )
     written(root, {"tox.ini": TOX + "    mypy app\n"})
-    assert choose(root).checkers == ("mypy",)
+    assert choose(root).checkers == ("mypy", "basedpyright")

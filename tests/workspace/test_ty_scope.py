@@ -5,9 +5,6 @@ against its CLI run as the gate runs it."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 from lspd.ops.check import workspace_diagnostics
@@ -16,8 +13,8 @@ from tests.conftest import answer
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
 from tests.workspace.test_toolchain_pyright import diagnostic_rows
+from tests.workspace.ty_cli import ty_rows
 
-TY = Path(sys.executable).parent / "ty"
 PYPROJECT = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
 FILES = {
     ".gitignore": ".venv\n",
@@ -27,19 +24,6 @@ FILES = {
     "docs/conf.py": 'project: int = "docs"\n',
     "tools/t.py": 'count: int = "x"\n',
 }
-_CONCISE = re.compile(r"^(.+?):(\d+):(\d+): (error|warning)\[([\w-]+)\] ", re.MULTILINE)
-
-
-def _gate(root: Path, *arguments: str) -> list[tuple[str, int, int, str, str]]:
-    """ty's CLI run in `root` as the gate runs it: its rows."""
-    done = subprocess.run(
-        [str(TY), "check", "--output-format", "concise", *arguments],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    return sorted((m[1], int(m[2]), int(m[3]), m[5], m[4]) for m in _CONCISE.finditer(done.stdout))
 
 
 def _files(root: Path) -> tuple[list[str], str | None]:
@@ -58,7 +42,7 @@ def _project(tmp_path: Path, files: dict[str, str]) -> Path:
 def _flagged(root: Path, *arguments: str) -> list[str]:
     """The files ty's CLI (given `arguments`, as the gate runs it) flags, once lspd's answer
     is found to hold its rows exactly."""
-    expected = _gate(root, *arguments)
+    expected = ty_rows(root, *arguments)
     assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected
     return [row[0] for row in expected]
 

@@ -7,8 +7,8 @@ configured there gates on mypy. A `pyrightconfig.json`, `[tool.basedpyright]` or
 diagnostic naming its checker; neither, mypy where the project's scripts or pre-commit hook
 run it and nothing runs pyright (`mypy_unconfigured`), else basedpyright. A mypy
 configuration that nothing runs, in a project configuring ty whose gate runs ty alone, is
-left over: ty judges it (`ty_config`, `ty_gate`). lspd.toml's `python_checker` overrides
-the project.
+left over: ty judges it (`ty_config`, `ty_gate`); where something runs mypy too, both
+judge it, ty as the server beside mypy. lspd.toml's `python_checker` overrides the project.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from lspd.workspace.mypy_unconfigured import (
     runner_paths,
 )
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
-from lspd.workspace.ty_config import configures_ty, gate_paths, gated_ty
+from lspd.workspace.ty_config import gate_paths, gated_ty, ty_beside_mypy
+from lspd.workspace.ty_config import label as ty_label
 
 CHOICES = ("project", "mypy", "basedpyright", "both")  # lspd.toml's `python_checker`
 MYPY, PYRIGHT = "mypy", "basedpyright"
@@ -64,6 +65,8 @@ class CheckerChoice:
 
     checkers: tuple[str, ...]  # `mypy`, `basedpyright`, or both (mypy first)
     reason: str
+    # ty is the server beside mypy (`basedpyright` stands for it): the gate's files are mypy's
+    ty_beside: bool = False
 
 
 # Each read once while its files stay the same: every question asked it several times.
@@ -141,19 +144,27 @@ def _chosen(
     read = tuple(pyright.read) if pyright is not None else ()
     if mypy is not None and pyright is not None:
         return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}"), read
-    if mypy is not None and configures_ty(directory):
-        read += tuple(gate_paths(directory))
+    if mypy is not None:
+        read += tuple(gate_paths(directory))  # (a ty.toml, what runs ty)
         if gated_ty(directory):  # its server and files: `ty_gate`, `ty_scope`
             return CheckerChoice((PYRIGHT,), f"{mypy.label} left over: the gate runs ty"), read
-    if mypy is not None:
-        return CheckerChoice((MYPY,), mypy.label), read
+        return _beside(directory, mypy.label, f"{mypy.label} and {ty_label(directory)}"), read
     if pyright is not None:
         return CheckerChoice((PYRIGHT,), pyright.label), read
-    read = tuple(runner_paths(directory))
+    read = (*runner_paths(directory), *gate_paths(directory))
     # the project's gate, unconfigured
     if (runner := mypy_runner(directory, configures_checker)) is not None:
-        return CheckerChoice((MYPY,), f"no checker configuration: {runner} runs mypy"), read
+        reason = f"no checker configuration: {runner} runs mypy"
+        return _beside(directory, reason, f"{reason}, and ty"), read
     return CheckerChoice((PYRIGHT,), "no mypy configuration"), read
+
+
+def _beside(directory: Path, alone: str, beside: str) -> CheckerChoice:
+    """mypy's choice, said `alone`; with ty as the server beside it, said `beside`, where
+    the project's gate runs ty and mypy (`ty_config.ty_beside_mypy`)."""
+    if ty_beside_mypy(directory):
+        return CheckerChoice((MYPY, PYRIGHT), beside, ty_beside=True)
+    return CheckerChoice((MYPY,), alone)
 
 
 def unconfigured_gate(

@@ -51,6 +51,7 @@ from lspd.workspace.mypy_scripts import script_configured, script_paths, script_
 from lspd.workspace.mypy_walk import named_by, named_files, walked
 from lspd.workspace.python_links import linked, real_place
 from lspd.workspace.toolchain import find_python
+from lspd.workspace.ty_config import label as ty_label
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -87,7 +88,8 @@ def mypy_scopes(
     """Of the `directories` holding a mypy configuration (`root` too where it holds none:
     mypy's defaults, where lspd.toml or the project's scripts choose mypy all the same:
     `mypy_config.unconfigured`), those mypy judges (with `alone`,
-    those it judges alone: where both judge, the gate's scope is pyright's), with the files
+    those it judges alone: where both judge, the gate's scope is pyright's, but where ty is
+    the other, whose files are taken to be mypy's), with the files
     of `files` (the walk's Python files) each configuration chose. `root` and `python` (the
     workspace's root and lspd.toml's `python`, its path from the root, not resolved) find
     the interpreter lspd runs mypy with (`mypy_python`), whose `.pth` files say where mypy
@@ -106,7 +108,7 @@ def mypy_scopes(
         config = unconfigured(directory) if config is None else config
         if MYPY not in choice.checkers:
             continue
-        if alone and PYRIGHT in choice.checkers:
+        if alone and PYRIGHT in choice.checkers and not choice.ty_beside:
             continue
         inside = [p for p in files if directory in p.parents]
         if defaults:  # (a package below judged by its own script's mypy: its own)
@@ -120,7 +122,7 @@ def mypy_scopes(
         found, read, imports = _reach(directory, config, chosen, inside, part, root, python, texts)
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
-        label = config.label
+        label = config.label + (f" + {ty_label(directory)}" if choice.ty_beside else "")
         kept = (packages, read, options, as_configured, imports)
         scopes.append(MypyScope(directory, label, found, note, *kept))
     return scopes

@@ -9,7 +9,9 @@ folders: 0). So where the pyright configuration names no `include`, the paths th
 project's own scripts run pyright (or basedpyright) on are its part (`mypy_scripts`, the
 same reading as mypy's); without either, the configuration's files, all of them. Where
 something of the project runs mypy and nothing runs pyright (`checker_runs`: werkzeug's
-`include = ["src"]` is its editors', its gate mypy alone), its part is no file.
+`include = ["src"]` is its editors', its gate mypy alone), its part is no file. Where ty is
+the server beside mypy (`ty_config`: typer's lint.sh runs `mypy typer`, `ty check typer`),
+its part is what a script runs ty on, where it names paths.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
+from lspd.workspace.ty_config import TY, ty_beside_mypy
 
 COMMANDS = ("pyright", "basedpyright")
 NOT_RUN = "no file: the project runs mypy, nothing runs pyright (its configuration is its editors')"
@@ -64,16 +67,23 @@ def part_paths(directory: Path) -> list[Path]:
 def _part(directory: Path) -> PyrightPart | None:
     config = config_in(directory)
     if config is None:
-        return None
+        return _ran_on(directory, (TY,), ()) if ty_beside_mypy(directory) else None
     if not runs(directory, COMMANDS) and runs(directory, ("mypy", "dmypy")):
         return PyrightPart((), (), NOT_RUN)
     exclude = tuple(s.pattern.pattern for s in config.exclude)
     if config.included:
         return PyrightPart(tuple(s.pattern.pattern for s in config.include), exclude, "its include")
-    found = script_targets(directory, COMMANDS)
-    if found is None:
+    return _ran_on(directory, COMMANDS, exclude)
+
+
+def _ran_on(
+    directory: Path, commands: tuple[str, ...], exclude: tuple[str, ...]
+) -> PyrightPart | None:
+    """The paths the first script running one of `commands` names, less `exclude`; None
+    where none names any."""
+    found = script_targets(directory, commands)
+    if found is None or not found.paths:
         return None
     include = tuple(spec(directory, path).pattern.pattern for path in found.paths)
-    return PyrightPart(
-        include, exclude, f"what {found.named} runs pyright on: " + ", ".join(found.paths)
-    )
+    ran = f"what {found.named} runs {commands[0]} on: " + ", ".join(found.paths)
+    return PyrightPart(include, exclude, ran)

@@ -1,6 +1,7 @@
 """Whether a project's gate is ty's: it configures ty, and what runs its checker runs ty
 alone (`ty_gate` chooses its server, `ty_scope` its files, `mypy_config` leaves it to ty
-where a mypy configuration is left over that nothing runs)."""
+where a mypy configuration is left over that nothing runs), or ty beside mypy (typer's
+lint.sh: `mypy typer`, then `ty check typer`; `mypy_config` has both judge it)."""
 
 from __future__ import annotations
 
@@ -15,24 +16,44 @@ from lspd.workspace.pyright_scope import PYPROJECT
 
 TY = "ty"
 CONFIG = "ty.toml"
-_CHECKERS = (TY, "mypy", "dmypy", "pyright", "basedpyright")
-_GATED: Memo[bool] = Memo()
+_MYPYS = frozenset({"mypy", "dmypy"})
+_CHECKERS = (TY, *_MYPYS, "pyright", "basedpyright")
+_RAN: Memo[frozenset[str]] = Memo()
 
 
 def gated_ty(project: Path) -> bool:
     """Whether the project at `project` configures ty and gates on it alone (nothing of it
     runs another checker). Read again when a file it was read from changes."""
-    return _GATED.get(project, tuple(gate_paths(project)), lambda: (_gated(project), ()))
+    return _ran(project) == {TY}
+
+
+def ty_beside_mypy(project: Path) -> bool:
+    """Whether the project at `project` configures ty and gates on ty and mypy (or dmypy),
+    on no pyright."""
+    checkers = _ran(project)
+    return TY in checkers and bool(checkers & _MYPYS) and not checkers - _MYPYS - {TY}
 
 
 def gate_paths(project: Path) -> list[Path]:
-    """The paths whose change can change `gated_ty(project)`."""
+    """The paths whose change can change `gated_ty(project)`, `ty_beside_mypy(project)`."""
     paths = (project / PYPROJECT, project / CONFIG, *script_paths(project), *run_paths(project))
     return list(dict.fromkeys(paths))
 
 
-def _gated(project: Path) -> bool:
-    return configures_ty(project) and ran(project, _CHECKERS) == {TY}
+def _ran(project: Path) -> frozenset[str]:
+    """The checkers the project's scripts, hooks and workflows run where it configures ty;
+    none where it does not."""
+    paths = tuple(gate_paths(project))
+    return _RAN.get(project, paths, lambda: (frozenset(_ran_now(project)), ()))
+
+
+def _ran_now(project: Path) -> set[str]:
+    return ran(project, _CHECKERS) if configures_ty(project) else set()
+
+
+def label(project: Path) -> str:
+    """How answers name the ty configuration of the project at `project`."""
+    return CONFIG if (project / CONFIG).is_file() else f"{PYPROJECT} [tool.ty]"
 
 
 def configures_ty(project: Path) -> bool:

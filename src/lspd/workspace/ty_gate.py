@@ -29,7 +29,7 @@ from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import TY, configures_ty, gated_ty
+from lspd.workspace.ty_config import TY, configures_ty, gated_ty, ty_beside_mypy
 
 TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
@@ -97,12 +97,12 @@ def _own_version() -> str | None:
 def _governing(project: Path) -> Path | None:
     """The folder whose ty gate judges the project at `project`: the nearest folder at or
     above it, in its repository, configuring a checker, where it configures ty and gates on
-    it alone; None where that is no ty gate. A package below with no checker configuration
-    of its own is the gate's (pipx's testdata/*/setup.py: basedpyright said 3 errors and 5
-    warnings there, which its `ty check` at the top never reports)."""
+    it alone or beside mypy; None where that is no ty gate. A package below with no checker
+    configuration of its own is the gate's (pipx's testdata/*/setup.py: basedpyright said 3
+    errors and 5 warnings there, which its `ty check` at the top never reports)."""
     for folder in (project, *project.parents):
         if configures_ty(folder):
-            return folder if gated_ty(folder) else None
+            return folder if gated_ty(folder) or ty_beside_mypy(folder) else None
         if configures_checker(folder) or (folder / ".git").exists():
             return None
     return None

@@ -29,7 +29,7 @@ from lspd.workspace.mypy_scripts import (
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import CONFIG, TY, configures_ty, gate_paths, gated_ty
+from lspd.workspace.ty_config import CONFIG, TY, configures_ty, gate_paths, gated_ty, label
 
 if TYPE_CHECKING:
     import pathspec
@@ -63,8 +63,7 @@ def ty_projects(
             continue
         inside = [p for p in files if directory in p.parents]
         picked, note = _chosen(directory, inside)
-        label = CONFIG if (directory / CONFIG).is_file() else f"{PYPROJECT} [tool.ty]"
-        found.append(ProjectScope("python", directory, label, tuple(picked), note))
+        found.append(ProjectScope("python", directory, label(directory), tuple(picked), note))
     return found
 
 

@@ -1,0 +1,73 @@
+"""ty beside mypy (`workspace/ty_config.py`): typer's lint.sh runs `mypy typer`, then `ty
+check typer`; lspd judged it by mypy alone, and what ty says was never told. Real mypy (the
+pinned one) and real ty (lspd's), against their CLIs run as the script runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.workspace.mypy_config import choose
+from lspd.workspace.ty_config import gated_ty, ty_beside_mypy
+from tests.conftest import answer
+from tests.engine.test_affected import written
+from tests.workspace.mypy_env import cli_errors, project
+from tests.workspace.ty_cli import ty_rows
+
+PYPROJECT = (
+    '[project]\nname = "p"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n\n'
+    "[tool.ty.terminal]\nerror-on-warning = true\n"
+)
+FILES = {
+    ".gitignore": ".venv\n",
+    "pyproject.toml": PYPROJECT,
+    "scripts/lint.sh": "#!/bin/sh -e\nmypy app tools\nty check app\n",
+    "app/__init__.py": "",
+    "app/main.py": 'def twice(x: int) -> int:\n    return 2 * x\n\n\ntwice("s")\n',
+    # ty 1.0.0 warns of it (its gate fails: `error-on-warning`), mypy does not
+    "app/opened.py": (
+        "from collections.abc import Iterator\nfrom contextlib import contextmanager\n\n\n"
+        "@contextmanager\ndef opened() -> Iterator[int]:\n    yield 1\n"
+    ),
+    "tools/__init__.py": "",
+    "tools/t.py": 'count: int = "x"\n',  # mypy's alone: ty runs on app/ only
+}
+
+
+def test_ty_and_mypy_both_judge_where_both_run(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", FILES)
+    said = [("mypy", f, line, code) for f, line, _, code, _ in cli_errors(root, "app", "tools")]
+    said += [("ty", f, line, code) for f, line, _, code, _ in ty_rows(root, "app")]
+    assert sorted(said) == [
+        ("mypy", "app/main.py", 5, "arg-type"),
+        ("mypy", "tools/t.py", 1, "assignment"),
+        ("ty", "app/main.py", 5, "invalid-argument-type"),
+        ("ty", "app/opened.py", 5, "deprecated"),
+    ]
+    checked = answer(root, workspace_diagnostics)
+    rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
+    assert sorted(rows) == sorted(said)
+    both = "pyproject.toml [tool.mypy] + pyproject.toml [tool.ty]"
+    assert [s.config for s in checked.scope] == [both]
+
+
+def test_what_runs_chooses(tmp_path: Path) -> None:
+    root = written(tmp_path, {**FILES, ".git/HEAD": ""})
+    assert (ty_beside_mypy(root), gated_ty(root)) == (True, False)
+    choice = choose(root)
+    assert (choice.checkers, choice.ty_beside) == (("mypy", "basedpyright"), True)
+    assert choice.reason == "pyproject.toml [tool.mypy] and pyproject.toml [tool.ty]"
+    written(root, {"scripts/lint.sh": "#!/bin/sh -e\nmypy app\nty check app\npyright app\n"})
+    assert (ty_beside_mypy(root), gated_ty(root)) == (False, False)
+    assert choose(root).checkers == ("mypy",)
+    written(root, {"scripts/lint.sh": "#!/bin/sh -e\nty check app\n"})
+    assert (ty_beside_mypy(root), gated_ty(root)) == (False, True)
+
+
+def test_mypy_without_a_configuration_beside_ty(tmp_path: Path) -> None:
+    """No mypy configuration, the script running mypy and ty: mypy's defaults and ty."""
+    pyproject = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
+    root = written(tmp_path, {**FILES, "pyproject.toml": pyproject, ".git/HEAD": ""})
+    choice = choose(root)
+    assert (choice.checkers, choice.ty_beside) == (("mypy", "basedpyright"), True)
+    assert choice.reason == "no checker configuration: scripts/lint.sh runs mypy, and ty"
