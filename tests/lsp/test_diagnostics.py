@@ -18,6 +18,7 @@ from lspd.errors import ServerTimeout
 from lspd.lsp.diagnostics import Inbox, answer_of
 from lspd.lsp.documents import Document
 from lspd.lsp.progress import Progress
+from lspd.servers.registry import definitions
 from lspd.workspace import Workspace
 from tests.conftest import copy_fixture
 
@@ -26,7 +27,7 @@ ERROR = {"range": {}, "severity": 1, "message": "undefined: x"}
 
 
 def _inbox(tmp_path: Path) -> Inbox:
-    return Inbox("gopls", tmp_path / "log", Progress(), lambda: None)
+    return Inbox(definitions()["gopls"], tmp_path / "log", Progress(), lambda: None)
 
 
 def _main(version: int) -> Document:

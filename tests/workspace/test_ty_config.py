@@ -4,7 +4,10 @@ pinned one) and real ty (lspd's), against their CLIs run as the script runs them
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.mypy_config import choose
@@ -12,7 +15,7 @@ from lspd.workspace.ty_config import gated_ty, ty_beside_mypy
 from tests.conftest import answer
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import cli_errors, project
-from tests.workspace.ty_cli import ty_rows
+from tests.workspace.ty_cli import TY, ty_rows
 
 PYPROJECT = (
     '[project]\nname = "p"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n\n'
@@ -47,6 +50,8 @@ def test_ty_and_mypy_both_judge_where_both_run(tmp_path: Path) -> None:
     checked = answer(root, workspace_diagnostics)
     rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
     assert sorted(rows) == sorted(said)
+    # `error-on-warning`: ty's warning fails the gate, so it is told as an error
+    assert (checked.errors, checked.warnings) == (4, 0)
     both = "pyproject.toml [tool.mypy] + pyproject.toml [tool.ty]"
     assert [s.config for s in checked.scope] == [both]
 
@@ -71,3 +76,23 @@ def test_mypy_without_a_configuration_beside_ty(tmp_path: Path) -> None:
     choice = choose(root)
     assert (choice.checkers, choice.ty_beside) == (("mypy", "basedpyright"), True)
     assert choice.reason == "no checker configuration: scripts/lint.sh runs mypy, and ty"
+
+
+@pytest.mark.parametrize(
+    ("terminal", "severity", "exit_code"), [("true", "error", 1), ("false", "warning", 0)]
+)
+def test_a_warning_fails_the_gate_where_ty_says_so(
+    tmp_path: Path, terminal: str, severity: str, exit_code: int
+) -> None:
+    """ty.toml's `[terminal] error-on-warning`: ty's CLI fails on its warning, so lspd tells
+    it as an error; without it, a warning, and the gate passes."""
+    files = {k: v for k, v in FILES.items() if k not in ("pyproject.toml", "scripts/lint.sh")}
+    files["ty.toml"] = f"[terminal]\nerror-on-warning = {terminal}\n"
+    files["tox.ini"] = "[testenv:type]\ncommands = ty check app/opened.py\n"
+    root = project(tmp_path / "p", files)
+    gate = [str(TY), "check", "app/opened.py"]  # as its tox runs it
+    done = subprocess.run(gate, cwd=root, capture_output=True, timeout=300)
+    assert done.returncode == exit_code
+    checked = answer(root, workspace_diagnostics)
+    said = [(d.path, d.code, d.severity) for d in checked.diagnostics]
+    assert said == [("app/opened.py", "deprecated", severity)]

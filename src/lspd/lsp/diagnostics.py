@@ -25,6 +25,7 @@ from typing import Any
 from lspd.errors import ServerCrashed, ServerError, ServerTimeout
 from lspd.lsp.documents import Document, Notify
 from lspd.lsp.progress import Progress
+from lspd.servers.registry import ServerDefinition
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ Send = Callable[[str, Any, float], Awaitable[Any]]
 Items = list[dict[str, Any]]
 
 _TSSERVER_SEVERITY = {"error": 1, "warning": 2, "suggestion": 4, "message": 3}
+ERROR, WARNING = 1, 2  # LSP's DiagnosticSeverity
 TSC_DIAGNOSTICS = "lspdDiagnosticsSync"  # lspd's tsserver plugin's command: a file's, as tsc
 
 
@@ -183,9 +185,16 @@ class Inbox:
     """
 
     def __init__(
-        self, server: str, log_path: Path, progress: Progress, crashed: Callable[[], str | None]
+        self,
+        server: ServerDefinition,
+        log_path: Path,
+        progress: Progress,
+        crashed: Callable[[], str | None],
     ) -> None:
-        self.server = server
+        self.server = server.name
+        # The project's gate fails on a warning (ty's `error-on-warning`): its warnings are
+        # told as errors, as they enter.
+        self.warnings_are_errors = server.warnings_are_errors
         self.log_path = log_path
         self.progress = progress
         self.crashed = crashed
@@ -217,7 +226,15 @@ class Inbox:
 
     async def pull(self, send: Send, uri: str, timeout: float, held: object = None) -> Items:
         """The document's diagnostics by pull, "unchanged" when they are (see `pull`)."""
-        return await pull(send, uri, timeout, self.pulled, held)
+        return self._gated(await pull(send, uri, timeout, self.pulled, held))
+
+    def _gated(self, items: Items) -> Items:
+        """`items` with each warning an error where the project's gate says so."""
+        if self.warnings_are_errors:
+            for item in items:
+                if item.get("severity") == WARNING:
+                    item["severity"] = ERROR
+        return items
 
     def receive(self, params: dict[str, Any]) -> str:
         """Take in a `publishDiagnostics`; returns its document's URI."""
@@ -227,7 +244,7 @@ class Inbox:
             # It versions its diagnostics: one without a version (the empty list it sends
             # when a file closes) says nothing about a file reopened since.
             self.versioned = True
-        items = list(params.get("diagnostics", []))
+        items = self._gated(list(params.get("diagnostics", [])))
         current = version is None and not self.versioned
         self.published[uri] = Published(version, items, time.monotonic(), current)
         self.event.set()

@@ -72,7 +72,7 @@ class ServerLifecycle:
             definition.name, lambda: self.definition.ready, definition.ready_pattern
         )
         progress = self._readiness.progress  # what it has sent: diagnostics, and its progress
-        self.inbox = diagnostics.Inbox(definition.name, self.log_path, progress, self._down)
+        self.inbox = diagnostics.Inbox(definition, self.log_path, progress, self._down)
         self.environment: str | None = None  # how to fix its unresolved imports, once seen
         self.last_used = time.monotonic()
         self._crash_reason: str | None = None

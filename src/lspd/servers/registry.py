@@ -93,6 +93,9 @@ class ServerDefinition:
     # The server this one stands in for where a project installs this one and not that one
     # in its environment (pyright for basedpyright): the project's choice of checker wins.
     stands_in_for: str | None = None
+    # The project's gate fails on a warning of it (ty's `[tool.ty.terminal] error-on-warning`):
+    # its warnings are told as errors (`lsp/diagnostics.Inbox`).
+    warnings_are_errors: bool = False
     # Why it cannot run as the project needs it (set by the project's toolchain, e.g. its
     # TypeScript 7 without the native compiler for this machine): `missing` says it.
     unavailable: str | None = None

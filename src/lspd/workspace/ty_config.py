@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from lspd.workspace.checker_runs import ran, run_paths
 from lspd.workspace.files import read_text
@@ -49,6 +50,26 @@ def _ran(project: Path) -> frozenset[str]:
 
 def _ran_now(project: Path) -> set[str]:
     return ran(project, _CHECKERS) if configures_ty(project) else set()
+
+
+def errors_on_warning(project: Path) -> bool:
+    """Whether ty's configuration of the project at `project` makes a warning fail its
+    gate (`[tool.ty.terminal] error-on-warning = true`, ty.toml's `[terminal]`: typer's)."""
+    terminal = ty_table(project).get("terminal")
+    return isinstance(terminal, dict) and terminal.get("error-on-warning") is True
+
+
+def ty_table(project: Path) -> dict[str, Any]:
+    """ty's configuration of the project at `project`: ty.toml's, else pyproject.toml's
+    `[tool.ty]`; empty where it has none or it does not parse (the scope says so)."""
+    config = project / CONFIG
+    path = config if config.is_file() else project / PYPROJECT
+    try:
+        data = tomllib.loads(read_text(path) or "")
+    except tomllib.TOMLDecodeError:
+        return {}
+    table = data if path == config else data.get("tool", {}).get(TY, {})
+    return table if isinstance(table, dict) else {}
 
 
 def label(project: Path) -> str:

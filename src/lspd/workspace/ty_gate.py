@@ -29,7 +29,7 @@ from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import TY, configures_ty, gated_ty, ty_beside_mypy
+from lspd.workspace.ty_config import TY, configures_ty, errors_on_warning, gated_ty, ty_beside_mypy
 
 TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
@@ -43,11 +43,14 @@ def gate_ty(
     definition: ServerDefinition, project: Path, servers: Mapping[str, ServerDefinition]
 ) -> ServerDefinition | None:
     """ty's server where `definition` is lspd's basedpyright (asked only where the
-    project's environment holds no server of its own) and the project gates on ty."""
+    project's environment holds no server of its own) and the project gates on ty; its
+    warnings told as errors where the gate's configuration says a warning fails it."""
     ty = servers.get(TY)
-    if ty is None or definition.name != "basedpyright" or _governing(project) is None:
+    if ty is None or definition.name != "basedpyright":
         return None
-    return ty
+    if (gate := _governing(project)) is None:
+        return None
+    return dataclasses.replace(ty, warnings_are_errors=errors_on_warning(gate))
 
 
 def lspd_ty(ty: ServerDefinition, project: Path) -> tuple[ServerDefinition, str]:

@@ -13,13 +13,11 @@ an exclude's `!` takes a file back, a default exclude too (`!dist`).
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import (
     RUNNERS,
     commanded,
@@ -29,7 +27,15 @@ from lspd.workspace.mypy_scripts import (
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import CONFIG, TY, configures_ty, gate_paths, gated_ty, label
+from lspd.workspace.ty_config import (
+    CONFIG,
+    TY,
+    configures_ty,
+    gate_paths,
+    gated_ty,
+    label,
+    ty_table,
+)
 
 if TYPE_CHECKING:
     import pathspec
@@ -77,7 +83,8 @@ def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
         hook_named, paths = hook
         note = f"what {hook_named} runs ty on: {', '.join(paths)}"
         return [p for p in inside if _named(directory, p, paths)], note
-    src = _src(directory)
+    src = ty_table(directory).get("src")
+    src = src if isinstance(src, dict) else {}
     include, exclude = _entries(src.get("include")), _entries(src.get("exclude"))
     taken = _patterns(directory, include) if include else None
     left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude])
@@ -141,19 +148,6 @@ def _patterns(directory: Path, entries: list[str]) -> pathspec.GitIgnoreSpec:
             body = Path(body).relative_to(directory).as_posix()
         lines.append(f"{negation}/{body}")
     return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-def _src(directory: Path) -> dict[str, Any]:
-    """The `src` table of ty's configuration: ty.toml's, else pyproject.toml's `[tool.ty]`."""
-    config = directory / CONFIG
-    path = config if config.is_file() else directory / PYPROJECT
-    try:
-        data = tomllib.loads(read_text(path) or "")
-    except tomllib.TOMLDecodeError:
-        return {}
-    table = data if path == config else data.get("tool", {}).get(TY, {})
-    src = table.get("src") if isinstance(table, dict) else None
-    return src if isinstance(src, dict) else {}
 
 
 def _entries(value: object) -> list[str]:
