@@ -12,8 +12,9 @@ import pytest
 
 from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.servers.registry import definitions
+from lspd.workspace import ty_gate
 from lspd.workspace.mypy_config import choose
-from lspd.workspace.ty_gate import gate_ty, pinned_ty
+from lspd.workspace.ty_gate import TY_DEFAULT, gate_ty, pinned_ty
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
@@ -122,6 +123,26 @@ def test_the_version_the_project_pins_is_installed_and_run(
         f"ty {PINNED} (lspd's: the gate runs ty)"
     }
     assert not (cache / f"pip-ty-{PINNED}" / "target.partial").exists()
+
+
+def test_without_a_ty_of_lspd_its_default_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lspd installed without its test extra holds no ty: where the project pins none, ty
+    `TY_DEFAULT` is installed into lspd's cache and answers (before: ty missing, with a
+    command to install it). lspd's own environment stands in for one without ty."""
+    root = written(tmp_path / "p", FILES)
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("LSPD_CACHE_DIR", str(cache))
+    monkeypatch.setattr(ty_gate, "_own_version", lambda: None)
+    checked = answer(root, check_all)
+    installed = cache / f"pip-ty-{TY_DEFAULT}" / "target" / "bin" / "ty"
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == ty_rows(root, ty=installed)
+    labels = {r.toolchain for r in checked.results if r.toolchain}
+    assert {label.split(", ")[-1] for label in labels} == {
+        f"ty {TY_DEFAULT} (lspd's: the gate runs ty)"
+    }
 
 
 @pytest.mark.parametrize(
