@@ -84,6 +84,15 @@ def test_ty_answers_as_the_gates_ty(tmp_path: Path) -> None:
         assert servers == {"ty"}
 
 
+def test_a_project_without_an_environment_is_judged_by_its_gate(tmp_path: Path) -> None:
+    """No environment of the project's: its interpreter is `python3` on PATH, whose folder
+    is no choice of the project's, but its gate still runs ty (before: lspd's basedpyright
+    judged it under ty's scope)."""
+    root = written(tmp_path / "p", FILES)
+    assert {r.server for r in answer(root, check_all).results} == {"ty"}
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == ty_rows(root)
+
+
 def test_a_one_shot_check_names_ty(tmp_path: Path) -> None:
     root = written(tmp_path / "p", FILES)
     (root / ".venv").symlink_to(environment("no-mypy"))

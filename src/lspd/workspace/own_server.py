@@ -37,17 +37,21 @@ def python_server(
     project: Path,
     bin_dir: Path,
     servers: Mapping[str, ServerDefinition],
+    environment: bool = True,
 ) -> Chosen:
-    """The server for the project at `project` of the environment `bin_dir`, where lspd.toml
-    chose `definition` (lspd's basedpyright by default): the one the environment holds
-    (`stand_in`), else ty where the gate runs ty (`ty_gate`: the environment's ty, else
-    lspd's), else lspd's pyright where it runs pyright (`pyright_gate`), else `definition`."""
-    definition = stand_in(definition, bin_dir, servers)
-    if os.access(own := bin_dir / definition.command[0], os.X_OK):
-        return Chosen(definition, own)
+    """The server for the project at `project` of the interpreter in `bin_dir`, where
+    lspd.toml chose `definition` (lspd's basedpyright by default): the one the environment
+    holds (`stand_in`), else ty where the gate runs ty (`ty_gate`: the environment's ty,
+    else lspd's), else lspd's pyright where it runs pyright (`pyright_gate`), else
+    `definition`. Not `environment` (a `python3` found on PATH, no project's own): what its
+    folder holds is no choice of the project's, and the gate's checker is lspd's."""
+    if environment:
+        definition = stand_in(definition, bin_dir, servers)
+        if os.access(own := bin_dir / definition.command[0], os.X_OK):
+            return Chosen(definition, own)
     if (ty := gate_ty(definition, project, servers)) is not None:
         held = bin_dir / ty.command[0]
-        if os.access(held, os.X_OK):
+        if environment and os.access(held, os.X_OK):
             return Chosen(ty, held)
         lspds, label = lspd_ty(ty, project)
         return Chosen(lspds, None, label)

@@ -295,8 +295,10 @@ def _python(
     interpreter, origin = found
     bin_dir = interpreter.parent
     own = origin != "PATH" and os.sep not in definition.command[0]
-    # the project's server, or the gate's where it holds none (`own_server.python_server`)
-    chosen = python_server(definition, project, bin_dir, servers) if own else Chosen(definition)
+    # the project's server, else the gate's (`own_server.python_server`); not in restricted mode
+    chosen = Chosen(definition)
+    if not choice.restricted and os.sep not in definition.command[0]:
+        chosen = python_server(definition, project, bin_dir, servers, own)
     definition = chosen.definition
     path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**definition.env, "PATH": node_last(definition, path) if own else path}
