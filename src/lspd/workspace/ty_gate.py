@@ -2,10 +2,10 @@
 
 pipx configures `[tool.ty]` and its tox `type` environment runs `ty check`; nothing of it
 runs mypy or a pyright. Read by lspd's basedpyright with its defaults, its clean tree had
-179 errors and 2,428 warnings; ty (1.0.0) says the gate's 4 warnings. Where the project
-configures ty (`[tool.ty]` in pyproject.toml, or ty.toml) and its scripts, hooks or
-workflows run `ty` and none runs mypy, pyright or basedpyright (`checker_runs.ran`), the
-server is ty's: the project's own where its environment holds one (the gate's version),
+179 errors and 2,428 warnings; ty says the gate's answer. Where the project configures ty
+(`[tool.ty]` in pyproject.toml, or ty.toml) and its scripts, hooks or workflows run `ty`
+and none runs pyright or basedpyright (`ty_config`: ty alone, or beside mypy), the server
+is ty's: the project's own where its environment holds one (the gate's version),
 else lspd's, of the version the project pins (its uv.lock, poetry.lock or pdm.lock, else a
 `ty==` pin), installed into lspd's cache on first need where lspd's own ty is another or
 none. pipx's uv.lock pins ty 0.0.59: its gate says "All checks passed!", where ty 1.0.0
