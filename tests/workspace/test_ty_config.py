@@ -37,8 +37,21 @@ FILES = {
 }
 
 
-def test_ty_and_mypy_both_judge_where_both_run(tmp_path: Path) -> None:
-    root = project(tmp_path / "p", FILES)
+HOOK = (
+    "repos:\n- repo: local\n  hooks:\n"
+    "  - {id: ty, name: ty, entry: uv run ty check app, language: system,"
+    " pass_filenames: false}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "ran",
+    [{}, {"scripts/lint.sh": "#!/bin/sh -e\nmypy app tools\n", ".pre-commit-config.yaml": HOOK}],
+    ids=["script", "hook"],
+)
+def test_ty_and_mypy_both_judge_where_both_run(tmp_path: Path, ran: dict[str, str]) -> None:
+    """ty judges what runs it names (app/): a script's, or a hook's passing no file names."""
+    root = project(tmp_path / "p", {**FILES, **ran})
     said = [("mypy", f, line, code) for f, line, _, code, _ in cli_errors(root, "app", "tools")]
     said += [("ty", f, line, code) for f, line, _, code, _ in ty_rows(root, "app")]
     assert sorted(said) == [

@@ -24,7 +24,7 @@ from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.mypy_scripts import script_paths, script_targets
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
-from lspd.workspace.ty_config import TY, ty_beside_mypy
+from lspd.workspace.ty_config import TY, ran_on, ty_beside_mypy
 
 COMMANDS = ("pyright", "basedpyright")
 NOT_RUN = "no file: the project runs mypy, nothing runs pyright (its configuration is its editors')"
@@ -66,24 +66,23 @@ def part_paths(directory: Path) -> list[Path]:
 
 def _part(directory: Path) -> PyrightPart | None:
     config = config_in(directory)
-    if config is None:
-        return _ran_on(directory, (TY,), ()) if ty_beside_mypy(directory) else None
+    if config is None:  # ty beside mypy: what runs ty on paths
+        given = ran_on(directory) if ty_beside_mypy(directory) else None
+        return None if given is None else _ran_on(directory, *given, TY, ())
     if not runs(directory, COMMANDS) and runs(directory, ("mypy", "dmypy")):
         return PyrightPart((), (), NOT_RUN)
     exclude = tuple(s.pattern.pattern for s in config.exclude)
     if config.included:
         return PyrightPart(tuple(s.pattern.pattern for s in config.include), exclude, "its include")
-    return _ran_on(directory, COMMANDS, exclude)
+    found = script_targets(directory, COMMANDS)
+    if found is None or not found.paths:
+        return None
+    return _ran_on(directory, found.named, found.paths, COMMANDS[0], exclude)
 
 
 def _ran_on(
-    directory: Path, commands: tuple[str, ...], exclude: tuple[str, ...]
-) -> PyrightPart | None:
-    """The paths the first script running one of `commands` names, less `exclude`; None
-    where none names any."""
-    found = script_targets(directory, commands)
-    if found is None or not found.paths:
-        return None
-    include = tuple(spec(directory, path).pattern.pattern for path in found.paths)
-    ran = f"what {found.named} runs {commands[0]} on: " + ", ".join(found.paths)
-    return PyrightPart(include, exclude, ran)
+    directory: Path, named: str, paths: tuple[str, ...], command: str, exclude: tuple[str, ...]
+) -> PyrightPart:
+    """The part of `paths` (what `named` runs `command` on) less `exclude`."""
+    include = tuple(spec(directory, path).pattern.pattern for path in paths)
+    return PyrightPart(include, exclude, f"what {named} runs {command} on: " + ", ".join(paths))

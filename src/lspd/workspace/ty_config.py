@@ -9,10 +9,19 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from lspd.workspace.checker_runs import ran, run_paths
 from lspd.workspace.files import read_text
-from lspd.workspace.mypy_scripts import script_paths
+from lspd.workspace.mypy_scripts import (
+    RUNNERS,
+    commanded,
+    named_paths,
+    script_paths,
+    script_targets,
+)
 from lspd.workspace.mypy_stamps import Memo
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.pyright_scope import PYPROJECT
 
 TY = "ty"
@@ -89,3 +98,49 @@ def configures_ty(project: Path) -> bool:
     except tomllib.TOMLDecodeError:  # the scope says what is wrong
         return False
     return isinstance(tool, dict) and isinstance(tool.get(TY), dict)
+
+
+def ran_on(directory: Path) -> tuple[str, tuple[str, ...]] | None:
+    """What names the paths ty is run on (relative to `directory`) and those paths: the
+    first of the project's scripts running ty on paths, else its pre-commit hooks passing
+    no file names; None where none names paths."""
+    script = script_targets(directory, (TY,))
+    if script is not None and script.paths:
+        return script.named, script.paths
+    return _hook_paths(directory)
+
+
+def _hook_paths(directory: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The paths (relative to `directory`) a pre-commit hook of the project's repository
+    runs ty on where it passes no file names, and how the note names the hook; None where
+    none does. A hook passing file names is left to the configuration's files."""
+    for folder in (directory, *directory.parents):
+        if (config := folder / CONFIG_NAME).is_file():
+            break
+        if (folder / ".git").exists():
+            return None
+    else:
+        return None
+    try:
+        hooks = config_hooks(config)[0]
+    except yaml.YAMLError:  # the pre-commit reading says what is wrong
+        return None
+    found: dict[str, None] = {}
+    for hook in hooks:
+        if hook.get("pass_filenames", True) is False:
+            for named in _ran_on(folder, hook):
+                if (absolute := folder / named).is_relative_to(directory):
+                    found[absolute.relative_to(directory).as_posix()] = None
+    return (f"{CONFIG_NAME}'s ty hook", tuple(found)) if found else None
+
+
+def _ran_on(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
+    """The paths (relative to `folder`, the configuration's) a hook's entry and `args` run
+    ty on; none where it runs no ty."""
+    args = hook.get("args") or []
+    words = str(hook.get("entry") or "").split()
+    words += map(str, args if isinstance(args, list) else [args])
+    for index, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] == TY and commanded(words, index, RUNNERS):
+            return named_paths(folder, words[index + 1 :])
+    return ()

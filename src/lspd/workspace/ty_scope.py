@@ -14,26 +14,17 @@ an exclude's `!` takes a file back, a default exclude too (`!dist`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import yaml
-
-from lspd.workspace.mypy_scripts import (
-    RUNNERS,
-    commanded,
-    named_paths,
-    script_targets,
-)
-from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
 from lspd.workspace.ty_config import (
     CONFIG,
-    TY,
     configures_ty,
     gate_paths,
     gated_ty,
     label,
+    ran_on,
     ty_table,
 )
 
@@ -75,13 +66,9 @@ def ty_projects(
 
 def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     """Of `inside`, the files the gate's ty checks, and why."""
-    script = script_targets(directory, (TY,))
-    if script is not None and script.paths:  # given paths: ty checks those alone
-        note = f"what {script.named} runs ty on: {', '.join(script.paths)}"
-        return [p for p in inside if _named(directory, p, script.paths)], note
-    if (hook := _hook_paths(directory)) is not None:
-        hook_named, paths = hook
-        note = f"what {hook_named} runs ty on: {', '.join(paths)}"
+    if (given := ran_on(directory)) is not None:  # given paths: ty checks those alone
+        named, paths = given
+        note = f"what {named} runs ty on: {', '.join(paths)}"
         return [p for p in inside if _named(directory, p, paths)], note
     src = ty_table(directory).get("src")
     src = src if isinstance(src, dict) else {}
@@ -93,45 +80,9 @@ def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
         relative = path.relative_to(directory).as_posix()
         if (taken is None or taken.match_file(relative)) and not left.match_file(relative):
             chosen.append(path)
-    given = (("include", include), ("exclude", exclude))
-    said = [f"src.{key} = {', '.join(value)}" for key, value in given if value]
+    lists = (("include", include), ("exclude", exclude))
+    said = [f"src.{key} = {', '.join(value)}" for key, value in lists if value]
     return chosen, "; ".join(said) or f"ty's configuration names no files: {EVERY}"
-
-
-def _hook_paths(directory: Path) -> tuple[str, tuple[str, ...]] | None:
-    """The paths (relative to `directory`) a pre-commit hook of the project's repository
-    runs ty on where it passes no file names, and how the note names the hook; None where
-    none does. A hook passing file names is left to the configuration's files."""
-    for folder in (directory, *directory.parents):
-        if (config := folder / CONFIG_NAME).is_file():
-            break
-        if (folder / ".git").exists():
-            return None
-    else:
-        return None
-    try:
-        hooks = config_hooks(config)[0]
-    except yaml.YAMLError:  # the pre-commit reading says what is wrong
-        return None
-    found: dict[str, None] = {}
-    for hook in hooks:
-        if hook.get("pass_filenames", True) is False:
-            for named in _ran_on(folder, hook):
-                if (absolute := folder / named).is_relative_to(directory):
-                    found[absolute.relative_to(directory).as_posix()] = None
-    return (f"{CONFIG_NAME}'s ty hook", tuple(found)) if found else None
-
-
-def _ran_on(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
-    """The paths (relative to `folder`, the configuration's) a hook's entry and `args` run
-    ty on; none where it runs no ty."""
-    args = hook.get("args") or []
-    words = str(hook.get("entry") or "").split()
-    words += map(str, args if isinstance(args, list) else [args])
-    for index, word in enumerate(words):
-        if word.rsplit("/", 1)[-1] == TY and commanded(words, index, RUNNERS):
-            return named_paths(folder, words[index + 1 :])
-    return ()
 
 
 def _patterns(directory: Path, entries: list[str]) -> pathspec.GitIgnoreSpec:
