@@ -114,33 +114,40 @@ def _hook_paths(directory: Path) -> tuple[str, tuple[str, ...]] | None:
     """The paths (relative to `directory`) a pre-commit hook of the project's repository
     runs ty on where it passes no file names, and how the note names the hook; None where
     none does. A hook passing file names is left to the configuration's files."""
-    for folder in (directory, *directory.parents):
-        if (config := folder / CONFIG_NAME).is_file():
-            break
-        if (folder / ".git").exists():
-            return None
-    else:
-        return None
-    try:
-        hooks = config_hooks(config)[0]
-    except yaml.YAMLError:  # the pre-commit reading says what is wrong
-        return None
     found: dict[str, None] = {}
-    for hook in hooks:
+    for folder, hook in precommit_hooks(directory):
         if hook.get("pass_filenames", True) is False:
-            for named in _ran_on(folder, hook):
+            for named in named_paths(folder, ty_words(hook_words(hook)) or []):
                 if (absolute := folder / named).is_relative_to(directory):
                     found[absolute.relative_to(directory).as_posix()] = None
     return (f"{CONFIG_NAME}'s ty hook", tuple(found)) if found else None
 
 
-def _ran_on(folder: Path, hook: dict[str, Any]) -> tuple[str, ...]:
-    """The paths (relative to `folder`, the configuration's) a hook's entry and `args` run
-    ty on; none where it runs no ty."""
+def precommit_hooks(directory: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The hooks the pre-commit configuration over the project at `directory` runs (in it,
+    or a folder above up to its repository's top), each with the configuration's folder;
+    none without one, or where it is no YAML (the pre-commit reading says so)."""
+    for folder in (directory, *directory.parents):
+        if (config := folder / CONFIG_NAME).is_file():
+            try:
+                return [(folder, hook) for hook in config_hooks(config)[0]]
+            except yaml.YAMLError:
+                return []
+        if (folder / ".git").exists():
+            return []
+    return []
+
+
+def hook_words(hook: dict[str, Any]) -> list[str]:
+    """The words a hook runs: its entry's, then its `args`."""
     args = hook.get("args") or []
     words = str(hook.get("entry") or "").split()
-    words += map(str, args if isinstance(args, list) else [args])
+    return words + list(map(str, args if isinstance(args, list) else [args]))
+
+
+def ty_words(words: list[str]) -> list[str] | None:
+    """The words after `ty` where a command's `words` run ty; None where they do not."""
     for index, word in enumerate(words):
         if word.rsplit("/", 1)[-1] == TY and commanded(words, index, RUNNERS):
-            return named_paths(folder, words[index + 1 :])
-    return ()
+            return words[index + 1 :]
+    return None

@@ -24,12 +24,14 @@ from pathlib import Path
 from lspd.dirs import cache_dir
 from lspd.servers.install import PIP_TARGET
 from lspd.servers.registry import ServerDefinition
+from lspd.workspace.config import merge
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
 from lspd.workspace.ty_config import TY, configures_ty, errors_on_warning, gated_ty, ty_beside_mypy
+from lspd.workspace.ty_options import ty_options
 
 TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
@@ -43,14 +45,18 @@ def gate_ty(
     definition: ServerDefinition, project: Path, servers: Mapping[str, ServerDefinition]
 ) -> ServerDefinition | None:
     """ty's server where `definition` is lspd's basedpyright (asked only where the
-    project's environment holds no server of its own) and the project gates on ty; its
-    warnings told as errors where the gate's configuration says a warning fails it."""
+    project's environment holds no server of its own) and the project gates on ty: with the
+    options of the command running ty (`ty_options`), its warnings told as errors where the
+    gate's configuration or command says a warning fails it."""
     ty = servers.get(TY)
     if ty is None or definition.name != "basedpyright":
         return None
     if (gate := _governing(project)) is None:
         return None
-    return dataclasses.replace(ty, warnings_are_errors=errors_on_warning(gate))
+    options = ty_options(gate)  # the command's (`ty check --python-version 3.13`), lspd.toml's over
+    warned = errors_on_warning(gate) or options.error_on_warning
+    settings = merge(options.settings, ty.settings)
+    return dataclasses.replace(ty, warnings_are_errors=warned, settings=settings)
 
 
 def lspd_ty(ty: ServerDefinition, project: Path) -> tuple[ServerDefinition, str]:
