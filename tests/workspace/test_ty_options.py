@@ -41,7 +41,7 @@ FILES = {
     ids=["version-and-rule", "equals-and-error-on-warning", "none"],
 )
 def test_the_commands_options_are_the_servers(tmp_path: Path, options: tuple[str, ...]) -> None:
-    makefile = f"check:\n\tuv run ty check {' '.join(options)} app\n"
+    makefile = f"version:\n\tuv run ty version\ncheck:\n\tuv run ty check {' '.join(options)} app\n"
     root = written(tmp_path / "p", {**FILES, "Makefile": makefile})
     (root / ".venv").symlink_to(environment("no-mypy"))
     expected = ty_rows(root, *options, "app")

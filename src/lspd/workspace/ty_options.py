@@ -4,8 +4,8 @@ the interpreter; ty's server reads the same from its inline `configuration` sett
 wins over the configuration files): `environment.python-version`, `python-platform`,
 `extra-paths`, and `rules` from `--error`/`--warn`/`--ignore` (in order, the last winning).
 `--config-file` is its `configurationFile` setting, and `--error-on-warning` tells its
-warnings as errors (`ty_gate`). The first command running ty is read: a script's, else a
-pre-commit hook's."""
+warnings as errors (`ty_gate`). The first command running `ty check` is read: a script's,
+else a pre-commit hook's."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def _read(directory: Path) -> TyOptions:
     commands = [words for path in script_files(directory) for words in script_commands(path)]
     commands += [hook_words(hook) for _, hook in precommit_hooks(directory)]
     for words in commands:
-        if (after := ty_words(words)) is not None:
+        if (after := ty_words(words)) is not None and after[:1] == ["check"]:  # not `ty version`
             return parsed(directory, after)
     return TyOptions()
 
