@@ -54,3 +54,29 @@ def test_a_stop_ends_a_process_that_ignores_its_input(tmp_path: Path) -> None:
         return server.process.returncode
 
     assert asyncio.run(main()) == -9  # killed, with whatever it started
+
+
+def test_what_a_run_said_is_its_first_error_line_not_an_earlier_runs(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "srv.log"
+    log.parent.mkdir()
+    log.write_text("error: an earlier run's\n")
+    lines = ["info: syncing channel", "error: Unknown binary 'srv' in official toolchain", "  0: x"]
+    script = f"import sys; print({chr(10).join(lines)!r}, file=sys.stderr); sys.exit(1)"
+
+    async def main() -> str | None:
+        server = await _spawn([sys.executable, "-c", script], tmp_path)
+        await (await asyncio.wait_for(server.ended(Stall("srv")), 30))
+        return server.said()
+
+    assert asyncio.run(main()) == "error: Unknown binary 'srv' in official toolchain"
+
+
+def test_what_a_run_said_without_an_error_line_is_its_last(tmp_path: Path) -> None:
+    script = "import sys; print('starting\\ngiving up during initialize', file=sys.stderr)"
+
+    async def main() -> str | None:
+        server = await _spawn([sys.executable, "-c", script], tmp_path)
+        await (await asyncio.wait_for(server.ended(Stall("srv")), 30))
+        return server.said()
+
+    assert asyncio.run(main()) == "giving up during initialize"

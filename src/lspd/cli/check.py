@@ -132,7 +132,7 @@ def _exit_code(errors: int, unanswered: int) -> int:
     if unanswered:
         print(
             f"lspd: check incomplete: {_n(unanswered, 'file')} not answered (listed as "
-            "skipped); no errors in the others; run it again",
+            "skipped, each with why); no errors in the others",
             file=sys.stderr,
         )
         return 2

@@ -28,7 +28,7 @@ from typing import Protocol, TypeVar
 
 from lspd.engine import second_server
 from lspd.engine.yielding import Turn, free
-from lspd.errors import InvalidInput, ServerCrashed, ServerTimeout
+from lspd.errors import InvalidInput, ServerCrashed, ServerNotInstalled, ServerTimeout
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.session import Session
@@ -41,7 +41,7 @@ CONCURRENCY = 4  # files asked about at once: more only queues at a single-threa
 SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
 RETRY_SCALE = 30.0  # the same, asked again alone
 NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
-Failed = ServerTimeout | ServerCrashed
+Failed = ServerTimeout | ServerCrashed | ServerNotInstalled
 R = TypeVar("R")
 # Per file: the server's answer (`answer_of` its items; None: convert the next one anew)
 # and the result the caller made of it.
@@ -116,7 +116,7 @@ async def ask_each(
                 return result
             except InvalidInput:
                 return None  # not a readable source file (binary, not UTF-8, a link leading out)
-            except (ServerTimeout, ServerCrashed) as exc:
+            except (ServerTimeout, ServerCrashed, ServerNotInstalled) as exc:
                 failed[path] = exc
                 return None
             finally:
@@ -181,6 +181,8 @@ async def _again(
     for path in sorted(failed):
         if ws.left_out.reason(path) is not None:
             continue  # set aside by a restart it caused: named below
+        if isinstance(failed[path], ServerNotInstalled):
+            continue  # asked again, it would say the same: named below, the others stand
         del failed[path]
         found[path] = await one(path)
     for path, exc in failed.items():

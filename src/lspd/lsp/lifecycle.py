@@ -200,12 +200,9 @@ class ServerLifecycle:
         if self._server is not server or self.state == "stopped":
             exit_wait.cancel()
             return
-        why = server.why_ended()
-        self._crash_reason = (
-            f"language server {self.name} crashed: {why}. It restarts on the next request; "
-            if self.stall.killed is None
-            else f"language server {self.stall.killed}; "
-        ) + f"its log is {self.log_path}"
+        starting = self.state == "starting"
+        self._crash_reason = _ended(server, self.definition, self.stall.killed, starting)
+        self._crash_reason += f"its log is {self.log_path}"
         stall.note(self.log_path, self._crash_reason)
         self.state = "crashed"
         server.connection.close(self._crash_reason)
@@ -306,3 +303,22 @@ async def _asked(
                 raise
         await asyncio.sleep(0.1 * 2**attempt)
     raise AssertionError("unreachable")
+
+
+def _ended(
+    server: ServerProcess, definition: ServerDefinition, killed: str | None, starting: bool
+) -> str:
+    """Why `server` ended, as a user reads it: `killed` by the stall watch, dead before it
+    answered `initialize` (`starting`: what it said says why, and how to install it), or
+    crashed."""
+    why, name = server.why_ended(), definition.name
+    if killed is not None:
+        return f"language server {killed}; "
+    if starting:
+        said, hint = server.said(), definition.install_hint()
+        return (
+            f"language server {name} could not start: {why} before answering `initialize`"
+            f"{f' ({said})' if said else ''}"
+            f"{f'; is it installed? install it with: {hint}' if hint else ''}; "
+        )
+    return f"language server {name} crashed: {why}. It restarts on the next request; "

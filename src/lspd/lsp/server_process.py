@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -13,14 +14,25 @@ from lspd.lsp.process import exited, kill_group, spawn
 from lspd.lsp.rpc import JsonRpcConnection, NotificationHandler, RequestHandler
 from lspd.lsp.stall import Stall
 
+SAID_BYTES = 65536  # of its stderr's end read for `said`
+SAID_CHARS = 300
+ERROR_LINE = re.compile(r"^error\b|\w*Error\b:|\berror:", re.IGNORECASE)
+
 
 class ServerProcess:
     """One run of a server's process and its connection; never started again."""
 
-    def __init__(self, process: asyncio.subprocess.Process, connection: JsonRpcConnection) -> None:
+    def __init__(
+        self,
+        process: asyncio.subprocess.Process,
+        connection: JsonRpcConnection,
+        log_path: Path,
+        log_from: int,
+    ) -> None:
         self.process = process
         self.connection = connection
         self.pid = process.pid
+        self._log = (log_path, log_from)  # where this run's stderr begins in its log
 
     @classmethod
     async def spawn(
@@ -35,6 +47,7 @@ class ServerProcess:
     ) -> ServerProcess:
         """Run `command` in `root` (its stderr to `log_path`) and start reading its output;
         a command that cannot run is `ServerNotInstalled`."""
+        log_from = log_path.stat().st_size if log_path.is_file() else 0
         try:
             process = await spawn(command, root, env, log_path)
         except OSError as exc:
@@ -42,7 +55,7 @@ class ServerProcess:
         assert process.stdout is not None and process.stdin is not None
         connection = JsonRpcConnection(process.stdout, process.stdin, on_request, on_notification)
         connection.start()
-        return cls(process, connection)
+        return cls(process, connection, log_path, log_from)
 
     async def ended(self, stall: Stall) -> asyncio.Task[int]:
         """Until the process exits or its connection closes (`stall` kills it when it is
@@ -71,6 +84,23 @@ class ServerProcess:
         if code is None:
             return f"it stopped answering ({connection.close_reason}) and was stopped"
         return f"it exited with code {code}"
+
+    def said(self) -> str | None:
+        """The line of this run's stderr that says why it ended: its first error line, else
+        its last line (a server that cannot start says why there: rustup's proxy for a
+        component not installed, "error: Unknown binary 'rust-analyzer' ...")."""
+        path, start = self._log
+        try:
+            with open(path, "rb") as log_file:
+                log_file.seek(max(start, log_file.seek(0, 2) - SAID_BYTES))
+                text = log_file.read().decode("utf-8", "replace")
+        except OSError:
+            return None
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if not lines:
+            return None
+        line = next((x for x in lines if ERROR_LINE.search(x)), lines[-1])
+        return line if len(line) <= SAID_CHARS else line[: SAID_CHARS - 3] + "..."
 
     async def stop(self, polite: bool) -> None:
         """End it, asking it to shut down first when `polite` (it was initialized), then make

@@ -1,0 +1,71 @@
+"""A whole check where one language's server cannot run: its files are named in `skipped`,
+with why and how to install it, and every other file's result stands (before, the check
+failed whole on the first such file and said nothing of the others)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.check import check_all
+from lspd.ops.check_models import not_answered
+from tests.conftest import answer
+
+UNKNOWN = "error: Unknown binary 'rust-analyzer' in official toolchain 'stable-x86_64'."
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "mixed"
+    (root / "crate" / "src").mkdir(parents=True)
+    (root / "app.py").write_text('count: int = "three"\n')
+    (root / "crate" / "Cargo.toml").write_text('[package]\nname = "c"\nversion = "0.1.0"\n')
+    (root / "crate" / "src" / "main.rs").write_text("fn main() {}\n")
+    return root.resolve()
+
+
+def _path_without_rust_analyzer() -> str:
+    folders = os.environ["PATH"].split(os.pathsep)
+    return os.pathsep.join(f for f in folders if not (Path(f) / "rust-analyzer").exists())
+
+
+def test_a_server_not_installed_leaves_its_files_skipped_and_the_others_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path)
+    monkeypatch.setenv("PATH", _path_without_rust_analyzer())
+    checked = answer(root, lambda ws: check_all(ws, None))
+    assert [(d.path, d.line, d.code) for d in checked.everything] == [
+        ("app.py", 1, "reportAssignmentType")
+    ]
+    (skipped,) = not_answered(checked.skipped)
+    assert skipped.path == "crate/src/main.rs"
+    assert skipped.reason == (
+        "not answered: language server rust-analyzer is not available (`rust-analyzer` was not "
+        "found); install it with: rustup component add rust-analyzer"
+    )
+
+
+def test_a_server_that_exits_before_initialize_is_skipped_with_what_it_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rustup's proxy for a component not installed: on PATH, it exits at once saying why (a
+    # stand-in, as a machine with rustup may have the component)
+    root = _project(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    proxy = bin_dir / "rust-analyzer"
+    proxy.write_text(f'#!/bin/sh\necho "{UNKNOWN}" >&2\necho "stack backtrace:" >&2\nexit 1\n')
+    proxy.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{_path_without_rust_analyzer()}")
+    checked = answer(root, lambda ws: check_all(ws, None))
+    assert [(d.path, d.line) for d in checked.everything] == [("app.py", 1)]
+    (skipped,) = not_answered(checked.skipped)
+    assert skipped.path == "crate/src/main.rs"
+    log = root.parent / "logs" / "projects" / "crate" / "rust-analyzer.log"
+    assert skipped.reason == (
+        "not answered: language server rust-analyzer could not start: it exited with code 1 "
+        f"before answering `initialize` ({UNKNOWN}); is it installed? install it with: rustup "
+        f"component add rust-analyzer; its log is {log}"
+    )
