@@ -11,7 +11,7 @@
   before, every source file lspd's own walk keeps, said so per project
   (`project_scope.fallback`); but TypeScript in a workspace holding Python that no
   package.json claims either is no project's (`typescript_projects._loose`), nor is C
-  there that no compile database describes (`c_projects`).
+  there that no build describes (a compile database, go.mod, Cargo.toml: `built_projects`).
 
 A file under a configuration that the configuration leaves out (SQLAlchemy's tests, ky's
 `test/`) is not checked: no gate the project runs checks it. `--all` checks every file.
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput
 from lspd.workspace import question
-from lspd.workspace.c_projects import c_projects
+from lspd.workspace.built_projects import BUILT, built_projects
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import (
     MYPY,
@@ -239,9 +239,9 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
             loose = [p for p in files if not under(p, {s.project for s in ty}, ws.root)]
             note = f"{name} reads no configuration of which files to check: every file"
             projects += ty + fallback(ws, loose, language, note)
-        elif name == "clangd":
+        elif name in BUILT:
             note = f"{name} reads no configuration of which files to check: every file"
-            projects += c_projects(ws, files, language, note, "python" in by_language, read)
+            projects += built_projects(ws, files, language, note, "python" in by_language, read)
         else:
             note = f"{name} reads no configuration of which files to check: every file"
             projects += fallback(ws, files, language, note)
