@@ -69,6 +69,27 @@ def test_ty_and_mypy_both_judge_where_both_run(tmp_path: Path, ran: dict[str, st
     assert [s.config for s in checked.scope] == [both]
 
 
+def test_ty_naming_more_than_mypy_judges_the_files_mypy_leaves_out(tmp_path: Path) -> None:
+    """fastapi-cli: `mypy src tests` with `exclude = ["tests/assets/*"]`, `ty check src
+    tests`; the gate was mypy's files, and ty's error in tests/assets/ was never told."""
+    config = PYPROJECT.replace("strict = true\n", 'strict = true\nexclude = ["tools/assets/"]\n')
+    lint = "#!/bin/sh -e\nmypy app tools\nty check app tools\n"
+    assets = {"tools/assets/__init__.py": "", "tools/assets/a.py": 'size: int = "x"\n'}
+    files = {**FILES, **assets, "pyproject.toml": config, "scripts/lint.sh": lint}
+    root = project(tmp_path / "p", files)
+    said = [("mypy", f, line, code) for f, line, _, code, _ in cli_errors(root, "app", "tools")]
+    said += [("ty", f, line, code) for f, line, _, code, _ in ty_rows(root, "app", "tools")]
+    assert ("ty", "tools/assets/a.py", 1, "invalid-assignment") in said
+    assert ("mypy", "tools/assets/a.py", 1, "assignment") not in said
+    checked = answer(root, workspace_diagnostics)
+    rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
+    assert sorted(rows) == sorted(said)
+    assert checked.scope[0].note == (
+        "mypy: no `files`: what scripts/lint.sh runs mypy on: app, tools; "
+        "ty: what scripts/lint.sh runs ty on: app, tools"
+    )
+
+
 def test_what_runs_chooses(tmp_path: Path) -> None:
     root = written(tmp_path, {**FILES, ".git/HEAD": ""})
     assert (ty_beside_mypy(root), gated_ty(root)) == (True, False)

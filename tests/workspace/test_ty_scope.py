@@ -56,6 +56,24 @@ def test_the_paths_the_command_names_are_the_gate(tmp_path: Path) -> None:
     assert _flagged(root, "app", "tools/t.py") == ["app/gen/made.py", "app/main.py", "tools/t.py"]
 
 
+def test_below_a_folder_named_excludes_and_include_hold(tmp_path: Path) -> None:
+    """Measured on ty 1.0.0: below a folder the command names, `src.exclude` and the default
+    excludes leave files out, and `src.include` must take them (docs/ is named, not
+    included: none of it is checked)."""
+    more = {
+        "app/dist/d.py": 'd: int = "x"\n',  # a default exclude
+        "tools/gen/g.py": 'g: int = "x"\n',
+        "docs/more.py": 'm: int = "x"\n',
+    }
+    config = PYPROJECT + 'src.include = ["app", "tools"]\nsrc.exclude = ["tools/gen", "app/gen"]\n'
+    lint = "#!/bin/sh -e\nty check app tools docs\n"
+    root = _project(tmp_path, {**more, "pyproject.toml": config, "scripts/lint.sh": lint})
+    files, note = _files(root)
+    assert files == ["app/__init__.py", "app/main.py", "tools/t.py"]
+    assert note == "what scripts/lint.sh runs ty on: app, tools, docs"
+    assert _flagged(root, "app", "tools", "docs") == ["app/main.py", "tools/t.py"]
+
+
 def test_the_paths_a_hook_names_are_the_gate(tmp_path: Path) -> None:
     """sqlmodel's hook: `entry: uv run ty check sqlmodel tests/test_select_typing.py`, with
     no file names passed; its lint script was the only place lspd read them from."""

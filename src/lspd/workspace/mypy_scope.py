@@ -73,6 +73,7 @@ class MypyScope:
     options: tuple[str, ...] = ()  # the gate's mypy options changing what it reports
     configured: bool = False  # mypy run as its configuration's `files` say: given no targets
     imports: tuple[tuple[Path, ImportsRead], ...] = ()  # what was read of `read`'s imports
+    ty_beside: bool = False  # ty judges beside mypy: the gate's files are ty's too
 
 
 def mypy_scopes(
@@ -124,7 +125,7 @@ def mypy_scopes(
         read = (*read, *((path, stamp(path)) for path in read_too))
         label = config.label + (f" + {ty_label(directory)}" if choice.ty_beside else "")
         kept = (packages, read, options, as_configured, imports)
-        scopes.append(MypyScope(directory, label, found, note, *kept))
+        scopes.append(MypyScope(directory, label, found, note, *kept, choice.ty_beside))
     return scopes
 
 

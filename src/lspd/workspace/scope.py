@@ -55,7 +55,7 @@ from lspd.workspace.pyright_scope import (
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
 from lspd.workspace.ty_config import TY
-from lspd.workspace.ty_scope import ty_projects
+from lspd.workspace.ty_scope import ty_files, ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
     rest kept (no tsconfig read again: a Node run)."""
     python = [p for p in walk.sources if ours(ws, p, "python")]
     mypys = gate_mypy_scopes(ws, [p.project for p in scope.projects if p.imports], python)
-    again = {s.directory: _mypy_project(ws, s) for s in mypys}
+    again = {s.directory: _mypy_project(ws, s, python) for s in mypys}
     for project in scope.projects:  # those both judge, mypy's files part of their gate
         if project.imports and project.project not in again:
             config = _config_in(ws, project.project)
@@ -296,7 +296,7 @@ def _python(
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [ws.root, *(p.parent for name in MYPY_FILES for p in configs[name])]
     mypys = gate_mypy_scopes(ws, mypy_dirs, files)
-    projects = [_mypy_project(ws, s) for s in mypys]
+    projects = [_mypy_project(ws, s, files) for s in mypys]
     for scope in mypys:
         found.pop(scope.directory, None)
     for directory, config in found.items():
@@ -365,11 +365,20 @@ def _also_mypy(ws: Workspace, directory: Path) -> str | None:
     return config.label
 
 
-def _mypy_project(ws: Workspace, scope: MypyScope) -> ProjectScope:
+def _mypy_project(ws: Workspace, scope: MypyScope, python: list[Path]) -> ProjectScope:
+    """The gate's part of a mypy-gated project: mypy's files, and with ty beside it those
+    ty checks too (fastapi-cli: `mypy src tests` less tests/assets/, `ty check src tests`:
+    tests/assets/ is ty's), of `python` (the walk's Python files)."""
     label = ("" if scope.directory == ws.root else f"{ws.display(scope.directory)}/") + scope.label
-    chosen = tuple(p for p in scope.files if ours(ws, p, "python"))
+    chosen, note = scope.files, scope.note
+    if scope.ty_beside:
+        inside = [p for p in python if scope.directory in p.parents]
+        ty, ty_note = ty_files(scope.directory, inside)
+        said = f"mypy: {note}; " if note else ""
+        chosen, note = tuple(sorted({*chosen, *ty})), f"{said}ty: {ty_note}"
+    chosen = tuple(p for p in chosen if ours(ws, p, "python"))
     read = (scope.read, scope.imports)
-    return ProjectScope("python", scope.directory, label, chosen, scope.note, (), *read)
+    return ProjectScope("python", scope.directory, label, chosen, note, (), *read)
 
 
 def _config_in(ws: Workspace, directory: Path) -> PyrightConfig | None:

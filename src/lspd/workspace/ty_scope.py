@@ -59,22 +59,27 @@ def ty_projects(
         if not chosen and not gated_ty(directory):
             continue
         inside = [p for p in files if directory in p.parents]
-        picked, note = _chosen(directory, inside)
+        picked, note = ty_files(directory, inside)
         found.append(ProjectScope("python", directory, label(directory), tuple(picked), note))
     return found
 
 
-def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
-    """Of `inside`, the files the gate's ty checks, and why."""
-    if (given := ran_on(directory)) is not None:  # given paths: ty checks those alone
-        named, paths = given
-        note = f"what {named} runs ty on: {', '.join(paths)}"
-        return [p for p in inside if _named(directory, p, paths)], note
+def ty_files(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
+    """Of `inside`, the files the gate's ty checks, and why. Measured on ty 1.0.0: a path
+    the command names as a file is checked whatever the configuration says; below a folder
+    it names (the project without one), the files `src.include` takes (every one without
+    it) less those `src.exclude` and the default excludes leave out (`ty check src tests`
+    with `exclude = ["tests/assets"]` leaves tests/assets out, `ty check tests/assets`
+    checks it: an exclude is not applied to the folder named itself)."""
     src = ty_table(directory).get("src")
     src = src if isinstance(src, dict) else {}
     include, exclude = _entries(src.get("include")), _entries(src.get("exclude"))
     taken = _patterns(directory, include) if include else None
     left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude])
+    if (given := ran_on(directory)) is not None:  # given paths: ty checks those alone
+        named, paths = given
+        note = f"what {named} runs ty on: {', '.join(paths)}"
+        return [p for p in inside if _given(directory, p, paths, taken, left)], note
     chosen = []
     for path in inside:
         relative = path.relative_to(directory).as_posix()
@@ -83,6 +88,31 @@ def _chosen(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     lists = (("include", include), ("exclude", exclude))
     said = [f"src.{key} = {', '.join(value)}" for key, value in lists if value]
     return chosen, "; ".join(said) or f"ty's configuration names no files: {EVERY}"
+
+
+def _given(
+    directory: Path,
+    path: Path,
+    names: tuple[str, ...],
+    taken: pathspec.GitIgnoreSpec | None,
+    left: pathspec.GitIgnoreSpec,
+) -> bool:
+    """Whether ty run on `names` (relative to `directory`) checks `path`: named itself, or
+    below a folder named, taken by `src.include` and not left out below that folder."""
+    relative = path.relative_to(directory).as_posix()
+    for name in names:
+        name = "" if name in (".", "") else name
+        if relative == name:
+            return True
+        if name and not relative.startswith(f"{name}/"):
+            continue
+        if taken is not None and not taken.match_file(relative):
+            continue
+        # the folder named left out itself: ty walks it all the same (an exclude of a folder
+        # below it cannot be told apart here from its own, which a match of a file inherits)
+        if (name and left.match_file(f"{name}/")) or not left.match_file(relative):
+            return True
+    return False
 
 
 def _patterns(directory: Path, entries: list[str]) -> pathspec.GitIgnoreSpec:
@@ -106,11 +136,3 @@ def _entries(value: object) -> list[str]:
     if not isinstance(value, list):
         return []
     return [str(v).removeprefix("./").rstrip("/") for v in value if str(v).strip()]
-
-
-def _named(directory: Path, path: Path, names: list[str] | tuple[str, ...]) -> bool:
-    """Whether `path` is one of `names` (relative to `directory`) or below one."""
-    relative = path.relative_to(directory).as_posix()
-    return any(
-        name in (".", "") or relative == name or relative.startswith(f"{name}/") for name in names
-    )
