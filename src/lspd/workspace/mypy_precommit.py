@@ -162,7 +162,8 @@ def _ignoring(hooks: list[dict[str, Any]]) -> tuple[str, ...]:
 def _ignores_missing(hook: dict[str, Any]) -> bool:
     """Whether a hook's mypy ignores missing imports: its `args` say so, or it writes none
     of a hook repository's (mirrors-mypy's defaults: `--ignore-missing-imports
-    --scroll-output`)."""
+    --scripts-are-modules` since 2018; its latest revisions add `--no-warn-unused-ignores`,
+    not read: which revision added it is not known here)."""
     if "args" not in hook and not hook.get("entry"):
         return True
     return "--ignore-missing-imports" in _after(hook)
