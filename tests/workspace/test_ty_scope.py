@@ -74,6 +74,55 @@ def test_below_a_folder_named_excludes_and_include_hold(tmp_path: Path) -> None:
     assert _flagged(root, "app", "tools", "docs") == ["app/main.py", "tools/t.py"]
 
 
+def test_the_commands_excludes_follow_the_configurations(tmp_path: Path) -> None:
+    """Measured on ty 1.0.0: `--exclude` patterns are read as `src.exclude`'s (anchored:
+    `gen` is not `app/gen`), after them (`!docs` takes back what `src.exclude` left out);
+    a folder named is walked all the same (gen/). ty's server is told them too."""
+    more = {"gen/g.py": 'g: int = "x"\n', "app/alembic/versions/v.py": 'v: int = "x"\n'}
+    config = PYPROJECT + 'src.exclude = ["docs"]\n'
+    lint = "#!/bin/sh -e\nty check --exclude gen --exclude 'app/alembic/**' --exclude '!docs'\n"
+    root = _project(tmp_path, {**more, "pyproject.toml": config, "scripts/lint.sh": lint})
+    files, note = _files(root)
+    assert files == [
+        "app/__init__.py",
+        "app/gen/made.py",
+        "app/main.py",
+        "docs/conf.py",
+        "tools/t.py",
+    ]
+    assert note == "src.exclude = docs; --exclude gen, app/alembic/**, !docs"
+    arguments = ("--exclude", "gen", "--exclude", "app/alembic/**", "--exclude", "!docs")
+    flagged = _flagged(root, *arguments)
+    assert flagged == ["app/gen/made.py", "app/main.py", "docs/conf.py", "tools/t.py"]
+    written(root, {"scripts/lint.sh": "#!/bin/sh -e\nty check --exclude app/gen app gen\n"})
+    files, note = _files(root)
+    assert note == "what scripts/lint.sh runs ty on: app, gen; --exclude app/gen"
+    flagged = _flagged(root, "--exclude", "app/gen", "app", "gen")
+    assert flagged == ["app/alembic/versions/v.py", "app/main.py", "gen/g.py"]
+
+
+def test_what_the_command_names_is_checked_whatever_the_configuration_says(
+    tmp_path: Path,
+) -> None:
+    """Measured on ty 1.0.0: a file named is checked though `src.include` leaves it out,
+    a folder named though an exclude names it; ty's server, which judges only its
+    configuration's files, is told so."""
+    more = {"tools/gen/g.py": 'g: int = "x"\n', "docs/more.py": 'm: int = "x"\n'}
+    config = PYPROJECT + 'src.include = ["app", "tools"]\nsrc.exclude = ["tools/gen"]\n'
+    lint = "#!/bin/sh -e\nty check app tools/gen docs/conf.py\n"
+    root = _project(tmp_path, {**more, "pyproject.toml": config, "scripts/lint.sh": lint})
+    files, _ = _files(root)
+    assert files == [
+        "app/__init__.py",
+        "app/gen/made.py",
+        "app/main.py",
+        "docs/conf.py",
+        "tools/gen/g.py",
+    ]
+    flagged = _flagged(root, "app", "tools/gen", "docs/conf.py")
+    assert flagged == ["app/gen/made.py", "app/main.py", "docs/conf.py", "tools/gen/g.py"]
+
+
 def test_the_paths_a_hook_names_are_the_gate(tmp_path: Path) -> None:
     """sqlmodel's hook: `entry: uv run ty check sqlmodel tests/test_select_typing.py`, with
     no file names passed; its lint script was the only place lspd read them from."""

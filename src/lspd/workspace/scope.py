@@ -55,7 +55,8 @@ from lspd.workspace.pyright_scope import (
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
 from lspd.workspace.ty_config import TY
-from lspd.workspace.ty_scope import ty_files, ty_projects
+from lspd.workspace.ty_paths import ty_files
+from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
 
 if TYPE_CHECKING:

@@ -32,6 +32,7 @@ from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
 from lspd.workspace.ty_config import TY, configures_ty, errors_on_warning, gated_ty, ty_beside_mypy
 from lspd.workspace.ty_options import ty_options
+from lspd.workspace.ty_paths import server_src
 
 TY_DEFAULT = "1.0.0"  # lspd's ty where the project pins none and lspd's environment has none
 _LOCKS = ("uv.lock", "poetry.lock", "pdm.lock")
@@ -55,7 +56,9 @@ def gate_ty(
         return None
     options = ty_options(gate)  # the command's (`ty check --python-version 3.13`), lspd.toml's over
     warned = errors_on_warning(gate) or options.error_on_warning
-    settings = merge(options.settings, ty.settings)
+    src = server_src(gate)  # the files the command checks that its configuration leaves out
+    told = merge(options.settings, {"ty": {"configuration": {"src": src}}} if src else {})
+    settings = merge(told, ty.settings)
     return dataclasses.replace(ty, warnings_are_errors=warned, settings=settings)
 
 

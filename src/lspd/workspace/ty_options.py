@@ -4,7 +4,8 @@ the interpreter; ty's server reads the same from its inline `configuration` sett
 wins over the configuration files): `environment.python-version`, `python-platform`,
 `extra-paths`, and `rules` from `--error`/`--warn`/`--ignore` (in order, the last winning).
 `--config-file` is its `configurationFile` setting, and `--error-on-warning` tells its
-warnings as errors (`ty_gate`). The first command running `ty check` is read: a script's,
+warnings as errors (`ty_gate`). `--exclude` chooses files (`ty_scope`), which lspd asks
+about: its server is not told. The first command running `ty check` is read: a script's,
 else a pre-commit hook's."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from lspd.workspace.ty_config import gate_paths, hook_words, precommit_hooks, ty
 _LEVELS = {"--error": "error", "--warn": "warn", "--ignore": "ignore"}
 _ENVIRONMENT = {"--python-version": "python-version", "--python-platform": "python-platform"}
 _PATHS = {"--extra-search-path": "extra-paths"}
-_VALUED = {*_LEVELS, *_ENVIRONMENT, *_PATHS, "--config-file"}
+_VALUED = {*_LEVELS, *_ENVIRONMENT, *_PATHS, "--config-file", "--exclude"}
 _END = {";", "&&", "||", "|", "&"}
 _READ: Memo[TyOptions] = Memo()
 
@@ -31,6 +32,8 @@ class TyOptions:
 
     settings: dict[str, Any] = field(default_factory=dict)  # ty's server's, section `ty`
     error_on_warning: bool = False  # a warning fails the gate
+    # `--exclude` patterns, after `src.exclude` (`ty_scope`: which files, not the server's)
+    exclude: tuple[str, ...] = ()
 
 
 def ty_options(directory: Path) -> TyOptions:
@@ -54,6 +57,7 @@ def parsed(directory: Path, words: list[str]) -> TyOptions:
     configuration: dict[str, Any] = {}
     settings: dict[str, Any] = {}
     error_on_warning = False
+    exclude: list[str] = []
     at = 0
     while at < len(words) and words[at] not in _END:
         name, equals, value = words[at].partition("=")
@@ -68,8 +72,10 @@ def parsed(directory: Path, words: list[str]) -> TyOptions:
             listed.append(str(directory / value))
         elif name == "--config-file":
             settings["configurationFile"] = str(directory / value)
+        elif name == "--exclude":
+            exclude.append(value)
         error_on_warning |= words[at] == "--error-on-warning"
         at += 1
     if configuration:
         settings["configuration"] = configuration
-    return TyOptions({"ty": settings} if settings else {}, error_on_warning)
+    return TyOptions({"ty": settings} if settings else {}, error_on_warning, tuple(exclude))
