@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from lspd.lsp.diagnostics import offers_pull
 from lspd.lsp.document_diagnostics import of_document
 from lspd.lsp.documents import Document
 from lspd.lsp.lifecycle import ServerLifecycle
+from lspd.lsp.pull_gate import PullGate
 from lspd.lsp.state import ServerState
 from lspd.lsp.text import path_to_uri, uri_to_path
 
@@ -63,7 +65,9 @@ class Session(ServerLifecycle):
         requests asked at the same value get the same answer from a server that reads no
         file of its own (`lspd.ops.kept_answers`)."""
         connection = None if self._server is None else self._server.connection
-        return None if connection is None else (connection, connection.told)
+        if connection is None:
+            return None
+        return connection, connection.told + self._pull_gate.waiting  # the same once sent
 
     def working_on(self) -> tuple[int, stall.Busy | None]:
         """The requests it owes an answer to, and the oldest of them (what it works on)."""
@@ -92,6 +96,7 @@ class Session(ServerLifecycle):
         self.last_used = time.monotonic()
         await self.start()
         await self.wait_ready()
+        await self._pull_gate.told()
         try:
             return await stall.asked(
                 self,
@@ -100,6 +105,18 @@ class Session(ServerLifecycle):
             )
         finally:
             self.last_used = time.monotonic()
+
+    @cached_property
+    def _pull_gate(self) -> PullGate:
+        """Where its changes wait while a pull is in flight, for a server that drops its
+        pulls on any change (`lsp/pull_gate.py`)."""
+        return PullGate(self.definition.changes_cancel_pulls)
+
+    def notify(self, method: str, params: Any) -> None:
+        """Send a notification while it runs; a change waits for the pulls in flight of a
+        server that would drop them for it (`lsp/pull_gate.py`)."""
+        if self._server is not None:
+            self._pull_gate.notify(self._server.connection.notify, method, params)
 
     def notify_watched_files(self, changes: list[dict[str, Any]]) -> None:
         """Send `workspace/didChangeWatchedFiles`; diagnostics then make sure it is taken in
@@ -189,14 +206,20 @@ class Session(ServerLifecycle):
         the answer whose result the caller keeps (`of_document`)."""
         await self.wait_ready()
         self.last_used = time.monotonic()
-        get = self.documents.get
         found = await stall.asked(
-            self,
-            document.path,
-            lambda: of_document(self, get(document.uri, document), timeout, held),
+            self, document.path, lambda: self._pulled(document, timeout, held)
         )
         self._readiness.answered = True
         return found
+
+    async def _pulled(
+        self, document: Document, timeout: float, held: object
+    ) -> list[shapes.Diagnostic]:
+        """`of_document`, of the document as it is held once no change of it waits."""
+        async with self._pull_gate.pulling():
+            return await of_document(
+                self, self.documents.get(document.uri, document), timeout, held
+            )
 
     # -- what the server sends us ----------------------------------------------------------
 

@@ -83,6 +83,9 @@ class ServerDefinition:
     # clangd does not (its inputs the same, it skips the rebuild, even where a header it
     # includes changed on disk): the document is closed and opened again instead.
     republishes: bool = True
+    # Any change (a document opened, changed or closed) cancels the requests it is working on
+    # (ty's salsa revisions): changes wait for the pulls in flight (`lsp/pull_gate.py`).
+    changes_cancel_pulls: bool = False
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
     go_runtime: bool = False
@@ -266,6 +269,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         second_server=table.get("second_server", False),
         disk_imports=table.get("disk_imports", False),
         republishes=table.get("republishes", True),
+        changes_cancel_pulls=table.get("changes_cancel_pulls", False),
         node_script=table.get("node_script"),
         stands_in_for=table.get("stands_in_for"),
     )
