@@ -23,6 +23,7 @@ from tests.workspace.ty_cli import ty_rows
 
 TOX = "[testenv:type]\ncommands = ty check\n"
 PYPROJECT = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
+UNCONFIGURED = PYPROJECT.replace("[tool.ty]", "[tool.ruff]")  # ty's defaults where ty runs
 FILES = {
     "pyproject.toml": PYPROJECT,
     "tox.ini": TOX,
@@ -49,9 +50,24 @@ FILES = {
         ({"pyproject.toml": PYPROJECT, "tox.ini": TOX + "    mypy src\n"}, True),
         ({"pyproject.toml": PYPROJECT, "tox.ini": TOX + "    pyright src\n"}, False),
         ({"pyproject.toml": PYPROJECT, "tox.ini": TOX.replace("ty check", "pytest")}, False),
-        ({"pyproject.toml": PYPROJECT.replace("[tool.ty]", "[tool.ruff]"), "tox.ini": TOX}, False),
+        # gimmegit: its justfile runs `uv run ty check`, its pyproject.toml has no [tool.ty]
+        ({"pyproject.toml": UNCONFIGURED, "justfile": "lint:\n  uv run ty check\n"}, True),
+        ({"pyproject.toml": UNCONFIGURED, "tox.ini": TOX}, True),
+        ({"pyproject.toml": UNCONFIGURED, "tox.ini": TOX + "    pyright src\n"}, False),
+        ({"pyproject.toml": UNCONFIGURED, "tox.ini": TOX.replace("ty check", "pytest")}, False),
     ],
-    ids=["tox", "ty-toml", "subtable", "mypy-too", "pyright-too", "not-run", "not-configured"],
+    ids=[
+        "tox",
+        "ty-toml",
+        "subtable",
+        "mypy-too",
+        "pyright-too",
+        "not-run",
+        "not-configured",
+        "not-configured-tox",
+        "not-configured-pyright-too",
+        "neither",
+    ],
 )
 def test_what_gates_on_ty(tmp_path: Path, files: dict[str, str], gated: bool) -> None:
     root = written(tmp_path, {**files, ".git/HEAD": ""})
@@ -60,10 +76,17 @@ def test_what_gates_on_ty(tmp_path: Path, files: dict[str, str], gated: bool) ->
     assert (chosen is not None and chosen.name == "ty") == gated
 
 
-def test_a_package_below_is_the_gates_unless_it_configures_its_own(tmp_path: Path) -> None:
-    root = written(tmp_path, {**FILES, ".git/HEAD": "", "own/pyrightconfig.json": "{}"})
+@pytest.mark.parametrize("pyproject", [PYPROJECT, UNCONFIGURED], ids=["ty", "ty-defaults"])
+def test_a_package_below_is_the_gates_unless_it_configures_its_own(
+    tmp_path: Path, pyproject: str
+) -> None:
+    """A package below configuring no checker is the gate's at the top, also where the top
+    configures no ty: what runs ty at the top (its tox.ini) is no gate of the package."""
+    own = {"own/pyrightconfig.json": "{}", "tools/pyproject.toml": UNCONFIGURED}
+    root = written(tmp_path, {**FILES, "pyproject.toml": pyproject, ".git/HEAD": "", **own})
     servers = definitions()
     assert gate_ty(servers["basedpyright"], root / "tools", servers) is not None
+    assert ty_gate._governing(root / "tools") == root
     assert gate_ty(servers["basedpyright"], root / "own", servers) is None
 
 

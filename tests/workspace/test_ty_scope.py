@@ -16,6 +16,7 @@ from tests.workspace.test_toolchain_pyright import diagnostic_rows
 from tests.workspace.ty_cli import ty_rows
 
 PYPROJECT = '[project]\nname = "p"\nversion = "0"\n\n[tool.ty]\n'
+UNCONFIGURED = PYPROJECT.replace("[tool.ty]", "[tool.ruff]")  # no ty configuration
 FILES = {
     ".gitignore": ".venv\n",
     "app/__init__.py": "",
@@ -24,6 +25,7 @@ FILES = {
     "docs/conf.py": 'project: int = "docs"\n',
     "tools/t.py": 'count: int = "x"\n',
 }
+EVERY_FILE = sorted(name for name in FILES if name.endswith(".py"))
 
 
 def _files(root: Path) -> tuple[list[str], str | None]:
@@ -83,13 +85,7 @@ def test_the_commands_excludes_follow_the_configurations(tmp_path: Path) -> None
     lint = "#!/bin/sh -e\nty check --exclude gen --exclude 'app/alembic/**' --exclude '!docs'\n"
     root = _project(tmp_path, {**more, "pyproject.toml": config, "scripts/lint.sh": lint})
     files, note = _files(root)
-    assert files == [
-        "app/__init__.py",
-        "app/gen/made.py",
-        "app/main.py",
-        "docs/conf.py",
-        "tools/t.py",
-    ]
+    assert files == EVERY_FILE
     assert note == "src.exclude = docs; --exclude gen, app/alembic/**, !docs"
     arguments = ("--exclude", "gen", "--exclude", "app/alembic/**", "--exclude", "!docs")
     flagged = _flagged(root, *arguments)
@@ -181,3 +177,23 @@ def test_ty_chosen_in_lspd_toml_checks_its_configurations_files(tmp_path: Path) 
         ["app/__init__.py", "app/gen/made.py", "app/main.py"],
         "src.include = app",
     )
+
+
+def test_a_gate_running_ty_without_its_configuration_is_tys(tmp_path: Path) -> None:
+    """gimmegit: its justfile runs `uv run ty check`, its pyproject.toml has no [tool.ty]:
+    ty's defaults judge every file but its default excludes (basedpyright's defaults said 11
+    errors and 744 warnings where its gate says 0). A package below configuring nothing is
+    the gate's; where nothing runs ty, every file is basedpyright's, as before."""
+    more = {"app/dist/d.py": 'd: int = "x"\n', "tools/pyproject.toml": UNCONFIGURED}
+    just = {"pyproject.toml": UNCONFIGURED, "justfile": "lint:\n  uv run ty check\n", **more}
+    root = _project(tmp_path, just)
+    files, note = _files(root)
+    assert files == EVERY_FILE
+    assert note == "no ty configuration: every Python file"
+    assert answer(root, gate_scope).projects[0].config == "ty's defaults"
+    assert _flagged(root) == ["app/gen/made.py", "app/main.py", "docs/conf.py", "tools/t.py"]
+    written(root, {"justfile": "lint:\n  uv run pytest\n"})
+    scope = answer(root, gate_scope)
+    unread = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
+    assert {(p.config, p.note) for p in scope.projects} == {(None, unread)}
+    assert len(scope.files) == 5

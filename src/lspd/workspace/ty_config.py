@@ -1,7 +1,11 @@
-"""Whether a project's gate is ty's: it configures ty, and what runs its checker runs ty
-alone (`ty_gate` chooses its server, `ty_scope` its files, `mypy_config` leaves it to ty
-where a mypy configuration is left over that nothing runs), or ty beside mypy (typer's
-lint.sh: `mypy typer`, then `ty check typer`; `mypy_config` has both judge it)."""
+"""Whether a project's gate is ty's: what runs its checker runs ty alone (`ty_gate`
+chooses its server, `ty_scope` its files, `mypy_config` leaves it to ty where a mypy
+configuration is left over that nothing runs), or ty beside mypy (typer's lint.sh: `mypy
+typer`, then `ty check typer`; `mypy_config` has both judge it). Read where the project
+configures ty, and at a repository's outermost project configuring none (gimmegit's
+justfile runs `uv run ty check`, its pyproject.toml has no `[tool.ty]`: ty's defaults
+judge it; lspd's basedpyright said 11 errors and 744 warnings where its gate says none). A
+package below configuring no ty is its top's: what runs ty there runs it at the top."""
 
 from __future__ import annotations
 
@@ -26,22 +30,34 @@ from lspd.workspace.pyright_scope import PYPROJECT
 
 TY = "ty"
 CONFIG = "ty.toml"
+DEFAULTS = "ty's defaults"  # the label of a project configuring no ty whose gate runs it
 _MYPYS = frozenset({"mypy", "dmypy"})
 _CHECKERS = (TY, *_MYPYS, "pyright", "basedpyright")
 _RAN: Memo[frozenset[str]] = Memo()
 
 
 def gated_ty(project: Path) -> bool:
-    """Whether the project at `project` configures ty and gates on it alone (nothing of it
-    runs another checker). Read again when a file it was read from changes."""
+    """Whether the project at `project` gates on ty alone (nothing of it runs another
+    checker). Read again when a file it was read from changes."""
     return _ran(project) == {TY}
 
 
 def ty_beside_mypy(project: Path) -> bool:
-    """Whether the project at `project` configures ty and gates on ty and mypy (or dmypy),
-    on no pyright."""
+    """Whether the project at `project` gates on ty and mypy (or dmypy), on no pyright."""
     checkers = _ran(project)
     return TY in checkers and bool(checkers & _MYPYS) and not checkers - _MYPYS - {TY}
+
+
+def ty_home(project: Path) -> bool:
+    """Whether ty's reading of the project at `project` is the question: it configures ty,
+    or (its repository's outermost project) something of it runs ty; its gate ty's or not."""
+    return configures_ty(project) or (outermost(project) and TY in _ran(project))
+
+
+def may_gate_ty(project: Path) -> bool:
+    """Whether the project at `project` may gate on ty (`gated_ty`): it configures ty, or
+    is its repository's outermost project; what runs its checker decides."""
+    return configures_ty(project) or outermost(project)
 
 
 def gate_paths(project: Path) -> list[Path]:
@@ -51,14 +67,25 @@ def gate_paths(project: Path) -> list[Path]:
 
 
 def _ran(project: Path) -> frozenset[str]:
-    """The checkers the project's scripts, hooks and workflows run where it configures ty;
-    none where it does not."""
+    """The checkers the project's scripts, hooks and workflows run where it configures ty
+    or is its repository's outermost project; none elsewhere."""
+    if not may_gate_ty(project):  # no script read (a uv workspace's 400 members)
+        return frozenset()
     paths = tuple(gate_paths(project))
-    return _RAN.get(project, paths, lambda: (frozenset(_ran_now(project)), ()))
+    return _RAN.get(project, paths, lambda: (frozenset(ran(project, _CHECKERS)), ()))
 
 
-def _ran_now(project: Path) -> set[str]:
-    return ran(project, _CHECKERS) if configures_ty(project) else set()
+def outermost(project: Path) -> bool:
+    """Whether `project` holds a pyproject.toml and no folder above it in its repository
+    does: what runs ty there runs it on this project (a package below is its files)."""
+    if not (project / PYPROJECT).is_file():
+        return False
+    for folder in (project, *project.parents):
+        if folder != project and (folder / PYPROJECT).is_file():
+            return False
+        if (folder / ".git").exists():
+            return True
+    return True
 
 
 def errors_on_warning(project: Path) -> bool:
@@ -83,7 +110,9 @@ def ty_table(project: Path) -> dict[str, Any]:
 
 def label(project: Path) -> str:
     """How answers name the ty configuration of the project at `project`."""
-    return CONFIG if (project / CONFIG).is_file() else f"{PYPROJECT} [tool.ty]"
+    if (project / CONFIG).is_file():
+        return CONFIG
+    return f"{PYPROJECT} [tool.ty]" if configures_ty(project) else DEFAULTS
 
 
 def configures_ty(project: Path) -> bool:

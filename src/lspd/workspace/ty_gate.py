@@ -30,7 +30,7 @@ from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import TY, configures_ty, errors_on_warning, gated_ty, ty_beside_mypy
+from lspd.workspace.ty_config import TY, errors_on_warning, gated_ty, ty_beside_mypy, ty_home
 from lspd.workspace.ty_options import ty_options
 from lspd.workspace.ty_paths import server_src
 
@@ -108,12 +108,13 @@ def _own_version() -> str | None:
 
 def _governing(project: Path) -> Path | None:
     """The folder whose ty gate judges the project at `project`: the nearest folder at or
-    above it, in its repository, configuring a checker, where it configures ty and gates on
-    it alone or beside mypy; None where that is no ty gate. A package below with no checker
-    configuration of its own is the gate's (pipx's testdata/*/setup.py: basedpyright said 3
-    errors and 5 warnings there, which its `ty check` at the top never reports)."""
+    above it, in its repository, configuring a checker or ty, or whose gate runs ty
+    (`ty_home`: gimmegit's configures none), where it gates on ty alone or beside mypy; None
+    where that is no ty gate. A package below with no checker configuration of its own is
+    the gate's (pipx's testdata/*/setup.py: basedpyright said 3 errors and 5 warnings there,
+    which its `ty check` at the top never reports)."""
     for folder in (project, *project.parents):
-        if configures_ty(folder):
+        if ty_home(folder):
             return folder if gated_ty(folder) or ty_beside_mypy(folder) else None
         if configures_checker(folder) or (folder / ".git").exists():
             return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lspd.workspace.ty_config import ran_on, ty_table
+from lspd.workspace.ty_config import configures_ty, ran_on, ty_table
 from lspd.workspace.ty_options import ty_options
 
 if TYPE_CHECKING:
@@ -59,7 +59,10 @@ def ty_files(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     lists = (("include", include), ("exclude", exclude))
     said = [f"src.{key} = {', '.join(value)}" for key, value in lists if value]
     said += [command.removeprefix("; ")] if command else []
-    return chosen, "; ".join(said) or f"ty's configuration names no files: {EVERY}"
+    unnamed = (
+        "ty's configuration names no files" if configures_ty(directory) else "no ty configuration"
+    )
+    return chosen, "; ".join(said) or f"{unnamed}: {EVERY}"
 
 
 def server_src(directory: Path) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lspd.workspace.project_scope import ProjectScope
 from lspd.workspace.pyright_scope import PYPROJECT
-from lspd.workspace.ty_config import CONFIG, configures_ty, gate_paths, gated_ty, label
+from lspd.workspace.ty_config import CONFIG, configures_ty, gate_paths, gated_ty, label, may_gate_ty
 from lspd.workspace.ty_paths import ty_files
 
 
@@ -18,15 +18,16 @@ def ty_projects(
     files: list[Path], directories: list[Path], read: list[Path], chosen: bool = False
 ) -> list[ProjectScope]:
     """A scope for each of `directories` (holding a pyproject.toml or ty.toml) whose gate is
-    ty's alone (or configuring ty, where lspd.toml `chosen` ty), of `files` (the walk's
-    Python files) under it; the paths whose change can change that are added to `read`."""
+    ty's alone, configuring ty or not (`may_gate_ty`), or configuring ty where lspd.toml
+    `chosen` ty, of `files` (the walk's Python files) under it; the paths whose change can
+    change that are added to `read`."""
     found = []
     for directory in sorted(set(directories)):
         read += [directory / PYPROJECT, directory / CONFIG]
-        if not configures_ty(directory):
+        if not may_gate_ty(directory):
             continue
         read += gate_paths(directory)
-        if not chosen and not gated_ty(directory):
+        if not (gated_ty(directory) or (chosen and configures_ty(directory))):
             continue
         inside = [p for p in files if directory in p.parents]
         picked, note = ty_files(directory, inside)
