@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.scope import gate_scope
 from tests.conftest import answer
@@ -197,3 +199,31 @@ def test_a_gate_running_ty_without_its_configuration_is_tys(tmp_path: Path) -> N
     unread = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     assert {(p.config, p.note) for p in scope.projects} == {(None, unread)}
     assert len(scope.files) == 5
+
+
+TOX = {"tox.ini": "[testenv:type]\ncommands = ty check\n"}
+
+
+@pytest.mark.parametrize(
+    ("files", "taken"),
+    [
+        (
+            {"pyproject.toml": PYPROJECT + 'src.include = ["app", "docs"]\n[tool.basedpyright]\n'},
+            ["app/__init__.py", "app/gen/made.py", "app/main.py", "docs/conf.py"],
+        ),
+        (
+            {"pyproject.toml": UNCONFIGURED, "pyrightconfig.json": '{"include": ["app"]}'},
+            EVERY_FILE,
+        ),
+    ],
+    ids=["tool-basedpyright", "pyrightconfig-ty-defaults"],
+)
+def test_a_pyright_configuration_nothing_runs_leaves_the_files_to_ty(
+    tmp_path: Path, files: dict[str, str], taken: list[str]
+) -> None:
+    """fastmcp's gate runs ty alone: its `[tool.basedpyright]` chose lspd's files (622 where
+    ty checks 530). The files are ty's: its `src.include`, else every file (its defaults);
+    basedpyright's `include` (every file without one) is left over."""
+    root = _project(tmp_path, {**files, **TOX})
+    assert _files(root)[0] == taken
+    assert _flagged(root) == [name for name in taken if name != "app/__init__.py"]

@@ -2,7 +2,8 @@
 
 - Python (basedpyright, pyright): each `pyrightconfig.json`, or `pyproject.toml` with
   `[tool.basedpyright]` / `[tool.pyright]`, chooses files as the checker's CLI does
-  (`pyright_scope`).
+  (`pyright_scope`); where the gate runs ty alone, ty's files (`ty_scope`), whatever else
+  is configured.
 - TypeScript / JavaScript: each `tsconfig.json` / `jsconfig.json` and every config it
   references chooses its root files and the declarations its program holds
   (`typescript_projects`).
@@ -54,7 +55,7 @@ from lspd.workspace.pyright_scope import (
 )
 from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
-from lspd.workspace.ty_config import TY
+from lspd.workspace.ty_config import TY, gated_ty
 from lspd.workspace.ty_paths import ty_files
 from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
@@ -293,7 +294,9 @@ def _python(
     ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
 ) -> list[ProjectScope]:
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
-    found = {d: _config_in(ws, d) for d in sorted(directories)}
+    # a pyright configuration where the gate runs ty alone is left over: ty's files (fastmcp's
+    # `[tool.basedpyright]` chose 622 files where its `ty check` checks 530)
+    found = {d: _config_in(ws, d) for d in sorted(directories) if not gated_ty(d)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [ws.root, *(p.parent for name in MYPY_FILES for p in configs[name])]
     mypys = gate_mypy_scopes(ws, mypy_dirs, files)
