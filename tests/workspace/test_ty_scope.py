@@ -227,3 +227,26 @@ def test_a_pyright_configuration_nothing_runs_leaves_the_files_to_ty(
     root = _project(tmp_path, {**files, **TOX})
     assert _files(root)[0] == taken
     assert _flagged(root) == [name for name in taken if name != "app/__init__.py"]
+
+
+def test_hidden_folders_ty_checks_are_the_gates(tmp_path: Path) -> None:
+    """Measured on ty 1.0.0: it checks a hidden folder (.scripts/, .github/scripts/, .cache/,
+    which lspd's walk leaves out wherever it is) but those of its default excludes (.tox/)
+    and what the .gitignore leaves out; lspd's walk left every hidden folder out. A
+    `[tool.basedpyright]` project's stay out (its default `**/.*` exclude:
+    tests/workspace/test_scope.py)."""
+    hidden = {
+        ".scripts/s.py": 's: int = "x"\n',
+        ".github/scripts/g.py": 'g: int = "x"\n',
+        ".tox/t.py": 't: int = "x"\n',
+        ".cache/c.py": 'c: int = "x"\n',
+        ".local/l.py": 'l: int = "x"\n',
+        ".gitignore": ".venv\n.local/\n",
+        ".git/HEAD": "",  # ty reads the .gitignore in a repository alone
+        "tox.ini": "[testenv:type]\ncommands = ty check\n",
+    }
+    root = _project(tmp_path, {"pyproject.toml": PYPROJECT, **hidden})
+    files, _ = _files(root)
+    hidden_checked = [".cache/c.py", ".github/scripts/g.py", ".scripts/s.py"]
+    assert files == sorted([*hidden_checked, *EVERY_FILE])
+    assert _flagged(root) == [*hidden_checked, *EVERY_FILE[1:]]

@@ -53,7 +53,9 @@ from lspd.workspace.pyright_scope import (
     files_of,
     is_toml,
 )
-from lspd.workspace.tsconfig_scope import CONFIG_NAMES, Solution
+from lspd.workspace.scope_walk import Walk
+from lspd.workspace.scope_walk import walk as walk_root
+from lspd.workspace.tsconfig_scope import Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
 from lspd.workspace.ty_config import TY, gated_ty
 from lspd.workspace.ty_paths import ty_files
@@ -66,7 +68,6 @@ if TYPE_CHECKING:
 PYRIGHT_SERVERS = {"basedpyright", "pyright"}
 # the files whose imports chose mypy's part, stamped, and what was read of their imports
 Imports = tuple[tuple[tuple[Path, Stamp], ...], tuple[tuple[Path, ImportsRead], ...]]
-WALK_LIMIT = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -96,20 +97,6 @@ _cache: weakref.WeakKeyDictionary[Workspace, tuple[int, Walk, GateScope, float]]
 _walked: weakref.WeakKeyDictionary[Workspace, tuple[int, int]] = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True)
-class Walk:
-    """What lspd's walk finds under the root: the source files, each configuration by name."""
-
-    sources: tuple[Path, ...]  # in the walk's order
-    configs: dict[str, list[Path]]
-
-    def same(self, other: Walk) -> bool:
-        """Whether `other` found the same files (in any order)."""
-        mine = {name: set(paths) for name, paths in self.configs.items()}
-        theirs = {name: set(paths) for name, paths in other.configs.items()}
-        return set(self.sources) == set(other.sources) and mine == theirs
-
-
 async def gate_scope(ws: Workspace) -> GateScope:
     """The gate's files of the workspace. In a daemon (a watcher runs) it is kept while no
     file came or went and no configuration it read changed. A file told created that
@@ -126,7 +113,7 @@ async def gate_scope(ws: Workspace) -> GateScope:
     if asked is not None and cached is not None and cached[3] >= asked:
         return cached[2]
     made = time.monotonic()
-    walk = await asyncio.to_thread(_walk, ws)
+    walk = await asyncio.to_thread(walk_root, ws)
     same = watched and cached is not None and cached[1].same(walk)
     if same and cached is not None and _unchanged(cached[2]):
         scope = cached[2]
@@ -200,19 +187,6 @@ def _refollowed(ws: Workspace, walk: Walk, scope: GateScope) -> GateScope:
     return replace(scope, projects=projects, files=chosen, outside=outside)
 
 
-def _walk(ws: Workspace) -> Walk:
-    sources: list[Path] = []
-    configs: dict[str, list[Path]] = defaultdict(list)  # file name -> paths found
-    for directory, names in ws.ignore.walk(WALK_LIMIT):
-        for name in names:
-            path = directory / name
-            if name in (CONFIG_JSON, PYPROJECT, TY_CONFIG, *CONFIG_NAMES, *MYPY_FILES):
-                configs[name].append(path)
-            if ws.handler(path) is not None:
-                sources.append(path)
-    return Walk(tuple(sources), dict(configs))
-
-
 def _scope(ws: Workspace, walk: Walk) -> GateScope:
     sources = list(walk.sources)
     configs = defaultdict(list, {name: list(found) for name, found in walk.configs.items()})
@@ -231,13 +205,13 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     for language, files in sorted(by_language.items()):
         name = _server(ws, files[0])
         if language == "python" and name in PYRIGHT_SERVERS:
-            projects += _python(ws, files, configs, read)
+            projects += _python(ws, files, configs, read, walk.hidden)
         elif language == "typescript":
             python = "python" in by_language
             projects += typescript_projects(ws, files, configs, read, solution, python)
         elif name == TY:  # lspd.toml's choice: its configuration's files
             homes = [p.parent for p in configs[PYPROJECT] + configs[TY_CONFIG]]
-            ty = ty_projects(files, homes, read, chosen=True)
+            ty = ty_projects([*files, *walk.hidden], homes, read, chosen=True)
             loose = [p for p in files if not under(p, {s.project for s in ty}, ws.root)]
             note = f"{name} reads no configuration of which files to check: every file"
             projects += ty + fallback(ws, loose, language, note)
@@ -291,8 +265,14 @@ def _server(ws: Workspace, path: Path) -> str:
 
 
 def _python(
-    ws: Workspace, files: list[Path], configs: dict[str, list[Path]], read: list[Path]
+    ws: Workspace,
+    files: list[Path],
+    configs: dict[str, list[Path]],
+    read: list[Path],
+    hidden: tuple[Path, ...] = (),
 ) -> list[ProjectScope]:
+    """The Python projects' files: each configuration's, ty's of a ty gate with those of
+    the hidden folders ty walks (`hidden`: lspd's walk leaves them out), else every one."""
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
     # a pyright configuration where the gate runs ty alone is left over: ty's files (fastmcp's
     # `[tool.basedpyright]` chose 622 files where its `ty check` checks 530)
@@ -317,7 +297,8 @@ def _python(
         projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
-    ty = ty_projects(files, [p.parent for p in configs[PYPROJECT] + configs[TY_CONFIG]], read)
+    homes = [p.parent for p in configs[PYPROJECT] + configs[TY_CONFIG]]
+    ty = ty_projects([*files, *hidden], homes, read)
     projects += [p for p in ty if p.project not in governed]  # ty's alone: none configures both
     governed |= {p.project for p in ty}
     loose = [p for p in files if not under(p, governed, ws.root)]
