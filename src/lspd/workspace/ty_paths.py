@@ -43,9 +43,7 @@ def ty_files(directory: Path, inside: list[Path]) -> tuple[list[Path], str]:
     it) less those `src.exclude` and the default excludes leave out (`ty check src tests`
     with `exclude = ["tests/assets"]` leaves tests/assets out, `ty check tests/assets`
     checks it: an exclude is not applied to the folder named itself)."""
-    include, exclude, excluded = _lists(directory)
-    taken = _patterns(directory, include) if include else None
-    left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude, *excluded])
+    include, exclude, excluded, taken, left = _rules(directory)
     command = f"; --exclude {', '.join(excluded)}" if excluded else ""
     if (given := ran_on(directory)) is not None:  # given paths: ty checks those alone
         named, paths = given
@@ -72,9 +70,7 @@ def server_src(directory: Path) -> dict[str, list[str]]:
     and a `!` for each path it names that an exclude leaves out. The server's inline
     `configuration` lists follow the configuration file's (measured on ty 1.0.0: an inline
     `exclude = ["!docs"]` takes back `src.exclude = ["docs"]`)."""
-    include, exclude, excluded = _lists(directory)
-    taken = _patterns(directory, include) if include else None
-    left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude, *excluded])
+    _, _, excluded, taken, left = _rules(directory)
     more_include, more_exclude = [], list(excluded)
     given = ran_on(directory)
     for name in given[1] if given is not None else ():
@@ -89,12 +85,19 @@ def server_src(directory: Path) -> dict[str, list[str]]:
     return {key: value for key, value in lists if value}
 
 
-def _lists(directory: Path) -> tuple[list[str], list[str], list[str]]:
-    """The configuration's `src.include` and `src.exclude`, and the command's `--exclude`."""
+def _rules(
+    directory: Path,
+) -> tuple[list[str], list[str], list[str], pathspec.GitIgnoreSpec | None, pathspec.GitIgnoreSpec]:
+    """The configuration's `src.include` and `src.exclude`, the command's `--exclude`, and
+    as patterns what `src.include` takes (None: every file) and what the excludes and ty's
+    default excludes leave out."""
     src = ty_table(directory).get("src")
     src = src if isinstance(src, dict) else {}
     include, exclude = _entries(src.get("include")), _entries(src.get("exclude"))
-    return include, exclude, _entries(list(ty_options(directory).exclude))
+    excluded = _entries(list(ty_options(directory).exclude))
+    taken = _patterns(directory, include) if include else None
+    left = _patterns(directory, [*DEFAULT_EXCLUDES, *exclude, *excluded])
+    return include, exclude, excluded, taken, left
 
 
 def _given(
