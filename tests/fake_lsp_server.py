@@ -24,6 +24,9 @@ Every mode behaves like a well-mannered server except for its one fault:
 - `non-ascii`: the hover contains accented letters, an emoji and the hovered line of the
   document the client opened (so miscounted lengths either way break the conversation).
 - `chatty-stderr`: writes megabytes to stderr at start and on every hover.
+- `refuse-diagnostics`: offers pulled diagnostics, and answers a document holding the word
+  `refuse` "server cancelled the request" (-32802) every time (as ty did while other files
+  changed); the others an empty report.
 
 With `--once FILE` the fault (of a hover, or of `initialize` for the two start modes) happens
 only while FILE does not exist (it is created when the fault fires), so a restarted server
@@ -157,10 +160,20 @@ class FakeServer:
                 os._exit(2)
             if self.fault("slow-start"):
                 time.sleep(self.delay)
-            capabilities = {"hoverProvider": True, "textDocumentSync": 1}
+            capabilities: dict[str, Any] = {"hoverProvider": True, "textDocumentSync": 1}
+            if "refuse-diagnostics" in self.modes:
+                capabilities["diagnosticProvider"] = {
+                    "interFileDependencies": False,
+                    "workspaceDiagnostics": False,
+                }
             self.reply(request_id, {"capabilities": capabilities, "serverInfo": {"name": "fake"}})
         elif method == "textDocument/hover":
             self.hover(request_id, params)
+        elif method == "textDocument/diagnostic" and "refuse-diagnostics" in self.modes:
+            if "refuse" in self.documents.get(params["textDocument"]["uri"], ""):
+                self.fail(request_id, -32802, "server cancelled the request")
+            else:
+                self.reply(request_id, {"kind": "full", "items": []})
         elif method == "fake/replies":
             self.waiting_for_replies.append(request_id)
             self.answer_replies()

@@ -5,6 +5,7 @@ failed whole on the first such file and said nothing of the others)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,4 +69,32 @@ def test_a_server_that_exits_before_initialize_is_skipped_with_what_it_said(
         "not answered: language server rust-analyzer could not start: it exited with code 1 "
         f"before answering `initialize` ({UNKNOWN}); is it installed? install it with: rustup "
         f"component add rust-analyzer; its log is {log}"
+    )
+
+
+FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"
+
+
+def test_a_file_its_server_refuses_is_skipped_with_why_and_the_others_stand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a server refusing one file's diagnostics every time it is asked (ty cancelled FastAPI's
+    # routing.py so while other files changed): before, the whole check failed with its error
+    root = _project(tmp_path)
+    (root / "crate" / "src" / "lib.rs").write_text("// refuse\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in = bin_dir / "rust-analyzer"
+    stand_in.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_SERVER}" --mode refuse-diagnostics\n'
+    )
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{_path_without_rust_analyzer()}")
+    checked = answer(root, lambda ws: check_all(ws, None))
+    assert [(d.path, d.line) for d in checked.everything] == [("app.py", 1)]
+    assert {r.path for r in checked.results} == {"app.py", "crate/src/main.rs"}
+    (skipped,) = not_answered(checked.skipped)
+    assert (skipped.path, skipped.reason) == (
+        "crate/src/lib.rs",
+        "not answered: rust-analyzer refused textDocument/diagnostic: server cancelled the request",
     )

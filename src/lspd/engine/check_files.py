@@ -6,9 +6,10 @@ workspace's diagnostics timeout (20 s -> 120 s). On a busy machine a cold basedp
 answers SQLAlchemy's first files only once it has loaded most of the project, behind the
 files asked before them, and a 20 s timeout failed every one of them (the check answered
 nothing, or lspd restarted the server for a file it had given up on). A file that timed out,
-or whose server crashed under it, is asked again once the others are answered, alone, with
-`RETRY_SCALE` times the timeout; still unanswered, it is named in the check's `skipped`
-("not answered") and the others' results stand. A server that is silent for good is the
+whose server crashed under it or refused it, is asked again once the others are answered,
+alone, with `RETRY_SCALE` times the timeout; still unanswered, it is named in the check's
+`skipped` ("not answered") and the others' results stand (a server that refused one file
+failed the whole check). A server that is silent for good is the
 stall watch's to restart (`lsp/stall.py`, restart_after), its file set aside.
 
 The results are the caller's (`Answers`: `ops` makes each file's answer model, reusing the
@@ -28,7 +29,7 @@ from typing import Protocol, TypeVar
 
 from lspd.engine import second_server
 from lspd.engine.yielding import Turn, free
-from lspd.errors import InvalidInput, ServerCrashed, ServerNotInstalled, ServerTimeout
+from lspd.errors import InvalidInput, ServerError, ServerNotInstalled
 from lspd.lsp import shapes
 from lspd.lsp.positions import Encoding
 from lspd.lsp.session import Session
@@ -41,7 +42,6 @@ CONCURRENCY = 4  # files asked about at once: more only queues at a single-threa
 SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
 RETRY_SCALE = 30.0  # the same, asked again alone
 NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
-Failed = ServerTimeout | ServerCrashed | ServerNotInstalled
 R = TypeVar("R")
 # Per file: the server's answer (`answer_of` its items; None: convert the next one anew)
 # and the result the caller made of it.
@@ -104,7 +104,7 @@ async def ask_each(
     closed again, as every file is without `known`. `renewed(result)` is told of each result
     in `known` replaced, as it comes. Each file is asked in a `turn` (`engine/yielding.py`)."""
     gate = asyncio.Semaphore(CONCURRENCY)
-    failed: dict[Path, Failed] = {}
+    failed: dict[Path, ServerError] = {}
 
     async def one(path: Path, scale: float) -> R | None:
         async with gate, turn():
@@ -116,7 +116,7 @@ async def ask_each(
                 return result
             except InvalidInput:
                 return None  # not a readable source file (binary, not UTF-8, a link leading out)
-            except (ServerTimeout, ServerCrashed, ServerNotInstalled) as exc:
+            except ServerError as exc:  # timed out, crashed, not installed, refused it
                 failed[path] = exc
                 return None
             finally:
@@ -165,7 +165,7 @@ async def _shared_asked(
 
 async def _again(
     ws: Workspace,
-    failed: dict[Path, Failed],
+    failed: dict[Path, ServerError],
     found: dict[Path, R | None],
     one: Callable[[Path], Awaitable[R | None]],
     skipped: list[Skipped],
