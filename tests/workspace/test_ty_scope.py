@@ -11,7 +11,7 @@ import pytest
 
 from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.scope import gate_scope
-from tests.conftest import answer
+from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
 from tests.workspace.test_toolchain_pyright import diagnostic_rows
@@ -250,3 +250,18 @@ def test_hidden_folders_ty_checks_are_the_gates(tmp_path: Path) -> None:
     hidden_checked = [".cache/c.py", ".github/scripts/g.py", ".scripts/s.py"]
     assert files == sorted([*hidden_checked, *EVERY_FILE])
     assert _flagged(root) == [*hidden_checked, *EVERY_FILE[1:]]
+
+
+def test_a_hidden_folders_file_is_read_anew_at_each_check(tmp_path: Path) -> None:
+    """The watcher follows no hidden folder: a file of one that ty checks is closed again
+    after each check (not kept open, answered "unchanged" of its old text), so an edit there
+    is seen by the next check of a daemon."""
+    hidden = {".scripts/s.py": 's: int = "x"\n', **TOX}
+    root = _project(tmp_path, {"pyproject.toml": PYPROJECT, **hidden})
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        before = warm.run(workspace_diagnostics(warm.ws))
+        assert ".scripts/s.py" in {d.path for d in before.diagnostics}
+        (root / ".scripts" / "s.py").write_text("s: int = 1\n")
+        after = warm.run(workspace_diagnostics(warm.ws))
+        assert ".scripts/s.py" not in {d.path for d in after.diagnostics}
+        assert len(after.diagnostics) == len(before.diagnostics) - 1

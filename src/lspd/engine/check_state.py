@@ -24,6 +24,7 @@ from lspd.engine.check_files import Known
 from lspd.engine.native_reach import NativeSeen
 from lspd.engine.python_affected import PythonSeen
 from lspd.engine.results import WholeCheck
+from lspd.workspace.files import stamp
 
 R = TypeVar("R")
 C = TypeVar("C", bound=WholeCheck)  # the caller's whole check (`ops`: `Checked`)
@@ -76,6 +77,15 @@ class WholeState(CheckState[R], Generic[R, C]):
     has changed (the watcher counts changes): paging through a check costs one check."""
 
     last: dict[Question, C] = field(default_factory=dict)
+    # Per question, the files of its check no watcher follows (a hidden folder's, which ty
+    # checks), as they were: one changed since, the check is made again.
+    unfollowed: dict[Question, dict[Path, tuple[int, int] | None]] = field(default_factory=dict)
+
+    def keep(self, question: Question, checked: C, unfollowed: list[Path]) -> None:
+        """`checked` is the last check of `question`; `unfollowed`: its files no watcher
+        follows, told changed by their stamps."""
+        self.last[question] = checked
+        self.unfollowed[question] = {path: stamp(path) for path in unfollowed}
 
     def keep_only(self, paths: set[Path], shown: set[str]) -> None:
         """Forget the files a whole-workspace check no longer has (deleted, ignored): by
@@ -96,4 +106,5 @@ class WholeState(CheckState[R], Generic[R, C]):
         last = self.last.get(question)
         if last is None or changes is None or last.changes != changes:
             return None
-        return last
+        unfollowed = self.unfollowed.get(question, {})
+        return last if all(stamp(p) == s for p, s in unfollowed.items()) else None

@@ -189,7 +189,8 @@ async def _checked(
     whole = Whole(counted, results, made_at, watched, sorted(asked + rest), scope, skipped, stops)
     checked = checks.made(whole)
     if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
-        memory.last[question] = checked  # a file not answered is asked again next time
+        unfollowed = [p for p in matched if ws.ignore(p)]
+        memory.keep(question, checked, unfollowed)  # a file not answered: asked again next time
     else:  # and its last result is not reused as if no edit could have changed it
         memory.python = None
     return checked
