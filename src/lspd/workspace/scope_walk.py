@@ -31,6 +31,7 @@ WALK_LIMIT = 10_000_000
 CONFIGS = frozenset((CONFIG_JSON, PYPROJECT, TY_CONFIG, *CONFIG_NAMES, *MYPY_FILES))
 # the hidden folders ty leaves out wherever they are (`.git`, `.venv`, `.tox`, ...); it
 # walks the others, lspd's own left out too (`.cache`, `.pytest_cache`: measured)
+_PYTHON = (".py", ".pyi")  # what ty checks of a hidden folder
 _TY_LEAVES = frozenset(e.removeprefix("**/").rstrip("/") for e in DEFAULT_EXCLUDES)
 
 
@@ -66,6 +67,8 @@ def walk(ws: Workspace) -> Walk:
         inside = any(_hidden(part) for part in prefix.split("/"))
         dirnames[:] = [d for d in dirnames if _walked(ignore, prefix + d, d)]
         for name in filenames:
+            if inside and not name.endswith(_PYTHON):
+                continue  # a hidden folder's (a JavaScript tool's cache: thousands of files)
             if ignore.hides(prefix + name, name, False):
                 continue
             path = base / name
