@@ -126,3 +126,17 @@ def test_files_whose_server_died_under_them_are_asked_again(
     assert any("asking again, alone" in r.getMessage() for r in caplog.records)
     assert again.skipped == []
     assert summary(again).model_dump() == summary(first).model_dump()
+
+
+def test_a_file_the_walk_leaves_out_is_checked_when_named(watched: Warm) -> None:
+    # `lspd check gen/g.py` of a file the .gitignore lists said "0 files, 0 errors" (exit 0);
+    # named, it is checked, as a checker checks a file its command names. A glob is the
+    # walk's; the watcher does not follow it, so its edit is told by its stamp.
+    (watched.root / ".gitignore").write_text("gen/\n")
+    generated = watched.root / "gen" / "g.py"
+    generated.parent.mkdir()
+    generated.write_text('x: int = "s"\n')
+    assert codes(watched, "gen/g.py") == [(1, "reportAssignmentType")]
+    assert watched.run(check_all(watched.ws, ["gen/*.py"])).results == []
+    generated.write_text("x: int = 1\n")
+    assert codes(watched, "gen/g.py") == []

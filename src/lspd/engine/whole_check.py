@@ -221,10 +221,19 @@ async def matched_files(
     """The files to check, and the gate's scope that chose them (None: `paths` or `every`)."""
     if paths or every:
         found = ws.projects.source_files(limit=10_000_000)
-        return None, sorted(p for p in found if selected(ws.display(p), paths))
+        chosen = {p for p in found if selected(ws.display(p), paths)}
+        return None, sorted(chosen | _named(ws, paths or []))
     scope = await gate_scope(ws)
     ws.follow(path for path, _ in scope.read)  # a configuration outside the root (../base.json)
     return scope, list(scope.files)
+
+
+def _named(ws: Workspace, paths: list[str]) -> set[Path]:
+    """The source files `paths` name as they are (no glob), which the walk leaves out (the
+    .gitignore's, a hidden folder's): asked about by name, they are checked, as a checker
+    checks a file its command names whatever its excludes say (else "0 files, 0 errors")."""
+    named = ((ws.root / p).resolve() for p in paths if not any(c in p for c in "*?["))
+    return {p for p in named if p.is_file() and p.is_relative_to(ws.root) and ws.handler(p)}
 
 
 def selected(shown: str, globs: list[str] | None) -> bool:
