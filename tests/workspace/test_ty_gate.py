@@ -213,3 +213,27 @@ def test_a_mypy_configuration_nothing_runs_is_left_to_ty(tmp_path: Path) -> None
     )
     written(root, {"tox.ini": TOX + "    mypy app\n"})
     assert choose(root).checkers == ("mypy", "basedpyright")
+
+
+def test_a_pinned_version_that_cannot_be_installed_says_why_in_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A uv.lock pinning a ty no index has: its files are skipped with pip's error lines
+    (not its list of the 150 versions there are) and the command that installs it where
+    lspd takes it (not into the folder lspd moves from, which lspd never reads)."""
+    lock = 'version = 1\n\n[[package]]\nname = "ty"\nversion = "0.0.999"\n'
+    root = written(tmp_path / "p", {**FILES, "uv.lock": lock})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    monkeypatch.setenv("LSPD_CACHE_DIR", str(tmp_path / "cache"))
+    checked = answer(root, check_all)
+    assert checked.results == [] and len(checked.skipped) == 4
+    reason = checked.skipped[0].reason
+    why, by_hand = reason.split("\n")
+    assert why == (
+        "not answered: installing ty failed (exit 1): ERROR: Could not find a version that "
+        "satisfies the requirement ty==0.0.999 / ERROR: No matching distribution found for "
+        "ty==0.0.999"
+    )
+    target = tmp_path / "cache" / "pip-ty-0.0.999" / "target"
+    assert by_hand.startswith("run it yourself: ")
+    assert by_hand.endswith(f" -m pip install -q --target {target} ty==0.0.999")

@@ -9,6 +9,7 @@ import asyncio
 import fcntl
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,7 +96,8 @@ def _pip_target(definition: ServerDefinition, packages: list[str]) -> str:
     partial = target.with_name(f"{PIP_TARGET}.partial")
     shutil.rmtree(partial, ignore_errors=True)
     argv = python_argv("-m", "pip", "install", "-q", "--target", str(partial), *packages)
-    shown = _run(definition, argv)
+    by_hand = python_argv("-m", "pip", "install", "-q", "--target", str(target), *packages)
+    shown = _run(definition, argv, by_hand=by_hand)
     shutil.rmtree(target, ignore_errors=True)  # a broken one (a missing executable) goes
     partial.replace(target)
     return shown
@@ -130,6 +132,17 @@ def _apt_install(definition: ServerDefinition, packages: list[str]) -> str:
     return " && ".join(done)
 
 
+def _said(tail: list[str]) -> list[str]:
+    """What an install's last lines say of why it failed: its error lines (pip's `ERROR:`,
+    apt's `E:`, npm's `npm error`) where there are, else the lines; pip's list of every
+    version there is (a pinned ty: 150 of them) cut."""
+    errors = [line for line in tail if line.lower().startswith(("error", "e:", "npm err"))]
+    return [_VERSIONS.sub("", line) for line in errors or tail]
+
+
+_VERSIONS = re.compile(r" \(from versions: [^)]*\)")
+
+
 def _apt_knows(package: str) -> bool:
     shown = subprocess.run(
         ["apt-cache", "policy", package], capture_output=True, text=True, check=False
@@ -138,12 +151,16 @@ def _apt_knows(package: str) -> bool:
 
 
 def _run(
-    definition: ServerDefinition, command: list[str], env: dict[str, str] | None = None
+    definition: ServerDefinition,
+    command: list[str],
+    env: dict[str, str] | None = None,
+    by_hand: list[str] | None = None,
 ) -> str:
     """Run an install command, its output shown on stderr as it comes (npm and apt take a
-    while); past `TIMEOUT_S` it is stopped and the error gives the command to run by hand."""
-    shown = " ".join(command)
-    print(f"lspd: installing {definition.name}: {shown}", file=sys.stderr, flush=True)
+    while); past `TIMEOUT_S` it is stopped and the error gives the command to run by hand
+    (`by_hand`, where that is another: pip's into the folder lspd takes, not its own)."""
+    ran, shown = " ".join(command), " ".join(by_hand or command)
+    print(f"lspd: installing {definition.name}: {ran}", file=sys.stderr, flush=True)
     tail: list[str] = []
     try:
         process = subprocess.Popen(
@@ -168,7 +185,7 @@ def _run(
         why = f"gave up after {TIMEOUT_S} s" if code == -9 else f"exit {code}"
         raise ServerNotInstalled(
             definition.name,
-            f"installing {definition.name} failed ({why}): {' / '.join(tail)}\n"
+            f"installing {definition.name} failed ({why}): {' / '.join(_said(tail))}\n"
             f"run it yourself: {shown}",
         )
-    return shown
+    return ran
