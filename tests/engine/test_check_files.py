@@ -4,6 +4,7 @@ failed whole on the first such file and said nothing of the others)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_a_server_not_installed_leaves_its_files_skipped_and_the_others_checked(
 
 
 def test_a_server_that_exits_before_initialize_is_skipped_with_what_it_said(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     # rustup's proxy for a component not installed: on PATH, it exits at once saying why (a
     # stand-in, as a machine with rustup may have the component)
@@ -70,6 +71,9 @@ def test_a_server_that_exits_before_initialize_is_skipped_with_what_it_said(
         f"before answering `initialize` ({UNKNOWN}); is it installed? install it with: rustup "
         f"component add rust-analyzer; its log is {log}"
     )
+    # asked again alone, it ended the same way: warned of once (the CLI showed it twice)
+    warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in warned] == [skipped.reason.removeprefix("not answered: ")]
 
 
 FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"

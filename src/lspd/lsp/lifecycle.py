@@ -76,6 +76,7 @@ class ServerLifecycle:
         self.environment: str | None = None  # how to fix its unresolved imports, once seen
         self.last_used = time.monotonic()
         self._crash_reason: str | None = None
+        self._warned: str | None = None  # the last end warned of: the same again is told once
         self.starts, self.started_at = 0, time.monotonic()  # processes started, the last when
         self._watch_task: asyncio.Task[None] | None = None
         self.stall = watch or stall.Stall(definition.name)  # busy, then restarted
@@ -203,7 +204,8 @@ class ServerLifecycle:
         starting = self.state == "starting"
         self._crash_reason = _ended(server, self.definition, self.stall.killed, starting)
         self._crash_reason += f"its log is {self.log_path}"
-        stall.note(self.log_path, self._crash_reason)
+        again, self._warned = self._crash_reason == self._warned, self._crash_reason
+        stall.note(self.log_path, self._crash_reason, logging.INFO if again else logging.WARNING)
         self.state = "crashed"
         server.connection.close(self._crash_reason)
         self._readiness.ended()
