@@ -5,6 +5,8 @@ it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,21 @@ def test_what_a_command_says(tmp_path: Path) -> None:
         error_on_warning=True,
     )
     assert parsed(tmp_path, ["check", "src"]) == TyOptions()
+
+
+def test_the_environment_the_command_names_resolves_the_imports(tmp_path: Path) -> None:
+    """`ty check --python ci-env`: the packages are ci-env's, not the project's .venv's (its
+    server resolved against .venv: `import-not-found` of what ci-env alone holds)."""
+    makefile = "check:\n\tty check --python ci-env app\n"
+    code = 'import only_in_ci\n\ncount: int = "three"\n'
+    root = written(tmp_path / "p", {**FILES, "Makefile": makefile, "app/m.py": code})
+    (root / ".venv").symlink_to(environment("no-mypy"))
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(root / "ci-env")], check=True
+    )
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    (root / "ci-env" / "lib" / version / "site-packages" / "only_in_ci.py").write_text("x = 1\n")
+    expected = ty_rows(root, "--python", "ci-env", "app")
+    assert "import-not-found" in {row[3] for row in ty_rows(root, "app")}  # .venv's
+    assert "import-not-found" not in {row[3] for row in expected}
+    assert diagnostic_rows(answer(root, workspace_diagnostics)) == expected

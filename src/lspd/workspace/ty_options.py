@@ -2,7 +2,8 @@
 them. A Makefile's `ty check --python-version 3.13 src tests` checks for Python 3.13 whatever
 the interpreter; ty's server reads the same from its inline `configuration` setting (which
 wins over the configuration files): `environment.python-version`, `python-platform`,
-`extra-paths`, and `rules` from `--error`/`--warn`/`--ignore` (in order, the last winning).
+`extra-paths`, `python` (`--python`: the environment it resolves imports in), and `rules`
+from `--error`/`--warn`/`--ignore` (in order, the last winning).
 `--config-file` is its `configurationFile` setting, and `--error-on-warning` tells its
 warnings as errors (`ty_gate`). `--exclude` chooses files (`ty_scope`), which lspd asks
 about: its server is not told. The first command running `ty check` is read: a script's,
@@ -21,7 +22,7 @@ from lspd.workspace.ty_config import gate_paths, hook_words, precommit_hooks, ty
 _LEVELS = {"--error": "error", "--warn": "warn", "--ignore": "ignore"}
 _ENVIRONMENT = {"--python-version": "python-version", "--python-platform": "python-platform"}
 _PATHS = {"--extra-search-path": "extra-paths"}
-_VALUED = {*_LEVELS, *_ENVIRONMENT, *_PATHS, "--config-file", "--exclude"}
+_VALUED = {*_LEVELS, *_ENVIRONMENT, *_PATHS, "--config-file", "--exclude", "--python"}
 _END = {";", "&&", "||", "|", "&"}
 _READ: Memo[TyOptions] = Memo()
 
@@ -70,6 +71,8 @@ def parsed(directory: Path, words: list[str]) -> TyOptions:
         elif name in _PATHS:
             listed = configuration.setdefault("environment", {}).setdefault(_PATHS[name], [])
             listed.append(str(directory / value))
+        elif name == "--python":  # the environment whose packages it resolves (not .venv)
+            configuration.setdefault("environment", {})["python"] = str(directory / value)
         elif name == "--config-file":
             settings["configurationFile"] = str(directory / value)
         elif name == "--exclude":
