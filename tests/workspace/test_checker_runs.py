@@ -146,3 +146,41 @@ def test_which_checkers_run_is_read_in_one_pass(tmp_path: Path) -> None:
     assert ran(tmp_path, ("mypy",)) == set()
     workflow.write_text("# " + "x" * 400_000)  # too large to read: taken as running each
     assert ran(tmp_path, ("mypy",)) == {"mypy"}
+
+
+CHECKERS = ("mypy", "ty", "pyright", "basedpyright")
+STRUCTLOG = """[testenv:typing-{pyright,ty,mypy}]
+deps =
+    pyright: pyright
+    ty: ty
+commands =
+    mypy: mypy src
+    ty: ty check
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "checkers"),
+    [
+        ("tox.ini", STRUCTLOG, {"mypy", "ty"}),  # `pyright: pyright` below `deps =`
+        (
+            "pyproject.toml",
+            '[tool.tox.env.t]\ncommands = [["pyright", "--verifytypes", "c"]]\n',
+            set(),
+        ),
+        ("Makefile", "typing:\n\tmypy && pyright --ignoreexternal --verifytypes click\n", {"mypy"}),
+        ("Makefile", "version:\n\tuv run ty version\nv:\n\tpyright --version\n", set()),
+        (".github/workflows/t.yml", "steps:\n  - run: pyright --verifytypes click\n", set()),
+        (".github/workflows/t.yml", "steps:\n  - run: uv run ty check src\n", {"ty"}),
+    ],
+    ids=["tox-deps-lines", "verifytypes", "verifytypes-after-mypy", "versions", "workflow", "ty"],
+)
+def test_what_checks_nothing_is_no_run(
+    tmp_path: Path, name: str, text: str, checkers: set[str]
+) -> None:
+    """click's gate runs `pyright --verifytypes click` (its public types' completeness, no
+    type errors), and lspd judged it by pyright: 5 errors where its gate has 0. structlog's
+    tox.ini names pyright below `deps =`, read as a command, which left out its ty."""
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_text(text)
+    assert ran(tmp_path, CHECKERS) == checkers

@@ -96,9 +96,10 @@ def test_what_runs_chooses(tmp_path: Path) -> None:
     choice = choose(root)
     assert (choice.checkers, choice.ty_beside) == (("mypy", "basedpyright"), True)
     assert choice.reason == "pyproject.toml [tool.mypy] and pyproject.toml [tool.ty]"
+    # structlog's tox runs pyright too (on a folder or two): ty is still the one beside mypy
     written(root, {"scripts/lint.sh": "#!/bin/sh -e\nmypy app\nty check app\npyright app\n"})
-    assert (ty_beside_mypy(root), gated_ty(root)) == (False, False)
-    assert choose(root).checkers == ("mypy",)
+    assert (ty_beside_mypy(root), gated_ty(root)) == (True, False)
+    assert (choose(root).checkers, choose(root).ty_beside) == (("mypy", "basedpyright"), True)
     written(root, {"scripts/lint.sh": "#!/bin/sh -e\nty check app\n"})
     assert (ty_beside_mypy(root), gated_ty(root)) == (False, True)
 
@@ -130,3 +131,22 @@ def test_a_warning_fails_the_gate_where_ty_says_so(
     checked = answer(root, workspace_diagnostics)
     said = [(d.path, d.code, d.severity) for d in checked.diagnostics]
     assert said == [("app/opened.py", "deprecated", severity)]
+
+
+def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
+    """structlog's tox runs `mypy src`, `ty check` and `pyright tests/typing`: lspd ran mypy
+    alone, and an error ty alone reports (an import mypy's `ignore_missing_imports` lets
+    by) passed lspd's check while it fails the gate."""
+    config = PYPROJECT.replace("strict = true\n", "strict = true\nignore_missing_imports = true\n")
+    tox = "[testenv:typing]\ndeps = pyright\ncommands =\n    mypy app\n    ty check app\n"
+    tox += "    pyright app/opened.py\n"
+    files = {k: v for k, v in FILES.items() if k != "scripts/lint.sh"}
+    files |= {"pyproject.toml": config, "tox.ini": tox, "app/probe.py": "import not_there\n"}
+    root = project(tmp_path / "p", files)
+    ty_said = ty_rows(root, "app")
+    assert ("app/probe.py", 1, 8, "import-not-found", "error") in ty_said
+    said = [("mypy", f, line, code) for f, line, _, code, _ in cli_errors(root, "app")]
+    said += [("ty", f, line, code) for f, line, _, code, _ in ty_said]
+    checked = answer(root, workspace_diagnostics)
+    rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
+    assert sorted(rows) == sorted(said)

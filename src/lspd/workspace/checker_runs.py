@@ -16,6 +16,7 @@ read counts as a run.
 
 from __future__ import annotations
 
+import itertools
 import re
 import stat
 from pathlib import Path
@@ -45,6 +46,9 @@ _YAML = r"^[^#\n]*?(?<![\w.-])({})(?:-action|-python)?\b(?!:)"
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
 _NODE_SCRIPTS = (".js", ".cjs", ".mjs")
+# the options of a checker's command that make it check nothing (`pyright --verifytypes`)
+_NOT_CHECKS = {"--verifytypes", "--version", "-V", "--help", "-h"}
+_ENDS = {";", "&&", "||", "|", "&"}
 # tox.ini's settings whose words are not commands
 _NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_externals"}
 
@@ -96,9 +100,21 @@ def _ran(words: list[str], commands: tuple[str, ...]) -> set[str]:
     named = set()
     for index, word in enumerate(words):
         name = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
-        if name in commands and (commanded(words, index, _RUNNERS) or _node(words[:index])):
+        run = name in commands and (commanded(words, index, _RUNNERS) or _node(words[:index]))
+        if run and _checks(name, words[index + 1 :]):
             named.add(name)
     return named
+
+
+def _checks(name: str, after: list[str]) -> bool:
+    """Whether the checker `name` given the words `after` it checks types: not click's
+    `pyright --verifytypes click` (the completeness of its public types, not its errors),
+    `ty version`, a `--version`."""
+    own = list(itertools.takewhile(lambda word: word not in _ENDS, after))
+    if _NOT_CHECKS.intersection(own):
+        return False
+    subcommand = next((word for word in own if not word.startswith("-")), None)
+    return name != "ty" or subcommand in (None, "check")
 
 
 def _node(before: list[str]) -> bool:
@@ -137,6 +153,8 @@ def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> s
             return set()
         if status.st_size > MOST_BYTES * 4:  # no workflow is this large: not read
             return set(commands)
-        return {found[1] for found in line.finditer(path.read_text(encoding="utf-8"))}
+        text = path.read_text(encoding="utf-8")
+        found = ((m[1], text[m.end() :].split("\n", 1)[0].split()) for m in line.finditer(text))
+        return {name for name, after in found if _checks(name, after)}
     except (OSError, UnicodeDecodeError):
         return set()

@@ -53,6 +53,8 @@ _MAKE_VARIABLE = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
 _TOX_FACTORS = re.compile(r"^(\s*(?:commands\s*=\s*)?)!?[\w.{}-]+(?:,!?[\w.{}-]+)*:\s+")
 _TOX_SUBSTITUTION = re.compile(r"\{(posargs|toxinidir|tox_root)(?::([^}]*))?\}")
 _TOX_VALUES = {"toxinidir": ".", "tox_root": "."}
+_TOX_KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*=")  # a setting's first line (not indented)
+_TOX_COMMANDS = {"commands", "commands_pre", "commands_post"}
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 # the words a command running mypy may have before it: a command's start, a runner's
 RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
@@ -187,8 +189,13 @@ def _lines(text: str, name: str) -> Iterator[list[str]]:
     `$(name)` by its whole value); in tox.ini a command's factor condition dropped and its
     substitutions made (`_tox_line`)."""
     values: dict[str, str] = {}
+    key: str | None = None  # tox.ini's setting a line is of (a continuation line: the last)
     for line in text.splitlines():
         if name == "tox.ini":
+            if (setting := _TOX_KEY.match(line)) is not None or line.startswith("["):
+                key = None if setting is None else setting[1]
+            if key is not None and key not in _TOX_COMMANDS:
+                continue  # `deps =` and a line below it (`pyright: pyright`) run nothing
             line = _tox_line(line)
         elif name == "Makefile":  # textual's `$(run) mypy src/textual`, `run := poetry run`
             line = _MAKE_VARIABLE.sub(lambda m: values.get(m[1], ""), line)

@@ -43,9 +43,13 @@ def gated_ty(project: Path) -> bool:
 
 
 def ty_beside_mypy(project: Path) -> bool:
-    """Whether the project at `project` gates on ty and mypy (or dmypy), on no pyright."""
+    """Whether the project at `project` gates on ty and mypy (or dmypy). Where it runs
+    pyright too (structlog's tox: `mypy src`, `ty check`, `pyright tests/typing`), ty is the
+    server beside mypy: it checks what the command names, pyright a folder or two (lspd runs
+    one server beside mypy; before, it ran mypy alone, and an error ty alone reports was
+    never told)."""
     checkers = _ran(project)
-    return TY in checkers and bool(checkers & _MYPYS) and not checkers - _MYPYS - {TY}
+    return TY in checkers and bool(checkers & _MYPYS)
 
 
 def ty_home(project: Path) -> bool:
