@@ -160,7 +160,7 @@ def test_a_check_whose_files_went_unanswered_is_incomplete_not_clean(
     ]
     assert json.loads(as_json.stdout)["skipped"][0]["reason"].startswith("not answered")
     assert done.stderr.splitlines()[-1] == (
-        "lspd: check incomplete: 2 files not answered (listed as skipped, each with why); no "
+        "lspd: check incomplete: 2 files not checked (listed as skipped, each with why); no "
         "errors in the others"
     )
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from lspd.ops.check import check_all
+from lspd.ops.check import check_all, workspace_diagnostics
 from lspd.ops.check_models import not_answered
 from tests.conftest import answer
+from tests.ops.test_baseline import committed
 
 UNKNOWN = "error: Unknown binary 'rust-analyzer' in official toolchain 'stable-x86_64'."
 
@@ -44,7 +45,7 @@ def test_a_server_not_installed_leaves_its_files_skipped_and_the_others_checked(
     (skipped,) = not_answered(checked.skipped)
     assert skipped.path == "crate/src/main.rs"
     assert skipped.reason == (
-        "not answered: language server rust-analyzer is not available (`rust-analyzer` was not "
+        "not checked: language server rust-analyzer is not available (`rust-analyzer` was not "
         "found); install it with: rustup component add rust-analyzer"
     )
 
@@ -67,13 +68,13 @@ def test_a_server_that_exits_before_initialize_is_skipped_with_what_it_said(
     assert skipped.path == "crate/src/main.rs"
     log = root.parent / "logs" / "projects" / "crate" / "rust-analyzer.log"
     assert skipped.reason == (
-        "not answered: language server rust-analyzer could not start: it exited with code 1 "
+        "not checked: language server rust-analyzer could not start: it exited with code 1 "
         f"before answering `initialize` ({UNKNOWN}); is it installed? install it with: rustup "
         f"component add rust-analyzer; its log is {log}"
     )
     # asked again alone, it ended the same way: warned of once (the CLI showed it twice)
     warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert [r.getMessage() for r in warned] == [skipped.reason.removeprefix("not answered: ")]
+    assert [r.getMessage() for r in warned] == [skipped.reason.removeprefix("not checked: ")]
 
 
 FAKE_SERVER = Path(__file__).parent.parent / "fake_lsp_server.py"
@@ -102,3 +103,18 @@ def test_a_file_its_server_refuses_is_skipped_with_why_and_the_others_stand(
         "crate/src/lib.rs",
         "not answered: rust-analyzer refused textDocument/diagnostic: server cancelled the request",
     )
+
+
+def test_a_baseline_compares_the_files_a_server_that_cannot_run_leaves_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # watchfiles (mypy-gated, a PyO3 crate): where rust-analyzer cannot run, HEAD's result was
+    # never kept ("the check left 1 file(s) not answered"), so `check --baseline HEAD` and the
+    # hook's proof of every Python edit failed. Its file is "not checked" on both sides.
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("PATH", _path_without_rust_analyzer())
+    root = committed(_project(tmp_path))
+    (root / "app.py").write_text('count: int = "three"\nname: str = 1\n')
+    result = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD"))
+    assert result.changes is not None
+    assert [(d.path, d.line) for d in result.changes.introduced] == [("app.py", 2)]

@@ -230,7 +230,7 @@ def test_a_pinned_version_that_cannot_be_installed_says_why_in_a_line(
     reason = checked.skipped[0].reason
     why, by_hand = reason.split("\n")
     assert why == (
-        "not answered: installing ty failed (exit 1): ERROR: Could not find a version that "
+        "not checked: installing ty failed (exit 1): ERROR: Could not find a version that "
         "satisfies the requirement ty==0.0.999 / ERROR: No matching distribution found for "
         "ty==0.0.999"
     )

@@ -131,7 +131,7 @@ def _exit_code(errors: int, unanswered: int) -> int:
         return 1
     if unanswered:
         print(
-            f"lspd: check incomplete: {_n(unanswered, 'file')} not answered (listed as "
+            f"lspd: check incomplete: {_n(unanswered, 'file')} not checked (listed as "
             "skipped, each with why); no errors in the others",
             file=sys.stderr,
         )

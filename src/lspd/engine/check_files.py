@@ -31,6 +31,7 @@ from lspd.engine import second_server
 from lspd.engine.yielding import Turn, free
 from lspd.errors import InvalidInput, ServerError, ServerNotInstalled
 from lspd.lsp import shapes
+from lspd.lsp.lifecycle import never_started
 from lspd.lsp.positions import Encoding
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
@@ -42,6 +43,9 @@ CONCURRENCY = 4  # files asked about at once: more only queues at a single-threa
 SCALE = 6.0  # a file's timeout in a check, times the workspace's diagnostics timeout
 RETRY_SCALE = 30.0  # the same, asked again alone
 NOT_ANSWERED = "not answered"  # the start of the reason a file is skipped for
+# ... and where its server cannot run here (not installed, dead at start): not asked again,
+# and no reason not to keep a result without it (`engine/committed.py`: HEAD's)
+NOT_CHECKED = "not checked"
 R = TypeVar("R")
 # Per file: the server's answer (`answer_of` its items; None: convert the next one anew)
 # and the result the caller made of it.
@@ -181,13 +185,18 @@ async def _again(
     for path in sorted(failed):
         if ws.left_out.reason(path) is not None:
             continue  # set aside by a restart it caused: named below
-        if isinstance(failed[path], ServerNotInstalled):
+        if _cannot_run(failed[path]):
             continue  # asked again, it would say the same: named below, the others stand
         del failed[path]
         found[path] = await one(path)
     for path, exc in failed.items():
-        why = ws.left_out.set_aside(path) or f"{NOT_ANSWERED}: {exc}"
-        skipped.append(Skipped(path, why))
+        said = f"{NOT_CHECKED if _cannot_run(exc) else NOT_ANSWERED}: {exc}"
+        skipped.append(Skipped(path, ws.left_out.set_aside(path) or said))
+
+
+def _cannot_run(error: ServerError) -> bool:
+    """Whether `error` says its server cannot run here: not installed, dead at start."""
+    return isinstance(error, ServerNotInstalled) or never_started(error)
 
 
 async def _asked(

@@ -307,6 +307,15 @@ async def _asked(
     raise AssertionError("unreachable")
 
 
+COULD_NOT_START = "could not start"  # how `_ended` tells a server dead before `initialize`
+
+
+def never_started(error: Exception) -> bool:
+    """Whether `error` is a server's that ended before it answered `initialize` (its
+    executable missing behind rustup's proxy, a crash at start): asked again, the same."""
+    return isinstance(error, ServerCrashed) and f" {COULD_NOT_START}: " in str(error)
+
+
 def _ended(
     server: ServerProcess, definition: ServerDefinition, killed: str | None, starting: bool
 ) -> str:
@@ -319,7 +328,7 @@ def _ended(
     if starting:
         said, hint = server.said(), definition.install_hint()
         return (
-            f"language server {name} could not start: {why} before answering `initialize`"
+            f"language server {name} {COULD_NOT_START}: {why} before answering `initialize`"
             f"{f' ({said})' if said else ''}"
             f"{f'; is it installed? install it with: {hint}' if hint else ''}; "
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from lspd.engine.check_files import NOT_ANSWERED
+from lspd.engine.check_files import NOT_ANSWERED, NOT_CHECKED
 from lspd.ops.models import Changes, FileDiagnostic, FileDiagnosticCounts, Model
 
 
@@ -79,5 +79,6 @@ WorkspaceDiagnosticsResult.model_rebuild()
 
 
 def not_answered(skipped: list[SkippedFile]) -> list[SkippedFile]:
-    """The files of a check no server answered: without them it is incomplete, not clean."""
-    return [s for s in skipped if s.reason.startswith(NOT_ANSWERED)]
+    """The files of a check no server answered (or can run for here): without them it is
+    incomplete, not clean."""
+    return [s for s in skipped if s.reason.startswith((NOT_ANSWERED, NOT_CHECKED))]
