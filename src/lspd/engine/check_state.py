@@ -100,6 +100,7 @@ class WholeState(CheckState[R], Generic[R, C]):
         replacing most results (a signature change) does not hold the old ones to its end
         beside the new (SQLAlchemy: the daemon 303 -> 418 MB over such a check)."""
         self.last = {q: c for q, c in self.last.items() if c.changes == changes}
+        self.unfollowed = {q: u for q, u in self.unfollowed.items() if q in self.last}
 
     def fresh(self, question: Question, changes: int | None) -> C | None:
         """The last check of `question`, when no file has changed since it was made."""

@@ -45,6 +45,7 @@ from lspd.engine.stops import Stop
 from lspd.engine.yielding import Turn, background, free
 from lspd.workspace import Workspace
 from lspd.workspace.scope import GateScope, gate_scope
+from lspd.workspace.scope_walk import in_hidden_folder
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ async def _checked(
     if (cached := memory.fresh(question, changes)) is not None:
         return cached
     memory.drop_stale(changes)  # their results can go as soon as this check replaces them
-    scope, matched = await matched_files(ws, paths, every)
+    scope, matched, unfollowed = await matched_files(ws, paths, every)
     skipped, matched = _left_out(ws, matched)  # too large, or set aside
     counted, watched = len(matched) + len(skipped), changes is not None
     if watched and not paths:
@@ -189,7 +190,6 @@ async def _checked(
     whole = Whole(counted, results, made_at, watched, sorted(asked + rest), scope, skipped, stops)
     checked = checks.made(whole)
     if watched and not any(s.reason.startswith(NOT_ANSWERED) for s in skipped):
-        unfollowed = [p for p in matched if ws.ignore(p)]
         memory.keep(question, checked, unfollowed)  # a file not answered: asked again next time
     else:  # and its last result is not reused as if no edit could have changed it
         memory.python = None
@@ -217,15 +217,18 @@ def _joined(
 
 async def matched_files(
     ws: Workspace, paths: list[str] | None, every: bool
-) -> tuple[GateScope | None, list[Path]]:
-    """The files to check, and the gate's scope that chose them (None: `paths` or `every`)."""
+) -> tuple[GateScope | None, list[Path], list[Path]]:
+    """The files to check, the gate's scope that chose them (None: `paths` or `every`), and
+    those of them no watcher follows (named past the walk, in a hidden folder ty walks)."""
     if paths or every:
         found = ws.projects.source_files(limit=10_000_000)
         chosen = {p for p in found if selected(ws.display(p), paths)}
-        return None, sorted(chosen | _named(ws, paths or []))
+        named = _named(ws, paths or []) - chosen
+        return None, sorted(chosen | named), sorted(named)
     scope = await gate_scope(ws)
     ws.follow(path for path, _ in scope.read)  # a configuration outside the root (../base.json)
-    return scope, list(scope.files)
+    unfollowed = [p for p in scope.files if in_hidden_folder(ws.root, p)]
+    return scope, list(scope.files), unfollowed
 
 
 def _named(ws: Workspace, paths: list[str]) -> set[Path]:

@@ -86,6 +86,12 @@ def walk(ws: Workspace) -> Walk:
     return Walk(tuple(sources), dict(configs), tuple(hidden))
 
 
+def in_hidden_folder(root: Path, path: Path) -> bool:
+    """Whether `path` (under `root`) is in a hidden folder lspd's walk leaves out, and its
+    watcher with it (`Walk.hidden`'s files)."""
+    return any(_hidden(part) for part in path.relative_to(root).parts[:-1])
+
+
 def _hidden(name: str) -> bool:
     return name.startswith(".") and name not in WATCHED_HIDDEN
 
