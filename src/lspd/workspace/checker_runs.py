@@ -16,7 +16,6 @@ read counts as a run.
 
 from __future__ import annotations
 
-import itertools
 import re
 import stat
 from pathlib import Path
@@ -24,8 +23,10 @@ from pathlib import Path
 import yaml
 
 from lspd.workspace.mypy_scripts import (
+    CHECKS_NOTHING,
     MOST_BYTES,
     RUNNERS,
+    arguments,
     commanded,
     script_commands,
     script_files,
@@ -47,8 +48,7 @@ _YAML = r"^[^#\n]*?(?<![\w.-])({})(?:-action|-python)?\b(?!:)"
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
 _NODE_SCRIPTS = (".js", ".cjs", ".mjs")
 # the options of a checker's command that make it check nothing (`pyright --verifytypes`)
-_NOT_CHECKS = {"--verifytypes", "--version", "-V", "--help", "-h"}
-_ENDS = {";", "&&", "||", "|", "&"}
+_NOT_CHECKS = {*CHECKS_NOTHING, "--verifytypes"}
 # tox.ini's settings whose words are not commands
 _NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_externals"}
 
@@ -110,7 +110,7 @@ def _checks(name: str, after: list[str]) -> bool:
     """Whether the checker `name` given the words `after` it checks types: not click's
     `pyright --verifytypes click` (the completeness of its public types, not its errors),
     `ty version`, a `--version`."""
-    own = list(itertools.takewhile(lambda word: word not in _ENDS, after))
+    own = arguments(after)
     if _NOT_CHECKS.intersection(own):
         return False
     subcommand = next((word for word in own if not word.startswith("-")), None)
@@ -154,7 +154,11 @@ def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> s
         if status.st_size > MOST_BYTES * 4:  # no workflow is this large: not read
             return set(commands)
         text = path.read_text(encoding="utf-8")
-        found = ((m[1], text[m.end() :].split("\n", 1)[0].split()) for m in line.finditer(text))
-        return {name for name, after in found if _checks(name, after)}
+        ran = set()
+        for found in line.finditer(text):
+            end = text.find("\n", found.end())  # the rest of its line alone, not a copy of all
+            if _checks(found[1], text[found.end() : end if end >= 0 else None].split()):
+                ran.add(found[1])
+        return ran
     except (OSError, UnicodeDecodeError):
         return set()

@@ -62,7 +62,8 @@ RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
 # a command's options that make it check other than what the configuration names, or nothing
-_NO_TARGET = {*_NAMES_MODULE, "-c", "--command", "--version", "-V", "--help", "-h"}
+CHECKS_NOTHING = {"--version", "-V", "--help", "-h"}  # a checker's options that check nothing
+_NO_TARGET = {*_NAMES_MODULE, "-c", "--command", *CHECKS_NOTHING}
 # mypy's reports: each writes into the folder (or file) it is given, and changes no error
 REPORTS = frozenset(
     {"--junit-xml", "--html-report", "--txt-report", "--xml-report", "--cobertura-xml-report"}
@@ -128,10 +129,10 @@ def script_configured(directory: Path) -> ScriptMypy | None:
 def _untargeted(words: list[str]) -> bool:
     """Whether a mypy command's arguments (`words`) check what the configuration names: no
     target, no module, nor an option that checks nothing (`--version`)."""
-    arguments = _arguments(words)
+    given = arguments(words)
     at = 0
-    while at < len(arguments):
-        word = arguments[at]
+    while at < len(given):
+        word = given[at]
         if word in _NO_TARGET or not word.startswith("-"):
             return False
         at += 2 if word in _VALUED else 1  # a value is no target
@@ -264,10 +265,10 @@ def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
 def _config_file(words: list[str]) -> str | None:
     """The configuration a mypy command (`words`, after `mypy`) names: the last
     `--config-file X` or `--config-file=X`, as given; None where it names none."""
-    return next(reversed(option_values(_arguments(words), "--config-file")[0]), None)
+    return next(reversed(option_values(arguments(words), "--config-file")[0]), None)
 
 
-def _arguments(words: list[str]) -> list[str]:
+def arguments(words: list[str]) -> list[str]:
     """A command's arguments (`words`, after its name) up to what ends it (`_ends`)."""
     return next((words[:index] for index, word in enumerate(words) if _ends(word)), words)
 
