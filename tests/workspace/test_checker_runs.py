@@ -149,6 +149,15 @@ def test_which_checkers_run_is_read_in_one_pass(tmp_path: Path) -> None:
 
 
 CHECKERS = ("mypy", "ty", "pyright", "basedpyright")
+# a step installing checkers and one running mypy, each named for them: only mypy runs
+WORKFLOW_INSTALLS = """steps:
+  - name: install ty and pyright
+    run: pip install ty pyright
+  - name: pyright
+    run: |
+      echo ty
+      uv run --no-sync mypy src
+"""
 STRUCTLOG = """[testenv:typing-{pyright,ty,mypy}]
 deps =
     pyright: pyright
@@ -172,8 +181,12 @@ commands =
         ("Makefile", "version:\n\tuv run ty version\nv:\n\tpyright --version\n", set()),
         (".github/workflows/t.yml", "steps:\n  - run: pyright --verifytypes click\n", set()),
         (".github/workflows/t.yml", "steps:\n  - run: uv run ty check src\n", {"ty"}),
+        (".github/workflows/t.yml", WORKFLOW_INSTALLS, {"mypy"}),
     ],
-    ids=["tox-deps-lines", "verifytypes", "verifytypes-after-mypy", "versions", "workflow", "ty"],
+    ids=[
+        *("tox-deps-lines", "verifytypes", "verifytypes-after-mypy", "versions", "workflow"),
+        *("ty", "workflow-installs"),
+    ],
 )
 def test_what_checks_nothing_is_no_run(
     tmp_path: Path, name: str, text: str, checkers: set[str]

@@ -28,6 +28,7 @@ from lspd.workspace.mypy_scripts import (
     RUNNERS,
     arguments,
     commanded,
+    line_words,
     script_commands,
     script_files,
 )
@@ -41,9 +42,12 @@ from lspd.workspace.precommit_hooks import (
 )
 from lspd.workspace.tsc_scripts import package_commands
 
-# A workflow's line naming one as a command or its action (`run: uv run pyright src`,
-# `uses: jakebailey/pyright-action@v2`), not in a comment; `pyright:` is a key or a pragma.
-_YAML = r"^[^#\n]*?(?<![\w.-])({})(?:-action|-python)?\b(?!:)"
+# A workflow's line naming one (`run: uv run pyright src`, `uses: jakebailey/pyright-action@v2`),
+# not in a comment; `pyright:` is a key or a pragma.
+_YAML = r"^[^#\n]*?(?<![\w.-])({})(-action|-python)?\b(?!:)"
+# a workflow line's YAML before a command (`- run: `; none in a `run: |` block); a line of
+# another key (`name: pyright`) holds none
+_STEP_KEY = re.compile(r"^\s*(?:-\s+)?(?:([\w-]+):\s*)?")
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
 _NODE_SCRIPTS = (".js", ".cjs", ".mjs")
@@ -145,8 +149,8 @@ def _repository_folders(directory: Path) -> list[Path]:
 
 
 def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> set[str]:
-    """Which of `commands` the workflow at `path` runs (its lines matching `line`, the
-    command its first group); all of them where it is too large to read."""
+    """Which of `commands` the workflow at `path` runs: its actions, and the commands of its
+    `run` lines naming one (`line`), not `pip install ty`; all where it is too large to read."""
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):  # a FIFO would block the daemon
@@ -156,9 +160,14 @@ def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> s
         text = path.read_text(encoding="utf-8")
         ran = set()
         for found in line.finditer(text):
-            end = text.find("\n", found.end())  # the rest of its line alone, not a copy of all
-            if _checks(found[1], text[found.end() : end if end >= 0 else None].split()):
+            if found[2]:  # its action (`uses: jakebailey/pyright-action@v2`)
                 ran.add(found[1])
+                continue
+            end = text.find("\n", found.end())  # its line alone, not a copy of all the rest
+            step = text[text.rfind("\n", 0, found.start()) + 1 : end if end >= 0 else None]
+            key = _STEP_KEY.match(step)
+            if key and key[1] in (None, "run"):
+                ran |= _ran(line_words(step[key.end() :], {}), (found[1],))
         return ran
     except (OSError, UnicodeDecodeError):
         return set()

@@ -207,10 +207,10 @@ def _lines(text: str, name: str) -> Iterator[list[str]]:
             if command := _prefixed(line, values):  # `MYPYPATH=src mypy src`: the command's
                 yield command
                 continue
-            value = _words(assigned[2], values)  # none: a quote closed on a later line
+            value = line_words(assigned[2], values)  # none: a quote closed on a later line
             values[assigned[1]] = value[0] if value else ""
             continue
-        yield _words(line, values)
+        yield line_words(line, values)
 
 
 def _prefixed(line: str, values: dict[str, str]) -> list[str]:
@@ -219,7 +219,7 @@ def _prefixed(line: str, values: dict[str, str]) -> list[str]:
     `SOURCES="app tests"`, `X=$(cmd args)`)."""
     if re.match(r"\s*(?:export\s|[^=]*=\s*(?:\$\(|`))", line):
         return []
-    words = _words(line, values)
+    words = line_words(line, values)
     at = 0
     while at < len(words) and _ENV.fullmatch(words[at]):
         at += 1
@@ -289,7 +289,7 @@ def _before(word: str) -> bool:
     return word.startswith("-") or _ENV.fullmatch(word) is not None
 
 
-def _words(line: str, values: dict[str, str]) -> list[str]:
+def line_words(line: str, values: dict[str, str]) -> list[str]:
     """`line`'s words, its known variables replaced (a `#` comment dropped)."""
     line = _VARIABLE.sub(lambda m: values.get(m[1] or m[2], ""), line)
     words = shlex.shlex(line, posix=True, punctuation_chars=True)  # `app;` is `app`, `;`
