@@ -124,3 +124,40 @@ def test_a_program_emitting_declarations_only_is_checked_as_tsc_b_checks_it(
     project = asyncio.run(run())
     assert (project.configured, project.stopped) == ([], [])
     assert _said(project, root / "src/a.ts") == [(2322, {"line": 0, "character": 13})]
+
+
+def test_typescript_3_9_checks_an_emitting_program_again_after_an_edit(tmp_path: Path) -> None:
+    """TypeScript before 4.0 marks an old program as reused and asserts it never is twice:
+    the program made for an emitting tsconfig's options errors reused the builder's program,
+    and the builder's next program after an edit reused it again. Every check after the
+    first said 'Debug Failure. False expression. at tryReuseStructureFromOldProgram'
+    (tsyringe, 3.9.7), after the edit was undone too, until the daemon was restarted."""
+    options = {"strict": True, "target": "es2015", "module": "commonjs", "outDir": "dist"}
+    root = written(
+        tmp_path / "app",
+        {
+            "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+            "src/a.ts": "export const a = 1;\n",
+            "src/b.ts": "import { a } from './a';\nexport const b: number = a;\n",
+        },
+    )
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package("3.9.7"))
+    a = root / "src/a.ts"
+
+    async def run() -> list[Any]:
+        builder = Builder(typescript_package("3.9.7"), root.parent / "tsbuilder.log")
+        try:
+            said = []
+            for text in ("export const a = 1;\n", "export const a = 'one';\n", a.read_text()):
+                a.write_text(text)
+                project = await builder.check(root / "tsconfig.json")
+                said.append((project.stopped, _said(project, root / "src/b.ts")))
+            return said
+        finally:
+            await builder.stop()
+
+    assert gate(root) == (0, "")
+    unchanged, broken, undone = asyncio.run(run())
+    assert unchanged == undone == ([], [])
+    assert broken == ([], [(2322, {"line": 1, "character": 13})])

@@ -42,12 +42,21 @@ function optionsErrors(program, emitting) {
   const base = ts.createCompilerHost(options);
   const host = { ...base, getSourceFile: (name, ...rest) => program.getSourceFile(name) || base.getSourceFile(name, ...rest) };
   const rootNames = program.getRootFileNames();
-  const made = ts.createProgram({ rootNames, options, host, oldProgram: program, projectReferences: program.getProjectReferences() });
+  const projectReferences = program.getProjectReferences();
+  const made = ts.createProgram({ rootNames, options, host, oldProgram: reusable(program), projectReferences });
   const writes = made.getOptionsDiagnostics().filter((d) => !d.file && WRITES.has(d.code));
   return writes.length ? ts.sortAndDeduplicateDiagnostics([...own, ...writes]) : own;
 }
 
 const WRITES = new Set([5055, 5056]); // an output over an input; two inputs onto one output
+
+// `program` as an old program a second program may reuse: TypeScript before 4.0 marks the old
+// program itself as reused and asserts it never is twice ("Debug Failure. False expression.
+// at tryReuseStructureFromOldProgram", 3.9.7), and the builder's next program reuses it too.
+// Without it the host above still gives the parsed files; only resolutions are made again.
+function reusable(program) {
+  return Number(ts.versionMajorMinor.split(".")[0]) >= 4 ? program : undefined;
+}
 
 // The tsconfig's options for a check: nothing is emitted, and a declaration's signature (the
 // builder's test of whether importers must be checked again: a hash of the file's .d.ts) is
