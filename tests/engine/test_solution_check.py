@@ -278,3 +278,26 @@ def test_the_whole_checks_progress_counts_the_tsconfigs_asked_after_its_files(
         warm.run(check_all(warm.ws, progress=functools.partial(progress, warm.root)))
     assert told[-1] == (5, 5, 2)  # 3 files, then tsconfig.app.json and tsconfig.node.json
     assert [t for t in told if t[0] == t[1]] == [(5, 5, 2)]
+
+
+def test_a_preview_of_a_new_file_both_programs_include_checks_it_in_each(
+    tmp_path: Path,
+) -> None:
+    # a new file no check has placed yet: its items came of its nearest tsconfig's program
+    # alone, the solution's, which holds no file (hono's spec and build programs: the build's
+    # TS6133 went unsaid). TypeScript 5's builders; 7's server answers from one program
+    for project in solution(tmp_path, FILES, TS59):
+        root = project.root
+        config = json.loads((root / "tsconfig.node.json").read_text())
+        (root / "tsconfig.node.json").write_text(
+            json.dumps({**config, "include": ["tools", "app"]})
+        )
+        before = tsc_b(root)
+        checked(project)  # the disk's check first, as a daemon holds it
+        text = 'export const dup: number = "x";\n' + DOCUMENT
+        answer = project.run(previewed(project.ws, [{"path": "app/new.ts", "content": text}]))
+        got = sorted((str(d.path), d.line, int(str(d.code))) for d in answer.changes.introduced)
+        (root / "app/new.ts").write_text(text)
+        after = tsc_b(root)
+        assert got == sorted((t[0], t[1], t[3]) for t in after if t not in before)
+        assert got == [("app/new.ts", 1, 2322), ("app/new.ts", 1, 2322), ("app/new.ts", 2, 2584)]

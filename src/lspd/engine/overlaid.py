@@ -44,33 +44,71 @@ async def builders_overlaid(
     it (a solution-style layout's file two programs hold: `tsc -b` checks it in each, as the
     whole check does: `engine/solution_check.py`; of a file of `once`, gates apart, not the
     errors its own says too: `solution_check.not_owned`); a tsconfig not checked yet is left out
-    (the caller's disk check comes first, so the builder keeps every gate tsconfig)."""
+    (the caller's disk check comes first, so the builder keeps every gate tsconfig). A changed
+    file `also` does not name (a new one) is placed by the programs holding it (`_placed`)."""
     runs: dict[tuple[Path, Path], Builder] = {}
     for path in texts:
         if (found := owner(path)) is not None:
             builder, config = found
             runs.update({(builder.package, c): builder for c in builder.projects})
-    done = Overlaid()
-    extra: dict[Path, Items] = {}
+    seen: list[tuple[Builder, Path, Preview]] = []
     for (_, config), builder in runs.items():
-        if config not in builder.projects:
-            continue
-        seen = await builder.preview(config, texts)
-        if seen.stopped:
-            done.stopped.append(seen)
-        for path in seen.files:
-            if config in (also or {}).get(path, ()):
-                extra.setdefault(path, []).extend(seen.items.get(path, []))
-            mine = owner(path)
-            if mine is None or mine[1] != config or mine[0] is not builder:
+        if config in builder.projects:
+            seen.append((builder, config, await builder.preview(config, texts)))
+    places, once = _placed(texts, owner, also or {}, once, seen)
+    done = Overlaid(stopped=[preview for _, _, preview in seen if preview.stopped])
+    extra: dict[Path, Items] = {}
+    for builder, config, preview in seen:
+        for path in preview.files:
+            placed = places.get(path)
+            mine = placed or owner(path)
+            if config in (also or {}).get(path, ()) or (
+                placed and not _is(placed, builder, config)
+            ):
+                extra.setdefault(path, []).extend(preview.items.get(path, []))
+            if mine is None or not _is(mine, builder, config):
                 continue
             done.held.add(path)
-            if path in seen.items:
-                done.items[path] = seen.items[path]
-            if path in seen.checked:
+            if path in preview.items:
+                done.items[path] = preview.items[path]
+            if path in preview.checked:
                 done.checked.add(path)
     for path, items in extra.items():  # beside its own program's, as Checks.merged joins
         if path in done.items:
             own = done.items[path]
             done.items[path] = [*own, *(i for i in items if path not in once or i not in own)]
     return done
+
+
+def _placed(
+    texts: Mapping[Path, str | None],
+    owner: Owner,
+    also: Mapping[Path, tuple[Path, ...]],
+    once: Collection[Path],
+    seen: list[tuple[Builder, Path, Preview]],
+) -> tuple[dict[Path, tuple[Builder, Path]], set[Path]]:
+    """The changed files no solution map names that two programs hold, or that their owner's
+    does not (a new src/c.ts beside Vite's `{"files": [], "references": [spec, build]}`):
+    the program to take each one's items from, its owner's where it holds it (then an error
+    both say is said once, as of two gates: `once`), else the first holding it, the others'
+    items beside. Before, a new file's items came of its nearest tsconfig alone, the
+    solution's, which holds none: the build program's TS6133 went unsaid."""
+    places: dict[Path, tuple[Builder, Path]] = {}
+    said_once = set(once)
+    for path, text in texts.items():
+        if text is None or path in also:
+            continue
+        holders = [(b, c) for b, c, preview in seen if path in preview.files]
+        mine = owner(path)
+        held = mine is not None and any(_is(mine, b, c) for b, c in holders)
+        if len(holders) < 2 and (held or not holders):
+            continue
+        if held:
+            said_once.add(path)
+        places[path] = mine if held and mine is not None else holders[0]
+    return places, said_once
+
+
+def _is(place: tuple[Builder, Path], builder: Builder, config: Path) -> bool:
+    """Whether `place` is `builder`'s program of `config`."""
+    return place[0] is builder and place[1] == config
