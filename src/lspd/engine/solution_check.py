@@ -39,12 +39,12 @@ from lspd.dirs import state_dir
 from lspd.engine.builders import builder_for
 from lspd.engine.check_files import Answers, Said
 from lspd.engine.config_stops import noted, program_said
-from lspd.engine.native_program import configuration
+from lspd.engine.native_program import compiler, configuration
 from lspd.engine.program_runs import compiler_of, items_of, program_items
 from lspd.engine.ts_configs import asked
 from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
-from lspd.workspace import Workspace
+from lspd.workspace import Workspace, new_files
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import files_found, solution_of
 from lspd.workspace.tsbuilder import Builder
@@ -225,16 +225,40 @@ async def held_also(
         if path in solution.also and builder_for(ws, path) is None:
             for config in solution.also[path]:
                 wanted.setdefault(config, []).append(path)
+    for path, config in await _new_also(ws, texts, [p for p in matched if p not in solution.also]):
+        wanted.setdefault(config, []).append(path)
     found: list[tuple[Path, str, list[shapes.Diagnostic]]] = []
     for config, paths in sorted(wanted.items()):
-        files = solution.files.get(config, ())
-        if any(p in files or not p.exists() for p in texts):
+        files = solution.files.get(config)
+        if files is None or any(p in files or not p.exists() for p in texts):
             items = await _copy_items(ws, config, texts)
         else:
             items = await program_items(ws, config, files)
         said = f"tsc -p {ws.display(config)}"
         found += [(p, said, items[p]) for p in paths if items.get(p)]
     return found
+
+
+async def _new_also(ws: Workspace, texts: Texts, matched: list[Path]) -> list[tuple[Path, Path]]:
+    """(file, program) for the new TypeScript 7 files of `matched` and each other program of
+    their solution that would hold them (`new_files.owner`'s `others`: no check has placed
+    them yet; the server answers from the first). Before, a new file both programs include
+    was said in the first program's errors alone."""
+    found = []
+    for path in matched:
+        if texts.get(path) is None or path.exists() or builder_for(ws, path) is not None:
+            continue
+        if not path.name.endswith(new_files.HOST_SUFFIXES) or not _native(ws, path):
+            continue
+        package = new_files.reader(path, ws.root)
+        owner = await asyncio.to_thread(new_files.owner, path, ws.root, package)
+        found += [(path, config) for config in (owner.others if owner else ())]
+    return found
+
+
+def _native(ws: Workspace, path: Path) -> bool:
+    """Whether `path` is a TypeScript 7 server's file (its session's: the toolchain chooses)."""
+    return ws.handler(path) is not None and compiler(ws.session_for(path)) is not None
 
 
 async def held_unbuilt(

@@ -28,12 +28,13 @@ from importlib import resources
 from pathlib import Path
 
 from lspd.lsp.diagnostics import Send
-from lspd.servers.registry import node_executable
+from lspd.servers.registry import definitions, node_executable
 from lspd.workspace.files import stamp
 from lspd.workspace.toolchain import find_typescript
 
 log = logging.getLogger(__name__)
 
+TSSERVER = "typescript-language-server"  # the server whose new files need a host
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # tsserver looks for both, in this order
 TIMEOUT_S = 60.0
 MAX_HOST_BYTES = 200_000  # a smaller host costs tsserver less to parse again
@@ -46,6 +47,7 @@ class Owner:
 
     config: Path
     files: tuple[Path, ...]
+    others: tuple[Path, ...] = ()  # the other programs of its solution that would hold it
 
 
 def candidate_configs(path: Path, root: Path) -> list[Path]:
@@ -67,6 +69,12 @@ def typescript_for(path: Path, root: Path, fallback: Path) -> Path:
     if own is not None and (own / "lib" / "typescript.js").is_file():
         return own
     return fallback
+
+
+def reader(path: Path, root: Path) -> Path:
+    """The TypeScript package that reads `path`'s tsconfig (`typescript_for`), lspd's own
+    tsserver's where the project's has no compiler API."""
+    return typescript_for(path, root, definitions()[TSSERVER].npm_root() / "typescript")
 
 
 def owner(path: Path, root: Path, typescript: Path) -> Owner | None:
@@ -130,7 +138,8 @@ def _ask(path: Path, typescript: Path, configs: list[Path]) -> tuple[Owner | Non
     if not answer.get("config"):
         return None, read
     files = tuple(Path(os.path.normpath(str(f))) for f in answer.get("files") or [])
-    return Owner(Path(str(answer["config"])), files), read
+    others = tuple(Path(os.path.normpath(str(c))) for c in answer.get("others") or [])
+    return Owner(Path(str(answer["config"])), files, others), read
 
 
 def choose_host(files: tuple[Path, ...], avoid: set[Path]) -> Path | None:

@@ -16,10 +16,9 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
-from lspd.servers.registry import definitions
 from lspd.workspace import new_files
+from lspd.workspace.new_files import TSSERVER
 
-TSSERVER = "typescript-language-server"  # the server that needs a host for a new file
 TIMEOUT_S = 30.0  # tsserver's answer to which project holds a file
 
 
@@ -130,8 +129,7 @@ async def _hosts(
             continue
         if path.exists() and not await new_files.unplaced(session.send, path, TIMEOUT_S):
             continue  # in its tsconfig's project already
-        fallback = definitions()[TSSERVER].npm_root() / "typescript"  # lspd's own
-        package = new_files.typescript_for(path, ws.root, fallback)
+        package = new_files.reader(path, ws.root)
         found = await asyncio.to_thread(new_files.owner, path, ws.root, package)
         host = None if found is None else new_files.choose_host(found.files, avoid)
         if host is not None:

@@ -7,8 +7,9 @@
 // file (and its directories, when they are new too), so `files`, `include`, `exclude`,
 // `extends` and `allowJs` decide as they will once it is written; a solution config's
 // `references` are followed as tsserver follows them. Prints {"config": path or null,
-// "files": [its other root files], "read": [every config read, extended ones too]}: the
-// first config whose files would include it.
+// "files": [its other root files], "others": [the other configs its references reach that
+// would include it too], "read": [every config read, extended ones too]}: the first config
+// whose files would include it.
 "use strict";
 
 const fs = require("fs");
@@ -21,32 +22,35 @@ function main() {
   const seen = new Set();
   const read = [];
   for (const config of asked.configs) {
-    const found = owner(ts, path.resolve(config), file, seen, read);
-    if (found) {
-      process.stdout.write(JSON.stringify({ ...found, read }));
+    const held = [];
+    holders(ts, path.resolve(config), file, seen, read, held);
+    if (held.length) {
+      const others = held.slice(1).map((found) => found.config);
+      process.stdout.write(JSON.stringify({ ...held[0], others, read }));
       return;
     }
   }
-  process.stdout.write(JSON.stringify({ config: null, files: [], read }));
+  process.stdout.write(JSON.stringify({ config: null, files: [], others: [], read }));
 }
 
-function owner(ts, config, file, seen, read) {
-  if (seen.has(config) || !fs.existsSync(config)) return null;
+// Each config that would hold `file`, into `held`: `config` itself, else each one its
+// references reach, depth first (a solution's programs: `tsc -b` checks the file in each).
+function holders(ts, config, file, seen, read, held) {
+  if (seen.has(config) || !fs.existsSync(config)) return;
   seen.add(config);
   read.push(config);
   const parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, host(ts, file));
-  if (!parsed) return null;
+  if (!parsed) return;
   const source = parsed.options.configFile;
   read.push(...((source && source.extendedSourceFiles) || []));
   const names = parsed.fileNames.map((name) => path.resolve(name));
   if (names.includes(file)) {
-    return { config, files: names.filter((name) => name !== file) };
+    held.push({ config, files: names.filter((name) => name !== file) });
+    return;
   }
   for (const reference of parsed.projectReferences || []) {
-    const found = owner(ts, ts.resolveProjectReferencePath(reference), file, seen, read);
-    if (found) return found;
+    holders(ts, ts.resolveProjectReferencePath(reference), file, seen, read, held);
   }
-  return null;
 }
 
 // ts.sys, with `file` (and the directories leading to it) in its directory listings.
