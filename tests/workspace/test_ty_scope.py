@@ -13,6 +13,7 @@ from lspd.ops.check import workspace_diagnostics
 from lspd.workspace.scope import gate_scope
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
+from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import environment
 from tests.workspace.test_toolchain_pyright import diagnostic_rows
 from tests.workspace.ty_cli import ty_rows
@@ -265,3 +266,20 @@ def test_a_hidden_folders_file_is_read_anew_at_each_check(tmp_path: Path) -> Non
         after = warm.run(workspace_diagnostics(warm.ws))
         assert ".scripts/s.py" not in {d.path for d in after.diagnostics}
         assert len(after.diagnostics) == len(before.diagnostics) - 1
+
+
+def test_a_hidden_folders_edit_is_a_new_comparison_with_head(tmp_path: Path) -> None:
+    """A comparison with HEAD is kept while the watcher's count stands, and an edit in a
+    hidden folder changes no count: the second edit of .scripts/s.py was answered with the
+    first one's comparison (1 new where the check said 2)."""
+    hidden = {".scripts/s.py": 's: int = "x"\n', **TOX}
+    root = committed(_project(tmp_path, {"pyproject.toml": PYPROJECT, **hidden}))
+    script = root / ".scripts" / "s.py"
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        said = []
+        for text in ('s: int = "x"\nt: str = 1\n', 's: int = "x"\nt: str = 1\nu: int = ""\n'):
+            script.write_text(text)
+            answer = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+            assert answer.changes is not None
+            said.append([(d.path, d.line) for d in answer.changes.introduced])
+        assert said == [[(".scripts/s.py", 2)], [(".scripts/s.py", 2), (".scripts/s.py", 3)]]

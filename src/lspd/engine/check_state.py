@@ -102,6 +102,12 @@ class WholeState(CheckState[R], Generic[R, C]):
         self.last = {q: c for q, c in self.last.items() if c.changes == changes}
         self.unfollowed = {q: u for q, u in self.unfollowed.items() if q in self.last}
 
+    def unfollowed_now(self) -> tuple[tuple[Path, tuple[int, int] | None], ...]:
+        """The stamps now of the files of the kept checks no watcher follows: what names
+        their state where the watcher's count cannot (a comparison kept by that count)."""
+        paths = sorted({path for files in self.unfollowed.values() for path in files})
+        return tuple((path, stamp(path)) for path in paths)
+
     def fresh(self, question: Question, changes: int | None) -> C | None:
         """The last check of `question`, when no file has changed since it was made."""
         last = self.last.get(question)

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from lspd.engine.named import Named, named
 from lspd.engine.stops import Stop
+from lspd.ops import check_memory
 from lspd.ops.arguments import check_globs
 from lspd.ops.baseline import Compared, check_baseline
 from lspd.ops.budget import BUDGET_CHARS, MAX_LIMIT, Window, fits, fitting, item_sizes, page, size
@@ -92,10 +93,13 @@ def memory_of(ws: Workspace) -> ComparisonMemory:
 def question(ws: Workspace, asked: Named, *what: object, at: int | None = None) -> Key | None:
     """What names a comparison while no file changes: the commit the baseline names now
     (`asked`: a commit moves HEAD without changing a file), the watcher's change count (now,
-    or `at`: the count its answers were made at) and `what` was asked; None when nothing
-    says the files are unchanged (no watcher)."""
+    or `at`: the count its answers were made at), the files no watcher follows as they are,
+    and `what` was asked; None when nothing says the files are unchanged (no watcher)."""
     changes = ws.changes_seen if at is None else at
-    return None if changes is None else (asked.commit, changes, *what)
+    if changes is None:
+        return None
+    # a hidden folder's file (ty checks them) changes no count: told by its stamp
+    return (asked.commit, changes, check_memory.memory_of(ws).unfollowed_now(), *what)
 
 
 async def kept(
