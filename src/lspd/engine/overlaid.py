@@ -87,16 +87,16 @@ def _placed(
     once: Collection[Path],
     seen: list[tuple[Builder, Path, Preview]],
 ) -> tuple[dict[Path, tuple[Builder, Path]], set[Path]]:
-    """The changed files no solution map names that two programs hold, or that their owner's
-    does not (a new src/c.ts beside Vite's `{"files": [], "references": [spec, build]}`):
-    the program to take each one's items from, its owner's where it holds it (then an error
-    both say is said once, as of two gates: `once`), else the first holding it, the others'
-    items beside. Before, a new file's items came of its nearest tsconfig alone, the
+    """The new files (none on disk: no solution map names them) that two programs hold, or
+    that their owner's does not (src/c.ts beside Vite's `{"files": [], "references": [spec,
+    build]}`): the program to take each one's items from, its owner's where it holds it
+    (then an error both say is said once, as of two gates: `once`), else the first holding
+    it, the others' items beside. Before, a new file's items came of its nearest tsconfig alone, the
     solution's, which holds none: the build program's TS6133 went unsaid."""
     places: dict[Path, tuple[Builder, Path]] = {}
     said_once = set(once)
     for path, text in texts.items():
-        if text is None or path in also:
+        if text is None or path in also or path.exists():  # on disk: the maps place it
             continue
         holders = [(b, c) for b, c, preview in seen if path in preview.files]
         mine = owner(path)
