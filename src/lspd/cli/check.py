@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,8 @@ def _check(args: argparse.Namespace) -> int:
     except LspdError:
         raise  # exit 2 with its message (lspd.cli.main)
     except Exception as exc:  # exit 1 means "errors in the code": never for a failure of ours
+        if os.environ.get("LSPD_DEBUG"):
+            traceback.print_exc()
         print(f"lspd: check failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     seconds = time.monotonic() - began
