@@ -110,6 +110,21 @@ def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_n
     assert _found(root) == [("app.py", 1, "assignment")]
 
 
+def test_a_local_hook_running_mypy_through_a_runner_is_mypy_s(tmp_path: Path) -> None:
+    """polyfactory's `entry: uv run --all-groups mypy` (the runner's options before mypy):
+    its `files` were lost (mypy's fourth word), so mypy judged files the hook leaves out."""
+    root = project(tmp_path / "p", {"app.py": ERROR, "b.py": "", "mypy.ini": "[mypy]\n"})
+    for entry in ("uv run --all-groups mypy", "uv run mypy --strict", "python -m mypy"):
+        hook = f"    - id: types\n      entry: {entry}\n      files: ^app\\.py$\n"
+        (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+        found = precommit_mypy(root)
+        assert found is not None, entry
+        assert found.takes(root / "app.py") and not found.takes(root / "b.py")
+    hook = "    - id: types\n      entry: uv run echo mypy\n"  # mypy is not its command
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
+    assert precommit_mypy(root) is None
+
+
 def test_with_files_the_gate_is_them_and_what_the_hooks_pass_mypy(tmp_path: Path) -> None:
     """packaging's: `files = src, tests, noxfile.py`, and a mirrors-mypy hook passing every
     Python file but docs/ (its run ignores `files`). An error in benchmarks/ failed its CI

@@ -35,7 +35,14 @@ import yaml
 from lspd.workspace.command_options import option_values
 from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
-from lspd.workspace.mypy_scripts import REPORTS, checking_options, named_paths, unexcluded
+from lspd.workspace.mypy_scripts import (
+    REPORTS,
+    RUNNERS,
+    checking_options,
+    commanded,
+    named_paths,
+    unexcluded,
+)
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
 
@@ -212,9 +219,12 @@ def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tupl
 
 def _is_mypy(hook: dict[str, Any]) -> bool:
     """mirrors-mypy's hook, or a local one whose command is mypy (`entry: mypy`,
-    `entry: python -m mypy`; not `dmypy`, whose targets its arguments name)."""
+    `entry: python -m mypy`, polyfactory's `uv run --all-groups mypy`; not `dmypy`, whose
+    targets its arguments name)."""
     entry = str(hook.get("entry") or "").split()
-    return (hook.get("id") == "mypy" and not entry) or "mypy" in entry[:3]
+    if hook.get("id") == "mypy" and not entry:
+        return True
+    return any(w == "mypy" and commanded(entry, i, RUNNERS) for i, w in enumerate(entry))
 
 
 def _regexes(table: dict[str, Any]) -> Regexes:
