@@ -72,10 +72,11 @@ def diagnostic_rows(checked: WorkspaceDiagnosticsResult) -> list[Row]:
     return sorted((d.path or "", d.line, d.column, d.code or "", d.severity) for d in found)
 
 
-def cli(root: Path, pyright: Path | None = None) -> list[Row]:
-    """The project's own `pyright` CLI (else `pyright`, run in it): each error and warning."""
+def cli(root: Path, pyright: Path | None = None, args: tuple[str, ...] = ()) -> list[Row]:
+    """The project's own `pyright` CLI (else `pyright`, run in it, given `args`): each
+    error and warning."""
     done = subprocess.run(
-        [str(pyright or root / ".venv/bin/pyright"), "--outputjson"],
+        [str(pyright or root / ".venv/bin/pyright"), "--outputjson", *args],
         cwd=root,
         capture_output=True,
         text=True,

@@ -158,17 +158,19 @@ def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None =
             continue  # not there then: not read
         if path not in read and path.name == "package.json":
             continue  # held at the commit's text: the commit's key names it (clean tree's)
-        digest.update(f"\0{path}\0".encode())
         if (text := then.get(path)) is not None:
-            digest.update(text.encode())
+            digest.update(f"\0{path}\0".encode() + text.encode())
             continue
         if absent:  # a baseline not there then: as a clean tree's missing one
-            digest.update(b"\0missing")
+            digest.update(f"\0{path}\0\0missing".encode())
             continue
         try:
-            digest.update(path.read_bytes())
+            digest.update(f"\0{path}\0".encode() + path.read_bytes())
         except OSError:
-            digest.update(b"\0missing")
+            # Absent here and then: no configuration, whichever paths the scope stamps (a
+            # pyrightconfig.json written where there was none adds the Makefile and hooks
+            # its pyright may be run by: the key stays the clean tree's).
+            continue
     return digest.hexdigest()[:24]
 
 

@@ -28,6 +28,7 @@ from lspd.workspace.mypy_unconfigured import (
     mypy_runner,
     runner_paths,
 )
+from lspd.workspace.pyright_given import given_paths, pyright_given
 from lspd.workspace.pyright_scope import CONFIG_JSON, config_in
 from lspd.workspace.ty_config import gate_paths, gated_ty, ty_beside_mypy
 from lspd.workspace.ty_config import label as ty_label
@@ -67,6 +68,8 @@ class CheckerChoice:
     reason: str
     # ty is the server beside mypy (`basedpyright` stands for it): the gate's files are mypy's
     ty_beside: bool = False
+    # pyright judges beside mypy, configuring none (`pyright_part`): the gate's files are mypy's
+    pyright_beside: bool = False
 
 
 # Each read once while its files stay the same: every question asked it several times.
@@ -145,13 +148,13 @@ def _chosen(
     if mypy is not None and pyright is not None:
         return CheckerChoice((MYPY, PYRIGHT), f"{mypy.label} and {pyright.label}"), read
     if mypy is not None:
-        read += tuple(gate_paths(directory))  # (a ty.toml, what runs ty)
+        read += (*gate_paths(directory), *given_paths(directory))  # (a ty.toml, what runs ty)
         if gated_ty(directory):  # its server and files: `ty_gate`, `ty_scope`
             return CheckerChoice((PYRIGHT,), f"{mypy.label} left over: the gate runs ty"), read
         return _beside(directory, mypy.label, f"{mypy.label} and {ty_label(directory)}"), read
     if pyright is not None:
         return CheckerChoice((PYRIGHT,), pyright.label), read
-    read = (*runner_paths(directory), *gate_paths(directory))
+    read = (*runner_paths(directory), *gate_paths(directory), *given_paths(directory))
     # the project's gate, unconfigured
     if (runner := mypy_runner(directory, configures_checker)) is not None:
         reason = f"no checker configuration: {runner} runs mypy"
@@ -161,9 +164,14 @@ def _chosen(
 
 def _beside(directory: Path, alone: str, beside: str) -> CheckerChoice:
     """mypy's choice, said `alone`; with ty as the server beside it, said `beside`, where
-    the project's gate runs ty and mypy (`ty_config.ty_beside_mypy`)."""
+    the project's gate runs ty and mypy (`ty_config.ty_beside_mypy`). Where its gate runs
+    pyright on paths of it too, configuring none (stamina's nox: `mypy src tests/typing`,
+    `pyright tests/typing`), pyright's defaults judge those (`pyright_part`)."""
     if ty_beside_mypy(directory):
         return CheckerChoice((MYPY, PYRIGHT), beside, ty_beside=True)
+    if (given := pyright_given(directory)) is not None and not given.configured:
+        reason = f"{alone}, and pyright on {given.note}"
+        return CheckerChoice((MYPY, PYRIGHT), reason, pyright_beside=True)
     return CheckerChoice((MYPY,), alone)
 
 

@@ -44,7 +44,7 @@ from lspd.workspace.mypy_scripts import (
     unexcluded,
 )
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, config_over, stage_paths
 
 # `args` a hook may hold and still be taken: the output's shape, and mirrors-mypy's defaults
 SAME_CHECK = frozenset(
@@ -79,9 +79,9 @@ class PrecommitMypy:
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
         name = path.relative_to(self.path.parent).as_posix()
-        if not _passes(self.top, name):
+        if not passes(self.top, name):
             return False
-        return any(_passes(hook, name) for hook in self.hooks)
+        return any(passes(hook, name) for hook in self.hooks)
 
     @property
     def label(self) -> str:
@@ -94,12 +94,9 @@ def precommit_mypy(directory: Path) -> PrecommitMypy | None:
     or a folder above, up to the repository's top; None without one, without a mypy hook
     lspd can take (passing file names, or naming paths), or where it cannot be read (not
     YAML, a regex Python cannot compile). Read again only when it changed."""
-    for folder in (directory, *directory.parents):
-        if (path := folder / CONFIG_NAME).is_file():
-            return _READ.get(path, (path,), functools.partial(_kept, path))
-        if (folder / ".git").exists():
-            return None
-    return None
+    if (path := config_over(directory)) is None:
+        return None
+    return _READ.get(path, (path,), functools.partial(_kept, path))
 
 
 def precommit_paths(directory: Path) -> list[Path]:
@@ -136,7 +133,7 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
         given = [(hook, _options(_after(hook), path.parent)) for hook in passing]
         taken, options = _alike([(hook, _named_files(o)) for hook, o in given])
         options += _ignoring(taken)
-        hooks = tuple(_regexes(hook) for hook in taken)
+        hooks = tuple(regexes(hook) for hook in taken)
         others = [(hook, _after(hook)) for hook in mypys if hook not in passing]
         runs = [(hook, named_paths(path.parent, a), _options(a, path.parent)) for hook, a in others]
         ran_by, runs_options = _alike([(h, options) for h, paths, options in runs if paths])
@@ -147,7 +144,7 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
         configured = None
         if any(o is not None for _, o in bare):
             configured = as_configured[1] + _ignoring(as_configured[0])
-        top = _regexes(body)
+        top = regexes(body)
     except (re.error, TypeError):
         return None
     named = tuple(dict.fromkeys(p for paths in ran for p in paths))
@@ -227,12 +224,13 @@ def _is_mypy(hook: dict[str, Any]) -> bool:
     return any(w == "mypy" and commanded(entry, i, RUNNERS) for i, w in enumerate(entry))
 
 
-def _regexes(table: dict[str, Any]) -> Regexes:
+def regexes(table: dict[str, Any]) -> Regexes:
     """A table's `files` and `exclude` (pre-commit's defaults: every file, none left)."""
     files, exclude = table.get("files", ""), table.get("exclude", "^$")
     return re.compile(str(files or "")), re.compile(str(exclude or "^$"))
 
 
-def _passes(regexes: Regexes, name: str) -> bool:
-    files, exclude = regexes
+def passes(pair: Regexes, name: str) -> bool:
+    """Whether pre-commit passes the file `name` (relative to its configuration) by `pair`."""
+    files, exclude = pair
     return files.search(name) is not None and exclude.search(name) is None

@@ -109,7 +109,7 @@ def mypy_scopes(
         config = unconfigured(directory) if config is None else config
         if MYPY not in choice.checkers:
             continue
-        if alone and PYRIGHT in choice.checkers and not choice.ty_beside:
+        if alone and PYRIGHT in choice.checkers and not (choice.ty_beside or choice.pyright_beside):
             continue
         inside = [p for p in files if directory in p.parents]
         if defaults:  # (a package below judged by its own script's mypy: its own)

@@ -35,7 +35,7 @@ from lspd.workspace.mypy_scripts import (
     script_targets,
 )
 from lspd.workspace.precommit_hooks import CONFIG_NAME
-from lspd.workspace.pyright_part import COMMANDS
+from lspd.workspace.pyright_given import COMMANDS
 from lspd.workspace.pyright_scope import CONFIG_JSON
 
 Configures = Callable[[Path], bool]  # whether a folder configures a checker of its own

@@ -174,3 +174,20 @@ def json_object(path: Path) -> dict[str, Any]:
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}
+
+
+# The lockfile each package manager writes: the first found names the install to run.
+_INSTALLERS = {_PNPM_LOCK: "pnpm", "yarn.lock": "yarn", "bun.lock": "bun", "bun.lockb": "bun"}
+
+
+def installer(root: Path | None) -> str:
+    """The package manager whose lockfile the project at `root` (or a folder above) holds:
+    the install an answer tells to run (TanStack/store's pnpm was told `npm install`); npm
+    without one."""
+    for folder in (root, *root.parents) if root is not None else ():
+        for lock, manager in _INSTALLERS.items():
+            if (folder / lock).is_file():
+                return manager
+        if (folder / "package-lock.json").is_file():
+            return "npm"
+    return "npm"

@@ -43,6 +43,17 @@ class ManualRun(NamedTuple):
         return self.every or not self.named.isdisjoint({str(hook.get("id")), hook.get("alias")})
 
 
+def config_over(directory: Path) -> Path | None:
+    """The pre-commit configuration over the project at `directory`: in it or a folder
+    above, up to the repository's top; None without one."""
+    for folder in (directory, *directory.parents):
+        if (path := folder / CONFIG_NAME).is_file():
+            return path
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
 def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list[Path]]:
     """The hooks the pre-commit configuration at `path` runs, its top-level table, and the
     files read beside it (whose change can change which run). Raises `yaml.YAMLError` where

@@ -28,6 +28,7 @@ from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.npm_installed import PACKAGE
+from lspd.workspace.pyright_given import given_paths, pyright_given
 from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in
 
 PYRIGHT_DEFAULT = "1.1.414"  # lspd's pyright where the project pins none
@@ -48,6 +49,7 @@ def gated_pyright(project: Path) -> str | None:
         project / CONFIG_JSON,
         *script_paths(project),
         *run_paths(project),
+        *given_paths(project),
         *(project / name for name in (*_LOCKS, *_PINS, PACKAGE)),
     )
     try:
@@ -86,8 +88,11 @@ def lspd_pyright(pyright: ServerDefinition, version: str) -> ServerDefinition:
 def _gated(project: Path) -> tuple[str | None, tuple[Path, ...]]:
     """`gated_pyright`'s answer, and the files beyond its own it read (an `extends` chain)."""
     config = config_in(project)
-    if config is None or "basedpyright" in config.label:
-        return None, tuple(config.read if config is not None else ())
+    if config is None:  # pyright's defaults, where its runs name files (`pyright_given`)
+        given = pyright_given(project)
+        return (None if given is None or given.configured else _version(project)), ()
+    if "basedpyright" in config.label:
+        return None, tuple(config.read)
     return _version(project), tuple(config.read)
 
 

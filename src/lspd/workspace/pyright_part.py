@@ -5,9 +5,10 @@ trio's `[tool.pyright]` (strict, no `include`) is its editors', while its tox ru
 on the `files` mypy's configuration names and `pyright src/trio/_tests/type_tests` and
 `pyright src/trio/_core/_tests/type_tests`. Judged by basedpyright everywhere its
 configuration reaches, trio's clean tree had 1,871 errors (mypy: 5, pyright on those
-folders: 0). So where the pyright configuration names no `include`, the paths the
-project's own scripts run pyright (or basedpyright) on are its part (`mypy_scripts`, the
-same reading as mypy's); without either, the configuration's files, all of them. Where
+folders: 0). So what the project's own pyright (or basedpyright) runs are given is its
+part, in place of its `include`, as pyright reads its command line (`pyright_given`: the
+paths a script names, the files a pre-commit hook passes); without them, its `include`;
+without either, the configuration's files, all of them. Where
 something of the project runs mypy and nothing runs pyright (`checker_runs`: werkzeug's
 `include = ["src"]` is its editors', its gate mypy alone), its part is no file. Where ty is
 the server beside mypy (`ty_config`: typer's lint.sh runs `mypy typer`, `ty check typer`),
@@ -21,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.workspace.checker_runs import run_paths, runs
-from lspd.workspace.mypy_scripts import script_paths, script_targets
+from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in, spec
+from lspd.workspace.pyright_given import COMMANDS, PyrightGiven, given_paths, pyright_given
+from lspd.workspace.pyright_scope import CONFIG_JSON, DEFAULT_EXCLUDES, PYPROJECT, config_in, spec
 from lspd.workspace.ty_config import TY, ran_on, ty_beside_mypy
 
-COMMANDS = ("pyright", "basedpyright")
 NOT_RUN = "no file: the project runs mypy, nothing runs pyright (its configuration is its editors')"
 
 
@@ -37,13 +38,17 @@ class PyrightPart:
     include: tuple[str, ...]  # the patterns of its paths (`pyright_scope.Spec`)
     exclude: tuple[str, ...]  # its configuration's `exclude` patterns (and the defaults)
     note: str  # which chose them, as the scope says it
+    given: PyrightGiven | None = None  # what the gate's pyright runs are given, if they name files
 
     def judges(self, path: Path) -> bool:
         """Whether basedpyright judges the file at `path`."""
         text = str(path)
-        return any(re.match(p, text) for p in self.include) and not any(
-            re.match(p, text) for p in self.exclude
-        )
+        if any(re.match(p, text) for p in self.exclude):
+            return False
+        if self.given is not None and self.given.takes(path):
+            return True
+        configured = self.given is None or self.given.configured
+        return configured and any(re.match(p, text) for p in self.include)
 
 
 _PARTS: Memo[PyrightPart | None] = Memo()
@@ -61,28 +66,31 @@ def pyright_part(directory: Path) -> PyrightPart | None:
 def part_paths(directory: Path) -> list[Path]:
     """The paths beyond the configuration whose change can change the part: the scripts and
     what else may run a checker (`checker_runs`)."""
-    return [*script_paths(directory), *run_paths(directory)]
+    return [*script_paths(directory), *run_paths(directory), *given_paths(directory)]
 
 
 def _part(directory: Path) -> PyrightPart | None:
     config = config_in(directory)
-    if config is None:  # ty beside mypy: what runs ty on paths
-        given = ran_on(directory) if ty_beside_mypy(directory) else None
-        return None if given is None else _ran_on(directory, *given, TY, ())
+    if config is None:  # ty beside mypy: what runs ty on paths; else what runs pyright
+        if ty_beside_mypy(directory):
+            given = ran_on(directory)
+            return None if given is None else _ran_on(directory, *given, TY)
+        if (runs_given := pyright_given(directory)) is None or runs_given.configured:
+            return None
+        exclude = tuple(spec(directory, glob).pattern.pattern for glob in DEFAULT_EXCLUDES)
+        return PyrightPart((), exclude, runs_given.note, runs_given)
     if not runs(directory, COMMANDS) and runs(directory, ("mypy", "dmypy")):
         return PyrightPart((), (), NOT_RUN)
     exclude = tuple(s.pattern.pattern for s in config.exclude)
+    if (runs_given := pyright_given(directory)) is not None:  # in place of its `include`
+        include = tuple(s.pattern.pattern for s in config.include)
+        return PyrightPart(include, exclude, runs_given.note, runs_given)
     if config.included:
         return PyrightPart(tuple(s.pattern.pattern for s in config.include), exclude, "its include")
-    found = script_targets(directory, COMMANDS)
-    if found is None or not found.paths:
-        return None
-    return _ran_on(directory, found.named, found.paths, COMMANDS[0], exclude)
+    return None
 
 
-def _ran_on(
-    directory: Path, named: str, paths: tuple[str, ...], command: str, exclude: tuple[str, ...]
-) -> PyrightPart:
-    """The part of `paths` (what `named` runs `command` on) less `exclude`."""
+def _ran_on(directory: Path, named: str, paths: tuple[str, ...], command: str) -> PyrightPart:
+    """The part of `paths` (what `named` runs `command` on)."""
     include = tuple(spec(directory, path).pattern.pattern for path in paths)
-    return PyrightPart(include, exclude, f"what {named} runs {command} on: " + ", ".join(paths))
+    return PyrightPart(include, (), f"what {named} runs {command} on: " + ", ".join(paths))

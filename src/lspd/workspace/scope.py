@@ -44,6 +44,7 @@ from lspd.workspace.mypy_imports import ImportsRead, unmoved
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.mypy_unconfigured import may_run_mypy, may_run_paths, runner_paths
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
+from lspd.workspace.pyright_given import given_files, given_paths, pyright_given
 from lspd.workspace.pyright_part import part_paths, pyright_part
 from lspd.workspace.pyright_scope import (
     CONFIG_JSON,
@@ -294,6 +295,11 @@ def _python(
         if (mypy := _also_mypy(ws, directory)) is not None:  # both judge it: both named
             label += f" + {prefix}{mypy}"
             chosen, note, imports = _both(ws, directory, config, chosen, files, read)
+        else:  # what the gate's own pyright runs are given, in place of its `include`
+            read += given_paths(directory)
+            if (given := pyright_given(directory)) is not None:
+                chosen = tuple(p for p in given_files(config, given) if ours(ws, p, "python"))
+                note = f"basedpyright: {given.note}"
         projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
@@ -303,6 +309,10 @@ def _python(
     governed |= {p.project for p in ty}
     loose = [p for p in files if not under(p, governed, ws.root)]
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
+    read += given_paths(ws.root)
+    if (given := pyright_given(ws.root)) is not None and not given.configured and loose:
+        taken = tuple(p for p in loose if given.takes(p))  # pyright's defaults on its runs'
+        return [*projects, ProjectScope("python", ws.root, "pyright's defaults", taken, given.note)]
     return projects + fallback(ws, loose, "python", note)
 
 
@@ -324,6 +334,8 @@ def _both(
     part = pyright_part(directory)
     if part is None:
         return chosen, None, ((), ())
+    if part.given is not None:  # its runs' files, not its `include`'s
+        chosen = tuple(p for p in given_files(config, part.given) if ours(ws, p, "python"))
     mypys = gate_mypy_scopes(ws, [directory], files, alone=False)
     if not mypys or mypys[0].note == EVERY:  # nothing chose mypy's: the configuration's
         mypy_note = "the same" if part.include else "the configuration's files"
