@@ -89,6 +89,9 @@ class OverlaidState(Generic[R]):
     asked: list[Path]
     held: dict[Path, str | None]
     stopped: list[Stop] = field(default_factory=list)
+    # of `results`, a builder's files answered as its last check left them, not checked anew
+    # (a program emitting declarations answers every file: hono's 328, 1 checked anew)
+    not_anew: frozenset[Path] = frozenset()
 
 
 async def overlaid_state(
@@ -144,7 +147,8 @@ async def overlaid_state(
         results.update((p, r) for p, r in made.items() if _in(p, wanted))
     # TypeScript 7's files of a solution-style layout another program holds: its errors too
     results = await with_also(ws, results, texts, held_by)
-    return OverlaidState(results, asked, held if asked else {}, stops)
+    not_anew = frozenset(built.held - built.checked - set(texts) - set(asked))
+    return OverlaidState(results, asked, held if asked else {}, stops, not_anew)
 
 
 async def with_also(

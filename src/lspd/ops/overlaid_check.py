@@ -84,7 +84,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
         checked = await with_also(ws, checked, {}, HeldAnswers(ws))  # each program's, as `disk`
         again = Again("before", _found({**before, **checked}, {}))
     changed = sorted(proposed)
-    others = [p for p in after if p not in proposed]
+    others = [p for p in after if p not in proposed and p not in state.not_anew]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
     note = _note(len(changed), len(others), only is not None, by_mypy)
     if data:
