@@ -173,5 +173,11 @@ def test_a_relative_import_not_found_gets_no_npm_install_hint(tmp_path: Path) ->
     )
     assert a.environment is None
     assert b.environment == (
-        f"imports did not resolve with {b.toolchain}; run `npm install` in the project"
+        f"imports did not resolve with {b.toolchain}; run `npm install` in the project (a "
+        "package of its workspace resolves once built, where its package.json points into a "
+        "folder not built yet)"
     )
+    # pnpm's lockfile: pnpm's install (TanStack/store was told `npm install`)
+    (root / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    again = answer(root, lambda ws: diagnostics(ws, "src/b.ts"))
+    assert again.environment is not None and "; run `pnpm install` in the" in again.environment

@@ -31,6 +31,7 @@ from lspd.ops.mypy_answers import Judged, mypy_file
 from lspd.ops.programs_joined import joined
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
+from lspd.workspace.npm_installed import installer
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
 from lspd.workspace.scope import gate_scope
@@ -324,7 +325,7 @@ def make_result(
             path=ws.display(path),
             server=server,
             toolchain=toolchain,
-            environment=environment_hint(toolchain, items, ws.restricted),
+            environment=environment_hint(toolchain, items, ws.restricted, ws.root),
             fresh=True,
             errors=sum(d.severity == "error" for d in items),
             warnings=sum(d.severity == "warning" for d in items),
@@ -346,7 +347,10 @@ _RELATIVE = re.compile(r"Cannot find module ['`\"]\.{0,2}/")
 
 
 def environment_hint(
-    toolchain: str | None, items: list[Diagnostic], restricted: bool = False
+    toolchain: str | None,
+    items: list[Diagnostic],
+    restricted: bool = False,
+    root: Path | None = None,
 ) -> str | None:
     """Said once when imports did not resolve: which interpreter answered, how to change it
     (restricted mode ignores lspd.toml's `python`: it is not the way there)."""
@@ -360,7 +364,11 @@ def environment_hint(
         return None
     used = toolchain or "the server's default"
     if used.startswith("typescript"):
-        return f"imports did not resolve with {used}; run `npm install` in the project"
+        return (
+            f"imports did not resolve with {used}; run `{installer(root)} install` in the "
+            "project (a package of its workspace resolves once built, where its package.json "
+            "points into a folder not built yet)"
+        )
     if restricted:
         return (
             f"imports did not resolve with {used}: restricted mode runs lspd's own toolchain "
