@@ -161,3 +161,49 @@ def test_typescript_3_9_checks_an_emitting_program_again_after_an_edit(tmp_path:
     unchanged, broken, undone = asyncio.run(run())
     assert unchanged == undone == ([], [])
     assert broken == ([], [(2322, {"line": 1, "character": 13})])
+
+
+def test_a_package_installed_twice_in_an_emitting_program_is_checked(tmp_path: Path) -> None:
+    """One package at one version under two packages' node_modules (superstruct's
+    pretty-format under @vitest/utils and @vitest/snapshot) is one parsed file and a
+    redirect to it. The program made for an emitting tsconfig's options errors was given
+    that redirect by its host: 'Debug Failure. False expression: Host should not return a
+    redirect source file from `getSourceFile`', and the whole check failed (superstruct,
+    redux-toolkit: 5.9.3)."""
+    dup = {'{"name": "dup", "version": "1.0.0", "types": "index.d.ts"}': "package.json"}
+    files = {
+        "tsconfig.json": json.dumps(
+            {"compilerOptions": {"strict": True, "outDir": "out"}, "include": ["src"]}
+        ),
+        "src/sum.ts": 'import { a } from "a";\nimport { b } from "b";\n'
+        "export const sum: string = a().x + b().x;\n",
+    }
+    for name in "ab":
+        files[f"node_modules/{name}/package.json"] = (
+            f'{{"name": "{name}", "version": "1.0.0", "types": "index.d.ts"}}'
+        )
+        files[f"node_modules/{name}/index.d.ts"] = (
+            f'import {{ Dup }} from "dup";\nexport declare function {name}(): Dup;\n'
+        )
+        for text, file in dup.items():
+            files[f"node_modules/{name}/node_modules/dup/{file}"] = text
+        files[f"node_modules/{name}/node_modules/dup/index.d.ts"] = (
+            "export interface Dup { x: number }\n"
+        )
+    root = written(tmp_path / "app", files)
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(VERSION))
+
+    async def run() -> Any:
+        builder = Builder(typescript_package(VERSION), root.parent / "tsbuilder.log")
+        try:
+            return await builder.check(root / "tsconfig.json")
+        finally:
+            await builder.stop()
+
+    code, out = gate(root)
+    assert (code, out.split(": ", 1)[1].split(":", 1)[0]) == (2, "error TS2322")
+    project = asyncio.run(run())
+    assert (project.stopped, _said(project, root / "src/sum.ts")) == (
+        [],
+        [(2322, {"line": 2, "character": 13})],
+    )

@@ -40,7 +40,7 @@ function optionsErrors(program, emitting) {
   if (!emitting) return own;
   const options = { ...emitting };
   const base = ts.createCompilerHost(options);
-  const host = { ...base, getSourceFile: (name, ...rest) => program.getSourceFile(name) || base.getSourceFile(name, ...rest) };
+  const host = { ...base, getSourceFile: (name, ...rest) => parsed(program, name) || base.getSourceFile(name, ...rest) };
   const rootNames = program.getRootFileNames();
   const projectReferences = program.getProjectReferences();
   const made = ts.createProgram({ rootNames, options, host, oldProgram: reusable(program), projectReferences });
@@ -49,6 +49,14 @@ function optionsErrors(program, emitting) {
 }
 
 const WRITES = new Set([5055, 5056]); // an output over an input; two inputs onto one output
+
+// The file `program` parsed for `name`: a package installed twice at one version (superstruct's
+// pretty-format under two packages) is one file and a redirect to it, which a host must never
+// give ("Host should not return a redirect source file from `getSourceFile`"): its own file.
+function parsed(program, name) {
+  const file = program.getSourceFile(name);
+  return file && file.redirectInfo ? file.redirectInfo.unredirected : file;
+}
 
 // `program` as an old program a second program may reuse: TypeScript before 4.0 marks the old
 // program itself as reused and asserts it never is twice ("Debug Failure. False expression.
