@@ -121,6 +121,44 @@ commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend =
 """
 
 
+WORKFLOW = """\
+on: [push]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pip install mypy  # not a run of it
+      - name: mypy
+        run: |
+          python -m pip install -e .
+          mypy app
+"""
+
+
+def test_a_workflow_step_s_mypy_is_the_gate_with_its_options(tmp_path: Path) -> None:
+    """returns' gate: a workflow's `mypy --enable-error-code=unused-awaitable returns`, no
+    other script: lspd checked every file, without the option (an unused Future unsaid)."""
+    step = "mypy --enable-error-code=unused-awaitable app"
+    files = {
+        "pyproject.toml": "[tool.mypy]\nstrict = true\n",
+        ".github/workflows/ci.yml": WORKFLOW.replace("mypy app", step),
+        "app/__init__.py": "",
+        "app/run.py": "import asyncio\n\n\nasync def go() -> None:\n"
+        "    asyncio.ensure_future(asyncio.sleep(1))\n",
+        "tests/test_run.py": "def test(x):\n    return x\n",  # untyped: not the gate's
+    }
+    root = project(tmp_path / "p", files)
+    truth = cli_errors(root, "--enable-error-code=unused-awaitable", "app")
+    assert [(f, line, code) for f, line, _, code, _ in truth] == [
+        ("app/run.py", 5, "unused-awaitable")
+    ]
+    checked = answer(root, workspace_diagnostics)
+    assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [
+        ("app/run.py", 5, "unused-awaitable")
+    ]
+
+
 @pytest.mark.parametrize(
     ("name", "text", "targets"),
     [
@@ -151,6 +189,9 @@ commands = [["mypy", { replace = "posargs", default = ["app", "tests"], extend =
         ("scripts/lint.sh", "mypy --version\nmypy -p app -m tests\n", APP_TESTS),
         ("scripts/lint.sh", "echo use mypy app\ncommand -v mypy && mypy tests\n", ("tests",)),
         ("scripts/lint.py", "mypy app\n", None),  # a Python script: not read
+        ("makefile", "lint:\n\tmypy app\n", ("app",)),  # aiosqlite's: GNU make reads it
+        ("ci.sh", "set -ex\nif ! mypy app tests ; then\n  exit 1\nfi\n", APP_TESTS),  # outcome's
+        (".github/workflows/ci.yml", WORKFLOW, ("app",)),  # dacite's: a step's `run`
         ("noxfile.py", NOX, APP_TESTS),
         # the task runners' (`task_runners`): hatch's default words, tox's default posargs
         ("pyproject.toml", HATCH, APP_TESTS),
@@ -177,7 +218,7 @@ def test_the_ways_a_script_says_it(
 ) -> None:
     for folder in ("app", "tests"):
         (tmp_path / folder).mkdir()
-    (tmp_path / name).parent.mkdir(exist_ok=True)
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / name).write_text(text)
     found = script_targets(tmp_path)
     assert (None if found is None else found[:3]) == (

@@ -33,14 +33,9 @@ from lspd.workspace.mypy_scripts import (
     script_files,
 )
 from lspd.workspace.npm_installed import PACKAGE
-from lspd.workspace.precommit_hooks import (
-    CONFIG_NAME,
-    WORKFLOWS,
-    config_hooks,
-    stage_paths,
-    workflows,
-)
+from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, stage_paths
 from lspd.workspace.tsc_scripts import package_commands
+from lspd.workspace.workflow_runs import WORKFLOWS, workflows
 
 # A workflow's line naming one (`run: uv run pyright src`, `uses: jakebailey/pyright-action@v2`),
 # not in a comment; `pyright:` is a key or a pragma.

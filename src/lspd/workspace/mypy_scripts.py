@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -39,9 +40,11 @@ from lspd.workspace.task_runners import (
     just_text,
     toml_commands,
 )
+from lspd.workspace.workflow_runs import WORKFLOWS, run_texts, workflows
 
 SCRIPTS = ("scripts", "script", "tools")  # folders of a project's own scripts
-FILES = ("Makefile", "tox.ini", TOX_TOML, NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
+MAKEFILES = ("Makefile", "makefile", "GNUmakefile")  # each GNU make reads (aiosqlite's)
+FILES = (*MAKEFILES, "tox.ini", TOX_TOML, NOXFILE, PYPROJECT, HATCH, *JUSTFILES)
 MOST_BYTES = 64_000  # a script this large is no lint script
 _ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _ENV = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)  # a variable set for a command alone
@@ -57,7 +60,8 @@ _TOX_KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*=")  # a setting's first line (not
 _TOX_COMMANDS = {"commands", "commands_pre", "commands_post"}
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 # the words a command running mypy may have before it: a command's start, a runner's
-RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env"}
+RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env", "!", "if"}
+RUNNERS |= {"elif", "while", "until"}  # outcome's ci.sh: `if ! mypy src/ ; then`
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
@@ -143,13 +147,16 @@ def script_commands(path: Path) -> Iterable[list[str]]:
     """The words of each command of the script at `path` (`script_files`: a noxfile's
     `session.run` calls, a line elsewhere); none where it cannot be read or is too large."""
     try:
-        if path.stat().st_size > MOST_BYTES:
-            return ()
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MOST_BYTES:
+            return ()  # a FIFO would block the daemon
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ()
     if path.name == NOXFILE:
         return nox_commands(text)
+    if path.parent.as_posix().endswith(WORKFLOWS.as_posix()):  # each step's `run`
+        return [w for run in run_texts(text) for w in _lines(run, "sh")]
     if path.name in (PYPROJECT, HATCH, TOX_TOML):  # its task runners' (`task_runners`)
         shell, tox = toml_commands(text, path.name)
         return [
@@ -162,12 +169,17 @@ def script_commands(path: Path) -> Iterable[list[str]]:
 def script_paths(directory: Path) -> list[Path]:
     """The paths whose change can change what the project's scripts run: where a script may
     be (a folder's listing: one came), and each script there."""
-    return [directory / name for name in (*FILES, *SCRIPTS)] + script_files(directory)
+    return [directory / name for name in (*FILES, *SCRIPTS)] + [
+        directory / WORKFLOWS,
+        *script_files(directory),
+    ]
 
 
 def script_files(directory: Path) -> list[Path]:
-    """The project's files that may run a checker: its Makefile, tox.ini, noxfile.py, and
-    each script in its scripts folders."""
+    """The project's files that may run a checker: its Makefile, tox.ini, noxfile.py, each
+    script in its scripts folders, a shell script at its top (outcome's ci.sh; their
+    listing unstamped: one written later is read once another of these files changes), and
+    its CI workflows (dacite's gate: a step's `run: mypy dacite`)."""
     found = [directory / name for name in FILES if (directory / name).is_file()]
     for folder in SCRIPTS:
         if (directory / folder).is_dir():
@@ -176,7 +188,8 @@ def script_files(directory: Path) -> list[Path]:
                 for p in (directory / folder).iterdir()
                 if p.is_file() and p.suffix in ("", ".sh") and not p.name.startswith(".")
             )
-    return found
+    found += sorted(p for p in directory.glob("*.sh") if p.is_file())
+    return found + workflows(directory / WORKFLOWS)
 
 
 def tox_lines(text: str) -> Iterator[list[str]]:
@@ -198,7 +211,7 @@ def _lines(text: str, name: str) -> Iterator[list[str]]:
             if key is not None and key not in _TOX_COMMANDS:
                 continue  # `deps =` and a line below it (`pyright: pyright`) run nothing
             line = _tox_line(line)
-        elif name == "Makefile":  # textual's `$(run) mypy src/textual`, `run := poetry run`
+        elif name in MAKEFILES:  # textual's `$(run) mypy src/textual`, `run := poetry run`
             line = _MAKE_VARIABLE.sub(lambda m: values.get(m[1], ""), line)
             if (assigned := _MAKE_ASSIGNED.match(line)) is not None:
                 values[assigned[1]] = assigned[2].split("#", 1)[0].strip()

@@ -19,9 +19,9 @@ import yaml
 
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_scripts import script_paths
+from lspd.workspace.workflow_runs import WORKFLOWS, workflows
 
 CONFIG_NAME = ".pre-commit-config.yaml"
-WORKFLOWS = Path(".github/workflows")
 _MANUAL = re.compile(r"^.*--hook-stage[= ]+manual\b.*$", re.M)
 _MOST_BYTES = 256_000  # a file this large runs no stage lspd reads
 # `pre-commit run`'s options taking a value (the value names no hook), and the end of a command
@@ -130,14 +130,6 @@ def stage_paths(top: Path) -> list[Path]:
     its workflows' folder and each workflow, the scripts lspd reads for mypy's targets
     (`mypy_scripts.script_paths`: a Makefile, tox.ini, a justfile, `scripts/*`, ...)."""
     return [top / WORKFLOWS, *workflows(top / WORKFLOWS), *script_paths(top)]
-
-
-def workflows(folder: Path) -> list[Path]:
-    """The CI workflows in `folder` (`.github/workflows`)."""
-    try:
-        return sorted(p for p in folder.iterdir() if p.suffix in (".yml", ".yaml"))
-    except OSError:
-        return []
 
 
 def _manual_only(stages: Any) -> bool:
