@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from lspd.engine.mypy_errors import parse
+from lspd.workspace import dmypy_steps
 from lspd.workspace.dmypy import Dmypy
 from lspd.workspace.mypy_copy import Mirror
 from tests.workspace.mypy_env import cli_errors, environment, mypy_cli, project
@@ -92,6 +93,7 @@ def test_a_server_crashing_on_an_update_is_asked_again(
     """Without a new server at a removal, 1.19.1's server crashes on the rename: it is
     ended and a new one's whole build answers mypy's errors, never a refusal."""
     monkeypatch.setattr(Mirror, "removes", lambda self, wanted: False)
+    monkeypatch.setattr(dmypy_steps, "STEPPED", 1)  # the rename in one update: its crash
     root = project(tmp_path / "p", FILES, mypy_env("1.19.1"))
     head, deleted, renamed = renamed_after_deletion(root)
     truth = sorted(cli_errors(root))
@@ -142,3 +144,46 @@ def noted(root: Path, daemon: Dmypy, states: list[dict[str, bytes]]) -> list[Not
         return found
 
     return asyncio.run(run())
+
+
+LAMBDAS = {
+    "pyproject.toml": '[tool.mypy]\nfiles = ["pkg"]\nno_implicit_optional = true\n',
+    "pkg/__init__.py": "",
+    "pkg/helper.py": "from typing import Sequence, TypeVar\n\nT = TypeVar('T')\n\n\n"
+    "def seq_get(seq: Sequence[T], index: int) -> T | None:\n"
+    "    return seq[index] if index < len(seq) else None\n",
+    "pkg/parser.py": "from __future__ import annotations\n\nimport typing as t\n\n"
+    "from pkg.helper import seq_get\n\n\ndef top(args: list[int]) -> int | None:\n"
+    "    return seq_get(args, 0)\n\n\nclass Parser:\n"
+    "    FUNCTIONS: t.ClassVar[dict[str, t.Callable]] = {\n"
+    '        "FIRST": lambda args: seq_get(args, 0),\n    }\n',
+    "pkg/sub.py": "from __future__ import annotations\n\nfrom pkg.helper import seq_get\n"
+    "from pkg.parser import Parser\n\n\nclass SubParser(Parser):\n    FUNCTIONS = {\n"
+    '        **Parser.FUNCTIONS,\n        "THIRD": lambda args: seq_get(args, 2),\n    }\n',
+    "pkg/anonymize.py": "from pkg.parser import Parser\nfrom pkg.sub import SubParser\n\n"
+    "X: int = 1\n",
+}
+
+
+def test_two_modules_changed_at_once_are_each_an_update(tmp_path: Path) -> None:
+    """mypy 2.4.1's server given a leaf edit undone and a signature change in one update
+    said 1 of mypy's 3 `call-arg` errors (the lambdas' in class bodies went unsaid; the
+    sweep's sqlglot: 273 of 572): each changed module is now an update of its own."""
+    root = project(tmp_path / "p", LAMBDAS)
+    head = held(root)
+    leaf = root / "pkg/anonymize.py"
+    leaf.write_text(LAMBDAS["pkg/anonymize.py"] + 'Y: int = "x"\n')
+    edited = held(root)
+    leaf.write_text(LAMBDAS["pkg/anonymize.py"])
+    helper = root / "pkg/helper.py"
+    helper.write_text(LAMBDAS["pkg/helper.py"].replace("index: int)", "index: int, probe: int)"))
+    changed = held(root)
+    truth = sorted(cli_errors(root, "pkg"))
+    assert [(f, line, code) for f, line, _, code, _ in truth] == [
+        ("pkg/parser.py", 9, "call-arg"),
+        ("pkg/parser.py", 14, "call-arg"),
+        ("pkg/sub.py", 10, "call-arg"),
+    ]
+    found = checks(root, daemon_of(root, tmp_path), [head, edited, changed])
+    assert [row[3] for row in found[1]] == ["assignment"]
+    assert found[2] == truth

@@ -87,6 +87,27 @@ class Mirror:
             changed = True
         return self.put(wanted) or changed
 
+    def edited(self, wanted: dict[str, bytes]) -> list[str] | None:
+        """The Python files whose text in `wanted` is not the copy's, sorted; None where a
+        file or folder comes or goes, or the copy is not known to be as this object left it
+        (all of it is written anew then)."""
+        if not self._trusted or self._last_stamp() != self._stamp:
+            return None
+        if any(r not in wanted for r in self._held) or any(r not in self._held for r in wanted):
+            return None
+        found = []
+        for relative, data in wanted.items():
+            if self._held[relative] != hashlib.blake2b(data, digest_size=16).digest():
+                found.append(relative)
+        return sorted(r for r in found if r.endswith(PYTHON))
+
+    def text_of(self, relative: str) -> bytes | None:
+        """The text the copy holds for `relative` (None: none, or unreadable)."""
+        try:
+            return (self.directory / relative).read_bytes() if relative in self._held else None
+        except OSError:
+            return None
+
     def _emptied(self, path: Path, wanted: dict[str, bytes]) -> None:
         """`path`'s folders removed up the copy while empty and not `wanted`."""
         for folder in [path, *path.parents]:
