@@ -23,7 +23,7 @@ from typing import Any
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
-from lspd.workspace.pyright_baseline import BASELINE, is_baseline
+from lspd.workspace.pyright_baseline import BASELINE
 
 PYRIGHT_CONFIGS = ("pyproject.toml", "pyrightconfig.json")  # a baseline beside them
 log = logging.getLogger(__name__)
@@ -152,24 +152,20 @@ def config_key(configs: Iterable[Path], then: Mapping[Path, str | None] | None =
         for p in configs
         if p.name in PYRIGHT_CONFIGS and not (p in then and then[p] is None)
     }
+    # A file absent (then, or here and then) adds nothing: a clean tree's missing baseline
+    # is one absent at the commit, and a pyrightconfig.json written where there was none
+    # stamps the Makefile and hooks its pyright may be run by: the key stays the clean tree's.
     for path in sorted({*read, *then}):
-        absent = path in then and then[path] is None
-        if absent and not is_baseline(path):
+        if path in then and then[path] is None:
             continue  # not there then: not read
         if path not in read and path.name == "package.json":
             continue  # held at the commit's text: the commit's key names it (clean tree's)
         if (text := then.get(path)) is not None:
             digest.update(f"\0{path}\0".encode() + text.encode())
             continue
-        if absent:  # a baseline not there then: as a clean tree's missing one
-            digest.update(f"\0{path}\0\0missing".encode())
-            continue
         try:
             digest.update(f"\0{path}\0".encode() + path.read_bytes())
         except OSError:
-            # Absent here and then: no configuration, whichever paths the scope stamps (a
-            # pyrightconfig.json written where there was none adds the Makefile and hooks
-            # its pyright may be run by: the key stays the clean tree's).
             continue
     return digest.hexdigest()[:24]
 
