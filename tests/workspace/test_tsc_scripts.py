@@ -53,3 +53,43 @@ def test_a_type_check_script_s_configuration_is_a_project_of_the_gate(tmp_path: 
         "tsconfig.json",
         "types/tsconfig.types.json",
     ]
+
+
+TSD = "export declare function expectError<T = unknown>(value: T): void;\n"
+
+
+def test_tsd_s_tests_are_left_to_tsd(tmp_path: Path) -> None:
+    """kysely's `tsd test/typings`: its tests' `expectError(...)` hold errors on purpose,
+    and lspd said 334 of them where every gate passes. A script running tsd (on its project,
+    its package.json's `tsd.directory`) leaves its tests out; the rest is tsc's, as before."""
+    test = (
+        'import { expectError } from "tsd";\nexpectError<number>("one");\nconst n: number = "x";\n'
+    )
+    package = {"scripts": {"typecheck": "tsc --noEmit", "test:types": "npx tsd typings"}}
+    files = {
+        "package.json": json.dumps(package),
+        "tsconfig.json": json.dumps({**STRICT, "include": ["src", "typings"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+        "typings/package.json": json.dumps({"tsd": {"directory": "checks"}}),
+        "typings/checks/a.test-d.ts": test,
+        "typings/index.test-d.ts": test,
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    (root / "node_modules/tsd").mkdir()  # its declarations (git ignores node_modules)
+    (root / "node_modules/tsd/package.json").write_text('{"name": "tsd", "types": "index.d.ts"}')
+    (root / "node_modules/tsd/index.d.ts").write_text(TSD)
+    said = own_tsc(root, "--noEmit")  # tsc's: each test's errors
+    assert sorted((m[1], m[4]) for m in LINE.finditer(said)) == [
+        ("typings/checks/a.test-d.ts", "2322"),
+        ("typings/checks/a.test-d.ts", "2345"),
+        ("typings/index.test-d.ts", "2322"),
+        ("typings/index.test-d.ts", "2345"),
+    ]
+    checked = answer(root, check_all)
+    assert [r.path for r in checked.results] == ["src/a.ts"]
+    (root / "package.json").write_text(json.dumps({"scripts": {"typecheck": "tsc --noEmit"}}))
+    again = answer(root, check_all)  # nothing runs tsd: tsc's tests
+    assert sorted(r.path for r in again.results if r.diagnostics) == [
+        "typings/checks/a.test-d.ts",
+        "typings/index.test-d.ts",
+    ]

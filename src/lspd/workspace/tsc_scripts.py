@@ -18,6 +18,7 @@ from lspd.workspace.npm_installed import json_object
 
 _PROJECT = ("-p", "--project")
 _SPLIT = ("&&", "||", ";", "|", "&")
+_RUNS = {"npx", "pnpm", "yarn", "bunx", "exec", "run", "pnpx", "bun"}  # words before a tool
 
 
 def scripted_configs(packages: list[Path], root: Path) -> tuple[list[Path], list[Path]]:
@@ -71,3 +72,28 @@ def _checked(words: list[str], folder: Path) -> Path | None:
             path = (folder / arguments[i + 1]).resolve()
             return None if path.is_dir() else path
     return None
+
+
+# tsd's test files (`index.test-d.ts`, `test-d/**/*.test-d.ts`): tsd checks them, not tsc
+TSD_TESTS = (".test-d.ts", ".test-d.tsx", ".test-d.mts", ".test-d.cts")
+
+
+def tsd_folders(packages: list[Path]) -> set[Path]:
+    """The folders of the test files the scripts of the package.json files at `packages`
+    run tsd on (`tsd`, `tsd test/typings`: its project, then its package.json's
+    `tsd.directory`, else `test-d`), and each tsd project's own folder (its
+    `index.test-d.ts`). Their `expectError(...)` calls hold errors on purpose: kysely's
+    test/typings said 334 errors where `tsd test/typings` passes. lspd runs no tsd: an
+    error of such a file outside `expectError` is left unsaid, as the file is."""
+    found: set[Path] = set()
+    for package in packages:
+        for words in package_commands(package):
+            at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsd"), None)
+            if at is None or (at > 0 and words[at - 1] not in _RUNS):
+                continue
+            named = [w for w in words[at + 1 :] if not w.startswith("-")]
+            project = (package.parent / named[0]) if named else package.parent
+            options = json_object(project / "package.json").get("tsd")
+            folder = options.get("directory") if isinstance(options, dict) else None
+            found |= {project, project / (folder if isinstance(folder, str) else "test-d")}
+    return found

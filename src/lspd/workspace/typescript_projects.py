@@ -23,7 +23,7 @@ from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_scripts import scripted_configs
+from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -71,10 +71,12 @@ def typescript_projects(
         for p in t.files
         if p not in made.owners and _home(p, tsconfigs) == c
     }
+    packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
+    tsd = tsd_folders(list(dict.fromkeys(packages)))  # its tests are tsd's to check
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
         config = tsconfig.config
-        apart = _unchecked(ws, tsconfig)
+        apart = _unchecked(ws, tsconfig) | _tsd_tests(tsconfig, tsd)
         chosen = tuple(
             p
             for p in tsconfig.files
@@ -260,6 +262,13 @@ def _unchecked(ws: Workspace, tsconfig: TsConfig) -> set[Path]:
     if not tsconfig.skip_lib_check:
         return set()
     return {p for p in tsconfig.declarations if ws.ignore(p)}
+
+
+def _tsd_tests(tsconfig: TsConfig, folders: set[Path]) -> set[Path]:
+    """The files of `tsconfig`'s program that are tsd's tests (`tsc_scripts.tsd_folders`):
+    tsd checks them, its `expectError` holding their errors, not tsc."""
+    tests = (p for p in tsconfig.files if p.name.endswith(TSD_TESTS))
+    return {p for p in tests if not folders.isdisjoint(p.parents)}
 
 
 def _typescripts(ws: Workspace, project: Path | None) -> Iterator[Path]:
