@@ -46,6 +46,7 @@ from lspd.workspace.mypy_follow import followed, module_of, unwalked
 from lspd.workspace.mypy_imports import ImportsRead
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
+from lspd.workspace.mypy_nested import run_elsewhere
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_configured, script_paths, script_targets
 from lspd.workspace.mypy_walk import named_by, named_files, walked
@@ -105,6 +106,8 @@ def mypy_scopes(
         )
         if config is None and not defaults:
             continue
+        if config is not None and root is not None and run_elsewhere(directory, config, root):
+            continue  # a mypyc build's configuration, say: no run of the gate reads it
         choice = choose(directory, configured, restricted)
         config = unconfigured(directory) if config is None else config
         if MYPY not in choice.checkers:
