@@ -93,3 +93,33 @@ def test_tsd_s_tests_are_left_to_tsd(tmp_path: Path) -> None:
         "typings/checks/a.test-d.ts",
         "typings/index.test-d.ts",
     ]
+
+
+def test_a_package_tsconfig_no_script_runs_is_the_root_program_s(tmp_path: Path) -> None:
+    """xstate's shape: the root's `"typecheck": "tsc"` checks every package under the root
+    tsconfig (its vue shim, strict); a package's tsconfig.json, which no script runs, left
+    the shim out and relaxed noImplicitAny: lspd said its TS2307 and not the gate's TS7006.
+    A package whose own script runs tsc keeps its tsconfig as a program of the gate."""
+    options = {"strict": True, "noEmit": True, "module": "esnext", "moduleResolution": "bundler"}
+    package = {"extends": "../tsconfig.json", "include": ["src"]}
+    files = {
+        "package.json": json.dumps({"scripts": {"typecheck": "tsc"}}),
+        "tsconfig.json": json.dumps({"compilerOptions": options}),
+        "types/vue-shim.d.ts": 'declare module "*.vue" {\n  const c: unknown;\n'
+        "  export default c;\n}\n",
+        "pkg/tsconfig.json": json.dumps({**package, "compilerOptions": {"noImplicitAny": False}}),
+        "pkg/src/a.ts": 'import C from "./Comp.vue";\nexport const c = C;\n',
+        "pkg/src/b.ts": "export function f(x) {\n  return x;\n}\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    gate = sorted((m[1], m[4]) for m in LINE.finditer(own_tsc(root)))
+    assert gate == [("pkg/src/b.ts", "7006")]
+
+    def said() -> list[tuple[str, str | None]]:
+        checked = answer(root, check_all)
+        return sorted((r.path, d.code) for r in checked.results for d in r.diagnostics)
+
+    assert said() == gate
+    (root / "pkg/package.json").write_text(json.dumps({"scripts": {"types": "tsc --noEmit"}}))
+    # its own program too, as its script checks it: each program's errors
+    assert said() == [("pkg/src/a.ts", "2307"), ("pkg/src/b.ts", "7006")]

@@ -60,8 +60,7 @@ def package_commands(package: Path) -> list[list[str]]:
 def _checked(words: list[str], folder: Path) -> Path | None:
     """The configuration file a `tsc --noEmit -p FILE` command names, from `folder` (tsc's
     options are read whatever their case)."""
-    at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsc"), None)
-    if at is None:
+    if (at := _tsc(words)) is None:
         return None
     arguments = words[at + 1 :]
     options = [w.lower() for w in arguments]
@@ -72,6 +71,32 @@ def _checked(words: list[str], folder: Path) -> Path | None:
             path = (folder / arguments[i + 1]).resolve()
             return None if path.is_dir() else path
     return None
+
+
+def runs_tsc(package: Path) -> bool:
+    """Whether a script of the package.json at `package` runs tsc."""
+    return any(_tsc(words) is not None for words in package_commands(package))
+
+
+def checks_own(package: Path) -> bool:
+    """Whether a script of the package.json at `package` type-checks its folder's
+    tsconfig.json: `tsc`, `tsc --noEmit`, `tsc -p .` (not a build of references, `tsc -b`)."""
+    own = package.parent / "tsconfig.json"
+    for words in package_commands(package):
+        if (at := _tsc(words)) is None:
+            continue
+        options = [w.lower() for w in words[at + 1 :]]
+        if "-b" in options or "--build" in options:
+            continue
+        named = [words[at + 1 + i + 1] for i, o in enumerate(options[:-1]) if o in _PROJECT]
+        if not named or (package.parent / named[-1]).resolve() in (own, own.parent):
+            return True
+    return False
+
+
+def _tsc(words: list[str]) -> int | None:
+    """Where `tsc` is in a command's words (None: not there)."""
+    return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsc"), None)
 
 
 # tsd's test files (`index.test-d.ts`, `test-d/**/*.test-d.ts`): tsd checks them, not tsc

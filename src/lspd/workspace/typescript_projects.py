@@ -23,7 +23,13 @@ from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.toolchain import find_typescript, package_version
-from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
+from lspd.workspace.tsc_scripts import (
+    TSD_TESTS,
+    checks_own,
+    runs_tsc,
+    scripted_configs,
+    tsd_folders,
+)
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -53,7 +59,8 @@ def typescript_projects(
     """The projects of TypeScript's configurations (`solution`: their solution-style
     layouts' files, filled in); `python`: the workspace holds Python sources too."""
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
-    found += _scripted(ws, found, read)
+    scripted = _scripted(ws, found, read)
+    found += scripted
     unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
     read += [p for c in found for p in deciding(c, ws.root)]  # installed or not, watched
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
@@ -65,11 +72,12 @@ def typescript_projects(
     taken: dict[Path, Path] = {}  # each file's program
     # a file is its home's (`_home`), whatever the order: before, site/jsconfig.json (sorted
     # first) took the root tsconfig's src/a.ts its page.js imports
+    gated = _gated(ws, tsconfigs, found, scripted)
     homes = {
         p: c
         for c, t in tsconfigs.items()
         for p in t.files
-        if p not in made.owners and _home(p, tsconfigs) == c
+        if p not in made.owners and (_home(p, gated) or _home(p, tsconfigs)) == c
     }
     packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
     tsd = tsd_folders(list(dict.fromkeys(packages)))  # its tests are tsd's to check
@@ -91,11 +99,13 @@ def typescript_projects(
         note: str | None = "; ".join(tsconfig.notes) or None
         if tsconfig.references and not tsconfig.files:
             note = f"references {len(tsconfig.references)} project(s)"
+        if config not in gated:
+            note = "no script runs tsc on it: its files are the root tsconfig.json's program's"
         label = ws.display(tsconfig.config)
         projects.append(
             ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
         )
-    _filled(solution, made, _shared(tsconfigs, taken, made.owners), tsconfigs)
+    _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
     projects += _not_installed(ws, unready, read)
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
@@ -234,6 +244,30 @@ def _held(
         if _nearest(path, tsconfigs) != tsconfig.config:  # a jsconfig.json nearer too
             held[path] = tsconfig.config
     return held
+
+
+def _gated(
+    ws: Workspace, tsconfigs: dict[Path, TsConfig], found: list[Path], scripted: list[Path]
+) -> dict[Path, TsConfig]:
+    """The configurations a file's program is chosen among: where the root's scripts check
+    the root's tsconfig.json (xstate's `"typecheck": "tsc"`), a tsconfig.json below that no
+    script runs (none of its package's runs tsc, none names it: `-p`) and no configuration
+    references is its editors': its files are the root program's, as the gate checks them
+    (xstate's package tsconfig left out the root's vue shim: a TS2307 its gate never says)."""
+    root = ws.root / "tsconfig.json"
+    if root not in tsconfigs or not checks_own(ws.root / PACKAGE):
+        return tsconfigs
+    referenced = {r for t in tsconfigs.values() for r in t.references}
+    editors = {
+        c
+        for c in found
+        if c != root
+        and c.name == "tsconfig.json"
+        and c not in scripted
+        and c not in referenced
+        and not runs_tsc(c.parent / PACKAGE)
+    }
+    return {c: t for c, t in tsconfigs.items() if c not in editors}
 
 
 def _home(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
