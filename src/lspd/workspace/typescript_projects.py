@@ -70,15 +70,8 @@ def typescript_projects(
     made = solutions(tsconfigs)
     projects = []
     taken: dict[Path, Path] = {}  # each file's program
-    # a file is its home's (`_home`), whatever the order: before, site/jsconfig.json (sorted
-    # first) took the root tsconfig's src/a.ts its page.js imports
     gated = _gated(ws, tsconfigs, found, scripted)
-    homes = {
-        p: c
-        for c, t in tsconfigs.items()
-        for p in t.files
-        if p not in made.owners and (_home(p, gated) or _home(p, tsconfigs)) == c
-    }
+    homes = _homes(tsconfigs, gated, made.owners)
     packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
     tsd = tsd_folders(list(dict.fromkeys(packages)))  # its tests are tsd's to check
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
@@ -244,6 +237,20 @@ def _held(
         if _nearest(path, tsconfigs) != tsconfig.config:  # a jsconfig.json nearer too
             held[path] = tsconfig.config
     return held
+
+
+def _homes(
+    tsconfigs: dict[Path, TsConfig], gated: dict[Path, TsConfig], owners: dict[Path, Path]
+) -> dict[Path, Path]:
+    """Each file's home (`_home`) among the gate's programs (`gated`, else any), whatever
+    the order (before, site/jsconfig.json, sorted first, took the root tsconfig's src/a.ts
+    its page.js imports); a solution's files (`owners`) are its owners'."""
+    return {
+        p: c
+        for c, t in tsconfigs.items()
+        for p in t.files
+        if p not in owners and (_home(p, gated) or _home(p, tsconfigs)) == c
+    }
 
 
 def _gated(
