@@ -61,6 +61,19 @@ def _said(project: Any, file: Path) -> list[tuple[int, dict[str, int]]]:
     return [(i["code"], i["range"]["start"]) for i in project.items[file]]
 
 
+def _checked_once(root: Path, version: str) -> Any:
+    """The builder's check of `root`'s tsconfig.json, by TypeScript `version`."""
+
+    async def run() -> Any:
+        builder = Builder(typescript_package(version), root.parent / "tsbuilder.log")
+        try:
+            return await builder.check(root / "tsconfig.json")
+        finally:
+            await builder.stop()
+
+    return asyncio.run(run())
+
+
 def _checked_twice(root: Path, edit: str) -> tuple[list[Any], list[Any]]:
     """What the builder's check says of src/view.tsx, then after the tsconfig became `edit`
     (read at once: the builder's project is updated in place by its next check)."""
@@ -114,14 +127,7 @@ def test_a_program_emitting_declarations_only_is_checked_as_tsc_b_checks_it(
         "src/a.ts(1,14): error TS2322: Type 'number' is not assignable to type 'string'."
     ]
 
-    async def run() -> Any:
-        builder = Builder(typescript_package(TS_PINNED), root.parent / "tsbuilder.log")
-        try:
-            return await builder.check(root / "tsconfig.json")
-        finally:
-            await builder.stop()
-
-    project = asyncio.run(run())
+    project = _checked_once(root, TS_PINNED)
     assert (project.configured, project.stopped) == ([], [])
     assert _said(project, root / "src/a.ts") == [(2322, {"line": 0, "character": 13})]
 
@@ -170,7 +176,6 @@ def test_a_package_installed_twice_in_an_emitting_program_is_checked(tmp_path: P
     that redirect by its host: 'Debug Failure. False expression: Host should not return a
     redirect source file from `getSourceFile`', and the whole check failed (superstruct,
     redux-toolkit: 5.9.3)."""
-    dup = {'{"name": "dup", "version": "1.0.0", "types": "index.d.ts"}': "package.json"}
     files = {
         "tsconfig.json": json.dumps(
             {"compilerOptions": {"strict": True, "outDir": "out"}, "include": ["src"]}
@@ -185,24 +190,18 @@ def test_a_package_installed_twice_in_an_emitting_program_is_checked(tmp_path: P
         files[f"node_modules/{name}/index.d.ts"] = (
             f'import {{ Dup }} from "dup";\nexport declare function {name}(): Dup;\n'
         )
-        for text, file in dup.items():
-            files[f"node_modules/{name}/node_modules/dup/{file}"] = text
+        files[f"node_modules/{name}/node_modules/dup/package.json"] = (
+            '{"name": "dup", "version": "1.0.0", "types": "index.d.ts"}'
+        )
         files[f"node_modules/{name}/node_modules/dup/index.d.ts"] = (
             "export interface Dup { x: number }\n"
         )
     root = written(tmp_path / "app", files)
     (root / "node_modules" / "typescript").symlink_to(typescript_package(VERSION))
 
-    async def run() -> Any:
-        builder = Builder(typescript_package(VERSION), root.parent / "tsbuilder.log")
-        try:
-            return await builder.check(root / "tsconfig.json")
-        finally:
-            await builder.stop()
-
     code, out = gate(root)
     assert (code, out.split(": ", 1)[1].split(":", 1)[0]) == (2, "error TS2322")
-    project = asyncio.run(run())
+    project = _checked_once(root, VERSION)
     assert (project.stopped, _said(project, root / "src/sum.ts")) == (
         [],
         [(2322, {"line": 2, "character": 13})],

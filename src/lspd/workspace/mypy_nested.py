@@ -33,7 +33,5 @@ def run_elsewhere(directory: Path, config: MypyConfig, root: Path) -> bool:
     named = [*(hook.runs if hook is not None else ()), *(script.paths if script else ())]
     if not named or script_configured(root) is not None:
         return False
-    return not any(
-        directory == (root / p).resolve() or (root / p).resolve() in directory.parents
-        for p in named
-    )
+    held = [(root / p).resolve() for p in named]
+    return not any(directory == path or path in directory.parents for path in held)

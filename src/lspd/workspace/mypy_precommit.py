@@ -175,10 +175,17 @@ def _ignores_missing(hook: dict[str, Any]) -> bool:
 
 def _after(hook: dict[str, Any]) -> list[str]:
     """A hook's words after mypy: its entry's (a local hook: `mypy src tests`), its `args`."""
+    return words_after(hook, ("mypy",), "mypy")
+
+
+def words_after(hook: dict[str, Any], tools: tuple[str, ...], entry: str) -> list[str]:
+    """A hook's words after the first of `tools` in its entry (`entry` where it names
+    none) and its `args`; none where no such word is there."""
     args = hook.get("args") or []
-    words = [*str(hook.get("entry") or "mypy").split()]
+    words = [*str(hook.get("entry") or entry).split()]
     words += map(str, args) if isinstance(args, list) else [str(args)]
-    return words[words.index("mypy") + 1 :] if "mypy" in words else []
+    at = next((i for i, w in enumerate(words) if w in tools), None)
+    return [] if at is None else words[at + 1 :]
 
 
 def _options(words: list[str], folder: Path) -> tuple[str, ...] | None:
@@ -218,10 +225,16 @@ def _is_mypy(hook: dict[str, Any]) -> bool:
     """mirrors-mypy's hook, or a local one whose command is mypy (`entry: mypy`,
     `entry: python -m mypy`, polyfactory's `uv run --all-groups mypy`; not `dmypy`, whose
     targets its arguments name)."""
+    return runs_tool(hook, ("mypy",))
+
+
+def runs_tool(hook: dict[str, Any], tools: tuple[str, ...]) -> bool:
+    """Whether a hook runs one of `tools`: a hook repository's of its id (no `entry`), or a
+    local one whose command is one (first, or after a runner: `mypy_scripts.commanded`)."""
     entry = str(hook.get("entry") or "").split()
-    if hook.get("id") == "mypy" and not entry:
+    if hook.get("id") in tools and not entry:
         return True
-    return any(w == "mypy" and commanded(entry, i, RUNNERS) for i, w in enumerate(entry))
+    return any(w in tools and commanded(entry, i, RUNNERS) for i, w in enumerate(entry))
 
 
 def regexes(table: dict[str, Any]) -> Regexes:

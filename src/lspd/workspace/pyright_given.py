@@ -21,18 +21,18 @@ import functools
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import yaml
 
-from lspd.workspace.mypy_precommit import Regexes, passes, precommit_paths, regexes
-from lspd.workspace.mypy_scripts import (
-    RUNNERS,
-    commanded,
-    named_paths,
-    script_paths,
-    script_targets,
+from lspd.workspace.mypy_precommit import (
+    Regexes,
+    passes,
+    precommit_paths,
+    regexes,
+    runs_tool,
+    words_after,
 )
+from lspd.workspace.mypy_scripts import named_paths, script_paths, script_targets
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, config_over
 from lspd.workspace.pyright_scope import PyrightConfig, files_of, spec
@@ -121,9 +121,13 @@ def _hooks(directory: Path) -> Hooks | None:
 def _kept(path: Path) -> tuple[Hooks | None, tuple[Path, ...]]:
     try:
         run, body, read = config_hooks(path)
-        found = [hook for hook in run if _is_pyright(hook)]
+        found = [hook for hook in run if runs_tool(hook, COMMANDS)]
         passing = [hook for hook in found if hook.get("pass_filenames", True) is not False]
-        others = [named_paths(path.parent, _after(hook)) for hook in found if hook not in passing]
+        others = [
+            named_paths(path.parent, words_after(hook, COMMANDS, ""))
+            for hook in found
+            if hook not in passing
+        ]
         hooks = Hooks(
             path,
             regexes(body),
@@ -134,20 +138,3 @@ def _kept(path: Path) -> tuple[Hooks | None, tuple[Path, ...]]:
     except (yaml.YAMLError, re.error, TypeError):
         return None, ()
     return (hooks if found else None), tuple(read)
-
-
-def _is_pyright(hook: dict[str, Any]) -> bool:
-    """A hook repository's pyright hook, or a local one whose command is pyright."""
-    entry = str(hook.get("entry") or "").split()
-    if hook.get("id") in COMMANDS and not entry:
-        return True
-    return any(w in COMMANDS and commanded(entry, i, RUNNERS) for i, w in enumerate(entry))
-
-
-def _after(hook: dict[str, Any]) -> list[str]:
-    """A hook's words after pyright: its entry's, its `args`."""
-    args = hook.get("args") or []
-    words = [*str(hook.get("entry") or "").split()]
-    words += map(str, args) if isinstance(args, list) else [str(args)]
-    at = next((i for i, w in enumerate(words) if w in COMMANDS), len(words))
-    return words[at + 1 :]

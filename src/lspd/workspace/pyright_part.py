@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lspd.workspace.checker_runs import run_paths, runs
-from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_given import COMMANDS, PyrightGiven, given_paths, pyright_given
 from lspd.workspace.pyright_scope import CONFIG_JSON, DEFAULT_EXCLUDES, PYPROJECT, config_in, spec
@@ -64,9 +63,9 @@ def pyright_part(directory: Path) -> PyrightPart | None:
 
 
 def part_paths(directory: Path) -> list[Path]:
-    """The paths beyond the configuration whose change can change the part: the scripts and
-    what else may run a checker (`checker_runs`)."""
-    return [*script_paths(directory), *run_paths(directory), *given_paths(directory)]
+    """The paths beyond the configuration whose change can change the part: what may run
+    a checker (`checker_runs`), the scripts and hooks its runs are given paths by."""
+    return [*run_paths(directory), *given_paths(directory)]
 
 
 def _part(directory: Path) -> PyrightPart | None:

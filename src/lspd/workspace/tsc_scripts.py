@@ -60,7 +60,7 @@ def package_commands(package: Path) -> list[list[str]]:
 def _checked(words: list[str], folder: Path) -> Path | None:
     """The configuration file a `tsc --noEmit -p FILE` command names, from `folder` (tsc's
     options are read whatever their case)."""
-    if (at := _tsc(words)) is None:
+    if (at := _tool_at(words)) is None:
         return None
     arguments = words[at + 1 :]
     options = [w.lower() for w in arguments]
@@ -75,7 +75,7 @@ def _checked(words: list[str], folder: Path) -> Path | None:
 
 def runs_tsc(package: Path) -> bool:
     """Whether a script of the package.json at `package` runs tsc."""
-    return any(_tsc(words) is not None for words in package_commands(package))
+    return any(_tool_at(words) is not None for words in package_commands(package))
 
 
 def checks_own(package: Path) -> bool:
@@ -83,7 +83,7 @@ def checks_own(package: Path) -> bool:
     tsconfig.json: `tsc`, `tsc --noEmit`, `tsc -p .` (not a build of references, `tsc -b`)."""
     own = package.parent / "tsconfig.json"
     for words in package_commands(package):
-        if (at := _tsc(words)) is None:
+        if (at := _tool_at(words)) is None:
             continue
         options = [w.lower() for w in words[at + 1 :]]
         if "-b" in options or "--build" in options:
@@ -94,9 +94,9 @@ def checks_own(package: Path) -> bool:
     return False
 
 
-def _tsc(words: list[str]) -> int | None:
-    """Where `tsc` is in a command's words (None: not there)."""
-    return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsc"), None)
+def _tool_at(words: list[str], tool: str = "tsc") -> int | None:
+    """Where `tool` (a path ending in it too) is in a command's words (None: not there)."""
+    return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == tool), None)
 
 
 # tsd's test files (`index.test-d.ts`, `test-d/**/*.test-d.ts`): tsd checks them, not tsc
@@ -113,7 +113,7 @@ def tsd_folders(packages: list[Path]) -> set[Path]:
     found: set[Path] = set()
     for package in packages:
         for words in package_commands(package):
-            at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == "tsd"), None)
+            at = _tool_at(words, "tsd")
             if at is None or (at > 0 and words[at - 1] not in _RUNS):
                 continue
             named = [w for w in words[at + 1 :] if not w.startswith("-")]
