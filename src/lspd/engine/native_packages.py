@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
+
+from lspd.engine.ts_ranges import Sevens, sevens
 
 # package.json fields naming a package's entry when it has no `exports` (or beside them)
 _ENTRIES = ("types", "typings", "main", "module")
@@ -88,10 +89,6 @@ def _under(root: Path, path: Path) -> tuple[str, ...] | None:
         return None
 
 
-# A typesVersions range that is a lower bound alone: `>=4.8`, `>3.1`, `>= 5.0.2`.
-_LOWER = re.compile(r"(>=?)\s*v?(\d+)(?:\.(\d+))?(?:\.\d+)*")
-
-
 def package_entries(name: str, folder: Path) -> list[tuple[str, list[str]]] | None:
     """The specifiers importers use for the package `name` at `folder`, each with the files
     (targets, conditions' and fallbacks' alike) they can resolve to; None where they cannot
@@ -125,28 +122,21 @@ def _versions_read(name: str, versions: object) -> list[tuple[str, list[str]]]:
     subpath and by the package's name (`"index.d.ts"` remaps the root). TypeScript takes the
     first range its version matches: the ranges up to the first every TypeScript 7 matches
     (`*`, `>=4.8`), none after it (jotai's `"*"` range for TypeScript before 3.8 maps every
-    subpath to one file: not followed by name, every file was asked after any edit)."""
+    subpath to one file: not followed by name, every file was asked after any edit), and
+    none that no TypeScript 7 matches (kysely's `"<5.4"`, the same: `ts_ranges`)."""
     mapped: list[tuple[str, list[str]]] = []
     for version, paths in versions.items() if isinstance(versions, dict) else ():
+        matched = sevens(str(version))
+        if matched is Sevens.NONE:
+            continue
         for key, targets in paths.items() if isinstance(paths, dict) else ():
             found = list(strings(targets))
             mapped.append((f"{name}/{key}", found))
             if "*" not in str(key):
                 mapped.append((name, found))
-        if _every_seven(str(version)):
+        if matched is Sevens.EVERY:
             break
     return mapped
-
-
-def _every_seven(version: str) -> bool:
-    """Whether a `typesVersions` range matches every TypeScript 7 (`*`, `>=4.8`, `>5`)."""
-    if version.strip() == "*":
-        return True
-    bound = _LOWER.fullmatch(version.strip())
-    if bound is None:
-        return False
-    at = (int(bound[2]), int(bound[3] or 0))
-    return at < (7, 0) or (bound[1] == ">=" and at == (7, 0))
 
 
 def _exporting(exports: object) -> bool:
