@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
+from lspd.engine.native_declared import declared_alike
 from lspd.engine.native_emitted import beside_syntax, kept
 from lspd.engine.native_implied import renew
 from lspd.engine.native_items import FILE_TIMEOUT_S, Items, code_of, pulled
@@ -43,6 +44,7 @@ from lspd.engine.native_program import (
 )
 from lspd.engine.native_reach import (
     NativeSeen,
+    edited,
     native,
     native_asked,
     native_seen,
@@ -201,16 +203,14 @@ async def native_checked(
     reading = asyncio.create_task(_read(ws, sessions, unread, now)) if seen is None else None
     if reading is None:
         await _read(ws, sessions, unread, now)
-    asked = native_asked(ws, sessions, changed, seen, now, known)
+    alike = await _alike(ws, changed, seen, now)
+    asked = native_asked(ws, sessions, changed, seen, now, known, alike)
     syntax = _Syntax(ws, sessions, seen is None, changed)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
     # them (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.
     configs = asyncio.create_task(aside()) if asked and aside is not None else None
     try:
-        checked_before = seen is not None
-        fresh, by_tsc = await _asked(
-            ws, sessions, asked, syntax, memory, answers, answered, checked_before
-        )
+        fresh, by_tsc = await _asked(ws, sessions, asked, syntax, memory, answers, answered, seen)
     finally:
         await asyncio.gather(*(task for task in (configs, reading) if task is not None))
     said = await syntax.stopped(stops)  # tsc's answer: a stopped program's syntax errors alone
@@ -231,6 +231,16 @@ async def native_checked(
     return results, [p for p in asked if p not in by_tsc], [p for p in rest if p not in sessions]
 
 
+async def _alike(
+    ws: Workspace, changed: set[Path], seen: NativeSeen | None, now: NativeSeen
+) -> set[Path]:
+    """The edited files whose declarations are as the last check saw them (`native_declared`)."""
+    if seen is None:
+        return set()
+    pairs = {p: (seen.texts.get(p), now.texts.get(p)) for p in edited(changed, seen, now)}
+    return await declared_alike(ws, pairs)
+
+
 async def _read(
     ws: Workspace, sessions: dict[Path, Session], unread: set[Path], now: NativeSeen
 ) -> None:
@@ -248,10 +258,11 @@ async def _asked(
     memory: CheckState[R],
     answers: Answers[R],
     answered: Callable[[], None],
-    checked_before: bool,
+    seen: NativeSeen | None,
 ) -> tuple[dict[Path, R], set[Path]]:
     """The results of `asked`, each pulled from its server unless its program is read with
-    a syntax error (then tsc's answer: `_Syntax.said`), and those tsc's answer made."""
+    a syntax error (then tsc's answer: `_Syntax.said`), and those tsc's answer made;
+    `seen`: what the last check saw (None: this is the first)."""
     await syntax.settled()  # a program still stopped: its files are tsc's answer at once
     by_tsc = {p: items for p in asked if (items := syntax.said(p)) is not None}
     fresh: dict[Path, R] = {}
@@ -271,6 +282,7 @@ async def _asked(
     # From both ends (`from_ends`): TypeScript's answers do not depend on the order, and
     # effect 4.1's cold check took 0.98x `tsc -p` so, 1.18-1.31x in halves (quiet runs).
     left = [p for p in asked if p not in fresh]
+    checked_before = seen is not None
     fresh |= await ask_all(left, sessions, ask, timeouts, answered, checked_before, from_ends=True)
     for path in by_tsc:  # its last answer is of an older text: asked once tsc goes on
         memory.known.pop(path, None)

@@ -28,6 +28,7 @@ from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lspd.engine.native_declared import SUFFIXES
 from lspd.engine.native_packages import (
     own_packages,
     package_entries,
@@ -64,12 +65,14 @@ _STRING = re.compile(r'"([^"]*)"')
 
 @dataclass
 class NativeSeen:
-    """The TypeScript 7 files of the last check: the names each one's imports use, and the
-    hash of its text without its `//` comment lines and blank lines."""
+    """The TypeScript 7 files of the last check: the names each one's imports use, the
+    hash of its text without its `//` comment lines and blank lines, and its text (an
+    edit's text before it: `native_declared`)."""
 
     changes: int  # the watcher's count of changes then
     names: dict[Path, frozenset[str]] = field(default_factory=dict)
     shapes: dict[Path, int] = field(default_factory=dict)
+    texts: dict[Path, str] = field(default_factory=dict)  # TypeScript's sources alone
     wide: set[Path] = field(default_factory=set)  # declaring globals (`everywhere`)
     pragmas: dict[Path, Pragmas] = field(default_factory=dict)  # read since (`native_implied`)
 
@@ -106,6 +109,7 @@ def native_seen(
     if seen is not None:
         now.names = {p: seen.names[p] for p in sessions if p in seen.names}
         now.shapes = {p: seen.shapes[p] for p in sessions if p in seen.shapes}
+        now.texts = {p: seen.texts[p] for p in sessions if p in seen.texts}
         now.wide = {p for p in seen.wide if p in sessions}
     changed = {p for p, n in ws.changed_at.items() if seen is not None and n > seen.changes}
     unread = sessions.keys() - now.names.keys() | (changed & sessions.keys())
@@ -119,19 +123,24 @@ def native_asked(
     seen: NativeSeen | None,
     now: NativeSeen,
     kept: Container[Path],
+    alike: Container[Path] = (),
 ) -> list[Path]:
     """The files of `sessions` to ask again: every one after a change not placed (or at the
     first check, `seen` None), else those the changes reach and those without a `kept`
-    result."""
+    result; a changed file whose declarations are `alike` before and after reaches none."""
     aliases = import_aliases(ws, set(sessions.values())) if seen is not None else None
     if seen is None or aliases is None or not placed(changed, sessions, seen):
         return list(sessions)
     if _configuring(ws, changed, sessions):
         return list(sessions)
-    # A file whose edit touched only `//` comments and blank lines is asked alone.
-    seeing = {p for p in changed if p not in seen.shapes or seen.shapes[p] != now.shapes[p]}
+    seeing = {p for p in edited(changed, seen, now) if p not in alike}
     reached = changed | reach(seeing, now.names, aliases)
     return [p for p in sessions if p in reached or p not in kept]
+
+
+def edited(changed: set[Path], seen: NativeSeen, now: NativeSeen) -> set[Path]:
+    """The `changed` files whose edit touched more than `//` comments and blank lines."""
+    return {p for p in changed if p not in seen.shapes or seen.shapes.get(p) != now.shapes.get(p)}
 
 
 async def read_imports(paths: Iterable[Path], now: NativeSeen) -> None:
@@ -141,6 +150,8 @@ async def read_imports(paths: Iterable[Path], now: NativeSeen) -> None:
     for count, path in enumerate(paths, 1):
         text = _text(path)
         now.names[path], now.shapes[path] = import_names(text), shape(text)
+        if path.name.endswith(SUFFIXES):
+            now.texts[path] = text
         now.pragmas[path] = implied(text)
         if everywhere(path, [text]):
             now.wide.add(path)

@@ -32,7 +32,9 @@ from typing import Generic, Protocol, TypeVar, cast
 from lspd.engine.builders import builder_for, builder_stop
 from lspd.engine.check_state import CheckState
 from lspd.engine.mypy_project import by_project
+from lspd.engine.native_declared import declared_alike
 from lspd.engine.native_held import native_held, native_stopped
+from lspd.engine.native_reach import native
 from lspd.engine.overlaid import Overlaid, builders_overlaid
 from lspd.engine.proposal_reach import reached
 from lspd.engine.python_affected import PYTHON, movable
@@ -134,7 +136,10 @@ async def overlaid_state(
     moved = _moved(ws, others, memory, held_by)
     results.update((p, r) for p, r in moved.items() if _in(p, wanted))
     others = {p: t for p, t in others.items() if p not in moved}
-    found = reached(ws, others, candidates, memory.python, memory.native)
+    # TypeScript 7's files edited with their declarations as they were: their importers unasked
+    edits = {p: (read_text(p), t) for p, t in others.items() if native(ws, p) is not None}
+    alike = await declared_alike(ws, edits)
+    found = reached(ws, others, candidates, memory.python, memory.native, alike)
     found |= _beyond_mypy(ws, {p: held[p] for p in mypy_only}, candidates, memory)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
     found = {p for p in found if ws.handler(p) is not None}  # a py.typed mark: held, unasked

@@ -6,7 +6,8 @@ whole check's rules after an edit, applied to texts not written yet.
   (`python_imports.importers`, over every Python file under the root); of those only the
   files naming what it added when all it did was add module names (`python_names`);
 - TypeScript 7 (`engine/native_reach.py`): the changed files, and, unless an edit touched only
-  `//` comment lines and blank lines, the files importing them by name, transitively, through
+  `//` comment lines and blank lines or left the file's declarations as they were (`alike`,
+  `native_declared`), the files importing them by name, transitively, through
   every file of the workspace (a barrel's `export *` between: read from the disk where no
   whole check was seen); a `.d.ts`, a script (global declarations, imported by none) or a
   file in node_modules, or a project whose aliases cannot be followed by name, every file;
@@ -15,7 +16,7 @@ whole check's rules after an edit, applied to texts not written yet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from lspd.engine.declarations import signature
@@ -49,10 +50,12 @@ def reached(
     candidates: set[Path],
     python_seen: PythonSeen | None,
     native_seen: NativeSeen | None,
+    alike: Collection[Path] = (),
 ) -> set[Path]:
     """Of `candidates` (files the servers answer one by one), those `proposed` can affect;
     the proposed files themselves always. `python_seen`, `native_seen`: what the last whole
-    check saw of each language's files (their imports, made again where missing)."""
+    check saw of each language's files (their imports, made again where missing); `alike`:
+    TypeScript 7 files proposed whose declarations stay as the disk's (`native_declared`)."""
     found = set(proposed)
     python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
     if baselines := [p.parent.parent for p in proposed if is_baseline(p)]:
@@ -62,7 +65,7 @@ def reached(
     typescript = {p: t for p, t in proposed.items() if native(ws, p) is not None}
     if typescript:
         sessions = native_sessions(ws, candidates | set(proposed))
-        found |= _native(ws, typescript, sessions, native_seen)
+        found |= _native(ws, typescript, sessions, native_seen, alike)
     return found & (candidates | set(proposed))
 
 
@@ -107,7 +110,11 @@ def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path
 
 
 def _native(
-    ws: Workspace, proposed: Texts, sessions: Mapping[Path, Session], seen: NativeSeen | None
+    ws: Workspace,
+    proposed: Texts,
+    sessions: Mapping[Path, Session],
+    seen: NativeSeen | None,
+    alike: Collection[Path],
 ) -> set[Path]:
     aliases = import_aliases(ws, set(sessions.values()))
     olds = {path: read_text(path) for path in proposed}
@@ -121,7 +128,7 @@ def _native(
         else:
             names[path] = import_names(new)
         old = olds[path]
-        if old is None or new is None or shape(old) != shape(new):
+        if old is None or new is None or (shape(old) != shape(new) and path not in alike):
             seeing.add(path)
     return reach(seeing, names, aliases)
 

@@ -212,6 +212,18 @@ async def exited(process: asyncio.subprocess.Process) -> int:
     return process.returncode
 
 
+async def end_helper(process: asyncio.subprocess.Process | None) -> None:
+    """End a helper process that ends with its input (lspd's Node helpers): its input
+    closed, 2 s to exit, then its group killed."""
+    if process is None or process.returncode is not None:
+        return
+    if process.stdin is not None:
+        process.stdin.close()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(exited(process), 2.0)
+    kill_group(process.pid)
+
+
 def kill_group(pid: int) -> None:
     """SIGKILL the process group led by `pid` (the server and anything it started)."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -13,7 +13,6 @@ every file open (see docs/design.md, "Re-checking what an edit affects").
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -26,7 +25,7 @@ from typing import Any
 from lspd.dirs import cache_dir
 from lspd.errors import LspdError
 from lspd.lsp.diagnostics import from_tsserver
-from lspd.lsp.process import exited, kill_group, spawn
+from lspd.lsp.process import end_helper, spawn
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsconfig_scope import COMPILE_CACHE
@@ -212,13 +211,7 @@ class Builder:
         """End the helper (it is started again by the next check, which checks anew)."""
         process, self._process = self._process, None
         self.projects.clear()
-        if process is None or process.returncode is not None:
-            return
-        if process.stdin is not None:
-            process.stdin.close()  # it ends when its input does
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(exited(process), 2.0)
-        kill_group(process.pid)
+        await end_helper(process)
 
 
 def _places(answer: Mapping[str, Any]) -> list[tuple[Path, int]]:

@@ -27,6 +27,7 @@ from lspd.workspace.pool import SessionPool
 from lspd.workspace.projects import Project
 from lspd.workspace.symbols.index import SymbolIndex
 from lspd.workspace.sync import DocumentSync
+from lspd.workspace.ts_declarations import Declarations
 from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.watcher import Change, FileEvent, Watcher
 
@@ -91,6 +92,8 @@ class Workspace:
         self.symbols = SymbolIndex(self.pool, self.sync, self)
         # The TypeScript builders of whole-project checks, by typescript package (`tsbuilder`).
         self.builders: dict[Path, Builder] = {}
+        # What TypeScript files' importers see of them, read alone (`engine/native_declared`).
+        self.declarations: Declarations | None = None
         # A held Python state's copy and its servers, kept warm between questions.
         self.kept_copy = Kept(state_dir(self.root) / "python-copy-kept")
 
@@ -275,4 +278,6 @@ class Workspace:
         await self.symbols.close()
         await self.pool.stop(polite)
         await asyncio.gather(*(builder.stop() for builder in self.builders.values()))
+        if self.declarations is not None:
+            await self.declarations.stop()
         await self.kept_copy.end()
