@@ -123,3 +123,32 @@ def test_a_package_tsconfig_no_script_runs_is_the_root_program_s(tmp_path: Path)
     (root / "pkg/package.json").write_text(json.dumps({"scripts": {"types": "tsc --noEmit"}}))
     # its own program too, as its script checks it: each program's errors
     assert said() == [("pkg/src/a.ts", "2307"), ("pkg/src/b.ts", "7006")]
+
+
+def test_a_folder_a_script_names_is_gated_and_an_editors_files_are_unchecked(
+    tmp_path: Path,
+) -> None:
+    """kysely's shape: the root's `tsc` checks src; `tsc -p test/node` (a folder, emitting)
+    checks test/node's program, which is the gate's, its own options; scripts/tsconfig.json
+    no script runs holds files no program of the gate holds: no tsc the project runs says
+    their errors (lspd said 4 TS6059 of their rootDir there)."""
+    options = {"strict": True, "outDir": "dist", "module": "esnext", "moduleResolution": "bundler"}
+    scripts = {"build": "tsc && echo built", "test:build": "tsc -p test/node"}
+    files = {
+        "package.json": json.dumps({"scripts": scripts}),
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+        "test/node/tsconfig.json": json.dumps(
+            {"compilerOptions": {**options, "noImplicitAny": False}, "include": ["."]}
+        ),
+        "test/node/a.test.ts": "export function f(x) {\n  return x;\n}\nconst n: number = 's';\n",
+        "scripts/tsconfig.json": json.dumps({"compilerOptions": options, "include": ["."]}),
+        "scripts/tool.ts": "const s: string = 1;\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    gate = [(m[1], m[4]) for m in LINE.finditer(own_tsc(root, "--noEmit"))]
+    gate += [(m[1], m[4]) for m in LINE.finditer(own_tsc(root, "--noEmit", "-p", "test/node"))]
+    assert gate == [("test/node/a.test.ts", "2322")]
+    checked = answer(root, check_all)
+    assert sorted((r.path, d.code) for r in checked.results for d in r.diagnostics) == gate
+    assert sorted(r.path for r in checked.results) == ["src/a.ts", "test/node/a.test.ts"]

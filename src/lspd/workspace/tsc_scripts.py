@@ -73,6 +73,22 @@ def _checked(words: list[str], folder: Path) -> Path | None:
     return None
 
 
+def named_configs(packages: list[Path]) -> set[Path]:
+    """The configurations the scripts of the package.json files at `packages` give tsc with
+    `-p`, a folder's tsconfig.json too, emitting or not (kysely's `tsc -p test/node`)."""
+    named: set[Path] = set()
+    for package in packages:
+        for words in package_commands(package):
+            if (at := _tool_at(words)) is None:
+                continue
+            arguments = words[at + 1 :]
+            for i, option in enumerate(w.lower() for w in arguments[:-1]):
+                if option in _PROJECT:
+                    path = (package.parent / arguments[i + 1]).resolve()
+                    named.add(path / "tsconfig.json" if path.is_dir() else path)
+    return named
+
+
 def runs_tsc(package: Path) -> bool:
     """Whether a script of the package.json at `package` runs tsc."""
     return any(_tool_at(words) is not None for words in package_commands(package))

@@ -26,6 +26,7 @@ from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsc_scripts import (
     TSD_TESTS,
     checks_own,
+    named_configs,
     runs_tsc,
     scripted_configs,
     tsd_folders,
@@ -87,13 +88,13 @@ def typescript_projects(
             and homes.get(p, config) == config
             and ours(ws, p, "typescript")
         )
-        taken.update(dict.fromkeys(chosen, config))
-        solution.held.update(_held(tsconfig, chosen, tsconfigs))
         note: str | None = "; ".join(tsconfig.notes) or None
         if tsconfig.references and not tsconfig.files:
             note = f"references {len(tsconfig.references)} project(s)"
-        if config not in gated:
-            note = "no script runs tsc on it: its files are the root tsconfig.json's program's"
+        if config not in gated:  # an editor's: what the gate's programs hold of it is theirs
+            note, chosen = _editors(len(chosen)), ()
+        taken.update(dict.fromkeys(chosen, config))
+        solution.held.update(_held(tsconfig, chosen, tsconfigs))
         label = ws.display(tsconfig.config)
         projects.append(
             ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
@@ -260,21 +261,35 @@ def _gated(
     the root's tsconfig.json (xstate's `"typecheck": "tsc"`), a tsconfig.json below that no
     script runs (none of its package's runs tsc, none names it: `-p`) and no configuration
     references is its editors': its files are the root program's, as the gate checks them
-    (xstate's package tsconfig left out the root's vue shim: a TS2307 its gate never says)."""
+    (xstate's package tsconfig left out the root's vue shim: a TS2307 its gate never says),
+    and those the root program does not hold no gate checks (kysely's scripts/ and
+    test/ts-benchmarks: 5 TS6059 of their rootDir, said by no tsc the project runs)."""
     root = ws.root / "tsconfig.json"
     if root not in tsconfigs or not checks_own(ws.root / PACKAGE):
         return tsconfigs
     referenced = {r for t in tsconfigs.values() for r in t.references}
+    named = named_configs([root.parent / PACKAGE, *{c.parent / PACKAGE for c in found}])
     editors = {
         c
         for c in found
         if c != root
         and c.name == "tsconfig.json"
         and c not in scripted
+        and c not in named
         and c not in referenced
         and not runs_tsc(c.parent / PACKAGE)
     }
     return {c: t for c, t in tsconfigs.items() if c not in editors}
+
+
+def _editors(alone: int) -> str:
+    """The note of an editor's tsconfig (`_gated`), `alone` of its files in no gate program."""
+    if not alone:
+        return "no script runs tsc on it: its files are the root tsconfig.json's program's"
+    return (
+        "not checked: no script runs tsc on it (an editor's tsconfig), and no program of the "
+        f"gate holds {alone} of its file(s)"
+    )
 
 
 def _home(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
