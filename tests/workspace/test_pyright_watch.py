@@ -58,11 +58,12 @@ def test_a_folder_without_a_configuration_is_told_itself(tmp_path: Path) -> None
     assert included("pyright", [root], [(root / "app/new.py", 1)]) == [root]
 
 
-def test_a_python_file_changed_in_place_outside_every_include_folder_is_read_again(
+def test_a_python_file_written_outside_every_include_folder_is_read_again(
     tmp_path: Path,
 ) -> None:
     """`pyright_watch.outside`: the server's source watchers see the `include` folders
-    (their excluded parts too); a file beside them changed in place is read again."""
+    (their excluded parts too); a file beside them changed in place, or created (replaced
+    by `git apply`), is read again."""
     root = written(tmp_path / "p", {"pyrightconfig.json": CONFIG})
     shared2, scratch = root / "shared2/helpers.py", root / "tools/scratch/mod.py"
     stub = root / "typings/lib.pyi"
@@ -70,7 +71,8 @@ def test_a_python_file_changed_in_place_outside_every_include_folder_is_read_aga
         shared2,
         stub,
     ]
-    for change in [(shared2, 1), (shared2, 3), (root / "shared2/notes.txt", 2)]:
+    assert outside("basedpyright", [root], [(shared2, 1)]) == [shared2]
+    for change in [(shared2, 3), (root / "shared2/notes.txt", 2)]:
         assert outside("basedpyright", [root], [change]) == []
     assert outside("typescript-language-server", [root], [(shared2, 2)]) == []
     assert outside("basedpyright", [root / "elsewhere"], [(shared2, 2)]) == []

@@ -1,5 +1,6 @@
 """A module outside `include` that an import reaches (an `executionEnvironments` entry's
-`extraPaths` folder, or the execution root itself), edited in place while the daemon runs,
+`extraPaths` folder, or the execution root itself), edited in place or replaced (`git
+apply`: told created, and the server kept its old text) while the daemon runs,
 is taken in at once, as the CLI reads it: basedpyright's server watches only its `include`
 folders as sources; it hears of an `extraPaths` folder's change by its library watcher,
 5 s later, and of another folder's never, so a check asking right after the edit kept the
@@ -38,12 +39,29 @@ ROOTED = {  # a module beside `include`, found from the project's root (the exec
     "tools/release.py": RELEASE.replace("from helpers", "from shared2.helpers"),
     "shared2/helpers.py": OLD,
 }
-CASES = {"extra_paths": EXTRA, "rooted": ROOTED}
+FILED = {  # `include` naming a file: told created, no folder's imports are resolved again
+    **ROOTED,
+    "pyrightconfig.json": '{"include": ["tools/release.py"], "typeCheckingMode": "standard"}\n',
+}
+CASES = {"extra_paths": EXTRA, "rooted": ROOTED, "filed": FILED}
 
 
+def put(path: Path, text: str, replaced: bool) -> None:
+    """`text` written in place (the watcher says changed), or replaced as `git apply` and
+    `git checkout` write a file: deleted, written again (the watcher says created)."""
+    if replaced:
+        path.unlink()
+        path.write_text(text)
+        return
+    with path.open("r+") as edited:
+        edited.truncate(0)
+        edited.write(text)
+
+
+@pytest.mark.parametrize("replaced", [False, True], ids=["in place", "replaced"])
 @pytest.mark.parametrize("case", CASES)
 def test_a_module_outside_include_edited_in_place_is_read_as_the_cli_reads_it(
-    tmp_path: Path, case: str
+    tmp_path: Path, case: str, replaced: bool
 ) -> None:
     root = committed(written(tmp_path / "p", CASES[case]))
     before = cli(root)
@@ -54,13 +72,10 @@ def test_a_module_outside_include_edited_in_place_is_read_as_the_cli_reads_it(
     for warm in warm_root(root, tmp_path / "logs", watch=True):
         assert said(warm) == (before, [], [])
         helpers = root / "shared2/helpers.py"
-        with helpers.open("r+") as edited:  # in place: the watcher says changed, not created
-            edited.write(NEW)
+        put(helpers, NEW, replaced)
         now = said(warm)  # at once: before the server's library watcher would hear of it
         assert cli(root) == []
         assert now == ([], [], before)
         assert said(warm) == ([], [], before)  # the next check as well
-        with helpers.open("r+") as edited:
-            edited.truncate(0)
-            edited.write(OLD)
+        put(helpers, OLD, replaced)
         assert said(warm) == (before, [], [])

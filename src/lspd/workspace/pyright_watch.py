@@ -26,7 +26,10 @@ watcher 5 s later, another folder's never, so its importers kept the errors of i
 text (the examiner's F5: a check right after the edit asked them too soon, and the checks
 after reused that). Such a file is made read again at once (`outside`): opened with its
 text, sent again (a change of an open file marks its importers to be checked again) and
-closed (`sync`).
+closed (`sync`); so is one created there: `git apply` and `git checkout` replace a file
+(deleted, written again: told created), and the server kept the old text of a module
+outside `include` (`include = ["main.py"]`, its pkg/_impl.py edited by `git apply`: 0
+errors where the CLI says main.py's 1; a `touch` of it after, 1).
 
 A configuration edited (`reloads`): the server reloads it 100 ms after it hears of it (later
 while it works), and answered by the old one until then; a check right after a shell's edit
@@ -77,16 +80,15 @@ def included(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, i
 
 
 def outside(name: str, folders: Iterable[Path], changes: Iterable[tuple[Path, int]]) -> list[Path]:
-    """The Python files of `changes` changed in place under one of `folders` (a pyright
-    server's) outside every folder its configuration's `include` names: no source watcher
-    of the server sees them."""
+    """The Python files of `changes` written (changed in place, or created: a file replaced
+    by `git apply`, `git checkout` or an atomic save is told created) under one of `folders`
+    (a pyright server's) outside every folder its configuration's `include` names: no
+    source watcher of the server sees them."""
     if PYRIGHT not in name:
         return []
-    return [
-        path
-        for path in _in_place(changes)
-        if any(path.is_relative_to(f) and not _watched(f, path) for f in folders)
-    ]
+    written = [p for p, kind in changes if kind in (CHANGED, CREATED)]
+    written = [p for p in written if p.suffix.lower() in PYTHON]
+    return [p for p in written if any(p.is_relative_to(f) and not _watched(f, p) for f in folders)]
 
 
 def _in_place(changes: Iterable[tuple[Path, int]]) -> list[Path]:
