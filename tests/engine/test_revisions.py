@@ -108,6 +108,20 @@ def test_the_configurations_edited_since_are_read_from_the_question_s_listing(
     assert "rev-parse" not in [run[0] for run in runs][3:]
 
 
+def test_a_configuration_of_its_own_name_is_told_by_its_path(tmp_path: Path) -> None:
+    """starlette's scripts/coverage, a script its gate may run, read as a configuration:
+    an untracked, unignored .venv/bin/coverage of the same name was taken for it, edited
+    since HEAD (absent there), and every `check --baseline HEAD` was refused. A usual name
+    (mypy.ini) is one wherever it is, as before."""
+    root = committed(tmp_path / "p", {"coverage": "#!/bin/sh\necho hi\n", "a.py": ""})
+    (root / "bin").mkdir()
+    (root / "bin" / "coverage").write_text("#!/usr/bin/python\n")  # untracked
+    (root / "bin" / "mypy.ini").write_text("[mypy]\n")
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    then = revisions.configs_then(ws, "HEAD", [root / "coverage"])
+    assert then == {root / "bin" / "mypy.ini": None}
+
+
 def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
 

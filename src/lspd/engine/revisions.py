@@ -218,7 +218,7 @@ def is_manifest(path: Path) -> bool:
 def configs_then(
     ws: Workspace, commit: str, configs: list[Path], listed: Listing | None = None
 ) -> dict[Path, str | None]:
-    """The configurations among `configs` (and those of the same names deleted since) whose
+    """The configurations among `configs` (and those of the usual names deleted since) whose
     text at `commit` differs from the disk's, with that text (None: absent there, or not
     read there); none for `session` (the configurations are the disk's). A tsconfig's
     `extends` of any name is followed in both states (`tsconfig_extends`): one edited, or
@@ -233,10 +233,14 @@ def configs_then(
             listed = listing(ws, commit, at_commit(ws, commit)[1])
         except InvalidInput:
             return {}  # no repository, or no such commit: nothing read there
-    names = {p.name for p in configs} | {*CONFIG_NAMES, MANIFEST}
+    # a configuration of its own name by its path: starlette's scripts/coverage, read as a
+    # script its gate may run, named .venv/bin/coverage (untracked, not ignored) edited
+    # since HEAD, and every baseline was refused
+    exact = {p.relative_to(ws.root).as_posix() for p in configs if p.is_relative_to(ws.root)}
+    names = {*CONFIG_NAMES, MANIFEST}
     then: dict[Path, str | None] = {}
     for name in listed.names:
-        named = name.rpartition("/")[2] in names or is_baseline(Path(name))
+        named = name.rpartition("/")[2] in names or name in exact or is_baseline(Path(name))
         if not named or "node_modules" in name.split("/"):
             continue
         text = (
