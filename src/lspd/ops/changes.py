@@ -61,13 +61,11 @@ async def diagnose(ws: Workspace, files: list[Path], texts: Texts) -> Diagnosed:
     label = functools.cache(functools.partial(toolchain_of, ws))  # once per project
     present += [p for p in judged if p not in present and not own[p].pyright_judges(p)]  # mypy's
     served = [f for f in present if f not in judged or own[f].pyright_judges(f)]
-    # a configuration no server handles reaches mypy's copy alone (`engine/mypy_configured`)
-    held = {
-        p: t
-        for p, t in overlay.items()
-        if (p not in own or own[p].pyright_judges(p)) and ws.handler(p) is not None
-    }
-    async with overlaid(ws, held, served):  # basedpyright holds what it judges too
+    # a configuration no server handles reaches mypy's copy alone (`engine/mypy_configured`);
+    # basedpyright holds mypy's own files too, as its files' imports see them (attrs' stub
+    # edited, its typing_tests judged by both: the disk's reportCallIssue at HEAD's texts)
+    held = {p: t for p, t in overlay.items() if ws.handler(p) is not None}
+    async with overlaid(ws, held, served):
         try:
             heard = await held_asked(ws, served, overlay)  # a few at a time, two servers
             for file in present:
