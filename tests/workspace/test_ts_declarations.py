@@ -10,6 +10,7 @@ import os
 import signal
 from pathlib import Path
 
+from lspd.lsp.process import exited
 from lspd.servers.registry import definitions
 from lspd.workspace.toolchain import SERVER
 from lspd.workspace.ts_declarations import Declarations
@@ -63,3 +64,22 @@ def test_a_helper_that_ended_is_started_again(tmp_path: Path) -> None:
 
     first, again = asyncio.run(main())
     assert first is not None and first == again
+
+
+def test_an_idle_helper_ends_itself_and_its_next_question_starts_one(tmp_path: Path) -> None:
+    """Its ~90 MB are held only around an edit's questions: 3 s after its last answer it
+    exits (waited for as the event it is), and the next question is answered all the same."""
+    declarations = helper(tmp_path)
+
+    async def main() -> tuple[int, int | None]:
+        try:
+            await declarations.of([(tmp_path / "a.ts", TYPED)])
+            process = declarations._process
+            assert process is not None
+            code = await asyncio.wait_for(exited(process), 30)
+            return code, (await declarations.of([(tmp_path / "b.ts", TEXTS["body"])]))[0]
+        finally:
+            await declarations.stop()
+
+    code, again = asyncio.run(main())
+    assert code == 0 and again is not None
