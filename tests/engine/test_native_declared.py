@@ -6,13 +6,14 @@ the declarations by lspd's own TypeScript."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from lspd.ops.preview import preview
 from tests.conftest import answer, warm_root
-from tests.engine.test_native_check import CORE, check, native_project, tsc
+from tests.engine.test_native_check import CONFIG, CORE, check, native_project, tsc
 
 # `label`'s return type is inferred: a body edit can change what its importer sees
 INFERRED = "export function label(n: number) {\n  return n;\n}\n"
@@ -59,3 +60,35 @@ def test_a_preview_asks_importers_only_where_declarations_change(tmp_path: Path,
     )
     found = {(d.path, d.line, d.column, d.code) for d in result.changes.introduced}
     assert found == errors
+
+
+def aliased(root: Path) -> Path:
+    """`labelled`'s project with a `paths` wildcard not followed by name, and its importer."""
+    root = labelled(root)
+    paths = {"#impl/*": ["./src/*-impl.ts"]}
+    config = {**CONFIG, "compilerOptions": {**CONFIG["compilerOptions"], "paths": paths}}
+    (root / "tsconfig.json").write_text(json.dumps({**config, "include": ["src"]}))
+    (root / "src/core-impl.ts").write_text(CORE)
+    (root / "src/via.ts").write_text(
+        'import { add } from "#impl/core";\nexport const v = add(1, 2);\n'
+    )
+    return root
+
+
+def test_a_body_edit_asks_its_file_alone_where_aliases_cannot_be_followed(
+    tmp_path: Path,
+) -> None:
+    """A `paths` wildcard whose files are not named as its specifiers (`#impl/*` ->
+    `./src/*-impl.ts`) leaves importers unknown by name: every file was asked after any
+    edit. An edit leaving the declarations as they were looks for no importer at all."""
+    root = aliased(tmp_path / "ts7")
+    change = [{"path": "src/core-impl.ts", "content": BODY}]
+    previewed = answer(root, lambda ws: preview(ws, change))
+    assert previewed.changes.scope.startswith("1 changed file(s) and 0 other file(s)")
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        assert check(warm)[1] == tsc(warm) == set()
+        (root / "src/core-impl.ts").write_text(BODY)
+        assert check(warm) == (["src/core-impl.ts"], set()) and tsc(warm) == set()
+        (root / "src/core-impl.ts").write_text(CORE.replace("b: number", "b: string"))
+        asked, found = check(warm)
+        assert "src/via.ts" in asked and found == tsc(warm) != set()

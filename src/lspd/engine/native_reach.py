@@ -14,9 +14,10 @@ an edit of `//` comment lines and blank lines only is asked alone.
 A change it cannot place asks every file again (`placed`): a file added or removed, a
 script, a `.d.ts` or a module's `declare global` (global declarations, before the edit or
 after it), a tsconfig, package.json, a configuration a tsconfig extends under any name
-(`tsconfig_extends.extended_by`) or anything in node_modules; and so does every edit in
-a project with an alias whose importers cannot be told by name (a wildcard whose target's
-last part is another: `import_aliases` is None).
+(`tsconfig_extends.extended_by`) or anything in node_modules; and so does an edit changing
+declarations in a project with an alias whose importers cannot be told by name (a wildcard
+whose target's last part is another: `import_aliases` is None). An edit leaving the file's
+declarations as they were (`native_declared`) asks it alone, like a comment's.
 """
 
 from __future__ import annotations
@@ -128,12 +129,14 @@ def native_asked(
     """The files of `sessions` to ask again: every one after a change not placed (or at the
     first check, `seen` None), else those the changes reach and those without a `kept`
     result; a changed file whose declarations are `alike` before and after reaches none."""
-    aliases = import_aliases(ws, set(sessions.values())) if seen is not None else None
-    if seen is None or aliases is None or not placed(changed, sessions, seen):
-        return list(sessions)
-    if _configuring(ws, changed, sessions):
+    if seen is None or not placed(changed, sessions, seen) or _configuring(ws, changed, sessions):
         return list(sessions)
     seeing = {p for p in edited(changed, seen, now) if p not in alike}
+    # importers are looked for only where declarations changed: a body edit in a project
+    # whose aliases cannot be followed by name asks its file alone too
+    aliases = import_aliases(ws, set(sessions.values())) if seeing else {}
+    if aliases is None:
+        return list(sessions)
     reached = changed | reach(seeing, now.names, aliases)
     return [p for p in sessions if p in reached or p not in kept]
 

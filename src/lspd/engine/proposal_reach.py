@@ -10,7 +10,8 @@ whole check's rules after an edit, applied to texts not written yet.
   `native_declared`), the files importing them by name, transitively, through
   every file of the workspace (a barrel's `export *` between: read from the disk where no
   whole check was seen); a `.d.ts`, a script (global declarations, imported by none) or a
-  file in node_modules, or a project whose aliases cannot be followed by name, every file;
+  file in node_modules, every file; so does a project whose aliases cannot be followed by
+  name, where a declaration changed;
 - any other file: the changed ones only.
 """
 
@@ -116,20 +117,27 @@ def _native(
     seen: NativeSeen | None,
     alike: Collection[Path],
 ) -> set[Path]:
-    aliases = import_aliases(ws, set(sessions.values()))
     olds = {path: read_text(path) for path in proposed}
-    if aliases is None or any(everywhere(p, (olds[p], t)) for p, t in proposed.items()):
-        return set(sessions)  # global declarations, or aliases not followed by name
+    if any(everywhere(p, (olds[p], t)) for p, t in proposed.items()):
+        return set(sessions)  # global declarations
+    seeing = {
+        path
+        for path, new in proposed.items()
+        if (old := olds[path]) is None
+        or new is None
+        or (shape(old) != shape(new) and path not in alike)
+    }
+    if not seeing:
+        return set(proposed)  # no declaration changed: no importer to look for
+    aliases = import_aliases(ws, set(sessions.values()))
+    if aliases is None:
+        return set(sessions)  # aliases not followed by name
     names = _names(ws, sessions, seen)
-    seeing = set()
     for path, new in proposed.items():
         if new is None:
             names.pop(path, None)
         else:
             names[path] = import_names(new)
-        old = olds[path]
-        if old is None or new is None or (shape(old) != shape(new) and path not in alike):
-            seeing.add(path)
     return reach(seeing, names, aliases)
 
 
