@@ -152,3 +152,22 @@ def test_a_folder_a_script_names_is_gated_and_an_editors_files_are_unchecked(
     checked = answer(root, check_all)
     assert sorted((r.path, d.code) for r in checked.results for d in r.diagnostics) == gate
     assert sorted(r.path for r in checked.results) == ["src/a.ts", "test/node/a.test.ts"]
+
+
+def test_tsgo_is_typescript_s_command_line_too(tmp_path: Path) -> None:
+    """rolldown-plugin-dts's `"typecheck": "tsgo --noEmit"` (TypeScript 7's preview) checks
+    the root tsconfig, as `tsc --noEmit` would: a test fixture's tsconfig no script runs,
+    whose files the root excludes, is an editor's (its TS2322 was said where the gate
+    passes)."""
+    options = {"strict": True, "noEmit": True}
+    files = {
+        "package.json": json.dumps({"scripts": {"typecheck": "tsgo --noEmit"}}),
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+        "tests/fixtures/a/tsconfig.json": json.dumps({"compilerOptions": options}),
+        "tests/fixtures/a/main.ts": "const n: number = 's';\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    assert LINE.findall(own_tsc(root, "--noEmit")) == []
+    checked = answer(root, check_all)
+    assert [(r.path, r.errors) for r in checked.results] == [("src/a.ts", 0)]

@@ -110,9 +110,17 @@ def checks_own(package: Path) -> bool:
     return False
 
 
-def _tool_at(words: list[str], tool: str = "tsc") -> int | None:
-    """Where `tool` (a path ending in it too) is in a command's words (None: not there)."""
-    return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] == tool), None)
+# TypeScript's command line: `tsc`, and TypeScript 7's preview's `tsgo` (its options are
+# tsc's; rolldown-plugin-dts's `"typecheck": "tsgo --noEmit"` was no check of its root
+# tsconfig, and 12 errors of test fixtures it excludes were said where its gate says none)
+TSC = ("tsc", "tsgo")
+
+
+def _tool_at(words: list[str], tool: str | tuple[str, ...] = TSC) -> int | None:
+    """Where `tool` (one of them; a path ending in it too) is in a command's words (None:
+    not there)."""
+    tools = (tool,) if isinstance(tool, str) else tool
+    return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in tools), None)
 
 
 # tsd's test files (`index.test-d.ts`, `test-d/**/*.test-d.ts`): tsd checks them, not tsc
