@@ -12,9 +12,10 @@ differed. Now:
   the files the whole check would ask after such an edit are asked (`engine/proposal_reach.py`);
   the disk's state of the files whose diagnostics differ is asked again (a checker that
   answers by the order it checks in must not make an error new: `comparison.difference`).
-A file outside the gate's check (a new one, or one no configuration covers) is asked in
-both states. The comparison is `changes.compare`'s, an import of a file not written yet
-is set aside as `ops/unwritten.py` says.
+A new file outside the gate's check is asked in both states; a changed file on disk the gate
+does not check is compared by neither (as `check --baseline`: the note says how many). The
+comparison is `changes.compare`'s, an import of a file not written yet is set aside as
+`ops/unwritten.py` says.
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     after, asked, stops = dict(state.results), state.asked, list(state.stopped)
     if data:  # their programs checked by their own tsc -p on a copy holding the proposal
         after.update(await data_state(ws, proposed, set(disk), HeldAnswers(ws), stops))
-    compared = set(after) | set(proposed)
+    apart = _apart(ws, proposed, disk, data)
+    after = {p: r for p, r in after.items() if p not in apart}
+    compared = set(after) | (set(proposed) - apart)
     before = {p: disk[p] for p in compared if p in disk}
     outside = [p for p in sorted(compared) if p not in disk and p.is_file()]
     outside = [p for p in outside if not _by_tsc(ws, p, manifests)]  # JSON: no server's
@@ -87,6 +90,11 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     others = [p for p in after if p not in proposed and p not in state.not_anew]
     by_mypy = sum(after[p].server.startswith("mypy") for p in others)  # its run: every file
     note = _note(len(changed), len(others), only is not None, by_mypy)
+    if apart:
+        note += (
+            f"; {len(apart)} changed file(s) the gate does not check, not compared "
+            "(`lspd check --baseline` compares none either)"
+        )
     if data:
         json = ", ".join(ws.display(p) for p in sorted(data))
         note += f"; {json}: its programs checked by their own tsc -p on a copy with the proposal"
@@ -106,6 +114,20 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
     seen = [answer_of(found) for found in news]
     kept = set_aside(changes, results, seen, unwritten(proposed), ws.resolve, line_of, ws.display)
     return Compared(kept.changes, kept.results)
+
+
+def _apart(
+    ws: Workspace, proposed: Texts, disk: Mapping[Path, object], data: Collection[Path]
+) -> set[Path]:
+    """The changed files on disk the gate does not check (no program its tsc runs holds
+    them, no configuration of its checker names them): their errors are none of the gate's,
+    and `check --baseline` compares none of them (a preview said neverthrow's
+    tests/safe-try.test.ts TS2322, ky's test/prefix.ts TS2322, where their gates pass)."""
+    return {
+        p
+        for p in proposed
+        if p not in disk and p not in data and p.is_file() and ws.handler(p) is not None
+    }
 
 
 def _by_tsc(ws: Workspace, path: Path, manifests: Collection[Path]) -> bool:
