@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.engine.ts_configs import _typescripts
-from lspd.workspace.toolchain import find_typescript, package_version
+from lspd.workspace.typescript_package import find_typescript, package_version
 from tests.workspace.toolchains import TS7_PINNED, TS_PINNED, typescript_package
 
 

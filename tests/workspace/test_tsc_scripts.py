@@ -171,3 +171,26 @@ def test_tsgo_is_typescript_s_command_line_too(tmp_path: Path) -> None:
     assert LINE.findall(own_tsc(root, "--noEmit")) == []
     checked = answer(root, check_all)
     assert [(r.path, r.errors) for r in checked.results] == [("src/a.ts", 0)]
+
+
+def test_a_configuration_only_an_editor_s_references_is_an_editor_s(tmp_path: Path) -> None:
+    """rolldown-plugin-dts's test fixtures: a solution tsconfig.json no script runs, below
+    a root `tsc --noEmit` gate, references tsconfig.app.json; the gate never reads either,
+    and the app's TS5102-like errors were said (here: its file's TS2322)."""
+    options = {"strict": True, "noEmit": True}
+    files = {
+        "package.json": json.dumps({"scripts": {"typecheck": "tsc --noEmit"}}),
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+        "tests/fixtures/sol/tsconfig.json": json.dumps(
+            {"files": [], "references": [{"path": "./tsconfig.app.json"}]}
+        ),
+        "tests/fixtures/sol/tsconfig.app.json": json.dumps(
+            {"compilerOptions": {"composite": True, "strict": True}, "include": ["app.ts"]}
+        ),
+        "tests/fixtures/sol/app.ts": "export const n: number = 's';\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    assert LINE.findall(own_tsc(root, "--noEmit")) == []
+    checked = answer(root, check_all)
+    assert [(r.path, r.errors) for r in checked.results] == [("src/a.ts", 0)]

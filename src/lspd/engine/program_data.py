@@ -48,10 +48,10 @@ from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
-from lspd.workspace.toolchain import find_typescript
 from lspd.workspace.tsbuilder import Items
 from lspd.workspace.tsc_copy import TscError, checked_copy
-from lspd.workspace.tsc_native import listed
+from lspd.workspace.tsc_native import listed, tsc_script
+from lspd.workspace.typescript_package import find_typescript
 
 R = TypeVar("R", bound=FileResult)
 Answered = tuple[Said, list[shapes.Diagnostic]]  # who said a file's items, and the items
@@ -172,7 +172,7 @@ async def data_state(
         package = find_typescript(config.parent, ws.root)
         if package is None:
             raise DataNotChecked(f"no node_modules/typescript for {project.config}")
-        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        tsc = [node_executable(), str(tsc_script(package))]
         base = state_dir(ws.root)
         checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
         if checked is None:
@@ -222,7 +222,7 @@ async def configs_then(
         package = find_typescript(config.parent, ws.root)
         if package is None:
             return None
-        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        tsc = [node_executable(), str(tsc_script(package))]
         checked = await asyncio.to_thread(checked_copy, tsc, ws.root, config, texts, base, True)
         if checked is None:
             return None

@@ -26,10 +26,10 @@ from lspd.lsp import shapes
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import stamp
-from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsc_copy import Checked, TscError, said_by
 from lspd.workspace.tsc_incremental import checked_output, dropped
 from lspd.workspace.tsc_native import locate
+from lspd.workspace.typescript_package import find_typescript, package_version
 
 TIMEOUT_S = 600.0
 Items = dict[Path, list[shapes.Diagnostic]]

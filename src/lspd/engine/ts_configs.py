@@ -14,7 +14,9 @@ from pathlib import Path
 from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.scope import last_scope
-from lspd.workspace.toolchain import NATIVE, SERVER, find_typescript, package_version
+from lspd.workspace.toolchain import NATIVE, SERVER
+from lspd.workspace.tsc_native import tsc_script
+from lspd.workspace.typescript_package import find_typescript, package_version
 
 CONFIGS = ("tsconfig.json", "jsconfig.json")
 
@@ -46,7 +48,7 @@ def asked(ws: Workspace) -> list[Asked]:
         package, version = typescript(project.project) or (None, None)
         if package is None or version is None or int(version.split(".")[0]) >= 7:
             continue  # lspd's own TypeScript (none of the project's), or a native one
-        tsc = [node_executable(), str(package / "bin" / "tsc")]
+        tsc = [node_executable(), str(tsc_script(package))]
         found[config] = (config, tsc, SERVER, version)
     return list(found.values())
 

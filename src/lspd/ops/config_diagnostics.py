@@ -38,9 +38,10 @@ from lspd.servers.registry import node_executable
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.scope import gate_scope
-from lspd.workspace.toolchain import NATIVE, find_typescript
-from lspd.workspace.tsc_native import ConfigError, listed
+from lspd.workspace.toolchain import NATIVE
+from lspd.workspace.tsc_native import ConfigError, listed, tsc_script
 from lspd.workspace.tsconfig_extends import extended
+from lspd.workspace.typescript_package import find_typescript
 
 
 @dataclass(frozen=True)
@@ -157,4 +158,4 @@ async def _then(
 def _tsc(ws: Workspace, config: Path) -> list[str] | None:
     """The project's own tsc for `config` (None: no node_modules/typescript)."""
     package = find_typescript(config.parent, ws.root)
-    return None if package is None else [node_executable(), str(package / "bin" / "tsc")]
+    return None if package is None else [node_executable(), str(tsc_script(package))]

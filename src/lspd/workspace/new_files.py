@@ -30,7 +30,7 @@ from pathlib import Path
 from lspd.lsp.diagnostics import Send
 from lspd.servers.registry import definitions, node_executable
 from lspd.workspace.files import stamp
-from lspd.workspace.toolchain import find_typescript
+from lspd.workspace.typescript_package import find_typescript
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,8 @@ from pathlib import Path
 
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_installed import environment_of, pth_folders, python_files
-from lspd.workspace.toolchain import Toolchain, find_typescript
+from lspd.workspace.toolchain import Toolchain
+from lspd.workspace.typescript_package import find_typescript
 
 Stamp = tuple[object, ...]
 # The most `.py` / `.pyi` files followed below the `.pth` folders outside the workspace of

@@ -4,7 +4,8 @@ An answer that disagrees with the project's own `tsc` or type checker is worse t
 session runs what the project runs, as VS Code's "Use Workspace Version" does:
 
 - TypeScript: the nearest `node_modules/typescript` from the project up to the workspace root
-  (npm, yarn's node_modules and pnpm's symlinks; Yarn PnP is not supported), else lspd's own.
+  (npm, yarn's node_modules and pnpm's symlinks; Yarn PnP is not supported), TypeScript 7's
+  preview where the gate runs its `tsgo` (typescript_package.py), else lspd's own.
   Its major decides the server: up to 6, tsserver through typescript-language-server; from 7,
   the package's own native `tsc --lsp --stdio` (tsc_native.py), whichever was chosen. A
   TypeScript that cannot run (a platform package missing, a broken install) makes the
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import os
 import subprocess
@@ -43,6 +43,7 @@ from lspd.servers.registry import ServerDefinition, definitions
 from lspd.workspace import tsc_native
 from lspd.workspace.mypy_installed import distribution_version
 from lspd.workspace.own_server import Chosen, node_last, python_server
+from lspd.workspace.typescript_package import find_typescript, package_version
 
 log = logging.getLogger(__name__)
 
@@ -108,25 +109,6 @@ def adapt(
 
 
 # -- TypeScript ----------------------------------------------------------------------------
-
-
-def find_typescript(project: Path, root: Path) -> Path | None:
-    """The nearest `node_modules/typescript` from `project` up to `root` (symlinks resolved)."""
-    for directory in (project, *project.parents):
-        package = directory / "node_modules" / "typescript"
-        if (package / "package.json").is_file():
-            return package.resolve()
-        if directory == root or root not in directory.parents:
-            break
-    return None
-
-
-def package_version(package: Path) -> str | None:
-    """The `version` of an npm package's package.json; None when it cannot be read."""
-    try:
-        return str(json.loads((package / "package.json").read_text("utf-8"))["version"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def _typescript(

@@ -61,23 +61,44 @@ class Native:
     fix: str = ""  # what to install, said as a command
 
 
-def platform_package() -> str:
-    """The platform package this machine needs, e.g. `@typescript/typescript-linux-x64`."""
+# TypeScript 7's preview package: its `bin/tsgo` starts `@typescript/native-preview-<platform>`'s
+# `lib/tsgo`, tsc's command line under another name (a gate of `tsgo --noEmit`)
+PREVIEW = "@typescript/native-preview"
+
+
+def platform_package(base: str = "typescript") -> str:
+    """The platform package this machine needs, e.g. `@typescript/typescript-linux-x64`
+    (`base`: `native-preview` for the preview's)."""
     system = next((n for p, n in _PLATFORMS.items() if sys.platform.startswith(p)), sys.platform)
     machine = platform.machine().lower()
-    return f"@typescript/typescript-{system}-{_ARCHS.get(machine, machine)}"
+    return f"@typescript/{base}-{system}-{_ARCHS.get(machine, machine)}"
+
+
+def command_of(package: Path) -> str:
+    """The compiler's command name of a TypeScript `package`: `tsgo` for the preview's."""
+    try:
+        name = json.loads((package / "package.json").read_text("utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return "tsgo" if name == PREVIEW else "tsc"
+
+
+def tsc_script(package: Path) -> Path:
+    """The package's Node script of its compiler (`bin/tsc`, the preview's `bin/tsgo`)."""
+    return package / "bin" / command_of(package)
 
 
 def locate(package: Path, version: str) -> Native:
-    """The native `tsc` of the typescript `package` (version `version`), as its `bin/tsc`
-    would find it."""
-    needed = platform_package()
+    """The native `tsc` (the preview's `tsgo`) of the typescript `package` (version
+    `version`), as its `bin/tsc` would find it."""
+    command = command_of(package)
+    needed = platform_package("native-preview" if command == "tsgo" else "typescript")
     for directory in (package, *package.parents):
         if directory.name == "node_modules":
             continue  # Node never looks in node_modules/node_modules
         found = directory / "node_modules" / needed
         if (found / "package.json").is_file():
-            executable = found / "lib" / ("tsc.exe" if sys.platform == "win32" else "tsc")
+            executable = found / "lib" / (f"{command}.exe" if sys.platform == "win32" else command)
             if os.access(executable, os.X_OK):
                 return Native(executable)
             return Native(

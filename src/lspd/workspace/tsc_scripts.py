@@ -60,7 +60,7 @@ def package_commands(package: Path) -> list[list[str]]:
 def _checked(words: list[str], folder: Path) -> Path | None:
     """The configuration file a `tsc --noEmit -p FILE` command names, from `folder` (tsc's
     options are read whatever their case)."""
-    if (at := _tool_at(words)) is None:
+    if (at := tool_at(words)) is None:
         return None
     arguments = words[at + 1 :]
     options = [w.lower() for w in arguments]
@@ -79,7 +79,7 @@ def named_configs(packages: list[Path]) -> set[Path]:
     named: set[Path] = set()
     for package in packages:
         for words in package_commands(package):
-            if (at := _tool_at(words)) is None:
+            if (at := tool_at(words)) is None:
                 continue
             arguments = words[at + 1 :]
             for i, option in enumerate(w.lower() for w in arguments[:-1]):
@@ -91,7 +91,7 @@ def named_configs(packages: list[Path]) -> set[Path]:
 
 def runs_tsc(package: Path) -> bool:
     """Whether a script of the package.json at `package` runs tsc."""
-    return any(_tool_at(words) is not None for words in package_commands(package))
+    return any(tool_at(words) is not None for words in package_commands(package))
 
 
 def checks_own(package: Path) -> bool:
@@ -99,7 +99,7 @@ def checks_own(package: Path) -> bool:
     tsconfig.json: `tsc`, `tsc --noEmit`, `tsc -p .` (not a build of references, `tsc -b`)."""
     own = package.parent / "tsconfig.json"
     for words in package_commands(package):
-        if (at := _tool_at(words)) is None:
+        if (at := tool_at(words)) is None:
             continue
         options = [w.lower() for w in words[at + 1 :]]
         if "-b" in options or "--build" in options:
@@ -116,7 +116,7 @@ def checks_own(package: Path) -> bool:
 TSC = ("tsc", "tsgo")
 
 
-def _tool_at(words: list[str], tool: str | tuple[str, ...] = TSC) -> int | None:
+def tool_at(words: list[str], tool: str | tuple[str, ...] = TSC) -> int | None:
     """Where `tool` (one of them; a path ending in it too) is in a command's words (None:
     not there)."""
     tools = (tool,) if isinstance(tool, str) else tool
@@ -137,7 +137,7 @@ def tsd_folders(packages: list[Path]) -> set[Path]:
     found: set[Path] = set()
     for package in packages:
         for words in package_commands(package):
-            at = _tool_at(words, "tsd")
+            at = tool_at(words, "tsd")
             if at is None or (at > 0 and words[at - 1] not in _RUNS):
                 continue
             named = [w for w in words[at + 1 :] if not w.startswith("-")]

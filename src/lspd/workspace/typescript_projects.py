@@ -22,7 +22,6 @@ from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
-from lspd.workspace.toolchain import find_typescript, package_version
 from lspd.workspace.tsc_scripts import (
     TSD_TESTS,
     checks_own,
@@ -39,6 +38,7 @@ from lspd.workspace.tsconfig_scope import (
     read_tsconfigs,
     solutions,
 )
+from lspd.workspace.typescript_package import find_typescript, package_version
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -259,27 +259,36 @@ def _gated(
 ) -> dict[Path, TsConfig]:
     """The configurations a file's program is chosen among: where the root's scripts check
     the root's tsconfig.json (xstate's `"typecheck": "tsc"`), a tsconfig.json below that no
-    script runs (none of its package's runs tsc, none names it: `-p`) and no configuration
-    references is its editors': its files are the root program's, as the gate checks them
-    (xstate's package tsconfig left out the root's vue shim: a TS2307 its gate never says),
-    and those the root program does not hold no gate checks (kysely's scripts/ and
-    test/ts-benchmarks: 5 TS6059 of their rootDir, said by no tsc the project runs)."""
+    script runs (none of its package's runs tsc, none names it: `-p`) and no other
+    configuration of the gate references is its editors', and so are the configurations
+    only editors' reference (rolldown-plugin-dts's test fixtures' solutions: 3 errors of
+    their tsconfig.react.json its `tsgo --noEmit` never reads): their files are the root
+    program's, as the gate checks them (xstate's package tsconfig left out the root's vue
+    shim: a TS2307 its gate never says), and those the root program does not hold no gate
+    checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
+    tsc the project runs)."""
     root = ws.root / "tsconfig.json"
     if root not in tsconfigs or not checks_own(ws.root / PACKAGE):
         return tsconfigs
-    referenced = {r for t in tsconfigs.values() for r in t.references}
     named = named_configs([root.parent / PACKAGE, *{c.parent / PACKAGE for c in found}])
-    editors = {
-        c
-        for c in found
-        if c != root
-        and c.name == "tsconfig.json"
-        and c not in scripted
-        and c not in named
-        and c not in referenced
-        and not runs_tsc(c.parent / PACKAGE)
-    }
-    return {c: t for c, t in tsconfigs.items() if c not in editors}
+
+    def editors(config: Path) -> bool:
+        return (
+            config != root
+            and config.name == "tsconfig.json"
+            and config not in scripted
+            and config not in named
+            and not runs_tsc(config.parent / PACKAGE)
+        )
+
+    gated = {c for c in found if c in tsconfigs and not editors(c)}
+    ahead = list(gated)
+    while ahead:  # what the gate's configurations reference, transitively
+        for reference in tsconfigs[ahead.pop()].references:
+            if reference in tsconfigs and reference not in gated:
+                gated.add(reference)
+                ahead.append(reference)
+    return {c: t for c, t in tsconfigs.items() if c in gated}
 
 
 def _editors(alone: int) -> str:

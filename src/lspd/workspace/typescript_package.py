@@ -1,0 +1,65 @@
+"""The TypeScript package a project runs: its nearest `node_modules/typescript`, or, where
+its gate runs `tsgo`, TypeScript 7's preview (`@typescript/native-preview`).
+
+rolldown-plugin-dts checks itself with `"typecheck": "tsgo --noEmit"` and keeps
+`typescript@6` beside it for its build's declarations; lspd checked it with TypeScript 6,
+whose errors differ (TS5107 "deprecated" where tsgo says TS5108 "removed", a `baseUrl` TS6
+lets `ignoreDeprecations` pass and tsgo rejects). Where a script of the project's
+package.json (or one above it, up to the root) runs `tsgo` and none runs `tsc`, and the
+preview is installed, the preview is the project's TypeScript: its native `tsgo --lsp`
+answers (`tsc_native.locate`), as TypeScript 7's `tsc` does.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lspd.workspace.tsc_native import PREVIEW
+from lspd.workspace.tsc_scripts import package_commands, tool_at
+
+_MANIFEST = "package.json"
+
+
+def preview_gate(project: Path, root: Path) -> Path | None:
+    """The installed `@typescript/native-preview` (symlinks resolved) of a project whose
+    gate runs `tsgo` and not `tsc`; None otherwise."""
+    folders = []
+    for directory in (project, *project.parents):
+        folders.append(directory)
+        if directory == root or root not in directory.parents:
+            break
+    package = next(
+        (p for d in folders if ((p := d / "node_modules" / PREVIEW) / _MANIFEST).is_file()), None
+    )
+    if package is None:
+        return None  # most projects: a stat per folder, no script read
+    tools = {
+        words[at].rsplit("/", 1)[-1]
+        for folder in folders
+        for words in package_commands(folder / _MANIFEST)
+        if (at := tool_at(words)) is not None
+    }
+    return package.resolve() if tools == {"tsgo"} else None
+
+
+def find_typescript(project: Path, root: Path) -> Path | None:
+    """The nearest `node_modules/typescript` from `project` up to `root` (symlinks resolved);
+    TypeScript 7's preview where the gate runs its `tsgo` (`preview_gate`)."""
+    if (preview := preview_gate(project, root)) is not None:
+        return preview
+    for directory in (project, *project.parents):
+        package = directory / "node_modules" / "typescript"
+        if (package / "package.json").is_file():
+            return package.resolve()
+        if directory == root or root not in directory.parents:
+            break
+    return None
+
+
+def package_version(package: Path) -> str | None:
+    """The `version` of an npm package's package.json; None when it cannot be read."""
+    try:
+        return str(json.loads((package / "package.json").read_text("utf-8"))["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
