@@ -256,12 +256,13 @@ def test_a_hook_running_mypy_as_configured_gives_it_its_options(tmp_path: Path) 
     """yarl's: `files` in its .mypy.ini, and a hook passing no file names and naming no
     path, with `--python-version=3.11` and reports: mypy checks `files` under those
     options. The hook was not taken (its reports were no option lspd knew), so its
-    `distutils` import was an error of the 3.12 running mypy where its CI said none."""
+    `distutils` import was an error of the 3.12 running mypy where its CI said none; nor
+    was arrow's, keeping its cache fine-grained."""
     untyped = "def double(x):\n    return x * 2\n"
     files = {"mypy.ini": "[mypy]\nfiles = app\n", "app/__init__.py": untyped, "b.py": untyped}
     root = project(tmp_path / "p", files)
     (root / ".tox/h").mkdir(parents=True)  # a report's folder, written: no path mypy checks
-    args = "[--strict, --txt-report=.tox/r, --html-report, .tox/h]"
+    args = "[--strict, --txt-report=.tox/r, --html-report, .tox/h, --cache-fine-grained]"
     hook = f"    - id: mypy\n      pass_filenames: false\n      args: {args}\n"
     (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
     truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, "--strict"))

@@ -46,12 +46,15 @@ from lspd.workspace.mypy_scripts import (
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, config_over, stage_paths
 
-# `args` a hook may hold and still be taken: the output's shape, and mirrors-mypy's defaults
+# `args` a hook may hold and still be taken: the output's shape, mirrors-mypy's defaults, and
+# how its cache is kept (arrow's `--cache-fine-grained`: its hook was not taken)
 SAME_CHECK = frozenset(
     {"--ignore-missing-imports", "--scroll-output", "--show-error-codes", "--pretty"}
     | {"--no-pretty", "--show-column-numbers", "--show-error-context", "--no-error-summary"}
     | {"--color-output", "--no-color-output", "--show-traceback", "--install-types"}
     | {"--non-interactive", "--hide-error-context", "--show-error-code-links"}
+    | {"--cache-fine-grained", "--sqlite-cache", "--skip-cache-mtime-checks", "--incremental"}
+    | {"--skip-version-check"}
     | REPORTS
 )
 _CONFIG_FILE = "--config-file"
