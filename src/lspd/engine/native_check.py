@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from lspd.engine.builders import tsconfig_of
 from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.check_state import CheckState
-from lspd.engine.native_declared import declared_alike
+from lspd.engine.native_declared import edits_alike
 from lspd.engine.native_emitted import beside_syntax, kept
 from lspd.engine.native_implied import renew
 from lspd.engine.native_items import FILE_TIMEOUT_S, Items, code_of, pulled
@@ -44,7 +44,6 @@ from lspd.engine.native_program import (
 )
 from lspd.engine.native_reach import (
     NativeSeen,
-    edited,
     native,
     native_asked,
     native_seen,
@@ -203,7 +202,7 @@ async def native_checked(
     reading = asyncio.create_task(_read(ws, sessions, unread, now)) if seen is None else None
     if reading is None:
         await _read(ws, sessions, unread, now)
-    alike = await _alike(ws, changed, seen, now)
+    alike = await edits_alike(ws, sessions, changed, seen, now)
     asked = native_asked(ws, sessions, changed, seen, now, known, alike)
     syntax = _Syntax(ws, sessions, seen is None, changed)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
@@ -229,16 +228,6 @@ async def native_checked(
         if p not in sessions
     ]
     return results, [p for p in asked if p not in by_tsc], [p for p in rest if p not in sessions]
-
-
-async def _alike(
-    ws: Workspace, changed: set[Path], seen: NativeSeen | None, now: NativeSeen
-) -> set[Path]:
-    """The edited files whose declarations are as the last check saw them (`native_declared`)."""
-    if seen is None:
-        return set()
-    pairs = {p: (seen.texts.get(p), now.texts.get(p)) for p in edited(changed, seen, now)}
-    return await declared_alike(ws, pairs)
 
 
 async def _read(

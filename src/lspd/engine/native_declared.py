@@ -15,26 +15,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from lspd.engine.native_reach import SUFFIXES, NativeSeen, edited, placed
+from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import SERVER
 from lspd.workspace.ts_declarations import Declarations
 
-# The sources whose declarations TypeScript emits from the text alone (not `.d.ts`: global
-# declarations, asked everywhere before this is asked; not JavaScript's JSDoc types).
-SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
-
+ALIKE_MOST = 32  # edited files whose declarations are compared (`edits_alike`)
 Pairs = Mapping[Path, tuple[str | None, str | None]]
 
 
 async def declared_alike(ws: Workspace, pairs: Pairs) -> set[Path]:
     """Of `pairs` (a file's text before an edit and after it; None: absent), the files
-    whose declarations are the same in both."""
+    whose declarations are the same in both; none read past `ALIKE_MOST` files (a checkout:
+    their emit would cost seconds, and their importers are most files)."""
     edited = {
         path: (old, new)
         for path, (old, new) in pairs.items()
         if old is not None and new is not None and _emits(path)
     }
-    if not edited:
+    if not edited or len(edited) > ALIKE_MOST:
         return set()
     texts = [(path, text) for path, both in edited.items() for text in both]
     found = await _declarations(ws).of(texts)
@@ -44,6 +44,21 @@ async def declared_alike(ws: Workspace, pairs: Pairs) -> set[Path]:
         if before is not None and before == after:
             alike.add(path)
     return alike
+
+
+async def edits_alike(
+    ws: Workspace,
+    sessions: dict[Path, Session],
+    changed: set[Path],
+    seen: NativeSeen | None,
+    now: NativeSeen,
+) -> set[Path]:
+    """Of `changed` since the last check (`seen`), the edited files whose declarations are
+    as it saw them; none read where every file is asked anyway (a change not placed)."""
+    if seen is None or not placed(changed, sessions, seen):
+        return set()
+    edits = edited(changed, seen, now)
+    return await declared_alike(ws, {p: (seen.texts.get(p), now.texts.get(p)) for p in edits})
 
 
 def _emits(path: Path) -> bool:

@@ -29,7 +29,6 @@ from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lspd.engine.native_declared import SUFFIXES
 from lspd.engine.native_packages import (
     own_packages,
     package_entries,
@@ -62,6 +61,9 @@ _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
 _PATHS = re.compile(r'"paths"\s*:\s*\{([^{}]*)\}')  # tsconfig's `paths` (JSON with comments)
 _ENTRY = re.compile(r'"([^"]+)"\s*:\s*\[([^\]]*)\]')
 _STRING = re.compile(r'"([^"]*)"')
+# The sources whose declarations TypeScript emits from the text alone (not `.d.ts`: global
+# declarations, asked everywhere; not JavaScript's JSDoc types): their texts are kept
+SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
 
 
 @dataclass
