@@ -6,12 +6,15 @@ the declarations by lspd's own TypeScript."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
+from lspd.engine.native_declared import ALIKE_MOST, declared_alike
 from lspd.ops.preview import preview
+from lspd.workspace import Workspace
 from tests.conftest import answer, warm_root
 from tests.engine.test_native_check import CONFIG, CORE, check, native_project, tsc
 
@@ -92,3 +95,20 @@ def test_a_body_edit_asks_its_file_alone_where_aliases_cannot_be_followed(
         (root / "src/core-impl.ts").write_text(CORE.replace("b: number", "b: string"))
         asked, found = check(warm)
         assert "src/via.ts" in asked and found == tsc(warm) != set()
+
+
+def test_a_checkout_s_many_files_are_not_read_for_declarations(tmp_path: Path) -> None:
+    """Past `ALIKE_MOST` edited files (a checkout), no declaration is emitted: their
+    importers are most files, asked at once (hundreds of texts would cost seconds first)."""
+    pairs = {tmp_path / f"m{n}.ts": (CORE, BODY) for n in range(ALIKE_MOST + 1)}
+    few = dict(list(pairs.items())[:2])
+
+    async def main() -> tuple[set[Path], set[Path]]:
+        ws = Workspace(tmp_path, log_dir=tmp_path / "logs")
+        try:
+            return await declared_alike(ws, pairs), await declared_alike(ws, few)
+        finally:
+            await ws.close()
+
+    many, two = asyncio.run(main())
+    assert many == set() and two == set(few)
