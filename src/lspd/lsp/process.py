@@ -15,15 +15,17 @@ import asyncio
 import contextlib
 import ctypes
 import dataclasses
+import json
 import os
 import signal
 import sys
 import threading
 import weakref
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 
@@ -210,6 +212,31 @@ async def exited(process: asyncio.subprocess.Process) -> int:
         await asyncio.shield(_EXITS[process])
     assert process.returncode is not None
     return process.returncode
+
+
+async def helper_answer(
+    process: asyncio.subprocess.Process,
+    request: Mapping[str, Any],
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """The answer of one of lspd's Node helpers to `request`, sent as one JSON line: the
+    first line it writes with the request's `id` (another id's, left from a question cut
+    short, is skipped) that is not a `progress` line (those go to `progress`);
+    ConnectionError where it exits first."""
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write((json.dumps(request) + "\n").encode())
+    await process.stdin.drain()
+    while True:
+        line = await process.stdout.readline()
+        if not line:
+            raise ConnectionError(f"exited with {process.returncode}")
+        answer: dict[str, Any] = json.loads(line)
+        if answer.get("id") != request["id"]:
+            continue
+        if "progress" not in answer:
+            return answer
+        if progress is not None:
+            progress(int(answer["progress"]))
 
 
 async def end_helper(process: asyncio.subprocess.Process | None) -> None:

@@ -14,7 +14,6 @@ runs, started again in ~0.1 s: an edit's check pays that, not the memory between
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from collections import OrderedDict
@@ -22,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lspd.dirs import cache_dir
-from lspd.lsp.process import end_helper, spawn
+from lspd.lsp.process import end_helper, helper_answer, spawn
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsconfig_scope import COMPILE_CACHE
 
@@ -77,22 +76,13 @@ class Declarations:
         return [None] * len(files)
 
     async def _ask(self, files: list[tuple[str, str]]) -> list[str | None]:
-        process = await self._started()
-        assert process.stdin is not None and process.stdout is not None
         self._next_id += 1
         request = {"id": self._next_id, "files": files}
-        process.stdin.write((json.dumps(request) + "\n").encode())
-        await process.stdin.drain()
-        while True:
-            line = await process.stdout.readline()
-            if not line:
-                raise ConnectionError(f"exited with {process.returncode}")
-            answer = json.loads(line)
-            if answer.get("id") == self._next_id:
-                if "error" in answer:
-                    raise ValueError(answer["error"])
-                found: list[str | None] = answer["declarations"]
-                return found
+        answer = await helper_answer(await self._started(), request)
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        found: list[str | None] = answer["declarations"]
+        return found
 
     async def _started(self) -> asyncio.subprocess.Process:
         if self._process is None or self._process.returncode is not None:

@@ -13,7 +13,6 @@ every file open (see docs/design.md, "Re-checking what an edit affects").
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import time
@@ -25,7 +24,7 @@ from typing import Any
 from lspd.dirs import cache_dir
 from lspd.errors import LspdError
 from lspd.lsp.diagnostics import from_tsserver
-from lspd.lsp.process import end_helper, spawn
+from lspd.lsp.process import end_helper, helper_answer, spawn
 from lspd.servers.registry import node_executable
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsconfig_scope import COMPILE_CACHE
@@ -173,27 +172,14 @@ class Builder:
         texts: dict[str, str | None] | None = None,
     ) -> dict[str, Any]:
         process = await self._started()
-        assert process.stdin is not None and process.stdout is not None
         self._next_id += 1
         request: dict[str, Any] = {"id": self._next_id, "config": str(config)}
         if texts is not None:
             request["texts"] = texts
-        process.stdin.write((json.dumps(request) + "\n").encode())
-        await process.stdin.drain()
-        while True:
-            line = await process.stdout.readline()
-            if not line:
-                raise ConnectionError(f"exited with {process.returncode}")
-            answer: dict[str, Any] = json.loads(line)
-            if answer.get("id") != self._next_id:
-                continue
-            if "progress" in answer:
-                if progress is not None:
-                    progress(int(answer["progress"]))
-                continue
-            if "error" in answer:
-                raise BuilderFailed(f"TypeScript could not check {config}: {answer['error']}")
-            return answer
+        answer = await helper_answer(process, request, progress)
+        if "error" in answer:
+            raise BuilderFailed(f"TypeScript could not check {config}: {answer['error']}")
+        return answer
 
     async def _started(self) -> asyncio.subprocess.Process:
         if self._process is None or self._process.returncode is not None:
