@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from lspd.engine.native_reach import SUFFIXES, NativeSeen, edited, placed
+from lspd.engine.native_reach import NativeSeen, declared_alone, edited, placed
 from lspd.lsp.session import Session
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import SERVER
@@ -32,7 +32,7 @@ async def declared_alike(ws: Workspace, pairs: Pairs) -> set[Path]:
     edited = {
         path: (old, new)
         for path, (old, new) in pairs.items()
-        if old is not None and new is not None and _emits(path)
+        if old is not None and new is not None and declared_alone(path)
     }
     if not edited or len(edited) > ALIKE_MOST:
         return set()
@@ -59,10 +59,6 @@ async def edits_alike(
         return set()
     edits = edited(changed, seen, now)
     return await declared_alike(ws, {p: (seen.texts.get(p), now.texts.get(p)) for p in edits})
-
-
-def _emits(path: Path) -> bool:
-    return path.name.endswith(SUFFIXES) and not path.name.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
 def _declarations(ws: Workspace) -> Declarations:

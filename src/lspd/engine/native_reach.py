@@ -61,9 +61,8 @@ _EVERYTHING = ("tsconfig", "jsconfig", "package.json")
 _PATHS = re.compile(r'"paths"\s*:\s*\{([^{}]*)\}')  # tsconfig's `paths` (JSON with comments)
 _ENTRY = re.compile(r'"([^"]+)"\s*:\s*\[([^\]]*)\]')
 _STRING = re.compile(r'"([^"]*)"')
-# The sources whose declarations TypeScript emits from the text alone (not `.d.ts`: global
-# declarations, asked everywhere; not JavaScript's JSDoc types): their texts are kept
-SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
+_SOURCES = (".ts", ".tsx", ".mts", ".cts")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 @dataclass
@@ -143,6 +142,13 @@ def native_asked(
     return [p for p in sessions if p in reached or p not in kept]
 
 
+def declared_alone(path: Path) -> bool:
+    """Whether TypeScript emits `path`'s declarations from its text alone: a TypeScript
+    source (not a `.d.ts`: global declarations, asked everywhere; not JavaScript, whose
+    JSDoc types the checker reads); such a file's text is kept (`native_declared`)."""
+    return path.name.endswith(_SOURCES) and not path.name.endswith(_DECLARATIONS)
+
+
 def edited(changed: set[Path], seen: NativeSeen, now: NativeSeen) -> set[Path]:
     """The `changed` files whose edit touched more than `//` comments and blank lines."""
     return {p for p in changed if p not in seen.shapes or seen.shapes.get(p) != now.shapes.get(p)}
@@ -155,7 +161,7 @@ async def read_imports(paths: Iterable[Path], now: NativeSeen) -> None:
     for count, path in enumerate(paths, 1):
         text = _text(path)
         now.names[path], now.shapes[path] = import_names(text), shape(text)
-        if path.name.endswith(SUFFIXES):
+        if declared_alone(path):
             now.texts[path] = text
         now.pragmas[path] = implied(text)
         if everywhere(path, [text]):
