@@ -24,11 +24,7 @@ _MANIFEST = "package.json"
 def preview_gate(project: Path, root: Path) -> Path | None:
     """The installed `@typescript/native-preview` (symlinks resolved) of a project whose
     gate runs `tsgo` and not `tsc`; None otherwise."""
-    folders = []
-    for directory in (project, *project.parents):
-        folders.append(directory)
-        if directory == root or root not in directory.parents:
-            break
+    folders = _up_to(project, root)
     package = next(
         (p for d in folders if ((p := d / "node_modules" / PREVIEW) / _MANIFEST).is_file()), None
     )
@@ -48,13 +44,21 @@ def find_typescript(project: Path, root: Path) -> Path | None:
     TypeScript 7's preview where the gate runs its `tsgo` (`preview_gate`)."""
     if (preview := preview_gate(project, root)) is not None:
         return preview
-    for directory in (project, *project.parents):
+    for directory in _up_to(project, root):
         package = directory / "node_modules" / "typescript"
-        if (package / "package.json").is_file():
+        if (package / _MANIFEST).is_file():
             return package.resolve()
+    return None
+
+
+def _up_to(project: Path, root: Path) -> list[Path]:
+    """`project` and the folders above it up to `root` (itself alone outside it)."""
+    folders = []
+    for directory in (project, *project.parents):
+        folders.append(directory)
         if directory == root or root not in directory.parents:
             break
-    return None
+    return folders
 
 
 def package_version(package: Path) -> str | None:
