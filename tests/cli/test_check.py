@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -488,6 +489,35 @@ def test_preview_reads_the_changes_from_stdin(project: Path) -> None:
         ("pkg/app.py", 2, "reportAssignmentType")
     ]
     assert "x: int" not in (project / "pkg" / "app.py").read_text()
+
+
+def test_preview_json_holds_every_page_as_check_with_a_baseline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # valibot: a signature change's 126 errors came back as 67 and a `next_offset` from
+    # `preview --json`, where `check --baseline HEAD --json` listed all 126.
+    monkeypatch.setenv("LSPD_STATE_DIR", str(tmp_path / "state"))
+    root = paging_project(tmp_path / "paging")
+    text = (root / "lib.py").read_text().replace("(x: int)", "(x: int, y: int)")
+    changes = tmp_path / "changes.json"
+    changes.write_text(json.dumps([{"path": "lib.py", "content": text}]))
+    command = [LSPD, "preview", "--changes", str(changes), "--root", str(root), "--json"]
+    expected = [("users.py", 3 + i) for i in range(CALLS)]
+
+    def introduced(done: subprocess.CompletedProcess[str]) -> list[tuple[str, int]]:
+        assert done.returncode == 1, done.stdout[-500:] + done.stderr
+        result = json.loads(done.stdout)
+        assert "next_offset" not in result and result["changes"]["fixed_total"] == FIXED
+        return [(d["path"], d["line"]) for d in result["changes"]["introduced"]]
+
+    run = functools.partial(subprocess.run, cwd=root, capture_output=True, text=True)
+    assert introduced(run(command)) == expected
+    with thread_daemon(root, prewarm=False) as served:
+        assert introduced(run(command)) == expected
+        assert served.daemon.ws is not None
+        assert memory_of(served.daemon.ws).made == 1  # every page cut from one preview
+    page = run([*command, "--offset", "0"])
+    assert json.loads(page.stdout)["next_offset"] > 0  # a page asked: that page
 
 
 def test_with_a_baseline_every_introduced_diagnostic_is_printed(

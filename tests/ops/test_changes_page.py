@@ -17,8 +17,9 @@ from lspd.ops import file_diagnostics, preview
 from lspd.ops.budget import BUDGET_CHARS, size
 from lspd.ops.changes_page import Kept, memory_of, workspace_comparison, workspace_cut
 from lspd.ops.check_models import WorkspaceDiagnosticsResult
-from lspd.ops.models import FileDiagnostic
+from lspd.ops.models import FileDiagnostic, PreviewResult
 from lspd.workspace import Workspace, typescript_projects
+from lspd.workspace.question import one_question
 from lspd.workspace.tsconfig_scope import TsConfig
 from tests.conftest import Warm, warm_root
 from tests.engine.test_native_check import listed, native_project
@@ -214,6 +215,31 @@ def test_a_preview_is_paged_from_the_preview_made_once(tmp_path: Path) -> None:
         assert len(whole.changes.introduced) == CALLS and not whole.truncated
         # A file changed on disk: the next page asks the engine again.
         (root / "others.py").write_text("from lib import f\n\nf(1, 2)\n")
+        again = own.run(preview.preview(own.ws, change, offset=1))
+        assert memory.made == 2 and again.total == CALLS
+
+
+def test_without_a_watcher_a_questions_pages_are_cut_from_one_preview(tmp_path: Path) -> None:
+    # A one-shot command asking every page (`lspd preview --json`) is one question: the disk
+    # is one state throughout, so its pages come from the preview made for the first.
+    root = project(tmp_path / "paging")
+    text = (root / "lib.py").read_text().replace(SIGNATURE, TWO_PARAMETERS)
+    change = [{"path": "lib.py", "content": text}]
+
+    async def every_preview_page() -> list[PreviewResult]:
+        with one_question():
+            pages = [await preview.preview(own.ws, change)]
+            while (at := pages[-1].next_offset) is not None:
+                pages.append(await preview.preview(own.ws, change, offset=at))
+        return pages
+
+    with warm(root, tmp_path / "logs") as own:
+        memory = memory_of(own.ws)
+        pages = own.run(every_preview_page())
+        assert len(pages) > 2 and memory.made == 1
+        listed = [d for p in pages for d in p.changes.introduced]
+        assert len(listed) == CALLS and {(d.path, d.line) for d in listed} == broken_calls()
+        # Outside a question nothing says the disk is as it was: made again.
         again = own.run(preview.preview(own.ws, change, offset=1))
         assert memory.made == 2 and again.total == CALLS
 

@@ -4,8 +4,9 @@ An MCP answer is one page: the answer budget keeps it small for a model's contex
 `next_offset` says where the rest starts. A person at a terminal who asks for
 `--limit 500` wants 500 lines, so the text output fetches page after page and merges them
 into one answer before rendering it. `--json` stays the MCP payload: one page, and
-`--offset` asks for the next; except a rename's, whose diff is applied whole: its `--json`
-joins every page unless `--offset` or `--limit` asks for one. A rename's pages are whole
+`--offset` asks for the next; except a rename's, whose diff is applied whole, and a preview's,
+whose introduced errors are a proof's (as `check --baseline --json`'s): their `--json` joins
+every page unless `--offset` or `--limit` asks for one. A rename's pages are whole
 files, so their diffs joined are the whole diff: `lspd rename ... > x.patch` (or `--json |
 jq -r .diff`) writes a patch of every file (up to `--limit`), and the joined answer drops
 the pages' `partial` warning.
@@ -35,6 +36,14 @@ def follow(fetch: Callable[[Answer], Answer], given: Answer, default_limit: int)
         offset = following
         if fetched >= limit:
             return merged
+
+
+def joined(pages: list[Answer]) -> Answer:
+    """Pages merged in order into one answer (the last one's paging fields)."""
+    merged = pages[0]
+    for page in pages[1:]:
+        merged = _merge(merged, page)
+    return merged
 
 
 def _merge(merged: Answer, page: Answer) -> Answer:

@@ -30,8 +30,9 @@ from lspd.surface.operation import Param
 # half a rename).
 WHOLE = frozenset({"RenameResult"})
 # Results whose pages are of `changes.introduced`, not of a list `follow` merges: the text
-# shows the page asked and says where the rest starts (without a daemon, nothing keeps a
-# preview between two commands: each page is a new preview).
+# shows the page asked and says where the rest starts; `--json` holds every page unless a
+# page is asked for (`--offset`, `--limit`), as `check --baseline --json` does. Its pages are
+# cut from one comparison: the daemon's kept one, else the one made here for the command.
 ONE_PAGE = frozenset({"PreviewResult"})
 POSITION_HELP = "PATH:LINE:COLUMN (1-based; the column counts characters), or PATH with --symbol"
 
@@ -228,6 +229,10 @@ def parse_position(position: str | None, symbol: str | None) -> dict[str, Any]:
 def _run(args: argparse.Namespace, op: Command) -> int:
     given = arguments(args, op)
     root = root_for(args.root, given.get("path"))
+    if args.json and op.result in ONE_PAGE and not {"offset", "limit"} & set(given):
+        result = _every_page(root, op.name, given)
+        print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
+        return exit_code(result)
     if args.json and not (op.result in WHOLE and not {"offset", "limit"} & set(given)):
         result = run_tool(root, op.name, given)  # the same bytes as the MCP text block
         print(json.dumps(result, ensure_ascii=False, separators=(",", ":")))
@@ -250,6 +255,20 @@ def _run(args: argparse.Namespace, op: Command) -> int:
 
     print(render(op.result, result))
     return exit_code(result)
+
+
+def _every_page(root: Path, tool: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Every page of `tool`'s `changes.introduced` joined into the first page's answer, from
+    one comparison: the daemon's kept one, or (one question: `workspace.question`) the one
+    made here for the first page."""
+    from lspd.cli.pages import joined
+    from lspd.workspace.question import one_question
+
+    with _Here(root) as here, one_question():
+        pages = [run_tool(root, tool, given, here)]
+        while (at := pages[-1].get("next_offset")) is not None:
+            pages.append(run_tool(root, tool, {**given, "offset": at}, here))
+    return joined(pages)
 
 
 def exit_code(result: dict[str, Any]) -> int:

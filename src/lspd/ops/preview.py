@@ -13,13 +13,14 @@ from lspd.engine.dependents import files_naming
 from lspd.engine.revisions import is_configuration, program_data
 from lspd.errors import InvalidInput, LspdError
 from lspd.ops.budget import MAX_LIMIT, check_paging
-from lspd.ops.changes_page import Kept, kept, preview_cut
+from lspd.ops.changes_page import Kept, Key, kept, preview_cut
 from lspd.ops.models import FileDiagnosticCounts, PreviewResult
 from lspd.ops.overlaid_check import proposal_compared
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES, read_text
 from lspd.workspace.mypy_mirror import MARKS
 from lspd.workspace.pyright_baseline import is_baseline
+from lspd.workspace.question import began
 from lspd.workspace.scope import GateScope, gate_scope
 
 MAX_CHANGES = 50  # files in one preview
@@ -42,18 +43,29 @@ async def preview(
     The introduced diagnostics are paged (`limit` from `offset`; `next_offset` says where
     to go on): the next page of the same changes is cut from the preview made for the
     first, kept while no file changes (as a baseline's comparison: `ops/changes_page.py`),
-    never made again; without a watcher nothing says the disk is unchanged, so it is."""
+    never made again; without a watcher nothing says the disk is unchanged, so it is made
+    again, except within one question (`workspace.question`: the CLI's pages of one
+    command)."""
     check_paging(offset, limit)
     _proposed(ws, changes, await _configurations(ws, changes))  # refused before any ask
     await ws.refresh_open_documents(catch_up=True)
-    seen = ws.changes_seen
-    key = None if seen is None else ("preview", _digest(changes), seen)
+    key = _key(ws, changes)
 
     async def compare() -> Kept:
         whole = await previewed(ws, changes)
         return Kept(whole.changes, len(whole.files), whole)
 
     return preview_cut(await kept(ws, key, compare), offset, limit)
+
+
+def _key(ws: Workspace, changes: list[dict[str, str | None]]) -> Key | None:
+    """What names the preview of `changes` in the disk's state now: the watcher's count of
+    changes seen, else the question running (None outside one: nothing says the disk is
+    as it was)."""
+    if ws.changes_seen is not None:
+        return ("preview", _digest(changes), ws.changes_seen)
+    since = began()
+    return None if since is None else ("preview", _digest(changes), "question", since)
 
 
 def _digest(changes: list[dict[str, str | None]]) -> str:
