@@ -46,6 +46,7 @@ from lspd.engine.native_reach import (
     NativeSeen,
     native,
     native_asked,
+    native_edits,
     native_seen,
     native_sessions,
     read_imports,
@@ -202,8 +203,10 @@ async def native_checked(
     reading = asyncio.create_task(_read(ws, sessions, unread, now)) if seen is None else None
     if reading is None:
         await _read(ws, sessions, unread, now)
-    alike = await edits_alike(ws, sessions, changed, seen, now)
-    asked = native_asked(ws, sessions, changed, seen, now, known, alike)
+    edits = native_edits(ws, sessions, changed, seen, now)
+    alike = await edits_alike(ws, edits, seen, now)
+    seeing = None if edits is None else edits - alike
+    asked = native_asked(ws, sessions, changed, seeing, now, known)
     syntax = _Syntax(ws, sessions, seen is None, changed)
     # TypeScript 7's LSP says nothing of its tsconfig's errors: the caller asks `tsc -p` for
     # them (`ops/tsconfig.py`, kept until the file changes) while the server loads and checks.

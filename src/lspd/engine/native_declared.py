@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from lspd.engine.native_reach import NativeSeen, declared_alone, edited, placed
-from lspd.lsp.session import Session
+from lspd.engine.native_reach import NativeSeen, declared_alone
 from lspd.workspace import Workspace
 from lspd.workspace.toolchain import SERVER
 from lspd.workspace.ts_declarations import Declarations
@@ -47,17 +46,12 @@ async def declared_alike(ws: Workspace, pairs: Pairs) -> set[Path]:
 
 
 async def edits_alike(
-    ws: Workspace,
-    sessions: dict[Path, Session],
-    changed: set[Path],
-    seen: NativeSeen | None,
-    now: NativeSeen,
+    ws: Workspace, edits: set[Path] | None, seen: NativeSeen | None, now: NativeSeen
 ) -> set[Path]:
-    """Of `changed` since the last check (`seen`), the edited files whose declarations are
-    as it saw them; none read where every file is asked anyway (a change not placed)."""
-    if seen is None or not placed(changed, sessions, seen):
+    """Of the files edited since the last check (`seen`; `native_reach.native_edits`: None
+    where every file is asked anyway), those whose declarations are as it saw them."""
+    if seen is None or not edits:
         return set()
-    edits = edited(changed, seen, now)
     return await declared_alike(ws, {p: (seen.texts.get(p), now.texts.get(p)) for p in edits})
 
 

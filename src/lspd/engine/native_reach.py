@@ -118,21 +118,34 @@ def native_seen(
     return now, changed, unread
 
 
-def native_asked(
+def native_edits(
     ws: Workspace,
     sessions: dict[Path, Session],
     changed: set[Path],
     seen: NativeSeen | None,
     now: NativeSeen,
-    kept: Container[Path],
-    alike: Container[Path] = (),
-) -> list[Path]:
-    """The files of `sessions` to ask again: every one after a change not placed (or at the
-    first check, `seen` None), else those the changes reach and those without a `kept`
-    result; a changed file whose declarations are `alike` before and after reaches none."""
+) -> set[Path] | None:
+    """The files of `changed` since `seen` (the last check) whose edit touched more than
+    comments (`edited`); None where every file of `sessions` is asked again: the first check
+    (`seen` None), a change not placed, or one of a configuration read under another name."""
     if seen is None or not placed(changed, sessions, seen) or _configuring(ws, changed, sessions):
+        return None
+    return edited(changed, seen, now)
+
+
+def native_asked(
+    ws: Workspace,
+    sessions: dict[Path, Session],
+    changed: set[Path],
+    seeing: set[Path] | None,
+    now: NativeSeen,
+    kept: Container[Path],
+) -> list[Path]:
+    """The files of `sessions` to ask again: every one where `seeing` is None (`native_edits`),
+    else the `changed` ones, those the edits importers can see (`seeing`: not those whose
+    declarations are as they were) reach, and those without a `kept` result."""
+    if seeing is None:
         return list(sessions)
-    seeing = {p for p in edited(changed, seen, now) if p not in alike}
     # importers are looked for only where declarations changed: a body edit in a project
     # whose aliases cannot be followed by name asks its file alone too
     aliases = import_aliases(ws, set(sessions.values())) if seeing else {}

@@ -139,7 +139,8 @@ async def overlaid_state(
     # TypeScript 7's files edited with their declarations as they were: their importers unasked
     edits = {p: (read_text(p), t) for p, t in others.items() if native(ws, p) is not None}
     alike = await declared_alike(ws, edits)
-    found = reached(ws, others, candidates, memory.python, memory.native, alike)
+    disk = {p: old for p, (old, _) in edits.items()}
+    found = reached(ws, others, candidates, memory.python, memory.native, alike, disk)
     found |= _beyond_mypy(ws, {p: held[p] for p in mypy_only}, candidates, memory)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
     found = {p for p in found if ws.handler(p) is not None}  # a py.typed mark: held, unasked

@@ -52,11 +52,13 @@ def reached(
     python_seen: PythonSeen | None,
     native_seen: NativeSeen | None,
     alike: Collection[Path] = (),
+    disk: Texts | None = None,
 ) -> set[Path]:
     """Of `candidates` (files the servers answer one by one), those `proposed` can affect;
     the proposed files themselves always. `python_seen`, `native_seen`: what the last whole
     check saw of each language's files (their imports, made again where missing); `alike`:
-    TypeScript 7 files proposed whose declarations stay as the disk's (`native_declared`)."""
+    TypeScript 7 files proposed whose declarations stay as the disk's (`native_declared`);
+    `disk`: the disk's texts of proposed TypeScript 7 files, where the caller read them."""
     found = set(proposed)
     python = {p: t for p, t in proposed.items() if p.suffix in PYTHON}
     if baselines := [p.parent.parent for p in proposed if is_baseline(p)]:
@@ -66,7 +68,8 @@ def reached(
     typescript = {p: t for p, t in proposed.items() if native(ws, p) is not None}
     if typescript:
         sessions = native_sessions(ws, candidates | set(proposed))
-        found |= _native(ws, typescript, sessions, native_seen, alike)
+        olds = {p: disk[p] if disk and p in disk else read_text(p) for p in typescript}
+        found |= _native(ws, typescript, olds, sessions, native_seen, alike)
     return found & (candidates | set(proposed))
 
 
@@ -113,11 +116,11 @@ def _python(ws: Workspace, proposed: Texts, seen: PythonSeen | None) -> set[Path
 def _native(
     ws: Workspace,
     proposed: Texts,
+    olds: Texts,
     sessions: Mapping[Path, Session],
     seen: NativeSeen | None,
     alike: Collection[Path],
 ) -> set[Path]:
-    olds = {path: read_text(path) for path in proposed}
     if any(everywhere(p, (olds[p], t)) for p, t in proposed.items()):
         return set(sessions)  # global declarations
     seeing = {
