@@ -110,6 +110,45 @@ def test_a_hook_with_options_lspd_does_not_know_chooses_nothing_one_passing_no_n
     assert _found(root) == [("app.py", 1, "assignment")]
 
 
+def test_a_script_checking_what_the_hooks_leave_out_with_their_options_is_the_gate_too(
+    tmp_path: Path,
+) -> None:
+    """marshmallow's: its hook (mirrors-mypy's default args) excludes tests/mypy_test_cases/,
+    which tox's `mypy-test` checks with `mypy --show-error-codes --warn-unused-ignores`. Its
+    configuration sets both options, so one run stands for both: an error there failed its
+    CI where lspd listed the file as no gate's."""
+    hook = "  - id: mypy\n    exclude: ^tests/mypy_test_cases/.*$\n"
+    mirrors = "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n  rev: v1.11.2\n"
+    tox = "[testenv:mypy-test]\ndeps = mypy\ncommands = mypy --show-error-codes {options}"
+    tox += " tests/mypy_test_cases/\n"
+    config = "[tool.mypy]\nignore_missing_imports = true\nwarn_unused_ignores = true\n"
+    files = {
+        "pyproject.toml": config,
+        ".pre-commit-config.yaml": f"{mirrors}  hooks:\n{hook}",
+        "tox.ini": tox.format(options="--warn-unused-ignores"),
+        "src/app.py": "def twice(x: int) -> int:\n    return x * 2\n",
+        "tests/mypy_test_cases/test_app.py": "x = 1  # type: ignore\n",
+        "tests/other.py": ERROR,
+    }
+    root = project(tmp_path / "p", files)
+    cases = ("tests/mypy_test_cases/",)
+    truth = [
+        (f, line, code) for f, line, _, code, _ in cli_errors(root, "--warn-unused-ignores", *cases)
+    ]
+    assert truth == [("tests/mypy_test_cases/test_app.py", 1, "unused-ignore")]
+    hooked = [
+        (f, line, code) for f, line, _, code, _ in cli_errors(root, "src/app.py", "tests/other.py")
+    ]
+    assert _found(root) == sorted(hooked + truth)
+    [scope] = answer(root, workspace_diagnostics).scope
+    note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy (with "
+    note += "--ignore-missing-imports), and the 1 more tox.ini runs mypy on"
+    assert (scope.files, scope.note) == (3, note)
+    # An option of its own (its configuration sets none of it): another run, not lspd's.
+    (root / "tox.ini").write_text(tox.format(options="--strict"))
+    assert _found(root) == sorted(hooked)
+
+
 def test_a_local_hook_running_mypy_through_a_runner_is_mypy_s(tmp_path: Path) -> None:
     """polyfactory's `entry: uv run --all-groups mypy` (the runner's options before mypy):
     its `files` were lost (mypy's fourth word), so mypy judged files the hook leaves out."""
@@ -147,9 +186,14 @@ def test_with_files_the_gate_is_them_and_what_the_hooks_pass_mypy(tmp_path: Path
     (root / ".pre-commit-config.yaml").write_text(HOOK.format(args="[--strict]"))
     assert _found(root) == [("src/app.py", 1, "assignment")]  # `files` alone, as before
     # mirrors-mypy's default args ignore missing imports: no one run with `files` either
-    default = HOOK.replace(", args: {args}", "")
+    default = HOOK.replace(", args: {args}", "").format()
     (root / ".pre-commit-config.yaml").write_text(default)
     assert _found(root) == [("src/app.py", 1, "assignment")]
+    # unless the configuration ignores them itself: then one run stands for both
+    ignoring = '[tool.mypy]\nfiles = ["src"]\nignore_missing_imports = true\n'
+    (root / "pyproject.toml").write_text(ignoring)
+    assert _found(root) == truth
+    (root / "pyproject.toml").write_text(files["pyproject.toml"])
     # two examples' `main.py` name one module: "Duplicate module named"; they are left out
     for name in ("bench/a/main.py", "bench/b/main.py"):
         (root / name).parent.mkdir(parents=True)

@@ -58,6 +58,9 @@ class MypyConfig:
     always: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     python_version: str | None = None
     platform: str | None = None
+    # its global section's boolean options as the command-line flags they equal
+    # (`warn_unused_ignores = true`: `--warn-unused-ignores`; false: `--no-...`)
+    flags: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -243,7 +246,25 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         (_names(table.get("always_true", ())), _names(table.get("always_false", ()))),
         str(table["python_version"]).strip() if "python_version" in table else None,
         str(table["platform"]).strip() if "platform" in table else None,
+        frozenset(_flags(table)),
     )
+
+
+def _flags(table: dict[str, Any]) -> list[str]:
+    """The global section's boolean options as the command-line flags they equal: a script's
+    `mypy --warn-unused-ignores tests/` gives mypy nothing `warn_unused_ignores = true` does
+    not (marshmallow's tox run beside its pre-commit hook's)."""
+    flags = []
+    for key, value in table.items():
+        if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
+            value = _on(value)
+        if isinstance(value, bool):
+            name = key.replace("_", "-")
+            flags.append(f"--{name}" if value else f"--no-{name}")
+    return flags
+
+
+_BOOLEANS = ("true", "false", "yes", "no", "on", "off")  # an INI file's, not its numbers
 
 
 def _names(value: object) -> tuple[str, ...]:

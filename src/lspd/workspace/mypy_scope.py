@@ -47,6 +47,7 @@ from lspd.workspace.mypy_imports import ImportsRead
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_nested import run_elsewhere
+from lspd.workspace.mypy_packages import sections_packages
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
 from lspd.workspace.mypy_scripts import script_configured, script_paths, script_targets
 from lspd.workspace.mypy_walk import named_by, named_files, walked
@@ -58,7 +59,8 @@ if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
 
 Stamp = tuple[int, int] | None  # `files.stamp`'s
-EVERY = "no `files`: every Python file of the project"  # the scope's note: nothing chose
+EVERY = "no `files`: every Python file of the project"
+IGNORING = "--ignore-missing-imports"  # the scope's note: nothing chose
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,10 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
     taken = [] if hook is None else [p for p in inside if hook.takes(p)]
     if hook is not None and taken:  # (none: its hooks are another project's of the repository)
         note = f"no `files`: those {hook.label} passes mypy" + _with(hook.options)
-        return _Choice(taken, note, (), read, hook.options, named=frozenset(taken))
+        read += script_paths(directory)  # a script running mypy beside it, written later
+        more, beside = _scripted_beside(directory, config, hook.options, inside, taken)
+        chosen = [*taken, *more]
+        return _Choice(chosen, note + beside, (), read, hook.options, named=frozenset(chosen))
     ran = () if hook is None or hook.path.parent != directory else hook.runs
     if hook is not None and ran and (chosen := named_by(directory, inside, ran)):
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(ran)
@@ -186,7 +191,7 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
         chosen = named_by(directory, inside, script.paths)
         named = named_files(directory, chosen, script.paths)
         return _Choice(chosen, note, script.paths, read, script.options, named=named)
-    if packages := _packages(directory, config.mypy_path, config.modules, inside):
+    if packages := sections_packages(directory, config.mypy_path, config.modules, inside):
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
         return _Choice(named_by(directory, inside, packages), note, packages, read)
     return _Choice(inside, EVERY, (), read)
@@ -223,7 +228,8 @@ def _with_hooks(
     note += _with(given)
     if hook is None or not own:
         return _Choice(chosen, note, (), read, given, True, named)
-    if hook.options or hook.ignores_missing:
+    ignoring = hook.ignores_missing and IGNORING not in config.flags
+    if _beyond(hook.options, config) or ignoring:
         return _Choice(chosen, note, (), read, given, True, named)
     more = [p for p in inside if hook.takes(p) and p not in taken]
     names = Counter(module_of(p, config, directory) for p in [*chosen, *more])
@@ -232,6 +238,35 @@ def _with_hooks(
         return _Choice(chosen, note, (), read, given, True, named)
     note += f", and the {len(more)} more {hook.label} passes mypy"
     return _Choice([*chosen, *more], note, (), read, named=named.union(more))
+
+
+def _scripted_beside(
+    directory: Path,
+    config: MypyConfig,
+    options: tuple[str, ...],
+    inside: list[Path],
+    taken: list[Path],
+) -> tuple[list[Path], str]:
+    """The files a lint script's mypy command checks that the pre-commit hooks (passing
+    `taken` mypy with `options`) leave out, where one run stands for both: the script gives
+    mypy no option beyond the hooks' but those the configuration sets itself, and no file
+    of them names a module another does. marshmallow's hook excludes tests/mypy_test_cases/,
+    which its tox.ini checks with `mypy --warn-unused-ignores` (its `warn_unused_ignores =
+    true`): an error there failed its CI where lspd listed the file as no gate's. With
+    the scope's note's words for them."""
+    script = script_targets(directory)
+    if script is None or _beyond(script.options, config) != _beyond(options, config):
+        return [], ""
+    hooked = set(taken)
+    more = [p for p in named_by(directory, inside, script.paths) if p not in hooked]
+    names = Counter(module_of(p, config, directory) for p in [*taken, *more])
+    more = [p for p in more if names[module_of(p, config, directory)] == 1]
+    return more, f", and the {len(more)} more {script.named} runs mypy on" if more else ""
+
+
+def _beyond(options: tuple[str, ...], config: MypyConfig) -> frozenset[str]:
+    """A command's `options` other than those its configuration sets itself (`flags`)."""
+    return frozenset(options) - config.flags
 
 
 def _with(options: tuple[str, ...]) -> str:
@@ -352,31 +387,3 @@ def _reach_note(directory: Path, reached: Iterable[Path], chosen: list[Path]) ->
         set(reached) - {directory / real_place(p.relative_to(directory), links) for p in chosen}
     )
     return [f"{added} more mypy follows into from them (their imports)"] if added else []
-
-
-def _packages(
-    directory: Path, paths: tuple[str, ...], modules: tuple[str, ...], inside: list[Path]
-) -> tuple[str, ...]:
-    """The project's own packages among `modules` (the top-level names of its per-module
-    sections: SQLAlchemy's `sqlalchemy.*` strict), as paths relative to the project: what
-    its CI points mypy at. Only those found where a project keeps its importable packages
-    apart from the rest (a `mypy_path` directory inside it, `src/`): a section names what
-    the configuration adjusts, and one at the project's top (structlog's `tests.*`
-    `ignore_errors`) is no sign of the gate, whose scope stays every Python file. Nor is
-    one holding no file of `inside` (the walk's: black 24.10's only such section names its
-    generated, git-ignored `src/_black_version.py`, `ignore_missing_imports`: the gate was
-    that file's imports, none, and `lspd check` said "0 files, 0 errors" where `mypy src`
-    says 4 and its pre-commit `mypy` runs over every Python file)."""
-    walked = set(inside)
-    found = []
-    for module in modules:
-        for base in (*paths, "src"):
-            root = (directory / base).resolve()
-            package, module_file = root / module, (root / module).with_suffix(".py")
-            if (package / "__init__.py").is_file() or module_file.is_file():
-                chosen = package if (package / "__init__.py").is_file() else module_file
-                held = chosen in walked or any(chosen in p.parents for p in walked)
-                if directory in root.parents and held:  # not the top: tests/, docs/ live there
-                    found.append(chosen.relative_to(directory).as_posix())
-                break
-    return tuple(found)
