@@ -228,7 +228,9 @@ async def helper_answer(
     await process.stdin.drain()
     while True:
         line = await process.stdout.readline()
-        if not line:
+        if not line:  # its output closed: its exit status follows (a crash's, a signal's)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), 5)
             raise ConnectionError(f"exited with {process.returncode}")
         answer: dict[str, Any] = json.loads(line)
         if answer.get("id") != request["id"]:

@@ -20,7 +20,7 @@ const path = require("path");
 const readline = require("readline");
 const { check, write } = require("./tsbuilder_check.cjs");
 const { preview } = require("./tsbuilder_preview.cjs");
-const { GC_AFTER, collectWhenIdle, owe, cancelIdle } = require("./tsbuilder_kept.cjs");
+const { GC_AFTER, collectWhenIdle, owe, cancelIdle, relieve } = require("./tsbuilder_kept.cjs");
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   let request;
@@ -30,6 +30,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     const config = path.resolve(request.config);
     const answer = request.texts ? preview(request.id, config, request.texts) : check(request.id, config);
     write(answer);
+    relieve(config);
     if (answer.checked.length > GC_AFTER) owe();
     collectWhenIdle();
   } catch (error) {

@@ -3,6 +3,7 @@
 // freed pages given back.
 "use strict";
 
+const v8 = require("v8");
 const ts = require("./tsbuilder_typescript.cjs");
 const { makeHost } = require("./tsbuilder_sources.cjs");
 const { signAhead } = require("./tsbuilder_signing.cjs");
@@ -11,6 +12,7 @@ const GC_AFTER = 50; // files checked anew
 const COLLECT_AT = 20; // files checked anew: collectOldChecker
 const GC_IDLE_MS = 1000; // the collection after a big check waits this long for no request
 const SLICE_MS = 50; // idle work runs in slices this long, a request served between two
+const PRESSURE = 0.5; // of V8's heap limit, in use after a check: the other checkers dropped
 const projects = new Map(); // config path -> {builder, host, reported: name -> {file, found}}
 
 // The kept program of `configPath` made again over its parsed files, without the checker that
@@ -93,16 +95,37 @@ function idleWork() {
   collection = undefined;
   collectionOwed = false;
   logged("memory returned", () => {
-    for (const configPath of [...projects.keys()]) {
-      try {
-        dropChecker(configPath);
-      } catch (error) {
-        projects.delete(configPath); // its next check starts afresh
-        process.stderr.write(`tsbuilder: ${configPath}: ${error && error.stack ? error.stack : error}\n`);
-      }
-    }
+    for (const configPath of [...projects.keys()]) dropOrForget(configPath);
     global.gc({ type: "major", execution: "sync", flavor: "last-resort" });
   });
+}
+
+// The checkers of every program but `current`'s dropped at once (dropChecker) and collected,
+// where the heap in use after a check passes PRESSURE of V8's limit. One program checked
+// after another (a monorepo's tsconfigs: redux-toolkit's 38, each an example with its own
+// React and DOM types) kept each checker until the helper was idle, and its cold check
+// reached the limit (~4 GB) on its 30th: "JavaScript heap out of memory", the check lost. A
+// dropped checker is what the idle work leaves anyway; each program is dropped once.
+function relieve(current) {
+  const { used_heap_size: used, heap_size_limit: limit } = v8.getHeapStatistics();
+  if (!global.gc || used < PRESSURE * limit) return;
+  logged("checkers dropped under pressure", () => {
+    for (const [configPath, known] of [...projects]) {
+      if (configPath === current || known.checkerDropped) continue;
+      dropOrForget(configPath);
+    }
+    global.gc();
+  });
+}
+
+// dropChecker, or where it fails the builder forgotten: its next check starts afresh.
+function dropOrForget(configPath) {
+  try {
+    dropChecker(configPath);
+  } catch (error) {
+    projects.delete(configPath);
+    process.stderr.write(`tsbuilder: ${configPath}: ${error && error.stack ? error.stack : error}\n`);
+  }
 }
 
 // A check or preview left garbage enough for the idle collection.
@@ -115,4 +138,4 @@ function cancelIdle() {
   clearTimeout(collection);
 }
 
-module.exports = { projects, GC_AFTER, COLLECT_AT, collectOldChecker, collectWhenIdle, owe, cancelIdle };
+module.exports = { projects, GC_AFTER, COLLECT_AT, collectOldChecker, collectWhenIdle, owe, cancelIdle, relieve };
