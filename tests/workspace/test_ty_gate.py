@@ -18,7 +18,7 @@ from lspd.workspace.ty_gate import TY_DEFAULT, gate_ty, pinned_ty
 from tests.conftest import answer, warm_root
 from tests.engine.test_affected import written
 from tests.workspace.mypy_env import environment
-from tests.workspace.test_toolchain_pyright import diagnostic_rows
+from tests.workspace.test_toolchain_pyright import diagnostic_rows, pyright_env
 from tests.workspace.ty_cli import ty_rows
 
 TOX = "[testenv:type]\ncommands = ty check\n"
@@ -105,6 +105,18 @@ def test_ty_answers_as_the_gates_ty(tmp_path: Path) -> None:
         assert rows == expected
         servers = {r.server for r in warm.run(check_all(warm.ws)).results}
         assert servers == {"ty"}
+
+
+def test_a_pyright_the_environment_holds_is_no_gate_where_the_gate_runs_ty(
+    tmp_path: Path,
+) -> None:
+    """structlog's tox installs pyright in an environment beside `ty check`: lspd ran that
+    pyright on every file (351 errors, said as ty's, where the gate is clean)."""
+    root = written(tmp_path / "p", FILES)
+    (root / ".venv").symlink_to(pyright_env())
+    for warm in warm_root(root, tmp_path / "logs"):
+        assert {r.server for r in warm.run(check_all(warm.ws)).results} == {"ty"}
+        assert diagnostic_rows(warm.run(workspace_diagnostics(warm.ws))) == ty_rows(root)
 
 
 def test_a_project_without_an_environment_is_judged_by_its_gate(tmp_path: Path) -> None:

@@ -40,21 +40,23 @@ def python_server(
     environment: bool = True,
 ) -> Chosen:
     """The server for the project at `project` of the interpreter in `bin_dir`, where
-    lspd.toml chose `definition` (lspd's basedpyright by default): the one the environment
-    holds (`stand_in`), else ty where the gate runs ty (`ty_gate`: the environment's ty,
-    else lspd's), else lspd's pyright where it runs pyright (`pyright_gate`), else
-    `definition`. Not `environment` (a `python3` found on PATH, no project's own): what its
+    lspd.toml chose `definition` (lspd's basedpyright by default): ty where the gate runs
+    ty (`ty_gate`: the environment's ty, else lspd's), else the one the environment holds
+    (`stand_in`), else lspd's pyright where it runs pyright (`pyright_gate`), else
+    `definition`. A pyright the environment holds is no gate's where the gate runs ty
+    (tox's `pyright` environment installing it beside `ty check`: every file was pyright's,
+    said as ty's). Not `environment` (a `python3` found on PATH, no project's own): what its
     folder holds is no choice of the project's, and the gate's checker is lspd's."""
-    if environment:
-        definition = stand_in(definition, bin_dir, servers)
-        if os.access(own := bin_dir / definition.command[0], os.X_OK):
-            return Chosen(definition, own)
     if (ty := gate_ty(definition, project, servers)) is not None:
         held = bin_dir / ty.command[0]
         if environment and os.access(held, os.X_OK):
             return Chosen(ty, held)
         lspds, label = lspd_ty(ty, project)
         return Chosen(lspds, None, label)
+    if environment:
+        definition = stand_in(definition, bin_dir, servers)
+        if os.access(own := bin_dir / definition.command[0], os.X_OK):
+            return Chosen(definition, own)
     if (gate := gate_pyright(definition, project, servers)) is not None:
         return Chosen(gate[0], None, gate[1])
     return Chosen(definition)

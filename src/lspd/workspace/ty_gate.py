@@ -45,8 +45,8 @@ _PINNED_READ: Memo[str | None] = Memo()
 def gate_ty(
     definition: ServerDefinition, project: Path, servers: Mapping[str, ServerDefinition]
 ) -> ServerDefinition | None:
-    """ty's server where `definition` is lspd's basedpyright (asked only where the
-    project's environment holds no server of its own) and the project gates on ty: with the
+    """ty's server where `definition` is lspd's basedpyright (whatever server the project's
+    environment holds: `own_server.python_server`) and the project gates on ty: with the
     options of the command running ty (`ty_options`), its warnings told as errors where the
     gate's configuration or command says a warning fails it."""
     ty = servers.get(TY)
