@@ -149,6 +149,29 @@ def test_a_script_checking_what_the_hooks_leave_out_with_their_options_is_the_ga
     assert _found(root) == sorted(hooked)
 
 
+def test_a_module_followed_into_under_another_name_than_its_files_is_checked_once(
+    tmp_path: Path,
+) -> None:
+    """pluggy's: its hook passes src/ and testing/ (no `__init__.py`); a test importing
+    `scripts.release` makes mypy check scripts/release.py as `scripts.release`. lspd gave
+    that file mypy as a source too, where it is `release`: "Source file found twice under
+    different module names", the check refused and the preview said its error twice."""
+    hook = "  - id: mypy\n    files: ^(src/|testing/)\n    args: []\n"
+    mirrors = "repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n  rev: v1.15.0\n"
+    files = {
+        "pyproject.toml": '[tool.mypy]\nmypy_path = "src"\n',
+        ".pre-commit-config.yaml": f"{mirrors}  hooks:\n{hook}",
+        "src/pkg/__init__.py": "def f() -> int:\n    return 1\n",
+        "testing/test_a.py": "import scripts.tool\nfrom pkg import f\n\nx: int = f()\n",
+        "scripts/tool.py": 'def g() -> int:\n    return "not an int"\n',
+    }
+    root = project(tmp_path / "p", files)
+    passed = ("src/pkg/__init__.py", "testing/test_a.py")
+    truth = [(f, line, code) for f, line, _, code, _ in cli_errors(root, *passed)]
+    assert truth == [("scripts/tool.py", 2, "return-value")]
+    assert _found(root) == truth
+
+
 def test_a_local_hook_running_mypy_through_a_runner_is_mypy_s(tmp_path: Path) -> None:
     """polyfactory's `entry: uv run --all-groups mypy` (the runner's options before mypy):
     its `files` were lost (mypy's fourth word), so mypy judged files the hook leaves out."""

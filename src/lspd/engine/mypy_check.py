@@ -153,7 +153,12 @@ def _scoped(
         targeted = [p for p in scope.files if p in walked]
         # by their names through symlinked folders too, as `mypy .` walks into them
         targeted += named_through(project.directory, targeted)
-        relative = [p.relative_to(project.directory).as_posix() for p in targeted]
+        # followed into under another name than its file's as a source (`scripts.tool`, not
+        # `tool`): no target, mypy reaches it through its importer (`follow_imports` normal)
+        renamed = dict(scope.renamed)
+        relative = [
+            p.relative_to(project.directory).as_posix() for p in targeted if p not in renamed
+        ]
         targets = list(scope.packages) or relative
         return list(scope.files), [*scope.options, *targets], read, imports
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it

@@ -24,6 +24,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from lspd.workspace.files import stamp
 from lspd.workspace.mypy_config import MypyConfig
@@ -36,6 +37,26 @@ NOT_FOLLOWED = ("skip", "error")  # mypy does not check such a module
 UNSAID = "silent"  # checked, its errors not said
 
 
+class Followed(NamedTuple):
+    """What mypy reaches from its sources (`followed`)."""
+
+    said: list[Path]  # the files whose errors it reports: the sources and what they reach
+    read: dict[Path, ImportsRead]  # the files whose imports were read, with what was read
+    # followed into under another name than mypy gives the file as a source: `scripts.tool`
+    # (imported from testing/, beside scripts/ with no `__init__.py`) is `tool` as a source,
+    # and both given mypy: "Source file found twice under different module names"
+    renamed: dict[Path, str]
+
+
+class Reached(NamedTuple):
+    """What a scope's mypy reports and reads (`mypy_scope`): `Followed`'s, stamped."""
+
+    files: tuple[Path, ...]
+    read: tuple[tuple[Path, tuple[int, int] | None], ...]  # with `files.stamp`'s
+    imports: tuple[tuple[Path, ImportsRead], ...]
+    renamed: tuple[tuple[Path, str], ...]
+
+
 def followed(
     directory: Path,
     config: MypyConfig,
@@ -44,11 +65,12 @@ def followed(
     folders: Iterable[Path] = (),
     texts: Mapping[Path, str | None] | None = None,
     only: set[Path] | None = None,
-) -> tuple[list[Path], dict[Path, ImportsRead]]:
+) -> Followed:
     """The files of `python` (the project's Python files in the state) mypy reports errors
     of when pointed at `sources`: the sources and the modules it follows into from them;
-    and the files whose imports were read (their edits can change the answer), with what
-    was read of them. `folders`:
+    the files whose imports were read (their edits can change the answer), with what was
+    read of them; and the modules followed into under another name than the one mypy
+    gives the file as a source (`renamed`). `folders`:
     the `.pth` folders of mypy's environment inside the project; `texts`: a state's texts
     standing in for the disk's (None: the file is not there); `only`: the modules to follow
     into, and the sources read those that may import one (`_may_import`), the others
@@ -60,6 +82,7 @@ def followed(
     search = _search(directory, config, [named[p] for p in sources], folders)
     index = _indexed(search, known | real.keys())
     said: set[Path] = set(sources)
+    given = frozenset(sources)  # (a source is named as mypy names it)
     seen: set[Path] = set(sources)  # checked or to be
     spaces, facts = config.namespace_packages, facts_of(config)
 
@@ -68,6 +91,7 @@ def followed(
         return None if found is None else real.get(found, found)
 
     read: dict[Path, ImportsRead] = {}
+    renamed: dict[Path, str] = {}
     starts = sources if only is None else _may_import(sources, only, texts or {})
     queue = [(path, module_of(named[path], config, directory)) for path in starts]
     while queue:
@@ -89,7 +113,11 @@ def followed(
                 said.add(found)
             seen.add(found)
             queue.append((found, imported))
-    return sorted(said), dict(sorted(read.items()))
+            if found not in said or found in renamed or found in given:
+                continue
+            if imported != module_of(found, config, directory):
+                renamed[found] = imported
+    return Followed(sorted(said), dict(sorted(read.items())), renamed)
 
 
 def unwalked(
@@ -109,7 +137,7 @@ def unwalked(
     if not ignored:
         return [], [], {}
     python = [*sources, *ignored]
-    reached, read = followed(directory, config, sources, python, folders, texts, set(ignored))
+    reached, read, _ = followed(directory, config, sources, python, folders, texts, set(ignored))
     return sorted(set(ignored).intersection(reached)), sorted({*sources, *read}), read
 
 

@@ -42,7 +42,7 @@ from lspd.workspace.mypy_config import (
     unconfigured_gate,
 )
 from lspd.workspace.mypy_config_read import names_found
-from lspd.workspace.mypy_follow import followed, module_of, unwalked
+from lspd.workspace.mypy_follow import Reached, followed, module_of, unwalked
 from lspd.workspace.mypy_imports import ImportsRead
 from lspd.workspace.mypy_installed import pth_folders
 from lspd.workspace.mypy_mirror import PYTHON, Sees
@@ -77,6 +77,8 @@ class MypyScope:
     configured: bool = False  # mypy run as its configuration's `files` say: given no targets
     imports: tuple[tuple[Path, ImportsRead], ...] = ()  # what was read of `read`'s imports
     ty_beside: bool = False  # ty judges beside mypy: the gate's files are ty's too
+    # followed into under another module name than the file's as a source: given mypy by it
+    renamed: tuple[tuple[Path, str], ...] = ()
 
 
 def mypy_scopes(
@@ -125,12 +127,14 @@ def mypy_scopes(
         chosen, note, packages, read_too, options, as_configured, named = picked
         part = note != EVERY  # part of the project: mypy follows into the rest from them
         chosen = walked(directory, chosen, config.exclude, config.path, options, named)
-        found, read, imports = _reach(directory, config, chosen, inside, part, root, python, texts)
+        found, read, imports, renamed = _reach(
+            directory, config, chosen, inside, part, root, python, texts
+        )
         note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
         read = (*read, *((path, stamp(path)) for path in read_too))
         label = config.label + (f" + {ty_label(directory)}" if choice.ty_beside else "")
         kept = (packages, read, options, as_configured, imports)
-        scopes.append(MypyScope(directory, label, found, note, *kept, choice.ty_beside))
+        scopes.append(MypyScope(directory, label, found, note, *kept, choice.ty_beside, renamed))
     return scopes
 
 
@@ -283,31 +287,34 @@ def _reach(
     root: Path | None,
     python: Path | None,
     texts: Mapping[Path, str | None] | None,
-) -> tuple[tuple[Path, ...], tuple[tuple[Path, Stamp], ...], tuple[tuple[Path, ImportsRead], ...]]:
+) -> Reached:
     """The files mypy reports of the project pointed at `chosen` (of `inside`, the walk's
-    Python files of it), the files whose imports chose that, with their stamps, and what
-    was read of those imports (the disk's: a state's `texts` aside): where
+    Python files of it), the files whose imports chose that, with their stamps, what was
+    read of those imports (the disk's: a state's `texts` aside), and the modules followed
+    into under another name than their file's as a source (`Followed.renamed`): where
     `files`, the packages or a pre-commit hook choose (`part`), what mypy follows into from
     them (`exclude` aside);
     from every file, the modules git ignores it follows into (the others are every file's
     already)."""
     ignored = _ignored(directory, inside, texts or {})
     if not (config.files or part or ignored):
-        return tuple(sorted(chosen)), (), ()
+        return Reached(tuple(sorted(chosen)), (), (), ())
     folders = _folders(directory, mypy_python(directory, root, python))
+    renamed: dict[Path, str] = {}
     if config.files or part:
         seen = [*inside, *ignored]
-        reached, was = followed(directory, config, chosen, seen, folders, texts)
+        reached, was, renamed = followed(directory, config, chosen, seen, folders, texts)
         imports = list(was)
     else:
         more, imports, was = unwalked(directory, config, chosen, ignored, folders, texts)
         reached = [*chosen, *more]
     # an import added or dropped: made again (`mypy_imports.unmoved`)
     stamped = tuple((p, stamp(p)) for p in imports)
-    return (
+    return Reached(
         tuple(sorted(reached)),
         stamped,
         tuple((p, i) for p, i in was.items() if p not in (texts or {})),
+        tuple(sorted(renamed.items())),
     )
 
 
