@@ -82,7 +82,6 @@ def followed(
     search = _search(directory, config, [named[p] for p in sources], folders)
     index = _indexed(search, known | real.keys())
     said: set[Path] = set(sources)
-    given = frozenset(sources)  # (a source is named as mypy names it)
     seen: set[Path] = set(sources)  # checked or to be
     spaces, facts = config.namespace_packages, facts_of(config)
 
@@ -91,7 +90,7 @@ def followed(
         return None if found is None else real.get(found, found)
 
     read: dict[Path, ImportsRead] = {}
-    renamed: dict[Path, str] = {}
+    names: dict[Path, str] = {}  # each followed file's module name, as first imported
     starts = sources if only is None else _may_import(sources, only, texts or {})
     queue = [(path, module_of(named[path], config, directory)) for path in starts]
     while queue:
@@ -113,11 +112,21 @@ def followed(
                 said.add(found)
             seen.add(found)
             queue.append((found, imported))
-            if found not in said or found in renamed or found in given:
-                continue
-            if imported != module_of(found, config, directory):
-                renamed[found] = imported
+            names.setdefault(found, imported)
+    renamed = _renamed(names, said.difference(sources), config, directory)
     return Followed(sorted(said), dict(sorted(read.items())), renamed)
+
+
+def _renamed(
+    names: Mapping[Path, str], followed: set[Path], config: MypyConfig, directory: Path
+) -> dict[Path, str]:
+    """Of the `followed` files (not sources), those first imported (`names`) under another
+    name than mypy gives the file as a source."""
+    return {
+        path: name
+        for path, name in names.items()
+        if path in followed and name != module_of(path, config, directory)
+    }
 
 
 def unwalked(
