@@ -74,7 +74,8 @@ def _same_copy(project: MypyProject, then: dict[Path, str | None]) -> bool:
         return False
     if disk.path.name == PYPROJECT and (disk.label != found.label):
         return False
-    return dataclasses.replace(found, path=disk.path) == disk
+    # (its boolean options aside: the copy holds them, and the run reads them there)
+    return dataclasses.replace(found, path=disk.path, flags=disk.flags) == disk
 
 
 def pyright_table(text: str | None) -> bool:
