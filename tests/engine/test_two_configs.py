@@ -83,3 +83,28 @@ def test_an_unused_local_added_is_new_in_a_baseline_check_and_a_preview(project:
     assert base.changes is not None
     new = sorted((str(d.path), d.line, d.column, int(str(d.code))) for d in base.changes.introduced)
     assert new == [("src/x.ts", 6, 7, 6133)]
+
+
+def test_a_body_edit_keeps_the_other_programs_errors_where_the_own_declares(
+    tmp_path: Path,
+) -> None:
+    """immer's: its root tsconfig declares (`declaration`), so its preview answers every file
+    anew, and tests' program, not asked of the file, gave it nothing: a body edit of an
+    importer said "fixed" of tests' TS6133 in src/x.ts, and `check --baseline` "introduced"."""
+    files = dict(FILES)
+    declaring = {**OPTIONS, "declaration": True}
+    files["tsconfig.json"] = json.dumps({"compilerOptions": declaring, "include": ["src"]})
+    files["src/y.ts"] = (
+        'import { f } from "./x";\nexport function g(): number {\n  return f();\n}\n'
+    )
+    root = typescript_committed(tmp_path / "ts", files, TS_PINNED)
+    body = files["src/y.ts"].replace("  return f();", "  const twice = f() * 2;\n  return twice;")
+    for warm in watched(root, tmp_path / "logs"):
+        assert checked(warm) == gate(root)
+        answer = warm.run(previewed(warm.ws, [{"path": "src/y.ts", "content": body}]))
+        assert (answer.changes.introduced, answer.changes.fixed) == ([], [])
+        (root / "src/y.ts").write_text(body)
+        assert checked(warm) == gate(root)
+        base = warm.run(workspace_diagnostics(warm.ws, baseline="HEAD"))
+        assert base.changes is not None
+        assert (base.changes.introduced, base.changes.fixed) == ([], [])

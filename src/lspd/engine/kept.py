@@ -48,8 +48,10 @@ log = logging.getLogger(__name__)
 # one made since, missing at HEAD, neither: HEAD's state lacked tsc's TS6053 and its stop;
 # 16: a Python module's HEAD text was held only by the server process answering it (or
 # mypy's copy), so an importer another process answers read the disk's new text there; 17:
-# so did basedpyright's side of a Python part where mypy's configuration was edited too).
-FORMAT = 17
+# so did basedpyright's side of a Python part where mypy's configuration was edited too;
+# 18: a TypeScript 5 file two gate programs hold, answered anew by its own declaring program
+# but not by the other, lost the other's errors in a state of held texts (`overlaid._items`).
+FORMAT = 18
 KEEP_FILES = 4  # kept results saved per workspace (the newest ones)
 
 
