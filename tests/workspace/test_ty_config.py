@@ -100,6 +100,10 @@ def test_what_runs_chooses(tmp_path: Path) -> None:
     written(root, {"scripts/lint.sh": "#!/bin/sh -e\nmypy app\nty check app\npyright app\n"})
     assert (ty_beside_mypy(root), gated_ty(root)) == (True, False)
     assert (choose(root).checkers, choose(root).ty_beside) == (("mypy", "basedpyright"), True)
+    unrun = "not run beside them: pyright (what scripts/lint.sh runs pyright on: app)"
+    assert (
+        choose(root).reason == f"pyproject.toml [tool.mypy] and pyproject.toml [tool.ty]; {unrun}"
+    )
     written(root, {"scripts/lint.sh": "#!/bin/sh -e\nty check app\n"})
     assert (ty_beside_mypy(root), gated_ty(root)) == (False, True)
 

@@ -170,9 +170,14 @@ def _beside(directory: Path, alone: str, beside: str) -> CheckerChoice:
     the project's gate runs ty and mypy (`ty_config.ty_beside_mypy`). Where its gate runs
     pyright on paths of it too, configuring none (stamina's nox: `mypy src tests/typing`,
     `pyright tests/typing`), pyright's defaults judge those (`pyright_part`)."""
-    if ty_beside_mypy(directory):
-        return CheckerChoice((MYPY, PYRIGHT), beside, ty_beside=True)
-    if (given := pyright_given(directory)) is not None and not given.configured:
+    given = pyright_given(directory)
+    if ty_beside_mypy(directory):  # one server beside mypy: a pyright run of the gate is not
+        unrun = given is not None and not given.configured  # (structlog's, on tests/typing)
+        said = (
+            f"{beside}; not run beside them: pyright ({given.note})" if given and unrun else beside
+        )
+        return CheckerChoice((MYPY, PYRIGHT), said, ty_beside=True)
+    if given is not None and not given.configured:
         reason = f"{alone}, and pyright on {given.note}"
         return CheckerChoice((MYPY, PYRIGHT), reason, pyright_beside=True)
     return CheckerChoice((MYPY,), alone)
