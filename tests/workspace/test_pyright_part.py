@@ -113,8 +113,8 @@ def test_a_configuration_nothing_runs_judges_no_file(tmp_path: Path) -> None:
     checked = answer(root, check_all)
     [scope] = checked.scope.projects if checked.scope is not None else []
     assert scope.note == (
-        "basedpyright: no file: the project runs mypy, nothing runs pyright (its configuration "
-        "is its editors'); mypy: files = app"
+        "basedpyright: no file: the project runs mypy, no pyright checks its files (its "
+        "configuration is its editors'); mypy: files = app"
     )
     workflow = root / ".github/workflows/ci.yml"
     workflow.parent.mkdir(parents=True)

@@ -27,7 +27,11 @@ from lspd.workspace.pyright_given import COMMANDS, PyrightGiven, given_paths, py
 from lspd.workspace.pyright_scope import CONFIG_JSON, DEFAULT_EXCLUDES, PYPROJECT, config_in, spec
 from lspd.workspace.ty_config import TY, ran_on, ty_beside_mypy
 
-NOT_RUN = "no file: the project runs mypy, nothing runs pyright (its configuration is its editors')"
+# (`pyright --verifytypes`, click's, checks no file's errors: no run of it counts)
+NOT_RUN = (
+    "no file: the project runs mypy, no pyright checks its files (its configuration is its "
+    "editors')"
+)
 
 
 @dataclass(frozen=True)
