@@ -15,6 +15,7 @@ from typing import cast
 from lspd.engine.mypy_layout import refusal
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import MypyConfig
+from lspd.workspace.mypy_scope import EVERY
 from tests.cli.test_check import lspd_check
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project
@@ -88,6 +89,13 @@ def test_the_refusal_names_the_files_the_configuration_gave() -> None:
         "mypy.ini names (files = docs, app), so nothing of this project can be checked: in "
         "mypy.ini, name the files"
     )
+    # chosen by a pre-commit hook (pluggy's): what chose them, not "every Python file"
+    bare = MypyConfig(Path("/r/mypy.ini"), "mypy.ini", (), None)
+    hook = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy"
+    said = refusal(ws, bare, Path("/r/docs/a.py"), "Duplicate module named", hook)
+    assert f"lspd gives mypy the files its gate runs mypy on ({hook}), so nothing" in said
+    said = refusal(ws, bare, Path("/r/docs/a.py"), "Duplicate module named", EVERY)
+    assert "lspd gives mypy every Python file of the project (mypy.ini names no `files`)" in said
     said = refusal(ws, None, Path("/r/docs/a.py"), "Duplicate module named")
     assert said == (
         "mypy stopped before checking any file, at a.py: Duplicate module named (mypy's own "

@@ -219,8 +219,17 @@ async def run_mypy(
     if run.stopped:  # where: the files whose errors block it (not another's type: ignore)
         run.blocking = await blocking(run.errors, held, base, daemon.interpreter)
     if run.stopped:  # at two files of one module name: the configuration's to settle
-        refuse_layout(ws, project.config, run.errors)
+        refuse_layout(ws, project.config, run.errors, lambda: _chose(ws, project, python, texts))
     return run
+
+
+def _chose(
+    ws: Workspace, project: MypyProject, python: list[Path], texts: Mapping[Path, str | None] | None
+) -> str:
+    """What chose the files the project's mypy was given: its scope's note (a refusal's)."""
+    chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
+    found = mypy_scopes([project.directory], python, *chosen[:2], False, *chosen[2:], texts)
+    return found[0].note or "" if found else ""
 
 
 def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:

@@ -18,7 +18,7 @@ new, `Duplicate module named "run"`, and the stop).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -26,6 +26,7 @@ from lspd.engine.revisions import git
 from lspd.errors import InvalidInput
 from lspd.workspace import Workspace
 from lspd.workspace.mypy_config import MypyConfig
+from lspd.workspace.mypy_scope import EVERY
 
 # What mypy's module finding says where two sources make one module, or one source two.
 LAYOUT = ("Duplicate module named ", "Source file found twice under different module names")
@@ -38,14 +39,19 @@ class _Error(Protocol):
 
 
 def refuse_layout(
-    ws: Workspace, config: MypyConfig | None, errors: Mapping[Path, Sequence[_Error]]
+    ws: Workspace,
+    config: MypyConfig | None,
+    errors: Mapping[Path, Sequence[_Error]],
+    chose: Callable[[], str] | None = None,
 ) -> None:
     """Raise `InvalidInput` where the errors of a stopped run (of the project configured
     by `config`) hold one of the project's layout (`LAYOUT`), saying what mypy said and
-    what the configuration can do; not where the change made it (`_tracked`)."""
+    what the configuration can do; not where the change made it (`_tracked`). `chose`:
+    what chose the files mypy was given (the scope's note), asked only to refuse."""
     for path, error in ((p, e) for p, said in errors.items() for e in said):
         if error.message.startswith(LAYOUT) and _tracked(ws, config, path, error.message):
-            raise InvalidInput(refusal(ws, config, path, error.message))
+            note = None if chose is None else chose()
+            raise InvalidInput(refusal(ws, config, path, error.message, note))
 
 
 def _tracked(ws: Workspace, config: MypyConfig | None, path: Path, message: str) -> bool:
@@ -61,8 +67,11 @@ def _tracked(ws: Workspace, config: MypyConfig | None, path: Path, message: str)
     return git(ws.root, "ls-files", "--error-unmatch", "--", *map(str, files)) is not None
 
 
-def refusal(ws: Workspace, config: MypyConfig | None, path: Path, message: str) -> str:
-    """The refusal: mypy's error, the files lspd gave it and why, what to write."""
+def refusal(
+    ws: Workspace, config: MypyConfig | None, path: Path, message: str, note: str | None = None
+) -> str:
+    """The refusal: mypy's error, the files lspd gave it and why (`note`: the scope's, where
+    neither its configuration's `files` nor every file chose them), what to write."""
     if config is None:
         where = "a mypy configuration"
         given = "every Python file of the project (it has no mypy configuration)"
@@ -73,6 +82,8 @@ def refusal(ws: Workspace, config: MypyConfig | None, path: Path, message: str) 
             given = f"the files {label} names (files = {', '.join(config.files)})"
         else:
             given = f"every Python file of the project ({label} names no `files`)"
+    if note is not None and not note.startswith(EVERY) and not (config and config.files):
+        given = f"the files its gate runs mypy on ({note})"
     return (
         f"mypy stopped before checking any file, at {ws.display(path)}: {message} (mypy's "
         f"own run exits 2 there: errors prevented further checking); lspd gives mypy "
