@@ -37,6 +37,8 @@ PUSH_QUIET_S = 0.08
 # its other files; the likely cause, a list it had published before the file was opened and
 # does not send again unchanged, leaves a new version as the way to have it said.
 NUDGE_AFTER_S = 5.0
+# How often a wait for a server's work in progress to end looks again (`Inbox.pushed`).
+PROGRESS_POLL_S = 0.05
 
 Send = Callable[[str, Any, float], Awaitable[Any]]
 Items = list[dict[str, Any]]
@@ -195,6 +197,7 @@ class Inbox:
         # The project's gate fails on a warning (ty's `error-on-warning`): its warnings are
         # told as errors, as they enter.
         self.warnings_are_errors = server.warnings_are_errors
+        self.waits_for_progress = server.push_waits_for_progress  # (`pushed`)
         self.log_path = log_path
         self.progress = progress
         self.crashed = crashed
@@ -297,9 +300,13 @@ class Inbox:
             unversioned = entry is not None and entry.version is None and entry.current
             if entry is not None and (unversioned or (entry.version or 0) >= version):
                 quiet = entry.received + PUSH_QUIET_S - time.monotonic()
-                if quiet <= 0:
+                if quiet > 0:
+                    await asyncio.sleep(quiet)
+                    continue
+                remaining = deadline - time.monotonic()
+                if not self.waits_for_progress or not self.progress.working or remaining <= 0:
                     return entry.items
-                await asyncio.sleep(quiet)
+                await self._next(min(remaining, PROGRESS_POLL_S))  # its check of it may come
                 continue
             if (reason := self.crashed()) is not None:
                 raise ServerCrashed(self.server, reason)

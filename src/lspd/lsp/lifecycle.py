@@ -276,6 +276,8 @@ class ServerLifecycle:
 
     async def _on_request(self, method: str, params: Any) -> Any:
         """Answer the server's request: its configuration, its registrations (`requests`)."""
+        if method == "window/workDoneProgress/create" and isinstance(params, dict):
+            self._readiness.progress.created(params.get("token"))  # work to come
         return requests.answer(method, params, self.configuration, self.registrations)
 
     def _on_notification(self, method: str, params: Any) -> None:

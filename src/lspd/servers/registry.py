@@ -86,6 +86,11 @@ class ServerDefinition:
     # Any change (a document opened, changed or closed) cancels the requests it is working on
     # (ty's salsa revisions): changes wait for the pulls in flight (`lsp/pull_gate.py`).
     changes_cancel_pulls: bool = False
+    # Its pushed list of a document can come before its check of it while its work-done
+    # progress runs (pyright before pull diagnostics, 1.1.358: a file's empty list, then
+    # its errors 100 ms later, after lspd's quiet had ended): a list is taken once the
+    # progress has ended (`Inbox.pushed`).
+    push_waits_for_progress: bool = False
     # A Go program (gopls, TypeScript 7's `tsc`): lspd.toml's `memory_mb` becomes the
     # GOMEMLIMIT of its collector (`Config.apply`).
     go_runtime: bool = False
@@ -270,6 +275,7 @@ def _definition(name: str, table: dict[str, Any]) -> ServerDefinition:
         disk_imports=table.get("disk_imports", False),
         republishes=table.get("republishes", True),
         changes_cancel_pulls=table.get("changes_cancel_pulls", False),
+        push_waits_for_progress=table.get("push_waits_for_progress", False),
         node_script=table.get("node_script"),
         stands_in_for=table.get("stands_in_for"),
     )
