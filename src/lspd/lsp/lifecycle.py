@@ -276,8 +276,7 @@ class ServerLifecycle:
 
     async def _on_request(self, method: str, params: Any) -> Any:
         """Answer the server's request: its configuration, its registrations (`requests`)."""
-        if method == "window/workDoneProgress/create" and isinstance(params, dict):
-            self._readiness.progress.created(params.get("token"))  # work to come
+        self._readiness.requested(method, params)
         return requests.answer(method, params, self.configuration, self.registrations)
 
     def _on_notification(self, method: str, params: Any) -> None:

@@ -91,6 +91,11 @@ class Readiness:
         if self._ready() == "progress" and self.progress.idle.is_set():
             self.event.set()
 
+    def requested(self, method: str, params: Any) -> None:
+        """A request of the server's: a work-done progress token it creates is work to come."""
+        if method == "window/workDoneProgress/create" and isinstance(params, dict):
+            self.progress.created(params.get("token"))
+
     def progressed(self, params: Any) -> None:
         """A `$/progress` notification."""
         value = params.get("value") or {}
