@@ -123,8 +123,9 @@ async def stuck_then_restarted(server: Session, wedged: Wedged) -> None:
     assert await hover_y(server, project) == HOVER_Y  # asked again of the new server
     waited = time.monotonic() - began
     # The limit, then a cold start (1.5 s on a quiet machine, up to 9 s seen on a loaded one,
-    # varying by half as much again from one start to the next).
-    assert waited < 2 + 1.5 * cold + 1, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
+    # varying by half as much again from one start to the next, and more under load: far
+    # below any limit that would restart it otherwise).
+    assert waited < 2 + 3 * cold + 5, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
 
     with pytest.raises(ServerCrashed) as crash:
         await checking
@@ -168,5 +169,7 @@ async def timed_out_then_restarted(server: Session, wedged: Wedged) -> None:
     began = time.monotonic()
     assert await hover_y(server, project) == HOVER_Y
     waited = time.monotonic() - began
-    assert waited < 0.5 + 1.5 * cold + 1, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
+    # restarted as another waits (busy_after 0.5 s, a cold start), not at restart_after (600
+    # s): a loaded machine's restart took 3.6 s after a 1.1 s cold start
+    assert waited < 0.5 + 3 * cold + 5, f"waited {waited:.1f} s (cold start {cold:.1f} s)"
     assert [path for path, _ in wedged] == [heavy]

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 from lspd.ops.check import check_all
-from lspd.workspace.tsc_scripts import scripted_configs
-from tests.conftest import answer
+from lspd.workspace.tsc_scripts import scripted_configs, tsc_heap
+from tests.conftest import Warm, answer, warm_root
 from tests.workspace.toolchains import own_tsc, typescript_committed
 
 LINE = re.compile(r"^(\S+)\((\d+),(\d+)\): error TS(\d+): ", re.MULTILINE)
@@ -194,3 +194,33 @@ def test_a_configuration_only_an_editor_s_references_is_an_editor_s(tmp_path: Pa
     assert LINE.findall(own_tsc(root, "--noEmit")) == []
     checked = answer(root, check_all)
     assert [(r.path, r.errors) for r in checked.results] == [("src/a.ts", 0)]
+
+
+def test_the_heap_the_gate_gives_its_tsc_is_the_builder_s(tmp_path: Path) -> None:
+    """type-fest's `node --max-old-space-size=6144 ./node_modules/.bin/tsc`: its program
+    needs 5.7 GB, and lspd's builder on Node's default (~4 GB) died where its gate passes."""
+    scripts = {
+        "test:tsc": "node --max-old-space-size=6144 ./node_modules/.bin/tsc",
+        "lint": "node --max-old-space-size=9000 ./node_modules/.bin/xo",  # no tsc: not read
+        "other": "NODE_OPTIONS='--max-old-space-size=2048 --trace-warnings' tsc --noEmit",
+    }
+    files = {
+        "package.json": json.dumps({"scripts": scripts}),
+        "tsconfig.json": json.dumps({**STRICT, "include": ["src"]}),
+        "src/a.ts": "export const a: number = 1;\n",
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    assert tsc_heap([root / "package.json"]) == 6144
+    scripts["test:tsc"] = "node --max_old_space_size 3000 node_modules/typescript/bin/tsc"
+    (root / "package.json").write_text(json.dumps({"scripts": scripts}))
+    assert tsc_heap([root / "package.json"]) == 3000
+    assert tsc_heap([root / "missing/package.json"]) is None
+
+    def builder_command(warm: Warm) -> list[str]:
+        warm.run(check_all(warm.ws))
+        [builder] = warm.ws.builders.values()
+        assert builder.pid is not None
+        return Path(f"/proc/{builder.pid}/cmdline").read_bytes().decode().split("\0")
+
+    for warm in warm_root(root, tmp_path / "logs"):
+        assert "--max-old-space-size=3000" in builder_command(warm)

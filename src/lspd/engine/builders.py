@@ -20,9 +20,11 @@ from lspd.engine.check_files import Answers, Known, Said
 from lspd.engine.stops import TSC, Stop, lsp_lines, stop_of
 from lspd.lsp import shapes
 from lspd.workspace import Workspace, question
+from lspd.workspace.npm_installed import PACKAGE
 from lspd.workspace.scope import solution_of
 from lspd.workspace.tsbuilder import Builder
 from lspd.workspace.tsc_native import ConfigError
+from lspd.workspace.tsc_scripts import tsc_heap
 
 R = TypeVar("R")
 
@@ -89,7 +91,8 @@ def builder_for(
     if builder is None:
         log_path = ws.log_dir / f"tsbuilder-{len(ws.builders)}.log"
         label = toolchain.label()
-        builder = ws.builders[toolchain.path] = Builder(toolchain.path, log_path, label)
+        heap = tsc_heap([ws.root / PACKAGE, config.parent / PACKAGE])  # the gate's tsc's
+        builder = ws.builders[toolchain.path] = Builder(toolchain.path, log_path, label, heap)
     return builder, config
 
 

@@ -11,6 +11,7 @@ the walk finds already.
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 
@@ -87,6 +88,32 @@ def named_configs(packages: list[Path]) -> set[Path]:
                     path = (package.parent / arguments[i + 1]).resolve()
                     named.add(path / "tsconfig.json" if path.is_dir() else path)
     return named
+
+
+# Node's heap limit as a command gives it, to `node` or in NODE_OPTIONS (MB)
+_HEAP = re.compile(r"--max[-_]old[-_]space[-_]size(?:=(\d+))?$|--max[-_]old[-_]space[-_]size=(\d+)")
+
+
+def tsc_heap(packages: list[Path]) -> int | None:
+    """The largest heap (MB) the scripts of the package.json files at `packages` give the
+    Node running their tsc (`node --max-old-space-size=6144 ./node_modules/.bin/tsc`,
+    `NODE_OPTIONS=--max-old-space-size=8192 tsc`): type-fest's program needs 5.7 GB, and
+    lspd's builder on Node's default (~4 GB) died where its gate passes. None: none given."""
+    found: list[int] = []
+    for package in packages:
+        for words in package_commands(package):
+            if (at := tool_at(words)) is None:
+                continue
+            before = words[:at]
+            for i, word in enumerate(before):
+                if (match := _HEAP.search(word)) is None:
+                    continue
+                value = match.group(1) or match.group(2)
+                if value is None and i + 1 < len(before) and before[i + 1].isdigit():
+                    value = before[i + 1]
+                if value is not None:
+                    found.append(int(value))
+    return max(found, default=None)
 
 
 def runs_tsc(package: Path) -> bool:
