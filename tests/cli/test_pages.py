@@ -108,3 +108,25 @@ def test_a_baselines_text_output_follows_the_introduced_pages(
     said = [line for line in text if line.startswith("pkg/many.py:")]
     assert [int(line.split(":")[1]) for line in said] == list(range(1, 101))
     assert text[-1] == "… 1-100 of 300 shown; `--offset 100` for the rest"
+
+
+def test_a_previews_json_joins_the_introduced_pages_and_keeps_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`lspd preview --json` joins every page of `changes.introduced`; what each page holds
+    whole (the per-file counts, what it fixes) stays as one page has it."""
+    from tests.ops.test_changes_page import CALLS, SIGNATURE, TWO_PARAMETERS, project
+
+    root = project(tmp_path / "paging")
+    text = (root / "lib.py").read_text().replace(SIGNATURE, TWO_PARAMETERS)
+    (tmp_path / "lib.py").write_text(text)
+    at = ["--root", str(root), "--json"]
+    pair = ["--file", str(root / "lib.py"), "--content-file", str(tmp_path / "lib.py")]
+    assert main(["preview", *pair, "--offset", "0", *at]) == 1
+    page = json.loads(capsys.readouterr().out)
+    assert page["next_offset"] < CALLS  # more than one page
+    assert main(["preview", *pair, *at]) == 1
+    whole = json.loads(capsys.readouterr().out)
+    assert len(whole["changes"]["introduced"]) == CALLS and "next_offset" not in whole
+    assert whole["files"] == page["files"] and len(whole["files"]) == 2
+    assert whole["changes"]["fixed"] == page["changes"]["fixed"]

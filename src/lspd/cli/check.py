@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from lspd.cli import log_warnings, render
+from lspd.cli.pages import joined
 from lspd.cli.progress import Progress
 from lspd.daemon.client import call_on, check_everything, check_progress
 from lspd.daemon.finding import find_daemon, resolve_root
@@ -309,9 +310,7 @@ def _with_baseline(
         pages = [call_on(found, "workspace_diagnostics", arguments)]
         while (at := pages[-1].get("next_offset")) is not None:
             pages.append(call_on(found, "workspace_diagnostics", {**arguments, "offset": at}))
-    changes = dict(pages[0].get("changes") or {})
-    changes["introduced"] = [d for p in pages for d in p["changes"].get("introduced", [])]
-    return {**pages[0], "changes": changes}
+    return joined(pages)
 
 
 async def _pages_in_process(

@@ -48,6 +48,8 @@ def joined(pages: list[Answer]) -> Answer:
 
 def _merge(merged: Answer, page: Answer) -> Answer:
     """`merged` with the next page's items appended; paging fields from the page."""
+    if isinstance(merged.get("changes"), dict) and isinstance(page.get("changes"), dict):
+        return _merge_changes(merged, page)
     out = dict(merged)
     for key, value in page.items():
         if key == "diff":  # a rename's pages: whole files each, so their diffs concatenate
@@ -62,10 +64,20 @@ def _merge(merged: Answer, page: Answer) -> Answer:
             out[key] = _merge_symbols(merged.get(key, []), value)
         elif key != "files":  # workspace diagnostics' file counts are complete on every page
             out[key] = [*merged.get(key, []), *value]
-    if isinstance(before := merged.get("changes"), dict) and isinstance(page.get("changes"), dict):
-        # against a baseline the pages are of `changes.introduced` (`fixed` on the first)
-        more = page["changes"].get("introduced", [])
-        out["changes"] = {**before, "introduced": [*before.get("introduced", []), *more]}
+    return _paging_from(out, page)
+
+
+def _merge_changes(merged: Answer, page: Answer) -> Answer:
+    """Pages against a baseline are of `changes.introduced` alone (`fixed` on the first):
+    every other list (`scope`, `skipped`, the per-file counts) is whole on each page, so it
+    is taken once, not repeated page by page."""
+    before, more = merged["changes"], page["changes"].get("introduced", [])
+    changes = {**before, "introduced": [*before.get("introduced", []), *more]}
+    return _paging_from({**merged, "changes": changes}, page)
+
+
+def _paging_from(out: Answer, page: Answer) -> Answer:
+    """`out` with the page's paging fields (none when the page is the last)."""
     for key in ("truncated", "next_offset"):
         out.pop(key, None)
         if key in page:

@@ -91,7 +91,7 @@ def named_configs(packages: list[Path]) -> set[Path]:
 
 
 # Node's heap limit as a command gives it, to `node` or in NODE_OPTIONS (MB)
-_HEAP = re.compile(r"--max[-_]old[-_]space[-_]size(?:=(\d+))?$|--max[-_]old[-_]space[-_]size=(\d+)")
+_HEAP = re.compile(r"--max[-_]old[-_]space[-_]size(?:=(\d+)|$)")
 
 
 def tsc_heap(packages: list[Path]) -> int | None:
@@ -108,7 +108,7 @@ def tsc_heap(packages: list[Path]) -> int | None:
             for i, word in enumerate(before):
                 if (match := _HEAP.search(word)) is None:
                     continue
-                value = match.group(1) or match.group(2)
+                value = match.group(1)
                 if value is None and i + 1 < len(before) and before[i + 1].isdigit():
                     value = before[i + 1]
                 if value is not None:
