@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lspd.dirs import state_dir
 from lspd.engine.mypy_blocked import blocked, blocking
@@ -103,7 +103,14 @@ def project_files(
     about one file never restarts the daemon. `python`: the workspace's Python files, when
     the caller has them; `texts`: the state's texts standing in for the disk's, whose
     imports say which modules mypy follows into."""
-    python = python_files(ws) if python is None else python
+    known = _scope(ws, project, python_files(ws) if python is None else python, texts)
+    return list(known.files), None if known.targets is None else list(known.targets)
+
+
+def _scope(
+    ws: Workspace, project: MypyProject, python: list[Path], texts: Mapping[Path, str | None] | None
+) -> _Scoped:
+    """The project's scope in the state `texts` holds, kept while nothing it read moved."""
     chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
     reach = pth_stamps(mypy_python(project.directory, ws.root, chosen[3]))  # its `.pth` files
     held = tuple(sorted((texts or {}).items(), key=lambda item: item[0]))
@@ -111,25 +118,24 @@ def project_files(
     disk = _kept((project, *chosen, frozenset(python), reach, (), links)) if held else None
     key = (project, *chosen, frozenset(python), reach, held, links)
     known = _kept(key)
-    if disk is not None and held_unmoved(texts or {}, disk[2], disk[3]):
-        known = disk  # the held texts import what the disk's do (a preview of a body edit)
-    elif known is None:
+    if disk is not None and held_unmoved(texts or {}, disk.read, disk.imports):
+        return disk  # the held texts import what the disk's do (a preview of a body edit)
+    if known is None:
         known = _SCOPES[key] = _scoped(project, chosen, python, texts or {})
         while len(_SCOPES) > KEPT_SCOPES:
             del _SCOPES[next(iter(_SCOPES))]
-    files, targets, _, _ = known
-    return list(files), None if targets is None else list(targets)
+    return known
 
 
 def _kept(key: _Key) -> _Scoped | None:
     """The scope kept for `key` where the files whose imports it read import as they did
     (`mypy_imports.unmoved`: a body's or a comment's edit, stamped now); None otherwise."""
     known = _SCOPES.get(key)
-    read = None if known is None else unmoved(known[2], known[3])
+    read = None if known is None else unmoved(known.read, known.imports)
     if known is None or read is None:  # none, or an import edited
         return None
-    if read != known[2]:
-        known = _SCOPES[key] = (known[0], known[1], read, known[3])
+    if read != known.read:
+        known = _SCOPES[key] = known._replace(read=read)
     return known
 
 
@@ -146,9 +152,9 @@ def _scoped(
         [project.directory], python, configured, restricted, False, root, interpreter, texts
     ):
         read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
-        imports = dict(scope.imports)
+        imports, note = dict(scope.imports), scope.note or ""
         if scope.configured:  # mypy as its configuration's `files` say, with the gate's options
-            return list(scope.files), list(scope.options) or None, read, imports
+            return _Scoped(list(scope.files), list(scope.options) or None, read, imports, note)
         walked = set(python)  # not a module git ignores mypy follows into: no target
         targeted = [p for p in scope.files if p in walked]
         # by their names through symlinked folders too, as `mypy .` walks into them
@@ -160,9 +166,9 @@ def _scoped(
             p.relative_to(project.directory).as_posix() for p in targeted if p not in renamed
         ]
         targets = list(scope.packages) or relative
-        return list(scope.files), [*scope.options, *targets], read, imports
+        return _Scoped(list(scope.files), [*scope.options, *targets], read, imports, note)
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
-    return inside, [p.relative_to(project.directory).as_posix() for p in inside], (), {}
+    return _Scoped(inside, [p.relative_to(project.directory).as_posix() for p in inside], (), {})
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
@@ -173,7 +179,18 @@ def _scoped(
 # disk did (its stamps, the third part) or one did with its imports the same (the fourth:
 # what was read of them, `mypy_imports.unmoved`).
 KEPT_SCOPES = 8
-_Scoped = tuple[list[Path], list[str] | None, Stamped, dict[Path, ImportsRead]]
+
+
+class _Scoped(NamedTuple):
+    """A project's scope as `project_files` keeps it."""
+
+    files: list[Path]  # the files mypy checks
+    targets: list[str] | None  # its arguments: None for the configuration's `files`
+    read: Stamped  # the disk's files whose imports were read, stamped
+    imports: dict[Path, ImportsRead]  # what was read of them
+    note: str = ""  # what chose the files (a refusal says it: `mypy_layout`)
+
+
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
 _Key = tuple[
     MypyProject,
@@ -227,9 +244,7 @@ def _chose(
     ws: Workspace, project: MypyProject, python: list[Path], texts: Mapping[Path, str | None] | None
 ) -> str:
     """What chose the files the project's mypy was given: its scope's note (a refusal's)."""
-    chosen = (ws.config.python_checker, ws.restricted, ws.root, configured_python(ws))
-    found = mypy_scopes([project.directory], python, *chosen[:2], False, *chosen[2:], texts)
-    return found[0].note or "" if found else ""
+    return _scope(ws, project, python, texts).note
 
 
 def held_python(python: list[Path], texts: Mapping[Path, str | None], root: Path) -> list[Path]:
