@@ -37,8 +37,6 @@ PUSH_QUIET_S = 0.08
 # its other files; the likely cause, a list it had published before the file was opened and
 # does not send again unchanged, leaves a new version as the way to have it said.
 NUDGE_AFTER_S = 5.0
-# How often a wait for a server's work in progress to end looks again (`Inbox.pushed`).
-PROGRESS_POLL_S = 0.05
 
 Send = Callable[[str, Any, float], Awaitable[Any]]
 Items = list[dict[str, Any]]
@@ -253,6 +251,11 @@ class Inbox:
         self.event.set()
         return uri
 
+    def progress_ended(self) -> None:
+        """The server's work in progress ended: a list `pushed` holds back until then may
+        now be taken (pyright 1.1.358 publishes a file's list before checking it)."""
+        self.event.set()
+
     def forget(self, uri: str, changed: bool = True) -> None:
         """The document changed, opened or closed (or, not `changed`, was sent again with the
         same text): what it published no longer holds (and a result id of the closed
@@ -306,7 +309,7 @@ class Inbox:
                 remaining = deadline - time.monotonic()
                 if not self.waits_for_progress or not self.progress.working or remaining <= 0:
                     return entry.items
-                await self._next(min(remaining, PROGRESS_POLL_S))  # its check of it may come
+                await self._next(remaining)  # its check of it may come (`progress_ended`)
                 continue
             if (reason := self.crashed()) is not None:
                 raise ServerCrashed(self.server, reason)

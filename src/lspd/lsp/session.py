@@ -231,6 +231,8 @@ class Session(ServerLifecycle):
                 self._folders.published(uri_to_path(uri))
         elif method == "$/progress":
             self._readiness.progressed(params)
+            if not self._readiness.progress.working:
+                self.inbox.progress_ended()
         elif method == "window/logMessage":
             message = str((params or {}).get("message", ""))
             log.debug("%s: %s", self.name, message)
