@@ -60,6 +60,8 @@ class Project:
     # its library files with errors (a package's .d.ts; none under skipLibCheck), or said so
     # last (then with none): tsc -p says them as its own files' (`tsbuilder_check.cjs`)
     library: set[Path] = field(default_factory=set)
+    # its check took over the last preview's state: the disk held the preview's texts
+    previewed: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,14 +126,16 @@ class Builder:
             project.listed = _listed(config, answer.get("listed"))
             project.read = [Path(name) for name in answer.get("read", [])]
             project.library = {Path(name) for name in answer.get("library", [])}
+            project.previewed = bool(answer.get("previewed"))
             project.began, project.seconds = began, time.monotonic() - began
             self.last_used = time.monotonic()
             log.info(
-                "tsbuilder %s: %d files, %d checked anew in %.2f s",
+                "tsbuilder %s: %d files, %d checked anew in %.2f s%s",
                 config,
                 len(files),
                 len(project.checked),
                 project.seconds,
+                " (the preview's state taken over)" if project.previewed else "",
             )
             return project
 

@@ -2,8 +2,9 @@
 // the files it checks anew, and each file's diagnostics as tsc reports them.
 "use strict";
 
+const fs = require("fs");
 const ts = require("./tsbuilder_typescript.cjs");
-const { makeHost, manifestsChanged, retryUnresolved, signed } = require("./tsbuilder_sources.cjs");
+const { changedOnDisk, makeHost, manifestsChanged, retryUnresolved, signed } = require("./tsbuilder_sources.cjs");
 const { stateOf, signOldDeclarations } = require("./tsbuilder_signing.cjs");
 const { position, entry } = require("./tsbuilder_lines.cjs");
 const { listing, checkOptions, parsedConfig } = require("./tsbuilder_config.cjs");
@@ -21,8 +22,12 @@ function nextBuilder(configPath) {
   const found = projects.get(configPath);
   const stale = Boolean(found && manifestsChanged(found)); // resolved anew: no old program
   const known = stale ? undefined : found;
+  const adopted = known ? previewAsOnDisk(known) : undefined;
   const signing = Date.now();
-  if (known) signOldDeclarations(known);
+  // (the preview's own texts are the disk's now: signed, where they are, by the preview)
+  const unpreviewed = (file) => !adopted.overlay.has(file.fileName) && changedOnDisk(file);
+  if (adopted) signOldDeclarations(known, unpreviewed, stateOf(adopted.builder));
+  else if (known) signOldDeclarations(known);
   if (Date.now() - signing > 100) process.stderr.write(`tsbuilder: signed in ${Date.now() - signing} ms\n`);
   // A host of its own for each program: TypeScript wraps the host's `realpath` in a closure
   // over the program it creates (useSourceOfProjectReferenceRedirect) and never restores it,
@@ -33,7 +38,7 @@ function nextBuilder(configPath) {
     parsed.fileNames,
     options,
     host,
-    known ? known.builder : undefined,
+    adopted ? adopted.builder : known ? known.builder : undefined,
     ts.getConfigFileParsingDiagnostics(parsed),
     parsed.projectReferences,
   );
@@ -52,7 +57,28 @@ function nextBuilder(configPath) {
   const reported = found ? found.reported : new Map();
   const declared = (found && found.declared) || new Map();
   const emitting = parsed.options.noEmit === true ? undefined : parsed.options; // (`listing`)
-  return { builder, host, reported, declared, garbage, manifests, emitting, declaring: declares(options) };
+  const previewed = adopted ? adopted.checked : undefined;
+  return { builder, host, reported, declared, garbage, manifests, emitting, declaring: declares(options), previewed };
+}
+
+// The last preview's state (`tsbuilder_preview.cjs`), where the disk now holds every text it
+// had: an agent's change previewed, then written as previewed. A builder made from it finds
+// those files as it had them and checks anew only what changed since, so the check after a
+// preview of a signature change is not that check made again (valibot: 16.5 s each, before).
+// What the preview checked anew is answered again (`checked`): the last check said otherwise.
+function previewAsOnDisk(known) {
+  const previewed = known.previewed;
+  if (!previewed) return undefined;
+  for (const [name, text] of previewed.overlay) if (diskText(name) !== text) return undefined;
+  return previewed;
+}
+
+function diskText(name) {
+  try {
+    return fs.readFileSync(name, "utf8");
+  } catch {
+    return null; // none: as a preview's deleted file
+  }
 }
 
 // The project's own files, and those the builder checks anew (it hands out a changed file and
@@ -207,12 +233,14 @@ function withDeclarations(builder, founds, kept, affected, store) {
 }
 
 function check(id, configPath) {
-  const { builder, host, reported, declared, garbage, manifests, emitting, declaring } = nextBuilder(configPath);
+  const { builder, host, reported, declared, garbage, manifests, emitting, declaring, previewed } =
+    nextBuilder(configPath);
   const own = ownFiles(builder);
   const syntax = syntaxErrors(builder, [...own, ...libraryFiles(builder)]);
   const stoppedAt = syntax ? [] : configured(builder, configPath);
   const stop = syntax || (stoppedAt.length ? new Map() : null);
   const affected = stop ? new Set() : affectedFiles(id, builder, garbage, own);
+  if (!stop) for (const name of previewed || []) affected.add(name);
   // Each file's diagnostics are asked of the builder, which checks anew those it forgot.
   const founds = new Map(own.map((file) => [file, diagnosticsOf(builder, file, stop)]));
   const libraries = saidLibraries(builder, stop, reported);
@@ -243,7 +271,8 @@ function check(id, configPath) {
   const listed = listing(builder, emitting);
   const read = readFiles(builder, names);
   const library = [...libraries.keys()].map((f) => f.fileName);
-  return { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, read, library, version: ts.version };
+  const answer = { id, files: [...names], checked, diagnostics, stopped, configured: stoppedAt, listed, read, library };
+  return { ...answer, previewed: Boolean(previewed), version: ts.version };
 }
 
 // The program's other files but TypeScript's libraries and what lies in a node_modules folder:

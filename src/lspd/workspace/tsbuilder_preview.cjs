@@ -16,8 +16,10 @@ const { affectedFiles, ownFiles, libraryFiles, saidLibraries, syntaxErrors, conf
 
 // A preview: the check a proposed change would get, its texts (`texts`: file name -> text,
 // null: deleted) served instead of the disk's, by a builder made for it from the kept one
-// and then dropped. The kept builder, its program and what it reported stay as they were, so
-// the next real check decides as if no preview had run. Before the throwaway program is made,
+// and then dropped, its state kept (`previewed`, without its program: no checker) for the
+// check that finds the disk as the preview had it (`tsbuilder_check.cjs`'s `previewAsOnDisk`).
+// The kept builder, its program and what it reported stay as they were, so the next real
+// check of other texts decides as if no preview had run. Before the throwaway program is made,
 // the changed files' old declarations are signed in the kept state (as a real check would:
 // the signature of the text the kept program holds), so a body-only change re-checks the
 // file alone. Answers the diagnostics of the files it checked anew and of the changed ones.
@@ -73,7 +75,11 @@ function preview(id, configPath, texts) {
   for (const [file, found] of founds) {
     diagnostics[file.fileName] = found.filter((d) => d.file && d.start !== undefined).map(entry);
   }
-  if (builder !== known.builder && builder.releaseProgram) builder.releaseProgram();
+  if (builder !== known.builder && builder.releaseProgram) {
+    builder.releaseProgram(); // its state kept: the check that finds these texts takes it over
+    const checked = new Set([...affected, ...overlay.keys()]);
+    known.previewed = stop || known.syntax ? undefined : { builder, overlay, checked };
+  }
   const files = own.map((f) => f.fileName);
   const stopped = syntax ? [...syntax.keys()] : [];
   return { id, files, checked: [...affected], diagnostics, stopped, configured: stoppedAt, version: ts.version };

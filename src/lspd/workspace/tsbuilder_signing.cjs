@@ -18,10 +18,10 @@ function stateOf(builder) {
 // file importing it. Before a changed file is parsed again, its declarations' signature is
 // computed from the program that still holds its old text: the builder then compares
 // declarations with declarations, and a body-only edit re-checks that file alone.
-// A preview signs the files its texts change the same way (`changed`). Returns how many it signed.
-function signOldDeclarations(known, changed = changedOnDisk) {
+// A preview signs the files its texts change the same way (`changed`); a check taking over a
+// preview's state signs into that state the files changed since. Returns how many it signed.
+function signOldDeclarations(known, changed = changedOnDisk, state = stateOf(known.builder)) {
   const program = known.builder.getProgram();
-  const state = stateOf(known.builder);
   if (!state || !state.fileInfos || !ts.BuilderState || !ts.BuilderState.computeDtsSignature) return 0;
   let signed = 0;
   for (const file of program.getSourceFiles()) {
