@@ -43,6 +43,8 @@ def asked(ws: Workspace) -> list[Asked]:
         config = project.project / Path(project.config or "").name
         if project.language != "typescript" or config.name not in CONFIGS or config in found:
             continue
+        if not project.gated:  # an editor's: tsc's errors of it no gate says (preact-signals'
+            continue  # docs/tsconfig.json's TS5089, its `jsx` against the root's jsxFactory)
         if project.config != ws.display(config):
             continue
         package, version = typescript(project.project) or (None, None)

@@ -94,6 +94,11 @@ def package_of(directory: Path, root: Path) -> Path | None:
     return None
 
 
+def member(package: Path, workspace: Path) -> bool:
+    """Whether the package folder `package` is a member of the workspace at `workspace`."""
+    return workspace in package.parents and _member(package, workspace) is not None
+
+
 def _member(package: Path, workspace: Path) -> str | None:
     """The file of the workspace at `workspace` naming `package` among its members (its
     pnpm-workspace.yaml where pnpm installs it, else an npm/yarn `workspaces` or lerna's),

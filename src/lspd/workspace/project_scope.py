@@ -29,6 +29,8 @@ class ProjectScope:
     data: tuple[Path, ...] = ()  # a TypeScript program's JSON modules, as its reading resolves
     imports: tuple[tuple[Path, tuple[int, int] | None], ...] = ()  # mypy's `MypyScope.read`
     imports_read: tuple[tuple[Path, ImportsRead], ...] = ()  # mypy's `MypyScope.imports`
+    # a configuration no gate runs (an editor's tsconfig): listed, its errors no one's
+    gated: bool = True
 
 
 def fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:

@@ -30,12 +30,31 @@ def scripted_configs(packages: list[Path], root: Path) -> tuple[list[Path], list
     missing: list[Path] = []
     for package in packages:
         for command in package_commands(package):
-            config = _checked(command, package.parent)
-            if config is None or root not in config.parents:
-                continue
-            into = found if config.is_file() else missing
-            into += [] if config in into else [config]
+            configs = [_checked(command, package.parent), *built(command, package.parent)]
+            for config in configs:
+                if config is None or root not in config.parents:
+                    continue
+                into = found if config.is_file() else missing
+                into += [] if config in into else [config]
     return found, missing
+
+
+_BUILD = ("-b", "--build")
+
+
+def built(words: list[str], folder: Path) -> list[Path]:
+    """The configuration files a `tsc -b FILE...` command builds (checking them and the
+    projects they reference), from `folder`: wretch's `"test:types": "tsc -b
+    tsconfig.type-tests.json"` beside its build's `tsc` was no project of the gate, and the
+    test projects it references none either (a test's TS2322 its gate says, unsaid). A
+    folder named, or none, is a tsconfig.json the walk finds (and `checks_own` reads)."""
+    if (at := tool_at(words)) is None:
+        return []
+    arguments = words[at + 1 :]
+    if not any(w.lower() in _BUILD for w in arguments):
+        return []
+    named = [(folder / w).resolve() for w in arguments if not w.startswith("-")]
+    return [path for path in named if not path.is_dir()]
 
 
 def package_commands(package: Path) -> list[list[str]]:
@@ -76,7 +95,8 @@ def _checked(words: list[str], folder: Path) -> Path | None:
 
 def named_configs(packages: list[Path]) -> set[Path]:
     """The configurations the scripts of the package.json files at `packages` give tsc with
-    `-p`, a folder's tsconfig.json too, emitting or not (kysely's `tsc -p test/node`)."""
+    `-p`, a folder's tsconfig.json too, emitting or not (kysely's `tsc -p test/node`), or
+    build (`tsc -b FILE`)."""
     named: set[Path] = set()
     for package in packages:
         for words in package_commands(package):
@@ -87,6 +107,7 @@ def named_configs(packages: list[Path]) -> set[Path]:
                 if option in _PROJECT:
                     path = (package.parent / arguments[i + 1]).resolve()
                     named.add(path / "tsconfig.json" if path.is_dir() else path)
+            named.update(built(words, package.parent))
     return named
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
+from lspd.workspace.npm_installed import PACKAGE, deciding, member, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_scripts import (
     TSD_TESTS,
@@ -95,9 +95,9 @@ def typescript_projects(
             note, chosen = _editors(len(chosen)), ()
         taken.update(dict.fromkeys(chosen, config))
         solution.held.update(_held(tsconfig, chosen, tsconfigs))
-        label = ws.display(tsconfig.config)
+        label, folder, data = ws.display(config), config.parent, tsconfig.data
         projects.append(
-            ProjectScope("typescript", tsconfig.config.parent, label, chosen, note, tsconfig.data)
+            ProjectScope("typescript", folder, label, chosen, note, data, gated=config in gated)
         )
     _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
     projects += _not_installed(ws, unready, read)
@@ -257,8 +257,11 @@ def _homes(
 def _gated(
     ws: Workspace, tsconfigs: dict[Path, TsConfig], found: list[Path], scripted: list[Path]
 ) -> dict[Path, TsConfig]:
-    """The configurations a file's program is chosen among: where the root's scripts check
-    the root's tsconfig.json (xstate's `"typecheck": "tsc"`), a tsconfig.json below that no
+    """The configurations a file's program is chosen among: where a package's scripts check
+    its tsconfig.json (xstate's root `"typecheck": "tsc"`; mobx's packages/mobx `"test:types":
+    "tsc --noEmit"`, whose __tests__/tsconfig.json said 147 TS2304 of `__DEV__` its gate
+    never does, its src/global.d.ts left out), a tsconfig.json below that (or the root's,
+    where the packages checking theirs are its workspace's: mobx's root program) no
     script runs (none of its package's runs tsc, none names it: `-p`) and no other
     configuration of the gate references is its editors', and so are the configurations
     only editors' reference (rolldown-plugin-dts's test fixtures' solutions: 3 errors of
@@ -267,14 +270,21 @@ def _gated(
     shim: a TS2307 its gate never says), and those the root program does not hold no gate
     checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
     tsc the project runs)."""
-    root = ws.root / "tsconfig.json"
-    if root not in tsconfigs or not checks_own(ws.root / PACKAGE):
+    checking = {
+        c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
+    }
+    if not checking:
         return tsconfigs
-    named = named_configs([root.parent / PACKAGE, *{c.parent / PACKAGE for c in found}])
+
+    def members_check(folder: Path) -> bool:  # a workspace's root: its packages check theirs
+        return folder == ws.root and any(member(f, folder) for f in checking)
+
+    named = named_configs([ws.root / PACKAGE, *{c.parent / PACKAGE for c in found}])
 
     def editors(config: Path) -> bool:
         return (
-            config != root
+            config.parent not in checking
+            and (any(f in checking for f in config.parents) or members_check(config.parent))
             and config.name == "tsconfig.json"
             and config not in scripted
             and config not in named
@@ -294,7 +304,7 @@ def _gated(
 def _editors(alone: int) -> str:
     """The note of an editor's tsconfig (`_gated`), `alone` of its files in no gate program."""
     if not alone:
-        return "no script runs tsc on it: its files are the root tsconfig.json's program's"
+        return "no script runs tsc on it: its files are a gate program's"
     return (
         "not checked: no script runs tsc on it (an editor's tsconfig), and no program of the "
         f"gate holds {alone} of its file(s)"

@@ -1,0 +1,117 @@
+"""Which tsconfigs are the gate's programs (`typescript_projects._gated`, `tsc_scripts.built`):
+a package checking its own tsconfig.json makes a tsconfig.json below it that no script runs
+an editor's (and the root's, where that package is its workspace's); a `tsc -b FILE`
+script's configuration and the projects it references are the gate's. Each compared with
+the real `tsc` the gate runs (lspd's TypeScript)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from lspd.ops.check import workspace_diagnostics
+from lspd.servers.registry import definitions, node_executable
+from tests.conftest import answer
+from tests.workspace.test_scope import write
+from tests.workspace.toolchains import TS_PINNED, typescript_package
+
+_ERROR = re.compile(r"^(\S+)\((\d+),(\d+)\): error (TS\d+)")
+OPTIONS = '"strict": true, "noEmit": true, "types": [], "skipLibCheck": true'
+
+
+def tsc(folder: Path, *arguments: str) -> list[str]:
+    """The errors of lspd's `tsc` run in `folder` with `arguments`, as `file(line,col): code`."""
+    package = definitions()["typescript-language-server"].npm_root() / "typescript"
+    done = subprocess.run(
+        [node_executable(), str(package / "bin" / "tsc"), *arguments, "--pretty", "false"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = (_ERROR.match(line) for line in done.stdout.splitlines())
+    return [f"{m[1]}({m[2]},{m[3]}): {m[4]}" for m in found if m]
+
+
+def said(root: Path) -> list[tuple[str | None, int, str | None]]:
+    found = answer(root, lambda ws: workspace_diagnostics(ws))
+    return [(d.path, d.line, d.code) for d in found.diagnostics]
+
+
+def test_a_packages_tests_tsconfig_no_script_runs_is_an_editors(tmp_path: Path) -> None:
+    """mobx's shape: packages/mobx runs `tsc --noEmit` on its tsconfig.json, whose
+    src/global.d.ts declares `__DEV__`; its __tests__/tsconfig.json (and the workspace root's)
+    no script runs holds src/x.ts without it: 147 TS2304 its gate never said (232 errors
+    where the gate's 3 packages say 9)."""
+    program = f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}'
+    alone = f'{{"compilerOptions": {{{OPTIONS}}}}}'
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"name": "r", "private": true, "workspaces": ["packages/a"]}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["packages"]}}',
+            "packages/a/package.json": '{"name": "a", "scripts": {"test:types": "tsc --noEmit"}}',
+            "packages/a/tsconfig.json": program,
+            "packages/a/src/global.d.ts": "declare const __DEV__: boolean;\n",
+            "packages/a/src/x.ts": "export const dev: boolean = __DEV__;\n",
+            "packages/a/__tests__/tsconfig.json": alone,
+            "packages/a/__tests__/t.ts": 'import { dev } from "../src/x";\nexport const d = dev;\n',
+        },
+    )
+    assert tsc(root / "packages/a", "--noEmit") == []  # the gate
+    assert tsc(root / "packages/a/__tests__", "--noEmit") != []  # what lspd said
+    assert said(root) == []
+    # A script running it makes it the gate's again.
+    (root / "packages/a/package.json").write_text(
+        '{"name": "a", "scripts": {"test:types": "tsc --noEmit && tsc --noEmit -p __tests__"}}'
+    )
+    assert said(root) == [("packages/a/src/x.ts", 1, "2304")]
+
+
+def test_a_build_scripts_configuration_and_its_references_are_the_gates(tmp_path: Path) -> None:
+    """wretch's shape: `"build": "tsc"` beside `"test:types": "tsc -b tsconfig.type-tests.json"`,
+    a solution referencing test/: the test project was an editor's, its TS2322 (the gate's)
+    unsaid, and the solution no project at all."""
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": (
+                '{"name": "r", "private": true, "scripts": {"build": "tsc", '
+                '"test:types": "tsc -b tsconfig.type-tests.json"}}'
+            ),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": "export const one = 1;\n",
+            "tsconfig.type-tests.json": '{"files": [], "references": [{"path": "./test"}]}',
+            "test/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, "composite": true}}}}',
+            "test/t.ts": 'export const wrong: number = "a string";\n',
+        },
+    )
+    assert tsc(root, "-b", "tsconfig.type-tests.json") == ["test/t.ts(1,14): TS2322"]
+    assert said(root) == [("test/t.ts", 1, "2322")]
+
+
+def test_an_editors_tsconfigs_own_errors_are_no_gates(tmp_path: Path) -> None:
+    """preact-signals' shape: the gate's `tsc -p tsconfig.json --noEmit` excludes docs/, whose
+    tsconfig.json extends it with `"jsx": "react-jsx"` against its jsxFactory: tsc's TS5089
+    of that configuration, which no script runs, were said and stopped the check."""
+    jsx = '"jsx": "react", "jsxFactory": "h", "jsxFragmentFactory": "Fragment"'
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"name": "r", "scripts": {"lint": "tsc -p tsconfig.json --noEmit"}}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, {jsx}}}, "exclude": ["docs"]}}',
+            "src/a.ts": "export const one = 1;\n",
+            "docs/tsconfig.json": (
+                '{"extends": "../tsconfig.json", "compilerOptions": {"jsx": "react-jsx"}, '
+                '"include": ["."], "exclude": []}'
+            ),
+            "docs/d.ts": "export const two = 2;\n",
+        },
+    )
+    (root / "node_modules").mkdir()
+    (root / "node_modules/typescript").symlink_to(typescript_package(TS_PINNED))
+    assert tsc(root, "-p", "tsconfig.json", "--noEmit") == []  # the gate
+    assert tsc(root / "docs", "--noEmit")  # the editor's configuration: its TS5089
+    found = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert (found.errors, found.stopped) == (0, [])
