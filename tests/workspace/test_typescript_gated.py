@@ -115,3 +115,40 @@ def test_an_editors_tsconfigs_own_errors_are_no_gates(tmp_path: Path) -> None:
     assert tsc(root / "docs", "--noEmit")  # the editor's configuration: its TS5089
     found = answer(root, lambda ws: workspace_diagnostics(ws))
     assert (found.errors, found.stopped) == (0, [])
+
+
+def test_a_folder_a_build_script_names_is_its_tsconfigs(tmp_path: Path) -> None:
+    """`tsc --noEmit && tsc -b test/types`: test/types/tsconfig.json is the gate's, not an
+    editor's below a root checking its own."""
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"scripts": {"typecheck": "tsc --noEmit && tsc -b test/types"}}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": "export const one = 1;\n",
+            "test/types/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, "composite": true}}}}',
+            "test/types/t.ts": 'export const wrong: number = "a string";\n',
+        },
+    )
+    assert tsc(root, "-b", "test/types") == ["test/types/t.ts(1,14): TS2322"]
+    assert said(root) == [("test/types/t.ts", 1, "2322")]
+
+
+def test_a_workspace_roots_program_checked_elsewhere_stays_the_gates(tmp_path: Path) -> None:
+    """A workspace whose package checks its own, and whose root tsconfig.json a workflow's
+    `npx tsc -p .` checks (no root script runs it): the root program is the gate's."""
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"private": true, "workspaces": ["packages/a"]}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["scripts"]}}',
+            "scripts/release.ts": 'export const wrong: number = "a string";\n',
+            "packages/a/package.json": '{"name": "a", "scripts": {"check": "tsc --noEmit"}}',
+            "packages/a/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "packages/a/src/x.ts": "export const x = 1;\n",
+        },
+    )
+    assert said(root) == []  # no one's: a root no workflow or script checks
+    workflow = "jobs:\n  check:\n    steps:\n      - run: npx tsc -p .\n"
+    write(root, {".github/workflows/ci.yml": workflow})
+    assert said(root) == [("scripts/release.ts", 1, "2322")]

@@ -47,14 +47,14 @@ def built(words: list[str], folder: Path) -> list[Path]:
     projects they reference), from `folder`: wretch's `"test:types": "tsc -b
     tsconfig.type-tests.json"` beside its build's `tsc` was no project of the gate, and the
     test projects it references none either (a test's TS2322 its gate says, unsaid). A
-    folder named, or none, is a tsconfig.json the walk finds (and `checks_own` reads)."""
+    folder named is its tsconfig.json; none named, the folder's (`checks_own` reads it)."""
     if (at := tool_at(words)) is None:
         return []
     arguments = words[at + 1 :]
     if not any(w.lower() in _BUILD for w in arguments):
         return []
-    named = [(folder / w).resolve() for w in arguments if not w.startswith("-")]
-    return [path for path in named if not path.is_dir()]
+    named = [(folder / w).resolve() for w in arguments if w.endswith(".json") or "/" in w]
+    return [path / "tsconfig.json" if path.is_dir() else path for path in named]
 
 
 def package_commands(package: Path) -> list[list[str]]:
@@ -135,6 +135,26 @@ def tsc_heap(packages: list[Path]) -> int | None:
                 if value is not None:
                     found.append(int(value))
     return max(found, default=None)
+
+
+# Any TypeScript checker's command in a file's text: a wrapper's (vue-tsc) too
+_ANY_TSC = re.compile(r"(?<![\w.-])(?:vue-tsc|tsc|tsgo)(?![\w.-])")
+
+
+def checks_elsewhere(root: Path) -> bool:
+    """Whether the repository at `root` may type-check its root tsconfig.json other than by a
+    script lspd reads: a root script naming any TypeScript checker anywhere (`vue-tsc
+    --noEmit`, `npm run typecheck -ws && tsc`), a CI workflow or a Makefile naming one."""
+    scripts = json_object(root / "package.json").get("scripts")
+    texts = [str(v) for v in scripts.values()] if isinstance(scripts, dict) else []
+    workflows = root / ".github" / "workflows"
+    places = [*workflows.glob("*.yml"), *workflows.glob("*.yaml"), root / "Makefile"]
+    for place in places:
+        try:
+            texts.append(place.read_text(errors="replace"))
+        except OSError:
+            continue
+    return any(_ANY_TSC.search(text) for text in texts)
 
 
 def runs_tsc(package: Path) -> bool:

@@ -24,6 +24,7 @@ from lspd.workspace.npm_installed import PACKAGE, deciding, member, package_of, 
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_scripts import (
     TSD_TESTS,
+    checks_elsewhere,
     checks_own,
     named_configs,
     runs_tsc,
@@ -261,7 +262,8 @@ def _gated(
     its tsconfig.json (xstate's root `"typecheck": "tsc"`; mobx's packages/mobx `"test:types":
     "tsc --noEmit"`, whose __tests__/tsconfig.json said 147 TS2304 of `__DEV__` its gate
     never does, its src/global.d.ts left out), a tsconfig.json below that (or the root's,
-    where the packages checking theirs are its workspace's: mobx's root program) no
+    where the packages checking theirs are its workspace's and nothing names a TypeScript
+    checker at the root, its workflows or Makefile: mobx's root program) no
     script runs (none of its package's runs tsc, none names it: `-p`) and no other
     configuration of the gate references is its editors', and so are the configurations
     only editors' reference (rolldown-plugin-dts's test fixtures' solutions: 3 errors of
@@ -276,8 +278,12 @@ def _gated(
     if not checking:
         return tsconfigs
 
-    def members_check(folder: Path) -> bool:  # a workspace's root: its packages check theirs
-        return folder == ws.root and any(member(f, folder) for f in checking)
+    # a workspace's root whose packages check theirs, and nothing else its own (a workflow's
+    # `npx tsc -p .`, a root `vue-tsc --noEmit`)
+    members = any(member(f, ws.root) for f in checking) and not checks_elsewhere(ws.root)
+
+    def members_check(folder: Path) -> bool:
+        return folder == ws.root and members
 
     named = named_configs([ws.root / PACKAGE, *{c.parent / PACKAGE for c in found}])
 
