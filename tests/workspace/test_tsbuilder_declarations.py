@@ -15,7 +15,7 @@ from typing import Any
 
 from lspd.workspace.tsbuilder import Builder
 from tests.engine.test_affected import written
-from tests.workspace.toolchains import gate, typescript_package
+from tests.workspace.toolchains import TS_PINNED, gate, typescript_package
 
 VERSION = "5.9.3"
 OPTIONS = {"strict": True, "noEmit": True, "declaration": True, "isolatedDeclarations": True}
@@ -74,3 +74,73 @@ def test_declaration_diagnostics_are_said_when_nothing_else_is(tmp_path: Path) -
     assert _codes(root) == ["src/b.ts(1,14) TS2322:"]  # the TS9010 unsaid beside it
     b.write_text(CLEAN)
     assert asyncio.run(run()) == [clean, broken, clean, clean, broken]
+
+
+HIDDEN = "export interface Hidden { a: 1 }\nexport function make(): Hidden { return { a: 1 }; }\n"
+UNEXPORTED = HIDDEN.replace("export interface", "interface")  # b.ts's `x` cannot be named
+USES = 'import { make } from "./a";\nexport const x = make();\n'
+
+
+def _declaring(root: Path, version: str) -> Path:
+    options = {"strict": True, "noEmit": True, "declaration": True}
+    files = {
+        "tsconfig.json": json.dumps({"compilerOptions": options, "include": ["src"]}),
+        "src/a.ts": HIDDEN,
+        "src/b.ts": USES,
+        "src/c.ts": CLEAN,
+    }
+    root = written(root, files)
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "typescript").symlink_to(typescript_package(version))
+    return root
+
+
+def _checks(root: Path, version: str, edits: list[dict[str, str]]) -> list[list[str]]:
+    """The builder's errors after each of `edits` (file name -> text) written, in order."""
+
+    async def run() -> list[list[str]]:
+        builder = Builder(typescript_package(version), root.parent / "tsbuilder.log")
+        said = []
+        try:
+            for edit in edits:
+                written(root, edit)
+                project = await builder.check(root / "tsconfig.json")
+                said.append(
+                    sorted(
+                        f"{p.name}:{i['range']['start']['line'] + 1} TS{i['code']}"
+                        for p, items in project.items.items()
+                        for i in items
+                    )
+                )
+            return said
+        finally:
+            await builder.stop()
+
+    return asyncio.run(run())
+
+
+def test_a_files_declaration_diagnostics_are_asked_again_after_a_check_that_said_none(
+    tmp_path: Path,
+) -> None:
+    """b.ts's `x` can no longer be named once a.ts stops exporting `Hidden` (TS4023), while
+    c.ts's TS2322 hides it; c.ts fixed alone, tsc -p says the TS4023. The builder kept b.ts's
+    empty list from the first check and said nothing."""
+    root = _declaring(tmp_path / "app", VERSION)
+    said = _checks(
+        root,
+        VERSION,
+        [{}, {"src/a.ts": UNEXPORTED, "src/c.ts": BROKEN}, {"src/c.ts": CLEAN}],
+    )
+    assert said == [[], ["c.ts:1 TS2322"], ["b.ts:2 TS4023"]]
+    assert _codes(root) == ["src/b.ts(2,14) TS4023:"]
+
+
+def test_before_typescript_5_6_no_declaration_diagnostic_is_said_under_no_emit(
+    tmp_path: Path,
+) -> None:
+    """TypeScript 5.4's tsc -p says no declaration diagnostic of a `declaration` program
+    under noEmit (5.6 began to); its builder said b.ts's TS4023 all the same."""
+    root = _declaring(tmp_path / "app", TS_PINNED)
+    written(root, {"src/a.ts": UNEXPORTED})
+    assert gate(root) == (0, "")
+    assert _checks(root, TS_PINNED, [{}]) == [[]]

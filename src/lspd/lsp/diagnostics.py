@@ -309,6 +309,8 @@ class Inbox:
                 remaining = deadline - time.monotonic()
                 if not self.waits_for_progress or not self.progress.working or remaining <= 0:
                     return entry.items
+                if (reason := self.crashed()) is not None:  # its work ends with it, unsaid
+                    raise ServerCrashed(self.server, reason)
                 await self._next(remaining)  # its check of it may come (`progress_ended`)
                 continue
             if (reason := self.crashed()) is not None:

@@ -58,7 +58,8 @@ function nextBuilder(configPath) {
   const declared = (found && found.declared) || new Map();
   const emitting = parsed.options.noEmit === true ? undefined : parsed.options; // (`listing`)
   const previewed = adopted ? adopted.checked : undefined;
-  return { builder, host, reported, declared, garbage, manifests, emitting, declaring: declares(options), previewed };
+  const declaring = declares(parsed.options);
+  return { builder, host, reported, declared, garbage, manifests, emitting, declaring, previewed };
 }
 
 // The last preview's state (`tsbuilder_preview.cjs`), where the disk now holds every text it
@@ -205,10 +206,15 @@ function diagnosticsOf(builder, file, stop) {
   return [...builder.getSyntacticDiagnostics(file), ...builder.getSemanticDiagnostics(file)];
 }
 
-// Whether a program emits declarations (`declaration`, `composite`): tsc says its declaration
-// diagnostics then (`withDeclarations`).
+// Whether tsc says the program's declaration diagnostics (`withDeclarations`), of its options
+// as its configuration gives them: it emits declarations (`declaration`, `composite`), and
+// emits, or is TypeScript 5.6 or later, whose tsc says them under noEmit too (before, a
+// `declaration` program under noEmit had TypeScript 5.5's builder say a TS4023 its tsc never
+// says).
 function declares(options) {
-  return Boolean(options.declaration || options.composite);
+  const [major, minor] = ts.versionMajorMinor.split(".").map(Number);
+  const noEmitSays = major > 5 || (major === 5 && minor >= 6);
+  return Boolean(options.declaration || options.composite) && (options.noEmit !== true || noEmitSays);
 }
 
 // Declaration diagnostics (TS9010, isolatedDeclarations'; TS2742, an inferred type that cannot
@@ -220,7 +226,12 @@ function declares(options) {
 // did not check it anew, as they depend on what its semantic diagnostics depend on: a new
 // program would compute every file's again (a declaration emit of each).
 function withDeclarations(builder, founds, kept, affected, store) {
-  if (![...founds.values()].every((found) => found.length === 0)) return;
+  if (![...founds.values()].every((found) => found.length === 0)) {
+    // none said now; what the files checked anew had is another state's (asked again when
+    // said: a check after only another file's fix reused a clean file's empty list)
+    if (store) for (const name of affected) kept.delete(name);
+    return;
+  }
   for (const file of founds.keys()) {
     const last = kept.get(file.fileName);
     let found = last && last.file === file && !affected.has(file.fileName) ? last.found : undefined;

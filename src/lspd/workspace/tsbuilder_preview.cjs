@@ -55,7 +55,7 @@ function preview(id, configPath, texts) {
   const quiet = [...libraries.values()].every((found) => !found.length);
   // Declaration diagnostics are said only of a program with no other (`withDeclarations`): an
   // error anywhere takes every file's away, its fix brings them back, so every file is answered.
-  const declaring = !stop && check.declares(options);
+  const declaring = !stop && check.declares(parsed.options);
   const founds = new Map();
   for (const file of own) {
     // With a stop (a syntax error, the options' errors), or after a check that had one, any
