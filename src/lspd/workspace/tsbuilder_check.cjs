@@ -77,8 +77,9 @@ function previewAsOnDisk(known) {
 function diskText(name) {
   try {
     return fs.readFileSync(name, "utf8");
-  } catch {
-    return null; // none: as a preview's deleted file
+  } catch (error) {
+    // none: as a preview's deleted file; unreadable (a folder there): no text it had
+    return error && error.code === "ENOENT" ? null : undefined;
   }
 }
 
