@@ -266,13 +266,21 @@ def test_a_hook_naming_a_file_mypy_would_not_read_by_itself_is_not_taken(
     assert found is not None and found.takes(root / "app.py")
 
 
-def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -> None:
-    """It runs on no commit and in no `pre-commit run --all-files`: its files are no gate's
-    until the CI runs that stage (`precommit_hooks`)."""
+def test_a_mypy_hook_of_the_manual_stage_alone_chooses_where_nothing_else_runs_mypy(
+    tmp_path: Path,
+) -> None:
+    """It runs on no commit and in no `pre-commit run --all-files`, but where nothing else
+    of the repository runs mypy it is how the project runs it (apscheduler's one mypy):
+    its files are the gate's; not where a script runs mypy, until the CI runs that stage
+    (`precommit_hooks`)."""
     (tmp_path / "mypy.ini").write_text("[mypy]\n")
     hook = "    - id: mypy\n      files: ^app\\.py$\n      stages: [manual]\n"
     (tmp_path / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hook}")
-    assert precommit_mypy(tmp_path) is None
+    found = precommit_mypy(tmp_path)
+    assert found is not None and found.takes(tmp_path / "app.py")
+    assert found.label == ".pre-commit-config.yaml's mypy hook of the manual stage"
+    (tmp_path / "tox.ini").write_text("[testenv]\ncommands = mypy b.py\n")
+    assert precommit_mypy(tmp_path) is None  # read again: tox.ini's mypy is the gate
     (tmp_path / "tox.ini").write_text("[testenv]\ncommands = pre-commit run --hook-stage manual\n")
     found = precommit_mypy(tmp_path)  # read again: tox.ini was read beside it
     assert found is not None and found.takes(tmp_path / "app.py")
@@ -283,6 +291,33 @@ def test_a_mypy_hook_of_the_manual_stage_alone_chooses_nothing(tmp_path: Path) -
     read = dict(scope.read)
     for name in ("tox.ini", ".github/workflows", ".pre-commit-config.yaml", "Makefile"):
         assert tmp_path / name in read
+
+
+def test_a_manual_stage_hook_s_exclude_leaves_its_file_out_of_the_gate(tmp_path: Path) -> None:
+    """apscheduler's shape: mirrors-mypy's hook, `stages: [manual]`, `exclude:
+    docs/conf.py`, its only mypy run; docs/conf.py's `exclude_patterns = []` was lspd's
+    error (`var-annotated`) where its gate, mypy on the tracked files less that one, says
+    none."""
+    hook = "    - id: mypy\n      exclude: docs/conf.py\n      stages: [manual]\n"
+    files = {
+        "pyproject.toml": "[tool.mypy]\nignore_missing_imports = true\n",
+        ".pre-commit-config.yaml": f"repos:\n- repo: https://github.com/pre-commit/mirrors-mypy\n"
+        f"  rev: v1.19.1\n  hooks:\n{hook}",
+        "pkg/__init__.py": ERROR.replace('"three"', "3"),
+        "pkg/mod.py": ERROR,
+        "docs/conf.py": "exclude_patterns = []\n",
+    }
+    root = project(tmp_path / "p", files)
+    assert sorted((f, code) for f, *_, code, _ in cli_errors(root, ".")) == [
+        ("docs/conf.py", "var-annotated"),
+        ("pkg/mod.py", "assignment"),
+    ]
+    truth = cli_errors(root, "--ignore-missing-imports", "pkg/__init__.py", "pkg/mod.py")
+    assert [(f, line, code) for f, line, _, code, _ in truth] == [("pkg/mod.py", 1, "assignment")]
+    assert _found(root) == [("pkg/mod.py", 1, "assignment")]
+    [scope] = answer(root, workspace_diagnostics).scope
+    note = "no `files`: those .pre-commit-config.yaml's mypy hook of the manual stage passes mypy"
+    assert (scope.files, scope.note) == (2, note + " (with --ignore-missing-imports)")
 
 
 def test_hooks_taking_none_of_a_project_s_files_are_another_project_s(tmp_path: Path) -> None:

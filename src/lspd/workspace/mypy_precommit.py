@@ -3,7 +3,9 @@
 (`.pre-commit-config.yaml`: mirrors-mypy, or a local hook). pre-commit passes mypy the
 tracked files its `files` regex takes and its `exclude` regex leaves (the configuration's
 top-level pair first), each searched in the path from the configuration's folder. A hook of
-the manual stage alone is none, unless the CI runs that stage (`precommit_hooks`). black
+the manual stage alone is none, unless the CI runs that stage (`precommit_hooks`) or
+nothing else of the repository runs mypy (`checker_runs`): then it is how the project runs
+mypy (apscheduler's one mypy, `stages: [manual]` with `exclude: docs/conf.py`). black
 24.10 excludes `^(docs/conf.py|scripts/generate_schema.py)$`: the second holds a match
 statement under `python_version = 3.9`, which stops `mypy .` there. A hook told to pass no
 file names (`pass_filenames: false`, a local `entry: mypy src tests`) runs mypy on the
@@ -26,12 +28,13 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
 
+from lspd.workspace.checker_runs import run_paths, runs
 from lspd.workspace.command_options import option_values
 from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
@@ -41,10 +44,17 @@ from lspd.workspace.mypy_scripts import (
     checking_options,
     commanded,
     named_paths,
+    script_paths,
     unexcluded,
 )
 from lspd.workspace.mypy_stamps import Memo
-from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks, config_over, stage_paths
+from lspd.workspace.precommit_hooks import (
+    CONFIG_NAME,
+    config_hooks,
+    config_over,
+    listed_hooks,
+    stage_paths,
+)
 
 # `args` a hook may hold and still be taken: the output's shape, mirrors-mypy's defaults, and
 # how its cache is kept (arrow's `--cache-fine-grained`: its hook was not taken)
@@ -78,6 +88,7 @@ class PrecommitMypy:
     # the options of the hooks running mypy as its configuration says (`pass_filenames:
     # false`, no path named: yarl's `--python-version=3.11`); None where no hook does
     configured: tuple[str, ...] | None = None
+    manual: bool = False  # its hooks are of the manual stage alone, nothing else running mypy
 
     def takes(self, path: Path) -> bool:
         """Whether a hook passes mypy `path` (under the configuration's folder)."""
@@ -89,7 +100,7 @@ class PrecommitMypy:
     @property
     def label(self) -> str:
         """How the scope's note names it."""
-        return f"{CONFIG_NAME}'s mypy hook"
+        return f"{CONFIG_NAME}'s mypy hook" + (" of the manual stage" if self.manual else "")
 
 
 def precommit_mypy(directory: Path) -> PrecommitMypy | None:
@@ -124,7 +135,24 @@ def _kept(path: Path) -> tuple[PrecommitMypy | None, tuple[Path, ...]]:
         return None, ()
     # a hook's `--config-file` names the file mypy reads by itself, or another (`names_found`)
     read += [path.parent / name for name in CONFIG_FILES]
-    return _read(path, run, body), tuple(read)
+    if any(_is_mypy(hook) for hook in run):
+        return _read(path, run, body), tuple(read)
+    return _manual(path, body, read), tuple(read)
+
+
+def _manual(path: Path, body: dict[str, Any], read: list[Path]) -> PrecommitMypy | None:
+    """The mypy hooks of the manual stage alone of the configuration at `path` (`body`, its
+    table; none of its mypy hooks runs) where nothing else of the repository runs mypy (a
+    script, tox, nox, a workflow: `checker_runs`): run by hand (`pre-commit run
+    --hook-stage manual mypy`), they are the project's mypy gate. apscheduler's one mypy
+    is such a hook, `exclude: docs/conf.py`: lspd judged that file, its gate never. The
+    files saying what else runs mypy are added to `read`."""
+    if not (hooks := [hook for hook in listed_hooks(body) if _is_mypy(hook)]):
+        return None
+    read += [*script_paths(path.parent), *run_paths(path.parent)]  # a mypy run written later
+    if runs(path.parent, ("mypy",)) or (found := _read(path, hooks, body)) is None:
+        return None
+    return replace(found, manual=True)
 
 
 def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> PrecommitMypy | None:

@@ -64,13 +64,19 @@ def config_hooks(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], list
         raise yaml.YAMLError(str(exc)) from None
     if not isinstance(body, dict):
         return [], {}, []
-    listed = [hook for repo in _listed(body.get("repos")) for hook in _listed(repo.get("hooks"))]
+    listed = listed_hooks(body)
     default = body.get("default_stages")
     manual = [hook for hook in listed if _manual_only(hook.get("stages", default))]
     if not manual:
         return listed, body, []
     run, read = manual_stage_run(path.parent)
     return [hook for hook in listed if hook not in manual or run.runs(hook)], body, read
+
+
+def listed_hooks(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every hook a pre-commit configuration's top-level table (`body`) lists, those of
+    the manual stage alone too."""
+    return [hook for repo in _listed(body.get("repos")) for hook in _listed(repo.get("hooks"))]
 
 
 def manual_stage_run(top: Path) -> tuple[ManualRun, list[Path]]:
