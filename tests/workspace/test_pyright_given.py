@@ -117,3 +117,28 @@ def test_without_any_configuration_pyright_judges_what_its_run_is_given(tmp_path
     truth = sorted((f, line, code) for f, line, _, code, _ in cli(root, args=("tests/typing",)))
     assert truth == [("tests/typing/api.py", 4, "reportPossiblyUnboundVariable")]
     assert _said(root) == truth
+
+
+def test_a_hook_passes_pyright_no_file_git_ignores(tmp_path: Path) -> None:
+    """cyclopts' shape: a hook repository's `id: pyright` passing file names, a generated
+    module its .gitignore lists (`pkg/_gen.py`): pre-commit passes the tracked files alone,
+    where lspd said that file's error. A run naming its folder (`pyright pkg`) walks it,
+    ignored or not."""
+    hook = "repos:\n- repo: https://github.com/RobertCraigie/pyright-python\n"
+    hook += "  rev: v1.1.408\n  hooks:\n  - id: pyright\n"
+    files = {
+        "pyproject.toml": '[tool.pyright]\nvenvPath = "."\nvenv = ".venv"\n',
+        ".gitignore": ".venv\npkg/_gen.py\n",
+        ".pre-commit-config.yaml": hook,
+        "pkg/__init__.py": "",
+        "pkg/_gen.py": 'zz: int = "x"\n',
+    }
+    root = committed(written(tmp_path / "p", files))
+    (root / ".venv").symlink_to(pyright_env())
+    tracked = ("pkg/__init__.py",)  # `git ls-files '*.py'`: what pre-commit passes
+    assert cli(root, args=tracked) == []
+    assert _said(root) == []
+    (root / "Makefile").write_text("types:\n\tpyright pkg\n")
+    truth = sorted((f, line, code) for f, line, _, code, _ in cli(root, args=("pkg",)))
+    assert truth == [("pkg/_gen.py", 1, "reportAssignmentType")]
+    assert _said(root) == truth

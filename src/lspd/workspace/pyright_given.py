@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -63,8 +64,15 @@ class PyrightGiven:
 
     def takes(self, path: Path) -> bool:
         """Whether a run is given `path` (its `exclude` aside: the caller's)."""
-        if any(path == f or f in path.parents for f in self.folders):
-            return True
+        return self.names(path) or self.passes(path)
+
+    def names(self, path: Path) -> bool:
+        """Whether a run names `path` or a folder holding it: pyright walks that folder,
+        the files git ignores too."""
+        return any(path == f or f in path.parents for f in self.folders)
+
+    def passes(self, path: Path) -> bool:
+        """Whether a hook's regexes take `path` (whether git tracks it is the caller's)."""
         hooks = self.hooks
         if hooks is None or not hooks.passing or path.suffix not in _PYTHON:
             return False
@@ -74,12 +82,18 @@ class PyrightGiven:
         return passes(hooks.top, name) and any(passes(h, name) for h in hooks.passing)
 
 
-def given_files(config: PyrightConfig, given: PyrightGiven) -> list[Path]:
+def given_files(config: PyrightConfig, given: PyrightGiven, walked: Collection[Path]) -> list[Path]:
     """The files pyright checks given `given` under `config`: those a run is given (or,
-    where a run is given nothing, its `include`'s), less its `exclude`."""
+    where a run is given nothing, its `include`'s), less its `exclude`. A hook passes those
+    of lspd's `walked` files alone, as the mypy hook's (`mypy_scope`): pre-commit passes the
+    files git tracks, not one its .gitignore lists (cyclopts' generated `_version.py`:
+    lspd said its error, where the gate never checks it)."""
     included = files_of(config) if given.configured else []
     everywhere = replace(config, include=[spec(config.path.parent, ".")])
-    return sorted({*included, *(p for p in files_of(everywhere) if given.takes(p))})
+    tracked = set(walked)
+    found = files_of(everywhere)
+    taken = (p for p in found if given.names(p) or (p in tracked and given.passes(p)))
+    return sorted({*included, *taken})
 
 
 def given_paths(directory: Path) -> list[Path]:

@@ -298,7 +298,8 @@ def _python(
         else:  # what the gate's own pyright runs are given, in place of its `include`
             read += given_paths(directory)
             if (given := pyright_given(directory)) is not None:
-                chosen = tuple(p for p in given_files(config, given) if ours(ws, p, "python"))
+                run_on = given_files(config, given, files)  # a hook's: of the walk's files
+                chosen = tuple(p for p in run_on if ours(ws, p, "python"))
                 note = f"basedpyright: {given.note}"
         projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
@@ -335,7 +336,8 @@ def _both(
     if part is None:
         return chosen, None, ((), ())
     if part.given is not None:  # its runs' files, not its `include`'s
-        chosen = tuple(p for p in given_files(config, part.given) if ours(ws, p, "python"))
+        run_on = given_files(config, part.given, files)  # a hook's: of the walk's files
+        chosen = tuple(p for p in run_on if ours(ws, p, "python"))
     mypys = gate_mypy_scopes(ws, [directory], files, alone=False)
     if not mypys or mypys[0].note == EVERY:  # nothing chose mypy's: the configuration's
         mypy_note = "the same" if part.include else "the configuration's files"
