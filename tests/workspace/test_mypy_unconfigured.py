@@ -1,8 +1,8 @@
 """A Python project configuring no checker whose own scripts or pre-commit hook run mypy is
 judged by mypy with its defaults, on what they run it on (`workspace/mypy_unconfigured.py`):
 the `hatch new` template's `types:check`. basedpyright's defaults failed such a project
-whose gate says "Success". Where something runs pyright too, or nothing runs mypy,
-basedpyright judges it as before."""
+whose gate says "Success". Where something runs pyright on every file too, or nothing runs
+mypy, basedpyright judges it as before; where pyright's runs name paths, both judge it."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ from lspd.workspace.mypy_config import UNCONFIGURED, CheckerChoice, choose
 from lspd.workspace.mypy_unconfigured import may_run_mypy
 from lspd.workspace.scope import gate_scope
 from tests.conftest import answer
+from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project
 from tests.workspace.test_mypy_config import write
 from tests.workspace.test_scope import scope_of
+from tests.workspace.test_toolchain_pyright import cli, pyright_env
 
 # `hatch new`'s pyproject.toml: no [tool.mypy], a types environment running mypy
 HATCH = """\
@@ -47,7 +49,7 @@ PYRIGHTS = "no mypy configuration"
         ({"pyproject.toml": HATCH}, "mypy", f"{NONE}pyproject.toml runs mypy"),
         ({".pre-commit-config.yaml": PRECOMMIT}, "mypy", f"{NONE}{HOOK} runs mypy"),
         ({"Makefile": "types:\n\tmypy src\n"}, "mypy", f"{NONE}Makefile runs mypy"),
-        # something runs pyright too: basedpyright's, as before
+        # something runs pyright on every file too: basedpyright's, as before
         (
             {"Makefile": "types:\n\tmypy src\n", "package.json": json.dumps(PYRIGHT_SCRIPT)},
             "basedpyright",
@@ -148,6 +150,36 @@ def test_the_hatch_template_is_judged_by_mypy_on_what_its_script_names(tmp_path:
     checked = answer(root, workspace_diagnostics)
     assert sorted((d.path, d.line, d.code) for d in checked.diagnostics) == truth
     assert {d.source for d in checked.diagnostics} == {"mypy"}
+
+
+def test_a_hook_running_mypy_and_tox_pyright_on_a_folder_are_both_judged(
+    tmp_path: Path,
+) -> None:
+    """pytest-asyncio's shape: mirrors-mypy's hook (its default args), no mypy
+    configuration, tox's `pyright pkg/`. mypy was dropped (something runs pyright) and its
+    error unsaid; now mypy's defaults judge what the hook passes it, pyright's what tox
+    names, as where both are configured."""
+    tox = "[testenv:pyright]\ndeps = pyright\ncommands = pyright pkg/\n"
+    files = {
+        "pyproject.toml": '[project]\nname = "pkg"\nversion = "0"\n',
+        ".gitignore": ".venv\n",
+        ".pre-commit-config.yaml": PRECOMMIT,
+        "tox.ini": tox,
+        "pkg/__init__.py": "",
+        "pkg/mod.py": "items = []\n",  # mypy's error alone
+        "pkg/unb.py": "def probe(c: bool) -> int:\n    if c:\n        v = 1\n    return v\n",
+    }
+    root = committed(project(tmp_path / "p", files))
+    passed = ("pkg/__init__.py", "pkg/mod.py", "pkg/unb.py")  # `git ls-files '*.py'`
+    mypy = cli_errors(root, "--ignore-missing-imports", "--scripts-are-modules", *passed)
+    assert [(f, line, code) for f, line, _, code, _ in mypy] == [("pkg/mod.py", 1, "var-annotated")]
+    pyright = cli(root, pyright_env() / "bin/pyright", ("pkg/",))
+    unbound = ("pkg/unb.py", 4, "reportPossiblyUnboundVariable")
+    assert [(f, line, code) for f, line, _, code, _ in pyright] == [unbound]
+    assert choose(root).checkers == ("mypy", "basedpyright")
+    checked = answer(root, workspace_diagnostics)
+    found = sorted((d.path, d.line, d.code) for d in checked.diagnostics)
+    assert found == [("pkg/mod.py", 1, "var-annotated"), unbound]
 
 
 def test_a_folder_configuring_a_checker_below_is_its_own(tmp_path: Path) -> None:

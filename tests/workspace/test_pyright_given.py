@@ -108,15 +108,20 @@ def test_beside_mypy_a_run_of_pyright_configuring_none_judges_with_its_defaults(
     )
 
 
-def test_without_any_configuration_pyright_judges_what_its_run_is_given(tmp_path: Path) -> None:
+def test_without_any_configuration_both_judge_what_their_runs_are_given(tmp_path: Path) -> None:
     """Every Python file was checked, by basedpyright's defaults: src/pkg/bad.py's error
-    too, where the gate runs pyright on tests/typing alone."""
-    root = written(tmp_path / "p", UNCONFIGURED)
-    (root / ".venv").symlink_to(pyright_env())
-    committed(root)
-    truth = sorted((f, line, code) for f, line, _, code, _ in cli(root, args=("tests/typing",)))
+    too, where the gate runs pyright on tests/typing alone. Its nox runs mypy too (`mypy
+    src tests/typing`), which judged nothing: mypy's defaults judge what it names, beside
+    pyright's on what its run names (`mypy_unconfigured`)."""
+    root = committed(project(tmp_path / "p", UNCONFIGURED))
+    pyright = cli(root, pyright_env() / "bin/pyright", ("tests/typing",))
+    truth = sorted((f, line, code) for f, line, _, code, _ in pyright)
     assert truth == [("tests/typing/api.py", 4, "reportPossiblyUnboundVariable")]
-    assert _said(root) == truth
+    mypy = cli_errors(root, "src", "tests/typing")
+    assert [(f, line, code) for f, line, _, code, _ in mypy] == [
+        ("src/pkg/bad.py", 1, "assignment")
+    ]
+    assert _said(root) == sorted([*truth, ("src/pkg/bad.py", 1, "assignment")])
 
 
 def test_a_hook_passes_pyright_no_file_git_ignores(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ mypy reads the first of `mypy.ini`, `.mypy.ini`, `pyproject.toml` with `[tool.my
 configured there gates on mypy. A `pyrightconfig.json`, `[tool.basedpyright]` or
 `[tool.pyright]` means basedpyright; both configured, both run (SQLAlchemy), each
 diagnostic naming its checker; neither, mypy where the project's scripts or pre-commit hook
-run it and nothing runs pyright (`mypy_unconfigured`), else basedpyright. A mypy
+run it and nothing runs pyright but on paths it names (`mypy_unconfigured`; those judged by
+pyright's defaults beside it: `_beside`), else basedpyright. A mypy
 configuration that nothing runs, in a project configuring ty whose gate runs ty alone, is
 left over: ty judges it (`ty_config`, `ty_gate`); where something runs mypy too, both
 judge it, ty as the server beside mypy. lspd.toml's `python_checker` overrides the project.

@@ -1,6 +1,7 @@
 """Whether a Python project that configures no checker gates on mypy all the same: its own
 lint script runs mypy on paths of it, or its pre-commit configuration has a mypy hook, and
-nothing of it runs pyright. The `hatch new` template's pyproject.toml has no `[tool.mypy]`;
+nothing of it runs pyright but on paths it names (then pyright's defaults judge those beside
+mypy: `mypy_config._beside`). The `hatch new` template's pyproject.toml has no `[tool.mypy]`;
 its `types:check` script runs `mypy --install-types --non-interactive {args:src/x tests}`.
 Judged by basedpyright's defaults, such a project failed with errors its gate never says
 (an unannotated helper's `reportMissingTypeArgument`, where mypy said "Success").
@@ -35,7 +36,7 @@ from lspd.workspace.mypy_scripts import (
     script_targets,
 )
 from lspd.workspace.precommit_hooks import CONFIG_NAME
-from lspd.workspace.pyright_given import COMMANDS
+from lspd.workspace.pyright_given import COMMANDS, pyright_given
 from lspd.workspace.pyright_scope import CONFIG_JSON
 
 Configures = Callable[[Path], bool]  # whether a folder configures a checker of its own
@@ -45,8 +46,9 @@ _LITERAL = re.compile(r"(?:[\w/-]|\\[./-])*")  # a regex's start matching itself
 
 def mypy_runner(directory: Path, configures: Configures) -> str | None:
     """What of the project at `directory` runs mypy on files of its own (its pre-commit
-    hook, the script naming it), where nothing of it runs pyright; None where nothing
-    does. A file of its own is in no folder below that `configures` a checker."""
+    hook, the script naming it), where nothing of it runs pyright but on paths it names
+    (`_pyright_named`); None where nothing does. A file of its own is in no folder below
+    that `configures` a checker."""
     hook = precommit_mypy(directory)
     script = script_targets(directory)
     if hook is not None and hook.path.parent == directory and _hook_takes(hook, configures):
@@ -55,7 +57,16 @@ def mypy_runner(directory: Path, configures: Configures) -> str | None:
         found = script.named
     else:
         return None
-    return None if runs(directory, COMMANDS) else found
+    return None if runs(directory, COMMANDS) and not _pyright_named(directory) else found
+
+
+def _pyright_named(directory: Path) -> bool:
+    """Whether the project's pyright runs are given files of it, configuring none: pyright's
+    defaults judge those beside mypy (`mypy_config._beside`), as where both are configured.
+    pytest-asyncio's mypy hook and tox's `pyright` on a folder: mypy was dropped, its error
+    unsaid. A pyright run given nothing (its defaults on every file) is that gate alone."""
+    given = pyright_given(directory)
+    return given is not None and not given.configured
 
 
 def may_run_mypy(directory: Path) -> bool:
