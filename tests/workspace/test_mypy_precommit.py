@@ -377,6 +377,29 @@ def test_a_hook_running_mypy_as_configured_gives_it_its_options(tmp_path: Path) 
     assert _found(root) == []  # as configured, no option
 
 
+def test_hooks_of_different_options_each_run_as_configured_take_the_first(
+    tmp_path: Path,
+) -> None:
+    """multidict's two hooks, `--python-version=3.13` then `=3.11`, each passing no file
+    names: none was taken, mypy ran on the interpreter's version (neither hook's run; a
+    3.13-only error unsaid). The first is one of the gate's runs: its errors are said; the
+    second's alone are not (one run per option set is not made)."""
+    branches = (
+        "import sys\n\nif sys.version_info >= (3, 13):\n    x: int = 'a'\nelse:\n    y: int = 'b'\n"
+    )
+    root = project(tmp_path / "p", {"mypy.ini": "[mypy]\nfiles = app\n", "app/v.py": branches})
+    hooks = "".join(
+        f"    - id: mypy\n      pass_filenames: false\n      args: [--python-version={v}]\n"
+        for v in ("3.13", "3.11")
+    )
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hooks}")
+    first = sorted((f, n, code) for f, n, _, code, _ in cli_errors(root, "--python-version=3.13"))
+    assert first == [("app/v.py", 4, "assignment")]
+    assert _found(root) == first
+    [scope] = answer(root, workspace_diagnostics).scope
+    assert scope.note == "files = app (with --python-version=3.13)"
+
+
 def test_a_hook_passing_file_names_gives_mypy_no_exclude(tmp_path: Path) -> None:
     """`--exclude` leaves out what mypy's walk of a folder finds, never a file named: a hook
     passing file names is taken, its files all checked (`exclude` is the hook's job)."""

@@ -245,11 +245,16 @@ def _found_anyway(words: list[str], folder: Path) -> list[str]:
 
 def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:
     """The hooks (each as its caller holds it) one mypy run can stand for, and their
-    options: all, where they give the same; else those giving none."""
+    options: all, where they give the same; else those giving none; else the first, one of
+    the gate's runs (multidict's `--python-version=3.13` hook before its 3.11 one: none
+    taken, mypy ran on the interpreter's version, as neither hook, its 3.13-only errors
+    unsaid; one run per option set is not made)."""
     known = [(hook, options) for hook, options in hooks if options is not None]
     if len({options for _, options in known}) == 1:
         return [hook for hook, _ in known], known[0][1]
-    return [hook for hook, options in known if options == ()], ()
+    if bare := [hook for hook, options in known if options == ()]:
+        return bare, ()
+    return ([known[0][0]], known[0][1]) if known else ([], ())
 
 
 def _is_mypy(hook: dict[str, Any]) -> bool:
