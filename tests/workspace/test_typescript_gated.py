@@ -152,3 +152,25 @@ def test_a_workspace_roots_program_checked_elsewhere_stays_the_gates(tmp_path: P
     workflow = "jobs:\n  check:\n    steps:\n      - run: npx tsc -p .\n"
     write(root, {".github/workflows/ci.yml": workflow})
     assert said(root) == [("scripts/release.ts", 1, "2322")]
+
+
+def test_a_yarn_plug_n_play_install_is_not_checked_and_says_why(tmp_path: Path) -> None:
+    """es-toolkit installs with Yarn 4's Plug'n'Play: a .pnp.cjs, no node_modules. lspd's
+    TypeScript resolves from node_modules, so every import was a TS2307 (906 errors where
+    `yarn tsc` says none); it is said not checked, with the way to check it, until the
+    install makes a node_modules."""
+    root = write(
+        tmp_path / "p",
+        {
+            ".pnp.cjs": "#!/usr/bin/env node\n/* Yarn's Plug'n'Play runtime */\n",
+            "package.json": '{"name": "p", "scripts": {"typecheck": "tsc --noEmit"}}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": 'import i from "tiny-invariant";\nexport const j = i;\n',
+        },
+    )
+    found = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert found.errors == 0 and found.scope is not None
+    [scope] = found.scope
+    assert scope.note is not None and scope.note.startswith("not checked: Yarn Plug'n'Play")
+    (root / "node_modules").mkdir()  # `nodeLinker: node-modules`, installed
+    assert said(root) == [("src/index.ts", 1, "2307")]

@@ -64,6 +64,9 @@ def typescript_projects(
     scripted = _scripted(ws, found, read)
     found += scripted
     unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
+    if _plug_n_play(ws.root):  # no node_modules: no import resolves as `yarn tsc` resolves it
+        unready = dict.fromkeys(found, ws.root)
+        read += [ws.root / ".pnp.cjs", ws.root / "node_modules"]  # a linker changed: again
     read += [p for c in found for p in deciding(c, ws.root)]  # installed or not, watched
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
     if tsconfigs is None:
@@ -142,6 +145,12 @@ def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
     return [c for c in scripted if c not in found and not ws.ignore(c)]
 
 
+def _plug_n_play(root: Path) -> bool:
+    """Whether Yarn's Plug'n'Play installs the project at `root` (its .pnp.cjs), with no
+    node_modules beside it."""
+    return (root / ".pnp.cjs").is_file() and not (root / "node_modules").is_dir()
+
+
 def _not_installed(
     ws: Workspace, unready: dict[Path, Path], read: list[Path]
 ) -> list[ProjectScope]:
@@ -155,6 +164,13 @@ def _not_installed(
             f"{where}/node_modules, and no workspace above hoists them into its own); "
             "install them there to check it"
         )
+        if package == ws.root and _plug_n_play(package):
+            note = (
+                "not checked: Yarn Plug'n'Play installs no node_modules, and lspd's TypeScript "
+                "resolves imports from node_modules (es-toolkit: 906 errors its `yarn tsc` "
+                "never says); `nodeLinker: node-modules` in .yarnrc.yml and `yarn install` "
+                "make it checked"
+            )
         projects.append(ProjectScope("typescript", config.parent, None, (), note))
     return projects
 
