@@ -10,6 +10,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from lspd.ops.check import workspace_diagnostics
 from lspd.servers.registry import definitions, node_executable
 from tests.conftest import answer
@@ -174,3 +176,38 @@ def test_a_yarn_plug_n_play_install_is_not_checked_and_says_why(tmp_path: Path) 
     assert scope.note is not None and scope.note.startswith("not checked: Yarn Plug'n'Play")
     (root / "node_modules").mkdir()  # `nodeLinker: node-modules`, installed
     assert said(root) == [("src/index.ts", 1, "2307")]
+
+
+@pytest.mark.parametrize(
+    ("place", "text"),
+    [
+        (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: npx tsc -p a\n"),
+        ("Makefile", "types:\n\tcd packages/a && npx tsc -p __tests__\n"),
+        (".husky/pre-commit", "npx tsc -p packages/a/__tests__\n"),
+        ("packages/a/package.json", '{"scripts": {"t": "tsc --noEmit && tsc -b __tests__"}}'),
+        ("packages/a/package.json", '{"scripts": {"t": "tsc --noEmit && cd __tests__ && tsc"}}'),
+    ],
+    ids=["workflow", "Makefile", "husky", "tsc -b FOLDER", "cd FOLDER && tsc"],
+)
+def test_a_tests_tsconfig_run_elsewhere_stays_the_gates(
+    tmp_path: Path, place: str, text: str
+) -> None:
+    """The mobx shape, with packages/a/__tests__/tsconfig.json run by a workflow, a Makefile,
+    a commit hook, `tsc -b __tests__` or `cd __tests__ && tsc`: its program's TS2304 is the
+    gate's (each was said an editor's)."""
+    program = f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}'
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"name": "r", "private": true, "workspaces": ["packages/a"]}',
+            "packages/a/package.json": '{"name": "a", "scripts": {"t": "tsc --noEmit"}}',
+            "packages/a/tsconfig.json": program,
+            "packages/a/src/global.d.ts": "declare const __DEV__: boolean;\n",
+            "packages/a/src/x.ts": "export const dev: boolean = __DEV__;\n",
+            "packages/a/__tests__/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
+            "packages/a/__tests__/t.ts": 'import { dev } from "../src/x";\nexport const d = dev;\n',
+        },
+    )
+    assert said(root) == []
+    write(root, {place: text})
+    assert said(root) == [("packages/a/src/x.ts", 1, "2304")]

@@ -11,6 +11,7 @@ the walk finds already.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -53,20 +54,27 @@ def built(words: list[str], folder: Path) -> list[Path]:
     arguments = words[at + 1 :]
     if not any(w.lower() in _BUILD for w in arguments):
         return []
-    named = [(folder / w).resolve() for w in arguments if w.endswith(".json") or "/" in w]
+    paths = [w for w in arguments if not w.startswith("-")]
+    named = [(folder / w).resolve() for w in paths if w.endswith(".json") or (folder / w).is_dir()]
     return [path / "tsconfig.json" if path.is_dir() else path for path in named]
 
 
 def package_commands(package: Path) -> list[list[str]]:
     """The words of each command of the scripts of the package.json at `package` (`a && b`,
     `a & b`, `a;b`: two)."""
+    return [command for script in _scripts(package) for command in script]
+
+
+def _scripts(package: Path) -> list[list[list[str]]]:
+    """Each script of the package.json at `package` as its commands' words, in order."""
     scripts = json_object(package).get("scripts")
-    commands: list[list[str]] = []
+    found: list[list[list[str]]] = []
     for script in scripts.values() if isinstance(scripts, dict) else ():
         try:
             words = list(shlex.shlex(str(script), posix=True, punctuation_chars=True))
         except ValueError:
             continue
+        commands: list[list[str]] = []
         command: list[str] = []
         for word in [*words, ";"]:
             if word in _SPLIT:
@@ -74,7 +82,8 @@ def package_commands(package: Path) -> list[list[str]]:
                 command = []
             else:
                 command.append(word)
-    return commands
+        found.append(commands)
+    return found
 
 
 def _checked(words: list[str], folder: Path) -> Path | None:
@@ -99,15 +108,21 @@ def named_configs(packages: list[Path]) -> set[Path]:
     build (`tsc -b FILE`)."""
     named: set[Path] = set()
     for package in packages:
-        for words in package_commands(package):
-            if (at := tool_at(words)) is None:
-                continue
-            arguments = words[at + 1 :]
-            for i, option in enumerate(w.lower() for w in arguments[:-1]):
-                if option in _PROJECT:
-                    path = (package.parent / arguments[i + 1]).resolve()
-                    named.add(path / "tsconfig.json" if path.is_dir() else path)
-            named.update(built(words, package.parent))
+        for script in _scripts(package):
+            here = package.parent  # `cd __tests__ && tsc`: that folder's tsconfig.json
+            for words in script:
+                if len(words) == 2 and words[0] == "cd":
+                    here = (here / words[1]).resolve()
+                if (at := tool_at(words)) is None:
+                    continue
+                arguments = words[at + 1 :]
+                for i, option in enumerate(w.lower() for w in arguments[:-1]):
+                    if option in _PROJECT:
+                        path = (here / arguments[i + 1]).resolve()
+                        named.add(path / "tsconfig.json" if path.is_dir() else path)
+                named.update(built(words, here))
+                if here != package.parent:
+                    named.add(here / "tsconfig.json")
     return named
 
 
@@ -141,19 +156,38 @@ def tsc_heap(packages: list[Path]) -> int | None:
 _ANY_TSC = re.compile(r"(?<![\w.-])(?:vue-tsc|tsc|tsgo)(?![\w.-])")
 
 
-def checks_elsewhere(root: Path) -> bool:
-    """Whether the repository at `root` may type-check its root tsconfig.json other than by a
-    script lspd reads: a root script naming any TypeScript checker anywhere (`vue-tsc
-    --noEmit`, `npm run typecheck -ws && tsc`), a CI workflow or a Makefile naming one."""
-    scripts = json_object(root / "package.json").get("scripts")
-    texts = [str(v) for v in scripts.values()] if isinstance(scripts, dict) else []
-    workflows = root / ".github" / "workflows"
-    places = [*workflows.glob("*.yml"), *workflows.glob("*.yaml"), root / "Makefile"]
-    for place in places:
+# Where a repository runs commands beside its package.json scripts: its CI, its Makefile,
+# its commit hooks
+_OUTSIDE = (
+    ".github/workflows/*.yml",
+    ".github/workflows/*.yaml",
+    "Makefile",
+    ".husky/*",
+    "lefthook.yml",
+    ".lefthook.yml",
+    ".pre-commit-config.yaml",
+)
+
+
+def checks_outside(root: Path) -> bool:
+    """Whether the repository at `root` names a TypeScript checker (tsc, tsgo, vue-tsc)
+    outside its package.json scripts, which lspd reads: a CI workflow's `npx tsc -p
+    packages/x/__tests__`, a Makefile's, a commit hook's (husky, lefthook, pre-commit), or
+    package.json's lint-staged. What it checks is then not known here."""
+    texts = [json.dumps(json_object(root / "package.json").get("lint-staged") or "")]
+    for place in (path for pattern in _OUTSIDE for path in root.glob(pattern)):
         try:
             texts.append(place.read_text(errors="replace"))
         except OSError:
             continue
+    return any(_ANY_TSC.search(text) for text in texts)
+
+
+def scripts_name_checker(package: Path) -> bool:
+    """Whether a script of the package.json at `package` names a TypeScript checker
+    anywhere (`vue-tsc --noEmit`, `npm run typecheck -ws && tsc`)."""
+    scripts = json_object(package).get("scripts")
+    texts = [str(v) for v in scripts.values()] if isinstance(scripts, dict) else []
     return any(_ANY_TSC.search(text) for text in texts)
 
 

@@ -24,11 +24,12 @@ from lspd.workspace.npm_installed import PACKAGE, deciding, member, package_of, 
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_scripts import (
     TSD_TESTS,
-    checks_elsewhere,
+    checks_outside,
     checks_own,
     named_configs,
     runs_tsc,
     scripted_configs,
+    scripts_name_checker,
     tsd_folders,
 )
 from lspd.workspace.tsconfig_scope import (
@@ -278,8 +279,9 @@ def _gated(
     its tsconfig.json (xstate's root `"typecheck": "tsc"`; mobx's packages/mobx `"test:types":
     "tsc --noEmit"`, whose __tests__/tsconfig.json said 147 TS2304 of `__DEV__` its gate
     never does, its src/global.d.ts left out), a tsconfig.json below that (or the root's,
-    where the packages checking theirs are its workspace's and nothing names a TypeScript
-    checker at the root, its workflows or Makefile: mobx's root program) no
+    where the packages checking theirs are its workspace's and no root script names a
+    TypeScript checker: mobx's root program; neither where a workflow, Makefile or commit
+    hook names one, unless the root checks its own) no
     script runs (none of its package's runs tsc, none names it: `-p`) and no other
     configuration of the gate references is its editors', and so are the configurations
     only editors' reference (rolldown-plugin-dts's test fixtures' solutions: 3 errors of
@@ -291,12 +293,17 @@ def _gated(
     checking = {
         c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
     }
-    if not checking:
-        return tsconfigs
+    root_checks = ws.root in checking  # (its tsconfig.json's folder)
+    if not checking or (not root_checks and checks_outside(ws.root)):
+        return tsconfigs  # a workflow's, a hook's tsc may check any of them
 
-    # a workspace's root whose packages check theirs, and nothing else its own (a workflow's
-    # `npx tsc -p .`, a root `vue-tsc --noEmit`)
-    members = any(member(f, ws.root) for f in checking) and not checks_elsewhere(ws.root)
+    # a workspace's root whose packages check theirs, and nothing else its own (a root
+    # `vue-tsc --noEmit`)
+    members = (
+        not root_checks
+        and any(member(f, ws.root) for f in checking)
+        and not scripts_name_checker(ws.root / PACKAGE)
+    )
 
     def members_check(folder: Path) -> bool:
         return folder == ws.root and members
