@@ -211,3 +211,23 @@ def test_a_tests_tsconfig_run_elsewhere_stays_the_gates(
     assert said(root) == []
     write(root, {place: text})
     assert said(root) == [("packages/a/src/x.ts", 1, "2304")]
+
+
+def test_a_tsconfig_a_workflow_gives_tsc_is_the_gates(tmp_path: Path) -> None:
+    """A root checking its own (`tsc --noEmit`), and a CI workflow running `npx tsc -p test
+    --noEmit`: test/tsconfig.json was an editor's, its TS2322 (the workflow's) unsaid."""
+    workflow = "on: push\njobs:\n  t:\n    steps:\n      - run: npx tsc -p test --noEmit\n"
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"scripts": {"typecheck": "tsc --noEmit"}}',
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": "export const one = 1;\n",
+            "test/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
+            "test/t.ts": 'export const wrong: number = "a string";\n',
+        },
+    )
+    assert said(root) == []
+    write(root, {".github/workflows/ci.yml": workflow})
+    assert tsc(root, "-p", "test", "--noEmit") == ["test/t.ts(1,14): TS2322"]
+    assert said(root) == [("test/t.ts", 1, "2322")]

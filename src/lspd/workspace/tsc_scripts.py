@@ -68,22 +68,24 @@ def package_commands(package: Path) -> list[list[str]]:
 def _scripts(package: Path) -> list[list[list[str]]]:
     """Each script of the package.json at `package` as its commands' words, in order."""
     scripts = json_object(package).get("scripts")
-    found: list[list[list[str]]] = []
-    for script in scripts.values() if isinstance(scripts, dict) else ():
-        try:
-            words = list(shlex.shlex(str(script), posix=True, punctuation_chars=True))
-        except ValueError:
-            continue
-        commands: list[list[str]] = []
-        command: list[str] = []
-        for word in [*words, ";"]:
-            if word in _SPLIT:
-                commands.append(command)
-                command = []
-            else:
-                command.append(word)
-        found.append(commands)
-    return found
+    return [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
+
+
+def _commands(script: str) -> list[list[str]]:
+    """A shell line's commands' words (`a && b`, `a & b`, `a;b`: two); none unreadable."""
+    try:
+        words = list(shlex.shlex(script, posix=True, punctuation_chars=True))
+    except ValueError:
+        return []
+    commands: list[list[str]] = []
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if word in _SPLIT:
+            commands.append(command)
+            command = []
+        else:
+            command.append(word)
+    return commands
 
 
 def _checked(words: list[str], folder: Path) -> Path | None:
@@ -106,23 +108,48 @@ def named_configs(packages: list[Path]) -> set[Path]:
     """The configurations the scripts of the package.json files at `packages` give tsc with
     `-p`, a folder's tsconfig.json too, emitting or not (kysely's `tsc -p test/node`), or
     build (`tsc -b FILE`)."""
+    return {
+        config
+        for package in packages
+        for script in _scripts(package)
+        for config in _named_in(script, package.parent)
+    }
+
+
+def _named_in(script: list[list[str]], folder: Path) -> set[Path]:
+    """The configurations one script's commands (run in `folder`) give tsc: `-p`, `-b`, and
+    a folder's tsconfig.json after `cd FOLDER`."""
     named: set[Path] = set()
-    for package in packages:
-        for script in _scripts(package):
-            here = package.parent  # `cd __tests__ && tsc`: that folder's tsconfig.json
-            for words in script:
-                if len(words) == 2 and words[0] == "cd":
-                    here = (here / words[1]).resolve()
-                if (at := tool_at(words)) is None:
-                    continue
-                arguments = words[at + 1 :]
-                for i, option in enumerate(w.lower() for w in arguments[:-1]):
-                    if option in _PROJECT:
-                        path = (here / arguments[i + 1]).resolve()
-                        named.add(path / "tsconfig.json" if path.is_dir() else path)
-                named.update(built(words, here))
-                if here != package.parent:
-                    named.add(here / "tsconfig.json")
+    here = folder  # `cd __tests__ && tsc`: that folder's tsconfig.json
+    for words in script:
+        if len(words) == 2 and words[0] == "cd":
+            here = (here / words[1]).resolve()
+        if (at := tool_at(words)) is None:
+            continue
+        arguments = words[at + 1 :]
+        for i, option in enumerate(w.lower() for w in arguments[:-1]):
+            if option in _PROJECT:
+                path = (here / arguments[i + 1]).resolve()
+                named.add(path / "tsconfig.json" if path.is_dir() else path)
+        named.update(built(words, here))
+        if here != folder:
+            named.add(here / "tsconfig.json")
+    return named
+
+
+def named_outside(root: Path) -> set[Path]:
+    """The configurations tsc is given outside the package.json scripts (`checks_outside`'s
+    places: a workflow's `npx tsc -p test --noEmit`, a Makefile's, a commit hook's), each
+    line a command run at `root` (a workflow's `working-directory` is not read)."""
+    named: set[Path] = set()
+    for place in _outside_places(root):
+        try:
+            lines = place.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            if _ANY_TSC.search(line):
+                named |= _named_in(_commands(line.split("run:", 1)[-1]), root)
     return named
 
 
@@ -175,12 +202,16 @@ def checks_outside(root: Path) -> bool:
     packages/x/__tests__`, a Makefile's, a commit hook's (husky, lefthook, pre-commit), or
     package.json's lint-staged. What it checks is then not known here."""
     texts = [json.dumps(json_object(root / "package.json").get("lint-staged") or "")]
-    for place in (path for pattern in _OUTSIDE for path in root.glob(pattern)):
+    for place in _outside_places(root):
         try:
             texts.append(place.read_text(errors="replace"))
         except OSError:
             continue
     return any(_ANY_TSC.search(text) for text in texts)
+
+
+def _outside_places(root: Path) -> list[Path]:
+    return [path for pattern in _OUTSIDE for path in root.glob(pattern)]
 
 
 def scripts_name_checker(package: Path) -> bool:

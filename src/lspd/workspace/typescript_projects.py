@@ -27,6 +27,7 @@ from lspd.workspace.tsc_scripts import (
     checks_outside,
     checks_own,
     named_configs,
+    named_outside,
     runs_tsc,
     scripted_configs,
     scripts_name_checker,
@@ -309,6 +310,7 @@ def _gated(
         return folder == ws.root and members
 
     named = named_configs([ws.root / PACKAGE, *{c.parent / PACKAGE for c in found}])
+    named |= named_outside(ws.root)  # a workflow's `npx tsc -p test`
 
     def editors(config: Path) -> bool:
         return (
