@@ -6,6 +6,7 @@ the real `tsc` the gate runs (lspd's TypeScript)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -122,18 +123,25 @@ def test_an_editors_tsconfigs_own_errors_are_no_gates(tmp_path: Path) -> None:
 def test_a_folder_a_build_script_names_is_its_tsconfigs(tmp_path: Path) -> None:
     """`tsc --noEmit && tsc -b test/types`: test/types/tsconfig.json is the gate's, not an
     editor's below a root checking its own."""
-    root = write(
-        tmp_path / "p",
-        {
-            "package.json": '{"scripts": {"typecheck": "tsc --noEmit && tsc -b test/types"}}',
-            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
-            "src/index.ts": "export const one = 1;\n",
-            "test/types/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, "composite": true}}}}',
-            "test/types/t.ts": 'export const wrong: number = "a string";\n',
-        },
-    )
+    root = beside_tests(tmp_path, "tsc --noEmit && tsc -b test/types", "test/types", True)
     assert tsc(root, "-b", "test/types") == ["test/types/t.ts(1,14): TS2322"]
     assert said(root) == [("test/types/t.ts", 1, "2322")]
+
+
+def beside_tests(tmp_path: Path, script: str, tests: str, composite: bool = False) -> Path:
+    """A root whose `typecheck` script is `script`, its src/ clean, and a tsconfig.json in
+    `tests` whose t.ts holds a TS2322."""
+    options = f"{OPTIONS}, " + '"composite": true' if composite else OPTIONS
+    return write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": {"typecheck": script}}),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": "export const one = 1;\n",
+            f"{tests}/tsconfig.json": f'{{"compilerOptions": {{{options}}}}}',
+            f"{tests}/t.ts": 'export const wrong: number = "a string";\n',
+        },
+    )
 
 
 def test_a_workspace_roots_program_checked_elsewhere_stays_the_gates(tmp_path: Path) -> None:
@@ -217,16 +225,7 @@ def test_a_tsconfig_a_workflow_gives_tsc_is_the_gates(tmp_path: Path) -> None:
     """A root checking its own (`tsc --noEmit`), and a CI workflow running `npx tsc -p test
     --noEmit`: test/tsconfig.json was an editor's, its TS2322 (the workflow's) unsaid."""
     workflow = "on: push\njobs:\n  t:\n    steps:\n      - run: npx tsc -p test --noEmit\n"
-    root = write(
-        tmp_path / "p",
-        {
-            "package.json": '{"scripts": {"typecheck": "tsc --noEmit"}}',
-            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
-            "src/index.ts": "export const one = 1;\n",
-            "test/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
-            "test/t.ts": 'export const wrong: number = "a string";\n',
-        },
-    )
+    root = beside_tests(tmp_path, "tsc --noEmit", "test")
     assert said(root) == []
     write(root, {".github/workflows/ci.yml": workflow})
     assert tsc(root, "-p", "test", "--noEmit") == ["test/t.ts(1,14): TS2322"]
