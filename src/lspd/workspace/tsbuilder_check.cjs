@@ -24,10 +24,11 @@ function nextBuilder(configPath) {
   const known = stale ? undefined : found;
   const adopted = known ? previewAsOnDisk(known) : undefined;
   const signing = Date.now();
-  // (the preview's own texts are the disk's now: signed, where they are, by the preview)
-  const unpreviewed = (file) => !adopted.overlay.has(file.fileName) && changedOnDisk(file);
-  if (adopted) signOldDeclarations(known, unpreviewed, stateOf(adopted.builder));
-  else if (known) signOldDeclarations(known);
+  if (adopted) {
+    // (the preview's own texts are the disk's now: signed, where they are, by the preview)
+    const unpreviewed = (file) => !adopted.overlay.has(file.fileName) && changedOnDisk(file);
+    signOldDeclarations(known, unpreviewed, stateOf(adopted.builder));
+  } else if (known) signOldDeclarations(known);
   if (Date.now() - signing > 100) process.stderr.write(`tsbuilder: signed in ${Date.now() - signing} ms\n`);
   // A host of its own for each program: TypeScript wraps the host's `realpath` in a closure
   // over the program it creates (useSourceOfProjectReferenceRedirect) and never restores it,

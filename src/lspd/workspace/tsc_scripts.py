@@ -142,14 +142,9 @@ def named_outside(root: Path) -> set[Path]:
     places: a workflow's `npx tsc -p test --noEmit`, a Makefile's, a commit hook's), each
     line a command run at `root` (a workflow's `working-directory` is not read)."""
     named: set[Path] = set()
-    for place in _outside_places(root):
-        try:
-            lines = place.read_text(errors="replace").splitlines()
-        except OSError:
-            continue
-        for line in lines:
-            if _ANY_TSC.search(line):
-                named |= _named_in(_commands(line.split("run:", 1)[-1]), root)
+    for line in (line for text in _outside_texts(root) for line in text.splitlines()):
+        if _ANY_TSC.search(line):
+            named |= _named_in(_commands(line.split("run:", 1)[-1]), root)
     return named
 
 
@@ -201,17 +196,19 @@ def checks_outside(root: Path) -> bool:
     outside its package.json scripts, which lspd reads: a CI workflow's `npx tsc -p
     packages/x/__tests__`, a Makefile's, a commit hook's (husky, lefthook, pre-commit), or
     package.json's lint-staged. What it checks is then not known here."""
-    texts = [json.dumps(json_object(root / "package.json").get("lint-staged") or "")]
-    for place in _outside_places(root):
+    lint_staged = json.dumps(json_object(root / "package.json").get("lint-staged") or "")
+    return any(_ANY_TSC.search(text) for text in [lint_staged, *_outside_texts(root)])
+
+
+def _outside_texts(root: Path) -> list[str]:
+    """The texts of `_OUTSIDE`'s files at `root` (one unreadable: none)."""
+    texts = []
+    for place in (path for pattern in _OUTSIDE for path in root.glob(pattern)):
         try:
             texts.append(place.read_text(errors="replace"))
         except OSError:
             continue
-    return any(_ANY_TSC.search(text) for text in texts)
-
-
-def _outside_places(root: Path) -> list[Path]:
-    return [path for pattern in _OUTSIDE for path in root.glob(pattern)]
+    return texts
 
 
 def scripts_name_checker(package: Path) -> bool:

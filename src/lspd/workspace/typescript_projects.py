@@ -306,16 +306,15 @@ def _gated(
         and not scripts_name_checker(ws.root / PACKAGE)
     )
 
-    def members_check(folder: Path) -> bool:
-        return folder == ws.root and members
-
     named = named_configs([ws.root / PACKAGE, *{c.parent / PACKAGE for c in found}])
     named |= named_outside(ws.root)  # a workflow's `npx tsc -p test`
 
     def editors(config: Path) -> bool:
         return (
             config.parent not in checking
-            and (any(f in checking for f in config.parents) or members_check(config.parent))
+            and (
+                any(f in checking for f in config.parents) or (config.parent == ws.root and members)
+            )
             and config.name == "tsconfig.json"
             and config not in scripted
             and config not in named
