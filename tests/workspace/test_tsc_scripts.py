@@ -29,7 +29,10 @@ def test_a_type_check_script_s_configuration_is_a_project_of_the_gate(tmp_path: 
     files = {
         "package.json": json.dumps({"scripts": SCRIPTS}),
         "tsconfig.json": json.dumps({**STRICT, "include": ["src"]}),
-        "tsconfig.build.json": json.dumps({**STRICT, "include": ["src"]}),
+        # a build: it emits (one saying `noEmit` is a check: test_typescript_gated.py)
+        "tsconfig.build.json": json.dumps(
+            {"compilerOptions": {"strict": True}, "include": ["src"]}
+        ),
         "src/a.ts": "export const a: number = 1;\n",
         "tests/tsconfig.tests.json": json.dumps({**STRICT, "include": ["./check.ts"]}),
         "tests/check.ts": 'import { a } from "../src/a";\nexport const s: string = a;\n',
@@ -53,6 +56,45 @@ def test_a_type_check_script_s_configuration_is_a_project_of_the_gate(tmp_path: 
         "tsconfig.json",
         "types/tsconfig.types.json",
     ]
+
+
+def test_a_check_is_told_from_a_build_by_where_its_output_goes(tmp_path: Path) -> None:
+    """`tsc -p FILE` without `--noEmit` is a check where its configuration says `noEmit`
+    (an `extends`'s too) or its script removes the `--outDir` it emitted into
+    (ts-essentials' test); `cd FOLDER &&` moves where FILE is read from. A build's output
+    kept, or another folder removed, is a build (and none is read where the package checks
+    its own tsconfig.json)."""
+    scripts = {
+        "a": "tsc -p tsconfig.a.json --outDir ./out && rimraf ./out",
+        "b": "tsc -p tsconfig.b.json",  # extends base.json's noEmit
+        "c": "cd test && tsc -p tsconfig.c.json",  # its own noEmit
+        "d": "tsc -p tsconfig.d.json --outDir out2 && rm -rf out",  # another folder removed
+        "e": "rimraf dist && tsc -p tsconfig.e.json --outDir dist",  # removed before: a build
+        "own": "tsc --noEmit",
+    }
+    files = {
+        "package.json": json.dumps({"scripts": scripts}),
+        "base.json": '{\n  // tsc reads comments\n  "compilerOptions": {"noEmit": true,},\n}\n',
+        "tsconfig.b.json": json.dumps({"extends": "./base.json"}),
+        "test/tsconfig.c.json": json.dumps({"compilerOptions": {"noEmit": True}}),
+    }
+    files |= {f"tsconfig.{n}.json": "{}" for n in "ade"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found, _ = scripted_configs([tmp_path / "package.json"], tmp_path)
+    checks = [tmp_path / "tsconfig.a.json", tmp_path / "tsconfig.b.json"]
+    assert found == [*checks, tmp_path / "test/tsconfig.c.json"]
+    scripts.pop("own")  # its tsconfig.json checked by none: its builds are the gate's too
+    (tmp_path / "package.json").write_text(json.dumps({"scripts": scripts}))
+    found, _ = scripted_configs([tmp_path / "package.json"], tmp_path)
+    assert sorted(found) == sorted(
+        [
+            *checks,
+            tmp_path / "test/tsconfig.c.json",
+            *(tmp_path / f"tsconfig.{n}.json" for n in "de"),
+        ]
+    )
 
 
 TSD = "export declare function expectError<T = unknown>(value: T): void;\n"

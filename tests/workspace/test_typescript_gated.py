@@ -230,3 +230,63 @@ def test_a_tsconfig_a_workflow_gives_tsc_is_the_gates(tmp_path: Path) -> None:
     write(root, {".github/workflows/ci.yml": workflow})
     assert tsc(root, "-p", "test", "--noEmit") == ["test/t.ts(1,14): TS2322"]
     assert said(root) == [("test/t.ts", 1, "2322")]
+
+
+_LIB = '"strict": true, "types": [], "skipLibCheck": true, "lib": ["es2015"]'
+
+
+@pytest.mark.parametrize(
+    ("script", "check", "said_root"),
+    [
+        ("tsc --project tsconfig.test.json --outDir ./testDist && rimraf ./testDist", {}, False),
+        ("tsc -p tsconfig.test.json", {"noEmit": True}, False),
+        ("tsc --noEmit && tsc -p tsconfig.test.json", {"noEmit": True}, True),
+    ],
+    ids=["output removed", "noEmit in its configuration", "beside the root's own check"],
+)
+def test_a_configuration_a_script_checks_makes_the_roots_an_editors(
+    tmp_path: Path, script: str, check: dict[str, object], said_root: bool
+) -> None:
+    """ts-essentials' shape: its test `tsc --project tsconfig.test.json --outDir ./testDist &&
+    rimraf ./testDist` checks lib/ with `es2020.bigint`; its tsconfig.json (es2015), which no
+    script runs, said 13 errors (a TS2583 of `BigInt` among them) where the gate says none,
+    and tsconfig.test.json, emitting, was no project. A configuration saying `noEmit` is a
+    check the same way; a script checking the root's own keeps it the gate's."""
+    options = {"lib": ["es2015", "es2020.bigint"], **check}
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": {"test": script}}),
+            "tsconfig.json": f'{{"compilerOptions": {{{_LIB}}}, "include": ["lib"]}}',
+            "tsconfig.test.json": json.dumps(
+                {"extends": "./tsconfig.json", "compilerOptions": options}
+            ),
+            "lib/a.ts": "export const big: bigint = BigInt(1);\n",
+        },
+    )
+    assert tsc(root, "-p", "tsconfig.test.json", "--noEmit") == []  # the gate
+    assert tsc(root, "--noEmit") == ["lib/a.ts(1,28): TS2583"]  # the editor's program
+    assert said(root) == ([("lib/a.ts", 1, "2583")] if said_root else [])
+
+
+def test_a_build_beside_a_check_of_another_configuration_is_the_gates(tmp_path: Path) -> None:
+    """A package checking tests/ with `tsc --noEmit -p tsconfig.test.json` and building src/
+    with `tsc -p tsconfig.build.json`, its tsconfig.json run by neither: the build's program
+    says src/'s errors (it fails the gate), where src/ was in no program of the gate."""
+    scripts = {"test": "tsc --noEmit -p tsconfig.test.json", "build": "tsc -p tsconfig.build.json"}
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": scripts}),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
+            "tsconfig.test.json": '{"extends": "./tsconfig.json", "include": ["test"]}',
+            "tsconfig.build.json": (
+                '{"extends": "./tsconfig.json", "compilerOptions": {"noEmit": false, '
+                '"outDir": "dist"}, "include": ["src"]}'
+            ),
+            "src/b.ts": 'export const wrong: number = "a string";\n',
+            "test/t.ts": "export const one = 1;\n",
+        },
+    )
+    assert tsc(root, "-p", "tsconfig.build.json") == ["src/b.ts(1,14): TS2322"]
+    assert said(root) == [("src/b.ts", 1, "2322")]

@@ -3,10 +3,11 @@ by name: neverthrow's `"test-types": "tsc --noEmit -p ./tests/tsconfig.tests.jso
 its tests beside `"typecheck": "tsc --noEmit"`; named neither tsconfig.json nor
 jsconfig.json, that configuration was no project of the gate, and its 7 files were left out.
 
-Only a type-check is read: a `tsc` command with `--noEmit` and `-p`/`--project` naming a
-file of the project (a build's `tsc -p tsconfig.build.json` emits, and checking its
-program too would check the same files twice). A folder named is its tsconfig.json, which
-the walk finds already.
+Only a type-check is read: a `tsc` command with `-p`/`--project` naming a file of the
+project that emits nothing (`--noEmit`, or `noEmit` in that configuration) or whose output
+its script removes (a build's `tsc -p tsconfig.build.json` emits, and checking its program
+too would check the same files twice). A folder named is its tsconfig.json, which the walk
+finds already.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import re
 import shlex
 from pathlib import Path
 
+from lspd.workspace.files import read_text
 from lspd.workspace.npm_installed import json_object
+from lspd.workspace.tsconfig_extends import extended, plain_json
 
 _PROJECT = ("-p", "--project")
 _SPLIT = ("&&", "||", ";", "|", "&")
@@ -30,14 +33,39 @@ def scripted_configs(packages: list[Path], root: Path) -> tuple[list[Path], list
     found: list[Path] = []
     missing: list[Path] = []
     for package in packages:
-        for command in package_commands(package):
-            configs = [_checked(command, package.parent), *built(command, package.parent)]
-            for config in configs:
-                if config is None or root not in config.parents:
-                    continue
-                into = found if config.is_file() else missing
-                into += [] if config in into else [config]
+        configs = _checked_by(package)
+        if configs and not checks_own(package):  # its tsconfig.json an editor's: its builds too
+            configs = _checked_by(package, builds=True)
+        configs += [c for words in package_commands(package) for c in built(words, package.parent)]
+        for config in configs:
+            if root not in config.parents:
+                continue
+            into = found if config.is_file() else missing
+            into += [] if config in into else [config]
     return found, missing
+
+
+def checks_other(package: Path) -> bool:
+    """Whether a script of the package.json at `package` type-checks a configuration other
+    than its folder's tsconfig.json (`tsc --noEmit -p tsconfig.test.json`)."""
+    own = package.parent / "tsconfig.json"
+    return any(config != own for config in _checked_by(package))
+
+
+def _checked_by(package: Path, builds: bool = False) -> list[Path]:
+    """The configuration files the scripts of the package.json at `package` type-check with
+    `tsc -p FILE` (`_checked`), and with `builds` those they emit with it too (where no
+    script checks the package's own tsconfig.json, a build's errors are the gate's to say
+    as no other program's)."""
+    found = []
+    for script in _scripts(package):
+        here = package.parent  # `cd test && tsc --noEmit -p tsconfig.types.json`: test's
+        for i, words in enumerate(script):
+            if len(words) == 2 and words[0] == "cd":
+                here = (here / words[1]).resolve()
+            config = _checked(words, here, script[i + 1 :], builds)
+            found += [] if config is None else [config]
+    return found
 
 
 _BUILD = ("-b", "--build")
@@ -88,20 +116,59 @@ def _commands(script: str) -> list[list[str]]:
     return commands
 
 
-def _checked(words: list[str], folder: Path) -> Path | None:
-    """The configuration file a `tsc --noEmit -p FILE` command names, from `folder` (tsc's
-    options are read whatever their case)."""
+def _checked(
+    words: list[str], folder: Path, after: list[list[str]], builds: bool = False
+) -> Path | None:
+    """The configuration file a `tsc -p FILE` command run in `folder` names, where it only
+    checks (or `builds`): `--noEmit`, the configuration's `noEmit`, or its `--outDir` removed
+    by a command `after` it in its script (tsc's options are read whatever their case)."""
     if (at := tool_at(words)) is None:
         return None
     arguments = words[at + 1 :]
     options = [w.lower() for w in arguments]
-    if "--noemit" not in options:
+    named = [arguments[i + 1] for i, option in enumerate(options[:-1]) if option in _PROJECT]
+    if not named or (config := (folder / named[0]).resolve()).is_dir():
         return None
-    for i, option in enumerate(options):
-        if option in _PROJECT and i + 1 < len(arguments):
-            path = (folder / arguments[i + 1]).resolve()
-            return None if path.is_dir() else path
+    if builds or "--noemit" in options or _removed(arguments, folder, after):
+        return config
+    if _emits_nothing(config):
+        return config
     return None
+
+
+# Commands that delete the paths they are given (`rimraf`, `rm -rf`, `shx rm -rf`, `del`)
+_REMOVERS = ("rimraf", "rm", "del", "del-cli", "premove")
+
+
+def _removed(arguments: list[str], folder: Path, after: list[list[str]]) -> bool:
+    """Whether the folder a tsc command emits into (`--outDir D`) is removed by a command
+    `after` it: ts-essentials' test `tsc --project tsconfig.test.json --outDir ./testDist &&
+    rimraf ./testDist` is its gate (13 errors of the tsconfig.json no script runs were said
+    where it says none)."""
+    options = [w.lower() for w in arguments[:-1]]
+    if "--outdir" not in options:
+        return False
+    out = (folder / arguments[options.index("--outdir") + 1]).resolve()
+    for words in after:
+        if (at := tool_at(words, _REMOVERS)) is None:
+            continue
+        if out in {(folder / w).resolve() for w in words[at + 1 :] if not w.startswith("-")}:
+            return True
+    return False
+
+
+def _emits_nothing(config: Path) -> bool:
+    """Whether `config`'s compilerOptions say `noEmit` (its own, else those of what it
+    extends, nearest first): its `tsc -p` only checks."""
+    for path in [config, *extended(config, read_text)]:
+        try:
+            body = json.loads(plain_json(read_text(path) or "{}"))
+        except ValueError:
+            continue
+        options = body.get("compilerOptions") if isinstance(body, dict) else None
+        if isinstance(options, dict) and "noEmit" in options:
+            return options["noEmit"] is True
+    return False
 
 
 def named_configs(packages: list[Path]) -> set[Path]:

@@ -20,19 +20,9 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import PACKAGE, deciding, member, package_of, uninstalled
+from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
-from lspd.workspace.tsc_scripts import (
-    TSD_TESTS,
-    checks_outside,
-    checks_own,
-    named_configs,
-    named_outside,
-    runs_tsc,
-    scripted_configs,
-    scripts_name_checker,
-    tsd_folders,
-)
+from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -41,6 +31,7 @@ from lspd.workspace.tsconfig_scope import (
     read_tsconfigs,
     solutions,
 )
+from lspd.workspace.typescript_gated import editors_note, gate_configs
 from lspd.workspace.typescript_package import find_typescript, package_version
 
 if TYPE_CHECKING:
@@ -74,11 +65,10 @@ def typescript_projects(
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
         return fallback(ws, files, "typescript", missing)
-    made = solutions(tsconfigs)
-    projects = []
-    taken: dict[Path, Path] = {}  # each file's program
-    gated = _gated(ws, tsconfigs, found, scripted)
-    homes = _homes(tsconfigs, gated, made.owners)
+    made, projects, taken = solutions(tsconfigs), [], {}  # taken: each file's program
+    gated = gate_configs(ws.root, tsconfigs, found, scripted)
+    held = {p for t in gated.values() for p in t.files}  # by the gate's programs
+    homes = _homes(tsconfigs, gated, held, made.owners)
     packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
     tsd = tsd_folders(list(dict.fromkeys(packages)))  # its tests are tsd's to check
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
@@ -98,7 +88,7 @@ def typescript_projects(
         if tsconfig.references and not tsconfig.files:
             note = f"references {len(tsconfig.references)} project(s)"
         if config not in gated:  # an editor's: what the gate's programs hold of it is theirs
-            note, chosen = _editors(len(chosen)), ()
+            note, chosen = editors_note(len([p for p in chosen if p not in held])), ()
         taken.update(dict.fromkeys(chosen, config))
         solution.held.update(_held(tsconfig, chosen, tsconfigs))
         label, folder, data = ws.display(config), config.parent, tsconfig.data
@@ -260,85 +250,22 @@ def _held(
 
 
 def _homes(
-    tsconfigs: dict[Path, TsConfig], gated: dict[Path, TsConfig], owners: dict[Path, Path]
+    tsconfigs: dict[Path, TsConfig],
+    gated: dict[Path, TsConfig],
+    held: set[Path],
+    owners: dict[Path, Path],
 ) -> dict[Path, Path]:
     """Each file's home (`_home`) among the gate's programs (`gated`, else any), whatever
     the order (before, site/jsconfig.json, sorted first, took the root tsconfig's src/a.ts
-    its page.js imports); a solution's files (`owners`) are its owners'."""
+    its page.js imports); a solution's files (`owners`) are its owners'. A file a gate
+    program of another name holds (`held`: tsconfig.test.json's) is no editor's
+    tsconfig.json's: none here, the first such program takes it."""
     return {
         p: c
         for c, t in tsconfigs.items()
         for p in t.files
-        if p not in owners and (_home(p, gated) or _home(p, tsconfigs)) == c
+        if p not in owners and (_home(p, gated) or (p not in held and _home(p, tsconfigs))) == c
     }
-
-
-def _gated(
-    ws: Workspace, tsconfigs: dict[Path, TsConfig], found: list[Path], scripted: list[Path]
-) -> dict[Path, TsConfig]:
-    """The configurations a file's program is chosen among: where a package's scripts check
-    its tsconfig.json (xstate's root `"typecheck": "tsc"`; mobx's packages/mobx `"test:types":
-    "tsc --noEmit"`, whose __tests__/tsconfig.json said 147 TS2304 of `__DEV__` its gate
-    never does, its src/global.d.ts left out), a tsconfig.json below that (or the root's,
-    where the packages checking theirs are its workspace's and no root script names a
-    TypeScript checker: mobx's root program; neither where a workflow, Makefile or commit
-    hook names one, unless the root checks its own) no
-    script runs (none of its package's runs tsc, none names it: `-p`) and no other
-    configuration of the gate references is its editors', and so are the configurations
-    only editors' reference (rolldown-plugin-dts's test fixtures' solutions: 3 errors of
-    their tsconfig.react.json its `tsgo --noEmit` never reads): their files are the root
-    program's, as the gate checks them (xstate's package tsconfig left out the root's vue
-    shim: a TS2307 its gate never says), and those the root program does not hold no gate
-    checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
-    tsc the project runs)."""
-    checking = {
-        c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
-    }
-    root_checks = ws.root in checking  # (its tsconfig.json's folder)
-    if not checking or (not root_checks and checks_outside(ws.root)):
-        return tsconfigs  # a workflow's, a hook's tsc may check any of them
-
-    # a workspace's root whose packages check theirs, and nothing else its own (a root
-    # `vue-tsc --noEmit`)
-    members = (
-        not root_checks
-        and any(member(f, ws.root) for f in checking)
-        and not scripts_name_checker(ws.root / PACKAGE)
-    )
-
-    named = named_configs([ws.root / PACKAGE, *{c.parent / PACKAGE for c in found}])
-    named |= named_outside(ws.root)  # a workflow's `npx tsc -p test`
-
-    def editors(config: Path) -> bool:
-        return (
-            config.parent not in checking
-            and (
-                any(f in checking for f in config.parents) or (config.parent == ws.root and members)
-            )
-            and config.name == "tsconfig.json"
-            and config not in scripted
-            and config not in named
-            and not runs_tsc(config.parent / PACKAGE)
-        )
-
-    gated = {c for c in found if c in tsconfigs and not editors(c)}
-    ahead = list(gated)
-    while ahead:  # what the gate's configurations reference, transitively
-        for reference in tsconfigs[ahead.pop()].references:
-            if reference in tsconfigs and reference not in gated:
-                gated.add(reference)
-                ahead.append(reference)
-    return {c: t for c, t in tsconfigs.items() if c in gated}
-
-
-def _editors(alone: int) -> str:
-    """The note of an editor's tsconfig (`_gated`), `alone` of its files in no gate program."""
-    if not alone:
-        return "no script runs tsc on it: its files are a gate program's"
-    return (
-        "not checked: no script runs tsc on it (an editor's tsconfig), and no program of the "
-        f"gate holds {alone} of its file(s)"
-    )
 
 
 def _home(path: Path, tsconfigs: dict[Path, TsConfig]) -> Path | None:
