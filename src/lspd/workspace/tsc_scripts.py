@@ -204,12 +204,13 @@ def _named_in(script: list[list[str]], folder: Path) -> set[Path]:
     return named
 
 
-def named_outside(root: Path) -> set[Path]:
-    """The configurations tsc is given outside the package.json scripts (`checks_outside`'s
-    places: a workflow's `npx tsc -p test --noEmit`, a Makefile's, a commit hook's), each
-    line a command run at `root` (a workflow's `working-directory` is not read)."""
+def named_outside(root: Path, texts: list[str]) -> set[Path]:
+    """The configurations tsc is given outside the package.json scripts (`texts`:
+    `outside_texts`: a workflow's `npx tsc -p test --noEmit`, a Makefile's, a commit
+    hook's), each line a command run at `root` (a workflow's `working-directory` is not
+    read)."""
     named: set[Path] = set()
-    for line in (line for text in _outside_texts(root) for line in text.splitlines()):
+    for line in (line for text in texts for line in text.splitlines()):
         if _ANY_TSC.search(line):
             named |= _named_in(_commands(line.split("run:", 1)[-1]), root)
     return named
@@ -258,16 +259,17 @@ _OUTSIDE = (
 )
 
 
-def checks_outside(root: Path) -> bool:
+def checks_outside(root: Path, texts: list[str]) -> bool:
     """Whether the repository at `root` names a TypeScript checker (tsc, tsgo, vue-tsc)
-    outside its package.json scripts, which lspd reads: a CI workflow's `npx tsc -p
-    packages/x/__tests__`, a Makefile's, a commit hook's (husky, lefthook, pre-commit), or
-    package.json's lint-staged. What it checks is then not known here."""
+    outside its package.json scripts, which lspd reads (`texts`: `outside_texts`): a CI
+    workflow's `npx tsc -p packages/x/__tests__`, a Makefile's, a commit hook's (husky,
+    lefthook, pre-commit), or package.json's lint-staged. What it checks is then not known
+    here."""
     lint_staged = json.dumps(json_object(root / "package.json").get("lint-staged") or "")
-    return any(_ANY_TSC.search(text) for text in [lint_staged, *_outside_texts(root)])
+    return any(_ANY_TSC.search(text) for text in [lint_staged, *texts])
 
 
-def _outside_texts(root: Path) -> list[str]:
+def outside_texts(root: Path) -> list[str]:
     """The texts of `_OUTSIDE`'s files at `root` (one unreadable: none)."""
     texts = []
     for place in (path for pattern in _OUTSIDE for path in root.glob(pattern)):

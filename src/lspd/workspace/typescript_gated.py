@@ -15,6 +15,7 @@ from lspd.workspace.tsc_scripts import (
     checks_own,
     named_configs,
     named_outside,
+    outside_texts,
     runs_tsc,
     scripts_name_checker,
 )
@@ -44,9 +45,10 @@ def gate_configs(
         c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
     }
     root_checks = root in checking  # (its tsconfig.json's folder)
-    outside = checks_outside(root)
+    texts = outside_texts(root)
+    outside = checks_outside(root, texts)
     named = named_configs([root / PACKAGE, *{c.parent / PACKAGE for c in found}])
-    named |= named_outside(root)  # a workflow's `npx tsc -p test`
+    named |= named_outside(root, texts)  # a workflow's `npx tsc -p test`
     elsewhere = set() if outside else {c for c in tsconfigs if _checked_elsewhere(c, named)}
     if not elsewhere and (not checking or (not root_checks and outside)):
         return tsconfigs  # a workflow's, a hook's tsc may check any of them
