@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from lspd.errors import InvalidInput
 from lspd.ops.check import workspace_diagnostics
 from lspd.servers.registry import definitions, node_executable
 from tests.conftest import answer
@@ -290,3 +291,38 @@ def test_a_build_beside_a_check_of_another_configuration_is_the_gates(tmp_path: 
     )
     assert tsc(root, "-p", "tsconfig.build.json") == ["src/b.ts(1,14): TS2322"]
     assert said(root) == [("src/b.ts", 1, "2322")]
+
+
+def test_a_build_of_the_roots_own_makes_those_below_editors_unreadable_too(
+    tmp_path: Path,
+) -> None:
+    """pinia's shape: its gate `tsc --build ./tsconfig.json` checks the root's program; the
+    tsconfig.json files below it that no script runs said 281 errors its gate never says,
+    and one extending a `.nuxt/tsconfig.json` that `nuxi prepare` writes stopped the whole
+    check (TS5083). Each is an editor's now, the unreadable one said so."""
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": {"test:types": "tsc --build ./tsconfig.json"}}),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/a.ts": "export const one = 1;\n",
+            "playground/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
+            "playground/p.ts": 'export const wrong: number = "a string";\n',
+            "nuxt/tsconfig.json": '{"extends": "./.nuxt/tsconfig.json"}',
+            "nuxt/n.ts": "export const two = 2;\n",
+        },
+    )
+    assert tsc(root, "--build", "./tsconfig.json") == []  # the gate
+    found = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert (found.errors, found.stopped) == (0, [])
+    assert found.scope is not None
+    notes = {s.config: s.note or "" for s in found.scope}
+    assert notes["nuxt/tsconfig.json"].startswith(
+        "not checked: no script runs tsc on it (an editor's tsconfig); nuxt/tsconfig.json: "
+        "TypeScript cannot read this tsconfig: TS5083"
+    )
+    assert notes["playground/tsconfig.json"].startswith("not checked: no script runs tsc")
+    # Run by a script, the unreadable one is the gate's: the check says why it cannot be.
+    write(root, {"nuxt/package.json": json.dumps({"scripts": {"t": "tsc --noEmit"}})})
+    with pytest.raises(InvalidInput, match="TS5083"):
+        answer(root, lambda ws: workspace_diagnostics(ws))

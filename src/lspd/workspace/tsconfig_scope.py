@@ -55,6 +55,10 @@ class TsConfig:
     # package): in `files` too; tsc reports their errors unless `skip_lib_check`
     declarations: tuple[Path, ...] = ()
     skip_lib_check: bool = False
+    # Why TypeScript cannot read it at all (then no files): the check's error where it is
+    # the gate's; an editor's that no script runs stops nothing (pinia's nuxt playground
+    # extends a .nuxt/tsconfig.json its `nuxi prepare` writes)
+    unreadable: str | None = None
 
 
 class NoTypeScriptApi(Exception):
@@ -65,8 +69,8 @@ def read_tsconfigs(
     configs: list[Path], typescript: Path, shown: Callable[[Path], str] = str
 ) -> list[TsConfig]:
     """`configs` and every config they reference, read by the TypeScript package at
-    `typescript`. A config that cannot be read raises `InvalidInput` naming it (as `shown`
-    writes a path)."""
+    `typescript`. A config that cannot be read says why (`TsConfig.unreadable`, naming it
+    as `shown` writes a path)."""
     if not (typescript / "lib" / "typescript.js").is_file():  # 7: a native binary, no API
         raise NoTypeScriptApi(str(typescript))
     script = resources.files("lspd.workspace").joinpath("tsconfig_files.js")
@@ -107,11 +111,13 @@ def _read(entry: dict[str, Any], shown: Callable[[Path], str]) -> TsConfig:
         where = error.get("where")
         if error.get("fatal") or code in UNREADABLE or 1000 <= code < 2000:
             at = f"{shown(Path(where[0]))}:{where[1]}:{where[2]}" if where else shown(config)
-            raise InvalidInput(
+            unreadable = (
                 f"{at}: TypeScript cannot read this tsconfig: TS{code} {message} Fix it (`tsc "
                 f"-p {shown(config)}` says the same), or check given paths (`lspd check "
                 "PATH`) or every file (`lspd check --all`)"
             )
+            extended = tuple(_paths(entry.get("extended")))
+            return TsConfig(config, (), (), extended, (), unreadable=unreadable)
         notes.append(f"TS{code}: {message}")
     return TsConfig(
         config,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lspd.errors import ServerNotInstalled
+from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
@@ -84,11 +84,7 @@ def typescript_projects(
             and homes.get(p, config) == config
             and ours(ws, p, "typescript")
         )
-        note: str | None = "; ".join(tsconfig.notes) or None
-        if tsconfig.references and not tsconfig.files:
-            note = f"references {len(tsconfig.references)} project(s)"
-        if config not in gated:  # an editor's: what the gate's programs hold of it is theirs
-            note, chosen = editors_note(len([p for p in chosen if p not in held])), ()
+        note, chosen = _noted(tsconfig, chosen, config in gated, held)
         taken.update(dict.fromkeys(chosen, config))
         solution.held.update(_held(tsconfig, chosen, tsconfigs))
         label, folder, data = ws.display(config), config.parent, tsconfig.data
@@ -247,6 +243,28 @@ def _held(
         if _nearest(path, tsconfigs) != tsconfig.config:  # a jsconfig.json nearer too
             held[path] = tsconfig.config
     return held
+
+
+def _noted(
+    tsconfig: TsConfig, chosen: tuple[Path, ...], gated: bool, held: set[Path]
+) -> tuple[str | None, tuple[Path, ...]]:
+    """A configuration's note and the files its program checks of those `chosen`: none
+    where it is an editor's (not `gated`: what the gate's programs, `held`, hold of it is
+    theirs). One TypeScript cannot read stops the check where it is the gate's (its files
+    cannot be known), and nothing where it is an editor's."""
+    note: str | None = "; ".join(tsconfig.notes) or None
+    if tsconfig.references and not tsconfig.files:
+        note = f"references {len(tsconfig.references)} project(s)"
+    if tsconfig.unreadable is not None:
+        if gated:
+            raise InvalidInput(tsconfig.unreadable)
+        return (
+            f"not checked: no script runs tsc on it (an editor's tsconfig); {tsconfig.unreadable}",
+            (),
+        )
+    if not gated:
+        return editors_note(len([p for p in chosen if p not in held])), ()
+    return note, chosen
 
 
 def _homes(
