@@ -120,8 +120,10 @@ def test_preview_takes_a_patch_pairs_or_json_and_answers_the_same(
     monkeypatch.setattr("sys.stdin", io.StringIO(diff))
     assert main(["preview", "--patch", "-", "--json", *at]) == 1
     answers.append(json.loads(capsys.readouterr().out))
+    monkeypatch.chdir(tmp_path)  # outside it: `--root`'s repository's top
     assert main(["preview", "--patch", str(tmp_path / "change.diff"), "--json", *at]) == 1
     answers.append(json.loads(capsys.readouterr().out))
+    monkeypatch.chdir(root / "pkg")
     json_changes = [{"path": p, "content": c} for p, c in expected.items()]
     (tmp_path / "changes.json").write_text(json.dumps(json_changes))
     assert main(["preview", "--changes", str(tmp_path / "changes.json"), "--json", *at]) == 1

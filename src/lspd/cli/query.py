@@ -169,7 +169,7 @@ def _changes_arguments(parser: argparse.ArgumentParser, param: Param, help: str)
 def read_changes(args: argparse.Namespace, param: Param) -> list[Any]:
     """The preview's `[{path, content}]` from `--changes`, `--patch` and `--file`/
     `--content-file` pairs, paths made absolute (from the current directory, a patch's
-    from the top of its repository)."""
+    from the top of the repository of `--root`, else of the current directory)."""
     out: list[Any] = []
     flag = param.cli or "--changes"
     if getattr(args, param.name, None) is not None:
@@ -185,7 +185,8 @@ def read_changes(args: argparse.Namespace, param: Param) -> list[Any]:
     if args.patch is not None:
         from lspd.cli.patch import base_directory, changes
 
-        out += changes(read_input("--patch", args.patch), base_directory(Path.cwd()))
+        here = Path(args.root).resolve() if args.root else Path.cwd()  # `--root`'s diff
+        out += changes(read_input("--patch", args.patch), base_directory(here))
     files, contents = args.files or [], args.contents or []
     if len(files) != len(contents):
         raise InvalidInput(
