@@ -144,7 +144,12 @@ def test_which_checkers_run_is_read_in_one_pass(tmp_path: Path) -> None:
     workflow.write_text("steps:\n  - uses: jakebailey/pyright-action@v2\n")
     assert ran(tmp_path, PYRIGHT) == {"pyright", "basedpyright"}
     assert ran(tmp_path, ("mypy",)) == set()
-    workflow.write_text("# " + "x" * 400_000)  # too large to read: taken as running each
+    # a generated one (opentelemetry-python's 320 KB test.yml) is read: it runs pyright
+    steps = "".join(f"  - name: test {i}\n    run: tox -e py{i}\n" for i in range(8_000))
+    workflow.write_text(f"steps:\n{steps}  - run: pyright\n")
+    assert workflow.stat().st_size > 300_000
+    assert ran(tmp_path, CHECKERS) == {"pyright", "basedpyright"}  # (the hook's)
+    workflow.write_text("# " + "x" * 4_000_001)  # too large to read: taken as running each
     assert ran(tmp_path, ("mypy",)) == {"mypy"}
 
 

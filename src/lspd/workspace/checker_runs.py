@@ -24,7 +24,6 @@ import yaml
 
 from lspd.workspace.mypy_scripts import (
     CHECKS_NOTHING,
-    MOST_BYTES,
     RUNNERS,
     arguments,
     commanded,
@@ -42,6 +41,9 @@ from lspd.workspace.workflow_runs import WORKFLOWS, workflows
 _YAML = r"^[^#\n]*?(?<![\w.-])({})(-action|-python)?\b(?!:)"
 # a workflow line's YAML before a command (`- run: `; none in a `run: |` block); a line of
 # another key (`name: pyright`) holds none
+# A workflow read whole (one pass of `_YAML`, milliseconds a MB); a generated one is large:
+# opentelemetry-python's test.yml is 320 KB, and was taken as running ty (its gate pyright)
+_MOST_WORKFLOW = 4_000_000
 _STEP_KEY = re.compile(r"^\s*(?:-\s+)?(?:([\w-]+):\s*)?")
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
@@ -150,7 +152,7 @@ def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> s
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):  # a FIFO would block the daemon
             return set()
-        if status.st_size > MOST_BYTES * 4:  # no workflow is this large: not read
+        if status.st_size > _MOST_WORKFLOW:  # not read: taken as running each
             return set(commands)
         text = path.read_text(encoding="utf-8")
         ran = set()
