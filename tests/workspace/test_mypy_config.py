@@ -121,6 +121,25 @@ def test_the_scope_is_mypys_files_less_its_exclude(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "config",
     [
+        '[tool.mypy]\nfiles = ["other"]\npackages = ["app", "docs.examples"]\nmodules = "one"\n',
+        "[tool.mypy]\npackages = 'app,docs.examples'\nmodules = ['one']\n",
+    ],
+)
+def test_packages_and_modules_are_the_scope_instead_of_files(tmp_path: Path, config: str) -> None:
+    """litestar's `packages = ["litestar", "tests", "docs.examples"]`: mypy checks those (not
+    its `files`); lspd ran it on every file, docs/conf.py's blocking error stopped it there,
+    and none of its errors was said. A package is its folder, a module its file."""
+    names = ["app/a.py", "app/sub/b.py", "docs/conf.py", "docs/examples/e.py", "one.py"]
+    names += ["other/o.py", "two.py"]
+    write(tmp_path, {**dict.fromkeys(names, ""), "pyproject.toml": config})
+    (scope,) = mypy_scopes([tmp_path], [tmp_path / n for n in names], "project", False)
+    chosen = ["app/a.py", "app/sub/b.py", "docs/examples/e.py", "one.py"]
+    assert scope.files == tuple(tmp_path / n for n in chosen)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
         {
             "pyproject.toml": '[tool.mypy]\nmypy_path = "./lib/"\n[[tool.mypy.overrides]]\n'
             'module = ["pkg.*", "pygments.*"]\nstrict = true\n'

@@ -215,6 +215,7 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
     files = table.get("files", ())
     if isinstance(files, str):  # ini: comma-separated
         files = [f.strip() for f in files.split(",")]
+    files = _targets(table, path.parent) or files
     exclude = table.get("exclude")  # mypy's: a string is one regex, its lines and all
     if isinstance(exclude, list):
         exclude = [str(e).strip() for e in exclude if str(e).strip()]
@@ -254,6 +255,31 @@ def _made(path: Path, label: str, table: dict[str, Any]) -> MypyConfig:
         str(table["platform"]).strip() if "platform" in table else None,
         frozenset(_flags(table)),
     )
+
+
+def _targets(table: dict[str, Any], folder: Path) -> list[str]:
+    """The files of a configuration's `packages` and `modules`, which mypy checks instead of
+    its `files` when either is set (litestar's `packages = ["litestar", "tests",
+    "docs.examples"]`: lspd ran mypy on every file, whose docs/conf.py's blocking error
+    stopped it, and said none of mypy's errors), as paths relative to `folder`, each found
+    as mypy finds it: in `mypy_path`'s directories, then the run's. A package is its folder
+    (its modules are checked too), a module its file."""
+    named = [(n, True) for n in _names(table.get("packages", ()))]
+    named += [(n, False) for n in _names(table.get("modules", ()))]
+    paths = table.get("mypy_path", ())  # comma- or colon-separated in an INI file
+    paths = re.split(r"[,:]", paths) if isinstance(paths, str) else paths
+    bases = [*_names(paths), "."] if named else []
+    found: list[str] = []
+    for name, package in named:
+        relative = name.replace(".", "/")
+        for base in (Path(b) for b in bases):
+            candidates = [relative] if package else []
+            candidates += [f"{relative}.py", f"{relative}.pyi", f"{relative}/__init__.py"]
+            path = next((base / c for c in candidates if (folder / base / c).exists()), None)
+            if path is not None:
+                found.append(path.as_posix())
+                break
+    return found
 
 
 def _flags(table: dict[str, Any]) -> list[str]:
