@@ -326,3 +326,27 @@ def test_a_build_of_the_roots_own_makes_those_below_editors_unreadable_too(
     write(root, {"nuxt/package.json": json.dumps({"scripts": {"t": "tsc --noEmit"}})})
     with pytest.raises(InvalidInput, match="TS5083"):
         answer(root, lambda ws: workspace_diagnostics(ws))
+
+
+def test_a_jsconfig_no_script_runs_beside_the_one_a_script_runs_is_an_editors(
+    tmp_path: Path,
+) -> None:
+    """preact's shape: `"lint": "run-s oxlint tsc"` runs its script `tsc`, `tsc -p
+    jsconfig-lint.json` (noEmit from the jsconfig.json it extends, checkJs off); run-s's
+    word `tsc` was taken for a check of the package's own configuration, and jsconfig.json's
+    checkJs said 1049 errors its gate never says."""
+    scripts = {"lint": "run-s oxlint tsc", "tsc": "tsc -p jsconfig-lint.json"}
+    jsconfig = {"compilerOptions": {"checkJs": True, "allowJs": True, "noEmit": True, "types": []}}
+    lint = {"extends": "./jsconfig.json", "compilerOptions": {"checkJs": False}}
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": scripts}),
+            "jsconfig.json": json.dumps(jsconfig),
+            "jsconfig-lint.json": json.dumps({**lint, "include": ["src"]}),
+            "src/a.js": "export const one = 1;\nexport const wrong = one.toUpperCase();\n",
+        },
+    )
+    assert tsc(root, "-p", "jsconfig-lint.json") == []  # the gate
+    assert tsc(root, "-p", "jsconfig.json") == ["src/a.js(2,26): TS2339"]  # the editor's
+    assert said(root) == []

@@ -320,10 +320,17 @@ def checks_own(package: Path) -> bool:
 TSC = ("tsc", "tsgo")
 
 
+# Commands whose words are the names of package.json scripts to run, not commands
+# (preact's `"lint": "run-s oxlint tsc"` runs its script `tsc`, `tsc -p jsconfig-lint.json`)
+_SCRIPT_RUNNERS = (("run-s",), ("run-p",), ("npm-run-all",), ("npm", "run"), ("npm", "run-script"))
+
+
 def tool_at(words: list[str], tool: str | tuple[str, ...] = TSC) -> int | None:
     """Where `tool` (one of them; a path ending in it too) is in a command's words (None:
-    not there)."""
+    not there, or a script's name: `npm run tsc`)."""
     tools = (tool,) if isinstance(tool, str) else tool
+    if any(tuple(words[: len(r)]) == r for r in _SCRIPT_RUNNERS):
+        return None
     return next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in tools), None)
 
 

@@ -19,7 +19,7 @@ from lspd.workspace.tsc_scripts import (
     runs_tsc,
     scripts_name_checker,
 )
-from lspd.workspace.tsconfig_scope import TsConfig
+from lspd.workspace.tsconfig_scope import CONFIG_NAMES, TsConfig
 
 
 def gate_configs(
@@ -82,13 +82,14 @@ def gate_configs(
 
 
 def _checked_elsewhere(config: Path, named: set[Path]) -> bool:
-    """Whether `config` is a tsconfig.json whose package's scripts type-check other
-    configurations of theirs and never it (ts-essentials' `tsc --project tsconfig.test.json
-    --outDir ./testDist && rimraf ./testDist`: its tsconfig.json's lib said 13 errors where
-    its gate says none), and nothing else names it."""
+    """Whether `config` is a tsconfig.json (or jsconfig.json) whose package's scripts
+    type-check other configurations of theirs and never it (ts-essentials' `tsc --project
+    tsconfig.test.json --outDir ./testDist && rimraf ./testDist`: its tsconfig.json's lib said
+    13 errors where its gate says none; preact's `tsc -p jsconfig-lint.json`, whose
+    jsconfig.json's checkJs said 1049), and nothing else names it."""
     package = config.parent / PACKAGE
     return (
-        config.name == "tsconfig.json"
+        config.name in CONFIG_NAMES
         and config not in named
         and not checks_own(package)
         and checks_other(package)
