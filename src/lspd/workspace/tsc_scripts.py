@@ -129,11 +129,8 @@ def _checked(
     named = [arguments[i + 1] for i, option in enumerate(options[:-1]) if option in _PROJECT]
     if not named or (config := (folder / named[0]).resolve()).is_dir():
         return None
-    if builds or "--noemit" in options or _removed(arguments, folder, after):
-        return config
-    if _emits_nothing(config):
-        return config
-    return None
+    checks = "--noemit" in options or _removed(arguments, folder, after)
+    return config if builds or checks or _emits_nothing(config) else None
 
 
 # Commands that delete the paths they are given (`rimraf`, `rm -rf`, `shx rm -rf`, `del`)

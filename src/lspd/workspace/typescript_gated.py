@@ -96,12 +96,12 @@ def _checked_elsewhere(config: Path, named: set[Path]) -> bool:
     )
 
 
-def editors_note(alone: int) -> str:
+def editors_note(alone: int, unreadable: str | None = None) -> str:
     """The note of an editor's tsconfig (`gate_configs`), `alone` of its files in no gate
-    program."""
+    program; one TypeScript cannot read says why (`unreadable`)."""
+    editors = "not checked: no script runs tsc on it (an editor's tsconfig)"
+    if unreadable is not None:
+        return f"{editors}; {unreadable}"
     if not alone:
         return "no script runs tsc on it: its files are a gate program's"
-    return (
-        "not checked: no script runs tsc on it (an editor's tsconfig), and no program of the "
-        f"gate holds {alone} of its file(s)"
-    )
+    return f"{editors}, and no program of the gate holds {alone} of its file(s)"

@@ -258,10 +258,7 @@ def _noted(
     if tsconfig.unreadable is not None:
         if gated:
             raise InvalidInput(tsconfig.unreadable)
-        return (
-            f"not checked: no script runs tsc on it (an editor's tsconfig); {tsconfig.unreadable}",
-            (),
-        )
+        return editors_note(0, tsconfig.unreadable), ()
     if not gated:
         return editors_note(len([p for p in chosen if p not in held])), ()
     return note, chosen
