@@ -18,6 +18,7 @@ from lspd.engine import config_stops
 from lspd.engine.config_stops import files_named, parsing
 from lspd.engine.results import FileResult
 from lspd.ops import check as check_ops
+from lspd.ops import file_diagnostics
 from lspd.ops.check import check_all
 from lspd.ops.checked import Checked, stop_line
 from lspd.ops.progressive_kept import stop_said
@@ -215,3 +216,28 @@ def test_the_files_a_tsconfig_inherits_are_tscs(tmp_path: Path, layout: str) -> 
     for name in ("x.ts", "y.ts"):
         expected = [config] if name == named else []
         assert files_named([config], {root / name}) == expected
+
+
+def test_an_editors_configuration_errors_are_no_gates_on_typescript_7(tmp_path: Path) -> None:
+    """vue-router's shape: its `tsgo --build tsconfig.json` checks the root's program; its
+    e2e/tsconfig.json, which no script runs, holds a removed option (TS5108). The warm
+    check asked TypeScript 7's session of that folder for its configuration's errors, and
+    said them (and its program's) where the one-shot check and the gate say none."""
+    compiler = {**CONFIG["compilerOptions"], "types": []}
+    e2e = {**compiler, "moduleResolution": "node10", "module": "commonjs"}
+    files = {
+        "package.json": json.dumps({"scripts": {"test:types": "tsc --build tsconfig.json"}}),
+        "tsconfig.json": json.dumps({"compilerOptions": compiler, "include": ["src"]}),
+        "src/a.ts": "export const one = 1;\n",
+        "e2e/tsconfig.json": json.dumps({"compilerOptions": e2e}, indent=2) + "\n",
+        "e2e/t.ts": 'import { one } from "../src/a";\nexport const two: number = one;\n',
+    }
+    root = typescript_committed(tmp_path / "ts7", files, "7.0.2")
+    assert _truth(root) == set()  # the gate
+    editors = own_tsc(root, "-p", "e2e", "--noEmit", "--pretty", "false")
+    assert "e2e/tsconfig.json(7," in editors and "TS5108" in editors  # the editor's
+    assert (_said(answer(root, check_all)), answer(root, check_all).stopped) == (set(), [])
+    for warm in warm_root(root, tmp_path / "logs", watch=True):
+        warm.run(file_diagnostics.diagnostics(warm.ws, "e2e/t.ts"))  # its folder served
+        checked = warm.run(check_all(warm.ws))
+        assert (_said(checked), checked.stopped) == (set(), [])

@@ -28,23 +28,29 @@ Found = tuple[Path, str | None]  # a project's node_modules/typescript and its v
 def asked(ws: Workspace) -> list[Asked]:
     """Each configuration `config_results` asks, with its tsc, server and toolchain."""
     found: dict[Path, Asked] = {}
+    # the scope the check began with (none made: a check of paths or of every file); an
+    # editor's configuration: tsc's errors of it no gate says (preact-signals'
+    # docs/tsconfig.json's TS5089, its `jsx` against the root's jsxFactory; vue-router's
+    # e2e/tsconfig.json's TS5108, a TypeScript 7 session's folder)
+    projects = scope.projects if (scope := last_scope(ws)) is not None else ()
+    editors = {p.project / Path(p.config or "").name for p in projects if not p.gated}
     for session in list(ws.sessions.values()):
         command = session.definition.resolved_command()
         if session.name != NATIVE or session.definition.unavailable or "--lsp" not in command:
             continue
         for folder in session.folders:
-            if config := next((folder / n for n in CONFIGS if (folder / n).is_file()), None):
+            config = next((folder / n for n in CONFIGS if (folder / n).is_file()), None)
+            if config is not None and config not in editors:
                 tsc = command[: command.index("--lsp")]
                 found.setdefault(config, (config, tsc, session.name, session.toolchain))
     typescript = _typescripts(ws.root)
-    # the scope the check began with (none made: a check of paths or of every file)
-    for project in scope.projects if (scope := last_scope(ws)) is not None else ():
+    for project in projects:
         # labelled as shown (packages/p1/tsconfig.json): a root's alone was asked before
         config = project.project / Path(project.config or "").name
         if project.language != "typescript" or config.name not in CONFIGS or config in found:
             continue
-        if not project.gated:  # an editor's: tsc's errors of it no gate says (preact-signals'
-            continue  # docs/tsconfig.json's TS5089, its `jsx` against the root's jsxFactory)
+        if not project.gated:
+            continue
         if project.config != ws.display(config):
             continue
         package, version = typescript(project.project) or (None, None)
