@@ -40,6 +40,17 @@ def test_another_toolchain_is_named_by_its_label(tmp_path: Path) -> None:
     )
 
 
+def test_a_server_no_longer_answering_is_said_gone(tmp_path: Path) -> None:
+    """vue-router's daemon restarted with one TypeScript 7 session fewer: the note said
+    "(typescript 7.0.0-dev, project -> )"."""
+    ts7 = "typescript 7.0.2, project"
+    was = state("a", {("typescript-native", ts7), ("typescript-native#2", ts7 + " 2")})
+    now = state("b", {("typescript-native", ts7)})
+    assert asyncio.run(retooled(was, now, tmp_path)) == (
+        f"; the toolchain changed since its result was made ({ts7} 2 -> none): checked again by it"
+    )
+
+
 def test_the_refusal_names_every_configuration_to_put_back(tmp_path: Path) -> None:
     """Five tsconfigs edited: the refusal says to put them back, and names all five (it
     named the first 3: put back, the other two still refused); past 8, how many more."""

@@ -30,7 +30,12 @@ async def retooled(was: KeptState | None, now: KeptState, folder: Path) -> str:
         gone = ", ".join(sorted({name for name, _ in was.servers - now.servers}))
         came = ", ".join(sorted({name for name, _ in now.servers - was.servers}))
     # the same labels: lspd's servers.toml, or an environment's packages or .pth files
-    moved = f"{gone} -> {came}" if gone or came else "lspd's own servers, or the environment's"
+    # (a server no longer answering: `-> none`, not an empty side)
+    moved = (
+        f"{gone or 'none'} -> {came or 'none'}"
+        if gone or came
+        else "lspd's own servers, or the environment's"
+    )
     return f"; the toolchain changed since its result was made ({moved}): checked again by it"
 
 
