@@ -181,3 +181,20 @@ def test_a_relative_import_not_found_gets_no_npm_install_hint(tmp_path: Path) ->
     (root / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
     again = answer(root, lambda ws: diagnostics(ws, "src/b.ts"))
     assert again.environment is not None and "; run `pnpm install` in the" in again.environment
+
+
+def test_classic_module_resolution_is_said_not_an_install(tmp_path: Path) -> None:
+    """hotscript's `module: ESNext` without `moduleResolution`: TypeScript resolves imports
+    the classic way, in no node_modules (TS2792); the hint said to run `npm install` where
+    everything was installed."""
+    root = typescript_committed(
+        tmp_path / "p",
+        {
+            "tsconfig.json": '{"compilerOptions": {"module": "esnext"}, "include": ["src"]}',
+            "src/c.ts": 'import { x } from "installed";\nexport const y = x;\n',
+        },
+    )
+    c = answer(root, lambda ws: diagnostics(ws, "src/c.ts"))
+    assert [(d.line, d.code) for d in c.diagnostics] == [(1, "2792")]
+    assert c.environment is not None
+    assert "(TS2792: `classic`" in c.environment and "installing changes nothing" in c.environment

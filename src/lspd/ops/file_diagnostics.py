@@ -342,6 +342,9 @@ def make_result(
 
 # Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).
 _UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
+# TypeScript's "did you mean to set the 'moduleResolution' option": classic resolution
+# (hotscript's `module: ESNext`) looks in no node_modules; an install resolves nothing
+_CLASSIC = "2792"
 # A relative specifier that did not resolve names a file not there: no install brings it.
 _RELATIVE = re.compile(r"Cannot find module ['`\"]\.{0,2}/")
 
@@ -363,6 +366,15 @@ def environment_hint(
     if not unresolved:
         return None
     used = toolchain or "the server's default"
+    if used.startswith("typescript") and all(
+        d.code == _CLASSIC for d in items if "Cannot find module" in d.message
+    ):
+        return (
+            f"imports did not resolve with {used} under the configuration's module resolution "
+            "(TS2792: `classic`, what `module` ES2015 or later without `moduleResolution` "
+            "means, finds no package in node_modules); tsc says the same: installing changes "
+            "nothing, a `moduleResolution` (`bundler`, `node16`) does"
+        )
     if used.startswith("typescript"):
         return (
             f"imports did not resolve with {used}; run `{installer(root)} install` in the "
