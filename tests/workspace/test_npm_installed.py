@@ -99,6 +99,9 @@ def test_what_makes_a_package_installed(tmp_path: Path) -> None:
     assert uninstalled(root / "tsconfig.json", root) is None  # the root: its own install
     (root / "package.json").unlink()  # docs/demo is the repository's own project now
     assert uninstalled(root / "docs/demo/src/deep/tsconfig.json", root) is None
+    # in a Python project (strawberry's e2e/, a bun project never installed): not checked
+    deep = root / "docs/demo/src/deep/tsconfig.json"
+    assert uninstalled(deep, root, python=True) == root / "docs/demo"
 
 
 def test_a_workspace_of_its_own_package_alone_names_no_other(tmp_path: Path) -> None:

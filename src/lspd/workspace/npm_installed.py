@@ -43,9 +43,12 @@ _OTHERS_MADE = (".package-lock.json", ".yarn-integrity", ".yarn-state.yml")
 _DECLARED = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 
 
-def uninstalled(config: Path, root: Path) -> Path | None:
+def uninstalled(config: Path, root: Path, python: bool = False) -> Path | None:
     """The package folder holding the tsconfig `config` (below `root`) where its dependencies
-    are not installed (above); None where they are, or no package holds it."""
+    are not installed (above); None where they are, or no package holds it. A package no
+    other encloses is the repository's own, checked as the root's is, unless the repository
+    is a Python project (`python`): strawberry's e2e/, a bun project never installed, said
+    "tsc stopped" (its `types` not found) with 0 errors."""
     package = package_of(config.parent, root)
     if package is None or package == root or (package / "node_modules").exists():
         return None
@@ -59,7 +62,7 @@ def uninstalled(config: Path, root: Path) -> Path | None:
         enclosed = enclosed or (above / PACKAGE).is_file()
         if above == root:
             break
-    return package if enclosed else None
+    return package if enclosed or python else None
 
 
 def deciding(config: Path, root: Path) -> list[Path]:

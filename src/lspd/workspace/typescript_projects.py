@@ -56,7 +56,7 @@ def typescript_projects(
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
     scripted = _scripted(ws, found, read)
     found += scripted
-    unready = {c: package for c in found if (package := uninstalled(c, ws.root)) is not None}
+    unready = {c: at for c in found if (at := uninstalled(c, ws.root, python)) is not None}
     if _plug_n_play(ws.root):  # no node_modules: no import resolves as `yarn tsc` resolves it
         unready = dict.fromkeys(found, ws.root)
         read += [ws.root / ".pnp.cjs", ws.root / "node_modules"]  # a linker changed: again
