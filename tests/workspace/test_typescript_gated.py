@@ -350,3 +350,51 @@ def test_a_jsconfig_no_script_runs_beside_the_one_a_script_runs_is_an_editors(
     assert tsc(root, "-p", "jsconfig-lint.json") == []  # the gate
     assert tsc(root, "-p", "jsconfig.json") == ["src/a.js(2,26): TS2339"]  # the editor's
     assert said(root) == []
+
+
+@pytest.mark.parametrize(
+    ("files", "said_at"),
+    [
+        (
+            {  # pinia: packages/pinia has no tsconfig.json, its script runs test-dts'
+                "packages/lib/package.json": json.dumps(
+                    {"scripts": {"test:dts": "tsc -p ./test-dts/tsconfig.json"}}
+                ),
+                "packages/lib/test-dts/tsconfig.json": (
+                    f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["."]}}'
+                ),
+                "packages/lib/test-dts/a.test-d.ts": 'export const bad: number = "x";\n',
+            },
+            "packages/lib/test-dts/a.test-d.ts",
+        ),
+        (
+            {  # a Vue package: `vue-tsc --noEmit` checks its own tsconfig.json
+                "packages/app/package.json": json.dumps(
+                    {"scripts": {"type-check": "vue-tsc --noEmit"}}
+                ),
+                "packages/app/tsconfig.json": (
+                    f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}'
+                ),
+                "packages/app/src/main.ts": 'export const bad: number = "x";\n',
+            },
+            "packages/app/src/main.ts",
+        ),
+    ],
+    ids=["script of a package.json above it", "vue-tsc"],
+)
+def test_a_tsconfig_a_package_above_or_vue_tsc_runs_stays_the_gates(
+    tmp_path: Path, files: dict[str, str], said_at: str
+) -> None:
+    """A root building its own (`tsc -b`) makes a tsconfig.json below it no script runs an
+    editor's; one a package.json above it names (pinia's `tsc -p ./test-dts/tsconfig.json`,
+    in a folder without a tsconfig.json), or a package's vue-tsc checks, is the gate's."""
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"workspaces": ["packages/*"], "scripts": {"t": "tsc -b"}}),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+            "src/index.ts": "export const one = 1;\n",
+            **files,
+        },
+    )
+    assert said(root) == [(said_at, 1, "2322")]

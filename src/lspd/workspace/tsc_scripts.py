@@ -286,8 +286,10 @@ def scripts_name_checker(package: Path) -> bool:
 
 
 def runs_tsc(package: Path) -> bool:
-    """Whether a script of the package.json at `package` runs tsc."""
-    return any(tool_at(words) is not None for words in package_commands(package))
+    """Whether a script of the package.json at `package` runs tsc (tsgo, vue-tsc: a
+    package's `"type-check": "vue-tsc --noEmit"` checks its tsconfig.json)."""
+    tools = (*TSC, "vue-tsc")
+    return any(tool_at(words, tools) is not None for words in package_commands(package))
 
 
 def checks_own(package: Path) -> bool:

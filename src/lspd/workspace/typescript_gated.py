@@ -47,7 +47,10 @@ def gate_configs(
     root_checks = root in checking  # (its tsconfig.json's folder)
     texts = outside_texts(root)
     outside = checks_outside(root, texts)
-    named = named_configs([root / PACKAGE, *{c.parent / PACKAGE for c in found}])
+    # every package.json from a configuration up: pinia's packages/pinia runs `tsc -p
+    # ./test-dts/tsconfig.json` and holds no tsconfig.json of its own
+    above = {d for c in found for d in (c.parent, *c.parent.parents) if root in (d, *d.parents)}
+    named = named_configs([root / PACKAGE, *sorted(d / PACKAGE for d in above)])
     named |= named_outside(root, texts)  # a workflow's `npx tsc -p test`
     elsewhere = set() if outside else {c for c in tsconfigs if _checked_elsewhere(c, named)}
     if not elsewhere and (not checking or (not root_checks and outside)):
