@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 from lspd.workspace.files import read_text
@@ -59,13 +60,21 @@ def _checked_by(package: Path, builds: bool = False) -> list[Path]:
     as no other program's)."""
     found = []
     for script in _scripts(package):
-        here = package.parent  # `cd test && tsc --noEmit -p tsconfig.types.json`: test's
-        for i, words in enumerate(script):
-            if len(words) == 2 and words[0] == "cd":
-                here = (here / words[1]).resolve()
+        # `cd test && tsc --noEmit -p tsconfig.types.json`: test's
+        for i, (words, here) in enumerate(_located(script, package.parent)):
             config = _checked(words, here, script[i + 1 :], builds)
             found += [] if config is None else [config]
     return found
+
+
+def _located(script: list[list[str]], folder: Path) -> Iterator[tuple[list[str], Path]]:
+    """Each command of a script run in `folder`, with the folder it runs in: `cd FOLDER`
+    moves the commands after it."""
+    here = folder
+    for words in script:
+        if len(words) == 2 and words[0] == "cd":
+            here = (here / words[1]).resolve()
+        yield words, here
 
 
 _BUILD = ("-b", "--build")
@@ -184,10 +193,7 @@ def _named_in(script: list[list[str]], folder: Path) -> set[Path]:
     """The configurations one script's commands (run in `folder`) give tsc: `-p`, `-b`, and
     a folder's tsconfig.json after `cd FOLDER`."""
     named: set[Path] = set()
-    here = folder  # `cd __tests__ && tsc`: that folder's tsconfig.json
-    for words in script:
-        if len(words) == 2 and words[0] == "cd":
-            here = (here / words[1]).resolve()
+    for words, here in _located(script, folder):  # `cd __tests__ && tsc`: its tsconfig.json
         if (at := tool_at(words)) is None:
             continue
         arguments = words[at + 1 :]
