@@ -72,11 +72,12 @@ def test_the_gate_is_what_the_pre_commit_mypy_hooks_pass_mypy(tmp_path: Path) ->
     assert cli_errors(root, "--python-version=3.12", "scripts/gen.py") == []  # its own hook
     truth = sorted((f, line, code) for f, line, _, code, _ in cli_errors(root, *PASSED))
     assert truth == [("app/main.py", 1, "assignment"), ("tests/test_main.py", 1, "assignment")]
-    assert _found(root) == truth
+    assert _found(root) == truth  # scripts/gen.py: its own hook's run, 3.12's, says none
     checked = answer(root, workspace_diagnostics)
     [scope] = checked.scope
     note = "no `files`: those .pre-commit-config.yaml's mypy hook passes mypy"
-    assert (scope.files, scope.note) == (3, note)
+    note += "; mypy run again with --python-version=3.12, as the gate runs it"
+    assert (scope.files, scope.note) == (4, note)
 
     # the hook now leaves tests/ out too: chosen again
     (root / ".pre-commit-config.yaml").write_text(PRECOMMIT.replace("^(docs/", "^(tests/.*|docs/"))
@@ -377,27 +378,33 @@ def test_a_hook_running_mypy_as_configured_gives_it_its_options(tmp_path: Path) 
     assert _found(root) == []  # as configured, no option
 
 
-def test_hooks_of_different_options_each_run_as_configured_take_the_first(
+def test_hooks_of_different_options_each_run_as_configured_are_each_a_run(
     tmp_path: Path,
 ) -> None:
     """multidict's two hooks, `--python-version=3.13` then `=3.11`, each passing no file
     names: none was taken, mypy ran on the interpreter's version (neither hook's run; a
-    3.13-only error unsaid). The first is one of the gate's runs: its errors are said; the
-    second's alone are not (one run per option set is not made)."""
+    3.13-only error unsaid); then the first alone, its 3.11-only error unsaid. Each is one of
+    the gate's runs, its own dmypy: the errors of both are said. A third hook of the same
+    options adds no run; one dropped leaves one."""
     branches = (
         "import sys\n\nif sys.version_info >= (3, 13):\n    x: int = 'a'\nelse:\n    y: int = 'b'\n"
     )
     root = project(tmp_path / "p", {"mypy.ini": "[mypy]\nfiles = app\n", "app/v.py": branches})
     hooks = "".join(
         f"    - id: mypy\n      pass_filenames: false\n      args: [--python-version={v}]\n"
-        for v in ("3.13", "3.11")
+        for v in ("3.13", "3.11", "3.13")
     )
     (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{hooks}")
     first = sorted((f, n, code) for f, n, _, code, _ in cli_errors(root, "--python-version=3.13"))
-    assert first == [("app/v.py", 4, "assignment")]
-    assert _found(root) == first
+    second = sorted((f, n, code) for f, n, _, code, _ in cli_errors(root, "--python-version=3.11"))
+    assert (first, second) == ([("app/v.py", 4, "assignment")], [("app/v.py", 6, "assignment")])
+    assert _found(root) == [*first, *second]
     [scope] = answer(root, workspace_diagnostics).scope
-    assert scope.note == "files = app (with --python-version=3.13)"
+    again = "; mypy run again with --python-version=3.11, as the gate runs it"
+    assert scope.note == "files = app (with --python-version=3.13)" + again
+    one = "".join(hooks.splitlines(keepends=True)[:3])
+    (root / ".pre-commit-config.yaml").write_text(f"repos:\n- repo: local\n  hooks:\n{one}")
+    assert _found(root) == first
 
 
 def test_a_hook_passing_file_names_gives_mypy_no_exclude(tmp_path: Path) -> None:

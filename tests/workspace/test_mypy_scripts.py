@@ -13,7 +13,12 @@ import pytest
 
 from lspd.errors import InvalidInput, ServerError
 from lspd.ops.check import workspace_diagnostics
-from lspd.workspace.mypy_scripts import ScriptMypy, script_configured, script_targets
+from lspd.workspace.mypy_scripts import (
+    ScriptMypy,
+    script_configured,
+    script_runs,
+    script_targets,
+)
 from tests.conftest import answer
 from tests.ops.test_mypy_held_files import mypy_113
 from tests.workspace.mypy_env import cli_errors, mypy_ran, project
@@ -273,14 +278,16 @@ def test_a_command_naming_another_configuration_is_another_run(tmp_path: Path) -
     assert script_targets(tmp_path) == ScriptMypy("Makefile", ("app",), ())
 
 
-def test_the_commands_giving_the_first_ones_options_are_the_gate(tmp_path: Path) -> None:
-    """`mypy tests` beside `mypy --strict app` is not checked with --strict: left out."""
+def test_the_commands_giving_the_first_ones_options_are_its_run(tmp_path: Path) -> None:
+    """`mypy docs` beside `mypy --strict app` is not checked with --strict: another run."""
     for folder in ("app", "tests", "docs"):
         (tmp_path / folder).mkdir()
     (tmp_path / "Makefile").write_text(
         "lint:\n\tmypy --strict app\n\tmypy docs\n\tmypy --strict tests\n"
     )
     assert script_targets(tmp_path) == ScriptMypy("Makefile", APP_TESTS, ("--strict",))
+    docs = ScriptMypy("Makefile", ("docs",), ())
+    assert script_runs(tmp_path) == [ScriptMypy("Makefile", APP_TESTS, ("--strict",)), docs]
 
 
 STRICT = {

@@ -34,7 +34,8 @@ from lspd.workspace.mypy_mirror import (
     mypy_sees,
     package_base,
 )
-from lspd.workspace.mypy_scope import mypy_python, mypy_scopes
+from lspd.workspace.mypy_reach import mypy_python
+from lspd.workspace.mypy_scope import MypyScope, mypy_scopes
 from lspd.workspace.python_links import copy_link, linked, named_through
 from lspd.workspace.toolchain import find_python
 
@@ -64,9 +65,10 @@ class MypyRun:
         return path in self._files
 
 
-def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
-    """The project's dmypy, one per project and environment (kept by the pool, which stops
-    it with the servers). lspd.toml's `python` is its path from the root, anywhere (as
+def daemon_of(ws: Workspace, project: MypyProject, run: int = 0) -> Dmypy:
+    """The project's dmypy, one per project, environment and run of the gate's mypy (`run`:
+    0 the first, each other with other options: `mypy_runs`), kept by the pool, which stops
+    it with the servers. lspd.toml's `python` is its path from the root, anywhere (as
     `retool.settings_of` reads it: a venv's `bin/python`, a symlink, or `../shared-env`)."""
     found = find_python(project.directory, ws.root, configured_python(ws))
     if found is None:
@@ -75,11 +77,11 @@ def daemon_of(ws: Workspace, project: MypyProject) -> Dmypy:
             f"mypy judges {ws.display(project.directory)}, but no Python was found: "
             "create the project's .venv with mypy in it, or set python in lspd.toml",
         )
-    key = (project.directory, found[0])
-    daemons: dict[tuple[Path, Path], Dmypy] = ws.pool.mypy
+    key = (project.directory, found[0], run)
+    daemons: dict[tuple[Path, Path, int], Dmypy] = ws.pool.mypy
     if key not in daemons:
         base = package_base(project.directory, project.config)
-        daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root), base)
+        daemons[key] = Dmypy(project.directory, found[0], state_dir(ws.root), base, run)
         # mypy's forking holder (`mypy_fork`) only where questions follow: a daemon's
         # workspace follows the files; a one-shot call's asks once.
         daemons[key].forks.lasting = lambda: ws.watching
@@ -153,22 +155,27 @@ def _scoped(
     ):
         read = tuple((p, was) for p, was in scope.read if p not in texts)  # the disk's, read
         imports, note = dict(scope.imports), scope.note or ""
-        if scope.configured:  # mypy as its configuration's `files` say, with the gate's options
-            return _Scoped(list(scope.files), list(scope.options) or None, read, imports, note)
-        walked = set(python)  # not a module git ignores mypy follows into: no target
-        targeted = [p for p in scope.files if p in walked]
-        # by their names through symlinked folders too, as `mypy .` walks into them
-        targeted += named_through(project.directory, targeted)
-        # followed into under another name than its file's as a source (`scripts.tool`, not
-        # `tool`): no target, mypy reaches it through its importer (`follow_imports` normal)
-        renamed = dict(scope.renamed)
-        relative = [
-            p.relative_to(project.directory).as_posix() for p in targeted if p not in renamed
-        ]
-        targets = list(scope.packages) or relative
-        return _Scoped(list(scope.files), [*scope.options, *targets], read, imports, note)
+        more = [_targets(project, run, python) for run in scope.more]
+        files = list(scope.every_file)
+        return _Scoped(files, _targets(project, scope, python), read, imports, note, (*more,))
     inside = sorted(p for p in python if project.directory in p.parents)  # lspd.toml chose it
     return _Scoped(inside, [p.relative_to(project.directory).as_posix() for p in inside], (), {})
+
+
+def _targets(project: MypyProject, scope: MypyScope, python: list[Path]) -> list[str] | None:
+    """The arguments one run of the gate's mypy is given (`scope`'s): None for its
+    configuration's `files` alone (mypy reads them itself), else its options and targets."""
+    if scope.configured:  # mypy as its configuration's `files` say, with the gate's options
+        return list(scope.options) or None
+    walked = set(python)  # not a module git ignores mypy follows into: no target
+    targeted = [p for p in scope.files if p in walked]
+    # by their names through symlinked folders too, as `mypy .` walks into them
+    targeted += named_through(project.directory, targeted)
+    # followed into under another name than its file's as a source (`scripts.tool`, not
+    # `tool`): no target, mypy reaches it through its importer (`follow_imports` normal)
+    renamed = dict(scope.renamed)
+    relative = [p.relative_to(project.directory).as_posix() for p in targeted if p not in renamed]
+    return [*scope.options, *(list(scope.packages) or relative)]
 
 
 # `project_files` by the project (its configuration and checkers as read), lspd.toml's
@@ -189,6 +196,7 @@ class _Scoped(NamedTuple):
     read: Stamped  # the disk's files whose imports were read, stamped
     imports: dict[Path, ImportsRead]  # what was read of them
     note: str = ""  # what chose the files (a refusal says it: `mypy_layout`)
+    more: tuple[list[str] | None, ...] = ()  # the arguments of the gate's other runs (`mypy_runs`)
 
 
 _Chosen = tuple[str, bool, Path, Path | None]  # checker choice, restricted, root, python
@@ -221,23 +229,42 @@ async def run_mypy(
     base = package_base(project.directory, project.config)
     sees = daemon.sees if daemon.sees.directory == base else Sees(base)
     python = held_python(await asyncio.to_thread(python_files, ws), texts or {}, ws.root)
-    files, targets = project_files(ws, project, python, texts)
+    known = _scope(ws, project, python, texts)
     walked = set(python)  # a module git ignores mypy follows into: no watcher sees its edits
-    ws.follow(p for p in files if p not in walked)
-    run = MypyRun(project, files, python=python)
+    ws.follow(p for p in known.files if p not in walked)
+    run = MypyRun(project, list(known.files), python=python)
     held = await asyncio.to_thread(_held, project, sees, texts or {}, base)
-    output = await daemon.check(targets or [], held, _outside(ws, base), sees)
-    run.once = output.once
-    for error in parse(output, project.directory, daemon.mirror.directory, base):
-        run.errors.setdefault(error.path, []).append(error)
-    # mypy run once exits 2 at a blocker (exact); dmypy's update says nothing of it
-    blocked_update = not output.once and await blocked(run.errors, held, base, daemon.interpreter)
-    run.stopped = output.status == 2 or blocked_update
-    if run.stopped:  # where: the files whose errors block it (not another's type: ignore)
-        run.blocking = await blocking(run.errors, held, base, daemon.interpreter)
+    daemons = [daemon, *(daemon_of(ws, project, n) for n in range(1, len(known.more) + 1))]
+    asked = [known.targets, *known.more]
+    outside = _outside(ws, base)
+    each_run = zip(daemons, asked, strict=True)
+    outputs = await asyncio.gather(*(d.check(t or [], held, outside, sees) for d, t in each_run))
+    for each, output in zip(daemons, outputs, strict=True):
+        errors: dict[Path, list[MypyError]] = {}
+        for error in parse(output, project.directory, each.mirror.directory, base):
+            errors.setdefault(error.path, []).append(error)
+        # mypy run once exits 2 at a blocker (exact); dmypy's update says nothing of it
+        blocked_update = not output.once and await blocked(errors, held, base, each.interpreter)
+        stopped = output.status == 2 or blocked_update
+        if stopped:  # where: the files whose errors block it (not another's type: ignore)
+            run.blocking |= await blocking(errors, held, base, each.interpreter)
+        run.once, run.stopped = run.once or output.once, run.stopped or stopped
+        _joined(run.errors, errors)
     if run.stopped:  # at two files of one module name: the configuration's to settle
         refuse_layout(ws, project.config, run.errors, lambda: _chose(ws, project, python, texts))
     return run
+
+
+def _joined(errors: dict[Path, list[MypyError]], more: dict[Path, list[MypyError]]) -> None:
+    """`more` (another run's errors) added to `errors`: each file's in order of place, an
+    error both runs report said once."""
+    for path, found in more.items():
+        if path not in errors:
+            errors[path] = found
+            continue
+        known = set(errors[path])
+        errors[path] += [e for e in found if e not in known]
+        errors[path].sort(key=lambda e: (e.line, e.column))
 
 
 def _chose(

@@ -72,12 +72,14 @@ class Dmypy:
     """One project's dmypy, run by the project's interpreter, with lspd's status file."""
 
     def __init__(
-        self, project: Path, interpreter: Path, state: Path, base: Path | None = None
+        self, project: Path, interpreter: Path, state: Path, base: Path | None = None, run: int = 0
     ) -> None:
         self.project = project
         self.interpreter = interpreter
         key = hashlib.sha256(f"{project}\0{interpreter}".encode()).hexdigest()[:12]
-        self.state = state / "mypy" / f"{project.name or 'root'}-{key}"
+        # the gate's other runs of mypy (`mypy_runs`), each its own server, copy and caches
+        name = f"{project.name or 'root'}-{key}" + (f"-{run}" if run else "")
+        self.state = state / "mypy" / name
         self.status_file = self.state / "dmypy.json"
         self.log_file = self.state / "dmypy.log"
         self.version: tuple[int, ...] | None = None

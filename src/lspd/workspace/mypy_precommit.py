@@ -14,9 +14,9 @@ paths its entry and `args` name: those are taken, as a lint script's (`mypy_scri
 lspd runs the project's mypy with its configuration on the files chosen, and the hooks'
 options that change what mypy reports (`--strict`, `--python-version=3.10`:
 `mypy_scripts.checking_options`) where every hook taken gives the same: one mypy run holds
-one set. Where they differ, those with none are taken (black: its second hook, over one
-script with `--python-version=3.10 --strict`, is left out, its file the gate's only where
-another hook takes it); a hook with an option lspd does not know is never taken, nor one
+one set. Where they differ, those with none are taken, and each other set is a run of its
+own (`HookRun`, `mypy_runs`: black's second hook, over one script with
+`--python-version=3.10 --strict`); a hook with an option lspd does not know is never taken, nor one
 whose `--config-file` names another file than mypy reads by itself (`--config-file=
 pyproject.toml` is the file lspd reads too, where it holds mypy's table). Those only
 shaping the output, and `--ignore-missing-imports` (mirrors-mypy's default), are no such
@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import yaml
 
@@ -72,6 +73,16 @@ Regexes = tuple[re.Pattern[str], re.Pattern[str]]  # (files, exclude), pre-commi
 T = TypeVar("T")
 
 
+class HookRun(NamedTuple):
+    """Another run of mypy the hooks make, with other options than those of the run lspd
+    takes for them (multidict's two hooks, `--python-version=3.13` and `=3.11`): the gate's
+    too. Neither `hooks` nor `paths`: mypy run as its configuration says."""
+
+    options: tuple[str, ...]  # its options changing what mypy reports
+    hooks: tuple[Regexes, ...] = ()  # its hooks passing file names, each its pair
+    paths: tuple[str, ...] = ()  # the paths its hooks name (`pass_filenames: false`)
+
+
 @dataclass(frozen=True)
 class PrecommitMypy:
     """The mypy hooks of a pre-commit configuration: which files they pass mypy."""
@@ -89,13 +100,15 @@ class PrecommitMypy:
     # false`, no path named: yarl's `--python-version=3.11`); None where no hook does
     configured: tuple[str, ...] | None = None
     manual: bool = False  # its hooks are of the manual stage alone, nothing else running mypy
+    more: tuple[HookRun, ...] = ()  # its hooks' runs with other options, the gate's too
 
-    def takes(self, path: Path) -> bool:
-        """Whether a hook passes mypy `path` (under the configuration's folder)."""
+    def takes(self, path: Path, hooks: tuple[Regexes, ...] | None = None) -> bool:
+        """Whether a hook (of `hooks`, else of `self.hooks`) passes mypy `path` (under the
+        configuration's folder)."""
         name = path.relative_to(self.path.parent).as_posix()
         if not passes(self.top, name):
             return False
-        return any(passes(hook, name) for hook in self.hooks)
+        return any(passes(hook, name) for hook in (self.hooks if hooks is None else hooks))
 
     @property
     def label(self) -> str:
@@ -161,28 +174,40 @@ def _read(path: Path, run: list[dict[str, Any]], body: dict[str, Any]) -> Precom
     try:
         mypys = [hook for hook in run if _is_mypy(hook)]
         passing = [hook for hook in mypys if hook.get("pass_filenames", True) is not False]
-        given = [(hook, _options(_after(hook), path.parent)) for hook in passing]
-        taken, options = _alike([(hook, _named_files(o)) for hook, o in given])
+        given = [(hook, _named_files(_options(_after(hook), path.parent))) for hook in passing]
+        (taken, options), *more_passing = _groups(given) or [([], ())]
         options += _ignoring(taken)
         hooks = tuple(regexes(hook) for hook in taken)
         others = [(hook, _after(hook)) for hook in mypys if hook not in passing]
         runs = [(hook, named_paths(path.parent, a), _options(a, path.parent)) for hook, a in others]
-        ran_by, runs_options = _alike([(h, options) for h, paths, options in runs if paths])
+        paths = {id(hook): named for hook, named, _ in runs}
+        (ran_by, runs_options), *more_runs = _groups(
+            [(h, options) for h, named, options in runs if named]
+        ) or [([], ())]
         runs_options += _ignoring(ran_by)
-        ran = [paths for hook, paths, _ in runs if hook in ran_by]
-        bare = [(hook, options) for hook, paths, options in runs if not paths]
-        as_configured = _alike(bare)
-        configured = None
-        if any(o is not None for _, o in bare):
-            configured = as_configured[1] + _ignoring(as_configured[0])
+        ran = [paths[id(hook)] for hook in ran_by]
+        bare = _groups([(hook, options) for hook, named, options in runs if not named])
+        configured = None if not bare else bare[0][1] + _ignoring(bare[0][0])
+        more = [HookRun(o + _ignoring(h), hooks=tuple(map(regexes, h))) for h, o in more_passing]
+        more += [
+            HookRun(o + _ignoring(h), paths=_joined(paths[id(x)] for x in h)) for h, o in more_runs
+        ]
+        more += [HookRun(o + _ignoring(h)) for h, o in bare[1:]]
         top = regexes(body)
     except (re.error, TypeError):
         return None
-    named = tuple(dict.fromkeys(p for paths in ran for p in paths))
+    named = _joined(ran)
     if not (hooks or named or configured is not None):
         return None
     ignoring = any(_ignores_missing(hook) for hook in taken)
-    return PrecommitMypy(path, top, hooks, named, options, runs_options, ignoring, configured)
+    return PrecommitMypy(
+        path, top, hooks, named, options, runs_options, ignoring, configured, more=tuple(more)
+    )
+
+
+def _joined(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """Each path of `paths` once, in order."""
+    return tuple(dict.fromkeys(p for named in paths for p in named))
 
 
 def _ignoring(hooks: list[dict[str, Any]]) -> tuple[str, ...]:
@@ -243,18 +268,20 @@ def _found_anyway(words: list[str], folder: Path) -> list[str]:
     return rest if named and names_found(folder, named[-1]) else words
 
 
-def _alike(hooks: list[tuple[T, tuple[str, ...] | None]]) -> tuple[list[T], tuple[str, ...]]:
-    """The hooks (each as its caller holds it) one mypy run can stand for, and their
-    options: all, where they give the same; else those giving none; else the first, one of
-    the gate's runs (multidict's `--python-version=3.13` hook before its 3.11 one: none
-    taken, mypy ran on the interpreter's version, as neither hook, its 3.13-only errors
-    unsaid; one run per option set is not made)."""
-    known = [(hook, options) for hook, options in hooks if options is not None]
-    if len({options for _, options in known}) == 1:
-        return [hook for hook, _ in known], known[0][1]
-    if bare := [hook for hook, options in known if options == ()]:
-        return bare, ()
-    return ([known[0][0]], known[0][1]) if known else ([], ())
+def _groups(
+    hooks: list[tuple[T, tuple[str, ...] | None]],
+) -> list[tuple[list[T], tuple[str, ...]]]:
+    """The hooks (each as its caller holds it) by the run of mypy standing for them, one per
+    set of options, with those options: the hooks giving none first where some give other
+    options (black's second hook, over one script, `--python-version=3.10 --strict`), else
+    those giving the first's; a hook with an option lspd does not know (None) is in none."""
+    runs: dict[tuple[str, ...], list[T]] = {}
+    for hook, options in hooks:
+        if options is not None:
+            runs.setdefault(options, []).append(hook)
+    if () in runs:
+        runs = {(): runs.pop(()), **runs}
+    return [(found, options) for options, found in runs.items()]
 
 
 def _is_mypy(hook: dict[str, Any]) -> bool:

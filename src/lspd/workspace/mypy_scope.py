@@ -22,12 +22,11 @@ is none."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput
 from lspd.workspace.files import stamp
@@ -42,17 +41,15 @@ from lspd.workspace.mypy_config import (
     unconfigured_gate,
 )
 from lspd.workspace.mypy_config_read import names_found
-from lspd.workspace.mypy_follow import Reached, followed, module_of, unwalked
+from lspd.workspace.mypy_follow import module_of
 from lspd.workspace.mypy_imports import ImportsRead
-from lspd.workspace.mypy_installed import pth_folders
-from lspd.workspace.mypy_mirror import PYTHON, Sees
 from lspd.workspace.mypy_nested import run_elsewhere
 from lspd.workspace.mypy_packages import sections_packages
 from lspd.workspace.mypy_precommit import PrecommitMypy, precommit_mypy, precommit_paths
+from lspd.workspace.mypy_reach import reach, reach_note
+from lspd.workspace.mypy_runs import Choice, also_note, configured_more, hooked_more, scripted_more
 from lspd.workspace.mypy_scripts import script_configured, script_paths, script_targets
 from lspd.workspace.mypy_walk import named_by, named_files, walked
-from lspd.workspace.python_links import linked, real_place
-from lspd.workspace.toolchain import find_python
 from lspd.workspace.ty_config import label as ty_label
 
 if TYPE_CHECKING:
@@ -79,6 +76,14 @@ class MypyScope:
     ty_beside: bool = False  # ty judges beside mypy: the gate's files are ty's too
     # followed into under another module name than the file's as a source: given mypy by it
     renamed: tuple[tuple[Path, str], ...] = ()
+    more: tuple[MypyScope, ...] = ()  # the gate's other runs of mypy (`mypy_runs`)
+
+    @property
+    def every_file(self) -> tuple[Path, ...]:
+        """The files every run of the gate's mypy checks: the gate's."""
+        if not self.more:
+            return self.files
+        return tuple(sorted({*self.files, *(p for run in self.more for p in run.files)}))
 
 
 def mypy_scopes(
@@ -124,18 +129,39 @@ def mypy_scopes(
         if not inside:  # pip's tests/typing/pyproject.toml, for a `--config-file`: no project
             continue
         picked = _chosen_by(directory, config, inside)
-        chosen, note, packages, read_too, options, as_configured, named = picked
-        part = note != EVERY  # part of the project: mypy follows into the rest from them
-        chosen = walked(directory, chosen, config.exclude, config.path, options, named)
-        found, read, imports, renamed = _reach(
-            directory, config, chosen, inside, part, root, python, texts
-        )
-        note += "".join(f"; {line}" for line in _reach_note(directory, found, chosen))
-        read = (*read, *((path, stamp(path)) for path in read_too))
         label = config.label + (f" + {ty_label(directory)}" if choice.ty_beside else "")
-        kept = (packages, read, options, as_configured, imports)
-        scopes.append(MypyScope(directory, label, found, note, *kept, choice.ty_beside, renamed))
+        place = (directory, label, config, inside, root, python, texts, choice.ty_beside)
+        more = tuple(_scope_of(*place, c) for c in picked.more)
+        scope = _scope_of(*place, picked._replace(note=picked.note + also_note(picked.more)))
+        read = (*scope.read, *(r for m in more for r in m.read))
+        imports = (*scope.imports, *(i for m in more for i in m.imports))
+        scopes.append(replace(scope, read=read, imports=imports, more=more))
     return scopes
+
+
+def _scope_of(
+    directory: Path,
+    label: str,
+    config: MypyConfig,
+    inside: list[Path],
+    root: Path | None,
+    python: Path | None,
+    texts: Mapping[Path, str | None] | None,
+    ty_beside: bool,
+    picked: Choice,
+) -> MypyScope:
+    """The scope of one run of mypy pointed at what `picked` chose of `inside`: what it
+    walks of it (`mypy_walk`) and follows into from there (`mypy_reach`)."""
+    chosen, note, packages, read_too, options, as_configured, named, _ = picked
+    part = note != EVERY  # part of the project: mypy follows into the rest from them
+    chosen = walked(directory, chosen, config.exclude, config.path, options, named)
+    found, read, imports, renamed = reach(
+        directory, config, chosen, inside, part, root, python, texts
+    )
+    note += "".join(f"; {line}" for line in reach_note(directory, found, chosen))
+    read = (*read, *((path, stamp(path)) for path in read_too))
+    kept = (packages, read, options, as_configured, imports)
+    return MypyScope(directory, label, found, note, *kept, ty_beside, renamed)
 
 
 def _not_nested(
@@ -157,17 +183,7 @@ def _not_nested(
     return [p for p in inside if not nested(p.parent)]
 
 
-class _Choice(NamedTuple):
-    files: list[Path]  # of the project's walked Python files, those mypy is pointed at
-    note: str  # why: the scope's note
-    targets: tuple[str, ...]  # given mypy where they are not those files (the packages)
-    read: list[Path]  # the files read to choose (an edit of one chooses again)
-    options: tuple[str, ...] = ()  # a hook's or lint script's options changing what mypy says
-    configured: bool = False  # `files` alone: mypy run as its configuration says
-    named: frozenset[Path] = frozenset()  # the files it names itself: none left out
-
-
-def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choice:
+def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> Choice:
     """What mypy is pointed at of `inside`: `files` (with those the pre-commit mypy hooks
     pass it), else the pre-commit mypy hooks, the lint script (and its options), the
     packages, all."""
@@ -181,24 +197,27 @@ def _chosen_by(directory: Path, config: MypyConfig, inside: list[Path]) -> _Choi
         read += script_paths(directory)  # a script running mypy beside it, written later
         more, beside = _scripted_beside(directory, config, hook.options, inside, taken)
         chosen = [*taken, *more]
-        return _Choice(chosen, note + beside, (), read, hook.options, named=frozenset(chosen))
+        found = Choice(chosen, note + beside, (), read, hook.options, named=frozenset(chosen))
+        return hooked_more(hook, found, inside, directory)
     ran = () if hook is None or hook.path.parent != directory else hook.runs
     if hook is not None and ran and (chosen := named_by(directory, inside, ran)):
         note = f"no `files`: what {hook.label} runs mypy on: " + ", ".join(ran)
         note += _with(hook.runs_options)
         named = named_files(directory, chosen, ran)
-        return _Choice(chosen, note, ran, read, hook.runs_options, named=named)
+        found = Choice(chosen, note, ran, read, hook.runs_options, named=named)
+        return hooked_more(hook, found, inside, directory)
     read += script_paths(directory)  # a script running mypy, written later
     if (script := script_targets(directory)) is not None:
         note = f"no `files`: what {script.named} runs mypy on: " + ", ".join(script.paths)
         note += _with(script.options)
         chosen = named_by(directory, inside, script.paths)
         named = named_files(directory, chosen, script.paths)
-        return _Choice(chosen, note, script.paths, read, script.options, named=named)
+        found = Choice(chosen, note, script.paths, read, script.options, named=named)
+        return scripted_more(found, inside, directory)
     if packages := sections_packages(directory, config.mypy_path, config.modules, inside):
         note = "no `files`: the project's packages its sections name: " + ", ".join(packages)
-        return _Choice(named_by(directory, inside, packages), note, packages, read)
-    return _Choice(inside, EVERY, (), read)
+        return Choice(named_by(directory, inside, packages), note, packages, read)
+    return Choice(inside, EVERY, (), read)
 
 
 def _with_hooks(
@@ -207,7 +226,7 @@ def _with_hooks(
     hook: PrecommitMypy | None,
     inside: list[Path],
     read: list[Path],
-) -> _Choice:
+) -> Choice:
     """The configuration's `files`, and the files its pre-commit mypy hooks pass mypy
     beyond them (the hook's run ignores `files`: packaging's hook checks benchmarks/ and
     tasks/, its `files` name src, tests and noxfile.py, and an error there failed its CI
@@ -225,23 +244,26 @@ def _with_hooks(
     own = hook is not None and hook.path.parent == directory
     given = hook.configured if hook is not None and own else None
     read += script_paths(directory)  # a script running mypy as configured, written later
+    script = None
     if given is None and (script := script_configured(directory)) is not None:
         own_file = script.config is None or names_found(directory, script.config)
         given = script.options if own_file else None  # (another configuration: not read)
+        script = script if own_file else None
     given = given or ()  # the gate's run as configured gives options: so does lspd's
     note += _with(given)
+    found = Choice(chosen, note, (), read, given, True, named)
     if hook is None or not own:
-        return _Choice(chosen, note, (), read, given, True, named)
+        return configured_more(hook, script, found, directory)
     ignoring = hook.ignores_missing and IGNORING not in config.flags
     if _beyond(hook.options, config) or ignoring:
-        return _Choice(chosen, note, (), read, given, True, named)
+        return configured_more(hook, script, found, directory)
     more = [p for p in inside if hook.takes(p) and p not in taken]
     names = Counter(module_of(p, config, directory) for p in [*chosen, *more])
     more = [p for p in more if names[module_of(p, config, directory)] == 1]
     if not more or given:  # (one run: the hooks' options differ)
-        return _Choice(chosen, note, (), read, given, True, named)
+        return configured_more(hook, script, found, directory)
     note += f", and the {len(more)} more {hook.label} passes mypy"
-    return _Choice([*chosen, *more], note, (), read, named=named.union(more))
+    return Choice([*chosen, *more], note, (), read, named=named.union(more))
 
 
 def _scripted_beside(
@@ -278,70 +300,6 @@ def _with(options: tuple[str, ...]) -> str:
     return f" (with {' '.join(options)})" if options else ""
 
 
-def _reach(
-    directory: Path,
-    config: MypyConfig,
-    chosen: list[Path],
-    inside: list[Path],
-    part: bool,
-    root: Path | None,
-    python: Path | None,
-    texts: Mapping[Path, str | None] | None,
-) -> Reached:
-    """The files mypy reports of the project pointed at `chosen` (of `inside`, the walk's
-    Python files of it), the files whose imports chose that, with their stamps, what was
-    read of those imports (the disk's: a state's `texts` aside), and the modules followed
-    into under another name than their file's as a source (`Followed.renamed`): where
-    `files`, the packages or a pre-commit hook choose (`part`), what mypy follows into from
-    them (`exclude` aside);
-    from every file, the modules git ignores it follows into (the others are every file's
-    already)."""
-    ignored = _ignored(directory, inside, texts or {})
-    if not (config.files or part or ignored):
-        return Reached(tuple(sorted(chosen)), (), (), ())
-    folders = _folders(directory, mypy_python(directory, root, python))
-    renamed: dict[Path, str] = {}
-    if config.files or part:
-        seen = [*inside, *ignored]
-        reached, was, renamed = followed(directory, config, chosen, seen, folders, texts)
-        imports = list(was)
-    else:
-        more, imports, was = unwalked(directory, config, chosen, ignored, folders, texts)
-        reached = [*chosen, *more]
-    # an import added or dropped: made again (`mypy_imports.unmoved`)
-    stamped = tuple((p, stamp(p)) for p in imports)
-    return Reached(
-        tuple(sorted(reached)),
-        stamped,
-        tuple((p, i) for p, i in was.items() if p not in (texts or {})),
-        tuple(sorted(renamed.items())),
-    )
-
-
-def _ignored(directory: Path, inside: list[Path], texts: Mapping[Path, str | None]) -> list[Path]:
-    """The Python files under the project `directory` mypy reads that lspd's walk (`inside`)
-    left out: those git ignores (setuptools-scm's generated `_version.py`), which mypy
-    follows into as any other module (it reads no .gitignore), less those the state's
-    `texts` say are gone. Walked as the daemon's copy is (`mypy_mirror.Sees`: environments
-    and caches aside), again only when a directory of it changed."""
-    sees = _SEES.get(directory)
-    if sees is None:
-        sees = _SEES[directory] = Sees(directory)
-        while len(_SEES) > KEPT_SEES:
-            del _SEES[next(iter(_SEES))]
-    known = set(inside)
-    return [
-        p
-        for p in sees.files()
-        if p.suffix in PYTHON and p not in known and texts.get(p, "") is not None
-    ]
-
-
-# `_ignored`'s walk of each project (its `Sees`), the last few asked for.
-KEPT_SEES = 8
-_SEES: dict[Path, Sees] = {}
-
-
 def gate_mypy_scopes(
     ws: Workspace, directories: list[Path], files: list[Path], alone: bool = True
 ) -> list[MypyScope]:
@@ -355,42 +313,3 @@ def gate_mypy_scopes(
         return mypy_scopes(directories, files, configured, ws.restricted, alone, ws.root, python)
     except InvalidInput as exc:
         raise InvalidInput(str(exc).replace(f"{ws.root}/", "")) from None
-
-
-def mypy_python(directory: Path, root: Path | None, python: Path | None) -> Path | None:
-    """The interpreter lspd runs the mypy of the project at `directory` with, as
-    `mypy_check.daemon_of` finds it: lspd.toml's `python` (its path from the root), else an
-    environment in the project or the workspace's `root` (without one: the repository's top
-    holding the project), else `python3` on PATH; None when there is none."""
-    found = find_python(directory, root or _top(directory), python)
-    return None if found is None else found[0]
-
-
-def _folders(directory: Path, interpreter: Path | None) -> list[Path]:
-    """The folders inside the project the environment of `interpreter` (`mypy_python`'s)
-    puts on its `sys.path` through its `.pth` files (an editable install's `src/`): mypy
-    finds the project's modules there too."""
-    real = Path(os.path.realpath(directory))
-    found = []
-    for folder in pth_folders(interpreter) if interpreter is not None else []:
-        if folder == real or real in folder.parents:
-            found.append(directory / folder.relative_to(real))
-    return found
-
-
-def _top(directory: Path) -> Path:
-    """The top of the repository holding `directory` (where an environment of the
-    workspace's is looked for), else `directory`."""
-    for folder in (directory, *directory.parents):
-        if (folder / ".git").exists():
-            return folder
-    return directory
-
-
-def _reach_note(directory: Path, reached: Iterable[Path], chosen: list[Path]) -> list[str]:
-    """What the scope's note says of the files `followed` added."""
-    links = linked(directory)
-    added = len(
-        set(reached) - {directory / real_place(p.relative_to(directory), links) for p in chosen}
-    )
-    return [f"{added} more mypy follows into from them (their imports)"] if added else []

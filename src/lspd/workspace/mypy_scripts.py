@@ -9,11 +9,12 @@ task runners of pyproject.toml, hatch.toml, tox.toml and a justfile (`task_runne
 line a command; a variable set by a plain assignment in the same file is replaced by its
 value; the arguments after `mypy` up to the command's end that name a file or folder of the
 project are its targets, and those of its options that change what mypy reports (`--strict`,
-`--python-version 3.9`, `--exclude`: `checking_options`) are given mypy as the script gives them, so
-`mypy --strict app` is not judged by the configuration alone. The first file naming any is
-taken, with every command of it that gives the options its first gives (structlog's tox.ini:
-`mypy: mypy tests/typing` in one environment, `mypy: mypy src` in another; a tox command's
-factor condition and `{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names
+`--python-version 3.9`, `--exclude`: `checking_options`) are given mypy as the script gives
+them, so `mypy --strict app` is not judged by the configuration alone. The first file
+naming any is taken, with every command of it: one run of mypy per set of options
+(`script_runs`; structlog's tox.ini: `mypy: mypy tests/typing` in one environment, `mypy:
+mypy src` in another, one run; a tox command's factor condition and `{posargs:DEFAULT}`
+read as tox reads them). A module `-p`/`-m` names
 is its folder or file (at the top, under src/ or lib/). Not read: `--config-file` (lspd
 reads the project's own; where the project has none, a script naming another file than
 mypy finds by itself chooses no mypy: `mypy_unconfigured`), `--follow-imports` (dmypy's
@@ -107,17 +108,34 @@ class ScriptMypy(NamedTuple):
 def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> ScriptMypy | None:
     """The commands of the first of the project's scripts running mypy (or another of
     `tools`: pyright) on paths of it; None where none does."""
+    return next(iter(script_runs(directory, tools)), None)
+
+
+def script_runs(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> list[ScriptMypy]:
+    """The runs of the first of the project's scripts running mypy on paths of it, one per
+    set of options changing what it reports (returns' workflow: `mypy
+    --enable-error-code=unused-awaitable returns`, then `mypy docs tests`), the first
+    command's first; none where no script does."""
     for path in script_files(directory):
-        if (found := _command(directory, script_commands(path), tools)) is not None:
-            return ScriptMypy(path.relative_to(directory).as_posix(), *found)
-    return None
+        if found := _commands(directory, script_commands(path), tools):
+            return [ScriptMypy(path.relative_to(directory).as_posix(), *run) for run in found]
+    return []
 
 
 def script_configured(directory: Path) -> ScriptMypy | None:
     """The first command of the project's scripts running mypy on no target (on what its
     configuration's `files` name), with its options changing what mypy reports (`make
     types: mypy --python-version 3.11`); None where none does."""
+    return next(iter(configured_runs(directory)), None)
+
+
+def configured_runs(directory: Path) -> list[ScriptMypy]:
+    """The commands of the first of the project's scripts running mypy on no target, one
+    per set of options changing what it reports (trio's tox.ini: `mypy --platform linux`,
+    `--platform darwin`, `--platform win32`), the first first, each naming the
+    configuration the first names."""
     for path in script_files(directory):
+        found: dict[tuple[str, ...], ScriptMypy] = {}
         for words in script_commands(path):
             for index, word in enumerate(words):
                 if not commanded(words, index, RUNNERS) or word.rsplit("/", 1)[-1] != "mypy":
@@ -126,8 +144,13 @@ def script_configured(directory: Path) -> ScriptMypy | None:
                 if not _untargeted(after):
                     continue
                 named = path.relative_to(directory).as_posix()
-                return ScriptMypy(named, (), checking_options(after), _config_file(after))
-    return None
+                run = ScriptMypy(named, (), checking_options(after), _config_file(after))
+                first = next(iter(found.values()), run)
+                if run.config == first.config:  # (another configuration: not read)
+                    found.setdefault(run.options, run)
+        if found:
+            return list(found.values())
+    return []
 
 
 def _untargeted(words: list[str]) -> bool:
@@ -247,26 +270,30 @@ def _tox_line(line: str) -> str:
     return _TOX_SUBSTITUTION.sub(lambda m: _TOX_VALUES.get(m[1], m[2] or ""), line)
 
 
-def _command(
+def _commands(
     directory: Path, commands: Iterable[list[str]], tools: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[str, ...], str | None] | None:
-    """The project's paths the commands running mypy name (each giving the options and
-    `--config-file` the first gives: its gate is every one of them), the first's options
-    changing what mypy reports, and the configuration it names."""
-    found: dict[str, None] = {}
-    first: tuple[tuple[str, ...], str | None] | None = None
+) -> list[tuple[tuple[str, ...], tuple[str, ...], str | None]]:
+    """The runs of the commands running mypy on paths of the project, one per set of
+    options changing what it reports (an `--exclude` aside: which files a walk leaves, not
+    how mypy checks them), each naming the configuration the first names: their paths, the
+    options its first command gives, that configuration. The first command's run first."""
+    runs: dict[tuple[str, ...], tuple[dict[str, None], tuple[str, ...]]] = {}
+    config: str | None = None
     for words in commands:
         for index, word in enumerate(words):
             run = commanded(words, index, RUNNERS)  # a command, not `echo ... mypy`
             if not run or word.rsplit("/", 1)[-1] not in tools:
                 continue
             if paths := named_paths(directory, words[index + 1 :]):
-                given = (checking_options(words[index + 1 :]), _config_file(words[index + 1 :]))
-                first = given if first is None else first
-                # one run: the same options and configuration (an `--exclude` aside)
-                same = (unexcluded(given[0]), given[1]) == (unexcluded(first[0]), first[1])
-                found.update(dict.fromkeys(paths) if same else {})
-    return None if first is None else (tuple(found), *first)
+                options, named = (
+                    checking_options(words[index + 1 :]),
+                    _config_file(words[index + 1 :]),
+                )
+                config = named if not runs else config
+                if named == config:  # (another configuration: not read)
+                    found, _ = runs.setdefault(unexcluded(options), ({}, options))
+                    found.update(dict.fromkeys(paths))
+    return [(tuple(paths), options, config) for paths, options in runs.values()]
 
 
 def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:

@@ -63,9 +63,9 @@ class SessionPool:
         self.sessions: dict[Key, Session] = {}
         self.toolchains = Toolchains(root, config, restricted, self.definitions, self.sessions)
         self.projects = Projects(root, self.definitions, self.servers_by_language, ignore)
-        # The dmypy daemons of mypy-gated projects, by (project, interpreter): stopped with
+        # The dmypy daemons of mypy-gated projects, by (project, interpreter, run): stopped with
         # the servers (`engine.mypy_check`).
-        self.mypy: dict[tuple[Path, Path], Dmypy] = {}
+        self.mypy: dict[tuple[Path, Path, int], Dmypy] = {}
 
     def display(self, path: Path) -> str:
         """`path` as answers show it: relative to the root when inside it."""

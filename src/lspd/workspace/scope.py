@@ -346,7 +346,7 @@ def _both(
             f"basedpyright: {part.note}; mypy: {mypy_note} (nothing chose its own)",
             ((), ()),
         )
-    mypy = [p for p in mypys[0].files if ours(ws, p, "python")]
+    mypy = [p for p in mypys[0].every_file if ours(ws, p, "python")]
     union = tuple(sorted({*(p for p in chosen if part.judges(p)), *mypy}))
     return (
         union,
@@ -369,7 +369,7 @@ def _mypy_project(ws: Workspace, scope: MypyScope, python: list[Path]) -> Projec
     ty checks too (fastapi-cli: `mypy src tests` less tests/assets/, `ty check src tests`:
     tests/assets/ is ty's), of `python` (the walk's Python files)."""
     label = ("" if scope.directory == ws.root else f"{ws.display(scope.directory)}/") + scope.label
-    chosen, note = scope.files, scope.note
+    chosen, note = scope.every_file, scope.note
     if scope.ty_beside:
         inside = [p for p in python if scope.directory in p.parents]
         ty, ty_note = ty_files(scope.directory, inside)
