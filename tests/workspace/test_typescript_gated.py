@@ -398,3 +398,37 @@ def test_a_tsconfig_a_package_above_or_vue_tsc_runs_stays_the_gates(
         },
     )
     assert said(root) == [(said_at, 1, "2322")]
+
+
+def test_typescript_no_tsconfig_claims_is_unchecked_where_the_scripts_name_the_gate(
+    tmp_path: Path,
+) -> None:
+    """vue-router's scripts/release.ts: no tsconfig.json claims it, its root holds none, and
+    its package checks its own tsconfig.json (the one below it an editor's): nothing it runs
+    checks the script, which was checked with TypeScript's defaults (a TS7016 its gate never
+    says). Without an editor's configuration (what the scripts gate is not known), as before."""
+    program = f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}'
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": '{"private": true, "workspaces": ["packages/a"]}',
+            "scripts/release.ts": 'export const wrong: number = "a string";\n',
+            "packages/a/package.json": '{"name": "a", "scripts": {"check": "tsc --noEmit"}}',
+            "packages/a/tsconfig.json": program,
+            "packages/a/src/x.ts": "export const x = 1;\n",
+            "packages/a/e2e/tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}}}',
+            "packages/a/e2e/t.ts": "export const t = 1;\n",
+        },
+    )
+    checked = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert checked.diagnostics == []
+    [stray] = [s for s in checked.scope if s.project == "scripts"]
+    assert (stray.files, stray.note) == (0, _UNCLAIMED)
+    (root / "packages/a/e2e/tsconfig.json").unlink()  # every configuration the gate's
+    assert said(root) == [("scripts/release.ts", 1, "2322")]
+
+
+_UNCLAIMED = (
+    "not checked: TypeScript no tsconfig.json claims, where the scripts name the "
+    "configurations they check, so nothing the project runs checks it (`lspd check --all` does)"
+)

@@ -97,19 +97,26 @@ def typescript_projects(
     # of its typeRoots) is that program's, not one no configuration governs
     governed = {p.parent for p in found}
     loose = [p for p in files if p not in taken and not under(p, governed, ws.root)]
-    return projects + _loose(ws, [p for p in loose if p.suffix not in JAVASCRIPT], python, read)
+    known = len(gated) < len(tsconfigs)  # the scripts say which configurations they check
+    loose = [p for p in loose if p.suffix not in JAVASCRIPT]
+    return projects + _loose(ws, loose, python, read, known)
 
 
-def _loose(ws: Workspace, loose: list[Path], python: bool, read: list[Path]) -> list[ProjectScope]:
+def _loose(
+    ws: Workspace, loose: list[Path], python: bool, read: list[Path], known: bool
+) -> list[ProjectScope]:
     """The TypeScript files no configuration governs: every one, as before; but in a project
     holding Python (`python`), those in no npm package either (no package.json above them)
     are no project's: nothing the project runs checks them (textual's stray
-    tools/gen_easings_tests.ts: 5 errors its gate, mypy, never sees). Said per top folder, and
-    each package.json that would make them a package's watched (`read`)."""
+    tools/gen_easings_tests.ts: 5 errors its gate, mypy, never sees). So are all of them
+    where the scripts say which configurations they check (`known`: some are editors'):
+    vue-router's scripts/release.ts, run by tsx, was checked with TypeScript's defaults (a
+    TS7016 its gate never says). Said per top folder, and each package.json that would make
+    them a package's watched (`read`)."""
     stray: dict[Path, list[Path]] = defaultdict(list)
-    if python:
+    if python or known:
         for path in loose:
-            if package_of(path.parent, ws.root) is None:  # said per top folder
+            if known or package_of(path.parent, ws.root) is None:  # said per top folder
                 parts = path.relative_to(ws.root).parts
                 stray[ws.root / parts[0] if len(parts) > 1 else ws.root].append(path)
                 read += [d / PACKAGE for d in path.parents if ws.root in d.parents]
@@ -120,6 +127,12 @@ def _loose(ws: Workspace, loose: list[Path], python: bool, read: list[Path]) -> 
         "not checked: TypeScript in a Python project that no tsconfig.json or package.json "
         "claims, so nothing the project runs checks it (`lspd check --all` does)"
     )
+    if known:
+        note = (
+            "not checked: TypeScript no tsconfig.json claims, where the scripts name the "
+            "configurations they check, so nothing the project runs checks it "
+            "(`lspd check --all` does)"
+        )
     strays = [ProjectScope("typescript", d, None, (), note) for d in sorted(stray)]
     return fallback(ws, kept, "typescript", "no tsconfig.json: every file") + strays
 
