@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from lspd.servers.registry import ServerDefinition, node_executable
+from lspd.workspace.pyrefly_gate import LSPDS, gate_pyrefly
 from lspd.workspace.pyright_gate import gate_pyright
 from lspd.workspace.ty_gate import gate_ty, lspd_ty
 
@@ -41,7 +42,8 @@ def python_server(
 ) -> Chosen:
     """The server for the project at `project` of the interpreter in `bin_dir`, where
     lspd.toml chose `definition` (lspd's basedpyright by default): ty where the gate runs
-    ty (`ty_gate`: the environment's ty, else lspd's), else the one the environment holds
+    ty (`ty_gate`: the environment's ty, else lspd's), pyrefly where it runs pyrefly alone
+    (`pyrefly_gate`: the same way), else the one the environment holds
     (`stand_in`), else lspd's pyright where it runs pyright (`pyright_gate`), else
     `definition`. A pyright the environment holds is no gate's where the gate runs ty
     (tox's `pyright` environment installing it beside `ty check`: every file was pyright's,
@@ -53,6 +55,11 @@ def python_server(
             return Chosen(ty, held)
         lspds, label = lspd_ty(ty, project)
         return Chosen(lspds, None, label)
+    if (pyrefly := gate_pyrefly(definition, project, servers)) is not None:
+        held = bin_dir / pyrefly.command[0]
+        if environment and os.access(held, os.X_OK):
+            return Chosen(pyrefly, held)
+        return Chosen(pyrefly, None, LSPDS)
     if environment:
         definition = stand_in(definition, bin_dir, servers)
         if os.access(own := bin_dir / definition.command[0], os.X_OK):
