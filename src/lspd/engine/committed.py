@@ -2,13 +2,11 @@
 HEAD, checked once per commit, toolchain and configuration, then read by every baseline
 question instead of checking the old texts again.
 
-With a clean work tree the whole check is HEAD's result: it is kept as it is, never
-checked a second time. With a dirty one it is the preview of the changed files' HEAD texts
-(`engine/overlaid_state.py`): the TypeScript builder over a host serving them, those texts
-held for the other servers while the files the whole check would ask after such an edit are
-asked; every other file's result is the work tree's check's. The `session` baseline's
-result is made the same way at its first question (the files changed since lspd first read
-them, at that text), kept in memory only, for the daemon's life.
+With a clean work tree the whole check is HEAD's result (`kept.standing`); with a dirty
+one, the preview of the changed files' HEAD texts (`engine/overlaid_state.py`), every other
+file's result the work tree's check's. The `session` baseline's result is made the same way
+at its first question (the files changed since lspd first read them, at that text), kept
+in memory only, for the daemon's life.
 
 The results are the caller's (`engine/results.py`: the whole check `C`, its files' results
 `R`, made by `Held`); what is kept of them is the engine's own (`engine/seen.py`).
@@ -39,6 +37,7 @@ from lspd.engine.kept import (
     environments_of,
     load,
     save,
+    standing,
     stands_for,
     toolchain_key,
 )
@@ -153,7 +152,7 @@ async def committed(
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
             return await _revision(ws, key, then, checked, delta, run)
         before = memory.session if commit == "session" else memory.state
-        state, note = await _kept(ws, memory, key)
+        state, note = await _kept(ws, memory, key, None if delta.after else checked.results)
         if state is None:
             _settled(ws, mark, commit)
             state, note = await made_state(ws, key, then, checked, delta, run), "checked"
@@ -222,24 +221,25 @@ async def _session_start(ws: Workspace, memory: CommittedMemory, checked: C, run
 
 
 async def _kept(
-    ws: Workspace, memory: CommittedMemory, key: StateKey
+    ws: Workspace, memory: CommittedMemory, key: StateKey, clean: Sequence[FileResult] | None
 ) -> tuple[KeptState | None, str]:
     """The result kept for `key` (HEAD's or the session's), and how it was had; None: it
-    must be made. The session's is its own (`CommittedMemory.session`), made at its first
-    question and standing for the daemon's life whatever HEAD does: before, HEAD's and the
-    session's shared one slot, so the session was answered with HEAD's result once HEAD's
-    was kept (in the background, at the daemon's start and after each commit), and a commit
-    of the session's work made its errors old."""
+    must be made (`clean`: the work tree's check where it is the commit's, `kept.standing`).
+    The session's is its own (`CommittedMemory.session`), made at its first question and
+    standing for the daemon's life whatever HEAD does: before, HEAD's and the session's
+    shared one slot, so the session was answered with HEAD's result once HEAD's was kept
+    (in the background, at the daemon's start and after each commit), and a commit of the
+    session's work made its errors old."""
     if key.commit == "session":  # made again by another toolchain (its texts are known)
         session = memory.session
         return (session, "kept") if session is None or session.key == key else (None, "")
     state = memory.state
     if state is not None and await asyncio.to_thread(state.stands, key):
-        return state, "kept"
+        return standing(state, clean), "kept"
     if state is not None and state.key.commit != key.commit:
         memory.moved, memory.moved_said = (state.key.commit, key.commit), False
     # SQLAlchemy's 84,000 diagnostics: ~1 s of JSON, off the loop
-    return await asyncio.to_thread(load, kept_folder(ws), key), "read back"
+    return standing(await asyncio.to_thread(load, kept_folder(ws), key), clean), "read back"
 
 
 async def unchanged(ws: Workspace, mark: int) -> bool:

@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from lspd.engine.results import Diagnosed, FileResult
 from lspd.engine.seen import FileSeen, Seen
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
@@ -93,6 +94,30 @@ class KeptState:
         """Whether it answers for `key` now: its key, and a part not made only while the
         configurations stay as they were edited."""
         return self.key == key and (not self.unmade_under or self.unmade_under == edits_stamp(key))
+
+    def holds(self, results: Iterable[FileResult]) -> bool:
+        """Whether each file of `results` (a check of the work tree) has the diagnostics
+        it keeps, and no other file it keeps has any."""
+        said = {r.path: [_said(d) for d in r.diagnostics] for r in results}
+        kept = {p: [_said(d) for d in f.diagnostics] for p, f in self.files.items()}
+        return all(kept.get(p, []) == rows for p, rows in said.items()) and not any(
+            rows for p, rows in kept.items() if p not in said
+        )
+
+
+def standing(state: KeptState | None, clean: Iterable[FileResult] | None) -> KeptState | None:
+    """`state`, unless the work tree is the commit's and its check (`clean`, None where a
+    file differs) says other than the state does: that check is the commit's result now. A
+    build git ignores that the gate reads, rebuilt since (swr's dist/, its tests importing
+    the package by its name): HEAD's result made on an edited tree with the edit's build
+    said the edit's new error of HEAD too, and once the tree was clean again and rebuilt,
+    its kept result said that error fixed."""
+    return None if state is None or (clean is not None and not state.holds(clean)) else state
+
+
+def _said(d: Diagnosed) -> tuple[object, ...]:
+    """What one diagnostic says, where."""
+    return (d.severity, d.code, d.message, d.line, d.column, d.end_line, d.end_column)
 
 
 def stands_for(key: StateKey, stops: Iterable[Stop]) -> str:
