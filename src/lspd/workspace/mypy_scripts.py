@@ -1,24 +1,22 @@
 """The paths a project's own lint script runs mypy on, where its mypy configuration names no
 `files` and no pre-commit hook chooses (`mypy_precommit`): many projects gate on a script
-(`scripts/lint.sh`: fastapi's `mypy fastapi`, typer's `mypy typer`; starlette's
-`scripts/check`: `${PREFIX}mypy $SOURCE_FILES` with `SOURCE_FILES="starlette tests"`), a
-Makefile recipe or a tox command. `mypy .` there checks the docs' examples too (fastapi's
-`docs_src/`, where it stops at "Duplicate module named"). Read: `scripts/*` (no suffix or
-`.sh`), `Makefile`, `tox.ini`, `noxfile.py` (its `session.run` calls: `mypy_nox`), and the
-task runners of pyproject.toml, hatch.toml, tox.toml and a justfile (`task_runners`), each
-line a command; a variable set by a plain assignment in the same file is replaced by its
-value; the arguments after `mypy` up to the command's end that name a file or folder of the
-project are its targets, and those of its options that change what mypy reports (`--strict`,
+(`scripts/lint.sh`: fastapi's `mypy fastapi`; starlette's `scripts/check`: `${PREFIX}mypy
+$SOURCE_FILES` with `SOURCE_FILES="starlette tests"`), a Makefile recipe or a tox command.
+`mypy .` there checks the docs' examples too (fastapi's `docs_src/`, where it stops at
+"Duplicate module named"). Read: `scripts/*` (no suffix or `.sh`), `Makefile`, `tox.ini`,
+`noxfile.py` (`mypy_nox`), and the task runners of pyproject.toml, hatch.toml, tox.toml
+and a justfile (`task_runners`), each line a command; a variable set by a plain assignment
+in the same file is replaced by its value; the arguments after `mypy` (or `stubtest`:
+`mypy_stubtest`) up to the command's end that name a file or folder of the project are
+its targets, and those of its options that change what mypy reports (`--strict`,
 `--python-version 3.9`, `--exclude`: `checking_options`) are given mypy as the script gives
-them, so `mypy --strict app` is not judged by the configuration alone. The first file
-naming any is taken, with every command of it: one run of mypy per set of options
-(`script_runs`; structlog's tox.ini: `mypy: mypy tests/typing` in one environment, `mypy:
-mypy src` in another, one run; a tox command's factor condition and `{posargs:DEFAULT}`
-read as tox reads them). A module `-p`/`-m` names
-is its folder or file (at the top, under src/ or lib/). Not read: `--config-file` (lspd
-reads the project's own; where the project has none, a script naming another file than
-mypy finds by itself chooses no mypy: `mypy_unconfigured`), `--follow-imports` (dmypy's
-own rule).
+them. The first file naming any is taken, with every command of it: one run of mypy per
+set of options (`script_runs`; structlog's tox.ini: `mypy: mypy tests/typing` in one
+environment, `mypy: mypy src` in another, one run; a tox command's factor condition and
+`{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names is its folder or
+file (at the top, under src/ or lib/). Not read: `--config-file` (where the project has
+none, a script naming another file than mypy finds by itself chooses no mypy:
+`mypy_unconfigured`), `--follow-imports` (dmypy's own rule).
 """
 
 from __future__ import annotations
@@ -33,6 +31,7 @@ from typing import NamedTuple
 
 from lspd.workspace.command_options import option_values
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
+from lspd.workspace.mypy_stubtest import STUBTEST, as_mypy
 from lspd.workspace.task_runners import (
     HATCH,
     JUSTFILES,
@@ -281,19 +280,23 @@ def _commands(
     config: str | None = None
     for words in commands:
         for index, word in enumerate(words):
-            run = commanded(words, index, RUNNERS)  # a command, not `echo ... mypy`
-            if not run or word.rsplit("/", 1)[-1] not in tools:
-                continue
-            if paths := named_paths(directory, words[index + 1 :]):
-                options, named = (
-                    checking_options(words[index + 1 :]),
-                    _config_file(words[index + 1 :]),
-                )
+            name = word.rsplit("/", 1)[-1]  # stubtest type-checks with mypy: `mypy -m`'s
+            if not commanded(words, index, RUNNERS) or name not in _tools(tools):
+                continue  # (`echo ... mypy` runs none)
+            after = words[index + 1 :]
+            after = as_mypy(arguments(after)) if name in STUBTEST else after
+            if paths := named_paths(directory, after):
+                options, named = checking_options(after), _config_file(after)
                 config = named if not runs else config
                 if named == config:  # (another configuration: not read)
                     found, _ = runs.setdefault(unexcluded(options), ({}, options))
                     found.update(dict.fromkeys(paths))
     return [(tuple(paths), options, config) for paths, options in runs.values()]
+
+
+def _tools(tools: tuple[str, ...]) -> tuple[str, ...]:
+    """The commands read for `tools`: mypy's are stubtest's too (`mypy_stubtest`)."""
+    return (*tools, *STUBTEST) if "mypy" in tools else tools
 
 
 def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
@@ -364,16 +367,17 @@ def named_paths(directory: Path, words: list[str]) -> tuple[str, ...]:
 
 
 def _module_path(directory: Path, name: str) -> str | None:
-    """The project's folder or file of a module `-p`/`-m` names (`app.core`: app/core/ or
-    app/core.py, at the top, under src/ or lib/)."""
+    """The project's folder or file of a module `-p`/`-m` names (`app.core`: app/core/, or
+    app/core.pyi, else app/core.py, at the top, under src/ or lib/)."""
     if not re.fullmatch(r"\w+(?:\.\w+)*", name):
         return None
     for base in ("", "src/", "lib/"):
         relative = base + name.replace(".", "/")
         if (directory / relative).is_dir():
             return relative
-        if (directory / f"{relative}.py").is_file():
-            return f"{relative}.py"
+        for suffix in (".pyi", ".py"):  # a stub beside its module is the module to mypy
+            if (directory / f"{relative}{suffix}").is_file():
+                return relative + suffix
     return None
 
 
