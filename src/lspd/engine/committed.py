@@ -152,7 +152,7 @@ async def committed(
         if commit not in (head, "session"):  # another revision: kept beside HEAD's
             return await _revision(ws, key, then, checked, delta, run)
         before = memory.session if commit == "session" else memory.state
-        state, note = await _kept(ws, memory, key, None if delta.after else checked.results)
+        state, note = await _kept(ws, memory, key, None if delta.after or then else checked.results)
         if state is None:
             _settled(ws, mark, commit)
             state, note = await made_state(ws, key, then, checked, delta, run), "checked"
