@@ -108,11 +108,10 @@ class KeptState:
 def standing(state: KeptState | None, clean: Iterable[FileResult] | None) -> KeptState | None:
     """`state`, unless the work tree is the commit's and its check (`clean`; None where a
     file or configuration differs) says other than the state does: that check is the
-    commit's result now. A
-    build git ignores that the gate reads, rebuilt since (swr's dist/, its tests importing
-    the package by its name): HEAD's result made on an edited tree with the edit's build
-    said the edit's new error of HEAD too, and once the tree was clean again and rebuilt,
-    its kept result said that error fixed."""
+    commit's result now. A build git ignores that the gate reads, rebuilt since (swr's
+    dist/, its tests importing the package by its name): HEAD's result made on an edited
+    tree with the edit's build said the edit's new error of HEAD too, and once the tree was
+    clean again and rebuilt, its kept result said that error fixed."""
     return None if state is None or (clean is not None and not state.holds(clean)) else state
 
 
