@@ -19,8 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from lspd.workspace.files import read_text
+from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.npm_installed import json_object
-from lspd.workspace.tsconfig_extends import extended, plain_json
+from lspd.workspace.tsconfig_extends import config_body, extended
 
 _PROJECT = ("-p", "--project")
 _SPLIT = ("&&", "||", ";", "|", "&")
@@ -103,9 +104,17 @@ def package_commands(package: Path) -> list[list[str]]:
 
 
 def _scripts(package: Path) -> list[list[list[str]]]:
-    """Each script of the package.json at `package` as its commands' words, in order."""
+    """Each script of the package.json at `package` as its commands' words, in order; read
+    again only when it changed (a scope's build asks of each package several times)."""
+    return _SCRIPTS.get(package, (package,), lambda: (_read_scripts(package), ()))
+
+
+def _read_scripts(package: Path) -> list[list[list[str]]]:
     scripts = json_object(package).get("scripts")
     return [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
+
+
+_SCRIPTS: Memo[list[list[list[str]]]] = Memo()
 
 
 def _commands(script: str) -> list[list[str]]:
@@ -167,11 +176,7 @@ def _emits_nothing(config: Path) -> bool:
     """Whether `config`'s compilerOptions say `noEmit` (its own, else those of what it
     extends, nearest first): its `tsc -p` only checks."""
     for path in [config, *extended(config, read_text)]:
-        try:
-            body = json.loads(plain_json(read_text(path) or "{}"))
-        except ValueError:
-            continue
-        options = body.get("compilerOptions") if isinstance(body, dict) else None
+        options = config_body(read_text(path)).get("compilerOptions")
         if isinstance(options, dict) and "noEmit" in options:
             return options["noEmit"] is True
     return False

@@ -61,15 +61,19 @@ def configured_stamps(config: Path) -> Stamps | None:
 
 def extends_of(text: str | None) -> list[str]:
     """The names a config's text extends (none: no text, unparsable, no `extends`)."""
-    if text is None:
-        return []
-    try:
-        body = json.loads(plain_json(text))
-    except ValueError:
-        return []
-    named = body.get("extends") if isinstance(body, dict) else None
+    named = config_body(text).get("extends")
     names = named if isinstance(named, list) else [named]
     return [n for n in names if isinstance(n, str) and n]
+
+
+def config_body(text: str | None) -> dict[str, object]:
+    """A tsconfig's text read as tsc reads it (`plain_json`); empty where there is none or
+    it is no JSON object."""
+    try:
+        body = json.loads(plain_json(text)) if text is not None else {}
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def resolve(name: str, directory: Path, read: Read) -> Path | None:
