@@ -65,3 +65,30 @@ def since_head(warm: Warm) -> tuple[list[str], list[str], int]:
         for found in (changes.introduced, changes.fixed)
     ]
     return said[0], said[1], changes.unchanged
+
+
+SOURCE = "export function greet(name: string): string {\n  return name;\n}\n"
+
+
+@pytest.fixture
+def sourced(tmp_path: Path) -> Iterator[Warm]:
+    """greeter's sources tracked, its build of them (`lib/`) git-ignored: HEAD's build."""
+    files = {**FILES, "greeter/src/index.ts": SOURCE}
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    (root / ".gitignore").write_text("node_modules\nlib/\n")
+    (root / "greeter" / "lib").mkdir()
+    (root / "greeter" / "lib" / "index.d.ts").write_text(GREET.replace("{}", "string"))
+    (root / "node_modules" / "greeter").symlink_to(root / "greeter")
+    yield from warm_root(root, tmp_path / "l", True)
+
+
+def test_a_build_of_an_edited_package_is_the_edits_not_heads(sourced: Warm) -> None:
+    """changesets: a package's source edited and rebuilt, its importer's new error is new,
+    as the gate (build, then tsc) run at HEAD and now says; before, the rebuild made HEAD's
+    result again with the edit's build, and the error was said unchanged."""
+    assert since_head(sourced) == ([], [], 0)  # HEAD's result kept, of HEAD's build
+    greeter = sourced.root / "greeter"
+    (greeter / "src" / "index.ts").write_text(SOURCE.replace("): string", "): {}"))
+    (greeter / "lib" / "index.d.ts").write_text(GREET)  # rebuilt from the edit
+    assert gate_tsc(sourced.root) == {("src/use.ts", 2, 14, "2322")}
+    assert since_head(sourced) == (["src/use.ts:2:2322"], [], 0)

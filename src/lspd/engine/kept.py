@@ -155,11 +155,15 @@ def toolchain_key(
 
 def environments_of(ws: Workspace) -> tuple[str, ...]:
     """The stamps of the Python environments `ws` runs (its projects' toolchains, mypy's
-    interpreters: `tool_stamps.environments`) and of the files it follows that the watcher
-    does not see (`Followed.stamp`), for `toolchain_key`."""
+    interpreters: `tool_stamps.environments`) and of the files outside the root it follows
+    (`Followed.stamp`: a linked package's build there), for `toolchain_key`. A build in the
+    root is one of the work tree's sources, no change of the commit's toolchain: changesets'
+    packages import each other's dist/, and rebuilt after a signature change, HEAD's result
+    was made again with the edit's build and said the edit's 16 errors unchanged (rebuilt
+    with no file changed, the check is HEAD's result: `standing`)."""
     interpreters = [daemon.interpreter for daemon in ws.pool.mypy.values()]
     found = ws.toolchains.stamps.environments(ws.toolchains.in_use(), interpreters)
-    followed = ws.following.stamp()  # sources the watcher does not see (a package's build)
+    followed = ws.following.stamp(lambda path: ws.root not in path.parents)
     return (*found, f"followed {followed}") if followed else found
 
 

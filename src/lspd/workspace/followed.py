@@ -6,6 +6,7 @@ looks at their stamps (`Workspace.catch_up`): a change is told as the watcher te
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 from lspd.workspace import files
@@ -32,12 +33,13 @@ class Followed:
         self.stamps.update((p, now[p]) for p in moved)
         return moved
 
-    def stamp(self) -> str:
-        """A stamp of the sources read as last looked at ("": none): a result made of them
-        (HEAD's kept one, of a linked package's build) stands for it."""
-        if not self.read:
+    def stamp(self, counts: Callable[[Path], bool] = lambda _: True) -> str:
+        """A stamp of the sources read (those `counts` takes) as last looked at ("": none):
+        a result made of them (HEAD's kept one, of a linked package's build) stands for it."""
+        read = sorted(p for p in self.read if counts(p))
+        if not read:
             return ""
         digest = hashlib.sha256()
-        for path in sorted(self.read):
+        for path in read:
             digest.update(f"{path}\0{self.stamps.get(path)}\0".encode())
         return digest.hexdigest()[:24]
