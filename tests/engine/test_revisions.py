@@ -183,3 +183,26 @@ def test_a_text_at_the_commit_is_shown_once_a_question(
     }
     assert revisions.differences(ws, sha, listed).before == {root / "settings.json": committed_text}
     assert runs == [("show", f"{sha}:./settings.json")]
+
+
+def test_an_environment_git_does_not_ignore_holds_no_change(tmp_path: Path) -> None:
+    """httpcore's .gitignore names `venv*/`, not `.venv`: the packages there that ship a
+    mypy.ini or setup.cfg (numpy's, matplotlib's) were configurations edited since HEAD,
+    and every baseline was refused. A folder holding `pyvenv.cfg`, whatever its name, and
+    node_modules, are no source of the work tree; an untracked file elsewhere is one."""
+    root = committed(tmp_path / "p", {"a.py": "a = 1\n"})
+    for name in (
+        ".venv/pyvenv.cfg",
+        ".venv/lib/python3.12/site-packages/dep/tests/mypy.ini",
+        "env/pyvenv.cfg",
+        "env/lib/setup.cfg",
+        "node_modules/dep/package.json",
+        "sub/mypy.ini",
+    ):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("[mypy]\n")
+    ws = Workspace(root, log_dir=tmp_path / "logs")
+    sha, top = revisions.at_commit(ws, "HEAD")
+    assert revisions.listing(ws, sha, top).names == {"sub/mypy.ini"}
+    then = revisions.configs_then(ws, sha, [root / "a.py"])
+    assert then == {root / "sub" / "mypy.ini": None}

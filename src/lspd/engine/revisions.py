@@ -106,7 +106,31 @@ def listing(ws: Workspace, commit: str, top: Path) -> Listing:
     files = git(ws.root, "ls-files", "-v", "--cached", "--others", "--exclude-standard", "-z")
     untracked, flagged = _entries(files or "")
     hidden = _hidden_edits(ws.root, commit, top, {n: t for n, t in flagged if n not in names})
-    return Listing(commit, top, frozenset(names | untracked | hidden))
+    return Listing(commit, top, frozenset(names | _sources(ws.root, untracked) | hidden))
+
+
+def _sources(root: Path, untracked: set[str]) -> set[str]:
+    """Of git's untracked `names`, those in no environment or cache (a folder holding
+    `pyvenv.cfg`, `node_modules`, `.tox`, ...) that git was not told to ignore: httpcore
+    ignores `venv*/`, not `.venv`, and its packages' mypy.ini and setup.cfg were read as
+    configurations edited since HEAD, the baseline refused."""
+    known: dict[str, bool] = {}
+
+    def environment(folder: str) -> bool:
+        if folder not in known:
+            name = os.path.basename(folder)
+            own = name in ENVIRONMENTS or os.path.exists(os.path.join(root, folder, "pyvenv.cfg"))
+            known[folder] = bool(folder) and (own or environment(os.path.dirname(folder)))
+        return known[folder]
+
+    return {n for n in untracked if not environment(os.path.dirname(n))}
+
+
+# the folders of an environment or a cache, wherever they are (`ignore.IGNORED_DIRS`' less
+# those a build writes: an untracked source there is the work tree's all the same)
+ENVIRONMENTS = frozenset(
+    {"node_modules", ".venv", "venv", ".tox", ".nox", "__pycache__", ".mypy_cache", ".pytest_cache"}
+)
 
 
 def _entries(listed: str) -> tuple[set[str], list[tuple[str, str]]]:
