@@ -12,6 +12,7 @@ from typing import Any
 from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace import Workspace
+from lspd.workspace.mypy_scripts import ScriptMypy, configured_runs, script_runs
 from tests.conftest import answer
 from tests.ops.test_baseline import committed
 from tests.workspace.mypy_env import cli_errors, project
@@ -107,3 +108,37 @@ def test_a_preview_and_a_baseline_ask_every_run(tmp_path: Path) -> None:
     introduced = [("app/io.py", 4, "assignment")]
     assert [(d.path, d.line, d.code) for d in previewed.changes.introduced] == introduced
     assert [(d.path, d.line, d.code) for d in since.changes.introduced] == introduced
+
+
+def test_another_targets_or_environments_run_is_no_gates(tmp_path: Path) -> None:
+    """A Makefile's `mypy-strict:` beside `lint:`, a tox environment beside the one running
+    mypy first: CI running `make lint` or `tox -e typing` never makes them, and their
+    `--strict` errors had been said (`script_blocks`). The first run's own block holds the
+    other runs."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    make = tmp_path / "Makefile"
+    make.write_text("lint:\n\tmypy src\n\nmypy-strict:\n\tmypy --strict src\n")
+    assert script_runs(tmp_path) == [ScriptMypy("Makefile", ("src",), ())]
+    make.write_text("lint:\n\tmypy src\n\tmypy --strict tests\n")
+    assert [r.options for r in script_runs(tmp_path)] == [(), ("--strict",)]
+    make.unlink()
+    tox = tmp_path / "tox.ini"
+    tox.write_text(
+        "[testenv:typing]\ncommands =\n    mypy --platform linux\n    mypy --platform win32\n"
+        "\n[testenv:strict]\ncommands = mypy --strict\n"
+    )
+    platforms = [("--platform", "linux"), ("--platform", "win32")]
+    assert [r.options for r in configured_runs(tmp_path)] == platforms
+
+
+def test_a_strict_target_ci_never_runs_adds_no_error(tmp_path: Path) -> None:
+    files = {
+        "pyproject.toml": '[tool.mypy]\nfiles = ["src"]\n',
+        "Makefile": "lint:\n\tmypy\n\nmypy-strict:\n\tmypy --strict\n",
+        "src/app.py": "def double(x):\n    return x * 2\n",
+    }
+    root = project(tmp_path / "p", files)
+    assert _said(root) == []  # `make lint`
+    assert _said(root, "--strict") != []  # `make mypy-strict`, which no CI runs
+    assert _found(root) == []

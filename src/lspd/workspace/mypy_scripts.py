@@ -1,21 +1,18 @@
 """The paths a project's own lint script runs mypy on, where its mypy configuration names no
 `files` and no pre-commit hook chooses (`mypy_precommit`): many projects gate on a script
-(`scripts/lint.sh`: fastapi's `mypy fastapi`; starlette's `scripts/check`: `${PREFIX}mypy
-$SOURCE_FILES` with `SOURCE_FILES="starlette tests"`), a Makefile recipe or a tox command.
-`mypy .` there checks the docs' examples too (fastapi's `docs_src/`, where it stops at
-"Duplicate module named"). Read: `scripts/*` (no suffix or `.sh`), `Makefile`, `tox.ini`,
-`noxfile.py` (`mypy_nox`), and the task runners of pyproject.toml, hatch.toml, tox.toml
-and a justfile (`task_runners`), each line a command; a variable set by a plain assignment
-in the same file is replaced by its value; the arguments after `mypy` (or `stubtest`:
-`mypy_stubtest`) up to the command's end that name a file or folder of the project are
-its targets, and those of its options that change what mypy reports (`--strict`,
-`--python-version 3.9`, `--exclude`: `checking_options`) are given mypy as the script gives
-them. The first file naming any is taken, with every command of it: one run of mypy per
-set of options (`script_runs`; structlog's tox.ini: `mypy: mypy tests/typing` in one
-environment, `mypy: mypy src` in another, one run; a tox command's factor condition and
-`{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m` names is its folder or
-file (at the top, under src/ or lib/). Not read: `--config-file` (where the project has
-none, a script naming another file than mypy finds by itself chooses no mypy:
+(`scripts/lint.sh`: fastapi's `mypy fastapi`, where `mypy .` stops at "Duplicate module
+named" in `docs_src/`), a Makefile recipe or a tox command. Read: `scripts/*` (no suffix
+or `.sh`), `Makefile`, `tox.ini`, `noxfile.py` (`mypy_nox`), the task runners of
+pyproject.toml, hatch.toml, tox.toml and a justfile (`task_runners`), each line a command,
+a variable set by a plain assignment in the file replaced by its value; the arguments
+after `mypy` (or `stubtest`: `mypy_stubtest`) up to the command's end that name a file or
+folder of the project are its targets, and its options that change what mypy reports
+(`--strict`, `--python-version 3.9`, `--exclude`: `checking_options`) are given mypy. The
+first file naming any is taken, each command of it one run per set of options
+(`script_runs`; structlog's tox `mypy tests/typing`, `mypy src`: one run; a tox command's
+factor condition and `{posargs:DEFAULT}` read as tox reads them). A module `-p`/`-m`
+names is its folder, stub or file (at the top, under src/ or lib/). Not read:
+`--config-file` (a script naming another file than mypy finds by itself chooses no mypy:
 `mypy_unconfigured`), `--follow-imports` (dmypy's own rule).
 """
 
@@ -32,6 +29,7 @@ from typing import NamedTuple
 from lspd.workspace.command_options import option_values
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
 from lspd.workspace.mypy_stubtest import STUBTEST, as_mypy
+from lspd.workspace.script_blocks import Blocks
 from lspd.workspace.task_runners import (
     HATCH,
     JUSTFILES,
@@ -129,13 +127,14 @@ def script_configured(directory: Path) -> ScriptMypy | None:
 
 
 def configured_runs(directory: Path) -> list[ScriptMypy]:
-    """The commands of the first of the project's scripts running mypy on no target, one
-    per set of options changing what it reports (trio's tox.ini: `mypy --platform linux`,
-    `--platform darwin`, `--platform win32`), the first first, each naming the
-    configuration the first names."""
+    """The commands of the first of the project's scripts running mypy on no target, one per
+    set of options (trio's tox.ini: `mypy --platform linux`, `darwin`, `win32`), the first
+    first, each of the first's block (`script_blocks`) naming the configuration it names."""
     for path in script_files(directory):
         found: dict[tuple[str, ...], ScriptMypy] = {}
+        blocks, first_block = Blocks(), None  # another option set's: the first's block's
         for words in script_commands(path):
+            block = blocks.of(words)
             for index, word in enumerate(words):
                 if not commanded(words, index, RUNNERS) or word.rsplit("/", 1)[-1] != "mypy":
                     continue
@@ -145,8 +144,9 @@ def configured_runs(directory: Path) -> list[ScriptMypy]:
                 named = path.relative_to(directory).as_posix()
                 run = ScriptMypy(named, (), checking_options(after), _config_file(after))
                 first = next(iter(found.values()), run)
-                if run.config == first.config:  # (another configuration: not read)
-                    found.setdefault(run.options, run)
+                first_block = block if first_block is None else first_block
+                if run.config == first.config and (run.options in found or block == first_block):
+                    found.setdefault(run.options, run)  # (another configuration: not read)
         if found:
             return list(found.values())
     return []
@@ -273,30 +273,29 @@ def _commands(
     directory: Path, commands: Iterable[list[str]], tools: tuple[str, ...]
 ) -> list[tuple[tuple[str, ...], tuple[str, ...], str | None]]:
     """The runs of the commands running mypy on paths of the project, one per set of
-    options changing what it reports (an `--exclude` aside: which files a walk leaves, not
-    how mypy checks them), each naming the configuration the first names: their paths, the
-    options its first command gives, that configuration. The first command's run first."""
+    options (an `--exclude` aside: what a walk leaves, not how mypy checks), each naming the
+    configuration the first names, another set's of the first's block (`script_blocks`):
+    their paths, the options its first command gives, that configuration; the first first."""
     runs: dict[tuple[str, ...], tuple[dict[str, None], tuple[str, ...]]] = {}
     config: str | None = None
+    blocks, first = Blocks(), None  # another option set's run: of the first's block alone
+    tools = (*tools, *STUBTEST) if "mypy" in tools else tools  # stubtest checks with mypy
     for words in commands:
+        block = blocks.of(words)
         for index, word in enumerate(words):
             name = word.rsplit("/", 1)[-1]  # stubtest type-checks with mypy: `mypy -m`'s
-            if not commanded(words, index, RUNNERS) or name not in _tools(tools):
+            if not commanded(words, index, RUNNERS) or name not in tools:
                 continue  # (`echo ... mypy` runs none)
             after = words[index + 1 :]
             after = as_mypy(arguments(after)) if name in STUBTEST else after
             if paths := named_paths(directory, after):
                 options, named = checking_options(after), _config_file(after)
                 config = named if not runs else config
-                if named == config:  # (another configuration: not read)
+                first = block if first is None else first
+                if named == config and (unexcluded(options) in runs or block == first):
                     found, _ = runs.setdefault(unexcluded(options), ({}, options))
-                    found.update(dict.fromkeys(paths))
+                    found.update(dict.fromkeys(paths))  # (another configuration: not read)
     return [(tuple(paths), options, config) for paths, options in runs.values()]
-
-
-def _tools(tools: tuple[str, ...]) -> tuple[str, ...]:
-    """The commands read for `tools`: mypy's are stubtest's too (`mypy_stubtest`)."""
-    return (*tools, *STUBTEST) if "mypy" in tools else tools
 
 
 def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
