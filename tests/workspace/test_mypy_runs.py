@@ -142,3 +142,17 @@ def test_a_strict_target_ci_never_runs_adds_no_error(tmp_path: Path) -> None:
     assert _said(root) == []  # `make lint`
     assert _said(root, "--strict") != []  # `make mypy-strict`, which no CI runs
     assert _found(root) == []
+
+
+def test_another_run_mypy_fails_leaves_the_first_runs_answer(tmp_path: Path) -> None:
+    """multidict's 3.11 hook, run in the project's environment (its CI gives it another),
+    stopped in a package's file: the whole answer had been "mypy failed". The first run's
+    errors are said; a failure of the first is the answer's, as before."""
+    files = {
+        "pyproject.toml": "[tool.mypy]\n",
+        "Makefile": "lint:\n\tmypy src\n\tmypy --python-version=2.7 src\n",
+        "src/app.py": 'count: int = "three"\n',
+    }
+    root = project(tmp_path / "p", files)
+    assert _said(root, "src") == [("src/app.py", 1, "assignment")]
+    assert _found(root) == _said(root, "src")

@@ -11,6 +11,7 @@ dmypy finds nothing new in costs ~0.15 s.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,12 +36,15 @@ from lspd.workspace.mypy_mirror import (
     package_base,
 )
 from lspd.workspace.mypy_reach import mypy_python
+from lspd.workspace.mypy_said import MypyFailed
 from lspd.workspace.mypy_scope import MypyScope, mypy_scopes
 from lspd.workspace.python_links import copy_link, linked, named_through
 from lspd.workspace.toolchain import find_python
 
 if TYPE_CHECKING:
     from lspd.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -238,8 +242,15 @@ async def run_mypy(
     asked = [known.targets, *known.more]
     outside = _outside(ws, base)
     each_run = zip(daemons, asked, strict=True)
-    outputs = await asyncio.gather(*(d.check(t or [], held, outside, sees) for d, t in each_run))
-    for each, output in zip(daemons, outputs, strict=True):
+    made = await asyncio.gather(
+        *(d.check(t or [], held, outside, sees) for d, t in each_run), return_exceptions=True
+    )
+    for each, output in zip(daemons, made, strict=True):
+        if isinstance(output, BaseException):  # the gate's first run's failure is the answer's
+            if each is daemon or not isinstance(output, MypyFailed):
+                raise output
+            log.warning("another run of %s's mypy failed: %s", project.directory, output)
+            continue  # (multidict's 3.11 hook, its environment not the project's)
         errors: dict[Path, list[MypyError]] = {}
         for error in parse(output, project.directory, each.mirror.directory, base):
             errors.setdefault(error.path, []).append(error)
