@@ -57,7 +57,7 @@ def test_a_scripts_second_run_with_other_options_is_the_gates_too(tmp_path: Path
     [scope] = answer(root, workspace_diagnostics).scope
     note = "no `files`: what .github/workflows/test.yml runs mypy on: lib"
     note += " (with --enable-error-code=unused-awaitable)"
-    assert scope.note == note + "; mypy run again with no option, as the gate runs it"
+    assert scope.note == note + "; mypy run again on tests, as the gate runs it"
     assert scope.files == 4
 
 

@@ -77,6 +77,10 @@ def _also(chosen: Choice, options: tuple[str, ...]) -> Choice:
 
 
 def also_note(more: tuple[Choice, ...]) -> str:
-    """What a scope's note says of its other runs."""
-    said = [" ".join(c.options) or "no option" for c in more]
-    return "".join(f"; mypy run again with {options}, as the gate runs it" for options in said)
+    """What a scope's note says of its other runs: the paths each names, its options."""
+    said = []
+    for run in more:
+        on = f" on {', '.join(run.targets)}" if run.targets else ""
+        given = f" with {' '.join(run.options)}" if run.options else ""
+        said.append(f"; mypy run again{on}{given}, as the gate runs it")
+    return "".join(said)
