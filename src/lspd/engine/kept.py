@@ -98,8 +98,8 @@ class KeptState:
     def holds(self, results: Iterable[FileResult]) -> bool:
         """Whether each file of `results` (a check of the work tree) has the diagnostics
         it keeps, and no other file it keeps has any."""
-        said = {r.path: [_said(d) for d in r.diagnostics] for r in results}
-        kept = {p: [_said(d) for d in f.diagnostics] for p, f in self.files.items()}
+        said = {r.path: [said_where(d) for d in r.diagnostics] for r in results}
+        kept = {p: [said_where(d) for d in f.diagnostics] for p, f in self.files.items()}
         return all(kept.get(p, []) == rows for p, rows in said.items()) and not any(
             rows for p, rows in kept.items() if p not in said
         )
@@ -115,8 +115,9 @@ def standing(state: KeptState | None, clean: Iterable[FileResult] | None) -> Kep
     return None if state is None or (clean is not None and not state.holds(clean)) else state
 
 
-def _said(d: Diagnosed) -> tuple[object, ...]:
-    """What one diagnostic says, where."""
+def said_where(d: Diagnosed) -> tuple[object, ...]:
+    """What one diagnostic says, where: what must agree for a file's result to be a kept
+    one (its text unchanged)."""
     return (d.severity, d.code, d.message, d.line, d.column, d.end_line, d.end_column)
 
 

@@ -22,12 +22,13 @@ from pathlib import Path
 
 from lspd.engine.committed import Attempts, Committed, Unsettled, said_moved, unchanged
 from lspd.engine.comparison import Again
+from lspd.engine.kept import said_where
 from lspd.engine.mypy_project import project_of
 from lspd.engine.named import Named
 from lspd.engine.python_affected import PYTHON
 from lspd.engine.renames import renames
 from lspd.engine.revisions import is_configuration, program_data
-from lspd.engine.seen import FileSeen, Seen
+from lspd.engine.seen import FileSeen
 from lspd.engine.stops import Stop
 from lspd.errors import InvalidInput
 from lspd.ops.baseline import Compared
@@ -36,7 +37,7 @@ from lspd.ops.changes import compare
 from lspd.ops.checked import Checked
 from lspd.ops.committed import Whole, committed
 from lspd.ops.kept_found import found_in, found_of
-from lspd.ops.models import Diagnostic, DiagnosticsResult
+from lspd.ops.models import DiagnosticsResult
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.per_workspace import PerWorkspace
@@ -59,7 +60,7 @@ class Verdicts:
         last = self.same.get(result.path)
         if last is not None and last[0] is result and last[1] is kept:
             return last[2]
-        verdict = _plain(result) == [_row(d) for d in kept.diagnostics]
+        verdict = _plain(result) == [said_where(d) for d in kept.diagnostics]
         self.same[result.path] = (result, kept, verdict)
         return verdict
 
@@ -318,9 +319,4 @@ def baseline_stops(found: Committed[Checked], part: Part) -> list[Stop]:
 
 
 def _plain(result: DiagnosticsResult) -> list[tuple[object, ...]]:
-    return [_row(d) for d in result.diagnostics]
-
-
-def _row(d: Diagnostic | Seen) -> tuple[object, ...]:
-    """What must agree for a file's result to be the kept one (its text unchanged)."""
-    return (d.severity, d.code, d.message, d.line, d.column, d.end_line, d.end_column)
+    return [said_where(d) for d in result.diagnostics]

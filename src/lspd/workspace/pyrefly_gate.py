@@ -13,17 +13,16 @@ both), basedpyright stays the judge: lspd runs one such server for a project.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
 from lspd.servers.registry import ServerDefinition
 from lspd.workspace.checker_runs import ran, run_paths
-from lspd.workspace.files import read_text
 from lspd.workspace.mypy_config import configures_checker
 from lspd.workspace.mypy_scripts import script_paths
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.pyright_scope import PYPROJECT
+from lspd.workspace.tool_config import configures_tool
 
 PYREFLY = "pyrefly"
 CONFIG = "pyrefly.toml"
@@ -63,13 +62,5 @@ def _ran(project: Path) -> frozenset[str]:
 
 def configures_pyrefly(project: Path) -> bool:
     """Whether pyrefly's configuration is the project's: a pyrefly.toml, or a
-    `[tool.pyrefly]` table (or one of its subtables) in pyproject.toml."""
-    if (project / CONFIG).is_file():
-        return True
-    if (text := read_text(project / PYPROJECT)) is None or "[tool.pyrefly" not in text:
-        return False
-    try:
-        tool = tomllib.loads(text).get("tool")
-    except tomllib.TOMLDecodeError:  # the scope says what is wrong
-        return False
-    return isinstance(tool, dict) and isinstance(tool.get(PYREFLY), dict)
+    `[tool.pyrefly]` table in pyproject.toml."""
+    return configures_tool(project, CONFIG, PYREFLY)

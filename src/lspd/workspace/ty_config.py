@@ -27,6 +27,7 @@ from lspd.workspace.mypy_scripts import (
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.pyright_scope import PYPROJECT
+from lspd.workspace.tool_config import configures_tool
 
 TY = "ty"
 CONFIG = "ty.toml"
@@ -120,17 +121,8 @@ def label(project: Path) -> str:
 
 
 def configures_ty(project: Path) -> bool:
-    """Whether ty's configuration is the project's: a ty.toml, or a `[tool.ty]` table (or
-    one of its subtables: typer's `[tool.ty.terminal]`) in pyproject.toml."""
-    if (project / CONFIG).is_file():
-        return True
-    if (text := read_text(project / PYPROJECT)) is None or "[tool.ty" not in text:
-        return False
-    try:
-        tool = tomllib.loads(text).get("tool")
-    except tomllib.TOMLDecodeError:  # the scope says what is wrong
-        return False
-    return isinstance(tool, dict) and isinstance(tool.get(TY), dict)
+    """Whether ty's configuration is the project's: a ty.toml, or a `[tool.ty]` table."""
+    return configures_tool(project, CONFIG, TY)
 
 
 def ran_on(directory: Path) -> tuple[str, tuple[str, ...]] | None:
