@@ -147,7 +147,8 @@ def test_a_strict_target_ci_never_runs_adds_no_error(tmp_path: Path) -> None:
 def test_another_run_mypy_fails_leaves_the_first_runs_answer(tmp_path: Path) -> None:
     """multidict's 3.11 hook, run in the project's environment (its CI gives it another),
     stopped in a package's file: the whole answer had been "mypy failed". The first run's
-    errors are said; a failure of the first is the answer's, as before."""
+    errors are said, and the other's failure in the answer's `environment` (it had been
+    only logged); a failure of the first is the answer's, as before."""
     files = {
         "pyproject.toml": "[tool.mypy]\n",
         "Makefile": "lint:\n\tmypy src\n\tmypy --python-version=2.7 src\n",
@@ -156,3 +157,10 @@ def test_another_run_mypy_fails_leaves_the_first_runs_answer(tmp_path: Path) -> 
     root = project(tmp_path / "p", files)
     assert _said(root, "src") == [("src/app.py", 1, "assignment")]
     assert _found(root) == _said(root, "src")
+    said = answer(root, workspace_diagnostics).environment
+    assert said == [
+        "mypy's run 2 of the gate (its scope's note names it) failed with .venv/bin/python"
+        " (mypy-daemon: error: Mypy no longer supports checking Python 2 code. Consider"
+        " pinning to mypy<0.980 if you need to check Python 2 code.): its errors are not"
+        " said; a CI may run it in another environment"
+    ]

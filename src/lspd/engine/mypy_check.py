@@ -58,6 +58,7 @@ class MypyRun:
     stopped: bool = False  # at a blocking error, its errors said (`engine/stops.py`)
     python: list[Path] = field(default_factory=list)  # the workspace's Python files then
     blocking: set[Path] = field(default_factory=set)  # stopped: whose errors stopped it
+    failed: list[str] = field(default_factory=list)  # other runs of the gate mypy failed in
     _files: frozenset[Path] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -245,12 +246,14 @@ async def run_mypy(
     made = await asyncio.gather(
         *(d.check(t or [], held, outside, sees) for d, t in each_run), return_exceptions=True
     )
-    for each, output in zip(daemons, made, strict=True):
+    for n, (each, output) in enumerate(zip(daemons, made, strict=True)):
         if isinstance(output, BaseException):  # the gate's first run's failure is the answer's
             if each is daemon or not isinstance(output, MypyFailed):
                 raise output
             log.warning("another run of %s's mypy failed: %s", project.directory, output)
-            continue  # (multidict's 3.11 hook, its environment not the project's)
+            # (multidict's 3.11 hook, its environment not the project's): said, not hidden
+            run.failed.append(_failed(ws, n, each, output))
+            continue
         errors: dict[Path, list[MypyError]] = {}
         for error in parse(output, project.directory, each.mirror.directory, base):
             errors.setdefault(error.path, []).append(error)
@@ -264,6 +267,13 @@ async def run_mypy(
     if run.stopped:  # at two files of one module name: the configuration's to settle
         refuse_layout(ws, project.config, run.errors, lambda: _chose(ws, project, python, texts))
     return run
+
+
+def _failed(ws: Workspace, n: int, daemon: Dmypy, failure: MypyFailed) -> str:
+    """What the answer says of another run of the gate that mypy failed in."""
+    said = f"mypy's run {n + 1} of the gate (its scope's note names it) failed with"
+    said += f" {ws.display(daemon.interpreter)} ({failure.why}): its errors are not said;"
+    return said + " a CI may run it in another environment"
 
 
 def _joined(errors: dict[Path, list[MypyError]], more: dict[Path, list[MypyError]]) -> None:

@@ -46,7 +46,7 @@ async def mypy_file(ws: Workspace, path: Path, content: str | None) -> Judged | 
     project = next(iter(groups))
     run = await run_mypy(ws, project, {path: content} if content is not None else None)
     items = [diagnostic_of(e) for e in run.errors.get(path, [])]
-    why = why_of(project, run.once)
+    why = _why(run)
     if not run.checked(path) and path not in run.errors:  # as its CI: said, not hidden
         why += OUTSIDE
     stop = mypy_stop(ws, run)
@@ -82,7 +82,7 @@ async def mypy_diagnosed(
                 continue  # not there: no diagnostics of its own
             found[path] = [diagnostic_of(e) for e in run.errors.get(path, [])]
             projects[path] = project
-            checkers[path] = why_of(project, run.once)
+            checkers[path] = _why(run)
     return found, projects, checkers
 
 
@@ -95,12 +95,18 @@ def result_of(ws: Workspace, run: MypyRun, path: Path, toolchain: str) -> Diagno
         path=ws.display(path),
         server=SERVER,
         toolchain=toolchain,
-        checker=why_of(run.project, run.once) + (OUTSIDE if outside else ""),
+        checker=_why(run) + (OUTSIDE if outside else ""),
         errors=len(items),
         warnings=0,
         diagnostics=items,
         total=len(items),
+        environment="; ".join(run.failed) or None,  # said once in the whole check's answer
     )
+
+
+def _why(run: MypyRun) -> str:
+    """The checker of the run's files, and why; the other runs of the gate mypy failed in."""
+    return why_of(run.project, run.once) + "".join(f"; {failed}" for failed in run.failed)
 
 
 def diagnostic_of(error: MypyError) -> Diagnostic:

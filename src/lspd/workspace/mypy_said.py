@@ -67,6 +67,10 @@ def shadowing(*outputs: str) -> list[str]:
 class MypyFailed(ServerError):
     """mypy stopped without an answer (a plugin crashed, bad flags): its last line."""
 
+    def __init__(self, project: Path, why: str) -> None:
+        super().__init__("mypy", f"mypy failed in {project}: {why} (the log has the rest)")
+        self.why = why  # mypy's own line: its first error, else its last
+
 
 @dataclass(frozen=True)
 class MypyOutput:
@@ -101,5 +105,5 @@ def output_of(
         # the last line said only "Found 1 error in 1 file (errors prevented further checking)")
         errors = (line for line in [*out.splitlines(), *err.splitlines()] if ": error: " in line)
         why = next(errors, last)
-        raise MypyFailed("mypy", f"mypy failed in {project}: {why} (the log has the rest)")
+        raise MypyFailed(project, why)
     return MypyOutput(tuple(kept), json_out, status, once)
