@@ -48,3 +48,23 @@ def test_each_run_call_s_words_as_the_file_says_them() -> None:
 
 def test_a_noxfile_that_is_not_python_has_none() -> None:
     assert nox_commands("def lint(session:\n") == []
+
+
+def test_a_path_built_from_the_noxfile_s_own_is_its_path_from_there() -> None:
+    """jsonschema's typing session: `ROOT = Path(__file__).parent`, `PACKAGE = ROOT /
+    "jsonschema"`; its runs had not been read at all (mypy then said to check every file)."""
+    text = (
+        "from pathlib import Path\nimport nox\n\n"
+        "ROOT = Path(__file__).resolve().parent\nPACKAGE = ROOT / 'jsonschema'\n"
+        "TYPING = PACKAGE / 'tests' / 'typing'\nUP = ROOT.parent / 'other'\n\n\n"
+        "@nox.session\ndef typing(session):\n"
+        "    session.run('mypy', '--config', ROOT / 'pyproject.toml', PACKAGE)\n"
+        "    session.run('mypy', '--warn-unused-ignores', str(TYPING))\n"
+        "    session.run('mypy', UP, Path('src'))\n"
+        "    session.run('mypy', PACKAGE.with_name('x'))  # not read: another method\n"
+    )
+    assert nox_commands(text) == [
+        ["mypy", "--config", "pyproject.toml", "jsonschema"],
+        ["mypy", "--warn-unused-ignores", "jsonschema/tests/typing"],
+        ["mypy", "../other", "src"],
+    ]

@@ -247,7 +247,8 @@ def test_the_ways_a_script_says_it(
             None,
         ),
         ("mypy --config-file tests/mypy.ini --no-incremental app", (), "tests/mypy.ini"),
-        ("mypy --config-file=./setup.cfg app", (), "./setup.cfg"),
+        # the file mypy finds by itself is no other configuration (here: none, its defaults)
+        ("mypy --config-file=./setup.cfg app", (), None),
         # argparse: the last given wins; what follows the command's end is another's
         ("mypy --config-file a.ini --config-file=b.ini app && x --config-file c", (), "b.ini"),
     ],
@@ -361,3 +362,42 @@ def test_a_script_naming_a_configuration_mypy_would_not_read_gives_no_options(
     root = project(tmp_path / "p", files)
     checked = answer(root, workspace_diagnostics)
     assert [s.note for s in checked.scope] == [note]
+
+
+def test_a_noxfile_s_paths_from_its_own_and_an_abbreviated_config_are_read(
+    tmp_path: Path,
+) -> None:
+    """jsonschema's typing session: `mypy --config pyproject.toml PACKAGE`, PACKAGE built
+    from `Path(__file__).parent`, then `--warn-unused-ignores` on its typing tests. Its runs
+    had not been read: mypy was given every file, and a script's error nothing checks was
+    said where the typing tests' unused ignore was not."""
+    noxfile = (
+        "from pathlib import Path\n\nimport nox\n\nROOT = Path(__file__).parent\n"
+        'PACKAGE = ROOT / "pkg"\nTYPING = PACKAGE / "typing_tests"\n\n\n@nox.session\n'
+        "def typing(session):\n"
+        '    session.run("mypy", "--config", ROOT / "pyproject.toml", PACKAGE)\n'
+        '    session.run("mypy", "--warn-unused-ignores", TYPING)\n'
+    )
+    files = {
+        "pyproject.toml": "[tool.mypy]\nignore_missing_imports = true\n",
+        "noxfile.py": noxfile,
+        "tools/helper.py": ERROR,
+        "pkg/__init__.py": "",
+        "pkg/typing_tests/__init__.py": "",
+        "pkg/typing_tests/t.py": "count: int = 3  # type: ignore[assignment]\n",
+    }
+    root = project(tmp_path / "p", files)
+    first = cli_errors(root, "--config-file", "pyproject.toml", "pkg")
+    second = cli_errors(root, "--warn-unused-ignores", "pkg/typing_tests")
+    assert (first, [(f, line, code) for f, line, _, code, _ in second]) == (
+        [],
+        [("pkg/typing_tests/t.py", 1, "unused-ignore")],
+    )
+    checked = answer(root, workspace_diagnostics)
+    assert [(d.path, d.line, d.code) for d in checked.diagnostics] == [
+        ("pkg/typing_tests/t.py", 1, "unused-ignore")
+    ]
+    [scope] = checked.scope
+    note = "no `files`: what noxfile.py runs mypy on: pkg"
+    note += "; mypy run again on pkg/typing_tests with --warn-unused-ignores, as the gate runs it"
+    assert (scope.files, scope.note) == (3, note)

@@ -88,6 +88,12 @@ def names_found(folder: Path, value: str) -> bool:
     return found is None or found == name
 
 
+def other_config(folder: Path, named: str | None) -> str | None:
+    """The configuration a command's `--config-file` names (`named`), None for the file mypy
+    finds by itself: `mypy --config pyproject.toml pkg` and `mypy tests` are runs of one."""
+    return None if named is None or names_found(folder, named) else named
+
+
 def plugins_read(texts: dict[str, bytes], inside: str, version: tuple[int, ...] | None) -> str:
     """What mypy's plugins may read of the configuration mypy `version` reads in the copy
     holding `texts` (`config_read`; each search where the version is not known): each

@@ -3,15 +3,20 @@ nox sessions run mypy as `session.run("mypy", "src", "tests")` (urllib3's lint s
 often with the paths in a module-level list (`session.run("mypy", *SOURCES)`). Read, never
 run: the file's syntax tree, each `<x>.run(...)` call's words where every argument is a
 string, a name bound to one (at the top, or before it in its function), or a starred name
-bound to a list or tuple of them (`args = session.posargs or LOCATIONS`: LOCATIONS).
+bound to a list or tuple of them (`args = session.posargs or LOCATIONS`: LOCATIONS). A path
+built from the noxfile's own (`ROOT = Path(__file__).parent`, `PACKAGE = ROOT / "jsonschema"`:
+jsonschema's typing session) is that path from the noxfile's folder, where nox runs; before,
+its runs were not read at all, and mypy was said to check every file.
 """
 
 from __future__ import annotations
 
 import ast
+import posixpath
 from collections.abc import Iterator
 
 NOXFILE = "noxfile.py"
+_SAME = {"resolve", "absolute", "expanduser"}  # a path's methods that keep where it leads
 
 
 def nox_commands(text: str) -> list[list[str]]:
@@ -66,7 +71,7 @@ def _bound(statements: list[ast.stmt], outer: dict[str, list[str]]) -> dict[str,
 def _strings(value: ast.expr, bound: dict[str, list[str]]) -> list[str] | None:
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return [value.value]
-    if isinstance(value, ast.Name):
+    if isinstance(value, ast.Name) and value.id != "__file__":
         return bound.get(value.id)
     if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
         return _strings(value.values[-1], bound)
@@ -74,7 +79,36 @@ def _strings(value: ast.expr, bound: dict[str, list[str]]) -> list[str] | None:
         items = [_strings(item, bound) for item in value.elts]
         if all(item is not None and len(item) == 1 for item in items):
             return [item[0] for item in items if item is not None]
+    path = _path(value, bound)
+    return None if path is None else [path]
+
+
+def _path(value: ast.expr, bound: dict[str, list[str]]) -> str | None:
+    """The path `value` builds, from the noxfile's folder: `__file__`, `Path(...)`, its
+    `.parent`, `/`, `str(...)`, `.resolve()`; None where it is another expression."""
+    if isinstance(value, ast.Name) and value.id == "__file__":
+        return NOXFILE
+    if isinstance(value, ast.Attribute) and value.attr == "parent":
+        inner = _one(value.value, bound)
+        return None if inner is None else posixpath.normpath(posixpath.join(inner, ".."))
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div):
+        left, right = _one(value.left, bound), _one(value.right, bound)
+        if left is None or right is None:
+            return None
+        return posixpath.normpath(posixpath.join(left, right))
+    if isinstance(value, ast.Call) and not value.keywords:
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name in ("Path", "PurePath", "str", "fspath") and len(value.args) == 1:
+            return _one(value.args[0], bound)
+        if name in _SAME and isinstance(func, ast.Attribute) and not value.args:
+            return _one(func.value, bound)
     return None
+
+
+def _one(value: ast.expr, bound: dict[str, list[str]]) -> str | None:
+    found = _strings(value, bound)
+    return found[0] if found is not None and len(found) == 1 else None
 
 
 def _words(args: list[ast.expr], bound: dict[str, list[str]]) -> list[str] | None:

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple, TypeVar
 import yaml
 
 from lspd.workspace.checker_runs import run_paths, runs
-from lspd.workspace.command_options import option_values
+from lspd.workspace.command_options import option_values, spelled
 from lspd.workspace.mypy_config_read import names_found
 from lspd.workspace.mypy_files import CONFIG_FILES
 from lspd.workspace.mypy_scripts import (
@@ -231,7 +231,7 @@ def _ignores_missing(hook: dict[str, Any]) -> bool:
 
 def _after(hook: dict[str, Any]) -> list[str]:
     """A hook's words after mypy: its entry's (a local hook: `mypy src tests`), its `args`."""
-    return words_after(hook, ("mypy",), "mypy")
+    return spelled(words_after(hook, ("mypy",), "mypy"))
 
 
 def words_after(hook: dict[str, Any], tools: tuple[str, ...], entry: str) -> list[str]:

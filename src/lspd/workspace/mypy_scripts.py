@@ -26,7 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from lspd.workspace.command_options import option_values
+from lspd.workspace.command_options import option_values, spelled
+from lspd.workspace.mypy_config_read import other_config
 from lspd.workspace.mypy_nox import NOXFILE, nox_commands
 from lspd.workspace.mypy_stubtest import STUBTEST, as_mypy
 from lspd.workspace.script_blocks import Blocks
@@ -99,12 +100,11 @@ class ScriptMypy(NamedTuple):
     named: str  # the file saying it, relative to the project
     paths: tuple[str, ...]  # the paths it names, relative to the project
     options: tuple[str, ...]  # its options changing what mypy reports, as given
-    config: str | None = None  # the configuration its `--config-file` names, as given
+    config: str | None = None  # another configuration its `--config-file` names, as given
 
 
 def script_targets(directory: Path, tools: tuple[str, ...] = ("mypy",)) -> ScriptMypy | None:
-    """The commands of the first of the project's scripts running mypy (or another of
-    `tools`: pyright) on paths of it; None where none does."""
+    """The first run (`script_runs`) of a script running mypy, or another of `tools`."""
     return next(iter(script_runs(directory, tools)), None)
 
 
@@ -138,11 +138,11 @@ def configured_runs(directory: Path) -> list[ScriptMypy]:
             for index, word in enumerate(words):
                 if not commanded(words, index, RUNNERS) or word.rsplit("/", 1)[-1] != "mypy":
                     continue
-                after = words[index + 1 :]
+                after = spelled(words[index + 1 :])
                 if not _untargeted(after):
                     continue
                 named = path.relative_to(directory).as_posix()
-                run = ScriptMypy(named, (), checking_options(after), _config_file(after))
+                run = ScriptMypy(named, (), checking_options(after), _config_file(directory, after))
                 first = next(iter(found.values()), run)
                 first_block = block if first_block is None else first_block
                 if run.config == first.config and (run.options in found or block == first_block):
@@ -286,10 +286,10 @@ def _commands(
             name = word.rsplit("/", 1)[-1]  # stubtest type-checks with mypy: `mypy -m`'s
             if not commanded(words, index, RUNNERS) or name not in tools:
                 continue  # (`echo ... mypy` runs none)
-            after = words[index + 1 :]
+            after = spelled(words[index + 1 :])
             after = as_mypy(arguments(after)) if name in STUBTEST else after
             if paths := named_paths(directory, after):
-                options, named = checking_options(after), _config_file(after)
+                options, named = checking_options(after), _config_file(directory, after)
                 config = named if not runs else config
                 first = block if first is None else first
                 if named == config and (unexcluded(options) in runs or block == first):
@@ -304,10 +304,11 @@ def unexcluded(options: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(option_values(options, "--exclude")[1])
 
 
-def _config_file(words: list[str]) -> str | None:
-    """The configuration a mypy command (`words`, after `mypy`) names: the last
-    `--config-file X` or `--config-file=X`, as given; None where it names none."""
-    return next(reversed(option_values(arguments(words), "--config-file")[0]), None)
+def _config_file(directory: Path, words: list[str]) -> str | None:
+    """The configuration a mypy command (`words`, after `mypy`) names (its last
+    `--config-file`), as given; None: none, or the file mypy finds by itself."""
+    named = option_values(arguments(words), "--config-file")[0]
+    return other_config(directory, named[-1]) if named else None
 
 
 def arguments(words: list[str]) -> list[str]:
