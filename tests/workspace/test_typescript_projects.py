@@ -92,9 +92,10 @@ def test_typescript_no_tsconfig_or_package_claims_in_a_python_project_is_left_ou
     tmp_path: Path,
 ) -> None:
     """textual's tools/gen_easings_tests.ts: no tsconfig.json or package.json above it, in a
-    project whose gate is mypy's; 5 errors nothing the project runs says. Left out and said;
-    one in an npm package is checked as before; `--all` checks it; a package.json written
-    above it (watched) makes it a package's again."""
+    project whose gate is mypy's; 5 errors nothing the project runs says. Left out and said,
+    as is jsonschema's vendored Deno script under a package.json naming no TypeScript; one
+    in an npm package depending on TypeScript is checked as before; `--all` checks it; a
+    package.json naming TypeScript written above it (watched) makes it a package's again."""
     root = write(
         tmp_path / "p",
         {
@@ -102,25 +103,30 @@ def test_typescript_no_tsconfig_or_package_claims_in_a_python_project_is_left_ou
             "pkg/__init__.py": "",
             "tools/gen.ts": "const n: number = 'one';\n",
             "tools/deep/more.ts": "export const m = 1;\n",
-            "web/package.json": "{}",
+            "web/package.json": '{"devDependencies": {"typescript": "5.9.3"}}',
             "web/main.ts": "export const w: number = 1;\n",
+            "json/package.json": '{"name": "suite", "license": "MIT"}',
+            "json/bin/check.ts": "#!/usr/bin/env deno\nconsole.log(Deno.args);\n",
         },
     )
     scope = scope_of(root)
     assert shown(root, scope) == ["pkg/__init__.py", "web/main.ts"]
     lines = [(p.project.relative_to(root).as_posix(), len(p.files), p.note) for p in scope.projects]
     note = (
-        "not checked: TypeScript in a Python project that no tsconfig.json or package.json "
-        "claims, so nothing the project runs checks it (`lspd check --all` does)"
+        "not checked: TypeScript in a Python project that no tsconfig.json, nor package.json "
+        "naming TypeScript, claims, so nothing the project runs checks it "
+        "(`lspd check --all` does)"
     )
     assert [line for line in lines if line[0] != "."] == [
         ("web", 1, "no tsconfig.json: every file"),
+        ("json", 0, note),
         ("tools", 0, note),  # tools/deep/more.ts too: one line per top folder
     ]
     assert root / "tools/package.json" in dict(scope.read)
     every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
-    assert [f.path for f in every.files] == ["tools/gen.ts"]
-    (root / "tools/package.json").write_text("{}")
+    assert [f.path for f in every.files] == ["json/bin/check.ts", "tools/gen.ts"]
+    (root / "json/package.json").unlink()
+    (root / "tools/package.json").write_text('{"scripts": {"check": "tsc --noEmit"}}')
     assert shown(root, scope_of(root)) == [
         "pkg/__init__.py",
         "tools/deep/more.ts",
@@ -129,6 +135,7 @@ def test_typescript_no_tsconfig_or_package_claims_in_a_python_project_is_left_ou
     ]
     # a TypeScript project with no Python: every file, as before
     (root / "tools/package.json").unlink()
+    (root / "json/bin/check.ts").unlink()
     (root / "pyproject.toml").unlink()
     (root / "pkg/__init__.py").unlink()
     assert shown(root, scope_of(root)) == ["tools/deep/more.ts", "tools/gen.ts", "web/main.ts"]

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lspd.workspace.npm_installed import json_object
 from lspd.workspace.tsc_native import PREVIEW
 from lspd.workspace.tsc_scripts import package_commands, tool_at
 
 _MANIFEST = "package.json"
+_DEPENDENCIES = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
 
 
 def preview_gate(project: Path, root: Path) -> Path | None:
@@ -49,6 +51,21 @@ def find_typescript(project: Path, root: Path) -> Path | None:
         if (package / _MANIFEST).is_file():
             return package.resolve()
     return None
+
+
+def names_typescript(directory: Path, root: Path) -> bool:
+    """Whether a package.json from `directory` up to `root` names TypeScript: depends on it
+    (or TypeScript 7's preview) or has a script running `tsc`/`tsgo`. jsonschema vendors a
+    test suite whose package.json names none, beside a Deno script: no gate checks it."""
+    for folder in _up_to(directory, root):
+        manifest = json_object(folder / _MANIFEST)
+        for field in _DEPENDENCIES:
+            named = manifest.get(field)
+            if isinstance(named, dict) and any(n in named for n in ("typescript", PREVIEW)):
+                return True
+        if any(tool_at(words) is not None for words in package_commands(folder / _MANIFEST)):
+            return True
+    return False
 
 
 def _up_to(project: Path, root: Path) -> list[Path]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
-from lspd.workspace.npm_installed import PACKAGE, deciding, package_of, uninstalled
+from lspd.workspace.npm_installed import PACKAGE, deciding, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
@@ -32,7 +32,7 @@ from lspd.workspace.tsconfig_scope import (
     solutions,
 )
 from lspd.workspace.typescript_gated import editors_note, gate_configs
-from lspd.workspace.typescript_package import find_typescript, package_version
+from lspd.workspace.typescript_package import find_typescript, names_typescript, package_version
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -106,9 +106,10 @@ def _loose(
     ws: Workspace, loose: list[Path], python: bool, read: list[Path], known: bool
 ) -> list[ProjectScope]:
     """The TypeScript files no configuration governs: every one, as before; but in a project
-    holding Python (`python`), those in no npm package either (no package.json above them)
-    are no project's: nothing the project runs checks them (textual's stray
-    tools/gen_easings_tests.ts: 5 errors its gate, mypy, never sees). So are all of them
+    holding Python (`python`), those in no npm package naming TypeScript either (no
+    package.json above them depends on it or runs tsc) are no project's: nothing the project
+    runs checks them (textual's stray tools/gen_easings_tests.ts: 5 errors its gate, mypy,
+    never sees; jsonschema's vendored Deno script). So are all of them
     where the scripts say which configurations they check (`known`: some are editors'):
     vue-router's scripts/release.ts, run by tsx, was checked with TypeScript's defaults (a
     TS7016 its gate never says). Said per top folder, and each package.json that would make
@@ -116,7 +117,7 @@ def _loose(
     stray: dict[Path, list[Path]] = defaultdict(list)
     if python or known:
         for path in loose:
-            if known or package_of(path.parent, ws.root) is None:  # said per top folder
+            if known or not names_typescript(path.parent, ws.root):  # said per top folder
                 parts = path.relative_to(ws.root).parts
                 stray[ws.root / parts[0] if len(parts) > 1 else ws.root].append(path)
                 read += [d / PACKAGE for d in path.parents if ws.root in d.parents]
@@ -124,8 +125,9 @@ def _loose(
     left = {p for found in stray.values() for p in found}
     kept = [p for p in loose if p not in left]
     note = (
-        "not checked: TypeScript in a Python project that no tsconfig.json or package.json "
-        "claims, so nothing the project runs checks it (`lspd check --all` does)"
+        "not checked: TypeScript in a Python project that no tsconfig.json, nor package.json "
+        "naming TypeScript, claims, so nothing the project runs checks it "
+        "(`lspd check --all` does)"
     )
     if known:
         note = (
