@@ -24,7 +24,7 @@ files are checked, by whom.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar, cast
@@ -41,6 +41,7 @@ from lspd.engine.python_affected import PYTHON, movable
 from lspd.engine.python_trivia import Moves
 from lspd.engine.results import FileResult
 from lspd.engine.solution_check import held_also, held_unbuilt
+from lspd.engine.source_shape import shape
 from lspd.engine.stops import Stop
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
@@ -143,6 +144,9 @@ async def overlaid_state(
     found = reached(ws, others, candidates, memory.python, memory.native, alike, disk)
     found |= _beyond_mypy(ws, {p: held[p] for p in mypy_only}, candidates, memory)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
+    if loose := _loose_reached(ws, texts, candidates, owner):
+        found |= loose  # the servers hold the builders' changed files too, for them
+        held.update((p, t) for p, t in texts.items() if p in built.held)
     found = {p for p in found if ws.handler(p) is not None}  # a py.typed mark: held, unasked
     asked = sorted(p for p in (found | mypy_only) - built.held if _in(p, wanted))
     if asked:
@@ -171,6 +175,33 @@ async def with_also(
     for path, said, items in await held_also(ws, texts, list(results)):
         joined[path] = held_by.joined(joined[path], said, cast(Items, items), texts)
     return joined
+
+
+def _loose_reached(
+    ws: Workspace, texts: Texts, candidates: set[Path], owner: Callable[[Path], object]
+) -> set[Path]:
+    """Of `candidates`, TypeScript 5's files no builder checks (no tsconfig claims them:
+    tsserver's inferred projects answer them one by one), where a proposed TypeScript file's
+    declarations change, a builder's or not. fastify's examples/ import its index.d.ts, which
+    a test program's builder holds: preview said the program's errors alone, and HEAD's
+    result made that way kept the example's new error as HEAD's ("unchanged")."""
+    typescript = [p for p in texts if _typescript(ws, p)]
+    if not any(_declares_otherwise(read_text(p), texts[p]) for p in typescript):
+        return set()
+    return {
+        p for p in candidates if _typescript(ws, p) and native(ws, p) is None and owner(p) is None
+    }
+
+
+def _typescript(ws: Workspace, path: Path) -> bool:
+    handler = ws.handler(path)
+    return handler is not None and handler.language == "typescript"
+
+
+def _declares_otherwise(old: str | None, new: str | None) -> bool:
+    """Whether a TypeScript file's text `new` may declare otherwise than `old` (None: absent):
+    more than its `//` comments and blank lines moved (`source_shape`)."""
+    return old is None or new is None or shape(old) != shape(new)
 
 
 def _beyond_mypy(
