@@ -139,3 +139,35 @@ def test_typescript_no_tsconfig_or_package_claims_in_a_python_project_is_left_ou
     (root / "pyproject.toml").unlink()
     (root / "pkg/__init__.py").unlink()
     assert shown(root, scope_of(root)) == ["tools/deep/more.ts", "tools/gen.ts", "web/main.ts"]
+
+
+def test_a_deno_project_is_not_checked_and_says_so(tmp_path: Path) -> None:
+    """typebox: a deno.jsonc at the root (its import map, Deno's globals, `npm:` specifiers)
+    beside an editor's tsconfig.json. Checked with TypeScript's rules, its clean tree had 899
+    errors where `deno test` says none; no file is checked, and the scope says why. A
+    package.json naming TypeScript makes it a TypeScript project again."""
+    root = write(
+        tmp_path / "p",
+        {
+            "deno.json": '{ "imports": { "mylib": "./lib/index.ts" } }',
+            "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }',
+            "lib/index.ts": "export function add(a: number, b: number): number { return a + b }\n",
+            "test/add.ts": "import { add } from 'mylib'\nDeno.test('add', () => add(1, 2))\n",
+        },
+    )
+    checked = answer(root, workspace_diagnostics)
+    note = (
+        "not checked: a Deno project (deno.json), whose checker is `deno check`, which lspd "
+        "does not run (`lspd check --all` checks its files with TypeScript's rules)"
+    )
+    assert (checked.errors, checked.files_checked, checked.outside_gate) == (0, 0, 2)
+    assert [(s.project, s.config, s.files, s.note) for s in checked.scope or []] == [
+        (".", "deno.json", 0, note)
+    ]
+    every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
+    assert sorted((d.path, d.code) for d in every.diagnostics) == [
+        ("test/add.ts", "2304"),  # Cannot find name 'Deno'
+        ("test/add.ts", "2307"),  # Cannot find module 'mylib'
+    ]
+    (root / "package.json").write_text('{"devDependencies": {"typescript": "5.9.3"}}')
+    assert [s.config for s in scope_of(root).projects] == ["tsconfig.json"]

@@ -41,6 +41,7 @@ TYPESCRIPT_SERVER = "typescript-language-server"  # its npm prefix holds lspd's 
 # TypeScript checks JavaScript only where a tsconfig / jsconfig says so (`allowJs`,
 # `checkJs`): a .js file no config governs has no gate (SQLAlchemy's Sphinx output).
 JAVASCRIPT = {".js", ".jsx", ".mjs", ".cjs"}
+DENO_CONFIGS = ("deno.json", "deno.jsonc")
 
 
 def typescript_projects(
@@ -53,6 +54,8 @@ def typescript_projects(
 ) -> list[ProjectScope]:
     """The projects of TypeScript's configurations (`solution`: their solution-style
     layouts' files, filled in); `python`: the workspace holds Python sources too."""
+    if (deno := _deno(ws, read)) is not None:
+        return [deno]
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
     scripted = _scripted(ws, found, read)
     found += scripted
@@ -137,6 +140,23 @@ def _loose(
         )
     strays = [ProjectScope("typescript", d, None, (), note) for d in sorted(stray)]
     return fallback(ws, kept, "typescript", "no tsconfig.json: every file") + strays
+
+
+def _deno(ws: Workspace, read: list[Path]) -> ProjectScope | None:
+    """A Deno project's scope (a deno.json or deno.jsonc at the root, no package.json there
+    naming TypeScript): no file checked, and said. Its gate is `deno check` (Deno's globals,
+    `npm:` and import-map specifiers, its own compiler options), which lspd does not run:
+    checked with TypeScript's rules by its editor's tsconfig.json, typebox's clean tree had
+    899 errors where `deno test` says none."""
+    read += [ws.root / name for name in DENO_CONFIGS]
+    config = next((n for n in DENO_CONFIGS if (ws.root / n).is_file()), None)
+    if config is None or names_typescript(ws.root, ws.root):
+        return None
+    note = (
+        f"not checked: a Deno project ({config}), whose checker is `deno check`, which lspd "
+        "does not run (`lspd check --all` checks its files with TypeScript's rules)"
+    )
+    return ProjectScope("typescript", ws.root, config, (), note)
 
 
 def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
