@@ -137,10 +137,7 @@ async def overlaid_state(
     moved = _moved(ws, others, memory, held_by)
     results.update((p, r) for p, r in moved.items() if _in(p, wanted))
     others = {p: t for p, t in others.items() if p not in moved}
-    # TypeScript 7's files edited with their declarations as they were: their importers unasked
-    edits = {p: (read_text(p), t) for p, t in others.items() if native(ws, p) is not None}
-    alike = await declared_alike(ws, edits)
-    disk = {p: old for p, (old, _) in edits.items()}
+    alike, disk = await _alike(ws, others)  # TypeScript 7's: their importers unasked
     found = reached(ws, others, candidates, memory.python, memory.native, alike, disk)
     found |= _beyond_mypy(ws, {p: held[p] for p in mypy_only}, candidates, memory)
     found |= native_stopped(ws, others, candidates)  # TypeScript 7: stopped on disk
@@ -175,6 +172,13 @@ async def with_also(
     for path, said, items in await held_also(ws, texts, list(results)):
         joined[path] = held_by.joined(joined[path], said, cast(Items, items), texts)
     return joined
+
+
+async def _alike(ws: Workspace, texts: Texts) -> tuple[Collection[Path], Texts]:
+    """Of `texts`, TypeScript 7's files edited with their declarations as they were
+    (`native_declared`), and the disk's texts of its files."""
+    edits = {p: (read_text(p), t) for p, t in texts.items() if native(ws, p) is not None}
+    return await declared_alike(ws, edits), {p: old for p, (old, _) in edits.items()}
 
 
 def _loose_reached(
