@@ -162,7 +162,7 @@ def test_a_deno_project_is_not_checked_and_says_so(tmp_path: Path) -> None:
     )
     assert (checked.errors, checked.files_checked, checked.outside_gate) == (0, 0, 2)
     assert [(s.project, s.config, s.files, s.note) for s in checked.scope or []] == [
-        (".", "deno.json", 0, note)
+        (".", None, 0, note)
     ]
     every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
     assert sorted((d.path, d.code) for d in every.diagnostics) == [

@@ -157,7 +157,7 @@ def _deno(ws: Workspace, read: list[Path]) -> ProjectScope | None:
         f"not checked: a Deno project ({config}), whose checker is `deno check`, which lspd "
         "does not run (`lspd check --all` checks its files with TypeScript's rules)"
     )
-    return ProjectScope("typescript", ws.root, config, (), note)
+    return ProjectScope("typescript", ws.root, None, (), note)  # (its note names the file)
 
 
 def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
