@@ -277,3 +277,27 @@ def test_the_heap_the_gate_gives_its_tsc_is_the_builder_s(tmp_path: Path) -> Non
 
     for warm in warm_root(root, tmp_path / "logs"):
         assert "--max-old-space-size=3000" in builder_command(warm)
+
+
+def test_tsd_s_tests_no_tsconfig_claims_are_left_to_tsd_too(tmp_path: Path) -> None:
+    """p-map: `"test": "tsd"`, no tsconfig, its index.test-d.ts at the root. Its
+    `expectError(f('x'))` was said as an error (TypeScript's defaults on a file no tsconfig
+    claims), beside the scope line saying tsd's tests are not checked."""
+    test = 'import { expectError } from "tsd";\nexpectError<number>("one");\n'
+    files = {
+        "package.json": json.dumps({"scripts": {"test": "tsd"}, "types": "index.d.ts"}),
+        "index.d.ts": "export declare function f(n: number): number;\n",
+        "index.test-d.ts": test,
+    }
+    root = typescript_committed(tmp_path / "p", files, "5.9.3")
+    (root / "node_modules/tsd").mkdir()
+    (root / "node_modules/tsd/package.json").write_text('{"name": "tsd", "types": "index.d.ts"}')
+    (root / "node_modules/tsd/index.d.ts").write_text(TSD)
+    checked = answer(root, workspace_diagnostics)
+    assert (checked.errors, checked.files_checked) == (0, 1)  # index.d.ts
+    assert [(s.project, s.files, (s.note or "")[:30]) for s in checked.scope or []] == [
+        (".", 0, "not checked: tsd's tests, whic"),
+        (".", 1, "no tsconfig.json: every file"),
+    ]
+    every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
+    assert [(d.path, d.code) for d in every.diagnostics] == [("index.test-d.ts", "2345")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,7 +77,7 @@ def typescript_projects(
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
         config = tsconfig.config
-        apart = _unchecked(ws, tsconfig) | _tsd_tests(tsconfig, tsd)
+        apart = _unchecked(ws, tsconfig) | _tsd_tests(tsconfig.files, tsd)
         chosen = tuple(
             p
             for p in tsconfig.files
@@ -103,11 +103,11 @@ def typescript_projects(
     loose = [p for p in files if p not in taken and not under(p, governed, ws.root)]
     known = len(gated) < len(tsconfigs)  # the scripts say which configurations they check
     loose = [p for p in loose if p.suffix not in JAVASCRIPT]
-    return projects + _loose(ws, loose, python, read, known)
+    return projects + _loose(ws, loose, python, read, known, tsd)
 
 
 def _loose(
-    ws: Workspace, loose: list[Path], python: bool, read: list[Path], known: bool
+    ws: Workspace, loose: list[Path], python: bool, read: list[Path], known: bool, tsd: set[Path]
 ) -> list[ProjectScope]:
     """The TypeScript files no configuration governs: every one, as before; but in a project
     holding Python (`python`), those in no npm package naming TypeScript either (no
@@ -117,7 +117,9 @@ def _loose(
     where the scripts say which configurations they check (`known`: some are editors'):
     vue-router's scripts/release.ts, run by tsx, was checked with TypeScript's defaults (a
     TS7016 its gate never says). Said per top folder, and each package.json that would make
-    them a package's watched (`read`)."""
+    them a package's watched (`read`). tsd's tests are tsd's (p-map's root index.test-d.ts)."""
+    apart = _tsd_tests(loose, tsd)
+    loose = [p for p in loose if p not in apart]
     stray: dict[Path, list[Path]] = defaultdict(list)
     if python or known:
         for path in loose:
@@ -355,15 +357,16 @@ def _tsd_said(folders: set[Path], files: list[Path]) -> list[ProjectScope]:
         "`expectType`) that lspd does not run (`lspd check --all` checks them with "
         "TypeScript's rules)"
     )
-    tests = [p for p in files if p.name.endswith(TSD_TESTS)]
-    said = {max(f, key=lambda d: len(d.parts)) for p in tests if (f := folders & {*p.parents})}
+    tests = _tsd_tests(files, folders)
+    said = {max(folders & {*p.parents}, key=lambda d: len(d.parts)) for p in tests}
     return [ProjectScope("typescript", folder, None, (), note) for folder in sorted(said)]
 
 
-def _tsd_tests(tsconfig: TsConfig, folders: set[Path]) -> set[Path]:
-    """The files of `tsconfig`'s program that are tsd's tests (`tsc_scripts.tsd_folders`):
-    tsd checks them, its `expectError` holding their errors, not tsc."""
-    tests = (p for p in tsconfig.files if p.name.endswith(TSD_TESTS))
+def _tsd_tests(files: Iterable[Path], folders: set[Path]) -> set[Path]:
+    """Of `files` (a program's, or those no tsconfig claims: p-map's root index.test-d.ts),
+    tsd's tests (`tsc_scripts.tsd_folders`): tsd checks them, its `expectError` holding
+    their errors, not tsc."""
+    tests = (p for p in files if p.name.endswith(TSD_TESTS))
     return {p for p in tests if not folders.isdisjoint(p.parents)}
 
 
