@@ -154,3 +154,29 @@ def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
     checked = answer(root, workspace_diagnostics)
     rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
     assert sorted(rows) == sorted(said)
+
+
+def test_pyright_run_over_its_configuration_is_the_one_beside_mypy(tmp_path: Path) -> None:
+    """argon2-cffi's tox: `mypy src`, `pyright` (its `[tool.pyright]` include) and `ty check`
+    over the same files. ty had answered beside mypy where the scope line named pyright;
+    pyright, run over its own configuration, is the server beside mypy, as that line says."""
+    pyproject = (
+        '[project]\nname = "p"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n\n'
+        '[tool.pyright]\ninclude = ["app"]\n'
+    )
+    tox = "[testenv:typing]\ncommands =\n    mypy app\n    pyright\n    ty check\n"
+    files = {**FILES, "pyproject.toml": pyproject, "tox.ini": tox}
+    del files["scripts/lint.sh"]
+    root = project(tmp_path / "p", files)
+    assert (ty_beside_mypy(root), gated_ty(root)) == (False, False)
+    checked = answer(root, workspace_diagnostics)
+    rows = sorted((d.source, d.path, d.line, d.code) for d in checked.diagnostics)
+    assert rows == [
+        ("Pyright", "app/main.py", 5, "reportArgumentType"),  # basedpyright says so
+        ("mypy", "app/main.py", 5, "arg-type"),
+    ]
+    [scope] = checked.scope or []
+    assert scope.config == "pyproject.toml [tool.pyright] + pyproject.toml [tool.mypy]"
+    # pyright on a folder of its own (structlog's `pyright tests/typing`): ty, as before
+    written(root, {"tox.ini": tox.replace("    pyright\n", "    pyright app\n")})
+    assert ty_beside_mypy(root)

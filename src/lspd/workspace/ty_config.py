@@ -26,14 +26,16 @@ from lspd.workspace.mypy_scripts import (
 )
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
-from lspd.workspace.pyright_scope import PYPROJECT
+from lspd.workspace.pyright_given import pyright_given
+from lspd.workspace.pyright_scope import PYPROJECT, config_in
 from lspd.workspace.tool_config import configures_tool
 
 TY = "ty"
 CONFIG = "ty.toml"
 DEFAULTS = "ty's defaults"  # the label of a project configuring no ty whose gate runs it
 _MYPYS = frozenset({"mypy", "dmypy"})
-_CHECKERS = (TY, *_MYPYS, "pyright", "basedpyright")
+_PYRIGHTS = frozenset({"pyright", "basedpyright"})
+_CHECKERS = (TY, *_MYPYS, *_PYRIGHTS)
 _RAN: Memo[frozenset[str]] = Memo()
 
 
@@ -50,7 +52,12 @@ def ty_beside_mypy(project: Path) -> bool:
     one server beside mypy; before, it ran mypy alone, and an error ty alone reports was
     never told)."""
     checkers = _ran(project)
-    return TY in checkers and bool(checkers & _MYPYS)
+    if TY not in checkers or not checkers & _MYPYS:
+        return False
+    # pyright run over its own configuration (argon2-cffi's tox: `pyright`, its `include`)
+    # checks what ty does: pyright is the server beside mypy, as the scope line says it is
+    configured = bool(checkers & _PYRIGHTS) and config_in(project) is not None
+    return not (configured and pyright_given(project) is None)
 
 
 def ty_home(project: Path) -> bool:
