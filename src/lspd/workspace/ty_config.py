@@ -27,7 +27,7 @@ from lspd.workspace.mypy_scripts import (
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.precommit_hooks import CONFIG_NAME, config_hooks
 from lspd.workspace.pyright_given import pyright_given
-from lspd.workspace.pyright_scope import PYPROJECT, config_in
+from lspd.workspace.pyright_scope import CONFIG_JSON, PYPROJECT, config_in
 from lspd.workspace.tool_config import configures_tool
 
 TY = "ty"
@@ -73,9 +73,10 @@ def may_gate_ty(project: Path) -> bool:
 
 
 def gate_paths(project: Path) -> list[Path]:
-    """The paths whose change can change `gated_ty(project)`, `ty_beside_mypy(project)`."""
-    paths = (project / PYPROJECT, project / CONFIG, *script_paths(project), *run_paths(project))
-    return list(dict.fromkeys(paths))
+    """The paths whose change can change `gated_ty(project)`, `ty_beside_mypy(project)` (a
+    pyrightconfig.json: pyright run over its own configuration is the one beside mypy)."""
+    configs = [project / name for name in (PYPROJECT, CONFIG, CONFIG_JSON)]
+    return list(dict.fromkeys([*configs, *script_paths(project), *run_paths(project)]))
 
 
 def _ran(project: Path) -> frozenset[str]:
