@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.npm_installed import json_object
 from lspd.workspace.tsc_native import PREVIEW
 from lspd.workspace.tsc_scripts import package_commands, tool_at
@@ -57,15 +58,25 @@ def names_typescript(directory: Path, root: Path) -> bool:
     """Whether a package.json from `directory` up to `root` names TypeScript: depends on it
     (or TypeScript 7's preview) or has a script running `tsc`/`tsgo`. jsonschema vendors a
     test suite whose package.json names none, beside a Deno script: no gate checks it."""
-    for folder in _up_to(directory, root):
-        manifest = json_object(folder / _MANIFEST)
-        for field in _DEPENDENCIES:
-            named = manifest.get(field)
-            if isinstance(named, dict) and any(n in named for n in ("typescript", PREVIEW)):
-                return True
-        if any(tool_at(words) is not None for words in package_commands(folder / _MANIFEST)):
+    return any(_names(folder / _MANIFEST) for folder in _up_to(directory, root))
+
+
+def _names(manifest: Path) -> bool:
+    """Whether the package.json at `manifest` names TypeScript; read again only when it
+    changed (a Python project's loose files ask of their folders' one by one)."""
+    return _NAMED.get(manifest, (manifest,), lambda: (_read_names(manifest), ()))
+
+
+def _read_names(manifest: Path) -> bool:
+    body = json_object(manifest)
+    for field in _DEPENDENCIES:
+        named = body.get(field)
+        if isinstance(named, dict) and any(n in named for n in ("typescript", PREVIEW)):
             return True
-    return False
+    return any(tool_at(words) is not None for words in package_commands(manifest))
+
+
+_NAMED: Memo[bool] = Memo()
 
 
 def _up_to(project: Path, root: Path) -> list[Path]:

@@ -151,7 +151,7 @@ def _deno(ws: Workspace, read: list[Path]) -> ProjectScope | None:
     `npm:` and import-map specifiers, its own compiler options), which lspd does not run:
     checked with TypeScript's rules by its editor's tsconfig.json, typebox's clean tree had
     899 errors where `deno test` says none."""
-    read += [ws.root / name for name in DENO_CONFIGS]
+    read += [ws.root / name for name in (*DENO_CONFIGS, PACKAGE)]  # one naming TypeScript
     config = next((n for n in DENO_CONFIGS if (ws.root / n).is_file()), None)
     if config is None or names_typescript(ws.root, ws.root):
         return None
