@@ -117,8 +117,7 @@ def _words(args: list[ast.expr], bound: dict[str, list[str]]) -> list[str] | Non
         if isinstance(arg, ast.Starred):
             found = _strings(arg.value, bound)
         else:
-            found = _strings(arg, bound)
-            found = found if found is not None and len(found) == 1 else None
+            found = None if (one := _one(arg, bound)) is None else [one]
         if found is None:
             return None
         words += found
