@@ -41,7 +41,7 @@ from lspd.workspace.mypy_lock import exclusive
 from lspd.workspace.mypy_mirror import Place, Sees
 from lspd.workspace.mypy_once import Caches, needs_once, sections_read
 from lspd.workspace.mypy_outputs import users_config
-from lspd.workspace.mypy_said import JSON_FLAGS, TEXT_FLAGS, MypyOutput, output_of
+from lspd.workspace.mypy_said import JSON_FLAGS, MypyOutput, output_of, text_flags
 from lspd.workspace.mypy_server import (
     RUN_TIMEOUT_S,
     asked_version,
@@ -157,7 +157,7 @@ class Dmypy:
                 self._answers.move_to_end(state)
                 self.once = known.once
                 return known
-            flags = list(JSON_FLAGS if json_out else TEXT_FLAGS)
+            flags = list(JSON_FLAGS if json_out else text_flags(self.version or ()))
             read = sections_read(texts, self.place.inside, self.version)  # parsed once
             differ = mypy_partial.differ(self.version, read, targets)
             once = needs_once(texts, arguments=targets, read=read)

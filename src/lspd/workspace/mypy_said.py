@@ -24,6 +24,18 @@ TEXT_FLAGS = (
     "--no-color-output",
 )
 
+# mypy's error ends, which its text says from 0.981 on: an older one refuses the flag.
+_ENDS_SINCE = (0, 981)
+
+
+def text_flags(version: tuple[int, ...]) -> tuple[str, ...]:
+    """`TEXT_FLAGS` that mypy `version` takes: sniffio's CI pins 0.782, which stops at
+    `--show-error-end` (its errors are then read with no end, as `-O json`'s blocking)."""
+    if version >= _ENDS_SINCE:
+        return TEXT_FLAGS
+    return tuple(flag for flag in TEXT_FLAGS if flag != "--show-error-end")
+
+
 # mypy's `-O json` (1.11 and later) with the columns of its text: mypy 1.x's dmypy prints
 # an update's errors as text (`Errors.new_messages` takes no formatter), with columns only
 # where asked; its JSON says the same with or without the flag (1.13.0, 1.19.1, 2.4.1).
