@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
@@ -48,8 +49,7 @@ _STEP_KEY = re.compile(r"^\s*(?:-\s+)?(?:([\w-]+):\s*)?")
 # The words before a command that run it (`uv run mypy`, `npx pyright`, `commands = mypy`)
 _RUNNERS = {*RUNNERS, "npx", "pnpx", "bunx", "uvx", "pipx", "yarn", "pnpm", "bun", "npm"}
 _NODE_SCRIPTS = (".js", ".cjs", ".mjs")
-# the options of a checker's command that make it check nothing (`pyright --verifytypes`)
-_NOT_CHECKS = {*CHECKS_NOTHING, "--verifytypes"}
+_PYRIGHTS = ("pyright", "basedpyright")
 # tox.ini's settings whose words are not commands
 _NOT_RUN = {"deps", "dependency_groups", "extras", "requires", "allowlist_externals"}
 
@@ -63,48 +63,63 @@ def runs(directory: Path, commands: tuple[str, ...]) -> bool:
 def ran(directory: Path, commands: tuple[str, ...]) -> set[str]:
     """Which of `commands` a script, a tox environment, a pre-commit hook or a CI workflow
     of the project at `directory` runs: each read once for all of them."""
+    return {name for name, after in _runs(directory, commands) if _checks(name, after)}
+
+
+def verified(directory: Path) -> set[str]:
+    """The `pyright --verifytypes PACKAGE` runs of the project at `directory` (or
+    basedpyright's), as written: the completeness of a package's public types, a step of
+    the gate that lspd does not check (exceptiongroup's CI runs it beside pyright and mypy)."""
+    found = set()
+    for name, after in _runs(directory, _PYRIGHTS):
+        own = arguments(after)
+        if "--verifytypes" in own[:-1]:
+            package = own[own.index("--verifytypes") + 1]
+            found.add(f"{name} --verifytypes {package}")
+    return found
+
+
+def _runs(directory: Path, commands: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """Each run of one of `commands` by the project at `directory`: its name, the words
+    after it (none for an action or a hook's id, or a workflow too large to read)."""
     found = [c for path in script_files(directory) for c in script_commands(path)]
     found += package_commands(directory / PACKAGE)  # `"typecheck": "pyright"`
-    named = {command for words in found for command in _ran(words, commands)}
+    for words in found:
+        yield from _ran(words, commands)
     folders = _repository_folders(directory)
     for folder in folders:
-        named |= _hook_ran(folder / CONFIG_NAME, commands)
+        yield from _hook_ran(folder / CONFIG_NAME, commands)
     line = re.compile(_YAML.format("|".join(map(re.escape, commands))), re.M)
     for path in (p for folder in folders for p in workflows(folder / WORKFLOWS)):
-        named |= _yaml_ran(path, line, commands)
-    return named
+        yield from _yaml_ran(path, line, commands)
 
 
-def _hook_ran(path: Path, commands: tuple[str, ...]) -> set[str]:
-    """Which of `commands` a hook the pre-commit configuration at `path` runs
+def _hook_ran(path: Path, commands: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """The runs of `commands` by the hooks of the pre-commit configuration at `path`
     (`precommit_hooks`: not one of the manual stage alone, pytest's pyright): by its id (a
     hook repository's own: mirrors-mypy's `mypy`) or its entry (a local hook's)."""
     try:
         hooks = config_hooks(path)[0] if path.is_file() else []
     except yaml.YAMLError:
-        return set()
-    named: set[str] = set()
+        return
     for hook in hooks:
         entry = str(hook.get("entry") or "").split()
-        named |= _ran(entry, commands)
+        yield from _ran(entry, commands)
         if not entry and str(hook.get("id")) in commands:
-            named.add(str(hook.get("id")))
-    return named
+            yield str(hook.get("id")), []
 
 
-def _ran(words: list[str], commands: tuple[str, ...]) -> set[str]:
-    """Which of `commands` a command's `words` run: a word naming it (a path ending in it,
-    `pyright@1.1.390`) first, or after a runner's (`uv run`, `npx`, `=` of tox.ini's
-    `commands = mypy`), not a list of what to install (`deps = mypy`) or `.PHONY: pyright`."""
+def _ran(words: list[str], commands: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """The runs of `commands` in a command's `words`, each with the words after it: a word
+    naming one (a path ending in it, `pyright@1.1.390`) first, or after a runner's (`uv
+    run`, `npx`, `=` of tox.ini's `commands = mypy`), not a list of what to install (`deps =
+    mypy`) or `.PHONY: pyright`."""
     if not words or words[0] in _NOT_RUN:
-        return set()
-    named = set()
+        return
     for index, word in enumerate(words):
         name = re.split(r"[@=<>]", word.rsplit("/", 1)[-1])[0]
-        run = name in commands and (commanded(words, index, _RUNNERS) or _node(words[:index]))
-        if run and _checks(name, words[index + 1 :]):
-            named.add(name)
-    return named
+        if name in commands and (commanded(words, index, _RUNNERS) or _node(words[:index])):
+            yield name, words[index + 1 :]
 
 
 def _checks(name: str, after: list[str]) -> bool:
@@ -112,7 +127,7 @@ def _checks(name: str, after: list[str]) -> bool:
     `pyright --verifytypes click` (the completeness of its public types, not its errors),
     `ty version`, a `--version`."""
     own = arguments(after)
-    if _NOT_CHECKS.intersection(own):
+    if CHECKS_NOTHING.intersection(own):
         return False
     subcommand = next((word for word in own if not word.startswith("-")), None)
     return name != "ty" or subcommand in (None, "check")
@@ -145,26 +160,28 @@ def _repository_folders(directory: Path) -> list[Path]:
     return [directory]
 
 
-def _yaml_ran(path: Path, line: re.Pattern[str], commands: tuple[str, ...]) -> set[str]:
-    """Which of `commands` the workflow at `path` runs: its actions, and the commands of its
-    `run` lines naming one (`line`), not `pip install ty`; all where it is too large to read."""
+def _yaml_ran(
+    path: Path, line: re.Pattern[str], commands: tuple[str, ...]
+) -> Iterator[tuple[str, list[str]]]:
+    """The runs of `commands` by the workflow at `path`: its actions, and the commands of
+    its `run` lines naming one (`line`), not `pip install ty`; each where it is too large
+    to read."""
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):  # a FIFO would block the daemon
-            return set()
+            return
         if status.st_size > _MOST_WORKFLOW:  # not read: taken as running each
-            return set(commands)
+            yield from ((command, []) for command in commands)
+            return
         text = path.read_text(encoding="utf-8")
-        ran = set()
-        for found in line.finditer(text):
-            if found[2]:  # its action (`uses: jakebailey/pyright-action@v2`)
-                ran.add(found[1])
-                continue
-            end = text.find("\n", found.end())  # its line alone, not a copy of all the rest
-            step = text[text.rfind("\n", 0, found.start()) + 1 : end if end >= 0 else None]
-            key = _STEP_KEY.match(step)
-            if key and key[1] in (None, "run"):
-                ran |= _ran(line_words(step[key.end() :], {}), (found[1],))
-        return ran
     except (OSError, UnicodeDecodeError):
-        return set()
+        return
+    for found in line.finditer(text):
+        if found[2]:  # its action (`uses: jakebailey/pyright-action@v2`)
+            yield found[1], []
+            continue
+        end = text.find("\n", found.end())  # its line alone, not a copy of all the rest
+        step = text[text.rfind("\n", 0, found.start()) + 1 : end if end >= 0 else None]
+        key = _STEP_KEY.match(step)
+        if key and key[1] in (None, "run"):
+            yield from _ran(line_words(step[key.end() :], {}), (found[1],))

@@ -65,7 +65,8 @@ RUNNERS |= {"elif", "while", "until"}  # outcome's ci.sh: `if ! mypy src/ ; then
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
 # a command's options that make it check other than what the configuration names, or nothing
-CHECKS_NOTHING = {"--version", "-V", "--help", "-h"}  # a checker's options that check nothing
+# a checker's options that check no file's errors (`pyright --verifytypes pkg`: its API's types)
+CHECKS_NOTHING = {"--version", "-V", "--help", "-h", "--verifytypes"}
 _NO_TARGET = {*_NAMES_MODULE, "-c", "--command", *CHECKS_NOTHING}
 # mypy's reports: each writes into the folder (or file) it is given, and changes no error
 REPORTS = frozenset(
@@ -77,14 +78,9 @@ _VALUED |= {*_NAMES_MODULE, *REPORTS, "-c"}
 # mypy's options that change what it reports, given it as a script gives them (the others
 # shape its output or cache, or choose what lspd reads itself: configuration, targets)
 # (`--exclude`: which files of a folder mypy walks, `mypy_walk`)
-_CHECKING_VALUED = {
-    "--python-version",
-    "--platform",
-    "--always-true",
-    "--always-false",
-    "--exclude",
-}
-_CHECKING_VALUED |= {"--enable-error-code", "--disable-error-code", "--enable-incomplete-feature"}
+_CHECKING_VALUED = {"--python-version", "--platform", "--always-true", "--always-false"}
+_CHECKING_VALUED |= {"--exclude", "--enable-error-code", "--disable-error-code"}
+_CHECKING_VALUED |= {"--enable-incomplete-feature"}
 _VALUED |= _CHECKING_VALUED
 _CHECKING = re.compile(
     r"--(?:no-)?(?:strict(?:-[a-z-]+)?|warn-[a-z-]+|disallow-[a-z-]+|allow-[a-z-]+"
@@ -275,7 +271,8 @@ def _commands(
     """The runs of the commands running mypy on paths of the project, one per set of
     options (an `--exclude` aside: what a walk leaves, not how mypy checks), each naming the
     configuration the first names, another set's of the first's block (`script_blocks`):
-    their paths, the options its first command gives, that configuration; the first first."""
+    their paths, the options its first command gives, that configuration; the first first.
+    A command checking nothing (`CHECKS_NOTHING`: `pyright --verifytypes pkg`) runs none."""
     runs: dict[tuple[str, ...], tuple[dict[str, None], tuple[str, ...]]] = {}
     config: str | None = None
     blocks, first = Blocks(), None  # another option set's run: of the first's block alone
@@ -288,7 +285,7 @@ def _commands(
                 continue  # (`echo ... mypy` runs none)
             after = spelled(words[index + 1 :])
             after = as_mypy(arguments(after)) if name in STUBTEST else after
-            if paths := named_paths(directory, after):
+            if not CHECKS_NOTHING & {*after} and (paths := named_paths(directory, after)):
                 options, named = checking_options(after), _config_file(directory, after)
                 config = named if not runs else config
                 first = block if first is None else first

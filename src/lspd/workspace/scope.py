@@ -54,6 +54,7 @@ from lspd.workspace.pyright_scope import (
     files_of,
     is_toml,
 )
+from lspd.workspace.pyright_verified import verified_said
 from lspd.workspace.scope_walk import Walk
 from lspd.workspace.scope_walk import walk as walk_root
 from lspd.workspace.tsconfig_scope import Solution
@@ -309,6 +310,7 @@ def _python(
     projects += [p for p in ty if p.project not in governed]  # ty's alone: none configures both
     governed |= {p.project for p in ty}
     loose = [p for p in files if not under(p, governed, ws.root)]
+    projects += verified_said([ws.root, *governed], read)  # `pyright --verifytypes`: not run
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     read += given_paths(ws.root)
     if (given := pyright_given(ws.root)) is not None and not given.configured and loose:
