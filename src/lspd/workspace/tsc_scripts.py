@@ -267,14 +267,34 @@ _OUTSIDE = (
 )
 
 
+# a workflow step's label (`- name: "Latest version of tsgo"`) or a key alone (a job's
+# `tsgo:`, a Makefile's target), no command
+_LABEL = re.compile(r"^\s*(?:-\s+)?(?:name:\s|[\w.-]+:\s*$)")
+
+
 def checks_outside(root: Path, texts: list[str]) -> bool:
-    """Whether the repository at `root` names a TypeScript checker (tsc, tsgo, vue-tsc)
-    outside its package.json scripts, which lspd reads (`texts`: `outside_texts`): a CI
-    workflow's `npx tsc -p packages/x/__tests__`, a Makefile's, a commit hook's (husky,
-    lefthook, pre-commit), or package.json's lint-staged. What it checks is then not known
-    here."""
+    """Whether the repository at `root` runs a TypeScript checker (tsc, tsgo, vue-tsc)
+    outside its package.json scripts, which lspd reads, on configurations it does not name
+    (`texts`: `outside_texts`): a CI workflow's `npx tsc`, a Makefile's, a commit hook's
+    (husky, lefthook, pre-commit), or package.json's lint-staged; a line naming one that is
+    no command it reads counts too. What it checks is then not known here. A command naming
+    its configurations (true-myth's workflow `tsc --noEmit --project ts/test.tsconfig.json`)
+    is known: `named_outside` has them."""
     lint_staged = json.dumps(json_object(root / "package.json").get("lint-staged") or "")
-    return any(_ANY_TSC.search(text) for text in [lint_staged, *texts])
+    if _ANY_TSC.search(lint_staged):
+        return True
+    lines = (line for text in texts for line in text.splitlines() if _ANY_TSC.search(line))
+    return any(not _names_configs(line, root) for line in lines if not _LABEL.match(line))
+
+
+def _names_configs(line: str, root: Path) -> bool:
+    """Whether `line` runs tsc, and every tsc command of it names what it checks (`-p`, `-b`
+    a file or folder, after `cd FOLDER`), each there: a workflow's `working-directory` is
+    not read (`tsc -p a` of a folder elsewhere is not known)."""
+    located = _located(_commands(line.split("run:", 1)[-1]), root)
+    runs = [(words, here) for words, here in located if tool_at(words) is not None]
+    named = [_named_in([w], h) if h == root else {h / "tsconfig.json"} for w, h in runs]
+    return bool(runs) and all(found and all(p.is_file() for p in found) for found in named)
 
 
 def outside_texts(root: Path) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lspd.workspace.npm_installed import PACKAGE, member
+from lspd.workspace.npm_installed import PACKAGE, member, package_of
 from lspd.workspace.tsc_scripts import (
     checks_other,
     checks_outside,
@@ -40,7 +40,8 @@ def gate_configs(
     shim: a TS2307 its gate never says), and those the root program does not hold no gate
     checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
     tsc the project runs). A package whose scripts check other configurations of theirs and
-    never its tsconfig.json makes that an editor's too (`elsewhere`)."""
+    never its tsconfig.json makes that an editor's too, and those below it of no package of
+    their own (`elsewhere`)."""
     checking = {
         c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
     }
@@ -52,7 +53,7 @@ def gate_configs(
     above = {d for c in found for d in (c.parent, *c.parent.parents) if root in (d, *d.parents)}
     named = named_configs([root / PACKAGE, *sorted(d / PACKAGE for d in above)])
     named |= named_outside(root, texts)  # a workflow's `npx tsc -p test`
-    elsewhere = set() if outside else {c for c in tsconfigs if _checked_elsewhere(c, named)}
+    elsewhere = set() if outside else {c for c in tsconfigs if _checked_elsewhere(c, named, root)}
     if not elsewhere and (not checking or (not root_checks and outside)):
         return tsconfigs  # a workflow's, a hook's tsc may check any of them
 
@@ -84,15 +85,19 @@ def gate_configs(
     return {c: t for c, t in tsconfigs.items() if c in gated}
 
 
-def _checked_elsewhere(config: Path, named: set[Path]) -> bool:
-    """Whether `config` is a tsconfig.json (or jsconfig.json) whose package's scripts
-    type-check other configurations of theirs and never it (ts-essentials' `tsc --project
-    tsconfig.test.json --outDir ./testDist && rimraf ./testDist`: its tsconfig.json's lib said
-    13 errors where its gate says none; preact's `tsc -p jsconfig-lint.json`, whose
-    jsconfig.json's checkJs said 1049), and nothing else names it."""
-    package = config.parent / PACKAGE
+def _checked_elsewhere(config: Path, named: set[Path], root: Path) -> bool:
+    """Whether `config` is a tsconfig.json (or jsconfig.json) whose package (the nearest
+    package.json from its folder up) has scripts type-checking other configurations of
+    theirs and never it (ts-essentials' `tsc --project tsconfig.test.json --outDir
+    ./testDist && rimraf ./testDist`: its tsconfig.json's lib said 13 errors where its gate
+    says none; preact's `tsc -p jsconfig-lint.json`, whose jsconfig.json's checkJs said
+    1049; true-myth's `tsc -p ts/test.tsconfig.json`, whose test/fixtures/tsconfig.json, a
+    lint test's, said a TS5101 and stopped), and nothing else names it."""
+    folder = package_of(config.parent, root)
+    package = None if folder is None else folder / PACKAGE
     return (
-        config.name in CONFIG_NAMES
+        package is not None
+        and config.name in CONFIG_NAMES
         and config not in named
         and not checks_own(package)
         and checks_other(package)

@@ -1,0 +1,80 @@
+"""true-myth's shape: its scripts and its CI workflow run `tsc --noEmit --project
+ts/test.tsconfig.json`, whose program holds src/ and test/; test/fixtures/tsconfig.json, a
+lint test's, has no package.json of its own, and no gate runs it. lspd took it as a gate
+program: its one error (a TS5101 of `baseUrl` on TypeScript 6) was said where tsc says
+none, and a signature change in src/ was said as 2 new errors where tsc says 7 (the
+fixture program held the core files, and stopped at its configuration's error). A
+tsconfig's package is now the nearest package.json above it
+(`typescript_gated._checked_elsewhere`), and a workflow line naming the configuration tsc
+checks, or a step's `name:`, no longer makes every configuration the gate's
+(`tsc_scripts.checks_outside`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lspd.ops.preview import preview
+from lspd.workspace.tsc_scripts import checks_outside
+from tests.conftest import answer
+from tests.workspace.test_scope import write
+from tests.workspace.test_typescript_gated import OPTIONS, said, tsc
+
+SCRIPT = "tsc --noEmit --project ts/test.tsconfig.json"
+WORKFLOW = (
+    f'jobs:\n  tsgo:\n    steps:\n      - name: "Latest version of tsgo"\n      - run: {SCRIPT}\n'
+)
+# the fixture program's own rule (a `lib` without Promise): an error of no gate program
+FIXTURES = '{"compilerOptions": {"lib": ["es5"], "noEmit": true}, "include": ["fixture.ts"]}'
+LIB = '"lib": ["es2015"]'
+UTIL = "export function g(v: unknown): string {\n  return String(v);\n}\n"
+
+
+def project(root: Path, workflow: bool) -> Path:
+    return write(
+        root,
+        {
+            "package.json": json.dumps({"scripts": {"type-check": SCRIPT}}),
+            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, {LIB}}}, "include": ["src", "test"]}}',
+            "ts/test.tsconfig.json": '{"extends": "../tsconfig.json", "include": ["../src", '
+            '"../test"]}',
+            "src/util.ts": UTIL,
+            "src/index.ts": 'import { g } from "./util";\nexport const shown = g(1);\n',
+            "test/fixtures/tsconfig.json": FIXTURES,
+            "test/fixtures/fixture.ts": (
+                'import { shown } from "../../src/index";\n'
+                "export const later = Promise.resolve(shown);\n"
+            ),
+            **({".github/workflows/ci.yml": WORKFLOW} if workflow else {}),
+        },
+    )
+
+
+@pytest.mark.parametrize("workflow", [False, True], ids=["scripts", "scripts and workflow"])
+def test_a_nested_tsconfig_of_no_package_no_gate_runs_is_an_editors(
+    tmp_path: Path, workflow: bool
+) -> None:
+    root = project(tmp_path / "p", workflow)
+    assert tsc(root, "--noEmit", "--project", "ts/test.tsconfig.json") == []  # the gate
+    assert tsc(root / "test/fixtures", "--noEmit") != []  # the fixture's program
+    assert said(root) == []
+    changed = UTIL.replace("v: unknown", "v: unknown, depth: number")
+    previewed = answer(root, lambda ws: preview(ws, [{"path": "src/util.ts", "content": changed}]))
+    (root / "src/util.ts").write_text(changed)
+    gate = tsc(root, "--noEmit", "--project", "ts/test.tsconfig.json")
+    assert gate == ["src/index.ts(2,22): TS2554"]
+    shown = [(d.path, d.line, d.code) for d in previewed.changes.introduced]
+    assert shown == [("src/index.ts", 2, "2554")]
+
+
+def test_a_workflow_naming_what_tsc_checks_is_known(tmp_path: Path) -> None:
+    root = project(tmp_path / "p", False)
+    assert not checks_outside(root, [WORKFLOW])
+    assert checks_outside(root, ["  - run: cd web && npx tsc --noEmit\n"])  # no web/ here
+    write(root, {"web/tsconfig.json": "{}"})
+    assert not checks_outside(root, ["  - run: cd web && npx tsc --noEmit\n"])
+    assert checks_outside(root, ["  - run: npx tsc --noEmit\n"])  # which: the root's own
+    assert checks_outside(root, [WORKFLOW + "      - run: pnpm tsgo\n"])
+    assert checks_outside(root, ["  - run: make tsc\n"])  # no tsc command lspd reads
