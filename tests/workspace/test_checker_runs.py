@@ -28,6 +28,7 @@ RUN = [
     ("pyproject.toml", '[tool.poe.tasks.check]\nsequence = [{cmd = "pyright src"}]\n'),
     ("pyproject.toml", '[tool.pdm.scripts]\ntypes = {shell = "pdm run pyright"}\n'),
     ("justfile", "check:\n    -basedpyright\n"),
+    ("justfile", "run := 'dev/venv.sh dev/venv-cpy'\n\nt:\n\t{{run}} pyright src\n"),
     ("scripts/run-pyright", 'exec node scripts/utils/node-tooling.cjs pyright -p "$CONFIG"\n'),
     ("scripts/lint", "uv run --locked --all-extras pyright\n"),
     (".pre-commit-config.yaml", "repos:\n- hooks:\n  - {id: types, entry: npx --yes pyright}\n"),

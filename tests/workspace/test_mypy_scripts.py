@@ -164,6 +164,9 @@ def test_a_workflow_step_s_mypy_is_the_gate_with_its_options(tmp_path: Path) -> 
     ]
 
 
+VENV_SH = "run := 'dev/venv.sh dev/venv-cpy'\n\n"
+
+
 @pytest.mark.parametrize(
     ("name", "text", "targets"),
     [
@@ -206,6 +209,13 @@ def test_a_workflow_step_s_mypy_is_the_gate_with_its_options(tmp_path: Path) -> 
         ("pyproject.toml", '[tool.pdm.scripts]\nlint = {cmd = ["mypy", "app"]}\n', ("app",)),
         ("justfile", 'src := "app tests"\n\ntypes:\n    @uv run mypy {{ src }}\n', APP_TESTS),
         ("justfile", 'types dirs="app tests":\n    mypy {{dirs}}\n', APP_TESTS),
+        # pathspec's: a shell script running its arguments in a virtual environment
+        (
+            "justfile",
+            f"{VENV_SH}t:\n\t{{{{run}}}} pip install -U mypy\n\t{{{{run}}}} mypy app\n",
+            ("app",),
+        ),
+        ("Makefile", "t:\n\t.venv/bin/pip install mypy\n\tscripts/a.sh b c mypy app\n", None),
         # variables set for the command alone (its own, not the script's)
         ("scripts/lint.sh", "MYPYPATH=app A='b c' mypy app\nmypy $MYPYPATH tests\n", APP_TESTS),
         ("Makefile", "lint:\n\tMYPYPATH=app uv run env A=1 mypy tests\n", ("tests",)),

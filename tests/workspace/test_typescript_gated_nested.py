@@ -29,6 +29,7 @@ WORKFLOW = (
 # the fixture program's own rule (a `lib` without Promise): an error of no gate program
 FIXTURES = '{"compilerOptions": {"lib": ["es5"], "noEmit": true}, "include": ["fixture.ts"]}'
 LIB = '"lib": ["es2015"]'
+ROOT = f'{{"compilerOptions": {{{OPTIONS}, {LIB}}}, "include": ["src", "test"]}}'
 UTIL = "export function g(v: unknown): string {\n  return String(v);\n}\n"
 
 
@@ -37,7 +38,7 @@ def project(root: Path, workflow: bool) -> Path:
         root,
         {
             "package.json": json.dumps({"scripts": {"type-check": SCRIPT}}),
-            "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}, {LIB}}}, "include": ["src", "test"]}}',
+            "tsconfig.json": ROOT,
             "ts/test.tsconfig.json": '{"extends": "../tsconfig.json", "include": ["../src", '
             '"../test"]}',
             "src/util.ts": UTIL,

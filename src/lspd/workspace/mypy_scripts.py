@@ -316,11 +316,12 @@ def arguments(words: list[str]) -> list[str]:
 def commanded(words: list[str], index: int, runners: set[str]) -> bool:
     """Whether `words[index]` is a command's name: first, or after a runner's words
     (`runners`: `uv run`, `python -m`), its options between (openai-python's `uv run
-    --locked --all-extras mypy .`), and variables set for the command alone before it."""
+    --locked --all-extras mypy .`), and variables set for the command alone before it; or
+    a shell script's, one word between (pathspec's `dev/venv.sh dev/venv-cpy mypy`)."""
     at = index
     while at > 0 and words[at - 1] not in runners and _before(words[at - 1]):
         at -= 1
-    return at == 0 or words[at - 1] in runners
+    return at == 0 or words[at - 1] in runners or (at <= 2 and words[0].endswith(".sh"))
 
 
 def _before(word: str) -> bool:
