@@ -190,11 +190,11 @@ def named_configs(packages: list[Path]) -> set[Path]:
         config
         for package in packages
         for script in _scripts(package)
-        for config in _named_in(script, package.parent)
+        for config in named_in(script, package.parent)
     }
 
 
-def _named_in(script: list[list[str]], folder: Path) -> set[Path]:
+def named_in(script: list[list[str]], folder: Path) -> set[Path]:
     """The configurations one script's commands (run in `folder`) give tsc: `-p`, `-b`, and
     a folder's tsconfig.json after `cd FOLDER`."""
     named: set[Path] = set()
@@ -220,7 +220,7 @@ def named_outside(root: Path, texts: list[str]) -> set[Path]:
     named: set[Path] = set()
     for line in (line for text in texts for line in text.splitlines()):
         if _ANY_TSC.search(line):
-            named |= _named_in(_commands(line.split("run:", 1)[-1]), root)
+            named |= named_in(_commands(line.split("run:", 1)[-1]), root)
     return named
 
 
@@ -293,7 +293,7 @@ def _names_configs(line: str, root: Path) -> bool:
     not read (`tsc -p a` of a folder elsewhere is not known)."""
     located = _located(_commands(line.split("run:", 1)[-1]), root)
     runs = [(words, here) for words, here in located if tool_at(words) is not None]
-    named = [_named_in([w], h) if h == root else {h / "tsconfig.json"} for w, h in runs]
+    named = [named_in([w], h) if h == root else {h / "tsconfig.json"} for w, h in runs]
     return bool(runs) and all(found and all(p.is_file() for p in found) for found in named)
 
 

@@ -22,6 +22,7 @@ from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
 from lspd.workspace.npm_installed import PACKAGE, deciding, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
+from lspd.workspace.tsc_other import other_typescript
 from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
@@ -64,7 +65,8 @@ def typescript_projects(
         unready = dict.fromkeys(found, ws.root)
         read += [ws.root / ".pnp.cjs", ws.root / "node_modules"]  # a linker changed: again
     read += [p for c in found for p in deciding(c, ws.root)]  # installed or not, watched
-    tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready])
+    other = other_typescript([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)])
+    tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready and c not in other])
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
         return fallback(ws, files, "typescript", missing)
@@ -97,6 +99,9 @@ def typescript_projects(
     _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
     projects += _tsd_said(tsd, files)
     projects += _not_installed(ws, unready, read)
+    for config, which in other.items():  # said by its name: no configuration of the gate
+        note = f"not checked: {ws.display(config)}, which {which}"
+        projects.append(ProjectScope("typescript", config.parent, None, (), note))
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
     governed = {p.parent for p in found}
