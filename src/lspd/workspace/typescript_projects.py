@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from lspd.errors import InvalidInput, ServerNotInstalled
 from lspd.servers.install import install
+from lspd.workspace.dtslint_tests import dtslint_noted
 from lspd.workspace.npm_installed import PACKAGE, deciding, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_other import other_typescript
@@ -97,7 +98,7 @@ def typescript_projects(
             ProjectScope("typescript", folder, label, chosen, note, data, gated=config in gated)
         )
     _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
-    projects += _tsd_said(tsd, files)
+    projects = [*dtslint_noted(projects, packages), *_tsd_said(tsd, files)]
     projects += _not_installed(ws, unready, read)
     for config, which in other.items():  # said by its name: no configuration of the gate
         note = f"not checked: {ws.display(config)}, which {which}"
