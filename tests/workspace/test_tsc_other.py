@@ -53,6 +53,10 @@ def test_a_configuration_only_another_typescript_checks_is_said_so(tmp_path: Pat
         f"not checked: compat/tsconfig.json, which {which}"
         ", not the project's own TypeScript: lspd checks a project with one",
     )
+    # TypeScript 7's preview run by its path: lspd's to check with it
+    native = "node node_modules/@typescript/native-preview/bin/tsgo -p compat"
+    (root / "package.json").write_text(json.dumps({"scripts": {"native": native}}))
+    assert other_typescript([root / "package.json"]) == {}
     # the project's own tsc naming it too: the project's to check
     scripts = {"test:types": "tsc --noEmit && tsc -p compat", "compat": COMPAT}
     (root / "package.json").write_text(json.dumps({"scripts": scripts}))

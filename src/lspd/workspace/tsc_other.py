@@ -37,9 +37,10 @@ def other_typescript(packages: list[Path]) -> dict[Path, str]:
 
 def _other(tool: str) -> str | None:
     """The package a tsc path is of, where it is another than TypeScript's own
-    (`node_modules/typescript-compat/bin/tsc`: `typescript-compat`); else None."""
+    (`node_modules/typescript-compat/bin/tsc`: `typescript-compat`); else None (a `tsgo`'s:
+    TypeScript 7's preview, which lspd runs)."""
     parts = tool.split("/")
-    if "node_modules" not in parts[:-2] or parts[-2] != "bin":
+    if "node_modules" not in parts[:-2] or parts[-2:] != ["bin", "tsc"]:
         return None
     name = "/".join(parts[parts.index("node_modules") + 1 : -2])
     return None if name in (_PROJECT_OWN, ".") or not name else name
