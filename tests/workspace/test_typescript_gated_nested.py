@@ -79,3 +79,33 @@ def test_a_workflow_naming_what_tsc_checks_is_known(tmp_path: Path) -> None:
     assert checks_outside(root, ["  - run: npx tsc --noEmit\n"])  # which: the root's own
     assert checks_outside(root, [WORKFLOW + "      - run: pnpm tsgo\n"])
     assert checks_outside(root, ["  - run: make tsc\n"])  # no tsc command lspd reads
+
+
+def test_an_editors_solution_owns_no_file_of_the_gate(tmp_path: Path) -> None:
+    """hono's shape: its root tsconfig.json (a solution no script runs) references
+    tsconfig.build.json (src/ less its tests) and tsconfig.spec.json (all of src/), which its
+    `test` script checks, and runtime-tests/node/tsconfig.json (no package.json of its own,
+    no gate runs it) references the build's. The solution made the build's program the
+    owner of src/, and the build was no gate's once runtime-tests/ was an editor's: src/'s
+    errors were said by no program."""
+    base = f'"compilerOptions": {{{OPTIONS}, {LIB}}}'
+    tests = "src/**/*.test.ts"
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": {"test": "tsc -p tsconfig.spec.json"}}),
+            "tsconfig.json": '{"files": [], "references": [{"path": "./tsconfig.build.json"}, '
+            '{"path": "./tsconfig.spec.json"}, {"path": "./runtime-tests/node"}]}',
+            "tsconfig.build.json": f'{{{base}, "include": ["src"], "exclude": ["{tests}"]}}',
+            "tsconfig.spec.json": f'{{{base}, "include": ["src"]}}',
+            "src/a.ts": 'export const wrong: number = "a";\n',
+            "src/a.test.ts": 'import { wrong } from "./a";\nexport const w: string = wrong;\n',
+            "runtime-tests/node/tsconfig.json": (
+                f'{{{base}, "references": [{{"path": "../../tsconfig.build.json"}}]}}'
+            ),
+            "runtime-tests/node/index.ts": "export const n: number = 1;\n",
+        },
+    )
+    gate = tsc(root, "-p", "tsconfig.spec.json")
+    assert gate == ["src/a.test.ts(2,14): TS2322", "src/a.ts(1,14): TS2322"]
+    assert said(root) == [("src/a.test.ts", 2, "2322"), ("src/a.ts", 1, "2322")]

@@ -159,11 +159,13 @@ class Solution:
     once: set[Path] = field(default_factory=set)
 
 
-def solutions(tsconfigs: dict[Path, TsConfig]) -> Solution:
-    """The owners and other holders of the files of `tsconfigs`' solution-style layouts: a
+def solutions(tsconfigs: dict[Path, TsConfig], gated: set[Path]) -> Solution:
+    """The owners and other holders of the files of `tsconfigs`' solution-style layouts
+    whose solution is the gate's (`gated`: hono's root solution, an editor's, made its
+    tsconfig.build.json the owner of src/, which `tsc -p tsconfig.spec.json` checks): a
     file counts where its nearest tsconfig.json above is the solution's and lists it not."""
     roots = {c for c in tsconfigs if c.name == "tsconfig.json"}
-    named = {c for c in roots if tsconfigs[c].references}
+    named = {c for c in roots if tsconfigs[c].references and c in gated}
     builds = {r: _built(r, tsconfigs, set()) for r in sorted(named)}
     built = {c for order in builds.values() for c in order}
     owners: dict[Path, Path] = {}

@@ -71,8 +71,8 @@ def typescript_projects(
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
         return fallback(ws, files, "typescript", missing)
-    made, projects, taken = solutions(tsconfigs), [], {}  # taken: each file's program
     gated = gate_configs(ws.root, tsconfigs, found, scripted)
+    made, projects, taken = solutions(tsconfigs, set(gated)), [], {}  # taken: each file's program
     held = {p for t in gated.values() for p in t.files}  # by the gate's programs
     homes = _homes(tsconfigs, gated, held, made.owners)
     packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
