@@ -109,3 +109,36 @@ def test_an_editors_solution_owns_no_file_of_the_gate(tmp_path: Path) -> None:
     gate = tsc(root, "-p", "tsconfig.spec.json")
     assert gate == ["src/a.test.ts(2,14): TS2322", "src/a.ts(1,14): TS2322"]
     assert said(root) == [("src/a.test.ts", 2, "2322"), ("src/a.ts", 1, "2322")]
+
+
+BUILD = """import { $ } from "bun";
+
+await Promise.all([
+  $`tsc ${isWatch ? ["-w"] : []} --emitDeclarationOnly --declaration --project tsconfig.build.json`,
+  $`tsc --noEmit ${files}`,
+]);
+"""
+
+
+def test_a_build_script_files_tsc_is_read(tmp_path: Path) -> None:
+    """hono's `build` is `bun ./build/build.ts`, whose `tsc --emitDeclarationOnly --project
+    tsconfig.build.json` builds src/ under `noUnusedLocals` (its CI runs it), which the
+    checked `tsconfig.spec.json` leaves off: read from package.json alone, an unused local
+    failing the build was said by no program. A tsc naming no configuration (msw's `tsc
+    --noEmit ${files}`) is not read."""
+    base = f"{OPTIONS}, {LIB}"
+    scripts = {"test": "tsc -p tsconfig.spec.json", "build": "bun ./build/build.ts"}
+    root = write(
+        tmp_path / "p",
+        {
+            "package.json": json.dumps({"scripts": scripts}),
+            "tsconfig.build.json": f'{{"compilerOptions": {{{base}, "noUnusedLocals": true}}, '
+            '"include": ["src"]}',
+            "tsconfig.spec.json": f'{{"compilerOptions": {{{base}}}, "include": ["src"]}}',
+            "src/a.ts": "export function f(): number {\n  const unused = 1;\n  return 2;\n}\n",
+            "build/build.ts": BUILD,
+        },
+    )
+    assert tsc(root, "-p", "tsconfig.spec.json") == []
+    assert tsc(root, "--noEmit", "-p", "tsconfig.build.json") == ["src/a.ts(2,9): TS6133"]
+    assert said(root) == [("src/a.ts", 2, "6133")]

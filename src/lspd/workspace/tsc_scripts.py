@@ -21,6 +21,7 @@ from pathlib import Path
 from lspd.workspace.files import read_text
 from lspd.workspace.mypy_stamps import Memo
 from lspd.workspace.npm_installed import json_object
+from lspd.workspace.tsc_in_files import script_files, tsc_commands
 from lspd.workspace.tsconfig_extends import config_body, extended
 
 _PROJECT = ("-p", "--project")
@@ -104,14 +105,22 @@ def package_commands(package: Path) -> list[list[str]]:
 
 
 def _scripts(package: Path) -> list[list[list[str]]]:
-    """Each script of the package.json at `package` as its commands' words, in order; read
-    again only when it changed (a scope's build asks of each package several times)."""
-    return _SCRIPTS.get(package, (package,), lambda: (_read_scripts(package), ()))
+    """Each script of the package.json at `package` as its commands' words, in order, then
+    the tsc commands of the script files they run (`tsc_in_files`), each a script; read
+    again only when one changed (a scope's build asks of each package several times)."""
+    return _SCRIPTS.get(package, (package,), lambda: _read_scripts(package))
 
 
-def _read_scripts(package: Path) -> list[list[list[str]]]:
+def script_sources(package: Path) -> list[Path]:
+    """The script files the scripts of the package.json at `package` run (`tsc_in_files`)."""
+    return script_files(package_commands(package), package.parent)
+
+
+def _read_scripts(package: Path) -> tuple[list[list[list[str]]], tuple[Path, ...]]:
     scripts = json_object(package).get("scripts")
-    return [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
+    found = [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
+    files = script_files([c for script in found for c in script], package.parent)
+    return found + [[c] for path in files for c in tsc_commands(path)], tuple(files)
 
 
 _SCRIPTS: Memo[list[list[list[str]]]] = Memo()

@@ -24,7 +24,7 @@ from lspd.workspace.dtslint_tests import dtslint_noted
 from lspd.workspace.npm_installed import PACKAGE, deciding, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_other import other_typescript
-from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
+from lspd.workspace.tsc_scripts import TSD_TESTS, script_sources, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -173,7 +173,7 @@ def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
     `found`, type-check that are not among `found` (`tsc_scripts`); those read, watched."""
     packages = list(dict.fromkeys([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]))
     scripted, missing = scripted_configs(packages, ws.root)
-    read += packages + missing
+    read += packages + missing + [f for p in packages for f in script_sources(p)]
     return [c for c in scripted if c not in found and not ws.ignore(c)]
 
 
