@@ -100,3 +100,22 @@ def test_a_renamed_files_error_gone_where_a_stop_did_not_check_it_is_unchecked()
         [old], [], hidden=lambda f: f.key[0] == "new.py", renamed={"old.py": "new.py"}
     )
     assert (found.fixed, found.unchecked) == ([], [old])
+
+
+def _at(found: Found[Item]) -> int:
+    return found.diagnostic[1]
+
+
+def test_of_alike_ones_the_one_at_a_new_place_is_what_changed() -> None:
+    """cattrs: two alike errors at lines 94 and 95 of a file the change left, and 95 went:
+    the first of the two in order (94) was said fixed. With where each is, the one at a
+    place the other state has one too is the same one."""
+    before = [_found("same", 94), _found("same", 95), _found("other", 3)]
+    after = [_found("same", 94), _found("other", 3)]
+    assert _said(difference(before, after)) == ([], [("same", 94)], 2)  # by order alone
+    assert _said(difference(before, after, place=_at)) == ([], [("same", 95)], 2)
+    grown = [_found("same", 10), _found("same", 11)]
+    assert _said(difference([_found("same", 11)], grown, place=_at)) == ([("same", 10)], [], 1)
+    # moved by an edit above: no place held, the order decides as before
+    shifted = [_found("same", 96), _found("same", 97)]
+    assert _said(difference(before[:2], shifted[:1], place=_at)) == ([], [("same", 94)], 1)

@@ -62,6 +62,7 @@ def difference(
     hidden: Callable[[Found[D]], object] | None = None,
     renamed: Mapping[str, str] | None = None,
     unseen: Callable[[Found[D]], object] | None = None,
+    place: Callable[[Found[D]], object] | None = None,
 ) -> Difference[D]:
     """Introduced (in `after` only), fixed (in `before` only) and unchanged, as multisets.
 
@@ -74,7 +75,11 @@ def difference(
     path -> new path, as the keys hold them), a baseline diagnostic of a renamed file is
     keyed by its new path: the same one when the moved file still has it. With `unseen`
     (`hiding` of the baseline's stops), a diagnostic new that the baseline's checker did not
-    check is `unseen`, not introduced (the baseline stopped, the change fixes it)."""
+    check is `unseen`, not introduced (the baseline stopped, the change fixes it). With
+    `place` (where one is: its line and column), of several alike the ones at a place the
+    other state has one too are matched first: the new or gone one is the one that moved
+    (cattrs' two alike errors at lines 94 and 95 of a file the change left: 95 went, and 94
+    was said fixed)."""
     compared = before
     if renamed:
         compared = moved(before, renamed)
@@ -88,7 +93,7 @@ def difference(
     new_left = Counter({k: n - old_most[k] for k, n in new_least.items() if n > old_most[k]})
     introduced: list[Found[D]] = []
     hid: list[Found[D]] = []
-    for found in after:
+    for found in _placed(after, compared, place):
         if matched[found.key] > 0:
             matched[found.key] -= 1
         elif new_left[found.key] > 0:
@@ -97,13 +102,35 @@ def difference(
     old_left = Counter({k: n - new_most[k] for k, n in old_least.items() if n > new_most[k]})
     fixed: list[Found[D]] = []
     unchecked: list[Found[D]] = []
-    for original, found in zip(before, compared, strict=True):
+    pairs = dict(zip(map(id, compared), before, strict=True))
+    for found in _placed(compared, after, place, last=True):
+        original = pairs[id(found)]
         if old_left[found.key] > 0:
             old_left[found.key] -= 1
             gone = unchecked if hidden is not None and hidden(found) else fixed
             gone.append(original)
     unchanged = len(after) - len(introduced) - len(hid)
     return Difference(introduced, fixed, unchanged, unchecked, hid)
+
+
+def _placed(
+    found: list[Found[D]],
+    other: list[Found[D]],
+    place: Callable[[Found[D]], object] | None,
+    last: bool = False,
+) -> list[Found[D]]:
+    """`found`, those at a place where `other` has one alike first (`last`: after the rest),
+    each in its order; as it is without `place`."""
+    if place is None:
+        return found
+    held = Counter((f.key, place(f)) for f in other)
+    kept: list[Found[D]] = []
+    rest: list[Found[D]] = []
+    for f in found:
+        at = (f.key, place(f))
+        (kept if held[at] > 0 else rest).append(f)
+        held[at] -= 1 if held[at] > 0 else 0
+    return rest + kept if last else kept + rest
 
 
 def moved(found: list[Found[D]], renamed: Mapping[str, str]) -> list[Found[D]]:

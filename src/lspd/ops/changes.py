@@ -140,7 +140,7 @@ def compare(before: list[Found[Item]], after: list[Found[Item]],
     hidden = (lambda f: _hidden_by(which, f)) if stops else None
     texts = before_texts or {}
     unseen = (lambda f: _unseen(was, f, set(changed), texts)) if before_stops else None
-    found = difference(before, after, again, hidden, renamed, unseen)
+    found = difference(before, after, again, hidden, renamed, unseen, _place)
     order = _worst_first
     unchecked, unseen_ones = _answers(found.unchecked), _answers(found.unseen)
     return Changes(
@@ -155,6 +155,11 @@ def compare(before: list[Found[Item]], after: list[Found[Item]],
         baseline_stopped=stopped(before_stops, unseen_ones, None, was) if before_stops else [],
         renamed=dict(sorted((renamed or {}).items())),
     )
+
+
+def _place(found: Found[Item]) -> tuple[int, int]:
+    """Where a diagnostic is: of alike ones, those at a place both states have are the same."""
+    return found.diagnostic.line, found.diagnostic.column
 
 
 def stopped(
