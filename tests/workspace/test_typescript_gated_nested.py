@@ -76,6 +76,9 @@ def test_a_workflow_naming_what_tsc_checks_is_known(tmp_path: Path) -> None:
     assert checks_outside(root, ["  - run: cd web && npx tsc --noEmit\n"])  # no web/ here
     write(root, {"web/tsconfig.json": "{}"})
     assert not checks_outside(root, ["  - run: cd web && npx tsc --noEmit\n"])
+    assert checks_outside(root, ["  - run: cd web && tsc -p tsconfig.app.json\n"])  # not there
+    write(root, {"web/tsconfig.app.json": "{}"})
+    assert not checks_outside(root, ["  - run: cd web && tsc -p tsconfig.app.json\n"])
     assert checks_outside(root, ["  - run: npx tsc --noEmit\n"])  # which: the root's own
     assert checks_outside(root, [WORKFLOW + "      - run: pnpm tsgo\n"])
     assert checks_outside(root, ["  - run: make tsc\n"])  # no tsc command lspd reads

@@ -302,7 +302,7 @@ def _names_configs(line: str, root: Path) -> bool:
     not read (`tsc -p a` of a folder elsewhere is not known)."""
     located = _located(_commands(line.split("run:", 1)[-1]), root)
     runs = [(words, here) for words, here in located if tool_at(words) is not None]
-    named = [named_in([w], h) if h == root else {h / "tsconfig.json"} for w, h in runs]
+    named = [named_in([w], h) or ({h / "tsconfig.json"} if h != root else set()) for w, h in runs]
     return bool(runs) and all(found and all(p.is_file() for p in found) for found in named)
 
 
