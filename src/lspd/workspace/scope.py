@@ -63,6 +63,7 @@ from lspd.workspace.ty_config import TY, gated_ty
 from lspd.workspace.ty_paths import ty_files
 from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
+from lspd.workspace.typing_tests import typing_tests_said
 
 if TYPE_CHECKING:
     from lspd.workspace.workspace import Workspace
@@ -311,6 +312,7 @@ def _python(
     governed |= {p.project for p in ty}
     loose = [p for p in files if not under(p, governed, ws.root)]
     projects += verified_said([ws.root, *governed], read)  # `pyright --verifytypes`: not run
+    projects += typing_tests_said(ws.root, read)  # a pytest plugin's typing cases: not run
     note = "no pyrightconfig.json, [tool.basedpyright] or [tool.pyright]: every Python file"
     read += given_paths(ws.root)
     if (given := pyright_given(ws.root)) is not None and not given.configured and loose:
