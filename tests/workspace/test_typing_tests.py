@@ -16,8 +16,8 @@ PYPROJECT = (
     '[tool.mypy]\nstrict = true\n\n[tool.pytest]\ntyping_checkers = ["mypy"]\n'
 )
 NOTE = (
-    "not checked: pytest-typing's typing tests (its markdown snippets: code and the messages "
-    "mypy must say of it), which lspd does not run"
+    "not checked: the typing tests pytest-typing runs (its markdown snippets: code and the "
+    "messages mypy must say of it), which lspd does not run"
 )
 
 

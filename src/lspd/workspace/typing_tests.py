@@ -38,6 +38,6 @@ def typing_tests_said(directory: Path, read: list[Path]) -> list[ProjectScope]:
 
 def _note(plugin: str) -> str:
     return (
-        f"not checked: {plugin}'s typing tests ({PLUGINS[plugin]}: code and the messages "
-        "mypy must say of it), which lspd does not run"
+        f"not checked: the typing tests {plugin} runs ({PLUGINS[plugin]}: code and the "
+        "messages mypy must say of it), which lspd does not run"
     )
