@@ -39,9 +39,8 @@ def gate_configs(
     program's, as the gate checks them (xstate's package tsconfig left out the root's vue
     shim: a TS2307 its gate never says), and those the root program does not hold no gate
     checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
-    tsc the project runs). A package whose scripts check other configurations of theirs and
-    never its tsconfig.json makes that an editor's too, and those below it of no package of
-    their own (`elsewhere`)."""
+    tsc the project runs). A package checking other configurations and never its tsconfig.json
+    makes that an editor's too, and those below of no package of their own (`elsewhere`)."""
     checking = {
         c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
     }

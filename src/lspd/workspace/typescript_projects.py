@@ -54,8 +54,7 @@ def typescript_projects(
     solution: Solution,
     python: bool = False,
 ) -> list[ProjectScope]:
-    """The projects of TypeScript's configurations (`solution`: their solution-style
-    layouts' files, filled in); `python`: the workspace holds Python sources too."""
+    """TypeScript's projects (`solution`: its layouts' files, filled in; `python`: Python too)."""
     if (deno := _deno(ws, read)) is not None:
         return [deno]
     found = sorted(p for name in CONFIG_NAMES for p in configs[name])
@@ -66,7 +65,8 @@ def typescript_projects(
         unready = dict.fromkeys(found, ws.root)
         read += [ws.root / ".pnp.cjs", ws.root / "node_modules"]  # a linker changed: again
     read += [p for c in found for p in deciding(c, ws.root)]  # installed or not, watched
-    other = other_typescript([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)])
+    packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
+    other = other_typescript(packages)  # configurations only another TypeScript checks
     tsconfigs = _tsconfigs(ws, [c for c in found if c not in unready and c not in other])
     if tsconfigs is None:
         missing = "no TypeScript 5 to read tsconfig.json with (lspd servers install typescript)"
@@ -75,7 +75,6 @@ def typescript_projects(
     made, projects, taken = solutions(tsconfigs, set(gated)), [], {}  # taken: each file's program
     held = {p for t in gated.values() for p in t.files}  # by the gate's programs
     homes = _homes(tsconfigs, gated, held, made.owners)
-    packages = [ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]
     tsd = tsd_folders(list(dict.fromkeys(packages)))  # its tests are tsd's to check
     for tsconfig in sorted(tsconfigs.values(), key=lambda t: t.config):
         read += [tsconfig.config, *tsconfig.extended]
@@ -98,11 +97,8 @@ def typescript_projects(
             ProjectScope("typescript", folder, label, chosen, note, data, gated=config in gated)
         )
     _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
-    projects = [*dtslint_noted(projects, packages), *_tsd_said(tsd, files)]
-    projects += _not_installed(ws, unready, read)
-    for config, which in other.items():  # said by its name: no configuration of the gate
-        note = f"not checked: {ws.display(config)}, which {which}"
-        projects.append(ProjectScope("typescript", config.parent, None, (), note))
+    projects = dtslint_noted(projects, packages) + _tsd_said(tsd, files)
+    projects += _not_installed(ws, unready, read) + _others(ws, other)
     # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
     # of its typeRoots) is that program's, not one no configuration governs
     governed = {p.parent for p in found}
@@ -110,6 +106,15 @@ def typescript_projects(
     known = len(gated) < len(tsconfigs)  # the scripts say which configurations they check
     loose = [p for p in loose if p.suffix not in JAVASCRIPT]
     return projects + _loose(ws, loose, python, read, known, tsd)
+
+
+def _others(ws: Workspace, other: dict[Path, str]) -> list[ProjectScope]:
+    """A line per configuration only another TypeScript checks, said by its name (no
+    configuration of the gate)."""
+    return [
+        ProjectScope("typescript", c.parent, None, (), f"not checked: {ws.display(c)}, which {w}")
+        for c, w in other.items()
+    ]
 
 
 def _loose(
