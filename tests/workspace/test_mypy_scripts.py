@@ -184,6 +184,7 @@ VENV_SH = "run := 'dev/venv.sh dev/venv-cpy'\n\n"
         ),
         ("scripts/lint.sh", 'uv run mypy "app" > out.txt; mypy tests\n', APP_TESTS),
         ("scripts/lint", "uv run --locked --all-extras mypy app tests\n", APP_TESTS),
+        ("scripts/check", "#!/bin/sh -e\nuvx mypy app\n", ("app",)),  # mangum's
         ("tox.ini", TOX, ("tests", "app")),
         # textual's: a Make variable of two words before the command
         (

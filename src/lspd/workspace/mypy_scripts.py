@@ -60,7 +60,7 @@ _TOX_COMMANDS = {"commands", "commands_pre", "commands_post"}
 _END = {";", "&&", "||", "|", "&", ">", "2>", ">>"}
 # the words a command running mypy may have before it: a command's start, a runner's
 RUNNERS = {*_END, "-m", "run", "exec", "=", "then", "do", "time", "--", "env", "!", "if"}
-RUNNERS |= {"elif", "while", "until"}  # outcome's ci.sh: `if ! mypy src/ ; then`
+RUNNERS |= {"elif", "while", "until", "uvx"}  # outcome's `if ! mypy src/ ; then`; `uvx mypy`
 # mypy's options that take a value as the next argument (their value is no target)
 _VALUED = {"--config-file", "--cache-dir", "--python-version", "--platform", "--exclude"}
 _NAMES_MODULE = {"-m", "--module", "-p", "--package"}
