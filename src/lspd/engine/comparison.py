@@ -128,8 +128,11 @@ def _placed(
     rest: list[Found[D]] = []
     for f in found:
         at = (f.key, place(f))
-        (kept if held[at] > 0 else rest).append(f)
-        held[at] -= 1 if held[at] > 0 else 0
+        if held[at] > 0:
+            held[at] -= 1
+            kept.append(f)
+        else:
+            rest.append(f)
     return rest + kept if last else kept + rest
 
 
