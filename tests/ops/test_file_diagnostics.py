@@ -152,24 +152,34 @@ def test_a_file_whose_nearest_tsconfig_a_solution_references_is_checked_in_each(
 
 def test_a_relative_import_not_found_gets_no_npm_install_hint(tmp_path: Path) -> None:
     """`./gone` names a file not there (deleted, misspelt): `npm install` cannot bring it, so
-    no hint says so; a package not installed still gets it. Real TypeScript 5."""
+    no hint says so; a package declared, not installed, still gets it, and one no
+    package.json declares is said so. Real TypeScript 5."""
     root = typescript_committed(
         tmp_path / "p",
         {
+            "package.json": '{"devDependencies": {"not-installed": "1.0.0"}}',
             "tsconfig.json": '{"compilerOptions": {"strict": true}, "include": ["src"]}',
             "src/a.ts": 'import { x } from "./gone";\nexport const y = x;\n',
             "src/b.ts": 'import { x } from "not-installed";\nexport const y = x;\n',
+            "src/c.ts": 'import { x } from "printj";\nexport const y = x;\n',
         },
     )
 
     async def ask(ws: Workspace) -> list[DiagnosticsResult]:
-        return [await diagnostics(ws, "src/a.ts"), await diagnostics(ws, "src/b.ts")]
+        return [await diagnostics(ws, f"src/{name}.ts") for name in "abc"]
 
-    a, b = answer(root, ask)
+    a, b, c = answer(root, ask)
     assert (
         [(d.line, d.code) for d in a.diagnostics]
         == [(1, "2307")]
         == [(d.line, d.code) for d in b.diagnostics]
+        == [(d.line, d.code) for d in c.diagnostics]
+    )
+    # consola's `printj`, which no package.json declares: no install brings it
+    assert c.environment == (
+        f"imports did not resolve with {c.toolchain}: no package.json from the file's folder up "
+        "declares `printj`, so installing brings nothing; add it to the dependencies (or mend "
+        "the import)"
     )
     assert a.environment is None
     assert b.environment == (

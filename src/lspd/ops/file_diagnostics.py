@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
-import re
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,12 +25,12 @@ from lspd.ops.arguments import check_content
 from lspd.ops.baseline import check_baseline
 from lspd.ops.budget import Window, check_paging, item_sizes, page
 from lspd.ops.convert import Converter, convert_items
+from lspd.ops.environment_hint import environment_hint
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.ops.mypy_answers import Judged, mypy_file
 from lspd.ops.programs_joined import joined
 from lspd.workspace import Workspace
 from lspd.workspace.files import MAX_FILE_BYTES
-from lspd.workspace.npm_installed import installer
 from lspd.workspace.overlay import overlaid
 from lspd.workspace.question import one_question
 from lspd.workspace.scope import gate_scope
@@ -325,7 +324,7 @@ def make_result(
             path=ws.display(path),
             server=server,
             toolchain=toolchain,
-            environment=environment_hint(toolchain, items, ws.restricted, ws.root),
+            environment=environment_hint(toolchain, items, ws.restricted, ws.root, path),
             fresh=True,
             errors=sum(d.severity == "error" for d in items),
             warnings=sum(d.severity == "warning" for d in items),
@@ -338,57 +337,3 @@ def make_result(
     if budget:  # the most that fit, from `offset`: never fewer for a larger limit
         return page(len(items), offset, limit, build, sizes=item_sizes(items))
     return build(Window(0, len(items), len(items)))  # every one (the whole check)
-
-
-# Codes of an import that did not resolve, by server (pyright family, ty, pyrefly).
-_UNRESOLVED_IMPORT = {"reportMissingImports", "reportMissingModuleSource", "unresolved-import"}
-# TypeScript's "did you mean to set the 'moduleResolution' option": classic resolution
-# (hotscript's `module: ESNext`) looks in no node_modules; an install resolves nothing
-_CLASSIC = "2792"
-# A relative specifier that did not resolve names a file not there: no install brings it.
-_RELATIVE = re.compile(r"Cannot find module ['`\"]\.{0,2}/")
-
-
-def environment_hint(
-    toolchain: str | None,
-    items: list[Diagnostic],
-    restricted: bool = False,
-    root: Path | None = None,
-) -> str | None:
-    """Said once when imports did not resolve: which interpreter answered, how to change it
-    (restricted mode ignores lspd.toml's `python`: it is not the way there)."""
-    unresolved = any(
-        d.code in _UNRESOLVED_IMPORT
-        or d.code == "missing-import"
-        or ("Cannot find module" in d.message and not _RELATIVE.search(d.message))
-        for d in items
-    )
-    if not unresolved:
-        return None
-    used = toolchain or "the server's default"
-    if used.startswith("typescript") and all(
-        d.code == _CLASSIC for d in items if "Cannot find module" in d.message
-    ):
-        return (
-            f"imports did not resolve with {used} under the configuration's module resolution "
-            "(TS2792: `classic`, what `module` ES2015 or later without `moduleResolution` "
-            "means, finds no package in node_modules); tsc says the same: installing changes "
-            "nothing, a `moduleResolution` (`bundler`, `node16`) does"
-        )
-    if used.startswith("typescript"):
-        return (
-            f"imports did not resolve with {used}; run `{installer(root)} install` in the "
-            "project (a package of its workspace resolves once built, where its package.json "
-            "points into a folder not built yet)"
-        )
-    if restricted:
-        return (
-            f"imports did not resolve with {used}: restricted mode runs lspd's own toolchain "
-            "and ignores the project's environment and lspd.toml; install the dependencies "
-            "there, or serve without --restricted if you trust this repository"
-        )
-    return (
-        f"imports did not resolve with {used}; install the project's dependencies there, "
-        'create the project\'s .venv (lspd picks it up), or set `python = "path/to/venv"` '
-        "in lspd.toml"
-    )
