@@ -108,22 +108,24 @@ def _scripts(package: Path) -> list[list[list[str]]]:
     """Each script of the package.json at `package` as its commands' words, in order, then
     the tsc commands of the script files they run (`tsc_in_files`), each a script; read
     again only when one changed (a scope's build asks of each package several times)."""
-    return _SCRIPTS.get(package, (package,), lambda: _read_scripts(package))
+    return _SCRIPTS.get(package, (package,), lambda: _read_scripts(package))[0]
 
 
 def script_sources(package: Path) -> list[Path]:
     """The script files the scripts of the package.json at `package` run (`tsc_in_files`)."""
-    return script_files(package_commands(package), package.parent)
+    return list(_SCRIPTS.get(package, (package,), lambda: _read_scripts(package))[1])
 
 
-def _read_scripts(package: Path) -> tuple[list[list[list[str]]], tuple[Path, ...]]:
+def _read_scripts(package: Path) -> tuple[_Read, tuple[Path, ...]]:
     scripts = json_object(package).get("scripts")
     found = [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
-    files = script_files([c for script in found for c in script], package.parent)
-    return found + [[c] for path in files for c in tsc_commands(path)], tuple(files)
+    files = tuple(script_files([c for script in found for c in script], package.parent))
+    return (found + [[c] for path in files for c in tsc_commands(path)], files), files
 
 
-_SCRIPTS: Memo[list[list[list[str]]]] = Memo()
+# a package's scripts, and the script files they run (kept: `script_sources` finds none again)
+_Read = tuple[list[list[list[str]]], tuple[Path, ...]]
+_SCRIPTS: Memo[_Read] = Memo()
 
 
 def _commands(script: str) -> list[list[str]]:
