@@ -152,7 +152,8 @@ def test_a_package_tsconfig_no_script_runs_is_the_root_program_s(tmp_path: Path)
     """xstate's shape: the root's `"typecheck": "tsc"` checks every package under the root
     tsconfig (its vue shim, strict); a package's tsconfig.json, which no script runs, left
     the shim out and relaxed noImplicitAny: lspd said its TS2307 and not the gate's TS7006.
-    A package whose own script runs tsc keeps its tsconfig as a program of the gate."""
+    A package whose own script runs tsc, a script the root runs, keeps its tsconfig as a
+    program of the gate."""
     options = {"strict": True, "noEmit": True, "module": "esnext", "moduleResolution": "bundler"}
     package = {"extends": "../tsconfig.json", "include": ["src"]}
     files = {
@@ -174,7 +175,10 @@ def test_a_package_tsconfig_no_script_runs_is_the_root_program_s(tmp_path: Path)
 
     assert said() == gate
     (root / "pkg/package.json").write_text(json.dumps({"scripts": {"types": "tsc --noEmit"}}))
-    # its own program too, as its script checks it: each program's errors
+    assert said() == gate  # a script nothing runs (`member_checks`)
+    scripts = {"typecheck": "tsc", "types": "pnpm -r types"}
+    (root / "package.json").write_text(json.dumps({"scripts": scripts}))
+    # its own program too, as the root runs its script: each program's errors
     assert said() == [("pkg/src/a.ts", "2307"), ("pkg/src/b.ts", "7006")]
 
 

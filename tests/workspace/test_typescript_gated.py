@@ -318,11 +318,14 @@ def test_a_build_of_the_roots_own_makes_those_below_editors_unreadable_too(
     assert found.scope is not None
     notes = {s.config: s.note or "" for s in found.scope}
     assert notes["nuxt/tsconfig.json"].startswith(
-        "not checked: no script runs tsc on it (an editor's tsconfig); nuxt/tsconfig.json: "
-        "TypeScript cannot read this tsconfig: TS5083"
+        "not checked: nothing the repository runs checks it (an editor's tsconfig); "
+        "nuxt/tsconfig.json: TypeScript cannot read this tsconfig: TS5083"
     )
-    assert notes["playground/tsconfig.json"].startswith("not checked: no script runs tsc")
-    # Run by a script, the unreadable one is the gate's: the check says why it cannot be.
+    assert notes["playground/tsconfig.json"].startswith("not checked: nothing the repository runs")
+    # Run by a script the root runs, the unreadable one is the gate's: the check says why
+    # it cannot be.
+    scripts = {"test:types": "tsc --build ./tsconfig.json && pnpm -C nuxt t"}
+    write(root, {"package.json": json.dumps({"scripts": scripts})})
     write(root, {"nuxt/package.json": json.dumps({"scripts": {"t": "tsc --noEmit"}})})
     with pytest.raises(InvalidInput, match="TS5083"):
         answer(root, lambda ws: workspace_diagnostics(ws))
@@ -350,6 +353,9 @@ def test_a_jsconfig_no_script_runs_beside_the_one_a_script_runs_is_an_editors(
     assert tsc(root, "-p", "jsconfig-lint.json") == []  # the gate
     assert tsc(root, "-p", "jsconfig.json") == ["src/a.js(2,26): TS2339"]  # the editor's
     assert said(root) == []
+
+
+_RECURSIVE = {"t": "tsc -b", "types": "pnpm -r type-check"}
 
 
 @pytest.mark.parametrize(
@@ -387,11 +393,12 @@ def test_a_tsconfig_a_package_above_or_vue_tsc_runs_stays_the_gates(
 ) -> None:
     """A root building its own (`tsc -b`) makes a tsconfig.json below it no script runs an
     editor's; one a package.json above it names (pinia's `tsc -p ./test-dts/tsconfig.json`,
-    in a folder without a tsconfig.json), or a package's vue-tsc checks, is the gate's."""
+    in a folder without a tsconfig.json), or a package's vue-tsc checks where the root runs
+    its packages' checks (`pnpm -r type-check`), is the gate's."""
     root = write(
         tmp_path / "p",
         {
-            "package.json": json.dumps({"workspaces": ["packages/*"], "scripts": {"t": "tsc -b"}}),
+            "package.json": json.dumps({"workspaces": ["packages/*"], "scripts": _RECURSIVE}),
             "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
             "src/index.ts": "export const one = 1;\n",
             **files,

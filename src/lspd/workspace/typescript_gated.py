@@ -6,8 +6,10 @@ run commands (`tsc_scripts`), never from the configurations' contents alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from lspd.workspace.member_checks import checks_run
 from lspd.workspace.npm_installed import PACKAGE, member, package_of
 from lspd.workspace.tsc_scripts import (
     checks_other,
@@ -40,13 +42,13 @@ def gate_configs(
     shim: a TS2307 its gate never says), and those the root program does not hold no gate
     checks (kysely's scripts/ and test/ts-benchmarks: 5 TS6059 of their rootDir, said by no
     tsc the project runs). A package checking other configurations and never its tsconfig.json
-    makes that an editor's too, and those below of no package of their own (`elsewhere`)."""
-    checking = {
-        c.parent for c in tsconfigs if c.name == "tsconfig.json" and checks_own(c.parent / PACKAGE)
-    }
-    root_checks = root in checking  # (its tsconfig.json's folder)
+    makes that an editor's too, and those below of no package of their own (`elsewhere`).
+    Where the root checks its own, a package's script checks count only where the
+    repository runs them there (`member_checks`: unplugin's docs/ `vue-tsc --noEmit`)."""
     texts = outside_texts(root)
     outside = checks_outside(root, texts)
+    checking, run = _checking(root, tsconfigs, texts, outside)
+    root_checks = root in checking  # (its tsconfig.json's folder)
     # every package.json from a configuration up: pinia's packages/pinia runs `tsc -p
     # ./test-dts/tsconfig.json` and holds no tsconfig.json of its own
     above = {d for c in found for d in (c.parent, *c.parent.parents) if root in (d, *d.parents)}
@@ -71,7 +73,7 @@ def gate_configs(
             and config.name == "tsconfig.json"
             and config not in scripted
             and config not in named
-            and not runs_tsc(config.parent / PACKAGE)
+            and not (runs_tsc(config.parent / PACKAGE) and run(config.parent / PACKAGE))
         )
 
     gated = {c for c in found if c in tsconfigs and c not in elsewhere and not editors(c)}
@@ -82,6 +84,22 @@ def gate_configs(
                 gated.add(reference)
                 ahead.append(reference)
     return {c: t for c, t in tsconfigs.items() if c in gated}
+
+
+def _checking(
+    root: Path, tsconfigs: dict[Path, TsConfig], texts: list[str], outside: bool
+) -> tuple[set[Path], Callable[[Path], bool]]:
+    """The folders of the tsconfig.json files their package's scripts check, where those
+    scripts are run; and whether a package's own check scripts are: where the root checks
+    its own, and no line outside the scripts runs tsc on what it does not name, only those
+    something runs there (`member_checks`)."""
+    root_checks = checks_own(root / PACKAGE) and (root / "tsconfig.json") in tsconfigs
+
+    def run(package: Path) -> bool:
+        return not root_checks or outside or checks_run(package, root, texts)
+
+    folders = (c.parent for c in tsconfigs if c.name == "tsconfig.json")
+    return {f for f in folders if checks_own(f / PACKAGE) and run(f / PACKAGE)}, run
 
 
 def _checked_elsewhere(config: Path, named: set[Path], root: Path) -> bool:
@@ -106,9 +124,9 @@ def _checked_elsewhere(config: Path, named: set[Path], root: Path) -> bool:
 def editors_note(alone: int, unreadable: str | None = None) -> str:
     """The note of an editor's tsconfig (`gate_configs`), `alone` of its files in no gate
     program; one TypeScript cannot read says why (`unreadable`)."""
-    editors = "not checked: no script runs tsc on it (an editor's tsconfig)"
+    editors = "not checked: nothing the repository runs checks it (an editor's tsconfig)"
     if unreadable is not None:
         return f"{editors}; {unreadable}"
     if not alone:
-        return "no script runs tsc on it: its files are a gate program's"
+        return "nothing the repository runs checks it: its files are a gate program's"
     return f"{editors}, and no program of the gate holds {alone} of its file(s)"
