@@ -33,6 +33,7 @@ def typecheck(session):
 
     args = session.posargs or TYPED
     session.run("mypy", *args)
+    session.run("pyright", *session.posargs, "src")
 """
 
 
@@ -43,6 +44,7 @@ def test_each_run_call_s_words_as_the_file_says_them() -> None:
         ["python", "-m", "mypy", "dummyserver"],
         ["inner"],
         ["mypy", "src/urllib3", "test"],
+        ["pyright", "src"],  # referencing's: its arguments given, none here
     ]
 
 

@@ -34,9 +34,15 @@ HOOK = (
     "    entry: uv run --all-groups pyright\n    language: system\n    types: [python]\n"
     '    exclude: "tests"\n'
 )
+_NOX_POSARGS = (
+    "import nox\n\n\n@nox.session\ndef typing(session):\n"
+    '    session.run("pyright", *session.posargs, "pkg", "scripts")\n'
+)
 RUNS = {
     "hook": ({".pre-commit-config.yaml": HOOK}, ("docs/conf.py", "pkg/ok.py", "scripts/tool.py")),
     "makefile": ({"Makefile": "types:\n\tpyright pkg scripts\n"}, ("pkg/ok.py", "scripts/tool.py")),
+    # referencing's nox session: its run was not read, as `*session.posargs` is no string
+    "nox": ({"noxfile.py": _NOX_POSARGS}, ("pkg/ok.py", "scripts/tool.py")),
 }
 
 

@@ -3,7 +3,8 @@ nox sessions run mypy as `session.run("mypy", "src", "tests")` (urllib3's lint s
 often with the paths in a module-level list (`session.run("mypy", *SOURCES)`). Read, never
 run: the file's syntax tree, each `<x>.run(...)` call's words where every argument is a
 string, a name bound to one (at the top, or before it in its function), or a starred name
-bound to a list or tuple of them (`args = session.posargs or LOCATIONS`: LOCATIONS). A path
+bound to a list or tuple of them (`args = session.posargs or LOCATIONS`: LOCATIONS;
+`*session.posargs` alone: none, as nox runs it without arguments). A path
 built from the noxfile's own (`ROOT = Path(__file__).parent`, `PACKAGE = ROOT / "jsonschema"`:
 jsonschema's typing session) is that path from the noxfile's folder, where nox runs; before,
 its runs were not read at all, and mypy was said to check every file.
@@ -73,6 +74,8 @@ def _strings(value: ast.expr, bound: dict[str, list[str]]) -> list[str] | None:
         return [value.value]
     if isinstance(value, ast.Name) and value.id != "__file__":
         return bound.get(value.id)
+    if isinstance(value, ast.Attribute) and value.attr == "posargs":
+        return []  # `*session.posargs`: nox's run without arguments (referencing's pyright)
     if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
         return _strings(value.values[-1], bound)
     if isinstance(value, (ast.List, ast.Tuple)):
