@@ -138,12 +138,12 @@ def test_a_warning_fails_the_gate_where_ty_says_so(
 
 
 def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
-    """structlog's tox runs `mypy src`, `ty check` and `pyright tests/typing`: lspd ran mypy
-    alone, and an error ty alone reports (an import mypy's `ignore_missing_imports` lets
+    """structlog's tox runs `mypy src`, `ty check`, `pyright tests/typing` and `pyrefly
+    check`: lspd ran mypy alone, and an error ty alone reports (an import mypy's `ignore_missing_imports` lets
     by) passed lspd's check while it fails the gate."""
     config = PYPROJECT.replace("strict = true\n", "strict = true\nignore_missing_imports = true\n")
     tox = "[testenv:typing]\ndeps = pyright\ncommands =\n    mypy app\n    ty check app\n"
-    tox += "    pyright app/opened.py\n"
+    tox += "    pyright app/opened.py\n    pyrefly check\n"
     files = {k: v for k, v in FILES.items() if k != "scripts/lint.sh"}
     files |= {"pyproject.toml": config, "tox.ini": tox, "app/probe.py": "import not_there\n"}
     root = project(tmp_path / "p", files)
@@ -154,6 +154,13 @@ def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
     checked = answer(root, workspace_diagnostics)
     rows = [(d.source, d.path, d.line, d.code) for d in checked.diagnostics]
     assert sorted(rows) == sorted(said)
+    # pyright's and pyrefly's errors are not said: the scope says so (they were dropped in
+    # silence, and a change failing them alone said to pass)
+    [scope] = checked.scope or []
+    assert (scope.note or "").endswith(
+        "; not checked: pyright (what tox.ini runs pyright on: app/opened.py), pyrefly, which "
+        "the gate runs too (lspd runs ty alone beside mypy)"
+    )
 
 
 def test_pyright_run_over_its_configuration_is_the_one_beside_mypy(tmp_path: Path) -> None:

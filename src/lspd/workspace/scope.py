@@ -59,7 +59,7 @@ from lspd.workspace.scope_walk import Walk
 from lspd.workspace.scope_walk import walk as walk_root
 from lspd.workspace.tsconfig_scope import Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
-from lspd.workspace.ty_config import TY, gated_ty
+from lspd.workspace.ty_config import TY, gated_ty, unrun_note
 from lspd.workspace.ty_paths import ty_files
 from lspd.workspace.ty_scope import ty_projects
 from lspd.workspace.typescript_projects import typescript_projects
@@ -379,6 +379,8 @@ def _mypy_project(ws: Workspace, scope: MypyScope, python: list[Path]) -> Projec
         ty, ty_note = ty_files(scope.directory, inside)
         said = f"mypy: {note}; " if note else ""
         chosen, note = tuple(sorted({*chosen, *ty})), f"{said}ty: {ty_note}"
+        if (unrun := unrun_note(scope.directory)) is not None:
+            note += f"; {unrun}"
     chosen = tuple(p for p in chosen if ours(ws, p, "python"))
     read = (scope.read, scope.imports)
     return ProjectScope("python", scope.directory, label, chosen, note, (), *read)

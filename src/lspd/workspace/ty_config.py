@@ -36,6 +36,7 @@ DEFAULTS = "ty's defaults"  # the label of a project configuring no ty whose gat
 _MYPYS = frozenset({"mypy", "dmypy"})
 _PYRIGHTS = frozenset({"pyright", "basedpyright"})
 _CHECKERS = (TY, *_MYPYS, *_PYRIGHTS)
+_PYREFLY = "pyrefly"
 _RAN: Memo[frozenset[str]] = Memo()
 
 
@@ -58,6 +59,24 @@ def ty_beside_mypy(project: Path) -> bool:
     # checks what ty does: pyright is the server beside mypy, as the scope line says it is
     configured = bool(checkers & _PYRIGHTS) and config_in(project) is not None
     return not (configured and pyright_given(project) is None)
+
+
+def unrun_note(project: Path) -> str | None:
+    """The scope's words for the checkers the gate of the project at `project` runs beside
+    mypy and ty (`ty_beside_mypy`) that lspd does not, as it runs one server beside mypy:
+    structlog's tox runs `pyright tests/typing` and `pyrefly check` too, and an error of
+    theirs alone was said as none, in silence. None where it runs no other."""
+    given = pyright_given(project)
+    unrun = [
+        f"{name} ({given.note})" if given is not None and not given.configured else name
+        for name in sorted(_ran(project) & _PYRIGHTS)
+    ]
+    unrun += sorted(ran(project, (_PYREFLY,)))
+    if not unrun:
+        return None
+    return (
+        f"not checked: {', '.join(unrun)}, which the gate runs too (lspd runs ty alone beside mypy)"
+    )
 
 
 def ty_home(project: Path) -> bool:
