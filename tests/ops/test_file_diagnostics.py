@@ -208,3 +208,47 @@ def test_classic_module_resolution_is_said_not_an_install(tmp_path: Path) -> Non
     assert [(d.line, d.code) for d in c.diagnostics] == [(1, "2792")]
     assert c.environment is not None
     assert "(TS2792: `classic`" in c.environment and "installing changes nothing" in c.environment
+
+
+def test_a_librarys_optional_peer_not_found_is_said_so(tmp_path: Path) -> None:
+    """magicast's tsdown declarations import optional peers of theirs, which no install
+    brings: tsc says a TS2307 in the library's file, and the hint said `npm install`. A
+    missing dependency that is no optional peer still gets the install hint."""
+    lib = {
+        "name": "lib",
+        "version": "1.0.0",
+        "types": "index.d.ts",
+        "peerDependencies": {"optional-peer": "*"},
+        "peerDependenciesMeta": {"optional-peer": {"optional": True}},
+    }
+    root = typescript_committed(
+        tmp_path / "p",
+        {
+            "package.json": '{"scripts": {"t": "tsc --noEmit"}, "devDependencies": {"lib": "1"}}',
+            "tsconfig.json": '{"compilerOptions": {"strict": true, "moduleResolution": '
+            '"bundler", "module": "esnext", "noEmit": true}, "include": ["src"]}',
+            "src/index.ts": 'import { x } from "lib";\nexport const y = x;\n',
+        },
+    )
+    written(
+        root / "node_modules/lib",
+        {
+            "package.json": json.dumps(lib),
+            "index.d.ts": 'import type { T } from "optional-peer";\n'
+            "export declare const x: number;\nexport type U = T;\n",
+        },
+    )
+    said = answer(root, lambda ws: workspace_diagnostics(ws))
+    assert [(d.path, d.line, d.code) for d in said.diagnostics] == [
+        ("node_modules/lib/index.d.ts", 1, "2307")
+    ]
+    [hint] = said.environment
+    assert hint.endswith(
+        " in lib's own declarations: `optional-peer`, its optional peer dependencies, which no "
+        "install brings with it; tsc says the same (add them to the project's "
+        "devDependencies, or set `skipLibCheck`)"
+    )
+    del lib["peerDependenciesMeta"]  # a peer an install brings
+    (root / "node_modules/lib/package.json").write_text(json.dumps(lib))
+    [hint] = answer(root, lambda ws: workspace_diagnostics(ws)).environment
+    assert "; run `npm install` in the project" in hint

@@ -195,7 +195,9 @@ def result_page(
         scope=None if checked.scope is None else scope_lines(checked.scope, count is not None),
         outside_gate=0 if checked.scope is None else checked.scope.outside,
         skipped=sorted([*checked.skipped, *unchecked], key=lambda s: s.path),
-        environment=sorted({r.environment for r in checked.results if r.environment}),
+        environment=sorted(
+            {e for r in checked.results if r.environment for e in r.environment.split("\n")}
+        ),
         stopped=[stop_line(stop) for stop in checked.stopped],
     )
     if count is not None:  # a page: the counts list may not crowd out the diagnostics

@@ -20,6 +20,7 @@ from lspd.engine.mypy_errors import MypyError
 from lspd.engine.mypy_project import MypyProject, by_project
 from lspd.engine.mypy_step import SERVER, mypy_stop, toolchain_of, why_of
 from lspd.engine.stops import Stop
+from lspd.ops.environment_hint import environment_hint, pinned_hint
 from lspd.ops.models import Diagnostic, DiagnosticsResult
 from lspd.workspace import Workspace
 
@@ -100,8 +101,19 @@ def result_of(ws: Workspace, run: MypyRun, path: Path, toolchain: str) -> Diagno
         warnings=0,
         diagnostics=items,
         total=len(items),
-        environment="; ".join(run.failed) or None,  # said once in the whole check's answer
+        # each line said once in the whole check's answer (`checked`)
+        environment="\n".join(_environment(ws, run, path, toolchain, items)) or None,
     )
+
+
+def _environment(
+    ws: Workspace, run: MypyRun, path: Path, toolchain: str, items: list[Diagnostic]
+) -> list[str]:
+    """What the run's environment lacks: the other runs of the gate mypy failed in, the
+    imports that did not resolve, another mypy than the pre-commit hook's."""
+    hints = [environment_hint(toolchain, items, root=ws.root, path=path)]
+    hints.append(pinned_hint(toolchain, path))
+    return [*run.failed, *(h for h in hints if h is not None)]
 
 
 def _why(run: MypyRun) -> str:
