@@ -139,8 +139,8 @@ def test_a_warning_fails_the_gate_where_ty_says_so(
 
 def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
     """structlog's tox runs `mypy src`, `ty check`, `pyright tests/typing` and `pyrefly
-    check`: lspd ran mypy alone, and an error ty alone reports (an import mypy's `ignore_missing_imports` lets
-    by) passed lspd's check while it fails the gate."""
+    check`: lspd ran mypy alone, and an error ty alone reports (an import mypy's
+    `ignore_missing_imports` lets by) passed lspd's check while it fails the gate."""
     config = PYPROJECT.replace("strict = true\n", "strict = true\nignore_missing_imports = true\n")
     tox = "[testenv:typing]\ndeps = pyright\ncommands =\n    mypy app\n    ty check app\n"
     tox += "    pyright app/opened.py\n    pyrefly check\n"

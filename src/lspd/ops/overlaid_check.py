@@ -177,7 +177,8 @@ def _note(changed: int, checked: int, naming: bool = False, by_mypy: int = 0) ->
         mypy = (
             f"{by_mypy} in mypy's run of their whole project (every file of it, whatever changed)"
         )
-        others = f"{checked} other file(s): {mypy}, {checked - by_mypy} {reached}"
+        rest = f", {checked - by_mypy} {reached}" if checked > by_mypy else ""
+        others = f"{checked} other file(s): {mypy}{rest}"
     return (
         f"{changed} changed file(s) and {others}; the others keep the disk's diagnostics "
         "(`lspd check` checks everything)"
