@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from lspd.ops.check import check_all, workspace_diagnostics
+from lspd.ops.preview import preview
 from lspd.workspace.tsc_scripts import scripted_configs, tsc_heap
 from tests.conftest import Warm, answer, warm_root
 from tests.workspace.toolchains import own_tsc, typescript_committed
@@ -286,7 +287,8 @@ def test_the_heap_the_gate_gives_its_tsc_is_the_builder_s(tmp_path: Path) -> Non
 def test_tsd_s_tests_no_tsconfig_claims_are_left_to_tsd_too(tmp_path: Path) -> None:
     """p-map: `"test": "tsd"`, no tsconfig, its index.test-d.ts at the root. Its
     `expectError(f('x'))` was said as an error (TypeScript's defaults on a file no tsconfig
-    claims), beside the scope line saying tsd's tests are not checked."""
+    claims), beside the scope line saying tsd's tests are not checked. A preview of a
+    change under their folder names them."""
     test = 'import { expectError } from "tsd";\nexpectError<number>("one");\n'
     files = {
         "package.json": json.dumps({"scripts": {"test": "tsd"}, "types": "index.d.ts"}),
@@ -305,3 +307,12 @@ def test_tsd_s_tests_no_tsconfig_claims_are_left_to_tsd_too(tmp_path: Path) -> N
     ]
     every = answer(root, lambda ws: workspace_diagnostics(ws, all=True))
     assert [(d.path, d.code) for d in every.diagnostics] == [("index.test-d.ts", "2345")]
+    # p-limit: a preview of a change its tsd tests break said "0 new", with no word of them
+    changed = "export declare function f(n: string): number;\n"
+    previewed = answer(root, lambda ws: preview(ws, [{"path": "index.d.ts", "content": changed}]))
+    assert previewed.changes.introduced == []
+    assert previewed.changes.scope.endswith(
+        "; .: not checked: tsd's tests, which tsd checks with its own assertions (`expectError`, "
+        "`expectType`) that lspd does not run (`lspd check --all` checks them with "
+        "TypeScript's rules) (this change is not proven against them)"
+    )

@@ -40,6 +40,7 @@ from lspd.ops.unwritten import set_aside, unwritten
 from lspd.workspace import Workspace
 from lspd.workspace.files import read_text
 from lspd.workspace.question import one_question
+from lspd.workspace.scope import GateScope
 
 Texts = Mapping[Path, str | None]
 
@@ -95,6 +96,7 @@ async def _compared(ws: Workspace, proposed: Texts, only: Collection[Path] | Non
             f"; {len(apart)} changed file(s) the gate does not check, not compared "
             "(`lspd check --baseline` compares none either)"
         )
+    note += _unproven(ws, whole.scope, changed)
     if data:
         json = ", ".join(ws.display(p) for p in sorted(data))
         note += f"; {json}: its programs checked by their own tsc -p on a copy with the proposal"
@@ -128,6 +130,19 @@ def _apart(
         for p in proposed
         if p not in disk and p not in data and p.is_file() and ws.handler(p) is not None
     }
+
+
+def _unproven(ws: Workspace, scope: GateScope | None, changed: list[Path]) -> str:
+    """The runs of the gate lspd does not make over a changed file's folder, as the scope
+    says them (`ProjectScope.unrun`): p-limit's preview of a signature change tsd's tests
+    break said "0 new", with no word of them."""
+    unrun = [] if scope is None else [p for p in scope.projects if p.unrun and p.note]
+    said = [
+        f"; {ws.display(p.project)}: {p.note} (this change is not proven against them)"
+        for p in unrun
+        if any(p.project == c or p.project in c.parents for c in changed)
+    ]
+    return "".join(dict.fromkeys(said))
 
 
 def _by_tsc(ws: Workspace, path: Path, manifests: Collection[Path]) -> bool:

@@ -31,6 +31,9 @@ class ProjectScope:
     imports_read: tuple[tuple[Path, ImportsRead], ...] = ()  # mypy's `MypyScope.imports`
     # a configuration no gate runs (an editor's tsconfig): listed, its errors no one's
     gated: bool = True
+    # a run of the gate lspd does not make over its folder (tsd's tests, `pyright
+    # --verifytypes`, a pytest typing plugin): a preview of a change there says so
+    unrun: bool = False
 
 
 def fallback(ws: Workspace, files: list[Path], language: str, note: str) -> list[ProjectScope]:

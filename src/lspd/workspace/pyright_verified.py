@@ -24,7 +24,10 @@ def verified_said(directories: list[Path], read: list[Path]) -> list[ProjectScop
         read += [*run_paths(directory), *script_paths(directory)]
         for command in sorted(verified(directory)):
             said.setdefault(command, directory)
-    return [ProjectScope("python", at, None, (), _note(command)) for command, at in said.items()]
+    return [
+        ProjectScope("python", at, None, (), _note(command), unrun=True)
+        for command, at in said.items()
+    ]
 
 
 def _note(command: str) -> str:

@@ -370,7 +370,7 @@ def _tsd_said(folders: set[Path], files: list[Path]) -> list[ProjectScope]:
     )
     tests = _tsd_tests(files, folders)
     said = {max(folders & {*p.parents}, key=lambda d: len(d.parts)) for p in tests}
-    return [ProjectScope("typescript", folder, None, (), note) for folder in sorted(said)]
+    return [ProjectScope("typescript", f, None, (), note, unrun=True) for f in sorted(said)]
 
 
 def _tsd_tests(files: Iterable[Path], folders: set[Path]) -> set[Path]:

@@ -33,7 +33,10 @@ def typing_tests_said(directory: Path, read: list[Path]) -> list[ProjectScope]:
     paths = [directory / name for name in _DECLARING]
     read += paths
     named = {m[1] for path in paths for m in _NAMED.finditer(read_text(path) or "")}
-    return [ProjectScope("python", directory, None, (), _note(name)) for name in sorted(named)]
+    return [
+        ProjectScope("python", directory, None, (), _note(name), unrun=True)
+        for name in sorted(named)
+    ]
 
 
 def _note(plugin: str) -> str:
