@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from lspd.ops.check import workspace_diagnostics
 from lspd.ops.preview import preview
 from lspd.workspace.tsc_scripts import checks_outside
 from tests.conftest import answer
+from tests.ops.test_baseline import committed
 from tests.workspace.test_scope import write
 from tests.workspace.test_typescript_gated import OPTIONS, said, tsc
 
@@ -145,3 +147,29 @@ def test_a_build_script_files_tsc_is_read(tmp_path: Path) -> None:
     assert tsc(root, "-p", "tsconfig.spec.json") == []
     assert tsc(root, "--noEmit", "-p", "tsconfig.build.json") == ["src/a.ts(2,9): TS6133"]
     assert said(root) == [("src/a.ts", 2, "6133")]
+
+
+def test_a_script_file_without_tsc_is_a_source_not_a_configuration(tmp_path: Path) -> None:
+    """untyped's `"cli": "jiti ./src/cli.ts"`: every file a script runs had been watched as
+    a configuration of the gate, so an edit of src/cli.ts (a gate file holding no tsc
+    command) refused `check --baseline HEAD` as a configuration edit. Only a script file
+    holding a tsc command (hono's build/build.ts) is read, and it makes the scope again."""
+    root = committed(
+        write(
+            tmp_path / "p",
+            {
+                "package.json": json.dumps({"scripts": {"cli": "jiti ./src/cli.ts"}}),
+                "tsconfig.json": f'{{"compilerOptions": {{{OPTIONS}}}, "include": ["src"]}}',
+                "src/lib.ts": "export const one = (x: number): number => x + 1;\n",
+                "src/cli.ts": 'import { one } from "./lib";\nexport const two = one(1);\n',
+            },
+        )
+    )
+    with (root / "src/cli.ts").open("a") as cli:
+        cli.write('export const leaf: number = "x";\n')
+    assert tsc(root, "--noEmit") == ["src/cli.ts(3,14): TS2322"]
+    since = answer(root, lambda ws: workspace_diagnostics(ws, baseline="HEAD"))
+    assert since.changes is not None
+    assert [(d.path, d.line, d.code) for d in since.changes.introduced] == [
+        ("src/cli.ts", 3, "2322")
+    ]

@@ -43,6 +43,7 @@ from lspd.workspace.mypy_files import CONFIG_FILES as MYPY_FILES
 from lspd.workspace.mypy_imports import ImportsRead, unmoved
 from lspd.workspace.mypy_scope import EVERY, MypyScope, Stamp, gate_mypy_scopes
 from lspd.workspace.mypy_unconfigured import may_run_mypy, may_run_paths, runner_paths
+from lspd.workspace.npm_installed import PACKAGE
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.pyright_given import given_files, given_paths, pyright_given
 from lspd.workspace.pyright_part import part_paths, pyright_part
@@ -57,6 +58,7 @@ from lspd.workspace.pyright_scope import (
 from lspd.workspace.pyright_verified import verified_said
 from lspd.workspace.scope_walk import Walk
 from lspd.workspace.scope_walk import walk as walk_root
+from lspd.workspace.tsc_scripts import script_sources
 from lspd.workspace.tsconfig_scope import Solution
 from lspd.workspace.ty_config import CONFIG as TY_CONFIG
 from lspd.workspace.ty_config import TY, gated_ty, unrun_note
@@ -228,6 +230,10 @@ def _scope(ws: Workspace, walk: Walk) -> GateScope:
     outside = len(set(sources).difference(chosen))
     stamps = tuple((path, stamp(path)) for path in dict.fromkeys(read))
     chose = _chose(ws, by_language, projects, configs[PYPROJECT])
+    # script files holding tsc commands: watched, no configuration (untyped's src/cli.ts)
+    ts = [p.project / PACKAGE for p in projects if p.language == "typescript"]
+    ran = [f for p in dict.fromkeys([ws.root / PACKAGE, *ts]) for f in script_sources(p)]
+    chose += tuple((path, stamp(path)) for path in ran)
     return GateScope(ws.root, tuple(projects), tuple(chosen), outside, stamps, solution, chose)
 
 

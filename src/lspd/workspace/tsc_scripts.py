@@ -99,8 +99,7 @@ def built(words: list[str], folder: Path) -> list[Path]:
 
 
 def package_commands(package: Path) -> list[list[str]]:
-    """The words of each command of the scripts of the package.json at `package` (`a && b`,
-    `a & b`, `a;b`: two)."""
+    """Each command's words of the package.json at `package`'s scripts (`a && b`: two)."""
     return [command for script in _scripts(package) for command in script]
 
 
@@ -112,7 +111,7 @@ def _scripts(package: Path) -> list[list[list[str]]]:
 
 
 def script_sources(package: Path) -> list[Path]:
-    """The script files the scripts of the package.json at `package` run (`tsc_in_files`)."""
+    """The script files holding tsc commands the scripts of the package.json at `package` run."""
     return list(_SCRIPTS.get(package, (package,), lambda: _read_scripts(package))[1])
 
 
@@ -120,10 +119,11 @@ def _read_scripts(package: Path) -> tuple[_Read, tuple[Path, ...]]:
     scripts = json_object(package).get("scripts")
     found = [_commands(str(s)) for s in (scripts.values() if isinstance(scripts, dict) else ())]
     files = tuple(script_files([c for script in found for c in script], package.parent))
-    return (found + [[c] for path in files for c in tsc_commands(path)], files), files
+    held = {path: commands for path in files if (commands := tsc_commands(path))}
+    return (found + [[c] for cs in held.values() for c in cs], tuple(held)), files
 
 
-# a package's scripts, and the script files they run (kept: `script_sources` finds none again)
+# a package's scripts, and the script files they run holding tsc commands
 _Read = tuple[list[list[list[str]]], tuple[Path, ...]]
 _SCRIPTS: Memo[_Read] = Memo()
 
