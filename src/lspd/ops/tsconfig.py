@@ -29,6 +29,7 @@ from lspd.workspace.scope import files_found
 from lspd.workspace.toolchain import SERVER
 from lspd.workspace.tsc_native import ConfigError
 from lspd.workspace.tsc_native import listed as tsc_listed
+from lspd.workspace.tsc_no_emit import WRITES, run_without_emit
 from lspd.workspace.tsconfig_extends import Stamps, configured_stamps, extended
 
 # Per workspace: each configuration's (mtime_ns, size), with those of the configurations it
@@ -67,9 +68,12 @@ async def config_results(ws: Workspace) -> list[DiagnosticsResult]:
             said[config] = (stamp, list(await configuration(ws, tsc, config)))
         if server == SERVER:  # a stop the listing cannot say: tsc's own errors then
             said[config] = (stamp, await _globals(ws, tsc, config, stamp, said[config][1]))
-        listings[config] = [e for e in said[config][1] if e.file.suffix == ".json"]
+        errors = said[config][1]
+        if run_without_emit(config, ws.root):  # the gate's `tsc --noEmit`: no write checked
+            errors = [e for e in errors if e.code not in WRITES]
+        listings[config] = [e for e in errors if e.file.suffix == ".json"]
         configs = {config, *extended(config, read_text)}
-        for error in said[config][1]:
+        for error in errors:
             if error.file.suffix != ".json":
                 continue  # a source file's syntax error: its own check says it, while fresh
             if error.file not in configs and parsing(error):
