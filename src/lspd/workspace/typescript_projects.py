@@ -24,7 +24,7 @@ from lspd.workspace.dtslint_tests import dtslint_noted
 from lspd.workspace.npm_installed import PACKAGE, deciding, uninstalled
 from lspd.workspace.project_scope import ProjectScope, fallback, ours, under
 from lspd.workspace.tsc_other import other_typescript
-from lspd.workspace.tsc_scripts import TSD_TESTS, script_sources, scripted_configs, tsd_folders
+from lspd.workspace.tsc_scripts import TSD_TESTS, scripted_configs, tsd_folders
 from lspd.workspace.tsconfig_scope import (
     CONFIG_NAMES,
     NoTypeScriptApi,
@@ -99,8 +99,7 @@ def typescript_projects(
     _filled(solution, made, _shared(gated, taken, made.owners), tsconfigs)
     projects = dtslint_noted(projects, packages) + _tsd_said(tsd, files)
     projects += _not_installed(ws, unready, read) + _others(ws, other)
-    # a program's file outside every configuration's folder (`../../types/env/index.d.ts`
-    # of its typeRoots) is that program's, not one no configuration governs
+    # a program's file outside every configuration's folder (typeRoots'): that program's
     governed = {p.parent for p in found}
     loose = [p for p in files if p not in taken and not under(p, governed, ws.root)]
     known = len(gated) < len(tsconfigs)  # the scripts say which configurations they check
@@ -128,11 +127,12 @@ def _loose(
     where the scripts say which configurations they check (`known`: some are editors'):
     vue-router's scripts/release.ts, run by tsx, was checked with TypeScript's defaults (a
     TS7016 its gate never says). Said per top folder, and each package.json that would make
-    them a package's watched (`read`). tsd's tests are tsd's (p-map's root index.test-d.ts)."""
+    them a package's watched (`read`). tsd's tests are tsd's (p-map's root index.test-d.ts),
+    and where tsd runs, so is what no package naming TypeScript claims (emittery)."""
     apart = _tsd_tests(loose, tsd)
     loose = [p for p in loose if p not in apart]
     stray: dict[Path, list[Path]] = defaultdict(list)
-    if python or known:
+    if python or known or tsd:  # (tsd's: a package's types are checked through its tests)
         for path in loose:
             if known or not names_typescript(path.parent, ws.root):  # said per top folder
                 parts = path.relative_to(ws.root).parts
@@ -146,6 +146,9 @@ def _loose(
         "naming TypeScript, claims, so nothing the project runs checks it "
         "(`lspd check --all` does)"
     )
+    if tsd and not python and not known:  # emittery: its index.d.ts said 5 errors tsd never
+        note = "not checked: TypeScript no tsconfig.json, nor package.json naming TypeScript, "
+        note += "claims; tsd checks the package's types through its tests, which lspd does not run"
     if known:
         note = (
             "not checked: TypeScript no tsconfig.json claims, where the scripts name the "
@@ -178,7 +181,7 @@ def _scripted(ws: Workspace, found: list[Path], read: list[Path]) -> list[Path]:
     `found`, type-check that are not among `found` (`tsc_scripts`); those read, watched."""
     packages = list(dict.fromkeys([ws.root / PACKAGE, *(c.parent / PACKAGE for c in found)]))
     scripted, missing = scripted_configs(packages, ws.root)
-    read += packages + missing + [f for p in packages for f in script_sources(p)]
+    read += packages + missing
     return [c for c in scripted if c not in found and not ws.ignore(c)]
 
 
