@@ -158,15 +158,16 @@ def test_ty_beside_mypy_where_pyright_runs_too(tmp_path: Path) -> None:
     # silence, and a change failing them alone said to pass)
     [scope] = checked.scope or []
     assert (scope.note or "").endswith(
-        "; not checked: pyright (what tox.ini runs pyright on: app/opened.py), pyrefly, which "
-        "the gate runs too (lspd runs ty alone beside mypy)"
+        "; not checked: pyrefly, pyright (what tox.ini runs pyright on: app/opened.py), which "
+        "the gate runs too (lspd runs one server here: ty)"
     )
 
 
 def test_pyright_run_over_its_configuration_is_the_one_beside_mypy(tmp_path: Path) -> None:
     """argon2-cffi's tox: `mypy src`, `pyright` (its `[tool.pyright]` include) and `ty check`
     over the same files. ty had answered beside mypy where the scope line named pyright;
-    pyright, run over its own configuration, is the server beside mypy, as that line says."""
+    pyright, run over its own configuration, is the server beside mypy, as that line says,
+    and the line says ty's run is not checked."""
     pyproject = (
         '[project]\nname = "p"\nversion = "0"\n\n[tool.mypy]\nstrict = true\n\n'
         '[tool.pyright]\ninclude = ["app"]\n'
@@ -184,6 +185,10 @@ def test_pyright_run_over_its_configuration_is_the_one_beside_mypy(tmp_path: Pat
     ]
     [scope] = checked.scope or []
     assert scope.config == "pyproject.toml [tool.pyright] + pyproject.toml [tool.mypy]"
+    # svcs's: ty's run (and pyrefly's) is the gate's too, and not lspd's: said, not dropped
+    assert (scope.note or "").endswith(
+        "; not checked: ty, which the gate runs too (lspd runs one server here: pyright)"
+    )
     # pyright on a folder of its own (structlog's `pyright tests/typing`): ty, as before
     written(root, {"tox.ini": tox.replace("    pyright\n", "    pyright app\n")})
     assert ty_beside_mypy(root)

@@ -283,8 +283,7 @@ def _python(
     """The Python projects' files: each configuration's, ty's of a ty gate with those of
     the hidden folders ty walks (`hidden`: lspd's walk leaves them out), else every one."""
     directories = {p.parent for p in configs[CONFIG_JSON] + configs[PYPROJECT]}
-    # a pyright configuration where the gate runs ty alone is left over: ty's files (fastmcp's
-    # `[tool.basedpyright]` chose 622 files where its `ty check` checks 530)
+    # a pyright configuration where the gate runs ty alone is left over (fastmcp's): ty's files
     found = {d: _config_in(ws, d) for d in sorted(directories) if not gated_ty(d)}
     # mypy-gated projects: mypy's files (`mypy_scope`); one judged by both, pyright's.
     mypy_dirs = [ws.root, *(p.parent for name in MYPY_FILES for p in configs[name])]
@@ -309,6 +308,8 @@ def _python(
                 run_on = given_files(config, given, files)  # a hook's: of the walk's files
                 chosen = tuple(p for p in run_on if ours(ws, p, "python"))
                 note = f"basedpyright: {given.note}"
+        if (unrun := unrun_note(directory, "pyright")) is not None:  # svcs's ty, pyrefly
+            note = f"{note}; {unrun}" if note else unrun
         projects.append(ProjectScope("python", directory, label, chosen, note, (), *imports))
     governed = {d for d, config in found.items() if config is not None}
     governed |= {s.directory for s in mypys}
@@ -385,7 +386,7 @@ def _mypy_project(ws: Workspace, scope: MypyScope, python: list[Path]) -> Projec
         ty, ty_note = ty_files(scope.directory, inside)
         said = f"mypy: {note}; " if note else ""
         chosen, note = tuple(sorted({*chosen, *ty})), f"{said}ty: {ty_note}"
-        if (unrun := unrun_note(scope.directory)) is not None:
+        if (unrun := unrun_note(scope.directory, TY)) is not None:
             note += f"; {unrun}"
     chosen = tuple(p for p in chosen if ours(ws, p, "python"))
     read = (scope.read, scope.imports)

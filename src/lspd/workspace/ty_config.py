@@ -61,22 +61,23 @@ def ty_beside_mypy(project: Path) -> bool:
     return not (configured and pyright_given(project) is None)
 
 
-def unrun_note(project: Path) -> str | None:
-    """The scope's words for the checkers the gate of the project at `project` runs beside
-    mypy and ty (`ty_beside_mypy`) that lspd does not, as it runs one server beside mypy:
-    structlog's tox runs `pyright tests/typing` and `pyrefly check` too, and an error of
-    theirs alone was said as none, in silence. None where it runs no other."""
+def unrun_note(project: Path, server: str) -> str | None:
+    """The scope's words for the checkers the gate of the project at `project` runs that
+    lspd does not, as it runs one server (`server`: ty or pyright), beside mypy or alone:
+    structlog's tox runs `pyright tests/typing` and `pyrefly check` beside mypy and ty,
+    svcs's `ty check` and `pyrefly check` beside mypy and pyright, and an error of theirs
+    alone was said as none, in silence. None where it runs no other."""
+    others = [TY, *_PYRIGHTS, _PYREFLY]
+    others = [n for n in others if n != server and not {n, server} <= _PYRIGHTS]
     given = pyright_given(project)
     unrun = [
-        f"{name} ({given.note})" if given is not None and not given.configured else name
-        for name in sorted(_ran(project) & _PYRIGHTS)
+        f"{name} ({given.note})" if name in _PYRIGHTS and given and not given.configured else name
+        for name in sorted(ran(project, tuple(others)))
     ]
-    unrun += sorted(ran(project, (_PYREFLY,)))
     if not unrun:
         return None
-    return (
-        f"not checked: {', '.join(unrun)}, which the gate runs too (lspd runs ty alone beside mypy)"
-    )
+    said = ", ".join(unrun)
+    return f"not checked: {said}, which the gate runs too (lspd runs one server here: {server})"
 
 
 def ty_home(project: Path) -> bool:
