@@ -336,12 +336,12 @@ def runs_tsc(package: Path) -> bool:
 
 def checks_own(package: Path) -> bool:
     """Whether a script of the package.json at `package` type-checks its folder's
-    tsconfig.json: `tsc`, `tsc --noEmit`, `tsc -p .`, a build of it, `tsc -b` (pinia's
+    tsconfig.json: `tsc`, `vue-tsc --noEmit`, `tsc -p .`, a build of it, `tsc -b` (pinia's
     `tsc --build ./tsconfig.json`: five tsconfigs below it that no script runs said 281
     errors where its gate says none)."""
     own = package.parent / "tsconfig.json"
     for words in package_commands(package):
-        if (at := tool_at(words)) is None:
+        if (at := tool_at(words, (*TSC, "vue-tsc"))) is None:  # (unimport's root: vue-tsc)
             continue
         options = [w.lower() for w in words[at + 1 :]]
         if "-b" in options or "--build" in options:
