@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from lspd.workspace.npm_installed import PACKAGE, json_object
+from lspd.workspace.tsc_scripts import ANY_TSC
 
 # Words that run a script in another package, or in several (pnpm's `-r`, `-C docs`,
 # `--filter`; npm's `-w`, `--workspaces`, `--prefix`; yarn's `workspaces foreach`, `--cwd`;
@@ -30,7 +31,6 @@ _ELSEWHERE = re.compile(
 )
 _GRAPHS = ("turbo.json", "nx.json")
 _WORKING_DIRECTORY = "working-directory"
-_CHECKERS = re.compile(r"(?<![\w.-])(?:vue-tsc|tsc|tsgo)(?![\w.-])")
 _WORD = re.compile(r"[\w:.-]+")
 
 
@@ -54,7 +54,7 @@ def check_scripts(package: Path) -> set[str]:
     """The names of the scripts of the package.json at `package` that run a TypeScript
     checker, or run such a script (`"test": "vitest && pnpm typecheck"`)."""
     scripts = _scripts(package)
-    found = {name for name, script in scripts.items() if _CHECKERS.search(script)}
+    found = {name for name, script in scripts.items() if ANY_TSC.search(script)}
     while more := {
         name
         for name, script in scripts.items()

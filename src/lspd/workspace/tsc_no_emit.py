@@ -13,11 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from lspd.workspace.npm_installed import PACKAGE, package_of
-from lspd.workspace.tsc_scripts import TSC, package_commands, tool_at
+from lspd.workspace.tsc_scripts import CHECKERS, package_commands, tool_at
 
 # tsc's checks of where a program writes, which `--noEmit` leaves out
 WRITES = frozenset({"5055", "5056"})
-_TOOLS = (*TSC, "vue-tsc")
 _PROJECT = ("-p", "--project")
 _NO_EMIT = "--noemit"
 
@@ -31,7 +30,7 @@ def run_without_emit(config: Path, root: Path) -> bool:
         [w.lower() for w in words[at + 1 :]]
         for package in packages
         for words in package_commands(package)
-        if (at := tool_at(words, _TOOLS)) is not None and _on(config, words[at + 1 :], package)
+        if (at := tool_at(words, CHECKERS)) is not None and _on(config, words[at + 1 :], package)
     ]
     return bool(runs) and all(_NO_EMIT in options for options in runs)
 

@@ -230,7 +230,7 @@ def named_outside(root: Path, texts: list[str]) -> set[Path]:
     read)."""
     named: set[Path] = set()
     for line in (line for text in texts for line in text.splitlines()):
-        if _ANY_TSC.search(line):
+        if ANY_TSC.search(line):
             named |= named_in(_commands(line.split("run:", 1)[-1]), root)
     return named
 
@@ -262,7 +262,7 @@ def tsc_heap(packages: list[Path]) -> int | None:
 
 
 # Any TypeScript checker's command in a file's text: a wrapper's (vue-tsc) too
-_ANY_TSC = re.compile(r"(?<![\w.-])(?:vue-tsc|tsc|tsgo)(?![\w.-])")
+ANY_TSC = re.compile(r"(?<![\w.-])(?:vue-tsc|tsc|tsgo)(?![\w.-])")
 
 
 # Where a repository runs commands beside its package.json scripts: its CI, its Makefile,
@@ -292,9 +292,9 @@ def checks_outside(root: Path, texts: list[str]) -> bool:
     its configurations (true-myth's workflow `tsc --noEmit --project ts/test.tsconfig.json`)
     is known: `named_outside` has them."""
     lint_staged = json.dumps(json_object(root / "package.json").get("lint-staged") or "")
-    if _ANY_TSC.search(lint_staged):
+    if ANY_TSC.search(lint_staged):
         return True
-    lines = (line for text in texts for line in text.splitlines() if _ANY_TSC.search(line))
+    lines = (line for text in texts for line in text.splitlines() if ANY_TSC.search(line))
     return any(not _names_configs(line, root) for line in lines if not _LABEL.match(line))
 
 
@@ -324,14 +324,13 @@ def scripts_name_checker(package: Path) -> bool:
     anywhere (`vue-tsc --noEmit`, `npm run typecheck -ws && tsc`)."""
     scripts = json_object(package).get("scripts")
     texts = [str(v) for v in scripts.values()] if isinstance(scripts, dict) else []
-    return any(_ANY_TSC.search(text) for text in texts)
+    return any(ANY_TSC.search(text) for text in texts)
 
 
 def runs_tsc(package: Path) -> bool:
     """Whether a script of the package.json at `package` runs tsc (tsgo, vue-tsc: a
     package's `"type-check": "vue-tsc --noEmit"` checks its tsconfig.json)."""
-    tools = (*TSC, "vue-tsc")
-    return any(tool_at(words, tools) is not None for words in package_commands(package))
+    return any(tool_at(words, CHECKERS) is not None for words in package_commands(package))
 
 
 def checks_own(package: Path) -> bool:
@@ -341,7 +340,7 @@ def checks_own(package: Path) -> bool:
     errors where its gate says none)."""
     own = package.parent / "tsconfig.json"
     for words in package_commands(package):
-        if (at := tool_at(words, (*TSC, "vue-tsc"))) is None:  # (unimport's root: vue-tsc)
+        if (at := tool_at(words, CHECKERS)) is None:  # (unimport's root: vue-tsc)
             continue
         options = [w.lower() for w in words[at + 1 :]]
         if "-b" in options or "--build" in options:
@@ -359,6 +358,7 @@ def checks_own(package: Path) -> bool:
 # tsc's; rolldown-plugin-dts's `"typecheck": "tsgo --noEmit"` was no check of its root
 # tsconfig, and 12 errors of test fixtures it excludes were said where its gate says none)
 TSC = ("tsc", "tsgo")
+CHECKERS = (*TSC, "vue-tsc")  # and a wrapper checking as tsc does (.vue files too)
 
 
 # Commands whose words are the names of package.json scripts to run, not commands

@@ -38,6 +38,7 @@ _PYRIGHTS = frozenset({"pyright", "basedpyright"})
 _CHECKERS = (TY, *_MYPYS, *_PYRIGHTS)
 _PYREFLY = "pyrefly"
 _RAN: Memo[frozenset[str]] = Memo()
+_UNRUN: Memo[frozenset[str]] = Memo()  # (`unrun_note`: read again only when one changed)
 
 
 def gated_ty(project: Path) -> bool:
@@ -70,9 +71,11 @@ def unrun_note(project: Path, server: str) -> str | None:
     others = [TY, *_PYRIGHTS, _PYREFLY]
     others = [n for n in others if n != server and not {n, server} <= _PYRIGHTS]
     given = pyright_given(project)
+    paths, key = tuple(gate_paths(project)), (project, *others)
+    found = _UNRUN.get(key, paths, lambda: (frozenset(ran(project, tuple(others))), ()))
     unrun = [
         f"{name} ({given.note})" if name in _PYRIGHTS and given and not given.configured else name
-        for name in sorted(ran(project, tuple(others)))
+        for name in sorted(found)
     ]
     if not unrun:
         return None

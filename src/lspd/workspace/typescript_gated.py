@@ -6,6 +6,7 @@ run commands (`tsc_scripts`), never from the configurations' contents alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -95,6 +96,7 @@ def _checking(
     something runs there (`member_checks`)."""
     root_checks = checks_own(root / PACKAGE) and (root / "tsconfig.json") in tsconfigs
 
+    @functools.cache  # (asked of a package twice: its folder's checks, then its editors')
     def run(package: Path) -> bool:
         return not root_checks or outside or checks_run(package, root, texts)
 
